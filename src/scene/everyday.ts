@@ -1,0 +1,169 @@
+// The everyday `.arow` dialect (documented in docs/scene-format.md): `scene`, `world`, `links`.
+// Friendly defaults, but every key is checked: unknown keys, wrong types/counts and
+// non-physical values are errors at the offending node.
+
+import { INTEGRATORS, JOINT_NV, JOINT_TYPES, type BodyDesc, type IntegratorName, type JointType, type Quat, type Vec3, type WorldSettings, type ModelDesc } from '../engine/model-desc.js';
+import { assemble, type Draft } from './assemble.js';
+import { inertiaProblem, norm3, rotvecToQuat, rpyToQuat, type Inertia6 } from './math.js';
+import { classifySubspace, SUPPORTED_SUBSPACES } from './subspace.js';
+import { checkKeys, describe, entries, readEnum, readInt, readNumbers, readPositive, readString, readVec, type Ctx, type ParsedFile, type YNode } from './yaml-read.js';
+import { isSeq } from 'yaml';
+
+export const TOP_KEYS = ['scene', 'world', 'links'] as const;
+export const WORLD_KEYS = ['gravity', 'dt', 'integrator', 'duration', 'substeps'] as const;
+export const LINK_KEYS = ['name', 'parent', 'joint', 'pos', 'quat', 'rpy', 'mass', 'com', 'inertia', 'initial', 'torque', 'visual'] as const;
+export const JOINT_KEYS = ['type', 'axis', 'subspace'] as const;
+
+export const DEFAULT_WORLD: WorldSettings = { gravity: [0, 0, -9.81], dt: 0.002, integrator: 'euler', duration: 10, substeps: 1 };
+
+export function loadEveryday(pf: ParsedFile, worldOverride: Partial<WorldSettings>, files: string[]): ModelDesc {
+  const { ctx, root } = pf;
+  const top = entries(ctx, root, 'scene file');
+  checkKeys(ctx, root, top, 'scene file', TOP_KEYS, ['scene', 'links']);
+  const name = readString(ctx, top.get('scene')?.value, 'scene');
+  const world = { ...readWorld(ctx, top.get('world')?.value), ...worldOverride };
+  const linksNode = top.get('links')?.value;
+  if (!isSeq(linksNode) || linksNode.items.length === 0) throw ctx.error(linksNode, 'links', describe(linksNode), 'a non-empty list of links');
+  const drafts = linksNode.items.map((n, i) => readLink(ctx, n as YNode, i));
+  return assemble(name, drafts, world, files);
+}
+
+function readWorld(ctx: Ctx, node: YNode): WorldSettings {
+  const w: WorldSettings = { ...DEFAULT_WORLD, gravity: [...DEFAULT_WORLD.gravity] };
+  if (node === undefined) return w;
+  const m = entries(ctx, node, 'world');
+  checkKeys(ctx, node, m, 'world', WORLD_KEYS);
+  const g = m.get('gravity');
+  if (g) w.gravity = readVec(ctx, g.value, 'world.gravity', 3) as Vec3;
+  const dt = m.get('dt');
+  if (dt) w.dt = readPositive(ctx, dt.value, 'world.dt');
+  const it = m.get('integrator');
+  if (it) w.integrator = readEnum<IntegratorName>(ctx, it.value, 'world.integrator', INTEGRATORS);
+  const du = m.get('duration');
+  if (du) w.duration = readPositive(ctx, du.value, 'world.duration');
+  const ss = m.get('substeps');
+  if (ss) w.substeps = readInt(ctx, ss.value, 'world.substeps', 1);
+  return w;
+}
+
+function readLink(ctx: Ctx, node: YNode, i: number): Draft {
+  let subject = `links[${i}]`;
+  const m = entries(ctx, node, subject);
+  const nameE = m.get('name');
+  if (nameE) subject = `links[${i}] (${readString(ctx, nameE.value, `${subject}.name`)})`;
+  checkKeys(ctx, node, m, subject, LINK_KEYS, ['name', 'parent', 'joint', 'mass', 'inertia']);
+  const name = readString(ctx, nameE?.value, `${subject}.name`);
+  if (name === 'world') ctx.fail(nameE?.value, `${subject}.name`, '`world`', 'a name other than `world` (reserved for the fixed frame)');
+  const parentE = m.get('parent');
+  const parentName = readString(ctx, parentE?.value, `${subject}.parent`);
+  const jointE = m.get('joint');
+  const { joint, axis } = readJoint(ctx, jointE?.value, `${subject}.joint`);
+
+  const pos = m.has('pos') ? (readVec(ctx, m.get('pos')?.value, `${subject}.pos`, 3) as Vec3) : ([0, 0, 0] as Vec3);
+  let quat: Quat = [1, 0, 0, 0];
+  if (m.has('quat') && m.has('rpy')) ctx.fail(m.get('rpy')?.keyNode, subject, 'both `quat` and `rpy`', 'at most one of them');
+  if (m.has('quat')) {
+    const qn = m.get('quat')?.value;
+    const q = readVec(ctx, qn, `${subject}.quat`, 4);
+    const n = Math.hypot(...q);
+    if (!(n > 1e-12)) ctx.fail(qn, `${subject}.quat`, 'a zero quaternion', 'a nonzero quaternion [w, x, y, z] (it is normalised)');
+    quat = q.map((x) => x / n) as Quat;
+  } else if (m.has('rpy')) {
+    quat = rpyToQuat(readVec(ctx, m.get('rpy')?.value, `${subject}.rpy`, 3));
+  }
+  if (joint === 'free') {
+    const moved = pos.some((x) => x !== 0) || quat[1] !== 0 || quat[2] !== 0 || quat[3] !== 0;
+    if (moved) ctx.fail(m.get('pos')?.keyNode ?? m.get('quat')?.keyNode ?? m.get('rpy')?.keyNode, subject, 'a free joint with a nonzero `pos`/`quat`/`rpy`', 'pos 0 and identity orientation (put the placement in `initial.position`)');
+  }
+
+  const mass = readPositive(ctx, m.get('mass')?.value, `${subject}.mass`);
+  const com = m.has('com') ? (readVec(ctx, m.get('com')?.value, `${subject}.com`, 3) as Vec3) : ([0, 0, 0] as Vec3);
+  const inNode = m.get('inertia')?.value;
+  const iv = readVec(ctx, inNode, `${subject}.inertia`, [3, 6]);
+  const inertia: Inertia6 = iv.length === 3 ? [iv[0], iv[1], iv[2], 0, 0, 0] : (iv as Inertia6);
+  const bad = inertiaProblem(inertia);
+  if (bad) ctx.fail(inNode, `${subject}.inertia`, bad, 'a physical inertia about the CoM (positive definite, each principal moment <= the sum of the other two)');
+
+  const { q0, v0 } = readInitial(ctx, m.get('initial')?.value, `${subject}.initial`, joint);
+  const nv = JOINT_NV[joint];
+  let tau = new Array<number>(nv).fill(0);
+  const tE = m.get('torque');
+  if (tE) {
+    if (nv === 0) ctx.fail(tE.keyNode, `${subject}.torque`, 'a torque on a fixed joint', 'no `torque` (a fixed joint has no coordinates)');
+    tau = readNumbers(ctx, tE.value, `${subject}.torque`, nv);
+  }
+  const visual = m.has('visual') ? readVisual(ctx, m.get('visual')?.value, `${subject}.visual`) : undefined;
+
+  const { line, column } = ctx.pos(node);
+  const body: Omit<BodyDesc, 'parent'> = { name, pos, quat, joint, axis, mass, com, inertia, q0, v0, tau, source: { file: ctx.file, line, column } };
+  if (visual) body.visual = visual;
+  return { body, parent: parentName === 'world' ? null : parentName, ctx, subject, nameNode: nameE?.value, parentNode: parentE?.value, jointNode: jointE?.value };
+}
+
+function readJoint(ctx: Ctx, node: YNode, subject: string): { joint: JointType; axis: Vec3 } {
+  const m = entries(ctx, node, subject);
+  checkKeys(ctx, node, m, subject, JOINT_KEYS);
+  if (m.has('subspace')) {
+    if (m.has('type') || m.has('axis')) ctx.fail(node, subject, '`subspace` together with `type`/`axis`', 'either `subspace` alone or `type` (+ `axis`)');
+    const sn = m.get('subspace')?.value;
+    const s = readVec(ctx, sn, `${subject}.subspace`, 6);
+    const r = classifySubspace([s]);
+    if ('error' in r) ctx.fail(sn, `${subject}.subspace`, r.error, 'a unit angular [ωx,ωy,ωz,0,0,0] (revolute) or unit linear [0,0,0,vx,vy,vz] (prismatic) column', `supported subspaces: ${SUPPORTED_SUBSPACES}`);
+    return r;
+  }
+  if (!m.has('type')) ctx.fail(node, subject, 'no `type` key', 'a required `type` key (or `subspace`)');
+  const joint = readEnum<JointType>(ctx, m.get('type')?.value, `${subject}.type`, JOINT_TYPES);
+  const needsAxis = joint === 'revolute' || joint === 'prismatic' || joint === 'planar';
+  const axE = m.get('axis');
+  if (!needsAxis) {
+    if (axE) ctx.fail(axE.keyNode, `${subject}.axis`, `an axis on a ${joint} joint`, 'no `axis` (only revolute, prismatic and planar joints have one)');
+    return { joint, axis: [0, 0, 1] };
+  }
+  if (!axE) ctx.fail(node, subject, 'no `axis` key', `a required \`axis\` for a ${joint} joint`);
+  const a = readVec(ctx, axE.value, `${subject}.axis`, 3);
+  const n = norm3(a);
+  if (!(n > 1e-12)) ctx.fail(axE.value, `${subject}.axis`, 'a zero vector', 'a nonzero axis (it is normalised)');
+  return { joint, axis: [a[0] / n, a[1] / n, a[2] / n] };
+}
+
+/** `initial.position` in natural units → q0 (see docs/scene-format.md), `initial.velocity` → v0. */
+function readInitial(ctx: Ctx, node: YNode, subject: string, joint: JointType): { q0: number[]; v0: number[] } {
+  const nv = JOINT_NV[joint];
+  const zeroQ: Record<JointType, number[]> = { revolute: [0], prismatic: [0], ball: [1, 0, 0, 0], free: [0, 0, 0, 1, 0, 0, 0], planar: [0, 0, 0], fixed: [] };
+  let q0 = zeroQ[joint];
+  let v0 = new Array<number>(nv).fill(0);
+  if (node === undefined) return { q0, v0 };
+  const m = entries(ctx, node, subject);
+  checkKeys(ctx, node, m, subject, ['position', 'velocity']);
+  if (joint === 'fixed' && m.size > 0) ctx.fail(node, subject, 'an initial state on a fixed joint', 'no `initial` (a fixed joint has no coordinates)');
+  const pE = m.get('position');
+  if (pE) {
+    const s = `${subject}.position`;
+    if (joint === 'revolute' || joint === 'prismatic') q0 = readNumbers(ctx, pE.value, s, 1);
+    else if (joint === 'planar') q0 = readVec(ctx, pE.value, s, 3);
+    else if (joint === 'ball') q0 = rotvecToQuat(readVec(ctx, pE.value, s, 3));
+    else if (joint === 'free') {
+      const p = readVec(ctx, pE.value, s, 6);
+      q0 = [p[0], p[1], p[2], ...rotvecToQuat(p.slice(3))];
+    }
+  }
+  const vE = m.get('velocity');
+  if (vE) v0 = readNumbers(ctx, vE.value, `${subject}.velocity`, nv);
+  return { q0, v0 };
+}
+
+function readVisual(ctx: Ctx, node: YNode, subject: string): { halfExtents: Vec3; color: Vec3 } {
+  const m = entries(ctx, node, subject);
+  checkKeys(ctx, node, m, subject, ['box', 'color'], ['box']);
+  const boxNode = m.get('box')?.value;
+  const box = readVec(ctx, boxNode, `${subject}.box`, 3) as Vec3;
+  if (box.some((x) => x < 0)) ctx.fail(boxNode, `${subject}.box`, `[${box.join(', ')}]`, 'half-extents >= 0');
+  let color: Vec3 = [0.7, 0.7, 0.7];
+  const cE = m.get('color');
+  if (cE) {
+    color = readVec(ctx, cE.value, `${subject}.color`, 3) as Vec3;
+    if (color.some((x) => x < 0 || x > 1)) ctx.fail(cE.value, `${subject}.color`, `[${color.join(', ')}]`, 'RGB components in 0..1');
+  }
+  return { halfExtents: box, color };
+}
+

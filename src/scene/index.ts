@@ -1,0 +1,43 @@
+// Scene loading entry point: detects the dialect of a `.arow` file and returns a checked ModelDesc.
+//   raw (original system): top-level `archetype` + `joints`        → raw.ts
+//   everyday (documented in docs/scene-format.md): `scene` + `links` → everyday.ts
+
+import { isMap } from 'yaml';
+import type { ModelDesc, WorldSettings } from '../engine/model-desc.js';
+import { loadSimConfig } from './config.js';
+import { SceneError } from './errors.js';
+import { loadEveryday } from './everyday.js';
+import { loadRaw } from './raw.js';
+import { describe, parseYamlFile } from './yaml-read.js';
+
+export { SceneError } from './errors.js';
+export { exportMjcf } from './mjcf.js';
+
+export interface LoadSceneOptions {
+  /** A `sim_config.yaml` whose settings override the scene's world settings. */
+  config?: string;
+}
+
+export function loadScene(path: string, opts: LoadSceneOptions = {}): ModelDesc {
+  const file = path; // as given, so messages read like the user's own command line
+  const files = [file];
+  const pf = parseYamlFile(file);
+  const override: Partial<WorldSettings> = opts.config ? loadSimConfig(opts.config) : {};
+  const root = pf.root;
+  let model: ModelDesc;
+  if (isMap(root) && root.has('archetype')) model = loadRaw(pf, file, override, files);
+  else if (isMap(root) && (root.has('scene') || root.has('links'))) model = loadEveryday(pf, override, files);
+  else {
+    const { line, column } = pf.ctx.pos(root);
+    throw new SceneError({
+      file,
+      line,
+      column,
+      subject: 'scene file',
+      found: isMap(root) ? `a mapping with keys ${root.items.map((p) => String((p.key as { value?: unknown })?.value)).join(', ')}` : describe(root),
+      expected: 'an everyday scene (`scene:` and `links:`) or a raw archetype (`archetype:` and `joints:`)',
+    });
+  }
+  if (opts.config) model.files.push(opts.config);
+  return model;
+}

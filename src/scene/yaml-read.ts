@@ -1,0 +1,153 @@
+// Positioned, strict reading of YAML nodes. Every reader takes the node and a human path
+// (`links[0] (upper).mass`) and throws a SceneError pointing at that node on any mismatch.
+
+import { readFileSync } from 'node:fs';
+import { LineCounter, isMap, isScalar, isSeq, parseDocument, type Document, type Node } from 'yaml';
+import { SceneError, didYouMean } from './errors.js';
+
+export type YNode = Node | null | undefined;
+
+export class Ctx {
+  constructor(
+    readonly file: string,
+    readonly lc: LineCounter,
+  ) {}
+
+  /** 1-based line/column of a node (its start), or 1:1 when the node has no position. */
+  pos(node: YNode): { line: number; column: number } {
+    const off = node?.range?.[0];
+    if (off === undefined) return { line: 1, column: 1 };
+    const p = this.lc.linePos(off);
+    return { line: p.line, column: p.col };
+  }
+
+  /** The error at a node; `throw ctx.error(...)` where TypeScript must see the narrowing. */
+  error(node: YNode, subject: string, found: string, expected: string, hint?: string): SceneError {
+    const { line, column } = this.pos(node);
+    return new SceneError({ file: this.file, line, column, subject, found, expected, hint });
+  }
+
+  fail(node: YNode, subject: string, found: string, expected: string, hint?: string): never {
+    throw this.error(node, subject, found, expected, hint);
+  }
+}
+
+export interface ParsedFile {
+  ctx: Ctx;
+  doc: Document;
+  root: YNode;
+}
+
+/** Reads and parses a YAML file; syntax errors become SceneErrors at yaml's own line/column. */
+export function parseYamlFile(file: string, from?: { ctx: Ctx; node: YNode; subject: string }): ParsedFile {
+  let text: string;
+  try {
+    text = readFileSync(file, 'utf8');
+  } catch (e) {
+    const why = (e as NodeJS.ErrnoException).code ?? String(e);
+    if (from) from.ctx.fail(from.node, from.subject, `\`${file}\` cannot be read (${why})`, 'a readable file');
+    throw new SceneError({ file, line: 1, column: 1, subject: 'file', found: `an unreadable file (${why})`, expected: 'a readable YAML file' });
+  }
+  const lc = new LineCounter();
+  const doc = parseDocument(text, { lineCounter: lc, keepSourceTokens: true, prettyErrors: true, uniqueKeys: true });
+  const ctx = new Ctx(file, lc);
+  if (doc.errors.length > 0) {
+    const e = doc.errors[0];
+    const lp = e.linePos?.[0] ?? { line: 1, col: 1 };
+    const msg = e.message.split(' at line ')[0];
+    throw new SceneError({ file, line: lp.line, column: lp.col, subject: 'YAML syntax', found: msg, expected: 'valid YAML', hint: e.code });
+  }
+  return { ctx, doc, root: doc.contents as YNode };
+}
+
+/** Short description of what a node holds, for "found ..." messages. */
+export function describe(node: YNode): string {
+  if (node == null) return 'nothing';
+  if (isScalar(node)) {
+    const v = node.value;
+    if (v === null) return 'nothing (null)';
+    if (typeof v === 'string') return `the string "${v}"`;
+    if (typeof v === 'number') return Number.isFinite(v) ? `the number ${v}` : `the non-finite number ${v}`;
+    return `${typeof v} ${String(v)}`;
+  }
+  if (isSeq(node)) return `a list of ${node.items.length} item${node.items.length === 1 ? '' : 's'}`;
+  if (isMap(node)) return 'a mapping';
+  return 'an alias or unsupported node';
+}
+
+export interface Entry {
+  key: string;
+  keyNode: YNode;
+  value: YNode;
+}
+
+/** Entries of a mapping node, keyed by string. */
+export function entries(ctx: Ctx, node: YNode, subject: string): Map<string, Entry> {
+  if (!isMap(node)) ctx.fail(node, subject, describe(node), 'a mapping (key: value lines)');
+  const out = new Map<string, Entry>();
+  for (const pair of node.items) {
+    const k = pair.key as YNode;
+    if (!isScalar(k) || typeof k.value !== 'string') ctx.fail(k, subject, `the key ${describe(k)}`, 'a plain string key');
+    out.set(k.value as string, { key: k.value as string, keyNode: k, value: pair.value as YNode });
+  }
+  return out;
+}
+
+/** Rejects unknown keys (with did-you-mean) and missing required ones. */
+export function checkKeys(ctx: Ctx, node: YNode, map: Map<string, Entry>, subject: string, allowed: readonly string[], required: readonly string[] = []): void {
+  for (const e of map.values()) {
+    if (!allowed.includes(e.key)) {
+      ctx.fail(e.keyNode, subject, `unknown key \`${e.key}\``, `one of ${allowed.map((a) => `\`${a}\``).join(', ')}`, didYouMean(e.key, allowed));
+    }
+  }
+  for (const r of required) {
+    if (!map.has(r)) ctx.fail(node, subject, `no \`${r}\` key`, `a required \`${r}\` key`);
+  }
+}
+
+export function readNumber(ctx: Ctx, node: YNode, subject: string): number {
+  if (!isScalar(node) || typeof node.value !== 'number') ctx.fail(node, subject, describe(node), 'a number');
+  const v = node.value as number;
+  if (!Number.isFinite(v)) ctx.fail(node, subject, describe(node), 'a finite number');
+  return v;
+}
+
+export function readPositive(ctx: Ctx, node: YNode, subject: string): number {
+  const v = readNumber(ctx, node, subject);
+  if (!(v > 0)) ctx.fail(node, subject, `${v}`, 'a number > 0');
+  return v;
+}
+
+export function readInt(ctx: Ctx, node: YNode, subject: string, min: number): number {
+  const v = readNumber(ctx, node, subject);
+  if (!Number.isInteger(v) || v < min) ctx.fail(node, subject, `${v}`, `an integer >= ${min}`);
+  return v;
+}
+
+export function readString(ctx: Ctx, node: YNode, subject: string): string {
+  if (!isScalar(node) || typeof node.value !== 'string' || node.value === '') ctx.fail(node, subject, describe(node), 'a non-empty string');
+  return node.value as string;
+}
+
+export function readEnum<T extends string>(ctx: Ctx, node: YNode, subject: string, options: readonly T[]): T {
+  const s = readString(ctx, node, subject);
+  if (!(options as readonly string[]).includes(s)) {
+    ctx.fail(node, subject, `\`${s}\``, `one of ${options.map((o) => `\`${o}\``).join(', ')}`, didYouMean(s, options));
+  }
+  return s as T;
+}
+
+/** A flat list of exactly `n` finite numbers (or one of the counts in `n`). */
+export function readVec(ctx: Ctx, node: YNode, subject: string, n: number | readonly number[]): number[] {
+  const counts = typeof n === 'number' ? [n] : n;
+  const want = counts.length === 1 ? `a list of ${counts[0]} numbers` : `a list of ${counts.join(' or ')} numbers`;
+  if (!isSeq(node)) ctx.fail(node, subject, describe(node), want);
+  if (!counts.includes(node.items.length)) ctx.fail(node, subject, `${node.items.length} number${node.items.length === 1 ? '' : 's'}`, want);
+  return node.items.map((it, i) => readNumber(ctx, it as YNode, `${subject}[${i}]`));
+}
+
+/** A number or a list of numbers (for `initial`/`torque` of 1-DOF joints, which may be given bare). */
+export function readNumbers(ctx: Ctx, node: YNode, subject: string, n: number): number[] {
+  if (n === 1 && isScalar(node)) return [readNumber(ctx, node, subject)];
+  return readVec(ctx, node, subject, n);
+}
