@@ -45,7 +45,7 @@ export function exportMjcf(model: ModelDesc, opts: MjcfOptions = {}): string {
       out.push(`${pad}  <inertial pos="${nums(b.com)}" mass="${num(b.mass)}" fullinertia="${nums(b.inertia)}"/>`);
       for (const j of jointXml(b, sfx)) out.push(`${pad}  ${j}`);
       if (b.visual && b.visual.halfExtents.every((h) => h > 0)) {
-        out.push(`${pad}  <geom type="box" size="${nums(b.visual.halfExtents)}" rgba="${nums(b.visual.color)} 1" contype="0" conaffinity="0" mass="0"/>`);
+        out.push(`${pad}  <geom type="box" pos="${nums(b.com)}" size="${nums(b.visual.halfExtents)}" rgba="${nums(b.visual.color)} 1" contype="0" conaffinity="0" mass="0"/>`);
       }
       for (const c of children[i]) emit(c, depth + 1);
       out.push(`${pad}</body>`);
