@@ -1,0 +1,263 @@
+// Vega-Lite spec builders. Specs are plain JSON (data inline in `data.values`)
+// so a `.vl.json` file is self-contained: open it in the Vega editor and it
+// renders. Long series are downsampled to keep those files small.
+
+export type JsonPrimitive = string | number | boolean | null;
+export type JsonValue = JsonPrimitive | JsonValue[] | { [key: string]: JsonValue };
+export type JsonObject = { [key: string]: JsonValue };
+
+/** A Vega-Lite spec as plain JSON. */
+export type VlSpec = JsonObject;
+/** One data row (long form: one row per point, series named by a field). */
+export type Datum = Readonly<Record<string, JsonPrimitive>>;
+
+export const VL_SCHEMA = 'https://vega.github.io/schema/vega-lite/v6.json';
+export const DEFAULT_MAX_POINTS = 2000;
+
+/**
+ * Vega-Lite reads "a.b" as nested field access and "[" as indexing; our column
+ * names are flat (e.g. "qdd.err"), so escape those characters.
+ */
+export function fieldRef(name: string): string {
+  return name.replace(/([.[\]\\])/g, '\\$1');
+}
+
+function num(v: JsonPrimitive | undefined): number {
+  return typeof v === 'number' ? v : Number.NaN;
+}
+
+/**
+ * Reduce one series (rows in plotting order) to at most `maxPoints` rows.
+ * Keeps the first and last rows and, per equal-size bucket of the rest, the
+ * rows with the minimum and maximum `yField` (in their original order), so
+ * spikes and dips survive where plain striding would drop them.
+ */
+export function downsampleMinMax<T extends Datum>(rows: readonly T[], yField: string, maxPoints = DEFAULT_MAX_POINTS): T[] {
+  if (maxPoints < 4) throw new Error(`maxPoints must be at least 4, got ${maxPoints}`);
+  if (rows.length <= maxPoints) return [...rows];
+  const out: T[] = [rows[0]];
+  const interiorStart = 1;
+  const interiorEnd = rows.length - 1; // exclusive
+  const n = interiorEnd - interiorStart;
+  const buckets = Math.floor((maxPoints - 2) / 2);
+  for (let b = 0; b < buckets; b++) {
+    const lo = interiorStart + Math.floor((b * n) / buckets);
+    const hi = interiorStart + Math.floor(((b + 1) * n) / buckets);
+    if (hi <= lo) continue;
+    let iMin = -1;
+    let iMax = -1;
+    for (let i = lo; i < hi; i++) {
+      const y = num(rows[i][yField]);
+      if (Number.isNaN(y)) continue; // NaN compares false; never let it hide a real extreme
+      if (iMin < 0 || y < num(rows[iMin][yField])) iMin = i;
+      if (iMax < 0 || y > num(rows[iMax][yField])) iMax = i;
+    }
+    if (iMin < 0) {
+      out.push(rows[lo]); // all-NaN bucket: keep one row so the gap stays visible
+    } else if (iMin === iMax) {
+      out.push(rows[iMin]);
+    } else {
+      out.push(rows[Math.min(iMin, iMax)], rows[Math.max(iMin, iMax)]);
+    }
+  }
+  out.push(rows[rows.length - 1]);
+  return out;
+}
+
+/** Downsample each series (grouped by `seriesField`, or all rows as one series) independently, preserving series order. */
+export function downsampleSeries<T extends Datum>(
+  rows: readonly T[],
+  yField: string,
+  seriesField?: string,
+  maxPoints = DEFAULT_MAX_POINTS,
+): T[] {
+  if (seriesField === undefined) return downsampleMinMax(rows, yField, maxPoints);
+  const groups = new Map<JsonPrimitive | undefined, T[]>();
+  for (const row of rows) {
+    const key = row[seriesField];
+    let g = groups.get(key);
+    if (!g) groups.set(key, (g = []));
+    g.push(row);
+  }
+  const out: T[] = [];
+  for (const g of groups.values()) out.push(...downsampleMinMax(g, yField, maxPoints));
+  return out;
+}
+
+function values(rows: readonly Datum[]): JsonObject[] {
+  return rows.map((r) => ({ ...r }));
+}
+
+function axisScale(log: boolean | undefined): JsonObject {
+  return log ? { type: 'log' } : { zero: false };
+}
+
+// Log scales cannot show y <= 0 (or NaN); drop them explicitly rather than rely on renderer behaviour.
+function positiveFilter(field: string): JsonObject {
+  return { filter: { field: fieldRef(field), gt: 0 } };
+}
+
+interface Frame {
+  title: string;
+  width?: number;
+  height?: number;
+}
+
+function frame(o: Frame): JsonObject {
+  return { $schema: VL_SCHEMA, title: o.title, width: o.width ?? 640, height: o.height ?? 360 };
+}
+
+function colorEnc(color: string | undefined, title?: string): JsonObject {
+  return color === undefined ? {} : { color: { field: fieldRef(color), type: 'nominal', title: title ?? color } };
+}
+
+export interface LineChartOptions extends Frame {
+  data: readonly Datum[];
+  x: string;
+  y: string;
+  /** Series field (long form); one line per distinct value. */
+  color?: string;
+  xTitle: string;
+  yTitle: string;
+  logY?: boolean;
+  /** Per-series point budget for downsampling. */
+  maxPoints?: number;
+}
+
+/** Multi-series line chart; each series is min/max downsampled to `maxPoints`. */
+export function lineChart(o: LineChartOptions): VlSpec {
+  const rows = downsampleSeries(o.data, o.y, o.color, o.maxPoints ?? DEFAULT_MAX_POINTS);
+  return {
+    ...frame(o),
+    data: { values: values(rows) },
+    ...(o.logY ? { transform: [positiveFilter(o.y)] } : {}),
+    mark: { type: 'line', clip: true },
+    encoding: {
+      x: { field: fieldRef(o.x), type: 'quantitative', title: o.xTitle, scale: { zero: false } },
+      y: { field: fieldRef(o.y), type: 'quantitative', title: o.yTitle, scale: axisScale(o.logY) },
+      ...colorEnc(o.color),
+    },
+  };
+}
+
+export interface BarChartOptions extends Frame {
+  data: readonly Datum[];
+  /** Category field. */
+  x: string;
+  /** Value field. */
+  y: string;
+  /** Optional grouping field: bars of one category are placed side by side. */
+  color?: string;
+  xTitle: string;
+  yTitle: string;
+  logY?: boolean;
+}
+
+/** Bar chart of `y` per category `x`, grouped side by side by `color` when given. */
+export function barChart(o: BarChartOptions): VlSpec {
+  return {
+    ...frame(o),
+    data: { values: values(o.data) },
+    ...(o.logY ? { transform: [positiveFilter(o.y)] } : {}),
+    mark: 'bar',
+    encoding: {
+      x: { field: fieldRef(o.x), type: 'nominal', title: o.xTitle, sort: null },
+      y: { field: fieldRef(o.y), type: 'quantitative', title: o.yTitle, scale: o.logY ? { type: 'log' } : {} },
+      ...(o.color === undefined ? {} : { xOffset: { field: fieldRef(o.color), type: 'nominal' } }),
+      ...colorEnc(o.color),
+    },
+  };
+}
+
+export interface ScatterOptions extends Frame {
+  data: readonly Datum[];
+  x: string;
+  y: string;
+  color?: string;
+  xTitle: string;
+  yTitle: string;
+  logX?: boolean;
+  logY?: boolean;
+  /** Extra fields shown in the tooltip (the .vl.json is interactive in the Vega editor). */
+  tooltip?: readonly string[];
+}
+
+/** Point chart of `y` against `x`, optionally log on either axis. */
+export function scatter(o: ScatterOptions): VlSpec {
+  const filters: JsonObject[] = [];
+  if (o.logX) filters.push(positiveFilter(o.x));
+  if (o.logY) filters.push(positiveFilter(o.y));
+  return {
+    ...frame(o),
+    data: { values: values(o.data) },
+    ...(filters.length ? { transform: filters } : {}),
+    mark: { type: 'point', filled: true },
+    encoding: {
+      x: { field: fieldRef(o.x), type: 'quantitative', title: o.xTitle, scale: axisScale(o.logX) },
+      y: { field: fieldRef(o.y), type: 'quantitative', title: o.yTitle, scale: axisScale(o.logY) },
+      ...colorEnc(o.color),
+      ...(o.tooltip ? { tooltip: o.tooltip.map((f) => ({ field: fieldRef(f) })) } : {}),
+    },
+  };
+}
+
+/** Stack layer specs (each without $schema/data of its own, or with their own data) over shared inline data. */
+export function layer(o: Frame & { data?: readonly Datum[]; layers: readonly JsonObject[] }): VlSpec {
+  return {
+    ...frame(o),
+    ...(o.data ? { data: { values: values(o.data) } } : {}),
+    layer: [...o.layers],
+  };
+}
+
+export interface ErrorAgainstBarOptions extends Frame {
+  /** One row per (category, series) measurement. */
+  data: readonly Datum[];
+  /** Category field on x (e.g. the compared quantity: "qpos", "qvel"). */
+  field: string;
+  /** Error value field on y (plotted on a log scale by default). */
+  error: string;
+  /** Series field (e.g. the scene), drawn as coloured points. */
+  color?: string;
+  /** The pass bar: one number for all categories, or a field holding each row's bar. */
+  bar: number | { field: string };
+  xTitle: string;
+  yTitle: string;
+  /** Defaults to true: errors span many decades. On a log axis, errors ≤ 0 (exact agreement) cannot be drawn and are left out. */
+  logY?: boolean;
+}
+
+/**
+ * Validation chart: errors as points per category, with the pass bar drawn as
+ * a red rule (a horizontal line for a single bar, a tick per category for per-row bars).
+ */
+export function errorAgainstBarChart(o: ErrorAgainstBarOptions): VlSpec {
+  const logY = o.logY ?? true;
+  const yScale: JsonObject = logY ? { type: 'log' } : {};
+  const x: JsonObject = { field: fieldRef(o.field), type: 'nominal', title: o.xTitle, sort: null };
+  const points: JsonObject = {
+    ...(logY ? { transform: [positiveFilter(o.error)] } : {}),
+    mark: { type: 'point', filled: true, size: 60 },
+    encoding: {
+      x,
+      // Errors span many decades: "1e-6" reads better than "0.000001".
+      y: { field: fieldRef(o.error), type: 'quantitative', title: o.yTitle, scale: yScale, ...(logY ? { axis: { format: '~e' } } : {}) },
+      ...colorEnc(o.color),
+    },
+  };
+  const rule: JsonObject =
+    typeof o.bar === 'number'
+      ? {
+          data: { values: [{ bar: o.bar }] },
+          mark: { type: 'rule', color: '#d62728', strokeDash: [6, 4], strokeWidth: 2 },
+          encoding: { y: { field: 'bar', type: 'quantitative', title: o.yTitle, scale: yScale } },
+        }
+      : {
+          mark: { type: 'tick', color: '#d62728', thickness: 2 },
+          encoding: {
+            x,
+            y: { field: fieldRef(o.bar.field), type: 'quantitative', title: o.yTitle, scale: yScale },
+          },
+        };
+  return layer({ ...o, layers: [points, rule] });
+}
