@@ -258,3 +258,61 @@ describe('sim_config', () => {
     expect(loadScene(`${SHARED}/two_joint_arm.arow`, { config: c5 }).world).toEqual({ gravity: [0, 0, 0], dt: 0.001, integrator: 'rk4', substeps: 2, duration: 3 });
   });
 });
+
+describe('raw ball and free joints', () => {
+  const dir = tempDir();
+  const id6 = Array.from({ length: 36 }, (_, i) => (i % 7 === 0 ? 1 : 0)).join(', ');
+  const ball3 = Array.from({ length: 36 }, (_, i) => (i === 0 || i === 7 || i === 14 ? 1 : 0)).join(', ');
+
+  test('free root: velocity [ω_B; v_B] → [R·v_B; ω_B], ball child keeps its quaternion', () => {
+    const c = Math.SQRT1_2;
+    const text = `archetype: floater
+joints:
+  - name: base
+    fields:
+      joint_subspace: [${id6}]
+      joint_activation_mask: [63]
+      fixed_joint_transform: {translation: [0, 0, 0], rotation: [1, 0, 0, 0]}
+      rigid_body_inertia: [2.0, 0, 0, 0, 0.1, 0.2, 0.25, 0, 0, 0]
+      joint_position: {translation: [1, 2, 3], rotation: [${c}, 0, 0, ${c}]}
+      joint_velocity: [0.1, 0.2, 0.3, 1, 0, 0]
+  - name: head
+    parent: base
+    fields:
+      joint_subspace: [${ball3}]
+      joint_activation_mask: [7]
+      fixed_joint_transform: {translation: [0, 0, 0.5], rotation: [1, 0, 0, 0]}
+      rigid_body_inertia: [1.0, 0, 0, 0, 0.1, 0.1, 0.1, 0, 0, 0]
+      joint_position: {translation: [0, 0, 0], rotation: [0, 1, 0, 0]}
+      joint_velocity: [0, 0, 0.5, 0, 0, 0]
+`;
+    const m = loadScene(write(dir, 'free.arow', text));
+    const [b, h] = m.bodies;
+    expect(b.joint).toBe('free');
+    close(b.q0, [1, 2, 3, c, 0, 0, c], 1e-15);
+    // 90° about Z takes body x to world y
+    close(b.v0, [0, 1, 0, 0.1, 0.2, 0.3], 1e-15);
+    expect(h.joint).toBe('ball');
+    expect(h.q0).toEqual([0, 1, 0, 0]);
+    expect(h.v0).toEqual([0, 0, 0.5]);
+  });
+
+  test('ball columns that are not the angular identity are refused', () => {
+    const swapped = Array.from({ length: 36 }, (_, i) => (i === 1 || i === 6 || i === 14 ? 1 : 0)).join(', ');
+    const f = write(dir, 'ball-bad.arow', `archetype: a\njoints:\n${joint('j', 'null', '', `[${swapped}]`, 7)}`);
+    expectSceneError(() => loadScene(f), 6, 23, '3 active columns that are not the angular identity');
+  });
+});
+
+describe('eigenvalue check used for inertia', () => {
+  test('rotated box inertia: same principal moments', async () => {
+    const { symEigenvalues } = await import('../src/scene/math.js');
+    // R·diag(1,2,3)·Rᵀ for a rotation of 0.3 rad about Z
+    const cz = Math.cos(0.3);
+    const sz = Math.sin(0.3);
+    const I: [number, number, number, number, number, number] = [cz * cz + 2 * sz * sz, sz * sz + 2 * cz * cz, 3, cz * sz * (1 - 2), 0, 0];
+    const ev = symEigenvalues(I);
+    close(ev, [1, 2, 3], 1e-12);
+    close(symEigenvalues([2, 2, 2, 1, 1, 1]), [1, 1, 4], 1e-12);
+  });
+});
