@@ -1,0 +1,270 @@
+// The Node binding: converts the compiled model from JavaScript, owns a Batch, and hands its
+// state arrays to JavaScript as typed arrays over the same memory (no copy). Every C++
+// exception becomes a JavaScript Error; nothing here aborts the process.
+#include <napi.h>
+
+#include <cmath>
+#include <memory>
+#include <string>
+
+#include "achilles/batch.hpp"
+#include "achilles/bugs.hpp"
+
+namespace {
+
+using namespace ach;
+
+[[noreturn]] void type_error(const std::string& what) { throw std::invalid_argument(what); }
+
+double number_at(const Napi::Object& o, const char* key, const std::string& where) {
+  const Napi::Value v = o.Get(key);
+  if (!v.IsNumber()) type_error(where + "." + key + " must be a number");
+  return v.As<Napi::Number>().DoubleValue();
+}
+
+void numbers_at(const Napi::Object& o, const char* key, double* out, std::size_t n, const std::string& where) {
+  const Napi::Value v = o.Get(key);
+  if (!v.IsArray()) type_error(where + "." + key + " must be an array of " + std::to_string(n) + " numbers");
+  const Napi::Array a = v.As<Napi::Array>();
+  if (a.Length() != n) type_error(where + "." + key + " has " + std::to_string(a.Length()) + " numbers, expected " + std::to_string(n));
+  for (std::size_t k = 0; k < n; ++k) {
+    const Napi::Value e = a.Get(static_cast<uint32_t>(k));
+    if (!e.IsNumber()) type_error(where + "." + key + "[" + std::to_string(k) + "] must be a number");
+    out[k] = e.As<Napi::Number>().DoubleValue();
+  }
+}
+
+void append_numbers(const Napi::Object& o, const char* key, std::vector<double>& out, std::size_t n, const std::string& where) {
+  std::vector<double> tmp(n);
+  if (n > 0) numbers_at(o, key, tmp.data(), n, where);
+  else if (o.Get(key).IsArray() && o.Get(key).As<Napi::Array>().Length() != 0) type_error(where + "." + key + " must be empty");
+  out.insert(out.end(), tmp.begin(), tmp.end());
+}
+
+JointType joint_type(const std::string& s, const std::string& where) {
+  if (s == "revolute") return JointType::Revolute;
+  if (s == "prismatic") return JointType::Prismatic;
+  if (s == "ball") return JointType::Ball;
+  if (s == "free") return JointType::Free;
+  if (s == "planar") return JointType::Planar;
+  if (s == "fixed") return JointType::Fixed;
+  type_error(where + ".joint is '" + s + "'; expected revolute, prismatic, ball, free, planar or fixed");
+}
+
+/// R from a unit quaternion [w, x, y, z] (normalised here, so the caller's rounding cannot skew R).
+void quat_to_rotation(const double* q, double* R) {
+  const double n = std::sqrt(q[0] * q[0] + q[1] * q[1] + q[2] * q[2] + q[3] * q[3]);
+  if (!(n > 0) || !std::isfinite(n)) type_error("quaternion must be non-zero and finite");
+  const double w = q[0] / n, x = q[1] / n, y = q[2] / n, z = q[3] / n;
+  R[0] = 1 - 2 * (y * y + z * z); R[1] = 2 * (x * y - w * z); R[2] = 2 * (x * z + w * y);
+  R[3] = 2 * (x * y + w * z); R[4] = 1 - 2 * (x * x + z * z); R[5] = 2 * (y * z - w * x);
+  R[6] = 2 * (x * z - w * y); R[7] = 2 * (y * z + w * x); R[8] = 1 - 2 * (x * x + y * y);
+  if (q[0] == 1 && q[1] == 0 && q[2] == 0 && q[3] == 0) { // exact identity, so kernels can skip it
+    for (int k = 0; k < 9; ++k) R[k] = (k % 4 == 0) ? 1.0 : 0.0;
+  }
+}
+
+/// The native model from the object batch.ts builds (`toNativeModel`).
+Model model_from_js(const Napi::Object& m) {
+  Model model;
+  numbers_at(m, "gravity", model.gravity, 3, "model");
+  const Napi::Value bv = m.Get("bodies");
+  if (!bv.IsArray()) type_error("model.bodies must be an array");
+  const Napi::Array bodies = bv.As<Napi::Array>();
+  for (uint32_t i = 0; i < bodies.Length(); ++i) {
+    const std::string where = "model.bodies[" + std::to_string(i) + "]";
+    if (!bodies.Get(i).IsObject()) type_error(where + " must be an object");
+    const Napi::Object b = bodies.Get(i).As<Napi::Object>();
+    Joint j;
+    const Napi::Value name = b.Get("name");
+    j.name = name.IsString() ? name.As<Napi::String>().Utf8Value() : ("#" + std::to_string(i));
+    const Napi::Value jt = b.Get("joint");
+    if (!jt.IsString()) type_error(where + ".joint must be a string");
+    j.type = joint_type(jt.As<Napi::String>().Utf8Value(), where);
+    j.parent = static_cast<int>(number_at(b, "parent", where));
+    double quat[4];
+    numbers_at(b, "pos", j.p_PJ, 3, where);
+    numbers_at(b, "quat", quat, 4, where);
+    quat_to_rotation(quat, j.R_PJ);
+    numbers_at(b, "axis", j.axis, 3, where);
+    numbers_at(b, "u", j.u, 3, where);
+    numbers_at(b, "w", j.w, 3, where);
+    j.mass = number_at(b, "mass", where);
+    numbers_at(b, "com", j.com, 3, where);
+    numbers_at(b, "inertia", j.I_com, 6, where);
+    const int nq = joint_nq(j.type), nv = joint_nv(j.type);
+    append_numbers(b, "q0", model.q0, nq, where);
+    append_numbers(b, "v0", model.v0, nv, where);
+    append_numbers(b, "tau", model.tau0, nv, where);
+    model.joints.push_back(std::move(j));
+  }
+  model.finalize();
+  return model;
+}
+
+BatchOptions options_from_js(const Napi::Object& o) {
+  BatchOptions opt;
+  const std::string prec = o.Get("precision").As<Napi::String>().Utf8Value();
+  if (prec != "f32" && prec != "f64") type_error("precision must be f32 or f64 (got '" + prec + "')");
+  opt.precision = prec == "f32" ? Precision::F32 : Precision::F64;
+  opt.lanes = static_cast<int>(number_at(o, "lanes", "options"));
+  opt.copies = static_cast<int>(number_at(o, "copies", "options"));
+  const std::string integ = o.Get("integrator").As<Napi::String>().Utf8Value();
+  if (integ == "euler") opt.integrator = Integrator::Euler;
+  else if (integ == "verlet") opt.integrator = Integrator::Verlet;
+  else if (integ == "midpoint") opt.integrator = Integrator::Midpoint;
+  else if (integ == "rk4") opt.integrator = Integrator::Rk4;
+  else type_error("integrator must be euler, verlet, midpoint or rk4 (got '" + integ + "')");
+  opt.dt = number_at(o, "dt", "options");
+  opt.substeps = static_cast<int>(number_at(o, "substeps", "options"));
+  opt.midpoint_iterations = static_cast<int>(number_at(o, "midpointIterations", "options"));
+  opt.threads = static_cast<int>(number_at(o, "threads", "options"));
+  return opt;
+}
+
+class BatchWrap : public Napi::ObjectWrap<BatchWrap> {
+ public:
+  static Napi::Function Define(Napi::Env env) {
+    return DefineClass(env, "NativeBatch",
+                       {InstanceMethod("step", &BatchWrap::Step), InstanceMethod("forward", &BatchWrap::Forward),
+                        InstanceMethod("observe", &BatchWrap::Observe), InstanceMethod("reset", &BatchWrap::Reset),
+                        InstanceMethod("field", &BatchWrap::Field), InstanceMethod("info", &BatchWrap::Info)});
+  }
+
+  BatchWrap(const Napi::CallbackInfo& info) : Napi::ObjectWrap<BatchWrap>(info) {
+    Napi::Env env = info.Env();
+    if (info.Length() < 2 || !info[0].IsObject() || !info[1].IsObject())
+      throw Napi::TypeError::New(env, "NativeBatch(model, options): expected two objects");
+    try {
+      batch_ = std::make_unique<Batch>(model_from_js(info[0].As<Napi::Object>()), options_from_js(info[1].As<Napi::Object>()));
+    } catch (const std::exception& e) {
+      throw Napi::Error::New(env, e.what());
+    }
+  }
+
+ private:
+  Napi::Value Step(const Napi::CallbackInfo& info) {
+    Napi::Env env = info.Env();
+    const double n = info[0].IsNumber() ? info[0].As<Napi::Number>().DoubleValue() : 1;
+    if (!(n >= 0) || n != std::floor(n) || n > 9e15) throw Napi::RangeError::New(env, "step count must be a non-negative integer");
+    StepStats s;
+    try {
+      s = batch_->step(static_cast<std::int64_t>(n));
+    } catch (const std::exception& e) {
+      throw Napi::Error::New(env, e.what());
+    }
+    Napi::Object out = Napi::Object::New(env);
+    out.Set("robotSteps", Napi::Number::New(env, static_cast<double>(s.robot_steps)));
+    if (s.nonfinite) {
+      Napi::Object nf = Napi::Object::New(env);
+      nf.Set("step", Napi::Number::New(env, static_cast<double>(s.step)));
+      nf.Set("robot", Napi::Number::New(env, s.robot));
+      nf.Set("joint", Napi::String::New(env, batch_->model().joints[s.joint].name));
+      out.Set("nonFinite", nf);
+    } else {
+      out.Set("nonFinite", env.Null());
+    }
+    return out;
+  }
+  Napi::Value Forward(const Napi::CallbackInfo& info) {
+    batch_->forward();
+    return info.Env().Undefined();
+  }
+  Napi::Value Observe(const Napi::CallbackInfo& info) {
+    batch_->observe();
+    return info.Env().Undefined();
+  }
+  Napi::Value Reset(const Napi::CallbackInfo& info) {
+    batch_->reset();
+    return info.Env().Undefined();
+  }
+
+  /// A typed array over one field's storage. The ArrayBuffer holds a share of the storage, so
+  /// the memory outlives the batch object for as long as JavaScript keeps the array.
+  Napi::Value Field(const Napi::CallbackInfo& info) {
+    Napi::Env env = info.Env();
+    const std::string name = info[0].As<Napi::String>().Utf8Value();
+    FieldId f;
+    if (name == "q") f = FieldId::Q;
+    else if (name == "v") f = FieldId::V;
+    else if (name == "tau") f = FieldId::Tau;
+    else if (name == "qacc") f = FieldId::Qacc;
+    else if (name == "kinetic") f = FieldId::Kinetic;
+    else if (name == "potential") f = FieldId::Potential;
+    else if (name == "bodyPos") f = FieldId::BodyPos;
+    else if (name == "bodyRot") f = FieldId::BodyRot;
+    else throw Napi::Error::New(env, "unknown field '" + name + "'");
+    const Storage& st = batch_->storage();
+    auto* keep = new std::shared_ptr<Buffer>(st.buffer);
+    const std::size_t count = st.count[static_cast<int>(f)];
+    Napi::ArrayBuffer ab = Napi::ArrayBuffer::New(env, st.ptr(f), count * st.elem,
+                                                  [](Napi::Env, void*, std::shared_ptr<Buffer>* hold) { delete hold; }, keep);
+    if (st.elem == 4) return Napi::Float32Array::New(env, count, ab, 0);
+    return Napi::Float64Array::New(env, count, ab, 0);
+  }
+
+  Napi::Value Info(const Napi::CallbackInfo& info) {
+    Napi::Env env = info.Env();
+    Napi::Object o = Napi::Object::New(env);
+    const Storage& st = batch_->storage();
+    o.Set("stride", Napi::Number::New(env, st.stride));
+    o.Set("nq", Napi::Number::New(env, batch_->model().nq));
+    o.Set("nv", Napi::Number::New(env, batch_->model().nv));
+    o.Set("isa", Napi::String::New(env, isa_name(isa_for_lanes(batch_->options().lanes))));
+    o.Set("steps", Napi::Number::New(env, static_cast<double>(batch_->steps())));
+    return o;
+  }
+
+  std::unique_ptr<Batch> batch_;
+};
+
+Napi::Value CpuInfo(const Napi::CallbackInfo& info) {
+  Napi::Env env = info.Env();
+  Napi::Object o = Napi::Object::New(env);
+  o.Set("sse2", Napi::Boolean::New(env, cpu_supports(Isa::Sse2)));
+  o.Set("avx2", Napi::Boolean::New(env, cpu_supports(Isa::Avx2)));
+  o.Set("avx512", Napi::Boolean::New(env, cpu_supports(Isa::Avx512)));
+  o.Set("widestLanes", Napi::Number::New(env, widest_lanes()));
+#if defined(__clang__)
+  o.Set("compiler", Napi::String::New(env, std::string("clang ") + __clang_version__));
+#elif defined(__GNUC__)
+  o.Set("compiler", Napi::String::New(env, std::string("g++ ") + __VERSION__));
+#endif
+  return o;
+}
+
+#ifdef ACHILLES_PLANTED_BUGS
+Napi::Value Bugs(const Napi::CallbackInfo& info) {
+  Napi::Env env = info.Env();
+  Napi::Array a = Napi::Array::New(env);
+  for (int b = 1; b < static_cast<int>(Bug::Count); ++b) a.Set(static_cast<uint32_t>(b - 1), Napi::String::New(env, bug_name(static_cast<Bug>(b))));
+  return a;
+}
+Napi::Value SetBug(const Napi::CallbackInfo& info) {
+  Napi::Env env = info.Env();
+  const std::string name = info[0].As<Napi::String>().Utf8Value();
+  for (int b = 0; b < static_cast<int>(Bug::Count); ++b)
+    if (name == bug_name(static_cast<Bug>(b))) {
+      g_bug = static_cast<Bug>(b);
+      return env.Undefined();
+    }
+  throw Napi::Error::New(env, "unknown planted bug '" + name + "'");
+}
+#endif
+
+Napi::Object Init(Napi::Env env, Napi::Object exports) {
+  exports.Set("NativeBatch", BatchWrap::Define(env));
+  exports.Set("cpuInfo", Napi::Function::New(env, CpuInfo));
+#ifdef ACHILLES_PLANTED_BUGS
+  exports.Set("plantedBugs", Napi::Function::New(env, Bugs));
+  exports.Set("setBug", Napi::Function::New(env, SetBug));
+  exports.Set("isBugBuild", Napi::Boolean::New(env, true));
+#else
+  exports.Set("isBugBuild", Napi::Boolean::New(env, false));
+#endif
+  return exports;
+}
+
+} // namespace
+
+NODE_API_MODULE(achilles, Init)

@@ -1,0 +1,327 @@
+// The Articulated Body Algorithm on one block of lanes: O(n) forward dynamics.
+//
+//   velocity:  X_PB = X_PJ·X_J(q);  v_B = X_PB⁻¹ v_P + S q̇;  c = S̊q̇ + v_B × S q̇;
+//              IA = I;  pA = v_B ×* I v_B
+//   backward:  U = IA S;  D = Sᵀ U;  u = τ − Sᵀ pA;
+//              IA_P += X*(IA − U D⁻¹ Uᵀ)X⁻¹;  pA_P += X*(pA + Ia c + U D⁻¹ u)
+//   forward:   a' = X_PB⁻¹ a_P + c;  q̈ = D⁻¹(u − Uᵀ a');  a_B = a' + S q̈,   a_world = [0; −g]
+//
+// Joints whose S is one coordinate axis (the common hinge about x, y or z) take a path that
+// skips S's zeros; every other joint takes the general path with S as nv spatial columns.
+#pragma once
+
+#include "isa_namespace.hpp"
+
+#include "joints.hpp"
+#include "passes.hpp"
+
+namespace ach {
+inline namespace ACH_ISA_NS {
+
+/// Per-joint working set of one block, in the scratch arena.
+template <class V> struct JointWork {
+  Transform<V> X;  // X_PB
+  Motion<V> vel;   // v_B
+  Motion<V> c;     // velocity-product acceleration
+  ABInertia<V> IA; // articulated inertia
+  Force<V> pA;     // articulated bias force
+  Motion<V> acc;   // a_B
+  Motion<V>* S;    // nv columns (general path)
+  Force<V>* U;     // nv columns
+  V* Dinv;         // nv × nv
+  V* u;            // nv
+};
+
+// ---- one coordinate axis: S = e_K --------------------------------------------------------------
+
+template <int K, class V> inline V comp(const Motion<V>& m) {
+  if constexpr (K == 0) return m.w.x; else if constexpr (K == 1) return m.w.y; else if constexpr (K == 2) return m.w.z;
+  else if constexpr (K == 3) return m.v.x; else if constexpr (K == 4) return m.v.y; else return m.v.z;
+}
+template <int K, class V> inline V comp(const Force<V>& f) {
+  if constexpr (K == 0) return f.n.x; else if constexpr (K == 1) return f.n.y; else if constexpr (K == 2) return f.n.z;
+  else if constexpr (K == 3) return f.f.x; else if constexpr (K == 4) return f.f.y; else return f.f.z;
+}
+template <int K, class V> inline void add_comp(Motion<V>& m, const V& s) {
+  if constexpr (K == 0) m.w.x += s; else if constexpr (K == 1) m.w.y += s; else if constexpr (K == 2) m.w.z += s;
+  else if constexpr (K == 3) m.v.x += s; else if constexpr (K == 4) m.v.y += s; else m.v.z += s;
+}
+/// a × (s·e_k) for a 3-vector a and coordinate axis k.
+template <int k, class V> inline Vec3<V> cross_axis(const Vec3<V>& a, const V& s) {
+  const V z(ScalarOf<V>(0));
+  if constexpr (k == 0) return {z, a.z * s, -(a.y * s)};
+  else if constexpr (k == 1) return {-(a.z * s), z, a.x * s};
+  else return {a.y * s, -(a.x * s), z};
+}
+/// m × (s·e_K).
+template <int K, class V> inline Motion<V> cross_motion_axis(const Motion<V>& m, const V& s) {
+  if constexpr (K < 3) return {cross_axis<K>(m.w, s), cross_axis<K>(m.v, s)};
+  else {
+    const V z(ScalarOf<V>(0));
+    return {{z, z, z}, cross_axis<K - 3>(m.w, s)};
+  }
+}
+/// IA·e_K.
+template <int K, class V> inline Force<V> ia_column(const ABInertia<V>& I) {
+  if constexpr (K < 3) {
+    const Sym3<V>& A = I.A;
+    const V a0 = K == 0 ? A.xx : (K == 1 ? A.xy : A.xz);
+    const V a1 = K == 0 ? A.xy : (K == 1 ? A.yy : A.yz);
+    const V a2 = K == 0 ? A.xz : (K == 1 ? A.yz : A.zz);
+    return {{a0, a1, a2}, {I.B.m[K * 3 + 0], I.B.m[K * 3 + 1], I.B.m[K * 3 + 2]}};
+  } else {
+    constexpr int k = K - 3;
+    const Sym3<V>& C = I.C;
+    const V c0 = k == 0 ? C.xx : (k == 1 ? C.xy : C.xz);
+    const V c1 = k == 0 ? C.xy : (k == 1 ? C.yy : C.yz);
+    const V c2 = k == 0 ? C.xz : (k == 1 ? C.yz : C.zz);
+    return {{I.B.m[0 * 3 + k], I.B.m[1 * 3 + k], I.B.m[2 * 3 + k]}, {c0, c1, c2}};
+  }
+}
+
+/// I −= a·bᵀ (upper triangles of the symmetric blocks; callers keep the total symmetric).
+template <class V> inline void subtract_outer(ABInertia<V>& I, const Force<V>& a, const Force<V>& b) {
+  I.A.xx -= a.n.x * b.n.x; I.A.yy -= a.n.y * b.n.y; I.A.zz -= a.n.z * b.n.z;
+  I.A.xy -= a.n.x * b.n.y; I.A.xz -= a.n.x * b.n.z; I.A.yz -= a.n.y * b.n.z;
+  const V an[3] = {a.n.x, a.n.y, a.n.z}, bf[3] = {b.f.x, b.f.y, b.f.z};
+  for (int r = 0; r < 3; ++r)
+    for (int c = 0; c < 3; ++c) I.B.m[r * 3 + c] -= an[r] * bf[c];
+  I.C.xx -= a.f.x * b.f.x; I.C.yy -= a.f.y * b.f.y; I.C.zz -= a.f.z * b.f.z;
+  I.C.xy -= a.f.x * b.f.y; I.C.xz -= a.f.x * b.f.z; I.C.yz -= a.f.y * b.f.z;
+}
+template <class V> inline Force<V> scale(const V& s, const Force<V>& f) { return {s * f.n, s * f.f}; }
+template <class V> inline Motion<V> scale(const V& s, const Motion<V>& m) { return {s * m.w, s * m.v}; }
+template <class V> inline V dot(const Force<V>& f, const Motion<V>& m) { return dot(m, f); }
+
+/// D⁻¹ for a small symmetric positive-definite D (n <= 6), by Gauss–Jordan without pivoting
+/// (D = Sᵀ IA S is SPD for a physical model, so the diagonal pivots stay positive).
+template <class V> inline void invert_spd(int n, const V* D, V* Dinv) {
+  using T = ScalarOf<V>;
+  V a[36], b[36];
+  for (int k = 0; k < n * n; ++k) {
+    a[k] = D[k];
+    b[k] = V(T((k / n) == (k % n) ? 1 : 0));
+  }
+  for (int p = 0; p < n; ++p) {
+    const V inv = T(1) / a[p * n + p];
+    for (int c = 0; c < n; ++c) {
+      a[p * n + c] = a[p * n + c] * inv;
+      b[p * n + c] = b[p * n + c] * inv;
+    }
+    for (int r = 0; r < n; ++r) {
+      if (r == p) continue;
+      const V f = a[r * n + p];
+      for (int c = 0; c < n; ++c) {
+        a[r * n + c] -= f * a[p * n + c];
+        b[r * n + c] -= f * b[p * n + c];
+      }
+    }
+  }
+  for (int k = 0; k < n * n; ++k) Dinv[k] = b[k];
+}
+
+// ---- the three sweeps ------------------------------------------------------------------------
+
+/// Root → leaves: placements, velocities, bias accelerations; IA and pA start as the rigid bodies'.
+template <class V> inline void pass_velocity(const KModel<ScalarOf<V>>& M, JointWork<V>* W, const V* q, const V* qd) {
+  using T = ScalarOf<V>;
+  const int n = static_cast<int>(M.joints.size());
+  for (int i = 0; i < n; ++i) {
+    const KJoint<T>& J = M.joints[i];
+    JointWork<V>& w = W[i];
+    const V* qi = q + J.qoff;
+    const V* qdi = qd + J.voff;
+    w.X = joint_placement<V>(J, qi);
+    const V z(T(0));
+    Motion<V> vel = J.parent >= 0 ? motion_to_child(w.X, W[J.parent].vel) : Motion<V>{{z, z, z}, {z, z, z}};
+    Motion<V> c;
+    const int ak = static_cast<int>(J.axis_kind);
+    if ((J.type == JointType::Revolute || J.type == JointType::Prismatic) && ak < 6) {
+      auto unit = [&]<int K>() {
+        add_comp<K>(vel, qdi[0]);
+        c = ACH_BUG(CoriolisDropped) ? Motion<V>{{z, z, z}, {z, z, z}} : cross_motion_axis<K>(vel, qdi[0]);
+      };
+      switch (ak) {
+      case 0: unit.template operator()<0>(); break;
+      case 1: unit.template operator()<1>(); break;
+      case 2: unit.template operator()<2>(); break;
+      case 3: unit.template operator()<3>(); break;
+      case 4: unit.template operator()<4>(); break;
+      default: unit.template operator()<5>(); break;
+      }
+    } else if (J.nv > 0) {
+      Motion<V> cJ;
+      if (J.type == JointType::Revolute) {
+        w.S[0] = {const_vec<V>(J.axis), {z, z, z}};
+        cJ = {{z, z, z}, {z, z, z}};
+      } else if (J.type == JointType::Prismatic) {
+        w.S[0] = {{z, z, z}, const_vec<V>(J.axis)};
+        cJ = {{z, z, z}, {z, z, z}};
+      } else {
+        multi_dof_subspace<V>(J, qi, qdi, w.X.R, w.S, cJ);
+      }
+      Motion<V> vJ = scale(qdi[0], w.S[0]);
+      for (int k = 1; k < J.nv; ++k) vJ = vJ + scale(qdi[k], w.S[k]);
+      vel = vel + vJ;
+      c = ACH_BUG(CoriolisDropped) ? cJ : cJ + cross_motion(vel, vJ);
+    } else {
+      c = {{z, z, z}, {z, z, z}};
+    }
+    w.vel = vel;
+    w.c = c;
+    const RigidInertia<V> I{V(J.m), const_vec<V>(J.h), Sym3<V>{V(J.I_o[0]), V(J.I_o[1]), V(J.I_o[2]), V(J.I_o[3]), V(J.I_o[4]), V(J.I_o[5])}};
+    w.IA = to_articulated(I);
+    const Force<V> gyro = cross_force(vel, mul(I, vel));
+    w.pA = ACH_BUG(GyroSign) ? Force<V>{-gyro.n, -gyro.f} : gyro;
+  }
+}
+
+/// Leaves → root: fold each articulated body into its parent.
+template <class V> inline void pass_aba_backward(const KModel<ScalarOf<V>>& M, JointWork<V>* W, const V* tau) {
+  using T = ScalarOf<V>;
+  for (int i = static_cast<int>(M.joints.size()) - 1; i >= 0; --i) {
+    const KJoint<T>& J = M.joints[i];
+    JointWork<V>& w = W[i];
+    const V* taui = tau + J.voff;
+    ABInertia<V> Ia = w.IA;
+    Force<V> pa = w.pA;
+    const int ak = static_cast<int>(J.axis_kind);
+    if ((J.type == JointType::Revolute || J.type == JointType::Prismatic) && ak < 6) {
+      auto unit = [&]<int K>() {
+        const Force<V> U = ia_column<K>(w.IA);
+        const V Dinv = T(1) / comp<K>(U);
+        const V u = taui[0] - comp<K>(w.pA);
+        w.U[0] = U;
+        w.Dinv[0] = Dinv;
+        w.u[0] = u;
+        if (J.parent < 0) return;
+        subtract_outer(Ia, U, scale(Dinv, U));
+        pa = pa + mul(Ia, w.c) + scale(Dinv * u, U);
+      };
+      switch (ak) {
+      case 0: unit.template operator()<0>(); break;
+      case 1: unit.template operator()<1>(); break;
+      case 2: unit.template operator()<2>(); break;
+      case 3: unit.template operator()<3>(); break;
+      case 4: unit.template operator()<4>(); break;
+      default: unit.template operator()<5>(); break;
+      }
+    } else if (J.nv > 0) {
+      const int nv = J.nv;
+      V D[36];
+      for (int k = 0; k < nv; ++k) {
+        w.U[k] = mul(w.IA, w.S[k]);
+        w.u[k] = taui[k] - dot(w.S[k], w.pA);
+      }
+      for (int r = 0; r < nv; ++r)
+        for (int c = 0; c < nv; ++c) D[r * nv + c] = dot(w.S[r], w.U[c]);
+      invert_spd(nv, D, w.Dinv);
+      if (J.parent >= 0) {
+        // Ia = IA − Σ_r U_r (D⁻¹U)_rᵀ;  pa = pA + Ia c + Σ_r U_r (D⁻¹u)_r
+        for (int r = 0; r < nv; ++r) {
+          Force<V> DU = scale(w.Dinv[r * nv], w.U[0]);
+          V Du = w.Dinv[r * nv] * w.u[0];
+          for (int c = 1; c < nv; ++c) {
+            DU = DU + scale(w.Dinv[r * nv + c], w.U[c]);
+            Du += w.Dinv[r * nv + c] * w.u[c];
+          }
+          subtract_outer(Ia, w.U[r], DU);
+          pa = pa + scale(Du, w.U[r]);
+        }
+        pa = pa + mul(Ia, w.c);
+      }
+    } else if (J.parent >= 0) {
+      pa = pa + mul(Ia, w.c);
+    }
+    if (J.parent >= 0) {
+      JointWork<V>& P = W[J.parent];
+      add_to(P.IA, inertia_to_parent(w.X, Ia));
+      P.pA = P.pA + force_to_parent(w.X, pa);
+    }
+  }
+}
+
+/// Root → leaves: accelerations.
+template <class V> inline void pass_aba_forward(const KModel<ScalarOf<V>>& M, JointWork<V>* W, V* qdd) {
+  using T = ScalarOf<V>;
+  const V z(T(0));
+  const T gs = ACH_BUG(GravitySign) ? T(1) : T(-1);
+  const Motion<V> a_world{{z, z, z}, {V(gs * M.gravity[0]), V(gs * M.gravity[1]), V(gs * M.gravity[2])}};
+  const int n = static_cast<int>(M.joints.size());
+  for (int i = 0; i < n; ++i) {
+    const KJoint<T>& J = M.joints[i];
+    JointWork<V>& w = W[i];
+    Motion<V> a = motion_to_child(w.X, J.parent >= 0 ? W[J.parent].acc : a_world) + w.c;
+    V* qddi = qdd + J.voff;
+    const int ak = static_cast<int>(J.axis_kind);
+    if ((J.type == JointType::Revolute || J.type == JointType::Prismatic) && ak < 6) {
+      auto unit = [&]<int K>() {
+        const V x = w.Dinv[0] * (w.u[0] - dot(w.U[0], a));
+        qddi[0] = x;
+        add_comp<K>(a, x);
+      };
+      switch (ak) {
+      case 0: unit.template operator()<0>(); break;
+      case 1: unit.template operator()<1>(); break;
+      case 2: unit.template operator()<2>(); break;
+      case 3: unit.template operator()<3>(); break;
+      case 4: unit.template operator()<4>(); break;
+      default: unit.template operator()<5>(); break;
+      }
+    } else if (J.nv > 0) {
+      const int nv = J.nv;
+      V rhs[6];
+      for (int k = 0; k < nv; ++k) rhs[k] = w.u[k] - dot(w.U[k], a);
+      for (int r = 0; r < nv; ++r) {
+        V x = w.Dinv[r * nv] * rhs[0];
+        for (int c = 1; c < nv; ++c) x += w.Dinv[r * nv + c] * rhs[c];
+        qddi[r] = x;
+      }
+      for (int k = 0; k < nv; ++k) a = a + scale(qddi[k], w.S[k]);
+    }
+    w.acc = a;
+  }
+}
+
+/// Forward dynamics: q̈ = FD(q, q̇, τ).
+template <class V> inline void forward_dynamics(const KModel<ScalarOf<V>>& M, JointWork<V>* W, const V* q, const V* qd, const V* tau, V* qdd) {
+  pass_velocity(M, W, q, qd);
+  pass_aba_backward(M, W, tau);
+  pass_aba_forward(M, W, qdd);
+}
+
+/// Root → leaves: X_WB of every body (after pass_velocity).
+template <class V> inline void pass_pose(const KModel<ScalarOf<V>>& M, const JointWork<V>* W, Transform<V>* X_WB) {
+  const int n = static_cast<int>(M.joints.size());
+  for (int i = 0; i < n; ++i) {
+    const int p = M.joints[i].parent;
+    if (p < 0) {
+      X_WB[i] = W[i].X;
+    } else if (ACH_BUG(BodyAsWorldRotation)) {
+      X_WB[i] = {mul(W[i].X.R, X_WB[p].R), X_WB[p].p + mul(X_WB[p].R, W[i].X.p)};
+    } else {
+      X_WB[i] = compose(X_WB[p], W[i].X);
+    }
+  }
+}
+
+/// Kinetic ½ Σ vᵀ I v and potential −Σ m g·p_WBcm energy (after pass_velocity and pass_pose).
+template <class V>
+inline void pass_energy(const KModel<ScalarOf<V>>& M, const JointWork<V>* W, const Transform<V>* X_WB, V& kinetic, V& potential) {
+  using T = ScalarOf<V>;
+  V ke(T(0)), pe(T(0));
+  const Vec3<V> g{V(M.gravity[0]), V(M.gravity[1]), V(M.gravity[2])};
+  const int n = static_cast<int>(M.joints.size());
+  for (int i = 0; i < n; ++i) {
+    const KJoint<T>& J = M.joints[i];
+    const RigidInertia<V> I{V(J.m), const_vec<V>(J.h), Sym3<V>{V(J.I_o[0]), V(J.I_o[1]), V(J.I_o[2]), V(J.I_o[3]), V(J.I_o[4]), V(J.I_o[5])}};
+    ke += T(0.5) * dot(W[i].vel, mul(I, W[i].vel));
+    const Vec3<V> p_cm = X_WB[i].p + mul(X_WB[i].R, const_vec<V>(J.com));
+    pe -= V(J.m) * dot(g, p_cm);
+  }
+  kinetic = ke;
+  potential = pe;
+}
+
+} // namespace ACH_ISA_NS
+} // namespace ach

@@ -1,0 +1,63 @@
+// A batch: the model, its SoA storage, the kernel for the chosen precision × lane width, and
+// the worker threads that split its blocks. This is the plain C++ API the addon wraps.
+#pragma once
+
+#include <condition_variable>
+#include <cstdint>
+#include <functional>
+#include <mutex>
+#include <thread>
+#include <vector>
+
+#include "engine.hpp"
+
+namespace ach {
+
+/// Fixed workers that run one job over a split range and wait; no allocation or locking per step
+/// (one hand-off per call, whatever the number of steps).
+class WorkerPool {
+ public:
+  explicit WorkerPool(int threads);
+  ~WorkerPool();
+  int size() const { return threads_; }
+  /// Run job(worker, begin, end) over [0, items) split into contiguous ranges, one per worker.
+  void run(int items, const std::function<void(int, int, int)>& job);
+
+ private:
+  void loop(int worker);
+  int threads_;
+  std::vector<std::thread> workers_;
+  std::mutex mu_;
+  std::condition_variable cv_, done_cv_;
+  const std::function<void(int, int, int)>* job_ = nullptr;
+  int items_ = 0;
+  std::uint64_t generation_ = 0;
+  int pending_ = 0;
+  bool stop_ = false;
+};
+
+class Batch {
+ public:
+  Batch(Model model, const BatchOptions& opt);
+  const Model& model() const { return model_; }
+  const BatchOptions& options() const { return opt_; }
+  const Storage& storage() const { return storage_; }
+  std::int64_t steps() const { return steps_; }
+
+  /// Advance nsteps; returns what happened (non-finite states stop their block).
+  StepStats step(std::int64_t nsteps);
+  void forward();
+  void observe();
+  /// Every robot (and every padding lane) back to the model's initial state.
+  void reset();
+
+ private:
+  Model model_;
+  BatchOptions opt_;
+  Storage storage_;
+  std::unique_ptr<Kernel> kernel_;
+  WorkerPool pool_;
+  std::int64_t steps_ = 0;
+};
+
+} // namespace ach

@@ -1,0 +1,50 @@
+// Planted bugs: plausible mistakes that `achilles validate` must catch, one gate at least each.
+//
+// They exist only in the separate bug build of the addon (compiled with ACHILLES_PLANTED_BUGS);
+// in the normal build ACH_BUG(...) is the constant `false` and the code behind it is removed
+// by the compiler, so no flag, environment variable or API call can turn one on by accident.
+#pragma once
+
+namespace ach {
+
+enum class Bug : int {
+  None = 0,
+  HingeSign,            // kinematics: a revolute joint rotates by −θ
+  BodyAsWorldRotation,  // kinematics: R_WB = R_PB · R_WP (body-frame rotation used as world-frame)
+  ParallelAxisDropped,  // mass matrix: inertia about the CoM used as inertia about the joint
+  GyroSign,             // bias: the gyroscopic term v ×* I v enters with the wrong sign
+  CoriolisDropped,      // bias: the velocity-product acceleration v × S q̇ is left out
+  GravitySign,          // forward dynamics: the base is accelerated by +g instead of −g
+  Rk4Weight,            // integrator: RK4 weights (1,2,2,1)/6 become (1,1,2,2)/6
+  VerletStaleAccel,     // integrator: Verlet's second half-kick reuses the old acceleration
+  FreeQuatWorldFrame,   // integrator: free/ball orientation integrated as if ω were in the world frame
+  TorqueLate,           // trajectory: the torque written before step k acts on step k+1
+  Count
+};
+
+inline const char* bug_name(Bug b) {
+  switch (b) {
+  case Bug::None: return "none";
+  case Bug::HingeSign: return "hinge-sign";
+  case Bug::BodyAsWorldRotation: return "body-as-world-rotation";
+  case Bug::ParallelAxisDropped: return "parallel-axis-dropped";
+  case Bug::GyroSign: return "gyroscopic-sign";
+  case Bug::CoriolisDropped: return "coriolis-dropped";
+  case Bug::GravitySign: return "gravity-sign";
+  case Bug::Rk4Weight: return "rk4-weight";
+  case Bug::VerletStaleAccel: return "verlet-stale-acceleration";
+  case Bug::FreeQuatWorldFrame: return "free-quaternion-world-frame";
+  case Bug::TorqueLate: return "torque-one-step-late";
+  case Bug::Count: break;
+  }
+  return "?";
+}
+
+#ifdef ACHILLES_PLANTED_BUGS
+inline Bug g_bug = Bug::None;
+#define ACH_BUG(name) (::ach::g_bug == ::ach::Bug::name)
+#else
+#define ACH_BUG(name) false
+#endif
+
+} // namespace ach

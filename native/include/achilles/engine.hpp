@@ -1,0 +1,106 @@
+// The engine's type-erased face: a batch's storage and the kernel that steps it.
+//
+// State lives in structure-of-arrays storage: component k of robot r is field[k * stride + r],
+// stride a multiple of the lane width, so W robots' copies of one component are W adjacent,
+// aligned values that one SIMD load reads. Scratch is per worker thread, sized for one block
+// of W lanes, carved from one arena when the batch is made: nothing is allocated while stepping.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <memory>
+#include <string>
+
+#include "model.hpp"
+
+namespace ach {
+
+enum class Precision { F32, F64 };
+enum class Integrator { Euler, Verlet, Midpoint, Rk4 };
+enum class Isa { Scalar, Sse2, Avx2, Avx512 };
+
+struct BatchOptions {
+  Precision precision = Precision::F32;
+  int lanes = 1;
+  int copies = 1;
+  Integrator integrator = Integrator::Euler;
+  double dt = 0.002;
+  int substeps = 1;
+  int midpoint_iterations = 4;
+  int threads = 1;
+};
+
+/// Aligned, zero-filled memory shared between the kernel and the typed arrays JavaScript holds.
+class Buffer {
+ public:
+  explicit Buffer(std::size_t bytes);
+  ~Buffer();
+  Buffer(const Buffer&) = delete;
+  Buffer& operator=(const Buffer&) = delete;
+  void* data() const { return data_; }
+  std::size_t bytes() const { return bytes_; }
+
+ private:
+  void* data_;
+  std::size_t bytes_;
+};
+
+enum class FieldId { Q, V, Tau, Qacc, Kinetic, Potential, BodyPos, BodyRot, TauPrev, Count };
+
+struct FieldView {
+  std::shared_ptr<Buffer> buffer;
+  void* data;
+  std::size_t count; // elements
+};
+
+/// What a call to step() did.
+struct StepStats {
+  std::int64_t robot_steps = 0; // robot-steps that produced a finite state
+  bool nonfinite = false;
+  std::int64_t step = 0; // 1-based step (since the batch began) that first produced a non-finite state
+  int robot = -1;
+  int joint = -1;
+};
+
+class Kernel {
+ public:
+  virtual ~Kernel() = default;
+  virtual int blocks() const = 0;
+  /// Advance blocks [b0, b1) by nsteps steps using worker `worker`'s scratch. steps_before is the
+  /// batch's step counter before the call (for reporting).
+  virtual void step_blocks(int worker, int b0, int b1, std::int64_t nsteps, std::int64_t steps_before, StepStats& stats) = 0;
+  /// qacc at the current state.
+  virtual void forward_blocks(int worker, int b0, int b1) = 0;
+  /// Body poses and energies at the current state.
+  virtual void observe_blocks(int worker, int b0, int b1) = 0;
+};
+
+/// The instruction set that `lanes` lanes need (4: SSE2, 8: AVX2, 16: AVX-512; 1: scalar).
+Isa isa_for_lanes(int lanes);
+bool cpu_supports(Isa isa);
+const char* isa_name(Isa isa);
+/// The widest lane count this CPU supports.
+int widest_lanes();
+
+struct Storage {
+  std::shared_ptr<Buffer> buffer;
+  int stride = 0;
+  std::size_t elem = 0; // bytes per scalar
+  std::size_t off[static_cast<int>(FieldId::Count)] = {};
+  std::size_t count[static_cast<int>(FieldId::Count)] = {};
+  void* ptr(FieldId f) const { return static_cast<char*>(buffer->data()) + off[static_cast<int>(f)]; }
+};
+
+Storage make_storage(const Model& model, const BatchOptions& opt);
+
+/// Make the kernel for opt.precision × opt.lanes. Throws std::invalid_argument when the CPU lacks
+/// the instruction set the lane width needs.
+std::unique_ptr<Kernel> make_kernel(const Model& model, const BatchOptions& opt, const Storage& storage);
+
+// One factory per instruction set, each compiled in its own translation unit with its own flags.
+std::unique_ptr<Kernel> make_kernel_scalar(const Model&, const BatchOptions&, const Storage&);
+std::unique_ptr<Kernel> make_kernel_sse2(const Model&, const BatchOptions&, const Storage&);
+std::unique_ptr<Kernel> make_kernel_avx2(const Model&, const BatchOptions&, const Storage&);
+std::unique_ptr<Kernel> make_kernel_avx512(const Model&, const BatchOptions&, const Storage&);
+
+} // namespace ach

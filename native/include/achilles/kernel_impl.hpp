@@ -1,0 +1,247 @@
+// The kernel for one pack type V: walks blocks of W lanes through the step pipeline.
+//
+// A block's state is loaded from the SoA storage into the block's scratch, stepped there for
+// all requested steps (it stays in L1), checked for non-finite values after every step and
+// stored back. Blocks are independent, so workers split them with no locking.
+#pragma once
+
+#include "isa_namespace.hpp"
+
+#include <memory>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+#include "engine.hpp"
+#include "integrators.hpp"
+
+namespace ach {
+inline namespace ACH_ISA_NS {
+
+/// One arena: every scratch array of one worker, carved once.
+class Arena {
+ public:
+  explicit Arena(std::size_t bytes) : buffer_(std::make_shared<Buffer>(bytes)), cap_(bytes) {}
+  template <class X> X* take(std::size_t n) {
+    const std::size_t align = 64;
+    used_ = (used_ + align - 1) / align * align;
+    const std::size_t bytes = n * sizeof(X);
+    if (used_ + bytes > cap_)
+      throw std::length_error("scratch arena overflow: needs " + std::to_string(used_ + bytes) + " bytes, has " +
+                              std::to_string(cap_));
+    X* p = reinterpret_cast<X*>(static_cast<char*>(buffer_->data()) + used_);
+    used_ += bytes;
+    return p;
+  }
+
+ private:
+  std::shared_ptr<Buffer> buffer_;
+  std::size_t cap_;
+  std::size_t used_ = 0;
+};
+
+template <class V> struct BlockScratch {
+  BlockState<V> s;
+  V* a_sub;    // accelerations of substeps after the first
+  V* tau_prev; // the previous step's torque (read only by a planted bug)
+  Transform<V>* X_WB;
+
+  static std::size_t bytes_needed(const KModel<ScalarOf<V>>& M) {
+    const std::size_t n = M.joints.size();
+    const std::size_t nq = M.nq, nv = M.nv;
+    // Mirrors the constructor's takes; each take may pad up to 64 bytes.
+    std::size_t dof = 0;
+    for (const auto& J : M.joints) {
+      const std::size_t k = J.nv > 0 ? J.nv : 1;
+      dof += k * (sizeof(Motion<V>) + sizeof(Force<V>) + (k + 1) * sizeof(V));
+    }
+    const std::size_t vecs = 2 * (nq + 1) + 9 * (nv + 1);
+    return n * (sizeof(JointWork<V>) + sizeof(Transform<V>)) + dof + vecs * sizeof(V) + (4 * n + 16) * 64;
+  }
+
+  BlockScratch(Arena& arena, const KModel<ScalarOf<V>>& M) {
+    const std::size_t n = M.joints.size();
+    s.W = arena.take<JointWork<V>>(n);
+    for (std::size_t i = 0; i < n; ++i) {
+      const int nv = M.joints[i].nv;
+      JointWork<V>& w = s.W[i];
+      w.S = arena.take<Motion<V>>(nv > 0 ? nv : 1);
+      w.U = arena.take<Force<V>>(nv > 0 ? nv : 1);
+      w.Dinv = arena.take<V>(nv > 0 ? nv * nv : 1);
+      w.u = arena.take<V>(nv > 0 ? nv : 1);
+    }
+    const std::size_t nq = M.nq ? M.nq : 1, nv = M.nv ? M.nv : 1;
+    s.q = arena.take<V>(nq);
+    s.v = arena.take<V>(nv);
+    s.tau = arena.take<V>(nv);
+    s.qacc = arena.take<V>(nv);
+    s.qs = arena.take<V>(nq);
+    s.vs = arena.take<V>(nv);
+    s.a = arena.take<V>(nv);
+    s.qsum = arena.take<V>(nv);
+    s.asum = arena.take<V>(nv);
+    a_sub = arena.take<V>(nv);
+    tau_prev = arena.take<V>(nv);
+    X_WB = arena.take<Transform<V>>(n);
+  }
+};
+
+template <class V> class KernelImpl final : public Kernel {
+  using T = ScalarOf<V>;
+  static constexpr int W = lanes_of<V>;
+
+ public:
+  KernelImpl(const Model& model, const BatchOptions& opt, const Storage& storage)
+      : M_(model), opt_(opt), st_(storage), blocks_(storage.stride / W) {
+    for (int t = 0; t < opt.threads; ++t) {
+      arenas_.emplace_back(BlockScratch<V>::bytes_needed(M_));
+      scratch_.emplace_back(arenas_.back(), M_);
+    }
+    h_ = T(opt.dt / opt.substeps);
+  }
+
+  int blocks() const override { return blocks_; }
+
+  void step_blocks(int worker, int b0, int b1, std::int64_t nsteps, std::int64_t steps_before, StepStats& stats) override {
+    BlockScratch<V>& sc = scratch_[worker];
+    BlockState<V>& s = sc.s;
+    for (int b = b0; b < b1; ++b) {
+      load_block(b, sc);
+      const int valid = valid_lanes(b);
+      std::int64_t done = 0;
+      for (; done < nsteps; ++done) {
+        step_once(sc);
+        const int lane = first_nonfinite_lane(s, valid);
+        if (lane >= 0) {
+          const std::int64_t step = steps_before + done + 1;
+          if (!stats.nonfinite || step < stats.step || (step == stats.step && b * W + lane < stats.robot)) {
+            stats.nonfinite = true;
+            stats.step = step;
+            stats.robot = b * W + lane;
+            stats.joint = first_nonfinite_joint(s, lane);
+          }
+          break;
+        }
+      }
+      stats.robot_steps += done * valid;
+      store_block(b, sc);
+    }
+  }
+
+  void forward_blocks(int worker, int b0, int b1) override {
+    BlockScratch<V>& sc = scratch_[worker];
+    BlockState<V>& s = sc.s;
+    for (int b = b0; b < b1; ++b) {
+      load_block(b, sc);
+      forward_dynamics(M_, s.W, s.q, s.v, s.tau, s.qacc);
+      store_field(FieldId::Qacc, b, s.qacc, M_.nv);
+    }
+  }
+
+  void observe_blocks(int worker, int b0, int b1) override {
+    BlockScratch<V>& sc = scratch_[worker];
+    BlockState<V>& s = sc.s;
+    const int n = static_cast<int>(M_.joints.size());
+    for (int b = b0; b < b1; ++b) {
+      load_block(b, sc);
+      pass_velocity(M_, s.W, s.q, s.v);
+      pass_pose(M_, s.W, sc.X_WB);
+      V ke, pe;
+      pass_energy(M_, s.W, sc.X_WB, ke, pe);
+      vstore(lane_ptr(FieldId::Kinetic, 0, b), ke);
+      vstore(lane_ptr(FieldId::Potential, 0, b), pe);
+      for (int i = 0; i < n; ++i) {
+        const Transform<V>& X = sc.X_WB[i];
+        vstore(lane_ptr(FieldId::BodyPos, i * 3 + 0, b), X.p.x);
+        vstore(lane_ptr(FieldId::BodyPos, i * 3 + 1, b), X.p.y);
+        vstore(lane_ptr(FieldId::BodyPos, i * 3 + 2, b), X.p.z);
+        for (int e = 0; e < 9; ++e) vstore(lane_ptr(FieldId::BodyRot, i * 9 + e, b), X.R.m[e]);
+      }
+    }
+  }
+
+ private:
+  T* lane_ptr(FieldId f, int component, int block) const {
+    return static_cast<T*>(st_.ptr(f)) + static_cast<std::size_t>(component) * st_.stride + static_cast<std::size_t>(block) * W;
+  }
+  void load_field(FieldId f, int b, V* dst, int count) const {
+    for (int k = 0; k < count; ++k) dst[k] = load<V>(lane_ptr(f, k, b));
+  }
+  void store_field(FieldId f, int b, const V* src, int count) const {
+    for (int k = 0; k < count; ++k) vstore(lane_ptr(f, k, b), src[k]);
+  }
+  void load_block(int b, BlockScratch<V>& sc) const {
+    load_field(FieldId::Q, b, sc.s.q, M_.nq);
+    load_field(FieldId::V, b, sc.s.v, M_.nv);
+    load_field(FieldId::Tau, b, sc.s.tau, M_.nv);
+    if (ACH_BUG(TorqueLate)) load_field(FieldId::TauPrev, b, sc.tau_prev, M_.nv);
+  }
+  void store_block(int b, const BlockScratch<V>& sc) const {
+    store_field(FieldId::Q, b, sc.s.q, M_.nq);
+    store_field(FieldId::V, b, sc.s.v, M_.nv);
+    store_field(FieldId::Qacc, b, sc.s.qacc, M_.nv);
+    if (ACH_BUG(TorqueLate)) store_field(FieldId::TauPrev, b, sc.tau_prev, M_.nv);
+  }
+  int valid_lanes(int b) const {
+    const int left = opt_.copies - b * W;
+    return left < W ? left : W;
+  }
+
+  /// One step of the chosen integrator, split into substeps; qacc = a(q, v) at the step's start.
+  void step_once(BlockScratch<V>& sc) {
+    BlockState<V>& s = sc.s;
+    if (ACH_BUG(TorqueLate)) // the planted bug: this step applies the previous step's torque
+      for (int k = 0; k < M_.nv; ++k) {
+        const V now = s.tau[k];
+        s.tau[k] = sc.tau_prev[k];
+        sc.tau_prev[k] = now;
+      }
+    for (int sub = 0; sub < opt_.substeps; ++sub) {
+      V* a = sub == 0 ? s.qacc : sc.a_sub;
+      switch (opt_.integrator) {
+      case Integrator::Euler: step_euler(M_, s, V(h_), a); break;
+      case Integrator::Verlet: step_verlet(M_, s, V(h_), a); break;
+      case Integrator::Midpoint: step_midpoint(M_, s, V(h_), a, opt_.midpoint_iterations); break;
+      case Integrator::Rk4: step_rk4(M_, s, V(h_), a); break;
+      }
+    }
+    if (ACH_BUG(TorqueLate))
+      for (int k = 0; k < M_.nv; ++k) s.tau[k] = sc.tau_prev[k];
+  }
+
+  int first_nonfinite_lane(const BlockState<V>& s, int valid) const {
+    MaskOf<V> bad = nonfinite(s.q[0]);
+    for (int k = 1; k < M_.nq; ++k) bad = vor(bad, nonfinite(s.q[k]));
+    for (int k = 0; k < M_.nv; ++k) bad = vor(bad, nonfinite(s.v[k]));
+    if (!vany(bad)) return -1;
+    for (int lane = 0; lane < valid; ++lane)
+      if (vlane(bad, lane)) return lane;
+    return -1; // only padding lanes went bad
+  }
+
+  int first_nonfinite_joint(const BlockState<V>& s, int lane) const {
+    for (std::size_t i = 0; i < M_.joints.size(); ++i) {
+      const auto& J = M_.joints[i];
+      for (int k = 0; k < J.nq; ++k)
+        if (!std::isfinite(vlane(s.q[J.qoff + k], lane))) return static_cast<int>(i);
+      for (int k = 0; k < J.nv; ++k)
+        if (!std::isfinite(vlane(s.v[J.voff + k], lane))) return static_cast<int>(i);
+    }
+    return 0;
+  }
+
+  KModel<T> M_;
+  BatchOptions opt_;
+  Storage st_;
+  int blocks_;
+  T h_;
+  std::vector<Arena> arenas_;
+  std::vector<BlockScratch<V>> scratch_;
+};
+
+template <class V> std::unique_ptr<Kernel> make_kernel_for(const Model& model, const BatchOptions& opt, const Storage& st) {
+  return std::make_unique<KernelImpl<V>>(model, opt, st);
+}
+
+} // namespace ACH_ISA_NS
+} // namespace ach

@@ -1,0 +1,63 @@
+// The model as the kernels read it: constants rounded once to the kernel's scalar type.
+#pragma once
+
+#include "isa_namespace.hpp"
+
+#include <vector>
+
+#include "bugs.hpp"
+#include "model.hpp"
+
+namespace ach {
+inline namespace ACH_ISA_NS {
+
+template <class T> struct KJoint {
+  JointType type;
+  AxisKind axis_kind;
+  int parent, nq, nv, qoff, voff;
+  bool R_PJ_identity;
+  T R_PJ[9], p_PJ[3], axis[3], u[3], w[3];
+  T m, h[3], I_o[6], com[3];
+};
+
+template <class T> struct KModel {
+  std::vector<KJoint<T>> joints;
+  int nq = 0, nv = 0, max_nv = 0;
+  T gravity[3] = {0, 0, 0};
+
+  explicit KModel(const Model& model) : nq(model.nq), nv(model.nv), max_nv(model.max_nv) {
+    for (int k = 0; k < 3; ++k) gravity[k] = T(model.gravity[k]);
+    joints.reserve(model.joints.size());
+    for (const Joint& j : model.joints) {
+      KJoint<T> k{};
+      k.type = j.type;
+      k.axis_kind = j.axis_kind;
+      k.parent = j.parent;
+      k.nq = j.nq;
+      k.nv = j.nv;
+      k.qoff = j.qoff;
+      k.voff = j.voff;
+      k.R_PJ_identity = true;
+      for (int e = 0; e < 9; ++e) {
+        k.R_PJ[e] = T(j.R_PJ[e]);
+        if (j.R_PJ[e] != ((e % 4 == 0) ? 1.0 : 0.0)) k.R_PJ_identity = false;
+      }
+      for (int e = 0; e < 3; ++e) {
+        k.p_PJ[e] = T(j.p_PJ[e]);
+        k.axis[e] = T(j.axis[e]);
+        k.u[e] = T(j.u[e]);
+        k.w[e] = T(j.w[e]);
+        k.h[e] = T(j.h[e]);
+        k.com[e] = T(j.com[e]);
+      }
+      k.m = T(j.mass);
+      // The V2 bug: the inertia about the CoM taken for the inertia about the joint.
+      const double* I = ACH_BUG(ParallelAxisDropped) ? j.I_com : j.I_o;
+      for (int e = 0; e < 6; ++e) k.I_o[e] = T(I[e]);
+      joints.push_back(k);
+    }
+  }
+};
+
+} // namespace ACH_ISA_NS
+} // namespace ach

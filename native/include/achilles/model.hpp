@@ -1,0 +1,70 @@
+// The model: everything static about one robot, built once at load and never changed after.
+// Joints are stored in topological order (parent before child), which is also depth order
+// for every root-to-leaf path, so one forward sweep and one backward sweep visit the tree.
+#pragma once
+
+#include <cstdint>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+namespace ach {
+
+enum class JointType : std::uint8_t { Revolute, Prismatic, Ball, Free, Planar, Fixed };
+
+/// Which spatial component a one-degree-of-freedom joint moves along, when it is a coordinate
+/// axis (0..5: ωx ωy ωz vx vy vz), or General. Lets the hot 1-DOF kernels skip the zeros of S.
+enum class AxisKind : std::uint8_t { C0, C1, C2, C3, C4, C5, General };
+
+inline int joint_nq(JointType t) {
+  switch (t) {
+  case JointType::Revolute: case JointType::Prismatic: return 1;
+  case JointType::Ball: return 4;
+  case JointType::Free: return 7;
+  case JointType::Planar: return 3;
+  case JointType::Fixed: return 0;
+  }
+  return 0;
+}
+inline int joint_nv(JointType t) {
+  switch (t) {
+  case JointType::Revolute: case JointType::Prismatic: return 1;
+  case JointType::Ball: return 3;
+  case JointType::Free: return 6;
+  case JointType::Planar: return 3;
+  case JointType::Fixed: return 0;
+  }
+  return 0;
+}
+
+struct Joint {
+  std::string name;
+  JointType type = JointType::Fixed;
+  AxisKind axis_kind = AxisKind::General;
+  int parent = -1; // -1: the world
+  int nq = 0, nv = 0, qoff = 0, voff = 0;
+  double R_PJ[9] = {1, 0, 0, 0, 1, 0, 0, 0, 1}; // joint frame in parent frame (row-major)
+  double p_PJ[3] = {0, 0, 0};
+  double axis[3] = {0, 0, 1}; // hinge/slide axis or plane normal, in J
+  double u[3] = {1, 0, 0}, w[3] = {0, 1, 0}; // planar in-plane axes
+  double mass = 0;
+  double com[3] = {0, 0, 0};
+  double I_com[6] = {0, 0, 0, 0, 0, 0}; // xx yy zz xy xz yz about the CoM, body axes
+  // Derived: first moment and rotational inertia about the body origin (parallel-axis theorem).
+  double h[3] = {0, 0, 0};
+  double I_o[6] = {0, 0, 0, 0, 0, 0};
+};
+
+struct Model {
+  std::vector<Joint> joints;
+  int nq = 0, nv = 0;
+  int max_nv = 0;
+  double gravity[3] = {0, 0, 0};
+  std::vector<double> q0, v0, tau0;
+
+  /// Fill offsets, derived inertias and axis kinds, and check every invariant the kernels rely
+  /// on. Throws std::invalid_argument with a message naming the joint.
+  void finalize();
+};
+
+} // namespace ach

@@ -1,0 +1,58 @@
+// The passes a step is made of, each declaring the fields it reads and writes.
+//
+// A pass is a sweep over the joint tree for one block of lanes. The pipelines below are
+// checked at compile time: every field a pass reads is either state (q, v, tau) or written by
+// an earlier pass of the same pipeline. A later pass (contact forces, actuators) declares its
+// own reads and writes and slots in where its inputs exist, without touching the others.
+#pragma once
+
+namespace ach {
+
+enum Field : unsigned {
+  F_q = 1u << 0,          // generalized positions (state)
+  F_v = 1u << 1,          // generalized velocities (state)
+  F_tau = 1u << 2,        // generalized forces (state, written by the user/controllers)
+  F_placement = 1u << 3,  // X_PB of every body
+  F_velocity = 1u << 4,   // spatial velocity of every body, in B
+  F_bias_acc = 1u << 5,   // velocity-product acceleration c = S̊q̇ + v × Sq̇
+  F_art_inertia = 1u << 6,// articulated-body inertia IA
+  F_art_bias = 1u << 7,   // articulated bias force pA
+  F_dof = 1u << 8,        // U = IA·S, D⁻¹, u = τ − Sᵀ pA
+  F_qacc = 1u << 9,       // generalized accelerations
+  F_body_acc = 1u << 10,  // spatial acceleration of every body, in B
+  F_pose = 1u << 11,      // X_WB of every body
+  F_energy = 1u << 12,    // kinetic and potential energy
+};
+
+struct PassInfo {
+  const char* name;
+  unsigned reads;
+  unsigned writes;
+};
+
+constexpr unsigned kStateFields = F_q | F_v | F_tau;
+
+// Forward dynamics (the Articulated Body Algorithm, Featherstone's three sweeps).
+constexpr PassInfo kPassVelocity{"kinematics+velocity (root→leaves)", F_q | F_v, F_placement | F_velocity | F_bias_acc | F_art_inertia | F_art_bias};
+constexpr PassInfo kPassAbaBackward{"articulated inertia (leaves→root)", F_tau | F_placement | F_bias_acc | F_art_inertia | F_art_bias,
+                                    F_art_inertia | F_art_bias | F_dof};
+constexpr PassInfo kPassAbaForward{"accelerations (root→leaves)", F_placement | F_bias_acc | F_dof, F_qacc | F_body_acc};
+// Outputs that are not needed to step: world poses and energy.
+constexpr PassInfo kPassPose{"world poses (root→leaves)", F_placement, F_pose};
+constexpr PassInfo kPassEnergy{"energy", F_velocity | F_pose, F_energy};
+
+constexpr PassInfo kForwardDynamics[] = {kPassVelocity, kPassAbaBackward, kPassAbaForward};
+constexpr PassInfo kObservation[] = {kPassVelocity, kPassPose, kPassEnergy};
+
+template <unsigned N> constexpr bool pipeline_ordered(const PassInfo (&passes)[N]) {
+  unsigned available = kStateFields;
+  for (unsigned i = 0; i < N; ++i) {
+    if ((passes[i].reads & ~available) != 0) return false;
+    available |= passes[i].writes;
+  }
+  return true;
+}
+static_assert(pipeline_ordered(kForwardDynamics), "forward dynamics: a pass reads a field no earlier pass writes");
+static_assert(pipeline_ordered(kObservation), "observation: a pass reads a field no earlier pass writes");
+
+} // namespace ach

@@ -1,0 +1,190 @@
+// Lane packs: one value per robot, W robots side by side.
+//
+// A kernel is written once against a "pack" type V and runs unchanged on
+//   V = float / double            (lanes 1: plain scalar code), or
+//   V = Wide<xsimd::batch<T,A>,K> (lanes W = K · batch size: K registers of instruction set A).
+// Only IEEE-exact operations are used (+ − × ÷ sqrt, compares, selects), never FMA or a
+// library's transcendental functions: every lane width then computes bit-identical results.
+#pragma once
+
+#include "isa_namespace.hpp"
+
+#include <cmath>
+#include <cstddef>
+#include <cstdint>
+
+#if ACHILLES_SIMD
+#include <xsimd/xsimd.hpp>
+#endif
+
+namespace ach {
+inline namespace ACH_ISA_NS {
+
+// ---- scalar packs (lanes 1) ---------------------------------------------------------------
+
+template <class V> struct PackTraits;
+
+template <> struct PackTraits<float> {
+  using Scalar = float;
+  using Mask = bool;
+  static constexpr int lanes = 1;
+};
+template <> struct PackTraits<double> {
+  using Scalar = double;
+  using Mask = bool;
+  static constexpr int lanes = 1;
+};
+
+inline float vload(const float* p, float*) { return *p; }
+inline double vload(const double* p, double*) { return *p; }
+inline void vstore(float* p, float x) { *p = x; }
+inline void vstore(double* p, double x) { *p = x; }
+inline float vsqrt(float x) { return std::sqrt(x); }
+inline double vsqrt(double x) { return std::sqrt(x); }
+inline float vselect(bool m, float a, float b) { return m ? a : b; }
+inline double vselect(bool m, double a, double b) { return m ? a : b; }
+inline float vabs(float x) { return std::fabs(x); }
+inline double vabs(double x) { return std::fabs(x); }
+inline bool vany(bool m) { return m; }
+inline bool vlane(bool m, int) { return m; }
+inline float vlane(float x, int) { return x; }
+inline double vlane(double x, int) { return x; }
+inline bool vor(bool a, bool b) { return a || b; }
+inline bool vnot(bool a) { return !a; }
+
+#if ACHILLES_SIMD
+
+// ---- SIMD packs: K registers of one instruction set -----------------------------------------
+
+template <class B, int K> struct WideMask {
+  typename B::batch_bool_type r[K];
+};
+
+template <class B, int K> struct Wide {
+  using Scalar = typename B::value_type;
+  static constexpr int lanes = int(B::size) * K;
+  B r[K];
+
+  Wide() = default;
+  Wide(Scalar s) { // broadcast
+    for (int k = 0; k < K; ++k) r[k] = B(s);
+  }
+  Wide& operator+=(const Wide& o) { for (int k = 0; k < K; ++k) r[k] = r[k] + o.r[k]; return *this; }
+  Wide& operator-=(const Wide& o) { for (int k = 0; k < K; ++k) r[k] = r[k] - o.r[k]; return *this; }
+  Wide& operator*=(const Wide& o) { for (int k = 0; k < K; ++k) r[k] = r[k] * o.r[k]; return *this; }
+};
+
+#define ACH_WIDE_BINOP(OP)                                                                      \
+  template <class B, int K> inline Wide<B, K> operator OP(const Wide<B, K>& a, const Wide<B, K>& b) { \
+    Wide<B, K> o;                                                                               \
+    for (int k = 0; k < K; ++k) o.r[k] = a.r[k] OP b.r[k];                                       \
+    return o;                                                                                   \
+  }                                                                                             \
+  template <class B, int K> inline Wide<B, K> operator OP(const Wide<B, K>& a, typename B::value_type b) { \
+    return a OP Wide<B, K>(b);                                                                  \
+  }                                                                                             \
+  template <class B, int K> inline Wide<B, K> operator OP(typename B::value_type a, const Wide<B, K>& b) { \
+    return Wide<B, K>(a) OP b;                                                                  \
+  }
+ACH_WIDE_BINOP(+)
+ACH_WIDE_BINOP(-)
+ACH_WIDE_BINOP(*)
+ACH_WIDE_BINOP(/)
+#undef ACH_WIDE_BINOP
+
+#define ACH_WIDE_CMP(OP)                                                                        \
+  template <class B, int K> inline WideMask<B, K> operator OP(const Wide<B, K>& a, const Wide<B, K>& b) { \
+    WideMask<B, K> o;                                                                           \
+    for (int k = 0; k < K; ++k) o.r[k] = a.r[k] OP b.r[k];                                       \
+    return o;                                                                                   \
+  }                                                                                             \
+  template <class B, int K> inline WideMask<B, K> operator OP(const Wide<B, K>& a, typename B::value_type b) { \
+    return a OP Wide<B, K>(b);                                                                  \
+  }
+ACH_WIDE_CMP(<)
+ACH_WIDE_CMP(>)
+ACH_WIDE_CMP(<=)
+ACH_WIDE_CMP(>=)
+ACH_WIDE_CMP(==)
+ACH_WIDE_CMP(!=)
+#undef ACH_WIDE_CMP
+
+template <class B, int K> inline Wide<B, K> operator-(const Wide<B, K>& a) {
+  Wide<B, K> o;
+  for (int k = 0; k < K; ++k) o.r[k] = -a.r[k];
+  return o;
+}
+
+template <class B, int K> struct PackTraits<Wide<B, K>> {
+  using Scalar = typename B::value_type;
+  using Mask = WideMask<B, K>;
+  static constexpr int lanes = Wide<B, K>::lanes;
+};
+
+template <class B, int K> inline Wide<B, K> vload(const typename B::value_type* p, Wide<B, K>*) {
+  Wide<B, K> o;
+  for (int k = 0; k < K; ++k) o.r[k] = B::load_unaligned(p + k * B::size);
+  return o;
+}
+template <class B, int K> inline void vstore(typename B::value_type* p, const Wide<B, K>& x) {
+  for (int k = 0; k < K; ++k) x.r[k].store_unaligned(p + k * B::size);
+}
+template <class B, int K> inline Wide<B, K> vsqrt(const Wide<B, K>& a) {
+  Wide<B, K> o;
+  for (int k = 0; k < K; ++k) o.r[k] = xsimd::sqrt(a.r[k]);
+  return o;
+}
+template <class B, int K> inline Wide<B, K> vabs(const Wide<B, K>& a) {
+  Wide<B, K> o;
+  for (int k = 0; k < K; ++k) o.r[k] = xsimd::abs(a.r[k]);
+  return o;
+}
+template <class B, int K> inline Wide<B, K> vselect(const WideMask<B, K>& m, const Wide<B, K>& a, const Wide<B, K>& b) {
+  Wide<B, K> o;
+  for (int k = 0; k < K; ++k) o.r[k] = xsimd::select(m.r[k], a.r[k], b.r[k]);
+  return o;
+}
+template <class B, int K> inline bool vany(const WideMask<B, K>& m) {
+  bool any = false;
+  for (int k = 0; k < K; ++k) any = any || xsimd::any(m.r[k]);
+  return any;
+}
+template <class B, int K> inline WideMask<B, K> vor(const WideMask<B, K>& a, const WideMask<B, K>& b) {
+  WideMask<B, K> o;
+  for (int k = 0; k < K; ++k) o.r[k] = a.r[k] | b.r[k];
+  return o;
+}
+template <class B, int K> inline WideMask<B, K> vnot(const WideMask<B, K>& a) {
+  WideMask<B, K> o;
+  for (int k = 0; k < K; ++k) o.r[k] = !a.r[k];
+  return o;
+}
+// One lane, for the rare paths (reporting which robot went non-finite).
+template <class B, int K> inline typename B::value_type vlane(const Wide<B, K>& x, int lane) {
+  alignas(64) typename B::value_type buf[Wide<B, K>::lanes];
+  vstore(buf, x);
+  return buf[lane];
+}
+template <class B, int K> inline bool vlane(const WideMask<B, K>& m, int lane) {
+  const int k = lane / int(B::size);
+  alignas(64) bool buf[B::size];
+  m.r[k].store_unaligned(buf);
+  return buf[lane % B::size];
+}
+
+#endif // ACHILLES_SIMD
+
+template <class V> using ScalarOf = typename PackTraits<V>::Scalar;
+template <class V> using MaskOf = typename PackTraits<V>::Mask;
+template <class V> constexpr int lanes_of = PackTraits<V>::lanes;
+
+template <class V> inline V load(const ScalarOf<V>* p) { return vload(p, static_cast<V*>(nullptr)); }
+
+// Non-finite test that survives any compiler flag: x − x is 0 for finite x and NaN otherwise.
+template <class V> inline MaskOf<V> nonfinite(const V& x) {
+  const V d = x - x;
+  return d != d;
+}
+
+} // namespace ACH_ISA_NS
+} // namespace ach

@@ -1,0 +1,129 @@
+// Batch and its worker pool.
+#include "achilles/batch.hpp"
+
+#include <algorithm>
+#include <exception>
+
+namespace ach {
+
+WorkerPool::WorkerPool(int threads) : threads_(threads) {
+  for (int w = 1; w < threads_; ++w) workers_.emplace_back([this, w] { loop(w); });
+}
+
+WorkerPool::~WorkerPool() {
+  {
+    std::lock_guard<std::mutex> lock(mu_);
+    stop_ = true;
+  }
+  cv_.notify_all();
+  for (auto& t : workers_) t.join();
+}
+
+static void range_of(int worker, int workers, int items, int& b, int& e) {
+  b = static_cast<int>(static_cast<long long>(items) * worker / workers);
+  e = static_cast<int>(static_cast<long long>(items) * (worker + 1) / workers);
+}
+
+void WorkerPool::loop(int worker) {
+  std::uint64_t seen = 0;
+  for (;;) {
+    const std::function<void(int, int, int)>* job;
+    int items;
+    {
+      std::unique_lock<std::mutex> lock(mu_);
+      cv_.wait(lock, [&] { return stop_ || generation_ != seen; });
+      if (stop_) return;
+      seen = generation_;
+      job = job_;
+      items = items_;
+    }
+    int b, e;
+    range_of(worker, threads_, items, b, e);
+    if (b < e) (*job)(worker, b, e);
+    {
+      std::lock_guard<std::mutex> lock(mu_);
+      if (--pending_ == 0) done_cv_.notify_one();
+    }
+  }
+}
+
+void WorkerPool::run(int items, const std::function<void(int, int, int)>& job) {
+  if (threads_ == 1) {
+    job(0, 0, items);
+    return;
+  }
+  {
+    std::lock_guard<std::mutex> lock(mu_);
+    job_ = &job;
+    items_ = items;
+    pending_ = threads_ - 1;
+    ++generation_;
+  }
+  cv_.notify_all();
+  int b, e;
+  range_of(0, threads_, items, b, e);
+  if (b < e) job(0, b, e);
+  std::unique_lock<std::mutex> lock(mu_);
+  done_cv_.wait(lock, [&] { return pending_ == 0; });
+}
+
+Batch::Batch(Model model, const BatchOptions& opt)
+    : model_(std::move(model)), opt_(opt), storage_(make_storage(model_, opt_)), kernel_(make_kernel(model_, opt_, storage_)),
+      pool_(opt.threads) {
+  reset();
+}
+
+template <class T> static void fill_initial(const Model& m, const Storage& s) {
+  auto fill = [&](FieldId f, const std::vector<double>& values) {
+    T* p = static_cast<T*>(s.ptr(f));
+    for (std::size_t k = 0; k < values.size(); ++k) std::fill(p + k * s.stride, p + (k + 1) * s.stride, T(values[k]));
+  };
+  fill(FieldId::Q, m.q0);
+  fill(FieldId::V, m.v0);
+  fill(FieldId::Tau, m.tau0);
+  fill(FieldId::TauPrev, std::vector<double>(m.nv, 0.0));
+  fill(FieldId::Qacc, std::vector<double>(m.nv, 0.0));
+}
+
+void Batch::reset() {
+  if (opt_.precision == Precision::F32) fill_initial<float>(model_, storage_);
+  else fill_initial<double>(model_, storage_);
+  steps_ = 0;
+}
+
+StepStats Batch::step(std::int64_t nsteps) {
+  const int workers = pool_.size();
+  std::vector<StepStats> per(workers);
+  std::vector<std::exception_ptr> errors(workers);
+  pool_.run(kernel_->blocks(), [&](int w, int b, int e) {
+    try {
+      kernel_->step_blocks(w, b, e, nsteps, steps_, per[w]);
+    } catch (...) {
+      errors[w] = std::current_exception();
+    }
+  });
+  for (auto& err : errors)
+    if (err) std::rethrow_exception(err);
+  StepStats total;
+  for (const StepStats& s : per) {
+    total.robot_steps += s.robot_steps;
+    if (s.nonfinite && (!total.nonfinite || s.step < total.step || (s.step == total.step && s.robot < total.robot))) {
+      total.nonfinite = true;
+      total.step = s.step;
+      total.robot = s.robot;
+      total.joint = s.joint;
+    }
+  }
+  steps_ += nsteps;
+  return total;
+}
+
+void Batch::forward() {
+  pool_.run(kernel_->blocks(), [&](int w, int b, int e) { kernel_->forward_blocks(w, b, e); });
+}
+
+void Batch::observe() {
+  pool_.run(kernel_->blocks(), [&](int w, int b, int e) { kernel_->observe_blocks(w, b, e); });
+}
+
+} // namespace ach

@@ -1,0 +1,73 @@
+// The public engine surface: what `run`, `validate`, `bench` and users' own programs build on.
+// Implemented by `batch.ts` over the native addon.
+
+import type { IntegratorName, ModelDesc } from './model-desc.js';
+
+export type Precision = 'f32' | 'f64';
+export type LaneWidth = 1 | 4 | 8 | 16;
+export const PRECISIONS: readonly Precision[] = ['f32', 'f64'];
+export const LANE_WIDTHS: readonly LaneWidth[] = [1, 4, 8, 16];
+
+export type Real = Float32Array | Float64Array;
+
+export interface BatchOptions {
+  /** Number of robots (copies of the model) in the batch. */
+  copies: number;
+  precision?: Precision; // default 'f32'
+  lanes?: LaneWidth; // default: widest the CPU supports
+  integrator?: IntegratorName; // default: the scene's
+  dt?: number; // default: the scene's
+  substeps?: number; // default: the scene's
+  midpointIterations?: number; // default 4
+  threads?: number; // default 1
+}
+
+/** Thrown by `step` when a state turns NaN or infinite. */
+export interface NonFiniteInfo {
+  /** 1-based index of the step (since the batch was made) that produced the non-finite state. */
+  step: number;
+  robot: number;
+  /** Name of the first joint (in model order) with a non-finite coordinate or velocity. */
+  joint: string;
+}
+
+/**
+ * A batch of `copies` robots, stepped together, one robot per SIMD lane.
+ *
+ * State arrays are structure-of-arrays views on native memory (no copy):
+ *   q[k * stride + r] is coordinate k of robot r (k < nq), likewise v, tau, qacc (k < nv).
+ * `stride` >= copies (padded to the lane width); entries r >= copies are padding.
+ */
+export interface BatchApi {
+  readonly model: ModelDesc;
+  readonly copies: number;
+  readonly stride: number;
+  readonly lanes: LaneWidth;
+  readonly precision: Precision;
+  readonly integrator: IntegratorName;
+  readonly dt: number;
+  readonly nq: number;
+  readonly nv: number;
+  readonly nbody: number;
+  /** Steps taken since the batch was made (or last `reset`). */
+  readonly steps: number;
+  readonly time: number;
+  readonly q: Real;
+  readonly v: Real;
+  readonly tau: Real;
+  readonly qacc: Real;
+  /** Advance every robot k steps. Throws NonFiniteStateError on a NaN/inf state. */
+  step(k?: number): void;
+  /** qacc at the current state (no integration). */
+  forward(): void;
+  /** Kinetic, potential and total energy of each robot at the current state (length copies). */
+  energy(): { kinetic: Real; potential: Real; total: Real };
+  /** World pose of every body at the current state: pos[(i*3+c)*stride + r], rot[(i*9+c)*stride + r] (R_WB row-major). */
+  kinematics(): { pos: Real; rot: Real };
+  /** Put every robot back at the model's initial state (tau too) and zero the step counter. */
+  reset(): void;
+  /** Copy one robot's state out (robot-major, plain arrays). */
+  getRobot(r: number): { q: number[]; v: number[]; tau: number[]; qacc: number[] };
+  /** Set one robot's state; fields left out are unchanged. */
+  setRobot(r: number, s: { q?: ArrayLike<number>; v?: ArrayLike<number>; tau?: ArrayLike<number> }): void;
+}

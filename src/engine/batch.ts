@@ -1,0 +1,196 @@
+// Batch: the TypeScript face of the native engine (see api.ts for the contract).
+
+import type { BatchApi, BatchOptions, LaneWidth, NonFiniteInfo, Precision, Real } from './api.js';
+import { LANE_WIDTHS, PRECISIONS } from './api.js';
+import { INTEGRATORS, JOINT_NQ, JOINT_NV, planarFrame, type IntegratorName, type ModelDesc } from './model-desc.js';
+import { engineAddon, type NativeAddon, type NativeBatch } from './native.js';
+
+/** A state turned NaN or infinite: where and when. */
+export class NonFiniteStateError extends Error implements NonFiniteInfo {
+  readonly step: number;
+  readonly robot: number;
+  readonly joint: string;
+  constructor(info: NonFiniteInfo, time: number) {
+    super(
+      `the state became non-finite at step ${info.step} (t = ${time.toFixed(6)} s), robot ${info.robot}, joint '${info.joint}'` +
+        ' (the motion diverged: try a smaller --dt, more --substeps or another --integrator)',
+    );
+    this.name = 'NonFiniteStateError';
+    this.step = info.step;
+    this.robot = info.robot;
+    this.joint = info.joint;
+  }
+}
+
+/** The plain object the addon's model converter reads (explicit numbers only). */
+export function toNativeModel(model: ModelDesc): object {
+  return {
+    gravity: model.world.gravity,
+    bodies: model.bodies.map((b) => {
+      const { u, w } = b.joint === 'planar' ? planarFrame(b.axis) : { u: [1, 0, 0], w: [0, 1, 0] };
+      return {
+        name: b.name,
+        parent: b.parent,
+        joint: b.joint,
+        pos: b.pos,
+        quat: b.quat,
+        axis: b.axis,
+        u,
+        w,
+        mass: b.mass,
+        com: b.com,
+        inertia: b.inertia,
+        q0: b.q0,
+        v0: b.v0,
+        tau: b.tau,
+      };
+    }),
+  };
+}
+
+function choose<T>(what: string, value: T, allowed: readonly T[]): T {
+  if (!allowed.includes(value)) throw new Error(`${what} must be one of ${allowed.join(', ')} (got ${String(value)})`);
+  return value;
+}
+
+function positiveInteger(what: string, value: number, max = 1e9): number {
+  if (!Number.isInteger(value) || value < 1 || value > max) throw new Error(`${what} must be an integer from 1 to ${max} (got ${value})`);
+  return value;
+}
+
+export class Batch implements BatchApi {
+  readonly model: ModelDesc;
+  readonly copies: number;
+  readonly stride: number;
+  readonly lanes: LaneWidth;
+  readonly precision: Precision;
+  readonly integrator: IntegratorName;
+  readonly dt: number;
+  readonly nq: number;
+  readonly nv: number;
+  readonly nbody: number;
+  readonly isa: string;
+  readonly q: Real;
+  readonly v: Real;
+  readonly tau: Real;
+  readonly qacc: Real;
+  private readonly native: NativeBatch;
+  private stepCount = 0;
+
+  constructor(model: ModelDesc, opts: BatchOptions, addon: NativeAddon = engineAddon()) {
+    this.model = model;
+    this.copies = positiveInteger('copies', opts.copies, 1 << 24);
+    this.precision = choose('precision', opts.precision ?? 'f32', PRECISIONS);
+    this.lanes = choose('lanes', opts.lanes ?? (addon.cpuInfo().widestLanes as LaneWidth), LANE_WIDTHS);
+    this.integrator = choose('integrator', opts.integrator ?? model.world.integrator, INTEGRATORS);
+    this.dt = opts.dt ?? model.world.dt;
+    if (!(this.dt > 0) || !Number.isFinite(this.dt)) throw new Error(`dt must be a positive number of seconds (got ${this.dt})`);
+    const substeps = positiveInteger('substeps', opts.substeps ?? model.world.substeps, 1e6);
+    const midpointIterations = positiveInteger('midpoint iterations', opts.midpointIterations ?? 4, 1000);
+    const threads = positiveInteger('threads', opts.threads ?? 1, 256);
+    this.native = new addon.NativeBatch(toNativeModel(model), {
+      precision: this.precision,
+      lanes: this.lanes,
+      copies: this.copies,
+      integrator: this.integrator,
+      dt: this.dt,
+      substeps,
+      midpointIterations,
+      threads,
+    });
+    const info = this.native.info();
+    this.stride = info.stride;
+    this.nq = info.nq;
+    this.nv = info.nv;
+    this.isa = info.isa;
+    this.nbody = model.bodies.length;
+    this.q = this.native.field('q');
+    this.v = this.native.field('v');
+    this.tau = this.native.field('tau');
+    this.qacc = this.native.field('qacc');
+  }
+
+  get steps(): number {
+    return this.stepCount;
+  }
+
+  get time(): number {
+    return this.stepCount * this.dt;
+  }
+
+  step(k = 1): void {
+    const r = this.stepRaw(k);
+    if (r.nonFinite) throw new NonFiniteStateError(r.nonFinite, r.nonFinite.step * this.dt);
+  }
+
+  /** Step without throwing: how many robot-steps stayed finite, and the first non-finite state. */
+  stepRaw(k = 1): { robotSteps: number; nonFinite: NonFiniteInfo | null } {
+    const r = this.native.step(k);
+    this.stepCount += k;
+    return r;
+  }
+
+  forward(): void {
+    this.native.forward();
+  }
+
+  energy(): { kinetic: Real; potential: Real; total: Real } {
+    this.native.observe();
+    const kinetic = this.native.field('kinetic').slice(0, this.copies);
+    const potential = this.native.field('potential').slice(0, this.copies);
+    const total = kinetic.slice();
+    for (let r = 0; r < this.copies; r++) total[r] = kinetic[r] + potential[r];
+    return { kinetic, potential, total };
+  }
+
+  kinematics(): { pos: Real; rot: Real } {
+    this.native.observe();
+    return { pos: this.native.field('bodyPos'), rot: this.native.field('bodyRot') };
+  }
+
+  reset(): void {
+    this.native.reset();
+    this.stepCount = 0;
+  }
+
+  getRobot(r: number): { q: number[]; v: number[]; tau: number[]; qacc: number[] } {
+    this.checkRobot(r);
+    const col = (a: Real, n: number) => Array.from({ length: n }, (_, k) => a[k * this.stride + r]);
+    return { q: col(this.q, this.nq), v: col(this.v, this.nv), tau: col(this.tau, this.nv), qacc: col(this.qacc, this.nv) };
+  }
+
+  setRobot(r: number, s: { q?: ArrayLike<number>; v?: ArrayLike<number>; tau?: ArrayLike<number> }): void {
+    this.checkRobot(r);
+    const put = (a: Real, x: ArrayLike<number> | undefined, n: number, what: string) => {
+      if (!x) return;
+      if (x.length !== n) throw new Error(`${what} has ${x.length} numbers, the model has ${n}`);
+      for (let k = 0; k < n; k++) a[k * this.stride + r] = x[k];
+    };
+    put(this.q, s.q, this.nq, 'q');
+    put(this.v, s.v, this.nv, 'v');
+    put(this.tau, s.tau, this.nv, 'tau');
+  }
+
+  private checkRobot(r: number): void {
+    if (!Number.isInteger(r) || r < 0 || r >= this.copies) throw new Error(`robot ${r} is out of range 0..${this.copies - 1}`);
+  }
+}
+
+/** Names and offsets of each joint's coordinates, for labelling traces. */
+export function coordinateNames(model: ModelDesc): { q: string[]; v: string[] } {
+  const q: string[] = [];
+  const v: string[] = [];
+  const qSuffix: Record<string, string[]> = {
+    ball: ['qw', 'qx', 'qy', 'qz'],
+    free: ['x', 'y', 'z', 'qw', 'qx', 'qy', 'qz'],
+    planar: ['x', 'y', 'theta'],
+  };
+  const vSuffix: Record<string, string[]> = { ball: ['wx', 'wy', 'wz'], free: ['vx', 'vy', 'vz', 'wx', 'wy', 'wz'], planar: ['vx', 'vy', 'wz'] };
+  for (const b of model.bodies) {
+    const nq = JOINT_NQ[b.joint];
+    const nv = JOINT_NV[b.joint];
+    for (let k = 0; k < nq; k++) q.push(nq === 1 ? b.name : `${b.name}.${qSuffix[b.joint][k]}`);
+    for (let k = 0; k < nv; k++) v.push(nv === 1 ? b.name : `${b.name}.${vSuffix[b.joint][k]}`);
+  }
+  return { q, v };
+}

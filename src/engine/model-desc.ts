@@ -1,0 +1,121 @@
+// The compiled model: what a loaded scene hands to the native core.
+//
+// This is the one contract between the scene loaders (`src/scene/`), the native core
+// (`native/`), the MJCF exporter and the validation references. Everything here is in SI
+// units and in the engine's own coordinates, already checked: the native core trusts it
+// only as far as its own invariant checks go (it re-checks shapes and counts).
+//
+// Frames (Drake-style monograms in comments):
+//   W  world;  P  the parent body's frame;  J  body i's joint frame before motion
+//   (placed in P by `pos`, `quat`);  B  body i's frame = J moved by the joint, X_PB = X_PJ · X_J(q).
+// Quaternions are always [w, x, y, z] and unit.
+
+export type Vec3 = [number, number, number];
+export type Quat = [number, number, number, number];
+
+export const JOINT_TYPES = ['revolute', 'prismatic', 'ball', 'free', 'planar', 'fixed'] as const;
+export type JointType = (typeof JOINT_TYPES)[number];
+
+/** Generalized coordinates (nq) and velocities (nv) of each joint type.
+ *  revolute  q = [θ]                    v = [θ̇]                   axis a (unit, in J)
+ *  prismatic q = [d]                    v = [ḋ]                   axis a (unit, in J)
+ *  ball      q = [w,x,y,z] (R_JB)       v = ω_B (body frame)
+ *  free      q = [x,y,z, w,x,y,z]       v = [v_W (world, of B's origin), ω_B (body frame)]   (MuJoCo's order)
+ *            (a free joint sits at the root with pos = 0, quat = identity: q is then the world pose of B)
+ *  planar    q = [x, y, θ]              v = [ẋ, ẏ, θ̇]              axis = plane normal n (unit, in J);
+ *            X_J = Trans(x·u + y·w) · Rot(n, θ), with (u, w, n) the frame from `planarFrame(n)`
+ *  fixed     q = []                     v = []
+ */
+export const JOINT_NQ: Record<JointType, number> = { revolute: 1, prismatic: 1, ball: 4, free: 7, planar: 3, fixed: 0 };
+export const JOINT_NV: Record<JointType, number> = { revolute: 1, prismatic: 1, ball: 3, free: 6, planar: 3, fixed: 0 };
+
+export interface SourceSpan {
+  file: string;
+  line: number; // 1-based
+  column: number; // 1-based
+}
+
+export interface BodyDesc {
+  /** Unique name (the joint's/link's name in the scene). */
+  name: string;
+  /** Index of the parent body in `ModelDesc.bodies`, -1 for the world. Always < own index. */
+  parent: number;
+  /** p_PJ: the joint frame's origin in the parent body frame. */
+  pos: Vec3;
+  /** R_PJ as a unit quaternion [w,x,y,z]. */
+  quat: Quat;
+  joint: JointType;
+  /** Unit axis in J: hinge/slide axis, or the plane normal for planar. Ignored for ball/free/fixed ([0,0,1]). */
+  axis: Vec3;
+  /** Mass (kg), > 0. */
+  mass: number;
+  /** p_BoBcm_B: centre of mass in the body frame. */
+  com: Vec3;
+  /** Rotational inertia about the centre of mass, in body axes: [Ixx, Iyy, Izz, Ixy, Ixz, Iyz]
+   *  (matrix entries, so Ixy is the (0,1) entry). Positive definite, triangle inequality holds. */
+  inertia: [number, number, number, number, number, number];
+  /** Initial generalized position, length JOINT_NQ[joint] (quaternions unit). */
+  q0: number[];
+  /** Initial generalized velocity, length JOINT_NV[joint]. */
+  v0: number[];
+  /** Constant generalized force applied every step, length JOINT_NV[joint]. */
+  tau: number[];
+  /** Optional drawing hint (box half-extents, RGB). Not used by the physics. */
+  visual?: { halfExtents: Vec3; color: Vec3 };
+  /** Where this body was declared, for error messages. */
+  source?: SourceSpan;
+}
+
+export type IntegratorName = 'euler' | 'verlet' | 'midpoint' | 'rk4';
+export const INTEGRATORS: readonly IntegratorName[] = ['euler', 'verlet', 'midpoint', 'rk4'];
+
+export interface WorldSettings {
+  /** Gravity vector in W (m/s²). The engine seeds the base acceleration with −gravity. */
+  gravity: Vec3;
+  /** Time step (s). */
+  dt: number;
+  integrator: IntegratorName;
+  /** Default duration of `achilles run` (s). */
+  duration: number;
+  /** Substeps per step (the step's dt is split evenly). */
+  substeps: number;
+}
+
+export interface ModelDesc {
+  name: string;
+  /** Bodies in topological order (every parent before its children). */
+  bodies: BodyDesc[];
+  world: WorldSettings;
+  /** The files the model was read from (the scene first), for run metadata. */
+  files: string[];
+}
+
+/** Offsets of each body's coordinates in q and v (joint order = body order). */
+export function coordinateLayout(bodies: Pick<BodyDesc, 'joint'>[]): { qOffset: number[]; vOffset: number[]; nq: number; nv: number } {
+  const qOffset: number[] = [];
+  const vOffset: number[] = [];
+  let nq = 0;
+  let nv = 0;
+  for (const b of bodies) {
+    qOffset.push(nq);
+    vOffset.push(nv);
+    nq += JOINT_NQ[b.joint];
+    nv += JOINT_NV[b.joint];
+  }
+  return { qOffset, vOffset, nq, nv };
+}
+
+/** The in-plane axes (u, w) of a planar joint with unit normal n: u ⟂ n, w = n × u, so (u, w, n) is right-handed.
+ *  u is the normalized projection of the coordinate axis least aligned with n (x first on ties). */
+export function planarFrame(n: Vec3): { u: Vec3; w: Vec3 } {
+  const ax = Math.abs(n[0]);
+  const ay = Math.abs(n[1]);
+  const az = Math.abs(n[2]);
+  const e: Vec3 = ax <= ay && ax <= az ? [1, 0, 0] : ay <= az ? [0, 1, 0] : [0, 0, 1];
+  const d = e[0] * n[0] + e[1] * n[1] + e[2] * n[2];
+  const ur: Vec3 = [e[0] - d * n[0], e[1] - d * n[1], e[2] - d * n[2]];
+  const len = Math.hypot(ur[0], ur[1], ur[2]);
+  const u: Vec3 = [ur[0] / len, ur[1] / len, ur[2] / len];
+  const w: Vec3 = [n[1] * u[2] - n[2] * u[1], n[2] * u[0] - n[0] * u[2], n[0] * u[1] - n[1] * u[0]];
+  return { u, w };
+}
