@@ -1,0 +1,74 @@
+// Times native MuJoCo (the C loop in native/mujoco, never the WebAssembly build) on the MJCF that
+// Achilles exports for the same scene: same dt, integrator, initial state and restart schedule.
+
+import type { IntegratorName, ModelDesc } from '../engine/model-desc.js';
+import { exportMjcf } from '../scene/index.js';
+import type { MujocoMode, MujocoNative } from './mujoco-native.js';
+import type { Runner, Timed } from './runner.js';
+
+/** Integrators MuJoCo has; midpoint and verlet get no comparison. */
+export const MUJOCO_INTEGRATORS: Partial<Record<IntegratorName, 'Euler' | 'RK4'>> = { euler: 'Euler', rk4: 'RK4' };
+
+/** Merged models stop getting faster beyond a few dozen robots and take long to compile (measured). */
+export const MERGED_GROUP_MAX = 64;
+
+/** Robots per merged model: the largest divisor of copies up to MERGED_GROUP_MAX. */
+export function mergedGroup(copies: number, max = MERGED_GROUP_MAX): number {
+  for (let g = Math.min(copies, max); g > 1; g--) if (copies % g === 0) return g;
+  return 1;
+}
+
+/**
+ * The exported MJCF minus <custom>: MuJoCo rejects a <numeric> longer than its limit (an arm7 model
+ * of ~150+ copies fails to compile), and the timing loop does not read it (tau is applied by no
+ * one here; zero for the bundled scenes).
+ */
+export function benchMjcf(model: ModelDesc, integrator: 'Euler' | 'RK4', copies: number): string {
+  return exportMjcf(model, { integrator, copies }).replace(/\s*<custom>[\s\S]*?<\/custom>/, '');
+}
+
+export class MujocoRunner implements Runner {
+  readonly copies: number;
+  readonly mode: MujocoMode;
+  /** Robots per mjData (1 in per-robot mode). */
+  readonly robotsPerModel: number;
+  private readonly xml: string;
+  private readonly substeps: number;
+  private readonly qpos0: number[];
+  private readonly qvel0: number[];
+
+  constructor(
+    private readonly mj: MujocoNative,
+    model: ModelDesc,
+    integrator: IntegratorName,
+    mode: MujocoMode,
+    copies: number,
+    private readonly restartEvery: number,
+  ) {
+    const mi = MUJOCO_INTEGRATORS[integrator];
+    if (!mi) throw new Error(`MuJoCo has no ${integrator} integrator`);
+    this.copies = copies;
+    this.mode = mode;
+    this.robotsPerModel = mode === 'merged' ? mergedGroup(copies) : 1;
+    this.xml = benchMjcf(model, mi, this.robotsPerModel);
+    // One MuJoCo step is one engine substep (exportMjcf's timestep is dt / substeps).
+    this.substeps = model.world.substeps;
+    // The keyframe holds the initial state, but timeSteps starts from what we pass (per robot, tiled).
+    this.qpos0 = model.bodies.flatMap((b) => b.q0);
+    this.qvel0 = model.bodies.flatMap((b) => b.v0);
+  }
+
+  run(steps: number): Timed {
+    const r = this.mj.timeSteps({
+      xml: this.xml,
+      mode: this.mode,
+      copies: this.copies,
+      ...(this.mode === 'merged' ? { robotsPerModel: this.robotsPerModel } : {}),
+      steps: steps * this.substeps,
+      restartEvery: this.restartEvery * this.substeps,
+      qpos0: this.qpos0,
+      qvel0: this.qvel0,
+    });
+    return { seconds: r.seconds, robotSteps: r.robotSteps / this.substeps, nonFinite: r.nonFinite / this.substeps };
+  }
+}

@@ -1,0 +1,100 @@
+// Renders a BenchReport: the terminal table, the --json document, CSV and Vega-Lite charts.
+
+import type { CsvRow } from '../reports/csv.js';
+import { toCsv } from '../reports/csv.js';
+import { lineChart, type Datum, type VlSpec } from '../reports/charts.js';
+import { formatRatio, formatSi, formatSig, textTable } from '../reports/table.js';
+import type { BenchReport, BenchResult } from './run.js';
+
+export function machineLines(rep: BenchReport): string[] {
+  const m = rep.machine;
+  return [
+    `CPU: ${m.cpuModel} @ ${m.cpuMHz.toFixed(0)} MHz, ${m.logicalCpus} logical CPUs; ISA available: ${m.isaAvailable.join(', ')}`,
+    `Engine compiler: ${m.compiler}; Node ${m.node}; ${m.platform}; MuJoCo ${m.mujoco ?? '(not compared)'}`,
+    `Each cell: warm-up, then ${rep.config.reps} repetitions of ~${rep.config.repSeconds} s, interleaved with the other engine; ` +
+      `median shown, spread = (max−min)/median, '*' marks spread > 10%. Trajectories restart every ${rep.config.restartEvery} steps (untimed).`,
+    ...(m.peakNote ? [`FLOPs: ${m.peakNote}`] : []),
+  ];
+}
+
+function engineLabel(r: BenchResult): string {
+  if (r.engine === 'mujoco-merged') return `mujoco merged×${r.robotsPerModel}`;
+  return r.engine === 'mujoco-per-robot' ? 'mujoco per-robot' : 'achilles';
+}
+
+export function benchTable(rep: BenchReport): string {
+  const hasThreads = rep.results.some((r) => r.threads !== 1);
+  const hasMj = rep.results.some((r) => r.engine !== 'achilles');
+  const hasFlops = rep.results.some((r) => r.gflops !== undefined);
+  const header = [
+    'scene', 'integrator', 'engine', 'prec', 'lanes', 'isa', 'copies', ...(hasThreads ? ['threads'] : []),
+    'robot-steps/s', 'µs/step', 'µs/robot-step', 'spread',
+    ...(hasMj ? ['vs MuJoCo', 'best MuJoCo'] : []), ...(hasThreads ? ['vs 1 thread'] : []),
+    ...(hasFlops ? ['GFLOP/s', '% peak'] : []),
+  ];
+  const rows = rep.results.map((r) => [
+    r.scene, r.integrator, engineLabel(r), r.precision, r.lanes, r.isa, r.copies, ...(hasThreads ? [r.threads] : []),
+    formatSi(r.robotStepsPerSec), formatSig(r.usPerStep, 4), formatSig(r.usPerRobotStep, 4),
+    `${(r.spread * 100).toFixed(1)}%${r.noisy ? ' *' : ''}`,
+    ...(hasMj ? [r.vsMujoco === undefined ? '' : formatRatio(r.vsMujoco), r.mujocoBest?.replace('mujoco-', '') ?? ''] : []),
+    ...(hasThreads ? [r.threadScaling === undefined ? '' : formatRatio(r.threadScaling)] : []),
+    ...(hasFlops ? [r.gflops === undefined ? '' : formatSig(r.gflops, 3), r.fractionOfPeak === undefined ? '' : `${(r.fractionOfPeak * 100).toFixed(1)}%`] : []),
+  ]);
+  // Counts (lanes, copies, threads) print as integers, not as 4-significant-digit reals.
+  return textTable(header, rows, { formatNumber: (x) => (Number.isInteger(x) ? String(x) : formatSig(x, 4)) });
+}
+
+export function benchJson(rep: BenchReport): string {
+  return `${JSON.stringify({ machine: rep.machine, config: rep.config, results: rep.results, notes: rep.notes }, null, 2)}\n`;
+}
+
+export function benchCsv(rep: BenchReport): string {
+  const rows: CsvRow[] = rep.results.map((r) => ({
+    engine: r.engine, scene: r.scene, integrator: r.integrator, precision: r.precision, lanes: r.lanes, isa: r.isa,
+    copies: r.copies, threads: r.threads, robotsPerModel: r.robotsPerModel, robotStepsPerSec: r.robotStepsPerSec,
+    minRobotStepsPerSec: r.minRobotStepsPerSec, maxRobotStepsPerSec: r.maxRobotStepsPerSec, usPerStep: r.usPerStep,
+    usPerRobotStep: r.usPerRobotStep, spread: r.spread, noisy: r.noisy, reps: r.reps, stepsPerRep: r.stepsPerRep,
+    nonFiniteRobotSteps: r.nonFiniteRobotSteps, vsMujoco: r.vsMujoco, mujocoBest: r.mujocoBest, threadScaling: r.threadScaling,
+    flopsPerRobotStep: r.flopsPerRobotStep, gflops: r.gflops, fractionOfPeak: r.fractionOfPeak,
+  }));
+  const m = rep.machine;
+  return toCsv(rows, {
+    meta: { cpu: m.cpuModel, cpuMHz: m.cpuMHz, compiler: m.compiler, node: m.node, mujoco: m.mujoco, restartEvery: rep.config.restartEvery, reps: rep.config.reps, repSeconds: rep.config.repSeconds },
+  });
+}
+
+/** lineChart draws a linear x; our copies axis spans 1..4096, so make it logarithmic. */
+function logX(spec: VlSpec): VlSpec {
+  const enc = spec.encoding as { x: { scale?: unknown } };
+  enc.x.scale = { type: 'log' };
+  return spec;
+}
+
+function seriesName(r: BenchResult): string {
+  if (r.engine !== 'achilles') return engineLabel(r).replace(/×\d+$/, '');
+  return `achilles ${r.precision} ×${r.lanes}${r.threads !== 1 ? ` ${r.threads}thr` : ''}`;
+}
+
+/** One chart per scene × integrator: throughput against copies, and speed-up over MuJoCo. */
+export function benchCharts(rep: BenchReport): { name: string; spec: VlSpec }[] {
+  const out: { name: string; spec: VlSpec }[] = [];
+  const keys = [...new Set(rep.results.map((r) => `${r.scene}|${r.integrator}`))];
+  for (const k of keys) {
+    const [scene, integrator] = k.split('|');
+    const rs = rep.results.filter((r) => r.scene === scene && r.integrator === integrator);
+    const base = `${scene}-${integrator}`.replace(/[^A-Za-z0-9_.-]/g, '_');
+    const rate: Datum[] = rs.map((r) => ({ copies: r.copies, rate: r.robotStepsPerSec, series: seriesName(r) }));
+    out.push({
+      name: `throughput-${base}`,
+      spec: logX(lineChart({ title: `${scene} (${integrator}): robot-steps per second`, data: rate, x: 'copies', y: 'rate', color: 'series', xTitle: 'copies (robots)', yTitle: 'robot-steps/s', logY: true })),
+    });
+    const sp: Datum[] = rs.filter((r) => r.vsMujoco !== undefined).map((r) => ({ copies: r.copies, speedup: r.vsMujoco ?? 0, series: seriesName(r) }));
+    if (sp.length > 0) {
+      out.push({
+        name: `speedup-${base}`,
+        spec: logX(lineChart({ title: `${scene} (${integrator}): Achilles / best single-threaded MuJoCo`, data: sp, x: 'copies', y: 'speedup', color: 'series', xTitle: 'copies (robots)', yTitle: 'speed-up over MuJoCo (×)', logY: true })),
+      });
+    }
+  }
+  return out;
+}

@@ -1,0 +1,228 @@
+// The bench scheduler. Cells sharing (scene, integrator, copies) form a group; within a group every
+// member (each Achilles precision × lanes × threads, and each MuJoCo mode) is warmed up, then the
+// repetitions go round-robin — Achilles rep 1, MuJoCo rep 1, Achilles rep 2, ... — so that clock
+// or thermal drift and noisy neighbours hit both engines alike.
+
+import { basename } from 'node:path';
+import type { LaneWidth, Precision } from '../engine/api.js';
+import type { IntegratorName, ModelDesc } from '../engine/model-desc.js';
+import { loadScene } from '../scene/index.js';
+import { createProgress, type Progress } from '../reports/progress.js';
+import { AchillesRunner } from './achilles-runner.js';
+import type { BenchConfig } from './config.js';
+import { countFlops, describePeak, peakGflops, type FlopCount } from './flops.js';
+import { machineInfo, type MachineInfo } from './machine.js';
+import { loadMujocoNative, type MujocoMode, type MujocoNative } from './mujoco-native.js';
+import { MUJOCO_INTEGRATORS, MujocoRunner } from './mujoco-runner.js';
+import { calibrate, type Runner } from './runner.js';
+import { isNoisy, summarize } from './stats.js';
+
+export type EngineName = 'achilles' | 'mujoco-per-robot' | 'mujoco-merged';
+
+export interface BenchResult {
+  engine: EngineName;
+  scene: string;
+  integrator: IntegratorName;
+  /** MuJoCo always computes in f64. */
+  precision: Precision;
+  /** SIMD lanes per robot block (MuJoCo: 1). */
+  lanes: number;
+  /** Instruction set the kernels ran on (batch.isa; MuJoCo: its build). */
+  isa: string;
+  copies: number;
+  threads: number;
+  /** MuJoCo merged: robots per mjData. */
+  robotsPerModel?: number;
+  /** Median over repetitions. */
+  robotStepsPerSec: number;
+  /** One batch step: every robot advances dt. */
+  usPerStep: number;
+  usPerRobotStep: number;
+  /** (max − min) / median of the repetitions' rates. */
+  spread: number;
+  minRobotStepsPerSec: number;
+  maxRobotStepsPerSec: number;
+  noisy: boolean;
+  reps: number;
+  stepsPerRep: number;
+  nonFiniteRobotSteps: number;
+  /** Achilles / the faster MuJoCo mode for this scene, integrator and copies. */
+  vsMujoco?: number;
+  mujocoBest?: EngineName;
+  /** Achilles rate / the same cell at 1 thread. */
+  threadScaling?: number;
+  flopsPerRobotStep?: number;
+  gflops?: number;
+  fractionOfPeak?: number;
+}
+
+export interface BenchReport {
+  machine: MachineInfo & { peakNote?: string };
+  config: { restartEvery: number; repSeconds: number; reps: number; dtByScene: Record<string, number> };
+  results: BenchResult[];
+  notes: string[];
+}
+
+interface Member {
+  runner: Runner;
+  result: Omit<BenchResult, 'robotStepsPerSec' | 'usPerStep' | 'usPerRobotStep' | 'spread' | 'minRobotStepsPerSec' | 'maxRobotStepsPerSec' | 'noisy' | 'reps' | 'stepsPerRep' | 'nonFiniteRobotSteps'>;
+  steps: number;
+  rates: number[];
+  nonFinite: number;
+}
+
+export interface RunHooks {
+  /** Progress sink; default a terminal bar on stderr. */
+  progress?: (total: number) => Progress;
+}
+
+function sceneName(model: ModelDesc, file: string): string {
+  return model.name || basename(file).replace(/\.arow$/, '');
+}
+
+export async function runBench(cfg: BenchConfig, hooks: RunHooks = {}): Promise<BenchReport> {
+  const notes: string[] = [];
+  let mj: MujocoNative | null = null;
+  if (cfg.vsMujoco) mj = loadMujocoNative(); // throws MUJOCO_INSTALL_HINT when absent
+  const machine: BenchReport['machine'] = machineInfo(mj ? mj.info() : null);
+  const models = cfg.scenes.map((file) => ({ file, model: loadScene(file) }));
+
+  const flops = new Map<string, FlopCount>();
+  if (cfg.flops) {
+    for (const { model } of models) for (const integ of cfg.integrators) flops.set(`${model.name}/${integ}`, countFlops(model, integ));
+    machine.peakNote = `assumed ${describePeak(machine.cpuMHz, machine.widestLanes)}`;
+  }
+
+  const perGroup = cfg.precisions.length * cfg.lanes.length * cfg.threads.length;
+  const mjModes: MujocoMode[] = ['per-robot', 'merged'];
+  const groups = models.length * cfg.integrators.length * cfg.copies.length;
+  const progress = (hooks.progress ?? ((total) => createProgress({ total, label: 'bench', unit: 'reps' })))(
+    groups * (perGroup + (mj ? mjModes.length : 0)) * cfg.reps,
+  );
+  const results: BenchResult[] = [];
+  const warmSeconds = Math.min(0.25, cfg.repSeconds / 2);
+
+  try {
+    for (const { file, model } of models) {
+      const scene = sceneName(model, file);
+      for (const integrator of cfg.integrators) {
+        const withMj = mj !== null && MUJOCO_INTEGRATORS[integrator] !== undefined;
+        if (mj && !withMj) notes.push(`${scene}/${integrator}: MuJoCo has no ${integrator} integrator, no comparison`);
+        if (withMj && model.bodies.some((b) => b.tau.some((t) => t !== 0))) {
+          notes.push(`${scene}: constant tau is not applied in the MuJoCo timing loop (cost is unaffected)`);
+        }
+        for (const copies of cfg.copies) {
+          const members: Member[] = [];
+          for (const precision of cfg.precisions)
+            for (const lanes of cfg.lanes)
+              for (const threads of cfg.threads) {
+                const runner = new AchillesRunner({ model, precision, lanes: lanes as LaneWidth, copies, integrator, threads, restartEvery: cfg.restartEvery });
+                members.push({
+                  runner,
+                  result: { engine: 'achilles', scene, integrator, precision, lanes, isa: runner.isa, copies, threads },
+                  steps: 0,
+                  rates: [],
+                  nonFinite: 0,
+                });
+              }
+          if (withMj && mj) {
+            for (const mode of mjModes) {
+              const runner = new MujocoRunner(mj, model, integrator, mode, copies, cfg.restartEvery);
+              members.push({
+                runner,
+                result: {
+                  engine: mode === 'merged' ? 'mujoco-merged' : 'mujoco-per-robot',
+                  scene,
+                  integrator,
+                  precision: 'f64',
+                  lanes: 1,
+                  isa: `MuJoCo ${machine.mujoco}`,
+                  copies,
+                  threads: 1,
+                  ...(mode === 'merged' ? { robotsPerModel: runner.robotsPerModel } : {}),
+                },
+                steps: 0,
+                rates: [],
+                nonFinite: 0,
+              });
+            }
+          }
+          for (const m of members) m.steps = calibrate(m.runner, cfg.repSeconds, warmSeconds);
+          for (let rep = 0; rep < cfg.reps; rep++) {
+            for (const m of members) {
+              const t = m.runner.run(m.steps);
+              m.rates.push(t.robotSteps / t.seconds);
+              m.nonFinite += t.nonFinite;
+              progress.tick();
+              // Let the event loop breathe (signals, progress redraw) between reps.
+              await new Promise((r) => setImmediate(r));
+            }
+          }
+          results.push(...members.map((m) => finish(m, machine, flops)));
+        }
+      }
+    }
+  } finally {
+    progress.finish();
+  }
+  compare(results);
+  return {
+    machine,
+    config: {
+      restartEvery: cfg.restartEvery,
+      repSeconds: cfg.repSeconds,
+      reps: cfg.reps,
+      dtByScene: Object.fromEntries(models.map(({ file, model }) => [sceneName(model, file), model.world.dt])),
+    },
+    results,
+    notes,
+  };
+}
+
+function finish(m: Member, machine: MachineInfo, flops: Map<string, FlopCount>): BenchResult {
+  const s = summarize(m.rates);
+  const r: BenchResult = {
+    ...m.result,
+    robotStepsPerSec: s.median,
+    usPerStep: (1e6 * m.result.copies) / s.median,
+    usPerRobotStep: 1e6 / s.median,
+    spread: s.spread,
+    minRobotStepsPerSec: s.min,
+    maxRobotStepsPerSec: s.max,
+    noisy: isNoisy(s),
+    reps: s.reps,
+    stepsPerRep: m.steps,
+    nonFiniteRobotSteps: m.nonFinite,
+  };
+  const f = flops.get(`${r.scene}/${r.integrator}`);
+  if (f && r.engine === 'achilles') {
+    r.flopsPerRobotStep = f.total;
+    r.gflops = (f.total * s.median) / 1e9;
+    r.fractionOfPeak = r.gflops / peakGflops(machine.cpuMHz, machine.widestLanes, r.precision, r.threads);
+  }
+  return r;
+}
+
+/** Fill in the Achilles/MuJoCo ratio (best mode) and the scaling over 1 thread. */
+export function compare(results: BenchResult[]): void {
+  const key = (r: BenchResult) => `${r.scene}|${r.integrator}|${r.copies}`;
+  const best = new Map<string, BenchResult>();
+  for (const r of results) {
+    if (r.engine === 'achilles') continue;
+    const b = best.get(key(r));
+    if (!b || r.robotStepsPerSec > b.robotStepsPerSec) best.set(key(r), r);
+  }
+  const oneThread = new Map<string, number>();
+  const cellKey = (r: BenchResult) => `${key(r)}|${r.precision}|${r.lanes}`;
+  for (const r of results) if (r.engine === 'achilles' && r.threads === 1) oneThread.set(cellKey(r), r.robotStepsPerSec);
+  for (const r of results) {
+    if (r.engine !== 'achilles') continue;
+    const b = best.get(key(r));
+    if (b) {
+      r.vsMujoco = r.robotStepsPerSec / b.robotStepsPerSec;
+      r.mujocoBest = b.engine;
+    }
+    const one = oneThread.get(cellKey(r));
+    if (one !== undefined && r.threads !== 1) r.threadScaling = r.robotStepsPerSec / one;
+  }
+}

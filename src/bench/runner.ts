@@ -1,0 +1,34 @@
+// One thing to time (an Achilles batch or a MuJoCo mode) behind a common face, so the scheduler
+// can interleave them rep by rep. `run(steps)` advances every robot `steps` steps of the scene's dt
+// from the initial state, restarting on the fixed schedule, and times the stepping alone.
+
+export interface Timed {
+  /** Seconds spent stepping (restarts excluded). */
+  seconds: number;
+  /** Robot-steps that ended in a finite state (the only ones we count). */
+  robotSteps: number;
+  /** Robot-steps lost to a non-finite state. */
+  nonFinite: number;
+}
+
+export interface Runner {
+  readonly copies: number;
+  run(steps: number): Timed;
+}
+
+/**
+ * Warm up (caches, page faults, branch predictors, CPU clock) and find how many steps make a
+ * repetition of about `repSeconds`: doubling until one run lasts `warmSeconds`.
+ */
+export function calibrate(r: Runner, repSeconds: number, warmSeconds: number): number {
+  let steps = 1;
+  for (;;) {
+    const t = r.run(steps);
+    if (t.seconds >= warmSeconds || steps >= 1e9) {
+      const perStep = t.seconds / steps;
+      return Math.max(1, Math.ceil(repSeconds / Math.max(perStep, 1e-12)));
+    }
+    // Jump straight to roughly the warm-up length once a run is long enough to estimate from.
+    steps = t.seconds > 1e-3 ? Math.max(steps * 2, Math.ceil((steps * warmSeconds * 1.1) / t.seconds)) : steps * 8;
+  }
+}

@@ -1,0 +1,65 @@
+// `achilles bench`: throughput of the engine, measured honestly, optionally against native MuJoCo.
+// The work lives in src/bench/*; this file is the flag table and the output plumbing.
+
+import { INTEGRATORS } from '../engine/model-desc.js';
+import { LANE_WIDTHS, PRECISIONS } from '../engine/api.js';
+import { resolveConfig, DEFAULT_COPIES, DEFAULT_REP_SECONDS, DEFAULT_RESTART_EVERY } from '../bench/config.js';
+import { runBench } from '../bench/run.js';
+import { benchCharts, benchCsv, benchJson, benchTable, machineLines } from '../bench/report.js';
+import { OutputSet, installSignalCleanup } from '../reports/atomic.js';
+import { writeChart } from '../reports/render.js';
+import type { CommandSpec, ParsedOptions } from './spec.js';
+
+async function run(_args: string[], opts: ParsedOptions): Promise<number> {
+  const cfg = resolveConfig(opts);
+  const report = await runBench(cfg);
+  if (cfg.json) process.stdout.write(benchJson(report));
+  else {
+    process.stdout.write(`${machineLines(report).join('\n')}\n\n${benchTable(report)}\n`);
+    for (const n of report.notes) process.stdout.write(`note: ${n}\n`);
+  }
+  // Reports are staged and moved in together: an interrupted run leaves the old ones intact.
+  const uninstall = installSignalCleanup();
+  const set = await OutputSet.create(cfg.out);
+  try {
+    await set.write('bench.csv', benchCsv(report));
+    await set.write('bench.json', benchJson(report));
+    for (const c of benchCharts(report)) await writeChart(set, c.name, c.spec);
+    const files = await set.commit();
+    process.stderr.write(`wrote ${files.length} files to ${set.dir}\n`);
+  } catch (e) {
+    await set.abort();
+    throw e;
+  } finally {
+    uninstall();
+  }
+  return 0;
+}
+
+export const benchCommand: CommandSpec = {
+  name: 'bench',
+  summary: 'Measure robot-steps per second (median of interleaved repetitions), optionally against native MuJoCo',
+  positionals: [],
+  options: [
+    { name: 'scene', arg: 'FILE', kind: { type: 'list-string' }, description: 'Scene to time (repeatable)', defaultText: 'scenes/arm7.arow and scenes/double-pendulum.arow' },
+    { name: 'lanes', arg: 'L,...', kind: { type: 'list-choice', choices: LANE_WIDTHS.map(String) }, description: 'SIMD lane widths (1 scalar, 4 SSE2, 8 AVX2, 16 AVX-512)', defaultText: 'those this CPU supports' },
+    { name: 'precision', arg: 'P,...', kind: { type: 'list-choice', choices: PRECISIONS }, description: 'Floating-point precisions', default: PRECISIONS },
+    { name: 'copies', arg: 'N,...', kind: { type: 'list-number', min: 1, integer: true }, description: 'Robots per batch', default: DEFAULT_COPIES },
+    { name: 'integrator', arg: 'I,...', kind: { type: 'list-choice', choices: INTEGRATORS }, description: 'Integrators (MuJoCo compares on euler and rk4)', default: ['euler'] },
+    { name: 'threads', arg: 'T,...', kind: { type: 'list-number', min: 1, max: 256, integer: true }, description: "Engine worker threads; scaling is reported against 1", default: [1] },
+    { name: 'vs', arg: 'ENGINE', kind: { type: 'choice', choices: ['mujoco'] }, description: 'Also time native MuJoCo (per-robot and merged models), interleaved with Achilles' },
+    { name: 'flops', kind: { type: 'boolean' }, description: 'Report GFLOP/s and the fraction of peak (flops counted exactly by the engine)' },
+    { name: 'budget', arg: 'S', kind: { type: 'number', min: 0.001, max: 60 }, description: 'Seconds per timed repetition (lower for quick checks)', default: DEFAULT_REP_SECONDS },
+    { name: 'reps', arg: 'N', kind: { type: 'number', min: 1, max: 100, integer: true }, description: 'Timed repetitions per cell', defaultText: '5 (3 when --budget < 0.2)' },
+    { name: 'restart-every', arg: 'N', kind: { type: 'number', min: 1, integer: true }, description: 'Restart every trajectory from its initial state after N steps (untimed; the undamped arm diverges after ~4 s)', default: DEFAULT_RESTART_EVERY },
+    { name: 'json', kind: { type: 'boolean' }, description: 'Print the results as JSON instead of a table' },
+    { name: 'out', arg: 'DIR', kind: { type: 'string' }, description: 'Directory for CSV, JSON and charts', default: 'reports/bench' },
+  ],
+  examples: [
+    'achilles bench --vs mujoco',
+    'achilles bench --scene scenes/arm7.arow --lanes 16 --precision f32 --copies 64,4096 --vs mujoco',
+    'achilles bench --threads 1,2 --copies 4096 --json',
+    'achilles bench --flops --lanes 16 --copies 1024',
+  ],
+  run,
+};
