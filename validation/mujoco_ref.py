@@ -81,7 +81,7 @@ class Ref:
         a0 = self.f(q, v, tau, ctrl)
         vh = v + h / 2 * a0
         q1 = self.oplus(q, vh, h)
-        a1 = self.f(q1, vh + h / 2 * a0, tau, ctrl)
+        a1 = self.f(q1, vh, tau, ctrl)  # velocity-dependent forces at the half-step velocity
         return q1, vh + h / 2 * a1
 
     def _midpoint(self, q, v, h, tau, ctrl, iters=4):

@@ -9,6 +9,7 @@
 
 #include "achilles/batch.hpp"
 #include "achilles/bugs.hpp"
+#include "achilles/flops.hpp"
 
 namespace {
 
@@ -104,12 +105,17 @@ Model model_from_js(const Napi::Object& m) {
 
 BatchOptions options_from_js(const Napi::Object& o) {
   BatchOptions opt;
-  const std::string prec = o.Get("precision").As<Napi::String>().Utf8Value();
+  auto str = [&](const char* key) {
+    const Napi::Value v = o.Get(key);
+    if (!v.IsString()) type_error(std::string("options.") + key + " must be a string");
+    return v.As<Napi::String>().Utf8Value();
+  };
+  const std::string prec = str("precision");
   if (prec != "f32" && prec != "f64") type_error("precision must be f32 or f64 (got '" + prec + "')");
   opt.precision = prec == "f32" ? Precision::F32 : Precision::F64;
   opt.lanes = static_cast<int>(number_at(o, "lanes", "options"));
   opt.copies = static_cast<int>(number_at(o, "copies", "options"));
-  const std::string integ = o.Get("integrator").As<Napi::String>().Utf8Value();
+  const std::string integ = str("integrator");
   if (integ == "euler") opt.integrator = Integrator::Euler;
   else if (integ == "verlet") opt.integrator = Integrator::Verlet;
   else if (integ == "midpoint") opt.integrator = Integrator::Midpoint;
@@ -210,7 +216,7 @@ class BatchWrap : public Napi::ObjectWrap<BatchWrap> {
     o.Set("stride", Napi::Number::New(env, st.stride));
     o.Set("nq", Napi::Number::New(env, batch_->model().nq));
     o.Set("nv", Napi::Number::New(env, batch_->model().nv));
-    o.Set("isa", Napi::String::New(env, isa_name(isa_for_lanes(batch_->options().lanes))));
+    o.Set("isa", Napi::String::New(env, isa_name(isa_for(batch_->options().precision, batch_->options().lanes))));
     o.Set("steps", Napi::Number::New(env, static_cast<double>(batch_->steps())));
     return o;
   }
@@ -231,6 +237,36 @@ Napi::Value CpuInfo(const Napi::CallbackInfo& info) {
   o.Set("compiler", Napi::String::New(env, std::string("g++ ") + __VERSION__));
 #endif
   return o;
+}
+
+/// countFlops(model, {integrator, substeps, midpointIterations, dt}) → per robot-step counts.
+Napi::Value CountFlops(const Napi::CallbackInfo& info) {
+  Napi::Env env = info.Env();
+  if (info.Length() < 2 || !info[0].IsObject() || !info[1].IsObject())
+    throw Napi::TypeError::New(env, "countFlops(model, options): expected two objects");
+  try {
+    const Napi::Object o = info[1].As<Napi::Object>();
+    Napi::Object full = Napi::Object::New(env);
+    full.Set("precision", "f64");
+    full.Set("lanes", 1);
+    full.Set("copies", 1);
+    full.Set("threads", 1);
+    full.Set("integrator", o.Has("integrator") ? o.Get("integrator") : Napi::String::New(env, "euler"));
+    full.Set("dt", o.Has("dt") ? o.Get("dt") : Napi::Number::New(env, 0.002));
+    full.Set("substeps", o.Has("substeps") ? o.Get("substeps") : Napi::Number::New(env, 1));
+    full.Set("midpointIterations", o.Has("midpointIterations") ? o.Get("midpointIterations") : Napi::Number::New(env, 4));
+    const FlopReport r = count_flops(model_from_js(info[0].As<Napi::Object>()), options_from_js(full));
+    Napi::Object out = Napi::Object::New(env);
+    out.Set("add", Napi::Number::New(env, double(r.add)));
+    out.Set("mul", Napi::Number::New(env, double(r.mul)));
+    out.Set("div", Napi::Number::New(env, double(r.div)));
+    out.Set("sqrt", Napi::Number::New(env, double(r.sqrt)));
+    out.Set("cmp", Napi::Number::New(env, double(r.cmp)));
+    out.Set("total", Napi::Number::New(env, double(r.total())));
+    return out;
+  } catch (const std::exception& e) {
+    throw Napi::Error::New(env, e.what());
+  }
 }
 
 #ifdef ACHILLES_PLANTED_BUGS
@@ -255,6 +291,7 @@ Napi::Value SetBug(const Napi::CallbackInfo& info) {
 Napi::Object Init(Napi::Env env, Napi::Object exports) {
   exports.Set("NativeBatch", BatchWrap::Define(env));
   exports.Set("cpuInfo", Napi::Function::New(env, CpuInfo));
+  exports.Set("countFlops", Napi::Function::New(env, CountFlops));
 #ifdef ACHILLES_PLANTED_BUGS
   exports.Set("plantedBugs", Napi::Function::New(env, Bugs));
   exports.Set("setBug", Napi::Function::New(env, SetBug));

@@ -69,7 +69,7 @@ void WorkerPool::run(int items, const std::function<void(int, int, int)>& job) {
 
 Batch::Batch(Model model, const BatchOptions& opt)
     : model_(std::move(model)), opt_(opt), storage_(make_storage(model_, opt_)), kernel_(make_kernel(model_, opt_, storage_)),
-      pool_(opt.threads) {
+      pool_(opt.threads), per_worker_(opt.threads), worker_errors_(opt.threads) {
   reset();
 }
 
@@ -85,16 +85,21 @@ template <class T> static void fill_initial(const Model& m, const Storage& s) {
   fill(FieldId::Qacc, std::vector<double>(m.nv, 0.0));
 }
 
+void fill_initial_state(const Model& model, const Storage& storage) {
+  if (storage.elem == 4) fill_initial<float>(model, storage);
+  else fill_initial<double>(model, storage);
+}
+
 void Batch::reset() {
-  if (opt_.precision == Precision::F32) fill_initial<float>(model_, storage_);
-  else fill_initial<double>(model_, storage_);
+  fill_initial_state(model_, storage_);
   steps_ = 0;
 }
 
 StepStats Batch::step(std::int64_t nsteps) {
-  const int workers = pool_.size();
-  std::vector<StepStats> per(workers);
-  std::vector<std::exception_ptr> errors(workers);
+  std::vector<StepStats>& per = per_worker_;
+  std::vector<std::exception_ptr>& errors = worker_errors_;
+  for (auto& s : per) s = StepStats{};
+  for (auto& e : errors) e = nullptr;
   pool_.run(kernel_->blocks(), [&](int w, int b, int e) {
     try {
       kernel_->step_blocks(w, b, e, nsteps, steps_, per[w]);

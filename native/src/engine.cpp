@@ -17,11 +17,12 @@ Buffer::Buffer(std::size_t bytes) : data_(nullptr), bytes_(bytes) {
 }
 Buffer::~Buffer() { std::free(data_); }
 
-Isa isa_for_lanes(int lanes) {
+Isa isa_for(Precision precision, int lanes) {
+  const bool f32 = precision == Precision::F32;
   switch (lanes) {
   case 1: return Isa::Scalar;
-  case 4: return Isa::Sse2;
-  case 8: return Isa::Avx2;
+  case 4: return f32 ? Isa::Sse2 : Isa::Avx2;
+  case 8: return f32 ? Isa::Avx2 : Isa::Avx512;
   case 16: return Isa::Avx512;
   default: throw std::invalid_argument("lanes must be 1, 4, 8 or 16 (got " + std::to_string(lanes) + ")");
   }
@@ -77,12 +78,13 @@ Storage make_storage(const Model& model, const BatchOptions& opt) {
 }
 
 std::unique_ptr<Kernel> make_kernel(const Model& model, const BatchOptions& opt, const Storage& storage) {
-  const Isa isa = isa_for_lanes(opt.lanes);
+  const Isa isa = isa_for(opt.precision, opt.lanes);
   if (!cpu_supports(isa)) {
     std::string have;
     for (Isa i : {Isa::Sse2, Isa::Avx2, Isa::Avx512})
       if (cpu_supports(i)) have += std::string(have.empty() ? "" : ", ") + isa_name(i);
-    throw std::invalid_argument("lanes " + std::to_string(opt.lanes) + " needs " + isa_name(isa) + ", which this CPU lacks (it has " +
+    throw std::invalid_argument("lanes " + std::to_string(opt.lanes) + (opt.precision == Precision::F32 ? " in f32" : " in f64") +
+                                " needs " + isa_name(isa) + ", which this CPU lacks (it has " +
                                 (have.empty() ? std::string("none") : have) + "); use --lanes " + std::to_string(widest_lanes()) +
                                 " or fewer");
   }

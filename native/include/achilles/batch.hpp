@@ -3,6 +3,7 @@
 #pragma once
 
 #include <condition_variable>
+#include <exception>
 #include <cstdint>
 #include <functional>
 #include <mutex>
@@ -57,6 +58,8 @@ class Batch {
   Storage storage_;
   std::unique_ptr<Kernel> kernel_;
   WorkerPool pool_;
+  std::vector<StepStats> per_worker_;               // reused by every step() call
+  std::vector<std::exception_ptr> worker_errors_;   // likewise
   std::int64_t steps_ = 0;
 };
 

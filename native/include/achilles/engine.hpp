@@ -75,8 +75,9 @@ class Kernel {
   virtual void observe_blocks(int worker, int b0, int b1) = 0;
 };
 
-/// The instruction set that `lanes` lanes need (4: SSE2, 8: AVX2, 16: AVX-512; 1: scalar).
-Isa isa_for_lanes(int lanes);
+/// The instruction set a pack of `lanes` values needs: one register of it holds the pack
+/// (f32: 4 SSE2, 8 AVX2, 16 AVX-512; f64: 4 AVX2, 8 AVX-512, 16 two AVX-512 registers; 1 scalar).
+Isa isa_for(Precision precision, int lanes);
 bool cpu_supports(Isa isa);
 const char* isa_name(Isa isa);
 /// The widest lane count this CPU supports.
@@ -92,6 +93,8 @@ struct Storage {
 };
 
 Storage make_storage(const Model& model, const BatchOptions& opt);
+/// Every robot (and padding lane) at the model's initial state; previous torques zero.
+void fill_initial_state(const Model& model, const Storage& storage);
 
 /// Make the kernel for opt.precision × opt.lanes. Throws std::invalid_argument when the CPU lacks
 /// the instruction set the lane width needs.

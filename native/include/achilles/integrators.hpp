@@ -2,7 +2,8 @@
 // q ⊕ h·v the joint-wise position update of joints.hpp.
 //
 //   euler     (semi-implicit, as MuJoCo)  v' = v + h·a(q,v);  q' = q ⊕ h·v'
-//   verlet    v½ = v + h/2·a0;  q' = q ⊕ h·v½;  a1 = a(q', v½ + h/2·a0);  v' = v½ + h/2·a1
+//   verlet    v½ = v + h/2·a0;  q' = q ⊕ h·v½;  a1 = a(q', v½);  v' = v½ + h/2·a1
+//             (velocity-dependent forces see the half-step velocity: the scheme's known weakness)
 //   midpoint  vm = v + h/2·a0, then n times { qm = q ⊕ h/2·vm; vm = v + h/2·a(qm, vm) };
 //             v' = 2·vm − v;  q' = q ⊕ h·vm
 //   rk4       classical Runge–Kutta, stages X_i = X0 + h·Σ A_ij k_j (positions through ⊕), as MuJoCo
@@ -39,12 +40,9 @@ template <class V> inline void step_verlet(const KModel<ScalarOf<V>>& M, BlockSt
   using T = ScalarOf<V>;
   const V hh = T(0.5) * h;
   forward_dynamics(M, s.W, s.q, s.v, s.tau, a0);
-  for (int k = 0; k < M.nv; ++k) {
-    s.v[k] += hh * a0[k];              // v½
-    s.vs[k] = s.v[k] + hh * a0[k];     // the velocity estimate at t + h
-  }
+  for (int k = 0; k < M.nv; ++k) s.v[k] += hh * a0[k]; // v½
   integrate_positions(M, s.q, s.q, s.v, h);
-  forward_dynamics(M, s.W, s.q, s.vs, s.tau, s.a);
+  forward_dynamics(M, s.W, s.q, s.v, s.tau, s.a);
   const V* a1 = ACH_BUG(VerletStaleAccel) ? a0 : s.a;
   for (int k = 0; k < M.nv; ++k) s.v[k] += hh * a1[k];
 }

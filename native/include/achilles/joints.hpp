@@ -81,8 +81,8 @@ template <class V> inline Quat<V> load_quat(const V* q) { return {q[0], q[1], q[
 /// X_PB(q) = X_PJ · X_J(q).
 template <class V> inline Transform<V> joint_placement(const KJoint<ScalarOf<V>>& J, const V* q) {
   using T = ScalarOf<V>;
-  Transform<V> X_JB;
   const Vec3<V> zero{V(T(0)), V(T(0)), V(T(0))};
+  Transform<V> X_JB{coord_rotation(0, V(T(0)), V(T(1))), zero};
   switch (J.type) {
   case JointType::Revolute: {
     V s, c;

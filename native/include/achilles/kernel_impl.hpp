@@ -92,7 +92,7 @@ template <class V> class KernelImpl final : public Kernel {
 
  public:
   KernelImpl(const Model& model, const BatchOptions& opt, const Storage& storage)
-      : M_(model), opt_(opt), st_(storage), blocks_(storage.stride / W) {
+      : M_(model), opt_(opt), st_(storage), blocks_((opt.copies + W - 1) / W) {
     for (int t = 0; t < opt.threads; ++t) {
       arenas_.emplace_back(BlockScratch<V>::bytes_needed(M_));
       scratch_.emplace_back(arenas_.back(), M_);
