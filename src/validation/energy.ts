@@ -1,0 +1,113 @@
+// Stage 7 (over time): the double pendulum released from horizontal, 10 s at 2 ms, per integrator.
+//
+// Two checks. (1) The drift max|E(t) − E(0)| from the engine's own energy() against the order the
+// schemes must show: Verlet below Euler, midpoint and RK4 at least two orders of magnitude below
+// Euler (physics expectations, not rounding floors: the bar column holds the required ratio).
+// (2) E(t) against MuJoCo's energy along MuJoCo's own run of the same scheme, judged like a
+// trajectory: the floor is MuJoCo's float32-rounded (f32) or ulp-nudged (f64) run, and once that
+// floor passes 1e-2 (the release is chaotic) the runs are no longer comparable and are skipped.
+
+import type { Precision } from '../engine/api.js';
+import { Batch } from '../engine/batch.js';
+import { INTEGRATORS, type IntegratorName, type ModelDesc } from '../engine/model-desc.js';
+import type { NativeAddon } from '../engine/native.js';
+import { exportMjcf } from '../scene/index.js';
+import { judgeOverTime } from './judge.js';
+import { queryMujoco, type ExtraQuery, type RolloutResult } from './reference.js';
+import { f32, roundModel } from './states.js';
+import type { CheckRow } from './types.js';
+
+export const ENERGY_SECONDS = 10;
+export const ENERGY_DT = 0.002;
+const EVERY = 10; // MuJoCo energy every 20 ms: 500 samples per run
+
+export interface EnergyReference {
+  model: ModelDesc;
+  steps: number;
+  runs: Record<IntegratorName, { exact: RolloutResult; f32: RolloutResult; ulp: RolloutResult }>;
+}
+
+export async function energyReference(python: string, pendulum: ModelDesc): Promise<EnergyReference> {
+  const model: ModelDesc = { ...pendulum, world: { ...pendulum.world, dt: ENERGY_DT, substeps: 1 } };
+  const steps = Math.round(ENERGY_SECONDS / ENERGY_DT);
+  const q = model.bodies.flatMap((b) => b.q0);
+  const v = model.bodies.flatMap((b) => b.v0);
+  const qs: ExtraQuery[] = INTEGRATORS.flatMap((integrator) => {
+    const base = { kind: 'rollout' as const, integrator, steps, every: EVERY, energy: true };
+    return [
+      { ...base, model: 'exact' as const, h: ENERGY_DT, qpos: q, qvel: v },
+      { ...base, model: 'f32' as const, h: Math.fround(ENERGY_DT), qpos: f32(q), qvel: f32(v), round: 'f32' as const },
+      { ...base, model: 'exact' as const, h: ENERGY_DT, qpos: q, qvel: v, round: 'ulp' as const },
+    ];
+  });
+  const res = (await queryMujoco(python, { exact: exportMjcf(model), f32: exportMjcf(roundModel(model)) }, qs)) as RolloutResult[];
+  const runs = {} as EnergyReference['runs'];
+  INTEGRATORS.forEach((g, j) => (runs[g] = { exact: res[3 * j], f32: res[3 * j + 1], ulp: res[3 * j + 2] }));
+  return { model, steps, runs };
+}
+
+/** Total energy after every step (index 0: the start). */
+export function engineEnergy(model: ModelDesc, precision: Precision, addon: NativeAddon, integrator: IntegratorName, steps: number): number[] {
+  const b = new Batch(model, { copies: 1, precision, integrator, dt: ENERGY_DT, substeps: 1 }, addon);
+  const out = [b.energy().total[0]];
+  for (let k = 0; k < steps; k++) {
+    b.stepRaw(1);
+    out.push(b.energy().total[0]);
+  }
+  return out;
+}
+
+const total = (e: [number, number]) => e[0] + e[1];
+export const drift = (E: readonly number[]) => Math.max(...E.map((x) => Math.abs(x - E[0])));
+
+export interface EnergyOutcome {
+  rows: CheckRow[];
+  /** Per integrator: the engine's energy series and drift, and MuJoCo's drift along its own run. */
+  series: Record<IntegratorName, { engine: number[]; drift: number; mujocoDrift: number }>;
+}
+
+export function energyRows(ref: EnergyReference, precision: Precision, addon: NativeAddon, model = 'double-pendulum'): EnergyOutcome {
+  const rows: CheckRow[] = [];
+  const series = {} as EnergyOutcome['series'];
+  for (const g of INTEGRATORS) {
+    const E = engineEnergy(ref.model, precision, addon, g, ref.steps);
+    const run = ref.runs[g];
+    const mjE = run.exact.energy!.map(total);
+    series[g] = { engine: E, drift: drift(E), mujocoDrift: drift(mjE) };
+    // The energy scale of this run: the largest |kinetic| or |potential| MuJoCo sees.
+    const scale = Math.max(...run.exact.energy!.flatMap((e) => [Math.abs(e[0]), Math.abs(e[1])]));
+    const floorE = (precision === 'f32' ? run.f32 : run.ulp).energy!.map(total);
+    const samples = mjE.map((ref0, k) => ({
+      state: k,
+      t: k * EVERY * ENERGY_DT,
+      error: Math.abs(E[k * EVERY] - ref0) / scale,
+      stateFloor: Math.abs(floorE[k] - ref0) / scale,
+    }));
+    rows.push(...judgeOverTime({ stage: 'energy', model, precision, field: `${g}.E(t)` }, samples));
+  }
+  const euler = series.euler.drift;
+  const order: [IntegratorName, number, string][] = [
+    ['verlet', 1, 'Verlet must drift less than Euler'],
+    ['midpoint', 1e-2, 'midpoint: orders of magnitude below Euler'],
+    ['rk4', 1e-2, 'RK4: orders of magnitude below Euler'],
+  ];
+  for (const [g, bar, note] of order) {
+    const ratio = series[g].drift / euler;
+    rows.push({
+      stage: 'energy',
+      model,
+      precision,
+      state: 0,
+      t: ENERGY_SECONDS,
+      field: `${g}.drift/euler.drift`,
+      error: ratio,
+      stateFloor: NaN,
+      floor: NaN,
+      factor: 1,
+      bar,
+      status: Number.isFinite(ratio) && ratio <= bar ? 'pass' : 'fail',
+      note,
+    });
+  }
+  return { rows, series };
+}

@@ -1,0 +1,83 @@
+// Errors relative to a field's own scale, the float32 floor, and the bars built from it.
+
+import type { Precision } from '../engine/api.js';
+
+/** Below this a field is treated as zero-scale: errors are then absolute (no division by ~0). */
+export const TINY = 1e-12;
+
+/** f64 bar: 1e-9 relative. A float64 answer carries ~1e-16·κ of round-off; the models here have
+ *  mass-matrix condition numbers up to ~1e4, and an ABA pass chains ~10² operations, so an honest
+ *  f64 engine sits near 1e-12 at worst; 1e-9 leaves 10³ of margin while any real mistake in the
+ *  physics (a dropped term, a sign) moves the answer by 1e-6 or (much) more. */
+export const F64_BAR = 1e-9;
+/** f32 bar = F32_FACTOR × the measured float32 floor of the field (see fieldFloor). */
+export const F32_FACTOR = 3;
+/** A state whose float32 floor exceeds this cannot be judged in float32 (rounding its input moves
+ *  the reference's own answer by more than 1%): it is reported as skipped, never compared. */
+export const F32_ILL_CONDITIONED = 1e-2;
+
+export function maxAbs(a: ArrayLike<number>): number {
+  let m = 0;
+  for (let i = 0; i < a.length; i++) m = Math.max(m, Math.abs(a[i]));
+  return m;
+}
+
+/** ‖got − ref‖∞ / max(‖ref‖∞, TINY); NaN in `got` gives Infinity (a NaN must never pass). */
+export function relErr(got: ArrayLike<number>, ref: ArrayLike<number>, scale = maxAbs(ref)): number {
+  if (got.length !== ref.length) throw new Error(`length mismatch ${got.length} vs ${ref.length}`);
+  let m = 0;
+  for (let i = 0; i < ref.length; i++) {
+    const d = Math.abs(got[i] - ref[i]);
+    if (!Number.isFinite(d)) return Infinity;
+    m = Math.max(m, d);
+  }
+  return m / Math.max(scale, TINY);
+}
+
+/** Rotation angle (rad) between two orientations given as unit quaternions [w,x,y,z];
+ *  q and −q are the same orientation, so the sign is taken out with |w|. */
+export function quatAngle(a: readonly number[], b: readonly number[]): number {
+  // d = conj(b) ⊗ a
+  const [aw, ax, ay, az] = a;
+  const [bw, bx, by, bz] = b;
+  const w = bw * aw + bx * ax + by * ay + bz * az;
+  const x = bw * ax - bx * aw - by * az + bz * ay;
+  const y = bw * ay + bx * az - by * aw - bz * ax;
+  const z = bw * az - bx * ay + by * ax - bz * aw;
+  const r = 2 * Math.atan2(Math.hypot(x, y, z), Math.abs(w));
+  return Number.isFinite(r) ? r : Infinity;
+}
+
+/** Rotation angle between two row-major 3×3 rotation matrices (rad), via the trace, stable near 0
+ *  through the antisymmetric part: sin θ = ‖vee(RᵀS − SᵀR)‖/2. */
+export function matAngle(R: readonly number[], S: readonly number[]): number {
+  // D = Rᵀ S
+  const D = (i: number, j: number) => R[i] * S[j] + R[3 + i] * S[3 + j] + R[6 + i] * S[6 + j];
+  const s = 0.5 * Math.hypot(D(2, 1) - D(1, 2), D(0, 2) - D(2, 0), D(1, 0) - D(0, 1));
+  const c = 0.5 * (D(0, 0) + D(1, 1) + D(2, 2) - 1);
+  const r = Math.atan2(s, c);
+  return Number.isFinite(r) ? r : Infinity;
+}
+
+export interface FieldBar {
+  /** The measured floor of this field (f32), or the documented constant (f64). */
+  floor: number;
+  factor: number;
+  bar: number;
+}
+
+/** The float32 floor of one field: the largest change in the reference's own answer, over the
+ *  compared states, when its input (state and model constants) is rounded to float32.
+ *  States above F32_ILL_CONDITIONED are left out (they are skipped, not compared). */
+export function fieldFloor(perStateFloors: readonly number[]): number {
+  let m = 0;
+  for (const f of perStateFloors) if (f <= F32_ILL_CONDITIONED && f > m) m = f;
+  return m;
+}
+
+/** The bar for a field: f64 a fixed documented constant; f32 3× its measured floor. */
+export function barFor(precision: Precision, perStateFloors: readonly number[]): FieldBar {
+  if (precision === 'f64') return { floor: F64_BAR, factor: 1, bar: F64_BAR };
+  const floor = fieldFloor(perStateFloors);
+  return { floor, factor: F32_FACTOR, bar: F32_FACTOR * floor };
+}

@@ -1,0 +1,29 @@
+// The models the suite validates: every bundled scene, and the shared original scenes loaded with
+// their sim_config.yaml (gravity +Z, as the original ran them).
+
+import { existsSync, readdirSync } from 'node:fs';
+import { basename, join } from 'node:path';
+import type { ModelDesc } from '../engine/model-desc.js';
+import { packageRoot } from '../engine/native.js';
+import { loadScene } from '../scene/index.js';
+
+export const SHARED_DIR = join(packageRoot, '..', 'shared', 'achilles-arow');
+export const SHARED_SCENES = ['two_joint_arm', 'two_joint_arm_small_swing', 'three_joint_arm', 'asymmetric_two_joint_arm'] as const;
+
+export interface NamedModel {
+  name: string;
+  model: ModelDesc;
+}
+
+export function suiteModels(): NamedModel[] {
+  const dir = join(packageRoot, 'scenes');
+  const bundled = readdirSync(dir)
+    .filter((f) => f.endsWith('.arow'))
+    .sort()
+    .map((f) => ({ name: basename(f, '.arow'), model: loadScene(join(dir, f)) }));
+  // The shared scenes live beside the checkout (../shared); without them only bundled scenes run.
+  if (!existsSync(SHARED_DIR)) return bundled;
+  const config = join(SHARED_DIR, 'sim_config.yaml');
+  const shared = SHARED_SCENES.map((s) => ({ name: s, model: loadScene(join(SHARED_DIR, `${s}.arow`), { config }) }));
+  return [...bundled, ...shared];
+}

@@ -1,0 +1,73 @@
+// The validation's MuJoCo client: one `python3 validation/validate_extra.py` process answers every
+// query about one model, for both the model as written ("exact") and its float32-rounded twin
+// ("f32"), so a model costs one Python start (see validate_extra.py for the extra `rollout` kind).
+
+import { spawn } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
+import { MUJOCO_PY_HINT, type DynamicsResult, type KinematicsResult, type MujocoIntegrator, type StepResult } from './mujoco-ref.js';
+
+export type RefModel = 'exact' | 'f32';
+
+interface State {
+  qpos?: number[];
+  qvel?: number[];
+  tau?: number[];
+}
+export type ExtraQuery =
+  | ({ model: RefModel; kind: 'kinematics' } & State)
+  | ({ model: RefModel; kind: 'dynamics' } & State)
+  | ({ model: RefModel; kind: 'step'; integrator: MujocoIntegrator; h?: number } & State)
+  | ({
+      model: RefModel;
+      kind: 'rollout';
+      integrator: MujocoIntegrator;
+      h?: number;
+      steps: number;
+      every?: number;
+      round?: 'f32' | 'ulp';
+      energy?: boolean;
+      seed?: number;
+    } & State);
+
+export interface RolloutResult {
+  qpos: number[][];
+  qvel: number[][];
+  /** [potential, kinetic] at the start and after every recorded step (when asked). */
+  energy?: [number, number][];
+}
+export type ExtraResult = KinematicsResult | DynamicsResult | StepResult | RolloutResult;
+
+const SCRIPT = fileURLToPath(new URL('../../validation/validate_extra.py', import.meta.url));
+
+function revive(_key: string, v: unknown): unknown {
+  if (v === 'NaN') return NaN;
+  if (v === 'Infinity') return Infinity;
+  if (v === '-Infinity') return -Infinity;
+  return v;
+}
+
+/** Answers all queries in one Python process; results in query order. */
+export function queryMujoco(python: string, models: Record<RefModel, string>, queries: readonly ExtraQuery[]): Promise<ExtraResult[]> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(python, [SCRIPT], { stdio: ['pipe', 'pipe', 'pipe'] });
+    const out: Buffer[] = [];
+    const err: Buffer[] = [];
+    child.stdout.on('data', (b: Buffer) => out.push(b));
+    child.stderr.on('data', (b: Buffer) => err.push(b));
+    child.on('error', (e) => reject(new Error(`${MUJOCO_PY_HINT} (${e.message})`)));
+    child.on('close', (code) => {
+      const text = Buffer.concat(out).toString('utf8');
+      let parsed: { error?: string; results?: ExtraResult[] };
+      try {
+        parsed = JSON.parse(text, revive);
+      } catch {
+        reject(new Error(`validate_extra.py exited ${code} without a JSON answer: ${Buffer.concat(err).toString('utf8').trim() || text.slice(0, 500)}`));
+        return;
+      }
+      if (parsed.error !== undefined) reject(new Error(`MuJoCo reference: ${parsed.error}`));
+      else if (!Array.isArray(parsed.results) || parsed.results.length !== queries.length) reject(new Error('MuJoCo reference: result count differs from query count'));
+      else resolve(parsed.results);
+    });
+    child.stdin.end(JSON.stringify({ models, queries }));
+  });
+}

@@ -1,0 +1,98 @@
+// Writes reports/validation/: a CSV per stage, charts (Vega-Lite spec + SVG) and summary.md,
+// all through one OutputSet, so the directory gets the whole report or nothing.
+
+import { OutputSet } from '../reports/atomic.js';
+import { errorAgainstBarChart, lineChart, type Datum } from '../reports/charts.js';
+import { toCsv } from '../reports/csv.js';
+import { writeChart } from '../reports/render.js';
+import { formatSig, markdownTable } from '../reports/table.js';
+import { F32_FACTOR, F32_ILL_CONDITIONED, F64_BAR } from './metrics.js';
+import { summarize, suitePasses, uncaughtBugs, type SuiteResult } from './suite.js';
+import { STAGES, type CheckRow } from './types.js';
+
+const COLUMNS = ['model', 'precision', 'state', 't', 'field', 'error', 'stateFloor', 'floor', 'factor', 'bar', 'status', 'note'] as const;
+
+function worstPerField(rows: readonly CheckRow[]): Datum[] {
+  const m = new Map<string, CheckRow>();
+  for (const r of rows) {
+    if (r.status === 'skip') continue;
+    const k = `${r.model}|${r.field}`;
+    const w = m.get(k);
+    if (!w || r.error / r.bar > w.error / w.bar) m.set(k, r);
+  }
+  return [...m.values()].map((r) => ({ model: r.model, field: r.field, error: r.error, bar: r.bar }));
+}
+
+export function summaryMarkdown(r: SuiteResult): string {
+  const gates = summarize(r);
+  const lines: string[] = [];
+  lines.push(`# achilles validate: ${suitePasses(r) ? 'PASS' : 'FAIL'}`, '');
+  lines.push(
+    `Seed ${r.options.seed}; ${r.options.states} random states per model and stage (positions uniform, velocities N(0, 1.5²), torques N(0, s²) with s the model's RMS gravity torque); runtime ${r.seconds.toFixed(1)} s${r.mujocoVersion ? `; MuJoCo ${r.mujocoVersion}` : ''}.`,
+    '',
+    `Errors are relative to each field's own scale (‖err‖∞ / ‖ref‖∞ per state). Bars: f64 ${F64_BAR} (documented constant); f32 ${F32_FACTOR} × the field's measured float32 floor (MuJoCo's change when the state and model constants are rounded to float32 and its answer stored in float32); over time, ${F32_FACTOR} × the running floor of a MuJoCo run rounded to float32 (f32) or nudged by one ulp (f64) after every step. States whose floor exceeds ${F32_ILL_CONDITIONED} are skipped and counted.`,
+    '',
+  );
+  lines.push('## Gates', '');
+  lines.push(
+    markdownTable(
+      ['stage', 'model', 'precision', 'status', 'worst error / bar', 'worst field', 'compared', 'skipped', 'bugs caught / planted'],
+      gates.map((g) => [g.stage, g.model, g.precision, g.status, formatSig(g.worstRatio, 3), g.worstField, g.compared, g.skipped, `${g.bugsCaught} / ${g.bugsPlanted}`]),
+    ),
+  );
+  if (r.bugs.length) {
+    lines.push('## Planted bugs', '');
+    lines.push(`Swept with the bug build at f64 on the first ${r.options.bugStates} states of each model (same bars); the real gates above ran in full on the normal engine.`, '');
+    lines.push(
+      markdownTable(
+        ['bug', 'caught', 'stages that failed', 'gates failed'],
+        r.bugs.map((b) => [b.name, b.failed.length ? 'yes' : 'NO (broken gate)', [...new Set(b.failed.map((k) => k.split('/')[0]))].join(', '), String(b.failed.length)]),
+      ),
+    );
+    const missed = uncaughtBugs(r);
+    lines.push(`Caught ${r.bugs.length - missed.length} of ${r.bugs.length}${missed.length ? `; NOT caught: ${missed.join(', ')}` : ''}.`, '');
+  }
+  const e = r.energy.f64;
+  if (e) {
+    lines.push('## Energy drift (double pendulum from horizontal, 10 s at 2 ms, f64)', '');
+    lines.push(markdownTable(['integrator', 'engine drift (J)', 'MuJoCo drift on its own run (J)'], Object.entries(e).map(([g, s]) => [g, s.drift, s.mujocoDrift])));
+  }
+  const skipped = r.rows.filter((x) => x.status === 'skip');
+  lines.push('## Skipped', '', `${skipped.length} compared quantities skipped (float32 cannot resolve them, or chaos has decorrelated the reference from its own rounded run); every one is in the stage CSV with status \`skip\` and the reason.`, '');
+  return lines.join('\n') + '\n';
+}
+
+export async function writeReport(r: SuiteResult, dir: string): Promise<string[]> {
+  const out = await OutputSet.create(dir);
+  try {
+    for (const stage of STAGES) {
+      const rows = r.rows.filter((x) => x.stage === stage);
+      if (!rows.length) continue;
+      await out.write(`${stage}.csv`, toCsv(rows.map((x) => ({ ...x, t: x.t ?? '' })), { columns: COLUMNS, meta: { stage, seed: r.options.seed } }));
+      if (stage === 'trajectory') continue; // charted over time below
+      for (const p of ['f32', 'f64'] as const) {
+        const data = worstPerField(rows.filter((x) => x.precision === p));
+        if (!data.length) continue;
+        await writeChart(out, `${stage}-${p}-error-vs-bar`, errorAgainstBarChart({ title: `${stage} (${p}): worst error per field against its bar`, data, field: 'field', error: 'error', color: 'model', bar: { field: 'bar' }, xTitle: 'field', yTitle: 'relative error' }));
+      }
+    }
+    const traj = r.rows.filter((x) => x.stage === 'trajectory');
+    for (const p of ['f32', 'f64'] as const) {
+      const data = traj.filter((x) => x.precision === p && x.error > 0).map((x) => ({ t: x.t ?? 0, error: x.error, series: `${x.model} ${x.field}` }));
+      if (data.length) await writeChart(out, `trajectory-${p}-error-over-time`, lineChart({ title: `trajectory error over time (${p})`, data, x: 't', y: 'error', color: 'series', xTitle: 't (s)', yTitle: 'relative error', logY: true, maxPoints: 200 }));
+    }
+    for (const [p, series] of Object.entries(r.energy)) {
+      const data = Object.entries(series).flatMap(([g, s]) => s.engine.map((E, k) => ({ t: k * 0.002, dE: E - s.engine[0], integrator: g })));
+      await writeChart(out, `energy-${p}-drift`, lineChart({ title: `double pendulum energy E(t) − E(0), 10 s at 2 ms (${p})`, data, x: 't', y: 'dE', color: 'integrator', xTitle: 't (s)', yTitle: 'E(t) − E(0) (J)' }));
+    }
+    if (r.closedForm.length) {
+      const data = r.closedForm.flatMap((c) => c.t.map((t, k) => ({ t, error: c.error[k], run: `${c.model} ${c.precision}` })));
+      await writeChart(out, 'exact-closed-form-over-time', lineChart({ title: 'double pendulum q̈: engine against the closed form at every state of a 10 s run', data: data.filter((d) => d.error > 0), x: 't', y: 'error', color: 'run', xTitle: 't (s)', yTitle: 'relative error', logY: true }));
+    }
+    await out.write('summary.md', summaryMarkdown(r));
+    return await out.commit();
+  } catch (e) {
+    await out.abort();
+    throw e;
+  }
+}

@@ -1,0 +1,200 @@
+// The whole validation: references from MuJoCo (once per model), the normal engine through every
+// gate at f32 and f64, then the planted-bug sweep (bug build, f64, fewer states, same bars).
+
+import { PRECISIONS, type Precision } from '../engine/api.js';
+import type { IntegratorName, ModelDesc } from '../engine/model-desc.js';
+import { bugAddon, engineAddon, type NativeAddon } from '../engine/native.js';
+import { energyReference, energyRows, type EnergyOutcome, type EnergyReference } from './energy.js';
+import { closedFormRun, readmeReference, readmeRows, README_QACC } from './exact.js';
+import { suiteModels } from './models.js';
+import { perStateReference, perStateRows, type PerStateReference } from './per-state.js';
+import { trajectoryReference, trajectoryRows, trajectoryScenarios, type TrajectoryReference } from './trajectory.js';
+import type { CheckRow, StageName } from './types.js';
+
+export interface SuiteOptions {
+  stages: ReadonlySet<StageName>;
+  /** Model names to include (default all). */
+  models?: ReadonlySet<string>;
+  states: number;
+  bugStates: number;
+  seed: number;
+  python: string;
+  /** Run the planted-bug sweep (default true). */
+  bugs: boolean;
+  log?: (line: string) => void;
+}
+
+export interface BugOutcome {
+  name: string;
+  /** Gates ("stage/model/precision") the bug made fail. */
+  failed: string[];
+}
+
+export interface SuiteResult {
+  rows: CheckRow[];
+  bugs: BugOutcome[];
+  energy: Partial<Record<Precision, EnergyOutcome['series']>>;
+  closedForm: { model: string; precision: Precision; t: number[]; error: number[] }[];
+  tauScale: Record<string, number>;
+  seconds: number;
+  options: SuiteOptions;
+  mujocoVersion?: string;
+}
+
+export const gateKey = (r: Pick<CheckRow, 'stage' | 'model' | 'precision'>) => `${r.stage}/${r.model}/${r.precision}`;
+
+/** At most `n` promises in flight (2 cores: Python references overlap with each other). */
+async function pool<T, R>(items: readonly T[], n: number, f: (x: T) => Promise<R>): Promise<R[]> {
+  const out: R[] = new Array(items.length);
+  let next = 0;
+  await Promise.all(
+    Array.from({ length: Math.min(n, items.length) }, async () => {
+      while (next < items.length) {
+        const i = next++;
+        out[i] = await f(items[i]);
+      }
+    }),
+  );
+  return out;
+}
+
+interface References {
+  perState: PerStateReference[];
+  trajectories: TrajectoryReference[];
+  energy?: EnergyReference;
+  readme: Map<string, number[]>;
+  models: Map<string, ModelDesc>;
+}
+
+const PER_STATE: StageName[] = ['kinematics', 'mass-matrix', 'bias', 'forward', 'step', 'energy'];
+
+async function references(o: SuiteOptions): Promise<References> {
+  const log = o.log ?? (() => undefined);
+  const all = suiteModels().filter((m) => !o.models || o.models.has(m.name));
+  const models = new Map(all.map((m) => [m.name, m.model]));
+  const perState = PER_STATE.some((s) => o.stages.has(s))
+    ? await pool(all, 2, async ({ name, model }) => {
+        log(`reference: ${name} (${o.states} states)`);
+        return perStateReference(o.python, name, model, o.states, o.seed);
+      })
+    : [];
+  const tauScale = new Map(perState.map((r) => [r.name, r.tauScale]));
+  const trajectories = o.stages.has('trajectory')
+    ? await pool(trajectoryScenarios(models, (n) => tauScale.get(n) ?? 1, o.seed), 2, async (sc) => {
+        log(`reference: ${sc.name} (${sc.seconds} s)`);
+        return trajectoryReference(o.python, sc);
+      })
+    : [];
+  const pendulum = models.get('double-pendulum');
+  const energy = o.stages.has('energy') && pendulum ? await energyReference(o.python, pendulum) : undefined;
+  const readme = new Map<string, number[]>();
+  if (o.stages.has('exact')) {
+    for (const name of Object.keys(README_QACC)) {
+      const m = models.get(name);
+      if (m) readme.set(name, await readmeReference(o.python, m));
+    }
+  }
+  return { perState, trajectories, energy, readme, models };
+}
+
+function runGates(refs: References, o: SuiteOptions, precision: Precision, addon: NativeAddon, states: number, out: SuiteResult | null): CheckRow[] {
+  const rows: CheckRow[] = [];
+  for (const r of refs.perState) rows.push(...perStateRows(r, precision, addon, o.stages, Math.min(states, r.states.length)));
+  for (const t of refs.trajectories) rows.push(...trajectoryRows(t, precision, addon));
+  if (refs.energy) {
+    const e = energyRows(refs.energy, precision, addon);
+    rows.push(...e.rows);
+    if (out) out.energy[precision] = e.series;
+  }
+  if (o.stages.has('exact')) {
+    for (const [name, model] of refs.models) {
+      const run = closedFormRun(name, model, precision, addon);
+      if (run) {
+        rows.push(...run.rows);
+        out?.closedForm.push({ model: name, precision, t: run.t, error: run.error });
+      }
+      const q32 = refs.readme.get(name);
+      if (q32) rows.push(...readmeRows(name, model, precision, addon, q32));
+    }
+  }
+  return rows;
+}
+
+export async function runSuite(o: SuiteOptions): Promise<SuiteResult> {
+  const t0 = performance.now();
+  const log = o.log ?? (() => undefined);
+  const refs = await references(o);
+  const result: SuiteResult = { rows: [], bugs: [], energy: {}, closedForm: [], tauScale: {}, seconds: 0, options: o };
+  for (const r of refs.perState) result.tauScale[r.name] = r.tauScale;
+  // The normal run: the real engine (never the bug build), every state, both precisions.
+  for (const p of PRECISIONS) {
+    log(`engine: ${p}`);
+    result.rows.push(...runGates(refs, o, p, engineAddon(), o.states, result));
+  }
+  if (o.bugs) {
+    const bugs = bugAddon();
+    if (!bugs.isBugBuild || !bugs.plantedBugs || !bugs.setBug) throw new Error('achilles_bugs.node is not a planted-bug build');
+    try {
+      for (const name of bugs.plantedBugs()) {
+        log(`planted bug: ${name}`);
+        bugs.setBug(name);
+        const rows = runGates(refs, o, 'f64', bugs, o.bugStates, null);
+        result.bugs.push({ name, failed: [...new Set(rows.filter((r) => r.status === 'fail').map(gateKey))] });
+      }
+    } finally {
+      bugs.setBug('none');
+    }
+  }
+  result.seconds = (performance.now() - t0) / 1000;
+  return result;
+}
+
+export interface GateSummary {
+  stage: StageName;
+  model: string;
+  precision: Precision;
+  status: 'PASS' | 'FAIL';
+  worstRatio: number;
+  compared: number;
+  skipped: number;
+  worstField: string;
+  bugsPlanted: number;
+  bugsCaught: number;
+}
+
+/** One line per gate (stage × model × precision). A gate's bugsCaught counts the planted bugs it
+ *  failed on; the sweep runs f64 only, so f32 gates report the f64 gate's catches (same bars). */
+export function summarize(r: SuiteResult): GateSummary[] {
+  const gates = new Map<string, GateSummary>();
+  for (const row of r.rows) {
+    const k = gateKey(row);
+    let g = gates.get(k);
+    if (!g) {
+      g = { stage: row.stage, model: row.model, precision: row.precision, status: 'PASS', worstRatio: 0, compared: 0, skipped: 0, worstField: '', bugsPlanted: r.bugs.length, bugsCaught: 0 };
+      gates.set(k, g);
+    }
+    if (row.status === 'skip') {
+      g.skipped++;
+      continue;
+    }
+    g.compared++;
+    if (row.status === 'fail') g.status = 'FAIL';
+    const ratio = row.error === 0 ? 0 : row.error / row.bar;
+    if (!(ratio <= g.worstRatio)) {
+      g.worstRatio = ratio;
+      g.worstField = row.field;
+    }
+  }
+  for (const g of gates.values()) {
+    const key = `${g.stage}/${g.model}/f64`;
+    g.bugsCaught = r.bugs.filter((b) => b.failed.includes(key)).length;
+  }
+  return [...gates.values()];
+}
+
+/** Bugs no gate caught: each is a broken gate and fails the suite. */
+export const uncaughtBugs = (r: SuiteResult) => r.bugs.filter((b) => b.failed.length === 0).map((b) => b.name);
+
+export const suitePasses = (r: SuiteResult) => summarize(r).every((g) => g.status === 'PASS') && uncaughtBugs(r).length === 0;
+
+export type { IntegratorName };

@@ -1,0 +1,100 @@
+#!/usr/bin/env python3
+"""What `achilles validate` needs from MuJoCo beyond validation/mujoco_ref.py, in one process.
+
+One JSON request on stdin, one JSON answer on stdout (same float/NaN conventions as
+mujoco_ref.py, whose Ref class this reuses unchanged):
+
+  request:  {"models": {"exact": "<mujoco...>", "f32": "<mujoco...>"},
+             "queries": [{"model": "exact", "kind": ..., ...}, ...]}
+  response: {"version": "3.14.0", "results": [...]}   or   {"error": "..."}
+
+Why a second script: the validation compares each model twice, once as written and once with
+every constant rounded to float32 (to measure the float32 rounding floor), and wants both in the
+same process so a model costs one Python start. It adds one kind:
+
+  rollout  {qpos, qvel, tau, integrator, h?, steps, every, round?, energy?, seed?}
+           like mujoco_ref's `trajectory`, and optionally
+             round = "f32": the state is rounded to float32 after every step (the float32 floor
+                            of a trajectory: what float32 storage alone does to MuJoCo's answer);
+             round = "ulp": every state component is multiplied by (1 ± 2^-52) after every step,
+                            signs from a seeded generator (the float64 round-off floor);
+             energy = true: also [potential, kinetic] at the start and at every recorded state.
+"""
+import json
+import os
+import sys
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+
+try:
+    import numpy as np
+    import mujoco
+    from mujoco_ref import Ref, finite_safe
+except ImportError as e:
+    sys.stdout.write(json.dumps({"error": f"missing python module: {e.name}; run `pip install mujoco`"}))
+    sys.exit(0)
+
+
+def energy_of(ref, q, v):
+    m, d = ref.m, ref.d
+    m.opt.enableflags |= int(mujoco.mjtEnableBit.mjENBL_ENERGY)
+    ref.set(q, v, np.zeros(m.nv), np.zeros(m.nu))
+    mujoco.mj_forward(m, d)
+    return [float(d.energy[0]), float(d.energy[1])]
+
+
+def rollout(ref, query):
+    q, v, tau, ctrl = ref.state(query)
+    steps = int(query["steps"])
+    every = int(query.get("every", 1))
+    mode = query.get("round")
+    want_energy = bool(query.get("energy", False))
+    rng = np.random.default_rng(int(query.get("seed", 1)))
+    step = ref.stepper(query)
+    qs, vs, es = [], [], []
+    if want_energy:
+        es.append(energy_of(ref, q, v))
+    for k in range(1, steps + 1):
+        q, v = step(q, v, tau, ctrl)
+        if mode == "f32":
+            q = q.astype(np.float32).astype(np.float64)
+            v = v.astype(np.float32).astype(np.float64)
+        elif mode == "ulp":
+            q = q * (1 + rng.choice([-1.0, 1.0], size=q.shape) * 2.0 ** -52)
+            v = v * (1 + rng.choice([-1.0, 1.0], size=v.shape) * 2.0 ** -52)
+        elif mode is not None:
+            raise ValueError(f"unknown round mode {mode!r} (f32, ulp)")
+        if k % every == 0:
+            qs.append(q.tolist())
+            vs.append(v.tolist())
+            if want_energy:
+                es.append(energy_of(ref, q, v))
+    out = {"qpos": qs, "qvel": vs}
+    if want_energy:
+        out["energy"] = es
+    return out
+
+
+def main():
+    try:
+        req = json.loads(sys.stdin.read())
+        refs = {name: Ref(xml) for name, xml in req["models"].items()}
+        results = []
+        for i, query in enumerate(req.get("queries", [])):
+            ref = refs.get(query.get("model", "exact"))
+            if ref is None:
+                raise ValueError(f"query {i}: unknown model {query.get('model')!r}")
+            kind = query.get("kind")
+            kinds = {"kinematics": ref.kinematics, "dynamics": ref.dynamics, "step": ref.step,
+                     "trajectory": ref.trajectory, "rollout": lambda qq, r=ref: rollout(r, qq)}
+            if kind not in kinds:
+                raise ValueError(f"query {i}: unknown kind {kind!r}")
+            results.append(kinds[kind](query))
+        out = {"version": mujoco.__version__, "results": results}
+    except Exception as e:
+        out = {"error": f"{type(e).__name__}: {e}"}
+    sys.stdout.write(json.dumps(finite_safe(out), allow_nan=False))
+
+
+if __name__ == "__main__":
+    main()
