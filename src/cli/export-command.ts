@@ -1,0 +1,33 @@
+// `achilles export SCENE --mjcf`: the scene as MuJoCo MJCF (same bodies, frames, inertias and
+// joint order), to stdout or atomically to a file.
+
+import { writeFileAtomic } from '../reports/atomic.js';
+import { exportMjcf, loadScene } from '../scene/index.js';
+import type { CommandSpec } from './spec.js';
+import { UsageError } from './usage-error.js';
+
+export const exportCommand: CommandSpec = {
+  name: 'export',
+  summary: 'Convert a scene to another format (MuJoCo MJCF).',
+  positionals: [{ name: 'scene', description: 'the scene file (.arow)', required: true }],
+  options: [
+    { name: 'mjcf', kind: { type: 'boolean' }, description: 'Write MuJoCo MJCF XML (the only format; required).' },
+    { name: 'config', arg: 'FILE', kind: { type: 'string' }, description: 'A sim_config.yaml whose settings override the scene world settings.' },
+    { name: 'copies', arg: 'N', kind: { type: 'number', integer: true, min: 1, max: 100000 }, default: 1, description: 'Put N copies of the robot in the model (names get _k).' },
+    { name: 'out', arg: 'FILE', kind: { type: 'string' }, defaultText: 'stdout', description: 'Write to FILE (atomically: old contents or the complete new file, never a mix).' },
+  ],
+  examples: ['achilles export scenes/double-pendulum.arow --mjcf > double-pendulum.xml', 'achilles export scenes/arm7.arow --mjcf --copies 4 --out arm7x4.xml'],
+  async run([scene], opts) {
+    if (opts.mjcf !== true) throw new UsageError('choose the output format: --mjcf', 'export');
+    const config = opts.config as string | undefined;
+    const model = loadScene(scene, config === undefined ? {} : { config });
+    const xml = exportMjcf(model, { copies: (opts.copies as number | undefined) ?? 1 });
+    const out = opts.out as string | undefined;
+    if (out === undefined) process.stdout.write(xml.endsWith('\n') ? xml : `${xml}\n`);
+    else {
+      await writeFileAtomic(out, xml);
+      process.stderr.write(`achilles export: wrote ${out}\n`);
+    }
+    return 0;
+  },
+};

@@ -1,0 +1,69 @@
+// `achilles run`: the flag table. The work lives in src/run/ and is imported only when the
+// command runs, so `--help` and `docs` don't pay for loading the engine and the chart renderer.
+
+import { LANE_WIDTHS, PRECISIONS, type LaneWidth, type Precision } from '../engine/api.js';
+import { INTEGRATORS, type IntegratorName } from '../engine/model-desc.js';
+import type { CommandSpec } from './spec.js';
+
+export const runCommand: CommandSpec = {
+  name: 'run',
+  summary:
+    'Simulate a scene headless and record the chosen robots: trace.csv (time, every coordinate\'s position, velocity and acceleration, energies), run.json, and charts of joint positions and energy drift.',
+  positionals: [{ name: 'scene', description: 'the scene file (.arow)', required: true }],
+  options: [
+    { name: 'config', arg: 'FILE', kind: { type: 'string' }, description: 'A sim_config.yaml whose settings override the scene world settings.' },
+    { name: 'integrator', arg: 'NAME', kind: { type: 'choice', choices: INTEGRATORS }, defaultText: "the scene's", description: 'Integration scheme.' },
+    { name: 'dt', arg: 'S', kind: { type: 'number' }, defaultText: "the scene's", description: 'Time step in seconds (> 0).' },
+    { name: 'duration', arg: 'S', kind: { type: 'number' }, defaultText: "the scene's", description: 'Simulated time in seconds (> 0), rounded to a whole number of steps.' },
+    { name: 'substeps', arg: 'N', kind: { type: 'number', integer: true, min: 1, max: 1000000 }, defaultText: "the scene's", description: 'Split each step into N equal substeps.' },
+    { name: 'copies', arg: 'N', kind: { type: 'number', integer: true, min: 1, max: 16777216 }, default: 1, description: 'Number of robots stepped together, one per SIMD lane.' },
+    {
+      name: 'precision',
+      arg: 'P',
+      kind: { type: 'choice', choices: PRECISIONS },
+      default: 'f64',
+      description: 'Floating-point precision of the state (f64 by default: a trace is for reading, not for speed).',
+    },
+    {
+      name: 'lanes',
+      arg: 'W',
+      kind: { type: 'choice', choices: LANE_WIDTHS.map(String) },
+      defaultText: 'smallest width >= copies, at most the widest the CPU supports',
+      description: 'SIMD width: 1 is scalar; 4, 8, 16 need SSE2, AVX2, AVX-512 in f32 and AVX2, AVX-512, AVX-512 in f64. Results are bit-identical for every width; wider than the number of copies only adds idle lanes.',
+    },
+    { name: 'threads', arg: 'N', kind: { type: 'number', integer: true, min: 1, max: 256 }, default: 1, description: 'Worker threads (each steps whole SIMD blocks; results do not depend on it).' },
+    { name: 'robots', arg: 'LIST', kind: { type: 'list-number', integer: true, min: 0 }, default: [0], description: 'Robots to record, e.g. 0,3 (0-based, each < copies).' },
+    { name: 'out', arg: 'DIR', kind: { type: 'string' }, defaultText: 'reports/run/SCENE-INTEGRATOR-PRECISION', description: 'Output directory (files appear together at the end, or not at all).' },
+    { name: 'record', arg: 'EVERY', kind: { type: 'number', integer: true, min: 1 }, defaultText: 'about 1000 records per run', description: 'Record every EVERY steps (the first and last states are always recorded).' },
+    {
+      name: 'spread',
+      arg: 'RAD',
+      kind: { type: 'number', min: 0 },
+      default: 0,
+      description: 'Offset the revolute/prismatic coordinates of robots 1.. by a fixed pseudo-random amount in [-RAD, RAD) (robot 0 stays exact).',
+    },
+  ],
+  examples: [
+    'achilles run scenes/double-pendulum.arow',
+    'achilles run scenes/double-pendulum.arow --integrator rk4 --dt 0.001 --duration 5',
+    'achilles run scenes/arm7.arow --copies 64 --robots 0,1,2 --spread 0.01 --precision f32 --out reports/arm7',
+  ],
+  async run([scene], opts) {
+    const { runScene } = await import('../run/index.js');
+    return runScene(scene, {
+      config: opts.config as string | undefined,
+      integrator: opts.integrator as IntegratorName | undefined,
+      dt: opts.dt as number | undefined,
+      duration: opts.duration as number | undefined,
+      substeps: opts.substeps as number | undefined,
+      copies: opts.copies as number | undefined,
+      precision: opts.precision as Precision | undefined,
+      lanes: opts.lanes === undefined ? undefined : (Number(opts.lanes) as LaneWidth),
+      threads: opts.threads as number | undefined,
+      robots: opts.robots as number[] | undefined,
+      out: opts.out as string | undefined,
+      record: opts.record as number | undefined,
+      spread: opts.spread as number | undefined,
+    });
+  },
+};

@@ -1,0 +1,69 @@
+// Samples the recorded robots' state into trace rows.
+//
+// Every value in a row belongs to the same instant t = step · dt: q and v are the state after
+// `step` steps, qacc is recomputed at exactly that state (batch.forward(); after a step the
+// engine's qacc would still hold the acceleration at the step's *start*), and the energies are
+// evaluated at that state too. Values are copied out as float64 (exact for f32 and f64).
+
+import type { Batch } from '../engine/batch.js';
+import { coordinateNames } from '../engine/batch.js';
+
+export interface TraceColumns {
+  q: string[];
+  v: string[];
+  qacc: string[];
+  all: string[];
+}
+
+export function traceColumns(batch: Batch): TraceColumns {
+  const names = coordinateNames(batch.model);
+  const q = names.q.map((n) => `q:${n}`);
+  const v = names.v.map((n) => `v:${n}`);
+  const qacc = names.v.map((n) => `qacc:${n}`);
+  return { q, v, qacc, all: ['step', 'time', 'robot', ...q, ...v, ...qacc, 'kinetic', 'potential', 'total', 'drift'] };
+}
+
+export class Recorder {
+  readonly columns: TraceColumns;
+  /** One row per (record, robot), in `columns.all` order. */
+  readonly rows: number[][] = [];
+  /** Each recorded robot's total energy at step 0 (drift is measured from it). */
+  private readonly initialTotal = new Map<number, number>();
+
+  constructor(
+    private readonly batch: Batch,
+    readonly robots: readonly number[],
+  ) {
+    this.columns = traceColumns(batch);
+  }
+
+  /** Record the current state of every recorded robot. */
+  record(): void {
+    const b = this.batch;
+    b.forward();
+    const e = b.energy();
+    const step = b.steps;
+    const time = b.time;
+    for (const r of this.robots) {
+      const row: number[] = [step, time, r];
+      for (let k = 0; k < b.nq; k++) row.push(b.q[k * b.stride + r]);
+      for (let k = 0; k < b.nv; k++) row.push(b.v[k * b.stride + r]);
+      for (let k = 0; k < b.nv; k++) row.push(b.qacc[k * b.stride + r]);
+      const total = e.total[r];
+      if (!this.initialTotal.has(r)) this.initialTotal.set(r, total);
+      row.push(e.kinetic[r], e.potential[r], total, total - this.initialTotal.get(r)!);
+      this.rows.push(row);
+    }
+  }
+
+  /** Rows as objects keyed by column name (for CSV). */
+  objects(): Record<string, number>[] {
+    const cols = this.columns.all;
+    return this.rows.map((row) => Object.fromEntries(cols.map((c, i) => [c, row[i]])));
+  }
+
+  /** Index of a column in each row. */
+  index(column: string): number {
+    return this.columns.all.indexOf(column);
+  }
+}

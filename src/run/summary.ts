@@ -1,0 +1,105 @@
+// The numbers a run reports: throughput and energy drift, and their one-screen text form.
+//
+// Energy drift is total energy minus its value at t = 0, per recorded robot. A relative drift
+// needs a scale, and |E(0)| alone fails when E(0) is 0 (a pendulum released from the height of
+// its hinge), so the scale is max(|E(0)|, peak kinetic energy over the run): the energy the
+// motion actually exchanges. With constant torques in the scene the total energy is not
+// conserved, and "drift" includes the torques' work; the summary says so.
+
+import type { ModelDesc } from '../engine/model-desc.js';
+import { formatSi, formatSig } from '../reports/table.js';
+import type { Recorder } from './recorder.js';
+import type { RunSettings } from './settings.js';
+
+export interface DriftStats {
+  robot: number;
+  /** Drift at the last record (J). */
+  final: number;
+  /** Largest |drift| over the records (J). */
+  maxAbs: number;
+  /** max(|E(0)|, peak kinetic energy) (J). */
+  scale: number;
+  /** final / scale and maxAbs / scale; null when the scale is 0 (nothing moved). */
+  finalRelative: number | null;
+  maxAbsRelative: number | null;
+}
+
+export interface RunSummary {
+  steps: number;
+  copies: number;
+  recordedRobots: number[];
+  records: number;
+  simulatedSeconds: number;
+  wallSeconds: number;
+  stepSeconds: number;
+  robotStepsPerSecond: number;
+  /** The recorded robot with the largest |drift|. */
+  drift: DriftStats;
+  /** Every recorded robot's drift. */
+  driftByRobot: DriftStats[];
+  /** Whether the scene applies constant generalized forces (energy then isn't conserved). */
+  appliesTorque: boolean;
+}
+
+export function driftStats(rec: Recorder): DriftStats[] {
+  const iRobot = rec.index('robot');
+  const iKin = rec.index('kinetic');
+  const iTot = rec.index('total');
+  const iDrift = rec.index('drift');
+  return rec.robots.map((robot) => {
+    const rows = rec.rows.filter((r) => r[iRobot] === robot);
+    let maxAbs = 0;
+    let peakKinetic = 0;
+    for (const r of rows) {
+      maxAbs = Math.max(maxAbs, Math.abs(r[iDrift]));
+      peakKinetic = Math.max(peakKinetic, r[iKin]);
+    }
+    const final = rows[rows.length - 1][iDrift];
+    const scale = Math.max(Math.abs(rows[0][iTot]), peakKinetic);
+    const rel = (x: number) => (scale > 0 ? x / scale : null);
+    return { robot, final, maxAbs, scale, finalRelative: rel(final), maxAbsRelative: rel(maxAbs) };
+  });
+}
+
+export function summarize(rec: Recorder, s: RunSettings, model: ModelDesc, stepsDone: number, stepSeconds: number, wallSeconds: number): RunSummary {
+  const byRobot = driftStats(rec);
+  const worst = byRobot.reduce((a, b) => (b.maxAbs > a.maxAbs ? b : a));
+  return {
+    steps: stepsDone,
+    copies: s.copies,
+    recordedRobots: [...s.robots],
+    records: rec.rows.length / s.robots.length,
+    simulatedSeconds: stepsDone * s.dt,
+    wallSeconds,
+    stepSeconds,
+    robotStepsPerSecond: stepSeconds > 0 ? (s.copies * stepsDone) / stepSeconds : Number.POSITIVE_INFINITY,
+    drift: worst,
+    driftByRobot: byRobot,
+    appliesTorque: model.bodies.some((b) => b.tau.some((x) => x !== 0)),
+  };
+}
+
+const pct = (x: number | null): string => (x === null ? 'n/a: nothing moved' : `${formatSig(x * 100, 3)}%`);
+
+/** The one-screen stdout summary. */
+export function summaryText(sum: RunSummary, s: RunSettings, modelName: string, isa: string, outDir: string): string {
+  const d = sum.drift;
+  const robotNote = sum.recordedRobots.length > 1 ? ` (robot ${d.robot}, the worst of ${sum.recordedRobots.join(', ')})` : '';
+  const lines: Array<[string, string]> = [
+    ['scene', `${modelName} (${s.scene})`],
+    ['integrator', `${s.integrator}, dt ${s.dt} s, ${s.substeps} substep${s.substeps === 1 ? '' : 's'}, ${s.precision}`],
+    ['batch', `${s.copies} robot${s.copies === 1 ? '' : 's'}, ${s.lanes} lane${s.lanes === 1 ? '' : 's'} (${isa}), ${s.threads} thread${s.threads === 1 ? '' : 's'}`],
+    ['steps', `${sum.steps} (${sum.records} records, every ${s.recordEvery} steps)`],
+    ['simulated time', `${Number(sum.simulatedSeconds.toPrecision(12))} s`],
+    ['wall time', `${formatSig(sum.wallSeconds, 3)} s (stepping ${formatSig(sum.stepSeconds, 3)} s)`],
+    ['throughput', formatSi(sum.robotStepsPerSecond, 'robot-steps/s')],
+    ['energy drift, final', `${formatSig(d.final, 4)} J (${pct(d.finalRelative)})${robotNote}`],
+    ['energy drift, max |.|', `${formatSig(d.maxAbs, 4)} J (${pct(d.maxAbsRelative)})`],
+    ['drift relative to', `${formatSig(d.scale, 4)} J = max(|E(0)|, peak kinetic energy)`],
+    ['output', outDir],
+  ];
+  const w = Math.max(...lines.map(([k]) => k.length));
+  let text = lines.map(([k, v]) => `${k.padEnd(w)}  ${v}`).join('\n') + '\n';
+  if (sum.appliesTorque) text += 'note: the scene applies constant torques, so total energy is not conserved: the drift includes their work.\n';
+  return text;
+}
