@@ -7,7 +7,7 @@ import { SCENES, spawnCli, tempDir } from './cli-harness.js';
 
 /** Start a run far too long to finish, SIGINT it once it is stepping, and collect the outcome. */
 async function interruptRun(out: string): Promise<{ code: number | null; signal: NodeJS.Signals | null; stderr: string; stdout: string }> {
-  const child = spawnCli(['run', join(SCENES, 'humanoid-tree.arow'), '--copies', '64', '--duration', '1000000', '--out', out]);
+  const child = spawnCli(['run', join(SCENES, 'double-pendulum.arow'), '--integrator', 'rk4', '--copies', '64', '--duration', '1000000', '--out', out]);
   let stderr = '';
   let stdout = '';
   child.stdout!.on('data', (d) => (stdout += String(d)));
