@@ -6,6 +6,23 @@ import { loadScene } from '../src/scene/index.js';
 import { scene } from './helpers/engine.js';
 
 describe('divergence is reported with the step, robot and joint', () => {
+  const cpu = engineAddon().cpuInfo();
+  const widths = [
+    ['f32', 1], ['f32', 4], ['f32', 8], ['f32', 16], ['f64', 1], ['f64', 4], ['f64', 8], ['f64', 16],
+  ] as const;
+  for (const [precision, lanes] of widths) {
+    const ok = lanes === 1 || (lanes === 16 || (lanes === 8 && precision === 'f64') ? cpu.avx512 : lanes === 4 && precision === 'f32' ? cpu.sse2 : cpu.avx2);
+    if (!ok) continue;
+    it(`detects a NaN or infinite state at ${precision} × ${lanes} lanes`, () => {
+      const b = new Batch(loadScene(scene('double-pendulum')), { copies: 21, precision, lanes });
+      b.setRobot(19, { v: [Number.NaN, 0] });
+      expect(b.stepRaw(5).nonFinite).toEqual({ step: 1, robot: 19, joint: 'upper' });
+      b.reset();
+      b.setRobot(2, { q: [0, Number.POSITIVE_INFINITY] });
+      expect(b.stepRaw(5).nonFinite?.robot).toBe(2);
+    });
+  }
+
   it('names the first non-finite step, robot and joint', () => {
     const model = loadScene(scene('double-pendulum'));
     const b = new Batch(model, { copies: 6, precision: 'f32', lanes: 4, integrator: 'euler', dt: 0.002 });

@@ -180,10 +180,12 @@ template <class V> constexpr int lanes_of = PackTraits<V>::lanes;
 
 template <class V> inline V load(const ScalarOf<V>* p) { return vload(p, static_cast<V*>(nullptr)); }
 
-// Non-finite test that survives any compiler flag: x − x is 0 for finite x and NaN otherwise.
+// Non-finite test: x − x is 0 for finite x and NaN otherwise, and NaN is the one value not equal
+// to itself. Written as !(d == d), never d != d: xsimd's != is an *ordered* compare on AVX and
+// AVX-512 (false when either side is NaN), so d != d would never see a NaN there.
 template <class V> inline MaskOf<V> nonfinite(const V& x) {
   const V d = x - x;
-  return d != d;
+  return vnot(d == d);
 }
 
 } // namespace ACH_ISA_NS
