@@ -11,6 +11,14 @@ import { judgeField } from '../src/validation/judge.js';
 import { barFor, F32_FACTOR, F32_ILL_CONDITIONED, F64_BAR, fieldFloor, quatAngle } from '../src/validation/metrics.js';
 import { suiteModels } from '../src/validation/models.js';
 import { runSuite, summarize } from '../src/validation/suite.js';
+import { doublePendulumAccel, type DoublePendulumParams } from '../src/validation/double-pendulum-exact.js';
+import { perturbedParams } from '../src/validation/per-state.js';
+import { queryMujoco, type ExtraQuery } from '../src/validation/reference.js';
+import type { DynamicsResult } from '../src/validation/mujoco-ref.js';
+import { Rng } from '../src/validation/rng.js';
+import { exportMjcf } from '../src/scene/index.js';
+import { F32_PERTURBATIONS, perturbedModels, perturbState, randomStates, roundModel, roundState } from '../src/validation/states.js';
+import { relErr } from '../src/validation/metrics.js';
 
 describe('float32 bars follow the measured floor', () => {
   it('the field floor is the largest resolvable per-state floor, and the bar is 3× it', () => {
@@ -30,6 +38,49 @@ describe('float32 bars follow the measured floor', () => {
     ]);
     expect(rows.map((r) => r.status)).toEqual(['pass', 'fail', 'skip']);
     expect(rows[0].bar).toBeCloseTo(6e-7, 20);
+  });
+
+  it('perturbing by a float32 half-ulp moves exactly representable inputs that rounding leaves alone (closed form)', () => {
+    // Every parameter and state number exactly representable in float32: rounding moves nothing.
+    const p: DoublePendulumParams = { m1: 1, r1: 0.5, I1: 0.375, m2: 0.5, r2: 0.25, I2: 0.0625, l1: 1, gy: 0, gz: 8 };
+    const twins = perturbedParams(p, F32_PERTURBATIONS, 7);
+    let round = 0;
+    let pert = 0;
+    for (let i = 0; i < 32; i++) {
+      const s = { phi: Math.fround(0.1 * i - 1.5), psi: Math.fround(2.75 - 0.17 * i), phiDot: Math.fround(1.25 - 0.1 * i), psiDot: Math.fround(0.05 * i) };
+      const exact = doublePendulumAccel(p, s);
+      round = Math.max(round, relErr(doublePendulumAccel(p, s).map(Math.fround), exact));
+      for (const pk of twins) pert = Math.max(pert, relErr(doublePendulumAccel(pk, s).map(Math.fround), exact));
+    }
+    expect(pert).toBeGreaterThan(round);
+    expect(pert).toBeLessThan(1e-5);
+  });
+
+  it('the perturbation floor is >= the rounding floor on a model with exactly representable inputs (MuJoCo)', async () => {
+    const model = suiteModels().find((m) => m.name === 'slider-ball')!.model; // masses 5, 1, 0.5, 0.1; lengths 0.5
+    const states = randomStates(model, 16, 3, 1).map(roundState); // states exactly representable too
+    const twins = perturbedModels(model, F32_PERTURBATIONS, 3);
+    const models: Record<string, string> = { exact: exportMjcf(model), r: exportMjcf(roundModel(model)) };
+    twins.forEach((t, k) => (models[`p${k}`] = exportMjcf(t)));
+    const qs: ExtraQuery[] = states.flatMap((s, i) => [
+      { model: 'exact', kind: 'dynamics' as const, qpos: s.q, qvel: s.v, tau: s.tau },
+      { model: 'r', kind: 'dynamics' as const, qpos: s.q, qvel: s.v, tau: s.tau },
+      ...twins.map((_, k) => {
+        const x = perturbState(model, s, new Rng(1000 * i + k));
+        return { model: `p${k}`, kind: 'dynamics' as const, qpos: x.q, qvel: x.v, tau: x.tau };
+      }),
+    ]);
+    const res = (await queryMujoco('python3', models, qs)) as DynamicsResult[];
+    const per = 2 + twins.length;
+    let round = 0;
+    let pert = 0;
+    states.forEach((_, i) => {
+      const exact = res[per * i].qacc;
+      round = Math.max(round, relErr(res[per * i + 1].qacc.map(Math.fround), exact));
+      for (let k = 0; k < twins.length; k++) pert = Math.max(pert, relErr(res[per * i + 2 + k].qacc.map(Math.fround), exact));
+    });
+    expect(pert).toBeGreaterThanOrEqual(round);
+    expect(pert).toBeLessThan(F32_ILL_CONDITIONED);
   });
 
   it('orientation error ignores the quaternion sign', () => {

@@ -4,18 +4,23 @@
 One JSON request on stdin, one JSON answer on stdout (same float/NaN conventions as
 mujoco_ref.py, whose Ref class this reuses unchanged):
 
-  request:  {"models": {"exact": "<mujoco...>", "f32": "<mujoco...>"},
+  request:  {"models": {"exact": "<mujoco...>", "p0": "<mujoco...>", ...},
              "queries": [{"model": "exact", "kind": ..., ...}, ...]}
   response: {"version": "3.14.0", "results": [...]}   or   {"error": "..."}
 
-Why a second script: the validation compares each model twice, once as written and once with
-every constant rounded to float32 (to measure the float32 rounding floor), and wants both in the
-same process so a model costs one Python start. It adds one kind:
+Why a second script: the validation asks about each model as written and about its perturbed
+twins (every constant multiplied by 1 + delta, |delta| <= 2^-24, a float32 half-ulp: the float32
+floor), under any model names, and wants them all in one process so a model costs one Python
+start. It adds one kind:
 
   rollout  {qpos, qvel, tau, integrator, h?, steps, every, round?, energy?, seed?}
            like mujoco_ref's `trajectory`, and optionally
              round = "f32": the state is rounded to float32 after every step (the float32 floor
                             of a trajectory: what float32 storage alone does to MuJoCo's answer);
+             round = "perturb": every state component is multiplied by (1 + delta) after every
+                            step, delta uniform in [-2^-24, 2^-24] from a seeded generator, and
+                            ball/free quaternions renormalised (the float32 floor of a trajectory:
+                            a float32 engine's state carries a half-ulp relative error per step);
              round = "ulp": every state component is multiplied by (1 ± 2^-52) after every step,
                             signs from a seeded generator (the float64 round-off floor);
              energy = true: also [potential, kinetic] at the start and at every recorded state.
@@ -43,6 +48,21 @@ def energy_of(ref, q, v):
     return [float(d.energy[0]), float(d.energy[1])]
 
 
+HALF_ULP32 = 2.0 ** -24
+
+
+def quat_slices(m):
+    """qpos slices of every ball / free-joint quaternion."""
+    out = []
+    for j in range(m.njnt):
+        a = int(m.jnt_qposadr[j])
+        if m.jnt_type[j] == mujoco.mjtJoint.mjJNT_BALL:
+            out.append(slice(a, a + 4))
+        elif m.jnt_type[j] == mujoco.mjtJoint.mjJNT_FREE:
+            out.append(slice(a + 3, a + 7))
+    return out
+
+
 def rollout(ref, query):
     q, v, tau, ctrl = ref.state(query)
     steps = int(query["steps"])
@@ -51,6 +71,7 @@ def rollout(ref, query):
     want_energy = bool(query.get("energy", False))
     rng = np.random.default_rng(int(query.get("seed", 1)))
     step = ref.stepper(query)
+    quats = quat_slices(ref.m)
     qs, vs, es = [], [], []
     if want_energy:
         es.append(energy_of(ref, q, v))
@@ -59,11 +80,16 @@ def rollout(ref, query):
         if mode == "f32":
             q = q.astype(np.float32).astype(np.float64)
             v = v.astype(np.float32).astype(np.float64)
+        elif mode == "perturb":
+            q = q * (1 + rng.uniform(-HALF_ULP32, HALF_ULP32, size=q.shape))
+            v = v * (1 + rng.uniform(-HALF_ULP32, HALF_ULP32, size=v.shape))
+            for sl in quats:
+                q[sl] /= np.linalg.norm(q[sl])
         elif mode == "ulp":
             q = q * (1 + rng.choice([-1.0, 1.0], size=q.shape) * 2.0 ** -52)
             v = v * (1 + rng.choice([-1.0, 1.0], size=v.shape) * 2.0 ** -52)
         elif mode is not None:
-            raise ValueError(f"unknown round mode {mode!r} (f32, ulp)")
+            raise ValueError(f"unknown round mode {mode!r} (f32, perturb, ulp)")
         if k % every == 0:
             qs.append(q.tolist())
             vs.append(v.tolist())

@@ -13,7 +13,9 @@ import { judgeField } from './judge.js';
 import { F32_FACTOR, F64_BAR, maxAbs, relErr } from './metrics.js';
 import type { DynamicsResult } from './mujoco-ref.js';
 import { queryMujoco } from './reference.js';
-import { roundModel } from './states.js';
+import { perturbedParams } from './per-state.js';
+import { Rng, seedFor } from './rng.js';
+import { F32_PERTURBATIONS, perturbed, perturbedModels, perturbState } from './states.js';
 import type { CheckRow } from './types.js';
 
 export const RUN_SECONDS = 10;
@@ -34,14 +36,15 @@ export interface ClosedFormRun {
   error: number[];
 }
 
-const round32 = (p: DoublePendulumParams) => Object.fromEntries(Object.entries(p).map(([k, v]) => [k, Math.fround(v)])) as unknown as DoublePendulumParams;
-
-/** Floor per state: the closed form with float32 constants, its answer stored in float32 (the
- *  engine's state is already float32 in an f32 run, so rounding it changes nothing). */
-export function closedFormRun(name: string, model: ModelDesc, precision: Precision, addon: NativeAddon): ClosedFormRun | null {
+/** Floor per state: the closed form's largest change over F32_PERTURBATIONS perturbations of its
+ *  parameters and of the state and torques (each number × (1 + δ), |δ| ≤ 2⁻²⁴, seeded), its
+ *  answer stored in float32: the float32 sensitivity of the closed form itself at that state (the
+ *  engine's state is float32 in an f32 run, so rounding it would change nothing, and rounding the
+ *  parameters leaves the exactly representable ones unmoved; see per-state.ts). */
+export function closedFormRun(name: string, model: ModelDesc, precision: Precision, addon: NativeAddon, seed = 1): ClosedFormRun | null {
   const p = doublePendulumParams(model);
   if (!p) return null;
-  const p32 = round32(p);
+  const twins = perturbedParams(p, F32_PERTURBATIONS, seedFor(seed, name, 'closed-form-run'));
   const b = new Batch(model, { copies: 1, precision }, addon);
   const steps = Math.round(RUN_SECONDS / b.dt);
   const samples: { state: number; t: number; error: number; stateFloor: number }[] = [];
@@ -57,33 +60,49 @@ export function closedFormRun(name: string, model: ModelDesc, precision: Precisi
     const s = { phi: r.q[0], psi: r.q[1], phiDot: r.v[0], psiDot: r.v[1] };
     const tau: [number, number] = [r.tau[0], r.tau[1]];
     const exact = doublePendulumAccel(p, s, tau);
-    samples.push({ state: k, t: k * b.dt, error: relErr(r.qacc, exact), stateFloor: relErr(doublePendulumAccel(p32, s, tau).map(Math.fround), exact) });
+    let floor = 0;
+    twins.forEach((pj, j) => {
+      const rng = new Rng(seedFor(seed, name, 'closed-form-state', String(k), String(j)));
+      const [phi, psi, phiDot, psiDot, t0, t1] = perturbed([s.phi, s.psi, s.phiDot, s.psiDot, tau[0], tau[1]], rng);
+      const e = relErr(doublePendulumAccel(pj, { phi, psi, phiDot, psiDot }, [t0, t1]).map(Math.fround), exact);
+      floor = Number.isNaN(e) ? Infinity : Math.max(floor, e);
+    });
+    samples.push({ state: k, t: k * b.dt, error: relErr(r.qacc, exact), stateFloor: floor });
   }
   const rows = judgeField({ stage: 'exact', model: name, precision, field: 'qacc-closed-form-10s' }, samples);
   return { rows: rows.filter((r) => r.state % EVERY === 0 || r.status === 'fail'), t: samples.map((s) => s.t), error: samples.map((s) => s.error) };
 }
 
-/** Engine-independent numbers for the README check: MuJoCo's qacc at the initial state with the
- *  model's constants rounded to float32, for the f32 floor. */
-export async function readmeReference(python: string, model: ModelDesc): Promise<number[]> {
+/** Engine-independent numbers for the README check: MuJoCo's qacc at the initial state for each
+ *  float32-perturbed twin of the model and state (see states.perturbModel), stored in float32. */
+export async function readmeReference(python: string, model: ModelDesc, seed = 1): Promise<number[][]> {
   const q = model.bodies.flatMap((b) => b.q0);
   const v = model.bodies.flatMap((b) => b.v0);
-  const [d32] = (await queryMujoco(python, { exact: exportMjcf(model), f32: exportMjcf(roundModel(model)) }, [
-    { model: 'f32', kind: 'dynamics', qpos: q.map(Math.fround), qvel: v.map(Math.fround) },
-  ])) as DynamicsResult[];
-  return d32.qacc.map(Math.fround);
+  const twins = perturbedModels(model, F32_PERTURBATIONS, seedFor(seed, 'readme'));
+  const models: Record<string, string> = { exact: exportMjcf(model) };
+  twins.forEach((t, k) => (models[`p${k}`] = exportMjcf(t)));
+  const res = (await queryMujoco(
+    python,
+    models,
+    twins.map((_, k) => {
+      const x = perturbState(model, { q, v, tau: v.map(() => 0) }, new Rng(seedFor(seed, 'readme-state', String(k))));
+      return { model: `p${k}`, kind: 'dynamics' as const, qpos: x.q, qvel: x.v };
+    }),
+  )) as DynamicsResult[];
+  return res.map((d) => d.qacc.map(Math.fround));
 }
 
 /** The README's values are printed to 7 decimals: that rounding is the reference's own floor.
- *  f64 bar: max(1e-9, 3 × that); f32 bar: 3 × the larger of it and the float32 floor. */
-export function readmeRows(name: string, model: ModelDesc, precision: Precision, addon: NativeAddon, qacc32: number[]): CheckRow[] {
+ *  f64 bar: max(1e-9, 3 × that); f32 bar: 3 × the larger of it and the float32 floor (the largest
+ *  change over the perturbed twins' answers, less the printing floor). */
+export function readmeRows(name: string, model: ModelDesc, precision: Precision, addon: NativeAddon, qacc32: number[][]): CheckRow[] {
   const want = README_QACC[name];
   if (!want) return [];
   const b = new Batch(model, { copies: 1, precision }, addon);
   b.forward();
   const got = b.getRobot(0).qacc;
   const printed = README_HALF_ULP / maxAbs(want);
-  const floor = precision === 'f64' ? printed : Math.max(printed, relErr(qacc32, want) - printed);
+  const floor = precision === 'f64' ? printed : Math.max(printed, ...qacc32.map((a) => relErr(a, want) - printed));
   const bar = precision === 'f64' ? Math.max(F64_BAR, F32_FACTOR * printed) : F32_FACTOR * floor;
   const error = relErr(got, want);
   return [

@@ -34,9 +34,9 @@ export function judgeField(id: FieldId, samples: readonly Sample[]): CheckRow[] 
 }
 
 /** Runs over time (samples in time order): the floor at t is the largest floor measured up to t
- *  (rounding differences grow, but cross zero now and then); bar = factor × that floor, and in
+ *  (perturbation differences grow, but cross zero now and then); bar = factor × that floor, and in
  *  f64 never below F64_BAR. Once the floor passes F32_ILL_CONDITIONED the reference itself has
- *  lost the trajectory to rounding (chaos), so later samples are skipped and reported. */
+ *  lost the trajectory to float32-sized perturbations (chaos), so later samples are skipped and reported. */
 export function judgeOverTime(id: FieldId, samples: readonly Sample[]): CheckRow[] {
   let running = 0;
   let lost = false;
@@ -54,7 +54,7 @@ export function judgeOverTime(id: FieldId, samples: readonly Sample[]): CheckRow
       factor: F32_FACTOR,
       bar,
       status: lost ? 'skip' : s.error <= bar ? 'pass' : 'fail',
-      note: lost ? `rounding alone has moved the reference by more than ${F32_ILL_CONDITIONED} by t = ${s.t}: not comparable` : '',
+      note: lost ? `float32-sized perturbations alone have moved the reference by more than ${F32_ILL_CONDITIONED} by t = ${s.t}: not comparable` : '',
     };
   });
 }

@@ -10,10 +10,24 @@ export const TINY = 1e-12;
  *  f64 engine sits near 1e-12 at worst; 1e-9 leaves 10³ of margin while any real mistake in the
  *  physics (a dropped term, a sign) moves the answer by 1e-6 or (much) more. */
 export const F64_BAR = 1e-9;
-/** f32 bar = F32_FACTOR × the measured float32 floor of the field (see fieldFloor). */
+/** f32 bar = F32_FACTOR × the measured float32 floor of the field (see fieldFloor).
+ *
+ *  The float32 floor is measured, never assumed: it is the reference's own change when every
+ *  input number (state coordinates, velocities, torques, and every model constant: masses, CoMs,
+ *  inertias, joint pos/quat, axes, gravity, dt) is multiplied by 1 + δ with δ uniform in
+ *  [−2⁻²⁴, 2⁻²⁴] (a float32 half-ulp, relative; zero stays zero; quaternions renormalised), its
+ *  answer stored in float32, taken as the largest over several seeded perturbations. A float32
+ *  engine's result is at best the exact answer for inputs perturbed that way (every number it
+ *  reads, and every intermediate it writes, carries up to a half-ulp), so this is the floor no
+ *  float32 engine can beat, and the factor 3 is the margin for an engine's round-off in many
+ *  operations where the reference perturbs its inputs only once. Rounding the inputs to float32
+ *  (the first version of this floor) is a degenerate perturbation: inputs that are exactly
+ *  representable (masses 1 or 0.5, lengths 0.5, zeros, integers) do not move at all, and on an
+ *  ill-conditioned model the floor then came out far too small. */
 export const F32_FACTOR = 3;
-/** A state whose float32 floor exceeds this cannot be judged in float32 (rounding its input moves
- *  the reference's own answer by more than 1%): it is reported as skipped, never compared. */
+/** A state whose float32 floor exceeds this cannot be judged in float32 (perturbing its inputs by
+ *  a float32 half-ulp moves the reference's own answer by more than 1%): it is reported as
+ *  skipped, never compared. */
 export const F32_ILL_CONDITIONED = 1e-2;
 
 export function maxAbs(a: ArrayLike<number>): number {
@@ -66,8 +80,9 @@ export interface FieldBar {
   bar: number;
 }
 
-/** The float32 floor of one field: the largest change in the reference's own answer, over the
- *  compared states, when its input (state and model constants) is rounded to float32.
+/** The float32 floor of one field: the largest per-state floor (the reference's own largest change
+ *  when its inputs, state and model constants, are perturbed by a float32 half-ulp each; see
+ *  F32_FACTOR) over the compared states.
  *  States above F32_ILL_CONDITIONED are left out (they are skipped, not compared). */
 export function fieldFloor(perStateFloors: readonly number[]): number {
   let m = 0;

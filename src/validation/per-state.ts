@@ -1,9 +1,16 @@
 // Stages 1–5 (and the per-state half of 7): the engine against MuJoCo at random states.
 //
-// For every state x the reference answers twice: at x with the model as written, and at
-// x rounded to float32 with every model constant rounded to float32, its answer then stored in
-// float32. The difference between the two is that state's float32 floor: the error of an engine
-// that computes exactly but, like any float32 engine, reads and writes float32 numbers.
+// For every state x the reference answers at x with the model as written, and K more times
+// (F32_PERTURBATIONS) with every input number perturbed by a float32 half-ulp: each coordinate,
+// velocity and torque of x and each model constant (masses, CoMs, inertias, joint placements,
+// axes, gravity, dt) multiplied by 1 + δ, δ uniform in [−2⁻²⁴, 2⁻²⁴] (seeded), quaternions
+// renormalised, the answer then stored in float32. The largest change over the K answers is that
+// state's float32 floor. Why: a float32 engine's result is at best the exact answer for inputs
+// perturbed by a half-ulp each (that is what storing and computing in float32 does), so this is
+// the reference's own sensitivity to float32, the floor no float32 engine can beat. Rounding the
+// inputs to float32 (the earlier floor) misses every direction in which an input is exactly
+// representable (masses 1 or 0.5, zeros, integers), and so on an ill-conditioned model it can
+// miss the sensitivity almost entirely. See states.ts (perturbState, perturbModel).
 
 import type { Precision } from '../engine/api.js';
 import { INTEGRATORS, type IntegratorName, type ModelDesc } from '../engine/model-desc.js';
@@ -16,8 +23,8 @@ import { judgeField } from './judge.js';
 import { maxAbs, quatAngle, relErr } from './metrics.js';
 import type { DynamicsResult, KinematicsResult, StepResult } from './mujoco-ref.js';
 import { queryMujoco, type ExtraQuery } from './reference.js';
-import { seedFor } from './rng.js';
-import { plainCoordinates, quaternionOffsets, randomStates, roundModel, roundState, type TestState } from './states.js';
+import { Rng, seedFor } from './rng.js';
+import { F32_PERTURBATIONS, perturbed, perturbedModels, perturbState, plainCoordinates, quaternionOffsets, randomStates, type TestState } from './states.js';
 import type { CheckRow, Sample, StageName } from './types.js';
 
 export interface PerStateReference {
@@ -25,14 +32,17 @@ export interface PerStateReference {
   model: ModelDesc;
   states: TestState[];
   tauScale: number;
+  /** The suite seed (the perturbations are seeded from it). */
+  seed: number;
   kin: KinematicsResult[];
-  kin32: KinematicsResult[];
-  /** Exact at (x, τ); float32-rounded at (x̃, τ̃) and (x̃, 0). */
+  /** [state][perturbation]: the perturbed twins' answers, stored in float32. */
+  kin32: KinematicsResult[][];
+  /** Exact at (x, τ); perturbed at (x̃, τ̃) and (x̃, 0) (the same x̃ in both). */
   dyn: DynamicsResult[];
-  dyn32: DynamicsResult[];
-  dyn32zero: DynamicsResult[];
+  dyn32: DynamicsResult[][];
+  dyn32zero: DynamicsResult[][];
   step: Record<IntegratorName, StepResult[]>;
-  step32: Record<IntegratorName, StepResult[]>;
+  step32: Record<IntegratorName, StepResult[][]>;
 }
 
 /** Scale of the random torques: the RMS gravity generalized force at random poses (MuJoCo's
@@ -54,44 +64,53 @@ async function torqueScale(python: string, name: string, model: ModelDesc, xml: 
 
 export async function perStateReference(python: string, name: string, model: ModelDesc, n: number, seed: number): Promise<PerStateReference> {
   const xml = exportMjcf(model);
-  const xml32 = exportMjcf(roundModel(model));
+  const K = F32_PERTURBATIONS;
+  const twins = perturbedModels(model, K, seedFor(seed, name));
+  const models: Record<string, string> = { exact: xml };
+  twins.forEach((t, k) => (models[`p${k}`] = exportMjcf(t)));
   const tauScale = await torqueScale(python, name, model, xml, seed);
   const states = randomStates(model, n, seedFor(seed, name, 'states'), tauScale);
   const h = model.world.dt / model.world.substeps;
   const qs: ExtraQuery[] = [];
-  for (const s of states) {
-    const r = roundState(s);
+  states.forEach((s, i) => {
     qs.push({ model: 'exact', kind: 'kinematics', qpos: s.q });
-    qs.push({ model: 'f32', kind: 'kinematics', qpos: r.q });
     qs.push({ model: 'exact', kind: 'dynamics', qpos: s.q, qvel: s.v, tau: s.tau });
-    qs.push({ model: 'f32', kind: 'dynamics', qpos: r.q, qvel: r.v, tau: r.tau });
-    qs.push({ model: 'f32', kind: 'dynamics', qpos: r.q, qvel: r.v });
-    for (const integrator of INTEGRATORS) {
-      qs.push({ model: 'exact', kind: 'step', integrator, h, qpos: s.q, qvel: s.v, tau: s.tau });
-      qs.push({ model: 'f32', kind: 'step', integrator, h: Math.fround(h), qpos: r.q, qvel: r.v, tau: r.tau });
+    for (const integrator of INTEGRATORS) qs.push({ model: 'exact', kind: 'step', integrator, h, qpos: s.q, qvel: s.v, tau: s.tau });
+    for (let k = 0; k < K; k++) {
+      const r = perturbState(model, s, new Rng(seedFor(seed, name, 'f32-state', String(i), String(k))));
+      const tw = `p${k}`;
+      const hk = twins[k].world.dt / twins[k].world.substeps;
+      qs.push({ model: tw, kind: 'kinematics', qpos: r.q });
+      qs.push({ model: tw, kind: 'dynamics', qpos: r.q, qvel: r.v, tau: r.tau });
+      qs.push({ model: tw, kind: 'dynamics', qpos: r.q, qvel: r.v });
+      for (const integrator of INTEGRATORS) qs.push({ model: tw, kind: 'step', integrator, h: hk, qpos: r.q, qvel: r.v, tau: r.tau });
     }
-  }
-  const raw = await queryMujoco(python, { exact: xml, f32: xml32 }, qs);
-  // Every answer of the float32 twin is stored in float32, as the float32 engine's outputs are.
-  const res = raw.map((r, i) => ((qs[i].model === 'f32' ? roundDeep(r) : r) as typeof r));
-  const per = 5 + 2 * INTEGRATORS.length;
-  const at = <T>(i: number, k: number) => res[i * per + k] as T;
+  });
+  const raw = await queryMujoco(python, models, qs);
+  // Every answer of a perturbed twin is stored in float32, as the float32 engine's outputs are.
+  const res = raw.map((r, i) => ((qs[i].model === 'exact' ? r : roundDeep(r)) as typeof r));
+  const G = INTEGRATORS.length;
+  const perTwin = 3 + G;
+  const per = 2 + G + K * perTwin;
+  const at = <T>(i: number, j: number) => res[i * per + j] as T;
+  const twin = <T>(i: number, j: number) => Array.from({ length: K }, (_, k) => at<T>(i, 2 + G + k * perTwin + j));
   const step = {} as Record<IntegratorName, StepResult[]>;
-  const step32 = {} as Record<IntegratorName, StepResult[]>;
+  const step32 = {} as Record<IntegratorName, StepResult[][]>;
   INTEGRATORS.forEach((g, j) => {
-    step[g] = states.map((_, i) => at<StepResult>(i, 5 + 2 * j));
-    step32[g] = states.map((_, i) => at<StepResult>(i, 6 + 2 * j));
+    step[g] = states.map((_, i) => at<StepResult>(i, 2 + j));
+    step32[g] = states.map((_, i) => twin<StepResult>(i, 3 + j));
   });
   return {
     name,
     model,
     states,
     tauScale,
+    seed,
     kin: states.map((_, i) => at(i, 0)),
-    kin32: states.map((_, i) => at(i, 1)),
-    dyn: states.map((_, i) => at(i, 2)),
-    dyn32: states.map((_, i) => at(i, 3)),
-    dyn32zero: states.map((_, i) => at(i, 4)),
+    kin32: states.map((_, i) => twin(i, 0)),
+    dyn: states.map((_, i) => at(i, 1)),
+    dyn32: states.map((_, i) => twin(i, 1)),
+    dyn32zero: states.map((_, i) => twin(i, 2)),
     step,
     step32,
   };
@@ -102,6 +121,16 @@ function roundDeep(x: unknown): unknown {
   if (Array.isArray(x)) return x.map(roundDeep);
   if (x && typeof x === 'object') return Object.fromEntries(Object.entries(x).map(([k, v]) => [k, roundDeep(v)]));
   return x;
+}
+
+/** A state's float32 floor: the largest change over its perturbed answers (NaN counts as ∞). */
+function worst<T>(twins: readonly T[], f: (r: T, k: number) => number): number {
+  let m = 0;
+  twins.forEach((r, k) => {
+    const x = f(r, k);
+    m = Number.isNaN(x) ? Infinity : Math.max(m, x);
+  });
+  return m;
 }
 
 const matVec = (M: number[][], x: readonly number[]) => M.map((row) => row.reduce((s, m, j) => s + m * x[j], 0));
@@ -123,29 +152,29 @@ export function perStateRows(ref: PerStateReference, precision: Precision, addon
   if (only.has('kinematics') || only.has('mass-matrix') || only.has('bias') || only.has('forward') || only.has('energy')) {
     const e = engineAnswers(ref.model, precision, addon, states);
     const flat = (a: number[][]) => a.flat();
-    field('kinematics', 'pos', each((i) => [relErr(e.pos[i], flat(ref.kin[i].xpos)), relErr(flat(ref.kin32[i].xpos), flat(ref.kin[i].xpos))]));
-    field('kinematics', 'rot', each((i) => [relErr(e.rot[i], flat(ref.kin[i].xmat)), relErr(flat(ref.kin32[i].xmat), flat(ref.kin[i].xmat))]));
+    field('kinematics', 'pos', each((i) => [relErr(e.pos[i], flat(ref.kin[i].xpos)), worst(ref.kin32[i], (r) => relErr(flat(r.xpos), flat(ref.kin[i].xpos)))]));
+    field('kinematics', 'rot', each((i) => [relErr(e.rot[i], flat(ref.kin[i].xmat)), worst(ref.kin32[i], (r) => relErr(flat(r.xmat), flat(ref.kin[i].xmat)))]));
     // M·Δq̈ = Δτ: the engine's response to τ, mapped back through MuJoCo's mass matrix.
     const dq = (a: number[], b: number[]) => a.map((x, k) => x - b[k]);
     field('mass-matrix', 'M·Δqacc', each((i) => {
       const M = ref.dyn[i].qM;
       const tau = states[i].tau;
-      return [relErr(matVec(M, dq(e.qacc[i], e.qacc0[i])), tau), relErr(matVec(M, dq(ref.dyn32[i].qacc, ref.dyn32zero[i].qacc)), tau)];
+      return [relErr(matVec(M, dq(e.qacc[i], e.qacc0[i])), tau), worst(ref.dyn32[i], (r, k) => relErr(matVec(M, dq(r.qacc, ref.dyn32zero[i][k].qacc)), tau))];
     }));
     // −M·q̈(τ = 0) = bias (Coriolis, centrifugal, gravity).
     field('bias', '−M·qacc0', each((i) => {
       const M = ref.dyn[i].qM;
       const neg = (a: number[]) => matVec(M, a).map((x) => -x);
-      return [relErr(neg(e.qacc0[i]), ref.dyn[i].qfrc_bias), relErr(neg(ref.dyn32zero[i].qacc), ref.dyn[i].qfrc_bias)];
+      return [relErr(neg(e.qacc0[i]), ref.dyn[i].qfrc_bias), worst(ref.dyn32zero[i], (r) => relErr(neg(r.qacc), ref.dyn[i].qfrc_bias))];
     }));
-    field('forward', 'qacc', each((i) => [relErr(e.qacc[i], ref.dyn[i].qacc), relErr(ref.dyn32[i].qacc, ref.dyn[i].qacc)]));
+    field('forward', 'qacc', each((i) => [relErr(e.qacc[i], ref.dyn[i].qacc), worst(ref.dyn32[i], (r) => relErr(r.qacc, ref.dyn[i].qacc))]));
     const dp = doublePendulumParams(ref.model);
-    if (dp) field('forward', 'qacc-closed-form', closedFormSamples(dp, states, e.qacc));
+    if (dp) field('forward', 'qacc-closed-form', closedFormSamples(dp, states, e.qacc, seedFor(ref.seed, ref.name, 'closed-form')));
     // Energy is a scalar that crosses zero: its scale is the largest |value| over the states.
     for (const [k, key] of [[1, 'kinetic'], [0, 'potential']] as const) {
       const got = key === 'kinetic' ? e.kinetic : e.potential;
       const scale = maxAbs(states.map((_, i) => ref.dyn[i].energy[k]));
-      field('energy', key, each((i) => [relErr([got[i]], [ref.dyn[i].energy[k]], scale), relErr([ref.dyn32[i].energy[k]], [ref.dyn[i].energy[k]], scale)]));
+      field('energy', key, each((i) => [relErr([got[i]], [ref.dyn[i].energy[k]], scale), worst(ref.dyn32[i], (r) => relErr([r.energy[k]], [ref.dyn[i].energy[k]], scale))]));
     }
   }
   if (only.has('step')) {
@@ -157,23 +186,38 @@ export function perStateRows(ref: PerStateReference, precision: Precision, addon
       const s = engineStep(ref.model, precision, addon, g, states);
       const R = ref.step[g];
       const R32 = ref.step32[g];
-      if (plain.length) field('step', `${g}.q`, each((i) => [relErr(pick(s.q[i]), pick(R[i].qpos)), relErr(pick(R32[i].qpos), pick(R[i].qpos))]));
+      if (plain.length) field('step', `${g}.q`, each((i) => [relErr(pick(s.q[i]), pick(R[i].qpos)), worst(R32[i], (r) => relErr(pick(r.qpos), pick(R[i].qpos)))]));
       // Orientation error in radians (a unit quaternion's scale is 1), sign-independent.
-      if (quats.length) field('step', `${g}.orientation`, each((i) => [worstAngle(s.q[i], R[i].qpos), worstAngle(R32[i].qpos, R[i].qpos)]));
-      if (ref.model.bodies.some((b) => b.joint !== 'fixed')) field('step', `${g}.v`, each((i) => [relErr(s.v[i], R[i].qvel), relErr(R32[i].qvel, R[i].qvel)]));
+      if (quats.length) field('step', `${g}.orientation`, each((i) => [worstAngle(s.q[i], R[i].qpos), worst(R32[i], (r) => worstAngle(r.qpos, R[i].qpos))]));
+      if (ref.model.bodies.some((b) => b.joint !== 'fixed')) field('step', `${g}.v`, each((i) => [relErr(s.v[i], R[i].qvel), worst(R32[i], (r) => relErr(r.qvel, R[i].qvel))]));
     }
   }
   return rows;
 }
 
-/** q̈ from the closed form at each state; its floor is the closed form's own change when its
- *  parameters and state are rounded to float32 and its answer is stored in float32. */
-function closedFormSamples(p: DoublePendulumParams, states: readonly TestState[], qacc: number[][]): Sample[] {
-  const p32 = Object.fromEntries(Object.entries(p).map(([k, v]) => [k, Math.fround(v)])) as unknown as DoublePendulumParams;
+/** q̈ from the closed form at each state; its floor is the closed form's own largest change over
+ *  F32_PERTURBATIONS perturbations of its parameters and of the state and torques by a float32
+ *  half-ulp each, its answer stored in float32 (see perturbedParams). */
+function closedFormSamples(p: DoublePendulumParams, states: readonly TestState[], qacc: number[][], seed: number): Sample[] {
+  const twins = perturbedParams(p, F32_PERTURBATIONS, seed);
   return states.map((s, i) => {
     const at = (pp: DoublePendulumParams, x: TestState) =>
       doublePendulumAccel(pp, { phi: x.q[0], psi: x.q[1], phiDot: x.v[0], psiDot: x.v[1] }, [x.tau[0], x.tau[1]]);
     const exact = at(p, s);
-    return { state: i, error: relErr(qacc[i], exact), stateFloor: relErr(at(p32, roundState(s)).map(Math.fround), exact) };
+    const floor = worst(twins, (pk, k) => {
+      const rng = new Rng(seedFor(seed, 'state', String(i), String(k)));
+      const x = { q: perturbed(s.q, rng), v: perturbed(s.v, rng), tau: perturbed(s.tau, rng) };
+      return relErr(at(pk, x).map(Math.fround), exact);
+    });
+    return { state: i, error: relErr(qacc[i], exact), stateFloor: floor };
+  });
+}
+
+/** K seeded twins of the closed form's parameters, each multiplied by 1 + δ, |δ| ≤ 2⁻²⁴. */
+export function perturbedParams(p: DoublePendulumParams, k: number, seed: number): DoublePendulumParams[] {
+  const keys = Object.keys(p) as (keyof DoublePendulumParams)[];
+  return Array.from({ length: k }, (_, j) => {
+    const vals = perturbed(keys.map((key) => p[key]), new Rng(seedFor(seed, 'params', String(j))));
+    return Object.fromEntries(keys.map((key, n) => [key, vals[n]])) as unknown as DoublePendulumParams;
   });
 }

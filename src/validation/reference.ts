@@ -1,12 +1,14 @@
 // The validation's MuJoCo client: one `python3 validation/validate_extra.py` process answers every
-// query about one model, for both the model as written ("exact") and its float32-rounded twin
-// ("f32"), so a model costs one Python start (see validate_extra.py for the extra `rollout` kind).
+// query about one model, for the model as written ("exact") and its float32-perturbed twins
+// ("p0", "p1", …: every constant multiplied by 1 + δ, |δ| ≤ 2⁻²⁴; see states.perturbModel), so a
+// model costs one Python start (see validate_extra.py for the extra `rollout` kind).
 
 import { spawn } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { MUJOCO_PY_HINT, type DynamicsResult, type KinematicsResult, type MujocoIntegrator, type StepResult } from './mujoco-ref.js';
 
-export type RefModel = 'exact' | 'f32';
+/** 'exact', or the name of a perturbed twin ('p0', 'p1', …). */
+export type RefModel = string;
 
 interface State {
   qpos?: number[];
@@ -24,7 +26,7 @@ export type ExtraQuery =
       h?: number;
       steps: number;
       every?: number;
-      round?: 'f32' | 'ulp';
+      round?: 'f32' | 'ulp' | 'perturb';
       energy?: boolean;
       seed?: number;
     } & State);

@@ -7,6 +7,7 @@ import { toCsv } from '../reports/csv.js';
 import { writeChart } from '../reports/render.js';
 import { formatSig, markdownTable } from '../reports/table.js';
 import { F32_FACTOR, F32_ILL_CONDITIONED, F64_BAR } from './metrics.js';
+import { F32_PERTURBATIONS, F32_RUN_PERTURBATIONS } from './states.js';
 import { summarize, suitePasses, uncaughtBugs, type SuiteResult } from './suite.js';
 import { STAGES, type CheckRow } from './types.js';
 
@@ -30,7 +31,7 @@ export function summaryMarkdown(r: SuiteResult): string {
   lines.push(
     `Seed ${r.options.seed}; ${r.options.states} random states per model and stage (positions uniform, velocities N(0, 1.5²), torques N(0, s²) with s the model's RMS gravity torque); runtime ${r.seconds.toFixed(1)} s${r.mujocoVersion ? `; MuJoCo ${r.mujocoVersion}` : ''}.`,
     '',
-    `Errors are relative to each field's own scale (‖err‖∞ / ‖ref‖∞ per state). Bars: f64 ${F64_BAR} (documented constant); f32 ${F32_FACTOR} × the field's measured float32 floor (MuJoCo's change when the state and model constants are rounded to float32 and its answer stored in float32); over time, ${F32_FACTOR} × the running floor of a MuJoCo run rounded to float32 (f32) or nudged by one ulp (f64) after every step. States whose floor exceeds ${F32_ILL_CONDITIONED} are skipped and counted.`,
+    `Errors are relative to each field's own scale (‖err‖∞ / ‖ref‖∞ per state). Bars: f64 ${F64_BAR} (documented constant); f32 ${F32_FACTOR} × the field's measured float32 floor (the reference's largest change over ${F32_PERTURBATIONS} seeded perturbations of every input number, state and model constants, by a float32 half-ulp relative, i.e. × (1 + δ) with |δ| ≤ 2⁻²⁴, its answer stored in float32: the floor no float32 engine can beat); over time, ${F32_FACTOR} × the running floor of the largest of ${F32_RUN_PERTURBATIONS} MuJoCo runs with the model perturbed once and the state perturbed by a float32 half-ulp after every step (f32), or of a run nudged by one float64 ulp per step (f64). States whose floor exceeds ${F32_ILL_CONDITIONED} are skipped and counted.`,
     '',
   );
   lines.push('## Gates', '');
@@ -58,7 +59,7 @@ export function summaryMarkdown(r: SuiteResult): string {
     lines.push(markdownTable(['integrator', 'engine drift (J)', 'MuJoCo drift on its own run (J)'], Object.entries(e).map(([g, s]) => [g, s.drift, s.mujocoDrift])));
   }
   const skipped = r.rows.filter((x) => x.status === 'skip');
-  lines.push('## Skipped', '', `${skipped.length} compared quantities skipped (float32 cannot resolve them, or chaos has decorrelated the reference from its own rounded run); every one is in the stage CSV with status \`skip\` and the reason.`, '');
+  lines.push('## Skipped', '', `${skipped.length} compared quantities skipped (float32 cannot resolve them, or chaos has decorrelated the reference from its own perturbed run); every one is in the stage CSV with status \`skip\` and the reason.`, '');
   return lines.join('\n') + '\n';
 }
 

@@ -1,7 +1,7 @@
-// Random test states and the float32-rounded twin of a model.
+// Random test states, and the float32-rounded and float32-perturbed twins of states and models.
 
 import { coordinateLayout, JOINT_NQ, type BodyDesc, type ModelDesc } from '../engine/model-desc.js';
-import { Rng } from './rng.js';
+import { Rng, seedFor } from './rng.js';
 
 export interface TestState {
   q: number[];
@@ -71,7 +71,8 @@ export function roundState(s: TestState): TestState {
   return { q: f32(s.q), v: f32(s.v), tau: f32(s.tau) };
 }
 
-/** The model with every physical constant rounded to float32, as the float32 engine stores it. */
+/** The model with every physical constant rounded to float32 (kept for comparison: the suite's
+ *  floor perturbs instead, see perturbModel). */
 export function roundModel(model: ModelDesc): ModelDesc {
   const r3 = (x: readonly number[]) => f32(x) as [number, number, number];
   return {
@@ -90,4 +91,77 @@ export function roundModel(model: ModelDesc): ModelDesc {
       tau: f32(b.tau),
     })),
   };
+}
+
+// ---- The float32 floor by perturbation ------------------------------------------------------
+//
+// A float32 engine's result is at best the exact answer for inputs that each carry a relative
+// error of up to a float32 half-ulp (2⁻²⁴): every number it reads is stored in float32, and every
+// operation it does rounds by as much again. So the reference's own change under such
+// perturbations of *every* input number is the float32 floor: the error no float32 engine can
+// beat. Rounding the inputs to float32 is one such perturbation, but a degenerate one: a number
+// that is exactly representable (masses 1, 0.5, 5; lengths 0.5; integers) is not moved at all, and
+// on an ill-conditioned model the directions it leaves out can be the sensitive ones. A random
+// relative perturbation moves every nonzero input (zero stays zero, as it does in float32).
+
+/** A float32 half-ulp, relative: the largest relative error of storing a number in float32. */
+export const HALF_ULP32 = 2 ** -24;
+/** Seeded perturbations per state whose largest effect is the state's float32 floor. */
+export const F32_PERTURBATIONS = 4;
+/** Perturbed reference runs per trajectory (each perturbs the model once and the state after
+ *  every step); the floor over time is the largest of them. */
+export const F32_RUN_PERTURBATIONS = 2;
+
+/** x·(1 + δ), δ uniform in [−2⁻²⁴, 2⁻²⁴]. */
+export const perturbed = (xs: readonly number[], rng: Rng): number[] => xs.map((x) => x * (1 + HALF_ULP32 * (2 * rng.next() - 1)));
+
+function unit(q: number[]): number[] {
+  const n = Math.hypot(...q);
+  return n > 0 ? q.map((x) => x / n) : q;
+}
+
+/** Every number of q perturbed, each quaternion (ball; free numbers 3..6) renormalised. */
+function perturbQ(bodies: readonly BodyDesc[], q: readonly number[], rng: Rng): number[] {
+  const out = perturbed(q, rng);
+  let o = 0;
+  for (const b of bodies) {
+    if (b.joint === 'ball') out.splice(o, 4, ...unit(out.slice(o, o + 4)));
+    if (b.joint === 'free') out.splice(o + 3, 4, ...unit(out.slice(o + 3, o + 7)));
+    o += JOINT_NQ[b.joint];
+  }
+  return out;
+}
+
+/** The state with every coordinate, velocity and torque perturbed by a float32 half-ulp. */
+export function perturbState(model: ModelDesc, s: TestState, rng: Rng): TestState {
+  return { q: perturbQ(model.bodies, s.q, rng), v: perturbed(s.v, rng), tau: perturbed(s.tau, rng) };
+}
+
+/** The model with every constant (gravity, dt, joint placements pos/quat, axes, masses, CoMs,
+ *  inertias, initial state and constant torques) perturbed by a float32 half-ulp; quaternions
+ *  renormalised (axes are normalised by MuJoCo's compiler). */
+export function perturbModel(model: ModelDesc, rng: Rng): ModelDesc {
+  const p3 = (x: readonly number[]) => perturbed(x, rng) as [number, number, number];
+  const [dt] = perturbed([model.world.dt], rng);
+  return {
+    ...model,
+    world: { ...model.world, gravity: p3(model.world.gravity), dt },
+    bodies: model.bodies.map((b) => ({
+      ...b,
+      pos: p3(b.pos),
+      quat: unit(perturbed(b.quat, rng)) as BodyDesc['quat'],
+      axis: p3(b.axis),
+      mass: perturbed([b.mass], rng)[0],
+      com: p3(b.com),
+      inertia: perturbed(b.inertia, rng) as BodyDesc['inertia'],
+      q0: perturbQ([b], b.q0, rng),
+      v0: perturbed(b.v0, rng),
+      tau: perturbed(b.tau, rng),
+    })),
+  };
+}
+
+/** The model's K perturbed twins (seeded), as the reference's named models p0 … p(K−1). */
+export function perturbedModels(model: ModelDesc, k: number, seed: number): ModelDesc[] {
+  return Array.from({ length: k }, (_, j) => perturbModel(model, new Rng(seedFor(seed, 'f32-model', String(j)))));
 }

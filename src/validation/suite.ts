@@ -62,7 +62,7 @@ interface References {
   perState: PerStateReference[];
   trajectories: TrajectoryReference[];
   energy?: EnergyReference;
-  readme: Map<string, number[]>;
+  readme: Map<string, number[][]>;
   models: Map<string, ModelDesc>;
 }
 
@@ -82,16 +82,16 @@ async function references(o: SuiteOptions): Promise<References> {
   const trajectories = o.stages.has('trajectory')
     ? await pool(trajectoryScenarios(models, (n) => tauScale.get(n) ?? 1, o.seed), 2, async (sc) => {
         log(`reference: ${sc.name} (${sc.seconds} s)`);
-        return trajectoryReference(o.python, sc);
+        return trajectoryReference(o.python, sc, o.seed);
       })
     : [];
   const pendulum = models.get('double-pendulum');
-  const energy = o.stages.has('energy') && pendulum ? await energyReference(o.python, pendulum) : undefined;
-  const readme = new Map<string, number[]>();
+  const energy = o.stages.has('energy') && pendulum ? await energyReference(o.python, pendulum, o.seed) : undefined;
+  const readme = new Map<string, number[][]>();
   if (o.stages.has('exact')) {
     for (const name of Object.keys(README_QACC)) {
       const m = models.get(name);
-      if (m) readme.set(name, await readmeReference(o.python, m));
+      if (m) readme.set(name, await readmeReference(o.python, m, o.seed));
     }
   }
   return { perState, trajectories, energy, readme, models };
@@ -108,7 +108,7 @@ function runGates(refs: References, o: SuiteOptions, precision: Precision, addon
   }
   if (o.stages.has('exact')) {
     for (const [name, model] of refs.models) {
-      const run = closedFormRun(name, model, precision, addon);
+      const run = closedFormRun(name, model, precision, addon, o.seed);
       if (run) {
         rows.push(...run.rows);
         out?.closedForm.push({ model: name, precision, t: run.t, error: run.error });

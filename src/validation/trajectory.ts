@@ -1,8 +1,13 @@
 // Stage 6: whole runs against MuJoCo's run of the same integrator, compared at >= 64 sampled times.
 //
-// Floors over a horizon: MuJoCo's run with its state rounded to float32 after every step (and the
-// model's constants rounded) against its unrounded run is the float32 floor at time t; with every
-// state component nudged by one float64 ulp per step it is the float64 round-off floor. Chaotic
+// Floors over a horizon. float32: MuJoCo's run with every model constant and the initial state
+// perturbed once by a float32 half-ulp relative (each number × (1 + δ), |δ| ≤ 2⁻²⁴, seeded) and
+// its state perturbed the same way after every step, recorded in float32, against its unperturbed
+// run; the floor at time t is the largest change over F32_RUN_PERTURBATIONS such runs. A float32
+// engine's state carries that much error after every step at the very least, so this is what
+// float32 alone does to the reference (rounding to float32 instead would leave every exactly
+// representable number unmoved, and understate it; see per-state.ts). float64: every state
+// component nudged by one float64 ulp per step is the float64 round-off floor. Chaotic
 // scenes amplify both exponentially, so they are run over short horizons only, and a sample
 // whose floor has grown past 1e-2 is reported as skipped (judgeOverTime).
 
@@ -15,7 +20,7 @@ import { judgeOverTime } from './judge.js';
 import { quatAngle, relErr } from './metrics.js';
 import { queryMujoco, type ExtraQuery, type RolloutResult } from './reference.js';
 import { Rng, seedFor } from './rng.js';
-import { f32, plainCoordinates, quaternionOffsets, roundModel } from './states.js';
+import { F32_RUN_PERTURBATIONS, perturbedModels, plainCoordinates, quaternionOffsets } from './states.js';
 import type { CheckRow, StageName } from './types.js';
 
 export const SAMPLES = 80;
@@ -71,27 +76,53 @@ export interface TrajectoryReference {
   scenario: Scenario;
   steps: number;
   every: number;
-  runs: Record<IntegratorName, { exact: RolloutResult; f32: RolloutResult; ulp: RolloutResult }>;
+  /** Per integrator: the exact run, the float32-perturbed runs (recorded in float32), the ulp run. */
+  runs: Record<IntegratorName, { exact: RolloutResult; f32: RolloutResult[]; ulp: RolloutResult }>;
 }
 
-const initial = (m: ModelDesc) => ({ q: m.bodies.flatMap((b) => b.q0), v: m.bodies.flatMap((b) => b.v0), tau: m.bodies.flatMap((b) => b.tau) });
+/** Every recorded number of a perturbed run stored in float32, as a float32 engine's are. */
+export const rolloutF32 = (r: RolloutResult): RolloutResult => ({
+  qpos: r.qpos.map((x) => x.map(Math.fround)),
+  qvel: r.qvel.map((x) => x.map(Math.fround)),
+  energy: r.energy?.map(([a, b]) => [Math.fround(a), Math.fround(b)]),
+});
 
-export async function trajectoryReference(python: string, sc: Scenario): Promise<TrajectoryReference> {
+/** The rollout queries of one integrator's float32 floor: each perturbed twin p_k (model
+ *  constants and initial state perturbed once) run with its state perturbed after every step. */
+export function perturbedRollouts(m: ModelDesc, seed: number, base: Omit<Extract<ExtraQuery, { kind: 'rollout' }>, 'model' | 'h' | 'qpos' | 'qvel' | 'tau' | 'round' | 'seed'>): { models: Record<string, string>; queries: ExtraQuery[] } {
+  const twins = perturbedModels(m, F32_RUN_PERTURBATIONS, seed);
+  const models: Record<string, string> = {};
+  const queries: ExtraQuery[] = twins.map((t, k) => {
+    models[`p${k}`] = exportMjcf(t);
+    const x = initial(t);
+    return { ...base, model: `p${k}`, h: t.world.dt / t.world.substeps, qpos: x.q, qvel: x.v, tau: x.tau, round: 'perturb', seed: seedFor(seed, 'run', String(k)) };
+  });
+  return { models, queries };
+}
+
+export const initial = (m: ModelDesc) => ({ q: m.bodies.flatMap((b) => b.q0), v: m.bodies.flatMap((b) => b.v0), tau: m.bodies.flatMap((b) => b.tau) });
+
+export async function trajectoryReference(python: string, sc: Scenario, seed: number): Promise<TrajectoryReference> {
   const m = sc.model;
   const h = m.world.dt / m.world.substeps;
   const steps = Math.round(sc.seconds / h);
   const every = Math.max(1, Math.floor(steps / SAMPLES));
   const x = initial(m);
   const qs: ExtraQuery[] = [];
+  const models: Record<string, string> = { exact: exportMjcf(m) };
+  const K = F32_RUN_PERTURBATIONS;
   for (const integrator of INTEGRATORS) {
     const base = { kind: 'rollout' as const, integrator, steps, every };
     qs.push({ ...base, model: 'exact', h, qpos: x.q, qvel: x.v, tau: x.tau });
-    qs.push({ ...base, model: 'f32', h: Math.fround(h), qpos: f32(x.q), qvel: f32(x.v), tau: f32(x.tau), round: 'f32' });
     qs.push({ ...base, model: 'exact', h, qpos: x.q, qvel: x.v, tau: x.tau, round: 'ulp' });
+    const p = perturbedRollouts(m, seedFor(seed, sc.name, 'f32-run'), base);
+    Object.assign(models, p.models);
+    qs.push(...p.queries);
   }
-  const res = (await queryMujoco(python, { exact: exportMjcf(m), f32: exportMjcf(roundModel(m)) }, qs)) as RolloutResult[];
+  const res = (await queryMujoco(python, models, qs)) as RolloutResult[];
   const runs = {} as TrajectoryReference['runs'];
-  INTEGRATORS.forEach((g, j) => (runs[g] = { exact: res[3 * j], f32: res[3 * j + 1], ulp: res[3 * j + 2] }));
+  const per = 2 + K;
+  INTEGRATORS.forEach((g, j) => (runs[g] = { exact: res[per * j], ulp: res[per * j + 1], f32: res.slice(per * j + 2, per * j + 2 + K).map(rolloutF32) }));
   return { scenario: sc, steps, every, runs };
 }
 
@@ -121,7 +152,7 @@ export function trajectoryRows(ref: TrajectoryReference, precision: Precision, a
   for (const g of INTEGRATORS) {
     const e = engineRun(m, precision, addon, g, ref.steps, ref.every);
     const { exact, f32: r32, ulp } = ref.runs[g];
-    const floorRun = precision === 'f32' ? r32 : ulp;
+    const floorRuns = precision === 'f32' ? r32 : [ulp];
     const fields: [string, (k: number, run: RolloutResult | typeof e) => number][] = [];
     const qOf = (run: RolloutResult | typeof e, k: number) => ('qpos' in run ? run.qpos[k] : run.q[k]);
     const vOf = (run: RolloutResult | typeof e, k: number) => ('qvel' in run ? run.qvel[k] : run.v[k]);
@@ -129,7 +160,7 @@ export function trajectoryRows(ref: TrajectoryReference, precision: Precision, a
     if (quats.length) fields.push([`${g}.orientation`, (k, run) => angle(qOf(run, k), exact.qpos[k])]);
     fields.push([`${g}.v`, (k, run) => relErr(vOf(run, k), exact.qvel[k])]);
     for (const [field, err] of fields) {
-      const samples = exact.qpos.map((_, k) => ({ state: k, t: (k + 1) * ref.every * h, error: err(k, e), stateFloor: err(k, floorRun) }));
+      const samples = exact.qpos.map((_, k) => ({ state: k, t: (k + 1) * ref.every * h, error: err(k, e), stateFloor: Math.max(...floorRuns.map((run) => err(k, run))) }));
       rows.push(...judgeOverTime({ stage, model: ref.scenario.name, precision, field }, samples));
     }
   }

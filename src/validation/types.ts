@@ -7,7 +7,7 @@ export type StageName = (typeof STAGES)[number];
 
 export type Status = 'pass' | 'fail' | 'skip';
 
-/** One compared quantity before judging: its error and the reference's own rounding floor there. */
+/** One compared quantity before judging: its error and the reference's own float32 (or float64 round-off) floor there. */
 export interface Sample {
   state: number;
   /** Time (s) along a run, for trajectory-like checks. */
