@@ -120,6 +120,18 @@ template <class V> inline void invert_spd(int n, const V* D, V* Dinv) {
   for (int k = 0; k < n * n; ++k) Dinv[k] = b[k];
 }
 
+/// Call f.operator()<K>() with the coordinate axis K (0..5) known at compile time.
+template <class F> inline void on_unit_axis(int k, F& f) {
+  switch (k) {
+  case 0: f.template operator()<0>(); break;
+  case 1: f.template operator()<1>(); break;
+  case 2: f.template operator()<2>(); break;
+  case 3: f.template operator()<3>(); break;
+  case 4: f.template operator()<4>(); break;
+  default: f.template operator()<5>(); break;
+  }
+}
+
 // ---- the three sweeps ------------------------------------------------------------------------
 
 /// Root → leaves: placements, velocities, bias accelerations; IA and pA start as the rigid bodies'.
@@ -135,20 +147,12 @@ template <class V> inline void pass_velocity(const KModel<ScalarOf<V>>& M, Joint
     const V z(T(0));
     Motion<V> vel = J.parent >= 0 ? motion_to_child(w.X, W[J.parent].vel) : Motion<V>{{z, z, z}, {z, z, z}};
     Motion<V> c;
-    const int ak = static_cast<int>(J.axis_kind);
-    if ((J.type == JointType::Revolute || J.type == JointType::Prismatic) && ak < 6) {
+    if (J.unit_axis >= 0) {
       auto unit = [&]<int K>() {
         add_comp<K>(vel, qdi[0]);
         c = ACH_BUG(CoriolisDropped) ? Motion<V>{{z, z, z}, {z, z, z}} : cross_motion_axis<K>(vel, qdi[0]);
       };
-      switch (ak) {
-      case 0: unit.template operator()<0>(); break;
-      case 1: unit.template operator()<1>(); break;
-      case 2: unit.template operator()<2>(); break;
-      case 3: unit.template operator()<3>(); break;
-      case 4: unit.template operator()<4>(); break;
-      default: unit.template operator()<5>(); break;
-      }
+      on_unit_axis(J.unit_axis, unit);
     } else if (J.nv > 0) {
       Motion<V> cJ;
       if (J.type == JointType::Revolute) {
@@ -171,8 +175,18 @@ template <class V> inline void pass_velocity(const KModel<ScalarOf<V>>& M, Joint
     w.c = c;
     const RigidInertia<V> I{V(J.m), const_vec<V>(J.h), Sym3<V>{V(J.I_o[0]), V(J.I_o[1]), V(J.I_o[2]), V(J.I_o[3]), V(J.I_o[4]), V(J.I_o[5])}};
     w.IA = to_articulated(I);
-    const Force<V> gyro = cross_force(vel, mul(I, vel));
-    w.pA = ACH_BUG(GyroSign) ? Force<V>{-gyro.n, -gyro.f} : gyro;
+    if (J.parent < 0) {
+      // A root's c = [0; −ω × v] (free, planar) or 0 is folded into its bias force, which then
+      // reduces analytically to v ×* I v + I c = [ω × Io ω; −ω × (h × ω)]: the two large
+      // m·ω × v terms cancel in exact arithmetic and are never formed, so a fast-moving,
+      // spinning floating body keeps float32 precision in its linear acceleration.
+      const Vec3<V> w_B = vel.w;
+      const Force<V> self{cross(w_B, mul(I.Io, w_B)), -cross(w_B, cross(I.h, w_B))};
+      w.pA = ACH_BUG(GyroSign) ? Force<V>{-self.n, -self.f} : self;
+    } else {
+      const Force<V> gyro = cross_force(vel, mul(I, vel));
+      w.pA = ACH_BUG(GyroSign) ? Force<V>{-gyro.n, -gyro.f} : gyro;
+    }
   }
 }
 
@@ -185,8 +199,7 @@ template <class V> inline void pass_aba_backward(const KModel<ScalarOf<V>>& M, J
     const V* taui = tau + J.voff;
     ABInertia<V> Ia = w.IA;
     Force<V> pa = w.pA;
-    const int ak = static_cast<int>(J.axis_kind);
-    if ((J.type == JointType::Revolute || J.type == JointType::Prismatic) && ak < 6) {
+    if (J.unit_axis >= 0) {
       auto unit = [&]<int K>() {
         const Force<V> U = ia_column<K>(w.IA);
         const V Dinv = T(1) / comp<K>(U);
@@ -198,14 +211,7 @@ template <class V> inline void pass_aba_backward(const KModel<ScalarOf<V>>& M, J
         subtract_outer(Ia, U, scale(Dinv, U));
         pa = pa + mul(Ia, w.c) + scale(Dinv * u, U);
       };
-      switch (ak) {
-      case 0: unit.template operator()<0>(); break;
-      case 1: unit.template operator()<1>(); break;
-      case 2: unit.template operator()<2>(); break;
-      case 3: unit.template operator()<3>(); break;
-      case 4: unit.template operator()<4>(); break;
-      default: unit.template operator()<5>(); break;
-      }
+      on_unit_axis(J.unit_axis, unit);
     } else if (J.nv > 0) {
       const int nv = J.nv;
       V D[36];
@@ -236,6 +242,9 @@ template <class V> inline void pass_aba_backward(const KModel<ScalarOf<V>>& M, J
     if (J.parent >= 0) {
       JointWork<V>& P = W[J.parent];
       add_to(P.IA, inertia_to_parent(w.X, Ia));
+      // A root parent's bias already holds its own I·c (see pass_velocity); its children bring
+      // their share Ia·c_root with them, so the root never needs IA·c.
+      if (M.joints[J.parent].fold_c) pa = pa + mul(Ia, motion_to_child(w.X, P.c));
       P.pA = P.pA + force_to_parent(w.X, pa);
     }
   }
@@ -251,23 +260,17 @@ template <class V> inline void pass_aba_forward(const KModel<ScalarOf<V>>& M, Jo
   for (int i = 0; i < n; ++i) {
     const KJoint<T>& J = M.joints[i];
     JointWork<V>& w = W[i];
-    Motion<V> a = motion_to_child(w.X, J.parent >= 0 ? W[J.parent].acc : a_world) + w.c;
+    // A root's c is already inside its bias force (pass_velocity): add it after solving for q̈.
+    const bool root = J.parent < 0;
+    Motion<V> a = root ? motion_to_child(w.X, a_world) : motion_to_child(w.X, W[J.parent].acc) + w.c;
     V* qddi = qdd + J.voff;
-    const int ak = static_cast<int>(J.axis_kind);
-    if ((J.type == JointType::Revolute || J.type == JointType::Prismatic) && ak < 6) {
+    if (J.unit_axis >= 0) {
       auto unit = [&]<int K>() {
         const V x = w.Dinv[0] * (w.u[0] - dot(w.U[0], a));
         qddi[0] = x;
         add_comp<K>(a, x);
       };
-      switch (ak) {
-      case 0: unit.template operator()<0>(); break;
-      case 1: unit.template operator()<1>(); break;
-      case 2: unit.template operator()<2>(); break;
-      case 3: unit.template operator()<3>(); break;
-      case 4: unit.template operator()<4>(); break;
-      default: unit.template operator()<5>(); break;
-      }
+      on_unit_axis(J.unit_axis, unit);
     } else if (J.nv > 0) {
       const int nv = J.nv;
       V rhs[6];
@@ -279,7 +282,7 @@ template <class V> inline void pass_aba_forward(const KModel<ScalarOf<V>>& M, Jo
       }
       for (int k = 0; k < nv; ++k) a = a + scale(qddi[k], w.S[k]);
     }
-    w.acc = a;
+    w.acc = root ? a + w.c : a;
   }
 }
 

@@ -14,6 +14,8 @@ inline namespace ACH_ISA_NS {
 template <class T> struct KJoint {
   JointType type;
   AxisKind axis_kind;
+  int unit_axis; // 0..5 when S is one coordinate axis (hinge/slide along x, y or z), else −1
+  bool fold_c;   // a root whose velocity-product acceleration c can be nonzero (free, planar)
   int parent, nq, nv, qoff, voff;
   bool R_PJ_identity;
   T R_PJ[9], p_PJ[3], axis[3], u[3], w[3];
@@ -32,6 +34,9 @@ template <class T> struct KModel {
       KJoint<T> k{};
       k.type = j.type;
       k.axis_kind = j.axis_kind;
+      const bool one_dof = j.type == JointType::Revolute || j.type == JointType::Prismatic;
+      k.fold_c = j.parent < 0 && (j.type == JointType::Free || j.type == JointType::Planar);
+      k.unit_axis = one_dof && j.axis_kind != AxisKind::General ? static_cast<int>(j.axis_kind) : -1;
       k.parent = j.parent;
       k.nq = j.nq;
       k.nv = j.nv;
