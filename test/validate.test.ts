@@ -12,7 +12,7 @@ import { barFor, F32_FACTOR, F32_ILL_CONDITIONED, F64_BAR, fieldFloor, quatAngle
 import { suiteModels } from '../src/validation/models.js';
 import { runSuite, summarize } from '../src/validation/suite.js';
 import { doublePendulumAccel, type DoublePendulumParams } from '../src/validation/double-pendulum-exact.js';
-import { perturbedParams } from '../src/validation/per-state.js';
+import { perStateReference, perturbedParams, qaccFloors } from '../src/validation/per-state.js';
 import { queryMujoco, type ExtraQuery } from '../src/validation/reference.js';
 import type { DynamicsResult } from '../src/validation/mujoco-ref.js';
 import { Rng } from '../src/validation/rng.js';
@@ -81,6 +81,20 @@ describe('float32 bars follow the measured floor', () => {
     });
     expect(pert).toBeGreaterThanOrEqual(round);
     expect(pert).toBeLessThan(F32_ILL_CONDITIONED);
+  });
+
+  it('on slider-ball the floor includes storing the equations of motion in float32, and is >= the inputs-only floor', async () => {
+    const model = suiteModels().find((m) => m.name === 'slider-ball')!.model; // κ(M) large: q̈ ~4e3 at the puck, ~15 elsewhere
+    const ref = await perStateReference('python3', 'slider-ball', model, 16, 1);
+    // The unperturbed solve of MuJoCo's own M q̈ = τ − b is MuJoCo's q̈.
+    ref.states.forEach((_, i) => expect(relErr(ref.eq[i].base.qacc, ref.dyn[i].qacc)).toBeLessThan(1e-9));
+    const floors = ref.states.map((_, i) => qaccFloors(ref, i));
+    const old = fieldFloor(floors.map((f) => f.inputs));
+    const now = fieldFloor(floors.map((f) => Math.max(f.inputs, f.equations)));
+    expect(now).toBeGreaterThanOrEqual(old);
+    // Perturbing the inputs never excites the ill-conditioned directions of M; perturbing M does.
+    expect(fieldFloor(floors.map((f) => f.equations))).toBeGreaterThan(2 * old);
+    expect(now).toBeLessThan(F32_ILL_CONDITIONED);
   });
 
   it('orientation error ignores the quaternion sign', () => {

@@ -24,6 +24,21 @@ start. It adds one kind:
              round = "ulp": every state component is multiplied by (1 ± 2^-52) after every step,
                             signs from a seeded generator (the float64 round-off floor);
              energy = true: also [potential, kinetic] at the start and at every recorded state.
+
+and one more, the float32 floor of the equations of motion themselves:
+
+  equations  {qpos, qvel, tau, h, integrators, seed, k}
+           MuJoCo's own equations M q̈ = f − b at the state (M the dense mass matrix, b =
+           qfrc_bias, f everything else: applied, passive, actuator, constraint forces), solved in
+           float64 by numpy.linalg.solve, once as written ("base") and k more times with every
+           entry of M (upper triangle, mirrored: M stays symmetric) and of b multiplied by 1 + δ,
+           δ uniform in [−2⁻²⁴, 2⁻²⁴] (seeded by [seed, j]), a fresh draw at every dynamics
+           evaluation: the reference's sensitivity to storing its equations of motion in float32,
+           which perturbing its inputs never reaches on an ill-conditioned M. Per perturbation:
+           qacc (at tau) and qacc0 (tau = 0, the same M̃ and b̃), and one step of every integrator
+           composed from that perturbed f(q, v) (see step_with). Answer:
+             {"base": {"qacc", "qacc0", "step": {integrator: {qpos, qvel}}},
+              "perturbed": [{"qacc", "qacc0", "step": {...}}, ...]}
 """
 import json
 import os
@@ -101,6 +116,86 @@ def rollout(ref, query):
     return out
 
 
+class Equations:
+    """f(q, v) = solve(M̃, f_rest − b̃) at MuJoCo's own M and b, perturbed by rng (None: as is)."""
+
+    def __init__(self, ref, tau, ctrl, rng):
+        self.ref, self.tau, self.ctrl, self.rng = ref, tau, ctrl, rng
+
+    def parts(self, q, v, tau):
+        ref = self.ref
+        m, d = ref.m, ref.d
+        ref.set(q, v, tau, self.ctrl)
+        mujoco.mj_forward(m, d)
+        M = np.zeros((m.nv, m.nv))
+        mujoco.mj_fullM(m, d, M)
+        b = d.qfrc_bias.copy()
+        # M q̈ = qfrc_smooth + qfrc_constraint, qfrc_smooth = passive − bias + applied + actuator.
+        rest = d.qfrc_smooth + d.qfrc_constraint + b
+        if self.rng is not None:
+            n = m.nv
+            D = np.triu(self.rng.uniform(-HALF_ULP32, HALF_ULP32, size=(n, n)))
+            M = M * (1 + D + np.triu(D, 1).T)
+            b = b * (1 + self.rng.uniform(-HALF_ULP32, HALF_ULP32, size=n))
+        return M, b, rest
+
+    def f(self, q, v):
+        M, b, rest = self.parts(q, v, self.tau)
+        return np.linalg.solve(M, rest - b)
+
+    def accels(self, q, v):
+        """q̈ at tau and at tau = 0 from the same (perturbed) M̃ and b̃."""
+        M, b, rest = self.parts(q, v, self.tau)
+        return np.linalg.solve(M, rest - b), np.linalg.solve(M, rest - self.tau - b)
+
+
+def step_with(ref, f, q, v, h, integrator, iters=4):
+    """One step composed from f(q, v) and mj_integratePos: euler (semi-implicit, as mj_step's
+    Euler without damping), rk4 (MuJoCo's classic RK4: positions advanced with the tableau's
+    averaged velocity), verlet and midpoint exactly as mujoco_ref.Ref composes them."""
+    if integrator == "euler":
+        v1 = v + h * f(q, v)
+        return ref.oplus(q, v1, h), v1
+    if integrator == "rk4":
+        a1 = f(q, v)
+        v2 = v + h / 2 * a1
+        a2 = f(ref.oplus(q, v, h / 2), v2)
+        v3 = v + h / 2 * a2
+        a3 = f(ref.oplus(q, v2, h / 2), v3)
+        v4 = v + h * a3
+        a4 = f(ref.oplus(q, v3, h), v4)
+        return ref.oplus(q, (v + 2 * v2 + 2 * v3 + v4) / 6, h), v + h / 6 * (a1 + 2 * a2 + 2 * a3 + a4)
+    if integrator == "verlet":
+        vh = v + h / 2 * f(q, v)
+        q1 = ref.oplus(q, vh, h)
+        return q1, vh + h / 2 * f(q1, vh)
+    if integrator == "midpoint":
+        vm = v + h / 2 * f(q, v)
+        for _ in range(iters):
+            vm = v + h / 2 * f(ref.oplus(q, vm, h / 2), vm)
+        return ref.oplus(q, vm, h), 2 * vm - v
+    raise ValueError(f"unknown integrator {integrator!r} (euler, rk4, verlet, midpoint)")
+
+
+def equations(ref, query):
+    q, v, tau, ctrl = ref.state(query)
+    h = float(query.get("h", ref.h0))
+    integrators = list(query.get("integrators", []))
+    seed = int(query.get("seed", 1))
+
+    def answer(rng):
+        eq = Equations(ref, tau, ctrl, rng)
+        a, a0 = eq.accels(q, v)
+        steps = {}
+        for g in integrators:
+            q1, v1 = step_with(ref, eq.f, q, v, h, g)
+            steps[g] = {"qpos": q1.tolist(), "qvel": v1.tolist()}
+        return {"qacc": a.tolist(), "qacc0": a0.tolist(), "step": steps}
+
+    return {"base": answer(None),
+            "perturbed": [answer(np.random.default_rng([seed, j])) for j in range(int(query.get("k", 4)))]}
+
+
 def main():
     try:
         req = json.loads(sys.stdin.read())
@@ -112,7 +207,8 @@ def main():
                 raise ValueError(f"query {i}: unknown model {query.get('model')!r}")
             kind = query.get("kind")
             kinds = {"kinematics": ref.kinematics, "dynamics": ref.dynamics, "step": ref.step,
-                     "trajectory": ref.trajectory, "rollout": lambda qq, r=ref: rollout(r, qq)}
+                     "trajectory": ref.trajectory, "rollout": lambda qq, r=ref: rollout(r, qq),
+                     "equations": lambda qq, r=ref: equations(r, qq)}
             if kind not in kinds:
                 raise ValueError(f"query {i}: unknown kind {kind!r}")
             results.append(kinds[kind](query))

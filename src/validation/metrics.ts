@@ -23,7 +23,16 @@ export const F64_BAR = 1e-9;
  *  operations where the reference perturbs its inputs only once. Rounding the inputs to float32
  *  (the first version of this floor) is a degenerate perturbation: inputs that are exactly
  *  representable (masses 1 or 0.5, lengths 0.5, zeros, integers) do not move at all, and on an
- *  ill-conditioned model the floor then came out far too small. */
+ *  ill-conditioned model the floor then came out far too small.
+ *
+ *  For the fields that come from solving the equations of motion (forward q̈, the mass-matrix
+ *  and bias checks, one step of every integrator) the floor is the reference's own float32
+ *  sensitivity both to its inputs and to storing its equations of motion in float32: the larger
+ *  of the input perturbations' change and the change when MuJoCo's own M and b = qfrc_bias have
+ *  every entry multiplied by 1 + δ (M kept symmetric), |δ| ≤ 2⁻²⁴, and M̃ q̈ = τ − b̃ is solved in
+ *  float64 (per-state.ts). Any float32 dynamics computation stores M-like quantities (the mass
+ *  matrix, or ABA's articulated inertias) entry by entry in float32; on an ill-conditioned M that
+ *  alone moves q̈ by about κ(M)·2⁻²⁴, in directions that perturbing the inputs never excites. */
 export const F32_FACTOR = 3;
 /** A state whose float32 floor exceeds this cannot be judged in float32 (perturbing its inputs by
  *  a float32 half-ulp moves the reference's own answer by more than 1%): it is reported as
@@ -81,8 +90,9 @@ export interface FieldBar {
 }
 
 /** The float32 floor of one field: the largest per-state floor (the reference's own largest change
- *  when its inputs, state and model constants, are perturbed by a float32 half-ulp each; see
- *  F32_FACTOR) over the compared states.
+ *  when its inputs, state and model constants, are perturbed by a float32 half-ulp each, and for
+ *  fields solved from the equations of motion also when its M and b are; see F32_FACTOR) over the
+ *  compared states.
  *  States above F32_ILL_CONDITIONED are left out (they are skipped, not compared). */
 export function fieldFloor(perStateFloors: readonly number[]): number {
   let m = 0;

@@ -11,6 +11,20 @@
 // inputs to float32 (the earlier floor) misses every direction in which an input is exactly
 // representable (masses 1 or 0.5, zeros, integers), and so on an ill-conditioned model it can
 // miss the sensitivity almost entirely. See states.ts (perturbState, perturbModel).
+//
+// For the fields that come from solving the equations of motion (forward q̈, the mass-matrix and
+// bias checks built from q̈, and one step of every integrator) the floor is also the reference's
+// sensitivity to storing those equations in float32: at x, K more times (the same K, seeded),
+// MuJoCo's own M and b = qfrc_bias have every entry multiplied by 1 + δ (M symmetrically: upper
+// triangle perturbed, mirrored), δ uniform in [−2⁻²⁴, 2⁻²⁴], and M̃ q̈ = τ − b̃ is solved in float64
+// (a fresh M̃, b̃ at every dynamics evaluation of a step; the step composed in Python from that
+// f(q, v), compared with the same composition unperturbed), the answer stored in float32.
+// Why: any float32 dynamics computation stores M-like quantities (the mass matrix, or the
+// articulated inertias of ABA) entry by entry in float32, and on an ill-conditioned M
+// (slider-ball: a 0.1 kg puck on a planar joint at the end of a thin rod on a ball joint) that
+// alone moves q̈ by κ(M)·2⁻²⁴, in directions that perturbing the inputs never excites (the input
+// twins keep M's near-singular structure intact). The state's floor for those fields is the
+// larger of the two changes. See validate_extra.py (`equations`).
 
 import type { Precision } from '../engine/api.js';
 import { INTEGRATORS, type IntegratorName, type ModelDesc } from '../engine/model-desc.js';
@@ -43,6 +57,20 @@ export interface PerStateReference {
   dyn32zero: DynamicsResult[][];
   step: Record<IntegratorName, StepResult[]>;
   step32: Record<IntegratorName, StepResult[][]>;
+  /** [state]: M q̈ = τ − b solved as written (base) and [perturbation] with M and b perturbed by a
+   *  float32 half-ulp per entry (stored in float32): qacc, qacc0 (τ = 0, the same M̃, b̃) and one
+   *  step per integrator composed from the perturbed dynamics. */
+  eq: EquationsResult[];
+}
+
+export interface EquationAnswer {
+  qacc: number[];
+  qacc0: number[];
+  step: Record<IntegratorName, StepResult>;
+}
+export interface EquationsResult {
+  base: EquationAnswer;
+  perturbed: EquationAnswer[];
 }
 
 /** Scale of the random torques: the RMS gravity generalized force at random poses (MuJoCo's
@@ -74,6 +102,7 @@ export async function perStateReference(python: string, name: string, model: Mod
   const qs: ExtraQuery[] = [];
   states.forEach((s, i) => {
     qs.push({ model: 'exact', kind: 'kinematics', qpos: s.q });
+    qs.push({ model: 'exact', kind: 'equations', qpos: s.q, qvel: s.v, tau: s.tau, h, integrators: [...INTEGRATORS], seed: seedFor(seed, name, 'f32-equations', String(i)), k: K });
     qs.push({ model: 'exact', kind: 'dynamics', qpos: s.q, qvel: s.v, tau: s.tau });
     for (const integrator of INTEGRATORS) qs.push({ model: 'exact', kind: 'step', integrator, h, qpos: s.q, qvel: s.v, tau: s.tau });
     for (let k = 0; k < K; k++) {
@@ -88,16 +117,23 @@ export async function perStateReference(python: string, name: string, model: Mod
   });
   const raw = await queryMujoco(python, models, qs);
   // Every answer of a perturbed twin is stored in float32, as the float32 engine's outputs are.
-  const res = raw.map((r, i) => ((qs[i].model === 'exact' ? r : roundDeep(r)) as typeof r));
+  // So is every perturbed solve of the equations of motion (the unperturbed base stays float64).
+  const res = raw.map((r, i) => {
+    if (qs[i].kind === 'equations') {
+      const e = r as unknown as EquationsResult;
+      return { base: e.base, perturbed: roundDeep(e.perturbed) } as unknown as typeof r;
+    }
+    return (qs[i].model === 'exact' ? r : roundDeep(r)) as typeof r;
+  });
   const G = INTEGRATORS.length;
   const perTwin = 3 + G;
-  const per = 2 + G + K * perTwin;
+  const per = 3 + G + K * perTwin;
   const at = <T>(i: number, j: number) => res[i * per + j] as T;
-  const twin = <T>(i: number, j: number) => Array.from({ length: K }, (_, k) => at<T>(i, 2 + G + k * perTwin + j));
+  const twin = <T>(i: number, j: number) => Array.from({ length: K }, (_, k) => at<T>(i, 3 + G + k * perTwin + j));
   const step = {} as Record<IntegratorName, StepResult[]>;
   const step32 = {} as Record<IntegratorName, StepResult[][]>;
   INTEGRATORS.forEach((g, j) => {
-    step[g] = states.map((_, i) => at<StepResult>(i, 2 + j));
+    step[g] = states.map((_, i) => at<StepResult>(i, 3 + j));
     step32[g] = states.map((_, i) => twin<StepResult>(i, 3 + j));
   });
   return {
@@ -108,7 +144,8 @@ export async function perStateReference(python: string, name: string, model: Mod
     seed,
     kin: states.map((_, i) => at(i, 0)),
     kin32: states.map((_, i) => twin(i, 0)),
-    dyn: states.map((_, i) => at(i, 1)),
+    eq: states.map((_, i) => at(i, 1)),
+    dyn: states.map((_, i) => at(i, 2)),
     dyn32: states.map((_, i) => twin(i, 1)),
     dyn32zero: states.map((_, i) => twin(i, 2)),
     step,
@@ -131,6 +168,13 @@ function worst<T>(twins: readonly T[], f: (r: T, k: number) => number): number {
     m = Number.isNaN(x) ? Infinity : Math.max(m, x);
   });
   return m;
+}
+
+/** State i's two float32 floors of forward q̈: perturbing the inputs (state, torques, model
+ *  constants) and perturbing the equations of motion (M, b); the state's floor is the larger. */
+export function qaccFloors(ref: PerStateReference, i: number): { inputs: number; equations: number } {
+  const exact = ref.dyn[i].qacc;
+  return { inputs: worst(ref.dyn32[i], (r) => relErr(r.qacc, exact)), equations: worst(ref.eq[i].perturbed, (r) => relErr(r.qacc, exact)) };
 }
 
 const matVec = (M: number[][], x: readonly number[]) => M.map((row) => row.reduce((s, m, j) => s + m * x[j], 0));
@@ -156,18 +200,28 @@ export function perStateRows(ref: PerStateReference, precision: Precision, addon
     field('kinematics', 'rot', each((i) => [relErr(e.rot[i], flat(ref.kin[i].xmat)), worst(ref.kin32[i], (r) => relErr(flat(r.xmat), flat(ref.kin[i].xmat)))]));
     // M·Δq̈ = Δτ: the engine's response to τ, mapped back through MuJoCo's mass matrix.
     const dq = (a: number[], b: number[]) => a.map((x, k) => x - b[k]);
+    // Each floor below: the larger of the input twins' change and the perturbed equations' change.
     field('mass-matrix', 'M·Δqacc', each((i) => {
       const M = ref.dyn[i].qM;
       const tau = states[i].tau;
-      return [relErr(matVec(M, dq(e.qacc[i], e.qacc0[i])), tau), worst(ref.dyn32[i], (r, k) => relErr(matVec(M, dq(r.qacc, ref.dyn32zero[i][k].qacc)), tau))];
+      const floor = Math.max(
+        worst(ref.dyn32[i], (r, k) => relErr(matVec(M, dq(r.qacc, ref.dyn32zero[i][k].qacc)), tau)),
+        worst(ref.eq[i].perturbed, (r) => relErr(matVec(M, dq(r.qacc, r.qacc0)), tau)),
+      );
+      return [relErr(matVec(M, dq(e.qacc[i], e.qacc0[i])), tau), floor];
     }));
     // −M·q̈(τ = 0) = bias (Coriolis, centrifugal, gravity).
     field('bias', '−M·qacc0', each((i) => {
       const M = ref.dyn[i].qM;
       const neg = (a: number[]) => matVec(M, a).map((x) => -x);
-      return [relErr(neg(e.qacc0[i]), ref.dyn[i].qfrc_bias), worst(ref.dyn32zero[i], (r) => relErr(neg(r.qacc), ref.dyn[i].qfrc_bias))];
+      const b = ref.dyn[i].qfrc_bias;
+      const floor = Math.max(worst(ref.dyn32zero[i], (r) => relErr(neg(r.qacc), b)), worst(ref.eq[i].perturbed, (r) => relErr(neg(r.qacc0), b)));
+      return [relErr(neg(e.qacc0[i]), b), floor];
     }));
-    field('forward', 'qacc', each((i) => [relErr(e.qacc[i], ref.dyn[i].qacc), worst(ref.dyn32[i], (r) => relErr(r.qacc, ref.dyn[i].qacc))]));
+    field('forward', 'qacc', each((i) => {
+      const { inputs, equations } = qaccFloors(ref, i);
+      return [relErr(e.qacc[i], ref.dyn[i].qacc), Math.max(inputs, equations)];
+    }));
     const dp = doublePendulumParams(ref.model);
     if (dp) field('forward', 'qacc-closed-form', closedFormSamples(dp, states, e.qacc, seedFor(ref.seed, ref.name, 'closed-form')));
     // Energy is a scalar that crosses zero: its scale is the largest |value| over the states.
@@ -186,10 +240,25 @@ export function perStateRows(ref: PerStateReference, precision: Precision, addon
       const s = engineStep(ref.model, precision, addon, g, states);
       const R = ref.step[g];
       const R32 = ref.step32[g];
-      if (plain.length) field('step', `${g}.q`, each((i) => [relErr(pick(s.q[i]), pick(R[i].qpos)), worst(R32[i], (r) => relErr(pick(r.qpos), pick(R[i].qpos)))]));
+      // The perturbed equations' steps against the same composition unperturbed (E), on R's scale.
+      const E = (i: number) => ref.eq[i].base.step[g];
+      const E32 = (i: number) => ref.eq[i].perturbed.map((r) => r.step[g]);
+      if (plain.length)
+        field('step', `${g}.q`, each((i) => [
+          relErr(pick(s.q[i]), pick(R[i].qpos)),
+          Math.max(worst(R32[i], (r) => relErr(pick(r.qpos), pick(R[i].qpos))), worst(E32(i), (r) => relErr(pick(r.qpos), pick(E(i).qpos), maxAbs(pick(R[i].qpos))))),
+        ]));
       // Orientation error in radians (a unit quaternion's scale is 1), sign-independent.
-      if (quats.length) field('step', `${g}.orientation`, each((i) => [worstAngle(s.q[i], R[i].qpos), worst(R32[i], (r) => worstAngle(r.qpos, R[i].qpos))]));
-      if (ref.model.bodies.some((b) => b.joint !== 'fixed')) field('step', `${g}.v`, each((i) => [relErr(s.v[i], R[i].qvel), worst(R32[i], (r) => relErr(r.qvel, R[i].qvel))]));
+      if (quats.length)
+        field('step', `${g}.orientation`, each((i) => [
+          worstAngle(s.q[i], R[i].qpos),
+          Math.max(worst(R32[i], (r) => worstAngle(r.qpos, R[i].qpos)), worst(E32(i), (r) => worstAngle(r.qpos, E(i).qpos))),
+        ]));
+      if (ref.model.bodies.some((b) => b.joint !== 'fixed'))
+        field('step', `${g}.v`, each((i) => [
+          relErr(s.v[i], R[i].qvel),
+          Math.max(worst(R32[i], (r) => relErr(r.qvel, R[i].qvel)), worst(E32(i), (r) => relErr(r.qvel, E(i).qvel, maxAbs(R[i].qvel)))),
+        ]));
     }
   }
   return rows;

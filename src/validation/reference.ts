@@ -1,7 +1,7 @@
 // The validation's MuJoCo client: one `python3 validation/validate_extra.py` process answers every
 // query about one model, for the model as written ("exact") and its float32-perturbed twins
 // ("p0", "p1", …: every constant multiplied by 1 + δ, |δ| ≤ 2⁻²⁴; see states.perturbModel), so a
-// model costs one Python start (see validate_extra.py for the extra `rollout` kind).
+// model costs one Python start (see validate_extra.py for the extra `rollout` and `equations` kinds).
 
 import { spawn } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
@@ -19,6 +19,9 @@ export type ExtraQuery =
   | ({ model: RefModel; kind: 'kinematics' } & State)
   | ({ model: RefModel; kind: 'dynamics' } & State)
   | ({ model: RefModel; kind: 'step'; integrator: MujocoIntegrator; h?: number } & State)
+  /** MuJoCo's own M q̈ = τ − b solved as written and `k` times with M, b perturbed by a float32
+   *  half-ulp per entry (seeded), plus one step per integrator from each (validate_extra.py). */
+  | ({ model: RefModel; kind: 'equations'; h: number; integrators: MujocoIntegrator[]; seed: number; k: number } & State)
   | ({
       model: RefModel;
       kind: 'rollout';
