@@ -44,7 +44,7 @@ export function peakGflops(mhz: number, widestLanesF32: number, precision: Preci
 export function describePeak(mhz: number, widestLanesF32: number): string {
   return (
     `peak = ${FP_PIPES} FP pipes × vector lanes (f32 ${widestVectorLanes(widestLanesF32, 'f32')}, f64 ${widestVectorLanes(widestLanesF32, 'f64')}) ` +
-    `× 1 flop (no FMA) × ${mhz.toFixed(0)} MHz (/proc/cpuinfo) per thread = ` +
+    `× 1 flop (no FMA) × ${mhz.toFixed(0)} MHz (/proc/cpuinfo) per thread (nominal clock: a fraction above 100% means the core boosts above it) = ` +
     `${peakGflops(mhz, widestLanesF32, 'f32', 1).toFixed(1)} GFLOP/s f32, ${peakGflops(mhz, widestLanesF32, 'f64', 1).toFixed(1)} GFLOP/s f64`
   );
 }

@@ -5,6 +5,7 @@ import { toCsv } from '../reports/csv.js';
 import { lineChart, type Datum, type VlSpec } from '../reports/charts.js';
 import { formatRatio, formatSi, formatSig, textTable } from '../reports/table.js';
 import type { BenchReport, BenchResult } from './run.js';
+import { checkTargets } from './targets.js';
 
 export function machineLines(rep: BenchReport): string[] {
   const m = rep.machine;
@@ -45,7 +46,7 @@ export function benchTable(rep: BenchReport): string {
 }
 
 export function benchJson(rep: BenchReport): string {
-  return `${JSON.stringify({ machine: rep.machine, config: rep.config, results: rep.results, notes: rep.notes }, null, 2)}\n`;
+  return `${JSON.stringify({ machine: rep.machine, config: rep.config, results: rep.results, notes: rep.notes, targets: checkTargets(rep) }, null, 2)}\n`;
 }
 
 export function benchCsv(rep: BenchReport): string {

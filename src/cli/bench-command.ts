@@ -5,6 +5,7 @@ import { INTEGRATORS } from '../engine/model-desc.js';
 import { LANE_WIDTHS, PRECISIONS } from '../engine/api.js';
 import { resolveConfig, DEFAULT_COPIES, DEFAULT_REP_SECONDS, DEFAULT_RESTART_EVERY } from '../bench/config.js';
 import { runBench } from '../bench/run.js';
+import { checkTargets, targetLines } from '../bench/targets.js';
 import { benchCharts, benchCsv, benchJson, benchTable, machineLines } from '../bench/report.js';
 import { OutputSet, installSignalCleanup } from '../reports/atomic.js';
 import { writeChart } from '../reports/render.js';
@@ -17,6 +18,9 @@ async function run(_args: string[], opts: ParsedOptions): Promise<number> {
   else {
     process.stdout.write(`${machineLines(report).join('\n')}\n\n${benchTable(report)}\n`);
     for (const n of report.notes) process.stdout.write(`note: ${n}\n`);
+    // The project's published targets concern the seven-link arm; print them when it was timed.
+    const checks = checkTargets(report);
+    if (checks.some((c) => c.met !== null)) process.stdout.write(`\nTargets (arm7, euler, one core):\n${targetLines(checks).join('\n')}\n`);
   }
   // Reports are staged and moved in together: an interrupted run leaves the old ones intact.
   const uninstall = installSignalCleanup();
