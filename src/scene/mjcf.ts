@@ -54,8 +54,10 @@ export function exportMjcf(model: ModelDesc, opts: MjcfOptions = {}): string {
   }
   out.push('  </worldbody>');
   const rep = (f: (b: BodyDesc) => number[]): string => nums(Array.from({ length: copies }, () => model.bodies.flatMap(f)).flat());
+  // Only when some torque is non-zero: MuJoCo caps a numeric's length, and a zero torque
+  // needs no record (qfrc_applied starts at zero).
   const tau = rep((b) => b.tau);
-  if (tau.length > 0) {
+  if (model.bodies.some((b) => b.tau.some((x) => x !== 0))) {
     out.push('  <custom>');
     out.push(`    <numeric name="achilles_tau" data="${tau}"/>`);
     out.push('  </custom>');
