@@ -7,22 +7,12 @@ import {
   type DoublePendulumParams,
   type DoublePendulumState,
 } from '../src/validation/double-pendulum-exact.js';
+import { rng } from './helpers/engine.js';
 
 // two_joint_arm (shared/achilles-arow/README.md §4): gravity 9.8 along +Z.
 const ARM: DoublePendulumParams = { m1: 1.0, r1: 0.3, I1: 0.18083, m2: 0.4, r2: 0.375, I2: 0.07238, l1: 1, gy: 0, gz: 9.8 };
 const REST: DoublePendulumState = { phi: 0, psi: 0, phiDot: 0, psiDot: 0 };
 
-/** Deterministic PRNG (mulberry32) so failures are reproducible. */
-function rng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 function randomCase(r: () => number): { p: DoublePendulumParams; s: DoublePendulumState; tau: [number, number] } {
   const u = (lo: number, hi: number) => lo + (hi - lo) * r();

@@ -1,40 +1,10 @@
 // Everyday dialect: the bundled scenes load with the documented values, and every kind of
 // mistake is a SceneError at the offending node's line/column.
-import { mkdtempSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { describe, expect, test } from 'vitest';
 import { coordinateLayout } from '../src/engine/model-desc.js';
 import { loadScene, SceneError } from '../src/scene/index.js';
+import { expectSceneError, tempDir, write } from './helpers/scene.js';
 
-// --- helpers (kept in each test file: only *.test.ts files are ours under test/)
-
-function tempDir(): string {
-  return mkdtempSync(join(tmpdir(), 'achilles-scene-'));
-}
-
-function write(dir: string, name: string, text: string): string {
-  const p = join(dir, name);
-  writeFileSync(p, text);
-  return p;
-}
-
-/** Runs fn, expects a SceneError at line:column whose message matches every pattern. */
-function expectSceneError(fn: () => unknown, line: number, column: number, ...patterns: (string | RegExp)[]): SceneError {
-  let err: unknown;
-  try {
-    fn();
-  } catch (e) {
-    err = e;
-  }
-  expect(err).toBeInstanceOf(SceneError);
-  const se = err as SceneError;
-  expect(se.message.startsWith(`${se.file}:${line}:${column}: `), se.message).toBe(true);
-  expect([se.line, se.column], se.message).toEqual([line, column]);
-  for (const p of patterns) expect(se.message).toMatch(p);
-  return se;
-}
-// ---
 const BASE = `scene: t
 world: { gravity: [0, 0, -9.81] }
 links:

@@ -1,40 +1,11 @@
 // Raw (original-system) dialect: the shared scenes load unchanged with the README's values, and
 // raw-specific mistakes (unknown fields, inconsistent fields, slot pitfall, archetype graph) fail.
-import { mkdtempSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { describe, expect, test } from 'vitest';
 import { loadScene, SceneError } from '../src/scene/index.js';
+import { expectSceneError, tempDir, write } from './helpers/scene.js';
 
-// --- helpers (kept in each test file: only *.test.ts files are ours under test/)
 const SHARED = '../shared/achilles-arow';
 
-function tempDir(): string {
-  return mkdtempSync(join(tmpdir(), 'achilles-scene-'));
-}
-
-function write(dir: string, name: string, text: string): string {
-  const p = join(dir, name);
-  writeFileSync(p, text);
-  return p;
-}
-
-/** Runs fn, expects a SceneError at line:column whose message matches every pattern. */
-function expectSceneError(fn: () => unknown, line: number, column: number, ...patterns: (string | RegExp)[]): SceneError {
-  let err: unknown;
-  try {
-    fn();
-  } catch (e) {
-    err = e;
-  }
-  expect(err).toBeInstanceOf(SceneError);
-  const se = err as SceneError;
-  expect(se.message.startsWith(`${se.file}:${line}:${column}: `), se.message).toBe(true);
-  expect([se.line, se.column], se.message).toEqual([line, column]);
-  for (const p of patterns) expect(se.message).toMatch(p);
-  return se;
-}
-// ---
 
 const CONFIG = `${SHARED}/sim_config.yaml`;
 const close = (a: number[], b: number[], tol = 1e-12): void => {
