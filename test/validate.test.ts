@@ -12,7 +12,9 @@ import { barFor, F32_FACTOR, F32_ILL_CONDITIONED, F64_BAR, fieldFloor, quatAngle
 import { suiteModels } from '../src/validation/models.js';
 import { runSuite, summarize } from '../src/validation/suite.js';
 import { doublePendulumAccel, type DoublePendulumParams } from '../src/validation/double-pendulum-exact.js';
-import { perStateReference, perturbedParams, qaccFloors } from '../src/validation/per-state.js';
+import { perStateReference, perturbedParams, qaccFloors, type EquationsResult } from '../src/validation/per-state.js';
+import { INTEGRATORS } from '../src/engine/model-desc.js';
+import { seedFor } from '../src/validation/rng.js';
 import { queryMujoco, type ExtraQuery } from '../src/validation/reference.js';
 import type { DynamicsResult } from '../src/validation/mujoco-ref.js';
 import { Rng } from '../src/validation/rng.js';
@@ -95,6 +97,33 @@ describe('float32 bars follow the measured floor', () => {
     // Perturbing the inputs never excites the ill-conditioned directions of M; perturbing M does.
     expect(fieldFloor(floors.map((f) => f.equations))).toBeGreaterThan(2 * old);
     expect(now).toBeLessThan(F32_ILL_CONDITIONED);
+  });
+
+  it('the step floor with the integrator intermediates perturbed is >= the floor from M and b alone', async () => {
+    const name = 'double-pendulum';
+    const model = suiteModels().find((m) => m.name === name)!.model;
+    const ref = await perStateReference('python3', name, model, 16, 1);
+    const h = model.world.dt / model.world.substeps;
+    // The same solves with the intermediates left unperturbed (stages: false): the earlier floor.
+    const qs: ExtraQuery[] = ref.states.map((s, i) => ({ model: 'exact', kind: 'equations' as const, qpos: s.q, qvel: s.v, tau: s.tau, h, integrators: [...INTEGRATORS], seed: seedFor(1, name, 'f32-equations', String(i)), k: F32_PERTURBATIONS, stages: false }));
+    const old = (await queryMujoco('python3', { exact: exportMjcf(model) }, qs)) as unknown as EquationsResult[];
+    const max = (xs: number[]) => Math.max(0, ...xs);
+    for (const g of INTEGRATORS) {
+      const floorOf = (eq: (i: number) => EquationsResult) =>
+        fieldFloor(ref.states.map((_, i) => {
+          const R = ref.step[g][i].qvel;
+          const inputs = max(ref.step32[g][i].map((r) => relErr(r.qvel, R)));
+          const base = eq(i).base.step[g].qvel;
+          const equations = max(eq(i).perturbed.map((r) => relErr(r.step[g].qvel.map(Math.fround), base, max(R.map(Math.abs)))));
+          return Math.max(inputs, equations);
+        }));
+      const before = floorOf((i) => old[i]);
+      const now = floorOf((i) => ref.eq[i]);
+      expect(now, `${g}.v`).toBeGreaterThanOrEqual(before);
+      expect(now).toBeLessThan(F32_ILL_CONDITIONED);
+      // midpoint's v' = 2·vm − v doubles vm's storage error: the intermediates raise its floor.
+      if (g === 'midpoint') expect(now).toBeGreaterThan(1.5 * before);
+    }
   });
 
   it('orientation error ignores the quaternion sign', () => {

@@ -5,8 +5,9 @@
 // Euler (physics expectations, not rounding floors: the bar column holds the required ratio).
 // (2) E(t) against MuJoCo's energy along MuJoCo's own run of the same scheme, judged like a
 // trajectory: the floor is the largest change (|ΔV| + |ΔT|) over MuJoCo's float32-perturbed runs (model constants
-// and initial state × (1 + δ), |δ| ≤ 2⁻²⁴, once; the state likewise after every step; recorded in
-// float32: see trajectory.ts) for f32, or its ulp-nudged run for f64, and once that floor passes
+// and initial state × (1 + δ), |δ| ≤ 2⁻²⁴, once; every step the fully perturbed float32 step: M
+// and b, the integrator's stored intermediates and the state; recorded in float32: see
+// trajectory.ts) for f32, or its ulp-nudged run for f64, and once that floor passes
 // 1e-2 (the release is chaotic) the runs are no longer comparable and are skipped.
 
 import type { Precision } from '../engine/api.js';
@@ -15,7 +16,7 @@ import { INTEGRATORS, type IntegratorName, type ModelDesc } from '../engine/mode
 import type { NativeAddon } from '../engine/native.js';
 import { exportMjcf } from '../scene/index.js';
 import { judgeOverTime } from './judge.js';
-import { queryMujoco, type ExtraQuery, type RolloutResult } from './reference.js';
+import { queryMujocoSplit, type ExtraQuery, type RolloutResult } from './reference.js';
 import { seedFor } from './rng.js';
 import { F32_RUN_PERTURBATIONS } from './states.js';
 import { perturbedRollouts, rolloutF32 } from './trajectory.js';
@@ -47,7 +48,7 @@ export async function energyReference(python: string, pendulum: ModelDesc, seed 
       ...p.queries,
     ];
   });
-  const res = (await queryMujoco(python, models, qs)) as RolloutResult[];
+  const res = (await queryMujocoSplit(python, models, qs, 2)) as RolloutResult[];
   const runs = {} as EnergyReference['runs'];
   const per = 2 + F32_RUN_PERTURBATIONS;
   INTEGRATORS.forEach((g, j) => (runs[g] = { exact: res[per * j], ulp: res[per * j + 1], f32: res.slice(per * j + 2, per * (j + 1)).map(rolloutF32) }));

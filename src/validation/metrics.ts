@@ -32,7 +32,15 @@ export const F64_BAR = 1e-9;
  *  every entry multiplied by 1 + δ (M kept symmetric), |δ| ≤ 2⁻²⁴, and M̃ q̈ = τ − b̃ is solved in
  *  float64 (per-state.ts). Any float32 dynamics computation stores M-like quantities (the mass
  *  matrix, or ABA's articulated inertias) entry by entry in float32; on an ill-conditioned M that
- *  alone moves q̈ by about κ(M)·2⁻²⁴, in directions that perturbing the inputs never excites. */
+ *  alone moves q̈ by about κ(M)·2⁻²⁴, in directions that perturbing the inputs never excites.
+ *
+ *  The principle throughout: the floor is the reference's own float32 sensitivity, the change in
+ *  its answer when every number a float32 engine must store is perturbed by a float32 half-ulp.
+ *  So a step's floor from the equations also perturbs every intermediate the engine's integrator
+ *  stores (stage velocities, accelerations, positions, RK4's sums; validate_extra.py step_with),
+ *  and a trajectory's floor runs that fully perturbed step at every step (trajectory.ts), where
+ *  rounding to float32 to nearest (itself a perturbation within a half-ulp) is one of the draws:
+ *  only it shows a float32 state swallowing increments below its half-ulp step after step. */
 export const F32_FACTOR = 3;
 /** A state whose float32 floor exceeds this cannot be judged in float32 (perturbing its inputs by
  *  a float32 half-ulp moves the reference's own answer by more than 1%): it is reported as

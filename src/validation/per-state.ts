@@ -18,7 +18,15 @@
 // MuJoCo's own M and b = qfrc_bias have every entry multiplied by 1 + δ (M symmetrically: upper
 // triangle perturbed, mirrored), δ uniform in [−2⁻²⁴, 2⁻²⁴], and M̃ q̈ = τ − b̃ is solved in float64
 // (a fresh M̃, b̃ at every dynamics evaluation of a step; the step composed in Python from that
-// f(q, v), compared with the same composition unperturbed), the answer stored in float32.
+// f(q, v) exactly as the engine defines each integrator, with every intermediate the integrator
+// stores also perturbed by a fresh half-ulp draw: each acceleration, the stage velocities v½, vm
+// and RK4's v_i, the stage positions (quaternions renormalised, and the quaternion increment and
+// product of q ⊕ h·v), RK4's weights and running sums, euler's v' and verlet's q' that the rest of
+// the step reads; compared with the same composition unperturbed), the answer stored in float32;
+// the same K draws of M and b with the intermediates left exact count too (2K answers), so this
+// floor is never below the one of M and b alone.
+// Why the intermediates: a float32 engine stores each of them, and the last ones feed the answer
+// directly (midpoint's v' = 2·vm − v doubles vm's storage error).
 // Why: any float32 dynamics computation stores M-like quantities (the mass matrix, or the
 // articulated inertias of ABA) entry by entry in float32, and on an ill-conditioned M
 // (slider-ball: a 0.1 kg puck on a planar joint at the end of a thin rod on a ball joint) that
@@ -59,7 +67,8 @@ export interface PerStateReference {
   step32: Record<IntegratorName, StepResult[][]>;
   /** [state]: M q̈ = τ − b solved as written (base) and [perturbation] with M and b perturbed by a
    *  float32 half-ulp per entry (stored in float32): qacc, qacc0 (τ = 0, the same M̃, b̃) and one
-   *  step per integrator composed from the perturbed dynamics. */
+   *  step per integrator composed from the perturbed dynamics; 2K perturbations: K with the
+   *  integrators' stored intermediates perturbed too, then the same K draws of M, b without. */
   eq: EquationsResult[];
 }
 

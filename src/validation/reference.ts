@@ -20,8 +20,9 @@ export type ExtraQuery =
   | ({ model: RefModel; kind: 'dynamics' } & State)
   | ({ model: RefModel; kind: 'step'; integrator: MujocoIntegrator; h?: number } & State)
   /** MuJoCo's own M q̈ = τ − b solved as written and `k` times with M, b perturbed by a float32
-   *  half-ulp per entry (seeded), plus one step per integrator from each (validate_extra.py). */
-  | ({ model: RefModel; kind: 'equations'; h: number; integrators: MujocoIntegrator[]; seed: number; k: number } & State)
+   *  half-ulp per entry (seeded), plus one step per integrator from each with every stored
+   *  intermediate of the integrator perturbed too (unless `stages` is false; validate_extra.py). */
+  | ({ model: RefModel; kind: 'equations'; h: number; integrators: MujocoIntegrator[]; seed: number; k: number; stages?: boolean } & State)
   | ({
       model: RefModel;
       kind: 'rollout';
@@ -30,6 +31,12 @@ export type ExtraQuery =
       steps: number;
       every?: number;
       round?: 'f32' | 'ulp' | 'perturb';
+      /** With round 'perturb': one draw of the M and b perturbations for the whole run instead of
+       *  a fresh one at every dynamics evaluation (validate_extra.py). */
+      fixed?: boolean;
+      /** With round 'perturb': how the step's intermediates and the state are stored: perturbed
+       *  by a half-ulp (default) or rounded to float32 (round to nearest). */
+      storage?: 'perturb' | 'round';
       energy?: boolean;
       seed?: number;
     } & State);
@@ -75,4 +82,12 @@ export function queryMujoco(python: string, models: Record<RefModel, string>, qu
     });
     child.stdin.end(JSON.stringify({ models, queries }));
   });
+}
+
+/** queryMujoco over `processes` Python processes at once (queries dealt round-robin, so each gets
+ *  a share of every kind); results in query order. For long runs, whose cost is the Python loop. */
+export async function queryMujocoSplit(python: string, models: Record<RefModel, string>, queries: readonly ExtraQuery[], processes: number): Promise<ExtraResult[]> {
+  const n = Math.max(1, Math.min(processes, queries.length));
+  const parts = await Promise.all(Array.from({ length: n }, (_, p) => queryMujoco(python, models, queries.filter((_, i) => i % n === p))));
+  return queries.map((_, i) => parts[i % n][Math.floor(i / n)]);
 }

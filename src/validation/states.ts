@@ -108,9 +108,10 @@ export function roundModel(model: ModelDesc): ModelDesc {
 export const HALF_ULP32 = 2 ** -24;
 /** Seeded perturbations per state whose largest effect is the state's float32 floor. */
 export const F32_PERTURBATIONS = 4;
-/** Perturbed reference runs per trajectory (each perturbs the model once and the state after
- *  every step); the floor over time is the largest of them. */
-export const F32_RUN_PERTURBATIONS = 2;
+/** Perturbed reference runs per trajectory (each perturbs the model once and every step fully:
+ *  M and b, the integrator's intermediates, the state; two of each of the four kinds, see
+ *  trajectory.ts); the floor over time is the largest of them. */
+export const F32_RUN_PERTURBATIONS = 8;
 
 /** x·(1 + δ), δ uniform in [−2⁻²⁴, 2⁻²⁴]. */
 export const perturbed = (xs: readonly number[], rng: Rng): number[] => xs.map((x) => x * (1 + HALF_ULP32 * (2 * rng.next() - 1)));

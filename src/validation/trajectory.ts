@@ -1,13 +1,21 @@
 // Stage 6: whole runs against MuJoCo's run of the same integrator, compared at >= 64 sampled times.
 //
 // Floors over a horizon. float32: MuJoCo's run with every model constant and the initial state
-// perturbed once by a float32 half-ulp relative (each number × (1 + δ), |δ| ≤ 2⁻²⁴, seeded) and
-// its state perturbed the same way after every step, recorded in float32, against its unperturbed
-// run; the floor at time t is the largest change over F32_RUN_PERTURBATIONS such runs. A float32
-// engine's state carries that much error after every step at the very least, so this is what
-// float32 alone does to the reference (rounding to float32 instead would leave every exactly
-// representable number unmoved, and understate it; see per-state.ts). float64: every state
-// component nudged by one float64 ulp per step is the float64 round-off floor. Chaotic
+// perturbed once by a float32 half-ulp relative (each number × (1 + δ), |δ| ≤ 2⁻²⁴, seeded), and
+// every step the fully perturbed float32 step of the per-state floor (validate_extra.py `rollout`
+// with round 'perturb'): MuJoCo's M and b perturbed per entry at every dynamics evaluation, every
+// intermediate the engine's integrator stores (accelerations, stage velocities and positions,
+// quaternion increments and products, RK4's weights and sums) and the state itself (the initial
+// one too) stored with a float32 error, recorded in float32, against its unperturbed run; the
+// floor at time t is the largest change over F32_RUN_PERTURBATIONS such runs. The runs vary two
+// things a float32 engine's round-off does and a single kind of draw misses (runs k mod 4):
+// M and b perturbed by a fresh draw at every evaluation, or by one draw fixed for the whole run
+// (an engine's errors at nearby states repeat: they grow linearly over the steps, not as a random
+// walk); and stored numbers multiplied by (1 + δ), or rounded to float32 to nearest (a float32
+// state swallows increments below its half-ulp, step after step, which an unbiased δ never does:
+// the spinning box's 5 rad/s spin barely changes per step). A float32 engine's state carries at
+// least that much error, so this is what float32 alone does to the reference. float64: every
+// state component nudged by one float64 ulp per step is the float64 round-off floor. Chaotic
 // scenes amplify both exponentially, so they are run over short horizons only, and a sample
 // whose floor has grown past 1e-2 is reported as skipped (judgeOverTime).
 
@@ -18,7 +26,7 @@ import type { NativeAddon } from '../engine/native.js';
 import { exportMjcf } from '../scene/index.js';
 import { judgeOverTime } from './judge.js';
 import { quatAngle, relErr } from './metrics.js';
-import { queryMujoco, type ExtraQuery, type RolloutResult } from './reference.js';
+import { queryMujocoSplit, type ExtraQuery, type RolloutResult } from './reference.js';
 import { Rng, seedFor } from './rng.js';
 import { F32_RUN_PERTURBATIONS, perturbedModels, plainCoordinates, quaternionOffsets } from './states.js';
 import type { CheckRow, StageName } from './types.js';
@@ -88,14 +96,16 @@ export const rolloutF32 = (r: RolloutResult): RolloutResult => ({
 });
 
 /** The rollout queries of one integrator's float32 floor: each perturbed twin p_k (model
- *  constants and initial state perturbed once) run with its state perturbed after every step. */
-export function perturbedRollouts(m: ModelDesc, seed: number, base: Omit<Extract<ExtraQuery, { kind: 'rollout' }>, 'model' | 'h' | 'qpos' | 'qvel' | 'tau' | 'round' | 'seed'>): { models: Record<string, string>; queries: ExtraQuery[] } {
+ *  constants and initial state perturbed once) run with the fully perturbed float32 step; run k
+ *  draws M and b afresh at every evaluation (k even) or once (k odd), and perturbs (k mod 4 < 2)
+ *  or rounds to float32 (k mod 4 >= 2) what it stores. */
+export function perturbedRollouts(m: ModelDesc, seed: number, base: Omit<Extract<ExtraQuery, { kind: 'rollout' }>, 'model' | 'h' | 'qpos' | 'qvel' | 'tau' | 'round' | 'fixed' | 'storage' | 'seed'>): { models: Record<string, string>; queries: ExtraQuery[] } {
   const twins = perturbedModels(m, F32_RUN_PERTURBATIONS, seed);
   const models: Record<string, string> = {};
   const queries: ExtraQuery[] = twins.map((t, k) => {
     models[`p${k}`] = exportMjcf(t);
     const x = initial(t);
-    return { ...base, model: `p${k}`, h: t.world.dt / t.world.substeps, qpos: x.q, qvel: x.v, tau: x.tau, round: 'perturb', seed: seedFor(seed, 'run', String(k)) };
+    return { ...base, model: `p${k}`, h: t.world.dt / t.world.substeps, qpos: x.q, qvel: x.v, tau: x.tau, round: 'perturb', fixed: k % 2 === 1, storage: k % 4 >= 2 ? 'round' : 'perturb', seed: seedFor(seed, 'run', String(k)) };
   });
   return { models, queries };
 }
@@ -119,7 +129,8 @@ export async function trajectoryReference(python: string, sc: Scenario, seed: nu
     Object.assign(models, p.models);
     qs.push(...p.queries);
   }
-  const res = (await queryMujoco(python, models, qs)) as RolloutResult[];
+  // Two processes: the fully perturbed runs are a Python loop over every step.
+  const res = (await queryMujocoSplit(python, models, qs, 2)) as RolloutResult[];
   const runs = {} as TrajectoryReference['runs'];
   const per = 2 + K;
   INTEGRATORS.forEach((g, j) => (runs[g] = { exact: res[per * j], ulp: res[per * j + 1], f32: res.slice(per * j + 2, per * j + 2 + K).map(rolloutF32) }));
