@@ -47,7 +47,7 @@ export const validateCommand: CommandSpec = {
       const stages = gates.map((g) => ({ stage: g.stage, model: g.model, precision: g.precision, status: g.status, worstRatio: g.worstRatio, bugsPlanted: g.bugsPlanted, bugsCaught: g.bugsCaught }));
       process.stdout.write(`${JSON.stringify({ stages, pass }, null, 2)}\n`);
     } else {
-      process.stdout.write(textTable(['stage', 'model', 'prec', 'status', 'worst/bar', 'skipped', 'bugs'], gates.map((g) => [g.stage, g.model, g.precision, g.status, formatSig(g.worstRatio, 3), g.skipped, `${g.bugsCaught}/${g.bugsPlanted}`])));
+      process.stdout.write(textTable(['stage', 'model', 'prec', 'status', 'worst/bar', 'skipped', 'bugs'], gates.map((g) => [g.stage, g.model, g.precision, g.status, formatSig(g.worstRatio, 3), String(g.skipped), `${g.bugsCaught}/${g.bugsPlanted}`])));
       const missed = uncaughtBugs(result);
       process.stdout.write(`planted bugs caught: ${result.bugs.length - missed.length}/${result.bugs.length}${missed.length ? ` (NOT caught: ${missed.join(', ')})` : ''}; ${result.seconds.toFixed(1)} s; ${pass ? 'PASS' : 'FAIL'}\n`);
     }

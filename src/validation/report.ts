@@ -38,7 +38,7 @@ export function summaryMarkdown(r: SuiteResult): string {
   lines.push(
     markdownTable(
       ['stage', 'model', 'precision', 'status', 'worst error / bar', 'worst field', 'compared', 'skipped', 'bugs caught / planted'],
-      gates.map((g) => [g.stage, g.model, g.precision, g.status, formatSig(g.worstRatio, 3), g.worstField, g.compared, g.skipped, `${g.bugsCaught} / ${g.bugsPlanted}`]),
+      gates.map((g) => [g.stage, g.model, g.precision, g.status, formatSig(g.worstRatio, 3), g.worstField, String(g.compared), String(g.skipped), `${g.bugsCaught} / ${g.bugsPlanted}`]),
     ),
   );
   if (r.bugs.length) {
