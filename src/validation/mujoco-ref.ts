@@ -76,6 +76,37 @@ function revive(_key: string, v: unknown): unknown {
   return v;
 }
 
+/** Runs a Python reference script with `request` as JSON on stdin and returns its `results`
+ *  (exactly `count` of them). Every failure (no interpreter, a crash, an error the script
+ *  reports, a malformed answer) becomes a rejected promise with a message that says which. */
+export function runPythonJson(python: string, script: string, request: unknown, count: number): Promise<unknown[]> {
+  const name = script.split('/').pop();
+  return new Promise((resolve, reject) => {
+    const child = spawn(python, [script], { stdio: ['pipe', 'pipe', 'pipe'] });
+    const out: Buffer[] = [];
+    const err: Buffer[] = [];
+    child.stdout.on('data', (b: Buffer) => out.push(b));
+    child.stderr.on('data', (b: Buffer) => err.push(b));
+    child.on('error', (e) => reject(new Error(`${MUJOCO_PY_HINT} (${e.message})`)));
+    child.on('close', (code) => {
+      const text = Buffer.concat(out).toString('utf8');
+      let parsed: { error?: string; results?: unknown[] };
+      try {
+        parsed = JSON.parse(text, revive);
+      } catch {
+        const stderr = Buffer.concat(err).toString('utf8').trim();
+        reject(new Error(`${name} exited ${code} without a JSON answer: ${stderr || text.slice(0, 500)}`));
+        return;
+      }
+      if (parsed.error !== undefined) reject(new Error(`MuJoCo reference: ${parsed.error}`));
+      else if (!Array.isArray(parsed.results) || parsed.results.length !== count)
+        reject(new Error('MuJoCo reference: malformed answer (result count differs from query count)'));
+      else resolve(parsed.results);
+    });
+    child.stdin.end(JSON.stringify(request));
+  });
+}
+
 export class MujocoReference {
   private constructor(
     readonly python: string,
@@ -94,32 +125,6 @@ export class MujocoReference {
 
   /** Answers all queries about one model in a single Python process. */
   query<const Qs extends readonly MujocoQuery[]>(xml: string, queries: Qs): Promise<MujocoResults<Qs>> {
-    return new Promise((resolve, reject) => {
-      const child = spawn(this.python, [SCRIPT], { stdio: ['pipe', 'pipe', 'pipe'] });
-      const out: Buffer[] = [];
-      const err: Buffer[] = [];
-      child.stdout.on('data', (b: Buffer) => out.push(b));
-      child.stderr.on('data', (b: Buffer) => err.push(b));
-      child.on('error', (e) => reject(new Error(`${MUJOCO_PY_HINT} (${e.message})`)));
-      child.on('close', (code) => {
-        const text = Buffer.concat(out).toString('utf8');
-        let parsed: { error?: string; results?: unknown[] };
-        try {
-          parsed = JSON.parse(text, revive);
-        } catch {
-          const stderr = Buffer.concat(err).toString('utf8').trim();
-          reject(new Error(`mujoco_ref.py exited ${code} without a JSON answer: ${stderr || text.slice(0, 500)}`));
-          return;
-        }
-        if (parsed.error !== undefined) {
-          reject(new Error(`MuJoCo reference: ${parsed.error}`));
-        } else if (!Array.isArray(parsed.results) || parsed.results.length !== queries.length) {
-          reject(new Error('MuJoCo reference: malformed answer (result count differs from query count)'));
-        } else {
-          resolve(parsed.results as MujocoResults<Qs>);
-        }
-      });
-      child.stdin.end(JSON.stringify({ xml, queries }));
-    });
+    return runPythonJson(this.python, SCRIPT, { xml, queries }, queries.length) as Promise<MujocoResults<Qs>>;
   }
 }

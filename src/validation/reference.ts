@@ -3,9 +3,8 @@
 // ("p0", "p1", …: every constant multiplied by 1 + δ, |δ| ≤ 2⁻²⁴; see states.perturbModel), so a
 // model costs one Python start (see validate_extra.py for the extra `rollout` and `equations` kinds).
 
-import { spawn } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
-import { MUJOCO_PY_HINT, type DynamicsResult, type KinematicsResult, type MujocoIntegrator, type StepResult } from './mujoco-ref.js';
+import { runPythonJson, type DynamicsResult, type KinematicsResult, type MujocoIntegrator, type StepResult } from './mujoco-ref.js';
 
 /** 'exact', or the name of a perturbed twin ('p0', 'p1', …). */
 export type RefModel = string;
@@ -51,37 +50,9 @@ export type ExtraResult = KinematicsResult | DynamicsResult | StepResult | Rollo
 
 const SCRIPT = fileURLToPath(new URL('../../validation/validate_extra.py', import.meta.url));
 
-function revive(_key: string, v: unknown): unknown {
-  if (v === 'NaN') return NaN;
-  if (v === 'Infinity') return Infinity;
-  if (v === '-Infinity') return -Infinity;
-  return v;
-}
-
 /** Answers all queries in one Python process; results in query order. */
 export function queryMujoco(python: string, models: Record<RefModel, string>, queries: readonly ExtraQuery[]): Promise<ExtraResult[]> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(python, [SCRIPT], { stdio: ['pipe', 'pipe', 'pipe'] });
-    const out: Buffer[] = [];
-    const err: Buffer[] = [];
-    child.stdout.on('data', (b: Buffer) => out.push(b));
-    child.stderr.on('data', (b: Buffer) => err.push(b));
-    child.on('error', (e) => reject(new Error(`${MUJOCO_PY_HINT} (${e.message})`)));
-    child.on('close', (code) => {
-      const text = Buffer.concat(out).toString('utf8');
-      let parsed: { error?: string; results?: ExtraResult[] };
-      try {
-        parsed = JSON.parse(text, revive);
-      } catch {
-        reject(new Error(`validate_extra.py exited ${code} without a JSON answer: ${Buffer.concat(err).toString('utf8').trim() || text.slice(0, 500)}`));
-        return;
-      }
-      if (parsed.error !== undefined) reject(new Error(`MuJoCo reference: ${parsed.error}`));
-      else if (!Array.isArray(parsed.results) || parsed.results.length !== queries.length) reject(new Error('MuJoCo reference: result count differs from query count'));
-      else resolve(parsed.results);
-    });
-    child.stdin.end(JSON.stringify({ models, queries }));
-  });
+  return runPythonJson(python, SCRIPT, { models, queries }, queries.length) as Promise<ExtraResult[]>;
 }
 
 /** queryMujoco over `processes` Python processes at once (queries dealt round-robin, so each gets
