@@ -66,6 +66,40 @@ export interface BodyDesc {
   source?: SourceSpan;
 }
 
+/** Collision shape kinds. Every non-plane kind is a sphere-swept box (a core box with half-extents
+ *  h >= 0, swept by a ball of radius r >= 0): sphere h = 0; capsule h = [0, 0, ℓ/2] (axis = shape z);
+ *  box r = 0; rounded-box both. A plane is the half-space z <= 0 of its shape frame (normal +z),
+ *  allowed only on the world (static). */
+export const SHAPE_KINDS = ['sphere', 'capsule', 'box', 'rounded-box', 'plane'] as const;
+export type ShapeKind = (typeof SHAPE_KINDS)[number];
+
+export interface ShapeDesc {
+  /** Unique among the model's shapes (default `<link>/<kind><k>` when the scene gives none). */
+  name: string;
+  /** Index of the body it moves with in `ModelDesc.bodies`, or -1 for static world geometry. */
+  body: number;
+  kind: ShapeKind;
+  /** Core box half-extents in the shape frame (>= 0). Plane: [0, 0, 0]. */
+  halfExtents: Vec3;
+  /** Sweep radius (>= 0). Plane: 0. */
+  radius: number;
+  /** X_BS: the shape frame in the body frame (in the world frame when body = -1). */
+  pos: Vec3;
+  quat: Quat;
+  /** Sliding friction coefficient (MuJoCo's friction[0]; default 1). A pair uses the max of its two. */
+  friction: number;
+  /** MuJoCo's filter bits (default 1, 1): a and b may collide iff (a.contype & b.conaffinity) || (b.contype & a.conaffinity). */
+  contype: number;
+  conaffinity: number;
+  /** MuJoCo's margin and gap (m, default 0; a pair sums both shapes'): detected when dist < margin + gap,
+   *  force (contact issue) only when dist <= margin. */
+  margin: number;
+  gap: number;
+  /** Display colour (RGB 0..1), for the viewer. */
+  color?: Vec3;
+  source?: SourceSpan;
+}
+
 export type IntegratorName = 'euler' | 'verlet' | 'midpoint' | 'rk4';
 export const INTEGRATORS: readonly IntegratorName[] = ['euler', 'verlet', 'midpoint', 'rk4'];
 
@@ -88,6 +122,10 @@ export interface ModelDesc {
   world: WorldSettings;
   /** The files the model was read from (the scene first), for run metadata. */
   files: string[];
+  /** Collision shapes (absent or empty: nothing collides). */
+  shapes?: ShapeDesc[];
+  /** Body pairs (indices into `bodies`, -1 = world) whose shapes never collide (MuJoCo's contact/exclude). */
+  excludes?: [number, number][];
 }
 
 /** Offsets of each body's coordinates in q and v (joint order = body order). */
