@@ -4,16 +4,12 @@ import { Batch, NonFiniteStateError, toNativeModel } from '../src/engine/batch.j
 import { engineAddon } from '../src/engine/native.js';
 import { loadScene } from '../src/scene/index.js';
 import { scene } from './helpers/engine.js';
+import { cellTitle, laneCells } from './helpers/lanes.js';
 
 describe('divergence is reported with the step, robot and joint', () => {
-  const cpu = engineAddon().cpuInfo();
-  const widths = [
-    ['f32', 1], ['f32', 4], ['f32', 8], ['f32', 16], ['f64', 1], ['f64', 4], ['f64', 8], ['f64', 16],
-  ] as const;
-  for (const [precision, lanes] of widths) {
-    const ok = lanes === 1 || (lanes === 16 || (lanes === 8 && precision === 'f64') ? cpu.avx512 : lanes === 4 && precision === 'f32' ? cpu.sse2 : cpu.avx2);
-    if (!ok) continue;
-    it(`detects a NaN or infinite state at ${precision} × ${lanes} lanes`, () => {
+  for (const c of laneCells()) {
+    const { precision, lanes } = c;
+    it.skipIf(c.skip !== null)(cellTitle(`detects a NaN or infinite state at ${precision} × ${lanes} lanes`, c), () => {
       const b = new Batch(loadScene(scene('double-pendulum')), { copies: 21, precision, lanes });
       b.setRobot(19, { v: [Number.NaN, 0] });
       expect(b.stepRaw(5).nonFinite).toEqual({ step: 1, robot: 19, joint: 'upper' });
@@ -62,6 +58,27 @@ describe('bad requests become errors with a message', () => {
     expect(() => new Batch(model, { copies: 1, precision: 'f16' as never })).toThrow(/precision must be one of f32, f64/);
     expect(() => new Batch(model, { copies: 1, dt: -1 })).toThrow(/dt must be a positive/);
     expect(() => new Batch(model, { copies: 0 })).toThrow(/copies must be an integer/);
+  });
+  it('the default lane width is the widest this CPU runs at the requested precision', () => {
+    // An AVX2-only CPU (this project's CI): f32 runs 8 wide, f64 only 4 (8 f64 lanes need AVX-512).
+    const seen: object[] = [];
+    const fake = {
+      cpuInfo: () => ({ sse2: true, avx2: true, avx512: false, widestLanes: 8, compiler: 'fake' }),
+      isBugBuild: false,
+      NativeBatch: class {
+        constructor(_m: object, o: object) {
+          seen.push(o);
+        }
+        info = () => ({ stride: 16, nq: 7, nv: 7, isa: 'fake', steps: 0 });
+        field = () => new Float64Array(16 * 7);
+      },
+    } as never;
+    expect(new Batch(model, { copies: 1, precision: 'f64' }, fake).lanes).toBe(4);
+    expect(new Batch(model, { copies: 1, precision: 'f32' }, fake).lanes).toBe(8);
+    expect(() => new Batch(model, { copies: 1, precision: 'f64', lanes: 8 }, fake)).toThrow(/lanes: 8 lanes of f64 need AVX-512, which this CPU lacks \(it runs f64 at lanes 1, 4\)/);
+    expect(seen).toHaveLength(2);
+    // And on this machine the default runs.
+    for (const precision of ['f32', 'f64'] as const) expect(() => new Batch(model, { copies: 3, precision }).step(2)).not.toThrow();
   });
   it('the native model check names the joint and the problem', () => {
     const bad = toNativeModel({ ...model, bodies: model.bodies.map((b, i) => (i === 2 ? { ...b, mass: -1 } : b)) });

@@ -230,7 +230,7 @@ describe('settings', () => {
     expect(widestLanes(avx2, 'f64')).toBe(4);
     expect(widestLanes({ sse2: true, avx2: false, avx512: false }, 'f64')).toBe(1);
     expect(widestLanes({ ...avx2, avx512: true }, 'f64')).toBe(16);
-    expect(() => resolveSettings(DP, loadScene(DP), { lanes: 8 }, avx2)).toThrow(/--lanes: 8 lanes of f64 need AVX-512, which this CPU lacks \(widest here: 4\)/);
+    expect(() => resolveSettings(DP, loadScene(DP), { lanes: 8 }, avx2)).toThrow(/--lanes: 8 lanes of f64 need AVX-512, which this CPU lacks \(it runs f64 at lanes 1, 4\)/);
   });
 
   test('defaults: the scene\'s world, ~1000 records, reports/run/<scene>-<integrator>-<precision>', () => {

@@ -83,10 +83,14 @@ std::unique_ptr<Kernel> make_kernel(const Model& model, const BatchOptions& opt,
     std::string have;
     for (Isa i : {Isa::Sse2, Isa::Avx2, Isa::Avx512})
       if (cpu_supports(i)) have += std::string(have.empty() ? "" : ", ") + isa_name(i);
-    throw std::invalid_argument("lanes " + std::to_string(opt.lanes) + (opt.precision == Precision::F32 ? " in f32" : " in f64") +
-                                " needs " + isa_name(isa) + ", which this CPU lacks (it has " +
-                                (have.empty() ? std::string("none") : have) + "); use --lanes " + std::to_string(widest_lanes()) +
-                                " or fewer");
+    // The widths that do run depend on the precision (f64 x 8 needs AVX-512, f32 x 8 only AVX2).
+    std::string runs = "1";
+    for (int w : {4, 8, 16})
+      if (cpu_supports(isa_for(opt.precision, w))) runs += ", " + std::to_string(w);
+    const std::string prec = opt.precision == Precision::F32 ? "f32" : "f64";
+    throw std::invalid_argument("lanes " + std::to_string(opt.lanes) + " in " + prec + " needs " + isa_name(isa) +
+                                ", which this CPU lacks (it has " + (have.empty() ? std::string("none") : have) +
+                                "); it runs " + prec + " at lanes " + runs);
   }
   if (opt.threads < 1 || opt.threads > 256) throw std::invalid_argument("threads must be between 1 and 256");
   if (opt.substeps < 1) throw std::invalid_argument("substeps must be >= 1");

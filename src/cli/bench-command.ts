@@ -61,9 +61,9 @@ export const benchCommand: CommandSpec = {
   ],
   examples: [
     'achilles bench --vs mujoco',
-    'achilles bench --scene scenes/arm7.arow --lanes 16 --precision f32 --copies 64,4096 --vs mujoco',
+    'achilles bench --scene scenes/arm7.arow --lanes 1,8 --precision f32 --copies 64,4096 --vs mujoco',
     'achilles bench --threads 1,2 --copies 4096 --json',
-    'achilles bench --flops --lanes 16 --copies 1024',
+    'achilles bench --flops --precision f32 --lanes 8 --copies 1024',
   ],
   run,
 };

@@ -14,7 +14,7 @@ export interface BatchOptions {
   /** Number of robots (copies of the model) in the batch. */
   copies: number;
   precision?: Precision; // default 'f32'
-  lanes?: LaneWidth; // default: widest the CPU supports
+  lanes?: LaneWidth; // default: the widest this CPU runs at this precision (src/engine/lanes.ts)
   integrator?: IntegratorName; // default: the scene's
   dt?: number; // default: the scene's
   substeps?: number; // default: the scene's

@@ -4,6 +4,7 @@ import type { BatchApi, BatchOptions, LaneWidth, NonFiniteInfo, Precision, Real 
 import { LANE_WIDTHS, PRECISIONS } from './api.js';
 import { INTEGRATORS, JOINT_NQ, JOINT_NV, planarFrame, type IntegratorName, type ModelDesc } from './model-desc.js';
 import { engineAddon, type NativeAddon, type NativeBatch } from './native.js';
+import { laneProblem, widestLanes } from './lanes.js';
 
 /** A state turned NaN or infinite: where and when. */
 export class NonFiniteStateError extends Error implements NonFiniteInfo {
@@ -81,7 +82,11 @@ export class Batch implements BatchApi {
     this.model = model;
     this.copies = positiveInteger('copies', opts.copies, 1 << 24);
     this.precision = choose('precision', opts.precision ?? 'f32', PRECISIONS);
-    this.lanes = choose('lanes', opts.lanes ?? (addon.cpuInfo().widestLanes as LaneWidth), LANE_WIDTHS);
+    // Default: the widest this CPU runs at this precision (f64 × 8 needs AVX-512 where f32 × 8 needs AVX2).
+    const cpu = addon.cpuInfo();
+    this.lanes = choose('lanes', opts.lanes ?? widestLanes(cpu, this.precision), LANE_WIDTHS);
+    const problem = laneProblem(cpu, this.precision, this.lanes);
+    if (problem) throw new Error(`lanes: ${problem}`);
     this.integrator = choose('integrator', opts.integrator ?? model.world.integrator, INTEGRATORS);
     this.dt = opts.dt ?? model.world.dt;
     if (!(this.dt > 0) || !Number.isFinite(this.dt)) throw new Error(`dt must be a positive number of seconds (got ${this.dt})`);

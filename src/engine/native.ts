@@ -23,6 +23,7 @@ export interface CpuInfo {
   sse2: boolean;
   avx2: boolean;
   avx512: boolean;
+  /** The widest f32 width; f64 packs half as many per register (use widestLanes() in lanes.ts per precision). */
   widestLanes: number;
   compiler: string;
 }

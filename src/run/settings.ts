@@ -7,7 +7,7 @@ import type { LaneWidth, Precision } from '../engine/api.js';
 import type { IntegratorName, ModelDesc } from '../engine/model-desc.js';
 import { UsageError } from '../cli/usage-error.js';
 import type { CpuInfo } from '../engine/native.js';
-import { cpuHas, defaultLanes, isaFor, widestLanes } from './lanes.js';
+import { defaultLanes, laneProblem, widestLanes } from './lanes.js';
 
 export interface RunFlags {
   config?: string;
@@ -69,9 +69,8 @@ export function resolveSettings(scene: string, model: ModelDesc, flags: RunFlags
   const precision = flags.precision ?? 'f64';
   const widest = widestLanes(cpu, precision);
   const lanes = flags.lanes ?? defaultLanes(copies, widest);
-  if (!cpuHas(cpu, isaFor(precision, lanes))) {
-    throw new UsageError(`--lanes: ${lanes} lanes of ${precision} need ${isaFor(precision, lanes)}, which this CPU lacks (widest here: ${widest})`, 'run');
-  }
+  const problem = laneProblem(cpu, precision, lanes);
+  if (problem) throw new UsageError(`--lanes: ${problem}`, 'run');
   const robots = [...new Set(flags.robots ?? [0])].sort((a, b) => a - b);
   const bad = robots.find((r) => r >= copies);
   if (bad !== undefined) throw new UsageError(`--robots: robot ${bad} does not exist (robots are 0..${copies - 1}; set --copies)`, 'run');

@@ -80,7 +80,7 @@ class Kernel {
 Isa isa_for(Precision precision, int lanes);
 bool cpu_supports(Isa isa);
 const char* isa_name(Isa isa);
-/// The widest lane count this CPU supports.
+/// The widest f32 lane count this CPU supports (f64 at that width may need more: see isa_for).
 int widest_lanes();
 
 struct Storage {
