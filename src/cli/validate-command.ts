@@ -3,7 +3,9 @@
 
 import { writeReport } from '../validation/report.js';
 import { MujocoReference } from '../validation/mujoco-ref.js';
-import { runSuite, summarize, suitePasses, uncaughtBugs } from '../validation/suite.js';
+import { bugVerdict, runPasses, runSuite, summarize, unreachedBugs } from '../validation/suite.js';
+import { suiteModels } from '../validation/models.js';
+import { UsageError } from './usage-error.js';
 import { STAGES, type StageName } from '../validation/types.js';
 import { formatSig, textTable } from '../reports/table.js';
 import type { CommandSpec } from './spec.js';
@@ -26,6 +28,11 @@ export const validateCommand: CommandSpec = {
   async run(_args, opts) {
     const stage = opts.stage as StageName | undefined;
     const models = opts.model as string[] | undefined;
+    if (models?.length) {
+      const known = suiteModels().map((m) => m.name);
+      const unknown = models.filter((m) => !known.includes(m));
+      if (unknown.length) throw new UsageError(`--model: ${unknown.map((m) => `'${m}'`).join(', ')} ${unknown.length > 1 ? 'are not models' : 'is not a model'} of the suite (models: ${known.join(', ')})`, 'validate');
+    }
     const ref = MujocoReference.open(); // fails early with install steps if python/mujoco are missing
     const json = opts.json === true;
     const result = await runSuite({
@@ -40,16 +47,16 @@ export const validateCommand: CommandSpec = {
     });
     result.mujocoVersion = ref.version;
     const gates = summarize(result);
-    // A sweep that was not run catches nothing: the run cannot pass without it.
-    const pass = suitePasses(result) && result.bugs.length > 0;
+    // A sweep that was not run, or that reached no bug, shows nothing: the run cannot pass without it.
+    const pass = runPasses(result);
     await writeReport(result, (opts.out as string | undefined) ?? 'reports/validation');
     if (json) {
       const stages = gates.map((g) => ({ stage: g.stage, model: g.model, precision: g.precision, status: g.status, worstRatio: g.worstRatio, bugsPlanted: g.bugsPlanted, bugsCaught: g.bugsCaught }));
-      process.stdout.write(`${JSON.stringify({ stages, pass }, null, 2)}\n`);
+      const bugs = { planted: result.bugs.length, reached: result.bugs.filter((b) => b.reached).length, caught: result.bugs.filter((b) => b.reached && b.failed.length).length, notReached: unreachedBugs(result) };
+      process.stdout.write(`${JSON.stringify({ stages, bugs, pass }, null, 2)}\n`);
     } else {
       process.stdout.write(textTable(['stage', 'model', 'prec', 'status', 'worst/bar', 'skipped', 'bugs'], gates.map((g) => [g.stage, g.model, g.precision, g.status, formatSig(g.worstRatio, 3), String(g.skipped), `${g.bugsCaught}/${g.bugsPlanted}`])));
-      const missed = uncaughtBugs(result);
-      process.stdout.write(`planted bugs caught: ${result.bugs.length - missed.length}/${result.bugs.length}${missed.length ? ` (NOT caught: ${missed.join(', ')})` : ''}; ${result.seconds.toFixed(1)} s; ${pass ? 'PASS' : 'FAIL'}\n`);
+      process.stdout.write(`${bugVerdict(result)}; ${result.seconds.toFixed(1)} s; ${pass ? 'PASS' : 'FAIL'}\n`);
     }
     return pass ? 0 : 1;
   },

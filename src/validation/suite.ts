@@ -9,7 +9,7 @@ import { closedFormRun, readmeReference, readmeRows, README_QACC } from './exact
 import { suiteModels } from './models.js';
 import { perStateReference, perStateRows, type PerStateReference } from './per-state.js';
 import { trajectoryReference, trajectoryRows, trajectoryScenarios, type TrajectoryReference } from './trajectory.js';
-import type { CheckRow, StageName } from './types.js';
+import { STAGES, type CheckRow, type StageName } from './types.js';
 
 export interface SuiteOptions {
   stages: ReadonlySet<StageName>;
@@ -28,6 +28,10 @@ export interface BugOutcome {
   name: string;
   /** Gates ("stage/model/precision") the bug made fail. */
   failed: string[];
+  /** Whether the bug changed anything this run compares (always true for the full suite, which
+   *  must reach every bug). A subset (some stages or models) that never executes the bug's code,
+   *  or whose models hide it (a hinge sign on a model without hinges), cannot be judged on it. */
+  reached: boolean;
 }
 
 export interface SuiteResult {
@@ -137,12 +141,21 @@ export async function runSuite(o: SuiteOptions): Promise<SuiteResult> {
   if (o.bugs) {
     const bugs = bugAddon();
     if (!bugs.isBugBuild || !bugs.plantedBugs || !bugs.setBug) throw new Error('achilles_bugs.node is not a planted-bug build');
+    const full = isFullSuite(o);
     try {
+      // A subset is judged on the bugs it reaches: those that change any value it compares,
+      // against the same sweep (same build, states and scales) with no bug set.
+      let control = new Map<string, number>();
+      if (!full) {
+        bugs.setBug('none');
+        control = new Map(runGates(refs, o, 'f64', bugs, o.bugStates, null).map((r) => [rowKey(r), r.error]));
+      }
       for (const name of bugs.plantedBugs()) {
         log(`planted bug: ${name}`);
         bugs.setBug(name);
         const rows = runGates(refs, o, 'f64', bugs, o.bugStates, null);
-        result.bugs.push({ name, failed: [...new Set(rows.filter((r) => r.status === 'fail').map(gateKey))] });
+        const reached = full || changedRows(rows, control) > 0;
+        result.bugs.push({ name, failed: [...new Set(rows.filter((r) => r.status === 'fail').map(gateKey))], reached });
       }
     } finally {
       bugs.setBug('none');
@@ -150,6 +163,24 @@ export async function runSuite(o: SuiteOptions): Promise<SuiteResult> {
   }
   result.seconds = (performance.now() - t0) / 1000;
   return result;
+}
+
+/** Whether the run covers every stage and model (then every planted bug must be caught). */
+export function isFullSuite(o: Pick<SuiteOptions, 'stages' | 'models'>): boolean {
+  return STAGES.every((s) => o.stages.has(s)) && (!o.models || suiteModels().every((m) => o.models!.has(m.name)));
+}
+
+/** A row's identity across runs: which quantity, where, when. */
+const rowKey = (r: CheckRow) => `${gateKey(r)}|${r.field}|${r.state}|${r.t ?? ''}`;
+
+/** Rows whose error differs, bitwise, from the same sweep with no bug set (the engine is deterministic). */
+function changedRows(rows: readonly CheckRow[], normal: ReadonlyMap<string, number>): number {
+  let n = 0;
+  for (const r of rows) {
+    const e = normal.get(rowKey(r));
+    if (e === undefined || !Object.is(e, r.error)) n++;
+  }
+  return n;
 }
 
 export interface GateSummary {
@@ -195,8 +226,30 @@ export function summarize(r: SuiteResult): GateSummary[] {
   return [...gates.values()];
 }
 
-/** Bugs no gate caught: each is a broken gate and fails the suite. */
-export const uncaughtBugs = (r: SuiteResult) => r.bugs.filter((b) => b.failed.length === 0).map((b) => b.name);
+/** Bugs this run reached that no gate caught: each is a broken gate and fails the suite. */
+export const uncaughtBugs = (r: SuiteResult) => r.bugs.filter((b) => b.reached && b.failed.length === 0).map((b) => b.name);
+
+/** Bugs this subset never reached (it is not judged on them; the full suite reaches every bug). */
+export const unreachedBugs = (r: SuiteResult) => r.bugs.filter((b) => !b.reached).map((b) => b.name);
+
+/** Whether the run passes: every gate passes, every reached planted bug is caught, and at least one
+ *  bug was reached (a run that reaches none has not shown that its checks can fail). */
+export const runPasses = (r: SuiteResult) => suitePasses(r) && r.bugs.some((b) => b.reached);
+
+/** One line on the planted bugs: how many were caught, and which this subset could not reach. */
+export function bugVerdict(r: SuiteResult): string {
+  if (!r.bugs.length) return 'planted bugs: not swept (--skip-bugs), so the run cannot pass';
+  const reached = r.bugs.filter((b) => b.reached);
+  const missed = uncaughtBugs(r);
+  const unreached = unreachedBugs(r);
+  let line = `planted bugs caught: ${reached.length - missed.length}/${reached.length}${unreached.length ? ' reached by this subset' : ''}`;
+  if (missed.length) line += ` (NOT caught: ${missed.join(', ')})`;
+  if (unreached.length) {
+    line += `; not reached, so not judged: ${unreached.join(', ')} (the selected stages and models never change what these bugs break; run all stages and models to judge them)`;
+    if (!reached.length) line += '; none reached, so the run cannot pass';
+  }
+  return line;
+}
 
 export const suitePasses = (r: SuiteResult) => summarize(r).every((g) => g.status === 'PASS') && uncaughtBugs(r).length === 0;
 
