@@ -1,0 +1,63 @@
+// Every example the user is shown, in the README and in each command's --help, runs as shown: the
+// installed command (bin/achilles.js) in a fresh directory holding the bundled scenes, so default
+// output paths land in that directory. Shortened only where the example is long: run durations,
+// bench budgets (and bench's default copy list, whose 4096-robot MuJoCo model alone takes seconds to
+// compile), validate's state counts. The full `achilles validate` is CI's own step (.ci/run).
+import { spawnSync } from 'node:child_process';
+import { copyFileSync, existsSync, mkdtempSync, readFileSync, symlinkSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { describe, expect, test } from 'vitest';
+import { loadCommands } from '../src/cli/main.js';
+import { ROOT } from './cli-harness.js';
+
+const readme = readFileSync(join(ROOT, 'README.md'), 'utf8');
+
+/** `achilles ...` lines of the README's sh blocks (and the `npx achilles ...` that ends the set-up line). */
+function readmeExamples(): string[] {
+  const blocks = [...readme.matchAll(/```sh\n([\s\S]*?)```/g)].map((m) => m[1]);
+  return blocks.flatMap((b) => b.split('\n')).flatMap((line) => {
+    const at = line.indexOf('npx achilles ');
+    if (at >= 0) return [line.slice(at + 4)];
+    return line.startsWith('achilles ') ? [line] : [];
+  });
+}
+
+/** The example as the test runs it: shortened where it is long, or null when CI runs it itself. */
+function shortened(cmd: string): string | null {
+  const [, command] = cmd.split(' ');
+  if (command === 'run') return `${cmd} --duration 0.2`;
+  if (command === 'bench') return `${cmd} --budget 0.001 --reps 1${cmd.includes('--copies') ? '' : ' --copies 1,16'}`;
+  if (command === 'validate') return cmd === 'achilles validate' ? null : `${cmd} --states 4 --bug-states 2`;
+  return cmd;
+}
+
+const specs = await loadCommands();
+const helpExamples = specs.flatMap((s) => s.examples);
+const all = [...new Set([...helpExamples, ...readmeExamples()])];
+
+describe('every documented example runs as shown', () => {
+  test('the README shows the --help examples and the set-up run', () => {
+    const shown = readmeExamples();
+    for (const e of helpExamples) expect(shown).toContain(e);
+    expect(shown.some((e) => e.startsWith('achilles run scenes/'))).toBe(true);
+  });
+
+  for (const example of all) {
+    const cmd = shortened(example);
+    test.skipIf(cmd === null)(cmd === null ? `${example} — run in full by CI (.ci/run), not here` : example, () => {
+      const dir = mkdtempSync(join(tmpdir(), 'achilles-example-'));
+      symlinkSync(join(ROOT, 'scenes'), join(dir, 'scenes'));
+      copyFileSync(join(ROOT, 'README.md'), join(dir, 'README.md')); // `docs --write README.md`
+      const line = cmd!.replace(/^achilles /, `"${process.execPath}" "${join(ROOT, 'bin', 'achilles.js')}" `);
+      const r = spawnSync('bash', ['-c', `set -o pipefail; ${line}`], { cwd: dir, encoding: 'utf8', env: { ...process.env, CI: '1' } });
+      expect(r.status, `${cmd}\n${r.stderr}`).toBe(0);
+      if (cmd!.includes('--json')) {
+        const j = JSON.parse(r.stdout) as { pass?: boolean };
+        if (cmd!.includes('validate')) expect(j.pass).toBe(true);
+      }
+      const out = /--out (\S+)/.exec(cmd!)?.[1] ?? /> (\S+)$/.exec(cmd!)?.[1];
+      if (out) expect(existsSync(join(dir, out)), `${out} was written`).toBe(true);
+    });
+  }
+});
