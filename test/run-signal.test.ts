@@ -41,10 +41,12 @@ describe('SIGINT during a long run', () => {
   test('an existing output directory keeps its old files exactly', async () => {
     const out = join(tempDir(), 'old');
     mkdirSync(out);
+    // An earlier run's output (its manifest lists it), so the directory is achilles's to replace.
     writeFileSync(join(out, 'trace.csv'), 'old trace\n');
+    writeFileSync(join(out, '.achilles-files.json'), '{"files": ["trace.csv"]}\n');
     const r = await interruptRun(out);
     expect(r.code).toBe(130);
-    expect(readdirSync(out)).toEqual(['trace.csv']);
+    expect(readdirSync(out).sort()).toEqual(['.achilles-files.json', 'trace.csv']);
     expect(readFileSync(join(out, 'trace.csv'), 'utf8')).toBe('old trace\n');
     expect(readdirSync(dirname(out))).toEqual(['old']);
   });

@@ -65,7 +65,7 @@ describe('achilles run on the double pendulum for 0.2 s', async () => {
   });
 
   test('writes every file, and nothing else', () => {
-    expect(readdirSync(out).sort()).toEqual(['energy-drift.svg', 'energy-drift.vl.json', 'joint-angles.svg', 'joint-angles.vl.json', 'run.json', 'trace.csv']);
+    expect(readdirSync(out).sort()).toEqual(['.achilles-files.json', 'energy-drift.svg', 'energy-drift.vl.json', 'joint-angles.svg', 'joint-angles.vl.json', 'run.json', 'trace.csv']);
     for (const svg of ['joint-angles.svg', 'energy-drift.svg']) expect(readFileSync(join(out, svg), 'utf8')).toContain('<svg');
     for (const vl of ['joint-angles.vl.json', 'energy-drift.vl.json']) expect(JSON.parse(readFileSync(join(out, vl), 'utf8')).$schema).toMatch(/vega-lite/);
     expect(stagingLeftovers(out)).toEqual([]);

@@ -7,12 +7,15 @@ import { resolveConfig, DEFAULT_COPIES, DEFAULT_REP_SECONDS, DEFAULT_RESTART_EVE
 import { runBench } from '../bench/run.js';
 import { checkTargets, targetLines } from '../bench/targets.js';
 import { benchCharts, benchCsv, benchJson, benchTable, machineLines } from '../bench/report.js';
-import { OutputSet, installSignalCleanup } from '../reports/atomic.js';
+import { installSignalCleanup } from '../reports/atomic.js';
+import { checkOutputDir, openOutput } from '../reports/output-dir.js';
 import { writeChart } from '../reports/render.js';
 import type { CommandSpec, ParsedOptions } from './spec.js';
 
 async function run(_args: string[], opts: ParsedOptions): Promise<number> {
   const cfg = resolveConfig(opts);
+  const force = opts.force === true;
+  checkOutputDir(cfg.out, { command: 'bench', force }); // before any timing
   const report = await runBench(cfg);
   if (cfg.json) process.stdout.write(benchJson(report));
   else {
@@ -24,7 +27,7 @@ async function run(_args: string[], opts: ParsedOptions): Promise<number> {
   }
   // Reports are staged and moved in together: an interrupted run leaves the old ones intact.
   const uninstall = installSignalCleanup();
-  const set = await OutputSet.create(cfg.out);
+  const set = await openOutput(cfg.out, { command: 'bench', force });
   try {
     await set.write('bench.csv', benchCsv(report));
     await set.write('bench.json', benchJson(report));
@@ -58,6 +61,7 @@ export const benchCommand: CommandSpec = {
     { name: 'restart-every', arg: 'N', kind: { type: 'number', min: 1, integer: true }, description: 'Restart every trajectory from its initial state after N steps (untimed; the undamped arm diverges after ~4 s)', default: DEFAULT_RESTART_EVERY },
     { name: 'json', kind: { type: 'boolean' }, description: 'Print the results as JSON instead of a table' },
     { name: 'out', arg: 'DIR', kind: { type: 'string' }, description: 'Directory for CSV, JSON and charts', default: 'reports/bench' },
+    { name: 'force', kind: { type: 'boolean' }, description: 'Write into an --out directory that holds files achilles did not write (they are left as they are)' },
   ],
   examples: [
     'achilles bench --vs mujoco',

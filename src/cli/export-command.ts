@@ -2,6 +2,7 @@
 // joint order), to stdout or atomically to a file.
 
 import { writeFileAtomic } from '../reports/atomic.js';
+import { checkOutputFile } from '../reports/output-dir.js';
 import { exportMjcf, loadScene } from '../scene/index.js';
 import type { CommandSpec } from './spec.js';
 import { UsageError } from './usage-error.js';
@@ -14,15 +15,19 @@ export const exportCommand: CommandSpec = {
     { name: 'mjcf', kind: { type: 'boolean' }, description: 'Write MuJoCo MJCF XML (the only format; required).' },
     { name: 'config', arg: 'FILE', kind: { type: 'string' }, description: 'A sim_config.yaml whose settings override the scene world settings.' },
     { name: 'copies', arg: 'N', kind: { type: 'number', integer: true, min: 1, max: 100000 }, default: 1, description: 'Put N copies of the robot in the model (names get _k).' },
-    { name: 'out', arg: 'FILE', kind: { type: 'string' }, defaultText: 'stdout', description: 'Write to FILE (atomically: old contents or the complete new file, never a mix).' },
+    { name: 'out', arg: 'FILE', kind: { type: 'string' }, defaultText: 'stdout', description: 'Write to FILE (atomically: old contents or the complete new file, never a mix). An existing FILE that is not an MJCF document is refused unless --force.' },
+    { name: 'force', kind: { type: 'boolean' }, description: 'Replace an existing --out FILE even if it is not an MJCF document.' },
   ],
   examples: ['achilles export scenes/double-pendulum.arow --mjcf > double-pendulum.xml', 'achilles export scenes/arm7.arow --mjcf --copies 4 --out arm7x4.xml'],
   async run([scene], opts) {
     if (opts.mjcf !== true) throw new UsageError('choose the output format: --mjcf', 'export');
+    const out = opts.out as string | undefined;
+    // An MJCF document (optionally after an XML declaration and comments) may be replaced by an export.
+    const looksOurs = (head: string) => /^\uFEFF?\s*(<\?xml[^>]*\?>\s*)?(<!--[\s\S]*?-->\s*)*<mujoco[\s>]/.test(head);
+    if (out !== undefined) checkOutputFile(out, { command: 'export', force: opts.force === true, looksOurs });
     const config = opts.config as string | undefined;
     const model = loadScene(scene, config === undefined ? {} : { config });
     const xml = exportMjcf(model, { copies: (opts.copies as number | undefined) ?? 1 });
-    const out = opts.out as string | undefined;
     if (out === undefined) process.stdout.write(xml.endsWith('\n') ? xml : `${xml}\n`);
     else {
       await writeFileAtomic(out, xml);

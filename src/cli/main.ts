@@ -8,6 +8,7 @@ import { makeDocsCommand } from './docs.js';
 import { exportCommand } from './export-command.js';
 import { runCommand } from './run-command.js';
 import type { CommandSpec } from './spec.js';
+import { explainSystemError } from '../reports/system-errors.js';
 import { UsageError } from './usage-error.js';
 import { achillesVersion } from './version.js';
 
@@ -76,7 +77,7 @@ export function reportError(e: unknown, command: string | undefined, io: Io = st
     return 1;
   }
   const err = e as Error;
-  io.err(`achilles: ${err?.message ?? String(e)}\n`);
+  io.err(`achilles: ${explainSystemError(e) ?? err?.message ?? String(e)}\n`);
   if (process.env.ACHILLES_DEBUG && err?.stack) io.err(`${err.stack}\n`);
   return 1;
 }

@@ -34,6 +34,7 @@ export const runCommand: CommandSpec = {
     { name: 'threads', arg: 'N', kind: { type: 'number', integer: true, min: 1, max: 256 }, default: 1, description: 'Worker threads (each steps whole SIMD blocks; results do not depend on it).' },
     { name: 'robots', arg: 'LIST', kind: { type: 'list-number', integer: true, min: 0 }, default: [0], description: 'Robots to record, e.g. 0,3 (0-based, each < copies).' },
     { name: 'out', arg: 'DIR', kind: { type: 'string' }, defaultText: 'reports/run/SCENE-INTEGRATOR-PRECISION', description: 'Output directory (files appear together at the end, or not at all).' },
+    { name: 'force', kind: { type: 'boolean' }, description: 'Write into an --out directory that holds files achilles did not write (they are left as they are). Without it such a directory is refused.' },
     { name: 'record', arg: 'EVERY', kind: { type: 'number', integer: true, min: 1 }, defaultText: 'about 1000 records per run', description: 'Record every EVERY steps (the first and last states are always recorded).' },
     {
       name: 'spread',
@@ -62,6 +63,7 @@ export const runCommand: CommandSpec = {
       threads: opts.threads as number | undefined,
       robots: opts.robots as number[] | undefined,
       out: opts.out as string | undefined,
+      force: opts.force === true,
       record: opts.record as number | undefined,
       spread: opts.spread as number | undefined,
     });

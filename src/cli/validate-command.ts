@@ -6,6 +6,7 @@ import { MujocoReference } from '../validation/mujoco-ref.js';
 import { bugVerdict, runPasses, runSuite, summarize, unreachedBugs } from '../validation/suite.js';
 import { suiteModels } from '../validation/models.js';
 import { UsageError } from './usage-error.js';
+import { checkOutputDir } from '../reports/output-dir.js';
 import { STAGES, type StageName } from '../validation/types.js';
 import { formatSig, textTable } from '../reports/table.js';
 import type { CommandSpec } from './spec.js';
@@ -22,6 +23,7 @@ export const validateCommand: CommandSpec = {
     { name: 'seed', arg: 'N', kind: { type: 'number', min: 0, max: 4294967295, integer: true }, description: 'Seed of the random states (failures replay with the same seed)', default: 1 },
     { name: 'skip-bugs', kind: { type: 'boolean' }, description: 'Skip the planted-bug sweep (the run then cannot pass)', default: false },
     { name: 'out', arg: 'DIR', kind: { type: 'string' }, description: 'Report directory', default: 'reports/validation' },
+    { name: 'force', kind: { type: 'boolean' }, description: 'Write into an --out directory that holds files achilles did not write (they are left as they are)', default: false },
     { name: 'json', kind: { type: 'boolean' }, description: 'Print the gate summary as JSON on stdout', default: false },
   ],
   examples: ['achilles validate', 'achilles validate --stage forward --model arm7 --model double-pendulum --json'],
@@ -33,6 +35,9 @@ export const validateCommand: CommandSpec = {
       const unknown = models.filter((m) => !known.includes(m));
       if (unknown.length) throw new UsageError(`--model: ${unknown.map((m) => `'${m}'`).join(', ')} ${unknown.length > 1 ? 'are not models' : 'is not a model'} of the suite (models: ${known.join(', ')})`, 'validate');
     }
+    const out = (opts.out as string | undefined) ?? 'reports/validation';
+    const force = opts.force === true;
+    checkOutputDir(out, { command: 'validate', force }); // before minutes of checking
     const ref = MujocoReference.open(); // fails early with install steps if python/mujoco are missing
     const json = opts.json === true;
     const result = await runSuite({
@@ -49,7 +54,7 @@ export const validateCommand: CommandSpec = {
     const gates = summarize(result);
     // A sweep that was not run, or that reached no bug, shows nothing: the run cannot pass without it.
     const pass = runPasses(result);
-    await writeReport(result, (opts.out as string | undefined) ?? 'reports/validation');
+    await writeReport(result, out, force);
     if (json) {
       const stages = gates.map((g) => ({ stage: g.stage, model: g.model, precision: g.precision, status: g.status, worstRatio: g.worstRatio, bugsPlanted: g.bugsPlanted, bugsCaught: g.bugsCaught }));
       const bugs = { planted: result.bugs.length, reached: result.bugs.filter((b) => b.reached).length, caught: result.bugs.filter((b) => b.reached && b.failed.length).length, notReached: unreachedBugs(result) };

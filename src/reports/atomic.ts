@@ -11,6 +11,7 @@
 import { randomBytes } from 'node:crypto';
 import * as fs from 'node:fs';
 import * as fsp from 'node:fs/promises';
+import * as os from 'node:os';
 import * as path from 'node:path';
 
 export type FileData = string | Uint8Array;
@@ -124,20 +125,44 @@ export class OutputSet implements OutputSink {
   private readonly files = new Map<string, string>(); // relPath -> staged path
   private state: SetState = 'open';
 
-  private constructor(dir: string, stagingDir: string) {
+  private readonly createdParent: string | undefined;
+  /** Files of an earlier set in the target that this commit removes (see replaces()). */
+  private stale: string[] = [];
+
+  private constructor(dir: string, stagingDir: string, createdParent: string | undefined) {
     this.dir = dir;
     this.stagingDir = stagingDir;
+    this.createdParent = createdParent;
   }
 
-  /** Create the staging directory for target directory `dir` (whose parent is created if needed). */
+  private manifest: { name: string; about: object } | undefined;
+
+  /** Files (relative) that an earlier run left in the target: the commit removes those it does not
+   *  rewrite, so the target never mixes two runs' files. */
+  replaces(files: readonly string[]): void {
+    this.stale = files.map(checkRelPath);
+  }
+
+  /** On commit, also write `name`: `about` plus the list of files this set wrote (so a later run
+   *  knows which files in the target are its own). */
+  withManifest(name: string, about: object): void {
+    this.manifest = { name: checkRelPath(name), about };
+  }
+
+  /** Create the staging directory for target directory `dir` (whose parent is created if needed).
+   *  Staging left by a killed run for the same target (its process gone) is removed first. */
   static async create(dir: string): Promise<OutputSet> {
     const target = path.resolve(dir);
     const parent = path.dirname(target);
-    await fsp.mkdir(parent, { recursive: true });
+    // The first directory this call creates: on abort, the chain down from it goes again if empty.
+    const created = await fsp.mkdir(parent, { recursive: true });
+    removeDeadStaging(target);
     // Sibling of the target, not inside it: a listing of the target never shows staging debris,
-    // and being in the same parent keeps the later renames on one filesystem.
-    const staging = await fsp.mkdtemp(path.join(parent, `.${path.basename(target)}.staging-`));
-    const set = new OutputSet(target, staging);
+    // and being in the same parent keeps the later renames on one filesystem. The name carries the
+    // pid and an owner file says which host, so the next run can tell a killed run's leftovers.
+    const staging = await fsp.mkdtemp(path.join(parent, `.${path.basename(target)}.staging-${process.pid}-`));
+    await fsp.writeFile(path.join(staging, OWNER_FILE), JSON.stringify({ pid: process.pid, host: os.hostname() }));
+    const set = new OutputSet(target, staging, created);
     live.add(set);
     ensureExitHook();
     return set;
@@ -183,10 +208,26 @@ export class OutputSet implements OutputSink {
   async commit(): Promise<string[]> {
     if (this.state !== 'open') throw new Error(`cannot commit output set for ${this.dir}: ${this.state}`);
     this.state = 'committing';
-    const moved: Array<{ dest: string; backup?: string }> = [];
+    if (this.manifest) {
+      const staged = path.join(this.stagingDir, 'files', this.manifest.name);
+      const files = [...this.files.keys()].filter((f) => f !== this.manifest!.name);
+      fs.writeFileSync(staged, `${JSON.stringify({ ...this.manifest.about, files }, null, 2)}\n`);
+      this.files.set(this.manifest.name, staged);
+    }
+    const moved: Array<{ dest: string; backup?: string; restore?: string }> = [];
     const backupDir = path.join(this.stagingDir, 'backup');
+    let createdTarget: string | undefined;
     try {
-      fs.mkdirSync(this.dir, { recursive: true });
+      createdTarget = fs.mkdirSync(this.dir, { recursive: true });
+      for (const rel of this.stale) {
+        if (this.files.has(rel)) continue;
+        const dest = path.join(this.dir, rel);
+        if (!fs.lstatSync(dest, { throwIfNoEntry: false })?.isFile()) continue;
+        const backup = path.join(backupDir, rel);
+        fs.mkdirSync(path.dirname(backup), { recursive: true });
+        fs.renameSync(dest, backup);
+        moved.push({ dest: '', backup, restore: dest });
+      }
       for (const [rel, staged] of this.files) {
         const dest = path.join(this.dir, rel);
         fs.mkdirSync(path.dirname(dest), { recursive: true });
@@ -205,14 +246,15 @@ export class OutputSet implements OutputSink {
         fs.renameSync(staged, dest);
       }
     } catch (err) {
-      for (const { dest, backup } of moved.reverse()) {
+      for (const { dest, backup, restore } of moved.reverse()) {
         try {
-          fs.rmSync(dest, { force: true });
-          if (backup) fs.renameSync(backup, dest);
+          if (dest) fs.rmSync(dest, { force: true });
+          if (backup) fs.renameSync(backup, restore ?? dest);
         } catch {
           // Best effort: keep rolling back the rest.
         }
       }
+      if (createdTarget) removeEmptyDirs(this.dir, createdTarget);
       this.state = 'open'; // lets abortSync remove the staging dir
       this.abortSync();
       throw err;
@@ -235,7 +277,60 @@ export class OutputSet implements OutputSink {
     this.state = 'aborted';
     live.delete(this);
     fs.rmSync(this.stagingDir, { recursive: true, force: true });
+    // Parents this set created for the target go too, when nothing else was put in them.
+    if (this.createdParent) removeEmptyDirs(path.dirname(this.dir), this.createdParent);
   }
+}
+
+/** Inside a staging directory: who made it ({pid, host}), so a later run can tell it was killed. */
+export const OWNER_FILE = 'owner.json';
+
+/** Remove `dir` and its parents up to and including `top`, each only while empty. */
+function removeEmptyDirs(dir: string, top: string): void {
+  const stop = path.resolve(top);
+  for (let d = path.resolve(dir); d.startsWith(stop); d = path.dirname(d)) {
+    try {
+      fs.rmdirSync(d);
+    } catch {
+      return; // not empty (or gone): everything above stays
+    }
+    if (d === stop) return;
+  }
+}
+
+function processAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (e) {
+    return (e as NodeJS.ErrnoException).code === 'EPERM'; // alive, someone else's
+  }
+}
+
+/** Staging directories for `target` whose run was killed (their process is gone on this host). */
+export function deadStaging(target: string): string[] {
+  const parent = path.dirname(target);
+  const prefix = `.${path.basename(target)}.staging-`;
+  let names: string[];
+  try {
+    names = fs.readdirSync(parent).filter((n) => n.startsWith(prefix));
+  } catch {
+    return [];
+  }
+  return names
+    .map((n) => path.join(parent, n))
+    .filter((dir) => {
+      try {
+        const owner = JSON.parse(fs.readFileSync(path.join(dir, OWNER_FILE), 'utf8')) as { pid?: unknown; host?: unknown };
+        return owner.host === os.hostname() && typeof owner.pid === 'number' && owner.pid !== process.pid && !processAlive(owner.pid);
+      } catch {
+        return false; // no readable owner: not provably ours and dead, leave it
+      }
+    });
+}
+
+function removeDeadStaging(target: string): void {
+  for (const dir of deadStaging(target)) fs.rmSync(dir, { recursive: true, force: true });
 }
 
 /**

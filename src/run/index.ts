@@ -11,7 +11,7 @@
 
 import { Batch, NonFiniteStateError } from '../engine/batch.js';
 import { engineAddon } from '../engine/native.js';
-import { OutputSet } from '../reports/atomic.js';
+import { openOutput } from '../reports/output-dir.js';
 import { createProgress, type Progress } from '../reports/progress.js';
 import { loadScene } from '../scene/index.js';
 import { NonFiniteRecordError } from './finite-check.js';
@@ -50,7 +50,8 @@ export async function runScene(scene: string, flags: RunFlags): Promise<number> 
   const addon = engineAddon();
   const s = resolveSettings(scene, model, flags, addon.cpuInfo());
 
-  const set = await OutputSet.create(s.outDir);
+  // Checked and staged before any stepping: a bad --out is reported now, not after the run.
+  const set = await openOutput(s.outDir, { command: 'run', force: flags.force });
   const interrupt = new Interrupt((sig) => {
     // Second Ctrl-C: the user wants out now, even mid-step or mid-render.
     set.abortSync();

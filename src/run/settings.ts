@@ -21,6 +21,7 @@ export interface RunFlags {
   threads?: number;
   robots?: number[];
   out?: string;
+  force?: boolean;
   record?: number;
   spread?: number;
 }

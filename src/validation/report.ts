@@ -1,7 +1,7 @@
 // Writes reports/validation/: a CSV per stage, charts (Vega-Lite spec + SVG) and summary.md,
 // all through one OutputSet, so the directory gets the whole report or nothing.
 
-import { OutputSet } from '../reports/atomic.js';
+import { openOutput } from '../reports/output-dir.js';
 import { errorAgainstBarChart, lineChart, type Datum } from '../reports/charts.js';
 import { toCsv } from '../reports/csv.js';
 import { writeChart } from '../reports/render.js';
@@ -62,8 +62,8 @@ export function summaryMarkdown(r: SuiteResult): string {
   return lines.join('\n') + '\n';
 }
 
-export async function writeReport(r: SuiteResult, dir: string): Promise<string[]> {
-  const out = await OutputSet.create(dir);
+export async function writeReport(r: SuiteResult, dir: string, force = false): Promise<string[]> {
+  const out = await openOutput(dir, { command: 'validate', force });
   try {
     for (const stage of STAGES) {
       const rows = r.rows.filter((x) => x.stage === stage);
