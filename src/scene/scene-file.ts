@@ -122,8 +122,7 @@ function tooLarge(size: string): FileProblem {
 }
 
 function unreadable(e: NodeJS.ErrnoException): FileProblem {
-  const why: Record<string, string> = { ENOENT: 'no such file', EACCES: 'permission denied', EISDIR: 'a directory', ELOOP: 'a symbolic link loop', ENAMETOOLONG: 'a name too long' };
-  return { found: `a file that cannot be read (${why[e.code ?? ''] ?? e.code ?? e.message})`, expected: 'a readable file' };
+  return { found: `an unreadable file (${e.code ?? e.message})`, expected: 'a readable YAML file' };
 }
 
 function kindOf(st: Stats): string {
