@@ -1,6 +1,7 @@
 // Positioned, strict reading of YAML nodes. Every reader takes the node and a human path
 // (`links[0] (upper).mass`) and throws a SceneError pointing at that node on any mismatch.
 
+import { limitText, withinLimit, type NumberLimit } from '../engine/world-limits.js';
 import { LineCounter, isMap, isScalar, isSeq, type Document, type Node } from 'yaml';
 import { SceneError, didYouMean, quote } from './errors.js';
 import { composeSingleDocument } from './first-yaml-error.js';
@@ -37,6 +38,8 @@ export interface ParsedFile {
   ctx: Ctx;
   doc: Document;
   root: YNode;
+  /** Called as links are read (done of total), for a progress bar on large scenes. */
+  onLink?: (done: number, total: number) => void;
 }
 
 /** Where an error in an included file is reported: at the `includes` entry naming it. */
@@ -134,6 +137,13 @@ export function readPositive(ctx: Ctx, node: YNode, subject: string): number {
 export function readInt(ctx: Ctx, node: YNode, subject: string, min: number): number {
   const v = readNumber(ctx, node, subject);
   if (!Number.isInteger(v) || v < min) ctx.fail(node, subject, `${v}`, `an integer >= ${min}`);
+  return v;
+}
+
+/** A number within one of the shared limits (src/engine/world-limits.ts). */
+export function readLimited(ctx: Ctx, node: YNode, subject: string, limit: NumberLimit): number {
+  const v = readNumber(ctx, node, subject);
+  if (!withinLimit(v, limit)) ctx.fail(node, subject, `${v}`, limitText(limit));
   return v;
 }
 
