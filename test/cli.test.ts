@@ -18,7 +18,7 @@ describe('usage errors exit 2 with a message naming what is allowed', () => {
     ['number out of range', ['run', DP, '--copies', '0'], /--copies: 0 is out of range \(expected an integer from 1 to 16777216\)/],
     ['number not an integer', ['run', DP, '--substeps', '2.5'], /--substeps: '2.5' is not an integer \(expected an integer from 1 to 1000000\)/],
     ['not a number', ['run', DP, '--dt', '1ms'], /--dt: '1ms' is not a number/],
-    ['number that must be positive', ['run', DP, '--dt', '-0.1'], /--dt: -0.1 is out of range \(expected a number > 0\)/],
+    ['number that must be positive', ['run', DP, '--dt', '-0.1'], /--dt: -0.1 is out of range \(expected a number from 1e-9 to 1\)/],
     ['list with an empty item', ['run', DP, '--robots', '0,,1'], /--robots: '0,,1' has an empty item/],
     ['list item out of range', ['run', DP, '--robots', '0,-1'], /--robots: -1 is out of range \(expected an integer >= 0\)/],
     ['robot beyond --copies', ['run', DP, '--copies', '2', '--robots', '0,2'], /--robots: robot 2 does not exist \(robots are 0\.\.1; set --copies\)/],

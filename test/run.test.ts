@@ -190,7 +190,7 @@ describe('divergence', () => {
     test(`${extra.join(' ')}: reports the step, time, robot and joint, exits 1 and leaves no outputs`, async () => {
       const dir = tempDir();
       const scene = join(dir, 'diverge.arow');
-      writeFileSync(scene, readFileSync(DP, 'utf8').replace('dt: 0.002, integrator: euler', 'dt: 10, integrator: rk4'));
+      writeFileSync(scene, readFileSync(DP, 'utf8').replace('dt: 0.002, integrator: euler', 'dt: 1, integrator: rk4'));
       const out = join(dir, 'out');
       const r = await cli('run', scene, '--duration', '1000', ...extra, '--out', out);
       expect(r.code).toBe(1);

@@ -3,6 +3,7 @@
 
 import { LANE_WIDTHS, PRECISIONS, type LaneWidth, type Precision } from '../engine/api.js';
 import { INTEGRATORS, type IntegratorName } from '../engine/model-desc.js';
+import { WORLD_LIMITS } from '../engine/world-limits.js';
 import type { CommandSpec } from './spec.js';
 
 export const runCommand: CommandSpec = {
@@ -13,9 +14,9 @@ export const runCommand: CommandSpec = {
   options: [
     { name: 'config', arg: 'FILE', kind: { type: 'string' }, description: 'A sim_config.yaml whose settings override the scene world settings.' },
     { name: 'integrator', arg: 'NAME', kind: { type: 'choice', choices: INTEGRATORS }, defaultText: "the scene's", description: 'Integration scheme.' },
-    { name: 'dt', arg: 'S', kind: { type: 'number' }, defaultText: "the scene's", description: 'Time step in seconds (> 0).' },
-    { name: 'duration', arg: 'S', kind: { type: 'number' }, defaultText: "the scene's", description: 'Simulated time in seconds (> 0), rounded to a whole number of steps.' },
-    { name: 'substeps', arg: 'N', kind: { type: 'number', integer: true, min: 1, max: 1000000 }, defaultText: "the scene's", description: 'Split each step into N equal substeps.' },
+    { name: 'dt', arg: 'S', kind: { type: 'number', ...WORLD_LIMITS.dt }, defaultText: "the scene's", description: 'Time step in seconds.' },
+    { name: 'duration', arg: 'S', kind: { type: 'number', ...WORLD_LIMITS.duration }, defaultText: "the scene's", description: 'Simulated time in seconds, rounded to a whole number of steps.' },
+    { name: 'substeps', arg: 'N', kind: { type: 'number', ...WORLD_LIMITS.substeps }, defaultText: "the scene's", description: 'Split each step into N equal substeps.' },
     { name: 'copies', arg: 'N', kind: { type: 'number', integer: true, min: 1, max: 16777216 }, default: 1, description: 'Number of robots stepped together, one per SIMD lane.' },
     {
       name: 'precision',

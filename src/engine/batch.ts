@@ -5,6 +5,7 @@ import { LANE_WIDTHS, PRECISIONS } from './api.js';
 import { INTEGRATORS, JOINT_NQ, JOINT_NV, planarFrame, type IntegratorName, type ModelDesc } from './model-desc.js';
 import { engineAddon, type NativeAddon, type NativeBatch } from './native.js';
 import { laneProblem, widestLanes } from './lanes.js';
+import { WORLD_LIMITS } from './world-limits.js';
 
 /** A state turned NaN or infinite: where and when. */
 export class NonFiniteStateError extends Error implements NonFiniteInfo {
@@ -90,7 +91,7 @@ export class Batch implements BatchApi {
     this.integrator = choose('integrator', opts.integrator ?? model.world.integrator, INTEGRATORS);
     this.dt = opts.dt ?? model.world.dt;
     if (!(this.dt > 0) || !Number.isFinite(this.dt)) throw new Error(`dt must be a positive number of seconds (got ${this.dt})`);
-    const substeps = positiveInteger('substeps', opts.substeps ?? model.world.substeps, 1e6);
+    const substeps = positiveInteger('substeps', opts.substeps ?? model.world.substeps, WORLD_LIMITS.substeps.max);
     const midpointIterations = positiveInteger('midpoint iterations', opts.midpointIterations ?? 4, 1000);
     const threads = positiveInteger('threads', opts.threads ?? 1, 256);
     this.native = new addon.NativeBatch(toNativeModel(model), {

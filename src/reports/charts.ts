@@ -107,8 +107,61 @@ function frame(o: Frame): JsonObject {
   return { $schema: VL_SCHEMA, title: o.title, width: o.width ?? 640, height: o.height ?? 360 };
 }
 
-function colorEnc(color: string | undefined, title?: string): JsonObject {
-  return color === undefined ? {} : { color: { field: fieldRef(color), type: 'nominal', title: title ?? color } };
+function colorEnc(color: string | undefined, title?: string, order?: readonly string[]): JsonObject {
+  if (color === undefined) return {};
+  // labelLimit: series names like `robot 12: left_thigh (rotation angle)` must not be cut
+  return { color: { field: fieldRef(color), type: 'nominal', title: title ?? color, legend: { labelLimit: 320 }, ...(order ? { sort: [...order], scale: { domain: [...order] } } : {}) } };
+}
+
+const collator = new Intl.Collator('en', { numeric: true });
+
+/** Natural order: "q2" before "q10", "robot 9" before "robot 10". */
+export function naturalSort(names: Iterable<string>): string[] {
+  return [...names].sort(collator.compare);
+}
+
+/** How many series one chart shows at most: the size of the categorical palette, so no two share a colour. */
+export const MAX_SERIES = 10;
+
+export interface SeriesSelection<T extends Datum> {
+  rows: T[];
+  /** The series kept, in natural order. */
+  shown: string[];
+  /** How many series there were. */
+  total: number;
+  /** A note for the chart when series were left out, else undefined. */
+  note?: string;
+}
+
+/**
+ * Keeps at most `max` series: the most active ones (largest range of `yField` over the rows), so a
+ * chart of 2,000 links stays readable and small. Ties keep the natural order.
+ */
+export function selectSeries<T extends Datum>(rows: readonly T[], seriesField: string, yField: string, max = MAX_SERIES, what = 'series'): SeriesSelection<T> {
+  const range = new Map<string, { lo: number; hi: number }>();
+  for (const r of rows) {
+    const k = String(r[seriesField]);
+    const y = num(r[yField]);
+    let e = range.get(k);
+    if (!e) range.set(k, (e = { lo: Infinity, hi: -Infinity }));
+    if (Number.isNaN(y)) continue;
+    if (y < e.lo) e.lo = y;
+    if (y > e.hi) e.hi = y;
+  }
+  const all = naturalSort(range.keys());
+  if (all.length <= max) return { rows: [...rows], shown: all, total: all.length };
+  const spread = (k: string): number => {
+    const e = range.get(k) as { lo: number; hi: number };
+    return e.hi >= e.lo ? e.hi - e.lo : -1;
+  };
+  const keep = new Set([...all].sort((a, b) => spread(b) - spread(a) || collator.compare(a, b)).slice(0, max));
+  const shown = all.filter((k) => keep.has(k));
+  return {
+    rows: rows.filter((r) => keep.has(String(r[seriesField]))),
+    shown,
+    total: all.length,
+    note: `the ${max} of ${all.length} ${what} that move most (largest range); all are in trace.csv`,
+  };
 }
 
 export interface LineChartOptions extends Frame {
@@ -122,6 +175,12 @@ export interface LineChartOptions extends Frame {
   logY?: boolean;
   /** Per-series point budget for downsampling. */
   maxPoints?: number;
+  /** Legend (and colour) order of the series; default Vega-Lite's (alphabetical). */
+  colorOrder?: readonly string[];
+  /** A line under the title (e.g. which series are shown). */
+  subtitle?: string;
+  /** d3 format of the y tick labels (e.g. '~g', so 2e-16 is not written out in 18 decimals). */
+  yFormat?: string;
 }
 
 /** Multi-series line chart; each series is min/max downsampled to `maxPoints`. */
@@ -129,13 +188,14 @@ export function lineChart(o: LineChartOptions): VlSpec {
   const rows = downsampleSeries(o.data, o.y, o.color, o.maxPoints ?? DEFAULT_MAX_POINTS);
   return {
     ...frame(o),
+    ...(o.subtitle ? { title: { text: o.title, subtitle: o.subtitle } } : {}),
     data: { values: values(rows) },
     ...(o.logY ? { transform: [positiveFilter(o.y)] } : {}),
     mark: { type: 'line', clip: true },
     encoding: {
       x: { field: fieldRef(o.x), type: 'quantitative', title: o.xTitle, scale: { zero: false } },
-      y: { field: fieldRef(o.y), type: 'quantitative', title: o.yTitle, scale: axisScale(o.logY) },
-      ...colorEnc(o.color),
+      y: { field: fieldRef(o.y), type: 'quantitative', title: o.yTitle, scale: axisScale(o.logY), ...(o.yFormat ? { axis: { format: o.yFormat } } : {}) },
+      ...colorEnc(o.color, undefined, o.colorOrder),
     },
   };
 }
@@ -198,6 +258,16 @@ export function scatter(o: ScatterOptions): VlSpec {
       ...colorEnc(o.color),
       ...(o.tooltip ? { tooltip: o.tooltip.map((f) => ({ field: fieldRef(f) })) } : {}),
     },
+  };
+}
+
+/** Charts one above the other, each with its own data, axes and legend (e.g. one per unit). */
+export function vconcat(o: { title: string; charts: readonly VlSpec[] }): VlSpec {
+  return {
+    $schema: VL_SCHEMA,
+    title: o.title,
+    vconcat: o.charts.map(({ $schema: _s, ...c }) => c),
+    resolve: { scale: { color: 'independent', y: 'independent' }, legend: { color: 'independent' } },
   };
 }
 

@@ -13,7 +13,7 @@ import { Batch, NonFiniteStateError } from '../engine/batch.js';
 import { engineAddon } from '../engine/native.js';
 import { openOutput } from '../reports/output-dir.js';
 import { createProgress, type Progress } from '../reports/progress.js';
-import { loadScene } from '../scene/index.js';
+import { loadSceneForRun } from './load-scene.js';
 import { NonFiniteRecordError } from './finite-check.js';
 import { Interrupt } from './interrupt.js';
 import { runMetadata } from './metadata.js';
@@ -46,7 +46,7 @@ function delayedProgress(total: number): Progress {
 }
 
 export async function runScene(scene: string, flags: RunFlags): Promise<number> {
-  const model = loadScene(scene, flags.config === undefined ? {} : { config: flags.config });
+  const model = loadSceneForRun(scene, flags.config, 'run');
   const addon = engineAddon();
   const s = resolveSettings(scene, model, flags, addon.cpuInfo());
 

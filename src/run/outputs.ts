@@ -1,32 +1,18 @@
 // The files of one run, staged into an OutputSet (they appear together on commit, or not at all):
 //   trace.csv                      the records, `# key: value` provenance header
 //   run.json                       the same provenance + the summary + the column list
-//   joint-angles.vl.json / .svg    every position coordinate over time
+//   joint-angles.vl.json / .svg    the coordinates over time, one panel per unit (position-chart.ts)
 //   energy-drift.vl.json / .svg    total energy minus its initial value, over time
 
 import type { OutputSink } from '../reports/atomic.js';
-import { lineChart, type Datum } from '../reports/charts.js';
+import { lineChart, MAX_SERIES, selectSeries } from '../reports/charts.js';
 import { sidecarJson, toCsv, type MetaValue } from '../reports/csv.js';
 import { writeChart } from '../reports/render.js';
+import { positionChart } from './position-chart.js';
 import type { Recorder } from './recorder.js';
 import type { RunSummary } from './summary.js';
 
 export const RUN_FILES = ['trace.csv', 'run.json', 'joint-angles.vl.json', 'joint-angles.svg', 'energy-drift.vl.json', 'energy-drift.svg'] as const;
-
-function longForm(rec: Recorder, columns: readonly string[], strip: string, valueName: string): Datum[] {
-  const iT = rec.index('time');
-  const iR = rec.index('robot');
-  const many = rec.robots.length > 1;
-  const idx = columns.map((c) => rec.index(c));
-  const out: Datum[] = [];
-  for (const row of rec.rows) {
-    columns.forEach((c, j) => {
-      const name = c.startsWith(strip) ? c.slice(strip.length) : c;
-      out.push({ time: row[iT], series: many ? `robot ${row[iR]}: ${name}` : name, [valueName]: row[idx[j]] });
-    });
-  }
-  return out;
-}
 
 export async function writeRunFiles(sink: OutputSink, rec: Recorder, meta: Record<string, MetaValue>, summary: RunSummary, sceneName: string): Promise<string[]> {
   const written: string[] = [];
@@ -46,23 +32,19 @@ export async function writeRunFiles(sink: OutputSink, rec: Recorder, meta: Recor
       }),
     ),
   );
-  const angles = lineChart({
-    title: `${sceneName}: joint positions`,
-    data: longForm(rec, rec.columns.q, 'q:', 'position'),
-    x: 'time',
-    y: 'position',
-    color: 'series',
-    xTitle: 'time (s)',
-    yTitle: 'position (rad or m)',
-  });
+  const angles = positionChart(rec.model, rec, sceneName);
   const a = await writeChart(sink, 'joint-angles', angles);
   written.push(a.specPath, a.svgPath);
+  const driftRows = rec.rows.map((row) => ({ time: row[rec.index('time')], series: `robot ${row[rec.index('robot')]}`, drift: row[rec.index('drift')] }));
+  const sel = selectSeries(driftRows, 'series', 'drift', MAX_SERIES, 'robots');
   const drift = lineChart({
     title: `${sceneName}: total energy minus initial`,
-    data: rec.rows.map((row) => ({ time: row[rec.index('time')], series: `robot ${row[rec.index('robot')]}`, drift: row[rec.index('drift')] })),
+    ...(sel.note ? { subtitle: sel.note } : {}),
+    data: sel.rows,
     x: 'time',
     y: 'drift',
     color: 'series',
+    colorOrder: sel.shown,
     xTitle: 'time (s)',
     yTitle: 'energy drift (J)',
   });

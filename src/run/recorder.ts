@@ -62,6 +62,11 @@ export class Recorder {
     return this.rows.map((row) => Object.fromEntries(cols.map((c, i) => [c, row[i]])));
   }
 
+  /** The model whose state is recorded. */
+  get model(): Batch['model'] {
+    return this.batch.model;
+  }
+
   /** Index of a column in each row. */
   index(column: string): number {
     return this.columns.all.indexOf(column);

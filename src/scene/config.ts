@@ -2,8 +2,9 @@
 // The original fed `base_acceleration` to the articulated-body algorithm's base row, so
 // gravity = −base_acceleration.linear. Base motion the engine cannot represent is refused.
 
+import { WORLD_LIMITS } from '../engine/world-limits.js';
 import { INTEGRATORS, type IntegratorName, type WorldSettings } from '../engine/model-desc.js';
-import { checkKeys, entries, parseYamlFile, readEnum, readInt, readPositive, readVec, type Ctx, type YNode } from './yaml-read.js';
+import { checkKeys, entries, parseYamlFile, readEnum, readLimited, readVec, type Ctx, type YNode } from './yaml-read.js';
 
 export const CONFIG_KEYS = ['base_acceleration', 'world_base_transform', 'base_velocity', 'dt', 'integrator', 'duration', 'substeps'] as const;
 
@@ -38,11 +39,11 @@ export function loadSimConfig(file: string): Partial<WorldSettings> {
     }
   }
   const dt = top.get('dt');
-  if (dt) out.dt = readPositive(ctx, dt.value, 'dt');
+  if (dt) out.dt = readLimited(ctx, dt.value, 'dt', WORLD_LIMITS.dt);
   const duration = top.get('duration');
-  if (duration) out.duration = readPositive(ctx, duration.value, 'duration');
+  if (duration) out.duration = readLimited(ctx, duration.value, 'duration', WORLD_LIMITS.duration);
   const substeps = top.get('substeps');
-  if (substeps) out.substeps = readInt(ctx, substeps.value, 'substeps', 1);
+  if (substeps) out.substeps = readLimited(ctx, substeps.value, 'substeps', WORLD_LIMITS.substeps);
   const integ = top.get('integrator');
   if (integ) out.integrator = readEnum<IntegratorName>(ctx, integ.value, 'integrator', INTEGRATORS);
   return out;

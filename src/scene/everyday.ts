@@ -3,10 +3,11 @@
 // non-physical values are errors at the offending node.
 
 import { INTEGRATORS, JOINT_NV, JOINT_TYPES, type BodyDesc, type IntegratorName, type JointType, type Quat, type Vec3, type WorldSettings, type ModelDesc } from '../engine/model-desc.js';
+import { WORLD_LIMITS } from '../engine/world-limits.js';
 import { assemble, type Draft } from './assemble.js';
 import { inertiaProblem, norm3, rotvecToQuat, rpyToQuat, type Inertia6 } from './math.js';
 import { classifySubspace, SUPPORTED_SUBSPACES } from './subspace.js';
-import { checkKeys, describe, entries, readEnum, readInt, readNumbers, readPositive, readString, readVec, type Ctx, type ParsedFile, type YNode } from './yaml-read.js';
+import { checkKeys, describe, entries, readEnum, readLimited, readNumbers, readPositive, readString, readVec, type Ctx, type ParsedFile, type YNode } from './yaml-read.js';
 import { isSeq } from 'yaml';
 
 export const TOP_KEYS = ['scene', 'world', 'links'] as const;
@@ -24,7 +25,7 @@ export function loadEveryday(pf: ParsedFile, worldOverride: Partial<WorldSetting
   const world = { ...readWorld(ctx, top.get('world')?.value), ...worldOverride };
   const linksNode = top.get('links')?.value;
   if (!isSeq(linksNode) || linksNode.items.length === 0) throw ctx.error(linksNode, 'links', describe(linksNode), 'a non-empty list of links');
-  const drafts = linksNode.items.map((n, i) => readLink(ctx, n as YNode, i));
+  const drafts = linksNode.items.map((n, i) => (pf.onLink?.(i, linksNode.items.length), readLink(ctx, n as YNode, i)));
   return assemble(name, drafts, world, files);
 }
 
@@ -36,13 +37,13 @@ function readWorld(ctx: Ctx, node: YNode): WorldSettings {
   const g = m.get('gravity');
   if (g) w.gravity = readVec(ctx, g.value, 'world.gravity', 3) as Vec3;
   const dt = m.get('dt');
-  if (dt) w.dt = readPositive(ctx, dt.value, 'world.dt');
+  if (dt) w.dt = readLimited(ctx, dt.value, 'world.dt', WORLD_LIMITS.dt);
   const it = m.get('integrator');
   if (it) w.integrator = readEnum<IntegratorName>(ctx, it.value, 'world.integrator', INTEGRATORS);
   const du = m.get('duration');
-  if (du) w.duration = readPositive(ctx, du.value, 'world.duration');
+  if (du) w.duration = readLimited(ctx, du.value, 'world.duration', WORLD_LIMITS.duration);
   const ss = m.get('substeps');
-  if (ss) w.substeps = readInt(ctx, ss.value, 'world.substeps', 1);
+  if (ss) w.substeps = readLimited(ctx, ss.value, 'world.substeps', WORLD_LIMITS.substeps);
   return w;
 }
 

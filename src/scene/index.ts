@@ -16,12 +16,15 @@ export { exportMjcf } from './mjcf.js';
 export interface LoadSceneOptions {
   /** A `sim_config.yaml` whose settings override the scene's world settings. */
   config?: string;
+  /** Progress while reading links (large scenes); see SCENE_LINKS. */
+  onLink?: (done: number, total: number) => void;
 }
 
 export function loadScene(path: string, opts: LoadSceneOptions = {}): ModelDesc {
   const file = path; // as given, so messages read like the user's own command line
   const files = [file];
   const pf = parseYamlFile(file);
+  if (opts.onLink) pf.onLink = opts.onLink;
   const override: Partial<WorldSettings> = opts.config ? loadSimConfig(opts.config) : {};
   const root = pf.root;
   let model: ModelDesc;

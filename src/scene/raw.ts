@@ -6,6 +6,7 @@
 // Raw scenes carry no world settings: gravity 0 unless a sim_config gives one.
 
 import type { ModelDesc, WorldSettings } from '../engine/model-desc.js';
+import { SCENE_LINKS } from '../engine/world-limits.js';
 import { assemble, type Draft } from './assemble.js';
 import { didYouMean } from './errors.js';
 import { rawJointToBody } from './raw-joint.js';
@@ -47,11 +48,18 @@ export function loadRaw(pf: ParsedFile, file: string, worldOverride: Partial<Wor
     }
   }
 
+  // copies multiply: count before building anything (`copies: 1e9` must not allocate forever)
+  const total = archs.reduce((n, a) => n + a.copies * a.joints.length, 0);
+  if (total > SCENE_LINKS.max) {
+    const big = archs.reduce((x, a) => (a.copies * a.joints.length > x.copies * x.joints.length ? a : x));
+    big.ctx.fail(big.copiesNode ?? big.nameNode, 'copies', `${total} links in all (archetype \`${big.name}\`: ${big.copies} × ${big.joints.length})`, `at most ${SCENE_LINKS.max} links`);
+  }
   const full = (a: RawArchetype, k: number, joint: string): string => (a === root ? joint : a.copies === 1 ? `${a.name}/${joint}` : `${a.name}[${k}]/${joint}`);
   const drafts: Draft[] = [];
   for (const a of [root, ...archs.filter((x) => x !== root)]) {
     const bodies = a.joints.map((j) => rawJointToBody(a.ctx, j)); // converted once, shared by copies
     for (let k = 0; k < a.copies; k++) {
+      pf.onLink?.(drafts.length, total);
       a.joints.forEach((j, i) => {
         let parent: string | null = null;
         if (j.parent !== null) parent = full(a, k, j.parent);

@@ -1,9 +1,11 @@
 // Positioned, strict reading of YAML nodes. Every reader takes the node and a human path
 // (`links[0] (upper).mass`) and throws a SceneError pointing at that node on any mismatch.
 
-import { readFileSync } from 'node:fs';
-import { LineCounter, isMap, isScalar, isSeq, parseDocument, type Document, type Node } from 'yaml';
-import { SceneError, didYouMean } from './errors.js';
+import { limitText, withinLimit, type NumberLimit } from '../engine/world-limits.js';
+import { LineCounter, isMap, isScalar, isSeq, type Document, type Node } from 'yaml';
+import { SceneError, didYouMean, quote } from './errors.js';
+import { composeSingleDocument } from './first-yaml-error.js';
+import { lineCol, readBoundedText } from './scene-file.js';
 
 export type YNode = Node | null | undefined;
 
@@ -36,28 +38,41 @@ export interface ParsedFile {
   ctx: Ctx;
   doc: Document;
   root: YNode;
+  /** Called as links are read (done of total), for a progress bar on large scenes. */
+  onLink?: (done: number, total: number) => void;
 }
 
-/** Reads and parses a YAML file; syntax errors become SceneErrors at yaml's own line/column. */
-export function parseYamlFile(file: string, from?: { ctx: Ctx; node: YNode; subject: string }): ParsedFile {
-  let text: string;
-  try {
-    text = readFileSync(file, 'utf8');
-  } catch (e) {
-    const why = (e as NodeJS.ErrnoException).code ?? String(e);
-    if (from) from.ctx.fail(from.node, from.subject, `\`${file}\` cannot be read (${why})`, 'a readable file');
-    throw new SceneError({ file, line: 1, column: 1, subject: 'file', found: `an unreadable file (${why})`, expected: 'a readable YAML file' });
+/** Where an error in an included file is reported: at the `includes` entry naming it. */
+export interface IncludedFrom {
+  ctx: Ctx;
+  node: YNode;
+  subject: string;
+}
+
+/** Reads a scene, include or config file (bounded, text: see scene-file.ts) and parses it as one
+ *  YAML document. The first problem becomes a SceneError at its line and column. */
+export function parseYamlFile(file: string, from?: IncludedFrom): ParsedFile {
+  const r = readBoundedText(file);
+  if ('problem' in r) {
+    const p = r.problem;
+    if (from) from.ctx.fail(from.node, from.subject, `\`${file}\`: ${p.found}`, p.expected, p.hint);
+    const { line, column } = p.at ?? { line: 1, column: 1 };
+    throw new SceneError({ file, line, column, subject: 'file', found: p.found, expected: p.expected, hint: p.hint });
   }
+  return parseYamlText(file, r.text);
+}
+
+/** Parses text as one YAML document, stopping at the first error (see first-yaml-error.ts). */
+export function parseYamlText(file: string, text: string): ParsedFile {
   const lc = new LineCounter();
-  const doc = parseDocument(text, { lineCounter: lc, keepSourceTokens: true, prettyErrors: true, uniqueKeys: true });
-  const ctx = new Ctx(file, lc);
-  if (doc.errors.length > 0) {
-    const e = doc.errors[0];
-    const lp = e.linePos?.[0] ?? { line: 1, col: 1 };
-    const msg = e.message.split(' at line ')[0];
-    throw new SceneError({ file, line: lp.line, column: lp.col, subject: 'YAML syntax', found: msg, expected: 'valid YAML', hint: e.code });
+  const r = composeSingleDocument(text, lc);
+  if ('error' in r) {
+    const e = r.error;
+    const { line, column } = lineCol(text, e.offset);
+    throw new SceneError({ file, line, column, subject: 'YAML syntax', found: e.found, expected: e.expected, hint: e.hint });
   }
-  return { ctx, doc, root: doc.contents as YNode };
+  const ctx = new Ctx(file, lc);
+  return { ctx, doc: r.doc, root: r.doc.contents as YNode };
 }
 
 /** Short description of what a node holds, for "found ..." messages. */
@@ -66,9 +81,10 @@ export function describe(node: YNode): string {
   if (isScalar(node)) {
     const v = node.value;
     if (v === null) return 'nothing (null)';
-    if (typeof v === 'string') return `the string "${v}"`;
+    if (typeof v === 'string') return `the string ${quote(v)}`;
     if (typeof v === 'number') return Number.isFinite(v) ? `the number ${v}` : `the non-finite number ${v}`;
-    return `${typeof v} ${String(v)}`;
+    if (typeof v === 'boolean') return `the boolean ${v}`;
+    return node.tag ? `a value tagged \`${quote(node.tag, 40, '')}\`` : `a ${typeof v} value`;
   }
   if (isSeq(node)) return `a list of ${node.items.length} item${node.items.length === 1 ? '' : 's'}`;
   if (isMap(node)) return 'a mapping';
@@ -97,7 +113,7 @@ export function entries(ctx: Ctx, node: YNode, subject: string): Map<string, Ent
 export function checkKeys(ctx: Ctx, node: YNode, map: Map<string, Entry>, subject: string, allowed: readonly string[], required: readonly string[] = []): void {
   for (const e of map.values()) {
     if (!allowed.includes(e.key)) {
-      ctx.fail(e.keyNode, subject, `unknown key \`${e.key}\``, `one of ${allowed.map((a) => `\`${a}\``).join(', ')}`, didYouMean(e.key, allowed));
+      ctx.fail(e.keyNode, subject, `unknown key ${quote(e.key, 60, '`')}`, `one of ${allowed.map((a) => `\`${a}\``).join(', ')}`, didYouMean(e.key, allowed));
     }
   }
   for (const r of required) {
@@ -121,6 +137,13 @@ export function readPositive(ctx: Ctx, node: YNode, subject: string): number {
 export function readInt(ctx: Ctx, node: YNode, subject: string, min: number): number {
   const v = readNumber(ctx, node, subject);
   if (!Number.isInteger(v) || v < min) ctx.fail(node, subject, `${v}`, `an integer >= ${min}`);
+  return v;
+}
+
+/** A number within one of the shared limits (src/engine/world-limits.ts). */
+export function readLimited(ctx: Ctx, node: YNode, subject: string, limit: NumberLimit): number {
+  const v = readNumber(ctx, node, subject);
+  if (!withinLimit(v, limit)) ctx.fail(node, subject, `${v}`, limitText(limit));
   return v;
 }
 

@@ -1,0 +1,40 @@
+// Loading a scene for a run: large scenes (SCENE_LINKS.large links or more) show a progress bar
+// on a terminal while their links are read, and always get a one-line warning afterwards that
+// says what is large and what it costs, so a slow start is never a silent one.
+
+import { statSync } from 'node:fs';
+import type { ModelDesc } from '../engine/model-desc.js';
+import { SCENE_LINKS } from '../engine/world-limits.js';
+import { createProgress, type Progress, type ProgressStream } from '../reports/progress.js';
+import { loadScene } from '../scene/index.js';
+
+/** Files above this many bytes announce the (silent, uninterruptible) YAML parse on a terminal. */
+const ANNOUNCE_BYTES = 256 * 1024;
+
+export function loadSceneForRun(scene: string, config: string | undefined, command: string, stream: ProgressStream = process.stderr): ModelDesc {
+  const t0 = performance.now();
+  let bytes = 0;
+  try {
+    bytes = statSync(scene).size;
+  } catch {
+    // loadScene reports it
+  }
+  const tty = Boolean(stream.isTTY) && !process.env.CI;
+  if (tty && bytes > ANNOUNCE_BYTES) stream.write(`achilles ${command}: parsing ${scene} (${Math.round(bytes / 1024)} KB)…\r`);
+  let bar: Progress | undefined;
+  const model = loadScene(scene, {
+    ...(config === undefined ? {} : { config }),
+    onLink(done, total) {
+      if (total < SCENE_LINKS.large) return;
+      bar ??= createProgress({ total, label: 'load', unit: 'links', stream });
+      bar.update(done);
+    },
+  });
+  bar?.finish();
+  const n = model.bodies.length;
+  if (n >= SCENE_LINKS.large) {
+    const s = ((performance.now() - t0) / 1000).toFixed(1);
+    stream.write(`achilles ${command}: warning: a large scene, ${n} links (loaded in ${s} s); building, stepping and charting take longer, and charts show a selection of the coordinates\n`);
+  }
+  return model;
+}

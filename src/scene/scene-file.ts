@@ -1,0 +1,139 @@
+// Reading a scene (or include, or sim_config) file as bounded text before any YAML parsing:
+// it must be a regular file (a FIFO would block forever, /dev/zero would grow without end),
+// at most MAX_SCENE_BYTES, and text (UTF-8, no NUL or control bytes). XML is recognised and
+// named (MJCF/URDF), since that is the most likely wrong file to hand us. Problems never echo
+// the file's bytes: at most one byte's hex code.
+
+import { closeSync, constants, fstatSync, openSync, readSync, type Stats } from 'node:fs';
+
+/** Largest file read, in bytes: an everyday scene spends about 110 bytes a link, so this holds
+ *  some 18,000 links, while a malformed file this large still reports its first error in seconds. */
+export const MAX_SCENE_BYTES = 2 * 1024 * 1024;
+
+export interface FileProblem {
+  found: string;
+  expected: string;
+  hint?: string;
+  /** Character offset in the decoded text the problem points at (default: the start). */
+  at?: { line: number; column: number };
+}
+
+export type TextOrProblem = { text: string } | { problem: FileProblem };
+
+/** Reads `file` as scene text, or says why it is not one. */
+export function readBoundedText(file: string): TextOrProblem {
+  let fd: number;
+  try {
+    // O_NONBLOCK: opening a FIFO with no writer returns at once instead of waiting for one.
+    fd = openSync(file, constants.O_RDONLY | constants.O_NONBLOCK);
+  } catch (e) {
+    return { problem: unreadable(e as NodeJS.ErrnoException) };
+  }
+  try {
+    const st = fstatSync(fd);
+    if (!st.isFile()) return { problem: { found: `${kindOf(st)}, not a regular file`, expected: 'a regular file' } };
+    if (st.size > MAX_SCENE_BYTES) return { problem: tooLarge(`${mib(st.size)}`) };
+    // Read to the cap + 1 whatever stat said: /proc files report size 0, and a file may grow.
+    const chunks: Buffer[] = [];
+    let total = 0;
+    for (;;) {
+      const buf = Buffer.allocUnsafe(Math.min(1 << 20, MAX_SCENE_BYTES + 1 - total));
+      let n: number;
+      try {
+        n = readSync(fd, buf, 0, buf.length, null);
+      } catch (e) {
+        return { problem: unreadable(e as NodeJS.ErrnoException) };
+      }
+      if (n === 0) break;
+      chunks.push(buf.subarray(0, n));
+      total += n;
+      if (total > MAX_SCENE_BYTES) return { problem: tooLarge(`more than ${mib(MAX_SCENE_BYTES)}`) };
+    }
+    return checkText(Buffer.concat(chunks, total));
+  } finally {
+    closeSync(fd);
+  }
+}
+
+/** Decodes bytes as scene text, or names what they are instead. */
+export function checkText(bytes: Buffer): TextOrProblem {
+  if ((bytes[0] === 0xff && bytes[1] === 0xfe) || (bytes[0] === 0xfe && bytes[1] === 0xff)) {
+    return { problem: { found: 'UTF-16 text', expected: 'a UTF-8 text scene', hint: 'save the file as UTF-8' } };
+  }
+  const nul = bytes.indexOf(0);
+  if (nul >= 0) return { problem: binary(`a NUL byte at byte ${nul}`) };
+  const text = bytes.toString('utf8');
+  const bad = text.indexOf('\uFFFD');
+  if (bad >= 0 && !bytes.includes(Buffer.from('\uFFFD', 'utf8'))) {
+    return { problem: { ...binary('bytes that are not UTF-8'), at: lineCol(text, bad) } };
+  }
+  // C0 controls other than tab, LF and CR (and DEL) are not text; YAML forbids them too.
+  const ctl = text.search(/[\x01-\x08\x0b\x0c\x0e-\x1f\x7f]/);
+  if (ctl >= 0) {
+    const code = text.charCodeAt(ctl).toString(16).padStart(2, '0');
+    return { problem: { ...binary(`the control byte 0x${code}`), at: lineCol(text, ctl) } };
+  }
+  const xml = xmlRoot(text);
+  if (xml !== undefined) return { problem: xmlProblem(xml) };
+  return { text };
+}
+
+/** 1-based line and column of a character offset. */
+export function lineCol(text: string, offset: number): { line: number; column: number } {
+  let line = 1;
+  let start = 0;
+  for (let i = text.indexOf('\n'); i >= 0 && i < offset; i = text.indexOf('\n', i + 1)) {
+    line++;
+    start = i + 1;
+  }
+  return { line, column: offset - start + 1 };
+}
+
+/** The root element name when the text is XML (after a BOM, blanks, `<?xml?>`, comments, DOCTYPE). */
+function xmlRoot(text: string): string | undefined {
+  let s = text.replace(/^\uFEFF/, '').trimStart();
+  if (!s.startsWith('<')) return undefined;
+  for (;;) {
+    s = s.trimStart();
+    const skip = /^(<\?[\s\S]*?\?>|<!--[\s\S]*?-->|<!DOCTYPE[^>]*>)/i.exec(s);
+    if (!skip) break;
+    s = s.slice(skip[0].length);
+  }
+  const m = /^<([A-Za-z_][\w:.-]*)/.exec(s);
+  return m ? m[1].slice(0, 40) : '';
+}
+
+function xmlProblem(root: string): FileProblem {
+  const what: Record<string, string> = { mujoco: 'an MJCF model (MuJoCo XML, root `<mujoco>`)', robot: 'a URDF model (XML, root `<robot>`)', sdf: 'an SDF model (XML, root `<sdf>`)' };
+  const found = what[root] ?? (root ? `an XML file (root \`<${root}>\`); it looks like MJCF/URDF` : 'an XML file; it looks like MJCF/URDF');
+  return {
+    found,
+    expected: 'an Achilles scene (YAML .arow)',
+    hint: 'importing MJCF/URDF is not supported yet: describe the robot as an .arow scene (docs/scene-format.md); `achilles export` goes the other way',
+  };
+}
+
+function binary(what: string): FileProblem {
+  return { found: `binary data (${what})`, expected: 'a text scene (UTF-8 YAML)', hint: 'this is not a text scene' };
+}
+
+function tooLarge(size: string): FileProblem {
+  return { found: `a file of ${size}`, expected: `at most ${mib(MAX_SCENE_BYTES)}`, hint: 'a scene this large is almost certainly not a scene; raw scenes can repeat an archetype with `copies`' };
+}
+
+function unreadable(e: NodeJS.ErrnoException): FileProblem {
+  return { found: `an unreadable file (${e.code ?? e.message})`, expected: 'a readable YAML file' };
+}
+
+function kindOf(st: Stats): string {
+  if (st.isDirectory()) return 'a directory';
+  if (st.isFIFO()) return 'a FIFO (named pipe)';
+  if (st.isCharacterDevice()) return 'a character device';
+  if (st.isBlockDevice()) return 'a block device';
+  if (st.isSocket()) return 'a socket';
+  return 'a special file';
+}
+
+function mib(bytes: number): string {
+  return bytes >= 1024 * 1024 ? `${(bytes / (1024 * 1024)).toFixed(1)} MiB` : `${bytes} bytes`;
+}

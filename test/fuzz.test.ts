@@ -1,0 +1,76 @@
+// Fuzz harness (issue 7, "keep it so"): mutated bundled scenes, each loaded and stepped briefly in
+// a child process, classified as clean error / clean run / crash / hang / memory blow-up. Only the
+// first two are allowed.
+//
+//   npm test                        a seeded sample of FUZZ_SAMPLE cases (a few seconds)
+//   npm run fuzz                    2,000 cases (ACHILLES_FUZZ_CASES, ACHILLES_FUZZ_SEED to change);
+//                                   each finding is kept in reports/fuzz/ to reproduce it with
+//                                   `node test/fuzz/child.mjs reports/fuzz/FILE`
+import { copyFileSync, mkdirSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { expect, test } from 'vitest';
+import { mutate } from './fuzz/mutate.js';
+import { runCase, type CaseResult } from './fuzz/run-case.js';
+import { ROOT, SCENES } from './cli-harness.js';
+import { tempDir } from './helpers/scene.js';
+
+const FUZZ_SAMPLE = 16;
+const cases = Number(process.env.ACHILLES_FUZZ_CASES ?? FUZZ_SAMPLE);
+const seed0 = Number(process.env.ACHILLES_FUZZ_SEED ?? 1);
+const big = cases > FUZZ_SAMPLE;
+
+/** A raw scene with an include, so includes, copies and attach are fuzzed too. */
+const S_X = '[1,0,0,0,0,0, 0,0,0,0,0,0, 0,0,0,0,0,0, 0,0,0,0,0,0, 0,0,0,0,0,0, 0,0,0,0,0,0]';
+const rawJoint = (name: string, parent: string): string =>
+  `  - name: ${name}\n    parent: ${parent}\n    fields:\n      joint_subspace: ${S_X}\n      joint_activation_mask: [1]\n      fixed_joint_transform: {translation: [0, 1, 0], rotation: [1, 0, 0, 0]}\n      rigid_body_inertia: [1.0, 0, 0.3, 0, 0.18083, 0.015, 0.18083, 0, 0, 0]\n`;
+const RAW_BASE = `archetype: base\nincludes: [arm.arow]\njoints:\n${rawJoint('j0', 'null')}${rawJoint('j1', 'j0')}`;
+const RAW_ARM = `archetype: arm\ncopies: 2\nattach: {archetype: base, joint: j1}\njoints:\n${rawJoint('a0', 'null')}`;
+
+const corpus: { name: string; text: string }[] = [
+  ...readdirSync(SCENES)
+    .filter((f) => f.endsWith('.arow'))
+    .sort()
+    .map((f) => ({ name: f, text: readFileSync(join(SCENES, f), 'utf8') })),
+  { name: 'raw-base.arow', text: RAW_BASE },
+  { name: 'raw-arm.arow', text: RAW_ARM },
+];
+
+async function pool<T, R>(items: readonly T[], width: number, f: (x: T) => Promise<R>): Promise<R[]> {
+  const out: R[] = new Array(items.length);
+  let next = 0;
+  await Promise.all(Array.from({ length: width }, async () => {
+    while (next < items.length) {
+      const i = next++;
+      out[i] = await f(items[i]);
+    }
+  }));
+  return out;
+}
+
+test(`fuzz: ${cases} mutated scenes (seed ${seed0}) give a clean error or a clean run`, { timeout: big ? 24 * 3600_000 : 60_000 }, async () => {
+  const dir = tempDir();
+  writeFileSync(join(dir, 'arm.arow'), RAW_ARM); // the include the raw base finds when only it is mutated
+  const plan = Array.from({ length: cases }, (_, i) => {
+    const seed = seed0 + i;
+    const src = corpus[i % corpus.length];
+    const m = mutate(src.text, seed);
+    const file = join(dir, `case-${seed}-${src.name}`);
+    writeFileSync(file, Buffer.from(m.text, m.latin1 ? 'latin1' : 'utf8'));
+    return { seed, scene: src.name, kind: m.kind, file };
+  });
+  const results: CaseResult[] = await pool(plan, 2, (p) => runCase(p.file));
+  const counts: Record<string, number> = {};
+  for (const r of results) counts[r.outcome] = (counts[r.outcome] ?? 0) + 1;
+  const bad = plan.map((p, i) => ({ ...p, ...results[i] })).filter((r) => r.outcome !== 'clean-error' && r.outcome !== 'clean-run');
+  if (big) {
+    const keep = join(ROOT, 'reports', 'fuzz');
+    mkdirSync(keep, { recursive: true });
+    for (const b of bad) copyFileSync(b.file, join(keep, `${b.outcome}-seed${b.seed}-${b.scene}`));
+    const slowest = Math.max(...results.map((r) => r.ms));
+    console.log(`fuzz: ${cases} cases from seed ${seed0}: ${JSON.stringify(counts)}; slowest ${Math.round(slowest)} ms${bad.length ? `; findings kept in ${keep}` : ''}`);
+  }
+  expect(bad.map((b) => `${b.outcome} (${b.kind} of ${b.scene}, seed ${b.seed}): ${b.detail}`)).toEqual([]);
+  // the sample must exercise both sides, or it proves nothing
+  expect(counts['clean-error'] ?? 0).toBeGreaterThan(0);
+  expect(counts['clean-run'] ?? 0).toBeGreaterThan(0);
+});

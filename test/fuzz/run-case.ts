@@ -1,0 +1,53 @@
+// Runs one fuzz case in a child process (test/fuzz/child.mjs) and classifies what happened.
+
+import { spawn } from 'node:child_process';
+import { join } from 'node:path';
+
+export type Outcome = 'clean-error' | 'clean-run' | 'crash' | 'hang' | 'memory';
+
+export interface CaseResult {
+  outcome: Outcome;
+  detail: string;
+  ms: number;
+}
+
+const CHILD = join(import.meta.dirname, 'child.mjs');
+/** A case that takes longer is a hang (loading and 5 short steps take well under a second). */
+export const HANG_MS = 15_000;
+/** The child's V8 heap limit, and the resident size above which a case counts as a memory blow-up. */
+export const HEAP_MB = 256;
+export const RSS_MB = 1024;
+
+export function runCase(file: string): Promise<CaseResult> {
+  const t0 = performance.now();
+  return new Promise((resolve) => {
+    const child = spawn(process.execPath, [`--max-old-space-size=${HEAP_MB}`, CHILD, file], { stdio: ['ignore', 'pipe', 'pipe'] });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (d: Buffer) => (stdout += d.toString()));
+    child.stderr.on('data', (d: Buffer) => (stderr = (stderr + d.toString()).slice(-4000)));
+    let timedOut = false;
+    const timer = setTimeout(() => {
+      timedOut = true;
+      child.kill('SIGKILL');
+    }, HANG_MS);
+    child.on('close', (code, signal) => {
+      clearTimeout(timer);
+      const ms = performance.now() - t0;
+      const done = (outcome: Outcome, detail: string): void => resolve({ outcome, detail, ms });
+      if (timedOut) return done('hang', `no answer after ${HANG_MS} ms`);
+      if (/heap out of memory|allocation failed/i.test(stderr)) return done('memory', stderr.split('\n').find((l) => /memory|alloc/i.test(l)) ?? 'out of memory');
+      let r: { outcome: string; message?: string; rssMB: number; scene?: boolean } | undefined;
+      try {
+        r = JSON.parse(stdout.trim().split('\n').pop() ?? '');
+      } catch {
+        r = undefined;
+      }
+      if (!r || code !== 0) return done('crash', `exit ${code ?? signal}: ${stderr.trim().split('\n').slice(-3).join(' | ')}`);
+      if (r.rssMB > RSS_MB || r.outcome === 'memory') return done('memory', `${r.rssMB} MB resident; ${r.message ?? ''}`);
+      if (r.outcome === 'internal-error') return done('crash', `internal error: ${r.message}`);
+      if (r.outcome === 'run') return done('clean-run', '');
+      return done('clean-error', `${r.scene ? '' : '(engine) '}${r.message}`);
+    });
+  });
+}
