@@ -69,9 +69,21 @@ export function exactContact(a: ShapeGeom, Xa: Pose, b: ShapeGeom, Xb: Pose): Ex
   if (b.kind === 'plane') return flip(planeContact(Xb, a, Xa));
   const A = coreVertices(a, Xa);
   const B = coreVertices(b, Xb);
+  // D = A − B without repeated points (a sphere's 8 corners coincide): pairs[k] = [i, l] of D[k].
   const D: V3[] = [];
-  for (const p of A) for (const q of B) D.push(sub(p, q));
-  const pair = (k: number) => [Math.floor(k / 8), k % 8] as const;
+  const pairs: [number, number][] = [];
+  const seen = new Set<string>();
+  A.forEach((p, i) =>
+    B.forEach((q, l) => {
+      const d = sub(p, q);
+      const key = d.join(',');
+      if (seen.has(key)) return;
+      seen.add(key);
+      D.push(d);
+      pairs.push([i, l]);
+    }),
+  );
+  const pair = (k: number) => pairs[k];
   const witness = (idx: readonly number[], w: readonly number[]) => {
     let pa: V3 = [0, 0, 0];
     let pb: V3 = [0, 0, 0];

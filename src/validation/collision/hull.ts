@@ -30,7 +30,7 @@ function face(P: readonly V3[], a: number, b: number, c: number): HullFace {
 export function convexHull(P: readonly V3[]): HullFace[] | null {
   let scale = 0;
   for (const p of P) scale = Math.max(scale, norm(p));
-  for (const p of P) for (const q of P) scale = Math.max(scale, norm(sub(p, q)));
+  scale *= 2; // bounds every pairwise distance too
   const eps = 1e-13 * Math.max(scale, 1e-300);
   // Initial tetrahedron: two far points, the farthest from their line, the farthest from that plane.
   const i0 = 0;
@@ -59,14 +59,15 @@ export function convexHull(P: readonly V3[]): HullFace[] | null {
   };
   let faces = [oriented(i0, i1, i2), oriented(i0, i1, i3), oriented(i0, i2, i3), oriented(i1, i2, i3)];
   const used = new Set([i0, i1, i2, i3]);
+  const owner = new Int32Array(P.length * P.length);
   for (let p = 0; p < P.length; p++) {
     if (used.has(p)) continue;
     const visible = faces.map((f) => dot(f.n, P[p]) - f.off > eps);
     if (!visible.some(Boolean)) continue;
     // Horizon: directed edges of visible faces whose twin belongs to a face that stays.
-    const edgeOwner = new Map<string, number>();
+    owner.fill(-1);
     faces.forEach((f, k) => {
-      for (let j = 0; j < 3; j++) edgeOwner.set(`${f.v[j]},${f.v[(j + 1) % 3]}`, k);
+      for (let j = 0; j < 3; j++) owner[f.v[j] * P.length + f.v[(j + 1) % 3]] = k;
     });
     const next: HullFace[] = faces.filter((_, k) => !visible[k]);
     faces.forEach((f, k) => {
@@ -74,8 +75,8 @@ export function convexHull(P: readonly V3[]): HullFace[] | null {
       for (let j = 0; j < 3; j++) {
         const a = f.v[j];
         const b = f.v[(j + 1) % 3];
-        const twin = edgeOwner.get(`${b},${a}`);
-        if (twin !== undefined && !visible[twin]) next.push(face(P, a, b, p));
+        const twin = owner[b * P.length + a];
+        if (twin >= 0 && !visible[twin]) next.push(face(P, a, b, p));
       }
     });
     faces = next;
