@@ -176,8 +176,13 @@ describe('gates', () => {
     } finally {
       spy.mockRestore();
     }
-    const j = JSON.parse(text) as { stages: Record<string, unknown>[]; pass: boolean };
-    expect(Object.keys(j.stages[0]).sort()).toEqual(['bugsCaught', 'bugsPlanted', 'model', 'precision', 'stage', 'status', 'worstRatio']);
+    const j = JSON.parse(text) as { stages: Record<string, unknown>[]; bugs: { name: string; caught: boolean; stages: string[] }[]; pass: boolean };
+    expect(Object.keys(j.stages[0]).sort()).toEqual(['bugsCaught', 'bugsPlanted', 'compared', 'model', 'precision', 'skipped', 'stage', 'status', 'worstRatio']);
+    expect(j.stages[0].compared).toBe(64);
+    // Every planted bug is listed with whether it was caught and by which stages.
+    expect(j.bugs.length).toBe(j.stages[0].bugsPlanted);
+    for (const b of j.bugs) expect(b.caught).toBe(b.stages.length > 0);
+    expect(j.bugs.filter((b) => b.caught).every((b) => b.stages.every((s) => s === 'forward'))).toBe(true);
     expect(j.stages.every((s) => s.stage === 'forward' && s.status === 'PASS')).toBe(true);
     expect(j.stages[0].bugsPlanted).toBe(10);
     // forward alone cannot catch the integrator bugs: the run must not claim a pass.

@@ -44,8 +44,10 @@ export const validateCommand: CommandSpec = {
     const pass = suitePasses(result) && result.bugs.length > 0;
     await writeReport(result, (opts.out as string | undefined) ?? 'reports/validation');
     if (json) {
-      const stages = gates.map((g) => ({ stage: g.stage, model: g.model, precision: g.precision, status: g.status, worstRatio: g.worstRatio, bugsPlanted: g.bugsPlanted, bugsCaught: g.bugsCaught }));
-      process.stdout.write(`${JSON.stringify({ stages, pass }, null, 2)}\n`);
+      const stages = gates.map((g) => ({ stage: g.stage, model: g.model, precision: g.precision, status: g.status, worstRatio: g.worstRatio, compared: g.compared, skipped: g.skipped, bugsPlanted: g.bugsPlanted, bugsCaught: g.bugsCaught }));
+      // Each planted bug: caught or not, and by which stages (gates as stage/model/precision).
+      const bugs = result.bugs.map((b) => ({ name: b.name, caught: b.failed.length > 0, stages: [...new Set(b.failed.map((k) => k.split('/')[0]))], gates: b.failed }));
+      process.stdout.write(`${JSON.stringify({ stages, bugs, pass }, null, 2)}\n`);
     } else {
       process.stdout.write(textTable(['stage', 'model', 'prec', 'status', 'worst/bar', 'skipped', 'bugs'], gates.map((g) => [g.stage, g.model, g.precision, g.status, formatSig(g.worstRatio, 3), String(g.skipped), `${g.bugsCaught}/${g.bugsPlanted}`])));
       const missed = uncaughtBugs(result);
