@@ -5,24 +5,11 @@
 
 import { spawnSync } from 'node:child_process';
 import { describe, expect, it } from 'vitest';
-import type { BodyDesc, ShapeDesc } from '../src/engine/model-desc.js';
-import { mujocoCandidatePairs, weldBodies } from '../src/validation/collision/filter.js';
+import { filterRulesModel, mujocoCandidatePairs, weldBodies } from '../src/validation/collision/filter.js';
 
-const body = (name: string, parent: number, joint: BodyDesc['joint']) => ({ name, parent, joint }) as BodyDesc;
-const bodies = [body('a0', -1, 'revolute'), body('a1', 0, 'revolute'), body('a2', 1, 'fixed'), body('f', -1, 'free'), body('f1', 3, 'revolute'), body('w', -1, 'fixed')];
-const shape = (name: string, b: number, contype = 1, conaffinity = 1, kind: ShapeDesc['kind'] = 'sphere') => ({ name, body: b, kind, contype, conaffinity }) as ShapeDesc;
-const shapes = [
-  shape('s0', -1, 1, 1, 'plane'),
-  shape('s1', -1),
-  shape('s2', 0),
-  shape('s3', 1),
-  shape('s4', 2),
-  shape('s5', 3),
-  shape('s6', 4, 2, 2),
-  shape('s7', 5, 1, 2),
-  shape('s8', 5),
-];
-const excludes: [number, number][] = [[3, 0]];
+const model = filterRulesModel();
+const { bodies, shapes } = model;
+const excludes = model.excludes!;
 
 const g = (name: string, extra = '') => `<geom name="${name}" type="sphere" size=".1" margin="10" ${extra}/>`;
 const MJCF = `<mujoco><worldbody>
