@@ -7,7 +7,8 @@ import type { NativeAddon } from '../src/engine/native.js';
 import { exactContact } from '../src/validation/collision/exact.js';
 import { add, scale } from '../src/validation/collision/geometry.js';
 import { kindCombos, randomPairs, type ShapePairCase } from '../src/validation/collision/pairs.js';
-import { collisionRows, pairFloors, type CollisionReference, type EnginePairResult } from '../src/validation/collision/stage.js';
+import { filterRulesModel, mujocoCandidatePairs } from '../src/validation/collision/filter.js';
+import { collisionRows, filterRows, pairFloors, type CollisionReference, type EnginePairResult } from '../src/validation/collision/stage.js';
 
 const N = 280;
 const pairs = randomPairs(N, 3);
@@ -77,5 +78,28 @@ describe('collision stage', () => {
       return { ...r, count: 2, points: [r.points[0], add(r.points[0], scale(side, 0.1 * p.size))], dists: [r.dists[0], r.dists[0] + 1e-3 * p.size] };
     };
     expect(failed(fake({ answer: offPatch }))).toContain('point.patch');
+  });
+});
+
+describe('collision stage: pair filtering', () => {
+  const model = filterRulesModel();
+  const right = mujocoCandidatePairs(model);
+  const addonWith = (pairs: [number, number][]) =>
+    ({ NativeBatch: class { info() { return { pairs: pairs.map(([a, b]) => ({ a, b })) }; } } }) as unknown as NativeAddon;
+  const fails = (pairs: [number, number][]) => filterRows([{ name: 'filter-rules', model }], 'f64', addonWith(pairs)).filter((r) => r.status === 'fail');
+
+  it("passes MuJoCo's pairs in order; catches a kept, a dropped and a misordered pair", () => {
+    expect(right.length).toBeGreaterThan(5);
+    expect(fails(right)).toEqual([]);
+    const kept = fails([...right, [2, 3]].sort((x, y) => x[0] - y[0] || x[1] - y[1]) as [number, number][]);
+    expect(kept.map((r) => r.field)).toEqual(['candidate-pairs']);
+    expect(kept[0].note).toContain('kept by the engine, dropped by MuJoCo');
+    expect(fails(right.slice(1)).length).toBe(1);
+    expect(fails([...right].reverse()).map((r) => r.field)).toEqual(['pair-order']);
+  });
+
+  it('an engine that reports no pairs fails', () => {
+    const rows = filterRows([{ name: 'filter-rules', model }], 'f64', { NativeBatch: class { info() { return {}; } } } as unknown as NativeAddon);
+    expect(rows.map((r) => r.status)).toEqual(['fail']);
   });
 });

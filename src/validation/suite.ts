@@ -6,11 +6,12 @@ import type { IntegratorName, ModelDesc } from '../engine/model-desc.js';
 import { bugAddon, engineAddon, type NativeAddon } from '../engine/native.js';
 import { energyReference, energyRows, type EnergyOutcome, type EnergyReference } from './energy.js';
 import { closedFormRun, readmeReference, readmeRows, README_QACC } from './exact.js';
-import { suiteModels } from './models.js';
+import { suiteModels, type NamedModel } from './models.js';
 import { perStateReference, perStateRows, type PerStateReference } from './per-state.js';
 import { trajectoryReference, trajectoryRows, trajectoryScenarios, type TrajectoryReference } from './trajectory.js';
 import type { CheckRow, StageName } from './types.js';
-import { collisionReference, collisionRows, engineContacts, scatterPoints, type CollisionReference, type ScatterPoint } from './collision/stage.js';
+import { filterRulesModel } from './collision/filter.js';
+import { collisionReference, collisionRows, engineContacts, filterRows, scatterPoints, type CollisionReference, type ScatterPoint } from './collision/stage.js';
 
 export interface SuiteOptions {
   stages: ReadonlySet<StageName>;
@@ -68,6 +69,8 @@ interface References {
   readme: Map<string, number[][]>;
   models: Map<string, ModelDesc>;
   collision?: CollisionReference;
+  /** Models whose candidate pairs the collision stage checks against MuJoCo's filter rules. */
+  filterModels: NamedModel[];
 }
 
 const PER_STATE: StageName[] = ['kinematics', 'mass-matrix', 'bias', 'forward', 'step', 'energy'];
@@ -105,7 +108,8 @@ async function references(o: SuiteOptions): Promise<References> {
       if (m) readme.set(name, await readmeReference(o.python, m, o.seed));
     }
   }
-  return { perState, trajectories, energy, readme, models, collision: await collisionRef };
+  const filterModels = o.stages.has('collision') ? [{ name: 'filter-rules', model: filterRulesModel() }, ...all.filter((m) => m.model.shapes?.length)] : [];
+  return { perState, trajectories, energy, readme, models, collision: await collisionRef, filterModels };
 }
 
 function runGates(refs: References, o: SuiteOptions, precision: Precision, addon: NativeAddon, states: number, out: SuiteResult | null): CheckRow[] {
@@ -119,6 +123,7 @@ function runGates(refs: References, o: SuiteOptions, precision: Precision, addon
   }
   if (refs.collision) {
     rows.push(...collisionRows(refs.collision, precision, addon));
+    rows.push(...filterRows(refs.filterModels, precision, addon));
   }
   if (o.stages.has('exact')) {
     for (const [name, model] of refs.models) {

@@ -14,6 +14,8 @@
 // |δ| ≤ 2⁻²⁴, its answer stored in float32, the largest over F32_PERTURBATIONS draws per pair.
 
 import type { Precision } from '../../engine/api.js';
+import { toNativeModel } from '../../engine/batch.js';
+import type { ModelDesc } from '../../engine/model-desc.js';
 import type { NativeAddon } from '../../engine/native.js';
 import { F32_FACTOR, F32_ILL_CONDITIONED } from '../metrics.js';
 import { Rng, seedFor } from '../rng.js';
@@ -21,6 +23,7 @@ import { F32_PERTURBATIONS, perturbed } from '../states.js';
 import type { CheckRow } from '../types.js';
 import { exactContact, separationAlong, type ExactContact } from './exact.js';
 import { angle, pointSignedDistance, scale, add, type Pose, type ShapeGeom, type V3 } from './geometry.js';
+import { mujocoCandidatePairs } from './filter.js';
 import { mujocoContacts, type MujocoPairResult } from './mujoco.js';
 import { randomPairs, type ShapePairCase } from './pairs.js';
 
@@ -219,4 +222,52 @@ export function scatterPoints(ref: CollisionReference, ours: Partial<Record<Prec
     }
   });
   return out;
+}
+
+/** The engine's candidate pairs of a model (filtered at load), as [a, b] shape indices. */
+export function enginePairs(model: ModelDesc, addon: NativeAddon): [number, number][] {
+  const native = new addon.NativeBatch(toNativeModel(model), {
+    precision: 'f64',
+    lanes: 1,
+    copies: 1,
+    integrator: model.world.integrator,
+    dt: model.world.dt,
+    substeps: model.world.substeps,
+    midpointIterations: 4,
+    threads: 1,
+  });
+  const pairs = (native.info() as { pairs?: { a: number; b: number }[] }).pairs;
+  if (!Array.isArray(pairs)) throw new Error('the native batch reports no candidate pairs (info().pairs)');
+  return pairs.map((p) => [p.a, p.b]);
+}
+
+/** Pair filtering: the engine's candidate pairs against MuJoCo's rules (filter.ts), per model,
+ *  one row per pair either side keeps (error 1 where they disagree, which must never happen). */
+export function filterRows(models: readonly { name: string; model: ModelDesc }[], precision: Precision, addon: NativeAddon): CheckRow[] {
+  const rows: CheckRow[] = [];
+  for (const { name, model } of models) {
+    let ours: [number, number][];
+    try {
+      ours = enginePairs(model, addon);
+    } catch (e) {
+      rows.push(...judge(name, precision, 'candidate-pairs', [{ state: 0, error: Infinity, floor: 0, skip: '' }], true).map((r) => ({ ...r, note: (e as Error).message })));
+      continue;
+    }
+    const key = ([a, b]: [number, number]) => `${a},${b}`;
+    const theirs = new Set(mujocoCandidatePairs(model).map(key));
+    const mine = new Set(ours.map(key));
+    const all = [...new Set([...theirs, ...mine])].sort();
+    const shapes = model.shapes ?? [];
+    const samples = all.map((k, i) => {
+      const [a, b] = k.split(',').map(Number);
+      const agree = theirs.has(k) === mine.has(k);
+      return { state: i, error: agree ? 0 : 1, floor: 0, skip: '', note: `${shapes[a]?.name} – ${shapes[b]?.name}: ${mine.has(k) ? 'kept' : 'dropped'} by the engine, ${theirs.has(k) ? 'kept' : 'dropped'} by MuJoCo's rules` };
+    });
+    // Order matters too (pair index, then point): the engine's list must be sorted by (a, b).
+    const sorted = ours.every((p, i) => i === 0 || ours[i - 1][0] < p[0] || (ours[i - 1][0] === p[0] && ours[i - 1][1] < p[1]));
+    const judged = judge(name, precision, 'candidate-pairs', samples.length ? samples : [{ state: 0, error: 0, floor: 0, skip: '', note: 'no pairs either side' }], true);
+    rows.push(...judged.map((r, i) => ({ ...r, note: samples[i]?.note ?? '' })));
+    rows.push(...judge(name, precision, 'pair-order', [{ state: 0, error: sorted ? 0 : 1, floor: 0, skip: '' }], true));
+  }
+  return rows;
 }
