@@ -82,6 +82,7 @@ void Model::finalize() {
   if (!finite_all(q0.data(), nq) || !finite_all(v0.data(), nv) || !finite_all(tau0.data(), nv))
     throw std::invalid_argument("initial state has a non-finite number");
   if (joints.empty()) throw std::invalid_argument("a model needs at least one joint");
+  finalize_collision(*this);
 }
 
 } // namespace ach
