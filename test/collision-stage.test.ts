@@ -72,10 +72,11 @@ describe('collision stage', () => {
     const swap: Mutate = (p) => (p.a.kind === 'box' ? { ...p, a: { ...p.a, halfExtents: [p.a.halfExtents[1], p.a.halfExtents[0], p.a.halfExtents[2]] } } : p);
     expect(failed(fake({ mutate: swap }))).toContain('dist');
     expect(failed(fake({ ignoreMargin: true }))).toContain('detection');
-    // A second manifold point slid sideways along the surface by a tenth of the size.
+    // A second manifold point pushed out of the patch: its witnesses a full size away from both shapes.
     const offPatch = (r: EnginePairResult, p: ShapePairCase): EnginePairResult => {
       const side = Math.abs(r.normal[0]) < 0.9 ? [1, 0, 0] : [0, 1, 0];
-      return { ...r, count: 2, points: [r.points[0], add(r.points[0], scale(side, 0.1 * p.size))], dists: [r.dists[0], r.dists[0] + 1e-3 * p.size] };
+      const far = add(r.points[0], scale(side, 10 * p.size));
+      return { ...r, count: 2, points: [r.points[0], far], dists: [r.dists[0], r.dists[0] + 1e-3 * p.size] };
     };
     expect(failed(fake({ answer: offPatch }))).toContain('point.patch');
   });

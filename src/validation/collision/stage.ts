@@ -7,7 +7,9 @@
 //                   by (every other direction separates less: a wrong normal shows here)
 //   normal.angle    the angle to the exact normal, where the direction is unique
 //   point.deepest   the deepest point p: p − n·d/2 lies on A's surface, p + n·d/2 on B's
-//   point.patch     the same for every other point of the manifold (the contact patch)
+//   point.patch     every other point of the manifold: p − n·d/2 not outside A, p + n·d/2 not
+//                   outside B (on the contact patch; beyond the deepest point a witness may lie
+//                   inside its shape: a tilted capsule's far end swept along n, a rounded corner)
 // Errors are in units of the pair's size (angles in rad). Bars: f64 a documented constant;
 // f32 F32_FACTOR × the field's measured float32 floor: the exact reference's own change when every
 // input number (positions, quaternions, half-extents, radii) is multiplied by 1 + δ,
@@ -188,11 +190,18 @@ export function collisionRows(ref: CollisionReference, precision: Precision, add
       floor: fl.normalAngle,
       skip: unique ? '' : `direction of least separation not unique: a float32 half-ulp of the inputs turns it by ${fl.normalAngle.toExponential(2)} rad`,
     });
-    const surf = (k: number) => onSurfaces(p, add(points[k], scale(n, -dists[k] / 2)), add(points[k], scale(n, dists[k] / 2)));
+    const witnesses = (k: number) => [add(points[k], scale(n, -dists[k] / 2)), add(points[k], scale(n, dists[k] / 2))] as const;
+    const surf = (k: number) => onSurfaces(p, ...witnesses(k));
+    // Beyond the deepest point a witness may lie inside its shape (a capsule's far end swept along
+    // n, a rounded corner), never outside it: outside means the point is off the contact patch.
+    const notOutside = (k: number) => {
+      const [wa, wb] = witnesses(k);
+      return Math.max(0, pointSignedDistance(p.a, p.poseA, wa), pointSignedDistance(p.b, p.poseB, wb)) / p.size;
+    };
     // A point's floor: the witnesses' own float32 floor plus the normal's turn over half the distance.
     const pointFloor = (k: number) => fl.point + (Math.abs(dists[k]) / 2 / p.size) * fl.normalAngle;
     push(combo, 'point.deepest', { state: i, error: surf(deepest), floor: pointFloor(deepest), skip: '' });
-    for (let k = 0; k < count; k++) if (k !== deepest) push(combo, 'point.patch', { state: i, error: surf(k), floor: pointFloor(k), skip: '' });
+    for (let k = 0; k < count; k++) if (k !== deepest) push(combo, 'point.patch', { state: i, error: notOutside(k), floor: pointFloor(k), skip: '' });
   });
   const rows: CheckRow[] = [];
   for (const [combo, m] of fields) for (const [field, samples] of m) rows.push(...judge(combo, precision, field, samples, field === 'detection'));
