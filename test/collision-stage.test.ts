@@ -3,12 +3,12 @@
 // way the planted native bugs mutate the real one; the real engine runs in validate.test.ts.
 
 import { describe, expect, it } from 'vitest';
-import type { NativeAddon } from '../src/engine/native.js';
+import { bugAddon, engineAddon, type NativeAddon } from '../src/engine/native.js';
 import { exactContact } from '../src/validation/collision/exact.js';
 import { add, scale } from '../src/validation/collision/geometry.js';
 import { kindCombos, randomPairs, type ShapePairCase } from '../src/validation/collision/pairs.js';
 import { filterRulesModel, mujocoCandidatePairs } from '../src/validation/collision/filter.js';
-import { collisionRows, filterRows, pairFloors, type CollisionReference, type EnginePairResult } from '../src/validation/collision/stage.js';
+import { collisionReference, collisionRows, filterRows, pairFloors, type CollisionReference, type EnginePairResult } from '../src/validation/collision/stage.js';
 
 const N = 280;
 const pairs = randomPairs(N, 3);
@@ -102,5 +102,29 @@ describe('collision stage: pair filtering', () => {
   it('an engine that reports no pairs fails', () => {
     const rows = filterRows([{ name: 'filter-rules', model }], 'f64', { NativeBatch: class { info() { return {}; } } } as unknown as NativeAddon);
     expect(rows.map((r) => r.status)).toEqual(['fail']);
+  });
+});
+
+describe('collision stage on the real engine', () => {
+  it('f64: every gate passes; each planted collision bug fails a collision gate', async () => {
+    const real = await collisionReference(process.env.ACHILLES_PYTHON || 'python3', 1, 280);
+    const models = [{ name: 'filter-rules', model: filterRulesModel() }];
+    const gates = (addon: NativeAddon) => [...collisionRows(real, 'f64', addon), ...filterRows(models, 'f64', addon)];
+    const clean = gates(engineAddon());
+    expect(clean.filter((r) => r.status === 'fail').map((r) => `${r.model} ${r.field} ${r.state} ${r.error}`)).toEqual([]);
+    expect(clean.length).toBeGreaterThan(280 * 4);
+    const bugs = bugAddon();
+    const names = bugs.plantedBugs!().filter((n) => n.startsWith('collision-'));
+    expect(names.length).toBe(6);
+    try {
+      for (const name of names) {
+        bugs.setBug!(name);
+        expect(gates(bugs).some((r) => r.status === 'fail'), name).toBe(true);
+      }
+    } finally {
+      bugs.setBug!('none');
+    }
+    // MuJoCo answered every pair it can model (rounded boxes have no MuJoCo geom).
+    expect(real.mujoco.filter(Boolean).length).toBe(real.pairs.filter((p) => p.a.kind !== 'rounded-box' && p.b.kind !== 'rounded-box').length);
   });
 });
