@@ -5,6 +5,7 @@
 //                                 normal (from the first shape to the second), signed distance
 //   contacts.vl.json / .svg       contact count and minimum distance over time, per robot
 
+import type { Batch } from '../engine/batch.js';
 import type { ModelDesc } from '../engine/model-desc.js';
 import type { OutputSink } from '../reports/atomic.js';
 import { lineChart, VL_SCHEMA, type Datum, type VlSpec } from '../reports/charts.js';
@@ -12,14 +13,8 @@ import { toCsv, type MetaValue } from '../reports/csv.js';
 import { writeChart } from '../reports/render.js';
 
 /** What the recorder needs from a batch: detection at the current state and its output slots
- *  (component k of robot r at k·stride + r; P pairs, 4 points each). */
-export interface ContactSource {
-  readonly stride: number;
-  collide(): void;
-  /** Candidate pairs (shape indices), in slot order. */
-  contactPairs(): readonly [number, number][];
-  contactFields(): { active: ArrayLike<number>; dist: ArrayLike<number>; pos: ArrayLike<number>; normal: ArrayLike<number> };
-}
+ *  (component k of robot r at k·stride + r; P candidate pairs, 4 point slots each). */
+export type ContactSource = Pick<Batch, 'stride' | 'collide' | 'pairs' | 'contactActive' | 'contactDist' | 'contactPos' | 'contactNormal'>;
 
 export const CONTACT_COLUMNS = ['step', 'time', 'robot', 'pair', 'point', 'shape_a', 'shape_b', 'x', 'y', 'z', 'nx', 'ny', 'nz', 'dist'] as const;
 type ContactRow = Record<(typeof CONTACT_COLUMNS)[number], number | string>;
@@ -30,26 +25,23 @@ export class ContactRecorder {
   readonly rows: ContactRow[] = [];
   /** Per record and robot: active contacts and the smallest distance among them (NaN if none). */
   readonly series: { time: number; robot: number; count: number; minDist: number }[] = [];
-  private readonly pairs: readonly [number, number][];
-
   constructor(
     private readonly source: ContactSource,
     private readonly model: ModelDesc,
     readonly robots: readonly number[],
-  ) {
-    this.pairs = source.contactPairs();
-  }
+  ) {}
 
   /** Detect at the current state and record every recorded robot's active slots. */
   record(step: number, time: number): void {
-    this.source.collide();
-    const f = this.source.contactFields();
-    const s = this.source.stride;
+    const src = this.source;
+    src.collide();
+    const f = { active: src.contactActive, dist: src.contactDist, pos: src.contactPos, normal: src.contactNormal };
+    const s = src.stride;
     const names = (this.model.shapes ?? []).map((x) => x.name);
     for (const r of this.robots) {
       let count = 0;
       let minDist = NaN;
-      this.pairs.forEach(([a, b], p) => {
+      src.pairs.forEach(({ a, b }, p) => {
         for (let i = 0; i < POINTS_PER_PAIR; i++) {
           const slot = p * POINTS_PER_PAIR + i;
           if (!f.active[slot * s + r]) continue;
