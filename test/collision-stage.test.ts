@@ -7,6 +7,7 @@ import { bugAddon, engineAddon, type NativeAddon } from '../src/engine/native.js
 import { exactContact } from '../src/validation/collision/exact.js';
 import { add, scale } from '../src/validation/collision/geometry.js';
 import { kindCombos, randomPairs, type ShapePairCase } from '../src/validation/collision/pairs.js';
+import { batchCheckReference, batchCheckRows } from '../src/validation/collision/batch-check.js';
 import { filterRulesModel, mujocoCandidatePairs } from '../src/validation/collision/filter.js';
 import { collisionReference, collisionRows, filterRows, pairFloors, type CollisionReference, type EnginePairResult } from '../src/validation/collision/stage.js';
 
@@ -126,5 +127,21 @@ describe('collision stage on the real engine', () => {
     }
     // MuJoCo answered every pair it can model (rounded boxes have no MuJoCo geom).
     expect(real.mujoco.filter(Boolean).length).toBe(real.pairs.filter((p) => p.a.kind !== 'rounded-box' && p.b.kind !== 'rounded-box').length);
+  });
+});
+
+describe('collision stage: the batch path', () => {
+  it('batch.collide() at random states of the pile matches the exact reference in f64; an ignored margin is caught', () => {
+    const ref = batchCheckReference(5, 8);
+    const rows = batchCheckRows(ref, 'f64', engineAddon());
+    expect(rows.filter((r) => r.status === 'fail')).toEqual([]);
+    expect(rows.filter((r) => r.field === 'batch.dist').length).toBeGreaterThan(20);
+    const bugs = bugAddon();
+    try {
+      bugs.setBug!('collision-margin-ignored');
+      expect(batchCheckRows(ref, 'f64', bugs).some((r) => r.status === 'fail' && r.field === 'batch.detection')).toBe(true);
+    } finally {
+      bugs.setBug!('none');
+    }
   });
 });

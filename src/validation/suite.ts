@@ -10,6 +10,7 @@ import { suiteModels, type NamedModel } from './models.js';
 import { perStateReference, perStateRows, type PerStateReference } from './per-state.js';
 import { trajectoryReference, trajectoryRows, trajectoryScenarios, type TrajectoryReference } from './trajectory.js';
 import type { CheckRow, StageName } from './types.js';
+import { batchCheckReference, batchCheckRows, type BatchCheckReference } from './collision/batch-check.js';
 import { filterRulesModel } from './collision/filter.js';
 import { collisionReference, collisionRows, engineContacts, filterRows, scatterPoints, type CollisionReference, type ScatterPoint } from './collision/stage.js';
 
@@ -71,6 +72,8 @@ interface References {
   collision?: CollisionReference;
   /** Models whose candidate pairs the collision stage checks against MuJoCo's filter rules. */
   filterModels: NamedModel[];
+  /** The batch path of detection (batch.collide()) at random states of a pile of shapes. */
+  collisionBatch?: BatchCheckReference;
 }
 
 const PER_STATE: StageName[] = ['kinematics', 'mass-matrix', 'bias', 'forward', 'step', 'energy'];
@@ -109,7 +112,8 @@ async function references(o: SuiteOptions): Promise<References> {
     }
   }
   const filterModels = o.stages.has('collision') ? [{ name: 'filter-rules', model: filterRulesModel() }, ...all.filter((m) => m.model.shapes?.length)] : [];
-  return { perState, trajectories, energy, readme, models, collision: await collisionRef, filterModels };
+  const collisionBatch = o.stages.has('collision') ? batchCheckReference(o.seed) : undefined;
+  return { perState, trajectories, energy, readme, models, collision: await collisionRef, filterModels, collisionBatch };
 }
 
 function runGates(refs: References, o: SuiteOptions, precision: Precision, addon: NativeAddon, states: number, out: SuiteResult | null): CheckRow[] {
@@ -124,6 +128,7 @@ function runGates(refs: References, o: SuiteOptions, precision: Precision, addon
   if (refs.collision) {
     rows.push(...collisionRows(refs.collision, precision, addon));
     rows.push(...filterRows(refs.filterModels, precision, addon));
+    if (refs.collisionBatch) rows.push(...batchCheckRows(refs.collisionBatch, precision, addon));
   }
   if (o.stages.has('exact')) {
     for (const [name, model] of refs.models) {

@@ -59,13 +59,12 @@ export function convexHull(P: readonly V3[]): HullFace[] | null {
   };
   let faces = [oriented(i0, i1, i2), oriented(i0, i1, i3), oriented(i0, i2, i3), oriented(i1, i2, i3)];
   const used = new Set([i0, i1, i2, i3]);
-  const owner = new Int32Array(P.length * P.length);
+  const owner = new Int32Array(P.length * P.length).fill(-1);
   for (let p = 0; p < P.length; p++) {
     if (used.has(p)) continue;
     const visible = faces.map((f) => dot(f.n, P[p]) - f.off > eps);
     if (!visible.some(Boolean)) continue;
     // Horizon: directed edges of visible faces whose twin belongs to a face that stays.
-    owner.fill(-1);
     faces.forEach((f, k) => {
       for (let j = 0; j < 3; j++) owner[f.v[j] * P.length + f.v[(j + 1) % 3]] = k;
     });
@@ -79,6 +78,8 @@ export function convexHull(P: readonly V3[]): HullFace[] | null {
         if (twin >= 0 && !visible[twin]) next.push(face(P, a, b, p));
       }
     });
+    // Clear the edge table where this round wrote it (cheaper than clearing all n² entries).
+    for (const f of faces) for (let j = 0; j < 3; j++) owner[f.v[j] * P.length + f.v[(j + 1) % 3]] = -1;
     faces = next;
   }
   // Offsets over all points: a face is a supporting plane of the whole set.
