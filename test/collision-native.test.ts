@@ -4,7 +4,7 @@
 import { describe, expect, it } from 'vitest';
 import { Batch } from '../src/engine/batch.js';
 import type { BodyDesc, ModelDesc, Quat, ShapeDesc, Vec3 } from '../src/engine/model-desc.js';
-import { engineAddon, type PairContacts, type PairQuery, type ShapeQuery } from '../src/engine/native.js';
+import { bugAddon, engineAddon, type PairContacts, type PairQuery, type ShapeQuery } from '../src/engine/native.js';
 import { rng } from './helpers/engine.js';
 
 const addon = engineAddon();
@@ -327,4 +327,32 @@ describe('batch collide(): contact fields', () => {
       });
     }
   });
+});
+
+describe('planted collision bugs (bug build) each change what the engine reports', () => {
+  const bugs = bugAddon();
+  const cases: Record<string, () => unknown> = {
+    'collision-normal-flipped': () => bugs.collideShapePairs([{ a: shape('sphere', [0, 0, 0], 0.5), b: shape('sphere', [0, 0, 0], 0.5), poseA: pose([0, 0, 0]), poseB: pose([0.9, 0, 0]), margin: 0 }])[0].normal,
+    'collision-radius-dropped': () => bugs.collideShapePairs([{ a: shape('box', [0.5, 0.5, 0.5]), b: shape('rounded-box', [0.2, 0.2, 0.2], 0.1), poseA: pose([0, 0, 0]), poseB: pose([0, 0, 0.75]), margin: 0 }])[0].dists,
+    'collision-box-axis-swapped': () => bugs.collideShapePairs([{ a: shape('box', [0.5, 0.2, 0.3]), b: shape('sphere', [0, 0, 0], 0.1), poseA: pose([0, 0, 0]), poseB: pose([0.55, 0, 0]), margin: 0 }])[0].dists,
+    'collision-margin-ignored': () => bugs.collideShapePairs([{ a: shape('plane'), b: shape('sphere', [0, 0, 0], 0.1), poseA: pose([0, 0, 0]), poseB: pose([0, 0, 0.12]), margin: 0.05 }])[0].count,
+    // a small box (a: the reference face on ties) resting on a large one: the incident face overhangs
+    'collision-manifold-clip': () => bugs.collideShapePairs([{ a: shape('box', [0.1, 0.1, 0.1]), b: shape('box', [1, 1, 0.1]), poseA: pose([0, 0, 0.19]), poseB: pose([0, 0, 0]), margin: 0 }])[0].points,
+    'collision-filtered-pair-kept': () => new Batch(scene(), { copies: 1, lanes: 1, precision: 'f64' }, bugs).pairs,
+  };
+  it('the bug build lists each of them', () => {
+    for (const name of Object.keys(cases)) expect(bugs.plantedBugs!()).toContain(name);
+  });
+  for (const [name, run] of Object.entries(cases))
+    it(name, () => {
+      try {
+        bugs.setBug!('none');
+        const clean = run();
+        bugs.setBug!(name);
+        const planted = run();
+        expect(planted).not.toEqual(clean);
+      } finally {
+        bugs.setBug!('none');
+      }
+    });
 });
