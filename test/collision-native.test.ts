@@ -4,7 +4,7 @@
 import { describe, expect, it } from 'vitest';
 import { Batch } from '../src/engine/batch.js';
 import type { BodyDesc, ModelDesc, Quat, ShapeDesc, Vec3 } from '../src/engine/model-desc.js';
-import { engineAddon, type PairContacts, type PairQuery, type ShapeQuery } from '../src/engine/native.js';
+import { bugAddon, engineAddon, type PairContacts, type PairQuery, type ShapeQuery } from '../src/engine/native.js';
 import { rng } from './helpers/engine.js';
 
 const addon = engineAddon();
@@ -168,4 +168,191 @@ describe('filtering (MuJoCo rules, at load)', () => {
     n.shapes![2] = { ...n.shapes![2], radius: -1 };
     expect(() => new Batch(n, { copies: 1, lanes: 1 })).toThrow(/shape 'upper': radius must be finite and >= 0/);
   });
+});
+
+// ---- exactness on random pairs ------------------------------------------------------------
+//
+// For convex A, B: sd(A, B) = max over unit n of s(n), s(n) = −h_A(n) − h_B(−n), with the support
+// function of a sphere-swept box h(n) = n·p + Σ_k h_k |n·a_k| + r. So (1) the reported normal must
+// attain the reported distance, s(n) = dist, and (2) no direction may do better: a dense search of
+// s over the sphere (samples, then a shrinking local search) stays ≤ dist. (1) and (2) together pin
+// dist to the exact signed distance, by a method that shares nothing with the engine's.
+
+type Geo = { h: Vec3; r: number; p: Vec3; R: number[] };
+const quatToR = (q: Quat) => {
+  const [w, x, y, z] = q;
+  return [1 - 2 * (y * y + z * z), 2 * (x * y - w * z), 2 * (x * z + w * y), 2 * (x * y + w * z), 1 - 2 * (x * x + z * z), 2 * (y * z - w * x), 2 * (x * z - w * y), 2 * (y * z + w * x), 1 - 2 * (x * x + y * y)];
+};
+const support = (g: Geo, n: number[]) => {
+  let s = n[0] * g.p[0] + n[1] * g.p[1] + n[2] * g.p[2] + g.r;
+  for (let k = 0; k < 3; k++) s += g.h[k] * Math.abs(n[0] * g.R[k] + n[1] * g.R[3 + k] + n[2] * g.R[6 + k]);
+  return s;
+};
+const sep = (A: Geo, B: Geo, n: number[]) => -support(A, n) - support(B, n.map((x) => -x));
+function bestSeparation(A: Geo, B: Geo, rand: () => number): number {
+  let best = -Infinity;
+  let bn = [0, 0, 1];
+  const unit = (v: number[]) => { const l = Math.hypot(v[0], v[1], v[2]); return v.map((x) => x / l); };
+  for (let i = 0; i < 800; i++) {
+    const n = unit([rand() - 0.5, rand() - 0.5, rand() - 0.5]);
+    const s = sep(A, B, n);
+    if (s > best) { best = s; bn = n; }
+  }
+  for (let step = 0.1; step > 1e-13; step *= 0.7) {
+    for (let it = 0; it < 12; it++) {
+      const n = unit([bn[0] + step * (rand() - 0.5), bn[1] + step * (rand() - 0.5), bn[2] + step * (rand() - 0.5)]);
+      const s = sep(A, B, n);
+      if (s > best) { best = s; bn = n; }
+    }
+  }
+  return best;
+}
+const randQuat = (rand: () => number): Quat => {
+  const q = [rand() - 0.5, rand() - 0.5, rand() - 0.5, rand() - 0.5];
+  const l = Math.hypot(...q);
+  return q.map((x) => x / l) as Quat;
+};
+function randomShape(kind: ShapeQuery['kind'], rand: () => number): ShapeQuery {
+  const u = () => 0.1 + 0.9 * rand();
+  switch (kind) {
+    case 'sphere': return shape('sphere', [0, 0, 0], u());
+    case 'capsule': return shape('capsule', [0, 0, u()], 0.5 * u());
+    case 'box': return shape('box', [u(), u(), u()], 0);
+    default: return shape('rounded-box', [u(), u(), u()], 0.3 * u());
+  }
+}
+
+describe('narrow phase: exact signed distance on random pairs (support-function reference)', () => {
+  const kinds: ShapeQuery['kind'][] = ['sphere', 'capsule', 'box', 'rounded-box'];
+  for (const ka of kinds)
+    for (const kb of kinds) {
+      it(`${ka}–${kb}`, () => {
+        const rand = rng(1000 + kinds.indexOf(ka) * 7 + kinds.indexOf(kb));
+        let worst = 0;
+        for (let t = 0; t < 25; t++) {
+          const a = randomShape(ka, rand);
+          const b = randomShape(kb, rand);
+          const qa = randQuat(rand);
+          const qb = randQuat(rand);
+          const dir = [rand() - 0.5, rand() - 0.5, rand() - 0.5];
+          const dl = Math.hypot(...dir);
+          const reach = 0.5 + rand() * 2;
+          const pb: Vec3 = [dir[0] / dl * reach, dir[1] / dl * reach, dir[2] / dl * reach];
+          const A: Geo = { h: a.halfExtents, r: a.radius, p: [0, 0, 0], R: quatToR(qa) };
+          const B: Geo = { h: b.halfExtents, r: b.radius, p: pb, R: quatToR(qb) };
+          const c = one({ a, b, poseA: pose([0, 0, 0], qa), poseB: pose(pb, qb), margin: 1e9 });
+          expect(c.count).toBeGreaterThanOrEqual(1);
+          const d = c.dists[0];
+          const size = Math.max(...a.halfExtents, ...b.halfExtents, a.radius, b.radius);
+          // (1) the normal attains the distance; (2) no direction separates more
+          const attained = Math.abs(sep(A, B, c.normal) - d) / size;
+          const beaten = Math.max(0, bestSeparation(A, B, rand) - d) / size;
+          worst = Math.max(worst, attained, beaten);
+          expect(attained, `pair ${t}: s(normal) ${sep(A, B, c.normal)} vs dist ${d}`).toBeLessThan(1e-12);
+          expect(beaten, `pair ${t}: a direction separates by ${bestSeparation(A, B, rand)} > dist ${d}`).toBeLessThan(1e-12);
+          for (const k of c.dists.keys()) expect(c.dists[k]).toBeGreaterThanOrEqual(d - 1e-12 * size); // point 0 is the deepest
+        }
+        expect(worst).toBeLessThan(1e-12);
+      });
+    }
+});
+
+describe('batch collide(): contact fields', () => {
+  /** Random states (the free box near the ground, the arm swinging) for `copies` robots. */
+  function randomStates(copies: number, seed: number): number[][] {
+    const rand = rng(seed);
+    const qs: number[][] = [];
+    for (let r = 0; r < copies; r++) {
+      const q = randQuat(rand);
+      qs.push([rand() - 0.5, rand() - 0.5, 0.05 + 0.3 * rand(), ...q, 3 * (rand() - 0.5), 3 * (rand() - 0.5)]);
+    }
+    return qs;
+  }
+  function contacts(precision: 'f32' | 'f64', lanes: 1 | 4 | 8, copies: number, threads: number) {
+    const b = new Batch(scene(), { copies, lanes, precision, threads });
+    randomStates(copies, 7).forEach((q, r) => b.setRobot(r, { q }));
+    b.collide();
+    const col = (a: Float32Array | Float64Array, n: number) => Array.from({ length: copies }, (_, r) => Array.from({ length: n }, (_, k) => a[k * b.stride + r]));
+    const P = b.pairs.length;
+    return { P, active: col(b.contactActive, P * 4), dist: col(b.contactDist, P * 4), pos: col(b.contactPos, P * 12), normal: col(b.contactNormal, P * 3) };
+  }
+  it('bit-identical across lane widths, batch sizes and threads (every width this CPU runs)', () => {
+    const widest = addon.cpuInfo().widestLanes;
+    for (const precision of ['f32', 'f64'] as const) {
+      const ref = contacts(precision, 1, 37, 1);
+      const widths = ([1, 4, 8] as const).filter((w) => w <= widest && !(precision === 'f64' && w === 8 && widest < 16));
+      for (const lanes of widths)
+        for (const [copies, threads] of [[37, 1], [37, 2], [40, 3]]) {
+          const got = contacts(precision, lanes, copies, threads);
+          for (const f of ['active', 'dist', 'pos', 'normal'] as const) expect(got[f].slice(0, 37), `${precision} lanes ${lanes} copies ${copies} threads ${threads}: ${f}`).toEqual(ref[f]);
+        }
+      const nActive = ref.active.flat().filter((x) => x === 1).length;
+      expect(nActive).toBeGreaterThan(37); // the states do touch (the ground under box and arm)
+    }
+  });
+  it('matches the standalone narrow phase robot by robot, and slots follow the rule', () => {
+    const m = scene();
+    const b = new Batch(m, { copies: 5, lanes: 1, precision: 'f64' });
+    randomStates(5, 11).forEach((q, r) => b.setRobot(r, { q }));
+    b.collide();
+    const { pos: bodyPos, rot: bodyRot } = b.kinematics();
+    for (let r = 0; r < 5; r++) {
+      const worldPose = (s: ShapeDesc) => {
+        if (s.body < 0) return pose(s.pos, s.quat);
+        const R = Array.from({ length: 9 }, (_, k) => bodyRot[(s.body * 9 + k) * b.stride + r]);
+        const p = [0, 1, 2].map((k) => bodyPos[(s.body * 3 + k) * b.stride + r]);
+        const Rs = quatToR(s.quat);
+        const Rw = [0, 1, 2].flatMap((i) => [0, 1, 2].map((j) => R[i * 3] * Rs[j] + R[i * 3 + 1] * Rs[3 + j] + R[i * 3 + 2] * Rs[6 + j]));
+        const pw = [0, 1, 2].map((i) => p[i] + R[i * 3] * s.pos[0] + R[i * 3 + 1] * s.pos[1] + R[i * 3 + 2] * s.pos[2]);
+        // rotation matrix → quaternion (Shepperd), precise enough for a 1e-9 comparison
+        const t = Rw[0] + Rw[4] + Rw[8];
+        let q: number[];
+        if (t > 0) { const S = Math.sqrt(t + 1) * 2; q = [0.25 * S, (Rw[7] - Rw[5]) / S, (Rw[2] - Rw[6]) / S, (Rw[3] - Rw[1]) / S]; }
+        else if (Rw[0] > Rw[4] && Rw[0] > Rw[8]) { const S = Math.sqrt(1 + Rw[0] - Rw[4] - Rw[8]) * 2; q = [(Rw[7] - Rw[5]) / S, 0.25 * S, (Rw[1] + Rw[3]) / S, (Rw[2] + Rw[6]) / S]; }
+        else if (Rw[4] > Rw[8]) { const S = Math.sqrt(1 + Rw[4] - Rw[0] - Rw[8]) * 2; q = [(Rw[2] - Rw[6]) / S, (Rw[1] + Rw[3]) / S, 0.25 * S, (Rw[5] + Rw[7]) / S]; }
+        else { const S = Math.sqrt(1 + Rw[8] - Rw[0] - Rw[4]) * 2; q = [(Rw[3] - Rw[1]) / S, (Rw[2] + Rw[6]) / S, (Rw[5] + Rw[7]) / S, 0.25 * S]; }
+        return pose(pw as Vec3, q as Quat);
+      };
+      b.pairs.forEach((pr, p) => {
+        const sa = m.shapes![pr.a];
+        const sb = m.shapes![pr.b];
+        const c = one({ a: shape(sa.kind, sa.halfExtents, sa.radius), b: shape(sb.kind, sb.halfExtents, sb.radius), poseA: worldPose(sa), poseB: worldPose(sb), margin: sa.margin + sb.margin + sa.gap + sb.gap });
+        const act = [0, 1, 2, 3].filter((i) => b.contactActive[(p * 4 + i) * b.stride + r] === 1);
+        expect(act.length, `robot ${r} pair ${p}`).toBe(c.count);
+        // same set of points (a rectangle's two off-diagonal corners tie, so the pose's last-bit
+        // round trip through a quaternion may swap slots 2 and 3)
+        const got = act.map((i) => b.contactDist[(p * 4 + i) * b.stride + r]).sort((x, y) => x - y);
+        closeV(got, [...c.dists].sort((x, y) => x - y), 1e-9);
+        if (c.count) closeV([0, 1, 2].map((k) => b.contactNormal[(p * 3 + k) * b.stride + r]), c.normal, 1e-9);
+      });
+    }
+  });
+});
+
+describe('planted collision bugs (bug build) each change what the engine reports', () => {
+  const bugs = bugAddon();
+  const cases: Record<string, () => unknown> = {
+    'collision-normal-flipped': () => bugs.collideShapePairs([{ a: shape('sphere', [0, 0, 0], 0.5), b: shape('sphere', [0, 0, 0], 0.5), poseA: pose([0, 0, 0]), poseB: pose([0.9, 0, 0]), margin: 0 }])[0].normal,
+    'collision-radius-dropped': () => bugs.collideShapePairs([{ a: shape('box', [0.5, 0.5, 0.5]), b: shape('rounded-box', [0.2, 0.2, 0.2], 0.1), poseA: pose([0, 0, 0]), poseB: pose([0, 0, 0.75]), margin: 0 }])[0].dists,
+    'collision-box-axis-swapped': () => bugs.collideShapePairs([{ a: shape('box', [0.5, 0.2, 0.3]), b: shape('sphere', [0, 0, 0], 0.1), poseA: pose([0, 0, 0]), poseB: pose([0.55, 0, 0]), margin: 0 }])[0].dists,
+    'collision-margin-ignored': () => bugs.collideShapePairs([{ a: shape('plane'), b: shape('sphere', [0, 0, 0], 0.1), poseA: pose([0, 0, 0]), poseB: pose([0, 0, 0.12]), margin: 0.05 }])[0].count,
+    // a small box (a: the reference face on ties) resting on a large one: the incident face overhangs
+    'collision-manifold-clip': () => bugs.collideShapePairs([{ a: shape('box', [0.1, 0.1, 0.1]), b: shape('box', [1, 1, 0.1]), poseA: pose([0, 0, 0.19]), poseB: pose([0, 0, 0]), margin: 0 }])[0].points,
+    'collision-filtered-pair-kept': () => new Batch(scene(), { copies: 1, lanes: 1, precision: 'f64' }, bugs).pairs,
+  };
+  it('the bug build lists each of them', () => {
+    for (const name of Object.keys(cases)) expect(bugs.plantedBugs!()).toContain(name);
+  });
+  for (const [name, run] of Object.entries(cases))
+    it(name, () => {
+      try {
+        bugs.setBug!('none');
+        const clean = run();
+        bugs.setBug!(name);
+        const planted = run();
+        expect(planted).not.toEqual(clean);
+      } finally {
+        bugs.setBug!('none');
+      }
+    });
 });
