@@ -123,3 +123,63 @@ describe('shape errors', () => {
     expectSceneError(bad('x2.arow', `${HEAD}exclude: [[a, a]]\n`), 9, 11, 'paired with itself');
   });
 });
+
+describe('mass_from_shapes', () => {
+  const withDensity = (shapes: string, density = 1000): string =>
+    `scene: m\nlinks:\n  - name: a\n    parent: world\n    joint: { type: ball }\n    mass_from_shapes: { density: ${density} }\n    shapes:\n${shapes}`;
+  test('sphere, box and capsule match the textbook formulas', () => {
+    const r = 0.1;
+    const sp = load('ms.arow', withDensity('      - { type: sphere, radius: 0.1 }\n')).bodies[0];
+    const ms = 1000 * (4 / 3) * Math.PI * r ** 3;
+    expect(sp.mass).toBeCloseTo(ms, 12);
+    [0.4 * ms * r * r, 0.4 * ms * r * r, 0.4 * ms * r * r, 0, 0, 0].forEach((x, k) => expect(sp.inertia[k]).toBeCloseTo(x, 14));
+
+    const bx = load('mb.arow', withDensity('      - { type: box, size: [0.2, 0.4, 0.6], pos: [1, 0, 0] }\n')).bodies[0];
+    const mb = 1000 * 0.2 * 0.4 * 0.6;
+    expect(bx.mass).toBeCloseTo(mb, 12);
+    expect(bx.com).toEqual([1, 0, 0]);
+    [(mb / 12) * (0.16 + 0.36), (mb / 12) * (0.04 + 0.36), (mb / 12) * (0.04 + 0.16)].forEach((x, k) => expect(bx.inertia[k]).toBeCloseTo(x, 12));
+
+    // capsule along y (from-to): cylinder + two hemispheres, I⊥ = m_c(r²/4 + L²/12) + m_h(2r²/5 + l² + 3lr/4)
+    const cp = load('mc.arow', withDensity('      - { type: capsule, radius: 0.05, from: [0, 0, 0], to: [0, 0.6, 0] }\n')).bodies[0];
+    const rc = 0.05;
+    const l = 0.3;
+    const mc = 1000 * Math.PI * rc * rc * 2 * l;
+    const mh = 1000 * (4 / 3) * Math.PI * rc ** 3;
+    expect(cp.mass).toBeCloseTo(mc + mh, 12);
+    [0, 0.3, 0].forEach((x, k) => expect(cp.com[k]).toBeCloseTo(x, 15));
+    const perp = mc * (rc * rc / 4 + (2 * l) ** 2 / 12) + mh * ((2 * rc * rc) / 5 + l * l + (3 * l * rc) / 4);
+    const axial = mc * rc * rc / 2 + mh * (2 * rc * rc) / 5;
+    [perp, axial, perp].forEach((x, k) => expect(cp.inertia[k]).toBeCloseTo(x, 13));
+  });
+
+  test('rounded box: exact closed form agrees with a midpoint-rule integration of the solid', () => {
+    const h = [0.3, 0.2, 0.1];
+    const r = 0.05;
+    const b = load('mr.arow', withDensity(`      - { type: rounded-box, half_extents: [${h.join(', ')}], radius: ${r} }\n`, 1)).bodies[0];
+    const N = 120;
+    const ext = h.map((x) => x + r);
+    let vol = 0;
+    const s2 = [0, 0, 0];
+    const cell = (8 * ext[0] * ext[1] * ext[2]) / N ** 3;
+    for (let i = 0; i < N; i++)
+      for (let j = 0; j < N; j++)
+        for (let k = 0; k < N; k++) {
+          const p = [((i + 0.5) / N) * 2 - 1, ((j + 0.5) / N) * 2 - 1, ((k + 0.5) / N) * 2 - 1].map((u, a) => u * ext[a]);
+          const d2 = p.reduce((acc, x, a) => acc + Math.max(Math.abs(x) - h[a], 0) ** 2, 0);
+          if (d2 <= r * r) {
+            vol += cell;
+            for (let a = 0; a < 3; a++) s2[a] += cell * p[a] * p[a];
+          }
+        }
+    expect(Math.abs(b.mass - vol) / vol).toBeLessThan(2e-3);
+    const Iq = [s2[1] + s2[2], s2[0] + s2[2], s2[0] + s2[1]];
+    for (let a = 0; a < 3; a++) expect(Math.abs(b.inertia[a] - Iq[a]) / Iq[a]).toBeLessThan(3e-3);
+  });
+
+  test('mass_from_shapes together with mass, or without shapes, is an error', () => {
+    expectSceneError(bad('mm.arow', withDensity('      - { type: sphere, radius: 0.1 }\n').replace('    mass_from', '    mass: 1\n    mass_from')), 6, 5, '`mass` together with `mass_from_shapes`');
+    expectSceneError(bad('mn.arow', `scene: m\nlinks:\n  - name: a\n    parent: world\n    joint: { type: ball }\n    mass_from_shapes: { density: 1 }\n`), 6, 5, 'without shapes');
+    expectSceneError(bad('md.arow', withDensity('      - { type: sphere, radius: 0.1 }\n', -1)), 6, 34, 'a number > 0');
+  });
+});

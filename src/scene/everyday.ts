@@ -5,6 +5,7 @@
 import { INTEGRATORS, JOINT_NV, JOINT_TYPES, type BodyDesc, type IntegratorName, type JointType, type Quat, type Vec3, type WorldSettings, type ModelDesc } from '../engine/model-desc.js';
 import { assemble, type Draft } from './assemble.js';
 import { inertiaProblem, norm3, rotateInertia, rotvecToQuat, rpyToQuat, type Inertia6 } from './math.js';
+import { massFromShapes } from './mass-from-shapes.js';
 import { readExcludes, readLinkShapes, readSceneShapes, resolveShapes, type ShapeDraft } from './shapes.js';
 import { classifySubspace, SUPPORTED_SUBSPACES } from './subspace.js';
 import { checkKeys, describe, entries, readEnum, readInt, readNumber, readNumbers, readPositive, readString, readVec, type Ctx, type Entry, type ParsedFile, type YNode } from './yaml-read.js';
@@ -12,7 +13,7 @@ import { isSeq } from 'yaml';
 
 export const TOP_KEYS = ['scene', 'world', 'links', 'shapes', 'exclude'] as const;
 export const WORLD_KEYS = ['gravity', 'dt', 'integrator', 'duration', 'substeps'] as const;
-export const LINK_KEYS = ['name', 'parent', 'joint', 'pos', 'quat', 'rpy', 'mass', 'com', 'inertia', 'inertia_frame', 'initial', 'torque', 'visual', 'shapes'] as const;
+export const LINK_KEYS = ['name', 'parent', 'joint', 'pos', 'quat', 'rpy', 'mass', 'com', 'inertia', 'inertia_frame', 'initial', 'torque', 'visual', 'shapes', 'mass_from_shapes'] as const;
 export const JOINT_KEYS = ['type', 'axis', 'subspace'] as const;
 
 export const DEFAULT_WORLD: WorldSettings = { gravity: [0, 0, -9.81], dt: 0.002, integrator: 'euler', duration: 10, substeps: 1 };
@@ -59,7 +60,7 @@ function readLink(ctx: Ctx, node: YNode, i: number): { draft: Draft; shapes: Sha
   const m = entries(ctx, node, subject);
   const nameE = m.get('name');
   if (nameE) subject = `links[${i}] (${readString(ctx, nameE.value, `${subject}.name`)})`;
-  checkKeys(ctx, node, m, subject, LINK_KEYS, ['name', 'parent', 'joint', 'mass']);
+  checkKeys(ctx, node, m, subject, LINK_KEYS, ['name', 'parent', 'joint']);
   const name = readString(ctx, nameE?.value, `${subject}.name`);
   if (name === 'world') ctx.fail(nameE?.value, `${subject}.name`, '`world`', 'a name other than `world` (reserved for the fixed frame)');
   const parentE = m.get('parent');
@@ -84,7 +85,8 @@ function readLink(ctx: Ctx, node: YNode, i: number): { draft: Draft; shapes: Sha
     if (moved) ctx.fail(m.get('pos')?.keyNode ?? m.get('quat')?.keyNode ?? m.get('rpy')?.keyNode, subject, 'a free joint with a nonzero `pos`/`quat`/`rpy`', 'pos 0 and identity orientation (put the placement in `initial.position`)');
   }
 
-  const { mass, com, inertia } = readMassProperties(ctx, m, node, subject);
+  const shapes = m.has('shapes') ? readLinkShapes(ctx, m.get('shapes')?.value, `${subject}.shapes`, name) : [];
+  const { mass, com, inertia } = m.has('mass_from_shapes') ? readMassFromShapes(ctx, m, node, subject, shapes) : readMassProperties(ctx, m, node, subject);
   const { q0, v0 } = readInitial(ctx, m.get('initial')?.value, `${subject}.initial`, joint);
   const nv = JOINT_NV[joint];
   let tau = new Array<number>(nv).fill(0);
@@ -98,14 +100,28 @@ function readLink(ctx: Ctx, node: YNode, i: number): { draft: Draft; shapes: Sha
   const { line, column } = ctx.pos(node);
   const body: Omit<BodyDesc, 'parent'> = { name, pos, quat, joint, axis, mass, com, inertia, q0, v0, tau, source: { file: ctx.file, line, column } };
   if (visual) body.visual = visual;
-  const shapes = m.has('shapes') ? readLinkShapes(ctx, m.get('shapes')?.value, `${subject}.shapes`, name) : [];
   return { draft: { body, parent: parentName === 'world' ? null : parentName, ctx, subject, nameNode: nameE?.value, parentNode: parentE?.value, jointNode: jointE?.value }, shapes };
+}
+
+/** `mass_from_shapes: {density}` (kg/m³): mass, CoM and inertia of the link's shapes, as MJCF's inertiafromgeom. */
+function readMassFromShapes(ctx: Ctx, m: Map<string, Entry>, node: YNode, subject: string, shapes: ShapeDraft[]): { mass: number; com: Vec3; inertia: Inertia6 } {
+  const e = m.get('mass_from_shapes') as Entry;
+  for (const k of ['mass', 'com', 'inertia', 'inertia_frame']) {
+    if (m.has(k)) ctx.fail(m.get(k)?.keyNode, subject, `\`${k}\` together with \`mass_from_shapes\``, 'either `mass_from_shapes` or `mass` (+ `com`, `inertia`), not both');
+  }
+  const s = `${subject}.mass_from_shapes`;
+  const d = entries(ctx, e.value, s);
+  checkKeys(ctx, e.value, d, s, ['density'], ['density']);
+  const density = readPositive(ctx, d.get('density')?.value, `${s}.density`);
+  if (shapes.length === 0) ctx.fail(e.keyNode, subject, '`mass_from_shapes` on a link without shapes', 'a `shapes:` list on this link to take the mass from');
+  return massFromShapes(shapes.map((sh) => sh.shape), density);
 }
 
 /** `mass` (>= 0), `com`, `inertia` (about the CoM, 3 or 6 numbers) and `inertia_frame` (the axes the
  *  inertia is given in, as `quat` or `rpy` in the link frame, like MJCF's inertial quat / URDF's rpy).
  *  A massless link (`mass: 0`) has no inertia: its joint must get one from the links below (checked at load). */
 function readMassProperties(ctx: Ctx, m: Map<string, Entry>, node: YNode, subject: string): { mass: number; com: Vec3; inertia: Inertia6 } {
+  if (!m.has('mass')) ctx.fail(node, subject, 'no `mass` key', 'a required `mass` (or `mass_from_shapes: {density}`)');
   const massNode = m.get('mass')?.value;
   const mass = readNumber(ctx, massNode, `${subject}.mass`);
   if (!(mass >= 0)) ctx.fail(massNode, `${subject}.mass`, `${mass}`, 'a mass >= 0 (0: a massless link)');
