@@ -85,3 +85,31 @@ describe('rotated inertia and quaternion orientations', () => {
     for (let k = 0; k < 4; k++) expect(a[k]).toBeCloseTo(b[k], 15);
   });
 });
+
+describe('bundled collision scenes', () => {
+  const cases: [string, number, number][] = [
+    ['crossing-pendulums', 4, 4],
+    ['domino-amplifier', 10, 11],
+    ['capsule-arm', 4, 7],
+  ];
+  for (const [name, nbody, nshape] of cases) {
+    test(`${name}: loads and runs its default duration without diverging (f32 and f64)`, () => {
+      const m = loadScene(`scenes/${name}.arow`);
+      expect([m.bodies.length, m.shapes?.length]).toEqual([nbody, nshape]);
+      for (const precision of ['f32', 'f64'] as const) {
+        const b = new Batch(m, { copies: 2, precision, lanes: 1 });
+        b.step(Math.round(m.world.duration / m.world.dt)); // throws NonFiniteStateError on divergence
+        expect(Array.from(b.q).every(Number.isFinite)).toBe(true);
+      }
+    });
+  }
+  test('domino-amplifier: ten free dominoes, each 1.5x the last, the last taller than a person, the first tipped', () => {
+    const m = loadScene('scenes/domino-amplifier.arow');
+    const h = (m.shapes ?? []).filter((s) => s.body >= 0).map((s) => 2 * s.halfExtents[2]);
+    for (let i = 1; i < 10; i++) expect(h[i] / h[i - 1]).toBeCloseTo(1.5, 4);
+    expect(h[9]).toBeGreaterThan(1.9);
+    expect(m.bodies.every((b) => b.joint === 'free' && b.parent === -1)).toBe(true);
+    expect((2 * Math.asin(m.bodies[0].q0[5]) * 180) / Math.PI).toBeCloseTo(7, 4); // tipped 7° about y
+    expect(m.bodies.slice(1).every((b) => b.q0[3] === 1)).toBe(true);
+  });
+});

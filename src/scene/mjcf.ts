@@ -203,10 +203,11 @@ const AXIS_QUAT: [number, number, number, number][] = [
 /** The sphere-swept box {x : dist(x, core box h) <= r} as a union that is exactly the same solid:
  *  the core grown by r along each axis (3 boxes) plus a capsule of radius r along each of the 12
  *  core edges (their end caps are the 8 corner balls). Degenerate pieces (a zero-thickness box, a
- *  zero-length edge) are dropped or become spheres: the remaining pieces still cover them. */
+ *  zero-length edge) are dropped: the remaining pieces still cover them (a point core is a sphere). */
 export function roundedBoxPieces(h: Vec3, r: number): Piece[] {
   const out: Piece[] = [];
   if (r === 0) return [{ kind: 'box', center: [0, 0, 0], size: [...h] }];
+  if (h.every((x) => x === 0)) return [{ kind: 'sphere', center: [0, 0, 0], size: [] }];
   for (let a = 0; a < 3; a++) {
     const size = [...h];
     size[a] += r;
@@ -225,11 +226,6 @@ export function roundedBoxPieces(h: Vec3, r: number): Piece[] {
         if (seen.has(key)) continue; // a zero extent makes two edges coincide
         seen.add(key);
         if (h[a] > 0) out.push({ kind: 'capsule', center, size: [h[a]], axis: a as 0 | 1 | 2 });
-        else {
-          const sk = `s:${center.join(',')}`;
-          if (!seen.has(sk)) out.push({ kind: 'sphere', center, size: [] });
-          seen.add(sk);
-        }
       }
     }
   }
