@@ -6,7 +6,10 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, test } from 'vitest';
 import { coordinateLayout, type ModelDesc } from '../src/engine/model-desc.js';
+import { Batch } from '../src/engine/batch.js';
 import { exportMjcf, loadScene } from '../src/scene/index.js';
+import { MJ_MASSLESS, roundedBoxPieces } from '../src/scene/mjcf.js';
+import { tempDir, write } from './helpers/scene.js';
 
 const SHARED = '../shared/achilles-arow';
 const CONFIG = `${SHARED}/sim_config.yaml`;
@@ -24,12 +27,34 @@ for path in sys.argv[1:]:
         d.qfrc_applied[:] = m.numeric('achilles_tau').data
     mujoco.mj_forward(m, d)
     names = [mujoco.mj_id2name(m, mujoco.mjtObj.mjOBJ_BODY, i) for i in range(m.nbody)]
-    out.append(dict(nq=m.nq, nv=m.nv, mass=m.body_mass[1:].tolist(), names=names[1:], qpos=d.qpos.tolist(),
+    geoms = [dict(name=mujoco.mj_id2name(m, mujoco.mjtObj.mjOBJ_GEOM, g), type=int(m.geom_type[g]), body=int(m.geom_bodyid[g]),
+                  size=m.geom_size[g].tolist(), pos=m.geom_pos[g].tolist(), quat=m.geom_quat[g].tolist(), friction=m.geom_friction[g].tolist(),
+                  contype=int(m.geom_contype[g]), conaffinity=int(m.geom_conaffinity[g]), margin=float(m.geom_margin[g]), gap=float(m.geom_gap[g]))
+             for g in range(m.ngeom)]
+    out.append(dict(geoms=geoms, nexclude=int(m.nexclude), contact_disabled=bool(m.opt.disableflags & mujoco.mjtDisableBit.mjDSBL_CONTACT), ncon=int(d.ncon),
+                    nq=m.nq, nv=m.nv, mass=m.body_mass[1:].tolist(), names=names[1:], qpos=d.qpos.tolist(),
                     qvel=d.qvel.tolist(), qacc=d.qacc.tolist(), timestep=m.opt.timestep, gravity=m.opt.gravity.tolist()))
 print(json.dumps(out))
 `;
 
+interface MjGeom {
+  name: string;
+  type: number;
+  body: number;
+  size: number[];
+  pos: number[];
+  quat: number[];
+  friction: number[];
+  contype: number;
+  conaffinity: number;
+  margin: number;
+  gap: number;
+}
 interface MjResult {
+  geoms: MjGeom[];
+  nexclude: number;
+  contact_disabled: boolean;
+  ncon: number;
   nq: number;
   nv: number;
   mass: number[];
@@ -42,10 +67,10 @@ interface MjResult {
 }
 
 const dir = mkdtempSync(join(tmpdir(), 'achilles-mjcf-'));
-function mujoco(models: { model: ModelDesc; copies?: number }[]): MjResult[] {
-  const paths = models.map(({ model, copies }, i) => {
+function mujoco(models: { model: ModelDesc; copies?: number; contacts?: boolean; approximateRounded?: boolean }[]): MjResult[] {
+  const paths = models.map(({ model, copies, contacts, approximateRounded }, i) => {
     const p = join(dir, `${model.name}-${i}.xml`);
-    writeFileSync(p, exportMjcf(model, { copies }));
+    writeFileSync(p, exportMjcf(model, { copies, contacts, approximateRounded }));
     return p;
   });
   const r = spawnSync('python3', ['-c', PY, ...paths], { encoding: 'utf8' });
@@ -66,7 +91,7 @@ describe('MJCF export loads in MuJoCo with the engine layout', () => {
       const { nq, nv } = coordinateLayout(model.bodies);
       expect([r.nq, r.nv]).toEqual([nq, nv]);
       expect(r.names).toEqual(model.bodies.map((b) => b.name));
-      r.mass.forEach((m, k) => expect(rel(m, model.bodies[k].mass)).toBeLessThan(1e-15));
+      r.mass.forEach((m, k) => expect(rel(m, model.bodies[k].mass || MJ_MASSLESS)).toBeLessThan(1e-15));
       const q0 = model.bodies.flatMap((b) => b.q0);
       r.qpos.forEach((q, k) => expect(Math.abs(q - q0[k])).toBeLessThan(1e-15));
       expect(r.qvel).toEqual(model.bodies.flatMap((b) => b.v0));
@@ -74,7 +99,7 @@ describe('MJCF export loads in MuJoCo with the engine layout', () => {
       expect(r.timestep).toBe(model.world.dt / model.world.substeps);
     });
   });
-  test('all five bundled scenes are covered', () => expect(bundled).toHaveLength(5));
+  test('all eight bundled scenes are covered', () => expect(bundled).toHaveLength(8));
 });
 
 describe('MuJoCo reproduces the README initial accelerations (to 1e-6 relative)', () => {
@@ -134,5 +159,87 @@ describe('free joint and copies', () => {
 
   test('bad copies count', () => {
     expect(() => exportMjcf(arm, { copies: 0 })).toThrow(/copies must be an integer >= 1/);
+  });
+});
+
+describe('shapes as MuJoCo geoms', () => {
+  const tmp = tempDir();
+  const scene = (shapes: string): string =>
+    `scene: g\nshapes:\n  - { link: world, type: plane, name: floor, friction: 0.7, margin: 0.01, gap: 0.004 }\nexclude: [[world, a]]\nlinks:\n  - name: a\n    parent: world\n    joint: { type: free }\n    mass: 1\n    inertia: [0.1, 0.1, 0.1]\n    initial: { position: [0, 0, 0.05, 0, 0, 0] }\n    shapes:\n${shapes}`;
+  const GEOM = { plane: 0, sphere: 2, capsule: 3, box: 6 };
+
+  test('every kind, pose, friction, filter bits, margin and gap (ours: detect < margin + gap, act <= margin)', () => {
+    const m = loadScene(
+      write(
+        tmp,
+        'g.arow',
+        scene(
+          '      - { type: sphere, radius: 0.1, pos: [0, 0, 0.2], contype: 2, conaffinity: 5 }\n      - { type: capsule, radius: 0.05, from: [0, 0, 0], to: [0, 0.4, 0], friction: 0.3 }\n      - { type: box, half_extents: [0.1, 0.2, 0.3], rpy: [0, 0, 0.5] }\n',
+        ),
+      ),
+    );
+    const [on, off] = mujoco([{ model: m, contacts: true }, { model: m }]);
+    expect(off.contact_disabled).toBe(true);
+    expect(on.contact_disabled).toBe(false);
+    expect(on.nexclude).toBe(1);
+    const g = on.geoms;
+    expect(g.map((x) => [x.name, x.type, x.body])).toEqual([
+      ['floor', GEOM.plane, 0],
+      ['a/sphere0', GEOM.sphere, 1],
+      ['a/capsule1', GEOM.capsule, 1],
+      ['a/box2', GEOM.box, 1],
+    ]);
+    expect(g[0]).toMatchObject({ friction: [0.7, 0.005, 0.0001], margin: 0.014, gap: 0.004 });
+    expect(g[1]).toMatchObject({ contype: 2, conaffinity: 5, pos: [0, 0, 0.2] });
+    expect(g[1].size[0]).toBe(0.1);
+    expect(g[2].size.slice(0, 2)).toEqual([0.05, 0.2]);
+    expect(g[2].friction[0]).toBe(0.3);
+    [0, 0.2, 0].forEach((x, k) => expect(g[2].pos[k]).toBeCloseTo(x, 15));
+    expect(g[3].size).toEqual([0.1, 0.2, 0.3]);
+    const q = m.shapes?.[2].quat ?? [];
+    g[3].quat.forEach((x, k) => expect(x).toBeCloseTo(q[k], 15));
+    // the capsule (radius 0.05, axis at z 0.05) touches the floor, but world–a is excluded; without the exclude it is a contact
+    expect(on.ncon).toBe(0);
+    const [open] = mujoco([{ model: { ...m, excludes: [] }, contacts: true }]);
+    expect(open.nexclude).toBe(0);
+    expect(open.ncon).toBeGreaterThan(0);
+    expect(off.ncon).toBe(0);
+  });
+
+  test('a rounded box is an error unless approximated; the union is the same solid', () => {
+    const m = loadScene(write(tmp, 'rb.arow', scene('      - { type: rounded-box, half_extents: [0.2, 0.1, 0], radius: 0.02, pos: [0, 0, 0.5] }\n')));
+    expect(() => exportMjcf(m)).toThrow(/rounded box, which MuJoCo has no geom for; pass --approximate-rounded/);
+    const [r] = mujoco([{ model: m, approximateRounded: true }]);
+    const pieces = r.geoms.filter((x) => x.name.startsWith('a/rounded-box0_'));
+    expect(pieces.length).toBe(roundedBoxPieces([0.2, 0.1, 0], 0.02).length);
+    // a flat core: 1 box (grown along z) + 4 edge capsules (2 along x, 2 along y), each z-slab box dropped
+    expect(pieces.map((x) => x.type).sort()).toEqual([GEOM.capsule, GEOM.capsule, GEOM.capsule, GEOM.capsule, GEOM.box].sort());
+    // membership: a point is in the union iff it is within r of the core box
+    const inside = (p: number[]): boolean => Math.hypot(...p.map((x, a) => Math.max(Math.abs(x) - [0.2, 0.1, 0][a], 0))) <= 0.02;
+    const inUnion = (p: number[]): boolean =>
+      roundedBoxPieces([0.2, 0.1, 0], 0.02).some((pc) => {
+        const d = p.map((x, a) => x - pc.center[a]);
+        if (pc.kind === 'box') return d.every((x, a) => Math.abs(x) <= pc.size[a]);
+        if (pc.kind === 'sphere') return Math.hypot(...d) <= 0.02;
+        const ax = pc.axis as number;
+        const t = Math.max(-pc.size[0], Math.min(pc.size[0], d[ax]));
+        d[ax] -= t;
+        return Math.hypot(...d) <= 0.02;
+      });
+    let seed = 7;
+    const rnd = (): number => ((seed = (seed * 1103515245 + 12345) % 2147483648) / 2147483648) * 0.5 - 0.25;
+    for (let k = 0; k < 20000; k++) {
+      const p = [rnd(), rnd() * 0.6, rnd() * 0.2];
+      expect(inUnion(p)).toBe(inside(p));
+    }
+  });
+
+  test('a massless link exports at mjMINVAL scale and MuJoCo agrees with the engine (capsule-arm)', () => {
+    const m = loadScene('scenes/capsule-arm.arow');
+    const [r] = mujoco([{ model: m }]);
+    const b = new Batch(m, { copies: 1, precision: 'f64', lanes: 1 });
+    b.forward();
+    expect(r.qacc.length).toBe(4);
+    r.qacc.forEach((a, k) => expect(Math.abs(a - b.qacc[k * b.stride]) / Math.max(1, Math.abs(a))).toBeLessThan(1e-12));
   });
 });

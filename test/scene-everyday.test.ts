@@ -145,14 +145,17 @@ describe('everyday errors', () => {
     const text = `${BASE}  - name: c\n    parent: d\n    joint: { type: ball }\n    mass: 1\n    inertia: [1, 1, 1]\n  - name: d\n    parent: c\n    joint: { type: ball }\n    mass: 1\n    inertia: [1, 1, 1]\n`;
     expectSceneError(bad('cyc.arow', text), 17, 13, 'parent cycle c → d → c');
   });
-  test('second root', () => {
-    expectSceneError(bad('r.arow', edit([11, '    parent: world'])), 11, 13, 'second root');
+  test('no root at all', () => {
+    expectSceneError(bad('r.arow', edit([5, '    parent: b'])), 5, 13, 'no root', 'at least one link attached to the world');
   });
   test('duplicate names', () => {
     expectSceneError(bad('d.arow', edit([10, '  - name: a'])), 10, 11, 'the name `a` again', 'a unique name');
   });
-  test('mass <= 0', () => {
-    expectSceneError(bad('m.arow', edit([7, '    mass: 0'])), 7, 11, 'a number > 0');
+  test('mass < 0', () => {
+    expectSceneError(bad('m.arow', edit([7, '    mass: -1'])), 7, 11, 'a mass >= 0');
+  });
+  test('a massless link with an inertia', () => {
+    expectSceneError(bad('m0.arow', edit([7, '    mass: 0'])), 9, 5, '`inertia` on a massless link');
   });
   test('inertia not positive definite', () => {
     expectSceneError(bad('pd.arow', edit([9, '    inertia: [0.1, 0.1, 0.1, 0.2, 0, 0]'])), 9, 14, 'not positive definite');
@@ -185,8 +188,8 @@ describe('everyday errors', () => {
   test('unsupported subspace', () => {
     expectSceneError(bad('ss.arow', edit([12, '    joint: { subspace: [1, 0, 0, 0, 1, 0] }'])), 12, 24, 'screw', 'supported subspaces');
   });
-  test('free joint below the root', () => {
-    expectSceneError(bad('fr.arow', edit([12, '    joint: { type: free }'], [13, null])), 12, 12, 'free joint below another body');
+  test('free joint on a link whose parent is not the world', () => {
+    expectSceneError(bad('fr.arow', edit([12, '    joint: { type: free }'], [13, null])), 12, 12, 'a free joint on a link whose parent is `a`, not the world', 'parent: world');
   });
   test('free joint with an offset', () => {
     expectSceneError(bad('fo.arow', edit([6, '    joint: { type: free }'], [8, '    pos: [1, 0, 0]'])), 8, 5, 'free joint with a nonzero');
@@ -198,7 +201,10 @@ describe('everyday errors', () => {
     expectSceneError(bad('zq.arow', edit([8, '    quat: [0, 0, 0, 0]'])), 8, 11, 'a zero quaternion');
   });
   test('initial position count for a ball joint', () => {
-    expectSceneError(bad('ib.arow', edit([6, '    joint: { type: ball }'], [8, '    initial: { position: [1, 0, 0, 0] }'])), 8, 26, 'found 4 numbers', 'expected a list of 3 numbers');
+    expectSceneError(bad('ib.arow', edit([6, '    joint: { type: ball }'], [8, '    initial: { position: [1, 0, 0, 0, 0] }'])), 8, 26, 'found 5 numbers', 'expected a list of 3 or 4 numbers');
+  });
+  test('initial quaternion of zero length', () => {
+    expectSceneError(bad('iq.arow', edit([6, '    joint: { type: ball }'], [8, '    initial: { position: [0, 0, 0, 0] }'])), 8, 26, 'a zero quaternion');
   });
   test('world: unknown integrator', () => {
     expectSceneError(bad('wi.arow', edit([2, 'world: { integrator: rk5 }'])), 2, 22, '`rk5`', 'did you mean `rk4`?');

@@ -5,7 +5,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it, vi } from 'vitest';
 import { validateCommand } from '../src/cli/validate-command.js';
-import { engineAddon } from '../src/engine/native.js';
+import { bugAddon, engineAddon } from '../src/engine/native.js';
 import { closedFormRun } from '../src/validation/exact.js';
 import { judgeField } from '../src/validation/judge.js';
 import { barFor, F32_FACTOR, F32_ILL_CONDITIONED, F64_BAR, fieldFloor, quatAngle } from '../src/validation/metrics.js';
@@ -192,15 +192,21 @@ describe('gates', () => {
     } finally {
       spy.mockRestore();
     }
-    const j = JSON.parse(text) as { stages: Record<string, unknown>[]; pass: boolean };
-    expect(Object.keys(j.stages[0]).sort()).toEqual(['bugsCaught', 'bugsPlanted', 'model', 'precision', 'stage', 'status', 'worstRatio']);
+    const j = JSON.parse(text) as { stages: Record<string, unknown>[]; bugs: { name: string; caught: boolean; stages: string[] }[]; pass: boolean };
+    expect(Object.keys(j.stages[0]).sort()).toEqual(['bugsCaught', 'bugsPlanted', 'compared', 'model', 'precision', 'skipped', 'stage', 'status', 'worstRatio']);
+    expect(Number(j.stages[0].compared) + Number(j.stages[0].skipped)).toBe(64); // arm7 f32: 64 states of qacc
+    // Every planted bug is listed with whether it was caught and by which stages.
+    expect(j.bugs.length).toBe(j.stages[0].bugsPlanted);
+    for (const b of j.bugs) expect(b.caught).toBe(b.stages.length > 0);
+    expect(j.bugs.filter((b) => b.caught).every((b) => b.stages.every((s) => s === 'forward'))).toBe(true);
     expect(j.stages.every((s) => s.stage === 'forward' && s.status === 'PASS')).toBe(true);
-    expect(j.stages[0].bugsPlanted).toBe(10);
+    const planted = bugAddon().plantedBugs!().length;
+    expect(j.stages[0].bugsPlanted).toBe(planted);
     // forward alone never runs the integrators: the subset is judged on the bugs it reaches, and says which it cannot.
-    const bugs = (j as unknown as { bugs: { planted: number; reached: number; caught: number; notReached: string[] } }).bugs;
+    const bugs = (j as unknown as { bugSummary: { planted: number; reached: number; caught: number; notReached: string[] } }).bugSummary;
     expect(bugs.notReached).toEqual(expect.arrayContaining(['rk4-weight', 'verlet-stale-acceleration', 'torque-one-step-late']));
     expect(bugs.notReached).not.toContain('gravity-sign');
-    expect(bugs.reached + bugs.notReached.length).toBe(10);
+    expect(bugs.reached + bugs.notReached.length).toBe(planted);
     expect(bugs.caught).toBe(bugs.reached);
     expect(j.pass).toBe(true);
     expect(code).toBe(0);

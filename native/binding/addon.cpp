@@ -9,6 +9,7 @@
 
 #include "achilles/batch.hpp"
 #include "achilles/bugs.hpp"
+#include "achilles/collision/standalone.hpp"
 #include "achilles/flops.hpp"
 
 namespace {
@@ -65,6 +66,66 @@ void quat_to_rotation(const double* q, double* R) {
   }
 }
 
+ShapeKind shape_kind(const Napi::Value& v, const std::string& where) {
+  if (!v.IsString()) type_error(where + ".kind must be a string");
+  const std::string k = v.As<Napi::String>().Utf8Value();
+  if (k == "sphere") return ShapeKind::Sphere;
+  if (k == "capsule") return ShapeKind::Capsule;
+  if (k == "box") return ShapeKind::Box;
+  if (k == "rounded-box") return ShapeKind::RoundedBox;
+  if (k == "plane") return ShapeKind::Plane;
+  type_error(where + ".kind is '" + k + "'; expected sphere, capsule, box, rounded-box or plane");
+}
+
+std::uint32_t filter_bits(const Napi::Object& o, const char* key, const std::string& where) {
+  const double x = number_at(o, key, where);
+  if (!(x >= 0) || x > 4294967295.0 || x != std::floor(x)) type_error(where + "." + key + " must be an integer from 0 to 2^32-1");
+  return static_cast<std::uint32_t>(x);
+}
+
+/// Shapes and excludes (optional: a model without them collides nothing).
+void shapes_from_js(const Napi::Object& m, Model& model) {
+  const Napi::Value sv = m.Get("shapes");
+  if (!sv.IsUndefined() && !sv.IsNull()) {
+    if (!sv.IsArray()) type_error("model.shapes must be an array");
+    const Napi::Array shapes = sv.As<Napi::Array>();
+    for (uint32_t i = 0; i < shapes.Length(); ++i) {
+      const std::string where = "model.shapes[" + std::to_string(i) + "]";
+      if (!shapes.Get(i).IsObject()) type_error(where + " must be an object");
+      const Napi::Object o = shapes.Get(i).As<Napi::Object>();
+      Shape s;
+      const Napi::Value name = o.Get("name");
+      s.name = name.IsString() ? name.As<Napi::String>().Utf8Value() : ("#" + std::to_string(i));
+      s.body = static_cast<int>(number_at(o, "body", where));
+      s.kind = shape_kind(o.Get("kind"), where);
+      numbers_at(o, "halfExtents", s.half, 3, where);
+      s.radius = number_at(o, "radius", where);
+      double quat[4];
+      numbers_at(o, "pos", s.p_BS, 3, where);
+      numbers_at(o, "quat", quat, 4, where);
+      quat_to_rotation(quat, s.R_BS);
+      s.friction = number_at(o, "friction", where);
+      s.contype = filter_bits(o, "contype", where);
+      s.conaffinity = filter_bits(o, "conaffinity", where);
+      s.margin = number_at(o, "margin", where);
+      s.gap = number_at(o, "gap", where);
+      model.shapes.push_back(std::move(s));
+    }
+  }
+  const Napi::Value ev = m.Get("excludes");
+  if (!ev.IsUndefined() && !ev.IsNull()) {
+    if (!ev.IsArray()) type_error("model.excludes must be an array of [body, body] pairs");
+    const Napi::Array ex = ev.As<Napi::Array>();
+    for (uint32_t i = 0; i < ex.Length(); ++i) {
+      const Napi::Value e = ex.Get(i);
+      if (!e.IsArray() || e.As<Napi::Array>().Length() != 2) type_error("model.excludes[" + std::to_string(i) + "] must be [body, body]");
+      const Napi::Array pr = e.As<Napi::Array>();
+      if (!pr.Get(0u).IsNumber() || !pr.Get(1u).IsNumber()) type_error("model.excludes[" + std::to_string(i) + "] must hold two body indices");
+      model.excludes.emplace_back(pr.Get(0u).As<Napi::Number>().Int32Value(), pr.Get(1u).As<Napi::Number>().Int32Value());
+    }
+  }
+}
+
 /// The native model from the object batch.ts builds (`toNativeModel`).
 Model model_from_js(const Napi::Object& m) {
   Model model;
@@ -99,6 +160,7 @@ Model model_from_js(const Napi::Object& m) {
     append_numbers(b, "tau", model.tau0, nv, where);
     model.joints.push_back(std::move(j));
   }
+  shapes_from_js(m, model);
   model.finalize();
   return model;
 }
@@ -133,7 +195,8 @@ class BatchWrap : public Napi::ObjectWrap<BatchWrap> {
   static Napi::Function Define(Napi::Env env) {
     return DefineClass(env, "NativeBatch",
                        {InstanceMethod("step", &BatchWrap::Step), InstanceMethod("forward", &BatchWrap::Forward),
-                        InstanceMethod("observe", &BatchWrap::Observe), InstanceMethod("reset", &BatchWrap::Reset),
+                        InstanceMethod("observe", &BatchWrap::Observe), InstanceMethod("collide", &BatchWrap::Collide),
+                        InstanceMethod("reset", &BatchWrap::Reset),
                         InstanceMethod("field", &BatchWrap::Field), InstanceMethod("info", &BatchWrap::Info)});
   }
 
@@ -180,6 +243,14 @@ class BatchWrap : public Napi::ObjectWrap<BatchWrap> {
     batch_->observe();
     return info.Env().Undefined();
   }
+  Napi::Value Collide(const Napi::CallbackInfo& info) {
+    try {
+      batch_->collide();
+    } catch (const std::exception& e) {
+      throw Napi::Error::New(info.Env(), e.what());
+    }
+    return info.Env().Undefined();
+  }
   Napi::Value Reset(const Napi::CallbackInfo& info) {
     batch_->reset();
     return info.Env().Undefined();
@@ -199,6 +270,10 @@ class BatchWrap : public Napi::ObjectWrap<BatchWrap> {
     else if (name == "potential") f = FieldId::Potential;
     else if (name == "bodyPos") f = FieldId::BodyPos;
     else if (name == "bodyRot") f = FieldId::BodyRot;
+    else if (name == "contactActive") f = FieldId::ContactActive;
+    else if (name == "contactDist") f = FieldId::ContactDist;
+    else if (name == "contactPos") f = FieldId::ContactPos;
+    else if (name == "contactNormal") f = FieldId::ContactNormal;
     else throw Napi::Error::New(env, "unknown field '" + name + "'");
     const Storage& st = batch_->storage();
     auto* keep = new std::shared_ptr<Buffer>(st.buffer);
@@ -218,6 +293,15 @@ class BatchWrap : public Napi::ObjectWrap<BatchWrap> {
     o.Set("nv", Napi::Number::New(env, batch_->model().nv));
     o.Set("isa", Napi::String::New(env, isa_name(isa_for(batch_->options().precision, batch_->options().lanes))));
     o.Set("steps", Napi::Number::New(env, static_cast<double>(batch_->steps())));
+    Napi::Array pairs = Napi::Array::New(env);
+    const auto& mp = batch_->model().pairs;
+    for (std::size_t i = 0; i < mp.size(); ++i) {
+      Napi::Object p = Napi::Object::New(env);
+      p.Set("a", Napi::Number::New(env, mp[i].a));
+      p.Set("b", Napi::Number::New(env, mp[i].b));
+      pairs.Set(static_cast<uint32_t>(i), p);
+    }
+    o.Set("pairs", pairs);
     return o;
   }
 
@@ -269,6 +353,77 @@ Napi::Value CountFlops(const Napi::CallbackInfo& info) {
   }
 }
 
+/// collideShapePairs(pairs, {precision}) → [{count, normal, points, dists}] (see CONTRACT-collision).
+Napi::Value CollideShapePairs(const Napi::CallbackInfo& info) {
+  Napi::Env env = info.Env();
+  try {
+    if (info.Length() < 1 || !info[0].IsArray()) type_error("collideShapePairs(pairs, {precision}): pairs must be an array");
+    Precision prec = Precision::F64;
+    if (info.Length() >= 2 && info[1].IsObject()) {
+      const Napi::Value pv = info[1].As<Napi::Object>().Get("precision");
+      if (!pv.IsUndefined()) {
+        const std::string p = pv.IsString() ? pv.As<Napi::String>().Utf8Value() : "";
+        if (p != "f32" && p != "f64") type_error("precision must be f32 or f64");
+        prec = p == "f32" ? Precision::F32 : Precision::F64;
+      }
+    }
+    const Napi::Array arr = info[0].As<Napi::Array>();
+    std::vector<PairQuery> qs(arr.Length());
+    for (uint32_t i = 0; i < arr.Length(); ++i) {
+      const std::string where = "pairs[" + std::to_string(i) + "]";
+      if (!arr.Get(i).IsObject()) type_error(where + " must be an object");
+      const Napi::Object o = arr.Get(i).As<Napi::Object>();
+      PairQuery& q = qs[i];
+      const char* sides[2] = {"a", "b"};
+      const char* poses[2] = {"poseA", "poseB"};
+      for (int s = 0; s < 2; ++s) {
+        const std::string w = where + "." + sides[s];
+        if (!o.Get(sides[s]).IsObject()) type_error(w + " must be an object");
+        const Napi::Object g = o.Get(sides[s]).As<Napi::Object>();
+        q.kind[s] = shape_kind(g.Get("kind"), w);
+        numbers_at(g, "halfExtents", q.half[s], 3, w);
+        q.radius[s] = number_at(g, "radius", w);
+        for (int k = 0; k < 3; ++k)
+          if (!(q.half[s][k] >= 0) || !std::isfinite(q.half[s][k])) type_error(w + ".halfExtents must be finite and >= 0");
+        if (!(q.radius[s] >= 0) || !std::isfinite(q.radius[s])) type_error(w + ".radius must be finite and >= 0");
+        const std::string pw = where + "." + poses[s];
+        if (!o.Get(poses[s]).IsObject()) type_error(pw + " must be an object {pos, quat}");
+        const Napi::Object pose = o.Get(poses[s]).As<Napi::Object>();
+        double quat[4];
+        numbers_at(pose, "pos", q.p[s], 3, pw);
+        numbers_at(pose, "quat", quat, 4, pw);
+        quat_to_rotation(quat, q.R[s]);
+      }
+      q.margin = o.Get("margin").IsUndefined() ? 0.0 : number_at(o, "margin", where);
+      if (!(q.margin >= 0) || !std::isfinite(q.margin)) type_error(where + ".margin must be finite and >= 0");
+    }
+    std::vector<PairContacts> res;
+    collide_shape_pairs(qs, prec, res);
+    Napi::Array out = Napi::Array::New(env, res.size());
+    for (std::size_t i = 0; i < res.size(); ++i) {
+      const PairContacts& r = res[i];
+      Napi::Object o = Napi::Object::New(env);
+      o.Set("count", Napi::Number::New(env, r.count));
+      Napi::Array n = Napi::Array::New(env, 3);
+      for (uint32_t k = 0; k < 3; ++k) n.Set(k, Napi::Number::New(env, r.normal[k]));
+      o.Set("normal", n);
+      Napi::Array pts = Napi::Array::New(env, r.count), ds = Napi::Array::New(env, r.count);
+      for (int c = 0; c < r.count; ++c) {
+        Napi::Array p = Napi::Array::New(env, 3);
+        for (uint32_t k = 0; k < 3; ++k) p.Set(k, Napi::Number::New(env, r.pos[c][k]));
+        pts.Set(static_cast<uint32_t>(c), p);
+        ds.Set(static_cast<uint32_t>(c), Napi::Number::New(env, r.dist[c]));
+      }
+      o.Set("points", pts);
+      o.Set("dists", ds);
+      out.Set(static_cast<uint32_t>(i), o);
+    }
+    return out;
+  } catch (const std::exception& e) {
+    throw Napi::Error::New(env, e.what());
+  }
+}
+
 #ifdef ACHILLES_PLANTED_BUGS
 Napi::Value Bugs(const Napi::CallbackInfo& info) {
   Napi::Env env = info.Env();
@@ -292,6 +447,7 @@ Napi::Object Init(Napi::Env env, Napi::Object exports) {
   exports.Set("NativeBatch", BatchWrap::Define(env));
   exports.Set("cpuInfo", Napi::Function::New(env, CpuInfo));
   exports.Set("countFlops", Napi::Function::New(env, CountFlops));
+  exports.Set("collideShapePairs", Napi::Function::New(env, CollideShapePairs));
 #ifdef ACHILLES_PLANTED_BUGS
   exports.Set("plantedBugs", Napi::Function::New(env, Bugs));
   exports.Set("setBug", Napi::Function::New(env, SetBug));

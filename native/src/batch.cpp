@@ -127,6 +127,10 @@ void Batch::forward() {
   pool_.run(kernel_->blocks(), [&](int w, int b, int e) { kernel_->forward_blocks(w, b, e); });
 }
 
+void Batch::collide() {
+  pool_.run(kernel_->blocks(), [&](int w, int b, int e) { kernel_->collide_blocks(w, b, e); });
+}
+
 void Batch::observe() {
   pool_.run(kernel_->blocks(), [&](int w, int b, int e) { kernel_->observe_blocks(w, b, e); });
 }

@@ -4,17 +4,24 @@
 import { writeFileAtomic } from '../reports/atomic.js';
 import { checkOutputFile } from '../reports/output-dir.js';
 import { exportMjcf, loadScene } from '../scene/index.js';
+import { MjcfExportError } from '../scene/mjcf.js';
 import type { CommandSpec } from './spec.js';
 import { UsageError } from './usage-error.js';
 
 export const exportCommand: CommandSpec = {
   name: 'export',
-  summary: 'Convert a scene to another format (MuJoCo MJCF).',
+  summary: 'Convert a scene to another format (MuJoCo MJCF, shapes as geoms).',
   positionals: [{ name: 'scene', description: 'the scene file (.arow)', required: true }],
   options: [
     { name: 'mjcf', kind: { type: 'boolean' }, description: 'Write MuJoCo MJCF XML (the only format; required).' },
     { name: 'config', arg: 'FILE', kind: { type: 'string' }, description: 'A sim_config.yaml whose settings override the scene world settings.' },
     { name: 'copies', arg: 'N', kind: { type: 'number', integer: true, min: 1, max: 100000 }, default: 1, description: 'Put N copies of the robot in the model (names get _k).' },
+    { name: 'contacts', arg: 'S', kind: { type: 'choice', choices: ['on', 'off'] }, default: 'on', description: "MuJoCo's contacts between the scene's shapes: on, or off (`<flag contact=\"disable\"/>`, as `achilles validate` uses)." },
+    {
+      name: 'approximate-rounded',
+      kind: { type: 'boolean' },
+      description: 'Write each rounded box (no MuJoCo geom) as the union of 3 boxes and 12 capsules that is the same solid; without it a rounded box is an error.',
+    },
     { name: 'out', arg: 'FILE', kind: { type: 'string' }, defaultText: 'stdout', description: 'Write to FILE (atomically: old contents or the complete new file, never a mix). An existing FILE that is not an MJCF document is refused unless --force.' },
     { name: 'force', kind: { type: 'boolean' }, description: 'Replace an existing --out FILE even if it is not an MJCF document.' },
   ],
@@ -27,7 +34,13 @@ export const exportCommand: CommandSpec = {
     if (out !== undefined) checkOutputFile(out, { command: 'export', force: opts.force === true, looksOurs });
     const config = opts.config as string | undefined;
     const model = loadScene(scene, config === undefined ? {} : { config });
-    const xml = exportMjcf(model, { copies: (opts.copies as number | undefined) ?? 1 });
+    let xml: string;
+    try {
+      xml = exportMjcf(model, { copies: (opts.copies as number | undefined) ?? 1, contacts: (opts.contacts ?? 'on') === 'on', approximateRounded: opts['approximate-rounded'] === true });
+    } catch (e) {
+      if (e instanceof MjcfExportError) throw new UsageError(`cannot export ${scene}: ${e.message}`, 'export');
+      throw e;
+    }
     if (out === undefined) process.stdout.write(xml.endsWith('\n') ? xml : `${xml}\n`);
     else {
       await writeFileAtomic(out, xml);

@@ -56,9 +56,11 @@ export const validateCommand: CommandSpec = {
     const pass = runPasses(result);
     await writeReport(result, out, force);
     if (json) {
-      const stages = gates.map((g) => ({ stage: g.stage, model: g.model, precision: g.precision, status: g.status, worstRatio: g.worstRatio, bugsPlanted: g.bugsPlanted, bugsCaught: g.bugsCaught }));
-      const bugs = { planted: result.bugs.length, reached: result.bugs.filter((b) => b.reached).length, caught: result.bugs.filter((b) => b.reached && b.failed.length).length, notReached: unreachedBugs(result) };
-      process.stdout.write(`${JSON.stringify({ stages, bugs, pass }, null, 2)}\n`);
+      const stages = gates.map((g) => ({ stage: g.stage, model: g.model, precision: g.precision, status: g.status, worstRatio: g.worstRatio, compared: g.compared, skipped: g.skipped, bugsPlanted: g.bugsPlanted, bugsCaught: g.bugsCaught }));
+      // Each planted bug: reached by this run or not, caught or not, and by which stages (gates as stage/model/precision).
+      const bugs = result.bugs.map((b) => ({ name: b.name, reached: b.reached, caught: b.reached && b.failed.length > 0, stages: [...new Set(b.failed.map((k) => k.split('/')[0]))], gates: b.failed }));
+      const bugSummary = { planted: result.bugs.length, reached: result.bugs.filter((b) => b.reached).length, caught: result.bugs.filter((b) => b.reached && b.failed.length).length, notReached: unreachedBugs(result) };
+      process.stdout.write(`${JSON.stringify({ stages, bugs, bugSummary, pass }, null, 2)}\n`);
     } else {
       process.stdout.write(textTable(['stage', 'model', 'prec', 'status', 'worst/bar', 'skipped', 'bugs'], gates.map((g) => [g.stage, g.model, g.precision, g.status, formatSig(g.worstRatio, 3), String(g.skipped), `${g.bugsCaught}/${g.bugsPlanted}`])));
       process.stdout.write(`${bugVerdict(result)}; ${result.seconds.toFixed(1)} s; ${pass ? 'PASS' : 'FAIL'}\n`);

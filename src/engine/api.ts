@@ -64,6 +64,23 @@ export interface BatchApi {
   energy(): { kinetic: Real; potential: Real; total: Real };
   /** World pose of every body at the current state: pos[(i*3+c)*stride + r], rot[(i*9+c)*stride + r] (R_WB row-major). */
   kinematics(): { pos: Real; rot: Real };
+  /**
+   * Collision detection at the current state of every robot: shape poses, broad phase (world AABBs
+   * inflated by margin + gap), narrow phase. Fills the contact views below (like `kinematics()`,
+   * nothing is stepped). Candidate pair p (see `pairs`) has 4 point slots i; for robot r:
+   *   contactActive[(p*4+i)*stride + r]     1 when slot (p, i) holds a contact, else 0
+   *   contactDist[(p*4+i)*stride + r]       signed distance (negative: penetration); 0 when inactive
+   *   contactPos[((p*4+i)*3+c)*stride + r]  world point midway between the two surfaces (MuJoCo's pos)
+   *   contactNormal[(p*3+c)*stride + r]     unit normal from shape a to shape b (0 when no slot is active)
+   * A slot is active iff the pair's inflated AABBs overlap and its dist < the pair's summed margin + gap.
+   */
+  collide(): void;
+  /** The candidate shape pairs after filtering at load (indices into model.shapes, a < b), in slot order. */
+  readonly pairs: { a: number; b: number }[];
+  readonly contactActive: Real;
+  readonly contactDist: Real;
+  readonly contactPos: Real;
+  readonly contactNormal: Real;
   /** Put every robot back at the model's initial state (tau too) and zero the step counter. */
   reset(): void;
   /** Copy one robot's state out (robot-major, plain arrays). */

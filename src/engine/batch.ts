@@ -24,9 +24,25 @@ export class NonFiniteStateError extends Error implements NonFiniteInfo {
   }
 }
 
-/** The plain object the addon's model converter reads (explicit numbers only). */
+/** The plain object the addon's model converter reads (explicit numbers only). Shapes keep their
+ *  model order (pair indices refer to it); the native side checks them and filters the pairs. */
 export function toNativeModel(model: ModelDesc): object {
   return {
+    shapes: (model.shapes ?? []).map((s) => ({
+      name: s.name,
+      body: s.body,
+      kind: s.kind,
+      halfExtents: s.halfExtents,
+      radius: s.radius,
+      pos: s.pos,
+      quat: s.quat,
+      friction: s.friction,
+      contype: s.contype,
+      conaffinity: s.conaffinity,
+      margin: s.margin,
+      gap: s.gap,
+    })),
+    excludes: model.excludes ?? [],
     gravity: model.world.gravity,
     bodies: model.bodies.map((b) => {
       const { u, w } = b.joint === 'planar' ? planarFrame(b.axis) : { u: [1, 0, 0], w: [0, 1, 0] };
@@ -76,6 +92,11 @@ export class Batch implements BatchApi {
   readonly v: Real;
   readonly tau: Real;
   readonly qacc: Real;
+  readonly pairs: { a: number; b: number }[];
+  readonly contactActive: Real;
+  readonly contactDist: Real;
+  readonly contactPos: Real;
+  readonly contactNormal: Real;
   private readonly native: NativeBatch;
   private stepCount = 0;
 
@@ -114,6 +135,11 @@ export class Batch implements BatchApi {
     this.v = this.native.field('v');
     this.tau = this.native.field('tau');
     this.qacc = this.native.field('qacc');
+    this.pairs = info.pairs;
+    this.contactActive = this.native.field('contactActive');
+    this.contactDist = this.native.field('contactDist');
+    this.contactPos = this.native.field('contactPos');
+    this.contactNormal = this.native.field('contactNormal');
   }
 
   get steps(): number {
@@ -152,6 +178,10 @@ export class Batch implements BatchApi {
   kinematics(): { pos: Real; rot: Real } {
     this.native.observe();
     return { pos: this.native.field('bodyPos'), rot: this.native.field('bodyRot') };
+  }
+
+  collide(): void {
+    this.native.collide();
   }
 
   reset(): void {

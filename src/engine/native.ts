@@ -10,13 +10,42 @@ export interface NativeStepResult {
   nonFinite: { step: number; robot: number; joint: string } | null;
 }
 
+export type NativeFieldName =
+  | 'q' | 'v' | 'tau' | 'qacc' | 'kinetic' | 'potential' | 'bodyPos' | 'bodyRot'
+  | 'contactActive' | 'contactDist' | 'contactPos' | 'contactNormal';
+
 export interface NativeBatch {
   step(k: number): NativeStepResult;
   forward(): void;
   observe(): void;
+  /** Shape poses, broad and narrow phase at the current state: fills the contact fields. */
+  collide(): void;
   reset(): void;
-  field(name: 'q' | 'v' | 'tau' | 'qacc' | 'kinetic' | 'potential' | 'bodyPos' | 'bodyRot'): Float32Array | Float64Array;
-  info(): { stride: number; nq: number; nv: number; isa: string; steps: number };
+  field(name: NativeFieldName): Float32Array | Float64Array;
+  /** pairs: the candidate shape pairs (indices into ModelDesc.shapes, a < b), in contact-slot order. */
+  info(): { stride: number; nq: number; nv: number; isa: string; steps: number; pairs: { a: number; b: number }[] };
+}
+
+/** One shape of a standalone narrow-phase query (world pose given separately). */
+export interface ShapeQuery {
+  kind: 'sphere' | 'capsule' | 'box' | 'rounded-box' | 'plane';
+  halfExtents: [number, number, number];
+  radius: number;
+}
+/** A pair for `collideShapePairs`: world poses (quat [w,x,y,z]); contacts with dist < margin. */
+export interface PairQuery {
+  a: ShapeQuery;
+  b: ShapeQuery;
+  poseA: { pos: [number, number, number]; quat: [number, number, number, number] };
+  poseB: { pos: [number, number, number]; quat: [number, number, number, number] };
+  margin: number;
+}
+/** Contacts of one pair: normal from a to b; `count` active points, midway between the surfaces. */
+export interface PairContacts {
+  count: number;
+  normal: [number, number, number];
+  points: [number, number, number][];
+  dists: number[];
 }
 
 export interface CpuInfo {
@@ -32,6 +61,8 @@ export interface NativeAddon {
   NativeBatch: new (model: object, options: object) => NativeBatch;
   cpuInfo(): CpuInfo;
   isBugBuild: boolean;
+  /** The batch's narrow phase on single pairs (lanes 1, the chosen precision; planted bugs in the bug build). */
+  collideShapePairs(pairs: PairQuery[], options?: { precision?: 'f32' | 'f64' }): PairContacts[];
   plantedBugs?: () => string[];
   setBug?: (name: string) => void;
 }

@@ -3,12 +3,14 @@
 //   run.json                       the same provenance + the summary + the column list
 //   joint-angles.vl.json / .svg    the coordinates over time, one panel per unit (position-chart.ts)
 //   energy-drift.vl.json / .svg    total energy minus its initial value, over time
+//   contacts.csv, contacts.vl.json / .svg   when the scene has shape pairs (see contacts.ts)
 
 import type { OutputSink } from '../reports/atomic.js';
 import { lineChart, MAX_SERIES, selectSeries } from '../reports/charts.js';
 import { sidecarJson, toCsv, type MetaValue } from '../reports/csv.js';
 import { writeChart } from '../reports/render.js';
 import { positionChart } from './position-chart.js';
+import { writeContactFiles } from './contacts.js';
 import type { Recorder } from './recorder.js';
 import type { RunSummary } from './summary.js';
 
@@ -50,5 +52,6 @@ export async function writeRunFiles(sink: OutputSink, rec: Recorder, meta: Recor
   });
   const d = await writeChart(sink, 'energy-drift', drift);
   written.push(d.specPath, d.svgPath);
+  if (rec.contacts) written.push(...(await writeContactFiles(sink, rec.contacts, meta, sceneName)));
   return written;
 }

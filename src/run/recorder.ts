@@ -7,6 +7,7 @@
 
 import type { Batch } from '../engine/batch.js';
 import { coordinateNames } from '../engine/batch.js';
+import { ContactRecorder } from './contacts.js';
 
 export interface TraceColumns {
   q: string[];
@@ -29,12 +30,15 @@ export class Recorder {
   readonly rows: number[][] = [];
   /** Each recorded robot's total energy at step 0 (drift is measured from it). */
   private readonly initialTotal = new Map<number, number>();
+  /** Contacts at the same instants (only when the model has candidate shape pairs). */
+  readonly contacts: ContactRecorder | null;
 
   constructor(
     private readonly batch: Batch,
     readonly robots: readonly number[],
   ) {
     this.columns = traceColumns(batch);
+    this.contacts = batch.pairs.length ? new ContactRecorder(batch, batch.model, robots) : null;
   }
 
   /** Record the current state of every recorded robot. */
@@ -54,6 +58,7 @@ export class Recorder {
       row.push(e.kinetic[r], e.potential[r], total, total - this.initialTotal.get(r)!);
       this.rows.push(row);
     }
+    this.contacts?.record(step, time);
   }
 
   /** Rows as objects keyed by column name (for CSV). */

@@ -1,5 +1,6 @@
-// Shared last stage of both dialects: checks the link graph (unique names, parents exist, one root,
-// no cycle, free joint only at the root) and emits bodies in stable topological order.
+// Shared last stage of both dialects: checks the link graph (unique names, parents exist, no cycle,
+// free joints only on links attached to the world) and emits bodies in stable topological order.
+// A scene may hold several trees: every link with the world as parent is a root.
 
 import type { BodyDesc, ModelDesc, WorldSettings } from '../engine/model-desc.js';
 import { didYouMean } from './errors.js';
@@ -30,13 +31,10 @@ export function assemble(name: string, drafts: Draft[], world: WorldSettings, fi
     index.set(d.body.name, i);
   });
   const names = [...index.keys()];
-  let root = -1;
+  let roots = 0;
   const parents = drafts.map((d, i) => {
     if (d.parent === null) {
-      if (root >= 0) {
-        d.ctx.fail(d.parentNode ?? d.nameNode, d.subject, `a second root (\`${drafts[root].body.name}\` is already attached to the world)`, 'exactly one root; give this one a parent');
-      }
-      root = i;
+      roots++;
       return -1;
     }
     const p = index.get(d.parent);
@@ -44,9 +42,9 @@ export function assemble(name: string, drafts: Draft[], world: WorldSettings, fi
     if (p === i) d.ctx.fail(d.parentNode, d.subject, `itself as parent`, 'another link as parent');
     return p;
   });
-  if (root < 0 && drafts.length > 0) {
+  if (roots === 0 && drafts.length > 0) {
     const d = drafts[0];
-    d.ctx.fail(d.parentNode, d.subject, 'no root (every link has a parent, so they form a cycle)', 'exactly one link attached to the world');
+    d.ctx.fail(d.parentNode, d.subject, 'no root (every link has a parent, so they form a cycle)', 'at least one link attached to the world');
   }
   const { order, stuck } = stableTopoOrder(parents);
   if (stuck.length > 0) {
@@ -56,7 +54,7 @@ export function assemble(name: string, drafts: Draft[], world: WorldSettings, fi
     d.ctx.fail(d.parentNode, d.subject, `a parent cycle ${loop}`, 'a tree (no link may be its own ancestor)');
   }
   for (const d of drafts) {
-    if (d.body.joint === 'free' && d.parent !== null) d.ctx.fail(d.jointNode, d.subject, 'a free joint below another body', 'free joints only on the root link');
+    if (d.body.joint === 'free' && d.parent !== null) d.ctx.fail(d.jointNode, d.subject, `a free joint on a link whose parent is \`${d.parent}\`, not the world`, 'free joints only on links attached to the world (`parent: world`)');
   }
   const newIndex = new Map<number, number>();
   order.forEach((old, k) => newIndex.set(old, k));

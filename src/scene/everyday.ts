@@ -5,14 +5,16 @@
 import { INTEGRATORS, JOINT_NV, JOINT_TYPES, type BodyDesc, type IntegratorName, type JointType, type Quat, type Vec3, type WorldSettings, type ModelDesc } from '../engine/model-desc.js';
 import { WORLD_LIMITS } from '../engine/world-limits.js';
 import { assemble, type Draft } from './assemble.js';
-import { inertiaProblem, norm3, rotvecToQuat, rpyToQuat, type Inertia6 } from './math.js';
+import { inertiaProblem, norm3, rotateInertia, rotvecToQuat, rpyToQuat, type Inertia6 } from './math.js';
+import { massFromShapes } from './mass-from-shapes.js';
+import { readExcludes, readLinkShapes, readSceneShapes, resolveShapes, type ShapeDraft } from './shapes.js';
 import { classifySubspace, SUPPORTED_SUBSPACES } from './subspace.js';
-import { checkKeys, describe, entries, readEnum, readLimited, readNumbers, readPositive, readString, readVec, type Ctx, type ParsedFile, type YNode } from './yaml-read.js';
+import { checkKeys, describe, entries, readEnum, readInt, readLimited, readNumber, readNumbers, readPositive, readString, readVec, type Ctx, type Entry, type ParsedFile, type YNode } from './yaml-read.js';
 import { isSeq } from 'yaml';
 
-export const TOP_KEYS = ['scene', 'world', 'links'] as const;
+export const TOP_KEYS = ['scene', 'world', 'links', 'shapes', 'exclude'] as const;
 export const WORLD_KEYS = ['gravity', 'dt', 'integrator', 'duration', 'substeps'] as const;
-export const LINK_KEYS = ['name', 'parent', 'joint', 'pos', 'quat', 'rpy', 'mass', 'com', 'inertia', 'initial', 'torque', 'visual'] as const;
+export const LINK_KEYS = ['name', 'parent', 'joint', 'pos', 'quat', 'rpy', 'mass', 'com', 'inertia', 'inertia_frame', 'initial', 'torque', 'visual', 'shapes', 'mass_from_shapes'] as const;
 export const JOINT_KEYS = ['type', 'axis', 'subspace'] as const;
 
 export const DEFAULT_WORLD: WorldSettings = { gravity: [0, 0, -9.81], dt: 0.002, integrator: 'euler', duration: 10, substeps: 1 };
@@ -25,8 +27,15 @@ export function loadEveryday(pf: ParsedFile, worldOverride: Partial<WorldSetting
   const world = { ...readWorld(ctx, top.get('world')?.value), ...worldOverride };
   const linksNode = top.get('links')?.value;
   if (!isSeq(linksNode) || linksNode.items.length === 0) throw ctx.error(linksNode, 'links', describe(linksNode), 'a non-empty list of links');
-  const drafts = linksNode.items.map((n, i) => (pf.onLink?.(i, linksNode.items.length), readLink(ctx, n as YNode, i)));
-  return assemble(name, drafts, world, files);
+  const links = linksNode.items.map((n, i) => (pf.onLink?.(i, linksNode.items.length), readLink(ctx, n as YNode, i)));
+  const model = assemble(name, links.map((l) => l.draft), world, files);
+  const shapeDrafts = links.flatMap((l) => l.shapes);
+  const sceneShapes = top.get('shapes');
+  if (sceneShapes) shapeDrafts.push(...readSceneShapes(ctx, sceneShapes.value));
+  if (shapeDrafts.length > 0) model.shapes = resolveShapes(shapeDrafts, model.bodies);
+  const ex = top.get('exclude');
+  if (ex) model.excludes = readExcludes(ctx, ex.value, model.bodies);
+  return model;
 }
 
 function readWorld(ctx: Ctx, node: YNode): WorldSettings {
@@ -47,12 +56,12 @@ function readWorld(ctx: Ctx, node: YNode): WorldSettings {
   return w;
 }
 
-function readLink(ctx: Ctx, node: YNode, i: number): Draft {
+function readLink(ctx: Ctx, node: YNode, i: number): { draft: Draft; shapes: ShapeDraft[] } {
   let subject = `links[${i}]`;
   const m = entries(ctx, node, subject);
   const nameE = m.get('name');
   if (nameE) subject = `links[${i}] (${readString(ctx, nameE.value, `${subject}.name`)})`;
-  checkKeys(ctx, node, m, subject, LINK_KEYS, ['name', 'parent', 'joint', 'mass', 'inertia']);
+  checkKeys(ctx, node, m, subject, LINK_KEYS, ['name', 'parent', 'joint']);
   const name = readString(ctx, nameE?.value, `${subject}.name`);
   if (name === 'world') ctx.fail(nameE?.value, `${subject}.name`, '`world`', 'a name other than `world` (reserved for the fixed frame)');
   const parentE = m.get('parent');
@@ -77,14 +86,8 @@ function readLink(ctx: Ctx, node: YNode, i: number): Draft {
     if (moved) ctx.fail(m.get('pos')?.keyNode ?? m.get('quat')?.keyNode ?? m.get('rpy')?.keyNode, subject, 'a free joint with a nonzero `pos`/`quat`/`rpy`', 'pos 0 and identity orientation (put the placement in `initial.position`)');
   }
 
-  const mass = readPositive(ctx, m.get('mass')?.value, `${subject}.mass`);
-  const com = m.has('com') ? (readVec(ctx, m.get('com')?.value, `${subject}.com`, 3) as Vec3) : ([0, 0, 0] as Vec3);
-  const inNode = m.get('inertia')?.value;
-  const iv = readVec(ctx, inNode, `${subject}.inertia`, [3, 6]);
-  const inertia: Inertia6 = iv.length === 3 ? [iv[0], iv[1], iv[2], 0, 0, 0] : (iv as Inertia6);
-  const bad = inertiaProblem(inertia);
-  if (bad) ctx.fail(inNode, `${subject}.inertia`, bad, 'a physical inertia about the CoM (positive definite, each principal moment <= the sum of the other two)');
-
+  const shapes = m.has('shapes') ? readLinkShapes(ctx, m.get('shapes')?.value, `${subject}.shapes`, name) : [];
+  const { mass, com, inertia } = m.has('mass_from_shapes') ? readMassFromShapes(ctx, m, node, subject, shapes) : readMassProperties(ctx, m, node, subject);
   const { q0, v0 } = readInitial(ctx, m.get('initial')?.value, `${subject}.initial`, joint);
   const nv = JOINT_NV[joint];
   let tau = new Array<number>(nv).fill(0);
@@ -98,7 +101,61 @@ function readLink(ctx: Ctx, node: YNode, i: number): Draft {
   const { line, column } = ctx.pos(node);
   const body: Omit<BodyDesc, 'parent'> = { name, pos, quat, joint, axis, mass, com, inertia, q0, v0, tau, source: { file: ctx.file, line, column } };
   if (visual) body.visual = visual;
-  return { body, parent: parentName === 'world' ? null : parentName, ctx, subject, nameNode: nameE?.value, parentNode: parentE?.value, jointNode: jointE?.value };
+  return { draft: { body, parent: parentName === 'world' ? null : parentName, ctx, subject, nameNode: nameE?.value, parentNode: parentE?.value, jointNode: jointE?.value }, shapes };
+}
+
+/** `mass_from_shapes: {density}` (kg/m³): mass, CoM and inertia of the link's shapes, as MJCF's inertiafromgeom. */
+function readMassFromShapes(ctx: Ctx, m: Map<string, Entry>, node: YNode, subject: string, shapes: ShapeDraft[]): { mass: number; com: Vec3; inertia: Inertia6 } {
+  const e = m.get('mass_from_shapes') as Entry;
+  for (const k of ['mass', 'com', 'inertia', 'inertia_frame']) {
+    if (m.has(k)) ctx.fail(m.get(k)?.keyNode, subject, `\`${k}\` together with \`mass_from_shapes\``, 'either `mass_from_shapes` or `mass` (+ `com`, `inertia`), not both');
+  }
+  const s = `${subject}.mass_from_shapes`;
+  const d = entries(ctx, e.value, s);
+  checkKeys(ctx, e.value, d, s, ['density'], ['density']);
+  const density = readPositive(ctx, d.get('density')?.value, `${s}.density`);
+  if (shapes.length === 0) ctx.fail(e.keyNode, subject, '`mass_from_shapes` on a link without shapes', 'a `shapes:` list on this link to take the mass from');
+  return massFromShapes(shapes.map((sh) => sh.shape), density);
+}
+
+/** `mass` (>= 0), `com`, `inertia` (about the CoM, 3 or 6 numbers) and `inertia_frame` (the axes the
+ *  inertia is given in, as `quat` or `rpy` in the link frame, like MJCF's inertial quat / URDF's rpy).
+ *  A massless link (`mass: 0`) has no inertia: its joint must get one from the links below (checked at load). */
+function readMassProperties(ctx: Ctx, m: Map<string, Entry>, node: YNode, subject: string): { mass: number; com: Vec3; inertia: Inertia6 } {
+  if (!m.has('mass')) ctx.fail(node, subject, 'no `mass` key', 'a required `mass` (or `mass_from_shapes: {density}`)');
+  const massNode = m.get('mass')?.value;
+  const mass = readNumber(ctx, massNode, `${subject}.mass`);
+  if (!(mass >= 0)) ctx.fail(massNode, `${subject}.mass`, `${mass}`, 'a mass >= 0 (0: a massless link)');
+  const com = m.has('com') ? (readVec(ctx, m.get('com')?.value, `${subject}.com`, 3) as Vec3) : ([0, 0, 0] as Vec3);
+  const inNode = m.get('inertia')?.value;
+  if (mass === 0) {
+    for (const k of ['inertia', 'inertia_frame']) {
+      if (m.has(k)) ctx.fail(m.get(k)?.keyNode, subject, `\`${k}\` on a massless link`, 'no inertia when `mass: 0` (a massless link has none)');
+    }
+    return { mass, com, inertia: [0, 0, 0, 0, 0, 0] };
+  }
+  if (inNode === undefined) ctx.fail(node, subject, 'no `inertia` key', 'a required `inertia` (about the CoM) when the mass is > 0');
+  const iv = readVec(ctx, inNode, `${subject}.inertia`, [3, 6]);
+  let inertia: Inertia6 = iv.length === 3 ? [iv[0], iv[1], iv[2], 0, 0, 0] : (iv as Inertia6);
+  const bad = inertiaProblem(inertia);
+  if (bad) ctx.fail(inNode, `${subject}.inertia`, bad, 'a physical inertia about the CoM (positive definite, each principal moment <= the sum of the other two)');
+  const fE = m.get('inertia_frame');
+  if (fE) {
+    const fs = `${subject}.inertia_frame`;
+    const f = entries(ctx, fE.value, fs);
+    checkKeys(ctx, fE.value, f, fs, ['quat', 'rpy']);
+    if (f.size !== 1) ctx.fail(fE.value, fs, f.size === 0 ? 'no orientation' : 'both `quat` and `rpy`', 'exactly one of `quat: [w, x, y, z]` or `rpy: [r, p, y]` (the inertia axes in the link frame)');
+    let q: Quat;
+    if (f.has('quat')) {
+      const qn = f.get('quat')?.value;
+      const raw = readVec(ctx, qn, `${fs}.quat`, 4);
+      const n = Math.hypot(...raw);
+      if (!(n > 1e-12)) ctx.fail(qn, `${fs}.quat`, 'a zero quaternion', 'a nonzero quaternion [w, x, y, z] (it is normalised)');
+      q = raw.map((x) => x / n) as Quat;
+    } else q = rpyToQuat(readVec(ctx, f.get('rpy')?.value, `${fs}.rpy`, 3));
+    inertia = rotateInertia(inertia, q);
+  }
+  return { mass, com, inertia };
 }
 
 function readJoint(ctx: Ctx, node: YNode, subject: string): { joint: JointType; axis: Vec3 } {
@@ -142,15 +199,23 @@ function readInitial(ctx: Ctx, node: YNode, subject: string, joint: JointType): 
     const s = `${subject}.position`;
     if (joint === 'revolute' || joint === 'prismatic') q0 = readNumbers(ctx, pE.value, s, 1);
     else if (joint === 'planar') q0 = readVec(ctx, pE.value, s, 3);
-    else if (joint === 'ball') q0 = rotvecToQuat(readVec(ctx, pE.value, s, 3));
+    else if (joint === 'ball') q0 = orientation(ctx, pE.value, s, readVec(ctx, pE.value, s, [3, 4]));
     else if (joint === 'free') {
-      const p = readVec(ctx, pE.value, s, 6);
-      q0 = [p[0], p[1], p[2], ...rotvecToQuat(p.slice(3))];
+      const p = readVec(ctx, pE.value, s, [6, 7]);
+      q0 = [p[0], p[1], p[2], ...orientation(ctx, pE.value, s, p.slice(3))];
     }
   }
   const vE = m.get('velocity');
   if (vE) v0 = readNumbers(ctx, vE.value, `${subject}.velocity`, nv);
   return { q0, v0 };
+}
+
+/** A rotation vector (3 numbers) or a quaternion [w, x, y, z] (4 numbers, normalised) → unit quaternion. */
+function orientation(ctx: Ctx, node: YNode, subject: string, r: number[]): Quat {
+  if (r.length === 3) return rotvecToQuat(r);
+  const n = Math.hypot(...r);
+  if (!(n > 1e-12)) ctx.fail(node, subject, 'a zero quaternion', 'a nonzero quaternion [w, x, y, z] (it is normalised) or a rotation vector [rx, ry, rz]');
+  return r.map((x) => x / n) as Quat;
 }
 
 function readVisual(ctx: Ctx, node: YNode, subject: string): { halfExtents: Vec3; color: Vec3 } {

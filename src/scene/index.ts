@@ -8,6 +8,7 @@ import { loadSimConfig } from './config.js';
 import { SceneError } from './errors.js';
 import { loadEveryday } from './everyday.js';
 import { loadRaw } from './raw.js';
+import { checkEffectiveInertia } from './singular.js';
 import { describe, parseYamlFile } from './yaml-read.js';
 
 export { SceneError } from './errors.js';
@@ -41,6 +42,7 @@ export function loadScene(path: string, opts: LoadSceneOptions = {}): ModelDesc 
       expected: 'an everyday scene (`scene:` and `links:`) or a raw archetype (`archetype:` and `joints:`)',
     });
   }
+  checkEffectiveInertia(model);
   if (opts.config) model.files.push(opts.config);
   return model;
 }

@@ -106,3 +106,20 @@ export function inertiaJointToCom(Io: Inertia6, m: number, c: Vec3): Inertia6 {
     Io[5] + m * c[1] * c[2],
   ];
 }
+
+/** The inertia tensor given in axes A, expressed in body axes B: I_B = R_BA · I_A · R_BAᵀ (q = R_BA). */
+export function rotateInertia(I: Inertia6, q: Quat): Inertia6 {
+  const col = (v: Vec3): Vec3 => quatRotate(q, v);
+  const R = [col([1, 0, 0]), col([0, 1, 0]), col([0, 0, 1])]; // columns of R_BA
+  const A = [
+    [I[0], I[3], I[4]],
+    [I[3], I[1], I[5]],
+    [I[4], I[5], I[2]],
+  ];
+  const at = (r: number, c: number): number => {
+    let s = 0;
+    for (let i = 0; i < 3; i++) for (let j = 0; j < 3; j++) s += R[i][r] * A[i][j] * R[j][c];
+    return s;
+  };
+  return [at(0, 0), at(1, 1), at(2, 2), at(0, 1), at(0, 2), at(1, 2)];
+}

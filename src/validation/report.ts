@@ -2,7 +2,8 @@
 // all through one OutputSet, so the directory gets the whole report or nothing.
 
 import { openOutput } from '../reports/output-dir.js';
-import { errorAgainstBarChart, lineChart, type Datum } from '../reports/charts.js';
+import { errorAgainstBarChart, lineChart, scatter, type Datum } from '../reports/charts.js';
+import { collisionTable, ERROR_FLOOR_SHOWN } from './collision/report.js';
 import { toCsv } from '../reports/csv.js';
 import { writeChart } from '../reports/render.js';
 import { formatSig, markdownTable } from '../reports/table.js';
@@ -57,6 +58,7 @@ export function summaryMarkdown(r: SuiteResult): string {
     lines.push('## Energy drift (double pendulum from horizontal, 10 s at 2 ms, f64)', '');
     lines.push(markdownTable(['integrator', 'engine drift (J)', 'MuJoCo drift on its own run (J)'], Object.entries(e).map(([g, s]) => [g, s.drift, s.mujocoDrift])));
   }
+  if (r.collision) lines.push(...collisionTable(r));
   const skipped = r.rows.filter((x) => x.status === 'skip');
   lines.push('## Skipped', '', `${skipped.length} compared quantities skipped (float32 cannot resolve them, or chaos has decorrelated the reference from its own perturbed run); every one is in the stage CSV with status \`skip\` and the reason.`, '');
   return lines.join('\n') + '\n';
@@ -88,6 +90,12 @@ export async function writeReport(r: SuiteResult, dir: string, force = false): P
     if (r.closedForm.length) {
       const data = r.closedForm.flatMap((c) => c.t.map((t, k) => ({ t, error: c.error[k], run: `${c.model} ${c.precision}` })));
       await writeChart(out, 'exact-closed-form-over-time', lineChart({ title: 'double pendulum q̈: engine against the closed form at every state of a 10 s run', data: data.filter((d) => d.error > 0), x: 't', y: 'error', color: 'run', xTitle: 't (s)', yTitle: 'relative error', logY: true }));
+    }
+    if (r.collision?.scatter.length) {
+      const data = r.collision.scatter.filter((d) => Number.isFinite(d.reported));
+      await writeChart(out, 'collision-reported-vs-exact', scatter({ title: 'collision: reported against exact signed distance (units of the pair size; missed contacts not drawn)', data, x: 'exact', y: 'reported', color: 'source', xTitle: 'exact distance / size', yTitle: 'reported distance / size', tooltip: ['combo', 'source'] }));
+      const err = data.map((d) => ({ ...d, error: Math.max(Math.abs(d.reported - d.exact), ERROR_FLOOR_SHOWN) }));
+      await writeChart(out, 'collision-error-vs-exact', scatter({ title: `collision: |reported − exact| against exact distance (units of size; exact agreement drawn at ${ERROR_FLOOR_SHOWN})`, data: err, x: 'exact', y: 'error', color: 'source', xTitle: 'exact distance / size', yTitle: '|error| / size', logY: true, tooltip: ['combo', 'source'] }));
     }
     await out.write('summary.md', summaryMarkdown(r));
     return await out.commit();

@@ -6,10 +6,13 @@ import type { IntegratorName, ModelDesc } from '../engine/model-desc.js';
 import { bugAddon, engineAddon, type NativeAddon } from '../engine/native.js';
 import { energyReference, energyRows, type EnergyOutcome, type EnergyReference } from './energy.js';
 import { closedFormRun, readmeReference, readmeRows, README_QACC } from './exact.js';
-import { suiteModels } from './models.js';
+import { suiteModels, type NamedModel } from './models.js';
 import { perStateReference, perStateRows, type PerStateReference } from './per-state.js';
 import { trajectoryReference, trajectoryRows, trajectoryScenarios, type TrajectoryReference } from './trajectory.js';
 import { STAGES, type CheckRow, type StageName } from './types.js';
+import { batchCheckReference, batchCheckRows, type BatchCheckReference } from './collision/batch-check.js';
+import { filterRulesModel } from './collision/filter.js';
+import { collisionReference, collisionRows, engineContacts, filterRows, scatterPoints, type CollisionReference, type ScatterPoint } from './collision/stage.js';
 
 export interface SuiteOptions {
   stages: ReadonlySet<StageName>;
@@ -40,6 +43,8 @@ export interface SuiteResult {
   energy: Partial<Record<Precision, EnergyOutcome['series']>>;
   closedForm: { model: string; precision: Precision; t: number[]; error: number[] }[];
   tauScale: Record<string, number>;
+  /** The collision stage's distances (exact vs reported, ours and MuJoCo's), when it ran. */
+  collision?: { pairs: number; scatter: ScatterPoint[] };
   seconds: number;
   options: SuiteOptions;
   mujocoVersion?: string;
@@ -68,6 +73,11 @@ interface References {
   energy?: EnergyReference;
   readme: Map<string, number[][]>;
   models: Map<string, ModelDesc>;
+  collision?: CollisionReference;
+  /** Models whose candidate pairs the collision stage checks against MuJoCo's filter rules. */
+  filterModels: NamedModel[];
+  /** The batch path of detection (batch.collide()) at random states of a pile of shapes. */
+  collisionBatch?: BatchCheckReference;
 }
 
 const PER_STATE: StageName[] = ['kinematics', 'mass-matrix', 'bias', 'forward', 'step', 'energy'];
@@ -87,6 +97,10 @@ async function references(o: SuiteOptions): Promise<References> {
   const energyRef = o.stages.has('energy') && pendulum ? energyReference(o.python, pendulum, o.seed) : undefined;
   energyRef?.catch(() => undefined); // awaited below; an early failure must not go unhandled meanwhile
   const tauScale = new Map(perState.map((r) => [r.name, r.tauScale]));
+  // The collision reference (exact, float32 floors, MuJoCo) needs no model: it overlaps the rest.
+  const collisionRef = o.stages.has('collision') ? collisionReference(o.python, o.seed) : undefined;
+  collisionRef?.catch(() => undefined);
+  if (collisionRef) log('reference: collision pairs (exact, float32 floors, MuJoCo)');
   const trajectories = o.stages.has('trajectory')
     ? await pool(trajectoryScenarios(models, (n) => tauScale.get(n) ?? 1, o.seed), 2, async (sc) => {
         log(`reference: ${sc.name} (${sc.seconds} s)`);
@@ -101,7 +115,9 @@ async function references(o: SuiteOptions): Promise<References> {
       if (m) readme.set(name, await readmeReference(o.python, m, o.seed));
     }
   }
-  return { perState, trajectories, energy, readme, models };
+  const filterModels = o.stages.has('collision') ? [{ name: 'filter-rules', model: filterRulesModel() }, ...all.filter((m) => m.model.shapes?.length)] : [];
+  const collisionBatch = o.stages.has('collision') ? batchCheckReference(o.seed) : undefined;
+  return { perState, trajectories, energy, readme, models, collision: await collisionRef, filterModels, collisionBatch };
 }
 
 function runGates(refs: References, o: SuiteOptions, precision: Precision, addon: NativeAddon, states: number, out: SuiteResult | null): CheckRow[] {
@@ -112,6 +128,11 @@ function runGates(refs: References, o: SuiteOptions, precision: Precision, addon
     const e = energyRows(refs.energy, precision, addon);
     rows.push(...e.rows);
     if (out) out.energy[precision] = e.series;
+  }
+  if (refs.collision) {
+    rows.push(...collisionRows(refs.collision, precision, addon));
+    rows.push(...filterRows(refs.filterModels, precision, addon));
+    if (refs.collisionBatch) rows.push(...batchCheckRows(refs.collisionBatch, precision, addon));
   }
   if (o.stages.has('exact')) {
     for (const [name, model] of refs.models) {
@@ -133,6 +154,17 @@ export async function runSuite(o: SuiteOptions): Promise<SuiteResult> {
   const refs = await references(o);
   const result: SuiteResult = { rows: [], bugs: [], energy: {}, closedForm: [], tauScale: {}, seconds: 0, options: o };
   for (const r of refs.perState) result.tauScale[r.name] = r.tauScale;
+  if (refs.collision) {
+    const ref = refs.collision;
+    const ours = Object.fromEntries(PRECISIONS.map((p) => {
+      try {
+        return [p, engineContacts(engineAddon(), ref.pairs, p)];
+      } catch {
+        return [p, undefined];
+      }
+    }));
+    result.collision = { pairs: ref.pairs.length, scatter: scatterPoints(ref, ours) };
+  }
   // The normal run: the real engine (never the bug build), every state, both precisions.
   for (const p of PRECISIONS) {
     log(`engine: ${p}`);

@@ -49,6 +49,8 @@ class Batch {
   StepStats step(std::int64_t nsteps);
   void forward();
   void observe();
+  /// Contacts of every robot at the current state (the contact fields of storage()).
+  void collide();
   /// Every robot (and every padding lane) back to the model's initial state.
   void reset();
 

@@ -19,6 +19,12 @@ enum class Bug : int {
   VerletStaleAccel,     // integrator: Verlet's second half-kick reuses the old acceleration
   FreeQuatWorldFrame,   // integrator: free/ball orientation integrated as if ω were in the world frame
   TorqueLate,           // trajectory: the torque written before step k acts on step k+1
+  CollisionNormalFlipped,     // narrow phase: the contact normal points from b to a
+  CollisionRadiusDropped,     // narrow phase: shape b's sweep radius is ignored
+  CollisionBoxAxisSwapped,    // narrow phase: a box's x and y half-extents are swapped
+  CollisionMarginIgnored,     // narrow phase: contacts only when dist < 0 (margin and gap ignored)
+  CollisionManifoldClip,      // manifold: incident-face vertices are kept without the reference-face side test
+  CollisionFilteredPairKept,  // filtering: parent-child pairs (filterparent) are kept
   Count
 };
 
@@ -35,6 +41,12 @@ inline const char* bug_name(Bug b) {
   case Bug::VerletStaleAccel: return "verlet-stale-acceleration";
   case Bug::FreeQuatWorldFrame: return "free-quaternion-world-frame";
   case Bug::TorqueLate: return "torque-one-step-late";
+  case Bug::CollisionNormalFlipped: return "collision-normal-flipped";
+  case Bug::CollisionRadiusDropped: return "collision-radius-dropped";
+  case Bug::CollisionBoxAxisSwapped: return "collision-box-axis-swapped";
+  case Bug::CollisionMarginIgnored: return "collision-margin-ignored";
+  case Bug::CollisionManifoldClip: return "collision-manifold-clip";
+  case Bug::CollisionFilteredPairKept: return "collision-filtered-pair-kept";
   case Bug::Count: break;
   }
   return "?";

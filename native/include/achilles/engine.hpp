@@ -45,7 +45,9 @@ class Buffer {
   std::size_t bytes_;
 };
 
-enum class FieldId { Q, V, Tau, Qacc, Kinetic, Potential, BodyPos, BodyRot, TauPrev, Count };
+// Contact fields (collision, filled by collide()): for candidate pair p and point slot i,
+// ContactActive/ContactDist component p*4+i, ContactPos component (p*4+i)*3+c, ContactNormal p*3+c.
+enum class FieldId { Q, V, Tau, Qacc, Kinetic, Potential, BodyPos, BodyRot, TauPrev, ContactActive, ContactDist, ContactPos, ContactNormal, Count };
 
 struct FieldView {
   std::shared_ptr<Buffer> buffer;
@@ -73,6 +75,8 @@ class Kernel {
   virtual void forward_blocks(int worker, int b0, int b1) = 0;
   /// Body poses and energies at the current state.
   virtual void observe_blocks(int worker, int b0, int b1) = 0;
+  /// Contacts at the current state: shape poses, broad phase, narrow phase (the contact fields).
+  virtual void collide_blocks(int worker, int b0, int b1) = 0;
 };
 
 /// The instruction set a pack of `lanes` values needs: one register of it holds the pack

@@ -12,6 +12,7 @@
 #include <string>
 #include <vector>
 
+#include "collision/collide.hpp"
 #include "engine.hpp"
 #include "integrators.hpp"
 
@@ -45,8 +46,9 @@ template <class V> struct BlockScratch {
   V* a_sub;    // accelerations of substeps after the first
   V* tau_prev; // the previous step's torque (read only by a planted bug)
   Transform<V>* X_WB;
+  Transform<V>* X_WS; // world pose of every collision shape
 
-  static std::size_t bytes_needed(const KModel<ScalarOf<V>>& M) {
+  static std::size_t bytes_needed(const KModel<ScalarOf<V>>& M, std::size_t nshapes) {
     const std::size_t n = M.joints.size();
     const std::size_t nq = M.nq, nv = M.nv;
     // Mirrors the constructor's takes; each take may pad up to 64 bytes.
@@ -56,10 +58,11 @@ template <class V> struct BlockScratch {
       dof += k * (sizeof(Motion<V>) + sizeof(Force<V>) + (k + 1) * sizeof(V));
     }
     const std::size_t vecs = 2 * (nq + 1) + 9 * (nv + 1);
-    return n * (sizeof(JointWork<V>) + sizeof(Transform<V>)) + dof + vecs * sizeof(V) + (4 * n + 16) * 64;
+    return n * (sizeof(JointWork<V>) + sizeof(Transform<V>)) + dof + vecs * sizeof(V) + (4 * n + 16) * 64 +
+           (nshapes ? nshapes : 1) * sizeof(Transform<V>) + 64;
   }
 
-  BlockScratch(Arena& arena, const KModel<ScalarOf<V>>& M) {
+  BlockScratch(Arena& arena, const KModel<ScalarOf<V>>& M, std::size_t nshapes) {
     const std::size_t n = M.joints.size();
     s.W = arena.take<JointWork<V>>(n);
     for (std::size_t i = 0; i < n; ++i) {
@@ -83,6 +86,7 @@ template <class V> struct BlockScratch {
     a_sub = arena.take<V>(nv);
     tau_prev = arena.take<V>(nv);
     X_WB = arena.take<Transform<V>>(n);
+    X_WS = arena.take<Transform<V>>(nshapes ? nshapes : 1);
   }
 };
 
@@ -92,10 +96,10 @@ template <class V> class KernelImpl final : public Kernel {
 
  public:
   KernelImpl(const Model& model, const BatchOptions& opt, const Storage& storage)
-      : M_(model), opt_(opt), st_(storage), blocks_((opt.copies + W - 1) / W) {
+      : M_(model), C_(model), opt_(opt), st_(storage), blocks_((opt.copies + W - 1) / W) {
     for (int t = 0; t < opt.threads; ++t) {
-      arenas_.emplace_back(BlockScratch<V>::bytes_needed(M_));
-      scratch_.emplace_back(arenas_.back(), M_);
+      arenas_.emplace_back(BlockScratch<V>::bytes_needed(M_, C_.shapes.size()));
+      scratch_.emplace_back(arenas_.back(), M_, C_.shapes.size());
     }
     h_ = T(opt.dt / opt.substeps);
   }
@@ -160,7 +164,55 @@ template <class V> class KernelImpl final : public Kernel {
     }
   }
 
+  /// kPassPose then kPassShapePoses, kPassBroadPhase, kPassNarrowPhase (passes.hpp).
+  void collide_blocks(int worker, int b0, int b1) override {
+    BlockScratch<V>& sc = scratch_[worker];
+    BlockState<V>& s = sc.s;
+    for (int b = b0; b < b1; ++b) {
+      load_block(b, sc);
+      pass_velocity(M_, s.W, s.q, s.v);
+      pass_pose(M_, s.W, sc.X_WB);
+      pass_shape_poses(C_, sc.X_WB, sc.X_WS);
+      for (std::size_t p = 0; p < C_.pairs.size(); ++p) {
+        const KPair<T>& pr = C_.pairs[p];
+        const KShape<T>& a = C_.shapes[pr.a];
+        const KShape<T>& bs = C_.shapes[pr.b];
+        const MaskOf<V> overlap = aabb_overlap(a, sc.X_WS[pr.a], bs, sc.X_WS[pr.b]);
+        Manifold<V> m;
+        if (vany(overlap)) {
+          narrow_pair<V>(a.geom, sc.X_WS[pr.a], bs.geom, sc.X_WS[pr.b], pr.thr, m);
+        } else {
+          m.n = splat3<V>(0, 0, 0);
+          for (int i = 0; i < 4; ++i) {
+            m.pos[i] = splat3<V>(0, 0, 0);
+            m.dist[i] = V(0);
+            m.on[i] = mask_false<V>();
+          }
+        }
+        store_contacts(static_cast<int>(p), b, overlap, m);
+      }
+    }
+  }
+
  private:
+  /// Active slots get their contact; inactive ones read 0 (and the normal 0 when no slot is).
+  void store_contacts(int p, int b, const MaskOf<V>& overlap, const Manifold<V>& m) const {
+    MaskOf<V> any = mask_false<V>();
+    for (int i = 0; i < 4; ++i) {
+      const MaskOf<V> on = vand(overlap, m.on[i]);
+      any = vor(any, on);
+      const int slot = p * 4 + i;
+      vstore(lane_ptr(FieldId::ContactActive, slot, b), vselect(on, V(1), V(0)));
+      vstore(lane_ptr(FieldId::ContactDist, slot, b), vselect(on, m.dist[i], V(0)));
+      vstore(lane_ptr(FieldId::ContactPos, slot * 3 + 0, b), vselect(on, m.pos[i].x, V(0)));
+      vstore(lane_ptr(FieldId::ContactPos, slot * 3 + 1, b), vselect(on, m.pos[i].y, V(0)));
+      vstore(lane_ptr(FieldId::ContactPos, slot * 3 + 2, b), vselect(on, m.pos[i].z, V(0)));
+    }
+    vstore(lane_ptr(FieldId::ContactNormal, p * 3 + 0, b), vselect(any, m.n.x, V(0)));
+    vstore(lane_ptr(FieldId::ContactNormal, p * 3 + 1, b), vselect(any, m.n.y, V(0)));
+    vstore(lane_ptr(FieldId::ContactNormal, p * 3 + 2, b), vselect(any, m.n.z, V(0)));
+  }
+
   T* lane_ptr(FieldId f, int component, int block) const {
     return static_cast<T*>(st_.ptr(f)) + static_cast<std::size_t>(component) * st_.stride + static_cast<std::size_t>(block) * W;
   }
@@ -231,6 +283,7 @@ template <class V> class KernelImpl final : public Kernel {
   }
 
   KModel<T> M_;
+  KCollision<T> C_;
   BatchOptions opt_;
   Storage st_;
   int blocks_;

@@ -6,7 +6,10 @@
 #include <cstdint>
 #include <stdexcept>
 #include <string>
+#include <utility>
 #include <vector>
+
+#include "collision/shape.hpp"
 
 namespace ach {
 
@@ -61,10 +64,24 @@ struct Model {
   int max_nv = 0;
   double gravity[3] = {0, 0, 0};
   std::vector<double> q0, v0, tau0;
+  // Collision (see collision/shape.hpp): shapes, body pairs whose shapes never collide (-1 =
+  // world), and the candidate pairs derived from them at load by MuJoCo's filtering rules.
+  std::vector<Shape> shapes;
+  std::vector<std::pair<int, int>> excludes;
+  std::vector<ShapePair> pairs;
 
   /// Fill offsets, derived inertias and axis kinds, and check every invariant the kernels rely
   /// on. Throws std::invalid_argument with a message naming the joint.
   void finalize();
+
+  /// A massless link is allowed when the links below it give its joint a positive effective
+  /// inertia: checked at q0 as the ABA's D = Sᵀ·IA·S, scaled by the locked-subtree Sᵀ·Ic·S, whose
+  /// Cholesky pivots must all exceed kSingularShare (see model.cpp). Throws naming the joint.
+  void check_effective_inertia() const;
+  static const double kSingularShare;
 };
+
+/// Check the shapes and derive `pairs` (collision/filter.cpp); called by Model::finalize.
+void finalize_collision(Model& model);
 
 } // namespace ach

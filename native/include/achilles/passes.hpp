@@ -22,6 +22,9 @@ enum Field : unsigned {
   F_body_acc = 1u << 10,  // spatial acceleration of every body, in B
   F_pose = 1u << 11,      // X_WB of every body
   F_energy = 1u << 12,    // kinetic and potential energy
+  F_shape_pose = 1u << 13,// X_WS of every collision shape
+  F_broad = 1u << 14,     // per candidate pair: do the inflated world AABBs overlap (a lane mask)
+  F_contacts = 1u << 15,  // contactActive, contactDist, contactPos, contactNormal
 };
 
 struct PassInfo {
@@ -41,8 +44,14 @@ constexpr PassInfo kPassAbaForward{"accelerations (root→leaves)", F_placement 
 constexpr PassInfo kPassPose{"world poses (root→leaves)", F_placement, F_pose};
 constexpr PassInfo kPassEnergy{"energy", F_velocity | F_pose, F_energy};
 
+// Collision detection (collision/collide.hpp), run by collide() at the current state.
+constexpr PassInfo kPassShapePoses{"shape poses X_WS = X_WB·X_BS", F_pose, F_shape_pose};
+constexpr PassInfo kPassBroadPhase{"broad phase (inflated AABB overlap per candidate pair)", F_shape_pose, F_broad};
+constexpr PassInfo kPassNarrowPhase{"narrow phase (manifolds where any lane overlaps)", F_shape_pose | F_broad, F_contacts};
+
 constexpr PassInfo kForwardDynamics[] = {kPassVelocity, kPassAbaBackward, kPassAbaForward};
 constexpr PassInfo kObservation[] = {kPassVelocity, kPassPose, kPassEnergy};
+constexpr PassInfo kCollision[] = {kPassVelocity, kPassPose, kPassShapePoses, kPassBroadPhase, kPassNarrowPhase};
 
 template <unsigned N> constexpr bool pipeline_ordered(const PassInfo (&passes)[N]) {
   unsigned available = kStateFields;
@@ -54,5 +63,6 @@ template <unsigned N> constexpr bool pipeline_ordered(const PassInfo (&passes)[N
 }
 static_assert(pipeline_ordered(kForwardDynamics), "forward dynamics: a pass reads a field no earlier pass writes");
 static_assert(pipeline_ordered(kObservation), "observation: a pass reads a field no earlier pass writes");
+static_assert(pipeline_ordered(kCollision), "collision: a pass reads a field no earlier pass writes");
 
 } // namespace ach

@@ -1,0 +1,164 @@
+// One pair's contacts (narrow_pair) and the collision pass over a block of lanes (broad phase,
+// then narrow phase where any lane's inflated AABBs overlap).
+#pragma once
+
+#include "../isa_namespace.hpp"
+
+#include <vector>
+
+#include "../model.hpp"
+#include "narrow.hpp"
+
+namespace ach {
+inline namespace ACH_ISA_NS {
+
+/// Core of a shape, decided by its extents (its kind only names the everyday case):
+/// 0 plane, 1 point (sphere), 2 segment along z (capsule), 3 box.
+template <class T> inline int core_rank(const ShapeGeom<T>& g) {
+  if (g.kind == ShapeKind::Plane) return 0;
+  if (g.h[0] == 0 && g.h[1] == 0) return g.h[2] == 0 ? 1 : 2;
+  return 3;
+}
+
+template <class V> inline CoreBox<V> core_box(const ShapeGeom<ScalarOf<V>>& g, const Transform<V>& X) {
+  CoreBox<V> c;
+  c.R = X.R;
+  c.p = X.p;
+  for (int k = 0; k < 3; ++k) c.h[k] = V(g.h[k]);
+  return c;
+}
+
+/// Contacts of shapes a and b at world poses Xa, Xb: normal from a to b, ≤ 4 points, each active
+/// when its signed distance is below `thr` (the pair's margin + gap).
+template <class V>
+inline void narrow_pair(ShapeGeom<ScalarOf<V>> a, const Transform<V>& Xa, ShapeGeom<ScalarOf<V>> b, const Transform<V>& Xb, ScalarOf<V> thr,
+                        Manifold<V>& m) {
+  using T = ScalarOf<V>;
+  if (ACH_BUG(CollisionBoxAxisSwapped))
+    for (ShapeGeom<T>* g : {&a, &b})
+      if (g->kind == ShapeKind::Box || g->kind == ShapeKind::RoundedBox) {
+        const T x = g->h[0];
+        g->h[0] = g->h[1];
+        g->h[1] = x;
+      }
+  if (ACH_BUG(CollisionRadiusDropped)) b.r = T(0);
+  if (ACH_BUG(CollisionMarginIgnored)) thr = T(0);
+  // compute in core order (plane < point < segment < box) and swap back at the end
+  const bool swap = core_rank(a) > core_rank(b);
+  const ShapeGeom<T>& P = swap ? b : a;
+  const ShapeGeom<T>& Q = swap ? a : b;
+  const Transform<V>& XP = swap ? Xb : Xa;
+  const Transform<V>& XQ = swap ? Xa : Xb;
+  const T zmax = thr + P.r + Q.r;
+  const T size = P.h[0] + P.h[1] + P.h[2] + Q.h[0] + Q.h[1] + Q.h[2] + P.r + Q.r;
+  const T dupTol = T(1e-6) * size * (sizeof(T) == 4 ? T(100) : T(1));
+  const int rp = core_rank(P), rq = core_rank(Q);
+  CoreContact<V> c;
+  clear(c);
+  const Vec3<V> zQ = col(XQ.R, 2), zP = col(XP.R, 2);
+  if (rp == 0) {
+    if (rq == 1) {
+      plane_corners<V, 1>(XP, &XQ.p, 1, zmax, dupTol, c);
+    } else if (rq == 2) {
+      const Vec3<V> ends[2] = {XQ.p + V(Q.h[2]) * zQ, XQ.p - V(Q.h[2]) * zQ};
+      plane_corners<V, 2>(XP, ends, 2, zmax, dupTol, c);
+    } else if (rq == 3) {
+      Vec3<V> corners[8];
+      const int n = box_corners(core_box(Q, XQ), Q.h, corners);
+      plane_corners<V, 8>(XP, corners, n, zmax, dupTol, c);
+    } // plane–plane never pairs
+  } else if (rp == 1 && rq == 1) {
+    point_point(XP.p, XQ.p, splat3<V>(0, 0, 1), c);
+  } else if (rp == 1 && rq == 2) {
+    const Vec3<V> q0 = XQ.p - V(Q.h[2]) * zQ, dq = V(2 * Q.h[2]) * zQ;
+    const V t = vclamp(dot(XP.p - q0, dq) / V(dot(dq, dq)), V(0), V(1));
+    point_point(XP.p, q0 + t * dq, any_perpendicular(zQ), c);
+  } else if (rp == 1 && rq == 3) {
+    Vec3<V> surf, nBox;
+    V sd;
+    point_box(core_box(Q, XQ), XP.p, surf, nBox, sd);
+    c.n = -nBox;
+    c.pa[0] = XP.p;
+    c.dc[0] = sd;
+    c.has[0] = mask_true<V>();
+  } else if (rp == 2 && rq == 2) {
+    segment_pair(XP.p - V(P.h[2]) * zP, V(2 * P.h[2]) * zP, XQ.p - V(Q.h[2]) * zQ, V(2 * Q.h[2]) * zQ, zmax, dupTol, c);
+  } else {
+    box_box(core_box(P, XP), P.h, core_box(Q, XQ), Q.h, zmax, c);
+  }
+  // MuJoCo's contact: distance between the surfaces, position midway between them
+  m.n = c.n;
+  for (int i = 0; i < 4; ++i) {
+    m.dist[i] = c.dc[i] - V(P.r + Q.r);
+    m.on[i] = vand(c.has[i], m.dist[i] < V(thr));
+    m.pos[i] = c.pa[i] + (V(P.r) + V(0.5) * m.dist[i]) * c.n;
+  }
+  if (swap) m.n = -m.n;
+  if (ACH_BUG(CollisionNormalFlipped)) m.n = -m.n;
+}
+
+/// The collision tables in the kernel's scalar type.
+template <class T> struct KShape {
+  ShapeGeom<T> geom;
+  int body;
+  T R_BS[9], p_BS[3];
+  T inflate; // margin + gap: the AABB grows by it
+};
+template <class T> struct KPair {
+  int a, b;
+  T thr; // margin_a + margin_b + gap_a + gap_b
+};
+template <class T> struct KCollision {
+  std::vector<KShape<T>> shapes;
+  std::vector<KPair<T>> pairs;
+  explicit KCollision(const Model& m) {
+    for (const Shape& s : m.shapes) {
+      KShape<T> k{};
+      k.geom.kind = s.kind;
+      for (int e = 0; e < 3; ++e) k.geom.h[e] = T(s.half[e]);
+      k.geom.r = T(s.radius);
+      k.body = s.body;
+      for (int e = 0; e < 9; ++e) k.R_BS[e] = T(s.R_BS[e]);
+      for (int e = 0; e < 3; ++e) k.p_BS[e] = T(s.p_BS[e]);
+      k.inflate = T(s.margin + s.gap);
+      shapes.push_back(k);
+    }
+    for (const ShapePair& p : m.pairs) {
+      const Shape& a = m.shapes[p.a];
+      const Shape& b = m.shapes[p.b];
+      pairs.push_back({p.a, p.b, T(a.margin + b.margin + a.gap + b.gap)});
+    }
+  }
+};
+
+/// World pose of every shape: X_WS = X_WB · X_BS (static shapes: X_BS is already world).
+template <class V> inline void pass_shape_poses(const KCollision<ScalarOf<V>>& C, const Transform<V>* X_WB, Transform<V>* X_WS) {
+  for (std::size_t s = 0; s < C.shapes.size(); ++s) {
+    const KShape<ScalarOf<V>>& k = C.shapes[s];
+    Transform<V> X_BS;
+    for (int e = 0; e < 9; ++e) X_BS.R.m[e] = V(k.R_BS[e]);
+    X_BS.p = {V(k.p_BS[0]), V(k.p_BS[1]), V(k.p_BS[2])};
+    X_WS[s] = k.body < 0 ? X_BS : compose(X_WB[k.body], X_BS);
+  }
+}
+
+/// Broad phase: do the world AABBs (inflated by margin + gap) of a pair's shapes overlap? Planes
+/// are unbounded and overlap everything.
+template <class V> inline MaskOf<V> aabb_overlap(const KShape<ScalarOf<V>>& a, const Transform<V>& Xa, const KShape<ScalarOf<V>>& b,
+                                                 const Transform<V>& Xb) {
+  if (a.geom.kind == ShapeKind::Plane || b.geom.kind == ShapeKind::Plane) return mask_true<V>();
+  MaskOf<V> all = mask_true<V>();
+  const V ca[3] = {Xa.p.x, Xa.p.y, Xa.p.z}, cb[3] = {Xb.p.x, Xb.p.y, Xb.p.z};
+  for (int w = 0; w < 3; ++w) {
+    V ea = V(a.geom.r + a.inflate), eb = V(b.geom.r + b.inflate);
+    for (int k = 0; k < 3; ++k) {
+      ea = ea + vabs(Xa.R.m[w * 3 + k]) * V(a.geom.h[k]);
+      eb = eb + vabs(Xb.R.m[w * 3 + k]) * V(b.geom.h[k]);
+    }
+    all = vand(all, vabs(cb[w] - ca[w]) <= ea + eb);
+  }
+  return all;
+}
+
+} // namespace ACH_ISA_NS
+} // namespace ach

@@ -1,0 +1,86 @@
+// Plain float64 geometry for the exact collision reference: 3-vectors, poses, and shapes as
+// convex core polytopes (a box's 8 corners, duplicates kept when half-extents are zero) swept by
+// a ball. Written for the validation only: nothing here is shared with the native engine.
+
+import type { ShapeKind } from '../../engine/model-desc.js';
+
+export type V3 = [number, number, number];
+
+export const add = (a: readonly number[], b: readonly number[]): V3 => [a[0] + b[0], a[1] + b[1], a[2] + b[2]];
+export const sub = (a: readonly number[], b: readonly number[]): V3 => [a[0] - b[0], a[1] - b[1], a[2] - b[2]];
+export const scale = (a: readonly number[], s: number): V3 => [a[0] * s, a[1] * s, a[2] * s];
+export const dot = (a: readonly number[], b: readonly number[]): number => a[0] * b[0] + a[1] * b[1] + a[2] * b[2];
+export const cross = (a: readonly number[], b: readonly number[]): V3 => [a[1] * b[2] - a[2] * b[1], a[2] * b[0] - a[0] * b[2], a[0] * b[1] - a[1] * b[0]];
+export const norm = (a: readonly number[]): number => Math.hypot(a[0], a[1], a[2]);
+export const unit = (a: readonly number[]): V3 => scale(a, 1 / norm(a));
+
+/** Angle between two directions (rad), stable near 0 and π (atan2 of |a×b| and a·b). */
+export const angle = (a: readonly number[], b: readonly number[]): number => {
+  const r = Math.atan2(norm(cross(a, b)), dot(a, b));
+  return Number.isFinite(r) ? r : Infinity;
+};
+
+/** A world pose: position and unit quaternion [w, x, y, z]. */
+export interface Pose {
+  pos: V3;
+  quat: [number, number, number, number];
+}
+
+/** The shape as the contract's collideShapePairs takes it (a sphere-swept box, or a plane). */
+export interface ShapeGeom {
+  kind: ShapeKind;
+  halfExtents: V3;
+  radius: number;
+}
+
+/** Row-major rotation matrix of a quaternion (normalised first, so a perturbed one stays a rotation). */
+export function rotation(q: readonly number[]): number[] {
+  const n = Math.hypot(q[0], q[1], q[2], q[3]);
+  const [w, x, y, z] = [q[0] / n, q[1] / n, q[2] / n, q[3] / n];
+  return [
+    1 - 2 * (y * y + z * z), 2 * (x * y - w * z), 2 * (x * z + w * y),
+    2 * (x * y + w * z), 1 - 2 * (x * x + z * z), 2 * (y * z - w * x),
+    2 * (x * z - w * y), 2 * (y * z + w * x), 1 - 2 * (x * x + y * y),
+  ];
+}
+export const mulMV = (R: readonly number[], v: readonly number[]): V3 => [
+  R[0] * v[0] + R[1] * v[1] + R[2] * v[2],
+  R[3] * v[0] + R[4] * v[1] + R[5] * v[2],
+  R[6] * v[0] + R[7] * v[1] + R[8] * v[2],
+];
+export const mulMtV = (R: readonly number[], v: readonly number[]): V3 => [
+  R[0] * v[0] + R[3] * v[1] + R[6] * v[2],
+  R[1] * v[0] + R[4] * v[1] + R[7] * v[2],
+  R[2] * v[0] + R[5] * v[1] + R[8] * v[2],
+];
+
+/** The core's 8 corners in world coordinates (sphere: 8 copies of the centre; capsule: 4 + 4 of its
+ *  segment's ends). Duplicates are harmless to every algorithm here and keep the indexing fixed. */
+export function coreVertices(s: ShapeGeom, X: Pose): V3[] {
+  const R = rotation(X.quat);
+  const out: V3[] = [];
+  for (let k = 0; k < 8; k++) {
+    const local: V3 = [k & 1 ? s.halfExtents[0] : -s.halfExtents[0], k & 2 ? s.halfExtents[1] : -s.halfExtents[1], k & 4 ? s.halfExtents[2] : -s.halfExtents[2]];
+    out.push(add(X.pos, mulMV(R, local)));
+  }
+  return out;
+}
+
+/** Outward unit normal of a plane shape (its frame's +z) in the world. */
+export const planeNormal = (X: Pose): V3 => {
+  const R = rotation(X.quat);
+  return [R[2], R[5], R[8]];
+};
+
+/** Exact signed distance from a world point to a shape's surface (negative inside):
+ *  q = |p_S| − h, sd = ‖max(q, 0)‖ + min(max_i q_i, 0) − r; a plane's is its height above it. */
+export function pointSignedDistance(s: ShapeGeom, X: Pose, p: readonly number[]): number {
+  if (s.kind === 'plane') return dot(planeNormal(X), sub(p, X.pos));
+  const local = mulMtV(rotation(X.quat), sub(p, X.pos));
+  const q = [0, 1, 2].map((i) => Math.abs(local[i]) - s.halfExtents[i]);
+  const outside = Math.hypot(Math.max(q[0], 0), Math.max(q[1], 0), Math.max(q[2], 0));
+  return outside + Math.min(Math.max(q[0], q[1], q[2]), 0) - s.radius;
+}
+
+/** A shape's size: the largest half-extent plus the radius (a plane has none: 0). */
+export const shapeSize = (s: ShapeGeom): number => (s.kind === 'plane' ? 0 : Math.max(...s.halfExtents) + s.radius);

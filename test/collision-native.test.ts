@@ -1,0 +1,358 @@
+// The native collision room: closed-form contacts for every kind pair through the standalone
+// narrow phase, MuJoCo's filtering rules, and the batch's contact fields (bit-identical across
+// lane widths, batch sizes and threads).
+import { describe, expect, it } from 'vitest';
+import { Batch } from '../src/engine/batch.js';
+import type { BodyDesc, ModelDesc, Quat, ShapeDesc, Vec3 } from '../src/engine/model-desc.js';
+import { bugAddon, engineAddon, type PairContacts, type PairQuery, type ShapeQuery } from '../src/engine/native.js';
+import { rng } from './helpers/engine.js';
+
+const addon = engineAddon();
+const I: Quat = [1, 0, 0, 0];
+const shape = (kind: ShapeQuery['kind'], h: Vec3 = [0, 0, 0], r = 0): ShapeQuery => ({ kind, halfExtents: h, radius: r });
+const pose = (pos: Vec3, quat: Quat = I) => ({ pos, quat });
+const axisAngle = (ax: Vec3, ang: number): Quat => {
+  const n = Math.hypot(...ax);
+  const s = Math.sin(ang / 2) / n;
+  return [Math.cos(ang / 2), ax[0] * s, ax[1] * s, ax[2] * s];
+};
+function one(p: PairQuery, precision: 'f32' | 'f64' = 'f64'): PairContacts {
+  return addon.collideShapePairs([p], { precision })[0];
+}
+const close = (a: number, b: number, tol = 1e-12) => expect(Math.abs(a - b)).toBeLessThanOrEqual(tol);
+const closeV = (a: number[], b: number[], tol = 1e-12) => a.forEach((x, k) => close(x, b[k], tol));
+
+describe('narrow phase: closed forms (f64 to 1e-12)', () => {
+  it('sphere–sphere: distance of centres minus radii, point midway between surfaces', () => {
+    const c = one({ a: shape('sphere', [0, 0, 0], 0.5), b: shape('sphere', [0, 0, 0], 0.25), poseA: pose([0, 0, 0]), poseB: pose([0.7, 0, 0]), margin: 0 });
+    expect(c.count).toBe(1);
+    close(c.dists[0], -0.05);
+    closeV(c.normal, [1, 0, 0]);
+    closeV(c.points[0], [0.475, 0, 0]);
+  });
+  it('sphere–capsule: point to segment', () => {
+    const c = one({ a: shape('sphere', [0, 0, 0], 0.2), b: shape('capsule', [0, 0, 0.5], 0.1), poseA: pose([0.25, 0, 0.6]), poseB: pose([0, 0, 0]), margin: 0 });
+    expect(c.count).toBe(1);
+    close(c.dists[0], Math.hypot(0.25, 0.1) - 0.3);
+    closeV(c.normal, [-0.25 / Math.hypot(0.25, 0.1), 0, -0.1 / Math.hypot(0.25, 0.1)]);
+  });
+  it('capsule–capsule, parallel: two points at the ends of the overlap', () => {
+    const c = one({ a: shape('capsule', [0, 0, 0.5], 0.1), b: shape('capsule', [0, 0, 0.5], 0.1), poseA: pose([0, 0, 0]), poseB: pose([0.15, 0, 0.2]), margin: 0 });
+    expect(c.count).toBe(2);
+    c.dists.forEach((d) => close(d, -0.05));
+    closeV(c.normal, [1, 0, 0]);
+    expect(c.points.map((p) => p[2]).sort((x, y) => x - y)).toEqual([-0.3, 0.5].map((z) => expect.closeTo(z, 12)));
+  });
+  it('capsule–capsule, crossed: one point, normal perpendicular to both', () => {
+    const c = one({ a: shape('capsule', [0, 0, 0.5], 0.1), b: shape('capsule', [0, 0, 0.5], 0.1), poseA: pose([0, 0, 0]), poseB: pose([0.15, 0, 0.1], axisAngle([1, 0, 0], Math.PI / 2)), margin: 0 });
+    expect(c.count).toBe(1);
+    close(c.dists[0], -0.05);
+    closeV(c.normal, [1, 0, 0]);
+  });
+  it('box resting on a plane: 4 points, normal from box to plane', () => {
+    const c = one({ a: shape('box', [0.5, 0.4, 0.3]), b: shape('plane'), poseA: pose([1, 2, 0.29]), poseB: pose([0, 0, 0]), margin: 0 });
+    expect(c.count).toBe(4);
+    closeV(c.normal, [0, 0, -1]);
+    c.dists.forEach((d) => close(d, -0.01));
+  });
+  it('box face on box face: 4 points on the overlap rectangle', () => {
+    const c = one({ a: shape('box', [0.5, 0.5, 0.5]), b: shape('box', [0.5, 0.5, 0.5]), poseA: pose([0, 0, 0]), poseB: pose([0.2, 0.1, 0.99]), margin: 0 });
+    expect(c.count).toBe(4);
+    closeV(c.normal, [0, 0, 1]);
+    c.dists.forEach((d) => close(d, -0.01));
+    const xs = c.points.map((p) => p[0]).sort((a, b) => a - b);
+    const ys = c.points.map((p) => p[1]).sort((a, b) => a - b);
+    closeV(xs, [-0.3, -0.3, 0.5, 0.5]);
+    closeV(ys, [-0.4, -0.4, 0.5, 0.5]);
+  });
+  it('box edge on box edge (crossed at 90°): one point, MuJoCo closed form', () => {
+    // B rotated 45° about x then lowered so its edge crosses A's top edge rotated 45° about y
+    const a = shape('box', [0.5, 0.5, 0.5]);
+    const qa = axisAngle([0, 1, 0], Math.PI / 4);
+    const qb = axisAngle([1, 0, 0], Math.PI / 4);
+    const gap = 0.02; // edges' centres 2·0.5·√2 − 0.02 apart
+    const c = one({ a, b: a, poseA: pose([0, 0, 0], qa), poseB: pose([0, 0, Math.SQRT2 - gap], qb), margin: 0 });
+    expect(c.count).toBe(1);
+    close(c.dists[0], -gap);
+    closeV(c.normal, [0, 0, 1]);
+  });
+  it('separated boxes: the true closest-feature distance, not the separating-axis bound', () => {
+    const c = one({ a: shape('box', [0.5, 0.5, 0.5]), b: shape('box', [0.5, 0.5, 0.5]), poseA: pose([0, 0, 0]), poseB: pose([1.2, 1.2, 1.2]), margin: 1 });
+    expect(c.count).toBe(1);
+    close(c.dists[0], 0.2 * Math.sqrt(3));
+  });
+  it('rounded boxes with separated cores but overlapping surfaces', () => {
+    const c = one({ a: shape('rounded-box', [0.5, 0.5, 0.5], 0.1), b: shape('rounded-box', [0.5, 0.5, 0.5], 0.1), poseA: pose([0, 0, 0]), poseB: pose([1.05, 1.05, 0]), margin: 0 });
+    expect(c.count).toBe(1);
+    close(c.dists[0], Math.SQRT2 * 0.05 - 0.2);
+  });
+  it('capsule lying on a box: 2 points', () => {
+    const c = one({ a: shape('capsule', [0, 0, 0.5], 0.1), b: shape('box', [0.5, 0.5, 0.5]), poseA: pose([0, 0, 0.55], axisAngle([1, 0, 0], Math.PI / 2)), poseB: pose([0, 0, 0]), margin: 0 });
+    expect(c.count).toBe(2);
+    c.dists.forEach((d) => close(d, -0.05));
+  });
+  it('sphere on a box edge and deep inside a box', () => {
+    const e = one({ a: shape('sphere', [0, 0, 0], 0.25), b: shape('box', [0.5, 0.5, 0.5]), poseA: pose([0.6, 0.6, 0]), poseB: pose([0, 0, 0]), margin: 0 });
+    close(e.dists[0], Math.hypot(0.1, 0.1) - 0.25);
+    const d = one({ a: shape('sphere', [0, 0, 0], 0.1), b: shape('box', [0.5, 0.5, 0.5]), poseA: pose([0.1, 0.3, 0]), poseB: pose([0, 0, 0]), margin: 0 });
+    close(d.dists[0], -0.2 - 0.1);
+    closeV(d.normal, [0, -1, 0]); // from the sphere to the box: the box pushes it out through +y
+  });
+  it('deep penetration of two boxes: depth of the least-overlap axis', () => {
+    const c = one({ a: shape('box', [0.5, 0.5, 0.5]), b: shape('box', [0.3, 0.3, 0.3]), poseA: pose([0, 0, 0]), poseB: pose([0.1, 0, 0.05]), margin: 0 });
+    close(c.dists[0], -(0.5 + 0.3 - 0.1));
+  });
+  it('contacts within the margin are reported before touching; plane may be b or a', () => {
+    const p = { a: shape('plane'), b: shape('sphere', [0, 0, 0], 0.1), poseA: pose([0, 0, 0]), poseB: pose([0, 0, 0.15]), margin: 0.06 };
+    const c = one(p);
+    expect(c.count).toBe(1);
+    close(c.dists[0], 0.05);
+    expect(one({ ...p, margin: 0.04 }).count).toBe(0);
+    const s = one({ a: p.b, b: p.a, poseA: p.poseB, poseB: p.poseA, margin: 0.06 });
+    closeV(s.normal, [0, 0, -1]);
+    close(s.dists[0], 0.05);
+  });
+});
+
+// ---- models -------------------------------------------------------------------------------
+
+const body = (name: string, parent: number, joint: BodyDesc['joint'], pos: Vec3, q0: number[], nv: number): BodyDesc => ({
+  name, parent, pos, quat: I, joint, axis: joint === 'revolute' ? [0, 1, 0] : [0, 0, 1], mass: 1, com: [0, 0, 0],
+  inertia: [0.01, 0.01, 0.01, 0, 0, 0], q0, v0: new Array(nv).fill(0), tau: new Array(nv).fill(0),
+});
+const shapeDesc = (name: string, b: number, kind: ShapeDesc['kind'], h: Vec3, r: number, pos: Vec3 = [0, 0, 0], quat: Quat = I, extra: Partial<ShapeDesc> = {}): ShapeDesc => ({
+  name, body: b, kind, halfExtents: h, radius: r, pos, quat, friction: 1, contype: 1, conaffinity: 1, margin: 0, gap: 0, ...extra,
+});
+const world = { gravity: [0, 0, -9.81] as Vec3, dt: 0.002, integrator: 'euler' as const, duration: 1, substeps: 1 };
+
+/** Ground; a free box dropping on it; a two-link arm hinged to the world with capsules and a
+ *  sphere; a welded (fixed) box on the arm's first link. */
+function scene(): ModelDesc {
+  const bodies = [
+    body('box', -1, 'free', [0, 0, 0], [0.3, 0.1, 0.19, 1, 0, 0, 0], 6),
+    body('upper', -1, 'revolute', [0, 0, 1], [0.3], 1),
+    body('lower', 1, 'revolute', [0, 0, -0.5], [-0.6], 1),
+    body('bracket', 1, 'fixed', [0.1, 0, -0.2], [], 0),
+  ];
+  const shapes = [
+    shapeDesc('ground', -1, 'plane', [0, 0, 0], 0),
+    shapeDesc('box', 0, 'rounded-box', [0.15, 0.1, 0.15], 0.05, [0, 0, 0], I, { margin: 0.01 }),
+    shapeDesc('upper', 1, 'capsule', [0, 0, 0.25], 0.05, [0, 0, -0.25]),
+    shapeDesc('lower', 2, 'capsule', [0, 0, 0.25], 0.05, [0, 0, -0.25]),
+    shapeDesc('hand', 2, 'sphere', [0, 0, 0], 0.12, [0, 0, -0.55]),
+    shapeDesc('bracket', 3, 'box', [0.05, 0.05, 0.05], 0, [0, 0, 0], I, { gap: 0.02 }),
+  ];
+  return { name: 'collision-scene', bodies, world, files: [], shapes, excludes: [] };
+}
+
+describe('filtering (MuJoCo rules, at load)', () => {
+  const pairsOf = (m: ModelDesc) => new Batch(m, { copies: 1, lanes: 1, precision: 'f64' }).pairs.map((p) => `${m.shapes![p.a].name}-${m.shapes![p.b].name}`);
+  it('drops same-weld-body and parent–child pairs, keeps world geometry against links hinged to the world', () => {
+    expect(pairsOf(scene())).toEqual([
+      'ground-box', 'ground-upper', 'ground-lower', 'ground-hand', 'ground-bracket',
+      'box-upper', 'box-lower', 'box-hand', 'box-bracket',
+      // upper–lower, upper–hand: parent–child; upper–bracket: one weld body; lower–bracket, hand–bracket: bracket welds to upper = lower's parent
+    ]);
+  });
+  it('contype/conaffinity and excludes', () => {
+    const m = scene();
+    m.shapes![1] = { ...m.shapes![1], contype: 2, conaffinity: 2 }; // the box now touches nothing of type 1
+    m.excludes = [[-1, 2]]; // world vs lower
+    expect(pairsOf(m)).toEqual(['ground-upper', 'ground-bracket']); // lower and hand (both on body 2) excluded from the world
+  });
+  it('refuses a plane on a moving link and negative sizes, naming the shape', () => {
+    const m = scene();
+    m.shapes!.push(shapeDesc('tray', 2, 'plane', [0, 0, 0], 0));
+    expect(() => new Batch(m, { copies: 1, lanes: 1 })).toThrow(/shape 'tray': a plane must be static/);
+    const n = scene();
+    n.shapes![2] = { ...n.shapes![2], radius: -1 };
+    expect(() => new Batch(n, { copies: 1, lanes: 1 })).toThrow(/shape 'upper': radius must be finite and >= 0/);
+  });
+});
+
+// ---- exactness on random pairs ------------------------------------------------------------
+//
+// For convex A, B: sd(A, B) = max over unit n of s(n), s(n) = −h_A(n) − h_B(−n), with the support
+// function of a sphere-swept box h(n) = n·p + Σ_k h_k |n·a_k| + r. So (1) the reported normal must
+// attain the reported distance, s(n) = dist, and (2) no direction may do better: a dense search of
+// s over the sphere (samples, then a shrinking local search) stays ≤ dist. (1) and (2) together pin
+// dist to the exact signed distance, by a method that shares nothing with the engine's.
+
+type Geo = { h: Vec3; r: number; p: Vec3; R: number[] };
+const quatToR = (q: Quat) => {
+  const [w, x, y, z] = q;
+  return [1 - 2 * (y * y + z * z), 2 * (x * y - w * z), 2 * (x * z + w * y), 2 * (x * y + w * z), 1 - 2 * (x * x + z * z), 2 * (y * z - w * x), 2 * (x * z - w * y), 2 * (y * z + w * x), 1 - 2 * (x * x + y * y)];
+};
+const support = (g: Geo, n: number[]) => {
+  let s = n[0] * g.p[0] + n[1] * g.p[1] + n[2] * g.p[2] + g.r;
+  for (let k = 0; k < 3; k++) s += g.h[k] * Math.abs(n[0] * g.R[k] + n[1] * g.R[3 + k] + n[2] * g.R[6 + k]);
+  return s;
+};
+const sep = (A: Geo, B: Geo, n: number[]) => -support(A, n) - support(B, n.map((x) => -x));
+function bestSeparation(A: Geo, B: Geo, rand: () => number): number {
+  let best = -Infinity;
+  let bn = [0, 0, 1];
+  const unit = (v: number[]) => { const l = Math.hypot(v[0], v[1], v[2]); return v.map((x) => x / l); };
+  for (let i = 0; i < 800; i++) {
+    const n = unit([rand() - 0.5, rand() - 0.5, rand() - 0.5]);
+    const s = sep(A, B, n);
+    if (s > best) { best = s; bn = n; }
+  }
+  for (let step = 0.1; step > 1e-13; step *= 0.7) {
+    for (let it = 0; it < 12; it++) {
+      const n = unit([bn[0] + step * (rand() - 0.5), bn[1] + step * (rand() - 0.5), bn[2] + step * (rand() - 0.5)]);
+      const s = sep(A, B, n);
+      if (s > best) { best = s; bn = n; }
+    }
+  }
+  return best;
+}
+const randQuat = (rand: () => number): Quat => {
+  const q = [rand() - 0.5, rand() - 0.5, rand() - 0.5, rand() - 0.5];
+  const l = Math.hypot(...q);
+  return q.map((x) => x / l) as Quat;
+};
+function randomShape(kind: ShapeQuery['kind'], rand: () => number): ShapeQuery {
+  const u = () => 0.1 + 0.9 * rand();
+  switch (kind) {
+    case 'sphere': return shape('sphere', [0, 0, 0], u());
+    case 'capsule': return shape('capsule', [0, 0, u()], 0.5 * u());
+    case 'box': return shape('box', [u(), u(), u()], 0);
+    default: return shape('rounded-box', [u(), u(), u()], 0.3 * u());
+  }
+}
+
+describe('narrow phase: exact signed distance on random pairs (support-function reference)', () => {
+  const kinds: ShapeQuery['kind'][] = ['sphere', 'capsule', 'box', 'rounded-box'];
+  for (const ka of kinds)
+    for (const kb of kinds) {
+      it(`${ka}–${kb}`, () => {
+        const rand = rng(1000 + kinds.indexOf(ka) * 7 + kinds.indexOf(kb));
+        let worst = 0;
+        for (let t = 0; t < 25; t++) {
+          const a = randomShape(ka, rand);
+          const b = randomShape(kb, rand);
+          const qa = randQuat(rand);
+          const qb = randQuat(rand);
+          const dir = [rand() - 0.5, rand() - 0.5, rand() - 0.5];
+          const dl = Math.hypot(...dir);
+          const reach = 0.5 + rand() * 2;
+          const pb: Vec3 = [dir[0] / dl * reach, dir[1] / dl * reach, dir[2] / dl * reach];
+          const A: Geo = { h: a.halfExtents, r: a.radius, p: [0, 0, 0], R: quatToR(qa) };
+          const B: Geo = { h: b.halfExtents, r: b.radius, p: pb, R: quatToR(qb) };
+          const c = one({ a, b, poseA: pose([0, 0, 0], qa), poseB: pose(pb, qb), margin: 1e9 });
+          expect(c.count).toBeGreaterThanOrEqual(1);
+          const d = c.dists[0];
+          const size = Math.max(...a.halfExtents, ...b.halfExtents, a.radius, b.radius);
+          // (1) the normal attains the distance; (2) no direction separates more
+          const attained = Math.abs(sep(A, B, c.normal) - d) / size;
+          const beaten = Math.max(0, bestSeparation(A, B, rand) - d) / size;
+          worst = Math.max(worst, attained, beaten);
+          expect(attained, `pair ${t}: s(normal) ${sep(A, B, c.normal)} vs dist ${d}`).toBeLessThan(1e-12);
+          expect(beaten, `pair ${t}: a direction separates by ${bestSeparation(A, B, rand)} > dist ${d}`).toBeLessThan(1e-12);
+          for (const k of c.dists.keys()) expect(c.dists[k]).toBeGreaterThanOrEqual(d - 1e-12 * size); // point 0 is the deepest
+        }
+        expect(worst).toBeLessThan(1e-12);
+      });
+    }
+});
+
+describe('batch collide(): contact fields', () => {
+  /** Random states (the free box near the ground, the arm swinging) for `copies` robots. */
+  function randomStates(copies: number, seed: number): number[][] {
+    const rand = rng(seed);
+    const qs: number[][] = [];
+    for (let r = 0; r < copies; r++) {
+      const q = randQuat(rand);
+      qs.push([rand() - 0.5, rand() - 0.5, 0.05 + 0.3 * rand(), ...q, 3 * (rand() - 0.5), 3 * (rand() - 0.5)]);
+    }
+    return qs;
+  }
+  function contacts(precision: 'f32' | 'f64', lanes: 1 | 4 | 8, copies: number, threads: number) {
+    const b = new Batch(scene(), { copies, lanes, precision, threads });
+    randomStates(copies, 7).forEach((q, r) => b.setRobot(r, { q }));
+    b.collide();
+    const col = (a: Float32Array | Float64Array, n: number) => Array.from({ length: copies }, (_, r) => Array.from({ length: n }, (_, k) => a[k * b.stride + r]));
+    const P = b.pairs.length;
+    return { P, active: col(b.contactActive, P * 4), dist: col(b.contactDist, P * 4), pos: col(b.contactPos, P * 12), normal: col(b.contactNormal, P * 3) };
+  }
+  it('bit-identical across lane widths, batch sizes and threads (every width this CPU runs)', () => {
+    const widest = addon.cpuInfo().widestLanes;
+    for (const precision of ['f32', 'f64'] as const) {
+      const ref = contacts(precision, 1, 37, 1);
+      const widths = ([1, 4, 8] as const).filter((w) => w <= widest && !(precision === 'f64' && w === 8 && widest < 16));
+      for (const lanes of widths)
+        for (const [copies, threads] of [[37, 1], [37, 2], [40, 3]]) {
+          const got = contacts(precision, lanes, copies, threads);
+          for (const f of ['active', 'dist', 'pos', 'normal'] as const) expect(got[f].slice(0, 37), `${precision} lanes ${lanes} copies ${copies} threads ${threads}: ${f}`).toEqual(ref[f]);
+        }
+      const nActive = ref.active.flat().filter((x) => x === 1).length;
+      expect(nActive).toBeGreaterThan(37); // the states do touch (the ground under box and arm)
+    }
+  });
+  it('matches the standalone narrow phase robot by robot, and slots follow the rule', () => {
+    const m = scene();
+    const b = new Batch(m, { copies: 5, lanes: 1, precision: 'f64' });
+    randomStates(5, 11).forEach((q, r) => b.setRobot(r, { q }));
+    b.collide();
+    const { pos: bodyPos, rot: bodyRot } = b.kinematics();
+    for (let r = 0; r < 5; r++) {
+      const worldPose = (s: ShapeDesc) => {
+        if (s.body < 0) return pose(s.pos, s.quat);
+        const R = Array.from({ length: 9 }, (_, k) => bodyRot[(s.body * 9 + k) * b.stride + r]);
+        const p = [0, 1, 2].map((k) => bodyPos[(s.body * 3 + k) * b.stride + r]);
+        const Rs = quatToR(s.quat);
+        const Rw = [0, 1, 2].flatMap((i) => [0, 1, 2].map((j) => R[i * 3] * Rs[j] + R[i * 3 + 1] * Rs[3 + j] + R[i * 3 + 2] * Rs[6 + j]));
+        const pw = [0, 1, 2].map((i) => p[i] + R[i * 3] * s.pos[0] + R[i * 3 + 1] * s.pos[1] + R[i * 3 + 2] * s.pos[2]);
+        // rotation matrix → quaternion (Shepperd), precise enough for a 1e-9 comparison
+        const t = Rw[0] + Rw[4] + Rw[8];
+        let q: number[];
+        if (t > 0) { const S = Math.sqrt(t + 1) * 2; q = [0.25 * S, (Rw[7] - Rw[5]) / S, (Rw[2] - Rw[6]) / S, (Rw[3] - Rw[1]) / S]; }
+        else if (Rw[0] > Rw[4] && Rw[0] > Rw[8]) { const S = Math.sqrt(1 + Rw[0] - Rw[4] - Rw[8]) * 2; q = [(Rw[7] - Rw[5]) / S, 0.25 * S, (Rw[1] + Rw[3]) / S, (Rw[2] + Rw[6]) / S]; }
+        else if (Rw[4] > Rw[8]) { const S = Math.sqrt(1 + Rw[4] - Rw[0] - Rw[8]) * 2; q = [(Rw[2] - Rw[6]) / S, (Rw[1] + Rw[3]) / S, 0.25 * S, (Rw[5] + Rw[7]) / S]; }
+        else { const S = Math.sqrt(1 + Rw[8] - Rw[0] - Rw[4]) * 2; q = [(Rw[3] - Rw[1]) / S, (Rw[2] + Rw[6]) / S, (Rw[5] + Rw[7]) / S, 0.25 * S]; }
+        return pose(pw as Vec3, q as Quat);
+      };
+      b.pairs.forEach((pr, p) => {
+        const sa = m.shapes![pr.a];
+        const sb = m.shapes![pr.b];
+        const c = one({ a: shape(sa.kind, sa.halfExtents, sa.radius), b: shape(sb.kind, sb.halfExtents, sb.radius), poseA: worldPose(sa), poseB: worldPose(sb), margin: sa.margin + sb.margin + sa.gap + sb.gap });
+        const act = [0, 1, 2, 3].filter((i) => b.contactActive[(p * 4 + i) * b.stride + r] === 1);
+        expect(act.length, `robot ${r} pair ${p}`).toBe(c.count);
+        // same set of points (a rectangle's two off-diagonal corners tie, so the pose's last-bit
+        // round trip through a quaternion may swap slots 2 and 3)
+        const got = act.map((i) => b.contactDist[(p * 4 + i) * b.stride + r]).sort((x, y) => x - y);
+        closeV(got, [...c.dists].sort((x, y) => x - y), 1e-9);
+        if (c.count) closeV([0, 1, 2].map((k) => b.contactNormal[(p * 3 + k) * b.stride + r]), c.normal, 1e-9);
+      });
+    }
+  });
+});
+
+describe('planted collision bugs (bug build) each change what the engine reports', () => {
+  const bugs = bugAddon();
+  const cases: Record<string, () => unknown> = {
+    'collision-normal-flipped': () => bugs.collideShapePairs([{ a: shape('sphere', [0, 0, 0], 0.5), b: shape('sphere', [0, 0, 0], 0.5), poseA: pose([0, 0, 0]), poseB: pose([0.9, 0, 0]), margin: 0 }])[0].normal,
+    'collision-radius-dropped': () => bugs.collideShapePairs([{ a: shape('box', [0.5, 0.5, 0.5]), b: shape('rounded-box', [0.2, 0.2, 0.2], 0.1), poseA: pose([0, 0, 0]), poseB: pose([0, 0, 0.75]), margin: 0 }])[0].dists,
+    'collision-box-axis-swapped': () => bugs.collideShapePairs([{ a: shape('box', [0.5, 0.2, 0.3]), b: shape('sphere', [0, 0, 0], 0.1), poseA: pose([0, 0, 0]), poseB: pose([0.55, 0, 0]), margin: 0 }])[0].dists,
+    'collision-margin-ignored': () => bugs.collideShapePairs([{ a: shape('plane'), b: shape('sphere', [0, 0, 0], 0.1), poseA: pose([0, 0, 0]), poseB: pose([0, 0, 0.12]), margin: 0.05 }])[0].count,
+    // a small box (a: the reference face on ties) resting on a large one: the incident face overhangs
+    'collision-manifold-clip': () => bugs.collideShapePairs([{ a: shape('box', [0.1, 0.1, 0.1]), b: shape('box', [1, 1, 0.1]), poseA: pose([0, 0, 0.19]), poseB: pose([0, 0, 0]), margin: 0 }])[0].points,
+    'collision-filtered-pair-kept': () => new Batch(scene(), { copies: 1, lanes: 1, precision: 'f64' }, bugs).pairs,
+  };
+  it('the bug build lists each of them', () => {
+    for (const name of Object.keys(cases)) expect(bugs.plantedBugs!()).toContain(name);
+  });
+  for (const [name, run] of Object.entries(cases))
+    it(name, () => {
+      try {
+        bugs.setBug!('none');
+        const clean = run();
+        bugs.setBug!(name);
+        const planted = run();
+        expect(planted).not.toEqual(clean);
+      } finally {
+        bugs.setBug!('none');
+      }
+    });
+});
