@@ -49,7 +49,7 @@ export const validateCommand: CommandSpec = {
       const bugs = result.bugs.map((b) => ({ name: b.name, caught: b.failed.length > 0, stages: [...new Set(b.failed.map((k) => k.split('/')[0]))], gates: b.failed }));
       process.stdout.write(`${JSON.stringify({ stages, bugs, pass }, null, 2)}\n`);
     } else {
-      process.stdout.write(textTable(['stage', 'model', 'prec', 'status', 'worst/bar', 'skipped', 'bugs'], gates.map((g) => [g.stage, g.model, g.precision, g.status, formatSig(g.worstRatio, 3), String(g.skipped), `${g.bugsCaught}/${g.bugsPlanted}`])));
+      process.stdout.write(textTable(['stage', 'model', 'prec', 'status', 'worst/bar', 'compared', 'skipped', 'bugs'], gates.map((g) => [g.stage, g.model, g.precision, g.status, formatSig(g.worstRatio, 3), String(g.compared), String(g.skipped), `${g.bugsCaught}/${g.bugsPlanted}`])));
       const missed = uncaughtBugs(result);
       process.stdout.write(`planted bugs caught: ${result.bugs.length - missed.length}/${result.bugs.length}${missed.length ? ` (NOT caught: ${missed.join(', ')})` : ''}; ${result.seconds.toFixed(1)} s; ${pass ? 'PASS' : 'FAIL'}\n`);
     }
