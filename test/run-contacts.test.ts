@@ -11,6 +11,7 @@ import { OutputSet } from '../src/reports/atomic.js';
 import { contactsChart, writeContactFiles } from '../src/run/contacts.js';
 import { Recorder } from '../src/run/recorder.js';
 import { filterRulesModel } from '../src/validation/collision/filter.js';
+import { cli, SCENES, tempDir } from './cli-harness.js';
 
 function batch() {
   const model = filterRulesModel();
@@ -64,5 +65,24 @@ describe('run: contacts', () => {
     const model = { ...filterRulesModel(), shapes: [] };
     const rec = new Recorder(new Batch(model, { copies: 1, precision: 'f64', lanes: 1 }), [0]);
     expect(rec.contacts).toBeNull();
+  });
+});
+
+describe('achilles run on a scene with shapes', () => {
+  it('crossing pendulums: contacts.csv rows of the pendulums passing through each other, identical across lane widths', async () => {
+    const csvs: string[] = [];
+    for (const lanes of ['1', '4']) {
+      const out = join(tempDir(), 'out');
+      const r = await cli('run', join(SCENES, 'crossing-pendulums.arow'), '--duration', '0.5', '--copies', '4', '--robots', '0,3', '--lanes', lanes, '--out', out);
+      expect(r.code, r.stderr).toBe(0);
+      expect(existsSync(join(out, 'contacts.svg'))).toBe(true);
+      // The rows (the provenance header names the lanes and the date).
+      csvs.push(readFileSync(join(out, 'contacts.csv'), 'utf8').split('\n').filter((l) => !l.startsWith('#')).join('\n'));
+    }
+    expect(csvs[0]).toBe(csvs[1]);
+    const rows = csvs[0].split('\n').filter(Boolean).slice(1).map((l) => l.split(','));
+    expect(rows.length).toBeGreaterThan(0);
+    expect(new Set(rows.map((x) => x[2]))).toEqual(new Set(['0', '3']));
+    for (const x of rows) expect(Number(x[13])).toBeLessThan(0.1); // within any margin the scene could set
   });
 });

@@ -62,7 +62,7 @@ export const validateCommand: CommandSpec = {
       const bugSummary = { planted: result.bugs.length, reached: result.bugs.filter((b) => b.reached).length, caught: result.bugs.filter((b) => b.reached && b.failed.length).length, notReached: unreachedBugs(result) };
       process.stdout.write(`${JSON.stringify({ stages, bugs, bugSummary, pass }, null, 2)}\n`);
     } else {
-      process.stdout.write(textTable(['stage', 'model', 'prec', 'status', 'worst/bar', 'skipped', 'bugs'], gates.map((g) => [g.stage, g.model, g.precision, g.status, formatSig(g.worstRatio, 3), String(g.skipped), `${g.bugsCaught}/${g.bugsPlanted}`])));
+      process.stdout.write(textTable(['stage', 'model', 'prec', 'status', 'worst/bar', 'compared', 'skipped', 'bugs'], gates.map((g) => [g.stage, g.model, g.precision, g.status, formatSig(g.worstRatio, 3), String(g.compared), String(g.skipped), `${g.bugsCaught}/${g.bugsPlanted}`])));
       process.stdout.write(`${bugVerdict(result)}; ${result.seconds.toFixed(1)} s; ${pass ? 'PASS' : 'FAIL'}\n`);
     }
     return pass ? 0 : 1;
