@@ -10,11 +10,11 @@ import { copyFileSync, mkdirSync, readFileSync, readdirSync, writeFileSync } fro
 import { join } from 'node:path';
 import { expect, test } from 'vitest';
 import { mutate } from './fuzz/mutate.js';
-import { runCase, type CaseResult } from './fuzz/run-case.js';
+import { runCase, type CaseResult, type Outcome } from './fuzz/run-case.js';
 import { ROOT, SCENES } from './cli-harness.js';
 import { tempDir } from './helpers/scene.js';
 
-const FUZZ_SAMPLE = 16;
+const FUZZ_SAMPLE = 12;
 const cases = Number(process.env.ACHILLES_FUZZ_CASES ?? FUZZ_SAMPLE);
 const seed0 = Number(process.env.ACHILLES_FUZZ_SEED ?? 1);
 const big = cases > FUZZ_SAMPLE;
@@ -74,3 +74,20 @@ test(`fuzz: ${cases} mutated scenes (seed ${seed0}) give a clean error or a clea
   expect(counts['clean-error'] ?? 0).toBeGreaterThan(0);
   expect(counts['clean-run'] ?? 0).toBeGreaterThan(0);
 });
+
+// The classifier must see each bad outcome, or the fuzz test above could never fail.
+test.each<[Outcome, string]>([
+  ['crash', 'process.abort();'],
+  ['crash', 'null.x;'],
+  ['crash', `console.log(JSON.stringify({ outcome: 'internal-error', message: 'x is undefined', rssMB: 50 }));`],
+  ['hang', 'setInterval(() => {}, 1000);'],
+  ['memory', 'const keep = []; for (;;) keep.push(new Array(1e6).fill(1.5));'],
+  ['memory', `console.log(JSON.stringify({ outcome: 'run', rssMB: 4096 }));`],
+  ['clean-error', `console.log(JSON.stringify({ outcome: 'error', scene: true, message: 'f:1:1: x', rssMB: 50 }));`],
+  ['clean-run', `console.log(JSON.stringify({ outcome: 'run', rssMB: 50 }));`],
+])('the classifier calls it %s: %s', async (outcome, code) => {
+  const child = join(tempDir(), 'child.mjs');
+  writeFileSync(child, code);
+  // a short hang limit only where a hang is the point: a loaded machine starts node slowly
+  expect((await runCase('unused', child, outcome === 'hang' ? 1500 : 10_000)).outcome).toBe(outcome);
+}, 30_000);

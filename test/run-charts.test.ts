@@ -46,7 +46,7 @@ describe('position chart', () => {
     expect(shown).toHaveLength(MAX_SERIES);
     // amplitude grows with the index: the last ten move most
     expect(shown).toEqual(Array.from({ length: 10 }, (_, i) => `q${16 + i}`));
-    expect((p.title as JsonObject).subtitle).toBe('the 10 of 26 angles that move most (largest range); all are in trace.csv');
+    expect((p.title as JsonObject).subtitle).toBe('the 10 of 26 angles with the largest range; all are in trace.csv');
   });
 
   test('natural order: q2 before q10, robot 9 before robot 10', () => {

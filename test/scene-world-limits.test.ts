@@ -74,6 +74,19 @@ describe('scene size', () => {
     expect(capture(true)).toMatch(/load.*links/);
   });
 
+  test('a large file announces its parse on a terminal and clears the line, also on an error', () => {
+    const f = write(dir, 'big-bad.arow', `scene: s\nlinks:\n${LINK('a', 'world').repeat(3000)}  - [oops\n`);
+    let out = '';
+    const prev = process.env.CI;
+    delete process.env.CI;
+    try {
+      expect(() => loadSceneForRun(f, undefined, 'run', { isTTY: true, write: (c: string) => ((out += c), true) })).toThrow(/big-bad\.arow:\d+:\d+: YAML syntax/);
+    } finally {
+      if (prev !== undefined) process.env.CI = prev;
+    }
+    expect(out).toMatch(/^achilles run: parsing .*big-bad\.arow \(\d+ KB\)…\r\x1b\[K$/);
+  });
+
   test('a small scene says nothing', () => {
     let out = '';
     loadSceneForRun(write(dir, 'small.arow', scene('dt: 0.01')), undefined, 'run', { isTTY: true, write: (c: string) => ((out += c), true) });

@@ -160,7 +160,7 @@ export function selectSeries<T extends Datum>(rows: readonly T[], seriesField: s
     rows: rows.filter((r) => keep.has(String(r[seriesField]))),
     shown,
     total: all.length,
-    note: `the ${max} of ${all.length} ${what} that move most (largest range); all are in trace.csv`,
+    note: `the ${max} of ${all.length} ${what} with the largest range; all are in trace.csv`,
   };
 }
 

@@ -20,17 +20,27 @@ export function loadSceneForRun(scene: string, config: string | undefined, comma
     // loadScene reports it
   }
   const tty = Boolean(stream.isTTY) && !process.env.CI;
-  if (tty && bytes > ANNOUNCE_BYTES) stream.write(`achilles ${command}: parsing ${scene} (${Math.round(bytes / 1024)} KB)…\r`);
+  const announce = tty && bytes > ANNOUNCE_BYTES;
+  if (announce) stream.write(`achilles ${command}: parsing ${scene} (${Math.round(bytes / 1024)} KB)…`);
   let bar: Progress | undefined;
-  const model = loadScene(scene, {
-    ...(config === undefined ? {} : { config }),
-    onLink(done, total) {
-      if (total < SCENE_LINKS.large) return;
-      bar ??= createProgress({ total, label: 'load', unit: 'links', stream });
-      bar.update(done);
-    },
-  });
-  bar?.finish();
+  const clearLine = (): void => void (announce && stream.write('\r\x1b[K'));
+  let model: ModelDesc;
+  try {
+    model = loadScene(scene, {
+      ...(config === undefined ? {} : { config }),
+      onLink(done, total) {
+        if (total < SCENE_LINKS.large) return;
+        if (!bar) {
+          clearLine();
+          bar = createProgress({ total, label: 'load', unit: 'links', stream });
+        }
+        bar.update(done);
+      },
+    });
+  } finally {
+    if (bar) bar.finish();
+    else clearLine(); // the parsing line must not stay under an error message
+  }
   const n = model.bodies.length;
   if (n >= SCENE_LINKS.large) {
     const s = ((performance.now() - t0) / 1000).toFixed(1);

@@ -18,10 +18,11 @@ export const HANG_MS = 15_000;
 export const HEAP_MB = 256;
 export const RSS_MB = 1024;
 
-export function runCase(file: string): Promise<CaseResult> {
+/** `child` and `hangMs` are replaceable so the classifier itself can be tested (test/fuzz.test.ts). */
+export function runCase(file: string, child_ = CHILD, hangMs = HANG_MS): Promise<CaseResult> {
   const t0 = performance.now();
   return new Promise((resolve) => {
-    const child = spawn(process.execPath, [`--max-old-space-size=${HEAP_MB}`, CHILD, file], { stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(process.execPath, [`--max-old-space-size=${HEAP_MB}`, child_, file], { stdio: ['ignore', 'pipe', 'pipe'] });
     let stdout = '';
     let stderr = '';
     child.stdout.on('data', (d: Buffer) => (stdout += d.toString()));
@@ -30,12 +31,12 @@ export function runCase(file: string): Promise<CaseResult> {
     const timer = setTimeout(() => {
       timedOut = true;
       child.kill('SIGKILL');
-    }, HANG_MS);
+    }, hangMs);
     child.on('close', (code, signal) => {
       clearTimeout(timer);
       const ms = performance.now() - t0;
       const done = (outcome: Outcome, detail: string): void => resolve({ outcome, detail, ms });
-      if (timedOut) return done('hang', `no answer after ${HANG_MS} ms`);
+      if (timedOut) return done('hang', `no answer after ${hangMs} ms`);
       if (/heap out of memory|allocation failed/i.test(stderr)) return done('memory', stderr.split('\n').find((l) => /memory|alloc/i.test(l)) ?? 'out of memory');
       let r: { outcome: string; message?: string; rssMB: number; scene?: boolean } | undefined;
       try {
