@@ -8,7 +8,9 @@ cd "$(dirname "$0")/.."
 out=build/sanitize
 models="$out/models"
 npx tsx test/helpers/dump-models.ts "$models"
-cmake -S native -B "$out" -G Ninja -DCMAKE_BUILD_TYPE=Debug -DACHILLES_SANITIZE=ON >/dev/null
-cmake --build "$out" --target achilles_sanitize
+generator=()
+command -v ninja >/dev/null && generator=(-G Ninja)
+cmake -S native -B "$out" "${generator[@]}" -DCMAKE_BUILD_TYPE=Debug -DACHILLES_SANITIZE=ON >/dev/null
+cmake --build "$out" --target achilles_sanitize -j 2
 ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \
   "$out/achilles_sanitize" "$models"/*.txt
