@@ -103,6 +103,26 @@ describe('narrow phase: closed forms (f64 to 1e-12)', () => {
     const c = one({ a: shape('box', [0.5, 0.5, 0.5]), b: shape('box', [0.3, 0.3, 0.3]), poseA: pose([0, 0, 0]), poseB: pose([0.1, 0, 0.05]), margin: 0 });
     close(c.dists[0], -(0.5 + 0.3 - 0.1));
   });
+  it('capsule lying on a plane: 2 points; rounded box on a plane: 4 points at its core corners', () => {
+    const c = one({ a: shape('plane'), b: shape('capsule', [0, 0, 0.4], 0.1), poseA: pose([0, 0, 0]), poseB: pose([0, 0, 0.08], axisAngle([0, 1, 0], Math.PI / 2)), margin: 0 });
+    expect(c.count).toBe(2);
+    c.dists.forEach((d) => close(d, -0.02));
+    closeV(c.points.map((p) => Math.abs(p[0])), [0.4, 0.4]);
+    c.points.forEach((p) => close(p[2], -0.01));
+    const r = one({ a: shape('rounded-box', [0.3, 0.2, 0.1], 0.05), b: shape('plane'), poseA: pose([0, 0, 0.14]), poseB: pose([0, 0, 0]), margin: 0 });
+    expect(r.count).toBe(4);
+    r.dists.forEach((d) => close(d, -0.01));
+    closeV(r.normal, [0, 0, -1]);
+  });
+  it('sphere against a rounded box face and capsule end against a rounded box', () => {
+    const s = one({ a: shape('rounded-box', [0.3, 0.3, 0.3], 0.1), b: shape('sphere', [0, 0, 0], 0.2), poseA: pose([0, 0, 0]), poseB: pose([0.1, 0, 0.55]), margin: 0 });
+    close(s.dists[0], 0.55 - 0.3 - 0.1 - 0.2);
+    closeV(s.normal, [0, 0, 1]);
+    const c = one({ a: shape('capsule', [0, 0, 0.25], 0.05), b: shape('rounded-box', [0.3, 0.3, 0.3], 0.1), poseA: pose([0, 0, 0.67]), poseB: pose([0, 0, 0]), margin: 0 });
+    expect(c.count).toBe(1);
+    close(c.dists[0], 0.67 - 0.25 - 0.3 - 0.05 - 0.1);
+    closeV(c.normal, [0, 0, -1]);
+  });
   it('contacts within the margin are reported before touching; plane may be b or a', () => {
     const p = { a: shape('plane'), b: shape('sphere', [0, 0, 0], 0.1), poseA: pose([0, 0, 0]), poseB: pose([0, 0, 0.15]), margin: 0.06 };
     const c = one(p);
