@@ -179,7 +179,7 @@ describe('gates', () => {
     const j = JSON.parse(text) as { stages: Record<string, unknown>[]; pass: boolean };
     expect(Object.keys(j.stages[0]).sort()).toEqual(['bugsCaught', 'bugsPlanted', 'model', 'precision', 'stage', 'status', 'worstRatio']);
     expect(j.stages.every((s) => s.stage === 'forward' && s.status === 'PASS')).toBe(true);
-    expect(j.stages[0].bugsPlanted).toBe(10);
+    expect(j.stages[0].bugsPlanted).toBe(16); // 10 dynamics + 6 collision (native/include/achilles/bugs.hpp)
     // forward alone cannot catch the integrator bugs: the run must not claim a pass.
     expect(j.pass).toBe(false);
     expect(code).toBe(1);
