@@ -355,3 +355,54 @@ describe('C++ collision checks (native/tests/collision_tests.cpp)', () => {
     expect(out).toMatch(/\b\d+ passed, 0 failed/);
   });
 });
+
+describe("MuJoCo's conventions (mj_collision on the same pairs)", () => {
+  // Normal from a to b, dist per point, pos midway between the surfaces, the same points: checked on
+  // pairs where MuJoCo's colliders are exact (its box pairs scatter elsewhere; the validate stage
+  // measures that).
+  const py = String.raw`
+import mujoco, json, sys
+out = []
+for c in json.loads(sys.stdin.read()):
+    def geom(s, pose, name):
+        k, h, r = s['kind'], s['halfExtents'], s['radius']
+        q = ' '.join(map(repr, pose['quat'])); p = ' '.join(map(repr, pose['pos']))
+        t = {'sphere': f'type="sphere" size="{r}"', 'capsule': f'type="capsule" size="{r} {h[2]}"',
+             'box': f'type="box" size="{h[0]} {h[1]} {h[2]}"', 'plane': 'type="plane" size="0 0 1"'}[k]
+        g = f'<geom name="{name}" {t} pos="{p}" quat="{q}"/>'
+        return (g, '') if k == 'plane' else ('', f'<body><freejoint/>{g}</body>')
+    wa, ba = geom(c['a'], c['poseA'], 'a'); wb, bb = geom(c['b'], c['poseB'], 'b')
+    m = mujoco.MjModel.from_xml_string(f'<mujoco><worldbody>{wa}{wb}{ba}{bb}</worldbody></mujoco>')
+    d = mujoco.MjData(m); mujoco.mj_kinematics(m, d); mujoco.mj_collision(m, d)
+    ga = m.geom('a').id
+    out.append([{'dist': float(x.dist), 'pos': x.pos.tolist(), 'normal': (x.frame[:3] if x.geom[0] == ga else -x.frame[:3]).tolist()} for x in d.contact[:d.ncon]])
+print(json.dumps(out))
+`;
+  it('sphere, capsule, box and plane pairs: same normal, distances and points as MuJoCo', async () => {
+    const { spawnSync } = await import('node:child_process');
+    const s = Math.SQRT1_2;
+    const cases: PairQuery[] = [
+      { a: shape('sphere', [0, 0, 0], 0.5), b: shape('sphere', [0, 0, 0], 0.25), poseA: pose([0, 0, 0]), poseB: pose([0.7, 0.1, 0]), margin: 0 },
+      { a: shape('plane'), b: shape('sphere', [0, 0, 0], 0.25), poseA: pose([0, 0, 0]), poseB: pose([0, 0, 0.2]), margin: 0 },
+      { a: shape('sphere', [0, 0, 0], 0.25), b: shape('plane'), poseA: pose([0, 0, 0.2]), poseB: pose([0, 0, 0]), margin: 0 },
+      { a: shape('box', [0.5, 0.4, 0.3]), b: shape('plane'), poseA: pose([0, 0, 0.29]), poseB: pose([0, 0, 0]), margin: 0 },
+      { a: shape('box', [0.5, 0.5, 0.5]), b: shape('box', [0.5, 0.5, 0.5]), poseA: pose([0, 0, 0]), poseB: pose([0.2, 0.1, 0.99]), margin: 0 },
+      { a: shape('capsule', [0, 0, 0.5], 0.1), b: shape('box', [0.5, 0.5, 0.5]), poseA: pose([0, 0, 0.55], [s, s, 0, 0]), poseB: pose([0, 0, 0]), margin: 0 },
+      { a: shape('sphere', [0, 0, 0], 0.25), b: shape('box', [0.5, 0.5, 0.5]), poseA: pose([0.6, 0.6, 0]), poseB: pose([0, 0, 0]), margin: 0 },
+      { a: shape('capsule', [0, 0, 0.5], 0.1), b: shape('capsule', [0, 0, 0.5], 0.1), poseA: pose([0, 0, 0]), poseB: pose([0.15, 0, 0.2]), margin: 0 },
+      { a: shape('box', [0.5, 0.5, 0.5]), b: shape('capsule', [0, 0, 0.5], 0.1), poseA: pose([0, 0, 0]), poseB: pose([0.3, 0, 0.55], [s, 0, s, 0]), margin: 0 },
+    ];
+    const r = spawnSync('python3', ['-c', py], { input: JSON.stringify(cases), encoding: 'utf8' });
+    expect(r.stderr).toBe('');
+    const mj = JSON.parse(r.stdout) as { dist: number; pos: number[]; normal: number[] }[][];
+    const ours = addon.collideShapePairs(cases);
+    const key = (p: number[]) => p.map((x) => x.toFixed(9)).join(',');
+    cases.forEach((c, i) => {
+      const what = `${c.a.kind}–${c.b.kind}`;
+      expect(ours[i].count, what).toBe(mj[i].length);
+      for (const m of mj[i]) closeV(ours[i].normal, m.normal, 1e-9);
+      expect(ours[i].points.map(key).sort(), what).toEqual(mj[i].map((m) => key(m.pos)).sort());
+      expect(ours[i].dists.map((d) => d.toFixed(9)).sort(), what).toEqual(mj[i].map((m) => m.dist.toFixed(9)).sort());
+    });
+  });
+});
