@@ -406,3 +406,35 @@ print(json.dumps(out))
     });
   });
 });
+
+describe('narrow phase in f32: within float32 rounding of f64', () => {
+  it('every kind pair, plane included: |d32 − d64| ≤ 8 float32 epsilons of the pair scale', () => {
+    const kinds: ShapeQuery['kind'][] = ['sphere', 'capsule', 'box', 'rounded-box', 'plane'];
+    const rand = rng(77);
+    const eps32 = 2 ** -23;
+    let worst = 0;
+    for (const ka of kinds)
+      for (const kb of kinds) {
+        if (ka === 'plane' && kb === 'plane') continue;
+        const pairs: PairQuery[] = [];
+        for (let t = 0; t < 40; t++) {
+          const a = ka === 'plane' ? shape('plane') : randomShape(ka, rand);
+          const b = kb === 'plane' ? shape('plane') : randomShape(kb, rand);
+          const dir = [rand() - 0.5, rand() - 0.5, rand() - 0.5];
+          const dl = Math.hypot(...dir);
+          const reach = 0.3 + rand() * 1.5;
+          pairs.push({ a, b, poseA: pose([0, 0, 0], randQuat(rand)), poseB: pose([dir[0] / dl * reach, dir[1] / dl * reach, dir[2] / dl * reach], randQuat(rand)), margin: 1e9 });
+        }
+        const d64 = addon.collideShapePairs(pairs, { precision: 'f64' });
+        const d32 = addon.collideShapePairs(pairs, { precision: 'f32' });
+        pairs.forEach((p, i) => {
+          const scale = Math.max(...p.a.halfExtents, ...p.b.halfExtents, p.a.radius, p.b.radius, ...p.poseB.pos.map(Math.abs));
+          const err = Math.abs(d32[i].dists[0] - d64[i].dists[0]) / scale / eps32;
+          worst = Math.max(worst, err);
+          expect(err, `${ka}–${kb} pair ${i}`).toBeLessThanOrEqual(8);
+        });
+      }
+    if (process.env.SHOW) console.log(`f32 worst: ${worst.toFixed(2)} float32 eps`);
+    expect(worst).toBeGreaterThan(0); // f32 really ran in f32
+  });
+});
