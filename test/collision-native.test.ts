@@ -3,8 +3,9 @@
 // lane widths, batch sizes and threads).
 import { describe, expect, it } from 'vitest';
 import { Batch } from '../src/engine/batch.js';
-import type { BodyDesc, ModelDesc, Quat, ShapeDesc, Vec3 } from '../src/engine/model-desc.js';
+import type { ModelDesc, Quat, ShapeDesc, Vec3 } from '../src/engine/model-desc.js';
 import { bugAddon, engineAddon, type PairContacts, type PairQuery, type ShapeQuery } from '../src/engine/native.js';
+import { collisionScene as scene, shapeDesc } from './helpers/collision-scene.js';
 import { rng } from './helpers/engine.js';
 
 const addon = engineAddon();
@@ -102,6 +103,26 @@ describe('narrow phase: closed forms (f64 to 1e-12)', () => {
     const c = one({ a: shape('box', [0.5, 0.5, 0.5]), b: shape('box', [0.3, 0.3, 0.3]), poseA: pose([0, 0, 0]), poseB: pose([0.1, 0, 0.05]), margin: 0 });
     close(c.dists[0], -(0.5 + 0.3 - 0.1));
   });
+  it('capsule lying on a plane: 2 points; rounded box on a plane: 4 points at its core corners', () => {
+    const c = one({ a: shape('plane'), b: shape('capsule', [0, 0, 0.4], 0.1), poseA: pose([0, 0, 0]), poseB: pose([0, 0, 0.08], axisAngle([0, 1, 0], Math.PI / 2)), margin: 0 });
+    expect(c.count).toBe(2);
+    c.dists.forEach((d) => close(d, -0.02));
+    closeV(c.points.map((p) => Math.abs(p[0])), [0.4, 0.4]);
+    c.points.forEach((p) => close(p[2], -0.01));
+    const r = one({ a: shape('rounded-box', [0.3, 0.2, 0.1], 0.05), b: shape('plane'), poseA: pose([0, 0, 0.14]), poseB: pose([0, 0, 0]), margin: 0 });
+    expect(r.count).toBe(4);
+    r.dists.forEach((d) => close(d, -0.01));
+    closeV(r.normal, [0, 0, -1]);
+  });
+  it('sphere against a rounded box face and capsule end against a rounded box', () => {
+    const s = one({ a: shape('rounded-box', [0.3, 0.3, 0.3], 0.1), b: shape('sphere', [0, 0, 0], 0.2), poseA: pose([0, 0, 0]), poseB: pose([0.1, 0, 0.55]), margin: 0 });
+    close(s.dists[0], 0.55 - 0.3 - 0.1 - 0.2);
+    closeV(s.normal, [0, 0, 1]);
+    const c = one({ a: shape('capsule', [0, 0, 0.25], 0.05), b: shape('rounded-box', [0.3, 0.3, 0.3], 0.1), poseA: pose([0, 0, 0.67]), poseB: pose([0, 0, 0]), margin: 0 });
+    expect(c.count).toBe(1);
+    close(c.dists[0], 0.67 - 0.25 - 0.3 - 0.05 - 0.1);
+    closeV(c.normal, [0, 0, -1]);
+  });
   it('contacts within the margin are reported before touching; plane may be b or a', () => {
     const p = { a: shape('plane'), b: shape('sphere', [0, 0, 0], 0.1), poseA: pose([0, 0, 0]), poseB: pose([0, 0, 0.15]), margin: 0.06 };
     const c = one(p);
@@ -113,37 +134,6 @@ describe('narrow phase: closed forms (f64 to 1e-12)', () => {
     close(s.dists[0], 0.05);
   });
 });
-
-// ---- models -------------------------------------------------------------------------------
-
-const body = (name: string, parent: number, joint: BodyDesc['joint'], pos: Vec3, q0: number[], nv: number): BodyDesc => ({
-  name, parent, pos, quat: I, joint, axis: joint === 'revolute' ? [0, 1, 0] : [0, 0, 1], mass: 1, com: [0, 0, 0],
-  inertia: [0.01, 0.01, 0.01, 0, 0, 0], q0, v0: new Array(nv).fill(0), tau: new Array(nv).fill(0),
-});
-const shapeDesc = (name: string, b: number, kind: ShapeDesc['kind'], h: Vec3, r: number, pos: Vec3 = [0, 0, 0], quat: Quat = I, extra: Partial<ShapeDesc> = {}): ShapeDesc => ({
-  name, body: b, kind, halfExtents: h, radius: r, pos, quat, friction: 1, contype: 1, conaffinity: 1, margin: 0, gap: 0, ...extra,
-});
-const world = { gravity: [0, 0, -9.81] as Vec3, dt: 0.002, integrator: 'euler' as const, duration: 1, substeps: 1 };
-
-/** Ground; a free box dropping on it; a two-link arm hinged to the world with capsules and a
- *  sphere; a welded (fixed) box on the arm's first link. */
-function scene(): ModelDesc {
-  const bodies = [
-    body('box', -1, 'free', [0, 0, 0], [0.3, 0.1, 0.19, 1, 0, 0, 0], 6),
-    body('upper', -1, 'revolute', [0, 0, 1], [0.3], 1),
-    body('lower', 1, 'revolute', [0, 0, -0.5], [-0.6], 1),
-    body('bracket', 1, 'fixed', [0.1, 0, -0.2], [], 0),
-  ];
-  const shapes = [
-    shapeDesc('ground', -1, 'plane', [0, 0, 0], 0),
-    shapeDesc('box', 0, 'rounded-box', [0.15, 0.1, 0.15], 0.05, [0, 0, 0], I, { margin: 0.01 }),
-    shapeDesc('upper', 1, 'capsule', [0, 0, 0.25], 0.05, [0, 0, -0.25]),
-    shapeDesc('lower', 2, 'capsule', [0, 0, 0.25], 0.05, [0, 0, -0.25]),
-    shapeDesc('hand', 2, 'sphere', [0, 0, 0], 0.12, [0, 0, -0.55]),
-    shapeDesc('bracket', 3, 'box', [0.05, 0.05, 0.05], 0, [0, 0, 0], I, { gap: 0.02 }),
-  ];
-  return { name: 'collision-scene', bodies, world, files: [], shapes, excludes: [] };
-}
 
 describe('filtering (MuJoCo rules, at load)', () => {
   const pairsOf = (m: ModelDesc) => new Batch(m, { copies: 1, lanes: 1, precision: 'f64' }).pairs.map((p) => `${m.shapes![p.a].name}-${m.shapes![p.b].name}`);
@@ -229,7 +219,7 @@ describe('narrow phase: exact signed distance on random pairs (support-function 
       it(`${ka}–${kb}`, () => {
         const rand = rng(1000 + kinds.indexOf(ka) * 7 + kinds.indexOf(kb));
         let worst = 0;
-        for (let t = 0; t < 25; t++) {
+        for (let t = 0; t < Number(process.env.COLLISION_PAIRS ?? 25); t++) {
           const a = randomShape(ka, rand);
           const b = randomShape(kb, rand);
           const qa = randQuat(rand);
@@ -355,4 +345,96 @@ describe('planted collision bugs (bug build) each change what the engine reports
         bugs.setBug!('none');
       }
     });
+});
+
+describe('C++ collision checks (native/tests/collision_tests.cpp)', () => {
+  it('collide() allocates nothing; closed forms; f32 within float32 rounding of f64', async () => {
+    const { execFileSync } = await import('node:child_process');
+    const { root } = await import('./helpers/engine.js');
+    const out = execFileSync(`${root}/build/native/achilles_collision_tests`, { encoding: 'utf8' });
+    expect(out).toMatch(/\b\d+ passed, 0 failed/);
+  });
+});
+
+describe("MuJoCo's conventions (mj_collision on the same pairs)", () => {
+  // Normal from a to b, dist per point, pos midway between the surfaces, the same points: checked on
+  // pairs where MuJoCo's colliders are exact (its box pairs scatter elsewhere; the validate stage
+  // measures that).
+  const py = String.raw`
+import mujoco, json, sys
+out = []
+for c in json.loads(sys.stdin.read()):
+    def geom(s, pose, name):
+        k, h, r = s['kind'], s['halfExtents'], s['radius']
+        q = ' '.join(map(repr, pose['quat'])); p = ' '.join(map(repr, pose['pos']))
+        t = {'sphere': f'type="sphere" size="{r}"', 'capsule': f'type="capsule" size="{r} {h[2]}"',
+             'box': f'type="box" size="{h[0]} {h[1]} {h[2]}"', 'plane': 'type="plane" size="0 0 1"'}[k]
+        g = f'<geom name="{name}" {t} pos="{p}" quat="{q}"/>'
+        return (g, '') if k == 'plane' else ('', f'<body><freejoint/>{g}</body>')
+    wa, ba = geom(c['a'], c['poseA'], 'a'); wb, bb = geom(c['b'], c['poseB'], 'b')
+    m = mujoco.MjModel.from_xml_string(f'<mujoco><worldbody>{wa}{wb}{ba}{bb}</worldbody></mujoco>')
+    d = mujoco.MjData(m); mujoco.mj_kinematics(m, d); mujoco.mj_collision(m, d)
+    ga = m.geom('a').id
+    out.append([{'dist': float(x.dist), 'pos': x.pos.tolist(), 'normal': (x.frame[:3] if x.geom[0] == ga else -x.frame[:3]).tolist()} for x in d.contact[:d.ncon]])
+print(json.dumps(out))
+`;
+  it('sphere, capsule, box and plane pairs: same normal, distances and points as MuJoCo', async () => {
+    const { spawnSync } = await import('node:child_process');
+    const s = Math.SQRT1_2;
+    const cases: PairQuery[] = [
+      { a: shape('sphere', [0, 0, 0], 0.5), b: shape('sphere', [0, 0, 0], 0.25), poseA: pose([0, 0, 0]), poseB: pose([0.7, 0.1, 0]), margin: 0 },
+      { a: shape('plane'), b: shape('sphere', [0, 0, 0], 0.25), poseA: pose([0, 0, 0]), poseB: pose([0, 0, 0.2]), margin: 0 },
+      { a: shape('sphere', [0, 0, 0], 0.25), b: shape('plane'), poseA: pose([0, 0, 0.2]), poseB: pose([0, 0, 0]), margin: 0 },
+      { a: shape('box', [0.5, 0.4, 0.3]), b: shape('plane'), poseA: pose([0, 0, 0.29]), poseB: pose([0, 0, 0]), margin: 0 },
+      { a: shape('box', [0.5, 0.5, 0.5]), b: shape('box', [0.5, 0.5, 0.5]), poseA: pose([0, 0, 0]), poseB: pose([0.2, 0.1, 0.99]), margin: 0 },
+      { a: shape('capsule', [0, 0, 0.5], 0.1), b: shape('box', [0.5, 0.5, 0.5]), poseA: pose([0, 0, 0.55], [s, s, 0, 0]), poseB: pose([0, 0, 0]), margin: 0 },
+      { a: shape('sphere', [0, 0, 0], 0.25), b: shape('box', [0.5, 0.5, 0.5]), poseA: pose([0.6, 0.6, 0]), poseB: pose([0, 0, 0]), margin: 0 },
+      { a: shape('capsule', [0, 0, 0.5], 0.1), b: shape('capsule', [0, 0, 0.5], 0.1), poseA: pose([0, 0, 0]), poseB: pose([0.15, 0, 0.2]), margin: 0 },
+      { a: shape('box', [0.5, 0.5, 0.5]), b: shape('capsule', [0, 0, 0.5], 0.1), poseA: pose([0, 0, 0]), poseB: pose([0.3, 0, 0.55], [s, 0, s, 0]), margin: 0 },
+    ];
+    const r = spawnSync('python3', ['-c', py], { input: JSON.stringify(cases), encoding: 'utf8' });
+    expect(r.stderr).toBe('');
+    const mj = JSON.parse(r.stdout) as { dist: number; pos: number[]; normal: number[] }[][];
+    const ours = addon.collideShapePairs(cases);
+    const key = (p: number[]) => p.map((x) => x.toFixed(9)).join(',');
+    cases.forEach((c, i) => {
+      const what = `${c.a.kind}–${c.b.kind}`;
+      expect(ours[i].count, what).toBe(mj[i].length);
+      for (const m of mj[i]) closeV(ours[i].normal, m.normal, 1e-9);
+      expect(ours[i].points.map(key).sort(), what).toEqual(mj[i].map((m) => key(m.pos)).sort());
+      expect(ours[i].dists.map((d) => d.toFixed(9)).sort(), what).toEqual(mj[i].map((m) => m.dist.toFixed(9)).sort());
+    });
+  });
+});
+
+describe('narrow phase in f32: within float32 rounding of f64', () => {
+  it('every kind pair, plane included: |d32 − d64| ≤ 8 float32 epsilons of the pair scale', () => {
+    const kinds: ShapeQuery['kind'][] = ['sphere', 'capsule', 'box', 'rounded-box', 'plane'];
+    const rand = rng(77);
+    const eps32 = 2 ** -23;
+    let worst = 0;
+    for (const ka of kinds)
+      for (const kb of kinds) {
+        if (ka === 'plane' && kb === 'plane') continue;
+        const pairs: PairQuery[] = [];
+        for (let t = 0; t < 40; t++) {
+          const a = ka === 'plane' ? shape('plane') : randomShape(ka, rand);
+          const b = kb === 'plane' ? shape('plane') : randomShape(kb, rand);
+          const dir = [rand() - 0.5, rand() - 0.5, rand() - 0.5];
+          const dl = Math.hypot(...dir);
+          const reach = 0.3 + rand() * 1.5;
+          pairs.push({ a, b, poseA: pose([0, 0, 0], randQuat(rand)), poseB: pose([dir[0] / dl * reach, dir[1] / dl * reach, dir[2] / dl * reach], randQuat(rand)), margin: 1e9 });
+        }
+        const d64 = addon.collideShapePairs(pairs, { precision: 'f64' });
+        const d32 = addon.collideShapePairs(pairs, { precision: 'f32' });
+        pairs.forEach((p, i) => {
+          const scale = Math.max(...p.a.halfExtents, ...p.b.halfExtents, p.a.radius, p.b.radius, ...p.poseB.pos.map(Math.abs));
+          const err = Math.abs(d32[i].dists[0] - d64[i].dists[0]) / scale / eps32;
+          worst = Math.max(worst, err);
+          expect(err, `${ka}–${kb} pair ${i}`).toBeLessThanOrEqual(8);
+        });
+      }
+    if (process.env.SHOW) console.log(`f32 worst: ${worst.toFixed(2)} float32 eps`);
+    expect(worst).toBeGreaterThan(0); // f32 really ran in f32
+  });
 });

@@ -164,13 +164,13 @@ template <class V> class KernelImpl final : public Kernel {
     }
   }
 
-  /// kPassPose then kPassShapePoses, kPassBroadPhase, kPassNarrowPhase (passes.hpp).
+  /// kCollision (passes.hpp): placements, world poses, shape poses, broad and narrow phase.
   void collide_blocks(int worker, int b0, int b1) override {
     BlockScratch<V>& sc = scratch_[worker];
     BlockState<V>& s = sc.s;
     for (int b = b0; b < b1; ++b) {
-      load_block(b, sc);
-      pass_velocity(M_, s.W, s.q, s.v);
+      load_field(FieldId::Q, b, s.q, M_.nq); // positions are all detection reads
+      for (std::size_t i = 0; i < M_.joints.size(); ++i) s.W[i].X = joint_placement<V>(M_.joints[i], s.q + M_.joints[i].qoff);
       pass_pose(M_, s.W, sc.X_WB);
       pass_shape_poses(C_, sc.X_WB, sc.X_WS);
       for (std::size_t p = 0; p < C_.pairs.size(); ++p) {

@@ -44,14 +44,16 @@ constexpr PassInfo kPassAbaForward{"accelerations (root→leaves)", F_placement 
 constexpr PassInfo kPassPose{"world poses (root→leaves)", F_placement, F_pose};
 constexpr PassInfo kPassEnergy{"energy", F_velocity | F_pose, F_energy};
 
-// Collision detection (collision/collide.hpp), run by collide() at the current state.
+// Collision detection (collision/collide.hpp), run by collide() at the current state: positions
+// only, so it starts from the joint placements rather than the full velocity pass.
+constexpr PassInfo kPassPlacement{"joint placements X_PB (positions only)", F_q, F_placement};
 constexpr PassInfo kPassShapePoses{"shape poses X_WS = X_WB·X_BS", F_pose, F_shape_pose};
 constexpr PassInfo kPassBroadPhase{"broad phase (inflated AABB overlap per candidate pair)", F_shape_pose, F_broad};
 constexpr PassInfo kPassNarrowPhase{"narrow phase (manifolds where any lane overlaps)", F_shape_pose | F_broad, F_contacts};
 
 constexpr PassInfo kForwardDynamics[] = {kPassVelocity, kPassAbaBackward, kPassAbaForward};
 constexpr PassInfo kObservation[] = {kPassVelocity, kPassPose, kPassEnergy};
-constexpr PassInfo kCollision[] = {kPassVelocity, kPassPose, kPassShapePoses, kPassBroadPhase, kPassNarrowPhase};
+constexpr PassInfo kCollision[] = {kPassPlacement, kPassPose, kPassShapePoses, kPassBroadPhase, kPassNarrowPhase};
 
 template <unsigned N> constexpr bool pipeline_ordered(const PassInfo (&passes)[N]) {
   unsigned available = kStateFields;

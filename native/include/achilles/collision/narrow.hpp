@@ -24,6 +24,9 @@
 // line, and the farthest on the other side of the line (ties: lowest candidate index). Edge–edge
 // contacts give one point; parallel capsules give two (the ends of the overlap); a box on a plane
 // reduces its (up to 8) distinct corners the same way.
+// Points other than 0 carry their own core separation along n minus both radii: exact for boxes,
+// capsules and spheres; on rounded boxes tilted against each other the sweep is taken along n, so a
+// secondary point's distance can read up to r·(1 − cos tilt) deeper than its true surface gap.
 // Lanes never branch apart: per-lane choices are selects; a block only skips work no lane needs.
 #pragma once
 
