@@ -294,8 +294,8 @@ void Model::finalize() {
   }
   if (!finite_all(q0.data(), nq) || !finite_all(v0.data(), nv) || !finite_all(tau0.data(), nv))
     throw std::invalid_argument("initial state has a non-finite number");
-  check_effective_inertia(); // every moving joint has positive effective inertia at q0
   if (joints.empty()) throw std::invalid_argument("a model needs at least one joint");
+  check_effective_inertia();
 }
 
 } // namespace ach

@@ -56,12 +56,6 @@ struct Joint {
 };
 
 struct Model {
-  /// A massless link is allowed when the links below it give its joint a positive effective
-  /// inertia: checked at q0 (by finalize) as the ABA's D = Sᵀ·IA·S, scaled by the locked-subtree
-  /// Sᵀ·Ic·S, whose Cholesky pivots must all exceed kSingularShare (see model.cpp). Throws naming the joint.
-  void check_effective_inertia() const;
-  static const double kSingularShare;
-
   std::vector<Joint> joints;
   int nq = 0, nv = 0;
   int max_nv = 0;
@@ -71,6 +65,12 @@ struct Model {
   /// Fill offsets, derived inertias and axis kinds, and check every invariant the kernels rely
   /// on. Throws std::invalid_argument with a message naming the joint.
   void finalize();
+
+  /// A massless link is allowed when the links below it give its joint a positive effective
+  /// inertia: checked at q0 as the ABA's D = Sᵀ·IA·S, scaled by the locked-subtree Sᵀ·Ic·S, whose
+  /// Cholesky pivots must all exceed kSingularShare (see model.cpp). Throws naming the joint.
+  void check_effective_inertia() const;
+  static const double kSingularShare;
 };
 
 } // namespace ach
