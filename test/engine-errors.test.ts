@@ -83,7 +83,12 @@ describe('bad requests become errors with a message', () => {
   it('the native model check names the joint and the problem', () => {
     const bad = toNativeModel({ ...model, bodies: model.bodies.map((b, i) => (i === 2 ? { ...b, mass: -1 } : b)) });
     expect(() => new (engineAddon().NativeBatch)(bad, { precision: 'f32', lanes: 1, copies: 1, integrator: 'euler', dt: 0.002, substeps: 1, midpointIterations: 4, threads: 1 })).toThrow(
-      /joint 'link3': mass must be > 0/,
+      /joint 'link3': mass must be >= 0/,
+    );
+    // a massless leaf gives its joint no inertia: refused when the model is built, never at step time
+    const leaf = toNativeModel({ ...model, bodies: model.bodies.map((b, i) => (i === 6 ? { ...b, mass: 0, inertia: [0, 0, 0, 0, 0, 0] } : b)) });
+    expect(() => new (engineAddon().NativeBatch)(leaf, { precision: 'f32', lanes: 1, copies: 1, integrator: 'euler', dt: 0.002, substeps: 1, midpointIterations: 4, threads: 1 })).toThrow(
+      /joint 'link7': it and every link below it are massless/,
     );
     const wrongCount = toNativeModel({ ...model, bodies: model.bodies.map((b, i) => (i === 0 ? { ...b, q0: [0, 1] } : b)) });
     expect(() => new (engineAddon().NativeBatch)(wrongCount, { precision: 'f32', lanes: 1, copies: 1, integrator: 'euler', dt: 0.002, substeps: 1, midpointIterations: 4, threads: 1 })).toThrow(

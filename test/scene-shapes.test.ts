@@ -183,3 +183,20 @@ describe('mass_from_shapes', () => {
     expectSceneError(bad('md.arow', withDensity('      - { type: sphere, radius: 0.1 }\n', -1)), 6, 34, 'a number > 0');
   });
 });
+
+describe('achilles export --mjcf with shapes', () => {
+  const rounded = `${HEAD}    shapes: { type: rounded-box, half_extents: [0.1, 0.1, 0.1], radius: 0.02 }\n`;
+  test('a rounded box: an error naming the flag; --approximate-rounded writes the pieces; --contacts off disables', async () => {
+    const { cli } = await import('./cli-harness.js');
+    const f = write(dir, 'cli-rb.arow', rounded);
+    const bad = await cli('export', f, '--mjcf');
+    expect(bad.code).toBe(2);
+    expect(bad.stderr).toMatch(/shape 'a\/rounded-box0' is a rounded box, which MuJoCo has no geom for; pass --approximate-rounded/);
+    const ok = await cli('export', f, '--mjcf', '--approximate-rounded');
+    expect(ok.code).toBe(0);
+    expect(ok.stdout.match(/<geom name="a\/rounded-box0_\d+"/g)?.length).toBe(15);
+    expect(ok.stdout).not.toMatch(/contact="disable"/);
+    const off = await cli('export', f, '--mjcf', '--approximate-rounded', '--contacts', 'off');
+    expect(off.stdout).toMatch(/<flag contact="disable"\/>/);
+  });
+});

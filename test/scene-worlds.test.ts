@@ -113,3 +113,17 @@ describe('bundled collision scenes', () => {
     expect(m.bodies.slice(1).every((b) => b.q0[3] === 1)).toBe(true);
   });
 });
+
+describe('validation torques per tree', () => {
+  test('a single tree keeps weight 1 everywhere; several trees are weighted by tree mass over the heaviest', async () => {
+    const { treeWeights } = await import('../src/validation/states.js');
+    expect(treeWeights(loadScene('scenes/humanoid-tree.arow')).every((w) => w === 1)).toBe(true);
+    const d = loadScene('scenes/domino-amplifier.arow');
+    const w = treeWeights(d);
+    expect(w).toHaveLength(60);
+    const heaviest = d.bodies[9].mass;
+    d.bodies.forEach((b, i) => w.slice(6 * i, 6 * i + 6).forEach((x) => expect(x).toBe(b.mass / heaviest)));
+    const p = treeWeights(loadScene('scenes/crossing-pendulums.arow'));
+    expect(p).toEqual([1, 1, 1, 1]); // two trees of equal mass
+  });
+});

@@ -47,7 +47,8 @@ export interface BodyDesc {
   joint: JointType;
   /** Unit axis in J: hinge/slide axis, or the plane normal for planar. Ignored for ball/free/fixed ([0,0,1]). */
   axis: Vec3;
-  /** Mass (kg), > 0. */
+  /** Mass (kg), >= 0. 0: a massless link, allowed when the bodies below give its joint a positive
+   *  effective inertia (checked at load: Model::check_effective_inertia in native/src/model.cpp). */
   mass: number;
   /** p_BoBcm_B: centre of mass in the body frame. */
   com: Vec3;

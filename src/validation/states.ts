@@ -1,6 +1,6 @@
 // Random test states, and the float32-rounded and float32-perturbed twins of states and models.
 
-import { coordinateLayout, JOINT_NQ, type BodyDesc, type ModelDesc } from '../engine/model-desc.js';
+import { coordinateLayout, JOINT_NQ, JOINT_NV, type BodyDesc, type ModelDesc } from '../engine/model-desc.js';
 import { Rng, seedFor } from './rng.js';
 
 export interface TestState {
@@ -15,18 +15,39 @@ export const VEL_SIGMA = 1.5;
 
 /** Random positions (hinges uniform in [−π, π], slides in [−1, 1] m, planar x, y in [−0.5, 0.5] m,
  *  ball/free orientation a uniform random unit quaternion, free position in [−1, 1]³ m),
- *  velocities N(0, 1.5²), torques N(0, tauScale²). */
+ *  velocities N(0, 1.5²), torques N(0, (tauScale·w)²) with w the tree weight below. */
 export function randomStates(model: ModelDesc, n: number, seed: number, tauScale: number): TestState[] {
   const rng = new Rng(seed);
   const { nv } = coordinateLayout(model.bodies);
+  const weight = treeWeights(model);
   const out: TestState[] = [];
   for (let i = 0; i < n; i++) {
     const q: number[] = [];
     for (const b of model.bodies) q.push(...randomJointPosition(b, rng));
     const v = Array.from({ length: nv }, () => VEL_SIGMA * rng.normal());
-    const tau = Array.from({ length: nv }, () => tauScale * rng.normal());
+    const tau = Array.from({ length: nv }, (_, k) => tauScale * weight[k] * rng.normal());
     out.push({ q, v, tau });
   }
+  return out;
+}
+
+/** Per velocity coordinate: the mass of its tree over the heaviest tree's. The torque scale is
+ *  the model's RMS gravity force, set by its heaviest bodies; trees are independent (nothing
+ *  couples them without contacts), so a light tree beside a heavy one (the domino amplifier spans
+ *  a factor 5·10⁴ in mass) gets torques sized to its own weight instead of accelerations of
+ *  10⁵ g. A single tree has weight 1 everywhere, so its states are unchanged. */
+export function treeWeights(model: ModelDesc): number[] {
+  const root = model.bodies.map((_, i) => i);
+  model.bodies.forEach((b, i) => (root[i] = b.parent < 0 ? i : root[b.parent]));
+  const treeMass = new Map<number, number>();
+  model.bodies.forEach((b, i) => treeMass.set(root[i], (treeMass.get(root[i]) ?? 0) + b.mass));
+  const heaviest = Math.max(...treeMass.values());
+  const { vOffset } = coordinateLayout(model.bodies);
+  const out: number[] = [];
+  model.bodies.forEach((b, i) => {
+    const w = treeMass.size === 1 ? 1 : (treeMass.get(root[i]) as number) / heaviest;
+    for (let k = 0; k < JOINT_NV[b.joint]; k++) out[vOffset[i] + k] = w;
+  });
   return out;
 }
 
