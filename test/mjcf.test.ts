@@ -189,7 +189,7 @@ describe('shapes as MuJoCo geoms', () => {
       ['a/capsule1', GEOM.capsule, 1],
       ['a/box2', GEOM.box, 1],
     ]);
-    expect(g[0]).toMatchObject({ friction: [0.7, 0.005, 0.0001], margin: 0.014, gap: 0.004 });
+    expect(g[0]).toMatchObject({ friction: [0.7, 0.005, 0.0001], margin: 0.01, gap: 0.004 });
     expect(g[1]).toMatchObject({ contype: 2, conaffinity: 5, pos: [0, 0, 0.2] });
     expect(g[1].size[0]).toBe(0.1);
     expect(g[2].size.slice(0, 2)).toEqual([0.05, 0.2]);
@@ -241,5 +241,37 @@ describe('shapes as MuJoCo geoms', () => {
     b.forward();
     expect(r.qacc.length).toBe(4);
     r.qacc.forEach((a, k) => expect(Math.abs(a - b.qacc[k * b.stride]) / Math.max(1, Math.abs(a))).toBeLessThan(1e-12));
+  });
+});
+
+describe('margin and gap mean the same in MuJoCo', () => {
+  const tmp = tempDir();
+  // Two spheres (r 0.1) on free bodies, margins 0.01 + 0.02, gaps 0.005 + 0.01: detected while
+  // dist < 0.045, force while dist < 0.03, in our contract; MuJoCo must agree on the exported file.
+  const PY_GAP = `
+import json, sys, mujoco
+m = mujoco.MjModel.from_xml_path(sys.argv[1]); d = mujoco.MjData(m)
+out = []
+for dist in [0.025, 0.035, 0.04, 0.05]:
+    mujoco.mj_resetData(m, d)
+    d.qpos[7] = 0.2 + dist
+    mujoco.mj_forward(m, d)
+    out.append(dict(dist=dist, ncon=int(d.ncon), force=bool(d.ncon and d.contact.efc_address[0] >= 0)))
+print(json.dumps(out))
+`;
+  test('detected below margin + gap, acting below margin (both summed over the pair)', () => {
+    const sphere = (name: string, margin: number, gap: number, x: number) =>
+      `  - name: ${name}\n    parent: world\n    joint: { type: free }\n    mass: 1\n    inertia: [0.004, 0.004, 0.004]\n    initial: { position: [${x}, 0, 1, 0, 0, 0] }\n    shapes: [{ type: sphere, radius: 0.1, margin: ${margin}, gap: ${gap} }]\n`;
+    const m = loadScene(write(tmp, 's.arow', `scene: s\nworld: { gravity: [0, 0, 0] }\nlinks:\n${sphere('a', 0.01, 0.005, 0)}${sphere('b', 0.02, 0.01, 0.3)}`));
+    const xml = join(tmp, 's.xml');
+    writeFileSync(xml, exportMjcf(m, { contacts: true }));
+    const r = spawnSync('python3', ['-c', PY_GAP, xml], { encoding: 'utf8' });
+    expect(r.status, r.stderr).toBe(0);
+    expect(JSON.parse(r.stdout)).toEqual([
+      { dist: 0.025, ncon: 1, force: true },
+      { dist: 0.035, ncon: 1, force: false },
+      { dist: 0.04, ncon: 1, force: false },
+      { dist: 0.05, ncon: 0, force: false },
+    ]);
   });
 });

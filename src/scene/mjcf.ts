@@ -154,14 +154,14 @@ function jointXml(b: BodyDesc, sfx: string): string[] {
   }
 }
 
-/** A shape's geoms. MuJoCo's geom margin/gap: detected when dist < margin, active when
- *  dist < margin − gap; ours detects when dist < margin + gap and acts when dist <= margin, so
- *  MuJoCo margin = margin + gap and MuJoCo gap = gap. Friction's torsional and rolling parts keep
- *  MuJoCo's defaults. */
+/** A shape's geoms. Margin and gap mean the same in both engines (MuJoCo >= 3.9, measured on 3.14:
+ *  a pair is detected when dist < margin + gap and acts when dist < margin, both summed over the pair's
+ *  two geoms), so they are written as they are. Friction's torsional and rolling parts keep MuJoCo's
+ *  defaults. */
 function geomXml(sh: ShapeDesc, sfx: string): string[] {
   const common =
     `friction="${num(sh.friction)} 0.005 0.0001" contype="${sh.contype}" conaffinity="${sh.conaffinity}" ` +
-    `margin="${num(sh.margin + sh.gap)}" gap="${num(sh.gap)}"` +
+    `margin="${num(sh.margin)}" gap="${num(sh.gap)}"` +
     (sh.color ? ` rgba="${nums(sh.color)} 1"` : '');
   const pose = (pos: readonly number[]): string => `pos="${nums(pos)}" quat="${nums(sh.quat)}"`;
   const name = esc(sh.name + sfx);
