@@ -5,6 +5,7 @@ import { LANE_WIDTHS, PRECISIONS } from './api.js';
 import { INTEGRATORS, JOINT_NQ, JOINT_NV, planarFrame, type IntegratorName, type ModelDesc } from './model-desc.js';
 import { engineAddon, type NativeAddon, type NativeBatch } from './native.js';
 import { laneProblem, widestLanes } from './lanes.js';
+import { batchBytes, ensureMemory } from './memory.js';
 
 /** A state turned NaN or infinite: where and when. */
 export class NonFiniteStateError extends Error implements NonFiniteInfo {
@@ -93,6 +94,8 @@ export class Batch implements BatchApi {
     const substeps = positiveInteger('substeps', opts.substeps ?? model.world.substeps, 1e6);
     const midpointIterations = positiveInteger('midpoint iterations', opts.midpointIterations ?? 4, 1000);
     const threads = positiveInteger('threads', opts.threads ?? 1, 256);
+    // Before allocating: a batch that does not fit is refused with the estimate and the free memory.
+    ensureMemory(batchBytes(model, this.copies, this.precision, this.lanes), `a batch of ${this.copies} ${model.name} robots in ${this.precision}`, 'use fewer copies');
     this.native = new addon.NativeBatch(toNativeModel(model), {
       precision: this.precision,
       lanes: this.lanes,

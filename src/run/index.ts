@@ -12,6 +12,7 @@
 import { Batch, NonFiniteStateError } from '../engine/batch.js';
 import { engineAddon } from '../engine/native.js';
 import { openOutput } from '../reports/output-dir.js';
+import { batchBytes, ensureMemory } from '../engine/memory.js';
 import { createProgress, type Progress } from '../reports/progress.js';
 import { loadScene } from '../scene/index.js';
 import { NonFiniteRecordError } from './finite-check.js';
@@ -24,6 +25,8 @@ import { applySpread } from './spread.js';
 import { summarize, summaryText } from './summary.js';
 
 const MIDPOINT_ITERATIONS = 4;
+/** Peak bytes per recorded number: the row (8), its CSV text and object (~60), chart data (~130). */
+const BYTES_PER_RECORDED_VALUE = 200;
 /** Runs shorter than this never show a progress bar (it would only flicker). */
 const PROGRESS_AFTER_MS = 1000;
 
@@ -51,6 +54,14 @@ export async function runScene(scene: string, flags: RunFlags): Promise<number> 
   const s = resolveSettings(scene, model, flags, addon.cpuInfo());
 
   // Checked and staged before any stepping: a bad --out is reported now, not after the run.
+  // The batch and the records (kept in memory, then written as CSV and charts) must fit.
+  const records = Math.ceil(s.steps / s.recordEvery) + 1; // the first state, every recordEvery steps, the last
+  const values = records * s.robots.length * (3 + 2 * model.bodies.length * 7 + 4);
+  ensureMemory(
+    batchBytes(model, s.copies, s.precision, s.lanes) + values * BYTES_PER_RECORDED_VALUE,
+    `this run (${s.copies} robot${s.copies === 1 ? '' : 's'}, ${records} records of ${s.robots.length})`,
+    'use fewer --copies, record fewer --robots, or record less often (--record)',
+  );
   const set = await openOutput(s.outDir, { command: 'run', force: flags.force });
   const interrupt = new Interrupt((sig) => {
     // Second Ctrl-C: the user wants out now, even mid-step or mid-render.
