@@ -151,6 +151,13 @@ export class Batch implements BatchApi {
     return { kinetic, potential, total };
   }
 
+  /** Kinetic and potential energy of every lane at the current state, as views on engine memory
+   *  (no copy; valid until the next call). For per-step monitoring, where energy() would allocate. */
+  energyViews(): { kinetic: Real; potential: Real } {
+    this.native.observe();
+    return { kinetic: this.native.field('kinetic'), potential: this.native.field('potential') };
+  }
+
   kinematics(): { pos: Real; rot: Real } {
     this.native.observe();
     return { pos: this.native.field('bodyPos'), rot: this.native.field('bodyRot') };

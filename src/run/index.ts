@@ -49,6 +49,7 @@ function delayedProgress(total: number): Progress {
 }
 
 export async function runScene(scene: string, flags: RunFlags): Promise<number> {
+  const start = performance.now();
   const model = loadScene(scene, flags.config === undefined ? {} : { config: flags.config });
   const addon = engineAddon();
   const s = resolveSettings(scene, model, flags, addon.cpuInfo());
@@ -86,6 +87,7 @@ export async function runScene(scene: string, flags: RunFlags): Promise<number> 
       addon,
     );
     applySpread(batch, s.spread);
+    const loadSeconds = (performance.now() - start) / 1000;
     process.stderr.write(
       `achilles run: ${model.name}, ${s.copies} robot${s.copies === 1 ? '' : 's'} x ${s.steps} steps (${s.steps * s.dt} s); Ctrl-C stops without writing anything\n`,
     );
@@ -101,7 +103,7 @@ export async function runScene(scene: string, flags: RunFlags): Promise<number> 
       process.stderr.write(`achilles run: ${e.message}\nachilles run: no output files were written (${s.outDir} is unchanged)\n`);
       return 1;
     }
-    const wallSeconds = (performance.now() - wall0) / 1000;
+    const simulateSeconds = (performance.now() - wall0) / 1000;
     progress.finish();
 
     const interrupted = (): number => {
@@ -111,12 +113,15 @@ export async function runScene(scene: string, flags: RunFlags): Promise<number> 
     };
     if (result.stopped) return interrupted();
 
-    const summary = summarize(result.recorder, s, model, result.stepsDone, result.stepSeconds, wallSeconds);
+    const summary = summarize(result.recorder, s, model, result.stepsDone, { loadSeconds, simulateSeconds, stepSeconds: result.stepSeconds }, result.energy);
+    const write0 = performance.now();
     const meta = runMetadata(s, batch.isa, MIDPOINT_ITERATIONS);
     await writeRunFiles(set, result.recorder, meta, summary, model.name);
     // A signal during chart rendering still means "don't leave anything behind".
     if (interrupt.requested) return interrupted();
     await set.commit();
+    summary.writeSeconds = (performance.now() - write0) / 1000;
+    summary.wallSeconds = (performance.now() - start) / 1000;
     process.stdout.write(summaryText(summary, s, model.name, batch.isa, s.outDir));
     return 0;
   } finally {
