@@ -30,17 +30,17 @@ const BYTES_PER_RECORDED_VALUE = 200;
 /** Runs shorter than this never show a progress bar (it would only flicker). */
 const PROGRESS_AFTER_MS = 1000;
 
-/** Forwards to a real progress bar only once the run has lasted PROGRESS_AFTER_MS. */
-function delayedProgress(total: number): Progress {
+/** Forwards to a real progress bar only once the run has lasted PROGRESS_AFTER_MS. It counts
+ *  steps, but its rate is robot-steps/s (steps × copies), the unit the summary's throughput uses. */
+export function delayedProgress(total: number, copies: number, bar = createProgress({ total: total * copies, label: 'run', unit: 'robot-steps' })): Progress {
   const start = performance.now();
-  const bar = createProgress({ total, label: 'run', unit: 'steps' });
   return {
     active: bar.active,
     update(n) {
-      if (performance.now() - start >= PROGRESS_AFTER_MS) bar.update(n);
+      if (performance.now() - start >= PROGRESS_AFTER_MS) bar.update(n * copies);
     },
-    tick(n) {
-      bar.tick(n);
+    tick(n = 1) {
+      bar.tick(n * copies);
     },
     finish() {
       bar.finish();
@@ -70,7 +70,7 @@ export async function runScene(scene: string, flags: RunFlags): Promise<number> 
     process.stderr.write(`\nachilles run: ${sig} again: stopped immediately; nothing was written to ${s.outDir}\n`);
     process.exit(sig === 'SIGTERM' ? 143 : 130);
   });
-  const progress = delayedProgress(s.steps);
+  const progress = delayedProgress(s.steps, s.copies);
   try {
     const batch = new Batch(
       model,
@@ -89,7 +89,7 @@ export async function runScene(scene: string, flags: RunFlags): Promise<number> 
     applySpread(batch, s.spread);
     const loadSeconds = (performance.now() - start) / 1000;
     process.stderr.write(
-      `achilles run: ${model.name}, ${s.copies} robot${s.copies === 1 ? '' : 's'} x ${s.steps} steps (${s.steps * s.dt} s); Ctrl-C stops without writing anything\n`,
+      `achilles run: ${model.name}, ${s.copies} robot${s.copies === 1 ? '' : 's'} x ${s.steps} step${s.steps === 1 ? '' : 's'} (${Number((s.steps * s.dt).toPrecision(12))} s); Ctrl-C stops without writing anything\n`,
     );
 
     const wall0 = performance.now();
