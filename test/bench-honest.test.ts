@@ -18,6 +18,17 @@ describe('bench honesty', () => {
     expect(r.stdout).not.toMatch(/robot-steps\/s/);
   });
 
+  test('a precision none of whose requested lane widths runs here is an error, not an empty table', async () => {
+    const { resolveConfig } = await import('../src/bench/config.js');
+    const { laneProblem } = await import('../src/engine/lanes.js');
+    const { engineAddon } = await import('../src/engine/native.js');
+    const cpu = engineAddon().cpuInfo();
+    if (laneProblem(cpu, 'f64', 8) === null) return; // an AVX-512 CPU runs every width: nothing to refuse
+    expect(() => resolveConfig({ lanes: ['8'], precision: ['f64'] })).toThrow(/--lanes 8 --precision f64: 8 lanes of f64 need AVX-512, which this CPU lacks \(it runs f64 at lanes 1, 4\)/);
+    expect(() => resolveConfig({ lanes: ['8'], precision: ['f32', 'f64'] })).toThrow(/--precision f64/); // asked for by name
+    expect(resolveConfig({ lanes: ['8'] }).lanes).toEqual([8]); // the default precisions: f32 runs, f64 is skipped with a note
+  });
+
   test('charts: points with one copies value, legend in natural order', () => {
     const cell = (lanes: number) => ({ engine: 'achilles', scene: 's', integrator: 'euler', precision: 'f32', lanes, isa: 'x', copies: 64, threads: 1, robotStepsPerSec: 1e6 * lanes });
     const rep = { machine: {}, config: {}, notes: [], results: [16, 1, 8, 4].map(cell) } as unknown as BenchReport;
