@@ -39,6 +39,12 @@ describe('writeFileAtomic', () => {
     expect(listAll(root)).toEqual(['out.bin']);
   });
 
+  it('a failed write leaves no folders it created', async () => {
+    // Data the file write rejects: the failure comes after the parent chain was made.
+    await expect(writeFileAtomic(path.join(root, 'made', 'a', 'f.csv'), 123 as never)).rejects.toThrow();
+    expect(fs.readdirSync(root)).toEqual([]);
+  });
+
   it('cleans its temp file up when the rename fails', async () => {
     const target = path.join(root, 'isdir');
     fs.mkdirSync(path.join(target, 'child'), { recursive: true }); // rename onto a non-empty directory fails

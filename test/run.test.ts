@@ -55,7 +55,7 @@ describe('achilles run on the double pendulum for 0.2 s', async () => {
   test('exits 0 with a one-screen summary', () => {
     expect(r.stderr).not.toMatch(/error/i);
     expect(r.code).toBe(0);
-    expect(r.stdout).toMatch(/^steps\s+100 \(101 records, every 1 steps\)$/m);
+    expect(r.stdout).toMatch(/^steps\s+100 \(101 records, every step\)$/m);
     expect(r.stdout).toMatch(/^simulated time\s+0\.2 s$/m);
     expect(r.stdout).toMatch(/^throughput\s+[\d.]+ [kMG]?robot-steps\/s$/m);
     expect(r.stdout).toMatch(/^energy drift, final\s+-?[\d.e+-]+ J \(-?[\d.e+-]+%\)$/m);

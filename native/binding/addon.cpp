@@ -308,6 +308,19 @@ class BatchWrap : public Napi::ObjectWrap<BatchWrap> {
   std::unique_ptr<Batch> batch_;
 };
 
+/// storageBytes(model, options) → bytes of the batch's state storage, without allocating it
+/// (the same layout the batch would use: candidate pairs included).
+Napi::Value StorageBytes(const Napi::CallbackInfo& info) {
+  Napi::Env env = info.Env();
+  if (info.Length() < 2 || !info[0].IsObject() || !info[1].IsObject())
+    throw Napi::TypeError::New(env, "storageBytes(model, options): expected two objects");
+  try {
+    return Napi::Number::New(env, double(storage_bytes(model_from_js(info[0].As<Napi::Object>()), options_from_js(info[1].As<Napi::Object>()))));
+  } catch (const std::exception& e) {
+    throw Napi::Error::New(env, e.what());
+  }
+}
+
 Napi::Value CpuInfo(const Napi::CallbackInfo& info) {
   Napi::Env env = info.Env();
   Napi::Object o = Napi::Object::New(env);
@@ -447,6 +460,7 @@ Napi::Object Init(Napi::Env env, Napi::Object exports) {
   exports.Set("NativeBatch", BatchWrap::Define(env));
   exports.Set("cpuInfo", Napi::Function::New(env, CpuInfo));
   exports.Set("countFlops", Napi::Function::New(env, CountFlops));
+  exports.Set("storageBytes", Napi::Function::New(env, StorageBytes));
   exports.Set("collideShapePairs", Napi::Function::New(env, CollideShapePairs));
 #ifdef ACHILLES_PLANTED_BUGS
   exports.Set("plantedBugs", Napi::Function::New(env, Bugs));

@@ -56,7 +56,7 @@ int widest_lanes() {
   return 1;
 }
 
-Storage make_storage(const Model& model, const BatchOptions& opt) {
+Storage storage_layout(const Model& model, const BatchOptions& opt, std::size_t* total_bytes) {
   if (opt.copies < 1) throw std::invalid_argument("copies must be >= 1");
   Storage s;
   const int lanes = opt.lanes;
@@ -75,6 +75,19 @@ Storage make_storage(const Model& model, const BatchOptions& opt) {
     s.count[f] = counts[f] * s.stride;
     total += (s.count[f] * s.elem + 63) / 64 * 64;
   }
+  *total_bytes = total;
+  return s;
+}
+
+std::size_t storage_bytes(const Model& model, const BatchOptions& opt) {
+  std::size_t total = 0;
+  storage_layout(model, opt, &total);
+  return total;
+}
+
+Storage make_storage(const Model& model, const BatchOptions& opt) {
+  std::size_t total = 0;
+  Storage s = storage_layout(model, opt, &total);
   s.buffer = std::make_shared<Buffer>(total);
   return s;
 }

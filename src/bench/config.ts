@@ -5,6 +5,7 @@ import { join } from 'node:path';
 import { LANE_WIDTHS, PRECISIONS, type LaneWidth, type Precision } from '../engine/api.js';
 import { INTEGRATORS, type IntegratorName } from '../engine/model-desc.js';
 import { engineAddon, packageRoot } from '../engine/native.js';
+import { laneProblem } from '../engine/lanes.js';
 import type { ParsedOptions } from '../cli/spec.js';
 
 export interface BenchConfig {
@@ -66,6 +67,15 @@ export function resolveConfig(o: ParsedOptions): BenchConfig {
   for (const l of lanes) {
     if (l > widest) throw new Error(`--lanes ${l} needs ${LANE_ISA[l]}, which this CPU lacks (it supports lanes ${supported.join(', ')})`);
   }
+  // A precision asked for by name (or, by default, at least one) must have a requested width that
+  // runs here (f64 × 8 needs AVX-512 where f32 × 8 needs AVX2): otherwise it would silently time nothing.
+  const precisions = uniq(choices('precision', list(o.precision, PRECISIONS), PRECISIONS));
+  const cpu = engineAddon().cpuInfo();
+  const idle = precisions.filter((p) => !lanes.some((l) => laneProblem(cpu, p, l) === null));
+  if (idle.length && (o.precision !== undefined || idle.length === precisions.length)) {
+    const p = idle[0];
+    throw new Error(`--lanes ${lanes.join(',')} --precision ${p}: ${laneProblem(cpu, p, lanes[0])}`);
+  }
   const vs = o.vs === undefined ? [] : list<string>(o.vs, []);
   for (const v of vs) if (v !== 'mujoco') throw new Error(`--vs only knows 'mujoco' (got ${v})`);
   const budget = o.budget === undefined ? DEFAULT_REP_SECONDS : Number(o.budget);
@@ -75,7 +85,7 @@ export function resolveConfig(o: ParsedOptions): BenchConfig {
   return {
     scenes: uniq(scenes),
     lanes,
-    precisions: uniq(choices('precision', list(o.precision, PRECISIONS), PRECISIONS)),
+    precisions,
     copies: uniq(positiveInts('copies', list(o.copies, DEFAULT_COPIES), 1 << 20)),
     integrators: uniq(choices('integrator', list(o.integrator, ['euler']), INTEGRATORS)),
     threads: uniq(positiveInts('threads', list(o.threads, [1]), 256)),

@@ -64,11 +64,20 @@ export function benchCsv(rep: BenchReport): string {
   });
 }
 
-/** lineChart draws a linear x; our copies axis spans 1..4096, so make it logarithmic. */
-function logX(spec: VlSpec): VlSpec {
-  const enc = spec.encoding as { x: { scale?: unknown } };
+/** lineChart draws a linear x; our copies axis spans 1..4096, so make it logarithmic. Every
+ *  measurement is also a point (with one copies value a line has nothing to join), and the legend
+ *  lists the series in natural order (×1, ×4, ×8, ×16; not ×1, ×16, ×4, ×8). */
+function logX(spec: VlSpec, series: readonly string[]): VlSpec {
+  const enc = spec.encoding as { x: { scale?: unknown }; color?: { sort?: unknown } };
   enc.x.scale = { type: 'log' };
+  if (enc.color) enc.color.sort = naturalOrder(series);
+  (spec as { mark: object }).mark = { ...(spec as { mark: object }).mark, point: true };
   return spec;
+}
+
+/** Distinct names sorted with their numbers compared as numbers. */
+export function naturalOrder(names: readonly string[]): string[] {
+  return [...new Set(names)].sort((a, b) => a.localeCompare(b, 'en', { numeric: true }));
 }
 
 function seriesName(r: BenchResult): string {
@@ -87,13 +96,13 @@ export function benchCharts(rep: BenchReport): { name: string; spec: VlSpec }[] 
     const rate: Datum[] = rs.map((r) => ({ copies: r.copies, rate: r.robotStepsPerSec, series: seriesName(r) }));
     out.push({
       name: `throughput-${base}`,
-      spec: logX(lineChart({ title: `${scene} (${integrator}): robot-steps per second`, data: rate, x: 'copies', y: 'rate', color: 'series', xTitle: 'copies (robots)', yTitle: 'robot-steps/s', logY: true })),
+      spec: logX(lineChart({ title: `${scene} (${integrator}): robot-steps per second`, data: rate, x: 'copies', y: 'rate', color: 'series', xTitle: 'copies (robots)', yTitle: 'robot-steps/s', logY: true }), rate.map((d) => String(d.series))),
     });
     const sp: Datum[] = rs.filter((r) => r.vsMujoco !== undefined).map((r) => ({ copies: r.copies, speedup: r.vsMujoco ?? 0, series: seriesName(r) }));
     if (sp.length > 0) {
       out.push({
         name: `speedup-${base}`,
-        spec: logX(lineChart({ title: `${scene} (${integrator}): Achilles / best single-threaded MuJoCo`, data: sp, x: 'copies', y: 'speedup', color: 'series', xTitle: 'copies (robots)', yTitle: 'speed-up over MuJoCo (×)', logY: true })),
+        spec: logX(lineChart({ title: `${scene} (${integrator}): Achilles / best single-threaded MuJoCo`, data: sp, x: 'copies', y: 'speedup', color: 'series', xTitle: 'copies (robots)', yTitle: 'speed-up over MuJoCo (×)', logY: true }), sp.map((d) => String(d.series))),
       });
     }
   }

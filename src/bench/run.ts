@@ -161,12 +161,15 @@ export async function runBench(cfg: BenchConfig, hooks: RunHooks = {}): Promise<
             }
           }
         }
-        for (const m of members) m.steps = calibrate(m.runner, cfg.repSeconds, warmSeconds);
+        for (const m of members) {
+          m.steps = calibrate(m.runner, cfg.repSeconds, warmSeconds, (n) => checkFinite(m, n));
+        }
         for (let rep = 0; rep < cfg.reps; rep++) {
           for (const m of members) {
             const t = m.runner.run(m.steps);
             m.rates.push(t.robotSteps / t.seconds);
             m.nonFinite += t.nonFinite;
+            checkFinite(m, t.nonFinite);
             progress.tick();
             // Let the event loop breathe (signals, progress redraw) between reps.
             await new Promise((r) => setImmediate(r));
@@ -190,6 +193,18 @@ export async function runBench(cfg: BenchConfig, hooks: RunHooks = {}): Promise<
     results,
     notes,
   };
+}
+
+/** A cell whose motion diverged times garbage: an error naming the cell, never "0 robot-steps/s". */
+function checkFinite(m: Member, nonFinite: number): void {
+  const n = nonFinite;
+  if (n <= 0) return;
+  const r = m.result;
+  const who = r.engine === 'achilles' ? `achilles ${r.precision} ×${r.lanes}${r.threads !== 1 ? ` ${r.threads} threads` : ''}` : r.engine;
+  throw new Error(
+    `the motion diverged in the cell ${r.scene} / ${r.integrator} / ${who} / ${r.copies} copies (${n} robot-steps non-finite): ` +
+      'timing a diverging scene measures garbage; give the scene a smaller dt or a stabler integrator (--integrator), or restart sooner (--restart-every)',
+  );
 }
 
 function finish(m: Member, machine: MachineInfo, flops: Map<string, FlopCount>): BenchResult {

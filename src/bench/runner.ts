@@ -20,10 +20,11 @@ export interface Runner {
  * Warm up (caches, page faults, branch predictors, CPU clock) and find how many steps make a
  * repetition of about `repSeconds`: doubling until one run lasts `warmSeconds`.
  */
-export function calibrate(r: Runner, repSeconds: number, warmSeconds: number): number {
+export function calibrate(r: Runner, repSeconds: number, warmSeconds: number, onNonFinite: (n: number) => void = () => undefined): number {
   let steps = 1;
   for (;;) {
     const t = r.run(steps);
+    if (t.nonFinite > 0) onNonFinite(t.nonFinite);
     if (t.seconds >= warmSeconds || steps >= 1e9) {
       const perStep = t.seconds / steps;
       return Math.max(1, Math.ceil(repSeconds / Math.max(perStep, 1e-12)));

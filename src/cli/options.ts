@@ -35,7 +35,9 @@ function parseNumber(flag: string, text: string, kind: { min?: number; max?: num
 
 function parseChoice(flag: string, text: string, choices: readonly string[]): string {
   if (choices.includes(text)) return text;
-  const guess = closest(text, choices);
+  // A near miss among words ('rk5' → rk4); among numbers the list itself is the answer ('2' is not "1").
+  const numeric = (x: string) => NUMBER_RE.test(x);
+  const guess = numeric(text) && choices.every(numeric) ? undefined : closest(text, choices);
   const hint = guess === undefined ? '' : ` (did you mean ${guess}?)`;
   throw new UsageError(`${flag}: '${text}' is not one of ${choices.join(', ')}${hint}`);
 }

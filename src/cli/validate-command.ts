@@ -17,7 +17,7 @@ export const validateCommand: CommandSpec = {
   positionals: [],
   options: [
     { name: 'stage', arg: 'NAME', kind: { type: 'choice', choices: STAGES }, description: 'Run one stage only', defaultText: 'all stages' },
-    { name: 'model', arg: 'NAME', kind: { type: 'list-string' }, description: 'Only this model (repeatable; scene base names)', defaultText: 'every bundled and shared scene' },
+    { name: 'model', arg: 'NAME', kind: { type: 'list-string' }, description: 'Only this model (a scene base name, e.g. arm7)', defaultText: 'every bundled and shared scene' },
     { name: 'states', arg: 'N', kind: { type: 'number', min: 1, max: 4096, integer: true }, description: 'Random states per model and stage', default: 64 },
     { name: 'bug-states', arg: 'N', kind: { type: 'number', min: 1, max: 4096, integer: true }, description: 'States per model in the planted-bug sweep (f64)', default: 16 },
     { name: 'seed', arg: 'N', kind: { type: 'number', min: 0, max: 4294967295, integer: true }, description: 'Seed of the random states (failures replay with the same seed)', default: 1 },

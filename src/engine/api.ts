@@ -13,7 +13,9 @@ export type Real = Float32Array | Float64Array;
 export interface BatchOptions {
   /** Number of robots (copies of the model) in the batch. */
   copies: number;
-  precision?: Precision; // default 'f32'
+  /** Default 'f32' (the API is for throughput). The CLI's `run` defaults to f64 instead (a trace is
+   *  for reading); pass precision explicitly to get the same numbers as a default `achilles run`. */
+  precision?: Precision;
   lanes?: LaneWidth; // default: the widest this CPU runs at this precision (src/engine/lanes.ts)
   integrator?: IntegratorName; // default: the scene's
   dt?: number; // default: the scene's

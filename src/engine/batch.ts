@@ -6,6 +6,7 @@ import { INTEGRATORS, JOINT_NQ, JOINT_NV, planarFrame, type IntegratorName, type
 import { engineAddon, type NativeAddon, type NativeBatch } from './native.js';
 import { laneProblem, widestLanes } from './lanes.js';
 import { WORLD_LIMITS } from './world-limits.js';
+import { ensureMemory } from './memory.js';
 
 /** A state turned NaN or infinite: where and when. */
 export class NonFiniteStateError extends Error implements NonFiniteInfo {
@@ -66,6 +67,12 @@ export function toNativeModel(model: ModelDesc): object {
   };
 }
 
+/** Bytes of a batch's state storage, computed by the engine from the same layout it allocates
+ *  (candidate shape pairs included) without allocating it. */
+export function batchBytes(model: ModelDesc, copies: number, precision: Precision, lanes: LaneWidth, addon: NativeAddon = engineAddon()): number {
+  return addon.storageBytes(toNativeModel(model), { precision, lanes, copies, integrator: 'euler', dt: 0.002, substeps: 1, midpointIterations: 4, threads: 1 });
+}
+
 function choose<T>(what: string, value: T, allowed: readonly T[]): T {
   if (!allowed.includes(value)) throw new Error(`${what} must be one of ${allowed.join(', ')} (got ${String(value)})`);
   return value;
@@ -115,6 +122,8 @@ export class Batch implements BatchApi {
     const substeps = positiveInteger('substeps', opts.substeps ?? model.world.substeps, WORLD_LIMITS.substeps.max);
     const midpointIterations = positiveInteger('midpoint iterations', opts.midpointIterations ?? 4, 1000);
     const threads = positiveInteger('threads', opts.threads ?? 1, 256);
+    // Before allocating: a batch that does not fit is refused with the estimate and the free memory.
+    ensureMemory(batchBytes(model, this.copies, this.precision, this.lanes, addon), `a batch of ${this.copies} ${model.name} robots in ${this.precision}`, 'use fewer copies');
     this.native = new addon.NativeBatch(toNativeModel(model), {
       precision: this.precision,
       lanes: this.lanes,
@@ -173,6 +182,13 @@ export class Batch implements BatchApi {
     const total = kinetic.slice();
     for (let r = 0; r < this.copies; r++) total[r] = kinetic[r] + potential[r];
     return { kinetic, potential, total };
+  }
+
+  /** Kinetic and potential energy of every lane at the current state, as views on engine memory
+   *  (no copy; valid until the next call). For per-step monitoring, where energy() would allocate. */
+  energyViews(): { kinetic: Real; potential: Real } {
+    this.native.observe();
+    return { kinetic: this.native.field('kinetic'), potential: this.native.field('potential') };
   }
 
   kinematics(): { pos: Real; rot: Real } {

@@ -61,6 +61,8 @@ export interface NativeAddon {
   NativeBatch: new (model: object, options: object) => NativeBatch;
   cpuInfo(): CpuInfo;
   isBugBuild: boolean;
+  /** Bytes of a batch's state storage for (model, options), computed without allocating it. */
+  storageBytes(model: object, options: object): number;
   /** The batch's narrow phase on single pairs (lanes 1, the chosen precision; planted bugs in the bug build). */
   collideShapePairs(pairs: PairQuery[], options?: { precision?: 'f32' | 'f64' }): PairContacts[];
   plantedBugs?: () => string[];

@@ -57,7 +57,7 @@ async function writeAndSync(file: string, data: FileData): Promise<void> {
  */
 export async function writeFileAtomic(filePath: string, data: FileData): Promise<void> {
   const dir = path.dirname(path.resolve(filePath));
-  await fsp.mkdir(dir, { recursive: true });
+  const created = await fsp.mkdir(dir, { recursive: true });
   // Same directory as the target so rename() never crosses a filesystem (EXDEV).
   const tmp = path.join(dir, tempName(path.basename(filePath)));
   try {
@@ -65,6 +65,7 @@ export async function writeFileAtomic(filePath: string, data: FileData): Promise
     await fsp.rename(tmp, filePath);
   } catch (err) {
     await fsp.rm(tmp, { force: true });
+    if (created) removeEmptyDirs(dir, created); // no empty folders left by a failed write
     throw err;
   }
   await fsyncDir(dir);

@@ -9,9 +9,10 @@
 //                               while still finite; rerun with a shorter --duration to look at
 //                               the motion leading up to it.
 
-import { Batch, NonFiniteStateError } from '../engine/batch.js';
+import { Batch, batchBytes, NonFiniteStateError } from '../engine/batch.js';
 import { engineAddon } from '../engine/native.js';
 import { openOutput } from '../reports/output-dir.js';
+import { ensureMemory } from '../engine/memory.js';
 import { createProgress, type Progress } from '../reports/progress.js';
 import { loadSceneForRun } from './load-scene.js';
 import { NonFiniteRecordError } from './finite-check.js';
@@ -24,20 +25,22 @@ import { applySpread } from './spread.js';
 import { summarize, summaryText } from './summary.js';
 
 const MIDPOINT_ITERATIONS = 4;
+/** Peak bytes per recorded number: the row (8), its CSV text and object (~60), chart data (~130). */
+const BYTES_PER_RECORDED_VALUE = 200;
 /** Runs shorter than this never show a progress bar (it would only flicker). */
 const PROGRESS_AFTER_MS = 1000;
 
-/** Forwards to a real progress bar only once the run has lasted PROGRESS_AFTER_MS. */
-function delayedProgress(total: number): Progress {
+/** Forwards to a real progress bar only once the run has lasted PROGRESS_AFTER_MS. It counts
+ *  steps, but its rate is robot-steps/s (steps × copies), the unit the summary's throughput uses. */
+export function delayedProgress(total: number, copies: number, bar = createProgress({ total: total * copies, label: 'run', unit: 'robot-steps' })): Progress {
   const start = performance.now();
-  const bar = createProgress({ total, label: 'run', unit: 'steps' });
   return {
     active: bar.active,
     update(n) {
-      if (performance.now() - start >= PROGRESS_AFTER_MS) bar.update(n);
+      if (performance.now() - start >= PROGRESS_AFTER_MS) bar.update(n * copies);
     },
-    tick(n) {
-      bar.tick(n);
+    tick(n = 1) {
+      bar.tick(n * copies);
     },
     finish() {
       bar.finish();
@@ -46,11 +49,20 @@ function delayedProgress(total: number): Progress {
 }
 
 export async function runScene(scene: string, flags: RunFlags): Promise<number> {
+  const start = performance.now();
   const model = loadSceneForRun(scene, flags.config, 'run');
   const addon = engineAddon();
   const s = resolveSettings(scene, model, flags, addon.cpuInfo());
 
   // Checked and staged before any stepping: a bad --out is reported now, not after the run.
+  // The batch and the records (kept in memory, then written as CSV and charts) must fit.
+  const records = Math.ceil(s.steps / s.recordEvery) + 1; // the first state, every recordEvery steps, the last
+  const values = records * s.robots.length * (3 + 2 * model.bodies.length * 7 + 4);
+  ensureMemory(
+    batchBytes(model, s.copies, s.precision, s.lanes) + values * BYTES_PER_RECORDED_VALUE,
+    `this run (${s.copies} robot${s.copies === 1 ? '' : 's'}, ${records} records of ${s.robots.length})`,
+    'use fewer --copies, record fewer --robots, or record less often (--record)',
+  );
   const set = await openOutput(s.outDir, { command: 'run', force: flags.force });
   const interrupt = new Interrupt((sig) => {
     // Second Ctrl-C: the user wants out now, even mid-step or mid-render.
@@ -58,7 +70,7 @@ export async function runScene(scene: string, flags: RunFlags): Promise<number> 
     process.stderr.write(`\nachilles run: ${sig} again: stopped immediately; nothing was written to ${s.outDir}\n`);
     process.exit(sig === 'SIGTERM' ? 143 : 130);
   });
-  const progress = delayedProgress(s.steps);
+  const progress = delayedProgress(s.steps, s.copies);
   try {
     const batch = new Batch(
       model,
@@ -75,8 +87,9 @@ export async function runScene(scene: string, flags: RunFlags): Promise<number> 
       addon,
     );
     applySpread(batch, s.spread);
+    const loadSeconds = (performance.now() - start) / 1000;
     process.stderr.write(
-      `achilles run: ${model.name}, ${s.copies} robot${s.copies === 1 ? '' : 's'} x ${s.steps} steps (${s.steps * s.dt} s); Ctrl-C stops without writing anything\n`,
+      `achilles run: ${model.name}, ${s.copies} robot${s.copies === 1 ? '' : 's'} x ${s.steps} step${s.steps === 1 ? '' : 's'} (${Number((s.steps * s.dt).toPrecision(12))} s); Ctrl-C stops without writing anything\n`,
     );
 
     const wall0 = performance.now();
@@ -90,7 +103,7 @@ export async function runScene(scene: string, flags: RunFlags): Promise<number> 
       process.stderr.write(`achilles run: ${e.message}\nachilles run: no output files were written (${s.outDir} is unchanged)\n`);
       return 1;
     }
-    const wallSeconds = (performance.now() - wall0) / 1000;
+    const simulateSeconds = (performance.now() - wall0) / 1000;
     progress.finish();
 
     const interrupted = (): number => {
@@ -100,12 +113,15 @@ export async function runScene(scene: string, flags: RunFlags): Promise<number> 
     };
     if (result.stopped) return interrupted();
 
-    const summary = summarize(result.recorder, s, model, result.stepsDone, result.stepSeconds, wallSeconds);
+    const summary = summarize(result.recorder, s, model, result.stepsDone, { loadSeconds, simulateSeconds, stepSeconds: result.stepSeconds }, result.energy);
+    const write0 = performance.now();
     const meta = runMetadata(s, batch.isa, MIDPOINT_ITERATIONS);
     await writeRunFiles(set, result.recorder, meta, summary, model.name);
     // A signal during chart rendering still means "don't leave anything behind".
     if (interrupt.requested) return interrupted();
     await set.commit();
+    summary.writeSeconds = (performance.now() - write0) / 1000;
+    summary.wallSeconds = (performance.now() - start) / 1000;
     process.stdout.write(summaryText(summary, s, model.name, batch.isa, s.outDir));
     return 0;
   } finally {

@@ -49,6 +49,10 @@ export interface RunSettings {
   spread: number;
 }
 
+/** The most steps one run takes: 1e9 steps of even the smallest scene are over ten minutes of
+ *  stepping; beyond it a duration is a typo (1e308), not a plan. */
+export const MAX_STEPS = 1e9;
+
 /** About this many rows are recorded by default: enough for smooth charts, small enough to open anywhere. */
 export const TARGET_ROWS = 1000;
 
@@ -66,6 +70,11 @@ export function resolveSettings(scene: string, model: ModelDesc, flags: RunFlags
   if (!(duration > 0)) throw new UsageError(`--duration: ${duration} is out of range (expected a number > 0)`, 'run');
   // Round, not ceil: a duration written as 0.3 with dt 0.1 must not become 4 steps through 0.30000000000000004.
   const steps = Math.max(1, Math.round(duration / dt));
+  if (!(steps <= MAX_STEPS)) {
+    const from = flags.duration === undefined ? "the scene's duration" : '--duration';
+    const count = Number.isFinite(steps) ? `${steps.toPrecision(3)} steps` : 'an infinite number of steps';
+    throw new UsageError(`${from} ${duration} s at dt ${dt} s is ${count}; a run takes at most ${MAX_STEPS.toExponential()} steps: shorten --duration or lengthen --dt`, 'run');
+  }
   const copies = flags.copies ?? 1;
   const precision = flags.precision ?? 'f64';
   const widest = widestLanes(cpu, precision);

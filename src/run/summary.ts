@@ -10,6 +10,7 @@ import type { ModelDesc } from '../engine/model-desc.js';
 import { formatSi, formatSig } from '../reports/table.js';
 import type { Recorder } from './recorder.js';
 import type { RunSettings } from './settings.js';
+import type { EveryStepEnergy } from './simulate.js';
 
 export interface DriftStats {
   robot: number;
@@ -30,7 +31,14 @@ export interface RunSummary {
   recordedRobots: number[];
   records: number;
   simulatedSeconds: number;
+  /** Wall time of the whole command and its parts (s): loading the scene and allocating the batch,
+   *  simulating (stepping, recording, energy monitoring), writing the files (null in run.json,
+   *  which is written before the writing ends). */
   wallSeconds: number;
+  loadSeconds: number;
+  simulateSeconds: number;
+  writeSeconds: number | null;
+  /** Inside simulate: the stepping calls only (what the throughput is timed on). */
   stepSeconds: number;
   robotStepsPerSecond: number;
   /** The recorded robot with the largest |drift|. */
@@ -41,7 +49,7 @@ export interface RunSummary {
   appliesTorque: boolean;
 }
 
-export function driftStats(rec: Recorder): DriftStats[] {
+export function driftStats(rec: Recorder, every?: EveryStepEnergy): DriftStats[] {
   const iRobot = rec.index('robot');
   const iKin = rec.index('kinetic');
   const iTot = rec.index('total');
@@ -54,6 +62,12 @@ export function driftStats(rec: Recorder): DriftStats[] {
       maxAbs = Math.max(maxAbs, Math.abs(r[iDrift]));
       peakKinetic = Math.max(peakKinetic, r[iKin]);
     }
+    // Over every step when known (the records are a sample of the run).
+    const k = every ? every.robots.indexOf(robot) : -1;
+    if (k >= 0) {
+      maxAbs = Math.max(maxAbs, every!.maxAbsDrift[k]);
+      peakKinetic = Math.max(peakKinetic, every!.peakKinetic[k]);
+    }
     const final = rows[rows.length - 1][iDrift];
     const scale = Math.max(Math.abs(rows[0][iTot]), peakKinetic);
     const rel = (x: number) => (scale > 0 ? x / scale : null);
@@ -61,8 +75,14 @@ export function driftStats(rec: Recorder): DriftStats[] {
   });
 }
 
-export function summarize(rec: Recorder, s: RunSettings, model: ModelDesc, stepsDone: number, stepSeconds: number, wallSeconds: number): RunSummary {
-  const byRobot = driftStats(rec);
+export interface RunTimes {
+  loadSeconds: number;
+  simulateSeconds: number;
+  stepSeconds: number;
+}
+
+export function summarize(rec: Recorder, s: RunSettings, model: ModelDesc, stepsDone: number, t: RunTimes, every?: EveryStepEnergy): RunSummary {
+  const byRobot = driftStats(rec, every);
   const worst = byRobot.reduce((a, b) => (b.maxAbs > a.maxAbs ? b : a));
   return {
     steps: stepsDone,
@@ -70,9 +90,12 @@ export function summarize(rec: Recorder, s: RunSettings, model: ModelDesc, steps
     recordedRobots: [...s.robots],
     records: rec.rows.length / s.robots.length,
     simulatedSeconds: stepsDone * s.dt,
-    wallSeconds,
-    stepSeconds,
-    robotStepsPerSecond: stepSeconds > 0 ? (s.copies * stepsDone) / stepSeconds : Number.POSITIVE_INFINITY,
+    wallSeconds: t.loadSeconds + t.simulateSeconds,
+    loadSeconds: t.loadSeconds,
+    simulateSeconds: t.simulateSeconds,
+    writeSeconds: null,
+    stepSeconds: t.stepSeconds,
+    robotStepsPerSecond: t.stepSeconds > 0 ? (s.copies * stepsDone) / t.stepSeconds : Number.POSITIVE_INFINITY,
     drift: worst,
     driftByRobot: byRobot,
     appliesTorque: model.bodies.some((b) => b.tau.some((x) => x !== 0)),
@@ -89,12 +112,16 @@ export function summaryText(sum: RunSummary, s: RunSettings, modelName: string, 
     ['scene', `${modelName} (${s.scene})`],
     ['integrator', `${s.integrator}, dt ${s.dt} s, ${s.substeps} substep${s.substeps === 1 ? '' : 's'}, ${s.precision}`],
     ['batch', `${s.copies} robot${s.copies === 1 ? '' : 's'}, ${s.lanes} lane${s.lanes === 1 ? '' : 's'} (${isa}), ${s.threads} thread${s.threads === 1 ? '' : 's'}`],
-    ['steps', `${sum.steps} (${sum.records} records, every ${s.recordEvery} steps)`],
+    ['steps', `${sum.steps} (${sum.records} record${sum.records === 1 ? '' : 's'}, every ${s.recordEvery === 1 ? 'step' : `${s.recordEvery} steps`})`],
     ['simulated time', `${Number(sum.simulatedSeconds.toPrecision(12))} s`],
-    ['wall time', `${formatSig(sum.wallSeconds, 3)} s (stepping ${formatSig(sum.stepSeconds, 3)} s)`],
+    [
+      'wall time',
+      `${formatSig(sum.wallSeconds, 3)} s: load ${formatSig(sum.loadSeconds, 3)} s, simulate ${formatSig(sum.simulateSeconds, 3)} s (stepping ${formatSig(sum.stepSeconds, 3)} s)` +
+        (sum.writeSeconds === null ? '' : `, write ${formatSig(sum.writeSeconds, 3)} s`),
+    ],
     ['throughput', formatSi(sum.robotStepsPerSecond, 'robot-steps/s')],
     ['energy drift, final', `${formatSig(d.final, 4)} J (${pct(d.finalRelative)})${robotNote}`],
-    ['energy drift, max |.|', `${formatSig(d.maxAbs, 4)} J (${pct(d.maxAbsRelative)})`],
+    ['energy drift, max |.|', `${formatSig(d.maxAbs, 4)} J (${pct(d.maxAbsRelative)}), over every step`],
     ['drift relative to', `${formatSig(d.scale, 4)} J = max(|E(0)|, peak kinetic energy)`],
     ['output', outDir],
   ];

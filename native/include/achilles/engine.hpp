@@ -96,6 +96,10 @@ struct Storage {
   void* ptr(FieldId f) const { return static_cast<char*>(buffer->data()) + off[static_cast<int>(f)]; }
 };
 
+/// The fields' offsets and counts for a batch (no memory yet), and the bytes they need in all.
+Storage storage_layout(const Model& model, const BatchOptions& opt, std::size_t* total_bytes);
+/// Bytes of a batch's state storage, computed before allocating it (the run's memory check).
+std::size_t storage_bytes(const Model& model, const BatchOptions& opt);
 Storage make_storage(const Model& model, const BatchOptions& opt);
 /// Every robot (and padding lane) at the model's initial state; previous torques zero.
 void fill_initial_state(const Model& model, const Storage& storage);
