@@ -42,10 +42,13 @@ export const runCommand: CommandSpec = {
       default: 0,
       description: 'Offset the revolute/prismatic coordinates of robots 1.. by a fixed pseudo-random amount in [-RAD, RAD) (robot 0 stays exact).',
     },
+    { name: 'html', kind: { type: 'boolean' }, default: false, description: 'Also write replay.html, a self-contained 3-D replay of the recorded robots (opens offline in any browser), with its data (replay.json, replay.bin) for `achilles view`.' },
+    { name: 'fps', arg: 'N', kind: { type: 'number', min: 1, max: 1000 }, default: 60, description: 'Frames per second of the replay (independent of dt; lowered, with a note in the page, when the poses would pass about 3 MB).' },
   ],
   examples: [
     'achilles run scenes/double-pendulum.arow',
     'achilles run scenes/double-pendulum.arow --integrator rk4 --dt 0.001 --duration 5',
+    'achilles run scenes/double-pendulum.arow --copies 8 --robots 0,1,2,3,4,5,6,7 --spread 0.002 --html',
     'achilles run scenes/arm7.arow --copies 64 --robots 0,1,2 --spread 0.01 --precision f32 --out reports/arm7',
   ],
   async run([scene], opts) {
@@ -64,6 +67,8 @@ export const runCommand: CommandSpec = {
       out: opts.out as string | undefined,
       record: opts.record as number | undefined,
       spread: opts.spread as number | undefined,
+      html: opts.html as boolean | undefined,
+      fps: opts.fps as number | undefined,
     });
   },
 };

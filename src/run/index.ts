@@ -22,6 +22,7 @@ import { resolveSettings, type RunFlags } from './settings.js';
 import { simulate } from './simulate.js';
 import { applySpread } from './spread.js';
 import { summarize, summaryText } from './summary.js';
+import { writeRunReplay } from '../viewer/run-replay.js';
 
 const MIDPOINT_ITERATIONS = 4;
 /** Runs shorter than this never show a progress bar (it would only flicker). */
@@ -102,6 +103,7 @@ export async function runScene(scene: string, flags: RunFlags): Promise<number> 
     const summary = summarize(result.recorder, s, model, result.stepsDone, result.stepSeconds, wallSeconds);
     const meta = runMetadata(s, batch.isa, MIDPOINT_ITERATIONS);
     await writeRunFiles(set, result.recorder, meta, summary, model.name);
+    if (flags.html) await writeRunReplay(set, model, s, meta, addon, flags.fps);
     // A signal during chart rendering still means "don't leave anything behind".
     if (interrupt.requested) return interrupted();
     await set.commit();

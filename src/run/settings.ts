@@ -23,6 +23,9 @@ export interface RunFlags {
   out?: string;
   record?: number;
   spread?: number;
+  /** Also write replay.html (+ its data) at `fps` frames per second (src/viewer/). */
+  html?: boolean;
+  fps?: number;
 }
 
 export interface RunSettings {
