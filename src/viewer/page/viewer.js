@@ -103,9 +103,12 @@ function main() {
   controls.enableDamping = false;
 
   // Side-by-side layout shifts robot j along x; overlaid keeps them where the engine put them.
-  const spacing = 2.2 * reach;
+  // Robots sit in a row across the initial line of sight (horizontal, perpendicular to VIEW_DIR).
+  const VIEW_DIR = new THREE.Vector3(1, -0.45, 0.4).normalize();
+  const across = new THREE.Vector3(-VIEW_DIR.y, VIEW_DIR.x, 0).normalize();
+  const spacing = 2 * reach;
   let sideBySide = false;
-  const offsetOf = (j) => (sideBySide ? (j - (R - 1) / 2) * spacing : 0);
+  const shift = (j) => (sideBySide ? (j - (R - 1) / 2) * spacing : 0);
 
   // Ground: the world plane if the scene has one, else a grid just below the lowest body point.
   const planes = geo.statics.filter((s) => s.kind === 'plane');
@@ -194,11 +197,13 @@ function main() {
 
   // ---- applying a frame ----------------------------------------------------------------
   const q = new THREE.Quaternion();
+  const tq = new THREE.Quaternion();
+  const tv = new THREE.Vector3();
   function applyFrame(f) {
     for (let j = 0; j < R; j++) {
       const rb = robots[j];
       rb.root.visible = rb.visible;
-      rb.root.position.x = offsetOf(j);
+      rb.root.position.copy(across).multiplyScalar(shift(j));
       for (let i = 0; i < B; i++) {
         const o = (f * R + j) * B + i;
         const g = rb.bodies[i];
@@ -222,7 +227,7 @@ function main() {
         if (!robots[slot].visible) continue;
         const g = contactObject(used++);
         g.visible = true;
-        g.position.set(row[0] + offsetOf(slot), row[1], row[2]);
+        g.position.set(row[0], row[1], row[2]).addScaledVector(across, shift(slot));
         g.userData.arrow.setDirection(new THREE.Vector3(row[3], row[4], row[5]).normalize());
       }
     }
@@ -232,12 +237,20 @@ function main() {
       const line = trails[j];
       line.visible = state.trail && robots[j].visible;
       if (!line.visible) continue;
+      // The chosen body's centre of mass, p_WB + R_WB · com, over frames 0..f.
       const arr = line.geometry.attributes.position.array;
+      const com = geo.bodies[state.trailBody].com;
       for (let g = 0; g <= f; g++) {
         const o = (g * R + j) * B + state.trailBody;
-        arr[g * 3] = data.pos[o * 3] + offsetOf(j);
-        arr[g * 3 + 1] = data.pos[o * 3 + 1];
-        arr[g * 3 + 2] = data.pos[o * 3 + 2];
+        tq.set(data.quat[o * 4 + 1], data.quat[o * 4 + 2], data.quat[o * 4 + 3], data.quat[o * 4]).normalize();
+        tv.set(com[0], com[1], com[2]).applyQuaternion(tq);
+        tv.x += data.pos[o * 3];
+        tv.y += data.pos[o * 3 + 1];
+        tv.z += data.pos[o * 3 + 2];
+        tv.addScaledVector(across, shift(j));
+        arr[g * 3] = tv.x;
+        arr[g * 3 + 1] = tv.y;
+        arr[g * 3 + 2] = tv.z;
       }
       line.geometry.setDrawRange(0, f + 1);
       line.geometry.attributes.position.needsUpdate = true;
@@ -266,16 +279,18 @@ function main() {
     for (let j = 0; j < R; j++)
       for (let i = 0; i < B; i++) {
         const o = j * B + i;
-        c.x += data.pos[o * 3] + offsetOf(j);
+        c.x += data.pos[o * 3];
         c.y += data.pos[o * 3 + 1];
         c.z += data.pos[o * 3 + 2];
         n++;
       }
-    c.divideScalar(Math.max(n, 1));
-    const width = sideBySide ? spacing * R : 0;
-    const dist = 2.0 * reach + 0.9 * width;
-    const dir = new THREE.Vector3(1, -0.45, 0.4).normalize();
-    camera.position.copy(c).addScaledVector(dir, dist);
+    c.divideScalar(Math.max(n, 1)); // the row of robots is centred on the overlaid position
+    // Fit a sphere of radius `reach` (or the whole row) into the narrower field of view.
+    const halfWidth = sideBySide ? (spacing * (R - 1)) / 2 + reach : reach;
+    const vfov = THREE.MathUtils.degToRad(camera.fov) / 2;
+    const hfov = Math.atan(Math.tan(vfov) * camera.aspect);
+    const dist = Math.max(reach / Math.sin(Math.min(vfov, hfov)), halfWidth / Math.tan(hfov)) * 1.05;
+    camera.position.copy(c).addScaledVector(VIEW_DIR, dist);
     controls.target.copy(c);
     controls.update();
     render();
