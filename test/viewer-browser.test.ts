@@ -5,7 +5,7 @@
 // a missing Chromium is a failure, not a skip.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { findChromium, launchHeadless, type Headless } from '../src/viewer/headless.js';
-import { QUAT_SCALE } from '../src/viewer/replay-data.js';
+import { packFrames, QUAT_SCALE } from '../src/viewer/replay-data.js';
 import { buildReplay, compareGolden, diffImages, openReplay, pixel, project, screenshotView, viewer, type BuiltReplay, type OpenPage } from './viewer/browser.js';
 import { doublePendulum, shapesModel } from './viewer/models.js';
 
@@ -45,7 +45,17 @@ describe.skipIf(!chromium)('replay page in headless Chromium', () => {
     model.world.duration = 3;
     // The seed's eight double pendulums released 0.002 rad apart.
     pend = await buildReplay(model, { integrator: 'rk4', copies: 8, lanes: 4, robots: [0, 1, 2, 3, 4, 5, 6, 7], spread: 0.002 });
-    shapes = await buildReplay(shapesModel(), {});
+    // Contacts as the engine's collide() reports them (injected: the engine on this branch has no
+    // collision detection yet): the sphere's lowest point at every frame, normal +z.
+    shapes = await buildReplay(shapesModel(), {}, 60, {
+      edit(header, f) {
+        const F = header.frames;
+        const contacts = new Float32Array(F * 8);
+        for (let k = 0; k < F; k++) contacts.set([f.pos[k * 3], f.pos[k * 3 + 1], f.pos[k * 3 + 2] - 0.15, 0, 0, 1, -0.001, 0], k * 8);
+        const packed = packFrames({ ...f, contactStart: Uint32Array.from({ length: F + 1 }, (_, k) => k), contacts });
+        return { header: { ...header, hasContacts: true, layout: packed.layout, bytes: packed.bytes.byteLength }, bytes: packed.bytes };
+      },
+    });
     h = await launchHeadless();
     p = await openReplay(h, pend.path);
   });
@@ -113,6 +123,36 @@ describe.skipIf(!chromium)('replay page in headless Chromium', () => {
     for (let j = 1; j < 8; j++) await v.setRobotVisible(j, true);
   });
 
+  it('draws contacts with their normals when the toggle is on', async () => {
+    const s = await openReplay(h, shapes.path);
+    const v = viewer(s.page);
+    await v.setFrame(20);
+    const cam = await v.camera();
+    const c = project(cam, [shapes.frames.pos[20 * 3], shapes.frames.pos[20 * 3 + 1], shapes.frames.pos[20 * 3 + 2] - 0.15]);
+    const on = await screenshotView(s.page);
+    await s.page.locator('#show-contacts').uncheck();
+    const off = await screenshotView(s.page);
+    const d = diffImages(on, off, 8);
+    expect(d.count).toBeGreaterThan(30);
+    // The contact dot is drawn at the contact point's pixel (a red marker over whatever was there).
+    const [r, g, b] = pixel(on, c[0], c[1]);
+    expect(r - Math.max(g, b), `contact pixel ${[r, g, b]}`).toBeGreaterThan(80);
+    expect(s.errors).toEqual([]);
+    await s.page.close();
+  });
+
+  it('shows a visible note when the replay was downsampled', async () => {
+    const model = doublePendulum();
+    model.world.duration = 2;
+    const small = await buildReplay(model, {}, 60, { maxPoseBytes: 2000 });
+    expect(small.header.downsampled?.toFps).toBeLessThan(60);
+    const s = await openReplay(h, small.path);
+    expect(await s.page.locator('#note').isVisible()).toBe(true);
+    expect(await s.page.locator('#note').innerText()).toMatch(/^Downsampled: 60 fps → \d+\.\d\d fps \(1 robot x 2 bodies x 2\.000 s at 60 fps would take 0\.0 MB of poses \(limit 0\.0 MB\)\)\.$/);
+    expect(await (await openReplay(h, pend.path)).page.locator('#note').isVisible()).toBe(false);
+    await s.page.close();
+  });
+
   it('slider, step and play change the frame', async () => {
     const v = viewer(p.page);
     await p.page.locator('#time').fill('50');
@@ -123,12 +163,12 @@ describe.skipIf(!chromium)('replay page in headless Chromium', () => {
     await p.page.locator('#prev').click();
     expect(await v.getFrame()).toBe(49);
     expect(await p.page.locator('#clock').innerText()).toContain(`frame 50 / ${pend.header.frames}`);
-    // At 1x the remaining 2.2 s of the run outlast the wait, so the second click pauses (at the
-    // end, play stops by itself and a click would start over).
-    await p.page.locator('#speed').selectOption('1');
+    // At 0.25x the remaining 2.2 s of the run take 8.8 s, far longer than the wait even on a busy
+    // machine, so the second click pauses (at the end, play stops by itself and a click restarts).
+    await p.page.locator('#speed').selectOption('0.25');
     await p.page.locator('#play').click();
     expect(await p.page.locator('#play').innerText()).toBe('Pause');
-    await p.page.waitForFunction(() => (window as unknown as { achillesViewer: { getFrame(): number } }).achillesViewer.getFrame() > 60, undefined, { timeout: 10_000 });
+    await p.page.waitForFunction(() => (window as unknown as { achillesViewer: { getFrame(): number } }).achillesViewer.getFrame() > 55, undefined, { timeout: 10_000 });
     await p.page.locator('#play').click(); // pause
     expect(await p.page.locator('#play').innerText()).toBe('Play');
     const paused = await v.getFrame();

@@ -7,7 +7,7 @@ import { engineAddon } from '../src/engine/native.js';
 import { applySpread } from '../src/run/spread.js';
 import { inertiaBox, quatFromMatrix, sceneGeometry } from '../src/viewer/geometry.js';
 import { replayHtml } from '../src/viewer/html.js';
-import { chooseFps, frameSteps, MAX_POSE_BYTES, recordReplay, type ReplayRun } from '../src/viewer/record.js';
+import { chooseFps, frameSteps, MAX_POSE_BYTES, recordReplay, robotContacts, type CollidingBatch, type ReplayRun } from '../src/viewer/record.js';
 import { packFrames, poseBytesPerFrame, QUAT_SCALE, unpackFrames, type ReplayHeader } from '../src/viewer/replay-data.js';
 import { doublePendulum, shapesModel } from './viewer/models.js';
 
@@ -97,6 +97,27 @@ describe('geometry', () => {
       const s = Math.sign(q[0] * w + q[1] * x + q[2] * y + q[3] * z);
       expect(q.map((c) => c * s)).toEqual([expect.closeTo(w, 12), expect.closeTo(x, 12), expect.closeTo(y, 12), expect.closeTo(z, 12)]);
     }
+  });
+});
+
+describe('contacts from a batch with collide()', () => {
+  it('reads active slots in the contract layout: (p*4+i) for active/dist, ((p*4+i)*3+c) for pos, (p*3+c) for normal', () => {
+    const stride = 4;
+    const P = 2;
+    const z = (n: number) => new Float64Array(n * stride);
+    const c: CollidingBatch = { collide() {}, stride, contactActive: z(P * 4), contactDist: z(P * 4), contactPos: z(P * 12), contactNormal: z(P * 3) };
+    // Robot 1: pair 1, point 2 active.
+    const r = 1;
+    const k = 1 * 4 + 2;
+    c.contactActive[k * stride + r] = 1;
+    c.contactDist[k * stride + r] = -0.25;
+    [7, 8, 9].forEach((x, comp) => (c.contactPos[(k * 3 + comp) * stride + r] = x));
+    [0, 0.6, 0.8].forEach((x, comp) => (c.contactNormal[(1 * 3 + comp) * stride + r] = x));
+    const out: number[] = [];
+    robotContacts(c, 0, 0, out);
+    expect(out).toEqual([]);
+    robotContacts(c, r, 5, out);
+    expect(out).toEqual([7, 8, 9, 0, 0.6, 0.8, -0.25, 5]);
   });
 });
 

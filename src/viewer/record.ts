@@ -61,7 +61,7 @@ export function chooseFps(run: Pick<ReplayRun, 'steps' | 'dt'>, robots: number, 
 }
 
 /** Contact fields of a batch that has collision detection (feature-detected: older engines lack it). */
-interface CollidingBatch {
+export interface CollidingBatch {
   collide(): void;
   stride: number;
   contactActive: Real;
@@ -75,8 +75,8 @@ function asColliding(b: Batch): CollidingBatch | undefined {
   return typeof c.collide === 'function' && c.contactActive && c.contactDist && c.contactPos && c.contactNormal ? (c as CollidingBatch) : undefined;
 }
 
-/** Active contacts of robot r: slot (p, i) is component p·4+i of active/dist, (p·4+i)·3+c of pos, p·3+c of normal. */
-function robotContacts(c: CollidingBatch, r: number, slot: number, out: number[]): void {
+/** Active contacts of robot r, appended to `out` as rows of 8 (see replay-data.ts): slot (p, i) is component p·4+i of active/dist, (p·4+i)·3+c of pos, p·3+c of normal. */
+export function robotContacts(c: CollidingBatch, r: number, slot: number, out: number[]): void {
   const s = c.stride;
   const slots = c.contactActive.length / s;
   for (let k = 0; k < slots; k++) {
@@ -96,10 +96,17 @@ function robotContacts(c: CollidingBatch, r: number, slot: number, out: number[]
 }
 
 /** Re-simulate the run's recorded robots and sample poses (and contacts, where the engine detects them). */
-export function recordReplay(model: ModelDesc, run: ReplayRun, meta: ReplayMeta, addon: NativeAddon, requestedFps = DEFAULT_FPS): { header: ReplayHeader; bytes: Uint8Array } {
+export function recordReplay(
+  model: ModelDesc,
+  run: ReplayRun,
+  meta: ReplayMeta,
+  addon: NativeAddon,
+  requestedFps = DEFAULT_FPS,
+  maxPoseBytes = MAX_POSE_BYTES,
+): { header: ReplayHeader; bytes: Uint8Array } {
   const nb = model.bodies.length;
   const R = run.robots.length;
-  const chosen = chooseFps(run, R, nb, requestedFps);
+  const chosen = chooseFps(run, R, nb, requestedFps, maxPoseBytes);
   const steps = frameSteps(run.steps, run.dt, chosen.fps);
   const F = steps.length;
   const batch = new Batch(
@@ -155,7 +162,7 @@ export function recordReplay(model: ModelDesc, run: ReplayRun, meta: ReplayMeta,
     nbody: nb,
     gravity: model.world.gravity as Vec3,
     geometry: sceneGeometry(model),
-    hasContacts: colliding !== undefined,
+    hasContacts: colliding !== undefined && (model.shapes ?? []).length > 0,
     layout,
     bytes: bytes.byteLength,
   };

@@ -19,7 +19,13 @@ export interface BuiltReplay {
   frames: ReplayFrames;
 }
 
-export async function buildReplay(model: ModelDesc, run: Partial<ReplayRun>, fps = 60): Promise<BuiltReplay> {
+/** Write a replay page of `model`; `edit` may change the recorded data first (e.g. add contacts). */
+export async function buildReplay(
+  model: ModelDesc,
+  run: Partial<ReplayRun>,
+  fps = 60,
+  o: { maxPoseBytes?: number; edit?: (h: ReplayHeader, f: ReplayFrames) => { header: ReplayHeader; bytes: Uint8Array } } = {},
+): Promise<BuiltReplay> {
   const r: ReplayRun = {
     scene: 'test',
     integrator: model.world.integrator,
@@ -34,7 +40,8 @@ export async function buildReplay(model: ModelDesc, run: Partial<ReplayRun>, fps
     ...run,
   };
   const meta = { scene: r.scene, model: model.name, integrator: r.integrator, dt: r.dt, substeps: 1, precision: r.precision, copies: r.copies, spread: r.spread, duration: r.steps * r.dt, steps: r.steps };
-  const { header, bytes } = recordReplay(model, r, meta, engineAddon(), fps);
+  let { header, bytes } = recordReplay(model, r, meta, engineAddon(), fps, o.maxPoseBytes);
+  if (o.edit) ({ header, bytes } = o.edit(header, unpackFrames(bytes, header.layout)));
   const dir = mkdtempSync(join(tmpdir(), 'achilles-viewer-'));
   const path = join(dir, 'replay.html');
   writeFileSync(path, await replayHtml(header, bytes));
