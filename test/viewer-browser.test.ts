@@ -6,11 +6,39 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { findChromium, launchHeadless, type Headless } from '../src/viewer/headless.js';
 import { packFrames, QUAT_SCALE } from '../src/viewer/replay-data.js';
-import { buildReplay, compareGolden, diffImages, openReplay, pixel, project, screenshotView, viewer, type BuiltReplay, type OpenPage } from './viewer/browser.js';
+import { existsSync, rmSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { PNG } from 'pngjs';
+import { ARTIFACTS, buildReplay, compareGolden, type Image, diffImages, openReplay, pixel, project, screenshotView, viewer, type BuiltReplay, type OpenPage } from './viewer/browser.js';
 import { doublePendulum, shapesModel } from './viewer/models.js';
 
 const chromium = findChromium();
 if (!chromium) process.stderr.write('viewer browser tests SKIPPED: no Chromium here (apt-get install -y chromium, or set ACHILLES_CHROMIUM); CI installs it and runs them\n');
+
+it('a failing golden comparison says by how much and writes actual, expected and diff images', () => {
+  const img = (v: number): Image => {
+    const png = new PNG({ width: 20, height: 10 });
+    png.data.fill(v);
+    for (let i = 3; i < png.data.length; i += 4) png.data[i] = 255;
+    return { width: 20, height: 10, data: new Uint8Array(png.data), png: PNG.sync.write(png) };
+  };
+  const name = 'selftest-golden';
+  const golden = join('test', 'golden', `${name}.png`);
+  writeFileSync(golden, img(100).png);
+  try {
+    expect(compareGolden(name, img(110)).ok).toBe(true); // within the tolerance of 24
+    const bad = img(100);
+    for (let i = 0; i < 40; i++) bad.data[i * 4] = 250; // 40 of 200 pixels far off
+    bad.png = PNG.sync.write(Object.assign(new PNG({ width: 20, height: 10 }), { data: Buffer.from(bad.data) }));
+    const r = compareGolden(name, bad);
+    expect(r.ok).toBe(false);
+    expect(r.message).toContain('20.00% of pixels differ by more than 24');
+    for (const k of ['actual', 'expected', 'diff']) expect(existsSync(join(ARTIFACTS, `${name}.${k}.png`)), k).toBe(true);
+  } finally {
+    rmSync(golden, { force: true });
+    for (const k of ['actual', 'expected', 'diff']) rmSync(join(ARTIFACTS, `${name}.${k}.png`), { force: true });
+  }
+});
 
 it.runIf(!!process.env.CI)('CI has a Chromium for the browser tests', () => {
   expect(chromium, 'CI must install chromium (.ci/run)').toBeDefined();

@@ -150,6 +150,8 @@ function main() {
       }
       const axes = new THREE.AxesHelper(frameSize);
       axes.name = 'joint-frame';
+      axes.material.depthTest = false; // a joint frame sits inside its body: draw it on top
+      axes.renderOrder = 2;
       g.add(axes);
       const com = new THREE.Mesh(new THREE.SphereGeometry(reach * 0.02, 12, 8), new THREE.MeshBasicMaterial({ color: 0xffee44, depthTest: false }));
       com.position.set(...b.com);
@@ -174,6 +176,11 @@ function main() {
       const dot = new THREE.Mesh(contactGeom, contactMat);
       dot.renderOrder = 3;
       const arrow = new THREE.ArrowHelper(new THREE.Vector3(0, 0, 1), new THREE.Vector3(), reach * 0.15, 0xff3355, reach * 0.04, reach * 0.025);
+      // Drawn over everything: a normal usually points into one of the touching bodies.
+      arrow.traverse((o) => {
+        if (o.material) o.material.depthTest = false;
+        o.renderOrder = 3;
+      });
       g.add(dot, arrow);
       g.userData.arrow = arrow;
       contactGroup.add(g);
@@ -285,11 +292,29 @@ function main() {
         n++;
       }
     c.divideScalar(Math.max(n, 1)); // the row of robots is centred on the overlaid position
-    // Fit a sphere of radius `reach` (or the whole row) into the narrower field of view.
-    const halfWidth = sideBySide ? (spacing * (R - 1)) / 2 + reach : reach;
+    // Radius of what is seen at frame 0 around c: each drawable's centre in W plus its own size
+    // (a link capsule counts only its thickness: its ends are joints, i.e. body origins).
+    let radius = 0;
+    const bq = new THREE.Quaternion();
+    const wv = new THREE.Vector3();
+    for (let j = 0; j < R; j++)
+      for (let i = 0; i < B; i++) {
+        const o = j * B + i;
+        bq.set(data.quat[o * 4 + 1], data.quat[o * 4 + 2], data.quat[o * 4 + 3], data.quat[o * 4]).normalize();
+        const origin = new THREE.Vector3(data.pos[o * 3], data.pos[o * 3 + 1], data.pos[o * 3 + 2]);
+        radius = Math.max(radius, origin.distanceTo(c));
+        for (const d of geo.bodies[i].drawables) {
+          wv.set(d.pos[0], d.pos[1], d.pos[2]).applyQuaternion(bq).add(origin);
+          const size = d.role === 'link' ? d.radius : Math.hypot(...d.halfExtents) + d.radius;
+          radius = Math.max(radius, wv.distanceTo(c) + size);
+        }
+      }
+    radius = Math.max(radius, 0.05 * reach);
+    // Fit a sphere of that radius (or the whole row) into the narrower field of view.
+    const halfWidth = sideBySide ? (spacing * (R - 1)) / 2 + radius : radius;
     const vfov = THREE.MathUtils.degToRad(camera.fov) / 2;
     const hfov = Math.atan(Math.tan(vfov) * camera.aspect);
-    const dist = Math.max(reach / Math.sin(Math.min(vfov, hfov)), halfWidth / Math.tan(hfov)) * 1.05;
+    const dist = Math.max(radius / Math.sin(Math.min(vfov, hfov)), halfWidth / Math.tan(hfov)) * 1.05;
     camera.position.copy(c).addScaledVector(VIEW_DIR, dist);
     controls.target.copy(c);
     controls.update();
