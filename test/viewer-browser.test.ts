@@ -206,6 +206,37 @@ describe.skipIf(!chromium)('replay page in headless Chromium', () => {
     expect(Number(await p.page.locator('#time').inputValue())).toBe(paused);
   });
 
+  it('orbits, pans and zooms with the mouse, and Reset view restores the camera', async () => {
+    const v = viewer(p.page);
+    const start = (await v.camera()).view;
+    const box = (await p.page.locator('#view').boundingBox())!;
+    const [cx, cy] = [box.x + box.width / 2, box.y + box.height / 2];
+    const moved = async (act: () => Promise<void>) => {
+      await p.page.locator('#reset').click();
+      await act();
+      const view = (await v.camera()).view;
+      return Math.max(...view.map((x, k) => Math.abs(x - start[k])));
+    };
+    const drag = (button: 'left' | 'right') => async () => {
+      await p.page.mouse.move(cx, cy);
+      await p.page.mouse.down({ button });
+      await p.page.mouse.move(cx + 80, cy + 30, { steps: 5 });
+      await p.page.mouse.up({ button });
+    };
+    expect(await moved(drag('left'))).toBeGreaterThan(0.05); // orbit
+    expect(await moved(drag('right'))).toBeGreaterThan(0.05); // pan
+    expect(
+      await moved(async () => {
+        await p.page.mouse.move(cx, cy);
+        await p.page.mouse.wheel(0, -400);
+        await p.page.waitForTimeout(50);
+      }),
+    ).toBeGreaterThan(0.05); // zoom
+    await p.page.locator('#reset').click();
+    const back = (await v.camera()).view;
+    expect(Math.max(...back.map((x, k) => Math.abs(x - start[k])))).toBeLessThan(1e-9);
+  });
+
   it('matches the golden screenshots (eight pendulums side by side; every shape kind with frames and CoM)', async () => {
     const v = viewer(p.page);
     await p.page.locator('#side-by-side').check();
