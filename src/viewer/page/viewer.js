@@ -338,7 +338,7 @@ function main() {
   const m = h.meta;
   const metaLines = [
     ['scene', m.model],
-    ['file', m.scene],
+    ['file', String(m.scene).split('/').pop()],
     ['integrator', m.integrator],
     ['dt', `${m.dt} s${m.substeps > 1 ? ` / ${m.substeps} substeps` : ''}`],
     ['precision', m.precision],
