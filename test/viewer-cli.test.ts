@@ -1,13 +1,13 @@
 // `achilles run --html` and `achilles view RUN_DIR` end to end: the replay is part of the run's
 // all-or-nothing file set, matches the trace's own final state, and `view` rebuilds it (and a
 // filmstrip, where Chromium exists) or says clearly what is missing.
-import { existsSync, readFileSync, statSync } from 'node:fs';
-import { join } from 'node:path';
+import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
+import { dirname, join } from 'node:path';
 import { PNG } from 'pngjs';
 import { describe, expect, it } from 'vitest';
 import { findChromium } from '../src/viewer/headless.js';
 import { unpackFrames, type ReplayHeader } from '../src/viewer/replay-data.js';
-import { cli, SCENES, tempDir } from './cli-harness.js';
+import { cli, SCENES, spawnCli, tempDir } from './cli-harness.js';
 
 describe('achilles run --html / achilles view', () => {
   const out = join(tempDir('achilles-view-'), 'run');
@@ -62,5 +62,30 @@ describe('achilles run --html / achilles view', () => {
     const png = PNG.sync.read(readFileSync(join(out, 'replay-filmstrip.png')));
     expect(png.width).toBe(3 * 480);
     expect(png.height).toBe(400 + 28);
+  });
+});
+
+describe('Ctrl-C while the replay is being recorded', () => {
+  it('exits 130 promptly and writes nothing (the replay belongs to the run\'s all-or-nothing set)', async () => {
+    const out = join(tempDir('achilles-view-int-'), 'never');
+    const child = spawnCli(['run', join(SCENES, 'double-pendulum.arow'), '--integrator', 'rk4', '--duration', '2000', '--html', '--out', out]);
+    let stderr = '';
+    const recording = new Promise<void>((resolve) =>
+      child.stderr!.on('data', (d) => {
+        stderr += String(d);
+        if (stderr.includes('recording the replay')) resolve();
+      }),
+    );
+    const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
+    await Promise.race([recording, exited]);
+    await new Promise((r) => setTimeout(r, 300));
+    child.kill('SIGINT');
+    const t0 = performance.now();
+    expect(await exited, stderr).toBe(130);
+    // Promptly: re-simulating 1M rk4 steps takes seconds, and the recorder yields to the signal.
+    expect(performance.now() - t0).toBeLessThan(1500); // without the yield: ~2.9 s here
+    expect(stderr).toMatch(/interrupted \(SIGINT\).*nothing was written/);
+    expect(existsSync(out)).toBe(false);
+    expect(readdirSync(dirname(out))).toEqual([]);
   });
 });

@@ -122,9 +122,9 @@ describe('contacts from a batch with collide()', () => {
 });
 
 describe('recorded poses', () => {
-  it('are the poses of the run itself: each frame equals the batch the run steps (8 copies, spread), to f32/int16 storage', () => {
+  it('are the poses of the run itself: each frame equals the batch the run steps (8 copies, spread), to f32/int16 storage', async () => {
     const model = doublePendulum();
-    const { header, bytes } = recordReplay(model, run(), META, addon, 60);
+    const { header, bytes } = (await recordReplay(model, run(), META, addon, 60))!;
     const fr = unpackFrames(bytes, header.layout);
     expect(header.frames).toBe(61);
     const batch = new Batch(model, { copies: 8, precision: 'f64', lanes: 4, integrator: 'rk4', dt: 0.002, substeps: 1 }, addon);
@@ -176,7 +176,7 @@ describe('recorded poses', () => {
       contacts: new Float32Array(0),
     };
     const { bytes, layout } = packFrames(f);
-    const { header } = recordReplay(doublePendulum(), run({ steps: 5, robots: [0] }), META, addon, 60);
+    const { header } = (await recordReplay(doublePendulum(), run({ steps: 5, robots: [0] }), META, addon, 60))!;
     const html = await replayHtml({ ...header, frames, nbody: bodies, layout, bytes: bytes.byteLength } as ReplayHeader, bytes);
     const mb = Buffer.byteLength(html) / 1e6;
     expect(mb).toBeLessThan(5);

@@ -103,7 +103,7 @@ export async function runScene(scene: string, flags: RunFlags): Promise<number> 
     const summary = summarize(result.recorder, s, model, result.stepsDone, result.stepSeconds, wallSeconds);
     const meta = runMetadata(s, batch.isa, MIDPOINT_ITERATIONS);
     await writeRunFiles(set, result.recorder, meta, summary, model.name);
-    if (flags.html) await writeRunReplay(set, model, s, meta, addon, flags.fps);
+    if (flags.html) await writeRunReplay(set, model, s, meta, addon, flags.fps, () => interrupt.requested);
     // A signal during chart rendering still means "don't leave anything behind".
     if (interrupt.requested) return interrupted();
     await set.commit();

@@ -95,15 +95,17 @@ export function robotContacts(c: CollidingBatch, r: number, slot: number, out: n
   }
 }
 
-/** Re-simulate the run's recorded robots and sample poses (and contacts, where the engine detects them). */
-export function recordReplay(
+/** Re-simulate the run's recorded robots and sample poses (and contacts, where the engine detects them);
+ *  undefined when `shouldStop` asked to stop. */
+export async function recordReplay(
   model: ModelDesc,
   run: ReplayRun,
   meta: ReplayMeta,
   addon: NativeAddon,
   requestedFps = DEFAULT_FPS,
   maxPoseBytes = MAX_POSE_BYTES,
-): { header: ReplayHeader; bytes: Uint8Array } {
+  shouldStop: () => boolean = () => false,
+): Promise<{ header: ReplayHeader; bytes: Uint8Array } | undefined> {
   const nb = model.bodies.length;
   const R = run.robots.length;
   const chosen = chooseFps(run, R, nb, requestedFps, maxPoseBytes);
@@ -131,8 +133,15 @@ export function recordReplay(
   const contactStart = new Uint32Array(F + 1);
   const contacts: number[] = [];
   const S = batch.stride;
+  let lastYield = performance.now();
   for (let f = 0; f < F; f++) {
     if (steps[f] > batch.steps) batch.step(steps[f] - batch.steps);
+    // Let Ctrl-C through (signal handlers run only on the event loop); a stop records nothing.
+    if (performance.now() - lastYield > 50) {
+      await new Promise((resolve) => setImmediate(resolve));
+      lastYield = performance.now();
+      if (shouldStop()) return undefined;
+    }
     times[f] = batch.time;
     const k = batch.kinematics();
     run.robots.forEach((r, j) => {

@@ -9,7 +9,16 @@ import type { RunSettings } from '../run/settings.js';
 import { DEFAULT_FPS } from './record.js';
 import { writeReplay } from './write.js';
 
-export async function writeRunReplay(sink: OutputSink, model: ModelDesc, s: RunSettings, meta: Record<string, MetaValue>, addon: NativeAddon, fps = DEFAULT_FPS): Promise<void> {
+export async function writeRunReplay(
+  sink: OutputSink,
+  model: ModelDesc,
+  s: RunSettings,
+  meta: Record<string, MetaValue>,
+  addon: NativeAddon,
+  fps = DEFAULT_FPS,
+  shouldStop: () => boolean = () => false,
+): Promise<void> {
+  process.stderr.write(`achilles run: recording the replay at ${fps} fps (re-simulating robot${s.robots.length === 1 ? '' : 's'} ${s.robots.join(', ')})\n`);
   const mid = meta.midpoint_iterations;
   await writeReplay(
     sink,
@@ -30,5 +39,6 @@ export async function writeRunReplay(sink: OutputSink, model: ModelDesc, s: RunS
     { ...(typeof meta.isa === 'string' ? { isa: meta.isa } : {}), ...(typeof meta.date === 'string' ? { date: meta.date } : {}) },
     addon,
     fps,
+    shouldStop,
   );
 }

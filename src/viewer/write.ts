@@ -16,7 +16,7 @@ import type { ReplayMeta } from './replay-data.js';
 
 export const REPLAY_FILES = ['replay.json', 'replay.bin', 'replay.html'] as const;
 
-/** Re-simulate the recorded robots, then stage replay.json, replay.bin and replay.html. */
+/** Re-simulate the recorded robots, then stage replay.json, replay.bin and replay.html (nothing when stopped). */
 export async function writeReplay(
   sink: OutputSink,
   model: ModelDesc,
@@ -24,7 +24,8 @@ export async function writeReplay(
   meta: Partial<ReplayMeta>,
   addon: NativeAddon,
   fps = DEFAULT_FPS,
-): Promise<{ header: ReplayHeader; htmlBytes: number }> {
+  shouldStop: () => boolean = () => false,
+): Promise<{ header: ReplayHeader; htmlBytes: number } | undefined> {
   const full: ReplayMeta = {
     scene: run.scene,
     model: model.name,
@@ -38,7 +39,9 @@ export async function writeReplay(
     steps: run.steps,
     ...meta,
   };
-  const { header, bytes } = recordReplay(model, run, full, addon, fps);
+  const recorded = await recordReplay(model, run, full, addon, fps, undefined, shouldStop);
+  if (!recorded) return undefined; // stopped: the caller abandons the whole output set
+  const { header, bytes } = recorded;
   const html = await replayHtml(header, bytes);
   await sink.write('replay.json', JSON.stringify(header, null, 1) + '\n');
   await sink.write('replay.bin', bytes);

@@ -40,7 +40,7 @@ export async function buildReplay(
     ...run,
   };
   const meta = { scene: r.scene, model: model.name, integrator: r.integrator, dt: r.dt, substeps: 1, precision: r.precision, copies: r.copies, spread: r.spread, duration: r.steps * r.dt, steps: r.steps };
-  let { header, bytes } = recordReplay(model, r, meta, engineAddon(), fps, o.maxPoseBytes);
+  let { header, bytes } = (await recordReplay(model, r, meta, engineAddon(), fps, o.maxPoseBytes))!;
   if (o.edit) ({ header, bytes } = o.edit(header, unpackFrames(bytes, header.layout)));
   const dir = mkdtempSync(join(tmpdir(), 'achilles-viewer-'));
   const path = join(dir, 'replay.html');
