@@ -49,6 +49,12 @@ describe('achilles run --html / achilles view', () => {
     expect(statSync(join(out, 'replay.html')).mtimeMs).toBeGreaterThan(before);
   });
 
+  it('--fps without --html is a usage error', async () => {
+    const r = await cli('run', join(SCENES, 'double-pendulum.arow'), '--fps', '30', '--out', join(tempDir(), 'x'));
+    expect(r.code).toBe(2);
+    expect(r.stderr).toContain('--fps: sets the replay frame rate, so it needs --html');
+  });
+
   it('view says what is missing for a run without a replay', async () => {
     const bare = tempDir('achilles-view-bare-');
     const r = await cli('view', bare);

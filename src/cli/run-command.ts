@@ -4,6 +4,7 @@
 import { LANE_WIDTHS, PRECISIONS, type LaneWidth, type Precision } from '../engine/api.js';
 import { INTEGRATORS, type IntegratorName } from '../engine/model-desc.js';
 import type { CommandSpec } from './spec.js';
+import { UsageError } from './usage-error.js';
 
 export const runCommand: CommandSpec = {
   name: 'run',
@@ -43,7 +44,7 @@ export const runCommand: CommandSpec = {
       description: 'Offset the revolute/prismatic coordinates of robots 1.. by a fixed pseudo-random amount in [-RAD, RAD) (robot 0 stays exact).',
     },
     { name: 'html', kind: { type: 'boolean' }, default: false, description: 'Also write replay.html, a self-contained 3-D replay of the recorded robots (opens offline in any browser), with its data (replay.json, replay.bin) for `achilles view`.' },
-    { name: 'fps', arg: 'N', kind: { type: 'number', min: 1, max: 1000 }, default: 60, description: 'Frames per second of the replay (independent of dt; lowered, with a note in the page, when the poses would pass about 3 MB).' },
+    { name: 'fps', arg: 'N', kind: { type: 'number', min: 1, max: 1000 }, defaultText: '60', description: 'With --html: frames per second of the replay (independent of dt; lowered, with a note in the page, when the poses would pass about 3 MB).' },
   ],
   examples: [
     'achilles run scenes/double-pendulum.arow',
@@ -52,6 +53,7 @@ export const runCommand: CommandSpec = {
     'achilles run scenes/arm7.arow --copies 64 --robots 0,1,2 --spread 0.01 --precision f32 --out reports/arm7',
   ],
   async run([scene], opts) {
+    if (opts.fps !== undefined && opts.html !== true) throw new UsageError('--fps: sets the replay frame rate, so it needs --html', 'run');
     const { runScene } = await import('../run/index.js');
     return runScene(scene, {
       config: opts.config as string | undefined,
