@@ -1,7 +1,7 @@
 // `achilles run --html` and `achilles view RUN_DIR` end to end: the replay is part of the run's
 // all-or-nothing file set, matches the trace's own final state, and `view` rebuilds it (and a
 // filmstrip, where Chromium exists) or says clearly what is missing.
-import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { PNG } from 'pngjs';
 import { describe, expect, it } from 'vitest';
@@ -62,8 +62,10 @@ describe('achilles run --html / achilles view', () => {
     expect(r.stderr).toContain(`${bare}: no replay.json here (run the scene with \`achilles run SCENE --html --out ${bare}\``);
   });
 
-  it.skipIf(!findChromium())('view --filmstrip 3 writes a PNG of three frames side by side', async () => {
+  it.skipIf(!findChromium())('view --filmstrip 3 writes a PNG of three frames side by side (and lists it in the run\'s manifest, if any)', async () => {
+    writeFileSync(join(out, '.achilles-files.json'), JSON.stringify({ written_by: 'achilles run', files: ['trace.csv', 'replay.html'] }));
     const r = await cli('view', out, '--filmstrip', '3');
+    expect(JSON.parse(readFileSync(join(out, '.achilles-files.json'), 'utf8')).files).toEqual(['trace.csv', 'replay.html', 'replay-filmstrip.png']);
     expect(r.code, r.stderr).toBe(0);
     const png = PNG.sync.read(readFileSync(join(out, 'replay-filmstrip.png')));
     expect(png.width).toBe(3 * 480);

@@ -80,6 +80,15 @@ describe('geometry', () => {
     expect(s.statics.map((d) => d.kind)).toEqual(['plane']);
   });
 
+  it('draws a massless link (gimbal) as a small ball at its joint, without NaN sizes', () => {
+    const m = doublePendulum();
+    m.bodies[0] = { ...m.bodies[0], mass: 0, inertia: [0, 0, 0, 0, 0, 0] };
+    m.bodies[1] = { ...m.bodies[1], pos: [0, 0, 0] }; // child at the same point: no capsule either
+    const g = sceneGeometry(m);
+    expect(g.bodies[0].drawables).toEqual([expect.objectContaining({ kind: 'sphere', radius: 0.02, role: 'link' })]);
+    expect(Number.isFinite(g.reach)).toBe(true);
+  });
+
   it('converts rotation matrices to unit quaternions on every branch', () => {
     for (const [w, x, y, z] of [
       [1, 0, 0, 0],

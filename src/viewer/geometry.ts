@@ -148,7 +148,9 @@ export function sceneGeometry(model: ModelDesc): SceneGeometry {
       role: 'shape' as const,
     }));
     if (own.length === 0) {
-      const box = inertiaBox(b.mass, b.inertia);
+      // A massless link (a gimbal, a frame) has no inertia to show: its capsules, or a small ball at its joint.
+      const massive = b.mass > 0 && b.inertia[0] + b.inertia[1] + b.inertia[2] > 0;
+      const box = massive ? inertiaBox(b.mass, b.inertia) : { halfExtents: [0.02, 0.02, 0.02] as Vec3, quat: [1, 0, 0, 0] as Quat };
       // Thin enough to read as a link next to the box: a fraction of the box's smallest side, capped.
       const linkRadius = Math.max(0.005, Math.min(0.03, 0.3 * Math.min(...box.halfExtents.filter((h) => h > 0), 0.1)));
       model.bodies.forEach((c) => {
@@ -166,7 +168,8 @@ export function sceneGeometry(model: ModelDesc): SceneGeometry {
           role: 'link',
         });
       });
-      drawables.push({ kind: 'box', halfExtents: box.halfExtents, radius: 0, pos: b.com, quat: box.quat, color, role: 'inertia' });
+      if (massive) drawables.push({ kind: 'box', halfExtents: box.halfExtents, radius: 0, pos: b.com, quat: box.quat, color, role: 'inertia' });
+      else if (drawables.length === 0) drawables.push({ kind: 'sphere', halfExtents: [0, 0, 0], radius: 0.02, pos: [0, 0, 0], quat: [1, 0, 0, 0], color, role: 'link' });
     }
     return { name: b.name, parent: b.parent, com: b.com, drawables };
   });
