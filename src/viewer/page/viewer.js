@@ -280,35 +280,40 @@ function main() {
 
   // ---- camera ---------------------------------------------------------------------------
   function resetView() {
-    // Centre: the robots' bodies at frame 0 (origins), seen from +x, a little to the side and above.
+    // Frame the whole motion: the centre and radius of every drawable over (up to 200) sampled
+    // frames, seen from VIEW_DIR (+x, a little to the side and above).
+    const sample = [];
+    for (let k = 0; k < Math.min(F, 200); k++) sample.push(Math.round((k * (F - 1)) / Math.max(1, Math.min(F, 200) - 1)));
     const c = new THREE.Vector3();
     let n = 0;
-    for (let j = 0; j < R; j++)
-      for (let i = 0; i < B; i++) {
-        const o = j * B + i;
-        c.x += data.pos[o * 3];
-        c.y += data.pos[o * 3 + 1];
-        c.z += data.pos[o * 3 + 2];
-        n++;
-      }
+    for (const f of sample)
+      for (let j = 0; j < R; j++)
+        for (let i = 0; i < B; i++) {
+          const o = (f * R + j) * B + i;
+          c.x += data.pos[o * 3];
+          c.y += data.pos[o * 3 + 1];
+          c.z += data.pos[o * 3 + 2];
+          n++;
+        }
     c.divideScalar(Math.max(n, 1)); // the row of robots is centred on the overlaid position
-    // Radius of what is seen at frame 0 around c: each drawable's centre in W plus its own size
-    // (a link capsule counts only its thickness: its ends are joints, i.e. body origins).
+    // A link capsule counts only its thickness: its ends are joints, i.e. body origins.
     let radius = 0;
     const bq = new THREE.Quaternion();
     const wv = new THREE.Vector3();
-    for (let j = 0; j < R; j++)
-      for (let i = 0; i < B; i++) {
-        const o = j * B + i;
-        bq.set(data.quat[o * 4 + 1], data.quat[o * 4 + 2], data.quat[o * 4 + 3], data.quat[o * 4]).normalize();
-        const origin = new THREE.Vector3(data.pos[o * 3], data.pos[o * 3 + 1], data.pos[o * 3 + 2]);
-        radius = Math.max(radius, origin.distanceTo(c));
-        for (const d of geo.bodies[i].drawables) {
-          wv.set(d.pos[0], d.pos[1], d.pos[2]).applyQuaternion(bq).add(origin);
-          const size = d.role === 'link' ? d.radius : Math.hypot(...d.halfExtents) + d.radius;
-          radius = Math.max(radius, wv.distanceTo(c) + size);
+    const origin = new THREE.Vector3();
+    for (const f of sample)
+      for (let j = 0; j < R; j++)
+        for (let i = 0; i < B; i++) {
+          const o = (f * R + j) * B + i;
+          bq.set(data.quat[o * 4 + 1], data.quat[o * 4 + 2], data.quat[o * 4 + 3], data.quat[o * 4]).normalize();
+          origin.set(data.pos[o * 3], data.pos[o * 3 + 1], data.pos[o * 3 + 2]);
+          radius = Math.max(radius, origin.distanceTo(c));
+          for (const d of geo.bodies[i].drawables) {
+            wv.set(d.pos[0], d.pos[1], d.pos[2]).applyQuaternion(bq).add(origin);
+            const size = d.role === 'link' ? d.radius : Math.hypot(...d.halfExtents) + d.radius;
+            radius = Math.max(radius, wv.distanceTo(c) + size);
+          }
         }
-      }
     radius = Math.max(radius, 0.05 * reach);
     // Fit a sphere of that radius (or the whole row) into the narrower field of view.
     const halfWidth = sideBySide ? (spacing * (R - 1)) / 2 + radius : radius;
