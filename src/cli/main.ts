@@ -7,6 +7,7 @@ import { buildProgram, CommanderError, commanderUsageError, type Io } from './co
 import { makeDocsCommand } from './docs.js';
 import { exportCommand } from './export-command.js';
 import { runCommand } from './run-command.js';
+import { viewCommand } from './view-command.js';
 import type { CommandSpec } from './spec.js';
 import { explainSystemError } from '../reports/system-errors.js';
 import { UsageError } from './usage-error.js';
@@ -58,6 +59,7 @@ export async function loadCommands(): Promise<CommandSpec[]> {
     const spec = await optionalCommand(file, name);
     if (spec) specs.push(spec);
   }
+  specs.push(viewCommand);
   specs.push(exportCommand);
   specs.push(makeDocsCommand(() => specs));
   return specs;

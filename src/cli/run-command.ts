@@ -5,6 +5,7 @@ import { LANE_WIDTHS, PRECISIONS, type LaneWidth, type Precision } from '../engi
 import { INTEGRATORS, type IntegratorName } from '../engine/model-desc.js';
 import { WORLD_LIMITS } from '../engine/world-limits.js';
 import type { CommandSpec } from './spec.js';
+import { UsageError } from './usage-error.js';
 
 export const runCommand: CommandSpec = {
   name: 'run',
@@ -44,13 +45,17 @@ export const runCommand: CommandSpec = {
       default: 0,
       description: 'Offset the revolute/prismatic coordinates of robots 1.. by a fixed pseudo-random amount in [-RAD, RAD) (robot 0 stays exact).',
     },
+    { name: 'html', kind: { type: 'boolean' }, default: false, description: 'Also write replay.html, a self-contained 3-D replay of the recorded robots (opens offline in any browser), with its data (replay.json, replay.bin) for `achilles view`.' },
+    { name: 'fps', arg: 'N', kind: { type: 'number', min: 1, max: 1000 }, defaultText: '60', description: 'With --html: frames per second of the replay (independent of dt; lowered, with a note in the page, when the poses would pass about 3 MB).' },
   ],
   examples: [
     'achilles run scenes/double-pendulum.arow',
     'achilles run scenes/double-pendulum.arow --integrator rk4 --dt 0.001 --duration 5',
+    'achilles run scenes/double-pendulum.arow --copies 8 --robots 0,1,2,3,4,5,6,7 --spread 0.002 --html',
     'achilles run scenes/arm7.arow --copies 64 --robots 0,1,2 --spread 0.01 --precision f32 --out reports/arm7',
   ],
   async run([scene], opts) {
+    if (opts.fps !== undefined && opts.html !== true) throw new UsageError('--fps: sets the replay frame rate, so it needs --html', 'run');
     const { runScene } = await import('../run/index.js');
     return runScene(scene, {
       config: opts.config as string | undefined,
@@ -67,6 +72,8 @@ export const runCommand: CommandSpec = {
       force: opts.force === true,
       record: opts.record as number | undefined,
       spread: opts.spread as number | undefined,
+      html: opts.html as boolean | undefined,
+      fps: opts.fps as number | undefined,
     });
   },
 };

@@ -23,6 +23,7 @@ import { resolveSettings, type RunFlags } from './settings.js';
 import { simulate } from './simulate.js';
 import { applySpread } from './spread.js';
 import { summarize, summaryText } from './summary.js';
+import { writeRunReplay } from '../viewer/run-replay.js';
 
 const MIDPOINT_ITERATIONS = 4;
 /** Peak bytes per recorded number: the row (8), its CSV text and object (~60), chart data (~130). */
@@ -117,6 +118,7 @@ export async function runScene(scene: string, flags: RunFlags): Promise<number> 
     const write0 = performance.now();
     const meta = runMetadata(s, batch.isa, MIDPOINT_ITERATIONS);
     await writeRunFiles(set, result.recorder, meta, summary, model.name);
+    if (flags.html) await writeRunReplay(set, model, s, meta, addon, flags.fps, () => interrupt.requested);
     // A signal during chart rendering still means "don't leave anything behind".
     if (interrupt.requested) return interrupted();
     await set.commit();

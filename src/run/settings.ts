@@ -24,6 +24,9 @@ export interface RunFlags {
   force?: boolean;
   record?: number;
   spread?: number;
+  /** Also write replay.html (+ its data) at `fps` frames per second (src/viewer/). */
+  html?: boolean;
+  fps?: number;
 }
 
 export interface RunSettings {
