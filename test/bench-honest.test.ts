@@ -11,7 +11,7 @@ describe('bench honesty', () => {
   test('a scene that diverges is an error naming the cell, not "0 robot-steps/s" with exit 0', async () => {
     const dir = tempDir();
     const scene = join(dir, 'diverge.arow');
-    writeFileSync(scene, readFileSync(join(SCENES, 'double-pendulum.arow'), 'utf8').replace('dt: 0.002, integrator: euler', 'dt: 10, integrator: euler'));
+    writeFileSync(scene, readFileSync(join(SCENES, 'double-pendulum.arow'), 'utf8').replace('dt: 0.002, integrator: euler', 'dt: 1, integrator: euler'));
     const r = await cli('bench', '--scene', scene, '--copies', '2', '--lanes', '1', '--precision', 'f64', '--budget', '0.001', '--reps', '1', '--out', join(dir, 'out'));
     expect(r.code).toBe(1);
     expect(r.stderr).toMatch(/the motion diverged in the cell double-pendulum \/ euler \/ achilles f64 ×1 \/ 2 copies \(\d+ robot-steps non-finite\)/);

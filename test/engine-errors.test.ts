@@ -65,6 +65,7 @@ describe('bad requests become errors with a message', () => {
     const fake = {
       cpuInfo: () => ({ sse2: true, avx2: true, avx512: false, widestLanes: 8, compiler: 'fake' }),
       isBugBuild: false,
+      storageBytes: () => 0,
       NativeBatch: class {
         constructor(_m: object, o: object) {
           seen.push(o);

@@ -29,6 +29,8 @@ function shortened(cmd: string): string | null {
   if (command === 'run') return `${cmd} --duration 0.2`;
   if (command === 'bench') return `${cmd} --budget 0.001 --reps 1${cmd.includes('--copies') ? '' : ' --copies 1,16'}`;
   if (command === 'validate') return cmd === 'achilles validate' ? null : `${cmd} --states 4 --bug-states 2`;
+  // `view` replays an earlier `run --html` (its documented workflow): record one there first.
+  if (command === 'view') return `achilles run scenes/double-pendulum.arow --html --duration 0.2 --out ${cmd.split(' ')[2]} && ${cmd}`;
   return cmd;
 }
 
@@ -49,7 +51,7 @@ describe('every documented example runs as shown', () => {
       const dir = mkdtempSync(join(tmpdir(), 'achilles-example-'));
       symlinkSync(join(ROOT, 'scenes'), join(dir, 'scenes'));
       copyFileSync(join(ROOT, 'README.md'), join(dir, 'README.md')); // `docs --write README.md`
-      const line = cmd!.replace(/^achilles /, `"${process.execPath}" "${join(ROOT, 'bin', 'achilles.js')}" `);
+      const line = cmd!.replace(/(^|&& )achilles /g, `$1"${process.execPath}" "${join(ROOT, 'bin', 'achilles.js')}" `);
       const r = spawnSync('bash', ['-c', `set -o pipefail; ${line}`], { cwd: dir, encoding: 'utf8', env: { ...process.env, CI: '1' } });
       expect(r.status, `${cmd}\n${r.stderr}`).toBe(0);
       if (cmd!.includes('--json')) {
