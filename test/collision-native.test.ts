@@ -3,8 +3,9 @@
 // lane widths, batch sizes and threads).
 import { describe, expect, it } from 'vitest';
 import { Batch } from '../src/engine/batch.js';
-import type { BodyDesc, ModelDesc, Quat, ShapeDesc, Vec3 } from '../src/engine/model-desc.js';
+import type { ModelDesc, Quat, ShapeDesc, Vec3 } from '../src/engine/model-desc.js';
 import { bugAddon, engineAddon, type PairContacts, type PairQuery, type ShapeQuery } from '../src/engine/native.js';
+import { collisionScene as scene, shapeDesc } from './helpers/collision-scene.js';
 import { rng } from './helpers/engine.js';
 
 const addon = engineAddon();
@@ -102,6 +103,26 @@ describe('narrow phase: closed forms (f64 to 1e-12)', () => {
     const c = one({ a: shape('box', [0.5, 0.5, 0.5]), b: shape('box', [0.3, 0.3, 0.3]), poseA: pose([0, 0, 0]), poseB: pose([0.1, 0, 0.05]), margin: 0 });
     close(c.dists[0], -(0.5 + 0.3 - 0.1));
   });
+  it('capsule lying on a plane: 2 points; rounded box on a plane: 4 points at its core corners', () => {
+    const c = one({ a: shape('plane'), b: shape('capsule', [0, 0, 0.4], 0.1), poseA: pose([0, 0, 0]), poseB: pose([0, 0, 0.08], axisAngle([0, 1, 0], Math.PI / 2)), margin: 0 });
+    expect(c.count).toBe(2);
+    c.dists.forEach((d) => close(d, -0.02));
+    closeV(c.points.map((p) => Math.abs(p[0])), [0.4, 0.4]);
+    c.points.forEach((p) => close(p[2], -0.01));
+    const r = one({ a: shape('rounded-box', [0.3, 0.2, 0.1], 0.05), b: shape('plane'), poseA: pose([0, 0, 0.14]), poseB: pose([0, 0, 0]), margin: 0 });
+    expect(r.count).toBe(4);
+    r.dists.forEach((d) => close(d, -0.01));
+    closeV(r.normal, [0, 0, -1]);
+  });
+  it('sphere against a rounded box face and capsule end against a rounded box', () => {
+    const s = one({ a: shape('rounded-box', [0.3, 0.3, 0.3], 0.1), b: shape('sphere', [0, 0, 0], 0.2), poseA: pose([0, 0, 0]), poseB: pose([0.1, 0, 0.55]), margin: 0 });
+    close(s.dists[0], 0.55 - 0.3 - 0.1 - 0.2);
+    closeV(s.normal, [0, 0, 1]);
+    const c = one({ a: shape('capsule', [0, 0, 0.25], 0.05), b: shape('rounded-box', [0.3, 0.3, 0.3], 0.1), poseA: pose([0, 0, 0.67]), poseB: pose([0, 0, 0]), margin: 0 });
+    expect(c.count).toBe(1);
+    close(c.dists[0], 0.67 - 0.25 - 0.3 - 0.05 - 0.1);
+    closeV(c.normal, [0, 0, -1]);
+  });
   it('contacts within the margin are reported before touching; plane may be b or a', () => {
     const p = { a: shape('plane'), b: shape('sphere', [0, 0, 0], 0.1), poseA: pose([0, 0, 0]), poseB: pose([0, 0, 0.15]), margin: 0.06 };
     const c = one(p);
@@ -113,37 +134,6 @@ describe('narrow phase: closed forms (f64 to 1e-12)', () => {
     close(s.dists[0], 0.05);
   });
 });
-
-// ---- models -------------------------------------------------------------------------------
-
-const body = (name: string, parent: number, joint: BodyDesc['joint'], pos: Vec3, q0: number[], nv: number): BodyDesc => ({
-  name, parent, pos, quat: I, joint, axis: joint === 'revolute' ? [0, 1, 0] : [0, 0, 1], mass: 1, com: [0, 0, 0],
-  inertia: [0.01, 0.01, 0.01, 0, 0, 0], q0, v0: new Array(nv).fill(0), tau: new Array(nv).fill(0),
-});
-const shapeDesc = (name: string, b: number, kind: ShapeDesc['kind'], h: Vec3, r: number, pos: Vec3 = [0, 0, 0], quat: Quat = I, extra: Partial<ShapeDesc> = {}): ShapeDesc => ({
-  name, body: b, kind, halfExtents: h, radius: r, pos, quat, friction: 1, contype: 1, conaffinity: 1, margin: 0, gap: 0, ...extra,
-});
-const world = { gravity: [0, 0, -9.81] as Vec3, dt: 0.002, integrator: 'euler' as const, duration: 1, substeps: 1 };
-
-/** Ground; a free box dropping on it; a two-link arm hinged to the world with capsules and a
- *  sphere; a welded (fixed) box on the arm's first link. */
-function scene(): ModelDesc {
-  const bodies = [
-    body('box', -1, 'free', [0, 0, 0], [0.3, 0.1, 0.19, 1, 0, 0, 0], 6),
-    body('upper', -1, 'revolute', [0, 0, 1], [0.3], 1),
-    body('lower', 1, 'revolute', [0, 0, -0.5], [-0.6], 1),
-    body('bracket', 1, 'fixed', [0.1, 0, -0.2], [], 0),
-  ];
-  const shapes = [
-    shapeDesc('ground', -1, 'plane', [0, 0, 0], 0),
-    shapeDesc('box', 0, 'rounded-box', [0.15, 0.1, 0.15], 0.05, [0, 0, 0], I, { margin: 0.01 }),
-    shapeDesc('upper', 1, 'capsule', [0, 0, 0.25], 0.05, [0, 0, -0.25]),
-    shapeDesc('lower', 2, 'capsule', [0, 0, 0.25], 0.05, [0, 0, -0.25]),
-    shapeDesc('hand', 2, 'sphere', [0, 0, 0], 0.12, [0, 0, -0.55]),
-    shapeDesc('bracket', 3, 'box', [0.05, 0.05, 0.05], 0, [0, 0, 0], I, { gap: 0.02 }),
-  ];
-  return { name: 'collision-scene', bodies, world, files: [], shapes, excludes: [] };
-}
 
 describe('filtering (MuJoCo rules, at load)', () => {
   const pairsOf = (m: ModelDesc) => new Batch(m, { copies: 1, lanes: 1, precision: 'f64' }).pairs.map((p) => `${m.shapes![p.a].name}-${m.shapes![p.b].name}`);
@@ -229,7 +219,7 @@ describe('narrow phase: exact signed distance on random pairs (support-function 
       it(`${ka}–${kb}`, () => {
         const rand = rng(1000 + kinds.indexOf(ka) * 7 + kinds.indexOf(kb));
         let worst = 0;
-        for (let t = 0; t < 25; t++) {
+        for (let t = 0; t < Number(process.env.COLLISION_PAIRS ?? 25); t++) {
           const a = randomShape(ka, rand);
           const b = randomShape(kb, rand);
           const qa = randQuat(rand);
@@ -355,4 +345,13 @@ describe('planted collision bugs (bug build) each change what the engine reports
         bugs.setBug!('none');
       }
     });
+});
+
+describe('C++ collision checks (native/tests/collision_tests.cpp)', () => {
+  it('collide() allocates nothing; closed forms; f32 within float32 rounding of f64', async () => {
+    const { execFileSync } = await import('node:child_process');
+    const { root } = await import('./helpers/engine.js');
+    const out = execFileSync(`${root}/build/native/achilles_collision_tests`, { encoding: 'utf8' });
+    expect(out).toMatch(/\b\d+ passed, 0 failed/);
+  });
 });

@@ -1,0 +1,16 @@
+// Writes every bundled scene (scenes/*.arow) and the collision test world in the native text form
+// (native-dump.ts) into the directory given, for the sanitizer run: `tsx test/helpers/dump-models.ts DIR`.
+import { mkdirSync, readdirSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { loadScene } from '../../src/scene/index.js';
+import { collisionScene } from './collision-scene.js';
+import { root } from './engine.js';
+import { modelText } from './native-dump.js';
+
+const dir = process.argv[2];
+if (!dir) throw new Error('usage: tsx test/helpers/dump-models.ts DIR');
+mkdirSync(dir, { recursive: true });
+const scenes = readdirSync(join(root, 'scenes')).filter((f) => f.endsWith('.arow')).sort();
+for (const f of scenes) writeFileSync(join(dir, f.replace(/\.arow$/, '.txt')), modelText(loadScene(join(root, 'scenes', f))));
+writeFileSync(join(dir, 'collision-scene.txt'), modelText(collisionScene()));
+console.log(`${scenes.length + 1} models written to ${dir}`);
