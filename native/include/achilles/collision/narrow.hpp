@@ -294,6 +294,10 @@ template <class V> inline void segment_pair(const Vec3<V>& a0, const Vec3<V>& da
   // parallel: the other end of the overlap of B's projection on A
   const V aa = dot(da, da), bb = dot(db, db);
   const MaskOf<V> parallel = vand(vand(aa > V(0), bb > V(0)), dot(cr, cr) <= V(1e-6) * aa * bb);
+  // closest points inside both segments (crossing axes): pb − pa is along da × db, whose direction
+  // is exact to the rotations' rounding, while pb − pa carries the positions' rounding over len
+  const MaskOf<V> inside = vand(vand(s > V(0), s < V(1)), vand(t > V(0), t < V(1)));
+  out.n = sel3(vand(vand(inside, vnot(parallel)), len > V(0)), vsign(dot(fb0, pb - pa)) * fb0, out.n);
   const V sa = vselect(aa > V(0), aa, V(1));
   const V u0 = dot(b0 - a0, da) / sa, u1 = dot(b0 + db - a0, da) / sa;
   const V lo = vmax(V(0), vmin(u0, u1)), hi = vmin(V(1), vmax(u0, u1));
@@ -386,6 +390,23 @@ template <class V> inline void box_box(const CoreBox<V>& A, const ScalarOf<V>* h
   Vec3<V> pointA = A.p;
   MaskOf<V> pointType = mask_false<V>();
 
+  // Edge-pair axis: the closest points of the two edges supporting it (A's along n, B's along −n).
+  const MaskOf<V> edgeAxis = vand(vnot(faceA), vnot(faceB));
+  Vec3<V> eA = A.p, eB = B.p, dA = splat3<V>(0, 0, 0), dB = splat3<V>(0, 0, 0);
+  V sE = V(0), tE = V(0);
+  if (vany(edgeAxis)) {
+    for (int k = 0; k < 3; ++k) {
+      const V gA = vsign(dot(nBest, a[k])) * A.h[k], gB = -vsign(dot(nBest, b[k])) * B.h[k];
+      eA = eA + gA * a[k];
+      eB = eB + gB * b[k];
+      MaskOf<V> selA = mask_false<V>(), selB = mask_false<V>();
+      for (int j = 0; j < 3; ++j) { selA = vor(selA, isEdge[3 * k + j]); selB = vor(selB, isEdge[3 * j + k]); }
+      dA = sel3(selA, (V(-2) * gA) * a[k], dA);
+      dB = sel3(selB, (V(-2) * gB) * b[k], dB);
+    }
+    segment_segment(eA, dA, eB, dB, sE, tE);
+  }
+
   // Separated cores within reach: the true distance between closest features.
   const MaskOf<V> near = vand(vnot(overlap), best < V(zmax));
   if (vany(near)) {
@@ -427,10 +448,26 @@ template <class V> inline void box_box(const CoreBox<V>& A, const ScalarOf<V>* h
     }
     V len;
     const Vec3<V> nc = normalize_or(pb - pa, nBest, len);
-    // across a face when the best axis is a face normal and already gives the distance
-    const MaskOf<V> acrossFace = vand(vor(faceA, faceB), len - best <= V(sizeof(T) == 4 ? T(1e-4) : T(1e-10)) * V(S));
+    // Keep the best axis where it attains the distance: its normal is then exact to the rotations'
+    // rounding, while pb − pa carries the positions' rounding over len. Decided from where the
+    // closest points lie, to their own rounding (a distance test cannot: a point e past a face's
+    // edge adds only e²/2h to the distance h but turns the normal by e/h).
+    //  * a face: the other core's closest point lies over the face (tangential coordinates in the
+    //    reference box within the face rectangle);
+    //  * an edge pair: the supporting edges' closest points lie inside both edges (clamped
+    //    parameters strictly between 0 and 1), so they differ along the axis only.
+    const Vec3<V> qA = mulT(A.R, pb - A.p), qB = mulT(B.R, pa - B.p);
+    const V q[3] = {vselect(faceA, qA.x, qB.x), vselect(faceA, qA.y, qB.y), vselect(faceA, qA.z, qB.z)};
+    auto amax = [](const Vec3<V>& p) { return vmax(vabs(p.x), vmax(vabs(p.y), vabs(p.z))); };
+    const V overTol = V(T(8) * Tol<T>::eps) * (V(S) + amax(A.p) + amax(B.p));
+    MaskOf<V> acrossFace = vor(faceA, faceB);
+    for (int k = 0; k < 3; ++k) {
+      const MaskOf<V> normalAxis = vor(isFaceA[k], isFaceB[k]);
+      acrossFace = vand(acrossFace, vor(normalAxis, vabs(q[k]) - vselect(faceA, A.h[k], B.h[k]) <= overTol));
+    }
+    const MaskOf<V> acrossEdges = vand(vand(edgeAxis, vand(sE > V(0), sE < V(1))), vand(tE > V(0), tE < V(1)));
     exact = vselect(near, len, exact);
-    pointType = vand(near, vnot(acrossFace));
+    pointType = vand(near, vnot(vor(acrossFace, acrossEdges)));
     n = sel3(pointType, nc, n);
     pointA = pa;
   }
@@ -444,22 +481,8 @@ template <class V> inline void box_box(const CoreBox<V>& A, const ScalarOf<V>* h
   out.pa[0] = pointA; out.dc[0] = exact; out.has[0] = pointType;
 
   // edge–edge: the closest points of the two supporting edges
-  if (vany(edgeType)) {
-    Vec3<V> sA = A.p, sB = B.p, dA = splat3<V>(0, 0, 0), dB = splat3<V>(0, 0, 0);
-    for (int k = 0; k < 3; ++k) {
-      const V gA = vsign(dot(n, a[k])) * A.h[k], gB = -vsign(dot(n, b[k])) * B.h[k];
-      sA = sA + gA * a[k];
-      sB = sB + gB * b[k];
-      MaskOf<V> selA = mask_false<V>(), selB = mask_false<V>();
-      for (int j = 0; j < 3; ++j) { selA = vor(selA, isEdge[3 * k + j]); selB = vor(selB, isEdge[3 * j + k]); }
-      dA = sel3(selA, (V(-2) * gA) * a[k], dA);
-      dB = sel3(selB, (V(-2) * gB) * b[k], dB);
-    }
-    V s, tt;
-    segment_segment(sA, dA, sB, dB, s, tt);
-    out.pa[0] = sel3(edgeType, sA + s * dA, out.pa[0]);
-    out.has[0] = vor(out.has[0], edgeType);
-  }
+  out.pa[0] = sel3(edgeType, eA + sE * dA, out.pa[0]);
+  out.has[0] = vor(out.has[0], edgeType);
 
   // face: clip the incident face against the reference face
   const MaskOf<V> faceType = vor(faceA, faceB);
