@@ -39,6 +39,27 @@ export interface TimeStepsResult {
   order: MujocoOrder;
 }
 
+export interface TimeCollisionOptions {
+  /** MJCF of one robot, contacts on (they are disabled while stepping, enabled for mj_collision). */
+  xml: string;
+  /** Robots (one mjData each). */
+  copies: number;
+  steps: number;
+  restartEvery: number;
+  qpos0?: ArrayLike<number>;
+  qvel0?: ArrayLike<number>;
+}
+
+export interface TimeCollisionResult {
+  /** steady_clock seconds inside mj_collision calls only. */
+  seconds: number;
+  /** mj_collision calls (one per robot-step that stayed finite). */
+  robotSteps: number;
+  nonFinite: number;
+  /** Contacts found over all calls (a sanity check that detection did work). */
+  contacts: number;
+}
+
 export interface StepTraceOptions {
   xml: string;
   steps: number;
@@ -62,6 +83,8 @@ export interface StepTraceResult {
 
 export interface MujocoNative {
   timeSteps(opts: TimeStepsOptions): TimeStepsResult;
+  /** mj_collision alone (after mj_kinematics) over the states of a contact-free trajectory. */
+  timeCollision(opts: TimeCollisionOptions): TimeCollisionResult;
   stepTrace(opts: StepTraceOptions): StepTraceResult;
   info(): { version: string; lib: string };
 }

@@ -72,3 +72,47 @@ export class MujocoRunner implements Runner {
     return { seconds: r.seconds, robotSteps: r.robotSteps / this.substeps, nonFinite: r.nonFinite / this.substeps };
   }
 }
+
+/**
+ * MuJoCo's detection alone: mj_collision per robot-step (per-robot mode, one mjData each), timed
+ * in C over the states of the same restart schedule; stepping and mj_kinematics are untimed.
+ */
+export class MujocoCollisionRunner implements Runner {
+  readonly copies: number;
+  /** Contacts MuJoCo found in the last run (per call, averaged). */
+  contactsPerCall = 0;
+  private readonly xml: string;
+  private readonly substeps: number;
+  private readonly qpos0: number[];
+  private readonly qvel0: number[];
+
+  constructor(
+    private readonly mj: MujocoNative,
+    model: ModelDesc,
+    integrator: IntegratorName,
+    copies: number,
+    private readonly restartEvery: number,
+  ) {
+    const mi = MUJOCO_INTEGRATORS[integrator];
+    if (!mi) throw new Error(`MuJoCo has no ${integrator} integrator`);
+    this.copies = copies;
+    this.xml = exportMjcf(model, { integrator: mi, copies: 1, contacts: true }).replace(/\s*<custom>[\s\S]*?<\/custom>/, '');
+    this.substeps = model.world.substeps;
+    this.qpos0 = model.bodies.flatMap((b) => b.q0);
+    this.qvel0 = model.bodies.flatMap((b) => b.v0);
+  }
+
+  run(steps: number): Timed {
+    const r = this.mj.timeCollision({
+      xml: this.xml,
+      copies: this.copies,
+      steps: steps * this.substeps,
+      restartEvery: this.restartEvery * this.substeps,
+      qpos0: this.qpos0,
+      qvel0: this.qvel0,
+    });
+    this.contactsPerCall = r.robotSteps > 0 ? r.contacts / r.robotSteps : 0;
+    // One robot-step of detection = one mj_collision call (substeps: one per substep).
+    return { seconds: r.seconds, robotSteps: r.robotSteps / this.substeps, nonFinite: r.nonFinite / this.substeps };
+  }
+}

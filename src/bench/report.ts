@@ -23,18 +23,27 @@ function engineLabel(r: BenchResult): string {
   return r.engine === 'mujoco-per-robot' ? 'mujoco per-robot' : 'achilles';
 }
 
+/** What a row timed: the plain step, detection alone, or Achilles' step with detection. */
+function measureLabel(r: BenchResult): string {
+  if (r.measure === 'detect') return r.engine === 'achilles' ? 'detect' : 'mj_collision';
+  if (r.measure === 'step+detect') return 'step+detect';
+  return r.engine === 'achilles' ? 'step' : 'step, no contacts';
+}
+
 export function benchTable(rep: BenchReport): string {
   const hasThreads = rep.results.some((r) => r.threads !== 1);
   const hasMj = rep.results.some((r) => r.engine !== 'achilles');
   const hasFlops = rep.results.some((r) => r.gflops !== undefined);
+  // Scenes with shapes add detection cells; the column says what each row timed.
+  const hasMeasure = rep.results.some((r) => r.measure !== undefined);
   const header = [
-    'scene', 'integrator', 'engine', 'prec', 'lanes', 'isa', 'copies', ...(hasThreads ? ['threads'] : []),
+    'scene', 'integrator', 'engine', ...(hasMeasure ? ['measure'] : []), 'prec', 'lanes', 'isa', 'copies', ...(hasThreads ? ['threads'] : []),
     'robot-steps/s', 'µs/step', 'µs/robot-step', 'spread',
     ...(hasMj ? ['vs MuJoCo', 'best MuJoCo'] : []), ...(hasThreads ? ['vs 1 thread'] : []),
     ...(hasFlops ? ['GFLOP/s', '% peak'] : []),
   ];
   const rows = rep.results.map((r) => [
-    r.scene, r.integrator, engineLabel(r), r.precision, r.lanes, r.isa, r.copies, ...(hasThreads ? [r.threads] : []),
+    r.scene, r.integrator, engineLabel(r), ...(hasMeasure ? [measureLabel(r)] : []), r.precision, r.lanes, r.isa, r.copies, ...(hasThreads ? [r.threads] : []),
     formatSi(r.robotStepsPerSec), formatSig(r.usPerStep, 4), formatSig(r.usPerRobotStep, 4),
     `${(r.spread * 100).toFixed(1)}%${r.noisy ? ' *' : ''}`,
     ...(hasMj ? [r.vsMujoco === undefined ? '' : formatRatio(r.vsMujoco), r.mujocoBest?.replace('mujoco-', '') ?? ''] : []),
@@ -57,6 +66,7 @@ export function benchCsv(rep: BenchReport): string {
     usPerRobotStep: r.usPerRobotStep, spread: r.spread, noisy: r.noisy, reps: r.reps, stepsPerRep: r.stepsPerRep,
     nonFiniteRobotSteps: r.nonFiniteRobotSteps, vsMujoco: r.vsMujoco, mujocoBest: r.mujocoBest, threadScaling: r.threadScaling,
     flopsPerRobotStep: r.flopsPerRobotStep, gflops: r.gflops, fractionOfPeak: r.fractionOfPeak,
+    measure: r.measure, contactsPerCall: r.contactsPerCall,
   }));
   const m = rep.machine;
   return toCsv(rows, {
@@ -81,8 +91,9 @@ export function naturalOrder(names: readonly string[]): string[] {
 }
 
 function seriesName(r: BenchResult): string {
-  if (r.engine !== 'achilles') return engineLabel(r).replace(/×\d+$/, '');
-  return `achilles ${r.precision} ×${r.lanes}${r.threads !== 1 ? ` ${r.threads}thr` : ''}`;
+  const m = r.measure ? ` ${r.measure}` : '';
+  if (r.engine !== 'achilles') return engineLabel(r).replace(/×\d+$/, '') + m;
+  return `achilles ${r.precision} ×${r.lanes}${r.threads !== 1 ? ` ${r.threads}thr` : ''}${m}`;
 }
 
 /** One chart per scene × integrator: throughput against copies, and speed-up over MuJoCo. */

@@ -8,12 +8,12 @@ import type { LaneWidth, Precision } from '../engine/api.js';
 import type { IntegratorName, ModelDesc } from '../engine/model-desc.js';
 import { loadScene } from '../scene/index.js';
 import { createProgress, type Progress } from '../reports/progress.js';
-import { AchillesRunner } from './achilles-runner.js';
+import { AchillesCollisionRunner, AchillesRunner, type CollisionMeasure } from './achilles-runner.js';
 import type { BenchConfig } from './config.js';
 import { countFlops, describePeak, peakGflops, type FlopCount } from './flops.js';
 import { machineInfo, type MachineInfo } from './machine.js';
 import { loadMujocoNative, type MujocoMode, type MujocoNative } from './mujoco-native.js';
-import { MUJOCO_INTEGRATORS, MujocoRunner } from './mujoco-runner.js';
+import { MUJOCO_INTEGRATORS, MujocoCollisionRunner, MujocoRunner } from './mujoco-runner.js';
 import { calibrate, type Runner } from './runner.js';
 import { isNoisy, summarize } from './stats.js';
 
@@ -31,6 +31,15 @@ export interface BenchResult {
   isa: string;
   copies: number;
   threads: number;
+  /**
+   * Scenes with shapes only; absent on the plain step cells. 'detect': collision detection alone
+   * per robot-step (Achilles collide(); MuJoCo mj_collision after mj_kinematics, per-robot mode).
+   * 'step+detect': Achilles' whole step, dynamics then detection (compared with MuJoCo's plain
+   * step cells, which run with contacts disabled).
+   */
+  measure?: CollisionMeasure;
+  /** MuJoCo 'detect' cells: contacts found per mj_collision call (average of the last rep). */
+  contactsPerCall?: number;
   /** MuJoCo merged: robots per mjData. */
   robotsPerModel?: number;
   /** Median over repetitions. */
@@ -65,6 +74,8 @@ export interface BenchReport {
 
 interface Member {
   runner: Runner;
+  /** Read after the reps (MuJoCo detection: contacts found). */
+  extra?: () => Partial<BenchResult>;
   result: Omit<BenchResult, 'robotStepsPerSec' | 'usPerStep' | 'usPerRobotStep' | 'spread' | 'minRobotStepsPerSec' | 'maxRobotStepsPerSec' | 'noisy' | 'reps' | 'stepsPerRep' | 'nonFiniteRobotSteps'>;
   steps: number;
   rates: number[];
@@ -74,6 +85,10 @@ interface Member {
 export interface RunHooks {
   /** Progress sink; default a terminal bar on stderr. */
   progress?: (total: number) => Progress;
+}
+
+function hasShapes(model: ModelDesc): boolean {
+  return (model.shapes?.length ?? 0) > 0;
 }
 
 function sceneName(model: ModelDesc, file: string): string {
@@ -95,9 +110,13 @@ export async function runBench(cfg: BenchConfig, hooks: RunHooks = {}): Promise<
 
   const perGroup = cfg.precisions.length * cfg.lanes.length * cfg.threads.length;
   const mjModes: MujocoMode[] = ['per-robot', 'merged'];
-  const groups = models.length * cfg.integrators.length * cfg.copies.length;
+  const collisionMeasures: CollisionMeasure[] = ['detect', 'step+detect'];
+  // Scenes with shapes get detection cells: Achilles detect and step+detect per step cell, MuJoCo detect.
+  const repsOf = (model: ModelDesc) =>
+    cfg.integrators.length * cfg.copies.length *
+    (perGroup * (hasShapes(model) ? 1 + collisionMeasures.length : 1) + (mj ? mjModes.length + (hasShapes(model) ? 1 : 0) : 0)) * cfg.reps;
   const progress = (hooks.progress ?? ((total) => createProgress({ total, label: 'bench', unit: 'reps' })))(
-    groups * (perGroup + (mj ? mjModes.length : 0)) * cfg.reps,
+    models.reduce((n, { model }) => n + repsOf(model), 0),
   );
   const results: BenchResult[] = [];
   const warmSeconds = Math.min(0.25, cfg.repSeconds / 2);
@@ -127,7 +146,7 @@ export async function runBench(cfg: BenchConfig, hooks: RunHooks = {}): Promise<
                   if (!/lacks/.test(msg)) throw e;
                   const note = `${precision} lanes ${lanes} skipped: ${msg}`;
                   if (!notes.includes(note)) notes.push(note);
-                  progress.tick(cfg.reps);
+                  progress.tick(cfg.reps * (hasShapes(model) ? 1 + collisionMeasures.length : 1));
                   continue;
                 }
                 members.push({
@@ -137,7 +156,41 @@ export async function runBench(cfg: BenchConfig, hooks: RunHooks = {}): Promise<
                   rates: [],
                   nonFinite: 0,
                 });
+                if (hasShapes(model)) {
+                  for (const measure of collisionMeasures) {
+                    const cr = new AchillesCollisionRunner({ model, precision, lanes: lanes as LaneWidth, copies, integrator, threads, restartEvery: cfg.restartEvery }, measure);
+                    members.push({
+                      runner: cr,
+                      result: { engine: 'achilles', scene, integrator, precision, lanes, isa: cr.isa, copies, threads, measure },
+                      steps: 0,
+                      rates: [],
+                      nonFinite: 0,
+                    });
+                  }
+                }
               }
+          if (withMj && mj && hasShapes(model)) {
+            let cr: MujocoCollisionRunner | null = null;
+            try {
+              cr = new MujocoCollisionRunner(mj, model, integrator, copies, cfg.restartEvery);
+            } catch (e) {
+              // A rounded box has no MuJoCo geom: no MuJoCo detection cell, said once.
+              const note = `${scene}: no MuJoCo detection cell: ${(e as Error).message}`;
+              if (!notes.includes(note)) notes.push(note);
+              progress.tick(cfg.reps);
+            }
+            if (cr) {
+              const runner = cr;
+              members.push({
+                runner,
+                extra: () => ({ contactsPerCall: runner.contactsPerCall }),
+                result: { engine: 'mujoco-per-robot', scene, integrator, precision: 'f64', lanes: 1, isa: `MuJoCo ${machine.mujoco}`, copies, threads: 1, measure: 'detect' },
+                steps: 0,
+                rates: [],
+                nonFinite: 0,
+              });
+            }
+          }
           if (withMj && mj) {
             for (const mode of mjModes) {
               const runner = new MujocoRunner(mj, model, integrator, mode, copies, cfg.restartEvery);
@@ -200,7 +253,7 @@ function checkFinite(m: Member, nonFinite: number): void {
   const n = nonFinite;
   if (n <= 0) return;
   const r = m.result;
-  const who = r.engine === 'achilles' ? `achilles ${r.precision} ×${r.lanes}${r.threads !== 1 ? ` ${r.threads} threads` : ''}` : r.engine;
+  const who = (r.measure ? `${r.measure} ` : '') + (r.engine === 'achilles' ? `achilles ${r.precision} ×${r.lanes}${r.threads !== 1 ? ` ${r.threads} threads` : ''}` : r.engine);
   throw new Error(
     `the motion diverged in the cell ${r.scene} / ${r.integrator} / ${who} / ${r.copies} copies (${n} robot-steps non-finite): ` +
       'timing a diverging scene measures garbage; give the scene a smaller dt or a stabler integrator (--integrator), or restart sooner (--restart-every)',
@@ -211,6 +264,7 @@ function finish(m: Member, machine: MachineInfo, flops: Map<string, FlopCount>):
   const s = summarize(m.rates);
   const r: BenchResult = {
     ...m.result,
+    ...(m.extra ? m.extra() : {}),
     robotStepsPerSec: s.median,
     usPerStep: (1e6 * m.result.copies) / s.median,
     usPerRobotStep: 1e6 / s.median,
@@ -223,7 +277,7 @@ function finish(m: Member, machine: MachineInfo, flops: Map<string, FlopCount>):
     nonFiniteRobotSteps: m.nonFinite,
   };
   const f = flops.get(`${r.scene}/${r.integrator}`);
-  if (f && r.engine === 'achilles') {
+  if (f && r.engine === 'achilles' && r.measure === undefined) {
     r.flopsPerRobotStep = f.total;
     r.gflops = (f.total * s.median) / 1e9;
     r.fractionOfPeak = r.gflops / peakGflops(machine.cpuMHz, machine.widestLanes, r.precision, r.threads);
@@ -233,6 +287,8 @@ function finish(m: Member, machine: MachineInfo, flops: Map<string, FlopCount>):
 
 /** Fill in the Achilles/MuJoCo ratio (best mode) and the scaling over 1 thread. */
 export function compare(results: BenchResult[]): void {
+  compareCollision(results);
+  results = results.filter((r) => r.measure === undefined);
   const key = (r: BenchResult) => `${r.scene}|${r.integrator}|${r.copies}`;
   const best = new Map<string, BenchResult>();
   for (const r of results) {
@@ -252,5 +308,29 @@ export function compare(results: BenchResult[]): void {
     }
     const one = oneThread.get(cellKey(r));
     if (one !== undefined && r.threads !== 1) r.threadScaling = r.robotStepsPerSec / one;
+  }
+}
+
+/**
+ * Detection cells: Achilles detect / MuJoCo mj_collision; Achilles step+detect / the faster MuJoCo
+ * plain step (contacts disabled, so no detection and no solver in it).
+ */
+function compareCollision(results: BenchResult[]): void {
+  const key = (r: BenchResult) => `${r.scene}|${r.integrator}|${r.copies}`;
+  const mjDetect = new Map<string, BenchResult>();
+  const mjStep = new Map<string, BenchResult>();
+  for (const r of results) {
+    if (r.engine === 'achilles') continue;
+    const map = r.measure === 'detect' ? mjDetect : r.measure === undefined ? mjStep : null;
+    const b = map?.get(key(r));
+    if (map && (!b || r.robotStepsPerSec > b.robotStepsPerSec)) map.set(key(r), r);
+  }
+  for (const r of results) {
+    if (r.engine !== 'achilles' || r.measure === undefined) continue;
+    const b = (r.measure === 'detect' ? mjDetect : mjStep).get(key(r));
+    if (b) {
+      r.vsMujoco = r.robotStepsPerSec / b.robotStepsPerSec;
+      r.mujocoBest = b.engine;
+    }
   }
 }

@@ -1,7 +1,7 @@
 // Native MuJoCo timing harness for the Achilles benchmarks (and a bit-exact trace for tests).
 // Links the pip wheel's libmujoco.so; the WebAssembly build is never used for speed.
 //
-// Exports: timeSteps(opts), stepTrace(opts), info().
+// Exports: timeSteps(opts), timeCollision(opts), stepTrace(opts), info().
 #include <dlfcn.h>
 #include <mujoco/mujoco.h>
 #include <napi.h>
@@ -272,6 +272,89 @@ Napi::Value TimeSteps(const Napi::CallbackInfo& info) {
   }
 }
 
+// ---- collision timing -----------------------------------------------------------------------
+// mj_collision alone over the states of a trajectory: each robot (its own mjData) is stepped with
+// contacts disabled (mjDSBL_CONTACT, untimed, so the motion matches Achilles' detection-only
+// scenes), then mj_kinematics places the geoms at the new state (untimed) and mj_collision runs
+// with contacts enabled, timed call by call. The clock reads (~tens of ns) are inside the timing,
+// as they are in the Achilles detection cell.
+struct CollisionRun {
+  mjModel* m;
+  mjData** data;
+  int ndata;
+  int64_t steps, restartEvery;
+  const double* qpos0;
+  const double* qvel0;
+  double seconds = 0;
+  int64_t robotSteps = 0, nonFinite = 0, contacts = 0;
+};
+
+void collisionLoop(CollisionRun& r) {
+  const int withContacts = r.m->opt.disableflags & ~mjDSBL_CONTACT;
+  const int noContacts = r.m->opt.disableflags | mjDSBL_CONTACT;
+  for (int64_t done = 0; done < r.steps; done += r.restartEvery) {
+    const int64_t n = std::min(r.restartEvery, r.steps - done);
+    for (int k = 0; k < r.ndata; ++k) {
+      mjData* d = r.data[k];
+      restart(r.m, d, r.qpos0, r.qvel0);
+      for (int64_t s = 0; s < n; ++s) {
+        r.m->opt.disableflags = noContacts;
+        int before = badCount(d);
+        mj_step(r.m, d);
+        if (badCount(d) != before || !finiteState(r.m, d)) {
+          r.nonFinite += 1;
+          restart(r.m, d, r.qpos0, r.qvel0);
+          continue;
+        }
+        mj_kinematics(r.m, d);
+        r.m->opt.disableflags = withContacts;
+        auto t0 = Clock::now();
+        mj_collision(r.m, d);
+        auto t1 = Clock::now();
+        r.seconds += std::chrono::duration<double>(t1 - t0).count();
+        r.contacts += d->ncon;
+        r.robotSteps += 1;
+      }
+    }
+  }
+}
+
+Napi::Value TimeCollision(const Napi::CallbackInfo& info) {
+  Napi::Env env = info.Env();
+  try {
+    if (!info[0].IsObject()) throw std::runtime_error("timeCollision expects an options object");
+    auto o = info[0].As<Napi::Object>();
+    if (!o.Get("xml").IsString()) throw std::runtime_error("xml must be a string");
+    const int64_t copies = integer(o, "copies", -1, 1);
+    const int64_t steps = integer(o, "steps", -1, 1);
+    const int64_t restartEvery = integer(o, "restartEvery", steps, 1);
+    ModelPtr model = compileXml(o.Get("xml").As<Napi::String>().Utf8Value());
+    mjModel* m = model.get();
+    auto qpos0 = expand(numbers(o, "qpos0"), m->nq, 1, m->qpos0, "qpos0");
+    auto qvel0 = expand(numbers(o, "qvel0"), m->nv, 1, nullptr, "qvel0");
+    std::vector<DataPtr> owned;
+    std::vector<mjData*> data;
+    for (int64_t k = 0; k < copies; ++k) {
+      owned.push_back(makeData(m));
+      data.push_back(owned.back().get());
+    }
+    const int flags = m->opt.disableflags;
+    CollisionRun r{m, data.data(), static_cast<int>(copies), steps, restartEvery, qpos0.data(), qvel0.data()};
+    guarded([&] { collisionLoop(r); });
+    m->opt.disableflags = flags;
+    auto out = Napi::Object::New(env);
+    out.Set("seconds", r.seconds);
+    out.Set("robotSteps", static_cast<double>(r.robotSteps));
+    out.Set("nonFinite", static_cast<double>(r.nonFinite));
+    out.Set("contacts", static_cast<double>(r.contacts));
+    return out;
+  } catch (const Napi::Error&) {
+    throw;
+  } catch (const std::exception& e) {
+    throw Napi::Error::New(env, e.what());
+  }
+}
+
 Napi::Value StepTrace(const Napi::CallbackInfo& info) {
   Napi::Env env = info.Env();
   try {
@@ -337,6 +420,7 @@ Napi::Object Init(Napi::Env env, Napi::Object exports) {
   mju_user_error = onMujocoError;
   mju_user_warning = onMujocoWarning;
   exports.Set("timeSteps", Napi::Function::New(env, TimeSteps));
+  exports.Set("timeCollision", Napi::Function::New(env, TimeCollision));
   exports.Set("stepTrace", Napi::Function::New(env, StepTrace));
   exports.Set("info", Napi::Function::New(env, Info));
   return exports;
