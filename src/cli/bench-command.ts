@@ -48,7 +48,7 @@ export const benchCommand: CommandSpec = {
   summary: 'Measure robot-steps per second (median of interleaved repetitions), optionally against native MuJoCo',
   positionals: [],
   options: [
-    { name: 'scene', arg: 'FILE', kind: { type: 'list-string' }, description: 'Scene to time', defaultText: 'scenes/arm7.arow and scenes/double-pendulum.arow' },
+    { name: 'scene', arg: 'FILE', kind: { type: 'list-string' }, description: 'Scene to time (a scene with shapes adds detection cells: collide() alone and the step with detection, beside MuJoCo\'s mj_collision)', defaultText: 'scenes/arm7.arow and scenes/double-pendulum.arow' },
     { name: 'lanes', arg: 'L,...', kind: { type: 'list-choice', choices: LANE_WIDTHS.map(String) }, description: 'SIMD lane widths (1 scalar, 4 SSE2, 8 AVX2, 16 AVX-512)', defaultText: 'those this CPU supports' },
     { name: 'precision', arg: 'P,...', kind: { type: 'list-choice', choices: PRECISIONS }, description: 'Floating-point precisions', default: PRECISIONS },
     { name: 'copies', arg: 'N,...', kind: { type: 'list-number', min: 1, integer: true }, description: 'Robots per batch', default: DEFAULT_COPIES },
@@ -66,6 +66,7 @@ export const benchCommand: CommandSpec = {
   examples: [
     'achilles bench --vs mujoco',
     'achilles bench --scene scenes/arm7.arow --lanes 1,8 --precision f32 --copies 64,4096 --vs mujoco',
+    'achilles bench --scene scenes/domino-amplifier.arow --vs mujoco --copies 1,64',
     'achilles bench --threads 1,2 --copies 4096 --json',
     'achilles bench --flops --precision f32 --lanes 8 --copies 1024',
   ],
