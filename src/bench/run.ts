@@ -2,6 +2,8 @@
 // (each copies × Achilles precision × lanes × threads, and each MuJoCo mode) is warmed up, then the
 // repetitions go round-robin — Achilles rep 1, MuJoCo rep 1, Achilles rep 2, ... — so that clock
 // or thermal drift and noisy neighbours hit both engines alike.
+// A scene with shapes adds detection cells to the same round-robin: Achilles collide() alone and its
+// step with detection, and MuJoCo's mj_collision (per-robot), compared in compareCollision.
 
 import { basename } from 'node:path';
 import type { LaneWidth, Precision } from '../engine/api.js';
