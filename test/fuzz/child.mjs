@@ -1,5 +1,6 @@
 // One fuzz case in its own process (so a native crash, a hang or a memory blow-up is seen, not
-// suffered): load the scene, build a 2-copy batch, step it briefly, print one JSON line.
+// suffered): load the scene, build a 2-copy batch, step it briefly and run collision detection
+// (so mutated shape fields reach the native narrow phase), print one JSON line.
 // Runs the built package (dist/, which `npm ci` builds) so a case starts in a fraction of a second.
 import { Batch } from '../../dist/engine/batch.js';
 import { loadScene, SceneError } from '../../dist/scene/index.js';
@@ -13,6 +14,7 @@ try {
   const r = batch.stepRaw(5);
   batch.forward();
   batch.energy();
+  batch.collide();
   out({ outcome: 'run', bodies: model.bodies.length, nonFinite: r.nonFinite !== null });
 } catch (e) {
   const internal = e instanceof TypeError || e instanceof RangeError || e instanceof ReferenceError || e instanceof SyntaxError;
