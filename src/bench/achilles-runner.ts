@@ -31,7 +31,7 @@ export function finiteRobotSteps(r: { robotSteps: number; nonFinite: unknown }, 
 export class AchillesRunner implements Runner {
   readonly copies: number;
   readonly batch: Batch;
-  private readonly restartEvery: number;
+  protected readonly restartEvery: number;
 
   constructor(cell: AchillesCell) {
     this.batch = new Batch(cell.model, {
@@ -74,28 +74,15 @@ export type CollisionMeasure = 'detect' | 'step+detect';
  * broad and narrow phase for every robot) is timed after each step ('detect': the step untimed;
  * 'step+detect': both timed). The clock is read around each call, as MuJoCo's cell does in C.
  */
-export class AchillesCollisionRunner implements Runner {
-  readonly copies: number;
-  readonly batch: Batch;
-  private readonly restartEvery: number;
-
-  constructor(cell: AchillesCell, readonly measure: CollisionMeasure) {
-    this.batch = new Batch(cell.model, {
-      copies: cell.copies,
-      precision: cell.precision,
-      lanes: cell.lanes,
-      integrator: cell.integrator,
-      threads: cell.threads,
-    });
-    this.copies = cell.copies;
-    this.restartEvery = cell.restartEvery;
+export class AchillesCollisionRunner extends AchillesRunner {
+  constructor(
+    cell: AchillesCell,
+    readonly measure: CollisionMeasure,
+  ) {
+    super(cell);
   }
 
-  get isa(): string {
-    return this.batch.isa;
-  }
-
-  run(steps: number): Timed {
+  override run(steps: number): Timed {
     const out: Timed = { seconds: 0, robotSteps: 0, nonFinite: 0 };
     const whole = this.measure === 'step+detect';
     let ns = 0n;

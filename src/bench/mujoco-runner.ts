@@ -23,8 +23,8 @@ export function mergedGroup(copies: number, max = MERGED_GROUP_MAX): number {
  * of ~150+ copies fails to compile), and the timing loop does not read it (tau is applied by no
  * one here; zero for the bundled scenes).
  */
-export function benchMjcf(model: ModelDesc, integrator: 'Euler' | 'RK4', copies: number): string {
-  return exportMjcf(model, { integrator, copies }).replace(/\s*<custom>[\s\S]*?<\/custom>/, '');
+export function benchMjcf(model: ModelDesc, integrator: 'Euler' | 'RK4', copies: number, contacts = false): string {
+  return exportMjcf(model, { integrator, copies, contacts }).replace(/\s*<custom>[\s\S]*?<\/custom>/, '');
 }
 
 export class MujocoRunner implements Runner {
@@ -96,7 +96,7 @@ export class MujocoCollisionRunner implements Runner {
     const mi = MUJOCO_INTEGRATORS[integrator];
     if (!mi) throw new Error(`MuJoCo has no ${integrator} integrator`);
     this.copies = copies;
-    this.xml = exportMjcf(model, { integrator: mi, copies: 1, contacts: true }).replace(/\s*<custom>[\s\S]*?<\/custom>/, '');
+    this.xml = benchMjcf(model, mi, 1, true);
     this.substeps = model.world.substeps;
     this.qpos0 = model.bodies.flatMap((b) => b.q0);
     this.qvel0 = model.bodies.flatMap((b) => b.v0);
