@@ -44,12 +44,14 @@ export function rpyToQuat(rpy: readonly number[]): Quat {
   return quatMul(quatMul(ax(2, rpy[2]), ax(1, rpy[1])), ax(0, rpy[0]));
 }
 
-/** Eigenvalues of a symmetric 3x3 [Ixx,Iyy,Izz,Ixy,Ixz,Iyz], ascending (cyclic Jacobi: robust, tiny). */
-export function symEigenvalues(I: Inertia6): [number, number, number] {
-  const a = [
-    [I[0], I[3], I[4]],
-    [I[3], I[1], I[5]],
-    [I[4], I[5], I[2]],
+/** Eigen-decomposition of a symmetric 3x3 matrix by cyclic Jacobi rotations (robust, tiny): the values
+ *  and the matching column vectors (vectors[k][j] is component k of eigenvector j). */
+export function symmetricEigen(a0: readonly (readonly number[])[]): { values: [number, number, number]; vectors: number[][] } {
+  const a = a0.map((r) => r.slice());
+  const v = [
+    [1, 0, 0],
+    [0, 1, 0],
+    [0, 0, 1],
   ];
   for (let sweep = 0; sweep < 50; sweep++) {
     const off = a[0][1] ** 2 + a[0][2] ** 2 + a[1][2] ** 2;
@@ -64,6 +66,7 @@ export function symEigenvalues(I: Inertia6): [number, number, number] {
       const t = Math.sign(theta || 1) / (Math.abs(theta) + Math.sqrt(theta * theta + 1));
       const c = 1 / Math.sqrt(t * t + 1);
       const s = t * c;
+      // A ← Jᵀ A J and V ← V J, J the rotation by (c, s) in the (p, q) plane.
       for (let k = 0; k < 3; k++) {
         const akp = a[k][p];
         const akq = a[k][q];
@@ -76,9 +79,25 @@ export function symEigenvalues(I: Inertia6): [number, number, number] {
         a[p][k] = c * apk - s * aqk;
         a[q][k] = s * apk + c * aqk;
       }
+      for (let k = 0; k < 3; k++) {
+        const vkp = v[k][p];
+        const vkq = v[k][q];
+        v[k][p] = c * vkp - s * vkq;
+        v[k][q] = s * vkp + c * vkq;
+      }
     }
   }
-  const ev = [a[0][0], a[1][1], a[2][2]].sort((x, y) => x - y);
+  return { values: [a[0][0], a[1][1], a[2][2]], vectors: v };
+}
+
+/** Eigenvalues of a symmetric 3x3 [Ixx,Iyy,Izz,Ixy,Ixz,Iyz], ascending. */
+export function symEigenvalues(I: Inertia6): [number, number, number] {
+  const { values } = symmetricEigen([
+    [I[0], I[3], I[4]],
+    [I[3], I[1], I[5]],
+    [I[4], I[5], I[2]],
+  ]);
+  const ev = [...values].sort((x, y) => x - y);
   return [ev[0], ev[1], ev[2]];
 }
 

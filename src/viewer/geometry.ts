@@ -7,6 +7,7 @@
 //     a² = 6 (I₂ + I₃ − I₁) / m, and likewise).
 
 import type { ModelDesc, Quat, ShapeKind, Vec3 } from '../engine/model-desc.js';
+import { symmetricEigen } from '../scene/math.js';
 
 export interface Drawable {
   kind: ShapeKind;
@@ -38,50 +39,6 @@ export interface SceneGeometry {
 }
 
 const GREY: Vec3 = [0.72, 0.72, 0.75];
-
-/** Eigen-decomposition of a symmetric 3x3 matrix by cyclic Jacobi rotations: values and column vectors. */
-export function symmetricEigen(a: number[][]): { values: Vec3; vectors: number[][] } {
-  const m = a.map((r) => r.slice());
-  const v = [
-    [1, 0, 0],
-    [0, 1, 0],
-    [0, 0, 1],
-  ];
-  for (let sweep = 0; sweep < 50; sweep++) {
-    const off = Math.abs(m[0][1]) + Math.abs(m[0][2]) + Math.abs(m[1][2]);
-    if (off < 1e-15 * (Math.abs(m[0][0]) + Math.abs(m[1][1]) + Math.abs(m[2][2]))) break;
-    for (const [p, q] of [
-      [0, 1],
-      [0, 2],
-      [1, 2],
-    ]) {
-      if (m[p][q] === 0) continue;
-      const theta = (m[q][q] - m[p][p]) / (2 * m[p][q]);
-      const t = Math.sign(theta || 1) / (Math.abs(theta) + Math.sqrt(theta * theta + 1));
-      const c = 1 / Math.sqrt(t * t + 1);
-      const s = t * c;
-      for (let k = 0; k < 3; k++) {
-        const mkp = m[k][p];
-        const mkq = m[k][q];
-        m[k][p] = c * mkp - s * mkq;
-        m[k][q] = s * mkp + c * mkq;
-      }
-      for (let k = 0; k < 3; k++) {
-        const mpk = m[p][k];
-        const mqk = m[q][k];
-        m[p][k] = c * mpk - s * mqk;
-        m[q][k] = s * mpk + c * mqk;
-      }
-      for (let k = 0; k < 3; k++) {
-        const vkp = v[k][p];
-        const vkq = v[k][q];
-        v[k][p] = c * vkp - s * vkq;
-        v[k][q] = s * vkp + c * vkq;
-      }
-    }
-  }
-  return { values: [m[0][0], m[1][1], m[2][2]], vectors: v };
-}
 
 /** Unit quaternion [w,x,y,z] of a rotation matrix R (rows), Shepperd's method. */
 export function quatFromMatrix(r: number[][]): Quat {
