@@ -31,5 +31,17 @@ describe('run summary numbers', () => {
       const sparse = await maxDrift(['--record', '97']);
       expect(sparse).toEqual(every);
       expect(every[0].maxAbs).toBeGreaterThan(0);
+      // The engine's tracker against the trace itself: with every step recorded, the largest |drift|
+      // column of each recorded robot is the tracked maximum (to the rounding of E − E(0) in f32).
+      const out = join(tempDir(), 'o');
+      await cli('run', DP, '--duration', '2', '--precision', precision, '--copies', '3', '--robots', '0,2', '--spread', '0.1', '--record', '1', '--out', out);
+      const lines = readFileSync(join(out, 'trace.csv'), 'utf8').split('\n').filter((l) => l && !l.startsWith('#'));
+      const head = lines[0].split(',');
+      const [iRobot, iDrift] = [head.indexOf('robot'), head.indexOf('drift')];
+      for (const { robot, maxAbs } of every) {
+        const traced = Math.max(...lines.slice(1).map((l) => l.split(',')).filter((c) => Number(c[iRobot]) === robot).map((c) => Math.abs(Number(c[iDrift]))));
+        if (precision === 'f64') expect(maxAbs).toBe(traced);
+        else expect(Math.abs(maxAbs - traced)).toBeLessThanOrEqual(2 ** -23 * Math.abs(traced) * 4);
+      }
     });
 });

@@ -218,7 +218,7 @@ class BatchWrap : public Napi::ObjectWrap<BatchWrap> {
     if (!(n >= 0) || n != std::floor(n) || n > 9e15) throw Napi::RangeError::New(env, "step count must be a non-negative integer");
     StepStats s;
     try {
-      s = batch_->step(static_cast<std::int64_t>(n));
+      s = batch_->step(static_cast<std::int64_t>(n), info.Length() > 1 && info[1].ToBoolean().Value());
     } catch (const std::exception& e) {
       throw Napi::Error::New(env, e.what());
     }
@@ -274,6 +274,9 @@ class BatchWrap : public Napi::ObjectWrap<BatchWrap> {
     else if (name == "contactDist") f = FieldId::ContactDist;
     else if (name == "contactPos") f = FieldId::ContactPos;
     else if (name == "contactNormal") f = FieldId::ContactNormal;
+    else if (name == "energyRef") f = FieldId::EnergyRef;
+    else if (name == "driftMax") f = FieldId::DriftMax;
+    else if (name == "kineticPeak") f = FieldId::KineticPeak;
     else throw Napi::Error::New(env, "unknown field '" + name + "'");
     const Storage& st = batch_->storage();
     auto* keep = new std::shared_ptr<Buffer>(st.buffer);

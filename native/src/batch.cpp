@@ -95,14 +95,14 @@ void Batch::reset() {
   steps_ = 0;
 }
 
-StepStats Batch::step(std::int64_t nsteps) {
+StepStats Batch::step(std::int64_t nsteps, bool monitor) {
   std::vector<StepStats>& per = per_worker_;
   std::vector<std::exception_ptr>& errors = worker_errors_;
   for (auto& s : per) s = StepStats{};
   for (auto& e : errors) e = nullptr;
   pool_.run(kernel_->blocks(), [&](int w, int b, int e) {
     try {
-      kernel_->step_blocks(w, b, e, nsteps, steps_, per[w]);
+      kernel_->step_blocks(w, b, e, nsteps, steps_, per[w], monitor);
     } catch (...) {
       errors[w] = std::current_exception();
     }

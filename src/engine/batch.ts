@@ -171,6 +171,34 @@ export class Batch implements BatchApi {
     return r;
   }
 
+  /** Start tracking every robot's energy at each step from the current state: E(now) becomes the
+   *  reference, and the largest |E − E(now)| and kinetic energy so far start at 0 and KE(now). */
+  monitorEnergyFromHere(): void {
+    this.native.observe();
+    const ke = this.native.field('kinetic');
+    const pe = this.native.field('potential');
+    const ref = this.native.field('energyRef');
+    const peak = this.native.field('kineticPeak');
+    this.native.field('driftMax').fill(0);
+    // In the batch's precision, as the engine sums them (a Float32Array rounds the sum on store).
+    for (let r = 0; r < ref.length; r++) {
+      ref[r] = ke[r] + pe[r];
+      peak[r] = ke[r];
+    }
+  }
+
+  /** Like stepRaw, and every step also updates the tracked energy maxima (monitorEnergyFromHere). */
+  stepMonitored(k = 1): { robotSteps: number; nonFinite: NonFiniteInfo | null } {
+    const r = this.native.step(k, true);
+    this.stepCount += k;
+    return r;
+  }
+
+  /** Each robot's largest |E − E(ref)| and largest kinetic energy over the monitored steps (views, no copy). */
+  energyMaxima(): { maxAbsDrift: Real; peakKinetic: Real } {
+    return { maxAbsDrift: this.native.field('driftMax'), peakKinetic: this.native.field('kineticPeak') };
+  }
+
   forward(): void {
     this.native.forward();
   }

@@ -12,10 +12,11 @@ export interface NativeStepResult {
 
 export type NativeFieldName =
   | 'q' | 'v' | 'tau' | 'qacc' | 'kinetic' | 'potential' | 'bodyPos' | 'bodyRot'
-  | 'contactActive' | 'contactDist' | 'contactPos' | 'contactNormal';
+  | 'contactActive' | 'contactDist' | 'contactPos' | 'contactNormal' | 'energyRef' | 'driftMax' | 'kineticPeak';
 
 export interface NativeBatch {
-  step(k: number): NativeStepResult;
+  /** monitor: also track each robot's largest |E − energyRef| (driftMax) and peak kinetic energy over every step. */
+  step(k: number, monitor?: boolean): NativeStepResult;
   forward(): void;
   observe(): void;
   /** Shape poses, broad and narrow phase at the current state: fills the contact fields. */

@@ -5,7 +5,7 @@
 // between slices the loop yields to the event loop (signal handlers only run there), but at
 // most every 50 ms so tiny chunks don't pay for it. Only the batch.step calls are timed.
 
-import type { Batch } from '../engine/batch.js';
+import { NonFiniteStateError, type Batch } from '../engine/batch.js';
 import type { Progress } from '../reports/progress.js';
 import { checkFinite } from './finite-check.js';
 import { Recorder } from './recorder.js';
@@ -45,10 +45,9 @@ const yieldToEventLoop = (): Promise<void> => new Promise((resolve) => setImmedi
 export async function simulate(batch: Batch, o: SimulateOptions): Promise<SimulateResult> {
   const recorder = new Recorder(batch, o.robots);
   recorder.record();
+  // The engine tracks every robot's largest |E − E(0)| and peak kinetic energy at every step.
+  batch.monitorEnergyFromHere();
   const energy = everyStepEnergy(batch, o.robots);
-  // Recording every step already sees every state; otherwise step one at a time and read the
-  // energies in between (measured: see README, "Outputs of achilles run").
-  const perStep = o.recordEvery > 1;
   let done = 0;
   let stepMs = 0;
   let slice = Math.max(1, o.initialSlice ?? 16);
@@ -58,18 +57,11 @@ export async function simulate(batch: Batch, o: SimulateOptions): Promise<Simula
     while (done < chunkEnd) {
       const k = Math.min(slice, chunkEnd - done);
       const t0 = performance.now();
-      let observeMs = 0;
-      if (perStep)
-        for (let j = 0; j < k; j++) {
-          batch.step(1); // throws NonFiniteStateError: nothing after it is meaningful
-          const o0 = performance.now();
-          energy.observe();
-          observeMs += performance.now() - o0;
-        }
-      else batch.step(k);
+      const r = batch.stepMonitored(k);
+      // A non-finite state ends the run: nothing after it is meaningful.
+      if (r.nonFinite) throw new NonFiniteStateError(r.nonFinite, r.nonFinite.step * batch.dt);
       const ms = performance.now() - t0;
-      // Throughput is timed on stepping only: the energy reads are the run's monitoring, not the engine.
-      stepMs += ms - observeMs;
+      stepMs += ms;
       done += k;
       // Aim for slices of 20-100 ms: responsive to Ctrl-C without measurable overhead.
       if (k === slice && ms < 20) slice *= 2;
@@ -83,31 +75,16 @@ export async function simulate(batch: Batch, o: SimulateOptions): Promise<Simula
     }
     checkFinite(batch);
     recorder.record();
-    if (!perStep) energy.observe();
   }
   return { recorder, energy: energy.result(), stepsDone: done, stopped: false, stepSeconds: stepMs / 1000 };
 }
 
-/** Tracks the recorded robots' largest |E − E(0)| and peak kinetic energy at every observed state. */
+/** The recorded robots' largest |E − E(0)| and peak kinetic energy, as the engine tracked them at every step. */
 function everyStepEnergy(batch: Batch, robots: readonly number[]) {
-  // Totals rounded as the recorder rounds them (batch.energy(): in the batch's precision), so every
-  // recorded drift is one of the drifts seen here and the maximum cannot depend on --record.
-  const total = batch.precision === 'f32' ? (k: number, p: number) => Math.fround(k + p) : (k: number, p: number) => k + p;
-  const e0 = batch.energyViews();
-  const initial = robots.map((r) => total(e0.kinetic[r], e0.potential[r]));
-  const maxAbsDrift = robots.map(() => 0);
-  const peakKinetic = robots.map((r) => e0.kinetic[r]);
   return {
-    observe(): void {
-      const e = batch.energyViews();
-      for (let i = 0; i < robots.length; i++) {
-        const r = robots[i];
-        const d = Math.abs(total(e.kinetic[r], e.potential[r]) - initial[i]);
-        // NaN-safe: a non-finite state is reported by the step itself.
-        if (d > maxAbsDrift[i]) maxAbsDrift[i] = d;
-        if (e.kinetic[r] > peakKinetic[i]) peakKinetic[i] = e.kinetic[r];
-      }
+    result(): EveryStepEnergy {
+      const m = batch.energyMaxima();
+      return { robots: [...robots], maxAbsDrift: robots.map((r) => m.maxAbsDrift[r]), peakKinetic: robots.map((r) => m.peakKinetic[r]) };
     },
-    result: (): EveryStepEnergy => ({ robots: [...robots], maxAbsDrift, peakKinetic }),
   };
 }

@@ -46,7 +46,7 @@ class Batch {
   std::int64_t steps() const { return steps_; }
 
   /// Advance nsteps; returns what happened (non-finite states stop their block).
-  StepStats step(std::int64_t nsteps);
+  StepStats step(std::int64_t nsteps, bool monitor = false);
   void forward();
   void observe();
   /// Contacts of every robot at the current state (the contact fields of storage()).

@@ -47,7 +47,8 @@ class Buffer {
 
 // Contact fields (collision, filled by collide()): for candidate pair p and point slot i,
 // ContactActive/ContactDist component p*4+i, ContactPos component (p*4+i)*3+c, ContactNormal p*3+c.
-enum class FieldId { Q, V, Tau, Qacc, Kinetic, Potential, BodyPos, BodyRot, TauPrev, ContactActive, ContactDist, ContactPos, ContactNormal, Count };
+enum class FieldId { Q, V, Tau, Qacc, Kinetic, Potential, BodyPos, BodyRot, TauPrev, ContactActive, ContactDist, ContactPos, ContactNormal,
+                     EnergyRef, DriftMax, KineticPeak, Count };
 
 struct FieldView {
   std::shared_ptr<Buffer> buffer;
@@ -70,7 +71,10 @@ class Kernel {
   virtual int blocks() const = 0;
   /// Advance blocks [b0, b1) by nsteps steps using worker `worker`'s scratch. steps_before is the
   /// batch's step counter before the call (for reporting).
-  virtual void step_blocks(int worker, int b0, int b1, std::int64_t nsteps, std::int64_t steps_before, StepStats& stats) = 0;
+  /// With `monitor`, every step also updates each lane's largest |E − EnergyRef| (DriftMax) and
+  /// largest kinetic energy (KineticPeak), so a run's energy drift covers every step, not only the
+  /// recorded ones, without a call per step.
+  virtual void step_blocks(int worker, int b0, int b1, std::int64_t nsteps, std::int64_t steps_before, StepStats& stats, bool monitor) = 0;
   /// qacc at the current state.
   virtual void forward_blocks(int worker, int b0, int b1) = 0;
   /// Body poses and energies at the current state.

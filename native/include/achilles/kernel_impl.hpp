@@ -106,15 +106,32 @@ template <class V> class KernelImpl final : public Kernel {
 
   int blocks() const override { return blocks_; }
 
-  void step_blocks(int worker, int b0, int b1, std::int64_t nsteps, std::int64_t steps_before, StepStats& stats) override {
+  void step_blocks(int worker, int b0, int b1, std::int64_t nsteps, std::int64_t steps_before, StepStats& stats, bool monitor) override {
     BlockScratch<V>& sc = scratch_[worker];
     BlockState<V>& s = sc.s;
     for (int b = b0; b < b1; ++b) {
       load_block(b, sc);
       const int valid = valid_lanes(b);
+      V e_ref(T(0)), drift_max(T(0)), ke_peak(T(0));
+      if (monitor) {
+        e_ref = load<V>(lane_ptr(FieldId::EnergyRef, 0, b));
+        drift_max = load<V>(lane_ptr(FieldId::DriftMax, 0, b));
+        ke_peak = load<V>(lane_ptr(FieldId::KineticPeak, 0, b));
+      }
       std::int64_t done = 0;
       for (; done < nsteps; ++done) {
         step_once(sc);
+        if (monitor) {
+          // The observation pipeline (kPassVelocity, kPassPose, kPassEnergy) at the new state;
+          // a NaN never replaces a maximum (the compare is false), the step reports it instead.
+          pass_velocity(M_, s.W, s.q, s.v);
+          pass_pose(M_, s.W, sc.X_WB);
+          V ke, pe;
+          pass_energy(M_, s.W, sc.X_WB, ke, pe);
+          const V drift = vabs((ke + pe) - e_ref);
+          drift_max = vselect(drift > drift_max, drift, drift_max);
+          ke_peak = vselect(ke > ke_peak, ke, ke_peak);
+        }
         const int lane = first_nonfinite_lane(s, valid);
         if (lane >= 0) {
           const std::int64_t step = steps_before + done + 1;
@@ -129,6 +146,10 @@ template <class V> class KernelImpl final : public Kernel {
       }
       stats.robot_steps += done * valid;
       store_block(b, sc);
+      if (monitor) {
+        vstore(lane_ptr(FieldId::DriftMax, 0, b), drift_max);
+        vstore(lane_ptr(FieldId::KineticPeak, 0, b), ke_peak);
+      }
     }
   }
 

@@ -15,7 +15,7 @@ FlopReport count_flops(const Model& model, BatchOptions opt) {
   KernelImpl<Counted> kernel(model, opt, storage);
   StepStats stats;
   g_flops = FlopCounts{};
-  kernel.step_blocks(0, 0, 1, 1, 0, stats);
+  kernel.step_blocks(0, 0, 1, 1, 0, stats, false);
   const FlopCounts c = g_flops;
   return FlopReport{c.add, c.mul, c.div, c.sqrt, c.cmp};
 }
