@@ -5,8 +5,9 @@
 import { INTEGRATORS, JOINT_NV, JOINT_TYPES, type BodyDesc, type IntegratorName, type JointType, type Quat, type Vec3, type WorldSettings, type ModelDesc } from '../engine/model-desc.js';
 import { WORLD_LIMITS } from '../engine/world-limits.js';
 import { assemble, type Draft } from './assemble.js';
-import { inertiaProblem, norm3, rotateInertia, rotvecToQuat, rpyToQuat, type Inertia6 } from './math.js';
+import { inertiaProblem, norm3, rotateInertia, rotvecToQuat, type Inertia6 } from './math.js';
 import { massFromShapes } from './mass-from-shapes.js';
+import { readOrientation } from './orientation.js';
 import { readExcludes, readLinkShapes, readSceneShapes, resolveShapes, type ShapeDraft } from './shapes.js';
 import { classifySubspace, SUPPORTED_SUBSPACES } from './subspace.js';
 import { checkKeys, describe, entries, readEnum, readInt, readLimited, readNumber, readNumbers, readPositive, readString, readVec, type Ctx, type Entry, type ParsedFile, type YNode } from './yaml-read.js';
@@ -70,17 +71,7 @@ function readLink(ctx: Ctx, node: YNode, i: number): { draft: Draft; shapes: Sha
   const { joint, axis } = readJoint(ctx, jointE?.value, `${subject}.joint`);
 
   const pos = m.has('pos') ? (readVec(ctx, m.get('pos')?.value, `${subject}.pos`, 3) as Vec3) : ([0, 0, 0] as Vec3);
-  let quat: Quat = [1, 0, 0, 0];
-  if (m.has('quat') && m.has('rpy')) ctx.fail(m.get('rpy')?.keyNode, subject, 'both `quat` and `rpy`', 'at most one of them');
-  if (m.has('quat')) {
-    const qn = m.get('quat')?.value;
-    const q = readVec(ctx, qn, `${subject}.quat`, 4);
-    const n = Math.hypot(...q);
-    if (!(n > 1e-12)) ctx.fail(qn, `${subject}.quat`, 'a zero quaternion', 'a nonzero quaternion [w, x, y, z] (it is normalised)');
-    quat = q.map((x) => x / n) as Quat;
-  } else if (m.has('rpy')) {
-    quat = rpyToQuat(readVec(ctx, m.get('rpy')?.value, `${subject}.rpy`, 3));
-  }
+  const quat: Quat = readOrientation(ctx, m, subject) ?? [1, 0, 0, 0];
   if (joint === 'free') {
     const moved = pos.some((x) => x !== 0) || quat[1] !== 0 || quat[2] !== 0 || quat[3] !== 0;
     if (moved) ctx.fail(m.get('pos')?.keyNode ?? m.get('quat')?.keyNode ?? m.get('rpy')?.keyNode, subject, 'a free joint with a nonzero `pos`/`quat`/`rpy`', 'pos 0 and identity orientation (put the placement in `initial.position`)');
@@ -145,15 +136,7 @@ function readMassProperties(ctx: Ctx, m: Map<string, Entry>, node: YNode, subjec
     const f = entries(ctx, fE.value, fs);
     checkKeys(ctx, fE.value, f, fs, ['quat', 'rpy']);
     if (f.size !== 1) ctx.fail(fE.value, fs, f.size === 0 ? 'no orientation' : 'both `quat` and `rpy`', 'exactly one of `quat: [w, x, y, z]` or `rpy: [r, p, y]` (the inertia axes in the link frame)');
-    let q: Quat;
-    if (f.has('quat')) {
-      const qn = f.get('quat')?.value;
-      const raw = readVec(ctx, qn, `${fs}.quat`, 4);
-      const n = Math.hypot(...raw);
-      if (!(n > 1e-12)) ctx.fail(qn, `${fs}.quat`, 'a zero quaternion', 'a nonzero quaternion [w, x, y, z] (it is normalised)');
-      q = raw.map((x) => x / n) as Quat;
-    } else q = rpyToQuat(readVec(ctx, f.get('rpy')?.value, `${fs}.rpy`, 3));
-    inertia = rotateInertia(inertia, q);
+    inertia = rotateInertia(inertia, readOrientation(ctx, f, fs) as Quat); // exactly one is given (checked above)
   }
   return { mass, com, inertia };
 }

@@ -6,7 +6,8 @@
 import { isMap, isSeq } from 'yaml';
 import { SHAPE_KINDS, type BodyDesc, type Quat, type ShapeDesc, type ShapeKind, type Vec3 } from '../engine/model-desc.js';
 import { didYouMean } from './errors.js';
-import { norm3, rpyToQuat } from './math.js';
+import { norm3 } from './math.js';
+import { readOrientation } from './orientation.js';
 import { checkKeys, describe, entries, readEnum, readNumber, readString, readVec, type Ctx, type Entry, type YNode } from './yaml-read.js';
 
 /** Keys every shape may carry, besides its size keys. */
@@ -92,16 +93,9 @@ function readShape(ctx: Ctx, node: YNode, m: Map<string, Entry>, subject0: strin
   };
 
   let pos: Vec3 = [0, 0, 0];
-  let quat: Quat = [1, 0, 0, 0];
   if (m.has('quat') && m.has('rpy')) ctx.fail(m.get('rpy')?.keyNode, subject, 'both `quat` and `rpy`', 'at most one of them');
   if (m.has('pos')) pos = readVec(ctx, m.get('pos')?.value, `${subject}.pos`, 3) as Vec3;
-  if (m.has('quat')) {
-    const qn = m.get('quat')?.value;
-    const q = readVec(ctx, qn, `${subject}.quat`, 4);
-    const n = Math.hypot(...q);
-    if (!(n > 1e-12)) ctx.fail(qn, `${subject}.quat`, 'a zero quaternion', 'a nonzero quaternion [w, x, y, z] (it is normalised)');
-    quat = q.map((x) => x / n) as Quat;
-  } else if (m.has('rpy')) quat = rpyToQuat(readVec(ctx, m.get('rpy')?.value, `${subject}.rpy`, 3));
+  let quat: Quat = readOrientation(ctx, m, subject) ?? [1, 0, 0, 0];
 
   let halfExtents: Vec3 = [0, 0, 0];
   let radius = 0;
