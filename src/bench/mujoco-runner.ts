@@ -27,6 +27,15 @@ export function benchMjcf(model: ModelDesc, integrator: 'Euler' | 'RK4', copies:
   return exportMjcf(model, { integrator, copies, contacts }).replace(/\s*<custom>[\s\S]*?<\/custom>/, '');
 }
 
+/** What every MuJoCo cell starts from: MuJoCo's integrator, steps per engine step (one MuJoCo step
+ *  is one engine substep: exportMjcf's timestep is dt / substeps) and the initial state per robot. */
+function mujocoStart(model: ModelDesc, integrator: IntegratorName): { mi: 'Euler' | 'RK4'; substeps: number; qpos0: number[]; qvel0: number[] } {
+  const mi = MUJOCO_INTEGRATORS[integrator];
+  if (!mi) throw new Error(`MuJoCo has no ${integrator} integrator`);
+  // The keyframe holds the initial state, but the timing starts from what we pass (per robot, tiled).
+  return { mi, substeps: model.world.substeps, qpos0: model.bodies.flatMap((b) => b.q0), qvel0: model.bodies.flatMap((b) => b.v0) };
+}
+
 export class MujocoRunner implements Runner {
   readonly copies: number;
   readonly mode: MujocoMode;
@@ -45,17 +54,12 @@ export class MujocoRunner implements Runner {
     copies: number,
     private readonly restartEvery: number,
   ) {
-    const mi = MUJOCO_INTEGRATORS[integrator];
-    if (!mi) throw new Error(`MuJoCo has no ${integrator} integrator`);
+    const start = mujocoStart(model, integrator);
     this.copies = copies;
     this.mode = mode;
     this.robotsPerModel = mode === 'merged' ? mergedGroup(copies) : 1;
-    this.xml = benchMjcf(model, mi, this.robotsPerModel);
-    // One MuJoCo step is one engine substep (exportMjcf's timestep is dt / substeps).
-    this.substeps = model.world.substeps;
-    // The keyframe holds the initial state, but timeSteps starts from what we pass (per robot, tiled).
-    this.qpos0 = model.bodies.flatMap((b) => b.q0);
-    this.qvel0 = model.bodies.flatMap((b) => b.v0);
+    this.xml = benchMjcf(model, start.mi, this.robotsPerModel);
+    ({ substeps: this.substeps, qpos0: this.qpos0, qvel0: this.qvel0 } = start);
   }
 
   run(steps: number): Timed {
@@ -93,13 +97,10 @@ export class MujocoCollisionRunner implements Runner {
     copies: number,
     private readonly restartEvery: number,
   ) {
-    const mi = MUJOCO_INTEGRATORS[integrator];
-    if (!mi) throw new Error(`MuJoCo has no ${integrator} integrator`);
+    const start = mujocoStart(model, integrator);
     this.copies = copies;
-    this.xml = benchMjcf(model, mi, 1, true);
-    this.substeps = model.world.substeps;
-    this.qpos0 = model.bodies.flatMap((b) => b.q0);
-    this.qvel0 = model.bodies.flatMap((b) => b.v0);
+    this.xml = benchMjcf(model, start.mi, 1, true);
+    ({ substeps: this.substeps, qpos0: this.qpos0, qvel0: this.qvel0 } = start);
   }
 
   run(steps: number): Timed {
