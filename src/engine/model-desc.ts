@@ -61,6 +61,23 @@ export interface BodyDesc {
   v0: number[];
   /** Constant generalized force applied every step, length JOINT_NV[joint]. */
   tau: number[];
+  /** Joint range, MuJoCo's `range` with `limited`: [lower, upper] in rad (revolute) or m (prismatic).
+   *  Present = limited (a one-sided soft constraint row at each end, through the contact solver).
+   *  Only revolute and prismatic joints take a range. */
+  range?: [number, number];
+  /** The limit rows' MuJoCo `solreflimit`, `solimplimit` and `margin` (defaults [0.02, 1],
+   *  [0.9, 0.95, 0.001, 0.5, 2], 0). */
+  limit?: { solref: Solref; solimp: Solimp; margin: number };
+  /** Passive joint forces as MuJoCo defines them, per degree of freedom of this joint:
+   *  damping (N·m·s/rad or N·s/m; implicit in semi-implicit Euler, as MuJoCo), stiffness about
+   *  `springref` (revolute/prismatic only), armature (added to the joint-space inertia diagonal). */
+  damping?: number;
+  stiffness?: number;
+  springref?: number;
+  armature?: number;
+  /** Dry joint friction (MuJoCo's `frictionloss`, N·m or N): one constraint row per degree of
+   *  freedom in the contact solver, with the joint's `solreffriction`/`solimpfriction` (MuJoCo's defaults). */
+  frictionloss?: number;
   /** Optional drawing hint (box half-extents, RGB). Not used by the physics. */
   visual?: { halfExtents: Vec3; color: Vec3 };
   /** Where this body was declared, for error messages. */
@@ -96,8 +113,52 @@ export interface ShapeDesc {
    *  force (contact issue) only when dist <= margin. */
   margin: number;
   gap: number;
+  /** MuJoCo's `solref` and `solimp` (defaults [0.02, 1] and [0.9, 0.95, 0.001, 0.5, 2]); a pair
+   *  averages the two shapes' (MuJoCo's solmix with equal weights). */
+  solref?: Solref;
+  solimp?: Solimp;
+  /** MuJoCo's `condim`: 1 frictionless, 3 sliding friction (default 3); a pair takes the max. */
+  condim?: 1 | 3;
   /** Display colour (RGB 0..1), for the viewer. */
   color?: Vec3;
+  source?: SourceSpan;
+}
+
+/** MuJoCo's solref: [timeconst, dampratio] when timeconst > 0, or [−stiffness, −damping] when both
+ *  are negative (the "direct" form). */
+export type Solref = [number, number];
+/** MuJoCo's solimp: [dmin, dmax, width, midpoint, power]. */
+export type Solimp = [number, number, number, number, number];
+export const DEFAULT_SOLREF: Solref = [0.02, 1];
+export const DEFAULT_SOLIMP: Solimp = [0.9, 0.95, 0.001, 0.5, 2];
+
+/** The constraint solver's settings (MuJoCo's `option`): a fixed number of conjugate-gradient
+ *  iterations so every lane does the same work; pyramidal friction cone only. */
+export interface SolverSettings {
+  /** CG iterations per step (default 20). */
+  iterations: number;
+  /** MuJoCo's `impratio` (default 1): ratio of friction to normal impedance for pyramid edges. */
+  impratio: number;
+}
+
+/** An actuator on one joint, as MuJoCo users know them. `gear` is the direction in the joint's
+ *  frame already projected onto the joint's free axes (length = the joint's nv), so the effort
+ *  it applies is qfrc[joint dofs] += gear · force. force = motor: ctrl;
+ *  position: kp·(ctrl − gear·q) − kv·(gear·q̇); velocity: kv·(ctrl − gear·q̇); then clamped to forcerange. */
+export interface ActuatorDesc {
+  name: string;
+  /** Index into `ModelDesc.bodies` of the joint it drives. */
+  body: number;
+  kind: 'motor' | 'position' | 'velocity';
+  gear: number[];
+  kp: number;
+  kv: number;
+  /** Clamp of the control (absent: unclamped). */
+  ctrlrange?: [number, number];
+  /** Clamp of the force (absent: unclamped). */
+  forcerange?: [number, number];
+  /** Servos only: the largest rate (units of ctrl per second) at which the effective target moves. */
+  rateLimit?: number;
   source?: SourceSpan;
 }
 
@@ -125,6 +186,10 @@ export interface ModelDesc {
   files: string[];
   /** Collision shapes (absent or empty: nothing collides). */
   shapes?: ShapeDesc[];
+  /** Constraint solver settings (absent: the defaults). */
+  solver?: SolverSettings;
+  /** Actuators (absent or empty: none). */
+  actuators?: ActuatorDesc[];
   /** Body pairs (indices into `bodies`, -1 = world) whose shapes never collide (MuJoCo's contact/exclude). */
   excludes?: [number, number][];
 }
