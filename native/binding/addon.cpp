@@ -363,7 +363,40 @@ Napi::Value CountFlops(const Napi::CallbackInfo& info) {
     out.Set("sqrt", Napi::Number::New(env, double(r.sqrt)));
     out.Set("cmp", Napi::Number::New(env, double(r.cmp)));
     out.Set("total", Napi::Number::New(env, double(r.total())));
+    Napi::Array passes = Napi::Array::New(env, r.by_pass.size());
+    for (std::size_t i = 0; i < r.by_pass.size(); ++i) {
+      Napi::Object p = Napi::Object::New(env);
+      p.Set("pass", Napi::String::New(env, r.by_pass[i].first));
+      p.Set("total", Napi::Number::New(env, double(r.by_pass[i].second.total())));
+      passes.Set(uint32_t(i), p);
+    }
+    out.Set("byPass", passes);
     return out;
+  } catch (const std::exception& e) {
+    throw Napi::Error::New(env, e.what());
+  }
+}
+
+/// measurePeak({precision, lanes, seconds}) → {gflops, clockMHz}: one core's add+mul peak at that
+/// pack width and the clock it ran at (peak.hpp), measured now. Blocks for about `seconds`.
+Napi::Value MeasurePeak(const Napi::CallbackInfo& info) {
+  Napi::Env env = info.Env();
+  try {
+    if (info.Length() < 1 || !info[0].IsObject()) type_error("measurePeak({precision, lanes, seconds}): expected an object");
+    const Napi::Object o = info[0].As<Napi::Object>();
+    const Napi::Value pv = o.Get("precision"), lv = o.Get("lanes"), sv = o.Get("seconds");
+    if (!pv.IsString() || (pv.As<Napi::String>().Utf8Value() != "f32" && pv.As<Napi::String>().Utf8Value() != "f64"))
+      type_error("measurePeak: precision must be 'f32' or 'f64'");
+    if (!lv.IsNumber()) type_error("measurePeak: lanes must be a number (1, 4, 8 or 16)");
+    const double seconds = sv.IsUndefined() ? 0.2 : (sv.IsNumber() ? sv.As<Napi::Number>().DoubleValue() : -1);
+    const Precision prec = pv.As<Napi::String>().Utf8Value() == "f32" ? Precision::F32 : Precision::F64;
+    const PeakMeasure m = measure_peak(prec, lv.As<Napi::Number>().Int32Value(), seconds);
+    Napi::Object out = Napi::Object::New(env);
+    out.Set("gflops", Napi::Number::New(env, m.gflops));
+    out.Set("clockMHz", Napi::Number::New(env, m.clock_mhz));
+    return out;
+  } catch (const Napi::Error&) {
+    throw;
   } catch (const std::exception& e) {
     throw Napi::Error::New(env, e.what());
   }
@@ -463,6 +496,7 @@ Napi::Object Init(Napi::Env env, Napi::Object exports) {
   exports.Set("NativeBatch", BatchWrap::Define(env));
   exports.Set("cpuInfo", Napi::Function::New(env, CpuInfo));
   exports.Set("countFlops", Napi::Function::New(env, CountFlops));
+  exports.Set("measurePeak", Napi::Function::New(env, MeasurePeak));
   exports.Set("storageBytes", Napi::Function::New(env, StorageBytes));
   exports.Set("collideShapePairs", Napi::Function::New(env, CollideShapePairs));
 #ifdef ACHILLES_PLANTED_BUGS

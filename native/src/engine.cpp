@@ -1,6 +1,8 @@
 // Storage layout, CPU dispatch and the kernel factory.
 #include "achilles/engine.hpp"
 
+#include <algorithm>
+#include <chrono>
 #include <cstdlib>
 #include <cstring>
 #include <new>
@@ -92,8 +94,9 @@ Storage make_storage(const Model& model, const BatchOptions& opt) {
   return s;
 }
 
-std::unique_ptr<Kernel> make_kernel(const Model& model, const BatchOptions& opt, const Storage& storage) {
-  const Isa isa = isa_for(opt.precision, opt.lanes);
+/// The instruction set (precision, lanes) needs, or an error that says which widths do run here.
+static Isa supported_isa(Precision precision, int lanes) {
+  const Isa isa = isa_for(precision, lanes);
   if (!cpu_supports(isa)) {
     std::string have;
     for (Isa i : {Isa::Sse2, Isa::Avx2, Isa::Avx512})
@@ -101,12 +104,17 @@ std::unique_ptr<Kernel> make_kernel(const Model& model, const BatchOptions& opt,
     // The widths that do run depend on the precision (f64 x 8 needs AVX-512, f32 x 8 only AVX2).
     std::string runs = "1";
     for (int w : {4, 8, 16})
-      if (cpu_supports(isa_for(opt.precision, w))) runs += ", " + std::to_string(w);
-    const std::string prec = opt.precision == Precision::F32 ? "f32" : "f64";
-    throw std::invalid_argument("lanes " + std::to_string(opt.lanes) + " in " + prec + " needs " + isa_name(isa) +
+      if (cpu_supports(isa_for(precision, w))) runs += ", " + std::to_string(w);
+    const std::string prec = precision == Precision::F32 ? "f32" : "f64";
+    throw std::invalid_argument("lanes " + std::to_string(lanes) + " in " + prec + " needs " + isa_name(isa) +
                                 ", which this CPU lacks (it has " + (have.empty() ? std::string("none") : have) +
                                 "); it runs " + prec + " at lanes " + runs);
   }
+  return isa;
+}
+
+std::unique_ptr<Kernel> make_kernel(const Model& model, const BatchOptions& opt, const Storage& storage) {
+  const Isa isa = supported_isa(opt.precision, opt.lanes);
   if (opt.threads < 1 || opt.threads > 256) throw std::invalid_argument("threads must be between 1 and 256");
   if (opt.substeps < 1) throw std::invalid_argument("substeps must be >= 1");
   if (opt.midpoint_iterations < 1) throw std::invalid_argument("midpoint iterations must be >= 1");
@@ -118,6 +126,53 @@ std::unique_ptr<Kernel> make_kernel(const Model& model, const BatchOptions& opt,
   case Isa::Avx512: return make_kernel_avx512(model, opt, storage);
   }
   throw std::invalid_argument("unknown instruction set");
+}
+
+/// Cycles per second from a chain of dependent integer adds, which retire one per cycle on every
+/// x86 core since the Pentium Pro: the clock the core actually runs at (turbo included).
+static double measure_clock_hz(long iters) {
+#if defined(__x86_64__)
+  long x = 0, n = iters;
+  const auto t0 = std::chrono::steady_clock::now();
+  asm volatile(
+      "1:\n\t"
+      ".rept 100\n\t"
+      "add $1, %0\n\t"
+      ".endr\n\t"
+      "dec %1\n\t"
+      "jnz 1b"
+      : "+r"(x), "+r"(n));
+  const double s = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+  return s > 0 ? 100.0 * double(iters) / s : 0;
+#else
+  (void)iters;
+  return 0;
+#endif
+}
+
+PeakMeasure measure_peak(Precision precision, int lanes, double seconds) {
+  const Isa isa = supported_isa(precision, lanes);
+  if (!(seconds > 0) || seconds > 60) throw std::invalid_argument("peak measurement seconds must be in (0, 60]");
+  auto run = [&](long iters, int reps) {
+    switch (isa) {
+    case Isa::Scalar: return peak_flops_scalar(precision, lanes, iters, reps);
+    case Isa::Sse2: return peak_flops_sse2(precision, lanes, iters, reps);
+    case Isa::Avx2: return peak_flops_avx2(precision, lanes, iters, reps);
+    case Isa::Avx512: return peak_flops_avx512(precision, lanes, iters, reps);
+    }
+    throw std::invalid_argument("unknown instruction set");
+  };
+  // Short repetitions (about 2 ms), as many as fit the budget, and the best of them: a core's
+  // peak is its fastest clean run, and on a busy machine only short runs escape preemption.
+  const long probe = 20000;
+  const double rate = run(probe, 1);
+  const double per_iter = 12.0 * lanes / (rate > 0 ? rate : 1e9); // seconds per loop iteration
+  const long iters = std::max(probe, static_cast<long>(0.002 / per_iter));
+  const int reps = std::max(10, static_cast<int>(seconds / 0.002));
+  const double best = run(iters, reps);
+  double clock = 0;
+  for (int r = 0; r < 20; ++r) clock = std::max(clock, measure_clock_hz(20000)); // 2 M cycles each
+  return PeakMeasure{best / 1e9, clock / 1e6};
 }
 
 } // namespace ach

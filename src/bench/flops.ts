@@ -13,6 +13,16 @@ export interface FlopCount {
   sqrt: number;
   cmp: number;
   total: number;
+  /** The same count by pass (the engine's passes.hpp names), in pipeline order. */
+  byPass: { pass: string; total: number }[];
+}
+
+/** "velocity 1,234 (25%), …": where a robot-step's flops go. */
+export function describeFlopsByPass(f: FlopCount): string {
+  return f.byPass
+    .filter((p) => p.total > 0)
+    .map((p) => `${p.pass} ${p.total} (${((100 * p.total) / f.total).toFixed(0)}%)`)
+    .join(', ');
 }
 
 type CountFlops = (model: object, opts: { integrator: IntegratorName; substeps: number; midpointIterations: number; dt: number }) => FlopCount;
@@ -25,26 +35,48 @@ export function countFlops(model: ModelDesc, integrator: IntegratorName): FlopCo
   return fn(toNativeModel(model), { integrator, substeps: model.world.substeps, midpointIterations: 4, dt: model.world.dt });
 }
 
-/** SIMD lanes of the widest vector unit this CPU has, for one precision. */
-export function widestVectorLanes(widestLanesF32: number, precision: Precision): number {
-  return precision === 'f32' ? widestLanesF32 : Math.max(1, widestLanesF32 / 2);
+/** One core's measured add+mul peak at one pack width (native peak.hpp), and its clock then. */
+export interface PeakMeasure {
+  precision: Precision;
+  lanes: number;
+  gflops: number;
+  clockMHz: number;
 }
 
-/** Floating-point pipes that each retire one vector add or mul per cycle (Zen 4, Ice Lake+: 2). */
-export const FP_PIPES = 2;
+type MeasurePeak = (o: { precision: Precision; lanes: number; seconds: number }) => { gflops: number; clockMHz: number };
 
 /**
- * Peak GFLOP/s we measure against, per thread: pipes × lanes × 1 flop × clock. No FMA (the
- * engine does not fuse), so each add or mul lane is one flop; with FMA the peak would double.
+ * Measure the peak at each (precision, lanes) now, on this core: a loop of independent vector adds
+ * and multiplies (no FMA, as the engine), the best of about 2 ms runs over 0.2 s, with the clock measured by a
+ * chain of dependent integer adds. A cell's fraction of peak divides by the peak of its own pack
+ * width (times its threads), so it says how much of what that code could reach it reaches.
  */
-export function peakGflops(mhz: number, widestLanesF32: number, precision: Precision, threads: number): number {
-  return (FP_PIPES * widestVectorLanes(widestLanesF32, precision) * mhz * 1e6 * threads) / 1e9;
+export function measurePeaks(cells: { precision: Precision; lanes: number }[], seconds = 0.2): PeakMeasure[] {
+  const fn = (engineAddon() as unknown as { measurePeak?: MeasurePeak }).measurePeak;
+  if (typeof fn !== 'function') {
+    throw new Error('measurePeak missing from the addon: rebuild the engine (npm run build:native), or drop --flops');
+  }
+  const seen = new Set<string>();
+  const out: PeakMeasure[] = [];
+  for (const c of cells) {
+    const key = `${c.precision}x${c.lanes}`;
+    if (seen.has(key)) continue;
+    seen.add(key);
+    out.push({ ...c, ...fn({ precision: c.precision, lanes: c.lanes, seconds }) });
+  }
+  return out;
 }
 
-export function describePeak(mhz: number, widestLanesF32: number): string {
+export function peakFor(peaks: PeakMeasure[], precision: Precision, lanes: number): PeakMeasure | undefined {
+  return peaks.find((p) => p.precision === precision && p.lanes === lanes);
+}
+
+export function describePeaks(peaks: PeakMeasure[]): string {
+  const clock = Math.max(...peaks.map((p) => p.clockMHz));
   return (
-    `peak = ${FP_PIPES} FP pipes × vector lanes (f32 ${widestVectorLanes(widestLanesF32, 'f32')}, f64 ${widestVectorLanes(widestLanesF32, 'f64')}) ` +
-    `× 1 flop (no FMA) × ${mhz.toFixed(0)} MHz (/proc/cpuinfo) per thread (nominal clock: a fraction above 100% means the core boosts above it) = ` +
-    `${peakGflops(mhz, widestLanesF32, 'f32', 1).toFixed(1)} GFLOP/s f32, ${peakGflops(mhz, widestLanesF32, 'f64', 1).toFixed(1)} GFLOP/s f64`
+    `peak measured in this run on one core (independent vector adds and multiplies, no FMA, best of ~2 ms runs over 0.2 s; ` +
+    `clock ${clock.toFixed(0)} MHz measured by dependent integer adds): ` +
+    peaks.map((p) => `${p.precision}×${p.lanes} ${p.gflops.toFixed(1)} GFLOP/s`).join(', ') +
+    '; a cell\'s % of peak divides by the peak of its own precision and lanes × its threads'
   );
 }

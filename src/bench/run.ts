@@ -12,8 +12,10 @@ import { loadScene } from '../scene/index.js';
 import { createProgress, type Progress } from '../reports/progress.js';
 import { AchillesCollisionRunner, AchillesRunner, type CollisionMeasure } from './achilles-runner.js';
 import type { BenchConfig } from './config.js';
-import { countFlops, describePeak, peakGflops, type FlopCount } from './flops.js';
+import { countFlops, describeFlopsByPass, describePeaks, measurePeaks, peakFor, type FlopCount, type PeakMeasure } from './flops.js';
 import { machineInfo, type MachineInfo } from './machine.js';
+import { engineAddon } from '../engine/native.js';
+import { laneProblem } from '../engine/lanes.js';
 import { loadMujocoNative, type MujocoMode, type MujocoNative } from './mujoco-native.js';
 import { MUJOCO_INTEGRATORS, MujocoCollisionRunner, MujocoRunner } from './mujoco-runner.js';
 import { calibrate, type Runner } from './runner.js';
@@ -68,7 +70,7 @@ export interface BenchResult {
 }
 
 export interface BenchReport {
-  machine: MachineInfo & { peakNote?: string };
+  machine: MachineInfo & { peakNote?: string; peaks?: PeakMeasure[] };
   config: { restartEvery: number; repSeconds: number; reps: number; dtByScene: Record<string, number> };
   results: BenchResult[];
   notes: string[];
@@ -105,9 +107,19 @@ export async function runBench(cfg: BenchConfig, hooks: RunHooks = {}): Promise<
   const models = cfg.scenes.map((file) => ({ file, model: loadScene(file) }));
 
   const flops = new Map<string, FlopCount>();
+  let peaks: PeakMeasure[] = [];
   if (cfg.flops) {
-    for (const { model } of models) for (const integ of cfg.integrators) flops.set(`${model.name}/${integ}`, countFlops(model, integ));
-    machine.peakNote = `assumed ${describePeak(machine.cpuMHz, machine.widestLanes)}`;
+    for (const { model } of models)
+      for (const integ of cfg.integrators) {
+        const f = countFlops(model, integ);
+        flops.set(`${model.name}/${integ}`, f);
+        notes.push(`${model.name}/${integ}: ${f.total} flops per robot-step: ${describeFlopsByPass(f)}`);
+      }
+    const cpu = engineAddon().cpuInfo();
+    const cells = cfg.precisions.flatMap((precision) => cfg.lanes.map((lanes) => ({ precision, lanes })));
+    peaks = measurePeaks(cells.filter((c) => laneProblem(cpu, c.precision, c.lanes) === null));
+    machine.peakNote = describePeaks(peaks);
+    machine.peaks = peaks;
   }
 
   const perGroup = cfg.precisions.length * cfg.lanes.length * cfg.threads.length;
@@ -262,7 +274,7 @@ function checkFinite(m: Member, nonFinite: number): void {
   );
 }
 
-function finish(m: Member, machine: MachineInfo, flops: Map<string, FlopCount>): BenchResult {
+function finish(m: Member, machine: BenchReport['machine'], flops: Map<string, FlopCount>): BenchResult {
   const s = summarize(m.rates);
   const r: BenchResult = {
     ...m.result,
@@ -282,7 +294,8 @@ function finish(m: Member, machine: MachineInfo, flops: Map<string, FlopCount>):
   if (f && r.engine === 'achilles' && r.measure === undefined) {
     r.flopsPerRobotStep = f.total;
     r.gflops = (f.total * s.median) / 1e9;
-    r.fractionOfPeak = r.gflops / peakGflops(machine.cpuMHz, machine.widestLanes, r.precision, r.threads);
+    const peak = peakFor(machine.peaks ?? [], r.precision, r.lanes);
+    if (peak) r.fractionOfPeak = r.gflops / (peak.gflops * r.threads);
   }
   return r;
 }

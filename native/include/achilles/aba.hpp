@@ -136,6 +136,7 @@ template <class F> inline void on_unit_axis(int k, F& f) {
 
 /// Root → leaves: placements, velocities, bias accelerations; IA and pA start as the rigid bodies'.
 template <class V> inline void pass_velocity(const KModel<ScalarOf<V>>& M, JointWork<V>* W, const V* q, const V* qd) {
+  const FlopScope<V> flops(FlopPass::Velocity);
   using T = ScalarOf<V>;
   const int n = static_cast<int>(M.joints.size());
   for (int i = 0; i < n; ++i) {
@@ -192,13 +193,16 @@ template <class V> inline void pass_velocity(const KModel<ScalarOf<V>>& M, Joint
 
 /// Leaves → root: fold each articulated body into its parent.
 template <class V> inline void pass_aba_backward(const KModel<ScalarOf<V>>& M, JointWork<V>* W, const V* tau) {
+  const FlopScope<V> flops(FlopPass::AbaBackward);
   using T = ScalarOf<V>;
   for (int i = static_cast<int>(M.joints.size()) - 1; i >= 0; --i) {
     const KJoint<T>& J = M.joints[i];
     JointWork<V>& w = W[i];
     const V* taui = tau + J.voff;
-    ABInertia<V> Ia = w.IA;
-    Force<V> pa = w.pA;
+    // IA and pA become Ia = IA − U D⁻¹ Uᵀ and pa in place: only U, D⁻¹ and u are read after
+    // this sweep (a copy here cost a several-KB block move per block-step).
+    ABInertia<V>& Ia = w.IA;
+    Force<V>& pa = w.pA;
     if (J.unit_axis >= 0) {
       auto unit = [&]<int K>() {
         const Force<V> U = ia_column<K>(w.IA);
@@ -252,6 +256,7 @@ template <class V> inline void pass_aba_backward(const KModel<ScalarOf<V>>& M, J
 
 /// Root → leaves: accelerations.
 template <class V> inline void pass_aba_forward(const KModel<ScalarOf<V>>& M, JointWork<V>* W, V* qdd) {
+  const FlopScope<V> flops(FlopPass::AbaForward);
   using T = ScalarOf<V>;
   const V z(T(0));
   const T gs = ACH_BUG(GravitySign) ? T(1) : T(-1);

@@ -118,4 +118,18 @@ std::unique_ptr<Kernel> make_kernel_sse2(const Model&, const BatchOptions&, cons
 std::unique_ptr<Kernel> make_kernel_avx2(const Model&, const BatchOptions&, const Storage&);
 std::unique_ptr<Kernel> make_kernel_avx512(const Model&, const BatchOptions&, const Storage&);
 
+/// The add+mul loop of peak.hpp on the pack of (precision, lanes), per instruction set: flops/s.
+double peak_flops_scalar(Precision, int lanes, long iters, int reps);
+double peak_flops_sse2(Precision, int lanes, long iters, int reps);
+double peak_flops_avx2(Precision, int lanes, long iters, int reps);
+double peak_flops_avx512(Precision, int lanes, long iters, int reps);
+
+struct PeakMeasure {
+  double gflops;    // one core, adds and multiplies at (precision, lanes), best of the repetitions
+  double clock_mhz; // the core's clock while it ran, from a chain of dependent integer adds (1/cycle)
+};
+/// Measure one core's floating-point peak for a pack width over about `seconds`. Throws
+/// std::invalid_argument when the CPU lacks the instruction set (as make_kernel).
+PeakMeasure measure_peak(Precision precision, int lanes, double seconds);
+
 } // namespace ach

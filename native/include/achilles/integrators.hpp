@@ -27,6 +27,7 @@ template <class V> struct BlockState {
 };
 
 template <class V> inline void integrate_positions(const KModel<ScalarOf<V>>& M, V* q_out, const V* q_in, const V* v, const V& h) {
+  const FlopScope<V> flops(FlopPass::Positions);
   for (const auto& J : M.joints) integrate_joint<V>(J, q_out + J.qoff, q_in + J.qoff, v + J.voff, h);
 }
 

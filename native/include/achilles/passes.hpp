@@ -55,6 +55,16 @@ constexpr PassInfo kForwardDynamics[] = {kPassVelocity, kPassAbaBackward, kPassA
 constexpr PassInfo kObservation[] = {kPassVelocity, kPassPose, kPassEnergy};
 constexpr PassInfo kCollision[] = {kPassPlacement, kPassPose, kPassShapePoses, kPassBroadPhase, kPassNarrowPhase};
 
+/// Which pass the arithmetic being done belongs to, so `bench --flops` can break a step's count down
+/// by pass: a pass opens a FlopScope, which does nothing except on the counting scalar (counted.hpp).
+enum class FlopPass : unsigned char { Other, Velocity, AbaBackward, AbaForward, Positions, Count };
+inline constexpr const char* kFlopPassNames[] = {"integrator sums and the rest", kPassVelocity.name, kPassAbaBackward.name,
+                                                 kPassAbaForward.name, "position update q ⊕ h·v"};
+static_assert(sizeof(kFlopPassNames) / sizeof(kFlopPassNames[0]) == static_cast<unsigned>(FlopPass::Count));
+template <class V> struct FlopScope {
+  constexpr explicit FlopScope(FlopPass) {}
+};
+
 template <unsigned N> constexpr bool pipeline_ordered(const PassInfo (&passes)[N]) {
   unsigned available = kStateFields;
   for (unsigned i = 0; i < N; ++i) {
