@@ -197,6 +197,7 @@ class BatchWrap : public Napi::ObjectWrap<BatchWrap> {
                        {InstanceMethod("step", &BatchWrap::Step), InstanceMethod("forward", &BatchWrap::Forward),
                         InstanceMethod("observe", &BatchWrap::Observe), InstanceMethod("collide", &BatchWrap::Collide),
                         InstanceMethod("reset", &BatchWrap::Reset),
+                        InstanceMethod("sense", &BatchWrap::Sense),
                         InstanceMethod("field", &BatchWrap::Field), InstanceMethod("info", &BatchWrap::Info)});
   }
 
@@ -251,6 +252,10 @@ class BatchWrap : public Napi::ObjectWrap<BatchWrap> {
     }
     return info.Env().Undefined();
   }
+  Napi::Value Sense(const Napi::CallbackInfo& info) {
+    batch_->sense();
+    return info.Env().Undefined();
+  }
   Napi::Value Reset(const Napi::CallbackInfo& info) {
     batch_->reset();
     return info.Env().Undefined();
@@ -277,6 +282,8 @@ class BatchWrap : public Napi::ObjectWrap<BatchWrap> {
     else if (name == "energyRef") f = FieldId::EnergyRef;
     else if (name == "driftMax") f = FieldId::DriftMax;
     else if (name == "kineticPeak") f = FieldId::KineticPeak;
+    else if (name == "bodyVel") f = FieldId::BodyVel; // sensors
+    else if (name == "bodyAcc") f = FieldId::BodyAcc; // sensors
     else throw Napi::Error::New(env, "unknown field '" + name + "'");
     const Storage& st = batch_->storage();
     auto* keep = new std::shared_ptr<Buffer>(st.buffer);

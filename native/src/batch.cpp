@@ -131,6 +131,10 @@ void Batch::collide() {
   pool_.run(kernel_->blocks(), [&](int w, int b, int e) { kernel_->collide_blocks(w, b, e); });
 }
 
+void Batch::sense() {
+  pool_.run(kernel_->blocks(), [&](int w, int b, int e) { kernel_->sense_blocks(w, b, e); });
+}
+
 void Batch::observe() {
   pool_.run(kernel_->blocks(), [&](int w, int b, int e) { kernel_->observe_blocks(w, b, e); });
 }

@@ -228,6 +228,16 @@ export class Batch implements BatchApi {
     this.native.collide();
   }
 
+  /** What sensors read at the current state (views on engine memory, valid until the next call):
+   *  per body, spatial velocity and acceleration in body axes ([ω; v], [α; a], 6 each, gravity
+   *  entered as a base acceleration −g), world position and R_WB; qacc is refreshed too. */
+  sense(): { vel: Real; acc: Real; pos: Real; rot: Real } {
+    this.native.sense();
+    this.sensed ??= { vel: this.native.field('bodyVel'), acc: this.native.field('bodyAcc'), pos: this.native.field('bodyPos'), rot: this.native.field('bodyRot') };
+    return this.sensed;
+  }
+  private sensed: { vel: Real; acc: Real; pos: Real; rot: Real } | undefined;
+
   reset(): void {
     this.native.reset();
     this.stepCount = 0;

@@ -223,3 +223,58 @@ export function planarFrame(n: Vec3): { u: Vec3; w: Vec3 } {
   const w: Vec3 = [n[1] * u[2] - n[2] * u[1], n[2] * u[0] - n[0] * u[2], n[0] * u[1] - n[1] * u[0]];
   return { u, w };
 }
+
+// ---- sensors (branch `sensors`; read by src/sensors/) ------------------------------------------
+
+/** A joint encoder on one coordinate of a joint: reading = Q((1 + scale)·q + drift + noise, filtered).
+ *  noise: white, N(0, noise²) per sample; drift: first-order Gauss–Markov with stationary standard
+ *  deviation `sigma` and correlation time `tau` (s); cutoff: first-order low-pass whose −3 dB
+ *  frequency is `cutoff` (Hz) exactly; quantum: quantization step (round to nearest). */
+export interface EncoderSensorDesc {
+  kind: 'encoder';
+  name: string;
+  /** Index into `ModelDesc.bodies` of the joint read. */
+  body: number;
+  /** Which of the joint's position coordinates (0 for revolute/prismatic). */
+  coordinate: number;
+  noise: number;
+  drift?: { sigma: number; tau: number };
+  cutoff?: number;
+  scale: number;
+  quantum: number;
+  source?: SourceSpan;
+}
+
+/** An IMU on a body at point `pos` (body frame, axes = body axes): gyro = ω_B, accelerometer =
+ *  the point's linear acceleration minus gravity, in body axes (reads +g up at rest); white noise each. */
+export interface ImuSensorDesc {
+  kind: 'imu';
+  name: string;
+  body: number;
+  pos: Vec3;
+  gyroNoise: number;
+  accelNoise: number;
+  source?: SourceSpan;
+}
+
+/** A camera that reports the world position of point `pos` of a body: frames at `rate` Hz (frame n
+ *  captured at the step nearest n/rate), each visible `latency` s later (rounded to whole steps),
+ *  with white noise N(0, noise²) per axis. */
+export interface CameraSensorDesc {
+  kind: 'camera';
+  name: string;
+  body: number;
+  pos: Vec3;
+  rate: number;
+  latency: number;
+  noise: number;
+  source?: SourceSpan;
+}
+
+export type SensorDesc = EncoderSensorDesc | ImuSensorDesc | CameraSensorDesc;
+
+/** Sensors declared in the scene (absent or empty: none). Declaration merging keeps this addition
+ *  to ModelDesc in its own block. */
+export interface ModelDesc {
+  sensors?: SensorDesc[];
+}

@@ -12,7 +12,8 @@ export interface NativeStepResult {
 
 export type NativeFieldName =
   | 'q' | 'v' | 'tau' | 'qacc' | 'kinetic' | 'potential' | 'bodyPos' | 'bodyRot'
-  | 'contactActive' | 'contactDist' | 'contactPos' | 'contactNormal' | 'energyRef' | 'driftMax' | 'kineticPeak';
+  | 'contactActive' | 'contactDist' | 'contactPos' | 'contactNormal' | 'energyRef' | 'driftMax' | 'kineticPeak'
+  | 'bodyVel' | 'bodyAcc'; // sensors
 
 export interface NativeBatch {
   /** monitor: also track each robot's largest |E − energyRef| (driftMax) and peak kinetic energy over every step. */
@@ -22,6 +23,8 @@ export interface NativeBatch {
   /** Shape poses, broad and narrow phase at the current state: fills the contact fields. */
   collide(): void;
   reset(): void;
+  /** Sensors: qacc, body velocities and accelerations (bodyVel, bodyAcc) and poses (bodyPos, bodyRot) at the current state. */
+  sense(): void;
   field(name: NativeFieldName): Float32Array | Float64Array;
   /** pairs: the candidate shape pairs (indices into ModelDesc.shapes, a < b), in contact-slot order. */
   info(): { stride: number; nq: number; nv: number; isa: string; steps: number; pairs: { a: number; b: number }[] };

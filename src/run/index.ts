@@ -24,6 +24,7 @@ import { simulate } from './simulate.js';
 import { applySpread } from './spread.js';
 import { summarize, summaryText } from './summary.js';
 import { writeRunReplay } from '../viewer/run-replay.js';
+import { SensorBank } from '../sensors/bank.js';
 
 const MIDPOINT_ITERATIONS = 4;
 /** Peak bytes per recorded number: the row (8), its CSV text and object (~60), chart data (~130). */
@@ -88,6 +89,7 @@ export async function runScene(scene: string, flags: RunFlags): Promise<number> 
       addon,
     );
     applySpread(batch, s.spread);
+    const sensors = s.sensors ? new SensorBank(batch, model.sensors ?? [], { seed: s.seed }) : null;
     const loadSeconds = (performance.now() - start) / 1000;
     process.stderr.write(
       `achilles run: ${model.name}, ${s.copies} robot${s.copies === 1 ? '' : 's'} x ${s.steps} step${s.steps === 1 ? '' : 's'} (${Number((s.steps * s.dt).toPrecision(12))} s); Ctrl-C stops without writing anything\n`,
@@ -96,7 +98,7 @@ export async function runScene(scene: string, flags: RunFlags): Promise<number> 
     const wall0 = performance.now();
     let result;
     try {
-      result = await simulate(batch, { steps: s.steps, recordEvery: s.recordEvery, robots: s.robots, shouldStop: () => interrupt.requested, progress });
+      result = await simulate(batch, { steps: s.steps, recordEvery: s.recordEvery, robots: s.robots, shouldStop: () => interrupt.requested, progress, sensors });
     } catch (e) {
       if (!(e instanceof NonFiniteStateError || e instanceof NonFiniteRecordError)) throw e;
       progress.finish();

@@ -12,8 +12,9 @@ import { readExcludes, readLinkShapes, readSceneShapes, resolveShapes, type Shap
 import { classifySubspace, SUPPORTED_SUBSPACES } from './subspace.js';
 import { checkKeys, describe, entries, readEnum, readInt, readLimited, readNumber, readNumbers, readPositive, readString, readVec, type Ctx, type Entry, type ParsedFile, type YNode } from './yaml-read.js';
 import { isSeq } from 'yaml';
+import { readSensors } from '../sensors/scene.js';
 
-export const TOP_KEYS = ['scene', 'world', 'links', 'shapes', 'exclude'] as const;
+export const TOP_KEYS = ['scene', 'world', 'links', 'shapes', 'exclude', 'sensors'] as const;
 export const WORLD_KEYS = ['gravity', 'dt', 'integrator', 'duration', 'substeps'] as const;
 export const LINK_KEYS = ['name', 'parent', 'joint', 'pos', 'quat', 'rpy', 'mass', 'com', 'inertia', 'inertia_frame', 'initial', 'torque', 'visual', 'shapes', 'mass_from_shapes'] as const;
 export const JOINT_KEYS = ['type', 'axis', 'subspace'] as const;
@@ -36,6 +37,8 @@ export function loadEveryday(pf: ParsedFile, worldOverride: Partial<WorldSetting
   if (shapeDrafts.length > 0) model.shapes = resolveShapes(shapeDrafts, model.bodies);
   const ex = top.get('exclude');
   if (ex) model.excludes = readExcludes(ctx, ex.value, model.bodies);
+  const sensors = top.get('sensors'); // src/sensors/scene.ts
+  if (sensors) model.sensors = readSensors(ctx, sensors.value, model.bodies);
   return model;
 }
 

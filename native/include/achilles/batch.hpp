@@ -51,6 +51,8 @@ class Batch {
   void observe();
   /// Contacts of every robot at the current state (the contact fields of storage()).
   void collide();
+  /// What sensors read at the current state (qacc, body velocities, accelerations and poses).
+  void sense();
   /// Every robot (and every padding lane) back to the model's initial state.
   void reset();
 

@@ -48,7 +48,10 @@ class Buffer {
 // Contact fields (collision, filled by collide()): for candidate pair p and point slot i,
 // ContactActive/ContactDist component p*4+i, ContactPos component (p*4+i)*3+c, ContactNormal p*3+c.
 enum class FieldId { Q, V, Tau, Qacc, Kinetic, Potential, BodyPos, BodyRot, TauPrev, ContactActive, ContactDist, ContactPos, ContactNormal,
-                     EnergyRef, DriftMax, KineticPeak, Count };
+                     EnergyRef, DriftMax, KineticPeak,
+                     // sensors (filled by sense()): per body 6 components each, [ω; v] and [α; a] in body axes
+                     BodyVel, BodyAcc,
+                     Count };
 
 struct FieldView {
   std::shared_ptr<Buffer> buffer;
@@ -81,6 +84,9 @@ class Kernel {
   virtual void observe_blocks(int worker, int b0, int b1) = 0;
   /// Contacts at the current state: shape poses, broad phase, narrow phase (the contact fields).
   virtual void collide_blocks(int worker, int b0, int b1) = 0;
+  /// What sensors read at the current state: qacc (as forward), every body's spatial velocity and
+  /// acceleration (BodyVel, BodyAcc) and world pose (BodyPos, BodyRot).
+  virtual void sense_blocks(int worker, int b0, int b1) = 0;
 };
 
 /// The instruction set a pack of `lanes` values needs: one register of it holds the pack

@@ -15,6 +15,7 @@
 #include "collision/collide.hpp"
 #include "engine.hpp"
 #include "integrators.hpp"
+#include "sensors/body_motion.hpp"
 
 namespace ach {
 inline namespace ACH_ISA_NS {
@@ -176,6 +177,35 @@ template <class V> class KernelImpl final : public Kernel {
       vstore(lane_ptr(FieldId::Kinetic, 0, b), ke);
       vstore(lane_ptr(FieldId::Potential, 0, b), pe);
       for (int i = 0; i < n; ++i) {
+        const Transform<V>& X = sc.X_WB[i];
+        vstore(lane_ptr(FieldId::BodyPos, i * 3 + 0, b), X.p.x);
+        vstore(lane_ptr(FieldId::BodyPos, i * 3 + 1, b), X.p.y);
+        vstore(lane_ptr(FieldId::BodyPos, i * 3 + 2, b), X.p.z);
+        for (int e = 0; e < 9; ++e) vstore(lane_ptr(FieldId::BodyRot, i * 9 + e, b), X.R.m[e]);
+      }
+    }
+  }
+
+  /// Sensors: forward dynamics at the current state, then body accelerations from that q̈ and poses.
+  void sense_blocks(int worker, int b0, int b1) override {
+    BlockScratch<V>& sc = scratch_[worker];
+    BlockState<V>& s = sc.s;
+    const int n = static_cast<int>(M_.joints.size());
+    for (int b = b0; b < b1; ++b) {
+      load_block(b, sc);
+      forward_dynamics(M_, s.W, s.q, s.v, s.tau, s.qacc);
+      store_field(FieldId::Qacc, b, s.qacc, M_.nv);
+      pass_body_acceleration(M_, s.W, s.qacc);
+      pass_pose(M_, s.W, sc.X_WB);
+      for (int i = 0; i < n; ++i) {
+        const Motion<V>& v = s.W[i].vel;
+        const Motion<V>& a = s.W[i].acc;
+        const V vs[6] = {v.w.x, v.w.y, v.w.z, v.v.x, v.v.y, v.v.z};
+        const V as[6] = {a.w.x, a.w.y, a.w.z, a.v.x, a.v.y, a.v.z};
+        for (int e = 0; e < 6; ++e) {
+          vstore(lane_ptr(FieldId::BodyVel, i * 6 + e, b), vs[e]);
+          vstore(lane_ptr(FieldId::BodyAcc, i * 6 + e, b), as[e]);
+        }
         const Transform<V>& X = sc.X_WB[i];
         vstore(lane_ptr(FieldId::BodyPos, i * 3 + 0, b), X.p.x);
         vstore(lane_ptr(FieldId::BodyPos, i * 3 + 1, b), X.p.y);
