@@ -38,7 +38,7 @@ export function readSensors(ctx: Ctx, node: YNode, bodies: readonly BodyDesc[]):
     const kindE = m.get('kind');
     if (!kindE) ctx.fail(item as YNode, subject, 'no `kind` key', `a required \`kind\` key: one of ${SENSOR_KINDS.map((k) => `\`${k}\``).join(', ')}`);
     const kind = readEnum(ctx, kindE.value, `${subject}.kind`, SENSOR_KINDS);
-    checkKeys(ctx, item as YNode, m, subject, KEYS[kind], kind === 'encoder' ? ['name', 'joint'] : ['name', 'body']);
+    checkKeys(ctx, item as YNode, m, subject, KEYS[kind], kind === 'encoder' ? ['name', 'joint'] : kind === 'camera' ? ['name', 'body', 'rate'] : ['name', 'body']);
     const name = readString(ctx, nameE?.value, `${subject}.name`);
     if (names.has(name)) ctx.fail(nameE?.value, `${subject}.name`, `the name \`${name}\` again`, 'a name no other sensor has');
     names.add(name);

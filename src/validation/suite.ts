@@ -13,6 +13,8 @@ import { STAGES, type CheckRow, type StageName } from './types.js';
 import { batchCheckReference, batchCheckRows, type BatchCheckReference } from './collision/batch-check.js';
 import { filterRulesModel } from './collision/filter.js';
 import { collisionReference, collisionRows, engineContacts, filterRows, scatterPoints, type CollisionReference, type ScatterPoint } from './collision/stage.js';
+import { sensorRows } from './sensors/stage.js';
+import { SENSOR_BUGS, setPlantedSensorBug } from '../sensors/planted-bugs.js';
 
 export interface SuiteOptions {
   stages: ReadonlySet<StageName>;
@@ -170,6 +172,14 @@ export async function runSuite(o: SuiteOptions): Promise<SuiteResult> {
     log(`engine: ${p}`);
     result.rows.push(...runGates(refs, o, p, engineAddon(), o.states, result));
   }
+  // Sensors (src/validation/sensors/): their own two scenario models, so a --model subset skips them.
+  const sensorsRun = o.stages.has('sensors') && !o.models;
+  if (sensorsRun) {
+    for (const p of PRECISIONS) {
+      log(`sensors: ${p}`);
+      result.rows.push(...sensorRows(p, engineAddon(), { seed: o.seed }));
+    }
+  }
   if (o.bugs) {
     const bugs = bugAddon();
     if (!bugs.isBugBuild || !bugs.plantedBugs || !bugs.setBug) throw new Error('achilles_bugs.node is not a planted-bug build');
@@ -191,6 +201,20 @@ export async function runSuite(o: SuiteOptions): Promise<SuiteResult> {
       }
     } finally {
       bugs.setBug('none');
+    }
+    // The sensors run in TypeScript: their planted bugs (src/sensors/planted-bugs.ts) are switched
+    // in this process, swept on the normal engine at f64 against the normal run's f64 rows.
+    const control = new Map(result.rows.filter((r) => r.stage === 'sensors' && r.precision === 'f64').map((r) => [rowKey(r), r.error]));
+    try {
+      for (const name of SENSOR_BUGS) {
+        log(`planted bug: ${name}`);
+        setPlantedSensorBug(name);
+        const rows = sensorsRun ? sensorRows('f64', engineAddon(), { seed: o.seed }) : [];
+        const reached = (full && sensorsRun) || changedRows(rows, control) > 0;
+        result.bugs.push({ name, failed: [...new Set(rows.filter((r) => r.status === 'fail').map(gateKey))], reached });
+      }
+    } finally {
+      setPlantedSensorBug('none');
     }
   }
   result.seconds = (performance.now() - t0) / 1000;
