@@ -32,6 +32,19 @@ export class SensorReadings {
     return this.data.subarray(s.first * this.stride, (s.first + s.dim) * this.stride);
   }
 
+  /** Every sensor (all its channels) and every channel by name, as views on `data` (made once:
+   *  the same arrays for the whole run). The controllers' `io.sensors`. */
+  views(): Record<string, Float64Array> {
+    if (!this.viewCache) {
+      const v: Record<string, Float64Array> = {};
+      for (const name of this.sensors.keys()) v[name] = this.sensor(name);
+      for (const c of this.channels) v[c] = this.channel(c);
+      this.viewCache = v;
+    }
+    return this.viewCache;
+  }
+  private viewCache: Record<string, Float64Array> | undefined;
+
   /** Index of a channel in `channels`. */
   channelIndex(name: string): number {
     return this.index.get(name) ?? -1;
