@@ -86,6 +86,38 @@ describe('sensors: models', () => {
     });
   });
 
+  it('the IMU on a spinning free body in free fall reads zero proper acceleration at its centre of mass, α × p + ω × (ω × p) off it (free-joint path)', () => {
+    const I = [0.3, 0.5, 0.7];
+    const w = [0.7, -1.3, 2.1];
+    const p: [number, number, number] = [0.2, -0.1, 0.3];
+    const model = {
+      name: 'spinner',
+      bodies: [{ name: 'box', parent: -1, pos: [0, 0, 0], quat: [1, 0, 0, 0], joint: 'free', axis: [0, 0, 1], mass: 2, com: [0, 0, 0], inertia: [...I, 0, 0, 0], q0: [0.1, 0.2, 0.3, 0.9, 0.1, -0.3, 0.3], v0: [1, -2, 0.5, ...w], tau: [0, 0, 0, 0, 0, 0] }],
+      world: { gravity: [0, 0, -9.81], dt: 0.002, integrator: 'euler', duration: 1, substeps: 1 },
+      files: [],
+      sensors: [
+        { kind: 'imu', name: 'at-com', body: 0, pos: [0, 0, 0], gyroNoise: 0, accelNoise: 0 },
+        { kind: 'imu', name: 'off', body: 0, pos: p, gyroNoise: 0, accelNoise: 0 },
+      ],
+    } as unknown as import('../src/engine/model-desc.js').ModelDesc;
+    const n = Math.hypot(0.9, 0.1, -0.3, 0.3);
+    model.bodies[0].q0 = [0.1, 0.2, 0.3, 0.9 / n, 0.1 / n, -0.3 / n, 0.3 / n];
+    const b = new Batch(model, { copies: 1, precision: 'f64', lanes: 1 });
+    const bank = new SensorBank(b, model.sensors!, { seed: 0 });
+    bank.update();
+    const ch = (name: string) => bank.readings.channel(name)[0];
+    const cross = (a: number[], c: number[]) => [a[1] * c[2] - a[2] * c[1], a[2] * c[0] - a[0] * c[2], a[0] * c[1] - a[1] * c[0]];
+    // Euler's equations, torque-free: I α = −ω × I ω (principal axes = body axes)
+    const Iw = w.map((x, k) => I[k] * x);
+    const alpha = cross(w, Iw).map((x, k) => -x / I[k]);
+    const want = cross(alpha, p).map((x, k) => x + cross(w, cross(w, p))[k]);
+    for (const [k, a] of ['x', 'y', 'z'].entries()) {
+      expect(Math.abs(ch(`at-com.g${a}`) - w[k])).toBeLessThan(1e-14);
+      expect(Math.abs(ch(`at-com.a${a}`))).toBeLessThan(1e-13);
+      expect(Math.abs(ch(`off.a${a}`) - want[k])).toBeLessThan(1e-13);
+    }
+  });
+
   it('the camera shows nothing before its latency, then frames captured 30 times a second, 25 steps late', () => {
     const model = loadScene(PENDULUM);
     const b = new Batch(model, { copies: 1, precision: 'f64', lanes: 1 });

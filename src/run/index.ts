@@ -24,7 +24,10 @@ import { simulate } from './simulate.js';
 import { applySpread } from './spread.js';
 import { summarize, summaryText } from './summary.js';
 import { writeRunReplay } from '../viewer/run-replay.js';
-import { SensorBank } from '../sensors/bank.js';
+import { SensorBank, sensorChannels as sensorChannelNames } from '../sensors/bank.js';
+import type { SensorDesc } from '../engine/model-desc.js';
+
+const sensorChannelCount = (s: SensorDesc): number => sensorChannelNames(s).length;
 
 const MIDPOINT_ITERATIONS = 4;
 /** Peak bytes per recorded number: the row (8), its CSV text and object (~60), chart data (~130). */
@@ -59,7 +62,8 @@ export async function runScene(scene: string, flags: RunFlags): Promise<number> 
   // Checked and staged before any stepping: a bad --out is reported now, not after the run.
   // The batch and the records (kept in memory, then written as CSV and charts) must fit.
   const records = Math.ceil(s.steps / s.recordEvery) + 1; // the first state, every recordEvery steps, the last
-  const values = records * s.robots.length * (3 + 2 * model.bodies.length * 7 + 4);
+  const sensorChannels = (model.sensors ?? []).reduce((n, x) => n + sensorChannelCount(x), 0);
+  const values = records * s.robots.length * (3 + 2 * model.bodies.length * 7 + 4 + sensorChannels);
   ensureMemory(
     batchBytes(model, s.copies, s.precision, s.lanes) + values * BYTES_PER_RECORDED_VALUE,
     `this run (${s.copies} robot${s.copies === 1 ? '' : 's'}, ${records} records of ${s.robots.length})`,
