@@ -124,3 +124,60 @@ export default {
     }
   },
 };
+
+// ---- the run's charts of this demo (called by `achilles run` with the recorded trace) ----------
+
+type Spec = Record<string, unknown>;
+
+/** The ball in the plate frame at every record of every recorded robot (true state, from the trace). */
+export function ballPaths(trace: { columns: readonly string[]; rows: readonly (readonly number[])[] }): { robot: number; t: number; x: number; y: number; z: number }[] {
+  const c = (name: string) => {
+    const i = trace.columns.indexOf(name);
+    if (i < 0) throw new Error(`ball-on-plate: the trace has no column '${name}'`);
+    return i;
+  };
+  const [iT, iR, iA, iB, iX, iY, iZ] = ['time', 'robot', 'q:roll', 'q:plate', 'q:ball.x', 'q:ball.y', 'q:ball.z'].map(c);
+  return trace.rows.map((row) => {
+    const [x, y, z] = toPlate(row[iX], row[iY], row[iZ] - PIVOT_Z, row[iA], row[iB]);
+    return { robot: row[iR], t: row[iT], x, y, z };
+  });
+}
+
+/** Tracking error |p − p_ref(t)| (m). */
+export const trackingError = (p: { t: number; x: number; y: number }) => {
+  const r = reference(p.t).p;
+  return Math.hypot(p.x - r[0], p.y - r[1]);
+};
+
+export function report(trace: { columns: readonly string[]; rows: readonly (readonly number[])[] }): Record<string, Spec> {
+  const paths = ballPaths(trace);
+  const robots = new Set(paths.map((p) => p.robot)).size;
+  const tEnd = paths.reduce((m, p) => Math.max(m, p.t), 0);
+  const ref: Spec[] = [];
+  for (let k = 0; k <= 400; k++) {
+    const t = CATCH_S + RAMP_S + (k / 400) * FIGURE8.period;
+    const p = reference(t).p;
+    ref.push({ x: p[0], y: p[1], k });
+  }
+  const path = {
+    $schema: 'https://vega.github.io/schema/vega-lite/v6.json',
+    title: { text: `ball on plate: the ball's path in the plate frame against the figure-8 (${robots} plate${robots === 1 ? '' : 's'})`, subtitle: 'plate edge at ±0.25 m; the camera is 30 Hz, 50 ms late, 2 mm noise; each robot draws its own noise' },
+    width: 520,
+    height: 520,
+    layer: [
+      { data: { values: paths.map((p, k) => ({ ...p, k, series: `robot ${p.robot}` })) }, mark: { type: 'line', strokeWidth: robots > 8 ? 0.6 : 1.2, opacity: robots > 8 ? 0.5 : 0.9 }, encoding: { x: { field: 'x', type: 'quantitative', title: 'x in the plate frame (m)', scale: { domain: [-0.25, 0.25] } }, y: { field: 'y', type: 'quantitative', title: 'y in the plate frame (m)', scale: { domain: [-0.25, 0.25] } }, order: { field: 'k' }, detail: { field: 'series' }, color: robots > 8 ? { value: '#4c78a8' } : { field: 'series', type: 'nominal', title: 'ball' } } },
+      { data: { values: ref }, mark: { type: 'line', strokeDash: [6, 4], color: 'black', strokeWidth: 1.5 }, encoding: { x: { field: 'x', type: 'quantitative' }, y: { field: 'y', type: 'quantitative' }, order: { field: 'k' } } },
+    ],
+  };
+  const err = paths.map((p) => ({ t: p.t, error: trackingError(p), series: `robot ${p.robot}` }));
+  const error = {
+    $schema: 'https://vega.github.io/schema/vega-lite/v6.json',
+    title: { text: 'ball on plate: tracking error |p − p_ref| over time', subtitle: `reference: the centre until ${CATCH_S} s, then the figure-8 (amplitude ramped in over ${RAMP_S} s); ${tEnd.toFixed(0)} s` },
+    width: 640,
+    height: 260,
+    data: { values: err },
+    mark: { type: 'line', strokeWidth: robots > 8 ? 0.6 : 1.2, opacity: robots > 8 ? 0.5 : 0.9 },
+    encoding: { x: { field: 't', type: 'quantitative', title: 'time (s)' }, y: { field: 'error', type: 'quantitative', title: 'tracking error (m)' }, detail: { field: 'series' }, color: robots > 8 ? { value: '#4c78a8' } : { field: 'series', type: 'nominal', title: 'ball' } },
+  };
+  return { 'ball-path': path, 'tracking-error': error };
+}
