@@ -131,6 +131,11 @@ export function pendulumRows(precision: Precision, addon: NativeAddon, o: Sensor
   const accel = new SeriesSums(robots);
   const e = new Float64Array(robots);
   let worstQuant = 0;
+  // The noise-free IMU against the rod's closed form at every step: gyro (θ̇, 0, 0); accelerometer
+  // (0, −θ̇² + g sin θ, θ̈ + g cos θ) with θ̈ = −(3/2) g cos θ (uniform 1 m rod about its end).
+  let imuWorst = 0;
+  let imuScale = 0;
+  const g = 9.81;
   let offGrid = 0;
   let qr = 0;
   let qq = 0;
@@ -162,6 +167,14 @@ export function pendulumRows(precision: Precision, addon: NativeAddon, o: Sensor
       if (Math.abs(units - Math.round(units)) > 1e-6) offGrid++;
       qr += reading * q;
       qq += q * q;
+    }
+    for (let r = 0; r < robots; r++) {
+      const th = batch.q[r], w = batch.v[r];
+      const want = [w, 0, 0, 0, -w * w + g * Math.sin(th), -1.5 * g * Math.cos(th) + g * Math.cos(th)];
+      for (let c = 0; c < 6; c++) {
+        imuWorst = Math.max(imuWorst, Math.abs(ideal[c * S + r] - want[c]));
+        imuScale = Math.max(imuScale, Math.abs(want[c]));
+      }
     }
     for (let c = 0; c < 3; c++) {
       for (let r = 0; r < robots; r++) e[r] = imu[c * S + r] - ideal[c * S + r];
@@ -213,6 +226,10 @@ export function pendulumRows(precision: Precision, addon: NativeAddon, o: Sensor
   rows.push(judged(name, precision, 'encoder scale factor', sHat, PENDULUM.scaled.scale, seScale / PENDULUM.scaled.scale, true, 'least-squares slope of reading on q, minus 1; quantization acts as noise of σ = quantum/√12, SE = σ/√Σq²'));
   rows.push(exact(name, precision, 'encoder rounding beyond half a quantum', Math.max(0, worstQuant / PENDULUM.scaled.quantum - 0.5), 1e-9, `largest |reading − (1+s)·q| = ${(worstQuant / PENDULUM.scaled.quantum).toPrecision(6)} quanta; rounding to the nearest quantum keeps it at most 1/2 (bar: float64 round-off of the quotient)`));
   rows.push(exact(name, precision, 'encoder readings off the quantum grid', offGrid, 0, 'every reading an integer number of quanta'));
+  // IMU against the closed form: the chain from (θ, θ̇) to the reading is a few dozen roundings of the
+  // engine's precision, so the bar is 32 units of its round-off of the largest reading.
+  const unit = precision === 'f32' ? 2 ** -24 : 2 ** -53;
+  rows.push(exact(name, precision, 'IMU vs closed form (relative)', imuWorst / imuScale, 32 * unit, `largest |reading − closed form| / largest reading (${imuScale.toPrecision(4)}): gyro θ̇; accelerometer −θ̇² + g sin θ along the rod, θ̈ + g cos θ across it`));
   // IMU noise.
   rows.push(judged(name, precision, 'IMU gyro noise σ', gyro.rms, PENDULUM.imu.gyroNoise, seSigmaWhite(gyro.n), true, `noisy minus noise-free IMU at the same point; 1/√(2N), N = ${gyro.n}`));
   rows.push(judged(name, precision, 'IMU accelerometer noise σ', accel.rms, PENDULUM.imu.accelNoise, seSigmaWhite(accel.n), true, `noisy minus noise-free IMU at the same point; 1/√(2N), N = ${accel.n}`));
