@@ -159,6 +159,9 @@ export interface ActuatorDesc {
   forcerange?: [number, number];
   /** Servos only: the largest rate (units of ctrl per second) at which the effective target moves. */
   rateLimit?: number;
+  /** The scene's direction before projection: [torque; force] in the joint frame J (6 numbers).
+   *  Informational; the engine applies `gear` (the bug build's gear-not-projected reads this). */
+  direction?: number[];
   source?: SourceSpan;
 }
 

@@ -12,7 +12,8 @@ export interface NativeStepResult {
 
 export type NativeFieldName =
   | 'q' | 'v' | 'tau' | 'qacc' | 'kinetic' | 'potential' | 'bodyPos' | 'bodyRot'
-  | 'contactActive' | 'contactDist' | 'contactPos' | 'contactNormal' | 'energyRef' | 'driftMax' | 'kineticPeak';
+  | 'contactActive' | 'contactDist' | 'contactPos' | 'contactNormal' | 'energyRef' | 'driftMax' | 'kineticPeak'
+  | 'ctrl' | 'ctrlTarget' | 'actuatorForce';
 
 export interface NativeBatch {
   /** monitor: also track each robot's largest |E − energyRef| (driftMax) and peak kinetic energy over every step. */
@@ -24,7 +25,7 @@ export interface NativeBatch {
   reset(): void;
   field(name: NativeFieldName): Float32Array | Float64Array;
   /** pairs: the candidate shape pairs (indices into ModelDesc.shapes, a < b), in contact-slot order. */
-  info(): { stride: number; nq: number; nv: number; isa: string; steps: number; pairs: { a: number; b: number }[] };
+  info(): { stride: number; nq: number; nv: number; nu: number; isa: string; steps: number; pairs: { a: number; b: number }[] };
 }
 
 /** One shape of a standalone narrow-phase query (world pose given separately). */

@@ -25,6 +25,9 @@ enum class Bug : int {
   CollisionMarginIgnored,     // narrow phase: contacts only when dist < 0 (margin and gap ignored)
   CollisionManifoldClip,      // manifold: incident-face vertices are kept without the reference-face side test
   CollisionFilteredPairKept,  // filtering: parent-child pairs (filterparent) are kept
+  EffortLate,           // actuators: the step reads the control half written before the previous step
+  GearNotProjected,     // actuators: the scene's direction used as the gear without projecting it on the joint's axes
+  DampingExplicit,      // passive: semi-implicit Euler leaves damping explicit (MuJoCo solves M + h·D)
   Count
 };
 
@@ -47,6 +50,9 @@ inline const char* bug_name(Bug b) {
   case Bug::CollisionMarginIgnored: return "collision-margin-ignored";
   case Bug::CollisionManifoldClip: return "collision-manifold-clip";
   case Bug::CollisionFilteredPairKept: return "collision-filtered-pair-kept";
+  case Bug::EffortLate: return "actuator-effort-one-step-late";
+  case Bug::GearNotProjected: return "actuator-gear-not-projected";
+  case Bug::DampingExplicit: return "damping-explicit-in-euler";
   case Bug::Count: break;
   }
   return "?";

@@ -47,8 +47,12 @@ class Buffer {
 
 // Contact fields (collision, filled by collide()): for candidate pair p and point slot i,
 // ContactActive/ContactDist component p*4+i, ContactPos component (p*4+i)*3+c, ContactNormal p*3+c.
+// Actuator fields: Ctrl holds two halves of nu components each (half k = components k·nu ..), the
+// step with 0-based index s reads half s % 2 and clears the other (the double buffer); CtrlTarget
+// is each servo's rate-limited target (state); ActuatorForce each actuator's force at the last
+// step's start.
 enum class FieldId { Q, V, Tau, Qacc, Kinetic, Potential, BodyPos, BodyRot, TauPrev, ContactActive, ContactDist, ContactPos, ContactNormal,
-                     EnergyRef, DriftMax, KineticPeak, Count };
+                     EnergyRef, DriftMax, KineticPeak, Ctrl, CtrlTarget, ActuatorForce, Count };
 
 struct FieldView {
   std::shared_ptr<Buffer> buffer;
@@ -81,6 +85,8 @@ class Kernel {
   virtual void observe_blocks(int worker, int b0, int b1) = 0;
   /// Contacts at the current state: shape poses, broad phase, narrow phase (the contact fields).
   virtual void collide_blocks(int worker, int b0, int b1) = 0;
+  /// Steps taken so far (set by the batch before forward_blocks): which control half is current.
+  std::int64_t steps_done = 0;
 };
 
 /// The instruction set a pack of `lanes` values needs: one register of it holds the pack

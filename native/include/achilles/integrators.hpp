@@ -2,6 +2,8 @@
 // q ⊕ h·v the joint-wise position update of joints.hpp.
 //
 //   euler     (semi-implicit, as MuJoCo)  v' = v + h·a(q,v);  q' = q ⊕ h·v'
+//             with damping a = (M + h·D)⁻¹·f, D = diag(damping): implicit in the damping, as MuJoCo's
+//             (the ABA adds h·damping to the joints' D); every other scheme keeps damping explicit
 //   verlet    v½ = v + h/2·a0;  q' = q ⊕ h·v½;  a1 = a(q', v½);  v' = v½ + h/2·a1
 //             (velocity-dependent forces see the half-step velocity: the scheme's known weakness)
 //   midpoint  vm = v + h/2·a0, then n times { qm = q ⊕ h/2·vm; vm = v + h/2·a(qm, vm) };
@@ -12,6 +14,7 @@
 #include "isa_namespace.hpp"
 
 #include "aba.hpp"
+#include "actuators/forces.hpp"
 #include "engine.hpp"
 
 namespace ach {
@@ -24,14 +27,24 @@ template <class V> struct BlockState {
   V *qs, *vs, *a;     // a stage state and its acceleration
   V *qsum, *asum;     // weighted sums of stage velocities / accelerations (rk4), vm (midpoint)
   JointWork<V>* W;
+  // Joint forces (actuators/forces.hpp): the step's controls u, τ_eff of the evaluation at hand,
+  // and each actuator's force at the step's start.
+  const KForces<ScalarOf<V>>* F;
+  V *u, *tau_eff, *force;
 };
+
+/// τ + passive + actuator forces at (q, q̇), for one dynamics evaluation (MuJoCo evaluates them
+/// at every stage); `first`: the step's start, whose actuator forces are recorded.
+template <class V> inline const V* efforts(const KModel<ScalarOf<V>>& M, BlockState<V>& s, const V* q, const V* v, bool first = false) {
+  return joint_efforts(*s.F, M.nv, q, v, s.tau, s.u, s.tau_eff, first ? s.force : nullptr);
+}
 
 template <class V> inline void integrate_positions(const KModel<ScalarOf<V>>& M, V* q_out, const V* q_in, const V* v, const V& h) {
   for (const auto& J : M.joints) integrate_joint<V>(J, q_out + J.qoff, q_in + J.qoff, v + J.voff, h);
 }
 
 template <class V> inline void step_euler(const KModel<ScalarOf<V>>& M, BlockState<V>& s, const V& h, V* a0) {
-  forward_dynamics(M, s.W, s.q, s.v, s.tau, a0);
+  forward_dynamics(M, s.W, s.q, s.v, efforts(M, s, s.q, s.v, true), a0, true);
   for (int k = 0; k < M.nv; ++k) s.v[k] += h * a0[k];
   integrate_positions(M, s.q, s.q, s.v, h);
 }
@@ -39,10 +52,10 @@ template <class V> inline void step_euler(const KModel<ScalarOf<V>>& M, BlockSta
 template <class V> inline void step_verlet(const KModel<ScalarOf<V>>& M, BlockState<V>& s, const V& h, V* a0) {
   using T = ScalarOf<V>;
   const V hh = T(0.5) * h;
-  forward_dynamics(M, s.W, s.q, s.v, s.tau, a0);
+  forward_dynamics(M, s.W, s.q, s.v, efforts(M, s, s.q, s.v, true), a0);
   for (int k = 0; k < M.nv; ++k) s.v[k] += hh * a0[k]; // v½
   integrate_positions(M, s.q, s.q, s.v, h);
-  forward_dynamics(M, s.W, s.q, s.v, s.tau, s.a);
+  forward_dynamics(M, s.W, s.q, s.v, efforts(M, s, s.q, s.v), s.a);
   const V* a1 = ACH_BUG(VerletStaleAccel) ? a0 : s.a;
   for (int k = 0; k < M.nv; ++k) s.v[k] += hh * a1[k];
 }
@@ -51,11 +64,11 @@ template <class V> inline void step_midpoint(const KModel<ScalarOf<V>>& M, Block
   using T = ScalarOf<V>;
   const V hh = T(0.5) * h;
   V* vm = s.qsum;
-  forward_dynamics(M, s.W, s.q, s.v, s.tau, a0);
+  forward_dynamics(M, s.W, s.q, s.v, efforts(M, s, s.q, s.v, true), a0);
   for (int k = 0; k < M.nv; ++k) vm[k] = s.v[k] + hh * a0[k];
   for (int it = 0; it < iterations; ++it) {
     integrate_positions(M, s.qs, s.q, vm, hh);
-    forward_dynamics(M, s.W, s.qs, vm, s.tau, s.a);
+    forward_dynamics(M, s.W, s.qs, vm, efforts(M, s, s.qs, vm), s.a);
     for (int k = 0; k < M.nv; ++k) vm[k] = s.v[k] + hh * s.a[k];
   }
   integrate_positions(M, s.q, s.q, vm, h);
@@ -70,7 +83,7 @@ template <class V> inline void step_rk4(const KModel<ScalarOf<V>>& M, BlockState
   const T Bbug[4] = {T(1) / T(6), T(1) / T(6), T(1) / T(3), T(1) / T(3)};
   const T* w = ACH_BUG(Rk4Weight) ? Bbug : B;
   V* vsum = s.qsum; // Σ B_i v_i (a velocity-sized array)
-  forward_dynamics(M, s.W, s.q, s.v, s.tau, a0);
+  forward_dynamics(M, s.W, s.q, s.v, efforts(M, s, s.q, s.v, true), a0);
   for (int k = 0; k < M.nv; ++k) {
     vsum[k] = w[0] * s.v[k];
     s.asum[k] = w[0] * a0[k];
@@ -82,7 +95,7 @@ template <class V> inline void step_rk4(const KModel<ScalarOf<V>>& M, BlockState
     // X_i = X0 + h·A·k_{i−1}: positions move along the previous stage's velocity.
     integrate_positions(M, s.qs, s.q, v_prev, step);
     for (int k = 0; k < M.nv; ++k) s.vs[k] = s.v[k] + step * a_prev[k];
-    forward_dynamics(M, s.W, s.qs, s.vs, s.tau, s.a);
+    forward_dynamics(M, s.W, s.qs, s.vs, efforts(M, s, s.qs, s.vs), s.a);
     for (int k = 0; k < M.nv; ++k) {
       vsum[k] += w[stage] * s.vs[k];
       s.asum[k] += w[stage] * s.a[k];

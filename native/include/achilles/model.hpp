@@ -9,6 +9,7 @@
 #include <utility>
 #include <vector>
 
+#include "actuators/actuator.hpp"
 #include "collision/shape.hpp"
 
 namespace ach {
@@ -56,6 +57,8 @@ struct Joint {
   // Derived: first moment and rotational inertia about the body origin (parallel-axis theorem).
   double h[3] = {0, 0, 0};
   double I_o[6] = {0, 0, 0, 0, 0, 0};
+  // Passive joint forces (actuators/actuator.hpp): per dof, MuJoCo's definitions.
+  double damping = 0, stiffness = 0, springref = 0, armature = 0;
 };
 
 struct Model {
@@ -69,6 +72,8 @@ struct Model {
   std::vector<Shape> shapes;
   std::vector<std::pair<int, int>> excludes;
   std::vector<ShapePair> pairs;
+  // Actuators (actuators/actuator.hpp), each driving one joint.
+  std::vector<Actuator> actuators;
 
   /// Fill offsets, derived inertias and axis kinds, and check every invariant the kernels rely
   /// on. Throws std::invalid_argument with a message naming the joint.
