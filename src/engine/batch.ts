@@ -190,6 +190,11 @@ export class Batch implements BatchApi {
     return this.ctrlHalves[this.stepCount % 2];
   }
 
+  /** Both control halves (the step with index s reads half s % 2), e.g. to clear a robot's controls. */
+  controlHalves(): readonly [Real, Real] {
+    return this.ctrlHalves;
+  }
+
   get steps(): number {
     return this.stepCount;
   }

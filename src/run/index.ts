@@ -24,6 +24,8 @@ import { simulate } from './simulate.js';
 import { applySpread } from './spread.js';
 import { summarize, summaryText } from './summary.js';
 import { writeRunReplay } from '../viewer/run-replay.js';
+import { ControlLoop } from '../control/controller.js';
+import { resolveController } from '../control/load.js';
 
 const MIDPOINT_ITERATIONS = 4;
 /** Peak bytes per recorded number: the row (8), its CSV text and object (~60), chart data (~130). */
@@ -88,6 +90,8 @@ export async function runScene(scene: string, flags: RunFlags): Promise<number> 
       addon,
     );
     applySpread(batch, s.spread);
+    const controller = await resolveController(model, flags.controller);
+    const control = controller ? new ControlLoop(batch, controller) : undefined;
     const loadSeconds = (performance.now() - start) / 1000;
     process.stderr.write(
       `achilles run: ${model.name}, ${s.copies} robot${s.copies === 1 ? '' : 's'} x ${s.steps} step${s.steps === 1 ? '' : 's'} (${Number((s.steps * s.dt).toPrecision(12))} s); Ctrl-C stops without writing anything\n`,
@@ -96,7 +100,7 @@ export async function runScene(scene: string, flags: RunFlags): Promise<number> 
     const wall0 = performance.now();
     let result;
     try {
-      result = await simulate(batch, { steps: s.steps, recordEvery: s.recordEvery, robots: s.robots, shouldStop: () => interrupt.requested, progress });
+      result = await simulate(batch, { steps: s.steps, recordEvery: s.recordEvery, robots: s.robots, shouldStop: () => interrupt.requested, progress, control });
     } catch (e) {
       if (!(e instanceof NonFiniteStateError || e instanceof NonFiniteRecordError)) throw e;
       progress.finish();

@@ -27,6 +27,8 @@ export interface RunFlags {
   /** Also write replay.html (+ its data) at `fps` frames per second (src/viewer/). */
   html?: boolean;
   fps?: number;
+  /** A controller module (.ts/.js) that replaces the scene's (src/control/). */
+  controller?: string;
 }
 
 export interface RunSettings {

@@ -6,6 +6,7 @@
 // most every 50 ms so tiny chunks don't pay for it. Only the batch.step calls are timed.
 
 import { NonFiniteStateError, type Batch } from '../engine/batch.js';
+import type { ControlLoop } from '../control/controller.js';
 import type { Progress } from '../reports/progress.js';
 import { checkFinite } from './finite-check.js';
 import { Recorder } from './recorder.js';
@@ -20,6 +21,8 @@ export interface SimulateOptions {
   progress?: Progress;
   /** Steps per slice to start with (the loop adapts it). */
   initialSlice?: number;
+  /** A controller: called before every step (at its rate), so the batch steps one step at a time. */
+  control?: ControlLoop;
 }
 
 /** Per recorded robot, over every step (not only the recorded ones): the largest |E − E(0)| and
@@ -57,7 +60,7 @@ export async function simulate(batch: Batch, o: SimulateOptions): Promise<Simula
     while (done < chunkEnd) {
       const k = Math.min(slice, chunkEnd - done);
       const t0 = performance.now();
-      const r = batch.stepMonitored(k);
+      const r = o.control ? stepControlled(batch, o.control, k) : batch.stepMonitored(k);
       // A non-finite state ends the run: nothing after it is meaningful.
       if (r.nonFinite) throw new NonFiniteStateError(r.nonFinite, r.nonFinite.step * batch.dt);
       const ms = performance.now() - t0;
@@ -77,6 +80,18 @@ export async function simulate(batch: Batch, o: SimulateOptions): Promise<Simula
     recorder.record();
   }
   return { recorder, energy: energy.result(), stepsDone: done, stopped: false, stepSeconds: stepMs / 1000 };
+}
+
+/** k single steps, each after the controller's turn; stops at the first non-finite state. */
+function stepControlled(batch: Batch, control: ControlLoop, k: number): ReturnType<Batch['stepMonitored']> {
+  let robotSteps = 0;
+  for (let i = 0; i < k; i++) {
+    control.beforeStep();
+    const r = batch.stepMonitored(1);
+    robotSteps += r.robotSteps;
+    if (r.nonFinite) return { robotSteps, nonFinite: r.nonFinite };
+  }
+  return { robotSteps, nonFinite: null };
 }
 
 /** The recorded robots' largest |E − E(0)| and peak kinetic energy, as the engine tracked them at every step. */
