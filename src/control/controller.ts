@@ -9,6 +9,33 @@
 import type { Real } from '../engine/api.js';
 import type { Batch } from '../engine/batch.js';
 
+/** Sensor readings as the sensors branch provides them (src/sensors/readings.ts `SensorReadings`):
+ *  channel c of robot r at data[c * stride + r]; updated in place, same object every step. */
+export interface SensorReadingsLike {
+  readonly channels: readonly string[];
+  readonly data: Float64Array;
+  readonly stride: number;
+  channel(name: string): Float64Array;
+}
+
+/** What owns the readings: updated once before the first step and after every step. */
+export interface SensorSource {
+  readonly readings: SensorReadingsLike;
+  update(): void;
+}
+
+/** No sensors: no channels. */
+export function emptyReadings(stride: number): SensorReadingsLike {
+  return {
+    channels: [],
+    data: new Float64Array(0),
+    stride,
+    channel(name: string): Float64Array {
+      throw new Error(`no sensor channel '${name}' (the scene declares no sensors)`);
+    },
+  };
+}
+
 /** What a controller sees and writes; the arrays are views (no copy) and stay the same objects. */
 export interface ControlIO {
   readonly copies: number;
@@ -24,8 +51,8 @@ export interface ControlIO {
   /** Positions, velocities: views on the engine's state (read them, don't write). */
   readonly q: Real;
   readonly v: Real;
-  /** Sensor readings by name (the sensors branch's interface; empty until sensors exist). */
-  readonly sensors: Readonly<Record<string, Real>>;
+  /** Sensor readings of every robot (no channels when the scene declares no sensors). */
+  readonly sensors: SensorReadingsLike;
   /** The controls to write: ctrl[a * stride + r]. Held until the controller's next call. */
   readonly ctrl: Float64Array;
 }
@@ -46,7 +73,7 @@ export class ControlLoop {
   constructor(
     readonly batch: Batch,
     readonly controller: Controller,
-    sensors: Record<string, Real> = {},
+    readonly source?: SensorSource,
   ) {
     const b = batch;
     this.io = {
@@ -60,7 +87,7 @@ export class ControlLoop {
       step: b.steps,
       q: b.q,
       v: b.v,
-      sensors,
+      sensors: source?.readings ?? emptyReadings(b.stride),
       ctrl: new Float64Array(b.nu * b.stride),
     };
     const rate = controller.rate;
@@ -77,6 +104,7 @@ export class ControlLoop {
   /** Call the controller when due, then hand its held controls to the next step. */
   beforeStep(): void {
     const b = this.batch;
+    this.source?.update(); // the readings at the state the next step starts from
     if (!this.started) {
       this.started = true;
       this.io.time = b.time;

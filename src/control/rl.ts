@@ -13,6 +13,7 @@ import { Batch } from '../engine/batch.js';
 import type { ModelDesc } from '../engine/model-desc.js';
 import type { NativeAddon } from '../engine/native.js';
 import { engineAddon } from '../engine/native.js';
+import { emptyReadings, type SensorReadingsLike } from './controller.js';
 
 export interface Observation {
   /** Positions and velocities: q[k * stride + r], v[k * stride + r]. */
@@ -20,8 +21,8 @@ export interface Observation {
   readonly v: Real;
   /** Each actuator's force at the last step's start: [a * stride + r]. */
   readonly actuatorForce: Real;
-  /** Sensor readings by name (filled by the sensors branch; empty until then). */
-  readonly sensors: Readonly<Record<string, Real>>;
+  /** Sensor readings (src/control/controller.ts SensorReadingsLike; no channels without sensors). */
+  readonly sensors: SensorReadingsLike;
 }
 
 export class RlEnv {
@@ -35,7 +36,7 @@ export class RlEnv {
   constructor(model: ModelDesc, opts: BatchOptions, addon: NativeAddon = engineAddon()) {
     this.batch = new Batch(model, opts, addon);
     const b = this.batch;
-    this.obs = { q: b.q, v: b.v, actuatorForce: b.actuatorForce, sensors: {} };
+    this.obs = { q: b.q, v: b.v, actuatorForce: b.actuatorForce, sensors: emptyReadings(b.stride) };
     this.q0 = model.bodies.flatMap((x) => x.q0);
     this.v0 = model.bodies.flatMap((x) => x.v0);
     this.tau0 = model.bodies.flatMap((x) => x.tau);
