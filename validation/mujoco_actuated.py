@@ -105,16 +105,20 @@ def run(ref, q):
     d.qvel[:] = vec(q, "qvel", m.nv, np.zeros(m.nv))
     h, steps, every = float(q["h"]), int(q["steps"]), int(q.get("every", 1))
     pd = q.get("pd", [])
+    col = {key: np.array([float(t[key]) for t in pd]) for key in ("kp", "kd", "gear", "amp", "freq", "phase", "offset")}
+    act, qadr, vadr = ([int(t[key]) for t in pd] for key in ("act", "qadr", "vadr"))
+    w = 2 * math.pi * col["freq"]  # 2π·f first, as the engine's PD: ((2π)·f)·t
     mode = q.get("round")
     rng = np.random.default_rng(int(q.get("seed", 1)))
     qs, vs, us = [], [], []
+    m.opt.integrator = INTEGRATORS[q["integrator"]]
+    m.opt.timestep = h
     for k in range(steps):
-        t = k * h
-        for term in pd:
-            target = term["offset"] + term["amp"] * math.sin(2 * math.pi * term["freq"] * t + term["phase"])
-            g = term["gear"]
-            d.ctrl[term["act"]] = term["kp"] * (target - g * d.qpos[term["qadr"]]) - term["kd"] * (g * d.qvel[term["vadr"]])
-        step_once(ref, q["integrator"], h)
+        if pd:  # every term at once (IEEE operations element by element, as the scalar formula)
+            target = col["offset"] + col["amp"] * np.sin(w * (k * h) + col["phase"])
+            g = col["gear"]
+            d.ctrl[act] = col["kp"] * (target - g * d.qpos[qadr]) - col["kd"] * (g * d.qvel[vadr])
+        mujoco.mj_step(m, d)
         if mode == "f32":
             d.qpos[:] = d.qpos.astype(np.float32)
             d.qvel[:] = d.qvel.astype(np.float32)

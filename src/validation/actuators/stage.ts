@@ -32,6 +32,11 @@ const SCRIPT = fileURLToPath(new URL('../../../validation/mujoco_actuated.py', i
 export const RUN_BAR: Record<Precision, number> = { f32: 1e-5, f64: 1e-9 };
 const INTEGRATORS = ['euler', 'rk4'] as const;
 type Integ = (typeof INTEGRATORS)[number];
+/** MuJoCo's runs: as written, and its own floors (state stored in float32; one ulp per step). The
+ *  floors are reported, never gating (the bars are the issue's), so CI (CI=true) skips them and
+ *  reports "not measured" in their place. */
+const FLOOR_RUNS: readonly ('exact' | 'f32' | 'ulp')[] = process.env.CI === 'true' || process.env.CI === '1' ? ['exact'] : ['exact', 'f32', 'ulp'];
+const FLOORS_MEASURED = FLOOR_RUNS.length > 1;
 /** Float round-off of one stored effort. */
 const APPLIED_BAR: Record<Precision, number> = { f32: 2 ** -24, f64: 0 };
 
@@ -86,11 +91,12 @@ export async function actuatorReference(python: string, stages: ReadonlySet<Stag
     const steps = Math.round(model.world.duration / h);
     const every = 25;
     const pd = pdTerms(model, terms);
-    const qs = INTEGRATORS.flatMap((integrator) => (['exact', 'f32', 'ulp'] as const).map((round) => ({ kind: 'run', integrator, h, steps, every, pd, ...initial(model), ...(round === 'exact' ? {} : { round }), seed: seedFor(seed, 'arm6', integrator) })));
+    const qs = INTEGRATORS.flatMap((integrator) => FLOOR_RUNS.map((round) => ({ kind: 'run', integrator, h, steps, every, pd, ...initial(model), ...(round === 'exact' ? {} : { round }), seed: seedFor(seed, 'arm6', integrator) })));
     jobs.push(
       (runPythonJson(python, SCRIPT, { ...request(model), queries: qs }, qs.length) as Promise<RunRef[]>).then((r) => {
         const runs = {} as Record<Integ, { exact: RunRef; f32: RunRef; ulp: RunRef }>;
-        INTEGRATORS.forEach((g, i) => (runs[g] = { exact: r[3 * i], f32: r[3 * i + 1], ulp: r[3 * i + 2] }));
+        const per = FLOOR_RUNS.length;
+        INTEGRATORS.forEach((g, i) => (runs[g] = { exact: r[per * i], f32: r[per * i + (per > 1 ? 1 : 0)], ulp: r[per * i + (per > 1 ? 2 : 0)] }));
         out.arm = { model, terms, steps, every, runs };
       }),
     );
@@ -103,7 +109,7 @@ export async function actuatorReference(python: string, stages: ReadonlySet<Stag
       const states = randomStates(model, 16, seedFor(seed, 'passive', name), 0).map((s) => ({ q: s.q, v: s.v }));
       const qs: object[] = states.map((s) => ({ kind: 'forward', qpos: s.q, qvel: s.v }));
       for (const integrator of INTEGRATORS) qs.push(...states.map((s) => ({ kind: 'step', integrator, h, qpos: s.q, qvel: s.v })));
-      for (const integrator of INTEGRATORS) for (const round of ['exact', 'f32', 'ulp']) qs.push({ kind: 'run', integrator, h, steps, every, ...initial(model), ...(round === 'exact' ? {} : { round }), seed: seedFor(seed, name, integrator) });
+      for (const integrator of INTEGRATORS) for (const round of FLOOR_RUNS) qs.push({ kind: 'run', integrator, h, steps, every, ...initial(model), ...(round === 'exact' ? {} : { round }), seed: seedFor(seed, name, integrator) });
       jobs.push(
         (runPythonJson(python, SCRIPT, { ...request(model), queries: qs }, qs.length) as Promise<unknown[]>).then((r) => {
           const n = states.length;
@@ -111,8 +117,9 @@ export async function actuatorReference(python: string, stages: ReadonlySet<Stag
           const stepsOut = { euler: r.slice(n, 2 * n), rk4: r.slice(2 * n, 3 * n) } as PassiveRef['steps'];
           const runs = {} as PassiveRef['runs'];
           INTEGRATORS.forEach((g, i) => {
-            const b = 3 * n + 3 * i;
-            runs[g] = { exact: r[b] as RunRef, f32: r[b + 1] as RunRef, ulp: r[b + 2] as RunRef };
+            const per = FLOOR_RUNS.length;
+            const b = 3 * n + per * i;
+            runs[g] = { exact: r[b] as RunRef, f32: r[b + (per > 1 ? 1 : 0)] as RunRef, ulp: r[b + (per > 1 ? 2 : 0)] as RunRef };
           });
           out.passive.push({ name, model, states, qacc, steps: stepsOut, runs, every });
         }),
@@ -173,7 +180,7 @@ function runRows(stage: StageName, name: string, precision: Precision, integrato
     floor = Math.max(floor, maxAbsDiff(floorRun.qpos[k], ref.exact.qpos[k]));
     const got = ours.q[k];
     const e = got ? maxAbsDiff(got, ref.exact.qpos[k]) : Infinity;
-    rows.push(row(stage, name, precision, `${integrator}.q`, k, t, e, bar, floor, `MuJoCo's own ${precision === 'f32' ? 'float32-storage' : 'one-ulp'} floor so far: ${floor.toExponential(2)}`));
+    rows.push(row(stage, name, precision, `${integrator}.q`, k, t, e, bar, FLOORS_MEASURED ? floor : NaN, FLOORS_MEASURED ? `MuJoCo's own ${precision === 'f32' ? 'float32-storage' : 'one-ulp'} floor so far: ${floor.toExponential(2)}` : 'floor not measured (CI)'));
   }
   if (ours.ctrl.length || ref.exact.ctrl[0]?.length) {
     const scale = Math.max(...ref.exact.ctrl.map((u) => Math.max(...u.map(Math.abs))));
@@ -182,7 +189,7 @@ function runRows(stage: StageName, name: string, precision: Precision, integrato
       const t = (k + 1) * every * h;
       uFloor = Math.max(uFloor, maxAbsDiff(floorRun.ctrl[k], ref.exact.ctrl[k]) / scale);
       const got = ours.ctrl[k];
-      rows.push(row(stage, name, precision, `${integrator}.effort`, k, t, got ? maxAbsDiff(got, ref.exact.ctrl[k]) / scale : Infinity, bar, uFloor, `relative to the run's largest effort ${scale.toFixed(1)}; MuJoCo's own floor so far ${uFloor.toExponential(2)}`));
+      rows.push(row(stage, name, precision, `${integrator}.effort`, k, t, got ? maxAbsDiff(got, ref.exact.ctrl[k]) / scale : Infinity, bar, FLOORS_MEASURED ? uFloor : NaN, `relative to the run's largest effort ${scale.toFixed(1)}; ${FLOORS_MEASURED ? `MuJoCo's own floor so far ${uFloor.toExponential(2)}` : 'floor not measured (CI)'}`));
       const app = ours.applied[k];
       const cmd = ours.ctrl[k];
       const roundOff = app && cmd ? Math.max(...cmd.map((c, a) => Math.abs(app[a] - c) / Math.max(Math.abs(c), 1e-300))) : Infinity;
