@@ -147,6 +147,60 @@ void shapes_from_js(const Napi::Object& m, Model& model) {
   }
 }
 
+/// An optional number (absent: `fallback`).
+double optional_number_or(const Napi::Object& o, const char* key, double fallback, const std::string& where) {
+  const Napi::Value v = o.Get(key);
+  if (v.IsUndefined() || v.IsNull()) return fallback;
+  return number_at(o, key, where);
+}
+
+/// An optional [lo, hi] range; returns whether it was given.
+bool optional_range(const Napi::Object& o, const char* key, double& lo, double& hi, const std::string& where) {
+  const Napi::Value v = o.Get(key);
+  if (v.IsUndefined() || v.IsNull()) return false;
+  double r[2];
+  numbers_at(o, key, r, 2, where);
+  lo = r[0];
+  hi = r[1];
+  return true;
+}
+
+/// Actuators (optional). `gear` is the direction already projected onto the joint's free axes;
+/// the bug build's GearNotProjected takes the unprojected `direction` in its place.
+void actuators_from_js(const Napi::Object& m, Model& model) {
+  const Napi::Value av = m.Get("actuators");
+  if (av.IsUndefined() || av.IsNull()) return;
+  if (!av.IsArray()) type_error("model.actuators must be an array");
+  const Napi::Array arr = av.As<Napi::Array>();
+  for (uint32_t i = 0; i < arr.Length(); ++i) {
+    const std::string where = "model.actuators[" + std::to_string(i) + "]";
+    if (!arr.Get(i).IsObject()) type_error(where + " must be an object");
+    const Napi::Object o = arr.Get(i).As<Napi::Object>();
+    Actuator a;
+    const Napi::Value name = o.Get("name");
+    a.name = name.IsString() ? name.As<Napi::String>().Utf8Value() : ("#" + std::to_string(i));
+    a.joint = static_cast<int>(number_at(o, "body", where));
+    if (a.joint < 0 || a.joint >= static_cast<int>(model.joints.size())) type_error(where + ".body is out of range");
+    const Napi::Value kind = o.Get("kind");
+    const std::string k = kind.IsString() ? kind.As<Napi::String>().Utf8Value() : "";
+    if (k == "motor") a.kind = ActuatorKind::Motor;
+    else if (k == "position") a.kind = ActuatorKind::Position;
+    else if (k == "velocity") a.kind = ActuatorKind::Velocity;
+    else type_error(where + ".kind is '" + k + "'; expected motor, position or velocity");
+    const int nv = joint_nv(model.joints[a.joint].type);
+    const bool raw = ACH_BUG(GearNotProjected) && o.Get("direction").IsArray();
+    numbers_at(o, raw ? "direction" : "gear", a.gear, raw ? 6 : nv, where);
+    if (raw)
+      for (int e = nv; e < 6; ++e) a.gear[e] = 0;
+    a.kp = optional_number_or(o, "kp", 0, where);
+    a.kv = optional_number_or(o, "kv", 0, where);
+    a.ctrl_limited = optional_range(o, "ctrlrange", a.ctrl_lo, a.ctrl_hi, where);
+    a.force_limited = optional_range(o, "forcerange", a.force_lo, a.force_hi, where);
+    a.rate = optional_number_or(o, "rateLimit", 0, where);
+    model.actuators.push_back(std::move(a));
+  }
+}
+
 /// The native model from the object batch.ts builds (`toNativeModel`).
 Model model_from_js(const Napi::Object& m) {
   Model model;
@@ -195,6 +249,10 @@ Model model_from_js(const Napi::Object& m) {
       }
     }
     optional_number(b, "frictionloss", j.frictionloss, where);
+    j.damping = optional_number_or(b, "damping", 0, where);
+    j.stiffness = optional_number_or(b, "stiffness", 0, where);
+    j.springref = optional_number_or(b, "springref", 0, where);
+    j.armature = optional_number_or(b, "armature", 0, where);
     model.joints.push_back(std::move(j));
   }
   const Napi::Value solver = m.Get("solver");
@@ -208,6 +266,7 @@ Model model_from_js(const Napi::Object& m) {
     optional_number(so, "impratio", model.impratio, "model.solver");
   }
   shapes_from_js(m, model);
+  actuators_from_js(m, model);
   model.finalize();
   return model;
 }
@@ -398,6 +457,9 @@ class BatchWrap : public Napi::ObjectWrap<BatchWrap> {
     else if (name == "kineticPeak") f = FieldId::KineticPeak;
     else if (name == "qaccWarm") f = FieldId::QaccWarm;
     else if (name == "contactForce") f = FieldId::ContactForce;
+    else if (name == "ctrl") f = FieldId::Ctrl;
+    else if (name == "ctrlTarget") f = FieldId::CtrlTarget;
+    else if (name == "actuatorForce") f = FieldId::ActuatorForce;
     else if (name == "bodyVel") f = FieldId::BodyVel; // sensors
     else if (name == "bodyAcc") f = FieldId::BodyAcc; // sensors
     else throw Napi::Error::New(env, "unknown field '" + name + "'");
@@ -417,6 +479,7 @@ class BatchWrap : public Napi::ObjectWrap<BatchWrap> {
     o.Set("stride", Napi::Number::New(env, st.stride));
     o.Set("nq", Napi::Number::New(env, batch_->model().nq));
     o.Set("nv", Napi::Number::New(env, batch_->model().nv));
+    o.Set("nu", Napi::Number::New(env, static_cast<double>(batch_->model().actuators.size())));
     o.Set("isa", Napi::String::New(env, isa_name(isa_for(batch_->options().precision, batch_->options().lanes))));
     o.Set("steps", Napi::Number::New(env, static_cast<double>(batch_->steps())));
     Napi::Array pairs = Napi::Array::New(env);

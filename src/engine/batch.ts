@@ -71,8 +71,26 @@ export function toNativeModel(model: ModelDesc): object {
         ...(b.range ? { range: b.range } : {}),
         ...(b.limit ? { limit: { solref: b.limit.solref, solimp: b.limit.solimp, margin: b.limit.margin } } : {}),
         ...(b.frictionloss !== undefined ? { frictionloss: b.frictionloss } : {}),
+        // passive joint forces (actuators branch)
+        damping: b.damping ?? 0,
+        stiffness: b.stiffness ?? 0,
+        springref: b.springref ?? 0,
+        armature: b.armature ?? 0,
       };
     }),
+    // actuators (actuators branch)
+    actuators: (model.actuators ?? []).map((a) => ({
+      name: a.name,
+      body: a.body,
+      kind: a.kind,
+      gear: a.gear,
+      direction: a.direction,
+      kp: a.kp,
+      kv: a.kv,
+      ctrlrange: a.ctrlrange,
+      forcerange: a.forcerange,
+      rateLimit: a.rateLimit ?? 0,
+    })),
   };
 }
 
@@ -115,6 +133,13 @@ export class Batch implements BatchApi {
   readonly contactNormal: Real;
   private readonly native: NativeBatch;
   private stepCount = 0;
+  // Actuators (actuators branch): nu controls per robot, double-buffered (see `ctrl`).
+  readonly nu: number;
+  private readonly ctrlHalves: [Real, Real];
+  /** Each actuator's force at the last step's start: actuatorForce[a * stride + r]. */
+  readonly actuatorForce: Real;
+  /** Each servo's rate-limited target (state): ctrlTarget[a * stride + r]. */
+  readonly ctrlTarget: Real;
 
   constructor(model: ModelDesc, opts: BatchOptions, addon: NativeAddon = engineAddon()) {
     this.model = model;
@@ -158,6 +183,25 @@ export class Batch implements BatchApi {
     this.contactDist = this.native.field('contactDist');
     this.contactPos = this.native.field('contactPos');
     this.contactNormal = this.native.field('contactNormal');
+    this.nu = info.nu;
+    const ctrl = this.native.field('ctrl');
+    const half = this.nu * this.stride;
+    this.ctrlHalves = [ctrl.subarray(0, half), ctrl.subarray(half, 2 * half)];
+    this.actuatorForce = this.native.field('actuatorForce');
+    this.ctrlTarget = this.native.field('ctrlTarget');
+  }
+
+  /** The controls the next step reads: ctrl[a * stride + r] for actuator a of robot r (a view, no
+   *  copy). The halves swap at the start of every step and the step clears the half it does not
+   *  read, so a control written now acts over exactly the next step and reads 0 after it: take
+   *  this view again after every step (it alternates between the two halves). */
+  get ctrl(): Real {
+    return this.ctrlHalves[this.stepCount % 2];
+  }
+
+  /** Both control halves (the step with index s reads half s % 2), e.g. to clear a robot's controls. */
+  controlHalves(): readonly [Real, Real] {
+    return this.ctrlHalves;
   }
 
   get steps(): number {

@@ -10,6 +10,8 @@
 //   (placed in P by `pos`, `quat`);  B  body i's frame = J moved by the joint, X_PB = X_PJ · X_J(q).
 // Quaternions are always [w, x, y, z] and unit.
 
+import type { ControllerSpec } from '../control/spec.js';
+
 export type Vec3 = [number, number, number];
 export type Quat = [number, number, number, number];
 
@@ -159,6 +161,9 @@ export interface ActuatorDesc {
   forcerange?: [number, number];
   /** Servos only: the largest rate (units of ctrl per second) at which the effective target moves. */
   rateLimit?: number;
+  /** The scene's direction before projection: [torque; force] in the joint frame J (6 numbers).
+   *  Informational; the engine applies `gear` (the bug build's gear-not-projected reads this). */
+  direction?: number[];
   source?: SourceSpan;
 }
 
@@ -192,6 +197,8 @@ export interface ModelDesc {
   actuators?: ActuatorDesc[];
   /** Body pairs (indices into `bodies`, -1 = world) whose shapes never collide (MuJoCo's contact/exclude). */
   excludes?: [number, number][];
+  /** The controller the scene names (a module or the built-in PD; src/control/spec.ts). */
+  controller?: ControllerSpec;
 }
 
 /** Offsets of each body's coordinates in q and v (joint order = body order). */

@@ -14,6 +14,7 @@ export type NativeFieldName =
   | 'q' | 'v' | 'tau' | 'qacc' | 'kinetic' | 'potential' | 'bodyPos' | 'bodyRot'
   | 'contactActive' | 'contactDist' | 'contactPos' | 'contactNormal' | 'energyRef' | 'driftMax' | 'kineticPeak'
   | 'qaccWarm' | 'contactForce'
+  | 'ctrl' | 'ctrlTarget' | 'actuatorForce'
   | 'bodyVel' | 'bodyAcc'; // sensors
 
 /** One constraint row of one robot at one state (MuJoCo's efc_* of that row). */
@@ -74,7 +75,7 @@ export interface NativeBatch {
   sense(): void;
   field(name: NativeFieldName): Float32Array | Float64Array;
   /** pairs: the candidate shape pairs (indices into ModelDesc.shapes, a < b), in contact-slot order. */
-  info(): { stride: number; nq: number; nv: number; isa: string; steps: number; pairs: { a: number; b: number }[] };
+  info(): { stride: number; nq: number; nv: number; nu: number; isa: string; steps: number; pairs: { a: number; b: number }[] };
 }
 
 /** One shape of a standalone narrow-phase query (world pose given separately). */

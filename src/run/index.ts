@@ -24,6 +24,8 @@ import { simulate } from './simulate.js';
 import { applySpread } from './spread.js';
 import { summarize, summaryText } from './summary.js';
 import { writeRunReplay } from '../viewer/run-replay.js';
+import { ControlLoop } from '../control/controller.js';
+import { resolveController } from '../control/load.js';
 import { SensorBank, sensorChannels as sensorChannelNames } from '../sensors/bank.js';
 import type { SensorDesc } from '../engine/model-desc.js';
 
@@ -94,6 +96,10 @@ export async function runScene(scene: string, flags: RunFlags): Promise<number> 
     );
     applySpread(batch, s.spread);
     const sensors = s.sensors ? new SensorBank(batch, model.sensors ?? [], { seed: s.seed }) : null;
+    const controller = await resolveController(model, flags.controller);
+    // simulate() reads the sensors (at step 0, then after every step, before the controller's turn),
+    // so the loop gets their readings without updating them itself.
+    const control = controller ? new ControlLoop(batch, controller, sensors ? { readings: sensors.readings, update: () => undefined } : undefined) : undefined;
     const loadSeconds = (performance.now() - start) / 1000;
     process.stderr.write(
       `achilles run: ${model.name}, ${s.copies} robot${s.copies === 1 ? '' : 's'} x ${s.steps} step${s.steps === 1 ? '' : 's'} (${Number((s.steps * s.dt).toPrecision(12))} s); Ctrl-C stops without writing anything\n`,
@@ -102,7 +108,7 @@ export async function runScene(scene: string, flags: RunFlags): Promise<number> 
     const wall0 = performance.now();
     let result;
     try {
-      result = await simulate(batch, { steps: s.steps, recordEvery: s.recordEvery, robots: s.robots, shouldStop: () => interrupt.requested, progress, sensors });
+      result = await simulate(batch, { steps: s.steps, recordEvery: s.recordEvery, robots: s.robots, shouldStop: () => interrupt.requested, progress, sensors, control });
     } catch (e) {
       if (!(e instanceof NonFiniteStateError || e instanceof NonFiniteRecordError)) throw e;
       progress.finish();

@@ -29,6 +29,8 @@ export interface RunFlags {
   fps?: number;
   /** Seed of the sensor noise (src/sensors/). */
   seed?: number;
+  /** A controller module (.ts/.js) that replaces the scene's (src/control/). */
+  controller?: string;
 }
 
 export interface RunSettings {

@@ -15,6 +15,7 @@ import { filterRulesModel } from './collision/filter.js';
 import { collisionReference, collisionRows, engineContacts, filterRows, scatterPoints, type CollisionReference, type ScatterPoint } from './collision/stage.js';
 import { sensorRows } from './sensors/stage.js';
 import { SENSOR_BUGS, setPlantedSensorBug } from '../sensors/planted-bugs.js';
+import { actuatorReference, actuatorRows, type ActuatorReference } from './actuators/stage.js';
 
 export interface SuiteOptions {
   stages: ReadonlySet<StageName>;
@@ -80,6 +81,8 @@ interface References {
   filterModels: NamedModel[];
   /** The batch path of detection (batch.collide()) at random states of a pile of shapes. */
   collisionBatch?: BatchCheckReference;
+  /** The actuators and passive stages' MuJoCo runs (actuators/stage.ts). */
+  actuators?: ActuatorReference;
 }
 
 const PER_STATE: StageName[] = ['kinematics', 'mass-matrix', 'bias', 'forward', 'step', 'energy'];
@@ -102,6 +105,9 @@ async function references(o: SuiteOptions): Promise<References> {
   // The collision reference (exact, float32 floors, MuJoCo) needs no model: it overlaps the rest.
   const collisionRef = o.stages.has('collision') ? collisionReference(o.python, o.seed) : undefined;
   collisionRef?.catch(() => undefined);
+  const actuatorRef = o.stages.has('actuators') || o.stages.has('passive') ? actuatorReference(o.python, o.stages, o.seed) : undefined;
+  actuatorRef?.catch(() => undefined);
+  if (actuatorRef) log('reference: actuated arm and passive pendulums (MuJoCo runs)');
   if (collisionRef) log('reference: collision pairs (exact, float32 floors, MuJoCo)');
   const trajectories = o.stages.has('trajectory')
     ? await pool(trajectoryScenarios(models, (n) => tauScale.get(n) ?? 1, o.seed), 2, async (sc) => {
@@ -119,7 +125,7 @@ async function references(o: SuiteOptions): Promise<References> {
   }
   const filterModels = o.stages.has('collision') ? [{ name: 'filter-rules', model: filterRulesModel() }, ...all.filter((m) => m.model.shapes?.length)] : [];
   const collisionBatch = o.stages.has('collision') ? batchCheckReference(o.seed) : undefined;
-  return { perState, trajectories, energy, readme, models, collision: await collisionRef, filterModels, collisionBatch };
+  return { perState, trajectories, energy, readme, models, collision: await collisionRef, filterModels, collisionBatch, actuators: await actuatorRef };
 }
 
 function runGates(refs: References, o: SuiteOptions, precision: Precision, addon: NativeAddon, states: number, out: SuiteResult | null): CheckRow[] {
@@ -136,6 +142,7 @@ function runGates(refs: References, o: SuiteOptions, precision: Precision, addon
     rows.push(...filterRows(refs.filterModels, precision, addon));
     if (refs.collisionBatch) rows.push(...batchCheckRows(refs.collisionBatch, precision, addon));
   }
+  if (refs.actuators) rows.push(...actuatorRows(refs.actuators, precision, addon));
   if (o.stages.has('exact')) {
     for (const [name, model] of refs.models) {
       const run = closedFormRun(name, model, precision, addon, o.seed);

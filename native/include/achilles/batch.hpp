@@ -37,6 +37,9 @@ class WorkerPool {
   bool stop_ = false;
 };
 
+/// Each actuator's initial rate-limited target (see FieldId::CtrlTarget).
+std::vector<double> initial_ctrl_targets(const Model& model);
+
 class Batch {
  public:
   Batch(Model model, const BatchOptions& opt);

@@ -31,6 +31,9 @@ enum class Bug : int {
   WarmStartOtherLane,         // warm start: lane i starts from lane i + 1's previous qacc (within a block)
   LimitSign,                  // joint limit: the upper side's row gets J = +1 instead of −1
   ContactTangentFrame,        // contact frame: t1 turned 45° about n from MuJoCo's mju_makeFrame
+  EffortLate,           // actuators: the step reads the control half written before the previous step
+  GearNotProjected,     // actuators: the scene's direction used as the gear without projecting it on the joint's axes
+  DampingExplicit,      // passive: semi-implicit Euler leaves damping explicit (MuJoCo solves M + h·D)
   Count
 };
 
@@ -59,6 +62,9 @@ inline const char* bug_name(Bug b) {
   case Bug::WarmStartOtherLane: return "contact-warmstart-other-lane";
   case Bug::LimitSign: return "limit-sign";
   case Bug::ContactTangentFrame: return "contact-tangent-frame";
+  case Bug::EffortLate: return "actuator-effort-one-step-late";
+  case Bug::GearNotProjected: return "actuator-gear-not-projected";
+  case Bug::DampingExplicit: return "damping-explicit-in-euler";
   case Bug::Count: break;
   }
   return "?";

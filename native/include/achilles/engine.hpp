@@ -50,8 +50,12 @@ class Buffer {
 // ContactActive/ContactDist component p*4+i, ContactPos component (p*4+i)*3+c, ContactNormal p*3+c.
 // QaccWarm (nv): the warm start of the constraint solver (the previous step's qacc; constrained models
 // only); ContactForce component (p*4+i)*3+c: normal, t1, t2 force of each contact slot (constrain()).
+// Actuator fields: Ctrl holds two halves of nu components each (half k = components k·nu ..), the
+// step with 0-based index s reads half s % 2 and clears the other (the double buffer); CtrlTarget
+// is each servo's rate-limited target (state); ActuatorForce each actuator's force at the last
+// step's start.
 enum class FieldId { Q, V, Tau, Qacc, Kinetic, Potential, BodyPos, BodyRot, TauPrev, ContactActive, ContactDist, ContactPos, ContactNormal,
-                     EnergyRef, DriftMax, KineticPeak, QaccWarm, ContactForce,
+                     EnergyRef, DriftMax, KineticPeak, QaccWarm, ContactForce, Ctrl, CtrlTarget, ActuatorForce,
                      // sensors (filled by sense()): per body 6 components each, [ω; v] and [α; a] in body axes
                      BodyVel, BodyAcc,
                      Count };
@@ -96,6 +100,8 @@ class Kernel {
   /// What sensors read at the current state: qacc (as constrain), every body's spatial velocity and
   /// acceleration (BodyVel, BodyAcc) and world pose (BodyPos, BodyRot).
   virtual void sense_blocks(int worker, int b0, int b1) = 0;
+  /// Steps taken so far (set by the batch before forward_blocks): which control half is current.
+  std::int64_t steps_done = 0;
 };
 
 /// The instruction set a pack of `lanes` values needs: one register of it holds the pack

@@ -47,11 +47,12 @@ template <class V> struct BlockScratch {
   BlockState<V> s;
   V* a_sub;    // accelerations of substeps after the first
   V* tau_prev; // the previous step's torque (read only by a planted bug)
+  V* target;   // each servo's rate-limited target (actuators)
   Transform<V>* X_WB;
   Transform<V>* X_WS; // world pose of every collision shape
   ConstraintWork<V> cw; // rows and solver vectors (constrained models only)
 
-  static std::size_t bytes_needed(const KModel<ScalarOf<V>>& M, std::size_t nshapes, const KConstraints<ScalarOf<V>>* K = nullptr) {
+  static std::size_t bytes_needed(const KModel<ScalarOf<V>>& M, std::size_t nshapes, std::size_t nu, const KConstraints<ScalarOf<V>>* K = nullptr) {
     const std::size_t n = M.joints.size();
     const std::size_t nq = M.nq, nv = M.nv;
     // Mirrors the constructor's takes; each take may pad up to 64 bytes.
@@ -62,10 +63,11 @@ template <class V> struct BlockScratch {
     }
     const std::size_t vecs = 2 * (nq + 1) + 9 * (nv + 1);
     return n * (sizeof(JointWork<V>) + sizeof(Transform<V>)) + dof + vecs * sizeof(V) + (4 * n + 16) * 64 +
+           (nv + 1 + 3 * (nu + 1)) * sizeof(V) + 4 * 64 +
            (nshapes ? nshapes : 1) * sizeof(Transform<V>) + 64 + (K ? ConstraintWork<V>::bytes_needed(M, *K) : 0);
   }
 
-  BlockScratch(Arena& arena, const KModel<ScalarOf<V>>& M, std::size_t nshapes, const KConstraints<ScalarOf<V>>* K = nullptr) {
+  BlockScratch(Arena& arena, const KModel<ScalarOf<V>>& M, const KForces<ScalarOf<V>>& F, std::size_t nshapes, const KConstraints<ScalarOf<V>>* K = nullptr) {
     const std::size_t n = M.joints.size();
     s.W = arena.take<JointWork<V>>(n);
     for (std::size_t i = 0; i < n; ++i) {
@@ -88,6 +90,12 @@ template <class V> struct BlockScratch {
     s.asum = arena.take<V>(nv);
     a_sub = arena.take<V>(nv);
     tau_prev = arena.take<V>(nv);
+    const std::size_t nu = F.nu ? F.nu : 1;
+    s.F = &F;
+    s.tau_eff = arena.take<V>(nv);
+    s.u = arena.take<V>(nu);
+    s.force = arena.take<V>(nu);
+    target = arena.take<V>(nu);
     X_WB = arena.take<Transform<V>>(n);
     X_WS = arena.take<Transform<V>>(nshapes ? nshapes : 1);
     if (K && K->enabled) cw.carve(arena, M, *K);
@@ -100,10 +108,11 @@ template <class V> class KernelImpl final : public Kernel {
 
  public:
   KernelImpl(const Model& model, const BatchOptions& opt, const Storage& storage)
-      : M_(model), C_(model), KC_(model, opt.dt / opt.substeps), opt_(opt), st_(storage), blocks_((opt.copies + W - 1) / W) {
+      : M_(model), C_(model), KC_(model, opt.dt / opt.substeps), F_(model, opt.dt), opt_(opt), st_(storage), blocks_((opt.copies + W - 1) / W) {
+    M_.set_step(model, opt.dt / opt.substeps, opt.integrator == Integrator::Euler);
     for (int t = 0; t < opt.threads; ++t) {
-      arenas_.emplace_back(BlockScratch<V>::bytes_needed(M_, C_.shapes.size(), &KC_));
-      scratch_.emplace_back(arenas_.back(), M_, C_.shapes.size(), &KC_);
+      arenas_.emplace_back(BlockScratch<V>::bytes_needed(M_, C_.shapes.size(), F_.nu, &KC_));
+      scratch_.emplace_back(arenas_.back(), M_, F_, C_.shapes.size(), &KC_);
     }
     h_ = T(opt.dt / opt.substeps);
   }
@@ -124,7 +133,9 @@ template <class V> class KernelImpl final : public Kernel {
       }
       std::int64_t done = 0;
       for (; done < nsteps; ++done) {
+        if (F_.nu) begin_step(b, steps_before + done, sc);
         step_once(sc);
+        if (F_.nu && ACH_BUG(EffortLate)) clear_ctrl_half(b, static_cast<int>((steps_before + done + 1) % 2));
         if (monitor) {
           // The observation pipeline (kPassVelocity, kPassPose, kPassEnergy) at the new state;
           // a NaN never replaces a maximum (the compare is false), the step reports it instead.
@@ -132,6 +143,7 @@ template <class V> class KernelImpl final : public Kernel {
           pass_pose(M_, s.W, sc.X_WB);
           V ke, pe;
           pass_energy(M_, s.W, sc.X_WB, ke, pe);
+          passive_energy(F_, s.q, s.v, ke, pe);
           const V drift = vabs((ke + pe) - e_ref);
           drift_max = vselect(drift > drift_max, drift, drift_max);
           ke_peak = vselect(ke > ke_peak, ke, ke_peak);
@@ -162,7 +174,8 @@ template <class V> class KernelImpl final : public Kernel {
     BlockState<V>& s = sc.s;
     for (int b = b0; b < b1; ++b) {
       load_block(b, sc);
-      forward_dynamics(M_, s.W, s.q, s.v, s.tau, s.qacc);
+      next_controls(b, sc);
+      forward_dynamics(M_, s.W, s.q, s.v, efforts(M_, s, s.q, s.v), s.qacc);
       store_field(FieldId::Qacc, b, s.qacc, M_.nv);
     }
   }
@@ -177,6 +190,7 @@ template <class V> class KernelImpl final : public Kernel {
       pass_pose(M_, s.W, sc.X_WB);
       V ke, pe;
       pass_energy(M_, s.W, sc.X_WB, ke, pe);
+      passive_energy(F_, s.q, s.v, ke, pe);
       vstore(lane_ptr(FieldId::Kinetic, 0, b), ke);
       vstore(lane_ptr(FieldId::Potential, 0, b), pe);
       for (int i = 0; i < n; ++i) {
@@ -198,7 +212,8 @@ template <class V> class KernelImpl final : public Kernel {
     const int n = static_cast<int>(M_.joints.size());
     for (int b = b0; b < b1; ++b) {
       load_block(b, sc);
-      forward_dynamics(M_, s.W, s.q, s.v, s.tau, s.qacc);
+      next_controls(b, sc);
+      forward_dynamics(M_, s.W, s.q, s.v, efforts(M_, s, s.q, s.v), s.qacc);
       if (KC_.enabled) {
         ConstraintWork<V>& cw = sc.cw;
         for (int r = 0; r < cw.nrows; ++r) cw.force[r] = V(T(0));
@@ -262,7 +277,8 @@ template <class V> class KernelImpl final : public Kernel {
     BlockState<V>& s = sc.s;
     for (int b = b0; b < b1; ++b) {
       load_block(b, sc);
-      forward_dynamics(M_, s.W, s.q, s.v, s.tau, s.qacc);
+      next_controls(b, sc);
+      forward_dynamics(M_, s.W, s.q, s.v, efforts(M_, s, s.q, s.v), s.qacc);
       if (KC_.enabled) {
         ConstraintWork<V>& cw = sc.cw;
         for (int r = 0; r < cw.nrows; ++r) cw.force[r] = V(T(0));
@@ -281,7 +297,8 @@ template <class V> class KernelImpl final : public Kernel {
     BlockState<V>& s = sc.s;
     const int b = robot / W, lane = robot % W;
     load_block(b, sc);
-    forward_dynamics(M_, s.W, s.q, s.v, s.tau, s.qacc);
+    next_controls(b, sc);
+    forward_dynamics(M_, s.W, s.q, s.v, efforts(M_, s, s.q, s.v), s.qacc);
     const int nv = M_.nv;
     out.qacc_smooth.resize(nv);
     for (int k = 0; k < nv; ++k) out.qacc_smooth[k] = double(vlane(s.qacc[k], lane));
@@ -420,8 +437,30 @@ template <class V> class KernelImpl final : public Kernel {
   T* lane_ptr(FieldId f, int component, int block) const {
     return static_cast<T*>(st_.ptr(f)) + static_cast<std::size_t>(component) * st_.stride + static_cast<std::size_t>(block) * W;
   }
-  void load_field(FieldId f, int b, V* dst, int count) const {
-    for (int k = 0; k < count; ++k) dst[k] = load<V>(lane_ptr(f, k, b));
+  void load_field(FieldId f, int b, V* dst, int count, int first = 0) const {
+    for (int k = 0; k < count; ++k) dst[k] = load<V>(lane_ptr(f, first + k, b));
+  }
+  /// The controls the next step would read, without moving the servos' targets (merge of
+  /// actuators' forward_blocks: shared by forward, constrain, constraint_report and sense).
+  void next_controls(int b, BlockScratch<V>& sc) const {
+    if (!F_.nu) return;
+    load_field(FieldId::Ctrl, b, sc.s.u, F_.nu, static_cast<int>(steps_done % 2) * F_.nu);
+    step_controls(F_, sc.s.u, sc.target, sc.s.u);
+  }
+  void clear_ctrl_half(int b, int half) const {
+    for (int a = 0; a < F_.nu; ++a) vstore(lane_ptr(FieldId::Ctrl, half * F_.nu + a, b), V(T(0)));
+  }
+  /// The double buffer: step s reads the control half s % 2 (written before it) and clears the
+  /// other, which the controller writes for step s + 1; what is not written again reads 0.
+  void begin_step(int b, std::int64_t s, BlockScratch<V>& sc) const {
+    const int half = static_cast<int>(s % 2);
+    if (ACH_BUG(EffortLate)) { // the planted bug: the half written before the previous step, cleared after
+      load_field(FieldId::Ctrl, b, sc.s.u, F_.nu, (1 - half) * F_.nu);
+    } else {
+      load_field(FieldId::Ctrl, b, sc.s.u, F_.nu, half * F_.nu);
+      clear_ctrl_half(b, 1 - half);
+    }
+    step_controls(F_, sc.s.u, sc.target, sc.s.u);
   }
   void store_field(FieldId f, int b, const V* src, int count) const {
     for (int k = 0; k < count; ++k) vstore(lane_ptr(f, k, b), src[k]);
@@ -441,6 +480,10 @@ template <class V> class KernelImpl final : public Kernel {
           sc.cw.warm[k] = load<V>(buf);
         }
     }
+    if (F_.nu) {
+      load_field(FieldId::CtrlTarget, b, sc.target, F_.nu);
+      load_field(FieldId::ActuatorForce, b, sc.s.force, F_.nu);
+    }
   }
   void store_block(int b, const BlockScratch<V>& sc) const {
     store_field(FieldId::Q, b, sc.s.q, M_.nq);
@@ -448,6 +491,10 @@ template <class V> class KernelImpl final : public Kernel {
     store_field(FieldId::Qacc, b, sc.s.qacc, M_.nv);
     if (ACH_BUG(TorqueLate)) store_field(FieldId::TauPrev, b, sc.tau_prev, M_.nv);
     if (KC_.enabled) store_field(FieldId::QaccWarm, b, sc.cw.warm, M_.nv);
+    if (F_.nu) {
+      store_field(FieldId::CtrlTarget, b, sc.target, F_.nu);
+      store_field(FieldId::ActuatorForce, b, sc.s.force, F_.nu);
+    }
   }
   int valid_lanes(int b) const {
     const int left = opt_.copies - b * W;
@@ -470,8 +517,9 @@ template <class V> class KernelImpl final : public Kernel {
       } else {
         // every evaluation: forward dynamics, detection, rows, the solve warm-started from the
         // qacc of the substep's first evaluation of the previous substep (MuJoCo's qacc_warmstart)
-        auto acc = [&](const V* q, const V* v, V* out) {
-          forward_dynamics(M_, s.W, q, v, s.tau, out);
+        // (efforts and Euler's implicit damping as SmoothAcc; the solve then uses that smooth q̈)
+        auto acc = [&](const V* q, const V* v, V* out, bool first = false, bool stepping = false) {
+          forward_dynamics(M_, s.W, q, v, efforts(M_, s, q, v, first), out, stepping);
           constrain(sc, q, v, out, KC_.iterations, true);
         };
         substep(s, a, acc);
@@ -515,6 +563,7 @@ template <class V> class KernelImpl final : public Kernel {
   KModel<T> M_;
   KCollision<T> C_;
   KConstraints<T> KC_;
+  KForces<T> F_;
   BatchOptions opt_;
   Storage st_;
   int blocks_;

@@ -9,6 +9,7 @@
 #include <utility>
 #include <vector>
 
+#include "actuators/actuator.hpp"
 #include "collision/shape.hpp"
 
 namespace ach {
@@ -64,6 +65,8 @@ struct Joint {
   double limit_solimp[5] = {0.9, 0.95, 0.001, 0.5, 2};
   double limit_margin = 0;
   double frictionloss = 0;
+  // Passive joint forces (actuators/actuator.hpp): per dof, MuJoCo's definitions.
+  double damping = 0, stiffness = 0, springref = 0, armature = 0;
 };
 
 struct Model {
@@ -86,6 +89,8 @@ struct Model {
   std::vector<double> dof_invweight0;
   /// True when the model has contact pairs or joint limits: the step runs detection and the solver.
   bool constrained() const;
+  // Actuators (actuators/actuator.hpp), each driving one joint.
+  std::vector<Actuator> actuators;
 
   /// Fill offsets, derived inertias and axis kinds, and check every invariant the kernels rely
   /// on. Throws std::invalid_argument with a message naming the joint.

@@ -69,8 +69,9 @@ void finalize_constraints(Model& m) {
   KModel<double> K(m);
   for (double& g : K.gravity) g = 0;
   const int nv = m.nv, n = static_cast<int>(m.joints.size());
-  Arena arena(BlockScratch<double>::bytes_needed(K, 0));
-  BlockScratch<double> sc(arena, K, 0);
+  const KForces<double> F(m, 0.0); // (merge: the scratch now carries the actuators' arrays; unused here)
+  Arena arena(BlockScratch<double>::bytes_needed(K, 0, F.nu));
+  BlockScratch<double> sc(arena, K, F, 0);
   std::vector<double> q(m.q0), zero(nv, 0.0), e(nv, 0.0), Minv(static_cast<std::size_t>(nv) * nv);
   for (const Joint& j : m.joints) {
     if (j.type == JointType::Revolute || j.type == JointType::Prismatic || j.type == JointType::Planar)
