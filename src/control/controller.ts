@@ -62,6 +62,9 @@ export interface Controller {
   rate?: number;
   init?(io: ControlIO): void;
   update(io: ControlIO): void;
+  /** Charts of the finished run from its recorded trace (name → Vega-Lite spec), written beside the
+   *  run's own (`achilles run`). Optional; a module may export it as `report`. */
+  report?(trace: { columns: readonly string[]; rows: readonly (readonly number[])[] }): Record<string, Record<string, unknown>>;
 }
 
 /** A controller bound to a batch: call beforeStep() before each single step. */

@@ -45,7 +45,10 @@ export async function loadControllerModule(path: string): Promise<Controller> {
   } else {
     mod = (await import(pathToFileURL(path).href)) as Record<string, unknown>;
   }
-  return asController(mod.default ?? mod.controller, path);
+  const c = asController(mod.default ?? mod.controller, path);
+  // A module may also export report(trace): its own charts of the run (e.g. a demo's path vs its reference).
+  if (typeof mod.report === 'function' && !c.report) return { ...c, report: mod.report as Controller['report'] };
+  return c;
 }
 
 function asController(x: unknown, path: string): Controller {

@@ -26,6 +26,8 @@ import { summarize, summaryText } from './summary.js';
 import { writeRunReplay } from '../viewer/run-replay.js';
 import { ControlLoop } from '../control/controller.js';
 import { resolveController } from '../control/load.js';
+import { writeChart } from '../reports/render.js';
+import type { VlSpec } from '../reports/charts.js';
 import { SensorBank, sensorChannels as sensorChannelNames } from '../sensors/bank.js';
 import type { SensorDesc } from '../engine/model-desc.js';
 
@@ -130,6 +132,11 @@ export async function runScene(scene: string, flags: RunFlags): Promise<number> 
     const write0 = performance.now();
     const meta = runMetadata(s, batch.isa, MIDPOINT_ITERATIONS);
     await writeRunFiles(set, result.recorder, meta, summary, model.name);
+    // The controller's own charts (a demo's path against its reference, say), from the same trace.
+    if (controller?.report) {
+      const charts = controller.report({ columns: result.recorder.columns.all, rows: result.recorder.rows });
+      for (const [name, spec] of Object.entries(charts)) await writeChart(set, name, spec as VlSpec);
+    }
     if (flags.html) await writeRunReplay(set, model, s, meta, addon, flags.fps, () => interrupt.requested);
     // A signal during chart rendering still means "don't leave anything behind".
     if (interrupt.requested) return interrupted();

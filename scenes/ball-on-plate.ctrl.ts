@@ -12,7 +12,7 @@
 //   reference: t < CATCH_S: the centre (catch the ball, bring it in); then a figure-8
 //              x = A sin(ωτ), y = (A/2) sin(2ωτ) (a lemniscate of Gerono), its amplitude ramped in over RAMP_S.
 
-import type { ControlIO } from '../../src/control/controller.js';
+import type { ControlIO } from '../src/control/controller.js';
 
 export const CATCH_S = 6;
 export const RAMP_S = 3;
@@ -32,10 +32,16 @@ export function reference(t: number): { p: [number, number]; v: [number, number]
   if (t < CATCH_S) return { p: [0, 0], v: [0, 0], a: [0, 0] };
   const tau = t - CATCH_S;
   const w = (2 * Math.PI) / FIGURE8.period;
-  // amplitude ramp s(τ) = min(1, τ/RAMP_S) (its derivative is ignored in v and a: a slow ramp)
+  // amplitude ramped in linearly: A(τ) = A0 · min(1, τ/RAMP_S), A' = A0/RAMP_S while ramping (A'' = 0)
   const A = FIGURE8.amplitude * Math.min(1, tau / RAMP_S);
+  const dA = tau < RAMP_S ? FIGURE8.amplitude / RAMP_S : 0;
   const s1 = Math.sin(w * tau), c1 = Math.cos(w * tau), s2 = Math.sin(2 * w * tau), c2 = Math.cos(2 * w * tau);
-  return { p: [A * s1, (A / 2) * s2], v: [A * w * c1, A * w * c2], a: [-A * w * w * s1, -2 * A * w * w * s2] };
+  // p = A·f, v = A'·f + A·f', a = 2A'·f' + A·f''  with f = (sin ωτ, ½ sin 2ωτ)
+  return {
+    p: [A * s1, (A / 2) * s2],
+    v: [dA * s1 + A * w * c1, (dA / 2) * s2 + A * w * c2],
+    a: [2 * dA * w * c1 - A * w * w * s1, 2 * dA * w * c2 - 2 * A * w * w * s2],
+  };
 }
 
 /** World point (relative to the pivot) → plate frame, for roll α about x then pitch β about y: Ryᵀ Rxᵀ p. */
