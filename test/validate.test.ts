@@ -3,6 +3,7 @@
 import { mkdtempSync, readFileSync, existsSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { SENSOR_BUGS } from '../src/sensors/planted-bugs.js';
 import { describe, expect, it, vi } from 'vitest';
 import { validateCommand } from '../src/cli/validate-command.js';
 import { bugAddon, engineAddon } from '../src/engine/native.js';
@@ -200,7 +201,7 @@ describe('gates', () => {
     for (const b of j.bugs) expect(b.caught).toBe(b.stages.length > 0);
     expect(j.bugs.filter((b) => b.caught).every((b) => b.stages.every((s) => s === 'forward'))).toBe(true);
     expect(j.stages.every((s) => s.stage === 'forward' && s.status === 'PASS')).toBe(true);
-    const planted = bugAddon().plantedBugs!().length;
+    const planted = bugAddon().plantedBugs!().length + SENSOR_BUGS.length; // native + TypeScript (sensors)
     expect(j.stages[0].bugsPlanted).toBe(planted);
     // forward alone never runs the integrators: the subset is judged on the bugs it reaches, and says which it cannot.
     const bugs = (j as unknown as { bugSummary: { planted: number; reached: number; caught: number; notReached: string[] } }).bugSummary;

@@ -3,6 +3,8 @@
 
 #include <algorithm>
 #include <exception>
+#include <stdexcept>
+#include <string>
 
 namespace ach {
 
@@ -67,6 +69,17 @@ void WorkerPool::run(int items, const std::function<void(int, int, int)>& job) {
   done_cv_.wait(lock, [&] { return pending_ == 0; });
 }
 
+/// Each servo's rate-limited target starts where the servo is: a position servo at its length g·q0,
+/// a velocity servo at rest (0).
+std::vector<double> initial_ctrl_targets(const Model& m) {
+  std::vector<double> t(m.actuators.size(), 0.0);
+  for (std::size_t a = 0; a < t.size(); ++a) {
+    const Actuator& A = m.actuators[a];
+    if (A.kind == ActuatorKind::Position) t[a] = A.gear[0] * m.q0[m.joints[A.joint].qoff];
+  }
+  return t;
+}
+
 Batch::Batch(Model model, const BatchOptions& opt)
     : model_(std::move(model)), opt_(opt), storage_(make_storage(model_, opt_)), kernel_(make_kernel(model_, opt_, storage_)),
       pool_(opt.threads), per_worker_(opt.threads), worker_errors_(opt.threads) {
@@ -83,6 +96,11 @@ template <class T> static void fill_initial(const Model& m, const Storage& s) {
   fill(FieldId::Tau, m.tau0);
   fill(FieldId::TauPrev, std::vector<double>(m.nv, 0.0));
   fill(FieldId::Qacc, std::vector<double>(m.nv, 0.0));
+  if (m.constrained()) fill(FieldId::QaccWarm, std::vector<double>(m.nv, 0.0));
+  const std::size_t nu = m.actuators.size();
+  fill(FieldId::Ctrl, std::vector<double>(2 * nu, 0.0));
+  fill(FieldId::ActuatorForce, std::vector<double>(nu, 0.0));
+  fill(FieldId::CtrlTarget, initial_ctrl_targets(m));
 }
 
 void fill_initial_state(const Model& model, const Storage& storage) {
@@ -124,11 +142,31 @@ StepStats Batch::step(std::int64_t nsteps, bool monitor) {
 }
 
 void Batch::forward() {
+  kernel_->steps_done = steps_;
   pool_.run(kernel_->blocks(), [&](int w, int b, int e) { kernel_->forward_blocks(w, b, e); });
 }
 
 void Batch::collide() {
   pool_.run(kernel_->blocks(), [&](int w, int b, int e) { kernel_->collide_blocks(w, b, e); });
+}
+
+void Batch::constrain() {
+  kernel_->steps_done = steps_;
+  pool_.run(kernel_->blocks(), [&](int w, int b, int e) { kernel_->constrain_blocks(w, b, e); });
+}
+
+ConstraintReport Batch::constraint_report(int robot, int iterations, bool warm) {
+  if (robot < 0 || robot >= opt_.copies) throw std::invalid_argument("robot " + std::to_string(robot) + " is out of range");
+  if (iterations < 0 || iterations > 1000000) throw std::invalid_argument("iterations must be an integer from 0 to 1000000");
+  ConstraintReport r;
+  kernel_->steps_done = steps_;
+  kernel_->constraint_report(robot, iterations, warm, r);
+  return r;
+}
+
+void Batch::sense() {
+  kernel_->steps_done = steps_;
+  pool_.run(kernel_->blocks(), [&](int w, int b, int e) { kernel_->sense_blocks(w, b, e); });
 }
 
 void Batch::observe() {

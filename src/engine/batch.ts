@@ -3,7 +3,7 @@
 import type { BatchApi, BatchOptions, LaneWidth, NonFiniteInfo, Precision, Real } from './api.js';
 import { LANE_WIDTHS, PRECISIONS } from './api.js';
 import { INTEGRATORS, JOINT_NQ, JOINT_NV, planarFrame, type IntegratorName, type ModelDesc } from './model-desc.js';
-import { engineAddon, type NativeAddon, type NativeBatch } from './native.js';
+import { engineAddon, type ConstraintState, type NativeAddon, type NativeBatch } from './native.js';
 import { laneProblem, widestLanes } from './lanes.js';
 import { WORLD_LIMITS } from './world-limits.js';
 import { ensureMemory } from './memory.js';
@@ -42,7 +42,12 @@ export function toNativeModel(model: ModelDesc): object {
       conaffinity: s.conaffinity,
       margin: s.margin,
       gap: s.gap,
+      // contact softness (contact-solver): absent keys take MuJoCo's defaults natively
+      ...(s.solref ? { solref: s.solref } : {}),
+      ...(s.solimp ? { solimp: s.solimp } : {}),
+      ...(s.condim !== undefined ? { condim: s.condim } : {}),
     })),
+    ...(model.solver ? { solver: { iterations: model.solver.iterations, impratio: model.solver.impratio } } : {}),
     excludes: model.excludes ?? [],
     gravity: model.world.gravity,
     bodies: model.bodies.map((b) => {
@@ -62,8 +67,30 @@ export function toNativeModel(model: ModelDesc): object {
         q0: b.q0,
         v0: b.v0,
         tau: b.tau,
+        // joint limit and dry friction (contact-solver)
+        ...(b.range ? { range: b.range } : {}),
+        ...(b.limit ? { limit: { solref: b.limit.solref, solimp: b.limit.solimp, margin: b.limit.margin } } : {}),
+        ...(b.frictionloss !== undefined ? { frictionloss: b.frictionloss } : {}),
+        // passive joint forces (actuators branch)
+        damping: b.damping ?? 0,
+        stiffness: b.stiffness ?? 0,
+        springref: b.springref ?? 0,
+        armature: b.armature ?? 0,
       };
     }),
+    // actuators (actuators branch)
+    actuators: (model.actuators ?? []).map((a) => ({
+      name: a.name,
+      body: a.body,
+      kind: a.kind,
+      gear: a.gear,
+      direction: a.direction,
+      kp: a.kp,
+      kv: a.kv,
+      ctrlrange: a.ctrlrange,
+      forcerange: a.forcerange,
+      rateLimit: a.rateLimit ?? 0,
+    })),
   };
 }
 
@@ -106,6 +133,13 @@ export class Batch implements BatchApi {
   readonly contactNormal: Real;
   private readonly native: NativeBatch;
   private stepCount = 0;
+  // Actuators (actuators branch): nu controls per robot, double-buffered (see `ctrl`).
+  readonly nu: number;
+  private readonly ctrlHalves: [Real, Real];
+  /** Each actuator's force at the last step's start: actuatorForce[a * stride + r]. */
+  readonly actuatorForce: Real;
+  /** Each servo's rate-limited target (state): ctrlTarget[a * stride + r]. */
+  readonly ctrlTarget: Real;
 
   constructor(model: ModelDesc, opts: BatchOptions, addon: NativeAddon = engineAddon()) {
     this.model = model;
@@ -149,6 +183,25 @@ export class Batch implements BatchApi {
     this.contactDist = this.native.field('contactDist');
     this.contactPos = this.native.field('contactPos');
     this.contactNormal = this.native.field('contactNormal');
+    this.nu = info.nu;
+    const ctrl = this.native.field('ctrl');
+    const half = this.nu * this.stride;
+    this.ctrlHalves = [ctrl.subarray(0, half), ctrl.subarray(half, 2 * half)];
+    this.actuatorForce = this.native.field('actuatorForce');
+    this.ctrlTarget = this.native.field('ctrlTarget');
+  }
+
+  /** The controls the next step reads: ctrl[a * stride + r] for actuator a of robot r (a view, no
+   *  copy). The halves swap at the start of every step and the step clears the half it does not
+   *  read, so a control written now acts over exactly the next step and reads 0 after it: take
+   *  this view again after every step (it alternates between the two halves). */
+  get ctrl(): Real {
+    return this.ctrlHalves[this.stepCount % 2];
+  }
+
+  /** Both control halves (the step with index s reads half s % 2), e.g. to clear a robot's controls. */
+  controlHalves(): readonly [Real, Real] {
+    return this.ctrlHalves;
   }
 
   get steps(): number {
@@ -227,6 +280,40 @@ export class Batch implements BatchApi {
   collide(): void {
     this.native.collide();
   }
+
+  /** Detection and the constraint solve at the current state, as the next step will start it (warm
+   *  start included): fills qacc, the contact views and `contactForce`
+   *  (contactForce[((p*4+i)*3+c)*stride + r]: c = 0 normal, 1 and 2 friction along t1, t2; MuJoCo's
+   *  mju_decodePyramid, in the frame `constraints()` reports). */
+  constrain(): void {
+    this.native.constrain();
+  }
+
+  /** The contact forces of the last constrain() (a view on engine memory). */
+  get contactForce(): Real {
+    return this.native.field('contactForce');
+  }
+
+  /** One robot's constraint rows (MuJoCo's efc_*: dist, J, aref, R, D, force), qacc_smooth and the
+   *  constrained qacc at the current state. `iterations` (default the model's solver iterations,
+   *  20): CG iterations; a large count (e.g. 2000 in f64) runs it to convergence, to compare with
+   *  MuJoCo's Newton solver. `warm`: start from the stored warm start (as a step would) instead of
+   *  qacc_smooth (MuJoCo with warmstart disabled). Nothing in the batch changes. */
+  constraints(robot: number, opts: { iterations?: number; warm?: boolean } = {}): ConstraintState {
+    this.checkRobot(robot);
+    const iterations = opts.iterations ?? this.model.solver?.iterations ?? 20;
+    if (!Number.isInteger(iterations) || iterations < 0 || iterations > 1_000_000) throw new Error(`iterations must be an integer from 0 to 1000000 (got ${iterations})`);
+    return this.native.constraints(robot, iterations, opts.warm ?? false);
+  }
+  /** What sensors read at the current state (views on engine memory, valid until the next call):
+   *  per body, spatial velocity and acceleration in body axes ([ω; v], [α; a], 6 each, gravity
+   *  entered as a base acceleration −g), world position and R_WB; qacc is refreshed too. */
+  sense(): { vel: Real; acc: Real; pos: Real; rot: Real } {
+    this.native.sense();
+    this.sensed ??= { vel: this.native.field('bodyVel'), acc: this.native.field('bodyAcc'), pos: this.native.field('bodyPos'), rot: this.native.field('bodyRot') };
+    return this.sensed;
+  }
+  private sensed: { vel: Real; acc: Real; pos: Real; rot: Real } | undefined;
 
   reset(): void {
     this.native.reset();

@@ -10,6 +10,8 @@
 //   (placed in P by `pos`, `quat`);  B  body i's frame = J moved by the joint, X_PB = X_PJ · X_J(q).
 // Quaternions are always [w, x, y, z] and unit.
 
+import type { ControllerSpec } from '../control/spec.js';
+
 export type Vec3 = [number, number, number];
 export type Quat = [number, number, number, number];
 
@@ -159,6 +161,9 @@ export interface ActuatorDesc {
   forcerange?: [number, number];
   /** Servos only: the largest rate (units of ctrl per second) at which the effective target moves. */
   rateLimit?: number;
+  /** The scene's direction before projection: [torque; force] in the joint frame J (6 numbers).
+   *  Informational; the engine applies `gear` (the bug build's gear-not-projected reads this). */
+  direction?: number[];
   source?: SourceSpan;
 }
 
@@ -192,6 +197,8 @@ export interface ModelDesc {
   actuators?: ActuatorDesc[];
   /** Body pairs (indices into `bodies`, -1 = world) whose shapes never collide (MuJoCo's contact/exclude). */
   excludes?: [number, number][];
+  /** The controller the scene names (a module or the built-in PD; src/control/spec.ts). */
+  controller?: ControllerSpec;
 }
 
 /** Offsets of each body's coordinates in q and v (joint order = body order). */
@@ -222,4 +229,59 @@ export function planarFrame(n: Vec3): { u: Vec3; w: Vec3 } {
   const u: Vec3 = [ur[0] / len, ur[1] / len, ur[2] / len];
   const w: Vec3 = [n[1] * u[2] - n[2] * u[1], n[2] * u[0] - n[0] * u[2], n[0] * u[1] - n[1] * u[0]];
   return { u, w };
+}
+
+// ---- sensors (branch `sensors`; read by src/sensors/) ------------------------------------------
+
+/** A joint encoder on one coordinate of a joint: reading = Q((1 + scale)·q + drift + noise, filtered).
+ *  noise: white, N(0, noise²) per sample; drift: first-order Gauss–Markov with stationary standard
+ *  deviation `sigma` and correlation time `tau` (s); cutoff: first-order low-pass whose −3 dB
+ *  frequency is `cutoff` (Hz) exactly; quantum: quantization step (round to nearest). */
+export interface EncoderSensorDesc {
+  kind: 'encoder';
+  name: string;
+  /** Index into `ModelDesc.bodies` of the joint read. */
+  body: number;
+  /** Which of the joint's position coordinates (0 for revolute/prismatic). */
+  coordinate: number;
+  noise: number;
+  drift?: { sigma: number; tau: number };
+  cutoff?: number;
+  scale: number;
+  quantum: number;
+  source?: SourceSpan;
+}
+
+/** An IMU on a body at point `pos` (body frame, axes = body axes): gyro = ω_B, accelerometer =
+ *  the point's linear acceleration minus gravity, in body axes (reads +g up at rest); white noise each. */
+export interface ImuSensorDesc {
+  kind: 'imu';
+  name: string;
+  body: number;
+  pos: Vec3;
+  gyroNoise: number;
+  accelNoise: number;
+  source?: SourceSpan;
+}
+
+/** A camera that reports the world position of point `pos` of a body: frames at `rate` Hz (frame n
+ *  captured at the step nearest n/rate), each visible `latency` s later (rounded to whole steps),
+ *  with white noise N(0, noise²) per axis. */
+export interface CameraSensorDesc {
+  kind: 'camera';
+  name: string;
+  body: number;
+  pos: Vec3;
+  rate: number;
+  latency: number;
+  noise: number;
+  source?: SourceSpan;
+}
+
+export type SensorDesc = EncoderSensorDesc | ImuSensorDesc | CameraSensorDesc;
+
+/** Sensors declared in the scene (absent or empty: none). Declaration merging keeps this addition
+ *  to ModelDesc in its own block. */
+export interface ModelDesc {
+  sensors?: SensorDesc[];
 }

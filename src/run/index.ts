@@ -24,6 +24,14 @@ import { simulate } from './simulate.js';
 import { applySpread } from './spread.js';
 import { summarize, summaryText } from './summary.js';
 import { writeRunReplay } from '../viewer/run-replay.js';
+import { ControlLoop } from '../control/controller.js';
+import { resolveController } from '../control/load.js';
+import { writeChart } from '../reports/render.js';
+import type { VlSpec } from '../reports/charts.js';
+import { SensorBank, sensorChannels as sensorChannelNames } from '../sensors/bank.js';
+import type { SensorDesc } from '../engine/model-desc.js';
+
+const sensorChannelCount = (s: SensorDesc): number => sensorChannelNames(s).length;
 
 const MIDPOINT_ITERATIONS = 4;
 /** Peak bytes per recorded number: the row (8), its CSV text and object (~60), chart data (~130). */
@@ -58,7 +66,8 @@ export async function runScene(scene: string, flags: RunFlags): Promise<number> 
   // Checked and staged before any stepping: a bad --out is reported now, not after the run.
   // The batch and the records (kept in memory, then written as CSV and charts) must fit.
   const records = Math.ceil(s.steps / s.recordEvery) + 1; // the first state, every recordEvery steps, the last
-  const values = records * s.robots.length * (3 + 2 * model.bodies.length * 7 + 4);
+  const sensorChannels = (model.sensors ?? []).reduce((n, x) => n + sensorChannelCount(x), 0);
+  const values = records * s.robots.length * (3 + 2 * model.bodies.length * 7 + 4 + sensorChannels);
   ensureMemory(
     batchBytes(model, s.copies, s.precision, s.lanes) + values * BYTES_PER_RECORDED_VALUE,
     `this run (${s.copies} robot${s.copies === 1 ? '' : 's'}, ${records} records of ${s.robots.length})`,
@@ -88,6 +97,11 @@ export async function runScene(scene: string, flags: RunFlags): Promise<number> 
       addon,
     );
     applySpread(batch, s.spread);
+    const sensors = s.sensors ? new SensorBank(batch, model.sensors ?? [], { seed: s.seed }) : null;
+    const controller = await resolveController(model, flags.controller);
+    // simulate() reads the sensors (at step 0, then after every step, before the controller's turn),
+    // so the loop gets their readings without updating them itself.
+    const control = controller ? new ControlLoop(batch, controller, sensors ? { readings: sensors.readings, update: () => undefined } : undefined) : undefined;
     const loadSeconds = (performance.now() - start) / 1000;
     process.stderr.write(
       `achilles run: ${model.name}, ${s.copies} robot${s.copies === 1 ? '' : 's'} x ${s.steps} step${s.steps === 1 ? '' : 's'} (${Number((s.steps * s.dt).toPrecision(12))} s); Ctrl-C stops without writing anything\n`,
@@ -96,7 +110,7 @@ export async function runScene(scene: string, flags: RunFlags): Promise<number> 
     const wall0 = performance.now();
     let result;
     try {
-      result = await simulate(batch, { steps: s.steps, recordEvery: s.recordEvery, robots: s.robots, shouldStop: () => interrupt.requested, progress });
+      result = await simulate(batch, { steps: s.steps, recordEvery: s.recordEvery, robots: s.robots, shouldStop: () => interrupt.requested, progress, sensors, control });
     } catch (e) {
       if (!(e instanceof NonFiniteStateError || e instanceof NonFiniteRecordError)) throw e;
       progress.finish();
@@ -118,6 +132,11 @@ export async function runScene(scene: string, flags: RunFlags): Promise<number> 
     const write0 = performance.now();
     const meta = runMetadata(s, batch.isa, MIDPOINT_ITERATIONS);
     await writeRunFiles(set, result.recorder, meta, summary, model.name);
+    // The controller's own charts (a demo's path against its reference, say), from the same trace.
+    if (controller?.report) {
+      const charts = controller.report({ columns: result.recorder.columns.all, rows: result.recorder.rows });
+      for (const [name, spec] of Object.entries(charts)) await writeChart(set, name, spec as VlSpec);
+    }
     if (flags.html) await writeRunReplay(set, model, s, meta, addon, flags.fps, () => interrupt.requested);
     // A signal during chart rendering still means "don't leave anything behind".
     if (interrupt.requested) return interrupted();

@@ -27,6 +27,7 @@ export function runMetadata(s: RunSettings, isa: string, midpointIterations: num
     copies: s.copies,
     robots: s.robots.join(','),
     spread: s.spread,
+    ...(s.sensors ? { sensor_seed: s.seed } : {}),
     duration: s.duration,
     steps: s.steps,
     record_every: s.recordEvery,

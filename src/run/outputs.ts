@@ -12,6 +12,7 @@ import { writeChart } from '../reports/render.js';
 import { positionChart } from './position-chart.js';
 import { writeContactFiles } from './contacts.js';
 import type { Recorder } from './recorder.js';
+import { sensorChart } from '../sensors/chart.js';
 import type { RunSummary } from './summary.js';
 
 export const RUN_FILES = ['trace.csv', 'run.json', 'joint-angles.vl.json', 'joint-angles.svg', 'energy-drift.vl.json', 'energy-drift.svg'] as const;
@@ -53,5 +54,10 @@ export async function writeRunFiles(sink: OutputSink, rec: Recorder, meta: Recor
   const d = await writeChart(sink, 'energy-drift', drift);
   written.push(d.specPath, d.svgPath);
   if (rec.contacts) written.push(...(await writeContactFiles(sink, rec.contacts, meta, sceneName)));
+  const sensors = rec.readings ? sensorChart(rec.model, rec, sceneName) : null; // sensors.vl.json / .svg
+  if (sensors) {
+    const s = await writeChart(sink, 'sensors', sensors);
+    written.push(s.specPath, s.svgPath);
+  }
   return written;
 }

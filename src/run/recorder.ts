@@ -8,6 +8,7 @@
 import type { Batch } from '../engine/batch.js';
 import { coordinateNames } from '../engine/batch.js';
 import { ContactRecorder } from './contacts.js';
+import type { SensorReadings } from '../sensors/readings.js';
 
 export interface TraceColumns {
   q: string[];
@@ -36,8 +37,11 @@ export class Recorder {
   constructor(
     private readonly batch: Batch,
     readonly robots: readonly number[],
+    /** The scene's sensor readings at the same instants (columns `sensor:<channel>` after `drift`). */
+    readonly readings: SensorReadings | null = null,
   ) {
     this.columns = traceColumns(batch);
+    if (readings) this.columns.all.push(...readings.channels.map((c) => `sensor:${c}`));
     this.contacts = batch.pairs.length ? new ContactRecorder(batch, batch.model, robots) : null;
   }
 
@@ -56,6 +60,7 @@ export class Recorder {
       const total = e.total[r];
       if (!this.initialTotal.has(r)) this.initialTotal.set(r, total);
       row.push(e.kinetic[r], e.potential[r], total, total - this.initialTotal.get(r)!);
+      if (this.readings) for (let c = 0; c < this.readings.channels.length; c++) row.push(this.readings.data[c * this.readings.stride + r]);
       this.rows.push(row);
     }
     this.contacts?.record(step, time);

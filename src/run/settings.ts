@@ -27,6 +27,10 @@ export interface RunFlags {
   /** Also write replay.html (+ its data) at `fps` frames per second (src/viewer/). */
   html?: boolean;
   fps?: number;
+  /** Seed of the sensor noise (src/sensors/). */
+  seed?: number;
+  /** A controller module (.ts/.js) that replaces the scene's (src/control/). */
+  controller?: string;
 }
 
 export interface RunSettings {
@@ -50,6 +54,10 @@ export interface RunSettings {
   outDir: string;
   /** Amplitude (rad or m) of the deterministic initial offsets of robots 1..copies-1; 0 = identical robots. */
   spread: number;
+  /** Seed of the sensor noise streams (robot r: stream of (seed, r)). */
+  seed: number;
+  /** Whether the scene declares sensors (then they are read after every step and recorded). */
+  sensors: boolean;
 }
 
 /** The most steps one run takes: 1e9 steps of even the smallest scene are over ten minutes of
@@ -104,5 +112,7 @@ export function resolveSettings(scene: string, model: ModelDesc, flags: RunFlags
     recordEvery,
     outDir: flags.out ?? join('reports', 'run', `${safeName(model.name)}-${integrator}-${precision}`),
     spread: flags.spread ?? 0,
+    seed: flags.seed ?? 0,
+    sensors: (model.sensors?.length ?? 0) > 0,
   };
 }

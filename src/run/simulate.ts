@@ -6,9 +6,11 @@
 // most every 50 ms so tiny chunks don't pay for it. Only the batch.step calls are timed.
 
 import { NonFiniteStateError, type Batch } from '../engine/batch.js';
+import type { ControlLoop } from '../control/controller.js';
 import type { Progress } from '../reports/progress.js';
 import { checkFinite } from './finite-check.js';
 import { Recorder } from './recorder.js';
+import type { SensorBank } from '../sensors/bank.js';
 
 export interface SimulateOptions {
   steps: number;
@@ -20,6 +22,10 @@ export interface SimulateOptions {
   progress?: Progress;
   /** Steps per slice to start with (the loop adapts it). */
   initialSlice?: number;
+  /** Sensors read after every step (and at step 0): with them the engine steps one step per call. */
+  sensors?: SensorBank | null;
+  /** A controller: called before every step (at its rate), so the batch steps one step at a time. */
+  control?: ControlLoop;
 }
 
 /** Per recorded robot, over every step (not only the recorded ones): the largest |E − E(0)| and
@@ -43,7 +49,9 @@ export interface SimulateResult {
 const yieldToEventLoop = (): Promise<void> => new Promise((resolve) => setImmediate(resolve));
 
 export async function simulate(batch: Batch, o: SimulateOptions): Promise<SimulateResult> {
-  const recorder = new Recorder(batch, o.robots);
+  const sensors = o.sensors ?? null;
+  sensors?.update(); // step 0
+  const recorder = new Recorder(batch, o.robots, sensors?.readings ?? null);
   recorder.record();
   // The engine tracks every robot's largest |E − E(0)| and peak kinetic energy at every step.
   batch.monitorEnergyFromHere();
@@ -57,7 +65,7 @@ export async function simulate(batch: Batch, o: SimulateOptions): Promise<Simula
     while (done < chunkEnd) {
       const k = Math.min(slice, chunkEnd - done);
       const t0 = performance.now();
-      const r = batch.stepMonitored(k);
+      const r = sensors || o.control ? stepEach(batch, k, sensors, o.control) : batch.stepMonitored(k);
       // A non-finite state ends the run: nothing after it is meaningful.
       if (r.nonFinite) throw new NonFiniteStateError(r.nonFinite, r.nonFinite.step * batch.dt);
       const ms = performance.now() - t0;
@@ -77,6 +85,20 @@ export async function simulate(batch: Batch, o: SimulateOptions): Promise<Simula
     recorder.record();
   }
   return { recorder, energy: energy.result(), stepsDone: done, stopped: false, stepSeconds: stepMs / 1000 };
+}
+
+/** k single steps: the controller's turn before each, the sensors read after each (a non-finite
+ *  state stops at once, unread). */
+function stepEach(batch: Batch, k: number, sensors: SensorBank | null, control: ControlLoop | undefined): ReturnType<Batch['stepMonitored']> {
+  let robotSteps = 0;
+  for (let i = 0; i < k; i++) {
+    control?.beforeStep();
+    const r = batch.stepMonitored(1);
+    robotSteps += r.robotSteps;
+    if (r.nonFinite) return { robotSteps, nonFinite: r.nonFinite };
+    sensors?.update();
+  }
+  return { robotSteps, nonFinite: null };
 }
 
 /** The recorded robots' largest |E − E(0)| and peak kinetic energy, as the engine tracked them at every step. */

@@ -12,11 +12,13 @@ import { readExcludes, readLinkShapes, readSceneShapes, resolveShapes, type Shap
 import { classifySubspace, SUPPORTED_SUBSPACES } from './subspace.js';
 import { checkKeys, describe, entries, readEnum, readInt, readLimited, readNumber, readNumbers, readPositive, readString, readVec, type Ctx, type Entry, type ParsedFile, type YNode } from './yaml-read.js';
 import { isSeq } from 'yaml';
+import { readSensors } from '../sensors/scene.js';
+import { JOINT_FORCE_KEYS, readController, readJointForces, resolveActuators, type ActuatorDraft } from './actuation.js';
 
-export const TOP_KEYS = ['scene', 'world', 'links', 'shapes', 'exclude'] as const;
+export const TOP_KEYS = ['scene', 'world', 'links', 'shapes', 'exclude', 'controller', 'sensors'] as const;
 export const WORLD_KEYS = ['gravity', 'dt', 'integrator', 'duration', 'substeps'] as const;
 export const LINK_KEYS = ['name', 'parent', 'joint', 'pos', 'quat', 'rpy', 'mass', 'com', 'inertia', 'inertia_frame', 'initial', 'torque', 'visual', 'shapes', 'mass_from_shapes'] as const;
-export const JOINT_KEYS = ['type', 'axis', 'subspace'] as const;
+export const JOINT_KEYS = ['type', 'axis', 'subspace', ...JOINT_FORCE_KEYS] as const;
 
 export const DEFAULT_WORLD: WorldSettings = { gravity: [0, 0, -9.81], dt: 0.002, integrator: 'euler', duration: 10, substeps: 1 };
 
@@ -36,6 +38,12 @@ export function loadEveryday(pf: ParsedFile, worldOverride: Partial<WorldSetting
   if (shapeDrafts.length > 0) model.shapes = resolveShapes(shapeDrafts, model.bodies);
   const ex = top.get('exclude');
   if (ex) model.excludes = readExcludes(ctx, ex.value, model.bodies);
+  const actuators = links.flatMap((l) => l.actuators);
+  if (actuators.length > 0) model.actuators = resolveActuators(ctx, actuators, model.bodies);
+  const ctl = top.get('controller');
+  if (ctl) model.controller = readController(ctx, ctl.value, model.actuators ?? []);
+  const sensors = top.get('sensors'); // src/sensors/scene.ts
+  if (sensors) model.sensors = readSensors(ctx, sensors.value, model.bodies);
   return model;
 }
 
@@ -57,7 +65,7 @@ function readWorld(ctx: Ctx, node: YNode): WorldSettings {
   return w;
 }
 
-function readLink(ctx: Ctx, node: YNode, i: number): { draft: Draft; shapes: ShapeDraft[] } {
+function readLink(ctx: Ctx, node: YNode, i: number): { draft: Draft; shapes: ShapeDraft[]; actuators: ActuatorDraft[] } {
   let subject = `links[${i}]`;
   const m = entries(ctx, node, subject);
   const nameE = m.get('name');
@@ -69,6 +77,7 @@ function readLink(ctx: Ctx, node: YNode, i: number): { draft: Draft; shapes: Sha
   const parentName = readString(ctx, parentE?.value, `${subject}.parent`);
   const jointE = m.get('joint');
   const { joint, axis } = readJoint(ctx, jointE?.value, `${subject}.joint`);
+  const forces = readJointForces(ctx, jointE?.value, `${subject}.joint`, name, joint, axis);
 
   const pos = m.has('pos') ? (readVec(ctx, m.get('pos')?.value, `${subject}.pos`, 3) as Vec3) : ([0, 0, 0] as Vec3);
   const quat: Quat = readOrientation(ctx, m, subject) ?? [1, 0, 0, 0];
@@ -92,7 +101,8 @@ function readLink(ctx: Ctx, node: YNode, i: number): { draft: Draft; shapes: Sha
   const { line, column } = ctx.pos(node);
   const body: Omit<BodyDesc, 'parent'> = { name, pos, quat, joint, axis, mass, com, inertia, q0, v0, tau, source: { file: ctx.file, line, column } };
   if (visual) body.visual = visual;
-  return { draft: { body, parent: parentName === 'world' ? null : parentName, ctx, subject, nameNode: nameE?.value, parentNode: parentE?.value, jointNode: jointE?.value }, shapes };
+  Object.assign(body, forces.passive);
+  return { actuators: forces.actuators, draft: { body, parent: parentName === 'world' ? null : parentName, ctx, subject, nameNode: nameE?.value, parentNode: parentE?.value, jointNode: jointE?.value }, shapes };
 }
 
 /** `mass_from_shapes: {density}` (kg/m³): mass, CoM and inertia of the link's shapes, as MJCF's inertiafromgeom. */

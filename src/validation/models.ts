@@ -15,12 +15,21 @@ export interface NamedModel {
   model: ModelDesc;
 }
 
+/** A scene's model without its actuators and controller: the per-state and trajectory stages compare
+ *  the dynamics under the efforts they set themselves (MuJoCo's qfrc_applied), so a servo's own
+ *  force would be an input the reference never sees. Actuators have their own stage (actuators/). */
+export function unactuated(model: ModelDesc): ModelDesc {
+  if (!model.actuators?.length && !model.controller) return model;
+  const { actuators: _a, controller: _c, ...rest } = model;
+  return rest;
+}
+
 export function suiteModels(): NamedModel[] {
   const dir = join(packageRoot, 'scenes');
   const bundled = readdirSync(dir)
     .filter((f) => f.endsWith('.arow'))
     .sort()
-    .map((f) => ({ name: basename(f, '.arow'), model: loadScene(join(dir, f)) }));
+    .map((f) => ({ name: basename(f, '.arow'), model: unactuated(loadScene(join(dir, f))) }));
   // The shared scenes live beside the checkout (../shared); without them only bundled scenes run.
   if (!existsSync(SHARED_DIR)) return bundled;
   const config = join(SHARED_DIR, 'sim_config.yaml');

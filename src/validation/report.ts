@@ -59,6 +59,12 @@ export function summaryMarkdown(r: SuiteResult): string {
     lines.push(markdownTable(['integrator', 'engine drift (J)', 'MuJoCo drift on its own run (J)'], Object.entries(e).map(([g, s]) => [g, s.drift, s.mujocoDrift])));
   }
   if (r.collision) lines.push(...collisionTable(r));
+  const sensors = r.rows.filter((x) => x.stage === 'sensors' && x.precision === 'f64');
+  if (sensors.length) {
+    // src/validation/sensors/: each statistic within 5 standard errors of its estimate (stats.ts derives them).
+    lines.push('## Sensors (f64 engine; f32 in sensors.csv)', '', 'Bars: 5 standard errors of each estimate (derived in src/validation/sensors/stats.ts), or exact (latency and frame schedule to the step).', '');
+    lines.push(markdownTable(['scenario', 'statistic', 'error / bar', 'status', 'measured'], sensors.map((x) => [x.model, x.field, formatSig(x.error === 0 ? 0 : x.error / x.bar, 3), x.status, x.note])));
+  }
   const skipped = r.rows.filter((x) => x.status === 'skip');
   lines.push('## Skipped', '', `${skipped.length} compared quantities skipped (float32 cannot resolve them, or chaos has decorrelated the reference from its own perturbed run); every one is in the stage CSV with status \`skip\` and the reason.`, '');
   return lines.join('\n') + '\n';

@@ -13,6 +13,9 @@ import { STAGES, type CheckRow, type StageName } from './types.js';
 import { batchCheckReference, batchCheckRows, type BatchCheckReference } from './collision/batch-check.js';
 import { filterRulesModel } from './collision/filter.js';
 import { collisionReference, collisionRows, engineContacts, filterRows, scatterPoints, type CollisionReference, type ScatterPoint } from './collision/stage.js';
+import { sensorRows } from './sensors/stage.js';
+import { SENSOR_BUGS, setPlantedSensorBug } from '../sensors/planted-bugs.js';
+import { actuatorReference, actuatorRows, type ActuatorReference } from './actuators/stage.js';
 
 export interface SuiteOptions {
   stages: ReadonlySet<StageName>;
@@ -78,6 +81,8 @@ interface References {
   filterModels: NamedModel[];
   /** The batch path of detection (batch.collide()) at random states of a pile of shapes. */
   collisionBatch?: BatchCheckReference;
+  /** The actuators and passive stages' MuJoCo runs (actuators/stage.ts). */
+  actuators?: ActuatorReference;
 }
 
 const PER_STATE: StageName[] = ['kinematics', 'mass-matrix', 'bias', 'forward', 'step', 'energy'];
@@ -100,6 +105,9 @@ async function references(o: SuiteOptions): Promise<References> {
   // The collision reference (exact, float32 floors, MuJoCo) needs no model: it overlaps the rest.
   const collisionRef = o.stages.has('collision') ? collisionReference(o.python, o.seed) : undefined;
   collisionRef?.catch(() => undefined);
+  const actuatorRef = o.stages.has('actuators') || o.stages.has('passive') ? actuatorReference(o.python, o.stages, o.seed) : undefined;
+  actuatorRef?.catch(() => undefined);
+  if (actuatorRef) log('reference: actuated arm and passive pendulums (MuJoCo runs)');
   if (collisionRef) log('reference: collision pairs (exact, float32 floors, MuJoCo)');
   const trajectories = o.stages.has('trajectory')
     ? await pool(trajectoryScenarios(models, (n) => tauScale.get(n) ?? 1, o.seed), 2, async (sc) => {
@@ -117,7 +125,7 @@ async function references(o: SuiteOptions): Promise<References> {
   }
   const filterModels = o.stages.has('collision') ? [{ name: 'filter-rules', model: filterRulesModel() }, ...all.filter((m) => m.model.shapes?.length)] : [];
   const collisionBatch = o.stages.has('collision') ? batchCheckReference(o.seed) : undefined;
-  return { perState, trajectories, energy, readme, models, collision: await collisionRef, filterModels, collisionBatch };
+  return { perState, trajectories, energy, readme, models, collision: await collisionRef, filterModels, collisionBatch, actuators: await actuatorRef };
 }
 
 function runGates(refs: References, o: SuiteOptions, precision: Precision, addon: NativeAddon, states: number, out: SuiteResult | null): CheckRow[] {
@@ -134,6 +142,7 @@ function runGates(refs: References, o: SuiteOptions, precision: Precision, addon
     rows.push(...filterRows(refs.filterModels, precision, addon));
     if (refs.collisionBatch) rows.push(...batchCheckRows(refs.collisionBatch, precision, addon));
   }
+  if (refs.actuators) rows.push(...actuatorRows(refs.actuators, precision, addon));
   if (o.stages.has('exact')) {
     for (const [name, model] of refs.models) {
       const run = closedFormRun(name, model, precision, addon, o.seed);
@@ -170,6 +179,14 @@ export async function runSuite(o: SuiteOptions): Promise<SuiteResult> {
     log(`engine: ${p}`);
     result.rows.push(...runGates(refs, o, p, engineAddon(), o.states, result));
   }
+  // Sensors (src/validation/sensors/): their own two scenario models, so a --model subset skips them.
+  const sensorsRun = o.stages.has('sensors') && !o.models;
+  if (sensorsRun) {
+    for (const p of PRECISIONS) {
+      log(`sensors: ${p}`);
+      result.rows.push(...sensorRows(p, engineAddon(), { seed: o.seed }));
+    }
+  }
   if (o.bugs) {
     const bugs = bugAddon();
     if (!bugs.isBugBuild || !bugs.plantedBugs || !bugs.setBug) throw new Error('achilles_bugs.node is not a planted-bug build');
@@ -191,6 +208,20 @@ export async function runSuite(o: SuiteOptions): Promise<SuiteResult> {
       }
     } finally {
       bugs.setBug('none');
+    }
+    // The sensors run in TypeScript: their planted bugs (src/sensors/planted-bugs.ts) are switched
+    // in this process, swept on the normal engine at f64 against the normal run's f64 rows.
+    const control = new Map(result.rows.filter((r) => r.stage === 'sensors' && r.precision === 'f64').map((r) => [rowKey(r), r.error]));
+    try {
+      for (const name of SENSOR_BUGS) {
+        log(`planted bug: ${name}`);
+        setPlantedSensorBug(name);
+        const rows = sensorsRun ? sensorRows('f64', engineAddon(), { seed: o.seed }) : [];
+        const reached = (full && sensorsRun) || changedRows(rows, control) > 0;
+        result.bugs.push({ name, failed: [...new Set(rows.filter((r) => r.status === 'fail').map(gateKey))], reached });
+      }
+    } finally {
+      setPlantedSensorBug('none');
     }
   }
   result.seconds = (performance.now() - t0) / 1000;

@@ -191,8 +191,9 @@ template <class V> inline void pass_velocity(const KModel<ScalarOf<V>>& M, Joint
   }
 }
 
-/// Leaves → root: fold each articulated body into its parent.
-template <class V> inline void pass_aba_backward(const KModel<ScalarOf<V>>& M, JointWork<V>* W, const V* tau) {
+/// Leaves → root: fold each articulated body into its parent. `stepping`: D gets the step's
+/// addition (armature + h·damping in semi-implicit Euler), otherwise the armature only.
+template <class V> inline void pass_aba_backward(const KModel<ScalarOf<V>>& M, JointWork<V>* W, const V* tau, bool stepping = false) {
   const FlopScope<V> flops(FlopPass::AbaBackward);
   using T = ScalarOf<V>;
   for (int i = static_cast<int>(M.joints.size()) - 1; i >= 0; --i) {
@@ -206,7 +207,7 @@ template <class V> inline void pass_aba_backward(const KModel<ScalarOf<V>>& M, J
     if (J.unit_axis >= 0) {
       auto unit = [&]<int K>() {
         const Force<V> U = ia_column<K>(w.IA);
-        const V Dinv = T(1) / comp<K>(U);
+        const V Dinv = J.has_d ? T(1) / (comp<K>(U) + V(stepping ? J.d_step : J.d_forward)) : T(1) / comp<K>(U);
         const V u = taui[0] - comp<K>(w.pA);
         w.U[0] = U;
         w.Dinv[0] = Dinv;
@@ -225,6 +226,8 @@ template <class V> inline void pass_aba_backward(const KModel<ScalarOf<V>>& M, J
       }
       for (int r = 0; r < nv; ++r)
         for (int c = 0; c < nv; ++c) D[r * nv + c] = dot(w.S[r], w.U[c]);
+      if (J.has_d)
+        for (int r = 0; r < nv; ++r) D[r * nv + r] += V(stepping ? J.d_step : J.d_forward);
       invert_spd(nv, D, w.Dinv);
       if (J.parent >= 0) {
         // Ia = IA − Σ_r U_r (D⁻¹U)_rᵀ;  pa = pA + Ia c + Σ_r U_r (D⁻¹u)_r
@@ -291,10 +294,10 @@ template <class V> inline void pass_aba_forward(const KModel<ScalarOf<V>>& M, Jo
   }
 }
 
-/// Forward dynamics: q̈ = FD(q, q̇, τ).
-template <class V> inline void forward_dynamics(const KModel<ScalarOf<V>>& M, JointWork<V>* W, const V* q, const V* qd, const V* tau, V* qdd) {
+/// Forward dynamics: q̈ = FD(q, q̇, τ) (stepping: with the step's D addition, see pass_aba_backward).
+template <class V> inline void forward_dynamics(const KModel<ScalarOf<V>>& M, JointWork<V>* W, const V* q, const V* qd, const V* tau, V* qdd, bool stepping = false) {
   pass_velocity(M, W, q, qd);
-  pass_aba_backward(M, W, tau);
+  pass_aba_backward(M, W, tau, stepping);
   pass_aba_forward(M, W, qdd);
 }
 

@@ -37,6 +37,9 @@ class WorkerPool {
   bool stop_ = false;
 };
 
+/// Each actuator's initial rate-limited target (see FieldId::CtrlTarget).
+std::vector<double> initial_ctrl_targets(const Model& model);
+
 class Batch {
  public:
   Batch(Model model, const BatchOptions& opt);
@@ -51,6 +54,12 @@ class Batch {
   void observe();
   /// Contacts of every robot at the current state (the contact fields of storage()).
   void collide();
+  /// Detection + constraint solve at the current state (qacc, contact fields, ContactForce).
+  void constrain();
+  /// One robot's constraint rows and accelerations at the current state (validation).
+  ConstraintReport constraint_report(int robot, int iterations, bool warm);
+  /// What sensors read at the current state (qacc, body velocities, accelerations and poses).
+  void sense();
   /// Every robot (and every padding lane) back to the model's initial state.
   void reset();
 

@@ -11,6 +11,7 @@
 #include <memory>
 #include <string>
 
+#include "contact/report.hpp"
 #include "model.hpp"
 
 namespace ach {
@@ -47,8 +48,17 @@ class Buffer {
 
 // Contact fields (collision, filled by collide()): for candidate pair p and point slot i,
 // ContactActive/ContactDist component p*4+i, ContactPos component (p*4+i)*3+c, ContactNormal p*3+c.
+// QaccWarm (nv): the warm start of the constraint solver (the previous step's qacc; constrained models
+// only); ContactForce component (p*4+i)*3+c: normal, t1, t2 force of each contact slot (constrain()).
+// Actuator fields: Ctrl holds two halves of nu components each (half k = components k·nu ..), the
+// step with 0-based index s reads half s % 2 and clears the other (the double buffer); CtrlTarget
+// is each servo's rate-limited target (state); ActuatorForce each actuator's force at the last
+// step's start.
 enum class FieldId { Q, V, Tau, Qacc, Kinetic, Potential, BodyPos, BodyRot, TauPrev, ContactActive, ContactDist, ContactPos, ContactNormal,
-                     EnergyRef, DriftMax, KineticPeak, Count };
+                     EnergyRef, DriftMax, KineticPeak, QaccWarm, ContactForce, Ctrl, CtrlTarget, ActuatorForce,
+                     // sensors (filled by sense()): per body 6 components each, [ω; v] and [α; a] in body axes
+                     BodyVel, BodyAcc,
+                     Count };
 
 struct FieldView {
   std::shared_ptr<Buffer> buffer;
@@ -81,6 +91,17 @@ class Kernel {
   virtual void observe_blocks(int worker, int b0, int b1) = 0;
   /// Contacts at the current state: shape poses, broad phase, narrow phase (the contact fields).
   virtual void collide_blocks(int worker, int b0, int b1) = 0;
+  /// Detection and the constraint solve at the current state, as the next step starts it (warm
+  /// start included): qacc, the contact fields and ContactForce. Models without constraints: qacc only.
+  virtual void constrain_blocks(int worker, int b0, int b1) = 0;
+  /// One robot's rows, forces and accelerations at the current state, solved with `iterations`
+  /// (from qacc_smooth, or from the stored warm start with `warm`), on worker 0's scratch.
+  virtual void constraint_report(int robot, int iterations, bool warm, ConstraintReport& out) = 0;
+  /// What sensors read at the current state: qacc (as constrain), every body's spatial velocity and
+  /// acceleration (BodyVel, BodyAcc) and world pose (BodyPos, BodyRot).
+  virtual void sense_blocks(int worker, int b0, int b1) = 0;
+  /// Steps taken so far (set by the batch before forward_blocks): which control half is current.
+  std::int64_t steps_done = 0;
 };
 
 /// The instruction set a pack of `lanes` values needs: one register of it holds the pack

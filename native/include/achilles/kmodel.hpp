@@ -20,6 +20,10 @@ template <class T> struct KJoint {
   bool R_PJ_identity;
   T R_PJ[9], p_PJ[3], axis[3], u[3], w[3];
   T m, h[3], I_o[6], com[3];
+  // Added to the ABA's D = Sᵀ·IA·S on the diagonal: the armature always (d_forward), and in a
+  // semi-implicit Euler step also h·damping, MuJoCo's implicit damping (d_step; set_step).
+  bool has_d;
+  T d_forward, d_step;
 };
 
 template <class T> struct KModel {
@@ -59,7 +63,21 @@ template <class T> struct KModel {
       // The V2 bug: the inertia about the CoM taken for the inertia about the joint.
       const double* I = ACH_BUG(ParallelAxisDropped) ? j.I_com : j.I_o;
       for (int e = 0; e < 6; ++e) k.I_o[e] = T(I[e]);
+      k.has_d = j.armature != 0 || j.damping != 0;
+      k.d_forward = T(j.armature);
+      k.d_step = T(j.armature);
       joints.push_back(k);
+    }
+  }
+
+  /// The step's D addition: MuJoCo's Euler solves (M + h·diag(damping))·q̈ = f, which the ABA
+  /// does by adding h·damping to each damped joint's D (the damping force −d·q̇ stays in f).
+  void set_step(const Model& model, double h, bool implicit_damping) {
+    for (std::size_t i = 0; i < joints.size(); ++i) {
+      const Joint& j = model.joints[i];
+      // The planted bug: damping left explicit where MuJoCo's Euler treats it implicitly.
+      const bool implicit = implicit_damping && !ACH_BUG(DampingExplicit);
+      joints[i].d_step = T(implicit ? j.armature + h * j.damping : j.armature);
     }
   }
 };

@@ -25,6 +25,10 @@ enum Field : unsigned {
   F_shape_pose = 1u << 13,// X_WS of every collision shape
   F_broad = 1u << 14,     // per candidate pair: do the inflated world AABBs overlap (a lane mask)
   F_contacts = 1u << 15,  // contactActive, contactDist, contactPos, contactNormal
+  F_rows = 1u << 16,      // constraint rows: J (as body wrenches / ±e_dof), dist, R, D, a_ref, on-mask per lane
+  // actuators (actuators/forces.hpp); high bits, clear of the others' additions
+  F_ctrl = 1u << 24,      // the step's controls u: the double buffer's read half, clamped, rate-limited (input)
+  F_efforts = 1u << 25,   // τ_eff = τ + passive (damping, springs) + Σ gear·actuator force, per evaluation
 };
 
 struct PassInfo {
@@ -51,9 +55,23 @@ constexpr PassInfo kPassShapePoses{"shape poses X_WS = X_WB·X_BS", F_pose, F_sh
 constexpr PassInfo kPassBroadPhase{"broad phase (inflated AABB overlap per candidate pair)", F_shape_pose, F_broad};
 constexpr PassInfo kPassNarrowPhase{"narrow phase (manifolds where any lane overlaps)", F_shape_pose | F_broad, F_contacts};
 
+// Constraints (contact/): where the model has contact pairs or joint limits, every acceleration
+// evaluation of every integrator runs forward dynamics, then detection, rows and the solve.
+constexpr PassInfo kPassConstraintRows{"constraint rows (limits, contacts: J, R, D, a_ref)", F_q | F_v | F_pose | F_velocity | F_contacts, F_rows};
+constexpr PassInfo kPassConstraintSolve{"constraint solve (CG on MuJoCo's primal cost, M·x and M⁻¹·x through the tree)",
+                                        F_rows | F_qacc | F_placement | F_dof, F_qacc};
+// Joint forces (actuators/forces.hpp): before each dynamics evaluation, at its (q, q̇). The backward
+// sweep then reads τ_eff in place of τ (and D gets the armature, plus h·damping in Euler).
+constexpr PassInfo kPassJointForces{"joint forces τ_eff = τ + passive + actuators", F_q | F_v | F_tau | F_ctrl, F_efforts};
+constexpr PassInfo kPassAbaBackwardEfforts{"articulated inertia (leaves→root), τ_eff", F_efforts | F_placement | F_bias_acc | F_art_inertia | F_art_bias,
+                                           F_art_inertia | F_art_bias | F_dof};
+
 constexpr PassInfo kForwardDynamics[] = {kPassVelocity, kPassAbaBackward, kPassAbaForward};
+constexpr PassInfo kForwardDynamicsActuated[] = {kPassJointForces, kPassVelocity, kPassAbaBackwardEfforts, kPassAbaForward};
 constexpr PassInfo kObservation[] = {kPassVelocity, kPassPose, kPassEnergy};
 constexpr PassInfo kCollision[] = {kPassPlacement, kPassPose, kPassShapePoses, kPassBroadPhase, kPassNarrowPhase};
+constexpr PassInfo kConstrainedDynamics[] = {kPassVelocity, kPassAbaBackward, kPassAbaForward, kPassPose, kPassShapePoses,
+                                             kPassBroadPhase, kPassNarrowPhase, kPassConstraintRows, kPassConstraintSolve};
 
 /// Which pass the arithmetic being done belongs to, so `bench --flops` can break a step's count down
 /// by pass: a pass opens a FlopScope, which does nothing except on the counting scalar (counted.hpp).
@@ -65,8 +83,8 @@ template <class V> struct FlopScope {
   constexpr explicit FlopScope(FlopPass) {}
 };
 
-template <unsigned N> constexpr bool pipeline_ordered(const PassInfo (&passes)[N]) {
-  unsigned available = kStateFields;
+template <unsigned N> constexpr bool pipeline_ordered(const PassInfo (&passes)[N], unsigned inputs = kStateFields) {
+  unsigned available = inputs;
   for (unsigned i = 0; i < N; ++i) {
     if ((passes[i].reads & ~available) != 0) return false;
     available |= passes[i].writes;
@@ -74,7 +92,9 @@ template <unsigned N> constexpr bool pipeline_ordered(const PassInfo (&passes)[N
   return true;
 }
 static_assert(pipeline_ordered(kForwardDynamics), "forward dynamics: a pass reads a field no earlier pass writes");
+static_assert(pipeline_ordered(kForwardDynamicsActuated, kStateFields | F_ctrl), "actuated forward dynamics: a pass reads a field no earlier pass writes");
 static_assert(pipeline_ordered(kObservation), "observation: a pass reads a field no earlier pass writes");
 static_assert(pipeline_ordered(kCollision), "collision: a pass reads a field no earlier pass writes");
+static_assert(pipeline_ordered(kConstrainedDynamics), "constrained dynamics: a pass reads a field no earlier pass writes");
 
 } // namespace ach

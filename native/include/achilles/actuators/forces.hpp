@@ -1,0 +1,130 @@
+// Joint forces from the state and the controls, added to the scene's τ before each dynamics
+// evaluation (MuJoCo's mj_passive and mj_fwdActuation, evaluated at every stage as MuJoCo does).
+//
+//   τ_eff = τ − d ∘ q̇ − k ∘ (q − q_ref) + Σ_a g_a·force_a(u_a, g_a·q, g_a·q̇)
+//
+// The armature and Euler's implicit damping are not forces: they enter the ABA's D (kmodel.hpp).
+// The controls arrive once per step (double-buffered, see kernel_impl.hpp): u is clamped to
+// ctrlrange and, for servos with a rate limit, the effective target moves toward it by at most
+// rate·dt per step.
+#pragma once
+
+#include "../isa_namespace.hpp"
+
+#include <vector>
+
+#include "../model.hpp"
+#include "../simd.hpp"
+
+namespace ach {
+inline namespace ACH_ISA_NS {
+
+template <class T> struct KActuator {
+  int qoff, voff, nv;
+  ActuatorKind kind;
+  T gear[6];
+  T kp, kv;
+  bool clamp_ctrl, clamp_force;
+  T ctrl_lo, ctrl_hi, force_lo, force_hi;
+  T rate_dt; // the target's largest move per step (0: unlimited)
+};
+
+template <class T> struct KPassive {
+  int qoff, voff, nv;
+  T damping, stiffness, springref, armature;
+};
+
+template <class T> struct KForces {
+  std::vector<KActuator<T>> act;
+  std::vector<KPassive<T>> passive; // joints with any damping, stiffness or armature
+  bool forces = false;              // any damping, stiffness or actuator: τ_eff differs from τ
+  int nu = 0;
+
+  KForces(const Model& model, double dt) : nu(static_cast<int>(model.actuators.size())) {
+    for (const Joint& j : model.joints) {
+      if (j.damping == 0 && j.stiffness == 0 && j.armature == 0) continue;
+      passive.push_back({j.qoff, j.voff, j.nv, T(j.damping), T(j.stiffness), T(j.springref), T(j.armature)});
+      if (j.damping != 0 || j.stiffness != 0) forces = true;
+    }
+    for (const Actuator& a : model.actuators) {
+      const Joint& j = model.joints[a.joint];
+      KActuator<T> k{};
+      k.qoff = j.qoff;
+      k.voff = j.voff;
+      k.nv = j.nv;
+      k.kind = a.kind;
+      for (int e = 0; e < 6; ++e) k.gear[e] = T(a.gear[e]);
+      k.kp = T(a.kp);
+      k.kv = T(a.kv);
+      k.clamp_ctrl = a.ctrl_limited;
+      k.clamp_force = a.force_limited;
+      k.ctrl_lo = T(a.ctrl_lo);
+      k.ctrl_hi = T(a.ctrl_hi);
+      k.force_lo = T(a.force_lo);
+      k.force_hi = T(a.force_hi);
+      k.rate_dt = T(a.rate * dt);
+      act.push_back(k);
+      forces = true;
+    }
+  }
+};
+
+/// The controls a step uses: clamped to ctrlrange, then (servos with a rate limit) the target
+/// moved toward them by at most rate·dt from where it was. `target` is per-actuator state.
+template <class V> inline void step_controls(const KForces<ScalarOf<V>>& F, const V* ctrl, V* target, V* u) {
+  for (int a = 0; a < F.nu; ++a) {
+    const auto& A = F.act[a];
+    V c = ctrl[a];
+    if (A.clamp_ctrl) c = vclamp(c, V(A.ctrl_lo), V(A.ctrl_hi));
+    if (A.rate_dt > 0) {
+      c = target[a] + vclamp(c - target[a], V(-A.rate_dt), V(A.rate_dt));
+      target[a] = c;
+    }
+    u[a] = c;
+  }
+}
+
+/// τ_eff at (q, q̇) with controls u; returns τ itself when the model has no joint forces.
+/// force_out (optional): each actuator's scalar force (MuJoCo's actuator_force).
+template <class V>
+inline const V* joint_efforts(const KForces<ScalarOf<V>>& F, int nv, const V* q, const V* qd, const V* tau, const V* u, V* tau_eff, V* force_out) {
+  if (!F.forces) return tau;
+  for (int k = 0; k < nv; ++k) tau_eff[k] = tau[k];
+  for (const auto& P : F.passive) {
+    if (P.stiffness != 0) tau_eff[P.voff] -= V(P.stiffness) * (q[P.qoff] - V(P.springref));
+    if (P.damping != 0)
+      for (int k = 0; k < P.nv; ++k) tau_eff[P.voff + k] -= V(P.damping) * qd[P.voff + k];
+  }
+  for (int a = 0; a < F.nu; ++a) {
+    const auto& A = F.act[a];
+    const V* qdj = qd + A.voff;
+    V force;
+    if (A.kind == ActuatorKind::Motor) {
+      force = u[a];
+    } else {
+      V vel = V(A.gear[0]) * qdj[0]; // servos drive one-dof joints (checked at load)
+      if (A.kind == ActuatorKind::Position) force = V(A.kp) * u[a] - V(A.kp) * (V(A.gear[0]) * q[A.qoff]) - V(A.kv) * vel;
+      else force = V(A.kv) * u[a] - V(A.kv) * vel;
+    }
+    if (A.clamp_force) force = vclamp(force, V(A.force_lo), V(A.force_hi));
+    if (force_out) force_out[a] = force;
+    for (int k = 0; k < A.nv; ++k) tau_eff[A.voff + k] += V(A.gear[k]) * force;
+  }
+  return tau_eff;
+}
+
+/// The passive terms of the energy, as MuJoCo's: ½·k·(q − q_ref)² (potential) and ½·armature·q̇² (kinetic).
+template <class V> inline void passive_energy(const KForces<ScalarOf<V>>& F, const V* q, const V* qd, V& kinetic, V& potential) {
+  using T = ScalarOf<V>;
+  for (const auto& P : F.passive) {
+    if (P.stiffness != 0) {
+      const V d = q[P.qoff] - V(P.springref);
+      potential += T(0.5) * V(P.stiffness) * (d * d);
+    }
+    if (P.armature != 0)
+      for (int k = 0; k < P.nv; ++k) kinetic += T(0.5) * V(P.armature) * (qd[P.voff + k] * qd[P.voff + k]);
+  }
+}
+
+} // namespace ACH_ISA_NS
+} // namespace ach
