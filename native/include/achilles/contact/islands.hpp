@@ -60,8 +60,12 @@ template <class V> inline void find_islands(const KConstraints<ScalarOf<V>>& KC,
     for (int t = 0; t < nt; ++t) root_has[cw.uf[t]] |= touched[t * W + l];
     for (int t = 0; t < nt; ++t) parent[t * W + l] = root_has[cw.uf[t]] ? cw.uf[t] : -1;
   }
+  cw.lone_islands = true;
   for (int t = 0; t < nt; ++t) {
-    for (int l = 0; l < W; ++l) cw.red[t * W + l] = cw.label[t * W + l] >= 0 ? T(1) : T(0);
+    for (int l = 0; l < W; ++l) {
+      cw.red[t * W + l] = cw.label[t * W + l] >= 0 ? T(1) : T(0);
+      if (cw.label[t * W + l] >= 0 && cw.label[t * W + l] != t) cw.lone_islands = false;
+    }
     cw.tree_mask(3)[t] = load<V>(cw.red + t * W) > V(T(0));
   }
 }
@@ -71,6 +75,10 @@ template <class V> inline void island_sum(const KConstraints<ScalarOf<V>>& KC, C
   using T = ScalarOf<V>;
   constexpr int W = lanes_of<V>;
   const int nt = KC.ntrees;
+  if (cw.lone_islands) { // each island is its own tree: the sum is 0 + x, done lane-wise in one go
+    for (int t = 0; t < nt; ++t) vals[t] = vselect(cw.tree_mask(3)[t], V(T(0)) + vals[t], vals[t]);
+    return;
+  }
   for (int t = 0; t < nt; ++t) vstore(cw.red + t * W, vals[t]);
   for (int l = 0; l < W; ++l) {
     for (int t = 0; t < nt; ++t) cw.acc[t] = T(0);

@@ -39,6 +39,7 @@ template <class V> struct ConstraintWork {
   // islands: per tree and lane the island label (the lowest tree of the island, −1: no row), and
   // per-tree scalars of the solver (equal across the trees of one island after island_sum)
   int* label;      // ntrees × W
+  bool lone_islands = false; // every island of every lane is a single tree (island sums are identities)
   int* uf;         // ntrees (union–find scratch, one lane at a time)
   unsigned char* has_row; // ntrees × (W + 1): per tree and lane "a row touches it", then per root
   ScalarOf<V>* red; // ntrees × W
