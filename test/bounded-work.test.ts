@@ -37,7 +37,8 @@ describe('memory', () => {
         const padded = (n: number) => Math.ceil(n / 64) * 64;
         const fields = ['q', 'v', 'tau', 'qacc', 'kinetic', 'potential', 'bodyPos', 'bodyRot', 'contactActive', 'contactDist', 'contactPos', 'contactNormal', 'energyRef', 'driftMax', 'kineticPeak', 'qaccWarm', 'contactForce', 'ctrl', 'ctrlTarget', 'actuatorForce', 'bodyVel', 'bodyAcc'].map((f) => native.field(f));
         const elem = fields[0].BYTES_PER_ELEMENT;
-        // The previous step's torques (nv per robot) are internal; a scene with shapes adds the contact fields.
+        // The previous step's torques (nv per robot) are internal; a scene with shapes adds the contact fields
+        // (and, constrained, the solver's warm start qaccWarm and the contact forces).
         const total = fields.reduce((s, f) => s + padded(f.length * elem), 0) + padded(b.nv * b.stride * elem);
         expect(batchBytes(model, copies, precision, lanes), `${name} ${precision} x${lanes}`).toBe(total);
       }

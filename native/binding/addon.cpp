@@ -257,13 +257,14 @@ Model model_from_js(const Napi::Object& m) {
   }
   const Napi::Value solver = m.Get("solver");
   if (!solver.IsUndefined() && !solver.IsNull()) {
-    if (!solver.IsObject()) type_error("model.solver must be an object {iterations, impratio}");
+    if (!solver.IsObject()) type_error("model.solver must be an object {iterations, impratio, tolerance?}");
     const Napi::Object so = solver.As<Napi::Object>();
     double it = model.solver_iterations;
     if (optional_number(so, "iterations", it, "model.solver") && (it != std::floor(it) || it < 0 || it > 100000))
       type_error("model.solver.iterations must be an integer from 0 to 100000 (got " + std::to_string(it) + ")");
     model.solver_iterations = static_cast<int>(it);
     optional_number(so, "impratio", model.impratio, "model.solver");
+    optional_number(so, "tolerance", model.solver_tolerance, "model.solver");
   }
   shapes_from_js(m, model);
   actuators_from_js(m, model);
@@ -394,9 +395,9 @@ class BatchWrap : public Napi::ObjectWrap<BatchWrap> {
     for (std::size_t i = 0; i < r.rows.size(); ++i) {
       const ConstraintRowReport& w = r.rows[i];
       Napi::Object x = Napi::Object::New(env);
-      x.Set("kind", Napi::String::New(env, w.kind == 0 ? "limit" : "contact"));
+      x.Set("kind", Napi::String::New(env, w.kind == 0 ? "limit" : w.kind == 1 ? "contact" : "friction"));
       x.Set("id", Napi::Number::New(env, w.id));
-      x.Set(w.kind == 0 ? "side" : "point", Napi::Number::New(env, w.point));
+      x.Set(w.kind == 0 ? "side" : w.kind == 1 ? "point" : "dof", Napi::Number::New(env, w.point));
       x.Set("edge", Napi::Number::New(env, w.edge));
       x.Set("dist", Napi::Number::New(env, w.dist));
       x.Set("vel", Napi::Number::New(env, w.vel));

@@ -17,7 +17,7 @@ namespace ach {
 bool Model::constrained() const {
   if (!pairs.empty()) return true;
   for (const Joint& j : joints)
-    if (j.limited) return true;
+    if (j.limited || j.frictionloss > 0) return true;
   return false;
 }
 
@@ -43,6 +43,7 @@ void finalize_constraints(Model& m) {
   if (m.solver_iterations < 0 || m.solver_iterations > 100000)
     throw std::invalid_argument("solver iterations must be an integer from 0 to 100000 (got " + std::to_string(m.solver_iterations) + ")");
   if (!(m.impratio > 0) || !std::isfinite(m.impratio)) throw std::invalid_argument("solver impratio must be a positive number");
+  if (!(m.solver_tolerance >= 0) || !std::isfinite(m.solver_tolerance)) throw std::invalid_argument("solver tolerance must be a finite number >= 0");
   for (const Shape& s : m.shapes) {
     const std::string who = "shape '" + s.name + "'";
     if (s.condim != 1 && s.condim != 3) throw std::invalid_argument(who + ": condim must be 1 or 3 (got " + std::to_string(s.condim) + ")");
@@ -50,6 +51,9 @@ void finalize_constraints(Model& m) {
     check_solimp(s.solimp, who);
     if (!(s.friction >= 0) || !std::isfinite(s.friction)) throw std::invalid_argument(who + ": friction must be finite and >= 0");
   }
+  for (const Joint& j : m.joints)
+    if (!(j.frictionloss >= 0) || !std::isfinite(j.frictionloss))
+      throw std::invalid_argument("joint '" + j.name + "': frictionloss must be finite and >= 0");
   for (const Joint& j : m.joints) {
     if (!j.limited) continue;
     const std::string who = "joint '" + j.name + "'";
