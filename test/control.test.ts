@@ -210,3 +210,19 @@ describe('validation models', () => {
     for (const { model } of passiveModels()) expect(() => new Batch(model, { copies: 1 })).not.toThrow();
   });
 });
+
+describe('between steps', () => {
+  it('forward() and the trace see the controls the last step read (held), not the cleared half', () => {
+    const m = slider();
+    const b = new Batch(m, { copies: 1, precision: 'f64', lanes: 1 });
+    b.ctrl[0] = 0.5;
+    b.forward();
+    expect(b.qacc[0]).toBe(1); // before any step: the controls written for the first (gear 2 · 0.5 / 1 kg)
+    b.step(1);
+    b.forward();
+    expect(b.qacc[0]).toBe(1); // held: the force acting over the step just taken
+    b.step(1);
+    b.forward();
+    expect(b.qacc[0]).toBe(0);
+  });
+});

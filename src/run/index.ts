@@ -60,7 +60,7 @@ export async function runScene(scene: string, flags: RunFlags): Promise<number> 
   // Checked and staged before any stepping: a bad --out is reported now, not after the run.
   // The batch and the records (kept in memory, then written as CSV and charts) must fit.
   const records = Math.ceil(s.steps / s.recordEvery) + 1; // the first state, every recordEvery steps, the last
-  const values = records * s.robots.length * (3 + 2 * model.bodies.length * 7 + 4);
+  const values = records * s.robots.length * (3 + 2 * model.bodies.length * 7 + 4 + (model.actuators?.length ?? 0));
   ensureMemory(
     batchBytes(model, s.copies, s.precision, s.lanes) + values * BYTES_PER_RECORDED_VALUE,
     `this run (${s.copies} robot${s.copies === 1 ? '' : 's'}, ${records} records of ${s.robots.length})`,

@@ -85,7 +85,8 @@ class Kernel {
   virtual void observe_blocks(int worker, int b0, int b1) = 0;
   /// Contacts at the current state: shape poses, broad phase, narrow phase (the contact fields).
   virtual void collide_blocks(int worker, int b0, int b1) = 0;
-  /// Steps taken so far (set by the batch before forward_blocks): which control half is current.
+  /// Steps taken so far (set by the batch before forward_blocks): forward uses the controls the
+  /// last step read (its half (steps_done − 1) % 2, held), or before the first step half 0.
   std::int64_t steps_done = 0;
 };
 

@@ -170,9 +170,12 @@ template <class V> class KernelImpl final : public Kernel {
     BlockState<V>& s = sc.s;
     for (int b = b0; b < b1; ++b) {
       load_block(b, sc);
-      if (F_.nu) { // the controls the next step would read, without moving the servos' targets
-        load_field(FieldId::Ctrl, b, s.u, F_.nu, static_cast<int>(steps_done % 2) * F_.nu);
-        step_controls(F_, s.u, sc.target, s.u);
+      if (F_.nu) {
+        // The controls acting now: those the last step read (held), or before any step the ones
+        // written for the first.
+        const int half = steps_done > 0 ? static_cast<int>((steps_done - 1) % 2) : 0;
+        load_field(FieldId::Ctrl, b, s.u, F_.nu, half * F_.nu);
+        held_controls(F_, s.u, sc.target, s.u);
       }
       forward_dynamics(M_, s.W, s.q, s.v, efforts(M_, s, s.q, s.v), s.qacc);
       store_field(FieldId::Qacc, b, s.qacc, M_.nv);
