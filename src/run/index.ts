@@ -92,6 +92,10 @@ export async function runScene(scene: string, flags: RunFlags): Promise<number> 
     applySpread(batch, s.spread);
     const controller = await resolveController(model, flags.controller);
     const control = controller ? new ControlLoop(batch, controller) : undefined;
+    if (control) {
+      const what = flags.controller ?? (model.controller?.kind === 'module' ? model.controller.path : `the scene's PD controller (${model.controller?.kind === 'pd' ? model.controller.terms.length : 0} terms)`);
+      process.stderr.write(`achilles run: controller ${what}, called every ${control.period} step${control.period === 1 ? '' : 's'}\n`);
+    }
     const loadSeconds = (performance.now() - start) / 1000;
     process.stderr.write(
       `achilles run: ${model.name}, ${s.copies} robot${s.copies === 1 ? '' : 's'} x ${s.steps} step${s.steps === 1 ? '' : 's'} (${Number((s.steps * s.dt).toPrecision(12))} s); Ctrl-C stops without writing anything\n`,
