@@ -226,3 +226,17 @@ describe('between steps', () => {
     expect(b.qacc[0]).toBe(0);
   });
 });
+
+describe('achilles run with actuators', () => {
+  it('writes force:<actuator> trace columns and the actuator-forces chart', async () => {
+    const { cli, tempDir } = await import('./cli-harness.js');
+    const out = join(tempDir(), 'run');
+    const r = await cli('run', servoArm, '--duration', '0.2', '--out', out);
+    expect(r.code).toBe(0);
+    expect(r.stderr).toMatch(/controller the scene's PD controller \(2 terms\), called every 1 step/);
+    const { readFileSync, existsSync } = await import('node:fs');
+    const header = readFileSync(join(out, 'trace.csv'), 'utf8').split('\n').find((l) => l.startsWith('step,'));
+    expect(header).toMatch(/,force:shoulder,force:elbow$/);
+    expect(existsSync(join(out, 'actuator-forces.svg'))).toBe(true);
+  });
+});
