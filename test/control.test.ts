@@ -91,6 +91,19 @@ describe('bit-identical with actuators and passive forces in every lane width an
       for (const w of widths) for (const t of [1, 2]) expect(run(w, t)).toEqual(ref);
       expect(terms.length).toBe(6);
     });
+    it(`servos with ranges and rate limits, springs, RK4, ${precision}, lanes ${widths.join(', ')}`, () => {
+      const servo = loadScene(servoArm);
+      const run = (lanes: LaneWidth, threads: number) => {
+        const b = new Batch(servo, { copies: 9, precision, lanes, threads, integrator: 'rk4' });
+        for (let k = 0; k < 80; k++) {
+          for (let a = 0; a < b.nu; a++) for (let r = 0; r < b.copies; r++) b.ctrl[a * b.stride + r] = 3 * Math.sin(0.2 * k + a + 0.5 * r);
+          b.step(1);
+        }
+        return Array.from({ length: 9 }, (_, r) => [...b.getRobot(r).q, ...b.getRobot(r).v, b.actuatorForce[r], b.ctrlTarget[b.stride + r]]);
+      };
+      const ref = run(1, 1);
+      for (const w of widths) for (const t of [1, 2]) expect(run(w, t)).toEqual(ref);
+    });
   }
 });
 
