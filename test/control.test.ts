@@ -91,6 +91,19 @@ describe('bit-identical with actuators and passive forces in every lane width an
       for (const w of widths) for (const t of [1, 2]) expect(run(w, t)).toEqual(ref);
       expect(terms.length).toBe(6);
     });
+    it(`servos with ranges and rate limits, springs, RK4, ${precision}, lanes ${widths.join(', ')}`, () => {
+      const servo = loadScene(servoArm);
+      const run = (lanes: LaneWidth, threads: number) => {
+        const b = new Batch(servo, { copies: 9, precision, lanes, threads, integrator: 'rk4' });
+        for (let k = 0; k < 80; k++) {
+          for (let a = 0; a < b.nu; a++) for (let r = 0; r < b.copies; r++) b.ctrl[a * b.stride + r] = 3 * Math.sin(0.2 * k + a + 0.5 * r);
+          b.step(1);
+        }
+        return Array.from({ length: 9 }, (_, r) => [...b.getRobot(r).q, ...b.getRobot(r).v, b.actuatorForce[r], b.ctrlTarget[b.stride + r]]);
+      };
+      const ref = run(1, 1);
+      for (const w of widths) for (const t of [1, 2]) expect(run(w, t)).toEqual(ref);
+    });
   }
 });
 
@@ -208,5 +221,35 @@ describe('controllers', () => {
 describe('validation models', () => {
   it('are physical and load', () => {
     for (const { model } of passiveModels()) expect(() => new Batch(model, { copies: 1 })).not.toThrow();
+  });
+});
+
+describe('between steps', () => {
+  it('forward() and the trace see the controls the last step read (held), not the cleared half', () => {
+    const m = slider();
+    const b = new Batch(m, { copies: 1, precision: 'f64', lanes: 1 });
+    b.ctrl[0] = 0.5;
+    b.forward();
+    expect(b.qacc[0]).toBe(1); // before any step: the controls written for the first (gear 2 · 0.5 / 1 kg)
+    b.step(1);
+    b.forward();
+    expect(b.qacc[0]).toBe(1); // held: the force acting over the step just taken
+    b.step(1);
+    b.forward();
+    expect(b.qacc[0]).toBe(0);
+  });
+});
+
+describe('achilles run with actuators', () => {
+  it('writes force:<actuator> trace columns and the actuator-forces chart', async () => {
+    const { cli, tempDir } = await import('./cli-harness.js');
+    const out = join(tempDir(), 'run');
+    const r = await cli('run', servoArm, '--duration', '0.2', '--out', out);
+    expect(r.code).toBe(0);
+    expect(r.stderr).toMatch(/controller the scene's PD controller \(2 terms\), called every 1 step/);
+    const { readFileSync, existsSync } = await import('node:fs');
+    const header = readFileSync(join(out, 'trace.csv'), 'utf8').split('\n').find((l) => l.startsWith('step,'));
+    expect(header).toMatch(/,force:shoulder,force:elbow$/);
+    expect(existsSync(join(out, 'actuator-forces.svg'))).toBe(true);
   });
 });

@@ -10,6 +10,7 @@ per model body i (body i+1 in MuJoCo), the passive parameters MuJoCo keeps in th
 
 Kinds:
   forward  {qpos, qvel}                        -> qacc (mj_forward, ctrl 0)
+  forward_floor {qpos, qvel, k, seed}          -> qacc and its float32 floor (see forward_floor)
   step     {qpos, qvel, integrator, h}         -> qpos, qvel after one mj_step
   run      {qpos, qvel, integrator, h, steps, every, pd?, round?, seed?}
            -> qpos[k], qvel[k], ctrl[k] recorded after steps every, 2·every, ...
@@ -89,6 +90,45 @@ def forward(ref, q):
     return {"qacc": d.qacc.tolist()}
 
 
+def forward_floor(ref, q):
+    """The float32 floor of qacc at one state: the largest change of MuJoCo's answer over `k` seeded
+    draws, each perturbing every input (state; masses, inertias, positions, axes, armature, damping,
+    stiffness, spring references, gravity) and then every entry of M, the bias force and the passive
+    force by a float32 half-ulp, (1 + δ), |δ| ≤ 2⁻²⁴, then solving M q̈ = −b + passive."""
+    m, d = ref.m, ref.d
+    rng = np.random.default_rng(int(q.get("seed", 1)))
+    qpos0 = vec(q, "qpos", m.nq, m.qpos0)
+    qvel0 = vec(q, "qvel", m.nv, np.zeros(m.nv))
+    mujoco.mj_resetData(m, d)
+    d.qpos[:] = qpos0
+    d.qvel[:] = qvel0
+    mujoco.mj_forward(m, d)
+    exact = d.qacc.copy()
+    scale = max(np.max(np.abs(exact)), 1e-300)
+    u = 2.0 ** -24
+    worst = 0.0
+    constants = [m.body_mass, m.body_inertia, m.body_ipos, m.body_pos, m.jnt_axis, m.dof_armature, m.dof_damping,
+                 m.jnt_stiffness, m.qpos_spring, m.opt.gravity]
+    saved = [c.copy() for c in constants]
+    for _ in range(int(q.get("k", 4))):
+        for c, c0 in zip(constants, saved):  # the model's constants as a float32 engine holds them
+            c[...] = c0 * (1 + rng.uniform(-u, u, c0.shape))
+        mujoco.mj_resetData(m, d)
+        d.qpos[:] = qpos0 * (1 + rng.uniform(-u, u, m.nq))
+        d.qvel[:] = qvel0 * (1 + rng.uniform(-u, u, m.nv))
+        mujoco.mj_forward(m, d)
+        for c, c0 in zip(constants, saved):
+            c[...] = c0
+        M = np.zeros((m.nv, m.nv))
+        mujoco.mj_fullM(m, d, M)
+        M = M * (1 + rng.uniform(-u, u, M.shape))
+        M = (M + M.T) / 2
+        f = -d.qfrc_bias * (1 + rng.uniform(-u, u, m.nv)) + d.qfrc_passive * (1 + rng.uniform(-u, u, m.nv))
+        a = np.linalg.solve(M, f)
+        worst = max(worst, float(np.max(np.abs(a - exact))) / scale)
+    return {"qacc": exact.tolist(), "floor": worst}
+
+
 def step(ref, q):
     m, d = ref.m, ref.d
     mujoco.mj_resetData(m, d)
@@ -136,7 +176,7 @@ def main():
     try:
         req = json.loads(sys.stdin.read())
         ref = build(req)
-        kinds = {"forward": forward, "step": step, "run": run}
+        kinds = {"forward": forward, "forward_floor": forward_floor, "step": step, "run": run}
         results = []
         for i, query in enumerate(req.get("queries", [])):
             kind = query.get("kind")

@@ -31,8 +31,9 @@ export async function loadControllerModule(path: string): Promise<Controller> {
     } catch (e) {
       const errs = (e as { errors?: { text: string; location?: { file: string; line: number; column: number } }[] }).errors ?? [];
       const first = errs[0];
-      const where = first?.location ? `${first.location.file}:${first.location.line}:${first.location.column + 1}: ` : '';
-      throw new Error(`controller ${path}: ${where}${first?.text ?? (e as Error).message}`);
+      const loc = first?.location;
+      const file = loc ? resolve(loc.file) : path;
+      throw new Error(loc ? `${file}:${loc.line}:${loc.column + 1}: controller: ${first?.text}` : `controller ${path}: ${first?.text ?? (e as Error).message}`);
     }
     const dir = mkdtempSync(join(tmpdir(), 'achilles-ctrl-'));
     const file = join(dir, 'controller.mjs');

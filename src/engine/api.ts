@@ -83,6 +83,13 @@ export interface BatchApi {
   readonly contactDist: Real;
   readonly contactPos: Real;
   readonly contactNormal: Real;
+  /** Actuators (model.actuators) and their double-buffered controls: `ctrl[a * stride + r]` is what
+   *  the next step reads (a view that alternates halves: take it anew after every step); each step
+   *  clears the half it does not read, so unwritten controls read 0. `actuatorForce[a * stride + r]`
+   *  is each actuator's force at the last step's start. For RL loops see src/control/rl.ts. */
+  readonly nu: number;
+  readonly ctrl: Real;
+  readonly actuatorForce: Real;
   /** Put every robot back at the model's initial state (tau too) and zero the step counter. */
   reset(): void;
   /** Copy one robot's state out (robot-major, plain arrays). */

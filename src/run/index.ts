@@ -67,7 +67,7 @@ export async function runScene(scene: string, flags: RunFlags): Promise<number> 
   // The batch and the records (kept in memory, then written as CSV and charts) must fit.
   const records = Math.ceil(s.steps / s.recordEvery) + 1; // the first state, every recordEvery steps, the last
   const sensorChannels = (model.sensors ?? []).reduce((n, x) => n + sensorChannelCount(x), 0);
-  const values = records * s.robots.length * (3 + 2 * model.bodies.length * 7 + 4 + sensorChannels);
+  const values = records * s.robots.length * (3 + 2 * model.bodies.length * 7 + 4 + sensorChannels + (model.actuators?.length ?? 0));
   ensureMemory(
     batchBytes(model, s.copies, s.precision, s.lanes) + values * BYTES_PER_RECORDED_VALUE,
     `this run (${s.copies} robot${s.copies === 1 ? '' : 's'}, ${records} records of ${s.robots.length})`,
@@ -102,6 +102,10 @@ export async function runScene(scene: string, flags: RunFlags): Promise<number> 
     // simulate() reads the sensors (at step 0, then after every step, before the controller's turn),
     // so the loop gets their readings without updating them itself.
     const control = controller ? new ControlLoop(batch, controller, sensors ? { readings: sensors.readings, update: () => undefined } : undefined) : undefined;
+    if (control) {
+      const what = flags.controller ?? (model.controller?.kind === 'module' ? model.controller.path : `the scene's PD controller (${model.controller?.kind === 'pd' ? model.controller.terms.length : 0} terms)`);
+      process.stderr.write(`achilles run: controller ${what}, called every ${control.period} step${control.period === 1 ? '' : 's'}\n`);
+    }
     const loadSeconds = (performance.now() - start) / 1000;
     process.stderr.write(
       `achilles run: ${model.name}, ${s.copies} robot${s.copies === 1 ? '' : 's'} x ${s.steps} step${s.steps === 1 ? '' : 's'} (${Number((s.steps * s.dt).toPrecision(12))} s); Ctrl-C stops without writing anything\n`,

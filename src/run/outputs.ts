@@ -4,6 +4,7 @@
 //   joint-angles.vl.json / .svg    the coordinates over time, one panel per unit (position-chart.ts)
 //   energy-drift.vl.json / .svg    total energy minus its initial value, over time
 //   contacts.csv, contacts.vl.json / .svg   when the scene has shape pairs (see contacts.ts)
+//   actuator-forces.vl.json / .svg          when the scene has actuators: each one's force over time
 
 import type { OutputSink } from '../reports/atomic.js';
 import { lineChart, MAX_SERIES, selectSeries } from '../reports/charts.js';
@@ -58,6 +59,25 @@ export async function writeRunFiles(sink: OutputSink, rec: Recorder, meta: Recor
   if (sensors) {
     const s = await writeChart(sink, 'sensors', sensors);
     written.push(s.specPath, s.svgPath);
+  }
+  if (rec.columns.force.length) {
+    const forceRows = rec.rows.flatMap((row) =>
+      rec.columns.force.map((c) => ({ time: row[rec.index('time')], series: `${c.slice('force:'.length)}${rec.robots.length > 1 ? ` (robot ${row[rec.index('robot')]})` : ''}`, force: row[rec.index(c)] })),
+    );
+    const fsel = selectSeries(forceRows, 'series', 'force', MAX_SERIES, 'actuators');
+    const chart = lineChart({
+      title: `${sceneName}: actuator forces`,
+      subtitle: fsel.note ?? 'each force over the step that ends at the time shown (effort on the joint = gear × force)',
+      data: fsel.rows,
+      x: 'time',
+      y: 'force',
+      color: 'series',
+      colorOrder: fsel.shown,
+      xTitle: 'time (s)',
+      yTitle: 'actuator force (N·m or N)',
+    });
+    const f = await writeChart(sink, 'actuator-forces', chart);
+    written.push(f.specPath, f.svgPath);
   }
   return written;
 }

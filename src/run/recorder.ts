@@ -3,7 +3,9 @@
 // Every value in a row belongs to the same instant t = step · dt: q and v are the state after
 // `step` steps, qacc is recomputed at exactly that state (batch.forward(), or batch.constrain() with contacts or limits: constrained, as the next step starts; after a step the
 // engine's qacc would still hold the acceleration at the step's *start*), and the energies are
-// evaluated at that state too. Values are copied out as float64 (exact for f32 and f64).
+// evaluated at that state too. Values are copied out as float64 (exact for f32 and f64). With
+// actuators, qacc is under the controls of the step just taken (held), and `force:<actuator>` is
+// each actuator's force at that step's start.
 
 import type { Batch } from '../engine/batch.js';
 import { coordinateNames } from '../engine/batch.js';
@@ -14,6 +16,8 @@ export interface TraceColumns {
   q: string[];
   v: string[];
   qacc: string[];
+  /** Each actuator's force over the step that led here (`force:<actuator>`; none without actuators). */
+  force: string[];
   all: string[];
 }
 
@@ -22,7 +26,8 @@ export function traceColumns(batch: Batch): TraceColumns {
   const q = names.q.map((n) => `q:${n}`);
   const v = names.v.map((n) => `v:${n}`);
   const qacc = names.v.map((n) => `qacc:${n}`);
-  return { q, v, qacc, all: ['step', 'time', 'robot', ...q, ...v, ...qacc, 'kinetic', 'potential', 'total', 'drift'] };
+  const force = (batch.model.actuators ?? []).map((a) => `force:${a.name}`);
+  return { q, v, qacc, force, all: ['step', 'time', 'robot', ...q, ...v, ...qacc, 'kinetic', 'potential', 'total', 'drift', ...force] };
 }
 
 export class Recorder {
@@ -37,7 +42,7 @@ export class Recorder {
   constructor(
     private readonly batch: Batch,
     readonly robots: readonly number[],
-    /** The scene's sensor readings at the same instants (columns `sensor:<channel>` after `drift`). */
+    /** The scene's sensor readings at the same instants (columns `sensor:<channel>` after `drift` and the actuator forces). */
     readonly readings: SensorReadings | null = null,
   ) {
     this.columns = traceColumns(batch);
@@ -63,6 +68,7 @@ export class Recorder {
       const total = e.total[r];
       if (!this.initialTotal.has(r)) this.initialTotal.set(r, total);
       row.push(e.kinetic[r], e.potential[r], total, total - this.initialTotal.get(r)!);
+      for (let a = 0; a < b.nu; a++) row.push(b.actuatorForce[a * b.stride + r]);
       if (this.readings) for (let c = 0; c < this.readings.channels.length; c++) row.push(this.readings.data[c * this.readings.stride + r]);
       this.rows.push(row);
     }

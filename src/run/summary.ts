@@ -47,6 +47,8 @@ export interface RunSummary {
   driftByRobot: DriftStats[];
   /** Whether the scene applies constant generalized forces (energy then isn't conserved). */
   appliesTorque: boolean;
+  /** Actuators or joint damping do work on the robot (energy is not conserved). */
+  actuatedOrDamped: boolean;
 }
 
 export function driftStats(rec: Recorder, every?: EveryStepEnergy): DriftStats[] {
@@ -99,6 +101,7 @@ export function summarize(rec: Recorder, s: RunSettings, model: ModelDesc, steps
     drift: worst,
     driftByRobot: byRobot,
     appliesTorque: model.bodies.some((b) => b.tau.some((x) => x !== 0)),
+    actuatedOrDamped: (model.actuators?.length ?? 0) > 0 || model.bodies.some((b) => (b.damping ?? 0) > 0),
   };
 }
 
@@ -128,5 +131,6 @@ export function summaryText(sum: RunSummary, s: RunSettings, modelName: string, 
   const w = Math.max(...lines.map(([k]) => k.length));
   let text = lines.map(([k, v]) => `${k.padEnd(w)}  ${v}`).join('\n') + '\n';
   if (sum.appliesTorque) text += 'note: the scene applies constant torques, so total energy is not conserved: the drift includes their work.\n';
+  if (sum.actuatedOrDamped) text += 'note: actuators and joint damping do work, so total energy is not conserved: the drift includes their work.\n';
   return text;
 }

@@ -100,7 +100,8 @@ class Kernel {
   /// What sensors read at the current state: qacc (as constrain), every body's spatial velocity and
   /// acceleration (BodyVel, BodyAcc) and world pose (BodyPos, BodyRot).
   virtual void sense_blocks(int worker, int b0, int b1) = 0;
-  /// Steps taken so far (set by the batch before forward_blocks): which control half is current.
+  /// Steps taken so far (set by the batch before forward_blocks): forward uses the controls the
+  /// last step read (its half (steps_done − 1) % 2, held), or before the first step half 0.
   std::int64_t steps_done = 0;
 };
 

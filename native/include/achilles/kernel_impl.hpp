@@ -174,7 +174,7 @@ template <class V> class KernelImpl final : public Kernel {
     BlockState<V>& s = sc.s;
     for (int b = b0; b < b1; ++b) {
       load_block(b, sc);
-      next_controls(b, sc);
+      held_controls_now(b, sc);
       forward_dynamics(M_, s.W, s.q, s.v, efforts(M_, s, s.q, s.v), s.qacc);
       store_field(FieldId::Qacc, b, s.qacc, M_.nv);
     }
@@ -212,7 +212,7 @@ template <class V> class KernelImpl final : public Kernel {
     const int n = static_cast<int>(M_.joints.size());
     for (int b = b0; b < b1; ++b) {
       load_block(b, sc);
-      next_controls(b, sc);
+      held_controls_now(b, sc);
       forward_dynamics(M_, s.W, s.q, s.v, efforts(M_, s, s.q, s.v), s.qacc);
       if (KC_.enabled) {
         ConstraintWork<V>& cw = sc.cw;
@@ -277,7 +277,7 @@ template <class V> class KernelImpl final : public Kernel {
     BlockState<V>& s = sc.s;
     for (int b = b0; b < b1; ++b) {
       load_block(b, sc);
-      next_controls(b, sc);
+      held_controls_now(b, sc);
       forward_dynamics(M_, s.W, s.q, s.v, efforts(M_, s, s.q, s.v), s.qacc);
       if (KC_.enabled) {
         ConstraintWork<V>& cw = sc.cw;
@@ -297,7 +297,7 @@ template <class V> class KernelImpl final : public Kernel {
     BlockState<V>& s = sc.s;
     const int b = robot / W, lane = robot % W;
     load_block(b, sc);
-    next_controls(b, sc);
+    held_controls_now(b, sc);
     forward_dynamics(M_, s.W, s.q, s.v, efforts(M_, s, s.q, s.v), s.qacc);
     const int nv = M_.nv;
     out.qacc_smooth.resize(nv);
@@ -447,10 +447,14 @@ template <class V> class KernelImpl final : public Kernel {
   }
   /// The controls the next step would read, without moving the servos' targets (merge of
   /// actuators' forward_blocks: shared by forward, constrain, constraint_report and sense).
-  void next_controls(int b, BlockScratch<V>& sc) const {
+  /// The controls acting at the current state, for forward, constrain and sense between steps:
+  /// those the last step read (its half (steps_done − 1) % 2, held), or before any step the ones
+  /// written for the first.
+  void held_controls_now(int b, BlockScratch<V>& sc) const {
     if (!F_.nu) return;
-    load_field(FieldId::Ctrl, b, sc.s.u, F_.nu, static_cast<int>(steps_done % 2) * F_.nu);
-    step_controls(F_, sc.s.u, sc.target, sc.s.u);
+    const int half = steps_done > 0 ? static_cast<int>((steps_done - 1) % 2) : 0;
+    load_field(FieldId::Ctrl, b, sc.s.u, F_.nu, half * F_.nu);
+    held_controls(F_, sc.s.u, sc.target, sc.s.u);
   }
   void clear_ctrl_half(int b, int half) const {
     for (int a = 0; a < F_.nu; ++a) vstore(lane_ptr(FieldId::Ctrl, half * F_.nu + a, b), V(T(0)));

@@ -18,13 +18,14 @@ export interface ArmCase {
   terms: PdTermSpec[];
 }
 
-/** Six-joint arm, released horizontal along +y (gravity loads the pitch joints with up to ~140 N·m),
+/** Six-joint arm, released horizontal along +y (gravity loads the pitch joints with up to ~110 N·m),
  *  every joint damped (0.5 N·m·s/rad, implicit in Euler) with armature 0.05 kg·m², each driven by a
  *  motor whose scene direction has a part off the joint axis (so the gear is a projection) and by
- *  the built-in PD toward its own sine (amplitudes 0.4–1 rad, 0.25–0.7 Hz): efforts up to ~150 N·m. */
+ *  the built-in PD toward its own sine (amplitudes 0.5–1 rad, 0.25–0.7 Hz): joint torques (gear ×
+ *  force) up to 147 N·m at the shoulder (measured, MuJoCo's run). */
 export function arm6(): ArmCase {
   const axes: Vec3[] = [[1, 0, 0], [0, 0, 1], [1, 0, 0], [0, 0, 1], [1, 0, 0], [0, 1, 0]];
-  const mass = [4, 3, 2.5, 2, 1.5, 1];
+  const mass = [3.5, 2.5, 2, 1.5, 1.2, 0.8];
   const len = [0.5, 0.45, 0.4, 0.35, 0.3, 0.2];
   // Directions (torques in the joint frame) with a part off the axis; the gear is their projection.
   const dirs: Vec3[] = [[1, 0.3, 0], [0.2, 0, 1.5], [1, 0, -0.4], [0.3, 0.1, 2], [1.2, 0.2, 0], [0, 1, 0.4]];
@@ -41,9 +42,9 @@ export function arm6(): ArmCase {
     kp: 0,
     kv: 0,
   }));
-  const kp = [500, 300, 250, 100, 80, 25];
-  const kd = [35, 20, 15, 6, 5, 2];
-  const amp = [0.6, 0.5, 0.7, 0.5, 0.8, 1.0];
+  const kp = [380, 260, 220, 90, 70, 25];
+  const kd = [28, 18, 13, 5, 4, 2];
+  const amp = [0.6, 0.5, 0.6, 0.5, 0.8, 1.0];
   const freq = [0.25, 0.4, 0.3, 0.5, 0.6, 0.7];
   const phase = [0, 0.5, 1.0, 1.5, 2.0, 2.5];
   const terms: PdTermSpec[] = actuators.map((_, i) => ({ actuator: i, kp: kp[i], kd: kd[i], target: { kind: 'sine', amplitude: amp[i], frequency: freq[i], phase: phase[i], offset: 0 } }));

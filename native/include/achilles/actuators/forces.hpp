@@ -84,6 +84,17 @@ template <class V> inline void step_controls(const KForces<ScalarOf<V>>& F, cons
   }
 }
 
+/// The controls acting now, between steps (forward(), observation): those of the step just
+/// taken, held — clamped, and a rate-limited servo at its current target (it does not move again).
+template <class V> inline void held_controls(const KForces<ScalarOf<V>>& F, const V* ctrl, const V* target, V* u) {
+  for (int a = 0; a < F.nu; ++a) {
+    const auto& A = F.act[a];
+    V c = ctrl[a];
+    if (A.clamp_ctrl) c = vclamp(c, V(A.ctrl_lo), V(A.ctrl_hi));
+    u[a] = A.rate_dt > 0 ? target[a] : c;
+  }
+}
+
 /// τ_eff at (q, q̇) with controls u; returns τ itself when the model has no joint forces.
 /// force_out (optional): each actuator's scalar force (MuJoCo's actuator_force).
 template <class V>
