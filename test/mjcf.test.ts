@@ -99,7 +99,7 @@ describe('MJCF export loads in MuJoCo with the engine layout', () => {
       expect(r.timestep).toBe(model.world.dt / model.world.substeps);
     });
   });
-  test('all eight bundled scenes are covered', () => expect(bundled).toHaveLength(8));
+  test('all eleven bundled scenes are covered', () => expect(bundled).toHaveLength(11));
 });
 
 describe('MuJoCo reproduces the README initial accelerations (to 1e-6 relative)', () => {
