@@ -21,6 +21,8 @@ export interface EfcRows {
   R: number[];
   D: number[];
   vel: number[];
+  /** A limit row's joint (= body) name; a contact row's two shape names, sorted, joined by `|`. */
+  name: string[];
 }
 
 export interface ConstraintAnswer {
