@@ -12,9 +12,10 @@ the scene's solref/solimp/condim/margin/gap/range/limit settings); each query st
                                                iterations): the converged answer
       cg:     {qacc[nv], niter}                CG, islands off (one solve, as ours), exactly
                                                cg_iterations (default 20) iterations (tolerance 0)
-      efc:    {type[], id[], pos[], margin[], J[nefc][nv] (dense), aref[], R[], D[], vel[]}
+      efc:    {type[], id[], pos[], margin[], J[nefc][nv] (dense), aref[], R[], D[], vel[], name[]}
               rows in MuJoCo's order (equality, friction, limits, contacts); type is mjtConstraint
-              (3 joint limit, 5 frictionless contact, 6 pyramidal contact)
+              (3 joint limit, 5 frictionless contact, 6 pyramidal contact); name: a limit's joint,
+              a contact's two geom names sorted and joined by "|" (the scene's shape names)
       contacts: {dist[], pos[][3], frame[][9], geom[][2], dim[], mu[], includemargin[], efc_address[]}
   rollout     {qpos, qvel, tau, steps, every, solver: "newton"|"cg", iterations?, tolerance?}
               mj_step from the state without resets (warm start as MuJoCo does it), recording
@@ -69,6 +70,14 @@ class ContactRef(Ref):
         if not warmstart:
             o.disableflags |= int(mujoco.mjtDisableBit.mjDSBL_WARMSTART)
 
+    def row_name(self, i):
+        """A row's owner by name: a limit its joint's, a contact its two geoms' (sorted, joined by |)."""
+        m, d = self.m, self.d
+        if d.efc_type[i] == mujoco.mjtConstraint.mjCNSTR_LIMIT_JOINT:
+            return mujoco.mj_id2name(m, mujoco.mjtObj.mjOBJ_JOINT, int(d.efc_id[i]))
+        g = d.contact[int(d.efc_id[i])].geom
+        return "|".join(sorted(mujoco.mj_id2name(m, mujoco.mjtObj.mjOBJ_GEOM, int(x)) for x in g))
+
     def constraint(self, query):
         m, d = self.m, self.d
         qpos, qvel, tau, ctrl = self.state(query)
@@ -80,7 +89,7 @@ class ContactRef(Ref):
             "type": d.efc_type[:n].tolist(), "id": d.efc_id[:n].tolist(), "pos": d.efc_pos[:n].tolist(),
             "margin": d.efc_margin[:n].tolist(), "J": np.array(d.efc_J[:n * m.nv]).reshape(n, m.nv).tolist(),
             "aref": d.efc_aref[:n].tolist(), "R": d.efc_R[:n].tolist(), "D": d.efc_D[:n].tolist(),
-            "vel": d.efc_vel[:n].tolist(),
+            "vel": d.efc_vel[:n].tolist(), "name": [self.row_name(i) for i in range(n)],
         }
         c = d.contact[:d.ncon]
         contacts = {

@@ -2,7 +2,8 @@
 //   contact-balls    free spheres and a capsule over a plane, spheres touching each other: the
 //                    pairs where both engines' detection agrees exactly (sphere–sphere,
 //                    sphere–plane, capsule–plane), with every contact setting varied (friction,
-//                    condim 1, a direct solref, solimp, a margin)
+//                    condim 1 between the two touching spheres (a pair takes the larger condim, so
+//                    their contacts with the plane stay pyramids), a direct solref, solimp, a margin)
 //   contact-arm      a two-link hinge arm of capsules over a plane with joint ranges (one with a
 //                    margin and its own solref): limit rows beside contacts on a chain
 //   limit-pendulum   one hinge pendulum swinging into the upper end of its range (over time)
@@ -38,7 +39,7 @@ export function ballsModel(): ModelDesc {
   ];
   const shapes = [
     shape('ground', -1, 'plane', 0, 0, { friction: 0.7 }),
-    shape('a/ball', 0, 'sphere', ra, 0, { friction: 0.9 }),
+    shape('a/ball', 0, 'sphere', ra, 0, { friction: 0.9, condim: 1 }),
     shape('b/ball', 1, 'sphere', rb, 0, { condim: 1, solref: [-8000, -60] }),
     shape('c/ball', 2, 'sphere', rc, 0, { friction: 1.2, margin: 0.002, solimp: [0.8, 0.99, 0.005, 0.3, 3] }),
     shape('d/capsule', 3, 'capsule', cr, ch, { friction: 0.5, solref: [0.01, 0.7] }),
@@ -87,12 +88,14 @@ export function armModel(): ModelDesc {
   return { name: 'contact-arm', bodies, world: { ...WORLD }, files: [], shapes, excludes: [[0, 1]], solver: { iterations: 20, impratio: 1 } };
 }
 
-/** Random states of the arm: each joint uniform over its range widened by 0.06 rad each side (so
- *  limits act, inside their margin too), the base low enough that the arm reaches the floor. */
+/** Random states of the arm: each joint, half the time within 0.05 rad of one end of its range
+ *  (either side: limits act, inside their margin too), else uniform over it; the base low enough
+ *  that the arm reaches the floor. */
 export function armStates(n: number, seed: number): TestState[] {
   const rng = new Rng(seed);
+  const joint = (lo: number, hi: number) => (rng.next() < 0.5 ? (rng.next() < 0.5 ? lo : hi) + rng.uniform(-0.05, 0.05) : rng.uniform(lo, hi));
   return Array.from({ length: n }, () => {
-    const q = [rng.uniform(-1.26, 1.26), rng.uniform(-2.06, 0.56)];
+    const q = [joint(-1.2, 1.2), joint(-2, 0.5)];
     const v = [rng.normal(), rng.normal()];
     return { q, v, tau: [0, 0] };
   });

@@ -134,12 +134,18 @@ export interface ContactStateSummary {
 }
 
 /** The judged rows of one model at one precision (and the 20-iteration errors, for the report). */
-export function contactStateRows(ref: ContactStateReference, precision: Precision, addon: NativeAddon, maxStates = ref.states.length): { rows: CheckRow[]; summary: ContactStateSummary } {
+export function contactStateRows(
+  ref: ContactStateReference,
+  precision: Precision,
+  addon: NativeAddon,
+  maxStates = ref.states.length,
+  engine: typeof engineConstraints = engineConstraints,
+): { rows: CheckRow[]; summary: ContactStateSummary } {
   const states = ref.states.slice(0, maxStates);
   const summary: ContactStateSummary = { model: ref.name, precision, iter20: [], mujocoCg20: [] };
   let ours: EngineConstraintAnswer[];
   try {
-    ours = engineConstraints(addon, ref.model, precision, states);
+    ours = engine(addon, ref.model, precision, states);
   } catch (e) {
     const id = { stage: 'contact' as const, model: ref.name, precision, field: 'constraint-rows' };
     return { rows: judgeField(id, [{ state: 0, error: Infinity, stateFloor: 0 }]).map((r) => ({ ...r, bar: 0, note: (e as Error).message })), summary };
