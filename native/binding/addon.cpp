@@ -43,6 +43,20 @@ void append_numbers(const Napi::Object& o, const char* key, std::vector<double>&
   out.insert(out.end(), tmp.begin(), tmp.end());
 }
 
+/// An optional key: absent (undefined) leaves `out` as it is.
+bool optional_numbers(const Napi::Object& o, const char* key, double* out, std::size_t n, const std::string& where) {
+  const Napi::Value v = o.Get(key);
+  if (v.IsUndefined()) return false;
+  numbers_at(o, key, out, n, where);
+  return true;
+}
+bool optional_number(const Napi::Object& o, const char* key, double& out, const std::string& where) {
+  const Napi::Value v = o.Get(key);
+  if (v.IsUndefined()) return false;
+  out = number_at(o, key, where);
+  return true;
+}
+
 JointType joint_type(const std::string& s, const std::string& where) {
   if (s == "revolute") return JointType::Revolute;
   if (s == "prismatic") return JointType::Prismatic;
@@ -109,6 +123,13 @@ void shapes_from_js(const Napi::Object& m, Model& model) {
       s.conaffinity = filter_bits(o, "conaffinity", where);
       s.margin = number_at(o, "margin", where);
       s.gap = number_at(o, "gap", where);
+      // contact softness (optional: MuJoCo's defaults)
+      optional_numbers(o, "solref", s.solref, 2, where);
+      optional_numbers(o, "solimp", s.solimp, 5, where);
+      double condim = 3;
+      if (optional_number(o, "condim", condim, where) && condim != 1 && condim != 3)
+        type_error(where + ".condim must be 1 or 3 (got " + std::to_string(condim) + ")");
+      s.condim = static_cast<int>(condim);
       model.shapes.push_back(std::move(s));
     }
   }
@@ -158,7 +179,33 @@ Model model_from_js(const Napi::Object& m) {
     append_numbers(b, "q0", model.q0, nq, where);
     append_numbers(b, "v0", model.v0, nv, where);
     append_numbers(b, "tau", model.tau0, nv, where);
+    // joint limit and dry friction (optional)
+    const Napi::Value range = b.Get("range");
+    if (!range.IsUndefined() && !range.IsNull()) {
+      j.limited = true;
+      numbers_at(b, "range", j.range, 2, where);
+      const Napi::Value lim = b.Get("limit");
+      if (!lim.IsUndefined() && !lim.IsNull()) {
+        if (!lim.IsObject()) type_error(where + ".limit must be an object {solref, solimp, margin}");
+        const Napi::Object lo = lim.As<Napi::Object>();
+        const std::string lw = where + ".limit";
+        optional_numbers(lo, "solref", j.limit_solref, 2, lw);
+        optional_numbers(lo, "solimp", j.limit_solimp, 5, lw);
+        optional_number(lo, "margin", j.limit_margin, lw);
+      }
+    }
+    optional_number(b, "frictionloss", j.frictionloss, where);
     model.joints.push_back(std::move(j));
+  }
+  const Napi::Value solver = m.Get("solver");
+  if (!solver.IsUndefined() && !solver.IsNull()) {
+    if (!solver.IsObject()) type_error("model.solver must be an object {iterations, impratio}");
+    const Napi::Object so = solver.As<Napi::Object>();
+    double it = model.solver_iterations;
+    if (optional_number(so, "iterations", it, "model.solver") && (it != std::floor(it) || it < 0 || it > 100000))
+      type_error("model.solver.iterations must be an integer from 0 to 100000 (got " + std::to_string(it) + ")");
+    model.solver_iterations = static_cast<int>(it);
+    optional_number(so, "impratio", model.impratio, "model.solver");
   }
   shapes_from_js(m, model);
   model.finalize();
@@ -196,7 +243,8 @@ class BatchWrap : public Napi::ObjectWrap<BatchWrap> {
     return DefineClass(env, "NativeBatch",
                        {InstanceMethod("step", &BatchWrap::Step), InstanceMethod("forward", &BatchWrap::Forward),
                         InstanceMethod("observe", &BatchWrap::Observe), InstanceMethod("collide", &BatchWrap::Collide),
-                        InstanceMethod("reset", &BatchWrap::Reset),
+                        InstanceMethod("reset", &BatchWrap::Reset), InstanceMethod("constrain", &BatchWrap::Constrain),
+                        InstanceMethod("constraints", &BatchWrap::Constraints),
                         InstanceMethod("field", &BatchWrap::Field), InstanceMethod("info", &BatchWrap::Info)});
   }
 
@@ -251,6 +299,72 @@ class BatchWrap : public Napi::ObjectWrap<BatchWrap> {
     }
     return info.Env().Undefined();
   }
+  Napi::Value Constrain(const Napi::CallbackInfo& info) {
+    try {
+      batch_->constrain();
+    } catch (const std::exception& e) {
+      throw Napi::Error::New(info.Env(), e.what());
+    }
+    return info.Env().Undefined();
+  }
+
+  /// constraints(robot, iterations, warm) → {qaccSmooth, qacc, qfrcConstraint, rows, contacts}.
+  Napi::Value Constraints(const Napi::CallbackInfo& info) {
+    Napi::Env env = info.Env();
+    if (info.Length() < 3 || !info[0].IsNumber() || !info[1].IsNumber() || !info[2].IsBoolean())
+      throw Napi::TypeError::New(env, "constraints(robot, iterations, warm): expected two integers and a boolean");
+    const double robot = info[0].As<Napi::Number>().DoubleValue(), iters = info[1].As<Napi::Number>().DoubleValue();
+    if (robot != std::floor(robot) || iters != std::floor(iters)) throw Napi::TypeError::New(env, "constraints: robot and iterations must be integers");
+    ConstraintReport r;
+    try {
+      r = batch_->constraint_report(static_cast<int>(robot), static_cast<int>(iters), info[2].As<Napi::Boolean>().Value());
+    } catch (const std::exception& e) {
+      throw Napi::Error::New(env, e.what());
+    }
+    auto arr = [&](const double* x, std::size_t n) {
+      Napi::Array a = Napi::Array::New(env, n);
+      for (std::size_t k = 0; k < n; ++k) a.Set(static_cast<uint32_t>(k), Napi::Number::New(env, x[k]));
+      return a;
+    };
+    Napi::Object o = Napi::Object::New(env);
+    o.Set("qaccSmooth", arr(r.qacc_smooth.data(), r.qacc_smooth.size()));
+    o.Set("qacc", arr(r.qacc.data(), r.qacc.size()));
+    o.Set("qfrcConstraint", arr(r.qfrc_constraint.data(), r.qfrc_constraint.size()));
+    Napi::Array rows = Napi::Array::New(env, r.rows.size());
+    for (std::size_t i = 0; i < r.rows.size(); ++i) {
+      const ConstraintRowReport& w = r.rows[i];
+      Napi::Object x = Napi::Object::New(env);
+      x.Set("kind", Napi::String::New(env, w.kind == 0 ? "limit" : "contact"));
+      x.Set("id", Napi::Number::New(env, w.id));
+      x.Set(w.kind == 0 ? "side" : "point", Napi::Number::New(env, w.point));
+      x.Set("edge", Napi::Number::New(env, w.edge));
+      x.Set("dist", Napi::Number::New(env, w.dist));
+      x.Set("vel", Napi::Number::New(env, w.vel));
+      x.Set("aref", Napi::Number::New(env, w.aref));
+      x.Set("R", Napi::Number::New(env, w.R));
+      x.Set("D", Napi::Number::New(env, w.D));
+      x.Set("imp", Napi::Number::New(env, w.imp));
+      x.Set("force", Napi::Number::New(env, w.force));
+      x.Set("J", arr(w.J.data(), w.J.size()));
+      rows.Set(static_cast<uint32_t>(i), x);
+    }
+    o.Set("rows", rows);
+    Napi::Array cons = Napi::Array::New(env, r.contacts.size());
+    for (std::size_t i = 0; i < r.contacts.size(); ++i) {
+      const ContactPointReport& c = r.contacts[i];
+      Napi::Object x = Napi::Object::New(env);
+      x.Set("pair", Napi::Number::New(env, c.pair));
+      x.Set("point", Napi::Number::New(env, c.point));
+      x.Set("dist", Napi::Number::New(env, c.dist));
+      x.Set("pos", arr(c.pos, 3));
+      x.Set("frame", arr(c.frame, 9));
+      x.Set("force", arr(c.force, 3));
+      cons.Set(static_cast<uint32_t>(i), x);
+    }
+    o.Set("contacts", cons);
+    return o;
+  }
+
   Napi::Value Reset(const Napi::CallbackInfo& info) {
     batch_->reset();
     return info.Env().Undefined();
@@ -277,6 +391,8 @@ class BatchWrap : public Napi::ObjectWrap<BatchWrap> {
     else if (name == "energyRef") f = FieldId::EnergyRef;
     else if (name == "driftMax") f = FieldId::DriftMax;
     else if (name == "kineticPeak") f = FieldId::KineticPeak;
+    else if (name == "qaccWarm") f = FieldId::QaccWarm;
+    else if (name == "contactForce") f = FieldId::ContactForce;
     else throw Napi::Error::New(env, "unknown field '" + name + "'");
     const Storage& st = batch_->storage();
     auto* keep = new std::shared_ptr<Buffer>(st.buffer);

@@ -3,6 +3,8 @@
 
 #include <algorithm>
 #include <exception>
+#include <stdexcept>
+#include <string>
 
 namespace ach {
 
@@ -83,6 +85,7 @@ template <class T> static void fill_initial(const Model& m, const Storage& s) {
   fill(FieldId::Tau, m.tau0);
   fill(FieldId::TauPrev, std::vector<double>(m.nv, 0.0));
   fill(FieldId::Qacc, std::vector<double>(m.nv, 0.0));
+  if (m.constrained()) fill(FieldId::QaccWarm, std::vector<double>(m.nv, 0.0));
 }
 
 void fill_initial_state(const Model& model, const Storage& storage) {
@@ -129,6 +132,18 @@ void Batch::forward() {
 
 void Batch::collide() {
   pool_.run(kernel_->blocks(), [&](int w, int b, int e) { kernel_->collide_blocks(w, b, e); });
+}
+
+void Batch::constrain() {
+  pool_.run(kernel_->blocks(), [&](int w, int b, int e) { kernel_->constrain_blocks(w, b, e); });
+}
+
+ConstraintReport Batch::constraint_report(int robot, int iterations, bool warm) {
+  if (robot < 0 || robot >= opt_.copies) throw std::invalid_argument("robot " + std::to_string(robot) + " is out of range");
+  if (iterations < 0 || iterations > 1000000) throw std::invalid_argument("iterations must be an integer from 0 to 1000000");
+  ConstraintReport r;
+  kernel_->constraint_report(robot, iterations, warm, r);
+  return r;
 }
 
 void Batch::observe() {

@@ -297,6 +297,7 @@ void Model::finalize() {
   if (joints.empty()) throw std::invalid_argument("a model needs at least one joint");
   check_effective_inertia();
   finalize_collision(*this);
+  finalize_constraints(*this);
 }
 
 } // namespace ach

@@ -3,7 +3,7 @@
 import type { BatchApi, BatchOptions, LaneWidth, NonFiniteInfo, Precision, Real } from './api.js';
 import { LANE_WIDTHS, PRECISIONS } from './api.js';
 import { INTEGRATORS, JOINT_NQ, JOINT_NV, planarFrame, type IntegratorName, type ModelDesc } from './model-desc.js';
-import { engineAddon, type NativeAddon, type NativeBatch } from './native.js';
+import { engineAddon, type ConstraintState, type NativeAddon, type NativeBatch } from './native.js';
 import { laneProblem, widestLanes } from './lanes.js';
 import { WORLD_LIMITS } from './world-limits.js';
 import { ensureMemory } from './memory.js';
@@ -42,7 +42,12 @@ export function toNativeModel(model: ModelDesc): object {
       conaffinity: s.conaffinity,
       margin: s.margin,
       gap: s.gap,
+      // contact softness (contact-solver): absent keys take MuJoCo's defaults natively
+      ...(s.solref ? { solref: s.solref } : {}),
+      ...(s.solimp ? { solimp: s.solimp } : {}),
+      ...(s.condim !== undefined ? { condim: s.condim } : {}),
     })),
+    ...(model.solver ? { solver: { iterations: model.solver.iterations, impratio: model.solver.impratio } } : {}),
     excludes: model.excludes ?? [],
     gravity: model.world.gravity,
     bodies: model.bodies.map((b) => {
@@ -62,6 +67,10 @@ export function toNativeModel(model: ModelDesc): object {
         q0: b.q0,
         v0: b.v0,
         tau: b.tau,
+        // joint limit and dry friction (contact-solver)
+        ...(b.range ? { range: b.range } : {}),
+        ...(b.limit ? { limit: { solref: b.limit.solref, solimp: b.limit.solimp, margin: b.limit.margin } } : {}),
+        ...(b.frictionloss !== undefined ? { frictionloss: b.frictionloss } : {}),
       };
     }),
   };
@@ -226,6 +235,31 @@ export class Batch implements BatchApi {
 
   collide(): void {
     this.native.collide();
+  }
+
+  /** Detection and the constraint solve at the current state, as the next step will start it (warm
+   *  start included): fills qacc, the contact views and `contactForce`
+   *  (contactForce[((p*4+i)*3+c)*stride + r]: c = 0 normal, 1 and 2 friction along t1, t2; MuJoCo's
+   *  mju_decodePyramid, in the frame `constraints()` reports). */
+  constrain(): void {
+    this.native.constrain();
+  }
+
+  /** The contact forces of the last constrain() (a view on engine memory). */
+  get contactForce(): Real {
+    return this.native.field('contactForce');
+  }
+
+  /** One robot's constraint rows (MuJoCo's efc_*: dist, J, aref, R, D, force), qacc_smooth and the
+   *  constrained qacc at the current state. `iterations` (default the model's solver iterations,
+   *  20): CG iterations; a large count (e.g. 2000 in f64) runs it to convergence, to compare with
+   *  MuJoCo's Newton solver. `warm`: start from the stored warm start (as a step would) instead of
+   *  qacc_smooth (MuJoCo with warmstart disabled). Nothing in the batch changes. */
+  constraints(robot: number, opts: { iterations?: number; warm?: boolean } = {}): ConstraintState {
+    this.checkRobot(robot);
+    const iterations = opts.iterations ?? this.model.solver?.iterations ?? 20;
+    if (!Number.isInteger(iterations) || iterations < 0 || iterations > 1_000_000) throw new Error(`iterations must be an integer from 0 to 1000000 (got ${iterations})`);
+    return this.native.constraints(robot, iterations, opts.warm ?? false);
   }
 
   reset(): void {

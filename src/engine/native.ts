@@ -12,7 +12,48 @@ export interface NativeStepResult {
 
 export type NativeFieldName =
   | 'q' | 'v' | 'tau' | 'qacc' | 'kinetic' | 'potential' | 'bodyPos' | 'bodyRot'
-  | 'contactActive' | 'contactDist' | 'contactPos' | 'contactNormal' | 'energyRef' | 'driftMax' | 'kineticPeak';
+  | 'contactActive' | 'contactDist' | 'contactPos' | 'contactNormal' | 'energyRef' | 'driftMax' | 'kineticPeak'
+  | 'qaccWarm' | 'contactForce';
+
+/** One constraint row of one robot at one state (MuJoCo's efc_* of that row). */
+export interface ConstraintRow {
+  kind: 'limit' | 'contact';
+  /** The limited joint's body index, or the candidate pair index (contact). */
+  id: number;
+  /** limit: 0 lower, 1 upper side. */
+  side?: number;
+  /** contact: point slot 0..3 of the pair. */
+  point?: number;
+  /** Pyramid edge 0..3: J_n + μJ_t1, J_n − μJ_t1, J_n + μJ_t2, J_n − μJ_t2 (0 for condim 1 and limits). */
+  edge: number;
+  /** efc_pos (dist), efc_vel (J·v), efc_aref, efc_R, efc_D, the impedance and efc_force. */
+  dist: number;
+  vel: number;
+  aref: number;
+  R: number;
+  D: number;
+  imp: number;
+  force: number;
+  /** The row of J (nv numbers). */
+  J: number[];
+}
+export interface ConstraintContact {
+  pair: number;
+  point: number;
+  dist: number;
+  pos: number[];
+  /** Rows n (shape a → b), t1, t2: MuJoCo's frame, signed as our rows. */
+  frame: number[];
+  /** Normal and the two friction forces in that frame (MuJoCo's mju_decodePyramid). */
+  force: number[];
+}
+export interface ConstraintState {
+  qaccSmooth: number[];
+  qacc: number[];
+  qfrcConstraint: number[];
+  rows: ConstraintRow[];
+  contacts: ConstraintContact[];
+}
 
 export interface NativeBatch {
   /** monitor: also track each robot's largest |E − energyRef| (driftMax) and peak kinetic energy over every step. */
@@ -21,6 +62,12 @@ export interface NativeBatch {
   observe(): void;
   /** Shape poses, broad and narrow phase at the current state: fills the contact fields. */
   collide(): void;
+  /** Detection and the constraint solve at the current state (warm start included), as the next step
+   *  starts: qacc, the contact fields and contactForce. */
+  constrain(): void;
+  /** One robot's rows and accelerations at the current state, solved with `iterations` (from qacc_smooth,
+   *  or from the stored warm start with `warm`). */
+  constraints(robot: number, iterations: number, warm: boolean): ConstraintState;
   reset(): void;
   field(name: NativeFieldName): Float32Array | Float64Array;
   /** pairs: the candidate shape pairs (indices into ModelDesc.shapes, a < b), in contact-slot order. */

@@ -51,6 +51,10 @@ class Batch {
   void observe();
   /// Contacts of every robot at the current state (the contact fields of storage()).
   void collide();
+  /// Detection + constraint solve at the current state (qacc, contact fields, ContactForce).
+  void constrain();
+  /// One robot's constraint rows and accelerations at the current state (validation).
+  ConstraintReport constraint_report(int robot, int iterations, bool warm);
   /// Every robot (and every padding lane) back to the model's initial state.
   void reset();
 

@@ -25,6 +25,12 @@ enum class Bug : int {
   CollisionMarginIgnored,     // narrow phase: contacts only when dist < 0 (margin and gap ignored)
   CollisionManifoldClip,      // manifold: incident-face vertices are kept without the reference-face side test
   CollisionFilteredPairKept,  // filtering: parent-child pairs (filterparent) are kept
+  ContactEdgeSign,            // pyramid: the edge J_n − μJ_t2 is built as J_n + μJ_t2
+  ContactRDropped,            // soft contact: the regulariser R is dropped (R = 1e-15, D = 1e15: hard rows)
+  ArefDampingSign,            // reference acceleration: the damping term enters as +B·(J v)
+  WarmStartOtherLane,         // warm start: lane i starts from lane i + 1's previous qacc (within a block)
+  LimitSign,                  // joint limit: the upper side's row gets J = +1 instead of −1
+  ContactTangentFrame,        // contact frame: t1 turned 45° about n from MuJoCo's mju_makeFrame
   Count
 };
 
@@ -47,6 +53,12 @@ inline const char* bug_name(Bug b) {
   case Bug::CollisionMarginIgnored: return "collision-margin-ignored";
   case Bug::CollisionManifoldClip: return "collision-manifold-clip";
   case Bug::CollisionFilteredPairKept: return "collision-filtered-pair-kept";
+  case Bug::ContactEdgeSign: return "contact-edge-sign";
+  case Bug::ContactRDropped: return "contact-r-dropped";
+  case Bug::ArefDampingSign: return "contact-aref-damping-sign";
+  case Bug::WarmStartOtherLane: return "contact-warmstart-other-lane";
+  case Bug::LimitSign: return "limit-sign";
+  case Bug::ContactTangentFrame: return "contact-tangent-frame";
   case Bug::Count: break;
   }
   return "?";

@@ -11,6 +11,7 @@
 #include <memory>
 #include <string>
 
+#include "contact/report.hpp"
 #include "model.hpp"
 
 namespace ach {
@@ -47,8 +48,10 @@ class Buffer {
 
 // Contact fields (collision, filled by collide()): for candidate pair p and point slot i,
 // ContactActive/ContactDist component p*4+i, ContactPos component (p*4+i)*3+c, ContactNormal p*3+c.
+// QaccWarm (nv): the warm start of the constraint solver (the previous step's qacc; constrained models
+// only); ContactForce component (p*4+i)*3+c: normal, t1, t2 force of each contact slot (constrain()).
 enum class FieldId { Q, V, Tau, Qacc, Kinetic, Potential, BodyPos, BodyRot, TauPrev, ContactActive, ContactDist, ContactPos, ContactNormal,
-                     EnergyRef, DriftMax, KineticPeak, Count };
+                     EnergyRef, DriftMax, KineticPeak, QaccWarm, ContactForce, Count };
 
 struct FieldView {
   std::shared_ptr<Buffer> buffer;
@@ -81,6 +84,12 @@ class Kernel {
   virtual void observe_blocks(int worker, int b0, int b1) = 0;
   /// Contacts at the current state: shape poses, broad phase, narrow phase (the contact fields).
   virtual void collide_blocks(int worker, int b0, int b1) = 0;
+  /// Detection and the constraint solve at the current state, as the next step starts it (warm
+  /// start included): qacc, the contact fields and ContactForce. Models without constraints: qacc only.
+  virtual void constrain_blocks(int worker, int b0, int b1) = 0;
+  /// One robot's rows, forces and accelerations at the current state, solved with `iterations`
+  /// (from qacc_smooth, or from the stored warm start with `warm`), on worker 0's scratch.
+  virtual void constraint_report(int robot, int iterations, bool warm, ConstraintReport& out) = 0;
 };
 
 /// The instruction set a pack of `lanes` values needs: one register of it holds the pack

@@ -13,6 +13,7 @@
 #include <vector>
 
 #include "collision/collide.hpp"
+#include "contact/solver.hpp"
 #include "engine.hpp"
 #include "integrators.hpp"
 
@@ -47,8 +48,9 @@ template <class V> struct BlockScratch {
   V* tau_prev; // the previous step's torque (read only by a planted bug)
   Transform<V>* X_WB;
   Transform<V>* X_WS; // world pose of every collision shape
+  ConstraintWork<V> cw; // rows and solver vectors (constrained models only)
 
-  static std::size_t bytes_needed(const KModel<ScalarOf<V>>& M, std::size_t nshapes) {
+  static std::size_t bytes_needed(const KModel<ScalarOf<V>>& M, std::size_t nshapes, const KConstraints<ScalarOf<V>>* K = nullptr) {
     const std::size_t n = M.joints.size();
     const std::size_t nq = M.nq, nv = M.nv;
     // Mirrors the constructor's takes; each take may pad up to 64 bytes.
@@ -59,10 +61,10 @@ template <class V> struct BlockScratch {
     }
     const std::size_t vecs = 2 * (nq + 1) + 9 * (nv + 1);
     return n * (sizeof(JointWork<V>) + sizeof(Transform<V>)) + dof + vecs * sizeof(V) + (4 * n + 16) * 64 +
-           (nshapes ? nshapes : 1) * sizeof(Transform<V>) + 64;
+           (nshapes ? nshapes : 1) * sizeof(Transform<V>) + 64 + (K ? ConstraintWork<V>::bytes_needed(M, *K) : 0);
   }
 
-  BlockScratch(Arena& arena, const KModel<ScalarOf<V>>& M, std::size_t nshapes) {
+  BlockScratch(Arena& arena, const KModel<ScalarOf<V>>& M, std::size_t nshapes, const KConstraints<ScalarOf<V>>* K = nullptr) {
     const std::size_t n = M.joints.size();
     s.W = arena.take<JointWork<V>>(n);
     for (std::size_t i = 0; i < n; ++i) {
@@ -87,6 +89,7 @@ template <class V> struct BlockScratch {
     tau_prev = arena.take<V>(nv);
     X_WB = arena.take<Transform<V>>(n);
     X_WS = arena.take<Transform<V>>(nshapes ? nshapes : 1);
+    if (K && K->enabled) cw.carve(arena, M, *K);
   }
 };
 
@@ -96,10 +99,10 @@ template <class V> class KernelImpl final : public Kernel {
 
  public:
   KernelImpl(const Model& model, const BatchOptions& opt, const Storage& storage)
-      : M_(model), C_(model), opt_(opt), st_(storage), blocks_((opt.copies + W - 1) / W) {
+      : M_(model), C_(model), KC_(model, opt.dt / opt.substeps), opt_(opt), st_(storage), blocks_((opt.copies + W - 1) / W) {
     for (int t = 0; t < opt.threads; ++t) {
-      arenas_.emplace_back(BlockScratch<V>::bytes_needed(M_, C_.shapes.size()));
-      scratch_.emplace_back(arenas_.back(), M_, C_.shapes.size());
+      arenas_.emplace_back(BlockScratch<V>::bytes_needed(M_, C_.shapes.size(), &KC_));
+      scratch_.emplace_back(arenas_.back(), M_, C_.shapes.size(), &KC_);
     }
     h_ = T(opt.dt / opt.substeps);
   }
@@ -215,7 +218,150 @@ template <class V> class KernelImpl final : public Kernel {
     }
   }
 
+  /// Detection and the solve at the current state (warm start included), as the next step's first
+  /// evaluation: qacc, the contact fields and each contact slot's force.
+  void constrain_blocks(int worker, int b0, int b1) override {
+    BlockScratch<V>& sc = scratch_[worker];
+    BlockState<V>& s = sc.s;
+    for (int b = b0; b < b1; ++b) {
+      load_block(b, sc);
+      forward_dynamics(M_, s.W, s.q, s.v, s.tau, s.qacc);
+      if (KC_.enabled) {
+        ConstraintWork<V>& cw = sc.cw;
+        for (int r = 0; r < cw.nrows; ++r) cw.force[r] = V(T(0));
+        constrain(sc, s.q, s.v, s.qacc, KC_.iterations, true);
+        for (std::size_t p = 0; p < KC_.pairs.size(); ++p) {
+          store_contacts(static_cast<int>(p), b, mask_true<V>(), cw.mf[p]);
+          store_pair_forces(static_cast<int>(p), b, cw);
+        }
+      }
+      store_field(FieldId::Qacc, b, s.qacc, M_.nv);
+    }
+  }
+
+  void constraint_report(int robot, int iterations, bool warm, ConstraintReport& out) override {
+    BlockScratch<V>& sc = scratch_[0];
+    BlockState<V>& s = sc.s;
+    const int b = robot / W, lane = robot % W;
+    load_block(b, sc);
+    forward_dynamics(M_, s.W, s.q, s.v, s.tau, s.qacc);
+    const int nv = M_.nv;
+    out.qacc_smooth.resize(nv);
+    for (int k = 0; k < nv; ++k) out.qacc_smooth[k] = double(vlane(s.qacc[k], lane));
+    out.qfrc_constraint.assign(nv, 0.0);
+    out.rows.clear();
+    out.contacts.clear();
+    if (KC_.enabled) {
+      ConstraintWork<V>& cw = sc.cw;
+      for (int r = 0; r < cw.nrows; ++r) cw.force[r] = V(T(0));
+      constrain(sc, s.q, s.v, s.qacc, iterations, warm);
+      if (cw.nused > 0)
+        for (int k = 0; k < nv; ++k) out.qfrc_constraint[k] = double(vlane(cw.qfrc[k], lane));
+      for (int u = 0; u < cw.nused; ++u) {
+        const int r = cw.used[u];
+        if (!vlane(cw.on[r], lane)) continue;
+        ConstraintRowReport row;
+        if (r < cw.nlimit_rows) {
+          row.kind = 0;
+          row.id = KC_.limits[r / 2].joint;
+          row.point = r % 2;
+        } else {
+          const int c = r - cw.nlimit_rows;
+          const int p = pair_of_row(KC_, c);
+          int first = 0;
+          while (first < c && pair_of_row(KC_, c - first - 1) == p) ++first;
+          row.kind = 1;
+          row.id = p;
+          row.point = first / KC_.pairs[p].rows;
+          row.edge = first % KC_.pairs[p].rows;
+        }
+        row.dist = double(vlane(cw.dist[r], lane));
+        row.vel = double(vlane(cw.vel[r], lane));
+        row.aref = double(vlane(cw.aref[r], lane));
+        row.R = double(vlane(cw.R[r], lane));
+        row.D = double(vlane(cw.D[r], lane));
+        row.imp = double(vlane(cw.imp[r], lane));
+        row.force = double(vlane(cw.force[r], lane));
+        out.rows.push_back(row);
+      }
+      for (std::size_t p = 0; p < KC_.pairs.size(); ++p)
+        for (int i = 0; i < 4; ++i) {
+          if (!vlane(cw.point_on[p * 4 + i], lane)) continue;
+          ContactPointReport c;
+          c.pair = static_cast<int>(p);
+          c.point = i;
+          c.dist = double(vlane(cw.mf[p].dist[i], lane));
+          const Vec3<V>& pos = cw.mf[p].pos[i];
+          c.pos[0] = double(vlane(pos.x, lane)), c.pos[1] = double(vlane(pos.y, lane)), c.pos[2] = double(vlane(pos.z, lane));
+          for (int a = 0; a < 3; ++a) {
+            const Vec3<V>& f = cw.frame[(p * 4 + i) * 3 + a];
+            c.frame[a * 3 + 0] = double(vlane(f.x, lane)), c.frame[a * 3 + 1] = double(vlane(f.y, lane)), c.frame[a * 3 + 2] = double(vlane(f.z, lane));
+          }
+          V f[3];
+          decode_point_force(static_cast<int>(p), i, cw, f);
+          for (int a = 0; a < 3; ++a) c.force[a] = double(vlane(f[a], lane));
+          out.contacts.push_back(c);
+        }
+      // J row by row: J·e_k for every dof k (after the solve, so jv and tmp are free)
+      for (int k = 0; k < nv; ++k) {
+        for (int j = 0; j < nv; ++j) cw.tmp[j] = V(T(j == k ? 1 : 0));
+        pass_body_motion(M_, s.W, cw.tmp, cw.tw.m);
+        rows_times(KC_, cw, cw.tw.m, cw.tmp, cw.jv);
+        std::size_t at = 0;
+        for (int u = 0; u < cw.nused; ++u) {
+          const int r = cw.used[u];
+          if (!vlane(cw.on[r], lane)) continue;
+          out.rows[at].J.resize(nv);
+          out.rows[at++].J[k] = double(vlane(cw.jv[r], lane));
+        }
+      }
+    }
+    out.qacc.resize(nv);
+    for (int k = 0; k < nv; ++k) out.qacc[k] = double(vlane(s.qacc[k], lane));
+  }
+
  private:
+  /// Detection, rows and the solve at (q, v) after forward_dynamics left qacc_smooth in `a`
+  /// (and the ABA factors in JointWork): `a` becomes the constrained acceleration.
+  void constrain(BlockScratch<V>& sc, const V* q, const V* v, V* a, int iterations, bool warm) {
+    ConstraintWork<V>& cw = sc.cw;
+    cw.nused = 0;
+    pass_pose(M_, sc.s.W, sc.X_WB);
+    pass_shape_poses(C_, sc.X_WB, sc.X_WS);
+    build_limit_rows(KC_, q, v, cw);
+    build_contact_rows(KC_, C_, sc.s.W, sc.X_WB, sc.X_WS, cw);
+    if (cw.nused == 0) return;
+    for (int k = 0; k < M_.nv; ++k) cw.a0[k] = a[k];
+    solve_constraints(M_, KC_, sc.s.W, cw, iterations, warm);
+    for (int k = 0; k < M_.nv; ++k) a[k] = cw.a[k];
+  }
+
+  /// A contact slot's force in its frame: normal Σ f_e, friction (f_0 − f_1)·μ, (f_2 − f_3)·μ.
+  void decode_point_force(int p, int i, const ConstraintWork<V>& cw, V* f) const {
+    const KContactPair<T>& P = KC_.pairs[p];
+    int row = cw.nlimit_rows;
+    for (int q = 0; q < p; ++q) row += 4 * KC_.pairs[q].rows;
+    row += i * P.rows;
+    const MaskOf<V> on = cw.point_on[p * 4 + i];
+    if (P.rows == 1) {
+      f[0] = vselect(on, cw.force[row], V(T(0)));
+      f[1] = f[2] = V(T(0));
+      return;
+    }
+    const V* e = cw.force + row;
+    f[0] = vselect(on, e[0] + e[1] + e[2] + e[3], V(T(0)));
+    f[1] = vselect(on, (e[0] - e[1]) * V(P.mu), V(T(0)));
+    f[2] = vselect(on, (e[2] - e[3]) * V(P.mu), V(T(0)));
+  }
+
+  void store_pair_forces(int p, int b, const ConstraintWork<V>& cw) const {
+    for (int i = 0; i < 4; ++i) {
+      V f[3];
+      decode_point_force(p, i, cw, f);
+      for (int c = 0; c < 3; ++c) vstore(lane_ptr(FieldId::ContactForce, (p * 4 + i) * 3 + c, b), f[c]);
+    }
+  }
+
   /// Active slots get their contact; inactive ones read 0 (and the normal 0 when no slot is).
   void store_contacts(int p, int b, const MaskOf<V>& overlap, const Manifold<V>& m) const {
     MaskOf<V> any = mask_false<V>();
@@ -248,12 +394,23 @@ template <class V> class KernelImpl final : public Kernel {
     load_field(FieldId::V, b, sc.s.v, M_.nv);
     load_field(FieldId::Tau, b, sc.s.tau, M_.nv);
     if (ACH_BUG(TorqueLate)) load_field(FieldId::TauPrev, b, sc.tau_prev, M_.nv);
+    if (KC_.enabled) {
+      load_field(FieldId::QaccWarm, b, sc.cw.warm, M_.nv);
+      if (ACH_BUG(WarmStartOtherLane)) // the planted bug: lane i warm-starts from lane i + 1's qacc
+        for (int k = 0; k < M_.nv; ++k) {
+          alignas(64) T buf[W];
+          const T* src = lane_ptr(FieldId::QaccWarm, k, b);
+          for (int l = 0; l < W; ++l) buf[l] = src[(l + 1) % W];
+          sc.cw.warm[k] = load<V>(buf);
+        }
+    }
   }
   void store_block(int b, const BlockScratch<V>& sc) const {
     store_field(FieldId::Q, b, sc.s.q, M_.nq);
     store_field(FieldId::V, b, sc.s.v, M_.nv);
     store_field(FieldId::Qacc, b, sc.s.qacc, M_.nv);
     if (ACH_BUG(TorqueLate)) store_field(FieldId::TauPrev, b, sc.tau_prev, M_.nv);
+    if (KC_.enabled) store_field(FieldId::QaccWarm, b, sc.cw.warm, M_.nv);
   }
   int valid_lanes(int b) const {
     const int left = opt_.copies - b * W;
@@ -271,15 +428,30 @@ template <class V> class KernelImpl final : public Kernel {
       }
     for (int sub = 0; sub < opt_.substeps; ++sub) {
       V* a = sub == 0 ? s.qacc : sc.a_sub;
-      switch (opt_.integrator) {
-      case Integrator::Euler: step_euler(M_, s, V(h_), a); break;
-      case Integrator::Verlet: step_verlet(M_, s, V(h_), a); break;
-      case Integrator::Midpoint: step_midpoint(M_, s, V(h_), a, opt_.midpoint_iterations); break;
-      case Integrator::Rk4: step_rk4(M_, s, V(h_), a); break;
+      if (!KC_.enabled) {
+        substep(s, a, SmoothAcc<V>{M_, s});
+      } else {
+        // every evaluation: forward dynamics, detection, rows, the solve warm-started from the
+        // qacc of the substep's first evaluation of the previous substep (MuJoCo's qacc_warmstart)
+        auto acc = [&](const V* q, const V* v, V* out) {
+          forward_dynamics(M_, s.W, q, v, s.tau, out);
+          constrain(sc, q, v, out, KC_.iterations, true);
+        };
+        substep(s, a, acc);
+        for (int k = 0; k < M_.nv; ++k) sc.cw.warm[k] = a[k];
       }
     }
     if (ACH_BUG(TorqueLate))
       for (int k = 0; k < M_.nv; ++k) s.tau[k] = sc.tau_prev[k];
+  }
+
+  template <class Acc> void substep(BlockState<V>& s, V* a, const Acc& acc) {
+    switch (opt_.integrator) {
+    case Integrator::Euler: step_euler(M_, s, V(h_), a, acc); break;
+    case Integrator::Verlet: step_verlet(M_, s, V(h_), a, acc); break;
+    case Integrator::Midpoint: step_midpoint(M_, s, V(h_), a, opt_.midpoint_iterations, acc); break;
+    case Integrator::Rk4: step_rk4(M_, s, V(h_), a, acc); break;
+    }
   }
 
   int first_nonfinite_lane(const BlockState<V>& s, int valid) const {
@@ -305,6 +477,7 @@ template <class V> class KernelImpl final : public Kernel {
 
   KModel<T> M_;
   KCollision<T> C_;
+  KConstraints<T> KC_;
   BatchOptions opt_;
   Storage st_;
   int blocks_;

@@ -56,6 +56,14 @@ struct Joint {
   // Derived: first moment and rotational inertia about the body origin (parallel-axis theorem).
   double h[3] = {0, 0, 0};
   double I_o[6] = {0, 0, 0, 0, 0, 0};
+  // Constraints (contact/ room; MuJoCo's jnt_limited/range/solreflimit/solimplimit/margin and
+  // dof_frictionloss). Only revolute and prismatic joints take a range.
+  bool limited = false;
+  double range[2] = {0, 0};
+  double limit_solref[2] = {0.02, 1};
+  double limit_solimp[5] = {0.9, 0.95, 0.001, 0.5, 2};
+  double limit_margin = 0;
+  double frictionloss = 0;
 };
 
 struct Model {
@@ -69,6 +77,15 @@ struct Model {
   std::vector<Shape> shapes;
   std::vector<std::pair<int, int>> excludes;
   std::vector<ShapePair> pairs;
+  // Constraint solver (contact/ room): MuJoCo's option iterations (fixed here) and impratio, and the
+  // inverse weights MuJoCo's mj_setConst derives at qpos0 (body_invweight0: translation, rotation per
+  // joint's body; dof_invweight0 per dof), filled by finalize when anything constrains the model.
+  int solver_iterations = 20;
+  double impratio = 1;
+  std::vector<double> body_invweight0;
+  std::vector<double> dof_invweight0;
+  /// True when the model has contact pairs or joint limits: the step runs detection and the solver.
+  bool constrained() const;
 
   /// Fill offsets, derived inertias and axis kinds, and check every invariant the kernels rely
   /// on. Throws std::invalid_argument with a message naming the joint.
@@ -83,5 +100,8 @@ struct Model {
 
 /// Check the shapes and derive `pairs` (collision/filter.cpp); called by Model::finalize.
 void finalize_collision(Model& model);
+/// Check the constraint settings and derive the inverse weights (contact/invweight.cpp); called last
+/// by Model::finalize.
+void finalize_constraints(Model& model);
 
 } // namespace ach

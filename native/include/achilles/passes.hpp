@@ -25,6 +25,7 @@ enum Field : unsigned {
   F_shape_pose = 1u << 13,// X_WS of every collision shape
   F_broad = 1u << 14,     // per candidate pair: do the inflated world AABBs overlap (a lane mask)
   F_contacts = 1u << 15,  // contactActive, contactDist, contactPos, contactNormal
+  F_rows = 1u << 16,      // constraint rows: J (as body wrenches / ±e_dof), dist, R, D, a_ref, on-mask per lane
 };
 
 struct PassInfo {
@@ -51,9 +52,17 @@ constexpr PassInfo kPassShapePoses{"shape poses X_WS = X_WB·X_BS", F_pose, F_sh
 constexpr PassInfo kPassBroadPhase{"broad phase (inflated AABB overlap per candidate pair)", F_shape_pose, F_broad};
 constexpr PassInfo kPassNarrowPhase{"narrow phase (manifolds where any lane overlaps)", F_shape_pose | F_broad, F_contacts};
 
+// Constraints (contact/): where the model has contact pairs or joint limits, every acceleration
+// evaluation of every integrator runs forward dynamics, then detection, rows and the solve.
+constexpr PassInfo kPassConstraintRows{"constraint rows (limits, contacts: J, R, D, a_ref)", F_q | F_v | F_pose | F_velocity | F_contacts, F_rows};
+constexpr PassInfo kPassConstraintSolve{"constraint solve (CG on MuJoCo's primal cost, M·x and M⁻¹·x through the tree)",
+                                        F_rows | F_qacc | F_placement | F_dof, F_qacc};
+
 constexpr PassInfo kForwardDynamics[] = {kPassVelocity, kPassAbaBackward, kPassAbaForward};
 constexpr PassInfo kObservation[] = {kPassVelocity, kPassPose, kPassEnergy};
 constexpr PassInfo kCollision[] = {kPassPlacement, kPassPose, kPassShapePoses, kPassBroadPhase, kPassNarrowPhase};
+constexpr PassInfo kConstrainedDynamics[] = {kPassVelocity, kPassAbaBackward, kPassAbaForward, kPassPose, kPassShapePoses,
+                                             kPassBroadPhase, kPassNarrowPhase, kPassConstraintRows, kPassConstraintSolve};
 
 template <unsigned N> constexpr bool pipeline_ordered(const PassInfo (&passes)[N]) {
   unsigned available = kStateFields;
@@ -66,5 +75,6 @@ template <unsigned N> constexpr bool pipeline_ordered(const PassInfo (&passes)[N
 static_assert(pipeline_ordered(kForwardDynamics), "forward dynamics: a pass reads a field no earlier pass writes");
 static_assert(pipeline_ordered(kObservation), "observation: a pass reads a field no earlier pass writes");
 static_assert(pipeline_ordered(kCollision), "collision: a pass reads a field no earlier pass writes");
+static_assert(pipeline_ordered(kConstrainedDynamics), "constrained dynamics: a pass reads a field no earlier pass writes");
 
 } // namespace ach

@@ -34,6 +34,10 @@ struct Shape {
   double friction = 1;
   std::uint32_t contype = 1, conaffinity = 1;
   double margin = 0, gap = 0;
+  // Contact softness (contact/ room): MuJoCo's solref, solimp and condim (1 or 3).
+  double solref[2] = {0.02, 1};
+  double solimp[5] = {0.9, 0.95, 0.001, 0.5, 2};
+  int condim = 3;
 };
 
 /// A candidate pair: shape indices a < b in model order, after filtering at load.

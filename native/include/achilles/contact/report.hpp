@@ -1,0 +1,32 @@
+// One robot's constraint state at one state, in double, for validation against MuJoCo (the
+// per-state diagnostic `batch.constraints(robot)` hands to JavaScript).
+#pragma once
+
+#include <vector>
+
+namespace ach {
+
+struct ConstraintRowReport {
+  int kind = 0;   // 0 joint limit, 1 contact
+  int id = 0;     // joint index (limit) or candidate pair index (contact)
+  int point = 0;  // contact point slot 0..3 (limit: 0 lower, 1 upper side)
+  int edge = 0;   // pyramid edge 0..3 (J_n + μJ_t1, J_n − μJ_t1, J_n + μJ_t2, J_n − μJ_t2), 0 for condim 1
+  double dist = 0, vel = 0, aref = 0, R = 0, D = 0, imp = 0, force = 0;
+  std::vector<double> J; // nv
+};
+
+struct ContactPointReport {
+  int pair = 0, point = 0;
+  double dist = 0;
+  double pos[3] = {0, 0, 0};
+  double frame[9] = {0, 0, 0, 0, 0, 0, 0, 0, 0}; // rows n (a → b), t1, t2 (MuJoCo's, signed as our rows)
+  double force[3] = {0, 0, 0};                  // normal, t1, t2 (MuJoCo's mju_decodePyramid)
+};
+
+struct ConstraintReport {
+  std::vector<double> qacc_smooth, qacc, qfrc_constraint;
+  std::vector<ConstraintRowReport> rows;
+  std::vector<ContactPointReport> contacts;
+};
+
+} // namespace ach

@@ -1,0 +1,182 @@
+// The constraint rows at one state (MuJoCo's mj_instantiateLimit, mj_instantiateContact,
+// mj_diagApprox, mj_makeImpedance, mj_referenceConstraint), for one block of lanes.
+//
+//   limit, lower side:  dist = q − lo,  J = +e_dof;   upper side: dist = hi − q,  J = −e_dof
+//   contact point:      dist from the narrow phase, on while dist < margin (includemargin);
+//                       frame (n, t1, t2) as mju_makeFrame: t1 = the capsule axis on a plane, else
+//                       (0,1,0) — (0,0,1) when |n_y| ≥ 0.5 — made orthogonal to n; t2 = n × t1;
+//                       pyramid rows J_n + μJ_t1, J_n − μJ_t1, J_n + μJ_t2, J_n − μJ_t2 (condim 3),
+//                       or J_n (condim 1); J_d·x = d·(v_b(p) − v_a(p)) with the normal from a to b.
+// A row's J is kept as the unit wrench it applies to each body (body frame): J·x is then a dot
+// with the body motions of x, and Jᵀ·f a sweep of wrenches to the root (tree.hpp).
+#pragma once
+
+#include "../isa_namespace.hpp"
+
+#include "work.hpp"
+
+namespace ach {
+inline namespace ACH_ISA_NS {
+
+/// The body-frame wrench of a unit force along world direction d at world point p on body X_WB.
+template <class V> inline Force<V> point_wrench(const Transform<V>& X_WB, const Vec3<V>& p, const Vec3<V>& d) {
+  const Vec3<V> f = mulT(X_WB.R, d);
+  const Vec3<V> r = mulT(X_WB.R, p - X_WB.p);
+  return {cross(r, f), f};
+}
+
+/// MuJoCo's mju_normalize3 on a vector known to be longer than mjMINVAL.
+template <class V> inline Vec3<V> normalize3(const Vec3<V>& a) {
+  using T = ScalarOf<V>;
+  const V inv = T(1) / vsqrt(dot(a, a));
+  return {a.x * inv, a.y * inv, a.z * inv};
+}
+
+/// mju_makeFrame: t1 from the collider's tangent (has_tangent) or the default axis, t2 = n × t1.
+template <class V> inline void make_frame(const Vec3<V>& n, bool has_tangent, const Vec3<V>& tangent, Vec3<V>& t1, Vec3<V>& t2) {
+  using T = ScalarOf<V>;
+  Vec3<V> y;
+  if (has_tangent) {
+    y = tangent;
+  } else {
+    const MaskOf<V> mid = vand(n.y < V(T(0.5)), n.y > V(T(-0.5)));
+    y = {V(T(0)), vselect(mid, V(T(1)), V(T(0))), vselect(mid, V(T(0)), V(T(1)))};
+  }
+  const V s = dot(n, y);
+  t1 = normalize3(y - s * n);
+  if (ACH_BUG(ContactTangentFrame)) { // the planted bug: the frame turned 45° about n
+    const Vec3<V> u = cross(n, t1);
+    t1 = normalize3(t1 + u);
+  }
+  t2 = cross(n, t1);
+}
+
+/// Impedance, R, D and a_ref of one row (all share the point's imp, K and B).
+template <class V>
+inline void soft_row(ConstraintWork<V>& cw, int r, const V& imp, const V& Rrow, const V& K, const V& B, const V& dist, const V& margin,
+                     const V& vel) {
+  using T = ScalarOf<V>;
+  cw.imp[r] = imp;
+  cw.R[r] = ACH_BUG(ContactRDropped) ? V(T(kMinVal)) : Rrow;
+  cw.D[r] = T(1) / cw.R[r];
+  cw.dist[r] = dist;
+  cw.vel[r] = vel;
+  const V damping = ACH_BUG(ArefDampingSign) ? B * vel : -(B * vel);
+  cw.aref[r] = damping - K * imp * (dist - margin);
+  // lanes where the row is off keep finite numbers (they are masked, never multiplied in)
+  const MaskOf<V>& on = cw.on[r];
+  cw.R[r] = vselect(on, cw.R[r], V(T(1)));
+  cw.D[r] = vselect(on, cw.D[r], V(T(1)));
+  cw.aref[r] = vselect(on, cw.aref[r], V(T(0)));
+  cw.vel[r] = vselect(on, vel, V(T(0)));
+  cw.dist[r] = vselect(on, dist, V(T(0)));
+  cw.imp[r] = vselect(on, imp, V(T(0)));
+}
+
+template <class V> inline Force<V> mask_force(const MaskOf<V>& on, const Force<V>& f) {
+  using T = ScalarOf<V>;
+  const V z(T(0));
+  return {{vselect(on, f.n.x, z), vselect(on, f.n.y, z), vselect(on, f.n.z, z)}, {vselect(on, f.f.x, z), vselect(on, f.f.y, z), vselect(on, f.f.z, z)}};
+}
+
+/// Limit rows from the joint positions q and velocities v.
+template <class V> inline void build_limit_rows(const KConstraints<ScalarOf<V>>& KC, const V* q, const V* v, ConstraintWork<V>& cw) {
+  using T = ScalarOf<V>;
+  for (std::size_t l = 0; l < KC.limits.size(); ++l) {
+    const KLimit<T>& L = KC.limits[l];
+    for (int side = 0; side < 2; ++side) {
+      const int r = static_cast<int>(l) * 2 + side;
+      const V qv = q[L.qadr];
+      const V dist = side == 0 ? qv - V(L.lo) : V(L.hi) - qv;
+      const T sign = side == 0 ? T(1) : (ACH_BUG(LimitSign) ? T(1) : T(-1));
+      cw.lim_sign[r] = sign;
+      cw.on[r] = dist < V(L.margin);
+      if (!vany(cw.on[r])) continue;
+      const V imp = impedance(L.imp, dist, V(L.margin));
+      const V R = vmax(V(T(kMinVal)), (T(1) - imp) * V(L.diagA) / imp);
+      soft_row(cw, r, imp, R, V(L.K), V(L.B), dist, V(L.margin), sign * v[L.dof]);
+      cw.used[cw.nused++] = r;
+    }
+  }
+}
+
+/// Contact rows: detection at the shape poses X_WS, then the rows of every point within the margin.
+template <class V>
+inline void build_contact_rows(const KConstraints<ScalarOf<V>>& KC, const KCollision<ScalarOf<V>>& C, const JointWork<V>* W,
+                               const Transform<V>* X_WB, const Transform<V>* X_WS, ConstraintWork<V>& cw) {
+  using T = ScalarOf<V>;
+  int row = cw.nlimit_rows;
+  for (std::size_t p = 0; p < KC.pairs.size(); ++p) {
+    const KContactPair<T>& P = KC.pairs[p];
+    const KPair<T>& pr = C.pairs[p];
+    const KShape<T>& sa = C.shapes[pr.a];
+    const KShape<T>& sb = C.shapes[pr.b];
+    const int prow = row;
+    row += 4 * P.rows;
+    Manifold<V>& m = cw.mf[p];
+    const MaskOf<V> overlap = aabb_overlap(sa, X_WS[pr.a], sb, X_WS[pr.b]);
+    bool any_point = false;
+    if (vany(overlap)) {
+      narrow_pair<V>(sa.geom, X_WS[pr.a], sb.geom, X_WS[pr.b], pr.thr, m);
+      for (int i = 0; i < 4; ++i) m.on[i] = vand(m.on[i], overlap);
+    } else {
+      for (int i = 0; i < 4; ++i) m.on[i] = mask_false<V>();
+    }
+    MaskOf<V> pon[4];
+    for (int i = 0; i < 4; ++i) {
+      pon[i] = vand(m.on[i], m.dist[i] < V(P.margin));
+      cw.point_on[p * 4 + i] = pon[i];
+      any_point = any_point || vany(pon[i]);
+    }
+    for (int k = 0; k < 4 * P.rows; ++k) cw.on[prow + k] = mask_false<V>();
+    if (!any_point) continue;
+    // MuJoCo's frame, from its normal (geom order by type), then signed to our a → b rows.
+    const T sgn = P.mj_swap ? T(-1) : T(1);
+    const Vec3<V> n_mj = V(sgn) * m.n;
+    Vec3<V> axis{V(T(0)), V(T(0)), V(T(0))};
+    if (P.capsule_on_plane >= 0) axis = col(X_WS[P.capsule_on_plane].R, 2);
+    Vec3<V> t1, t2;
+    make_frame(n_mj, P.capsule_on_plane >= 0, axis, t1, t2);
+    t1 = V(sgn) * t1;
+    t2 = V(sgn) * t2;
+    const Motion<V> zero = zero_motion<V>();
+    const Motion<V>& va = P.body_a >= 0 ? W[P.body_a].vel : zero;
+    const Motion<V>& vb = P.body_b >= 0 ? W[P.body_b].vel : zero;
+    const V mu(P.mu);
+    for (int i = 0; i < 4; ++i) {
+      cw.frame[(p * 4 + i) * 3 + 0] = m.n;
+      cw.frame[(p * 4 + i) * 3 + 1] = t1;
+      cw.frame[(p * 4 + i) * 3 + 2] = t2;
+      if (!vany(pon[i])) continue;
+      const V dist = m.dist[i];
+      const V imp = impedance(P.imp, dist, V(P.margin));
+      V R = vmax(V(T(kMinVal)), (T(1) - imp) * V(P.diagA) / imp);
+      Vec3<V> dirs[4];
+      if (P.rows == 1) {
+        dirs[0] = m.n;
+      } else {
+        // R1 = R0/impratio, μ' = μ·√(R1/R0), R_py = 2μ'²R0 (mj_makeImpedance)
+        const V R1 = R / V(P.impratio);
+        const V mu_reg = mu * vsqrt(R1 / R);
+        R = T(2) * mu_reg * mu_reg * R;
+        dirs[0] = m.n + mu * t1;
+        dirs[1] = m.n - mu * t1;
+        dirs[2] = m.n + mu * t2;
+        dirs[3] = ACH_BUG(ContactEdgeSign) ? m.n + mu * t2 : m.n - mu * t2;
+      }
+      for (int e = 0; e < P.rows; ++e) {
+        const int r = prow + i * P.rows + e;
+        const int c = r - cw.nlimit_rows;
+        cw.on[r] = pon[i];
+        cw.fa[c] = P.body_a >= 0 ? mask_force<V>(pon[i], point_wrench(X_WB[P.body_a], m.pos[i], dirs[e])) : zero_force<V>();
+        cw.fb[c] = P.body_b >= 0 ? mask_force<V>(pon[i], point_wrench(X_WB[P.body_b], m.pos[i], dirs[e])) : zero_force<V>();
+        const V vel = dot(vb, cw.fb[c]) - dot(va, cw.fa[c]);
+        soft_row(cw, r, imp, R, V(P.K), V(P.B), dist, V(P.margin), vel);
+        cw.used[cw.nused++] = r;
+      }
+    }
+  }
+}
+
+} // namespace ACH_ISA_NS
+} // namespace ach

@@ -1,0 +1,201 @@
+// The constraint tables: every per-pair and per-limit constant of MuJoCo's soft constraints,
+// derived once at load in double (engine_core_constraint.c getsolparam, mj_makeImpedance,
+// mj_diagApprox; engine_collision_driver.c mj_contactParam) and rounded to the kernel's scalar.
+//
+//   solref (tc, dr) standard:  K = 1/(dmax²·tc²·dr²),  B = 2/(dmax·tc),  tc ← max(tc, 2·h)
+//   solref (−k, −b) direct:    K = k/dmax²,            B = b/dmax
+//   imp(r) = dmin + y(|r|/width)·(dmax − dmin),  y(x) = x^p/mid^(p−1) (x ≤ mid), 1 − (1−x)^p/(1−mid)^(p−1)
+//   R = max(1e-15, (1 − imp)/imp · diagA),  D = 1/R,  a_ref = −B·(J v) − K·imp·(dist − margin)
+//   pyramid: diagA = tran·(1 + μ²); R_py = 2·μ'²·R with μ' = μ·√(1/impratio) (as MuJoCo: μ·√(R1/R0))
+#pragma once
+
+#include "../isa_namespace.hpp"
+
+#include <cmath>
+#include <vector>
+
+#include "../bugs.hpp"
+#include "../model.hpp"
+
+namespace ach {
+inline namespace ACH_ISA_NS {
+
+constexpr double kMinVal = 1e-15; // mjMINVAL
+constexpr double kMinImp = 1e-4, kMaxImp = 0.9999;
+
+/// MuJoCo's solimp after getsolparam's clamps, with the sigmoid's two coefficients.
+template <class T> struct KImpedance {
+  bool flat;     // dmin == dmax or width <= mjMINVAL: imp = (dmin + dmax)/2 everywhere
+  T flat_value;
+  T dmin, dmax, span, width, mid;
+  int power;     // a whole number >= 1 (checked at load)
+  T a, b;        // 1/mid^(p−1), 1/(1−mid)^(p−1)
+};
+
+/// K and B of one solref (MuJoCo's KBIP[0], KBIP[1]).
+struct SoftRef {
+  double K, B;
+};
+
+inline double mj_power(double a, int p) { return p == 1 ? a : p == 2 ? a * a : std::pow(a, p); }
+
+template <class T> inline KImpedance<T> make_impedance(const double* solimp_in) {
+  double s[5] = {solimp_in[0], solimp_in[1], solimp_in[2], solimp_in[3], solimp_in[4]};
+  s[0] = std::fmin(kMaxImp, std::fmax(kMinImp, s[0]));
+  s[1] = std::fmin(kMaxImp, std::fmax(kMinImp, s[1]));
+  s[2] = std::fmax(0.0, s[2]);
+  s[3] = std::fmin(kMaxImp, std::fmax(kMinImp, s[3]));
+  s[4] = std::fmax(1.0, s[4]);
+  KImpedance<T> k{};
+  k.flat = s[0] == s[1] || s[2] <= kMinVal;
+  k.flat_value = T(0.5 * (s[0] + s[1]));
+  k.dmin = T(s[0]);
+  k.dmax = T(s[1]);
+  k.span = T(s[1] - s[0]);
+  k.width = T(s[2]);
+  k.mid = T(s[3]);
+  k.power = static_cast<int>(s[4]);
+  k.a = T(1 / mj_power(s[3], k.power - 1));
+  k.b = T(1 / mj_power(1 - s[3], k.power - 1));
+  return k;
+}
+
+/// K, B from solref (getsolparam's refsafe clamp with step h, then mj_makeImpedance) and solimp's dmax.
+inline SoftRef make_softref(const double* solref_in, const double* solimp, double h) {
+  double ref[2] = {solref_in[0], solref_in[1]};
+  if (ref[0] > 0) ref[0] = std::fmax(ref[0], 2 * h);
+  const double dmax = std::fmin(kMaxImp, std::fmax(kMinImp, solimp[1]));
+  SoftRef r{};
+  r.K = ref[0] > 0 ? 1 / std::fmax(kMinVal, dmax * dmax * ref[0] * ref[0] * ref[1] * ref[1]) : -ref[0] / std::fmax(kMinVal, dmax * dmax);
+  r.B = ref[1] > 0 ? 2 / std::fmax(kMinVal, dmax * ref[0]) : -ref[1] / std::fmax(kMinVal, dmax);
+  return r;
+}
+
+/// One candidate pair's contact constants (MuJoCo's mj_contactParam with equal solmix).
+template <class T> struct KContactPair {
+  int body_a, body_b;   // joint (= body) indices, −1 for the world
+  int shape_a, shape_b;
+  int condim;           // 1 or 3
+  int rows;             // constraint rows per contact point: 1 (condim 1) or 4 (pyramid)
+  bool mj_swap;         // MuJoCo orders this pair's geoms b, a (normal and frame flip)
+  int capsule_on_plane; // −1, or the capsule shape whose axis MuJoCo takes as the first tangent
+  T mu;                 // max of the two frictions
+  T margin;             // includemargin = margin_a + margin_b
+  T K, B;
+  KImpedance<T> imp;
+  T diagA;              // tran·(1 + μ²) (pyramid) or tran (frictionless)
+  T impratio;
+};
+
+/// One limited joint's constants (both sides share them).
+template <class T> struct KLimit {
+  int joint, dof, qadr;
+  T lo, hi, margin, K, B;
+  KImpedance<T> imp;
+  T diagA; // dof_invweight0
+};
+
+inline int mj_geom_rank(ShapeKind k) {
+  switch (k) {
+  case ShapeKind::Plane: return 0;
+  case ShapeKind::Sphere: return 2;
+  case ShapeKind::Capsule: return 3;
+  case ShapeKind::Box: case ShapeKind::RoundedBox: return 6;
+  }
+  return 6;
+}
+
+template <class T> struct KConstraints {
+  std::vector<KContactPair<T>> pairs;
+  std::vector<KLimit<T>> limits;
+  int iterations = 20;
+  int contact_rows = 0; // Σ pairs 4 points × rows
+  int limit_rows = 0;   // 2 per limit
+  std::vector<int> row_pair; // contact row (from the first contact row) → its pair
+  bool enabled = false;
+
+  KConstraints(const Model& m, double h) : iterations(m.solver_iterations) {
+    enabled = m.constrained();
+    if (!enabled) return;
+    for (const ShapePair& p : m.pairs) {
+      const Shape& a = m.shapes[p.a];
+      const Shape& b = m.shapes[p.b];
+      KContactPair<T> k{};
+      k.body_a = a.body;
+      k.body_b = b.body;
+      k.shape_a = p.a;
+      k.shape_b = p.b;
+      k.condim = a.condim > b.condim ? a.condim : b.condim;
+      k.rows = k.condim == 1 ? 1 : 4;
+      k.mj_swap = mj_geom_rank(a.kind) > mj_geom_rank(b.kind);
+      k.capsule_on_plane = a.kind == ShapeKind::Plane && b.kind == ShapeKind::Capsule ? p.b
+                           : b.kind == ShapeKind::Plane && a.kind == ShapeKind::Capsule ? p.a : -1;
+      const double mu = std::fmax(a.friction, b.friction);
+      k.mu = T(mu);
+      k.margin = T(a.margin + b.margin);
+      double solref[2], solimp[5];
+      if (a.solref[0] > 0 && b.solref[0] > 0)
+        for (int e = 0; e < 2; ++e) solref[e] = 0.5 * a.solref[e] + 0.5 * b.solref[e];
+      else
+        for (int e = 0; e < 2; ++e) solref[e] = std::fmin(a.solref[e], b.solref[e]);
+      for (int e = 0; e < 5; ++e) solimp[e] = 0.5 * a.solimp[e] + 0.5 * b.solimp[e];
+      const SoftRef r = make_softref(solref, solimp, h);
+      k.K = T(r.K);
+      k.B = T(r.B);
+      k.imp = make_impedance<T>(solimp);
+      double tran = 0;
+      if (a.body >= 0) tran += m.body_invweight0[2 * a.body];
+      if (b.body >= 0) tran += m.body_invweight0[2 * b.body];
+      k.diagA = T(k.condim == 1 ? tran : tran + mu * mu * tran);
+      k.impratio = T(std::fmax(kMinVal, m.impratio));
+      pairs.push_back(k);
+      contact_rows += 4 * k.rows;
+      for (int e = 0; e < 4 * k.rows; ++e) row_pair.push_back(static_cast<int>(pairs.size()) - 1);
+    }
+    for (std::size_t i = 0; i < m.joints.size(); ++i) {
+      const Joint& j = m.joints[i];
+      if (!j.limited) continue;
+      KLimit<T> l{};
+      l.joint = static_cast<int>(i);
+      l.dof = j.voff;
+      l.qadr = j.qoff;
+      l.lo = T(j.range[0]);
+      l.hi = T(j.range[1]);
+      l.margin = T(j.limit_margin);
+      const SoftRef r = make_softref(j.limit_solref, j.limit_solimp, h);
+      l.K = T(r.K);
+      l.B = T(r.B);
+      l.imp = make_impedance<T>(j.limit_solimp);
+      l.diagA = T(m.dof_invweight0[j.voff]);
+      limits.push_back(l);
+      limit_rows += 2;
+    }
+  }
+};
+
+template <class T> inline int pair_of_row(const KConstraints<T>& K, int contact_row) { return K.row_pair[contact_row]; }
+
+/// imp(pos − margin) of MuJoCo's getimpedance, lane-wise.
+template <class V> inline V impedance(const KImpedance<ScalarOf<V>>& k, const V& pos, const V& margin) {
+  using T = ScalarOf<V>;
+  if (k.flat) return V(k.flat_value);
+  const V x = vabs((pos - margin) / V(k.width));
+  V y;
+  if (k.power == 1) {
+    y = x;
+  } else {
+    V xp = x, ux = V(T(1)) - x, up = ux;
+    for (int e = 1; e < k.power; ++e) {
+      xp = xp * x;
+      up = up * ux;
+    }
+    y = vselect(x <= V(k.mid), V(k.a) * xp, V(T(1)) - V(k.b) * up);
+  }
+  V imp = V(k.dmin) + y * V(k.span);
+  imp = vselect(x >= V(T(1)), V(k.dmax), imp);
+  imp = vselect(x <= V(T(0)), V(k.dmin), imp);
+  return imp;
+}
+
+} // namespace ACH_ISA_NS
+} // namespace ach

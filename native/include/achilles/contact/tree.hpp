@@ -1,0 +1,140 @@
+// Products with the joint-space inertia M through the tree, never forming M (all O(n)):
+//
+//   body motion   V_B(x) = X_PB⁻¹ V_P(x) + S x_B               (the velocity x would give every body)
+//   M·x           RNEA without velocity and gravity: f_B = I_B V_B(x); τ = Sᵀ f_B; f_P += X* f_B
+//   M⁻¹·τ         ABA with zero velocity, reusing U, D⁻¹ (and so IA) of the step's ABA at this state:
+//                 u = τ − Sᵀ p;  p_P += X*(p + U D⁻¹ u);  a' = X⁻¹ a_P;  x = D⁻¹(u − Uᵀ a');  a = a' + S x
+//   Jᵀ·wrenches   τ = Sᵀ F_B;  F_P += X* F_B                   (F_B: body-frame wrenches of the rows)
+//
+// Every product reads the placements X and subspaces S that pass_velocity left in JointWork.
+#pragma once
+
+#include "../isa_namespace.hpp"
+
+#include "../aba.hpp"
+
+namespace ach {
+inline namespace ACH_ISA_NS {
+
+/// Per-joint temporaries of the products (separate from JointWork so the step's ABA stays intact).
+template <class V> struct TreeWork {
+  Motion<V>* m; // body motions
+  Force<V>* f;  // body forces
+};
+
+template <class V> inline Motion<V> zero_motion() {
+  const V z(ScalarOf<V>(0));
+  return {{z, z, z}, {z, z, z}};
+}
+template <class V> inline Force<V> zero_force() {
+  const V z(ScalarOf<V>(0));
+  return {{z, z, z}, {z, z, z}};
+}
+
+/// m += S·x for joint J.
+template <class V> inline void add_subspace(const KJoint<ScalarOf<V>>& J, const JointWork<V>& w, const V* x, Motion<V>& m) {
+  if (J.unit_axis >= 0) {
+    auto unit = [&]<int K>() { add_comp<K>(m, x[0]); };
+    on_unit_axis(J.unit_axis, unit);
+  } else {
+    for (int k = 0; k < J.nv; ++k) m = m + scale(x[k], w.S[k]);
+  }
+}
+/// τ = Sᵀ·f for joint J.
+template <class V> inline void subspace_transpose(const KJoint<ScalarOf<V>>& J, const JointWork<V>& w, const Force<V>& f, V* tau) {
+  if (J.unit_axis >= 0) {
+    auto unit = [&]<int K>() { tau[0] = comp<K>(f); };
+    on_unit_axis(J.unit_axis, unit);
+  } else {
+    for (int k = 0; k < J.nv; ++k) tau[k] = dot(w.S[k], f);
+  }
+}
+
+/// Root → leaves: the body motions V_B(x) (body frame).
+template <class V> inline void pass_body_motion(const KModel<ScalarOf<V>>& M, const JointWork<V>* W, const V* x, Motion<V>* out) {
+  const int n = static_cast<int>(M.joints.size());
+  for (int i = 0; i < n; ++i) {
+    const auto& J = M.joints[i];
+    Motion<V> m = J.parent >= 0 ? motion_to_child(W[i].X, out[J.parent]) : zero_motion<V>();
+    if (J.nv > 0) add_subspace<V>(J, W[i], x + J.voff, m);
+    out[i] = m;
+  }
+}
+
+/// Leaves → root: τ = Jᵀ of the body wrenches F (consumed: F holds subtree sums afterwards).
+template <class V> inline void pass_wrench_to_joints(const KModel<ScalarOf<V>>& M, const JointWork<V>* W, Force<V>* F, V* tau) {
+  for (int i = static_cast<int>(M.joints.size()) - 1; i >= 0; --i) {
+    const auto& J = M.joints[i];
+    if (J.nv > 0) subspace_transpose<V>(J, W[i], F[i], tau + J.voff);
+    if (J.parent >= 0) F[J.parent] = F[J.parent] + force_to_parent(W[i].X, F[i]);
+  }
+}
+
+/// M·x (body motions of x left in T.m).
+template <class V> inline void mul_M(const KModel<ScalarOf<V>>& M, const JointWork<V>* W, TreeWork<V>& T, const V* x, V* out) {
+  pass_body_motion(M, W, x, T.m);
+  const int n = static_cast<int>(M.joints.size());
+  for (int i = 0; i < n; ++i) {
+    const auto& J = M.joints[i];
+    const RigidInertia<V> I{V(J.m), const_vec<V>(J.h), Sym3<V>{V(J.I_o[0]), V(J.I_o[1]), V(J.I_o[2]), V(J.I_o[3]), V(J.I_o[4]), V(J.I_o[5])}};
+    T.f[i] = mul(I, T.m[i]);
+  }
+  pass_wrench_to_joints(M, W, T.f, out);
+}
+
+/// M⁻¹·τ from the factors (U, D⁻¹) of the ABA last run at this state.
+template <class V> inline void solve_M(const KModel<ScalarOf<V>>& M, const JointWork<V>* W, TreeWork<V>& T, const V* tau, V* out) {
+  const int n = static_cast<int>(M.joints.size());
+  for (int i = 0; i < n; ++i) T.f[i] = zero_force<V>();
+  V* u = out; // out holds u during the backward sweep (each joint's slots, written once)
+  for (int i = n - 1; i >= 0; --i) {
+    const auto& J = M.joints[i];
+    const JointWork<V>& w = W[i];
+    Force<V> p = T.f[i];
+    if (J.unit_axis >= 0) {
+      auto unit = [&]<int K>() {
+        const V ui = tau[J.voff] - comp<K>(p);
+        u[J.voff] = ui;
+        p = p + scale(w.Dinv[0] * ui, w.U[0]);
+      };
+      on_unit_axis(J.unit_axis, unit);
+    } else if (J.nv > 0) {
+      const int nv = J.nv;
+      for (int k = 0; k < nv; ++k) u[J.voff + k] = tau[J.voff + k] - dot(w.S[k], T.f[i]);
+      for (int r = 0; r < nv; ++r) {
+        V Du = w.Dinv[r * nv] * u[J.voff];
+        for (int c = 1; c < nv; ++c) Du += w.Dinv[r * nv + c] * u[J.voff + c];
+        p = p + scale(Du, w.U[r]);
+      }
+    }
+    if (J.parent >= 0) T.f[J.parent] = T.f[J.parent] + force_to_parent(w.X, p);
+  }
+  for (int i = 0; i < n; ++i) {
+    const auto& J = M.joints[i];
+    const JointWork<V>& w = W[i];
+    Motion<V> a = J.parent >= 0 ? motion_to_child(w.X, T.m[J.parent]) : zero_motion<V>();
+    V* xi = out + J.voff;
+    if (J.unit_axis >= 0) {
+      auto unit = [&]<int K>() {
+        const V x = w.Dinv[0] * (xi[0] - dot(w.U[0], a));
+        xi[0] = x;
+        add_comp<K>(a, x);
+      };
+      on_unit_axis(J.unit_axis, unit);
+    } else if (J.nv > 0) {
+      const int nv = J.nv;
+      V rhs[6];
+      for (int k = 0; k < nv; ++k) rhs[k] = xi[k] - dot(w.U[k], a);
+      for (int r = 0; r < nv; ++r) {
+        V x = w.Dinv[r * nv] * rhs[0];
+        for (int c = 1; c < nv; ++c) x += w.Dinv[r * nv + c] * rhs[c];
+        xi[r] = x;
+      }
+      for (int k = 0; k < nv; ++k) a = a + scale(xi[k], w.S[k]);
+    }
+    T.m[i] = a;
+  }
+}
+
+} // namespace ACH_ISA_NS
+} // namespace ach

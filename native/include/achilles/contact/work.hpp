@@ -1,0 +1,79 @@
+// One block's constraint scratch: fixed row slots sized at load, carved once from the worker's
+// arena (nothing is allocated while stepping).
+//
+// Row slots: the limit rows first (2 per limited joint: lower, upper), then the contact rows
+// (pair p, point i, edge e), MuJoCo's order (limits before contacts). A slot is `used` in a block
+// when any lane has it on; the solver walks the used list, and masks the lanes where it is off.
+#pragma once
+
+#include "../isa_namespace.hpp"
+
+#include "tables.hpp"
+#include "tree.hpp"
+#include "../collision/collide.hpp"
+
+namespace ach {
+inline namespace ACH_ISA_NS {
+
+template <class V> struct ConstraintWork {
+  int nrows = 0, nlimit_rows = 0;
+  // per row slot
+  MaskOf<V>* on;
+  V *dist, *vel, *aref, *R, *D, *imp;
+  V *jar, *jv, *force;
+  Force<V> *fa, *fb; // contact rows: the row's unit wrench on body a and body b (body frames)
+  ScalarOf<V>* lim_sign; // limit rows: J = ±1 on the joint's dof
+  int* used;
+  int nused = 0;
+  // per pair / point (detection at the evaluated state; the frame is MuJoCo's, signed as our rows)
+  Manifold<V>* mf;
+  Vec3<V>* frame; // (p·4 + i)·3 + {0: n, 1: t1, 2: t2}
+  MaskOf<V>* point_on; // force-active point (dist < margin), p·4 + i
+  // solver vectors (nv)
+  V *a0, *a, *Mrel, *qfrc, *grad, *Mgrad, *search, *gradold, *Mgradold, *Mv, *tmp, *tmp2;
+  V* warm; // the warm start (this robot's previous qacc)
+  TreeWork<V> tw;
+  Force<V>* F; // per joint: wrench accumulator for Jᵀ
+
+  static std::size_t bytes_needed(const KModel<ScalarOf<V>>& M, const KConstraints<ScalarOf<V>>& K) {
+    if (!K.enabled) return 0;
+    const std::size_t rows = K.limit_rows + K.contact_rows, pts = K.pairs.size() * 4, n = M.joints.size(), nv = M.nv ? M.nv : 1;
+    const std::size_t b = rows * (sizeof(MaskOf<V>) + 9 * sizeof(V) + sizeof(ScalarOf<V>) + sizeof(int)) +
+                          K.contact_rows * 2 * sizeof(Force<V>) + K.pairs.size() * sizeof(Manifold<V>) +
+                          pts * (3 * sizeof(Vec3<V>) + sizeof(MaskOf<V>)) + 13 * nv * sizeof(V) +
+                          n * (sizeof(Motion<V>) + 2 * sizeof(Force<V>));
+    return b + 40 * 64;
+  }
+
+  template <class Arena> void carve(Arena& ar, const KModel<ScalarOf<V>>& M, const KConstraints<ScalarOf<V>>& K) {
+    nlimit_rows = K.limit_rows;
+    nrows = K.limit_rows + K.contact_rows;
+    const std::size_t rows = nrows ? nrows : 1, crows = K.contact_rows ? K.contact_rows : 1;
+    const std::size_t np = K.pairs.size() ? K.pairs.size() : 1, nv = M.nv ? M.nv : 1, n = M.joints.size();
+    on = ar.template take<MaskOf<V>>(rows);
+    dist = ar.template take<V>(rows);
+    vel = ar.template take<V>(rows);
+    aref = ar.template take<V>(rows);
+    R = ar.template take<V>(rows);
+    D = ar.template take<V>(rows);
+    imp = ar.template take<V>(rows);
+    jar = ar.template take<V>(rows);
+    jv = ar.template take<V>(rows);
+    force = ar.template take<V>(rows);
+    lim_sign = ar.template take<ScalarOf<V>>(rows);
+    used = ar.template take<int>(rows);
+    fa = ar.template take<Force<V>>(crows);
+    fb = ar.template take<Force<V>>(crows);
+    mf = ar.template take<Manifold<V>>(np);
+    frame = ar.template take<Vec3<V>>(np * 12);
+    point_on = ar.template take<MaskOf<V>>(np * 4);
+    V** vecs[] = {&a0, &a, &Mrel, &qfrc, &grad, &Mgrad, &search, &gradold, &Mgradold, &Mv, &tmp, &tmp2, &warm};
+    for (V** p : vecs) *p = ar.template take<V>(nv);
+    tw.m = ar.template take<Motion<V>>(n);
+    tw.f = ar.template take<Force<V>>(n);
+    F = ar.template take<Force<V>>(n);
+  }
+};
+
+} // namespace ACH_ISA_NS
+} // namespace ach

@@ -1,0 +1,135 @@
+// finalize_constraints: the constraint settings' checks and MuJoCo's inverse weights at qpos0
+// (engine_setconst.c): body_invweight0 = the mean diagonal of A = J M⁻¹ Jᵀ for the body's
+// Jacobian at its centre of mass (translation rows, then rotation rows), dof_invweight0 = the
+// diagonal of M⁻¹ (averaged over a ball's 3 dofs and a free joint's translations and rotations).
+// qpos0 is MuJoCo's: hinges and slides at 0, balls at the identity (our exporter puts the initial
+// state in a keyframe), free joints anywhere (their weights do not depend on the pose).
+#define ACH_ISA_NS isa_invweight
+#include <cmath>
+#include <stdexcept>
+#include <string>
+
+#include "achilles/contact/tree.hpp"
+#include "achilles/kernel_impl.hpp"
+
+namespace ach {
+
+bool Model::constrained() const {
+  if (!pairs.empty()) return true;
+  for (const Joint& j : joints)
+    if (j.limited) return true;
+  return false;
+}
+
+namespace {
+
+void check_solref(const double* s, const std::string& who) {
+  if (!std::isfinite(s[0]) || !std::isfinite(s[1])) throw std::invalid_argument(who + ": solref must be finite");
+  if ((s[0] > 0) != (s[1] > 0))
+    throw std::invalid_argument(who + ": solref [" + std::to_string(s[0]) + ", " + std::to_string(s[1]) +
+                                "] mixes the standard (timeconst, dampratio > 0) and direct (−stiffness, −damping) forms");
+}
+void check_solimp(const double* s, const std::string& who) {
+  for (int e = 0; e < 5; ++e)
+    if (!std::isfinite(s[e])) throw std::invalid_argument(who + ": solimp must be finite");
+  const double p = std::fmax(1.0, s[4]);
+  if (p != std::floor(p) || p > 16)
+    throw std::invalid_argument(who + ": solimp power must be a whole number from 1 to 16 (got " + std::to_string(s[4]) + ")");
+}
+
+} // namespace
+
+void finalize_constraints(Model& m) {
+  if (m.solver_iterations < 0 || m.solver_iterations > 100000)
+    throw std::invalid_argument("solver iterations must be an integer from 0 to 100000 (got " + std::to_string(m.solver_iterations) + ")");
+  if (!(m.impratio > 0) || !std::isfinite(m.impratio)) throw std::invalid_argument("solver impratio must be a positive number");
+  for (const Shape& s : m.shapes) {
+    const std::string who = "shape '" + s.name + "'";
+    if (s.condim != 1 && s.condim != 3) throw std::invalid_argument(who + ": condim must be 1 or 3 (got " + std::to_string(s.condim) + ")");
+    check_solref(s.solref, who);
+    check_solimp(s.solimp, who);
+    if (!(s.friction >= 0) || !std::isfinite(s.friction)) throw std::invalid_argument(who + ": friction must be finite and >= 0");
+  }
+  for (const Joint& j : m.joints) {
+    if (!j.limited) continue;
+    const std::string who = "joint '" + j.name + "'";
+    if (j.type != JointType::Revolute && j.type != JointType::Prismatic)
+      throw std::invalid_argument(who + ": only revolute and prismatic joints take a range");
+    if (!std::isfinite(j.range[0]) || !std::isfinite(j.range[1]) || !(j.range[0] <= j.range[1]))
+      throw std::invalid_argument(who + ": range must be two finite numbers [lower, upper] with lower <= upper");
+    if (!(j.limit_margin >= 0) || !std::isfinite(j.limit_margin)) throw std::invalid_argument(who + ": limit margin must be finite and >= 0");
+    check_solref(j.limit_solref, who + " limit");
+    check_solimp(j.limit_solimp, who + " limit");
+  }
+  m.body_invweight0.assign(2 * m.joints.size(), 0.0);
+  m.dof_invweight0.assign(m.nv, 0.0);
+  if (!m.constrained() || m.nv == 0) return;
+
+  using namespace isa_invweight;
+  KModel<double> K(m);
+  for (double& g : K.gravity) g = 0;
+  const int nv = m.nv, n = static_cast<int>(m.joints.size());
+  Arena arena(BlockScratch<double>::bytes_needed(K, 0));
+  BlockScratch<double> sc(arena, K, 0);
+  std::vector<double> q(m.q0), zero(nv, 0.0), e(nv, 0.0), Minv(static_cast<std::size_t>(nv) * nv);
+  for (const Joint& j : m.joints) {
+    if (j.type == JointType::Revolute || j.type == JointType::Prismatic || j.type == JointType::Planar)
+      for (int k = 0; k < j.nq; ++k) q[j.qoff + k] = 0;
+    if (j.type == JointType::Ball) q[j.qoff] = 1, q[j.qoff + 1] = q[j.qoff + 2] = q[j.qoff + 3] = 0;
+  }
+  // columns of M⁻¹: the accelerations of unit forces, at rest and without gravity
+  for (int c = 0; c < nv; ++c) {
+    e.assign(nv, 0.0);
+    e[c] = 1;
+    forward_dynamics(K, sc.s.W, q.data(), zero.data(), e.data(), sc.s.qacc);
+    for (int r = 0; r < nv; ++r) Minv[static_cast<std::size_t>(r) * nv + c] = sc.s.qacc[r];
+  }
+  pass_pose(K, sc.s.W, sc.X_WB);
+  // J of every body's centre of mass (world frame): row-major 6 × nv per body
+  std::vector<Motion<double>> mot(n);
+  std::vector<double> J(static_cast<std::size_t>(n) * 6 * nv);
+  for (int c = 0; c < nv; ++c) {
+    e.assign(nv, 0.0);
+    e[c] = 1;
+    pass_body_motion(K, sc.s.W, e.data(), mot.data());
+    for (int i = 0; i < n; ++i) {
+      const Mat3<double>& R = sc.X_WB[i].R;
+      const Vec3<double> c_B{m.joints[i].com[0], m.joints[i].com[1], m.joints[i].com[2]};
+      const Vec3<double> w = mul(R, mot[i].w);
+      const Vec3<double> v = mul(R, mot[i].v + cross(mot[i].w, c_B));
+      const double col[6] = {v.x, v.y, v.z, w.x, w.y, w.z};
+      for (int r = 0; r < 6; ++r) J[(static_cast<std::size_t>(i) * 6 + r) * nv + c] = col[r];
+    }
+  }
+  for (int i = 0; i < n; ++i) {
+    double diag[6];
+    for (int r = 0; r < 6; ++r) {
+      const double* Jr = &J[(static_cast<std::size_t>(i) * 6 + r) * nv];
+      double s = 0;
+      for (int a = 0; a < nv; ++a) {
+        if (Jr[a] == 0) continue;
+        double t = 0;
+        for (int b = 0; b < nv; ++b) t += Minv[static_cast<std::size_t>(a) * nv + b] * Jr[b];
+        s += Jr[a] * t;
+      }
+      diag[r] = s;
+    }
+    m.body_invweight0[2 * i] = (diag[0] + diag[1] + diag[2]) / 3;
+    m.body_invweight0[2 * i + 1] = (diag[3] + diag[4] + diag[5]) / 3;
+  }
+  auto Md = [&](int k) { return Minv[static_cast<std::size_t>(k) * nv + k]; };
+  for (const Joint& j : m.joints) {
+    const int o = j.voff;
+    if (j.type == JointType::Free) {
+      const double t = (Md(o) + Md(o + 1) + Md(o + 2)) / 3, r = (Md(o + 3) + Md(o + 4) + Md(o + 5)) / 3;
+      for (int k = 0; k < 3; ++k) m.dof_invweight0[o + k] = t, m.dof_invweight0[o + 3 + k] = r;
+    } else if (j.type == JointType::Ball) {
+      const double r = (Md(o) + Md(o + 1) + Md(o + 2)) / 3;
+      for (int k = 0; k < 3; ++k) m.dof_invweight0[o + k] = r;
+    } else {
+      for (int k = 0; k < j.nv; ++k) m.dof_invweight0[o + k] = Md(o + k);
+    }
+  }
+}
+
+} // namespace ach

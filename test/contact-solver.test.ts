@@ -1,0 +1,90 @@
+// The native constraint solver (issue 10): determinism with contacts and limits, the soft
+// contact's static equilibrium, the diagnostic's invariants, and models without constraints untouched.
+import { describe, expect, it } from 'vitest';
+import { Batch } from '../src/engine/batch.js';
+import type { IntegratorName, ModelDesc } from '../src/engine/model-desc.js';
+import type { LaneWidth, Precision } from '../src/engine/api.js';
+import { cellTitle, laneCells } from './helpers/lanes.js';
+import { contactScene, restingSphere } from './helpers/contact-scene.js';
+import { rng } from './helpers/engine.js';
+
+const cells = laneCells();
+
+/** Robot r's start: the scene's, with seeded velocities (so the lanes of a block differ). */
+function run(model: ModelDesc, precision: Precision, lanes: LaneWidth, copies: number, steps: number, threads = 1, robots: number[] = [...Array(copies).keys()]) {
+  const b = new Batch(model, { copies, precision, lanes, threads });
+  for (let r = 0; r < copies; r++) {
+    const g = rng(77 + (robots[r] ?? r));
+    b.setRobot(r, { v: Array.from({ length: b.nv }, () => (g() - 0.5) * 1.5) });
+  }
+  b.step(steps);
+  return Array.from({ length: copies }, (_, r) => {
+    const s = b.getRobot(r);
+    return [...s.q, ...s.v, ...s.qacc];
+  });
+}
+
+describe('contacts and limits: bit-identical across lanes, batch sizes, threads and repeats', () => {
+  for (const integrator of ['euler', 'rk4', 'verlet', 'midpoint'] as IntegratorName[])
+    for (const precision of ['f32', 'f64'] as const) {
+      const widths = cells.filter((c) => c.precision === precision && !c.skip).map((c) => c.lanes);
+      it(`${integrator} ${precision} at lanes ${widths.join(', ')}`, () => {
+        const model = contactScene(integrator);
+        const steps = integrator === 'euler' ? 120 : 60;
+        const alone = [0, 5, 10].map((r) => run(model, precision, 1, 1, steps, 1, [r])[0]);
+        for (const lanes of widths)
+          for (const copies of [11, 13]) {
+            const all = run(model, precision, lanes, copies, steps, copies === 13 ? 2 : 1);
+            [0, 5, 10].forEach((r, k) => expect(all[r], `lanes ${lanes} copies ${copies} robot ${r}`).toEqual(alone[k]));
+          }
+        expect([0, 5, 10].map((r) => run(model, precision, 1, 1, steps, 1, [r])[0])).toEqual(alone);
+        expect(alone[0]).not.toEqual(alone[1]); // the comparison can fail
+      });
+    }
+  for (const c of cells.filter((c) => c.skip)) it.skip(cellTitle(`${c.precision} × ${c.lanes} lanes`, c), () => {});
+});
+
+describe('soft contact', () => {
+  it("a resting frictionless sphere sinks to MuJoCo's static equilibrium r = g·(1 − d)·tc²·dr² (flat impedance d = dmax)", () => {
+    for (const [solref, d] of [[[0.02, 1], 0.9], [[0.05, 0.7], 0.95]] as [[number, number], number][]) {
+      const b = new Batch(restingSphere(solref, d), { copies: 1, precision: 'f64', lanes: 1 });
+      b.step(3000); // 6 s: the spring-damper has settled
+      const z = b.getRobot(0).q[2];
+      const expected = 9.81 * (1 - d) * solref[0] ** 2 * solref[1] ** 2;
+      expect(Math.abs(0.1 - z - expected) / expected).toBeLessThan(1e-9);
+      expect(Math.abs(b.getRobot(0).v[2])).toBeLessThan(1e-10);
+    }
+  });
+
+  it('the diagnostic: converged forces satisfy Jᵀf = M(qacc − qacc_smooth) and f = −D(J·qacc − aref) on violated rows', () => {
+    const model = contactScene();
+    const b = new Batch(model, { copies: 1, precision: 'f64', lanes: 1 });
+    b.step(40);
+    const c = b.constraints(0, { iterations: 3000 });
+    expect(c.rows.length).toBeGreaterThan(4);
+    expect(c.rows.some((r) => r.kind === 'limit')).toBe(true);
+    const nv = b.nv;
+    const qfrc = new Array(nv).fill(0);
+    for (const r of c.rows) {
+      const jar = r.J.reduce((s, j, k) => s + j * c.qacc[k], 0) - r.aref;
+      expect(Math.abs(r.force - (jar < 0 ? -r.D * jar : 0))).toBeLessThan(1e-6 * Math.max(1, Math.abs(r.force)));
+      expect(r.D).toBeCloseTo(1 / r.R, 12);
+      r.J.forEach((j, k) => (qfrc[k] += j * r.force));
+    }
+    qfrc.forEach((f, k) => expect(f).toBeCloseTo(c.qfrcConstraint[k], 8));
+    // 20 iterations leave an error; none leaves qacc_smooth
+    expect(b.constraints(0, { iterations: 0 }).qacc).toEqual(c.qaccSmooth);
+    // nothing in the batch changed
+    expect(b.constraints(0, { iterations: 3000 })).toEqual(c);
+  });
+
+  it('a model without shapes or limits steps exactly as forward dynamics alone', () => {
+    const model = contactScene();
+    const bare: ModelDesc = { ...model, shapes: [], bodies: model.bodies.map((x) => ({ ...x, range: undefined, limit: undefined })) };
+    const b = new Batch(bare, { copies: 1, precision: 'f64', lanes: 1 });
+    b.forward();
+    const a0 = b.getRobot(0).qacc;
+    expect(b.constraints(0).qacc).toEqual(a0);
+    expect(b.constraints(0).rows).toEqual([]);
+  });
+});
