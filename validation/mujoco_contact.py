@@ -5,8 +5,12 @@ The request loop, state handling and float conventions are mujoco_ref.py's (this
 query kinds to its Ref). The model is an `achilles export --contacts on` MJCF (pyramidal cone,
 the scene's solref/solimp/condim/margin/gap/range/limit settings); each query states the solver.
 
-  constraint  {qpos, qvel, tau, cg_iterations?}  one state, warm start disabled (both solvers start
-              from qacc_smooth, as a fresh state of ours does):
+  constraint  {qpos, qvel, tau, cg_iterations?, j_floor?, seed?, draws?}  one state, warm start
+              disabled (both solvers start from qacc_smooth, as a fresh state of ours does):
+      j_floor                                  (when asked) J's float32 floor from its intermediates:
+                                               the contact points and frames × (1 + δ), |δ| ≤ 2⁻²⁴,
+                                               J rebuilt (checked against efc_J first) and stored in
+                                               float32, the largest ‖ΔJ‖∞/‖J‖∞ over `draws`
       qacc_smooth[nv]
       newton: {qacc[nv], niter, force[nefc]}   Newton at a tight tolerance (1e-14, up to 200
                                                iterations): the converged answer
@@ -78,6 +82,54 @@ class ContactRef(Ref):
         g = d.contact[int(d.efc_id[i])].geom
         return "|".join(sorted(mujoco.mj_id2name(m, mujoco.mjtObj.mjOBJ_GEOM, int(x)) for x in g))
 
+    def contact_rows_J(self, pos, frame):
+        """The contact rows' J rebuilt from a contact point and frame (MuJoCo's: the frame rows times the
+        difference of the two bodies' point Jacobians; pyramid edges J_n ± μ·J_t), in efc order."""
+        m, d = self.m, self.d
+        rows = []
+        for i in range(d.nefc):
+            if d.efc_type[i] == mujoco.mjtConstraint.mjCNSTR_LIMIT_JOINT:
+                rows.append(np.array(d.efc_J[i * m.nv:(i + 1) * m.nv]))
+                continue
+            k = int(d.efc_id[i])
+            c = d.contact[k]
+            b1, b2 = m.geom_bodyid[c.geom[0]], m.geom_bodyid[c.geom[1]]
+            j1, j2 = np.zeros((3, m.nv)), np.zeros((3, m.nv))
+            mujoco.mj_jac(m, d, j1, None, pos[k], b1)
+            mujoco.mj_jac(m, d, j2, None, pos[k], b2)
+            F = np.array(frame[k]).reshape(3, 3) @ (j2 - j1)
+            first = next(j for j in range(d.nefc) if d.efc_id[j] == k and d.efc_type[j] == d.efc_type[i])
+            e = i - first
+            if d.efc_type[i] == mujoco.mjtConstraint.mjCNSTR_CONTACT_FRICTIONLESS:
+                rows.append(F[0])
+            else:
+                t = 1 + e // 2
+                rows.append(F[0] + (1 if e % 2 == 0 else -1) * c.friction[t - 1] * F[t])
+        return np.array(rows).reshape(d.nefc, m.nv)
+
+    def j_floor(self, seed, draws):
+        """J's float32 floor from what an engine stores to build it: every contact point and frame
+        entry × (1 + δ), |δ| ≤ 2⁻²⁴ (draws), J rebuilt and stored in float32, against MuJoCo's J."""
+        m, d = self.m, self.d
+        J = np.array(d.efc_J[:d.nefc * m.nv]).reshape(d.nefc, m.nv)
+        if d.nefc == 0:
+            return 0.0
+        pos0 = d.contact.pos[:d.ncon].copy()
+        frame0 = d.contact.frame[:d.ncon].copy()
+        scale = max(np.abs(J).max(), 1e-12)
+        rebuilt = self.contact_rows_J(pos0, frame0)
+        if np.abs(rebuilt - J).max() / scale > 1e-12:
+            raise ValueError(f"J rebuilt from the contacts differs from efc_J by {np.abs(rebuilt - J).max() / scale}")
+        rng = np.random.default_rng(seed)
+        worst = 0.0
+        h = 2.0 ** -24
+        for _ in range(draws):
+            pos = pos0 * (1 + h * rng.uniform(-1, 1, pos0.shape))
+            frame = frame0 * (1 + h * rng.uniform(-1, 1, frame0.shape))
+            Jt = self.contact_rows_J(pos, frame).astype(np.float32).astype(np.float64)
+            worst = max(worst, float(np.abs(Jt - J).max() / scale))
+        return worst
+
     def constraint(self, query):
         m, d = self.m, self.d
         qpos, qvel, tau, ctrl = self.state(query)
@@ -98,13 +150,17 @@ class ContactRef(Ref):
             "efc_address": c.efc_address.tolist(),
         }
         newton = {"qacc": d.qacc.tolist(), "niter": int(d.solver_niter[0]), "force": d.efc_force[:n].tolist()}
+        j_floor = self.j_floor(int(query.get("seed", 0)), int(query.get("draws", 4))) if query.get("j_floor") else None
         qacc_smooth = d.qacc_smooth.tolist()
         self.solver("cg", iterations=query.get("cg_iterations", 20), islands=False, warmstart=False)
         self.set(qpos, qvel, tau, ctrl)
         mujoco.mj_forward(m, d)
         cg = {"qacc": d.qacc.tolist(), "niter": int(d.solver_niter[0])}
         self.solver("newton")
-        return {"qacc_smooth": qacc_smooth, "newton": newton, "cg": cg, "efc": efc, "contacts": contacts}
+        out = {"qacc_smooth": qacc_smooth, "newton": newton, "cg": cg, "efc": efc, "contacts": contacts}
+        if j_floor is not None:
+            out["j_floor"] = j_floor
+        return out
 
     def rollout(self, query):
         m, d = self.m, self.d

@@ -63,21 +63,23 @@ export function restingBoxModel(): ModelDesc {
   return model;
 }
 
-/** The 1-D run's float32 floor over time: start perturbed by a half-ulp, state stored in float32 every step. */
-function floorOverTime(c: NormalContact, dist0: number, steps: number, seed: string): number[] {
+/** The 1-D run's float32 floor over time: the body's height (offset + distance: what the engine
+ *  stores) perturbed by a half-ulp at the start, and height and velocity stored in float32 every step. */
+function floorOverTime(c: NormalContact, dist0: number, offset: number, steps: number, seed: string): number[] {
   const exact = dropBall(c, 9.81, dist0, 0, steps, RECORD_EVERY).dist;
   const floor = exact.map(() => 0);
   for (let k = 0; k < F32_PERTURBATIONS; k++) {
     const rng = new Rng(seedFor(0, seed, String(k)));
-    let d = Math.fround(dist0 * (1 + HALF_ULP32 * (2 * rng.next() - 1)));
+    let z = Math.fround((offset + dist0) * (1 + HALF_ULP32 * (2 * rng.next() - 1)));
     let v = 0;
     for (let s = 1; s <= steps; s++) {
+      const d = z - offset;
       const { a } = normalAcceleration(c, -9.81, d, v);
       v = Math.fround(v + c.dt * a);
-      d = Math.fround(d + c.dt * v);
+      z = Math.fround(z + c.dt * v);
       if (s % RECORD_EVERY === 0) {
         const i = s / RECORD_EVERY - 1;
-        floor[i] = Math.max(floor[i], Math.abs(d - exact[i]));
+        floor[i] = Math.max(floor[i], Math.abs(z - offset - exact[i]));
       }
     }
   }
@@ -99,9 +101,9 @@ export async function contactExactReference(python: string): Promise<ContactExac
   const bc = normalContactOf(ball, 1);
   const r = ball.shapes?.find((s) => s.body === 0)?.radius ?? 0;
   const dropSteps = Math.round(ball.world.duration / ball.world.dt);
-  const dropFloors = DROP_HEIGHTS.map((h, i) => floorOverTime(bc, h - r, dropSteps, `drop-${i}`));
+  const dropFloors = DROP_HEIGHTS.map((h, i) => floorOverTime(bc, h - r, r, dropSteps, `drop-${i}`));
   const box = restingBoxModel();
-  const restFloor = floorOverTime(normalContactOf(box, 4), box.bodies[0].q0[2] - 0.1, Math.round(box.world.duration / box.world.dt), 'rest');
+  const restFloor = floorOverTime(normalContactOf(box, 4), box.bodies[0].q0[2] - 0.1, 0.1, Math.round(box.world.duration / box.world.dt), 'rest');
   return { incline: await mj, dropFloors, restFloor };
 }
 

@@ -41,7 +41,7 @@ export function ballsModel(): ModelDesc {
     shape('ground', -1, 'plane', 0, 0, { friction: 0.7 }),
     shape('a/ball', 0, 'sphere', ra, 0, { friction: 0.9, condim: 1 }),
     shape('b/ball', 1, 'sphere', rb, 0, { condim: 1, solref: [-8000, -60] }),
-    shape('c/ball', 2, 'sphere', rc, 0, { friction: 1.2, margin: 0.002, solimp: [0.8, 0.99, 0.005, 0.3, 3] }),
+    shape('c/ball', 2, 'sphere', rc, 0, { friction: 1.2, margin: 0.002, solimp: [0.8, 0.99, 0.005, 0.3, 2] }),
     shape('d/capsule', 3, 'capsule', cr, ch, { friction: 0.5, solref: [0.01, 0.7] }),
   ];
   return { name: 'contact-balls', bodies, world: { ...WORLD }, files: [], shapes, solver: { iterations: 20, impratio: 1 } };

@@ -30,6 +30,8 @@ export interface ConstraintAnswer {
   newton: { qacc: number[]; niter: number; force: number[] };
   cg: { qacc: number[]; niter: number };
   efc: EfcRows;
+  /** J's float32 floor from its stored intermediates (contact points and frames), when asked. */
+  j_floor?: number;
   contacts: { dist: number[]; pos: number[][]; frame: number[][]; geom: number[][]; dim: number[]; mu: number[]; includemargin: number[]; efc_address: number[] };
 }
 
@@ -48,7 +50,7 @@ export interface StateQuery {
 }
 
 export type ContactQuery =
-  | ({ kind: 'constraint'; cg_iterations?: number } & StateQuery)
+  | ({ kind: 'constraint'; cg_iterations?: number; j_floor?: boolean; seed?: number; draws?: number } & StateQuery)
   | ({ kind: 'rollout'; steps: number; every?: number; solver?: 'newton' | 'cg'; iterations?: number; tolerance?: number } & StateQuery);
 
 /** The model as MuJoCo sees it: `achilles export --contacts on`. */
@@ -58,8 +60,8 @@ export function queryContact(python: string, xml: string, queries: readonly Cont
   return runPythonJson(python, SCRIPT, { xml, queries }, queries.length);
 }
 
-export async function mujocoConstraints(python: string, model: ModelDesc, states: readonly StateQuery[], cgIterations = 20): Promise<ConstraintAnswer[]> {
-  const qs: ContactQuery[] = states.map((s) => ({ kind: 'constraint', cg_iterations: cgIterations, ...s }));
+export async function mujocoConstraints(python: string, model: ModelDesc, states: readonly StateQuery[], cgIterations = 20, jFloor?: { seed: number; draws: number }): Promise<ConstraintAnswer[]> {
+  const qs: ContactQuery[] = states.map((s, i) => ({ kind: 'constraint', cg_iterations: cgIterations, ...s, ...(jFloor ? { j_floor: true, seed: jFloor.seed + i, draws: jFloor.draws } : {}) }));
   return (await queryContact(python, contactXml(model), qs)) as ConstraintAnswer[];
 }
 

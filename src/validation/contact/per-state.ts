@@ -13,7 +13,9 @@
 // per-state stages (metrics.ts): f64 F64_BAR; f32 F32_FACTOR × the field's float32 floor, measured as
 // MuJoCo's own change when the state and the model constants are perturbed by a float32 half-ulp
 // (states.ts perturbState, perturbedModels; F32_PERTURBATIONS twins), the twin's answer stored in
-// float32. A state where a twin's rows differ (a contact or limit switching within a half-ulp) is on
+// float32; J's floor also counts what an engine stores to build J (mujoco_contact.py j_floor: every
+// contact point and frame entry perturbed by a half-ulp, J rebuilt and stored in float32), since
+// perturbing the inputs barely moves a plane's normal. A state where a twin's rows differ (a contact or limit switching within a half-ulp) is on
 // the edge: float32 cannot call it, and it is skipped in f32 and reported.
 
 import type { Precision } from '../../engine/api.js';
@@ -107,7 +109,7 @@ export async function contactStateReferences(python: string, seed: number, state
   return Promise.all(
     cases.map(async ({ model, states: xs }) => {
       const twinsModels = perturbedModels(model, F32_PERTURBATIONS, seedFor(seed, model.name, 'contact-f32'));
-      const mujoco = mujocoConstraints(python, model, xs.map((s) => ({ qpos: s.q, qvel: s.v, tau: s.tau })));
+      const mujoco = mujocoConstraints(python, model, xs.map((s) => ({ qpos: s.q, qvel: s.v, tau: s.tau })), 20, { seed: seedFor(seed, model.name, 'contact-j-f32'), draws: F32_PERTURBATIONS });
       const twinAnswers = await Promise.all(
         twinsModels.map((tm, k) =>
           mujocoConstraints(
@@ -165,6 +167,7 @@ export function contactStateRows(
       for (const f of ROW_FIELDS) floors[f] = Math.max(floors[f], e[f]);
       floors.qacc = Math.max(floors.qacc, relErr(tw.newton.qacc.map(Math.fround), mj.newton.qacc));
     });
+    floors.J = Math.max(floors.J, mj.j_floor ?? 0);
     const floorOf = (f: string) => (precision === 'f32' ? (edge ? Infinity : floors[f]) : 0);
     if (edge) skipped.set(String(i), 'a contact or limit switches within a float32 half-ulp of this state');
     const got = ours[i];
