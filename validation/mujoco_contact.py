@@ -21,10 +21,11 @@ the scene's solref/solimp/condim/margin/gap/range/limit settings); each query st
               (3 joint limit, 5 frictionless contact, 6 pyramidal contact); name: a limit's joint,
               a contact's two geom names sorted and joined by "|" (the scene's shape names)
       contacts: {dist[], pos[][3], frame[][9], geom[][2], dim[], mu[], includemargin[], efc_address[]}
-  rollout     {qpos, qvel, tau, steps, every, solver: "newton"|"cg", iterations?, tolerance?}
+  rollout     {qpos, qvel, tau, steps, every, solver: "newton"|"cg", iterations?, tolerance?, round32?}
               mj_step from the state without resets (warm start as MuJoCo does it), recording
               after every `every` steps: qpos, qvel, and of the contacts that act (efc_address >= 0)
-              the count and the smallest distance (penetration = −dist).
+              the count and the smallest distance (penetration = −dist). round32: the state (and
+              the warm start) rounded to float32 after every step, as a float32 engine stores it.
 """
 import os
 import sys
@@ -171,9 +172,14 @@ class ContactRef(Ref):
             raise ValueError("rollout needs steps >= 0 and every >= 1")
         self.solver(query.get("solver", "newton"), query.get("iterations"), query.get("tolerance"))
         self.set(qpos, qvel, tau, ctrl)
+        round32 = bool(query.get("round32", False))
         qs, vs, ncon, mindist = [], [], [], []
         for k in range(1, steps + 1):
             mujoco.mj_step(m, d)
+            if round32:  # the state a float32 engine stores: rounded to float32 after every step
+                d.qpos[:] = d.qpos.astype(np.float32)
+                d.qvel[:] = d.qvel.astype(np.float32)
+                d.qacc_warmstart[:] = d.qacc_warmstart.astype(np.float32)
             if k % every == 0:
                 qs.append(d.qpos.tolist())
                 vs.append(d.qvel.tolist())

@@ -51,7 +51,7 @@ export interface StateQuery {
 
 export type ContactQuery =
   | ({ kind: 'constraint'; cg_iterations?: number; j_floor?: boolean; seed?: number; draws?: number } & StateQuery)
-  | ({ kind: 'rollout'; steps: number; every?: number; solver?: 'newton' | 'cg'; iterations?: number; tolerance?: number } & StateQuery);
+  | ({ kind: 'rollout'; steps: number; every?: number; solver?: 'newton' | 'cg'; iterations?: number; tolerance?: number; round32?: boolean } & StateQuery);
 
 /** The model as MuJoCo sees it: `achilles export --contacts on`. */
 export const contactXml = (model: ModelDesc): string => exportMjcf(model, { contacts: true });
@@ -75,7 +75,7 @@ export const initialState = (model: ModelDesc): StateQuery => ({
 export async function mujocoRollout(
   python: string,
   model: ModelDesc,
-  o: { steps: number; every?: number; solver?: 'newton' | 'cg'; iterations?: number; tolerance?: number; state?: StateQuery },
+  o: { steps: number; every?: number; solver?: 'newton' | 'cg'; iterations?: number; tolerance?: number; round32?: boolean; state?: StateQuery },
 ): Promise<RolloutAnswer> {
   const { state, ...rest } = o;
   const [r] = await queryContact(python, contactXml(model), [{ kind: 'rollout', ...(state ?? initialState(model)), ...rest }]);

@@ -12,7 +12,8 @@
 //   limit-pendulum  a hinge swinging into both ends of its range for 2 s: its angle against
 //               MuJoCo's at every step; bars as the trajectory stage (judgeOverTime): f64 F64_BAR,
 //               f32 F32_FACTOR × MuJoCo's own change over time when the model and the start are
-//               perturbed by a float32 half-ulp (F32_PERTURBATIONS twins, answers stored in float32).
+//               perturbed by a float32 half-ulp and the state is stored in float32 after every step
+//               (F32_PERTURBATIONS twins).
 //   lanes       the box stack for 1 s in a batch at the widest lanes, robot 0 the scene and the
 //               others displaced: robot 0 must be bit-identical to the scene run alone (lanes 1):
 //               no lane may read another lane's state (a warm start, a row) — the determinism contract.
@@ -76,7 +77,7 @@ export async function contactTrajectoryReference(python: string, seed: number): 
   const s0 = initialState(pend);
   const twinRuns = twins.map((tm, k) => {
     const p = perturbState(pend, { q: s0.qpos, v: s0.qvel, tau: s0.tau }, new Rng(seedFor(seed, 'limit-pendulum', 'contact-f32-state', String(k))));
-    return mujocoRollout(python, tm, { steps: pSteps, state: { qpos: p.q, qvel: p.v, tau: p.tau } });
+    return mujocoRollout(python, tm, { steps: pSteps, round32: true, state: { qpos: p.q, qvel: p.v, tau: p.tau } });
   });
   const [dn, dc, sn, pn, ...pt] = await Promise.all([
     mujocoRollout(python, domino, { steps: dSteps }),
