@@ -163,7 +163,7 @@ function runGates(refs: References, o: SuiteOptions, precision: Precision, addon
     if (c.incline) out?.contact?.incline.push(c.incline);
   }
   if (refs.contactTrajectory) {
-    const c = contactTrajectoryRows(refs.contactTrajectory, precision, addon);
+    const c = contactTrajectoryRows(refs.contactTrajectory, precision, addon, out === null);
     rows.push(...c.rows);
     out?.contact?.domino.push(c.domino);
   }

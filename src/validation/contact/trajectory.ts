@@ -101,8 +101,14 @@ export interface DominoSummary {
   penetration: { t: number; source: string; depth: number }[];
 }
 
-export function contactTrajectoryRows(ref: ContactTrajectoryReference, precision: Precision, addon: NativeAddon): { rows: CheckRow[]; domino: DominoSummary } {
+/** CI (CI=true) samples: the planted-bug sweep leaves out the dominoes (8 s of ten bodies, the stage's
+ *  longest run; every contact bug is also caught by the other gates and the per-state stage), the
+ *  default run sweeps everything. */
+export const sweepDominoes = () => process.env.CI !== 'true';
+
+export function contactTrajectoryRows(ref: ContactTrajectoryReference, precision: Precision, addon: NativeAddon, sweep = false): { rows: CheckRow[]; domino: DominoSummary } {
   const rows: CheckRow[] = [];
+  const dominoes = !sweep || sweepDominoes();
   const one = (model: string, field: string, state: number, error: number, bar: number, note: string): CheckRow => ({
     stage: 'contact-trajectory', model, precision, state, t: undefined, field, error, stateFloor: NaN, floor: bar, factor: 1, bar,
     status: Number.isFinite(error) && error <= bar ? 'pass' : 'fail', note,
@@ -110,12 +116,12 @@ export function contactTrajectoryRows(ref: ContactTrajectoryReference, precision
   // --- dominoes
   const d = ref.domino;
   const nb = d.model.bodies.length;
-  const ours = engineRollout(d.model, precision, addon, { steps: d.newton.qpos.length });
-  const o = tipTimes(ours.q[0], ours.t, nb);
   const mj = tipTimes(d.newton.qpos, d.t, nb);
   const cg = tipTimes(d.cg20.qpos, d.t, nb);
-  for (let b = 0; b < nb; b++) {
-    rows.push(one('domino-amplifier', 'domino.tip (s)', b, Math.abs(o.tip[b] - mj.tip[b]), DOMINO_TIP_BAR, `domino${b}: ours ${o.tip[b]} s, MuJoCo ${mj.tip[b]} s (MuJoCo CG-20: ${cg.tip[b]} s)`));
+  const o = dominoes ? tipTimes(engineRollout(d.model, precision, addon, { steps: d.newton.qpos.length }).q[0], d.t, nb) : { tip: [], rest: [] };
+  for (let b = 0; b < (dominoes ? nb : 0); b++) {
+    const tipErr = o.tip[b] === mj.tip[b] ? 0 : Math.abs(o.tip[b] - mj.tip[b]); // both never: agree
+    rows.push(one('domino-amplifier', 'domino.tip (s)', b, tipErr, DOMINO_TIP_BAR, `domino${b}: ours ${o.tip[b]} s, MuJoCo ${mj.tip[b]} s (MuJoCo CG-20: ${cg.tip[b]} s)`));
     rows.push(one('domino-amplifier', 'domino.rest (deg)', b, Math.abs(o.rest[b] - mj.rest[b]), DOMINO_REST_BAR, `domino${b}: ours ${o.rest[b].toFixed(3)}°, MuJoCo ${mj.rest[b].toFixed(3)}° (MuJoCo CG-20: ${cg.rest[b].toFixed(3)}°)`));
   }
   // --- box stack: stands in both
