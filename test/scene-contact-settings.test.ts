@@ -67,7 +67,8 @@ describe('reading', () => {
     check('r1.arow', scene(HINGE, ', solref: [0.02, -1]'), '[0.02, -1]', 'solref', '[0.02, -1]', 'mixed-sign');
     check('r2.arow', scene(HINGE, ', solref: [0.02]'), '[0.02]', '1 number', 'a list of 2 numbers');
     check('i1.arow', scene(HINGE, ', solimp: [0.9, 1.2, 0.001, 0.5, 2]'), '1.2', 'dmax', '1.2', '0.9999');
-    check('i2.arow', scene(HINGE, ', solimp: [0.9, 0.95, 0.001, 0.5, 0.5]'), '0.5]', 'power', 'a power >= 1');
+    check('i2.arow', scene(HINGE, ', solimp: [0.9, 0.95, 0.001, 0.5, 0.5]'), '0.5]', 'power', 'a whole power from 1 to 16');
+    check('i4.arow', scene(HINGE, ', solimp: [0.9, 0.95, 0.001, 0.5, 2.5]'), '2.5]', 'power', 'without pow');
     check('i3.arow', scene(HINGE, ', solimp: [0.9, 0.95, 0.001]'), '[0.9, 0.95, 0.001]', '3 numbers', 'all 5 numbers');
     check('c.arow', scene(HINGE, ', condim: 4'), '4 }', 'condim', '4', '1 (frictionless) or 3');
     check('k1.arow', scene(HINGE, ', contact: { stiffness: 0 }'), '0 }', 'stiffness', 'a stiffness > 0 (N/m)');

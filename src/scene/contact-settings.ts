@@ -4,7 +4,8 @@
 //   solref   [timeconst, dampratio], both > 0, or the direct form [−stiffness, −damping],
 //            −stiffness < 0 and −damping <= 0 (MuJoCo replaces a mixed-sign solref by the default)
 //   solimp   [dmin, dmax, width, midpoint, power]: dmin, dmax, midpoint in [1e-4, 0.9999]
-//            (mjMINIMP, mjMAXIMP), width >= 0, power >= 1
+//            (mjMINIMP, mjMAXIMP), width >= 0, power a whole number 1..16 (MuJoCo: any >= 1; the
+//            engine's kernels raise to it without pow)
 //   condim   1 (frictionless) or 3 (sliding friction through a pyramid)
 //   solver   { iterations: integer 1..1000, impratio > 0 }
 //
@@ -28,6 +29,8 @@ import { checkKeys, entries, readNumber, readVec, type Ctx, type Entry, type YNo
 export const MJ_MINIMP = 1e-4;
 export const MJ_MAXIMP = 0.9999;
 export const SOLVER_ITERATIONS_MAX = 1000;
+/** The largest solimp power the engine takes (a whole number: see readSolimp). */
+export const SOLIMP_POWER_MAX = 16;
 export const DEFAULT_SOLVER: SolverSettings = { iterations: 20, impratio: 1 };
 
 export function readSolref(ctx: Ctx, node: YNode, subject: string): Solref {
@@ -52,7 +55,11 @@ export function readSolimp(ctx: Ctx, node: YNode, subject: string): Solimp {
     if (!(v[k] >= MJ_MINIMP && v[k] <= MJ_MAXIMP)) ctx.fail(items[k], `${subject}[${k}] (${names[k]})`, `${v[k]}`, `a number in [${MJ_MINIMP}, ${MJ_MAXIMP}] (MuJoCo clamps it there)`);
   }
   if (!(v[2] >= 0)) ctx.fail(items[2], `${subject}[2] (width)`, `${v[2]}`, 'a width >= 0 (m, or rad for a hinge limit)');
-  if (!(v[4] >= 1)) ctx.fail(items[4], `${subject}[4] (power)`, `${v[4]}`, 'a power >= 1');
+  if (!(Number.isInteger(v[4]) && v[4] >= 1 && v[4] <= SOLIMP_POWER_MAX)) {
+    // MuJoCo takes any power >= 1; the engine evaluates the sigmoid without libm's pow (kernels must
+    // not call it), so by repeated multiplication: whole powers only.
+    ctx.fail(items[4], `${subject}[4] (power)`, `${v[4]}`, `a whole power from 1 to ${SOLIMP_POWER_MAX} (the engine raises to it by multiplication, without pow)`);
+  }
   return v;
 }
 
