@@ -67,10 +67,17 @@ describe('contact stage on MuJoCo data', () => {
   });
 
   test('an engine without constraint rows fails the stage with the reason', () => {
-    const rows = contactStateRows(refs[0], 'f64', engineAddon()).rows;
+    const none = () => {
+      throw new Error('the native engine exposes no constraint rows');
+    };
+    const rows = contactStateRows(refs[0], 'f64', engineAddon(), 8, none).rows;
     expect(rows).toHaveLength(1);
     expect(rows[0].status).toBe('fail');
     expect(rows[0].note).toMatch(/constraint rows/);
+  });
+
+  test('the engine\'s own rows and converged accelerations pass in f64 (Batch.constraints)', () => {
+    for (const ref of refs) expect(failed(contactStateRows(ref, 'f64', engineAddon()).rows)).toEqual([]);
   });
 });
 
