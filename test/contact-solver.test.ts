@@ -7,6 +7,7 @@ import type { LaneWidth, Precision } from '../src/engine/api.js';
 import { cellTitle, laneCells } from './helpers/lanes.js';
 import { contactScene, restingSphere } from './helpers/contact-scene.js';
 import { rng } from './helpers/engine.js';
+import { bugAddon } from '../src/engine/native.js';
 
 const cells = laneCells();
 
@@ -56,18 +57,21 @@ describe('soft contact', () => {
     }
   });
 
-  it('the diagnostic: converged forces satisfy Jᵀf = M(qacc − qacc_smooth) and f = −D(J·qacc − aref) on violated rows', () => {
+  it('the diagnostic: converged forces satisfy f = −D(J·qacc − aref) on violated rows (dry friction: clamped to ±frictionloss) and Jᵀf = qfrc_constraint', () => {
     const model = contactScene();
     const b = new Batch(model, { copies: 1, precision: 'f64', lanes: 1 });
     b.step(40);
     const c = b.constraints(0, { iterations: 3000 });
     expect(c.rows.length).toBeGreaterThan(4);
     expect(c.rows.some((r) => r.kind === 'limit')).toBe(true);
+    expect(c.rows.filter((r) => r.kind === 'friction').length).toBe(7); // the capsule's 6 dofs and the elbow
     const nv = b.nv;
     const qfrc = new Array(nv).fill(0);
     for (const r of c.rows) {
       const jar = r.J.reduce((s, j, k) => s + j * c.qacc[k], 0) - r.aref;
-      expect(Math.abs(r.force - (jar < 0 ? -r.D * jar : 0))).toBeLessThan(1e-6 * Math.max(1, Math.abs(r.force)));
+      const floss = r.kind === 'friction' ? model.bodies[r.id].frictionloss! : 0;
+      const expected = r.kind === 'friction' ? (jar <= -r.R * floss ? floss : jar >= r.R * floss ? -floss : -r.D * jar) : jar < 0 ? -r.D * jar : 0;
+      expect(Math.abs(r.force - expected)).toBeLessThan(1e-6 * Math.max(1, Math.abs(r.force)));
       expect(r.D).toBeCloseTo(1 / r.R, 12);
       r.J.forEach((j, k) => (qfrc[k] += j * r.force));
     }
@@ -80,11 +84,52 @@ describe('soft contact', () => {
 
   it('a model without shapes or limits steps exactly as forward dynamics alone', () => {
     const model = contactScene();
-    const bare: ModelDesc = { ...model, shapes: [], bodies: model.bodies.map((x) => ({ ...x, range: undefined, limit: undefined })) };
+    const bare: ModelDesc = { ...model, shapes: [], bodies: model.bodies.map((x) => ({ ...x, range: undefined, limit: undefined, frictionloss: undefined })) };
     const b = new Batch(bare, { copies: 1, precision: 'f64', lanes: 1 });
     b.forward();
     const a0 = b.getRobot(0).qacc;
     expect(b.constraints(0).qacc).toEqual(a0);
     expect(b.constraints(0).rows).toEqual([]);
   });
+});
+
+describe('planted constraint bugs (bug build): each visibly changes what the diagnostic or a run reports', () => {
+  const bugs = bugAddon();
+  /** The state of robot 0 after 30 steps from a moving start, then its rows at 20 iterations. */
+  const probe = (lanes: LaneWidth = 1, copies = 1, speed = 1.5, steps = 30, iterations = 20) => {
+    const model = contactScene();
+    const b = new Batch({ ...model, solver: { iterations, impratio: 1.7 } }, { copies, precision: 'f64', lanes }, bugs);
+    for (let r = 0; r < copies; r++) {
+      const g = rng(5 + r);
+      b.setRobot(r, { v: Array.from({ length: b.nv }, () => (g() - 0.5) * speed) });
+    }
+    b.step(steps);
+    const c = b.constraints(0, { iterations: 20 });
+    return { rows: c.rows.map((r) => [r.J, r.aref, r.R]), q: b.getRobot(0).q };
+  };
+  const cases: Record<string, () => unknown> = {
+    'contact-edge-sign': () => probe().rows,
+    'contact-r-dropped': () => probe().rows,
+    'contact-aref-damping-sign': () => probe().rows,
+    'limit-sign': () => probe().rows,
+    'contact-tangent-frame': () => probe().rows,
+    // lane i warm-starts from lane i + 1: only visible with several different robots in one block
+    // (robots settling on the ground, where the warm start wins over qacc_smooth, and 3 CG iterations:
+    // 20 converge these small islands to the same bits from any start)
+    'contact-warmstart-other-lane': () => probe(4, 4, 0.05, 150, 3).q,
+  };
+  it('the bug build lists each of them', () => {
+    for (const name of Object.keys(cases)) expect(bugs.plantedBugs!()).toContain(name);
+  });
+  for (const [name, run] of Object.entries(cases))
+    it(name, () => {
+      try {
+        bugs.setBug!('none');
+        const clean = run();
+        bugs.setBug!(name);
+        expect(run()).not.toEqual(clean);
+      } finally {
+        bugs.setBug!('none');
+      }
+    });
 });

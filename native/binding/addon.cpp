@@ -334,9 +334,9 @@ class BatchWrap : public Napi::ObjectWrap<BatchWrap> {
     for (std::size_t i = 0; i < r.rows.size(); ++i) {
       const ConstraintRowReport& w = r.rows[i];
       Napi::Object x = Napi::Object::New(env);
-      x.Set("kind", Napi::String::New(env, w.kind == 0 ? "limit" : "contact"));
+      x.Set("kind", Napi::String::New(env, w.kind == 0 ? "limit" : w.kind == 1 ? "contact" : "friction"));
       x.Set("id", Napi::Number::New(env, w.id));
-      x.Set(w.kind == 0 ? "side" : "point", Napi::Number::New(env, w.point));
+      x.Set(w.kind == 0 ? "side" : w.kind == 1 ? "point" : "dof", Napi::Number::New(env, w.point));
       x.Set("edge", Napi::Number::New(env, w.edge));
       x.Set("dist", Napi::Number::New(env, w.dist));
       x.Set("vel", Napi::Number::New(env, w.vel));

@@ -17,11 +17,13 @@ export type NativeFieldName =
 
 /** One constraint row of one robot at one state (MuJoCo's efc_* of that row). */
 export interface ConstraintRow {
-  kind: 'limit' | 'contact';
-  /** The limited joint's body index, or the candidate pair index (contact). */
+  kind: 'limit' | 'contact' | 'friction';
+  /** The limited (or dry-friction) joint's body index, or the candidate pair index (contact). */
   id: number;
   /** limit: 0 lower, 1 upper side. */
   side?: number;
+  /** friction: which of the joint's dofs. */
+  dof?: number;
   /** contact: point slot 0..3 of the pair. */
   point?: number;
   /** Pyramid edge 0..3: J_n + μJ_t1, J_n − μJ_t1, J_n + μJ_t2, J_n − μJ_t2 (0 for condim 1 and limits). */

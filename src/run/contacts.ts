@@ -1,8 +1,11 @@
-// Contacts of the recorded robots, at every record of `achilles run` (detection only: nothing
-// pushes back yet). The batch's collide() fills fixed slots, (pair, point) in that order, so the
-// rows come out in the same order at every lane width, batch size and thread count.
+// Contacts of the recorded robots, at every record of `achilles run`. The batch's constrain() runs
+// detection and the constraint solve at the recorded state exactly as the next step starts it, and
+// fills fixed slots, (pair, point) in that order, so the rows come out in the same order at every
+// lane width, batch size and thread count.
 //   contacts.csv                  one row per active slot: time, robot, the two shapes, point,
-//                                 normal (from the first shape to the second), signed distance
+//                                 normal (from the first shape to the second), signed distance, and
+//                                 the contact force: normal fn and friction ft1, ft2 along the
+//                                 contact frame's tangents (MuJoCo's mj_contactForce convention)
 //   contacts.vl.json / .svg       contact count and minimum distance over time, per robot
 
 import type { Batch } from '../engine/batch.js';
@@ -14,9 +17,9 @@ import { writeChart } from '../reports/render.js';
 
 /** What the recorder needs from a batch: detection at the current state and its output slots
  *  (component k of robot r at k·stride + r; P candidate pairs, 4 point slots each). */
-export type ContactSource = Pick<Batch, 'stride' | 'collide' | 'pairs' | 'contactActive' | 'contactDist' | 'contactPos' | 'contactNormal'>;
+export type ContactSource = Pick<Batch, 'stride' | 'constrain' | 'pairs' | 'contactActive' | 'contactDist' | 'contactPos' | 'contactNormal' | 'contactForce'>;
 
-export const CONTACT_COLUMNS = ['step', 'time', 'robot', 'pair', 'point', 'shape_a', 'shape_b', 'x', 'y', 'z', 'nx', 'ny', 'nz', 'dist'] as const;
+export const CONTACT_COLUMNS = ['step', 'time', 'robot', 'pair', 'point', 'shape_a', 'shape_b', 'x', 'y', 'z', 'nx', 'ny', 'nz', 'dist', 'fn', 'ft1', 'ft2'] as const;
 type ContactRow = Record<(typeof CONTACT_COLUMNS)[number], number | string>;
 
 export const POINTS_PER_PAIR = 4;
@@ -31,11 +34,12 @@ export class ContactRecorder {
     readonly robots: readonly number[],
   ) {}
 
-  /** Detect at the current state and record every recorded robot's active slots. */
-  record(step: number, time: number): void {
+  /** Detect and solve at the current state and record every recorded robot's active slots.
+   *  `solved`: the caller has just run constrain() at this state. */
+  record(step: number, time: number, solved = false): void {
     const src = this.source;
-    src.collide();
-    const f = { active: src.contactActive, dist: src.contactDist, pos: src.contactPos, normal: src.contactNormal };
+    if (!solved) src.constrain();
+    const f = { active: src.contactActive, dist: src.contactDist, pos: src.contactPos, normal: src.contactNormal, force: src.contactForce };
     const s = src.stride;
     const names = (this.model.shapes ?? []).map((x) => x.name);
     for (const r of this.robots) {
@@ -48,7 +52,8 @@ export class ContactRecorder {
           const dist = f.dist[slot * s + r];
           const at = (k: number) => f.pos[(slot * 3 + k) * s + r];
           const n = (k: number) => f.normal[(p * 3 + k) * s + r];
-          this.rows.push({ step, time, robot: r, pair: p, point: i, shape_a: names[a], shape_b: names[b], x: at(0), y: at(1), z: at(2), nx: n(0), ny: n(1), nz: n(2), dist });
+          const force = (k: number) => f.force[(slot * 3 + k) * s + r];
+          this.rows.push({ step, time, robot: r, pair: p, point: i, shape_a: names[a], shape_b: names[b], x: at(0), y: at(1), z: at(2), nx: n(0), ny: n(1), nz: n(2), dist, fn: force(0), ft1: force(1), ft2: force(2) });
           count++;
           if (!(dist >= minDist)) minDist = dist;
         }
@@ -68,14 +73,14 @@ export function contactsChart(rec: ContactRecorder, sceneName: string): VlSpec {
   };
   return {
     $schema: VL_SCHEMA,
-    title: `${sceneName}: contacts (detection only)`,
+    title: `${sceneName}: contacts`,
     vconcat: [panel('count', 'active contacts'), panel('minDist', 'minimum signed distance (m)')],
   };
 }
 
 /** contacts.csv and the contacts chart; nothing when the model has no candidate pairs. */
 export async function writeContactFiles(sink: OutputSink, rec: ContactRecorder, meta: Record<string, MetaValue>, sceneName: string): Promise<string[]> {
-  const written = [await sink.write('contacts.csv', toCsv(rec.rows, { columns: CONTACT_COLUMNS, meta: { ...meta, contacts: 'one row per active contact slot (pair, point); normal from shape_a to shape_b; dist < 0: penetration' } }))];
+  const written = [await sink.write('contacts.csv', toCsv(rec.rows, { columns: CONTACT_COLUMNS, meta: { ...meta, contacts: 'one row per active contact slot (pair, point); normal from shape_a to shape_b; dist < 0: penetration; fn, ft1, ft2: the contact force (N) along the normal and the two tangents of MuJoCo\'s contact frame (0 while dist >= margin)' } }))];
   const c = await writeChart(sink, 'contacts', contactsChart(rec, sceneName));
   written.push(c.specPath, c.svgPath);
   return written;

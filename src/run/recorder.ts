@@ -1,7 +1,7 @@
 // Samples the recorded robots' state into trace rows.
 //
 // Every value in a row belongs to the same instant t = step · dt: q and v are the state after
-// `step` steps, qacc is recomputed at exactly that state (batch.forward(); after a step the
+// `step` steps, qacc is recomputed at exactly that state (batch.forward(), or batch.constrain() with contacts or limits: constrained, as the next step starts; after a step the
 // engine's qacc would still hold the acceleration at the step's *start*), and the energies are
 // evaluated at that state too. Values are copied out as float64 (exact for f32 and f64).
 
@@ -44,7 +44,10 @@ export class Recorder {
   /** Record the current state of every recorded robot. */
   record(): void {
     const b = this.batch;
-    b.forward();
+    // qacc at this state as the next step computes it: with contacts and limits, constrained
+    const solved = b.pairs.length > 0 || b.model.bodies.some((x) => x.range || (x.frictionloss ?? 0) > 0);
+    if (solved) b.constrain();
+    else b.forward();
     const e = b.energy();
     const step = b.steps;
     const time = b.time;
@@ -58,7 +61,7 @@ export class Recorder {
       row.push(e.kinetic[r], e.potential[r], total, total - this.initialTotal.get(r)!);
       this.rows.push(row);
     }
-    this.contacts?.record(step, time);
+    this.contacts?.record(step, time, solved);
   }
 
   /** Rows as objects keyed by column name (for CSV). */

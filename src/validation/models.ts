@@ -27,3 +27,9 @@ export function suiteModels(): NamedModel[] {
   const shared = SHARED_SCENES.map((s) => ({ name: s, model: loadScene(join(SHARED_DIR, `${s}.arow`), { config }) }));
   return [...bundled, ...shared];
 }
+
+/** The model without its constraints (shapes, joint ranges, dry friction): what the smooth-dynamics stages compare,
+ *  since their MuJoCo reference runs with contacts disabled and no limits (contact stages use the full model). */
+export function withoutConstraints(model: ModelDesc): ModelDesc {
+  return { ...model, shapes: [], excludes: [], bodies: model.bodies.map(({ range: _r, limit: _l, frictionloss: _f, ...b }) => b) };
+}

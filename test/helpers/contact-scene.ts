@@ -13,13 +13,14 @@ export const cshape = (name: string, b: number, kind: ShapeDesc['kind'], h: Vec3
 });
 const world = (integrator: ModelDesc['world']['integrator'] = 'euler') => ({ gravity: [0, 0, -9.81] as Vec3, dt: 0.002, integrator, duration: 1, substeps: 1 });
 
-/** Free sphere, capsule and box dropped on a plane, and an arm whose joints run into their ranges. */
+/** Free sphere, capsule (with dry friction) and box dropped on a plane, and an arm whose joints run
+ *  into their ranges (the elbow with dry friction). */
 export function contactScene(integrator: ModelDesc['world']['integrator'] = 'euler'): ModelDesc {
   const bodies = [
     cbody('ball', -1, 'free', [0, 0, 0], [0, 0, 0.12, 1, 0, 0, 0], 6),
-    cbody('cap', -1, 'free', [0, 0, 0], [0.5, 0, 0.07, 0.9, 0.1, 0.3, 0.2], 6),
+    cbody('cap', -1, 'free', [0, 0, 0], [0.5, 0, 0.07, 0.9, 0.1, 0.3, 0.2], 6, { frictionloss: 0.05 }),
     cbody('arm', -1, 'revolute', [1, 0, 0.5], [0.3], 1, { range: [-0.5, 0.4] }),
-    cbody('arm2', 2, 'revolute', [0, 0, -0.3], [0.2], 1, { range: [-0.2, 0.6], limit: { solref: [0.03, 0.8], solimp: [0.8, 0.99, 0.01, 0.3, 3], margin: 0.01 } }),
+    cbody('arm2', 2, 'revolute', [0, 0, -0.3], [0.2], 1, { range: [-0.2, 0.6], limit: { solref: [0.03, 0.8], solimp: [0.8, 0.99, 0.01, 0.3, 3], margin: 0.01 }, frictionloss: 0.2 }),
     cbody('box', -1, 'free', [0, 0, 0], [-0.4, 0.2, 0.12, 0.95, 0.2, 0.1, 0.2], 6),
   ];
   const shapes = [

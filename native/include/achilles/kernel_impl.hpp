@@ -261,12 +261,16 @@ template <class V> class KernelImpl final : public Kernel {
         const int r = cw.used[u];
         if (!vlane(cw.on[r], lane)) continue;
         ConstraintRowReport row;
-        if (r < cw.nlimit_rows) {
+        if (r < cw.nfric_rows) {
+          row.kind = 2;
+          row.id = KC_.frictions[r].joint;
+          row.point = KC_.frictions[r].dof - M_.joints[row.id].voff;
+        } else if (r < cw.first_contact) {
           row.kind = 0;
-          row.id = KC_.limits[r / 2].joint;
-          row.point = r % 2;
+          row.id = KC_.limits[(r - cw.nfric_rows) / 2].joint;
+          row.point = (r - cw.nfric_rows) % 2;
         } else {
-          const int c = r - cw.nlimit_rows;
+          const int c = r - cw.first_contact;
           const int p = pair_of_row(KC_, c);
           int first = 0;
           while (first < c && pair_of_row(KC_, c - first - 1) == p) ++first;
@@ -328,6 +332,7 @@ template <class V> class KernelImpl final : public Kernel {
     cw.nused = 0;
     pass_pose(M_, sc.s.W, sc.X_WB);
     pass_shape_poses(C_, sc.X_WB, sc.X_WS);
+    build_friction_rows(KC_, v, cw);
     build_limit_rows(KC_, q, v, cw);
     build_contact_rows(KC_, C_, sc.s.W, sc.X_WB, sc.X_WS, cw);
     if (cw.nused == 0) return;
@@ -339,7 +344,7 @@ template <class V> class KernelImpl final : public Kernel {
   /// A contact slot's force in its frame: normal Σ f_e, friction (f_0 − f_1)·μ, (f_2 − f_3)·μ.
   void decode_point_force(int p, int i, const ConstraintWork<V>& cw, V* f) const {
     const KContactPair<T>& P = KC_.pairs[p];
-    int row = cw.nlimit_rows;
+    int row = cw.first_contact;
     for (int q = 0; q < p; ++q) row += 4 * KC_.pairs[q].rows;
     row += i * P.rows;
     const MaskOf<V> on = cw.point_on[p * 4 + i];
@@ -396,13 +401,6 @@ template <class V> class KernelImpl final : public Kernel {
     if (ACH_BUG(TorqueLate)) load_field(FieldId::TauPrev, b, sc.tau_prev, M_.nv);
     if (KC_.enabled) {
       load_field(FieldId::QaccWarm, b, sc.cw.warm, M_.nv);
-      if (ACH_BUG(WarmStartOtherLane)) // the planted bug: lane i warm-starts from lane i + 1's qacc
-        for (int k = 0; k < M_.nv; ++k) {
-          alignas(64) T buf[W];
-          const T* src = lane_ptr(FieldId::QaccWarm, k, b);
-          for (int l = 0; l < W; ++l) buf[l] = src[(l + 1) % W];
-          sc.cw.warm[k] = load<V>(buf);
-        }
     }
   }
   void store_block(int b, const BlockScratch<V>& sc) const {
@@ -431,6 +429,13 @@ template <class V> class KernelImpl final : public Kernel {
       if (!KC_.enabled) {
         substep(s, a, SmoothAcc<V>{M_, s});
       } else {
+        if (ACH_BUG(WarmStartOtherLane)) // the planted bug: lane i warm-starts from lane i + 1's qacc
+          for (int k = 0; k < M_.nv; ++k) {
+            alignas(64) T buf[W], rot[W];
+            vstore(buf, sc.cw.warm[k]);
+            for (int l = 0; l < W; ++l) rot[l] = buf[(l + 1) % W];
+            sc.cw.warm[k] = load<V>(rot);
+          }
         // every evaluation: forward dynamics, detection, rows, the solve warm-started from the
         // qacc of the substep's first evaluation of the previous substep (MuJoCo's qacc_warmstart)
         auto acc = [&](const V* q, const V* v, V* out) {

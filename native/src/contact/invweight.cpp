@@ -17,7 +17,7 @@ namespace ach {
 bool Model::constrained() const {
   if (!pairs.empty()) return true;
   for (const Joint& j : joints)
-    if (j.limited) return true;
+    if (j.limited || j.frictionloss > 0) return true;
   return false;
 }
 
@@ -50,6 +50,9 @@ void finalize_constraints(Model& m) {
     check_solimp(s.solimp, who);
     if (!(s.friction >= 0) || !std::isfinite(s.friction)) throw std::invalid_argument(who + ": friction must be finite and >= 0");
   }
+  for (const Joint& j : m.joints)
+    if (!(j.frictionloss >= 0) || !std::isfinite(j.frictionloss))
+      throw std::invalid_argument("joint '" + j.name + "': frictionloss must be finite and >= 0");
   for (const Joint& j : m.joints) {
     if (!j.limited) continue;
     const std::string who = "joint '" + j.name + "'";

@@ -79,13 +79,25 @@ template <class V> inline Force<V> mask_force(const MaskOf<V>& on, const Force<V
   return {{vselect(on, f.n.x, z), vselect(on, f.n.y, z), vselect(on, f.n.z, z)}, {vselect(on, f.f.x, z), vselect(on, f.f.y, z), vselect(on, f.f.z, z)}};
 }
 
+/// Dry-friction rows: always on (MuJoCo's mj_instantiateFriction), aref = −B·v_dof.
+template <class V> inline void build_friction_rows(const KConstraints<ScalarOf<V>>& KC, const V* v, ConstraintWork<V>& cw) {
+  using T = ScalarOf<V>;
+  for (int r = 0; r < cw.nfric_rows; ++r) {
+    const KFriction<T>& F = KC.frictions[r];
+    cw.on[r] = mask_true<V>();
+    cw.lim_sign[r] = T(1);
+    soft_row(cw, r, V(F.imp), V(F.R), V(T(0)), V(F.B), V(T(0)), V(T(0)), v[F.dof]);
+    cw.used[cw.nused++] = r;
+  }
+}
+
 /// Limit rows from the joint positions q and velocities v.
 template <class V> inline void build_limit_rows(const KConstraints<ScalarOf<V>>& KC, const V* q, const V* v, ConstraintWork<V>& cw) {
   using T = ScalarOf<V>;
   for (std::size_t l = 0; l < KC.limits.size(); ++l) {
     const KLimit<T>& L = KC.limits[l];
     for (int side = 0; side < 2; ++side) {
-      const int r = static_cast<int>(l) * 2 + side;
+      const int r = cw.nfric_rows + static_cast<int>(l) * 2 + side;
       const V qv = q[L.qadr];
       const V dist = side == 0 ? qv - V(L.lo) : V(L.hi) - qv;
       const T sign = side == 0 ? T(1) : (ACH_BUG(LimitSign) ? T(1) : T(-1));
@@ -105,7 +117,7 @@ template <class V>
 inline void build_contact_rows(const KConstraints<ScalarOf<V>>& KC, const KCollision<ScalarOf<V>>& C, const JointWork<V>* W,
                                const Transform<V>* X_WB, const Transform<V>* X_WS, ConstraintWork<V>& cw) {
   using T = ScalarOf<V>;
-  int row = cw.nlimit_rows;
+  int row = cw.first_contact;
   for (std::size_t p = 0; p < KC.pairs.size(); ++p) {
     const KContactPair<T>& P = KC.pairs[p];
     const KPair<T>& pr = C.pairs[p];
@@ -166,7 +178,7 @@ inline void build_contact_rows(const KConstraints<ScalarOf<V>>& KC, const KColli
       }
       for (int e = 0; e < P.rows; ++e) {
         const int r = prow + i * P.rows + e;
-        const int c = r - cw.nlimit_rows;
+        const int c = r - cw.first_contact;
         cw.on[r] = pon[i];
         cw.fa[c] = P.body_a >= 0 ? mask_force<V>(pon[i], point_wrench(X_WB[P.body_a], m.pos[i], dirs[e])) : zero_force<V>();
         cw.fb[c] = P.body_b >= 0 ? mask_force<V>(pon[i], point_wrench(X_WB[P.body_b], m.pos[i], dirs[e])) : zero_force<V>();

@@ -13,6 +13,7 @@
 
 #include "../isa_namespace.hpp"
 
+#include "islands.hpp"
 #include "rows.hpp"
 
 namespace ach {
@@ -24,10 +25,12 @@ constexpr int kLineSearchIterations = 12;
 template <class V> inline void rows_times(const KConstraints<ScalarOf<V>>& KC, ConstraintWork<V>& cw, const Motion<V>* motions, const V* x, V* out) {
   for (int u = 0; u < cw.nused; ++u) {
     const int r = cw.used[u];
-    if (r < cw.nlimit_rows) {
-      out[r] = cw.lim_sign[r] * x[KC.limits[r / 2].dof];
+    if (r < cw.nfric_rows) {
+      out[r] = x[KC.frictions[r].dof];
+    } else if (r < cw.first_contact) {
+      out[r] = cw.lim_sign[r] * x[KC.limits[(r - cw.nfric_rows) / 2].dof];
     } else {
-      const int c = r - cw.nlimit_rows;
+      const int c = r - cw.first_contact;
       const KContactPair<ScalarOf<V>>& P = KC.pairs[pair_of_row(KC, c)];
       V s = P.body_b >= 0 ? dot(motions[P.body_b], cw.fb[c]) : V(ScalarOf<V>(0));
       if (P.body_a >= 0) s = s - dot(motions[P.body_a], cw.fa[c]);
@@ -44,8 +47,8 @@ template <class V> inline void rows_transpose(const KModel<ScalarOf<V>>& M, cons
   for (int i = 0; i < n; ++i) cw.F[i] = zero_force<V>();
   for (int u = 0; u < cw.nused; ++u) {
     const int r = cw.used[u];
-    if (r < cw.nlimit_rows) continue;
-    const int c = r - cw.nlimit_rows;
+    if (r < cw.first_contact) continue;
+    const int c = r - cw.first_contact;
     const KContactPair<T>& P = KC.pairs[pair_of_row(KC, c)];
     if (P.body_b >= 0) cw.F[P.body_b] = cw.F[P.body_b] + scale(f[r], cw.fb[c]);
     if (P.body_a >= 0) cw.F[P.body_a] = cw.F[P.body_a] - scale(f[r], cw.fa[c]);
@@ -54,18 +57,34 @@ template <class V> inline void rows_transpose(const KModel<ScalarOf<V>>& M, cons
   pass_wrench_to_joints(M, W, cw.F, qfrc);
   for (int u = 0; u < cw.nused; ++u) {
     const int r = cw.used[u];
-    if (r >= cw.nlimit_rows) break;
-    const int dof = KC.limits[r / 2].dof;
+    if (r >= cw.first_contact) break;
+    const int dof = r < cw.nfric_rows ? KC.frictions[r].dof : KC.limits[(r - cw.nfric_rows) / 2].dof;
     qfrc[dof] = qfrc[dof] + cw.lim_sign[r] * f[r];
   }
 }
 
-/// f = −D·jar where the row is on and violated, else 0; returns Σ ½ D jar² over those rows.
+/// MuJoCo's Huber cost of a dry-friction row at jar = x (quadratic within ±R·f, linear beyond).
+template <class V> inline V friction_cost(const V& x, const V& f, const V& Rf, const V& D) {
+  using T = ScalarOf<V>;
+  const MaskOf<V> neg = x <= -Rf, pos = x >= Rf;
+  return vselect(neg, f * (T(-0.5) * Rf - x), vselect(pos, f * (T(-0.5) * Rf + x), T(0.5) * D * x * x));
+}
+
+/// Row forces at jar (mj_constraintUpdate_impl): friction rows f = −D·jar clamped to ±frictionloss;
+/// limits and contacts f = −D·jar where on and violated, else 0. Returns the constraint cost.
 template <class V> inline V update_forces(ConstraintWork<V>& cw) {
   using T = ScalarOf<V>;
   V cost(T(0));
   for (int u = 0; u < cw.nused; ++u) {
     const int r = cw.used[u];
+    if (r < cw.nfric_rows) {
+      const V f(cw.floss[r]), R = cw.R[r], jar = cw.jar[r];
+      const V Rf = R * f;
+      const MaskOf<V> neg = jar <= -Rf, pos = jar >= Rf;
+      cw.force[r] = vselect(neg, f, vselect(pos, -f, -(cw.D[r] * jar)));
+      cost += vselect(neg, T(-0.5) * R * f * f - f * jar, vselect(pos, T(-0.5) * R * f * f + f * jar, T(0.5) * cw.D[r] * jar * jar));
+      continue;
+    }
     const MaskOf<V> act = vand(cw.on[r], cw.jar[r] < V(T(0)));
     cw.force[r] = vselect(act, -(cw.D[r] * cw.jar[r]), V(T(0)));
     cost += vselect(act, T(0.5) * cw.D[r] * cw.jar[r] * cw.jar[r], V(T(0)));
@@ -79,63 +98,102 @@ template <class V> inline V dotv(const V* a, const V* b, int n) {
   return s;
 }
 
-/// The 1-D cost along the search direction at step α: its change from α = 0, slope and curvature.
-template <class V> struct LinePoint {
-  V alpha, cost, d1, d2;
-};
-template <class V> inline LinePoint<V> line_eval(const ConstraintWork<V>& cw, const V& c1, const V& c2, const V& alpha) {
+// Per-tree solver scalars (ConstraintWork::tree(k)): after island_sum every tree of an island holds
+// the island's value, so each island gets its own step and β (MuJoCo's per-island CG).
+enum TreeVec { TV_C1, TV_C2, TV_COST, TV_D1, TV_D2, TV_ALPHA, TV_LO, TV_HI, TV_BEST, TV_SLOPE, TV_DY, TV_YMY, TV_YMG, TV_DG, TV_DD, TV_GG };
+enum TreeMask { TM_HAS_HI, TM_DESCENT, TM_DONE, TM_IN_ISLAND };
+
+/// Cost change from α = 0, slope and curvature of every island's 1-D cost at its step alpha[t].
+template <class V> inline void line_eval(const KConstraints<ScalarOf<V>>& KC, ConstraintWork<V>& cw, const V* alpha) {
   using T = ScalarOf<V>;
-  V cost = alpha * c1 + alpha * alpha * c2, d1 = c1 + T(2) * alpha * c2, d2 = T(2) * c2;
+  const int nt = KC.ntrees;
+  V *cost = cw.tree(TV_COST), *d1 = cw.tree(TV_D1), *d2 = cw.tree(TV_D2);
+  for (int t = 0; t < nt; ++t) cost[t] = d1[t] = d2[t] = V(T(0));
   for (int u = 0; u < cw.nused; ++u) {
     const int r = cw.used[u];
+    const int t = row_tree(KC, r);
     const V j0 = cw.jar[r], jv = cw.jv[r], D = cw.D[r];
-    const V x = j0 + alpha * jv;
+    const V x = j0 + alpha[t] * jv;
+    if (r < cw.nfric_rows) {
+      const V f(cw.floss[r]);
+      const V Rf = cw.R[r] * f;
+      cost[t] += friction_cost(x, f, Rf, D) - friction_cost(j0, f, Rf, D);
+      const MaskOf<V> quad = vand(-Rf < x, x < Rf), neg = x <= -Rf;
+      d1[t] += vselect(quad, D * x * jv, vselect(neg, -(f * jv), f * jv));
+      d2[t] += vselect(quad, D * jv * jv, V(T(0)));
+      continue;
+    }
     const MaskOf<V> act = vand(cw.on[r], x < V(T(0)));
     const MaskOf<V> act0 = vand(cw.on[r], j0 < V(T(0)));
-    cost += vselect(act, T(0.5) * D * x * x, V(T(0))) - vselect(act0, T(0.5) * D * j0 * j0, V(T(0)));
-    d1 += vselect(act, D * x * jv, V(T(0)));
-    d2 += vselect(act, D * jv * jv, V(T(0)));
+    cost[t] += vselect(act, T(0.5) * D * x * x, V(T(0))) - vselect(act0, T(0.5) * D * j0 * j0, V(T(0)));
+    d1[t] += vselect(act, D * x * jv, V(T(0)));
+    d2[t] += vselect(act, D * jv * jv, V(T(0)));
   }
-  return {alpha, cost, d1, d2};
+  island_sum(KC, cw, cost);
+  island_sum(KC, cw, d1);
+  island_sum(KC, cw, d2);
+  const V *c1 = cw.tree(TV_C1), *c2 = cw.tree(TV_C2);
+  for (int t = 0; t < nt; ++t) {
+    const V a = alpha[t];
+    cost[t] = a * c1[t] + a * a * c2[t] + cost[t];
+    d1[t] = c1[t] + T(2) * a * c2[t] + d1[t];
+    d2[t] = T(2) * c2[t] + d2[t];
+  }
 }
 
-/// Exact line search: safeguarded 1-D Newton on the convex piecewise quadratic (within one piece
-/// a Newton step lands on the minimum), a fixed number of evaluations; returns the evaluated step
-/// with the smallest slope |f'(α)| (MuJoCo's PrimalSearch converges on the slope too, so the answer
-/// is not limited by the cost's rounding), 0 when α = 0 is not a descent.
-template <class V> inline V line_search(const ConstraintWork<V>& cw, const V& c1, const V& c2) {
+/// Exact line search per island: safeguarded 1-D Newton on the convex piecewise quadratic (within
+/// one piece a Newton step lands on the minimum), a fixed number of evaluations; each island takes
+/// the evaluated step with the smallest slope |f'(α)| (MuJoCo's PrimalSearch converges on the slope
+/// too, so the answer is not limited by the cost's rounding), 0 when α = 0 is not a descent.
+/// c1, c2 (island sums of dᵀM(a − a₀) and ½dᵀMd) are in tree(TV_C1), tree(TV_C2); the step lands in tree(TV_BEST).
+template <class V> inline void line_search(const KConstraints<ScalarOf<V>>& KC, ConstraintWork<V>& cw) {
   using T = ScalarOf<V>;
+  const int nt = KC.ntrees;
   const V zero(T(0));
-  LinePoint<V> p = line_eval(cw, c1, c2, zero);
-  V best = zero, best_slope = vabs(p.d1), lo = zero, hi = zero;
-  MaskOf<V> has_hi = mask_false<V>();
-  const MaskOf<V> descent = p.d1 < zero;
-  for (int it = 0; it < kLineSearchIterations; ++it) {
-    const MaskOf<V> curved = p.d2 > zero;
-    const V newton = p.alpha - p.d1 / vselect(curved, p.d2, V(T(1)));
-    const MaskOf<V> outside = vand(has_hi, vor(newton <= lo, newton >= hi));
-    V next = vselect(outside, T(0.5) * (lo + hi), newton);
-    next = vselect(vand(curved, descent), next, p.alpha);
-    p = line_eval(cw, c1, c2, next);
-    const MaskOf<V> better = vabs(p.d1) < best_slope;
-    best = vselect(better, p.alpha, best);
-    best_slope = vselect(better, vabs(p.d1), best_slope);
-    const MaskOf<V> below = p.d1 < zero;
-    lo = vselect(below, p.alpha, lo);
-    hi = vselect(below, hi, p.alpha);
-    has_hi = vor(has_hi, vnot(below));
+  V *alpha = cw.tree(TV_ALPHA), *lo = cw.tree(TV_LO), *hi = cw.tree(TV_HI), *best = cw.tree(TV_BEST), *slope = cw.tree(TV_SLOPE);
+  V *d1 = cw.tree(TV_D1), *d2 = cw.tree(TV_D2);
+  MaskOf<V> *has_hi = cw.tree_mask(TM_HAS_HI), *descent = cw.tree_mask(TM_DESCENT);
+  for (int t = 0; t < nt; ++t) alpha[t] = zero;
+  line_eval(KC, cw, alpha);
+  for (int t = 0; t < nt; ++t) {
+    best[t] = lo[t] = hi[t] = zero;
+    slope[t] = vabs(d1[t]);
+    has_hi[t] = mask_false<V>();
+    descent[t] = d1[t] < zero;
   }
-  return vselect(descent, best, zero);
+  for (int it = 0; it < kLineSearchIterations; ++it) {
+    for (int t = 0; t < nt; ++t) {
+      const MaskOf<V> curved = d2[t] > zero;
+      const V newton = alpha[t] - d1[t] / vselect(curved, d2[t], V(T(1)));
+      const MaskOf<V> outside = vand(has_hi[t], vor(newton <= lo[t], newton >= hi[t]));
+      const V next = vselect(outside, T(0.5) * (lo[t] + hi[t]), newton);
+      alpha[t] = vselect(vand(curved, descent[t]), next, alpha[t]);
+    }
+    line_eval(KC, cw, alpha);
+    for (int t = 0; t < nt; ++t) {
+      const MaskOf<V> better = vabs(d1[t]) < slope[t];
+      best[t] = vselect(better, alpha[t], best[t]);
+      slope[t] = vselect(better, vabs(d1[t]), slope[t]);
+      const MaskOf<V> below = d1[t] < zero;
+      lo[t] = vselect(below, alpha[t], lo[t]);
+      hi[t] = vselect(below, hi[t], alpha[t]);
+      has_hi[t] = vor(has_hi[t], vnot(below));
+    }
+  }
+  for (int t = 0; t < nt; ++t) best[t] = vselect(descent[t], best[t], zero);
 }
 
 /// The constrained accelerations of one block: cw.a0 holds qacc_smooth, rows are built; with
-/// `use_warm`, cw.warm competes with qacc_smooth as MuJoCo's warmstart(). Writes cw.a, cw.force, cw.qfrc.
+/// `use_warm`, cw.warm competes with qacc_smooth as MuJoCo's warmstart(); dofs of trees in no island
+/// keep qacc_smooth. Writes cw.a, cw.force, cw.qfrc.
 template <class V>
 inline void solve_constraints(const KModel<ScalarOf<V>>& M, const KConstraints<ScalarOf<V>>& KC, const JointWork<V>* W, ConstraintWork<V>& cw,
                               int iterations, bool use_warm) {
   using T = ScalarOf<V>;
-  const int nv = M.nv;
+  const int nv = M.nv, nt = KC.ntrees;
   const V zero(T(0));
+  find_islands(KC, cw);
+  const MaskOf<V>* in_island = cw.tree_mask(TM_IN_ISLAND);
   // start: qacc_smooth, or the warm start where its cost is not higher
   pass_body_motion(M, W, cw.a0, cw.tw.m);
   rows_times(KC, cw, cw.tw.m, cw.a0, cw.jar);
@@ -156,8 +214,10 @@ inline void solve_constraints(const KModel<ScalarOf<V>>& M, const KConstraints<S
     const V cost_warm = gauss + update_forces(cw);
     const MaskOf<V> warm = cost_warm <= cost_smooth;
     for (int k = 0; k < nv; ++k) {
-      cw.a[k] = vselect(warm, cw.warm[k], cw.a0[k]);
-      cw.Mrel[k] = vselect(warm, cw.tmp2[k], zero);
+      // M is block-diagonal over trees, so M(a − a₀) of a tree outside every island is 0 with a = a₀
+      const MaskOf<V> w = vand(warm, in_island[KC.tree_of_dof[k]]);
+      cw.a[k] = vselect(w, cw.warm[k], cw.a0[k]);
+      cw.Mrel[k] = vselect(w, cw.tmp2[k], zero);
     }
     for (int u = 0; u < cw.nused; ++u) cw.jar[cw.used[u]] = vselect(warm, cw.jar[cw.used[u]], cw.jv[cw.used[u]]);
   }
@@ -166,43 +226,64 @@ inline void solve_constraints(const KModel<ScalarOf<V>>& M, const KConstraints<S
   for (int k = 0; k < nv; ++k) cw.grad[k] = cw.Mrel[k] - cw.qfrc[k];
   solve_M(M, W, cw.tw, cw.grad, cw.Mgrad);
   for (int k = 0; k < nv; ++k) cw.search[k] = -cw.Mgrad[k];
-  MaskOf<V> done = mask_false<V>();
+  MaskOf<V>* done = cw.tree_mask(TM_DONE);
+  for (int t = 0; t < nt; ++t) done[t] = mask_false<V>();
+  const V* alpha = cw.tree(TV_BEST);
   for (int it = 0; it < iterations; ++it) {
     mul_M(M, W, cw.tw, cw.search, cw.Mv); // leaves the search's body motions in tw.m
     rows_times(KC, cw, cw.tw.m, cw.search, cw.jv);
-    const V c1 = dotv(cw.search, cw.Mrel, nv);
-    const V c2 = T(0.5) * dotv(cw.search, cw.Mv, nv);
-    const V alpha = vselect(done, zero, line_search(cw, c1, c2));
+    V *c1 = cw.tree(TV_C1), *c2 = cw.tree(TV_C2);
+    tree_dot(KC, cw.search, cw.Mrel, nv, c1);
+    tree_dot(KC, cw.search, cw.Mv, nv, c2);
+    island_sum(KC, cw, c1);
+    island_sum(KC, cw, c2);
+    for (int t = 0; t < nt; ++t) c2[t] = T(0.5) * c2[t];
+    line_search(KC, cw);
+    for (int t = 0; t < nt; ++t) cw.tree(TV_BEST)[t] = vselect(done[t], zero, alpha[t]);
     for (int k = 0; k < nv; ++k) {
-      cw.a[k] += alpha * cw.search[k];
-      cw.Mrel[k] += alpha * cw.Mv[k];
+      const V al = alpha[KC.tree_of_dof[k]];
+      cw.a[k] += al * cw.search[k];
+      cw.Mrel[k] += al * cw.Mv[k];
       cw.gradold[k] = cw.grad[k];
       cw.Mgradold[k] = cw.Mgrad[k];
     }
-    for (int u = 0; u < cw.nused; ++u) cw.jar[cw.used[u]] += alpha * cw.jv[cw.used[u]];
+    for (int u = 0; u < cw.nused; ++u) {
+      const int r = cw.used[u];
+      cw.jar[r] += alpha[row_tree(KC, r)] * cw.jv[r];
+    }
     update_forces(cw);
     rows_transpose(M, KC, W, cw, cw.force, cw.qfrc);
     for (int k = 0; k < nv; ++k) cw.grad[k] = cw.Mrel[k] - cw.qfrc[k];
     solve_M(M, W, cw.tw, cw.grad, cw.Mgrad);
-    done = vor(done, alpha == zero);
-    // Hager–Zhang direction
-    V d_dot_y = zero, y_dot_My = zero, y_dot_Mg = zero, d_dot_g = zero, dd = zero, gg = zero;
+    for (int t = 0; t < nt; ++t) done[t] = vor(done[t], alpha[t] == zero);
+    // Hager–Zhang direction, per island
+    for (int t = 0; t < nt; ++t)
+      for (int q = TV_DY; q <= TV_GG; ++q) cw.tree(q)[t] = zero;
     for (int k = 0; k < nv; ++k) {
+      const int t = KC.tree_of_dof[k];
       const V y = cw.grad[k] - cw.gradold[k];
       const V My = cw.Mgrad[k] - cw.Mgradold[k];
-      d_dot_y += cw.search[k] * y;
-      y_dot_My += y * My;
-      y_dot_Mg += y * cw.Mgrad[k];
-      d_dot_g += cw.search[k] * cw.grad[k];
-      dd += cw.search[k] * cw.search[k];
-      gg += cw.grad[k] * cw.grad[k];
+      cw.tree(TV_DY)[t] += cw.search[k] * y;
+      cw.tree(TV_YMY)[t] += y * My;
+      cw.tree(TV_YMG)[t] += y * cw.Mgrad[k];
+      cw.tree(TV_DG)[t] += cw.search[k] * cw.grad[k];
+      cw.tree(TV_DD)[t] += cw.search[k] * cw.search[k];
+      cw.tree(TV_GG)[t] += cw.grad[k] * cw.grad[k];
     }
-    const MaskOf<V> restart = d_dot_y < V(T(kMinVal));
-    const V dy = vselect(restart, V(T(1)), d_dot_y);
-    const V beta_hz = (y_dot_Mg - T(2) * (y_dot_My / dy) * d_dot_g) / dy;
-    const V eta_k = V(T(-1)) / vmax(V(T(kMinVal)), vsqrt(dd) * vmin(V(T(0.01)), vsqrt(gg)));
-    const V beta = vselect(restart, zero, vmax(eta_k, beta_hz));
-    for (int k = 0; k < nv; ++k) cw.search[k] = vselect(done, zero, beta * cw.search[k] - cw.Mgrad[k]);
+    for (int q = TV_DY; q <= TV_GG; ++q) island_sum(KC, cw, cw.tree(q));
+    V* beta = cw.tree(TV_C1); // reused: c1 is not needed again this iteration
+    for (int t = 0; t < nt; ++t) {
+      const V d_dot_y = cw.tree(TV_DY)[t];
+      const MaskOf<V> restart = d_dot_y < V(T(kMinVal));
+      const V dy = vselect(restart, V(T(1)), d_dot_y);
+      const V beta_hz = (cw.tree(TV_YMG)[t] - T(2) * (cw.tree(TV_YMY)[t] / dy) * cw.tree(TV_DG)[t]) / dy;
+      const V eta_k = V(T(-1)) / vmax(V(T(kMinVal)), vsqrt(cw.tree(TV_DD)[t]) * vmin(V(T(0.01)), vsqrt(cw.tree(TV_GG)[t])));
+      beta[t] = vselect(restart, zero, vmax(eta_k, beta_hz));
+    }
+    for (int k = 0; k < nv; ++k) {
+      const int t = KC.tree_of_dof[k];
+      cw.search[k] = vselect(done[t], zero, beta[t] * cw.search[k] - cw.Mgrad[k]);
+    }
   }
 }
 

@@ -11,6 +11,7 @@
 
 #include "../isa_namespace.hpp"
 
+#include <algorithm>
 #include <cmath>
 #include <vector>
 
@@ -105,18 +106,80 @@ inline int mj_geom_rank(ShapeKind k) {
   return 6;
 }
 
+/// One dof's dry friction row (MuJoCo's mjCNSTR_FRICTION_DOF): J = e_dof, dist = margin = 0, K = 0,
+/// so aref = −B·v; imp = getimpedance at 0 (dmin); R from dof_invweight0; force clamped to ±frictionloss.
+template <class T> struct KFriction {
+  int joint, dof;
+  T floss, B, imp, R;
+};
+
 template <class T> struct KConstraints {
   std::vector<KContactPair<T>> pairs;
   std::vector<KLimit<T>> limits;
+  std::vector<KFriction<T>> frictions;
+  int friction_rows = 0; // 1 per dof with frictionloss > 0 (first in the row order, as MuJoCo)
   int iterations = 20;
   int contact_rows = 0; // Σ pairs 4 points × rows
   int limit_rows = 0;   // 2 per limit
   std::vector<int> row_pair; // contact row (from the first contact row) → its pair
+  // Islands (MuJoCo's default since 3.3.6): kinematic trees with dofs, joined per lane by the rows
+  // that are on; the solver's scalars (line search, β) are per island.
+  int ntrees = 0;
+  std::vector<int> tree_of_dof;         // nv
+  std::vector<int> row_tree_a, row_tree_b; // per row slot: the trees it touches (−1: none)
   bool enabled = false;
 
   KConstraints(const Model& m, double h) : iterations(m.solver_iterations) {
     enabled = m.constrained();
     if (!enabled) return;
+    // trees: each root's subtree, numbered in root order; a tree without dofs is static (−1)
+    std::vector<int> root(m.joints.size()), tree_of_root(m.joints.size(), -1), dofs_of_root(m.joints.size(), 0);
+    for (std::size_t i = 0; i < m.joints.size(); ++i) {
+      root[i] = m.joints[i].parent < 0 ? static_cast<int>(i) : root[m.joints[i].parent];
+      dofs_of_root[root[i]] += m.joints[i].nv;
+    }
+    std::vector<int> tree_of_joint(m.joints.size(), -1);
+    for (std::size_t i = 0; i < m.joints.size(); ++i) {
+      const int r = root[i];
+      if (dofs_of_root[r] == 0) continue;
+      if (tree_of_root[r] < 0) tree_of_root[r] = ntrees++;
+      tree_of_joint[i] = tree_of_root[r];
+    }
+    tree_of_dof.assign(m.nv, -1);
+    for (std::size_t i = 0; i < m.joints.size(); ++i)
+      for (int k = 0; k < m.joints[i].nv; ++k) tree_of_dof[m.joints[i].voff + k] = tree_of_joint[i];
+    auto tree_of_body = [&](int b) { return b < 0 ? -1 : tree_of_joint[b]; };
+    for (std::size_t i = 0; i < m.joints.size(); ++i) {
+      const Joint& j = m.joints[i];
+      if (!(j.frictionloss > 0)) continue;
+      // MuJoCo's solreffriction/solimpfriction defaults
+      const double solref[2] = {0.02, 1}, solimp[5] = {0.9, 0.95, 0.001, 0.5, 2};
+      const SoftRef r = make_softref(solref, solimp, h);
+      const KImpedance<double> imp = make_impedance<double>(solimp);
+      const double im = imp.flat ? imp.flat_value : imp.dmin; // getimpedance at pos − margin = 0
+      for (int k = 0; k < j.nv; ++k) {
+        KFriction<T> f{};
+        f.joint = static_cast<int>(i);
+        f.dof = j.voff + k;
+        f.floss = T(j.frictionloss);
+        f.B = T(r.B);
+        f.imp = T(im);
+        f.R = T(std::fmax(kMinVal, (1 - im) * m.dof_invweight0[j.voff + k] / im));
+        frictions.push_back(f);
+        row_tree_a.push_back(tree_of_joint[i]), row_tree_b.push_back(-1);
+        ++friction_rows;
+      }
+    }
+    for (const Joint& j : m.joints) {
+      if (!j.limited) continue;
+      const int t = tree_of_joint[&j - m.joints.data()];
+      for (int side = 0; side < 2; ++side) row_tree_a.push_back(t), row_tree_b.push_back(-1);
+    }
+    for (const ShapePair& p : m.pairs) {
+      const int ta = tree_of_body(m.shapes[p.a].body), tb = tree_of_body(m.shapes[p.b].body);
+      const int cd = std::max(m.shapes[p.a].condim, m.shapes[p.b].condim) == 1 ? 1 : 4;
+      for (int e = 0; e < 4 * cd; ++e) row_tree_a.push_back(ta), row_tree_b.push_back(tb);
+    }
     for (const ShapePair& p : m.pairs) {
       const Shape& a = m.shapes[p.a];
       const Shape& b = m.shapes[p.b];

@@ -1,8 +1,8 @@
 // One block's constraint scratch: fixed row slots sized at load, carved once from the worker's
 // arena (nothing is allocated while stepping).
 //
-// Row slots: the limit rows first (2 per limited joint: lower, upper), then the contact rows
-// (pair p, point i, edge e), MuJoCo's order (limits before contacts). A slot is `used` in a block
+// Row slots: the dry-friction rows first (1 per dof with frictionloss), then the limit rows (2 per
+// limited joint: lower, upper), then the contact rows (pair p, point i, edge e): MuJoCo's order. A slot is `used` in a block
 // when any lane has it on; the solver walks the used list, and masks the lanes where it is off.
 #pragma once
 
@@ -16,13 +16,14 @@ namespace ach {
 inline namespace ACH_ISA_NS {
 
 template <class V> struct ConstraintWork {
-  int nrows = 0, nlimit_rows = 0;
+  int nrows = 0, nfric_rows = 0, nlimit_rows = 0, first_contact = 0;
   // per row slot
   MaskOf<V>* on;
   V *dist, *vel, *aref, *R, *D, *imp;
   V *jar, *jv, *force;
   Force<V> *fa, *fb; // contact rows: the row's unit wrench on body a and body b (body frames)
   ScalarOf<V>* lim_sign; // limit rows: J = ±1 on the joint's dof
+  ScalarOf<V>* floss;    // friction rows: the frictionloss (0 on other rows)
   int* used;
   int nused = 0;
   // per pair / point (detection at the evaluated state; the frame is MuJoCo's, signed as our rows)
@@ -34,20 +35,38 @@ template <class V> struct ConstraintWork {
   V* warm; // the warm start (this robot's previous qacc)
   TreeWork<V> tw;
   Force<V>* F; // per joint: wrench accumulator for Jᵀ
+  // islands: per tree and lane the island label (the lowest tree of the island, −1: no row), and
+  // per-tree scalars of the solver (equal across the trees of one island after island_sum)
+  int* label;      // ntrees × W
+  int* uf;         // ntrees (union–find scratch, one lane at a time)
+  unsigned char* has_row; // ntrees × (W + 1): per tree and lane "a row touches it", then per root
+  ScalarOf<V>* red; // ntrees × W
+  ScalarOf<V>* acc; // ntrees
+  V* tv;           // kTreeVecs × ntrees
+  MaskOf<V>* tm;   // kTreeMasks × ntrees
+  static constexpr int kTreeVecs = 16, kTreeMasks = 4;
+  V* tree(int k) const { return tv + static_cast<std::size_t>(k) * ntrees_; }
+  MaskOf<V>* tree_mask(int k) const { return tm + static_cast<std::size_t>(k) * ntrees_; }
+  int ntrees_ = 0;
 
   static std::size_t bytes_needed(const KModel<ScalarOf<V>>& M, const KConstraints<ScalarOf<V>>& K) {
     if (!K.enabled) return 0;
-    const std::size_t rows = K.limit_rows + K.contact_rows, pts = K.pairs.size() * 4, n = M.joints.size(), nv = M.nv ? M.nv : 1;
-    const std::size_t b = rows * (sizeof(MaskOf<V>) + 9 * sizeof(V) + sizeof(ScalarOf<V>) + sizeof(int)) +
+    const std::size_t rows = K.friction_rows + K.limit_rows + K.contact_rows, pts = K.pairs.size() * 4, n = M.joints.size(), nv = M.nv ? M.nv : 1;
+    const std::size_t b = rows * (sizeof(MaskOf<V>) + 9 * sizeof(V) + 2 * sizeof(ScalarOf<V>) + sizeof(int)) +
                           K.contact_rows * 2 * sizeof(Force<V>) + K.pairs.size() * sizeof(Manifold<V>) +
                           pts * (3 * sizeof(Vec3<V>) + sizeof(MaskOf<V>)) + 13 * nv * sizeof(V) +
                           n * (sizeof(Motion<V>) + 2 * sizeof(Force<V>));
-    return b + 40 * 64;
+    const std::size_t nt = K.ntrees ? K.ntrees : 1, W = lanes_of<V>;
+    const std::size_t isl = nt * W * (sizeof(int) + sizeof(ScalarOf<V>)) + nt * (W + 1) + nt * (sizeof(int) + sizeof(ScalarOf<V>)) +
+                            kTreeVecs * nt * sizeof(V) + kTreeMasks * nt * sizeof(MaskOf<V>);
+    return b + isl + 48 * 64;
   }
 
   template <class Arena> void carve(Arena& ar, const KModel<ScalarOf<V>>& M, const KConstraints<ScalarOf<V>>& K) {
+    nfric_rows = K.friction_rows;
     nlimit_rows = K.limit_rows;
-    nrows = K.limit_rows + K.contact_rows;
+    first_contact = nfric_rows + nlimit_rows;
+    nrows = first_contact + K.contact_rows;
     const std::size_t rows = nrows ? nrows : 1, crows = K.contact_rows ? K.contact_rows : 1;
     const std::size_t np = K.pairs.size() ? K.pairs.size() : 1, nv = M.nv ? M.nv : 1, n = M.joints.size();
     on = ar.template take<MaskOf<V>>(rows);
@@ -61,6 +80,9 @@ template <class V> struct ConstraintWork {
     jv = ar.template take<V>(rows);
     force = ar.template take<V>(rows);
     lim_sign = ar.template take<ScalarOf<V>>(rows);
+    floss = ar.template take<ScalarOf<V>>(rows);
+    for (std::size_t r = 0; r < rows; ++r) floss[r] = ScalarOf<V>(0);
+    for (int r = 0; r < nfric_rows; ++r) floss[r] = K.frictions[r].floss;
     used = ar.template take<int>(rows);
     fa = ar.template take<Force<V>>(crows);
     fb = ar.template take<Force<V>>(crows);
@@ -72,6 +94,15 @@ template <class V> struct ConstraintWork {
     tw.m = ar.template take<Motion<V>>(n);
     tw.f = ar.template take<Force<V>>(n);
     F = ar.template take<Force<V>>(n);
+    ntrees_ = K.ntrees;
+    const std::size_t nt = K.ntrees ? K.ntrees : 1, W = lanes_of<V>;
+    label = ar.template take<int>(nt * W);
+    uf = ar.template take<int>(nt);
+    has_row = ar.template take<unsigned char>(nt * (W + 1));
+    red = ar.template take<ScalarOf<V>>(nt * W);
+    acc = ar.template take<ScalarOf<V>>(nt);
+    tv = ar.template take<V>(kTreeVecs * nt);
+    tm = ar.template take<MaskOf<V>>(kTreeMasks * nt);
   }
 };
 

@@ -1,0 +1,99 @@
+// Islands, as MuJoCo's mj_island: the kinematic trees joined by the constraint rows that are on,
+// found per lane (each lane has its own contacts). The solver then runs MuJoCo's per-island CG:
+// one line search and one β per island, so independent groups of bodies do not share a step.
+// Per-lane sums over an island's trees run in tree order whatever the lane width (bit-identical).
+#pragma once
+
+#include "../isa_namespace.hpp"
+
+#include "work.hpp"
+
+namespace ach {
+inline namespace ACH_ISA_NS {
+
+inline void mask_bools(bool m, bool* out) { out[0] = m; }
+#if ACHILLES_SIMD
+template <class B, int K> inline void mask_bools(const WideMask<B, K>& m, bool* out) {
+  for (int k = 0; k < K; ++k) m.r[k].store_unaligned(out + k * B::size);
+}
+#endif
+
+/// The tree a row's scalars are summed into (both of its trees share one island).
+template <class T> inline int row_tree(const KConstraints<T>& KC, int r) { return KC.row_tree_b[r] >= 0 ? KC.row_tree_b[r] : KC.row_tree_a[r]; }
+
+/// Per lane: union the trees of every row that is on; cw.label[t·W + l] = the island's lowest tree,
+/// or −1 when no row touches the tree's island. cw.tree_mask(3)[t]: lanes where tree t is in an island.
+template <class V> inline void find_islands(const KConstraints<ScalarOf<V>>& KC, ConstraintWork<V>& cw) {
+  using T = ScalarOf<V>;
+  constexpr int W = lanes_of<V>;
+  const int nt = KC.ntrees;
+  int* parent = cw.label;
+  unsigned char* touched = cw.has_row;
+  for (int t = 0; t < nt; ++t)
+    for (int l = 0; l < W; ++l) parent[t * W + l] = t, touched[t * W + l] = 0;
+  auto find = [&](int t, int l) {
+    while (parent[t * W + l] != t) {
+      parent[t * W + l] = parent[parent[t * W + l] * W + l];
+      t = parent[t * W + l];
+    }
+    return t;
+  };
+  bool on[W > 0 ? W : 1];
+  for (int u = 0; u < cw.nused; ++u) {
+    const int r = cw.used[u];
+    const int ta = KC.row_tree_a[r], tb = KC.row_tree_b[r];
+    mask_bools(cw.on[r], on);
+    for (int l = 0; l < W; ++l) {
+      if (!on[l]) continue;
+      if (ta >= 0) touched[ta * W + l] = 1;
+      if (tb >= 0) touched[tb * W + l] = 1;
+      if (ta >= 0 && tb >= 0) {
+        const int ra = find(ta, l), rb = find(tb, l);
+        if (ra < rb) parent[rb * W + l] = ra;
+        else if (rb < ra) parent[ra * W + l] = rb;
+      }
+    }
+  }
+  unsigned char* root_has = cw.has_row + static_cast<std::size_t>(nt) * W;
+  for (int l = 0; l < W; ++l) {
+    for (int t = 0; t < nt; ++t) cw.uf[t] = find(t, l), root_has[t] = 0;
+    for (int t = 0; t < nt; ++t) root_has[cw.uf[t]] |= touched[t * W + l];
+    for (int t = 0; t < nt; ++t) parent[t * W + l] = root_has[cw.uf[t]] ? cw.uf[t] : -1;
+  }
+  for (int t = 0; t < nt; ++t) {
+    for (int l = 0; l < W; ++l) cw.red[t * W + l] = cw.label[t * W + l] >= 0 ? T(1) : T(0);
+    cw.tree_mask(3)[t] = load<V>(cw.red + t * W) > V(T(0));
+  }
+}
+
+/// vals[t] ← the sum of vals over tree t's island (per lane; trees outside islands keep theirs).
+template <class V> inline void island_sum(const KConstraints<ScalarOf<V>>& KC, ConstraintWork<V>& cw, V* vals) {
+  using T = ScalarOf<V>;
+  constexpr int W = lanes_of<V>;
+  const int nt = KC.ntrees;
+  for (int t = 0; t < nt; ++t) vstore(cw.red + t * W, vals[t]);
+  for (int l = 0; l < W; ++l) {
+    for (int t = 0; t < nt; ++t) cw.acc[t] = T(0);
+    for (int t = 0; t < nt; ++t) {
+      const int lab = cw.label[t * W + l];
+      if (lab >= 0) cw.acc[lab] = cw.acc[lab] + cw.red[t * W + l];
+    }
+    for (int t = 0; t < nt; ++t) {
+      const int lab = cw.label[t * W + l];
+      if (lab >= 0) cw.red[t * W + l] = cw.acc[lab];
+    }
+  }
+  for (int t = 0; t < nt; ++t) vals[t] = load<V>(cw.red + t * W);
+}
+
+/// out[t] = Σ_{dofs k of tree t} a_k b_k.
+template <class V> inline void tree_dot(const KConstraints<ScalarOf<V>>& KC, const V* a, const V* b, int nv, V* out) {
+  for (int t = 0; t < KC.ntrees; ++t) out[t] = V(ScalarOf<V>(0));
+  for (int k = 0; k < nv; ++k) {
+    const int t = KC.tree_of_dof[k];
+    out[t] += a[k] * b[k];
+  }
+}
+
+} // namespace ACH_ISA_NS
+} // namespace ach
