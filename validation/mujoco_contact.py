@@ -14,7 +14,7 @@ the scene's solref/solimp/condim/margin/gap/range/limit settings); each query st
       qacc_smooth[nv]
       newton: {qacc[nv], niter, force[nefc]}   Newton at a tight tolerance (1e-14, up to 200
                                                iterations): the converged answer
-      cg:     {qacc[nv], niter}                CG, islands off (one solve, as ours), exactly
+      cg:     {qacc[nv], niter}                CG per island (MuJoCo's default, as ours), exactly
                                                cg_iterations (default 20) iterations (tolerance 0)
       efc:    {type[], id[], pos[], margin[], J[nefc][nv] (dense), aref[], R[], D[], vel[], name[]}
               rows in MuJoCo's order (equality, friction, limits, contacts); type is mjtConstraint
@@ -80,6 +80,8 @@ class ContactRef(Ref):
         m, d = self.m, self.d
         if d.efc_type[i] == mujoco.mjtConstraint.mjCNSTR_LIMIT_JOINT:
             return mujoco.mj_id2name(m, mujoco.mjtObj.mjOBJ_JOINT, int(d.efc_id[i]))
+        if d.efc_type[i] == mujoco.mjtConstraint.mjCNSTR_FRICTION_DOF:
+            return mujoco.mj_id2name(m, mujoco.mjtObj.mjOBJ_JOINT, int(m.dof_jntid[int(d.efc_id[i])]))
         g = d.contact[int(d.efc_id[i])].geom
         return "|".join(sorted(mujoco.mj_id2name(m, mujoco.mjtObj.mjOBJ_GEOM, int(x)) for x in g))
 
@@ -89,7 +91,7 @@ class ContactRef(Ref):
         m, d = self.m, self.d
         rows = []
         for i in range(d.nefc):
-            if d.efc_type[i] == mujoco.mjtConstraint.mjCNSTR_LIMIT_JOINT:
+            if int(d.efc_type[i]) in (int(mujoco.mjtConstraint.mjCNSTR_LIMIT_JOINT), int(mujoco.mjtConstraint.mjCNSTR_FRICTION_DOF)):
                 rows.append(np.array(d.efc_J[i * m.nv:(i + 1) * m.nv]))
                 continue
             k = int(d.efc_id[i])
@@ -153,7 +155,7 @@ class ContactRef(Ref):
         newton = {"qacc": d.qacc.tolist(), "niter": int(d.solver_niter[0]), "force": d.efc_force[:n].tolist()}
         j_floor = self.j_floor(int(query.get("seed", 0)), int(query.get("draws", 4))) if query.get("j_floor") else None
         qacc_smooth = d.qacc_smooth.tolist()
-        self.solver("cg", iterations=query.get("cg_iterations", 20), islands=False, warmstart=False)
+        self.solver("cg", iterations=query.get("cg_iterations", 20), warmstart=False)
         self.set(qpos, qvel, tau, ctrl)
         mujoco.mj_forward(m, d)
         cg = {"qacc": d.qacc.tolist(), "niter": int(d.solver_niter[0])}

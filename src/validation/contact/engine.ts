@@ -12,7 +12,7 @@ import { Batch } from '../../engine/batch.js';
 import type { TestState } from '../states.js';
 
 export interface RowBlock {
-  /** mjtConstraint: 3 joint limit, 5 frictionless contact, 6 pyramidal contact. */
+  /** mjtConstraint: 1 dof friction, 3 joint limit, 5 frictionless contact, 6 pyramidal contact. */
   type: number;
   name: string;
   /** A contact's point (world), a limit's [] . */
@@ -38,7 +38,9 @@ export const CONVERGED_ITERATIONS = 2000;
 /** What Batch.constraints(robot, {iterations, warm}) returns (contact-solver's diagnostic, read by
  *  shape so this file does not depend on its types). */
 interface EngineRow {
-  kind: 'limit' | 'contact';
+  kind: 'limit' | 'contact' | 'friction';
+  /** friction rows: which of the body's dofs. */
+  dof?: number;
   id: number;
   side?: number;
   point?: number;
@@ -60,10 +62,11 @@ export function engineBlocks(model: ModelDesc, pairs: readonly { a: number; b: n
   const shapes = model.shapes ?? [];
   const blocks = new Map<string, { type: number; name: string; point: number[]; rows: EngineRow[] }>();
   for (const r of st.rows) {
-    const key = r.kind === 'limit' ? `l${r.id}:${r.side ?? 0}` : `c${r.id}:${r.point ?? 0}`;
+    const key = r.kind === 'limit' ? `l${r.id}:${r.side ?? 0}` : r.kind === 'friction' ? `f${r.id}:${r.dof ?? 0}` : `c${r.id}:${r.point ?? 0}`;
     let b = blocks.get(key);
     if (!b) {
       if (r.kind === 'limit') b = { type: 3, name: model.bodies[r.id].name, point: [], rows: [] };
+      else if (r.kind === 'friction') b = { type: 1, name: model.bodies[r.id].name, point: [], rows: [] };
       else {
         const p = pairs[r.id];
         const name = [shapes[p.a].name, shapes[p.b].name].sort().join('|');

@@ -8,7 +8,7 @@
 //   rows.R           the regulariser (pyramid: R_py for all four edges)
 //   qacc             ours run to convergence against MuJoCo's Newton at tolerance 1e-14
 //   qacc.iter20      ours after the model's iteration count (20), against the same: reported beside,
-//                    with MuJoCo's own CG capped at 20 iterations (islands off, no warm start) next to it
+//                    with MuJoCo's own CG capped at 20 iterations (per island, no warm start) next to it
 // Errors are relative to the field's size at that state (‖got − ref‖∞ / ‖ref‖∞). Bars as the other
 // per-state stages (metrics.ts): f64 F64_BAR; f32 F32_FACTOR × the field's float32 floor, measured as
 // MuJoCo's own change when the state and the model constants are perturbed by a float32 half-ulp
@@ -47,8 +47,8 @@ export function mujocoBlocks(a: ConstraintAnswer): RowBlock[] {
   const out: RowBlock[] = [];
   for (let i = 0; i < e.type.length; ) {
     let j = i + 1;
-    while (j < e.type.length && e.type[j] === e.type[i] && e.id[j] === e.id[i] && e.type[i] !== 3) j++;
-    const point = e.type[i] === 3 ? [] : a.contacts.pos[e.id[i]];
+    while (j < e.type.length && e.type[j] === e.type[i] && e.id[j] === e.id[i] && e.type[i] > 4) j++;
+    const point = e.type[i] <= 4 ? [] : a.contacts.pos[e.id[i]];
     out.push({ type: e.type[i], name: e.name[i], point, dist: e.pos.slice(i, j), J: e.J.slice(i, j), aref: e.aref.slice(i, j), R: e.R.slice(i, j) });
     i = j;
   }
@@ -69,6 +69,7 @@ export function matchBlocks(ref: readonly RowBlock[], got: readonly RowBlock[]):
       const g = got[i];
       if (g.name !== r.name || g.type !== r.type || g.dist.length !== r.dist.length) continue;
       if (r.type === 3 && side(g) !== side(r)) continue;
+      if (r.type === 1 && g.J[0]?.findIndex((x) => x !== 0) !== r.J[0]?.findIndex((x) => x !== 0)) continue; // the same dof
       const d = r.point.length ? Math.hypot(...r.point.map((x, k) => x - (g.point[k] ?? NaN))) : 0;
       if (d < bestD) {
         bestD = d;

@@ -22,7 +22,7 @@ export function contactTables(r: SuiteResult): string[] {
   const out: string[] = [];
   if (c.states.length) {
     out.push('## Contact: constrained accelerations after the default 20 iterations', '');
-    out.push('Per state, ‖q̈ − q̈_Newton‖∞ / ‖q̈_Newton‖∞ against MuJoCo\'s Newton solve at tolerance 1e-14 (the `contact` stage judges ours run to convergence; this is what the default fixed 20 conjugate-gradient iterations leave). MuJoCo\'s own CG capped at 20 iterations (islands off, no warm start, tolerance 0) beside it. Median / worst over the states.', '');
+    out.push('Per state, ‖q̈ − q̈_Newton‖∞ / ‖q̈_Newton‖∞ against MuJoCo\'s Newton solve at tolerance 1e-14 (the `contact` stage judges ours run to convergence; this is what the default fixed 20 conjugate-gradient iterations leave). MuJoCo\'s own CG capped at 20 iterations (per island, as ours; no warm start, tolerance 0) beside it. Median / worst over the states.', '');
     out.push(markdownTable(['model', 'precision', 'ours, 20 iterations', 'MuJoCo CG, 20 iterations'], c.states.map((s) => [s.model, s.precision, `${formatSig(median(s.iter20), 2)} / ${formatSig(worst(s.iter20), 2)}`, `${formatSig(median(s.mujocoCg20), 2)} / ${formatSig(worst(s.mujocoCg20), 2)}`])));
   }
   if (c.incline.length) {
