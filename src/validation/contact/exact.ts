@@ -4,6 +4,7 @@
 //                 contact stepped on its own in 1-D (formulas.ts dropBall: the spring-damper, its
 //                 impedance curve and the half-quadratic release, semi-implicit Euler at the scene's
 //                 dt). Four drop heights, one per robot of one batch.
+//   drop.lanes    each of those robots bit-identical to its drop run alone (lanes 1, one robot).
 //   rest.dist     a box resting on a plane, started at the static equilibrium of its four corner
 //                 contacts (formulas.ts staticDistance): it must stay there.
 //   incline.*     scenes/incline.arow: the sliding block's acceleration against g(sin θ − μ cos θ),
@@ -158,6 +159,13 @@ export function contactExactRows(ref: ContactExactReference, precision: Precisio
     const samples: Sample[] = want.map((w, k) => ({ state: i, t: run.t[k], error: Math.abs(run.q[i][k][2] - r - w) / scale, stateFloor: ref.dropFloors[i][k] / scale }));
     rows.push(...judgeOverTime(id('ball-on-plane', `drop.dist (from ${h} m)`), samples));
   });
+  // each robot of that batch bit-identical to the same drop run alone (no lane reads another's state)
+  let laneDiff = 0;
+  DROP_HEIGHTS.forEach((_, i) => {
+    const alone = engineRollout(ball, precision, addon, { steps, every: RECORD_EVERY, states: [states[i]], lanes: 1 });
+    alone.q[0].forEach((q, k) => q.forEach((x, j) => (laneDiff = Object.is(x, run.q[i][k][j]) ? laneDiff : Math.max(laneDiff, Math.abs(x - run.q[i][k][j]) || Infinity))));
+  });
+  rows.push({ ...id('ball-on-plane', 'drop.lanes (each robot vs alone)'), state: 0, t: undefined, error: laneDiff, stateFloor: 0, floor: 0, factor: 0, bar: 0, status: laneDiff === 0 ? 'pass' : 'fail', note: 'bit-identical required (determinism across batch size and lanes)' });
   // --- the box at rest at its static equilibrium
   const box = restingBoxModel();
   const rest = box.bodies[0].q0[2] - 0.1;
