@@ -35,9 +35,10 @@ describe('memory', () => {
         const b = new Batch(model, { copies, precision, lanes });
         const native = (b as unknown as { native: { field(n: string): { length: number; BYTES_PER_ELEMENT: number } } }).native;
         const padded = (n: number) => Math.ceil(n / 64) * 64;
-        const fields = ['q', 'v', 'tau', 'qacc', 'kinetic', 'potential', 'bodyPos', 'bodyRot', 'contactActive', 'contactDist', 'contactPos', 'contactNormal', 'energyRef', 'driftMax', 'kineticPeak'].map((f) => native.field(f));
+        const fields = ['q', 'v', 'tau', 'qacc', 'kinetic', 'potential', 'bodyPos', 'bodyRot', 'contactActive', 'contactDist', 'contactPos', 'contactNormal', 'energyRef', 'driftMax', 'kineticPeak', 'qaccWarm', 'contactForce'].map((f) => native.field(f));
         const elem = fields[0].BYTES_PER_ELEMENT;
-        // The previous step's torques (nv per robot) are internal; a scene with shapes adds the contact fields.
+        // The previous step's torques (nv per robot) are internal; a scene with shapes adds the contact fields
+        // (and, constrained, the solver's warm start qaccWarm and the contact forces).
         const total = fields.reduce((s, f) => s + padded(f.length * elem), 0) + padded(b.nv * b.stride * elem);
         expect(batchBytes(model, copies, precision, lanes), `${name} ${precision} x${lanes}`).toBe(total);
       }

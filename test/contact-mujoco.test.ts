@@ -9,7 +9,7 @@ import { exportMjcf } from '../src/scene/mjcf.js';
 import { contactScene } from './helpers/contact-scene.js';
 import { rng } from './helpers/engine.js';
 
-interface MjState { J: number[][]; pos: number[]; aref: number[]; R: number[]; D: number[]; force: number[]; qacc: number[]; qacc_cg: number[]; qacc_smooth: number[] }
+interface MjState { J: number[][]; pos: number[]; aref: number[]; R: number[]; D: number[]; force: number[]; qacc: number[]; qacc_cg: number[]; qacc_cg_tol: number[]; qacc_smooth: number[] }
 
 const unit = (q: number[]) => { const n = Math.hypot(...q); return q.map((x) => x / n); };
 
@@ -17,6 +17,7 @@ describe('constraint rows and accelerations vs MuJoCo (per state, f64)', () => {
   it('dry friction, limits and pyramidal contacts of spheres, a capsule and a box on a plane: J, dist, aref, R, D, forces and qacc', () => {
     const model = contactScene();
     const b = new Batch(model, { copies: 1, precision: 'f64', lanes: 1 });
+    const tolerant = new Batch({ ...model, solver: { ...model.solver!, tolerance: 1e-8 } }, { copies: 1, precision: 'f64', lanes: 1 });
     const g = rng(11);
     const states = Array.from({ length: 8 }, () => ({
       qpos: [(g() - 0.5) * 0.2, (g() - 0.5) * 0.2, 0.1 + (g() - 0.7) * 0.004, ...unit([1, (g() - 0.5) * 0.3, (g() - 0.5) * 0.3, g() - 0.5]),
@@ -30,7 +31,7 @@ describe('constraint rows and accelerations vs MuJoCo (per state, f64)', () => {
     const script = fileURLToPath(new URL('./helpers/contact_ref.py', import.meta.url));
     const req = { xml: exportMjcf(model, { contacts: true }), impratio: model.solver!.impratio, geoms, joints, states, cg: 20 };
     const ref = JSON.parse(execFileSync('python3', [script], { input: JSON.stringify(req), maxBuffer: 1 << 26 }).toString()) as { states: MjState[] };
-    const worst = { J: 0, dist: 0, aref: 0, R: 0, D: 0, force: 0, qacc: 0, smooth: 0, cg20: 0 };
+    const worst = { J: 0, dist: 0, aref: 0, R: 0, D: 0, force: 0, qacc: 0, smooth: 0, cg20: 0, cg20tol: 0 };
     let rows = 0;
     states.forEach((st, k) => {
       b.setRobot(0, { q: st.qpos, v: st.qvel });
@@ -58,6 +59,9 @@ describe('constraint rows and accelerations vs MuJoCo (per state, f64)', () => {
       worst.smooth = Math.max(worst.smooth, ...mj.qacc_smooth.map((x, c) => Math.abs(x - ours.qaccSmooth[c]) / scale));
       const ours20 = b.constraints(0, { iterations: 20 }).qacc;
       worst.cg20 = Math.max(worst.cg20, ...mj.qacc_cg.map((x, c) => Math.abs(x - ours20[c]) / scale));
+      tolerant.setRobot(0, { q: st.qpos, v: st.qvel });
+      const oursTol = tolerant.constraints(0).qacc;
+      worst.cg20tol = Math.max(worst.cg20tol, ...mj.qacc_cg_tol.map((x, c) => Math.abs(x - oursTol[c]) / scale));
     });
     expect(rows).toBeGreaterThan(100);
     // measured (22:50): J 8.9e-16, dist 1.1e-16, aref 1.1e-13, R/D 3.2e-15, force 8.8e-14, qacc 2.2e-15, CG-20 1.6e-15
@@ -71,6 +75,8 @@ describe('constraint rows and accelerations vs MuJoCo (per state, f64)', () => {
     expect(worst.smooth).toBeLessThan(1e-12);
     // our 20 CG iterations are MuJoCo's (per island, Hager–Zhang, exact line search)
     expect(worst.cg20).toBeLessThan(1e-8);
+    // and with MuJoCo's default tolerance 1e-8 (solver.tolerance), each island stops where MuJoCo's does
+    expect(worst.cg20tol).toBeLessThan(1e-8);
     console.log('worst vs MuJoCo', JSON.stringify(worst));
   }, 60_000);
 });

@@ -45,6 +45,22 @@ describe('contacts and limits: bit-identical across lanes, batch sizes, threads 
   for (const c of cells.filter((c) => c.skip)) it.skip(cellTitle(`${c.precision} × ${c.lanes} lanes`, c), () => {});
 });
 
+describe("with a tolerance (each island stops as MuJoCo's CG does): still bit-identical across lanes and threads", () => {
+  for (const precision of ['f32', 'f64'] as const) {
+    const widths = cells.filter((c) => c.precision === precision && !c.skip).map((c) => c.lanes);
+    it(`euler ${precision} at lanes ${widths.join(', ')}`, () => {
+      const base = contactScene();
+      const model = { ...base, solver: { ...base.solver!, tolerance: 1e-8 } };
+      const alone = [0, 5, 10].map((r) => run(model, precision, 1, 1, 120, 1, [r])[0]);
+      for (const lanes of widths) {
+        const all = run(model, precision, lanes, 13, 120, 2);
+        [0, 5, 10].forEach((r, k) => expect(all[r], `lanes ${lanes} robot ${r}`).toEqual(alone[k]));
+      }
+      expect(alone[0]).not.toEqual(run(base, precision, 1, 1, 120, 1, [0])[0]); // the tolerance does stop early
+    });
+  }
+});
+
 describe('soft contact', () => {
   it("a resting frictionless sphere sinks to MuJoCo's static equilibrium r = g·(1 − d)·tc²·dr² (flat impedance d = dmax)", () => {
     for (const [solref, d] of [[[0.02, 1], 0.9], [[0.05, 0.7], 0.95]] as [[number, number], number][]) {

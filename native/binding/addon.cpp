@@ -199,13 +199,14 @@ Model model_from_js(const Napi::Object& m) {
   }
   const Napi::Value solver = m.Get("solver");
   if (!solver.IsUndefined() && !solver.IsNull()) {
-    if (!solver.IsObject()) type_error("model.solver must be an object {iterations, impratio}");
+    if (!solver.IsObject()) type_error("model.solver must be an object {iterations, impratio, tolerance?}");
     const Napi::Object so = solver.As<Napi::Object>();
     double it = model.solver_iterations;
     if (optional_number(so, "iterations", it, "model.solver") && (it != std::floor(it) || it < 0 || it > 100000))
       type_error("model.solver.iterations must be an integer from 0 to 100000 (got " + std::to_string(it) + ")");
     model.solver_iterations = static_cast<int>(it);
     optional_number(so, "impratio", model.impratio, "model.solver");
+    optional_number(so, "tolerance", model.solver_tolerance, "model.solver");
   }
   shapes_from_js(m, model);
   model.finalize();

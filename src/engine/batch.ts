@@ -47,7 +47,7 @@ export function toNativeModel(model: ModelDesc): object {
       ...(s.solimp ? { solimp: s.solimp } : {}),
       ...(s.condim !== undefined ? { condim: s.condim } : {}),
     })),
-    ...(model.solver ? { solver: { iterations: model.solver.iterations, impratio: model.solver.impratio } } : {}),
+    ...(model.solver ? { solver: { iterations: model.solver.iterations, impratio: model.solver.impratio, ...(model.solver.tolerance !== undefined ? { tolerance: model.solver.tolerance } : {}) } } : {}),
     excludes: model.excludes ?? [],
     gravity: model.world.gravity,
     bodies: model.bodies.map((b) => {

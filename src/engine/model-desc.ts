@@ -139,6 +139,10 @@ export interface SolverSettings {
   iterations: number;
   /** MuJoCo's `impratio` (default 1): ratio of friction to normal impedance for pyramid edges. */
   impratio: number;
+  /** MuJoCo's `tolerance` (contact-solver addition; absent or 0: every lane runs exactly `iterations`).
+   *  > 0: an island stops, as MuJoCo's CG does, once its scaled improvement or gradient is below it
+   *  (MuJoCo's default is 1e-8); each lane stops on its own numbers, so results stay bit-identical. */
+  tolerance?: number;
 }
 
 /** An actuator on one joint, as MuJoCo users know them. `gear` is the direction in the joint's

@@ -4,7 +4,8 @@
 stdin: {"xml", "impratio", "geoms": {name: {solref?, solimp?, condim?}},
         "joints": {name: {range?, solref?, solimp?, margin?, frictionloss?}},
         "states": [{"qpos", "qvel"}], "cg": iterations}
-stdout: per state {efc_type, J (nefc × nv), pos, margin, aref, R, D, force, qacc (Newton, tol 1e-15), qacc_cg (CG, tol 0)}.
+stdout: per state {efc_type, J (nefc × nv), pos, margin, aref, R, D, force, qacc (Newton, tol 1e-15),
+        qacc_cg (CG, `cg` iterations, tol 0), qacc_cg_tol (CG, `cg` iterations, MuJoCo's default tol 1e-8)}.
 Pyramidal cone, warmstart off; parameters MuJoCo has no XML for in the exporter are set on the compiled model
 (the inverse weights do not depend on them).
 """
@@ -48,10 +49,11 @@ for st in req["states"]:
         mujoco.mj_forward(m, d)
         return d.qacc.tolist()
     qacc_cg = solve(mujoco.mjtSolver.mjSOL_CG, req["cg"], 0.0)
+    qacc_cg_tol = solve(mujoco.mjtSolver.mjSOL_CG, req["cg"], 1e-8)
     qacc = solve(mujoco.mjtSolver.mjSOL_NEWTON, 1000, 1e-15)
     n = d.nefc
     out.append({"type": d.efc_type[:n].tolist(), "J": d.efc_J[: n * m.nv].reshape(n, m.nv).tolist() if n else [],
                 "pos": d.efc_pos[:n].tolist(), "margin": d.efc_margin[:n].tolist(), "aref": d.efc_aref[:n].tolist(),
                 "R": d.efc_R[:n].tolist(), "D": d.efc_D[:n].tolist(), "force": d.efc_force[:n].tolist(),
-                "qacc": qacc, "qacc_cg": qacc_cg, "qacc_smooth": d.qacc_smooth.tolist()})
+                "qacc": qacc, "qacc_cg": qacc_cg, "qacc_cg_tol": qacc_cg_tol, "qacc_smooth": d.qacc_smooth.tolist()})
 json.dump({"version": mujoco.__version__, "states": out}, sys.stdout)

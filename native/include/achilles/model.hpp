@@ -82,6 +82,7 @@ struct Model {
   // joint's body; dof_invweight0 per dof), filled by finalize when anything constrains the model.
   int solver_iterations = 20;
   double impratio = 1;
+  double solver_tolerance = 0; // MuJoCo's option tolerance; 0: always `solver_iterations` iterations
   std::vector<double> body_invweight0;
   std::vector<double> dof_invweight0;
   /// True when the model has contact pairs or joint limits: the step runs detection and the solver.

@@ -43,6 +43,7 @@ void finalize_constraints(Model& m) {
   if (m.solver_iterations < 0 || m.solver_iterations > 100000)
     throw std::invalid_argument("solver iterations must be an integer from 0 to 100000 (got " + std::to_string(m.solver_iterations) + ")");
   if (!(m.impratio > 0) || !std::isfinite(m.impratio)) throw std::invalid_argument("solver impratio must be a positive number");
+  if (!(m.solver_tolerance >= 0) || !std::isfinite(m.solver_tolerance)) throw std::invalid_argument("solver tolerance must be a finite number >= 0");
   for (const Shape& s : m.shapes) {
     const std::string who = "shape '" + s.name + "'";
     if (s.condim != 1 && s.condim != 3) throw std::invalid_argument(who + ": condim must be 1 or 3 (got " + std::to_string(s.condim) + ")");

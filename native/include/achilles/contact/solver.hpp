@@ -13,13 +13,15 @@
 
 #include "../isa_namespace.hpp"
 
+#include <limits>
+
 #include "islands.hpp"
 #include "rows.hpp"
 
 namespace ach {
 inline namespace ACH_ISA_NS {
 
-constexpr int kLineSearchIterations = 12;
+constexpr int kLineSearchIterations = 16;
 
 /// out[r] = J_r·x for every used row (x's body motions taken from `motions`).
 template <class V> inline void rows_times(const KConstraints<ScalarOf<V>>& KC, ConstraintWork<V>& cw, const Motion<V>* motions, const V* x, V* out) {
@@ -100,8 +102,9 @@ template <class V> inline V dotv(const V* a, const V* b, int n) {
 
 // Per-tree solver scalars (ConstraintWork::tree(k)): after island_sum every tree of an island holds
 // the island's value, so each island gets its own step and β (MuJoCo's per-island CG).
-enum TreeVec { TV_C1, TV_C2, TV_COST, TV_D1, TV_D2, TV_ALPHA, TV_LO, TV_HI, TV_BEST, TV_SLOPE, TV_DY, TV_YMY, TV_YMG, TV_DG, TV_DD, TV_GG };
-enum TreeMask { TM_HAS_HI, TM_DESCENT, TM_DONE, TM_IN_ISLAND };
+enum TreeVec { TV_C1, TV_C2, TV_COST, TV_D1, TV_D2, TV_ALPHA, TV_LO, TV_HI, TV_BEST, TV_SLOPE, TV_DY, TV_YMY, TV_YMG, TV_DG, TV_DD, TV_GG,
+               TV_BEST_COST, TV_SCALE };
+enum TreeMask { TM_HAS_HI, TM_DESCENT, TM_DONE, TM_IN_ISLAND, TM_SETTLED };
 
 /// Cost change from α = 0, slope and curvature of every island's 1-D cost at its step alpha[t].
 template <class V> inline void line_eval(const KConstraints<ScalarOf<V>>& KC, ConstraintWork<V>& cw, const V* alpha) {
@@ -142,7 +145,10 @@ template <class V> inline void line_eval(const KConstraints<ScalarOf<V>>& KC, Co
 }
 
 /// Exact line search per island: safeguarded 1-D Newton on the convex piecewise quadratic (within
-/// one piece a Newton step lands on the minimum), a fixed number of evaluations; each island takes
+/// one piece a Newton step lands on the minimum), at most kLineSearchIterations evaluations. An
+/// island settles once its Newton step is at rounding level (|Δα| <= 8ε|α|): from then on it is left
+/// exactly as it is, so stopping when every island of every lane has settled changes no result
+/// (each lane's answer never depends on the other lanes of its block). Each island takes
 /// the evaluated step with the smallest slope |f'(α)| (MuJoCo's PrimalSearch converges on the slope
 /// too, so the answer is not limited by the cost's rounding), 0 when α = 0 is not a descent.
 /// c1, c2 (island sums of dᵀM(a − a₀) and ½dᵀMd) are in tree(TV_C1), tree(TV_C2); the step lands in tree(TV_BEST).
@@ -151,28 +157,37 @@ template <class V> inline void line_search(const KConstraints<ScalarOf<V>>& KC, 
   const int nt = KC.ntrees;
   const V zero(T(0));
   V *alpha = cw.tree(TV_ALPHA), *lo = cw.tree(TV_LO), *hi = cw.tree(TV_HI), *best = cw.tree(TV_BEST), *slope = cw.tree(TV_SLOPE);
+  V* best_cost = cw.tree(TV_BEST_COST);
+  const V* cost = cw.tree(TV_COST);
   V *d1 = cw.tree(TV_D1), *d2 = cw.tree(TV_D2);
-  MaskOf<V> *has_hi = cw.tree_mask(TM_HAS_HI), *descent = cw.tree_mask(TM_DESCENT);
+  MaskOf<V> *has_hi = cw.tree_mask(TM_HAS_HI), *descent = cw.tree_mask(TM_DESCENT), *settled = cw.tree_mask(TM_SETTLED);
+  const V eps(T(8) * std::numeric_limits<T>::epsilon());
   for (int t = 0; t < nt; ++t) alpha[t] = zero;
   line_eval(KC, cw, alpha);
   for (int t = 0; t < nt; ++t) {
-    best[t] = lo[t] = hi[t] = zero;
+    best[t] = lo[t] = hi[t] = best_cost[t] = zero;
     slope[t] = vabs(d1[t]);
     has_hi[t] = mask_false<V>();
     descent[t] = d1[t] < zero;
+    settled[t] = vnot(descent[t]);
   }
   for (int it = 0; it < kLineSearchIterations; ++it) {
+    bool moving = false;
     for (int t = 0; t < nt; ++t) {
       const MaskOf<V> curved = d2[t] > zero;
       const V newton = alpha[t] - d1[t] / vselect(curved, d2[t], V(T(1)));
       const MaskOf<V> outside = vand(has_hi[t], vor(newton <= lo[t], newton >= hi[t]));
       const V next = vselect(outside, T(0.5) * (lo[t] + hi[t]), newton);
-      alpha[t] = vselect(vand(curved, descent[t]), next, alpha[t]);
+      settled[t] = vor(settled[t], vor(vnot(curved), vabs(next - alpha[t]) <= eps * vabs(next)));
+      alpha[t] = vselect(settled[t], alpha[t], next);
+      moving = moving || vany(vnot(settled[t]));
     }
+    if (!moving) break;
     line_eval(KC, cw, alpha);
     for (int t = 0; t < nt; ++t) {
       const MaskOf<V> better = vabs(d1[t]) < slope[t];
       best[t] = vselect(better, alpha[t], best[t]);
+      best_cost[t] = vselect(better, cost[t], best_cost[t]);
       slope[t] = vselect(better, vabs(d1[t]), slope[t]);
       const MaskOf<V> below = d1[t] < zero;
       lo[t] = vselect(below, alpha[t], lo[t]);
@@ -180,7 +195,10 @@ template <class V> inline void line_search(const KConstraints<ScalarOf<V>>& KC, 
       has_hi[t] = vor(has_hi[t], vnot(below));
     }
   }
-  for (int t = 0; t < nt; ++t) best[t] = vselect(descent[t], best[t], zero);
+  for (int t = 0; t < nt; ++t) {
+    best[t] = vselect(descent[t], best[t], zero);
+    best_cost[t] = vselect(descent[t], best_cost[t], zero);
+  }
 }
 
 /// The constrained accelerations of one block: cw.a0 holds qacc_smooth, rows are built; with
@@ -228,8 +246,30 @@ inline void solve_constraints(const KModel<ScalarOf<V>>& M, const KConstraints<S
   for (int k = 0; k < nv; ++k) cw.search[k] = -cw.Mgrad[k];
   MaskOf<V>* done = cw.tree_mask(TM_DONE);
   for (int t = 0; t < nt; ++t) done[t] = mask_false<V>();
+  // MuJoCo's termination (tolerance > 0): scale = 1/Σ diag(M) over the island; an island is done once
+  // ½·scale·gᵀM⁻¹g < tol before the first step (3.11+), or after a step when 0 < scale·improvement < tol
+  // or scale·‖g‖ < tol. Done islands stay exactly as they are, so the block stops when all lanes are done.
+  const bool tolerant = KC.tolerance > 0;
+  const V tol(T(KC.tolerance));
+  V* scale = cw.tree(TV_SCALE);
+  if (tolerant) {
+    mass_diagonal(M, W, cw.Ic, cw.tmp);
+    for (int k = 0; k < nv; ++k) cw.tmp2[k] = V(T(1));
+    tree_dot(KC, cw.tmp, cw.tmp2, nv, scale);
+    island_sum(KC, cw, scale);
+    for (int t = 0; t < nt; ++t) scale[t] = T(1) / scale[t];
+    V* gap = cw.tree(TV_C1);
+    tree_dot(KC, cw.grad, cw.Mgrad, nv, gap);
+    island_sum(KC, cw, gap);
+    for (int t = 0; t < nt; ++t) done[t] = vmax(V(T(0)), T(0.5) * scale[t] * gap[t]) < tol;
+  }
   const V* alpha = cw.tree(TV_BEST);
   for (int it = 0; it < iterations; ++it) {
+    if (tolerant) {
+      bool all_done = true;
+      for (int t = 0; t < nt && all_done; ++t) all_done = !vany(vnot(done[t]));
+      if (all_done) break;
+    }
     mul_M(M, W, cw.tw, cw.search, cw.Mv); // leaves the search's body motions in tw.m
     rows_times(KC, cw, cw.tw.m, cw.search, cw.jv);
     V *c1 = cw.tree(TV_C1), *c2 = cw.tree(TV_C2);
@@ -256,7 +296,7 @@ inline void solve_constraints(const KModel<ScalarOf<V>>& M, const KConstraints<S
     for (int k = 0; k < nv; ++k) cw.grad[k] = cw.Mrel[k] - cw.qfrc[k];
     solve_M(M, W, cw.tw, cw.grad, cw.Mgrad);
     for (int t = 0; t < nt; ++t) done[t] = vor(done[t], alpha[t] == zero);
-    // Hager–Zhang direction, per island
+    // Hager–Zhang direction, per island (its sums also give the termination's gradient norm)
     for (int t = 0; t < nt; ++t)
       for (int q = TV_DY; q <= TV_GG; ++q) cw.tree(q)[t] = zero;
     for (int k = 0; k < nv; ++k) {
@@ -271,6 +311,12 @@ inline void solve_constraints(const KModel<ScalarOf<V>>& M, const KConstraints<S
       cw.tree(TV_GG)[t] += cw.grad[k] * cw.grad[k];
     }
     for (int q = TV_DY; q <= TV_GG; ++q) island_sum(KC, cw, cw.tree(q));
+    if (tolerant)
+      for (int t = 0; t < nt; ++t) {
+        const V improvement = scale[t] * -cw.tree(TV_BEST_COST)[t];
+        const V gradient = scale[t] * vsqrt(cw.tree(TV_GG)[t]);
+        done[t] = vor(done[t], vor(vand(improvement > V(T(0)), improvement < tol), gradient < tol));
+      }
     V* beta = cw.tree(TV_C1); // reused: c1 is not needed again this iteration
     for (int t = 0; t < nt; ++t) {
       const V d_dot_y = cw.tree(TV_DY)[t];

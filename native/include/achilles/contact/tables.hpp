@@ -119,6 +119,7 @@ template <class T> struct KConstraints {
   std::vector<KFriction<T>> frictions;
   int friction_rows = 0; // 1 per dof with frictionloss > 0 (first in the row order, as MuJoCo)
   int iterations = 20;
+  double tolerance = 0;
   int contact_rows = 0; // Σ pairs 4 points × rows
   int limit_rows = 0;   // 2 per limit
   std::vector<int> row_pair; // contact row (from the first contact row) → its pair
@@ -129,7 +130,7 @@ template <class T> struct KConstraints {
   std::vector<int> row_tree_a, row_tree_b; // per row slot: the trees it touches (−1: none)
   bool enabled = false;
 
-  KConstraints(const Model& m, double h) : iterations(m.solver_iterations) {
+  KConstraints(const Model& m, double h) : iterations(m.solver_iterations), tolerance(m.solver_tolerance) {
     enabled = m.constrained();
     if (!enabled) return;
     // trees: each root's subtree, numbered in root order; a tree without dofs is static (−1)

@@ -136,5 +136,24 @@ template <class V> inline void solve_M(const KModel<ScalarOf<V>>& M, const Joint
   }
 }
 
+/// diag(M) by the composite-rigid-body recursion: Ic = I + Σ_children X* Ic X;  M_kk = S_kᵀ Ic S_k.
+template <class V> inline void mass_diagonal(const KModel<ScalarOf<V>>& M, const JointWork<V>* W, ABInertia<V>* Ic, V* diag) {
+  const int n = static_cast<int>(M.joints.size());
+  for (int i = 0; i < n; ++i) {
+    const auto& J = M.joints[i];
+    Ic[i] = to_articulated(RigidInertia<V>{V(J.m), const_vec<V>(J.h), Sym3<V>{V(J.I_o[0]), V(J.I_o[1]), V(J.I_o[2]), V(J.I_o[3]), V(J.I_o[4]), V(J.I_o[5])}});
+  }
+  for (int i = n - 1; i >= 0; --i) {
+    const auto& J = M.joints[i];
+    if (J.unit_axis >= 0) {
+      auto unit = [&]<int K>() { diag[J.voff] = comp<K>(ia_column<K>(Ic[i])); };
+      on_unit_axis(J.unit_axis, unit);
+    } else {
+      for (int k = 0; k < J.nv; ++k) diag[J.voff + k] = dot(W[i].S[k], mul(Ic[i], W[i].S[k]));
+    }
+    if (J.parent >= 0) add_to(Ic[J.parent], inertia_to_parent(W[i].X, Ic[i]));
+  }
+}
+
 } // namespace ACH_ISA_NS
 } // namespace ach

@@ -35,6 +35,7 @@ template <class V> struct ConstraintWork {
   V* warm; // the warm start (this robot's previous qacc)
   TreeWork<V> tw;
   Force<V>* F; // per joint: wrench accumulator for Jᵀ
+  ABInertia<V>* Ic; // per joint: composite inertia (diag(M) for the tolerance's scale)
   // islands: per tree and lane the island label (the lowest tree of the island, −1: no row), and
   // per-tree scalars of the solver (equal across the trees of one island after island_sum)
   int* label;      // ntrees × W
@@ -44,7 +45,7 @@ template <class V> struct ConstraintWork {
   ScalarOf<V>* acc; // ntrees
   V* tv;           // kTreeVecs × ntrees
   MaskOf<V>* tm;   // kTreeMasks × ntrees
-  static constexpr int kTreeVecs = 16, kTreeMasks = 4;
+  static constexpr int kTreeVecs = 18, kTreeMasks = 5;
   V* tree(int k) const { return tv + static_cast<std::size_t>(k) * ntrees_; }
   MaskOf<V>* tree_mask(int k) const { return tm + static_cast<std::size_t>(k) * ntrees_; }
   int ntrees_ = 0;
@@ -55,7 +56,7 @@ template <class V> struct ConstraintWork {
     const std::size_t b = rows * (sizeof(MaskOf<V>) + 9 * sizeof(V) + 2 * sizeof(ScalarOf<V>) + sizeof(int)) +
                           K.contact_rows * 2 * sizeof(Force<V>) + K.pairs.size() * sizeof(Manifold<V>) +
                           pts * (3 * sizeof(Vec3<V>) + sizeof(MaskOf<V>)) + 13 * nv * sizeof(V) +
-                          n * (sizeof(Motion<V>) + 2 * sizeof(Force<V>));
+                          n * (sizeof(Motion<V>) + 2 * sizeof(Force<V>) + sizeof(ABInertia<V>));
     const std::size_t nt = K.ntrees ? K.ntrees : 1, W = lanes_of<V>;
     const std::size_t isl = nt * W * (sizeof(int) + sizeof(ScalarOf<V>)) + nt * (W + 1) + nt * (sizeof(int) + sizeof(ScalarOf<V>)) +
                             kTreeVecs * nt * sizeof(V) + kTreeMasks * nt * sizeof(MaskOf<V>);
@@ -94,6 +95,7 @@ template <class V> struct ConstraintWork {
     tw.m = ar.template take<Motion<V>>(n);
     tw.f = ar.template take<Force<V>>(n);
     F = ar.template take<Force<V>>(n);
+    Ic = ar.template take<ABInertia<V>>(n);
     ntrees_ = K.ntrees;
     const std::size_t nt = K.ntrees ? K.ntrees : 1, W = lanes_of<V>;
     label = ar.template take<int>(nt * W);
