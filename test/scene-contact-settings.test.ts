@@ -52,6 +52,7 @@ describe('reading', () => {
     expect(m.bodies[0].range).toEqual([-0.5, 1.25]);
     expect(m.bodies[0].limit).toEqual({ solref: [0.03, 0.7], solimp: [0.9, 0.95, 0.001, 0.5, 2], margin: 0.01 });
     expect(m.solver).toEqual({ iterations: 50, impratio: 2 });
+    expect(load('t.arow', scene(HINGE, '', ', solver: { tolerance: 1e-8 }')).solver).toEqual({ iterations: 20, impratio: 1, tolerance: 1e-8 });
     const p = load('p.arow', scene('type: prismatic, axis: [0, 0, 1], range: [0, 0.3]', ''));
     expect(p.bodies[0].limit).toEqual({ solref: [0.02, 1], solimp: [0.9, 0.95, 0.001, 0.5, 2], margin: 0 });
   });
@@ -81,7 +82,8 @@ describe('reading', () => {
     check('rg5.arow', scene(`${HINGE}, range: [0, 1], limit: { solref: [-1, 1] }`, ''), '[-1, 1]', 'mixed-sign');
     check('s1.arow', scene(HINGE, '', ', solver: { iterations: 0 }'), '0 }', 'iterations', 'an integer from 1 to 1000');
     check('s2.arow', scene(HINGE, '', ', solver: { impratio: -1 }'), '-1 }', 'impratio', 'a ratio > 0');
-    check('s3.arow', scene(HINGE, '', ', solver: { tolerance: 1 }'), 'tolerance', 'unknown key `tolerance`');
+    check('s3.arow', scene(HINGE, '', ', solver: { tolerance: 1 }'), '1 }', 'tolerance', 'a tolerance in [0, 1)');
+    check('s4.arow', scene(HINGE, '', ', solver: { iteration: 5 }'), 'iteration:', 'unknown key `iteration`', 'did you mean `iterations`');
   });
 
   test('physical stiffness needs a mass: refused on static shapes', () => {

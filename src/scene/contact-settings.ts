@@ -7,7 +7,7 @@
 //            (mjMINIMP, mjMAXIMP), width >= 0, power a whole number 1..16 (MuJoCo: any >= 1; the
 //            engine's kernels raise to it without pow)
 //   condim   1 (frictionless) or 3 (sliding friction through a pyramid)
-//   solver   { iterations: integer 1..1000, impratio > 0 }
+//   solver   { iterations: integer 1..1000, impratio > 0, tolerance in [0, 1) (optional; 0 = every iteration) }
 //
 // Physical contact stiffness and damping. A shape may give `contact: {stiffness: k N/m, damping:
 // c N·s/m}` instead of a solref. MuJoCo's contact acts on accelerations, so the mapping needs a mass:
@@ -127,7 +127,7 @@ export function readLimit(ctx: Ctx, node: YNode, subject: string): { solref?: So
 /** `solver: {iterations, impratio}` (world settings). */
 export function readSolver(ctx: Ctx, e: Entry, subject: string): SolverSettings {
   const m = entries(ctx, e.value, subject);
-  checkKeys(ctx, e.value, m, subject, ['iterations', 'impratio']);
+  checkKeys(ctx, e.value, m, subject, ['iterations', 'impratio', 'tolerance']);
   const s: SolverSettings = { ...DEFAULT_SOLVER };
   const it = m.get('iterations');
   if (it) {
@@ -140,6 +140,12 @@ export function readSolver(ctx: Ctx, e: Entry, subject: string): SolverSettings 
     const v = readNumber(ctx, ir.value, `${subject}.impratio`);
     if (!(v > 0)) ctx.fail(ir.value, `${subject}.impratio`, `${v}`, 'a ratio > 0 (MuJoCo\'s impratio: friction-to-normal impedance)');
     s.impratio = v;
+  }
+  const tol = m.get('tolerance');
+  if (tol) {
+    const v = readNumber(ctx, tol.value, `${subject}.tolerance`);
+    if (!(v >= 0 && v < 1)) ctx.fail(tol.value, `${subject}.tolerance`, `${v}`, 'a tolerance in [0, 1) (MuJoCo\'s: an island stops once its scaled improvement or gradient is below it; 0 runs every iteration)');
+    s.tolerance = v;
   }
   return s;
 }
