@@ -20,7 +20,7 @@ beforeAll(() => {
   }
 }, 300_000);
 
-interface Row { engine: string; scene: string; measure?: string; robotStepsPerSec: number; vsMujoco?: number; contactsPerCall?: number; nonFiniteRobotSteps: number }
+interface Row { vsMujocoNewton?: number; vsMujocoCg20?: number; engine: string; scene: string; measure?: string; robotStepsPerSec: number; vsMujoco?: number; contactsPerCall?: number; nonFiniteRobotSteps: number }
 
 async function benchJson(scene: string): Promise<Row[]> {
   let stdout = '';
@@ -56,6 +56,13 @@ describe('bench detection cells', () => {
       expect(r.nonFiniteRobotSteps).toBe(0);
     }
     for (const r of [...cells('achilles', 'detect'), ...cells('achilles', 'step+detect')]) expect(r.vsMujoco).toBeGreaterThan(0);
+    // MuJoCo's step with contacts on, with its default Newton solver and with CG capped at 20, beside Achilles' step
+    expect(cells('mujoco-newton', undefined)).toHaveLength(2);
+    expect(cells('mujoco-cg20', undefined)).toHaveLength(2);
+    for (const r of cells('achilles', undefined)) {
+      expect(r.vsMujocoNewton).toBeGreaterThan(0);
+      expect(r.vsMujocoCg20).toBeGreaterThan(0);
+    }
     // MuJoCo's detection did work: the dominoes stand on the ground, so contacts are found.
     for (const r of cells('mujoco-per-robot', 'detect')) expect(r.contactsPerCall).toBeGreaterThan(0);
   }, 120_000);

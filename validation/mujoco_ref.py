@@ -144,6 +144,10 @@ class Ref:
         q, v = self.stepper(query)(qpos, qvel, tau, ctrl)
         return {"qpos": q.tolist(), "qvel": v.tolist()}
 
+    def kinds(self):
+        return {"kinematics": self.kinematics, "dynamics": self.dynamics, "step": self.step,
+                "trajectory": self.trajectory}
+
     def trajectory(self, query):
         q, v, tau, ctrl = self.state(query)
         steps = int(query["steps"])
@@ -171,12 +175,13 @@ def finite_safe(x):
     return x
 
 
-def main():
+def main(make=Ref):
+    """The request loop; `make` builds the reference (mujoco_contact.py passes a subclass whose
+    kinds() adds its own query kinds)."""
     try:
         req = json.loads(sys.stdin.read())
-        ref = Ref(req["xml"])
-        kinds = {"kinematics": ref.kinematics, "dynamics": ref.dynamics, "step": ref.step,
-                 "trajectory": ref.trajectory}
+        ref = make(req["xml"])
+        kinds = ref.kinds()
         results = []
         for i, query in enumerate(req.get("queries", [])):
             kind = query.get("kind")

@@ -27,6 +27,22 @@ export function benchMjcf(model: ModelDesc, integrator: 'Euler' | 'RK4', copies:
   return exportMjcf(model, { integrator, copies, contacts }).replace(/\s*<custom>[\s\S]*?<\/custom>/, '');
 }
 
+/** MuJoCo's solver for the contact cells: its default Newton (MuJoCo's defaults: 100 iterations,
+ *  tolerance 1e-8), or CG capped at 20 iterations (tolerance 1e-8, so it may stop sooner). */
+export type MujocoContactSolver = 'newton' | 'cg20';
+const SOLVER_OPTIONS: Record<MujocoContactSolver, string> = {
+  newton: 'solver="Newton" iterations="100" tolerance="1e-08"',
+  cg20: 'solver="CG" iterations="20" tolerance="1e-08"',
+};
+
+/** The exported MJCF with contacts on and the option's solver replaced by `solver`'s. */
+export function contactBenchMjcf(model: ModelDesc, integrator: 'Euler' | 'RK4', copies: number, solver: MujocoContactSolver): string {
+  const xml = benchMjcf(model, integrator, copies, true);
+  const out = xml.replace(/solver="[^"]*" iterations="[^"]*" tolerance="[^"]*"/, SOLVER_OPTIONS[solver]);
+  if (out === xml) throw new Error('the exported MJCF has no solver options to replace');
+  return out;
+}
+
 /** What every MuJoCo cell starts from: MuJoCo's integrator, steps per engine step (one MuJoCo step
  *  is one engine substep: exportMjcf's timestep is dt / substeps) and the initial state per robot. */
 function mujocoStart(model: ModelDesc, integrator: IntegratorName): { mi: 'Euler' | 'RK4'; substeps: number; qpos0: number[]; qvel0: number[] } {
@@ -53,12 +69,15 @@ export class MujocoRunner implements Runner {
     mode: MujocoMode,
     copies: number,
     private readonly restartEvery: number,
+    /** Contacts on with this solver (per-robot mode only); absent: contacts disabled. */
+    readonly solver?: MujocoContactSolver,
   ) {
     const start = mujocoStart(model, integrator);
     this.copies = copies;
     this.mode = mode;
     this.robotsPerModel = mode === 'merged' ? mergedGroup(copies) : 1;
-    this.xml = benchMjcf(model, start.mi, this.robotsPerModel);
+    if (solver && mode !== 'per-robot') throw new Error('MuJoCo contact cells run in per-robot mode');
+    this.xml = solver ? contactBenchMjcf(model, start.mi, 1, solver) : benchMjcf(model, start.mi, this.robotsPerModel);
     ({ substeps: this.substeps, qpos0: this.qpos0, qvel0: this.qvel0 } = start);
   }
 

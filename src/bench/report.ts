@@ -20,6 +20,8 @@ export function machineLines(rep: BenchReport): string[] {
 
 function engineLabel(r: BenchResult): string {
   if (r.engine === 'mujoco-merged') return `mujoco merged×${r.robotsPerModel}`;
+  if (r.engine === 'mujoco-newton') return 'mujoco Newton';
+  if (r.engine === 'mujoco-cg20') return 'mujoco CG≤20';
   return r.engine === 'mujoco-per-robot' ? 'mujoco per-robot' : 'achilles';
 }
 
@@ -27,6 +29,7 @@ function engineLabel(r: BenchResult): string {
 function measureLabel(r: BenchResult): string {
   if (r.measure === 'detect') return r.engine === 'achilles' ? 'detect' : 'mj_collision';
   if (r.measure === 'step+detect') return 'step+detect';
+  if (r.engine === 'mujoco-newton' || r.engine === 'mujoco-cg20') return 'step, contacts';
   return r.engine === 'achilles' ? 'step' : 'step, no contacts';
 }
 
@@ -36,10 +39,11 @@ export function benchTable(rep: BenchReport): string {
   const hasFlops = rep.results.some((r) => r.gflops !== undefined);
   // Scenes with shapes add detection cells; the column says what each row timed.
   const hasMeasure = rep.results.some((r) => r.measure !== undefined);
+  const hasContact = rep.results.some((r) => r.vsMujocoNewton !== undefined || r.vsMujocoCg20 !== undefined);
   const header = [
     'scene', 'integrator', 'engine', ...(hasMeasure ? ['measure'] : []), 'prec', 'lanes', 'isa', 'copies', ...(hasThreads ? ['threads'] : []),
     'robot-steps/s', 'µs/step', 'µs/robot-step', 'spread',
-    ...(hasMj ? ['vs MuJoCo', 'best MuJoCo'] : []), ...(hasThreads ? ['vs 1 thread'] : []),
+    ...(hasMj ? ['vs MuJoCo', 'best MuJoCo'] : []), ...(hasContact ? ['vs MuJoCo Newton (contacts)', 'vs MuJoCo CG≤20 (contacts)'] : []), ...(hasThreads ? ['vs 1 thread'] : []),
     ...(hasFlops ? ['GFLOP/s', '% peak'] : []),
   ];
   const rows = rep.results.map((r) => [
@@ -47,6 +51,7 @@ export function benchTable(rep: BenchReport): string {
     formatSi(r.robotStepsPerSec), formatSig(r.usPerStep, 4), formatSig(r.usPerRobotStep, 4),
     `${(r.spread * 100).toFixed(1)}%${r.noisy ? ' *' : ''}`,
     ...(hasMj ? [r.vsMujoco === undefined ? '' : formatRatio(r.vsMujoco), r.mujocoBest?.replace('mujoco-', '') ?? ''] : []),
+    ...(hasContact ? [r.vsMujocoNewton === undefined ? '' : formatRatio(r.vsMujocoNewton), r.vsMujocoCg20 === undefined ? '' : formatRatio(r.vsMujocoCg20)] : []),
     ...(hasThreads ? [r.threadScaling === undefined ? '' : formatRatio(r.threadScaling)] : []),
     ...(hasFlops ? [r.gflops === undefined ? '' : formatSig(r.gflops, 3), r.fractionOfPeak === undefined ? '' : `${(r.fractionOfPeak * 100).toFixed(1)}%`] : []),
   ]);
@@ -65,6 +70,7 @@ export function benchCsv(rep: BenchReport): string {
     minRobotStepsPerSec: r.minRobotStepsPerSec, maxRobotStepsPerSec: r.maxRobotStepsPerSec, usPerStep: r.usPerStep,
     usPerRobotStep: r.usPerRobotStep, spread: r.spread, noisy: r.noisy, reps: r.reps, stepsPerRep: r.stepsPerRep,
     nonFiniteRobotSteps: r.nonFiniteRobotSteps, vsMujoco: r.vsMujoco, mujocoBest: r.mujocoBest, threadScaling: r.threadScaling,
+    vsMujocoNewton: r.vsMujocoNewton, vsMujocoCg20: r.vsMujocoCg20,
     flopsPerRobotStep: r.flopsPerRobotStep, gflops: r.gflops, fractionOfPeak: r.fractionOfPeak,
     measure: r.measure, contactsPerCall: r.contactsPerCall,
   }));

@@ -17,11 +17,11 @@ import { machineInfo, type MachineInfo } from './machine.js';
 import { engineAddon } from '../engine/native.js';
 import { laneProblem } from '../engine/lanes.js';
 import { loadMujocoNative, type MujocoMode, type MujocoNative } from './mujoco-native.js';
-import { MUJOCO_INTEGRATORS, MujocoCollisionRunner, MujocoRunner } from './mujoco-runner.js';
+import { MUJOCO_INTEGRATORS, MujocoCollisionRunner, MujocoRunner, type MujocoContactSolver } from './mujoco-runner.js';
 import { calibrate, type Runner } from './runner.js';
 import { isNoisy, summarize } from './stats.js';
 
-export type EngineName = 'achilles' | 'mujoco-per-robot' | 'mujoco-merged';
+export type EngineName = 'achilles' | 'mujoco-per-robot' | 'mujoco-merged' | 'mujoco-newton' | 'mujoco-cg20';
 
 export interface BenchResult {
   engine: EngineName;
@@ -64,6 +64,10 @@ export interface BenchResult {
   mujocoBest?: EngineName;
   /** Achilles rate / the same cell at 1 thread. */
   threadScaling?: number;
+  /** Scenes with shapes: Achilles' step (contacts and their solve included) over MuJoCo's step with
+   *  contacts on, per-robot, with its default Newton solver, and with CG capped at 20 iterations. */
+  vsMujocoNewton?: number;
+  vsMujocoCg20?: number;
   flopsPerRobotStep?: number;
   gflops?: number;
   fractionOfPeak?: number;
@@ -125,10 +129,12 @@ export async function runBench(cfg: BenchConfig, hooks: RunHooks = {}): Promise<
   const perGroup = cfg.precisions.length * cfg.lanes.length * cfg.threads.length;
   const mjModes: MujocoMode[] = ['per-robot', 'merged'];
   const collisionMeasures: CollisionMeasure[] = ['detect', 'step+detect'];
+  // Scenes with shapes also get MuJoCo's step with contacts on, with each of its solvers.
+  const mjContactSolvers: MujocoContactSolver[] = ['newton', 'cg20'];
   // Scenes with shapes get detection cells: Achilles detect and step+detect per step cell, MuJoCo detect.
   const repsOf = (model: ModelDesc) =>
     cfg.integrators.length * cfg.copies.length *
-    (perGroup * (hasShapes(model) ? 1 + collisionMeasures.length : 1) + (mj ? mjModes.length + (hasShapes(model) ? 1 : 0) : 0)) * cfg.reps;
+    (perGroup * (hasShapes(model) ? 1 + collisionMeasures.length : 1) + (mj ? mjModes.length + (hasShapes(model) ? 1 + mjContactSolvers.length : 0) : 0)) * cfg.reps;
   const progress = (hooks.progress ?? ((total) => createProgress({ total, label: 'bench', unit: 'reps' })))(
     models.reduce((n, { model }) => n + repsOf(model), 0),
   );
@@ -199,6 +205,18 @@ export async function runBench(cfg: BenchConfig, hooks: RunHooks = {}): Promise<
                 runner,
                 extra: () => ({ contactsPerCall: runner.contactsPerCall }),
                 result: { engine: 'mujoco-per-robot', scene, integrator, precision: 'f64', lanes: 1, isa: `MuJoCo ${machine.mujoco}`, copies, threads: 1, measure: 'detect' },
+                steps: 0,
+                rates: [],
+                nonFinite: 0,
+              });
+            }
+          }
+          if (withMj && mj && hasShapes(model)) {
+            for (const solver of mjContactSolvers) {
+              const runner = new MujocoRunner(mj, model, integrator, 'per-robot', copies, cfg.restartEvery, solver);
+              members.push({
+                runner,
+                result: { engine: solver === 'newton' ? 'mujoco-newton' : 'mujoco-cg20', scene, integrator, precision: 'f64', lanes: 1, isa: `MuJoCo ${machine.mujoco}`, copies, threads: 1 },
                 steps: 0,
                 rates: [],
                 nonFinite: 0,
@@ -303,7 +321,8 @@ function finish(m: Member, machine: BenchReport['machine'], flops: Map<string, F
 /** Fill in the Achilles/MuJoCo ratio (best mode) and the scaling over 1 thread. */
 export function compare(results: BenchResult[]): void {
   compareCollision(results);
-  results = results.filter((r) => r.measure === undefined);
+  compareContact(results);
+  results = results.filter((r) => r.measure === undefined && r.engine !== 'mujoco-newton' && r.engine !== 'mujoco-cg20');
   const key = (r: BenchResult) => `${r.scene}|${r.integrator}|${r.copies}`;
   const best = new Map<string, BenchResult>();
   for (const r of results) {
@@ -326,6 +345,20 @@ export function compare(results: BenchResult[]): void {
   }
 }
 
+/** Achilles' step cells of a scene with shapes over MuJoCo's contact-on step, Newton and CG-20. */
+function compareContact(results: BenchResult[]): void {
+  const key = (r: BenchResult) => `${r.scene}|${r.integrator}|${r.copies}`;
+  const newton = new Map(results.filter((r) => r.engine === 'mujoco-newton').map((r) => [key(r), r.robotStepsPerSec]));
+  const cg20 = new Map(results.filter((r) => r.engine === 'mujoco-cg20').map((r) => [key(r), r.robotStepsPerSec]));
+  for (const r of results) {
+    if (r.engine !== 'achilles' || r.measure !== undefined) continue;
+    const n = newton.get(key(r));
+    const c = cg20.get(key(r));
+    if (n) r.vsMujocoNewton = r.robotStepsPerSec / n;
+    if (c) r.vsMujocoCg20 = r.robotStepsPerSec / c;
+  }
+}
+
 /**
  * Detection cells: Achilles detect / MuJoCo mj_collision; Achilles step+detect / the faster MuJoCo
  * plain step (contacts disabled, so no detection and no solver in it).
@@ -335,7 +368,7 @@ function compareCollision(results: BenchResult[]): void {
   const mjDetect = new Map<string, BenchResult>();
   const mjStep = new Map<string, BenchResult>();
   for (const r of results) {
-    if (r.engine === 'achilles') continue;
+    if (r.engine === 'achilles' || r.engine === 'mujoco-newton' || r.engine === 'mujoco-cg20') continue;
     const map = r.measure === 'detect' ? mjDetect : r.measure === undefined ? mjStep : null;
     const b = map?.get(key(r));
     if (map && (!b || r.robotStepsPerSec > b.robotStepsPerSec)) map.set(key(r), r);

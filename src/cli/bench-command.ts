@@ -48,7 +48,7 @@ export const benchCommand: CommandSpec = {
   summary: 'Measure robot-steps per second (median of interleaved repetitions), optionally against native MuJoCo',
   positionals: [],
   options: [
-    { name: 'scene', arg: 'FILE', kind: { type: 'list-string' }, description: 'Scene to time (a scene with shapes adds detection cells: collide() alone and the step with detection, beside MuJoCo\'s mj_collision)', defaultText: 'scenes/arm7.arow and scenes/double-pendulum.arow' },
+    { name: 'scene', arg: 'FILE', kind: { type: 'list-string' }, description: 'Scene to time (a scene with shapes adds detection cells: collide() alone and the step with detection, beside MuJoCo\'s mj_collision, and MuJoCo\'s step with contacts on, its default Newton solver and CG capped at 20 iterations)', defaultText: 'scenes/arm7.arow and scenes/double-pendulum.arow' },
     { name: 'lanes', arg: 'L,...', kind: { type: 'list-choice', choices: LANE_WIDTHS.map(String) }, description: 'SIMD lane widths (1 scalar, 4 SSE2, 8 AVX2, 16 AVX-512)', defaultText: 'those this CPU supports' },
     { name: 'precision', arg: 'P,...', kind: { type: 'list-choice', choices: PRECISIONS }, description: 'Floating-point precisions', default: PRECISIONS },
     { name: 'copies', arg: 'N,...', kind: { type: 'list-number', min: 1, integer: true }, description: 'Robots per batch', default: DEFAULT_COPIES },

@@ -5,6 +5,7 @@
 import { INTEGRATORS, JOINT_NV, JOINT_TYPES, type BodyDesc, type IntegratorName, type JointType, type Quat, type Vec3, type WorldSettings, type ModelDesc } from '../engine/model-desc.js';
 import { WORLD_LIMITS } from '../engine/world-limits.js';
 import { assemble, type Draft } from './assemble.js';
+import { JOINT_LIMIT_KEYS, readJointLimit, readSolver } from './contact-settings.js';
 import { inertiaProblem, norm3, rotateInertia, rotvecToQuat, type Inertia6 } from './math.js';
 import { massFromShapes } from './mass-from-shapes.js';
 import { readOrientation } from './orientation.js';
@@ -16,9 +17,9 @@ import { readSensors } from '../sensors/scene.js';
 import { JOINT_FORCE_KEYS, readController, readJointForces, resolveActuators, type ActuatorDraft } from './actuation.js';
 
 export const TOP_KEYS = ['scene', 'world', 'links', 'shapes', 'exclude', 'controller', 'sensors'] as const;
-export const WORLD_KEYS = ['gravity', 'dt', 'integrator', 'duration', 'substeps'] as const;
+export const WORLD_KEYS = ['gravity', 'dt', 'integrator', 'duration', 'substeps', 'solver'] as const;
 export const LINK_KEYS = ['name', 'parent', 'joint', 'pos', 'quat', 'rpy', 'mass', 'com', 'inertia', 'inertia_frame', 'initial', 'torque', 'visual', 'shapes', 'mass_from_shapes'] as const;
-export const JOINT_KEYS = ['type', 'axis', 'subspace', ...JOINT_FORCE_KEYS] as const;
+export const JOINT_KEYS = ['type', 'axis', 'subspace', ...JOINT_FORCE_KEYS, ...JOINT_LIMIT_KEYS] as const;
 
 export const DEFAULT_WORLD: WorldSettings = { gravity: [0, 0, -9.81], dt: 0.002, integrator: 'euler', duration: 10, substeps: 1 };
 
@@ -28,6 +29,7 @@ export function loadEveryday(pf: ParsedFile, worldOverride: Partial<WorldSetting
   checkKeys(ctx, root, top, 'scene file', TOP_KEYS, ['scene', 'links']);
   const name = readString(ctx, top.get('scene')?.value, 'scene');
   const world = { ...readWorld(ctx, top.get('world')?.value), ...worldOverride };
+  const solverE = top.get('world')?.value ? entries(ctx, top.get('world')?.value, 'world').get('solver') : undefined;
   const linksNode = top.get('links')?.value;
   if (!isSeq(linksNode) || linksNode.items.length === 0) throw ctx.error(linksNode, 'links', describe(linksNode), 'a non-empty list of links');
   const links = linksNode.items.map((n, i) => (pf.onLink?.(i, linksNode.items.length), readLink(ctx, n as YNode, i)));
@@ -38,6 +40,7 @@ export function loadEveryday(pf: ParsedFile, worldOverride: Partial<WorldSetting
   if (shapeDrafts.length > 0) model.shapes = resolveShapes(shapeDrafts, model.bodies);
   const ex = top.get('exclude');
   if (ex) model.excludes = readExcludes(ctx, ex.value, model.bodies);
+  if (solverE) model.solver = readSolver(ctx, solverE, 'world.solver');
   const actuators = links.flatMap((l) => l.actuators);
   if (actuators.length > 0) model.actuators = resolveActuators(ctx, actuators, model.bodies);
   const ctl = top.get('controller');
@@ -78,6 +81,7 @@ function readLink(ctx: Ctx, node: YNode, i: number): { draft: Draft; shapes: Sha
   const jointE = m.get('joint');
   const { joint, axis } = readJoint(ctx, jointE?.value, `${subject}.joint`);
   const forces = readJointForces(ctx, jointE?.value, `${subject}.joint`, name, joint, axis);
+  const limits = readJointLimit(ctx, jointE?.value, `${subject}.joint`, joint);
 
   const pos = m.has('pos') ? (readVec(ctx, m.get('pos')?.value, `${subject}.pos`, 3) as Vec3) : ([0, 0, 0] as Vec3);
   const quat: Quat = readOrientation(ctx, m, subject) ?? [1, 0, 0, 0];
@@ -102,6 +106,7 @@ function readLink(ctx: Ctx, node: YNode, i: number): { draft: Draft; shapes: Sha
   const body: Omit<BodyDesc, 'parent'> = { name, pos, quat, joint, axis, mass, com, inertia, q0, v0, tau, source: { file: ctx.file, line, column } };
   if (visual) body.visual = visual;
   Object.assign(body, forces.passive);
+  Object.assign(body, limits);
   return { actuators: forces.actuators, draft: { body, parent: parentName === 'world' ? null : parentName, ctx, subject, nameNode: nameE?.value, parentNode: parentE?.value, jointNode: jointE?.value }, shapes };
 }
 

@@ -1,6 +1,9 @@
 // ModelDesc → MuJoCo MJCF that reproduces the model exactly: same bodies, frames, inertias and
 // joint order, so MuJoCo's qpos/qvel layout equals the engine's q/v layout (per copy).
-// No limits, damping or armature. Initial state goes in keyframe "initial"; the
+// Joint ranges become MuJoCo's limited ranges with their solreflimit, solimplimit and margin;
+// shapes carry their solref, solimp and condim; the option block states the constraint solver
+// (pyramidal cone, CG with the model's fixed iteration count: tolerance 0, impratio). No damping
+// or armature yet. Initial state goes in keyframe "initial"; the
 // constant generalized forces in <custom><numeric name="achilles_tau"> (set them as
 // data.qfrc_applied: MJCF has no static generalized force). One MuJoCo step = one engine substep.
 //
@@ -10,7 +13,8 @@
 // error unless `approximateRounded`, which writes the same solid as a union of 3 boxes and up to
 // 12 capsules (see roundedBoxPieces). Several trees are several bodies under <worldbody>.
 
-import { planarFrame, type BodyDesc, type ModelDesc, type ShapeDesc, type Vec3 } from '../engine/model-desc.js';
+import { DEFAULT_SOLIMP, DEFAULT_SOLREF, planarFrame, type BodyDesc, type ModelDesc, type ShapeDesc, type Vec3 } from '../engine/model-desc.js';
+import { DEFAULT_SOLVER } from './contact-settings.js';
 
 export type MjIntegrator = 'Euler' | 'RK4' | 'implicit' | 'implicitfast';
 
@@ -74,7 +78,13 @@ export function exportMjcf(model: ModelDesc, opts: MjcfOptions = {}): string {
   const out: string[] = [];
   out.push(`<mujoco model="${esc(model.name)}">`);
   out.push('  <compiler angle="radian" inertiafromgeom="false" autolimits="true"/>');
-  out.push(`  <option timestep="${num(w.dt / w.substeps)}" gravity="${nums(w.gravity)}" integrator="${integrator}">`);
+  // The engine's solver: pyramidal cone, conjugate gradient with the model's iteration count and
+  // tolerance (absent: 0, so MuJoCo never stops early, as the engine), impratio. The validation reference overrides the solver per query.
+  const solver = model.solver ?? DEFAULT_SOLVER;
+  out.push(
+    `  <option timestep="${num(w.dt / w.substeps)}" gravity="${nums(w.gravity)}" integrator="${integrator}" ` +
+      `cone="pyramidal" solver="CG" iterations="${solver.iterations}" tolerance="${num(solver.tolerance ?? 0)}" impratio="${num(solver.impratio)}">`,
+  );
   if (!opts.contacts) out.push('    <flag contact="disable"/>');
   out.push('  </option>');
   out.push('  <worldbody>');
@@ -128,14 +138,21 @@ export function exportMjcf(model: ModelDesc, opts: MjcfOptions = {}): string {
   return out.join('\n') + '\n';
 }
 
+/** A limited joint's range and limit settings (MuJoCo's range, solreflimit, solimplimit, margin). */
+function limitXml(b: BodyDesc): string {
+  if (!b.range) return '';
+  const l = b.limit ?? { solref: DEFAULT_SOLREF, solimp: DEFAULT_SOLIMP, margin: 0 };
+  return ` limited="true" range="${nums(b.range)}" solreflimit="${nums(l.solref)}" solimplimit="${nums(l.solimp)}" margin="${num(l.margin)}"`;
+}
+
 /** Joint elements in the engine's coordinate order for this body. */
 function jointXml(b: BodyDesc, sfx: string): string[] {
   const n = esc(b.name + sfx);
   switch (b.joint) {
     case 'revolute':
-      return [`<joint name="${n}" type="hinge" axis="${nums(b.axis)}"/>`];
+      return [`<joint name="${n}" type="hinge" axis="${nums(b.axis)}"${limitXml(b)}/>`];
     case 'prismatic':
-      return [`<joint name="${n}" type="slide" axis="${nums(b.axis)}"/>`];
+      return [`<joint name="${n}" type="slide" axis="${nums(b.axis)}"${limitXml(b)}/>`];
     case 'ball':
       return [`<joint name="${n}" type="ball"/>`];
     case 'free':
@@ -157,11 +174,14 @@ function jointXml(b: BodyDesc, sfx: string): string[] {
 /** A shape's geoms. Margin and gap mean the same in both engines (MuJoCo >= 3.9, measured on 3.14:
  *  a pair is detected when dist < margin + gap and acts when dist < margin, both summed over the pair's
  *  two geoms), so they are written as they are. Friction's torsional and rolling parts keep MuJoCo's
- *  defaults. */
+ *  defaults. solref, solimp and condim are written always (ours or MuJoCo's defaults, the same), so
+ *  the pair rules (condim max, friction max, solref/solimp mixed with solmix 1, a direct solref by the
+ *  element-wise min) are MuJoCo's own. */
 function geomXml(sh: ShapeDesc, sfx: string): string[] {
   const common =
     `friction="${num(sh.friction)} 0.005 0.0001" contype="${sh.contype}" conaffinity="${sh.conaffinity}" ` +
-    `margin="${num(sh.margin)}" gap="${num(sh.gap)}"` +
+    `margin="${num(sh.margin)}" gap="${num(sh.gap)}" ` +
+    `solref="${nums(sh.solref ?? DEFAULT_SOLREF)}" solimp="${nums(sh.solimp ?? DEFAULT_SOLIMP)}" condim="${sh.condim ?? 3}"` +
     (sh.color ? ` rgba="${nums(sh.color)} 1"` : '');
   const pose = (pos: readonly number[]): string => `pos="${nums(pos)}" quat="${nums(sh.quat)}"`;
   const name = esc(sh.name + sfx);

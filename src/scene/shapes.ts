@@ -5,13 +5,16 @@
 
 import { isMap, isSeq } from 'yaml';
 import { SHAPE_KINDS, type BodyDesc, type Quat, type ShapeDesc, type ShapeKind, type Vec3 } from '../engine/model-desc.js';
+import { readCondim, readPhysicalContact, readSolimp, readSolref, physicalSolref, type PhysicalContact } from './contact-settings.js';
 import { didYouMean } from './errors.js';
 import { norm3 } from './math.js';
 import { readOrientation } from './orientation.js';
 import { checkKeys, describe, entries, readEnum, readNumber, readString, readVec, type Ctx, type Entry, type YNode } from './yaml-read.js';
 
+/** Contact settings a shape may carry (MuJoCo's names; `contact` = physical stiffness/damping, see contact-settings.ts). */
+export const SHAPE_CONTACT_KEYS = ['solref', 'solimp', 'condim', 'contact'] as const;
 /** Keys every shape may carry, besides its size keys. */
-export const SHAPE_COMMON_KEYS = ['type', 'name', 'pos', 'quat', 'rpy', 'friction', 'contype', 'conaffinity', 'margin', 'gap', 'color'] as const;
+export const SHAPE_COMMON_KEYS = ['type', 'name', 'pos', 'quat', 'rpy', 'friction', 'contype', 'conaffinity', 'margin', 'gap', 'color', ...SHAPE_CONTACT_KEYS] as const;
 /** Size keys per kind (a capsule takes `length` or `from` + `to`; a box `size` or `half_extents`). */
 export const SHAPE_SIZE_KEYS: Record<ShapeKind, readonly string[]> = {
   sphere: ['radius'],
@@ -32,6 +35,8 @@ export interface ShapeDraft {
   node: YNode;
   /** The node to blame for an unknown link. */
   linkNode: YNode;
+  /** `contact: {stiffness, damping}`, turned into a direct solref once the link's mass is known. */
+  physical?: PhysicalContact;
 }
 
 /** A link's `shapes:` (one mapping or a list of them). */
@@ -160,9 +165,19 @@ function readShape(ctx: Ctx, node: YNode, m: Map<string, Entry>, subject0: strin
     if (c.some((x) => x < 0 || x > 1)) ctx.fail(cE.value, `${subject}.color`, `[${c.join(', ')}]`, 'RGB components in 0..1');
     shape.color = c;
   }
+  if (m.has('solref') && m.has('contact')) ctx.fail(m.get('contact')?.keyNode, subject, 'both `solref` and `contact`', 'either `solref` (MuJoCo\'s form) or `contact: {stiffness, damping}` (N/m, N·s/m), not both');
+  if (m.has('solref')) shape.solref = readSolref(ctx, m.get('solref')?.value, `${subject}.solref`);
+  if (m.has('solimp')) shape.solimp = readSolimp(ctx, m.get('solimp')?.value, `${subject}.solimp`);
+  if (m.has('condim')) shape.condim = readCondim(ctx, m.get('condim')?.value, `${subject}.condim`);
+  let physical: PhysicalContact | undefined;
+  if (m.has('contact')) {
+    const cE = m.get('contact') as Entry;
+    if (link === null) ctx.fail(cE.keyNode, subject, '`contact: {stiffness, damping}` on a static (world) shape, which has no mass to turn N/m into MuJoCo\'s units', 'a `solref` on static shapes (the direct form [−k/m, −c/m] for a body of mass m)');
+    physical = readPhysicalContact(ctx, cE.value, `${subject}.contact`);
+  }
   const { line, column } = ctx.pos(node);
   shape.source = { file: ctx.file, line, column };
-  return { shape, link, ctx, subject, node, linkNode: m.get('link')?.value ?? node };
+  return { shape, link, ctx, subject, node, linkNode: m.get('link')?.value ?? node, ...(physical ? { physical } : {}) };
 }
 
 /** The unit quaternion of the shortest rotation taking +z to the unit vector d. */
@@ -199,6 +214,11 @@ export function resolveShapes(drafts: ShapeDraft[], bodies: BodyDesc[]): ShapeDe
       d.ctx.fail(d.node, d.subject, `the shape name \`${name}\` again (first used at ${at})`, 'shape names unique in the scene');
     }
     seen.set(name, d);
+    if (d.physical) {
+      const mass = bodies[body].mass;
+      if (!(mass > 0)) d.ctx.fail(d.physical.node, d.physical.subject, `a physical stiffness on the massless link \`${d.link}\``, 'a link with mass > 0 (the mapping to MuJoCo\'s solref divides by the link\'s mass), or a `solref`');
+      rest.solref = physicalSolref(d.physical.stiffness, d.physical.damping, mass);
+    }
     return { name, body, ...rest };
   });
 }

@@ -4,6 +4,7 @@
 import { openOutput } from '../reports/output-dir.js';
 import { errorAgainstBarChart, lineChart, scatter, type Datum } from '../reports/charts.js';
 import { collisionTable, ERROR_FLOOR_SHOWN } from './collision/report.js';
+import { contactTables, writeContactCharts } from './contact/report.js';
 import { toCsv } from '../reports/csv.js';
 import { writeChart } from '../reports/render.js';
 import { formatSig, markdownTable } from '../reports/table.js';
@@ -17,7 +18,7 @@ const COLUMNS = ['model', 'precision', 'state', 't', 'field', 'error', 'stateFlo
 function worstPerField(rows: readonly CheckRow[]): Datum[] {
   const m = new Map<string, CheckRow>();
   for (const r of rows) {
-    if (r.status === 'skip') continue;
+    if (r.status === 'skip' || !Number.isFinite(r.bar)) continue; // reported-only rows have no bar to chart
     const k = `${r.model}|${r.field}`;
     const w = m.get(k);
     if (!w || r.error / r.bar > w.error / w.bar) m.set(k, r);
@@ -65,6 +66,7 @@ export function summaryMarkdown(r: SuiteResult): string {
     lines.push('## Sensors (f64 engine; f32 in sensors.csv)', '', 'Bars: 5 standard errors of each estimate (derived in src/validation/sensors/stats.ts), or exact (latency and frame schedule to the step).', '');
     lines.push(markdownTable(['scenario', 'statistic', 'error / bar', 'status', 'measured'], sensors.map((x) => [x.model, x.field, formatSig(x.error === 0 ? 0 : x.error / x.bar, 3), x.status, x.note])));
   }
+  lines.push(...contactTables(r));
   const skipped = r.rows.filter((x) => x.status === 'skip');
   lines.push('## Skipped', '', `${skipped.length} compared quantities skipped (float32 cannot resolve them, or chaos has decorrelated the reference from its own perturbed run); every one is in the stage CSV with status \`skip\` and the reason.`, '');
   return lines.join('\n') + '\n';
@@ -103,6 +105,7 @@ export async function writeReport(r: SuiteResult, dir: string, force = false): P
       const err = data.map((d) => ({ ...d, error: Math.max(Math.abs(d.reported - d.exact), ERROR_FLOOR_SHOWN) }));
       await writeChart(out, 'collision-error-vs-exact', scatter({ title: `collision: |reported − exact| against exact distance (units of size; exact agreement drawn at ${ERROR_FLOOR_SHOWN})`, data: err, x: 'exact', y: 'error', color: 'source', xTitle: 'exact distance / size', yTitle: '|error| / size', logY: true, tooltip: ['combo', 'source'] }));
     }
+    await writeContactCharts(out, r);
     await out.write('summary.md', summaryMarkdown(r));
     return await out.commit();
   } catch (e) {

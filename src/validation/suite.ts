@@ -16,6 +16,9 @@ import { collisionReference, collisionRows, engineContacts, filterRows, scatterP
 import { sensorRows } from './sensors/stage.js';
 import { SENSOR_BUGS, setPlantedSensorBug } from '../sensors/planted-bugs.js';
 import { actuatorReference, actuatorRows, type ActuatorReference } from './actuators/stage.js';
+import { contactExactReference, contactExactRows, type ContactExactReference, type InclineSummary } from './contact/exact.js';
+import { contactStateReferences, contactStateRows, type ContactStateReference, type ContactStateSummary } from './contact/per-state.js';
+import { contactTrajectoryReference, contactTrajectoryRows, type ContactTrajectoryReference, type DominoSummary } from './contact/trajectory.js';
 
 export interface SuiteOptions {
   stages: ReadonlySet<StageName>;
@@ -48,6 +51,8 @@ export interface SuiteResult {
   tauScale: Record<string, number>;
   /** The collision stage's distances (exact vs reported, ours and MuJoCo's), when it ran. */
   collision?: { pairs: number; scatter: ScatterPoint[] };
+  /** The contact stages' measurements for the report (20-iteration errors, incline, dominoes), when they ran. */
+  contact?: { states: ContactStateSummary[]; incline: InclineSummary[]; domino: DominoSummary[] };
   seconds: number;
   options: SuiteOptions;
   mujocoVersion?: string;
@@ -83,6 +88,10 @@ interface References {
   collisionBatch?: BatchCheckReference;
   /** The actuators and passive stages' MuJoCo runs (actuators/stage.ts). */
   actuators?: ActuatorReference;
+  /** The contact stages' MuJoCo references (contact/). */
+  contactStates?: ContactStateReference[];
+  contactExact?: ContactExactReference;
+  contactTrajectory?: ContactTrajectoryReference;
 }
 
 const PER_STATE: StageName[] = ['kinematics', 'mass-matrix', 'bias', 'forward', 'step', 'energy'];
@@ -125,9 +134,18 @@ async function references(o: SuiteOptions): Promise<References> {
       if (m) readme.set(name, await readmeReference(o.python, m, o.seed));
     }
   }
+  // The contact stages' references (MuJoCo constraint rows, rollouts) overlap with each other.
+  const contactStates = o.stages.has('contact') ? contactStateReferences(o.python, o.seed, o.states) : undefined;
+  const contactExact = o.stages.has('contact-exact') ? contactExactReference(o.python) : undefined;
+  const contactTrajectory = o.stages.has('contact-trajectory') ? contactTrajectoryReference(o.python, o.seed) : undefined;
+  for (const p of [contactStates, contactExact, contactTrajectory]) p?.catch(() => undefined);
+  if (contactStates || contactExact || contactTrajectory) log('reference: contact (MuJoCo constraint rows, Newton and CG-20, rollouts)');
   const filterModels = o.stages.has('collision') ? [{ name: 'filter-rules', model: filterRulesModel() }, ...all.filter((m) => m.model.shapes?.length)] : [];
   const collisionBatch = o.stages.has('collision') ? batchCheckReference(o.seed) : undefined;
-  return { perState, trajectories, energy, readme, models, collision: await collisionRef, filterModels, collisionBatch, actuators: await actuatorRef };
+  return {
+    perState, trajectories, energy, readme, models, collision: await collisionRef, filterModels, collisionBatch, actuators: await actuatorRef,
+    contactStates: await contactStates, contactExact: await contactExact, contactTrajectory: await contactTrajectory,
+  };
 }
 
 function runGates(refs: References, o: SuiteOptions, precision: Precision, addon: NativeAddon, states: number, out: SuiteResult | null): CheckRow[] {
@@ -145,6 +163,21 @@ function runGates(refs: References, o: SuiteOptions, precision: Precision, addon
     if (refs.collisionBatch) rows.push(...batchCheckRows(refs.collisionBatch, precision, addon));
   }
   if (refs.actuators) rows.push(...actuatorRows(refs.actuators, precision, addon));
+  for (const r of refs.contactStates ?? []) {
+    const c = contactStateRows(r, precision, addon, Math.min(states, r.states.length));
+    rows.push(...c.rows);
+    out?.contact?.states.push(c.summary);
+  }
+  if (refs.contactExact) {
+    const c = contactExactRows(refs.contactExact, precision, addon);
+    rows.push(...c.rows);
+    if (c.incline) out?.contact?.incline.push(c.incline);
+  }
+  if (refs.contactTrajectory) {
+    const c = contactTrajectoryRows(refs.contactTrajectory, precision, addon, out === null);
+    rows.push(...c.rows);
+    out?.contact?.domino.push(c.domino);
+  }
   if (o.stages.has('exact')) {
     for (const [name, model] of refs.models) {
       const run = closedFormRun(name, model, precision, addon, o.seed);
@@ -165,6 +198,7 @@ export async function runSuite(o: SuiteOptions): Promise<SuiteResult> {
   const refs = await references(o);
   const result: SuiteResult = { rows: [], bugs: [], energy: {}, closedForm: [], tauScale: {}, seconds: 0, options: o };
   for (const r of refs.perState) result.tauScale[r.name] = r.tauScale;
+  if (refs.contactStates || refs.contactExact || refs.contactTrajectory) result.contact = { states: [], incline: [], domino: [] };
   if (refs.collision) {
     const ref = refs.collision;
     const ours = Object.fromEntries(PRECISIONS.map((p) => {

@@ -1,0 +1,205 @@
+// The `contact` stage: the engine's constraint rows and constrained accelerations against MuJoCo's
+// at seeded random states of models where both engines' detection agrees exactly (spheres,
+// capsules, planes; models.ts), row block by row block (matched by owner name and contact point):
+//   rows.structure   the same blocks with the same row types (exact: 0 or 1)
+//   rows.dist        efc_pos (distance, or joint distance to the range end)
+//   rows.J           the rows' Jacobians (a pyramid edge is J_n ± μ·J_t: the tangent frame shows here)
+//   rows.aref        a_ref = −B·J·v − K·imp·(dist − margin)
+//   rows.R           the regulariser (pyramid: R_py for all four edges)
+//   qacc             ours run to convergence against MuJoCo's Newton at tolerance 1e-14
+//   qacc.iter20      ours after the model's iteration count (20), against the same: reported beside,
+//                    with MuJoCo's own CG capped at 20 iterations (per island, no warm start) next to it
+// Errors are relative to the field's size at that state (‖got − ref‖∞ / ‖ref‖∞). Bars as the other
+// per-state stages (metrics.ts): f64 F64_BAR; f32 F32_FACTOR × the field's float32 floor, measured as
+// MuJoCo's own change when the state and the model constants are perturbed by a float32 half-ulp
+// (states.ts perturbState, perturbedModels; F32_PERTURBATIONS twins), the twin's answer stored in
+// float32; J's floor also counts what an engine stores to build J (mujoco_contact.py j_floor: every
+// contact point and frame entry perturbed by a half-ulp, J rebuilt and stored in float32), since
+// perturbing the inputs barely moves a plane's normal. A state where a twin's rows differ (a contact or limit switching within a half-ulp) is on
+// the edge: float32 cannot call it, and it is skipped in f32 and reported.
+
+import type { Precision } from '../../engine/api.js';
+import type { ModelDesc } from '../../engine/model-desc.js';
+import type { NativeAddon } from '../../engine/native.js';
+import { judgeField } from '../judge.js';
+import { relErr } from '../metrics.js';
+import { Rng, seedFor } from '../rng.js';
+import { F32_PERTURBATIONS, perturbedModels, perturbState, type TestState } from '../states.js';
+import type { CheckRow, Sample } from '../types.js';
+import { engineConstraints, type EngineConstraintAnswer, type RowBlock } from './engine.js';
+import { armModel, armStates, ballsModel, ballsStates } from './models.js';
+import { mujocoConstraints, type ConstraintAnswer } from './mujoco.js';
+
+export const ROW_FIELDS = ['dist', 'J', 'aref', 'R'] as const;
+
+export interface ContactStateReference {
+  name: string;
+  model: ModelDesc;
+  states: TestState[];
+  mujoco: ConstraintAnswer[];
+  /** [state][twin]: MuJoCo at the float32-perturbed twins. */
+  twins: ConstraintAnswer[][];
+}
+
+/** MuJoCo's rows as blocks (one limit row, or one contact's rows), in MuJoCo's order. */
+export function mujocoBlocks(a: ConstraintAnswer): RowBlock[] {
+  const e = a.efc;
+  const out: RowBlock[] = [];
+  for (let i = 0; i < e.type.length; ) {
+    let j = i + 1;
+    while (j < e.type.length && e.type[j] === e.type[i] && e.id[j] === e.id[i] && e.type[i] > 4) j++;
+    const point = e.type[i] <= 4 ? [] : a.contacts.pos[e.id[i]];
+    out.push({ type: e.type[i], name: e.name[i], point, dist: e.pos.slice(i, j), J: e.J.slice(i, j), aref: e.aref.slice(i, j), R: e.R.slice(i, j) });
+    i = j;
+  }
+  return out;
+}
+
+/** Pairs each reference block with the engine's block of the same owner and type whose point is
+ *  nearest (limits: the same side, told by the sign of J); unmatched blocks on either side count. */
+export function matchBlocks(ref: readonly RowBlock[], got: readonly RowBlock[]): { pairs: [RowBlock, RowBlock][]; unmatched: number } {
+  const free = new Set(got.map((_, i) => i));
+  const pairs: [RowBlock, RowBlock][] = [];
+  let unmatched = 0;
+  const side = (b: RowBlock) => Math.sign(b.J[0]?.reduce((s, x) => s + x, 0) ?? 0);
+  for (const r of ref) {
+    let best = -1;
+    let bestD = Infinity;
+    for (const i of free) {
+      const g = got[i];
+      if (g.name !== r.name || g.type !== r.type || g.dist.length !== r.dist.length) continue;
+      if (r.type === 3 && side(g) !== side(r)) continue;
+      if (r.type === 1 && g.J[0]?.findIndex((x) => x !== 0) !== r.J[0]?.findIndex((x) => x !== 0)) continue; // the same dof
+      const d = r.point.length ? Math.hypot(...r.point.map((x, k) => x - (g.point[k] ?? NaN))) : 0;
+      if (d < bestD) {
+        bestD = d;
+        best = i;
+      }
+    }
+    if (best < 0) unmatched++;
+    else {
+      free.delete(best);
+      pairs.push([r, got[best]]);
+    }
+  }
+  return { pairs, unmatched: unmatched + free.size };
+}
+
+/** Per field, the error of `got` against `ref` over the matched blocks (relative to the state's field size). */
+function fieldErrors(ref: readonly RowBlock[], got: readonly RowBlock[]): Record<(typeof ROW_FIELDS)[number], number> & { structure: number } {
+  const { pairs, unmatched } = matchBlocks(ref, got);
+  const flat = (bs: RowBlock[], f: (typeof ROW_FIELDS)[number]) => bs.flatMap((b) => (f === 'J' ? b.J.flat() : b[f]));
+  const rs = pairs.map((p) => p[0]);
+  const gs = pairs.map((p) => p[1]);
+  const err = (f: (typeof ROW_FIELDS)[number]) => (rs.length ? relErr(flat(gs, f), flat(rs, f)) : 0);
+  return { structure: unmatched > 0 ? 1 : 0, dist: err('dist'), J: err('J'), aref: err('aref'), R: err('R') };
+}
+
+const f32Blocks = (bs: RowBlock[]): RowBlock[] =>
+  bs.map((b) => ({ ...b, dist: b.dist.map(Math.fround), J: b.J.map((r) => r.map(Math.fround)), aref: b.aref.map(Math.fround), R: b.R.map(Math.fround) }));
+
+/** Sampling: CI runs a few states per model, the default run more (the full sweep). */
+export const contactStateCount = (states: number) => Math.min(states, process.env.CI === 'true' ? 8 : 32);
+
+export async function contactStateReferences(python: string, seed: number, states: number): Promise<ContactStateReference[]> {
+  const n = contactStateCount(states);
+  const cases = [
+    { model: ballsModel(), states: ballsStates(n, seedFor(seed, 'contact-balls')) },
+    { model: armModel(), states: armStates(n, seedFor(seed, 'contact-arm')) },
+  ];
+  return Promise.all(
+    cases.map(async ({ model, states: xs }) => {
+      const twinsModels = perturbedModels(model, F32_PERTURBATIONS, seedFor(seed, model.name, 'contact-f32'));
+      const mujoco = mujocoConstraints(python, model, xs.map((s) => ({ qpos: s.q, qvel: s.v, tau: s.tau })), 20, { seed: seedFor(seed, model.name, 'contact-j-f32'), draws: F32_PERTURBATIONS });
+      const twinAnswers = await Promise.all(
+        twinsModels.map((tm, k) =>
+          mujocoConstraints(
+            python,
+            tm,
+            xs.map((s, i) => {
+              const p = perturbState(model, s, new Rng(seedFor(seed, model.name, 'contact-f32-state', String(i), String(k))));
+              return { qpos: p.q, qvel: p.v, tau: p.tau };
+            }),
+          ),
+        ),
+      );
+      return { name: model.name, model, states: xs, mujoco: await mujoco, twins: xs.map((_, i) => twinAnswers.map((t) => t[i])) };
+    }),
+  );
+}
+
+export interface ContactStateSummary {
+  model: string;
+  precision: Precision;
+  /** Per state: ours after 20 iterations vs converged Newton, and MuJoCo's CG-20 vs its Newton. */
+  iter20: number[];
+  mujocoCg20: number[];
+}
+
+/** The judged rows of one model at one precision (and the 20-iteration errors, for the report). */
+export function contactStateRows(
+  ref: ContactStateReference,
+  precision: Precision,
+  addon: NativeAddon,
+  maxStates = ref.states.length,
+  engine: typeof engineConstraints = engineConstraints,
+): { rows: CheckRow[]; summary: ContactStateSummary } {
+  const states = ref.states.slice(0, maxStates);
+  const summary: ContactStateSummary = { model: ref.name, precision, iter20: [], mujocoCg20: [] };
+  let ours: EngineConstraintAnswer[];
+  try {
+    ours = engine(addon, ref.model, precision, states);
+  } catch (e) {
+    const id = { stage: 'contact' as const, model: ref.name, precision, field: 'constraint-rows' };
+    return { rows: judgeField(id, [{ state: 0, error: Infinity, stateFloor: 0 }]).map((r) => ({ ...r, bar: 0, note: (e as Error).message })), summary };
+  }
+  const samples: Record<string, Sample[]> = { 'rows.structure': [], ...Object.fromEntries(ROW_FIELDS.map((f) => [`rows.${f}`, []])), qacc: [], 'qacc.iter20': [] };
+  const skipped = new Map<string, string>();
+  states.forEach((_, i) => {
+    const mj = ref.mujoco[i];
+    const refBlocks = mujocoBlocks(mj);
+    const twins = ref.twins[i].map(mujocoBlocks);
+    // f32 floor per field: the twins' answers (stored in float32) against the exact one
+    const floors: Record<string, number> = { dist: 0, J: 0, aref: 0, R: 0, qacc: 0 };
+    let edge = false;
+    ref.twins[i].forEach((tw, k) => {
+      const e = fieldErrors(refBlocks, f32Blocks(twins[k]));
+      if (e.structure) edge = true;
+      for (const f of ROW_FIELDS) floors[f] = Math.max(floors[f], e[f]);
+      floors.qacc = Math.max(floors.qacc, relErr(tw.newton.qacc.map(Math.fround), mj.newton.qacc));
+    });
+    floors.J = Math.max(floors.J, mj.j_floor ?? 0);
+    const floorOf = (f: string) => (precision === 'f32' ? (edge ? Infinity : floors[f]) : 0);
+    if (edge) skipped.set(String(i), 'a contact or limit switches within a float32 half-ulp of this state');
+    const got = ours[i];
+    const e = fieldErrors(refBlocks, got.blocks);
+    samples['rows.structure'].push({ state: i, error: e.structure, stateFloor: precision === 'f32' && edge ? Infinity : 0 });
+    for (const f of ROW_FIELDS) samples[`rows.${f}`].push({ state: i, error: e[f], stateFloor: floorOf(f) });
+    samples.qacc.push({ state: i, error: relErr(got.qaccConverged, mj.newton.qacc), stateFloor: floorOf('qacc') });
+    const e20 = relErr(got.qacc, mj.newton.qacc);
+    summary.iter20.push(e20);
+    summary.mujocoCg20.push(relErr(mj.cg.qacc, mj.newton.qacc));
+    samples['qacc.iter20'].push({ state: i, error: e20, stateFloor: floorOf('qacc') });
+  });
+  const rows: CheckRow[] = [];
+  for (const [field, ss] of Object.entries(samples)) {
+    const judged = judgeField({ stage: 'contact', model: ref.name, precision, field }, ss);
+    for (const r of judged) {
+      if (field === 'rows.structure') {
+        // exact: any unmatched block fails (f32 edge states skipped)
+        r.bar = 0;
+        r.factor = 0;
+        r.status = precision === 'f32' && skipped.has(String(r.state)) ? 'skip' : r.error === 0 ? 'pass' : 'fail';
+      }
+      if (field === 'qacc.iter20') {
+        // reported beside the converged answer, not judged: 20 iterations need not converge
+        r.bar = Infinity;
+        r.status = 'pass';
+        r.note = 'reported, not judged: the default 20 iterations against the converged answer';
+      }
+      if (r.status === 'skip' && skipped.has(String(r.state))) r.note = skipped.get(String(r.state)) ?? r.note;
+      rows.push(r);
+    }
+  }
+  return { rows, summary };
+}
