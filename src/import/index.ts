@@ -64,6 +64,9 @@ export function importFile(path: string): Imported {
     throw new SceneError({ file: path, line: root.line, column: root.column, subject: 'root element', found: `<${root.name}>`, expected: 'an MJCF model (<mujoco>) or a URDF robot (<robot>)' });
   }
   const { model, bodyMap } = compileIr(ir, [path], notes);
+  if (model.bodies.length === 0) {
+    throw new SceneError({ file: path, line: root.line, column: root.column, subject: format === 'mjcf' ? '<worldbody>' : '<robot>', found: format === 'mjcf' ? 'no bodies' : 'no link that moves (the root links are fixed to the world and fused into it, as MuJoCo does)', expected: format === 'mjcf' ? 'at least one <body>' : 'at least one joint other than fixed' });
+  }
   return { format, model, notes, bodyMap };
 }
 

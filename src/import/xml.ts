@@ -38,7 +38,7 @@ export function parseXml(file: string, text: string): XmlElement {
   });
   parser.on('opentagstart', (tag) => {
     pendingAttrs = new Map();
-    tagStart = { line: parser.line, column: Math.max(1, parser.column - tag.name.length) };
+    tagStart = { line: parser.line, column: Math.max(1, parser.column - tag.name.length - 1) };
   });
   parser.on('attribute', (a) => {
     // The parser sits just past the closing quote: step back over name="value" when on one line.

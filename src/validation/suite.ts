@@ -13,6 +13,8 @@ import { STAGES, type CheckRow, type StageName } from './types.js';
 import { batchCheckReference, batchCheckRows, type BatchCheckReference } from './collision/batch-check.js';
 import { filterRulesModel } from './collision/filter.js';
 import { collisionReference, collisionRows, engineContacts, filterRows, scatterPoints, type CollisionReference, type ScatterPoint } from './collision/stage.js';
+import { importReference, importRows, type ImportReference } from './import/stage.js';
+import { IMPORT_BUGS, setImportBug } from '../import/bugs.js';
 
 export interface SuiteOptions {
   stages: ReadonlySet<StageName>;
@@ -25,6 +27,8 @@ export interface SuiteOptions {
   /** Run the planted-bug sweep (default true). */
   bugs: boolean;
   log?: (line: string) => void;
+  /** Models given as files (`validate --model robot.urdf`), validated beside the suite's own. */
+  extra?: NamedModel[];
 }
 
 export interface BugOutcome {
@@ -78,13 +82,19 @@ interface References {
   filterModels: NamedModel[];
   /** The batch path of detection (batch.collide()) at random states of a pile of shapes. */
   collisionBatch?: BatchCheckReference;
+  /** The import stage: fixtures imported by Achilles against MuJoCo's compile of the same files. */
+  imports?: ImportReference;
 }
+
+/** States per import fixture (the first is the initial configuration): the importer's mistakes
+ *  show at any state, so a few suffice and the stage stays cheap in CI. */
+const IMPORT_STATES = 8;
 
 const PER_STATE: StageName[] = ['kinematics', 'mass-matrix', 'bias', 'forward', 'step', 'energy'];
 
 async function references(o: SuiteOptions): Promise<References> {
   const log = o.log ?? (() => undefined);
-  const all = suiteModels().filter((m) => !o.models || o.models.has(m.name));
+  const all = [...suiteModels().filter((m) => !o.models || o.models.has(m.name)), ...(o.extra ?? [])];
   const models = new Map(all.map((m) => [m.name, m.model]));
   const perState = PER_STATE.some((s) => o.stages.has(s))
     ? await pool(all, 2, async ({ name, model }) => {
@@ -100,6 +110,9 @@ async function references(o: SuiteOptions): Promise<References> {
   // The collision reference (exact, float32 floors, MuJoCo) needs no model: it overlaps the rest.
   const collisionRef = o.stages.has('collision') ? collisionReference(o.python, o.seed) : undefined;
   collisionRef?.catch(() => undefined);
+  const importRef = o.stages.has('import') ? importReference(o.python, o.seed, IMPORT_STATES, o.models) : undefined;
+  importRef?.catch(() => undefined);
+  if (importRef) log('reference: MuJoCo compiling the import fixtures');
   if (collisionRef) log('reference: collision pairs (exact, float32 floors, MuJoCo)');
   const trajectories = o.stages.has('trajectory')
     ? await pool(trajectoryScenarios(models, (n) => tauScale.get(n) ?? 1, o.seed), 2, async (sc) => {
@@ -117,7 +130,7 @@ async function references(o: SuiteOptions): Promise<References> {
   }
   const filterModels = o.stages.has('collision') ? [{ name: 'filter-rules', model: filterRulesModel() }, ...all.filter((m) => m.model.shapes?.length)] : [];
   const collisionBatch = o.stages.has('collision') ? batchCheckReference(o.seed) : undefined;
-  return { perState, trajectories, energy, readme, models, collision: await collisionRef, filterModels, collisionBatch };
+  return { perState, trajectories, energy, readme, models, collision: await collisionRef, filterModels, collisionBatch, imports: await importRef };
 }
 
 function runGates(refs: References, o: SuiteOptions, precision: Precision, addon: NativeAddon, states: number, out: SuiteResult | null): CheckRow[] {
@@ -134,6 +147,7 @@ function runGates(refs: References, o: SuiteOptions, precision: Precision, addon
     rows.push(...filterRows(refs.filterModels, precision, addon));
     if (refs.collisionBatch) rows.push(...batchCheckRows(refs.collisionBatch, precision, addon));
   }
+  if (refs.imports && precision === 'f64') rows.push(...importRows(refs.imports, addon));
   if (o.stages.has('exact')) {
     for (const [name, model] of refs.models) {
       const run = closedFormRun(name, model, precision, addon, o.seed);
@@ -191,6 +205,21 @@ export async function runSuite(o: SuiteOptions): Promise<SuiteResult> {
       }
     } finally {
       bugs.setBug('none');
+    }
+    // The importer's planted bugs (TypeScript, src/import/bugs.ts): the import stage with the real engine.
+    if (refs.imports) {
+      const control = new Map(importRows(refs.imports, engineAddon()).map((r) => [rowKey(r), r.error]));
+      try {
+        for (const name of IMPORT_BUGS) {
+          log(`planted bug: ${name}`);
+          setImportBug(name);
+          const rows = importRows(refs.imports, engineAddon());
+          const reached = full || changedRows(rows, control) > 0;
+          result.bugs.push({ name, failed: [...new Set(rows.filter((r) => r.status === 'fail').map(gateKey))], reached });
+        }
+      } finally {
+        setImportBug('none');
+      }
     }
   }
   result.seconds = (performance.now() - t0) / 1000;

@@ -90,8 +90,8 @@ function statesFor(model: ModelDesc, qpos0: number[], n: number, seed: number, n
 }
 
 /** MuJoCo's compile of every fixture (one Python process), at `n` states each. */
-export async function importReference(python: string, seed: number, n: number): Promise<ImportReference> {
-  const fixtures = importFixtures().map((f) => {
+export async function importReference(python: string, seed: number, n: number, only?: ReadonlySet<string>): Promise<ImportReference> {
+  const fixtures = importFixtures().filter((f) => !only || only.has(f.name)).map((f) => {
     const imp = importFile(f.path);
     return { ...f, model: imp.model };
   });
