@@ -8,6 +8,8 @@ import { formatNote, importFile, sniffFormat } from '../import/index.js';
 import { unwritten, writeArow } from '../import/arow.js';
 import type { CommandSpec } from './spec.js';
 import { UsageError } from './usage-error.js';
+import { existsSync } from 'node:fs';
+import { SceneError } from '../scene/errors.js';
 
 export const importCommand: CommandSpec = {
   name: 'import',
@@ -20,7 +22,10 @@ export const importCommand: CommandSpec = {
   ],
   examples: ['achilles import robot.urdf -o robot.arow', 'achilles import humanoid.xml > humanoid.arow', 'achilles run robot.urdf   # runs the file directly'],
   async run([file], opts) {
-    if (!sniffFormat(file)) throw new UsageError(`${file} is not an MJCF (<mujoco>) or URDF (<robot>) file`, 'import');
+    if (!sniffFormat(file)) {
+      if (!existsSync(file)) throw new UsageError(`${file}: no such file`, 'import');
+      throw new SceneError({ file, line: 1, column: 1, subject: 'model file', found: 'content that is not an MJCF or URDF document', expected: 'XML with root <mujoco> (MJCF) or <robot> (URDF)' });
+    }
     const out = opts.out as string | undefined;
     if (out !== undefined) checkOutputFile(out, { command: 'import', force: opts.force === true, looksOurs: (head) => head.startsWith('# Imported from ') });
     const t0 = performance.now();

@@ -145,6 +145,7 @@ export function readMjcf(r: Reader, root: XmlElement, notes: ImportNote[]): IrMo
   const vec3 = (a: XmlAttr | undefined, subject: string, dflt: Vec3): Vec3 => (a ? (r.nums(a, subject, 3) as Vec3) : [...dflt]);
   const numOr = (a: XmlAttr | undefined, subject: string, dflt: number): number => (a ? r.num(a, subject) : dflt);
 
+  const massSpec = new Map<IrGeom, { mass: number | undefined; density: number; el: XmlElement }>();
   const geomOf = (el: XmlElement, cls: string, owner: string, k: number, isWorld: boolean): IrGeom | undefined => {
     const get = (n: string): XmlAttr | undefined => attrOf(el, 'geom', cls, n);
     const name = el.attrs.get('name')?.value ?? `${owner}/geom${k}`;
@@ -222,8 +223,7 @@ export function readMjcf(r: Reader, root: XmlElement, notes: ImportNote[]): IrMo
     const rgba = get('rgba');
     if (rgba) g.rgba = r.nums(rgba, `${subject} rgba`, 4) as [number, number, number, number];
     const massA = get('mass');
-    inferGeomMass(g, massA ? r.num(massA, `${subject} mass`) : undefined, numOr(get('density'), `${subject} density`, 1000));
-    if (type === 'mesh' && g.mass > 0) note('approximated', el, `${subject}: mass and inertia from the mesh's bounding box (MuJoCo integrates the mesh itself); give the body an <inertial> to match MuJoCo exactly`);
+    massSpec.set(g, { mass: massA ? r.num(massA, `${subject} mass`) : undefined, density: numOr(get('density'), `${subject} density`, 1000), el });
     return g;
   };
 
@@ -350,6 +350,12 @@ export function readMjcf(r: Reader, root: XmlElement, notes: ImportNote[]): IrMo
       const fromGeoms = compiler.inertiafromgeom === 'true' || (compiler.inertiafromgeom === 'auto' && !explicit);
       if (explicit && !fromGeoms) readInertial(explicit, b);
       else if (fromGeoms) {
+        // MuJoCo infers the geoms' masses only for a body whose inertia comes from them.
+        for (const g of geoms) {
+          const ms = massSpec.get(g)!;
+          inferGeomMass(g, ms.mass, ms.density);
+          if (g.type === 'mesh' && g.mass > 0) note('approximated', ms.el, `geom '${g.name}': mass and inertia from the mesh's bounding box (MuJoCo integrates the mesh itself); give the body an <inertial> to match MuJoCo exactly`);
+        }
         const gi = inertiaFromGeoms(geoms);
         if (gi) {
           b.mass = gi.mass;

@@ -33,7 +33,7 @@ export function parseXml(file: string, text: string): XmlElement {
   parser.on('error', (e) => {
     if (error) return;
     // saxes messages read "file:line:col: message"; keep the message, use our own position.
-    const msg = String(e.message).replace(/^[^:]*:\d+:\d+: /, '');
+    const msg = String(e.message).replace(/^(?:[^:]*:)?\d+:\d+: /, '');
     error = new SceneError({ file, line: parser.line, column: parser.column + 1, subject: 'XML', found: msg, expected: 'well-formed XML' });
   });
   parser.on('opentagstart', (tag) => {
