@@ -9,7 +9,7 @@ mujoco_ref.py, whose Ref class answers the per-state queries):
 
 Per model: body names, mass, CoM (body_ipos), inertia about the CoM in body axes (R(iquat)·diag·Rᵀ),
 joint names and types, qpos0; per state the body poses (xpos, xmat) and the free-space joint
-accelerations with only what the engine on main honours: constraints (limits, frictionloss,
+accelerations (with MuJoCo's mass matrix and bias force there) with only what the engine on main honours: constraints (limits, frictionloss,
 contacts), passive forces (damping, stiffness), actuation and armature switched off.
 """
 import json
@@ -63,7 +63,9 @@ def answer(model):
     }
     for s in model.get("states", []):
         kin = ref.kinematics(s)
-        out["states"].append({"xpos": kin["xpos"], "xmat": kin["xmat"], "qacc": ref.dynamics(s)["qacc"]})
+        dyn = ref.dynamics(s)
+        out["states"].append({"xpos": kin["xpos"], "xmat": kin["xmat"], "qacc": dyn["qacc"], "qM": dyn["qM"],
+                              "qfrc_bias": dyn["qfrc_bias"]})
     return out
 
 

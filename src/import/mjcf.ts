@@ -86,9 +86,22 @@ export function readMjcf(r: Reader, root: XmlElement, notes: ImportNote[]): IrMo
       if (c.name === 'mesh') {
         const name = c.attrs.get('name')?.value ?? c.attrs.get('file')?.value?.replace(/^.*[\\/]/, '').replace(/\.[^.]*$/, '');
         const file = c.attrs.get('file');
-        if (!file || !name) r.fail(c, '<mesh>', 'a mesh without a file', 'file="PATH.stl" or .obj (inline vertices are not read)');
+        const vertex = c.attrs.get('vertex');
         const scaleA = c.attrs.get('scale');
         const scale = (scaleA ? r.nums(scaleA, 'mesh scale', 3) : [1, 1, 1]) as Vec3;
+        if (!file && vertex && name) {
+          const v = r.nums(vertex, `mesh '${name}' vertex`, [3, 3e6]);
+          if (v.length % 3 !== 0) r.fail(vertex, `mesh '${name}' vertex`, `${v.length} numbers`, 'a multiple of 3 (x y z per vertex)');
+          const min: Vec3 = [Infinity, Infinity, Infinity];
+          const max: Vec3 = [-Infinity, -Infinity, -Infinity];
+          for (let i = 0; i < v.length; i += 3) for (let k = 0; k < 3; k++) {
+            min[k] = Math.min(min[k], v[i + k] * scale[k]);
+            max[k] = Math.max(max[k], v[i + k] * scale[k]);
+          }
+          meshes.set(name, { min, max });
+          continue;
+        }
+        if (!file || !name) r.fail(c, '<mesh>', 'a mesh without a file or vertices', 'file="PATH.stl" (or .obj), or vertex="x y z ..."');
         const base = compiler.meshdir ? (isAbsolute(compiler.meshdir) ? compiler.meshdir : join(dirname(r.file), compiler.meshdir)) : dirname(r.file);
         const path = isAbsolute(file.value) ? file.value : join(base, file.value);
         const b = meshBounds(path, scale);
