@@ -36,7 +36,18 @@ export const validateCommand: CommandSpec = {
     const given = opts.model as string[] | undefined;
     // Files (an .arow scene, MJCF or URDF, recognised by content) join the suite as extra models.
     const isFile = (m: string): boolean => existsSync(m) && statSync(m).isFile();
-    const extra = (given ?? []).filter(isFile).map((f) => ({ name: basename(f), model: loadScene(f) }));
+    const extra = (given ?? []).filter(isFile).map((f) => {
+      const model = loadScene(f);
+      // The MuJoCo references are built from the model's MJCF export, which has no geom for a rounded
+      // box (an imported cylinder or ellipsoid); the dynamics stages run without contacts, so such
+      // shapes are left out, and said so.
+      const rounded = (model.shapes ?? []).filter((s) => s.kind === 'rounded-box');
+      if (rounded.length) {
+        model.shapes = model.shapes!.filter((s) => s.kind !== 'rounded-box');
+        process.stderr.write(`achilles validate: ${f}: ${rounded.length} rounded-box shape(s) (${rounded.map((s) => s.name).slice(0, 4).join(', ')}${rounded.length > 4 ? ', …' : ''}) left out: MJCF has no such geom\n`);
+      }
+      return { name: basename(f), model };
+    });
     const models = given?.filter((m) => !isFile(m));
     if (given?.length && models?.length === 0) models.push('(files only)');
     if (models?.length && !(models.length === 1 && models[0] === '(files only)')) {
