@@ -20,7 +20,7 @@ export const importCommand: CommandSpec = {
     { name: 'force', kind: { type: 'boolean' }, description: 'Replace an existing --out FILE whatever it holds.' },
     { name: 'quiet', kind: { type: 'boolean' }, description: 'Do not print the notes (approximations, dropped elements).' },
   ],
-  examples: ['achilles import robot.urdf -o robot.arow', 'achilles import humanoid.xml > humanoid.arow', 'achilles run robot.urdf   # runs the file directly'],
+  examples: ['achilles import test/fixtures/import/urdf-arm.urdf -o arm.arow', 'achilles import test/fixtures/import/mjcf-multijoint.xml --quiet > multijoint.arow'],
   async run([file], opts) {
     if (!sniffFormat(file)) {
       if (!existsSync(file)) throw new UsageError(`${file}: no such file`, 'import');

@@ -61,8 +61,8 @@ export async function loadCommands(): Promise<CommandSpec[]> {
     if (spec) specs.push(spec);
   }
   specs.push(viewCommand);
-  specs.push(exportCommand);
   specs.push(importCommand);
+  specs.push(exportCommand);
   specs.push(makeDocsCommand(() => specs));
   return specs;
 }

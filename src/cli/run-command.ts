@@ -53,7 +53,7 @@ export const runCommand: CommandSpec = {
     'achilles run scenes/double-pendulum.arow --integrator rk4 --dt 0.001 --duration 5',
     'achilles run scenes/double-pendulum.arow --copies 8 --robots 0,1,2,3,4,5,6,7 --spread 0.002 --html',
     'achilles run scenes/arm7.arow --copies 64 --robots 0,1,2 --spread 0.01 --precision f32 --out reports/arm7',
-    'achilles run robot.urdf --duration 2   # MJCF and URDF run directly',
+    'achilles run test/fixtures/import/urdf-arm.urdf --duration 2   # MJCF and URDF run directly',
   ],
   async run([scene], opts) {
     if (opts.fps !== undefined && opts.html !== true) throw new UsageError('--fps: sets the replay frame rate, so it needs --html', 'run');

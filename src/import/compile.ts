@@ -144,6 +144,8 @@ export function compileIr(ir: IrModel, files: string[], notes: ImportNote[]): Co
     if (a.forcerange) d.forcerange = a.forcerange;
     return d;
   });
+  const moving = shapes.filter((sh) => sh.body >= 0 || sh.kind !== 'plane');
+  if (shapes.length && moving.length) notes.push({ kind: 'not-yet-honoured', source: shapes[0].source!, message: `${shapes.length} collision shape(s) kept with their friction, solref, solimp, condim, margin and gap; contact forces need the contact solver (branch 'contact-solver'), not on main yet` });
   if (actuators.length) notes.push({ kind: 'not-yet-honoured', source: actuators[0].source!, message: `${actuators.length} actuator(s) kept in the model (ModelDesc.actuators); the engine on main does not apply actuator forces yet (branch 'actuators')` });
   const excludes: [number, number][] = ir.excludes.map((e) => {
     const find = (n: string): number => {
