@@ -2,7 +2,7 @@
 // MuJoCo's own model of bodies and joints (mjcf.ts, urdf.ts), then compiled into the engine's
 // ModelDesc (compile.ts), with one note for everything approximated, dropped or not yet honoured.
 
-import { closeSync, openSync, readSync } from 'node:fs';
+import { closeSync, constants, fstatSync, openSync, readSync } from 'node:fs';
 import type { ModelDesc } from '../engine/model-desc.js';
 import { SceneError } from '../scene/errors.js';
 import { readBoundedText } from '../scene/scene-file.js';
@@ -30,11 +30,13 @@ export interface Imported {
 export function sniffFormat(path: string): ImportFormat | undefined {
   let fd: number;
   try {
-    fd = openSync(path, 'r');
+    // Non-blocking, and regular files only: a FIFO or device must reach the scene reader, which names it.
+    fd = openSync(path, constants.O_RDONLY | constants.O_NONBLOCK);
   } catch {
     return undefined;
   }
   try {
+    if (!fstatSync(fd).isFile()) return undefined;
     const buf = Buffer.alloc(4096);
     const n = readSync(fd, buf, 0, buf.length, 0);
     const root = xmlRootName(buf.subarray(0, n).toString('utf8'));
