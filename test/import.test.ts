@@ -2,7 +2,7 @@
 // `achilles import` loads back to the same model, and the import stage (against MuJoCo compiling the
 // same files) passes and catches every planted importer bug.
 
-import { mkdtempSync, readdirSync, writeFileSync } from 'node:fs';
+import { copyFileSync, mkdirSync, mkdtempSync, readdirSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, test } from 'vitest';
@@ -10,6 +10,7 @@ import { engineAddon } from '../src/engine/native.js';
 import { IMPORT_BUGS, setImportBug } from '../src/import/bugs.js';
 import { writeArow } from '../src/import/arow.js';
 import { formatNote, importFile, sniffFormat } from '../src/import/index.js';
+import { resolveMesh } from '../src/import/urdf.js';
 import { loadScene, SceneError } from '../src/scene/index.js';
 import { FIXTURE_DIR, importFixtures, importReference, importRows } from '../src/validation/import/stage.js';
 
@@ -87,6 +88,19 @@ describe('import', () => {
     stl.halfExtents.forEach((h, k) => expect(h).toBeCloseTo([0.2, 0.1, 0.1][k], 6));
     obj.halfExtents.forEach((h, k) => expect(h).toBeCloseTo([0.2, 0.2, 0.1][k], 6));
     expect(imp.notes.filter((n) => n.kind === 'approximated' && /mesh/.test(n.message)).length).toBe(2);
+  });
+
+  test('URDF mesh paths: package://PKG/... found in a folder named PKG above the URDF, relative paths from its folder', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'achilles-import-'));
+    mkdirSync(join(dir, 'my_robot', 'meshes'), { recursive: true });
+    mkdirSync(join(dir, 'my_robot', 'urdf'));
+    copyFileSync(join(FIXTURE_DIR, 'part.stl'), join(dir, 'my_robot', 'meshes', 'part.stl'));
+    const urdf = join(dir, 'my_robot', 'urdf', 'r.urdf');
+    expect(resolveMesh(urdf, 'package://my_robot/meshes/part.stl')).toBe(join(dir, 'my_robot', 'meshes', 'part.stl'));
+    expect(resolveMesh(urdf, '../meshes/part.stl')).toBe(join(dir, 'my_robot', 'meshes', 'part.stl'));
+    writeFileSync(urdf, '<robot name="r"><link name="base"/><link name="l"><inertial><mass value="1"/><inertia ixx="1" iyy="1" izz="1"/></inertial><collision><geometry><mesh filename="package://my_robot/meshes/part.stl"/></geometry></collision></link><joint name="j" type="revolute"><parent link="base"/><child link="l"/></joint></robot>');
+    const sh = importFile(urdf).model.shapes![0];
+    sh.halfExtents.forEach((h, k) => expect(h).toBeCloseTo([0.2, 0.1, 0.1][k], 6));
   });
 
   test('malformed files fail at FILE:LINE:COL with what was expected', () => {
