@@ -119,6 +119,9 @@ describe('import', () => {
       expect(e.message, f).toMatch(re);
       expect(e.message.startsWith(join(ERR_DIR, f))).toBe(true);
     }
+    // Not XML at all: not recognised as a model, so the scene reader says what it found, at 1:1.
+    const notXml = sceneError(() => loadScene(join(ERR_DIR, 'not-xml.xml')));
+    expect([notXml.line, notXml.column]).toEqual([1, 1]);
     const dir = mkdtempSync(join(tmpdir(), 'achilles-import-'));
     const broken = join(dir, 'broken.xml');
     writeFileSync(broken, '<mujoco>\n  <worldbody>\n    <body name="a">\n');
