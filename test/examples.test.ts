@@ -50,6 +50,7 @@ describe('every documented example runs as shown', () => {
     test.skipIf(cmd === null)(cmd === null ? `${example} — run in full by CI (.ci/run), not here` : example, () => {
       const dir = mkdtempSync(join(tmpdir(), 'achilles-example-'));
       symlinkSync(join(ROOT, 'scenes'), join(dir, 'scenes'));
+      symlinkSync(join(ROOT, 'test'), join(dir, 'test')); // the import fixtures the import examples read
       copyFileSync(join(ROOT, 'README.md'), join(dir, 'README.md')); // `docs --write README.md`
       const line = cmd!.replace(/(^|&& )achilles /g, `$1"${process.execPath}" "${join(ROOT, 'bin', 'achilles.js')}" `);
       const r = spawnSync('bash', ['-c', `set -o pipefail; ${line}`], { cwd: dir, encoding: 'utf8', env: { ...process.env, CI: '1' } });

@@ -53,10 +53,10 @@ describe('only regular text files are read', () => {
     expectSceneError(() => loadScene(f), 1, 1, 'UTF-16', 'save the file as UTF-8');
   });
 
-  test('XML says it looks like MJCF / URDF and that import is not supported yet', () => {
+  test('XML: MJCF and URDF are imported (an empty one says what it lacks), other XML is named', () => {
     const mj = write(dir, 'arm.xml', '<?xml version="1.0"?>\n<!-- an arm -->\n<mujoco model="arm"><worldbody/></mujoco>\n');
-    expectSceneError(() => loadScene(mj), 1, 1, 'MJCF', '<mujoco>', 'not supported yet');
-    expectSceneError(() => loadScene(write(dir, 'r.urdf', '<robot name="r"><link name="a"/></robot>')), 1, 1, 'URDF', 'not supported yet');
+    expectSceneError(() => loadScene(mj), 3, 1, '<worldbody>', 'no bodies', 'at least one <body>');
+    expectSceneError(() => loadScene(write(dir, 'r.urdf', '<robot name="r"><link name="a"/></robot>')), 1, 1, 'no link that moves');
     expectSceneError(() => loadScene(write(dir, 'x.xml', '<svg/>')), 1, 1, 'looks like MJCF/URDF');
   });
 

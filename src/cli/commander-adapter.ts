@@ -20,8 +20,9 @@ export function optionHelp(o: OptionSpec): string {
 }
 
 function flagsOf(o: OptionSpec): string {
-  if (o.kind.type === 'boolean') return `--${o.name}`;
-  return `--${o.name} <${o.arg ?? 'VALUE'}>`;
+  const short = o.short ? `-${o.short}, ` : '';
+  if (o.kind.type === 'boolean') return `${short}--${o.name}`;
+  return `${short}--${o.name} <${o.arg ?? 'VALUE'}>`;
 }
 
 function collect(value: string, previous: string[] | undefined): string[] {

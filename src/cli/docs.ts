@@ -27,7 +27,7 @@ function commandMarkdown(spec: CommandSpec): string {
   if (spec.options.length) {
     lines.push('| Option | Values | Default | Description |', '|---|---|---|---|');
     for (const o of spec.options) {
-      const flag = o.kind.type === 'boolean' ? `--${o.name}` : `--${o.name} ${o.arg ?? 'VALUE'}`;
+      const flag = (o.short ? `-${o.short}, ` : '') + (o.kind.type === 'boolean' ? `--${o.name}` : `--${o.name} ${o.arg ?? 'VALUE'}`);
       // Literal defaults in code font; prose ("the scene's") as plain text.
       const def = o.defaultText !== undefined ? cell(o.defaultText) : o.default !== undefined ? `\`${cell(defaultText(o))}\`` : '';
       lines.push(`| \`${flag}\` | ${cell(allowedText(o.kind))} | ${def} | ${cell(o.description)} |`);

@@ -6,6 +6,7 @@ import { SceneError } from '../scene/errors.js';
 import { buildProgram, CommanderError, commanderUsageError, type Io } from './commander-adapter.js';
 import { makeDocsCommand } from './docs.js';
 import { exportCommand } from './export-command.js';
+import { importCommand } from './import-command.js';
 import { runCommand } from './run-command.js';
 import { viewCommand } from './view-command.js';
 import type { CommandSpec } from './spec.js';
@@ -60,6 +61,7 @@ export async function loadCommands(): Promise<CommandSpec[]> {
     if (spec) specs.push(spec);
   }
   specs.push(viewCommand);
+  specs.push(importCommand);
   specs.push(exportCommand);
   specs.push(makeDocsCommand(() => specs));
   return specs;

@@ -11,7 +11,7 @@ export const runCommand: CommandSpec = {
   name: 'run',
   summary:
     'Simulate a scene headless and record the chosen robots: trace.csv (time, every coordinate\'s position, velocity and acceleration, energies), run.json, and charts of joint positions and energy drift.',
-  positionals: [{ name: 'scene', description: 'the scene file (.arow)', required: true }],
+  positionals: [{ name: 'scene', description: 'the scene file: .arow, or an MJCF (.xml) or URDF model (recognised by content)', required: true }],
   options: [
     { name: 'config', arg: 'FILE', kind: { type: 'string' }, description: 'A sim_config.yaml whose settings override the scene world settings.' },
     { name: 'integrator', arg: 'NAME', kind: { type: 'choice', choices: INTEGRATORS }, defaultText: "the scene's", description: 'Integration scheme.' },
@@ -55,6 +55,7 @@ export const runCommand: CommandSpec = {
     'achilles run scenes/double-pendulum.arow --integrator rk4 --dt 0.001 --duration 5',
     'achilles run scenes/double-pendulum.arow --copies 8 --robots 0,1,2,3,4,5,6,7 --spread 0.002 --html',
     'achilles run scenes/arm7.arow --copies 64 --robots 0,1,2 --spread 0.01 --precision f32 --out reports/arm7',
+    'achilles run test/fixtures/import/urdf-arm.urdf --duration 2   # MJCF and URDF run directly',
   ],
   async run([scene], opts) {
     if (opts.fps !== undefined && opts.html !== true) throw new UsageError('--fps: sets the replay frame rate, so it needs --html', 'run');

@@ -15,6 +15,8 @@ export type OptionKind =
 export interface OptionSpec {
   /** Long flag name without dashes, e.g. 'integrator'. */
   name: string;
+  /** Optional one-letter alias, e.g. 'o' for `-o`. */
+  short?: string;
   /** Value placeholder for help, e.g. 'S' or 'N'. */
   arg?: string;
   kind: OptionKind;

@@ -7,6 +7,7 @@ import type { ModelDesc } from '../engine/model-desc.js';
 import { SCENE_LINKS } from '../engine/world-limits.js';
 import { createProgress, type Progress, type ProgressStream } from '../reports/progress.js';
 import { loadScene } from '../scene/index.js';
+import { importFile, sniffFormat } from '../import/index.js';
 
 /** Files above this many bytes announce the (silent, uninterruptible) YAML parse on a terminal. */
 const ANNOUNCE_BYTES = 256 * 1024;
@@ -40,6 +41,12 @@ export function loadSceneForRun(scene: string, config: string | undefined, comma
   } finally {
     if (bar) bar.finish();
     else clearLine(); // the parsing line must not stay under an error message
+  }
+  const format = sniffFormat(scene);
+  if (format) {
+    // An imported model says what the import approximated or the engine does not apply yet.
+    const notes = importFile(scene).notes.filter((x) => x.kind !== 'skipped' && x.kind !== 'as-mujoco').length;
+    if (notes) stream.write(`achilles ${command}: ${scene} imported from ${format.toUpperCase()}: ${notes} approximation(s) or field(s) not applied yet; \`achilles import ${scene}\` lists each at its source line\n`);
   }
   const n = model.bodies.length;
   if (n >= SCENE_LINKS.large) {

@@ -10,6 +10,7 @@ import { loadEveryday } from './everyday.js';
 import { loadRaw } from './raw.js';
 import { checkEffectiveInertia } from './singular.js';
 import { describe, parseYamlFile } from './yaml-read.js';
+import { importFile, sniffFormat } from '../import/index.js';
 
 export { SceneError } from './errors.js';
 export { exportMjcf } from './mjcf.js';
@@ -23,6 +24,14 @@ export interface LoadSceneOptions {
 
 export function loadScene(path: string, opts: LoadSceneOptions = {}): ModelDesc {
   const file = path; // as given, so messages read like the user's own command line
+  // MJCF and URDF (recognised by content): imported as MuJoCo compiles them (src/import/).
+  if (sniffFormat(file)) {
+    const model = importFile(file).model;
+    if (opts.config) Object.assign(model.world, loadSimConfig(opts.config));
+    checkEffectiveInertia(model);
+    if (opts.config) model.files.push(opts.config);
+    return model;
+  }
   const files = [file];
   const pf = parseYamlFile(file);
   if (opts.onLink) pf.onLink = opts.onLink;

@@ -19,6 +19,8 @@ import { actuatorReference, actuatorRows, type ActuatorReference } from './actua
 import { contactExactReference, contactExactRows, type ContactExactReference, type InclineSummary } from './contact/exact.js';
 import { contactStateReferences, contactStateRows, type ContactStateReference, type ContactStateSummary } from './contact/per-state.js';
 import { contactTrajectoryReference, contactTrajectoryRows, type ContactTrajectoryReference, type DominoSummary } from './contact/trajectory.js';
+import { importReference, importRows, type ImportReference } from './import/stage.js';
+import { IMPORT_BUGS, setImportBug } from '../import/bugs.js';
 
 export interface SuiteOptions {
   stages: ReadonlySet<StageName>;
@@ -31,6 +33,8 @@ export interface SuiteOptions {
   /** Run the planted-bug sweep (default true). */
   bugs: boolean;
   log?: (line: string) => void;
+  /** Models given as files (`validate --model robot.urdf`), validated beside the suite's own. */
+  extra?: NamedModel[];
 }
 
 export interface BugOutcome {
@@ -92,13 +96,19 @@ interface References {
   contactStates?: ContactStateReference[];
   contactExact?: ContactExactReference;
   contactTrajectory?: ContactTrajectoryReference;
+  /** The import stage: fixtures imported by Achilles against MuJoCo's compile of the same files. */
+  imports?: ImportReference;
 }
+
+/** States per import fixture (the first is the initial configuration): the importer's mistakes
+ *  show at any state, so a few suffice and the stage stays cheap in CI. */
+const IMPORT_STATES = 8;
 
 const PER_STATE: StageName[] = ['kinematics', 'mass-matrix', 'bias', 'forward', 'step', 'energy'];
 
 async function references(o: SuiteOptions): Promise<References> {
   const log = o.log ?? (() => undefined);
-  const all = suiteModels().filter((m) => !o.models || o.models.has(m.name));
+  const all = [...suiteModels().filter((m) => !o.models || o.models.has(m.name)), ...(o.extra ?? [])];
   // The smooth-dynamics stages compare with MuJoCo without contacts or limits: so does the engine.
   const smooth = all.map((m) => ({ name: m.name, model: withoutConstraints(m.model) }));
   const models = new Map(smooth.map((m) => [m.name, m.model]));
@@ -119,6 +129,9 @@ async function references(o: SuiteOptions): Promise<References> {
   const actuatorRef = o.stages.has('actuators') || o.stages.has('passive') ? actuatorReference(o.python, o.stages, o.seed) : undefined;
   actuatorRef?.catch(() => undefined);
   if (actuatorRef) log('reference: actuated arm and passive pendulums (MuJoCo runs)');
+  const importRef = o.stages.has('import') ? importReference(o.python, o.seed, IMPORT_STATES, o.models) : undefined;
+  importRef?.catch(() => undefined);
+  if (importRef) log('reference: MuJoCo compiling the import fixtures');
   if (collisionRef) log('reference: collision pairs (exact, float32 floors, MuJoCo)');
   const trajectories = o.stages.has('trajectory')
     ? await pool(trajectoryScenarios(models, (n) => tauScale.get(n) ?? 1, o.seed), 2, async (sc) => {
@@ -144,7 +157,7 @@ async function references(o: SuiteOptions): Promise<References> {
   const collisionBatch = o.stages.has('collision') ? batchCheckReference(o.seed) : undefined;
   return {
     perState, trajectories, energy, readme, models, collision: await collisionRef, filterModels, collisionBatch, actuators: await actuatorRef,
-    contactStates: await contactStates, contactExact: await contactExact, contactTrajectory: await contactTrajectory,
+    contactStates: await contactStates, contactExact: await contactExact, contactTrajectory: await contactTrajectory, imports: await importRef,
   };
 }
 
@@ -178,6 +191,7 @@ function runGates(refs: References, o: SuiteOptions, precision: Precision, addon
     rows.push(...c.rows);
     out?.contact?.domino.push(c.domino);
   }
+  if (refs.imports && precision === 'f64') rows.push(...importRows(refs.imports, addon));
   if (o.stages.has('exact')) {
     for (const [name, model] of refs.models) {
       const run = closedFormRun(name, model, precision, addon, o.seed);
@@ -258,6 +272,21 @@ export async function runSuite(o: SuiteOptions): Promise<SuiteResult> {
       }
     } finally {
       setPlantedSensorBug('none');
+    }
+    // The importer's planted bugs (TypeScript, src/import/bugs.ts): the import stage with the real engine.
+    if (refs.imports) {
+      const control = new Map(importRows(refs.imports, engineAddon()).map((r) => [rowKey(r), r.error]));
+      try {
+        for (const name of IMPORT_BUGS) {
+          log(`planted bug: ${name}`);
+          setImportBug(name);
+          const rows = importRows(refs.imports, engineAddon());
+          const reached = full || changedRows(rows, control) > 0;
+          result.bugs.push({ name, failed: [...new Set(rows.filter((r) => r.status === 'fail').map(gateKey))], reached });
+        }
+      } finally {
+        setImportBug('none');
+      }
     }
   }
   result.seconds = (performance.now() - t0) / 1000;

@@ -1,0 +1,110 @@
+// A compiled model written as an everyday `.arow` scene (docs/scene-format.md), so an imported robot
+// can be kept, read and edited as Achilles' own format. Numbers are written as their shortest
+// round-trip decimals, so loading the scene gives back the same ModelDesc bit for bit (for what the
+// dialect can say; the rest is listed by `unwritten`).
+
+import type { BodyDesc, ModelDesc, ShapeDesc } from '../engine/model-desc.js';
+
+const num = (x: number): string => (Object.is(x, -0) ? '0' : String(x));
+const vec = (v: readonly number[]): string => `[${v.map(num).join(', ')}]`;
+const str = (s: string): string => JSON.stringify(s);
+
+/** What the everyday dialect on main cannot carry yet (one line each, by link or shape name). */
+export function unwritten(model: ModelDesc): string[] {
+  const out: string[] = [];
+  for (const b of model.bodies) {
+    const f = (['range', 'damping', 'stiffness', 'armature', 'frictionloss'] as const).filter((k) => b[k] !== undefined);
+    if (f.length) out.push(`link '${b.name}': ${f.join(', ')}`);
+  }
+  for (const s of model.shapes ?? []) {
+    const f = (['solref', 'solimp'] as const).filter((k) => s[k] !== undefined);
+    if (s.condim !== undefined && s.condim !== 3) f.push('condim' as never);
+    if (f.length) out.push(`shape '${s.name}': ${f.join(', ')}`);
+  }
+  if (model.actuators?.length) out.push(`${model.actuators.length} actuator(s)`);
+  if (model.solver) out.push(`solver settings (iterations ${model.solver.iterations}, impratio ${model.solver.impratio})`);
+  return out;
+}
+
+export function writeArow(model: ModelDesc, header: string[]): string {
+  const L: string[] = header.map((h) => `# ${h}`);
+  const w = model.world;
+  L.push(`scene: ${str(model.name)}`);
+  L.push(`world: { gravity: ${vec(w.gravity)}, dt: ${num(w.dt)}, integrator: ${w.integrator}, duration: ${num(w.duration)}, substeps: ${w.substeps} }`);
+  L.push('links:');
+  const shapesOf = new Map<number, ShapeDesc[]>();
+  for (const s of model.shapes ?? []) shapesOf.set(s.body, [...(shapesOf.get(s.body) ?? []), s]);
+  model.bodies.forEach((b, i) => {
+    L.push(`  - name: ${str(b.name)}`);
+    L.push(`    parent: ${b.parent < 0 ? 'world' : str(model.bodies[b.parent].name)}`);
+    L.push(`    joint: ${jointYaml(b)}`);
+    if (b.pos.some((x) => x !== 0)) L.push(`    pos: ${vec(b.pos)}`);
+    if (b.quat.some((x, k) => x !== (k === 0 ? 1 : 0))) L.push(`    quat: ${vec(b.quat)}`);
+    L.push(`    mass: ${num(b.mass)}`);
+    if (b.mass > 0) {
+      if (b.com.some((x) => x !== 0)) L.push(`    com: ${vec(b.com)}`);
+      L.push(`    inertia: ${vec(b.inertia)}`);
+    }
+    if (b.joint !== 'fixed') {
+      const zeroQ = b.joint === 'ball' ? b.q0.every((x, k) => x === (k === 0 ? 1 : 0)) : b.q0.every((x) => x === 0);
+      if (!zeroQ || b.v0.some((x) => x !== 0)) L.push(`    initial: { position: ${vec(b.q0)}, velocity: ${vec(b.v0)} }`);
+    }
+    const sh = shapesOf.get(i) ?? [];
+    if (sh.length) {
+      L.push('    shapes:');
+      for (const s of sh) L.push(`      - ${shapeYaml(s, false)}`);
+    }
+  });
+  const statics = shapesOf.get(-1) ?? [];
+  if (statics.length) {
+    L.push('shapes:');
+    for (const s of statics) L.push(`  - ${shapeYaml(s, true)}`);
+  }
+  if (model.excludes?.length) {
+    const n = (i: number): string => (i < 0 ? 'world' : str(model.bodies[i].name));
+    L.push(`exclude: [${model.excludes.map(([a, b]) => `[${n(a)}, ${n(b)}]`).join(', ')}]`);
+  }
+  return `${L.join('\n')}\n`;
+}
+
+function jointYaml(b: BodyDesc): string {
+  switch (b.joint) {
+    case 'revolute':
+    case 'prismatic':
+    case 'planar':
+      return `{ type: ${b.joint}, axis: ${vec(b.axis)} }`;
+    default:
+      return `{ type: ${b.joint} }`;
+  }
+}
+
+function shapeYaml(s: ShapeDesc, world: boolean): string {
+  const parts: string[] = [];
+  if (world) parts.push('link: world');
+  parts.push(`type: ${s.kind}`, `name: ${str(s.name)}`);
+  switch (s.kind) {
+    case 'sphere':
+      parts.push(`radius: ${num(s.radius)}`);
+      break;
+    case 'capsule':
+      parts.push(`radius: ${num(s.radius)}`, `length: ${num(2 * s.halfExtents[2])}`);
+      break;
+    case 'box':
+      parts.push(`half_extents: ${vec(s.halfExtents)}`);
+      break;
+    case 'rounded-box':
+      parts.push(`half_extents: ${vec(s.halfExtents)}`, `radius: ${num(s.radius)}`);
+      break;
+    case 'plane':
+      break;
+  }
+  if (s.pos.some((x) => x !== 0)) parts.push(`pos: ${vec(s.pos)}`);
+  if (s.quat.some((x, k) => x !== (k === 0 ? 1 : 0))) parts.push(`quat: ${vec(s.quat)}`);
+  if (s.friction !== 1) parts.push(`friction: ${num(s.friction)}`);
+  if (s.contype !== 1) parts.push(`contype: ${s.contype}`);
+  if (s.conaffinity !== 1) parts.push(`conaffinity: ${s.conaffinity}`);
+  if (s.margin !== 0) parts.push(`margin: ${num(s.margin)}`);
+  if (s.gap !== 0) parts.push(`gap: ${num(s.gap)}`);
+  if (s.color) parts.push(`color: ${vec(s.color)}`);
+  return `{ ${parts.join(', ')} }`;
+}

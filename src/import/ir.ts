@@ -1,0 +1,106 @@
+// The imported model as MuJoCo's compiler sees it (one body may carry several joints, each joint
+// may sit at an anchor `pos` in its body), before it is compiled into the engine's one-joint links.
+
+import type { Quat, Solimp, Solref, SourceSpan, Vec3 } from '../engine/model-desc.js';
+import type { Inertia6 } from '../scene/math.js';
+
+export type IrJointType = 'hinge' | 'slide' | 'ball' | 'free';
+
+export interface IrJoint {
+  name: string;
+  type: IrJointType;
+  /** Anchor in the body frame (hinge/ball rotate about it). */
+  pos: Vec3;
+  /** Unit axis in the body frame (hinge/slide). */
+  axis: Vec3;
+  /** MuJoCo's `ref`: the coordinate value of the body's reference pose (hinge/slide). */
+  ref: number;
+  range?: [number, number];
+  limit?: { solref: Solref; solimp: Solimp; margin: number };
+  damping: number;
+  stiffness: number;
+  springref: number;
+  armature: number;
+  frictionloss: number;
+  source: SourceSpan;
+}
+
+export type IrGeomType = 'sphere' | 'capsule' | 'box' | 'cylinder' | 'ellipsoid' | 'plane' | 'mesh';
+
+export interface IrGeom {
+  name: string;
+  type: IrGeomType;
+  /** MuJoCo's size (half-extents, radius, half-length); a mesh: the half-extents of its bounding box. */
+  size: Vec3;
+  /** In the body frame (a mesh: the centre of its bounding box). */
+  pos: Vec3;
+  quat: Quat;
+  /** Collides with nothing (contype = conaffinity = 0): skipped as a shape, still counted for mass. */
+  contype: number;
+  conaffinity: number;
+  friction: number;
+  solref?: Solref;
+  solimp?: Solimp;
+  condim: 1 | 3;
+  margin: number;
+  gap: number;
+  /** The geom's own mass (MuJoCo's inference from mass/density), 0 when not inferred. */
+  mass: number;
+  /** Principal inertia in the geom frame (diagonal). */
+  inertia: Vec3;
+  rgba?: [number, number, number, number];
+  source: SourceSpan;
+}
+
+export interface IrBody {
+  name: string;
+  /** IR index of the parent body, -1 for the world. */
+  parent: number;
+  pos: Vec3;
+  quat: Quat;
+  joints: IrJoint[];
+  mass: number;
+  /** Centre of mass in the body frame. */
+  ipos: Vec3;
+  /** Inertia about the CoM in body axes [Ixx, Iyy, Izz, Ixy, Ixz, Iyz]. */
+  inertia: Inertia6;
+  geoms: IrGeom[];
+  source: SourceSpan;
+}
+
+export interface IrActuator {
+  name: string;
+  kind: 'motor' | 'position' | 'velocity';
+  joint: string;
+  gear: number;
+  kp: number;
+  kv: number;
+  ctrlrange?: [number, number];
+  forcerange?: [number, number];
+  source: SourceSpan;
+}
+
+export interface IrModel {
+  name: string;
+  format: 'mjcf' | 'urdf';
+  bodies: IrBody[];
+  /** Geoms of the world body (static). */
+  worldGeoms: IrGeom[];
+  option: { timestep: number; gravity: Vec3; integrator: 'euler' | 'rk4'; iterations: number; impratio: number };
+  actuators: IrActuator[];
+  /** Body-name pairs whose geoms never collide (MJCF contact/exclude). */
+  excludes: { body1: string; body2: string; source: SourceSpan }[];
+  /** MuJoCo-layout initial state (from the first keyframe), when given. */
+  key?: { qpos?: number[]; qvel?: number[]; source: SourceSpan };
+}
+
+export type NoteKind = 'approximated' | 'dropped' | 'skipped' | 'not-yet-honoured' | 'as-mujoco';
+
+/** One thing the import approximated, dropped or changed, with where it came from. */
+export interface ImportNote {
+  kind: NoteKind;
+  source: SourceSpan;
+  message: string;
+}
+
+export const formatNote = (n: ImportNote): string => `${n.source.file}:${n.source.line}:${n.source.column}: ${n.kind}: ${n.message}`;

@@ -1,0 +1,567 @@
+// MJCF (MuJoCo XML) → the import IR, following MuJoCo's compiler for everything that changes the
+// dynamics: the body tree and every orientation form, inertials and inertia from geoms, joints,
+// geoms, default classes and childclass, compiler and option settings, actuators and the first
+// keyframe. Elements that do not change the dynamics are skipped with a note; anything else that
+// would (tendons, equality constraints, fluid forces, flex, ...) is refused at its line.
+
+import { dirname, isAbsolute, join } from 'node:path';
+import { DEFAULT_SOLIMP, DEFAULT_SOLREF, type Quat, type Solimp, type Solref, type Vec3 } from '../engine/model-desc.js';
+import { inertiaProblem, quatRotate, rotateInertia, type Inertia6 } from '../scene/math.js';
+import { importBug } from './bugs.js';
+import { axisAngleQuat, eulerQuat, normalize4, xyaxesQuat, zaxisQuat } from './frames.js';
+import { inertiaFromGeoms, inferGeomMass } from './geom-inertia.js';
+import type { ImportNote, IrActuator, IrBody, IrGeom, IrGeomType, IrJoint, IrModel } from './ir.js';
+import { meshBounds } from './mesh.js';
+import { Reader, describeEl } from './read-attrs.js';
+import type { Pos, XmlAttr, XmlElement } from './xml.js';
+
+type Defaults = Map<string, Map<string, Map<string, XmlAttr>>>; // class → element → attribute
+
+interface Compiler {
+  degree: boolean;
+  eulerseq: string;
+  meshdir: string;
+  autolimits: boolean;
+  inertiafromgeom: 'true' | 'false' | 'auto';
+  discardvisual: boolean;
+}
+
+/** Elements skipped because they do not change the dynamics. */
+const INERT = new Set(['visual', 'statistic', 'size', 'custom', 'sensor']);
+/** Elements refused: they change the dynamics and are not supported. */
+const REFUSED: Record<string, string> = {
+  tendon: 'tendons (fixed tendons need the constraint solver of the contact issue; spatial tendons are not supported)',
+  equality: 'equality constraints',
+  deformable: 'flex and skin (deformable bodies)',
+  extension: 'plugins',
+  include: '<include> (inline the included file)',
+};
+
+export function readMjcf(r: Reader, root: XmlElement, notes: ImportNote[]): IrModel {
+  const note = (kind: ImportNote['kind'], at: Pos, message: string): void => void notes.push({ kind, source: r.span(at), message });
+  const compiler: Compiler = { degree: true, eulerseq: 'xyz', meshdir: '', autolimits: true, inertiafromgeom: 'auto', discardvisual: false };
+  const ir: IrModel = {
+    name: root.attrs.get('model')?.value ?? 'mjcf-model',
+    format: 'mjcf',
+    bodies: [],
+    worldGeoms: [],
+    option: { timestep: 0.002, gravity: [0, 0, -9.81], integrator: 'euler', iterations: 100, impratio: 1 },
+    actuators: [],
+    excludes: [],
+  };
+  const sections = (name: string): XmlElement[] => root.children.filter((c) => c.name === name);
+  for (const c of root.children) {
+    if (INERT.has(c.name)) note('skipped', c, `<${c.name}> does not change the dynamics`);
+    else if (REFUSED[c.name]) r.fail(c, `<${c.name}>`, REFUSED[c.name], 'what the importer supports: worldbody, default, compiler, option, asset (meshes), actuator (motor, position, velocity), contact (exclude), keyframe');
+    else if (!['compiler', 'option', 'default', 'asset', 'worldbody', 'actuator', 'contact', 'keyframe'].includes(c.name)) {
+      r.fail(c, `<${c.name}>`, 'an element MJCF does not define at the top level', 'compiler, option, size, visual, statistic, default, custom, asset, worldbody, contact, equality, tendon, actuator, sensor, keyframe');
+    }
+  }
+  for (const c of sections('compiler')) readCompiler(r, c, compiler, note);
+  for (const o of sections('option')) readOption(r, o, ir, note);
+
+  // Default classes: `main` at the top, nested classes inherit from their parent.
+  const defaults: Defaults = new Map();
+  const readDefault = (el: XmlElement, parent: Map<string, Map<string, XmlAttr>> | undefined, top: boolean): void => {
+    const cls = el.attrs.get('class')?.value ?? (top ? 'main' : r.fail(el, '<default>', 'a nested default without a class name', 'class="NAME"'));
+    if (defaults.has(cls) && !(top && cls === 'main' && defaults.get(cls)!.size === 0)) r.fail(el, `default class '${cls}'`, 'a second definition', 'unique class names');
+    const own = new Map<string, Map<string, XmlAttr>>();
+    const inherit = parent && !(importBug('import-default-not-inherited') && !top);
+    if (inherit) for (const [k, v] of parent) own.set(k, new Map(v));
+    for (const c of el.children) {
+      if (c.name === 'default') continue;
+      const m = own.get(c.name) ?? new Map<string, XmlAttr>();
+      for (const [k, v] of c.attrs) m.set(k, v);
+      own.set(c.name, m);
+    }
+    defaults.set(cls, own);
+    for (const c of el.children) if (c.name === 'default') readDefault(c, own, false);
+  };
+  for (const d of sections('default')) readDefault(d, undefined, true);
+  if (!defaults.has('main')) defaults.set('main', new Map());
+
+  const meshes = new Map<string, { min: Vec3; max: Vec3 }>();
+  for (const a of sections('asset')) {
+    for (const c of a.children) {
+      if (c.name === 'mesh') {
+        const name = c.attrs.get('name')?.value ?? c.attrs.get('file')?.value?.replace(/^.*[\\/]/, '').replace(/\.[^.]*$/, '');
+        const file = c.attrs.get('file');
+        const vertex = c.attrs.get('vertex');
+        const scaleA = c.attrs.get('scale');
+        const scale = (scaleA ? r.nums(scaleA, 'mesh scale', 3) : [1, 1, 1]) as Vec3;
+        if (!file && vertex && name) {
+          const v = r.nums(vertex, `mesh '${name}' vertex`, [3, 3e6]);
+          if (v.length % 3 !== 0) r.fail(vertex, `mesh '${name}' vertex`, `${v.length} numbers`, 'a multiple of 3 (x y z per vertex)');
+          const min: Vec3 = [Infinity, Infinity, Infinity];
+          const max: Vec3 = [-Infinity, -Infinity, -Infinity];
+          for (let i = 0; i < v.length; i += 3) for (let k = 0; k < 3; k++) {
+            min[k] = Math.min(min[k], v[i + k] * scale[k]);
+            max[k] = Math.max(max[k], v[i + k] * scale[k]);
+          }
+          meshes.set(name, { min, max });
+          continue;
+        }
+        if (!file || !name) r.fail(c, '<mesh>', 'a mesh without a file or vertices', 'file="PATH.stl" (or .obj), or vertex="x y z ..."');
+        const base = compiler.meshdir ? (isAbsolute(compiler.meshdir) ? compiler.meshdir : join(dirname(r.file), compiler.meshdir)) : dirname(r.file);
+        const path = isAbsolute(file.value) ? file.value : join(base, file.value);
+        const b = meshBounds(path, scale);
+        if ('problem' in b) r.fail(file, `mesh '${name}' file`, `${path}: ${b.problem}`, 'a readable STL or OBJ mesh file (resolved against compiler meshdir and the model file\'s folder)');
+        meshes.set(name, b);
+      } else note('skipped', c, `asset <${c.name}> does not change the dynamics`);
+    }
+  }
+
+  const attrOf = (el: XmlElement, kind: string, cls: string, name: string): XmlAttr | undefined => el.attrs.get(name) ?? defaults.get(cls)?.get(kind)?.get(name);
+  const classOf = (el: XmlElement, inherited: string): string => {
+    const c = el.attrs.get('class');
+    if (c && !defaults.has(c.value)) r.fail(c, `${describeEl(el)} class`, `'${c.value}', which no <default> defines`, `one of ${[...defaults.keys()].join(', ')}`);
+    return c?.value ?? inherited;
+  };
+  const angle = (x: number): number => (compiler.degree && !importBug('import-degrees-as-radians') ? (x * Math.PI) / 180 : x);
+  const angleRange = (x: number): number => (compiler.degree ? (x * Math.PI) / 180 : x);
+
+  /** The frame orientation of an element from quat / axisangle / euler / xyaxes / zaxis (at most one). */
+  const orientation = (get: (n: string) => XmlAttr | undefined, subject: string, at: XmlElement): Quat => {
+    const forms = ['quat', 'axisangle', 'euler', 'xyaxes', 'zaxis'].filter((f) => get(f));
+    if (forms.length > 1) r.fail(at, subject, `${forms.join(' and ')}`, 'at most one orientation (quat, axisangle, euler, xyaxes or zaxis)');
+    const f = forms[0];
+    if (!f) return [1, 0, 0, 0];
+    const a = get(f)!;
+    const tooSmall = (v: number[], n: number): void => {
+      if (!(Math.hypot(...v.slice(0, n)) >= 1e-14)) r.fail(a, `${subject} ${f}`, 'a zero vector', 'a nonzero direction');
+    };
+    switch (f) {
+      case 'quat': {
+        const q = r.nums(a, `${subject} quat`, 4);
+        tooSmall(q, 4);
+        return normalize4(q);
+      }
+      case 'axisangle': {
+        const v = r.nums(a, `${subject} axisangle`, 4);
+        tooSmall(v, 3);
+        return axisAngleQuat(v, angle(v[3]));
+      }
+      case 'euler':
+        return eulerQuat(r.nums(a, `${subject} euler`, 3).map(angle), compiler.eulerseq);
+      case 'xyaxes': {
+        const v = r.nums(a, `${subject} xyaxes`, 6);
+        tooSmall(v, 3);
+        return xyaxesQuat(v);
+      }
+      default: {
+        const v = r.nums(a, `${subject} zaxis`, 3);
+        tooSmall(v, 3);
+        return zaxisQuat(v);
+      }
+    }
+  };
+  const vec3 = (a: XmlAttr | undefined, subject: string, dflt: Vec3): Vec3 => (a ? (r.nums(a, subject, 3) as Vec3) : [...dflt]);
+  const numOr = (a: XmlAttr | undefined, subject: string, dflt: number): number => (a ? r.num(a, subject) : dflt);
+
+  const massSpec = new Map<IrGeom, { mass: number | undefined; density: number; el: XmlElement }>();
+  const geomOf = (el: XmlElement, cls: string, owner: string, k: number, isWorld: boolean): IrGeom | undefined => {
+    const get = (n: string): XmlAttr | undefined => attrOf(el, 'geom', cls, n);
+    const name = el.attrs.get('name')?.value ?? `${owner}/geom${k}`;
+    const subject = `geom '${name}'`;
+    const typeA = get('type');
+    const type = typeA ? r.choice(typeA, `${subject} type`, ['sphere', 'capsule', 'box', 'cylinder', 'ellipsoid', 'plane', 'mesh', 'hfield', 'sdf'] as const) : 'sphere';
+    if (type === 'hfield' || type === 'sdf') r.fail(typeA!, `${subject} type`, type, 'sphere, capsule, box, cylinder, ellipsoid, plane or mesh');
+    for (const f of ['fluidshape']) if (get(f) && get(f)!.value !== 'none') r.fail(get(f)!, subject, 'fluid forces (fluidshape)', 'no fluid model (not supported)');
+    const contype = numOr(get('contype'), `${subject} contype`, 1);
+    const conaffinity = numOr(get('conaffinity'), `${subject} conaffinity`, 1);
+    if (compiler.discardvisual && contype === 0 && conaffinity === 0) {
+      note('skipped', el, `${subject}: visual geom discarded (compiler discardvisual)`);
+      return undefined;
+    }
+    const condimA = get('condim');
+    const condim = condimA ? r.num(condimA, `${subject} condim`) : 3;
+    if (condim !== 1 && condim !== 3) r.fail(condimA!, `${subject} condim`, String(condim), 'condim 1 (frictionless) or 3 (sliding friction); torsional and rolling friction are not supported');
+    const size = [0, 0, 0] as Vec3;
+    const sz = get('size');
+    if (sz) r.nums(sz, `${subject} size`, [1, 3]).forEach((x, i) => (size[i] = x));
+    let pos = vec3(get('pos'), `${subject} pos`, [0, 0, 0]);
+    let quat: Quat;
+    const fromto = get('fromto');
+    if (fromto && type !== 'mesh' && type !== 'plane' && type !== 'sphere') {
+      const f = r.nums(fromto, `${subject} fromto`, 6);
+      const v: Vec3 = [f[0] - f[3], f[1] - f[4], f[2] - f[5]];
+      const len = Math.hypot(...v);
+      if (!(len / 2 >= 1e-14)) r.fail(fromto, `${subject} fromto`, 'two coincident points', 'distinct end points');
+      size[1] = importBug('import-fromto-length') ? len : len / 2;
+      if (type === 'box' || type === 'ellipsoid') {
+        size[2] = size[1];
+        size[1] = size[0];
+      }
+      pos = [(f[0] + f[3]) / 2, (f[1] + f[4]) / 2, (f[2] + f[5]) / 2];
+      quat = zaxisQuat(v);
+    } else {
+      if (fromto) r.fail(fromto, `${subject} fromto`, `fromto on a ${type}`, 'fromto only on capsule, cylinder, box or ellipsoid');
+      quat = orientation(get, subject, el);
+    }
+    if (type === 'mesh') {
+      const m = get('mesh');
+      if (!m) r.fail(el, subject, 'a mesh geom without mesh=', 'mesh="NAME" of an <asset><mesh>');
+      const b = meshes.get(m.value);
+      if (!b) r.fail(m, `${subject} mesh`, `'${m.value}', which no <asset><mesh> defines`, `one of ${[...meshes.keys()].join(', ') || '(no meshes)'}`);
+      const c: Vec3 = [(b.min[0] + b.max[0]) / 2, (b.min[1] + b.max[1]) / 2, (b.min[2] + b.max[2]) / 2];
+      const rq = quatRotate(quat, c);
+      pos = [pos[0] + rq[0], pos[1] + rq[1], pos[2] + rq[2]];
+      for (let i = 0; i < 3; i++) size[i] = (b.max[i] - b.min[i]) / 2;
+    } else {
+      const need = { sphere: 1, capsule: 2, cylinder: 2, box: 3, ellipsoid: 3, plane: 0 }[type];
+      for (let i = 0; i < need; i++) if (!(size[i] > 0)) r.fail(sz ?? el, `${subject} size`, sz ? quote3(size) : 'no size', `${need} positive number${need > 1 ? 's' : ''} for a ${type}`);
+    }
+    if (type === 'plane' && !isWorld) r.fail(el, subject, 'a plane in a body', 'planes only directly in <worldbody> (static)');
+    const fr = get('friction');
+    const g: IrGeom = {
+      name,
+      type: type as IrGeomType,
+      size,
+      pos,
+      quat,
+      contype,
+      conaffinity,
+      friction: fr ? r.nums(fr, `${subject} friction`, [1, 3])[0] : 1,
+      condim: condim as 1 | 3,
+      margin: numOr(get('margin'), `${subject} margin`, 0),
+      gap: numOr(get('gap'), `${subject} gap`, 0),
+      mass: 0,
+      inertia: [0, 0, 0],
+      source: r.span(el),
+    };
+    const sr = get('solref');
+    if (sr) g.solref = r.nums(sr, `${subject} solref`, 2) as Solref;
+    const si = get('solimp');
+    if (si) g.solimp = padSolimp(r.nums(si, `${subject} solimp`, [3, 5])) as Solimp;
+    const rgba = get('rgba');
+    if (rgba) g.rgba = r.nums(rgba, `${subject} rgba`, 4) as [number, number, number, number];
+    const massA = get('mass');
+    massSpec.set(g, { mass: massA ? r.num(massA, `${subject} mass`) : undefined, density: numOr(get('density'), `${subject} density`, 1000), el });
+    return g;
+  };
+
+  const jointOf = (el: XmlElement, cls: string, body: string, k: number): IrJoint => {
+    const free = el.name === 'freejoint';
+    const get = (n: string): XmlAttr | undefined => (free ? el.attrs.get(n) : attrOf(el, 'joint', cls, n));
+    const name = el.attrs.get('name')?.value ?? (k === 0 ? body : `${body}_joint${k}`);
+    const subject = `joint '${name}'`;
+    const typeA = get('type');
+    const type = free ? 'free' : typeA ? r.choice(typeA, `${subject} type`, ['hinge', 'slide', 'ball', 'free'] as const) : 'hinge';
+    const axisRaw = vec3(get('axis'), `${subject} axis`, [0, 0, 1]);
+    const an = Math.hypot(...axisRaw);
+    if ((type === 'hinge' || type === 'slide') && !(an >= 1e-14)) r.fail(get('axis') ?? el, `${subject} axis`, 'a zero axis', 'a nonzero direction');
+    const isAngle = type === 'hinge';
+    const conv = (x: number): number => (isAngle ? angleRange(x) : x);
+    const j: IrJoint = {
+      name,
+      type,
+      pos: vec3(get('pos'), `${subject} pos`, [0, 0, 0]),
+      axis: an > 0 ? [axisRaw[0] / an, axisRaw[1] / an, axisRaw[2] / an] : [0, 0, 1],
+      ref: conv(numOr(get('ref'), `${subject} ref`, 0)),
+      damping: numOr(get('damping'), `${subject} damping`, 0),
+      stiffness: numOr(get('stiffness'), `${subject} stiffness`, 0),
+      springref: conv(numOr(get('springref'), `${subject} springref`, 0)),
+      armature: numOr(get('armature'), `${subject} armature`, 0),
+      frictionloss: numOr(get('frictionloss'), `${subject} frictionloss`, 0),
+      source: r.span(el),
+    };
+    const rangeA = get('range');
+    const limA = get('limited');
+    const limited = limA ? r.choice(limA, `${subject} limited`, ['true', 'false', 'auto'] as const) : 'auto';
+    const isLimited = limited === 'true' || (limited === 'auto' && compiler.autolimits && rangeA !== undefined);
+    if (limited === 'auto' && !compiler.autolimits && rangeA) r.fail(rangeA, `${subject} range`, 'a range without limited="true" while compiler autolimits="false"', 'limited="true", or autolimits="true" (as MuJoCo requires)');
+    if (isLimited) {
+      const rg = rangeA ? r.nums(rangeA, `${subject} range`, 2) : [0, 0];
+      if (type === 'hinge' || type === 'slide') {
+        if (!(rg[0] < rg[1])) r.fail(rangeA ?? el, `${subject} range`, `[${rg.join(', ')}]`, 'lower < upper');
+      }
+      j.range = [conv(rg[0]), conv(rg[1])];
+      const sr = get('solreflimit');
+      const si = get('solimplimit');
+      j.limit = {
+        solref: sr ? (r.nums(sr, `${subject} solreflimit`, 2) as Solref) : [...DEFAULT_SOLREF],
+        solimp: si ? (padSolimp(r.nums(si, `${subject} solimplimit`, [3, 5])) as Solimp) : [...DEFAULT_SOLIMP],
+        margin: numOr(get('margin'), `${subject} margin`, 0),
+      };
+    }
+    return j;
+  };
+
+  // The body tree, depth first (MuJoCo's body order).
+  const worldbody = sections('worldbody');
+  if (worldbody.length === 0) r.fail(root, '<mujoco>', 'no <worldbody>', 'a <worldbody> with the robot\'s bodies');
+  const visit = (el: XmlElement, parent: number, inherited: string): void => {
+    const isWorld = parent === -2;
+    let bi = -1;
+    let ownClass = inherited;
+    if (!isWorld) {
+      const cc = el.attrs.get('childclass');
+      if (cc && !defaults.has(cc.value)) r.fail(cc, `${describeEl(el)} childclass`, `'${cc.value}', which no <default> defines`, `one of ${[...defaults.keys()].join(', ')}`);
+      ownClass = cc?.value ?? inherited;
+      const name = el.attrs.get('name')?.value ?? `body${ir.bodies.length + 1}`;
+      for (const f of ['mocap', 'gravcomp']) {
+        const a = el.attrs.get(f);
+        if (a && a.value !== 'false' && a.value !== '0') r.fail(a, `body '${name}' ${f}`, quote3v(a.value), `no ${f} (not supported)`);
+      }
+      const body: IrBody = {
+        name,
+        parent,
+        pos: vec3(el.attrs.get('pos'), `body '${name}' pos`, [0, 0, 0]),
+        quat: orientation((n) => el.attrs.get(n), `body '${name}'`, el),
+        joints: [],
+        mass: 0,
+        ipos: [0, 0, 0],
+        inertia: [0, 0, 0, 0, 0, 0],
+        geoms: [],
+        source: r.span(el),
+      };
+      bi = ir.bodies.length;
+      ir.bodies.push(body);
+    }
+    const bodyName = isWorld ? 'world' : ir.bodies[bi].name;
+    let explicit: XmlElement | undefined;
+    const geoms: IrGeom[] = [];
+    for (const c of el.children) {
+      switch (c.name) {
+        case 'body':
+          break;
+        case 'inertial':
+          if (isWorld) r.fail(c, '<inertial>', 'an inertial in <worldbody>', 'inertials only in bodies');
+          explicit = c;
+          break;
+        case 'joint':
+        case 'freejoint':
+          if (isWorld) r.fail(c, `<${c.name}>`, 'a joint in <worldbody>', 'joints only in bodies');
+          ir.bodies[bi].joints.push(jointOf(c, classOf(c, ownClass), bodyName, ir.bodies[bi].joints.length));
+          break;
+        case 'geom': {
+          const g = geomOf(c, classOf(c, ownClass), bodyName, geoms.length, isWorld);
+          if (g) geoms.push(g);
+          break;
+        }
+        case 'site':
+        case 'camera':
+        case 'light':
+          note('skipped', c, `<${c.name}> does not change the dynamics`);
+          break;
+        case 'frame':
+        case 'replicate':
+        case 'composite':
+        case 'flexcomp':
+        case 'plugin':
+        case 'attach':
+          r.fail(c, `<${c.name}>`, `<${c.name}> in a body`, 'body, inertial, joint, freejoint, geom, site, camera, light (inline frames and replicates are not supported)');
+          break;
+        default:
+          r.fail(c, `<${c.name}>`, 'an element MJCF does not define in a body', 'body, inertial, joint, freejoint, geom, site, camera, light');
+      }
+    }
+    if (isWorld) ir.worldGeoms.push(...geoms);
+    else {
+      const b = ir.bodies[bi];
+      b.geoms = geoms;
+      const fromGeoms = compiler.inertiafromgeom === 'true' || (compiler.inertiafromgeom === 'auto' && !explicit);
+      if (explicit && !fromGeoms) readInertial(explicit, b);
+      else if (fromGeoms) {
+        // MuJoCo infers the geoms' masses only for a body whose inertia comes from them.
+        for (const g of geoms) {
+          const ms = massSpec.get(g)!;
+          inferGeomMass(g, ms.mass, ms.density);
+          if (g.type === 'mesh' && g.mass > 0) note('approximated', ms.el, `geom '${g.name}': mass and inertia from the mesh's bounding box (MuJoCo integrates the mesh itself); give the body an <inertial> to match MuJoCo exactly`);
+        }
+        const gi = inertiaFromGeoms(geoms);
+        if (gi) {
+          b.mass = gi.mass;
+          b.ipos = gi.ipos;
+          b.inertia = gi.inertia;
+        }
+      }
+    }
+    for (const c of el.children) if (c.name === 'body') visit(c, isWorld ? -1 : bi, ownClass);
+  };
+  const readInertial = (el: XmlElement, b: IrBody): void => {
+    const subject = `body '${b.name}' inertial`;
+    const massA = el.attrs.get('mass');
+    if (!massA) r.fail(el, subject, 'no mass', 'mass="M"');
+    const mass = r.num(massA, `${subject} mass`);
+    if (!(mass >= 0)) r.fail(massA, `${subject} mass`, String(mass), 'a mass >= 0');
+    const ipos = vec3(el.attrs.get('pos'), `${subject} pos`, [0, 0, 0]);
+    if (!el.attrs.get('pos')) r.fail(el, subject, 'no pos', 'pos="x y z" (MuJoCo requires it)');
+    const diag = el.attrs.get('diaginertia');
+    const full = el.attrs.get('fullinertia');
+    let I: Inertia6;
+    if (diag && full) r.fail(full, subject, 'both diaginertia and fullinertia', 'one of them');
+    if (full) {
+      if (['quat', 'axisangle', 'euler', 'xyaxes', 'zaxis'].some((f) => el.attrs.get(f))) r.fail(full, subject, 'fullinertia with an orientation', 'fullinertia alone (it is given in the body axes)');
+      I = r.nums(full, `${subject} fullinertia`, 6) as Inertia6;
+    } else if (diag) {
+      const d = r.nums(diag, `${subject} diaginertia`, 3);
+      const q = orientation((n) => el.attrs.get(n), subject, el);
+      I = importBug('import-inertial-quat-ignored') ? [d[0], d[1], d[2], 0, 0, 0] : rotateInertia([d[0], d[1], d[2], 0, 0, 0], q);
+    } else r.fail(el, subject, 'no inertia', 'diaginertia="Ixx Iyy Izz" or fullinertia="Ixx Iyy Izz Ixy Ixz Iyz"');
+    if (mass > 0) {
+      const bad = inertiaProblem(I);
+      if (bad) r.fail(full ?? diag ?? el, `${subject} inertia`, bad, 'a physical inertia (positive definite, A + B >= C)');
+    }
+    b.mass = mass;
+    b.ipos = ipos;
+    b.inertia = I;
+  };
+  for (const wb of worldbody) visit(wb, -2, 'main');
+
+  for (const a of sections('actuator')) {
+    for (const c of a.children) {
+      if (!['motor', 'position', 'velocity'].includes(c.name)) r.fail(c, `<${c.name}>`, `a ${c.name} actuator`, 'motor, position or velocity (on a joint)');
+      const cls = classOf(c, 'main');
+      const get = (n: string): XmlAttr | undefined => attrOf(c, c.name, cls, n);
+      const name = c.attrs.get('name')?.value ?? `${c.name}${ir.actuators.length}`;
+      const subject = `actuator '${name}'`;
+      for (const t of ['tendon', 'site', 'body', 'jointinparent', 'cranksite']) if (get(t)) r.fail(get(t)!, subject, `a transmission through ${t}`, 'joint="NAME" (joint transmission only)');
+      const joint = get('joint');
+      if (!joint) r.fail(c, subject, 'no joint', 'joint="NAME"');
+      const gearA = get('gear');
+      const gear = gearA ? r.nums(gearA, `${subject} gear`, [1, 6]) : [1];
+      if (gear.slice(1).some((x) => x !== 0)) note('dropped', gearA!, `${subject}: gear components 2..6 apply to ball/free joints only; gear ${gear[0]} kept`);
+      const range = (n: string, lim: string): [number, number] | undefined => {
+        const ra = get(n);
+        const la = get(lim);
+        const l = la ? r.choice(la, `${subject} ${lim}`, ['true', 'false', 'auto'] as const) : 'auto';
+        if (!(l === 'true' || (l === 'auto' && compiler.autolimits && ra))) return undefined;
+        const v = ra ? r.nums(ra, `${subject} ${n}`, 2) : [0, 0];
+        if (!(v[0] < v[1])) r.fail(ra ?? c, `${subject} ${n}`, `[${v.join(', ')}]`, 'lower < upper');
+        return [v[0], v[1]];
+      };
+      const act: IrActuator = {
+        name,
+        kind: c.name as IrActuator['kind'],
+        joint: joint.value,
+        gear: gear[0],
+        kp: c.name === 'position' ? numOr(get('kp'), `${subject} kp`, 1) : 0,
+        kv: c.name === 'velocity' ? numOr(get('kv'), `${subject} kv`, 1) : c.name === 'position' ? numOr(get('kv'), `${subject} kv`, 0) : 0,
+        source: r.span(c),
+      };
+      const cr = range('ctrlrange', 'ctrllimited');
+      if (cr) act.ctrlrange = cr;
+      const fr = range('forcerange', 'forcelimited');
+      if (fr) act.forcerange = fr;
+      ir.actuators.push(act);
+    }
+  }
+  for (const s of sections('contact')) {
+    for (const c of s.children) {
+      if (c.name !== 'exclude') r.fail(c, `<contact><${c.name}>`, `an explicit contact ${c.name}`, '<exclude body1 body2> only (explicit pairs are not supported)');
+      const b1 = c.attrs.get('body1');
+      const b2 = c.attrs.get('body2');
+      if (!b1 || !b2) r.fail(c, '<exclude>', 'a missing body1 or body2', 'body1="A" body2="B"');
+      ir.excludes.push({ body1: b1.value, body2: b2.value, source: r.span(c) });
+    }
+  }
+  const keys = sections('keyframe').flatMap((k) => k.children.filter((c) => c.name === 'key'));
+  if (keys.length) {
+    const k = keys[0];
+    const qp = k.attrs.get('qpos');
+    const qv = k.attrs.get('qvel');
+    ir.key = { source: r.span(k) };
+    if (qp) ir.key.qpos = r.nums(qp, 'keyframe qpos', [0, 1e6]);
+    if (qv) ir.key.qvel = r.nums(qv, 'keyframe qvel', [0, 1e6]);
+    for (const extra of keys.slice(1)) note('skipped', extra, 'only the first keyframe is used (as the initial state)');
+    for (const f of ['act', 'ctrl', 'mpos', 'mquat']) if (k.attrs.get(f)) note('dropped', k.attrs.get(f)!, `keyframe ${f} is not used`);
+  }
+  return ir;
+}
+
+function readCompiler(r: Reader, c: XmlElement, compiler: Compiler, note: (k: ImportNote['kind'], at: XmlElement | XmlAttr, m: string) => void): void {
+  for (const [k, a] of c.attrs) {
+    switch (k) {
+      case 'angle':
+        compiler.degree = r.choice(a, 'compiler angle', ['degree', 'radian'] as const) === 'degree';
+        break;
+      case 'eulerseq':
+        if (!/^[xyzXYZ]{3}$/.test(a.value)) r.fail(a, 'compiler eulerseq', `"${a.value}"`, 'three letters from x, y, z, X, Y, Z (lower case: moving axes, upper case: fixed axes)');
+        compiler.eulerseq = a.value;
+        break;
+      case 'meshdir':
+      case 'assetdir':
+        compiler.meshdir = a.value;
+        break;
+      case 'autolimits':
+        compiler.autolimits = r.bool(a, 'compiler autolimits');
+        break;
+      case 'inertiafromgeom':
+        compiler.inertiafromgeom = r.choice(a, 'compiler inertiafromgeom', ['true', 'false', 'auto'] as const);
+        break;
+      case 'discardvisual':
+        compiler.discardvisual = r.bool(a, 'compiler discardvisual');
+        break;
+      case 'boundmass':
+      case 'boundinertia':
+        if (r.num(a, `compiler ${k}`) !== 0) r.fail(a, `compiler ${k}`, a.value, `${k}="0" (bounding masses and inertias is not supported)`);
+        break;
+      case 'balanceinertia':
+      case 'fusestatic':
+      case 'alignfree':
+        if (a.value === 'true') r.fail(a, `compiler ${k}`, 'true', `${k}="false" (not supported)`);
+        break;
+      default:
+        note('skipped', a, `compiler ${k} does not change what the importer reads`);
+    }
+  }
+}
+
+function readOption(r: Reader, o: XmlElement, ir: IrModel, note: (k: ImportNote['kind'], at: XmlElement | XmlAttr, m: string) => void): void {
+  for (const [k, a] of o.attrs) {
+    switch (k) {
+      case 'timestep': {
+        const h = r.num(a, 'option timestep');
+        if (!(h >= 1e-9 && h <= 1)) r.fail(a, 'option timestep', a.value, 'a time step from 1e-9 to 1 s');
+        ir.option.timestep = h;
+        break;
+      }
+      case 'gravity':
+        ir.option.gravity = r.nums(a, 'option gravity', 3) as Vec3;
+        break;
+      case 'integrator': {
+        const v = r.choice(a, 'option integrator', ['Euler', 'RK4', 'implicit', 'implicitfast'] as const);
+        ir.option.integrator = v === 'RK4' ? 'rk4' : 'euler';
+        if (v === 'implicit' || v === 'implicitfast') note('approximated', a, `integrator ${v} → semi-implicit Euler (with damping implicit, as MuJoCo's Euler)`);
+        break;
+      }
+      case 'cone':
+        if (r.choice(a, 'option cone', ['pyramidal', 'elliptic'] as const) === 'elliptic') note('approximated', a, 'elliptic friction cone → pyramidal (the only cone the solver has)');
+        break;
+      case 'solver':
+        if (r.choice(a, 'option solver', ['PGS', 'CG', 'Newton'] as const) !== 'CG') note('approximated', a, `solver ${a.value} → CG (the only solver; same optimum, different convergence per iteration)`);
+        break;
+      case 'iterations':
+        ir.option.iterations = r.num(a, 'option iterations');
+        break;
+      case 'impratio':
+        ir.option.impratio = r.num(a, 'option impratio');
+        break;
+      case 'density':
+      case 'viscosity':
+        if (r.num(a, `option ${k}`) !== 0) r.fail(a, `option ${k}`, a.value, `${k}="0" (fluid forces are not supported)`);
+        break;
+      case 'wind':
+        if (r.nums(a, 'option wind', 3).some((x) => x !== 0)) r.fail(a, 'option wind', a.value, 'no wind (fluid forces are not supported)');
+        break;
+      default:
+        note('skipped', a, `option ${k} is not used`);
+    }
+  }
+  if (!o.attrs.has('iterations')) note('as-mujoco', o, 'solver iterations 100 (MuJoCo\'s default)');
+  for (const f of o.children) {
+    if (f.name !== 'flag') r.fail(f, `<option><${f.name}>`, f.name, '<flag>');
+    for (const [k, a] of f.attrs) {
+      if (k === 'gravity' && a.value === 'disable') ir.option.gravity = [0, 0, 0];
+      else note('skipped', a, `flag ${k}="${a.value}" is not applied`);
+    }
+  }
+  if (!o.attrs.has('solver')) note('approximated', o, 'MuJoCo\'s default solver is Newton; Achilles uses CG (same optimum)');
+}
+
+function padSolimp(v: number[]): number[] {
+  return v.concat(DEFAULT_SOLIMP.slice(v.length));
+}
+const quote3 = (v: readonly number[]): string => `[${v.join(', ')}]`;
+const quote3v = (s: string): string => `"${s.slice(0, 30)}"`;
