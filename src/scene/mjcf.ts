@@ -2,8 +2,9 @@
 // joint order, so MuJoCo's qpos/qvel layout equals the engine's q/v layout (per copy).
 // Joint ranges become MuJoCo's limited ranges with their solreflimit, solimplimit and margin;
 // shapes carry their solref, solimp and condim; the option block states the constraint solver
-// (pyramidal cone, CG with the model's fixed iteration count: tolerance 0, impratio). No damping
-// or armature yet. Initial state goes in keyframe "initial"; the
+// (pyramidal cone, CG with the model's fixed iteration count: tolerance 0, impratio). Passive joint
+// forces go on each joint as MuJoCo's damping, armature, stiffness/springref and frictionloss (actuators
+// are not exported yet). Initial state goes in keyframe "initial"; the
 // constant generalized forces in <custom><numeric name="achilles_tau"> (set them as
 // data.qfrc_applied: MJCF has no static generalized force). One MuJoCo step = one engine substep.
 //
@@ -145,25 +146,37 @@ function limitXml(b: BodyDesc): string {
   return ` limited="true" range="${nums(b.range)}" solreflimit="${nums(l.solref)}" solimplimit="${nums(l.solimp)}" margin="${num(l.margin)}"`;
 }
 
+/** A joint's passive forces, per degree of freedom as in MuJoCo (damping, armature, frictionloss;
+ *  stiffness and springref on hinges and slides only, as the scene allows them). */
+function passiveXml(b: BodyDesc): string {
+  const a: string[] = [];
+  if (b.damping) a.push(` damping="${num(b.damping)}"`);
+  if (b.armature) a.push(` armature="${num(b.armature)}"`);
+  if (b.frictionloss) a.push(` frictionloss="${num(b.frictionloss)}"`);
+  if (b.stiffness) a.push(` stiffness="${num(b.stiffness)}" springref="${num(b.springref ?? 0)}"`);
+  return a.join('');
+}
+
 /** Joint elements in the engine's coordinate order for this body. */
 function jointXml(b: BodyDesc, sfx: string): string[] {
   const n = esc(b.name + sfx);
+  const p = passiveXml(b);
   switch (b.joint) {
     case 'revolute':
-      return [`<joint name="${n}" type="hinge" axis="${nums(b.axis)}"${limitXml(b)}/>`];
+      return [`<joint name="${n}" type="hinge" axis="${nums(b.axis)}"${limitXml(b)}${p}/>`];
     case 'prismatic':
-      return [`<joint name="${n}" type="slide" axis="${nums(b.axis)}"${limitXml(b)}/>`];
+      return [`<joint name="${n}" type="slide" axis="${nums(b.axis)}"${limitXml(b)}${p}/>`];
     case 'ball':
-      return [`<joint name="${n}" type="ball"/>`];
+      return [`<joint name="${n}" type="ball"${p}/>`];
     case 'free':
-      return [`<freejoint name="${n}"/>`];
+      return [p ? `<joint name="${n}" type="free"${p}/>` : `<freejoint name="${n}"/>`];
     case 'planar': {
       // X_J = Trans(x·u + y·w)·Rot(n, θ): MuJoCo applies a body's joints in order, slides before the hinge.
       const { u, w } = planarFrame(b.axis as Vec3);
       return [
-        `<joint name="${n}_x" type="slide" axis="${nums(u)}"/>`,
-        `<joint name="${n}_y" type="slide" axis="${nums(w)}"/>`,
-        `<joint name="${n}_theta" type="hinge" axis="${nums(b.axis)}"/>`,
+        `<joint name="${n}_x" type="slide" axis="${nums(u)}"${p}/>`,
+        `<joint name="${n}_y" type="slide" axis="${nums(w)}"${p}/>`,
+        `<joint name="${n}_theta" type="hinge" axis="${nums(b.axis)}"${p}/>`,
       ];
     }
     case 'fixed':

@@ -527,12 +527,26 @@ template <class V> class KernelImpl final : public Kernel {
         // every evaluation: forward dynamics, detection, rows, the solve warm-started from the
         // qacc of the substep's first evaluation of the previous substep (MuJoCo's qacc_warmstart)
         // (efforts and Euler's implicit damping as SmoothAcc; the solve then uses that smooth q̈)
+        // With implicit damping (semi-implicit Euler), as MuJoCo's mj_EulerSkip: the constraints are
+        // solved with M (qacc_smooth = M⁻¹f), and only then (M + h·D)·q̈ = f + Jᵀλ gives the step's q̈;
+        // the warm start keeps the constrained q̈ of M, as MuJoCo's qacc_warmstart does.
+        const bool damped = M_.damped_step && opt_.integrator == Integrator::Euler;
+        ConstraintWork<V>& cw = sc.cw;
         auto acc = [&](const V* q, const V* v, V* out, bool first = false, bool stepping = false) {
-          forward_dynamics(M_, s.W, q, v, efforts(M_, s, q, v, first), out, stepping);
+          const V* f = efforts(M_, s, q, v, first);
+          const bool implicit = stepping && damped;
+          forward_dynamics(M_, s.W, q, v, f, out, stepping && !implicit);
           constrain(sc, q, v, out, KC_.iterations, true);
+          if (!implicit) return;
+          for (int k = 0; k < M_.nv; ++k) {
+            cw.tmp2[k] = out[k]; // the constrained q̈ of M
+            cw.tmp[k] = cw.nused > 0 ? f[k] + cw.qfrc[k] : f[k];
+          }
+          forward_dynamics(M_, s.W, q, v, cw.tmp, out, true);
         };
         substep(s, a, acc);
-        for (int k = 0; k < M_.nv; ++k) sc.cw.warm[k] = a[k];
+        const V* warm = damped ? cw.tmp2 : a;
+        for (int k = 0; k < M_.nv; ++k) cw.warm[k] = warm[k];
       }
     }
     if (ACH_BUG(TorqueLate))

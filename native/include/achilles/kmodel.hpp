@@ -73,13 +73,18 @@ template <class T> struct KModel {
   /// The step's D addition: MuJoCo's Euler solves (M + h·diag(damping))·q̈ = f, which the ABA
   /// does by adding h·damping to each damped joint's D (the damping force −d·q̇ stays in f).
   void set_step(const Model& model, double h, bool implicit_damping) {
+    damped_step = false;
     for (std::size_t i = 0; i < joints.size(); ++i) {
       const Joint& j = model.joints[i];
       // The planted bug: damping left explicit where MuJoCo's Euler treats it implicitly.
       const bool implicit = implicit_damping && !ACH_BUG(DampingExplicit);
       joints[i].d_step = T(implicit ? j.armature + h * j.damping : j.armature);
+      if (implicit && j.damping != 0) damped_step = true;
     }
   }
+  /// Whether a step's D differs from M's (implicit damping): then a constrained step solves the
+  /// constraints with M and only its final q̈ with M + h·D (MuJoCo's mj_EulerSkip).
+  bool damped_step = false;
 };
 
 } // namespace ACH_ISA_NS

@@ -103,11 +103,13 @@ export function armStates(n: number, seed: number): TestState[] {
 
 /** One hinge pendulum (a 1 kg ball on a massless-looking rod: inertia about the CoM small) with the
  *  range [−0.6, 0.6] rad, released hanging with 4 rad/s: it swings into the upper limit, is thrown
- *  back into the lower one, and so on (the limit's soft spring-damper each time). */
+ *  back into the lower one, and so on (the limit's soft spring-damper each time). Its joint has
+ *  damping and armature, so the limit rows meet MuJoCo's implicit damping in Euler ((M + h·D) only
+ *  after the constraint solve with M) and the armature in the solver's M and M⁻¹. */
 export function limitPendulumModel(): ModelDesc {
   const body: BodyDesc = {
     name: 'pendulum', parent: -1, pos: [0, 0, 1], quat: [1, 0, 0, 0], joint: 'revolute', axis: [0, 1, 0], mass: 1, com: [0, 0, -0.5],
-    inertia: [0.004, 0.004, 0.004, 0, 0, 0], q0: [0], v0: [4], tau: [0], range: [-0.6, 0.6],
+    inertia: [0.004, 0.004, 0.004, 0, 0, 0], q0: [0], v0: [4], tau: [0], range: [-0.6, 0.6], damping: 0.05, armature: 0.01,
     limit: { solref: [0.02, 1], solimp: [0.9, 0.95, 0.001, 0.5, 2], margin: 0 },
   };
   return { name: 'limit-pendulum', bodies: [body], world: { ...WORLD, duration: 2 }, files: [], solver: { iterations: 20, impratio: 1 } };

@@ -80,6 +80,11 @@ template <class V> inline void mul_M(const KModel<ScalarOf<V>>& M, const JointWo
     T.f[i] = mul(I, T.m[i]);
   }
   pass_wrench_to_joints(M, W, T.f, out);
+  // The armature lives only in the ABA's D (M's diagonal): add it here too, so M·x and the solver's
+  // M⁻¹·x (solve_M, from the same ABA's factors) are products with the same matrix.
+  for (const auto& J : M.joints)
+    if (J.has_d)
+      for (int k = 0; k < J.nv; ++k) out[J.voff + k] += V(J.d_forward) * x[J.voff + k];
 }
 
 /// M⁻¹·τ from the factors (U, D⁻¹) of the ABA last run at this state.
