@@ -85,11 +85,24 @@ class ContactRef(Ref):
         g = d.contact[int(d.efc_id[i])].geom
         return "|".join(sorted(mujoco.mj_id2name(m, mujoco.mjtObj.mjOBJ_GEOM, int(x)) for x in g))
 
-    def contact_rows_J(self, pos, frame):
+    def contact_rows_J(self, pos, frame, free_block=None):
         """The contact rows' J rebuilt from a contact point and frame (MuJoCo's: the frame rows times the
-        difference of the two bodies' point Jacobians; pyramid edges J_n ± μ·J_t), in efc order."""
+        difference of the two bodies' point Jacobians; pyramid edges J_n ± μ·J_t), in efc order.
+        free_block(body) → 3×3: replaces a free joint's translational block of that body's point
+        Jacobian (MuJoCo's is exactly the identity)."""
         m, d = self.m, self.d
         rows = []
+
+        def jac(point, body):
+            jp = np.zeros((3, m.nv))
+            mujoco.mj_jac(m, d, jp, None, point, body)
+            if free_block is not None and body > 0:
+                for j in range(m.njnt):
+                    if m.jnt_type[j] == mujoco.mjtJoint.mjJNT_FREE and m.jnt_bodyid[j] == body:
+                        a = m.jnt_dofadr[j]
+                        jp[:, a:a + 3] = free_block(body)
+            return jp
+
         for i in range(d.nefc):
             if int(d.efc_type[i]) in (int(mujoco.mjtConstraint.mjCNSTR_LIMIT_JOINT), int(mujoco.mjtConstraint.mjCNSTR_FRICTION_DOF)):
                 rows.append(np.array(d.efc_J[i * m.nv:(i + 1) * m.nv]))
@@ -97,9 +110,7 @@ class ContactRef(Ref):
             k = int(d.efc_id[i])
             c = d.contact[k]
             b1, b2 = m.geom_bodyid[c.geom[0]], m.geom_bodyid[c.geom[1]]
-            j1, j2 = np.zeros((3, m.nv)), np.zeros((3, m.nv))
-            mujoco.mj_jac(m, d, j1, None, pos[k], b1)
-            mujoco.mj_jac(m, d, j2, None, pos[k], b2)
+            j1, j2 = jac(pos[k], b1), jac(pos[k], b2)
             F = np.array(frame[k]).reshape(3, 3) @ (j2 - j1)
             first = next(j for j in range(d.nefc) if d.efc_id[j] == k and d.efc_type[j] == d.efc_type[i])
             e = i - first
@@ -112,7 +123,9 @@ class ContactRef(Ref):
 
     def j_floor(self, seed, draws):
         """J's float32 floor from what an engine stores to build it: every contact point and frame
-        entry × (1 + δ), |δ| ≤ 2⁻²⁴ (draws), J rebuilt and stored in float32, against MuJoCo's J."""
+        entry × (1 + δ), |δ| ≤ 2⁻²⁴ (draws), a free body's translational block as a body-frame engine
+        forms it from its stored rotation (R·Rᵀ in float32), J rebuilt and stored in float32, against
+        MuJoCo's J."""
         m, d = self.m, self.d
         J = np.array(d.efc_J[:d.nefc * m.nv]).reshape(d.nefc, m.nv)
         if d.nefc == 0:
@@ -126,10 +139,18 @@ class ContactRef(Ref):
         rng = np.random.default_rng(seed)
         worst = 0.0
         h = 2.0 ** -24
+        # An engine that works in body frames (Featherstone's spatial algebra, as ours) builds a free
+        # body's translational block as R·Rᵀ from the body rotation it stores: in float32, R rounded
+        # (and × (1 + δ)), the product rounded, instead of MuJoCo's exact identity.
+        def body_frame_block(body):
+            R = np.array(d.xmat[body]).reshape(3, 3)
+            R32 = (R * (1 + h * rng.uniform(-1, 1, R.shape))).astype(np.float32)
+            return (R32 @ R32.T).astype(np.float32).astype(np.float64)
+
         for _ in range(draws):
             pos = pos0 * (1 + h * rng.uniform(-1, 1, pos0.shape))
             frame = frame0 * (1 + h * rng.uniform(-1, 1, frame0.shape))
-            Jt = self.contact_rows_J(pos, frame).astype(np.float32).astype(np.float64)
+            Jt = self.contact_rows_J(pos, frame, body_frame_block).astype(np.float32).astype(np.float64)
             worst = max(worst, float(np.abs(Jt - J).max() / scale))
         return worst
 

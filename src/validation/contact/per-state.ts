@@ -14,8 +14,10 @@
 // MuJoCo's own change when the state and the model constants are perturbed by a float32 half-ulp
 // (states.ts perturbState, perturbedModels; F32_PERTURBATIONS twins), the twin's answer stored in
 // float32; J's floor also counts what an engine stores to build J (mujoco_contact.py j_floor: every
-// contact point and frame entry perturbed by a half-ulp, J rebuilt and stored in float32), since
-// perturbing the inputs barely moves a plane's normal. A state where a twin's rows differ (a contact or limit switching within a half-ulp) is on
+// contact point and frame entry perturbed by a half-ulp, a free body's translational block formed as
+// R·Rᵀ from its float32 rotation the way a body-frame engine like ours forms it — MuJoCo's is the exact
+// identity, a documented choice of representation that costs a few float32 ulps on J — J rebuilt and
+// stored in float32), since perturbing the inputs barely moves a plane's normal. A state where a twin's rows differ (a contact or limit switching within a half-ulp) is on
 // the edge: float32 cannot call it, and it is skipped in f32 and reported.
 
 import type { Precision } from '../../engine/api.js';
