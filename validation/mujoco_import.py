@@ -9,8 +9,9 @@ mujoco_ref.py, whose Ref class answers the per-state queries):
 
 Per model: body names, mass, CoM (body_ipos), inertia about the CoM in body axes (R(iquat)·diag·Rᵀ),
 joint names and types, qpos0; per state the body poses (xpos, xmat) and the free-space joint
-accelerations (with MuJoCo's mass matrix and bias force there) with only what the engine on main honours: constraints (limits, frictionloss,
-contacts), passive forces (damping, stiffness), actuation and armature switched off.
+accelerations (with MuJoCo's mass matrix and bias force there): passive forces (damping, stiffness),
+actuation (controls 0) and armature on, constraints (limits, frictionloss, contacts) off — the
+constraint rows are compared by the contact stages.
 """
 import json
 import sys
@@ -30,9 +31,7 @@ def compiled(path):
     ref = Ref.__new__(Ref)
     ref.m = mujoco.MjModel.from_xml_path(path)
     m = ref.m
-    m.opt.disableflags |= int(mujoco.mjtDisableBit.mjDSBL_CONSTRAINT | mujoco.mjtDisableBit.mjDSBL_SPRING | mujoco.mjtDisableBit.mjDSBL_DAMPER
-                              | mujoco.mjtDisableBit.mjDSBL_ACTUATION)
-    m.dof_armature[:] = 0
+    m.opt.disableflags |= int(mujoco.mjtDisableBit.mjDSBL_CONSTRAINT)
     ref.d = mujoco.MjData(m)
     ref.h0 = m.opt.timestep
     ref.integ0 = m.opt.integrator

@@ -145,8 +145,6 @@ export function compileIr(ir: IrModel, files: string[], notes: ImportNote[]): Co
     return d;
   });
   const moving = shapes.filter((sh) => sh.body >= 0 || sh.kind !== 'plane');
-  if (shapes.length && moving.length) notes.push({ kind: 'not-yet-honoured', source: shapes[0].source!, message: `${shapes.length} collision shape(s) kept with their friction, solref, solimp, condim, margin and gap; contact forces need the contact solver (branch 'contact-solver'), not on main yet` });
-  if (actuators.length) notes.push({ kind: 'not-yet-honoured', source: actuators[0].source!, message: `${actuators.length} actuator(s) kept in the model (ModelDesc.actuators); the engine on main does not apply actuator forces yet (branch 'actuators')` });
   const excludes: [number, number][] = ir.excludes.map((e) => {
     const find = (n: string): number => {
       if (n === 'world') return -1;
@@ -193,8 +191,6 @@ function passive(link: BodyDesc, j: IrJoint, notes: ImportNote[]): void {
       link.springref = j.springref;
     } else notes.push({ kind: 'dropped', source: j.source, message: `joint '${j.name}': stiffness on a ${j.type} joint is not supported (hinge and slide only)` });
   }
-  const kept = [link.range && 'range', link.damping && 'damping', link.armature && 'armature', link.frictionloss && 'frictionloss', link.stiffness && 'stiffness'].filter(Boolean);
-  if (kept.length) notes.push({ kind: 'not-yet-honoured', source: j.source, message: `joint '${j.name}': ${kept.join(', ')} kept in the model; the engine on main does not apply ${kept.length > 1 ? 'them' : 'it'} yet (branches 'contact-solver', 'actuators')` });
 }
 
 /** The nearest sphere-swept box, and a note when it is not the geom itself. */

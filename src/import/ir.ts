@@ -94,7 +94,7 @@ export interface IrModel {
   key?: { qpos?: number[]; qvel?: number[]; source: SourceSpan };
 }
 
-export type NoteKind = 'approximated' | 'dropped' | 'skipped' | 'not-yet-honoured' | 'as-mujoco';
+export type NoteKind = 'approximated' | 'dropped' | 'skipped' | 'as-mujoco';
 
 /** One thing the import approximated, dropped or changed, with where it came from. */
 export interface ImportNote {

@@ -183,7 +183,6 @@ template <class V> class KernelImpl final : public Kernel {
   void observe_blocks(int worker, int b0, int b1) override {
     BlockScratch<V>& sc = scratch_[worker];
     BlockState<V>& s = sc.s;
-    const int n = static_cast<int>(M_.joints.size());
     for (int b = b0; b < b1; ++b) {
       load_block(b, sc);
       pass_velocity(M_, s.W, s.q, s.v);
@@ -193,13 +192,7 @@ template <class V> class KernelImpl final : public Kernel {
       passive_energy(F_, s.q, s.v, ke, pe);
       vstore(lane_ptr(FieldId::Kinetic, 0, b), ke);
       vstore(lane_ptr(FieldId::Potential, 0, b), pe);
-      for (int i = 0; i < n; ++i) {
-        const Transform<V>& X = sc.X_WB[i];
-        vstore(lane_ptr(FieldId::BodyPos, i * 3 + 0, b), X.p.x);
-        vstore(lane_ptr(FieldId::BodyPos, i * 3 + 1, b), X.p.y);
-        vstore(lane_ptr(FieldId::BodyPos, i * 3 + 2, b), X.p.z);
-        for (int e = 0; e < 9; ++e) vstore(lane_ptr(FieldId::BodyRot, i * 9 + e, b), X.R.m[e]);
-      }
+      store_poses(b, sc);
     }
   }
 
@@ -211,15 +204,7 @@ template <class V> class KernelImpl final : public Kernel {
     BlockState<V>& s = sc.s;
     const int n = static_cast<int>(M_.joints.size());
     for (int b = b0; b < b1; ++b) {
-      load_block(b, sc);
-      held_controls_now(b, sc);
-      forward_dynamics(M_, s.W, s.q, s.v, efforts(M_, s, s.q, s.v), s.qacc);
-      if (KC_.enabled) {
-        ConstraintWork<V>& cw = sc.cw;
-        for (int r = 0; r < cw.nrows; ++r) cw.force[r] = V(T(0));
-        constrain(sc, s.q, s.v, s.qacc, KC_.iterations, true);
-      }
-      store_field(FieldId::Qacc, b, s.qacc, M_.nv);
+      acceleration_now(b, sc);
       pass_body_acceleration(M_, s.W, s.qacc);
       pass_pose(M_, s.W, sc.X_WB);
       for (int i = 0; i < n; ++i) {
@@ -231,12 +216,8 @@ template <class V> class KernelImpl final : public Kernel {
           vstore(lane_ptr(FieldId::BodyVel, i * 6 + e, b), vs[e]);
           vstore(lane_ptr(FieldId::BodyAcc, i * 6 + e, b), as[e]);
         }
-        const Transform<V>& X = sc.X_WB[i];
-        vstore(lane_ptr(FieldId::BodyPos, i * 3 + 0, b), X.p.x);
-        vstore(lane_ptr(FieldId::BodyPos, i * 3 + 1, b), X.p.y);
-        vstore(lane_ptr(FieldId::BodyPos, i * 3 + 2, b), X.p.z);
-        for (int e = 0; e < 9; ++e) vstore(lane_ptr(FieldId::BodyRot, i * 9 + e, b), X.R.m[e]);
       }
+      store_poses(b, sc);
     }
   }
 
@@ -274,21 +255,13 @@ template <class V> class KernelImpl final : public Kernel {
   /// evaluation: qacc, the contact fields and each contact slot's force.
   void constrain_blocks(int worker, int b0, int b1) override {
     BlockScratch<V>& sc = scratch_[worker];
-    BlockState<V>& s = sc.s;
     for (int b = b0; b < b1; ++b) {
-      load_block(b, sc);
-      held_controls_now(b, sc);
-      forward_dynamics(M_, s.W, s.q, s.v, efforts(M_, s, s.q, s.v), s.qacc);
-      if (KC_.enabled) {
-        ConstraintWork<V>& cw = sc.cw;
-        for (int r = 0; r < cw.nrows; ++r) cw.force[r] = V(T(0));
-        constrain(sc, s.q, s.v, s.qacc, KC_.iterations, true);
+      acceleration_now(b, sc);
+      if (KC_.enabled)
         for (std::size_t p = 0; p < KC_.pairs.size(); ++p) {
-          store_contacts(static_cast<int>(p), b, mask_true<V>(), cw.mf[p]);
-          store_pair_forces(static_cast<int>(p), b, cw);
+          store_contacts(static_cast<int>(p), b, mask_true<V>(), sc.cw.mf[p]);
+          store_pair_forces(static_cast<int>(p), b, sc.cw);
         }
-      }
-      store_field(FieldId::Qacc, b, s.qacc, M_.nv);
     }
   }
 
@@ -447,6 +420,31 @@ template <class V> class KernelImpl final : public Kernel {
   }
   /// The controls the next step would read, without moving the servos' targets (merge of
   /// actuators' forward_blocks: shared by forward, constrain, constraint_report and sense).
+  /// q̈ at block b's current state as the next step starts it: forward dynamics under the held
+  /// controls, then (constrained models) detection and the solve with the stored warm start, which
+  /// is read, never written. Stores Qacc.
+  void acceleration_now(int b, BlockScratch<V>& sc) {
+    BlockState<V>& s = sc.s;
+    load_block(b, sc);
+    held_controls_now(b, sc);
+    forward_dynamics(M_, s.W, s.q, s.v, efforts(M_, s, s.q, s.v), s.qacc);
+    if (KC_.enabled) {
+      ConstraintWork<V>& cw = sc.cw;
+      for (int r = 0; r < cw.nrows; ++r) cw.force[r] = V(T(0));
+      constrain(sc, s.q, s.v, s.qacc, KC_.iterations, true);
+    }
+    store_field(FieldId::Qacc, b, s.qacc, M_.nv);
+  }
+  /// Every body's world pose X_WB (after pass_pose) into BodyPos and BodyRot.
+  void store_poses(int b, const BlockScratch<V>& sc) const {
+    for (std::size_t i = 0; i < M_.joints.size(); ++i) {
+      const Transform<V>& X = sc.X_WB[i];
+      vstore(lane_ptr(FieldId::BodyPos, i * 3 + 0, b), X.p.x);
+      vstore(lane_ptr(FieldId::BodyPos, i * 3 + 1, b), X.p.y);
+      vstore(lane_ptr(FieldId::BodyPos, i * 3 + 2, b), X.p.z);
+      for (int e = 0; e < 9; ++e) vstore(lane_ptr(FieldId::BodyRot, i * 9 + e, b), X.R.m[e]);
+    }
+  }
   /// The controls acting at the current state, for forward, constrain and sense between steps:
   /// those the last step read (its half (steps_done − 1) % 2, held), or before any step the ones
   /// written for the first.
