@@ -168,7 +168,7 @@ describe('gates', () => {
   });
 
   it('a subset fails on a reached bug no gate caught, and cannot pass when it reaches none', () => {
-    const base = { rows: [], energy: {}, closedForm: [], tauScale: {}, seconds: 0, options: {} as never };
+    const base = { rows: [], energy: {}, closedForm: [], tauScale: {}, seconds: 0, timings: [], options: {} as never };
     const judged = (bugs: BugOutcome[]) => ({ pass: runPasses({ ...base, bugs }), line: bugVerdict({ ...base, bugs }) });
     expect(judged([{ name: 'a', failed: ['forward/m/f64'], reached: true }, { name: 'b', failed: [], reached: false }])).toEqual({
       pass: true,

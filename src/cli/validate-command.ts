@@ -84,6 +84,8 @@ export const validateCommand: CommandSpec = {
       process.stdout.write(`${JSON.stringify({ stages, bugs, bugSummary, pass }, null, 2)}\n`);
     } else {
       process.stdout.write(textTable(['stage', 'model', 'prec', 'status', 'worst/bar', 'compared', 'skipped', 'bugs'], gates.map((g) => [g.stage, g.model, g.precision, g.status, formatSig(g.worstRatio, 3), String(g.compared), String(g.skipped), `${g.bugsCaught}/${g.bugsPlanted}`])));
+      const slowest = result.timings.slice(0, 4).map((t) => `${t.phase} ${t.group} ${t.seconds.toFixed(0)} s`).join(', ');
+      process.stdout.write(`time: ${slowest} (summary.md lists every phase)\n`);
       process.stdout.write(`${bugVerdict(result)}; ${result.seconds.toFixed(1)} s; ${pass ? 'PASS' : 'FAIL'}\n`);
     }
     return pass ? 0 : 1;

@@ -67,6 +67,10 @@ export function summaryMarkdown(r: SuiteResult): string {
     lines.push(markdownTable(['scenario', 'statistic', 'error / bar', 'status', 'measured'], sensors.map((x) => [x.model, x.field, formatSig(x.error === 0 ? 0 : x.error / x.bar, 3), x.status, x.note])));
   }
   lines.push(...contactTables(r));
+  if (r.timings.length) {
+    lines.push('## Time', '', `Wall seconds per phase and group of stages (${r.seconds.toFixed(1)} s in all; the MuJoCo references run two at a time, overlapping).`, '');
+    lines.push(markdownTable(['phase', 'stages', 'seconds'], r.timings.map((t) => [t.phase, t.group, t.seconds.toFixed(1)])));
+  }
   const skipped = r.rows.filter((x) => x.status === 'skip');
   lines.push('## Skipped', '', `${skipped.length} compared quantities skipped (float32 cannot resolve them, or chaos has decorrelated the reference from its own perturbed run); every one is in the stage CSV with status \`skip\` and the reason.`, '');
   return lines.join('\n') + '\n';

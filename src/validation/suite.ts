@@ -21,6 +21,7 @@ import { contactStateReferences, contactStateRows, type ContactStateReference, t
 import { contactTrajectoryReference, contactTrajectoryRows, type ContactTrajectoryReference, type DominoSummary } from './contact/trajectory.js';
 import { importReference, importRows, type ImportReference } from './import/stage.js';
 import { IMPORT_BUGS, setImportBug } from '../import/bugs.js';
+import { StageClock, type StageTiming } from './clock.js';
 
 export interface SuiteOptions {
   stages: ReadonlySet<StageName>;
@@ -58,6 +59,8 @@ export interface SuiteResult {
   /** The contact stages' measurements for the report (20-iteration errors, incline, dominoes), when they ran. */
   contact?: { states: ContactStateSummary[]; incline: InclineSummary[]; domino: DominoSummary[] };
   seconds: number;
+  /** Seconds per phase (references, engine, planted bugs) and group of stages, largest first. */
+  timings: StageTiming[];
   options: SuiteOptions;
   mujocoVersion?: string;
 }
@@ -168,38 +171,42 @@ async function references(o: SuiteOptions): Promise<References> {
   };
 }
 
-function runGates(refs: References, o: SuiteOptions, precision: Precision, addon: NativeAddon, states: number, out: SuiteResult | null): CheckRow[] {
+function runGates(refs: References, o: SuiteOptions, precision: Precision, addon: NativeAddon, states: number, out: SuiteResult | null, clock: StageClock): CheckRow[] {
   const rows: CheckRow[] = [];
-  for (const r of refs.perState) rows.push(...perStateRows(r, precision, addon, o.stages, Math.min(states, r.states.length)));
-  for (const t of refs.trajectories) rows.push(...trajectoryRows(t, precision, addon));
+  const timed = <T>(group: string, f: () => T): T => clock.time(group, f);
+  timed('per-state', () => { for (const r of refs.perState) rows.push(...perStateRows(r, precision, addon, o.stages, Math.min(states, r.states.length))); });
+  timed('trajectory', () => { for (const t of refs.trajectories) rows.push(...trajectoryRows(t, precision, addon)); });
   if (refs.energy) {
-    const e = energyRows(refs.energy, precision, addon);
+    const e = timed('energy', () => energyRows(refs.energy!, precision, addon));
     rows.push(...e.rows);
     if (out) out.energy[precision] = e.series;
   }
   if (refs.collision) {
-    rows.push(...collisionRows(refs.collision, precision, addon));
-    rows.push(...filterRows(refs.filterModels, precision, addon));
-    if (refs.collisionBatch) rows.push(...batchCheckRows(refs.collisionBatch, precision, addon));
+    const collision = refs.collision;
+    timed('collision', () => {
+      rows.push(...collisionRows(collision, precision, addon));
+      rows.push(...filterRows(refs.filterModels, precision, addon));
+      if (refs.collisionBatch) rows.push(...batchCheckRows(refs.collisionBatch, precision, addon));
+    });
   }
-  if (refs.actuators) rows.push(...actuatorRows(refs.actuators, precision, addon));
+  if (refs.actuators) rows.push(...timed('actuators+passive', () => actuatorRows(refs.actuators!, precision, addon)));
   for (const r of refs.contactStates ?? []) {
-    const c = contactStateRows(r, precision, addon, Math.min(states, r.states.length));
+    const c = timed('contact', () => contactStateRows(r, precision, addon, Math.min(states, r.states.length)));
     rows.push(...c.rows);
     out?.contact?.states.push(c.summary);
   }
   if (refs.contactExact) {
-    const c = contactExactRows(refs.contactExact, precision, addon);
+    const c = timed('contact-exact', () => contactExactRows(refs.contactExact!, precision, addon));
     rows.push(...c.rows);
     if (c.incline) out?.contact?.incline.push(c.incline);
   }
   if (refs.contactTrajectory) {
-    const c = contactTrajectoryRows(refs.contactTrajectory, precision, addon, out === null);
+    const c = timed('contact-trajectory', () => contactTrajectoryRows(refs.contactTrajectory!, precision, addon, out === null));
     rows.push(...c.rows);
     out?.contact?.domino.push(c.domino);
   }
-  if (refs.imports && precision === 'f64') rows.push(...importRows(refs.imports, addon));
-  if (o.stages.has('exact')) {
+  if (refs.imports && precision === 'f64') rows.push(...timed('import', () => importRows(refs.imports!, addon)));
+  if (o.stages.has('exact')) timed('exact', () => {
     for (const [name, model] of refs.models) {
       const run = closedFormRun(name, model, precision, addon, o.seed);
       if (run) {
@@ -209,15 +216,19 @@ function runGates(refs: References, o: SuiteOptions, precision: Precision, addon
       const q32 = refs.readme.get(name);
       if (q32) rows.push(...readmeRows(name, model, precision, addon, q32));
     }
-  }
+  });
   return rows;
 }
 
 export async function runSuite(o: SuiteOptions): Promise<SuiteResult> {
   const t0 = performance.now();
   const log = o.log ?? (() => undefined);
+  const clock = new StageClock();
+  clock.phase = 'references';
   const refs = await references(o);
-  const result: SuiteResult = { rows: [], bugs: [], energy: {}, closedForm: [], tauScale: {}, seconds: 0, options: o };
+  clock.add('MuJoCo references (overlapping)', (performance.now() - t0) / 1000);
+  clock.phase = 'engine';
+  const result: SuiteResult = { rows: [], bugs: [], energy: {}, closedForm: [], tauScale: {}, seconds: 0, timings: [], options: o };
   for (const r of refs.perState) result.tauScale[r.name] = r.tauScale;
   if (refs.contactStates || refs.contactExact || refs.contactTrajectory) result.contact = { states: [], incline: [], domino: [] };
   if (refs.collision) {
@@ -234,32 +245,33 @@ export async function runSuite(o: SuiteOptions): Promise<SuiteResult> {
   // The normal run: the real engine (never the bug build), every state, both precisions.
   for (const p of PRECISIONS) {
     log(`engine: ${p}`);
-    result.rows.push(...runGates(refs, o, p, engineAddon(), o.states, result));
+    result.rows.push(...runGates(refs, o, p, engineAddon(), o.states, result, clock));
   }
   // Sensors (src/validation/sensors/): their own two scenario models, so a --model subset skips them.
   const sensorsRun = o.stages.has('sensors') && !o.models;
   if (sensorsRun) {
     for (const p of PRECISIONS) {
       log(`sensors: ${p}`);
-      result.rows.push(...sensorRows(p, engineAddon(), { seed: o.seed }));
+      result.rows.push(...clock.time('sensors', () => sensorRows(p, engineAddon(), { seed: o.seed })));
     }
   }
   if (o.bugs) {
     const bugs = bugAddon();
     if (!bugs.isBugBuild || !bugs.plantedBugs || !bugs.setBug) throw new Error('achilles_bugs.node is not a planted-bug build');
     const full = isFullSuite(o);
+    clock.phase = 'planted bugs';
     try {
       // A subset is judged on the bugs it reaches: those that change any value it compares,
       // against the same sweep (same build, states and scales) with no bug set.
       let control = new Map<string, number>();
       if (!full) {
         bugs.setBug('none');
-        control = new Map(runGates(refs, o, 'f64', bugs, o.bugStates, null).map((r) => [rowKey(r), r.error]));
+        control = new Map(runGates(refs, o, 'f64', bugs, o.bugStates, null, clock).map((r) => [rowKey(r), r.error]));
       }
       for (const name of bugs.plantedBugs()) {
         log(`planted bug: ${name}`);
         bugs.setBug(name);
-        const rows = runGates(refs, o, 'f64', bugs, o.bugStates, null);
+        const rows = runGates(refs, o, 'f64', bugs, o.bugStates, null, clock);
         const reached = full || changedRows(rows, control) > 0;
         result.bugs.push({ name, failed: [...new Set(rows.filter((r) => r.status === 'fail').map(gateKey))], reached });
       }
@@ -273,7 +285,7 @@ export async function runSuite(o: SuiteOptions): Promise<SuiteResult> {
       for (const name of SENSOR_BUGS) {
         log(`planted bug: ${name}`);
         setPlantedSensorBug(name);
-        const rows = sensorsRun ? sensorRows('f64', engineAddon(), { seed: o.seed }) : [];
+        const rows = sensorsRun ? clock.time('sensors', () => sensorRows('f64', engineAddon(), { seed: o.seed })) : [];
         const reached = (full && sensorsRun) || changedRows(rows, control) > 0;
         result.bugs.push({ name, failed: [...new Set(rows.filter((r) => r.status === 'fail').map(gateKey))], reached });
       }
@@ -282,12 +294,13 @@ export async function runSuite(o: SuiteOptions): Promise<SuiteResult> {
     }
     // The importer's planted bugs (TypeScript, src/import/bugs.ts): the import stage with the real engine.
     if (refs.imports) {
-      const control = new Map(importRows(refs.imports, engineAddon()).map((r) => [rowKey(r), r.error]));
+      const imports = refs.imports;
+      const control = new Map(clock.time('import', () => importRows(imports, engineAddon())).map((r) => [rowKey(r), r.error]));
       try {
         for (const name of IMPORT_BUGS) {
           log(`planted bug: ${name}`);
           setImportBug(name);
-          const rows = importRows(refs.imports, engineAddon());
+          const rows = clock.time('import', () => importRows(imports, engineAddon()));
           const reached = full || changedRows(rows, control) > 0;
           result.bugs.push({ name, failed: [...new Set(rows.filter((r) => r.status === 'fail').map(gateKey))], reached });
         }
@@ -297,6 +310,7 @@ export async function runSuite(o: SuiteOptions): Promise<SuiteResult> {
     }
   }
   result.seconds = (performance.now() - t0) / 1000;
+  result.timings = clock.entries();
   return result;
 }
 

@@ -27,6 +27,7 @@ import { randomStates } from '../states.js';
 import type { CheckRow, StageName } from '../types.js';
 import { arm6, passiveModels } from './models.js';
 import { fileURLToPath } from 'node:url';
+import { ciSampling } from '../sampling.js';
 
 const SCRIPT = fileURLToPath(new URL('../../../validation/mujoco_actuated.py', import.meta.url));
 /** The bars over a run (rad, or m for slides). */
@@ -36,7 +37,7 @@ type Integ = (typeof INTEGRATORS)[number];
 /** MuJoCo's runs: as written, and its own floors (state stored in float32; one ulp per step). The
  *  floors are reported, never gating (the bars are the issue's), so CI (CI=true) skips them and
  *  reports "not measured" in their place. */
-const FLOOR_RUNS: readonly ('exact' | 'f32' | 'ulp')[] = process.env.CI === 'true' || process.env.CI === '1' ? ['exact'] : ['exact', 'f32', 'ulp'];
+const FLOOR_RUNS: readonly ('exact' | 'f32' | 'ulp')[] = ciSampling() ? ['exact'] : ['exact', 'f32', 'ulp'];
 const FLOORS_MEASURED = FLOOR_RUNS.length > 1;
 /** Float round-off of one stored effort. */
 const APPLIED_BAR: Record<Precision, number> = { f32: 2 ** -24, f64: 0 };

@@ -30,6 +30,7 @@ import { sceneModel } from './exact.js';
 import { limitPendulumModel } from './models.js';
 import { initialState, mujocoRollout, type RolloutAnswer } from './mujoco.js';
 import { engineRollout } from './rollout.js';
+import { ciSampling } from '../sampling.js';
 
 export const DOMINO_TIP_DEG = 45;
 export const DOMINO_TIP_BAR = 0.056;
@@ -102,14 +103,14 @@ export interface DominoSummary {
   penetration: { t: number; source: string; depth: number }[];
 }
 
-/** CI (CI=true) samples: the planted-bug sweep leaves out the dominoes (8 s of ten bodies, the stage's
- *  longest run; every contact bug is also caught by the other gates and the per-state stage), the
- *  default run sweeps everything. */
 /** CG iterations of the rest-angle run. Measured on the dominoes (f64, against MuJoCo Newton): 60
  *  iterations leave rest angles up to 0.43° off, 150 at most 0.10° (the bar is 0.3°). */
 export const DOMINO_REST_ITERATIONS = 150;
 
-export const sweepDominoes = () => process.env.CI !== 'true';
+/** CI samples: the planted-bug sweep leaves out the dominoes (8 s of ten bodies, the stage's
+ *  longest run; every contact bug is also caught by the other gates and the per-state stage), the
+ *  default run sweeps everything. */
+export const sweepDominoes = () => !ciSampling();
 
 export function contactTrajectoryRows(ref: ContactTrajectoryReference, precision: Precision, addon: NativeAddon, sweep = false): { rows: CheckRow[]; domino: DominoSummary } {
   const rows: CheckRow[] = [];
