@@ -180,5 +180,5 @@ describe('import stage against MuJoCo', () => {
     } finally {
       setImportBug('none');
     }
-  }, 60_000);
+  }, 180_000);
 });

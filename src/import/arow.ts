@@ -64,6 +64,21 @@ export function writeArow(model: ModelDesc, header: string[]): string {
     const n = (i: number): string => (i < 0 ? 'world' : str(model.bodies[i].name));
     L.push(`exclude: [${model.excludes.map(([a, b]) => `[${n(a)}, ${n(b)}]`).join(', ')}]`);
   }
+  if (model.tendons?.length) {
+    L.push('tendons:');
+    for (const t of model.tendons) {
+      L.push(`  - name: ${str(t.name)}`);
+      L.push(`    joints: [${t.joints.map((j) => `{ link: ${str(model.bodies[j.body].name)}, coef: ${num(j.coef)} }`).join(', ')}]`);
+      if (t.range) {
+        L.push(`    range: ${vec(t.range)}`);
+        if (t.limit) L.push(`    limit: { solref: ${vec(t.limit.solref)}, solimp: ${vec(t.limit.solimp)}, margin: ${num(t.limit.margin)} }`);
+      }
+      if (t.frictionloss) L.push(`    frictionloss: ${num(t.frictionloss)}`);
+      if (t.stiffness) L.push(`    stiffness: ${num(t.stiffness)}`);
+      if (t.springlength) L.push(`    springlength: ${vec(t.springlength)}`);
+      if (t.damping) L.push(`    damping: ${num(t.damping)}`);
+    }
+  }
   return `${L.join('\n')}\n`;
 }
 

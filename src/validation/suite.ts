@@ -198,7 +198,7 @@ function runGates(refs: References, o: SuiteOptions, precision: Precision, addon
     rows.push(...c.rows);
     out?.contact?.domino.push(c.domino);
   }
-  if (refs.imports && precision === 'f64') rows.push(...importRows(refs.imports, addon));
+  if (refs.imports) rows.push(...importRows(refs.imports, addon, precision)); // compile gates f64; constrained gates (tendons, contacts) both
   if (o.stages.has('exact')) {
     for (const [name, model] of refs.models) {
       const run = closedFormRun(name, model, precision, addon, o.seed);
