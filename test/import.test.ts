@@ -111,7 +111,7 @@ describe('import', () => {
       ['missing-mesh.xml', 3, /no such file, expected a readable STL or OBJ/],
       ['missing-mesh.urdf', 3, /no such file/],
       ['mimic.urdf', 6, /mimic joint/],
-      ['tendon.xml', 7, /fixed tendons need the constraint solver/],
+      ['spatial-tendon.xml', 8, /a spatial tendon, expected fixed tendons only/],
     ];
     for (const [f, line, re] of cases) {
       const e = sceneError(() => loadScene(join(ERR_DIR, f)));
