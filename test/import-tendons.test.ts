@@ -125,7 +125,7 @@ describe('fixed tendons against MuJoCo (the import stage\'s constrained gates)',
     try {
       bugs.setBug!('tendon-limit-sign');
       const failed = new Set(constrainedRows(ref!, 'f64', bugs).filter((r) => r.status === 'fail').map((r) => r.field));
-      expect(failed.has('rows.structure') && failed.has('qacc') && failed.has('trajectory q (constraints on)')).toBe(true); // the upper row's J sign: no MuJoCo row matches it
+      expect(failed.has('rows.structure') && failed.has('qacc (constraints on)') && failed.has('trajectory q (constraints on)')).toBe(true); // the upper row's J sign: no MuJoCo row matches it
     } finally {
       bugs.setBug!('none');
     }

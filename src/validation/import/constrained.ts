@@ -4,7 +4,7 @@
 //   tendon.length, tendon.velocity  per state: the engine's L = Σ coef·q and L̇ = J·q̇ against MuJoCo's
 //                    ten_length, ten_velocity (relative to the largest |L|, |L̇|, at least 1)
 //   tendon.moment    per state: the imported coefficients on their dofs against MuJoCo's ten_J
-//   rows.*, qacc     per state, the contact stage's machinery (per-state.ts contactStateRows): every
+//   rows.*, qacc (constraints on)  per state, the contact stage's machinery (per-state.ts contactStateRows): every
 //                    constraint row (dry friction, joint and tendon limits, contacts) matched by owner
 //                    and side, dist, J, a_ref, R, and the converged constrained q̈ against Newton's
 //   trajectory (q)   a short run from the file's initial state (its keyframe), our CG against MuJoCo's
@@ -27,7 +27,7 @@ import { Rng, seedFor } from '../rng.js';
 import { F32_PERTURBATIONS, perturbedModels, perturbState, type TestState } from '../states.js';
 import type { CheckRow, Sample } from '../types.js';
 import { contactStateRows, type ContactStateReference } from '../contact/per-state.js';
-import { contactXml, mujocoConstraints, mujocoRollout, queryContact, type ConstraintAnswer, type RolloutAnswer } from '../contact/mujoco.js';
+import { contactXml, queryContact, type ConstraintAnswer, type ContactQuery, type RolloutAnswer } from '../contact/mujoco.js';
 import { engineRollout } from '../contact/rollout.js';
 
 /** Seconds of the trajectory gate per fixture (short: the stage must stay quick in CI). */
@@ -73,57 +73,45 @@ function randomStates(model: ModelDesc, n: number, seed: number): TestState[] {
   }));
 }
 
-/** MuJoCo's answers for one fixture (several Python processes, run concurrently). */
+/** MuJoCo's answers for one fixture: one Python process for the file itself and one per float32
+ *  twin (our export of the perturbed model), each answering every query of its model. */
 export async function constrainedFixtureReference(python: string, seed: number, f: { name: string; path: string }): Promise<ConstrainedFixtureRef | undefined> {
   const model = importFile(f.path).model;
   const tendons = (model.tendons?.length ?? 0) > 0;
   const seconds = TRAJECTORY_SECONDS[f.name];
   if (!tendons && seconds === undefined) return undefined;
   const xml = readFileSync(f.path, 'utf8');
-  const out: ConstrainedFixtureRef = { name: f.name, path: f.path, model };
   const iterations = model.solver?.iterations ?? 100;
-  const jobs: Promise<void>[] = [];
+  const states = tendons ? randomStates(model, CONSTRAINED_STATES, seedFor(seed, f.name, 'constrained')) : [];
+  const steps = seconds === undefined ? 0 : Math.round(seconds / model.world.dt);
+  const s0: TestState = { q: model.bodies.flatMap((b) => b.q0), v: model.bodies.flatMap((b) => b.v0), tau: model.bodies.flatMap((b) => b.tau) };
+  const cg = { solver: 'cg' as const, iterations, tolerance: 0 };
+  const st = (s: TestState) => ({ qpos: s.q, qvel: s.v, tau: s.tau });
+  // per model: the states' constraint rows, their tendons, then (with a trajectory) the rollout
+  const queries = (ss: readonly TestState[], start: TestState, twin: boolean, jseed: number): ContactQuery[] => [
+    ...ss.map((s, i): ContactQuery => ({ kind: 'constraint', cg_iterations: 20, ...st(s), ...(twin ? {} : { j_floor: true, seed: jseed + i, draws: F32_PERTURBATIONS }) })),
+    ...ss.map((s): ContactQuery => ({ kind: 'tendon', ...st(s) })),
+    ...(steps ? [{ kind: 'rollout', steps, ...cg, ...(twin ? { round32: true } : {}), ...st(start) } as ContactQuery] : []),
+  ];
+  const split = (a: unknown[]) => ({ rows: a.slice(0, states.length) as ConstraintAnswer[], tendons: a.slice(states.length, 2 * states.length) as TendonAnswer[], rollout: a[2 * states.length] as RolloutAnswer });
+  const twinModels = perturbedModels(model, F32_PERTURBATIONS, seedFor(seed, f.name, 'constrained-f32'));
+  const [mine, ...twins] = await Promise.all([
+    queryContact(python, xml, queries(states, s0, false, seedFor(seed, f.name, 'j-f32'))).then(split),
+    ...twinModels.map((tm, k) => {
+      const rng = (...tag: string[]) => new Rng(seedFor(seed, f.name, 'constrained-f32-state', ...tag, String(k)));
+      const ts = states.map((s, i) => perturbState(model, s, rng(String(i))));
+      return queryContact(python, contactXml(tm), queries(ts, perturbState(model, s0, rng('start')), true, 0)).then(split);
+    }),
+  ]);
+  const out: ConstrainedFixtureRef = { name: f.name, path: f.path, model };
   if (tendons) {
-    const states = randomStates(model, CONSTRAINED_STATES, seedFor(seed, f.name, 'constrained'));
-    const q = states.map((s) => ({ qpos: s.q, qvel: s.v, tau: s.tau }));
-    jobs.push(
-      (async () => {
-        const twinModels = perturbedModels(model, F32_PERTURBATIONS, seedFor(seed, f.name, 'constrained-f32'));
-        const twinStates = twinModels.map((_, k) =>
-          states.map((s, i) => {
-            const p = perturbState(model, s, new Rng(seedFor(seed, f.name, 'constrained-f32-state', String(i), String(k))));
-            return { qpos: p.q, qvel: p.v, tau: p.tau };
-          }),
-        );
-        const [mj, ten, twins, twinTen] = await Promise.all([
-          queryContact(python, xml, q.map((s, i) => ({ kind: 'constraint' as const, cg_iterations: 20, ...s, j_floor: true, seed: seedFor(seed, f.name, 'j-f32') + i, draws: F32_PERTURBATIONS }))) as Promise<ConstraintAnswer[]>,
-          queryContact(python, xml, q.map((s) => ({ kind: 'tendon' as const, ...s }))) as Promise<TendonAnswer[]>,
-          Promise.all(twinModels.map((tm, k) => mujocoConstraints(python, tm, twinStates[k]))),
-          Promise.all(twinModels.map((tm, k) => queryContact(python, contactXml(tm), twinStates[k].map((s) => ({ kind: 'tendon' as const, ...s }))) as Promise<TendonAnswer[]>)),
-        ]);
-        out.perState = { ref: { name: f.name, model, states, mujoco: mj, twins: states.map((_, i) => twins.map((t) => t[i])) }, tendons: ten, twinTendons: twinTen };
-      })(),
-    );
+    out.perState = {
+      ref: { name: f.name, model, states, mujoco: mine.rows, twins: states.map((_, i) => twins.map((t) => t.rows[i])) },
+      tendons: mine.tendons,
+      twinTendons: twins.map((t) => t.tendons),
+    };
   }
-  if (seconds !== undefined) {
-    const steps = Math.round(seconds / model.world.dt);
-    const s0 = { qpos: model.bodies.flatMap((b) => b.q0), qvel: model.bodies.flatMap((b) => b.v0), tau: model.bodies.flatMap((b) => b.tau) };
-    const cg = { solver: 'cg' as const, iterations, tolerance: 0 };
-    jobs.push(
-      (async () => {
-        const twinModels = perturbedModels(model, F32_PERTURBATIONS, seedFor(seed, f.name, 'trajectory-f32'));
-        const [mj, ...twins] = await Promise.all([
-          queryContact(python, xml, [{ kind: 'rollout', steps, ...cg, ...s0 }]).then((r) => r[0] as RolloutAnswer),
-          ...twinModels.map((tm, k) => {
-            const p = perturbState(model, { q: s0.qpos, v: s0.qvel, tau: s0.tau }, new Rng(seedFor(seed, f.name, 'trajectory-f32-state', String(k))));
-            return mujocoRollout(python, tm, { steps, ...cg, round32: true, state: { qpos: p.q, qvel: p.v, tau: p.tau } });
-          }),
-        ]);
-        out.trajectory = { steps, mujoco: mj, twins };
-      })(),
-    );
-  }
-  await Promise.all(jobs);
+  if (steps) out.trajectory = { steps, mujoco: mine.rollout, twins: twins.map((t) => t.rollout) };
   return out;
 }
 
@@ -140,7 +128,8 @@ export function constrainedRows(ref: ConstrainedFixtureRef, precision: Precision
     const { ref: cs, tendons, twinTendons } = ref.perState;
     rows.push(...tendonRows(ref.name, model, cs.states, tendons, twinTendons, precision, addon));
     const c = contactStateRows({ ...cs, model }, precision, addon);
-    rows.push(...c.rows.map((r) => ({ ...r, stage: 'import' as const })));
+    // (q̈ renamed: the compile gates' free-space `qacc` is another field)
+    rows.push(...c.rows.map((r) => ({ ...r, stage: 'import' as const, field: r.field.replace(/^qacc/, 'qacc (constraints on)') })));
   }
   if (ref.trajectory) {
     const t = ref.trajectory;
