@@ -180,6 +180,21 @@ export function compileIr(ir: IrModel, files: string[], notes: ImportNote[]): Co
     }
     return d;
   });
+  // MuJoCo's filterparent drops contacts between a body and its parent's weld body (both moving). A
+  // body with several joints is a chain of links here, so its last link no longer hangs directly from
+  // the parent's: exclude that pair explicitly (the links welded to the parent's weld link included).
+  const weldOf = (l: number): number => {
+    while (l >= 0 && bodies[l].joint === 'fixed') l = bodies[l].parent;
+    return l;
+  };
+  ir.bodies.forEach((b, i) => {
+    if (b.joints.length < 2 || b.parent < 0) return;
+    const w = weldOf(bodyMap[b.parent].link);
+    if (w < 0) return;
+    bodies.forEach((_, k) => {
+      if (weldOf(k) === w) excludes.push([bodyMap[i].link, k]);
+    });
+  });
   if (ir.key) applyKey(ir, bodies, notes);
   const model: ModelDesc = {
     name: ir.name,
