@@ -13,7 +13,7 @@ import { writeArow } from '../src/import/arow.js';
 import { setImportBug } from '../src/import/bugs.js';
 import { importFile } from '../src/import/index.js';
 import { exportMjcf, loadScene, SceneError } from '../src/scene/index.js';
-import { constrainedFixtureReference, constrainedRows } from '../src/validation/import/constrained.js';
+import { constrainedFixtureReference, constrainedRows, TRAJECTORY_SECONDS } from '../src/validation/import/constrained.js';
 import { FIXTURE_DIR } from '../src/validation/import/stage.js';
 
 const COUPLING = join(FIXTURE_DIR, 'mjcf-tendon-coupling.xml');
@@ -137,4 +137,28 @@ describe('fixed tendons against MuJoCo (the import stage\'s constrained gates)',
       setImportBug('none');
     }
   }, 120_000);
+});
+
+describe('a tendon joining two kinematic trees (one island, as MuJoCo\'s mj_island)', () => {
+  test('rows, q̈ and a 0.4 s run match MuJoCo in f64', async () => {
+    const f = join(dir, 'two-trees.xml');
+    writeFileSync(
+      f,
+      `<mujoco><option iterations="40"/><worldbody>
+        <body name="p1" pos="0 0 1"><joint name="a" axis="0 1 0"/><geom type="capsule" fromto="0 0 0 0.3 0 0" size="0.03"/></body>
+        <body name="p2" pos="0 0.5 1"><joint name="b" axis="0 1 0"/><geom type="capsule" fromto="0 0 0 0.2 0 0" size="0.05"/></body>
+      </worldbody>
+      <tendon><fixed name="couple" range="-0.2 0.2" frictionloss="0.02"><joint joint="a" coef="1"/><joint joint="b" coef="1"/></fixed></tendon>
+      <keyframe><key qpos="0.1 -0.1" qvel="3 1"/></keyframe></mujoco>\n`,
+    );
+    TRAJECTORY_SECONDS['two-trees'] = 0.4;
+    try {
+      const ref = await constrainedFixtureReference(process.env.ACHILLES_PYTHON || 'python3', 2, { name: 'two-trees', path: f });
+      expect(ref!.trajectory!.mujoco.qpos.length).toBe(200);
+      const rows = constrainedRows(ref!, 'f64', engineAddon());
+      expect(rows.filter((r) => r.status === 'fail').map((r) => `${r.field} ${r.state} ${r.t ?? ''} ${r.error}`)).toEqual([]);
+    } finally {
+      delete TRAJECTORY_SECONDS['two-trees'];
+    }
+  }, 60_000);
 });
