@@ -7,6 +7,7 @@
 //   imp(r) = dmin + y(|r|/width)·(dmax − dmin),  y(x) = x^p/mid^(p−1) (x ≤ mid), 1 − (1−x)^p/(1−mid)^(p−1)
 //   R = max(1e-15, (1 − imp)/imp · diagA),  D = 1/R,  a_ref = −B·(J v) − K·imp·(dist − margin)
 //   pyramid: diagA = tran·(1 + μ²); R_py = 2·μ'²·R with μ' = μ·√(1/impratio) (as MuJoCo: μ·√(R1/R0))
+//   joint limit / dry friction: diagA = dof_invweight0;  tendon limit / friction: diagA = tendon_invweight0
 #pragma once
 
 #include "../isa_namespace.hpp"
