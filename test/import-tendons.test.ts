@@ -57,6 +57,8 @@ describe('fixed tendons: import', () => {
     expect(errorOf(ARM('<tendon><fixed name="t"><joint joint="b" coef="1"/></fixed></tendon>', '<joint name="b" type="ball"/>'), 'ball.xml').message).toMatch(/ball\.xml:4:\d+: .*'b', a ball joint.*hinge or slide/);
     expect(errorOf(ARM('<tendon><fixed name="t"><joint joint="nope" coef="1"/></fixed></tendon>'), 'unknown.xml').message).toMatch(/unknown\.xml:4:\d+: .*'nope', which the model does not have/);
     expect(errorOf(ARM('<tendon><fixed name="t" range="0.2 0.1"><joint joint="a"/></fixed></tendon>'), 'range.xml').message).toMatch(/range\.xml:4:\d+: tendon 't' range.*lower < upper/);
+    const three = `<mujoco>\n<worldbody><body name="p"><joint name="a"/><geom size="0.1"/></body><body name="q"><joint name="b"/><geom size="0.1"/></body><body name="r"><joint name="c"/><geom size="0.1"/></body></worldbody>\n<tendon><fixed name="t"><joint joint="a"/><joint joint="b"/><joint joint="c"/></fixed></tendon>\n</mujoco>\n`;
+    expect(errorOf(three, 'three.xml').message).toMatch(/three\.xml:3:9: tendon 't': found joints in 3 separate kinematic trees, expected joints of at most two trees/);
     const act = errorOf(ARM('<tendon><fixed name="t"><joint joint="a"/></fixed></tendon><actuator><motor tendon="t"/></actuator>'), 'act.xml');
     expect(act.message).toMatch(/act\.xml:4:\d+: .*transmission through tendon.*not supported yet/);
   });

@@ -168,6 +168,10 @@ export function compileIr(ir: IrModel, files: string[], notes: ImportNote[]): Co
       }),
       source: t.source,
     };
+    // the engine's islands join at most two kinematic trees per constraint row (MuJoCo has no limit)
+    const rootOf = (l: number): number => (bodies[l].parent < 0 ? l : rootOf(bodies[l].parent));
+    const trees = new Set(d.joints.map((j) => rootOf(j.body)));
+    if (trees.size > 2) throw new SceneError({ ...t.source, subject: `tendon '${t.name}'`, found: `joints in ${trees.size} separate kinematic trees`, expected: 'joints of at most two trees (bodies under <worldbody>)' });
     if (t.range) d.range = t.range;
     if (t.limit) d.limit = t.limit;
     if (t.frictionloss) d.frictionloss = t.frictionloss;

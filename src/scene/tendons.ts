@@ -48,6 +48,9 @@ export function readTendons(ctx: Ctx, node: YNode, bodies: readonly BodyDesc[]):
       if (type !== 'revolute' && type !== 'prismatic') ctx.fail(ln, `${s}.link`, `\`${link}\`, a ${type} joint`, 'a revolute or prismatic link (a fixed tendon couples scalar joint coordinates)');
       return { body, coef: readNumber(ctx, em.get('coef')?.value, `${s}.coef`) };
     });
+    const rootOf = (b: number): number => (bodies[b].parent < 0 ? b : rootOf(bodies[b].parent));
+    const trees = new Set(joints.map((j) => rootOf(j.body)));
+    if (trees.size > 2) ctx.fail(jn, `${subject}.joints`, `links of ${trees.size} separate trees`, 'links of at most two trees (a constraint row joins at most two trees into one island)');
     const t: TendonDesc = { name, joints };
     const nonNegative = (key: 'frictionloss' | 'stiffness' | 'damping', unit: string): void => {
       const e = m.get(key);
