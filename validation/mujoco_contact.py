@@ -21,6 +21,7 @@ the scene's solref/solimp/condim/margin/gap/range/limit settings); each query st
               (3 joint limit, 5 frictionless contact, 6 pyramidal contact); name: a limit's joint,
               a contact's two geom names sorted and joined by "|" (the scene's shape names)
       contacts: {dist[], pos[][3], frame[][9], geom[][2], dim[], mu[], includemargin[], efc_address[]}
+  tendon      {qpos, qvel, tau} → {ten_length[], ten_velocity[], ten_J[ntendon][nv]} (mj_forward's)
   rollout     {qpos, qvel, tau, steps, every, solver: "newton"|"cg", iterations?, tolerance?, round32?}
               mj_step from the state without resets (warm start as MuJoCo does it), recording
               after every `every` steps: qpos, qvel, and of the contacts that act (efc_address >= 0)
@@ -54,7 +55,7 @@ class ContactRef(Ref):
 
     def kinds(self):
         k = super().kinds()
-        k.update({"constraint": self.constraint, "rollout": self.rollout})
+        k.update({"constraint": self.constraint, "rollout": self.rollout, "tendon": self.tendon})
         return k
 
     def solver(self, name, iterations=None, tolerance=None, islands=True, warmstart=True):
@@ -82,6 +83,8 @@ class ContactRef(Ref):
             return mujoco.mj_id2name(m, mujoco.mjtObj.mjOBJ_JOINT, int(d.efc_id[i]))
         if d.efc_type[i] == mujoco.mjtConstraint.mjCNSTR_FRICTION_DOF:
             return mujoco.mj_id2name(m, mujoco.mjtObj.mjOBJ_JOINT, int(m.dof_jntid[int(d.efc_id[i])]))
+        if int(d.efc_type[i]) in (int(mujoco.mjtConstraint.mjCNSTR_LIMIT_TENDON), int(mujoco.mjtConstraint.mjCNSTR_FRICTION_TENDON)):
+            return mujoco.mj_id2name(m, mujoco.mjtObj.mjOBJ_TENDON, int(d.efc_id[i]))
         g = d.contact[int(d.efc_id[i])].geom
         return "|".join(sorted(mujoco.mj_id2name(m, mujoco.mjtObj.mjOBJ_GEOM, int(x)) for x in g))
 
@@ -104,7 +107,7 @@ class ContactRef(Ref):
             return jp
 
         for i in range(d.nefc):
-            if int(d.efc_type[i]) in (int(mujoco.mjtConstraint.mjCNSTR_LIMIT_JOINT), int(mujoco.mjtConstraint.mjCNSTR_FRICTION_DOF)):
+            if int(d.efc_type[i]) < int(mujoco.mjtConstraint.mjCNSTR_CONTACT_FRICTIONLESS):  # friction, limits (joints, tendons)
                 rows.append(np.array(d.efc_J[i * m.nv:(i + 1) * m.nv]))
                 continue
             k = int(d.efc_id[i])
@@ -185,6 +188,19 @@ class ContactRef(Ref):
         if j_floor is not None:
             out["j_floor"] = j_floor
         return out
+
+    def tendon(self, query):
+        """Every tendon's length, velocity and moment (dense ten_J) at the state."""
+        m, d = self.m, self.d
+        qpos, qvel, tau, ctrl = self.state(query)
+        self.set(qpos, qvel, tau, ctrl)
+        mujoco.mj_forward(m, d)
+        J = np.zeros((m.ntendon, m.nv))
+        for i in range(m.ntendon):
+            for j in range(m.ten_J_rownnz[i]):
+                a = m.ten_J_rowadr[i] + j
+                J[i, m.ten_J_colind[a]] = d.ten_J[a]
+        return {"ten_length": d.ten_length.tolist(), "ten_velocity": d.ten_velocity.tolist(), "ten_J": J.tolist()}
 
     def rollout(self, query):
         m, d = self.m, self.d

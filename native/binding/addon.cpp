@@ -201,6 +201,49 @@ void actuators_from_js(const Napi::Object& m, Model& model) {
   }
 }
 
+/// Fixed tendons (optional): {name, joints: [body index], coefs, range?, limit?, frictionloss?,
+/// stiffness?, damping?, springlength?: [lower, upper]} (checked by finalize_constraints).
+void tendons_from_js(const Napi::Object& m, Model& model) {
+  const Napi::Value tv = m.Get("tendons");
+  if (tv.IsUndefined() || tv.IsNull()) return;
+  if (!tv.IsArray()) type_error("model.tendons must be an array");
+  const Napi::Array arr = tv.As<Napi::Array>();
+  for (uint32_t i = 0; i < arr.Length(); ++i) {
+    const std::string where = "model.tendons[" + std::to_string(i) + "]";
+    if (!arr.Get(i).IsObject()) type_error(where + " must be an object");
+    const Napi::Object o = arr.Get(i).As<Napi::Object>();
+    Tendon t;
+    const Napi::Value name = o.Get("name");
+    t.name = name.IsString() ? name.As<Napi::String>().Utf8Value() : ("#" + std::to_string(i));
+    const Napi::Value jv = o.Get("joints"), cv = o.Get("coefs");
+    if (!jv.IsArray() || !cv.IsArray()) type_error(where + ".joints and .coefs must be arrays");
+    const uint32_t n = jv.As<Napi::Array>().Length();
+    if (n == 0 || cv.As<Napi::Array>().Length() != n) type_error(where + ": needs one coef per joint, and at least one joint");
+    std::vector<double> joints;
+    append_numbers(o, "joints", joints, static_cast<int>(n), where);
+    append_numbers(o, "coefs", t.coefs, static_cast<int>(n), where);
+    for (double j : joints) {
+      if (j != std::floor(j)) type_error(where + ".joints must hold body indices");
+      t.joints.push_back(static_cast<int>(j));
+    }
+    t.limited = optional_range(o, "range", t.range[0], t.range[1], where);
+    const Napi::Value lim = o.Get("limit");
+    if (!lim.IsUndefined() && !lim.IsNull()) {
+      if (!lim.IsObject()) type_error(where + ".limit must be an object {solref, solimp, margin}");
+      const Napi::Object lo = lim.As<Napi::Object>();
+      const std::string lw = where + ".limit";
+      optional_numbers(lo, "solref", t.limit_solref, 2, lw);
+      optional_numbers(lo, "solimp", t.limit_solimp, 5, lw);
+      optional_number(lo, "margin", t.limit_margin, lw);
+    }
+    t.frictionloss = optional_number_or(o, "frictionloss", 0, where);
+    t.stiffness = optional_number_or(o, "stiffness", 0, where);
+    t.damping = optional_number_or(o, "damping", 0, where);
+    optional_range(o, "springlength", t.springlength[0], t.springlength[1], where);
+    model.tendons.push_back(std::move(t));
+  }
+}
+
 /// The native model from the object batch.ts builds (`toNativeModel`).
 Model model_from_js(const Napi::Object& m) {
   Model model;
@@ -268,6 +311,7 @@ Model model_from_js(const Napi::Object& m) {
   }
   shapes_from_js(m, model);
   actuators_from_js(m, model);
+  tendons_from_js(m, model);
   model.finalize();
   return model;
 }
@@ -391,13 +435,16 @@ class BatchWrap : public Napi::ObjectWrap<BatchWrap> {
     o.Set("qaccSmooth", arr(r.qacc_smooth.data(), r.qacc_smooth.size()));
     o.Set("qacc", arr(r.qacc.data(), r.qacc.size()));
     o.Set("qfrcConstraint", arr(r.qfrc_constraint.data(), r.qfrc_constraint.size()));
+    o.Set("tendonLength", arr(r.tendon_length.data(), r.tendon_length.size()));
+    o.Set("tendonVelocity", arr(r.tendon_velocity.data(), r.tendon_velocity.size()));
     Napi::Array rows = Napi::Array::New(env, r.rows.size());
     for (std::size_t i = 0; i < r.rows.size(); ++i) {
       const ConstraintRowReport& w = r.rows[i];
       Napi::Object x = Napi::Object::New(env);
-      x.Set("kind", Napi::String::New(env, w.kind == 0 ? "limit" : w.kind == 1 ? "contact" : "friction"));
+      static const char* const kinds[] = {"limit", "contact", "friction", "tendon-limit", "tendon-friction"};
+      x.Set("kind", Napi::String::New(env, kinds[w.kind]));
       x.Set("id", Napi::Number::New(env, w.id));
-      x.Set(w.kind == 0 ? "side" : w.kind == 1 ? "point" : "dof", Napi::Number::New(env, w.point));
+      x.Set(w.kind == 0 || w.kind == 3 ? "side" : w.kind == 1 ? "point" : "dof", Napi::Number::New(env, w.point));
       x.Set("edge", Napi::Number::New(env, w.edge));
       x.Set("dist", Napi::Number::New(env, w.dist));
       x.Set("vel", Napi::Number::New(env, w.vel));

@@ -78,6 +78,18 @@ export function toNativeModel(model: ModelDesc): object {
         armature: b.armature ?? 0,
       };
     }),
+    // fixed tendons (issue 12 import: contact/tendon.hpp)
+    tendons: (model.tendons ?? []).map((t) => ({
+      name: t.name,
+      joints: t.joints.map((j) => j.body),
+      coefs: t.joints.map((j) => j.coef),
+      ...(t.range ? { range: t.range } : {}),
+      ...(t.limit ? { limit: { solref: t.limit.solref, solimp: t.limit.solimp, margin: t.limit.margin } } : {}),
+      frictionloss: t.frictionloss ?? 0,
+      stiffness: t.stiffness ?? 0,
+      damping: t.damping ?? 0,
+      springlength: t.springlength ?? [0, 0],
+    })),
     // actuators (actuators branch)
     actuators: (model.actuators ?? []).map((a) => ({
       name: a.name,

@@ -289,3 +289,31 @@ export type SensorDesc = EncoderSensorDesc | ImuSensorDesc | CameraSensorDesc;
 export interface ModelDesc {
   sensors?: SensorDesc[];
 }
+
+// ---- fixed tendons (issue 12: MuJoCo's <tendon><fixed>; native/include/achilles/contact/tendon.hpp) ----
+
+/** A fixed tendon: length L = Σ coef·q over scalar (revolute, prismatic) joints, its moment J the
+ *  coefficients. A `range` makes two soft limit rows (MuJoCo's tendon limit: dist = L − lo with J,
+ *  hi − L with −J), `frictionloss` one dry-friction row, and the passive force along it is
+ *  −stiffness·x − damping·L̇ with x the distance of L outside [springlength₀, springlength₁]. */
+export interface TendonDesc {
+  name: string;
+  /** The coupled joints: indices into `bodies` (revolute or prismatic) with their coefficients. */
+  joints: { body: number; coef: number }[];
+  /** [lower, upper] length (present = limited). */
+  range?: [number, number];
+  /** The limit's softness (MuJoCo's solreflimit, solimplimit, margin); absent: MuJoCo's defaults. */
+  limit?: { solref: Solref; solimp: Solimp; margin: number };
+  frictionloss?: number;
+  stiffness?: number;
+  damping?: number;
+  /** The spring's rest length, or dead band [lower, upper] (absent with a stiffness: MuJoCo's
+   *  default, the length at the joints' spring references). */
+  springlength?: [number, number];
+  source?: SourceSpan;
+}
+
+export interface ModelDesc {
+  /** Fixed tendons (absent or empty: none). */
+  tendons?: TendonDesc[];
+}

@@ -19,10 +19,10 @@ export type NativeFieldName =
 
 /** One constraint row of one robot at one state (MuJoCo's efc_* of that row). */
 export interface ConstraintRow {
-  kind: 'limit' | 'contact' | 'friction';
-  /** The limited (or dry-friction) joint's body index, or the candidate pair index (contact). */
+  kind: 'limit' | 'contact' | 'friction' | 'tendon-limit' | 'tendon-friction';
+  /** The limited (or dry-friction) joint's body index, the candidate pair index (contact), or the tendon's index (tendon-*). */
   id: number;
-  /** limit: 0 lower, 1 upper side. */
+  /** limit, tendon-limit: 0 lower, 1 upper side. */
   side?: number;
   /** friction: which of the joint's dofs. */
   dof?: number;
@@ -57,6 +57,9 @@ export interface ConstraintState {
   qfrcConstraint: number[];
   rows: ConstraintRow[];
   contacts: ConstraintContact[];
+  /** Every tendon's length and velocity at the state (models with constraints; else empty). */
+  tendonLength: number[];
+  tendonVelocity: number[];
 }
 
 export interface NativeBatch {

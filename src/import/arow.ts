@@ -9,20 +9,11 @@ const num = (x: number): string => (Object.is(x, -0) ? '0' : String(x));
 const vec = (v: readonly number[]): string => `[${v.map(num).join(', ')}]`;
 const str = (s: string): string => JSON.stringify(s);
 
-/** What the everyday dialect on main cannot carry yet (one line each, by link or shape name). */
+/** What the everyday dialect cannot carry (one line each, by link): joint frictionloss, actuators. */
 export function unwritten(model: ModelDesc): string[] {
   const out: string[] = [];
-  for (const b of model.bodies) {
-    const f = (['range', 'damping', 'stiffness', 'armature', 'frictionloss'] as const).filter((k) => b[k] !== undefined);
-    if (f.length) out.push(`link '${b.name}': ${f.join(', ')}`);
-  }
-  for (const s of model.shapes ?? []) {
-    const f = (['solref', 'solimp'] as const).filter((k) => s[k] !== undefined);
-    if (s.condim !== undefined && s.condim !== 3) f.push('condim' as never);
-    if (f.length) out.push(`shape '${s.name}': ${f.join(', ')}`);
-  }
+  for (const b of model.bodies) if (b.frictionloss !== undefined && b.frictionloss !== 0) out.push(`link '${b.name}': frictionloss`);
   if (model.actuators?.length) out.push(`${model.actuators.length} actuator(s)`);
-  if (model.solver) out.push(`solver settings (iterations ${model.solver.iterations}, impratio ${model.solver.impratio})`);
   return out;
 }
 
@@ -30,7 +21,9 @@ export function writeArow(model: ModelDesc, header: string[]): string {
   const L: string[] = header.map((h) => `# ${h}`);
   const w = model.world;
   L.push(`scene: ${str(model.name)}`);
-  L.push(`world: { gravity: ${vec(w.gravity)}, dt: ${num(w.dt)}, integrator: ${w.integrator}, duration: ${num(w.duration)}, substeps: ${w.substeps} }`);
+  const sv = model.solver;
+  const solver = sv ? `, solver: { iterations: ${sv.iterations}, impratio: ${num(sv.impratio)}${sv.tolerance !== undefined ? `, tolerance: ${num(sv.tolerance)}` : ''} }` : '';
+  L.push(`world: { gravity: ${vec(w.gravity)}, dt: ${num(w.dt)}, integrator: ${w.integrator}, duration: ${num(w.duration)}, substeps: ${w.substeps}${solver} }`);
   L.push('links:');
   const shapesOf = new Map<number, ShapeDesc[]>();
   for (const s of model.shapes ?? []) shapesOf.set(s.body, [...(shapesOf.get(s.body) ?? []), s]);
@@ -64,18 +57,33 @@ export function writeArow(model: ModelDesc, header: string[]): string {
     const n = (i: number): string => (i < 0 ? 'world' : str(model.bodies[i].name));
     L.push(`exclude: [${model.excludes.map(([a, b]) => `[${n(a)}, ${n(b)}]`).join(', ')}]`);
   }
+  if (model.tendons?.length) {
+    L.push('tendons:');
+    for (const t of model.tendons) {
+      L.push(`  - name: ${str(t.name)}`);
+      L.push(`    joints: [${t.joints.map((j) => `{ link: ${str(model.bodies[j.body].name)}, coef: ${num(j.coef)} }`).join(', ')}]`);
+      if (t.range) {
+        L.push(`    range: ${vec(t.range)}`);
+        if (t.limit) L.push(`    limit: { solref: ${vec(t.limit.solref)}, solimp: ${vec(t.limit.solimp)}, margin: ${num(t.limit.margin)} }`);
+      }
+      if (t.frictionloss) L.push(`    frictionloss: ${num(t.frictionloss)}`);
+      if (t.stiffness) L.push(`    stiffness: ${num(t.stiffness)}`);
+      if (t.springlength) L.push(`    springlength: ${vec(t.springlength)}`);
+      if (t.damping) L.push(`    damping: ${num(t.damping)}`);
+    }
+  }
   return `${L.join('\n')}\n`;
 }
 
 function jointYaml(b: BodyDesc): string {
-  switch (b.joint) {
-    case 'revolute':
-    case 'prismatic':
-    case 'planar':
-      return `{ type: ${b.joint}, axis: ${vec(b.axis)} }`;
-    default:
-      return `{ type: ${b.joint} }`;
+  const parts = [`type: ${b.joint}`];
+  if (b.joint === 'revolute' || b.joint === 'prismatic' || b.joint === 'planar') parts.push(`axis: ${vec(b.axis)}`);
+  if (b.range) {
+    parts.push(`range: ${vec(b.range)}`);
+    if (b.limit) parts.push(`limit: { solref: ${vec(b.limit.solref)}, solimp: ${vec(b.limit.solimp)}, margin: ${num(b.limit.margin)} }`);
   }
+  for (const k of ['damping', 'stiffness', 'springref', 'armature'] as const) if (b[k]) parts.push(`${k}: ${num(b[k]!)}`);
+  return `{ ${parts.join(', ')} }`;
 }
 
 function shapeYaml(s: ShapeDesc, world: boolean): string {
@@ -106,5 +114,8 @@ function shapeYaml(s: ShapeDesc, world: boolean): string {
   if (s.margin !== 0) parts.push(`margin: ${num(s.margin)}`);
   if (s.gap !== 0) parts.push(`gap: ${num(s.gap)}`);
   if (s.color) parts.push(`color: ${vec(s.color)}`);
+  if (s.solref) parts.push(`solref: ${vec(s.solref)}`);
+  if (s.solimp) parts.push(`solimp: ${vec(s.solimp)}`);
+  if (s.condim !== undefined) parts.push(`condim: ${s.condim}`);
   return `{ ${parts.join(', ')} }`;
 }

@@ -16,6 +16,8 @@ export const IMPORT_BUGS = [
   'import-urdf-rpy-order',
   /** MJCF nested default class: the parent class's attributes not inherited. */
   'import-default-not-inherited',
+  /** MJCF fixed tendon: a joint's coef read without its sign (|coef|). */
+  'import-tendon-coef-sign',
 ] as const;
 export type ImportBug = (typeof IMPORT_BUGS)[number];
 

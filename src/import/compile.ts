@@ -12,7 +12,7 @@
 // joint, each turned back by ref (Rot(a, −ref), or a shift −ref·a); the body frame is the last link's
 // frame shifted by −p_n, so everything the body carries (CoM, geoms, child bodies) moves by −p_n.
 
-import { DEFAULT_SOLIMP, DEFAULT_SOLREF, type ActuatorDesc, type BodyDesc, type JointType, type ModelDesc, type Quat, type ShapeDesc, type SourceSpan, type Vec3 } from '../engine/model-desc.js';
+import { DEFAULT_SOLIMP, DEFAULT_SOLREF, type ActuatorDesc, type BodyDesc, type TendonDesc, type JointType, type ModelDesc, type Quat, type ShapeDesc, type SourceSpan, type Vec3 } from '../engine/model-desc.js';
 import { quatMul, quatRotate } from '../scene/math.js';
 import { SceneError } from '../scene/errors.js';
 import { axisAngleQuat } from './frames.js';
@@ -154,6 +154,51 @@ export function compileIr(ir: IrModel, files: string[], notes: ImportNote[]): Co
     };
     return [find(e.body1), find(e.body2)];
   });
+  // Fixed tendons: joints by name → their links; MuJoCo's default springlength (−1) is the length at
+  // the joints' spring references (qpos_spring: springref for hinges and slides).
+  const springref = new Map<string, number>();
+  for (const b of ir.bodies) for (const j of b.joints) springref.set(j.name, j.springref);
+  const tendons: TendonDesc[] = (ir.tendons ?? []).map((t) => {
+    const d: TendonDesc = {
+      name: t.name,
+      joints: t.joints.map((j) => {
+        const link = jointLink.get(j.joint);
+        if (link === undefined) throw new SceneError({ ...j.source, subject: `tendon '${t.name}'`, found: `joint '${j.joint}', which the model does not have`, expected: 'the name of a hinge or slide joint' });
+        return { body: link, coef: j.coef };
+      }),
+      source: t.source,
+    };
+    // the engine's islands join at most two kinematic trees per constraint row (MuJoCo has no limit)
+    const rootOf = (l: number): number => (bodies[l].parent < 0 ? l : rootOf(bodies[l].parent));
+    const trees = new Set(d.joints.map((j) => rootOf(j.body)));
+    if (trees.size > 2) throw new SceneError({ ...t.source, subject: `tendon '${t.name}'`, found: `joints in ${trees.size} separate kinematic trees`, expected: 'joints of at most two trees (bodies under <worldbody>)' });
+    if (t.range) d.range = t.range;
+    if (t.limit) d.limit = t.limit;
+    if (t.frictionloss) d.frictionloss = t.frictionloss;
+    if (t.stiffness) d.stiffness = t.stiffness;
+    if (t.damping) d.damping = t.damping;
+    if (t.springlength) d.springlength = t.springlength;
+    else if (t.stiffness) {
+      const L = t.joints.reduce((s, j) => s + j.coef * (springref.get(j.joint) ?? 0), 0);
+      d.springlength = [L, L];
+    }
+    return d;
+  });
+  // MuJoCo's filterparent drops contacts between a body and its parent's weld body (both moving). A
+  // body with several joints is a chain of links here, so its last link no longer hangs directly from
+  // the parent's: exclude that pair explicitly (the links welded to the parent's weld link included).
+  const weldOf = (l: number): number => {
+    while (l >= 0 && bodies[l].joint === 'fixed') l = bodies[l].parent;
+    return l;
+  };
+  ir.bodies.forEach((b, i) => {
+    if (b.joints.length < 2 || b.parent < 0) return;
+    const w = weldOf(bodyMap[b.parent].link);
+    if (w < 0) return;
+    bodies.forEach((_, k) => {
+      if (weldOf(k) === w) excludes.push([bodyMap[i].link, k]);
+    });
+  });
   if (ir.key) applyKey(ir, bodies, notes);
   const model: ModelDesc = {
     name: ir.name,
@@ -165,6 +210,7 @@ export function compileIr(ir: IrModel, files: string[], notes: ImportNote[]): Co
   };
   if (actuators.length) model.actuators = actuators;
   if (excludes.length) model.excludes = excludes;
+  if (tendons.length) model.tendons = tendons;
   return { model, bodyMap };
 }
 

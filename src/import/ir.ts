@@ -80,6 +80,20 @@ export interface IrActuator {
   source: SourceSpan;
 }
 
+/** A fixed tendon (MJCF <tendon><fixed>): joints by name with their coefficients. */
+export interface IrTendon {
+  name: string;
+  joints: { joint: string; coef: number; source: SourceSpan }[];
+  range?: [number, number];
+  limit?: { solref: Solref; solimp: Solimp; margin: number };
+  frictionloss: number;
+  stiffness: number;
+  damping: number;
+  /** [lower, upper]; absent: MuJoCo's −1, the length at the joints' spring references (qpos_spring). */
+  springlength?: [number, number];
+  source: SourceSpan;
+}
+
 export interface IrModel {
   name: string;
   format: 'mjcf' | 'urdf';
@@ -88,6 +102,8 @@ export interface IrModel {
   worldGeoms: IrGeom[];
   option: { timestep: number; gravity: Vec3; integrator: 'euler' | 'rk4'; iterations: number; impratio: number };
   actuators: IrActuator[];
+  /** Fixed tendons (absent: none). */
+  tendons?: IrTendon[];
   /** Body-name pairs whose geoms never collide (MJCF contact/exclude). */
   excludes: { body1: string; body2: string; source: SourceSpan }[];
   /** MuJoCo-layout initial state (from the first keyframe), when given. */

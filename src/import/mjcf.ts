@@ -1,8 +1,8 @@
 // MJCF (MuJoCo XML) → the import IR, following MuJoCo's compiler for everything that changes the
 // dynamics: the body tree and every orientation form, inertials and inertia from geoms, joints,
 // geoms, default classes and childclass, compiler and option settings, actuators and the first
-// keyframe. Elements that do not change the dynamics are skipped with a note; anything else that
-// would (tendons, equality constraints, fluid forces, flex, ...) is refused at its line.
+// keyframe, fixed tendons. Elements that do not change the dynamics are skipped with a note; anything
+// else that would (spatial tendons, equality constraints, fluid forces, flex, ...) is refused at its line.
 
 import { dirname, isAbsolute, join } from 'node:path';
 import { DEFAULT_SOLIMP, DEFAULT_SOLREF, type Quat, type Solimp, type Solref, type Vec3 } from '../engine/model-desc.js';
@@ -10,7 +10,7 @@ import { inertiaProblem, quatRotate, rotateInertia, type Inertia6 } from '../sce
 import { importBug } from './bugs.js';
 import { axisAngleQuat, eulerQuat, normalize4, xyaxesQuat, zaxisQuat } from './frames.js';
 import { inertiaFromGeoms, inferGeomMass } from './geom-inertia.js';
-import type { ImportNote, IrActuator, IrBody, IrGeom, IrGeomType, IrJoint, IrModel } from './ir.js';
+import type { ImportNote, IrActuator, IrBody, IrGeom, IrGeomType, IrJoint, IrModel, IrTendon } from './ir.js';
 import { meshBounds } from './mesh.js';
 import { Reader, describeEl } from './read-attrs.js';
 import type { Pos, XmlAttr, XmlElement } from './xml.js';
@@ -30,7 +30,6 @@ interface Compiler {
 const INERT = new Set(['visual', 'statistic', 'size', 'custom', 'sensor']);
 /** Elements refused: they change the dynamics and are not supported. */
 const REFUSED: Record<string, string> = {
-  tendon: 'tendons (fixed tendons need the constraint solver of the contact issue; spatial tendons are not supported)',
   equality: 'equality constraints',
   deformable: 'flex and skin (deformable bodies)',
   extension: 'plugins',
@@ -52,8 +51,8 @@ export function readMjcf(r: Reader, root: XmlElement, notes: ImportNote[]): IrMo
   const sections = (name: string): XmlElement[] => root.children.filter((c) => c.name === name);
   for (const c of root.children) {
     if (INERT.has(c.name)) note('skipped', c, `<${c.name}> does not change the dynamics`);
-    else if (REFUSED[c.name]) r.fail(c, `<${c.name}>`, REFUSED[c.name], 'what the importer supports: worldbody, default, compiler, option, asset (meshes), actuator (motor, position, velocity), contact (exclude), keyframe');
-    else if (!['compiler', 'option', 'default', 'asset', 'worldbody', 'actuator', 'contact', 'keyframe'].includes(c.name)) {
+    else if (REFUSED[c.name]) r.fail(c, `<${c.name}>`, REFUSED[c.name], 'what the importer supports: worldbody, default, compiler, option, asset (meshes), tendon (fixed), actuator (motor, position, velocity), contact (exclude), keyframe');
+    else if (!['compiler', 'option', 'default', 'asset', 'worldbody', 'tendon', 'actuator', 'contact', 'keyframe'].includes(c.name)) {
       r.fail(c, `<${c.name}>`, 'an element MJCF does not define at the top level', 'compiler, option, size, visual, statistic, default, custom, asset, worldbody, contact, equality, tendon, actuator, sensor, keyframe');
     }
   }
@@ -409,6 +408,75 @@ export function readMjcf(r: Reader, root: XmlElement, notes: ImportNote[]): IrMo
   };
   for (const wb of worldbody) visit(wb, -2, 'main');
 
+  // Fixed tendons (MuJoCo's <tendon><fixed>): attributes from the tendon's class (<default><tendon>).
+  // A fixed tendon's range is a length (Σ coef·q, q in radians): compiler angle does not convert it.
+  const jointTypes = new Map<string, IrJoint['type']>();
+  for (const b of ir.bodies) for (const j of b.joints) jointTypes.set(j.name, j.type);
+  for (const t of sections('tendon')) {
+    for (const c of t.children) {
+      if (c.name === 'spatial') r.fail(c, '<spatial>', 'a spatial tendon', 'fixed tendons only: <fixed> with <joint joint="NAME" coef="C"/> children (spatial tendons route through sites and wrap geoms, which the engine does not model)');
+      if (c.name !== 'fixed') r.fail(c, `<${c.name}>`, 'an element <tendon> does not define', '<fixed> (fixed tendons; spatial tendons are not supported)');
+      ir.tendons ??= [];
+      const cls = classOf(c, 'main');
+      const get = (n: string): XmlAttr | undefined => attrOf(c, 'tendon', cls, n);
+      const name = c.attrs.get('name')?.value ?? `tendon${ir.tendons.length}`;
+      const subject = `tendon '${name}'`;
+      const arm = get('armature');
+      if (arm && r.num(arm, `${subject} armature`) !== 0) r.fail(arm, `${subject} armature`, arm.value, 'no tendon armature (it adds Jᵀ·a·J to the mass matrix, which the engine\'s O(n) tree products cannot express)');
+      for (const f of ['solreffriction', 'solimpfriction', 'actuatorfrcrange', 'actuatorfrclimited', 'damping_poly', 'stiffness_poly']) {
+        const a = get(f);
+        if (a) r.fail(a, `${subject} ${f}`, a.value, `no ${f} on a tendon (not supported; frictionloss rows use MuJoCo's default solreffriction/solimpfriction)`);
+      }
+      const tendon: IrTendon = {
+        name,
+        joints: [],
+        frictionloss: numOr(get('frictionloss'), `${subject} frictionloss`, 0),
+        stiffness: numOr(get('stiffness'), `${subject} stiffness`, 0),
+        damping: numOr(get('damping'), `${subject} damping`, 0),
+        source: r.span(c),
+      };
+      for (const [f, v] of [['frictionloss', tendon.frictionloss], ['stiffness', tendon.stiffness], ['damping', tendon.damping]] as const) {
+        if (!(v >= 0)) r.fail(get(f)!, `${subject} ${f}`, String(v), `a ${f} >= 0`);
+      }
+      const sl = get('springlength');
+      if (sl) {
+        const v = r.nums(sl, `${subject} springlength`, [1, 2]);
+        const band: [number, number] = v.length === 1 ? [v[0], v[0]] : [v[0], v[1]];
+        if (!(band[0] <= band[1])) r.fail(sl, `${subject} springlength`, `[${band.join(', ')}]`, 'one rest length, or a dead band [lower, upper] with lower <= upper');
+        // MuJoCo's −1 (one value, or both −1) means: the length at the joints' spring references
+        if (!(band[0] === -1 && band[1] === -1)) tendon.springlength = band;
+      }
+      const rangeA = get('range');
+      const limA = get('limited');
+      const limited = limA ? r.choice(limA, `${subject} limited`, ['true', 'false', 'auto'] as const) : 'auto';
+      if (limited === 'auto' && !compiler.autolimits && rangeA) r.fail(rangeA, `${subject} range`, 'a range without limited="true" while compiler autolimits="false"', 'limited="true", or autolimits="true" (as MuJoCo requires)');
+      if (limited === 'true' || (limited === 'auto' && compiler.autolimits && rangeA)) {
+        const rg = rangeA ? r.nums(rangeA, `${subject} range`, 2) : [0, 0];
+        if (!(rg[0] < rg[1])) r.fail(rangeA ?? c, `${subject} range`, `[${rg.join(', ')}]`, 'lower < upper (a length: Σ coef·q)');
+        tendon.range = [rg[0], rg[1]];
+        const sr = get('solreflimit');
+        const si = get('solimplimit');
+        tendon.limit = {
+          solref: sr ? (r.nums(sr, `${subject} solreflimit`, 2) as Solref) : [...DEFAULT_SOLREF],
+          solimp: si ? (padSolimp(r.nums(si, `${subject} solimplimit`, [3, 5])) as Solimp) : [...DEFAULT_SOLIMP],
+          margin: numOr(get('margin'), `${subject} margin`, 0),
+        };
+      }
+      for (const j of c.children) {
+        if (j.name !== 'joint') r.fail(j, `${subject} <${j.name}>`, `a <${j.name}> in a fixed tendon`, '<joint joint="NAME" coef="C"/>');
+        const ja = j.attrs.get('joint');
+        if (!ja) r.fail(j, `${subject} <joint>`, 'no joint', 'joint="NAME" of a hinge or slide joint');
+        const type = jointTypes.get(ja.value);
+        if (!type) r.fail(ja, `${subject} joint`, `'${ja.value}', which the model does not have`, 'the name of a hinge or slide joint');
+        if (type !== 'hinge' && type !== 'slide') r.fail(ja, `${subject} joint`, `'${ja.value}', a ${type} joint`, 'a hinge or slide joint (a fixed tendon couples scalar joint coordinates)');
+        const coef = numOr(j.attrs.get('coef'), `${subject} coef`, 1);
+        tendon.joints.push({ joint: ja.value, coef: importBug('import-tendon-coef-sign') ? Math.abs(coef) : coef, source: r.span(j) });
+      }
+      if (tendon.joints.length === 0) r.fail(c, subject, 'a fixed tendon without joints', 'at least one <joint joint="NAME" coef="C"/>');
+      ir.tendons.push(tendon);
+    }
+  }
+
   for (const a of sections('actuator')) {
     for (const c of a.children) {
       if (!['motor', 'position', 'velocity'].includes(c.name)) r.fail(c, `<${c.name}>`, `a ${c.name} actuator`, 'motor, position or velocity (on a joint)');
@@ -416,7 +484,7 @@ export function readMjcf(r: Reader, root: XmlElement, notes: ImportNote[]): IrMo
       const get = (n: string): XmlAttr | undefined => attrOf(c, c.name, cls, n);
       const name = c.attrs.get('name')?.value ?? `${c.name}${ir.actuators.length}`;
       const subject = `actuator '${name}'`;
-      for (const t of ['tendon', 'site', 'body', 'jointinparent', 'cranksite']) if (get(t)) r.fail(get(t)!, subject, `a transmission through ${t}`, 'joint="NAME" (joint transmission only)');
+      for (const t of ['tendon', 'site', 'body', 'jointinparent', 'cranksite']) if (get(t)) r.fail(get(t)!, subject, `a transmission through ${t}`, 'joint="NAME" (joint transmission only; an actuator along a tendon is not supported yet)');
       const joint = get('joint');
       if (!joint) r.fail(c, subject, 'no joint', 'joint="NAME"');
       const gearA = get('gear');

@@ -14,9 +14,10 @@ import { classifySubspace, SUPPORTED_SUBSPACES } from './subspace.js';
 import { checkKeys, describe, entries, readEnum, readInt, readLimited, readNumber, readNumbers, readPositive, readString, readVec, type Ctx, type Entry, type ParsedFile, type YNode } from './yaml-read.js';
 import { isSeq } from 'yaml';
 import { readSensors } from '../sensors/scene.js';
+import { readTendons } from './tendons.js';
 import { JOINT_FORCE_KEYS, readController, readJointForces, resolveActuators, type ActuatorDraft } from './actuation.js';
 
-export const TOP_KEYS = ['scene', 'world', 'links', 'shapes', 'exclude', 'controller', 'sensors'] as const;
+export const TOP_KEYS = ['scene', 'world', 'links', 'shapes', 'exclude', 'tendons', 'controller', 'sensors'] as const;
 export const WORLD_KEYS = ['gravity', 'dt', 'integrator', 'duration', 'substeps', 'solver'] as const;
 export const LINK_KEYS = ['name', 'parent', 'joint', 'pos', 'quat', 'rpy', 'mass', 'com', 'inertia', 'inertia_frame', 'initial', 'torque', 'visual', 'shapes', 'mass_from_shapes'] as const;
 export const JOINT_KEYS = ['type', 'axis', 'subspace', ...JOINT_FORCE_KEYS, ...JOINT_LIMIT_KEYS] as const;
@@ -41,6 +42,8 @@ export function loadEveryday(pf: ParsedFile, worldOverride: Partial<WorldSetting
   const ex = top.get('exclude');
   if (ex) model.excludes = readExcludes(ctx, ex.value, model.bodies);
   if (solverE) model.solver = readSolver(ctx, solverE, 'world.solver');
+  const tendons = top.get('tendons'); // src/scene/tendons.ts
+  if (tendons) model.tendons = readTendons(ctx, tendons.value, model.bodies);
   const actuators = links.flatMap((l) => l.actuators);
   if (actuators.length > 0) model.actuators = resolveActuators(ctx, actuators, model.bodies);
   const ctl = top.get('controller');

@@ -4,7 +4,7 @@
 // shapes carry their solref, solimp and condim; the option block states the constraint solver
 // (pyramidal cone, CG with the model's fixed iteration count: tolerance 0, impratio). Passive joint
 // forces go on each joint as MuJoCo's damping, armature, stiffness/springref and frictionloss (actuators
-// are not exported yet). Initial state goes in keyframe "initial"; the
+// are not exported yet); fixed tendons as <tendon><fixed> with their limit, friction, spring and damper. Initial state goes in keyframe "initial"; the
 // constant generalized forces in <custom><numeric name="achilles_tau"> (set them as
 // data.qfrc_applied: MJCF has no static generalized force). One MuJoCo step = one engine substep.
 //
@@ -118,6 +118,29 @@ export function exportMjcf(model: ModelDesc, opts: MjcfOptions = {}): string {
       for (const [a, b] of excludes) out.push(`    <exclude body1="${bn(a)}" body2="${bn(b)}"/>`);
     }
     out.push('  </contact>');
+  }
+  // Fixed tendons (issue 12): each joint's coefficient, limit, friction, spring and damper as MuJoCo's.
+  const tendons = model.tendons ?? [];
+  if (tendons.length > 0) {
+    out.push('  <tendon>');
+    for (let k = 0; k < copies; k++) {
+      const sfx = copies === 1 ? '' : `_${k}`;
+      for (const t of tendons) {
+        let a = '';
+        if (t.range) {
+          const l = t.limit ?? { solref: DEFAULT_SOLREF, solimp: DEFAULT_SOLIMP, margin: 0 };
+          a += ` limited="true" range="${nums(t.range)}" solreflimit="${nums(l.solref)}" solimplimit="${nums(l.solimp)}" margin="${num(l.margin)}"`;
+        }
+        if (t.frictionloss) a += ` frictionloss="${num(t.frictionloss)}"`;
+        if (t.stiffness) a += ` stiffness="${num(t.stiffness)}"`;
+        if (t.damping) a += ` damping="${num(t.damping)}"`;
+        if (t.springlength) a += ` springlength="${nums(t.springlength)}"`;
+        out.push(`    <fixed name="${esc(t.name + sfx)}"${a}>`);
+        for (const j of t.joints) out.push(`      <joint joint="${esc(model.bodies[j.body].name + sfx)}" coef="${num(j.coef)}"/>`);
+        out.push('    </fixed>');
+      }
+    }
+    out.push('  </tendon>');
   }
   const rep = (f: (b: BodyDesc) => number[]): string => nums(Array.from({ length: copies }, () => model.bodies.flatMap(f)).flat());
   // Only when some torque is non-zero: MuJoCo caps a numeric's length, and a zero torque

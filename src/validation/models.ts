@@ -40,5 +40,12 @@ export function suiteModels(): NamedModel[] {
 /** The model without its constraints (shapes, joint ranges, dry friction): what the smooth-dynamics stages compare,
  *  since their MuJoCo reference runs with contacts disabled and no limits (contact stages use the full model). */
 export function withoutConstraints(model: ModelDesc): ModelDesc {
-  return { ...model, shapes: [], excludes: [], bodies: model.bodies.map(({ range: _r, limit: _l, frictionloss: _f, ...b }) => b) };
+  return {
+    ...model,
+    shapes: [],
+    excludes: [],
+    bodies: model.bodies.map(({ range: _r, limit: _l, frictionloss: _f, ...b }) => b),
+    // fixed tendons keep their spring and damper (passive forces), not their limit and friction rows
+    ...(model.tendons ? { tendons: model.tendons.map(({ range: _r, limit: _l, frictionloss: _f, ...t }) => t) } : {}),
+  };
 }

@@ -180,6 +180,15 @@ export function perturbModel(model: ModelDesc, rng: Rng): ModelDesc {
       v0: perturbed(b.v0, rng),
       tau: perturbed(b.tau, rng),
     })),
+    ...(model.tendons
+      ? {
+          tendons: model.tendons.map((t) => ({
+            ...t,
+            joints: t.joints.map((j) => ({ ...j, coef: perturbed([j.coef], rng)[0] })),
+            ...(t.range ? { range: perturbed(t.range, rng) as [number, number] } : {}),
+          })),
+        }
+      : {}),
   };
 }
 

@@ -205,7 +205,8 @@ function runGates(refs: References, o: SuiteOptions, precision: Precision, addon
     rows.push(...c.rows);
     out?.contact?.domino.push(c.domino);
   }
-  if (refs.imports && precision === 'f64') rows.push(...timed('import', () => importRows(refs.imports!, addon)));
+  // compile gates f64; constrained gates (tendons, contacts) both
+  if (refs.imports) rows.push(...timed('import', () => importRows(refs.imports!, addon, precision)));
   if (o.stages.has('exact')) timed('exact', () => {
     for (const [name, model] of refs.models) {
       const run = closedFormRun(name, model, precision, addon, o.seed);

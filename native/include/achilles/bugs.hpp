@@ -34,6 +34,7 @@ enum class Bug : int {
   EffortLate,           // actuators: the step reads the control half written before the previous step
   GearNotProjected,     // actuators: the scene's direction used as the gear without projecting it on the joint's axes
   DampingExplicit,      // passive: semi-implicit Euler leaves damping explicit (MuJoCo solves M + h·D)
+  TendonLimitSign,      // tendon limit: the upper side's row gets J = +moment instead of −moment
   Count
 };
 
@@ -65,6 +66,7 @@ inline const char* bug_name(Bug b) {
   case Bug::EffortLate: return "actuator-effort-one-step-late";
   case Bug::GearNotProjected: return "actuator-gear-not-projected";
   case Bug::DampingExplicit: return "damping-explicit-in-euler";
+  case Bug::TendonLimitSign: return "tendon-limit-sign";
   case Bug::Count: break;
   }
   return "?";

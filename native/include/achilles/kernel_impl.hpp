@@ -278,8 +278,14 @@ template <class V> class KernelImpl final : public Kernel {
     out.qfrc_constraint.assign(nv, 0.0);
     out.rows.clear();
     out.contacts.clear();
+    out.tendon_length.clear();
+    out.tendon_velocity.clear();
     if (KC_.enabled) {
       ConstraintWork<V>& cw = sc.cw;
+      for (const KTendon<T>& t : KC_.tendons) {
+        out.tendon_length.push_back(double(vlane(tendon_length(t, s.q), lane)));
+        out.tendon_velocity.push_back(double(vlane(tendon_dot(t, s.v), lane)));
+      }
       for (int r = 0; r < cw.nrows; ++r) cw.force[r] = V(T(0));
       constrain(sc, s.q, s.v, s.qacc, iterations, warm);
       if (cw.nused > 0)
@@ -289,12 +295,14 @@ template <class V> class KernelImpl final : public Kernel {
         if (!vlane(cw.on[r], lane)) continue;
         ConstraintRowReport row;
         if (r < cw.nfric_rows) {
-          row.kind = 2;
-          row.id = KC_.frictions[r].joint;
-          row.point = KC_.frictions[r].dof - M_.joints[row.id].voff;
+          const KFriction<T>& F = KC_.frictions[r];
+          row.kind = F.tendon >= 0 ? 4 : 2;
+          row.id = F.tendon >= 0 ? F.tendon : F.joint;
+          row.point = F.tendon >= 0 ? 0 : F.dof - M_.joints[row.id].voff;
         } else if (r < cw.first_contact) {
-          row.kind = 0;
-          row.id = KC_.limits[(r - cw.nfric_rows) / 2].joint;
+          const KLimit<T>& L = KC_.limits[(r - cw.nfric_rows) / 2];
+          row.kind = L.tendon >= 0 ? 3 : 0;
+          row.id = L.tendon >= 0 ? L.tendon : L.joint;
           row.point = (r - cw.nfric_rows) % 2;
         } else {
           const int c = r - cw.first_contact;

@@ -11,6 +11,7 @@
 
 #include "actuators/actuator.hpp"
 #include "collision/shape.hpp"
+#include "contact/tendon.hpp"
 
 namespace ach {
 
@@ -88,8 +89,12 @@ struct Model {
   double solver_tolerance = 0; // MuJoCo's option tolerance; 0: always `solver_iterations` iterations
   std::vector<double> body_invweight0;
   std::vector<double> dof_invweight0;
-  /// True when the model has contact pairs or joint limits: the step runs detection and the solver.
+  /// True when the model has contact pairs, joint or tendon limits or frictionloss: the step runs detection and the solver.
   bool constrained() const;
+  // Fixed tendons (contact/tendon.hpp) and MuJoCo's tendon_invweight0 (J M⁻¹ Jᵀ at qpos0, filled by
+  // finalize when anything constrains the model).
+  std::vector<Tendon> tendons;
+  std::vector<double> tendon_invweight0;
   // Actuators (actuators/actuator.hpp), each driving one joint.
   std::vector<Actuator> actuators;
 

@@ -25,6 +25,7 @@ enum Field : unsigned {
   F_shape_pose = 1u << 13,// X_WS of every collision shape
   F_broad = 1u << 14,     // per candidate pair: do the inflated world AABBs overlap (a lane mask)
   F_contacts = 1u << 15,  // contactActive, contactDist, contactPos, contactNormal
+  F_tendon = 1u << 17,    // fixed tendons: length L = Σ coef·q and velocity L̇ = J·q̇ (contact/tendon.hpp)
   F_rows = 1u << 16,      // constraint rows: J (as body wrenches / ±e_dof), dist, R, D, a_ref, on-mask per lane
   // actuators (actuators/forces.hpp); high bits, clear of the others' additions
   F_ctrl = 1u << 24,      // the step's controls u: the double buffer's read half, clamped, rate-limited (input)
@@ -57,12 +58,14 @@ constexpr PassInfo kPassNarrowPhase{"narrow phase (manifolds where any lane over
 
 // Constraints (contact/): where the model has contact pairs or joint limits, every acceleration
 // evaluation of every integrator runs forward dynamics, then detection, rows and the solve.
-constexpr PassInfo kPassConstraintRows{"constraint rows (limits, contacts: J, R, D, a_ref)", F_q | F_v | F_pose | F_velocity | F_contacts, F_rows};
+constexpr PassInfo kPassTendons{"fixed tendons (L = Σ coef·q, L̇ = J·q̇; J = the coefs, constant)", F_q | F_v, F_tendon};
+constexpr PassInfo kPassConstraintRows{"constraint rows (dry friction, joint and tendon limits, contacts: J, R, D, a_ref)",
+                                       F_q | F_v | F_tendon | F_pose | F_velocity | F_contacts, F_rows};
 constexpr PassInfo kPassConstraintSolve{"constraint solve (CG on MuJoCo's primal cost, M·x and M⁻¹·x through the tree)",
                                         F_rows | F_qacc | F_placement | F_dof, F_qacc};
 // Joint forces (actuators/forces.hpp): before each dynamics evaluation, at its (q, q̇). The backward
 // sweep then reads τ_eff in place of τ (and D gets the armature, plus h·damping in Euler).
-constexpr PassInfo kPassJointForces{"joint forces τ_eff = τ + passive + actuators", F_q | F_v | F_tau | F_ctrl, F_efforts};
+constexpr PassInfo kPassJointForces{"joint forces τ_eff = τ + passive (joints, tendons: Jᵀ·f) + actuators", F_q | F_v | F_tau | F_ctrl, F_efforts};
 constexpr PassInfo kPassAbaBackwardEfforts{"articulated inertia (leaves→root), τ_eff", F_efforts | F_placement | F_bias_acc | F_art_inertia | F_art_bias,
                                            F_art_inertia | F_art_bias | F_dof};
 
@@ -71,7 +74,7 @@ constexpr PassInfo kForwardDynamicsActuated[] = {kPassJointForces, kPassVelocity
 constexpr PassInfo kObservation[] = {kPassVelocity, kPassPose, kPassEnergy};
 constexpr PassInfo kCollision[] = {kPassPlacement, kPassPose, kPassShapePoses, kPassBroadPhase, kPassNarrowPhase};
 constexpr PassInfo kConstrainedDynamics[] = {kPassVelocity, kPassAbaBackward, kPassAbaForward, kPassPose, kPassShapePoses,
-                                             kPassBroadPhase, kPassNarrowPhase, kPassConstraintRows, kPassConstraintSolve};
+                                             kPassBroadPhase, kPassNarrowPhase, kPassTendons, kPassConstraintRows, kPassConstraintSolve};
 
 /// Which pass the arithmetic being done belongs to, so `bench --flops` can break a step's count down
 /// by pass: a pass opens a FlopScope, which does nothing except on the counting scalar (counted.hpp).

@@ -8,6 +8,7 @@
 #include <cmath>
 #include <stdexcept>
 #include <string>
+#include <vector>
 
 #include "achilles/contact/tree.hpp"
 #include "achilles/kernel_impl.hpp"
@@ -18,6 +19,8 @@ bool Model::constrained() const {
   if (!pairs.empty()) return true;
   for (const Joint& j : joints)
     if (j.limited || j.frictionloss > 0) return true;
+  for (const Tendon& t : tendons)
+    if (t.limited || t.frictionloss > 0) return true;
   return false;
 }
 
@@ -35,6 +38,41 @@ void check_solimp(const double* s, const std::string& who) {
   const double p = std::fmax(1.0, s[4]);
   if (p != std::floor(p) || p > 16)
     throw std::invalid_argument(who + ": solimp power must be a whole number from 1 to 16 (got " + std::to_string(s[4]) + ")");
+}
+
+/// Fixed tendons: scalar joints, finite settings, and at most two kinematic trees per tendon (a
+/// constraint row joins at most two trees into one island, see islands.hpp).
+void check_tendons(const Model& m) {
+  std::vector<int> root(m.joints.size());
+  for (std::size_t i = 0; i < m.joints.size(); ++i) root[i] = m.joints[i].parent < 0 ? static_cast<int>(i) : root[m.joints[i].parent];
+  for (const Tendon& t : m.tendons) {
+    const std::string who = "tendon '" + t.name + "'";
+    if (t.joints.empty() || t.joints.size() != t.coefs.size()) throw std::invalid_argument(who + ": needs one coefficient per joint, and at least one joint");
+    std::vector<int> trees;
+    for (std::size_t k = 0; k < t.joints.size(); ++k) {
+      const int j = t.joints[k];
+      if (j < 0 || j >= static_cast<int>(m.joints.size())) throw std::invalid_argument(who + ": joint index " + std::to_string(j) + " is out of range");
+      const Joint& J = m.joints[j];
+      if (J.type != JointType::Revolute && J.type != JointType::Prismatic)
+        throw std::invalid_argument(who + ": joint '" + J.name + "' is not revolute or prismatic (a fixed tendon couples scalar joint coordinates)");
+      if (!std::isfinite(t.coefs[k])) throw std::invalid_argument(who + ": coef of joint '" + J.name + "' must be finite");
+      bool seen = false;
+      for (int r : trees) seen = seen || r == root[j];
+      if (!seen) trees.push_back(root[j]);
+    }
+    if (trees.size() > 2) throw std::invalid_argument(who + ": couples joints of " + std::to_string(trees.size()) + " separate kinematic trees (at most 2 supported)");
+    if (!(t.frictionloss >= 0) || !std::isfinite(t.frictionloss)) throw std::invalid_argument(who + ": frictionloss must be finite and >= 0");
+    if (!(t.stiffness >= 0) || !std::isfinite(t.stiffness)) throw std::invalid_argument(who + ": stiffness must be finite and >= 0");
+    if (!(t.damping >= 0) || !std::isfinite(t.damping)) throw std::invalid_argument(who + ": damping must be finite and >= 0");
+    if (!std::isfinite(t.springlength[0]) || !std::isfinite(t.springlength[1]) || !(t.springlength[0] <= t.springlength[1]))
+      throw std::invalid_argument(who + ": springlength must be two finite numbers [lower, upper] with lower <= upper");
+    if (!t.limited) continue;
+    if (!std::isfinite(t.range[0]) || !std::isfinite(t.range[1]) || !(t.range[0] <= t.range[1]))
+      throw std::invalid_argument(who + ": range must be two finite numbers [lower, upper] with lower <= upper");
+    if (!(t.limit_margin >= 0) || !std::isfinite(t.limit_margin)) throw std::invalid_argument(who + ": limit margin must be finite and >= 0");
+    check_solref(t.limit_solref, who + " limit");
+    check_solimp(t.limit_solimp, who + " limit");
+  }
 }
 
 } // namespace
@@ -65,7 +103,9 @@ void finalize_constraints(Model& m) {
     check_solref(j.limit_solref, who + " limit");
     check_solimp(j.limit_solimp, who + " limit");
   }
+  check_tendons(m);
   m.body_invweight0.assign(2 * m.joints.size(), 0.0);
+  m.tendon_invweight0.assign(m.tendons.size(), 0.0);
   m.dof_invweight0.assign(m.nv, 0.0);
   if (!m.constrained() || m.nv == 0) return;
 
@@ -121,6 +161,20 @@ void finalize_constraints(Model& m) {
     }
     m.body_invweight0[2 * i] = (diag[0] + diag[1] + diag[2]) / 3;
     m.body_invweight0[2 * i + 1] = (diag[3] + diag[4] + diag[5]) / 3;
+  }
+  // tendon_invweight0 = J M⁻¹ Jᵀ (mj_setConst), J the tendon's (constant) moment
+  for (std::size_t t = 0; t < m.tendons.size(); ++t) {
+    const Tendon& T = m.tendons[t];
+    std::vector<double> Jt(nv, 0.0);
+    for (std::size_t k = 0; k < T.joints.size(); ++k) Jt[m.joints[T.joints[k]].voff] += T.coefs[k];
+    double s = 0;
+    for (int a = 0; a < nv; ++a) {
+      if (Jt[a] == 0) continue;
+      double u = 0;
+      for (int b = 0; b < nv; ++b) u += Minv[static_cast<std::size_t>(a) * nv + b] * Jt[b];
+      s += Jt[a] * u;
+    }
+    m.tendon_invweight0[t] = s;
   }
   auto Md = [&](int k) { return Minv[static_cast<std::size_t>(k) * nv + k]; };
   for (const Joint& j : m.joints) {

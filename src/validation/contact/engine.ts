@@ -38,7 +38,7 @@ export const CONVERGED_ITERATIONS = 2000;
 /** What Batch.constraints(robot, {iterations, warm}) returns (contact-solver's diagnostic, read by
  *  shape so this file does not depend on its types). */
 interface EngineRow {
-  kind: 'limit' | 'contact' | 'friction';
+  kind: 'limit' | 'contact' | 'friction' | 'tendon-limit' | 'tendon-friction';
   /** friction rows: which of the body's dofs. */
   dof?: number;
   id: number;
@@ -62,10 +62,12 @@ export function engineBlocks(model: ModelDesc, pairs: readonly { a: number; b: n
   const shapes = model.shapes ?? [];
   const blocks = new Map<string, { type: number; name: string; point: number[]; rows: EngineRow[] }>();
   for (const r of st.rows) {
-    const key = r.kind === 'limit' ? `l${r.id}:${r.side ?? 0}` : r.kind === 'friction' ? `f${r.id}:${r.dof ?? 0}` : `c${r.id}:${r.point ?? 0}`;
+    const key = r.kind === 'limit' ? `l${r.id}:${r.side ?? 0}` : r.kind === 'friction' ? `f${r.id}:${r.dof ?? 0}` : r.kind === 'contact' ? `c${r.id}:${r.point ?? 0}` : `${r.kind}${r.id}:${r.side ?? 0}`;
     let b = blocks.get(key);
     if (!b) {
-      if (r.kind === 'limit') b = { type: 3, name: model.bodies[r.id].name, point: [], rows: [] };
+      // MuJoCo's mjtConstraint: 1 friction dof, 2 friction tendon, 3 limit joint, 4 limit tendon, 5/6 contact
+      if (r.kind === 'tendon-limit' || r.kind === 'tendon-friction') b = { type: r.kind === 'tendon-limit' ? 4 : 2, name: model.tendons?.[r.id]?.name ?? `#${r.id}`, point: [], rows: [] };
+      else if (r.kind === 'limit') b = { type: 3, name: model.bodies[r.id].name, point: [], rows: [] };
       else if (r.kind === 'friction') b = { type: 1, name: model.bodies[r.id].name, point: [], rows: [] };
       else {
         const p = pairs[r.id];

@@ -51,7 +51,8 @@ export interface StateQuery {
 
 export type ContactQuery =
   | ({ kind: 'constraint'; cg_iterations?: number; j_floor?: boolean; seed?: number; draws?: number } & StateQuery)
-  | ({ kind: 'rollout'; steps: number; every?: number; solver?: 'newton' | 'cg'; iterations?: number; tolerance?: number; round32?: boolean } & StateQuery);
+  | ({ kind: 'rollout'; steps: number; every?: number; solver?: 'newton' | 'cg'; iterations?: number; tolerance?: number; round32?: boolean } & StateQuery)
+  | ({ kind: 'tendon' } & StateQuery);
 
 /** The model as MuJoCo sees it: `achilles export --contacts on`. */
 export const contactXml = (model: ModelDesc): string => exportMjcf(model, { contacts: true });

@@ -63,14 +63,15 @@ export function matchBlocks(ref: readonly RowBlock[], got: readonly RowBlock[]):
   const free = new Set(got.map((_, i) => i));
   const pairs: [RowBlock, RowBlock][] = [];
   let unmatched = 0;
-  const side = (b: RowBlock) => Math.sign(b.J[0]?.reduce((s, x) => s + x, 0) ?? 0);
+  // a limit's side: the sign of its J's first non-zero entry (a tendon's J may sum to zero)
+  const side = (b: RowBlock) => Math.sign(b.J[0]?.find((x) => x !== 0) ?? 0);
   for (const r of ref) {
     let best = -1;
     let bestD = Infinity;
     for (const i of free) {
       const g = got[i];
       if (g.name !== r.name || g.type !== r.type || g.dist.length !== r.dist.length) continue;
-      if (r.type === 3 && side(g) !== side(r)) continue;
+      if ((r.type === 3 || r.type === 4) && side(g) !== side(r)) continue;
       if (r.type === 1 && g.J[0]?.findIndex((x) => x !== 0) !== r.J[0]?.findIndex((x) => x !== 0)) continue; // the same dof
       const d = r.point.length ? Math.hypot(...r.point.map((x, k) => x - (g.point[k] ?? NaN))) : 0;
       if (d < bestD) {

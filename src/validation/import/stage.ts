@@ -4,7 +4,9 @@
 // states in free space (compared in force space, see forceResidual), all in f64 to IMPORT_BAR relative. Compared is what the engine on main
 // honours: MuJoCo's constraints (limits, frictionloss, contacts), passive forces (damping,
 // stiffness), actuation and armature are switched off in the reference, and listed in the stage
-// notes as not compared. The planted importer bugs (src/import/bugs.ts) must each fail a gate here.
+// notes as not compared. Fixtures with fixed tendons (and those with a trajectory gate) are compared
+// with constraints ON as well, per state and over a short run, in f64 and f32 (constrained.ts).
+// The planted importer bugs (src/import/bugs.ts) must each fail a gate here.
 
 import { readdirSync } from 'node:fs';
 import { basename, join } from 'node:path';
@@ -13,7 +15,9 @@ import { coordinateLayout, type ModelDesc, type Vec3 } from '../../engine/model-
 import { packageRoot, type NativeAddon } from '../../engine/native.js';
 import { importFile, type BodyMap } from '../../import/index.js';
 
+import type { Precision } from '../../engine/api.js';
 import { relErr } from '../metrics.js';
+import { constrainedFixtureReference, constrainedRows, type ConstrainedFixtureRef } from './constrained.js';
 import { runPythonJson } from '../mujoco-ref.js';
 import { Rng, seedFor } from '../rng.js';
 import type { CheckRow } from '../types.js';
@@ -55,6 +59,8 @@ export interface ImportFixtureRef {
 
 export interface ImportReference {
   fixtures: ImportFixtureRef[];
+  /** Fixtures with tendons or a trajectory gate, constraints on (constrained.ts). */
+  constrained: ConstrainedFixtureRef[];
 }
 
 /** The fixtures the stage compares (every .xml and .urdf directly under test/fixtures/import/). */
@@ -96,15 +102,29 @@ export async function importReference(python: string, seed: number, n: number, o
     return { ...f, model: imp.model };
   });
   // qpos0 first, so the random states know the free bodies' layout; one process answers all.
+  // The constrained fixtures' references overlap with the compile below (one fixture at a time: each
+  // runs a few Python processes of its own).
+  const constrained = (async () => {
+    const out: ConstrainedFixtureRef[] = [];
+    for (const f of fixtures) {
+      const c = await constrainedFixtureReference(python, seed, f);
+      if (c) out.push(c);
+    }
+    return out;
+  })();
+  constrained.catch(() => undefined);
   const first = (await runPythonJson(python, SCRIPT, { models: fixtures.map((f) => ({ path: f.path, states: [] })) }, fixtures.length)) as MujocoCompiled[];
   const withStates = fixtures.map((f, i) => ({ ...f, states: statesFor(f.model, first[i].qpos0, n, seed, f.name) }));
   const mj = (await runPythonJson(python, SCRIPT, { models: withStates.map((f) => ({ path: f.path, states: f.states })) }, fixtures.length)) as MujocoCompiled[];
-  return { fixtures: withStates.map((f, i) => ({ name: f.name, path: f.path, states: f.states, mj: mj[i] })) };
+  return { fixtures: withStates.map((f, i) => ({ name: f.name, path: f.path, states: f.states, mj: mj[i] })), constrained: await constrained };
 }
 
-/** The import gates, with the importer as it is now (a planted bug may be set) and `addon`'s engine. */
-export function importRows(ref: ImportReference, addon: NativeAddon): CheckRow[] {
+/** The import gates, with the importer as it is now (a planted bug may be set) and `addon`'s engine:
+ *  the compile gates in f64 (IMPORT_BAR), the constrained gates at `precision` (constrained.ts). */
+export function importRows(ref: ImportReference, addon: NativeAddon, precision: Precision = 'f64'): CheckRow[] {
   const rows: CheckRow[] = [];
+  for (const c of ref.constrained) rows.push(...constrainedRows(c, precision, addon));
+  if (precision !== 'f64') return rows;
   for (const f of ref.fixtures) {
     const push = (field: string, state: number, error: number, note = ''): void => {
       rows.push({ stage: 'import', model: f.name, precision: 'f64', state, t: undefined, field, error, stateFloor: NaN, floor: 0, factor: 1, bar: IMPORT_BAR, status: error <= IMPORT_BAR ? 'pass' : 'fail', note });

@@ -1,7 +1,11 @@
 // Joint forces from the state and the controls, added to the scene's τ before each dynamics
 // evaluation (MuJoCo's mj_passive and mj_fwdActuation, evaluated at every stage as MuJoCo does).
 //
-//   τ_eff = τ − d ∘ q̇ − k ∘ (q − q_ref) + Σ_a g_a·force_a(u_a, g_a·q, g_a·q̇)
+//   τ_eff = τ − d ∘ q̇ − k ∘ (q − q_ref) + Σ_t J_tᵀ(−k_t·x_t − b_t·L̇_t) + Σ_a g_a·force_a(u_a, g_a·q, g_a·q̇)
+//
+// (tendons: MuJoCo's fixed-tendon spring-damper, x_t = L_t's distance outside the dead band
+// [springlength₀, springlength₁]; tendon damping stays explicit in Euler, as MuJoCo's mj_EulerSkip,
+// which makes only dof damping implicit)
 //
 // The armature and Euler's implicit damping are not forces: they enter the ABA's D (kmodel.hpp).
 // The controls arrive once per step (double-buffered, see kernel_impl.hpp): u is clamped to
@@ -34,8 +38,16 @@ template <class T> struct KPassive {
   T damping, stiffness, springref, armature;
 };
 
+/// A fixed tendon with a spring or a damper (contact/tendon.hpp).
+template <class T> struct KTendonPassive {
+  std::vector<int> qadr, dof;
+  std::vector<T> coef;
+  T stiffness, damping, lower, upper;
+};
+
 template <class T> struct KForces {
   std::vector<KActuator<T>> act;
+  std::vector<KTendonPassive<T>> tendons;
   std::vector<KPassive<T>> passive; // joints with any damping, stiffness or armature
   bool forces = false;              // any damping, stiffness or actuator: τ_eff differs from τ
   int nu = 0;
@@ -45,6 +57,21 @@ template <class T> struct KForces {
       if (j.damping == 0 && j.stiffness == 0 && j.armature == 0) continue;
       passive.push_back({j.qoff, j.voff, j.nv, T(j.damping), T(j.stiffness), T(j.springref), T(j.armature)});
       if (j.damping != 0 || j.stiffness != 0) forces = true;
+    }
+    for (const Tendon& t : model.tendons) {
+      if (t.stiffness == 0 && t.damping == 0) continue;
+      KTendonPassive<T> k{};
+      for (std::size_t i = 0; i < t.joints.size(); ++i) {
+        k.qadr.push_back(model.joints[t.joints[i]].qoff);
+        k.dof.push_back(model.joints[t.joints[i]].voff);
+        k.coef.push_back(T(t.coefs[i]));
+      }
+      k.stiffness = T(t.stiffness);
+      k.damping = T(t.damping);
+      k.lower = T(t.springlength[0]);
+      k.upper = T(t.springlength[1]);
+      tendons.push_back(std::move(k));
+      forces = true;
     }
     for (const Actuator& a : model.actuators) {
       const Joint& j = model.joints[a.joint];
@@ -68,6 +95,14 @@ template <class T> struct KForces {
     }
   }
 };
+
+/// A tendon's length L and its spring's stretch x outside the dead band [lower, upper] (0 inside).
+template <class V> inline V tendon_stretch(const KTendonPassive<ScalarOf<V>>& P, const V* q) {
+  using T = ScalarOf<V>;
+  V L = V(P.coef[0]) * q[P.qadr[0]];
+  for (std::size_t k = 1; k < P.qadr.size(); ++k) L += V(P.coef[k]) * q[P.qadr[k]];
+  return vselect(L > V(P.upper), L - V(P.upper), vselect(L < V(P.lower), L - V(P.lower), V(T(0))));
+}
 
 /// The controls a step uses: clamped to ctrlrange, then (servos with a rate limit) the target
 /// moved toward them by at most rate·dt from where it was. `target` is per-actuator state.
@@ -106,6 +141,16 @@ inline const V* joint_efforts(const KForces<ScalarOf<V>>& F, int nv, const V* q,
     if (P.damping != 0)
       for (int k = 0; k < P.nv; ++k) tau_eff[P.voff + k] -= V(P.damping) * qd[P.voff + k];
   }
+  for (const auto& P : F.tendons) {
+    V f = V(ScalarOf<V>(0));
+    if (P.stiffness != 0) f = -(V(P.stiffness) * tendon_stretch(P, q));
+    if (P.damping != 0) {
+      V Ld = V(P.coef[0]) * qd[P.dof[0]];
+      for (std::size_t k = 1; k < P.dof.size(); ++k) Ld += V(P.coef[k]) * qd[P.dof[k]];
+      f = f - V(P.damping) * Ld;
+    }
+    for (std::size_t k = 0; k < P.dof.size(); ++k) tau_eff[P.dof[k]] += V(P.coef[k]) * f;
+  }
   for (int a = 0; a < F.nu; ++a) {
     const auto& A = F.act[a];
     const V* qdj = qd + A.voff;
@@ -124,7 +169,8 @@ inline const V* joint_efforts(const KForces<ScalarOf<V>>& F, int nv, const V* q,
   return tau_eff;
 }
 
-/// The passive terms of the energy, as MuJoCo's: ½·k·(q − q_ref)² (potential) and ½·armature·q̇² (kinetic).
+/// The passive terms of the energy, as MuJoCo's: ½·k·(q − q_ref)² and ½·k_t·x_t² of the tendons (potential)
+/// and ½·armature·q̇² (kinetic).
 template <class V> inline void passive_energy(const KForces<ScalarOf<V>>& F, const V* q, const V* qd, V& kinetic, V& potential) {
   using T = ScalarOf<V>;
   for (const auto& P : F.passive) {
@@ -135,6 +181,11 @@ template <class V> inline void passive_energy(const KForces<ScalarOf<V>>& F, con
     if (P.armature != 0)
       for (int k = 0; k < P.nv; ++k) kinetic += T(0.5) * V(P.armature) * (qd[P.voff + k] * qd[P.voff + k]);
   }
+  for (const auto& P : F.tendons)
+    if (P.stiffness != 0) {
+      const V x = tendon_stretch(P, q);
+      potential += T(0.5) * V(P.stiffness) * (x * x);
+    }
 }
 
 } // namespace ACH_ISA_NS

@@ -7,8 +7,8 @@
 namespace ach {
 
 struct ConstraintRowReport {
-  int kind = 0;   // 0 joint limit, 1 contact, 2 dry friction (frictionloss)
-  int id = 0;     // joint index (limit, friction) or candidate pair index (contact)
+  int kind = 0;   // 0 joint limit, 1 contact, 2 dry friction (frictionloss), 3 tendon limit, 4 tendon dry friction
+  int id = 0;     // joint index (limit, friction), candidate pair index (contact) or tendon index (3, 4)
   int point = 0;  // contact point slot 0..3 (limit: 0 lower, 1 upper side; friction: the joint's dof)
   int edge = 0;   // pyramid edge 0..3 (J_n + μJ_t1, J_n − μJ_t1, J_n + μJ_t2, J_n − μJ_t2), 0 for condim 1
   double dist = 0, vel = 0, aref = 0, R = 0, D = 0, imp = 0, force = 0;
@@ -25,6 +25,7 @@ struct ContactPointReport {
 
 struct ConstraintReport {
   std::vector<double> qacc_smooth, qacc, qfrc_constraint;
+  std::vector<double> tendon_length, tendon_velocity; // every tendon's L and L̇ at the state (constrained models)
   std::vector<ConstraintRowReport> rows;
   std::vector<ContactPointReport> contacts;
 };

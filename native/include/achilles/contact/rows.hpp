@@ -2,6 +2,8 @@
 // mj_diagApprox, mj_makeImpedance, mj_referenceConstraint), for one block of lanes.
 //
 //   limit, lower side:  dist = q − lo,  J = +e_dof;   upper side: dist = hi − q,  J = −e_dof
+//   tendon limit:       the same with the tendon's length L and moment J_T (contact/tendon.hpp),
+//                       diagA = tendon_invweight0; tendon dry friction: J = J_T, aref = −B·L̇
 //   contact point:      dist from the narrow phase, on while dist < margin (includemargin);
 //                       frame (n, t1, t2) as mju_makeFrame: t1 = the capsule axis on a plane, else
 //                       (0,1,0) — (0,0,1) when |n_y| ≥ 0.5 — made orthogonal to n; t2 = n × t1;
@@ -79,34 +81,38 @@ template <class V> inline Force<V> mask_force(const MaskOf<V>& on, const Force<V
   return {{vselect(on, f.n.x, z), vselect(on, f.n.y, z), vselect(on, f.n.z, z)}, {vselect(on, f.f.x, z), vselect(on, f.f.y, z), vselect(on, f.f.z, z)}};
 }
 
-/// Dry-friction rows: always on (MuJoCo's mj_instantiateFriction), aref = −B·v_dof.
+/// Dry-friction rows: always on (MuJoCo's mj_instantiateFriction), aref = −B·v_dof (a tendon's: −B·L̇).
 template <class V> inline void build_friction_rows(const KConstraints<ScalarOf<V>>& KC, const V* v, ConstraintWork<V>& cw) {
   using T = ScalarOf<V>;
   for (int r = 0; r < cw.nfric_rows; ++r) {
     const KFriction<T>& F = KC.frictions[r];
     cw.on[r] = mask_true<V>();
     cw.lim_sign[r] = T(1);
-    soft_row(cw, r, V(F.imp), V(F.R), V(T(0)), V(F.B), V(T(0)), V(T(0)), v[F.dof]);
+    const V vel = F.tendon < 0 ? v[F.dof] : tendon_dot(KC.tendons[F.tendon], v);
+    soft_row(cw, r, V(F.imp), V(F.R), V(T(0)), V(F.B), V(T(0)), V(T(0)), vel);
     cw.used[cw.nused++] = r;
   }
 }
 
-/// Limit rows from the joint positions q and velocities v.
+/// Limit rows (joints, then tendons) from the joint positions q and velocities v.
 template <class V> inline void build_limit_rows(const KConstraints<ScalarOf<V>>& KC, const V* q, const V* v, ConstraintWork<V>& cw) {
   using T = ScalarOf<V>;
   for (std::size_t l = 0; l < KC.limits.size(); ++l) {
     const KLimit<T>& L = KC.limits[l];
+    const bool tendon = L.tendon >= 0;
+    const V qv = tendon ? tendon_length(KC.tendons[L.tendon], q) : q[L.qadr];
+    const V vv = tendon ? tendon_dot(KC.tendons[L.tendon], v) : v[L.dof];
     for (int side = 0; side < 2; ++side) {
       const int r = cw.nfric_rows + static_cast<int>(l) * 2 + side;
-      const V qv = q[L.qadr];
       const V dist = side == 0 ? qv - V(L.lo) : V(L.hi) - qv;
-      const T sign = side == 0 ? T(1) : (ACH_BUG(LimitSign) ? T(1) : T(-1));
+      const bool bug = tendon ? ACH_BUG(TendonLimitSign) : ACH_BUG(LimitSign); // planted: the upper side's J = +J
+      const T sign = side == 0 ? T(1) : (bug ? T(1) : T(-1));
       cw.lim_sign[r] = sign;
       cw.on[r] = dist < V(L.margin);
       if (!vany(cw.on[r])) continue;
       const V imp = impedance(L.imp, dist, V(L.margin));
       const V R = vmax(V(T(kMinVal)), (T(1) - imp) * V(L.diagA) / imp);
-      soft_row(cw, r, imp, R, V(L.K), V(L.B), dist, V(L.margin), sign * v[L.dof]);
+      soft_row(cw, r, imp, R, V(L.K), V(L.B), dist, V(L.margin), sign * vv);
       cw.used[cw.nused++] = r;
     }
   }

@@ -28,9 +28,11 @@ template <class V> inline void rows_times(const KConstraints<ScalarOf<V>>& KC, C
   for (int u = 0; u < cw.nused; ++u) {
     const int r = cw.used[u];
     if (r < cw.nfric_rows) {
-      out[r] = x[KC.frictions[r].dof];
+      const KFriction<ScalarOf<V>>& F = KC.frictions[r];
+      out[r] = F.tendon < 0 ? x[F.dof] : tendon_dot(KC.tendons[F.tendon], x);
     } else if (r < cw.first_contact) {
-      out[r] = cw.lim_sign[r] * x[KC.limits[(r - cw.nfric_rows) / 2].dof];
+      const KLimit<ScalarOf<V>>& L = KC.limits[(r - cw.nfric_rows) / 2];
+      out[r] = cw.lim_sign[r] * (L.tendon < 0 ? x[L.dof] : tendon_dot(KC.tendons[L.tendon], x));
     } else {
       const int c = r - cw.first_contact;
       const KContactPair<ScalarOf<V>>& P = KC.pairs[pair_of_row(KC, c)];
@@ -60,6 +62,11 @@ template <class V> inline void rows_transpose(const KModel<ScalarOf<V>>& M, cons
   for (int u = 0; u < cw.nused; ++u) {
     const int r = cw.used[u];
     if (r >= cw.first_contact) break;
+    const int tendon = r < cw.nfric_rows ? KC.frictions[r].tendon : KC.limits[(r - cw.nfric_rows) / 2].tendon;
+    if (tendon >= 0) {
+      tendon_add(KC.tendons[tendon], cw.lim_sign[r] * f[r], qfrc);
+      continue;
+    }
     const int dof = r < cw.nfric_rows ? KC.frictions[r].dof : KC.limits[(r - cw.nfric_rows) / 2].dof;
     qfrc[dof] = qfrc[dof] + cw.lim_sign[r] * f[r];
   }

@@ -7,12 +7,14 @@
 //   imp(r) = dmin + y(|r|/width)·(dmax − dmin),  y(x) = x^p/mid^(p−1) (x ≤ mid), 1 − (1−x)^p/(1−mid)^(p−1)
 //   R = max(1e-15, (1 − imp)/imp · diagA),  D = 1/R,  a_ref = −B·(J v) − K·imp·(dist − margin)
 //   pyramid: diagA = tran·(1 + μ²); R_py = 2·μ'²·R with μ' = μ·√(1/impratio) (as MuJoCo: μ·√(R1/R0))
+//   joint limit / dry friction: diagA = dof_invweight0;  tendon limit / friction: diagA = tendon_invweight0
 #pragma once
 
 #include "../isa_namespace.hpp"
 
 #include <algorithm>
 #include <cmath>
+#include <utility>
 #include <vector>
 
 #include "../bugs.hpp"
@@ -88,8 +90,42 @@ template <class T> struct KContactPair {
   T impratio;
 };
 
-/// One limited joint's constants (both sides share them).
+/// One fixed tendon's terms (contact/tendon.hpp): L = Σ coef_k·q[qadr_k], J·x = Σ coef_k·x[dof_k].
+template <class T> struct KTendon {
+  std::vector<int> qadr, dof;
+  std::vector<T> coef;
+};
+
+/// J·x of a tendon (its length when x = q read at qadr, its velocity when x = q̇).
+template <class V> inline V tendon_dot(const KTendon<ScalarOf<V>>& t, const V* x) {
+  V s = V(t.coef[0]) * x[t.dof[0]];
+  for (std::size_t k = 1; k < t.dof.size(); ++k) s += V(t.coef[k]) * x[t.dof[k]];
+  return s;
+}
+template <class V> inline V tendon_length(const KTendon<ScalarOf<V>>& t, const V* q) {
+  V s = V(t.coef[0]) * q[t.qadr[0]];
+  for (std::size_t k = 1; k < t.qadr.size(); ++k) s += V(t.coef[k]) * q[t.qadr[k]];
+  return s;
+}
+/// qfrc += Jᵀ·f of a tendon.
+template <class V> inline void tendon_add(const KTendon<ScalarOf<V>>& t, const V& f, V* qfrc) {
+  for (std::size_t k = 0; k < t.dof.size(); ++k) qfrc[t.dof[k]] += V(t.coef[k]) * f;
+}
+
+template <class T> inline KTendon<T> make_ktendon(const Model& m, const Tendon& t) {
+  KTendon<T> k;
+  for (std::size_t i = 0; i < t.joints.size(); ++i) {
+    const Joint& j = m.joints[t.joints[i]];
+    k.qadr.push_back(j.qoff);
+    k.dof.push_back(j.voff);
+    k.coef.push_back(T(t.coefs[i]));
+  }
+  return k;
+}
+
+/// One limited joint's (tendon < 0) or tendon's constants (both sides share them).
 template <class T> struct KLimit {
+  int tendon; // −1: a joint limit (joint, dof, qadr); else the tendon's index (J = its moment)
   int joint, dof, qadr;
   T lo, hi, margin, K, B;
   KImpedance<T> imp;
@@ -109,6 +145,7 @@ inline int mj_geom_rank(ShapeKind k) {
 /// One dof's dry friction row (MuJoCo's mjCNSTR_FRICTION_DOF): J = e_dof, dist = margin = 0, K = 0,
 /// so aref = −B·v; imp = getimpedance at 0 (dmin); R from dof_invweight0; force clamped to ±frictionloss.
 template <class T> struct KFriction {
+  int tendon; // −1: a dof's friction; else the tendon's index (J = its moment, R from tendon_invweight0)
   int joint, dof;
   T floss, B, imp, R;
 };
@@ -117,11 +154,12 @@ template <class T> struct KConstraints {
   std::vector<KContactPair<T>> pairs;
   std::vector<KLimit<T>> limits;
   std::vector<KFriction<T>> frictions;
-  int friction_rows = 0; // 1 per dof with frictionloss > 0 (first in the row order, as MuJoCo)
+  std::vector<KTendon<T>> tendons; // every tendon of the model (limit and friction rows refer to them)
+  int friction_rows = 0; // 1 per dof with frictionloss > 0, then 1 per tendon with frictionloss > 0 (first in the row order, as MuJoCo)
   int iterations = 20;
   double tolerance = 0;
   int contact_rows = 0; // Σ pairs 4 points × rows
-  int limit_rows = 0;   // 2 per limit
+  int limit_rows = 0;   // 2 per limited joint, then 2 per limited tendon
   std::vector<int> row_pair; // contact row (from the first contact row) → its pair
   // Islands (MuJoCo's default since 3.3.6): kinematic trees with dofs, joined per lane by the rows
   // that are on; the solver's scalars (line search, β) are per island.
@@ -160,6 +198,7 @@ template <class T> struct KConstraints {
       const double im = imp.flat ? imp.flat_value : imp.dmin; // getimpedance at pos − margin = 0
       for (int k = 0; k < j.nv; ++k) {
         KFriction<T> f{};
+        f.tendon = -1;
         f.joint = static_cast<int>(i);
         f.dof = j.voff + k;
         f.floss = T(j.frictionloss);
@@ -171,10 +210,48 @@ template <class T> struct KConstraints {
         ++friction_rows;
       }
     }
+    for (const Tendon& t : m.tendons) tendons.push_back(make_ktendon<T>(m, t));
+    // a tendon's rows touch the trees of its joints (at most two, checked at load)
+    auto tendon_trees = [&](const Tendon& t) {
+      int ta = -1, tb = -1;
+      for (int j : t.joints) {
+        const int tr = tree_of_joint[j];
+        if (tr < 0 || tr == ta || tr == tb) continue;
+        if (ta < 0) ta = tr;
+        else tb = tr;
+      }
+      return std::pair<int, int>{ta, tb};
+    };
+    for (std::size_t i = 0; i < m.tendons.size(); ++i) {
+      const Tendon& t = m.tendons[i];
+      if (!(t.frictionloss > 0)) continue;
+      // MuJoCo's solreffriction/solimpfriction defaults, as the dofs' rows
+      const double solref[2] = {0.02, 1}, solimp[5] = {0.9, 0.95, 0.001, 0.5, 2};
+      const SoftRef r = make_softref(solref, solimp, h);
+      const KImpedance<double> imp = make_impedance<double>(solimp);
+      const double im = imp.flat ? imp.flat_value : imp.dmin;
+      KFriction<T> f{};
+      f.tendon = static_cast<int>(i);
+      f.joint = -1;
+      f.dof = -1;
+      f.floss = T(t.frictionloss);
+      f.B = T(r.B);
+      f.imp = T(im);
+      f.R = T(std::fmax(kMinVal, (1 - im) * m.tendon_invweight0[i] / im));
+      frictions.push_back(f);
+      const auto [ta, tb] = tendon_trees(t);
+      row_tree_a.push_back(ta), row_tree_b.push_back(tb);
+      ++friction_rows;
+    }
     for (const Joint& j : m.joints) {
       if (!j.limited) continue;
       const int t = tree_of_joint[&j - m.joints.data()];
       for (int side = 0; side < 2; ++side) row_tree_a.push_back(t), row_tree_b.push_back(-1);
+    }
+    for (const Tendon& t : m.tendons) {
+      if (!t.limited) continue;
+      const auto [ta, tb] = tendon_trees(t);
+      for (int side = 0; side < 2; ++side) row_tree_a.push_back(ta), row_tree_b.push_back(tb);
     }
     for (const ShapePair& p : m.pairs) {
       const int ta = tree_of_body(m.shapes[p.a].body), tb = tree_of_body(m.shapes[p.b].body);
@@ -220,6 +297,7 @@ template <class T> struct KConstraints {
       const Joint& j = m.joints[i];
       if (!j.limited) continue;
       KLimit<T> l{};
+      l.tendon = -1;
       l.joint = static_cast<int>(i);
       l.dof = j.voff;
       l.qadr = j.qoff;
@@ -231,6 +309,23 @@ template <class T> struct KConstraints {
       l.B = T(r.B);
       l.imp = make_impedance<T>(j.limit_solimp);
       l.diagA = T(m.dof_invweight0[j.voff]);
+      limits.push_back(l);
+      limit_rows += 2;
+    }
+    for (std::size_t i = 0; i < m.tendons.size(); ++i) {
+      const Tendon& t = m.tendons[i];
+      if (!t.limited) continue;
+      KLimit<T> l{};
+      l.tendon = static_cast<int>(i);
+      l.joint = l.dof = l.qadr = -1;
+      l.lo = T(t.range[0]);
+      l.hi = T(t.range[1]);
+      l.margin = T(t.limit_margin);
+      const SoftRef r = make_softref(t.limit_solref, t.limit_solimp, h);
+      l.K = T(r.K);
+      l.B = T(r.B);
+      l.imp = make_impedance<T>(t.limit_solimp);
+      l.diagA = T(m.tendon_invweight0[i]); // mj_diagApprox: tendon_invweight0
       limits.push_back(l);
       limit_rows += 2;
     }

@@ -1,8 +1,9 @@
 // One block's constraint scratch: fixed row slots sized at load, carved once from the worker's
 // arena (nothing is allocated while stepping).
 //
-// Row slots: the dry-friction rows first (1 per dof with frictionloss), then the limit rows (2 per
-// limited joint: lower, upper), then the contact rows (pair p, point i, edge e): MuJoCo's order. A slot is `used` in a block
+// Row slots: the dry-friction rows first (1 per dof with frictionloss, then 1 per tendon with
+// frictionloss), then the limit rows (2 per limited joint: lower, upper; then 2 per limited tendon),
+// then the contact rows (pair p, point i, edge e): MuJoCo's order. A slot is `used` in a block
 // when any lane has it on; the solver walks the used list, and masks the lanes where it is off.
 #pragma once
 
@@ -22,7 +23,7 @@ template <class V> struct ConstraintWork {
   V *dist, *vel, *aref, *R, *D, *imp;
   V *jar, *jv, *force;
   Force<V> *fa, *fb; // contact rows: the row's unit wrench on body a and body b (body frames)
-  ScalarOf<V>* lim_sign; // limit rows: J = ±1 on the joint's dof
+  ScalarOf<V>* lim_sign; // limit rows: J = ±1 on the joint's dof (a tendon's: ±its moment)
   ScalarOf<V>* floss;    // friction rows: the frictionloss (0 on other rows)
   int* used;
   int nused = 0;
