@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # AddressSanitizer + UndefinedBehaviorSanitizer run of the native core: builds achilles_sanitize
-# (native/CMakeLists.txt, option ACHILLES_SANITIZE) in build/sanitize, writes every bundled scene
-# and the collision test world as text models, and steps + collides each at every lane width and
+# (native/CMakeLists.txt, option ACHILLES_SANITIZE) in build/sanitize, writes every bundled scene,
+# every import fixture (limits, frictionloss, tendons, actuators) and the collision test world as
+# text models, and steps, collides and reads the constraint rows of each at every lane width and
 # precision this CPU supports (native/tests/sanitize_main.cpp). Exits non-zero on any report.
 set -euo pipefail
 cd "$(dirname "$0")/.."

@@ -1,5 +1,7 @@
 // Reads the plain text model test/helpers/native-dump.ts writes (the numbers toNativeModel hands
-// the addon), for the C++-only test tools. Throws std::runtime_error on anything unexpected.
+// the addon, into the same fields the binding fills), for the C++-only test tools. Version 2 adds
+// joint limits, frictionloss and passive forces, shape softness, solver settings, tendons and
+// actuators. Throws std::runtime_error on anything unexpected.
 #pragma once
 
 #include <cmath>
@@ -43,9 +45,17 @@ inline ach::Model read_model(const std::string& path) {
     }
   };
   ach::Model m;
+  // `flag lo hi`: an optional range
+  auto range = [&](bool& on, double* lohi) {
+    int flag;
+    in >> flag;
+    get(lohi, 2);
+    on = flag != 0;
+  };
   expect("achilles-model");
   int version;
   in >> version;
+  if (version != 2) throw std::runtime_error(path + ": text model version " + std::to_string(version) + ", expected 2 (rewrite it with test/helpers/dump-models.ts)");
   expect("gravity");
   get(m.gravity, 3);
   expect("bodies");
@@ -71,6 +81,15 @@ inline ach::Model read_model(const std::string& path) {
     list(m.q0);
     list(m.v0);
     list(m.tau0);
+    range(j.limited, j.range);
+    get(j.limit_solref, 2);
+    get(j.limit_solimp, 5);
+    get(&j.limit_margin, 1);
+    get(&j.frictionloss, 1);
+    get(&j.damping, 1);
+    get(&j.stiffness, 1);
+    get(&j.springref, 1);
+    get(&j.armature, 1);
     m.joints.push_back(j);
   }
   expect("shapes");
@@ -90,6 +109,9 @@ inline ach::Model read_model(const std::string& path) {
     in >> s.contype >> s.conaffinity;
     get(&s.margin, 1);
     get(&s.gap, 1);
+    get(s.solref, 2);
+    get(s.solimp, 5);
+    in >> s.condim;
     using SK = ach::ShapeKind;
     s.kind = kind == "sphere" ? SK::Sphere : kind == "capsule" ? SK::Capsule : kind == "box" ? SK::Box : kind == "rounded-box" ? SK::RoundedBox : SK::Plane;
     m.shapes.push_back(s);
@@ -101,6 +123,54 @@ inline ach::Model read_model(const std::string& path) {
     int a, b;
     in >> a >> b;
     m.excludes.emplace_back(a, b);
+  }
+  expect("solver");
+  in >> m.solver_iterations;
+  get(&m.impratio, 1);
+  get(&m.solver_tolerance, 1);
+  expect("tendons");
+  int nt;
+  in >> nt;
+  for (int i = 0; i < nt; ++i) {
+    ach::Tendon t;
+    int n;
+    in >> t.name >> n;
+    t.joints.resize(n);
+    t.coefs.resize(n);
+    for (int& j : t.joints) in >> j;
+    get(t.coefs.data(), n);
+    range(t.limited, t.range);
+    get(t.limit_solref, 2);
+    get(t.limit_solimp, 5);
+    get(&t.limit_margin, 1);
+    get(&t.frictionloss, 1);
+    get(&t.stiffness, 1);
+    get(&t.damping, 1);
+    get(t.springlength, 2);
+    m.tendons.push_back(t);
+  }
+  expect("actuators");
+  int na;
+  in >> na;
+  for (int i = 0; i < na; ++i) {
+    ach::Actuator a;
+    std::string kind;
+    int ngear;
+    in >> a.name >> a.joint >> kind >> ngear;
+    if (ngear < 0 || ngear > 6) throw std::runtime_error(path + ": an actuator's gear has " + std::to_string(ngear) + " entries");
+    get(a.gear, ngear);
+    get(&a.kp, 1);
+    get(&a.kv, 1);
+    double lohi[2];
+    range(a.ctrl_limited, lohi);
+    a.ctrl_lo = lohi[0], a.ctrl_hi = lohi[1];
+    range(a.force_limited, lohi);
+    a.force_lo = lohi[0], a.force_hi = lohi[1];
+    get(&a.rate, 1);
+    using AK = ach::ActuatorKind;
+    if (kind != "motor" && kind != "position" && kind != "velocity") throw std::runtime_error(path + ": actuator kind '" + kind + "'");
+    a.kind = kind == "motor" ? AK::Motor : kind == "position" ? AK::Position : AK::Velocity;
+    m.actuators.push_back(a);
   }
   if (!in) throw std::runtime_error(path + ": truncated");
   m.finalize();

@@ -1,5 +1,6 @@
-// The sanitizer run: every model given on the command line (text form, model_text.hpp) is stepped
-// and collided at every lane width and precision this CPU supports, with 2 worker threads, in a
+// The sanitizer run: every model given on the command line (text form, model_text.hpp) is stepped,
+// collided and, when constrained, asked for robot 0's constraint rows, at every lane width and
+// precision this CPU supports, with 2 worker threads, in a
 // build with AddressSanitizer + UndefinedBehaviorSanitizer (CMake option ACHILLES_SANITIZE; run by
 // scripts/sanitize-native.sh). Any report aborts with a non-zero status; prints one line per run.
 #include <cstdio>
@@ -35,6 +36,7 @@ int main(int argc, char** argv) {
             opt.integrator = integ;
             ach::Batch batch(model, opt);
             std::int64_t contacts = 0;
+            std::int64_t rows[5] = {0, 0, 0, 0, 0}; // constraint rows on, by kind (ConstraintRowReport::kind)
             for (int k = 0; k < kRounds; ++k) {
               batch.step(kStepsPerRound);
               batch.collide();
@@ -45,9 +47,14 @@ int main(int argc, char** argv) {
               for (std::size_t e = 0; e < n; ++e)
                 contacts += prec == ach::Precision::F32 ? static_cast<const float*>(st.ptr(ach::FieldId::ContactActive))[e] != 0
                                                         : static_cast<const double*>(st.ptr(ach::FieldId::ContactActive))[e] != 0;
+              // Robot 0's rows at this state (the validation diagnostic, also under the sanitizers).
+              if (model.constrained())
+                for (const ach::ConstraintRowReport& r : batch.constraint_report(0, model.solver_iterations, true).rows) ++rows[r.kind];
             }
-            std::printf("%s: %s lanes %d %s: %zu pairs, %lld active contact slots over %d collides\n", argv[i], prec == ach::Precision::F32 ? "f32" : "f64",
-                        lanes, integ == ach::Integrator::Euler ? "euler" : "rk4", model.pairs.size(), static_cast<long long>(contacts), kRounds);
+            std::printf("%s: %s lanes %d %s: %zu pairs, %lld active contact slots over %d collides; robot 0's rows on: %lld limit, %lld contact, %lld friction, %lld tendon-limit, %lld tendon-friction\n",
+                        argv[i], prec == ach::Precision::F32 ? "f32" : "f64", lanes, integ == ach::Integrator::Euler ? "euler" : "rk4", model.pairs.size(),
+                        static_cast<long long>(contacts), kRounds, static_cast<long long>(rows[0]), static_cast<long long>(rows[1]), static_cast<long long>(rows[2]),
+                        static_cast<long long>(rows[3]), static_cast<long long>(rows[4]));
             ++runs;
           }
         }

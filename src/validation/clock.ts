@@ -29,8 +29,8 @@ export class StageClock {
     this.acc.set(key, e);
   }
 
-  /** The timings, largest first. */
+  /** The timings of a twentieth of a second or more, largest first. */
   entries(): StageTiming[] {
-    return [...this.acc.values()].sort((a, b) => b.seconds - a.seconds);
+    return [...this.acc.values()].filter((e) => e.seconds >= 0.05).sort((a, b) => b.seconds - a.seconds);
   }
 }
