@@ -76,7 +76,8 @@ describe('reading', () => {
     check('k2.arow', scene(HINGE, ', contact: { stiffness: 10, damping: 1 }, solref: [0.02, 1]'), 'contact', 'both `solref` and `contact`');
     check('k3.arow', scene(HINGE, ', contact: { stifness: 10 }'), 'stifness', 'unknown key `stifness`', 'did you mean `stiffness`');
     check('rg1.arow', scene(`${HINGE}, range: [1, -1]`, ''), '[1, -1]', 'range', 'lower < upper (rad)');
-    check('rg2.arow', scene('type: ball, range: [0, 1]', ''), 'range', 'a range on a ball joint');
+    check('rg2.arow', scene('type: free, range: [0, 1]', ''), 'range', 'a range on a free joint');
+    check('rg6.arow', scene('type: ball, range: [0.2, 1]', ''), '[0.2, 1]', 'range', '[0, max angle] on a ball joint');
     check('rg3.arow', scene(`${HINGE}, limit: { margin: 0.1 }`, ''), 'limit', '`limit` without `range`');
     check('rg4.arow', scene(`${HINGE}, range: [0, 1], limit: { margin: -1 }`, ''), '-1 }', 'margin', 'a margin >= 0');
     check('rg5.arow', scene(`${HINGE}, range: [0, 1], limit: { solref: [-1, 1] }`, ''), '[-1, 1]', 'mixed-sign');

@@ -223,10 +223,11 @@ function weldedMass(ir: IrModel, bi: number): boolean {
 /** Range, limit parameters and passive forces, as the joint gives them. */
 function passive(link: BodyDesc, j: IrJoint, notes: ImportNote[]): void {
   if (j.range) {
-    if (j.type === 'hinge' || j.type === 'slide') {
+    if (j.type === 'hinge' || j.type === 'slide' || j.type === 'ball') {
+      // a ball's range is its cone: [0, max angle] (MuJoCo's mj_instantiateLimit, mjJNT_BALL)
       link.range = j.range;
       link.limit = j.limit ?? { solref: DEFAULT_SOLREF, solimp: DEFAULT_SOLIMP, margin: 0 };
-    } else notes.push({ kind: 'dropped', source: j.source, message: `joint '${j.name}': the range of a ${j.type} joint (a cone limit) is not supported; the joint is unlimited` });
+    } else notes.push({ kind: 'dropped', source: j.source, message: `joint '${j.name}': the range of a ${j.type} joint is not supported; the joint is unlimited` });
   }
   if (j.damping) link.damping = j.damping;
   if (j.armature) link.armature = j.armature;

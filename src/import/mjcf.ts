@@ -274,7 +274,9 @@ export function readMjcf(r: Reader, root: XmlElement, notes: ImportNote[]): IrMo
       if (type === 'hinge' || type === 'slide') {
         if (!(rg[0] < rg[1])) r.fail(rangeA ?? el, `${subject} range`, `[${rg.join(', ')}]`, 'lower < upper');
       }
-      j.range = [conv(rg[0]), conv(rg[1])];
+      // MuJoCo's compiler: "range[0] should be 0 in ball joint" (the cone limit is max(range) on the angle)
+      if (type === 'ball' && (rg[0] !== 0 || !(rg[1] > 0))) r.fail(rangeA ?? el, `${subject} range`, `[${rg.join(', ')}]`, '[0, max angle] with max angle > 0 (range[0] should be 0 in ball joint, as MuJoCo requires)');
+      j.range = type === 'ball' ? [angleRange(rg[0]), angleRange(rg[1])] : [conv(rg[0]), conv(rg[1])]; // a ball's cone is an angle too
       const sr = get('solreflimit');
       const si = get('solimplimit');
       j.limit = {

@@ -163,8 +163,11 @@ export function readJointLimit(ctx: Ctx, node: YNode, subject: string, joint: Jo
     if (lE) ctx.fail(lE.keyNode, `${subject}.limit`, '`limit` without `range`', 'a `range: [lower, upper]` on the joint (the limit settings apply to its ends)');
     return {};
   }
-  if (joint !== 'revolute' && joint !== 'prismatic') ctx.fail(rE.keyNode, `${subject}.range`, `a range on a ${joint} joint`, 'a range only on revolute (rad) and prismatic (m) joints');
-  const range = readRange(ctx, rE.value, `${subject}.range`, joint === 'revolute' ? 'rad' : 'm');
+  if (joint !== 'revolute' && joint !== 'prismatic' && joint !== 'ball')
+    ctx.fail(rE.keyNode, `${subject}.range`, `a range on a ${joint} joint`, 'a range only on revolute (rad), prismatic (m) and ball (cone: [0, max angle] rad) joints');
+  const range = readRange(ctx, rE.value, `${subject}.range`, joint === 'prismatic' ? 'm' : 'rad');
+  // a ball's range is its cone (MuJoCo's: range[0] should be 0 in ball joint; the angle is limited by range[1])
+  if (joint === 'ball' && range[0] !== 0) ctx.fail(rE.value, `${subject}.range`, `[${range[0]}, ${range[1]}]`, '[0, max angle] on a ball joint (a cone limit on the rotation angle, rad)');
   const l = lE ? readLimit(ctx, lE.value, `${subject}.limit`) : {};
   return { range, limit: { solref: l.solref ?? [...DEFAULT_SOLREF], solimp: l.solimp ?? [...DEFAULT_SOLIMP], margin: l.margin ?? 0 } };
 }

@@ -190,7 +190,7 @@ function jointXml(b: BodyDesc, sfx: string): string[] {
     case 'prismatic':
       return [`<joint name="${n}" type="slide" axis="${nums(b.axis)}"${limitXml(b)}${p}/>`];
     case 'ball':
-      return [`<joint name="${n}" type="ball"${p}/>`];
+      return [`<joint name="${n}" type="ball"${limitXml(b)}${p}/>`];
     case 'free':
       return [p ? `<joint name="${n}" type="free"${p}/>` : `<freejoint name="${n}"/>`];
     case 'planar': {

@@ -35,6 +35,7 @@ enum class Bug : int {
   GearNotProjected,     // actuators: the scene's direction used as the gear without projecting it on the joint's axes
   DampingExplicit,      // passive: semi-implicit Euler leaves damping explicit (MuJoCo solves M + h·D)
   TendonLimitSign,      // tendon limit: the upper side's row gets J = +moment instead of −moment
+  BallLimitAxisSign,    // ball cone limit: the row gets J = +u instead of −u (u the rotation's unit axis)
   Count
 };
 
@@ -67,6 +68,7 @@ inline const char* bug_name(Bug b) {
   case Bug::GearNotProjected: return "actuator-gear-not-projected";
   case Bug::DampingExplicit: return "damping-explicit-in-euler";
   case Bug::TendonLimitSign: return "tendon-limit-sign";
+  case Bug::BallLimitAxisSign: return "ball-limit-axis-sign";
   case Bug::Count: break;
   }
   return "?";

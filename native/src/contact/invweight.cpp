@@ -95,8 +95,10 @@ void finalize_constraints(Model& m) {
   for (const Joint& j : m.joints) {
     if (!j.limited) continue;
     const std::string who = "joint '" + j.name + "'";
-    if (j.type != JointType::Revolute && j.type != JointType::Prismatic)
-      throw std::invalid_argument(who + ": only revolute and prismatic joints take a range");
+    if (j.type != JointType::Revolute && j.type != JointType::Prismatic && j.type != JointType::Ball)
+      throw std::invalid_argument(who + ": only revolute, prismatic and ball joints take a range");
+    if (j.type == JointType::Ball && j.range[0] != 0) // MuJoCo's compiler: "range[0] should be 0 in ball joint"
+      throw std::invalid_argument(who + ": range[0] should be 0 in ball joint (the cone limit is max(range) on the rotation angle)");
     if (!std::isfinite(j.range[0]) || !std::isfinite(j.range[1]) || !(j.range[0] <= j.range[1]))
       throw std::invalid_argument(who + ": range must be two finite numbers [lower, upper] with lower <= upper");
     if (!(j.limit_margin >= 0) || !std::isfinite(j.limit_margin)) throw std::invalid_argument(who + ": limit margin must be finite and >= 0");

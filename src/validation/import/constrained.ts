@@ -13,7 +13,7 @@
 //                    F32_FACTOR × MuJoCo's own change when the model and start are perturbed by a float32
 //                    half-ulp and its state stored in float32 every step (our export of the perturbed
 //                    twins, F32_PERTURBATIONS of them).
-// Tendon fixtures get the per-state gates; the fixtures in TRAJECTORY_SECONDS also the trajectory.
+// Fixtures with tendons or ball-joint cone limits get the per-state gates; the fixtures in TRAJECTORY_SECONDS also the trajectory.
 
 import { readFileSync } from 'node:fs';
 import type { Precision } from '../../engine/api.js';
@@ -35,6 +35,7 @@ export const TRAJECTORY_SECONDS: Record<string, number> = {
   'import:mjcf-tendon-coupling.xml': 0.6,
   'import:mjcf-tendon-hipknee.xml': 0.5,
   'import:mjcf-contact-drop.xml': 0.5,
+  'import:mjcf-ball-limit.xml': 0.5,
 };
 /** Random states of the per-state gates (the f32 bars pool each field's floor over them). */
 export const CONSTRAINED_STATES = 24;
@@ -78,11 +79,12 @@ function randomStates(model: ModelDesc, n: number, seed: number): TestState[] {
 export async function constrainedFixtureReference(python: string, seed: number, f: { name: string; path: string }): Promise<ConstrainedFixtureRef | undefined> {
   const model = importFile(f.path).model;
   const tendons = (model.tendons?.length ?? 0) > 0;
+  const ballLimits = model.bodies.some((b) => b.joint === 'ball' && b.range); // cone rows: the per-state gates too
   const seconds = TRAJECTORY_SECONDS[f.name];
-  if (!tendons && seconds === undefined) return undefined;
+  if (!tendons && !ballLimits && seconds === undefined) return undefined;
   const xml = readFileSync(f.path, 'utf8');
   const iterations = model.solver?.iterations ?? 100;
-  const states = tendons ? randomStates(model, CONSTRAINED_STATES, seedFor(seed, f.name, 'constrained')) : [];
+  const states = tendons || ballLimits ? randomStates(model, CONSTRAINED_STATES, seedFor(seed, f.name, 'constrained')) : [];
   const steps = seconds === undefined ? 0 : Math.round(seconds / model.world.dt);
   const s0: TestState = { q: model.bodies.flatMap((b) => b.q0), v: model.bodies.flatMap((b) => b.v0), tau: model.bodies.flatMap((b) => b.tau) };
   const cg = { solver: 'cg' as const, iterations, tolerance: 0 };
@@ -104,7 +106,7 @@ export async function constrainedFixtureReference(python: string, seed: number, 
     }),
   ]);
   const out: ConstrainedFixtureRef = { name: f.name, path: f.path, model };
-  if (tendons) {
+  if (tendons || ballLimits) {
     out.perState = {
       ref: { name: f.name, model, states, mujoco: mine.rows, twins: states.map((_, i) => twins.map((t) => t.rows[i])) },
       tendons: mine.tendons,
@@ -126,7 +128,7 @@ export function constrainedRows(ref: ConstrainedFixtureRef, precision: Precision
   }
   if (ref.perState) {
     const { ref: cs, tendons, twinTendons } = ref.perState;
-    rows.push(...tendonRows(ref.name, model, cs.states, tendons, twinTendons, precision, addon));
+    if ((model.tendons?.length ?? 0) > 0) rows.push(...tendonRows(ref.name, model, cs.states, tendons, twinTendons, precision, addon));
     const c = contactStateRows({ ...cs, model }, precision, addon);
     // (q̈ renamed: the compile gates' free-space `qacc` is another field)
     rows.push(...c.rows.map((r) => ({ ...r, stage: 'import' as const, field: r.field.replace(/^qacc/, 'qacc (constraints on)') })));

@@ -15,6 +15,7 @@
 
 #include "../isa_namespace.hpp"
 
+#include "ball_limit.hpp"
 #include "work.hpp"
 
 namespace ach {
@@ -94,11 +95,37 @@ template <class V> inline void build_friction_rows(const KConstraints<ScalarOf<V
   }
 }
 
+/// A ball joint's cone row (slot 2l; the slot 2l + 1 stays off): dist = hi − angle, J = −u.
+template <class V> inline void build_ball_limit_row(const KLimit<ScalarOf<V>>& L, int l, const V* q, const V* v, ConstraintWork<V>& cw) {
+  using T = ScalarOf<V>;
+  const int r = cw.nfric_rows + l * 2;
+  cw.on[r + 1] = mask_false<V>();
+  cw.lim_sign[r] = cw.lim_sign[r + 1] = T(1);
+  Vec3<V> u;
+  const V angle = ball_angle(q + L.qadr, u);
+  const V dist = V(L.hi) - angle;
+  cw.on[r] = dist < V(L.margin);
+  const V z(T(0));
+  const Vec3<V> J = ACH_BUG(BallLimitAxisSign) ? u : Vec3<V>{-u.x, -u.y, -u.z}; // planted: J = +u
+  cw.ball_J[2 * l] = {vselect(cw.on[r], J.x, z), vselect(cw.on[r], J.y, z), vselect(cw.on[r], J.z, z)};
+  if (!vany(cw.on[r])) return;
+  const Vec3<V>& Jr = cw.ball_J[2 * l];
+  const V vel = Jr.x * v[L.dof] + Jr.y * v[L.dof + 1] + Jr.z * v[L.dof + 2];
+  const V imp = impedance(L.imp, dist, V(L.margin));
+  const V R = vmax(V(T(kMinVal)), (T(1) - imp) * V(L.diagA) / imp);
+  soft_row(cw, r, imp, R, V(L.K), V(L.B), dist, V(L.margin), vel);
+  cw.used[cw.nused++] = r;
+}
+
 /// Limit rows (joints, then tendons) from the joint positions q and velocities v.
 template <class V> inline void build_limit_rows(const KConstraints<ScalarOf<V>>& KC, const V* q, const V* v, ConstraintWork<V>& cw) {
   using T = ScalarOf<V>;
   for (std::size_t l = 0; l < KC.limits.size(); ++l) {
     const KLimit<T>& L = KC.limits[l];
+    if (L.ball) {
+      build_ball_limit_row(L, static_cast<int>(l), q, v, cw);
+      continue;
+    }
     const bool tendon = L.tendon >= 0;
     const V qv = tendon ? tendon_length(KC.tendons[L.tendon], q) : q[L.qadr];
     const V vv = tendon ? tendon_dot(KC.tendons[L.tendon], v) : v[L.dof];

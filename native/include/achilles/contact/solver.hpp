@@ -32,6 +32,11 @@ template <class V> inline void rows_times(const KConstraints<ScalarOf<V>>& KC, C
       out[r] = F.tendon < 0 ? x[F.dof] : tendon_dot(KC.tendons[F.tendon], x);
     } else if (r < cw.first_contact) {
       const KLimit<ScalarOf<V>>& L = KC.limits[(r - cw.nfric_rows) / 2];
+      if (L.ball) {
+        const Vec3<V>& J = cw.ball_J[r - cw.nfric_rows];
+        out[r] = J.x * x[L.dof] + J.y * x[L.dof + 1] + J.z * x[L.dof + 2];
+        continue;
+      }
       out[r] = cw.lim_sign[r] * (L.tendon < 0 ? x[L.dof] : tendon_dot(KC.tendons[L.tendon], x));
     } else {
       const int c = r - cw.first_contact;
@@ -65,6 +70,14 @@ template <class V> inline void rows_transpose(const KModel<ScalarOf<V>>& M, cons
     const int tendon = r < cw.nfric_rows ? KC.frictions[r].tendon : KC.limits[(r - cw.nfric_rows) / 2].tendon;
     if (tendon >= 0) {
       tendon_add(KC.tendons[tendon], cw.lim_sign[r] * f[r], qfrc);
+      continue;
+    }
+    if (r >= cw.nfric_rows && KC.limits[(r - cw.nfric_rows) / 2].ball) {
+      const Vec3<V>& J = cw.ball_J[r - cw.nfric_rows];
+      const int d = KC.limits[(r - cw.nfric_rows) / 2].dof;
+      qfrc[d] = qfrc[d] + J.x * f[r];
+      qfrc[d + 1] = qfrc[d + 1] + J.y * f[r];
+      qfrc[d + 2] = qfrc[d + 2] + J.z * f[r];
       continue;
     }
     const int dof = r < cw.nfric_rows ? KC.frictions[r].dof : KC.limits[(r - cw.nfric_rows) / 2].dof;

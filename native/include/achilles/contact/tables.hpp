@@ -127,6 +127,7 @@ template <class T> inline KTendon<T> make_ktendon(const Model& m, const Tendon& 
 template <class T> struct KLimit {
   int tendon; // −1: a joint limit (joint, dof, qadr); else the tendon's index (J = its moment)
   int joint, dof, qadr;
+  bool ball; // a ball joint's cone: one row (side 0), dist = hi − angle, J = −u on its 3 dofs (contact/ball_limit.hpp)
   T lo, hi, margin, K, B;
   KImpedance<T> imp;
   T diagA; // dof_invweight0
@@ -301,8 +302,9 @@ template <class T> struct KConstraints {
       l.joint = static_cast<int>(i);
       l.dof = j.voff;
       l.qadr = j.qoff;
+      l.ball = j.type == JointType::Ball;
       l.lo = T(j.range[0]);
-      l.hi = T(j.range[1]);
+      l.hi = T(l.ball ? std::fmax(j.range[0], j.range[1]) : j.range[1]);
       l.margin = T(j.limit_margin);
       const SoftRef r = make_softref(j.limit_solref, j.limit_solimp, h);
       l.K = T(r.K);

@@ -24,6 +24,7 @@ template <class V> struct ConstraintWork {
   V *jar, *jv, *force;
   Force<V> *fa, *fb; // contact rows: the row's unit wrench on body a and body b (body frames)
   ScalarOf<V>* lim_sign; // limit rows: J = ±1 on the joint's dof (a tendon's: ±its moment)
+  Vec3<V>* ball_J;       // per limit slot: a ball joint's cone row J on its 3 dofs (unused elsewhere)
   ScalarOf<V>* floss;    // friction rows: the frictionloss (0 on other rows)
   int* used;
   int nused = 0;
@@ -56,7 +57,7 @@ template <class V> struct ConstraintWork {
     if (!K.enabled) return 0;
     const std::size_t rows = K.friction_rows + K.limit_rows + K.contact_rows, pts = K.pairs.size() * 4, n = M.joints.size(), nv = M.nv ? M.nv : 1;
     const std::size_t b = rows * (sizeof(MaskOf<V>) + 9 * sizeof(V) + 2 * sizeof(ScalarOf<V>) + sizeof(int)) +
-                          K.contact_rows * 2 * sizeof(Force<V>) + K.pairs.size() * sizeof(Manifold<V>) +
+                          K.contact_rows * 2 * sizeof(Force<V>) + K.pairs.size() * sizeof(Manifold<V>) + (K.limit_rows + 1) * sizeof(Vec3<V>) +
                           pts * (3 * sizeof(Vec3<V>) + sizeof(MaskOf<V>)) + 13 * nv * sizeof(V) +
                           n * (sizeof(Motion<V>) + 2 * sizeof(Force<V>) + sizeof(ABInertia<V>));
     const std::size_t nt = K.ntrees ? K.ntrees : 1, W = lanes_of<V>;
@@ -84,6 +85,7 @@ template <class V> struct ConstraintWork {
     force = ar.template take<V>(rows);
     lim_sign = ar.template take<ScalarOf<V>>(rows);
     floss = ar.template take<ScalarOf<V>>(rows);
+    ball_J = ar.template take<Vec3<V>>(K.limit_rows ? K.limit_rows : 1);
     for (std::size_t r = 0; r < rows; ++r) floss[r] = ScalarOf<V>(0);
     for (int r = 0; r < nfric_rows; ++r) floss[r] = K.frictions[r].floss;
     used = ar.template take<int>(rows);
