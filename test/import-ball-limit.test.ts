@@ -6,14 +6,13 @@ import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, test } from 'vitest';
-import { Batch } from '../src/engine/batch.js';
-import { widestLanes } from '../src/engine/lanes.js';
 import { bugAddon, engineAddon } from '../src/engine/native.js';
 import { writeArow } from '../src/import/arow.js';
 import { importFile } from '../src/import/index.js';
 import { exportMjcf, loadScene, SceneError } from '../src/scene/index.js';
 import { constrainedFixtureReference, constrainedRows } from '../src/validation/import/constrained.js';
 import { FIXTURE_DIR } from '../src/validation/import/stage.js';
+import { expectSameAcrossLanesAndThreads } from './helpers/lanes.js';
 
 const BALL = join(FIXTURE_DIR, 'mjcf-ball-limit.xml');
 const dir = mkdtempSync(join(tmpdir(), 'achilles-ball-limit-'));
@@ -54,22 +53,10 @@ describe('ball-joint cone limits: import, .arow, export', () => {
 
 describe('ball-joint cone limits: the engine', () => {
   test('bit-identical across lane widths and threads with the cone rows acting', () => {
-    const model = importFile(BALL).model;
-    const addon = engineAddon();
-    const run = (precision: 'f32' | 'f64', lanes: number, threads: number) => {
-      const b = new Batch(model, { copies: 11, precision, lanes: lanes as never, threads }, addon);
-      for (let r = 0; r < 11; r++) {
-        const a = 0.05 * r, s = Math.sin(a), c = Math.cos(a);
-        b.setRobot(r, { q: [c, 0.6 * s, 0.8 * s, 0, 1, 0, 0, 0], v: [1 - 0.2 * r, 0.5, 0.1 * r, 2, -3 + 0.3 * r, 1], tau: [0, 0, 0, 0, 0, 0] });
-      }
-      b.stepRaw(300);
-      return Array.from({ length: 11 }, (_, r) => b.getRobot(r).q);
-    };
-    for (const p of ['f32', 'f64'] as const) {
-      const ref = run(p, 1, 1);
-      expect(ref.every((q) => q.every(Number.isFinite))).toBe(true);
-      expect(run(p, widestLanes(addon.cpuInfo(), p), 2)).toEqual(ref);
-    }
+    expectSameAcrossLanesAndThreads(importFile(BALL).model, (r) => {
+      const a = 0.05 * r, s = Math.sin(a), c = Math.cos(a);
+      return { q: [c, 0.6 * s, 0.8 * s, 0, 1, 0, 0, 0], v: [1 - 0.2 * r, 0.5, 0.1 * r, 2, -3 + 0.3 * r, 1], tau: [0, 0, 0, 0, 0, 0] };
+    });
   });
 });
 

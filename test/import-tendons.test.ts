@@ -6,8 +6,6 @@ import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, test } from 'vitest';
-import { Batch } from '../src/engine/batch.js';
-import { widestLanes } from '../src/engine/lanes.js';
 import { bugAddon, engineAddon } from '../src/engine/native.js';
 import { writeArow } from '../src/import/arow.js';
 import { setImportBug } from '../src/import/bugs.js';
@@ -15,6 +13,7 @@ import { importFile } from '../src/import/index.js';
 import { exportMjcf, loadScene, SceneError } from '../src/scene/index.js';
 import { constrainedFixtureReference, constrainedRows, TRAJECTORY_SECONDS } from '../src/validation/import/constrained.js';
 import { FIXTURE_DIR } from '../src/validation/import/stage.js';
+import { expectSameAcrossLanesAndThreads } from './helpers/lanes.js';
 
 const COUPLING = join(FIXTURE_DIR, 'mjcf-tendon-coupling.xml');
 const HIPKNEE = join(FIXTURE_DIR, 'mjcf-tendon-hipknee.xml');
@@ -94,19 +93,7 @@ describe('fixed tendons: import', () => {
 
 describe('fixed tendons: the engine', () => {
   test('bit-identical across lane widths and threads with the tendon limit, friction and spring acting', () => {
-    const model = importFile(COUPLING).model;
-    const addon = engineAddon();
-    const run = (precision: 'f32' | 'f64', lanes: number, threads: number) => {
-      const b = new Batch(model, { copies: 11, precision, lanes: lanes as never, threads }, addon);
-      for (let r = 0; r < 11; r++) b.setRobot(r, { q: [0.1 * r - 0.5, 0.2 - 0.05 * r], v: [2 - 0.3 * r, -1 + 0.1 * r], tau: [0, 0] });
-      b.stepRaw(300);
-      return Array.from({ length: 11 }, (_, r) => b.getRobot(r).q);
-    };
-    for (const p of ['f32', 'f64'] as const) {
-      const ref = run(p, 1, 1);
-      expect(ref.every((q) => q.every(Number.isFinite))).toBe(true);
-      expect(run(p, widestLanes(addon.cpuInfo(), p), 2)).toEqual(ref);
-    }
+    expectSameAcrossLanesAndThreads(importFile(COUPLING).model, (r) => ({ q: [0.1 * r - 0.5, 0.2 - 0.05 * r], v: [2 - 0.3 * r, -1 + 0.1 * r], tau: [0, 0] }));
   });
 });
 

@@ -52,6 +52,13 @@ inline ach::Model read_model(const std::string& path) {
     get(lohi, 2);
     on = flag != 0;
   };
+  // a one-sided limit's settings (joints and tendons): range, solref, solimp, margin
+  auto limit = [&](bool& on, double* lohi, double* solref, double* solimp, double& margin) {
+    range(on, lohi);
+    get(solref, 2);
+    get(solimp, 5);
+    get(&margin, 1);
+  };
   expect("achilles-model");
   int version;
   in >> version;
@@ -81,10 +88,7 @@ inline ach::Model read_model(const std::string& path) {
     list(m.q0);
     list(m.v0);
     list(m.tau0);
-    range(j.limited, j.range);
-    get(j.limit_solref, 2);
-    get(j.limit_solimp, 5);
-    get(&j.limit_margin, 1);
+    limit(j.limited, j.range, j.limit_solref, j.limit_solimp, j.limit_margin);
     get(&j.frictionloss, 1);
     get(&j.damping, 1);
     get(&j.stiffness, 1);
@@ -139,10 +143,7 @@ inline ach::Model read_model(const std::string& path) {
     t.coefs.resize(n);
     for (int& j : t.joints) in >> j;
     get(t.coefs.data(), n);
-    range(t.limited, t.range);
-    get(t.limit_solref, 2);
-    get(t.limit_solimp, 5);
-    get(&t.limit_margin, 1);
+    limit(t.limited, t.range, t.limit_solref, t.limit_solimp, t.limit_margin);
     get(&t.frictionloss, 1);
     get(&t.stiffness, 1);
     get(&t.damping, 1);
