@@ -351,7 +351,7 @@ template <class V> class KernelImpl final : public Kernel {
           const int r = cw.used[u];
           if (!vlane(cw.on[r], lane)) continue;
           out.rows[at].J.resize(nv);
-          out.rows[at++].J[k] = double(vlane(cw.jv[r], lane));
+          out.rows[at++].J[k] = double(vlane(cw.jv[u], lane));
         }
       }
     }

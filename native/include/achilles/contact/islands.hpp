@@ -21,6 +21,8 @@ template <class B, int K> inline void mask_bools(const WideMask<B, K>& m, bool* 
 /// The tree a row's scalars are summed into (both of its trees share one island).
 template <class T> inline int row_tree(const KConstraints<T>& KC, int r) { return KC.row_tree_b[r] >= 0 ? KC.row_tree_b[r] : KC.row_tree_a[r]; }
 
+template <class V> inline void list_island_members(const KConstraints<ScalarOf<V>>& KC, ConstraintWork<V>& cw);
+
 /// Per lane: union the trees of every row that is on; cw.label[t·W + l] = the island's lowest tree,
 /// or −1 when no row touches the tree's island. cw.tree_mask(3)[t]: lanes where tree t is in an island.
 template <class V> inline void find_islands(const KConstraints<ScalarOf<V>>& KC, ConstraintWork<V>& cw) {
@@ -68,15 +70,59 @@ template <class V> inline void find_islands(const KConstraints<ScalarOf<V>>& KC,
     }
     cw.tree_mask(3)[t] = load<V>(cw.red + t * W) > V(T(0));
   }
+  list_island_members(KC, cw);
+}
+
+/// For island_sum's wide path: per tree t, the trees s (ascending) that share t's island in some
+/// lane, with the mask of those lanes. Left unlisted (cw.members_listed = false) when they would
+/// not fit the slots carved for them; island_sum then sums lane by lane.
+template <class V> inline void list_island_members(const KConstraints<ScalarOf<V>>& KC, ConstraintWork<V>& cw) {
+  using T = ScalarOf<V>;
+  constexpr int W = lanes_of<V>;
+  const int nt = KC.ntrees;
+  cw.members_listed = false;
+  if (cw.lone_islands) return;
+  int n = 0;
+  for (int t = 0; t < nt; ++t) {
+    cw.member_start[t] = n;
+    for (int s = 0; s < nt; ++s) {
+      bool any = false;
+      for (int l = 0; l < W; ++l) {
+        const int lab = cw.label[t * W + l];
+        const bool same = lab >= 0 && cw.label[s * W + l] == lab;
+        cw.acc_lanes[l] = same ? T(1) : T(0);
+        any = any || same;
+      }
+      if (!any) continue;
+      if (n == cw.member_capacity) return;
+      cw.member_tree[n] = s;
+      cw.member_mask[n] = load<V>(cw.acc_lanes) > V(T(0));
+      ++n;
+    }
+  }
+  cw.member_start[nt] = n;
+  cw.members_listed = true;
 }
 
 /// vals[t] ← the sum of vals over tree t's island (per lane; trees outside islands keep theirs).
+/// Every path adds an island's trees in ascending order from +0, so all give the same bits.
 template <class V> inline void island_sum(const KConstraints<ScalarOf<V>>& KC, ConstraintWork<V>& cw, V* vals) {
   using T = ScalarOf<V>;
   constexpr int W = lanes_of<V>;
   const int nt = KC.ntrees;
+  const V zero(T(0));
   if (cw.lone_islands) { // each island is its own tree: the sum is 0 + x, done lane-wise in one go
-    for (int t = 0; t < nt; ++t) vals[t] = vselect(cw.tree_mask(3)[t], V(T(0)) + vals[t], vals[t]);
+    for (int t = 0; t < nt; ++t) vals[t] = vselect(cw.tree_mask(3)[t], zero + vals[t], vals[t]);
+    return;
+  }
+  if (cw.members_listed) { // lanes where s is not in t's island add +0, which changes no sum
+    V* sum = cw.island_tmp;
+    for (int t = 0; t < nt; ++t) {
+      V acc = zero;
+      for (int e = cw.member_start[t]; e < cw.member_start[t + 1]; ++e) acc += vselect(cw.member_mask[e], vals[cw.member_tree[e]], zero);
+      sum[t] = vselect(cw.tree_mask(3)[t], acc, vals[t]);
+    }
+    for (int t = 0; t < nt; ++t) vals[t] = sum[t];
     return;
   }
   for (int t = 0; t < nt; ++t) vstore(cw.red + t * W, vals[t]);

@@ -23,32 +23,32 @@ inline namespace ACH_ISA_NS {
 
 constexpr int kLineSearchIterations = 16;
 
-/// out[r] = J_r·x for every used row (x's body motions taken from `motions`).
+/// out[u] = J_r·x for every used row r = used[u] (x's body motions taken from `motions`).
 template <class V> inline void rows_times(const KConstraints<ScalarOf<V>>& KC, ConstraintWork<V>& cw, const Motion<V>* motions, const V* x, V* out) {
   for (int u = 0; u < cw.nused; ++u) {
     const int r = cw.used[u];
     if (r < cw.nfric_rows) {
       const KFriction<ScalarOf<V>>& F = KC.frictions[r];
-      out[r] = F.tendon < 0 ? x[F.dof] : tendon_dot(KC.tendons[F.tendon], x);
+      out[u] = F.tendon < 0 ? x[F.dof] : tendon_dot(KC.tendons[F.tendon], x);
     } else if (r < cw.first_contact) {
       const KLimit<ScalarOf<V>>& L = KC.limits[(r - cw.nfric_rows) / 2];
       if (L.ball) {
         const Vec3<V>& J = cw.ball_J[r - cw.nfric_rows];
-        out[r] = J.x * x[L.dof] + J.y * x[L.dof + 1] + J.z * x[L.dof + 2];
+        out[u] = J.x * x[L.dof] + J.y * x[L.dof + 1] + J.z * x[L.dof + 2];
         continue;
       }
-      out[r] = cw.lim_sign[r] * (L.tendon < 0 ? x[L.dof] : tendon_dot(KC.tendons[L.tendon], x));
+      out[u] = cw.lim_sign[r] * (L.tendon < 0 ? x[L.dof] : tendon_dot(KC.tendons[L.tendon], x));
     } else {
       const int c = r - cw.first_contact;
       const KContactPair<ScalarOf<V>>& P = KC.pairs[pair_of_row(KC, c)];
       V s = P.body_b >= 0 ? dot(motions[P.body_b], cw.fb[c]) : V(ScalarOf<V>(0));
       if (P.body_a >= 0) s = s - dot(motions[P.body_a], cw.fa[c]);
-      out[r] = s;
+      out[u] = s;
     }
   }
 }
 
-/// qfrc = Jᵀ·f over the used rows.
+/// qfrc = Jᵀ·f over the used rows (f packed: f[u] is row used[u]'s).
 template <class V> inline void rows_transpose(const KModel<ScalarOf<V>>& M, const KConstraints<ScalarOf<V>>& KC, const JointWork<V>* W,
                                               ConstraintWork<V>& cw, const V* f, V* qfrc) {
   using T = ScalarOf<V>;
@@ -59,8 +59,8 @@ template <class V> inline void rows_transpose(const KModel<ScalarOf<V>>& M, cons
     if (r < cw.first_contact) continue;
     const int c = r - cw.first_contact;
     const KContactPair<T>& P = KC.pairs[pair_of_row(KC, c)];
-    if (P.body_b >= 0) cw.F[P.body_b] = cw.F[P.body_b] + scale(f[r], cw.fb[c]);
-    if (P.body_a >= 0) cw.F[P.body_a] = cw.F[P.body_a] - scale(f[r], cw.fa[c]);
+    if (P.body_b >= 0) cw.F[P.body_b] = cw.F[P.body_b] + scale(f[u], cw.fb[c]);
+    if (P.body_a >= 0) cw.F[P.body_a] = cw.F[P.body_a] - scale(f[u], cw.fa[c]);
   }
   for (int k = 0; k < M.nv; ++k) qfrc[k] = V(T(0));
   pass_wrench_to_joints(M, W, cw.F, qfrc);
@@ -69,19 +69,19 @@ template <class V> inline void rows_transpose(const KModel<ScalarOf<V>>& M, cons
     if (r >= cw.first_contact) break;
     const int tendon = r < cw.nfric_rows ? KC.frictions[r].tendon : KC.limits[(r - cw.nfric_rows) / 2].tendon;
     if (tendon >= 0) {
-      tendon_add(KC.tendons[tendon], cw.lim_sign[r] * f[r], qfrc);
+      tendon_add(KC.tendons[tendon], cw.lim_sign[r] * f[u], qfrc);
       continue;
     }
     if (r >= cw.nfric_rows && KC.limits[(r - cw.nfric_rows) / 2].ball) {
       const Vec3<V>& J = cw.ball_J[r - cw.nfric_rows];
       const int d = KC.limits[(r - cw.nfric_rows) / 2].dof;
-      qfrc[d] = qfrc[d] + J.x * f[r];
-      qfrc[d + 1] = qfrc[d + 1] + J.y * f[r];
-      qfrc[d + 2] = qfrc[d + 2] + J.z * f[r];
+      qfrc[d] = qfrc[d] + J.x * f[u];
+      qfrc[d + 1] = qfrc[d + 1] + J.y * f[u];
+      qfrc[d + 2] = qfrc[d + 2] + J.z * f[u];
       continue;
     }
     const int dof = r < cw.nfric_rows ? KC.frictions[r].dof : KC.limits[(r - cw.nfric_rows) / 2].dof;
-    qfrc[dof] = qfrc[dof] + cw.lim_sign[r] * f[r];
+    qfrc[dof] = qfrc[dof] + cw.lim_sign[r] * f[u];
   }
 }
 
@@ -97,21 +97,34 @@ template <class V> inline V friction_cost(const V& x, const V& f, const V& Rf, c
 template <class V> inline V update_forces(ConstraintWork<V>& cw) {
   using T = ScalarOf<V>;
   V cost(T(0));
-  for (int u = 0; u < cw.nused; ++u) {
-    const int r = cw.used[u];
-    if (r < cw.nfric_rows) {
-      const V f(cw.floss[r]), R = cw.R[r], jar = cw.jar[r];
-      const V Rf = R * f;
-      const MaskOf<V> neg = jar <= -Rf, pos = jar >= Rf;
-      cw.force[r] = vselect(neg, f, vselect(pos, -f, -(cw.D[r] * jar)));
-      cost += vselect(neg, T(-0.5) * R * f * f - f * jar, vselect(pos, T(-0.5) * R * f * f + f * jar, T(0.5) * cw.D[r] * jar * jar));
-      continue;
-    }
-    const MaskOf<V> act = vand(cw.on[r], cw.jar[r] < V(T(0)));
-    cw.force[r] = vselect(act, -(cw.D[r] * cw.jar[r]), V(T(0)));
-    cost += vselect(act, T(0.5) * cw.D[r] * cw.jar[r] * cw.jar[r], V(T(0)));
+  for (int u = 0; u < cw.nfric_used; ++u) {
+    const V f = cw.u_floss[u], R = cw.u_R[u], jar = cw.jar[u];
+    const V Rf = R * f;
+    const MaskOf<V> neg = jar <= -Rf, pos = jar >= Rf;
+    cw.u_force[u] = vselect(neg, f, vselect(pos, -f, -(cw.u_D[u] * jar)));
+    cost += vselect(neg, T(-0.5) * R * f * f - f * jar, vselect(pos, T(-0.5) * R * f * f + f * jar, T(0.5) * cw.u_D[u] * jar * jar));
+  }
+  for (int u = cw.nfric_used; u < cw.nused; ++u) {
+    const MaskOf<V> act = vand(cw.u_on[u], cw.jar[u] < V(T(0)));
+    cw.u_force[u] = vselect(act, -(cw.u_D[u] * cw.jar[u]), V(T(0)));
+    cost += vselect(act, T(0.5) * cw.u_D[u] * cw.jar[u] * cw.jar[u], V(T(0)));
   }
   return cost;
+}
+
+/// Packs the used rows' solver inputs in `used` order (ConstraintWork's u_ arrays).
+template <class V> inline void pack_rows(const KConstraints<ScalarOf<V>>& KC, ConstraintWork<V>& cw) {
+  cw.nfric_used = 0;
+  for (int u = 0; u < cw.nused; ++u) {
+    const int r = cw.used[u];
+    if (r < cw.nfric_rows) cw.nfric_used = u + 1;
+    cw.u_tree[u] = row_tree(KC, r);
+    cw.u_on[u] = cw.on[r];
+    cw.u_D[u] = cw.D[r];
+    cw.u_R[u] = cw.R[r];
+    cw.u_aref[u] = cw.aref[r];
+    cw.u_floss[u] = V(cw.floss[r]);
+  }
 }
 
 template <class V> inline V dotv(const V* a, const V* b, int n) {
@@ -132,25 +145,27 @@ template <class V> inline void line_eval(const KConstraints<ScalarOf<V>>& KC, Co
   const int nt = KC.ntrees;
   V *cost = cw.tree(TV_COST), *d1 = cw.tree(TV_D1), *d2 = cw.tree(TV_D2);
   for (int t = 0; t < nt; ++t) cost[t] = d1[t] = d2[t] = V(T(0));
-  for (int u = 0; u < cw.nused; ++u) {
-    const int r = cw.used[u];
-    const int t = row_tree(KC, r);
-    const V j0 = cw.jar[r], jv = cw.jv[r], D = cw.D[r];
+  const V zero(T(0));
+  for (int u = 0; u < cw.nfric_used; ++u) {
+    const int t = cw.u_tree[u];
+    const V j0 = cw.jar[u], jv = cw.jv[u], D = cw.u_D[u];
     const V x = j0 + alpha[t] * jv;
-    if (r < cw.nfric_rows) {
-      const V f(cw.floss[r]);
-      const V Rf = cw.R[r] * f;
-      cost[t] += friction_cost(x, f, Rf, D) - friction_cost(j0, f, Rf, D);
-      const MaskOf<V> quad = vand(-Rf < x, x < Rf), neg = x <= -Rf;
-      d1[t] += vselect(quad, D * x * jv, vselect(neg, -(f * jv), f * jv));
-      d2[t] += vselect(quad, D * jv * jv, V(T(0)));
-      continue;
-    }
-    const MaskOf<V> act = vand(cw.on[r], x < V(T(0)));
-    const MaskOf<V> act0 = vand(cw.on[r], j0 < V(T(0)));
-    cost[t] += vselect(act, T(0.5) * D * x * x, V(T(0))) - vselect(act0, T(0.5) * D * j0 * j0, V(T(0)));
-    d1[t] += vselect(act, D * x * jv, V(T(0)));
-    d2[t] += vselect(act, D * jv * jv, V(T(0)));
+    const V f = cw.u_floss[u];
+    const V Rf = cw.u_R[u] * f;
+    cost[t] += friction_cost(x, f, Rf, D) - friction_cost(j0, f, Rf, D);
+    const MaskOf<V> quad = vand(-Rf < x, x < Rf), neg = x <= -Rf;
+    d1[t] += vselect(quad, D * x * jv, vselect(neg, -(f * jv), f * jv));
+    d2[t] += vselect(quad, D * jv * jv, zero);
+  }
+  for (int u = cw.nfric_used; u < cw.nused; ++u) {
+    const int t = cw.u_tree[u];
+    const V j0 = cw.jar[u], jv = cw.jv[u], D = cw.u_D[u];
+    const V x = j0 + alpha[t] * jv;
+    const MaskOf<V> act = vand(cw.u_on[u], x < zero);
+    const MaskOf<V> act0 = vand(cw.u_on[u], j0 < zero);
+    cost[t] += vselect(act, T(0.5) * D * x * x, zero) - vselect(act0, T(0.5) * D * j0 * j0, zero);
+    d1[t] += vselect(act, D * x * jv, zero);
+    d2[t] += vselect(act, D * jv * jv, zero);
   }
   island_sum(KC, cw, cost);
   island_sum(KC, cw, d1);
@@ -223,7 +238,7 @@ template <class V> inline void line_search(const KConstraints<ScalarOf<V>>& KC, 
 
 /// The constrained accelerations of one block: cw.a0 holds qacc_smooth, rows are built; with
 /// `use_warm`, cw.warm competes with qacc_smooth as MuJoCo's warmstart(); dofs of trees in no island
-/// keep qacc_smooth. Writes cw.a, cw.force, cw.qfrc.
+/// keep qacc_smooth. Writes cw.a, cw.force (by row slot), cw.qfrc.
 template <class V>
 inline void solve_constraints(const KModel<ScalarOf<V>>& M, const KConstraints<ScalarOf<V>>& KC, const JointWork<V>* W, ConstraintWork<V>& cw,
                               int iterations, bool use_warm) {
@@ -231,11 +246,13 @@ inline void solve_constraints(const KModel<ScalarOf<V>>& M, const KConstraints<S
   const int nv = M.nv, nt = KC.ntrees;
   const V zero(T(0));
   find_islands(KC, cw);
+  pack_rows(KC, cw);
+  const int nu = cw.nused;
   const MaskOf<V>* in_island = cw.tree_mask(TM_IN_ISLAND);
   // start: qacc_smooth, or the warm start where its cost is not higher
   pass_body_motion(M, W, cw.a0, cw.tw.m);
   rows_times(KC, cw, cw.tw.m, cw.a0, cw.jar);
-  for (int u = 0; u < cw.nused; ++u) cw.jar[cw.used[u]] = cw.jar[cw.used[u]] - cw.aref[cw.used[u]];
+  for (int u = 0; u < nu; ++u) cw.jar[u] = cw.jar[u] - cw.u_aref[u];
   for (int k = 0; k < nv; ++k) {
     cw.a[k] = cw.a0[k];
     cw.Mrel[k] = zero;
@@ -245,10 +262,10 @@ inline void solve_constraints(const KModel<ScalarOf<V>>& M, const KConstraints<S
     for (int k = 0; k < nv; ++k) cw.tmp[k] = cw.warm[k] - cw.a0[k];
     mul_M(M, W, cw.tw, cw.tmp, cw.tmp2); // M(warm − a₀)
     const V gauss = T(0.5) * dotv(cw.tmp, cw.tmp2, nv);
-    for (int u = 0; u < cw.nused; ++u) cw.jv[cw.used[u]] = cw.jar[cw.used[u]]; // keep jar(a₀)
+    for (int u = 0; u < nu; ++u) cw.jv[u] = cw.jar[u]; // keep jar(a₀)
     pass_body_motion(M, W, cw.warm, cw.tw.m);
     rows_times(KC, cw, cw.tw.m, cw.warm, cw.jar);
-    for (int u = 0; u < cw.nused; ++u) cw.jar[cw.used[u]] = cw.jar[cw.used[u]] - cw.aref[cw.used[u]];
+    for (int u = 0; u < nu; ++u) cw.jar[u] = cw.jar[u] - cw.u_aref[u];
     const V cost_warm = gauss + update_forces(cw);
     const MaskOf<V> warm = cost_warm <= cost_smooth;
     for (int k = 0; k < nv; ++k) {
@@ -257,10 +274,10 @@ inline void solve_constraints(const KModel<ScalarOf<V>>& M, const KConstraints<S
       cw.a[k] = vselect(w, cw.warm[k], cw.a0[k]);
       cw.Mrel[k] = vselect(w, cw.tmp2[k], zero);
     }
-    for (int u = 0; u < cw.nused; ++u) cw.jar[cw.used[u]] = vselect(warm, cw.jar[cw.used[u]], cw.jv[cw.used[u]]);
+    for (int u = 0; u < nu; ++u) cw.jar[u] = vselect(warm, cw.jar[u], cw.jv[u]);
   }
   update_forces(cw);
-  rows_transpose(M, KC, W, cw, cw.force, cw.qfrc);
+  rows_transpose(M, KC, W, cw, cw.u_force, cw.qfrc);
   for (int k = 0; k < nv; ++k) cw.grad[k] = cw.Mrel[k] - cw.qfrc[k];
   solve_M(M, W, cw.tw, cw.grad, cw.Mgrad);
   for (int k = 0; k < nv; ++k) cw.search[k] = -cw.Mgrad[k];
@@ -285,11 +302,11 @@ inline void solve_constraints(const KModel<ScalarOf<V>>& M, const KConstraints<S
   }
   const V* alpha = cw.tree(TV_BEST);
   for (int it = 0; it < iterations; ++it) {
-    if (tolerant) {
-      bool all_done = true;
-      for (int t = 0; t < nt && all_done; ++t) all_done = !vany(vnot(done[t]));
-      if (all_done) break;
-    }
+    // every island of every lane done (its line search found no improvement, or the tolerance
+    // was met): the remaining iterations would change nothing
+    bool all_done = true;
+    for (int t = 0; t < nt && all_done; ++t) all_done = !vany(vnot(done[t]));
+    if (all_done) break;
     mul_M(M, W, cw.tw, cw.search, cw.Mv); // leaves the search's body motions in tw.m
     rows_times(KC, cw, cw.tw.m, cw.search, cw.jv);
     V *c1 = cw.tree(TV_C1), *c2 = cw.tree(TV_C2);
@@ -307,12 +324,9 @@ inline void solve_constraints(const KModel<ScalarOf<V>>& M, const KConstraints<S
       cw.gradold[k] = cw.grad[k];
       cw.Mgradold[k] = cw.Mgrad[k];
     }
-    for (int u = 0; u < cw.nused; ++u) {
-      const int r = cw.used[u];
-      cw.jar[r] += alpha[row_tree(KC, r)] * cw.jv[r];
-    }
+    for (int u = 0; u < nu; ++u) cw.jar[u] += alpha[cw.u_tree[u]] * cw.jv[u];
     update_forces(cw);
-    rows_transpose(M, KC, W, cw, cw.force, cw.qfrc);
+    rows_transpose(M, KC, W, cw, cw.u_force, cw.qfrc);
     for (int k = 0; k < nv; ++k) cw.grad[k] = cw.Mrel[k] - cw.qfrc[k];
     solve_M(M, W, cw.tw, cw.grad, cw.Mgrad);
     for (int t = 0; t < nt; ++t) done[t] = vor(done[t], alpha[t] == zero);
@@ -351,6 +365,7 @@ inline void solve_constraints(const KModel<ScalarOf<V>>& M, const KConstraints<S
       cw.search[k] = vselect(done[t], zero, beta[t] * cw.search[k] - cw.Mgrad[k]);
     }
   }
+  for (int u = 0; u < nu; ++u) cw.force[cw.used[u]] = cw.u_force[u];
 }
 
 } // namespace ACH_ISA_NS

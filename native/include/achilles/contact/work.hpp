@@ -21,7 +21,14 @@ template <class V> struct ConstraintWork {
   // per row slot
   MaskOf<V>* on;
   V *dist, *vel, *aref, *R, *D, *imp;
-  V *jar, *jv, *force;
+  V* force;
+  // the solve's rows, packed in `used` order (friction rows first, nfric_used of them): what the
+  // solver's loops read, contiguous; u_force goes back to the row slots' force when it is done
+  int nfric_used = 0;
+  int* u_tree;                    // the tree a row's scalars are summed into (row_tree)
+  MaskOf<V>* u_on;
+  V *u_D, *u_R, *u_aref, *u_floss, *u_force;
+  V *jar, *jv;                    // J·a − aref and J·search, packed
   Force<V> *fa, *fb; // contact rows: the row's unit wrench on body a and body b (body frames)
   ScalarOf<V>* lim_sign; // limit rows: J = ±1 on the joint's dof (a tendon's: ±its moment)
   Vec3<V>* ball_J;       // per limit slot: a ball joint's cone row J on its 3 dofs (unused elsewhere)
@@ -46,6 +53,14 @@ template <class V> struct ConstraintWork {
   unsigned char* has_row; // ntrees × (W + 1): per tree and lane "a row touches it", then per root
   ScalarOf<V>* red; // ntrees × W
   ScalarOf<V>* acc; // ntrees
+  // island_sum's wide path: per tree, the trees sharing its island in some lane and those lanes
+  bool members_listed = false;
+  int member_capacity = 0;
+  int* member_start;       // ntrees + 1
+  int* member_tree;        // member_capacity
+  MaskOf<V>* member_mask;  // member_capacity
+  ScalarOf<V>* acc_lanes;  // W
+  V* island_tmp;           // ntrees
   V* tv;           // kTreeVecs × ntrees
   MaskOf<V>* tm;   // kTreeMasks × ntrees
   static constexpr int kTreeVecs = 18, kTreeMasks = 5;
@@ -53,17 +68,21 @@ template <class V> struct ConstraintWork {
   MaskOf<V>* tree_mask(int k) const { return tm + static_cast<std::size_t>(k) * ntrees_; }
   int ntrees_ = 0;
 
+  /// Island member slots: every pair of trees up to 32 trees, else 32 per tree.
+  static std::size_t member_slots(std::size_t nt) { return nt * (nt < 32 ? nt : 32); }
+
   static std::size_t bytes_needed(const KModel<ScalarOf<V>>& M, const KConstraints<ScalarOf<V>>& K) {
     if (!K.enabled) return 0;
     const std::size_t rows = K.friction_rows + K.limit_rows + K.contact_rows, pts = K.pairs.size() * 4, n = M.joints.size(), nv = M.nv ? M.nv : 1;
-    const std::size_t b = rows * (sizeof(MaskOf<V>) + 9 * sizeof(V) + 2 * sizeof(ScalarOf<V>) + sizeof(int)) +
+    const std::size_t b = rows * (2 * sizeof(MaskOf<V>) + 14 * sizeof(V) + sizeof(int) + 2 * sizeof(ScalarOf<V>) + sizeof(int)) +
                           K.contact_rows * 2 * sizeof(Force<V>) + K.pairs.size() * sizeof(Manifold<V>) + (K.limit_rows + 1) * sizeof(Vec3<V>) +
                           pts * (3 * sizeof(Vec3<V>) + sizeof(MaskOf<V>)) + 13 * nv * sizeof(V) +
                           n * (sizeof(Motion<V>) + 2 * sizeof(Force<V>) + sizeof(ABInertia<V>));
     const std::size_t nt = K.ntrees ? K.ntrees : 1, W = lanes_of<V>;
     const std::size_t isl = nt * W * (sizeof(int) + sizeof(ScalarOf<V>)) + nt * (W + 1) + nt * (sizeof(int) + sizeof(ScalarOf<V>)) +
-                            kTreeVecs * nt * sizeof(V) + kTreeMasks * nt * sizeof(MaskOf<V>);
-    return b + isl + 48 * 64;
+                            kTreeVecs * nt * sizeof(V) + kTreeMasks * nt * sizeof(MaskOf<V>) + (nt + 1) * sizeof(int) +
+                            member_slots(nt) * (sizeof(int) + sizeof(MaskOf<V>)) + W * sizeof(ScalarOf<V>) + nt * sizeof(V);
+    return b + isl + 64 * 64; // each take aligns to 64 bytes
   }
 
   template <class Arena> void carve(Arena& ar, const KModel<ScalarOf<V>>& M, const KConstraints<ScalarOf<V>>& K) {
@@ -83,6 +102,10 @@ template <class V> struct ConstraintWork {
     jar = ar.template take<V>(rows);
     jv = ar.template take<V>(rows);
     force = ar.template take<V>(rows);
+    u_tree = ar.template take<int>(rows);
+    u_on = ar.template take<MaskOf<V>>(rows);
+    V** packed[] = {&u_D, &u_R, &u_aref, &u_floss, &u_force};
+    for (V** p : packed) *p = ar.template take<V>(rows);
     lim_sign = ar.template take<ScalarOf<V>>(rows);
     floss = ar.template take<ScalarOf<V>>(rows);
     ball_J = ar.template take<Vec3<V>>(K.limit_rows ? K.limit_rows : 1);
@@ -107,6 +130,12 @@ template <class V> struct ConstraintWork {
     has_row = ar.template take<unsigned char>(nt * (W + 1));
     red = ar.template take<ScalarOf<V>>(nt * W);
     acc = ar.template take<ScalarOf<V>>(nt);
+    member_capacity = static_cast<int>(member_slots(nt));
+    member_start = ar.template take<int>(nt + 1);
+    member_tree = ar.template take<int>(member_capacity);
+    member_mask = ar.template take<MaskOf<V>>(member_capacity);
+    acc_lanes = ar.template take<ScalarOf<V>>(W);
+    island_tmp = ar.template take<V>(nt);
     tv = ar.template take<V>(kTreeVecs * nt);
     tm = ar.template take<MaskOf<V>>(kTreeMasks * nt);
   }
