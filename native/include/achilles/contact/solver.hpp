@@ -112,19 +112,32 @@ template <class V> inline V update_forces(ConstraintWork<V>& cw) {
   return cost;
 }
 
-/// Packs the used rows' solver inputs in `used` order (ConstraintWork's u_ arrays).
+/// Packs the used rows' solver inputs in `used` order (ConstraintWork's u_ arrays), and lists
+/// each tree's rows in that order (friction rows first, as they come first in `used`).
 template <class V> inline void pack_rows(const KConstraints<ScalarOf<V>>& KC, ConstraintWork<V>& cw) {
+  const int nt = KC.ntrees;
   cw.nfric_used = 0;
+  for (int t = 0; t <= nt; ++t) cw.tree_row_start[t] = 0;
+  for (int t = 0; t < nt; ++t) cw.tree_nfric[t] = 0;
   for (int u = 0; u < cw.nused; ++u) {
     const int r = cw.used[u];
-    if (r < cw.nfric_rows) cw.nfric_used = u + 1;
-    cw.u_tree[u] = row_tree(KC, r);
+    const int t = row_tree(KC, r);
+    if (r < cw.nfric_rows) {
+      cw.nfric_used = u + 1;
+      ++cw.tree_nfric[t];
+    }
+    cw.u_tree[u] = t;
+    ++cw.tree_row_start[t + 1];
     cw.u_on[u] = cw.on[r];
     cw.u_D[u] = cw.D[r];
     cw.u_R[u] = cw.R[r];
     cw.u_aref[u] = cw.aref[r];
     cw.u_floss[u] = V(cw.floss[r]);
   }
+  for (int t = 0; t < nt; ++t) cw.tree_row_start[t + 1] += cw.tree_row_start[t];
+  int* fill = cw.tree_fill;
+  for (int t = 0; t < nt; ++t) fill[t] = cw.tree_row_start[t];
+  for (int u = 0; u < cw.nused; ++u) cw.tree_rows[fill[cw.u_tree[u]]++] = u;
 }
 
 template <class V> inline V dotv(const V* a, const V* b, int n) {
@@ -139,33 +152,56 @@ enum TreeVec { TV_C1, TV_C2, TV_COST, TV_D1, TV_D2, TV_ALPHA, TV_LO, TV_HI, TV_B
                TV_BEST_COST, TV_SCALE };
 enum TreeMask { TM_HAS_HI, TM_DESCENT, TM_DONE, TM_IN_ISLAND, TM_SETTLED };
 
-/// Cost change from α = 0, slope and curvature of every island's 1-D cost at its step alpha[t].
+/// The line search's per-row constants (its direction is fixed): the cost at α = 0 and D·jv².
+template <class V> inline void line_prepare(ConstraintWork<V>& cw) {
+  using T = ScalarOf<V>;
+  const V zero(T(0));
+  for (int u = 0; u < cw.nfric_used; ++u) {
+    const V j0 = cw.jar[u], jv = cw.jv[u], D = cw.u_D[u], f = cw.u_floss[u];
+    cw.ls_cost0[u] = friction_cost(j0, f, cw.u_R[u] * f, D);
+    cw.ls_djv2[u] = D * jv * jv;
+  }
+  for (int u = cw.nfric_used; u < cw.nused; ++u) {
+    const V j0 = cw.jar[u], jv = cw.jv[u], D = cw.u_D[u];
+    cw.ls_cost0[u] = vselect(vand(cw.u_on[u], j0 < zero), T(0.5) * D * j0 * j0, zero);
+    cw.ls_djv2[u] = D * jv * jv;
+  }
+}
+
+/// Cost change from α = 0, slope and curvature of every island's 1-D cost at its step alpha[t]
+/// (line_prepare first). Each tree sums its rows in `used` order, in registers.
 template <class V> inline void line_eval(const KConstraints<ScalarOf<V>>& KC, ConstraintWork<V>& cw, const V* alpha) {
   using T = ScalarOf<V>;
   const int nt = KC.ntrees;
   V *cost = cw.tree(TV_COST), *d1 = cw.tree(TV_D1), *d2 = cw.tree(TV_D2);
-  for (int t = 0; t < nt; ++t) cost[t] = d1[t] = d2[t] = V(T(0));
   const V zero(T(0));
-  for (int u = 0; u < cw.nfric_used; ++u) {
-    const int t = cw.u_tree[u];
-    const V j0 = cw.jar[u], jv = cw.jv[u], D = cw.u_D[u];
-    const V x = j0 + alpha[t] * jv;
-    const V f = cw.u_floss[u];
-    const V Rf = cw.u_R[u] * f;
-    cost[t] += friction_cost(x, f, Rf, D) - friction_cost(j0, f, Rf, D);
-    const MaskOf<V> quad = vand(-Rf < x, x < Rf), neg = x <= -Rf;
-    d1[t] += vselect(quad, D * x * jv, vselect(neg, -(f * jv), f * jv));
-    d2[t] += vselect(quad, D * jv * jv, zero);
-  }
-  for (int u = cw.nfric_used; u < cw.nused; ++u) {
-    const int t = cw.u_tree[u];
-    const V j0 = cw.jar[u], jv = cw.jv[u], D = cw.u_D[u];
-    const V x = j0 + alpha[t] * jv;
-    const MaskOf<V> act = vand(cw.u_on[u], x < zero);
-    const MaskOf<V> act0 = vand(cw.u_on[u], j0 < zero);
-    cost[t] += vselect(act, T(0.5) * D * x * x, zero) - vselect(act0, T(0.5) * D * j0 * j0, zero);
-    d1[t] += vselect(act, D * x * jv, zero);
-    d2[t] += vselect(act, D * jv * jv, zero);
+  for (int t = 0; t < nt; ++t) {
+    const V a = alpha[t];
+    V c = zero, g = zero, h = zero;
+    const int first = cw.tree_row_start[t], fric_end = first + cw.tree_nfric[t], end = cw.tree_row_start[t + 1];
+    for (int k = first; k < fric_end; ++k) {
+      const int u = cw.tree_rows[k];
+      const V j0 = cw.jar[u], jv = cw.jv[u], D = cw.u_D[u];
+      const V x = j0 + a * jv;
+      const V f = cw.u_floss[u];
+      const V Rf = cw.u_R[u] * f;
+      c += friction_cost(x, f, Rf, D) - cw.ls_cost0[u];
+      const MaskOf<V> quad = vand(-Rf < x, x < Rf), neg = x <= -Rf;
+      g += vselect(quad, D * x * jv, vselect(neg, -(f * jv), f * jv));
+      h += vselect(quad, cw.ls_djv2[u], zero);
+    }
+    for (int k = fric_end; k < end; ++k) {
+      const int u = cw.tree_rows[k];
+      const V j0 = cw.jar[u], jv = cw.jv[u], D = cw.u_D[u];
+      const V x = j0 + a * jv;
+      const MaskOf<V> act = vand(cw.u_on[u], x < zero);
+      c += vselect(act, T(0.5) * D * x * x, zero) - cw.ls_cost0[u];
+      g += vselect(act, D * x * jv, zero);
+      h += vselect(act, cw.ls_djv2[u], zero);
+    }
+    cost[t] = c;
+    d1[t] = g;
+    d2[t] = h;
   }
   island_sum(KC, cw, cost);
   island_sum(KC, cw, d1);
@@ -198,6 +234,7 @@ template <class V> inline void line_search(const KConstraints<ScalarOf<V>>& KC, 
   MaskOf<V> *has_hi = cw.tree_mask(TM_HAS_HI), *descent = cw.tree_mask(TM_DESCENT), *settled = cw.tree_mask(TM_SETTLED);
   const V eps(T(8) * std::numeric_limits<T>::epsilon());
   for (int t = 0; t < nt; ++t) alpha[t] = zero;
+  line_prepare(cw);
   line_eval(KC, cw, alpha);
   for (int t = 0; t < nt; ++t) {
     best[t] = lo[t] = hi[t] = best_cost[t] = zero;

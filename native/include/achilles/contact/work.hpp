@@ -29,6 +29,8 @@ template <class V> struct ConstraintWork {
   MaskOf<V>* u_on;
   V *u_D, *u_R, *u_aref, *u_floss, *u_force;
   V *jar, *jv;                    // J·a − aref and J·search, packed
+  V *ls_cost0, *ls_djv2;          // line search: a row's cost at α = 0, and D·jv²
+  int *tree_row_start, *tree_nfric, *tree_rows, *tree_fill; // per tree: its packed rows, in order
   Force<V> *fa, *fb; // contact rows: the row's unit wrench on body a and body b (body frames)
   ScalarOf<V>* lim_sign; // limit rows: J = ±1 on the joint's dof (a tendon's: ±its moment)
   Vec3<V>* ball_J;       // per limit slot: a ball joint's cone row J on its 3 dofs (unused elsewhere)
@@ -74,14 +76,15 @@ template <class V> struct ConstraintWork {
   static std::size_t bytes_needed(const KModel<ScalarOf<V>>& M, const KConstraints<ScalarOf<V>>& K) {
     if (!K.enabled) return 0;
     const std::size_t rows = K.friction_rows + K.limit_rows + K.contact_rows, pts = K.pairs.size() * 4, n = M.joints.size(), nv = M.nv ? M.nv : 1;
-    const std::size_t b = rows * (2 * sizeof(MaskOf<V>) + 14 * sizeof(V) + sizeof(int) + 2 * sizeof(ScalarOf<V>) + sizeof(int)) +
+    const std::size_t b = rows * (2 * sizeof(MaskOf<V>) + 16 * sizeof(V) + 2 * sizeof(int) + 2 * sizeof(ScalarOf<V>) + sizeof(int)) +
                           K.contact_rows * 2 * sizeof(Force<V>) + K.pairs.size() * sizeof(Manifold<V>) + (K.limit_rows + 1) * sizeof(Vec3<V>) +
                           pts * (3 * sizeof(Vec3<V>) + sizeof(MaskOf<V>)) + 13 * nv * sizeof(V) +
                           n * (sizeof(Motion<V>) + 2 * sizeof(Force<V>) + sizeof(ABInertia<V>));
     const std::size_t nt = K.ntrees ? K.ntrees : 1, W = lanes_of<V>;
     const std::size_t isl = nt * W * (sizeof(int) + sizeof(ScalarOf<V>)) + nt * (W + 1) + nt * (sizeof(int) + sizeof(ScalarOf<V>)) +
                             kTreeVecs * nt * sizeof(V) + kTreeMasks * nt * sizeof(MaskOf<V>) + (nt + 1) * sizeof(int) +
-                            member_slots(nt) * (sizeof(int) + sizeof(MaskOf<V>)) + W * sizeof(ScalarOf<V>) + nt * sizeof(V);
+                            member_slots(nt) * (sizeof(int) + sizeof(MaskOf<V>)) + W * sizeof(ScalarOf<V>) + nt * sizeof(V) +
+                            (3 * nt + 1) * sizeof(int);
     return b + isl + 64 * 64; // each take aligns to 64 bytes
   }
 
@@ -104,7 +107,7 @@ template <class V> struct ConstraintWork {
     force = ar.template take<V>(rows);
     u_tree = ar.template take<int>(rows);
     u_on = ar.template take<MaskOf<V>>(rows);
-    V** packed[] = {&u_D, &u_R, &u_aref, &u_floss, &u_force};
+    V** packed[] = {&u_D, &u_R, &u_aref, &u_floss, &u_force, &ls_cost0, &ls_djv2};
     for (V** p : packed) *p = ar.template take<V>(rows);
     lim_sign = ar.template take<ScalarOf<V>>(rows);
     floss = ar.template take<ScalarOf<V>>(rows);
@@ -136,6 +139,10 @@ template <class V> struct ConstraintWork {
     member_mask = ar.template take<MaskOf<V>>(member_capacity);
     acc_lanes = ar.template take<ScalarOf<V>>(W);
     island_tmp = ar.template take<V>(nt);
+    tree_row_start = ar.template take<int>(nt + 1);
+    tree_nfric = ar.template take<int>(nt);
+    tree_fill = ar.template take<int>(nt);
+    tree_rows = ar.template take<int>(rows);
     tv = ar.template take<V>(kTreeVecs * nt);
     tm = ar.template take<MaskOf<V>>(kTreeMasks * nt);
   }
