@@ -104,40 +104,56 @@ template <class V> inline void list_island_members(const KConstraints<ScalarOf<V
   cw.members_listed = true;
 }
 
-/// vals[t] ← the sum of vals over tree t's island (per lane; trees outside islands keep theirs).
-/// Every path adds an island's trees in ascending order from +0, so all give the same bits.
-template <class V> inline void island_sum(const KConstraints<ScalarOf<V>>& KC, ConstraintWork<V>& cw, V* vals) {
+/// Up to ConstraintWork::kIslandSums arrays at once: vals[k][t] ← the sum of vals[k] over tree t's
+/// island (per lane; trees outside islands keep theirs). Every path adds an island's trees in ascending order
+/// from +0, so all give the same bits, and summing several arrays together changes none of them.
+template <class V> inline void island_sums(const KConstraints<ScalarOf<V>>& KC, ConstraintWork<V>& cw, V* const* vals, int n) {
   using T = ScalarOf<V>;
   constexpr int W = lanes_of<V>;
   const int nt = KC.ntrees;
   const V zero(T(0));
   if (cw.lone_islands) { // each island is its own tree: the sum is 0 + x, done lane-wise in one go
-    for (int t = 0; t < nt; ++t) vals[t] = vselect(cw.tree_mask(3)[t], zero + vals[t], vals[t]);
+    for (int k = 0; k < n; ++k)
+      for (int t = 0; t < nt; ++t) vals[k][t] = vselect(cw.tree_mask(3)[t], zero + vals[k][t], vals[k][t]);
     return;
   }
   if (cw.members_listed) { // lanes where s is not in t's island add +0, which changes no sum
-    V* sum = cw.island_tmp;
+    V* sum = cw.island_tmp; // n × nt
     for (int t = 0; t < nt; ++t) {
-      V acc = zero;
-      for (int e = cw.member_start[t]; e < cw.member_start[t + 1]; ++e) acc += vselect(cw.member_mask[e], vals[cw.member_tree[e]], zero);
-      sum[t] = vselect(cw.tree_mask(3)[t], acc, vals[t]);
+      V acc[ConstraintWork<V>::kIslandSums];
+      for (int k = 0; k < n; ++k) acc[k] = zero;
+      for (int e = cw.member_start[t]; e < cw.member_start[t + 1]; ++e) {
+        const MaskOf<V> m = cw.member_mask[e];
+        const int s = cw.member_tree[e];
+        for (int k = 0; k < n; ++k) acc[k] += vselect(m, vals[k][s], zero);
+      }
+      for (int k = 0; k < n; ++k) sum[k * nt + t] = vselect(cw.tree_mask(3)[t], acc[k], vals[k][t]);
     }
-    for (int t = 0; t < nt; ++t) vals[t] = sum[t];
+    for (int k = 0; k < n; ++k)
+      for (int t = 0; t < nt; ++t) vals[k][t] = sum[k * nt + t];
     return;
   }
-  for (int t = 0; t < nt; ++t) vstore(cw.red + t * W, vals[t]);
-  for (int l = 0; l < W; ++l) {
-    for (int t = 0; t < nt; ++t) cw.acc[t] = T(0);
-    for (int t = 0; t < nt; ++t) {
-      const int lab = cw.label[t * W + l];
-      if (lab >= 0) cw.acc[lab] = cw.acc[lab] + cw.red[t * W + l];
+  for (int k = 0; k < n; ++k) {
+    for (int t = 0; t < nt; ++t) vstore(cw.red + t * W, vals[k][t]);
+    for (int l = 0; l < W; ++l) {
+      for (int t = 0; t < nt; ++t) cw.acc[t] = T(0);
+      for (int t = 0; t < nt; ++t) {
+        const int lab = cw.label[t * W + l];
+        if (lab >= 0) cw.acc[lab] = cw.acc[lab] + cw.red[t * W + l];
+      }
+      for (int t = 0; t < nt; ++t) {
+        const int lab = cw.label[t * W + l];
+        if (lab >= 0) cw.red[t * W + l] = cw.acc[lab];
+      }
     }
-    for (int t = 0; t < nt; ++t) {
-      const int lab = cw.label[t * W + l];
-      if (lab >= 0) cw.red[t * W + l] = cw.acc[lab];
-    }
+    for (int t = 0; t < nt; ++t) vals[k][t] = load<V>(cw.red + t * W);
   }
-  for (int t = 0; t < nt; ++t) vals[t] = load<V>(cw.red + t * W);
+}
+
+/// vals[t] ← the sum of vals over tree t's island (island_sums of one array).
+template <class V> inline void island_sum(const KConstraints<ScalarOf<V>>& KC, ConstraintWork<V>& cw, V* vals) {
+  V* const one[1] = {vals};
+  island_sums(KC, cw, one, 1);
 }
 
 /// out[t] = Σ_{dofs k of tree t} a_k b_k.

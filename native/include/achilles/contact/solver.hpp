@@ -25,26 +25,26 @@ constexpr int kLineSearchIterations = 16;
 
 /// out[u] = J_r·x for every used row r = used[u] (x's body motions taken from `motions`).
 template <class V> inline void rows_times(const KConstraints<ScalarOf<V>>& KC, ConstraintWork<V>& cw, const Motion<V>* motions, const V* x, V* out) {
-  for (int u = 0; u < cw.nused; ++u) {
+  for (int u = 0; u < cw.first_contact_used; ++u) {
     const int r = cw.used[u];
     if (r < cw.nfric_rows) {
       const KFriction<ScalarOf<V>>& F = KC.frictions[r];
       out[u] = F.tendon < 0 ? x[F.dof] : tendon_dot(KC.tendons[F.tendon], x);
-    } else if (r < cw.first_contact) {
-      const KLimit<ScalarOf<V>>& L = KC.limits[(r - cw.nfric_rows) / 2];
-      if (L.ball) {
-        const Vec3<V>& J = cw.ball_J[r - cw.nfric_rows];
-        out[u] = J.x * x[L.dof] + J.y * x[L.dof + 1] + J.z * x[L.dof + 2];
-        continue;
-      }
-      out[u] = cw.lim_sign[r] * (L.tendon < 0 ? x[L.dof] : tendon_dot(KC.tendons[L.tendon], x));
-    } else {
-      const int c = r - cw.first_contact;
-      const KContactPair<ScalarOf<V>>& P = KC.pairs[pair_of_row(KC, c)];
-      V s = P.body_b >= 0 ? dot(motions[P.body_b], cw.fb[c]) : V(ScalarOf<V>(0));
-      if (P.body_a >= 0) s = s - dot(motions[P.body_a], cw.fa[c]);
-      out[u] = s;
+      continue;
     }
+    const KLimit<ScalarOf<V>>& L = KC.limits[(r - cw.nfric_rows) / 2];
+    if (L.ball) {
+      const Vec3<V>& J = cw.ball_J[r - cw.nfric_rows];
+      out[u] = J.x * x[L.dof] + J.y * x[L.dof + 1] + J.z * x[L.dof + 2];
+      continue;
+    }
+    out[u] = cw.lim_sign[r] * (L.tendon < 0 ? x[L.dof] : tendon_dot(KC.tendons[L.tendon], x));
+  }
+  for (int u = cw.first_contact_used; u < cw.nused; ++u) {
+    const int c = cw.u_contact[u], a = cw.u_body_a[u], b = cw.u_body_b[u];
+    V s = b >= 0 ? dot(motions[b], cw.fb[c]) : V(ScalarOf<V>(0));
+    if (a >= 0) s = s - dot(motions[a], cw.fa[c]);
+    out[u] = s;
   }
 }
 
@@ -54,19 +54,15 @@ template <class V> inline void rows_transpose(const KModel<ScalarOf<V>>& M, cons
   using T = ScalarOf<V>;
   const int n = static_cast<int>(M.joints.size());
   for (int i = 0; i < n; ++i) cw.F[i] = zero_force<V>();
-  for (int u = 0; u < cw.nused; ++u) {
-    const int r = cw.used[u];
-    if (r < cw.first_contact) continue;
-    const int c = r - cw.first_contact;
-    const KContactPair<T>& P = KC.pairs[pair_of_row(KC, c)];
-    if (P.body_b >= 0) cw.F[P.body_b] = cw.F[P.body_b] + scale(f[u], cw.fb[c]);
-    if (P.body_a >= 0) cw.F[P.body_a] = cw.F[P.body_a] - scale(f[u], cw.fa[c]);
+  for (int u = cw.first_contact_used; u < cw.nused; ++u) {
+    const int c = cw.u_contact[u], a = cw.u_body_a[u], b = cw.u_body_b[u];
+    if (b >= 0) cw.F[b] = cw.F[b] + scale(f[u], cw.fb[c]);
+    if (a >= 0) cw.F[a] = cw.F[a] - scale(f[u], cw.fa[c]);
   }
   for (int k = 0; k < M.nv; ++k) qfrc[k] = V(T(0));
   pass_wrench_to_joints(M, W, cw.F, qfrc);
-  for (int u = 0; u < cw.nused; ++u) {
+  for (int u = 0; u < cw.first_contact_used; ++u) {
     const int r = cw.used[u];
-    if (r >= cw.first_contact) break;
     const int tendon = r < cw.nfric_rows ? KC.frictions[r].tendon : KC.limits[(r - cw.nfric_rows) / 2].tendon;
     if (tendon >= 0) {
       tendon_add(KC.tendons[tendon], cw.lim_sign[r] * f[u], qfrc);
@@ -116,7 +112,7 @@ template <class V> inline V update_forces(ConstraintWork<V>& cw) {
 /// each tree's rows in that order (friction rows first, as they come first in `used`).
 template <class V> inline void pack_rows(const KConstraints<ScalarOf<V>>& KC, ConstraintWork<V>& cw) {
   const int nt = KC.ntrees;
-  cw.nfric_used = 0;
+  cw.nfric_used = cw.first_contact_used = 0;
   for (int t = 0; t <= nt; ++t) cw.tree_row_start[t] = 0;
   for (int t = 0; t < nt; ++t) cw.tree_nfric[t] = 0;
   for (int u = 0; u < cw.nused; ++u) {
@@ -128,6 +124,15 @@ template <class V> inline void pack_rows(const KConstraints<ScalarOf<V>>& KC, Co
     }
     cw.u_tree[u] = t;
     ++cw.tree_row_start[t + 1];
+    if (r < cw.first_contact) {
+      cw.first_contact_used = u + 1;
+    } else {
+      const int c = r - cw.first_contact;
+      const KContactPair<ScalarOf<V>>& P = KC.pairs[pair_of_row(KC, c)];
+      cw.u_contact[u] = c;
+      cw.u_body_a[u] = P.body_a;
+      cw.u_body_b[u] = P.body_b;
+    }
     cw.u_on[u] = cw.on[r];
     cw.u_D[u] = cw.D[r];
     cw.u_R[u] = cw.R[r];
@@ -203,9 +208,8 @@ template <class V> inline void line_eval(const KConstraints<ScalarOf<V>>& KC, Co
     d1[t] = g;
     d2[t] = h;
   }
-  island_sum(KC, cw, cost);
-  island_sum(KC, cw, d1);
-  island_sum(KC, cw, d2);
+  V* const sums[] = {cost, d1, d2};
+  island_sums(KC, cw, sums, 3);
   const V *c1 = cw.tree(TV_C1), *c2 = cw.tree(TV_C2);
   for (int t = 0; t < nt; ++t) {
     const V a = alpha[t];
@@ -349,8 +353,8 @@ inline void solve_constraints(const KModel<ScalarOf<V>>& M, const KConstraints<S
     V *c1 = cw.tree(TV_C1), *c2 = cw.tree(TV_C2);
     tree_dot(KC, cw.search, cw.Mrel, nv, c1);
     tree_dot(KC, cw.search, cw.Mv, nv, c2);
-    island_sum(KC, cw, c1);
-    island_sum(KC, cw, c2);
+    V* const c12[] = {c1, c2};
+    island_sums(KC, cw, c12, 2);
     for (int t = 0; t < nt; ++t) c2[t] = T(0.5) * c2[t];
     line_search(KC, cw);
     for (int t = 0; t < nt; ++t) cw.tree(TV_BEST)[t] = vselect(done[t], zero, alpha[t]);
@@ -381,7 +385,8 @@ inline void solve_constraints(const KModel<ScalarOf<V>>& M, const KConstraints<S
       cw.tree(TV_DD)[t] += cw.search[k] * cw.search[k];
       cw.tree(TV_GG)[t] += cw.grad[k] * cw.grad[k];
     }
-    for (int q = TV_DY; q <= TV_GG; ++q) island_sum(KC, cw, cw.tree(q));
+    V* const hz[] = {cw.tree(TV_DY), cw.tree(TV_YMY), cw.tree(TV_YMG), cw.tree(TV_DG), cw.tree(TV_DD), cw.tree(TV_GG)};
+    island_sums(KC, cw, hz, 6);
     if (tolerant)
       for (int t = 0; t < nt; ++t) {
         const V improvement = scale[t] * -cw.tree(TV_BEST_COST)[t];

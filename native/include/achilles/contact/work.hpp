@@ -24,8 +24,9 @@ template <class V> struct ConstraintWork {
   V* force;
   // the solve's rows, packed in `used` order (friction rows first, nfric_used of them): what the
   // solver's loops read, contiguous; u_force goes back to the row slots' force when it is done
-  int nfric_used = 0;
+  int nfric_used = 0, first_contact_used = 0; // rows [first_contact_used, nused) are contact rows
   int* u_tree;                    // the tree a row's scalars are summed into (row_tree)
+  int *u_contact, *u_body_a, *u_body_b; // contact rows: index into fa/fb, and the pair's bodies
   MaskOf<V>* u_on;
   V *u_D, *u_R, *u_aref, *u_floss, *u_force;
   V *jar, *jv;                    // J·a − aref and J·search, packed
@@ -62,10 +63,11 @@ template <class V> struct ConstraintWork {
   int* member_tree;        // member_capacity
   MaskOf<V>* member_mask;  // member_capacity
   ScalarOf<V>* acc_lanes;  // W
-  V* island_tmp;           // ntrees
+  V* island_tmp;           // kIslandSums × ntrees
   V* tv;           // kTreeVecs × ntrees
   MaskOf<V>* tm;   // kTreeMasks × ntrees
   static constexpr int kTreeVecs = 18, kTreeMasks = 5;
+  static constexpr int kIslandSums = 6; // island_sums' most arrays at once
   V* tree(int k) const { return tv + static_cast<std::size_t>(k) * ntrees_; }
   MaskOf<V>* tree_mask(int k) const { return tm + static_cast<std::size_t>(k) * ntrees_; }
   int ntrees_ = 0;
@@ -76,14 +78,14 @@ template <class V> struct ConstraintWork {
   static std::size_t bytes_needed(const KModel<ScalarOf<V>>& M, const KConstraints<ScalarOf<V>>& K) {
     if (!K.enabled) return 0;
     const std::size_t rows = K.friction_rows + K.limit_rows + K.contact_rows, pts = K.pairs.size() * 4, n = M.joints.size(), nv = M.nv ? M.nv : 1;
-    const std::size_t b = rows * (2 * sizeof(MaskOf<V>) + 16 * sizeof(V) + 2 * sizeof(int) + 2 * sizeof(ScalarOf<V>) + sizeof(int)) +
+    const std::size_t b = rows * (2 * sizeof(MaskOf<V>) + 16 * sizeof(V) + 5 * sizeof(int) + 2 * sizeof(ScalarOf<V>) + sizeof(int)) +
                           K.contact_rows * 2 * sizeof(Force<V>) + K.pairs.size() * sizeof(Manifold<V>) + (K.limit_rows + 1) * sizeof(Vec3<V>) +
                           pts * (3 * sizeof(Vec3<V>) + sizeof(MaskOf<V>)) + 13 * nv * sizeof(V) +
                           n * (sizeof(Motion<V>) + 2 * sizeof(Force<V>) + sizeof(ABInertia<V>));
     const std::size_t nt = K.ntrees ? K.ntrees : 1, W = lanes_of<V>;
     const std::size_t isl = nt * W * (sizeof(int) + sizeof(ScalarOf<V>)) + nt * (W + 1) + nt * (sizeof(int) + sizeof(ScalarOf<V>)) +
                             kTreeVecs * nt * sizeof(V) + kTreeMasks * nt * sizeof(MaskOf<V>) + (nt + 1) * sizeof(int) +
-                            member_slots(nt) * (sizeof(int) + sizeof(MaskOf<V>)) + W * sizeof(ScalarOf<V>) + nt * sizeof(V) +
+                            member_slots(nt) * (sizeof(int) + sizeof(MaskOf<V>)) + W * sizeof(ScalarOf<V>) + kIslandSums * nt * sizeof(V) +
                             (3 * nt + 1) * sizeof(int);
     return b + isl + 64 * 64; // each take aligns to 64 bytes
   }
@@ -106,6 +108,9 @@ template <class V> struct ConstraintWork {
     jv = ar.template take<V>(rows);
     force = ar.template take<V>(rows);
     u_tree = ar.template take<int>(rows);
+    u_contact = ar.template take<int>(rows);
+    u_body_a = ar.template take<int>(rows);
+    u_body_b = ar.template take<int>(rows);
     u_on = ar.template take<MaskOf<V>>(rows);
     V** packed[] = {&u_D, &u_R, &u_aref, &u_floss, &u_force, &ls_cost0, &ls_djv2};
     for (V** p : packed) *p = ar.template take<V>(rows);
@@ -138,7 +143,7 @@ template <class V> struct ConstraintWork {
     member_tree = ar.template take<int>(member_capacity);
     member_mask = ar.template take<MaskOf<V>>(member_capacity);
     acc_lanes = ar.template take<ScalarOf<V>>(W);
-    island_tmp = ar.template take<V>(nt);
+    island_tmp = ar.template take<V>(kIslandSums * nt);
     tree_row_start = ar.template take<int>(nt + 1);
     tree_nfric = ar.template take<int>(nt);
     tree_fill = ar.template take<int>(nt);
