@@ -154,7 +154,7 @@ template <class V> inline V dotv(const V* a, const V* b, int n) {
 // Per-tree solver scalars (ConstraintWork::tree(k)): after island_sum every tree of an island holds
 // the island's value, so each island gets its own step and β (MuJoCo's per-island CG).
 enum TreeVec { TV_C1, TV_C2, TV_COST, TV_D1, TV_D2, TV_ALPHA, TV_LO, TV_HI, TV_BEST, TV_SLOPE, TV_DY, TV_YMY, TV_YMG, TV_DG, TV_DD, TV_GG,
-               TV_BEST_COST, TV_SCALE };
+               TV_BEST_COST, TV_SCALE, TV_ROWS_COST, TV_ROWS_D1, TV_ROWS_D2 };
 enum TreeMask { TM_HAS_HI, TM_DESCENT, TM_DONE, TM_IN_ISLAND, TM_SETTLED };
 
 /// The line search's per-row constants (its direction is fixed): the cost at α = 0 and D·jv².
@@ -174,13 +174,18 @@ template <class V> inline void line_prepare(ConstraintWork<V>& cw) {
 }
 
 /// Cost change from α = 0, slope and curvature of every island's 1-D cost at its step alpha[t]
-/// (line_prepare first). Each tree sums its rows in `used` order, in registers.
-template <class V> inline void line_eval(const KConstraints<ScalarOf<V>>& KC, ConstraintWork<V>& cw, const V* alpha) {
+/// (line_prepare first). Each tree sums its rows in `used` order, in registers, into its row sums
+/// (tree(TV_ROWS_*)); a tree settled in every lane (`settled`, when given) has the same step as at
+/// the last evaluation, so its row sums are kept rather than summed again.
+template <class V>
+inline void line_eval(const KConstraints<ScalarOf<V>>& KC, ConstraintWork<V>& cw, const V* alpha, const MaskOf<V>* settled = nullptr) {
   using T = ScalarOf<V>;
   const int nt = KC.ntrees;
   V *cost = cw.tree(TV_COST), *d1 = cw.tree(TV_D1), *d2 = cw.tree(TV_D2);
+  V *row_cost = cw.tree(TV_ROWS_COST), *row_d1 = cw.tree(TV_ROWS_D1), *row_d2 = cw.tree(TV_ROWS_D2);
   const V zero(T(0));
   for (int t = 0; t < nt; ++t) {
+    if (settled && !vany(vnot(settled[t]))) continue;
     const V a = alpha[t];
     V c = zero, g = zero, h = zero;
     const int first = cw.tree_row_start[t], fric_end = first + cw.tree_nfric[t], end = cw.tree_row_start[t + 1];
@@ -204,9 +209,14 @@ template <class V> inline void line_eval(const KConstraints<ScalarOf<V>>& KC, Co
       g += vselect(act, D * x * jv, zero);
       h += vselect(act, cw.ls_djv2[u], zero);
     }
-    cost[t] = c;
-    d1[t] = g;
-    d2[t] = h;
+    row_cost[t] = c;
+    row_d1[t] = g;
+    row_d2[t] = h;
+  }
+  for (int t = 0; t < nt; ++t) {
+    cost[t] = row_cost[t];
+    d1[t] = row_d1[t];
+    d2[t] = row_d2[t];
   }
   V* const sums[] = {cost, d1, d2};
   island_sums(KC, cw, sums, 3);
@@ -259,7 +269,7 @@ template <class V> inline void line_search(const KConstraints<ScalarOf<V>>& KC, 
       moving = moving || vany(vnot(settled[t]));
     }
     if (!moving) break;
-    line_eval(KC, cw, alpha);
+    line_eval(KC, cw, alpha, settled);
     for (int t = 0; t < nt; ++t) {
       const MaskOf<V> better = vabs(d1[t]) < slope[t];
       best[t] = vselect(better, alpha[t], best[t]);

@@ -66,7 +66,7 @@ template <class V> struct ConstraintWork {
   V* island_tmp;           // kIslandSums × ntrees
   V* tv;           // kTreeVecs × ntrees
   MaskOf<V>* tm;   // kTreeMasks × ntrees
-  static constexpr int kTreeVecs = 18, kTreeMasks = 5;
+  static constexpr int kTreeVecs = 21, kTreeMasks = 5;
   static constexpr int kIslandSums = 6; // island_sums' most arrays at once
   V* tree(int k) const { return tv + static_cast<std::size_t>(k) * ntrees_; }
   MaskOf<V>* tree_mask(int k) const { return tm + static_cast<std::size_t>(k) * ntrees_; }
