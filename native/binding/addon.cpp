@@ -201,6 +201,18 @@ void actuators_from_js(const Napi::Object& m, Model& model) {
   }
 }
 
+/// A limit's optional settings object `limit: {solref?, solimp?, margin?}` (joints and tendons).
+void limit_settings_from_js(const Napi::Object& o, LimitSpec& limit, const std::string& where) {
+  const Napi::Value lim = o.Get("limit");
+  if (lim.IsUndefined() || lim.IsNull()) return;
+  if (!lim.IsObject()) type_error(where + ".limit must be an object {solref, solimp, margin}");
+  const Napi::Object lo = lim.As<Napi::Object>();
+  const std::string lw = where + ".limit";
+  optional_numbers(lo, "solref", limit.solref, 2, lw);
+  optional_numbers(lo, "solimp", limit.solimp, 5, lw);
+  optional_number(lo, "margin", limit.margin, lw);
+}
+
 /// Fixed tendons (optional): {name, joints: [body index], coefs, range?, limit?, frictionloss?,
 /// stiffness?, damping?, springlength?: [lower, upper]} (checked by finalize_constraints).
 void tendons_from_js(const Napi::Object& m, Model& model) {
@@ -226,16 +238,8 @@ void tendons_from_js(const Napi::Object& m, Model& model) {
       if (j != std::floor(j)) type_error(where + ".joints must hold body indices");
       t.joints.push_back(static_cast<int>(j));
     }
-    t.limited = optional_range(o, "range", t.range[0], t.range[1], where);
-    const Napi::Value lim = o.Get("limit");
-    if (!lim.IsUndefined() && !lim.IsNull()) {
-      if (!lim.IsObject()) type_error(where + ".limit must be an object {solref, solimp, margin}");
-      const Napi::Object lo = lim.As<Napi::Object>();
-      const std::string lw = where + ".limit";
-      optional_numbers(lo, "solref", t.limit_solref, 2, lw);
-      optional_numbers(lo, "solimp", t.limit_solimp, 5, lw);
-      optional_number(lo, "margin", t.limit_margin, lw);
-    }
+    t.limit.limited = optional_range(o, "range", t.limit.range[0], t.limit.range[1], where);
+    limit_settings_from_js(o, t.limit, where);
     t.frictionloss = optional_number_or(o, "frictionloss", 0, where);
     t.stiffness = optional_number_or(o, "stiffness", 0, where);
     t.damping = optional_number_or(o, "damping", 0, where);
@@ -279,17 +283,9 @@ Model model_from_js(const Napi::Object& m) {
     // joint limit and dry friction (optional)
     const Napi::Value range = b.Get("range");
     if (!range.IsUndefined() && !range.IsNull()) {
-      j.limited = true;
-      numbers_at(b, "range", j.range, 2, where);
-      const Napi::Value lim = b.Get("limit");
-      if (!lim.IsUndefined() && !lim.IsNull()) {
-        if (!lim.IsObject()) type_error(where + ".limit must be an object {solref, solimp, margin}");
-        const Napi::Object lo = lim.As<Napi::Object>();
-        const std::string lw = where + ".limit";
-        optional_numbers(lo, "solref", j.limit_solref, 2, lw);
-        optional_numbers(lo, "solimp", j.limit_solimp, 5, lw);
-        optional_number(lo, "margin", j.limit_margin, lw);
-      }
+      j.limit.limited = true;
+      numbers_at(b, "range", j.limit.range, 2, where);
+      limit_settings_from_js(b, j.limit, where);
     }
     optional_number(b, "frictionloss", j.frictionloss, where);
     j.damping = optional_number_or(b, "damping", 0, where);

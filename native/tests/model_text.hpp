@@ -53,11 +53,11 @@ inline ach::Model read_model(const std::string& path) {
     on = flag != 0;
   };
   // a one-sided limit's settings (joints and tendons): range, solref, solimp, margin
-  auto limit = [&](bool& on, double* lohi, double* solref, double* solimp, double& margin) {
-    range(on, lohi);
-    get(solref, 2);
-    get(solimp, 5);
-    get(&margin, 1);
+  auto limit = [&](ach::LimitSpec& l) {
+    range(l.limited, l.range);
+    get(l.solref, 2);
+    get(l.solimp, 5);
+    get(&l.margin, 1);
   };
   expect("achilles-model");
   int version;
@@ -88,7 +88,7 @@ inline ach::Model read_model(const std::string& path) {
     list(m.q0);
     list(m.v0);
     list(m.tau0);
-    limit(j.limited, j.range, j.limit_solref, j.limit_solimp, j.limit_margin);
+    limit(j.limit);
     get(&j.frictionloss, 1);
     get(&j.damping, 1);
     get(&j.stiffness, 1);
@@ -143,7 +143,7 @@ inline ach::Model read_model(const std::string& path) {
     t.coefs.resize(n);
     for (int& j : t.joints) in >> j;
     get(t.coefs.data(), n);
-    limit(t.limited, t.range, t.limit_solref, t.limit_solimp, t.limit_margin);
+    limit(t.limit);
     get(&t.frictionloss, 1);
     get(&t.stiffness, 1);
     get(&t.damping, 1);

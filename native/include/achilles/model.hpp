@@ -11,6 +11,7 @@
 
 #include "actuators/actuator.hpp"
 #include "collision/shape.hpp"
+#include "contact/limit_spec.hpp"
 #include "contact/tendon.hpp"
 
 namespace ach {
@@ -58,13 +59,9 @@ struct Joint {
   // Derived: first moment and rotational inertia about the body origin (parallel-axis theorem).
   double h[3] = {0, 0, 0};
   double I_o[6] = {0, 0, 0, 0, 0, 0};
-  // Constraints (contact/ room; MuJoCo's jnt_limited/range/solreflimit/solimplimit/margin and
-  // dof_frictionloss). Only revolute and prismatic joints take a range.
-  bool limited = false;
-  double range[2] = {0, 0};
-  double limit_solref[2] = {0.02, 1};
-  double limit_solimp[5] = {0.9, 0.95, 0.001, 0.5, 2};
-  double limit_margin = 0;
+  // Constraints (contact/ room): the limit (revolute, prismatic and ball joints take one) and MuJoCo's
+  // dof_frictionloss.
+  LimitSpec limit;
   double frictionloss = 0;
   // Passive joint forces (actuators/actuator.hpp): per dof, MuJoCo's definitions.
   double damping = 0, stiffness = 0, springref = 0, armature = 0;

@@ -18,9 +18,9 @@ namespace ach {
 bool Model::constrained() const {
   if (!pairs.empty()) return true;
   for (const Joint& j : joints)
-    if (j.limited || j.frictionloss > 0) return true;
+    if (j.limit.limited || j.frictionloss > 0) return true;
   for (const Tendon& t : tendons)
-    if (t.limited || t.frictionloss > 0) return true;
+    if (t.limit.limited || t.frictionloss > 0) return true;
   return false;
 }
 
@@ -38,6 +38,15 @@ void check_solimp(const double* s, const std::string& who) {
   const double p = std::fmax(1.0, s[4]);
   if (p != std::floor(p) || p > 16)
     throw std::invalid_argument(who + ": solimp power must be a whole number from 1 to 16 (got " + std::to_string(s[4]) + ")");
+}
+
+/// A joint's or tendon's limit: a finite range [lower, upper], margin >= 0, valid solref and solimp.
+void check_limit(const LimitSpec& l, const std::string& who) {
+  if (!std::isfinite(l.range[0]) || !std::isfinite(l.range[1]) || !(l.range[0] <= l.range[1]))
+    throw std::invalid_argument(who + ": range must be two finite numbers [lower, upper] with lower <= upper");
+  if (!(l.margin >= 0) || !std::isfinite(l.margin)) throw std::invalid_argument(who + ": limit margin must be finite and >= 0");
+  check_solref(l.solref, who + " limit");
+  check_solimp(l.solimp, who + " limit");
 }
 
 /// Fixed tendons: scalar joints, finite settings, and at most two kinematic trees per tendon (a
@@ -66,12 +75,7 @@ void check_tendons(const Model& m) {
     if (!(t.damping >= 0) || !std::isfinite(t.damping)) throw std::invalid_argument(who + ": damping must be finite and >= 0");
     if (!std::isfinite(t.springlength[0]) || !std::isfinite(t.springlength[1]) || !(t.springlength[0] <= t.springlength[1]))
       throw std::invalid_argument(who + ": springlength must be two finite numbers [lower, upper] with lower <= upper");
-    if (!t.limited) continue;
-    if (!std::isfinite(t.range[0]) || !std::isfinite(t.range[1]) || !(t.range[0] <= t.range[1]))
-      throw std::invalid_argument(who + ": range must be two finite numbers [lower, upper] with lower <= upper");
-    if (!(t.limit_margin >= 0) || !std::isfinite(t.limit_margin)) throw std::invalid_argument(who + ": limit margin must be finite and >= 0");
-    check_solref(t.limit_solref, who + " limit");
-    check_solimp(t.limit_solimp, who + " limit");
+    if (t.limit.limited) check_limit(t.limit, who);
   }
 }
 
@@ -93,17 +97,13 @@ void finalize_constraints(Model& m) {
     if (!(j.frictionloss >= 0) || !std::isfinite(j.frictionloss))
       throw std::invalid_argument("joint '" + j.name + "': frictionloss must be finite and >= 0");
   for (const Joint& j : m.joints) {
-    if (!j.limited) continue;
+    if (!j.limit.limited) continue;
     const std::string who = "joint '" + j.name + "'";
     if (j.type != JointType::Revolute && j.type != JointType::Prismatic && j.type != JointType::Ball)
       throw std::invalid_argument(who + ": only revolute, prismatic and ball joints take a range");
-    if (j.type == JointType::Ball && j.range[0] != 0) // MuJoCo's compiler: "range[0] should be 0 in ball joint"
+    if (j.type == JointType::Ball && j.limit.range[0] != 0) // MuJoCo's compiler: "range[0] should be 0 in ball joint"
       throw std::invalid_argument(who + ": range[0] should be 0 in ball joint (the cone limit is max(range) on the rotation angle)");
-    if (!std::isfinite(j.range[0]) || !std::isfinite(j.range[1]) || !(j.range[0] <= j.range[1]))
-      throw std::invalid_argument(who + ": range must be two finite numbers [lower, upper] with lower <= upper");
-    if (!(j.limit_margin >= 0) || !std::isfinite(j.limit_margin)) throw std::invalid_argument(who + ": limit margin must be finite and >= 0");
-    check_solref(j.limit_solref, who + " limit");
-    check_solimp(j.limit_solimp, who + " limit");
+    check_limit(j.limit, who);
   }
   check_tendons(m);
   m.body_invweight0.assign(2 * m.joints.size(), 0.0);

@@ -130,8 +130,20 @@ template <class T> struct KLimit {
   bool ball; // a ball joint's cone: one row (side 0), dist = hi − angle, J = −u on its 3 dofs (contact/ball_limit.hpp)
   T lo, hi, margin, K, B;
   KImpedance<T> imp;
-  T diagA; // dof_invweight0
+  T diagA; // dof_invweight0 (a tendon's: tendon_invweight0)
 };
+
+/// A KLimit's constants from its spec at timestep h: range, margin, K and B (solref), impedance (solimp), diagA.
+template <class T> inline void set_limit_constants(KLimit<T>& l, const LimitSpec& s, double h, double diagA) {
+  l.lo = T(s.range[0]);
+  l.hi = T(s.range[1]);
+  l.margin = T(s.margin);
+  const SoftRef r = make_softref(s.solref, s.solimp, h);
+  l.K = T(r.K);
+  l.B = T(r.B);
+  l.imp = make_impedance<T>(s.solimp);
+  l.diagA = T(diagA);
+}
 
 inline int mj_geom_rank(ShapeKind k) {
   switch (k) {
@@ -245,12 +257,12 @@ template <class T> struct KConstraints {
       ++friction_rows;
     }
     for (const Joint& j : m.joints) {
-      if (!j.limited) continue;
+      if (!j.limit.limited) continue;
       const int t = tree_of_joint[&j - m.joints.data()];
       for (int side = 0; side < 2; ++side) row_tree_a.push_back(t), row_tree_b.push_back(-1);
     }
     for (const Tendon& t : m.tendons) {
-      if (!t.limited) continue;
+      if (!t.limit.limited) continue;
       const auto [ta, tb] = tendon_trees(t);
       for (int side = 0; side < 2; ++side) row_tree_a.push_back(ta), row_tree_b.push_back(tb);
     }
@@ -296,38 +308,25 @@ template <class T> struct KConstraints {
     }
     for (std::size_t i = 0; i < m.joints.size(); ++i) {
       const Joint& j = m.joints[i];
-      if (!j.limited) continue;
+      if (!j.limit.limited) continue;
       KLimit<T> l{};
       l.tendon = -1;
       l.joint = static_cast<int>(i);
       l.dof = j.voff;
       l.qadr = j.qoff;
       l.ball = j.type == JointType::Ball;
-      l.lo = T(j.range[0]);
-      l.hi = T(l.ball ? std::fmax(j.range[0], j.range[1]) : j.range[1]);
-      l.margin = T(j.limit_margin);
-      const SoftRef r = make_softref(j.limit_solref, j.limit_solimp, h);
-      l.K = T(r.K);
-      l.B = T(r.B);
-      l.imp = make_impedance<T>(j.limit_solimp);
-      l.diagA = T(m.dof_invweight0[j.voff]);
+      set_limit_constants(l, j.limit, h, m.dof_invweight0[j.voff]);
+      if (l.ball) l.hi = T(std::fmax(j.limit.range[0], j.limit.range[1])); // the cone: max(range) on the angle
       limits.push_back(l);
       limit_rows += 2;
     }
     for (std::size_t i = 0; i < m.tendons.size(); ++i) {
       const Tendon& t = m.tendons[i];
-      if (!t.limited) continue;
+      if (!t.limit.limited) continue;
       KLimit<T> l{};
       l.tendon = static_cast<int>(i);
       l.joint = l.dof = l.qadr = -1;
-      l.lo = T(t.range[0]);
-      l.hi = T(t.range[1]);
-      l.margin = T(t.limit_margin);
-      const SoftRef r = make_softref(t.limit_solref, t.limit_solimp, h);
-      l.K = T(r.K);
-      l.B = T(r.B);
-      l.imp = make_impedance<T>(t.limit_solimp);
-      l.diagA = T(m.tendon_invweight0[i]); // mj_diagApprox: tendon_invweight0
+      set_limit_constants(l, t.limit, h, m.tendon_invweight0[i]); // mj_diagApprox: tendon_invweight0
       limits.push_back(l);
       limit_rows += 2;
     }

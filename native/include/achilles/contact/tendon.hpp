@@ -15,17 +15,15 @@
 #include <string>
 #include <vector>
 
+#include "limit_spec.hpp"
+
 namespace ach {
 
 struct Tendon {
   std::string name;
   std::vector<int> joints;    // joint indices (revolute or prismatic), in the source's order
   std::vector<double> coefs;  // one per joint
-  bool limited = false;
-  double range[2] = {0, 0};
-  double limit_solref[2] = {0.02, 1};
-  double limit_solimp[5] = {0.9, 0.95, 0.001, 0.5, 2};
-  double limit_margin = 0;
+  LimitSpec limit;
   double frictionloss = 0;
   double stiffness = 0, damping = 0;
   double springlength[2] = {0, 0}; // the dead band [lower, upper] (MuJoCo's tendon_lengthspring)
