@@ -96,11 +96,11 @@ describe('bad requests become errors with a message', () => {
       /q0 has 2 numbers, expected 1/,
     );
   });
-  it('native C++ checks of the SIMD maths pass', async () => {
+  it('native C++ checks pass (SIMD maths, arena overflow, island sums bit for bit)', async () => {
     const { execFileSync } = await import('node:child_process');
     const { root } = await import('./helpers/engine.js');
     const out = execFileSync(`${root}/build/native/achilles_native_tests`, { encoding: 'utf8' });
-    expect(out).toMatch(/\b4 passed, 0 failed/);
+    expect(out).toMatch(/\b6 passed, 0 failed/);
   });
 });
 

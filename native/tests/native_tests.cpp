@@ -1,11 +1,14 @@
-// C++ checks of what JavaScript cannot reach: the polynomial sin/cos against the C library, and
-// the arena's overflow check. Prints "N passed, N failed" and exits non-zero on any failure.
+// C++ checks of what JavaScript cannot reach: the polynomial sin/cos against the C library, the
+// arena's overflow check, and the three paths of the solver's island sums against a lane-by-lane sum. Prints "N passed, N failed" and exits non-zero on any failure.
 #include <cmath>
 #include <cstdio>
 #include <cstring>
+#include <cstdint>
 #include <limits>
+#include <vector>
 
 #define ACH_ISA_NS isa_test
+#define ACHILLES_SIMD 1 // SSE2 packs: the x86-64 baseline
 #include "achilles/kernel_impl.hpp"
 #include "achilles/trig.hpp"
 
@@ -34,6 +37,74 @@ template <class T> static double worst_ulps(double lo, double hi, int n) {
   return worst;
 }
 
+/// island_sums on random islands of W = 4 lanes (f32): the wide path (member lists), the lane-by-lane
+/// path (lists that do not fit) and the one-tree path must each equal, bit for bit, a per-lane sum
+/// of the island's trees in ascending order from +0. Values of very different sizes make the order
+/// show in the bits.
+static bool island_sums_agree(std::uint32_t seed, bool lone) {
+  using V = ach::Wide<xsimd::batch<float, xsimd::sse2>, 1>;
+  using M = ach::isa_test::MaskOf<V>;
+  constexpr int W = 4, nt = 12;
+  const int nrows = lone ? 12 : 20;
+  std::uint32_t st = seed;
+  auto rnd = [&](std::uint32_t n) { st = st * 1664525u + 1013904223u; return (st >> 8) % n; };
+  ach::Model empty;
+  ach::isa_test::KConstraints<float> KC(empty, 0.002);
+  KC.ntrees = nt;
+  std::vector<M> on(nrows);
+  std::vector<int> used(nrows);
+  for (int r = 0; r < nrows; ++r) {
+    KC.row_tree_a.push_back(lone ? r : static_cast<int>(rnd(nt)));
+    KC.row_tree_b.push_back(lone || rnd(3) == 0 ? -1 : static_cast<int>(rnd(nt)));
+    float lanes[W];
+    for (float& l : lanes) l = rnd(4) ? 1.0f : 0.0f;
+    on[r] = ach::isa_test::load<V>(lanes) > V(0.5f);
+    used[r] = r;
+  }
+  ach::isa_test::ConstraintWork<V> cw;
+  using CW = ach::isa_test::ConstraintWork<V>;
+  std::vector<int> label(nt * W), uf(nt), start(nt + 1), tree(nt * nt);
+  std::vector<unsigned char> has_row(nt * (W + 1));
+  std::vector<float> red(nt * W), acc(nt), acc_lanes(W);
+  std::vector<V> tv(CW::kTreeVecs * nt), tmp(CW::kIslandSums * nt);
+  std::vector<M> tm(CW::kTreeMasks * nt), mmask(nt * nt);
+  cw.nused = nrows, cw.used = used.data(), cw.on = on.data();
+  cw.label = label.data(), cw.uf = uf.data(), cw.has_row = has_row.data(), cw.red = red.data(), cw.acc = acc.data();
+  cw.tv = tv.data(), cw.tm = tm.data(), cw.ntrees_ = nt;
+  cw.member_capacity = nt * nt, cw.member_start = start.data(), cw.member_tree = tree.data(), cw.member_mask = mmask.data();
+  cw.acc_lanes = acc_lanes.data(), cw.island_tmp = tmp.data();
+  ach::isa_test::find_islands(KC, cw);
+  if (cw.lone_islands != lone) return false;
+  const float sizes[] = {1e8f, 1.0f, -1e8f, 3.0e-3f, 7.0f, -2.5e7f};
+  std::vector<float> vals(3 * nt * W);
+  for (float& x : vals) x = sizes[rnd(6)] * (1.0f + float(rnd(1000)) / 997.0f);
+  auto expected = [&](int k, int t, int l) {
+    const int lab = label[t * W + l];
+    if (lab < 0) return vals[(k * nt + t) * W + l];
+    float s = 0.0f;
+    for (int u = 0; u < nt; ++u)
+      if (label[u * W + l] == lab) s += vals[(k * nt + u) * W + l];
+    return s;
+  };
+  for (int path = 0; path < (lone ? 1 : 2); ++path) {
+    cw.members_listed = !lone && path == 0;
+    std::vector<V> a(3 * nt);
+    for (int i = 0; i < 3 * nt; ++i) a[i] = ach::isa_test::load<V>(vals.data() + i * W);
+    V* const arrays[] = {a.data(), a.data() + nt, a.data() + 2 * nt};
+    ach::isa_test::island_sums(KC, cw, arrays, 3);
+    for (int k = 0; k < 3; ++k)
+      for (int t = 0; t < nt; ++t) {
+        float got[W];
+        a[k * nt + t].r[0].store_unaligned(got);
+        for (int l = 0; l < W; ++l) {
+          const float want = expected(k, t, l);
+          if (std::memcmp(&got[l], &want, sizeof(float)) != 0) return false;
+        }
+      }
+  }
+  return true;
+}
+
 int main() {
   const double wf = worst_ulps<float>(-200.0, 200.0, 2000003);
   const double wd = worst_ulps<double>(-200.0, 200.0, 2000003);
@@ -53,6 +124,11 @@ int main() {
     threw = std::strstr(e.what(), "arena overflow") != nullptr;
   }
   check(threw, "arena overflow throws a length_error naming the overflow");
+
+  bool islands = true;
+  for (std::uint32_t seed = 1; seed <= 200; ++seed) islands = islands && island_sums_agree(seed, false);
+  check(islands, "island sums: the member-list and lane-by-lane paths equal a per-lane ascending sum, bit for bit (200 random islandings)");
+  check(island_sums_agree(7, true), "island sums: one-tree islands equal 0 + x");
 
   std::printf("%d passed, %d failed\n", passed, failed);
   return failed == 0 ? 0 : 1;
