@@ -100,7 +100,7 @@ describe('bad requests become errors with a message', () => {
     const { execFileSync } = await import('node:child_process');
     const { root } = await import('./helpers/engine.js');
     const out = execFileSync(`${root}/build/native/achilles_native_tests`, { encoding: 'utf8' });
-    expect(out).toMatch(/\b6 passed, 0 failed/);
+    expect(out).toMatch(/\b7 passed, 0 failed/);
   });
 });
 

@@ -1,5 +1,6 @@
 // C++ checks of what JavaScript cannot reach: the polynomial sin/cos against the C library, the
-// arena's overflow check, and the three paths of the solver's island sums against a lane-by-lane sum. Prints "N passed, N failed" and exits non-zero on any failure.
+// arena's overflow check, the three paths of the solver's island sums against a lane-by-lane sum, and
+// the coordinate-axis rotation path of the ABA's transforms against the full matrix. Prints "N passed, N failed" and exits non-zero on any failure.
 #include <cmath>
 #include <cstdio>
 #include <cstring>
@@ -105,6 +106,42 @@ static bool island_sums_agree(std::uint32_t seed, bool lone) {
   return true;
 }
 
+/// The coordinate-axis rotation path (AxisRotation, taken through with_rotation for hinges about x,
+/// y or z) against the full matrix coord_rotation(k, s, c): every product of the ABA's transforms
+/// must give equal values (== : only the sign of an exact zero may differ) on random inputs.
+template <class T> static bool axis_rotations_agree(std::uint32_t seed) {
+  namespace K = ach::isa_test;
+  std::uint32_t st = seed;
+  auto rnd = [&]() { st = st * 1664525u + 1013904223u; return T(int(st >> 8) % 20001 - 10000) / T(997); };
+  auto vec = [&]() { return K::Vec3<T>{rnd(), rnd(), rnd()}; };
+  K::ABInertia<T> I{{rnd(), rnd(), rnd(), rnd(), rnd(), rnd()}, {}, {rnd(), rnd(), rnd(), rnd(), rnd(), rnd()}};
+  for (T& b : I.B.m) b = rnd();
+  const K::Motion<T> m{vec(), vec()};
+  const K::Force<T> f{vec(), vec()};
+  auto same3 = [](const K::Vec3<T>& a, const K::Vec3<T>& b) { return a.x == b.x && a.y == b.y && a.z == b.z; };
+  auto same_ia = [](const K::ABInertia<T>& a, const K::ABInertia<T>& b) {
+    bool ok = a.A.xx == b.A.xx && a.A.yy == b.A.yy && a.A.zz == b.A.zz && a.A.xy == b.A.xy && a.A.xz == b.A.xz && a.A.yz == b.A.yz;
+    ok = ok && a.C.xx == b.C.xx && a.C.yy == b.C.yy && a.C.zz == b.C.zz && a.C.xy == b.C.xy && a.C.xz == b.C.xz && a.C.yz == b.C.yz;
+    for (int e = 0; e < 9; ++e) ok = ok && a.B.m[e] == b.B.m[e];
+    return ok;
+  };
+  K::KJoint<T> J{};
+  bool ok = true;
+  for (int k = 0; k < 3; ++k) {
+    T s, c;
+    K::sincos(rnd(), s, c);
+    const K::Transform<T> X{K::coord_rotation(k, s, c), vec()};
+    K::KJoint<T> general = J, axis = J;
+    general.rot_axis = -1;
+    axis.rot_axis = k;
+    const K::Motion<T> m1 = K::motion_to_child(general, X, m), m2 = K::motion_to_child(axis, X, m);
+    const K::Force<T> f1 = K::force_to_parent(general, X, f), f2 = K::force_to_parent(axis, X, f);
+    ok = ok && same3(m1.w, m2.w) && same3(m1.v, m2.v) && same3(f1.n, f2.n) && same3(f1.f, f2.f);
+    ok = ok && same_ia(K::inertia_to_parent(general, X, I), K::inertia_to_parent(axis, X, I));
+  }
+  return ok;
+}
+
 int main() {
   const double wf = worst_ulps<float>(-200.0, 200.0, 2000003);
   const double wd = worst_ulps<double>(-200.0, 200.0, 2000003);
@@ -129,6 +166,10 @@ int main() {
   for (std::uint32_t seed = 1; seed <= 200; ++seed) islands = islands && island_sums_agree(seed, false);
   check(islands, "island sums: the member-list and lane-by-lane paths equal a per-lane ascending sum, bit for bit (200 random islandings)");
   check(island_sums_agree(7, true), "island sums: one-tree islands equal 0 + x");
+
+  bool rotations = true;
+  for (std::uint32_t seed = 1; seed <= 200; ++seed) rotations = rotations && axis_rotations_agree<float>(seed) && axis_rotations_agree<double>(seed);
+  check(rotations, "coordinate-axis rotations: X⁻¹·m, X*·f and X* I X⁻¹ equal the full matrix's, about x, y and z (200 random f32 and f64 draws)");
 
   std::printf("%d passed, %d failed\n", passed, failed);
   return failed == 0 ? 0 : 1;

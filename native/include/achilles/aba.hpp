@@ -146,7 +146,7 @@ template <class V> inline void pass_velocity(const KModel<ScalarOf<V>>& M, Joint
     const V* qdi = qd + J.voff;
     w.X = joint_placement<V>(J, qi);
     const V z(T(0));
-    Motion<V> vel = J.parent >= 0 ? motion_to_child(w.X, W[J.parent].vel) : Motion<V>{{z, z, z}, {z, z, z}};
+    Motion<V> vel = J.parent >= 0 ? motion_to_child(J, w.X, W[J.parent].vel) : Motion<V>{{z, z, z}, {z, z, z}};
     Motion<V> c;
     if (J.unit_axis >= 0) {
       auto unit = [&]<int K>() {
@@ -248,11 +248,11 @@ template <class V> inline void pass_aba_backward(const KModel<ScalarOf<V>>& M, J
     }
     if (J.parent >= 0) {
       JointWork<V>& P = W[J.parent];
-      add_to(P.IA, inertia_to_parent(w.X, Ia));
+      add_to(P.IA, inertia_to_parent(J, w.X, Ia));
       // A root parent's bias already holds its own I·c (see pass_velocity); its children bring
       // their share Ia·c_root with them, so the root never needs IA·c.
-      if (M.joints[J.parent].fold_c) pa = pa + mul(Ia, motion_to_child(w.X, P.c));
-      P.pA = P.pA + force_to_parent(w.X, pa);
+      if (M.joints[J.parent].fold_c) pa = pa + mul(Ia, motion_to_child(J, w.X, P.c));
+      P.pA = P.pA + force_to_parent(J, w.X, pa);
     }
   }
 }
@@ -270,7 +270,7 @@ template <class V> inline void pass_aba_forward(const KModel<ScalarOf<V>>& M, Jo
     JointWork<V>& w = W[i];
     // A root's c is already inside its bias force (pass_velocity): add it after solving for q̈.
     const bool root = J.parent < 0;
-    Motion<V> a = root ? motion_to_child(w.X, a_world) : motion_to_child(w.X, W[J.parent].acc) + w.c;
+    Motion<V> a = root ? motion_to_child(J, w.X, a_world) : motion_to_child(J, w.X, W[J.parent].acc) + w.c;
     V* qddi = qdd + J.voff;
     if (J.unit_axis >= 0) {
       auto unit = [&]<int K>() {

@@ -122,6 +122,27 @@ template <class V> inline Transform<V> joint_placement(const KJoint<ScalarOf<V>>
   return {mul(R_PJ, X_JB.R), p_PJ + mul(R_PJ, X_JB.p)};
 }
 
+/// f(R_PB) with joint J's placement rotation in its own form: an AxisRotation when it turns about
+/// a coordinate axis of P (J.rot_axis; (c, s) read back from the matrix), else the full matrix.
+template <class V, class F> inline decltype(auto) with_rotation(const KJoint<ScalarOf<V>>& J, const Mat3<V>& R, F&& f) {
+  switch (J.rot_axis) {
+  case 0: return f(AxisRotation<0, V>{R.m[4], R.m[7]});
+  case 1: return f(AxisRotation<1, V>{R.m[8], R.m[2]});
+  case 2: return f(AxisRotation<2, V>{R.m[0], R.m[3]});
+  default: return f(R);
+  }
+}
+/// X_PB⁻¹·m, X_PB*·f and X_PB* I X_PB⁻¹ for joint J's placement X_PB, through with_rotation.
+template <class V> inline Motion<V> motion_to_child(const KJoint<ScalarOf<V>>& J, const Transform<V>& X, const Motion<V>& m_P) {
+  return with_rotation(J, X.R, [&](const auto& R) { return motion_to_child(R, X.p, m_P); });
+}
+template <class V> inline Force<V> force_to_parent(const KJoint<ScalarOf<V>>& J, const Transform<V>& X, const Force<V>& f_B) {
+  return with_rotation(J, X.R, [&](const auto& R) { return force_to_parent(R, X.p, f_B); });
+}
+template <class V> inline ABInertia<V> inertia_to_parent(const KJoint<ScalarOf<V>>& J, const Transform<V>& X, const ABInertia<V>& I) {
+  return with_rotation(J, X.R, [&](const auto& R) { return inertia_to_parent(R, X.p, I); });
+}
+
 /// The columns of a multi-DOF joint's motion subspace S in B (nv of them), and c_J = S̊ q̇.
 /// `X_JB_R` is R_JB (for free joints, R_WB).
 template <class V>

@@ -18,6 +18,9 @@ template <class T> struct KJoint {
   bool fold_c;   // a root whose velocity-product acceleration c can be nonzero (free, planar)
   int parent, nq, nv, qoff, voff;
   bool R_PJ_identity;
+  // 0..2 when X_PB's rotation turns about coordinate axis rot_axis of P (a hinge about x, y or z,
+  // or no rotation at all: a slide or fixed joint, as a turn by 0 about x), with R_PJ = 1; else −1
+  int rot_axis;
   T R_PJ[9], p_PJ[3], axis[3], u[3], w[3];
   T m, h[3], I_o[6], com[3];
   // Added to the ABA's D = Sᵀ·IA·S on the diagonal: the armature always (d_forward), and in a
@@ -51,6 +54,9 @@ template <class T> struct KModel {
         k.R_PJ[e] = T(j.R_PJ[e]);
         if (j.R_PJ[e] != ((e % 4 == 0) ? 1.0 : 0.0)) k.R_PJ_identity = false;
       }
+      const bool unrotated = j.type == JointType::Prismatic || j.type == JointType::Fixed;
+      const bool coord_hinge = j.type == JointType::Revolute && j.axis_kind <= AxisKind::C2;
+      k.rot_axis = !k.R_PJ_identity ? -1 : coord_hinge ? static_cast<int>(j.axis_kind) : unrotated ? 0 : -1;
       for (int e = 0; e < 3; ++e) {
         k.p_PJ[e] = T(j.p_PJ[e]);
         k.axis[e] = T(j.axis[e]);

@@ -64,14 +64,49 @@ template <class V> inline Motion<V> operator+(const Motion<V>& a, const Motion<V
 template <class V> inline Force<V> operator+(const Force<V>& a, const Force<V>& b) { return {a.n + b.n, a.f + b.f}; }
 template <class V> inline Force<V> operator-(const Force<V>& a, const Force<V>& b) { return {a.n - b.n, a.f - b.f}; }
 
+/// A rotation by θ about coordinate axis K (0, 1, 2), kept as (c, s) = (cos θ, sin θ): the matrix
+/// R[K][K] = 1, R[I][I] = R[J][J] = c, R[J][I] = −R[I][J] = s (I = K+1, J = K+2 mod 3) without its
+/// zeros and ones. Its products equal Mat3's value for value (a term times an exact 0 or 1 adds
+/// nothing, and a sum of two terms commutes), save the sign of an exact zero.
+template <int K, class V> struct AxisRotation {
+  static constexpr int I = (K + 1) % 3, J = (K + 2) % 3;
+  V c, s;
+};
+template <class V> inline V& at(Vec3<V>& a, int k) { return k == 0 ? a.x : (k == 1 ? a.y : a.z); }
+template <class V> inline const V& at(const Vec3<V>& a, int k) { return k == 0 ? a.x : (k == 1 ? a.y : a.z); }
+/// R a.
+template <int K, class V> inline Vec3<V> mul(const AxisRotation<K, V>& R, const Vec3<V>& a) {
+  constexpr int I = AxisRotation<K, V>::I, J = AxisRotation<K, V>::J;
+  Vec3<V> o;
+  at(o, K) = at(a, K);
+  at(o, I) = R.c * at(a, I) - R.s * at(a, J);
+  at(o, J) = R.s * at(a, I) + R.c * at(a, J);
+  return o;
+}
+/// Rᵀ a.
+template <int K, class V> inline Vec3<V> mulT(const AxisRotation<K, V>& R, const Vec3<V>& a) {
+  constexpr int I = AxisRotation<K, V>::I, J = AxisRotation<K, V>::J;
+  Vec3<V> o;
+  at(o, K) = at(a, K);
+  at(o, I) = R.c * at(a, I) + R.s * at(a, J);
+  at(o, J) = R.c * at(a, J) - R.s * at(a, I);
+  return o;
+}
+
 /// Motion in B given the same motion in P (X_PB⁻¹ · m): ω_B = Rᵀω, v_B = Rᵀ(v + ω × p).
+template <class V, class Rot> inline Motion<V> motion_to_child(const Rot& R_PB, const Vec3<V>& p_PB, const Motion<V>& m_P) {
+  return {mulT(R_PB, m_P.w), mulT(R_PB, m_P.v + cross(m_P.w, p_PB))};
+}
 template <class V> inline Motion<V> motion_to_child(const Transform<V>& X_PB, const Motion<V>& m_P) {
-  return {mulT(X_PB.R, m_P.w), mulT(X_PB.R, m_P.v + cross(m_P.w, X_PB.p))};
+  return motion_to_child(X_PB.R, X_PB.p, m_P);
 }
 /// Force in P given the same force in B (X_PB* · f): f_P = R f, n_P = R n + p × R f.
+template <class V, class Rot> inline Force<V> force_to_parent(const Rot& R_PB, const Vec3<V>& p_PB, const Force<V>& f_B) {
+  const Vec3<V> f = mul(R_PB, f_B.f);
+  return {mul(R_PB, f_B.n) + cross(p_PB, f), f};
+}
 template <class V> inline Force<V> force_to_parent(const Transform<V>& X_PB, const Force<V>& f_B) {
-  const Vec3<V> f = mul(X_PB.R, f_B.f);
-  return {mul(X_PB.R, f_B.n) + cross(X_PB.p, f), f};
+  return force_to_parent(X_PB.R, X_PB.p, f_B);
 }
 /// Motion cross product m × m2 = [ω × ω2; ω × v2 + v × ω2].
 template <class V> inline Motion<V> cross_motion(const Motion<V>& m, const Motion<V>& m2) {
@@ -145,14 +180,51 @@ template <class V> inline Mat3<V> rotate(const Mat3<V>& R, const Mat3<V>& B) {
   return o;
 }
 
-/// The articulated inertia of child B expressed in parent P: X* I X⁻¹ for X = X_PB.
+/// R B Rᵀ for full B (row-major m), about a coordinate axis: T = R B, then T Rᵀ.
+template <int K, class V> inline Mat3<V> rotate(const AxisRotation<K, V>& R, const Mat3<V>& B) {
+  constexpr int I = AxisRotation<K, V>::I, J = AxisRotation<K, V>::J;
+  const V c = R.c, s = R.s;
+  V t[9];
+  for (int col = 0; col < 3; ++col) {
+    t[K * 3 + col] = B.m[K * 3 + col];
+    t[I * 3 + col] = c * B.m[I * 3 + col] - s * B.m[J * 3 + col];
+    t[J * 3 + col] = s * B.m[I * 3 + col] + c * B.m[J * 3 + col];
+  }
+  Mat3<V> o;
+  for (int r = 0; r < 3; ++r) {
+    o.m[r * 3 + K] = t[r * 3 + K];
+    o.m[r * 3 + I] = c * t[r * 3 + I] - s * t[r * 3 + J];
+    o.m[r * 3 + J] = s * t[r * 3 + I] + c * t[r * 3 + J];
+  }
+  return o;
+}
+/// R S Rᵀ for symmetric S, about a coordinate axis (the upper triangle of T Rᵀ, T = R S).
+template <int K, class V> inline Sym3<V> rotate(const AxisRotation<K, V>& R, const Sym3<V>& S) {
+  const Mat3<V> full{{S.xx, S.xy, S.xz, S.xy, S.yy, S.yz, S.xz, S.yz, S.zz}};
+  constexpr int I = AxisRotation<K, V>::I, J = AxisRotation<K, V>::J;
+  const V c = R.c, s = R.s;
+  V t[9];
+  for (int col = 0; col < 3; ++col) {
+    t[K * 3 + col] = full.m[K * 3 + col];
+    t[I * 3 + col] = c * full.m[I * 3 + col] - s * full.m[J * 3 + col];
+    t[J * 3 + col] = s * full.m[I * 3 + col] + c * full.m[J * 3 + col];
+  }
+  auto e = [&](int r, int col) -> V {
+    if (col == K) return t[r * 3 + K];
+    if (col == I) return c * t[r * 3 + I] - s * t[r * 3 + J];
+    return s * t[r * 3 + I] + c * t[r * 3 + J];
+  };
+  return {e(0, 0), e(1, 1), e(2, 2), e(0, 1), e(0, 2), e(1, 2)};
+}
+
+/// The articulated inertia of child B expressed in parent P: X* I X⁻¹ for X = X_PB = (R_PB, p_PB).
 /// Rotate every block (A' = R A Rᵀ, …), then shift the reference point by p (P = [p]×):
 ///   A_P = A' + P B'ᵀ + (P B'ᵀ)ᵀ − P C' P,   B_P = B' + P C',   C_P = C'.
-template <class V> inline ABInertia<V> inertia_to_parent(const Transform<V>& X, const ABInertia<V>& I) {
-  const Sym3<V> A = rotate(X.R, I.A);
-  const Mat3<V> B = rotate(X.R, I.B);
-  const Sym3<V> C = rotate(X.R, I.C);
-  const V px = X.p.x, py = X.p.y, pz = X.p.z;
+template <class V, class Rot> inline ABInertia<V> inertia_to_parent(const Rot& R_PB, const Vec3<V>& p_PB, const ABInertia<V>& I) {
+  const Sym3<V> A = rotate(R_PB, I.A);
+  const Mat3<V> B = rotate(R_PB, I.B);
+  const Sym3<V> C = rotate(R_PB, I.C);
+  const V px = p_PB.x, py = p_PB.y, pz = p_PB.z;
   // PC = P · C (P = [[0,-pz,py],[pz,0,-px],[-py,px,0]])
   const V c[9] = {C.xx, C.xy, C.xz, C.xy, C.yy, C.yz, C.xz, C.yz, C.zz};
   V PC[9];
@@ -190,6 +262,7 @@ template <class V> inline ABInertia<V> inertia_to_parent(const Transform<V>& X, 
   o.C = C;
   return o;
 }
+template <class V> inline ABInertia<V> inertia_to_parent(const Transform<V>& X, const ABInertia<V>& I) { return inertia_to_parent(X.R, X.p, I); }
 
 } // namespace ACH_ISA_NS
 } // namespace ach

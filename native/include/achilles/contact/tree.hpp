@@ -55,7 +55,7 @@ template <class V> inline void pass_body_motion(const KModel<ScalarOf<V>>& M, co
   const int n = static_cast<int>(M.joints.size());
   for (int i = 0; i < n; ++i) {
     const auto& J = M.joints[i];
-    Motion<V> m = J.parent >= 0 ? motion_to_child(W[i].X, out[J.parent]) : zero_motion<V>();
+    Motion<V> m = J.parent >= 0 ? motion_to_child(J, W[i].X, out[J.parent]) : zero_motion<V>();
     if (J.nv > 0) add_subspace<V>(J, W[i], x + J.voff, m);
     out[i] = m;
   }
@@ -66,7 +66,7 @@ template <class V> inline void pass_wrench_to_joints(const KModel<ScalarOf<V>>& 
   for (int i = static_cast<int>(M.joints.size()) - 1; i >= 0; --i) {
     const auto& J = M.joints[i];
     if (J.nv > 0) subspace_transpose<V>(J, W[i], F[i], tau + J.voff);
-    if (J.parent >= 0) F[J.parent] = F[J.parent] + force_to_parent(W[i].X, F[i]);
+    if (J.parent >= 0) F[J.parent] = F[J.parent] + force_to_parent(J, W[i].X, F[i]);
   }
 }
 
@@ -112,12 +112,12 @@ template <class V> inline void solve_M(const KModel<ScalarOf<V>>& M, const Joint
         p = p + scale(Du, w.U[r]);
       }
     }
-    if (J.parent >= 0) T.f[J.parent] = T.f[J.parent] + force_to_parent(w.X, p);
+    if (J.parent >= 0) T.f[J.parent] = T.f[J.parent] + force_to_parent(J, w.X, p);
   }
   for (int i = 0; i < n; ++i) {
     const auto& J = M.joints[i];
     const JointWork<V>& w = W[i];
-    Motion<V> a = J.parent >= 0 ? motion_to_child(w.X, T.m[J.parent]) : zero_motion<V>();
+    Motion<V> a = J.parent >= 0 ? motion_to_child(J, w.X, T.m[J.parent]) : zero_motion<V>();
     V* xi = out + J.voff;
     if (J.unit_axis >= 0) {
       auto unit = [&]<int K>() {
@@ -156,7 +156,7 @@ template <class V> inline void mass_diagonal(const KModel<ScalarOf<V>>& M, const
     } else {
       for (int k = 0; k < J.nv; ++k) diag[J.voff + k] = dot(W[i].S[k], mul(Ic[i], W[i].S[k]));
     }
-    if (J.parent >= 0) add_to(Ic[J.parent], inertia_to_parent(W[i].X, Ic[i]));
+    if (J.parent >= 0) add_to(Ic[J.parent], inertia_to_parent(J, W[i].X, Ic[i]));
   }
 }
 

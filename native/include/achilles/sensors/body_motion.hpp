@@ -23,7 +23,7 @@ template <class V> inline void pass_body_acceleration(const KModel<ScalarOf<V>>&
   for (int i = 0; i < n; ++i) {
     const KJoint<T>& J = M.joints[i];
     JointWork<V>& w = W[i];
-    Motion<V> a = motion_to_child(w.X, J.parent < 0 ? a_world : W[J.parent].acc) + w.c;
+    Motion<V> a = motion_to_child(J, w.X, J.parent < 0 ? a_world : W[J.parent].acc) + w.c;
     const V* qddi = qdd + J.voff;
     if (J.unit_axis >= 0) {
       auto unit = [&]<int K>() { add_comp<K>(a, qddi[0]); };
