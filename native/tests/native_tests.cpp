@@ -1,6 +1,6 @@
 // C++ checks of what JavaScript cannot reach: the polynomial sin/cos against the C library, the
 // arena's overflow check, the three paths of the solver's island sums against a lane-by-lane sum, and
-// the coordinate-axis rotation path of the ABA's transforms against the full matrix. Prints "N passed, N failed" and exits non-zero on any failure.
+// the coordinate-axis placement path of the ABA's transforms against the full matrix and vector. Prints "N passed, N failed" and exits non-zero on any failure.
 #include <cmath>
 #include <cstdio>
 #include <cstring>
@@ -106,9 +106,10 @@ static bool island_sums_agree(std::uint32_t seed, bool lone) {
   return true;
 }
 
-/// The coordinate-axis rotation path (AxisRotation, taken through with_rotation for hinges about x,
-/// y or z) against the full matrix coord_rotation(k, s, c): every product of the ABA's transforms
-/// must give equal values (== : only the sign of an exact zero may differ) on random inputs.
+/// The coordinate-axis placement path (AxisRotation for hinges about x, y or z, with AxisOffset for
+/// an origin on one axis or a full offset; with_placement) against the full matrix coord_rotation(k,
+/// s, c) and vector: every product of the ABA's transforms must give equal values (== : only the
+/// sign of an exact zero may differ) on random inputs.
 template <class T> static bool axis_rotations_agree(std::uint32_t seed) {
   namespace K = ach::isa_test;
   std::uint32_t st = seed;
@@ -127,13 +128,17 @@ template <class T> static bool axis_rotations_agree(std::uint32_t seed) {
   };
   K::KJoint<T> J{};
   bool ok = true;
-  for (int k = 0; k < 3; ++k) {
+  for (int k = 0; k < 3; ++k)
+  for (int o = -1; o < 3; ++o) {
     T s, c;
     K::sincos(rnd(), s, c);
-    const K::Transform<T> X{K::coord_rotation(k, s, c), vec()};
+    K::Vec3<T> p = vec();
+    if (o >= 0) p = {o == 0 ? p.x : T(0), o == 1 ? p.y : T(0), o == 2 ? p.z : T(0)};
+    const K::Transform<T> X{K::coord_rotation(k, s, c), p};
     K::KJoint<T> general = J, axis = J;
-    general.rot_axis = -1;
+    general.rot_axis = general.offset_axis = -1;
     axis.rot_axis = k;
+    axis.offset_axis = o;
     const K::Motion<T> m1 = K::motion_to_child(general, X, m), m2 = K::motion_to_child(axis, X, m);
     const K::Force<T> f1 = K::force_to_parent(general, X, f), f2 = K::force_to_parent(axis, X, f);
     ok = ok && same3(m1.w, m2.w) && same3(m1.v, m2.v) && same3(f1.n, f2.n) && same3(f1.f, f2.f);
@@ -169,7 +174,7 @@ int main() {
 
   bool rotations = true;
   for (std::uint32_t seed = 1; seed <= 200; ++seed) rotations = rotations && axis_rotations_agree<float>(seed) && axis_rotations_agree<double>(seed);
-  check(rotations, "coordinate-axis rotations: X⁻¹·m, X*·f and X* I X⁻¹ equal the full matrix's, about x, y and z (200 random f32 and f64 draws)");
+  check(rotations, "coordinate-axis placements: X⁻¹·m, X*·f and X* I X⁻¹ equal the full matrix and vector's, turning about x, y and z with the origin on x, y, z or anywhere (200 random f32 and f64 draws)");
 
   std::printf("%d passed, %d failed\n", passed, failed);
   return failed == 0 ? 0 : 1;

@@ -122,25 +122,35 @@ template <class V> inline Transform<V> joint_placement(const KJoint<ScalarOf<V>>
   return {mul(R_PJ, X_JB.R), p_PJ + mul(R_PJ, X_JB.p)};
 }
 
-/// f(R_PB) with joint J's placement rotation in its own form: an AxisRotation when it turns about
-/// a coordinate axis of P (J.rot_axis; (c, s) read back from the matrix), else the full matrix.
-template <class V, class F> inline decltype(auto) with_rotation(const KJoint<ScalarOf<V>>& J, const Mat3<V>& R, F&& f) {
-  switch (J.rot_axis) {
-  case 0: return f(AxisRotation<0, V>{R.m[4], R.m[7]});
-  case 1: return f(AxisRotation<1, V>{R.m[8], R.m[2]});
-  case 2: return f(AxisRotation<2, V>{R.m[0], R.m[3]});
-  default: return f(R);
+/// f(R_PB, p_PB) with joint J's placement in its own form: R_PB an AxisRotation when it turns
+/// about a coordinate axis of P (J.rot_axis; (c, s) read back from the matrix), and then p_PB an
+/// AxisOffset when the origin lies on a coordinate axis (J.offset_axis); else the full matrix and vector.
+template <class V, class Rot, class F> inline decltype(auto) with_offset(const KJoint<ScalarOf<V>>& J, const Rot& R, const Vec3<V>& p, F&& f) {
+  switch (J.offset_axis) {
+  case 0: return f(R, AxisOffset<0, V>{p.x});
+  case 1: return f(R, AxisOffset<1, V>{p.y});
+  case 2: return f(R, AxisOffset<2, V>{p.z});
+  default: return f(R, p);
   }
 }
-/// X_PB⁻¹·m, X_PB*·f and X_PB* I X_PB⁻¹ for joint J's placement X_PB, through with_rotation.
+template <class V, class F> inline decltype(auto) with_placement(const KJoint<ScalarOf<V>>& J, const Transform<V>& X, F&& f) {
+  const Mat3<V>& R = X.R;
+  switch (J.rot_axis) {
+  case 0: return with_offset(J, AxisRotation<0, V>{R.m[4], R.m[7]}, X.p, f);
+  case 1: return with_offset(J, AxisRotation<1, V>{R.m[8], R.m[2]}, X.p, f);
+  case 2: return with_offset(J, AxisRotation<2, V>{R.m[0], R.m[3]}, X.p, f);
+  default: return f(R, X.p);
+  }
+}
+/// X_PB⁻¹·m, X_PB*·f and X_PB* I X_PB⁻¹ for joint J's placement X_PB, through with_placement.
 template <class V> inline Motion<V> motion_to_child(const KJoint<ScalarOf<V>>& J, const Transform<V>& X, const Motion<V>& m_P) {
-  return with_rotation(J, X.R, [&](const auto& R) { return motion_to_child(R, X.p, m_P); });
+  return with_placement(J, X, [&](const auto& R, const auto& p) { return motion_to_child(R, p, m_P); });
 }
 template <class V> inline Force<V> force_to_parent(const KJoint<ScalarOf<V>>& J, const Transform<V>& X, const Force<V>& f_B) {
-  return with_rotation(J, X.R, [&](const auto& R) { return force_to_parent(R, X.p, f_B); });
+  return with_placement(J, X, [&](const auto& R, const auto& p) { return force_to_parent(R, p, f_B); });
 }
 template <class V> inline ABInertia<V> inertia_to_parent(const KJoint<ScalarOf<V>>& J, const Transform<V>& X, const ABInertia<V>& I) {
-  return with_rotation(J, X.R, [&](const auto& R) { return inertia_to_parent(R, X.p, I); });
+  return with_placement(J, X, [&](const auto& R, const auto& p) { return inertia_to_parent(R, p, I); });
 }
 
 /// The columns of a multi-DOF joint's motion subspace S in B (nv of them), and c_J = S̊ q̇.

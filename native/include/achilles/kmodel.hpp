@@ -21,6 +21,9 @@ template <class T> struct KJoint {
   // 0..2 when X_PB's rotation turns about coordinate axis rot_axis of P (a hinge about x, y or z,
   // or no rotation at all: a slide or fixed joint, as a turn by 0 about x), with R_PJ = 1; else −1
   int rot_axis;
+  // 0..2 when X_PB's origin lies on coordinate axis offset_axis of P whatever q (a hinge or fixed
+  // joint whose p_PJ has at most that one component nonzero), else −1; used with rot_axis >= 0 only
+  int offset_axis;
   T R_PJ[9], p_PJ[3], axis[3], u[3], w[3];
   T m, h[3], I_o[6], com[3];
   // Added to the ABA's D = Sᵀ·IA·S on the diagonal: the armature always (d_forward), and in a
@@ -57,6 +60,10 @@ template <class T> struct KModel {
       const bool unrotated = j.type == JointType::Prismatic || j.type == JointType::Fixed;
       const bool coord_hinge = j.type == JointType::Revolute && j.axis_kind <= AxisKind::C2;
       k.rot_axis = !k.R_PJ_identity ? -1 : coord_hinge ? static_cast<int>(j.axis_kind) : unrotated ? 0 : -1;
+      k.offset_axis = -1;
+      if (j.type == JointType::Revolute || j.type == JointType::Fixed)
+        for (int a = 0; a < 3 && k.offset_axis < 0; ++a)
+          if (T(j.p_PJ[(a + 1) % 3]) == T(0) && T(j.p_PJ[(a + 2) % 3]) == T(0)) k.offset_axis = a;
       for (int e = 0; e < 3; ++e) {
         k.p_PJ[e] = T(j.p_PJ[e]);
         k.axis[e] = T(j.axis[e]);

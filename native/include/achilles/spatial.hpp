@@ -93,17 +93,42 @@ template <int K, class V> inline Vec3<V> mulT(const AxisRotation<K, V>& R, const
   return o;
 }
 
+/// The point d·e_K on coordinate axis K (0, 1, 2): a joint's origin offset along one axis of its
+/// parent, without its two zeros. Its products equal Vec3's value for value, as AxisRotation's do.
+template <int K, class V> struct AxisOffset {
+  static constexpr int I = (K + 1) % 3, J = (K + 2) % 3;
+  V d;
+};
+/// v + a × b.
+template <class V> inline Vec3<V> plus_cross(const Vec3<V>& v, const Vec3<V>& a, const Vec3<V>& b) { return v + cross(a, b); }
+/// v + a × p: (a × d·e_K)[I] = d·a[J], [J] = −d·a[I], [K] = 0.
+template <int K, class V> inline Vec3<V> plus_cross(const Vec3<V>& v, const Vec3<V>& a, const AxisOffset<K, V>& p) {
+  constexpr int I = AxisOffset<K, V>::I, J = AxisOffset<K, V>::J;
+  Vec3<V> o = v;
+  at(o, I) = at(v, I) + p.d * at(a, J);
+  at(o, J) = at(v, J) - p.d * at(a, I);
+  return o;
+}
+/// v + p × a: (d·e_K × a)[I] = −d·a[J], [J] = d·a[I], [K] = 0.
+template <int K, class V> inline Vec3<V> plus_cross(const Vec3<V>& v, const AxisOffset<K, V>& p, const Vec3<V>& a) {
+  constexpr int I = AxisOffset<K, V>::I, J = AxisOffset<K, V>::J;
+  Vec3<V> o = v;
+  at(o, I) = at(v, I) - p.d * at(a, J);
+  at(o, J) = at(v, J) + p.d * at(a, I);
+  return o;
+}
+
 /// Motion in B given the same motion in P (X_PB⁻¹ · m): ω_B = Rᵀω, v_B = Rᵀ(v + ω × p).
-template <class V, class Rot> inline Motion<V> motion_to_child(const Rot& R_PB, const Vec3<V>& p_PB, const Motion<V>& m_P) {
-  return {mulT(R_PB, m_P.w), mulT(R_PB, m_P.v + cross(m_P.w, p_PB))};
+template <class V, class Rot, class Pos> inline Motion<V> motion_to_child(const Rot& R_PB, const Pos& p_PB, const Motion<V>& m_P) {
+  return {mulT(R_PB, m_P.w), mulT(R_PB, plus_cross(m_P.v, m_P.w, p_PB))};
 }
 template <class V> inline Motion<V> motion_to_child(const Transform<V>& X_PB, const Motion<V>& m_P) {
   return motion_to_child(X_PB.R, X_PB.p, m_P);
 }
 /// Force in P given the same force in B (X_PB* · f): f_P = R f, n_P = R n + p × R f.
-template <class V, class Rot> inline Force<V> force_to_parent(const Rot& R_PB, const Vec3<V>& p_PB, const Force<V>& f_B) {
+template <class V, class Rot, class Pos> inline Force<V> force_to_parent(const Rot& R_PB, const Pos& p_PB, const Force<V>& f_B) {
   const Vec3<V> f = mul(R_PB, f_B.f);
-  return {mul(R_PB, f_B.n) + cross(p_PB, f), f};
+  return {plus_cross(mul(R_PB, f_B.n), p_PB, f), f};
 }
 template <class V> inline Force<V> force_to_parent(const Transform<V>& X_PB, const Force<V>& f_B) {
   return force_to_parent(X_PB.R, X_PB.p, f_B);
@@ -259,6 +284,38 @@ template <class V, class Rot> inline ABInertia<V> inertia_to_parent(const Rot& R
   o.A.xz = A.xz + PBt[2] + PBt[6] - pcp(0, 2);
   o.A.yz = A.yz + PBt[5] + PBt[7] - pcp(1, 2);
   for (int k = 0; k < 9; ++k) o.B.m[k] = B.m[k] + PC[k];
+  o.C = C;
+  return o;
+}
+/// The same for an origin on coordinate axis K (p = d·e_K), with the shift's exact zeros left out:
+/// row K of P C' and of P B'ᵀ, and row and column K of P C' P, are zero.
+template <int K, class V, class Rot> inline ABInertia<V> inertia_to_parent(const Rot& R_PB, const AxisOffset<K, V>& p_PB, const ABInertia<V>& I) {
+  constexpr int Ia = AxisOffset<K, V>::I, Ja = AxisOffset<K, V>::J;
+  const Sym3<V> A = rotate(R_PB, I.A);
+  const Mat3<V> B = rotate(R_PB, I.B);
+  const Sym3<V> C = rotate(R_PB, I.C);
+  const V d = p_PB.d;
+  const V c[9] = {C.xx, C.xy, C.xz, C.xy, C.yy, C.yz, C.xz, C.yz, C.zz};
+  // P C (column k: p × C's column k) on rows Ia, Ja; P Bᵀ (column k: p × B's row k) likewise
+  V PC[9], PBt[9];
+  for (int k = 0; k < 3; ++k) {
+    PC[Ia * 3 + k] = -(d * c[Ja * 3 + k]);
+    PC[Ja * 3 + k] = d * c[Ia * 3 + k];
+    PBt[Ia * 3 + k] = -(d * B.m[k * 3 + Ja]);
+    PBt[Ja * 3 + k] = d * B.m[k * 3 + Ia];
+  }
+  // (P C P)[r][col] = (row r of P C) × p, for r, col ≠ K
+  auto pcp = [&](int r, int col) { return col == Ia ? d * PC[r * 3 + Ja] : -(d * PC[r * 3 + Ia]); };
+  // A_P(r, col) = A' + (P Bᵀ)(r, col) + (P Bᵀ)(col, r) − (P C P)(r, col), zero terms left out
+  auto a = [&](V x, int r, int col) {
+    if (r != K) x = x + PBt[r * 3 + col];
+    if (col != K) x = x + PBt[col * 3 + r];
+    if (r != K && col != K) x = x - pcp(r, col);
+    return x;
+  };
+  ABInertia<V> o;
+  o.A = {a(A.xx, 0, 0), a(A.yy, 1, 1), a(A.zz, 2, 2), a(A.xy, 0, 1), a(A.xz, 0, 2), a(A.yz, 1, 2)};
+  for (int k = 0; k < 9; ++k) o.B.m[k] = k / 3 == K ? B.m[k] : B.m[k] + PC[k];
   o.C = C;
   return o;
 }
