@@ -75,13 +75,15 @@ template <class V> struct ConstraintWork {
   /// Island member slots: every pair of trees up to 32 trees, else 32 per tree.
   static std::size_t member_slots(std::size_t nt) { return nt * (nt < 32 ? nt : 32); }
 
+  /// The bytes carve takes: the same counts (each at least 1, as carve takes them), plus each take's alignment.
   static std::size_t bytes_needed(const KModel<ScalarOf<V>>& M, const KConstraints<ScalarOf<V>>& K) {
     if (!K.enabled) return 0;
-    const std::size_t rows = K.friction_rows + K.limit_rows + K.contact_rows, pts = K.pairs.size() * 4, n = M.joints.size(), nv = M.nv ? M.nv : 1;
-    const std::size_t b = rows * (2 * sizeof(MaskOf<V>) + 16 * sizeof(V) + 5 * sizeof(int) + 2 * sizeof(ScalarOf<V>) + sizeof(int)) +
-                          K.contact_rows * 2 * sizeof(Force<V>) + K.pairs.size() * sizeof(Manifold<V>) + (K.limit_rows + 1) * sizeof(Vec3<V>) +
-                          pts * (3 * sizeof(Vec3<V>) + sizeof(MaskOf<V>)) + 13 * nv * sizeof(V) +
-                          n * (sizeof(Motion<V>) + 2 * sizeof(Force<V>) + sizeof(ABInertia<V>));
+    const std::size_t nrows = K.friction_rows + K.limit_rows + K.contact_rows;
+    const std::size_t rows = nrows ? nrows : 1, crows = K.contact_rows ? K.contact_rows : 1, lrows = K.limit_rows ? K.limit_rows : 1;
+    const std::size_t np = K.pairs.size() ? K.pairs.size() : 1, n = M.joints.size(), nv = M.nv ? M.nv : 1;
+    const std::size_t b = rows * (2 * sizeof(MaskOf<V>) + 16 * sizeof(V) + 6 * sizeof(int) + 2 * sizeof(ScalarOf<V>)) + lrows * sizeof(Vec3<V>) +
+                          crows * 2 * sizeof(Force<V>) + np * (sizeof(Manifold<V>) + 12 * sizeof(Vec3<V>) + 4 * sizeof(MaskOf<V>)) +
+                          13 * nv * sizeof(V) + n * (sizeof(Motion<V>) + 2 * sizeof(Force<V>) + sizeof(ABInertia<V>));
     const std::size_t nt = K.ntrees ? K.ntrees : 1, W = lanes_of<V>;
     const std::size_t isl = nt * W * (sizeof(int) + sizeof(ScalarOf<V>)) + nt * (W + 1) + nt * (sizeof(int) + sizeof(ScalarOf<V>)) +
                             kTreeVecs * nt * sizeof(V) + kTreeMasks * nt * sizeof(MaskOf<V>) + (nt + 1) * sizeof(int) +
