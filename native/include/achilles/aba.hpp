@@ -79,6 +79,38 @@ template <int K, class V> inline Force<V> ia_column(const ABInertia<V>& I) {
   }
 }
 
+/// Σ_k M(r, k)·a_k in ascending k without k = skip, where a_skip is an exact zero (the full sum's value).
+template <int skip, class V, class Mr> inline V row_dot_skip(const Mr& M, int r, const Vec3<V>& a) {
+  if constexpr (skip == 0) return M(r, 1) * a.y + M(r, 2) * a.z;
+  else if constexpr (skip == 1) return M(r, 0) * a.x + M(r, 2) * a.z;
+  else return M(r, 0) * a.x + M(r, 1) * a.y;
+}
+/// IA·c for the velocity-product acceleration of a joint along coordinate axis K, c = v × (q̇·e_K):
+/// its component K (for a slide, its whole angular part too) is an exact zero, left out of the sums.
+template <int K, class V> inline Force<V> mul_axis_bias(const ABInertia<V>& I, const Motion<V>& c) {
+  const Sym3<V>&A = I.A, &C = I.C;
+  auto sym = [](const Sym3<V>& S) {
+    return [&S](int r, int k) -> const V& {
+      const int lo = r < k ? r : k, hi = r < k ? k : r;
+      return lo == hi ? (lo == 0 ? S.xx : lo == 1 ? S.yy : S.zz) : (lo == 0 ? (hi == 1 ? S.xy : S.xz) : S.yz);
+    };
+  };
+  auto b = [&I](int r, int k) -> const V& { return I.B.m[r * 3 + k]; };
+  auto bt = [&I](int r, int k) -> const V& { return I.B.m[k * 3 + r]; };
+  constexpr int k = K % 3;
+  Force<V> f;
+  if constexpr (K < 3) {
+    f.n = {row_dot_skip<k>(sym(A), 0, c.w) + row_dot_skip<k>(b, 0, c.v), row_dot_skip<k>(sym(A), 1, c.w) + row_dot_skip<k>(b, 1, c.v),
+           row_dot_skip<k>(sym(A), 2, c.w) + row_dot_skip<k>(b, 2, c.v)};
+    f.f = {row_dot_skip<k>(bt, 0, c.w) + row_dot_skip<k>(sym(C), 0, c.v), row_dot_skip<k>(bt, 1, c.w) + row_dot_skip<k>(sym(C), 1, c.v),
+           row_dot_skip<k>(bt, 2, c.w) + row_dot_skip<k>(sym(C), 2, c.v)};
+  } else {
+    f.n = {row_dot_skip<k>(b, 0, c.v), row_dot_skip<k>(b, 1, c.v), row_dot_skip<k>(b, 2, c.v)};
+    f.f = {row_dot_skip<k>(sym(C), 0, c.v), row_dot_skip<k>(sym(C), 1, c.v), row_dot_skip<k>(sym(C), 2, c.v)};
+  }
+  return f;
+}
+
 /// I −= a·bᵀ (upper triangles of the symmetric blocks; callers keep the total symmetric).
 template <class V> inline void subtract_outer(ABInertia<V>& I, const Force<V>& a, const Force<V>& b) {
   I.A.xx -= a.n.x * b.n.x; I.A.yy -= a.n.y * b.n.y; I.A.zz -= a.n.z * b.n.z;
@@ -214,7 +246,7 @@ template <class V> inline void pass_aba_backward(const KModel<ScalarOf<V>>& M, J
         w.u[0] = u;
         if (J.parent < 0) return;
         subtract_outer(Ia, U, scale(Dinv, U));
-        pa = pa + mul(Ia, w.c) + scale(Dinv * u, U);
+        pa = pa + mul_axis_bias<K>(Ia, w.c) + scale(Dinv * u, U);
       };
       on_unit_axis(J.unit_axis, unit);
     } else if (J.nv > 0) {
