@@ -1,8 +1,7 @@
 // The Articulated Body Algorithm on one block of lanes: O(n) forward dynamics.
 //
-//   velocity:  X_PB = X_PJ·X_J(q);  v_B = X_PB⁻¹ v_P + S q̇;  c = S̊q̇ + v_B × S q̇;
-//              IA = I;  pA = v_B ×* I v_B
-//   backward:  U = IA S;  D = Sᵀ U;  u = τ − Sᵀ pA;
+//   velocity:  X_PB = X_PJ·X_J(q);  v_B = X_PB⁻¹ v_P + S q̇;  c = S̊q̇ + v_B × S q̇;  pA = v_B ×* I v_B
+//   backward:  IA = I + Σ children's shares;  U = IA S;  D = Sᵀ U;  u = τ − Sᵀ pA;
 //              IA_P += X*(IA − U D⁻¹ Uᵀ)X⁻¹;  pA_P += X*(pA + Ia c + U D⁻¹ u)
 //   forward:   a' = X_PB⁻¹ a_P + c;  q̈ = D⁻¹(u − Uᵀ a');  a_B = a' + S q̈,   a_world = [0; −g]
 //
@@ -17,6 +16,11 @@
 
 namespace ach {
 inline namespace ACH_ISA_NS {
+
+/// Body J's rigid inertia about its joint frame's origin, as packs.
+template <class V> ACH_INLINE RigidInertia<V> rigid_inertia(const KJoint<ScalarOf<V>>& J) {
+  return {V(J.m), const_vec<V>(J.h), Sym3<V>{V(J.I_o[0]), V(J.I_o[1]), V(J.I_o[2]), V(J.I_o[3]), V(J.I_o[4]), V(J.I_o[5])}};
+}
 
 /// Per-joint working set of one block, in the scratch arena.
 template <class V> struct JointWork {
@@ -34,27 +38,27 @@ template <class V> struct JointWork {
 
 // ---- one coordinate axis: S = e_K --------------------------------------------------------------
 
-template <int K, class V> inline V comp(const Motion<V>& m) {
+template <int K, class V> ACH_INLINE V comp(const Motion<V>& m) {
   if constexpr (K == 0) return m.w.x; else if constexpr (K == 1) return m.w.y; else if constexpr (K == 2) return m.w.z;
   else if constexpr (K == 3) return m.v.x; else if constexpr (K == 4) return m.v.y; else return m.v.z;
 }
-template <int K, class V> inline V comp(const Force<V>& f) {
+template <int K, class V> ACH_INLINE V comp(const Force<V>& f) {
   if constexpr (K == 0) return f.n.x; else if constexpr (K == 1) return f.n.y; else if constexpr (K == 2) return f.n.z;
   else if constexpr (K == 3) return f.f.x; else if constexpr (K == 4) return f.f.y; else return f.f.z;
 }
-template <int K, class V> inline void add_comp(Motion<V>& m, const V& s) {
+template <int K, class V> ACH_INLINE void add_comp(Motion<V>& m, const V& s) {
   if constexpr (K == 0) m.w.x += s; else if constexpr (K == 1) m.w.y += s; else if constexpr (K == 2) m.w.z += s;
   else if constexpr (K == 3) m.v.x += s; else if constexpr (K == 4) m.v.y += s; else m.v.z += s;
 }
 /// a × (s·e_k) for a 3-vector a and coordinate axis k.
-template <int k, class V> inline Vec3<V> cross_axis(const Vec3<V>& a, const V& s) {
+template <int k, class V> ACH_INLINE Vec3<V> cross_axis(const Vec3<V>& a, const V& s) {
   const V z(ScalarOf<V>(0));
   if constexpr (k == 0) return {z, a.z * s, -(a.y * s)};
   else if constexpr (k == 1) return {-(a.z * s), z, a.x * s};
   else return {a.y * s, -(a.x * s), z};
 }
 /// m × (s·e_K).
-template <int K, class V> inline Motion<V> cross_motion_axis(const Motion<V>& m, const V& s) {
+template <int K, class V> ACH_INLINE Motion<V> cross_motion_axis(const Motion<V>& m, const V& s) {
   if constexpr (K < 3) return {cross_axis<K>(m.w, s), cross_axis<K>(m.v, s)};
   else {
     const V z(ScalarOf<V>(0));
@@ -62,7 +66,7 @@ template <int K, class V> inline Motion<V> cross_motion_axis(const Motion<V>& m,
   }
 }
 /// IA·e_K.
-template <int K, class V> inline Force<V> ia_column(const ABInertia<V>& I) {
+template <int K, class V> ACH_INLINE Force<V> ia_column(const ABInertia<V>& I) {
   if constexpr (K < 3) {
     const Sym3<V>& A = I.A;
     const V a0 = K == 0 ? A.xx : (K == 1 ? A.xy : A.xz);
@@ -80,14 +84,14 @@ template <int K, class V> inline Force<V> ia_column(const ABInertia<V>& I) {
 }
 
 /// Σ_k M(r, k)·a_k in ascending k without k = skip, where a_skip is an exact zero (the full sum's value).
-template <int skip, class V, class Mr> inline V row_dot_skip(const Mr& M, int r, const Vec3<V>& a) {
+template <int skip, class V, class Mr> ACH_INLINE V row_dot_skip(const Mr& M, int r, const Vec3<V>& a) {
   if constexpr (skip == 0) return M(r, 1) * a.y + M(r, 2) * a.z;
   else if constexpr (skip == 1) return M(r, 0) * a.x + M(r, 2) * a.z;
   else return M(r, 0) * a.x + M(r, 1) * a.y;
 }
 /// IA·c for the velocity-product acceleration of a joint along coordinate axis K, c = v × (q̇·e_K):
 /// its component K (for a slide, its whole angular part too) is an exact zero, left out of the sums.
-template <int K, class V> inline Force<V> mul_axis_bias(const ABInertia<V>& I, const Motion<V>& c) {
+template <int K, class V> ACH_INLINE Force<V> mul_axis_bias(const ABInertia<V>& I, const Motion<V>& c) {
   const Sym3<V>&A = I.A, &C = I.C;
   auto sym = [](const Sym3<V>& S) {
     return [&S](int r, int k) -> const V& {
@@ -112,7 +116,7 @@ template <int K, class V> inline Force<V> mul_axis_bias(const ABInertia<V>& I, c
 }
 
 /// I −= a·bᵀ (upper triangles of the symmetric blocks; callers keep the total symmetric).
-template <class V> inline void subtract_outer(ABInertia<V>& I, const Force<V>& a, const Force<V>& b) {
+template <class V> ACH_INLINE void subtract_outer(ABInertia<V>& I, const Force<V>& a, const Force<V>& b) {
   I.A.xx -= a.n.x * b.n.x; I.A.yy -= a.n.y * b.n.y; I.A.zz -= a.n.z * b.n.z;
   I.A.xy -= a.n.x * b.n.y; I.A.xz -= a.n.x * b.n.z; I.A.yz -= a.n.y * b.n.z;
   const V an[3] = {a.n.x, a.n.y, a.n.z}, bf[3] = {b.f.x, b.f.y, b.f.z};
@@ -121,13 +125,13 @@ template <class V> inline void subtract_outer(ABInertia<V>& I, const Force<V>& a
   I.C.xx -= a.f.x * b.f.x; I.C.yy -= a.f.y * b.f.y; I.C.zz -= a.f.z * b.f.z;
   I.C.xy -= a.f.x * b.f.y; I.C.xz -= a.f.x * b.f.z; I.C.yz -= a.f.y * b.f.z;
 }
-template <class V> inline Force<V> scale(const V& s, const Force<V>& f) { return {s * f.n, s * f.f}; }
-template <class V> inline Motion<V> scale(const V& s, const Motion<V>& m) { return {s * m.w, s * m.v}; }
-template <class V> inline V dot(const Force<V>& f, const Motion<V>& m) { return dot(m, f); }
+template <class V> ACH_INLINE Force<V> scale(const V& s, const Force<V>& f) { return {s * f.n, s * f.f}; }
+template <class V> ACH_INLINE Motion<V> scale(const V& s, const Motion<V>& m) { return {s * m.w, s * m.v}; }
+template <class V> ACH_INLINE V dot(const Force<V>& f, const Motion<V>& m) { return dot(m, f); }
 
 /// D⁻¹ for a small symmetric positive-definite D (n <= 6), by Gauss–Jordan without pivoting
 /// (D = Sᵀ IA S is SPD for a physical model, so the diagonal pivots stay positive).
-template <class V> inline void invert_spd(int n, const V* D, V* Dinv) {
+template <class V> ACH_INLINE void invert_spd(int n, const V* D, V* Dinv) {
   using T = ScalarOf<V>;
   V a[36], b[36];
   for (int k = 0; k < n * n; ++k) {
@@ -153,7 +157,7 @@ template <class V> inline void invert_spd(int n, const V* D, V* Dinv) {
 }
 
 /// Call f.operator()<K>() with the coordinate axis K (0..5) known at compile time.
-template <class F> inline void on_unit_axis(int k, F& f) {
+template <class F> ACH_INLINE void on_unit_axis(int k, F& f) {
   switch (k) {
   case 0: f.template operator()<0>(); break;
   case 1: f.template operator()<1>(); break;
@@ -181,7 +185,7 @@ template <class V> inline void pass_velocity(const KModel<ScalarOf<V>>& M, Joint
     Motion<V> vel = J.parent >= 0 ? motion_to_child(J, w.X, W[J.parent].vel) : Motion<V>{{z, z, z}, {z, z, z}};
     Motion<V> c;
     if (J.unit_axis >= 0) {
-      auto unit = [&]<int K>() {
+      auto unit = [&]<int K>() __attribute__((always_inline)) {
         add_comp<K>(vel, qdi[0]);
         c = ACH_BUG(CoriolisDropped) ? Motion<V>{{z, z, z}, {z, z, z}} : cross_motion_axis<K>(vel, qdi[0]);
       };
@@ -206,8 +210,7 @@ template <class V> inline void pass_velocity(const KModel<ScalarOf<V>>& M, Joint
     }
     w.vel = vel;
     w.c = c;
-    const RigidInertia<V> I{V(J.m), const_vec<V>(J.h), Sym3<V>{V(J.I_o[0]), V(J.I_o[1]), V(J.I_o[2]), V(J.I_o[3]), V(J.I_o[4]), V(J.I_o[5])}};
-    w.IA = to_articulated(I);
+    const RigidInertia<V> I = rigid_inertia<V>(J);
     if (J.parent < 0) {
       // A root's c = [0; −ω × v] (free, planar) or 0 is folded into its bias force, which then
       // reduces analytically to v ×* I v + I c = [ω × Io ω; −ω × (h × ω)]: the two large
@@ -235,9 +238,10 @@ template <class V> inline void pass_aba_backward(const KModel<ScalarOf<V>>& M, J
     // IA and pA become Ia = IA − U D⁻¹ Uᵀ and pa in place: only U, D⁻¹ and u are read after
     // this sweep (a copy here cost a several-KB block move per block-step).
     ABInertia<V>& Ia = w.IA;
+    if (!J.has_child) Ia = to_articulated(rigid_inertia<V>(J));
     Force<V>& pa = w.pA;
     if (J.unit_axis >= 0) {
-      auto unit = [&]<int K>() {
+      auto unit = [&]<int K>() __attribute__((always_inline)) {
         const Force<V> U = ia_column<K>(w.IA);
         const V Dinv = J.has_d ? T(1) / (comp<K>(U) + V(stepping ? J.d_step : J.d_forward)) : T(1) / comp<K>(U);
         const V u = taui[0] - comp<K>(w.pA);
@@ -280,7 +284,14 @@ template <class V> inline void pass_aba_backward(const KModel<ScalarOf<V>>& M, J
     }
     if (J.parent >= 0) {
       JointWork<V>& P = W[J.parent];
-      add_to(P.IA, inertia_to_parent(J, w.X, Ia));
+      if (J.first_child) {
+        // IA_P = I_P + this share, formed in registers (the same sum as += onto a stored I_P)
+        ABInertia<V> IA_P = to_articulated(rigid_inertia<V>(M.joints[J.parent]));
+        add_to(IA_P, inertia_to_parent(J, w.X, Ia));
+        P.IA = IA_P;
+      } else {
+        add_to(P.IA, inertia_to_parent(J, w.X, Ia));
+      }
       // A root parent's bias already holds its own I·c (see pass_velocity); its children bring
       // their share Ia·c_root with them, so the root never needs IA·c.
       if (M.joints[J.parent].fold_c) pa = pa + mul(Ia, motion_to_child(J, w.X, P.c));
@@ -305,7 +316,7 @@ template <class V> inline void pass_aba_forward(const KModel<ScalarOf<V>>& M, Jo
     Motion<V> a = root ? motion_to_child(J, w.X, a_world) : motion_to_child(J, w.X, W[J.parent].acc) + w.c;
     V* qddi = qdd + J.voff;
     if (J.unit_axis >= 0) {
-      auto unit = [&]<int K>() {
+      auto unit = [&]<int K>() __attribute__((always_inline)) {
         const V x = w.Dinv[0] * (w.u[0] - dot(w.U[0], a));
         qddi[0] = x;
         add_comp<K>(a, x);
@@ -357,7 +368,7 @@ inline void pass_energy(const KModel<ScalarOf<V>>& M, const JointWork<V>* W, con
   const int n = static_cast<int>(M.joints.size());
   for (int i = 0; i < n; ++i) {
     const KJoint<T>& J = M.joints[i];
-    const RigidInertia<V> I{V(J.m), const_vec<V>(J.h), Sym3<V>{V(J.I_o[0]), V(J.I_o[1]), V(J.I_o[2]), V(J.I_o[3]), V(J.I_o[4]), V(J.I_o[5])}};
+    const RigidInertia<V> I = rigid_inertia<V>(J);
     ke += T(0.5) * dot(W[i].vel, mul(I, W[i].vel));
     const Vec3<V> p_cm = X_WB[i].p + mul(X_WB[i].R, const_vec<V>(J.com));
     pe -= V(J.m) * dot(g, p_cm);

@@ -12,17 +12,17 @@
 namespace ach {
 inline namespace ACH_ISA_NS {
 
-template <class V> inline V bc(ScalarOf<V> s) { return V(s); }
+template <class V> ACH_INLINE V bc(ScalarOf<V> s) { return V(s); }
 
-template <class V> inline Mat3<V> const_mat(const ScalarOf<V>* m) {
+template <class V> ACH_INLINE Mat3<V> const_mat(const ScalarOf<V>* m) {
   Mat3<V> R;
   for (int k = 0; k < 9; ++k) R.m[k] = V(m[k]);
   return R;
 }
-template <class V> inline Vec3<V> const_vec(const ScalarOf<V>* a) { return {V(a[0]), V(a[1]), V(a[2])}; }
+template <class V> ACH_INLINE Vec3<V> const_vec(const ScalarOf<V>* a) { return {V(a[0]), V(a[1]), V(a[2])}; }
 
 /// R = rot(a, θ) = c·1 + s·[a]× + (1 − c)·a aᵀ, from (s, c) = (sin θ, cos θ), unit axis a.
-template <class V> inline Mat3<V> axis_rotation(const ScalarOf<V>* a, const V& s, const V& c) {
+template <class V> ACH_INLINE Mat3<V> axis_rotation(const ScalarOf<V>* a, const V& s, const V& c) {
   using T = ScalarOf<V>;
   const V t = T(1) - c;
   const T x = a[0], y = a[1], z = a[2];
@@ -32,7 +32,7 @@ template <class V> inline Mat3<V> axis_rotation(const ScalarOf<V>* a, const V& s
 }
 
 /// The rotation about a coordinate axis k (0, 1, 2), with no multiplications by zero.
-template <class V> inline Mat3<V> coord_rotation(int k, const V& s, const V& c) {
+template <class V> ACH_INLINE Mat3<V> coord_rotation(int k, const V& s, const V& c) {
   using T = ScalarOf<V>;
   const V o(T(1)), z(T(0));
   switch (k) {
@@ -46,11 +46,11 @@ template <class V> struct Quat {
   V w, x, y, z;
 };
 
-template <class V> inline Quat<V> normalized(const Quat<V>& q) {
+template <class V> ACH_INLINE Quat<V> normalized(const Quat<V>& q) {
   const V inv = ScalarOf<V>(1) / vsqrt(q.w * q.w + q.x * q.x + q.y * q.y + q.z * q.z);
   return {q.w * inv, q.x * inv, q.y * inv, q.z * inv};
 }
-template <class V> inline Mat3<V> quat_to_matrix(const Quat<V>& q) {
+template <class V> ACH_INLINE Mat3<V> quat_to_matrix(const Quat<V>& q) {
   using T = ScalarOf<V>;
   const V ww = q.w * q.w, xx = q.x * q.x, yy = q.y * q.y, zz = q.z * q.z;
   const V wx = q.w * q.x, wy = q.w * q.y, wz = q.w * q.z, xy = q.x * q.y, xz = q.x * q.z, yz = q.y * q.z;
@@ -58,13 +58,13 @@ template <class V> inline Mat3<V> quat_to_matrix(const Quat<V>& q) {
                   T(2) * (xy + wz), ww - xx + yy - zz, T(2) * (yz - wx),
                   T(2) * (xz - wy), T(2) * (yz + wx), ww - xx - yy + zz}};
 }
-template <class V> inline Quat<V> quat_mul(const Quat<V>& a, const Quat<V>& b) {
+template <class V> ACH_INLINE Quat<V> quat_mul(const Quat<V>& a, const Quat<V>& b) {
   return {a.w * b.w - a.x * b.x - a.y * b.y - a.z * b.z, a.w * b.x + a.x * b.w + a.y * b.z - a.z * b.y,
           a.w * b.y - a.x * b.z + a.y * b.w + a.z * b.x, a.w * b.z + a.x * b.y - a.y * b.x + a.z * b.w};
 }
 /// exp of the rotation vector h·ω as a unit quaternion: [cos(θ/2), sin(θ/2)·ω/|ω|], θ = h|ω|.
 /// Near θ = 0 the Taylor series of sin(θ/2)/|ω| takes over (no division by zero reaches the result).
-template <class V> inline Quat<V> quat_exp(const Vec3<V>& w, const V& h) {
+template <class V> ACH_INLINE Quat<V> quat_exp(const Vec3<V>& w, const V& h) {
   using T = ScalarOf<V>;
   const V n = vsqrt(dot(w, w));
   const V half = T(0.5) * h * n;
@@ -76,10 +76,10 @@ template <class V> inline Quat<V> quat_exp(const Vec3<V>& w, const V& h) {
   return {c, k * w.x, k * w.y, k * w.z};
 }
 
-template <class V> inline Quat<V> load_quat(const V* q) { return {q[0], q[1], q[2], q[3]}; }
+template <class V> ACH_INLINE Quat<V> load_quat(const V* q) { return {q[0], q[1], q[2], q[3]}; }
 
 /// X_PB(q) = X_PJ · X_J(q).
-template <class V> inline Transform<V> joint_placement(const KJoint<ScalarOf<V>>& J, const V* q) {
+template <class V> ACH_INLINE Transform<V> joint_placement(const KJoint<ScalarOf<V>>& J, const V* q) {
   using T = ScalarOf<V>;
   const Vec3<V> zero{V(T(0)), V(T(0)), V(T(0))};
   Transform<V> X_JB{coord_rotation(0, V(T(0)), V(T(1))), zero};
@@ -125,7 +125,7 @@ template <class V> inline Transform<V> joint_placement(const KJoint<ScalarOf<V>>
 /// f(R_PB, p_PB) with joint J's placement in its own form: R_PB an AxisRotation when it turns
 /// about a coordinate axis of P (J.rot_axis; (c, s) read back from the matrix), and then p_PB an
 /// AxisOffset when the origin lies on a coordinate axis (J.offset_axis); else the full matrix and vector.
-template <class V, class Rot, class F> inline decltype(auto) with_offset(const KJoint<ScalarOf<V>>& J, const Rot& R, const Vec3<V>& p, F&& f) {
+template <class V, class Rot, class F> ACH_INLINE decltype(auto) with_offset(const KJoint<ScalarOf<V>>& J, const Rot& R, const Vec3<V>& p, F&& f) {
   switch (J.offset_axis) {
   case 0: return f(R, AxisOffset<0, V>{p.x});
   case 1: return f(R, AxisOffset<1, V>{p.y});
@@ -133,7 +133,7 @@ template <class V, class Rot, class F> inline decltype(auto) with_offset(const K
   default: return f(R, p);
   }
 }
-template <class V, class F> inline decltype(auto) with_placement(const KJoint<ScalarOf<V>>& J, const Transform<V>& X, F&& f) {
+template <class V, class F> ACH_INLINE decltype(auto) with_placement(const KJoint<ScalarOf<V>>& J, const Transform<V>& X, F&& f) {
   const Mat3<V>& R = X.R;
   switch (J.rot_axis) {
   case 0: return with_offset(J, AxisRotation<0, V>{R.m[4], R.m[7]}, X.p, f);
@@ -143,20 +143,20 @@ template <class V, class F> inline decltype(auto) with_placement(const KJoint<Sc
   }
 }
 /// X_PB⁻¹·m, X_PB*·f and X_PB* I X_PB⁻¹ for joint J's placement X_PB, through with_placement.
-template <class V> inline Motion<V> motion_to_child(const KJoint<ScalarOf<V>>& J, const Transform<V>& X, const Motion<V>& m_P) {
-  return with_placement(J, X, [&](const auto& R, const auto& p) { return motion_to_child(R, p, m_P); });
+template <class V> ACH_INLINE Motion<V> motion_to_child(const KJoint<ScalarOf<V>>& J, const Transform<V>& X, const Motion<V>& m_P) {
+  return with_placement(J, X, [&](const auto& R, const auto& p) __attribute__((always_inline)) { return motion_to_child(R, p, m_P); });
 }
-template <class V> inline Force<V> force_to_parent(const KJoint<ScalarOf<V>>& J, const Transform<V>& X, const Force<V>& f_B) {
-  return with_placement(J, X, [&](const auto& R, const auto& p) { return force_to_parent(R, p, f_B); });
+template <class V> ACH_INLINE Force<V> force_to_parent(const KJoint<ScalarOf<V>>& J, const Transform<V>& X, const Force<V>& f_B) {
+  return with_placement(J, X, [&](const auto& R, const auto& p) __attribute__((always_inline)) { return force_to_parent(R, p, f_B); });
 }
-template <class V> inline ABInertia<V> inertia_to_parent(const KJoint<ScalarOf<V>>& J, const Transform<V>& X, const ABInertia<V>& I) {
-  return with_placement(J, X, [&](const auto& R, const auto& p) { return inertia_to_parent(R, p, I); });
+template <class V> ACH_INLINE ABInertia<V> inertia_to_parent(const KJoint<ScalarOf<V>>& J, const Transform<V>& X, const ABInertia<V>& I) {
+  return with_placement(J, X, [&](const auto& R, const auto& p) __attribute__((always_inline)) { return inertia_to_parent(R, p, I); });
 }
 
 /// The columns of a multi-DOF joint's motion subspace S in B (nv of them), and c_J = S̊ q̇.
 /// `X_JB_R` is R_JB (for free joints, R_WB).
 template <class V>
-inline void multi_dof_subspace(const KJoint<ScalarOf<V>>& J, const V* q, const V* qd, const Mat3<V>& R_PB, Motion<V>* S,
+ACH_INLINE void multi_dof_subspace(const KJoint<ScalarOf<V>>& J, const V* q, const V* qd, const Mat3<V>& R_PB, Motion<V>* S,
                                Motion<V>& cJ) {
   using T = ScalarOf<V>;
   const V z(T(0)), o(T(1));
@@ -202,7 +202,7 @@ inline void multi_dof_subspace(const KJoint<ScalarOf<V>>& J, const V* q, const V
 
 /// q_out = q_in ⊕ h·v for one joint (q_out may alias q_in). Orientations move along the body-frame
 /// angular velocity: R ← R · exp(h[ω]×), as MuJoCo's mj_integratePos.
-template <class V> inline void integrate_joint(const KJoint<ScalarOf<V>>& J, V* q_out, const V* q_in, const V* v, const V& h) {
+template <class V> ACH_INLINE void integrate_joint(const KJoint<ScalarOf<V>>& J, V* q_out, const V* q_in, const V* v, const V& h) {
   switch (J.type) {
   case JointType::Revolute:
   case JointType::Prismatic:

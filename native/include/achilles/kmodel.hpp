@@ -30,6 +30,9 @@ template <class T> struct KJoint {
   // semi-implicit Euler step also h·damping, MuJoCo's implicit damping (d_step; set_step).
   bool has_d;
   T d_forward, d_step;
+  // The backward sweep's start of IA = I + Σ children's shares: a joint with no child starts it
+  // itself; otherwise its first child to be folded (the highest-numbered) writes I + its share.
+  bool has_child, first_child;
 };
 
 template <class T> struct KModel {
@@ -80,6 +83,12 @@ template <class T> struct KModel {
       k.d_forward = T(j.armature);
       k.d_step = T(j.armature);
       joints.push_back(k);
+    }
+    for (int i = static_cast<int>(joints.size()) - 1; i >= 0; --i) {
+      const int p = joints[i].parent;
+      if (p < 0) continue;
+      joints[i].first_child = !joints[p].has_child;
+      joints[p].has_child = true;
     }
   }
 

@@ -17,6 +17,12 @@
 #include <xsimd/xsimd.hpp>
 #endif
 
+// The kernels' helpers are forced inline. A spatial value is many packs (a 6×6 articulated
+// inertia is 21), and left to GCC's inliner budget, whether a helper's values pass through
+// memory changed from one translation unit or unrelated edit to the next (arm7 f32 × 16 once went
+// from 39 to 47 µs per step when a constructor became a function). The passes stay calls.
+#define ACH_INLINE [[gnu::always_inline]] inline
+
 namespace ach {
 inline namespace ACH_ISA_NS {
 
@@ -35,22 +41,22 @@ template <> struct PackTraits<double> {
   static constexpr int lanes = 1;
 };
 
-inline float vload(const float* p, float*) { return *p; }
-inline double vload(const double* p, double*) { return *p; }
-inline void vstore(float* p, float x) { *p = x; }
-inline void vstore(double* p, double x) { *p = x; }
-inline float vsqrt(float x) { return std::sqrt(x); }
-inline double vsqrt(double x) { return std::sqrt(x); }
-inline float vselect(bool m, float a, float b) { return m ? a : b; }
-inline double vselect(bool m, double a, double b) { return m ? a : b; }
-inline float vabs(float x) { return std::fabs(x); }
-inline double vabs(double x) { return std::fabs(x); }
-inline bool vany(bool m) { return m; }
+ACH_INLINE float vload(const float* p, float*) { return *p; }
+ACH_INLINE double vload(const double* p, double*) { return *p; }
+ACH_INLINE void vstore(float* p, float x) { *p = x; }
+ACH_INLINE void vstore(double* p, double x) { *p = x; }
+ACH_INLINE float vsqrt(float x) { return std::sqrt(x); }
+ACH_INLINE double vsqrt(double x) { return std::sqrt(x); }
+ACH_INLINE float vselect(bool m, float a, float b) { return m ? a : b; }
+ACH_INLINE double vselect(bool m, double a, double b) { return m ? a : b; }
+ACH_INLINE float vabs(float x) { return std::fabs(x); }
+ACH_INLINE double vabs(double x) { return std::fabs(x); }
+ACH_INLINE bool vany(bool m) { return m; }
 inline bool vlane(bool m, int) { return m; }
 inline float vlane(float x, int) { return x; }
 inline double vlane(double x, int) { return x; }
-inline bool vor(bool a, bool b) { return a || b; }
-inline bool vnot(bool a) { return !a; }
+ACH_INLINE bool vor(bool a, bool b) { return a || b; }
+ACH_INLINE bool vnot(bool a) { return !a; }
 
 #if ACHILLES_SIMD
 
@@ -75,15 +81,15 @@ template <class B, int K> struct Wide {
 };
 
 #define ACH_WIDE_BINOP(OP)                                                                      \
-  template <class B, int K> inline Wide<B, K> operator OP(const Wide<B, K>& a, const Wide<B, K>& b) { \
+  template <class B, int K> ACH_INLINE Wide<B, K> operator OP(const Wide<B, K>& a, const Wide<B, K>& b) { \
     Wide<B, K> o;                                                                               \
     for (int k = 0; k < K; ++k) o.r[k] = a.r[k] OP b.r[k];                                       \
     return o;                                                                                   \
   }                                                                                             \
-  template <class B, int K> inline Wide<B, K> operator OP(const Wide<B, K>& a, typename B::value_type b) { \
+  template <class B, int K> ACH_INLINE Wide<B, K> operator OP(const Wide<B, K>& a, typename B::value_type b) { \
     return a OP Wide<B, K>(b);                                                                  \
   }                                                                                             \
-  template <class B, int K> inline Wide<B, K> operator OP(typename B::value_type a, const Wide<B, K>& b) { \
+  template <class B, int K> ACH_INLINE Wide<B, K> operator OP(typename B::value_type a, const Wide<B, K>& b) { \
     return Wide<B, K>(a) OP b;                                                                  \
   }
 ACH_WIDE_BINOP(+)
@@ -93,12 +99,12 @@ ACH_WIDE_BINOP(/)
 #undef ACH_WIDE_BINOP
 
 #define ACH_WIDE_CMP(OP)                                                                        \
-  template <class B, int K> inline WideMask<B, K> operator OP(const Wide<B, K>& a, const Wide<B, K>& b) { \
+  template <class B, int K> ACH_INLINE WideMask<B, K> operator OP(const Wide<B, K>& a, const Wide<B, K>& b) { \
     WideMask<B, K> o;                                                                           \
     for (int k = 0; k < K; ++k) o.r[k] = a.r[k] OP b.r[k];                                       \
     return o;                                                                                   \
   }                                                                                             \
-  template <class B, int K> inline WideMask<B, K> operator OP(const Wide<B, K>& a, typename B::value_type b) { \
+  template <class B, int K> ACH_INLINE WideMask<B, K> operator OP(const Wide<B, K>& a, typename B::value_type b) { \
     return a OP Wide<B, K>(b);                                                                  \
   }
 ACH_WIDE_CMP(<)
@@ -109,7 +115,7 @@ ACH_WIDE_CMP(==)
 ACH_WIDE_CMP(!=)
 #undef ACH_WIDE_CMP
 
-template <class B, int K> inline Wide<B, K> operator-(const Wide<B, K>& a) {
+template <class B, int K> ACH_INLINE Wide<B, K> operator-(const Wide<B, K>& a) {
   Wide<B, K> o;
   for (int k = 0; k < K; ++k) o.r[k] = -a.r[k];
   return o;
@@ -121,40 +127,40 @@ template <class B, int K> struct PackTraits<Wide<B, K>> {
   static constexpr int lanes = Wide<B, K>::lanes;
 };
 
-template <class B, int K> inline Wide<B, K> vload(const typename B::value_type* p, Wide<B, K>*) {
+template <class B, int K> ACH_INLINE Wide<B, K> vload(const typename B::value_type* p, Wide<B, K>*) {
   Wide<B, K> o;
   for (int k = 0; k < K; ++k) o.r[k] = B::load_unaligned(p + k * B::size);
   return o;
 }
-template <class B, int K> inline void vstore(typename B::value_type* p, const Wide<B, K>& x) {
+template <class B, int K> ACH_INLINE void vstore(typename B::value_type* p, const Wide<B, K>& x) {
   for (int k = 0; k < K; ++k) x.r[k].store_unaligned(p + k * B::size);
 }
-template <class B, int K> inline Wide<B, K> vsqrt(const Wide<B, K>& a) {
+template <class B, int K> ACH_INLINE Wide<B, K> vsqrt(const Wide<B, K>& a) {
   Wide<B, K> o;
   for (int k = 0; k < K; ++k) o.r[k] = xsimd::sqrt(a.r[k]);
   return o;
 }
-template <class B, int K> inline Wide<B, K> vabs(const Wide<B, K>& a) {
+template <class B, int K> ACH_INLINE Wide<B, K> vabs(const Wide<B, K>& a) {
   Wide<B, K> o;
   for (int k = 0; k < K; ++k) o.r[k] = xsimd::abs(a.r[k]);
   return o;
 }
-template <class B, int K> inline Wide<B, K> vselect(const WideMask<B, K>& m, const Wide<B, K>& a, const Wide<B, K>& b) {
+template <class B, int K> ACH_INLINE Wide<B, K> vselect(const WideMask<B, K>& m, const Wide<B, K>& a, const Wide<B, K>& b) {
   Wide<B, K> o;
   for (int k = 0; k < K; ++k) o.r[k] = xsimd::select(m.r[k], a.r[k], b.r[k]);
   return o;
 }
-template <class B, int K> inline bool vany(const WideMask<B, K>& m) {
+template <class B, int K> ACH_INLINE bool vany(const WideMask<B, K>& m) {
   bool any = false;
   for (int k = 0; k < K; ++k) any = any || xsimd::any(m.r[k]);
   return any;
 }
-template <class B, int K> inline WideMask<B, K> vor(const WideMask<B, K>& a, const WideMask<B, K>& b) {
+template <class B, int K> ACH_INLINE WideMask<B, K> vor(const WideMask<B, K>& a, const WideMask<B, K>& b) {
   WideMask<B, K> o;
   for (int k = 0; k < K; ++k) o.r[k] = a.r[k] | b.r[k];
   return o;
 }
-template <class B, int K> inline WideMask<B, K> vnot(const WideMask<B, K>& a) {
+template <class B, int K> ACH_INLINE WideMask<B, K> vnot(const WideMask<B, K>& a) {
   WideMask<B, K> o;
   for (int k = 0; k < K; ++k) o.r[k] = !a.r[k];
   return o;
@@ -178,12 +184,12 @@ template <class V> using ScalarOf = typename PackTraits<V>::Scalar;
 template <class V> using MaskOf = typename PackTraits<V>::Mask;
 template <class V> constexpr int lanes_of = PackTraits<V>::lanes;
 
-template <class V> inline V load(const ScalarOf<V>* p) { return vload(p, static_cast<V*>(nullptr)); }
+template <class V> ACH_INLINE V load(const ScalarOf<V>* p) { return vload(p, static_cast<V*>(nullptr)); }
 
 // Non-finite test: x − x is 0 for finite x and NaN otherwise, and NaN is the one value not equal
 // to itself. Written as !(d == d), never d != d: xsimd's != is an *ordered* compare on AVX and
 // AVX-512 (false when either side is NaN), so d != d would never see a NaN there.
-template <class V> inline MaskOf<V> nonfinite(const V& x) {
+template <class V> ACH_INLINE MaskOf<V> nonfinite(const V& x) {
   const V d = x - x;
   return vnot(d == d);
 }

@@ -48,14 +48,14 @@ template <> struct TrigConst<double> {
 };
 
 /// Round to nearest integer (ties to even) for |x| < 2^22 (float) / 2^51 (double).
-template <class V> inline V round_nearest(const V& x) {
+template <class V> ACH_INLINE V round_nearest(const V& x) {
   using T = ScalarOf<V>;
   const T m = TrigConst<T>::round_magic;
   return (x + m) - m;
 }
 
 /// s = sin x, c = cos x.
-template <class V> inline void sincos(const V& x, V& s, V& c) {
+template <class V> ACH_INLINE void sincos(const V& x, V& s, V& c) {
   using T = ScalarOf<V>;
   using C = TrigConst<T>;
   const V k = round_nearest(x * C::two_over_pi);

@@ -76,7 +76,7 @@ template <class V> inline void mul_M(const KModel<ScalarOf<V>>& M, const JointWo
   const int n = static_cast<int>(M.joints.size());
   for (int i = 0; i < n; ++i) {
     const auto& J = M.joints[i];
-    const RigidInertia<V> I{V(J.m), const_vec<V>(J.h), Sym3<V>{V(J.I_o[0]), V(J.I_o[1]), V(J.I_o[2]), V(J.I_o[3]), V(J.I_o[4]), V(J.I_o[5])}};
+    const RigidInertia<V> I = rigid_inertia<V>(J);
     T.f[i] = mul(I, T.m[i]);
   }
   pass_wrench_to_joints(M, W, T.f, out);
