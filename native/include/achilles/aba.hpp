@@ -185,7 +185,7 @@ template <class V> inline void pass_velocity(const KModel<ScalarOf<V>>& M, Joint
     Motion<V> vel = J.parent >= 0 ? motion_to_child(J, w.X, W[J.parent].vel) : Motion<V>{{z, z, z}, {z, z, z}};
     Motion<V> c;
     if (J.unit_axis >= 0) {
-      auto unit = [&]<int K>() __attribute__((always_inline)) {
+      auto unit = [&]<int K>() ACH_ALWAYS_INLINE {
         add_comp<K>(vel, qdi[0]);
         c = ACH_BUG(CoriolisDropped) ? Motion<V>{{z, z, z}, {z, z, z}} : cross_motion_axis<K>(vel, qdi[0]);
       };
@@ -241,7 +241,7 @@ template <class V> inline void pass_aba_backward(const KModel<ScalarOf<V>>& M, J
     if (!J.has_child) Ia = to_articulated(rigid_inertia<V>(J));
     Force<V>& pa = w.pA;
     if (J.unit_axis >= 0) {
-      auto unit = [&]<int K>() __attribute__((always_inline)) {
+      auto unit = [&]<int K>() ACH_ALWAYS_INLINE {
         const Force<V> U = ia_column<K>(w.IA);
         const V Dinv = J.has_d ? T(1) / (comp<K>(U) + V(stepping ? J.d_step : J.d_forward)) : T(1) / comp<K>(U);
         const V u = taui[0] - comp<K>(w.pA);
@@ -316,7 +316,7 @@ template <class V> inline void pass_aba_forward(const KModel<ScalarOf<V>>& M, Jo
     Motion<V> a = root ? motion_to_child(J, w.X, a_world) : motion_to_child(J, w.X, W[J.parent].acc) + w.c;
     V* qddi = qdd + J.voff;
     if (J.unit_axis >= 0) {
-      auto unit = [&]<int K>() __attribute__((always_inline)) {
+      auto unit = [&]<int K>() ACH_ALWAYS_INLINE {
         const V x = w.Dinv[0] * (w.u[0] - dot(w.U[0], a));
         qddi[0] = x;
         add_comp<K>(a, x);

@@ -144,13 +144,13 @@ template <class V, class F> ACH_INLINE decltype(auto) with_placement(const KJoin
 }
 /// X_PB⁻¹·m, X_PB*·f and X_PB* I X_PB⁻¹ for joint J's placement X_PB, through with_placement.
 template <class V> ACH_INLINE Motion<V> motion_to_child(const KJoint<ScalarOf<V>>& J, const Transform<V>& X, const Motion<V>& m_P) {
-  return with_placement(J, X, [&](const auto& R, const auto& p) __attribute__((always_inline)) { return motion_to_child(R, p, m_P); });
+  return with_placement(J, X, [&](const auto& R, const auto& p) ACH_ALWAYS_INLINE { return motion_to_child(R, p, m_P); });
 }
 template <class V> ACH_INLINE Force<V> force_to_parent(const KJoint<ScalarOf<V>>& J, const Transform<V>& X, const Force<V>& f_B) {
-  return with_placement(J, X, [&](const auto& R, const auto& p) __attribute__((always_inline)) { return force_to_parent(R, p, f_B); });
+  return with_placement(J, X, [&](const auto& R, const auto& p) ACH_ALWAYS_INLINE { return force_to_parent(R, p, f_B); });
 }
 template <class V> ACH_INLINE ABInertia<V> inertia_to_parent(const KJoint<ScalarOf<V>>& J, const Transform<V>& X, const ABInertia<V>& I) {
-  return with_placement(J, X, [&](const auto& R, const auto& p) __attribute__((always_inline)) { return inertia_to_parent(R, p, I); });
+  return with_placement(J, X, [&](const auto& R, const auto& p) ACH_ALWAYS_INLINE { return inertia_to_parent(R, p, I); });
 }
 
 /// The columns of a multi-DOF joint's motion subspace S in B (nv of them), and c_J = S̊ q̇.

@@ -21,7 +21,14 @@
 // inertia is 21), and left to GCC's inliner budget, whether a helper's values pass through
 // memory changed from one translation unit or unrelated edit to the next (arm7 f32 × 16 once went
 // from 39 to 47 µs per step when a constructor became a function). The passes stay calls.
-#define ACH_INLINE [[gnu::always_inline]] inline
+// The sanitizer build (-O1 with ASan) defines ACH_NO_FORCE_INLINE: forced inlining there only makes its
+// kernel compiles many minutes longer, and inlining changes no result.
+#ifdef ACH_NO_FORCE_INLINE
+#define ACH_ALWAYS_INLINE
+#else
+#define ACH_ALWAYS_INLINE __attribute__((always_inline))
+#endif
+#define ACH_INLINE ACH_ALWAYS_INLINE inline
 
 namespace ach {
 inline namespace ACH_ISA_NS {
