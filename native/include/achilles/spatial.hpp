@@ -205,40 +205,36 @@ template <class V> ACH_INLINE Mat3<V> rotate(const Mat3<V>& R, const Mat3<V>& B)
   return o;
 }
 
-/// R B Rᵀ for full B (row-major m), about a coordinate axis: T = R B, then T Rᵀ.
-template <int K, class V> ACH_INLINE Mat3<V> rotate(const AxisRotation<K, V>& R, const Mat3<V>& B) {
+/// T = R·M about a coordinate axis: rows I and J of M turn, row K stays.
+template <int K, class V> ACH_INLINE Mat3<V> mul(const AxisRotation<K, V>& R, const Mat3<V>& M) {
   constexpr int I = AxisRotation<K, V>::I, J = AxisRotation<K, V>::J;
-  const V c = R.c, s = R.s;
-  V t[9];
+  Mat3<V> t;
   for (int col = 0; col < 3; ++col) {
-    t[K * 3 + col] = B.m[K * 3 + col];
-    t[I * 3 + col] = c * B.m[I * 3 + col] - s * B.m[J * 3 + col];
-    t[J * 3 + col] = s * B.m[I * 3 + col] + c * B.m[J * 3 + col];
+    t.m[K * 3 + col] = M.m[K * 3 + col];
+    t.m[I * 3 + col] = R.c * M.m[I * 3 + col] - R.s * M.m[J * 3 + col];
+    t.m[J * 3 + col] = R.s * M.m[I * 3 + col] + R.c * M.m[J * 3 + col];
   }
+  return t;
+}
+/// Entry (r, col) of T·Rᵀ about a coordinate axis: columns I and J of T turn, column K stays.
+template <int K, class V> ACH_INLINE V mul_transposed(const Mat3<V>& T, const AxisRotation<K, V>& R, int r, int col) {
+  constexpr int I = AxisRotation<K, V>::I, J = AxisRotation<K, V>::J;
+  if (col == K) return T.m[r * 3 + K];
+  if (col == I) return R.c * T.m[r * 3 + I] - R.s * T.m[r * 3 + J];
+  return R.s * T.m[r * 3 + I] + R.c * T.m[r * 3 + J];
+}
+/// R B Rᵀ for full B, about a coordinate axis.
+template <int K, class V> ACH_INLINE Mat3<V> rotate(const AxisRotation<K, V>& R, const Mat3<V>& B) {
+  const Mat3<V> t = mul(R, B);
   Mat3<V> o;
-  for (int r = 0; r < 3; ++r) {
-    o.m[r * 3 + K] = t[r * 3 + K];
-    o.m[r * 3 + I] = c * t[r * 3 + I] - s * t[r * 3 + J];
-    o.m[r * 3 + J] = s * t[r * 3 + I] + c * t[r * 3 + J];
-  }
+  for (int r = 0; r < 3; ++r)
+    for (int col = 0; col < 3; ++col) o.m[r * 3 + col] = mul_transposed(t, R, r, col);
   return o;
 }
-/// R S Rᵀ for symmetric S, about a coordinate axis (the upper triangle of T Rᵀ, T = R S).
+/// R S Rᵀ for symmetric S, about a coordinate axis (the upper triangle of R S Rᵀ).
 template <int K, class V> ACH_INLINE Sym3<V> rotate(const AxisRotation<K, V>& R, const Sym3<V>& S) {
-  const Mat3<V> full{{S.xx, S.xy, S.xz, S.xy, S.yy, S.yz, S.xz, S.yz, S.zz}};
-  constexpr int I = AxisRotation<K, V>::I, J = AxisRotation<K, V>::J;
-  const V c = R.c, s = R.s;
-  V t[9];
-  for (int col = 0; col < 3; ++col) {
-    t[K * 3 + col] = full.m[K * 3 + col];
-    t[I * 3 + col] = c * full.m[I * 3 + col] - s * full.m[J * 3 + col];
-    t[J * 3 + col] = s * full.m[I * 3 + col] + c * full.m[J * 3 + col];
-  }
-  auto e = [&](int r, int col) -> V {
-    if (col == K) return t[r * 3 + K];
-    if (col == I) return c * t[r * 3 + I] - s * t[r * 3 + J];
-    return s * t[r * 3 + I] + c * t[r * 3 + J];
-  };
+  const Mat3<V> t = mul(R, Mat3<V>{{S.xx, S.xy, S.xz, S.xy, S.yy, S.yz, S.xz, S.yz, S.zz}});
+  auto e = [&](int r, int col) ACH_ALWAYS_INLINE { return mul_transposed(t, R, r, col); };
   return {e(0, 0), e(1, 1), e(2, 2), e(0, 1), e(0, 2), e(1, 2)};
 }
 
