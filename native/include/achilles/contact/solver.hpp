@@ -151,12 +151,6 @@ template <class V> inline V dotv(const V* a, const V* b, int n) {
   return s;
 }
 
-// Per-tree solver scalars (ConstraintWork::tree(k)): after island_sum every tree of an island holds
-// the island's value, so each island gets its own step and β (MuJoCo's per-island CG).
-enum TreeVec { TV_C1, TV_C2, TV_COST, TV_D1, TV_D2, TV_ALPHA, TV_LO, TV_HI, TV_BEST, TV_SLOPE, TV_DY, TV_YMY, TV_YMG, TV_DG, TV_DD, TV_GG,
-               TV_BEST_COST, TV_SCALE, TV_ROWS_COST, TV_ROWS_D1, TV_ROWS_D2 };
-enum TreeMask { TM_HAS_HI, TM_DESCENT, TM_DONE, TM_IN_ISLAND, TM_SETTLED };
-
 /// The line search's per-row constants (its direction is fixed): the cost at α = 0 and D·jv².
 template <class V> inline void line_prepare(ConstraintWork<V>& cw) {
   using T = ScalarOf<V>;

@@ -16,6 +16,13 @@
 namespace ach {
 inline namespace ACH_ISA_NS {
 
+// Per-tree solver scalars (ConstraintWork::tree(k)): after island_sum every tree of an island holds
+// the island's value, so each island gets its own step and β (MuJoCo's per-island CG).
+enum TreeVec { TV_C1, TV_C2, TV_COST, TV_D1, TV_D2, TV_ALPHA, TV_LO, TV_HI, TV_BEST, TV_SLOPE, TV_DY, TV_YMY, TV_YMG, TV_DG, TV_DD, TV_GG,
+               TV_BEST_COST, TV_SCALE, TV_ROWS_COST, TV_ROWS_D1, TV_ROWS_D2, TV_COUNT };
+// Per-tree solver lane masks (ConstraintWork::tree_mask(k)); TM_IN_ISLAND is set by the island pass.
+enum TreeMask { TM_HAS_HI, TM_DESCENT, TM_DONE, TM_IN_ISLAND, TM_SETTLED, TM_COUNT };
+
 template <class V> struct ConstraintWork {
   int nrows = 0, nfric_rows = 0, nlimit_rows = 0, first_contact = 0;
   // per row slot
@@ -66,7 +73,7 @@ template <class V> struct ConstraintWork {
   V* island_tmp;           // kIslandSums × ntrees
   V* tv;           // kTreeVecs × ntrees
   MaskOf<V>* tm;   // kTreeMasks × ntrees
-  static constexpr int kTreeVecs = 21, kTreeMasks = 5;
+  static constexpr int kTreeVecs = TV_COUNT, kTreeMasks = TM_COUNT;
   static constexpr int kIslandSums = 6; // island_sums' most arrays at once
   V* tree(int k) const { return tv + static_cast<std::size_t>(k) * ntrees_; }
   MaskOf<V>* tree_mask(int k) const { return tm + static_cast<std::size_t>(k) * ntrees_; }
