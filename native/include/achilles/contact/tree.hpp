@@ -146,7 +146,7 @@ template <class V> inline void mass_diagonal(const KModel<ScalarOf<V>>& M, const
   const int n = static_cast<int>(M.joints.size());
   for (int i = 0; i < n; ++i) {
     const auto& J = M.joints[i];
-    Ic[i] = to_articulated(RigidInertia<V>{V(J.m), const_vec<V>(J.h), Sym3<V>{V(J.I_o[0]), V(J.I_o[1]), V(J.I_o[2]), V(J.I_o[3]), V(J.I_o[4]), V(J.I_o[5])}});
+    Ic[i] = to_articulated(rigid_inertia<V>(J));
   }
   for (int i = n - 1; i >= 0; --i) {
     const auto& J = M.joints[i];
