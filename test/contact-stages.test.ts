@@ -7,7 +7,7 @@ import { describe, expect, test } from 'vitest';
 import { engineAddon } from '../src/engine/native.js';
 import type { EngineConstraintAnswer, RowBlock } from '../src/validation/contact/engine.js';
 import { contactStateReferences, contactStateRows, matchBlocks, mujocoBlocks, type ContactStateReference } from '../src/validation/contact/per-state.js';
-import { tipTimes } from '../src/validation/contact/trajectory.js';
+import { distanceToRange, dominoTwinStarts, nudgeUlps, tipTimes } from '../src/validation/contact/trajectory.js';
 import { sceneModel } from '../src/validation/contact/exact.js';
 import { mujocoRollout } from '../src/validation/contact/mujoco.js';
 
@@ -92,4 +92,37 @@ describe('the domino scene\'s stated MuJoCo tip times', () => {
     rest.slice(0, 9).forEach((a) => expect(Math.abs(a - 78)).toBeLessThan(1));
     expect(rest[9]).toBeCloseTo(90, 1);
   }, 60_000);
+});
+
+describe('the domino gates\' range from MuJoCo\'s round-off twins', () => {
+  test('a nudge is one unit in the last place, of a double or a float, either sign', () => {
+    for (const x of [0.005314, -0.25, 1.5]) {
+      expect(nudgeUlps(x, 1)).toBeGreaterThan(x);
+      expect(nudgeUlps(nudgeUlps(x, 1), -1)).toBe(x);
+      expect(nudgeUlps(x, 1) - x).toBeLessThan(Math.abs(x) * 2.3e-16);
+      const f = Math.fround(x);
+      const up = nudgeUlps(f, 1, true);
+      expect(up).toBe(Math.fround(up)); // still a float
+      expect(up - f).toBeGreaterThan(0);
+      expect(up - f).toBeLessThan(Math.abs(f) * 1.2e-7);
+    }
+  });
+  test('twins differ from the start in one coordinate each, and from each other', () => {
+    const m = sceneModel('domino-amplifier');
+    const starts = dominoTwinStarts(m, 12);
+    expect(starts).toHaveLength(13);
+    const keys = new Set(starts.map((s) => s.qpos.join(',')));
+    expect(keys.size).toBe(13);
+    for (const s of starts.slice(1)) expect(s.qpos.filter((x, k) => x !== starts[0].qpos[k])).toHaveLength(1);
+    const f32 = dominoTwinStarts(m, 4, true);
+    for (const s of f32) expect(s.qpos.every((x) => x === Math.fround(x))).toBe(true);
+  });
+  test('the distance to the range is 0 inside it and grows outside; a run that never tips agrees only with one that never does', () => {
+    expect(distanceToRange(5.5, [5.4, 5.7, 5.6])).toBe(0);
+    expect(distanceToRange(5.3, [5.4, 5.7])).toBeCloseTo(0.1, 12);
+    expect(distanceToRange(5.9, [5.4, 5.7])).toBeCloseTo(0.2, 12);
+    expect(distanceToRange(Infinity, [5.4, 5.7])).toBe(Infinity);
+    expect(distanceToRange(Infinity, [5.4, Infinity])).toBe(0);
+    expect(distanceToRange(6, [Infinity])).toBe(Infinity);
+  });
 });

@@ -8,7 +8,7 @@ import type { OutputSink } from '../../reports/atomic.js';
 import { writeChart } from '../../reports/render.js';
 import { formatSig, markdownTable } from '../../reports/table.js';
 import type { SuiteResult } from '../suite.js';
-import { DOMINO_REST_BAR, DOMINO_TIP_BAR, DOMINO_TIP_DEG } from './trajectory.js';
+import { DOMINO_REST_BAR, DOMINO_REST_ITERATIONS, DOMINO_TIP_BAR, DOMINO_TIP_DEG, DOMINO_TWINS } from './trajectory.js';
 
 const median = (xs: readonly number[]) => {
   const s = [...xs].filter(Number.isFinite).sort((a, b) => a - b);
@@ -37,11 +37,24 @@ export function contactTables(r: SuiteResult): string[] {
   }
   for (const d of c.domino) {
     out.push(`## Contact: domino amplifier (${d.precision})`, '');
-    out.push(`Time each domino first tips past ${DOMINO_TIP_DEG}° (s) and its angle at 8 s (°); bars ${DOMINO_TIP_BAR * 1000} ms and ${DOMINO_REST_BAR}° against MuJoCo's Newton run. MuJoCo's CG capped at 20 iterations shows how much the solver alone moves them.`, '');
+    out.push(`Time each domino first tips past ${DOMINO_TIP_DEG}° (s), ours at the scene's 20 iterations, and its angle at 8 s (°), ours converged (${DOMINO_REST_ITERATIONS} iterations). The amplifier turns round-off into tens of milliseconds, so MuJoCo runs from the scene's start, value first, and from ${DOMINO_TWINS} twins one ulp away, range in brackets. Bars ${DOMINO_TIP_BAR * 1000} ms and ${DOMINO_REST_BAR}° from the range of the runs named gated (tips: ${d.tip.gated.join(', ')}; rest angles: ${d.rest.gated.join(', ')}).`, '');
+    const span = (runs: number[][], b: number) => {
+      const xs = runs.map((r) => r[b]);
+      return `${formatSig(xs[0], 4)} (${formatSig(Math.min(...xs), 4)}–${formatSig(Math.max(...xs), 4)})`;
+    };
     out.push(
       markdownTable(
-        ['domino', 'tip: ours', 'tip: MuJoCo', 'tip: MuJoCo CG-20', 'rest: ours', 'rest: MuJoCo', 'rest: MuJoCo CG-20'],
-        d.tip.ours.map((_, b) => [String(b), formatSig(d.tip.ours[b], 4), formatSig(d.tip.mujoco[b], 4), formatSig(d.tip.mujocoCg20[b], 4), formatSig(d.rest.ours[b], 4), formatSig(d.rest.mujoco[b], 4), formatSig(d.rest.mujocoCg20[b], 4)]),
+        ['domino', 'tip: ours', 'tip: Newton', 'tip: CG-20', 'tip: Newton, f32 state', 'rest: ours', 'rest: Newton', 'rest: Newton, f32 state'],
+        d.tip.ours.map((_, b) => [
+          String(b),
+          formatSig(d.tip.ours[b], 4),
+          span(d.tip.mujoco.newton, b),
+          span(d.tip.mujoco.cg20, b),
+          span(d.tip.mujoco.newton32, b),
+          formatSig(d.rest.ours[b], 4),
+          span(d.rest.mujoco.newton, b),
+          span(d.rest.mujoco.newton32, b),
+        ]),
       ),
     );
   }
@@ -52,10 +65,11 @@ export async function writeContactCharts(out: OutputSink, r: SuiteResult): Promi
   const c = r.contact;
   if (!c) return;
   for (const d of c.domino) {
+    const runs = (label: string, rs: number[][], b: number) => rs.map((r, k) => ({ domino: b, tip: r[b], source: k ? `${label}, one-ulp twins` : label }));
     const data = d.tip.ours.flatMap((_, b) => [
       { domino: b, tip: d.tip.ours[b], source: `achilles ${d.precision}` },
-      { domino: b, tip: d.tip.mujoco[b], source: 'MuJoCo (Newton)' },
-      { domino: b, tip: d.tip.mujocoCg20[b], source: 'MuJoCo (CG, 20 iterations)' },
+      ...runs('MuJoCo (Newton)', d.tip.mujoco.newton, b),
+      ...runs('MuJoCo (CG, 20 iterations)', d.tip.mujoco.cg20, b),
     ]).filter((x) => Number.isFinite(x.tip));
     await writeChart(out, `contact-domino-tip-times-${d.precision}`, scatter({ title: `domino amplifier: time each domino tips past ${DOMINO_TIP_DEG}° (${d.precision})`, data, x: 'domino', y: 'tip', color: 'source', xTitle: 'domino (each 1.5× the last)', yTitle: 'tip time (s)' }));
     if (d.penetration.length) {

@@ -5,7 +5,17 @@
 //               These are the issue's tolerances; MuJoCo's own sensitivity (contact-anchors §4.4:
 //               solver choice 4–8 ms and 0.07–0.09°, solref ×2 up to 0.51°, μ 0.6 166 ms) makes
 //               56 ms loose for solver choices and tight for friction, 0.3° tighter than a solref or
-//               margin change. MuJoCo's own CG capped at 20 iterations is run too and reported.
+//               margin change. But the amplifier also amplifies round-off. MuJoCo started one ulp
+//               away (dominoTwinStarts) moves the later tip times by up to 74 ms with Newton and
+//               by up to 268 ms with CG capped at 20 iterations (the scene's solver, and ours), and
+//               rest angles by tenths of a degree; our engine moves as much (scripts/
+//               domino-sensitivity.py). So "MuJoCo's time" is the range its runs span from the
+//               scene's start and its DOMINO_TWINS twins, and each gate measures ours from that
+//               range (0 inside it), with the issue's bars: tip times (ours at the scene's 20
+//               iterations) from MuJoCo's Newton and CG-20 runs; rest angles (ours converged,
+//               DOMINO_REST_ITERATIONS) from its Newton runs. For f32 the range also holds MuJoCo's
+//               Newton runs with the state rounded to float32 after every step, from twins one
+//               float32 ulp apart: the round-off of the precision at hand.
 //   box-stack   scenes/box-stack.arow, 10 s: stands in both engines (every box's tilt below
 //               STACK_TILT_BAR and its centre within STACK_DRIFT_BAR of where it started, in 3-D:
 //               it settles by under a millimetre, a box falling through the floor or off moves more).
@@ -28,13 +38,15 @@ import { F32_PERTURBATIONS, perturbedModels, perturbState } from '../states.js';
 import type { CheckRow } from '../types.js';
 import { sceneModel } from './exact.js';
 import { limitPendulumModel } from './models.js';
-import { initialState, mujocoRollout, type RolloutAnswer } from './mujoco.js';
+import { contactXml, initialState, mujocoRollout, queryContact, type ContactQuery, type RolloutAnswer, type StateQuery } from './mujoco.js';
 import { engineRollout } from './rollout.js';
 import { ciSampling } from '../sampling.js';
 
 export const DOMINO_TIP_DEG = 45;
 export const DOMINO_TIP_BAR = 0.056;
 export const DOMINO_REST_BAR = 0.3;
+/** MuJoCo runs of the dominoes from starts one ulp away from the scene's (dominoTwinStarts), per solver. */
+export const DOMINO_TWINS = 8;
 export const STACK_TILT_BAR = 2;
 export const STACK_DRIFT_BAR = 0.02;
 const PENETRATION_EVERY = 10;
@@ -59,8 +71,54 @@ export function tipTimes(qs: readonly number[][], t: readonly number[], nbody: n
   return { tip, rest };
 }
 
+/** x nudged by `ulps` units in the last place of a double, or of a float (x a float) with `f32`. */
+export function nudgeUlps(x: number, ulps: number, f32 = false): number {
+  const step = x < 0 ? -ulps : ulps; // the bit pattern of a negative number runs the other way
+  if (f32) {
+    const f = new Float32Array([x]);
+    new Int32Array(f.buffer)[0] += step;
+    return f[0];
+  }
+  const f = new Float64Array([x]);
+  new BigInt64Array(f.buffer)[0] += BigInt(step);
+  return f[0];
+}
+
+/** The domino start and `n` twins, twin k with one free body's x position one ulp up (bodies in
+ *  turn, then one ulp down): round-off-sized changes of the start. `f32`: float32 ulps, from the
+ *  start rounded to float32 (what a float32 engine holds). */
+export function dominoTwinStarts(model: ModelDesc, n: number, f32 = false): StateQuery[] {
+  const s0 = initialState(model);
+  const q0 = f32 ? s0.qpos.map(Math.fround) : s0.qpos;
+  const nb = model.bodies.length;
+  return Array.from({ length: n + 1 }, (_, k) => {
+    const qpos = q0.slice();
+    const b = (k - 1) % nb;
+    if (k > 0) qpos[7 * b] = nudgeUlps(qpos[7 * b], Math.floor((k - 1) / nb) % 2 ? -1 : 1, f32);
+    return { ...s0, qpos };
+  });
+}
+
+/** Distance from x to the range of `runs` (0 inside it; runs that never tip are Infinity). */
+export function distanceToRange(x: number, runs: readonly number[]): number {
+  if (runs.some((r) => r === x)) return 0;
+  const lo = Math.min(...runs);
+  const hi = Math.max(...runs);
+  if (x >= lo && x <= hi) return 0;
+  const d = Math.min(Math.abs(x - lo), Math.abs(x - hi));
+  return Number.isNaN(d) ? Infinity : d;
+}
+
+export interface DominoRuns<T> {
+  newton: T[];
+  cg20: T[];
+  newton32: T[];
+}
+
 export interface ContactTrajectoryReference {
-  domino: { model: ModelDesc; newton: RolloutAnswer; newton32: RolloutAnswer; cg20: RolloutAnswer; t: number[] };
+  /** MuJoCo's runs, each from the scene's start and then its DOMINO_TWINS twins (dominoTwinStarts):
+   *  Newton, CG capped at 20 iterations, and Newton with the state rounded to float32 (f32 twins). */
+  domino: { model: ModelDesc; runs: DominoRuns<RolloutAnswer>; t: number[] };
   stack: { model: ModelDesc; newton: RolloutAnswer; t: number[] };
   pendulum: { model: ModelDesc; newton: RolloutAnswer; twins: RolloutAnswer[]; t: number[] };
 }
@@ -80,16 +138,19 @@ export async function contactTrajectoryReference(python: string, seed: number): 
     const p = perturbState(pend, { q: s0.qpos, v: s0.qvel, tau: s0.tau }, new Rng(seedFor(seed, 'limit-pendulum', 'contact-f32-state', String(k))));
     return mujocoRollout(python, tm, { steps: pSteps, round32: true, state: { qpos: p.q, qvel: p.v, tau: p.tau } });
   });
-  const [dn, d32, dc, sn, pn, ...pt] = await Promise.all([
-    mujocoRollout(python, domino, { steps: dSteps }),
-    mujocoRollout(python, domino, { steps: dSteps, round32: true }), // the f32 tip-time floor
-    mujocoRollout(python, domino, { steps: dSteps, solver: 'cg', iterations: domino.solver?.iterations ?? 20, tolerance: 0 }),
-    mujocoRollout(python, stack, { steps: sSteps, every: PENETRATION_EVERY }),
-    mujocoRollout(python, pend, { steps: pSteps }),
-    ...twinRuns,
+  // the dominoes: one Python process per kind of run, each from the start and its twins
+  const cg20 = { solver: 'cg' as const, iterations: domino.solver?.iterations ?? 20, tolerance: 0 };
+  const dominoRuns = (starts: StateQuery[], o: object) =>
+    queryContact(python, contactXml(domino), starts.map((st): ContactQuery => ({ kind: 'rollout', steps: dSteps, ...o, ...st }))) as Promise<RolloutAnswer[]>;
+  const starts64 = dominoTwinStarts(domino, DOMINO_TWINS);
+  const [newton, cg, newton32, [sn, pn, ...pt]] = await Promise.all([
+    dominoRuns(starts64, {}),
+    dominoRuns(starts64, cg20),
+    dominoRuns(dominoTwinStarts(domino, DOMINO_TWINS, true), { round32: true }),
+    Promise.all([mujocoRollout(python, stack, { steps: sSteps, every: PENETRATION_EVERY }), mujocoRollout(python, pend, { steps: pSteps }), ...twinRuns]),
   ]);
   return {
-    domino: { model: domino, newton: dn, newton32: d32, cg20: dc, t: times(dn.qpos.length, 1, domino.world.dt) },
+    domino: { model: domino, runs: { newton, cg20: cg, newton32 }, t: times(newton[0].qpos.length, 1, domino.world.dt) },
     stack: { model: stack, newton: sn, t: times(sn.qpos.length, PENETRATION_EVERY, stack.world.dt) },
     pendulum: { model: pend, newton: pn, twins: pt, t: times(pn.qpos.length, 1, pend.world.dt) },
   };
@@ -97,8 +158,11 @@ export async function contactTrajectoryReference(python: string, seed: number): 
 
 export interface DominoSummary {
   precision: Precision;
-  tip: { ours: number[]; mujoco: number[]; mujocoCg20: number[] };
-  rest: { ours: number[]; mujoco: number[]; mujocoCg20: number[] };
+  /** The gated values, ours: tip times at the scene's iterations, rest angles at DOMINO_REST_ITERATIONS;
+   *  MuJoCo's: [run][domino], run 0 from the scene's start, then its twins. `gated`: the runs whose
+   *  range the gate measures ours from. */
+  tip: { ours: number[]; mujoco: DominoRuns<number[]>; gated: (keyof DominoRuns<number[]>)[] };
+  rest: { ours: number[]; mujoco: DominoRuns<number[]>; gated: (keyof DominoRuns<number[]>)[] };
   /** Penetration over time (m, the deepest acting contact), ours and MuJoCo's, box stack. */
   penetration: { t: number; source: string; depth: number }[];
 }
@@ -122,24 +186,33 @@ export function contactTrajectoryRows(ref: ContactTrajectoryReference, precision
   // --- dominoes
   const d = ref.domino;
   const nb = d.model.bodies.length;
-  const mj = tipTimes(d.newton.qpos, d.t, nb);
-  const cg = tipTimes(d.cg20.qpos, d.t, nb);
-  const m32 = tipTimes(d.newton32.qpos, d.t, nb);
-  const o = dominoes ? tipTimes(engineRollout(d.model, precision, addon, { steps: d.newton.qpos.length }).q[0], d.t, nb) : { tip: [], rest: [] };
-  // Tip times at the scene's 20 iterations (measured: at 150, up to 130 ms off, further than at 20).
-  // Rest angles are the converged solve's: 20 iterations leave MuJoCo's own CG up to 1.3° from its
-  // Newton run, so the rest gate runs ours at DOMINO_REST_ITERATIONS (the 20-iteration angle beside it).
+  const dSteps = d.runs.newton[0].qpos.length;
+  const mj = {
+    newton: d.runs.newton.map((r) => tipTimes(r.qpos, d.t, nb)),
+    cg20: d.runs.cg20.map((r) => tipTimes(r.qpos, d.t, nb)),
+    newton32: d.runs.newton32.map((r) => tipTimes(r.qpos, d.t, nb)),
+  };
+  const f32 = precision === 'f32';
+  const tipGated: (keyof DominoRuns<unknown>)[] = f32 ? ['newton', 'cg20', 'newton32'] : ['newton', 'cg20'];
+  const restGated: (keyof DominoRuns<unknown>)[] = f32 ? ['newton', 'newton32'] : ['newton'];
+  // Tip times at the scene's 20 iterations. Rest angles are the converged solve's: 20 iterations
+  // leave MuJoCo's own CG up to 1.3° from its Newton run, so the rest gate runs ours at
+  // DOMINO_REST_ITERATIONS (the 20-iteration angle beside it).
+  const o = dominoes ? tipTimes(engineRollout(d.model, precision, addon, { steps: dSteps }).q[0], d.t, nb) : { tip: [], rest: [] };
   const restModel = { ...d.model, solver: { ...(d.model.solver ?? { iterations: 20, impratio: 1 }), iterations: DOMINO_REST_ITERATIONS } };
-  const oc = dominoes ? tipTimes(engineRollout(restModel, precision, addon, { steps: d.newton.qpos.length }).q[0], d.t, nb) : { tip: [], rest: [] };
+  const oc = dominoes ? tipTimes(engineRollout(restModel, precision, addon, { steps: dSteps }).q[0], d.t, nb) : { tip: [], rest: [] };
+  const span = (kind: keyof DominoRuns<unknown>, field: 'tip' | 'rest', b: number, digits: number) => {
+    const xs = mj[kind].map((x) => x[field][b]);
+    return `${xs[0].toFixed(digits)} (${Math.min(...xs).toFixed(digits)}–${Math.max(...xs).toFixed(digits)})`;
+  };
+  const gatedRuns = (kinds: (keyof DominoRuns<unknown>)[], field: 'tip' | 'rest', b: number) => kinds.flatMap((k) => mj[k].map((x) => x[field][b]));
+  const runsNote = (field: 'tip' | 'rest', b: number, digits: number, unit: string) =>
+    `MuJoCo Newton ${span('newton', field, b, digits)}${unit}, CG-20 ${span('cg20', field, b, digits)}${unit}, Newton rounded to f32 ${span('newton32', field, b, digits)}${unit} (from the start and its ${DOMINO_TWINS} one-ulp twins)`;
   for (let b = 0; b < (dominoes ? nb : 0); b++) {
-    const tipErr = o.tip[b] === mj.tip[b] ? 0 : Math.abs(o.tip[b] - mj.tip[b]); // both never: agree
-    // f32: the bar is also at least 3× MuJoCo's own float32 floor (its state rounded to float32 every step)
-    const floor32 = precision === 'f32' ? Math.abs(m32.tip[b] - mj.tip[b]) : 0;
-    const tipBar = Math.max(DOMINO_TIP_BAR, Number.isFinite(floor32) ? 3 * floor32 : 0);
-    rows.push(one('domino-amplifier', 'domino.tip (s)', b, tipErr, tipBar,
-      `domino${b}: ours ${o.tip[b]} s, MuJoCo ${mj.tip[b]} s (MuJoCo CG-20: ${cg.tip[b]} s${precision === 'f32' ? `; MuJoCo rounded to f32: ${m32.tip[b]} s` : ''})`));
-    rows.push(one('domino-amplifier', 'domino.rest (deg)', b, Math.abs(oc.rest[b] - mj.rest[b]), DOMINO_REST_BAR,
-      `domino${b}: ours ${oc.rest[b].toFixed(3)}° (${DOMINO_REST_ITERATIONS} iterations; ${o.rest[b].toFixed(3)}° at ${d.model.solver?.iterations ?? 20}), MuJoCo ${mj.rest[b].toFixed(3)}° (MuJoCo CG-20: ${cg.rest[b].toFixed(3)}°)`));
+    rows.push(one('domino-amplifier', 'domino.tip (s)', b, distanceToRange(o.tip[b], gatedRuns(tipGated, 'tip', b)), DOMINO_TIP_BAR,
+      `domino${b}: ours ${o.tip[b].toFixed(3)} s; ${runsNote('tip', b, 3, ' s')}; gated on ${tipGated.join(', ')}`));
+    rows.push(one('domino-amplifier', 'domino.rest (deg)', b, distanceToRange(oc.rest[b], gatedRuns(restGated, 'rest', b)), DOMINO_REST_BAR,
+      `domino${b}: ours ${oc.rest[b].toFixed(3)}° (${DOMINO_REST_ITERATIONS} iterations; ${o.rest[b].toFixed(3)}° at ${d.model.solver?.iterations ?? 20}); ${runsNote('rest', b, 3, '°')}; gated on ${restGated.join(', ')}`));
   }
   // --- box stack: stands in both
   const s = ref.stack;
@@ -185,5 +258,14 @@ export function contactTrajectoryRows(ref: ContactTrajectoryReference, precision
     ...sr.t.map((t, k) => ({ t, source: `achilles ${precision}`, depth: -sr.mindist[0][k] })),
     ...s.t.map((t, k) => ({ t, source: 'MuJoCo (Newton)', depth: -s.newton.mindist[k] })),
   ].filter((x) => Number.isFinite(x.depth));
-  return { rows, domino: { precision, tip: { ours: o.tip, mujoco: mj.tip, mujocoCg20: cg.tip }, rest: { ours: o.rest, mujoco: mj.rest, mujocoCg20: cg.rest }, penetration } };
+  const field = (f: 'tip' | 'rest'): DominoRuns<number[]> => ({ newton: mj.newton.map((x) => x[f]), cg20: mj.cg20.map((x) => x[f]), newton32: mj.newton32.map((x) => x[f]) });
+  return {
+    rows,
+    domino: {
+      precision,
+      tip: { ours: o.tip, mujoco: field('tip'), gated: tipGated },
+      rest: { ours: oc.rest, mujoco: field('rest'), gated: restGated },
+      penetration,
+    },
+  };
 }
