@@ -1,6 +1,7 @@
 // C++ checks of what JavaScript cannot reach: the polynomial sin/cos against the C library, the
 // arena's overflow check, the three paths of the solver's island sums against a lane-by-lane sum, and
-// the coordinate-axis placement path of the ABA's transforms against the full matrix and vector. Prints "N passed, N failed" and exits non-zero on any failure.
+// the coordinate-axis placement path of the ABA's transforms against the full matrix and vector, and
+// the mask exclusive or. Prints "N passed, N failed" and exits non-zero on any failure.
 #include <cmath>
 #include <cstdio>
 #include <cstring>
@@ -147,6 +148,26 @@ template <class T> static bool axis_rotations_agree(std::uint32_t seed) {
   return ok;
 }
 
+/// vxor is exclusive or on every lane, for each pattern of two masks (xsimd 8.1's own batch_bool
+/// `^` and `!=` are not, on AVX-512 and SSE2).
+template <class V> static bool vxor_is_exclusive_or() {
+  using T = ach::isa_test::ScalarOf<V>;
+  constexpr int W = ach::isa_test::lanes_of<V>;
+  alignas(64) T a[W], b[W], got[W];
+  for (int pattern = 0; pattern < 16; ++pattern) {
+    for (int l = 0; l < W; ++l) {
+      a[l] = T((pattern >> (l % 4)) & 1);
+      b[l] = T((pattern >> ((l + 1) % 4)) & 1);
+    }
+    const V one(T(1)), zero(T(0));
+    const auto x = ach::isa_test::vxor(ach::isa_test::load<V>(a) > zero, ach::isa_test::load<V>(b) > zero);
+    ach::isa_test::vstore(got, ach::isa_test::vselect(x, one, zero));
+    for (int l = 0; l < W; ++l)
+      if (got[l] != T((a[l] != T(0)) != (b[l] != T(0)))) return false;
+  }
+  return true;
+}
+
 int main() {
   const double wf = worst_ulps<float>(-200.0, 200.0, 2000003);
   const double wd = worst_ulps<double>(-200.0, 200.0, 2000003);
@@ -171,6 +192,11 @@ int main() {
   for (std::uint32_t seed = 1; seed <= 200; ++seed) islands = islands && island_sums_agree(seed, false);
   check(islands, "island sums: the member-list and lane-by-lane paths equal a per-lane ascending sum, bit for bit (200 random islandings)");
   check(island_sums_agree(7, true), "island sums: one-tree islands equal 0 + x");
+
+  using ach::isa_test::Wide;
+  check(vxor_is_exclusive_or<Wide<xsimd::batch<float, xsimd::sse2>, 1>>() && vxor_is_exclusive_or<Wide<xsimd::batch<float, xsimd::sse2>, 2>>() &&
+            vxor_is_exclusive_or<Wide<xsimd::batch<double, xsimd::sse2>, 1>>() && vxor_is_exclusive_or<Wide<xsimd::batch<double, xsimd::sse2>, 2>>(),
+        "vxor: exclusive or of two lane masks, every pattern, float and double packs");
 
   bool rotations = true;
   for (std::uint32_t seed = 1; seed <= 200; ++seed) rotations = rotations && axis_rotations_agree<float>(seed) && axis_rotations_agree<double>(seed);

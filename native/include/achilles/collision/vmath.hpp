@@ -10,11 +10,17 @@ namespace ach {
 inline namespace ACH_ISA_NS {
 
 inline bool vand(bool a, bool b) { return a && b; }
+inline bool vxor(bool a, bool b) { return a != b; }
 #if ACHILLES_SIMD
 template <class B, int K> inline WideMask<B, K> vand(const WideMask<B, K>& a, const WideMask<B, K>& b) {
   WideMask<B, K> o;
   for (int k = 0; k < K; ++k) o.r[k] = a.r[k] & b.r[k];
   return o;
+}
+// From and/not: xsimd 8.1's batch_bool `^` is an or on AVX-512 (xsimd_avx512f.hpp bitwise_xor),
+// and its `!=` on SSE2 float masks is a float compare, true for two all-ones (NaN) masks.
+template <class B, int K> inline WideMask<B, K> vxor(const WideMask<B, K>& a, const WideMask<B, K>& b) {
+  return vor(vand(a, vnot(b)), vand(vnot(a), b));
 }
 #endif
 
