@@ -6,7 +6,7 @@
 //               solver choice 4–8 ms and 0.07–0.09°, solref ×2 up to 0.51°, μ 0.6 166 ms) makes
 //               56 ms loose for solver choices and tight for friction, 0.3° tighter than a solref or
 //               margin change. But the amplifier also amplifies round-off. MuJoCo started one ulp
-//               away (dominoTwinStarts) moves the later tip times by up to 74 ms with Newton and
+//               away (dominoTwinStarts) moves the later tip times by up to 56 ms with Newton and
 //               by up to 268 ms with CG capped at 20 iterations (the scene's solver, and ours), and
 //               rest angles by tenths of a degree; our engine moves as much (scripts/
 //               domino-sensitivity.py). So "MuJoCo's time" is the range its runs span from the
