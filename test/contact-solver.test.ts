@@ -7,7 +7,9 @@ import type { LaneWidth, Precision } from '../src/engine/api.js';
 import { cellTitle, laneCells } from './helpers/lanes.js';
 import { contactScene, restingSphere } from './helpers/contact-scene.js';
 import { rng } from './helpers/engine.js';
-import { bugAddon } from '../src/engine/native.js';
+import { join } from 'node:path';
+import { bugAddon, packageRoot } from '../src/engine/native.js';
+import { importFile } from '../src/import/index.js';
 
 const cells = laneCells();
 
@@ -148,4 +150,25 @@ describe('planted constraint bugs (bug build): each visibly changes what the dia
         bugs.setBug!('none');
       }
     });
+});
+
+describe('a capsule standing on a plane (its axis along the normal)', () => {
+  // mju_makeFrame takes t1 from the capsule's axis; made orthogonal to the normal it is 0, and
+  // mju_normalize3 then gives (1, 0, 0). Dividing by its length instead made every row NaN.
+  it("gets MuJoCo's frame and lands as MuJoCo does: the ball stops with its tail standing, centre at z = 0.3196 m", () => {
+    const { model } = importFile(join(packageRoot, 'test/fixtures/import/mjcf-contact-params.xml'));
+    for (const precision of ['f64', 'f32'] as const) {
+      const b = new Batch(model, { copies: 1, precision, lanes: 1 });
+      let frame: number[] | undefined;
+      for (let k = 0; k < 500; k++) {
+        b.step(1);
+        const c = b.constraints(0);
+        if (!frame && c.contacts.length) frame = c.contacts[0].frame;
+      }
+      expect(frame!.slice(3, 6).map(Math.abs)).toEqual([1, 0, 0]);
+      const q = b.getRobot(0).q;
+      expect(q.every(Number.isFinite)).toBe(true);
+      expect(Math.abs(q[2] - 0.3196)).toBeLessThan(5e-4); // MuJoCo 3.14 (Newton): 0.3196 after 500 steps
+    }
+  });
 });

@@ -28,11 +28,14 @@ template <class V> inline Force<V> point_wrench(const Transform<V>& X_WB, const 
   return {cross(r, f), f};
 }
 
-/// MuJoCo's mju_normalize3 on a vector known to be longer than mjMINVAL.
+/// MuJoCo's mju_normalize3: a / |a|, or (1, 0, 0) when |a| < mjMINVAL (as for a capsule standing
+/// on a plane, whose axis made orthogonal to the normal is 0).
 template <class V> inline Vec3<V> normalize3(const Vec3<V>& a) {
   using T = ScalarOf<V>;
-  const V inv = T(1) / vsqrt(dot(a, a));
-  return {a.x * inv, a.y * inv, a.z * inv};
+  const V norm = vsqrt(dot(a, a));
+  const MaskOf<V> tiny = norm < V(T(kMinVal));
+  const V inv = T(1) / vselect(tiny, V(T(1)), norm);
+  return {vselect(tiny, V(T(1)), a.x * inv), vselect(tiny, V(T(0)), a.y * inv), vselect(tiny, V(T(0)), a.z * inv)};
 }
 
 /// mju_makeFrame: t1 from the collider's tangent (has_tangent) or the default axis, t2 = n × t1.
