@@ -96,11 +96,11 @@ describe('bad requests become errors with a message', () => {
       /q0 has 2 numbers, expected 1/,
     );
   });
-  it('native C++ checks pass (SIMD maths, arena overflow, island sums bit for bit)', async () => {
+  it('native C++ checks pass (SIMD maths, arena overflow, island sums bit for bit, mask exclusive or)', async () => {
     const { execFileSync } = await import('node:child_process');
     const { root } = await import('./helpers/engine.js');
     const out = execFileSync(`${root}/build/native/achilles_native_tests`, { encoding: 'utf8' });
-    expect(out).toMatch(/\b7 passed, 0 failed/);
+    expect(out).toMatch(/\b8 passed, 0 failed/);
   });
 });
 
