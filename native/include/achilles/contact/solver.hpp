@@ -23,10 +23,23 @@ inline namespace ACH_ISA_NS {
 
 constexpr int kLineSearchIterations = 16;
 
-/// out[u] = J_r·x for every used row r = used[u] (x's body motions taken from `motions`).
-template <class V> inline void rows_times(const KConstraints<ScalarOf<V>>& KC, ConstraintWork<V>& cw, const Motion<V>* motions, const V* x, V* out) {
+/// Whether row slot r touches only trees in `idle` (none when idle is null).
+template <class T> inline bool row_idle(const KConstraints<T>& KC, int r, const unsigned char* idle) {
+  if (!idle) return false;
+  const int ta = KC.row_tree_a[r], tb = KC.row_tree_b[r];
+  return (ta >= 0 || tb >= 0) && (ta < 0 || idle[ta]) && (tb < 0 || idle[tb]);
+}
+
+/// out[u] = J_r·x for every used row r = used[u] (x's body motions taken from `motions`); rows of
+/// idle trees only (x = 0 there) get 0.
+template <class V>
+inline void rows_times(const KConstraints<ScalarOf<V>>& KC, ConstraintWork<V>& cw, const Motion<V>* motions, const V* x, V* out,
+                       const unsigned char* idle = nullptr) {
+  for (int u = 0; u < cw.nused; ++u)
+    if (row_idle(KC, cw.used[u], idle)) out[u] = V(ScalarOf<V>(0));
   for (int u = 0; u < cw.first_contact_used; ++u) {
     const int r = cw.used[u];
+    if (row_idle(KC, r, idle)) continue;
     if (r < cw.nfric_rows) {
       const KFriction<ScalarOf<V>>& F = KC.frictions[r];
       out[u] = F.tendon < 0 ? x[F.dof] : tendon_dot(KC.tendons[F.tendon], x);
@@ -41,6 +54,7 @@ template <class V> inline void rows_times(const KConstraints<ScalarOf<V>>& KC, C
     out[u] = cw.lim_sign[r] * (L.tendon < 0 ? x[L.dof] : tendon_dot(KC.tendons[L.tendon], x));
   }
   for (int u = cw.first_contact_used; u < cw.nused; ++u) {
+    if (row_idle(KC, cw.used[u], idle)) continue;
     const int c = cw.u_contact[u], a = cw.u_body_a[u], b = cw.u_body_b[u];
     V s = b >= 0 ? dot(motions[b], cw.fb[c]) : V(ScalarOf<V>(0));
     if (a >= 0) s = s - dot(motions[a], cw.fa[c]);
@@ -48,21 +62,27 @@ template <class V> inline void rows_times(const KConstraints<ScalarOf<V>>& KC, C
   }
 }
 
-/// qfrc = Jᵀ·f over the used rows (f packed: f[u] is row used[u]'s).
-template <class V> inline void rows_transpose(const KModel<ScalarOf<V>>& M, const KConstraints<ScalarOf<V>>& KC, const JointWork<V>* W,
-                                              ConstraintWork<V>& cw, const V* f, V* qfrc) {
+/// qfrc = Jᵀ·f over the used rows (f packed: f[u] is row used[u]'s). With `idle` (per tree; the
+/// joints' flags in cw.joint_idle), the dofs of idle trees keep the qfrc they hold: their rows'
+/// forces have not changed since it was computed.
+template <class V>
+inline void rows_transpose(const KModel<ScalarOf<V>>& M, const KConstraints<ScalarOf<V>>& KC, const JointWork<V>* W, ConstraintWork<V>& cw,
+                           const V* f, V* qfrc, const unsigned char* idle = nullptr) {
   using T = ScalarOf<V>;
   const int n = static_cast<int>(M.joints.size());
   for (int i = 0; i < n; ++i) cw.F[i] = zero_force<V>();
   for (int u = cw.first_contact_used; u < cw.nused; ++u) {
+    if (row_idle(KC, cw.used[u], idle)) continue;
     const int c = cw.u_contact[u], a = cw.u_body_a[u], b = cw.u_body_b[u];
     if (b >= 0) cw.F[b] = cw.F[b] + scale(f[u], cw.fb[c]);
     if (a >= 0) cw.F[a] = cw.F[a] - scale(f[u], cw.fa[c]);
   }
-  for (int k = 0; k < M.nv; ++k) qfrc[k] = V(T(0));
-  pass_wrench_to_joints(M, W, cw.F, qfrc);
+  for (int k = 0; k < M.nv; ++k)
+    if (!(idle && KC.tree_of_dof[k] >= 0 && idle[KC.tree_of_dof[k]])) qfrc[k] = V(T(0));
+  pass_wrench_to_joints(M, W, cw.F, qfrc, idle ? cw.joint_idle : nullptr);
   for (int u = 0; u < cw.first_contact_used; ++u) {
     const int r = cw.used[u];
+    if (row_idle(KC, r, idle)) continue;
     const int tendon = r < cw.nfric_rows ? KC.frictions[r].tendon : KC.limits[(r - cw.nfric_rows) / 2].tendon;
     if (tendon >= 0) {
       tendon_add(KC.tendons[tendon], cw.lim_sign[r] * f[u], qfrc);
@@ -302,6 +322,33 @@ template <class V> inline void line_search(const KConstraints<ScalarOf<V>>& KC, 
   }
 }
 
+/// Marks the trees done in every lane of the block (cw.tree_idle, and their joints in
+/// cw.joint_idle); returns cw.tree_idle, or null when there are none. A done lane's step is 0 and its
+/// search 0, so its a, M(a − a₀), rows, forces, qfrc and M⁻¹ grad stay as they are: a tree done in
+/// every lane needs none of the loop's products, and leaving it alone gives the same bits as
+/// computing it (MuJoCo's CG stops a finished island outright). A tendon row joining an idle tree
+/// to a busy one adds straight into both trees' qfrc, so both stay busy.
+template <class V>
+inline const unsigned char* mark_idle(const KModel<ScalarOf<V>>& M, const KConstraints<ScalarOf<V>>& KC, ConstraintWork<V>& cw, const MaskOf<V>* done) {
+  const int nt = KC.ntrees;
+  unsigned char* idle = cw.tree_idle;
+  bool any = false;
+  for (int t = 0; t < nt; ++t) any = (idle[t] = !vany(vnot(done[t]))) || any;
+  for (bool changed = any; changed;) {
+    changed = false;
+    for (int u = 0; u < cw.first_contact_used; ++u) {
+      const int ta = KC.row_tree_a[cw.used[u]], tb = KC.row_tree_b[cw.used[u]];
+      if (ta >= 0 && tb >= 0 && idle[ta] != idle[tb]) idle[ta] = idle[tb] = 0, changed = true;
+    }
+  }
+  any = false;
+  for (int t = 0; t < nt; ++t) any = any || idle[t];
+  if (!any) return nullptr;
+  const int n = static_cast<int>(M.joints.size());
+  for (int i = 0; i < n; ++i) cw.joint_idle[i] = KC.tree_of_joint[i] >= 0 && idle[KC.tree_of_joint[i]];
+  return idle;
+}
+
 /// The constrained accelerations of one block: cw.a0 holds qacc_smooth, rows are built; with
 /// `use_warm`, cw.warm competes with qacc_smooth as MuJoCo's warmstart(); dofs of trees in no island
 /// keep qacc_smooth. Writes cw.a, cw.force (by row slot), cw.qfrc.
@@ -367,14 +414,17 @@ inline void solve_constraints(const KModel<ScalarOf<V>>& M, const KConstraints<S
     for (int t = 0; t < nt; ++t) done[t] = vmax(V(T(0)), T(0.5) * scale[t] * gap[t]) < tol;
   }
   const V* alpha = cw.tree(TV_BEST);
+  for (int k = 0; k < nv; ++k) cw.Mv[k] = zero; // idle trees' M·search (their search is 0)
   for (int it = 0; it < iterations; ++it) {
     // every island of every lane done (its line search found no improvement, or the tolerance
     // was met): the remaining iterations would change nothing
     bool all_done = true;
     for (int t = 0; t < nt && all_done; ++t) all_done = !vany(vnot(done[t]));
     if (all_done) break;
-    mul_M(M, W, cw.tw, cw.search, cw.Mv); // leaves the search's body motions in tw.m
-    rows_times(KC, cw, cw.tw.m, cw.search, cw.jv);
+    const unsigned char* idle = mark_idle(M, KC, cw, done);
+    const unsigned char* idle_joints = idle ? cw.joint_idle : nullptr;
+    mul_M(M, W, cw.tw, cw.search, cw.Mv, idle_joints); // leaves the search's body motions in tw.m
+    rows_times(KC, cw, cw.tw.m, cw.search, cw.jv, idle);
     V *c1 = cw.tree(TV_C1), *c2 = cw.tree(TV_C2);
     tree_dot(KC, cw.search, cw.Mrel, nv, c1);
     tree_dot(KC, cw.search, cw.Mv, nv, c2);
@@ -383,24 +433,32 @@ inline void solve_constraints(const KModel<ScalarOf<V>>& M, const KConstraints<S
     for (int t = 0; t < nt; ++t) c2[t] = T(0.5) * c2[t];
     line_search(KC, cw);
     for (int t = 0; t < nt; ++t) cw.tree(TV_BEST)[t] = vselect(done[t], zero, alpha[t]);
+    // done lanes keep a, Mrel and jar exactly (their step is 0), whether or not their tree is idle
     for (int k = 0; k < nv; ++k) {
-      const V al = alpha[KC.tree_of_dof[k]];
-      cw.a[k] += al * cw.search[k];
-      cw.Mrel[k] += al * cw.Mv[k];
+      const int t = KC.tree_of_dof[k];
+      if (idle && idle[t]) continue;
+      const V al = alpha[t];
+      cw.a[k] = vselect(done[t], cw.a[k], cw.a[k] + al * cw.search[k]);
+      cw.Mrel[k] = vselect(done[t], cw.Mrel[k], cw.Mrel[k] + al * cw.Mv[k]);
       cw.gradold[k] = cw.grad[k];
       cw.Mgradold[k] = cw.Mgrad[k];
     }
-    for (int u = 0; u < nu; ++u) cw.jar[u] += alpha[cw.u_tree[u]] * cw.jv[u];
+    for (int u = 0; u < nu; ++u) {
+      if (row_idle(KC, cw.used[u], idle)) continue;
+      const int t = cw.u_tree[u];
+      cw.jar[u] = vselect(done[t], cw.jar[u], cw.jar[u] + alpha[t] * cw.jv[u]);
+    }
     update_forces(cw);
-    rows_transpose(M, KC, W, cw, cw.u_force, cw.qfrc);
+    rows_transpose(M, KC, W, cw, cw.u_force, cw.qfrc, idle);
     for (int k = 0; k < nv; ++k) cw.grad[k] = cw.Mrel[k] - cw.qfrc[k];
-    solve_M(M, W, cw.tw, cw.grad, cw.Mgrad);
+    solve_M(M, W, cw.tw, cw.grad, cw.Mgrad, idle_joints);
     for (int t = 0; t < nt; ++t) done[t] = vor(done[t], alpha[t] == zero);
     // Hager–Zhang direction, per island (its sums also give the termination's gradient norm)
     for (int t = 0; t < nt; ++t)
       for (int q = TV_DY; q <= TV_GG; ++q) cw.tree(q)[t] = zero;
     for (int k = 0; k < nv; ++k) {
       const int t = KC.tree_of_dof[k];
+      if (idle && idle[t]) continue;
       const V y = cw.grad[k] - cw.gradold[k];
       const V My = cw.Mgrad[k] - cw.Mgradold[k];
       cw.tree(TV_DY)[t] += cw.search[k] * y;
@@ -429,6 +487,7 @@ inline void solve_constraints(const KModel<ScalarOf<V>>& M, const KConstraints<S
     }
     for (int k = 0; k < nv; ++k) {
       const int t = KC.tree_of_dof[k];
+      if (idle && idle[t]) continue; // its search is already 0
       cw.search[k] = vselect(done[t], zero, beta[t] * cw.search[k] - cw.Mgrad[k]);
     }
   }

@@ -178,6 +178,7 @@ template <class T> struct KConstraints {
   // that are on; the solver's scalars (line search, β) are per island.
   int ntrees = 0;
   std::vector<int> tree_of_dof;         // nv
+  std::vector<int> tree_of_joint;       // per joint (−1: a static subtree)
   std::vector<int> row_tree_a, row_tree_b; // per row slot: the trees it touches (−1: none)
   bool enabled = false;
 
@@ -190,7 +191,7 @@ template <class T> struct KConstraints {
       root[i] = m.joints[i].parent < 0 ? static_cast<int>(i) : root[m.joints[i].parent];
       dofs_of_root[root[i]] += m.joints[i].nv;
     }
-    std::vector<int> tree_of_joint(m.joints.size(), -1);
+    tree_of_joint.assign(m.joints.size(), -1);
     for (std::size_t i = 0; i < m.joints.size(); ++i) {
       const int r = root[i];
       if (dofs_of_root[r] == 0) continue;

@@ -6,7 +6,9 @@
 //                 u = τ − Sᵀ p;  p_P += X*(p + U D⁻¹ u);  a' = X⁻¹ a_P;  x = D⁻¹(u − Uᵀ a');  a = a' + S x
 //   Jᵀ·wrenches   τ = Sᵀ F_B;  F_P += X* F_B                   (F_B: body-frame wrenches of the rows)
 //
-// Every product reads the placements X and subspaces S that pass_velocity left in JointWork.
+// Every product reads the placements X and subspaces S that pass_velocity left in JointWork. With
+// `skip` (per joint), the solver's products leave the joints of trees it has finished alone: their
+// outputs keep what they held (pass_body_motion gives them zero motion).
 #pragma once
 
 #include "../isa_namespace.hpp"
@@ -51,9 +53,14 @@ template <class V> inline void subspace_transpose(const KJoint<ScalarOf<V>>& J, 
 }
 
 /// Root → leaves: the body motions V_B(x) (body frame).
-template <class V> inline void pass_body_motion(const KModel<ScalarOf<V>>& M, const JointWork<V>* W, const V* x, Motion<V>* out) {
+template <class V>
+inline void pass_body_motion(const KModel<ScalarOf<V>>& M, const JointWork<V>* W, const V* x, Motion<V>* out, const unsigned char* skip = nullptr) {
   const int n = static_cast<int>(M.joints.size());
   for (int i = 0; i < n; ++i) {
+    if (skip && skip[i]) {
+      out[i] = zero_motion<V>();
+      continue;
+    }
     const auto& J = M.joints[i];
     Motion<V> m = J.parent >= 0 ? motion_to_child(J, W[i].X, out[J.parent]) : zero_motion<V>();
     if (J.nv > 0) add_subspace<V>(J, W[i], x + J.voff, m);
@@ -62,8 +69,10 @@ template <class V> inline void pass_body_motion(const KModel<ScalarOf<V>>& M, co
 }
 
 /// Leaves → root: τ = Jᵀ of the body wrenches F (consumed: F holds subtree sums afterwards).
-template <class V> inline void pass_wrench_to_joints(const KModel<ScalarOf<V>>& M, const JointWork<V>* W, Force<V>* F, V* tau) {
+template <class V>
+inline void pass_wrench_to_joints(const KModel<ScalarOf<V>>& M, const JointWork<V>* W, Force<V>* F, V* tau, const unsigned char* skip = nullptr) {
   for (int i = static_cast<int>(M.joints.size()) - 1; i >= 0; --i) {
+    if (skip && skip[i]) continue;
     const auto& J = M.joints[i];
     if (J.nv > 0) subspace_transpose<V>(J, W[i], F[i], tau + J.voff);
     if (J.parent >= 0) F[J.parent] = F[J.parent] + force_to_parent(J, W[i].X, F[i]);
@@ -71,28 +80,32 @@ template <class V> inline void pass_wrench_to_joints(const KModel<ScalarOf<V>>& 
 }
 
 /// M·x (body motions of x left in T.m).
-template <class V> inline void mul_M(const KModel<ScalarOf<V>>& M, const JointWork<V>* W, TreeWork<V>& T, const V* x, V* out) {
-  pass_body_motion(M, W, x, T.m);
+template <class V>
+inline void mul_M(const KModel<ScalarOf<V>>& M, const JointWork<V>* W, TreeWork<V>& T, const V* x, V* out, const unsigned char* skip = nullptr) {
+  pass_body_motion(M, W, x, T.m, skip);
   const int n = static_cast<int>(M.joints.size());
   for (int i = 0; i < n; ++i) {
+    if (skip && skip[i]) continue;
     const auto& J = M.joints[i];
     const RigidInertia<V> I = rigid_inertia<V>(J);
     T.f[i] = mul(I, T.m[i]);
   }
-  pass_wrench_to_joints(M, W, T.f, out);
+  pass_wrench_to_joints(M, W, T.f, out, skip);
   // The armature lives only in the ABA's D (M's diagonal): add it here too, so M·x and the solver's
   // M⁻¹·x (solve_M, from the same ABA's factors) are products with the same matrix.
-  for (const auto& J : M.joints)
-    if (J.has_d)
+  for (int i = 0; i < n; ++i)
+    if (const auto& J = M.joints[i]; J.has_d && !(skip && skip[i]))
       for (int k = 0; k < J.nv; ++k) out[J.voff + k] += V(J.d_forward) * x[J.voff + k];
 }
 
 /// M⁻¹·τ from the factors (U, D⁻¹) of the ABA last run at this state.
-template <class V> inline void solve_M(const KModel<ScalarOf<V>>& M, const JointWork<V>* W, TreeWork<V>& T, const V* tau, V* out) {
+template <class V>
+inline void solve_M(const KModel<ScalarOf<V>>& M, const JointWork<V>* W, TreeWork<V>& T, const V* tau, V* out, const unsigned char* skip = nullptr) {
   const int n = static_cast<int>(M.joints.size());
   for (int i = 0; i < n; ++i) T.f[i] = zero_force<V>();
   V* u = out; // out holds u during the backward sweep (each joint's slots, written once)
   for (int i = n - 1; i >= 0; --i) {
+    if (skip && skip[i]) continue;
     const auto& J = M.joints[i];
     const JointWork<V>& w = W[i];
     Force<V> p = T.f[i];
@@ -115,6 +128,7 @@ template <class V> inline void solve_M(const KModel<ScalarOf<V>>& M, const Joint
     if (J.parent >= 0) T.f[J.parent] = T.f[J.parent] + force_to_parent(J, w.X, p);
   }
   for (int i = 0; i < n; ++i) {
+    if (skip && skip[i]) continue;
     const auto& J = M.joints[i];
     const JointWork<V>& w = W[i];
     Motion<V> a = J.parent >= 0 ? motion_to_child(J, w.X, T.m[J.parent]) : zero_motion<V>();

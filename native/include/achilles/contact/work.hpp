@@ -71,6 +71,8 @@ template <class V> struct ConstraintWork {
   MaskOf<V>* member_mask;  // member_capacity
   ScalarOf<V>* acc_lanes;  // W
   V* island_tmp;           // kIslandSums × ntrees
+  // trees done in every lane of the block (and their joints): the CG loop leaves them alone
+  unsigned char *tree_idle, *joint_idle; // ntrees, joints
   V* tv;           // kTreeVecs × ntrees
   MaskOf<V>* tm;   // kTreeMasks × ntrees
   static constexpr int kTreeVecs = TV_COUNT, kTreeMasks = TM_COUNT;
@@ -95,8 +97,8 @@ template <class V> struct ConstraintWork {
     const std::size_t isl = nt * W * (sizeof(int) + sizeof(ScalarOf<V>)) + nt * (W + 1) + nt * (sizeof(int) + sizeof(ScalarOf<V>)) +
                             kTreeVecs * nt * sizeof(V) + kTreeMasks * nt * sizeof(MaskOf<V>) + (nt + 1) * sizeof(int) +
                             member_slots(nt) * (sizeof(int) + sizeof(MaskOf<V>)) + W * sizeof(ScalarOf<V>) + kIslandSums * nt * sizeof(V) +
-                            (3 * nt + 1) * sizeof(int);
-    return b + isl + 64 * 64; // each take aligns to 64 bytes
+                            (3 * nt + 1) * sizeof(int) + nt + n;
+    return b + isl + 64 * 80; // each take aligns to 64 bytes (fewer than 80 takes)
   }
 
   template <class Arena> void carve(Arena& ar, const KModel<ScalarOf<V>>& M, const KConstraints<ScalarOf<V>>& K) {
@@ -157,6 +159,8 @@ template <class V> struct ConstraintWork {
     tree_nfric = ar.template take<int>(nt);
     tree_fill = ar.template take<int>(nt);
     tree_rows = ar.template take<int>(rows);
+    tree_idle = ar.template take<unsigned char>(nt);
+    joint_idle = ar.template take<unsigned char>(n ? n : 1);
     tv = ar.template take<V>(kTreeVecs * nt);
     tm = ar.template take<MaskOf<V>>(kTreeMasks * nt);
   }
