@@ -115,6 +115,9 @@ export interface DominoRuns<T> {
   newton32: T[];
 }
 
+/** f applied to every run of every kind. */
+const mapRuns = <A, B>(r: DominoRuns<A>, f: (a: A) => B): DominoRuns<B> => ({ newton: r.newton.map(f), cg20: r.cg20.map(f), newton32: r.newton32.map(f) });
+
 export interface ContactTrajectoryReference {
   /** MuJoCo's runs, each from the scene's start and then its DOMINO_TWINS twins (dominoTwinStarts):
    *  Newton, CG capped at 20 iterations, and Newton with the state rounded to float32 (f32 twins). */
@@ -187,11 +190,7 @@ export function contactTrajectoryRows(ref: ContactTrajectoryReference, precision
   const d = ref.domino;
   const nb = d.model.bodies.length;
   const dSteps = d.runs.newton[0].qpos.length;
-  const mj = {
-    newton: d.runs.newton.map((r) => tipTimes(r.qpos, d.t, nb)),
-    cg20: d.runs.cg20.map((r) => tipTimes(r.qpos, d.t, nb)),
-    newton32: d.runs.newton32.map((r) => tipTimes(r.qpos, d.t, nb)),
-  };
+  const mj = mapRuns(d.runs, (r) => tipTimes(r.qpos, d.t, nb));
   const f32 = precision === 'f32';
   const tipGated: (keyof DominoRuns<unknown>)[] = f32 ? ['newton', 'cg20', 'newton32'] : ['newton', 'cg20'];
   const restGated: (keyof DominoRuns<unknown>)[] = f32 ? ['newton', 'newton32'] : ['newton'];
@@ -258,7 +257,7 @@ export function contactTrajectoryRows(ref: ContactTrajectoryReference, precision
     ...sr.t.map((t, k) => ({ t, source: `achilles ${precision}`, depth: -sr.mindist[0][k] })),
     ...s.t.map((t, k) => ({ t, source: 'MuJoCo (Newton)', depth: -s.newton.mindist[k] })),
   ].filter((x) => Number.isFinite(x.depth));
-  const field = (f: 'tip' | 'rest'): DominoRuns<number[]> => ({ newton: mj.newton.map((x) => x[f]), cg20: mj.cg20.map((x) => x[f]), newton32: mj.newton32.map((x) => x[f]) });
+  const field = (f: 'tip' | 'rest'): DominoRuns<number[]> => mapRuns(mj, (x) => x[f]);
   return {
     rows,
     domino: {

@@ -35,11 +35,13 @@ template <class T> inline bool row_idle(const KConstraints<T>& KC, int r, const 
 template <class V>
 inline void rows_times(const KConstraints<ScalarOf<V>>& KC, ConstraintWork<V>& cw, const Motion<V>* motions, const V* x, V* out,
                        const unsigned char* idle = nullptr) {
-  for (int u = 0; u < cw.nused; ++u)
-    if (row_idle(KC, cw.used[u], idle)) out[u] = V(ScalarOf<V>(0));
+  const V zero(ScalarOf<V>(0));
   for (int u = 0; u < cw.first_contact_used; ++u) {
     const int r = cw.used[u];
-    if (row_idle(KC, r, idle)) continue;
+    if (row_idle(KC, r, idle)) {
+      out[u] = zero;
+      continue;
+    }
     if (r < cw.nfric_rows) {
       const KFriction<ScalarOf<V>>& F = KC.frictions[r];
       out[u] = F.tendon < 0 ? x[F.dof] : tendon_dot(KC.tendons[F.tendon], x);
@@ -54,9 +56,12 @@ inline void rows_times(const KConstraints<ScalarOf<V>>& KC, ConstraintWork<V>& c
     out[u] = cw.lim_sign[r] * (L.tendon < 0 ? x[L.dof] : tendon_dot(KC.tendons[L.tendon], x));
   }
   for (int u = cw.first_contact_used; u < cw.nused; ++u) {
-    if (row_idle(KC, cw.used[u], idle)) continue;
+    if (row_idle(KC, cw.used[u], idle)) {
+      out[u] = zero;
+      continue;
+    }
     const int c = cw.u_contact[u], a = cw.u_body_a[u], b = cw.u_body_b[u];
-    V s = b >= 0 ? dot(motions[b], cw.fb[c]) : V(ScalarOf<V>(0));
+    V s = b >= 0 ? dot(motions[b], cw.fb[c]) : zero;
     if (a >= 0) s = s - dot(motions[a], cw.fa[c]);
     out[u] = s;
   }
@@ -78,7 +83,7 @@ inline void rows_transpose(const KModel<ScalarOf<V>>& M, const KConstraints<Scal
     if (a >= 0) cw.F[a] = cw.F[a] - scale(f[u], cw.fa[c]);
   }
   for (int k = 0; k < M.nv; ++k)
-    if (!(idle && KC.tree_of_dof[k] >= 0 && idle[KC.tree_of_dof[k]])) qfrc[k] = V(T(0));
+    if (!(idle && idle[KC.tree_of_dof[k]])) qfrc[k] = V(T(0));
   pass_wrench_to_joints(M, W, cw.F, qfrc, idle ? cw.joint_idle : nullptr);
   for (int u = 0; u < cw.first_contact_used; ++u) {
     const int r = cw.used[u];
@@ -270,7 +275,7 @@ template <class V> inline void line_search(const KConstraints<ScalarOf<V>>& KC, 
   const int nt = KC.ntrees;
   const V zero(T(0));
   V *alpha = cw.tree(TV_ALPHA), *lo = cw.tree(TV_LO), *hi = cw.tree(TV_HI), *best = cw.tree(TV_BEST), *slope = cw.tree(TV_SLOPE);
-  V *best_cost = cw.tree(TV_BEST_COST), *from = cw.tree(TV_PREV);
+  V *best_cost = cw.tree(TV_BEST_COST), *from = cw.tree(TV_FROM);
   const V* crossed = cw.tree(TV_CROSSED);
   const V* cost = cw.tree(TV_COST);
   V *d1 = cw.tree(TV_D1), *d2 = cw.tree(TV_D2);

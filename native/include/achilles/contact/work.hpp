@@ -19,7 +19,7 @@ inline namespace ACH_ISA_NS {
 // Per-tree solver scalars (ConstraintWork::tree(k)): after island_sum every tree of an island holds
 // the island's value, so each island gets its own step and β (MuJoCo's per-island CG).
 enum TreeVec { TV_C1, TV_C2, TV_COST, TV_D1, TV_D2, TV_ALPHA, TV_LO, TV_HI, TV_BEST, TV_SLOPE, TV_DY, TV_YMY, TV_YMG, TV_DG, TV_DD, TV_GG,
-               TV_BEST_COST, TV_SCALE, TV_ROWS_COST, TV_ROWS_D1, TV_ROWS_D2, TV_PREV, TV_CROSSED, TV_ROWS_CROSSED, TV_COUNT };
+               TV_BEST_COST, TV_SCALE, TV_ROWS_COST, TV_ROWS_D1, TV_ROWS_D2, TV_FROM, TV_CROSSED, TV_ROWS_CROSSED, TV_COUNT };
 // Per-tree solver lane masks (ConstraintWork::tree_mask(k)); TM_IN_ISLAND is set by the island pass.
 enum TreeMask { TM_HAS_HI, TM_DESCENT, TM_DONE, TM_IN_ISLAND, TM_SETTLED, TM_NEWTON_STEP, TM_COUNT };
 
