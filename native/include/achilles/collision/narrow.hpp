@@ -171,10 +171,15 @@ template <class V> inline Vec3<V> clamp_to_box(const CoreBox<V>& B, const Vec3<V
 /// the lowest index, so the choice is the same on every lane width.
 template <class V, int K>
 inline void reduce4(const V* x, const V* y, const V* z, const Vec3<V>* pa, const MaskOf<V>* valid, ScalarOf<V> tol, CoreContact<V>& out) {
+  // candidates invalid in every lane change nothing below: walk the others, in index order
+  int live[K], nlive = 0;
+  for (int k = 0; k < K; ++k)
+    if (vany(valid[k])) live[nlive++] = k;
   V bx = V(0), by = V(0), bz = V(0);
   Vec3<V> bp = splat3<V>(0, 0, 0);
   MaskOf<V> found = mask_false<V>();
-  for (int k = 0; k < K; ++k) {
+  for (int e = 0; e < nlive; ++e) {
+    const int k = live[e];
     const MaskOf<V> better = vand(valid[k], vor(vnot(found), z[k] < bz));
     bx = vselect(better, x[k], bx); by = vselect(better, y[k], by); bz = vselect(better, z[k], bz);
     bp = sel3(better, pa[k], bp);
@@ -187,7 +192,8 @@ inline void reduce4(const V* x, const V* y, const V* z, const Vec3<V>* pa, const
   MaskOf<V> f1 = mask_false<V>();
   V x1 = V(0), y1 = V(0), z1 = V(0);
   Vec3<V> p1 = splat3<V>(0, 0, 0);
-  for (int k = 0; k < K; ++k) {
+  for (int e = 0; e < nlive; ++e) {
+    const int k = live[e];
     const V dx = x[k] - x0, dy = y[k] - y0;
     const V sc = dx * dx + dy * dy;
     const MaskOf<V> better = vand(valid[k], sc > best);
@@ -204,7 +210,8 @@ inline void reduce4(const V* x, const V* y, const V* z, const Vec3<V>* pa, const
   V best2 = areaTol, signed2 = V(0), z2 = V(0);
   MaskOf<V> f2 = mask_false<V>();
   Vec3<V> p2 = splat3<V>(0, 0, 0);
-  for (int k = 0; k < K; ++k) {
+  for (int e = 0; e < nlive; ++e) {
+    const int k = live[e];
     const V ar = ex * (y[k] - y0) - ey * (x[k] - x0);
     const MaskOf<V> better = vand(valid[k], vabs(ar) > best2);
     best2 = vselect(better, vabs(ar), best2);
@@ -218,7 +225,8 @@ inline void reduce4(const V* x, const V* y, const V* z, const Vec3<V>* pa, const
   V best3 = areaTol, z3 = V(0);
   MaskOf<V> f3 = mask_false<V>();
   Vec3<V> p3 = splat3<V>(0, 0, 0);
-  for (int k = 0; k < K; ++k) {
+  for (int e = 0; e < nlive; ++e) {
+    const int k = live[e];
     const V ar = -side * (ex * (y[k] - y0) - ey * (x[k] - x0));
     const MaskOf<V> better = vand(valid[k], ar > best3);
     best3 = vselect(better, ar, best3);
