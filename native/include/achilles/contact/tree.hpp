@@ -4,7 +4,7 @@
 //   M·x           RNEA without velocity and gravity: f_B = I_B V_B(x); τ = Sᵀ f_B; f_P += X* f_B
 //   M⁻¹·τ         ABA with zero velocity, reusing U, D⁻¹ (and so IA) of the step's ABA at this state:
 //                 u = τ − Sᵀ p;  p_P += X*(p + U D⁻¹ u);  a' = X⁻¹ a_P;  x = D⁻¹(u − Uᵀ a');  a = a' + S x
-//   Jᵀ·wrenches   τ = Sᵀ F_B;  F_P += X* F_B                   (F_B: body-frame wrenches of the rows)
+//   Jᵀ·wrenches   τ = Sᵀ F_B;  F_P += X* F_B                   (F_B: body-frame wrenches of the rows' forces)
 //
 // Every product reads the placements X and subspaces S that pass_velocity left in JointWork. With
 // `skip` (per joint), the solver's products leave the joints of trees it has finished alone: their
@@ -108,24 +108,25 @@ inline void solve_M(const KModel<ScalarOf<V>>& M, const JointWork<V>* W, TreeWor
     if (skip && skip[i]) continue;
     const auto& J = M.joints[i];
     const JointWork<V>& w = W[i];
+    const bool root = J.parent < 0; // a root passes nothing on: p is not needed
     Force<V> p = T.f[i];
     if (J.unit_axis >= 0) {
       auto unit = [&]<int K>() {
         const V ui = tau[J.voff] - comp<K>(p);
         u[J.voff] = ui;
-        p = p + scale(w.Dinv[0] * ui, w.U[0]);
+        if (!root) p = p + scale(w.Dinv[0] * ui, w.U[0]);
       };
       on_unit_axis(J.unit_axis, unit);
     } else if (J.nv > 0) {
       const int nv = J.nv;
       for (int k = 0; k < nv; ++k) u[J.voff + k] = tau[J.voff + k] - dot(w.S[k], T.f[i]);
-      for (int r = 0; r < nv; ++r) {
+      for (int r = 0; r < nv && !root; ++r) {
         V Du = w.Dinv[r * nv] * u[J.voff];
         for (int c = 1; c < nv; ++c) Du += w.Dinv[r * nv + c] * u[J.voff + c];
         p = p + scale(Du, w.U[r]);
       }
     }
-    if (J.parent >= 0) T.f[J.parent] = T.f[J.parent] + force_to_parent(J, w.X, p);
+    if (!root) T.f[J.parent] = T.f[J.parent] + force_to_parent(J, w.X, p);
   }
   for (int i = 0; i < n; ++i) {
     if (skip && skip[i]) continue;
@@ -143,7 +144,7 @@ inline void solve_M(const KModel<ScalarOf<V>>& M, const JointWork<V>* W, TreeWor
     } else if (J.nv > 0) {
       const int nv = J.nv;
       V rhs[6];
-      for (int k = 0; k < nv; ++k) rhs[k] = xi[k] - dot(w.U[k], a);
+      for (int k = 0; k < nv; ++k) rhs[k] = J.parent >= 0 ? xi[k] - dot(w.U[k], a) : xi[k]; // a root's a' is 0
       for (int r = 0; r < nv; ++r) {
         V x = w.Dinv[r * nv] * rhs[0];
         for (int c = 1; c < nv; ++c) x += w.Dinv[r * nv + c] * rhs[c];
