@@ -26,7 +26,7 @@ enum Field : unsigned {
   F_broad = 1u << 14,     // per candidate pair: do the inflated world AABBs overlap (a lane mask)
   F_contacts = 1u << 15,  // contactActive, contactDist, contactPos, contactNormal
   F_tendon = 1u << 17,    // fixed tendons: length L = Σ coef·q and velocity L̇ = J·q̇ (contact/tendon.hpp)
-  F_rows = 1u << 16,      // constraint rows: J (as body wrenches / ±e_dof), dist, R, D, a_ref, on-mask per lane
+  F_rows = 1u << 16,      // constraint rows: J (per contact point and body: point, n, μt1, μt2 in the body frame; ±e_dof), dist, R, D, a_ref, on-mask per lane
   // actuators (actuators/forces.hpp); high bits, clear of the others' additions
   F_ctrl = 1u << 24,      // the step's controls u: the double buffer's read half, clamped, rate-limited (input)
   F_efforts = 1u << 25,   // τ_eff = τ + passive (damping, springs) + Σ gear·actuator force, per evaluation

@@ -44,6 +44,8 @@ template <class V> inline void find_islands(const KConstraints<ScalarOf<V>>& KC,
   bool on[W > 0 ? W : 1];
   for (int u = 0; u < cw.nused; ++u) {
     const int r = cw.used[u];
+    // a contact point's rows share its trees and lanes: its first row joins them
+    if (const int c = r - cw.first_contact; c > 0 && KC.row_point[c] == KC.row_point[c - 1]) continue;
     const int ta = KC.row_tree_a[r], tb = KC.row_tree_b[r];
     mask_bools(cw.on[r], on);
     for (int l = 0; l < W; ++l) {
@@ -157,12 +159,12 @@ template <class V> inline void island_sum(const KConstraints<ScalarOf<V>>& KC, C
   island_sums(KC, cw, one, 1);
 }
 
-/// out[t] = Σ_{dofs k of tree t} a_k b_k.
-template <class V> inline void tree_dot(const KConstraints<ScalarOf<V>>& KC, const V* a, const V* b, int nv, V* out) {
-  for (int t = 0; t < KC.ntrees; ++t) out[t] = V(ScalarOf<V>(0));
-  for (int k = 0; k < nv; ++k) {
-    const int t = KC.tree_of_dof[k];
-    out[t] += a[k] * b[k];
+/// out[t] = Σ_{dofs k of tree t} a_k b_k, in ascending k (in a register: no store per term).
+template <class V> inline void tree_dot(const KConstraints<ScalarOf<V>>& KC, const V* a, const V* b, V* out) {
+  for (int t = 0; t < KC.ntrees; ++t) {
+    V s(ScalarOf<V>(0));
+    for (int e = KC.tree_dof_start[t]; e < KC.tree_dof_start[t + 1]; ++e) s += a[KC.tree_dofs[e]] * b[KC.tree_dofs[e]];
+    out[t] = s;
   }
 }
 

@@ -9,8 +9,8 @@
 //                       (0,1,0) — (0,0,1) when |n_y| ≥ 0.5 — made orthogonal to n; t2 = n × t1;
 //                       pyramid rows J_n + μJ_t1, J_n − μJ_t1, J_n + μJ_t2, J_n − μJ_t2 (condim 3),
 //                       or J_n (condim 1); J_d·x = d·(v_b(p) − v_a(p)) with the normal from a to b.
-// A row's J is kept as the unit wrench it applies to each body (body frame): J·x is then a dot
-// with the body motions of x, and Jᵀ·f a sweep of wrenches to the root (tree.hpp).
+// A point's J is kept per body, in the body's frame (point_jacobian.hpp): J·x then reads the body
+// motions of x, and Jᵀ·f is a sweep of wrenches to the root (tree.hpp).
 #pragma once
 
 #include "../isa_namespace.hpp"
@@ -20,13 +20,6 @@
 
 namespace ach {
 inline namespace ACH_ISA_NS {
-
-/// The body-frame wrench of a unit force along world direction d at world point p on body X_WB.
-template <class V> inline Force<V> point_wrench(const Transform<V>& X_WB, const Vec3<V>& p, const Vec3<V>& d) {
-  const Vec3<V> f = mulT(X_WB.R, d);
-  const Vec3<V> r = mulT(X_WB.R, p - X_WB.p);
-  return {cross(r, f), f};
-}
 
 /// MuJoCo's mju_normalize3: a / |a|, or (1, 0, 0) when |a| < mjMINVAL (as for a capsule standing
 /// on a plane, whose axis made orthogonal to the normal is 0).
@@ -77,12 +70,6 @@ inline void soft_row(ConstraintWork<V>& cw, int r, const V& imp, const V& Rrow, 
   cw.vel[r] = vselect(on, vel, V(T(0)));
   cw.dist[r] = vselect(on, dist, V(T(0)));
   cw.imp[r] = vselect(on, imp, V(T(0)));
-}
-
-template <class V> inline Force<V> mask_force(const MaskOf<V>& on, const Force<V>& f) {
-  using T = ScalarOf<V>;
-  const V z(T(0));
-  return {{vselect(on, f.n.x, z), vselect(on, f.n.y, z), vselect(on, f.n.z, z)}, {vselect(on, f.f.x, z), vselect(on, f.f.y, z), vselect(on, f.f.z, z)}};
 }
 
 /// Dry-friction rows: always on (MuJoCo's mj_instantiateFriction), aref = −B·v_dof (a tendon's: −B·L̇).
@@ -190,7 +177,9 @@ inline void build_contact_rows(const KConstraints<ScalarOf<V>>& KC, const KColli
     const Motion<V> zero = zero_motion<V>();
     const Motion<V>& va = P.body_a >= 0 ? W[P.body_a].vel : zero;
     const Motion<V>& vb = P.body_b >= 0 ? W[P.body_b].vel : zero;
-    const V mu(P.mu);
+    const V mu(P.mu), z(T(0));
+    // condim 1 has no friction directions
+    const Vec3<V> mt1 = P.rows == 1 ? Vec3<V>{z, z, z} : mu * t1, mt2 = P.rows == 1 ? Vec3<V>{z, z, z} : mu * t2;
     for (int i = 0; i < 4; ++i) {
       cw.frame[(p * 4 + i) * 3 + 0] = m.n;
       cw.frame[(p * 4 + i) * 3 + 1] = t1;
@@ -199,27 +188,23 @@ inline void build_contact_rows(const KConstraints<ScalarOf<V>>& KC, const KColli
       const V dist = m.dist[i];
       const V imp = impedance(P.imp, dist, V(P.margin));
       V R = vmax(V(T(kMinVal)), (T(1) - imp) * V(P.diagA) / imp);
-      Vec3<V> dirs[4];
-      if (P.rows == 1) {
-        dirs[0] = m.n;
-      } else {
+      if (P.rows == 4) {
         // R1 = R0/impratio, μ' = μ·√(R1/R0), R_py = 2μ'²R0 (mj_makeImpedance)
         const V R1 = R / V(P.impratio);
         const V mu_reg = mu * vsqrt(R1 / R);
         R = T(2) * mu_reg * mu_reg * R;
-        dirs[0] = m.n + mu * t1;
-        dirs[1] = m.n - mu * t1;
-        dirs[2] = m.n + mu * t2;
-        dirs[3] = ACH_BUG(ContactEdgeSign) ? m.n + mu * t2 : m.n - mu * t2;
       }
+      const int slot = static_cast<int>(p) * 4 + i;
+      PointJ<V>& Ja = cw.pj_a[slot];
+      PointJ<V>& Jb = cw.pj_b[slot];
+      if (P.body_a >= 0) Ja = point_jacobian(X_WB[P.body_a], m.pos[i], m.n, mt1, mt2, pon[i]);
+      if (P.body_b >= 0) Jb = point_jacobian(X_WB[P.body_b], m.pos[i], m.n, mt1, mt2, pon[i]);
+      V vel[4];
+      point_rows(P, Ja, Jb, va, vb, vel);
       for (int e = 0; e < P.rows; ++e) {
         const int r = prow + i * P.rows + e;
-        const int c = r - cw.first_contact;
         cw.on[r] = pon[i];
-        cw.fa[c] = P.body_a >= 0 ? mask_force<V>(pon[i], point_wrench(X_WB[P.body_a], m.pos[i], dirs[e])) : zero_force<V>();
-        cw.fb[c] = P.body_b >= 0 ? mask_force<V>(pon[i], point_wrench(X_WB[P.body_b], m.pos[i], dirs[e])) : zero_force<V>();
-        const V vel = dot(vb, cw.fb[c]) - dot(va, cw.fa[c]);
-        soft_row(cw, r, imp, R, V(P.K), V(P.B), dist, V(P.margin), vel);
+        soft_row(cw, r, imp, R, V(P.K), V(P.B), dist, V(P.margin), vel[e]);
         cw.used[cw.nused++] = r;
       }
     }

@@ -55,15 +55,15 @@ inline void rows_times(const KConstraints<ScalarOf<V>>& KC, ConstraintWork<V>& c
     }
     out[u] = cw.lim_sign[r] * (L.tendon < 0 ? x[L.dof] : tendon_dot(KC.tendons[L.tendon], x));
   }
-  for (int u = cw.first_contact_used; u < cw.nused; ++u) {
+  const Motion<V> none = zero_motion<V>();
+  for (int k = 0; k < cw.npts; ++k) {
+    const int u = cw.pt_u[k], slot = cw.pt_slot[k];
+    const KContactPair<ScalarOf<V>>& P = KC.pairs[slot / 4];
     if (row_idle(KC, cw.used[u], idle)) {
-      out[u] = zero;
+      for (int e = 0; e < P.rows; ++e) out[u + e] = zero;
       continue;
     }
-    const int c = cw.u_contact[u], a = cw.u_body_a[u], b = cw.u_body_b[u];
-    V s = b >= 0 ? dot(motions[b], cw.fb[c]) : zero;
-    if (a >= 0) s = s - dot(motions[a], cw.fa[c]);
-    out[u] = s;
+    point_rows(P, cw.pj_a[slot], cw.pj_b[slot], P.body_a >= 0 ? motions[P.body_a] : none, P.body_b >= 0 ? motions[P.body_b] : none, out + u);
   }
 }
 
@@ -76,11 +76,10 @@ inline void rows_transpose(const KModel<ScalarOf<V>>& M, const KConstraints<Scal
   using T = ScalarOf<V>;
   const int n = static_cast<int>(M.joints.size());
   for (int i = 0; i < n; ++i) cw.F[i] = zero_force<V>();
-  for (int u = cw.first_contact_used; u < cw.nused; ++u) {
+  for (int k = 0; k < cw.npts; ++k) {
+    const int u = cw.pt_u[k], slot = cw.pt_slot[k];
     if (row_idle(KC, cw.used[u], idle)) continue;
-    const int c = cw.u_contact[u], a = cw.u_body_a[u], b = cw.u_body_b[u];
-    if (b >= 0) cw.F[b] = cw.F[b] + scale(f[u], cw.fb[c]);
-    if (a >= 0) cw.F[a] = cw.F[a] - scale(f[u], cw.fa[c]);
+    point_transpose(KC.pairs[slot / 4], cw.pj_a[slot], cw.pj_b[slot], f + u, cw.F);
   }
   for (int k = 0; k < M.nv; ++k)
     if (!(idle && idle[KC.tree_of_dof[k]])) qfrc[k] = V(T(0));
@@ -113,23 +112,28 @@ template <class V> inline V friction_cost(const V& x, const V& f, const V& Rf, c
   return vselect(neg, f * (T(-0.5) * Rf - x), vselect(pos, f * (T(-0.5) * Rf + x), T(0.5) * D * x * x));
 }
 
-/// Row forces at jar (mj_constraintUpdate_impl): friction rows f = −D·jar clamped to ±frictionloss;
-/// limits and contacts f = −D·jar where on and violated, else 0. Returns the constraint cost.
-template <class V> inline V update_forces(ConstraintWork<V>& cw) {
+/// Row u's force at its jar (mj_constraintUpdate_impl), returning its cost: a friction row's
+/// f = −D·jar clamped to ±frictionloss (Huber cost); a limit's or contact's f = −D·jar where on and
+/// violated, else 0.
+template <class V> inline V update_force(ConstraintWork<V>& cw, int u) {
   using T = ScalarOf<V>;
-  V cost(T(0));
-  for (int u = 0; u < cw.nfric_used; ++u) {
-    const V f = cw.u_floss[u], R = cw.u_R[u], jar = cw.jar[u];
+  const V jar = cw.jar[u];
+  if (u < cw.nfric_used) {
+    const V f = cw.u_floss[u], R = cw.u_R[u];
     const V Rf = R * f;
     const MaskOf<V> neg = jar <= -Rf, pos = jar >= Rf;
     cw.u_force[u] = vselect(neg, f, vselect(pos, -f, -(cw.u_D[u] * jar)));
-    cost += vselect(neg, T(-0.5) * R * f * f - f * jar, vselect(pos, T(-0.5) * R * f * f + f * jar, T(0.5) * cw.u_D[u] * jar * jar));
+    return vselect(neg, T(-0.5) * R * f * f - f * jar, vselect(pos, T(-0.5) * R * f * f + f * jar, T(0.5) * cw.u_D[u] * jar * jar));
   }
-  for (int u = cw.nfric_used; u < cw.nused; ++u) {
-    const MaskOf<V> act = vand(cw.u_on[u], cw.jar[u] < V(T(0)));
-    cw.u_force[u] = vselect(act, -(cw.u_D[u] * cw.jar[u]), V(T(0)));
-    cost += vselect(act, T(0.5) * cw.u_D[u] * cw.jar[u] * cw.jar[u], V(T(0)));
-  }
+  const MaskOf<V> act = vand(cw.u_on[u], jar < V(T(0)));
+  cw.u_force[u] = vselect(act, -(cw.u_D[u] * jar), V(T(0)));
+  return vselect(act, T(0.5) * cw.u_D[u] * jar * jar, V(T(0)));
+}
+
+/// Every row's force at jar; returns the constraint cost.
+template <class V> inline V update_forces(ConstraintWork<V>& cw) {
+  V cost(ScalarOf<V>(0));
+  for (int u = 0; u < cw.nused; ++u) cost += update_force(cw, u);
   return cost;
 }
 
@@ -137,7 +141,7 @@ template <class V> inline V update_forces(ConstraintWork<V>& cw) {
 /// each tree's rows in that order (friction rows first, as they come first in `used`).
 template <class V> inline void pack_rows(const KConstraints<ScalarOf<V>>& KC, ConstraintWork<V>& cw) {
   const int nt = KC.ntrees;
-  cw.nfric_used = cw.first_contact_used = 0;
+  cw.nfric_used = cw.first_contact_used = cw.npts = 0;
   for (int t = 0; t <= nt; ++t) cw.tree_row_start[t] = 0;
   for (int t = 0; t < nt; ++t) cw.tree_nfric[t] = 0;
   for (int u = 0; u < cw.nused; ++u) {
@@ -151,12 +155,9 @@ template <class V> inline void pack_rows(const KConstraints<ScalarOf<V>>& KC, Co
     ++cw.tree_row_start[t + 1];
     if (r < cw.first_contact) {
       cw.first_contact_used = u + 1;
-    } else {
-      const int c = r - cw.first_contact;
-      const KContactPair<ScalarOf<V>>& P = KC.pairs[pair_of_row(KC, c)];
-      cw.u_contact[u] = c;
-      cw.u_body_a[u] = P.body_a;
-      cw.u_body_b[u] = P.body_b;
+    } else if (const int slot = KC.row_point[r - cw.first_contact]; cw.npts == 0 || cw.pt_slot[cw.npts - 1] != slot) {
+      cw.pt_u[cw.npts] = u; // a point's rows are used together, in edge order
+      cw.pt_slot[cw.npts++] = slot;
     }
     cw.u_on[u] = cw.on[r];
     cw.u_D[u] = cw.D[r];
@@ -176,29 +177,15 @@ template <class V> inline V dotv(const V* a, const V* b, int n) {
   return s;
 }
 
-/// The line search's per-row constants (its direction is fixed): the cost at α = 0 and D·jv².
-template <class V> inline void line_prepare(ConstraintWork<V>& cw) {
-  using T = ScalarOf<V>;
-  const V zero(T(0));
-  for (int u = 0; u < cw.nfric_used; ++u) {
-    const V j0 = cw.jar[u], jv = cw.jv[u], D = cw.u_D[u], f = cw.u_floss[u];
-    cw.ls_cost0[u] = friction_cost(j0, f, cw.u_R[u] * f, D);
-    cw.ls_djv2[u] = D * jv * jv;
-  }
-  for (int u = cw.nfric_used; u < cw.nused; ++u) {
-    const V j0 = cw.jar[u], jv = cw.jv[u], D = cw.u_D[u];
-    cw.ls_cost0[u] = vselect(vand(cw.u_on[u], j0 < zero), T(0.5) * D * j0 * j0, zero);
-    cw.ls_djv2[u] = D * jv * jv;
-  }
-}
-
-/// Cost change from α = 0, slope and curvature of every island's 1-D cost at its step alpha[t]
-/// (line_prepare first), and tree(TV_CROSSED): how many of the island's rows lie in another piece
-/// of the cost at alpha than at `from` (a row crossing its kink: x = 0, or x = ±R·f for friction).
+/// Cost change from α = 0, slope and curvature of every island's 1-D cost at its step alpha[t],
+/// and tree(TV_CROSSED): how many of the island's rows lie in another piece of the cost at alpha
+/// than at `from` (a row crossing its kink: x = 0, or x = ±R·f for friction). `kStart` is the first
+/// evaluation, at α = 0 (alpha and from are not read): it also keeps the line search's per-row
+/// constants, a row's cost at α = 0 and D·jv², and its cost change and crossings are 0.
 /// Each tree sums its rows in `used` order, in registers, into its row sums (tree(TV_ROWS_*)); a
 /// tree settled in every lane (`settled`, when given) has the same step as at the last evaluation,
 /// so its row sums are kept rather than summed again, and none of its rows crossed.
-template <class V>
+template <bool kStart = false, class V>
 inline void line_eval(const KConstraints<ScalarOf<V>>& KC, ConstraintWork<V>& cw, const V* alpha, const V* from, const MaskOf<V>* settled = nullptr) {
   using T = ScalarOf<V>;
   const int nt = KC.ntrees;
@@ -210,15 +197,23 @@ inline void line_eval(const KConstraints<ScalarOf<V>>& KC, ConstraintWork<V>& cw
       row_crossed[t] = zero;
       continue;
     }
-    const V a = alpha[t], a_from = from[t];
+    const V a = kStart ? zero : alpha[t], a_from = kStart ? zero : from[t];
     V c = zero, g = zero, h = zero, n = zero;
     const int first = cw.tree_row_start[t], fric_end = first + cw.tree_nfric[t], end = cw.tree_row_start[t + 1];
     for (int k = first; k < fric_end; ++k) {
       const int u = cw.tree_rows[k];
       const V j0 = cw.jar[u], jv = cw.jv[u], D = cw.u_D[u];
-      const V x = j0 + a * jv, x_from = j0 + a_from * jv;
       const V f = cw.u_floss[u];
       const V Rf = cw.u_R[u] * f;
+      if constexpr (kStart) {
+        cw.ls_cost0[u] = friction_cost(j0, f, Rf, D);
+        cw.ls_djv2[u] = D * jv * jv;
+        const MaskOf<V> quad = vand(-Rf < j0, j0 < Rf), neg = j0 <= -Rf;
+        g += vselect(quad, D * j0 * jv, vselect(neg, -(f * jv), f * jv));
+        h += vselect(quad, cw.ls_djv2[u], zero);
+        continue;
+      }
+      const V x = j0 + a * jv, x_from = j0 + a_from * jv;
       c += friction_cost(x, f, Rf, D) - cw.ls_cost0[u];
       const MaskOf<V> quad = vand(-Rf < x, x < Rf), neg = x <= -Rf;
       const MaskOf<V> quad_from = vand(-Rf < x_from, x_from < Rf), neg_from = x_from <= -Rf;
@@ -229,6 +224,14 @@ inline void line_eval(const KConstraints<ScalarOf<V>>& KC, ConstraintWork<V>& cw
     for (int k = fric_end; k < end; ++k) {
       const int u = cw.tree_rows[k];
       const V j0 = cw.jar[u], jv = cw.jv[u], D = cw.u_D[u];
+      if constexpr (kStart) {
+        const MaskOf<V> act = vand(cw.u_on[u], j0 < zero);
+        cw.ls_cost0[u] = vselect(act, T(0.5) * D * j0 * j0, zero);
+        cw.ls_djv2[u] = D * jv * jv;
+        g += vselect(act, D * j0 * jv, zero);
+        h += vselect(act, cw.ls_djv2[u], zero);
+        continue;
+      }
       const V x = j0 + a * jv, x_from = j0 + a_from * jv;
       const MaskOf<V> act = vand(cw.u_on[u], x < zero), act_from = vand(cw.u_on[u], x_from < zero);
       c += vselect(act, T(0.5) * D * x * x, zero) - cw.ls_cost0[u];
@@ -283,8 +286,7 @@ template <class V> inline void line_search(const KConstraints<ScalarOf<V>>& KC, 
   MaskOf<V>* newton_step = cw.tree_mask(TM_NEWTON_STEP);
   const V eps(T(8) * std::numeric_limits<T>::epsilon());
   for (int t = 0; t < nt; ++t) alpha[t] = zero;
-  line_prepare(cw);
-  line_eval(KC, cw, alpha, alpha);
+  line_eval<true>(KC, cw, alpha, alpha);
   for (int t = 0; t < nt; ++t) {
     best[t] = lo[t] = hi[t] = best_cost[t] = zero;
     slope[t] = vabs(d1[t]);
@@ -410,11 +412,11 @@ inline void solve_constraints(const KModel<ScalarOf<V>>& M, const KConstraints<S
   if (tolerant) {
     mass_diagonal(M, W, cw.Ic, cw.tmp);
     for (int k = 0; k < nv; ++k) cw.tmp2[k] = V(T(1));
-    tree_dot(KC, cw.tmp, cw.tmp2, nv, scale);
+    tree_dot(KC, cw.tmp, cw.tmp2, scale);
     island_sum(KC, cw, scale);
     for (int t = 0; t < nt; ++t) scale[t] = T(1) / scale[t];
     V* gap = cw.tree(TV_C1);
-    tree_dot(KC, cw.grad, cw.Mgrad, nv, gap);
+    tree_dot(KC, cw.grad, cw.Mgrad, gap);
     island_sum(KC, cw, gap);
     for (int t = 0; t < nt; ++t) done[t] = vmax(V(T(0)), T(0.5) * scale[t] * gap[t]) < tol;
   }
@@ -431,8 +433,8 @@ inline void solve_constraints(const KModel<ScalarOf<V>>& M, const KConstraints<S
     mul_M(M, W, cw.tw, cw.search, cw.Mv, idle_joints); // leaves the search's body motions in tw.m
     rows_times(KC, cw, cw.tw.m, cw.search, cw.jv, idle);
     V *c1 = cw.tree(TV_C1), *c2 = cw.tree(TV_C2);
-    tree_dot(KC, cw.search, cw.Mrel, nv, c1);
-    tree_dot(KC, cw.search, cw.Mv, nv, c2);
+    tree_dot(KC, cw.search, cw.Mrel, c1);
+    tree_dot(KC, cw.search, cw.Mv, c2);
     V* const c12[] = {c1, c2};
     island_sums(KC, cw, c12, 2);
     for (int t = 0; t < nt; ++t) c2[t] = T(0.5) * c2[t];
@@ -448,30 +450,33 @@ inline void solve_constraints(const KModel<ScalarOf<V>>& M, const KConstraints<S
       cw.gradold[k] = cw.grad[k];
       cw.Mgradold[k] = cw.Mgrad[k];
     }
-    for (int u = 0; u < nu; ++u) {
+    for (int u = 0; u < nu; ++u) { // an idle row keeps its jar, and so its force
       if (row_idle(KC, cw.used[u], idle)) continue;
       const int t = cw.u_tree[u];
       cw.jar[u] = vselect(done[t], cw.jar[u], cw.jar[u] + alpha[t] * cw.jv[u]);
+      update_force(cw, u);
     }
-    update_forces(cw);
     rows_transpose(M, KC, W, cw, cw.u_force, cw.qfrc, idle);
     for (int k = 0; k < nv; ++k) cw.grad[k] = cw.Mrel[k] - cw.qfrc[k];
     solve_M(M, W, cw.tw, cw.grad, cw.Mgrad, idle_joints);
     for (int t = 0; t < nt; ++t) done[t] = vor(done[t], alpha[t] == zero);
     // Hager–Zhang direction, per island (its sums also give the termination's gradient norm)
-    for (int t = 0; t < nt; ++t)
-      for (int q = TV_DY; q <= TV_GG; ++q) cw.tree(q)[t] = zero;
-    for (int k = 0; k < nv; ++k) {
-      const int t = KC.tree_of_dof[k];
-      if (idle && idle[t]) continue;
-      const V y = cw.grad[k] - cw.gradold[k];
-      const V My = cw.Mgrad[k] - cw.Mgradold[k];
-      cw.tree(TV_DY)[t] += cw.search[k] * y;
-      cw.tree(TV_YMY)[t] += y * My;
-      cw.tree(TV_YMG)[t] += y * cw.Mgrad[k];
-      cw.tree(TV_DG)[t] += cw.search[k] * cw.grad[k];
-      cw.tree(TV_DD)[t] += cw.search[k] * cw.search[k];
-      cw.tree(TV_GG)[t] += cw.grad[k] * cw.grad[k];
+    for (int t = 0; t < nt; ++t) {
+      V dy = zero, ymy = zero, ymg = zero, dg = zero, dd = zero, gg = zero;
+      if (!(idle && idle[t]))
+        for (int e = KC.tree_dof_start[t]; e < KC.tree_dof_start[t + 1]; ++e) {
+          const int k = KC.tree_dofs[e];
+          const V y = cw.grad[k] - cw.gradold[k];
+          const V My = cw.Mgrad[k] - cw.Mgradold[k];
+          dy += cw.search[k] * y;
+          ymy += y * My;
+          ymg += y * cw.Mgrad[k];
+          dg += cw.search[k] * cw.grad[k];
+          dd += cw.search[k] * cw.search[k];
+          gg += cw.grad[k] * cw.grad[k];
+        }
+      cw.tree(TV_DY)[t] = dy, cw.tree(TV_YMY)[t] = ymy, cw.tree(TV_YMG)[t] = ymg;
+      cw.tree(TV_DG)[t] = dg, cw.tree(TV_DD)[t] = dd, cw.tree(TV_GG)[t] = gg;
     }
     V* const hz[] = {cw.tree(TV_DY), cw.tree(TV_YMY), cw.tree(TV_YMG), cw.tree(TV_DG), cw.tree(TV_DD), cw.tree(TV_GG)};
     island_sums(KC, cw, hz, 6);

@@ -174,10 +174,12 @@ template <class T> struct KConstraints {
   int contact_rows = 0; // Σ pairs 4 points × rows
   int limit_rows = 0;   // 2 per limited joint, then 2 per limited tendon
   std::vector<int> row_pair; // contact row (from the first contact row) → its pair
+  std::vector<int> row_point; // contact row → its point slot, pair·4 + point
   // Islands (MuJoCo's default since 3.3.6): kinematic trees with dofs, joined per lane by the rows
   // that are on; the solver's scalars (line search, β) are per island.
   int ntrees = 0;
   std::vector<int> tree_of_dof;         // nv
+  std::vector<int> tree_dof_start, tree_dofs; // per tree its dofs, ascending (tree_dofs[tree_dof_start[t] ..])
   std::vector<int> tree_of_joint;       // per joint (−1: a static subtree)
   std::vector<int> row_tree_a, row_tree_b; // per row slot: the trees it touches (−1: none)
   bool enabled = false;
@@ -201,6 +203,14 @@ template <class T> struct KConstraints {
     tree_of_dof.assign(m.nv, -1);
     for (std::size_t i = 0; i < m.joints.size(); ++i)
       for (int k = 0; k < m.joints[i].nv; ++k) tree_of_dof[m.joints[i].voff + k] = tree_of_joint[i];
+    tree_dof_start.assign(ntrees + 1, 0);
+    for (int k = 0; k < m.nv; ++k)
+      if (tree_of_dof[k] >= 0) ++tree_dof_start[tree_of_dof[k] + 1];
+    for (int t = 0; t < ntrees; ++t) tree_dof_start[t + 1] += tree_dof_start[t];
+    tree_dofs.assign(tree_dof_start[ntrees], 0);
+    std::vector<int> fill(tree_dof_start.begin(), tree_dof_start.end() - 1);
+    for (int k = 0; k < m.nv; ++k)
+      if (tree_of_dof[k] >= 0) tree_dofs[fill[tree_of_dof[k]]++] = k;
     auto tree_of_body = [&](int b) { return b < 0 ? -1 : tree_of_joint[b]; };
     for (std::size_t i = 0; i < m.joints.size(); ++i) {
       const Joint& j = m.joints[i];
@@ -305,7 +315,10 @@ template <class T> struct KConstraints {
       k.impratio = T(std::fmax(kMinVal, m.impratio));
       pairs.push_back(k);
       contact_rows += 4 * k.rows;
-      for (int e = 0; e < 4 * k.rows; ++e) row_pair.push_back(static_cast<int>(pairs.size()) - 1);
+      for (int e = 0; e < 4 * k.rows; ++e) {
+        row_pair.push_back(static_cast<int>(pairs.size()) - 1);
+        row_point.push_back((static_cast<int>(pairs.size()) - 1) * 4 + e / k.rows);
+      }
     }
     for (std::size_t i = 0; i < m.joints.size(); ++i) {
       const Joint& j = m.joints[i];

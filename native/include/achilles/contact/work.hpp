@@ -9,6 +9,7 @@
 
 #include "../isa_namespace.hpp"
 
+#include "point_jacobian.hpp"
 #include "tables.hpp"
 #include "tree.hpp"
 #include "../collision/collide.hpp"
@@ -33,13 +34,14 @@ template <class V> struct ConstraintWork {
   // solver's loops read, contiguous; u_force goes back to the row slots' force when it is done
   int nfric_used = 0, first_contact_used = 0; // rows [first_contact_used, nused) are contact rows
   int* u_tree;                    // the tree a row's scalars are summed into (row_tree)
-  int *u_contact, *u_body_a, *u_body_b; // contact rows: index into fa/fb, and the pair's bodies
+  int npts = 0;                   // contact points with a used row: their first row and point slot
+  int *pt_u, *pt_slot;
   MaskOf<V>* u_on;
   V *u_D, *u_R, *u_aref, *u_floss, *u_force;
   V *jar, *jv;                    // J·a − aref and J·search, packed
   V *ls_cost0, *ls_djv2;          // line search: a row's cost at α = 0, and D·jv²
   int *tree_row_start, *tree_nfric, *tree_rows, *tree_fill; // per tree: its packed rows, in order
-  Force<V> *fa, *fb; // contact rows: the row's unit wrench on body a and body b (body frames)
+  PointJ<V> *pj_a, *pj_b; // per point slot (p·4 + i): its Jacobian on body a and body b
   ScalarOf<V>* lim_sign; // limit rows: J = ±1 on the joint's dof (a tendon's: ±its moment)
   Vec3<V>* ball_J;       // per limit slot: a ball joint's cone row J on its 3 dofs (unused elsewhere)
   ScalarOf<V>* floss;    // friction rows: the frictionloss (0 on other rows)
@@ -88,10 +90,10 @@ template <class V> struct ConstraintWork {
   static std::size_t bytes_needed(const KModel<ScalarOf<V>>& M, const KConstraints<ScalarOf<V>>& K) {
     if (!K.enabled) return 0;
     const std::size_t nrows = K.friction_rows + K.limit_rows + K.contact_rows;
-    const std::size_t rows = nrows ? nrows : 1, crows = K.contact_rows ? K.contact_rows : 1, lrows = K.limit_rows ? K.limit_rows : 1;
+    const std::size_t rows = nrows ? nrows : 1, lrows = K.limit_rows ? K.limit_rows : 1;
     const std::size_t np = K.pairs.size() ? K.pairs.size() : 1, n = M.joints.size(), nv = M.nv ? M.nv : 1;
-    const std::size_t b = rows * (2 * sizeof(MaskOf<V>) + 16 * sizeof(V) + 6 * sizeof(int) + 2 * sizeof(ScalarOf<V>)) + lrows * sizeof(Vec3<V>) +
-                          crows * 2 * sizeof(Force<V>) + np * (sizeof(Manifold<V>) + 12 * sizeof(Vec3<V>) + 4 * sizeof(MaskOf<V>)) +
+    const std::size_t b = rows * (2 * sizeof(MaskOf<V>) + 16 * sizeof(V) + 3 * sizeof(int) + 2 * sizeof(ScalarOf<V>)) + lrows * sizeof(Vec3<V>) +
+                          np * (sizeof(Manifold<V>) + 12 * sizeof(Vec3<V>) + 4 * sizeof(MaskOf<V>) + 4 * (2 * sizeof(PointJ<V>) + 2 * sizeof(int))) +
                           13 * nv * sizeof(V) + n * (sizeof(Motion<V>) + 2 * sizeof(Force<V>) + sizeof(ABInertia<V>));
     const std::size_t nt = K.ntrees ? K.ntrees : 1, W = lanes_of<V>;
     const std::size_t isl = nt * W * (sizeof(int) + sizeof(ScalarOf<V>)) + nt * (W + 1) + nt * (sizeof(int) + sizeof(ScalarOf<V>)) +
@@ -106,7 +108,7 @@ template <class V> struct ConstraintWork {
     nlimit_rows = K.limit_rows;
     first_contact = nfric_rows + nlimit_rows;
     nrows = first_contact + K.contact_rows;
-    const std::size_t rows = nrows ? nrows : 1, crows = K.contact_rows ? K.contact_rows : 1;
+    const std::size_t rows = nrows ? nrows : 1;
     const std::size_t np = K.pairs.size() ? K.pairs.size() : 1, nv = M.nv ? M.nv : 1, n = M.joints.size();
     on = ar.template take<MaskOf<V>>(rows);
     dist = ar.template take<V>(rows);
@@ -119,9 +121,6 @@ template <class V> struct ConstraintWork {
     jv = ar.template take<V>(rows);
     force = ar.template take<V>(rows);
     u_tree = ar.template take<int>(rows);
-    u_contact = ar.template take<int>(rows);
-    u_body_a = ar.template take<int>(rows);
-    u_body_b = ar.template take<int>(rows);
     u_on = ar.template take<MaskOf<V>>(rows);
     V** packed[] = {&u_D, &u_R, &u_aref, &u_floss, &u_force, &ls_cost0, &ls_djv2};
     for (V** p : packed) *p = ar.template take<V>(rows);
@@ -131,8 +130,10 @@ template <class V> struct ConstraintWork {
     for (std::size_t r = 0; r < rows; ++r) floss[r] = ScalarOf<V>(0);
     for (int r = 0; r < nfric_rows; ++r) floss[r] = K.frictions[r].floss;
     used = ar.template take<int>(rows);
-    fa = ar.template take<Force<V>>(crows);
-    fb = ar.template take<Force<V>>(crows);
+    pj_a = ar.template take<PointJ<V>>(np * 4);
+    pj_b = ar.template take<PointJ<V>>(np * 4);
+    pt_u = ar.template take<int>(np * 4);
+    pt_slot = ar.template take<int>(np * 4);
     mf = ar.template take<Manifold<V>>(np);
     frame = ar.template take<Vec3<V>>(np * 12);
     point_on = ar.template take<MaskOf<V>>(np * 4);
