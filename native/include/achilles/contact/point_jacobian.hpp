@@ -56,9 +56,9 @@ inline void point_rows(const KContactPair<ScalarOf<V>>& P, const PointJ<V>& Ja, 
   out[3] = ACH_BUG(ContactEdgeSign) ? s.x + s.z : s.x - s.z; // the planted bug: J_3 = J_n + μJ_t2
 }
 
-/// F_a, F_b += the body wrenches of the point's row forces f[0 .. P.rows).
+/// Fa −=, Fb += the body wrenches of the point's row forces f[0 .. P.rows) (a world side is unread).
 template <class V>
-inline void point_transpose(const KContactPair<ScalarOf<V>>& P, const PointJ<V>& Ja, const PointJ<V>& Jb, const V* f, Force<V>* F) {
+inline void point_transpose(const KContactPair<ScalarOf<V>>& P, const PointJ<V>& Ja, const PointJ<V>& Jb, const V* f, Force<V>& Fa, Force<V>& Fb) {
   V fn = f[0], f1(ScalarOf<V>(0)), f2(ScalarOf<V>(0));
   if (P.rows == 4) {
     fn = f[0] + f[1] + f[2] + f[3];
@@ -71,11 +71,11 @@ inline void point_transpose(const KContactPair<ScalarOf<V>>& P, const PointJ<V>&
   };
   if (P.body_b >= 0) {
     const Force<V> w = wrench(Jb);
-    F[P.body_b] = {F[P.body_b].n + w.n, F[P.body_b].f + w.f};
+    Fb = {Fb.n + w.n, Fb.f + w.f};
   }
   if (P.body_a >= 0) {
     const Force<V> w = wrench(Ja);
-    F[P.body_a] = {F[P.body_a].n - w.n, F[P.body_a].f - w.f};
+    Fa = {Fa.n - w.n, Fa.f - w.f};
   }
 }
 

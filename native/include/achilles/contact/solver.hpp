@@ -76,10 +76,23 @@ inline void rows_transpose(const KModel<ScalarOf<V>>& M, const KConstraints<Scal
   using T = ScalarOf<V>;
   const int n = static_cast<int>(M.joints.size());
   for (int i = 0; i < n; ++i) cw.F[i] = zero_force<V>();
-  for (int k = 0; k < cw.npts; ++k) {
-    const int u = cw.pt_u[k], slot = cw.pt_slot[k];
-    if (row_idle(KC, cw.used[u], idle)) continue;
-    point_transpose(KC.pairs[slot / 4], cw.pj_a[slot], cw.pj_b[slot], f + u, cw.F);
+  // a pair's points follow each other: its bodies' wrenches are summed in registers, then stored
+  // (the same additions in the same order as adding into cw.F point by point)
+  const Force<V> none = zero_force<V>();
+  for (int k = 0; k < cw.npts;) {
+    const int pair = cw.pt_slot[k] / 4;
+    const KContactPair<T>& P = KC.pairs[pair];
+    int end = k + 1;
+    while (end < cw.npts && cw.pt_slot[end] / 4 == pair) ++end;
+    if (row_idle(KC, cw.used[cw.pt_u[k]], idle)) { // a pair's rows share their trees
+      k = end;
+      continue;
+    }
+    const bool one_body = P.body_a == P.body_b; // (a pair the filter would not make, but kept right)
+    Force<V> Fa = P.body_a >= 0 ? cw.F[P.body_a] : none, Fb = P.body_b >= 0 ? cw.F[P.body_b] : none;
+    for (; k < end; ++k) point_transpose(P, cw.pj_a[cw.pt_slot[k]], cw.pj_b[cw.pt_slot[k]], f + cw.pt_u[k], one_body ? Fb : Fa, Fb);
+    if (P.body_a >= 0 && !one_body) cw.F[P.body_a] = Fa;
+    if (P.body_b >= 0) cw.F[P.body_b] = Fb;
   }
   for (int k = 0; k < M.nv; ++k)
     if (!(idle && idle[KC.tree_of_dof[k]])) qfrc[k] = V(T(0));
@@ -192,6 +205,11 @@ inline void line_eval(const KConstraints<ScalarOf<V>>& KC, ConstraintWork<V>& cw
   V *cost = cw.tree(TV_COST), *d1 = cw.tree(TV_D1), *d2 = cw.tree(TV_D2), *crossed = cw.tree(TV_CROSSED);
   V *row_cost = cw.tree(TV_ROWS_COST), *row_d1 = cw.tree(TV_ROWS_D1), *row_d2 = cw.tree(TV_ROWS_D2), *row_crossed = cw.tree(TV_ROWS_CROSSED);
   const V zero(T(0)), one(T(1));
+  // the arrays in locals: a store of a pack may alias anything, cw's pointers included
+  const V *jar = cw.jar, *jvs = cw.jv, *u_D = cw.u_D, *u_floss = cw.u_floss, *u_R = cw.u_R;
+  const MaskOf<V>* u_on = cw.u_on;
+  V *ls_cost0 = cw.ls_cost0, *ls_djv2 = cw.ls_djv2;
+  const int* tree_rows = cw.tree_rows;
   for (int t = 0; t < nt; ++t) {
     if (settled && !vany(vnot(settled[t]))) {
       row_crossed[t] = zero;
@@ -201,42 +219,44 @@ inline void line_eval(const KConstraints<ScalarOf<V>>& KC, ConstraintWork<V>& cw
     V c = zero, g = zero, h = zero, n = zero;
     const int first = cw.tree_row_start[t], fric_end = first + cw.tree_nfric[t], end = cw.tree_row_start[t + 1];
     for (int k = first; k < fric_end; ++k) {
-      const int u = cw.tree_rows[k];
-      const V j0 = cw.jar[u], jv = cw.jv[u], D = cw.u_D[u];
-      const V f = cw.u_floss[u];
-      const V Rf = cw.u_R[u] * f;
+      const int u = tree_rows[k];
+      const V j0 = jar[u], jv = jvs[u], D = u_D[u];
+      const V f = u_floss[u];
+      const V Rf = u_R[u] * f;
       if constexpr (kStart) {
-        cw.ls_cost0[u] = friction_cost(j0, f, Rf, D);
-        cw.ls_djv2[u] = D * jv * jv;
+        ls_cost0[u] = friction_cost(j0, f, Rf, D);
+        const V djv2 = D * jv * jv;
+        ls_djv2[u] = djv2;
         const MaskOf<V> quad = vand(-Rf < j0, j0 < Rf), neg = j0 <= -Rf;
         g += vselect(quad, D * j0 * jv, vselect(neg, -(f * jv), f * jv));
-        h += vselect(quad, cw.ls_djv2[u], zero);
+        h += vselect(quad, djv2, zero);
         continue;
       }
       const V x = j0 + a * jv, x_from = j0 + a_from * jv;
-      c += friction_cost(x, f, Rf, D) - cw.ls_cost0[u];
+      c += friction_cost(x, f, Rf, D) - ls_cost0[u];
       const MaskOf<V> quad = vand(-Rf < x, x < Rf), neg = x <= -Rf;
       const MaskOf<V> quad_from = vand(-Rf < x_from, x_from < Rf), neg_from = x_from <= -Rf;
       g += vselect(quad, D * x * jv, vselect(neg, -(f * jv), f * jv));
-      h += vselect(quad, cw.ls_djv2[u], zero);
+      h += vselect(quad, ls_djv2[u], zero);
       n += vselect(vor(vxor(quad, quad_from), vxor(neg, neg_from)), one, zero);
     }
     for (int k = fric_end; k < end; ++k) {
-      const int u = cw.tree_rows[k];
-      const V j0 = cw.jar[u], jv = cw.jv[u], D = cw.u_D[u];
+      const int u = tree_rows[k];
+      const V j0 = jar[u], jv = jvs[u], D = u_D[u];
       if constexpr (kStart) {
-        const MaskOf<V> act = vand(cw.u_on[u], j0 < zero);
-        cw.ls_cost0[u] = vselect(act, T(0.5) * D * j0 * j0, zero);
-        cw.ls_djv2[u] = D * jv * jv;
+        const MaskOf<V> act = vand(u_on[u], j0 < zero);
+        ls_cost0[u] = vselect(act, T(0.5) * D * j0 * j0, zero);
+        const V djv2 = D * jv * jv;
+        ls_djv2[u] = djv2;
         g += vselect(act, D * j0 * jv, zero);
-        h += vselect(act, cw.ls_djv2[u], zero);
+        h += vselect(act, djv2, zero);
         continue;
       }
       const V x = j0 + a * jv, x_from = j0 + a_from * jv;
-      const MaskOf<V> act = vand(cw.u_on[u], x < zero), act_from = vand(cw.u_on[u], x_from < zero);
-      c += vselect(act, T(0.5) * D * x * x, zero) - cw.ls_cost0[u];
+      const MaskOf<V> act = vand(u_on[u], x < zero), act_from = vand(u_on[u], x_from < zero);
+      c += vselect(act, T(0.5) * D * x * x, zero) - ls_cost0[u];
       g += vselect(act, D * x * jv, zero);
-      h += vselect(act, cw.ls_djv2[u], zero);
+      h += vselect(act, ls_djv2[u], zero);
       n += vselect(vxor(act, act_from), one, zero);
     }
     row_cost[t] = c;
@@ -441,14 +461,19 @@ inline void solve_constraints(const KModel<ScalarOf<V>>& M, const KConstraints<S
     line_search(KC, cw);
     for (int t = 0; t < nt; ++t) cw.tree(TV_BEST)[t] = vselect(done[t], zero, alpha[t]);
     // done lanes keep a, Mrel and jar exactly (their step is 0), whether or not their tree is idle
-    for (int k = 0; k < nv; ++k) {
-      const int t = KC.tree_of_dof[k];
+    V *qacc = cw.a, *Mrel = cw.Mrel, *gradold = cw.gradold, *Mgradold = cw.Mgradold; // (locals: see line_eval)
+    const V *search = cw.search, *Mv = cw.Mv, *grad = cw.grad, *Mgrad = cw.Mgrad;
+    for (int t = 0; t < nt; ++t) {
       if (idle && idle[t]) continue;
       const V al = alpha[t];
-      cw.a[k] = vselect(done[t], cw.a[k], cw.a[k] + al * cw.search[k]);
-      cw.Mrel[k] = vselect(done[t], cw.Mrel[k], cw.Mrel[k] + al * cw.Mv[k]);
-      cw.gradold[k] = cw.grad[k];
-      cw.Mgradold[k] = cw.Mgrad[k];
+      const MaskOf<V> keep = done[t];
+      for (int e = KC.tree_dof_start[t]; e < KC.tree_dof_start[t + 1]; ++e) {
+        const int k = KC.tree_dofs[e];
+        qacc[k] = vselect(keep, qacc[k], qacc[k] + al * search[k]);
+        Mrel[k] = vselect(keep, Mrel[k], Mrel[k] + al * Mv[k]);
+        gradold[k] = grad[k];
+        Mgradold[k] = Mgrad[k];
+      }
     }
     for (int u = 0; u < nu; ++u) { // an idle row keeps its jar, and so its force
       if (row_idle(KC, cw.used[u], idle)) continue;
@@ -495,10 +520,15 @@ inline void solve_constraints(const KModel<ScalarOf<V>>& M, const KConstraints<S
       const V eta_k = V(T(-1)) / vmax(V(T(kMinVal)), vsqrt(cw.tree(TV_DD)[t]) * vmin(V(T(0.01)), vsqrt(cw.tree(TV_GG)[t])));
       beta[t] = vselect(restart, zero, vmax(eta_k, beta_hz));
     }
-    for (int k = 0; k < nv; ++k) {
-      const int t = KC.tree_of_dof[k];
+    for (int t = 0; t < nt; ++t) {
       if (idle && idle[t]) continue; // its search is already 0
-      cw.search[k] = vselect(done[t], zero, beta[t] * cw.search[k] - cw.Mgrad[k]);
+      V* dir = cw.search;
+      const V b = beta[t];
+      const MaskOf<V> stop = done[t];
+      for (int e = KC.tree_dof_start[t]; e < KC.tree_dof_start[t + 1]; ++e) {
+        const int k = KC.tree_dofs[e];
+        dir[k] = vselect(stop, zero, b * dir[k] - Mgrad[k]);
+      }
     }
   }
   for (int u = 0; u < nu; ++u) cw.force[cw.used[u]] = cw.u_force[u];
