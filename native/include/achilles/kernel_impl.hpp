@@ -364,7 +364,7 @@ template <class V> class KernelImpl final : public Kernel {
   /// (and the ABA factors in JointWork): `a` becomes the constrained acceleration.
   void constrain(BlockScratch<V>& sc, const V* q, const V* v, V* a, int iterations, bool warm) {
     ConstraintWork<V>& cw = sc.cw;
-    cw.nused = 0;
+    cw.nused = cw.npts = cw.nfric_used = cw.first_contact_used = 0; // pack_rows sets the last three when there are rows
     pass_pose(M_, sc.s.W, sc.X_WB);
     pass_shape_poses(C_, sc.X_WB, sc.X_WS);
     build_friction_rows(KC_, v, cw);

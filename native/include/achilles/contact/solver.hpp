@@ -194,11 +194,13 @@ template <class V> inline V dotv(const V* a, const V* b, int n) {
 /// and tree(TV_CROSSED): how many of the island's rows lie in another piece of the cost at alpha
 /// than at `from` (a row crossing its kink: x = 0, or x = ±R·f for friction). `kStart` is the first
 /// evaluation, at α = 0 (alpha and from are not read): it also keeps the line search's per-row
-/// constants, a row's cost at α = 0 and D·jv², and its cost change and crossings are 0.
+/// constants, a row's cost at α = 0 and D·jv², and its cost change and crossings are 0. Without
+/// `kCost` the cost is left out (tree(TV_COST) holds only the quadratic part): only the tolerance's
+/// improvement test reads it, so a solve with a fixed iteration count needs none of it.
 /// Each tree sums its rows in `used` order, in registers, into its row sums (tree(TV_ROWS_*)); a
 /// tree settled in every lane (`settled`, when given) has the same step as at the last evaluation,
 /// so its row sums are kept rather than summed again, and none of its rows crossed.
-template <bool kStart = false, class V>
+template <bool kStart, bool kCost, class V>
 inline void line_eval(const KConstraints<ScalarOf<V>>& KC, ConstraintWork<V>& cw, const V* alpha, const V* from, const MaskOf<V>* settled = nullptr) {
   using T = ScalarOf<V>;
   const int nt = KC.ntrees;
@@ -224,7 +226,7 @@ inline void line_eval(const KConstraints<ScalarOf<V>>& KC, ConstraintWork<V>& cw
       const V f = u_floss[u];
       const V Rf = u_R[u] * f;
       if constexpr (kStart) {
-        ls_cost0[u] = friction_cost(j0, f, Rf, D);
+        if constexpr (kCost) ls_cost0[u] = friction_cost(j0, f, Rf, D);
         const V djv2 = D * jv * jv;
         ls_djv2[u] = djv2;
         const MaskOf<V> quad = vand(-Rf < j0, j0 < Rf), neg = j0 <= -Rf;
@@ -233,7 +235,7 @@ inline void line_eval(const KConstraints<ScalarOf<V>>& KC, ConstraintWork<V>& cw
         continue;
       }
       const V x = j0 + a * jv, x_from = j0 + a_from * jv;
-      c += friction_cost(x, f, Rf, D) - ls_cost0[u];
+      if constexpr (kCost) c += friction_cost(x, f, Rf, D) - ls_cost0[u];
       const MaskOf<V> quad = vand(-Rf < x, x < Rf), neg = x <= -Rf;
       const MaskOf<V> quad_from = vand(-Rf < x_from, x_from < Rf), neg_from = x_from <= -Rf;
       g += vselect(quad, D * x * jv, vselect(neg, -(f * jv), f * jv));
@@ -245,7 +247,7 @@ inline void line_eval(const KConstraints<ScalarOf<V>>& KC, ConstraintWork<V>& cw
       const V j0 = jar[u], jv = jvs[u], D = u_D[u];
       if constexpr (kStart) {
         const MaskOf<V> act = vand(u_on[u], j0 < zero);
-        ls_cost0[u] = vselect(act, T(0.5) * D * j0 * j0, zero);
+        if constexpr (kCost) ls_cost0[u] = vselect(act, T(0.5) * D * j0 * j0, zero);
         const V djv2 = D * jv * jv;
         ls_djv2[u] = djv2;
         g += vselect(act, D * j0 * jv, zero);
@@ -254,7 +256,7 @@ inline void line_eval(const KConstraints<ScalarOf<V>>& KC, ConstraintWork<V>& cw
       }
       const V x = j0 + a * jv, x_from = j0 + a_from * jv;
       const MaskOf<V> act = vand(u_on[u], x < zero), act_from = vand(u_on[u], x_from < zero);
-      c += vselect(act, T(0.5) * D * x * x, zero) - ls_cost0[u];
+      if constexpr (kCost) c += vselect(act, T(0.5) * D * x * x, zero) - ls_cost0[u];
       g += vselect(act, D * x * jv, zero);
       h += vselect(act, ls_djv2[u], zero);
       n += vselect(vxor(act, act_from), one, zero);
@@ -292,8 +294,9 @@ inline void line_eval(const KConstraints<ScalarOf<V>>& KC, ConstraintWork<V>& cw
 /// (each lane's answer never depends on the other lanes of its block). Each island takes
 /// the evaluated step with the smallest slope |f'(α)| (MuJoCo's PrimalSearch converges on the slope
 /// too, so the answer is not limited by the cost's rounding), 0 when α = 0 is not a descent.
-/// c1, c2 (island sums of dᵀM(a − a₀) and ½dᵀMd) are in tree(TV_C1), tree(TV_C2); the step lands in tree(TV_BEST).
-template <class V> inline void line_search(const KConstraints<ScalarOf<V>>& KC, ConstraintWork<V>& cw) {
+/// c1, c2 (island sums of dᵀM(a − a₀) and ½dᵀMd) are in tree(TV_C1), tree(TV_C2); the step lands in tree(TV_BEST),
+/// and with `kCost` its cost change in tree(TV_BEST_COST).
+template <bool kCost, class V> inline void line_search(const KConstraints<ScalarOf<V>>& KC, ConstraintWork<V>& cw) {
   using T = ScalarOf<V>;
   const int nt = KC.ntrees;
   const V zero(T(0));
@@ -306,7 +309,7 @@ template <class V> inline void line_search(const KConstraints<ScalarOf<V>>& KC, 
   MaskOf<V>* newton_step = cw.tree_mask(TM_NEWTON_STEP);
   const V eps(T(8) * std::numeric_limits<T>::epsilon());
   for (int t = 0; t < nt; ++t) alpha[t] = zero;
-  line_eval<true>(KC, cw, alpha, alpha);
+  line_eval<true, kCost>(KC, cw, alpha, alpha);
   for (int t = 0; t < nt; ++t) {
     best[t] = lo[t] = hi[t] = best_cost[t] = zero;
     slope[t] = vabs(d1[t]);
@@ -328,7 +331,7 @@ template <class V> inline void line_search(const KConstraints<ScalarOf<V>>& KC, 
       moving = moving || vany(vnot(settled[t]));
     }
     if (!moving) break;
-    line_eval(KC, cw, alpha, from, settled);
+    line_eval<false, kCost>(KC, cw, alpha, from, settled);
     for (int t = 0; t < nt; ++t) {
       const MaskOf<V> better = vabs(d1[t]) < slope[t];
       best[t] = vselect(better, alpha[t], best[t]);
@@ -458,7 +461,8 @@ inline void solve_constraints(const KModel<ScalarOf<V>>& M, const KConstraints<S
     V* const c12[] = {c1, c2};
     island_sums(KC, cw, c12, 2);
     for (int t = 0; t < nt; ++t) c2[t] = T(0.5) * c2[t];
-    line_search(KC, cw);
+    if (tolerant) line_search<true>(KC, cw);
+    else line_search<false>(KC, cw); // the cost is read only by the tolerance's test
     for (int t = 0; t < nt; ++t) cw.tree(TV_BEST)[t] = vselect(done[t], zero, alpha[t]);
     // done lanes keep a, Mrel and jar exactly (their step is 0), whether or not their tree is idle
     V *qacc = cw.a, *Mrel = cw.Mrel, *gradold = cw.gradold, *Mgradold = cw.Mgradold; // (locals: see line_eval)
