@@ -33,11 +33,17 @@ template <class V> inline Force<V> zero_force() {
   return {{z, z, z}, {z, z, z}};
 }
 
+// A free joint's S = [[0, 1], [R_WBᵀ, 0]] (joints.hpp): its products skip the zero blocks. They add the
+// same nonzero terms in the same order as the general loops, leaving out only terms x·0.
+
 /// m += S·x for joint J.
 template <class V> inline void add_subspace(const KJoint<ScalarOf<V>>& J, const JointWork<V>& w, const V* x, Motion<V>& m) {
   if (J.unit_axis >= 0) {
     auto unit = [&]<int K>() { add_comp<K>(m, x[0]); };
     on_unit_axis(J.unit_axis, unit);
+  } else if (J.type == JointType::Free) {
+    m.v = m.v + x[0] * w.S[0].v + x[1] * w.S[1].v + x[2] * w.S[2].v;
+    m.w = {m.w.x + x[3], m.w.y + x[4], m.w.z + x[5]};
   } else {
     for (int k = 0; k < J.nv; ++k) m = m + scale(x[k], w.S[k]);
   }
@@ -47,6 +53,9 @@ template <class V> inline void subspace_transpose(const KJoint<ScalarOf<V>>& J, 
   if (J.unit_axis >= 0) {
     auto unit = [&]<int K>() { tau[0] = comp<K>(f); };
     on_unit_axis(J.unit_axis, unit);
+  } else if (J.type == JointType::Free) {
+    for (int k = 0; k < 3; ++k) tau[k] = dot(w.S[k].v, f.f);
+    tau[3] = f.n.x, tau[4] = f.n.y, tau[5] = f.n.z;
   } else {
     for (int k = 0; k < J.nv; ++k) tau[k] = dot(w.S[k], f);
   }
@@ -119,7 +128,9 @@ inline void solve_M(const KModel<ScalarOf<V>>& M, const JointWork<V>* W, TreeWor
       on_unit_axis(J.unit_axis, unit);
     } else if (J.nv > 0) {
       const int nv = J.nv;
-      for (int k = 0; k < nv; ++k) u[J.voff + k] = tau[J.voff + k] - dot(w.S[k], T.f[i]);
+      V Stf[6];
+      subspace_transpose<V>(J, w, T.f[i], Stf);
+      for (int k = 0; k < nv; ++k) u[J.voff + k] = tau[J.voff + k] - Stf[k];
       for (int r = 0; r < nv && !root; ++r) {
         V Du = w.Dinv[r * nv] * u[J.voff];
         for (int c = 1; c < nv; ++c) Du += w.Dinv[r * nv + c] * u[J.voff + c];
@@ -150,7 +161,7 @@ inline void solve_M(const KModel<ScalarOf<V>>& M, const JointWork<V>* W, TreeWor
         for (int c = 1; c < nv; ++c) x += w.Dinv[r * nv + c] * rhs[c];
         xi[r] = x;
       }
-      for (int k = 0; k < nv; ++k) a = a + scale(xi[k], w.S[k]);
+      add_subspace<V>(J, w, xi, a);
     }
     T.m[i] = a;
   }
