@@ -306,13 +306,13 @@ template <class V> class KernelImpl final : public Kernel {
           row.point = (r - cw.nfric_rows) % 2;
         } else {
           const int c = r - cw.first_contact;
-          const int p = pair_of_row(KC_, c);
-          int first = 0;
-          while (first < c && pair_of_row(KC_, c - first - 1) == p) ++first;
+          const int slot = KC_.row_point[c];
+          int edge = 0;
+          while (edge < c && KC_.row_point[c - edge - 1] == slot) ++edge;
           row.kind = 1;
-          row.id = p;
-          row.point = first / KC_.pairs[p].rows;
-          row.edge = first % KC_.pairs[p].rows;
+          row.id = slot / 4;
+          row.point = slot % 4;
+          row.edge = edge;
         }
         row.dist = double(vlane(cw.dist[r], lane));
         row.vel = double(vlane(cw.vel[r], lane));

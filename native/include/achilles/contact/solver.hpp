@@ -88,10 +88,10 @@ inline void rows_transpose(const KModel<ScalarOf<V>>& M, const KConstraints<Scal
       k = end;
       continue;
     }
-    const bool one_body = P.body_a == P.body_b; // (a pair the filter would not make, but kept right)
+    // two bodies (the filter pairs no shapes of one weld body, collision/filter.cpp)
     Force<V> Fa = P.body_a >= 0 ? cw.F[P.body_a] : none, Fb = P.body_b >= 0 ? cw.F[P.body_b] : none;
-    for (; k < end; ++k) point_transpose(P, cw.pj_a[cw.pt_slot[k]], cw.pj_b[cw.pt_slot[k]], f + cw.pt_u[k], one_body ? Fb : Fa, Fb);
-    if (P.body_a >= 0 && !one_body) cw.F[P.body_a] = Fa;
+    for (; k < end; ++k) point_transpose(P, cw.pj_a[cw.pt_slot[k]], cw.pj_b[cw.pt_slot[k]], f + cw.pt_u[k], Fa, Fb);
+    if (P.body_a >= 0) cw.F[P.body_a] = Fa;
     if (P.body_b >= 0) cw.F[P.body_b] = Fb;
   }
   for (int k = 0; k < M.nv; ++k)
@@ -465,8 +465,8 @@ inline void solve_constraints(const KModel<ScalarOf<V>>& M, const KConstraints<S
     else line_search<false>(KC, cw); // the cost is read only by the tolerance's test
     for (int t = 0; t < nt; ++t) cw.tree(TV_BEST)[t] = vselect(done[t], zero, alpha[t]);
     // done lanes keep a, Mrel and jar exactly (their step is 0), whether or not their tree is idle
-    V *qacc = cw.a, *Mrel = cw.Mrel, *gradold = cw.gradold, *Mgradold = cw.Mgradold; // (locals: see line_eval)
-    const V *search = cw.search, *Mv = cw.Mv, *grad = cw.grad, *Mgrad = cw.Mgrad;
+    V *qacc = cw.a, *Mrel = cw.Mrel, *gradold = cw.gradold, *Mgradold = cw.Mgradold, *search = cw.search; // (locals: see line_eval)
+    const V *Mv = cw.Mv, *grad = cw.grad, *Mgrad = cw.Mgrad;
     for (int t = 0; t < nt; ++t) {
       if (idle && idle[t]) continue;
       const V al = alpha[t];
@@ -495,14 +495,14 @@ inline void solve_constraints(const KModel<ScalarOf<V>>& M, const KConstraints<S
       if (!(idle && idle[t]))
         for (int e = KC.tree_dof_start[t]; e < KC.tree_dof_start[t + 1]; ++e) {
           const int k = KC.tree_dofs[e];
-          const V y = cw.grad[k] - cw.gradold[k];
-          const V My = cw.Mgrad[k] - cw.Mgradold[k];
-          dy += cw.search[k] * y;
+          const V y = grad[k] - gradold[k];
+          const V My = Mgrad[k] - Mgradold[k];
+          dy += search[k] * y;
           ymy += y * My;
-          ymg += y * cw.Mgrad[k];
-          dg += cw.search[k] * cw.grad[k];
-          dd += cw.search[k] * cw.search[k];
-          gg += cw.grad[k] * cw.grad[k];
+          ymg += y * Mgrad[k];
+          dg += search[k] * grad[k];
+          dd += search[k] * search[k];
+          gg += grad[k] * grad[k];
         }
       cw.tree(TV_DY)[t] = dy, cw.tree(TV_YMY)[t] = ymy, cw.tree(TV_YMG)[t] = ymg;
       cw.tree(TV_DG)[t] = dg, cw.tree(TV_DD)[t] = dd, cw.tree(TV_GG)[t] = gg;
@@ -526,12 +526,11 @@ inline void solve_constraints(const KModel<ScalarOf<V>>& M, const KConstraints<S
     }
     for (int t = 0; t < nt; ++t) {
       if (idle && idle[t]) continue; // its search is already 0
-      V* dir = cw.search;
       const V b = beta[t];
       const MaskOf<V> stop = done[t];
       for (int e = KC.tree_dof_start[t]; e < KC.tree_dof_start[t + 1]; ++e) {
         const int k = KC.tree_dofs[e];
-        dir[k] = vselect(stop, zero, b * dir[k] - Mgrad[k]);
+        search[k] = vselect(stop, zero, b * search[k] - Mgrad[k]);
       }
     }
   }

@@ -173,8 +173,7 @@ template <class T> struct KConstraints {
   double tolerance = 0;
   int contact_rows = 0; // Σ pairs 4 points × rows
   int limit_rows = 0;   // 2 per limited joint, then 2 per limited tendon
-  std::vector<int> row_pair; // contact row (from the first contact row) → its pair
-  std::vector<int> row_point; // contact row → its point slot, pair·4 + point
+  std::vector<int> row_point; // contact row (from the first contact row) → its point slot, pair·4 + point
   // Islands (MuJoCo's default since 3.3.6): kinematic trees with dofs, joined per lane by the rows
   // that are on; the solver's scalars (line search, β) are per island.
   int ntrees = 0;
@@ -315,10 +314,7 @@ template <class T> struct KConstraints {
       k.impratio = T(std::fmax(kMinVal, m.impratio));
       pairs.push_back(k);
       contact_rows += 4 * k.rows;
-      for (int e = 0; e < 4 * k.rows; ++e) {
-        row_pair.push_back(static_cast<int>(pairs.size()) - 1);
-        row_point.push_back((static_cast<int>(pairs.size()) - 1) * 4 + e / k.rows);
-      }
+      for (int e = 0; e < 4 * k.rows; ++e) row_point.push_back((static_cast<int>(pairs.size()) - 1) * 4 + e / k.rows);
     }
     for (std::size_t i = 0; i < m.joints.size(); ++i) {
       const Joint& j = m.joints[i];
@@ -347,7 +343,7 @@ template <class T> struct KConstraints {
   }
 };
 
-template <class T> inline int pair_of_row(const KConstraints<T>& K, int contact_row) { return K.row_pair[contact_row]; }
+template <class T> inline int pair_of_row(const KConstraints<T>& K, int contact_row) { return K.row_point[contact_row] / 4; }
 
 /// imp(pos − margin) of MuJoCo's getimpedance, lane-wise.
 template <class V> inline V impedance(const KImpedance<ScalarOf<V>>& k, const V& pos, const V& margin) {
