@@ -145,6 +145,35 @@ describe('rendering', () => {
   });
 });
 
+describe('tick labels (issue 23: ticks read "1e+1")', () => {
+  /** The numeric texts of a chart: its tick labels (the x axis of these charts has none but "0"…"50"). */
+  const yTicks = (svg: string) => {
+    const texts = svgTexts(svg);
+    return texts.filter((t) => /^[-+0-9.,e\u2212]+$/.test(t));
+  };
+  const decades = series(51, (i) => 10 ** (-8 + i / 5)); // 1e-8 … 100
+
+  it('log axes: plain numbers from 0.001 to 9999, powers of ten outside, never "e+" (line, scatter, error-against-bar)', async () => {
+    const charts = [
+      lineChart({ title: 'L', data: decades, x: 't', y: 'y', xTitle: 'T', yTitle: 'Y', logY: true }),
+      scatter({ title: 'S', data: [...decades, { t: 1, y: 3e5 }], x: 't', y: 'y', xTitle: 'T', yTitle: 'Y', logY: true }),
+      errorAgainstBarChart({ title: 'E', data: decades.map((d) => ({ ...d, field: 'q' })), field: 'field', error: 'y', bar: 1e-3, xTitle: 'F', yTitle: 'Y' }),
+    ];
+    for (const spec of charts) {
+      const ticks = yTicks(await renderSvg(spec));
+      expect(ticks.some((t) => t.includes('e+')), ticks.join(' ')).toBe(false);
+      expect(ticks).toEqual(expect.arrayContaining(['1e-8', '1e-6', '0.001', '0.1', '1', '10', '100']));
+    }
+  });
+
+  it('a linear axis in "~g" writes a large tick as "2e6", not "2e+6"', async () => {
+    const big = series(50, (i) => i * 1e5);
+    const ticks = yTicks(await renderSvg(lineChart({ title: 'B', data: big, x: 't', y: 'y', xTitle: 'T', yTitle: 'Y', yFormat: '~g' })));
+    expect(ticks.some((t) => t.includes('e+')), ticks.join(' ')).toBe(false);
+    expect(ticks).toContain('2e6');
+  });
+});
+
 describe('renderSvg side effects', () => {
   it('leaves the caller spec untouched, so it can be rendered twice', async () => {
     const spec = lineChart({ title: 'Twice', data: series(10, (i) => i), x: 't', y: 'y', xTitle: 'T', yTitle: 'Y' });

@@ -92,6 +92,28 @@ function axisScale(log: boolean | undefined): JsonObject {
   return log ? { type: 'log' } : { zero: false };
 }
 
+/**
+ * Tick labels of a log axis. d3's formats either switch style mid-axis (Vega's default writes
+ * "1e-7" next to "0.000001") or write every decade as "1e+1" ('~e'). These read as people write
+ * them: plain numbers from 0.001 to 9999 ("0.01", "1", "10", "2000"), powers of ten outside it
+ * ("1e-6", "1e5"), never a "+" in an exponent.
+ */
+export const LOG_AXIS: JsonObject = {
+  labelExpr: "datum.value >= 0.001 && datum.value < 10000 ? format(datum.value, '~g') : replace(format(datum.value, '~e'), 'e+', 'e')",
+};
+
+/** Tick labels of a linear axis in the d3 `format` (e.g. '~g'), without the "+" d3 writes in a large
+ *  exponent ("1e+6" reads "1e6"); the default format needs no fix (it writes "1,000,000"). */
+function linearAxis(format: string | undefined): JsonObject {
+  return format ? { format, labelExpr: "replace(datum.label, 'e+', 'e')" } : {};
+}
+
+/** The axis of a quantitative scale: LOG_AXIS on a log scale, else linearAxis(format). */
+function axisLabels(log: boolean | undefined, format?: string): JsonObject {
+  const axis = log ? LOG_AXIS : linearAxis(format);
+  return Object.keys(axis).length ? { axis } : {};
+}
+
 // Log scales cannot show y <= 0 (or NaN); drop them explicitly rather than rely on renderer behaviour.
 function positiveFilter(field: string): JsonObject {
   return { filter: { field: fieldRef(field), gt: 0 } };
@@ -194,7 +216,7 @@ export function lineChart(o: LineChartOptions): VlSpec {
     mark: { type: 'line', clip: true },
     encoding: {
       x: { field: fieldRef(o.x), type: 'quantitative', title: o.xTitle, scale: { zero: false } },
-      y: { field: fieldRef(o.y), type: 'quantitative', title: o.yTitle, scale: axisScale(o.logY), ...(o.yFormat ? { axis: { format: o.yFormat } } : {}) },
+      y: { field: fieldRef(o.y), type: 'quantitative', title: o.yTitle, scale: axisScale(o.logY), ...axisLabels(o.logY, o.yFormat) },
       ...colorEnc(o.color, undefined, o.colorOrder),
     },
   };
@@ -222,7 +244,7 @@ export function barChart(o: BarChartOptions): VlSpec {
     mark: 'bar',
     encoding: {
       x: { field: fieldRef(o.x), type: 'nominal', title: o.xTitle, sort: null },
-      y: { field: fieldRef(o.y), type: 'quantitative', title: o.yTitle, scale: o.logY ? { type: 'log' } : {} },
+      y: { field: fieldRef(o.y), type: 'quantitative', title: o.yTitle, scale: o.logY ? { type: 'log' } : {}, ...axisLabels(o.logY) },
       ...(o.color === undefined ? {} : { xOffset: { field: fieldRef(o.color), type: 'nominal' } }),
       ...colorEnc(o.color),
     },
@@ -253,8 +275,8 @@ export function scatter(o: ScatterOptions): VlSpec {
     ...(filters.length ? { transform: filters } : {}),
     mark: { type: 'point', filled: true },
     encoding: {
-      x: { field: fieldRef(o.x), type: 'quantitative', title: o.xTitle, scale: axisScale(o.logX) },
-      y: { field: fieldRef(o.y), type: 'quantitative', title: o.yTitle, scale: axisScale(o.logY) },
+      x: { field: fieldRef(o.x), type: 'quantitative', title: o.xTitle, scale: axisScale(o.logX), ...axisLabels(o.logX) },
+      y: { field: fieldRef(o.y), type: 'quantitative', title: o.yTitle, scale: axisScale(o.logY), ...axisLabels(o.logY) },
       ...colorEnc(o.color),
       ...(o.tooltip ? { tooltip: o.tooltip.map((f) => ({ field: fieldRef(f) })) } : {}),
     },
@@ -310,8 +332,8 @@ export function errorAgainstBarChart(o: ErrorAgainstBarOptions): VlSpec {
     mark: { type: 'point', filled: true, size: 60 },
     encoding: {
       x,
-      // Errors span many decades: "1e-6" reads better than "0.000001".
-      y: { field: fieldRef(o.error), type: 'quantitative', title: o.yTitle, scale: yScale, ...(logY ? { axis: { format: '~e' } } : {}) },
+      // Errors span many decades: "1e-6" reads better than "0.000001" (LOG_AXIS).
+      y: { field: fieldRef(o.error), type: 'quantitative', title: o.yTitle, scale: yScale, ...axisLabels(logY) },
       ...colorEnc(o.color),
     },
   };
