@@ -60,8 +60,19 @@ export interface BatchApi {
   readonly qacc: Real;
   /** Advance every robot k steps. Throws NonFiniteStateError on a NaN/inf state. */
   step(k?: number): void;
-  /** qacc at the current state (no integration). */
+  /**
+   * qacc at the current state as the next step starts from it, like MuJoCo's mj_forward: forward
+   * dynamics, then, when the model has constraints (contacts, joint or tendon limits, dry friction),
+   * detection and the constraint solve, warm-started as the step's own solve is. So after
+   * `forward()`, an Euler step without joint damping gives v + dt·qacc exactly. (With damping,
+   * Euler then solves (M + dt·D) q̈ = f + Jᵀλ, as MuJoCo's mj_Euler does after mj_forward.) Fills
+   * qacc and, for models with shapes, the contact views; nothing is stepped, the warm start is
+   * read and never written. For the smooth, unconstrained acceleration use forwardUnconstrained().
+   */
   forward(): void;
+  /** qacc = M⁻¹(τ − bias) at the current state with every constraint ignored: MuJoCo's
+   *  qacc_smooth. Equal to forward() for a model without constraints. */
+  forwardUnconstrained(): void;
   /** Kinetic, potential and total energy of each robot at the current state (length copies). */
   energy(): { kinetic: Real; potential: Real; total: Real };
   /** World pose of every body at the current state: pos[(i*3+c)*stride + r], rot[(i*9+c)*stride + r] (R_WB row-major). */

@@ -264,7 +264,14 @@ export class Batch implements BatchApi {
     return { maxAbsDrift: this.native.field('driftMax'), peakKinetic: this.native.field('kineticPeak') };
   }
 
+  /** What the step integrates (see api.ts): the native constrain() pass, which for a model
+   *  without constraints runs exactly the unconstrained forward dynamics. */
   forward(): void {
+    this.native.constrain();
+  }
+
+  /** MuJoCo's qacc_smooth: forward dynamics alone (what the smooth-dynamics validation compares). */
+  forwardUnconstrained(): void {
     this.native.forward();
   }
 
@@ -294,7 +301,7 @@ export class Batch implements BatchApi {
   }
 
   /** Detection and the constraint solve at the current state, as the next step will start it (warm
-   *  start included): fills qacc, the contact views and `contactForce`
+   *  start included; what forward() runs): fills qacc, the contact views and `contactForce`
    *  (contactForce[((p*4+i)*3+c)*stride + r]: c = 0 normal, 1 and 2 friction along t1, t2; MuJoCo's
    *  mju_decodePyramid, in the frame `constraints()` reports). */
   constrain(): void {

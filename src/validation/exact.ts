@@ -50,7 +50,7 @@ export function closedFormRun(name: string, model: ModelDesc, precision: Precisi
   const samples: { state: number; t: number; error: number; stateFloor: number }[] = [];
   for (let k = 0; k <= steps; k++) {
     if (k > 0) b.stepRaw(1);
-    b.forward();
+    b.forwardUnconstrained();
     const r = b.getRobot(0);
     if (![...r.q, ...r.v, ...r.qacc].every(Number.isFinite)) {
       // A diverged run (only a planted bug does this) fails here rather than in the formula.
@@ -99,7 +99,7 @@ export function readmeRows(name: string, model: ModelDesc, precision: Precision,
   const want = README_QACC[name];
   if (!want) return [];
   const b = new Batch(model, { copies: 1, precision }, addon);
-  b.forward();
+  b.forwardUnconstrained();
   const got = b.getRobot(0).qacc;
   const printed = README_HALF_ULP / maxAbs(want);
   const floor = precision === 'f64' ? printed : Math.max(printed, ...qacc32.map((a) => relErr(a, want) - printed));

@@ -191,7 +191,7 @@ const sub = (a: readonly number[], b: readonly number[]): Vec3 => [a[0] - b[0], 
 function poses(model: ModelDesc, bodyMap: BodyMap[], states: ImportState[], addon: NativeAddon): { xpos: number[][][]; xmat: number[][][]; qacc: number[][] } {
   const b = new Batch(model, { copies: states.length, precision: 'f64' }, addon);
   states.forEach((s, r) => b.setRobot(r, { q: s.qpos, v: s.qvel, tau: s.tau }));
-  b.forward();
+  b.forwardUnconstrained();
   const { pos, rot } = b.kinematics();
   const col = (a: ArrayLike<number>, r: number, k: number): number => a[k * b.stride + r];
   const xpos: number[][][] = [];
