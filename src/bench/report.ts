@@ -12,7 +12,7 @@ export function machineLines(rep: BenchReport): string[] {
   return [
     `CPU: ${m.cpuModel} @ ${m.cpuMHz.toFixed(0)} MHz, ${m.logicalCpus} logical CPUs; ISA available: ${m.isaAvailable.join(', ')}`,
     `Engine compiler: ${m.compiler}; Node ${m.node}; ${m.platform}; MuJoCo ${m.mujoco ?? '(not compared)'}`,
-    `Each cell: warm-up, then ${rep.config.reps} repetitions of ~${rep.config.repSeconds} s, interleaved with the other engine; ` +
+    `Each cell: warm-up, then ${rep.config.reps} repetition${rep.config.reps === 1 ? '' : 's'} of ~${rep.config.repSeconds} s, interleaved with the other engine; ` +
       `median shown, spread = (max−min)/median, '*' marks spread > 10%. Trajectories restart every ${rep.config.restartEvery} steps (untimed).`,
     ...(m.peakNote ? [`FLOPs: ${m.peakNote}`] : []),
   ];
@@ -40,10 +40,12 @@ export function benchTable(rep: BenchReport): string {
   // Scenes with shapes add detection cells; the column says what each row timed.
   const hasMeasure = rep.results.some((r) => r.measure !== undefined);
   const hasContact = rep.results.some((r) => r.vsMujocoNewton !== undefined || r.vsMujocoCg20 !== undefined);
+  // Contact scenes: MuJoCo with contacts disabled is other physics, shown apart from the headline.
+  const hasOff = rep.results.some((r) => r.vsMujocoContactsOff !== undefined);
   const header = [
     'scene', 'integrator', 'engine', ...(hasMeasure ? ['measure'] : []), 'prec', 'lanes', 'isa', 'copies', ...(hasThreads ? ['threads'] : []),
     'robot-steps/s', 'µs/step', 'µs/robot-step', 'spread',
-    ...(hasMj ? ['vs MuJoCo', 'best MuJoCo'] : []), ...(hasContact ? ['vs MuJoCo Newton (contacts)', 'vs MuJoCo CG≤20 (contacts)'] : []), ...(hasThreads ? ['vs 1 thread'] : []),
+    ...(hasMj ? ['vs MuJoCo', 'best MuJoCo'] : []), ...(hasContact ? ['vs MuJoCo Newton (contacts)', 'vs MuJoCo CG≤20 (contacts)'] : []), ...(hasOff ? ['vs MuJoCo (contacts off)'] : []), ...(hasThreads ? ['vs 1 thread'] : []),
     ...(hasFlops ? ['GFLOP/s', '% peak'] : []),
   ];
   const rows = rep.results.map((r) => [
@@ -52,6 +54,7 @@ export function benchTable(rep: BenchReport): string {
     `${(r.spread * 100).toFixed(1)}%${r.noisy ? ' *' : ''}`,
     ...(hasMj ? [r.vsMujoco === undefined ? '' : formatRatio(r.vsMujoco), r.mujocoBest?.replace('mujoco-', '') ?? ''] : []),
     ...(hasContact ? [r.vsMujocoNewton === undefined ? '' : formatRatio(r.vsMujocoNewton), r.vsMujocoCg20 === undefined ? '' : formatRatio(r.vsMujocoCg20)] : []),
+    ...(hasOff ? [r.vsMujocoContactsOff === undefined ? '' : formatRatio(r.vsMujocoContactsOff)] : []),
     ...(hasThreads ? [r.threadScaling === undefined ? '' : formatRatio(r.threadScaling)] : []),
     ...(hasFlops ? [r.gflops === undefined ? '' : formatSig(r.gflops, 3), r.fractionOfPeak === undefined ? '' : `${(r.fractionOfPeak * 100).toFixed(1)}%`] : []),
   ]);
@@ -70,7 +73,7 @@ export function benchCsv(rep: BenchReport): string {
     minRobotStepsPerSec: r.minRobotStepsPerSec, maxRobotStepsPerSec: r.maxRobotStepsPerSec, usPerStep: r.usPerStep,
     usPerRobotStep: r.usPerRobotStep, spread: r.spread, noisy: r.noisy, reps: r.reps, stepsPerRep: r.stepsPerRep,
     nonFiniteRobotSteps: r.nonFiniteRobotSteps, vsMujoco: r.vsMujoco, mujocoBest: r.mujocoBest, threadScaling: r.threadScaling,
-    vsMujocoNewton: r.vsMujocoNewton, vsMujocoCg20: r.vsMujocoCg20,
+    vsMujocoNewton: r.vsMujocoNewton, vsMujocoCg20: r.vsMujocoCg20, vsMujocoContactsOff: r.vsMujocoContactsOff,
     flopsPerRobotStep: r.flopsPerRobotStep, gflops: r.gflops, fractionOfPeak: r.fractionOfPeak,
     measure: r.measure, contactsPerCall: r.contactsPerCall,
   }));
@@ -119,7 +122,7 @@ export function benchCharts(rep: BenchReport): { name: string; spec: VlSpec }[] 
     if (sp.length > 0) {
       out.push({
         name: `speedup-${base}`,
-        spec: logX(lineChart({ title: `${scene} (${integrator}): Achilles / best single-threaded MuJoCo`, data: sp, x: 'copies', y: 'speedup', color: 'series', xTitle: 'copies (robots)', yTitle: 'speed-up over MuJoCo (×)', logY: true }), sp.map((d) => String(d.series))),
+        spec: logX(lineChart({ title: `${scene} (${integrator}): Achilles / fastest single-threaded MuJoCo running the same physics`, data: sp, x: 'copies', y: 'speedup', color: 'series', xTitle: 'copies (robots)', yTitle: 'speed-up over MuJoCo (×)', logY: true }), sp.map((d) => String(d.series))),
       });
     }
   }

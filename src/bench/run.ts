@@ -38,8 +38,8 @@ export interface BenchResult {
   /**
    * Scenes with shapes only; absent on the plain step cells. 'detect': collision detection alone
    * per robot-step (Achilles collide(); MuJoCo mj_collision after mj_kinematics, per-robot mode).
-   * 'step+detect': Achilles' whole step, dynamics then detection (compared with MuJoCo's plain
-   * step cells, which run with contacts disabled).
+   * 'step+detect': Achilles' whole step, then detection (compared with MuJoCo's step with
+   * contacts on; its contacts-off step gives only vsMujocoContactsOff).
    */
   measure?: CollisionMeasure;
   /** MuJoCo 'detect' cells: contacts found per mj_collision call (average of the last rep). */
@@ -59,9 +59,15 @@ export interface BenchResult {
   reps: number;
   stepsPerRep: number;
   nonFiniteRobotSteps: number;
-  /** Achilles / the faster MuJoCo mode for this scene, integrator and copies. */
+  /** The headline: Achilles / the fastest MuJoCo cell running the same physics for this scene,
+   *  integrator and copies. Scenes without shapes: the faster of per-robot and merged. Scenes with
+   *  shapes (contacts): the faster of MuJoCo's contact-on cells (Newton, CG≤20), never a
+   *  contacts-off one; absent when MuJoCo ran with contacts off only (see vsMujocoContactsOff). */
   vsMujoco?: number;
   mujocoBest?: EngineName;
+  /** Scenes with shapes: Achilles (contacts on) / the faster MuJoCo step with contacts disabled,
+   *  which skips detection and the solve: not the same physics, so never the headline. */
+  vsMujocoContactsOff?: number;
   /** Achilles rate / the same cell at 1 thread. */
   threadScaling?: number;
   /** Scenes with shapes: Achilles' step (contacts and their solve included) over MuJoCo's step with
@@ -266,7 +272,13 @@ export async function runBench(cfg: BenchConfig, hooks: RunHooks = {}): Promise<
   } finally {
     progress.finish();
   }
-  compare(results);
+  const contactScenes = new Set(models.filter(({ model }) => hasShapes(model)).map(({ file, model }) => sceneName(model, file)));
+  compare(results, contactScenes);
+  for (const scene of contactScenes) {
+    const off = results.some((r) => r.scene === scene && r.vsMujocoContactsOff !== undefined);
+    const on = results.some((r) => r.scene === scene && r.engine === 'achilles' && r.measure !== 'detect' && r.vsMujoco !== undefined);
+    if (off && !on) notes.push(`${scene}: MuJoCo was timed with contacts off only; that ratio is shown as 'vs MuJoCo (contacts off)', not as the headline (different physics)`);
+  }
   return {
     machine,
     config: {
@@ -318,9 +330,11 @@ function finish(m: Member, machine: BenchReport['machine'], flops: Map<string, F
   return r;
 }
 
-/** Fill in the Achilles/MuJoCo ratio (best mode) and the scaling over 1 thread. */
-export function compare(results: BenchResult[]): void {
-  compareCollision(results);
+/** Fill in the Achilles/MuJoCo ratios and the scaling over 1 thread. `contactScenes`: the scenes
+ *  with shapes, where Achilles steps with contacts (default: those with detection or contact-on
+ *  cells); their headline compares with MuJoCo with contacts on only. */
+export function compare(results: BenchResult[], contactScenes: ReadonlySet<string> = scenesWithContactCells(results)): void {
+  compareCollision(results, contactScenes);
   compareContact(results);
   results = results.filter((r) => r.measure === undefined && r.engine !== 'mujoco-newton' && r.engine !== 'mujoco-cg20');
   const key = (r: BenchResult) => `${r.scene}|${r.integrator}|${r.copies}`;
@@ -336,7 +350,8 @@ export function compare(results: BenchResult[]): void {
   for (const r of results) {
     if (r.engine !== 'achilles') continue;
     const b = best.get(key(r));
-    if (b) {
+    if (b && contactScenes.has(r.scene)) r.vsMujocoContactsOff = r.robotStepsPerSec / b.robotStepsPerSec;
+    else if (b) {
       r.vsMujoco = r.robotStepsPerSec / b.robotStepsPerSec;
       r.mujocoBest = b.engine;
     }
@@ -345,7 +360,13 @@ export function compare(results: BenchResult[]): void {
   }
 }
 
-/** Achilles' step cells of a scene with shapes over MuJoCo's contact-on step, Newton and CG-20. */
+/** Scenes whose results include detection or contact-on MuJoCo cells: only scenes with shapes get them. */
+function scenesWithContactCells(results: readonly BenchResult[]): Set<string> {
+  return new Set(results.filter((r) => r.measure !== undefined || r.engine === 'mujoco-newton' || r.engine === 'mujoco-cg20').map((r) => r.scene));
+}
+
+/** Achilles' step cells of a scene with shapes over MuJoCo's contact-on step, Newton and CG-20;
+ *  the faster of the two is the headline (vsMujoco): the same physics, contacts and their solve. */
 function compareContact(results: BenchResult[]): void {
   const key = (r: BenchResult) => `${r.scene}|${r.integrator}|${r.copies}`;
   const newton = new Map(results.filter((r) => r.engine === 'mujoco-newton').map((r) => [key(r), r.robotStepsPerSec]));
@@ -356,29 +377,39 @@ function compareContact(results: BenchResult[]): void {
     const c = cg20.get(key(r));
     if (n) r.vsMujocoNewton = r.robotStepsPerSec / n;
     if (c) r.vsMujocoCg20 = r.robotStepsPerSec / c;
+    if (n || c) {
+      const newtonFaster = (n ?? 0) >= (c ?? 0);
+      r.vsMujoco = r.robotStepsPerSec / (newtonFaster ? n! : c!);
+      r.mujocoBest = newtonFaster ? 'mujoco-newton' : 'mujoco-cg20';
+    }
   }
 }
 
 /**
- * Detection cells: Achilles detect / MuJoCo mj_collision; Achilles step+detect / the faster MuJoCo
- * plain step (contacts disabled, so no detection and no solver in it).
+ * Detection cells: Achilles detect / MuJoCo mj_collision. Achilles step+detect (a step with its
+ * contacts, then detection again) / the faster MuJoCo step with contacts on (Newton or CG≤20); a
+ * MuJoCo plain step (contacts disabled: no detection, no solver) gives only vsMujocoContactsOff.
  */
-function compareCollision(results: BenchResult[]): void {
+function compareCollision(results: BenchResult[], contactScenes: ReadonlySet<string>): void {
   const key = (r: BenchResult) => `${r.scene}|${r.integrator}|${r.copies}`;
   const mjDetect = new Map<string, BenchResult>();
-  const mjStep = new Map<string, BenchResult>();
+  const mjStepOff = new Map<string, BenchResult>();
+  const mjStepOn = new Map<string, BenchResult>();
   for (const r of results) {
-    if (r.engine === 'achilles' || r.engine === 'mujoco-newton' || r.engine === 'mujoco-cg20') continue;
-    const map = r.measure === 'detect' ? mjDetect : r.measure === undefined ? mjStep : null;
+    if (r.engine === 'achilles') continue;
+    const contactsOn = r.engine === 'mujoco-newton' || r.engine === 'mujoco-cg20';
+    const map = r.measure === 'detect' ? mjDetect : r.measure !== undefined ? null : contactsOn ? mjStepOn : mjStepOff;
     const b = map?.get(key(r));
     if (map && (!b || r.robotStepsPerSec > b.robotStepsPerSec)) map.set(key(r), r);
   }
   for (const r of results) {
     if (r.engine !== 'achilles' || r.measure === undefined) continue;
-    const b = (r.measure === 'detect' ? mjDetect : mjStep).get(key(r));
+    const b = (r.measure === 'detect' ? mjDetect : mjStepOn).get(key(r));
     if (b) {
       r.vsMujoco = r.robotStepsPerSec / b.robotStepsPerSec;
       r.mujocoBest = b.engine;
     }
+    const off = r.measure === 'step+detect' ? mjStepOff.get(key(r)) : undefined;
+    if (off && contactScenes.has(r.scene)) r.vsMujocoContactsOff = r.robotStepsPerSec / off.robotStepsPerSec;
   }
 }
