@@ -57,7 +57,7 @@ describe('only regular text files are read', () => {
     const mj = write(dir, 'arm.xml', '<?xml version="1.0"?>\n<!-- an arm -->\n<mujoco model="arm"><worldbody/></mujoco>\n');
     expectSceneError(() => loadScene(mj), 3, 1, '<worldbody>', 'no bodies', 'at least one <body>');
     expectSceneError(() => loadScene(write(dir, 'r.urdf', '<robot name="r"><link name="a"/></robot>')), 1, 1, 'no link that moves');
-    expectSceneError(() => loadScene(write(dir, 'x.xml', '<svg/>')), 1, 1, 'looks like MJCF/URDF');
+    expectSceneError(() => loadScene(write(dir, 'x.xml', '<svg/>')), 1, 1, '<svg>, an XML root that is neither MJCF nor URDF');
   });
 
   test('an include that is not a regular text file is reported at the include', () => {

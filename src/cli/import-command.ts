@@ -5,11 +5,11 @@
 import { writeFileAtomic } from '../reports/atomic.js';
 import { checkOutputFile } from '../reports/output-dir.js';
 import { formatNote, importFile, sniffFormat } from '../import/index.js';
+import { notAModelError } from '../import/xml.js';
 import { unwritten, writeArow } from '../import/arow.js';
 import type { CommandSpec } from './spec.js';
 import { UsageError } from './usage-error.js';
 import { existsSync } from 'node:fs';
-import { SceneError } from '../scene/errors.js';
 
 export const importCommand: CommandSpec = {
   name: 'import',
@@ -24,7 +24,7 @@ export const importCommand: CommandSpec = {
   async run([file], opts) {
     if (!sniffFormat(file)) {
       if (!existsSync(file)) throw new UsageError(`${file}: no such file`, 'import');
-      throw new SceneError({ file, line: 1, column: 1, subject: 'model file', found: 'content that is not an MJCF or URDF document', expected: 'XML with root <mujoco> (MJCF) or <robot> (URDF)' });
+      throw notAModelError(file);
     }
     const out = opts.out as string | undefined;
     if (out !== undefined) checkOutputFile(out, { command: 'import', force: opts.force === true, looksOurs: (head) => head.startsWith('# Imported from ') });

@@ -11,7 +11,7 @@ import type { ImportNote } from './ir.js';
 import { readMjcf } from './mjcf.js';
 import { Reader } from './read-attrs.js';
 import { readUrdf } from './urdf.js';
-import { parseXml, xmlRootName } from './xml.js';
+import { cutAtNul, findXmlRoot, parseXml, xmlRootName } from './xml.js';
 
 export { formatNote, type ImportNote } from './ir.js';
 export type { BodyMap } from './compile.js';
@@ -37,7 +37,7 @@ export function sniffFormat(path: string): ImportFormat | undefined {
   }
   try {
     if (!fstatSync(fd).isFile()) return undefined;
-    const buf = Buffer.alloc(4096);
+    const buf = Buffer.alloc(65536); // a DOCTYPE's internal subset may come before the root
     const n = readSync(fd, buf, 0, buf.length, 0);
     const root = xmlRootName(buf.subarray(0, n).toString('utf8'));
     return root === 'mujoco' ? 'mjcf' : root === 'robot' ? 'urdf' : undefined;
@@ -82,6 +82,11 @@ function readXmlText(path: string): string {
   // readBoundedText names XML as "not a scene": here XML is what we want.
   if (/MJCF|URDF|XML/.test(p.found)) {
     return readRaw(path);
+  }
+  // A NUL byte ends the document for MuJoCo (tinyxml2 reads a C string): XML before it is read.
+  if (p.found.startsWith('binary data (a NUL byte')) {
+    const text = cutAtNul(readRaw(path));
+    if (findXmlRoot(text)) return text;
   }
   throw new SceneError({ file: path, line: p.at?.line ?? 1, column: p.at?.column ?? 1, subject: 'model file', found: p.found, expected: p.expected.replace('YAML', 'XML').replace('an Achilles scene (YAML .arow)', 'an MJCF or URDF file'), ...(p.hint ? { hint: p.hint } : {}) });
 }

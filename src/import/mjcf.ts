@@ -12,7 +12,9 @@ import { axisAngleQuat, eulerQuat, normalize4, xyaxesQuat, zaxisQuat } from './f
 import { inertiaFromGeoms, inferGeomMass } from './geom-inertia.js';
 import type { ImportNote, IrActuator, IrBody, IrGeom, IrGeomType, IrJoint, IrModel, IrTendon } from './ir.js';
 import { meshBounds } from './mesh.js';
+import { checkMjcfSchema } from './mjcf-strict.js';
 import { Reader, describeEl } from './read-attrs.js';
+import { quote } from '../scene/errors.js';
 import type { Pos, XmlAttr, XmlElement } from './xml.js';
 
 type Defaults = Map<string, Map<string, Map<string, XmlAttr>>>; // class → element → attribute
@@ -24,6 +26,10 @@ interface Compiler {
   autolimits: boolean;
   inertiafromgeom: 'true' | 'false' | 'auto';
   discardvisual: boolean;
+  /** Geom groups whose geoms make up a body's inertia (MuJoCo's default: all six, 0 to 5). */
+  inertiagrouprange: [number, number];
+  /** When > 0: every body's mass and inertia scaled so that they sum to it (mj_setTotalmass). */
+  settotalmass: number;
 }
 
 /** Elements skipped because they do not change the dynamics. */
@@ -37,8 +43,9 @@ const REFUSED: Record<string, string> = {
 };
 
 export function readMjcf(r: Reader, root: XmlElement, notes: ImportNote[]): IrModel {
+  checkMjcfSchema(r, root); // MuJoCo refuses unknown elements and attributes before reading any
   const note = (kind: ImportNote['kind'], at: Pos, message: string): void => void notes.push({ kind, source: r.span(at), message });
-  const compiler: Compiler = { degree: true, eulerseq: 'xyz', meshdir: '', autolimits: true, inertiafromgeom: 'auto', discardvisual: false };
+  const compiler: Compiler = { degree: true, eulerseq: 'xyz', meshdir: '', autolimits: true, inertiafromgeom: 'auto', discardvisual: false, inertiagrouprange: [0, 5], settotalmass: 0 };
   const ir: IrModel = {
     name: root.attrs.get('model')?.value ?? 'mjcf-model',
     format: 'mjcf',
@@ -157,7 +164,7 @@ export function readMjcf(r: Reader, root: XmlElement, notes: ImportNote[]): IrMo
   const vec3 = (a: XmlAttr | undefined, subject: string, dflt: Vec3): Vec3 => (a ? (r.nums(a, subject, 3) as Vec3) : [...dflt]);
   const numOr = (a: XmlAttr | undefined, subject: string, dflt: number): number => (a ? r.num(a, subject) : dflt);
 
-  const massSpec = new Map<IrGeom, { mass: number | undefined; density: number; el: XmlElement }>();
+  const massSpec = new Map<IrGeom, { mass: number | undefined; density: number; group: number; el: XmlElement }>();
   const geomOf = (el: XmlElement, cls: string, owner: string, k: number, isWorld: boolean): IrGeom | undefined => {
     const get = (n: string): XmlAttr | undefined => attrOf(el, 'geom', cls, n);
     const name = el.attrs.get('name')?.value ?? `${owner}/geom${k}`;
@@ -235,7 +242,10 @@ export function readMjcf(r: Reader, root: XmlElement, notes: ImportNote[]): IrMo
     const rgba = get('rgba');
     if (rgba) g.rgba = r.nums(rgba, `${subject} rgba`, 4) as [number, number, number, number];
     const massA = get('mass');
-    massSpec.set(g, { mass: massA ? r.num(massA, `${subject} mass`) : undefined, density: numOr(get('density'), `${subject} density`, 1000), el });
+    const groupA = get('group');
+    const group = groupA ? r.num(groupA, `${subject} group`) : 0;
+    if (groupA && !Number.isInteger(group)) r.fail(groupA, `${subject} group`, groupA.value, 'an integer group');
+    massSpec.set(g, { mass: massA ? r.num(massA, `${subject} mass`) : undefined, density: numOr(get('density'), `${subject} density`, 1000), group, el });
     return g;
   };
 
@@ -370,7 +380,9 @@ export function readMjcf(r: Reader, root: XmlElement, notes: ImportNote[]): IrMo
           inferGeomMass(g, ms.mass, ms.density);
           if (g.type === 'mesh' && g.mass > 0) note('approximated', ms.el, `geom '${g.name}': mass and inertia from the mesh's bounding box (MuJoCo integrates the mesh itself); give the body an <inertial> to match MuJoCo exactly`);
         }
-        const gi = inertiaFromGeoms(geoms);
+        // only geoms in compiler inertiagrouprange count (mjCBody::InertiaFromGeom)
+        const [glo, ghi] = compiler.inertiagrouprange;
+        const gi = inertiaFromGeoms(geoms.filter((g) => massSpec.get(g)!.group >= glo && massSpec.get(g)!.group <= ghi));
         if (gi) {
           b.mass = gi.mass;
           b.ipos = gi.ipos;
@@ -409,6 +421,7 @@ export function readMjcf(r: Reader, root: XmlElement, notes: ImportNote[]): IrMo
     b.inertia = I;
   };
   for (const wb of worldbody) visit(wb, -2, 'main');
+  if (compiler.settotalmass > 0) setTotalMass(ir.bodies, compiler.settotalmass);
 
   // Fixed tendons (MuJoCo's <tendon><fixed>): attributes from the tendon's class (<default><tendon>).
   // A fixed tendon's range is a length (Σ coef·q, q in radians): compiler angle does not convert it.
@@ -563,6 +576,15 @@ function readCompiler(r: Reader, c: XmlElement, compiler: Compiler, note: (k: Im
       case 'discardvisual':
         compiler.discardvisual = r.bool(a, 'compiler discardvisual');
         break;
+      case 'settotalmass':
+        compiler.settotalmass = r.num(a, 'compiler settotalmass');
+        break;
+      case 'inertiagrouprange': {
+        const g = r.nums(a, 'compiler inertiagrouprange', 2);
+        if (!g.every(Number.isInteger)) r.fail(a, 'compiler inertiagrouprange', quote(a.value, 80), 'two integer geom groups');
+        compiler.inertiagrouprange = [g[0], g[1]];
+        break;
+      }
       case 'boundmass':
       case 'boundinertia':
         if (r.num(a, `compiler ${k}`) !== 0) r.fail(a, `compiler ${k}`, a.value, `${k}="0" (bounding masses and inertias is not supported)`);
@@ -628,6 +650,18 @@ function readOption(r: Reader, o: XmlElement, ir: IrModel, note: (k: ImportNote[
     }
   }
   if (!o.attrs.has('solver')) note('approximated', o, 'MuJoCo\'s default solver is Newton; Achilles uses CG (same optimum)');
+}
+
+/** MuJoCo's mj_setTotalmass, run by the compiler after every body's mass is known: each body's mass
+ *  and inertia times newmass / (sum of the body masses), both divisions kept off zero by mjMINVAL. */
+function setTotalMass(bodies: IrBody[], newmass: number): void {
+  const MJ_MINVAL = 1e-15;
+  const total = bodies.reduce((s, b) => s + b.mass, 0);
+  const scale = Math.max(MJ_MINVAL, newmass / Math.max(MJ_MINVAL, total));
+  for (const b of bodies) {
+    b.mass *= scale;
+    b.inertia = b.inertia.map((x) => x * scale) as Inertia6;
+  }
 }
 
 function padSolimp(v: number[]): number[] {

@@ -1,8 +1,18 @@
 // A small element tree with source positions, read by saxes: every element and attribute keeps
 // its 1-based line and column so that each import error and note points into the user's file.
 
+import { closeSync, openSync, readSync } from 'node:fs';
 import { SaxesParser } from 'saxes';
 import { SceneError } from '../scene/errors.js';
+import { findXmlRoot, otherRootProblem } from './xml-root.js';
+
+export { findXmlRoot, xmlRootName, type XmlRoot } from './xml-root.js';
+
+/** tinyxml2 (MuJoCo's XML parser) refuses an element with content this deep (the root is level 1):
+ *  its parse recursion stops at TINYXML2_MAX_ELEMENT_DEPTH = 500, the document itself counting one.
+ *  Checked while parsing, so 10,000 nested elements are an error at the first one too deep, never a
+ *  stack overflow in the recursive walks that read the tree. */
+export const MAX_XML_DEPTH = 499;
 
 export interface Pos {
   line: number;
@@ -32,8 +42,9 @@ export function parseXml(file: string, text: string): XmlElement {
   let error: SceneError | undefined;
   parser.on('error', (e) => {
     if (error) return;
-    // saxes messages read "file:line:col: message"; keep the message, use our own position.
-    const msg = String(e.message).replace(/^(?:[^:]*:)?\d+:\d+: /, '');
+    // saxes messages read "file:line:col: message."; keep the message (without its period, which
+    // ", expected" follows), use our own position.
+    const msg = saxesMessage(e.message);
     error = new SceneError({ file, line: parser.line, column: parser.column + 1, subject: 'XML', found: msg, expected: 'well-formed XML' });
   });
   parser.on('opentagstart', (tag) => {
@@ -53,7 +64,10 @@ export function parseXml(file: string, text: string): XmlElement {
       parent.children.push(el);
     } else if (!root) root = el;
     stack.push(el);
-    if (tag.isSelfClosing) return;
+    if (!tag.isSelfClosing && stack.length >= MAX_XML_DEPTH && !error) {
+      error = new SceneError({ file, line: el.line, column: el.column, subject: `<${el.name}>`, found: `elements nested ${stack.length} levels deep`, expected: `at most ${MAX_XML_DEPTH - 1} levels of elements with content (MuJoCo's XML parser, tinyxml2, stops there: "Element nesting is too deep")` });
+      throw error; // stop reading: the rest of a 10,000-level file only repeats the error
+    }
   });
   parser.on('closetag', () => void stack.pop());
   parser.on('text', (t) => {
@@ -63,23 +77,39 @@ export function parseXml(file: string, text: string): XmlElement {
   try {
     parser.write(text).close();
   } catch (e) {
-    if (!error) error = new SceneError({ file, line: parser.line, column: parser.column + 1, subject: 'XML', found: (e as Error).message.replace(/^[^:]*:\d+:\d+: /, ''), expected: 'well-formed XML' });
+    if (!error) error = new SceneError({ file, line: parser.line, column: parser.column + 1, subject: 'XML', found: saxesMessage((e as Error).message), expected: 'well-formed XML' });
   }
   if (error) throw error;
   if (!root) throw new SceneError({ file, line: 1, column: 1, subject: 'XML', found: 'no root element', expected: 'an MJCF (<mujoco>) or URDF (<robot>) document' });
   return root;
 }
 
-/** The root element's name when `text` looks like XML (cheap: no full parse), else undefined. */
-export function xmlRootName(text: string): string | undefined {
-  let s = text.replace(/^\uFEFF/, '').trimStart();
-  if (!s.startsWith('<')) return undefined;
-  for (;;) {
-    s = s.trimStart();
-    const skip = /^(<\?[\s\S]*?\?>|<!--[\s\S]*?-->|<!DOCTYPE[^>]*>)/i.exec(s);
-    if (!skip) break;
-    s = s.slice(skip[0].length);
+/** A saxes message without its "file:line:col: " prefix and final period. */
+const saxesMessage = (m: unknown): string => String(m).replace(/^(?:[^:]*:)?\d+:\d+: /, '').replace(/\.$/, '');
+
+/** MuJoCo hands tinyxml2 the file as a C string, so a NUL byte ends the document: bytes after it
+ *  (padding some tools leave after `</robot>`) are never read. The same text, cut there. */
+export function cutAtNul(text: string): string {
+  const k = text.indexOf('\0');
+  return k < 0 ? text : text.slice(0, k);
+}
+
+/** Why `file` (an existing file the format sniffer did not take for MJCF or URDF) is no model:
+ *  XML of another kind at its root element (SDF, ...), or content that is not XML at 1:1. */
+export function notAModelError(file: string): SceneError {
+  let head = '';
+  try {
+    const fd = openSync(file, 'r');
+    try {
+      const buf = Buffer.alloc(65536);
+      head = buf.subarray(0, readSync(fd, buf, 0, buf.length, 0)).toString('utf8');
+    } finally {
+      closeSync(fd);
+    }
+  } catch {
+    // unreadable: said below as content that is not a model
   }
-  const m = /^<([A-Za-z_][\w:.-]*)/.exec(s);
-  return m ? m[1] : '';
+  const root = findXmlRoot(head);
+  if (root) return new SceneError({ file, line: root.line, column: root.column, subject: 'model file', ...otherRootProblem(root) });
+  return new SceneError({ file, line: 1, column: 1, subject: 'model file', found: 'content that is not an MJCF or URDF document', expected: 'XML with root <mujoco> (MJCF) or <robot> (URDF)' });
 }

@@ -5,6 +5,7 @@
 // the file's bytes: at most one byte's hex code.
 
 import { closeSync, constants, fstatSync, openSync, readSync, type Stats } from 'node:fs';
+import { findXmlRoot, otherRootProblem, type XmlRoot } from '../import/xml-root.js';
 
 /** Largest file read, in bytes: an everyday scene spends about 110 bytes a link, so this holds
  *  some 18,000 links, while a malformed file this large still reports its first error in seconds. */
@@ -73,7 +74,7 @@ export function checkText(bytes: Buffer): TextOrProblem {
     const code = text.charCodeAt(ctl).toString(16).padStart(2, '0');
     return { problem: { ...binary(`the control byte 0x${code}`), at: lineCol(text, ctl) } };
   }
-  const xml = xmlRoot(text);
+  const xml = findXmlRoot(text);
   if (xml !== undefined) return { problem: xmlProblem(xml) };
   return { text };
 }
@@ -89,28 +90,15 @@ export function lineCol(text: string, offset: number): { line: number; column: n
   return { line, column: offset - start + 1 };
 }
 
-/** The root element name when the text is XML (after a BOM, blanks, `<?xml?>`, comments, DOCTYPE). */
-function xmlRoot(text: string): string | undefined {
-  let s = text.replace(/^\uFEFF/, '').trimStart();
-  if (!s.startsWith('<')) return undefined;
-  for (;;) {
-    s = s.trimStart();
-    const skip = /^(<\?[\s\S]*?\?>|<!--[\s\S]*?-->|<!DOCTYPE[^>]*>)/i.exec(s);
-    if (!skip) break;
-    s = s.slice(skip[0].length);
+/** Why XML is not a scene: a model to import (when the sniffer missed it: an XML file given as
+ *  an include) or XML that is no model at all, at its root element. */
+function xmlProblem(root: XmlRoot): FileProblem {
+  const at = { line: root.line, column: root.column };
+  if (root.name === 'mujoco' || root.name === 'robot') {
+    const what = root.name === 'mujoco' ? 'an MJCF model (MuJoCo XML, root `<mujoco>`)' : 'a URDF model (XML, root `<robot>`)';
+    return { found: what, expected: 'an Achilles scene (YAML .arow)', hint: 'give the model file itself to `achilles run` or `achilles import` (an .arow include must be YAML)', at };
   }
-  const m = /^<([A-Za-z_][\w:.-]*)/.exec(s);
-  return m ? m[1].slice(0, 40) : '';
-}
-
-function xmlProblem(root: string): FileProblem {
-  const what: Record<string, string> = { mujoco: 'an MJCF model (MuJoCo XML, root `<mujoco>`)', robot: 'a URDF model (XML, root `<robot>`)', sdf: 'an SDF model (XML, root `<sdf>`)' };
-  const found = what[root] ?? (root ? `an XML file (root \`<${root}>\`); it looks like MJCF/URDF` : 'an XML file; it looks like MJCF/URDF');
-  return {
-    found,
-    expected: 'an Achilles scene (YAML .arow)',
-    hint: 'importing MJCF/URDF is not supported yet: describe the robot as an .arow scene (docs/scene-format.md); `achilles export` goes the other way',
-  };
+  return { ...otherRootProblem(root), at };
 }
 
 function binary(what: string): FileProblem {
