@@ -1,15 +1,16 @@
 // The replay's data, without a browser: frame schedule, size limit and downsampling, geometry
-// stand-ins, and that the re-simulated poses are the run's own (bit-identical to stepping the
-// batch the run used, --spread included).
+// stand-ins, and that the poses sampled inside simulate() are the run's own (bit-identical to
+// stepping the same batch, --spread included).
 import { describe, expect, it } from 'vitest';
 import { Batch } from '../src/engine/batch.js';
 import { engineAddon } from '../src/engine/native.js';
 import { applySpread } from '../src/run/spread.js';
 import { inertiaBox, quatFromMatrix, sceneGeometry } from '../src/viewer/geometry.js';
 import { replayHtml } from '../src/viewer/html.js';
-import { chooseFps, frameSteps, MAX_POSE_BYTES, recordReplay, robotContacts, type CollidingBatch, type ReplayRun } from '../src/viewer/record.js';
+import { chooseFps, frameSteps, MAX_POSE_BYTES, robotContacts, type CollidingBatch } from '../src/viewer/record.js';
 import { packFrames, poseBytesPerFrame, QUAT_SCALE, unpackFrames, type ReplayHeader } from '../src/viewer/replay-data.js';
 import { doublePendulum, shapesModel } from './viewer/models.js';
+import { recordRun, type ReplayRun } from './viewer/browser.js';
 
 const addon = engineAddon();
 const run = (over: Partial<ReplayRun> = {}): ReplayRun => ({
@@ -25,7 +26,6 @@ const run = (over: Partial<ReplayRun> = {}): ReplayRun => ({
   spread: 0.002,
   ...over,
 });
-const META = { scene: 's', model: 'm', integrator: 'rk4', dt: 0.002, substeps: 1, precision: 'f64', copies: 8, spread: 0.002, duration: 1, steps: 500 };
 
 describe('frame schedule', () => {
   it('takes frames at f/fps rounded to a step, independent of dt, ending at the last step', () => {
@@ -133,7 +133,7 @@ describe('contacts from a batch with collide()', () => {
 describe('recorded poses', () => {
   it('are the poses of the run itself: each frame equals the batch the run steps (8 copies, spread), to f32/int16 storage', async () => {
     const model = doublePendulum();
-    const { header, bytes } = (await recordReplay(model, run(), META, addon, 60))!;
+    const { header, bytes } = await recordRun(model, run(), 60);
     const fr = unpackFrames(bytes, header.layout);
     expect(header.frames).toBe(61);
     const batch = new Batch(model, { copies: 8, precision: 'f64', lanes: 4, integrator: 'rk4', dt: 0.002, substeps: 1 }, addon);
@@ -185,7 +185,7 @@ describe('recorded poses', () => {
       contacts: new Float32Array(0),
     };
     const { bytes, layout } = packFrames(f);
-    const { header } = (await recordReplay(doublePendulum(), run({ steps: 5, robots: [0] }), META, addon, 60))!;
+    const { header } = await recordRun(doublePendulum(), run({ steps: 5, robots: [0] }), 60);
     const html = await replayHtml({ ...header, frames, nbody: bodies, layout, bytes: bytes.byteLength } as ReplayHeader, bytes);
     const mb = Buffer.byteLength(html) / 1e6;
     expect(mb).toBeLessThan(5);

@@ -23,7 +23,7 @@ import { resolveSettings, type RunFlags } from './settings.js';
 import { simulate } from './simulate.js';
 import { applySpread } from './spread.js';
 import { summarize, summaryText } from './summary.js';
-import { writeRunReplay } from '../viewer/run-replay.js';
+import { runReplaySampler, writeRunReplay } from '../viewer/run-replay.js';
 import { ControlLoop } from '../control/controller.js';
 import { resolveController } from '../control/load.js';
 import { writeChart } from '../reports/render.js';
@@ -111,10 +111,12 @@ export async function runScene(scene: string, flags: RunFlags): Promise<number> 
       `achilles run: ${model.name}, ${s.copies} robot${s.copies === 1 ? '' : 's'} x ${s.steps} step${s.steps === 1 ? '' : 's'} (${Number((s.steps * s.dt).toPrecision(12))} s); Ctrl-C stops without writing anything\n`,
     );
 
+    // --html: the replay's frames are sampled from this very run (controller, sensors and all).
+    const replay = flags.html ? runReplaySampler(batch, s, flags.fps) : undefined;
     const wall0 = performance.now();
     let result;
     try {
-      result = await simulate(batch, { steps: s.steps, recordEvery: s.recordEvery, robots: s.robots, shouldStop: () => interrupt.requested, progress, sensors, control });
+      result = await simulate(batch, { steps: s.steps, recordEvery: s.recordEvery, robots: s.robots, shouldStop: () => interrupt.requested, progress, sensors, control, frames: replay });
     } catch (e) {
       if (!(e instanceof NonFiniteStateError || e instanceof NonFiniteRecordError)) throw e;
       progress.finish();
@@ -141,7 +143,7 @@ export async function runScene(scene: string, flags: RunFlags): Promise<number> 
       const charts = controller.report({ columns: result.recorder.columns.all, rows: result.recorder.rows });
       for (const [name, spec] of Object.entries(charts)) await writeChart(set, name, spec as VlSpec);
     }
-    if (flags.html) await writeRunReplay(set, model, s, meta, addon, flags.fps, () => interrupt.requested);
+    if (replay) await writeRunReplay(set, replay, s, model.name, meta);
     // A signal during chart rendering still means "don't leave anything behind".
     if (interrupt.requested) return interrupted();
     await set.commit();

@@ -4,6 +4,9 @@
 // chunks are cut into slices of ~20-100 ms so Ctrl-C and the progress bar stay responsive;
 // between slices the loop yields to the event loop (signal handlers only run there), but at
 // most every 50 ms so tiny chunks don't pay for it. Only the batch.step calls are timed.
+// With a replay sampler (--html) a slice also ends at each of its frame steps, where the sampler
+// reads the state: the replay shows the run's own poses. Cutting a slice changes neither the
+// states (a step is a step however they are grouped) nor when records are taken.
 
 import { NonFiniteStateError, type Batch } from '../engine/batch.js';
 import type { ControlLoop } from '../control/controller.js';
@@ -11,6 +14,7 @@ import type { Progress } from '../reports/progress.js';
 import { checkFinite } from './finite-check.js';
 import { Recorder } from './recorder.js';
 import type { SensorBank } from '../sensors/bank.js';
+import type { StepSampler } from '../viewer/record.js';
 
 export interface SimulateOptions {
   steps: number;
@@ -26,6 +30,8 @@ export interface SimulateOptions {
   sensors?: SensorBank | null;
   /** A controller: called before every step (at its rate), so the batch steps one step at a time. */
   control?: ControlLoop;
+  /** Sampled at its own steps (step 0 included, after the sensors are read): the replay's frames. */
+  frames?: StepSampler;
 }
 
 /** Per recorded robot, over every step (not only the recorded ones): the largest |E − E(0)| and
@@ -53,17 +59,22 @@ export async function simulate(batch: Batch, o: SimulateOptions): Promise<Simula
   sensors?.update(); // step 0
   const recorder = new Recorder(batch, o.robots, sensors?.readings ?? null);
   recorder.record();
+  const frames = o.frames;
+  let done = 0;
+  const sampleDue = (): void => {
+    if (frames && frames.nextStep() === done) frames.sample();
+  };
+  sampleDue();
   // The engine tracks every robot's largest |E − E(0)| and peak kinetic energy at every step.
   batch.monitorEnergyFromHere();
   const energy = everyStepEnergy(batch, o.robots);
-  let done = 0;
   let stepMs = 0;
   let slice = Math.max(1, o.initialSlice ?? 16);
   let lastYield = performance.now();
   while (done < o.steps) {
     const chunkEnd = Math.min(done + o.recordEvery, o.steps);
     while (done < chunkEnd) {
-      const k = Math.min(slice, chunkEnd - done);
+      const k = Math.min(slice, chunkEnd - done, (frames?.nextStep() ?? Infinity) - done);
       const t0 = performance.now();
       const r = sensors || o.control ? stepEach(batch, k, sensors, o.control) : batch.stepMonitored(k);
       // A non-finite state ends the run: nothing after it is meaningful.
@@ -71,6 +82,7 @@ export async function simulate(batch: Batch, o: SimulateOptions): Promise<Simula
       const ms = performance.now() - t0;
       stepMs += ms;
       done += k;
+      sampleDue();
       // Aim for slices of 20-100 ms: responsive to Ctrl-C without measurable overhead.
       if (k === slice && ms < 20) slice *= 2;
       else if (ms > 100 && slice > 1) slice = Math.max(1, Math.floor(slice / 2));

@@ -1,38 +1,22 @@
 // Records a run's poses for the replay at a fixed frame rate, independent of dt.
 //
-// The replay re-simulates the recorded robots with the run's own settings rather than sampling
-// inside the run's loop: the engine is bit-identical whatever the batch size and lane width, and
-// --spread offsets depend only on (robot, coordinate), so robot r here is robot r of the run
-// (test/viewer-record.test.ts checks the last frame against the trace). Frame f shows the state
-// after round(f / (fps · dt)) steps; the final state is always the last frame.
+// The replay is sampled from the run itself: simulate() (src/run/simulate.ts) cuts its stepping
+// slices so that one ends exactly at each frame step and calls sample() there, so whatever shaped
+// the run (controller, sensors, --spread, actuators) is in the replay by construction, and frame f
+// is the state the run had after frameSteps(...)[f] steps. Sampling reads the state and runs
+// detection (collide() writes only the contact views, which no step reads), so a run's trace is
+// the same with and without --html (test/viewer-replay-run.test.ts checks both).
 
-import type { LaneWidth, Precision, Real } from '../engine/api.js';
-import { Batch } from '../engine/batch.js';
-import type { IntegratorName, ModelDesc, Vec3 } from '../engine/model-desc.js';
-import type { NativeAddon } from '../engine/native.js';
-import { applySpread } from '../run/spread.js';
-import { sceneGeometry } from './geometry.js';
+import type { Real } from '../engine/api.js';
+import type { Batch } from '../engine/batch.js';
+import type { ModelDesc, Vec3 } from '../engine/model-desc.js';
+import { quatFromMatrix, sceneGeometry } from './geometry.js';
 import { packFrames, poseBytesPerFrame, QUAT_SCALE, REPLAY_VERSION, type ReplayHeader, type ReplayMeta } from './replay-data.js';
-import { quatFromMatrix } from './geometry.js';
 
 export const DEFAULT_FPS = 60;
 /** Pose bytes allowed before the frame rate is lowered: 3 MB is 4 MB of base64, which with the
  *  ~0.7 MB viewer keeps a page under about 5 MB (60 s of a 30-body robot at 60 fps fits). */
 export const MAX_POSE_BYTES = 3_000_000;
-
-export interface ReplayRun {
-  integrator: IntegratorName;
-  dt: number;
-  substeps: number;
-  steps: number;
-  copies: number;
-  precision: Precision;
-  lanes: LaneWidth;
-  robots: number[];
-  spread: number;
-  midpointIterations?: number;
-  scene: string;
-}
 
 /** Steps at which frames are taken: t = f / fps rounded to a step, deduplicated, ending at `steps`. */
 export function frameSteps(steps: number, dt: number, fps: number): number[] {
@@ -47,7 +31,7 @@ export function frameSteps(steps: number, dt: number, fps: number): number[] {
 }
 
 /** The frame rate actually used: the requested one, lowered by a whole factor if the poses would not fit. */
-export function chooseFps(run: Pick<ReplayRun, 'steps' | 'dt'>, robots: number, bodies: number, fps: number, maxBytes = MAX_POSE_BYTES): { fps: number; reason?: string } {
+export function chooseFps(run: { steps: number; dt: number }, robots: number, bodies: number, fps: number, maxBytes = MAX_POSE_BYTES): { fps: number; reason?: string } {
   const frames = (f: number) => frameSteps(run.steps, run.dt, f).length;
   const bytes = (f: number) => frames(f) * poseBytesPerFrame(robots, bodies);
   if (bytes(fps) <= maxBytes) return { fps };
@@ -75,105 +59,136 @@ function asColliding(b: Batch): CollidingBatch | undefined {
   return typeof c.collide === 'function' && c.contactActive && c.contactDist && c.contactPos && c.contactNormal ? (c as CollidingBatch) : undefined;
 }
 
-/** Active contacts of robot r, appended to `out` as rows of 8 (see replay-data.ts): slot (p, i) is component p·4+i of active/dist, (p·4+i)·3+c of pos, p·3+c of normal. */
-export function robotContacts(c: CollidingBatch, r: number, slot: number, out: number[]): void {
+/** Per candidate pair: whether the replay turns the engine's normal around. The engine's normal
+ *  points from shape a to shape b; a floor or other world shape that is shape b would get an arrow
+ *  pointing into it, so those pairs are flipped to point out of the world shape (as MuJoCo's, whose
+ *  plane is always geom1). Pairs of two moving bodies keep a → b. */
+export function normalFlips(model: ModelDesc, pairs: readonly { a: number; b: number }[]): boolean[] {
+  const shapes = model.shapes ?? [];
+  const onWorld = (s: number) => shapes[s]?.body === -1;
+  return pairs.map(({ a, b }) => onWorld(b) && !onWorld(a));
+}
+
+/** Active contacts of robot r, appended to `out` as rows of 8 (see replay-data.ts): slot (p, i) is
+ *  component p·4+i of active/dist, (p·4+i)·3+c of pos, p·3+c of normal (negated where flip[p]). */
+export function robotContacts(c: CollidingBatch, r: number, slot: number, out: number[], flip: readonly boolean[] = []): void {
   const s = c.stride;
   const slots = c.contactActive.length / s;
   for (let k = 0; k < slots; k++) {
     if (!c.contactActive[k * s + r]) continue;
     const p = Math.floor(k / 4);
+    const sign = flip[p] ? -1 : 1;
     out.push(
       c.contactPos[(k * 3) * s + r],
       c.contactPos[(k * 3 + 1) * s + r],
       c.contactPos[(k * 3 + 2) * s + r],
-      c.contactNormal[(p * 3) * s + r],
-      c.contactNormal[(p * 3 + 1) * s + r],
-      c.contactNormal[(p * 3 + 2) * s + r],
+      sign * c.contactNormal[(p * 3) * s + r],
+      sign * c.contactNormal[(p * 3 + 1) * s + r],
+      sign * c.contactNormal[(p * 3 + 2) * s + r],
       c.contactDist[k * s + r],
       slot,
     );
   }
 }
 
-/** Re-simulate the run's recorded robots and sample poses (and contacts, where the engine detects them);
- *  undefined when `shouldStop` asked to stop. */
-export async function recordReplay(
-  model: ModelDesc,
-  run: ReplayRun,
-  meta: ReplayMeta,
-  addon: NativeAddon,
-  requestedFps = DEFAULT_FPS,
-  maxPoseBytes = MAX_POSE_BYTES,
-  shouldStop: () => boolean = () => false,
-): Promise<{ header: ReplayHeader; bytes: Uint8Array } | undefined> {
-  const nb = model.bodies.length;
-  const R = run.robots.length;
-  const chosen = chooseFps(run, R, nb, requestedFps, maxPoseBytes);
-  const steps = frameSteps(run.steps, run.dt, chosen.fps);
-  const F = steps.length;
-  const batch = new Batch(
-    model,
-    {
-      copies: Math.max(...run.robots) + 1,
-      precision: run.precision,
-      lanes: run.lanes,
-      integrator: run.integrator,
-      dt: run.dt,
-      substeps: run.substeps,
-      midpointIterations: run.midpointIterations ?? 4,
-      threads: 1,
-    },
-    addon,
-  );
-  applySpread(batch, run.spread);
-  const colliding = asColliding(batch);
-  const times = new Float64Array(F);
-  const pos = new Float32Array(F * R * nb * 3);
-  const quat = new Int16Array(F * R * nb * 4);
-  const contactStart = new Uint32Array(F + 1);
-  const contacts: number[] = [];
-  const S = batch.stride;
-  let lastYield = performance.now();
-  for (let f = 0; f < F; f++) {
-    if (steps[f] > batch.steps) batch.step(steps[f] - batch.steps);
-    // Let Ctrl-C through (signal handlers run only on the event loop); a stop records nothing.
-    if (performance.now() - lastYield > 50) {
-      await new Promise((resolve) => setImmediate(resolve));
-      lastYield = performance.now();
-      if (shouldStop()) return undefined;
-    }
-    times[f] = batch.time;
-    const k = batch.kinematics();
-    run.robots.forEach((r, j) => {
+/** What a run's loop needs to sample: the next step to stop at, and the sampling itself. */
+export interface StepSampler {
+  /** The next step at which sample() must be called (≥ the steps done), or undefined when done. */
+  nextStep(): number | undefined;
+  /** Record the batch's current state (it has taken exactly nextStep() steps). */
+  sample(): void;
+}
+
+/** Samples the recorded robots' poses (and contacts, where the engine detects them) at the frame
+ *  steps of a run of `steps` steps; simulate() calls it, result() packs what it took. */
+export class ReplaySampler implements StepSampler {
+  readonly fps: number;
+  readonly steps: readonly number[];
+  /** Why fps is below the requested rate (the poses would not fit), if it is. */
+  readonly downsampleReason?: string;
+  private f = 0;
+  private readonly times: Float64Array;
+  private readonly pos: Float32Array;
+  private readonly quat: Int16Array;
+  private readonly contactStart: Uint32Array;
+  private readonly contacts: number[] = [];
+  private readonly colliding: CollidingBatch | undefined;
+  private readonly flip: boolean[];
+
+  constructor(
+    private readonly batch: Batch,
+    private readonly robots: readonly number[],
+    totalSteps: number,
+    readonly requestedFps = DEFAULT_FPS,
+    maxPoseBytes = MAX_POSE_BYTES,
+  ) {
+    const nb = batch.model.bodies.length;
+    const chosen = chooseFps({ steps: totalSteps, dt: batch.dt }, robots.length, nb, requestedFps, maxPoseBytes);
+    this.fps = chosen.fps;
+    this.downsampleReason = chosen.reason;
+    this.steps = frameSteps(totalSteps, batch.dt, chosen.fps);
+    const F = this.steps.length;
+    const R = robots.length;
+    this.times = new Float64Array(F);
+    this.pos = new Float32Array(F * R * nb * 3);
+    this.quat = new Int16Array(F * R * nb * 4);
+    this.contactStart = new Uint32Array(F + 1);
+    this.colliding = (batch.model.shapes ?? []).length > 0 ? asColliding(batch) : undefined;
+    this.flip = normalFlips(batch.model, batch.pairs ?? []);
+  }
+
+  nextStep(): number | undefined {
+    return this.f < this.steps.length ? this.steps[this.f] : undefined;
+  }
+
+  sample(): void {
+    const b = this.batch;
+    const f = this.f;
+    // A frame taken anywhere else would show a state the run never had at that time.
+    if (b.steps !== this.steps[f]) throw new Error(`internal error: replay frame ${f} is due at step ${this.steps[f]}, the run is at step ${b.steps}`);
+    const nb = b.model.bodies.length;
+    const R = this.robots.length;
+    const S = b.stride;
+    this.times[f] = b.time;
+    const k = b.kinematics();
+    this.robots.forEach((r, j) => {
       for (let i = 0; i < nb; i++) {
-        const o = ((f * R + j) * nb + i);
-        for (let c = 0; c < 3; c++) pos[o * 3 + c] = k.pos[(i * 3 + c) * S + r];
+        const o = (f * R + j) * nb + i;
+        for (let c = 0; c < 3; c++) this.pos[o * 3 + c] = k.pos[(i * 3 + c) * S + r];
         const m = [0, 1, 2].map((row) => [0, 1, 2].map((col) => k.rot[(i * 9 + row * 3 + col) * S + r]));
         const q = quatFromMatrix(m);
-        for (let c = 0; c < 4; c++) quat[o * 4 + c] = Math.round(q[c] * QUAT_SCALE);
+        for (let c = 0; c < 4; c++) this.quat[o * 4 + c] = Math.round(q[c] * QUAT_SCALE);
       }
     });
-    if (colliding) {
-      colliding.collide();
-      run.robots.forEach((r, j) => robotContacts(colliding, r, j, contacts));
+    if (this.colliding) {
+      this.colliding.collide();
+      this.robots.forEach((r, j) => robotContacts(this.colliding!, r, j, this.contacts, this.flip));
     }
-    contactStart[f + 1] = contacts.length / 8;
+    this.contactStart[f + 1] = this.contacts.length / 8;
+    this.f++;
   }
-  const { bytes, layout } = packFrames({ times, pos, quat, contactStart, contacts: new Float32Array(contacts) });
-  const header: ReplayHeader = {
-    version: REPLAY_VERSION,
-    meta,
-    fps: chosen.fps,
-    requestedFps,
-    ...(chosen.reason ? { downsampled: { fromFps: requestedFps, toFps: chosen.fps, reason: chosen.reason } } : {}),
-    frames: F,
-    robots: run.robots,
-    nbody: nb,
-    gravity: model.world.gravity as Vec3,
-    geometry: sceneGeometry(model),
-    hasContacts: colliding !== undefined && (model.shapes ?? []).length > 0,
-    layout,
-    bytes: bytes.byteLength,
-  };
-  return { header, bytes };
+
+  /** The replay's header and data; every frame must have been sampled. */
+  result(meta: ReplayMeta): { header: ReplayHeader; bytes: Uint8Array } {
+    const F = this.steps.length;
+    if (this.f !== F) throw new Error(`internal error: the replay has ${this.f} of its ${F} frames (the run stopped early?)`);
+    const { bytes, layout } = packFrames({ times: this.times, pos: this.pos, quat: this.quat, contactStart: this.contactStart, contacts: new Float32Array(this.contacts) });
+    const model = this.batch.model;
+    const header: ReplayHeader = {
+      version: REPLAY_VERSION,
+      meta,
+      fps: this.fps,
+      requestedFps: this.requestedFps,
+      ...(this.downsampleReason ? { downsampled: { fromFps: this.requestedFps, toFps: this.fps, reason: this.downsampleReason } } : {}),
+      frames: F,
+      robots: [...this.robots],
+      nbody: model.bodies.length,
+      gravity: model.world.gravity as Vec3,
+      geometry: sceneGeometry(model),
+      hasContacts: this.colliding !== undefined,
+      layout,
+      bytes: bytes.byteLength,
+    };
+    return { header, bytes };
+  }
 }

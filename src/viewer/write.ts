@@ -6,42 +6,15 @@
 
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import type { ModelDesc } from '../engine/model-desc.js';
-import type { NativeAddon } from '../engine/native.js';
 import type { OutputSink } from '../reports/atomic.js';
 import { replayHtml } from './html.js';
 import { REPLAY_VERSION, type ReplayHeader } from './replay-data.js';
-import { DEFAULT_FPS, recordReplay, type ReplayRun } from './record.js';
-import type { ReplayMeta } from './replay-data.js';
 
 export const REPLAY_FILES = ['replay.json', 'replay.bin', 'replay.html'] as const;
 
-/** Re-simulate the recorded robots, then stage replay.json, replay.bin and replay.html (nothing when stopped). */
-export async function writeReplay(
-  sink: OutputSink,
-  model: ModelDesc,
-  run: ReplayRun,
-  meta: Partial<ReplayMeta>,
-  addon: NativeAddon,
-  fps = DEFAULT_FPS,
-  shouldStop: () => boolean = () => false,
-): Promise<{ header: ReplayHeader; htmlBytes: number } | undefined> {
-  const full: ReplayMeta = {
-    scene: run.scene,
-    model: model.name,
-    integrator: run.integrator,
-    dt: run.dt,
-    substeps: run.substeps,
-    precision: run.precision,
-    copies: run.copies,
-    spread: run.spread,
-    duration: run.steps * run.dt,
-    steps: run.steps,
-    ...meta,
-  };
-  const recorded = await recordReplay(model, run, full, addon, fps, undefined, shouldStop);
-  if (!recorded) return undefined; // stopped: the caller abandons the whole output set
-  const { header, bytes } = recorded;
+/** Stage replay.json, replay.bin and replay.html of a recorded replay (see record.ts). */
+export async function writeReplay(sink: OutputSink, replay: { header: ReplayHeader; bytes: Uint8Array }): Promise<{ header: ReplayHeader; htmlBytes: number }> {
+  const { header, bytes } = replay;
   const html = await replayHtml(header, bytes);
   await sink.write('replay.json', JSON.stringify(header, null, 1) + '\n');
   await sink.write('replay.bin', bytes);

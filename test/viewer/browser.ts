@@ -10,13 +10,42 @@ import { engineAddon } from '../../src/engine/native.js';
 import type { ModelDesc } from '../../src/engine/model-desc.js';
 import type { Headless } from '../../src/viewer/headless.js';
 import { replayHtml } from '../../src/viewer/html.js';
-import { recordReplay, type ReplayRun } from '../../src/viewer/record.js';
+import { Batch } from '../../src/engine/batch.js';
+import type { LaneWidth, Precision } from '../../src/engine/api.js';
+import type { IntegratorName } from '../../src/engine/model-desc.js';
+import { simulate } from '../../src/run/simulate.js';
+import { applySpread } from '../../src/run/spread.js';
+import { ReplaySampler } from '../../src/viewer/record.js';
 import { unpackFrames, type ReplayFrames, type ReplayHeader } from '../../src/viewer/replay-data.js';
 
 export interface BuiltReplay {
   path: string;
   header: ReplayHeader;
   frames: ReplayFrames;
+}
+
+/** The run a test replay is sampled from (the settings `achilles run` would resolve). */
+export interface ReplayRun {
+  integrator: IntegratorName;
+  dt: number;
+  substeps: number;
+  steps: number;
+  copies: number;
+  precision: Precision;
+  lanes: LaneWidth;
+  robots: number[];
+  spread: number;
+  scene: string;
+}
+
+/** Run `model` as `achilles run --html` does (simulate() with a replay sampler) and return the replay. */
+export async function recordRun(model: ModelDesc, r: ReplayRun, fps = 60, maxPoseBytes?: number): Promise<{ header: ReplayHeader; bytes: Uint8Array }> {
+  const batch = new Batch(model, { copies: r.copies, precision: r.precision, lanes: r.lanes, integrator: r.integrator, dt: r.dt, substeps: r.substeps, threads: 1 }, engineAddon());
+  applySpread(batch, r.spread);
+  const sampler = new ReplaySampler(batch, r.robots, r.steps, fps, maxPoseBytes);
+  await simulate(batch, { steps: r.steps, recordEvery: r.steps, robots: r.robots, shouldStop: () => false, frames: sampler });
+  const meta = { scene: r.scene, model: model.name, integrator: r.integrator, dt: r.dt, substeps: r.substeps, precision: r.precision, copies: r.copies, spread: r.spread, duration: r.steps * r.dt, steps: r.steps };
+  return sampler.result(meta);
 }
 
 /** Write a replay page of `model`; `edit` may change the recorded data first (e.g. add contacts). */
@@ -39,8 +68,7 @@ export async function buildReplay(
     spread: 0,
     ...run,
   };
-  const meta = { scene: r.scene, model: model.name, integrator: r.integrator, dt: r.dt, substeps: 1, precision: r.precision, copies: r.copies, spread: r.spread, duration: r.steps * r.dt, steps: r.steps };
-  let { header, bytes } = (await recordReplay(model, r, meta, engineAddon(), fps, o.maxPoseBytes))!;
+  let { header, bytes } = await recordRun(model, r, fps, o.maxPoseBytes);
   if (o.edit) ({ header, bytes } = o.edit(header, unpackFrames(bytes, header.layout)));
   const dir = mkdtempSync(join(tmpdir(), 'achilles-viewer-'));
   const path = join(dir, 'replay.html');
