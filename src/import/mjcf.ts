@@ -12,6 +12,7 @@ import { axisAngleQuat, eulerQuat, normalize4, xyaxesQuat, zaxisQuat } from './f
 import { inertiaFromGeoms, inferGeomMass } from './geom-inertia.js';
 import type { ImportNote, IrActuator, IrBody, IrGeom, IrGeomType, IrJoint, IrModel, IrTendon } from './ir.js';
 import { meshBounds } from './mesh.js';
+import { readSolimp, readSolref } from './sol-params.js';
 import { checkMjcfSchema } from './mjcf-strict.js';
 import { Reader, describeEl } from './read-attrs.js';
 import { quote } from '../scene/errors.js';
@@ -236,9 +237,9 @@ export function readMjcf(r: Reader, root: XmlElement, notes: ImportNote[]): IrMo
       source: r.span(el),
     };
     const sr = get('solref');
-    if (sr) g.solref = r.nums(sr, `${subject} solref`, 2) as Solref;
+    if (sr) g.solref = readSolref(r, sr, `${subject} solref`, note);
     const si = get('solimp');
-    if (si) g.solimp = padSolimp(r.nums(si, `${subject} solimp`, [3, 5])) as Solimp;
+    if (si) g.solimp = readSolimp(r, si, `${subject} solimp`, note);
     const rgba = get('rgba');
     if (rgba) g.rgba = r.nums(rgba, `${subject} rgba`, 4) as [number, number, number, number];
     const massA = get('mass');
@@ -290,8 +291,8 @@ export function readMjcf(r: Reader, root: XmlElement, notes: ImportNote[]): IrMo
       const sr = get('solreflimit');
       const si = get('solimplimit');
       j.limit = {
-        solref: sr ? (r.nums(sr, `${subject} solreflimit`, 2) as Solref) : [...DEFAULT_SOLREF],
-        solimp: si ? (padSolimp(r.nums(si, `${subject} solimplimit`, [3, 5])) as Solimp) : [...DEFAULT_SOLIMP],
+        solref: sr ? readSolref(r, sr, `${subject} solreflimit`, note) : [...DEFAULT_SOLREF],
+        solimp: si ? readSolimp(r, si, `${subject} solimplimit`, note) : [...DEFAULT_SOLIMP],
         margin: numOr(get('margin'), `${subject} margin`, 0),
       };
     }
@@ -472,8 +473,8 @@ export function readMjcf(r: Reader, root: XmlElement, notes: ImportNote[]): IrMo
         const sr = get('solreflimit');
         const si = get('solimplimit');
         tendon.limit = {
-          solref: sr ? (r.nums(sr, `${subject} solreflimit`, 2) as Solref) : [...DEFAULT_SOLREF],
-          solimp: si ? (padSolimp(r.nums(si, `${subject} solimplimit`, [3, 5])) as Solimp) : [...DEFAULT_SOLIMP],
+          solref: sr ? readSolref(r, sr, `${subject} solreflimit`, note) : [...DEFAULT_SOLREF],
+          solimp: si ? readSolimp(r, si, `${subject} solimplimit`, note) : [...DEFAULT_SOLIMP],
           margin: numOr(get('margin'), `${subject} margin`, 0),
         };
       }
@@ -664,8 +665,5 @@ function setTotalMass(bodies: IrBody[], newmass: number): void {
   }
 }
 
-function padSolimp(v: number[]): number[] {
-  return v.concat(DEFAULT_SOLIMP.slice(v.length));
-}
 const quote3 = (v: readonly number[]): string => `[${v.join(', ')}]`;
 const quote3v = (s: string): string => `"${s.slice(0, 30)}"`;
