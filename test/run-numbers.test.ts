@@ -3,19 +3,33 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, test } from 'vitest';
-import { cli, SCENES, tempDir } from './cli-harness.js';
+import { cli, SCENES, spawnCli, tempDir } from './cli-harness.js';
+import { dissipation, driftReason, type DriftStats } from '../src/run/summary.js';
+import { loadScene } from '../src/scene/index.js';
 
 const DP = join(SCENES, 'double-pendulum.arow');
 
 describe('run summary numbers', () => {
-  test('wall time: the total and its parts (load, simulate with its stepping, write)', async () => {
-    const r = await cli('run', DP, '--duration', '0.2', '--out', join(tempDir(), 'o'));
+  test('wall time: from process start (Node start-up included), and its parts (start-up, load, simulate with its stepping, write)', async () => {
+    // A child process: the start-up is that of a fresh `achilles` (here Node with tsx, so larger).
+    const t0 = performance.now();
+    const child = spawnCli(['run', DP, '--duration', '0.2', '--out', join(tempDir(), 'o')]);
+    let stdout = '';
+    child.stdout!.on('data', (d: Buffer) => (stdout += d.toString()));
+    const code = await new Promise<number | null>((done) => child.on('close', done));
+    const waited = (performance.now() - t0) / 1000; // spawn to exit, seen from outside
+    const r = { code, stdout };
     expect(r.code).toBe(0);
-    const m = /^wall time\s+([\d.e+-]+) s: load ([\d.e+-]+) s, simulate ([\d.e+-]+) s \(stepping ([\d.e+-]+) s\), write ([\d.e+-]+) s$/m.exec(r.stdout);
+    const m = /^wall time\s+([\d.e+-]+) s from process start: start-up ([\d.e+-]+) s, load ([\d.e+-]+) s, simulate ([\d.e+-]+) s \(stepping ([\d.e+-]+) s\), write ([\d.e+-]+) s$/m.exec(r.stdout);
     expect(m, r.stdout).not.toBeNull();
-    const [total, load, sim, step, write] = m!.slice(1).map(Number);
-    expect(total).toBeGreaterThanOrEqual((load + sim + write) * 0.99);
+    const [total, startup, load, sim, step, write] = m!.slice(1).map(Number);
+    expect(startup).toBeGreaterThan(0);
+    expect(total).toBeGreaterThanOrEqual((startup + load + sim + write) * 0.99);
     expect(step).toBeLessThanOrEqual(sim);
+    // What the user waited: all of it but spawning and exiting (the command's own clock alone, without
+    // Node's start-up and module loading, showed about half of it).
+    expect(total).toBeLessThanOrEqual(waited);
+    expect(total).toBeGreaterThan(0.7 * waited);
   });
 
   for (const precision of ['f64', 'f32'])
@@ -44,4 +58,30 @@ describe('run summary numbers', () => {
         else expect(Math.abs(maxAbs - traced)).toBeLessThanOrEqual(2 ** -23 * Math.abs(traced) * 4);
       }
     });
+});
+
+describe('the summary says why the energy drifted', () => {
+  const drift = (rel: number): DriftStats => ({ robot: 0, final: rel, maxAbs: Math.abs(rel), scale: 1, finalRelative: rel, maxAbsRelative: Math.abs(rel) });
+
+  test('contacts, dry friction and damping dissipate: a large drift in such a scene is expected', () => {
+    expect(dissipation(loadScene(join(SCENES, 'box-stack.arow')))).toEqual(['contacts']);
+    const box = loadScene(join(SCENES, 'spinning-box.arow'));
+    expect(dissipation(box)).toEqual([]);
+    expect(dissipation({ ...box, bodies: box.bodies.map((b) => ({ ...b, damping: 0.1, frictionloss: 0.2 })) })).toEqual(['dry friction', 'damping']);
+    const reason = driftReason({ drift: drift(-0.8), dissipation: ['contacts', 'dry friction'] }, 'euler');
+    expect(reason).toBe('contacts and dry friction dissipate energy, so a drift of this size is expected: it is not an integration error.');
+  });
+
+  test('otherwise Euler is named as the cause; a small drift or a conserving integrator gets no note', () => {
+    expect(driftReason({ drift: drift(0.0139), dissipation: [] }, 'euler')).toMatch(/^the Euler integrator does not conserve energy/);
+    expect(driftReason({ drift: drift(0.0139), dissipation: [] }, 'rk4')).toBeNull();
+    expect(driftReason({ drift: drift(1e-5), dissipation: ['contacts'] }, 'euler')).toBeNull();
+    expect(driftReason({ drift: { ...drift(0), maxAbsRelative: null }, dissipation: [] }, 'euler')).toBeNull();
+  });
+
+  test('spinning-box under its default Euler: the run prints the Euler note', async () => {
+    const r = await cli('run', join(SCENES, 'spinning-box.arow'), '--duration', '4', '--out', join(tempDir(), 'o'));
+    expect(r.code).toBe(0);
+    expect(r.stdout).toMatch(/^note: the Euler integrator does not conserve energy/m);
+  });
 });

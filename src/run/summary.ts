@@ -4,7 +4,9 @@
 // needs a scale, and |E(0)| alone fails when E(0) is 0 (a pendulum released from the height of
 // its hinge), so the scale is max(|E(0)|, peak kinetic energy over the run): the energy the
 // motion actually exchanges. With constant torques in the scene the total energy is not
-// conserved, and "drift" includes the torques' work; the summary says so.
+// conserved, and "drift" includes the torques' work; the summary says so. A large drift gets its
+// reason too: contacts, dry friction and damping dissipate energy, and the Euler integrator does not
+// conserve it (a free body spinning under Euler gains energy), so neither is taken for a bug.
 
 import type { ModelDesc } from '../engine/model-desc.js';
 import { formatSi, formatSig } from '../reports/table.js';
@@ -31,10 +33,12 @@ export interface RunSummary {
   recordedRobots: number[];
   records: number;
   simulatedSeconds: number;
-  /** Wall time of the whole command and its parts (s): loading the scene and allocating the batch,
+  /** Wall time from the process's start (what the user waited) and its parts (s): Node's start-up
+   *  and module loading before the command began, loading the scene and allocating the batch,
    *  simulating (stepping, recording, energy monitoring), writing the files (null in run.json,
-   *  which is written before the writing ends). */
+   *  which is written before the writing ends; wallSeconds there stops before the writing). */
   wallSeconds: number;
+  startupSeconds: number;
   loadSeconds: number;
   simulateSeconds: number;
   writeSeconds: number | null;
@@ -49,6 +53,8 @@ export interface RunSummary {
   appliesTorque: boolean;
   /** Actuators or joint damping do work on the robot (energy is not conserved). */
   actuatedOrDamped: boolean;
+  /** What in the scene dissipates energy: 'contacts' (shapes), 'dry friction', 'damping' (joints or tendons). */
+  dissipation: string[];
 }
 
 export function driftStats(rec: Recorder, every?: EveryStepEnergy): DriftStats[] {
@@ -78,6 +84,9 @@ export function driftStats(rec: Recorder, every?: EveryStepEnergy): DriftStats[]
 }
 
 export interface RunTimes {
+  /** When the command began, in seconds from the process's start (performance.now() / 1000): Node's
+   *  start-up and module loading, which the command's own clock misses. */
+  startSeconds?: number;
   loadSeconds: number;
   simulateSeconds: number;
   stepSeconds: number;
@@ -92,7 +101,8 @@ export function summarize(rec: Recorder, s: RunSettings, model: ModelDesc, steps
     recordedRobots: [...s.robots],
     records: rec.rows.length / s.robots.length,
     simulatedSeconds: stepsDone * s.dt,
-    wallSeconds: t.loadSeconds + t.simulateSeconds,
+    wallSeconds: (t.startSeconds ?? 0) + t.loadSeconds + t.simulateSeconds,
+    startupSeconds: t.startSeconds ?? 0,
     loadSeconds: t.loadSeconds,
     simulateSeconds: t.simulateSeconds,
     writeSeconds: null,
@@ -102,7 +112,34 @@ export function summarize(rec: Recorder, s: RunSettings, model: ModelDesc, steps
     driftByRobot: byRobot,
     appliesTorque: model.bodies.some((b) => b.tau.some((x) => x !== 0)),
     actuatedOrDamped: (model.actuators?.length ?? 0) > 0 || model.bodies.some((b) => (b.damping ?? 0) > 0),
+    dissipation: dissipation(model),
   };
+}
+
+/** What in the model turns motion into heat: contacts (any shape: soft contacts absorb energy on
+ *  impact and friction in sliding), dry friction and damping, on joints or tendons. */
+export function dissipation(model: ModelDesc): string[] {
+  const tendons = model.tendons ?? [];
+  const out: string[] = [];
+  if ((model.shapes?.length ?? 0) > 0) out.push('contacts');
+  if (model.bodies.some((b) => (b.frictionloss ?? 0) > 0) || tendons.some((t) => (t.frictionloss ?? 0) > 0)) out.push('dry friction');
+  if (model.bodies.some((b) => (b.damping ?? 0) > 0) || tendons.some((t) => (t.damping ?? 0) > 0)) out.push('damping');
+  return out;
+}
+
+/** A relative drift from which the summary explains where the energy went (0.1%). */
+export const NOTABLE_DRIFT = 1e-3;
+
+/** Why the energy drifted, when it drifted notably: dissipation in the scene, else the Euler integrator. */
+export function driftReason(sum: Pick<RunSummary, 'drift' | 'dissipation'>, integrator: string): string | null {
+  const rel = sum.drift.maxAbsRelative;
+  if (rel === null || rel < NOTABLE_DRIFT) return null;
+  if (sum.dissipation.length) {
+    const what = sum.dissipation.length === 1 ? sum.dissipation[0] : `${sum.dissipation.slice(0, -1).join(', ')} and ${sum.dissipation[sum.dissipation.length - 1]}`;
+    return `${what} ${sum.dissipation.length === 1 ? 'dissipates' : 'dissipate'} energy, so a drift of this size is expected: it is not an integration error.`;
+  }
+  if (integrator === 'euler') return 'the Euler integrator does not conserve energy: the drift is its error at this dt (a smaller --dt, or --integrator rk4, drifts far less).';
+  return null;
 }
 
 const pct = (x: number | null): string => (x === null ? 'n/a: nothing moved' : `${formatSig(x * 100, 3)}%`);
@@ -119,7 +156,7 @@ export function summaryText(sum: RunSummary, s: RunSettings, modelName: string, 
     ['simulated time', `${Number(sum.simulatedSeconds.toPrecision(12))} s`],
     [
       'wall time',
-      `${formatSig(sum.wallSeconds, 3)} s: load ${formatSig(sum.loadSeconds, 3)} s, simulate ${formatSig(sum.simulateSeconds, 3)} s (stepping ${formatSig(sum.stepSeconds, 3)} s)` +
+      `${formatSig(sum.wallSeconds, 3)} s from process start: start-up ${formatSig(sum.startupSeconds, 3)} s, load ${formatSig(sum.loadSeconds, 3)} s, simulate ${formatSig(sum.simulateSeconds, 3)} s (stepping ${formatSig(sum.stepSeconds, 3)} s)` +
         (sum.writeSeconds === null ? '' : `, write ${formatSig(sum.writeSeconds, 3)} s`),
     ],
     ['throughput', formatSi(sum.robotStepsPerSecond, 'robot-steps/s')],
@@ -132,5 +169,7 @@ export function summaryText(sum: RunSummary, s: RunSettings, modelName: string, 
   let text = lines.map(([k, v]) => `${k.padEnd(w)}  ${v}`).join('\n') + '\n';
   if (sum.appliesTorque) text += 'note: the scene applies constant torques, so total energy is not conserved: the drift includes their work.\n';
   if (sum.actuatedOrDamped) text += 'note: actuators and joint damping do work, so total energy is not conserved: the drift includes their work.\n';
+  const reason = driftReason(sum, s.integrator);
+  if (reason) text += `note: ${reason}\n`;
   return text;
 }
