@@ -73,7 +73,9 @@ describe('import', () => {
       ['p2', 'position', 1, 20, 1],
       ['v3', 'velocity', 1, 0, 3],
     ]);
-    expect(oa.bodies.map((b) => b.q0[0])).toEqual([0.3, -0.2, 0.05]);
+    // MuJoCo starts from qpos0 (mj_resetData), not from the keyframe; --keyframe loads it (import-roundtrip.test.ts)
+    expect(oa.bodies.map((b) => b.q0[0])).toEqual([0, 0, 0]);
+    expect(importFile(join(FIXTURE_DIR, 'mjcf-option-actuators.xml'), { keyframe: '0' }).model.bodies.map((b) => [b.q0[0], b.v0[0]])).toEqual([[0.3, 0], [-0.2, 1], [0.05, 0]]);
     const cp = importFile(join(FIXTURE_DIR, 'mjcf-contact-params.xml')).model;
     const ball = cp.shapes!.find((s) => s.name === 'ball')!;
     expect([ball.contype, ball.conaffinity, ball.condim, ball.margin, ball.gap]).toEqual([2, 3, 1, 0.01, 0.005]);

@@ -48,6 +48,7 @@ export const runCommand: CommandSpec = {
     { name: 'html', kind: { type: 'boolean' }, default: false, description: 'Also write replay.html, a self-contained 3-D replay of the recorded robots (opens offline in any browser), with its data (replay.json, replay.bin) for `achilles view`.' },
     { name: 'controller', arg: 'FILE', kind: { type: 'string' }, defaultText: "the scene's `controller:`, if any", description: 'A controller module (.ts or .js) called before every step (or at its `rate`) with views of the whole batch (time, q, v, sensor readings) that writes every robot\'s controls; replaces the scene\'s controller.' },
     { name: 'fps', arg: 'N', kind: { type: 'number', min: 1, max: 1000 }, defaultText: '60', description: 'With --html: frames per second of the replay (independent of dt; lowered, with a note in the page, when the poses would pass about 3 MB).' },
+    { name: 'keyframe', arg: 'NAME', kind: { type: 'string' }, defaultText: "qpos0, as MuJoCo's mj_resetData", description: "Start an MJCF model from its keyframe NAME (or 0-based index), as MuJoCo's mj_resetDataKeyframe: qpos and qvel (time and ctrl are listed as not applied)." },
     { name: 'seed', arg: 'N', kind: { type: 'number', integer: true, min: 0, max: 4294967295 }, default: 0, description: "Seed of the scene's sensor noise: robot r draws from its own stream of (seed, r), so a run is reproducible from it whatever --copies, --lanes or --threads." },
   ],
   examples: [
@@ -79,6 +80,7 @@ export const runCommand: CommandSpec = {
       fps: opts.fps as number | undefined,
       seed: opts.seed as number | undefined,
       controller: opts.controller as string | undefined,
+      keyframe: opts.keyframe as string | undefined,
     });
   },
 };

@@ -199,7 +199,6 @@ export function compileIr(ir: IrModel, files: string[], notes: ImportNote[]): Co
       if (weldOf(k) === w) excludes.push([bodyMap[i].link, k]);
     });
   });
-  if (ir.key) applyKey(ir, bodies, notes);
   const model: ModelDesc = {
     name: ir.name,
     bodies,
@@ -311,26 +310,6 @@ function shapeOf(g: IrGeom, body: number, offset: Vec3, notes: ImportNote[]): Sh
   if (g.solimp) sh.solimp = g.solimp;
   if (g.rgba) sh.color = [g.rgba[0], g.rgba[1], g.rgba[2]];
   return sh;
-}
-
-function applyKey(ir: IrModel, bodies: BodyDesc[], notes: ImportNote[]): void {
-  const key = ir.key!;
-  const nq = bodies.reduce((n, b) => n + b.q0.length, 0);
-  const nv = bodies.reduce((n, b) => n + b.v0.length, 0);
-  const check = (v: number[] | undefined, n: number, what: string): void => {
-    if (v && v.length !== n) throw new SceneError({ ...key.source, subject: `keyframe ${what}`, found: `${v.length} numbers`, expected: `${n} (the model's ${what === 'qpos' ? 'nq' : 'nv'})` });
-  };
-  check(key.qpos, nq, 'qpos');
-  check(key.qvel, nv, 'qvel');
-  let iq = 0;
-  let iv = 0;
-  for (const b of bodies) {
-    if (key.qpos) b.q0 = key.qpos.slice(iq, iq + b.q0.length);
-    if (key.qvel) b.v0 = key.qvel.slice(iv, iv + b.v0.length);
-    iq += b.q0.length;
-    iv += b.v0.length;
-  }
-  notes.push({ kind: 'as-mujoco', source: key.source, message: 'the first keyframe is the initial state (MuJoCo starts from qpos0 unless the keyframe is loaded)' });
 }
 
 const fmt = (x: number): string => String(Number(x.toPrecision(6)));

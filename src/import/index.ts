@@ -3,11 +3,12 @@
 // ModelDesc (compile.ts), with one note for everything approximated, dropped or not yet honoured.
 
 import { closeSync, constants, fstatSync, openSync, readSync } from 'node:fs';
-import type { ModelDesc } from '../engine/model-desc.js';
+import type { ModelDesc, SourceSpan } from '../engine/model-desc.js';
 import { SceneError } from '../scene/errors.js';
 import { readBoundedText } from '../scene/scene-file.js';
 import { compileIr, type BodyMap } from './compile.js';
 import type { ImportNote } from './ir.js';
+import { applyKey, chooseKey, unusedKeysNote } from './keyframe.js';
 import { readMjcf } from './mjcf.js';
 import { Reader } from './read-attrs.js';
 import { readUrdf } from './urdf.js';
@@ -24,6 +25,10 @@ export interface Imported {
   notes: ImportNote[];
   /** Each MuJoCo body (world excluded, MuJoCo's order) → its link in `model` (see compile.ts). */
   bodyMap: BodyMap[];
+  /** The MJCF keyframes in order (name '' when unnamed); empty for URDF. */
+  keyframes: { name: string; source: SourceSpan }[];
+  /** The index of the keyframe the model starts from (--keyframe); absent: qpos0, as MuJoCo. */
+  keyframe?: number;
 }
 
 /** 'mjcf' or 'urdf' when the file's content is that XML (a cheap look at its start), else undefined. */
@@ -48,8 +53,13 @@ export function sniffFormat(path: string): ImportFormat | undefined {
   }
 }
 
+export interface ImportOptions {
+  /** Start from this MJCF keyframe (its name, or its 0-based index) instead of qpos0 (keyframe.ts). */
+  keyframe?: string;
+}
+
 /** Imports an MJCF or URDF file. Every problem is a SceneError at FILE:LINE:COL. */
-export function importFile(path: string): Imported {
+export function importFile(path: string, opts: ImportOptions = {}): Imported {
   const got = readXmlText(path);
   const root = parseXml(path, got);
   const r = new Reader(path);
@@ -69,7 +79,15 @@ export function importFile(path: string): Imported {
   if (model.bodies.length === 0) {
     throw new SceneError({ file: path, line: root.line, column: root.column, subject: format === 'mjcf' ? '<worldbody>' : '<robot>', found: format === 'mjcf' ? 'no bodies' : 'no link that moves (the root links are fixed to the world and fused into it, as MuJoCo does)', expected: format === 'mjcf' ? 'at least one <body>' : 'at least one joint other than fixed' });
   }
-  return { format, model, notes, bodyMap };
+  // As MuJoCo: qpos0 at rest (mj_resetData), or the chosen key (mj_resetDataKeyframe).
+  const keys = ir.keys ?? [];
+  const imported: Imported = { format, model, notes, bodyMap, keyframes: keys.map((k) => ({ name: k.name, source: k.source })) };
+  if (opts.keyframe !== undefined) {
+    const key = chooseKey(keys, opts.keyframe, r.span(root));
+    imported.keyframe = keys.indexOf(key);
+    applyKey(key, imported.keyframe, model, notes);
+  } else if (keys.length) notes.push(unusedKeysNote(keys));
+  return imported;
 }
 
 /** The file's text, bounded and checked as scenes are (regular file, size, UTF-8). */

@@ -106,8 +106,23 @@ export interface IrModel {
   tendons?: IrTendon[];
   /** Body-name pairs whose geoms never collide (MJCF contact/exclude). */
   excludes: { body1: string; body2: string; source: SourceSpan }[];
-  /** MuJoCo-layout initial state (from the first keyframe), when given. */
-  key?: { qpos?: number[]; qvel?: number[]; source: SourceSpan };
+  /** The MJCF <keyframe><key> elements in order (absent: none). The model starts from qpos0 unless
+   *  one is chosen (src/import/keyframe.ts). */
+  keys?: IrKey[];
+}
+
+/** One MJCF <key> as written: MuJoCo's layout (qpos by joint, qvel by dof, ctrl by actuator); missing
+ *  trailing numbers are filled when it is applied (qpos from qpos0, the rest with zeros). */
+export interface IrKey {
+  /** '' when unnamed (MuJoCo's key names are optional). */
+  name: string;
+  time: number;
+  qpos?: number[];
+  qvel?: number[];
+  ctrl?: number[];
+  source: SourceSpan;
+  /** Where each given attribute is, for errors and notes. */
+  at: { time?: SourceSpan; qpos?: SourceSpan; qvel?: SourceSpan; ctrl?: SourceSpan };
 }
 
 export type NoteKind = 'approximated' | 'dropped' | 'skipped' | 'as-mujoco';

@@ -11,6 +11,7 @@ import { importBug } from './bugs.js';
 import { axisAngleQuat, eulerQuat, normalize4, xyaxesQuat, zaxisQuat } from './frames.js';
 import { inertiaFromGeoms, inferGeomMass } from './geom-inertia.js';
 import type { ImportNote, IrActuator, IrBody, IrGeom, IrGeomType, IrJoint, IrModel, IrTendon } from './ir.js';
+import { readKey } from './keyframe.js';
 import { meshBounds } from './mesh.js';
 import { readSolimp, readSolref } from './sol-params.js';
 import { checkMjcfSchema } from './mjcf-strict.js';
@@ -540,17 +541,9 @@ export function readMjcf(r: Reader, root: XmlElement, notes: ImportNote[]): IrMo
       ir.excludes.push({ body1: b1.value, body2: b2.value, source: r.span(c) });
     }
   }
+  // Every key, in order (MuJoCo's key ids); the model starts from qpos0 unless one is chosen (keyframe.ts).
   const keys = sections('keyframe').flatMap((k) => k.children.filter((c) => c.name === 'key'));
-  if (keys.length) {
-    const k = keys[0];
-    const qp = k.attrs.get('qpos');
-    const qv = k.attrs.get('qvel');
-    ir.key = { source: r.span(k) };
-    if (qp) ir.key.qpos = r.nums(qp, 'keyframe qpos', [0, 1e6]);
-    if (qv) ir.key.qvel = r.nums(qv, 'keyframe qvel', [0, 1e6]);
-    for (const extra of keys.slice(1)) note('skipped', extra, 'only the first keyframe is used (as the initial state)');
-    for (const f of ['act', 'ctrl', 'mpos', 'mquat']) if (k.attrs.get(f)) note('dropped', k.attrs.get(f)!, `keyframe ${f} is not used`);
-  }
+  if (keys.length) ir.keys = keys.map((k, i) => readKey(r, k, i));
   return ir;
 }
 

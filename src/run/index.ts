@@ -59,7 +59,7 @@ export function delayedProgress(total: number, copies: number, bar = createProgr
 
 export async function runScene(scene: string, flags: RunFlags): Promise<number> {
   const start = performance.now();
-  const model = loadSceneForRun(scene, flags.config, 'run');
+  const model = loadSceneForRun(scene, flags.config, 'run', process.stderr, flags.keyframe);
   const addon = engineAddon();
   const s = resolveSettings(scene, model, flags, addon.cpuInfo());
 

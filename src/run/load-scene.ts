@@ -12,7 +12,7 @@ import { importFile, sniffFormat } from '../import/index.js';
 /** Files above this many bytes announce the (silent, uninterruptible) YAML parse on a terminal. */
 const ANNOUNCE_BYTES = 256 * 1024;
 
-export function loadSceneForRun(scene: string, config: string | undefined, command: string, stream: ProgressStream = process.stderr): ModelDesc {
+export function loadSceneForRun(scene: string, config: string | undefined, command: string, stream: ProgressStream = process.stderr, keyframe?: string): ModelDesc {
   const t0 = performance.now();
   let bytes = 0;
   try {
@@ -29,6 +29,7 @@ export function loadSceneForRun(scene: string, config: string | undefined, comma
   try {
     model = loadScene(scene, {
       ...(config === undefined ? {} : { config }),
+      ...(keyframe === undefined ? {} : { keyframe }),
       onLink(done, total) {
         if (total < SCENE_LINKS.large) return;
         if (!bar) {
@@ -45,7 +46,7 @@ export function loadSceneForRun(scene: string, config: string | undefined, comma
   const format = sniffFormat(scene);
   if (format) {
     // An imported model says what the import approximated or the engine does not apply yet.
-    const notes = importFile(scene).notes.filter((x) => x.kind !== 'skipped' && x.kind !== 'as-mujoco').length;
+    const notes = importFile(scene, keyframe === undefined ? {} : { keyframe }).notes.filter((x) => x.kind !== 'skipped' && x.kind !== 'as-mujoco').length;
     if (notes) stream.write(`achilles ${command}: ${scene} imported from ${format.toUpperCase()}: ${notes} approximation(s) or field(s) not applied yet; \`achilles import ${scene}\` lists each at its source line\n`);
   }
   const n = model.bodies.length;

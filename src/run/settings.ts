@@ -31,6 +31,8 @@ export interface RunFlags {
   seed?: number;
   /** A controller module (.ts/.js) that replaces the scene's (src/control/). */
   controller?: string;
+  /** An MJCF model's keyframe (name or index) to start from instead of qpos0 (src/import/keyframe.ts). */
+  keyframe?: string;
 }
 
 export interface RunSettings {

@@ -20,17 +20,22 @@ export interface LoadSceneOptions {
   config?: string;
   /** Progress while reading links (large scenes); see SCENE_LINKS. */
   onLink?: (done: number, total: number) => void;
+  /** An MJCF model's keyframe (name or index) to start from instead of qpos0 (src/import/keyframe.ts). */
+  keyframe?: string;
 }
 
 export function loadScene(path: string, opts: LoadSceneOptions = {}): ModelDesc {
   const file = path; // as given, so messages read like the user's own command line
   // MJCF and URDF (recognised by content): imported as MuJoCo compiles them (src/import/).
   if (sniffFormat(file)) {
-    const model = importFile(file).model;
+    const model = importFile(file, opts.keyframe === undefined ? {} : { keyframe: opts.keyframe }).model;
     if (opts.config) Object.assign(model.world, loadSimConfig(opts.config));
     checkEffectiveInertia(model);
     if (opts.config) model.files.push(opts.config);
     return model;
+  }
+  if (opts.keyframe !== undefined) {
+    throw new SceneError({ file, line: 1, column: 1, subject: '--keyframe', found: `'${opts.keyframe}' for an .arow scene, which has no keyframes`, expected: "no --keyframe (an .arow scene starts from its links' `initial:`); keyframes belong to MJCF models" });
   }
   const files = [file];
   const pf = parseYamlFile(file);

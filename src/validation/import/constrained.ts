@@ -30,6 +30,13 @@ import { contactStateRows, type ContactStateReference } from '../contact/per-sta
 import { contactXml, queryContact, type ConstraintAnswer, type ContactQuery, type RolloutAnswer } from '../contact/mujoco.js';
 import { engineRollout } from '../contact/rollout.js';
 
+/** The fixture starting from its first keyframe when it has one (the fixtures' keys set up the motion
+ *  the trajectory gate watches; a plain import starts from qpos0, as MuJoCo's mj_resetData). */
+function importAtKey(path: string): ModelDesc {
+  const imp = importFile(path);
+  return imp.keyframes.length ? importFile(path, { keyframe: '0' }).model : imp.model;
+}
+
 /** Seconds of the trajectory gate per fixture (short: the stage must stay quick in CI). */
 export const TRAJECTORY_SECONDS: Record<string, number> = {
   'import:mjcf-tendon-coupling.xml': 0.6,
@@ -77,7 +84,7 @@ function randomStates(model: ModelDesc, n: number, seed: number): TestState[] {
 /** MuJoCo's answers for one fixture: one Python process for the file itself and one per float32
  *  twin (our export of the perturbed model), each answering every query of its model. */
 export async function constrainedFixtureReference(python: string, seed: number, f: { name: string; path: string }): Promise<ConstrainedFixtureRef | undefined> {
-  const model = importFile(f.path).model;
+  const model = importAtKey(f.path);
   const tendons = (model.tendons?.length ?? 0) > 0;
   const ballLimits = model.bodies.some((b) => b.joint === 'ball' && b.range); // cone rows: the per-state gates too
   const seconds = TRAJECTORY_SECONDS[f.name];
@@ -122,7 +129,7 @@ export function constrainedRows(ref: ConstrainedFixtureRef, precision: Precision
   const rows: CheckRow[] = [];
   let model: ModelDesc;
   try {
-    model = importFile(ref.path).model; // the importer as it is now (a planted bug may be set)
+    model = importAtKey(ref.path); // the importer as it is now (a planted bug may be set)
   } catch (e) {
     return judgeField({ stage: 'import', model: ref.name, precision, field: 'import' }, [{ state: 0, error: Infinity, stateFloor: 0 }]).map((r) => ({ ...r, note: (e as Error).message }));
   }
