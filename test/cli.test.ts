@@ -51,7 +51,7 @@ describe('scene errors', () => {
     const missing = join(tempDir(), 'nope.arow');
     const r = await cli('run', missing);
     expect(r.code).toBe(1);
-    expect(r.stderr).toBe(`${missing}:1:1: file: found an unreadable file (ENOENT), expected a readable YAML file\n`);
+    expect(r.stderr).toBe(`${missing}:1:1: file: found no such file (ENOENT), expected a readable YAML file\n`);
   });
 
   test('a bad key is reported at its line and column, unprefixed', async () => {
@@ -184,7 +184,7 @@ describe('the installed command: bin/achilles.js over dist/ (built by npm run bu
     expect(u.stderr).toContain("--integrator: 'rk5' is not one of euler, verlet, midpoint, rk4");
     const m = node(['export', 'no-such.arow', '--mjcf']);
     expect(m.status).toBe(1);
-    expect(m.stderr).toBe('no-such.arow:1:1: file: found an unreadable file (ENOENT), expected a readable YAML file\n');
+    expect(m.stderr).toBe('no-such.arow:1:1: file: found no such file (ENOENT), expected a readable YAML file\n');
   });
 
   test('a reader closing the pipe early is not a crash', () => {

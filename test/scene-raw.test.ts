@@ -206,7 +206,7 @@ joints:
 
   test('missing include file', () => {
     const f = write(dir, 'noinc.arow', `archetype: a\nincludes: [nowhere.arow]\njoints:\n${joint('j', 'null')}`);
-    expectSceneError(() => loadScene(f), 2, 12, 'nowhere.arow', 'unreadable file', 'ENOENT');
+    expectSceneError(() => loadScene(f), 2, 12, 'nowhere.arow', 'no such file (ENOENT)');
   });
 });
 

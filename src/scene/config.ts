@@ -4,12 +4,17 @@
 
 import { WORLD_LIMITS } from '../engine/world-limits.js';
 import { INTEGRATORS, type IntegratorName, type WorldSettings } from '../engine/model-desc.js';
-import { checkKeys, entries, parseYamlFile, readEnum, readLimited, readVec, type Ctx, type YNode } from './yaml-read.js';
+import { checkKeys, entries, notAYamlFile, parseYamlFile, readEnum, readLimited, readVec, type Ctx, type YNode } from './yaml-read.js';
 
 export const CONFIG_KEYS = ['base_acceleration', 'world_base_transform', 'base_velocity', 'dt', 'integrator', 'duration', 'substeps'] as const;
 
 export function loadSimConfig(file: string): Partial<WorldSettings> {
-  const { ctx, root } = parseYamlFile(file);
+  // A --config may name any file: it is read as a foreign one (errors never quote its text), and
+  // one that is not a config mapping is said to be so, without quoting it either.
+  const pf = parseYamlFile(file, undefined, { foreign: true });
+  const notConfig = notAYamlFile(pf, 'sim config', CONFIG_KEYS, `a sim_config.yaml mapping of ${CONFIG_KEYS.map((k) => `\`${k}\``).join(', ')}`, true);
+  if (notConfig) throw notConfig;
+  const { ctx, root } = pf;
   const top = entries(ctx, root, 'config');
   checkKeys(ctx, root, top, 'config', CONFIG_KEYS);
   const out: Partial<WorldSettings> = {};

@@ -22,17 +22,42 @@ export class SceneError extends Error {
   readonly hint?: string;
 
   constructor(init: SceneErrorInit) {
-    const hint = init.hint ? ` (${init.hint})` : '';
-    super(`${init.file}:${init.line}:${init.column}: ${init.subject}: found ${init.found}, expected ${init.expected}${hint}`);
+    // Every part is bounded, whoever built it: a 100,000-character name or value (or a list of
+    // 18,000 link names) must not become a 100,000-character line.
+    const subject = boundedText(init.subject);
+    const found = boundedText(init.found);
+    const expected = boundedText(init.expected);
+    const hintText = init.hint === undefined ? undefined : boundedText(init.hint);
+    const hint = hintText ? ` (${hintText})` : '';
+    super(`${init.file}:${init.line}:${init.column}: ${subject}: found ${found}, expected ${expected}${hint}`);
     this.name = 'SceneError';
     this.file = init.file;
     this.line = init.line;
     this.column = init.column;
-    this.subject = init.subject;
-    this.found = init.found;
-    this.expected = init.expected;
-    if (init.hint !== undefined) this.hint = init.hint;
+    this.subject = subject;
+    this.found = found;
+    this.expected = expected;
+    if (hintText !== undefined) this.hint = hintText;
   }
+}
+
+/** Longest run of non-blank characters a message part shows whole, and longest part. */
+export const MAX_WORD = 80;
+export const MAX_PART = 400;
+const LONG_WORD = new RegExp(`\\S{${MAX_WORD + 1},}`, 'gu');
+
+/** `s` with every run of more than MAX_WORD non-blank characters (a long name or value) cut to
+ *  MAX_WORD + "… (N characters)", and the whole cut to MAX_PART the same way. */
+export function boundedText(s: string): string {
+  if (s.length <= MAX_WORD) return s;
+  const words = s.replace(LONG_WORD, (w) => cut(w, MAX_WORD));
+  return [...words].length > MAX_PART ? cut(words, MAX_PART) : words;
+}
+
+/** The first `max` characters (code points, so no half surrogate pair) + "… (N characters)". */
+function cut(s: string, max: number): string {
+  const chars = [...s];
+  return chars.length > max ? `${chars.slice(0, max).join('')}… (${chars.length} characters)` : s;
 }
 
 /** Levenshtein distance (small strings only: key names). */

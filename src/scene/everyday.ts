@@ -49,7 +49,7 @@ export function loadEveryday(pf: ParsedFile, worldOverride: Partial<WorldSetting
   const ctl = top.get('controller');
   if (ctl) model.controller = readController(ctx, ctl.value, model.actuators ?? []);
   const sensors = top.get('sensors'); // src/sensors/scene.ts
-  if (sensors) model.sensors = readSensors(ctx, sensors.value, model.bodies);
+  if (sensors) model.sensors = readSensors(ctx, sensors.value, model.bodies, model.world.dt);
   return model;
 }
 

@@ -14,6 +14,10 @@ export interface FirstYamlError {
   /** Character offset of the problem in the text. */
   offset: number;
   found: string;
+  /** `found` in words that quote nothing from the text (no token, tag or yaml message, which may
+   *  quote it), where `found` does: an include or a --config is reported with this one, so an
+   *  error never prints another file's content. */
+  plain?: string;
   expected: string;
   hint?: string;
 }
@@ -68,13 +72,13 @@ function inOurWords(code: string, message: string): Omit<FirstYamlError, 'offset
       return { found: 'collections nested too deeply to read', expected: 'a scene nested a few levels deep' };
     case 'TAG_RESOLVE_FAILED': {
       const unknown = /^Unresolved tag: (.*)$/.exec(message);
-      if (unknown) return { found: `the unknown tag ${quote(unknown[1], 40, '`')}`, expected: 'no tag (or one of `!!str`, `!!int`, `!!float`, `!!bool`, `!!null`)' };
-      return { found: message, expected: 'a value its tag allows' };
+      if (unknown) return { found: `the unknown tag ${quote(unknown[1], 40, '`')}`, plain: 'an unknown tag', expected: 'no tag (or one of `!!str`, `!!int`, `!!float`, `!!bool`, `!!null`)' };
+      return { found: message, plain: 'a value its tag does not allow', expected: 'a value its tag allows' };
     }
     case 'BAD_ALIAS':
-      return { found: `an alias: ${message}`, expected: 'no aliases', hint: ALIAS_HINT };
+      return { found: `an alias: ${message}`, plain: 'an alias', expected: 'no aliases', hint: ALIAS_HINT };
     default:
-      return { found: quote(message, 200, ''), expected: 'valid YAML', hint: code };
+      return { found: quote(message, 200, ''), plain: 'text that is not valid YAML', expected: 'valid YAML', hint: code };
   }
 }
 
@@ -108,7 +112,7 @@ export function composeSingleDocument(text: string, lc: LineCounter): { doc: Doc
     for (const token of new Parser(lc.addNewLine).parse(text)) {
       if (token.type === 'error') {
         const src = token.source ? `: ${quote(token.source, 40)}` : '';
-        throw new Stop({ offset: token.offset, found: `${token.message}${src}`, expected: 'valid YAML', hint: 'UNEXPECTED_TOKEN' });
+        throw new Stop({ offset: token.offset, found: `${token.message}${src}`, plain: 'text that is not valid YAML', expected: 'valid YAML', hint: 'UNEXPECTED_TOKEN' });
       }
       for (const d of composer.next(token)) take(d as Document);
     }
@@ -120,7 +124,7 @@ export function composeSingleDocument(text: string, lc: LineCounter): { doc: Doc
   }
   const d = doc as unknown as Document;
   const alias = firstAlias(d);
-  if (alias) return { error: { offset: alias.offset, found: `the alias \`*${alias.source}\``, expected: 'the value written out', hint: ALIAS_HINT } };
+  if (alias) return { error: { offset: alias.offset, found: `the alias \`*${alias.source}\``, plain: 'an alias', expected: 'the value written out', hint: ALIAS_HINT } };
   return { doc: d };
 }
 

@@ -9,7 +9,7 @@ import { SceneError } from './errors.js';
 import { loadEveryday } from './everyday.js';
 import { loadRaw } from './raw.js';
 import { checkEffectiveInertia } from './singular.js';
-import { describe, parseYamlFile } from './yaml-read.js';
+import { notAYamlFile, parseYamlFile } from './yaml-read.js';
 import { importFile, sniffFormat } from '../import/index.js';
 
 export { SceneError } from './errors.js';
@@ -23,6 +23,8 @@ export interface LoadSceneOptions {
   /** An MJCF model's keyframe (name or index) to start from instead of qpos0 (src/import/keyframe.ts). */
   keyframe?: string;
 }
+
+const SCENE_EXPECTED = 'an everyday scene (`scene:` and `links:`) or a raw archetype (`archetype:` and `joints:`)';
 
 export function loadScene(path: string, opts: LoadSceneOptions = {}): ModelDesc {
   const file = path; // as given, so messages read like the user's own command line
@@ -45,17 +47,8 @@ export function loadScene(path: string, opts: LoadSceneOptions = {}): ModelDesc 
   let model: ModelDesc;
   if (isMap(root) && root.has('archetype')) model = loadRaw(pf, file, override, files);
   else if (isMap(root) && (root.has('scene') || root.has('links'))) model = loadEveryday(pf, override, files);
-  else {
-    const { line, column } = pf.ctx.pos(root);
-    throw new SceneError({
-      file,
-      line,
-      column,
-      subject: 'scene file',
-      found: isMap(root) ? `a mapping with keys ${root.items.map((p) => String((p.key as { value?: unknown })?.value)).join(', ')}` : describe(root),
-      expected: 'an everyday scene (`scene:` and `links:`) or a raw archetype (`archetype:` and `joints:`)',
-    });
-  }
+  // Anything else is said without quoting it: the path may name any file, not only a scene.
+  else throw notAYamlFile(pf, 'scene', ['scene', 'links', 'archetype'], SCENE_EXPECTED) as SceneError;
   checkEffectiveInertia(model);
   if (opts.config) model.files.push(opts.config);
   return model;

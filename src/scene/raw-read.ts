@@ -3,7 +3,7 @@
 
 import { dirname, isAbsolute, join, resolve } from 'node:path';
 import { isMap, isScalar, isSeq } from 'yaml';
-import { checkKeys, describe, entries, parseYamlFile, readInt, readString, type Ctx, type Entry, type ParsedFile, type YNode } from './yaml-read.js';
+import { checkKeys, describe, entries, notAYamlFile, parseYamlFile, readInt, readString, type Ctx, type Entry, type ParsedFile, type YNode } from './yaml-read.js';
 
 /** Known fields and their number counts (README section 2). */
 export const RAW_FIELDS: Record<string, number> = {
@@ -65,6 +65,10 @@ export function readRawTree(pf: ParsedFile, file: string, files: string[]): RawA
       loaded.add(target);
       files.push(shown);
       const child = parseYamlFile(shown, { ctx: p.ctx, node: inc.node, subject: 'includes' });
+      // An include may name any file: one that is not an archetype is said to be so, at the
+      // `includes` entry, without quoting it (describing its root would print its first characters).
+      const notArchetype = notAYamlFile(child, 'archetype', ['archetype', 'joints'], 'a raw archetype file (`archetype:` and `joints:`)');
+      if (notArchetype) p.ctx.fail(inc.node, 'includes', `\`${shown}\`: ${notArchetype.found}`, notArchetype.expected);
       visit(child, shown, [...stack, target]);
     }
   };

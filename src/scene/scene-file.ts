@@ -109,8 +109,23 @@ function tooLarge(size: string): FileProblem {
   return { found: `a file of ${size}`, expected: `at most ${mib(MAX_SCENE_BYTES)}`, hint: 'a scene this large is almost certainly not a scene; raw scenes can repeat an archetype with `copies`' };
 }
 
+/** Why a file cannot be read, in words (the code stays in parentheses, for searching). */
+const UNREADABLE: Record<string, string> = {
+  ENOENT: 'no such file',
+  EACCES: 'permission denied (a file you may not read)',
+  EPERM: 'permission denied (a file you may not read)',
+  EISDIR: 'a directory, not a file',
+  ENOTDIR: 'no such file (a part of the path is a file, not a directory)',
+  ENAMETOOLONG: 'a path too long to open',
+  ELOOP: 'a path that loops through symbolic links',
+  EMFILE: 'too many files open to open another',
+  EIO: 'a file the disk could not read (input/output error)',
+  ENXIO: 'a device or socket that cannot be opened as a file',
+};
+
 function unreadable(e: NodeJS.ErrnoException): FileProblem {
-  return { found: `an unreadable file (${e.code ?? e.message})`, expected: 'a readable YAML file' };
+  const words = e.code ? UNREADABLE[e.code] : undefined;
+  return { found: words ? `${words} (${e.code})` : `an unreadable file (${e.code ?? e.message})`, expected: 'a readable YAML file' };
 }
 
 function kindOf(st: Stats): string {

@@ -3,7 +3,7 @@
 
 import { limitText, withinLimit, type NumberLimit } from '../engine/world-limits.js';
 import { LineCounter, isMap, isScalar, isSeq, type Document, type Node } from 'yaml';
-import { SceneError, didYouMean, quote } from './errors.js';
+import { SceneError, closest, didYouMean, quote } from './errors.js';
 import { composeSingleDocument } from './first-yaml-error.js';
 import { lineCol, readBoundedText } from './scene-file.js';
 
@@ -49,9 +49,16 @@ export interface IncludedFrom {
   subject: string;
 }
 
+/** How a file is read: the scene itself (errors may quote its text), or a file it only names (an
+ *  include, a --config: `foreign`), whose errors never quote its text, since it may be any file. */
+export interface ReadAs {
+  foreign?: boolean;
+}
+
 /** Reads a scene, include or config file (bounded, text: see scene-file.ts) and parses it as one
- *  YAML document. The first problem becomes a SceneError at its line and column. */
-export function parseYamlFile(file: string, from?: IncludedFrom): ParsedFile {
+ *  YAML document. The first problem becomes a SceneError at its line and column. An include is
+ *  read as a foreign file. */
+export function parseYamlFile(file: string, from?: IncludedFrom, as: ReadAs = {}): ParsedFile {
   const r = readBoundedText(file);
   if ('problem' in r) {
     const p = r.problem;
@@ -59,20 +66,43 @@ export function parseYamlFile(file: string, from?: IncludedFrom): ParsedFile {
     const { line, column } = p.at ?? { line: 1, column: 1 };
     throw new SceneError({ file, line, column, subject: 'file', found: p.found, expected: p.expected, hint: p.hint });
   }
-  return parseYamlText(file, r.text);
+  return parseYamlText(file, r.text, { foreign: as.foreign || from !== undefined });
 }
 
 /** Parses text as one YAML document, stopping at the first error (see first-yaml-error.ts). */
-export function parseYamlText(file: string, text: string): ParsedFile {
+export function parseYamlText(file: string, text: string, as: ReadAs = {}): ParsedFile {
   const lc = new LineCounter();
   const r = composeSingleDocument(text, lc);
   if ('error' in r) {
     const e = r.error;
     const { line, column } = lineCol(text, e.offset);
-    throw new SceneError({ file, line, column, subject: 'YAML syntax', found: e.found, expected: e.expected, hint: e.hint });
+    const found = as.foreign ? (e.plain ?? e.found) : e.found;
+    throw new SceneError({ file, line, column, subject: 'YAML syntax', found, expected: e.expected, hint: e.hint });
   }
   const ctx = new Ctx(file, lc);
   return { ctx, doc: r.doc, root: r.doc.contents as YNode };
+}
+
+/** A file that is not the YAML mapping `kind` describes, said without quoting any of it: `keys` are
+ *  the top-level keys that make it one (any of them will do). Returns the error, or nothing when
+ *  the root is such a mapping (or an empty one, when `emptyIsFine`). */
+export function notAYamlFile(pf: ParsedFile, kind: string, keys: readonly string[], expected: string, emptyIsFine = false): SceneError | undefined {
+  const { ctx, root } = pf;
+  if (isMap(root)) {
+    // One of the keys, or a key that is a typo of one (checkKeys then says "did you mean"): a
+    // mapping of nothing but other keys is another kind of file, and its keys are not echoed.
+    const typo = (k: unknown): boolean => typeof k === 'string' && closest(k, keys) !== undefined;
+    if (root.items.some((p) => isScalar(p.key) && (keys.includes(p.key.value as string) || typo(p.key.value)))) return undefined;
+    if (emptyIsFine && root.items.length === 0) return undefined;
+  }
+  const found = isMap(root)
+    ? `a YAML mapping that is not a ${kind} (none of the keys ${keys.map((k) => `\`${k}\``).join(', ')})`
+    : root == null
+      ? `an empty file, not a YAML ${kind}`
+      : isSeq(root)
+        ? `a YAML list, not a YAML ${kind}`
+        : `text that is not a YAML ${kind} (no \`key: value\` mapping)`;
+  return new SceneError({ file: ctx.file, line: 1, column: 1, subject: 'file', found, expected });
 }
 
 /** Short description of what a node holds, for "found ..." messages. */

@@ -15,6 +15,8 @@ import type { Real } from '../engine/api.js';
 import { lowPassPole } from './filter.js';
 import { plantedSensorBug } from './planted-bugs.js';
 import { SensorReadings } from './readings.js';
+import { cameraTooFast, stepRate } from './scene.js';
+import { SceneError } from '../scene/errors.js';
 import { RobotStreams } from './rng.js';
 
 /** Body motion at the current state, as the native sense() lays it out (see batch.ts). */
@@ -125,7 +127,12 @@ export class SensorBank {
         this.imus.push({ desc: s, channel: first });
       } else {
         const stepsPerFrame = 1 / (s.rate * dt);
-        if (!(stepsPerFrame >= 1)) throw new Error(`sensor '${s.name}': a camera rate of ${s.rate} Hz is faster than the step rate ${1 / dt} Hz (dt ${dt} s)`);
+        // The scene's own dt was checked at load (sensors/scene.ts); a --dt given to the run is checked here, at the sensor.
+        if (!(stepsPerFrame >= 1)) {
+          const expected = `a rate of at most ${stepRate(dt)} Hz (one frame per step), or a smaller dt`;
+          if (!s.source) throw new Error(`sensor '${s.name}': a camera rate of ${cameraTooFast(s.rate, dt)}; expected ${expected}`);
+          throw new SceneError({ ...s.source, subject: `sensors (${s.name}).rate`, found: cameraTooFast(s.rate, dt), expected });
+        }
         const delay = Math.round(s.latency / dt);
         const ring = Math.ceil((delay + 1) / Math.floor(stepsPerFrame)) + 2;
         this.cameras.push({ desc: s, channel: first, stepsPerFrame, delay, ring, frames: new Float64Array(ring * 4 * batch.copies), nextFrame: 0, shown: -1 });

@@ -26,7 +26,19 @@ function readNonNegative(ctx: Ctx, node: YNode, subject: string): number {
   return v;
 }
 
-export function readSensors(ctx: Ctx, node: YNode, bodies: readonly BodyDesc[]): SensorDesc[] {
+/** `dt`: the scene's step (after any --config), against which a camera's rate is checked; a
+ *  --dt given at run time is checked again where the sensors are built (bank.ts). */
+/** The step rate 1/dt, as a short number. */
+export function stepRate(dt: number): string {
+  return String(Number((1 / dt).toPrecision(12)));
+}
+
+/** "found" for a camera faster than the step rate. */
+export function cameraTooFast(rate: number, dt: number): string {
+  return `${rate} Hz, faster than the step rate ${stepRate(dt)} Hz (dt ${dt} s)`;
+}
+
+export function readSensors(ctx: Ctx, node: YNode, bodies: readonly BodyDesc[], dt: number): SensorDesc[] {
   if (!isSeq(node)) ctx.fail(node, 'sensors', describe(node), 'a list of sensors, e.g. - { name: enc, kind: encoder, joint: upper, noise: 0.001 }');
   const index = new Map(bodies.map((b, i) => [b.name, i]));
   const names = new Set<string>();
@@ -77,6 +89,9 @@ export function readSensors(ctx: Ctx, node: YNode, bodies: readonly BodyDesc[]):
       return s;
     }
     if (kind === 'imu') return { kind, name, body: at('body'), pos: pos(), gyroNoise: num('gyro_noise', 0), accelNoise: num('accel_noise', 0), source };
-    return { kind, name, body: at('body'), pos: pos(), rate: num('rate', 0, readPositive), latency: num('latency', 0), noise: num('noise', 0), source };
+    const rate = num('rate', 0, readPositive);
+    // At most one frame a step: a faster camera would need frames between steps, which never exist.
+    if (!(1 / (rate * dt) >= 1)) ctx.fail(m.get('rate')!.value, `${subject}.rate`, cameraTooFast(rate, dt), `a rate of at most ${stepRate(dt)} Hz (one frame per step)`);
+    return { kind, name, body: at('body'), pos: pos(), rate, latency: num('latency', 0), noise: num('noise', 0), source };
   });
 }
