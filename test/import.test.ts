@@ -158,6 +158,8 @@ describe('import', () => {
       });
       expect(back.solver, `${path} solver`).toEqual(m.solver);
       expect(back.tendons, `${path} tendons`).toEqual(m.tendons?.map(({ source: _s, ...t }) => t));
+      const acts = (x: typeof m) => x.actuators?.map((a) => ({ name: a.name, body: a.body, kind: a.kind, gear: a.gear, kp: a.kp, kv: a.kv, ctrlrange: a.ctrlrange, forcerange: a.forcerange }));
+      expect(acts(back), `${path} actuators`).toEqual(acts(m));
     }
   });
 

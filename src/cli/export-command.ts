@@ -24,6 +24,7 @@ export const exportCommand: CommandSpec = {
     },
     { name: 'out', arg: 'FILE', kind: { type: 'string' }, defaultText: 'stdout', description: 'Write to FILE (atomically: old contents or the complete new file, never a mix). An existing FILE that is not an MJCF document is refused unless --force.' },
     { name: 'force', kind: { type: 'boolean' }, description: 'Replace an existing --out FILE even if it is not an MJCF document.' },
+    { name: 'keyframe', arg: 'NAME', kind: { type: 'string' }, defaultText: "qpos0, as MuJoCo's mj_resetData", description: "For an MJCF model given as the scene: write its keyframe NAME (or 0-based index) as the keyframe `initial` (qpos and qvel, as MuJoCo's mj_resetDataKeyframe)." },
   ],
   examples: ['achilles export scenes/double-pendulum.arow --mjcf > double-pendulum.xml', 'achilles export scenes/arm7.arow --mjcf --copies 4 --out arm7x4.xml'],
   async run([scene], opts) {
@@ -33,14 +34,18 @@ export const exportCommand: CommandSpec = {
     const looksOurs = (head: string) => /^\uFEFF?\s*(<\?xml[^>]*\?>\s*)?(<!--[\s\S]*?-->\s*)*<mujoco[\s>]/.test(head);
     if (out !== undefined) checkOutputFile(out, { command: 'export', force: opts.force === true, looksOurs });
     const config = opts.config as string | undefined;
-    const model = loadScene(scene, config === undefined ? {} : { config });
+    const keyframe = opts.keyframe as string | undefined;
+    const model = loadScene(scene, { ...(config === undefined ? {} : { config }), ...(keyframe === undefined ? {} : { keyframe }) });
     let xml: string;
+    const notes: string[] = [];
     try {
-      xml = exportMjcf(model, { copies: (opts.copies as number | undefined) ?? 1, contacts: (opts.contacts ?? 'on') === 'on', approximateRounded: opts['approximate-rounded'] === true });
+      xml = exportMjcf(model, { copies: (opts.copies as number | undefined) ?? 1, contacts: (opts.contacts ?? 'on') === 'on', approximateRounded: opts['approximate-rounded'] === true, notes });
     } catch (e) {
       if (e instanceof MjcfExportError) throw new UsageError(`cannot export ${scene}: ${e.message}`, 'export');
       throw e;
     }
+    // What MJCF cannot say is named, never dropped silently.
+    for (const n of notes) process.stderr.write(`achilles export: ${scene}: not written: ${n}\n`);
     if (out === undefined) process.stdout.write(xml.endsWith('\n') ? xml : `${xml}\n`);
     else {
       await writeFileAtomic(out, xml);

@@ -3,18 +3,77 @@
 // round-trip decimals, so loading the scene gives back the same ModelDesc bit for bit (for what the
 // dialect can say; the rest is listed by `unwritten`).
 
-import type { BodyDesc, ModelDesc, ShapeDesc } from '../engine/model-desc.js';
+import type { ActuatorDesc, BodyDesc, ModelDesc, ShapeDesc, SourceSpan } from '../engine/model-desc.js';
+import { projectGear } from '../scene/actuation.js';
+import { norm3 } from '../scene/math.js';
+import type { ImportNote } from './ir.js';
 
 const num = (x: number): string => (Object.is(x, -0) ? '0' : String(x));
 const vec = (v: readonly number[]): string => `[${v.map(num).join(', ')}]`;
 const str = (s: string): string => JSON.stringify(s);
 
-/** What the everyday dialect cannot carry (one line each, by link): joint frictionloss, actuators. */
-export function unwritten(model: ModelDesc): string[] {
-  const out: string[] = [];
-  for (const b of model.bodies) if (b.frictionloss !== undefined && b.frictionloss !== 0) out.push(`link '${b.name}': frictionloss`);
-  if (model.actuators?.length) out.push(`${model.actuators.length} actuator(s)`);
+/** A keyframe of the source model, for the note that the .arow keeps one initial state. */
+export interface KeyframeRef {
+  name: string;
+  source: SourceSpan;
+}
+
+/** What the everyday dialect cannot carry or changes, each at its source line: joint frictionloss,
+ *  the keyframes other than the written initial state, an actuator order other than link order. */
+export function unwritten(model: ModelDesc, keyframes: readonly KeyframeRef[] = [], chosen?: number): ImportNote[] {
+  const out: ImportNote[] = [];
+  const at = (s: SourceSpan | undefined): SourceSpan => s ?? { file: model.files[0] ?? model.name, line: 1, column: 1 };
+  for (const b of model.bodies) {
+    if (b.frictionloss) out.push({ kind: 'dropped', source: at(b.source), message: `link '${b.name}': frictionloss ${b.frictionloss} is not written to the .arow (the dialect has no joint frictionloss yet; \`achilles run\` on the source file keeps it)` });
+  }
+  keyframes.forEach((k, i) => {
+    if (i === chosen) return;
+    const id = k.name || String(i);
+    out.push({ kind: 'dropped', source: k.source, message: `keyframe ${k.name ? `'${k.name}'` : `#${i}`} is not written to the .arow (a scene holds one initial state: here ${chosen === undefined ? 'qpos0, as MuJoCo starts' : `keyframe ${keyframes[chosen].name || chosen}`}; \`achilles import --keyframe ${id}\` writes this key instead)` });
+  });
+  const acts = model.actuators ?? [];
+  const order = arowActuatorOrder(acts);
+  order.forEach((k, j) => {
+    if (k !== j) out.push({ kind: 'approximated', source: at(acts[k].source), message: `actuator '${acts[k].name}' becomes control ${j} (was ${k}): an .arow lists actuators link by link` });
+  });
+  for (const a of acts) {
+    const g = arowGear(model.bodies[a.body], a.gear[0]);
+    if (g.exact === false) out.push({ kind: 'approximated', source: at(a.source), message: `actuator '${a.name}': gear ${a.gear[0]} reads back from the .arow as ${g.back} (the joint axis is normalised on load)` });
+  }
   return out;
+}
+
+/** Actuator indices in the order an .arow gives them: by link, then as listed (everyday.ts). */
+function arowActuatorOrder(acts: readonly ActuatorDesc[]): number[] {
+  return acts.map((_, k) => k).sort((i, j) => acts[i].body - acts[j].body || i - j);
+}
+
+/** The scalar `gear` to write so that loading projects it back onto the joint's axis as exactly `g`
+ *  (actuation.ts reads gear·axis and projects it onto the normalised axis, which can move it by an ulp). */
+function arowGear(b: BodyDesc, g: number): { value: number; exact: boolean; back: number } {
+  const n = norm3(b.axis);
+  const axis: [number, number, number] = [b.axis[0] / n, b.axis[1] / n, b.axis[2] / n];
+  const back = (x: number): number => {
+    const d: [number, number, number] = [x * axis[0], x * axis[1], x * axis[2]];
+    return projectGear(b.joint, axis, b.joint === 'revolute' ? d : [0, 0, 0], b.joint === 'revolute' ? [0, 0, 0] : d)[0];
+  };
+  const s = back(1);
+  for (const c of [g, g / s]) for (let k = 0, x = c, y = c; k <= 4; k++, x = nextUp(x), y = nextDown(y)) for (const v of [x, y]) if (back(v) === g) return { value: v, exact: true, back: g };
+  return { value: g, exact: false, back: back(g) };
+}
+
+const F64 = new Float64Array(1);
+const I64 = new BigInt64Array(F64.buffer);
+/** The next double towards +∞ (finite, nonzero inputs: gears). */
+function nextUp(x: number): number {
+  F64[0] = x;
+  I64[0] += x > 0 ? 1n : -1n;
+  return F64[0];
+}
+function nextDown(x: number): number {
+  F64[0] = x;
+  I64[0] += x > 0 ? -1n : 1n;
+  return F64[0];
 }
 
 export function writeArow(model: ModelDesc, header: string[]): string {
@@ -27,10 +86,12 @@ export function writeArow(model: ModelDesc, header: string[]): string {
   L.push('links:');
   const shapesOf = new Map<number, ShapeDesc[]>();
   for (const s of model.shapes ?? []) shapesOf.set(s.body, [...(shapesOf.get(s.body) ?? []), s]);
+  const actsOf = new Map<number, ActuatorDesc[]>();
+  for (const a of model.actuators ?? []) actsOf.set(a.body, [...(actsOf.get(a.body) ?? []), a]);
   model.bodies.forEach((b, i) => {
     L.push(`  - name: ${str(b.name)}`);
     L.push(`    parent: ${b.parent < 0 ? 'world' : str(model.bodies[b.parent].name)}`);
-    L.push(`    joint: ${jointYaml(b)}`);
+    L.push(`    joint: ${jointYaml(b, actsOf.get(i) ?? [])}`);
     if (b.pos.some((x) => x !== 0)) L.push(`    pos: ${vec(b.pos)}`);
     if (b.quat.some((x, k) => x !== (k === 0 ? 1 : 0))) L.push(`    quat: ${vec(b.quat)}`);
     L.push(`    mass: ${num(b.mass)}`);
@@ -75,7 +136,7 @@ export function writeArow(model: ModelDesc, header: string[]): string {
   return `${L.join('\n')}\n`;
 }
 
-function jointYaml(b: BodyDesc): string {
+function jointYaml(b: BodyDesc, acts: readonly ActuatorDesc[]): string {
   const parts = [`type: ${b.joint}`];
   if (b.joint === 'revolute' || b.joint === 'prismatic' || b.joint === 'planar') parts.push(`axis: ${vec(b.axis)}`);
   if (b.range) {
@@ -83,6 +144,20 @@ function jointYaml(b: BodyDesc): string {
     if (b.limit) parts.push(`limit: { solref: ${vec(b.limit.solref)}, solimp: ${vec(b.limit.solimp)}, margin: ${num(b.limit.margin)} }`);
   }
   for (const k of ['damping', 'stiffness', 'springref', 'armature'] as const) if (b[k]) parts.push(`${k}: ${num(b[k]!)}`);
+  if (acts.length) parts.push(`actuators: [${acts.map((a) => actuatorYaml(b, a)).join(', ')}]`);
+  return `{ ${parts.join(', ')} }`;
+}
+
+/** An imported actuator (hinge or slide: compile.ts refuses the others) as an everyday actuator. */
+function actuatorYaml(b: BodyDesc, a: ActuatorDesc): string {
+  const parts = [`name: ${str(a.name)}`, `kind: ${a.kind}`];
+  const g = arowGear(b, a.gear[0]).value;
+  if (g !== 1) parts.push(`gear: ${num(g)}`);
+  if (a.kind === 'position') parts.push(`kp: ${num(a.kp)}`);
+  if (a.kind !== 'motor') parts.push(`kv: ${num(a.kv)}`);
+  if (a.ctrlrange) parts.push(`ctrlrange: ${vec(a.ctrlrange)}`);
+  if (a.forcerange) parts.push(`forcerange: ${vec(a.forcerange)}`);
+  if (a.rateLimit !== undefined) parts.push(`rate_limit: ${num(a.rateLimit)}`);
   return `{ ${parts.join(', ')} }`;
 }
 

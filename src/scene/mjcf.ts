@@ -3,8 +3,9 @@
 // Joint ranges become MuJoCo's limited ranges with their solreflimit, solimplimit and margin;
 // shapes carry their solref, solimp and condim; the option block states the constraint solver
 // (pyramidal cone, CG with the model's fixed iteration count: tolerance 0, impratio). Passive joint
-// forces go on each joint as MuJoCo's damping, armature, stiffness/springref and frictionloss (actuators
-// are not exported yet); fixed tendons as <tendon><fixed> with their limit, friction, spring and damper. Initial state goes in keyframe "initial"; the
+// forces go on each joint as MuJoCo's damping, armature, stiffness/springref and frictionloss; actuators
+// as <motor>, <position>, <velocity> on their joint with gear, ctrlrange and forcerange (MuJoCo's nu equals
+// ours, in our order); fixed tendons as <tendon><fixed> with their limit, friction, spring and damper. Initial state goes in keyframe "initial"; the
 // constant generalized forces in <custom><numeric name="achilles_tau"> (set them as
 // data.qfrc_applied: MJCF has no static generalized force). One MuJoCo step = one engine substep.
 //
@@ -14,7 +15,7 @@
 // error unless `approximateRounded`, which writes the same solid as a union of 3 boxes and up to
 // 12 capsules (see roundedBoxPieces). Several trees are several bodies under <worldbody>.
 
-import { DEFAULT_SOLIMP, DEFAULT_SOLREF, planarFrame, type BodyDesc, type ModelDesc, type ShapeDesc, type Vec3 } from '../engine/model-desc.js';
+import { DEFAULT_SOLIMP, DEFAULT_SOLREF, planarFrame, type ActuatorDesc, type BodyDesc, type ModelDesc, type ShapeDesc, type Vec3 } from '../engine/model-desc.js';
 import { DEFAULT_SOLVER } from './contact-settings.js';
 
 export type MjIntegrator = 'Euler' | 'RK4' | 'implicit' | 'implicitfast';
@@ -29,6 +30,8 @@ export interface MjcfOptions {
   contacts?: boolean;
   /** Write each rounded box as the union of boxes and capsules that is the same solid (default: error). */
   approximateRounded?: boolean;
+  /** Receives one line for each setting MJCF cannot say and the export leaves out (an actuator's rate limit). */
+  notes?: string[];
 }
 
 /** MuJoCo refuses a moving body whose mass or any principal inertia is below mjMINVAL = 1e-15
@@ -142,6 +145,13 @@ export function exportMjcf(model: ModelDesc, opts: MjcfOptions = {}): string {
     }
     out.push('  </tendon>');
   }
+  const actuators = model.actuators ?? [];
+  if (actuators.length > 0) {
+    out.push('  <actuator>');
+    for (let k = 0; k < copies; k++) for (const a of actuators) out.push(`    ${actuatorXml(model, a, copies === 1 ? '' : `_${k}`)}`);
+    out.push('  </actuator>');
+    for (const a of actuators) if (a.rateLimit !== undefined) opts.notes?.push(`actuator '${a.name}': rate_limit ${a.rateLimit} is not written (MuJoCo's actuators have no rate limit)`);
+  }
   const rep = (f: (b: BodyDesc) => number[]): string => nums(Array.from({ length: copies }, () => model.bodies.flatMap(f)).flat());
   // Only when some torque is non-zero: MuJoCo caps a numeric's length, and a zero torque
   // needs no record (qfrc_applied starts at zero).
@@ -160,6 +170,21 @@ export function exportMjcf(model: ModelDesc, opts: MjcfOptions = {}): string {
   }
   out.push('</mujoco>');
   return out.join('\n') + '\n';
+}
+
+/** An actuator on its joint, as MuJoCo reads it: force = gear·(motor: ctrl; position: kp·(ctrl − ℓ) − kv·ℓ̇;
+ *  velocity: kv·(ctrl − ℓ̇)), ℓ = gear·q, with ctrlrange and forcerange as clamps (limited only when given).
+ *  The gear is ours, already projected onto the joint's dofs: MuJoCo's gear on a hinge or slide, its
+ *  torque on a ball, [force; torque] on a free joint (the same dof order as ours). */
+function actuatorXml(model: ModelDesc, a: ActuatorDesc, sfx: string): string {
+  const b = model.bodies[a.body];
+  if (b.joint === 'planar') throw new MjcfExportError(`actuator '${a.name}' drives planar joint '${b.name}', which MJCF writes as three joints: one MuJoCo actuator cannot drive them`);
+  let attrs = ` name="${esc(a.name + sfx)}" joint="${esc(b.name + sfx)}" gear="${nums(a.gear)}"`;
+  if (a.kind === 'position') attrs += ` kp="${num(a.kp)}" kv="${num(a.kv)}"`;
+  if (a.kind === 'velocity') attrs += ` kv="${num(a.kv)}"`;
+  attrs += a.ctrlrange ? ` ctrllimited="true" ctrlrange="${nums(a.ctrlrange)}"` : ' ctrllimited="false"';
+  attrs += a.forcerange ? ` forcelimited="true" forcerange="${nums(a.forcerange)}"` : ' forcelimited="false"';
+  return `<${a.kind}${attrs}/>`;
 }
 
 /** A limited joint's range and limit settings (MuJoCo's range, solreflimit, solimplimit, margin). */

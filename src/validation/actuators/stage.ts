@@ -68,7 +68,8 @@ export interface ActuatorReference {
 /** The request's model part: the MJCF, the passive parameters and the motors. */
 function request(model: ModelDesc) {
   return {
-    xml: exportMjcf(model),
+    // mujoco_actuated.py adds the motors itself (after the passive terms), so the export leaves them out.
+    xml: exportMjcf({ ...model, actuators: [] }),
     passive: model.bodies.map((b, body) => ({ body, damping: b.damping ?? 0, stiffness: b.stiffness ?? 0, springref: b.springref ?? 0, armature: b.armature ?? 0 })),
     motors: (model.actuators ?? []).map((a) => ({ body: a.body, gear: a.gear })),
   };
