@@ -286,7 +286,7 @@ function collisionGeom(r: Reader, c: XmlElement, name: string, o: { pos: Vec3; q
       g.size = [(b.max[0] - b.min[0]) / 2, (b.max[1] - b.min[1]) / 2, (b.max[2] - b.min[2]) / 2];
       const ctr = quatRotate(o.quat, [(b.min[0] + b.max[0]) / 2, (b.min[1] + b.max[1]) / 2, (b.min[2] + b.max[2]) / 2]);
       g.pos = addV(o.pos, ctr);
-      note('approximated', shape, `mesh ${f.value} → its bounding box for collisions`);
+      // compile.ts notes the box once for every mesh geom, MJCF's and URDF's alike
       break;
     }
     default:
