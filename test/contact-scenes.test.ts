@@ -1,10 +1,44 @@
 // The bundled contact scenes say what they are: the incline's bodies start touching the 30° slope
 // with the frictions its comments state, the ball's physical stiffness becomes the direct solref
-// [−k/m, −c/m], the box stack's boxes start 1 mm apart. Each runs its whole duration in
-// scenes-stable.test.ts (every bundled scene), and against MuJoCo in the contact stages.
+// [−k/m, −c/m], the box stack's boxes start 1 mm apart; no contact scene starts with shapes inside
+// each other; the crossing pendulums and the capsule arm strike when and as deep as their headers
+// say. Each runs its whole duration in scenes-stable.test.ts (every bundled scene), against MuJoCo
+// over its first contacts in scenes-mujoco.test.ts, and in the contact stages.
+import { readdirSync } from 'node:fs';
 import { describe, expect, test } from 'vitest';
+import { Batch } from '../src/engine/batch.js';
 import { loadScene } from '../src/scene/index.js';
 import { quatRotate } from '../src/scene/math.js';
+
+/** The deepest active contact (m; Infinity: none) at the batch's current state, and its pair's shapes. */
+function deepest(b: Batch, names: readonly string[]): { dist: number; shapes: string } {
+  b.collide();
+  let best = { dist: Infinity, shapes: '' };
+  b.pairs.forEach(({ a, b: c }, p) => {
+    for (let i = 0; i < 4; i++) {
+      const slot = p * 4 + i;
+      if (b.contactActive[slot * b.stride] && b.contactDist[slot * b.stride] < best.dist) best = { dist: b.contactDist[slot * b.stride], shapes: `${names[a]}|${names[c]}` };
+    }
+  });
+  return best;
+}
+
+/** Runs a scene for `seconds` (its integrator and dt, f64): the first contact (time, shapes) and the deepest. */
+function strikes(scene: string, seconds: number) {
+  const m = loadScene(`scenes/${scene}.arow`);
+  const names = (m.shapes ?? []).map((s) => s.name);
+  const b = new Batch(m, { copies: 1, precision: 'f64' });
+  let first: { t: number; shapes: string } | null = null;
+  let deep = Infinity;
+  const steps = Math.round(seconds / m.world.dt);
+  for (let k = 1; k <= steps; k++) {
+    b.step(1);
+    const d = deepest(b, names);
+    if (d.dist < Infinity && !first) first = { t: k * m.world.dt, shapes: d.shapes };
+    deep = Math.min(deep, d.dist);
+  }
+  return { first, deep };
+}
 
 describe('contact scenes', () => {
   test('incline: three bodies touching the 30° slope (friction 0.8 / 0.3 / 0.8, plane 0), at rest', () => {
@@ -30,10 +64,37 @@ describe('contact scenes', () => {
     expect(m.shapes!.find((s) => s.kind === 'sphere')!.solref).toEqual([-20000 / mass, -30 / mass]);
   });
 
-  test('box-stack: five 0.2 m boxes, 1 mm apart, the lowest 0 mm above the ground', () => {
+  test('box-stack: five 0.2 m boxes, 1 mm apart, the lowest 1 mm above the ground (not exactly on it, where round-off decides the first contact)', () => {
     const m = loadScene('scenes/box-stack.arow');
     const z = m.bodies.map((b) => b.q0[2]);
-    expect(z[0]).toBeCloseTo(0.1, 12);
+    expect(z[0]).toBeCloseTo(0.101, 12);
     for (let i = 1; i < 5; i++) expect(z[i] - z[i - 1]).toBeCloseTo(0.201, 12);
   });
+
+  test('no bundled scene starts with shapes inside each other (deeper than the 1 µm its 6-digit start coordinates leave)', () => {
+    const depths = readdirSync('scenes')
+      .filter((f) => f.endsWith('.arow'))
+      .map((f) => {
+        const m = loadScene(`scenes/${f}`);
+        const d = deepest(new Batch(m, { copies: 1, precision: 'f64' }), (m.shapes ?? []).map((s) => s.name));
+        return { scene: f, ...d };
+      })
+      .filter((d) => d.dist < -1e-6);
+    expect(depths).toEqual([]);
+  });
+
+  test('crossing-pendulums: the lower rods strike first, at t = 0.54–0.55 s, and sink at most 1.2 cm (rods 6 cm thick) over the first 2.3 s', () => {
+    const { first, deep } = strikes('crossing-pendulums', 2.3);
+    expect(first?.shapes).toBe('left-lower/capsule0|right-lower/capsule0');
+    expect(first!.t).toBeGreaterThanOrEqual(0.54);
+    expect(first!.t).toBeLessThanOrEqual(0.55);
+    expect(deep).toBeGreaterThan(-0.0125);
+  }, 30_000);
+
+  test('capsule-arm: the fist strikes the table first, at t = 0.32 s, and no contact sinks more than 6 mm over the first 2 s', () => {
+    const { first, deep } = strikes('capsule-arm', 2);
+    expect(first?.shapes).toBe('fist|table');
+    expect(first!.t).toBeCloseTo(0.32, 2);
+    expect(deep).toBeGreaterThan(-0.006);
+  }, 30_000);
 });

@@ -69,11 +69,11 @@ describe('run: contacts', () => {
 });
 
 describe('achilles run on a scene with shapes', () => {
-  it('crossing pendulums: contacts.csv rows of the pendulums passing through each other, identical across lane widths', async () => {
+  it('crossing pendulums: contacts.csv rows of the lower rods striking (t = 0.55 s), identical across lane widths', async () => {
     const csvs: string[] = [];
     for (const lanes of ['1', '4']) {
       const out = join(tempDir(), 'out');
-      const r = await cli('run', join(SCENES, 'crossing-pendulums.arow'), '--duration', '0.5', '--copies', '4', '--robots', '0,3', '--lanes', lanes, '--out', out);
+      const r = await cli('run', join(SCENES, 'crossing-pendulums.arow'), '--duration', '0.6', '--copies', '4', '--robots', '0,3', '--lanes', lanes, '--out', out);
       expect(r.code, r.stderr).toBe(0);
       expect(existsSync(join(out, 'contacts.svg'))).toBe(true);
       // The rows (the provenance header names the lanes and the date).
