@@ -7,7 +7,7 @@ import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, test } from 'vitest';
-import { importFile, sniffFormat } from '../src/import/index.js';
+import { formatNote, importFile, sniffFormat } from '../src/import/index.js';
 import { notAModelError } from '../src/import/xml.js';
 import { loadScene, SceneError } from '../src/scene/index.js';
 
@@ -115,5 +115,16 @@ describe('XML as MuJoCo (tinyxml2) reads it', () => {
     const e = sceneError(() => importFile(write('<mujoco>\n</worldbody>\n</mujoco>\n')));
     expect(e.message).toContain('XML: found unexpected close tag, expected well-formed XML');
     expect(e.message).not.toContain('.,');
+  });
+});
+
+describe('a huge name is echoed cut, with its length', () => {
+  test('in a note line (errors are bounded by SceneError itself)', () => {
+    const long = 'x'.repeat(100_000);
+    const imp = importFile(write(body(`      <joint/>\n      <geom name="${long}" type="cylinder" size="0.1 0.2"/>`)));
+    const lines = imp.notes.map(formatNote).filter((l) => l.includes('cylinder'));
+    expect(lines.length).toBe(1);
+    expect(lines[0].length).toBeLessThan(600);
+    expect(lines[0]).toMatch(/… \(100\d\d\d characters\)$/);
   });
 });

@@ -47,7 +47,7 @@ export function checkMjcfSchema(r: Reader, root: XmlElement): void {
       if (!sub) {
         const names = (p.c ?? []).map((x) => x.n).concat(p.r ? [p.n] : []);
         const near = closest(el.name, names);
-        r.fail(el, `<${parent.el.name}>`, `unrecognized element <${quote(el.name, 80, '')}>`, names.length ? `one of MuJoCo's elements in <${parent.el.name}>: ${names.join(', ')}` : `no child elements (MuJoCo's <${parent.el.name}> has none)`, near ? `did you mean <${near}>?` : undefined);
+        r.fail(el, `<${parent.el.name}>`, `unrecognized element <${quote(el.name, 60, '')}>`, names.length ? `one of MuJoCo's elements in <${parent.el.name}>: ${names.join(', ')}` : `no child elements (MuJoCo's <${parent.el.name}> has none)`, near ? `did you mean <${near}>?` : undefined);
       }
       if (sub !== p) {
         const n = (parent.seen.get(sub) ?? 0) + 1;
@@ -60,7 +60,7 @@ export function checkMjcfSchema(r: Reader, root: XmlElement): void {
     for (const [name, a] of el.attrs) {
       if (allowed.includes(name)) continue;
       const near = closest(name, allowed);
-      r.fail(a, `<${el.name}>`, `unrecognized attribute ${quote(name, 80, "'")}`, allowed.length ? `an attribute MuJoCo's schema allows on <${el.name}>` : `no attributes (MuJoCo's <${el.name}> has none)`, near ? `did you mean '${near}'?` : undefined);
+      r.fail(a, `<${el.name}>`, `unrecognized attribute ${quote(name, 60, "'")}`, allowed.length ? `an attribute MuJoCo's schema allows on <${el.name}>` : `no attributes (MuJoCo's <${el.name}> has none)`, near ? `did you mean '${near}'?` : undefined);
     }
     // MuJoCo: "World body cannot have attributes" (the schema reads it as a body, the reader refuses)
     if (el.name === 'worldbody' && level === 1) {

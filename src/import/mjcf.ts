@@ -122,7 +122,7 @@ export function readMjcf(r: Reader, root: XmlElement, notes: ImportNote[]): IrMo
   const attrOf = (el: XmlElement, kind: string, cls: string, name: string): XmlAttr | undefined => el.attrs.get(name) ?? defaults.get(cls)?.get(kind)?.get(name);
   const classOf = (el: XmlElement, inherited: string): string => {
     const c = el.attrs.get('class');
-    if (c && !defaults.has(c.value)) r.fail(c, `${describeEl(el)} class`, `'${c.value}', which no <default> defines`, `one of ${[...defaults.keys()].join(', ')}`);
+    if (c && !defaults.has(c.value)) r.fail(c, `${describeEl(el)} class`, `${quote(c.value, 60, "'")}, which no <default> defines`, `one of ${[...defaults.keys()].join(', ')}`);
     return c?.value ?? inherited;
   };
   const angle = (x: number): number => (compiler.degree && !importBug('import-degrees-as-radians') ? (x * Math.PI) / 180 : x);
@@ -210,7 +210,7 @@ export function readMjcf(r: Reader, root: XmlElement, notes: ImportNote[]): IrMo
       const m = get('mesh');
       if (!m) r.fail(el, subject, 'a mesh geom without mesh=', 'mesh="NAME" of an <asset><mesh>');
       const b = meshes.get(m.value);
-      if (!b) r.fail(m, `${subject} mesh`, `'${m.value}', which no <asset><mesh> defines`, `one of ${[...meshes.keys()].join(', ') || '(no meshes)'}`);
+      if (!b) r.fail(m, `${subject} mesh`, `${quote(m.value, 60, "'")}, which no <asset><mesh> defines`, `one of ${[...meshes.keys()].join(', ') || '(no meshes)'}`);
       const c: Vec3 = [(b.min[0] + b.max[0]) / 2, (b.min[1] + b.max[1]) / 2, (b.min[2] + b.max[2]) / 2];
       const rq = quatRotate(quat, c);
       pos = [pos[0] + rq[0], pos[1] + rq[1], pos[2] + rq[2]];
@@ -246,7 +246,7 @@ export function readMjcf(r: Reader, root: XmlElement, notes: ImportNote[]): IrMo
     const massA = get('mass');
     const groupA = get('group');
     const group = groupA ? r.num(groupA, `${subject} group`) : 0;
-    if (groupA && !Number.isInteger(group)) r.fail(groupA, `${subject} group`, groupA.value, 'an integer group');
+    if (groupA && !Number.isInteger(group)) r.fail(groupA, `${subject} group`, quote(groupA.value), 'an integer group');
     massSpec.set(g, { mass: massA ? r.num(massA, `${subject} mass`) : undefined, density: numOr(get('density'), `${subject} density`, 1000), group, el });
     return g;
   };
@@ -309,12 +309,12 @@ export function readMjcf(r: Reader, root: XmlElement, notes: ImportNote[]): IrMo
     let ownClass = inherited;
     if (!isWorld) {
       const cc = el.attrs.get('childclass');
-      if (cc && !defaults.has(cc.value)) r.fail(cc, `${describeEl(el)} childclass`, `'${cc.value}', which no <default> defines`, `one of ${[...defaults.keys()].join(', ')}`);
+      if (cc && !defaults.has(cc.value)) r.fail(cc, `${describeEl(el)} childclass`, `${quote(cc.value, 60, "'")}, which no <default> defines`, `one of ${[...defaults.keys()].join(', ')}`);
       ownClass = cc?.value ?? inherited;
       const name = el.attrs.get('name')?.value ?? `body${ir.bodies.length + 1}`;
       for (const f of ['mocap', 'gravcomp']) {
         const a = el.attrs.get(f);
-        if (a && a.value !== 'false' && a.value !== '0') r.fail(a, `body '${name}' ${f}`, quote3v(a.value), `no ${f} (not supported)`);
+        if (a && a.value !== 'false' && a.value !== '0') r.fail(a, `body '${name}' ${f}`, quote(a.value), `no ${f} (not supported)`);
       }
       const body: IrBody = {
         name,
@@ -439,10 +439,10 @@ export function readMjcf(r: Reader, root: XmlElement, notes: ImportNote[]): IrMo
       const name = c.attrs.get('name')?.value ?? `tendon${ir.tendons.length}`;
       const subject = `tendon '${name}'`;
       const arm = get('armature');
-      if (arm && r.num(arm, `${subject} armature`) !== 0) r.fail(arm, `${subject} armature`, arm.value, 'no tendon armature (it adds Jᵀ·a·J to the mass matrix, which the engine\'s O(n) tree products cannot express)');
+      if (arm && r.num(arm, `${subject} armature`) !== 0) r.fail(arm, `${subject} armature`, quote(arm.value), 'no tendon armature (it adds Jᵀ·a·J to the mass matrix, which the engine\'s O(n) tree products cannot express)');
       for (const f of ['solreffriction', 'solimpfriction', 'actuatorfrcrange', 'actuatorfrclimited', 'damping_poly', 'stiffness_poly']) {
         const a = get(f);
-        if (a) r.fail(a, `${subject} ${f}`, a.value, `no ${f} on a tendon (not supported; frictionloss rows use MuJoCo's default solreffriction/solimpfriction)`);
+        if (a) r.fail(a, `${subject} ${f}`, quote(a.value), `no ${f} on a tendon (not supported; frictionloss rows use MuJoCo's default solreffriction/solimpfriction)`);
       }
       const tendon: IrTendon = {
         name,
@@ -484,8 +484,8 @@ export function readMjcf(r: Reader, root: XmlElement, notes: ImportNote[]): IrMo
         const ja = j.attrs.get('joint');
         if (!ja) r.fail(j, `${subject} <joint>`, 'no joint', 'joint="NAME" of a hinge or slide joint');
         const type = jointTypes.get(ja.value);
-        if (!type) r.fail(ja, `${subject} joint`, `'${ja.value}', which the model does not have`, 'the name of a hinge or slide joint');
-        if (type !== 'hinge' && type !== 'slide') r.fail(ja, `${subject} joint`, `'${ja.value}', a ${type} joint`, 'a hinge or slide joint (a fixed tendon couples scalar joint coordinates)');
+        if (!type) r.fail(ja, `${subject} joint`, `${quote(ja.value, 60, "'")}, which the model does not have`, 'the name of a hinge or slide joint');
+        if (type !== 'hinge' && type !== 'slide') r.fail(ja, `${subject} joint`, `${quote(ja.value, 60, "'")}, a ${type} joint`, 'a hinge or slide joint (a fixed tendon couples scalar joint coordinates)');
         const coef = numOr(j.attrs.get('coef'), `${subject} coef`, 1);
         tendon.joints.push({ joint: ja.value, coef: importBug('import-tendon-coef-sign') ? Math.abs(coef) : coef, source: r.span(j) });
       }
@@ -554,7 +554,7 @@ function readCompiler(r: Reader, c: XmlElement, compiler: Compiler, note: (k: Im
         compiler.degree = r.choice(a, 'compiler angle', ['degree', 'radian'] as const) === 'degree';
         break;
       case 'eulerseq':
-        if (!/^[xyzXYZ]{3}$/.test(a.value)) r.fail(a, 'compiler eulerseq', `"${a.value}"`, 'three letters from x, y, z, X, Y, Z (lower case: moving axes, upper case: fixed axes)');
+        if (!/^[xyzXYZ]{3}$/.test(a.value)) r.fail(a, 'compiler eulerseq', quote(a.value), 'three letters from x, y, z, X, Y, Z (lower case: moving axes, upper case: fixed axes)');
         compiler.eulerseq = a.value;
         break;
       case 'meshdir':
@@ -575,13 +575,13 @@ function readCompiler(r: Reader, c: XmlElement, compiler: Compiler, note: (k: Im
         break;
       case 'inertiagrouprange': {
         const g = r.nums(a, 'compiler inertiagrouprange', 2);
-        if (!g.every(Number.isInteger)) r.fail(a, 'compiler inertiagrouprange', quote(a.value, 80), 'two integer geom groups');
+        if (!g.every(Number.isInteger)) r.fail(a, 'compiler inertiagrouprange', quote(a.value), 'two integer geom groups');
         compiler.inertiagrouprange = [g[0], g[1]];
         break;
       }
       case 'boundmass':
       case 'boundinertia':
-        if (r.num(a, `compiler ${k}`) !== 0) r.fail(a, `compiler ${k}`, a.value, `${k}="0" (bounding masses and inertias is not supported)`);
+        if (r.num(a, `compiler ${k}`) !== 0) r.fail(a, `compiler ${k}`, quote(a.value), `${k}="0" (bounding masses and inertias is not supported)`);
         break;
       case 'balanceinertia':
       case 'fusestatic':
@@ -599,7 +599,7 @@ function readOption(r: Reader, o: XmlElement, ir: IrModel, note: (k: ImportNote[
     switch (k) {
       case 'timestep': {
         const h = r.num(a, 'option timestep');
-        if (!(h >= 1e-9 && h <= 1)) r.fail(a, 'option timestep', a.value, 'a time step from 1e-9 to 1 s');
+        if (!(h >= 1e-9 && h <= 1)) r.fail(a, 'option timestep', quote(a.value), 'a time step from 1e-9 to 1 s');
         ir.option.timestep = h;
         break;
       }
@@ -626,10 +626,10 @@ function readOption(r: Reader, o: XmlElement, ir: IrModel, note: (k: ImportNote[
         break;
       case 'density':
       case 'viscosity':
-        if (r.num(a, `option ${k}`) !== 0) r.fail(a, `option ${k}`, a.value, `${k}="0" (fluid forces are not supported)`);
+        if (r.num(a, `option ${k}`) !== 0) r.fail(a, `option ${k}`, quote(a.value), `${k}="0" (fluid forces are not supported)`);
         break;
       case 'wind':
-        if (r.nums(a, 'option wind', 3).some((x) => x !== 0)) r.fail(a, 'option wind', a.value, 'no wind (fluid forces are not supported)');
+        if (r.nums(a, 'option wind', 3).some((x) => x !== 0)) r.fail(a, 'option wind', quote(a.value), 'no wind (fluid forces are not supported)');
         break;
       default:
         note('skipped', a, `option ${k} is not used`);
@@ -640,7 +640,7 @@ function readOption(r: Reader, o: XmlElement, ir: IrModel, note: (k: ImportNote[
     if (f.name !== 'flag') r.fail(f, `<option><${f.name}>`, f.name, '<flag>');
     for (const [k, a] of f.attrs) {
       if (k === 'gravity' && a.value === 'disable') ir.option.gravity = [0, 0, 0];
-      else note('skipped', a, `flag ${k}="${a.value}" is not applied`);
+      else note('skipped', a, `flag ${k}=${quote(a.value)} is not applied`);
     }
   }
   if (!o.attrs.has('solver')) note('approximated', o, 'MuJoCo\'s default solver is Newton; Achilles uses CG (same optimum)');
@@ -659,4 +659,3 @@ function setTotalMass(bodies: IrBody[], newmass: number): void {
 }
 
 const quote3 = (v: readonly number[]): string => `[${v.join(', ')}]`;
-const quote3v = (s: string): string => `"${s.slice(0, 30)}"`;

@@ -45,5 +45,5 @@ export class Reader {
 
 export const describeEl = (el: XmlElement): string => {
   const n = el.attrs.get('name')?.value;
-  return n ? `<${el.name} name="${n}">` : `<${el.name}>`;
+  return n ? `<${el.name} name=${quote(n)}>` : `<${el.name}>`;
 };

@@ -14,6 +14,7 @@ import { urdfRpyQuat, zaxisQuat } from './frames.js';
 import { inertiaFromGeoms, inferGeomMass, offCentre } from './geom-inertia.js';
 import type { ImportNote, IrBody, IrGeom, IrJoint, IrModel } from './ir.js';
 import { meshBounds } from './mesh.js';
+import { quote } from '../scene/errors.js';
 import type { Reader } from './read-attrs.js';
 import type { Pos, XmlAttr, XmlElement } from './xml.js';
 
@@ -262,7 +263,7 @@ function collisionGeom(r: Reader, c: XmlElement, name: string, o: { pos: Vec3; q
     case 'box': {
       const a = shape.attrs.get('size') ?? r.fail(shape, 'box', 'no size', 'size="lx ly lz"');
       const s = r.nums(a, 'box size', 3);
-      if (!s.every((x) => x > 0)) r.fail(a, 'box size', a.value, 'three positive edge lengths');
+      if (!s.every((x) => x > 0)) r.fail(a, 'box size', quote(a.value), 'three positive edge lengths');
       g.size = [s[0] / 2, s[1] / 2, s[2] / 2];
       break;
     }
