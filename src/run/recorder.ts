@@ -10,6 +10,7 @@
 import type { Batch } from '../engine/batch.js';
 import { coordinateNames } from '../engine/batch.js';
 import { ContactRecorder } from './contacts.js';
+import { checkFiniteRow } from './finite-check.js';
 import type { SensorReadings } from '../sensors/readings.js';
 
 export interface TraceColumns {
@@ -70,6 +71,9 @@ export class Recorder {
       row.push(e.kinetic[r], e.potential[r], total, total - this.initialTotal.get(r)!);
       for (let a = 0; a < b.nu; a++) row.push(b.actuatorForce[a * b.stride + r]);
       if (this.readings) for (let c = 0; c < this.readings.channels.length; c++) row.push(this.readings.data[c * this.readings.stride + r]);
+      // A finite state can still give an infinite energy or reading (a body at z = 1e308, an IMU
+      // noise of 1e308): the run stops on it rather than write Infinity into trace.csv.
+      checkFiniteRow(this.columns.all, row, step, time, r);
       this.rows.push(row);
     }
     this.contacts?.record(step, time, solved);
