@@ -77,7 +77,7 @@ export function trajectoryScenarios(models: ReadonlyMap<string, ModelDesc>, tauS
     'slider-ball': 'spherical pendulum with a puck: chaotic',
     'crossing-pendulums': 'two double pendulums (two trees) released from horizontal: chaotic',
     'capsule-arm': 'arm on a massless universal shoulder released with a twist: chaotic',
-    'domino-amplifier': 'ten free dominoes of 5·10⁴ mass range, first tipped (no contact solver yet: free fall)',
+    'domino-amplifier': 'ten free dominoes of 5·10⁴ mass range, first tipped (compared without contacts, as every smooth-dynamics stage: free fall)',
   };
   for (const [name, why] of Object.entries(chaotic)) {
     const m = models.get(name);
