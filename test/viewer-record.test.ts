@@ -9,6 +9,7 @@ import { inertiaBox, quatFromMatrix, sceneGeometry } from '../src/viewer/geometr
 import { replayHtml } from '../src/viewer/html.js';
 import { chooseFps, frameSteps, MAX_POSE_BYTES, robotContacts, type CollidingBatch } from '../src/viewer/record.js';
 import { packFrames, poseBytesPerFrame, QUAT_SCALE, unpackFrames, type ReplayHeader } from '../src/viewer/replay-data.js';
+import { loadScene } from '../src/scene/index.js';
 import { doublePendulum, shapesModel } from './viewer/models.js';
 import { recordRun, type ReplayRun } from './viewer/browser.js';
 
@@ -78,6 +79,20 @@ describe('geometry', () => {
     const s = sceneGeometry(shapesModel());
     expect(s.bodies[0].drawables.map((d) => d.kind)).toEqual(['sphere', 'capsule', 'box', 'rounded-box']);
     expect(s.statics.map((d) => d.kind)).toEqual(['plane']);
+  });
+
+  it('in a model with shapes, draws a shapeless link only as thin capsules to its children (ball-on-plate\'s roll gimbal: no 0.245 m cube)', () => {
+    const model = loadScene('scenes/ball-on-plate.arow');
+    const g = sceneGeometry(model);
+    const roll = g.bodies[model.bodies.findIndex((b) => b.name === 'roll')];
+    expect(roll.drawables).toEqual([]); // its child, the plate, hinges at its own origin: no capsule either
+    // An arm whose hand alone has a shape: the shapeless links are the skeleton between joints.
+    const arm = doublePendulum();
+    arm.shapes = [{ ...shapesModel().shapes![0], body: 1 }];
+    const a = sceneGeometry(arm);
+    expect(a.bodies[0].drawables.map((d) => d.role)).toEqual(['link']);
+    expect(a.bodies[0].drawables[0].radius).toBeLessThanOrEqual(0.03);
+    expect(a.bodies[1].drawables.map((d) => d.role)).toEqual(['shape']);
   });
 
   it('draws a massless link (gimbal) as a small ball at its joint, without NaN sizes', () => {

@@ -1,10 +1,15 @@
 // What the viewer draws for each body and for the world, in the body's own frame B (static
-// geometry in W). A body with collision shapes is drawn from them; a body without shapes gets a
-// stand-in built from its mass properties, so every recorded link is visible:
-//   * a capsule from its joint (B's origin) to each child's joint (p_BJc = child.pos), and
-//   * a box at its centre of mass whose uniform-density inertia equals the body's
-//     (principal axes of the inertia matrix; full side a along axis 1 from
-//     a² = 6 (I₂ + I₃ − I₁) / m, and likewise).
+// geometry in W). A body with collision shapes is drawn from them. A body without shapes:
+//   * in a model whose bodies have no shapes at all (a bare kinematic chain), a stand-in built
+//     from its mass properties, so every recorded link is visible:
+//       - a capsule from its joint (B's origin) to each child's joint (p_BJc = child.pos), and
+//       - a box at its centre of mass whose uniform-density inertia equals the body's
+//         (principal axes of the inertia matrix; full side a along axis 1 from
+//         a² = 6 (I₂ + I₃ − I₁) / m, and likewise);
+//   * in a model that has shapes, only the thin capsules to its children (the skeleton between
+//     shaped links), nothing where it has none: there the shapes are what the scene looks like,
+//     and an inertia box would be a solid that does not exist (ball-on-plate's roll gimbal, a
+//     0.245 m cube over the plate). MuJoCo's viewer likewise draws nothing for a body without geoms.
 
 import type { ModelDesc, Quat, ShapeKind, Vec3 } from '../engine/model-desc.js';
 import { symmetricEigen } from '../scene/math.js';
@@ -92,6 +97,7 @@ function quatZTo(d: Vec3): Quat {
 
 export function sceneGeometry(model: ModelDesc): SceneGeometry {
   const shapes = model.shapes ?? [];
+  const shaped = shapes.some((s) => s.body >= 0);
   const bodies: BodyGeometry[] = model.bodies.map((b, i) => {
     const color = b.visual?.color ?? GREY;
     const own = shapes.filter((s) => s.body === i);
@@ -125,6 +131,7 @@ export function sceneGeometry(model: ModelDesc): SceneGeometry {
           role: 'link',
         });
       });
+      if (shaped) return { name: b.name, parent: b.parent, com: b.com, drawables }; // the skeleton only (see the top)
       if (massive) drawables.push({ kind: 'box', halfExtents: box.halfExtents, radius: 0, pos: b.com, quat: box.quat, color, role: 'inertia' });
       else if (drawables.length === 0) drawables.push({ kind: 'sphere', halfExtents: [0, 0, 0], radius: 0.02, pos: [0, 0, 0], quat: [1, 0, 0, 0], color, role: 'link' });
     }

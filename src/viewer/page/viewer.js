@@ -71,6 +71,51 @@ function drawableMesh(d, material, planeSize) {
   return mesh;
 }
 
+/** Where the default camera looks from (a unit vector from the target toward the camera): a
+ *  three-quarter view from +x, a little to the side and above, unless that looks within 60° of
+ *  the scene's long horizontal axis; then it is turned about z to 75° from it. Bodies
+ *  spread out along a line (a row of dominoes along x) are so seen from the side of the line, and
+ *  the nearest one does not hide the rest. The long axis is the principal axis of the body
+ *  origins' horizontal positions over the replay (up to 200 frames), when clearly longer (2x the
+ *  spread) than wide. */
+function viewDirection(data) {
+  const h = data.header;
+  const per = h.robots.length * h.nbody;
+  const every = Math.max(1, Math.floor(h.frames / 200));
+  let sx = 0, sy = 0, sxx = 0, syy = 0, sxy = 0, m = 0;
+  for (let f = 0; f < h.frames; f += every)
+    for (let k = f * per; k < (f + 1) * per; k++) {
+      const x = data.pos[k * 3];
+      const y = data.pos[k * 3 + 1];
+      sx += x; sy += y; sxx += x * x; syy += y * y; sxy += x * y; m++;
+    }
+  const base = new THREE.Vector3(1, -0.45, 0.4).normalize();
+  if (m < 2) return base;
+  const cxx = sxx / m - (sx / m) ** 2;
+  const cyy = syy / m - (sy / m) ** 2;
+  const cxy = sxy / m - (sx / m) * (sy / m);
+  // Eigenvalues of the 2x2 covariance; the long axis only counts when clearly longer than wide.
+  const mean = (cxx + cyy) / 2;
+  const r = Math.hypot((cxx - cyy) / 2, cxy);
+  if (!(mean + r > 0) || mean + r < 4 * (mean - r)) return base;
+  const theta = 0.5 * Math.atan2(2 * cxy, cxx - cyy);
+  let ax = Math.cos(theta), ay = Math.sin(theta);
+  const horiz = Math.hypot(base.x, base.y);
+  const bx = base.x / horiz, by = base.y / horiz;
+  // Seen at 60° or more from the long axis: the familiar view already shows the row across.
+  const cosAxis = bx * ax + by * ay;
+  if (Math.abs(cosAxis) <= 0.5) return base;
+  // Else turn about z to 75° from the axis, on the default view's side of it: nearly across the
+  // row, so one body hides little of the next, yet a little along it, so flat faces are not edges.
+  if (cosAxis < 0) (ax = -ax), (ay = -ay);
+  let px = -ay, py = ax;
+  if (px * bx + py * by < 0) (px = -px), (py = -py);
+  const along = Math.cos((75 * Math.PI) / 180);
+  const hx = along * ax + Math.sqrt(1 - along * along) * px;
+  const hy = along * ay + Math.sqrt(1 - along * along) * py;
+  return new THREE.Vector3(hx * horiz, hy * horiz, base.z).normalize();
+}
+
 /** Distinct, evenly spaced hues for overlaid robots. */
 function robotColor(j, n) {
   return new THREE.Color().setHSL((j / Math.max(n, 1)) * 0.85, 0.7, 0.55);
@@ -104,7 +149,7 @@ function main() {
 
   // Side-by-side layout shifts robot j along x; overlaid keeps them where the engine put them.
   // Robots sit in a row across the initial line of sight (horizontal, perpendicular to VIEW_DIR).
-  const VIEW_DIR = new THREE.Vector3(1, -0.45, 0.4).normalize();
+  const VIEW_DIR = viewDirection(data);
   const across = new THREE.Vector3(-VIEW_DIR.y, VIEW_DIR.x, 0).normalize();
   const spacing = 2 * reach;
   let sideBySide = false;
@@ -280,46 +325,62 @@ function main() {
 
   // ---- camera ---------------------------------------------------------------------------
   function resetView() {
-    // Frame the whole motion: the centre and radius of every drawable over (up to 200) sampled
-    // frames, seen from VIEW_DIR (+x, a little to the side and above).
+    // Frame the whole motion: the box bounding every drawable over (up to 200) sampled frames,
+    // seen from VIEW_DIR, at the distance where all its corners are inside the field of view.
     const sample = [];
     for (let k = 0; k < Math.min(F, 200); k++) sample.push(Math.round((k * (F - 1)) / Math.max(1, Math.min(F, 200) - 1)));
-    const c = new THREE.Vector3();
-    let n = 0;
-    for (const f of sample)
-      for (let j = 0; j < R; j++)
-        for (let i = 0; i < B; i++) {
-          const o = (f * R + j) * B + i;
-          c.x += data.pos[o * 3];
-          c.y += data.pos[o * 3 + 1];
-          c.z += data.pos[o * 3 + 2];
-          n++;
-        }
-    c.divideScalar(Math.max(n, 1)); // the row of robots is centred on the overlaid position
-    // A link capsule counts only its thickness: its ends are joints, i.e. body origins.
-    let radius = 0;
+    const box = new THREE.Box3();
     const bq = new THREE.Quaternion();
     const wv = new THREE.Vector3();
     const origin = new THREE.Vector3();
+    const corner = new THREE.Vector3();
+    const dq = new THREE.Quaternion();
+    const grow = (p, r) => {
+      box.expandByPoint(new THREE.Vector3(p.x - r, p.y - r, p.z - r));
+      box.expandByPoint(new THREE.Vector3(p.x + r, p.y + r, p.z + r));
+    };
     for (const f of sample)
       for (let j = 0; j < R; j++)
         for (let i = 0; i < B; i++) {
           const o = (f * R + j) * B + i;
           bq.set(data.quat[o * 4 + 1], data.quat[o * 4 + 2], data.quat[o * 4 + 3], data.quat[o * 4]).normalize();
           origin.set(data.pos[o * 3], data.pos[o * 3 + 1], data.pos[o * 3 + 2]);
-          radius = Math.max(radius, origin.distanceTo(c));
+          grow(origin, 0);
           for (const d of geo.bodies[i].drawables) {
-            wv.set(d.pos[0], d.pos[1], d.pos[2]).applyQuaternion(bq).add(origin);
-            const size = d.role === 'link' ? d.radius : Math.hypot(...d.halfExtents) + d.radius;
-            radius = Math.max(radius, wv.distanceTo(c) + size);
+            if (d.kind === 'plane') continue;
+            // The corners of the drawable's core box (a segment for a capsule, a point for a
+            // sphere) in W, each grown by the sweep radius: a tight bound for every kind.
+            dq.set(d.quat[1], d.quat[2], d.quat[3], d.quat[0]).premultiply(bq);
+            for (let k = 0; k < 8; k++) {
+              wv.set(k & 1 ? d.halfExtents[0] : -d.halfExtents[0], k & 2 ? d.halfExtents[1] : -d.halfExtents[1], k & 4 ? d.halfExtents[2] : -d.halfExtents[2]);
+              wv.applyQuaternion(dq).add(corner.set(d.pos[0], d.pos[1], d.pos[2]).applyQuaternion(bq)).add(origin);
+              grow(wv, d.radius);
+            }
           }
         }
-    radius = Math.max(radius, 0.05 * reach);
-    // Fit a sphere of that radius (or the whole row) into the narrower field of view.
-    const halfWidth = sideBySide ? (spacing * (R - 1)) / 2 + radius : radius;
-    const vfov = THREE.MathUtils.degToRad(camera.fov) / 2;
-    const hfov = Math.atan(Math.tan(vfov) * camera.aspect);
-    const dist = Math.max(radius / Math.sin(Math.min(vfov, hfov)), halfWidth / Math.tan(hfov)) * 1.05;
+    // Side by side, the row of robots is centred on the overlaid position: widen the box along it.
+    if (sideBySide && R > 1) {
+      const half = (spacing * (R - 1)) / 2;
+      const b0 = box.clone();
+      box.union(b0.clone().translate(across.clone().multiplyScalar(half))).union(b0.clone().translate(across.clone().multiplyScalar(-half)));
+    }
+    const c = box.getCenter(new THREE.Vector3());
+    const minHalf = 0.05 * reach;
+    box.expandByVector(new THREE.Vector3(minHalf, minHalf, minHalf).sub(box.getSize(new THREE.Vector3()).multiplyScalar(0.5)).max(new THREE.Vector3()));
+    // Camera axes for VIEW_DIR (z up): each corner at (x, y) across and up, z toward the camera,
+    // fits when |x| ≤ (dist − z) tan(hfov) and |y| ≤ (dist − z) tan(vfov).
+    const back = VIEW_DIR.clone();
+    const right = new THREE.Vector3(0, 0, 1).cross(back).normalize();
+    const up = back.clone().cross(right);
+    const tanV = Math.tan(THREE.MathUtils.degToRad(camera.fov) / 2);
+    const tanH = tanV * camera.aspect;
+    let dist = 0;
+    for (let k = 0; k < 8; k++) {
+      const p = new THREE.Vector3(k & 1 ? box.max.x : box.min.x, k & 2 ? box.max.y : box.min.y, k & 4 ? box.max.z : box.min.z).sub(c);
+      const z = p.dot(back);
+      dist = Math.max(dist, z + Math.abs(p.dot(right)) / tanH, z + Math.abs(p.dot(up)) / tanV);
+    }
+    dist *= 1.05;
     camera.position.copy(c).addScaledVector(VIEW_DIR, dist);
     controls.target.copy(c);
     controls.update();
