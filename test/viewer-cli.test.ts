@@ -55,6 +55,14 @@ describe('achilles run --html / achilles view', () => {
     expect(r.stderr).toContain('--fps: sets the replay frame rate, so it needs --html');
   });
 
+  it('view --help says the page is opened only with --open (its default is off)', async () => {
+    const r = await cli('view', '--help');
+    const text = (r.stdout + r.stderr).replace(/\s+/g, ' ');
+    expect(text).toMatch(/--open Open the page .*\[default: false\]/);
+    expect(text).toContain('with --open, also open the page in the desktop browser');
+    expect(text).not.toMatch(/and open the page\./);
+  });
+
   it('view says what is missing for a run without a replay', async () => {
     const bare = tempDir('achilles-view-bare-');
     const r = await cli('view', bare);

@@ -5,7 +5,7 @@ import type { CommandSpec } from './spec.js';
 export const viewCommand: CommandSpec = {
   name: 'view',
   summary:
-    'Write replay.html for a run recorded with `achilles run --html` (a self-contained 3-D replay that opens offline in any browser), optionally a PNG filmstrip of a few frames rendered by headless Chromium, and open the page.',
+    'Write replay.html for a run recorded with `achilles run --html` (a self-contained 3-D replay that opens offline in any browser), optionally a PNG filmstrip of a few frames rendered by headless Chromium; with --open, also open the page in the desktop browser.',
   positionals: [{ name: 'run-dir', description: 'the output directory of an earlier `achilles run --html`', required: true }],
   options: [
     { name: 'filmstrip', arg: 'N', kind: { type: 'number', integer: true, min: 0, max: 12 }, default: 0, description: 'Also write replay-filmstrip.png: N frames spread over the run, side by side (needs Chromium: apt-get install chromium).' },
