@@ -4,7 +4,7 @@
 // keyframe, fixed tendons. Elements that do not change the dynamics are skipped with a note; anything
 // else that would (spatial tendons, equality constraints, fluid forces, flex, ...) is refused at its line.
 
-import { dirname, isAbsolute, join } from 'node:path';
+import { basename, dirname, isAbsolute, join } from 'node:path';
 import { DEFAULT_SOLIMP, DEFAULT_SOLREF, type Quat, type Solimp, type Solref, type Vec3 } from '../engine/model-desc.js';
 import { inertiaProblem, quatRotate, rotateInertia, type Inertia6 } from '../scene/math.js';
 import { importBug } from './bugs.js';
@@ -13,6 +13,7 @@ import { inertiaFromGeoms, inferGeomMass } from './geom-inertia.js';
 import type { ImportNote, IrActuator, IrBody, IrGeom, IrGeomType, IrJoint, IrModel, IrTendon } from './ir.js';
 import { readKey } from './keyframe.js';
 import { meshBounds } from './mesh.js';
+import { otherOption, readFlags } from './mjcf-flags.js';
 import { readSolimp, readSolref } from './sol-params.js';
 import { checkMjcfSchema } from './mjcf-strict.js';
 import { Reader, describeEl } from './read-attrs.js';
@@ -32,10 +33,29 @@ interface Compiler {
   inertiagrouprange: [number, number];
   /** When > 0: every body's mass and inertia scaled so that they sum to it (mj_setTotalmass). */
   settotalmass: number;
+  /** Mesh file names lose their folders (then resolved against meshdir, as MuJoCo does). */
+  strippath: boolean;
 }
 
-/** Elements skipped because they do not change the dynamics. */
-const INERT = new Set(['visual', 'statistic', 'size', 'custom', 'sensor']);
+/** Compiler settings that cannot change the compiled model, with why (checked against MuJoCo's
+ *  compile of test/fixtures/import/mjcf-settotalmass.xml by test/import-compiler.test.ts). */
+const COMPILER_NO_EFFECT: Record<string, string> = {
+  texturedir: 'textures are not read',
+  usethread: "threads change how fast MuJoCo's compiler runs, not its result",
+  saveinertial: 'it changes only what MuJoCo writes when it saves the model',
+  fitaabb: 'no geom is fitted to a mesh (a primitive geom with mesh= is refused)',
+  conflict: 'it resolves name conflicts of <attach>, which is refused',
+};
+
+/** Elements skipped because they do not change the motion, with why (checked against MuJoCo's
+ *  compile of test/fixtures/import/mjcf-inert-settings.xml by test/import-compiler.test.ts). */
+const INERT: Record<string, string> = {
+  visual: 'it sets how MuJoCo draws the model',
+  statistic: "it sets the viewer's extent and MuJoCo's solver tolerance scale (meaninertia), not the model's dynamics",
+  size: "it sizes MuJoCo's memory and user arrays",
+  custom: 'it holds user data that no simulation step reads',
+  sensor: 'sensors read the state without changing it (they are not imported)',
+};
 /** Elements refused: they change the dynamics and are not supported. */
 const REFUSED: Record<string, string> = {
   equality: 'equality constraints',
@@ -47,7 +67,7 @@ const REFUSED: Record<string, string> = {
 export function readMjcf(r: Reader, root: XmlElement, notes: ImportNote[]): IrModel {
   checkMjcfSchema(r, root); // MuJoCo refuses unknown elements and attributes before reading any
   const note = (kind: ImportNote['kind'], at: Pos, message: string): void => void notes.push({ kind, source: r.span(at), message });
-  const compiler: Compiler = { degree: true, eulerseq: 'xyz', meshdir: '', autolimits: true, inertiafromgeom: 'auto', discardvisual: false, inertiagrouprange: [0, 5], settotalmass: 0 };
+  const compiler: Compiler = { degree: true, eulerseq: 'xyz', meshdir: '', autolimits: true, inertiafromgeom: 'auto', discardvisual: false, inertiagrouprange: [0, 5], settotalmass: 0, strippath: false };
   const ir: IrModel = {
     name: root.attrs.get('model')?.value ?? 'mjcf-model',
     format: 'mjcf',
@@ -59,7 +79,7 @@ export function readMjcf(r: Reader, root: XmlElement, notes: ImportNote[]): IrMo
   };
   const sections = (name: string): XmlElement[] => root.children.filter((c) => c.name === name);
   for (const c of root.children) {
-    if (INERT.has(c.name)) note('skipped', c, `<${c.name}> does not change the dynamics`);
+    if (INERT[c.name]) note('skipped', c, `<${c.name}> does not change the dynamics: ${INERT[c.name]}`);
     else if (REFUSED[c.name]) r.fail(c, `<${c.name}>`, REFUSED[c.name], 'what the importer supports: worldbody, default, compiler, option, asset (meshes), tendon (fixed), actuator (motor, position, velocity), contact (exclude), keyframe');
     else if (!['compiler', 'option', 'default', 'asset', 'worldbody', 'tendon', 'actuator', 'contact', 'keyframe'].includes(c.name)) {
       r.fail(c, `<${c.name}>`, 'an element MJCF does not define at the top level', 'compiler, option, size, visual, statistic, default, custom, asset, worldbody, contact, equality, tendon, actuator, sensor, keyframe');
@@ -111,11 +131,12 @@ export function readMjcf(r: Reader, root: XmlElement, notes: ImportNote[]): IrMo
         }
         if (!file || !name) r.fail(c, '<mesh>', 'a mesh without a file or vertices', 'file="PATH.stl" (or .obj), or vertex="x y z ..."');
         const base = compiler.meshdir ? (isAbsolute(compiler.meshdir) ? compiler.meshdir : join(dirname(r.file), compiler.meshdir)) : dirname(r.file);
-        const path = isAbsolute(file.value) ? file.value : join(base, file.value);
+        const given = compiler.strippath ? basename(file.value.replace(/\\/g, '/')) : file.value;
+        const path = isAbsolute(given) ? given : join(base, given);
         const b = meshBounds(path, scale);
         if ('problem' in b) r.fail(file, `mesh '${name}' file`, `${path}: ${b.problem}`, 'a readable STL or OBJ mesh file (resolved against compiler meshdir and the model file\'s folder)');
         meshes.set(name, b);
-      } else note('skipped', c, `asset <${c.name}> does not change the dynamics`);
+      } else note('skipped', c, `asset <${c.name}> does not change the dynamics: ${c.name === 'hfield' ? 'a height field counts only through a geom, and hfield geoms are refused' : c.name === 'model' ? 'it is read only by <attach>, which is refused' : 'it is for rendering'}`);
     }
   }
 
@@ -216,6 +237,8 @@ export function readMjcf(r: Reader, root: XmlElement, notes: ImportNote[]): IrMo
       pos = [pos[0] + rq[0], pos[1] + rq[1], pos[2] + rq[2]];
       for (let i = 0; i < 3; i++) size[i] = (b.max[i] - b.min[i]) / 2;
     } else {
+      const fit = get('mesh');
+      if (fit) r.fail(fit, `${subject} mesh`, `a ${type} fitted to mesh ${quote(fit.value)}`, 'type="mesh" with mesh=, or a primitive without mesh= (fitting a primitive to a mesh is not supported)');
       const need = { sphere: 1, capsule: 2, cylinder: 2, box: 3, ellipsoid: 3, plane: 0 }[type];
       for (let i = 0; i < need; i++) if (!(size[i] > 0)) r.fail(sz ?? el, `${subject} size`, sz ? quote3(size) : 'no size', `${need} positive number${need > 1 ? 's' : ''} for a ${type}`);
     }
@@ -355,7 +378,7 @@ export function readMjcf(r: Reader, root: XmlElement, notes: ImportNote[]): IrMo
         case 'site':
         case 'camera':
         case 'light':
-          note('skipped', c, `<${c.name}> does not change the dynamics`);
+          note('skipped', c, `<${c.name}> does not change the dynamics: ${c.name === 'site' ? 'a site only marks a point (for sensors and spatial tendons, which are not imported)' : 'it is for rendering'}`);
           break;
         case 'frame':
         case 'replicate':
@@ -588,8 +611,17 @@ function readCompiler(r: Reader, c: XmlElement, compiler: Compiler, note: (k: Im
       case 'alignfree':
         if (a.value === 'true') r.fail(a, `compiler ${k}`, 'true', `${k}="false" (not supported)`);
         break;
-      default:
-        note('skipped', a, `compiler ${k} does not change what the importer reads`);
+      case 'strippath':
+        compiler.strippath = r.bool(a, 'compiler strippath');
+        break;
+      case 'coordinate':
+        if (r.choice(a, 'compiler coordinate', ['local', 'global'] as const) === 'global') r.fail(a, 'compiler coordinate', '"global"', 'coordinate="local" (MuJoCo: "global coordinates no longer supported")');
+        break;
+      default: {
+        const why = COMPILER_NO_EFFECT[k];
+        if (!why) r.fail(a, `compiler ${k}`, 'a compiler setting the importer does not know', 'one it reads (a new MuJoCo setting: please report it)');
+        note('skipped', a, `compiler ${k} does not change the compiled model: ${why}`);
+      }
     }
   }
 }
@@ -632,16 +664,13 @@ function readOption(r: Reader, o: XmlElement, ir: IrModel, note: (k: ImportNote[
         if (r.nums(a, 'option wind', 3).some((x) => x !== 0)) r.fail(a, 'option wind', quote(a.value), 'no wind (fluid forces are not supported)');
         break;
       default:
-        note('skipped', a, `option ${k} is not used`);
+        otherOption(r, k, a, note);
     }
   }
   if (!o.attrs.has('iterations')) note('as-mujoco', o, 'solver iterations 100 (MuJoCo\'s default)');
   for (const f of o.children) {
     if (f.name !== 'flag') r.fail(f, `<option><${f.name}>`, f.name, '<flag>');
-    for (const [k, a] of f.attrs) {
-      if (k === 'gravity' && a.value === 'disable') ir.option.gravity = [0, 0, 0];
-      else note('skipped', a, `flag ${k}=${quote(a.value)} is not applied`);
-    }
+    readFlags(r, f, ir, note);
   }
   if (!o.attrs.has('solver')) note('approximated', o, 'MuJoCo\'s default solver is Newton; Achilles uses CG (same optimum)');
 }
