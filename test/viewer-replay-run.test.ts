@@ -116,10 +116,17 @@ describe('contact normals in the replay', () => {
     expect(flips.some((x) => x)).toBe(true);
   });
 
-  it('the domino replay\'s floor contacts point up, out of the floor', async () => {
-    const out = join(tempDir('achilles-replay-normals-'), 'run');
-    const r = await cli('run', join(SCENES, 'domino-amplifier.arow'), '--duration', '0.1', '--html', '--out', out);
+  it('the domino replay\'s floor contacts point up, out of the floor; its trace is byte-identical without --html (uncontrolled: whole slices, cut at frames)', async () => {
+    const base = tempDir('achilles-replay-normals-');
+    const out = join(base, 'run');
+    vi.useFakeTimers({ toFake: ['Date'] });
+    vi.setSystemTime(new Date('2026-01-02T03:04:05Z'));
+    const args = ['run', join(SCENES, 'domino-amplifier.arow'), '--duration', '0.1', '--copies', '3', '--robots', '0,2', '--record', '7'];
+    const r = await cli(...args, '--html', '--out', out);
     expect(r.code, r.stderr).toBe(0);
+    const plain = await cli(...args, '--out', join(base, 'plain'));
+    expect(plain.code, plain.stderr).toBe(0);
+    for (const f of ['trace.csv', 'contacts.csv']) expect(readFileSync(join(out, f), 'utf8'), f).toBe(readFileSync(join(base, 'plain', f), 'utf8'));
     const { fr } = readReplayDir(out);
     const floor = [];
     for (let c = 0; c < fr.contacts.length / 8; c++) if (Math.abs(fr.contacts[c * 8 + 2]) < 1e-3) floor.push(fr.contacts[c * 8 + 5]);
