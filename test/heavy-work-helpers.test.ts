@@ -1,0 +1,85 @@
+// The helpers that keep long work off the test worker's event loop (issue 23: a loop held for 60 s
+// fails the vitest run with "Timeout calling onTaskUpdate" although every test passed): the loop
+// keeps turning while they wait, and what comes back is what spawnSync or a direct call would give.
+import { spawnSync } from 'node:child_process';
+import { describe, expect, test } from 'vitest';
+import { ChildError, inChild } from './helpers/in-child.js';
+import { spawnAsync } from './helpers/spawn-async.js';
+import type * as Probe from './helpers/work/probe.js';
+
+const PROBE = new URL('./helpers/work/probe.ts', import.meta.url);
+
+/** How many times a 10 ms interval fires while `work` runs (0 when work holds the loop throughout). */
+async function ticksDuring<T>(work: () => Promise<T>): Promise<{ ticks: number; value: T }> {
+  let ticks = 0;
+  const timer = setInterval(() => ticks++, 10);
+  try {
+    const value = await work();
+    return { ticks, value };
+  } finally {
+    clearInterval(timer);
+  }
+}
+
+describe('inChild', () => {
+  test('runs the work in another process while this loop turns, and returns its value', async () => {
+    const values = new Float64Array([0.5, 1.25, -3]);
+    const { ticks, value } = await ticksDuring(() => inChild<typeof Probe, 'holdThread'>(PROBE, 'holdThread', 1500, values));
+    expect(value.pid).not.toBe(process.pid);
+    expect(value.sum).toBe(-1.25);
+    expect(value.values).toEqual(values); // a typed array survives the trip
+    expect(value.values).toBeInstanceOf(Float64Array);
+    // 1.5 s of a held thread: a loop held throughout would see none (the interval fires every 10 ms).
+    expect(ticks).toBeGreaterThan(20);
+  });
+
+  test("an error thrown there is thrown here, with its name, message and fields", async () => {
+    const e = await inChild<typeof Probe, 'throwProbe'>(PROBE, 'throwProbe', 7, 3).catch((x: unknown) => x);
+    expect(e).toBeInstanceOf(ChildError);
+    expect(e).toMatchObject({ name: 'ProbeError', message: 'probe failed at step 7, robot 3', step: 7, robot: 3 });
+    expect((e as Error).stack).toMatch(/throwProbe/);
+  });
+
+  test('a child that dies without answering is an error naming the work, its exit and its output', async () => {
+    await expect(inChild<typeof Probe, 'exitWithout'>(PROBE, 'exitWithout', 3)).rejects.toThrow(
+      /exitWithout \(.*probe\.ts\) in a child process exited with code 3 before answering; its output ends:\nthe probe leaves without answering/,
+    );
+  });
+
+  test('a value that cannot be sent back is an error saying so', async () => {
+    await expect(inChild<typeof Probe, 'returnFunction'>(PROBE, 'returnFunction')).rejects.toThrow(/returnFunction returned a value that cannot be sent back/);
+  });
+
+  test('a missing export is an error naming it', async () => {
+    await expect(inChild(PROBE, 'nothingHere' as never)).rejects.toThrow(/probe\.ts exports no function nothingHere/);
+  });
+});
+
+describe('spawnAsync', () => {
+  test("gives spawnSync's status, stdout and stderr (stdin from input) while this loop turns", async () => {
+    const script = 'read x; echo "out:$x"; echo err >&2; sleep 1; exit 4';
+    const { ticks, value } = await ticksDuring(() => spawnAsync('bash', ['-c', script], { input: 'hello\n' }));
+    const sync = spawnSync('bash', ['-c', script], { input: 'hello\n', encoding: 'utf8' });
+    expect({ status: value.status, signal: value.signal, stdout: value.stdout, stderr: value.stderr }).toEqual({
+      status: sync.status,
+      signal: sync.signal,
+      stdout: sync.stdout,
+      stderr: sync.stderr,
+    });
+    expect(value.status).toBe(4);
+    expect(ticks).toBeGreaterThan(20);
+  });
+
+  test('a command that cannot start sets error, as spawnSync does', async () => {
+    const r = await spawnAsync('/nonexistent/achilles-no-such-command', []);
+    expect(r.error?.message).toMatch(/ENOENT/);
+    expect(r.status).not.toBe(0);
+  });
+
+  test('timeout kills the child with SIGTERM and sets error ETIMEDOUT, as spawnSync does', async () => {
+    const r = await spawnAsync('sleep', ['10'], { timeout: 300 });
+    expect(r.signal).toBe('SIGTERM');
+    expect(r.status).toBeNull();
+    expect((r.error as NodeJS.ErrnoException).code).toBe('ETIMEDOUT');
+  });
+});
