@@ -6,6 +6,7 @@ import { writeFileAtomic } from '../reports/atomic.js';
 import { checkOutputFile } from '../reports/output-dir.js';
 import { formatNote, importFile, sniffFormat } from '../import/index.js';
 import { notAModelError } from '../import/xml.js';
+import { checkEffectiveInertia } from '../scene/singular.js';
 import { unwritten, writeArow } from '../import/arow.js';
 import type { CommandSpec } from './spec.js';
 import { UsageError } from './usage-error.js';
@@ -32,6 +33,7 @@ export const importCommand: CommandSpec = {
     const t0 = performance.now();
     const keyframe = opts.keyframe as string | undefined;
     const imp = importFile(file, keyframe === undefined ? {} : { keyframe });
+    checkEffectiveInertia(imp.model); // never write a scene that `achilles run` refuses as singular
     const ms = performance.now() - t0;
     const missing = unwritten(imp.model, imp.keyframes, imp.keyframe);
     const key = imp.keyframe === undefined ? undefined : imp.keyframes[imp.keyframe];

@@ -285,6 +285,9 @@ function shapeOf(g: IrGeom, body: number, offset: Vec3, notes: ImportNote[]): Sh
       break;
     }
     case 'mesh':
+      // The engine collides a mesh as the box bounding it; a flat mesh (a plane of vertices) would
+      // be a box of zero thickness, which no scene may hold (MuJoCo collides the flat hull itself).
+      if (!s.every((x) => x > 0)) throw new SceneError({ ...g.source, subject: `geom '${g.name}'`, found: `a collision mesh whose vertices lie in a plane (bounding box half-extents [${s.map(fmt).join(', ')}])`, expected: 'a mesh with thickness in every direction, or contype="0" conaffinity="0" when it is visual only (the engine collides a mesh as its bounding box, which cannot be flat)' });
       kind = 'box';
       h = [...s];
       notes.push({ kind: 'approximated', source: g.source, message: `mesh geom '${g.name}' → the box bounding its vertices, half-extents [${h.map(fmt).join(', ')}]` });

@@ -109,6 +109,12 @@ export function readMjcf(r: Reader, root: XmlElement, notes: ImportNote[]): IrMo
   if (!defaults.has('main')) defaults.set('main', new Map());
 
   const meshes = new Map<string, { min: Vec3; max: Vec3 }>();
+  /** MuJoCo refuses a mesh whose vertices lie in one plane (it cannot build the convex hull); here
+   *  the plane is one the bounding box shows (flat along an axis), which would make a flat box. */
+  const flatMesh = (name: string, at: XmlAttr, b: { min: Vec3; max: Vec3 }): void => {
+    const size = [0, 1, 2].map((k) => b.max[k] - b.min[k]);
+    if (!size.every((x) => x > 0)) r.fail(at, `mesh ${quote(name)}`, `vertices that all lie in one plane (bounding box ${size.map((x) => String(Number(x.toPrecision(6)))).join(' x ')})`, 'a mesh with volume (MuJoCo: "mesh has coplanar vertices, cannot compute convex hull"; a thin box geom models a plate)');
+  };
   for (const a of sections('asset')) {
     for (const c of a.children) {
       if (c.name === 'mesh') {
@@ -126,6 +132,7 @@ export function readMjcf(r: Reader, root: XmlElement, notes: ImportNote[]): IrMo
             min[k] = Math.min(min[k], v[i + k] * scale[k]);
             max[k] = Math.max(max[k], v[i + k] * scale[k]);
           }
+          flatMesh(name, vertex, { min, max });
           meshes.set(name, { min, max });
           continue;
         }
@@ -135,6 +142,7 @@ export function readMjcf(r: Reader, root: XmlElement, notes: ImportNote[]): IrMo
         const path = isAbsolute(given) ? given : join(base, given);
         const b = meshBounds(path, scale);
         if ('problem' in b) r.fail(file, `mesh '${name}' file`, `${path}: ${b.problem}`, 'a readable STL or OBJ mesh file (resolved against compiler meshdir and the model file\'s folder)');
+        flatMesh(name, file, b);
         meshes.set(name, b);
       } else note('skipped', c, `asset <${c.name}> does not change the dynamics: ${c.name === 'hfield' ? 'a height field counts only through a geom, and hfield geoms are refused' : c.name === 'model' ? 'it is read only by <attach>, which is refused' : 'it is for rendering'}`);
     }

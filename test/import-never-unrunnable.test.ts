@@ -1,0 +1,57 @@
+// `achilles import` never writes a scene that the loader or `achilles run` refuses (issue 23): a
+// flat mesh (MuJoCo refuses it: no convex hull) is refused at its line instead of becoming a box of
+// zero thickness, and a model the engine finds singular is refused by import as run refuses it,
+// at the link's line, with no file written.
+
+import { existsSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { describe, expect, test } from 'vitest';
+import { importFile } from '../src/import/index.js';
+import { loadScene, SceneError } from '../src/scene/index.js';
+import { cli } from './cli-harness.js';
+
+const dir = mkdtempSync(join(tmpdir(), 'achilles-import-runnable-'));
+const write = (name: string, text: string): string => {
+  const f = join(dir, name);
+  writeFileSync(f, text);
+  return f;
+};
+function sceneError(f: () => unknown): SceneError {
+  try {
+    f();
+  } catch (e) {
+    expect(e).toBeInstanceOf(SceneError);
+    return e as SceneError;
+  }
+  throw new Error('expected a SceneError');
+}
+
+describe('import refuses what run would refuse', () => {
+  test('an MJCF mesh whose vertices lie in a plane is refused at the mesh, as MuJoCo refuses it', () => {
+    const f = write('flat.xml', '<mujoco>\n  <asset>\n    <mesh name="plate" vertex="0 0 0  1 0 0  0 1 0  1 1 0"/>\n  </asset>\n  <worldbody>\n    <body>\n      <freejoint/>\n      <inertial pos="0 0 0" mass="1" diaginertia="0.1 0.1 0.1"/>\n      <geom type="mesh" mesh="plate"/>\n    </body>\n  </worldbody>\n</mujoco>\n');
+    const e = sceneError(() => importFile(f));
+    expect([e.line, e.column]).toEqual([3, 24]);
+    expect(e.message).toMatch(/vertices that all lie in one plane \(bounding box 1 x 1 x 0\).*coplanar vertices/);
+  });
+
+  test('a URDF collision mesh that is flat is refused at its geometry', () => {
+    write('plate.obj', 'v 0 0 0\nv 1 0 0\nv 0 1 0\nv 1 1 0\nf 1 2 3\nf 2 4 3\n');
+    const inertial = '<inertial><mass value="1"/><inertia ixx="0.1" iyy="0.1" izz="0.1" ixy="0" ixz="0" iyz="0"/></inertial>';
+    const f = write('flat.urdf', `<robot name="r">\n  <link name="base"/>\n  <link name="plate">${inertial}\n    <collision><geometry><mesh filename="plate.obj"/></geometry></collision>\n  </link>\n  <joint name="j" type="continuous"><parent link="base"/><child link="plate"/></joint>\n</robot>\n`);
+    const e = sceneError(() => importFile(f));
+    expect(e.line).toBe(4);
+    expect(e.message).toMatch(/a collision mesh whose vertices lie in a plane/);
+  });
+
+  test('a singular model (two hinges on one axis): import refuses it at the link, as run does, and writes nothing', async () => {
+    const f = write('twin.xml', '<mujoco>\n  <worldbody>\n    <body name="a">\n      <joint name="j1" axis="1 0 0"/>\n      <joint name="j2" axis="1 0 0"/>\n      <geom size="0.1"/>\n    </body>\n  </worldbody>\n</mujoco>\n');
+    const run = sceneError(() => loadScene(f));
+    expect([run.line, run.message.includes('singular model')]).toEqual([4, true]);
+    const out = join(dir, 'twin.arow');
+    const r = await cli('import', f, '-o', out, '--quiet');
+    expect(r.code).not.toBe(0);
+    expect(r.stderr).toContain(`${f}:4:7: link j1: found singular model`);
+    expect(existsSync(out)).toBe(false);
+  });
+});
