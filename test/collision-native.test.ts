@@ -349,9 +349,9 @@ describe('planted collision bugs (bug build) each change what the engine reports
 
 describe('C++ collision checks (native/tests/collision_tests.cpp)', () => {
   it('collide() allocates nothing; closed forms; f32 within float32 rounding of f64', async () => {
-    const { execFileSync } = await import('node:child_process');
+    const { execFileAsync } = await import('./helpers/spawn-async.js'); // awaited: the worker's loop keeps turning (issue 23)
     const { root } = await import('./helpers/engine.js');
-    const out = execFileSync(`${root}/build/native/achilles_collision_tests`, { encoding: 'utf8' });
+    const out = await execFileAsync(`${root}/build/native/achilles_collision_tests`);
     expect(out).toMatch(/\b\d+ passed, 0 failed/);
   });
 });
@@ -379,7 +379,7 @@ for c in json.loads(sys.stdin.read()):
 print(json.dumps(out))
 `;
   it('sphere, capsule, box and plane pairs: same normal, distances and points as MuJoCo', async () => {
-    const { spawnSync } = await import('node:child_process');
+    const { spawnAsync } = await import('./helpers/spawn-async.js');
     const s = Math.SQRT1_2;
     const cases: PairQuery[] = [
       { a: shape('sphere', [0, 0, 0], 0.5), b: shape('sphere', [0, 0, 0], 0.25), poseA: pose([0, 0, 0]), poseB: pose([0.7, 0.1, 0]), margin: 0 },
@@ -392,7 +392,7 @@ print(json.dumps(out))
       { a: shape('capsule', [0, 0, 0.5], 0.1), b: shape('capsule', [0, 0, 0.5], 0.1), poseA: pose([0, 0, 0]), poseB: pose([0.15, 0, 0.2]), margin: 0 },
       { a: shape('box', [0.5, 0.5, 0.5]), b: shape('capsule', [0, 0, 0.5], 0.1), poseA: pose([0, 0, 0]), poseB: pose([0.3, 0, 0.55], [s, 0, s, 0]), margin: 0 },
     ];
-    const r = spawnSync('python3', ['-c', py], { input: JSON.stringify(cases), encoding: 'utf8' });
+    const r = await spawnAsync('python3', ['-c', py], { input: JSON.stringify(cases) });
     expect(r.stderr).toBe('');
     const mj = JSON.parse(r.stdout) as { dist: number; pos: number[]; normal: number[] }[][];
     const ours = addon.collideShapePairs(cases);

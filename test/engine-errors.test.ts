@@ -97,9 +97,9 @@ describe('bad requests become errors with a message', () => {
     );
   });
   it('native C++ checks pass (SIMD maths, arena overflow, island sums bit for bit, mask exclusive or)', async () => {
-    const { execFileSync } = await import('node:child_process');
+    const { execFileAsync } = await import('./helpers/spawn-async.js'); // awaited: the worker's loop keeps turning (issue 23)
     const { root } = await import('./helpers/engine.js');
-    const out = execFileSync(`${root}/build/native/achilles_native_tests`, { encoding: 'utf8' });
+    const out = await execFileAsync(`${root}/build/native/achilles_native_tests`);
     expect(out).toMatch(/\b8 passed, 0 failed/);
   });
 });

@@ -1,10 +1,10 @@
 // The helpers that keep long work off the test worker's event loop (issue 23: a loop held for 60 s
 // fails the vitest run with "Timeout calling onTaskUpdate" although every test passed): the loop
 // keeps turning while they wait, and what comes back is what spawnSync or a direct call would give.
-import { spawnSync } from 'node:child_process';
+import { execFileSync, spawnSync } from 'node:child_process';
 import { describe, expect, test } from 'vitest';
 import { ChildError, inChild } from './helpers/in-child.js';
-import { spawnAsync } from './helpers/spawn-async.js';
+import { execFileAsync, spawnAsync } from './helpers/spawn-async.js';
 import type * as Probe from './helpers/work/probe.js';
 
 const PROBE = new URL('./helpers/work/probe.ts', import.meta.url);
@@ -72,8 +72,10 @@ describe('spawnAsync', () => {
 
   test('a command that cannot start sets error, as spawnSync does', async () => {
     const r = await spawnAsync('/nonexistent/achilles-no-such-command', []);
+    const sync = spawnSync('/nonexistent/achilles-no-such-command', []);
     expect(r.error?.message).toMatch(/ENOENT/);
-    expect(r.status).not.toBe(0);
+    expect(sync.error?.message).toMatch(/ENOENT/);
+    expect(r.status).toBe(sync.status);
   });
 
   test('timeout kills the child with SIGTERM and sets error ETIMEDOUT, as spawnSync does', async () => {
@@ -81,5 +83,33 @@ describe('spawnAsync', () => {
     expect(r.signal).toBe('SIGTERM');
     expect(r.status).toBeNull();
     expect((r.error as NodeJS.ErrnoException).code).toBe('ETIMEDOUT');
+  });
+});
+
+describe('execFileAsync', () => {
+  const failing = ['-c', 'echo partial; echo broke >&2; exit 3'];
+  const caught = (f: () => unknown) => {
+    try {
+      f();
+    } catch (e) {
+      return e as { status: number; stdout: string; stderr: string };
+    }
+    throw new Error('did not throw');
+  };
+
+  test("resolves to stdout (stdin from input), as execFileSync returns it", async () => {
+    const script = 'read x; echo "got $x"';
+    expect(await execFileAsync('bash', ['-c', script], { input: 'in\n' })).toBe(execFileSync('bash', ['-c', script], { input: 'in\n', encoding: 'utf8' }));
+  });
+
+  test("a failing command rejects with execFileSync's status, stdout and stderr", async () => {
+    const e = (await execFileAsync('bash', failing).catch((x: unknown) => x)) as { status: number; stdout: string; stderr: string; message: string };
+    const sync = caught(() => execFileSync('bash', failing, { encoding: 'utf8', stdio: 'pipe' }));
+    expect({ status: e.status, stdout: e.stdout, stderr: e.stderr }).toEqual({ status: sync.status, stdout: sync.stdout, stderr: sync.stderr });
+    expect(e.message).toMatch(/^Command failed: bash -c .* exited with code 3\nbroke/);
+  });
+
+  test('a command that cannot start rejects with its ENOENT error', async () => {
+    await expect(execFileAsync('/nonexistent/achilles-no-such-command')).rejects.toThrow(/ENOENT/);
   });
 });

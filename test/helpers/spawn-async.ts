@@ -15,6 +15,8 @@ export interface SpawnResult {
 }
 
 export interface SpawnAsyncOptions extends Omit<SpawnOptions, 'stdio'> {
+  /** 'inherit' passes the child's stdout and stderr through (a build's progress) instead of capturing them. */
+  stdio?: 'pipe' | 'inherit';
   /** Written to the child's stdin, which is then closed (spawnSync's `input`). */
   input?: string;
   /** Milliseconds after which the child is killed with SIGTERM (spawnSync's `timeout`). */
@@ -22,15 +24,20 @@ export interface SpawnAsyncOptions extends Omit<SpawnOptions, 'stdio'> {
 }
 
 export function spawnAsync(command: string, args: readonly string[], options: SpawnAsyncOptions = {}): Promise<SpawnResult> {
-  const { input, timeout, ...rest } = options;
+  const { input, timeout, stdio = 'pipe', ...rest } = options;
   return new Promise((resolve) => {
-    const child = spawn(command, args, { ...rest, stdio: ['pipe', 'pipe', 'pipe'] });
+    const child = spawn(command, args, { ...rest, stdio: ['pipe', stdio, stdio] });
     const out: Buffer[] = [];
     const err: Buffer[] = [];
     let error: Error | undefined;
-    child.stdout!.on('data', (d: Buffer) => out.push(d));
-    child.stderr!.on('data', (d: Buffer) => err.push(d));
-    child.on('error', (e) => (error = e));
+    child.stdout?.on('data', (d: Buffer) => out.push(d));
+    child.stderr?.on('data', (d: Buffer) => err.push(d));
+    let started = true;
+    child.on('error', (e) => {
+      error = e;
+      // A child that never ran has no exit status (spawnSync: status null); node reports -errno here.
+      if (child.pid === undefined) started = false;
+    });
     // A child that exits without reading its stdin makes the write fail with EPIPE: spawnSync ignores that too.
     child.stdin!.on('error', () => {});
     child.stdin!.end(input);
@@ -40,7 +47,19 @@ export function spawnAsync(command: string, args: readonly string[], options: Sp
     }, timeout);
     child.on('close', (status, signal) => {
       if (timer) clearTimeout(timer);
-      resolve({ status, signal, stdout: Buffer.concat(out).toString('utf8'), stderr: Buffer.concat(err).toString('utf8'), error });
+      resolve({ status: started ? status : null, signal, stdout: Buffer.concat(out).toString('utf8'), stderr: Buffer.concat(err).toString('utf8'), error });
     });
   });
+}
+
+/** execFileSync's contract, awaited: resolves to stdout, and a child that cannot start, fails or is
+ *  killed is an error carrying status, signal, stdout and stderr (execFileSync's fields). */
+export async function execFileAsync(file: string, args: readonly string[] = [], options: SpawnAsyncOptions = {}): Promise<string> {
+  const r = await spawnAsync(file, args, options);
+  if (r.error && r.status === null && r.signal === null) throw r.error; // it never ran
+  if (r.status !== 0) {
+    const how = r.signal ? `was killed by ${r.signal}` : `exited with code ${r.status}`;
+    throw Object.assign(new Error(`Command failed: ${[file, ...args].join(' ')} ${how}\n${r.stderr}`), r);
+  }
+  return r.stdout;
 }
