@@ -39,6 +39,17 @@ function pose(h: ReplayHeader, fr: ReplayFrames, f: number, i: number): { p: num
   return { p: [0, 1, 2].map((c) => fr.pos[o * 3 + c]), q: [0, 1, 2, 3].map((c) => fr.quat[o * 4 + c] / QUAT_SCALE) };
 }
 
+/** run.json without its wall-clock timings: the every-step energy maxima (drift, peak kinetic) stay in. */
+function runJsonUntimed(dir: string): unknown {
+  const j = JSON.parse(readFileSync(join(dir, 'run.json'), 'utf8')) as { summary: Record<string, unknown> };
+  // Wall-clock fields: every *Seconds but the simulated time, and the throughput.
+  const timed = Object.keys(j.summary).filter((k) => (k.endsWith('Seconds') && k !== 'simulatedSeconds') || k === 'robotStepsPerSecond');
+  expect(timed).toContain('stepSeconds');
+  for (const k of timed) delete j.summary[k];
+  expect(j.summary).toHaveProperty('driftByRobot');
+  return j;
+}
+
 /** Every frame's step, from its time (frames are taken at whole steps). */
 const frameStep = (fr: ReplayFrames, f: number, dt: number): number => Math.round(fr.times[f] / dt);
 
@@ -58,6 +69,7 @@ describe('run --html replays the run itself', () => {
     const plain = await cli(...args, '--out', join(base, 'plain'));
     expect(plain.code, plain.stderr).toBe(0);
     for (const f of ['trace.csv', 'contacts.csv']) expect(readFileSync(join(base, 'html', f), 'utf8'), f).toBe(readFileSync(join(base, 'plain', f), 'utf8'));
+    expect(runJsonUntimed(join(base, 'html'))).toEqual(runJsonUntimed(join(base, 'plain')));
 
     const { header, fr } = readReplayDir(join(base, 'html'));
     const t = readTrace(join(base, 'html'));
@@ -127,6 +139,7 @@ describe('contact normals in the replay', () => {
     const plain = await cli(...args, '--out', join(base, 'plain'));
     expect(plain.code, plain.stderr).toBe(0);
     for (const f of ['trace.csv', 'contacts.csv']) expect(readFileSync(join(out, f), 'utf8'), f).toBe(readFileSync(join(base, 'plain', f), 'utf8'));
+    expect(runJsonUntimed(out)).toEqual(runJsonUntimed(join(base, 'plain')));
     const { fr } = readReplayDir(out);
     const floor = [];
     for (let c = 0; c < fr.contacts.length / 8; c++) if (Math.abs(fr.contacts[c * 8 + 2]) < 1e-3) floor.push(fr.contacts[c * 8 + 5]);
