@@ -46,7 +46,12 @@ export const runCommand: CommandSpec = {
       description: 'Offset the revolute/prismatic coordinates of robots 1.. by a fixed pseudo-random amount in [-RAD, RAD) (robot 0 stays exact).',
     },
     { name: 'html', kind: { type: 'boolean' }, default: false, description: 'Also write replay.html, a self-contained 3-D replay of the recorded robots (opens offline in any browser), with its data (replay.json, replay.bin) for `achilles view`.' },
-    { name: 'controller', arg: 'FILE', kind: { type: 'string' }, defaultText: "the scene's `controller:`, if any", description: 'A controller module (.ts or .js) called before every step (or at its `rate`) with views of the whole batch (time, q, v, sensor readings) that writes every robot\'s controls; replaces the scene\'s controller.' },
+    { name: 'controller', arg: 'FILE', kind: { type: 'string' }, defaultText: "the scene's built-in PD `controller:`, if any", description: 'A controller module (.ts or .js) called before every step (or at its `rate`) with views of the whole batch (time, q, v, sensor readings) that writes every robot\'s controls; replaces the scene\'s controller. The module\'s code runs in this process.' },
+    {
+      name: 'allow-controller',
+      kind: { type: 'boolean' },
+      description: "Run the scene's own `controller:` module (.ts or .js: code, run in this process). Without it a scene that names a module is refused, so opening a scene never runs its code; a built-in PD controller (data) runs either way.",
+    },
     { name: 'fps', arg: 'N', kind: { type: 'number', min: 1, max: 1000 }, defaultText: '60', description: 'With --html: frames per second of the replay (independent of dt; lowered, with a note in the page, when the poses would pass about 3 MB).' },
     { name: 'keyframe', arg: 'NAME', kind: { type: 'string' }, defaultText: "qpos0, as MuJoCo's mj_resetData", description: "Start an MJCF model from its keyframe NAME (or 0-based index), as MuJoCo's mj_resetDataKeyframe: qpos and qvel (time and ctrl are listed as not applied)." },
     { name: 'seed', arg: 'N', kind: { type: 'number', integer: true, min: 0, max: 4294967295 }, default: 0, description: "Seed of the scene's sensor noise: robot r draws from its own stream of (seed, r), so a run is reproducible from it whatever --copies, --lanes or --threads." },
@@ -57,6 +62,7 @@ export const runCommand: CommandSpec = {
     'achilles run scenes/double-pendulum.arow --copies 8 --robots 0,1,2,3,4,5,6,7 --spread 0.002 --html',
     'achilles run scenes/arm7.arow --copies 64 --robots 0,1,2 --spread 0.01 --precision f32 --out reports/arm7',
     'achilles run test/fixtures/import/urdf-arm.urdf --duration 2   # MJCF and URDF run directly',
+    'achilles run scenes/ball-on-plate.arow --allow-controller --html',
   ],
   async run([scene], opts) {
     if (opts.fps !== undefined && opts.html !== true) throw new UsageError('--fps: sets the replay frame rate, so it needs --html', 'run');
@@ -80,6 +86,7 @@ export const runCommand: CommandSpec = {
       fps: opts.fps as number | undefined,
       seed: opts.seed as number | undefined,
       controller: opts.controller as string | undefined,
+      allowController: opts['allow-controller'] === true,
       keyframe: opts.keyframe as string | undefined,
     });
   },

@@ -8,6 +8,7 @@
 
 import type { Real } from '../engine/api.js';
 import type { Batch } from '../engine/batch.js';
+import { ControllerError, NonFiniteControlError } from './errors.js';
 
 /** Sensor readings as the sensors branch provides them (src/sensors/readings.ts `SensorReadings`):
  *  channel c of robot r at data[c * stride + r]; updated in place, same object every step. */
@@ -58,6 +59,8 @@ export interface ControlIO {
 }
 
 export interface Controller {
+  /** How errors and the run's metadata name it: a module's path, or `pd (N terms)`. */
+  name?: string;
   /** Calls per simulated second (absent: every step). */
   rate?: number;
   init?(io: ControlIO): void;
@@ -65,6 +68,9 @@ export interface Controller {
   /** Charts of the finished run from its recorded trace (name → Vega-Lite spec), written beside the
    *  run's own (`achilles run`). Optional; a module may export it as `report`. */
   report?(trace: { columns: readonly string[]; rows: readonly (readonly number[])[] }): Record<string, Record<string, unknown>>;
+  /** The top stack frame of an error inside the controller's own code, as `fn (FILE:LINE:COL)`
+   *  (set by loadControllerModule); errors name it. */
+  where?(error: unknown): string | undefined;
 }
 
 /** A controller bound to a batch: call beforeStep() before each single step. */
@@ -104,21 +110,53 @@ export class ControlLoop {
     return this.every;
   }
 
-  /** Call the controller when due, then hand its held controls to the next step. */
+  /** Call the controller when due, then hand its held controls to the next step. Throws
+   *  ControllerError when the controller throws, NonFiniteControlError when it wrote NaN/±Infinity. */
   beforeStep(): void {
     const b = this.batch;
     this.source?.update(); // the readings at the state the next step starts from
+    let called = false;
     if (!this.started) {
       this.started = true;
-      this.io.time = b.time;
-      this.io.step = b.steps;
-      this.controller.init?.(this.io);
+      if (this.controller.init) {
+        this.call('init');
+        called = true;
+      }
     }
     if (b.steps % this.every === 0) {
-      this.io.time = b.time;
-      this.io.step = b.steps;
-      this.controller.update(this.io);
+      this.call('update');
+      called = true;
     }
+    // Before the engine sees them: its ctrlrange clamp would turn a NaN into a bound and hide it.
+    if (called) this.checkFinite();
     if (b.nu > 0) b.ctrl.set(this.io.ctrl);
+  }
+
+  /** How errors name the controller. */
+  get name(): string {
+    return this.controller.name ?? 'controller';
+  }
+
+  private call(phase: 'init' | 'update'): void {
+    const b = this.batch;
+    this.io.time = b.time;
+    this.io.step = b.steps;
+    try {
+      if (phase === 'init') this.controller.init?.(this.io);
+      else this.controller.update(this.io);
+    } catch (e) {
+      throw new ControllerError(this.name, phase, { step: b.steps, time: b.time }, e, this.controller.where?.(e));
+    }
+  }
+
+  /** Every robot's controls (not the padding lanes past `copies`) are finite numbers. */
+  private checkFinite(): void {
+    const { ctrl, copies, stride, nu, actuators } = this.io;
+    for (let a = 0; a < nu; a++) {
+      for (let r = 0; r < copies; r++) {
+        const u = ctrl[a * stride + r];
+        if (!Number.isFinite(u)) throw new NonFiniteControlError(this.name, actuators[a] ?? `#${a}`, r, u, { step: this.batch.steps, time: this.batch.time });
+      }
+    }
   }
 }

@@ -2,54 +2,153 @@
 //
 // A module's default export (or its export `controller`) is either a function, called as the
 // controller's update(io), or an object { rate?, init?(io), update(io) } (src/control/controller.ts).
+//
+// A module is code: it runs only when the caller asks for it. A scene's `controller: FILE` module is
+// loaded only with `allowSceneModule` (the CLI's --allow-controller) or replaced by an explicit file
+// (--controller FILE); otherwise resolveController refuses with ControllerNotAllowedError, so
+// opening a downloaded scene never runs its code. The built-in PD controller is data and always runs.
 
-import { mkdtempSync, rmSync, writeFileSync, existsSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import type { SourceMapPayload } from 'node:module';
 import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
+import { dirname, join, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import type { ModelDesc } from '../engine/model-desc.js';
+import { SceneError } from '../scene/errors.js';
 import type { Controller } from './controller.js';
+import { ControllerNotAllowedError } from './errors.js';
 import { pdController } from './pd.js';
+import { readControlFile } from './source-file.js';
+import { moduleFrame, type ModuleCode } from './stack.js';
 
-/** The controller a run uses: `--controller PATH` if given, else the scene's, else none. */
-export async function resolveController(model: ModelDesc, flag: string | undefined): Promise<Controller | undefined> {
-  if (flag !== undefined) return loadControllerModule(resolve(flag));
-  const spec = model.controller;
-  if (!spec) return undefined;
-  if (spec.kind === 'module') return loadControllerModule(spec.path);
-  return pdController(model, spec.terms, spec.rate);
+export interface ControllerChoice {
+  /** A controller module to run instead of the scene's controller (the CLI's --controller FILE). */
+  file?: string;
+  /** Run the scene's own `controller:` module (the CLI's --allow-controller). */
+  allowSceneModule?: boolean;
 }
 
+/** What a run will use, decided before any code is loaded. */
+export type ControllerPlan =
+  | { kind: 'none' }
+  | { kind: 'pd'; name: string }
+  | { kind: 'module'; path: string; from: 'option' | 'scene' };
+
+/** The controller a run uses: `choice.file` if given, else the scene's (its module only when
+ *  allowed), else none. Throws ControllerNotAllowedError for a scene module that is not allowed. */
+export function planController(model: ModelDesc, choice: ControllerChoice = {}): ControllerPlan {
+  if (choice.file !== undefined) return { kind: 'module', path: resolve(choice.file), from: 'option' };
+  const spec = model.controller;
+  if (!spec) return { kind: 'none' };
+  if (spec.kind === 'pd') return { kind: 'pd', name: pdName(spec.terms.length) };
+  if (!choice.allowSceneModule) throw new ControllerNotAllowedError(spec.path);
+  return { kind: 'module', path: spec.path, from: 'scene' };
+}
+
+/** Loads what planController chose (a module's top-level code runs here). */
+export async function loadPlannedController(model: ModelDesc, plan: ControllerPlan): Promise<Controller | undefined> {
+  if (plan.kind === 'none') return undefined;
+  if (plan.kind === 'module') return loadControllerModule(plan.path);
+  const spec = model.controller;
+  if (spec?.kind !== 'pd') throw new Error('internal: a PD plan for a scene without a PD controller');
+  return { ...pdController(model, spec.terms, spec.rate), name: plan.name };
+}
+
+/** planController, then loadPlannedController. */
+export async function resolveController(model: ModelDesc, choice: ControllerChoice = {}): Promise<Controller | undefined> {
+  return loadPlannedController(model, planController(model, choice));
+}
+
+const pdName = (terms: number): string => `pd (${terms} term${terms === 1 ? '' : 's'})`;
+
+/** Loads and runs a module's top-level code. Checked first like a scene file (a regular text file,
+ *  bounded), and read once: esbuild gets the text, never the path, so a FIFO cannot block it. */
 export async function loadControllerModule(path: string): Promise<Controller> {
-  if (!existsSync(path)) throw new Error(`controller ${path}: no such file`);
+  const r = readControlFile(path, 'a .ts or .js controller module');
+  if ('problem' in r) throw new Error(`controller ${path}: found ${r.problem.found}, expected ${r.problem.expected}`);
+  const ts = /\.(ts|mts)$/.test(path);
   let mod: Record<string, unknown>;
-  if (/\.(ts|mts)$/.test(path)) {
-    const { build } = await import('esbuild');
-    let out;
-    try {
-      out = await build({ entryPoints: [path], bundle: true, format: 'esm', platform: 'node', write: false, logLevel: 'silent', packages: 'external' });
-    } catch (e) {
-      const errs = (e as { errors?: { text: string; location?: { file: string; line: number; column: number } }[] }).errors ?? [];
-      const first = errs[0];
-      const loc = first?.location;
-      const file = loc ? resolve(loc.file) : path;
-      throw new Error(loc ? `${file}:${loc.line}:${loc.column + 1}: controller: ${first?.text}` : `controller ${path}: ${first?.text ?? (e as Error).message}`);
-    }
+  let code: ModuleCode;
+  if (ts) {
     const dir = mkdtempSync(join(tmpdir(), 'achilles-ctrl-'));
     const file = join(dir, 'controller.mjs');
     try {
-      writeFileSync(file, out.outputFiles[0].text);
+      const out = await bundle(path, r.text, file);
+      writeFileSync(file, out.js);
+      code = { path, bundle: { file, map: out.map } };
       mod = (await import(pathToFileURL(file).href)) as Record<string, unknown>;
     } finally {
       rmSync(dir, { recursive: true, force: true });
     }
   } else {
-    mod = (await import(pathToFileURL(path).href)) as Record<string, unknown>;
+    code = { path };
+    try {
+      mod = (await import(pathToFileURL(path).href)) as Record<string, unknown>;
+    } catch (e) {
+      // Node's SyntaxError for an ES module names no line; esbuild's parser does. (Asked on any
+      // failure: a loader in between, vitest's say, may report the syntax error in its own words.)
+      throw (await syntaxErrorAt(path, r.text)) ?? e;
+    }
   }
   const c = asController(mod.default ?? mod.controller, path);
-  // A module may also export report(trace): its own charts of the run (e.g. a demo's path vs its reference).
-  if (typeof mod.report === 'function' && !c.report) return { ...c, report: mod.report as Controller['report'] };
-  return c;
+  // Bound to the module's own object (a class instance keeps its methods and `this`).
+  const report = typeof c.report === 'function' ? c.report.bind(c) : typeof mod.report === 'function' ? (mod.report as Controller['report']) : undefined;
+  return {
+    name: path,
+    rate: c.rate,
+    ...(c.init ? { init: c.init.bind(c) } : {}),
+    update: c.update.bind(c),
+    ...(report ? { report } : {}),
+    where: (e: unknown) => moduleFrame(e, code),
+  };
+}
+
+interface EsbuildMessage {
+  text: string;
+  location?: { file: string; line: number; column: number } | null;
+}
+
+/** A syntax (or type-stripping) error of esbuild as FILE:LINE:COL. */
+function locatedError(path: string, e: unknown): Error {
+  const first = ((e as { errors?: EsbuildMessage[] }).errors ?? [])[0];
+  const loc = first?.location;
+  if (!loc) return new Error(`controller ${path}: ${first?.text ?? (e as Error).message}`);
+  const file = loc.file === '<stdin>' ? path : resolve(dirname(path), loc.file);
+  return new SceneError({ file: resolve(file), line: loc.line, column: loc.column + 1, subject: 'controller module', found: `a syntax error (${first.text})`, expected: `a module that parses as ${/\.(ts|mts)$/.test(path) ? 'TypeScript' : 'JavaScript'}` });
+}
+
+async function bundle(path: string, text: string, outfile: string): Promise<{ js: string; map: SourceMapPayload }> {
+  const { build } = await import('esbuild');
+  let out;
+  try {
+    out = await build({
+      stdin: { contents: text, sourcefile: path, resolveDir: dirname(path), loader: 'ts' },
+      bundle: true,
+      format: 'esm',
+      platform: 'node',
+      write: false,
+      logLevel: 'silent',
+      packages: 'external',
+      sourcemap: 'external',
+      outfile,
+    });
+  } catch (e) {
+    throw locatedError(path, e);
+  }
+  const js = out.outputFiles.find((f) => f.path.endsWith('.mjs'));
+  const map = out.outputFiles.find((f) => f.path.endsWith('.map'));
+  if (!js || !map) throw new Error(`controller ${path}: esbuild wrote no bundle`);
+  return { js: js.text, map: JSON.parse(map.text) as SourceMapPayload };
+}
+
+async function syntaxErrorAt(path: string, text: string): Promise<Error | undefined> {
+  const { transform } = await import('esbuild');
+  try {
+    await transform(text, { loader: 'js', sourcefile: path, logLevel: 'silent' });
+  } catch (e) {
+    return locatedError(path, e);
+  }
+  return undefined;
 }
 
 function asController(x: unknown, path: string): Controller {

@@ -7,13 +7,22 @@
 //     env.step();
 //     env.reset(doneRobots);                    // those robots back at the initial state
 //   }
+//
+// A scene's sensors are read at step 0 and after every step (env.obs.sensors, updated in place);
+// with sensors the batch steps one step at a time so every step is read.
 
 import type { BatchOptions, Real } from '../engine/api.js';
 import { Batch } from '../engine/batch.js';
 import type { ModelDesc } from '../engine/model-desc.js';
 import type { NativeAddon } from '../engine/native.js';
 import { engineAddon } from '../engine/native.js';
+import { SensorBank } from '../sensors/bank.js';
 import { emptyReadings, type SensorReadingsLike } from './controller.js';
+
+export interface RlEnvOptions extends BatchOptions {
+  /** Seed of the sensor noise: robot r draws from its own stream of (seed, r). Default 0. */
+  seed?: number;
+}
 
 export interface Observation {
   /** Positions and velocities: q[k * stride + r], v[k * stride + r]. */
@@ -32,11 +41,15 @@ export class RlEnv {
   private readonly v0: number[];
   private readonly tau0: number[];
   private readonly target0: Float64Array;
+  private readonly sensors: SensorBank | null;
 
-  constructor(model: ModelDesc, opts: BatchOptions, addon: NativeAddon = engineAddon()) {
-    this.batch = new Batch(model, opts, addon);
+  constructor(model: ModelDesc, opts: RlEnvOptions, addon: NativeAddon = engineAddon()) {
+    const { seed = 0, ...batchOptions } = opts;
+    this.batch = new Batch(model, batchOptions, addon);
     const b = this.batch;
-    this.obs = { q: b.q, v: b.v, actuatorForce: b.actuatorForce, sensors: emptyReadings(b.stride) };
+    this.sensors = model.sensors?.length ? new SensorBank(b, model.sensors, { seed }) : null;
+    this.sensors?.update(); // step 0
+    this.obs = { q: b.q, v: b.v, actuatorForce: b.actuatorForce, sensors: this.sensors?.readings ?? emptyReadings(b.stride) };
     this.q0 = model.bodies.flatMap((x) => x.q0);
     this.v0 = model.bodies.flatMap((x) => x.v0);
     this.tau0 = model.bodies.flatMap((x) => x.tau);
@@ -59,17 +72,29 @@ export class RlEnv {
     return this.batch.ctrl;
   }
 
-  /** Advance every robot k steps (the controls act over the first of them). */
+  /** Advance every robot k steps (the controls act over the first of them); the sensors are read
+   *  after each. */
   step(k = 1): void {
-    this.batch.step(k);
+    if (!this.sensors) {
+      this.batch.step(k);
+      return;
+    }
+    for (let i = 0; i < k; i++) {
+      this.batch.step(1);
+      this.sensors.update();
+    }
   }
 
   /** Put the chosen robots (all when omitted) back at the initial state: q, v, τ, the servos'
-   *  targets, the actuator forces and both control halves. Others are untouched. */
+   *  targets, the actuator forces and both control halves. Others are untouched. Resetting all
+   *  restarts the sensors at step 0 (their noise streams go on, so an episode draws new noise);
+   *  resetting some keeps the sensors' own state (drift, filters, camera frames) of those robots. */
   reset(robots?: ArrayLike<number>): void {
     const b = this.batch;
     if (robots === undefined) {
       b.reset();
+      this.sensors?.restart();
+      this.sensors?.update();
       return;
     }
     const s = b.stride;

@@ -8,6 +8,8 @@
 //                               at the divergence would end in numbers that are already garbage
 //                               while still finite; rerun with a shorter --duration to look at
 //                               the motion leading up to it.
+//   controller threw, or wrote → the controller, where (step, time; actuator and robot for a
+//   a non-finite control         control) on stderr, nothing written, exit 1
 
 import { Batch, batchBytes, NonFiniteStateError } from '../engine/batch.js';
 import { engineAddon } from '../engine/native.js';
@@ -25,7 +27,8 @@ import { applySpread } from './spread.js';
 import { summarize, summaryText } from './summary.js';
 import { runReplaySampler, writeRunReplay } from '../viewer/run-replay.js';
 import { ControlLoop } from '../control/controller.js';
-import { resolveController } from '../control/load.js';
+import { ControllerError, NonFiniteControlError } from '../control/errors.js';
+import { controllerRun, loadRunController, planRunController } from './controller.js';
 import { writeChart } from '../reports/render.js';
 import type { VlSpec } from '../reports/charts.js';
 import { SensorBank, sensorChannels as sensorChannelNames } from '../sensors/bank.js';
@@ -62,6 +65,10 @@ export async function runScene(scene: string, flags: RunFlags): Promise<number> 
   const model = loadSceneForRun(scene, flags.config, 'run', process.stderr, flags.keyframe);
   const addon = engineAddon();
   const s = resolveSettings(scene, model, flags, addon.cpuInfo());
+  // Before anything is built or written: a scene's controller module runs only when asked, and
+  // the notice comes before its code runs (src/run/controller.ts).
+  const controllerPlan = planRunController(scene, model, flags);
+  const controller = await loadRunController(model, controllerPlan, (line) => process.stderr.write(line));
 
   // Checked and staged before any stepping: a bad --out is reported now, not after the run.
   // The batch and the records (kept in memory, then written as CSV and charts) must fit.
@@ -98,12 +105,11 @@ export async function runScene(scene: string, flags: RunFlags): Promise<number> 
     );
     applySpread(batch, s.spread);
     const sensors = s.sensors ? new SensorBank(batch, model.sensors ?? [], { seed: s.seed }) : null;
-    const controller = await resolveController(model, flags.controller);
     // simulate() reads the sensors (at step 0, then after every step, before the controller's turn),
     // so the loop gets their readings without updating them itself.
     const control = controller ? new ControlLoop(batch, controller, sensors ? { readings: sensors.readings, update: () => undefined } : undefined) : undefined;
     if (control) {
-      const what = flags.controller ?? (model.controller?.kind === 'module' ? model.controller.path : `the scene's PD controller (${model.controller?.kind === 'pd' ? model.controller.terms.length : 0} terms)`);
+      const what = controllerPlan.kind === 'module' ? controllerPlan.path : `the scene's PD controller (${model.controller?.kind === 'pd' ? model.controller.terms.length : 0} terms)`;
       process.stderr.write(`achilles run: controller ${what}, called every ${control.period} step${control.period === 1 ? '' : 's'}\n`);
     }
     const loadSeconds = (performance.now() - start) / 1000;
@@ -118,7 +124,7 @@ export async function runScene(scene: string, flags: RunFlags): Promise<number> 
     try {
       result = await simulate(batch, { steps: s.steps, recordEvery: s.recordEvery, robots: s.robots, shouldStop: () => interrupt.requested, progress, sensors, control, frames: replay });
     } catch (e) {
-      if (!(e instanceof NonFiniteStateError || e instanceof NonFiniteRecordError)) throw e;
+      if (!(e instanceof NonFiniteStateError || e instanceof NonFiniteRecordError || e instanceof NonFiniteControlError || e instanceof ControllerError)) throw e;
       progress.finish();
       set.abortSync();
       process.stderr.write(`achilles run: ${e.message}\nachilles run: no output files were written (${s.outDir} is unchanged)\n`);
@@ -136,7 +142,7 @@ export async function runScene(scene: string, flags: RunFlags): Promise<number> 
 
     const summary = summarize(result.recorder, s, model, result.stepsDone, { startSeconds: start / 1000, loadSeconds, simulateSeconds, stepSeconds: result.stepSeconds }, result.energy);
     const write0 = performance.now();
-    const meta = runMetadata(s, batch.isa, MIDPOINT_ITERATIONS);
+    const meta = runMetadata(s, batch.isa, MIDPOINT_ITERATIONS, new Date(), controller && control ? controllerRun(controllerPlan, controller, control.period) : undefined);
     await writeRunFiles(set, result.recorder, meta, summary, model.name);
     // The controller's own charts (a demo's path against its reference, say), from the same trace.
     if (controller?.report) {

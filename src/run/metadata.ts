@@ -11,7 +11,19 @@ export function sha256File(path: string): string {
   return createHash('sha256').update(readFileSync(path)).digest('hex');
 }
 
-export function runMetadata(s: RunSettings, isa: string, midpointIterations: number, date = new Date()): Record<string, MetaValue> {
+/** The controller that ran: a module (its path, pinned by its sha256) or the built-in PD. */
+export interface ControllerRun {
+  /** A module's path, or `pd (N terms)`. */
+  name: string;
+  /** The module file (absent for the built-in PD, whose terms are in the scene). */
+  module?: string;
+  /** Calls per simulated second the controller asked for (absent: every step). */
+  rate?: number;
+  /** Steps between its calls, as the run used them (the rate rounded to whole steps). */
+  period: number;
+}
+
+export function runMetadata(s: RunSettings, isa: string, midpointIterations: number, date = new Date(), controller?: ControllerRun): Record<string, MetaValue> {
   return {
     scene: s.scene,
     scene_sha256: sha256File(s.scene),
@@ -28,6 +40,14 @@ export function runMetadata(s: RunSettings, isa: string, midpointIterations: num
     robots: s.robots.join(','),
     spread: s.spread,
     ...(s.sensors ? { sensor_seed: s.seed } : {}),
+    ...(controller === undefined
+      ? {}
+      : {
+          controller: controller.name,
+          ...(controller.module === undefined ? {} : { controller_sha256: sha256File(controller.module) }),
+          controller_rate: controller.rate === undefined ? 'every step' : `${controller.rate} Hz`,
+          controller_period_steps: controller.period,
+        }),
     duration: s.duration,
     steps: s.steps,
     record_every: s.recordEvery,

@@ -31,6 +31,8 @@ export interface RunFlags {
   seed?: number;
   /** A controller module (.ts/.js) that replaces the scene's (src/control/). */
   controller?: string;
+  /** Run the scene's own `controller:` module (code: it runs only when asked; src/run/controller.ts). */
+  allowController?: boolean;
   /** An MJCF model's keyframe (name or index) to start from instead of qpos0 (src/import/keyframe.ts). */
   keyframe?: string;
 }

@@ -10,12 +10,12 @@
 // `force: [x,y,z]`; default: along a hinge's or slide's axis, scaled by `gear`), projected once,
 // here, onto the joint's free axes: that projection is the gear the engine applies.
 
-import { readFileSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import { isSeq, isScalar } from 'yaml';
 import type { ActuatorDesc, BodyDesc, JointType, Vec3 } from '../engine/model-desc.js';
 import { planarFrame } from '../engine/model-desc.js';
 import type { ControllerSpec, PdTermSpec, TargetSpec } from '../control/spec.js';
+import { readControlFile } from '../control/source-file.js';
 import { didYouMean, SceneError } from './errors.js';
 import { checkKeys, entries, readEnum, readNumber, readString, readVec, type Ctx, type YNode } from './yaml-read.js';
 
@@ -145,10 +145,17 @@ export function resolveActuators(ctx: Ctx, drafts: ActuatorDraft[], bodies: Body
 /** `controller:` a module path (string) or `{ pd: [...], rate }`. */
 export function readController(ctx: Ctx, node: YNode, actuators: readonly ActuatorDesc[]): ControllerSpec {
   const here = dirname(ctx.file);
+  // A controller writes controls: without actuators it could change nothing, so it is a mistake.
+  if (actuators.length === 0) ctx.fail(node, 'controller', 'a controller on a scene without actuators', 'actuators on the joints for it to drive (`joint: { actuators: [...] }`), or no `controller:`');
   if (isScalar(node) && typeof node.value === 'string') {
     const path = node.value;
     if (!/\.(ts|js|mjs|mts)$/.test(path)) ctx.fail(node, 'controller', `\`${path}\``, 'a .ts or .js module (or `{ pd: [...] }`)');
-    return { kind: 'module', path: resolve(here, path) };
+    const file = resolve(here, path);
+    // Checked now, at its line, not when the run gets to loading it (after building the batch).
+    // Only checked: the module runs only when the user allows it (src/control/load.ts).
+    const r = readControlFile(file, 'a .ts or .js controller module');
+    if ('problem' in r) ctx.fail(node, 'controller', `\`${path}\`: ${r.problem.found}`, r.problem.expected);
+    return { kind: 'module', path: file };
   }
   const m = entries(ctx, node, 'controller');
   checkKeys(ctx, node, m, 'controller', ['pd', 'rate'], ['pd']);
@@ -196,14 +203,10 @@ function readTarget(ctx: Ctx, node: YNode, subject: string, here: string): Targe
   const fileNode = c.get('file')?.value;
   const file = resolve(here, readString(ctx, fileNode, `${subject}.csv.file`));
   const column = readString(ctx, c.get('column')?.value, `${subject}.csv.column`);
-  let text: string;
-  try {
-    text = readFileSync(file, 'utf8');
-  } catch (e) {
-    throw ctx.error(fileNode, `${subject}.csv.file`, `${file}, which cannot be read (${(e as Error).message})`, 'a CSV file with a `time` column');
-  }
-  const table = parseTargetCsv(text, column);
-  if (typeof table === 'string') throw ctx.error(fileNode, `${subject}.csv`, `${file}: ${table}`, 'a header with `time` and the column, then rows of numbers with increasing time');
+  const r = readControlFile(file, 'a CSV file with a `time` column');
+  if ('problem' in r) throw ctx.error(fileNode, `${subject}.csv.file`, `${file}: ${r.problem.found}`, r.problem.expected);
+  const table = parseTargetCsv(r.text, column);
+  if (typeof table === 'string') throw ctx.error(fileNode, `${subject}.csv`, `${file}: ${table}`, `a header line naming \`time\` and \`${column}\` (comma-separated), then rows of numbers with increasing time`);
   return { kind: 'table', file, column, ...table };
 }
 
@@ -214,8 +217,10 @@ export function parseTargetCsv(text: string, column: string): { times: number[];
   const header = lines[0].split(',').map((h) => h.trim());
   const ti = header.indexOf('time');
   const ci = header.indexOf(column);
-  if (ti < 0) return `no \`time\` column (header: ${header.join(', ')})`;
-  if (ci < 0) return `no column \`${column}\` (header: ${header.join(', ')})`;
+  // The header is not echoed: the file may be any file the scene names (/etc/passwd, say), and an
+  // error must not print another file's content.
+  if (ti < 0) return 'no `time` column in its header line';
+  if (ci < 0) return `no column \`${column}\` in its header line`;
   const times: number[] = [];
   const values: number[] = [];
   for (let r = 1; r < lines.length; r++) {
