@@ -4,7 +4,7 @@
 // controller and a syntax error are reported with the controller and where; run.json says which
 // controller ran; RlEnv exposes the scene's sensors.
 import { execFileSync } from 'node:child_process';
-import { existsSync, mkdirSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, readdirSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { Batch } from '../src/engine/batch.js';
@@ -196,6 +196,10 @@ describe('controller failures stop the run with the controller and where', () =>
     const b = new Batch(model, { copies: 1, precision: 'f64', lanes: 1 });
     const loop = new ControlLoop(b, await loadControllerModule(join(dir, 'init.mjs')));
     expect(() => loop.beforeStep()).toThrow(/threw in init\(\) at step 0 \(t = 0\.000000 s\): TypeError: .*\n    at .*init\.mjs:3:\d+/);
+    // through a symlink: node runs (and names) the real file, and the frame is still found
+    symlinkSync(join(dir, 'init.mjs'), join(dir, 'link.mjs'));
+    const viaLink = new ControlLoop(new Batch(model, { copies: 1, precision: 'f64', lanes: 1 }), await loadControllerModule(join(dir, 'link.mjs')));
+    expect(() => viaLink.beforeStep()).toThrow(/link\.mjs threw in init\(\).*\n    at .*init\.mjs:3:\d+/);
 
     writeFileSync(join(dir, 'syntax.mjs'), 'export default function (io) {\n  const a = {;\n}\n');
     await expect(loadControllerModule(join(dir, 'syntax.mjs'))).rejects.toThrow(/syntax\.mjs:2:14: controller module: found a syntax error \(.*\), expected a module that parses as JavaScript/);

@@ -8,7 +8,7 @@
 // (--controller FILE); otherwise resolveController refuses with ControllerNotAllowedError, so
 // opening a downloaded scene never runs its code. The built-in PD controller is data and always runs.
 
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
 import type { SourceMapPayload } from 'node:module';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
@@ -81,7 +81,8 @@ export async function loadControllerModule(path: string): Promise<Controller> {
       rmSync(dir, { recursive: true, force: true });
     }
   } else {
-    code = { path };
+    // Node runs (and its frames name) the file at its real path, symlinks resolved.
+    code = { path: realpathSync(path) };
     try {
       mod = (await import(pathToFileURL(path).href)) as Record<string, unknown>;
     } catch (e) {
