@@ -1,20 +1,22 @@
-// Fuzz harness (issue 7, "keep it so"): mutated bundled scenes, each loaded and stepped briefly in
-// a child process, classified as clean error / clean run / crash / hang / memory blow-up. Only the
-// first two are allowed.
+// Fuzz harness (issue 7, "keep it so"; issue 23's classes): mutated bundled scenes and MJCF/URDF
+// fixtures, each loaded and stepped briefly in a child process, classified as clean error / clean
+// run / crash / hang / memory blow-up / leak (an error printing another file) / long message (a
+// value echoed whole). Only the first two are allowed. Each mutation class gets its turn in order,
+// so even the small sample has one case of every class.
 //
 //   npm test                        a seeded sample of FUZZ_SAMPLE cases (a few seconds)
 //   npm run fuzz                    2,000 cases (ACHILLES_FUZZ_CASES, ACHILLES_FUZZ_SEED to change);
 //                                   each finding is kept in reports/fuzz/ to reproduce it with
 //                                   `node test/fuzz/child.mjs reports/fuzz/FILE`
 import { copyFileSync, mkdirSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { basename, join } from 'node:path';
 import { expect, test } from 'vitest';
-import { mutate } from './fuzz/mutate.js';
+import { CANARY, MUTATIONS, mutate, rng, type Foreign, type Mutation } from './fuzz/mutate.js';
 import { runCase, type CaseResult, type Outcome } from './fuzz/run-case.js';
 import { ROOT, SCENES } from './cli-harness.js';
 import { tempDir } from './helpers/scene.js';
 
-const FUZZ_SAMPLE = 12;
+const FUZZ_SAMPLE = 16;
 const cases = Number(process.env.ACHILLES_FUZZ_CASES ?? FUZZ_SAMPLE);
 const seed0 = Number(process.env.ACHILLES_FUZZ_SEED ?? 1);
 const big = cases > FUZZ_SAMPLE;
@@ -35,6 +37,32 @@ const corpus: { name: string; text: string }[] = [
   { name: 'raw-arm.arow', text: RAW_ARM },
 ];
 
+/** MJCF and URDF models (the importer's fixtures); the meshes they name are copied beside them. */
+const FIXTURES = join(ROOT, 'test', 'fixtures', 'import');
+const xmlCorpus = readdirSync(FIXTURES)
+  .filter((f) => /\.(xml|urdf)$/.test(f))
+  .sort()
+  .map((f) => ({ name: f, text: readFileSync(join(FIXTURES, f), 'utf8') }));
+
+/** The sources a mutation applies to. */
+function sourcesFor(kind: Mutation): { name: string; text: string }[] {
+  if (kind.startsWith('xml-')) return xmlCorpus;
+  if (kind === 'foreign-include') return corpus.filter((c) => c.name.startsWith('raw-'));
+  return corpus;
+}
+
+/** The --config of a `foreign-config` case: another file (never to be printed), or a config with a
+ *  100,000-character value or the smallest dt and duration. */
+function configFor(seed: number, dir: string, foreign: Foreign): string {
+  const pick = Math.floor(rng(seed * 7919)() * 5);
+  if (pick === 0) return foreign.text;
+  if (pick === 1) return foreign.yaml;
+  if (pick === 2) return '/etc/passwd';
+  const f = join(dir, `config-${seed}.yaml`);
+  writeFileSync(f, pick === 3 ? `integrator: ${'r'.repeat(100_000)}\n` : 'dt: 1e-9\nduration: 1e-9\n');
+  return f;
+}
+
 async function pool<T, R>(items: readonly T[], width: number, f: (x: T) => Promise<R>): Promise<R[]> {
   const out: R[] = new Array(items.length);
   let next = 0;
@@ -50,26 +78,38 @@ async function pool<T, R>(items: readonly T[], width: number, f: (x: T) => Promi
 test(`fuzz: ${cases} mutated scenes (seed ${seed0}) give a clean error or a clean run`, { timeout: big ? 24 * 3600_000 : 60_000 }, async () => {
   const dir = tempDir();
   writeFileSync(join(dir, 'arm.arow'), RAW_ARM); // the include the raw base finds when only it is mutated
+  for (const mesh of readdirSync(FIXTURES).filter((f) => /\.(obj|stl)$/.test(f))) copyFileSync(join(FIXTURES, mesh), join(dir, mesh));
+  // files no error may print (an include or --config may name them)
+  const foreign: Foreign = { text: join(dir, 'secret.txt'), yaml: join(dir, 'secret.yaml'), up: `../${basename(dir)}/secret.txt` };
+  writeFileSync(foreign.text, `${CANARY} this line must never appear in a message\nsecond ${CANARY}\n`);
+  writeFileSync(foreign.yaml, `${CANARY}: 1\npassword: ${CANARY}\n`);
   const plan = Array.from({ length: cases }, (_, i) => {
     const seed = seed0 + i;
-    const src = corpus[i % corpus.length];
-    const m = mutate(src.text, seed);
+    const kind = MUTATIONS[i % MUTATIONS.length];
+    const sources = sourcesFor(kind);
+    const src = sources[Math.floor(rng(seed)() * sources.length)];
+    const m = mutate(src.text, seed, kind, foreign);
     const file = join(dir, `case-${seed}-${src.name}`);
     writeFileSync(file, Buffer.from(m.text, m.latin1 ? 'latin1' : 'utf8'));
-    return { seed, scene: src.name, kind: m.kind, file };
+    const config = kind === 'foreign-config' ? configFor(seed, dir, foreign) : undefined;
+    return { seed, scene: src.name, kind: m.kind, file, config };
   });
-  const results: CaseResult[] = await pool(plan, 2, (p) => runCase(p.file));
+  const results: CaseResult[] = await pool(plan, 2, (p) => runCase(p.file, undefined, undefined, p.config));
   const counts: Record<string, number> = {};
   for (const r of results) counts[r.outcome] = (counts[r.outcome] ?? 0) + 1;
   const bad = plan.map((p, i) => ({ ...p, ...results[i] })).filter((r) => r.outcome !== 'clean-error' && r.outcome !== 'clean-run');
   if (big) {
     const keep = join(ROOT, 'reports', 'fuzz');
     mkdirSync(keep, { recursive: true });
-    for (const b of bad) copyFileSync(b.file, join(keep, `${b.outcome}-seed${b.seed}-${b.scene}`));
+    for (const b of bad) {
+      copyFileSync(b.file, join(keep, `${b.outcome}-seed${b.seed}-${b.scene}`));
+      // a written --config goes with it (an include of the planted secret is named in the report line)
+      if (b.config?.startsWith(dir)) copyFileSync(b.config, join(keep, `${b.outcome}-seed${b.seed}-config.yaml`));
+    }
     const slowest = Math.max(...results.map((r) => r.ms));
     console.log(`fuzz: ${cases} cases from seed ${seed0}: ${JSON.stringify(counts)}; slowest ${Math.round(slowest)} ms${bad.length ? `; findings kept in ${keep}` : ''}`);
   }
-  expect(bad.map((b) => `${b.outcome} (${b.kind} of ${b.scene}, seed ${b.seed}): ${b.detail}`)).toEqual([]);
+  expect(bad.map((b) => `${b.outcome} (${b.kind} of ${b.scene}, seed ${b.seed}${b.config ? `, --config ${b.config}` : ''}): ${b.detail}`)).toEqual([]);
   // the sample must exercise both sides, or it proves nothing
   expect(counts['clean-error'] ?? 0).toBeGreaterThan(0);
   expect(counts['clean-run'] ?? 0).toBeGreaterThan(0);
@@ -83,6 +123,9 @@ test.each<[Outcome, string]>([
   ['hang', 'setInterval(() => {}, 1000);'],
   ['memory', 'const keep = []; for (;;) keep.push(new Array(1e6).fill(1.5));'],
   ['memory', `console.log(JSON.stringify({ outcome: 'run', rssMB: 4096 }));`],
+  ['leak', `console.log(JSON.stringify({ outcome: 'error', scene: true, message: 'f:1:1: found FUZZ-CANARY-7f3a', rssMB: 50 }));`],
+  ['leak', `console.log(JSON.stringify({ outcome: 'error', scene: true, message: 'c:1:1: found root:x:0:0:root', rssMB: 50 }));`],
+  ['long-message', `console.log(JSON.stringify({ outcome: 'error', scene: true, message: 'f:1:1: ' + 'v'.repeat(300), length: 100000, rssMB: 50 }));`],
   ['clean-error', `console.log(JSON.stringify({ outcome: 'error', scene: true, message: 'f:1:1: x', rssMB: 50 }));`],
   ['clean-run', `console.log(JSON.stringify({ outcome: 'run', rssMB: 50 }));`],
 ])('the classifier calls it %s: %s', async (outcome, code) => {

@@ -13,7 +13,6 @@ import type { ModelDesc } from '../engine/model-desc.js';
 import type { OutputSink } from '../reports/atomic.js';
 import { lineChart, VL_SCHEMA, type Datum, type VlSpec } from '../reports/charts.js';
 import { toCsv, type MetaValue } from '../reports/csv.js';
-import { writeChart } from '../reports/render.js';
 
 /** What the recorder needs from a batch: detection at the current state and its output slots
  *  (component k of robot r at k·stride + r; P candidate pairs, 4 point slots each). */
@@ -81,6 +80,8 @@ export function contactsChart(rec: ContactRecorder, sceneName: string): VlSpec {
 /** contacts.csv and the contacts chart; nothing when the model has no candidate pairs. */
 export async function writeContactFiles(sink: OutputSink, rec: ContactRecorder, meta: Record<string, MetaValue>, sceneName: string): Promise<string[]> {
   const written = [await sink.write('contacts.csv', toCsv(rec.rows, { columns: CONTACT_COLUMNS, meta: { ...meta, contacts: 'one row per active contact slot (pair, point); normal from shape_a to shape_b; dist < 0: penetration; fn, ft1, ft2: the contact force (N) along the normal and the two tangents of MuJoCo\'s contact frame (0 while dist >= margin)' } }))];
+  // vega is loaded when a chart is drawn, not with the recorder (the fuzz child records without charts)
+  const { writeChart } = await import('../reports/render.js');
   const c = await writeChart(sink, 'contacts', contactsChart(rec, sceneName));
   written.push(c.specPath, c.svgPath);
   return written;
