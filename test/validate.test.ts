@@ -12,6 +12,7 @@ import { judgeField } from '../src/validation/judge.js';
 import { barFor, F32_FACTOR, F32_ILL_CONDITIONED, F64_BAR, fieldFloor, quatAngle } from '../src/validation/metrics.js';
 import { suiteModels } from '../src/validation/models.js';
 import { bugVerdict, runPasses, runSuite, summarize, type BugOutcome } from '../src/validation/suite.js';
+import { BUG_TARGETS } from '../src/validation/bug-targets.js';
 import { doublePendulumAccel, type DoublePendulumParams } from '../src/validation/double-pendulum-exact.js';
 import { perStateReference, perturbedParams, qaccFloors, type EquationsResult } from '../src/validation/per-state.js';
 import { INTEGRATORS } from '../src/engine/model-desc.js';
@@ -167,17 +168,32 @@ describe('gates', () => {
     expect(hinge.failed).toContain('kinematics/double-pendulum/f64');
   });
 
-  it('a subset fails on a reached bug no gate caught, and cannot pass when it reaches none', () => {
+  it('a subset fails on a judged bug no gate caught, says why the others are not judged, and cannot pass when it judges none', () => {
     const base = { rows: [], energy: {}, closedForm: [], tauScale: {}, seconds: 0, timings: [], options: {} as never };
     const judged = (bugs: BugOutcome[]) => ({ pass: runPasses({ ...base, bugs }), line: bugVerdict({ ...base, bugs }) });
-    expect(judged([{ name: 'a', failed: ['forward/m/f64'], reached: true }, { name: 'b', failed: [], reached: false }])).toEqual({
+    expect(judged([{ name: 'a', failed: ['forward/m/f64'], reached: true, targeted: true }, { name: 'b', failed: [], reached: false, targeted: false }, { name: 'c', failed: [], reached: false, targeted: false }])).toEqual({
       pass: true,
-      line: expect.stringMatching(/^planted bugs caught: 1\/1 reached by this subset; not reached, so not judged: b /),
+      line: expect.stringMatching(/^planted bugs: 1\/1 caught \(2 others target stages not run; not judged/),
     });
-    expect(judged([{ name: 'a', failed: [], reached: true }, { name: 'b', failed: [], reached: false }])).toMatchObject({ pass: false, line: expect.stringContaining('NOT caught: a') });
-    expect(judged([{ name: 'b', failed: [], reached: false }])).toMatchObject({ pass: false, line: expect.stringContaining('none reached, so the run cannot pass') });
+    expect(judged([{ name: 'a', failed: ['forward/m/f64'], reached: true, targeted: true }, { name: 'h', failed: [], reached: false, targeted: true }]).line).toContain('1 not reached by the chosen models: h');
+    expect(judged([{ name: 'a', failed: [], reached: true, targeted: true }, { name: 'b', failed: [], reached: false, targeted: false }])).toMatchObject({ pass: false, line: expect.stringContaining('NOT caught: a') });
+    expect(judged([{ name: 'b', failed: [], reached: false, targeted: false }])).toMatchObject({ pass: false, line: expect.stringContaining('none judged, so the run cannot pass') });
     expect(judged([])).toMatchObject({ pass: false });
   });
+
+  it('--stage collision alone is judged on the bugs its gates target, catches them all and passes', async () => {
+    // Dynamics bugs move the poses that the collision stage and its exact reference share, so they
+    // changed values this stage compares; they are not judged here (their stages did not run).
+    const r = await runSuite({ stages: new Set(['collision']), states: 4, bugStates: 4, seed: 1, python: 'python3', bugs: true });
+    const collisionBugs = Object.entries(BUG_TARGETS).filter(([, s]) => s.includes('collision')).map(([b]) => b);
+    expect(r.bugs.filter((b) => b.reached).map((b) => b.name).sort()).toEqual([...collisionBugs].sort());
+    for (const b of r.bugs.filter((x) => x.reached)) expect(b.failed.some((k) => k.startsWith('collision/')), b.name).toBe(true);
+    for (const name of ['hinge-sign', 'gravity-sign', 'free-quaternion-world-frame']) expect(r.bugs.find((b) => b.name === name)).toMatchObject({ reached: false, targeted: false });
+    expect(runPasses(r)).toBe(true);
+    const others = r.bugs.length - collisionBugs.length;
+    expect(bugVerdict(r)).toMatch(new RegExp(`^planted bugs: ${collisionBugs.length}/${collisionBugs.length} caught \\(${others} others target stages not run`));
+    expect(summarize(r).every((g) => g.bugsJudged === collisionBugs.length)).toBe(true);
+  }, 600_000);
 
   it('an unknown --model is a usage error listing the models', async () => {
     await expect(validateCommand.run([], { model: ['nope', 'arm7'] })).rejects.toThrow(/--model: 'nope' is not a model of the suite \(models: arm7, .*double-pendulum, humanoid-tree/);
@@ -194,7 +210,7 @@ describe('gates', () => {
       spy.mockRestore();
     }
     const j = JSON.parse(text) as { stages: Record<string, unknown>[]; bugs: { name: string; caught: boolean; stages: string[] }[]; pass: boolean };
-    expect(Object.keys(j.stages[0]).sort()).toEqual(['bugsCaught', 'bugsPlanted', 'compared', 'model', 'precision', 'skipped', 'stage', 'status', 'worstRatio']);
+    expect(Object.keys(j.stages[0]).sort()).toEqual(['bugsCaught', 'bugsJudged', 'bugsPlanted', 'compared', 'model', 'precision', 'skipped', 'stage', 'status', 'worstRatio']);
     expect(Number(j.stages[0].compared) + Number(j.stages[0].skipped)).toBe(64); // arm7 f32: 64 states of qacc
     // Every planted bug is listed with whether it was caught and by which stages.
     expect(j.bugs.length).toBe(j.stages[0].bugsPlanted);
@@ -203,15 +219,17 @@ describe('gates', () => {
     expect(j.stages.every((s) => s.stage === 'forward' && s.status === 'PASS')).toBe(true);
     const planted = bugAddon().plantedBugs!().length + SENSOR_BUGS.length; // native + TypeScript (sensors)
     expect(j.stages[0].bugsPlanted).toBe(planted);
-    // forward alone never runs the integrators: the subset is judged on the bugs it reaches, and says which it cannot.
-    const bugs = (j as unknown as { bugSummary: { planted: number; reached: number; caught: number; notReached: string[] } }).bugSummary;
+    // forward alone never runs the integrators: the subset is judged on the bugs its stage targets, and says which it is not.
+    const bugs = (j as unknown as { bugSummary: { planted: number; reached: number; caught: number; notReached: string[]; notTargeted: string[] } }).bugSummary;
     expect(bugs.notReached).toEqual(expect.arrayContaining(['rk4-weight', 'verlet-stale-acceleration', 'torque-one-step-late']));
+    expect(bugs.notTargeted).toEqual(expect.arrayContaining(['rk4-weight', 'verlet-stale-acceleration', 'torque-one-step-late']));
     expect(bugs.notReached).not.toContain('gravity-sign');
     expect(bugs.reached + bugs.notReached.length).toBe(planted);
     expect(bugs.caught).toBe(bugs.reached);
+    expect(j.stages.every((s) => s.bugsJudged === bugs.reached)).toBe(true);
     expect(j.pass).toBe(true);
     expect(code).toBe(0);
-    expect(readFileSync(join(out, 'summary.md'), 'utf8')).toMatch(/rk4-weight +\| not reached by this subset/);
+    expect(readFileSync(join(out, 'summary.md'), 'utf8')).toMatch(/rk4-weight +\| not judged: its target stages did not run/);
     expect(readFileSync(join(out, 'summary.md'), 'utf8')).toContain('| forward');
     expect(existsSync(join(out, 'forward.csv'))).toBe(true);
     expect(existsSync(join(out, 'forward-f32-error-vs-bar.svg'))).toBe(true);

@@ -77,13 +77,22 @@ export const validateCommand: CommandSpec = {
     const pass = runPasses(result);
     await writeReport(result, out, force);
     if (json) {
-      const stages = gates.map((g) => ({ stage: g.stage, model: g.model, precision: g.precision, status: g.status, worstRatio: g.worstRatio, compared: g.compared, skipped: g.skipped, bugsPlanted: g.bugsPlanted, bugsCaught: g.bugsCaught }));
-      // Each planted bug: reached by this run or not, caught or not, and by which stages (gates as stage/model/precision).
-      const bugs = result.bugs.map((b) => ({ name: b.name, reached: b.reached, caught: b.reached && b.failed.length > 0, stages: [...new Set(b.failed.map((k) => k.split('/')[0]))], gates: b.failed }));
-      const bugSummary = { planted: result.bugs.length, reached: result.bugs.filter((b) => b.reached).length, caught: result.bugs.filter((b) => b.reached && b.failed.length).length, notReached: unreachedBugs(result) };
+      const stages = gates.map((g) => ({ stage: g.stage, model: g.model, precision: g.precision, status: g.status, worstRatio: g.worstRatio, compared: g.compared, skipped: g.skipped, bugsPlanted: g.bugsPlanted, bugsJudged: g.bugsJudged, bugsCaught: g.bugsCaught }));
+      // Each planted bug: judged by this run or not ("reached"), whether a stage run targets it, caught
+      // or not, and by which stages (gates as stage/model/precision).
+      const bugs = result.bugs.map((b) => ({ name: b.name, reached: b.reached, targeted: b.targeted, caught: b.reached && b.failed.length > 0, stages: [...new Set(b.failed.map((k) => k.split('/')[0]))], gates: b.failed }));
+      const bugSummary = {
+        planted: result.bugs.length,
+        reached: result.bugs.filter((b) => b.reached).length,
+        caught: result.bugs.filter((b) => b.reached && b.failed.length).length,
+        notReached: unreachedBugs(result),
+        notTargeted: result.bugs.filter((b) => !b.targeted).map((b) => b.name),
+        ...(result.bugTableStale?.length ? { bugTableStale: result.bugTableStale } : {}),
+      };
       process.stdout.write(`${JSON.stringify({ stages, bugs, bugSummary, pass }, null, 2)}\n`);
     } else {
-      process.stdout.write(textTable(['stage', 'model', 'prec', 'status', 'worst/bar', 'compared', 'skipped', 'bugs'], gates.map((g) => [g.stage, g.model, g.precision, g.status, formatSig(g.worstRatio, 3), String(g.compared), String(g.skipped), `${g.bugsCaught}/${g.bugsPlanted}`])));
+      // bugs: caught by this gate / judged by this run (a subset is judged only on the bugs its stages target)
+      process.stdout.write(textTable(['stage', 'model', 'prec', 'status', 'worst/bar', 'compared', 'skipped', 'bugs caught/judged'], gates.map((g) => [g.stage, g.model, g.precision, g.status, formatSig(g.worstRatio, 3), String(g.compared), String(g.skipped), `${g.bugsCaught}/${g.bugsJudged}`])));
       const slowest = result.timings.slice(0, 4).map((t) => `${t.phase} ${t.group} ${t.seconds.toFixed(0)} s`).join(', ');
       process.stdout.write(`time: ${slowest} (summary.md lists every phase)\n`);
       process.stdout.write(`${bugVerdict(result)}; ${result.seconds.toFixed(1)} s; ${pass ? 'PASS' : 'FAIL'}\n`);

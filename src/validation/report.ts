@@ -11,6 +11,7 @@ import { formatSig, markdownTable } from '../reports/table.js';
 import { F32_FACTOR, F32_ILL_CONDITIONED, F64_BAR } from './metrics.js';
 import { F32_PERTURBATIONS, F32_RUN_PERTURBATIONS } from './states.js';
 import { bugVerdict, runPasses, summarize, type SuiteResult } from './suite.js';
+import { bugTargets } from './bug-targets.js';
 import { STAGES, type CheckRow } from './types.js';
 
 const COLUMNS = ['model', 'precision', 'state', 't', 'field', 'error', 'stateFloor', 'floor', 'factor', 'bar', 'status', 'note'] as const;
@@ -39,17 +40,23 @@ export function summaryMarkdown(r: SuiteResult): string {
   lines.push('## Gates', '');
   lines.push(
     markdownTable(
-      ['stage', 'model', 'precision', 'status', 'worst error / bar', 'worst field', 'compared', 'skipped', 'bugs caught / planted'],
-      gates.map((g) => [g.stage, g.model, g.precision, g.status, formatSig(g.worstRatio, 3), g.worstField, String(g.compared), String(g.skipped), `${g.bugsCaught} / ${g.bugsPlanted}`]),
+      ['stage', 'model', 'precision', 'status', 'worst error / bar', 'worst field', 'compared', 'skipped', 'bugs caught / judged'],
+      gates.map((g) => [g.stage, g.model, g.precision, g.status, formatSig(g.worstRatio, 3), g.worstField, String(g.compared), String(g.skipped), `${g.bugsCaught} / ${g.bugsJudged}`]),
     ),
   );
   if (r.bugs.length) {
     lines.push('## Planted bugs', '');
-    lines.push(`Swept with the bug build at f64 on the first ${r.options.bugStates} states of each model (same bars); the real gates above ran in full on the normal engine.`, '');
+    lines.push(`Swept with the bug build at f64 on the first ${r.options.bugStates} states of each model (same bars); the real gates above ran in full on the normal engine. A subset is judged only on the bugs its stages target (src/validation/bug-targets.ts: the stages that catch each bug in the full suite).`, '');
     lines.push(
       markdownTable(
-        ['bug', 'caught', 'stages that failed', 'gates failed'],
-        r.bugs.map((b) => [b.name, !b.reached ? 'not reached by this subset' : b.failed.length ? 'yes' : 'NO (broken gate)', [...new Set(b.failed.map((k) => k.split('/')[0]))].join(', '), String(b.failed.length)]),
+        ['bug', 'caught', 'target stages', 'stages that failed', 'gates failed'],
+        r.bugs.map((b) => [
+          b.name,
+          b.reached ? (b.failed.length ? 'yes' : 'NO (broken gate)') : b.targeted ? 'not judged: not reached by the chosen models' : 'not judged: its target stages did not run',
+          (bugTargets(b.name) ?? ['(every stage)']).join(', '),
+          [...new Set(b.failed.map((k) => k.split('/')[0]))].join(', '),
+          String(b.failed.length),
+        ]),
       ),
     );
     lines.push(`${bugVerdict(r)}.`, '');

@@ -22,6 +22,7 @@ import { contactTrajectoryReference, contactTrajectoryRows, type ContactTrajecto
 import { importReference, importRows, type ImportReference } from './import/stage.js';
 import { IMPORT_BUGS, setImportBug } from '../import/bugs.js';
 import { StageClock, type StageTiming } from './clock.js';
+import { tableMismatches, targetedBy } from './bug-targets.js';
 
 export interface SuiteOptions {
   stages: ReadonlySet<StageName>;
@@ -42,10 +43,13 @@ export interface BugOutcome {
   name: string;
   /** Gates ("stage/model/precision") the bug made fail. */
   failed: string[];
-  /** Whether the bug changed anything this run compares (always true for the full suite, which
-   *  must reach every bug). A subset (some stages or models) that never executes the bug's code,
-   *  or whose models hide it (a hinge sign on a model without hinges), cannot be judged on it. */
+  /** Whether this run is judged on the bug (always true for the full suite, which must catch every
+   *  bug): a subset is judged on a bug it caught, or on one that a stage it ran targets
+   *  (bug-targets.ts) and that changed a value it compares. A subset runs no stage that can catch
+   *  the other bugs, or its models hide them (a hinge sign on a model without hinges). */
   reached: boolean;
+  /** Whether one of the run's stages targets the bug (bug-targets.ts). */
+  targeted: boolean;
 }
 
 export interface SuiteResult {
@@ -58,6 +62,9 @@ export interface SuiteResult {
   collision?: { pairs: number; scatter: ScatterPoint[] };
   /** The contact stages' measurements for the report (20-iteration errors, incline, dominoes), when they ran. */
   contact?: { states: ContactStateSummary[]; incline: InclineSummary[]; domino: DominoSummary[] };
+  /** Full runs: bugs a stage that bug-targets.ts declares for them did not catch (the table is
+   *  out of date: a subset of that stage would fail). */
+  bugTableStale?: string[];
   seconds: number;
   /** Seconds per phase (references, engine, planted bugs) and group of stages, largest first. */
   timings: StageTiming[];
@@ -262,7 +269,7 @@ export async function runSuite(o: SuiteOptions): Promise<SuiteResult> {
     const full = isFullSuite(o);
     clock.phase = 'planted bugs';
     try {
-      // A subset is judged on the bugs it reaches: those that change any value it compares,
+      // A subset is judged on the bugs its stages target that change any value it compares,
       // against the same sweep (same build, states and scales) with no bug set.
       let control = new Map<string, number>();
       if (!full) {
@@ -273,8 +280,7 @@ export async function runSuite(o: SuiteOptions): Promise<SuiteResult> {
         log(`planted bug: ${name}`);
         bugs.setBug(name);
         const rows = runGates(refs, o, 'f64', bugs, o.bugStates, null, clock);
-        const reached = full || changedRows(rows, control) > 0;
-        result.bugs.push({ name, failed: [...new Set(rows.filter((r) => r.status === 'fail').map(gateKey))], reached });
+        result.bugs.push(outcome(name, rows, o.stages, full, () => changedRows(rows, control) > 0));
       }
     } finally {
       bugs.setBug('none');
@@ -287,8 +293,7 @@ export async function runSuite(o: SuiteOptions): Promise<SuiteResult> {
         log(`planted bug: ${name}`);
         setPlantedSensorBug(name);
         const rows = sensorsRun ? clock.time('sensors', () => sensorRows('f64', engineAddon(), { seed: o.seed })) : [];
-        const reached = (full && sensorsRun) || changedRows(rows, control) > 0;
-        result.bugs.push({ name, failed: [...new Set(rows.filter((r) => r.status === 'fail').map(gateKey))], reached });
+        result.bugs.push(outcome(name, rows, o.stages, full && sensorsRun, () => changedRows(rows, control) > 0));
       }
     } finally {
       setPlantedSensorBug('none');
@@ -302,17 +307,28 @@ export async function runSuite(o: SuiteOptions): Promise<SuiteResult> {
           log(`planted bug: ${name}`);
           setImportBug(name);
           const rows = clock.time('import', () => importRows(imports, engineAddon()));
-          const reached = full || changedRows(rows, control) > 0;
-          result.bugs.push({ name, failed: [...new Set(rows.filter((r) => r.status === 'fail').map(gateKey))], reached });
+          result.bugs.push(outcome(name, rows, o.stages, full, () => changedRows(rows, control) > 0));
         }
       } finally {
         setImportBug('none');
       }
     }
   }
+  if (o.bugs && isFullSuite(o)) {
+    const caughtBy = new Map(result.bugs.map((b) => [b.name, [...new Set(b.failed.map((k) => k.split('/')[0] as StageName))]]));
+    result.bugTableStale = tableMismatches(caughtBy);
+  }
   result.seconds = (performance.now() - t0) / 1000;
   result.timings = clock.entries();
   return result;
+}
+
+/** One bug's sweep: the gates it failed, and whether the run is judged on it. `judgedAnyway`: the
+ *  full suite (judged on every bug); `changed`: whether the bug moved any value compared. */
+function outcome(name: string, rows: readonly CheckRow[], stages: ReadonlySet<StageName>, judgedAnyway: boolean, changed: () => boolean): BugOutcome {
+  const failed = [...new Set(rows.filter((r) => r.status === 'fail').map(gateKey))];
+  const targeted = targetedBy(name, stages);
+  return { name, failed, reached: judgedAnyway || failed.length > 0 || (targeted && changed()), targeted };
 }
 
 /** Whether the run covers every stage and model (then every planted bug must be caught). */
@@ -343,6 +359,8 @@ export interface GateSummary {
   skipped: number;
   worstField: string;
   bugsPlanted: number;
+  /** The planted bugs this run is judged on (all of them in the full suite; see BugOutcome.reached). */
+  bugsJudged: number;
   bugsCaught: number;
 }
 
@@ -354,7 +372,7 @@ export function summarize(r: SuiteResult): GateSummary[] {
     const k = gateKey(row);
     let g = gates.get(k);
     if (!g) {
-      g = { stage: row.stage, model: row.model, precision: row.precision, status: 'PASS', worstRatio: 0, compared: 0, skipped: 0, worstField: '', bugsPlanted: r.bugs.length, bugsCaught: 0 };
+      g = { stage: row.stage, model: row.model, precision: row.precision, status: 'PASS', worstRatio: 0, compared: 0, skipped: 0, worstField: '', bugsPlanted: r.bugs.length, bugsJudged: r.bugs.filter((b) => b.reached).length, bugsCaught: 0 };
       gates.set(k, g);
     }
     if (row.status === 'skip') {
@@ -379,25 +397,29 @@ export function summarize(r: SuiteResult): GateSummary[] {
 /** Bugs this run reached that no gate caught: each is a broken gate and fails the suite. */
 export const uncaughtBugs = (r: SuiteResult) => r.bugs.filter((b) => b.reached && b.failed.length === 0).map((b) => b.name);
 
-/** Bugs this subset never reached (it is not judged on them; the full suite reaches every bug). */
+/** Bugs this subset is not judged on: no stage it ran targets them, or its models never reach them. */
 export const unreachedBugs = (r: SuiteResult) => r.bugs.filter((b) => !b.reached).map((b) => b.name);
 
-/** Whether the run passes: every gate passes, every reached planted bug is caught, and at least one
- *  bug was reached (a run that reaches none has not shown that its checks can fail). */
+/** Whether the run passes: every gate passes, every judged planted bug is caught, and it is judged
+ *  on at least one bug (a run judged on none has not shown that its checks can fail). */
 export const runPasses = (r: SuiteResult) => suitePasses(r) && r.bugs.some((b) => b.reached);
 
-/** One line on the planted bugs: how many were caught, and which this subset could not reach. */
+/** One line on the planted bugs: how many of those the run is judged on were caught, and why the
+ *  others are not judged (e.g. "planted bugs: 6/6 caught (30 others target stages not run)"). */
 export function bugVerdict(r: SuiteResult): string {
   if (!r.bugs.length) return 'planted bugs: not swept (--skip-bugs), so the run cannot pass';
-  const reached = r.bugs.filter((b) => b.reached);
+  const judged = r.bugs.filter((b) => b.reached);
   const missed = uncaughtBugs(r);
-  const unreached = unreachedBugs(r);
-  let line = `planted bugs caught: ${reached.length - missed.length}/${reached.length}${unreached.length ? ' reached by this subset' : ''}`;
-  if (missed.length) line += ` (NOT caught: ${missed.join(', ')})`;
-  if (unreached.length) {
-    line += `; not reached, so not judged: ${unreached.join(', ')} (the selected stages and models never change what these bugs break; run all stages and models to judge them)`;
-    if (!reached.length) line += '; none reached, so the run cannot pass';
-  }
+  const untargeted = r.bugs.filter((b) => !b.reached && !b.targeted).map((b) => b.name);
+  const hidden = r.bugs.filter((b) => !b.reached && b.targeted).map((b) => b.name);
+  let line = `planted bugs: ${judged.length - missed.length}/${judged.length} caught`;
+  const others: string[] = [];
+  if (untargeted.length) others.push(`${untargeted.length} other${untargeted.length === 1 ? '' : 's'} target stages not run`);
+  if (hidden.length) others.push(`${hidden.length} not reached by the chosen models: ${hidden.join(', ')}`);
+  if (others.length) line += ` (${others.join('; ')}; not judged: run all stages and models to judge every bug)`;
+  if (missed.length) line += `; NOT caught: ${missed.join(', ')}`;
+  if (!judged.length) line += '; none judged, so the run cannot pass';
+  if (r.bugTableStale?.length) line += `; bug-targets.ts is out of date, declared stages that did not catch: ${r.bugTableStale.join(', ')}`;
   return line;
 }
 
