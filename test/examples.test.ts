@@ -3,13 +3,13 @@
 // output paths land in that directory. Shortened only where the example is long: run durations,
 // bench budgets (and bench's default copy list, whose 4096-robot MuJoCo model alone takes seconds to
 // compile), validate's state counts. The full `achilles validate` is CI's own step (.ci/run).
-import { spawnSync } from 'node:child_process';
 import { copyFileSync, existsSync, mkdtempSync, readFileSync, symlinkSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, test } from 'vitest';
 import { loadCommands } from '../src/cli/main.js';
 import { ROOT } from './cli-harness.js';
+import { spawnAsync } from './helpers/spawn-async.js';
 
 const readme = readFileSync(join(ROOT, 'README.md'), 'utf8');
 
@@ -47,13 +47,14 @@ describe('every documented example runs as shown', () => {
 
   for (const example of all) {
     const cmd = shortened(example);
-    test.skipIf(cmd === null)(cmd === null ? `${example} — run in full by CI (.ci/run), not here` : example, () => {
+    test.skipIf(cmd === null)(cmd === null ? `${example} — run in full by CI (.ci/run), not here` : example, async () => {
       const dir = mkdtempSync(join(tmpdir(), 'achilles-example-'));
       symlinkSync(join(ROOT, 'scenes'), join(dir, 'scenes'));
       symlinkSync(join(ROOT, 'test'), join(dir, 'test')); // the import fixtures the import examples read
       copyFileSync(join(ROOT, 'README.md'), join(dir, 'README.md')); // `docs --write README.md`
       const line = cmd!.replace(/(^|&& )achilles /g, `$1"${process.execPath}" "${join(ROOT, 'bin', 'achilles.js')}" `);
-      const r = spawnSync('bash', ['-c', `set -o pipefail; ${line}`], { cwd: dir, encoding: 'utf8', env: { ...process.env, CI: '1' } });
+      // Awaited, not spawnSync: some examples run for many seconds, and the worker's event loop must keep turning (issue 23).
+      const r = await spawnAsync('bash', ['-c', `set -o pipefail; ${line}`], { cwd: dir, env: { ...process.env, CI: '1' } });
       expect(r.status, `${cmd}\n${r.stderr}`).toBe(0);
       if (cmd!.includes('--json')) {
         const j = JSON.parse(r.stdout) as { pass?: boolean };
