@@ -68,6 +68,16 @@ describe('a scene controller module runs only when asked', () => {
     expect(m.controller_rate).toBe('every step');
     expect(readFileSync(join(out, 'trace.csv'), 'utf8')).toMatch(/^# controller: .*ctrl\.ts$/m);
 
+    // --controller FILE: a module by name and a regular file, refused as a usage error before anything runs
+    const py = await cli('run', scene, '--controller', join(dir, 'ctrl.py'), '--out', join(dir, 'o2'));
+    expect(py.code).toBe(2);
+    expect(py.stderr).toMatch(/--controller .*ctrl\.py: expected a controller module ending in \.ts, \.mts, \.js or \.mjs/);
+    mkdirSync(join(dir, 'dir.ts'));
+    const folder = await cli('run', scene, '--controller', join(dir, 'dir.ts'), '--out', join(dir, 'o2'));
+    expect(folder.code).toBe(2);
+    expect(folder.stderr).toMatch(/--controller .*dir\.ts: found a directory, not a regular file/);
+    expect(folder.stderr).not.toMatch(/running controller/);
+
     // both flags: one of them is meaningless
     const both = await cli('run', scene, '--allow-controller', '--controller', join(dir, 'ctrl.ts'), '--out', join(dir, 'o2'));
     expect(both.code).toBe(2);
@@ -187,6 +197,9 @@ describe('controller failures stop the run with the controller and where', () =>
     }
     expect(err).toBeInstanceOf(ControllerError);
     expect((err as Error).message).toMatch(new RegExp(`^controller ${join(dir, 'boom.ts').replace(/[.]/g, '\\.')} threw in update\\(\\) at step 2 \\(t = 0\\.020000 s\\): boom\\n    at .*boom\\.ts:5:\\d+`));
+    // its top-level code throwing names the module and the line too
+    writeFileSync(join(dir, 'top.ts'), 'const n: number = 1;\nif (n === 1) throw new RangeError(\'bad setup\');\nexport default () => {};\n');
+    await expect(loadControllerModule(join(dir, 'top.ts'))).rejects.toThrow(/controller .*top\.ts: its top-level code threw: RangeError: bad setup\n    at .*top\.ts:2:\d+/);
   });
 
   it('an exception in a .mjs init() names its line; a syntax error in a .mjs names file:line:column', async () => {

@@ -61,6 +61,9 @@ export async function resolveController(model: ModelDesc, choice: ControllerChoi
 
 const pdName = (terms: number): string => `pd (${terms} term${terms === 1 ? '' : 's'})`;
 
+/** The file names a controller module may have (as a scene's `controller:` accepts). */
+export const MODULE_EXTENSION = /\.(ts|mts|js|mjs)$/;
+
 /** Loads and runs a module's top-level code. Checked first like a scene file (a regular text file,
  *  bounded), and read once: esbuild gets the text, never the path, so a FIFO cannot block it. */
 export async function loadControllerModule(path: string): Promise<Controller> {
@@ -76,7 +79,7 @@ export async function loadControllerModule(path: string): Promise<Controller> {
       const out = await bundle(path, r.text, file);
       writeFileSync(file, out.js);
       code = { path, bundle: { file, map: out.map } };
-      mod = (await import(pathToFileURL(file).href)) as Record<string, unknown>;
+      mod = await runTopLevel(file, code);
     } finally {
       rmSync(dir, { recursive: true, force: true });
     }
@@ -84,7 +87,7 @@ export async function loadControllerModule(path: string): Promise<Controller> {
     // Node runs (and its frames name) the file at its real path, symlinks resolved.
     code = { path: realpathSync(path) };
     try {
-      mod = (await import(pathToFileURL(path).href)) as Record<string, unknown>;
+      mod = await runTopLevel(path, code);
     } catch (e) {
       // Node's SyntaxError for an ES module names no line; esbuild's parser does. (Asked on any
       // failure: a loader in between, vitest's say, may report the syntax error in its own words.)
@@ -102,6 +105,18 @@ export async function loadControllerModule(path: string): Promise<Controller> {
     ...(report ? { report } : {}),
     where: (e: unknown) => moduleFrame(e, code),
   };
+}
+
+/** Imports the module (its top-level code runs); what it throws names the module and the line. */
+async function runTopLevel(file: string, code: ModuleCode): Promise<Record<string, unknown>> {
+  try {
+    return (await import(pathToFileURL(file).href)) as Record<string, unknown>;
+  } catch (e) {
+    const frame = moduleFrame(e, code);
+    if (!frame) throw e;
+    const what = e instanceof Error ? `${e.name === 'Error' ? '' : `${e.name}: `}${e.message}` : String(e);
+    throw new Error(`controller ${code.path}: its top-level code threw: ${what}\n    at ${frame}`, { cause: e });
+  }
 }
 
 interface EsbuildMessage {

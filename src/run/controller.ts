@@ -5,11 +5,13 @@
 // which would show something other than what the scene means. A module's notice is printed before
 // its top-level code runs. The built-in PD controller is data and runs without a flag.
 
+import { resolve } from 'node:path';
 import { UsageError } from '../cli/usage-error.js';
 import type { ModelDesc } from '../engine/model-desc.js';
 import type { Controller } from '../control/controller.js';
 import { ControllerNotAllowedError } from '../control/errors.js';
-import { loadPlannedController, planController, type ControllerPlan } from '../control/load.js';
+import { loadPlannedController, MODULE_EXTENSION, planController, type ControllerPlan } from '../control/load.js';
+import { readControlFile } from '../control/source-file.js';
 import type { ControllerRun } from './metadata.js';
 
 export interface ControllerFlags {
@@ -22,6 +24,7 @@ export function planRunController(scene: string, model: ModelDesc, flags: Contro
   if (flags.controller !== undefined && flags.allowController) {
     throw new UsageError("--allow-controller runs the scene's own controller module and --controller FILE replaces it: give one of them", 'run');
   }
+  if (flags.controller !== undefined) checkControllerFlag(flags.controller);
   if (flags.controller !== undefined && !model.actuators?.length) {
     throw new UsageError(`--controller: ${scene} declares no actuators, so a controller could write no control (add actuators to its joints, docs/scene-format.md, or leave out --controller)`, 'run');
   }
@@ -35,6 +38,14 @@ export function planRunController(scene: string, model: ModelDesc, flags: Contro
       'run',
     );
   }
+}
+
+/** --controller FILE: a module by its extension, and a regular text file (checked before the
+ *  notice and before esbuild or node open it). */
+function checkControllerFlag(file: string): void {
+  if (!MODULE_EXTENSION.test(file)) throw new UsageError(`--controller ${file}: expected a controller module ending in .ts, .mts, .js or .mjs`, 'run');
+  const r = readControlFile(resolve(file), 'a .ts or .js controller module');
+  if ('problem' in r) throw new UsageError(`--controller ${file}: found ${r.problem.found}, expected ${r.problem.expected}`, 'run');
 }
 
 /** Loads the planned controller; a module's notice goes to `notice` before its code runs. */
