@@ -95,6 +95,13 @@ describe('a --config is named, never quoted', () => {
   });
 });
 
+describe('the scene itself', () => {
+  test('a scene whose only top-level keys are typos gets its did-you-mean, at the typo', () => {
+    expectSceneError(() => loadScene(write(dir, 'typo-top.arow', `name: s\nlnks:\n${LINK}`)), 2, 1, 'unknown key `lnks`', 'did you mean `links`?');
+    expectSceneError(() => loadScene(write(dir, 'typo-raw.arow', 'archetyp: a\njoints: []\n')), 1, 1, 'unknown key `archetyp`', 'did you mean `archetype`?');
+  });
+});
+
 describe('values echoed in errors are cut', () => {
   const long = 'v'.repeat(100_000);
   const spaced = 'word '.repeat(20_000);

@@ -5,11 +5,11 @@
 import { isMap } from 'yaml';
 import type { ModelDesc, WorldSettings } from '../engine/model-desc.js';
 import { loadSimConfig } from './config.js';
-import { SceneError } from './errors.js';
+import { SceneError, didYouMean, quote } from './errors.js';
 import { loadEveryday } from './everyday.js';
 import { loadRaw } from './raw.js';
 import { checkEffectiveInertia } from './singular.js';
-import { notAYamlFile, parseYamlFile } from './yaml-read.js';
+import { entries, notAYamlFile, parseYamlFile, type Entry } from './yaml-read.js';
 import { importFile, sniffFormat } from '../import/index.js';
 
 export { SceneError } from './errors.js';
@@ -24,6 +24,8 @@ export interface LoadSceneOptions {
   keyframe?: string;
 }
 
+/** The top-level keys that tell the dialects apart. */
+const DIALECT_KEYS = ['scene', 'links', 'archetype'];
 const SCENE_EXPECTED = 'an everyday scene (`scene:` and `links:`) or a raw archetype (`archetype:` and `joints:`)';
 
 export function loadScene(path: string, opts: LoadSceneOptions = {}): ModelDesc {
@@ -47,8 +49,15 @@ export function loadScene(path: string, opts: LoadSceneOptions = {}): ModelDesc 
   let model: ModelDesc;
   if (isMap(root) && root.has('archetype')) model = loadRaw(pf, file, override, files);
   else if (isMap(root) && (root.has('scene') || root.has('links'))) model = loadEveryday(pf, override, files);
-  // Anything else is said without quoting it: the path may name any file, not only a scene.
-  else throw notAYamlFile(pf, 'scene', ['scene', 'links', 'archetype'], SCENE_EXPECTED) as SceneError;
+  else {
+    // Anything else is said without quoting it: the path may name any file, not only a scene.
+    const notScene = notAYamlFile(pf, 'scene', DIALECT_KEYS, SCENE_EXPECTED);
+    if (notScene) throw notScene;
+    // Keys that are typos of the dialects' own ("did you mean"): at the first of them.
+    const keys = entries(pf.ctx, root, 'scene file');
+    const typo = [...keys.values()].find((e) => didYouMean(e.key, DIALECT_KEYS) !== undefined) as Entry;
+    throw pf.ctx.error(typo.keyNode, 'scene file', `unknown key ${quote(typo.key, 60, '`')}`, SCENE_EXPECTED, didYouMean(typo.key, DIALECT_KEYS));
+  }
   checkEffectiveInertia(model);
   if (opts.config) model.files.push(opts.config);
   return model;
