@@ -1,22 +1,23 @@
 // `achilles bench --vs mujoco` on a scene with shapes adds detection cells (Achilles collide() and
 // its whole step with detection, MuJoCo mj_collision); a scene without shapes gets none. Tiny
 // budget: checks the cells exist with positive rates and ratios, never speed.
-import { execFileSync } from 'node:child_process';
 import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { execFileAsync } from './helpers/spawn-async.js';
 import { benchCommand } from '../src/cli/bench-command.js';
 import { mujocoAddonPath } from '../src/bench/mujoco-native.js';
 
 const out = mkdtempSync(join(tmpdir(), 'achilles-bench-collision-'));
 afterAll(() => rmSync(out, { recursive: true, force: true }));
 
-beforeAll(() => {
+beforeAll(async () => {
   if (!existsSync(mujocoAddonPath())) {
     const root = fileURLToPath(new URL('..', import.meta.url));
-    execFileSync(process.execPath, ['scripts/find-mujoco.mjs', '--build'], { cwd: root, stdio: 'inherit' });
+    // A build of minutes: awaited, so the worker's event loop keeps turning (issue 23).
+    await execFileAsync(process.execPath, ['scripts/find-mujoco.mjs', '--build'], { cwd: root, stdio: 'inherit' });
   }
 }, 300_000);
 

@@ -1,11 +1,11 @@
 // `achilles bench --vs mujoco` end to end on a tiny budget: both engines present, positive rates,
 // ratios filled in, files written. Never checks speed (CI machines vary).
-import { execFileSync } from 'node:child_process';
 import { existsSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { execFileAsync } from './helpers/spawn-async.js';
 import { benchCommand } from '../src/cli/bench-command.js';
 import { mujocoAddonPath } from '../src/bench/mujoco-native.js';
 import { finiteRobotSteps } from '../src/bench/achilles-runner.js';
@@ -17,10 +17,11 @@ import { engineAddon } from '../src/engine/native.js';
 const out = mkdtempSync(join(tmpdir(), 'achilles-bench-'));
 afterAll(() => rmSync(out, { recursive: true, force: true }));
 
-beforeAll(() => {
+beforeAll(async () => {
   if (!existsSync(mujocoAddonPath())) {
     const root = fileURLToPath(new URL('..', import.meta.url));
-    execFileSync(process.execPath, ['scripts/find-mujoco.mjs', '--build'], { cwd: root, stdio: 'inherit' });
+    // A build of minutes: awaited, so the worker's event loop keeps turning (issue 23).
+    await execFileAsync(process.execPath, ['scripts/find-mujoco.mjs', '--build'], { cwd: root, stdio: 'inherit' });
   }
 }, 300_000);
 

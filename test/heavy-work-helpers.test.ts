@@ -109,6 +109,11 @@ describe('execFileAsync', () => {
     expect(e.message).toMatch(/^Command failed: bash -c .* exited with code 3\nbroke/);
   });
 
+  test("stdio 'inherit' passes the output through (a build's progress) and still rejects on failure", async () => {
+    expect(await execFileAsync('true', [], { stdio: 'inherit' })).toBe('');
+    await expect(execFileAsync('bash', failing, { stdio: 'inherit' })).rejects.toMatchObject({ status: 3 });
+  });
+
   test('a command that cannot start rejects with its ENOENT error', async () => {
     await expect(execFileAsync('/nonexistent/achilles-no-such-command')).rejects.toThrow(/ENOENT/);
   });

@@ -1,9 +1,9 @@
 // The native MuJoCo timing addon: builds (here, if needed), times both modes, counts bad steps,
 // surfaces MuJoCo errors as exceptions, and steps bit-identically to the pip Python reference.
-import { execFileSync } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { beforeAll, describe, expect, it } from 'vitest';
+import { execFileAsync } from './helpers/spawn-async.js';
 import { loadMujocoNative, mujocoAddonPath, type MujocoNative } from '../src/bench/mujoco-native.js';
 import { MujocoReference } from '../src/validation/mujoco-ref.js';
 
@@ -19,11 +19,12 @@ function replicate(xml: string, n: number): string {
 }
 
 let mj: MujocoNative;
-beforeAll(() => {
+beforeAll(async () => {
   if (!existsSync(mujocoAddonPath())) {
     // Same command as `npm run build:mujoco` (cmake-js against the pip wheel's libmujoco).
     const root = fileURLToPath(new URL('..', import.meta.url));
-    execFileSync(process.execPath, ['scripts/find-mujoco.mjs', '--build'], { cwd: root, stdio: 'inherit' });
+    // A build of minutes: awaited, so the worker's event loop keeps turning (issue 23).
+    await execFileAsync(process.execPath, ['scripts/find-mujoco.mjs', '--build'], { cwd: root, stdio: 'inherit' });
   }
   mj = loadMujocoNative();
 }, 300_000);
