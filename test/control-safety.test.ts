@@ -127,6 +127,8 @@ describe('controller and PD-target files are checked like scene files, at the sc
     execFileSync('mkfifo', [join(dir, 'pipe.csv')]);
     expect(() => loadScene(scene('pipe.csv'))).toThrow(/pd\.arow:5:\d+: .*a FIFO \(named pipe\), not a regular file/);
     expect(() => loadScene(scene(dir))).toThrow(/pd\.arow:5:\d+: .*a directory, not a regular file/);
+    writeFileSync(join(dir, 'big.csv'), `time,a\n${'0,0\n'.repeat(600_000)}`);
+    expect(() => loadScene(scene('big.csv'))).toThrow(/pd\.arow:5:\d+: .*big\.csv: a file of 2\.\d MiB, expected a CSV file with a `time` column \(a regular text file of at most 2 MiB\)/);
     // A file that is not a target table (the issue's /etc/passwd): named, its content never shown.
     writeFileSync(join(dir, 'passwd'), 'root:x:0:0:SECRET-HOME:/root:/bin/bash\ndaemon:x:1:1::/usr/sbin:/usr/sbin/nologin\n');
     let message = '';
