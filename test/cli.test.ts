@@ -1,10 +1,10 @@
 // The CLI framework: every kind of bad flag gives its message and exit code 2, scene errors keep
 // their FILE:LINE:COL form, help and docs come from the command table, README's reference is
 // what `achilles docs` prints, and the README's API example really runs.
-import { spawnSync } from 'node:child_process';
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, test } from 'vitest';
+import { spawnAsync } from './helpers/spawn-async.js';
 import { isMissing, loadCommands } from '../src/cli/main.js';
 import { extractReference, referenceMarkdown } from '../src/cli/docs.js';
 import { cli, ROOT, SCENES, tempDir } from './cli-harness.js';
@@ -130,14 +130,14 @@ describe('export --mjcf', () => {
     const r = await cli('export', DP, '--mjcf', '--copies', '3', '--out', out);
     expect(r.code).toBe(0);
     expect(readFileSync(out, 'utf8')).toContain('<mujoco');
-    const py = spawnSync('python3', ['-c', 'import sys, mujoco; m = mujoco.MjModel.from_xml_path(sys.argv[1]); print(m.nq, m.nv, m.nbody)', out], { encoding: 'utf8' });
+    const py = await spawnAsync('python3', ['-c', 'import sys, mujoco; m = mujoco.MjModel.from_xml_path(sys.argv[1]); print(m.nq, m.nv, m.nbody)', out]);
     expect(py.stderr).toBe('');
     expect(py.stdout.trim()).toBe('6 6 7'); // 3 copies x 2 hinges; world + 6 bodies
   });
 });
 
 describe('the README', () => {
-  test('its TypeScript API example runs and prints one line per robot', () => {
+  test('its TypeScript API example runs and prints one line per robot', async () => {
     const readme = readFileSync(join(ROOT, 'README.md'), 'utf8');
     const block = /## TypeScript API[\s\S]*?```ts\n([\s\S]*?)```/.exec(readme)?.[1];
     expect(block).toBeDefined();
@@ -145,7 +145,7 @@ describe('the README', () => {
     const file = join(dir, 'example.ts');
     // The example imports the published paths (dist/); point them at the sources here.
     writeFileSync(file, block!.replaceAll('achilles-sim/dist/', `${ROOT}/src/`));
-    const r = spawnSync(process.execPath, ['--import', 'tsx', file], { cwd: ROOT, encoding: 'utf8' });
+    const r = await spawnAsync(process.execPath, ['--import', 'tsx', file], { cwd: ROOT });
     expect(r.stderr).toBe('');
     const lines = r.stdout.trim().split('\n');
     expect(lines).toHaveLength(8);
@@ -165,32 +165,33 @@ describe('the README', () => {
 
 describe('the installed command: bin/achilles.js over dist/ (built by npm run build:ts, which npm ci runs)', () => {
   const bin = join(ROOT, 'bin', 'achilles.js');
-  const node = (args: string[], input?: string) => spawnSync(process.execPath, [bin, ...args], { cwd: ROOT, encoding: 'utf8', input });
+  // Awaited child processes, not spawnSync: the worker's event loop keeps turning meanwhile (issue 23).
+  const node = (args: string[], input?: string) => spawnAsync(process.execPath, [bin, ...args], { cwd: ROOT, input });
 
   test('dist/ is built', () => {
     // If this fails: npm run build:ts
     expect(existsSync(join(ROOT, 'dist', 'cli', 'main.js'))).toBe(true);
   });
 
-  test('--version prints the package version', () => {
-    const r = node(['--version']);
+  test('--version prints the package version', async () => {
+    const r = await node(['--version']);
     expect(r.status).toBe(0);
     expect(r.stdout.trim()).toBe(JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')).version);
   });
 
-  test('a usage error exits 2 and a missing scene 1, with their messages', () => {
-    const u = node(['run', join(SCENES, 'double-pendulum.arow'), '--integrator', 'rk5']);
+  test('a usage error exits 2 and a missing scene 1, with their messages', async () => {
+    const u = await node(['run', join(SCENES, 'double-pendulum.arow'), '--integrator', 'rk5']);
     expect(u.status).toBe(2);
     expect(u.stderr).toContain("--integrator: 'rk5' is not one of euler, verlet, midpoint, rk4");
-    const m = node(['export', 'no-such.arow', '--mjcf']);
+    const m = await node(['export', 'no-such.arow', '--mjcf']);
     expect(m.status).toBe(1);
     expect(m.stderr).toBe('no-such.arow:1:1: file: found no such file (ENOENT), expected a readable YAML file\n');
   });
 
-  test('a reader closing the pipe early is not a crash', () => {
+  test('a reader closing the pipe early is not a crash', async () => {
     // Far more than a pipe buffer (64 KiB), so the writer really meets the closed pipe.
     const cmd = `set -o pipefail; "${process.execPath}" "${bin}" export scenes/double-pendulum.arow --mjcf --copies 5000 | head -1`;
-    const r = spawnSync('bash', ['-c', cmd], { cwd: ROOT, encoding: 'utf8' });
+    const r = await spawnAsync('bash', ['-c', cmd], { cwd: ROOT });
     expect(r.stdout).toBe('<mujoco model="double-pendulum">\n');
     expect(r.stderr).toBe('');
     expect(r.status).toBe(0);

@@ -3,8 +3,8 @@
 // an exclude), all shapes overlapping with a large margin, so mj_collision reports exactly the
 // pairs its filters keep.
 
-import { spawnSync } from 'node:child_process';
 import { describe, expect, it } from 'vitest';
+import { spawnAsync } from './helpers/spawn-async.js';
 import { filterRulesModel, mujocoCandidatePairs, weldBodies } from '../src/validation/collision/filter.js';
 
 const model = filterRulesModel();
@@ -38,9 +38,10 @@ describe('MuJoCo filter rules in TS', () => {
     expect(weldBodies({ bodies })).toEqual([0, 1, 1, 3, 4, -1]);
   });
 
-  it('keeps exactly the pairs MuJoCo collides', () => {
+  it('keeps exactly the pairs MuJoCo collides', async () => {
     const ours = mujocoCandidatePairs({ bodies, shapes, excludes });
-    const r = spawnSync(process.env.ACHILLES_PYTHON || 'python3', ['-c', PY], { input: MJCF, encoding: 'utf8' });
+    // awaited, not synchronous: the worker's event loop keeps turning meanwhile (issue 23)
+    const r = await spawnAsync(process.env.ACHILLES_PYTHON || 'python3', ['-c', PY], { input: MJCF });
     expect(r.status, r.stderr).toBe(0);
     const theirs = JSON.parse(r.stdout) as [number, number][];
     expect(ours).toEqual(theirs);

@@ -1,9 +1,9 @@
 // The constraint rows and the solve against MuJoCo 3.14 itself, per state (f64): the same scene
 // exported to MJCF, pyramidal cone, warm start off. Rows are matched by content (MuJoCo orders
 // contacts by geom pair). Bars are a few hundred ulps above what was measured (see each line).
-import { execFileSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
+import { execFileAsync } from './helpers/spawn-async.js';
 import { Batch } from '../src/engine/batch.js';
 import { exportMjcf } from '../src/scene/mjcf.js';
 import { contactScene } from './helpers/contact-scene.js';
@@ -14,7 +14,7 @@ interface MjState { J: number[][]; pos: number[]; aref: number[]; R: number[]; D
 const unit = (q: number[]) => { const n = Math.hypot(...q); return q.map((x) => x / n); };
 
 describe('constraint rows and accelerations vs MuJoCo (per state, f64)', () => {
-  it('dry friction, limits and pyramidal contacts of spheres, a capsule and a box on a plane: J, dist, aref, R, D, forces and qacc', () => {
+  it('dry friction, limits and pyramidal contacts of spheres, a capsule and a box on a plane: J, dist, aref, R, D, forces and qacc', async () => {
     const model = contactScene();
     const b = new Batch(model, { copies: 1, precision: 'f64', lanes: 1 });
     const tolerant = new Batch({ ...model, solver: { ...model.solver!, tolerance: 1e-8 } }, { copies: 1, precision: 'f64', lanes: 1 });
@@ -30,7 +30,8 @@ describe('constraint rows and accelerations vs MuJoCo (per state, f64)', () => {
     const joints = Object.fromEntries(model.bodies.filter((x) => x.range || x.frictionloss).map((x) => [x.name, { ...(x.range ? { range: x.range } : {}), ...(x.limit ?? {}), ...(x.frictionloss ? { frictionloss: x.frictionloss } : {}) }]));
     const script = fileURLToPath(new URL('./helpers/contact_ref.py', import.meta.url));
     const req = { xml: exportMjcf(model, { contacts: true }), impratio: model.solver!.impratio, geoms, joints, states, cg: 20 };
-    const ref = JSON.parse(execFileSync('python3', [script], { input: JSON.stringify(req), maxBuffer: 1 << 26 }).toString()) as { states: MjState[] };
+    // awaited, not synchronous: the worker's event loop keeps turning meanwhile (issue 23)
+    const ref = JSON.parse(await execFileAsync('python3', [script], { input: JSON.stringify(req) })) as { states: MjState[] };
     const worst = { J: 0, dist: 0, aref: 0, R: 0, D: 0, force: 0, qacc: 0, smooth: 0, cg20: 0, cg20tol: 0 };
     let rows = 0;
     states.forEach((st, k) => {

@@ -2,8 +2,8 @@
 // damping on shapes; range and limit on joints; world.solver): read into ModelDesc, each mistake a
 // SceneError at its node, and the MJCF export handing MuJoCo the same settings (read back from
 // MuJoCo's compiled model).
-import { spawnSync } from 'node:child_process';
 import { describe, expect, test } from 'vitest';
+import { spawnAsync } from './helpers/spawn-async.js';
 import { exportMjcf, loadScene } from '../src/scene/index.js';
 import { physicalSolref, solrefToPhysical } from '../src/scene/contact-settings.js';
 import { expectSceneError, tempDir, write } from './helpers/scene.js';
@@ -105,13 +105,14 @@ print(json.dumps(dict(
 `;
 
 describe('MJCF export', () => {
-  test('MuJoCo compiles the same solref, solimp, condim, range, limit settings and solver options', () => {
+  test('MuJoCo compiles the same solref, solimp, condim, range, limit settings and solver options', async () => {
     const m = load(
       'x.arow',
       scene(`${HINGE}, range: [-0.5, 1.25], limit: { solref: [0.03, 0.7], solimp: [0.8, 0.9, 0.01, 0.3, 2], margin: 0.01 }`, ', solref: [-5000, -40], solimp: [0.8, 0.99, 0.002, 0.4, 3], condim: 1', ', solver: { iterations: 50, impratio: 2 }'),
     );
     const xml = write(dir, 'x.xml', exportMjcf(m, { contacts: true }));
-    const r = spawnSync(process.env.ACHILLES_PYTHON || 'python3', ['-c', PY, xml], { encoding: 'utf8' });
+    // awaited, not synchronous: the worker's event loop keeps turning meanwhile (issue 23)
+    const r = await spawnAsync(process.env.ACHILLES_PYTHON || 'python3', ['-c', PY, xml]);
     expect(r.status, r.stderr).toBe(0);
     const mj = JSON.parse(r.stdout);
     // geoms: the world plane first (static shapes under worldbody), then the link's sphere
