@@ -1,10 +1,10 @@
 // MJCF export checked against MuJoCo itself (python `mujoco` module): the exported model has the
 // engine's q/v layout and masses, and reproduces the README's initial accelerations.
-import { spawnSync } from 'node:child_process';
 import { mkdtempSync, readdirSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { describe, expect, test } from 'vitest';
+import { beforeAll, describe, expect, test } from 'vitest';
+import { spawnAsync } from './helpers/spawn-async.js';
 import { coordinateLayout, type ModelDesc } from '../src/engine/model-desc.js';
 import { Batch } from '../src/engine/batch.js';
 import { exportMjcf, loadScene } from '../src/scene/index.js';
@@ -67,13 +67,15 @@ interface MjResult {
 }
 
 const dir = mkdtempSync(join(tmpdir(), 'achilles-mjcf-'));
-function mujoco(models: { model: ModelDesc; copies?: number; contacts?: boolean; approximateRounded?: boolean }[]): MjResult[] {
+// Awaited, not spawnSync: MuJoCo's Python start and compile take seconds, and the worker's event loop
+// must keep turning meanwhile (issue 23).
+async function mujoco(models: { model: ModelDesc; copies?: number; contacts?: boolean; approximateRounded?: boolean }[]): Promise<MjResult[]> {
   const paths = models.map(({ model, copies, contacts, approximateRounded }, i) => {
     const p = join(dir, `${model.name}-${i}.xml`);
     writeFileSync(p, exportMjcf(model, { copies, contacts, approximateRounded }));
     return p;
   });
-  const r = spawnSync('python3', ['-c', PY, ...paths], { encoding: 'utf8' });
+  const r = await spawnAsync('python3', ['-c', PY, ...paths]);
   if (r.status !== 0) throw new Error(`python/mujoco failed: ${r.stderr}`);
   return JSON.parse(r.stdout) as MjResult[];
 }
@@ -84,7 +86,10 @@ const shared = ['two_joint_arm', 'two_joint_arm_small_swing', 'three_joint_arm',
 
 describe('MJCF export loads in MuJoCo with the engine layout', () => {
   const models = [...bundled.map((f) => loadScene(f)), ...shared.map((f) => loadScene(f, { config: CONFIG })), ...shared.map((f) => loadScene(f))];
-  const results = mujoco(models.map((model) => ({ model })));
+  let results: MjResult[];
+  beforeAll(async () => {
+    results = await mujoco(models.map((model) => ({ model })));
+  });
   models.forEach((model, i) => {
     test(`${model.files[0]}${model.files.length > 1 ? ' + config' : ''}`, () => {
       const r = results[i];
@@ -109,7 +114,10 @@ describe('MuJoCo reproduces the README initial accelerations (to 1e-6 relative)'
     ['three_joint_arm', [13.5412583, -19.6149204, 9.6031511]],
     ['asymmetric_two_joint_arm', [8.6695878, 0]],
   ];
-  const results = mujoco(cases.map(([f]) => ({ model: loadScene(`${SHARED}/${f}.arow`, { config: CONFIG }) })));
+  let results: MjResult[];
+  beforeAll(async () => {
+    results = await mujoco(cases.map(([f]) => ({ model: loadScene(`${SHARED}/${f}.arow`, { config: CONFIG }) })));
+  });
   cases.forEach(([f, want], i) => {
     test(f, () => {
       const got = results[i].qacc;
@@ -125,7 +133,11 @@ describe('MuJoCo reproduces the README initial accelerations (to 1e-6 relative)'
 describe('free joint and copies', () => {
   const box = loadScene('scenes/spinning-box.arow');
   const arm = loadScene(`${SHARED}/two_joint_arm.arow`, { config: CONFIG });
-  const [rb, r3] = mujoco([{ model: box }, { model: arm, copies: 3 }]);
+  let rb: MjResult;
+  let r3: MjResult;
+  beforeAll(async () => {
+    [rb, r3] = await mujoco([{ model: box }, { model: arm, copies: 3 }]);
+  });
 
   test('spinning box: MuJoCo qacc = Euler equations in the body frame (v = [v_W, ω_B])', () => {
     const [ixx, iyy, izz] = box.bodies[0].inertia;
@@ -146,10 +158,10 @@ describe('free joint and copies', () => {
     }
   });
 
-  test('constant torque goes through achilles_tau', () => {
+  test('constant torque goes through achilles_tau', async () => {
     const m = loadScene(`${SHARED}/two_joint_arm.arow`);
     m.bodies[0].tau = [2];
-    const [r] = mujoco([{ model: m }]);
+    const [r] = await mujoco([{ model: m }]);
     // no gravity: M qacc = tau, M from README section 4 (P+Q+2R, Q+R; Q+R, Q)
     const M = [0.95321, 0.22238, 0.22238, 0.07238];
     const det = M[0] * M[3] - M[1] * M[2];
@@ -168,7 +180,7 @@ describe('shapes as MuJoCo geoms', () => {
     `scene: g\nshapes:\n  - { link: world, type: plane, name: floor, friction: 0.7, margin: 0.01, gap: 0.004 }\nexclude: [[world, a]]\nlinks:\n  - name: a\n    parent: world\n    joint: { type: free }\n    mass: 1\n    inertia: [0.1, 0.1, 0.1]\n    initial: { position: [0, 0, 0.05, 0, 0, 0] }\n    shapes:\n${shapes}`;
   const GEOM = { plane: 0, sphere: 2, capsule: 3, box: 6 };
 
-  test('every kind, pose, friction, filter bits, margin and gap (ours: detect < margin + gap, act <= margin)', () => {
+  test('every kind, pose, friction, filter bits, margin and gap (ours: detect < margin + gap, act <= margin)', async () => {
     const m = loadScene(
       write(
         tmp,
@@ -178,7 +190,7 @@ describe('shapes as MuJoCo geoms', () => {
         ),
       ),
     );
-    const [on, off] = mujoco([{ model: m, contacts: true }, { model: m }]);
+    const [on, off] = await mujoco([{ model: m, contacts: true }, { model: m }]);
     expect(off.contact_disabled).toBe(true);
     expect(on.contact_disabled).toBe(false);
     expect(on.nexclude).toBe(1);
@@ -200,16 +212,16 @@ describe('shapes as MuJoCo geoms', () => {
     g[3].quat.forEach((x, k) => expect(x).toBeCloseTo(q[k], 15));
     // the capsule (radius 0.05, axis at z 0.05) touches the floor, but world–a is excluded; without the exclude it is a contact
     expect(on.ncon).toBe(0);
-    const [open] = mujoco([{ model: { ...m, excludes: [] }, contacts: true }]);
+    const [open] = await mujoco([{ model: { ...m, excludes: [] }, contacts: true }]);
     expect(open.nexclude).toBe(0);
     expect(open.ncon).toBeGreaterThan(0);
     expect(off.ncon).toBe(0);
   });
 
-  test('a rounded box is an error unless approximated; the union is the same solid', () => {
+  test('a rounded box is an error unless approximated; the union is the same solid', async () => {
     const m = loadScene(write(tmp, 'rb.arow', scene('      - { type: rounded-box, half_extents: [0.2, 0.1, 0], radius: 0.02, pos: [0, 0, 0.5] }\n')));
     expect(() => exportMjcf(m)).toThrow(/rounded box, which MuJoCo has no geom for; pass --approximate-rounded/);
-    const [r] = mujoco([{ model: m, approximateRounded: true }]);
+    const [r] = await mujoco([{ model: m, approximateRounded: true }]);
     const pieces = r.geoms.filter((x) => x.name.startsWith('a/rounded-box0_'));
     expect(pieces.length).toBe(roundedBoxPieces([0.2, 0.1, 0], 0.02).length);
     // a flat core: 1 box (grown along z) + 4 edge capsules (2 along x, 2 along y), each z-slab box dropped
@@ -234,9 +246,9 @@ describe('shapes as MuJoCo geoms', () => {
     }
   });
 
-  test('a massless link exports at mjMINVAL scale and MuJoCo agrees with the engine (capsule-arm)', () => {
+  test('a massless link exports at mjMINVAL scale and MuJoCo agrees with the engine (capsule-arm)', async () => {
     const m = loadScene('scenes/capsule-arm.arow');
-    const [r] = mujoco([{ model: m }]);
+    const [r] = await mujoco([{ model: m }]);
     const b = new Batch(m, { copies: 1, precision: 'f64', lanes: 1 });
     b.forward();
     expect(r.qacc.length).toBe(4);
@@ -259,13 +271,13 @@ for dist in [0.025, 0.035, 0.04, 0.05]:
     out.append(dict(dist=dist, ncon=int(d.ncon), force=bool(d.ncon and d.contact.efc_address[0] >= 0)))
 print(json.dumps(out))
 `;
-  test('detected below margin + gap, acting below margin (both summed over the pair)', () => {
+  test('detected below margin + gap, acting below margin (both summed over the pair)', async () => {
     const sphere = (name: string, margin: number, gap: number, x: number) =>
       `  - name: ${name}\n    parent: world\n    joint: { type: free }\n    mass: 1\n    inertia: [0.004, 0.004, 0.004]\n    initial: { position: [${x}, 0, 1, 0, 0, 0] }\n    shapes: [{ type: sphere, radius: 0.1, margin: ${margin}, gap: ${gap} }]\n`;
     const m = loadScene(write(tmp, 's.arow', `scene: s\nworld: { gravity: [0, 0, 0] }\nlinks:\n${sphere('a', 0.01, 0.005, 0)}${sphere('b', 0.02, 0.01, 0.3)}`));
     const xml = join(tmp, 's.xml');
     writeFileSync(xml, exportMjcf(m, { contacts: true }));
-    const r = spawnSync('python3', ['-c', PY_GAP, xml], { encoding: 'utf8' });
+    const r = await spawnAsync('python3', ['-c', PY_GAP, xml]);
     expect(r.status, r.stderr).toBe(0);
     expect(JSON.parse(r.stdout)).toEqual([
       { dist: 0.025, ncon: 1, force: true },
