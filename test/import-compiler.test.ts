@@ -45,7 +45,7 @@ describe('settings that would change the motion are refused at their line', () =
   const dir = mkdtempSync(join(tmpdir(), 'achilles-import-compiler-'));
   const model = (head: string, geom = '<geom size="0.1"/>'): string => `<mujoco>\n  ${head}\n  <worldbody>\n    <body>\n      <joint/>\n      ${geom}\n    </body>\n  </worldbody>\n</mujoco>\n`;
   test.each([
-    ['flag contact="disable"', model('<option><flag contact="disable"/></option>'), 2, /flag contact: found "disable", which changes the motion/],
+    ['flag filterparent="disable"', model('<option><flag filterparent="disable"/></option>'), 2, /flag filterparent: found "disable", which changes the motion/],
     ['flag eulerdamp="disable"', model('<option><flag eulerdamp="disable"/></option>'), 2, /flag eulerdamp/],
     ['flag override="enable"', model('<option><flag override="enable"/></option>'), 2, /flag override/],
     ['a flag value that is not enable/disable', model('<option><flag limit="off"/></option>'), 2, /one of enable, disable/],

@@ -101,6 +101,9 @@ export interface IrModel {
   /** Geoms of the world body (static). */
   worldGeoms: IrGeom[];
   option: { timestep: number; gravity: Vec3; integrator: 'euler' | 'rk4'; iterations: number; impratio: number };
+  /** MJCF <flag>s that switch off a feature (contact, limit, ...), each with its attribute; applied
+   *  to the model once it is read (mjcf-flags.ts applyDisableFlags). */
+  disabled?: { flag: DisableFlag; source: SourceSpan }[];
   actuators: IrActuator[];
   /** Fixed tendons (absent: none). */
   tendons?: IrTendon[];
@@ -124,6 +127,8 @@ export interface IrKey {
   /** Where each given attribute is, for errors and notes. */
   at: { time?: SourceSpan; qpos?: SourceSpan; qvel?: SourceSpan; ctrl?: SourceSpan };
 }
+
+export type DisableFlag = 'constraint' | 'contact' | 'limit' | 'frictionloss' | 'spring' | 'damper';
 
 export type NoteKind = 'approximated' | 'dropped' | 'skipped' | 'as-mujoco';
 

@@ -4,8 +4,7 @@
 // (mjtDisableBit: on unless disabled; mjtEnableBit: off unless enabled); a flag at its default is
 // no change at all.
 
-import type { IrModel } from './ir.js';
-import type { ImportNote } from './ir.js';
+import type { DisableFlag, ImportNote, IrModel } from './ir.js';
 import { quote } from '../scene/errors.js';
 import type { Reader } from './read-attrs.js';
 import type { XmlAttr, XmlElement } from './xml.js';
@@ -75,10 +74,55 @@ export function readFlags(r: Reader, f: XmlElement, ir: IrModel, note: Note): vo
       note('skipped', a, `flag ${k}="${v}" is MuJoCo's default: no change`);
     } else if (k === 'gravity') {
       ir.option.gravity = [0, 0, 0];
+    } else if (k in DISABLES) {
+      (ir.disabled ??= []).push({ flag: k as DisableFlag, source: r.span(a) });
     } else if (FLAG_NO_MOTION[k]) {
       note('skipped', a, `flag ${k}="${v}" does not change the motion: ${FLAG_NO_MOTION[k]}`);
     } else {
       r.fail(a, `flag ${k}`, `"${v}", which changes the motion`, `${k}="${dflt}" (MuJoCo's default; the engine has no ${k}="${v}")`);
     }
+  }
+}
+
+/** What each disable flag switches off, as MuJoCo's step does: contact, limit and frictionloss rows
+ *  are never made (constraint: all three; there are no equality rows), spring and damper passive
+ *  forces are not applied (with damper off, Euler's implicit damping too: engine_forward.c). The same
+ *  model without those features is what MuJoCo runs, so that is what the import builds. */
+const DISABLES: Record<DisableFlag, string> = {
+  constraint: 'no constraint rows: no contacts, joint and tendon limits or dry friction',
+  contact: 'no contacts: the geoms count for mass only',
+  limit: 'no joint or tendon limits',
+  frictionloss: 'no joint or tendon dry friction',
+  spring: 'no joint or tendon stiffness',
+  damper: 'no joint or tendon damping',
+};
+
+/** Applies the disable flags to the read model (bodies, geoms, tendons), with one note each. */
+export function applyDisableFlags(ir: IrModel, notes: ImportNote[]): void {
+  for (const { flag, source } of ir.disabled ?? []) {
+    const off = (f: DisableFlag): boolean => flag === f || (flag === 'constraint' && (f === 'contact' || f === 'limit' || f === 'frictionloss'));
+    for (const b of ir.bodies) {
+      if (off('contact')) b.geoms = [];
+      for (const j of b.joints) {
+        if (off('limit')) {
+          delete j.range;
+          delete j.limit;
+        }
+        if (off('frictionloss')) j.frictionloss = 0;
+        if (off('spring')) j.stiffness = 0;
+        if (off('damper')) j.damping = 0;
+      }
+    }
+    if (off('contact')) ir.worldGeoms = [];
+    for (const t of ir.tendons ?? []) {
+      if (off('limit')) {
+        delete t.range;
+        delete t.limit;
+      }
+      if (off('frictionloss')) t.frictionloss = 0;
+      if (off('spring')) t.stiffness = 0;
+      if (off('damper')) t.damping = 0;
+    }
+    notes.push({ kind: 'as-mujoco', source, message: `flag ${flag}="disable": ${DISABLES[flag]}, as MuJoCo runs it` });
   }
 }

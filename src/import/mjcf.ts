@@ -13,9 +13,10 @@ import { inertiaFromGeoms, inferGeomMass } from './geom-inertia.js';
 import type { ImportNote, IrActuator, IrBody, IrGeom, IrGeomType, IrJoint, IrModel, IrTendon } from './ir.js';
 import { readKey } from './keyframe.js';
 import { meshBounds } from './mesh.js';
-import { otherOption, readFlags } from './mjcf-flags.js';
+import { applyDisableFlags, otherOption, readFlags } from './mjcf-flags.js';
 import { readSolimp, readSolref } from './sol-params.js';
 import { checkMjcfSchema } from './mjcf-strict.js';
+import { checkUnread } from './mjcf-unread.js';
 import { Reader, describeEl } from './read-attrs.js';
 import { quote } from '../scene/errors.js';
 import type { Pos, XmlAttr, XmlElement } from './xml.js';
@@ -210,6 +211,7 @@ export function readMjcf(r: Reader, root: XmlElement, notes: ImportNote[]): IrMo
       note('skipped', el, `${subject}: visual geom discarded (compiler discardvisual)`);
       return undefined;
     }
+    checkUnread(r, 'geom', get, subject);
     const condimA = get('condim');
     const condim = condimA ? r.num(condimA, `${subject} condim`) : 3;
     if (condim !== 1 && condim !== 3) r.fail(condimA!, `${subject} condim`, String(condim), 'condim 1 (frictionless) or 3 (sliding friction); torsional and rolling friction are not supported');
@@ -289,6 +291,7 @@ export function readMjcf(r: Reader, root: XmlElement, notes: ImportNote[]): IrMo
     const subject = `joint '${name}'`;
     const typeA = get('type');
     const type = free ? 'free' : typeA ? r.choice(typeA, `${subject} type`, ['hinge', 'slide', 'ball', 'free'] as const) : 'hinge';
+    checkUnread(r, free ? 'freejoint' : 'joint', get, subject);
     const axisRaw = vec3(get('axis'), `${subject} axis`, [0, 0, 1]);
     const an = Math.hypot(...axisRaw);
     if ((type === 'hinge' || type === 'slide') && !(an >= 1e-14)) r.fail(get('axis') ?? el, `${subject} axis`, 'a zero axis', 'a nonzero direction');
@@ -532,6 +535,7 @@ export function readMjcf(r: Reader, root: XmlElement, notes: ImportNote[]): IrMo
       const get = (n: string): XmlAttr | undefined => attrOf(c, c.name, cls, n);
       const name = c.attrs.get('name')?.value ?? `${c.name}${ir.actuators.length}`;
       const subject = `actuator '${name}'`;
+      checkUnread(r, 'actuator', get, subject);
       for (const t of ['tendon', 'site', 'body', 'jointinparent', 'cranksite']) if (get(t)) r.fail(get(t)!, subject, `a transmission through ${t}`, 'joint="NAME" (joint transmission only; an actuator along a tendon is not supported yet)');
       const joint = get('joint');
       if (!joint) r.fail(c, subject, 'no joint', 'joint="NAME"');
@@ -575,6 +579,7 @@ export function readMjcf(r: Reader, root: XmlElement, notes: ImportNote[]): IrMo
   // Every key, in order (MuJoCo's key ids); the model starts from qpos0 unless one is chosen (keyframe.ts).
   const keys = sections('keyframe').flatMap((k) => k.children.filter((c) => c.name === 'key'));
   if (keys.length) ir.keys = keys.map((k, i) => readKey(r, k, i));
+  applyDisableFlags(ir, notes);
   return ir;
 }
 
