@@ -122,7 +122,14 @@ export function readMjcf(r: Reader, root: XmlElement, notes: ImportNote[]): IrMo
         const name = c.attrs.get('name')?.value ?? c.attrs.get('file')?.value?.replace(/^.*[\\/]/, '').replace(/\.[^.]*$/, '');
         const file = c.attrs.get('file');
         const vertex = c.attrs.get('vertex');
-        const scaleA = c.attrs.get('scale');
+        // a mesh takes its class's <default><mesh> (MuJoCo's default scale: often 0.001 for mm files)
+        const meshClass = c.attrs.get('class');
+        if (meshClass && !defaults.has(meshClass.value)) r.fail(meshClass, `mesh ${quote(name ?? '')} class`, `${quote(meshClass.value, 60, "'")}, which no <default> defines`, `one of ${[...defaults.keys()].join(', ')}`);
+        const scaleA = c.attrs.get('scale') ?? defaults.get(meshClass?.value ?? 'main')?.get('mesh')?.get('scale');
+        for (const [f, none] of [['refpos', [0, 0, 0]], ['refquat', [1, 0, 0, 0]]] as const) {
+          const a = c.attrs.get(f);
+          if (a && !r.nums(a, `mesh ${quote(name ?? '')} ${f}`, none.length).every((x, k) => x === none[k])) r.fail(a, `mesh ${quote(name ?? '')} ${f}`, quote(a.value), `no ${f} (a mesh frame moved by ${f} is not supported)`);
+        }
         const scale = (scaleA ? r.nums(scaleA, 'mesh scale', 3) : [1, 1, 1]) as Vec3;
         if (!file && vertex && name) {
           const v = r.nums(vertex, `mesh '${name}' vertex`, [3, 3e6]);
