@@ -128,3 +128,13 @@ describe('a huge name is echoed cut, with its length', () => {
     expect(lines[0]).toMatch(/… \(100\d\d\d characters\)$/);
   });
 });
+
+describe('URDF stays as lenient as MuJoCo\'s URDF reader', () => {
+  test('unknown elements (ros2_control, a tool\'s own) and attributes are ignored with a note, as MuJoCo ignores them', () => {
+    const inertial = '<inertial><mass value="1"/><inertia ixx="1" iyy="1" izz="1" ixy="0" ixz="0" iyz="0"/></inertial>';
+    const f = write(`<robot name="r">\n  <link name="a"/>\n  <link name="b" colour="red">${inertial}</link>\n  <joint name="j" type="revolute" speed="fast"><parent link="a"/><child link="b"/><limit lower="-1" upper="1" effort="1" velocity="1"/><safety_controller k_velocity="1"/></joint>\n  <ros2_control name="hw" type="system"/>\n  <foo bar="1"/>\n</robot>\n`, 'urdf');
+    const imp = importFile(f);
+    expect(imp.model.bodies.map((b) => b.name)).toEqual(['j']);
+    expect(imp.notes.filter((n) => /MuJoCo's URDF reader ignores it/.test(n.message)).map((n) => n.source.line)).toEqual([5, 6]);
+  });
+});

@@ -43,7 +43,9 @@ export function readUrdf(r: Reader, root: XmlElement, notes: ImportNote[]): IrMo
     } else if (c.name === 'joint') continue;
     else if (c.name === 'mujoco') note('skipped', c, 'the <mujoco> extension is not read (compiler and option keep their defaults)');
     else if (['material', 'gazebo', 'transmission'].includes(c.name)) note('skipped', c, `<${c.name}> does not change the dynamics`);
-    else r.fail(c, `<${c.name}>`, 'an element URDF does not define', 'link, joint, material, transmission, gazebo');
+    // MuJoCo's URDF reader looks only for the elements it knows and ignores the rest (ros2_control,
+    // extensions of other tools): so does the import, with a note
+    else note('skipped', c, `<${quote(c.name, 60, '')}> is not URDF's; MuJoCo's URDF reader ignores it, and so does the import`);
   }
   if (links.length === 0) r.fail(root, '<robot>', 'no links', 'at least one <link>');
   for (const j of root.children.filter((c) => c.name === 'joint')) {
