@@ -3,10 +3,10 @@
 // actuators into the .arow; `achilles export --mjcf` writes them back, so import → .arow → export
 // gives MuJoCo the same actuators and initial state as the original file. Checked against python mujoco.
 
-import { spawnSync } from 'node:child_process';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { describe, expect, test } from 'vitest';
+import { beforeAll, describe, expect, test } from 'vitest';
+import { spawnAsync } from './helpers/spawn-async.js';
 import type { ModelDesc } from '../src/engine/model-desc.js';
 import { unwritten, writeArow } from '../src/import/arow.js';
 import { importFile } from '../src/import/index.js';
@@ -49,8 +49,9 @@ for path in sys.argv[1:]:
 print(json.dumps(out))
 `;
 
-function mujoco(...paths: string[]): MjView[] {
-  const r = spawnSync(PYTHON, ['-c', SCRIPT, ...paths], { encoding: 'utf8' });
+// Awaited, not spawnSync: the worker's event loop keeps turning while MuJoCo's Python runs (issue 23).
+async function mujoco(...paths: string[]): Promise<MjView[]> {
+  const r = await spawnAsync(PYTHON, ['-c', SCRIPT, ...paths]);
   if (r.status !== 0) throw new Error(`python mujoco failed: ${r.stderr}`);
   return JSON.parse(r.stdout) as MjView[];
 }
@@ -63,7 +64,10 @@ const near = (got: number[], want: number[], tol: number, what: string): void =>
 };
 
 describe('keyframes: the initial state MuJoCo starts from', () => {
-  const [mj] = mujoco(FIXTURE);
+  let mj: MjView;
+  beforeAll(async () => {
+    [mj] = await mujoco(FIXTURE);
+  });
 
   test('without --keyframe the model starts from qpos0 at rest (mj_resetData), with a note naming the keys', () => {
     const imp = importFile(FIXTURE);
@@ -150,12 +154,12 @@ describe('actuators through import and export', () => {
     expect(notes).toEqual(["3 approximated: actuator 'ma' becomes control 0 (was 1): an .arow lists actuators link by link", "2 approximated: actuator 'mb' becomes control 1 (was 0): an .arow lists actuators link by link"]);
   });
 
-  test('the MJCF export writes the actuators MuJoCo reads (nu, joint, gear, gains, ranges); a rate limit is named, a planar actuator refused', () => {
+  test('the MJCF export writes the actuators MuJoCo reads (nu, joint, gear, gains, ranges); a rate limit is named, a planar actuator refused', async () => {
     const m = importFile(FIXTURE).model;
     const dir = tempDir('achilles-export-');
     const x = join(dir, 'x.xml');
     writeFileSync(x, exportMjcf(m));
-    const [orig, back] = mujoco(FIXTURE, x);
+    const [orig, back] = await mujoco(FIXTURE, x);
     expect(orig.nu).toBe(4);
     expect(back.actuators).toEqual(orig.actuators);
     const notes: string[] = [];
@@ -174,7 +178,7 @@ describe('actuators through import and export', () => {
       expect(imp.code, imp.stderr).toBe(0);
       const exp = await cli('export', arow, '--mjcf', '--out', xml);
       expect(exp.code, exp.stderr).toBe(0);
-      const [orig, back] = mujoco(FIXTURE, xml);
+      const [orig, back] = await mujoco(FIXTURE, xml);
       expect(back.nu).toBe(orig.nu);
       expect(back.actuators).toEqual(orig.actuators);
       // the export's keyframe `initial` is the state the import chose: qpos0 at rest, or the key

@@ -1,9 +1,9 @@
-import { spawnSync } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import ts from 'typescript';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { spawnAsync } from './helpers/spawn-async.js';
 import { OutputAbortedError, OutputSet, installSignalCleanup, writeFileAtomic } from '../src/reports/atomic.js';
 
 let root: string;
@@ -145,7 +145,7 @@ describe('OutputSet', () => {
     expect(fs.readdirSync(root)).toEqual([]);
   });
 
-  it('a real SIGINT kills an uncommitted run and leaves no file behind', () => {
+  it('a real SIGINT kills an uncommitted run and leaves no file behind', async () => {
     // Run atomic.ts (transpiled to plain JS: it only imports node builtins) in a child process.
     const src = fs.readFileSync(path.resolve('src/reports/atomic.ts'), 'utf8');
     const js = ts.transpileModule(src, {
@@ -164,7 +164,7 @@ describe('OutputSet', () => {
         process.kill(process.pid, 'SIGINT');
         setTimeout(() => { console.log('survived'); process.exit(3); }, 2000);
       `;
-      const res = spawnSync(process.execPath, ['--input-type=module', '-e', script], { encoding: 'utf8', timeout: 20_000 });
+      const res = await spawnAsync(process.execPath, ['--input-type=module', '-e', script], { timeout: 20_000 }); // awaited: the worker's loop keeps turning (issue 23)
       expect(res.stderr).toBe('');
       expect(res.signal).toBe('SIGINT');
       expect(fs.readdirSync(root)).toEqual([]);
@@ -173,7 +173,7 @@ describe('OutputSet', () => {
     }
   });
 
-  it('an uncommitted set is cleaned up when the process exits normally', () => {
+  it('an uncommitted set is cleaned up when the process exits normally', async () => {
     const src = fs.readFileSync(path.resolve('src/reports/atomic.ts'), 'utf8');
     const js = ts.transpileModule(src, { compilerOptions: { module: ts.ModuleKind.ESNext, target: ts.ScriptTarget.ES2022 } }).outputText;
     const modDir = fs.mkdtempSync(path.join(os.tmpdir(), 'achilles-atomic-mod-'));
@@ -185,7 +185,7 @@ describe('OutputSet', () => {
         await set.write('results.csv', 'x\\n');
         process.exit(1);
       `;
-      const res = spawnSync(process.execPath, ['--input-type=module', '-e', script], { encoding: 'utf8', timeout: 20_000 });
+      const res = await spawnAsync(process.execPath, ['--input-type=module', '-e', script], { timeout: 20_000 }); // awaited: the worker's loop keeps turning (issue 23)
       expect(res.status).toBe(1);
       expect(fs.readdirSync(root)).toEqual([]);
     } finally {
