@@ -2,8 +2,12 @@
 // fails the vitest run with "Timeout calling onTaskUpdate" although every test passed): the loop
 // keeps turning while they wait, and what comes back is what spawnSync or a direct call would give.
 import { execFileSync, spawnSync } from 'node:child_process';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { describe, expect, test } from 'vitest';
 import { ChildError, inChild } from './helpers/in-child.js';
+import { formatStalls, longestStalls } from './helpers/loop-watch-report.js';
 import { execFileAsync, spawnAsync } from './helpers/spawn-async.js';
 import type * as Probe from './helpers/work/probe.js';
 
@@ -117,5 +121,49 @@ describe('execFileAsync', () => {
 
   test('a command that cannot start rejects with its ENOENT error', async () => {
     await expect(execFileAsync('/nonexistent/achilles-no-such-command')).rejects.toThrow(/ENOENT/);
+  });
+});
+
+describe('ACHILLES_LOOP_WATCH', () => {
+  test('the report lists the longest stalls first', () => {
+    const rows = [
+      { file: 'test/a.test.ts', test: 'short', longestBlockMs: 20, durationMs: 30 },
+      { file: 'test/b.test.ts', test: 'long', longestBlockMs: 12_345, durationMs: 13_000 },
+      { file: 'test/a.test.ts', test: 'middle', longestBlockMs: 900, durationMs: 950 },
+    ];
+    const stalls = longestStalls(rows.map((r) => JSON.stringify(r)).join('\n') + '\n', 2);
+    expect(stalls.map((s) => s.test)).toEqual(['long', 'middle']);
+    expect(formatStalls(stalls)).toBe(
+      "longest event-loop stalls (a worker's loop held 60 s fails the run):\n    12.3 s  test/b.test.ts > long\n     0.9 s  test/a.test.ts > middle\n",
+    );
+  });
+
+  test("a vitest run records a test's stall and names it after the run", async () => {
+    // A throwaway project: one test holding its loop 1.5 s (Atomics.wait: no CPU), one that does not.
+    const root = mkdtempSync(join(tmpdir(), 'achilles-loop-watch-'));
+    const out = join(root, 'loop.jsonl');
+    try {
+      mkdirSync(join(root, 'test'));
+      symlinkSync(join(import.meta.dirname, '..', 'node_modules'), join(root, 'node_modules'));
+      writeFileSync(
+        join(root, 'test', 'stall.test.ts'),
+        "import { test } from 'vitest';\n" +
+          "test('holds its loop', () => { Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, 1500); });\n" +
+          "test('lets it turn', async () => { await new Promise((r) => setTimeout(r, 300)); });\n",
+      );
+      const vitest = join(import.meta.dirname, '..', 'node_modules', 'vitest', 'vitest.mjs');
+      const config = join(import.meta.dirname, '..', 'vitest.config.ts');
+      const r = await spawnAsync(process.execPath, [vitest, 'run', '--root', root, '--config', config], { cwd: root, env: { ...process.env, ACHILLES_LOOP_WATCH: out } });
+      expect(r.status, r.stdout + r.stderr).toBe(0);
+      const rows = readFileSync(out, 'utf8').trim().split('\n').map((l) => JSON.parse(l) as { file: string; test: string; longestBlockMs: number });
+      const held = rows.find((x) => x.test === 'holds its loop')!;
+      const turned = rows.find((x) => x.test === 'lets it turn')!;
+      expect(held.file).toBe('test/stall.test.ts');
+      expect(held.longestBlockMs).toBeGreaterThanOrEqual(1500);
+      expect(turned.longestBlockMs).toBeLessThan(held.longestBlockMs);
+      expect(r.stdout).toMatch(/longest event-loop stalls .*\n +1\.\d s  test\/stall\.test\.ts > holds its loop\n/);
+    } finally {
+      rmSync(root, { recursive: true, force: true });
+    }
   });
 });
