@@ -1,7 +1,8 @@
 #!/usr/bin/env node
-// npm `preinstall`: make sure the native core can be built before npm spends minutes getting
-// there. A miss fails fast, naming what is missing and the one command that installs it,
-// instead of a cmake error three screens deep. Skip with ACHILLES_SKIP_TOOLCHAIN_CHECK=1.
+// Run by scripts/install.mjs before a source build (never when the prebuilt engine loads): make
+// sure the native core can be built before spending minutes getting there. A miss fails fast,
+// naming what is missing and the one command that installs it, instead of a cmake error three
+// screens deep. Skip with ACHILLES_SKIP_TOOLCHAIN_CHECK=1.
 import { spawnSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { delimiter, join } from 'node:path';

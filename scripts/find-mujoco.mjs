@@ -8,8 +8,9 @@
 //                                          or skips (exit 0) with a message when MuJoCo is absent
 import { spawnSync } from 'node:child_process';
 import { existsSync, readdirSync } from 'node:fs';
-import { join, dirname } from 'node:path';
+import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { cmakeJsBin, packageRoot } from './cmake-js.mjs';
 
 export const INSTALL_HINT =
   'native MuJoCo not found: run `pip install mujoco` (so that `python3 -c "import mujoco"` works) ' +
@@ -50,12 +51,17 @@ function main() {
     console.log(dir);
     return;
   }
-  const root = join(dirname(fileURLToPath(import.meta.url)), '..');
-  const cmakeJs = join(root, 'node_modules', 'cmake-js', 'bin', 'cmake-js');
+  let cmakeJs;
+  try {
+    cmakeJs = cmakeJsBin(); // wherever npm put it: not always the package's own node_modules
+  } catch (e) {
+    console.error(`[achilles] cannot build the MuJoCo timing addon: ${e.message}`);
+    process.exit(1);
+  }
   const args = [cmakeJs, 'compile', '--directory', 'native/mujoco', '--out', 'build/mujoco',
     '--config', 'Release', `--CDMUJOCO_DIR=${dir}`];
   console.error(`[achilles] building the MuJoCo timing addon against ${dir}`);
-  const r = spawnSync(process.execPath, args, { cwd: root, stdio: 'inherit' });
+  const r = spawnSync(process.execPath, args, { cwd: packageRoot, stdio: 'inherit' });
   process.exit(r.status ?? 1);
 }
 

@@ -5,6 +5,8 @@
 import { existsSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { fileURLToPath } from 'node:url';
+import { packageRoot } from '../engine/native.js';
+import { hasMujocoPrebuild, loadMujocoPrebuild } from './mujoco-prebuild.js';
 
 export type MujocoMode = 'per-robot' | 'merged';
 /** Loop order of `per-robot` mode; `blocked` (the default) measured faster, see timeSteps. */
@@ -89,7 +91,8 @@ export interface MujocoNative {
   info(): { version: string; lib: string };
 }
 
-export const MUJOCO_BUILD_COMMAND = 'node scripts/find-mujoco.mjs --build';
+// Absolute, so it works from an installed package's directory as well as from a clone.
+export const MUJOCO_BUILD_COMMAND = `node ${packageRoot}/scripts/find-mujoco.mjs --build`;
 
 /** Where the addon lies: from src/bench or dist/bench, two levels below the package root. */
 export function mujocoAddonPath(): string {
@@ -106,7 +109,11 @@ let cached: MujocoNative | undefined;
 export function loadMujocoNative(): MujocoNative {
   if (cached) return cached;
   const path = mujocoAddonPath();
-  if (!existsSync(path)) throw new Error(`${MUJOCO_INSTALL_HINT} (looked for ${path})`);
+  if (!existsSync(path)) {
+    // An npm package carries a prebuilt addon instead, for the MuJoCo release it was packed with.
+    if (hasMujocoPrebuild()) return (cached = loadMujocoPrebuild<MujocoNative>(MUJOCO_INSTALL_HINT));
+    throw new Error(`${MUJOCO_INSTALL_HINT} (looked for ${path})`);
+  }
   try {
     cached = createRequire(import.meta.url)(path) as MujocoNative;
   } catch (e) {

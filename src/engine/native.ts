@@ -130,19 +130,55 @@ const here = dirname(fileURLToPath(import.meta.url));
 /** The package root (this file is src/engine/native.ts or dist/engine/native.js). */
 export const packageRoot = resolve(here, '..', '..');
 
+/** The source build's output (cmake-js, `npm run build:native`). */
+export const SOURCE_BUILD_DIR = join(packageRoot, 'build', 'native', 'Release');
+/** The prebuilt addons an npm package carries for this platform (scripts/prepack.mjs fills it). */
+export const PREBUILD_DIR = join(packageRoot, 'prebuilds', `${process.platform}-${process.arch}`);
+
+/**
+ * Where addon `file` may lie, in the order tried. A source build exists only where someone built
+ * one (a development checkout, or an install whose prebuild did not load and so built from source),
+ * so it is the deliberate choice and comes first; a prebuild can then never shadow a fresher build.
+ * Otherwise the prebuild shipped in the package.
+ */
+export function addonCandidates(file: string): string[] {
+  return [join(SOURCE_BUILD_DIR, file), join(PREBUILD_DIR, file)];
+}
+
+const BUILD_HINT =
+  `build it from source with \`npm run build:native\` in ${packageRoot} ` +
+  '(needs cmake-js, g++, cmake and libxsimd-dev: sudo apt-get install g++ cmake libxsimd-dev)';
+
+/** Loads the first candidate that loads; the error names every path tried and why each failed. */
+export function loadFirst<T>(file: string, what: string, candidates = addonCandidates(file)): T {
+  const failures: string[] = [];
+  for (const path of candidates) {
+    if (!existsSync(path)) continue;
+    try {
+      const addon = createRequire(import.meta.url)(path) as T;
+      // Rare (a broken source build beside a good prebuild), but never silent: say which one runs.
+      if (failures.length) process.stderr.write(`achilles: ${failures.join('; ')}; using ${path}\n`);
+      return addon;
+    } catch (e) {
+      failures.push(`${path} does not load: ${(e as Error).message}`);
+    }
+  }
+  if (failures.length === 0) {
+    throw new Error(
+      `the ${what} is not built: no source build (${candidates[0]}) and no prebuilt one for ` +
+        `${process.platform}-${process.arch} (${candidates.slice(1).join(', ')}); ${BUILD_HINT}`,
+    );
+  }
+  throw new Error(`the ${what} cannot be loaded: ${failures.join('; ')}; ${BUILD_HINT}`);
+}
+
 const cache = new Map<string, NativeAddon>();
 
 function load(name: 'achilles' | 'achilles_bugs'): NativeAddon {
   const hit = cache.get(name);
   if (hit) return hit;
-  const path = join(packageRoot, 'build', 'native', 'Release', `${name}.node`);
-  if (!existsSync(path)) {
-    throw new Error(
-      `the native engine is not built (${path} is missing). Build it with: npm run build:native ` +
-        `(needs g++, cmake and libxsimd-dev: sudo apt-get install g++ cmake libxsimd-dev)`,
-    );
-  }
-  const addon = createRequire(import.meta.url)(path) as NativeAddon;
+  const what = name === 'achilles' ? 'native engine' : 'planted-bug engine (achilles validate; a source build only)';
+  const addon = loadFirst<NativeAddon>(`${name}.node`, what);
   cache.set(name, addon);
   return addon;
 }
