@@ -8,7 +8,7 @@ import { readdirSync } from 'node:fs';
 import { describe, expect, test } from 'vitest';
 import { Batch } from '../src/engine/batch.js';
 import { loadScene } from '../src/scene/index.js';
-import { quatRotate } from '../src/scene/math.js';
+import { quatRotate } from '../src/engine/math.js';
 
 /** The deepest active contact (m; Infinity: none) at the batch's current state, and its pair's shapes. */
 function deepest(b: Batch, names: readonly string[]): { dist: number; shapes: string } {

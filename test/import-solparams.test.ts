@@ -7,7 +7,7 @@ import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, test } from 'vitest';
-import { writeArow } from '../src/import/arow.js';
+import { writeArow } from '../src/scene/arow-writer.js';
 import { importFile } from '../src/import/index.js';
 import { loadScene, SceneError } from '../src/scene/index.js';
 

@@ -7,7 +7,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, test } from 'vitest';
 import { bugAddon, engineAddon } from '../src/engine/native.js';
-import { writeArow } from '../src/import/arow.js';
+import { writeArow } from '../src/scene/arow-writer.js';
 import { setImportBug } from '../src/import/bugs.js';
 import { importFile } from '../src/import/index.js';
 import { exportMjcf, loadScene, SceneError } from '../src/scene/index.js';

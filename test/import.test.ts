@@ -7,7 +7,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, test } from 'vitest';
 import { IMPORT_BUGS } from '../src/import/bugs.js';
-import { writeArow } from '../src/import/arow.js';
+import { writeArow } from '../src/scene/arow-writer.js';
 import { formatNote, importFile, sniffFormat } from '../src/import/index.js';
 import { resolveMesh } from '../src/import/urdf.js';
 import { loadScene, SceneError } from '../src/scene/index.js';

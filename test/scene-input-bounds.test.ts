@@ -6,7 +6,7 @@ import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, test } from 'vitest';
 import { loadScene } from '../src/scene/index.js';
-import { MAX_SCENE_BYTES } from '../src/scene/scene-file.js';
+import { MAX_SCENE_BYTES } from '../src/files/text-file.js';
 import { expectSceneError, tempDir, write } from './helpers/scene.js';
 
 const dir = tempDir();

@@ -277,7 +277,7 @@ joints:
 
 describe('eigenvalue check used for inertia', () => {
   test('rotated box inertia: same principal moments', async () => {
-    const { symEigenvalues } = await import('../src/scene/math.js');
+    const { symEigenvalues } = await import('../src/engine/math.js');
     // R·diag(1,2,3)·Rᵀ for a rotation of 0.3 rad about Z
     const cz = Math.cos(0.3);
     const sz = Math.sin(0.3);

@@ -2,7 +2,7 @@
 // defaults, filter bits), static world shapes, excludes, and each mistake a SceneError at its node.
 import { describe, expect, test } from 'vitest';
 import { loadScene } from '../src/scene/index.js';
-import { quatRotate } from '../src/scene/math.js';
+import { quatRotate } from '../src/engine/math.js';
 import { expectSceneError, tempDir, write } from './helpers/scene.js';
 
 const dir = tempDir();

@@ -3,7 +3,7 @@
 import { describe, expect, test } from 'vitest';
 import { Batch } from '../src/engine/batch.js';
 import { loadScene } from '../src/scene/index.js';
-import { rotateInertia, rpyToQuat } from '../src/scene/math.js';
+import { rotateInertia, rpyToQuat } from '../src/engine/math.js';
 import { expectSceneError, tempDir, write } from './helpers/scene.js';
 import { inChild } from './helpers/in-child.js';
 import type * as SceneWork from './helpers/work/scenes.js';

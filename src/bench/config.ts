@@ -6,7 +6,7 @@ import { LANE_WIDTHS, PRECISIONS, type LaneWidth, type Precision } from '../engi
 import { INTEGRATORS, type IntegratorName } from '../engine/model-desc.js';
 import { engineAddon, packageRoot } from '../engine/native.js';
 import { laneProblem } from '../engine/lanes.js';
-import type { ParsedOptions } from '../cli/spec.js';
+import type { ParsedOptions } from '../util/command-spec.js';
 
 export interface BenchConfig {
   scenes: string[];

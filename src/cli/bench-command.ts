@@ -10,7 +10,7 @@ import { benchCharts, benchCsv, benchJson, benchTable, machineLines } from '../b
 import { installSignalCleanup } from '../reports/atomic.js';
 import { checkOutputDir, openOutput } from '../reports/output-dir.js';
 import { writeChart } from '../reports/render.js';
-import type { CommandSpec, ParsedOptions } from './spec.js';
+import type { CommandSpec, ParsedOptions } from '../util/command-spec.js';
 
 async function run(_args: string[], opts: ParsedOptions): Promise<number> {
   const cfg = resolveConfig(opts);

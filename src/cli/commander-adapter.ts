@@ -4,8 +4,8 @@
 
 import { Command, CommanderError, Option } from 'commander';
 import { allowedText, defaultText, parseOptionValues, type RawOptions } from './options.js';
-import type { CommandSpec, OptionSpec } from './spec.js';
-import { UsageError } from './usage-error.js';
+import type { CommandSpec, OptionSpec } from '../util/command-spec.js';
+import { UsageError } from '../util/usage-error.js';
 
 export interface Io {
   out(text: string): void;

@@ -5,8 +5,8 @@
 import { readFile } from 'node:fs/promises';
 import { writeFileAtomic } from '../reports/atomic.js';
 import { allowedText, defaultText } from './options.js';
-import type { CommandSpec } from './spec.js';
-import { UsageError } from './usage-error.js';
+import type { CommandSpec } from '../util/command-spec.js';
+import { UsageError } from '../util/usage-error.js';
 
 export const REFERENCE_START = '<!-- cli-reference:start -->';
 export const REFERENCE_END = '<!-- cli-reference:end -->';

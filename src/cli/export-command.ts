@@ -4,9 +4,9 @@
 import { writeFileAtomic } from '../reports/atomic.js';
 import { checkOutputFile } from '../reports/output-dir.js';
 import { exportMjcf, loadScene } from '../scene/index.js';
-import { MjcfExportError } from '../scene/mjcf.js';
-import type { CommandSpec } from './spec.js';
-import { UsageError } from './usage-error.js';
+import { MjcfExportError } from '../scene/mjcf-writer.js';
+import type { CommandSpec } from '../util/command-spec.js';
+import { UsageError } from '../util/usage-error.js';
 
 export const exportCommand: CommandSpec = {
   name: 'export',

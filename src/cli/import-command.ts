@@ -7,9 +7,9 @@ import { checkOutputFile } from '../reports/output-dir.js';
 import { formatNote, importFile, sniffFormat } from '../import/index.js';
 import { notAModelError } from '../import/xml.js';
 import { checkEffectiveInertia } from '../scene/singular.js';
-import { unwritten, writeArow } from '../import/arow.js';
-import type { CommandSpec } from './spec.js';
-import { UsageError } from './usage-error.js';
+import { unwritten, writeArow } from '../scene/arow-writer.js';
+import type { CommandSpec } from '../util/command-spec.js';
+import { UsageError } from '../util/usage-error.js';
 import { existsSync } from 'node:fs';
 
 export const importCommand: CommandSpec = {

@@ -2,17 +2,17 @@
 // exit code (0 ok, 1 failure, 2 usage error, 130 interrupted) and prints errors in one format.
 
 import { fileURLToPath } from 'node:url';
-import { SceneError } from '../scene/errors.js';
+import { SceneError } from '../files/errors.js';
 import { buildProgram, CommanderError, commanderUsageError, type Io } from './commander-adapter.js';
 import { makeDocsCommand } from './docs.js';
 import { exportCommand } from './export-command.js';
 import { importCommand } from './import-command.js';
 import { runCommand } from './run-command.js';
 import { viewCommand } from './view-command.js';
-import type { CommandSpec } from './spec.js';
+import type { CommandSpec } from '../util/command-spec.js';
 import { explainSystemError } from '../reports/system-errors.js';
-import { UsageError } from './usage-error.js';
-import { achillesVersion } from './version.js';
+import { UsageError } from '../util/usage-error.js';
+import { achillesVersion } from '../util/version.js';
 
 const stdio: Io = {
   out: (s) => void process.stdout.write(s),

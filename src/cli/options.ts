@@ -2,9 +2,9 @@
 // kind. All checking happens here (not in commander argParsers) so every bad value gets the same
 // shape of message: `--flag: 'value' <what is wrong> (<what is allowed>)`.
 
-import { closest } from '../scene/errors.js';
-import type { OptionKind, OptionSpec, ParsedOptions } from './spec.js';
-import { UsageError } from './usage-error.js';
+import { closest } from '../files/errors.js';
+import type { OptionKind, OptionSpec, ParsedOptions } from '../util/command-spec.js';
+import { UsageError } from '../util/usage-error.js';
 
 /** Raw values: a string per valued flag, string[] for repeatable flags, true for booleans. */
 export type RawOptions = Record<string, string | string[] | boolean | undefined>;

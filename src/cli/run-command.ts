@@ -4,8 +4,8 @@
 import { LANE_WIDTHS, PRECISIONS, type LaneWidth, type Precision } from '../engine/api.js';
 import { INTEGRATORS, type IntegratorName } from '../engine/model-desc.js';
 import { WORLD_LIMITS } from '../engine/world-limits.js';
-import type { CommandSpec } from './spec.js';
-import { UsageError } from './usage-error.js';
+import type { CommandSpec } from '../util/command-spec.js';
+import { UsageError } from '../util/usage-error.js';
 
 export const runCommand: CommandSpec = {
   name: 'run',

@@ -1,6 +1,6 @@
 // `achilles view RUN_DIR`: the flag table. The work lives in src/viewer/.
 
-import type { CommandSpec } from './spec.js';
+import type { CommandSpec } from '../util/command-spec.js';
 
 export const viewCommand: CommandSpec = {
   name: 'view',

@@ -14,11 +14,11 @@ import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import type { ModelDesc } from '../engine/model-desc.js';
-import { SceneError } from '../scene/errors.js';
+import { SceneError } from '../files/errors.js';
 import type { Controller } from './controller.js';
 import { ControllerNotAllowedError } from './errors.js';
 import { pdController } from './pd.js';
-import { readControlFile } from './source-file.js';
+import { readControlFile } from '../files/control-file.js';
 import { moduleFrame, type ModuleCode } from './stack.js';
 
 export interface ControllerChoice {

@@ -5,7 +5,8 @@
 import type { ModelDesc } from '../engine/model-desc.js';
 import { coordinateLayout } from '../engine/model-desc.js';
 import type { Controller, ControlIO } from './controller.js';
-import { targetAt, type PdTermSpec } from './spec.js';
+import type { PdTermSpec } from '../engine/controller-spec.js';
+import { targetAt } from './target.js';
 
 interface Term {
   a: number;

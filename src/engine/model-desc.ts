@@ -10,7 +10,7 @@
 //   (placed in P by `pos`, `quat`);  B  body i's frame = J moved by the joint, X_PB = X_PJ · X_J(q).
 // Quaternions are always [w, x, y, z] and unit.
 
-import type { ControllerSpec } from '../control/spec.js';
+import type { ControllerSpec } from './controller-spec.js';
 
 export type Vec3 = [number, number, number];
 export type Quat = [number, number, number, number];
@@ -133,6 +133,11 @@ export type Solref = [number, number];
 export type Solimp = [number, number, number, number, number];
 export const DEFAULT_SOLREF: Solref = [0.02, 1];
 export const DEFAULT_SOLIMP: Solimp = [0.9, 0.95, 0.001, 0.5, 2];
+/** MuJoCo's clamp range for dmin, dmax and midpoint (mjMINIMP, mjMAXIMP). */
+export const MJ_MINIMP = 1e-4;
+export const MJ_MAXIMP = 0.9999;
+/** The largest solimp power the engine takes (a whole number: see src/scene/contact-settings.ts readSolimp). */
+export const SOLIMP_POWER_MAX = 16;
 
 /** The constraint solver's settings (MuJoCo's `option`): a fixed number of conjugate-gradient
  *  iterations so every lane does the same work; pyramidal friction cone only. */
@@ -201,7 +206,7 @@ export interface ModelDesc {
   actuators?: ActuatorDesc[];
   /** Body pairs (indices into `bodies`, -1 = world) whose shapes never collide (MuJoCo's contact/exclude). */
   excludes?: [number, number][];
-  /** The controller the scene names (a module or the built-in PD; src/control/spec.ts). */
+  /** The controller the scene names (a module or the built-in PD; ./controller-spec.ts). */
   controller?: ControllerSpec;
 }
 

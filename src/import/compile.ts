@@ -13,8 +13,8 @@
 // frame shifted by −p_n, so everything the body carries (CoM, geoms, child bodies) moves by −p_n.
 
 import { DEFAULT_SOLIMP, DEFAULT_SOLREF, type ActuatorDesc, type BodyDesc, type TendonDesc, type JointType, type ModelDesc, type Quat, type ShapeDesc, type SourceSpan, type Vec3 } from '../engine/model-desc.js';
-import { quatMul, quatRotate } from '../scene/math.js';
-import { SceneError } from '../scene/errors.js';
+import { quatMul, quatRotate } from '../engine/math.js';
+import { SceneError } from '../files/errors.js';
 import { axisAngleQuat } from './frames.js';
 import type { ImportNote, IrBody, IrGeom, IrJoint, IrModel } from './ir.js';
 

@@ -3,7 +3,7 @@
 // Quaternions are [w, x, y, z]; angles are radians here (the reader converts degrees first).
 
 import type { Quat, Vec3 } from '../engine/model-desc.js';
-import { norm3, quatMul } from '../scene/math.js';
+import { norm3, quatMul } from '../engine/math.js';
 import { importBug } from './bugs.js';
 
 export const normalize4 = (q: readonly number[]): Quat => {

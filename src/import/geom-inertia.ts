@@ -3,7 +3,7 @@
 // mjCBody::InertiaFromGeom; solid "volume" inertia only).
 
 import type { Vec3 } from '../engine/model-desc.js';
-import { rotateInertia, type Inertia6 } from '../scene/math.js';
+import { rotateInertia, type Inertia6 } from '../engine/math.js';
 import type { IrGeom, IrGeomType } from './ir.js';
 
 /** MuJoCo's mjEPS: geoms of smaller mass do not count. */

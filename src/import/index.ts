@@ -4,8 +4,8 @@
 
 import { closeSync, constants, fstatSync, openSync, readSync } from 'node:fs';
 import type { ModelDesc, SourceSpan } from '../engine/model-desc.js';
-import { SceneError } from '../scene/errors.js';
-import { readBoundedText } from '../scene/scene-file.js';
+import { SceneError } from '../files/errors.js';
+import { readBoundedText } from '../files/text-file.js';
 import { compileIr, type BodyMap } from './compile.js';
 import type { ImportNote } from './ir.js';
 import { applyKey, chooseKey, unusedKeysNote } from './keyframe.js';

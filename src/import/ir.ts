@@ -2,7 +2,7 @@
 // may sit at an anchor `pos` in its body), before it is compiled into the engine's one-joint links.
 
 import type { Quat, Solimp, Solref, SourceSpan, Vec3 } from '../engine/model-desc.js';
-import type { Inertia6 } from '../scene/math.js';
+import type { Inertia6 } from '../engine/math.js';
 
 export type IrJointType = 'hinge' | 'slide' | 'ball' | 'free';
 

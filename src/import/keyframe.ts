@@ -6,7 +6,7 @@
 // (user_model.cc: ExpandKeyframe, mjuu_normvec on each ball and free joint's quaternion).
 
 import type { ModelDesc, SourceSpan } from '../engine/model-desc.js';
-import { SceneError } from '../scene/errors.js';
+import { SceneError } from '../files/errors.js';
 import type { ImportNote, IrKey } from './ir.js';
 import type { Reader } from './read-attrs.js';
 import type { XmlElement } from './xml.js';

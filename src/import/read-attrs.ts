@@ -1,6 +1,6 @@
 // Reading attributes of an XML element as numbers, with FILE:LINE:COL errors that say what was expected.
 
-import { SceneError, quote } from '../scene/errors.js';
+import { SceneError, quote } from '../files/errors.js';
 import type { SourceSpan } from '../engine/model-desc.js';
 import type { Pos, XmlAttr, XmlElement } from './xml.js';
 

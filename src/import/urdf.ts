@@ -9,12 +9,12 @@
 import { dirname, isAbsolute, join, resolve } from 'node:path';
 import { existsSync } from 'node:fs';
 import type { Quat, Vec3 } from '../engine/model-desc.js';
-import { inertiaProblem, quatMul, quatRotate, rotateInertia, type Inertia6 } from '../scene/math.js';
+import { inertiaProblem, quatMul, quatRotate, rotateInertia, type Inertia6 } from '../engine/math.js';
 import { urdfRpyQuat, zaxisQuat } from './frames.js';
 import { inertiaFromGeoms, inferGeomMass, offCentre } from './geom-inertia.js';
 import type { ImportNote, IrBody, IrGeom, IrJoint, IrModel } from './ir.js';
 import { meshBounds } from './mesh.js';
-import { quote } from '../scene/errors.js';
+import { quote } from '../files/errors.js';
 import type { Reader } from './read-attrs.js';
 import type { Pos, XmlAttr, XmlElement } from './xml.js';
 

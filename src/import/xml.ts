@@ -3,10 +3,10 @@
 
 import { closeSync, openSync, readSync } from 'node:fs';
 import { SaxesParser } from 'saxes';
-import { SceneError } from '../scene/errors.js';
-import { findXmlRoot, otherRootProblem } from './xml-root.js';
+import { SceneError } from '../files/errors.js';
+import { findXmlRoot, otherRootProblem } from '../files/xml-root.js';
 
-export { findXmlRoot, xmlRootName, type XmlRoot } from './xml-root.js';
+export { findXmlRoot, xmlRootName, type XmlRoot } from '../files/xml-root.js';
 
 /** tinyxml2 (MuJoCo's XML parser) refuses an element with content this deep (the root is level 1):
  *  its parse recursion stops at TINYXML2_MAX_ELEMENT_DEPTH = 500, the document itself counting one.

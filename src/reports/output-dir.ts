@@ -9,7 +9,7 @@
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import { UsageError } from '../cli/usage-error.js';
+import { UsageError } from '../util/usage-error.js';
 import { OutputSet } from './atomic.js';
 
 /** The list of files achilles wrote into an output directory (hidden, rewritten on every commit). */

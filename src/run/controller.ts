@@ -6,12 +6,12 @@
 // its top-level code runs. The built-in PD controller is data and runs without a flag.
 
 import { resolve } from 'node:path';
-import { UsageError } from '../cli/usage-error.js';
+import { UsageError } from '../util/usage-error.js';
 import type { ModelDesc } from '../engine/model-desc.js';
 import type { Controller } from '../control/controller.js';
 import { ControllerNotAllowedError } from '../control/errors.js';
 import { loadPlannedController, MODULE_EXTENSION, planController, type ControllerPlan } from '../control/load.js';
-import { readControlFile } from '../control/source-file.js';
+import { readControlFile } from '../files/control-file.js';
 import type { ControllerRun } from './metadata.js';
 
 export interface ControllerFlags {

@@ -25,7 +25,7 @@ import { resolveSettings, type RunFlags } from './settings.js';
 import { simulate } from './simulate.js';
 import { applySpread } from './spread.js';
 import { summarize, summaryText } from './summary.js';
-import { runReplaySampler, writeRunReplay } from '../viewer/run-replay.js';
+import { runReplaySampler, writeRunReplay } from './replay.js';
 import { ControlLoop } from '../control/controller.js';
 import { ControllerError, NonFiniteControlError } from '../control/errors.js';
 import { controllerRun, loadRunController, planRunController } from './controller.js';

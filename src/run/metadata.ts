@@ -3,7 +3,7 @@
 
 import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
-import { achillesVersion } from '../cli/version.js';
+import { achillesVersion } from '../util/version.js';
 import type { MetaValue } from '../reports/csv.js';
 import type { RunSettings } from './settings.js';
 

@@ -5,7 +5,7 @@
 import { join } from 'node:path';
 import type { LaneWidth, Precision } from '../engine/api.js';
 import type { IntegratorName, ModelDesc } from '../engine/model-desc.js';
-import { UsageError } from '../cli/usage-error.js';
+import { UsageError } from '../util/usage-error.js';
 import type { CpuInfo } from '../engine/native.js';
 import { defaultLanes, laneProblem, widestLanes } from './lanes.js';
 

@@ -14,9 +14,9 @@ import { dirname, resolve } from 'node:path';
 import { isSeq, isScalar } from 'yaml';
 import type { ActuatorDesc, BodyDesc, JointType, Vec3 } from '../engine/model-desc.js';
 import { planarFrame } from '../engine/model-desc.js';
-import type { ControllerSpec, PdTermSpec, TargetSpec } from '../control/spec.js';
-import { readControlFile } from '../control/source-file.js';
-import { didYouMean, SceneError } from './errors.js';
+import type { ControllerSpec, PdTermSpec, TargetSpec } from '../engine/controller-spec.js';
+import { readControlFile } from '../files/control-file.js';
+import { didYouMean, SceneError } from '../files/errors.js';
 import { checkKeys, entries, readEnum, readNumber, readString, readVec, type Ctx, type YNode } from './yaml-read.js';
 
 export const JOINT_FORCE_KEYS = ['damping', 'stiffness', 'springref', 'armature', 'actuators'] as const;

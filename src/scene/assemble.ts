@@ -3,7 +3,7 @@
 // A scene may hold several trees: every link with the world as parent is a root.
 
 import type { BodyDesc, ModelDesc, WorldSettings } from '../engine/model-desc.js';
-import { didYouMean } from './errors.js';
+import { didYouMean } from '../files/errors.js';
 import { findCycle, stableTopoOrder } from './topo.js';
 import type { Ctx, YNode } from './yaml-read.js';
 

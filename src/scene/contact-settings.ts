@@ -22,15 +22,10 @@
 // spring is that much softer or stiffer. Static (world) shapes have no mass: give them a solref.
 
 import { isSeq } from 'yaml';
-import { DEFAULT_SOLIMP, DEFAULT_SOLREF, type BodyDesc, type JointType, type Solimp, type Solref, type SolverSettings } from '../engine/model-desc.js';
+import { DEFAULT_SOLIMP, DEFAULT_SOLREF, MJ_MAXIMP, MJ_MINIMP, SOLIMP_POWER_MAX, type BodyDesc, type JointType, type Solimp, type Solref, type SolverSettings } from '../engine/model-desc.js';
 import { checkKeys, entries, readNumber, readVec, type Ctx, type Entry, type YNode } from './yaml-read.js';
 
-/** MuJoCo's clamp range for dmin, dmax and midpoint (mjMINIMP, mjMAXIMP). */
-export const MJ_MINIMP = 1e-4;
-export const MJ_MAXIMP = 0.9999;
 export const SOLVER_ITERATIONS_MAX = 1000;
-/** The largest solimp power the engine takes (a whole number: see readSolimp). */
-export const SOLIMP_POWER_MAX = 16;
 export const DEFAULT_SOLVER: SolverSettings = { iterations: 20, impratio: 1 };
 
 export function readSolref(ctx: Ctx, node: YNode, subject: string): Solref {

@@ -6,14 +6,14 @@ import { INTEGRATORS, JOINT_NV, JOINT_TYPES, type BodyDesc, type IntegratorName,
 import { WORLD_LIMITS } from '../engine/world-limits.js';
 import { assemble, type Draft } from './assemble.js';
 import { JOINT_LIMIT_KEYS, readJointLimit, readSolver } from './contact-settings.js';
-import { inertiaProblem, norm3, rotateInertia, rotvecToQuat, type Inertia6 } from './math.js';
+import { inertiaProblem, norm3, rotateInertia, rotvecToQuat, type Inertia6 } from '../engine/math.js';
 import { massFromShapes } from './mass-from-shapes.js';
 import { readOrientation } from './orientation.js';
 import { readExcludes, readLinkShapes, readSceneShapes, resolveShapes, type ShapeDraft } from './shapes.js';
 import { classifySubspace, SUPPORTED_SUBSPACES } from './subspace.js';
 import { checkKeys, describe, entries, readEnum, readInt, readLimited, readNumber, readNumbers, readPositive, readString, readVec, type Ctx, type Entry, type ParsedFile, type YNode } from './yaml-read.js';
 import { isSeq } from 'yaml';
-import { readSensors } from '../sensors/scene.js';
+import { readSensors } from './sensors.js';
 import { readTendons } from './tendons.js';
 import { JOINT_FORCE_KEYS, readController, readJointForces, resolveActuators, type ActuatorDraft } from './actuation.js';
 
@@ -48,7 +48,7 @@ export function loadEveryday(pf: ParsedFile, worldOverride: Partial<WorldSetting
   if (actuators.length > 0) model.actuators = resolveActuators(ctx, actuators, model.bodies);
   const ctl = top.get('controller');
   if (ctl) model.controller = readController(ctx, ctl.value, model.actuators ?? []);
-  const sensors = top.get('sensors'); // src/sensors/scene.ts
+  const sensors = top.get('sensors'); // read in ./sensors.ts
   if (sensors) model.sensors = readSensors(ctx, sensors.value, model.bodies, model.world.dt);
   return model;
 }

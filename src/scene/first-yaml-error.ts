@@ -8,7 +8,7 @@
 // tags, and aliases, which scene files refuse.
 
 import { Composer, Parser, isAlias, visit, type Document, type LineCounter, type ScalarTag, type Tags } from 'yaml';
-import { quote } from './errors.js';
+import { quote } from '../files/errors.js';
 
 export interface FirstYamlError {
   /** Character offset of the problem in the text. */

@@ -5,15 +5,15 @@
 import { isMap } from 'yaml';
 import type { ModelDesc, WorldSettings } from '../engine/model-desc.js';
 import { loadSimConfig } from './config.js';
-import { SceneError, didYouMean, quote } from './errors.js';
+import { SceneError, didYouMean, quote } from '../files/errors.js';
 import { loadEveryday } from './everyday.js';
 import { loadRaw } from './raw.js';
 import { checkEffectiveInertia } from './singular.js';
 import { entries, notAYamlFile, parseYamlFile, type Entry } from './yaml-read.js';
 import { importFile, sniffFormat } from '../import/index.js';
 
-export { SceneError } from './errors.js';
-export { exportMjcf } from './mjcf.js';
+export { SceneError } from '../files/errors.js';
+export { exportMjcf } from './mjcf-writer.js';
 
 export interface LoadSceneOptions {
   /** A `sim_config.yaml` whose settings override the scene's world settings. */

@@ -8,7 +8,7 @@
 // are special cases, so the rounded box is exact too, not approximated.
 
 import type { Quat, ShapeDesc, Vec3 } from '../engine/model-desc.js';
-import { quatRotate, type Inertia6 } from './math.js';
+import { quatRotate, type Inertia6 } from '../engine/math.js';
 
 /** Volume and ∫x_k² dV (k = x, y, z) of a sphere-swept box about its centre, in its own axes. */
 export function sweptBoxMoments(h: Vec3, r: number): { volume: number; second: Vec3 } {

@@ -2,7 +2,7 @@
 // `rpy: [r, p, y]` (radians, URDF order), never both. Links, shapes and inertia frames read it alike.
 
 import type { Quat } from '../engine/model-desc.js';
-import { rpyToQuat } from './math.js';
+import { rpyToQuat } from '../engine/math.js';
 import { readVec, type Ctx, type Entry } from './yaml-read.js';
 
 /** The orientation given by `quat` or `rpy` in the mapping m, or undefined when it gives neither. */

@@ -3,7 +3,7 @@
 // joint_position → q0, slot-indexed velocity/torque → v0/tau.
 
 import type { BodyDesc, JointType, Quat, Vec3 } from '../engine/model-desc.js';
-import { dot3, inertiaJointToCom, inertiaProblem, norm3, quatRotate, type Inertia6 } from './math.js';
+import { dot3, inertiaJointToCom, inertiaProblem, norm3, quatRotate, type Inertia6 } from '../engine/math.js';
 import type { RawField, RawJoint } from './raw-read.js';
 import { classifySubspace, SUPPORTED_SUBSPACES } from './subspace.js';
 import type { Ctx } from './yaml-read.js';

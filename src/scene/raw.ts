@@ -8,7 +8,7 @@
 import type { ModelDesc, WorldSettings } from '../engine/model-desc.js';
 import { SCENE_LINKS } from '../engine/world-limits.js';
 import { assemble, type Draft } from './assemble.js';
-import { didYouMean } from './errors.js';
+import { didYouMean } from '../files/errors.js';
 import { rawJointToBody } from './raw-joint.js';
 import { readRawTree, type RawArchetype } from './raw-read.js';
 import type { ParsedFile } from './yaml-read.js';

@@ -6,8 +6,8 @@
 import { isMap, isSeq } from 'yaml';
 import { SHAPE_KINDS, type BodyDesc, type Quat, type ShapeDesc, type ShapeKind, type Vec3 } from '../engine/model-desc.js';
 import { readCondim, readPhysicalContact, readSolimp, readSolref, physicalSolref, type PhysicalContact } from './contact-settings.js';
-import { didYouMean } from './errors.js';
-import { norm3 } from './math.js';
+import { didYouMean } from '../files/errors.js';
+import { norm3 } from '../engine/math.js';
 import { readOrientation } from './orientation.js';
 import { checkKeys, describe, entries, readEnum, readNumber, readString, readVec, type Ctx, type Entry, type YNode } from './yaml-read.js';
 

@@ -9,7 +9,7 @@
 import type { ModelDesc } from '../engine/model-desc.js';
 import { toNativeModel } from '../engine/batch.js';
 import { engineAddon } from '../engine/native.js';
-import { SceneError } from './errors.js';
+import { SceneError } from '../files/errors.js';
 
 const OPTIONS = { precision: 'f64', lanes: 1, copies: 1, integrator: 'euler', dt: 0.001, substeps: 1, midpointIterations: 1, threads: 1 };
 

@@ -3,7 +3,7 @@
 // else (screws, scaled axes, 2-DOF sets, ...) is refused rather than approximated.
 
 import type { JointType, Vec3 } from '../engine/model-desc.js';
-import { norm3 } from './math.js';
+import { norm3 } from '../engine/math.js';
 
 export const SUPPORTED_SUBSPACES =
   'no active column (fixed), one unit angular column (revolute), one unit linear column (prismatic), ' +

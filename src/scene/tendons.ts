@@ -17,7 +17,7 @@
 import { isSeq } from 'yaml';
 import { DEFAULT_SOLIMP, DEFAULT_SOLREF, type BodyDesc, type TendonDesc } from '../engine/model-desc.js';
 import { readLimit } from './contact-settings.js';
-import { didYouMean } from './errors.js';
+import { didYouMean } from '../files/errors.js';
 import { checkKeys, describe, entries, readNumber, readString, readVec, type Ctx, type YNode } from './yaml-read.js';
 
 export const TENDON_KEYS = ['name', 'joints', 'range', 'limit', 'frictionloss', 'stiffness', 'springlength', 'damping'] as const;

@@ -3,9 +3,9 @@
 
 import { limitText, withinLimit, type NumberLimit } from '../engine/world-limits.js';
 import { LineCounter, isMap, isScalar, isSeq, type Document, type Node } from 'yaml';
-import { SceneError, closest, didYouMean, quote } from './errors.js';
+import { SceneError, closest, didYouMean, quote } from '../files/errors.js';
 import { composeSingleDocument } from './first-yaml-error.js';
-import { lineCol, readBoundedText } from './scene-file.js';
+import { lineCol, readBoundedText } from '../files/text-file.js';
 
 export type YNode = Node | null | undefined;
 
@@ -55,7 +55,7 @@ export interface ReadAs {
   foreign?: boolean;
 }
 
-/** Reads a scene, include or config file (bounded, text: see scene-file.ts) and parses it as one
+/** Reads a scene, include or config file (bounded, text: see src/files/text-file.ts) and parses it as one
  *  YAML document. The first problem becomes a SceneError at its line and column. An include is
  *  read as a foreign file. */
 export function parseYamlFile(file: string, from?: IncludedFrom, as: ReadAs = {}): ParsedFile {

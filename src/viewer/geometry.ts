@@ -12,7 +12,7 @@
 //     0.245 m cube over the plate). MuJoCo's viewer likewise draws nothing for a body without geoms.
 
 import type { ModelDesc, Quat, ShapeKind, Vec3 } from '../engine/model-desc.js';
-import { symmetricEigen } from '../scene/math.js';
+import { symmetricEigen } from '../engine/math.js';
 
 export interface Drawable {
   kind: ShapeKind;

@@ -3,7 +3,7 @@
 
 import type { ActuatorDesc, BodyDesc, ModelDesc, Vec3 } from '../../engine/model-desc.js';
 import { projectGear } from '../../scene/actuation.js';
-import type { PdTermSpec } from '../../control/spec.js';
+import type { PdTermSpec } from '../../engine/controller-spec.js';
 
 /** A link: a solid box of length `len` along +y (cross-section 0.08 m), CoM at its middle. */
 function rod(name: string, parent: number, pos: Vec3, axis: Vec3, mass: number, len: number, extra: Partial<BodyDesc> = {}): BodyDesc {

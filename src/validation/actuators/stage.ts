@@ -17,7 +17,7 @@ import { coordinateLayout, type ModelDesc } from '../../engine/model-desc.js';
 import type { NativeAddon } from '../../engine/native.js';
 import { ControlLoop } from '../../control/controller.js';
 import { pdController } from '../../control/pd.js';
-import type { PdTermSpec } from '../../control/spec.js';
+import type { PdTermSpec } from '../../engine/controller-spec.js';
 import { exportMjcf } from '../../scene/index.js';
 import { runPythonJson } from '../mujoco-ref.js';
 import { F64_BAR, relErr } from '../metrics.js';

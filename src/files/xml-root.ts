@@ -1,5 +1,5 @@
 // The one XML-root detector: which element a file's XML opens with, and where, read cheaply from
-// its start (no full parse). The scene reader (scene/scene-file.ts), the import format sniffer
+// its start (no full parse). The scene reader (files/text-file.ts), the import format sniffer
 // (import/index.ts) and `achilles import` all ask it, so a file one of them calls MJCF is MJCF to
 // all of them. No dependencies: the scene reader imports it.
 

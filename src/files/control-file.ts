@@ -1,9 +1,9 @@
 // Reading a file a scene points at for control (a controller module, a PD target CSV) with the
-// checks scene files get (src/scene/scene-file.ts): a regular file (a FIFO would block forever,
+// checks scene files get (./text-file.ts): a regular file (a FIFO would block forever,
 // /dev/zero would grow without end), at most MAX_SCENE_BYTES, and text. Problems say what the
 // file is, never what it holds.
 
-import { MAX_SCENE_BYTES, readBoundedText } from '../scene/scene-file.js';
+import { MAX_SCENE_BYTES, readBoundedText } from './text-file.js';
 
 export type CheckedText = { text: string } | { problem: { found: string; expected: string } };
 

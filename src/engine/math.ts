@@ -1,6 +1,6 @@
 // Small 3D helpers for the loaders: quaternions [w,x,y,z], rotation vectors, symmetric eigenvalues.
 
-import type { Quat, Vec3 } from '../engine/model-desc.js';
+import type { Quat, Vec3 } from './model-desc.js';
 
 export type Inertia6 = [number, number, number, number, number, number];
 

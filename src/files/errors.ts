@@ -1,5 +1,6 @@
 // Scene errors: every problem in a scene file is reported as FILE:LINE:COL plus what was found and
-// what was expected, so a user can jump straight to the offending node.
+// what was expected, so a user can jump straight to the offending node. Every reader of a model
+// file (.arow, MJCF, URDF) and of a file a scene points at reports through it, hence files/.
 
 export interface SceneErrorInit {
   file: string;

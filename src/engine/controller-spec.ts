@@ -1,4 +1,6 @@
 // What a scene says about its controller: a module to load, or the built-in PD controller.
+// Data only, carried by ModelDesc.controller: the engine never runs it (src/control/ does;
+// the scene reader src/scene/actuation.ts writes it).
 
 /** A PD target over time: constant, a sine, or a table read from a CSV file at load (linear
  *  interpolation between rows, held at the ends). */
@@ -22,28 +24,3 @@ export type ControllerSpec =
   | { kind: 'module'; path: string }
   /** The built-in PD controller; `rate` in Hz (absent: every step). */
   | { kind: 'pd'; rate?: number; terms: PdTermSpec[] };
-
-/** The target's value at time t. */
-export function targetAt(t: TargetSpec, time: number): number {
-  switch (t.kind) {
-    case 'constant':
-      return t.value;
-    case 'sine':
-      return t.offset + t.amplitude * Math.sin(2 * Math.PI * t.frequency * time + t.phase);
-    case 'table': {
-      const { times, values } = t;
-      if (time <= times[0]) return values[0];
-      const n = times.length;
-      if (time >= times[n - 1]) return values[n - 1];
-      let lo = 0;
-      let hi = n - 1;
-      while (hi - lo > 1) {
-        const mid = (lo + hi) >> 1;
-        if (times[mid] <= time) lo = mid;
-        else hi = mid;
-      }
-      const s = (time - times[lo]) / (times[hi] - times[lo]);
-      return values[lo] + s * (values[hi] - values[lo]);
-    }
-  }
-}

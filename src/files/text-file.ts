@@ -5,7 +5,7 @@
 // the file's bytes: at most one byte's hex code.
 
 import { closeSync, constants, fstatSync, openSync, readSync, type Stats } from 'node:fs';
-import { findXmlRoot, otherRootProblem, type XmlRoot } from '../import/xml-root.js';
+import { findXmlRoot, otherRootProblem, type XmlRoot } from './xml-root.js';
 
 /** Largest file read, in bytes: an everyday scene spends about 110 bytes a link, so this holds
  *  some 18,000 links, while a malformed file this large still reports its first error in seconds. */

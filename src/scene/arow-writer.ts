@@ -4,9 +4,9 @@
 // dialect can say; the rest is listed by `unwritten`).
 
 import type { ActuatorDesc, BodyDesc, ModelDesc, ShapeDesc, SourceSpan } from '../engine/model-desc.js';
-import { projectGear } from '../scene/actuation.js';
-import { norm3 } from '../scene/math.js';
-import type { ImportNote } from './ir.js';
+import { projectGear } from './actuation.js';
+import { norm3 } from '../engine/math.js';
+import type { ImportNote } from '../import/ir.js';
 
 const num = (x: number): string => (Object.is(x, -0) ? '0' : String(x));
 const vec = (v: readonly number[]): string => `[${v.map(num).join(', ')}]`;

@@ -9,8 +9,8 @@
 
 import { isSeq } from 'yaml';
 import { JOINT_NQ, type BodyDesc, type SensorDesc, type Vec3 } from '../engine/model-desc.js';
-import { didYouMean } from '../scene/errors.js';
-import { checkKeys, describe, entries, readEnum, readInt, readNumber, readPositive, readString, readVec, type Ctx, type YNode } from '../scene/yaml-read.js';
+import { didYouMean } from '../files/errors.js';
+import { checkKeys, describe, entries, readEnum, readInt, readNumber, readPositive, readString, readVec, type Ctx, type YNode } from './yaml-read.js';
 
 export const SENSOR_KINDS = ['encoder', 'imu', 'camera'] as const;
 const KEYS = {

@@ -5,10 +5,10 @@
 import type { Batch } from '../engine/batch.js';
 import type { OutputSink } from '../reports/atomic.js';
 import type { MetaValue } from '../reports/csv.js';
-import type { RunSettings } from '../run/settings.js';
-import { DEFAULT_FPS, ReplaySampler } from './record.js';
-import type { ReplayMeta } from './replay-data.js';
-import { writeReplay } from './write.js';
+import type { RunSettings } from './settings.js';
+import { DEFAULT_FPS, ReplaySampler } from '../viewer/record.js';
+import type { ReplayMeta } from '../viewer/replay-data.js';
+import { writeReplay } from '../viewer/write.js';
 
 /** The sampler simulate() calls at every frame step of the run (`fps` lowered if the poses would not fit). */
 export function runReplaySampler(batch: Batch, s: RunSettings, fps = DEFAULT_FPS): ReplaySampler {

@@ -3,7 +3,7 @@
 
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { packageRoot } from '../engine/native.js';
+import { packageRoot } from './package-root.js';
 
 let cached: string | undefined;
 

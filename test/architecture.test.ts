@@ -1,0 +1,152 @@
+// Layers only point down (docs/architecture.md, "TypeScript layers"): every import in src/ goes
+// from a room (a top-level folder of src/) to its own room or to a room of a LOWER layer. Rooms of
+// one layer are peers and never import each other, so no two rooms can form a cycle. A new room
+// must be placed in LAYERS before anything may import it.
+
+import { readdirSync, readFileSync } from 'node:fs';
+import { dirname, join, normalize, relative, sep } from 'node:path';
+import { describe, expect, it } from 'vitest';
+
+/** Bottom to top. `(root)` is src/index.ts, the package's public entry point. */
+export const LAYERS: readonly (readonly string[])[] = [
+  ['util'], // UsageError, the version, the CLI option shapes
+  ['engine', 'reports'], // the batched engine and its model description; output formats (CSV, charts, tables)
+  ['files'], // what every model-file reader shares: SceneError at file:line:col, bounded reads, XML roots
+  ['import'], // MJCF and URDF readers
+  ['scene'], // the .arow reader and writer, loadScene (picks a reader by content), the MJCF writer
+  ['sensors'], // sensors at run time
+  ['control'], // controllers, PD, RlEnv
+  ['viewer'], // replays and the HTML viewer
+  ['run', 'bench', 'validation'], // the commands' work
+  ['cli'], // argument parsing and the commands
+  ['(root)'],
+];
+
+const SRC = join(import.meta.dirname, '..', 'src');
+
+export interface ImportEdge {
+  file: string; // relative to src/, with '/'
+  line: number;
+  target: string; // relative to src/, with '/'
+}
+
+function tsFiles(dir: string): string[] {
+  return readdirSync(dir, { withFileTypes: true }).flatMap((e) => {
+    const p = join(dir, e.name);
+    if (e.isDirectory()) return tsFiles(p);
+    return e.name.endsWith('.ts') ? [p] : [];
+  });
+}
+
+/** Every relative import of a file: static `import`/`export … from`, side-effect `import '…'`,
+ *  and dynamic `import('…')`, with the line it starts on. Comments are skipped. */
+export function importsOf(text: string): { spec: string; line: number }[] {
+  const found: { spec: string; line: number }[] = [];
+  const code = text.replace(/\/\*[\s\S]*?\*\//g, (c) => c.replace(/[^\n]/g, ' ')).replace(/(^|[^:'"`])\/\/[^\n]*/g, '$1');
+  const patterns = [/\b(?:import|export)\s[^;'"`]*?\sfrom\s*['"]([^'"]+)['"]/g, /\bimport\s*['"]([^'"]+)['"]/g, /\bimport\s*\(\s*['"]([^'"]+)['"]\s*\)/g];
+  for (const re of patterns) {
+    for (const m of code.matchAll(re)) {
+      const line = code.slice(0, m.index).split('\n').length;
+      found.push({ spec: m[1], line });
+    }
+  }
+  return found;
+}
+
+export function roomOf(fileFromSrc: string): string {
+  const parts = fileFromSrc.split('/');
+  return parts.length > 1 ? parts[0] : '(root)';
+}
+
+function edges(): ImportEdge[] {
+  return tsFiles(SRC).flatMap((abs) => {
+    const file = relative(SRC, abs).split(sep).join('/');
+    return importsOf(readFileSync(abs, 'utf8'))
+      .filter((i) => i.spec.startsWith('.'))
+      .map((i) => ({ file, line: i.line, target: relative(SRC, normalize(join(dirname(abs), i.spec))).split(sep).join('/') }));
+  });
+}
+
+/** The imports that break the order: to a higher layer, to a peer, or to a room not in LAYERS. */
+export function violations(all: readonly ImportEdge[], layers = LAYERS): string[] {
+  const layerOf = new Map<string, number>();
+  layers.forEach((rooms, i) => rooms.forEach((r) => layerOf.set(r, i)));
+  const out: string[] = [];
+  for (const e of all) {
+    const from = roomOf(e.file);
+    const to = roomOf(e.target);
+    if (from === to) continue;
+    const a = layerOf.get(from);
+    const b = layerOf.get(to);
+    const where = `src/${e.file}:${e.line}: imports ${e.target}`;
+    if (a === undefined) out.push(`${where}: room '${from}' is not in LAYERS`);
+    else if (b === undefined) out.push(`${where}: room '${to}' is not in LAYERS`);
+    else if (b > a) out.push(`${where}: ${from} (layer ${a}) points UP to ${to} (layer ${b})`);
+    else if (b === a) out.push(`${where}: ${from} and ${to} are peers (layer ${a}) and must not import each other`);
+  }
+  return out;
+}
+
+/** Cycles between rooms (each as 'a → b → … → a'), found on the room graph whatever the layers say. */
+export function roomCycles(all: readonly ImportEdge[]): string[] {
+  const next = new Map<string, Set<string>>();
+  for (const e of all) {
+    const a = roomOf(e.file);
+    const b = roomOf(e.target);
+    if (a !== b) (next.get(a) ?? next.set(a, new Set()).get(a)!).add(b);
+  }
+  const cycles: string[] = [];
+  const state = new Map<string, 'open' | 'done'>();
+  const path: string[] = [];
+  const visit = (r: string): void => {
+    state.set(r, 'open');
+    path.push(r);
+    for (const n of [...(next.get(r) ?? [])].sort()) {
+      if (state.get(n) === 'open') cycles.push([...path.slice(path.indexOf(n)), n].join(' → '));
+      else if (!state.has(n)) visit(n);
+    }
+    path.pop();
+    state.set(r, 'done');
+  };
+  for (const r of [...next.keys()].sort()) if (!state.has(r)) visit(r);
+  return cycles;
+}
+
+describe('TypeScript layers', () => {
+  const all = edges();
+
+  it('reads the imports of src/ (the parser finds what is there)', () => {
+    expect(all.length).toBeGreaterThan(300);
+    expect(all).toContainEqual(expect.objectContaining({ file: 'cli/main.ts' }));
+    expect(importsOf("import a from './x.js';\nexport { b } from \"../y.js\";\nimport type {\n  C,\n} from './z.js';\nconst m = await import('./w.js');\n// import q from './comment.js';\n/* import r from './block.js'; */"))
+      .toEqual([{ spec: './x.js', line: 1 }, { spec: '../y.js', line: 2 }, { spec: './z.js', line: 3 }, { spec: './w.js', line: 6 }]);
+  });
+
+  it('flags an import that points up, between peers, or to an unplaced room, and a cycle', () => {
+    const up = { file: 'engine/batch.ts', line: 3, target: 'control/spec.js' };
+    const peer = { file: 'run/index.ts', line: 4, target: 'bench/run.js' };
+    const stray = { file: 'cli/main.ts', line: 5, target: 'nowhere/x.js' };
+    const down = { file: 'control/pd.ts', line: 6, target: 'engine/batch.js' };
+    expect(violations([up, peer, stray, down])).toEqual([
+      'src/engine/batch.ts:3: imports control/spec.js: engine (layer 1) points UP to control (layer 6)',
+      'src/run/index.ts:4: imports bench/run.js: run and bench are peers (layer 8) and must not import each other',
+      "src/cli/main.ts:5: imports nowhere/x.js: room 'nowhere' is not in LAYERS",
+    ]);
+    expect(roomCycles([up, down])).toEqual(['control → engine → control']);
+    expect(roomCycles([down])).toEqual([]);
+  });
+
+  it('every room of src/ has a layer', () => {
+    const rooms = new Set(readdirSync(SRC, { withFileTypes: true }).filter((e) => e.isDirectory()).map((e) => e.name));
+    const placed = new Set(LAYERS.flat());
+    expect([...rooms].filter((r) => !placed.has(r))).toEqual([]);
+  });
+
+  it('no import points up the order or sideways to a peer', () => {
+    expect(violations(all)).toEqual([]);
+  });
+
+  it('no two rooms import each other, directly or round a loop', () => {
+    expect(roomCycles(all)).toEqual([]);
+  });
+});
