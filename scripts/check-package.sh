@@ -10,7 +10,9 @@
 #      deliberate type error it must reject: types that are `any` would pass anything), then runs;
 #   5. the MuJoCo timing addon: the prebuilt one loads against a MuJoCo found at run time (a copy of
 #      the library elsewhere, so its path proves which one was used), and without MuJoCo the bench
-#      says what is missing and how to build it.
+#      says what is missing and how to build it;
+#   6. the source fallback configures in the installed layout (cmake-js and node-addon-api found
+#      beside the package, every native source shipped).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 root=$PWD
@@ -100,4 +102,17 @@ if ACHILLES_MUJOCO_DIR="$work/nowhere" npx --no-install achilles bench --scene "
 fi
 grep -q 'find-mujoco.mjs --build' "$work/bench.log" || { cat "$work/bench.log"; fail "bench --vs mujoco without MuJoCo does not say how to build the addon"; }
 say "bench --vs mujoco without MuJoCo: $(grep -m1 -o 'needs native MuJoCo[^,;]*\|timing addon is not built' "$work/bench.log" | head -1)"
+
+# 6. The source fallback, as far as configuring (compiling is the same as in a clone and takes minutes):
+#    in the installed layout, cmake-js is found beside the package, node-addon-api resolves and every
+#    source the CMakeLists names was shipped.
+if command -v cmake > /dev/null; then
+  cmakejs=$(node -e "import('$pkg/scripts/cmake-js.mjs').then((m) => console.log(m.cmakeJsBin()))")
+  case "$cmakejs" in "$project/node_modules/"*) ;; *) fail "cmake-js resolved to $cmakejs, not the project's node_modules" ;; esac
+  (cd "$pkg" && node "$cmakejs" configure --directory native --out "$work/fallback-build" > "$work/configure.log" 2>&1) \
+    || { cat "$work/configure.log"; fail "the source fallback does not configure in the installed package"; }
+  say "the source fallback configures in the installed package (cmake-js from $project/node_modules)"
+else
+  say "no cmake here: the source fallback's configure step is not checked"
+fi
 say "ok"
