@@ -6,7 +6,7 @@
 
 import { basename, dirname, isAbsolute, join } from 'node:path';
 import { DEFAULT_SOLIMP, DEFAULT_SOLREF, type Quat, type Solimp, type Solref, type Vec3 } from '../engine/model-desc.js';
-import { inertiaProblem, quatRotate, rotateInertia, type Inertia6 } from '../engine/math.js';
+import { inertiaProblem, quatRotate, rotateInertia, type Inertia6 } from '../scene/math.js';
 import { importBug } from './bugs.js';
 import { axisAngleQuat, eulerQuat, normalize4, xyaxesQuat, zaxisQuat } from './frames.js';
 import { inertiaFromGeoms, inferGeomMass } from './geom-inertia.js';
@@ -18,7 +18,7 @@ import { readSolimp, readSolref } from './sol-params.js';
 import { checkMjcfSchema } from './mjcf-strict.js';
 import { checkUnread } from './mjcf-unread.js';
 import { Reader, describeEl } from './read-attrs.js';
-import { quote } from '../files/errors.js';
+import { quote } from '../scene/errors.js';
 import type { Pos, XmlAttr, XmlElement } from './xml.js';
 
 type Defaults = Map<string, Map<string, Map<string, XmlAttr>>>; // class → element → attribute

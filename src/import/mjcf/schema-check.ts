@@ -4,7 +4,7 @@
 // refuses it, instead of importing a joint about the default axis. An attribute MuJoCo knows but
 // the importer does not read is judged later, where the element is read.
 
-import { closest, quote } from '../files/errors.js';
+import { closest, quote } from '../scene/errors.js';
 import { MJCF_SCHEMA, type SchemaNode } from './mjcf-schema.js';
 import type { Reader } from './read-attrs.js';
 import type { XmlElement } from './xml.js';

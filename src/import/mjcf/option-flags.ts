@@ -5,7 +5,7 @@
 // no change at all.
 
 import type { DisableFlag, ImportNote, IrModel } from './ir.js';
-import { quote } from '../files/errors.js';
+import { quote } from '../scene/errors.js';
 import type { Reader } from './read-attrs.js';
 import type { XmlAttr, XmlElement } from './xml.js';
 
