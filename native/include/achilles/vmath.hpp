@@ -1,10 +1,11 @@
-// Lane-pack helpers the collision room needs beyond simd.hpp: min/max/clamp/sign as selects,
-// mask conjunction, and selects of 3-vectors. Selects only: every lane computes its own answer.
+// Lane-pack maths beyond simd.hpp, shared by collision, contact rows, the solver, actuators and the
+// kernel: min/max/clamp/sign as selects, mask conjunction, and selects of 3-vectors. Selects only:
+// every lane computes its own answer.
 #pragma once
 
-#include "../isa_namespace.hpp"
+#include "isa_namespace.hpp"
 
-#include "../spatial.hpp"
+#include "spatial.hpp"
 
 namespace ach {
 inline namespace ACH_ISA_NS {

@@ -19,6 +19,7 @@
 
 #include "../model.hpp"
 #include "../simd.hpp"
+#include "../vmath.hpp"
 
 namespace ach {
 inline namespace ACH_ISA_NS {

@@ -36,7 +36,7 @@
 
 #include "../bugs.hpp"
 #include "shape.hpp"
-#include "vmath.hpp"
+#include "../vmath.hpp"
 
 namespace ach {
 inline namespace ACH_ISA_NS {

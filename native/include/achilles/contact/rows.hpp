@@ -15,6 +15,7 @@
 
 #include "../isa_namespace.hpp"
 
+#include "../vmath.hpp"
 #include "ball_limit.hpp"
 #include "work.hpp"
 
