@@ -15,10 +15,13 @@ const shown = relative(packageRoot, ENGINE_PREBUILD);
 /** Why the prebuild cannot serve, or null when it loads (checked in a child: a bad binary may crash). */
 function prebuildProblem() {
   if (process.env.ACHILLES_BUILD_FROM_SOURCE === '1') return 'ACHILLES_BUILD_FROM_SOURCE=1 asks for it';
+  // tsconfig.json is never in the package. A clone builds its own engine even when an `npm pack`
+  // that failed halfway (no postpack) left a prebuilds/ behind.
+  if (existsSync(join(packageRoot, 'tsconfig.json'))) return 'a development checkout builds its own engine';
   if (!existsSync(ENGINE_PREBUILD)) {
     return existsSync(join(packageRoot, 'prebuilds'))
       ? `this package has no prebuilt engine for ${platform}`
-      : 'no prebuilt engine here (a development checkout builds its own)';
+      : 'this package has no prebuilt engine (no prebuilds/)';
   }
   const probe = `require(${JSON.stringify(ENGINE_PREBUILD)}).cpuInfo()`;
   const r = spawnSync(process.execPath, ['-e', probe], { encoding: 'utf8' });

@@ -88,9 +88,17 @@ describe('install script', () => {
     expect(r.code).toBe(1);
   });
 
-  it('a development checkout (no prebuilds/) builds from source as before', async () => {
+  it('a package without prebuilds/ builds from source', async () => {
     const r = await install(makePackage(null));
-    expect(r.stderr).toContain('building the native engine from source: no prebuilt engine here (a development checkout builds its own)');
+    expect(r.stderr).toContain('building the native engine from source: this package has no prebuilt engine (no prebuilds/)');
+    expect(r.code).toBe(1);
+  });
+
+  it.skipIf(!existsSync(engine))('a development checkout builds from source as before, even beside a prebuilds/ an aborted `npm pack` left', async () => {
+    const dir = makePackage({ [`${platform}/achilles.node`]: { copy: engine } });
+    writeFileSync(join(dir, 'tsconfig.json'), '{}');
+    const r = await install(dir);
+    expect(r.stderr).toContain('building the native engine from source: a development checkout builds its own engine');
     expect(r.code).toBe(1);
   });
 
