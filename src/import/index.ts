@@ -1,5 +1,5 @@
 // MJCF and URDF import: the file is recognised by its content (root <mujoco> or <robot>), read into
-// MuJoCo's own model of bodies and joints (mjcf.ts, urdf.ts), then compiled into the engine's
+// MuJoCo's own model of bodies and joints (mjcf/, urdf.ts), then compiled into the engine's
 // ModelDesc (compile.ts), with one note for everything approximated, dropped or not yet honoured.
 
 import { closeSync, constants, fstatSync, openSync, readSync } from 'node:fs';
@@ -9,7 +9,7 @@ import { readBoundedText } from '../files/text-file.js';
 import { compileIr, type BodyMap } from './compile.js';
 import type { ImportNote } from './ir.js';
 import { applyKey, chooseKey, unusedKeysNote } from './keyframe.js';
-import { readMjcf } from './mjcf.js';
+import { readMjcf } from './mjcf/index.js';
 import { Reader } from './read-attrs.js';
 import { readUrdf } from './urdf.js';
 import { cutAtNul, findXmlRoot, parseXml, xmlRootName } from './xml.js';

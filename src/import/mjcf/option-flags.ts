@@ -4,10 +4,10 @@
 // (mjtDisableBit: on unless disabled; mjtEnableBit: off unless enabled); a flag at its default is
 // no change at all.
 
-import type { DisableFlag, ImportNote, IrModel } from './ir.js';
-import { quote } from '../scene/errors.js';
-import type { Reader } from './read-attrs.js';
-import type { XmlAttr, XmlElement } from './xml.js';
+import type { DisableFlag, ImportNote, IrModel } from '../ir.js';
+import { quote } from '../../files/errors.js';
+import type { Reader } from '../read-attrs.js';
+import type { XmlAttr, XmlElement } from '../xml.js';
 
 type Note = (k: ImportNote['kind'], at: XmlElement | XmlAttr, m: string) => void;
 

@@ -4,10 +4,10 @@
 // refuses it, instead of importing a joint about the default axis. An attribute MuJoCo knows but
 // the importer does not read is judged later, where the element is read.
 
-import { closest, quote } from '../scene/errors.js';
-import { MJCF_SCHEMA, type SchemaNode } from './mjcf-schema.js';
-import type { Reader } from './read-attrs.js';
-import type { XmlElement } from './xml.js';
+import { closest, quote } from '../../files/errors.js';
+import { MJCF_SCHEMA, type SchemaNode } from './schema.js';
+import type { Reader } from '../read-attrs.js';
+import type { XmlElement } from '../xml.js';
 
 const attrSets = new Map<SchemaNode, string[]>();
 const attrsOf = (s: SchemaNode): string[] => {

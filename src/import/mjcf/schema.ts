@@ -2,7 +2,7 @@
 // accepts (rows of MuJoCo's src/xml/generated/mjcf_table.inc, generated from src/xml/mjcf.schema,
 // MuJoCo 3.x as of 2026-08; python mujoco 3.14 refuses exactly what is not here). `a`: the allowed
 // attributes, space-separated; `c`: child elements; `r`: recursive (a <body> in a <body>, a
-// <default> in a <default>); `one`: at most once in its parent. Data only: mjcf-strict.ts walks a model against it.
+// <default> in a <default>); `one`: at most once in its parent. Data only: schema-check.ts walks a model against it.
 
 export interface SchemaNode {
   n: string;

@@ -5,9 +5,9 @@
 // an actuator's delay, ...). Attributes with no effect on the motion at all (group, user, material,
 // lengthrange, ...) are not listed.
 
-import { quote } from '../scene/errors.js';
-import type { Reader } from './read-attrs.js';
-import type { XmlAttr } from './xml.js';
+import { quote } from '../../files/errors.js';
+import type { Reader } from '../read-attrs.js';
+import type { XmlAttr } from '../xml.js';
 
 type Kind = 'joint' | 'freejoint' | 'geom' | 'actuator';
 

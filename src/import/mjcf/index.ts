@@ -1,0 +1,74 @@
+// MJCF (MuJoCo XML) → the import IR, following MuJoCo's compiler for everything that changes the
+// dynamics: the body tree and every orientation form, inertials and inertia from geoms, joints,
+// geoms, default classes and childclass, compiler and option settings, actuators and the first
+// keyframe, fixed tendons. Elements that do not change the dynamics are skipped with a note; anything
+// else that would (spatial tendons, equality constraints, fluid forces, flex, ...) is refused at its line.
+//
+// One reader per element, as MuJoCo's xml_native_reader.cc has one method per element, all sharing
+// one context (context.ts). readMjcf reads the sections in the order each depends on the others:
+// compiler and option first (angle units, autolimits), then defaults, assets, the body tree, and the
+// elements that name bodies and joints (tendons, actuators, contact excludes, keyframes).
+
+import type { ImportNote, IrModel } from '../ir.js';
+import type { Reader } from '../read-attrs.js';
+import type { XmlElement } from '../xml.js';
+import { readActuators } from './actuator.js';
+import { readAssets } from './asset.js';
+import { readWorldbodies } from './body.js';
+import { readCompiler, setTotalMass } from './compiler.js';
+import { readContacts } from './contact.js';
+import { newContext, sections, type MjcfContext } from './context.js';
+import { readDefaults } from './defaults.js';
+import { readKeyframes } from './keyframe.js';
+import { readOption } from './option.js';
+import { applyDisableFlags } from './option-flags.js';
+import { checkMjcfSchema } from './schema-check.js';
+import { readTendons } from './tendon.js';
+
+/** Elements skipped because they do not change the motion, with why (checked against MuJoCo's
+ *  compile of test/fixtures/import/mjcf-inert-settings.xml by test/import-compiler.test.ts). */
+const INERT: Record<string, string> = {
+  visual: 'it sets how MuJoCo draws the model',
+  statistic: "it sets the viewer's extent and MuJoCo's solver tolerance scale (meaninertia), not the model's dynamics",
+  size: "it sizes MuJoCo's memory and user arrays",
+  custom: 'it holds user data that no simulation step reads',
+  sensor: 'sensors read the state without changing it (they are not imported)',
+};
+/** Elements refused: they change the dynamics and are not supported. */
+const REFUSED: Record<string, string> = {
+  equality: 'equality constraints',
+  deformable: 'flex and skin (deformable bodies)',
+  extension: 'plugins',
+  include: '<include> (inline the included file)',
+};
+/** Top-level elements read below. */
+const READ = ['compiler', 'option', 'default', 'asset', 'worldbody', 'tendon', 'actuator', 'contact', 'keyframe'];
+
+export function readMjcf(r: Reader, root: XmlElement, notes: ImportNote[]): IrModel {
+  checkMjcfSchema(r, root); // MuJoCo refuses unknown elements and attributes before reading any
+  const ctx = newContext(r, root, notes);
+  judgeTopLevel(ctx);
+  for (const c of sections(ctx, 'compiler')) readCompiler(ctx, c);
+  for (const o of sections(ctx, 'option')) readOption(ctx, o);
+  readDefaults(ctx);
+  readAssets(ctx);
+  readWorldbodies(ctx);
+  if (ctx.compiler.settotalmass > 0) setTotalMass(ctx.ir.bodies, ctx.compiler.settotalmass);
+  readTendons(ctx);
+  readActuators(ctx);
+  readContacts(ctx);
+  readKeyframes(ctx);
+  applyDisableFlags(ctx.ir, notes);
+  return ctx.ir;
+}
+
+/** Each top-level element: read below, skipped with a note (INERT), or refused at its line. */
+function judgeTopLevel(ctx: MjcfContext): void {
+  for (const c of ctx.root.children) {
+    if (INERT[c.name]) ctx.note('skipped', c, `<${c.name}> does not change the dynamics: ${INERT[c.name]}`);
+    else if (REFUSED[c.name]) ctx.r.fail(c, `<${c.name}>`, REFUSED[c.name], 'what the importer supports: worldbody, default, compiler, option, asset (meshes), tendon (fixed), actuator (motor, position, velocity), contact (exclude), keyframe');
+    else if (!READ.includes(c.name)) {
+      ctx.r.fail(c, `<${c.name}>`, 'an element MJCF does not define at the top level', 'compiler, option, size, visual, statistic, default, custom, asset, worldbody, contact, equality, tendon, actuator, sensor, keyframe');
+    }
+  }
+}
