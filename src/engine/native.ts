@@ -2,8 +2,8 @@
 
 import { createRequire } from 'node:module';
 import { existsSync } from 'node:fs';
-import { dirname, join, resolve } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { join } from 'node:path';
+import { packageRoot } from '../util/package-root.js';
 
 export interface NativeStepResult {
   robotSteps: number;
@@ -126,9 +126,8 @@ export interface NativeAddon {
   setBug?: (name: string) => void;
 }
 
-const here = dirname(fileURLToPath(import.meta.url));
-/** The package root (this file is src/engine/native.ts or dist/engine/native.js). */
-export const packageRoot = resolve(here, '..', '..');
+/** The package root (src/util/package-root.ts: one place for it, below every room). */
+export { packageRoot };
 
 /** The source build's output (cmake-js, `npm run build:native`). */
 export const SOURCE_BUILD_DIR = join(packageRoot, 'build', 'native', 'Release');

@@ -1,6 +1,6 @@
-// The package's root directory (where package.json, scenes/ and build/ are), from this file's
-// place in dist/util/. The bottom room's copy, so that the version needs nothing above it
-// (src/engine/native.ts, the addon loader, computes the same directory from dist/engine/).
+// The package's root directory (where package.json, scenes/, build/ and prebuilds/ are), from this
+// file's place in src/util/ or dist/util/. In the bottom room so that the version and the addon
+// loader (src/engine/native.ts, which re-exports it) share one definition.
 
 import { dirname, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
