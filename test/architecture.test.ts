@@ -142,6 +142,19 @@ describe('TypeScript layers', () => {
     expect([...rooms].filter((r) => !placed.has(r))).toEqual([]);
   });
 
+  it('docs/architecture.md states the same order (its "TypeScript layers" table)', () => {
+    const doc = readFileSync(join(SRC, '..', 'docs', 'architecture.md'), 'utf8');
+    const section = doc.slice(doc.indexOf('## TypeScript layers'));
+    const rows = section.split('\n').filter((l) => /^\| \d+ \|/.test(l));
+    const documented: string[][] = [];
+    for (const row of rows) {
+      const [layer, rooms] = row.split('|').slice(1, 3);
+      const names = [...rooms.matchAll(/`([^`]+)`/g)].map((m) => (m[1] === 'src/index.ts' ? '(root)' : m[1].replace(/\/$/, '')));
+      (documented[Number(layer)] ??= []).push(...names);
+    }
+    expect(documented).toEqual(LAYERS);
+  });
+
   it('no import points up the order or sideways to a peer', () => {
     expect(violations(all)).toEqual([]);
   });
