@@ -1,5 +1,5 @@
-// MJCF keyframes: read as MuJoCo's compiler reads <key>, and one of them, when asked for, made the
-// model's initial state. Without a choice the model starts from qpos0 at rest, as MuJoCo's
+// MJCF keyframes (read by mjcf/keyframe.ts as MuJoCo's compiler reads <key>): one of them, when asked
+// for, made the model's initial state. Without a choice the model starts from qpos0 at rest, as MuJoCo's
 // mj_resetData does (the keyframes are MuJoCo's mj_resetDataKeyframe, which a user calls). A chosen
 // key sets q and v as mj_resetDataKeyframe sets qpos and qvel: MuJoCo's compiler fills the numbers a
 // key leaves out (qpos from qpos0, qvel and ctrl with zeros) and normalises its quaternions
@@ -8,40 +8,9 @@
 import type { ModelDesc, SourceSpan } from '../engine/model-desc.js';
 import { SceneError } from '../files/errors.js';
 import type { ImportNote, IrKey } from './ir.js';
-import type { Reader } from './read-attrs.js';
-import type { XmlElement } from './xml.js';
-
-/** One <key> as written; the sizes are checked against the model when it is applied. */
-export function readKey(r: Reader, el: XmlElement, index: number): IrKey {
-  const name = el.attrs.get('name')?.value ?? '';
-  const subject = `keyframe ${label(name, index)}`;
-  const key: IrKey = { name, time: 0, source: r.span(el), at: {} };
-  const time = el.attrs.get('time');
-  if (time) {
-    key.time = r.num(time, `${subject} time`);
-    key.at.time = r.span(time);
-  }
-  for (const f of ['qpos', 'qvel', 'ctrl'] as const) {
-    const a = el.attrs.get(f);
-    if (!a) continue;
-    key[f] = r.nums(a, `${subject} ${f}`, [0, 1e6]);
-    key.at[f] = r.span(a);
-  }
-  // MuJoCo sizes these by na and nmocap; the importer's actuators have no activation and mocap bodies
-  // are refused, so both are 0 and MuJoCo itself refuses any number here.
-  for (const [f, what] of [
-    ['act', 'activations (motor, position and velocity actuators have none: na = 0)'],
-    ['mpos', 'mocap positions (the model has no mocap bodies)'],
-    ['mquat', 'mocap quaternions (the model has no mocap bodies)'],
-  ] as const) {
-    const a = el.attrs.get(f);
-    if (a && a.value.trim() !== '') r.fail(a, `${subject} ${f}`, `${a.value.trim().split(/\s+/).length} numbers`, `no ${what}`);
-  }
-  return key;
-}
 
 /** `NAME` or `#INDEX (unnamed)`, as the messages list keyframes. */
-const label = (name: string, index: number): string => (name ? `'${name}'` : `#${index} (unnamed)`);
+export const keyLabel = (name: string, index: number): string => (name ? `'${name}'` : `#${index} (unnamed)`);
 
 /** The key a `--keyframe` value names: a key's name first, else a 0-based index (MuJoCo's key id). */
 export function chooseKey(keys: readonly IrKey[], want: string, model: SourceSpan): IrKey {
@@ -63,7 +32,7 @@ export function applyKey(key: IrKey, index: number, model: ModelDesc, notes: Imp
   const qpos0 = bodies.flatMap((b) => b.q0);
   const nv = bodies.reduce((n, b) => n + b.v0.length, 0);
   const nu = model.actuators?.length ?? 0;
-  const subject = `keyframe ${label(key.name, index)}`;
+  const subject = `keyframe ${keyLabel(key.name, index)}`;
   const filled = (v: number[] | undefined, n: number, what: string, at: SourceSpan | undefined, fill: (i: number) => number): number[] => {
     const got = v ?? [];
     if (got.length > n) throw new SceneError({ ...(at ?? key.source), subject: `${subject} ${what}`, found: `${got.length} numbers`, expected: `at most ${n} (the model's ${what === 'qpos' ? 'nq' : what === 'qvel' ? 'nv' : 'nu'}; MuJoCo fills the ones left out)` });

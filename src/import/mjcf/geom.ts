@@ -8,7 +8,7 @@ import { quatRotate } from '../../engine/math.js';
 import { importBug } from '../bugs.js';
 import { zaxisQuat } from '../frames.js';
 import type { IrGeom, IrGeomType } from '../ir.js';
-import { readSolimp, readSolref } from '../sol-params.js';
+import { readSolimp, readSolref } from './sol-params.js';
 import type { XmlAttr, XmlElement } from '../xml.js';
 import type { Reader } from '../read-attrs.js';
 import { numOr, vec3, type MjcfContext } from './context.js';

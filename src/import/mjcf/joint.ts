@@ -3,7 +3,7 @@
 
 import { DEFAULT_SOLIMP, DEFAULT_SOLREF } from '../../engine/model-desc.js';
 import type { IrJoint } from '../ir.js';
-import { readSolimp, readSolref } from '../sol-params.js';
+import { readSolimp, readSolref } from './sol-params.js';
 import type { XmlAttr, XmlElement } from '../xml.js';
 import type { Reader } from '../read-attrs.js';
 import { angleRange } from './compiler.js';

@@ -6,7 +6,7 @@ import { DEFAULT_SOLIMP, DEFAULT_SOLREF } from '../../engine/model-desc.js';
 import { quote } from '../../files/errors.js';
 import { importBug } from '../bugs.js';
 import type { IrJoint, IrTendon } from '../ir.js';
-import { readSolimp, readSolref } from '../sol-params.js';
+import { readSolimp, readSolref } from './sol-params.js';
 import type { XmlAttr, XmlElement } from '../xml.js';
 import type { Reader } from '../read-attrs.js';
 import { numOr, sections, type MjcfContext } from './context.js';

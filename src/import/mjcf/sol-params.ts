@@ -6,11 +6,11 @@
 // engine cannot run (solref [0, 0], a power that is not a whole number up to 16) is refused here,
 // at FILE:LINE:COL, instead of later in native code without a place.
 
-import { DEFAULT_SOLIMP, DEFAULT_SOLREF, MJ_MAXIMP, MJ_MINIMP, SOLIMP_POWER_MAX, type Solimp, type Solref } from '../engine/model-desc.js';
-import { quote } from '../files/errors.js';
-import type { ImportNote } from './ir.js';
-import type { Reader } from './read-attrs.js';
-import type { XmlAttr } from './xml.js';
+import { DEFAULT_SOLIMP, DEFAULT_SOLREF, MJ_MAXIMP, MJ_MINIMP, SOLIMP_POWER_MAX, type Solimp, type Solref } from '../../engine/model-desc.js';
+import { quote } from '../../files/errors.js';
+import type { ImportNote } from '../ir.js';
+import type { Reader } from '../read-attrs.js';
+import type { XmlAttr } from '../xml.js';
 
 export type NoteAt = (kind: ImportNote['kind'], at: XmlAttr, message: string) => void;
 
