@@ -1,28 +1,21 @@
-// The whole validation: references from MuJoCo (once per model), the normal engine through every
-// gate at f32 and f64, then the planted-bug sweep (bug build, f64, fewer states, same bars).
+// The whole validation, over the registered stages (registry.ts) and knowing none of them: every
+// selected stage's reference (MuJoCo, once), the normal engine through every gate at f32 and f64,
+// then the planted-bug sweep (f64, fewer states, same bars), one family of bugs at a time.
 
 import { PRECISIONS, type Precision } from '../engine/api.js';
-import type { IntegratorName, ModelDesc } from '../engine/model-desc.js';
+import type { IntegratorName } from '../engine/model-desc.js';
 import { bugAddon, engineAddon, type NativeAddon } from '../engine/native.js';
-import { energyReference, energyRows, type EnergyOutcome, type EnergyReference } from './energy.js';
-import { closedFormRun, readmeReference, readmeRows, README_QACC } from './exact.js';
+import type { EnergyOutcome } from './energy.js';
 import { suiteModels, withoutConstraints, type NamedModel } from './models.js';
-import { perStateReference, perStateRows, type PerStateReference } from './per-state.js';
-import { trajectoryReference, trajectoryRows, trajectoryScenarios, type TrajectoryReference } from './trajectory.js';
 import { STAGES, type CheckRow, type StageName } from './types.js';
-import { batchCheckReference, batchCheckRows, type BatchCheckReference } from './collision/batch-check.js';
-import { filterRulesModel } from './collision/filter.js';
-import { collisionReference, collisionRows, engineContacts, filterRows, scatterPoints, type CollisionReference, type ScatterPoint } from './collision/stage.js';
-import { sensorRows } from './sensors/stage.js';
-import { SENSOR_BUGS, setPlantedSensorBug } from '../sensors/planted-bugs.js';
-import { actuatorReference, actuatorRows, type ActuatorReference } from './actuators/stage.js';
-import { contactExactReference, contactExactRows, type ContactExactReference, type InclineSummary } from './contact/exact.js';
-import { contactStateReferences, contactStateRows, type ContactStateReference, type ContactStateSummary } from './contact/per-state.js';
-import { contactTrajectoryReference, contactTrajectoryRows, type ContactTrajectoryReference, type DominoSummary } from './contact/trajectory.js';
-import { importReference, importRows, type ImportReference } from './import/stage.js';
-import { IMPORT_BUGS, setImportBug } from '../import/bugs.js';
+import type { ScatterPoint } from './collision/stage.js';
+import type { ContactStateSummary } from './contact/per-state.js';
+import type { InclineSummary } from './contact/exact.js';
+import type { DominoSummary } from './contact/trajectory.js';
 import { StageClock, type StageTiming } from './clock.js';
 import { tableMismatches, targetedBy } from './bug-targets.js';
+import { VALIDATION_STAGES } from './registry.js';
+import { stageRuns, type GateContext, type ReferenceContext, type ValidationStage } from './validation-stage.js';
 
 export interface SuiteOptions {
   stages: ReadonlySet<StageName>;
@@ -74,53 +67,18 @@ export interface SuiteResult {
 
 export const gateKey = (r: Pick<CheckRow, 'stage' | 'model' | 'precision'>) => `${r.stage}/${r.model}/${r.precision}`;
 
-/** At most `n` promises in flight (2 cores: Python references overlap with each other). */
-async function pool<T, R>(items: readonly T[], n: number, f: (x: T) => Promise<R>): Promise<R[]> {
-  const out: R[] = new Array(items.length);
-  let next = 0;
-  await Promise.all(
-    Array.from({ length: Math.min(n, items.length) }, async () => {
-      while (next < items.length) {
-        const i = next++;
-        out[i] = await f(items[i]);
-      }
-    }),
-  );
-  return out;
-}
-
-interface References {
-  perState: PerStateReference[];
-  trajectories: TrajectoryReference[];
-  energy?: EnergyReference;
-  readme: Map<string, number[][]>;
-  models: Map<string, ModelDesc>;
-  collision?: CollisionReference;
-  /** Models whose candidate pairs the collision stage checks against MuJoCo's filter rules. */
-  filterModels: NamedModel[];
-  /** The batch path of detection (batch.collide()) at random states of a pile of shapes. */
-  collisionBatch?: BatchCheckReference;
-  /** The actuators and passive stages' MuJoCo runs (actuators/stage.ts). */
-  actuators?: ActuatorReference;
-  /** The contact stages' MuJoCo references (contact/). */
-  contactStates?: ContactStateReference[];
-  contactExact?: ContactExactReference;
-  contactTrajectory?: ContactTrajectoryReference;
-  /** The import stage: fixtures imported by Achilles against MuJoCo's compile of the same files. */
-  imports?: ImportReference;
+/** A stage this run runs, with its reference. */
+interface Loaded {
+  stage: ValidationStage;
+  ref: unknown;
 }
 
 /** Bundled scenes judged only by the contact stages (see references()). */
 const CONTACT_ONLY_SCENES = new Set(['ball-on-plane', 'box-stack']);
 
-/** States per import fixture (the first is the initial configuration): the importer's mistakes
- *  show at any state, so a few suffice and the stage stays cheap in CI. */
-const IMPORT_STATES = 8;
-
-const PER_STATE: StageName[] = ['kinematics', 'mass-matrix', 'bias', 'forward', 'step', 'energy'];
-
-async function references(o: SuiteOptions): Promise<References> {
-  const log = o.log ?? (() => undefined);
+/** Every stage the run selects, with its reference: all started at once (each stage pools its own
+ *  MuJoCo runs), in registry order. A stage whose reference is undefined has nothing to check. */
+async function references(o: SuiteOptions): Promise<Loaded[]> {
   const all = [...suiteModels().filter((m) => !o.models || o.models.has(m.name)), ...(o.extra ?? [])];
   // The smooth-dynamics stages compare with MuJoCo without contacts or limits: so does the engine.
   // ball-on-plane and box-stack are contact scenes: stripped of their contacts they are free bodies that
@@ -128,104 +86,61 @@ async function references(o: SuiteOptions): Promise<References> {
   // (1.35×) errors exceed the bars measured from MuJoCo's float32 floor (an open finding); the
   // contact stages judge those scenes.
   const smooth = all.filter((m) => !CONTACT_ONLY_SCENES.has(m.name)).map((m) => ({ name: m.name, model: withoutConstraints(m.model) }));
-  const models = new Map(smooth.map((m) => [m.name, m.model]));
-  const perState = PER_STATE.some((s) => o.stages.has(s))
-    ? await pool(smooth, 2, async ({ name, model }) => {
-        log(`reference: ${name} (${o.states} states)`);
-        return perStateReference(o.python, name, model, o.states, o.seed);
-      })
-    : [];
-  const pendulum = models.get('double-pendulum');
-  // The energy runs need no per-state answer: they overlap with the trajectories.
-  const energyRef = o.stages.has('energy') && pendulum ? energyReference(o.python, pendulum, o.seed) : undefined;
-  energyRef?.catch(() => undefined); // awaited below; an early failure must not go unhandled meanwhile
-  const tauScale = new Map(perState.map((r) => [r.name, r.tauScale]));
-  // The collision reference (exact, float32 floors, MuJoCo) needs no model: it overlaps the rest.
-  const collisionRef = o.stages.has('collision') ? collisionReference(o.python, o.seed) : undefined;
-  collisionRef?.catch(() => undefined);
-  const actuatorRef = o.stages.has('actuators') || o.stages.has('passive') ? actuatorReference(o.python, o.stages, o.seed) : undefined;
-  actuatorRef?.catch(() => undefined);
-  if (actuatorRef) log('reference: actuated arm and passive pendulums (MuJoCo runs)');
-  const importRef = o.stages.has('import') ? importReference(o.python, o.seed, IMPORT_STATES, o.models) : undefined;
-  importRef?.catch(() => undefined);
-  if (importRef) log('reference: MuJoCo compiling the import fixtures');
-  if (collisionRef) log('reference: collision pairs (exact, float32 floors, MuJoCo)');
-  const trajectories = o.stages.has('trajectory')
-    ? await pool(trajectoryScenarios(models, (n) => tauScale.get(n) ?? 1, o.seed), 2, async (sc) => {
-        log(`reference: ${sc.name} (${sc.seconds} s)`);
-        return trajectoryReference(o.python, sc, o.seed);
-      })
-    : [];
-  const energy = await energyRef;
-  const readme = new Map<string, number[][]>();
-  if (o.stages.has('exact')) {
-    for (const name of Object.keys(README_QACC)) {
-      const m = models.get(name);
-      if (m) readme.set(name, await readmeReference(o.python, m, o.seed));
-    }
-  }
-  // The contact stages' references (MuJoCo constraint rows, rollouts) overlap with each other.
-  const contactStates = o.stages.has('contact') ? contactStateReferences(o.python, o.seed, o.states) : undefined;
-  const contactExact = o.stages.has('contact-exact') ? contactExactReference(o.python) : undefined;
-  const contactTrajectory = o.stages.has('contact-trajectory') ? contactTrajectoryReference(o.python, o.seed) : undefined;
-  for (const p of [contactStates, contactExact, contactTrajectory]) p?.catch(() => undefined);
-  if (contactStates || contactExact || contactTrajectory) log('reference: contact (MuJoCo constraint rows, Newton and CG-20, rollouts)');
-  const filterModels = o.stages.has('collision') ? [{ name: 'filter-rules', model: filterRulesModel() }, ...all.filter((m) => m.model.shapes?.length)] : [];
-  const collisionBatch = o.stages.has('collision') ? batchCheckReference(o.seed) : undefined;
-  return {
-    perState, trajectories, energy, readme, models, collision: await collisionRef, filterModels, collisionBatch, actuators: await actuatorRef,
-    contactStates: await contactStates, contactExact: await contactExact, contactTrajectory: await contactTrajectory, imports: await importRef,
+  const pending = new Map<ValidationStage, Promise<unknown>>();
+  const ctx: ReferenceContext = {
+    python: o.python, seed: o.seed, states: o.states, stages: o.stages, models: o.models, all, smooth,
+    log: o.log ?? (() => undefined),
+    referenceOf: <R>(stage: ValidationStage<R>) => (pending.get(stage as ValidationStage) ?? Promise.resolve(undefined)) as Promise<R | undefined>,
   };
+  const running = VALIDATION_STAGES.filter((s) => stageRuns(s, o.stages, o.models !== undefined));
+  for (const stage of running) {
+    const ref = stage.reference ? stage.reference(ctx) : Promise.resolve(null);
+    ref.catch(() => undefined); // awaited below; an early failure must not go unhandled meanwhile
+    pending.set(stage, ref);
+  }
+  const loaded: Loaded[] = [];
+  for (const stage of running) {
+    const ref = await pending.get(stage);
+    if (ref !== undefined) loaded.push({ stage, ref });
+  }
+  return loaded;
 }
 
-function runGates(refs: References, o: SuiteOptions, precision: Precision, addon: NativeAddon, states: number, out: SuiteResult | null, clock: StageClock): CheckRow[] {
-  const rows: CheckRow[] = [];
-  const timed = <T>(group: string, f: () => T): T => clock.time(group, f);
-  timed('per-state', () => { for (const r of refs.perState) rows.push(...perStateRows(r, precision, addon, o.stages, Math.min(states, r.states.length))); });
-  timed('trajectory', () => { for (const t of refs.trajectories) rows.push(...trajectoryRows(t, precision, addon)); });
-  if (refs.energy) {
-    const e = timed('energy', () => energyRows(refs.energy!, precision, addon));
-    rows.push(...e.rows);
-    if (out) out.energy[precision] = e.series;
-  }
-  if (refs.collision) {
-    const collision = refs.collision;
-    timed('collision', () => {
-      rows.push(...collisionRows(collision, precision, addon));
-      rows.push(...filterRows(refs.filterModels, precision, addon));
-      if (refs.collisionBatch) rows.push(...batchCheckRows(refs.collisionBatch, precision, addon));
-    });
-  }
-  if (refs.actuators) rows.push(...timed('actuators+passive', () => actuatorRows(refs.actuators!, precision, addon)));
-  for (const r of refs.contactStates ?? []) {
-    const c = timed('contact', () => contactStateRows(r, precision, addon, Math.min(states, r.states.length)));
-    rows.push(...c.rows);
-    out?.contact?.states.push(c.summary);
-  }
-  if (refs.contactExact) {
-    const c = timed('contact-exact', () => contactExactRows(refs.contactExact!, precision, addon));
-    rows.push(...c.rows);
-    if (c.incline) out?.contact?.incline.push(c.incline);
-  }
-  if (refs.contactTrajectory) {
-    const c = timed('contact-trajectory', () => contactTrajectoryRows(refs.contactTrajectory!, precision, addon, out === null));
-    rows.push(...c.rows);
-    out?.contact?.domino.push(c.domino);
-  }
-  // compile gates f64; constrained gates (tendons, contacts) both
-  if (refs.imports) rows.push(...timed('import', () => importRows(refs.imports!, addon, precision)));
-  if (o.stages.has('exact')) timed('exact', () => {
-    for (const [name, model] of refs.models) {
-      const run = closedFormRun(name, model, precision, addon, o.seed);
-      if (run) {
-        rows.push(...run.rows);
-        out?.closedForm.push({ model: name, precision, t: run.t, error: run.error });
-      }
-      const q32 = refs.readme.get(name);
-      if (q32) rows.push(...readmeRows(name, model, precision, addon, q32));
+/** The rows of `stages` at one precision on one engine, each stage's time charged to its name. */
+function runGates(stages: readonly Loaded[], o: SuiteOptions, precision: Precision, addon: NativeAddon, states: number, out: SuiteResult | null, clock: StageClock): CheckRow[] {
+  const ctx: GateContext = { precision, addon, states, seed: o.seed, stages: o.stages, report: out };
+  return stages.flatMap(({ stage, ref }) => clock.time(stage.name, () => stage.rows(ref, ctx)));
+}
+
+/** A set of planted bugs and where they are swept: the engine (normal or bug build), the stages. */
+interface BugFamily {
+  names: readonly string[];
+  set(name: string): void;
+  addon: NativeAddon;
+  stages: readonly Loaded[];
+}
+
+/** The planted-bug sweep, one family at a time: each bug set in turn, the family's stages at f64 on
+ *  `bugStates` states. A subset is judged on the bugs its stages target that change any value it
+ *  compares, against the same sweep (same engine, states and scales) with no bug set. */
+function sweep(family: BugFamily, o: SuiteOptions, full: boolean, clock: StageClock): BugOutcome[] {
+  const log = o.log ?? (() => undefined);
+  const judgedAnyway = full && family.stages.length > 0;
+  const gates = () => runGates(family.stages, o, 'f64', family.addon, o.bugStates, null, clock);
+  const outcomes: BugOutcome[] = [];
+  try {
+    family.set('none');
+    const control = judgedAnyway ? new Map<string, number>() : new Map(gates().map((r) => [rowKey(r), r.error]));
+    for (const name of family.names) {
+      log(`planted bug: ${name}`);
+      family.set(name);
+      const rows = gates();
+      outcomes.push(outcome(name, rows, o.stages, judgedAnyway, () => changedRows(rows, control) > 0));
     }
-  });
-  return rows;
+  } finally {
+    family.set('none');
+  }
+  return outcomes;
 }
 
 export async function runSuite(o: SuiteOptions): Promise<SuiteResult> {
@@ -233,34 +148,23 @@ export async function runSuite(o: SuiteOptions): Promise<SuiteResult> {
   const log = o.log ?? (() => undefined);
   const clock = new StageClock();
   clock.phase = 'references';
-  const refs = await references(o);
+  const loaded = await references(o);
   clock.add('MuJoCo references (overlapping)', (performance.now() - t0) / 1000);
   clock.phase = 'engine';
   const result: SuiteResult = { rows: [], bugs: [], energy: {}, closedForm: [], tauScale: {}, seconds: 0, timings: [], options: o };
-  for (const r of refs.perState) result.tauScale[r.name] = r.tauScale;
-  if (refs.contactStates || refs.contactExact || refs.contactTrajectory) result.contact = { states: [], incline: [], domino: [] };
-  if (refs.collision) {
-    const ref = refs.collision;
-    const ours = Object.fromEntries(PRECISIONS.map((p) => {
-      try {
-        return [p, engineContacts(engineAddon(), ref.pairs, p)];
-      } catch {
-        return [p, undefined];
-      }
-    }));
-    result.collision = { pairs: ref.pairs.length, scatter: scatterPoints(ref, ours) };
-  }
-  // The normal run: the real engine (never the bug build), every state, both precisions.
+  for (const { stage, ref } of loaded) stage.prepareReport?.(ref, result);
+  // The normal run: the real engine (never the bug build), every state, each stage's precisions.
+  const swept = loaded.filter((l) => l.stage.bugBuild);
+  const at = (p: Precision, ls: readonly Loaded[]) => ls.filter((l) => l.stage.precisions.includes(p));
   for (const p of PRECISIONS) {
     log(`engine: ${p}`);
-    result.rows.push(...runGates(refs, o, p, engineAddon(), o.states, result, clock));
+    result.rows.push(...runGates(at(p, swept), o, p, engineAddon(), o.states, result, clock));
   }
-  // Sensors (src/validation/sensors/): their own two scenario models, so a --model subset skips them.
-  const sensorsRun = o.stages.has('sensors') && !o.models;
-  if (sensorsRun) {
+  for (const l of loaded.filter((x) => !x.stage.bugBuild)) {
     for (const p of PRECISIONS) {
-      log(`sensors: ${p}`);
-      result.rows.push(...clock.time('sensors', () => sensorRows(p, engineAddon(), { seed: o.seed })));
+      if (!l.stage.precisions.includes(p)) continue;
+      log(`${l.stage.name}: ${p}`);
+      result.rows.push(...runGates([l], o, p, engineAddon(), o.states, result, clock));
     }
   }
   if (o.bugs) {
@@ -268,50 +172,16 @@ export async function runSuite(o: SuiteOptions): Promise<SuiteResult> {
     if (!bugs.isBugBuild || !bugs.plantedBugs || !bugs.setBug) throw new Error('achilles_bugs.node is not a planted-bug build');
     const full = isFullSuite(o);
     clock.phase = 'planted bugs';
-    try {
-      // A subset is judged on the bugs its stages target that change any value it compares,
-      // against the same sweep (same build, states and scales) with no bug set.
-      let control = new Map<string, number>();
-      if (!full) {
-        bugs.setBug('none');
-        control = new Map(runGates(refs, o, 'f64', bugs, o.bugStates, null, clock).map((r) => [rowKey(r), r.error]));
-      }
-      for (const name of bugs.plantedBugs()) {
-        log(`planted bug: ${name}`);
-        bugs.setBug(name);
-        const rows = runGates(refs, o, 'f64', bugs, o.bugStates, null, clock);
-        result.bugs.push(outcome(name, rows, o.stages, full, () => changedRows(rows, control) > 0));
-      }
-    } finally {
-      bugs.setBug('none');
-    }
-    // The sensors run in TypeScript: their planted bugs (src/sensors/planted-bugs.ts) are switched
-    // in this process, swept on the normal engine at f64 against the normal run's f64 rows.
-    const control = new Map(result.rows.filter((r) => r.stage === 'sensors' && r.precision === 'f64').map((r) => [rowKey(r), r.error]));
-    try {
-      for (const name of SENSOR_BUGS) {
-        log(`planted bug: ${name}`);
-        setPlantedSensorBug(name);
-        const rows = sensorsRun ? clock.time('sensors', () => sensorRows('f64', engineAddon(), { seed: o.seed })) : [];
-        result.bugs.push(outcome(name, rows, o.stages, full && sensorsRun, () => changedRows(rows, control) > 0));
-      }
-    } finally {
-      setPlantedSensorBug('none');
-    }
-    // The importer's planted bugs (TypeScript, src/import/bugs.ts): the import stage with the real engine.
-    if (refs.imports) {
-      const imports = refs.imports;
-      const control = new Map(clock.time('import', () => importRows(imports, engineAddon())).map((r) => [rowKey(r), r.error]));
-      try {
-        for (const name of IMPORT_BUGS) {
-          log(`planted bug: ${name}`);
-          setImportBug(name);
-          const rows = clock.time('import', () => importRows(imports, engineAddon()));
-          result.bugs.push(outcome(name, rows, o.stages, full, () => changedRows(rows, control) > 0));
-        }
-      } finally {
-        setImportBug('none');
-      }
+    // The native bugs: the bug build through every stage it sweeps.
+    const setBug = bugs.setBug.bind(bugs);
+    result.bugs.push(...sweep({ names: bugs.plantedBugs(), set: setBug, addon: bugs, stages: swept }, o, full, clock));
+    // Bugs planted in TypeScript (sensors, the importer), switched in this process: their stage
+    // alone on the normal engine.
+    for (const stage of VALIDATION_STAGES) {
+      if (!stage.ownBugs) continue;
+      const l = loaded.filter((x) => x.stage === stage);
+      if (!l.length && !stage.ownBugs.listedWhenNotRun) continue;
+      result.bugs.push(...sweep({ names: stage.ownBugs.names, set: stage.ownBugs.set, addon: engineAddon(), stages: l }, o, full, clock));
     }
   }
   if (o.bugs && isFullSuite(o)) {

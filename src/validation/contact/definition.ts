@@ -1,0 +1,38 @@
+// Stage 12: the constraint rows and forces of the engine's contact solver at random states of the
+// contact scenes, against MuJoCo's (the machinery: per-state.ts beside this file; contact-exact/ and
+// contact-trajectory/ use this folder's models, formulas and MuJoCo runs too).
+
+import { PRECISIONS } from '../../engine/api.js';
+import type { SuiteResult } from '../suite.js';
+import type { CheckRow } from '../types.js';
+import type { ValidationStage } from '../validation-stage.js';
+import { contactStateReferences, contactStateRows, type ContactStateReference } from './per-state.js';
+
+/** The report's contact section, shared by the three contact stages. */
+export const contactReport = (result: SuiteResult): NonNullable<SuiteResult['contact']> => (result.contact ??= { states: [], incline: [], domino: [] });
+
+export const contactStage: ValidationStage<ContactStateReference[]> = {
+  name: 'contact',
+  description: 'Contact constraint rows, impedances and solved forces at random states, against MuJoCo',
+  gates: ['contact'],
+  precisions: PRECISIONS,
+  underModelSubset: true,
+  bugBuild: true,
+  catches: {
+    contact: ['hinge-sign', 'parallel-axis-dropped', 'gyroscopic-sign', 'coriolis-dropped', 'gravity-sign', 'collision-normal-flipped', 'collision-radius-dropped', 'collision-margin-ignored', 'contact-edge-sign', 'contact-r-dropped', 'contact-aref-damping-sign', 'limit-sign', 'contact-tangent-frame'],
+  },
+  reference(ctx) {
+    ctx.log('reference: contact (MuJoCo constraint rows, Newton and CG-20)');
+    return contactStateReferences(ctx.python, ctx.seed, ctx.states);
+  },
+  prepareReport: (_ref, result) => void contactReport(result),
+  rows(refs, ctx) {
+    const rows: CheckRow[] = [];
+    for (const r of refs) {
+      const c = contactStateRows(r, ctx.precision, ctx.addon, Math.min(ctx.states, r.states.length));
+      rows.push(...c.rows);
+      if (ctx.report) contactReport(ctx.report).states.push(c.summary);
+    }
+    return rows;
+  },
+};
