@@ -102,7 +102,7 @@ export interface IrModel {
   worldGeoms: IrGeom[];
   option: { timestep: number; gravity: Vec3; integrator: 'euler' | 'rk4'; iterations: number; impratio: number };
   /** MJCF <flag>s that switch off a feature (contact, limit, ...), each with its attribute; applied
-   *  to the model once it is read (mjcf-flags.ts applyDisableFlags). */
+   *  to the model once it is read (mjcf/option-flags.ts applyDisableFlags). */
   disabled?: { flag: DisableFlag; source: SourceSpan }[];
   actuators: IrActuator[];
   /** Fixed tendons (absent: none). */
