@@ -62,7 +62,9 @@ const SCENES: { name: string; steps: number; why: string }[] = [
   { name: 'capsule-arm', steps: 400, why: 'the fist strikes the table at step 320' },
   { name: 'crossing-pendulums', steps: 600, why: 'the lower rods strike at step 540' },
   { name: 'domino-amplifier', steps: 100, why: 'the dominoes stand on the ground from step 1' },
+  { name: 'humanoid', steps: 150, why: 'the feet land at step 24 and it stands on them' },
   { name: 'incline', steps: 100, why: 'the three bodies rest on the slope from step 1' },
+  { name: 'quadruped', steps: 150, why: 'the feet land at step 24 and the knees sag' },
 ];
 
 /** The scene as compared: solver converged; ball-on-plate's servos without their rate limit. */
