@@ -104,7 +104,7 @@ describe('MJCF export loads in MuJoCo with the engine layout', () => {
       expect(r.timestep).toBe(model.world.dt / model.world.substeps);
     });
   });
-  test('all thirteen bundled scenes are covered', () => expect(bundled).toHaveLength(13));
+  test('all fifteen bundled scenes are covered', () => expect(bundled).toHaveLength(15));
 });
 
 describe('MuJoCo reproduces the README initial accelerations (to 1e-6 relative)', () => {
