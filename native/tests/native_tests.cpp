@@ -73,7 +73,7 @@ static bool island_sums_agree(std::uint32_t seed, bool lone) {
   cw.nused = nrows, cw.used = used.data(), cw.on = on.data();
   cw.nrows = cw.first_contact = nrows; // rows of one tree or two, as limits and tendons make (no contact points)
   cw.label = label.data(), cw.uf = uf.data(), cw.has_row = has_row.data(), cw.red = red.data(), cw.acc = acc.data();
-  cw.tv = tv.data(), cw.tm = tm.data(), cw.ntrees_ = nt;
+  cw.per_tree.carve(tv.data(), tm.data(), nt);
   cw.member_capacity = nt * nt, cw.member_start = start.data(), cw.member_tree = tree.data(), cw.member_mask = mmask.data();
   cw.acc_lanes = acc_lanes.data(), cw.island_tmp = tmp.data();
   ach::isa_test::find_islands(KC, cw);

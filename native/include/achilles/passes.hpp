@@ -1,9 +1,13 @@
-// The passes a step is made of, each declaring the fields it reads and writes.
+// The passes a step is made of, each declaring the fields it reads and writes: documentation of the
+// step's data flow, checked by the compiler, not code that runs the step.
 //
-// A pass is a sweep over the joint tree for one block of lanes. The pipelines below are
-// checked at compile time: every field a pass reads is either state (q, v, tau) or written by
-// an earlier pass of the same pipeline. A later pass (contact forces, actuators) declares its
-// own reads and writes and slots in where its inputs exist, without touching the others.
+// No code walks these tables: the kernel (kernel_impl.hpp, kernel/constrain.hpp) calls the pass
+// functions (pass_velocity, pass_aba_backward, …, build_contact_rows, solve_constraints) directly,
+// in the order the pipelines below list them. What the tables buy is the static_asserts at the end:
+// every field a pass reads is
+// either state (q, v, tau) or written by an earlier pass of the same pipeline, so a new pass
+// (contact forces, actuators) states its reads and writes and the compiler checks where it may slot
+// in. The names also label `bench --flops`' breakdown (FlopPass, kFlopPassNames).
 #pragma once
 
 namespace ach {

@@ -24,7 +24,7 @@ template <class T> inline int row_tree(const KConstraints<T>& KC, int r) { retur
 template <class V> inline void list_island_members(const KConstraints<ScalarOf<V>>& KC, ConstraintWork<V>& cw);
 
 /// Per lane: union the trees of every row that is on; cw.label[t·W + l] = the island's lowest tree,
-/// or −1 when no row touches the tree's island. cw.tree_mask(TM_IN_ISLAND)[t]: the lanes where tree t
+/// or −1 when no row touches the tree's island. cw.per_tree.in_island[t]: the lanes where tree t
 /// is in an island.
 template <class V> inline void find_islands(const KConstraints<ScalarOf<V>>& KC, ConstraintWork<V>& cw) {
   using T = ScalarOf<V>;
@@ -71,7 +71,7 @@ template <class V> inline void find_islands(const KConstraints<ScalarOf<V>>& KC,
       cw.red[t * W + l] = cw.label[t * W + l] >= 0 ? T(1) : T(0);
       if (cw.label[t * W + l] >= 0 && cw.label[t * W + l] != t) cw.lone_islands = false;
     }
-    cw.tree_mask(TM_IN_ISLAND)[t] = load<V>(cw.red + t * W) > V(T(0));
+    cw.per_tree.in_island[t] = load<V>(cw.red + t * W) > V(T(0));
   }
   list_island_members(KC, cw);
 }
@@ -117,7 +117,7 @@ template <class V> inline void island_sums(const KConstraints<ScalarOf<V>>& KC, 
   const V zero(T(0));
   if (cw.lone_islands) { // each island is its own tree: the sum is 0 + x, done lane-wise in one go
     for (int k = 0; k < n; ++k)
-      for (int t = 0; t < nt; ++t) vals[k][t] = vselect(cw.tree_mask(TM_IN_ISLAND)[t], zero + vals[k][t], vals[k][t]);
+      for (int t = 0; t < nt; ++t) vals[k][t] = vselect(cw.per_tree.in_island[t], zero + vals[k][t], vals[k][t]);
     return;
   }
   if (cw.members_listed) { // lanes where s is not in t's island add +0, which changes no sum
@@ -130,7 +130,7 @@ template <class V> inline void island_sums(const KConstraints<ScalarOf<V>>& KC, 
         const int s = cw.member_tree[e];
         for (int k = 0; k < n; ++k) acc[k] += vselect(m, vals[k][s], zero);
       }
-      for (int k = 0; k < n; ++k) sum[k * nt + t] = vselect(cw.tree_mask(TM_IN_ISLAND)[t], acc[k], vals[k][t]);
+      for (int k = 0; k < n; ++k) sum[k * nt + t] = vselect(cw.per_tree.in_island[t], acc[k], vals[k][t]);
     }
     for (int k = 0; k < n; ++k)
       for (int t = 0; t < nt; ++t) vals[k][t] = sum[k * nt + t];

@@ -17,12 +17,35 @@
 namespace ach {
 inline namespace ACH_ISA_NS {
 
-// Per-tree solver scalars (ConstraintWork::tree(k)): after island_sum every tree of an island holds
-// the island's value, so each island gets its own step and β (MuJoCo's per-island CG).
-enum TreeVec { TV_C1, TV_C2, TV_COST, TV_D1, TV_D2, TV_ALPHA, TV_LO, TV_HI, TV_BEST, TV_SLOPE, TV_DY, TV_YMY, TV_YMG, TV_DG, TV_DD, TV_GG,
-               TV_BEST_COST, TV_SCALE, TV_ROWS_COST, TV_ROWS_D1, TV_ROWS_D2, TV_FROM, TV_CROSSED, TV_ROWS_CROSSED, TV_COUNT };
-// Per-tree solver lane masks (ConstraintWork::tree_mask(k)); TM_IN_ISLAND is set by the island pass.
-enum TreeMask { TM_HAS_HI, TM_DESCENT, TM_DONE, TM_IN_ISLAND, TM_SETTLED, TM_NEWTON_STEP, TM_COUNT };
+/// The solver's per-tree scratch, one value (or lane mask) per tree: after island_sum every tree of
+/// an island holds the island's value, so each island gets its own step and β (MuJoCo's per-island
+/// CG). Carved as one block of kVecs arrays and one of kMasks, in the order listed.
+template <class V> struct SolverTrees {
+  // the line search along the search direction d (solver.hpp line_search, line_eval)
+  V *c1, *c2;                      // island sums of dᵀM(a − a₀) and ½dᵀMd (c1 also: the initial gradient gap, then β)
+  V *cost, *d1, *d2;               // cost change from α = 0, slope and curvature at alpha
+  V *alpha, *lo, *hi, *from;       // the evaluated step, the bracket, the step evaluated before
+  V *best, *slope, *best_cost;     // the step with the smallest |slope| so far, that slope, its cost change
+  V *crossed;                      // rows that changed piece between from and alpha
+  V *rows_cost, *rows_d1, *rows_d2, *rows_crossed; // the tree's own row sums (kept while it is settled)
+  // the Hager–Zhang direction's sums (y = g − g_old): dᵀy, yᵀMy, yᵀMg, dᵀg, dᵀd, gᵀg
+  V *dy, *ymy, *ymg, *dg, *dd, *gg;
+  V* scale;                        // the tolerance's 1/Σ diag(M) over the island
+  MaskOf<V> *has_hi, *descent, *settled, *newton_step; // line search state
+  MaskOf<V>* done;                 // the island has converged (or its line search found no improvement)
+  MaskOf<V>* in_island;            // a row touches the tree's island (set by find_islands)
+  static constexpr int kVecs = 24, kMasks = 6;
+
+  void carve(V* vecs, MaskOf<V>* masks, std::size_t nt) {
+    V** v[] = {&c1, &c2, &cost, &d1, &d2, &alpha, &lo, &hi, &from, &best, &slope, &best_cost,
+               &crossed, &rows_cost, &rows_d1, &rows_d2, &rows_crossed, &dy, &ymy, &ymg, &dg, &dd, &gg, &scale};
+    static_assert(sizeof(v) / sizeof(v[0]) == kVecs);
+    for (int k = 0; k < kVecs; ++k) *v[k] = vecs + static_cast<std::size_t>(k) * nt;
+    MaskOf<V>** m[] = {&has_hi, &descent, &settled, &newton_step, &done, &in_island};
+    static_assert(sizeof(m) / sizeof(m[0]) == kMasks);
+    for (int k = 0; k < kMasks; ++k) *m[k] = masks + static_cast<std::size_t>(k) * nt;
+  }
+};
 
 template <class V> struct ConstraintWork {
   int nrows = 0, nfric_rows = 0, nlimit_rows = 0, first_contact = 0;
@@ -75,13 +98,9 @@ template <class V> struct ConstraintWork {
   V* island_tmp;           // kIslandSums × ntrees
   // trees done in every lane of the block (and their joints): the CG loop leaves them alone
   unsigned char *tree_idle, *joint_idle; // ntrees, joints
-  V* tv;           // kTreeVecs × ntrees
-  MaskOf<V>* tm;   // kTreeMasks × ntrees
-  static constexpr int kTreeVecs = TV_COUNT, kTreeMasks = TM_COUNT;
+  SolverTrees<V> per_tree; // the solver's per-tree scalars and masks
+  static constexpr int kTreeVecs = SolverTrees<V>::kVecs, kTreeMasks = SolverTrees<V>::kMasks;
   static constexpr int kIslandSums = 6; // island_sums' most arrays at once
-  V* tree(int k) const { return tv + static_cast<std::size_t>(k) * ntrees_; }
-  MaskOf<V>* tree_mask(int k) const { return tm + static_cast<std::size_t>(k) * ntrees_; }
-  int ntrees_ = 0;
 
   /// Island member slots: every pair of trees up to 32 trees, else 32 per tree.
   static std::size_t member_slots(std::size_t nt) { return nt * (nt < 32 ? nt : 32); }
@@ -143,7 +162,6 @@ template <class V> struct ConstraintWork {
     tw.f = ar.template take<Force<V>>(n);
     F = ar.template take<Force<V>>(n);
     Ic = ar.template take<ABInertia<V>>(n);
-    ntrees_ = K.ntrees;
     const std::size_t nt = K.ntrees ? K.ntrees : 1, W = lanes_of<V>;
     label = ar.template take<int>(nt * W);
     uf = ar.template take<int>(nt);
@@ -162,8 +180,9 @@ template <class V> struct ConstraintWork {
     tree_rows = ar.template take<int>(rows);
     tree_idle = ar.template take<unsigned char>(nt);
     joint_idle = ar.template take<unsigned char>(n ? n : 1);
-    tv = ar.template take<V>(kTreeVecs * nt);
-    tm = ar.template take<MaskOf<V>>(kTreeMasks * nt);
+    V* tree_vecs = ar.template take<V>(kTreeVecs * nt);
+    MaskOf<V>* tree_masks = ar.template take<MaskOf<V>>(kTreeMasks * nt);
+    per_tree.carve(tree_vecs, tree_masks, K.ntrees);
   }
 };
 

@@ -1,0 +1,132 @@
+// A block's way in and out of the batch's SoA storage: its state loaded into the block scratch
+// before stepping and stored after, the outputs (poses, contacts, contact forces) stored, and the
+// controls' double buffer (the controller writes one half while a step reads the other).
+#pragma once
+
+#include "../isa_namespace.hpp"
+
+#include <cstdint>
+
+#include "../bugs.hpp"
+#include "../vmath.hpp"
+#include "block_scratch.hpp"
+#include "constrain.hpp"
+
+namespace ach {
+inline namespace ACH_ISA_NS {
+
+template <class V> class BlockIO {
+  using T = ScalarOf<V>;
+  static constexpr int W = lanes_of<V>;
+
+ public:
+  BlockIO(const KModel<T>& M, const KConstraints<T>& KC, const KForces<T>& F, const Storage& st) : M_(M), KC_(KC), F_(F), st_(st) {}
+
+  T* lane_ptr(FieldId f, int component, int block) const {
+    return static_cast<T*>(st_.ptr(f)) + static_cast<std::size_t>(component) * st_.stride + static_cast<std::size_t>(block) * W;
+  }
+  void load_field(FieldId f, int b, V* dst, int count, int first = 0) const {
+    for (int k = 0; k < count; ++k) dst[k] = load<V>(lane_ptr(f, first + k, b));
+  }
+  void store_field(FieldId f, int b, const V* src, int count) const {
+    for (int k = 0; k < count; ++k) vstore(lane_ptr(f, k, b), src[k]);
+  }
+
+  /// The state a step reads and writes: q, v, τ, the warm start, the servos' targets and the
+  /// actuator forces (and the planted TorqueLate bug's previous torque).
+  void load_block(int b, BlockScratch<V>& sc) const {
+    load_field(FieldId::Q, b, sc.s.q, M_.nq);
+    load_field(FieldId::V, b, sc.s.v, M_.nv);
+    load_field(FieldId::Tau, b, sc.s.tau, M_.nv);
+    if (ACH_BUG(TorqueLate)) load_field(FieldId::TauPrev, b, sc.tau_prev, M_.nv);
+    if (KC_.enabled) {
+      load_field(FieldId::QaccWarm, b, sc.cw.warm, M_.nv);
+    }
+    if (F_.nu) {
+      load_field(FieldId::CtrlTarget, b, sc.target, F_.nu);
+      load_field(FieldId::ActuatorForce, b, sc.s.force, F_.nu);
+    }
+  }
+  void store_block(int b, const BlockScratch<V>& sc) const {
+    store_field(FieldId::Q, b, sc.s.q, M_.nq);
+    store_field(FieldId::V, b, sc.s.v, M_.nv);
+    store_field(FieldId::Qacc, b, sc.s.qacc, M_.nv);
+    if (ACH_BUG(TorqueLate)) store_field(FieldId::TauPrev, b, sc.tau_prev, M_.nv);
+    if (KC_.enabled) store_field(FieldId::QaccWarm, b, sc.cw.warm, M_.nv);
+    if (F_.nu) {
+      store_field(FieldId::CtrlTarget, b, sc.target, F_.nu);
+      store_field(FieldId::ActuatorForce, b, sc.s.force, F_.nu);
+    }
+  }
+
+  /// Every body's world pose X_WB (after pass_pose) into BodyPos and BodyRot.
+  void store_poses(int b, const BlockScratch<V>& sc) const {
+    for (std::size_t i = 0; i < M_.joints.size(); ++i) {
+      const Transform<V>& X = sc.X_WB[i];
+      vstore(lane_ptr(FieldId::BodyPos, i * 3 + 0, b), X.p.x);
+      vstore(lane_ptr(FieldId::BodyPos, i * 3 + 1, b), X.p.y);
+      vstore(lane_ptr(FieldId::BodyPos, i * 3 + 2, b), X.p.z);
+      for (int e = 0; e < 9; ++e) vstore(lane_ptr(FieldId::BodyRot, i * 9 + e, b), X.R.m[e]);
+    }
+  }
+
+  /// Active slots get their contact; inactive ones read 0 (and the normal 0 when no slot is).
+  void store_contacts(int p, int b, const MaskOf<V>& overlap, const Manifold<V>& m) const {
+    MaskOf<V> any = mask_false<V>();
+    for (int i = 0; i < 4; ++i) {
+      const MaskOf<V> on = vand(overlap, m.on[i]);
+      any = vor(any, on);
+      const int slot = p * 4 + i;
+      vstore(lane_ptr(FieldId::ContactActive, slot, b), vselect(on, V(1), V(0)));
+      vstore(lane_ptr(FieldId::ContactDist, slot, b), vselect(on, m.dist[i], V(0)));
+      vstore(lane_ptr(FieldId::ContactPos, slot * 3 + 0, b), vselect(on, m.pos[i].x, V(0)));
+      vstore(lane_ptr(FieldId::ContactPos, slot * 3 + 1, b), vselect(on, m.pos[i].y, V(0)));
+      vstore(lane_ptr(FieldId::ContactPos, slot * 3 + 2, b), vselect(on, m.pos[i].z, V(0)));
+    }
+    vstore(lane_ptr(FieldId::ContactNormal, p * 3 + 0, b), vselect(any, m.n.x, V(0)));
+    vstore(lane_ptr(FieldId::ContactNormal, p * 3 + 1, b), vselect(any, m.n.y, V(0)));
+    vstore(lane_ptr(FieldId::ContactNormal, p * 3 + 2, b), vselect(any, m.n.z, V(0)));
+  }
+
+  void store_pair_forces(int p, int b, const ConstraintWork<V>& cw) const {
+    for (int i = 0; i < 4; ++i) {
+      V f[3];
+      decode_point_force(KC_, p, i, cw, f);
+      for (int c = 0; c < 3; ++c) vstore(lane_ptr(FieldId::ContactForce, (p * 4 + i) * 3 + c, b), f[c]);
+    }
+  }
+
+  /// The double buffer: step s reads the control half s % 2 (written before it) and clears the
+  /// other, which the controller writes for step s + 1; what is not written again reads 0.
+  void begin_step(int b, std::int64_t s, BlockScratch<V>& sc) const {
+    const int half = static_cast<int>(s % 2);
+    if (ACH_BUG(EffortLate)) { // the planted bug: the half written before the previous step, cleared after
+      load_field(FieldId::Ctrl, b, sc.s.u, F_.nu, (1 - half) * F_.nu);
+    } else {
+      load_field(FieldId::Ctrl, b, sc.s.u, F_.nu, half * F_.nu);
+      clear_ctrl_half(b, 1 - half);
+    }
+    step_controls(F_, sc.s.u, sc.target, sc.s.u);
+  }
+  void clear_ctrl_half(int b, int half) const {
+    for (int a = 0; a < F_.nu; ++a) vstore(lane_ptr(FieldId::Ctrl, half * F_.nu + a, b), V(T(0)));
+  }
+  /// The controls acting at the current state, for forward, constrain and sense between steps,
+  /// without moving the servos' targets: those the last step read (its half (steps_done − 1) % 2,
+  /// held), or before any step the ones written for the first.
+  void held_controls_now(int b, BlockScratch<V>& sc, std::int64_t steps_done) const {
+    if (!F_.nu) return;
+    const int half = steps_done > 0 ? static_cast<int>((steps_done - 1) % 2) : 0;
+    load_field(FieldId::Ctrl, b, sc.s.u, F_.nu, half * F_.nu);
+    held_controls(F_, sc.s.u, sc.target, sc.s.u);
+  }
+
+ private:
+  const KModel<T>& M_;
+  const KConstraints<T>& KC_;
+  const KForces<T>& F_;
+  const Storage& st_;
+};
+
+} // namespace ACH_ISA_NS
+} // namespace ach

@@ -1,0 +1,57 @@
+// The constraint stages of one acceleration evaluation, after forward dynamics left qacc_smooth:
+// MuJoCo's mj_collision (poses, broad and narrow phase), mj_makeConstraint (the rows, in MuJoCo's
+// order: dry friction, limits, contacts) and mj_fwdConstraint (the CG solve).
+#pragma once
+
+#include "../isa_namespace.hpp"
+
+#include "../collision/collide.hpp"
+#include "../contact/solver.hpp"
+#include "block_scratch.hpp"
+
+namespace ach {
+inline namespace ACH_ISA_NS {
+
+/// Detection, rows and the solve at (q, v) after forward_dynamics left qacc_smooth in `a`
+/// (and the ABA factors in JointWork): `a` becomes the constrained acceleration.
+template <class V>
+inline void constrain(const KModel<ScalarOf<V>>& M, const KCollision<ScalarOf<V>>& C, const KConstraints<ScalarOf<V>>& KC, BlockScratch<V>& sc,
+                      const V* q, const V* v, V* a, int iterations, bool warm) {
+  ConstraintWork<V>& cw = sc.cw;
+  cw.nused = cw.npts = cw.nfric_used = cw.first_contact_used = 0; // pack_rows sets the last three when there are rows
+  // mj_collision's poses: bodies, then shapes (each pair's broad and narrow phase run as its rows are built)
+  pass_pose(M, sc.s.W, sc.X_WB);
+  pass_shape_poses(C, sc.X_WB, sc.X_WS);
+  // mj_makeConstraint
+  build_friction_rows(KC, v, cw);
+  build_limit_rows(KC, q, v, cw);
+  build_contact_rows(KC, C, sc.s.W, sc.X_WB, sc.X_WS, cw);
+  if (cw.nused == 0) return;
+  // mj_fwdConstraint
+  for (int k = 0; k < M.nv; ++k) cw.a0[k] = a[k];
+  solve_constraints(M, KC, sc.s.W, cw, iterations, warm);
+  for (int k = 0; k < M.nv; ++k) a[k] = cw.a[k];
+}
+
+/// A contact slot's force in its frame (MuJoCo's mju_decodePyramid): normal Σ f_e, friction
+/// (f_0 − f_1)·μ, (f_2 − f_3)·μ.
+template <class V> inline void decode_point_force(const KConstraints<ScalarOf<V>>& KC, int p, int i, const ConstraintWork<V>& cw, V* f) {
+  using T = ScalarOf<V>;
+  const KContactPair<T>& P = KC.pairs[p];
+  int row = cw.first_contact;
+  for (int q = 0; q < p; ++q) row += 4 * KC.pairs[q].rows;
+  row += i * P.rows;
+  const MaskOf<V> on = cw.point_on[p * 4 + i];
+  if (P.rows == 1) {
+    f[0] = vselect(on, cw.force[row], V(T(0)));
+    f[1] = f[2] = V(T(0));
+    return;
+  }
+  const V* e = cw.force + row;
+  f[0] = vselect(on, e[0] + e[1] + e[2] + e[3], V(T(0)));
+  f[1] = vselect(on, (e[0] - e[1]) * V(P.mu), V(T(0)));
+  f[2] = vselect(on, (e[2] - e[3]) * V(P.mu), V(T(0)));
+}
+
+} // namespace ACH_ISA_NS
+} // namespace ach
