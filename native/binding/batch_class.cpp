@@ -1,0 +1,220 @@
+// NativeBatch: owns a Batch and hands its state arrays to JavaScript as typed arrays over the same
+// memory (no copy).
+#include "binding.hpp"
+
+#include <cmath>
+#include <memory>
+#include <string>
+
+namespace ach::binding {
+namespace {
+
+class BatchWrap : public Napi::ObjectWrap<BatchWrap> {
+ public:
+  static Napi::Function Define(Napi::Env env) {
+    return DefineClass(env, "NativeBatch",
+                       {InstanceMethod("step", &BatchWrap::Step), InstanceMethod("forward", &BatchWrap::Forward),
+                        InstanceMethod("observe", &BatchWrap::Observe), InstanceMethod("collide", &BatchWrap::Collide),
+                        InstanceMethod("reset", &BatchWrap::Reset), InstanceMethod("constrain", &BatchWrap::Constrain),
+                        InstanceMethod("constraints", &BatchWrap::Constraints),
+                        InstanceMethod("sense", &BatchWrap::Sense),
+                        InstanceMethod("field", &BatchWrap::Field), InstanceMethod("info", &BatchWrap::Info)});
+  }
+
+  BatchWrap(const Napi::CallbackInfo& info) : Napi::ObjectWrap<BatchWrap>(info) {
+    Napi::Env env = info.Env();
+    if (info.Length() < 2 || !info[0].IsObject() || !info[1].IsObject())
+      throw Napi::TypeError::New(env, "NativeBatch(model, options): expected two objects");
+    try {
+      batch_ = std::make_unique<Batch>(model_from_js(info[0].As<Napi::Object>()), options_from_js(info[1].As<Napi::Object>()));
+    } catch (const std::exception& e) {
+      throw Napi::Error::New(env, e.what());
+    }
+  }
+
+ private:
+  Napi::Value Step(const Napi::CallbackInfo& info) {
+    Napi::Env env = info.Env();
+    const double n = info[0].IsNumber() ? info[0].As<Napi::Number>().DoubleValue() : 1;
+    if (!(n >= 0) || n != std::floor(n) || n > 9e15) throw Napi::RangeError::New(env, "step count must be a non-negative integer");
+    StepStats s;
+    try {
+      s = batch_->step(static_cast<std::int64_t>(n), info.Length() > 1 && info[1].ToBoolean().Value());
+    } catch (const std::exception& e) {
+      throw Napi::Error::New(env, e.what());
+    }
+    Napi::Object out = Napi::Object::New(env);
+    out.Set("robotSteps", Napi::Number::New(env, static_cast<double>(s.robot_steps)));
+    if (s.nonfinite) {
+      Napi::Object nf = Napi::Object::New(env);
+      nf.Set("step", Napi::Number::New(env, static_cast<double>(s.step)));
+      nf.Set("robot", Napi::Number::New(env, s.robot));
+      nf.Set("joint", Napi::String::New(env, batch_->model().joints[s.joint].name));
+      out.Set("nonFinite", nf);
+    } else {
+      out.Set("nonFinite", env.Null());
+    }
+    return out;
+  }
+  Napi::Value Forward(const Napi::CallbackInfo& info) {
+    batch_->forward();
+    return info.Env().Undefined();
+  }
+  Napi::Value Observe(const Napi::CallbackInfo& info) {
+    batch_->observe();
+    return info.Env().Undefined();
+  }
+  Napi::Value Collide(const Napi::CallbackInfo& info) {
+    try {
+      batch_->collide();
+    } catch (const std::exception& e) {
+      throw Napi::Error::New(info.Env(), e.what());
+    }
+    return info.Env().Undefined();
+  }
+  Napi::Value Constrain(const Napi::CallbackInfo& info) {
+    try {
+      batch_->constrain();
+    } catch (const std::exception& e) {
+      throw Napi::Error::New(info.Env(), e.what());
+    }
+    return info.Env().Undefined();
+  }
+
+  /// constraints(robot, iterations, warm) → {qaccSmooth, qacc, qfrcConstraint, rows, contacts}.
+  Napi::Value Constraints(const Napi::CallbackInfo& info) {
+    Napi::Env env = info.Env();
+    if (info.Length() < 3 || !info[0].IsNumber() || !info[1].IsNumber() || !info[2].IsBoolean())
+      throw Napi::TypeError::New(env, "constraints(robot, iterations, warm): expected two integers and a boolean");
+    const double robot = info[0].As<Napi::Number>().DoubleValue(), iters = info[1].As<Napi::Number>().DoubleValue();
+    if (robot != std::floor(robot) || iters != std::floor(iters)) throw Napi::TypeError::New(env, "constraints: robot and iterations must be integers");
+    ConstraintReport r;
+    try {
+      r = batch_->constraint_report(static_cast<int>(robot), static_cast<int>(iters), info[2].As<Napi::Boolean>().Value());
+    } catch (const std::exception& e) {
+      throw Napi::Error::New(env, e.what());
+    }
+    auto arr = [&](const double* x, std::size_t n) {
+      Napi::Array a = Napi::Array::New(env, n);
+      for (std::size_t k = 0; k < n; ++k) a.Set(static_cast<uint32_t>(k), Napi::Number::New(env, x[k]));
+      return a;
+    };
+    Napi::Object o = Napi::Object::New(env);
+    o.Set("qaccSmooth", arr(r.qacc_smooth.data(), r.qacc_smooth.size()));
+    o.Set("qacc", arr(r.qacc.data(), r.qacc.size()));
+    o.Set("qfrcConstraint", arr(r.qfrc_constraint.data(), r.qfrc_constraint.size()));
+    o.Set("tendonLength", arr(r.tendon_length.data(), r.tendon_length.size()));
+    o.Set("tendonVelocity", arr(r.tendon_velocity.data(), r.tendon_velocity.size()));
+    Napi::Array rows = Napi::Array::New(env, r.rows.size());
+    for (std::size_t i = 0; i < r.rows.size(); ++i) {
+      const ConstraintRowReport& w = r.rows[i];
+      Napi::Object x = Napi::Object::New(env);
+      static const char* const kinds[] = {"limit", "contact", "friction", "tendon-limit", "tendon-friction"};
+      x.Set("kind", Napi::String::New(env, kinds[w.kind]));
+      x.Set("id", Napi::Number::New(env, w.id));
+      x.Set(w.kind == 0 || w.kind == 3 ? "side" : w.kind == 1 ? "point" : "dof", Napi::Number::New(env, w.point));
+      x.Set("edge", Napi::Number::New(env, w.edge));
+      x.Set("dist", Napi::Number::New(env, w.dist));
+      x.Set("vel", Napi::Number::New(env, w.vel));
+      x.Set("aref", Napi::Number::New(env, w.aref));
+      x.Set("R", Napi::Number::New(env, w.R));
+      x.Set("D", Napi::Number::New(env, w.D));
+      x.Set("imp", Napi::Number::New(env, w.imp));
+      x.Set("force", Napi::Number::New(env, w.force));
+      x.Set("J", arr(w.J.data(), w.J.size()));
+      rows.Set(static_cast<uint32_t>(i), x);
+    }
+    o.Set("rows", rows);
+    Napi::Array cons = Napi::Array::New(env, r.contacts.size());
+    for (std::size_t i = 0; i < r.contacts.size(); ++i) {
+      const ContactPointReport& c = r.contacts[i];
+      Napi::Object x = Napi::Object::New(env);
+      x.Set("pair", Napi::Number::New(env, c.pair));
+      x.Set("point", Napi::Number::New(env, c.point));
+      x.Set("dist", Napi::Number::New(env, c.dist));
+      x.Set("pos", arr(c.pos, 3));
+      x.Set("frame", arr(c.frame, 9));
+      x.Set("force", arr(c.force, 3));
+      cons.Set(static_cast<uint32_t>(i), x);
+    }
+    o.Set("contacts", cons);
+    return o;
+  }
+
+  Napi::Value Sense(const Napi::CallbackInfo& info) {
+    batch_->sense();
+    return info.Env().Undefined();
+  }
+  Napi::Value Reset(const Napi::CallbackInfo& info) {
+    batch_->reset();
+    return info.Env().Undefined();
+  }
+
+  /// A typed array over one field's storage. The ArrayBuffer holds a share of the storage, so
+  /// the memory outlives the batch object for as long as JavaScript keeps the array.
+  Napi::Value Field(const Napi::CallbackInfo& info) {
+    Napi::Env env = info.Env();
+    const std::string name = info[0].As<Napi::String>().Utf8Value();
+    FieldId f;
+    if (name == "q") f = FieldId::Q;
+    else if (name == "v") f = FieldId::V;
+    else if (name == "tau") f = FieldId::Tau;
+    else if (name == "qacc") f = FieldId::Qacc;
+    else if (name == "kinetic") f = FieldId::Kinetic;
+    else if (name == "potential") f = FieldId::Potential;
+    else if (name == "bodyPos") f = FieldId::BodyPos;
+    else if (name == "bodyRot") f = FieldId::BodyRot;
+    else if (name == "contactActive") f = FieldId::ContactActive;
+    else if (name == "contactDist") f = FieldId::ContactDist;
+    else if (name == "contactPos") f = FieldId::ContactPos;
+    else if (name == "contactNormal") f = FieldId::ContactNormal;
+    else if (name == "energyRef") f = FieldId::EnergyRef;
+    else if (name == "driftMax") f = FieldId::DriftMax;
+    else if (name == "kineticPeak") f = FieldId::KineticPeak;
+    else if (name == "qaccWarm") f = FieldId::QaccWarm;
+    else if (name == "contactForce") f = FieldId::ContactForce;
+    else if (name == "ctrl") f = FieldId::Ctrl;
+    else if (name == "ctrlTarget") f = FieldId::CtrlTarget;
+    else if (name == "actuatorForce") f = FieldId::ActuatorForce;
+    else if (name == "bodyVel") f = FieldId::BodyVel; // sensors
+    else if (name == "bodyAcc") f = FieldId::BodyAcc; // sensors
+    else throw Napi::Error::New(env, "unknown field '" + name + "'");
+    const Storage& st = batch_->storage();
+    auto* keep = new std::shared_ptr<Buffer>(st.buffer);
+    const std::size_t count = st.count[static_cast<int>(f)];
+    Napi::ArrayBuffer ab = Napi::ArrayBuffer::New(env, st.ptr(f), count * st.elem,
+                                                  [](Napi::Env, void*, std::shared_ptr<Buffer>* hold) { delete hold; }, keep);
+    if (st.elem == 4) return Napi::Float32Array::New(env, count, ab, 0);
+    return Napi::Float64Array::New(env, count, ab, 0);
+  }
+
+  Napi::Value Info(const Napi::CallbackInfo& info) {
+    Napi::Env env = info.Env();
+    Napi::Object o = Napi::Object::New(env);
+    const Storage& st = batch_->storage();
+    o.Set("stride", Napi::Number::New(env, st.stride));
+    o.Set("nq", Napi::Number::New(env, batch_->model().nq));
+    o.Set("nv", Napi::Number::New(env, batch_->model().nv));
+    o.Set("nu", Napi::Number::New(env, static_cast<double>(batch_->model().actuators.size())));
+    o.Set("isa", Napi::String::New(env, isa_name(isa_for(batch_->options().precision, batch_->options().lanes))));
+    o.Set("steps", Napi::Number::New(env, static_cast<double>(batch_->steps())));
+    Napi::Array pairs = Napi::Array::New(env);
+    const auto& mp = batch_->model().pairs;
+    for (std::size_t i = 0; i < mp.size(); ++i) {
+      Napi::Object p = Napi::Object::New(env);
+      p.Set("a", Napi::Number::New(env, mp[i].a));
+      p.Set("b", Napi::Number::New(env, mp[i].b));
+      pairs.Set(static_cast<uint32_t>(i), p);
+    }
+    o.Set("pairs", pairs);
+    return o;
+  }
+
+  std::unique_ptr<Batch> batch_;
+};
+
+} // namespace
+
+Napi::Function define_batch_class(Napi::Env env) { return BatchWrap::Define(env); }
+
+} // namespace ach::binding

@@ -1,0 +1,343 @@
+// The compiled model and the batch options, from the plain JavaScript objects src/engine/batch.ts
+// builds (toNativeModel): every key checked, errors name the key's path.
+#include "binding.hpp"
+
+#include <cmath>
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "achilles/bugs.hpp"
+
+namespace ach::binding {
+
+[[noreturn]] void type_error(const std::string& what) { throw std::invalid_argument(what); }
+
+double number_at(const Napi::Object& o, const char* key, const std::string& where) {
+  const Napi::Value v = o.Get(key);
+  if (!v.IsNumber()) type_error(where + "." + key + " must be a number");
+  return v.As<Napi::Number>().DoubleValue();
+}
+
+void numbers_at(const Napi::Object& o, const char* key, double* out, std::size_t n, const std::string& where) {
+  const Napi::Value v = o.Get(key);
+  if (!v.IsArray()) type_error(where + "." + key + " must be an array of " + std::to_string(n) + " numbers");
+  const Napi::Array a = v.As<Napi::Array>();
+  if (a.Length() != n) type_error(where + "." + key + " has " + std::to_string(a.Length()) + " numbers, expected " + std::to_string(n));
+  for (std::size_t k = 0; k < n; ++k) {
+    const Napi::Value e = a.Get(static_cast<uint32_t>(k));
+    if (!e.IsNumber()) type_error(where + "." + key + "[" + std::to_string(k) + "] must be a number");
+    out[k] = e.As<Napi::Number>().DoubleValue();
+  }
+}
+
+void append_numbers(const Napi::Object& o, const char* key, std::vector<double>& out, std::size_t n, const std::string& where) {
+  std::vector<double> tmp(n);
+  if (n > 0) numbers_at(o, key, tmp.data(), n, where);
+  else if (o.Get(key).IsArray() && o.Get(key).As<Napi::Array>().Length() != 0) type_error(where + "." + key + " must be empty");
+  out.insert(out.end(), tmp.begin(), tmp.end());
+}
+
+/// An optional key: absent (undefined) leaves `out` as it is.
+bool optional_numbers(const Napi::Object& o, const char* key, double* out, std::size_t n, const std::string& where) {
+  const Napi::Value v = o.Get(key);
+  if (v.IsUndefined()) return false;
+  numbers_at(o, key, out, n, where);
+  return true;
+}
+bool optional_number(const Napi::Object& o, const char* key, double& out, const std::string& where) {
+  const Napi::Value v = o.Get(key);
+  if (v.IsUndefined()) return false;
+  out = number_at(o, key, where);
+  return true;
+}
+
+JointType joint_type(const std::string& s, const std::string& where) {
+  if (s == "revolute") return JointType::Revolute;
+  if (s == "prismatic") return JointType::Prismatic;
+  if (s == "ball") return JointType::Ball;
+  if (s == "free") return JointType::Free;
+  if (s == "planar") return JointType::Planar;
+  if (s == "fixed") return JointType::Fixed;
+  type_error(where + ".joint is '" + s + "'; expected revolute, prismatic, ball, free, planar or fixed");
+}
+
+/// R from a unit quaternion [w, x, y, z] (normalised here, so the caller's rounding cannot skew R).
+void quat_to_rotation(const double* q, double* R) {
+  const double n = std::sqrt(q[0] * q[0] + q[1] * q[1] + q[2] * q[2] + q[3] * q[3]);
+  if (!(n > 0) || !std::isfinite(n)) type_error("quaternion must be non-zero and finite");
+  const double w = q[0] / n, x = q[1] / n, y = q[2] / n, z = q[3] / n;
+  R[0] = 1 - 2 * (y * y + z * z); R[1] = 2 * (x * y - w * z); R[2] = 2 * (x * z + w * y);
+  R[3] = 2 * (x * y + w * z); R[4] = 1 - 2 * (x * x + z * z); R[5] = 2 * (y * z - w * x);
+  R[6] = 2 * (x * z - w * y); R[7] = 2 * (y * z + w * x); R[8] = 1 - 2 * (x * x + y * y);
+  if (q[0] == 1 && q[1] == 0 && q[2] == 0 && q[3] == 0) { // exact identity, so kernels can skip it
+    for (int k = 0; k < 9; ++k) R[k] = (k % 4 == 0) ? 1.0 : 0.0;
+  }
+}
+
+ShapeKind shape_kind(const Napi::Value& v, const std::string& where) {
+  if (!v.IsString()) type_error(where + ".kind must be a string");
+  const std::string k = v.As<Napi::String>().Utf8Value();
+  if (k == "sphere") return ShapeKind::Sphere;
+  if (k == "capsule") return ShapeKind::Capsule;
+  if (k == "box") return ShapeKind::Box;
+  if (k == "rounded-box") return ShapeKind::RoundedBox;
+  if (k == "plane") return ShapeKind::Plane;
+  type_error(where + ".kind is '" + k + "'; expected sphere, capsule, box, rounded-box or plane");
+}
+
+/// The name of an unnamed element: "#" and its index. Appended rather than `"#" + std::to_string(i)`:
+/// GCC 12 reports that operator+ (an insert at 0) with a false -Wrestrict (GCC bug 105329).
+std::string unnamed(std::uint32_t i) {
+  std::string name = "#";
+  name += std::to_string(i);
+  return name;
+}
+
+std::uint32_t filter_bits(const Napi::Object& o, const char* key, const std::string& where) {
+  const double x = number_at(o, key, where);
+  if (!(x >= 0) || x > 4294967295.0 || x != std::floor(x)) type_error(where + "." + key + " must be an integer from 0 to 2^32-1");
+  return static_cast<std::uint32_t>(x);
+}
+
+/// Shapes and excludes (optional: a model without them collides nothing).
+void shapes_from_js(const Napi::Object& m, Model& model) {
+  const Napi::Value sv = m.Get("shapes");
+  if (!sv.IsUndefined() && !sv.IsNull()) {
+    if (!sv.IsArray()) type_error("model.shapes must be an array");
+    const Napi::Array shapes = sv.As<Napi::Array>();
+    for (uint32_t i = 0; i < shapes.Length(); ++i) {
+      const std::string where = "model.shapes[" + std::to_string(i) + "]";
+      if (!shapes.Get(i).IsObject()) type_error(where + " must be an object");
+      const Napi::Object o = shapes.Get(i).As<Napi::Object>();
+      Shape s;
+      const Napi::Value name = o.Get("name");
+      s.name = name.IsString() ? name.As<Napi::String>().Utf8Value() : unnamed(i);
+      s.body = static_cast<int>(number_at(o, "body", where));
+      s.kind = shape_kind(o.Get("kind"), where);
+      numbers_at(o, "halfExtents", s.half, 3, where);
+      s.radius = number_at(o, "radius", where);
+      double quat[4];
+      numbers_at(o, "pos", s.p_BS, 3, where);
+      numbers_at(o, "quat", quat, 4, where);
+      quat_to_rotation(quat, s.R_BS);
+      s.friction = number_at(o, "friction", where);
+      s.contype = filter_bits(o, "contype", where);
+      s.conaffinity = filter_bits(o, "conaffinity", where);
+      s.margin = number_at(o, "margin", where);
+      s.gap = number_at(o, "gap", where);
+      // contact softness (optional: MuJoCo's defaults)
+      optional_numbers(o, "solref", s.solref, 2, where);
+      optional_numbers(o, "solimp", s.solimp, 5, where);
+      double condim = 3;
+      if (optional_number(o, "condim", condim, where) && condim != 1 && condim != 3)
+        type_error(where + ".condim must be 1 or 3 (got " + std::to_string(condim) + ")");
+      s.condim = static_cast<int>(condim);
+      model.shapes.push_back(std::move(s));
+    }
+  }
+  const Napi::Value ev = m.Get("excludes");
+  if (!ev.IsUndefined() && !ev.IsNull()) {
+    if (!ev.IsArray()) type_error("model.excludes must be an array of [body, body] pairs");
+    const Napi::Array ex = ev.As<Napi::Array>();
+    for (uint32_t i = 0; i < ex.Length(); ++i) {
+      const Napi::Value e = ex.Get(i);
+      if (!e.IsArray() || e.As<Napi::Array>().Length() != 2) type_error("model.excludes[" + std::to_string(i) + "] must be [body, body]");
+      const Napi::Array pr = e.As<Napi::Array>();
+      if (!pr.Get(0u).IsNumber() || !pr.Get(1u).IsNumber()) type_error("model.excludes[" + std::to_string(i) + "] must hold two body indices");
+      model.excludes.emplace_back(pr.Get(0u).As<Napi::Number>().Int32Value(), pr.Get(1u).As<Napi::Number>().Int32Value());
+    }
+  }
+}
+
+/// An optional number (absent: `fallback`).
+double optional_number_or(const Napi::Object& o, const char* key, double fallback, const std::string& where) {
+  const Napi::Value v = o.Get(key);
+  if (v.IsUndefined() || v.IsNull()) return fallback;
+  return number_at(o, key, where);
+}
+
+/// An optional [lo, hi] range; returns whether it was given.
+bool optional_range(const Napi::Object& o, const char* key, double& lo, double& hi, const std::string& where) {
+  const Napi::Value v = o.Get(key);
+  if (v.IsUndefined() || v.IsNull()) return false;
+  double r[2];
+  numbers_at(o, key, r, 2, where);
+  lo = r[0];
+  hi = r[1];
+  return true;
+}
+
+/// Actuators (optional). `gear` is the direction already projected onto the joint's free axes;
+/// the bug build's GearNotProjected takes the unprojected `direction` in its place.
+void actuators_from_js(const Napi::Object& m, Model& model) {
+  const Napi::Value av = m.Get("actuators");
+  if (av.IsUndefined() || av.IsNull()) return;
+  if (!av.IsArray()) type_error("model.actuators must be an array");
+  const Napi::Array arr = av.As<Napi::Array>();
+  for (uint32_t i = 0; i < arr.Length(); ++i) {
+    const std::string where = "model.actuators[" + std::to_string(i) + "]";
+    if (!arr.Get(i).IsObject()) type_error(where + " must be an object");
+    const Napi::Object o = arr.Get(i).As<Napi::Object>();
+    Actuator a;
+    const Napi::Value name = o.Get("name");
+    a.name = name.IsString() ? name.As<Napi::String>().Utf8Value() : unnamed(i);
+    a.joint = static_cast<int>(number_at(o, "body", where));
+    if (a.joint < 0 || a.joint >= static_cast<int>(model.joints.size())) type_error(where + ".body is out of range");
+    const Napi::Value kind = o.Get("kind");
+    const std::string k = kind.IsString() ? kind.As<Napi::String>().Utf8Value() : "";
+    if (k == "motor") a.kind = ActuatorKind::Motor;
+    else if (k == "position") a.kind = ActuatorKind::Position;
+    else if (k == "velocity") a.kind = ActuatorKind::Velocity;
+    else type_error(where + ".kind is '" + k + "'; expected motor, position or velocity");
+    const int nv = joint_nv(model.joints[a.joint].type);
+    const bool raw = ACH_BUG(GearNotProjected) && o.Get("direction").IsArray();
+    numbers_at(o, raw ? "direction" : "gear", a.gear, raw ? 6 : nv, where);
+    if (raw)
+      for (int e = nv; e < 6; ++e) a.gear[e] = 0;
+    a.kp = optional_number_or(o, "kp", 0, where);
+    a.kv = optional_number_or(o, "kv", 0, where);
+    a.ctrl_limited = optional_range(o, "ctrlrange", a.ctrl_lo, a.ctrl_hi, where);
+    a.force_limited = optional_range(o, "forcerange", a.force_lo, a.force_hi, where);
+    a.rate = optional_number_or(o, "rateLimit", 0, where);
+    model.actuators.push_back(std::move(a));
+  }
+}
+
+/// A limit's optional settings object `limit: {solref?, solimp?, margin?}` (joints and tendons).
+void limit_settings_from_js(const Napi::Object& o, LimitSpec& limit, const std::string& where) {
+  const Napi::Value lim = o.Get("limit");
+  if (lim.IsUndefined() || lim.IsNull()) return;
+  if (!lim.IsObject()) type_error(where + ".limit must be an object {solref, solimp, margin}");
+  const Napi::Object lo = lim.As<Napi::Object>();
+  const std::string lw = where + ".limit";
+  optional_numbers(lo, "solref", limit.solref, 2, lw);
+  optional_numbers(lo, "solimp", limit.solimp, 5, lw);
+  optional_number(lo, "margin", limit.margin, lw);
+}
+
+/// Fixed tendons (optional): {name, joints: [body index], coefs, range?, limit?, frictionloss?,
+/// stiffness?, damping?, springlength?: [lower, upper]} (checked by finalize_constraints).
+void tendons_from_js(const Napi::Object& m, Model& model) {
+  const Napi::Value tv = m.Get("tendons");
+  if (tv.IsUndefined() || tv.IsNull()) return;
+  if (!tv.IsArray()) type_error("model.tendons must be an array");
+  const Napi::Array arr = tv.As<Napi::Array>();
+  for (uint32_t i = 0; i < arr.Length(); ++i) {
+    const std::string where = "model.tendons[" + std::to_string(i) + "]";
+    if (!arr.Get(i).IsObject()) type_error(where + " must be an object");
+    const Napi::Object o = arr.Get(i).As<Napi::Object>();
+    Tendon t;
+    const Napi::Value name = o.Get("name");
+    t.name = name.IsString() ? name.As<Napi::String>().Utf8Value() : unnamed(i);
+    const Napi::Value jv = o.Get("joints"), cv = o.Get("coefs");
+    if (!jv.IsArray() || !cv.IsArray()) type_error(where + ".joints and .coefs must be arrays");
+    const uint32_t n = jv.As<Napi::Array>().Length();
+    if (n == 0 || cv.As<Napi::Array>().Length() != n) type_error(where + ": needs one coef per joint, and at least one joint");
+    std::vector<double> joints;
+    append_numbers(o, "joints", joints, static_cast<int>(n), where);
+    append_numbers(o, "coefs", t.coefs, static_cast<int>(n), where);
+    for (double j : joints) {
+      if (j != std::floor(j)) type_error(where + ".joints must hold body indices");
+      t.joints.push_back(static_cast<int>(j));
+    }
+    t.limit.limited = optional_range(o, "range", t.limit.range[0], t.limit.range[1], where);
+    limit_settings_from_js(o, t.limit, where);
+    t.frictionloss = optional_number_or(o, "frictionloss", 0, where);
+    t.stiffness = optional_number_or(o, "stiffness", 0, where);
+    t.damping = optional_number_or(o, "damping", 0, where);
+    optional_range(o, "springlength", t.springlength[0], t.springlength[1], where);
+    model.tendons.push_back(std::move(t));
+  }
+}
+
+/// The native model from the object batch.ts builds (`toNativeModel`).
+Model model_from_js(const Napi::Object& m) {
+  Model model;
+  numbers_at(m, "gravity", model.gravity, 3, "model");
+  const Napi::Value bv = m.Get("bodies");
+  if (!bv.IsArray()) type_error("model.bodies must be an array");
+  const Napi::Array bodies = bv.As<Napi::Array>();
+  for (uint32_t i = 0; i < bodies.Length(); ++i) {
+    const std::string where = "model.bodies[" + std::to_string(i) + "]";
+    if (!bodies.Get(i).IsObject()) type_error(where + " must be an object");
+    const Napi::Object b = bodies.Get(i).As<Napi::Object>();
+    Joint j;
+    const Napi::Value name = b.Get("name");
+    j.name = name.IsString() ? name.As<Napi::String>().Utf8Value() : unnamed(i);
+    const Napi::Value jt = b.Get("joint");
+    if (!jt.IsString()) type_error(where + ".joint must be a string");
+    j.type = joint_type(jt.As<Napi::String>().Utf8Value(), where);
+    j.parent = static_cast<int>(number_at(b, "parent", where));
+    double quat[4];
+    numbers_at(b, "pos", j.p_PJ, 3, where);
+    numbers_at(b, "quat", quat, 4, where);
+    quat_to_rotation(quat, j.R_PJ);
+    numbers_at(b, "axis", j.axis, 3, where);
+    numbers_at(b, "u", j.u, 3, where);
+    numbers_at(b, "w", j.w, 3, where);
+    j.mass = number_at(b, "mass", where);
+    numbers_at(b, "com", j.com, 3, where);
+    numbers_at(b, "inertia", j.I_com, 6, where);
+    const int nq = joint_nq(j.type), nv = joint_nv(j.type);
+    append_numbers(b, "q0", model.q0, nq, where);
+    append_numbers(b, "v0", model.v0, nv, where);
+    append_numbers(b, "tau", model.tau0, nv, where);
+    // joint limit and dry friction (optional)
+    const Napi::Value range = b.Get("range");
+    if (!range.IsUndefined() && !range.IsNull()) {
+      j.limit.limited = true;
+      numbers_at(b, "range", j.limit.range, 2, where);
+      limit_settings_from_js(b, j.limit, where);
+    }
+    optional_number(b, "frictionloss", j.frictionloss, where);
+    j.damping = optional_number_or(b, "damping", 0, where);
+    j.stiffness = optional_number_or(b, "stiffness", 0, where);
+    j.springref = optional_number_or(b, "springref", 0, where);
+    j.armature = optional_number_or(b, "armature", 0, where);
+    model.joints.push_back(std::move(j));
+  }
+  const Napi::Value solver = m.Get("solver");
+  if (!solver.IsUndefined() && !solver.IsNull()) {
+    if (!solver.IsObject()) type_error("model.solver must be an object {iterations, impratio, tolerance?}");
+    const Napi::Object so = solver.As<Napi::Object>();
+    double it = model.solver_iterations;
+    if (optional_number(so, "iterations", it, "model.solver") && (it != std::floor(it) || it < 0 || it > 100000))
+      type_error("model.solver.iterations must be an integer from 0 to 100000 (got " + std::to_string(it) + ")");
+    model.solver_iterations = static_cast<int>(it);
+    optional_number(so, "impratio", model.impratio, "model.solver");
+    optional_number(so, "tolerance", model.solver_tolerance, "model.solver");
+  }
+  shapes_from_js(m, model);
+  actuators_from_js(m, model);
+  tendons_from_js(m, model);
+  model.finalize();
+  return model;
+}
+
+BatchOptions options_from_js(const Napi::Object& o) {
+  BatchOptions opt;
+  auto str = [&](const char* key) {
+    const Napi::Value v = o.Get(key);
+    if (!v.IsString()) type_error(std::string("options.") + key + " must be a string");
+    return v.As<Napi::String>().Utf8Value();
+  };
+  const std::string prec = str("precision");
+  if (prec != "f32" && prec != "f64") type_error("precision must be f32 or f64 (got '" + prec + "')");
+  opt.precision = prec == "f32" ? Precision::F32 : Precision::F64;
+  opt.lanes = static_cast<int>(number_at(o, "lanes", "options"));
+  opt.copies = static_cast<int>(number_at(o, "copies", "options"));
+  const std::string integ = str("integrator");
+  if (integ == "euler") opt.integrator = Integrator::Euler;
+  else if (integ == "verlet") opt.integrator = Integrator::Verlet;
+  else if (integ == "midpoint") opt.integrator = Integrator::Midpoint;
+  else if (integ == "rk4") opt.integrator = Integrator::Rk4;
+  else type_error("integrator must be euler, verlet, midpoint or rk4 (got '" + integ + "')");
+  opt.dt = number_at(o, "dt", "options");
+  opt.substeps = static_cast<int>(number_at(o, "substeps", "options"));
+  opt.midpoint_iterations = static_cast<int>(number_at(o, "midpointIterations", "options"));
+  opt.threads = static_cast<int>(number_at(o, "threads", "options"));
+  return opt;
+}
+
+} // namespace ach::binding
