@@ -1,5 +1,7 @@
 // Times the Achilles engine: one Batch per cell, stepped with stepRaw so a diverging robot is not
-// an exception but simply uncounted; restarts (batch.reset) happen outside the timed region.
+// an exception but simply uncounted; restarts (batch.reset, then each robot's own start) happen
+// outside the timed region. With random controls the batch steps one dt per call, each preceded
+// (inside the timing, as MuJoCo's cell copies its controls inside its own) by that step's controls.
 
 import type { LaneWidth, Precision } from '../engine/api.js';
 import { Batch } from '../engine/batch.js';
@@ -14,6 +16,11 @@ export interface AchillesCell {
   integrator: IntegratorName;
   threads: number;
   restartEvery: number;
+  /** Each robot's start, robot after robot (robots.ts robotStarts); absent: the scene's start. */
+  starts?: { qpos: Float64Array; qvel: Float64Array };
+  /** Controls of each step of a restart segment, [(s·nu + a)·copies + r] (robots.ts randomControls'
+   *  byActuator, restartEvery rows); absent: zero controls. */
+  ctrl?: Float32Array;
 }
 
 /**
@@ -32,6 +39,8 @@ export class AchillesRunner implements Runner {
   readonly copies: number;
   readonly batch: Batch;
   protected readonly restartEvery: number;
+  private readonly starts?: { qpos: Float64Array; qvel: Float64Array };
+  protected readonly ctrl?: Float32Array;
 
   constructor(cell: AchillesCell) {
     this.batch = new Batch(cell.model, {
@@ -43,6 +52,32 @@ export class AchillesRunner implements Runner {
     });
     this.copies = cell.copies;
     this.restartEvery = cell.restartEvery;
+    this.starts = cell.starts;
+    this.ctrl = cell.ctrl;
+    if (this.ctrl && this.ctrl.length !== cell.restartEvery * this.batch.nu * cell.copies) {
+      throw new Error(`ctrl holds ${this.ctrl.length} numbers, not restartEvery × nu × copies = ${cell.restartEvery * this.batch.nu * cell.copies}`);
+    }
+  }
+
+  /** Back to every robot's own start (untimed). */
+  protected restart(): void {
+    this.batch.reset();
+    if (!this.starts) return;
+    const { q, v, nq, nv, stride } = this.batch;
+    const { qpos, qvel } = this.starts;
+    for (let r = 0; r < this.copies; r++) {
+      for (let k = 0; k < nq; k++) q[k * stride + r] = qpos[r * nq + k];
+      for (let k = 0; k < nv; k++) v[k * stride + r] = qvel[r * nv + k];
+    }
+  }
+
+  /** Step s of the segment's controls into the half the next step reads. */
+  protected feed(s: number): void {
+    const nu = this.batch.nu;
+    const c = this.batch.ctrl;
+    const n = this.copies;
+    const stride = this.batch.stride;
+    for (let a = 0; a < nu; a++) c.set(this.ctrl!.subarray((s * nu + a) * n, (s * nu + a + 1) * n), a * stride);
   }
 
   get isa(): string {
@@ -53,7 +88,20 @@ export class AchillesRunner implements Runner {
     const out: Timed = { seconds: 0, robotSteps: 0, nonFinite: 0 };
     for (let done = 0; done < steps; done += this.restartEvery) {
       const n = Math.min(this.restartEvery, steps - done);
-      this.batch.reset(); // untimed, like MuJoCo's restarts
+      this.restart(); // untimed, like MuJoCo's restarts
+      if (this.ctrl) {
+        for (let s = 0; s < n; s++) {
+          const t0 = process.hrtime.bigint();
+          this.feed(s);
+          const r = this.batch.stepRaw(1);
+          const t1 = process.hrtime.bigint();
+          out.seconds += Number(t1 - t0) / 1e9;
+          const ok = finiteRobotSteps(r, 1, this.copies);
+          out.robotSteps += ok;
+          out.nonFinite += this.copies - ok;
+        }
+        continue;
+      }
       const t0 = process.hrtime.bigint();
       const r = this.batch.stepRaw(n);
       const t1 = process.hrtime.bigint();
@@ -88,9 +136,11 @@ export class AchillesCollisionRunner extends AchillesRunner {
     let ns = 0n;
     for (let done = 0; done < steps; done += this.restartEvery) {
       const n = Math.min(this.restartEvery, steps - done);
-      this.batch.reset(); // untimed
+      this.restart(); // untimed
       for (let s = 0; s < n; s++) {
+        // The controls' copy counts where the step does ('step+detect'), never in 'detect'.
         const t0 = process.hrtime.bigint();
+        if (this.ctrl) this.feed(s);
         const r = this.batch.stepRaw(1);
         const t1 = process.hrtime.bigint();
         this.batch.collide();

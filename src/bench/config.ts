@@ -7,6 +7,7 @@ import { INTEGRATORS, type IntegratorName } from '../engine/model-desc.js';
 import { engineAddon, packageRoot } from '../engine/native.js';
 import { laneProblem } from '../engine/lanes.js';
 import type { ParsedOptions } from '../util/command-spec.js';
+import { CTRL_MODES, LOCKSTEP_CHOICES, ROBOTS_KINDS, type RobotsRequest } from './robots.js';
 
 export interface BenchConfig {
   scenes: string[];
@@ -22,6 +23,8 @@ export interface BenchConfig {
   reps: number;
   /** Simulated steps between restarts from the initial state (untimed), same for MuJoCo. */
   restartEvery: number;
+  /** --robots / --spread / --ctrl as given (robots.ts robotsFor fills the rest per scene). */
+  robots: RobotsRequest;
   json: boolean;
   out: string;
 }
@@ -82,6 +85,17 @@ export function resolveConfig(o: ParsedOptions): BenchConfig {
   if (!(budget > 0) || budget > 60) throw new Error(`--budget is seconds per repetition, above 0 and at most 60 (got ${String(o.budget)})`);
   const reps = o.reps === undefined ? (budget < 0.2 ? 3 : DEFAULT_REPS) : positiveInts('reps', [o.reps], 100)[0];
   const scenes = o.scene === undefined ? DEFAULT_SCENES : list<string>(o.scene, []);
+  const robots: RobotsRequest = {};
+  if (o.lockstep !== undefined) {
+    const l = choices('lockstep', [o.lockstep], LOCKSTEP_CHOICES)[0];
+    robots.kinds = l === 'only' ? ['lockstep'] : l === 'no' ? ['differ'] : [...ROBOTS_KINDS];
+  }
+  if (o.spread !== undefined) {
+    const sp = Number(o.spread);
+    if (!Number.isFinite(sp) || sp < 0 || sp > 1) throw new Error(`--spread is radians (or metres) from 0 to 1 (got ${String(o.spread)})`);
+    robots.spread = sp;
+  }
+  if (o.ctrl !== undefined) robots.ctrl = choices('ctrl', [o.ctrl], CTRL_MODES)[0];
   return {
     scenes: uniq(scenes),
     lanes,
@@ -94,6 +108,7 @@ export function resolveConfig(o: ParsedOptions): BenchConfig {
     repSeconds: budget,
     reps,
     restartEvery: o['restart-every'] === undefined ? DEFAULT_RESTART_EVERY : positiveInts('restart-every', [o['restart-every']], 1e9)[0],
+    robots,
     json: o.json === true,
     out: typeof o.out === 'string' ? o.out : 'reports/bench',
   };

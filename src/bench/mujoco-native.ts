@@ -23,9 +23,15 @@ export interface TimeStepsOptions {
   steps: number;
   /** Every trajectory restarts from (qpos0, qvel0) after this many steps (untimed). */
   restartEvery: number;
-  /** One robot's (tiled in merged mode) or the whole model's; default model qpos0 / zeros. */
+  /** One robot's (tiled in merged mode), the whole model's, or one per robot (copies × the
+   *  robot's length: robot r starts from its own); default model qpos0 / zeros. */
   qpos0?: ArrayLike<number>;
   qvel0?: ArrayLike<number>;
+  /** Per-step controls, rows × copies × nu (robot after robot), row i for ctrlEvery steps from step
+   *  i·ctrlEvery of every restart segment (rows · ctrlEvery ≥ restartEvery); copied into each
+   *  mjData's ctrl before its step, inside the timing. Absent: zero controls. */
+  ctrl?: Float32Array;
+  ctrlEvery?: number;
   order?: MujocoOrder;
 }
 
@@ -48,8 +54,12 @@ export interface TimeCollisionOptions {
   copies: number;
   steps: number;
   restartEvery: number;
+  /** As timeSteps': one start for all, or one per robot. */
   qpos0?: ArrayLike<number>;
   qvel0?: ArrayLike<number>;
+  /** As timeSteps' (applied in the untimed stepping). */
+  ctrl?: Float32Array;
+  ctrlEvery?: number;
 }
 
 export interface TimeCollisionResult {

@@ -1,5 +1,6 @@
 // Times native MuJoCo (the C loop in native/mujoco, never the WebAssembly build) on the MJCF that
-// Achilles exports for the same scene: same dt, integrator, initial state and restart schedule.
+// Achilles exports for the same scene: same dt, integrator, initial states (each robot its own, as
+// its Achilles twin), controls and restart schedule.
 
 import type { IntegratorName, ModelDesc } from '../engine/model-desc.js';
 import { exportMjcf } from '../scene/index.js';
@@ -52,6 +53,24 @@ function mujocoStart(model: ModelDesc, integrator: IntegratorName): { mi: 'Euler
   return { mi, substeps: model.world.substeps, qpos0: model.bodies.flatMap((b) => b.q0), qvel0: model.bodies.flatMap((b) => b.v0) };
 }
 
+/** What the robots of a cell start from and are driven by, robot after robot (robots.ts): absent
+ *  fields mean the scene's start and zero controls. */
+export interface MujocoRobots {
+  starts?: { qpos: Float64Array; qvel: Float64Array };
+  /** randomControls' byRobot: restartEvery rows × copies × nu. */
+  ctrl?: Float32Array;
+}
+
+/** timeSteps/timeCollision's start and control options: per-robot starts replace the tiled one;
+ *  one row of controls holds for `substeps` MuJoCo steps (one engine step). */
+function robotOptions(robots: MujocoRobots, start: { qpos0: number[]; qvel0: number[] }, substeps: number) {
+  return {
+    qpos0: robots.starts?.qpos ?? start.qpos0,
+    qvel0: robots.starts?.qvel ?? start.qvel0,
+    ...(robots.ctrl ? { ctrl: robots.ctrl, ctrlEvery: substeps } : {}),
+  };
+}
+
 export class MujocoRunner implements Runner {
   readonly copies: number;
   readonly mode: MujocoMode;
@@ -71,6 +90,7 @@ export class MujocoRunner implements Runner {
     private readonly restartEvery: number,
     /** Contacts on with this solver (per-robot mode only); absent: contacts disabled. */
     readonly solver?: MujocoContactSolver,
+    private readonly robots: MujocoRobots = {},
   ) {
     const start = mujocoStart(model, integrator);
     this.copies = copies;
@@ -89,8 +109,7 @@ export class MujocoRunner implements Runner {
       ...(this.mode === 'merged' ? { robotsPerModel: this.robotsPerModel } : {}),
       steps: steps * this.substeps,
       restartEvery: this.restartEvery * this.substeps,
-      qpos0: this.qpos0,
-      qvel0: this.qvel0,
+      ...robotOptions(this.robots, { qpos0: this.qpos0, qvel0: this.qvel0 }, this.substeps),
     });
     return { seconds: r.seconds, robotSteps: r.robotSteps / this.substeps, nonFinite: r.nonFinite / this.substeps };
   }
@@ -115,6 +134,7 @@ export class MujocoCollisionRunner implements Runner {
     integrator: IntegratorName,
     copies: number,
     private readonly restartEvery: number,
+    private readonly robots: MujocoRobots = {},
   ) {
     const start = mujocoStart(model, integrator);
     this.copies = copies;
@@ -128,8 +148,7 @@ export class MujocoCollisionRunner implements Runner {
       copies: this.copies,
       steps: steps * this.substeps,
       restartEvery: this.restartEvery * this.substeps,
-      qpos0: this.qpos0,
-      qvel0: this.qvel0,
+      ...robotOptions(this.robots, { qpos0: this.qpos0, qvel0: this.qvel0 }, this.substeps),
     });
     this.contactsPerCall = r.robotSteps > 0 ? r.contacts / r.robotSteps : 0;
     // One robot-step of detection = one mj_collision call (substeps: one per substep).

@@ -42,14 +42,16 @@ export function benchTable(rep: BenchReport): string {
   const hasContact = rep.results.some((r) => r.vsMujocoNewton !== undefined || r.vsMujocoCg20 !== undefined);
   // Contact scenes: MuJoCo with contacts disabled is other physics, shown apart from the headline.
   const hasOff = rep.results.some((r) => r.vsMujocoContactsOff !== undefined);
+  // Robots that differ (issue 25): each row says whether its robots differed or ran in lockstep.
+  const hasRobots = rep.results.some((r) => r.robots === 'differ');
   const header = [
-    'scene', 'integrator', 'engine', ...(hasMeasure ? ['measure'] : []), 'prec', 'lanes', 'isa', 'copies', ...(hasThreads ? ['threads'] : []),
+    'scene', 'integrator', ...(hasRobots ? ['robots'] : []), 'engine', ...(hasMeasure ? ['measure'] : []), 'prec', 'lanes', 'isa', 'copies', ...(hasThreads ? ['threads'] : []),
     'robot-steps/s', 'µs/step', 'µs/robot-step', 'spread',
     ...(hasMj ? ['vs MuJoCo', 'best MuJoCo'] : []), ...(hasContact ? ['vs MuJoCo Newton (contacts)', 'vs MuJoCo CG≤20 (contacts)'] : []), ...(hasOff ? ['vs MuJoCo (contacts off)'] : []), ...(hasThreads ? ['vs 1 thread'] : []),
     ...(hasFlops ? ['GFLOP/s', '% peak'] : []),
   ];
   const rows = rep.results.map((r) => [
-    r.scene, r.integrator, engineLabel(r), ...(hasMeasure ? [measureLabel(r)] : []), r.precision, r.lanes, r.isa, r.copies, ...(hasThreads ? [r.threads] : []),
+    r.scene, r.integrator, ...(hasRobots ? [r.robots] : []), engineLabel(r), ...(hasMeasure ? [measureLabel(r)] : []), r.precision, r.lanes, r.isa, r.copies, ...(hasThreads ? [r.threads] : []),
     formatSi(r.robotStepsPerSec), formatSig(r.usPerStep, 4), formatSig(r.usPerRobotStep, 4),
     `${(r.spread * 100).toFixed(1)}%${r.noisy ? ' *' : ''}`,
     ...(hasMj ? [r.vsMujoco === undefined ? '' : formatRatio(r.vsMujoco), r.mujocoBest?.replace('mujoco-', '') ?? ''] : []),
@@ -69,7 +71,7 @@ export function benchJson(rep: BenchReport): string {
 export function benchCsv(rep: BenchReport): string {
   const rows: CsvRow[] = rep.results.map((r) => ({
     engine: r.engine, scene: r.scene, integrator: r.integrator, precision: r.precision, lanes: r.lanes, isa: r.isa,
-    copies: r.copies, threads: r.threads, robotsPerModel: r.robotsPerModel, robotStepsPerSec: r.robotStepsPerSec,
+    copies: r.copies, threads: r.threads, robots: r.robots, startSpread: r.startSpread, ctrl: r.ctrl, robotsPerModel: r.robotsPerModel, robotStepsPerSec: r.robotStepsPerSec,
     minRobotStepsPerSec: r.minRobotStepsPerSec, maxRobotStepsPerSec: r.maxRobotStepsPerSec, usPerStep: r.usPerStep,
     usPerRobotStep: r.usPerRobotStep, spread: r.spread, noisy: r.noisy, reps: r.reps, stepsPerRep: r.stepsPerRep,
     nonFiniteRobotSteps: r.nonFiniteRobotSteps, vsMujoco: r.vsMujoco, mujocoBest: r.mujocoBest, threadScaling: r.threadScaling,
@@ -99,26 +101,28 @@ export function naturalOrder(names: readonly string[]): string[] {
   return [...new Set(names)].sort((a, b) => a.localeCompare(b, 'en', { numeric: true }));
 }
 
-function seriesName(r: BenchResult): string {
-  const m = r.measure ? ` ${r.measure}` : '';
+/** `markLockstep`: the report also has differing robots, so its lockstep series are named apart. */
+function seriesName(r: BenchResult, markLockstep: boolean): string {
+  const m = (r.measure ? ` ${r.measure}` : '') + (r.robots === 'lockstep' && markLockstep ? ' lockstep' : '');
   if (r.engine !== 'achilles') return engineLabel(r).replace(/×\d+$/, '') + m;
   return `achilles ${r.precision} ×${r.lanes}${r.threads !== 1 ? ` ${r.threads}thr` : ''}${m}`;
 }
 
 /** One chart per scene × integrator: throughput against copies, and speed-up over MuJoCo. */
 export function benchCharts(rep: BenchReport): { name: string; spec: VlSpec }[] {
+  const markLockstep = rep.results.some((r) => r.robots === 'differ');
   const out: { name: string; spec: VlSpec }[] = [];
   const keys = [...new Set(rep.results.map((r) => `${r.scene}|${r.integrator}`))];
   for (const k of keys) {
     const [scene, integrator] = k.split('|');
     const rs = rep.results.filter((r) => r.scene === scene && r.integrator === integrator);
     const base = `${scene}-${integrator}`.replace(/[^A-Za-z0-9_.-]/g, '_');
-    const rate: Datum[] = rs.map((r) => ({ copies: r.copies, rate: r.robotStepsPerSec, series: seriesName(r) }));
+    const rate: Datum[] = rs.map((r) => ({ copies: r.copies, rate: r.robotStepsPerSec, series: seriesName(r, markLockstep) }));
     out.push({
       name: `throughput-${base}`,
       spec: logX(lineChart({ title: `${scene} (${integrator}): robot-steps per second`, data: rate, x: 'copies', y: 'rate', color: 'series', xTitle: 'copies (robots)', yTitle: 'robot-steps/s', logY: true }), rate.map((d) => String(d.series))),
     });
-    const sp: Datum[] = rs.filter((r) => r.vsMujoco !== undefined).map((r) => ({ copies: r.copies, speedup: r.vsMujoco ?? 0, series: seriesName(r) }));
+    const sp: Datum[] = rs.filter((r) => r.vsMujoco !== undefined).map((r) => ({ copies: r.copies, speedup: r.vsMujoco ?? 0, series: seriesName(r, markLockstep) }));
     if (sp.length > 0) {
       out.push({
         name: `speedup-${base}`,

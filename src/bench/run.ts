@@ -19,6 +19,7 @@ import { laneProblem } from '../engine/lanes.js';
 import { loadMujocoNative, type MujocoMode, type MujocoNative } from './mujoco-native.js';
 import { MUJOCO_INTEGRATORS, MujocoCollisionRunner, MujocoRunner, type MujocoContactSolver } from './mujoco-runner.js';
 import { calibrate, type Runner } from './runner.js';
+import { BENCH_CTRL_SEED, randomControls, robotStarts, robotsFor, robotsLabel, type CtrlMode, type Robots, type RobotsKind } from './robots.js';
 import { isNoisy, summarize } from './stats.js';
 
 export type EngineName = 'achilles' | 'mujoco-per-robot' | 'mujoco-merged' | 'mujoco-newton' | 'mujoco-cg20';
@@ -35,6 +36,11 @@ export interface BenchResult {
   isa: string;
   copies: number;
   threads: number;
+  /** 'differ': each robot from its own start (startSpread) and, with ctrl 'random', its own random
+   *  controls every step; 'lockstep': every robot the scene's start, zero controls. */
+  robots: RobotsKind;
+  startSpread: number;
+  ctrl: CtrlMode;
   /**
    * Scenes with shapes only; absent on the plain step cells. 'detect': collision detection alone
    * per robot-step (Achilles collide(); MuJoCo mj_collision after mj_kinematics, per-robot mode).
@@ -138,8 +144,9 @@ export async function runBench(cfg: BenchConfig, hooks: RunHooks = {}): Promise<
   // Scenes with shapes also get MuJoCo's step with contacts on, with each of its solvers.
   const mjContactSolvers: MujocoContactSolver[] = ['newton', 'cg20'];
   // Scenes with shapes get detection cells: Achilles detect and step+detect per step cell, MuJoCo detect.
+  const variantsOf = new Map(models.map(({ model }) => [model, robotsFor(model, cfg.robots, (n) => notes.push(n))]));
   const repsOf = (model: ModelDesc) =>
-    cfg.integrators.length * cfg.copies.length *
+    variantsOf.get(model)!.length * cfg.integrators.length * cfg.copies.length *
     (perGroup * (hasShapes(model) ? 1 + collisionMeasures.length : 1) + (mj ? mjModes.length + (hasShapes(model) ? 1 + mjContactSolvers.length : 0) : 0)) * cfg.reps;
   const progress = (hooks.progress ?? ((total) => createProgress({ total, label: 'bench', unit: 'reps' })))(
     models.reduce((n, { model }) => n + repsOf(model), 0),
@@ -159,13 +166,15 @@ export async function runBench(cfg: BenchConfig, hooks: RunHooks = {}): Promise<
         // One group per scene × integrator, every copies count in it: comparisons across copies
         // (the 4096-vs-best target) then suffer machine drift no more than Achilles vs MuJoCo does.
         const members: Member[] = [];
-        for (const copies of cfg.copies) {
+        for (const copies of cfg.copies) for (const robots of variantsOf.get(model)!) {
+          // The starts and controls of this variant, built once and given to every cell (both engines).
+          const { achillesRobots, mujocoRobots, tag } = cellRobots(model, copies, robots, cfg.restartEvery);
           for (const precision of cfg.precisions)
             for (const lanes of cfg.lanes)
               for (const threads of cfg.threads) {
                 let runner: AchillesRunner;
                 try {
-                  runner = new AchillesRunner({ model, precision, lanes: lanes as LaneWidth, copies, integrator, threads, restartEvery: cfg.restartEvery });
+                  runner = new AchillesRunner({ model, precision, lanes: lanes as LaneWidth, copies, integrator, threads, restartEvery: cfg.restartEvery, ...achillesRobots });
                 } catch (e) {
                   // e.g. f64 at 8 lanes needs AVX-512 on an AVX2-only CPU: skip that cell, say so once.
                   const msg = (e as Error).message;
@@ -177,17 +186,17 @@ export async function runBench(cfg: BenchConfig, hooks: RunHooks = {}): Promise<
                 }
                 members.push({
                   runner,
-                  result: { engine: 'achilles', scene, integrator, precision, lanes, isa: runner.isa, copies, threads },
+                  result: { engine: 'achilles', scene, integrator, precision, lanes, isa: runner.isa, copies, threads, ...tag },
                   steps: 0,
                   rates: [],
                   nonFinite: 0,
                 });
                 if (hasShapes(model)) {
                   for (const measure of collisionMeasures) {
-                    const cr = new AchillesCollisionRunner({ model, precision, lanes: lanes as LaneWidth, copies, integrator, threads, restartEvery: cfg.restartEvery }, measure);
+                    const cr = new AchillesCollisionRunner({ model, precision, lanes: lanes as LaneWidth, copies, integrator, threads, restartEvery: cfg.restartEvery, ...achillesRobots }, measure);
                     members.push({
                       runner: cr,
-                      result: { engine: 'achilles', scene, integrator, precision, lanes, isa: cr.isa, copies, threads, measure },
+                      result: { engine: 'achilles', scene, integrator, precision, lanes, isa: cr.isa, copies, threads, measure, ...tag },
                       steps: 0,
                       rates: [],
                       nonFinite: 0,
@@ -198,7 +207,7 @@ export async function runBench(cfg: BenchConfig, hooks: RunHooks = {}): Promise<
           if (withMj && mj && hasShapes(model)) {
             let cr: MujocoCollisionRunner | null = null;
             try {
-              cr = new MujocoCollisionRunner(mj, model, integrator, copies, cfg.restartEvery);
+              cr = new MujocoCollisionRunner(mj, model, integrator, copies, cfg.restartEvery, mujocoRobots);
             } catch (e) {
               // A rounded box has no MuJoCo geom: no MuJoCo detection cell, said once.
               const note = `${scene}: no MuJoCo detection cell: ${(e as Error).message}`;
@@ -210,7 +219,7 @@ export async function runBench(cfg: BenchConfig, hooks: RunHooks = {}): Promise<
               members.push({
                 runner,
                 extra: () => ({ contactsPerCall: runner.contactsPerCall }),
-                result: { engine: 'mujoco-per-robot', scene, integrator, precision: 'f64', lanes: 1, isa: `MuJoCo ${machine.mujoco}`, copies, threads: 1, measure: 'detect' },
+                result: { engine: 'mujoco-per-robot', scene, integrator, precision: 'f64', lanes: 1, isa: `MuJoCo ${machine.mujoco}`, copies, threads: 1, measure: 'detect', ...tag },
                 steps: 0,
                 rates: [],
                 nonFinite: 0,
@@ -219,10 +228,10 @@ export async function runBench(cfg: BenchConfig, hooks: RunHooks = {}): Promise<
           }
           if (withMj && mj && hasShapes(model)) {
             for (const solver of mjContactSolvers) {
-              const runner = new MujocoRunner(mj, model, integrator, 'per-robot', copies, cfg.restartEvery, solver);
+              const runner = new MujocoRunner(mj, model, integrator, 'per-robot', copies, cfg.restartEvery, solver, mujocoRobots);
               members.push({
                 runner,
-                result: { engine: solver === 'newton' ? 'mujoco-newton' : 'mujoco-cg20', scene, integrator, precision: 'f64', lanes: 1, isa: `MuJoCo ${machine.mujoco}`, copies, threads: 1 },
+                result: { engine: solver === 'newton' ? 'mujoco-newton' : 'mujoco-cg20', scene, integrator, precision: 'f64', lanes: 1, isa: `MuJoCo ${machine.mujoco}`, copies, threads: 1, ...tag },
                 steps: 0,
                 rates: [],
                 nonFinite: 0,
@@ -231,7 +240,7 @@ export async function runBench(cfg: BenchConfig, hooks: RunHooks = {}): Promise<
           }
           if (withMj && mj) {
             for (const mode of mjModes) {
-              const runner = new MujocoRunner(mj, model, integrator, mode, copies, cfg.restartEvery);
+              const runner = new MujocoRunner(mj, model, integrator, mode, copies, cfg.restartEvery, undefined, mujocoRobots);
               members.push({
                 runner,
                 result: {
@@ -243,6 +252,7 @@ export async function runBench(cfg: BenchConfig, hooks: RunHooks = {}): Promise<
                   isa: `MuJoCo ${machine.mujoco}`,
                   copies,
                   threads: 1,
+                  ...tag,
                   ...(mode === 'merged' ? { robotsPerModel: runner.robotsPerModel } : {}),
                 },
                 steps: 0,
@@ -272,6 +282,8 @@ export async function runBench(cfg: BenchConfig, hooks: RunHooks = {}): Promise<
   } finally {
     progress.finish();
   }
+  const variants = [...new Set(models.flatMap(({ model }) => variantsOf.get(model)!.filter((v) => v.kind === 'differ').map(robotsLabel)))];
+  if (variants.length) notes.push(`differ: robot r starts from the scene's state with achilles run --spread's offsets, robot 0 exact; random ctrl: each robot its own seeded stream (seed ${BENCH_CTRL_SEED}), uniform in each ctrlrange, redrawn every step, the same numbers (f32-exact) for both engines, replayed after each restart; the copy of the controls is timed on both sides. ${variants.join('; ')}`);
   const contactScenes = new Set(models.filter(({ model }) => hasShapes(model)).map(({ file, model }) => sceneName(model, file)));
   compare(results, contactScenes);
   for (const scene of contactScenes) {
@@ -337,7 +349,7 @@ export function compare(results: BenchResult[], contactScenes: ReadonlySet<strin
   compareCollision(results, contactScenes);
   compareContact(results);
   results = results.filter((r) => r.measure === undefined && r.engine !== 'mujoco-newton' && r.engine !== 'mujoco-cg20');
-  const key = (r: BenchResult) => `${r.scene}|${r.integrator}|${r.copies}`;
+  const key = (r: BenchResult) => `${r.scene}|${r.integrator}|${r.copies}|${r.robots}`;
   const best = new Map<string, BenchResult>();
   for (const r of results) {
     if (r.engine === 'achilles') continue;
@@ -368,7 +380,7 @@ function scenesWithContactCells(results: readonly BenchResult[]): Set<string> {
 /** Achilles' step cells of a scene with shapes over MuJoCo's contact-on step, Newton and CG-20;
  *  the faster of the two is the headline (vsMujoco): the same physics, contacts and their solve. */
 function compareContact(results: BenchResult[]): void {
-  const key = (r: BenchResult) => `${r.scene}|${r.integrator}|${r.copies}`;
+  const key = (r: BenchResult) => `${r.scene}|${r.integrator}|${r.copies}|${r.robots}`;
   const newton = new Map(results.filter((r) => r.engine === 'mujoco-newton').map((r) => [key(r), r.robotStepsPerSec]));
   const cg20 = new Map(results.filter((r) => r.engine === 'mujoco-cg20').map((r) => [key(r), r.robotStepsPerSec]));
   for (const r of results) {
@@ -391,7 +403,7 @@ function compareContact(results: BenchResult[]): void {
  * MuJoCo plain step (contacts disabled: no detection, no solver) gives only vsMujocoContactsOff.
  */
 function compareCollision(results: BenchResult[], contactScenes: ReadonlySet<string>): void {
-  const key = (r: BenchResult) => `${r.scene}|${r.integrator}|${r.copies}`;
+  const key = (r: BenchResult) => `${r.scene}|${r.integrator}|${r.copies}|${r.robots}`;
   const mjDetect = new Map<string, BenchResult>();
   const mjStepOff = new Map<string, BenchResult>();
   const mjStepOn = new Map<string, BenchResult>();
@@ -412,4 +424,15 @@ function compareCollision(results: BenchResult[], contactScenes: ReadonlySet<str
     const off = r.measure === 'step+detect' ? mjStepOff.get(key(r)) : undefined;
     if (off && contactScenes.has(r.scene)) r.vsMujocoContactsOff = r.robotStepsPerSec / off.robotStepsPerSec;
   }
+}
+
+/** One variant's starts and controls for both engines, and the fields its results carry. */
+function cellRobots(model: ModelDesc, copies: number, robots: Robots, restartEvery: number) {
+  const starts = robots.spread !== 0 ? robotStarts(model, copies, robots.spread) : undefined;
+  const ctrl = robots.ctrl === 'random' && (model.actuators?.length ?? 0) > 0 ? randomControls(model, copies, restartEvery) : undefined;
+  return {
+    achillesRobots: { ...(starts ? { starts } : {}), ...(ctrl ? { ctrl: ctrl.byActuator } : {}) },
+    mujocoRobots: { ...(starts ? { starts } : {}), ...(ctrl ? { ctrl: ctrl.byRobot } : {}) },
+    tag: { robots: robots.kind, startSpread: robots.spread, ctrl: robots.ctrl },
+  };
 }

@@ -5,6 +5,7 @@ import { INTEGRATORS } from '../engine/model-desc.js';
 import { LANE_WIDTHS, PRECISIONS } from '../engine/api.js';
 import { resolveConfig, DEFAULT_COPIES, DEFAULT_REP_SECONDS, DEFAULT_RESTART_EVERY } from '../bench/config.js';
 import { runBench } from '../bench/run.js';
+import { CTRL_MODES, DEFAULT_BENCH_SPREAD, LOCKSTEP_CHOICES } from '../bench/robots.js';
 import { checkTargets, targetLines } from '../bench/targets.js';
 import { benchCharts, benchCsv, benchJson, benchTable, machineLines } from '../bench/report.js';
 import { installSignalCleanup } from '../reports/atomic.js';
@@ -58,6 +59,9 @@ export const benchCommand: CommandSpec = {
     { name: 'flops', kind: { type: 'boolean' }, description: 'Report GFLOP/s and the fraction of peak (flops counted exactly by the engine)' },
     { name: 'budget', arg: 'S', kind: { type: 'number', min: 0.001, max: 60 }, description: 'Seconds per timed repetition (lower for quick checks)', default: DEFAULT_REP_SECONDS },
     { name: 'reps', arg: 'N', kind: { type: 'number', min: 1, max: 100, integer: true }, description: 'Timed repetitions per cell', defaultText: '5 (3 when --budget < 0.2)' },
+    { name: 'spread', arg: 'RAD', kind: { type: 'number', min: 0, max: 1 }, description: `Robots that differ: robot r starts with achilles run --spread's offsets (robot 0 exact), in both engines alike. Given alone, only differing robots are timed (see --lockstep)`, defaultText: `${DEFAULT_BENCH_SPREAD} for scenes with contacts or actuators, else 0` },
+    { name: 'ctrl', arg: 'MODE', kind: { type: 'choice', choices: CTRL_MODES }, description: "Differing robots' controls: random (each robot its own seeded stream, uniform in each actuator's ctrlrange, redrawn every step, the same numbers given to MuJoCo; refused for an actuator without ctrlrange) or zero", defaultText: 'random for actuated scenes' },
+    { name: 'lockstep', arg: 'WHEN', kind: { type: 'choice', choices: LOCKSTEP_CHOICES }, description: 'Also time the robots in lockstep (every robot the scene\'s start, zero controls: a block\'s lanes do identical work), beside the differing ones (also), instead of them (only), or not (no)', defaultText: 'also for scenes with contacts or actuators (only for others); no when --spread or --ctrl is given' },
     { name: 'restart-every', arg: 'N', kind: { type: 'number', min: 1, integer: true }, description: 'Restart every trajectory from its initial state after N steps (untimed; the undamped arm diverges after ~4 s)', default: DEFAULT_RESTART_EVERY },
     { name: 'json', kind: { type: 'boolean' }, description: 'Print the results as JSON instead of a table' },
     { name: 'out', arg: 'DIR', kind: { type: 'string' }, description: 'Directory for CSV, JSON and charts', default: 'reports/bench' },
@@ -67,6 +71,8 @@ export const benchCommand: CommandSpec = {
     'achilles bench --vs mujoco',
     'achilles bench --scene scenes/arm7.arow --lanes 1,8 --precision f32 --copies 64,4096 --vs mujoco',
     'achilles bench --scene scenes/domino-amplifier.arow --vs mujoco --copies 1,64',
+    'achilles bench --scene scenes/quadruped.arow --vs mujoco --copies 256 --precision f32 --lanes 16',
+    'achilles bench --scene scenes/humanoid.arow --spread 0.1 --ctrl zero --copies 64',
     'achilles bench --threads 1,2 --copies 4096 --json',
     'achilles bench --flops --precision f32 --lanes 8 --copies 1024',
   ],

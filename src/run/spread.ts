@@ -1,31 +1,3 @@
-// `--spread RAD`: start robots 1..copies-1 from slightly different positions, so one run shows
-// how sensitive the motion is (a chaotic double pendulum fans out). Deterministic: the offset of
-// robot r, coordinate k is a fixed hash of (r, k), the same on every machine and every run.
-// Robot 0 always starts exactly at the scene's state. Only 1-DOF joints (revolute, prismatic)
-// are offset: adding to a quaternion's components would leave the unit sphere.
-
-import type { Batch } from '../engine/batch.js';
-import { coordinateLayout } from '../engine/model-desc.js';
-
-/** A uniform number in [-1, 1) from (robot, coordinate): splitmix32-style integer hash. */
-export function unitOffset(robot: number, coord: number): number {
-  let h = (Math.imul(robot, 0x9e3779b1) ^ Math.imul(coord + 1, 0x85ebca77)) >>> 0;
-  h = Math.imul(h ^ (h >>> 16), 0x7feb352d) >>> 0;
-  h = Math.imul(h ^ (h >>> 15), 0x846ca68b) >>> 0;
-  h = (h ^ (h >>> 16)) >>> 0;
-  return h / 2 ** 31 - 1;
-}
-
-/** Offset every 1-DOF coordinate of robots 1.. by spread · unitOffset(r, k). */
-export function applySpread(batch: Batch, spread: number): void {
-  if (spread === 0) return;
-  const bodies = batch.model.bodies;
-  const { qOffset } = coordinateLayout(bodies);
-  for (let r = 1; r < batch.copies; r++) {
-    const q = batch.getRobot(r).q;
-    bodies.forEach((b, i) => {
-      if (b.joint === 'revolute' || b.joint === 'prismatic') q[qOffset[i]] += spread * unitOffset(r, qOffset[i]);
-    });
-    batch.setRobot(r, { q });
-  }
-}
+// `achilles run --spread RAD`: the offsets live in the engine (engine/spread.ts), one layer down, so
+// that `achilles bench --spread` gives its robots (and MuJoCo's) the very same starts.
+export { applySpread, spreadRobot, unitOffset } from '../engine/spread.js';

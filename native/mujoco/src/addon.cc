@@ -138,12 +138,62 @@ std::vector<double> expand(const std::vector<double>& v, int n, int robots, cons
                            ", model needs " + std::to_string(n));
 }
 
+// Each mjData's start: `v` holds either one start for every data (per robot, tiled in merged mode,
+// or the whole model's) or one per data, ndata × n (robot r of the bench starts where robot r of
+// Achilles does: per-robot mode, data k is robot k; merged, data k holds robots k·rpm …).
+std::vector<double> starts(const std::vector<double>& v, int n, int robots, int ndata, const double* dflt,
+                           const char* name) {
+  if (ndata > 1 && static_cast<int64_t>(v.size()) == static_cast<int64_t>(n) * ndata) return v;
+  std::vector<double> one = expand(v, n, robots, dflt, name);
+  std::vector<double> out(static_cast<size_t>(n) * ndata);
+  for (int k = 0; k < ndata; ++k) std::copy(one.begin(), one.end(), out.begin() + static_cast<size_t>(k) * n);
+  return out;
+}
+
+// Per-step controls given by the caller (bench --ctrl random): a Float32Array of rows × ndata × nu
+// (row i: every data's controls, data after data; merged: its robots' controls one after another,
+// as the exported actuators are), row i applied for ctrlEvery MuJoCo steps from step i·ctrlEvery
+// of each restart segment. Float32: the bench draws values that are exact in f32, so the Achilles
+// f32 batch and MuJoCo apply the very same numbers.
+struct Controls {
+  const float* table = nullptr;
+  int64_t rows = 0, every = 1;
+};
+
+Controls controls(const Napi::Object& o, const mjModel* m, int ndata, int64_t restartEvery) {
+  Controls c;
+  if (!o.Has("ctrl") || o.Get("ctrl").IsUndefined() || o.Get("ctrl").IsNull()) return c;
+  Napi::Value v = o.Get("ctrl");
+  if (!v.IsTypedArray() || v.As<Napi::TypedArray>().TypedArrayType() != napi_float32_array)
+    throw std::runtime_error("ctrl must be a Float32Array (rows × copies × nu)");
+  auto ta = v.As<Napi::Float32Array>();
+  c.every = integer(o, "ctrlEvery", 1, 1);
+  const int64_t perRow = static_cast<int64_t>(ndata) * m->nu;
+  if (perRow == 0 || static_cast<int64_t>(ta.ElementLength()) % perRow != 0)
+    throw std::runtime_error("ctrl has length " + std::to_string(ta.ElementLength()) + ", not a multiple of copies × nu = " + std::to_string(perRow));
+  c.rows = static_cast<int64_t>(ta.ElementLength()) / perRow;
+  if (c.rows * c.every < restartEvery)
+    throw std::runtime_error("ctrl has " + std::to_string(c.rows) + " rows of " + std::to_string(c.every) +
+                             " steps, fewer than restartEvery = " + std::to_string(restartEvery));
+  c.table = ta.Data();
+  return c;
+}
+
+// Data k's controls for step s of its segment (inside the timing, like Achilles' own feeding).
+inline void feed(const mjModel* m, mjData* d, const Controls& c, int ndata, int k, int64_t s) {
+  if (!c.table) return;
+  const float* row = c.table + ((s / c.every) * ndata + k) * static_cast<int64_t>(m->nu);
+  for (int a = 0; a < m->nu; ++a) d->ctrl[a] = row[a];
+}
+
 // ---- timing loop ----------------------------------------------------------------------------
 using Clock = std::chrono::steady_clock;
 
+// A bad control (NaN, Inf or huge: MuJoCo zeroes every control of that data and warns) counts too:
+// that robot-step did not run the controls it was given.
 int badCount(const mjData* d) {
   return d->warning[mjWARN_BADQPOS].number + d->warning[mjWARN_BADQVEL].number +
-         d->warning[mjWARN_BADQACC].number;
+         d->warning[mjWARN_BADQACC].number + d->warning[mjWARN_BADCTRL].number;
 }
 
 bool finiteState(const mjModel* m, const mjData* d) {
@@ -160,9 +210,11 @@ struct Run {
   int ndata;
   int robotsPerData;
   int64_t steps, restartEvery;
+  // ndata starts, data after data (nq resp. nv each)
   const double* qpos0;
   const double* qvel0;
   bool interleaved;
+  Controls ctrl;
   // results
   double seconds = 0, restartSeconds = 0;
   int64_t robotSteps = 0, nonFinite = 0;
@@ -178,12 +230,18 @@ void restart(const mjModel* m, mjData* d, const double* qpos0, const double* qve
 // multiply-adds, negligible next to mj_step). MuJoCo itself resets a data whose qpos/qvel/qacc
 // went bad and raises a warning; either signal counts the step as non-finite, and we restart
 // the trajectory from the initial state so later steps are meaningful again.
-inline void stepOne(Run& r, mjData* d) {
+inline void restartData(const Run& r, int k) {
+  restart(r.m, r.data[k], r.qpos0 + static_cast<int64_t>(k) * r.m->nq, r.qvel0 + static_cast<int64_t>(k) * r.m->nv);
+}
+
+inline void stepOne(Run& r, int k, int64_t s) {
+  mjData* d = r.data[k];
+  feed(r.m, d, r.ctrl, r.ndata, k, s);
   int before = badCount(d);
   mj_step(r.m, d);
   if (badCount(d) != before || !finiteState(r.m, d)) {
     r.nonFinite += r.robotsPerData;
-    restart(r.m, d, r.qpos0, r.qvel0);
+    restartData(r, k);
   } else {
     r.robotSteps += r.robotsPerData;
   }
@@ -196,10 +254,10 @@ void runLoop(Run& r) {
     if (r.interleaved) {
       // for each step, for each data: every data is touched once per step.
       auto t0 = Clock::now();
-      for (int k = 0; k < r.ndata; ++k) restart(r.m, r.data[k], r.qpos0, r.qvel0);
+      for (int k = 0; k < r.ndata; ++k) restartData(r, k);
       auto t1 = Clock::now();
       for (int64_t s = 0; s < n; ++s)
-        for (int k = 0; k < r.ndata; ++k) stepOne(r, r.data[k]);
+        for (int k = 0; k < r.ndata; ++k) stepOne(r, k, s);
       auto t2 = Clock::now();
       r.restartSeconds += std::chrono::duration<double>(t1 - t0).count();
       r.seconds += std::chrono::duration<double>(t2 - t1).count();
@@ -207,9 +265,9 @@ void runLoop(Run& r) {
       // blocked: one data for the whole segment, then the next (its mjData stays in cache).
       for (int k = 0; k < r.ndata; ++k) {
         auto t0 = Clock::now();
-        restart(r.m, r.data[k], r.qpos0, r.qvel0);
+        restartData(r, k);
         auto t1 = Clock::now();
-        for (int64_t s = 0; s < n; ++s) stepOne(r, r.data[k]);
+        for (int64_t s = 0; s < n; ++s) stepOne(r, k, s);
         auto t2 = Clock::now();
         r.restartSeconds += std::chrono::duration<double>(t1 - t0).count();
         r.seconds += std::chrono::duration<double>(t2 - t1).count();
@@ -243,10 +301,11 @@ Napi::Value TimeSteps(const Napi::CallbackInfo& info) {
     ModelPtr model = compileXml(xml);  // compile is outside the timing
     const mjModel* m = model.get();
     const int rpm = static_cast<int>(robotsPerModel);
-    auto qpos0 = expand(numbers(o, "qpos0"), m->nq, rpm, m->qpos0, "qpos0");
-    auto qvel0 = expand(numbers(o, "qvel0"), m->nv, rpm, nullptr, "qvel0");
-
     const int ndata = static_cast<int>(copies / robotsPerModel);
+    auto qpos0 = starts(numbers(o, "qpos0"), m->nq, rpm, ndata, m->qpos0, "qpos0");
+    auto qvel0 = starts(numbers(o, "qvel0"), m->nv, rpm, ndata, nullptr, "qvel0");
+    const Controls ctrl = controls(o, m, ndata, restartEvery);
+
     std::vector<DataPtr> owned;
     std::vector<mjData*> data;
     for (int k = 0; k < ndata; ++k) {
@@ -255,7 +314,7 @@ Napi::Value TimeSteps(const Napi::CallbackInfo& info) {
     }
 
     Run r{m, data.data(), ndata, rpm, steps, restartEvery, qpos0.data(), qvel0.data(),
-          order == "interleaved"};
+          order == "interleaved", ctrl};
     guarded([&] { runLoop(r); });
 
     auto out = Napi::Object::New(env);
@@ -283,8 +342,9 @@ struct CollisionRun {
   mjData** data;
   int ndata;
   int64_t steps, restartEvery;
-  const double* qpos0;
+  const double* qpos0;  // ndata starts, as Run's
   const double* qvel0;
+  Controls ctrl;
   double seconds = 0;
   int64_t robotSteps = 0, nonFinite = 0, contacts = 0;
 };
@@ -296,14 +356,17 @@ void collisionLoop(CollisionRun& r) {
     const int64_t n = std::min(r.restartEvery, r.steps - done);
     for (int k = 0; k < r.ndata; ++k) {
       mjData* d = r.data[k];
-      restart(r.m, d, r.qpos0, r.qvel0);
+      const double* qpos0 = r.qpos0 + static_cast<int64_t>(k) * r.m->nq;
+      const double* qvel0 = r.qvel0 + static_cast<int64_t>(k) * r.m->nv;
+      restart(r.m, d, qpos0, qvel0);
       for (int64_t s = 0; s < n; ++s) {
         r.m->opt.disableflags = noContacts;
+        feed(r.m, d, r.ctrl, r.ndata, k, s);
         int before = badCount(d);
         mj_step(r.m, d);
         if (badCount(d) != before || !finiteState(r.m, d)) {
           r.nonFinite += 1;
-          restart(r.m, d, r.qpos0, r.qvel0);
+          restart(r.m, d, qpos0, qvel0);
           continue;
         }
         mj_kinematics(r.m, d);
@@ -330,8 +393,10 @@ Napi::Value TimeCollision(const Napi::CallbackInfo& info) {
     const int64_t restartEvery = integer(o, "restartEvery", steps, 1);
     ModelPtr model = compileXml(o.Get("xml").As<Napi::String>().Utf8Value());
     mjModel* m = model.get();
-    auto qpos0 = expand(numbers(o, "qpos0"), m->nq, 1, m->qpos0, "qpos0");
-    auto qvel0 = expand(numbers(o, "qvel0"), m->nv, 1, nullptr, "qvel0");
+    const int ndata = static_cast<int>(copies);
+    auto qpos0 = starts(numbers(o, "qpos0"), m->nq, 1, ndata, m->qpos0, "qpos0");
+    auto qvel0 = starts(numbers(o, "qvel0"), m->nv, 1, ndata, nullptr, "qvel0");
+    const Controls ctrl = controls(o, m, ndata, restartEvery);
     std::vector<DataPtr> owned;
     std::vector<mjData*> data;
     for (int64_t k = 0; k < copies; ++k) {
@@ -339,7 +404,7 @@ Napi::Value TimeCollision(const Napi::CallbackInfo& info) {
       data.push_back(owned.back().get());
     }
     const int flags = m->opt.disableflags;
-    CollisionRun r{m, data.data(), static_cast<int>(copies), steps, restartEvery, qpos0.data(), qvel0.data()};
+    CollisionRun r{m, data.data(), ndata, steps, restartEvery, qpos0.data(), qvel0.data(), ctrl};
     guarded([&] { collisionLoop(r); });
     m->opt.disableflags = flags;
     auto out = Napi::Object::New(env);
