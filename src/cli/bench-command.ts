@@ -71,7 +71,7 @@ export const benchCommand: CommandSpec = {
     'achilles bench --vs mujoco',
     'achilles bench --scene scenes/arm7.arow --lanes 1,8 --precision f32 --copies 64,4096 --vs mujoco',
     'achilles bench --scene scenes/domino-amplifier.arow --vs mujoco --copies 1,64',
-    'achilles bench --scene scenes/quadruped.arow --vs mujoco --copies 256 --precision f32 --lanes 16',
+    'achilles bench --scene scenes/quadruped.arow --vs mujoco --copies 256 --precision f32 --lanes 8',
     'achilles bench --scene scenes/humanoid.arow --spread 0.1 --ctrl zero --copies 64',
     'achilles bench --threads 1,2 --copies 4096 --json',
     'achilles bench --flops --precision f32 --lanes 8 --copies 1024',
