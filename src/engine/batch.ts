@@ -25,9 +25,6 @@ export class NonFiniteStateError extends Error implements NonFiniteInfo {
   }
 }
 
-/** MuJoCo's mjMINMU: the smallest friction coefficient a contact gets (mjmodel.h). */
-export const MJ_MINMU = 1e-5;
-
 /** The plain object the addon's model converter reads (explicit numbers only). Shapes keep their
  *  model order (pair indices refer to it); the native side checks them and filters the pairs. */
 export function toNativeModel(model: ModelDesc): object {
@@ -40,10 +37,8 @@ export function toNativeModel(model: ModelDesc): object {
       radius: s.radius,
       pos: s.pos,
       quat: s.quat,
-      // MuJoCo's mj_assignFriction: every contact's friction is at least mjMINMU (1e-5), so a
-      // friction-0 pair keeps a finite pyramid (its edges' R = 2μ²R0/impratio would be 0). Each
-      // shape clamped = each pair's max clamped. (Native belongs here too: contact/tables.hpp.)
-      friction: Math.max(MJ_MINMU, s.friction),
+      // raised to MuJoCo's mjMINMU per contact in the native contact tables (contact/tables.hpp)
+      friction: s.friction,
       contype: s.contype,
       conaffinity: s.conaffinity,
       margin: s.margin,

@@ -24,6 +24,7 @@ namespace ach {
 inline namespace ACH_ISA_NS {
 
 constexpr double kMinVal = 1e-15; // mjMINVAL
+constexpr double kMinMu = 1e-5;    // mjMINMU: the smallest friction coefficient a contact gets
 constexpr double kMinImp = 1e-4, kMaxImp = 0.9999;
 
 /// MuJoCo's solimp after getsolparam's clamps, with the sigmoid's two coefficients.
@@ -294,7 +295,9 @@ template <class T> struct KConstraints {
       k.mj_swap = mj_geom_rank(a.kind) > mj_geom_rank(b.kind);
       k.capsule_on_plane = a.kind == ShapeKind::Plane && b.kind == ShapeKind::Capsule ? p.b
                            : b.kind == ShapeKind::Plane && a.kind == ShapeKind::Capsule ? p.a : -1;
-      const double mu = std::fmax(a.friction, b.friction);
+      // MuJoCo's mj_assignFriction (engine_core_constraint.c) raises each contact's friction to at least mjMINMU, so a
+      // friction-0 pair keeps a finite pyramid (its edges' R = 2μ²R0/impratio would be 0)
+      const double mu = std::fmax(kMinMu, std::fmax(a.friction, b.friction));
       k.mu = T(mu);
       k.margin = T(a.margin + b.margin);
       double solref[2], solimp[5];
