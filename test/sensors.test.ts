@@ -171,7 +171,7 @@ describe('sensors: planted bugs', () => {
   it('only the validation sweep switches them (no other module imports the switch)', () => {
     const files = (dir: string): string[] => readdirSync(dir, { withFileTypes: true }).flatMap((e) => (e.isDirectory() ? files(join(dir, e.name)) : e.name.endsWith('.ts') ? [join(dir, e.name)] : []));
     const users = files(join(ROOT, 'src')).filter((f) => readFileSync(f, 'utf8').includes('setPlantedSensorBug')).map((f) => f.slice(ROOT.length + 1));
-    expect(users.sort()).toEqual(['src/sensors/planted-bugs.ts', 'src/validation/suite.ts']);
+    expect(users.sort()).toEqual(['src/sensors/planted-bugs.ts', 'src/validation/sensors/definition.ts']);
   });
 });
 
