@@ -143,8 +143,9 @@ describe('the README', () => {
     expect(block).toBeDefined();
     const dir = tempDir();
     const file = join(dir, 'example.ts');
-    // The example imports the published paths (dist/); point them at the sources here.
-    writeFileSync(file, block!.replaceAll('achilles-sim/dist/', `${ROOT}/src/`));
+    // The example imports the package's entry point; point it at the sources here.
+    expect(block).toContain("from 'achilles-sim';");
+    writeFileSync(file, block!.replaceAll("from 'achilles-sim';", `from '${ROOT}/src/index.js';`));
     const r = await spawnAsync(process.execPath, ['--import', 'tsx', file], { cwd: ROOT });
     expect(r.stderr).toBe('');
     const lines = r.stdout.trim().split('\n');
