@@ -8,7 +8,7 @@ import { AchillesRunner } from '../src/bench/achilles-runner.js';
 import { resolveConfig } from '../src/bench/config.js';
 import { loadMujocoNative, mujocoAddonPath, type MujocoNative, type TimeStepsOptions } from '../src/bench/mujoco-native.js';
 import { MujocoRunner } from '../src/bench/mujoco-runner.js';
-import { BENCH_CTRL_SEED, randomControls, robotStarts, robotsFor } from '../src/bench/robots.js';
+import { BENCH_CTRL_SEED, MAX_CTRL_TABLE, controlRows, randomControls, robotStarts, robotsFor } from '../src/bench/robots.js';
 import { benchTable } from '../src/bench/report.js';
 import { runBench } from '../src/bench/run.js';
 import { Batch } from '../src/engine/batch.js';
@@ -161,6 +161,10 @@ describe('bench robots: starts and controls', () => {
     const badCtrl = ctrl.slice();
     badCtrl[(3 * copies + 1) * 8 + 4] = NaN; // robot 1, segment step 3: once in each of the 2 segments
     expect(real.timeSteps({ ...base, qpos0: starts.qpos, ctrl: badCtrl }).nonFinite).toBe(2);
+    // A table shorter than a segment repeats: 2 rows, robot 1's row 1 bad: segment steps 1 and 3, twice.
+    const short = ctrl.slice(0, 2 * copies * 8);
+    short[(1 * copies + 1) * 8 + 4] = NaN;
+    expect(real.timeSteps({ ...base, qpos0: starts.qpos, ctrl: short }).nonFinite).toBe(4);
     // Merged (all 4 robots in one mjData): robot 3's NaN start spoils its data's 4 robots, each step.
     const { mj: mj2, calls: c2 } = recordingMujoco();
     new MujocoRunner(mj2, model, 'euler', 'merged', copies, restartEvery).run(1);
@@ -171,6 +175,25 @@ describe('bench robots: starts and controls', () => {
     expect(real.timeSteps({ ...merged, qpos0: starts.qpos, ctrl }).nonFinite).toBe(0);
     expect(real.timeSteps({ ...merged, qpos0: mergedBad, ctrl }).nonFinite).toBe(40);
     expect(() => real.timeSteps({ ...base, qpos0: starts.qpos, ctrl: ctrl.subarray(8) })).toThrow(/ctrl has length/);
+  });
+
+  it('a control table too big for memory is cut to fewer rows, and the Achilles runner repeats them as MuJoCo does', () => {
+    expect(controlRows(500, 256, 8)).toBe(500);
+    expect(controlRows(500, 4096, 17)).toBe(Math.floor(MAX_CTRL_TABLE / (4096 * 17)));
+    expect(controlRows(500, 4096, 17)).toBeLessThan(500);
+    // Achilles: 2 rows over a 5-step segment; step s reads row s mod 2 (f64, so the rows' effects differ).
+    const copies = 2;
+    const ctrl = randomControls(model, copies, 2).byActuator;
+    const cell = { model, precision: 'f64' as const, lanes: 1 as const, copies, integrator: 'euler' as const, threads: 1, restartEvery: 5 };
+    const cycled = new AchillesRunner({ ...cell, ctrl });
+    cycled.run(3);
+    const full = new AchillesRunner({ ...cell, ctrl: randomControls(model, copies, 5).byActuator.map((_, i) => ctrl[i % ctrl.length]) });
+    full.run(3);
+    expect(cycled.batch.getRobot(1).q).toEqual(full.batch.getRobot(1).q);
+    const other = new AchillesRunner({ ...cell, ctrl: randomControls(model, copies, 5).byActuator });
+    other.run(3);
+    expect(other.batch.getRobot(1).q).not.toEqual(cycled.batch.getRobot(1).q); // row 2 is not row 0
+    expect(() => new AchillesRunner({ ...cell, ctrl: ctrl.subarray(1) })).toThrow(/not a positive multiple of nu × copies = 16/);
   });
 });
 

@@ -19,7 +19,7 @@ export interface AchillesCell {
   /** Each robot's start, robot after robot (robots.ts robotStarts); absent: the scene's start. */
   starts?: { qpos: Float64Array; qvel: Float64Array };
   /** Controls of each step of a restart segment, [(s·nu + a)·copies + r] (robots.ts randomControls'
-   *  byActuator, restartEvery rows); absent: zero controls. */
+   *  byActuator; step s reads row s mod rows, as MuJoCo's cell does); absent: zero controls. */
   ctrl?: Float32Array;
 }
 
@@ -41,6 +41,7 @@ export class AchillesRunner implements Runner {
   protected readonly restartEvery: number;
   private readonly starts?: { qpos: Float64Array; qvel: Float64Array };
   protected readonly ctrl?: Float32Array;
+  private readonly ctrlRows: number;
 
   constructor(cell: AchillesCell) {
     this.batch = new Batch(cell.model, {
@@ -54,9 +55,11 @@ export class AchillesRunner implements Runner {
     this.restartEvery = cell.restartEvery;
     this.starts = cell.starts;
     this.ctrl = cell.ctrl;
-    if (this.ctrl && this.ctrl.length !== cell.restartEvery * this.batch.nu * cell.copies) {
-      throw new Error(`ctrl holds ${this.ctrl.length} numbers, not restartEvery × nu × copies = ${cell.restartEvery * this.batch.nu * cell.copies}`);
+    const perRow = this.batch.nu * cell.copies;
+    if (this.ctrl && (perRow === 0 || this.ctrl.length === 0 || this.ctrl.length % perRow !== 0)) {
+      throw new Error(`ctrl holds ${this.ctrl.length} numbers, not a positive multiple of nu × copies = ${perRow}`);
     }
+    this.ctrlRows = this.ctrl ? this.ctrl.length / perRow : 0;
   }
 
   /** Back to every robot's own start (untimed). */
@@ -72,7 +75,8 @@ export class AchillesRunner implements Runner {
   }
 
   /** Step s of the segment's controls into the half the next step reads. */
-  protected feed(s: number): void {
+  protected feed(step: number): void {
+    const s = step % this.ctrlRows;
     const nu = this.batch.nu;
     const c = this.batch.ctrl;
     const n = this.copies;

@@ -18,8 +18,15 @@ export const CTRL_MODES: readonly CtrlMode[] = ['random', 'zero'];
 export const DEFAULT_BENCH_SPREAD = 0.05;
 /** The control streams' seed: fixed, so every run and both engines draw the same controls. */
 export const BENCH_CTRL_SEED = 25;
-/** The largest control table (rows × copies × nu, each engine's copy) a cell may hold: 2^25 floats, 128 MiB. */
+/** The largest control table (rows × copies × nu, each engine's copy) a cell holds: 2^25 floats,
+ *  128 MiB. A segment's table longer than this is cut to fewer rows, which then repeat. */
 export const MAX_CTRL_TABLE = 2 ** 25;
+
+/** Rows of a cell's control table: one per step of a restart segment, fewer (repeating) where the
+ *  segment's table would pass MAX_CTRL_TABLE (e.g. the humanoid's 17 controls × 4096 robots). */
+export function controlRows(restartEvery: number, copies: number, nu: number): number {
+  return Math.max(1, Math.min(restartEvery, Math.floor(MAX_CTRL_TABLE / Math.max(1, copies * nu))));
+}
 
 export interface Robots {
   kind: RobotsKind;
@@ -96,9 +103,6 @@ export function randomControls(model: ModelDesc, copies: number, rows: number): 
   const acts = model.actuators ?? [];
   const nu = acts.length;
   const size = rows * copies * nu;
-  if (size > MAX_CTRL_TABLE) {
-    throw new Error(`--ctrl random: the control table (${rows} steps × ${copies} copies × ${nu} actuators) exceeds ${MAX_CTRL_TABLE} numbers; lower --restart-every (the table covers one restart segment) or --copies`);
-  }
   const byRobot = new Float32Array(size);
   const byActuator = new Float32Array(size);
   const streams = new RobotStreams(BENCH_CTRL_SEED, copies);

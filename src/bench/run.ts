@@ -19,7 +19,7 @@ import { laneProblem } from '../engine/lanes.js';
 import { loadMujocoNative, type MujocoMode, type MujocoNative } from './mujoco-native.js';
 import { MUJOCO_INTEGRATORS, MujocoCollisionRunner, MujocoRunner, type MujocoContactSolver } from './mujoco-runner.js';
 import { calibrate, type Runner } from './runner.js';
-import { BENCH_CTRL_SEED, randomControls, robotStarts, robotsFor, robotsLabel, type CtrlMode, type Robots, type RobotsKind } from './robots.js';
+import { BENCH_CTRL_SEED, MAX_CTRL_TABLE, controlRows, randomControls, robotStarts, robotsFor, robotsLabel, type CtrlMode, type Robots, type RobotsKind } from './robots.js';
 import { isNoisy, summarize } from './stats.js';
 
 export type EngineName = 'achilles' | 'mujoco-per-robot' | 'mujoco-merged' | 'mujoco-newton' | 'mujoco-cg20';
@@ -168,7 +168,9 @@ export async function runBench(cfg: BenchConfig, hooks: RunHooks = {}): Promise<
         const members: Member[] = [];
         for (const copies of cfg.copies) for (const robots of variantsOf.get(model)!) {
           // The starts and controls of this variant, built once and given to every cell (both engines).
-          const { achillesRobots, mujocoRobots, tag } = cellRobots(model, copies, robots, cfg.restartEvery);
+          const { achillesRobots, mujocoRobots, tag } = cellRobots(model, copies, robots, cfg.restartEvery, (n) => {
+            if (!notes.includes(n)) notes.push(n);
+          });
           for (const precision of cfg.precisions)
             for (const lanes of cfg.lanes)
               for (const threads of cfg.threads) {
@@ -427,9 +429,12 @@ function compareCollision(results: BenchResult[], contactScenes: ReadonlySet<str
 }
 
 /** One variant's starts and controls for both engines, and the fields its results carry. */
-function cellRobots(model: ModelDesc, copies: number, robots: Robots, restartEvery: number) {
+function cellRobots(model: ModelDesc, copies: number, robots: Robots, restartEvery: number, note: (s: string) => void) {
   const starts = robots.spread !== 0 ? robotStarts(model, copies, robots.spread) : undefined;
-  const ctrl = robots.ctrl === 'random' && (model.actuators?.length ?? 0) > 0 ? randomControls(model, copies, restartEvery) : undefined;
+  const nu = model.actuators?.length ?? 0;
+  const rows = controlRows(restartEvery, copies, nu);
+  if (robots.ctrl === 'random' && nu > 0 && rows < restartEvery) note(`${model.name} × ${copies}: the random controls repeat every ${rows} steps (a table of ${restartEvery} steps × ${copies} robots × ${nu} controls would pass ${MAX_CTRL_TABLE} numbers)`);
+  const ctrl = robots.ctrl === 'random' && nu > 0 ? randomControls(model, copies, rows) : undefined;
   return {
     achillesRobots: { ...(starts ? { starts } : {}), ...(ctrl ? { ctrl: ctrl.byActuator } : {}) },
     mujocoRobots: { ...(starts ? { starts } : {}), ...(ctrl ? { ctrl: ctrl.byRobot } : {}) },

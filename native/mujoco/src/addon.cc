@@ -153,14 +153,14 @@ std::vector<double> starts(const std::vector<double>& v, int n, int robots, int 
 // Per-step controls given by the caller (bench --ctrl random): a Float32Array of rows × ndata × nu
 // (row i: every data's controls, data after data; merged: its robots' controls one after another,
 // as the exported actuators are), row i applied for ctrlEvery MuJoCo steps from step i·ctrlEvery
-// of each restart segment. Float32: the bench draws values that are exact in f32, so the Achilles
+// of each restart segment; a table shorter than a segment repeats (row (s / ctrlEvery) mod rows). Float32: the bench draws values that are exact in f32, so the Achilles
 // f32 batch and MuJoCo apply the very same numbers.
 struct Controls {
   const float* table = nullptr;
   int64_t rows = 0, every = 1;
 };
 
-Controls controls(const Napi::Object& o, const mjModel* m, int ndata, int64_t restartEvery) {
+Controls controls(const Napi::Object& o, const mjModel* m, int ndata) {
   Controls c;
   if (!o.Has("ctrl") || o.Get("ctrl").IsUndefined() || o.Get("ctrl").IsNull()) return c;
   Napi::Value v = o.Get("ctrl");
@@ -172,9 +172,6 @@ Controls controls(const Napi::Object& o, const mjModel* m, int ndata, int64_t re
   if (perRow == 0 || static_cast<int64_t>(ta.ElementLength()) % perRow != 0)
     throw std::runtime_error("ctrl has length " + std::to_string(ta.ElementLength()) + ", not a multiple of copies × nu = " + std::to_string(perRow));
   c.rows = static_cast<int64_t>(ta.ElementLength()) / perRow;
-  if (c.rows * c.every < restartEvery)
-    throw std::runtime_error("ctrl has " + std::to_string(c.rows) + " rows of " + std::to_string(c.every) +
-                             " steps, fewer than restartEvery = " + std::to_string(restartEvery));
   c.table = ta.Data();
   return c;
 }
@@ -182,7 +179,7 @@ Controls controls(const Napi::Object& o, const mjModel* m, int ndata, int64_t re
 // Data k's controls for step s of its segment (inside the timing, like Achilles' own feeding).
 inline void feed(const mjModel* m, mjData* d, const Controls& c, int ndata, int k, int64_t s) {
   if (!c.table) return;
-  const float* row = c.table + ((s / c.every) * ndata + k) * static_cast<int64_t>(m->nu);
+  const float* row = c.table + (((s / c.every) % c.rows) * ndata + k) * static_cast<int64_t>(m->nu);
   for (int a = 0; a < m->nu; ++a) d->ctrl[a] = row[a];
 }
 
@@ -304,7 +301,7 @@ Napi::Value TimeSteps(const Napi::CallbackInfo& info) {
     const int ndata = static_cast<int>(copies / robotsPerModel);
     auto qpos0 = starts(numbers(o, "qpos0"), m->nq, rpm, ndata, m->qpos0, "qpos0");
     auto qvel0 = starts(numbers(o, "qvel0"), m->nv, rpm, ndata, nullptr, "qvel0");
-    const Controls ctrl = controls(o, m, ndata, restartEvery);
+    const Controls ctrl = controls(o, m, ndata);
 
     std::vector<DataPtr> owned;
     std::vector<mjData*> data;
@@ -396,7 +393,7 @@ Napi::Value TimeCollision(const Napi::CallbackInfo& info) {
     const int ndata = static_cast<int>(copies);
     auto qpos0 = starts(numbers(o, "qpos0"), m->nq, 1, ndata, m->qpos0, "qpos0");
     auto qvel0 = starts(numbers(o, "qvel0"), m->nv, 1, ndata, nullptr, "qvel0");
-    const Controls ctrl = controls(o, m, ndata, restartEvery);
+    const Controls ctrl = controls(o, m, ndata);
     std::vector<DataPtr> owned;
     std::vector<mjData*> data;
     for (int64_t k = 0; k < copies; ++k) {
