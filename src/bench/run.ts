@@ -4,6 +4,8 @@
 // or thermal drift and noisy neighbours hit both engines alike.
 // A scene with shapes adds detection cells to the same round-robin: Achilles collide() alone and its
 // step with detection, and MuJoCo's mj_collision (per-robot), compared in compareCollision.
+// Each cell is timed once per robots variant (robots.ts: 'differ' and, beside it, 'lockstep' for scenes
+// with contacts or actuators), in the same round-robin; ratios compare within one variant.
 
 import { basename } from 'node:path';
 import type { LaneWidth, Precision } from '../engine/api.js';
