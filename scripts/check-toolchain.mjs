@@ -32,7 +32,8 @@ function checkCmake() {
   const text = output('cmake', ['--version']);
   if (text === null) return { package: 'cmake', why: 'cmake is not installed' };
   const v = version(text);
-  if (!v || !atLeast(v, MIN_CMAKE)) return { package: 'cmake', why: `cmake ${v ? v.join('.') : '?'} is too old (need >= ${MIN_CMAKE.join('.')})` };
+  if (!v || !atLeast(v, MIN_CMAKE))
+    return { package: 'cmake', why: `cmake ${v ? v.join('.') : '?'} is too old (need >= ${MIN_CMAKE.join('.')})` };
   return null;
 }
 
@@ -44,18 +45,30 @@ function checkCompiler() {
     const text = output(cxx, ['--version']);
     if (text === null) continue;
     const isClang = /clang/i.test(text);
-    const v = version(isClang ? /clang version ([\d.]+)/i.exec(text)?.[1] : output(cxx, ['-dumpfullversion']) ?? text);
+    const v = version(isClang ? /clang version ([\d.]+)/i.exec(text)?.[1] : (output(cxx, ['-dumpfullversion']) ?? text));
     const min = isClang ? MIN_CLANG : MIN_GXX;
     if (v && v[0] >= min) return null;
     found.push(`${cxx} ${v ? v.join('.') : '?'} (need ${isClang ? 'clang++' : 'g++'} >= ${min})`);
   }
-  return { package: 'g++', why: found.length ? `no C++20 compiler: found ${found.join(', ')}` : `no C++ compiler (${candidates.join(' or ')}) is installed` };
+  return {
+    package: 'g++',
+    why: found.length ? `no C++20 compiler: found ${found.join(', ')}` : `no C++ compiler (${candidates.join(' or ')}) is installed`,
+  };
 }
 
 function checkXsimd() {
-  const dirs = [process.env.XSIMD_INCLUDE_DIR, ...(process.env.CPATH ?? '').split(delimiter), ...(process.env.CPLUS_INCLUDE_PATH ?? '').split(delimiter), '/usr/include', '/usr/local/include'];
+  const dirs = [
+    process.env.XSIMD_INCLUDE_DIR,
+    ...(process.env.CPATH ?? '').split(delimiter),
+    ...(process.env.CPLUS_INCLUDE_PATH ?? '').split(delimiter),
+    '/usr/include',
+    '/usr/local/include',
+  ];
   if (dirs.some((d) => d && existsSync(join(d, 'xsimd', 'xsimd.hpp')))) return null;
-  return { package: 'libxsimd-dev', why: 'the xsimd headers (xsimd/xsimd.hpp) are not in /usr/include, /usr/local/include, $CPATH or $XSIMD_INCLUDE_DIR' };
+  return {
+    package: 'libxsimd-dev',
+    why: 'the xsimd headers (xsimd/xsimd.hpp) are not in /usr/include, /usr/local/include, $CPATH or $XSIMD_INCLUDE_DIR',
+  };
 }
 
 const misses = [checkCmake(), checkCompiler(), checkXsimd()].filter(Boolean);

@@ -58,8 +58,17 @@ function main() {
     console.error(`[achilles] cannot build the MuJoCo timing addon: ${e.message}`);
     process.exit(1);
   }
-  const args = [cmakeJs, 'compile', '--directory', 'native/mujoco', '--out', 'build/mujoco',
-    '--config', 'Release', `--CDMUJOCO_DIR=${dir}`];
+  const args = [
+    cmakeJs,
+    'compile',
+    '--directory',
+    'native/mujoco',
+    '--out',
+    'build/mujoco',
+    '--config',
+    'Release',
+    `--CDMUJOCO_DIR=${dir}`,
+  ];
   console.error(`[achilles] building the MuJoCo timing addon against ${dir}`);
   const r = spawnSync(process.execPath, args, { cwd: packageRoot, stdio: 'inherit' });
   process.exit(r.status ?? 1);

@@ -43,7 +43,11 @@ function tsFiles(dir: string): string[] {
 export function importsOf(text: string): { spec: string; line: number }[] {
   const found: { spec: string; line: number }[] = [];
   const code = text.replace(/\/\*[\s\S]*?\*\//g, (c) => c.replace(/[^\n]/g, ' ')).replace(/(^|[^:'"`])\/\/[^\n]*/g, '$1');
-  const patterns = [/\b(?:import|export)\s[^;'"`]*?\sfrom\s*['"]([^'"]+)['"]/g, /\bimport\s*['"]([^'"]+)['"]/g, /\bimport\s*\(\s*['"]([^'"]+)['"]\s*\)/g];
+  const patterns = [
+    /\b(?:import|export)\s[^;'"`]*?\sfrom\s*['"]([^'"]+)['"]/g,
+    /\bimport\s*['"]([^'"]+)['"]/g,
+    /\bimport\s*\(\s*['"]([^'"]+)['"]\s*\)/g,
+  ];
   for (const re of patterns) {
     for (const m of code.matchAll(re)) {
       const line = code.slice(0, m.index).split('\n').length;
@@ -63,7 +67,13 @@ function edges(): ImportEdge[] {
     const file = relative(SRC, abs).split(sep).join('/');
     return importsOf(readFileSync(abs, 'utf8'))
       .filter((i) => i.spec.startsWith('.'))
-      .map((i) => ({ file, line: i.line, target: relative(SRC, normalize(join(dirname(abs), i.spec))).split(sep).join('/') }));
+      .map((i) => ({
+        file,
+        line: i.line,
+        target: relative(SRC, normalize(join(dirname(abs), i.spec)))
+          .split(sep)
+          .join('/'),
+      }));
   });
 }
 
@@ -118,8 +128,16 @@ describe('TypeScript layers', () => {
   it('reads the imports of src/ (the parser finds what is there)', () => {
     expect(all.length).toBeGreaterThan(300);
     expect(all).toContainEqual(expect.objectContaining({ file: 'cli/main.ts' }));
-    expect(importsOf("import a from './x.js';\nexport { b } from \"../y.js\";\nimport type {\n  C,\n} from './z.js';\nconst m = await import('./w.js');\n// import q from './comment.js';\n/* import r from './block.js'; */"))
-      .toEqual([{ spec: './x.js', line: 1 }, { spec: '../y.js', line: 2 }, { spec: './z.js', line: 3 }, { spec: './w.js', line: 6 }]);
+    expect(
+      importsOf(
+        "import a from './x.js';\nexport { b } from \"../y.js\";\nimport type {\n  C,\n} from './z.js';\nconst m = await import('./w.js');\n// import q from './comment.js';\n/* import r from './block.js'; */",
+      ),
+    ).toEqual([
+      { spec: './x.js', line: 1 },
+      { spec: '../y.js', line: 2 },
+      { spec: './z.js', line: 3 },
+      { spec: './w.js', line: 6 },
+    ]);
   });
 
   it('flags an import that points up, between peers, or to an unplaced room, and a cycle', () => {
@@ -137,7 +155,11 @@ describe('TypeScript layers', () => {
   });
 
   it('every room of src/ has a layer', () => {
-    const rooms = new Set(readdirSync(SRC, { withFileTypes: true }).filter((e) => e.isDirectory()).map((e) => e.name));
+    const rooms = new Set(
+      readdirSync(SRC, { withFileTypes: true })
+        .filter((e) => e.isDirectory())
+        .map((e) => e.name),
+    );
     const placed = new Set(LAYERS.flat());
     expect([...rooms].filter((r) => !placed.has(r))).toEqual([]);
   });

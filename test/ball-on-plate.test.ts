@@ -33,8 +33,7 @@ describe('ball on plate', () => {
     const rows: number[][] = [];
     const steps = Math.round(20 / batch.dt);
     for (let k = 0; k <= steps; k++) {
-      if (k % 10 === 0)
-        for (let r = 0; r < copies; r++) rows.push([batch.time, r, ...names.map((_, c) => batch.q[c * batch.stride + r])]);
+      if (k % 10 === 0) for (let r = 0; r < copies; r++) rows.push([batch.time, r, ...names.map((_, c) => batch.q[c * batch.stride + r])]);
       if (k === steps) break;
       loop.beforeStep();
       batch.step(1);

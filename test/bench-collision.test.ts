@@ -21,7 +21,18 @@ beforeAll(async () => {
   }
 }, 300_000);
 
-interface Row { robots: string; vsMujocoNewton?: number; vsMujocoCg20?: number; engine: string; scene: string; measure?: string; robotStepsPerSec: number; vsMujoco?: number; contactsPerCall?: number; nonFiniteRobotSteps: number }
+interface Row {
+  robots: string;
+  vsMujocoNewton?: number;
+  vsMujocoCg20?: number;
+  engine: string;
+  scene: string;
+  measure?: string;
+  robotStepsPerSec: number;
+  vsMujoco?: number;
+  contactsPerCall?: number;
+  nonFiniteRobotSteps: number;
+}
 
 async function benchJson(scene: string): Promise<Row[]> {
   let stdout = '';
@@ -31,7 +42,18 @@ async function benchJson(scene: string): Promise<Row[]> {
   });
   const spyErr = vi.spyOn(process.stderr, 'write').mockImplementation(() => true);
   try {
-    const code = await benchCommand.run([], { scene: [scene], copies: [1, 4], lanes: ['1'], precision: ['f64'], vs: 'mujoco', budget: 0.01, reps: 2, json: true, out, force: true });
+    const code = await benchCommand.run([], {
+      scene: [scene],
+      copies: [1, 4],
+      lanes: ['1'],
+      precision: ['f64'],
+      vs: 'mujoco',
+      budget: 0.01,
+      reps: 2,
+      json: true,
+      out,
+      force: true,
+    });
     expect(code).toBe(0);
   } finally {
     spy.mockRestore();
@@ -46,7 +68,8 @@ describe('bench detection cells', () => {
     // A contact scene is timed with robots that differ and in lockstep (issue 25): the same cells each.
     const kinds = (rs: Row[]) => rs.map((r) => `${r.engine}/${r.measure}`);
     expect(kinds(rows.filter((r) => r.robots === 'lockstep'))).toEqual(kinds(rows.filter((r) => r.robots === 'differ')));
-    const cells = (engine: string, measure: string | undefined) => rows.filter((r) => r.engine === engine && r.measure === measure && r.robots === 'differ');
+    const cells = (engine: string, measure: string | undefined) =>
+      rows.filter((r) => r.engine === engine && r.measure === measure && r.robots === 'differ');
     // copies 1 and 4: one cell each
     expect(cells('achilles', 'detect')).toHaveLength(2);
     expect(cells('achilles', 'step+detect')).toHaveLength(2);

@@ -51,8 +51,16 @@ describe('measured peak', () => {
     if (!engineAddon().cpuInfo().avx512) expect(() => measure({ precision: 'f32', lanes: 16 })).toThrow(/lacks .*it runs f32 at lanes/);
   });
 
-  it('a cell\'s fraction of peak is its GFLOP/s over the measured peak of its width × threads', async () => {
-    const cfg = resolveConfig({ scene: ['scenes/double-pendulum.arow'], lanes: ['1'], precision: ['f64'], copies: ['4'], flops: true, budget: '0.01', reps: '1' });
+  it("a cell's fraction of peak is its GFLOP/s over the measured peak of its width × threads", async () => {
+    const cfg = resolveConfig({
+      scene: ['scenes/double-pendulum.arow'],
+      lanes: ['1'],
+      precision: ['f64'],
+      copies: ['4'],
+      flops: true,
+      budget: '0.01',
+      reps: '1',
+    });
     const rep = await runBench(cfg, { progress: () => ({ update() {}, tick() {}, finish() {} }) });
     const peak = peakFor(rep.machine.peaks ?? [], 'f64', 1)!;
     expect(peak).toBeDefined();

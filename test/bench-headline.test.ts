@@ -8,13 +8,30 @@ import type { CollisionMeasure } from '../src/bench/achilles-runner.js';
 
 function cell(engine: EngineName, scene: string, rate: number, measure?: CollisionMeasure): BenchResult {
   return {
-    engine, scene, integrator: 'euler', precision: engine === 'achilles' ? 'f32' : 'f64', lanes: engine === 'achilles' ? 8 : 1, isa: 'x', copies: 64, threads: 1,
+    engine,
+    scene,
+    integrator: 'euler',
+    precision: engine === 'achilles' ? 'f32' : 'f64',
+    lanes: engine === 'achilles' ? 8 : 1,
+    isa: 'x',
+    copies: 64,
+    threads: 1,
     ...(measure ? { measure } : {}),
-    robotStepsPerSec: rate, usPerStep: 1, usPerRobotStep: 1, spread: 0, minRobotStepsPerSec: rate, maxRobotStepsPerSec: rate, noisy: false, reps: 1, stepsPerRep: 1, nonFiniteRobotSteps: 0,
+    robotStepsPerSec: rate,
+    usPerStep: 1,
+    usPerRobotStep: 1,
+    spread: 0,
+    minRobotStepsPerSec: rate,
+    maxRobotStepsPerSec: rate,
+    noisy: false,
+    reps: 1,
+    stepsPerRep: 1,
+    nonFiniteRobotSteps: 0,
   };
 }
 
-const find = (rs: BenchResult[], engine: EngineName, scene: string, measure?: CollisionMeasure) => rs.find((r) => r.engine === engine && r.scene === scene && r.measure === measure)!;
+const find = (rs: BenchResult[], engine: EngineName, scene: string, measure?: CollisionMeasure) =>
+  rs.find((r) => r.engine === engine && r.scene === scene && r.measure === measure)!;
 
 describe('bench headline: the same physics', () => {
   it('a contact scene is compared with MuJoCo contacts on (the faster solver), contacts-off only apart', () => {
@@ -43,7 +60,12 @@ describe('bench headline: the same physics', () => {
   });
 
   it('a contact scene with contacts-off MuJoCo cells only has no headline, and the table says contacts off', () => {
-    const rs = [cell('achilles', 'legs', 1000), cell('achilles', 'legs', 1200, 'step+detect'), cell('mujoco-per-robot', 'legs', 2000), cell('mujoco-merged', 'legs', 2500)];
+    const rs = [
+      cell('achilles', 'legs', 1000),
+      cell('achilles', 'legs', 1200, 'step+detect'),
+      cell('mujoco-per-robot', 'legs', 2000),
+      cell('mujoco-merged', 'legs', 2500),
+    ];
     compare(rs, new Set(['legs']));
     for (const r of rs.filter((x) => x.engine === 'achilles')) {
       expect(r.vsMujoco).toBeUndefined();
@@ -51,7 +73,16 @@ describe('bench headline: the same physics', () => {
       expect(r.vsMujocoContactsOff).toBeGreaterThan(0);
     }
     const rep: BenchReport = {
-      machine: { cpuModel: 'cpu', cpuMHz: 1, logicalCpus: 1, isaAvailable: [], compiler: 'c', node: 'n', platform: 'p', mujoco: '3' } as unknown as BenchReport['machine'],
+      machine: {
+        cpuModel: 'cpu',
+        cpuMHz: 1,
+        logicalCpus: 1,
+        isaAvailable: [],
+        compiler: 'c',
+        node: 'n',
+        platform: 'p',
+        mujoco: '3',
+      } as unknown as BenchReport['machine'],
       config: { restartEvery: 500, repSeconds: 0.5, reps: 1, dtByScene: {} },
       results: rs,
       notes: [],

@@ -86,7 +86,9 @@ describe('bench robots: starts and controls', () => {
     expect(robotsFor(loadScene('scenes/double-pendulum.arow'), {})).toEqual([{ kind: 'lockstep', spread: 0, ctrl: 'zero' }]);
     expect(robotsFor(model, { spread: 0.2 })).toEqual([{ kind: 'differ', spread: 0.2, ctrl: 'random' }]);
     expect(robotsFor(model, resolveConfig({ lockstep: 'only' }).robots)).toEqual([{ kind: 'lockstep', spread: 0, ctrl: 'zero' }]);
-    expect(robotsFor(model, resolveConfig({ lockstep: 'no', ctrl: 'zero' }).robots)).toEqual([{ kind: 'differ', spread: 0.05, ctrl: 'zero' }]);
+    expect(robotsFor(model, resolveConfig({ lockstep: 'no', ctrl: 'zero' }).robots)).toEqual([
+      { kind: 'differ', spread: 0.05, ctrl: 'zero' },
+    ]);
     expect(() => resolveConfig({ ctrl: 'sine' })).toThrow(/--ctrl must be among random, zero/);
     expect(() => resolveConfig({ spread: -1 })).toThrow(/--spread/);
   });
@@ -115,7 +117,17 @@ describe('bench robots: starts and controls', () => {
     const ctrl = randomControls(model, copies, restartEvery);
     const { mj, calls } = recordingMujoco();
     new MujocoRunner(mj, model, 'euler', 'per-robot', copies, restartEvery, 'newton', { starts, ctrl: ctrl.byRobot }).run(1);
-    const ours = new AchillesRunner({ model, precision: 'f64', lanes: 1, copies, integrator: 'euler', threads: 1, restartEvery, starts, ctrl: ctrl.byActuator });
+    const ours = new AchillesRunner({
+      model,
+      precision: 'f64',
+      lanes: 1,
+      copies,
+      integrator: 'euler',
+      threads: 1,
+      restartEvery,
+      starts,
+      ctrl: ctrl.byActuator,
+    });
     ours.run(1);
     const real = loadMujocoNative();
     const o = calls[0];
@@ -143,39 +155,42 @@ describe('bench robots: starts and controls', () => {
     expect(firsts[1]).not.toEqual(firsts[2]);
   });
 
-  it.skipIf(!hasAddon)("the timing addon runs robot r from its own start and with its own controls: one robot's NaN is that robot's steps only", () => {
-    const real = loadMujocoNative();
-    const copies = 4;
-    const restartEvery = 5;
-    const { mj, calls } = recordingMujoco();
-    new MujocoRunner(mj, model, 'euler', 'per-robot', copies, restartEvery).run(1);
-    const xml = calls[0].xml;
-    const starts = robotStarts(model, copies, 0.05);
-    const nq = starts.qpos.length / copies;
-    const ctrl = randomControls(model, copies, restartEvery).byRobot;
-    const base = { xml, mode: 'per-robot' as const, copies, steps: 10, restartEvery, qvel0: starts.qvel };
-    expect(real.timeSteps({ ...base, qpos0: starts.qpos, ctrl }).nonFinite).toBe(0);
-    const badStart = starts.qpos.slice();
-    badStart[2 * nq + 7] = NaN; // robot 2's first hinge: each of its 10 steps non-finite, no other robot's
-    expect(real.timeSteps({ ...base, qpos0: badStart, ctrl }).nonFinite).toBe(10);
-    const badCtrl = ctrl.slice();
-    badCtrl[(3 * copies + 1) * 8 + 4] = NaN; // robot 1, segment step 3: once in each of the 2 segments
-    expect(real.timeSteps({ ...base, qpos0: starts.qpos, ctrl: badCtrl }).nonFinite).toBe(2);
-    // A table shorter than a segment repeats: 2 rows, robot 1's row 1 bad: segment steps 1 and 3, twice.
-    const short = ctrl.slice(0, 2 * copies * 8);
-    short[(1 * copies + 1) * 8 + 4] = NaN;
-    expect(real.timeSteps({ ...base, qpos0: starts.qpos, ctrl: short }).nonFinite).toBe(4);
-    // Merged (all 4 robots in one mjData): robot 3's NaN start spoils its data's 4 robots, each step.
-    const { mj: mj2, calls: c2 } = recordingMujoco();
-    new MujocoRunner(mj2, model, 'euler', 'merged', copies, restartEvery).run(1);
-    expect(c2[0].robotsPerModel).toBe(4);
-    const mergedBad = starts.qpos.slice();
-    mergedBad[3 * nq + 7] = NaN;
-    const merged = { ...base, xml: c2[0].xml, mode: 'merged' as const, robotsPerModel: 4 };
-    expect(real.timeSteps({ ...merged, qpos0: starts.qpos, ctrl }).nonFinite).toBe(0);
-    expect(real.timeSteps({ ...merged, qpos0: mergedBad, ctrl }).nonFinite).toBe(40);
-    expect(() => real.timeSteps({ ...base, qpos0: starts.qpos, ctrl: ctrl.subarray(8) })).toThrow(/ctrl has length/);
-  });
+  it.skipIf(!hasAddon)(
+    "the timing addon runs robot r from its own start and with its own controls: one robot's NaN is that robot's steps only",
+    () => {
+      const real = loadMujocoNative();
+      const copies = 4;
+      const restartEvery = 5;
+      const { mj, calls } = recordingMujoco();
+      new MujocoRunner(mj, model, 'euler', 'per-robot', copies, restartEvery).run(1);
+      const xml = calls[0].xml;
+      const starts = robotStarts(model, copies, 0.05);
+      const nq = starts.qpos.length / copies;
+      const ctrl = randomControls(model, copies, restartEvery).byRobot;
+      const base = { xml, mode: 'per-robot' as const, copies, steps: 10, restartEvery, qvel0: starts.qvel };
+      expect(real.timeSteps({ ...base, qpos0: starts.qpos, ctrl }).nonFinite).toBe(0);
+      const badStart = starts.qpos.slice();
+      badStart[2 * nq + 7] = NaN; // robot 2's first hinge: each of its 10 steps non-finite, no other robot's
+      expect(real.timeSteps({ ...base, qpos0: badStart, ctrl }).nonFinite).toBe(10);
+      const badCtrl = ctrl.slice();
+      badCtrl[(3 * copies + 1) * 8 + 4] = NaN; // robot 1, segment step 3: once in each of the 2 segments
+      expect(real.timeSteps({ ...base, qpos0: starts.qpos, ctrl: badCtrl }).nonFinite).toBe(2);
+      // A table shorter than a segment repeats: 2 rows, robot 1's row 1 bad: segment steps 1 and 3, twice.
+      const short = ctrl.slice(0, 2 * copies * 8);
+      short[(1 * copies + 1) * 8 + 4] = NaN;
+      expect(real.timeSteps({ ...base, qpos0: starts.qpos, ctrl: short }).nonFinite).toBe(4);
+      // Merged (all 4 robots in one mjData): robot 3's NaN start spoils its data's 4 robots, each step.
+      const { mj: mj2, calls: c2 } = recordingMujoco();
+      new MujocoRunner(mj2, model, 'euler', 'merged', copies, restartEvery).run(1);
+      expect(c2[0].robotsPerModel).toBe(4);
+      const mergedBad = starts.qpos.slice();
+      mergedBad[3 * nq + 7] = NaN;
+      const merged = { ...base, xml: c2[0].xml, mode: 'merged' as const, robotsPerModel: 4 };
+      expect(real.timeSteps({ ...merged, qpos0: starts.qpos, ctrl }).nonFinite).toBe(0);
+      expect(real.timeSteps({ ...merged, qpos0: mergedBad, ctrl }).nonFinite).toBe(40);
+      expect(() => real.timeSteps({ ...base, qpos0: starts.qpos, ctrl: ctrl.subarray(8) })).toThrow(/ctrl has length/);
+    },
+  );
 
   it('a control table too big for memory is cut to fewer rows, and the Achilles runner repeats them as MuJoCo does', () => {
     expect(controlRows(500, 256, 8)).toBe(500);
@@ -199,12 +214,24 @@ describe('bench robots: starts and controls', () => {
 
 describe('bench report: differ and lockstep side by side', () => {
   it('a contact scene is timed both ways by default, each row labelled, ratios within its own kind', async () => {
-    const cfg = resolveConfig({ scene: [QUADRUPED], copies: [2], lanes: [1], precision: ['f64'], budget: 0.002, reps: 1, 'restart-every': 4 });
+    const cfg = resolveConfig({
+      scene: [QUADRUPED],
+      copies: [2],
+      lanes: [1],
+      precision: ['f64'],
+      budget: 0.002,
+      reps: 1,
+      'restart-every': 4,
+    });
     const rep = await runBench(cfg, { progress: () => ({ tick: () => undefined, finish: () => undefined }) });
     const kinds = rep.results.map((r) => `${r.robots}/${r.measure ?? 'step'}/${r.ctrl}/${r.startSpread}`);
     expect(kinds).toEqual([
-      'differ/step/random/0.05', 'differ/detect/random/0.05', 'differ/step+detect/random/0.05',
-      'lockstep/step/zero/0', 'lockstep/detect/zero/0', 'lockstep/step+detect/zero/0',
+      'differ/step/random/0.05',
+      'differ/detect/random/0.05',
+      'differ/step+detect/random/0.05',
+      'lockstep/step/zero/0',
+      'lockstep/detect/zero/0',
+      'lockstep/step+detect/zero/0',
     ]);
     const table = benchTable(rep);
     expect(table.split('\n')[0]).toMatch(/\brobots\b/);

@@ -43,7 +43,17 @@ async function capture(fn: () => Promise<number>): Promise<{ code: number; stdou
 describe('achilles bench --vs mujoco', () => {
   it('times both engines, interleaved, and reports ratios', async () => {
     const { code, stdout } = await capture(() =>
-      benchCommand.run([], { scene: ['scenes/arm7.arow'], copies: [1, 16], lanes: [...new Set(['1', String(engineAddon().cpuInfo().widestLanes)])], precision: ['f32'], vs: 'mujoco', budget: 0.05, reps: 2, json: true, out }),
+      benchCommand.run([], {
+        scene: ['scenes/arm7.arow'],
+        copies: [1, 16],
+        lanes: [...new Set(['1', String(engineAddon().cpuInfo().widestLanes)])],
+        precision: ['f32'],
+        vs: 'mujoco',
+        budget: 0.05,
+        reps: 2,
+        json: true,
+        out,
+      }),
     );
     expect(code).toBe(0);
     const doc = JSON.parse(stdout) as { machine: Record<string, unknown>; results: Record<string, unknown>[] };
@@ -53,7 +63,19 @@ describe('achilles bench --vs mujoco', () => {
     const engines = new Set(doc.results.map((r) => r.engine));
     expect(engines).toEqual(new Set(['achilles', 'mujoco-per-robot', 'mujoco-merged']));
     for (const r of doc.results) {
-      for (const k of ['engine', 'scene', 'integrator', 'precision', 'lanes', 'copies', 'threads', 'robotStepsPerSec', 'usPerStep', 'spread']) expect(r).toHaveProperty(k);
+      for (const k of [
+        'engine',
+        'scene',
+        'integrator',
+        'precision',
+        'lanes',
+        'copies',
+        'threads',
+        'robotStepsPerSec',
+        'usPerStep',
+        'spread',
+      ])
+        expect(r).toHaveProperty(k);
       expect(r.robotStepsPerSec).toBeGreaterThan(0);
       expect(r.usPerStep).toBeGreaterThan(0);
       expect(r.spread).toBeGreaterThanOrEqual(0);

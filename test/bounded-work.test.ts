@@ -18,7 +18,10 @@ describe('step count', () => {
   test.each([
     // The flag's own range (src/engine/world-limits.ts) stops an absurd duration first, with the range.
     ['1e308', /--duration: 1e308 is out of range \(expected a number from 1e-9 to 10000000\)/],
-    ['1e7', /--duration 10000000 s at dt 0\.002 s is 5\.00e\+9 steps; a run takes at most 1e\+9 steps: shorten --duration or lengthen --dt/],
+    [
+      '1e7',
+      /--duration 10000000 s at dt 0\.002 s is 5\.00e\+9 steps; a run takes at most 1e\+9 steps: shorten --duration or lengthen --dt/,
+    ],
   ])('--duration %s is refused before anything runs', async (duration, msg) => {
     const out = join(tempDir(), 'out');
     const r = await cli('run', DP, '--duration', duration, '--out', out);
@@ -30,12 +33,39 @@ describe('step count', () => {
 describe('memory', () => {
   test("the estimate is the engine's own storage, byte for byte", () => {
     for (const name of ['arm7', 'humanoid-tree', 'spinning-box', 'domino-amplifier'])
-      for (const [precision, lanes, copies] of [['f32', 4, 37], ['f64', 1, 5], ['f64', 4, 100]] as const) {
+      for (const [precision, lanes, copies] of [
+        ['f32', 4, 37],
+        ['f64', 1, 5],
+        ['f64', 4, 100],
+      ] as const) {
         const model = loadScene(join(SCENES, `${name}.arow`));
         const b = new Batch(model, { copies, precision, lanes });
         const native = (b as unknown as { native: { field(n: string): { length: number; BYTES_PER_ELEMENT: number } } }).native;
         const padded = (n: number) => Math.ceil(n / 64) * 64;
-        const fields = ['q', 'v', 'tau', 'qacc', 'kinetic', 'potential', 'bodyPos', 'bodyRot', 'contactActive', 'contactDist', 'contactPos', 'contactNormal', 'energyRef', 'driftMax', 'kineticPeak', 'qaccWarm', 'contactForce', 'ctrl', 'ctrlTarget', 'actuatorForce', 'bodyVel', 'bodyAcc'].map((f) => native.field(f));
+        const fields = [
+          'q',
+          'v',
+          'tau',
+          'qacc',
+          'kinetic',
+          'potential',
+          'bodyPos',
+          'bodyRot',
+          'contactActive',
+          'contactDist',
+          'contactPos',
+          'contactNormal',
+          'energyRef',
+          'driftMax',
+          'kineticPeak',
+          'qaccWarm',
+          'contactForce',
+          'ctrl',
+          'ctrlTarget',
+          'actuatorForce',
+          'bodyVel',
+          'bodyAcc',
+        ].map((f) => native.field(f));
         const elem = fields[0].BYTES_PER_ELEMENT;
         // The previous step's torques (nv per robot) are internal; a scene with shapes adds the contact fields
         // (and, constrained, the solver's warm start qaccWarm and the contact forces).
@@ -48,7 +78,9 @@ describe('memory', () => {
     memoryProbe.free = () => 64 * 1024;
     const model = loadScene(join(SCENES, 'arm7.arow'));
     const need = formatBytes(batchBytes(model, 1000, 'f32', 8));
-    expect(() => new Batch(model, { copies: 1000, precision: 'f32', lanes: 8 })).toThrow(`a batch of 1000 arm7 robots in f32 needs about ${need}, but only 64.0 KiB of memory is free; use fewer copies`);
+    expect(() => new Batch(model, { copies: 1000, precision: 'f32', lanes: 8 })).toThrow(
+      `a batch of 1000 arm7 robots in f32 needs about ${need}, but only 64.0 KiB of memory is free; use fewer copies`,
+    );
   });
 
   test('a run that will not fit is refused before simulating and writes nothing', async () => {
@@ -56,7 +88,9 @@ describe('memory', () => {
     const out = join(tempDir(), 'out');
     const r = await cli('run', DP, '--copies', '64', '--robots', '0,1,2,3', '--record', '1', '--out', out);
     expect(r.code).toBe(1);
-    expect(r.stderr).toMatch(/this run \(64 robots, 5001 records of 4\) needs about [\d.]+ MiB, but only 1\.00 MiB of memory is free; use fewer --copies, record fewer --robots, or record less often/);
+    expect(r.stderr).toMatch(
+      /this run \(64 robots, 5001 records of 4\) needs about [\d.]+ MiB, but only 1\.00 MiB of memory is free; use fewer --copies, record fewer --robots, or record less often/,
+    );
     expect(r.stderr).not.toContain('Ctrl-C stops');
   });
 });

@@ -16,12 +16,20 @@ describe('usage errors exit 2 with a message naming what is allowed', () => {
     ['choice', ['run', DP, '--integrator', 'rk5'], /--integrator: 'rk5' is not one of euler, verlet, midpoint, rk4 \(did you mean rk4\?\)/],
     ['choice without a near miss', ['run', DP, '--precision', 'double'], /--precision: 'double' is not one of f32, f64\n/],
     ['number out of range', ['run', DP, '--copies', '0'], /--copies: 0 is out of range \(expected an integer from 1 to 16777216\)/],
-    ['number not an integer', ['run', DP, '--substeps', '2.5'], /--substeps: '2.5' is not an integer \(expected an integer from 1 to 1000000\)/],
+    [
+      'number not an integer',
+      ['run', DP, '--substeps', '2.5'],
+      /--substeps: '2.5' is not an integer \(expected an integer from 1 to 1000000\)/,
+    ],
     ['not a number', ['run', DP, '--dt', '1ms'], /--dt: '1ms' is not a number/],
     ['number that must be positive', ['run', DP, '--dt', '-0.1'], /--dt: -0.1 is out of range \(expected a number from 1e-9 to 1\)/],
     ['list with an empty item', ['run', DP, '--robots', '0,,1'], /--robots: '0,,1' has an empty item/],
     ['list item out of range', ['run', DP, '--robots', '0,-1'], /--robots: -1 is out of range \(expected an integer >= 0\)/],
-    ['robot beyond --copies', ['run', DP, '--copies', '2', '--robots', '0,2'], /--robots: robot 2 does not exist \(robots are 0\.\.1; set --copies\)/],
+    [
+      'robot beyond --copies',
+      ['run', DP, '--copies', '2', '--robots', '0,2'],
+      /--robots: robot 2 does not exist \(robots are 0\.\.1; set --copies\)/,
+    ],
     ['lanes choice', ['run', DP, '--lanes', '2'], /--lanes: '2' is not one of 1, 4, 8, 16/],
     ['unknown flag', ['run', DP, '--integrater', 'rk4'], /unknown option '--integrater' \(did you mean --integrator\?\)/],
     ['unknown command', ['rn', DP], /unknown command 'rn' \(did you mean run\?\)/],
@@ -57,7 +65,10 @@ describe('scene errors', () => {
   test('a bad key is reported at its line and column, unprefixed', async () => {
     const file = join(tempDir(), 'bad.arow');
     writeFileSync(file, readFileSync(DP, 'utf8').replace('    mass: 1.0\n    com: [0, 0.5, 0]\n', '    mass: 1.0\n    cmo: [0, 0.5, 0]\n'));
-    const line = readFileSync(file, 'utf8').split('\n').findIndex((l) => l.includes('cmo:')) + 1;
+    const line =
+      readFileSync(file, 'utf8')
+        .split('\n')
+        .findIndex((l) => l.includes('cmo:')) + 1;
     for (const cmd of ['run', 'export']) {
       const r = await cli(cmd, file, ...(cmd === 'export' ? ['--mjcf'] : []));
       expect(r.code).toBe(1);
@@ -90,8 +101,15 @@ describe('help and docs come from the command table', () => {
     const url = new URL('file:///x/dist/cli/validate-command.js');
     expect(isMissing({ code: 'ERR_MODULE_NOT_FOUND', url: url.href }, url)).toBe(true);
     expect(isMissing({ code: 'ERR_MODULE_NOT_FOUND', url: 'file:///x/dist/validation/judge.js' }, url)).toBe(false);
-    expect(isMissing({ code: 'ERR_MODULE_NOT_FOUND', message: "Cannot find module '/dist/cli/validate-command.js' imported from /x/dist/cli/main.js" }, url)).toBe(true);
-    expect(isMissing({ code: 'ERR_MODULE_NOT_FOUND', message: "Cannot find package 'vega' imported from /x/dist/cli/validate-command.js" }, url)).toBe(false);
+    expect(
+      isMissing(
+        { code: 'ERR_MODULE_NOT_FOUND', message: "Cannot find module '/dist/cli/validate-command.js' imported from /x/dist/cli/main.js" },
+        url,
+      ),
+    ).toBe(true);
+    expect(
+      isMissing({ code: 'ERR_MODULE_NOT_FOUND', message: "Cannot find package 'vega' imported from /x/dist/cli/validate-command.js" }, url),
+    ).toBe(false);
     expect(isMissing(new SyntaxError('Unexpected token'), url)).toBe(false);
   });
 
@@ -130,7 +148,11 @@ describe('export --mjcf', () => {
     const r = await cli('export', DP, '--mjcf', '--copies', '3', '--out', out);
     expect(r.code).toBe(0);
     expect(readFileSync(out, 'utf8')).toContain('<mujoco');
-    const py = await spawnAsync('python3', ['-c', 'import sys, mujoco; m = mujoco.MjModel.from_xml_path(sys.argv[1]); print(m.nq, m.nv, m.nbody)', out]);
+    const py = await spawnAsync('python3', [
+      '-c',
+      'import sys, mujoco; m = mujoco.MjModel.from_xml_path(sys.argv[1]); print(m.nq, m.nv, m.nbody)',
+      out,
+    ]);
     expect(py.stderr).toBe('');
     expect(py.stdout.trim()).toBe('6 6 7'); // 3 copies x 2 hinges; world + 6 bodies
   });

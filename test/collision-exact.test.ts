@@ -1,6 +1,18 @@
 import { describe, expect, it } from 'vitest';
 import { exactContact, separationAlong } from '../src/validation/collision/exact.js';
-import { coreVertices, cross, dot, norm, pointSignedDistance, rotation, sub, unit, type Pose, type ShapeGeom, type V3 } from '../src/validation/collision/geometry.js';
+import {
+  coreVertices,
+  cross,
+  dot,
+  norm,
+  pointSignedDistance,
+  rotation,
+  sub,
+  unit,
+  type Pose,
+  type ShapeGeom,
+  type V3,
+} from '../src/validation/collision/geometry.js';
 import { minNormPoint } from '../src/validation/collision/min-norm.js';
 import { Rng } from '../src/validation/rng.js';
 
@@ -23,7 +35,14 @@ function consistent(a: ShapeGeom, Xa: Pose, b: ShapeGeom, Xb: Pose, tol = 1e-12)
   expect(Math.abs(norm(c.normal) - 1)).toBeLessThan(tol);
   expect(Math.abs(pointSignedDistance(a, Xa, c.pointA))).toBeLessThan(tol);
   expect(Math.abs(pointSignedDistance(b, Xb, c.pointB))).toBeLessThan(tol);
-  expect(norm(sub(sub(c.pointB, c.pointA), c.normal.map((x) => x * c.dist)))).toBeLessThan(tol);
+  expect(
+    norm(
+      sub(
+        sub(c.pointB, c.pointA),
+        c.normal.map((x) => x * c.dist),
+      ),
+    ),
+  ).toBeLessThan(tol);
   if (a.kind !== 'plane' && b.kind !== 'plane') expect(Math.abs(separationAlong(a, Xa, b, Xb, c.normal) - c.dist)).toBeLessThan(tol);
   return c;
 }
@@ -40,15 +59,36 @@ function satDepth(ha: V3, Xa: Pose, hb: V3, Xb: Pose): number {
   const A = box(ha);
   const B = box(hb);
   let best = -Infinity;
-  for (const n of axes) best = Math.max(best, separationAlong(A, Xa, B, Xb, n), separationAlong(A, Xa, B, Xb, n.map((x) => -x)));
+  for (const n of axes)
+    best = Math.max(
+      best,
+      separationAlong(A, Xa, B, Xb, n),
+      separationAlong(
+        A,
+        Xa,
+        B,
+        Xb,
+        n.map((x) => -x),
+      ),
+    );
   return best;
 }
 
 describe('exact collision reference', () => {
   it('Wolfe finds the nearest point of a triangle and of a square', () => {
-    const t = minNormPoint([[1, -1, 1], [1, 1, 1], [1, 0, -2]]);
+    const t = minNormPoint([
+      [1, -1, 1],
+      [1, 1, 1],
+      [1, 0, -2],
+    ]);
     expect(norm(sub(t.x, [1, 0, 0]))).toBeLessThan(1e-15);
-    const s = minNormPoint([[-1, -1, 2], [1, -1, 2], [1, 1, 2], [-1, 1, 2], [-1, -1, 2]]);
+    const s = minNormPoint([
+      [-1, -1, 2],
+      [1, -1, 2],
+      [1, 1, 2],
+      [-1, 1, 2],
+      [-1, -1, 2],
+    ]);
     expect(norm(sub(s.x, [0, 0, 2]))).toBeLessThan(1e-15);
   });
 
@@ -63,7 +103,12 @@ describe('exact collision reference', () => {
   it('box edge on box edge: crossed edges give the closed form apart and overlapping', () => {
     const h = 0.5;
     for (const z of [1.6, 2 * h * Math.SQRT2, 1.38]) {
-      const c = consistent(box([h, h, h]), at([0, 0, 0], axisAngle([1, 0, 0], Math.PI / 4)), box([h, h, h]), at([0, 0, z], axisAngle([0, 1, 0], Math.PI / 4)));
+      const c = consistent(
+        box([h, h, h]),
+        at([0, 0, 0], axisAngle([1, 0, 0], Math.PI / 4)),
+        box([h, h, h]),
+        at([0, 0, z], axisAngle([0, 1, 0], Math.PI / 4)),
+      );
       expect(Math.abs(c.dist - (z - 2 * h * Math.SQRT2))).toBeLessThan(1e-14);
       if (Math.abs(c.dist) > 1e-9) expect(norm(sub(c.normal, [0, 0, 1]))).toBeLessThan(1e-12);
     }
@@ -82,7 +127,9 @@ describe('exact collision reference', () => {
     expect(Math.abs(c.dist - (0.2 * Math.sqrt(3) - 0.4))).toBeLessThan(1e-14);
     expect(c.dist).toBeLessThan(0);
     // The separating-axis value would say −0.2 here: a lower bound, not the distance.
-    expect(separationAlong(rbox([0.5, 0.5, 0.5], 0.2), at([0, 0, 0]), rbox([0.5, 0.5, 0.5], 0.2), at([1.2, 1.2, 1.2]), [1, 0, 0])).toBeCloseTo(-0.2, 14);
+    expect(
+      separationAlong(rbox([0.5, 0.5, 0.5], 0.2), at([0, 0, 0]), rbox([0.5, 0.5, 0.5], 0.2), at([1.2, 1.2, 1.2]), [1, 0, 0]),
+    ).toBeCloseTo(-0.2, 14);
   });
 
   it('deep overlap of aligned boxes: the smallest axis overlap, its normal', () => {

@@ -25,27 +25,51 @@ const closeV = (a: number[], b: number[], tol = 1e-12) => a.forEach((x, k) => cl
 
 describe('narrow phase: closed forms (f64 to 1e-12)', () => {
   it('sphere–sphere: distance of centres minus radii, point midway between surfaces', () => {
-    const c = one({ a: shape('sphere', [0, 0, 0], 0.5), b: shape('sphere', [0, 0, 0], 0.25), poseA: pose([0, 0, 0]), poseB: pose([0.7, 0, 0]), margin: 0 });
+    const c = one({
+      a: shape('sphere', [0, 0, 0], 0.5),
+      b: shape('sphere', [0, 0, 0], 0.25),
+      poseA: pose([0, 0, 0]),
+      poseB: pose([0.7, 0, 0]),
+      margin: 0,
+    });
     expect(c.count).toBe(1);
     close(c.dists[0], -0.05);
     closeV(c.normal, [1, 0, 0]);
     closeV(c.points[0], [0.475, 0, 0]);
   });
   it('sphere–capsule: point to segment', () => {
-    const c = one({ a: shape('sphere', [0, 0, 0], 0.2), b: shape('capsule', [0, 0, 0.5], 0.1), poseA: pose([0.25, 0, 0.6]), poseB: pose([0, 0, 0]), margin: 0 });
+    const c = one({
+      a: shape('sphere', [0, 0, 0], 0.2),
+      b: shape('capsule', [0, 0, 0.5], 0.1),
+      poseA: pose([0.25, 0, 0.6]),
+      poseB: pose([0, 0, 0]),
+      margin: 0,
+    });
     expect(c.count).toBe(1);
     close(c.dists[0], Math.hypot(0.25, 0.1) - 0.3);
     closeV(c.normal, [-0.25 / Math.hypot(0.25, 0.1), 0, -0.1 / Math.hypot(0.25, 0.1)]);
   });
   it('capsule–capsule, parallel: two points at the ends of the overlap', () => {
-    const c = one({ a: shape('capsule', [0, 0, 0.5], 0.1), b: shape('capsule', [0, 0, 0.5], 0.1), poseA: pose([0, 0, 0]), poseB: pose([0.15, 0, 0.2]), margin: 0 });
+    const c = one({
+      a: shape('capsule', [0, 0, 0.5], 0.1),
+      b: shape('capsule', [0, 0, 0.5], 0.1),
+      poseA: pose([0, 0, 0]),
+      poseB: pose([0.15, 0, 0.2]),
+      margin: 0,
+    });
     expect(c.count).toBe(2);
     c.dists.forEach((d) => close(d, -0.05));
     closeV(c.normal, [1, 0, 0]);
     expect(c.points.map((p) => p[2]).sort((x, y) => x - y)).toEqual([-0.3, 0.5].map((z) => expect.closeTo(z, 12)));
   });
   it('capsule–capsule, crossed: one point, normal perpendicular to both', () => {
-    const c = one({ a: shape('capsule', [0, 0, 0.5], 0.1), b: shape('capsule', [0, 0, 0.5], 0.1), poseA: pose([0, 0, 0]), poseB: pose([0.15, 0, 0.1], axisAngle([1, 0, 0], Math.PI / 2)), margin: 0 });
+    const c = one({
+      a: shape('capsule', [0, 0, 0.5], 0.1),
+      b: shape('capsule', [0, 0, 0.5], 0.1),
+      poseA: pose([0, 0, 0]),
+      poseB: pose([0.15, 0, 0.1], axisAngle([1, 0, 0], Math.PI / 2)),
+      margin: 0,
+    });
     expect(c.count).toBe(1);
     close(c.dists[0], -0.05);
     closeV(c.normal, [1, 0, 0]);
@@ -57,7 +81,13 @@ describe('narrow phase: closed forms (f64 to 1e-12)', () => {
     c.dists.forEach((d) => close(d, -0.01));
   });
   it('box face on box face: 4 points on the overlap rectangle', () => {
-    const c = one({ a: shape('box', [0.5, 0.5, 0.5]), b: shape('box', [0.5, 0.5, 0.5]), poseA: pose([0, 0, 0]), poseB: pose([0.2, 0.1, 0.99]), margin: 0 });
+    const c = one({
+      a: shape('box', [0.5, 0.5, 0.5]),
+      b: shape('box', [0.5, 0.5, 0.5]),
+      poseA: pose([0, 0, 0]),
+      poseB: pose([0.2, 0.1, 0.99]),
+      margin: 0,
+    });
     expect(c.count).toBe(4);
     closeV(c.normal, [0, 0, 1]);
     c.dists.forEach((d) => close(d, -0.01));
@@ -78,47 +108,110 @@ describe('narrow phase: closed forms (f64 to 1e-12)', () => {
     closeV(c.normal, [0, 0, 1]);
   });
   it('separated boxes: the true closest-feature distance, not the separating-axis bound', () => {
-    const c = one({ a: shape('box', [0.5, 0.5, 0.5]), b: shape('box', [0.5, 0.5, 0.5]), poseA: pose([0, 0, 0]), poseB: pose([1.2, 1.2, 1.2]), margin: 1 });
+    const c = one({
+      a: shape('box', [0.5, 0.5, 0.5]),
+      b: shape('box', [0.5, 0.5, 0.5]),
+      poseA: pose([0, 0, 0]),
+      poseB: pose([1.2, 1.2, 1.2]),
+      margin: 1,
+    });
     expect(c.count).toBe(1);
     close(c.dists[0], 0.2 * Math.sqrt(3));
   });
   it('rounded boxes with separated cores but overlapping surfaces', () => {
-    const c = one({ a: shape('rounded-box', [0.5, 0.5, 0.5], 0.1), b: shape('rounded-box', [0.5, 0.5, 0.5], 0.1), poseA: pose([0, 0, 0]), poseB: pose([1.05, 1.05, 0]), margin: 0 });
+    const c = one({
+      a: shape('rounded-box', [0.5, 0.5, 0.5], 0.1),
+      b: shape('rounded-box', [0.5, 0.5, 0.5], 0.1),
+      poseA: pose([0, 0, 0]),
+      poseB: pose([1.05, 1.05, 0]),
+      margin: 0,
+    });
     expect(c.count).toBe(1);
     close(c.dists[0], Math.SQRT2 * 0.05 - 0.2);
   });
   it('capsule lying on a box: 2 points', () => {
-    const c = one({ a: shape('capsule', [0, 0, 0.5], 0.1), b: shape('box', [0.5, 0.5, 0.5]), poseA: pose([0, 0, 0.55], axisAngle([1, 0, 0], Math.PI / 2)), poseB: pose([0, 0, 0]), margin: 0 });
+    const c = one({
+      a: shape('capsule', [0, 0, 0.5], 0.1),
+      b: shape('box', [0.5, 0.5, 0.5]),
+      poseA: pose([0, 0, 0.55], axisAngle([1, 0, 0], Math.PI / 2)),
+      poseB: pose([0, 0, 0]),
+      margin: 0,
+    });
     expect(c.count).toBe(2);
     c.dists.forEach((d) => close(d, -0.05));
   });
   it('sphere on a box edge and deep inside a box', () => {
-    const e = one({ a: shape('sphere', [0, 0, 0], 0.25), b: shape('box', [0.5, 0.5, 0.5]), poseA: pose([0.6, 0.6, 0]), poseB: pose([0, 0, 0]), margin: 0 });
+    const e = one({
+      a: shape('sphere', [0, 0, 0], 0.25),
+      b: shape('box', [0.5, 0.5, 0.5]),
+      poseA: pose([0.6, 0.6, 0]),
+      poseB: pose([0, 0, 0]),
+      margin: 0,
+    });
     close(e.dists[0], Math.hypot(0.1, 0.1) - 0.25);
-    const d = one({ a: shape('sphere', [0, 0, 0], 0.1), b: shape('box', [0.5, 0.5, 0.5]), poseA: pose([0.1, 0.3, 0]), poseB: pose([0, 0, 0]), margin: 0 });
+    const d = one({
+      a: shape('sphere', [0, 0, 0], 0.1),
+      b: shape('box', [0.5, 0.5, 0.5]),
+      poseA: pose([0.1, 0.3, 0]),
+      poseB: pose([0, 0, 0]),
+      margin: 0,
+    });
     close(d.dists[0], -0.2 - 0.1);
     closeV(d.normal, [0, -1, 0]); // from the sphere to the box: the box pushes it out through +y
   });
   it('deep penetration of two boxes: depth of the least-overlap axis', () => {
-    const c = one({ a: shape('box', [0.5, 0.5, 0.5]), b: shape('box', [0.3, 0.3, 0.3]), poseA: pose([0, 0, 0]), poseB: pose([0.1, 0, 0.05]), margin: 0 });
+    const c = one({
+      a: shape('box', [0.5, 0.5, 0.5]),
+      b: shape('box', [0.3, 0.3, 0.3]),
+      poseA: pose([0, 0, 0]),
+      poseB: pose([0.1, 0, 0.05]),
+      margin: 0,
+    });
     close(c.dists[0], -(0.5 + 0.3 - 0.1));
   });
   it('capsule lying on a plane: 2 points; rounded box on a plane: 4 points at its core corners', () => {
-    const c = one({ a: shape('plane'), b: shape('capsule', [0, 0, 0.4], 0.1), poseA: pose([0, 0, 0]), poseB: pose([0, 0, 0.08], axisAngle([0, 1, 0], Math.PI / 2)), margin: 0 });
+    const c = one({
+      a: shape('plane'),
+      b: shape('capsule', [0, 0, 0.4], 0.1),
+      poseA: pose([0, 0, 0]),
+      poseB: pose([0, 0, 0.08], axisAngle([0, 1, 0], Math.PI / 2)),
+      margin: 0,
+    });
     expect(c.count).toBe(2);
     c.dists.forEach((d) => close(d, -0.02));
-    closeV(c.points.map((p) => Math.abs(p[0])), [0.4, 0.4]);
+    closeV(
+      c.points.map((p) => Math.abs(p[0])),
+      [0.4, 0.4],
+    );
     c.points.forEach((p) => close(p[2], -0.01));
-    const r = one({ a: shape('rounded-box', [0.3, 0.2, 0.1], 0.05), b: shape('plane'), poseA: pose([0, 0, 0.14]), poseB: pose([0, 0, 0]), margin: 0 });
+    const r = one({
+      a: shape('rounded-box', [0.3, 0.2, 0.1], 0.05),
+      b: shape('plane'),
+      poseA: pose([0, 0, 0.14]),
+      poseB: pose([0, 0, 0]),
+      margin: 0,
+    });
     expect(r.count).toBe(4);
     r.dists.forEach((d) => close(d, -0.01));
     closeV(r.normal, [0, 0, -1]);
   });
   it('sphere against a rounded box face and capsule end against a rounded box', () => {
-    const s = one({ a: shape('rounded-box', [0.3, 0.3, 0.3], 0.1), b: shape('sphere', [0, 0, 0], 0.2), poseA: pose([0, 0, 0]), poseB: pose([0.1, 0, 0.55]), margin: 0 });
+    const s = one({
+      a: shape('rounded-box', [0.3, 0.3, 0.3], 0.1),
+      b: shape('sphere', [0, 0, 0], 0.2),
+      poseA: pose([0, 0, 0]),
+      poseB: pose([0.1, 0, 0.55]),
+      margin: 0,
+    });
     close(s.dists[0], 0.55 - 0.3 - 0.1 - 0.2);
     closeV(s.normal, [0, 0, 1]);
-    const c = one({ a: shape('capsule', [0, 0, 0.25], 0.05), b: shape('rounded-box', [0.3, 0.3, 0.3], 0.1), poseA: pose([0, 0, 0.67]), poseB: pose([0, 0, 0]), margin: 0 });
+    const c = one({
+      a: shape('capsule', [0, 0, 0.25], 0.05),
+      b: shape('rounded-box', [0.3, 0.3, 0.3], 0.1),
+      poseA: pose([0, 0, 0.67]),
+      poseB: pose([0, 0, 0]),
+      margin: 0,
+    });
     expect(c.count).toBe(1);
     close(c.dists[0], 0.67 - 0.25 - 0.3 - 0.05 - 0.1);
     closeV(c.normal, [0, 0, -1]);
@@ -136,11 +229,19 @@ describe('narrow phase: closed forms (f64 to 1e-12)', () => {
 });
 
 describe('filtering (MuJoCo rules, at load)', () => {
-  const pairsOf = (m: ModelDesc) => new Batch(m, { copies: 1, lanes: 1, precision: 'f64' }).pairs.map((p) => `${m.shapes![p.a].name}-${m.shapes![p.b].name}`);
+  const pairsOf = (m: ModelDesc) =>
+    new Batch(m, { copies: 1, lanes: 1, precision: 'f64' }).pairs.map((p) => `${m.shapes![p.a].name}-${m.shapes![p.b].name}`);
   it('drops same-weld-body and parent–child pairs, keeps world geometry against links hinged to the world', () => {
     expect(pairsOf(scene())).toEqual([
-      'ground-box', 'ground-upper', 'ground-lower', 'ground-hand', 'ground-bracket',
-      'box-upper', 'box-lower', 'box-hand', 'box-bracket',
+      'ground-box',
+      'ground-upper',
+      'ground-lower',
+      'ground-hand',
+      'ground-bracket',
+      'box-upper',
+      'box-lower',
+      'box-hand',
+      'box-bracket',
       // upper–lower, upper–hand: parent–child; upper–bracket: one weld body; lower–bracket, hand–bracket: bracket welds to upper = lower's parent
     ]);
   });
@@ -171,28 +272,52 @@ describe('filtering (MuJoCo rules, at load)', () => {
 type Geo = { h: Vec3; r: number; p: Vec3; R: number[] };
 const quatToR = (q: Quat) => {
   const [w, x, y, z] = q;
-  return [1 - 2 * (y * y + z * z), 2 * (x * y - w * z), 2 * (x * z + w * y), 2 * (x * y + w * z), 1 - 2 * (x * x + z * z), 2 * (y * z - w * x), 2 * (x * z - w * y), 2 * (y * z + w * x), 1 - 2 * (x * x + y * y)];
+  return [
+    1 - 2 * (y * y + z * z),
+    2 * (x * y - w * z),
+    2 * (x * z + w * y),
+    2 * (x * y + w * z),
+    1 - 2 * (x * x + z * z),
+    2 * (y * z - w * x),
+    2 * (x * z - w * y),
+    2 * (y * z + w * x),
+    1 - 2 * (x * x + y * y),
+  ];
 };
 const support = (g: Geo, n: number[]) => {
   let s = n[0] * g.p[0] + n[1] * g.p[1] + n[2] * g.p[2] + g.r;
   for (let k = 0; k < 3; k++) s += g.h[k] * Math.abs(n[0] * g.R[k] + n[1] * g.R[3 + k] + n[2] * g.R[6 + k]);
   return s;
 };
-const sep = (A: Geo, B: Geo, n: number[]) => -support(A, n) - support(B, n.map((x) => -x));
+const sep = (A: Geo, B: Geo, n: number[]) =>
+  -support(A, n) -
+  support(
+    B,
+    n.map((x) => -x),
+  );
 function bestSeparation(A: Geo, B: Geo, rand: () => number): number {
   let best = -Infinity;
   let bn = [0, 0, 1];
-  const unit = (v: number[]) => { const l = Math.hypot(v[0], v[1], v[2]); return v.map((x) => x / l); };
+  const unit = (v: number[]) => {
+    const l = Math.hypot(v[0], v[1], v[2]);
+    return v.map((x) => x / l);
+  };
   for (let i = 0; i < 800; i++) {
     const n = unit([rand() - 0.5, rand() - 0.5, rand() - 0.5]);
     const s = sep(A, B, n);
-    if (s > best) { best = s; bn = n; }
+    if (s > best) {
+      best = s;
+      bn = n;
+    }
   }
   for (let step = 0.1; step > 1e-13; step *= 0.7) {
     for (let it = 0; it < 12; it++) {
       const n = unit([bn[0] + step * (rand() - 0.5), bn[1] + step * (rand() - 0.5), bn[2] + step * (rand() - 0.5)]);
       const s = sep(A, B, n);
-      if (s > best) { best = s; bn = n; }
+      if (s > best) {
+        best = s;
+        bn = n;
+      }
     }
   }
   return best;
@@ -205,10 +330,14 @@ const randQuat = (rand: () => number): Quat => {
 function randomShape(kind: ShapeQuery['kind'], rand: () => number): ShapeQuery {
   const u = () => 0.1 + 0.9 * rand();
   switch (kind) {
-    case 'sphere': return shape('sphere', [0, 0, 0], u());
-    case 'capsule': return shape('capsule', [0, 0, u()], 0.5 * u());
-    case 'box': return shape('box', [u(), u(), u()], 0);
-    default: return shape('rounded-box', [u(), u(), u()], 0.3 * u());
+    case 'sphere':
+      return shape('sphere', [0, 0, 0], u());
+    case 'capsule':
+      return shape('capsule', [0, 0, u()], 0.5 * u());
+    case 'box':
+      return shape('box', [u(), u(), u()], 0);
+    default:
+      return shape('rounded-box', [u(), u(), u()], 0.3 * u());
   }
 }
 
@@ -227,7 +356,7 @@ describe('narrow phase: exact signed distance on random pairs (support-function 
           const dir = [rand() - 0.5, rand() - 0.5, rand() - 0.5];
           const dl = Math.hypot(...dir);
           const reach = 0.5 + rand() * 2;
-          const pb: Vec3 = [dir[0] / dl * reach, dir[1] / dl * reach, dir[2] / dl * reach];
+          const pb: Vec3 = [(dir[0] / dl) * reach, (dir[1] / dl) * reach, (dir[2] / dl) * reach];
           const A: Geo = { h: a.halfExtents, r: a.radius, p: [0, 0, 0], R: quatToR(qa) };
           const B: Geo = { h: b.halfExtents, r: b.radius, p: pb, R: quatToR(qb) };
           const c = one({ a, b, poseA: pose([0, 0, 0], qa), poseB: pose(pb, qb), margin: 1e9 });
@@ -262,9 +391,16 @@ describe('batch collide(): contact fields', () => {
     const b = new Batch(scene(), { copies, lanes, precision, threads });
     randomStates(copies, 7).forEach((q, r) => b.setRobot(r, { q }));
     b.collide();
-    const col = (a: Float32Array | Float64Array, n: number) => Array.from({ length: copies }, (_, r) => Array.from({ length: n }, (_, k) => a[k * b.stride + r]));
+    const col = (a: Float32Array | Float64Array, n: number) =>
+      Array.from({ length: copies }, (_, r) => Array.from({ length: n }, (_, k) => a[k * b.stride + r]));
     const P = b.pairs.length;
-    return { P, active: col(b.contactActive, P * 4), dist: col(b.contactDist, P * 4), pos: col(b.contactPos, P * 12), normal: col(b.contactNormal, P * 3) };
+    return {
+      P,
+      active: col(b.contactActive, P * 4),
+      dist: col(b.contactDist, P * 4),
+      pos: col(b.contactPos, P * 12),
+      normal: col(b.contactNormal, P * 3),
+    };
   }
   it('bit-identical across lane widths, batch sizes and threads (every width this CPU runs)', () => {
     const widest = addon.cpuInfo().widestLanes;
@@ -272,9 +408,14 @@ describe('batch collide(): contact fields', () => {
       const ref = contacts(precision, 1, 37, 1);
       const widths = ([1, 4, 8] as const).filter((w) => w <= widest && !(precision === 'f64' && w === 8 && widest < 16));
       for (const lanes of widths)
-        for (const [copies, threads] of [[37, 1], [37, 2], [40, 3]]) {
+        for (const [copies, threads] of [
+          [37, 1],
+          [37, 2],
+          [40, 3],
+        ]) {
           const got = contacts(precision, lanes, copies, threads);
-          for (const f of ['active', 'dist', 'pos', 'normal'] as const) expect(got[f].slice(0, 37), `${precision} lanes ${lanes} copies ${copies} threads ${threads}: ${f}`).toEqual(ref[f]);
+          for (const f of ['active', 'dist', 'pos', 'normal'] as const)
+            expect(got[f].slice(0, 37), `${precision} lanes ${lanes} copies ${copies} threads ${threads}: ${f}`).toEqual(ref[f]);
         }
       const nActive = ref.active.flat().filter((x) => x === 1).length;
       expect(nActive).toBeGreaterThan(37); // the states do touch (the ground under box and arm)
@@ -297,23 +438,47 @@ describe('batch collide(): contact fields', () => {
         // rotation matrix → quaternion (Shepperd), precise enough for a 1e-9 comparison
         const t = Rw[0] + Rw[4] + Rw[8];
         let q: number[];
-        if (t > 0) { const S = Math.sqrt(t + 1) * 2; q = [0.25 * S, (Rw[7] - Rw[5]) / S, (Rw[2] - Rw[6]) / S, (Rw[3] - Rw[1]) / S]; }
-        else if (Rw[0] > Rw[4] && Rw[0] > Rw[8]) { const S = Math.sqrt(1 + Rw[0] - Rw[4] - Rw[8]) * 2; q = [(Rw[7] - Rw[5]) / S, 0.25 * S, (Rw[1] + Rw[3]) / S, (Rw[2] + Rw[6]) / S]; }
-        else if (Rw[4] > Rw[8]) { const S = Math.sqrt(1 + Rw[4] - Rw[0] - Rw[8]) * 2; q = [(Rw[2] - Rw[6]) / S, (Rw[1] + Rw[3]) / S, 0.25 * S, (Rw[5] + Rw[7]) / S]; }
-        else { const S = Math.sqrt(1 + Rw[8] - Rw[0] - Rw[4]) * 2; q = [(Rw[3] - Rw[1]) / S, (Rw[2] + Rw[6]) / S, (Rw[5] + Rw[7]) / S, 0.25 * S]; }
+        if (t > 0) {
+          const S = Math.sqrt(t + 1) * 2;
+          q = [0.25 * S, (Rw[7] - Rw[5]) / S, (Rw[2] - Rw[6]) / S, (Rw[3] - Rw[1]) / S];
+        } else if (Rw[0] > Rw[4] && Rw[0] > Rw[8]) {
+          const S = Math.sqrt(1 + Rw[0] - Rw[4] - Rw[8]) * 2;
+          q = [(Rw[7] - Rw[5]) / S, 0.25 * S, (Rw[1] + Rw[3]) / S, (Rw[2] + Rw[6]) / S];
+        } else if (Rw[4] > Rw[8]) {
+          const S = Math.sqrt(1 + Rw[4] - Rw[0] - Rw[8]) * 2;
+          q = [(Rw[2] - Rw[6]) / S, (Rw[1] + Rw[3]) / S, 0.25 * S, (Rw[5] + Rw[7]) / S];
+        } else {
+          const S = Math.sqrt(1 + Rw[8] - Rw[0] - Rw[4]) * 2;
+          q = [(Rw[3] - Rw[1]) / S, (Rw[2] + Rw[6]) / S, (Rw[5] + Rw[7]) / S, 0.25 * S];
+        }
         return pose(pw as Vec3, q as Quat);
       };
       b.pairs.forEach((pr, p) => {
         const sa = m.shapes![pr.a];
         const sb = m.shapes![pr.b];
-        const c = one({ a: shape(sa.kind, sa.halfExtents, sa.radius), b: shape(sb.kind, sb.halfExtents, sb.radius), poseA: worldPose(sa), poseB: worldPose(sb), margin: sa.margin + sb.margin + sa.gap + sb.gap });
+        const c = one({
+          a: shape(sa.kind, sa.halfExtents, sa.radius),
+          b: shape(sb.kind, sb.halfExtents, sb.radius),
+          poseA: worldPose(sa),
+          poseB: worldPose(sb),
+          margin: sa.margin + sb.margin + sa.gap + sb.gap,
+        });
         const act = [0, 1, 2, 3].filter((i) => b.contactActive[(p * 4 + i) * b.stride + r] === 1);
         expect(act.length, `robot ${r} pair ${p}`).toBe(c.count);
         // same set of points (a rectangle's two off-diagonal corners tie, so the pose's last-bit
         // round trip through a quaternion may swap slots 2 and 3)
         const got = act.map((i) => b.contactDist[(p * 4 + i) * b.stride + r]).sort((x, y) => x - y);
-        closeV(got, [...c.dists].sort((x, y) => x - y), 1e-9);
-        if (c.count) closeV([0, 1, 2].map((k) => b.contactNormal[(p * 3 + k) * b.stride + r]), c.normal, 1e-9);
+        closeV(
+          got,
+          [...c.dists].sort((x, y) => x - y),
+          1e-9,
+        );
+        if (c.count)
+          closeV(
+            [0, 1, 2].map((k) => b.contactNormal[(p * 3 + k) * b.stride + r]),
+            c.normal,
+            1e-9,
+          );
       });
     }
   });
@@ -322,12 +487,45 @@ describe('batch collide(): contact fields', () => {
 describe('planted collision bugs (bug build) each change what the engine reports', () => {
   const bugs = bugAddon();
   const cases: Record<string, () => unknown> = {
-    'collision-normal-flipped': () => bugs.collideShapePairs([{ a: shape('sphere', [0, 0, 0], 0.5), b: shape('sphere', [0, 0, 0], 0.5), poseA: pose([0, 0, 0]), poseB: pose([0.9, 0, 0]), margin: 0 }])[0].normal,
-    'collision-radius-dropped': () => bugs.collideShapePairs([{ a: shape('box', [0.5, 0.5, 0.5]), b: shape('rounded-box', [0.2, 0.2, 0.2], 0.1), poseA: pose([0, 0, 0]), poseB: pose([0, 0, 0.75]), margin: 0 }])[0].dists,
-    'collision-box-axis-swapped': () => bugs.collideShapePairs([{ a: shape('box', [0.5, 0.2, 0.3]), b: shape('sphere', [0, 0, 0], 0.1), poseA: pose([0, 0, 0]), poseB: pose([0.55, 0, 0]), margin: 0 }])[0].dists,
-    'collision-margin-ignored': () => bugs.collideShapePairs([{ a: shape('plane'), b: shape('sphere', [0, 0, 0], 0.1), poseA: pose([0, 0, 0]), poseB: pose([0, 0, 0.12]), margin: 0.05 }])[0].count,
+    'collision-normal-flipped': () =>
+      bugs.collideShapePairs([
+        {
+          a: shape('sphere', [0, 0, 0], 0.5),
+          b: shape('sphere', [0, 0, 0], 0.5),
+          poseA: pose([0, 0, 0]),
+          poseB: pose([0.9, 0, 0]),
+          margin: 0,
+        },
+      ])[0].normal,
+    'collision-radius-dropped': () =>
+      bugs.collideShapePairs([
+        {
+          a: shape('box', [0.5, 0.5, 0.5]),
+          b: shape('rounded-box', [0.2, 0.2, 0.2], 0.1),
+          poseA: pose([0, 0, 0]),
+          poseB: pose([0, 0, 0.75]),
+          margin: 0,
+        },
+      ])[0].dists,
+    'collision-box-axis-swapped': () =>
+      bugs.collideShapePairs([
+        {
+          a: shape('box', [0.5, 0.2, 0.3]),
+          b: shape('sphere', [0, 0, 0], 0.1),
+          poseA: pose([0, 0, 0]),
+          poseB: pose([0.55, 0, 0]),
+          margin: 0,
+        },
+      ])[0].dists,
+    'collision-margin-ignored': () =>
+      bugs.collideShapePairs([
+        { a: shape('plane'), b: shape('sphere', [0, 0, 0], 0.1), poseA: pose([0, 0, 0]), poseB: pose([0, 0, 0.12]), margin: 0.05 },
+      ])[0].count,
     // a small box (a: the reference face on ties) resting on a large one: the incident face overhangs
-    'collision-manifold-clip': () => bugs.collideShapePairs([{ a: shape('box', [0.1, 0.1, 0.1]), b: shape('box', [1, 1, 0.1]), poseA: pose([0, 0, 0.19]), poseB: pose([0, 0, 0]), margin: 0 }])[0].points,
+    'collision-manifold-clip': () =>
+      bugs.collideShapePairs([
+        { a: shape('box', [0.1, 0.1, 0.1]), b: shape('box', [1, 1, 0.1]), poseA: pose([0, 0, 0.19]), poseB: pose([0, 0, 0]), margin: 0 },
+      ])[0].points,
     'collision-filtered-pair-kept': () => new Batch(scene(), { copies: 1, lanes: 1, precision: 'f64' }, bugs).pairs,
   };
   it('the bug build lists each of them', () => {
@@ -382,15 +580,51 @@ print(json.dumps(out))
     const { spawnAsync } = await import('./helpers/spawn-async.js');
     const s = Math.SQRT1_2;
     const cases: PairQuery[] = [
-      { a: shape('sphere', [0, 0, 0], 0.5), b: shape('sphere', [0, 0, 0], 0.25), poseA: pose([0, 0, 0]), poseB: pose([0.7, 0.1, 0]), margin: 0 },
+      {
+        a: shape('sphere', [0, 0, 0], 0.5),
+        b: shape('sphere', [0, 0, 0], 0.25),
+        poseA: pose([0, 0, 0]),
+        poseB: pose([0.7, 0.1, 0]),
+        margin: 0,
+      },
       { a: shape('plane'), b: shape('sphere', [0, 0, 0], 0.25), poseA: pose([0, 0, 0]), poseB: pose([0, 0, 0.2]), margin: 0 },
       { a: shape('sphere', [0, 0, 0], 0.25), b: shape('plane'), poseA: pose([0, 0, 0.2]), poseB: pose([0, 0, 0]), margin: 0 },
       { a: shape('box', [0.5, 0.4, 0.3]), b: shape('plane'), poseA: pose([0, 0, 0.29]), poseB: pose([0, 0, 0]), margin: 0 },
-      { a: shape('box', [0.5, 0.5, 0.5]), b: shape('box', [0.5, 0.5, 0.5]), poseA: pose([0, 0, 0]), poseB: pose([0.2, 0.1, 0.99]), margin: 0 },
-      { a: shape('capsule', [0, 0, 0.5], 0.1), b: shape('box', [0.5, 0.5, 0.5]), poseA: pose([0, 0, 0.55], [s, s, 0, 0]), poseB: pose([0, 0, 0]), margin: 0 },
-      { a: shape('sphere', [0, 0, 0], 0.25), b: shape('box', [0.5, 0.5, 0.5]), poseA: pose([0.6, 0.6, 0]), poseB: pose([0, 0, 0]), margin: 0 },
-      { a: shape('capsule', [0, 0, 0.5], 0.1), b: shape('capsule', [0, 0, 0.5], 0.1), poseA: pose([0, 0, 0]), poseB: pose([0.15, 0, 0.2]), margin: 0 },
-      { a: shape('box', [0.5, 0.5, 0.5]), b: shape('capsule', [0, 0, 0.5], 0.1), poseA: pose([0, 0, 0]), poseB: pose([0.3, 0, 0.55], [s, 0, s, 0]), margin: 0 },
+      {
+        a: shape('box', [0.5, 0.5, 0.5]),
+        b: shape('box', [0.5, 0.5, 0.5]),
+        poseA: pose([0, 0, 0]),
+        poseB: pose([0.2, 0.1, 0.99]),
+        margin: 0,
+      },
+      {
+        a: shape('capsule', [0, 0, 0.5], 0.1),
+        b: shape('box', [0.5, 0.5, 0.5]),
+        poseA: pose([0, 0, 0.55], [s, s, 0, 0]),
+        poseB: pose([0, 0, 0]),
+        margin: 0,
+      },
+      {
+        a: shape('sphere', [0, 0, 0], 0.25),
+        b: shape('box', [0.5, 0.5, 0.5]),
+        poseA: pose([0.6, 0.6, 0]),
+        poseB: pose([0, 0, 0]),
+        margin: 0,
+      },
+      {
+        a: shape('capsule', [0, 0, 0.5], 0.1),
+        b: shape('capsule', [0, 0, 0.5], 0.1),
+        poseA: pose([0, 0, 0]),
+        poseB: pose([0.15, 0, 0.2]),
+        margin: 0,
+      },
+      {
+        a: shape('box', [0.5, 0.5, 0.5]),
+        b: shape('capsule', [0, 0, 0.5], 0.1),
+        poseA: pose([0, 0, 0]),
+        poseB: pose([0.3, 0, 0.55], [s, 0, s, 0]),
+        margin: 0,
+      },
     ];
     const r = await spawnAsync('python3', ['-c', py], { input: JSON.stringify(cases) });
     expect(r.stderr).toBe('');
@@ -423,7 +657,13 @@ describe('narrow phase in f32: within float32 rounding of f64', () => {
           const dir = [rand() - 0.5, rand() - 0.5, rand() - 0.5];
           const dl = Math.hypot(...dir);
           const reach = 0.3 + rand() * 1.5;
-          pairs.push({ a, b, poseA: pose([0, 0, 0], randQuat(rand)), poseB: pose([dir[0] / dl * reach, dir[1] / dl * reach, dir[2] / dl * reach], randQuat(rand)), margin: 1e9 });
+          pairs.push({
+            a,
+            b,
+            poseA: pose([0, 0, 0], randQuat(rand)),
+            poseB: pose([(dir[0] / dl) * reach, (dir[1] / dl) * reach, (dir[2] / dl) * reach], randQuat(rand)),
+            margin: 1e9,
+          });
         }
         const d64 = addon.collideShapePairs(pairs, { precision: 'f64' });
         const d32 = addon.collideShapePairs(pairs, { precision: 'f32' });

@@ -52,7 +52,7 @@ const h = 0.03; // core gap above A's top face (z = 0.5)
 describe('narrow phase normal near a face edge (f32 within its floor, f64 exact)', () => {
   // The float32 floor of a normal taken from two closest points: their coordinates' rounding
   // (ε·|x|, |x| ≤ 2.5 here) over the gap; 3× as the stage's bars.
-  const pointFloor = (len: number) => 3 * (EPS32 * 2.5) / len;
+  const pointFloor = (len: number) => (3 * (EPS32 * 2.5)) / len;
   // A normal fixed by the rotations: a few roundings of unit vectors.
   const axisFloor = 3 * 8 * EPS32;
 
@@ -96,7 +96,12 @@ describe('narrow phase normal near a face edge (f32 within its floor, f64 exact)
   // (415, 1339, 664, 483, 1678, 1774), crossing segments (1491). Each within 3× its own floor.
   it('the collision stage pairs that failed in f32: normal within 3× each pair’s own float32 floor', async () => {
     // Drawing 1775 pairs takes seconds of root finding: in a child process, so this worker's event loop keeps turning (issue 23).
-    const pairs = await inChild<typeof Pairs, 'randomPairs'>(new URL('../src/validation/collision/pairs.ts', import.meta.url), 'randomPairs', 1775, 1);
+    const pairs = await inChild<typeof Pairs, 'randomPairs'>(
+      new URL('../src/validation/collision/pairs.ts', import.meta.url),
+      'randomPairs',
+      1775,
+      1,
+    );
     for (const i of [300, 1155, 415, 1339, 664, 483, 1678, 1491, 1774]) {
       const p = pairs[i];
       const e = exactContact(p.a, p.poseA, p.b, p.poseB);

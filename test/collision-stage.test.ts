@@ -9,23 +9,39 @@ import { add, scale } from '../src/validation/collision/geometry.js';
 import { kindCombos, randomPairs, type ShapePairCase } from '../src/validation/collision/pairs.js';
 import { batchCheckReference, batchCheckRows } from '../src/validation/collision/batch-check.js';
 import { filterRulesModel, mujocoCandidatePairs } from '../src/validation/collision/filter.js';
-import { collisionReference, collisionRows, filterRows, pairFloors, type CollisionReference, type EnginePairResult } from '../src/validation/collision/stage.js';
+import {
+  collisionReference,
+  collisionRows,
+  filterRows,
+  pairFloors,
+  type CollisionReference,
+  type EnginePairResult,
+} from '../src/validation/collision/stage.js';
 
 const N = 280;
 const pairs = randomPairs(N, 3);
 const exact = pairs.map((p) => exactContact(p.a, p.poseA, p.b, p.poseB));
-const ref: CollisionReference = { pairs, exact, floors: pairs.map((p, i) => pairFloors(p, exact[i], 3, i)), mujoco: pairs.map(() => undefined) };
+const ref: CollisionReference = {
+  pairs,
+  exact,
+  floors: pairs.map((p, i) => pairFloors(p, exact[i], 3, i)),
+  mujoco: pairs.map(() => undefined),
+};
 
 type Mutate = (p: ShapePairCase) => ShapePairCase;
 type Answer = (p: ShapePairCase, margin: number) => EnginePairResult;
 
 /** A fake addon answering with the exact contact of a (possibly mutated) pair. */
-function fake(opts: { mutate?: Mutate; answer?: (r: EnginePairResult, p: ShapePairCase) => EnginePairResult; ignoreMargin?: boolean } = {}): NativeAddon {
+function fake(
+  opts: { mutate?: Mutate; answer?: (r: EnginePairResult, p: ShapePairCase) => EnginePairResult; ignoreMargin?: boolean } = {},
+): NativeAddon {
   const answer: Answer = (p0, margin) => {
     const p = opts.mutate ? opts.mutate(p0) : p0;
     const c = exactContact(p.a, p.poseA, p.b, p.poseB);
     const hit = opts.ignoreMargin ? c.dist < 0 : c.dist < margin;
-    const r: EnginePairResult = hit ? { count: 1, normal: c.normal, points: [c.pos], dists: [c.dist] } : { count: 0, normal: [0, 0, 0], points: [], dists: [] };
+    const r: EnginePairResult = hit
+      ? { count: 1, normal: c.normal, points: [c.pos], dists: [c.dist] }
+      : { count: 0, normal: [0, 0, 0], points: [], dists: [] };
     return opts.answer && hit ? opts.answer(r, p0) : r;
   };
   return {
@@ -53,7 +69,8 @@ describe('collision stage', () => {
       const rows = collisionRows(ref, prec, fake());
       expect(rows.filter((r) => r.status === 'fail')).toEqual([]);
       const fields = new Set(rows.map((r) => r.field));
-      for (const f of ['dist', 'detection', 'points.depth', 'normal.separation', 'normal.angle', 'point.deepest']) expect(fields).toContain(f);
+      for (const f of ['dist', 'detection', 'points.depth', 'normal.separation', 'normal.angle', 'point.deepest'])
+        expect(fields).toContain(f);
     }
     const f32 = collisionRows(ref, 'f32', fake()).filter((r) => r.field === 'dist');
     expect(f32[0].bar).toBeGreaterThan(1e-9); // a float32 floor, measured
@@ -68,9 +85,12 @@ describe('collision stage', () => {
   });
 
   it('catches a flipped normal, a dropped radius, swapped box axes, an ignored margin, a point off the patch', () => {
-    expect(failed(fake({ answer: (r) => ({ ...r, normal: scale(r.normal, -1) }) }))).toEqual(expect.arrayContaining(['normal.separation', 'normal.angle']));
+    expect(failed(fake({ answer: (r) => ({ ...r, normal: scale(r.normal, -1) }) }))).toEqual(
+      expect.arrayContaining(['normal.separation', 'normal.angle']),
+    );
     expect(failed(fake({ mutate: (p) => ({ ...p, b: { ...p.b, radius: 0 } }) }))).toContain('dist');
-    const swap: Mutate = (p) => (p.a.kind === 'box' ? { ...p, a: { ...p.a, halfExtents: [p.a.halfExtents[1], p.a.halfExtents[0], p.a.halfExtents[2]] } } : p);
+    const swap: Mutate = (p) =>
+      p.a.kind === 'box' ? { ...p, a: { ...p.a, halfExtents: [p.a.halfExtents[1], p.a.halfExtents[0], p.a.halfExtents[2]] } } : p;
     expect(failed(fake({ mutate: swap }))).toContain('dist');
     expect(failed(fake({ ignoreMargin: true }))).toContain('detection');
     // A second manifold point pushed out of the patch: its witnesses a full size away from both shapes.
@@ -87,8 +107,15 @@ describe('collision stage: pair filtering', () => {
   const model = filterRulesModel();
   const right = mujocoCandidatePairs(model);
   const addonWith = (pairs: [number, number][]) =>
-    ({ NativeBatch: class { info() { return { pairs: pairs.map(([a, b]) => ({ a, b })) }; } } }) as unknown as NativeAddon;
-  const fails = (pairs: [number, number][]) => filterRows([{ name: 'filter-rules', model }], 'f64', addonWith(pairs)).filter((r) => r.status === 'fail');
+    ({
+      NativeBatch: class {
+        info() {
+          return { pairs: pairs.map(([a, b]) => ({ a, b })) };
+        }
+      },
+    }) as unknown as NativeAddon;
+  const fails = (pairs: [number, number][]) =>
+    filterRows([{ name: 'filter-rules', model }], 'f64', addonWith(pairs)).filter((r) => r.status === 'fail');
 
   it("passes MuJoCo's pairs in order; catches a kept, a dropped and a misordered pair", () => {
     expect(right.length).toBeGreaterThan(5);
@@ -101,7 +128,13 @@ describe('collision stage: pair filtering', () => {
   });
 
   it('an engine that reports no pairs fails', () => {
-    const rows = filterRows([{ name: 'filter-rules', model }], 'f64', { NativeBatch: class { info() { return {}; } } } as unknown as NativeAddon);
+    const rows = filterRows([{ name: 'filter-rules', model }], 'f64', {
+      NativeBatch: class {
+        info() {
+          return {};
+        }
+      },
+    } as unknown as NativeAddon);
     expect(rows.map((r) => r.status)).toEqual(['fail']);
   });
 });
@@ -120,13 +153,18 @@ describe('collision stage on the real engine', () => {
     try {
       for (const name of names) {
         bugs.setBug!(name);
-        expect(gates(bugs).some((r) => r.status === 'fail'), name).toBe(true);
+        expect(
+          gates(bugs).some((r) => r.status === 'fail'),
+          name,
+        ).toBe(true);
       }
     } finally {
       bugs.setBug!('none');
     }
     // MuJoCo answered every pair it can model (rounded boxes have no MuJoCo geom).
-    expect(real.mujoco.filter(Boolean).length).toBe(real.pairs.filter((p) => p.a.kind !== 'rounded-box' && p.b.kind !== 'rounded-box').length);
+    expect(real.mujoco.filter(Boolean).length).toBe(
+      real.pairs.filter((p) => p.a.kind !== 'rounded-box' && p.b.kind !== 'rounded-box').length,
+    );
   });
 });
 

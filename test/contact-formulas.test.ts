@@ -4,7 +4,15 @@
 // `contact-exact` stage, so they must be MuJoCo's model, not an approximation of it.
 import { describe, expect, test } from 'vitest';
 import { loadScene } from '../src/scene/index.js';
-import { dropBall, normalAcceleration, pairParams, referenceAcceleration, contactR, staticDistance, type NormalContact } from '../src/validation/contact/formulas.js';
+import {
+  dropBall,
+  normalAcceleration,
+  pairParams,
+  referenceAcceleration,
+  contactR,
+  staticDistance,
+  type NormalContact,
+} from '../src/validation/contact/formulas.js';
 import { initialState, mujocoConstraints, mujocoRollout } from '../src/validation/contact/mujoco.js';
 
 const PY = process.env.ACHILLES_PYTHON || 'python3';
@@ -18,10 +26,14 @@ const radius = ball.radius;
 const g = 9.81;
 
 describe('formulas against MuJoCo', () => {
-  test('the pair takes the ball\'s direct solref (element-wise min) and the rows\' R and a_ref match', async () => {
+  test("the pair takes the ball's direct solref (element-wise min) and the rows' R and a_ref match", async () => {
     expect(p.solref).toEqual(ball.solref);
     const s0 = initialState(model);
-    const states = [-0.004, -0.0003, -0.00001].map((d, i) => ({ ...s0, qpos: [0.1 * i, 0, radius + d, 1, 0, 0, 0], qvel: [0, 0, -0.3 + 0.2 * i, 0, 0, 0] }));
+    const states = [-0.004, -0.0003, -0.00001].map((d, i) => ({
+      ...s0,
+      qpos: [0.1 * i, 0, radius + d, 1, 0, 0, 0],
+      qvel: [0, 0, -0.3 + 0.2 * i, 0, 0, 0],
+    }));
     const ans = await mujocoConstraints(PY, model, states);
     ans.forEach((a, i) => {
       const dist = states[i].qpos[2] - radius;

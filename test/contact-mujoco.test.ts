@@ -9,9 +9,23 @@ import { exportMjcf } from '../src/scene/mjcf-writer.js';
 import { contactScene } from './helpers/contact-scene.js';
 import { rng } from './helpers/engine.js';
 
-interface MjState { J: number[][]; pos: number[]; aref: number[]; R: number[]; D: number[]; force: number[]; qacc: number[]; qacc_cg: number[]; qacc_cg_tol: number[]; qacc_smooth: number[] }
+interface MjState {
+  J: number[][];
+  pos: number[];
+  aref: number[];
+  R: number[];
+  D: number[];
+  force: number[];
+  qacc: number[];
+  qacc_cg: number[];
+  qacc_cg_tol: number[];
+  qacc_smooth: number[];
+}
 
-const unit = (q: number[]) => { const n = Math.hypot(...q); return q.map((x) => x / n); };
+const unit = (q: number[]) => {
+  const n = Math.hypot(...q);
+  return q.map((x) => x / n);
+};
 
 describe('constraint rows and accelerations vs MuJoCo (per state, f64)', () => {
   it('dry friction, limits and pyramidal contacts of spheres, a capsule and a box on a plane: J, dist, aref, R, D, forces and qacc', async () => {
@@ -20,14 +34,37 @@ describe('constraint rows and accelerations vs MuJoCo (per state, f64)', () => {
     const tolerant = new Batch({ ...model, solver: { ...model.solver!, tolerance: 1e-8 } }, { copies: 1, precision: 'f64', lanes: 1 });
     const g = rng(11);
     const states = Array.from({ length: 8 }, () => ({
-      qpos: [(g() - 0.5) * 0.2, (g() - 0.5) * 0.2, 0.1 + (g() - 0.7) * 0.004, ...unit([1, (g() - 0.5) * 0.3, (g() - 0.5) * 0.3, g() - 0.5]),
-        0.5, 0, 0.05 + (g() - 0.7) * 0.004, ...unit([1, (g() - 0.5) * 0.05, (g() - 0.5) * 0.05, g() - 0.5]),
-        -0.52 + g() * 0.03, 0.58 + g() * 0.04,
-        -0.4, 0.2, 0.04 + (g() - 0.6) * 0.003, ...unit([1, (g() - 0.5) * 0.01, (g() - 0.5) * 0.01, g() - 0.5])],
+      qpos: [
+        (g() - 0.5) * 0.2,
+        (g() - 0.5) * 0.2,
+        0.1 + (g() - 0.7) * 0.004,
+        ...unit([1, (g() - 0.5) * 0.3, (g() - 0.5) * 0.3, g() - 0.5]),
+        0.5,
+        0,
+        0.05 + (g() - 0.7) * 0.004,
+        ...unit([1, (g() - 0.5) * 0.05, (g() - 0.5) * 0.05, g() - 0.5]),
+        -0.52 + g() * 0.03,
+        0.58 + g() * 0.04,
+        -0.4,
+        0.2,
+        0.04 + (g() - 0.6) * 0.003,
+        ...unit([1, (g() - 0.5) * 0.01, (g() - 0.5) * 0.01, g() - 0.5]),
+      ],
       qvel: Array.from({ length: b.nv }, () => (g() - 0.5) * 0.6),
     }));
-    const geoms = Object.fromEntries((model.shapes ?? []).filter((s) => s.solref || s.solimp || s.condim).map((s) => [s.name, { solref: s.solref, solimp: s.solimp, condim: s.condim }]));
-    const joints = Object.fromEntries(model.bodies.filter((x) => x.range || x.frictionloss).map((x) => [x.name, { ...(x.range ? { range: x.range } : {}), ...(x.limit ?? {}), ...(x.frictionloss ? { frictionloss: x.frictionloss } : {}) }]));
+    const geoms = Object.fromEntries(
+      (model.shapes ?? [])
+        .filter((s) => s.solref || s.solimp || s.condim)
+        .map((s) => [s.name, { solref: s.solref, solimp: s.solimp, condim: s.condim }]),
+    );
+    const joints = Object.fromEntries(
+      model.bodies
+        .filter((x) => x.range || x.frictionloss)
+        .map((x) => [
+          x.name,
+          { ...(x.range ? { range: x.range } : {}), ...(x.limit ?? {}), ...(x.frictionloss ? { frictionloss: x.frictionloss } : {}) },
+        ]),
+    );
     const script = fileURLToPath(new URL('./helpers/contact_ref.py', import.meta.url));
     const req = { xml: exportMjcf(model, { contacts: true }), impratio: model.solver!.impratio, geoms, joints, states, cg: 20 };
     // awaited, not synchronous: the worker's event loop keeps turning meanwhile (issue 23)
@@ -41,10 +78,11 @@ describe('constraint rows and accelerations vs MuJoCo (per state, f64)', () => {
       expect(ours.rows.length, `state ${k}: row count`).toBe(mj.J.length);
       const free = new Set(mj.J.map((_, i) => i));
       for (const r of ours.rows) {
-        let best = -1, err = Infinity;
+        let best = -1,
+          err = Infinity;
         for (const i of free) {
           const e = Math.max(...mj.J[i].map((x, c) => Math.abs(x - r.J[c])));
-          if (e < err) (err = e), (best = i);
+          if (e < err) ((err = e), (best = i));
         }
         free.delete(best);
         rows++;

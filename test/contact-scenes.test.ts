@@ -17,7 +17,8 @@ function deepest(b: Batch, names: readonly string[]): { dist: number; shapes: st
   b.pairs.forEach(({ a, b: c }, p) => {
     for (let i = 0; i < 4; i++) {
       const slot = p * 4 + i;
-      if (b.contactActive[slot * b.stride] && b.contactDist[slot * b.stride] < best.dist) best = { dist: b.contactDist[slot * b.stride], shapes: `${names[a]}|${names[c]}` };
+      if (b.contactActive[slot * b.stride] && b.contactDist[slot * b.stride] < best.dist)
+        best = { dist: b.contactDist[slot * b.stride], shapes: `${names[a]}|${names[c]}` };
     }
   });
   return best;
@@ -76,7 +77,10 @@ describe('contact scenes', () => {
       .filter((f) => f.endsWith('.arow'))
       .map((f) => {
         const m = loadScene(`scenes/${f}`);
-        const d = deepest(new Batch(m, { copies: 1, precision: 'f64' }), (m.shapes ?? []).map((s) => s.name));
+        const d = deepest(
+          new Batch(m, { copies: 1, precision: 'f64' }),
+          (m.shapes ?? []).map((s) => s.name),
+        );
         return { scene: f, ...d };
       })
       .filter((d) => d.dist < -1e-6);

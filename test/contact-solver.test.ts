@@ -14,7 +14,15 @@ import { importFile } from '../src/import/index.js';
 const cells = laneCells();
 
 /** Robot r's start: the scene's, with seeded velocities (so the lanes of a block differ). */
-function run(model: ModelDesc, precision: Precision, lanes: LaneWidth, copies: number, steps: number, threads = 1, robots: number[] = [...Array(copies).keys()]) {
+function run(
+  model: ModelDesc,
+  precision: Precision,
+  lanes: LaneWidth,
+  copies: number,
+  steps: number,
+  threads = 1,
+  robots: number[] = [...Array(copies).keys()],
+) {
   const b = new Batch(model, { copies, precision, lanes, threads });
   for (let r = 0; r < copies; r++) {
     const g = rng(77 + (robots[r] ?? r));
@@ -65,7 +73,10 @@ describe("with a tolerance (each island stops as MuJoCo's CG does): still bit-id
 
 describe('soft contact', () => {
   it("a resting frictionless sphere sinks to MuJoCo's static equilibrium r = g·(1 − d)·tc²·dr² (flat impedance d = dmax)", () => {
-    for (const [solref, d] of [[[0.02, 1], 0.9], [[0.05, 0.7], 0.95]] as [[number, number], number][]) {
+    for (const [solref, d] of [
+      [[0.02, 1], 0.9],
+      [[0.05, 0.7], 0.95],
+    ] as [[number, number], number][]) {
       const b = new Batch(restingSphere(solref, d), { copies: 1, precision: 'f64', lanes: 1 });
       b.step(3000); // 6 s: the spring-damper has settled
       const z = b.getRobot(0).q[2];
@@ -88,7 +99,8 @@ describe('soft contact', () => {
     for (const r of c.rows) {
       const jar = r.J.reduce((s, j, k) => s + j * c.qacc[k], 0) - r.aref;
       const floss = r.kind === 'friction' ? model.bodies[r.id].frictionloss! : 0;
-      const expected = r.kind === 'friction' ? (jar <= -r.R * floss ? floss : jar >= r.R * floss ? -floss : -r.D * jar) : jar < 0 ? -r.D * jar : 0;
+      const expected =
+        r.kind === 'friction' ? (jar <= -r.R * floss ? floss : jar >= r.R * floss ? -floss : -r.D * jar) : jar < 0 ? -r.D * jar : 0;
       expect(Math.abs(r.force - expected)).toBeLessThan(1e-6 * Math.max(1, Math.abs(r.force)));
       expect(r.D).toBeCloseTo(1 / r.R, 12);
       r.J.forEach((j, k) => (qfrc[k] += j * r.force));
@@ -102,7 +114,11 @@ describe('soft contact', () => {
 
   it('a model without shapes or limits steps exactly as forward dynamics alone', () => {
     const model = contactScene();
-    const bare: ModelDesc = { ...model, shapes: [], bodies: model.bodies.map((x) => ({ ...x, range: undefined, limit: undefined, frictionloss: undefined })) };
+    const bare: ModelDesc = {
+      ...model,
+      shapes: [],
+      bodies: model.bodies.map((x) => ({ ...x, range: undefined, limit: undefined, frictionloss: undefined })),
+    };
     const b = new Batch(bare, { copies: 1, precision: 'f64', lanes: 1 });
     b.forward();
     const a0 = b.getRobot(0).qacc;

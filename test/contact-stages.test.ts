@@ -6,7 +6,13 @@
 import { describe, expect, test } from 'vitest';
 import { engineAddon } from '../src/engine/native.js';
 import type { EngineConstraintAnswer, RowBlock } from '../src/validation/contact/engine.js';
-import { contactStateReferences, contactStateRows, matchBlocks, mujocoBlocks, type ContactStateReference } from '../src/validation/contact/per-state.js';
+import {
+  contactStateReferences,
+  contactStateRows,
+  matchBlocks,
+  mujocoBlocks,
+  type ContactStateReference,
+} from '../src/validation/contact/per-state.js';
 import { distanceToRange, dominoTwinStarts, nudgeUlps, tipTimes } from '../src/validation/contact/trajectory.js';
 import { sceneModel } from '../src/validation/contact/exact.js';
 import { mujocoRollout } from '../src/validation/contact/mujoco.js';
@@ -20,11 +26,15 @@ const fake =
   (): EngineConstraintAnswer[] =>
     ref.mujoco.map((a) => {
       const r = (x: number) => (f32 ? Math.fround(x) : x);
-      const blocks = mujocoBlocks(a).reverse().map(mutate).map((b) => ({ ...b, dist: b.dist.map(r), J: b.J.map((row) => row.map(r)), aref: b.aref.map(r), R: b.R.map(r) }));
+      const blocks = mujocoBlocks(a)
+        .reverse()
+        .map(mutate)
+        .map((b) => ({ ...b, dist: b.dist.map(r), J: b.J.map((row) => row.map(r)), aref: b.aref.map(r), R: b.R.map(r) }));
       return { blocks, qacc: a.cg.qacc.map(r), qaccConverged: a.newton.qacc.map(r) };
     });
 
-const run = (ref: ContactStateReference, precision: 'f32' | 'f64', engine: ReturnType<typeof fake>) => contactStateRows(ref, precision, engineAddon(), ref.states.length, engine).rows;
+const run = (ref: ContactStateReference, precision: 'f32' | 'f64', engine: ReturnType<typeof fake>) =>
+  contactStateRows(ref, precision, engineAddon(), ref.states.length, engine).rows;
 const failed = (rows: ReturnType<typeof run>) => [...new Set(rows.filter((r) => r.status === 'fail').map((r) => r.field))].sort();
 
 describe('contact stage on MuJoCo data', () => {
@@ -44,7 +54,7 @@ describe('contact stage on MuJoCo data', () => {
     expect(matchBlocks(blocks, blocks.slice(1)).unmatched).toBe(1);
   });
 
-  test('MuJoCo\'s own answers pass every gate, in f64 and stored in float32', () => {
+  test("MuJoCo's own answers pass every gate, in f64 and stored in float32", () => {
     for (const ref of refs) {
       expect(failed(run(ref, 'f64', fake(ref)))).toEqual([]);
       expect(failed(run(ref, 'f32', fake(ref, undefined, true)))).toEqual([]);
@@ -76,17 +86,21 @@ describe('contact stage on MuJoCo data', () => {
     expect(rows[0].note).toMatch(/constraint rows/);
   });
 
-  test('the engine\'s own rows and converged accelerations pass in f64 (Batch.constraints)', () => {
+  test("the engine's own rows and converged accelerations pass in f64 (Batch.constraints)", () => {
     for (const ref of refs) expect(failed(contactStateRows(ref, 'f64', engineAddon()).rows)).toEqual([]);
   });
 });
 
-describe('the domino scene\'s stated MuJoCo tip times', () => {
+describe("the domino scene's stated MuJoCo tip times", () => {
   test('every domino tips, in order, at the times the scene file states', async () => {
     const m = sceneModel('domino-amplifier');
     const steps = Math.round(m.world.duration / m.world.dt);
     const r = await mujocoRollout(PY, m, { steps });
-    const { tip, rest } = tipTimes(r.qpos, r.qpos.map((_, k) => (k + 1) * m.world.dt), 10);
+    const { tip, rest } = tipTimes(
+      r.qpos,
+      r.qpos.map((_, k) => (k + 1) * m.world.dt),
+      10,
+    );
     const stated = [0.4, 0.69, 1.04, 1.47, 2.0, 2.65, 3.4, 4.43, 5.66, 6.05];
     tip.forEach((t, b) => expect(Math.abs(t - stated[b])).toBeLessThan(0.006));
     rest.slice(0, 9).forEach((a) => expect(Math.abs(a - 78)).toBeLessThan(1));
@@ -94,7 +108,7 @@ describe('the domino scene\'s stated MuJoCo tip times', () => {
   }, 60_000);
 });
 
-describe('the domino gates\' range from MuJoCo\'s round-off twins', () => {
+describe("the domino gates' range from MuJoCo's round-off twins", () => {
   test('a nudge is one unit in the last place, of a double or a float, either sign', () => {
     for (const x of [0.005314, -0.25, 1.5]) {
       expect(nudgeUlps(x, 1)).toBeGreaterThan(x);

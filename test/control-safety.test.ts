@@ -17,7 +17,7 @@ import { SensorBank } from '../src/sensors/index.js';
 import { cli, SCENES, tempDir } from './cli-harness.js';
 
 /** A rod on a hinge with one motor clamped to ±50 (the issue's case), and a `controller:` line. */
-function rodScene(dir: string, controller: string, actuators = "actuators: [{ name: spin, kind: motor, ctrlrange: [-50, 50] }]"): string {
+function rodScene(dir: string, controller: string, actuators = 'actuators: [{ name: spin, kind: motor, ctrlrange: [-50, 50] }]'): string {
   const f = join(dir, 'rod.arow');
   writeFileSync(
     f,
@@ -50,7 +50,9 @@ describe('a scene controller module runs only when asked', () => {
     const out = join(dir, 'out');
     const plain = await cli('run', scene, '--out', out);
     expect(plain.code).toBe(2);
-    expect(plain.stderr).toMatch(/names a controller module, .*ctrl\.ts, which is code and runs only when you ask: add --allow-controller to run it, or --controller FILE/);
+    expect(plain.stderr).toMatch(
+      /names a controller module, .*ctrl\.ts, which is code and runs only when you ask: add --allow-controller to run it, or --controller FILE/,
+    );
     expect(existsSync(marker)).toBe(false);
     expect(existsSync(out)).toBe(false);
 
@@ -104,11 +106,17 @@ describe('a scene controller module runs only when asked', () => {
 describe('controller and PD-target files are checked like scene files, at the scene line', () => {
   it('a missing, directory or FIFO controller module is an error at the `controller:` line when the scene loads', () => {
     const dir = tempDir();
-    expect(() => loadScene(rodScene(dir, 'missing.ts'))).toThrow(/rod\.arow:3:\d+: controller: found `missing\.ts`: .*no such file.*expected a \.ts or \.js controller module/);
+    expect(() => loadScene(rodScene(dir, 'missing.ts'))).toThrow(
+      /rod\.arow:3:\d+: controller: found `missing\.ts`: .*no such file.*expected a \.ts or \.js controller module/,
+    );
     mkdirSync(join(dir, 'folder.ts'));
-    expect(() => loadScene(rodScene(dir, 'folder.ts'))).toThrow(/rod\.arow:3:\d+: controller: found `folder\.ts`: a directory, not a regular file/);
+    expect(() => loadScene(rodScene(dir, 'folder.ts'))).toThrow(
+      /rod\.arow:3:\d+: controller: found `folder\.ts`: a directory, not a regular file/,
+    );
     execFileSync('mkfifo', [join(dir, 'pipe.ts')]);
-    expect(() => loadScene(rodScene(dir, 'pipe.ts'))).toThrow(/rod\.arow:3:\d+: controller: found `pipe\.ts`: a FIFO \(named pipe\), not a regular file/);
+    expect(() => loadScene(rodScene(dir, 'pipe.ts'))).toThrow(
+      /rod\.arow:3:\d+: controller: found `pipe\.ts`: a FIFO \(named pipe\), not a regular file/,
+    );
     // --controller FILE gets the same checks (before esbuild, which would block on a FIFO)
     return expect(loadControllerModule(join(dir, 'pipe.ts'))).rejects.toThrow(/pipe\.ts: found a FIFO \(named pipe\), not a regular file/);
   });
@@ -123,12 +131,16 @@ describe('controller and PD-target files are checked like scene files, at the sc
       );
       return f;
     };
-    expect(() => loadScene(scene('/dev/zero'))).toThrow(/pd\.arow:5:\d+: .*csv\.file: found \/dev\/zero: a character device, not a regular file/);
+    expect(() => loadScene(scene('/dev/zero'))).toThrow(
+      /pd\.arow:5:\d+: .*csv\.file: found \/dev\/zero: a character device, not a regular file/,
+    );
     execFileSync('mkfifo', [join(dir, 'pipe.csv')]);
     expect(() => loadScene(scene('pipe.csv'))).toThrow(/pd\.arow:5:\d+: .*a FIFO \(named pipe\), not a regular file/);
     expect(() => loadScene(scene(dir))).toThrow(/pd\.arow:5:\d+: .*a directory, not a regular file/);
     writeFileSync(join(dir, 'big.csv'), `time,a\n${'0,0\n'.repeat(600_000)}`);
-    expect(() => loadScene(scene('big.csv'))).toThrow(/pd\.arow:5:\d+: .*big\.csv: a file of 2\.\d MiB, expected a CSV file with a `time` column \(a regular text file of at most 2 MiB\)/);
+    expect(() => loadScene(scene('big.csv'))).toThrow(
+      /pd\.arow:5:\d+: .*big\.csv: a file of 2\.\d MiB, expected a CSV file with a `time` column \(a regular text file of at most 2 MiB\)/,
+    );
     // A file that is not a target table (the issue's /etc/passwd): named, its content never shown.
     writeFileSync(join(dir, 'passwd'), 'root:x:0:0:SECRET-HOME:/root:/bin/bash\ndaemon:x:1:1::/usr/sbin:/usr/sbin/nologin\n');
     let message = '';
@@ -144,7 +156,9 @@ describe('controller and PD-target files are checked like scene files, at the sc
   it('a controller on a scene without actuators is an error: at the scene line, or a usage error for --controller', async () => {
     const dir = tempDir();
     writeFileSync(join(dir, 'ctrl.ts'), 'export default () => {};\n');
-    expect(() => loadScene(rodScene(dir, 'ctrl.ts', ''))).toThrow(/rod\.arow:3:\d+: controller: found a controller on a scene without actuators/);
+    expect(() => loadScene(rodScene(dir, 'ctrl.ts', ''))).toThrow(
+      /rod\.arow:3:\d+: controller: found a controller on a scene without actuators/,
+    );
     const plain = join(dir, 'plain.arow');
     writeFileSync(plain, readFileSync(rodScene(dir, 'ctrl.ts', ''), 'utf8').replace(/^controller:.*\n/m, ''));
     const r = await cli('run', plain, '--controller', join(dir, 'ctrl.ts'), '--out', join(dir, 'out'));
@@ -156,7 +170,10 @@ describe('controller and PD-target files are checked like scene files, at the sc
 describe('controller failures stop the run with the controller and where', () => {
   it('a NaN control stops the run before ctrlrange clamps it: controller, actuator, robot, step; nothing written, exit 1', async () => {
     const dir = tempDir();
-    writeFileSync(join(dir, 'nan.ts'), 'export default (io: { step: number; ctrl: Float64Array; stride: number }) => { io.ctrl[0] = io.step >= 3 ? Math.sqrt(-1) : 1; io.ctrl[1] = 2; };\n');
+    writeFileSync(
+      join(dir, 'nan.ts'),
+      'export default (io: { step: number; ctrl: Float64Array; stride: number }) => { io.ctrl[0] = io.step >= 3 ? Math.sqrt(-1) : 1; io.ctrl[1] = 2; };\n',
+    );
     const scene = rodScene(dir, 'nan.ts');
     const model = loadScene(scene);
     const b = new Batch(model, { copies: 2, precision: 'f64', lanes: 1 });
@@ -171,7 +188,9 @@ describe('controller failures stop the run with the controller and where', () =>
       err = e;
     }
     expect(err).toBeInstanceOf(NonFiniteControlError);
-    expect((err as NonFiniteControlError).message).toMatch(/controller .*nan\.ts wrote NaN into actuator 'spin' of robot 0 at step 3 \(t = 0\.030000 s\)/);
+    expect((err as NonFiniteControlError).message).toMatch(
+      /controller .*nan\.ts wrote NaN into actuator 'spin' of robot 0 at step 3 \(t = 0\.030000 s\)/,
+    );
     expect(b.steps).toBe(3); // the NaN never reached a step
 
     const out = join(dir, 'out');
@@ -184,7 +203,10 @@ describe('controller failures stop the run with the controller and where', () =>
 
   it('an exception in update() names the controller, the step and time, and its line in the .ts source', async () => {
     const dir = tempDir();
-    writeFileSync(join(dir, 'boom.ts'), '// line 1\ntype Io = { step: number };\nexport default {\n  update(io: Io) {\n    if (io.step === 2) throw new Error(\'boom\');\n  },\n};\n');
+    writeFileSync(
+      join(dir, 'boom.ts'),
+      "// line 1\ntype Io = { step: number };\nexport default {\n  update(io: Io) {\n    if (io.step === 2) throw new Error('boom');\n  },\n};\n",
+    );
     const model = loadScene(rodScene(dir, 'boom.ts'));
     const b = new Batch(model, { copies: 1, precision: 'f64', lanes: 1 });
     const loop = new ControlLoop(b, await loadControllerModule(join(dir, 'boom.ts')));
@@ -198,10 +220,16 @@ describe('controller failures stop the run with the controller and where', () =>
       err = e;
     }
     expect(err).toBeInstanceOf(ControllerError);
-    expect((err as Error).message).toMatch(new RegExp(`^controller ${join(dir, 'boom.ts').replace(/[.]/g, '\\.')} threw in update\\(\\) at step 2 \\(t = 0\\.020000 s\\): boom\\n    at .*boom\\.ts:5:\\d+`));
+    expect((err as Error).message).toMatch(
+      new RegExp(
+        `^controller ${join(dir, 'boom.ts').replace(/[.]/g, '\\.')} threw in update\\(\\) at step 2 \\(t = 0\\.020000 s\\): boom\\n    at .*boom\\.ts:5:\\d+`,
+      ),
+    );
     // its top-level code throwing names the module and the line too
-    writeFileSync(join(dir, 'top.ts'), 'const n: number = 1;\nif (n === 1) throw new RangeError(\'bad setup\');\nexport default () => {};\n');
-    await expect(loadControllerModule(join(dir, 'top.ts'))).rejects.toThrow(/controller .*top\.ts: its top-level code threw: RangeError: bad setup\n    at .*top\.ts:2:\d+/);
+    writeFileSync(join(dir, 'top.ts'), "const n: number = 1;\nif (n === 1) throw new RangeError('bad setup');\nexport default () => {};\n");
+    await expect(loadControllerModule(join(dir, 'top.ts'))).rejects.toThrow(
+      /controller .*top\.ts: its top-level code threw: RangeError: bad setup\n    at .*top\.ts:2:\d+/,
+    );
   });
 
   it('an exception in a .mjs init() names its line; a syntax error in a .mjs names file:line:column', async () => {
@@ -213,11 +241,16 @@ describe('controller failures stop the run with the controller and where', () =>
     expect(() => loop.beforeStep()).toThrow(/threw in init\(\) at step 0 \(t = 0\.000000 s\): TypeError: .*\n    at .*init\.mjs:3:\d+/);
     // through a symlink: node runs (and names) the real file, and the frame is still found
     symlinkSync(join(dir, 'init.mjs'), join(dir, 'link.mjs'));
-    const viaLink = new ControlLoop(new Batch(model, { copies: 1, precision: 'f64', lanes: 1 }), await loadControllerModule(join(dir, 'link.mjs')));
+    const viaLink = new ControlLoop(
+      new Batch(model, { copies: 1, precision: 'f64', lanes: 1 }),
+      await loadControllerModule(join(dir, 'link.mjs')),
+    );
     expect(() => viaLink.beforeStep()).toThrow(/link\.mjs threw in init\(\).*\n    at .*init\.mjs:3:\d+/);
 
     writeFileSync(join(dir, 'syntax.mjs'), 'export default function (io) {\n  const a = {;\n}\n');
-    await expect(loadControllerModule(join(dir, 'syntax.mjs'))).rejects.toThrow(/syntax\.mjs:2:14: controller module: found a syntax error \(.*\), expected a module that parses as JavaScript/);
+    await expect(loadControllerModule(join(dir, 'syntax.mjs'))).rejects.toThrow(
+      /syntax\.mjs:2:14: controller module: found a syntax error \(.*\), expected a module that parses as JavaScript/,
+    );
   });
 });
 

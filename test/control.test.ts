@@ -27,7 +27,23 @@ function slider(extra: Partial<ModelDesc['bodies'][0]> = {}): ModelDesc {
     name: 'slider',
     files: [],
     world: { gravity: [0, 0, 0], dt: 0.01, integrator: 'euler', duration: 1, substeps: 1 },
-    bodies: [{ name: 's', parent: -1, pos: [0, 0, 0], quat: [1, 0, 0, 0], joint: 'prismatic', axis: [1, 0, 0], mass: 1, com: [0, 0, 0], inertia: [0.1, 0.1, 0.1, 0, 0, 0], q0: [0], v0: [0], tau: [0], ...extra }],
+    bodies: [
+      {
+        name: 's',
+        parent: -1,
+        pos: [0, 0, 0],
+        quat: [1, 0, 0, 0],
+        joint: 'prismatic',
+        axis: [1, 0, 0],
+        mass: 1,
+        com: [0, 0, 0],
+        inertia: [0.1, 0.1, 0.1, 0, 0, 0],
+        q0: [0],
+        v0: [0],
+        tau: [0],
+        ...extra,
+      },
+    ],
     actuators: [{ name: 'push', body: 0, kind: 'motor', gear: [2], kp: 0, kv: 0 }],
   };
 }
@@ -77,12 +93,15 @@ describe('double-buffered controls', () => {
 describe('bit-identical with actuators and passive forces in every lane width and thread count', () => {
   const { model, terms } = arm6();
   for (const precision of ['f32', 'f64'] as Precision[]) {
-    const widths = laneCells([precision]).filter((c) => !c.skip).map((c) => c.lanes);
+    const widths = laneCells([precision])
+      .filter((c) => !c.skip)
+      .map((c) => c.lanes);
     it(`arm6 under per-robot controls, ${precision}, lanes ${widths.join(', ')}, threads 1 and 2`, () => {
       const run = (lanes: LaneWidth, threads: number) => {
         const b = new Batch(model, { copies: 11, precision, lanes, threads, integrator: 'euler' });
         for (let k = 0; k < 60; k++) {
-          for (let a = 0; a < b.nu; a++) for (let r = 0; r < b.copies; r++) b.ctrl[a * b.stride + r] = 40 * Math.sin(0.1 * k + a + 0.37 * r);
+          for (let a = 0; a < b.nu; a++)
+            for (let r = 0; r < b.copies; r++) b.ctrl[a * b.stride + r] = 40 * Math.sin(0.1 * k + a + 0.37 * r);
           b.step(1);
         }
         return Array.from({ length: 11 }, (_, r) => [...b.getRobot(r).q, ...b.getRobot(r).v]);
@@ -99,7 +118,12 @@ describe('bit-identical with actuators and passive forces in every lane width an
           for (let a = 0; a < b.nu; a++) for (let r = 0; r < b.copies; r++) b.ctrl[a * b.stride + r] = 3 * Math.sin(0.2 * k + a + 0.5 * r);
           b.step(1);
         }
-        return Array.from({ length: 9 }, (_, r) => [...b.getRobot(r).q, ...b.getRobot(r).v, b.actuatorForce[r], b.ctrlTarget[b.stride + r]]);
+        return Array.from({ length: 9 }, (_, r) => [
+          ...b.getRobot(r).q,
+          ...b.getRobot(r).v,
+          b.actuatorForce[r],
+          b.ctrlTarget[b.stride + r],
+        ]);
       };
       const ref = run(1, 1);
       for (const w of widths) for (const t of [1, 2]) expect(run(w, t)).toEqual(ref);
@@ -149,7 +173,13 @@ describe('scene keys', () => {
       ['elbow', 'position', [1]],
     ]);
     expect(m.actuators?.[1]).toMatchObject({ kp: 30, kv: 1, rateLimit: 3, ctrlrange: [-1.5, 1.5] });
-    expect(m.controller).toMatchObject({ kind: 'pd', terms: [{ actuator: 0, kp: 40, kd: 2 }, { actuator: 1, target: { kind: 'table', times: [0, 0.5, 1.5] } }] });
+    expect(m.controller).toMatchObject({
+      kind: 'pd',
+      terms: [
+        { actuator: 0, kp: 40, kd: 2 },
+        { actuator: 1, target: { kind: 'table', times: [0, 0.5, 1.5] } },
+      ],
+    });
   });
 
   it('says where a bad key is and what was expected', () => {
@@ -159,9 +189,13 @@ describe('scene keys', () => {
       writeFileSync(f, `scene: s\nlinks:\n  - name: a\n    parent: world\n    joint: ${joint}\n    mass: 1\n    inertia: [1, 1, 1]\n`);
       return f;
     };
-    expect(() => loadScene(write('{ type: ball, stiffness: 2 }'))).toThrow(/s\.arow:5:\d+: .*stiffness.*expected springs on revolute and prismatic joints only/);
+    expect(() => loadScene(write('{ type: ball, stiffness: 2 }'))).toThrow(
+      /s\.arow:5:\d+: .*stiffness.*expected springs on revolute and prismatic joints only/,
+    );
     expect(() => loadScene(write('{ type: ball, actuators: [{ kind: position, kp: 1 }] }'))).toThrow(/position servo on a ball joint/);
-    expect(() => loadScene(write('{ type: revolute, axis: [0, 0, 1], actuators: [{ kind: motor, torque: [1, 0, 0] }] }'))).toThrow(/no component along the joint's free axes/);
+    expect(() => loadScene(write('{ type: revolute, axis: [0, 0, 1], actuators: [{ kind: motor, torque: [1, 0, 0] }] }'))).toThrow(
+      /no component along the joint's free axes/,
+    );
     expect(() => loadScene(write('{ type: revolute, axis: [0, 0, 1], actuators: [{ kind: motr }] }'))).toThrow(/motr/);
     expect(parseTargetCsv('time,a\n0,1\n0,2\n', 'a')).toMatch(/does not increase/);
   });
@@ -248,7 +282,9 @@ describe('achilles run with actuators', () => {
     expect(r.code).toBe(0);
     expect(r.stderr).toMatch(/controller the scene's PD controller \(2 terms\), called every 1 step/);
     const { readFileSync, existsSync } = await import('node:fs');
-    const header = readFileSync(join(out, 'trace.csv'), 'utf8').split('\n').find((l) => l.startsWith('step,'));
+    const header = readFileSync(join(out, 'trace.csv'), 'utf8')
+      .split('\n')
+      .find((l) => l.startsWith('step,'));
     expect(header).toMatch(/,force:shoulder,force:elbow$/);
     expect(existsSync(join(out, 'actuator-forces.svg'))).toBe(true);
   });

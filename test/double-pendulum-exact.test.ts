@@ -13,7 +13,6 @@ import { rng } from './helpers/engine.js';
 const ARM: DoublePendulumParams = { m1: 1.0, r1: 0.3, I1: 0.18083, m2: 0.4, r2: 0.375, I2: 0.07238, l1: 1, gy: 0, gz: 9.8 };
 const REST: DoublePendulumState = { phi: 0, psi: 0, phiDot: 0, psiDot: 0 };
 
-
 function randomCase(r: () => number): { p: DoublePendulumParams; s: DoublePendulumState; tau: [number, number] } {
   const u = (lo: number, hi: number) => lo + (hi - lo) * r();
   const m1 = u(0.2, 3);
@@ -24,7 +23,17 @@ function randomCase(r: () => number): { p: DoublePendulumParams; s: DoublePendul
   const gm = u(0, 20);
   return {
     // Physical inertias: I about the pivot = I_cm + m r², with I_cm > 0.
-    p: { m1, r1, I1: m1 * r1 * r1 + u(0.01, 0.5), m2, r2, I2: m2 * r2 * r2 + u(0.01, 0.5), l1: u(0.2, 1.5), gy: gm * Math.cos(ga), gz: gm * Math.sin(ga) },
+    p: {
+      m1,
+      r1,
+      I1: m1 * r1 * r1 + u(0.01, 0.5),
+      m2,
+      r2,
+      I2: m2 * r2 * r2 + u(0.01, 0.5),
+      l1: u(0.2, 1.5),
+      gy: gm * Math.cos(ga),
+      gz: gm * Math.sin(ga),
+    },
     s: { phi: u(-4, 4), psi: u(-4, 4), phiDot: u(-5, 5), psiDot: u(-5, 5) },
     tau: [u(-3, 3), u(-3, 3)],
   };
@@ -116,7 +125,10 @@ describe('double pendulum closed form against the Lagrangian, numerically', () =
       const h = 0.5; // T is quadratic in q̇: the second difference is exact up to rounding
       const T = (v: Vec2) => lagrangian(p, q, v).T;
       const H = (i: number, j: number) =>
-        (T(add(add(qd, e(i, h)), e(j, h))) - T(add(add(qd, e(i, h)), e(j, -h))) - T(add(add(qd, e(i, -h)), e(j, h))) + T(add(add(qd, e(i, -h)), e(j, -h)))) /
+        (T(add(add(qd, e(i, h)), e(j, h))) -
+          T(add(add(qd, e(i, h)), e(j, -h))) -
+          T(add(add(qd, e(i, -h)), e(j, h))) +
+          T(add(add(qd, e(i, -h)), e(j, -h)))) /
         (4 * h * h);
       const [m11, m12, m22] = doublePendulumMassMatrix(p, s.psi);
       const scale = m11;
@@ -225,7 +237,12 @@ describe('double pendulum closed form: integration and symmetries', () => {
 
   it('gravity off, zero velocity, zero torque: no acceleration at any pose', () => {
     const p = { ...ARM, gy: 0, gz: 0 };
-    for (const [phi, psi] of [[0, 0], [1, 2], [-2.5, 0.7], [3, -3]]) {
+    for (const [phi, psi] of [
+      [0, 0],
+      [1, 2],
+      [-2.5, 0.7],
+      [3, -3],
+    ]) {
       const [a1, a2] = doublePendulumAccel(p, { phi, psi, phiDot: 0, psiDot: 0 });
       expect(a1).toBe(0);
       expect(a2).toBe(0);
@@ -260,11 +277,10 @@ describe('double pendulum closed form: integration and symmetries', () => {
     for (let k = 0; k < 20; k++) {
       const { p, s, tau } = randomCase(r);
       const a = doublePendulumAccel(p, s, tau);
-      const m = doublePendulumAccel(
-        { ...p, gy: -p.gy },
-        { phi: Math.PI - s.phi, psi: -s.psi, phiDot: -s.phiDot, psiDot: -s.psiDot },
-        [-tau[0], -tau[1]],
-      );
+      const m = doublePendulumAccel({ ...p, gy: -p.gy }, { phi: Math.PI - s.phi, psi: -s.psi, phiDot: -s.phiDot, psiDot: -s.psiDot }, [
+        -tau[0],
+        -tau[1],
+      ]);
       const scale = 1 + Math.abs(a[0]) + Math.abs(a[1]);
       expect(relErr(m[0], -a[0], scale)).toBeLessThan(1e-12);
       expect(relErr(m[1], -a[1], scale)).toBeLessThan(1e-12);

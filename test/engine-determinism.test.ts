@@ -17,7 +17,16 @@ function initialState(model: ModelDesc, r: number, nv: number): number[] {
 }
 
 /** Run `copies` robots; robot r starts from initialState(r). Returns each robot's q and v after `steps`. */
-function run(model: ModelDesc, precision: Precision, lanes: LaneWidth, copies: number, integrator: 'euler' | 'rk4' | 'midpoint' | 'verlet', steps: number, threads = 1, robots: number[] = [...Array(copies).keys()]) {
+function run(
+  model: ModelDesc,
+  precision: Precision,
+  lanes: LaneWidth,
+  copies: number,
+  integrator: 'euler' | 'rk4' | 'midpoint' | 'verlet',
+  steps: number,
+  threads = 1,
+  robots: number[] = [...Array(copies).keys()],
+) {
   const b = new Batch(model, { copies, precision, lanes, integrator, threads });
   for (let r = 0; r < copies; r++) b.setRobot(r, { v: initialState(model, robots[r] ?? r, b.nv) });
   b.step(steps);

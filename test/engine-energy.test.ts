@@ -19,7 +19,10 @@ function maxDrift(integrator: IntegratorName): number {
 }
 
 describe('energy drift per integrator (double pendulum, 10 s at 2 ms, from horizontal)', () => {
-  const drift = Object.fromEntries((['euler', 'verlet', 'midpoint', 'rk4'] as const).map((i) => [i, maxDrift(i)])) as Record<IntegratorName, number>;
+  const drift = Object.fromEntries((['euler', 'verlet', 'midpoint', 'rk4'] as const).map((i) => [i, maxDrift(i)])) as Record<
+    IntegratorName,
+    number
+  >;
 
   it('semi-implicit Euler drifts most', () => {
     for (const i of ['verlet', 'midpoint', 'rk4'] as const) expect(drift.euler).toBeGreaterThan(drift[i]);
@@ -42,7 +45,12 @@ describe('energy drift per integrator (double pendulum, 10 s at 2 ms, from horiz
     const [a, b] = model.bodies;
     const pivot = (x: typeof a) => x.inertia[0] + x.mass * (x.com[1] ** 2 + x.com[2] ** 2);
     const p = { m1: a.mass, r1: a.com[1], I1: pivot(a), m2: b.mass, r2: b.com[1], I2: pivot(b), l1: b.pos[1], gy: 0, gz: -9.81 };
-    const exact = doublePendulumEnergy(p, { phi: batch.q[0], psi: batch.q[batch.stride], phiDot: batch.v[0], psiDot: batch.v[batch.stride] });
+    const exact = doublePendulumEnergy(p, {
+      phi: batch.q[0],
+      psi: batch.q[batch.stride],
+      phiDot: batch.v[0],
+      psiDot: batch.v[batch.stride],
+    });
     expect(Math.abs(e.kinetic[0] - exact.kinetic)).toBeLessThan(1e-12 * (1 + Math.abs(exact.kinetic)));
     expect(Math.abs(e.potential[0] - exact.potential)).toBeLessThan(1e-12 * (1 + Math.abs(exact.potential)));
   });

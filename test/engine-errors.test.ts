@@ -54,7 +54,9 @@ describe('bad requests become errors with a message', () => {
     expect(() => new Batch(model, { copies: 1, lanes: 3 as never })).toThrow(/lanes must be one of 1, 4, 8, 16/);
   });
   it('rejects a bad integrator, precision, dt, copies', () => {
-    expect(() => new Batch(model, { copies: 1, integrator: 'rk5' as never })).toThrow(/integrator must be one of euler, verlet, midpoint, rk4/);
+    expect(() => new Batch(model, { copies: 1, integrator: 'rk5' as never })).toThrow(
+      /integrator must be one of euler, verlet, midpoint, rk4/,
+    );
     expect(() => new Batch(model, { copies: 1, precision: 'f16' as never })).toThrow(/precision must be one of f32, f64/);
     expect(() => new Batch(model, { copies: 1, dt: -1 })).toThrow(/dt must be a positive/);
     expect(() => new Batch(model, { copies: 0 })).toThrow(/copies must be an integer/);
@@ -76,25 +78,60 @@ describe('bad requests become errors with a message', () => {
     } as never;
     expect(new Batch(model, { copies: 1, precision: 'f64' }, fake).lanes).toBe(4);
     expect(new Batch(model, { copies: 1, precision: 'f32' }, fake).lanes).toBe(8);
-    expect(() => new Batch(model, { copies: 1, precision: 'f64', lanes: 8 }, fake)).toThrow(/lanes: 8 lanes of f64 need AVX-512, which this CPU lacks \(it runs f64 at lanes 1, 4\)/);
+    expect(() => new Batch(model, { copies: 1, precision: 'f64', lanes: 8 }, fake)).toThrow(
+      /lanes: 8 lanes of f64 need AVX-512, which this CPU lacks \(it runs f64 at lanes 1, 4\)/,
+    );
     expect(seen).toHaveLength(2);
     // And on this machine the default runs.
     for (const precision of ['f32', 'f64'] as const) expect(() => new Batch(model, { copies: 3, precision }).step(2)).not.toThrow();
   });
   it('the native model check names the joint and the problem', () => {
     const bad = toNativeModel({ ...model, bodies: model.bodies.map((b, i) => (i === 2 ? { ...b, mass: -1 } : b)) });
-    expect(() => new (engineAddon().NativeBatch)(bad, { precision: 'f32', lanes: 1, copies: 1, integrator: 'euler', dt: 0.002, substeps: 1, midpointIterations: 4, threads: 1 })).toThrow(
-      /joint 'link3': mass must be >= 0/,
-    );
+    expect(
+      () =>
+        new (engineAddon().NativeBatch)(bad, {
+          precision: 'f32',
+          lanes: 1,
+          copies: 1,
+          integrator: 'euler',
+          dt: 0.002,
+          substeps: 1,
+          midpointIterations: 4,
+          threads: 1,
+        }),
+    ).toThrow(/joint 'link3': mass must be >= 0/);
     // a massless leaf gives its joint no inertia: refused when the model is built, never at step time
-    const leaf = toNativeModel({ ...model, bodies: model.bodies.map((b, i) => (i === 6 ? { ...b, mass: 0, inertia: [0, 0, 0, 0, 0, 0] } : b)) });
-    expect(() => new (engineAddon().NativeBatch)(leaf, { precision: 'f32', lanes: 1, copies: 1, integrator: 'euler', dt: 0.002, substeps: 1, midpointIterations: 4, threads: 1 })).toThrow(
-      /joint 'link7': it and every link below it are massless/,
-    );
+    const leaf = toNativeModel({
+      ...model,
+      bodies: model.bodies.map((b, i) => (i === 6 ? { ...b, mass: 0, inertia: [0, 0, 0, 0, 0, 0] } : b)),
+    });
+    expect(
+      () =>
+        new (engineAddon().NativeBatch)(leaf, {
+          precision: 'f32',
+          lanes: 1,
+          copies: 1,
+          integrator: 'euler',
+          dt: 0.002,
+          substeps: 1,
+          midpointIterations: 4,
+          threads: 1,
+        }),
+    ).toThrow(/joint 'link7': it and every link below it are massless/);
     const wrongCount = toNativeModel({ ...model, bodies: model.bodies.map((b, i) => (i === 0 ? { ...b, q0: [0, 1] } : b)) });
-    expect(() => new (engineAddon().NativeBatch)(wrongCount, { precision: 'f32', lanes: 1, copies: 1, integrator: 'euler', dt: 0.002, substeps: 1, midpointIterations: 4, threads: 1 })).toThrow(
-      /q0 has 2 numbers, expected 1/,
-    );
+    expect(
+      () =>
+        new (engineAddon().NativeBatch)(wrongCount, {
+          precision: 'f32',
+          lanes: 1,
+          copies: 1,
+          integrator: 'euler',
+          dt: 0.002,
+          substeps: 1,
+          midpointIterations: 4,
+          threads: 1,
+        }),
+    ).toThrow(/q0 has 2 numbers, expected 1/);
   });
   it('native C++ checks pass (SIMD maths, arena overflow, island sums bit for bit, mask exclusive or)', async () => {
     const { execFileAsync } = await import('./helpers/spawn-async.js'); // awaited: the worker's loop keeps turning (issue 23)
@@ -119,7 +156,11 @@ describe('a free body conserves angular momentum and energy', () => {
         [2 * (x * z - w * y), 2 * (y * z + w * x), 1 - 2 * (x * x + y * y)],
       ];
       const om = s.v.slice(3, 6);
-      const Ib = [I[0] * om[0] + I[3] * om[1] + I[4] * om[2], I[3] * om[0] + I[1] * om[1] + I[5] * om[2], I[4] * om[0] + I[5] * om[1] + I[2] * om[2]];
+      const Ib = [
+        I[0] * om[0] + I[3] * om[1] + I[4] * om[2],
+        I[3] * om[0] + I[1] * om[1] + I[5] * om[2],
+        I[4] * om[0] + I[5] * om[1] + I[2] * om[2],
+      ];
       return R.map((row) => row[0] * Ib[0] + row[1] * Ib[1] + row[2] * Ib[2]); // L_W = R_WB I ω_B
     };
     const L0 = momentum();

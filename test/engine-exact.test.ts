@@ -11,7 +11,17 @@ import { scene, sharedArow } from './helpers/engine.js';
 function pendulumParams(m: ModelDesc): DoublePendulumParams {
   const [a, b] = m.bodies;
   const pivot = (x: (typeof m.bodies)[number]) => x.inertia[0] + x.mass * (x.com[1] ** 2 + x.com[2] ** 2);
-  return { m1: a.mass, r1: a.com[1], I1: pivot(a), m2: b.mass, r2: b.com[1], I2: pivot(b), l1: b.pos[1], gy: m.world.gravity[1], gz: m.world.gravity[2] };
+  return {
+    m1: a.mass,
+    r1: a.com[1],
+    I1: pivot(a),
+    m2: b.mass,
+    r2: b.com[1],
+    I2: pivot(b),
+    l1: b.pos[1],
+    gy: m.world.gravity[1],
+    gz: m.world.gravity[2],
+  };
 }
 
 /** The closed form evaluated with every parameter rounded to float32: the size of the change
@@ -39,7 +49,8 @@ describe('double pendulum against its closed-form equations of motion', () => {
         const scale = Math.max(Math.abs(exact[0]), Math.abs(exact[1]), 1);
         const err = Math.max(Math.abs(batch.qacc[0] - exact[0]), Math.abs(batch.qacc[batch.stride] - exact[1])) / scale;
         worst = Math.max(worst, err);
-        if (precision === 'f32') worstFloorRatio = Math.max(worstFloorRatio, err / Math.max(f32ParamFloor(params, s, exact) / scale, 2 ** -24));
+        if (precision === 'f32')
+          worstFloorRatio = Math.max(worstFloorRatio, err / Math.max(f32ParamFloor(params, s, exact) / scale, 2 ** -24));
         if (k < steps) batch.step(1);
       }
       if (precision === 'f64') {

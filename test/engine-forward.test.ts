@@ -33,7 +33,11 @@ describe('forward(): the acceleration the step integrates', () => {
   it('humanoid legs on their joint and tendon limits (no contacts): the same, at every step of a run', () => {
     // Damping removed: with it, Euler solves (M + dt·D) q̈ = f + Jᵀλ, as MuJoCo's mj_Euler after mj_forward.
     const m = loadScene('test/fixtures/import/mjcf-tendon-hipknee.xml');
-    const model = { ...m, bodies: m.bodies.map((x) => ({ ...x, damping: 0 })), tendons: (m.tendons ?? []).map((t) => ({ ...t, damping: 0 })) };
+    const model = {
+      ...m,
+      bodies: m.bodies.map((x) => ({ ...x, damping: 0 })),
+      tendons: (m.tendons ?? []).map((t) => ({ ...t, damping: 0 })),
+    };
     expect(model.shapes?.length ?? 0).toBe(0);
     const b = new Batch(model, { copies: 1, precision: 'f64', lanes: 1, integrator: 'euler', substeps: 1 });
     let worst = 0;
@@ -46,7 +50,13 @@ describe('forward(): the acceleration the step integrates', () => {
       b.step(1);
       const v = b.getRobot(0).v;
       const scale = Math.max(1, maxAbs(before.qacc));
-      worst = Math.max(worst, maxDiff(v.map((x, i) => (x - before.v[i]) / b.dt), before.qacc) / scale);
+      worst = Math.max(
+        worst,
+        maxDiff(
+          v.map((x, i) => (x - before.v[i]) / b.dt),
+          before.qacc,
+        ) / scale,
+      );
       apart = Math.max(apart, maxDiff(smooth, before.qacc) / scale);
     }
     expect(worst).toBeLessThan(1e-9);

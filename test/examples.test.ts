@@ -16,11 +16,13 @@ const readme = readFileSync(join(ROOT, 'README.md'), 'utf8');
 /** `achilles ...` lines of the README's sh blocks (and the `npx achilles ...` that ends the set-up line). */
 function readmeExamples(): string[] {
   const blocks = [...readme.matchAll(/```sh\n([\s\S]*?)```/g)].map((m) => m[1]);
-  return blocks.flatMap((b) => b.split('\n')).flatMap((line) => {
-    const at = line.indexOf('npx achilles ');
-    if (at >= 0) return [line.slice(at + 4)];
-    return line.startsWith('achilles ') ? [line] : [];
-  });
+  return blocks
+    .flatMap((b) => b.split('\n'))
+    .flatMap((line) => {
+      const at = line.indexOf('npx achilles ');
+      if (at >= 0) return [line.slice(at + 4)];
+      return line.startsWith('achilles ') ? [line] : [];
+    });
 }
 
 /** The example as the test runs it: shortened where it is long, or null when CI runs it itself. */

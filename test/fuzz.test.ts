@@ -66,54 +66,64 @@ function configFor(seed: number, dir: string, foreign: Foreign): string {
 async function pool<T, R>(items: readonly T[], width: number, f: (x: T) => Promise<R>): Promise<R[]> {
   const out: R[] = new Array(items.length);
   let next = 0;
-  await Promise.all(Array.from({ length: width }, async () => {
-    while (next < items.length) {
-      const i = next++;
-      out[i] = await f(items[i]);
-    }
-  }));
+  await Promise.all(
+    Array.from({ length: width }, async () => {
+      while (next < items.length) {
+        const i = next++;
+        out[i] = await f(items[i]);
+      }
+    }),
+  );
   return out;
 }
 
-test(`fuzz: ${cases} mutated scenes (seed ${seed0}) give a clean error or a clean run`, { timeout: big ? 24 * 3600_000 : 60_000 }, async () => {
-  const dir = tempDir();
-  writeFileSync(join(dir, 'arm.arow'), RAW_ARM); // the include the raw base finds when only it is mutated
-  for (const mesh of readdirSync(FIXTURES).filter((f) => /\.(obj|stl)$/.test(f))) copyFileSync(join(FIXTURES, mesh), join(dir, mesh));
-  // files no error may print (an include or --config may name them)
-  const foreign: Foreign = { text: join(dir, 'secret.txt'), yaml: join(dir, 'secret.yaml'), up: `../${basename(dir)}/secret.txt` };
-  writeFileSync(foreign.text, `${CANARY} this line must never appear in a message\nsecond ${CANARY}\n`);
-  writeFileSync(foreign.yaml, `${CANARY}: 1\npassword: ${CANARY}\n`);
-  const plan = Array.from({ length: cases }, (_, i) => {
-    const seed = seed0 + i;
-    const kind = MUTATIONS[i % MUTATIONS.length];
-    const sources = sourcesFor(kind);
-    const src = sources[Math.floor(rng(seed)() * sources.length)];
-    const m = mutate(src.text, seed, kind, foreign);
-    const file = join(dir, `case-${seed}-${src.name}`);
-    writeFileSync(file, Buffer.from(m.text, m.latin1 ? 'latin1' : 'utf8'));
-    const config = kind === 'foreign-config' ? configFor(seed, dir, foreign) : undefined;
-    return { seed, scene: src.name, kind: m.kind, file, config };
-  });
-  const results: CaseResult[] = await pool(plan, 2, (p) => runCase(p.file, undefined, undefined, p.config));
-  const counts: Record<string, number> = {};
-  for (const r of results) counts[r.outcome] = (counts[r.outcome] ?? 0) + 1;
-  const bad = plan.map((p, i) => ({ ...p, ...results[i] })).filter((r) => r.outcome !== 'clean-error' && r.outcome !== 'clean-run');
-  if (big) {
-    const keep = join(ROOT, 'reports', 'fuzz');
-    mkdirSync(keep, { recursive: true });
-    for (const b of bad) {
-      copyFileSync(b.file, join(keep, `${b.outcome}-seed${b.seed}-${b.scene}`));
-      // a written --config goes with it (an include of the planted secret is named in the report line)
-      if (b.config?.startsWith(dir)) copyFileSync(b.config, join(keep, `${b.outcome}-seed${b.seed}-config.yaml`));
+test(
+  `fuzz: ${cases} mutated scenes (seed ${seed0}) give a clean error or a clean run`,
+  { timeout: big ? 24 * 3600_000 : 60_000 },
+  async () => {
+    const dir = tempDir();
+    writeFileSync(join(dir, 'arm.arow'), RAW_ARM); // the include the raw base finds when only it is mutated
+    for (const mesh of readdirSync(FIXTURES).filter((f) => /\.(obj|stl)$/.test(f))) copyFileSync(join(FIXTURES, mesh), join(dir, mesh));
+    // files no error may print (an include or --config may name them)
+    const foreign: Foreign = { text: join(dir, 'secret.txt'), yaml: join(dir, 'secret.yaml'), up: `../${basename(dir)}/secret.txt` };
+    writeFileSync(foreign.text, `${CANARY} this line must never appear in a message\nsecond ${CANARY}\n`);
+    writeFileSync(foreign.yaml, `${CANARY}: 1\npassword: ${CANARY}\n`);
+    const plan = Array.from({ length: cases }, (_, i) => {
+      const seed = seed0 + i;
+      const kind = MUTATIONS[i % MUTATIONS.length];
+      const sources = sourcesFor(kind);
+      const src = sources[Math.floor(rng(seed)() * sources.length)];
+      const m = mutate(src.text, seed, kind, foreign);
+      const file = join(dir, `case-${seed}-${src.name}`);
+      writeFileSync(file, Buffer.from(m.text, m.latin1 ? 'latin1' : 'utf8'));
+      const config = kind === 'foreign-config' ? configFor(seed, dir, foreign) : undefined;
+      return { seed, scene: src.name, kind: m.kind, file, config };
+    });
+    const results: CaseResult[] = await pool(plan, 2, (p) => runCase(p.file, undefined, undefined, p.config));
+    const counts: Record<string, number> = {};
+    for (const r of results) counts[r.outcome] = (counts[r.outcome] ?? 0) + 1;
+    const bad = plan.map((p, i) => ({ ...p, ...results[i] })).filter((r) => r.outcome !== 'clean-error' && r.outcome !== 'clean-run');
+    if (big) {
+      const keep = join(ROOT, 'reports', 'fuzz');
+      mkdirSync(keep, { recursive: true });
+      for (const b of bad) {
+        copyFileSync(b.file, join(keep, `${b.outcome}-seed${b.seed}-${b.scene}`));
+        // a written --config goes with it (an include of the planted secret is named in the report line)
+        if (b.config?.startsWith(dir)) copyFileSync(b.config, join(keep, `${b.outcome}-seed${b.seed}-config.yaml`));
+      }
+      const slowest = Math.max(...results.map((r) => r.ms));
+      console.log(
+        `fuzz: ${cases} cases from seed ${seed0}: ${JSON.stringify(counts)}; slowest ${Math.round(slowest)} ms${bad.length ? `; findings kept in ${keep}` : ''}`,
+      );
     }
-    const slowest = Math.max(...results.map((r) => r.ms));
-    console.log(`fuzz: ${cases} cases from seed ${seed0}: ${JSON.stringify(counts)}; slowest ${Math.round(slowest)} ms${bad.length ? `; findings kept in ${keep}` : ''}`);
-  }
-  expect(bad.map((b) => `${b.outcome} (${b.kind} of ${b.scene}, seed ${b.seed}${b.config ? `, --config ${b.config}` : ''}): ${b.detail}`)).toEqual([]);
-  // the sample must exercise both sides, or it proves nothing
-  expect(counts['clean-error'] ?? 0).toBeGreaterThan(0);
-  expect(counts['clean-run'] ?? 0).toBeGreaterThan(0);
-});
+    expect(
+      bad.map((b) => `${b.outcome} (${b.kind} of ${b.scene}, seed ${b.seed}${b.config ? `, --config ${b.config}` : ''}): ${b.detail}`),
+    ).toEqual([]);
+    // the sample must exercise both sides, or it proves nothing
+    expect(counts['clean-error'] ?? 0).toBeGreaterThan(0);
+    expect(counts['clean-run'] ?? 0).toBeGreaterThan(0);
+  },
+);
 
 // The classifier must see each bad outcome, or the fuzz test above could never fail.
 test.each<[Outcome, string]>([
@@ -125,12 +135,19 @@ test.each<[Outcome, string]>([
   ['memory', `console.log(JSON.stringify({ outcome: 'run', rssMB: 4096 }));`],
   ['leak', `console.log(JSON.stringify({ outcome: 'error', scene: true, message: 'f:1:1: found FUZZ-CANARY-7f3a', rssMB: 50 }));`],
   ['leak', `console.log(JSON.stringify({ outcome: 'error', scene: true, message: 'c:1:1: found root:x:0:0:root', rssMB: 50 }));`],
-  ['long-message', `console.log(JSON.stringify({ outcome: 'error', scene: true, message: 'f:1:1: ' + 'v'.repeat(300), length: 100000, rssMB: 50 }));`],
+  [
+    'long-message',
+    `console.log(JSON.stringify({ outcome: 'error', scene: true, message: 'f:1:1: ' + 'v'.repeat(300), length: 100000, rssMB: 50 }));`,
+  ],
   ['clean-error', `console.log(JSON.stringify({ outcome: 'error', scene: true, message: 'f:1:1: x', rssMB: 50 }));`],
   ['clean-run', `console.log(JSON.stringify({ outcome: 'run', rssMB: 50 }));`],
-])('the classifier calls it %s: %s', async (outcome, code) => {
-  const child = join(tempDir(), 'child.mjs');
-  writeFileSync(child, code);
-  // a short hang limit only where a hang is the point: a loaded machine starts node slowly
-  expect((await runCase('unused', child, outcome === 'hang' ? 1500 : 10_000)).outcome).toBe(outcome);
-}, 30_000);
+])(
+  'the classifier calls it %s: %s',
+  async (outcome, code) => {
+    const child = join(tempDir(), 'child.mjs');
+    writeFileSync(child, code);
+    // a short hang limit only where a hang is the point: a loaded machine starts node slowly
+    expect((await runCase('unused', child, outcome === 'hang' ? 1500 : 10_000)).outcome).toBe(outcome);
+  },
+  30_000,
+);

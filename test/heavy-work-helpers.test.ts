@@ -37,7 +37,7 @@ describe('inChild', () => {
     expect(ticks).toBeGreaterThan(20);
   });
 
-  test("an error thrown there is thrown here, with its name, message and fields", async () => {
+  test('an error thrown there is thrown here, with its name, message and fields', async () => {
     const e = await inChild<typeof Probe, 'throwProbe'>(PROBE, 'throwProbe', 7, 3).catch((x: unknown) => x);
     expect(e).toBeInstanceOf(ChildError);
     expect(e).toMatchObject({ name: 'ProbeError', message: 'probe failed at step 7, robot 3', step: 7, robot: 3 });
@@ -51,7 +51,9 @@ describe('inChild', () => {
   });
 
   test('a value that cannot be sent back is an error saying so', async () => {
-    await expect(inChild<typeof Probe, 'returnFunction'>(PROBE, 'returnFunction')).rejects.toThrow(/returnFunction returned a value that cannot be sent back/);
+    await expect(inChild<typeof Probe, 'returnFunction'>(PROBE, 'returnFunction')).rejects.toThrow(
+      /returnFunction returned a value that cannot be sent back/,
+    );
   });
 
   test('a missing export is an error naming it', async () => {
@@ -102,15 +104,26 @@ describe('execFileAsync', () => {
     throw new Error('did not throw');
   };
 
-  test("resolves to stdout (stdin from input), as execFileSync returns it", async () => {
+  test('resolves to stdout (stdin from input), as execFileSync returns it', async () => {
     const script = 'read x; echo "got $x"';
-    expect(await execFileAsync('bash', ['-c', script], { input: 'in\n' })).toBe(execFileSync('bash', ['-c', script], { input: 'in\n', encoding: 'utf8' }));
+    expect(await execFileAsync('bash', ['-c', script], { input: 'in\n' })).toBe(
+      execFileSync('bash', ['-c', script], { input: 'in\n', encoding: 'utf8' }),
+    );
   });
 
   test("a failing command rejects with execFileSync's status, stdout and stderr", async () => {
-    const e = (await execFileAsync('bash', failing).catch((x: unknown) => x)) as { status: number; stdout: string; stderr: string; message: string };
+    const e = (await execFileAsync('bash', failing).catch((x: unknown) => x)) as {
+      status: number;
+      stdout: string;
+      stderr: string;
+      message: string;
+    };
     const sync = caught(() => execFileSync('bash', failing, { encoding: 'utf8', stdio: 'pipe' }));
-    expect({ status: e.status, stdout: e.stdout, stderr: e.stderr }).toEqual({ status: sync.status, stdout: sync.stdout, stderr: sync.stderr });
+    expect({ status: e.status, stdout: e.stdout, stderr: e.stderr }).toEqual({
+      status: sync.status,
+      stdout: sync.stdout,
+      stderr: sync.stderr,
+    });
     expect(e.message).toMatch(/^Command failed: bash -c .* exited with code 3\nbroke/);
   });
 
@@ -153,9 +166,15 @@ describe('ACHILLES_LOOP_WATCH', () => {
       );
       const vitest = join(import.meta.dirname, '..', 'node_modules', 'vitest', 'vitest.mjs');
       const config = join(import.meta.dirname, '..', 'vitest.config.ts');
-      const r = await spawnAsync(process.execPath, [vitest, 'run', '--root', root, '--config', config], { cwd: root, env: { ...process.env, ACHILLES_LOOP_WATCH: out } });
+      const r = await spawnAsync(process.execPath, [vitest, 'run', '--root', root, '--config', config], {
+        cwd: root,
+        env: { ...process.env, ACHILLES_LOOP_WATCH: out },
+      });
       expect(r.status, r.stdout + r.stderr).toBe(0);
-      const rows = readFileSync(out, 'utf8').trim().split('\n').map((l) => JSON.parse(l) as { file: string; test: string; longestBlockMs: number });
+      const rows = readFileSync(out, 'utf8')
+        .trim()
+        .split('\n')
+        .map((l) => JSON.parse(l) as { file: string; test: string; longestBlockMs: number });
       const held = rows.find((x) => x.test === 'holds its loop')!;
       const turned = rows.find((x) => x.test === 'lets it turn')!;
       expect(held.file).toBe('test/stall.test.ts');

@@ -29,7 +29,10 @@ describe('ball-joint cone limits: import, .arow, export', () => {
 
   test('MJCF: range[0] other than 0 on a ball joint is refused at its line, as MuJoCo refuses it', () => {
     const f = join(dir, 'bad.xml');
-    writeFileSync(f, '<mujoco>\n<worldbody><body><joint name="b" type="ball" range="10 30"/><geom size="0.1"/></body></worldbody>\n</mujoco>\n');
+    writeFileSync(
+      f,
+      '<mujoco>\n<worldbody><body><joint name="b" type="ball" range="10 30"/><geom size="0.1"/></body></worldbody>\n</mujoco>\n',
+    );
     expect(() => importFile(f)).toThrow(SceneError);
     expect(() => importFile(f)).toThrow(/bad\.xml:2:\d+: .*range.*range\[0\] should be 0 in ball joint/);
   });
@@ -41,7 +44,10 @@ describe('ball-joint cone limits: import, .arow, export', () => {
     const back = loadScene(f);
     expect(back.bodies.map((b) => [b.range, b.limit])).toEqual(imp.model.bodies.map((b) => [b.range, b.limit]));
     const p = join(dir, 'bad.arow');
-    writeFileSync(p, 'scene: t\nlinks:\n  - { name: a, parent: world, joint: { type: ball, range: [0.1, 0.5] }, mass: 1, inertia: [1, 1, 1, 0, 0, 0] }\n');
+    writeFileSync(
+      p,
+      'scene: t\nlinks:\n  - { name: a, parent: world, joint: { type: ball, range: [0.1, 0.5] }, mass: 1, inertia: [1, 1, 1, 0, 0, 0] }\n',
+    );
     expect(() => loadScene(p)).toThrow(/bad\.arow:3:\d+: .*range.*\[0, max angle\] on a ball joint/);
   });
 
@@ -54,15 +60,20 @@ describe('ball-joint cone limits: import, .arow, export', () => {
 describe('ball-joint cone limits: the engine', () => {
   test('bit-identical across lane widths and threads with the cone rows acting', () => {
     expectSameAcrossLanesAndThreads(importFile(BALL).model, (r) => {
-      const a = 0.05 * r, s = Math.sin(a), c = Math.cos(a);
+      const a = 0.05 * r,
+        s = Math.sin(a),
+        c = Math.cos(a);
       return { q: [c, 0.6 * s, 0.8 * s, 0, 1, 0, 0, 0], v: [1 - 0.2 * r, 0.5, 0.1 * r, 2, -3 + 0.3 * r, 1], tau: [0, 0, 0, 0, 0, 0] };
     });
   });
 });
 
-describe('ball-joint cone limits against MuJoCo (the import stage\'s constrained gates)', () => {
+describe("ball-joint cone limits against MuJoCo (the import stage's constrained gates)", () => {
   test('rows, q̈ and the trajectory pass in f64 and f32; ball-limit-axis-sign fails them', async () => {
-    const ref = await constrainedFixtureReference(process.env.ACHILLES_PYTHON || 'python3', 1, { name: 'import:mjcf-ball-limit.xml', path: BALL });
+    const ref = await constrainedFixtureReference(process.env.ACHILLES_PYTHON || 'python3', 1, {
+      name: 'import:mjcf-ball-limit.xml',
+      path: BALL,
+    });
     expect(ref?.perState && ref.trajectory).toBeTruthy();
     // the cones are engaged: MuJoCo has joint limit rows (type 3) at most random states
     const types = ref!.perState!.ref.mujoco.flatMap((a) => a.efc.type);
@@ -75,7 +86,11 @@ describe('ball-joint cone limits against MuJoCo (the import stage\'s constrained
     const bugs = bugAddon();
     try {
       bugs.setBug!('ball-limit-axis-sign');
-      const failed = new Set(constrainedRows(ref!, 'f64', bugs).filter((r) => r.status === 'fail').map((r) => r.field));
+      const failed = new Set(
+        constrainedRows(ref!, 'f64', bugs)
+          .filter((r) => r.status === 'fail')
+          .map((r) => r.field),
+      );
       expect(failed.has('rows.structure') && failed.has('qacc (constraints on)') && failed.has('trajectory q (constraints on)')).toBe(true);
     } finally {
       bugs.setBug!('none');

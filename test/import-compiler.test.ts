@@ -23,14 +23,15 @@ describe('compiler settotalmass, inertiagrouprange, strippath', () => {
     expect(m.bodies.reduce((s, b) => s + b.mass, 0)).toBeCloseTo(14, 12);
   });
 
-  test('masses, inertias, poses and accelerations of both fixtures match MuJoCo\'s compiled model', async () => {
+  test("masses, inertias, poses and accelerations of both fixtures match MuJoCo's compiled model", async () => {
     const names = FIXTURES.map((f) => `import:${f}`);
     const ref = await importReference(process.env.ACHILLES_PYTHON || 'python3', 1, 3, new Set(names));
     expect(ref.fixtures.map((f) => f.name)).toEqual(names);
     const total = ref.fixtures.find((f) => f.name === 'import:mjcf-settotalmass.xml')!.mj.mass.reduce((s, x) => s + x, 0);
     expect(total).toBeCloseTo(14, 12); // MuJoCo scaled it too: the comparison below is not vacuous
     const rows = importRows(ref, engineAddon()).filter((r) => names.includes(r.model));
-    for (const n of names) expect(rows.some((r) => r.model === n && r.field === 'mass') && rows.some((r) => r.model === n && r.field === 'qacc'), n).toBe(true);
+    for (const n of names)
+      expect(rows.some((r) => r.model === n && r.field === 'mass') && rows.some((r) => r.model === n && r.field === 'qacc'), n).toBe(true);
     expect(rows.filter((r) => r.status !== 'pass').map((r) => `${r.model} ${r.field}[${r.state}] ${r.error} ${r.note}`)).toEqual([]);
   }, 120_000);
 
@@ -43,16 +44,27 @@ describe('compiler settotalmass, inertiagrouprange, strippath', () => {
 
 describe('settings that would change the motion are refused at their line', () => {
   const dir = mkdtempSync(join(tmpdir(), 'achilles-import-compiler-'));
-  const model = (head: string, geom = '<geom size="0.1"/>'): string => `<mujoco>\n  ${head}\n  <worldbody>\n    <body>\n      <joint/>\n      ${geom}\n    </body>\n  </worldbody>\n</mujoco>\n`;
+  const model = (head: string, geom = '<geom size="0.1"/>'): string =>
+    `<mujoco>\n  ${head}\n  <worldbody>\n    <body>\n      <joint/>\n      ${geom}\n    </body>\n  </worldbody>\n</mujoco>\n`;
   test.each([
-    ['flag filterparent="disable"', model('<option><flag filterparent="disable"/></option>'), 2, /flag filterparent: found "disable", which changes the motion/],
+    [
+      'flag filterparent="disable"',
+      model('<option><flag filterparent="disable"/></option>'),
+      2,
+      /flag filterparent: found "disable", which changes the motion/,
+    ],
     ['flag eulerdamp="disable"', model('<option><flag eulerdamp="disable"/></option>'), 2, /flag eulerdamp/],
     ['flag override="enable"', model('<option><flag override="enable"/></option>'), 2, /flag override/],
     ['a flag value that is not enable/disable', model('<option><flag limit="off"/></option>'), 2, /one of enable, disable/],
     ['noslip_iterations', model('<option noslip_iterations="5"/>'), 2, /noslip_iterations="0"/],
     ['actuatorgroupdisable', model('<option actuatorgroupdisable="1"/>'), 2, /no disabled actuator groups/],
     ['coordinate global', model('<compiler coordinate="global"/>'), 2, /global coordinates no longer supported/],
-    ['a box fitted to a mesh', model('<asset><mesh name="m" vertex="0 0 0 1 0 0 0 1 0 0 0 1"/></asset>', '<geom type="box" mesh="m"/>'), 6, /fitting a primitive to a mesh is not supported/],
+    [
+      'a box fitted to a mesh',
+      model('<asset><mesh name="m" vertex="0 0 0 1 0 0 0 1 0 0 0 1"/></asset>', '<geom type="box" mesh="m"/>'),
+      6,
+      /fitting a primitive to a mesh is not supported/,
+    ],
   ])('%s', (_, xml, line, what) => {
     const f = join(dir, `${line}-${Math.random().toString(36).slice(2)}.xml`);
     writeFileSync(f, xml);

@@ -14,7 +14,12 @@ import { importFile } from '../src/import/index.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'achilles-import-flags-'));
 const JOINTS = {
-  hinge: { range: 'range="-10 10"', damping: 'damping="0.3"', stiffness: 'stiffness="2" springref="5"', frictionloss: 'frictionloss="0.2"' },
+  hinge: {
+    range: 'range="-10 10"',
+    damping: 'damping="0.3"',
+    stiffness: 'stiffness="2" springref="5"',
+    frictionloss: 'frictionloss="0.2"',
+  },
   slide: { range: 'range="-0.1 0.1"', damping: 'damping="0.5"', stiffness: 'stiffness="3"', frictionloss: 'frictionloss="0.1"' },
   tendon: { range: 'range="-0.2 0.2"', damping: 'damping="0.2"', stiffness: 'stiffness="1"', frictionloss: 'frictionloss="0.05"' },
 };
@@ -29,7 +34,11 @@ const OFF: Record<string, Feature[]> = {
 };
 
 function model(flag: string | undefined, without: Feature[]): string {
-  const attrs = (j: keyof typeof JOINTS): string => (Object.entries(JOINTS[j]) as [Feature, string][]).filter(([f]) => !without.includes(f)).map(([, a]) => a).join(' ');
+  const attrs = (j: keyof typeof JOINTS): string =>
+    (Object.entries(JOINTS[j]) as [Feature, string][])
+      .filter(([f]) => !without.includes(f))
+      .map(([, a]) => a)
+      .join(' ');
   const geoms = !without.includes('contact');
   return `<mujoco>
   <option>${flag ? `<flag ${flag}="disable"/>` : ''}</option>
@@ -55,7 +64,8 @@ const write = (xml: string): string => {
   return f;
 };
 /** The model without its source positions (which differ between the two files). */
-const shape = (f: string): unknown => JSON.parse(JSON.stringify(importFile(f).model, (k, v) => (k === 'source' || k === 'files' ? undefined : v)));
+const shape = (f: string): unknown =>
+  JSON.parse(JSON.stringify(importFile(f).model, (k, v) => (k === 'source' || k === 'files' ? undefined : v)));
 
 /** MuJoCo's q̈ (mj_forward) of each file at one state where every feature acts. */
 function mujocoQacc(files: string[]): number[][] {

@@ -31,16 +31,25 @@ const write = (text: string): string => {
 };
 
 describe('mesh defaults', () => {
-  test('the main class\'s and a named class\'s mesh scale are applied; the mesh\'s own scale wins', () => {
+  test("the main class's and a named class's mesh scale are applied; the mesh's own scale wins", () => {
     const box = (f: string): number[] => importFile(f).model.shapes![0].halfExtents as number[];
     expect(box(write(xml('<mesh scale="2 2 2"/>', `<mesh name="m" vertex="${TETRA}"/>`)))).toEqual([1, 1, 1]);
-    expect(box(write(xml('<default class="big"><mesh scale="3 1 1"/></default>', `<mesh name="m" class="big" vertex="${TETRA}"/>`)))).toEqual([1.5, 0.5, 0.5]);
+    expect(
+      box(write(xml('<default class="big"><mesh scale="3 1 1"/></default>', `<mesh name="m" class="big" vertex="${TETRA}"/>`))),
+    ).toEqual([1.5, 0.5, 0.5]);
     expect(box(write(xml('<mesh scale="2 2 2"/>', `<mesh name="m" scale="1 1 1" vertex="${TETRA}"/>`)))).toEqual([0.5, 0.5, 0.5]);
   });
 
-  test('MuJoCo applies the default scale too (the mesh\'s volume, so the body\'s mass, grows 8 times)', () => {
-    const files = [write(xml('<mesh scale="2 2 2"/>', `<mesh name="m" vertex="${TETRA}"/>`)), write(xml('', `<mesh name="m" vertex="${TETRA}"/>`))];
-    const r = spawnSync(process.env.ACHILLES_PYTHON || 'python3', ['-c', 'import sys, mujoco; print(*[mujoco.MjModel.from_xml_path(f).body_mass[1] for f in sys.argv[1:]])', ...files], { encoding: 'utf8' });
+  test("MuJoCo applies the default scale too (the mesh's volume, so the body's mass, grows 8 times)", () => {
+    const files = [
+      write(xml('<mesh scale="2 2 2"/>', `<mesh name="m" vertex="${TETRA}"/>`)),
+      write(xml('', `<mesh name="m" vertex="${TETRA}"/>`)),
+    ];
+    const r = spawnSync(
+      process.env.ACHILLES_PYTHON || 'python3',
+      ['-c', 'import sys, mujoco; print(*[mujoco.MjModel.from_xml_path(f).body_mass[1] for f in sys.argv[1:]])', ...files],
+      { encoding: 'utf8' },
+    );
     expect(r.status, r.stderr).toBe(0);
     const [scaled, plain] = r.stdout.trim().split(' ').map(Number);
     expect(scaled / plain).toBeCloseTo(8, 9);

@@ -29,7 +29,10 @@ function sceneError(f: () => unknown): SceneError {
 
 describe('import refuses what run would refuse', () => {
   test('an MJCF mesh whose vertices lie in a plane is refused at the mesh, as MuJoCo refuses it', () => {
-    const f = write('flat.xml', '<mujoco>\n  <asset>\n    <mesh name="plate" vertex="0 0 0  1 0 0  0 1 0  1 1 0"/>\n  </asset>\n  <worldbody>\n    <body>\n      <freejoint/>\n      <inertial pos="0 0 0" mass="1" diaginertia="0.1 0.1 0.1"/>\n      <geom type="mesh" mesh="plate"/>\n    </body>\n  </worldbody>\n</mujoco>\n');
+    const f = write(
+      'flat.xml',
+      '<mujoco>\n  <asset>\n    <mesh name="plate" vertex="0 0 0  1 0 0  0 1 0  1 1 0"/>\n  </asset>\n  <worldbody>\n    <body>\n      <freejoint/>\n      <inertial pos="0 0 0" mass="1" diaginertia="0.1 0.1 0.1"/>\n      <geom type="mesh" mesh="plate"/>\n    </body>\n  </worldbody>\n</mujoco>\n',
+    );
     const e = sceneError(() => importFile(f));
     expect([e.line, e.column]).toEqual([3, 24]);
     expect(e.message).toMatch(/vertices that all lie in one plane \(bounding box 1 x 1 x 0\).*coplanar vertices/);
@@ -38,14 +41,20 @@ describe('import refuses what run would refuse', () => {
   test('a URDF collision mesh that is flat is refused at its geometry', () => {
     write('plate.obj', 'v 0 0 0\nv 1 0 0\nv 0 1 0\nv 1 1 0\nf 1 2 3\nf 2 4 3\n');
     const inertial = '<inertial><mass value="1"/><inertia ixx="0.1" iyy="0.1" izz="0.1" ixy="0" ixz="0" iyz="0"/></inertial>';
-    const f = write('flat.urdf', `<robot name="r">\n  <link name="base"/>\n  <link name="plate">${inertial}\n    <collision><geometry><mesh filename="plate.obj"/></geometry></collision>\n  </link>\n  <joint name="j" type="continuous"><parent link="base"/><child link="plate"/></joint>\n</robot>\n`);
+    const f = write(
+      'flat.urdf',
+      `<robot name="r">\n  <link name="base"/>\n  <link name="plate">${inertial}\n    <collision><geometry><mesh filename="plate.obj"/></geometry></collision>\n  </link>\n  <joint name="j" type="continuous"><parent link="base"/><child link="plate"/></joint>\n</robot>\n`,
+    );
     const e = sceneError(() => importFile(f));
     expect(e.line).toBe(4);
     expect(e.message).toMatch(/a collision mesh whose vertices lie in a plane/);
   });
 
   test('a singular model (two hinges on one axis): import refuses it at the link, as run does, and writes nothing', async () => {
-    const f = write('twin.xml', '<mujoco>\n  <worldbody>\n    <body name="a">\n      <joint name="j1" axis="1 0 0"/>\n      <joint name="j2" axis="1 0 0"/>\n      <geom size="0.1"/>\n    </body>\n  </worldbody>\n</mujoco>\n');
+    const f = write(
+      'twin.xml',
+      '<mujoco>\n  <worldbody>\n    <body name="a">\n      <joint name="j1" axis="1 0 0"/>\n      <joint name="j2" axis="1 0 0"/>\n      <geom size="0.1"/>\n    </body>\n  </worldbody>\n</mujoco>\n',
+    );
     const run = sceneError(() => loadScene(f));
     expect([run.line, run.message.includes('singular model')]).toEqual([4, true]);
     const out = join(dir, 'twin.arow');

@@ -23,7 +23,19 @@ interface MjView {
   nu: number;
   reset: { qpos: number[]; qvel: number[] };
   keys: { name: string; qpos: number[]; qvel: number[]; ctrl: number[]; time: number; xpos: number[][] }[];
-  actuators: { name: string; joint: string; trntype: number; gear: number[]; ctrlrange: number[]; forcerange: number[]; ctrllimited: number; forcelimited: number; gainprm: number[]; biasprm: number[]; dyntype: number }[];
+  actuators: {
+    name: string;
+    joint: string;
+    trntype: number;
+    gear: number[];
+    ctrlrange: number[];
+    forcerange: number[];
+    ctrllimited: number;
+    forcelimited: number;
+    gainprm: number[];
+    biasprm: number[];
+    dyntype: number;
+  }[];
   xpos: number[][];
 }
 
@@ -79,19 +91,28 @@ describe('keyframes: the initial state MuJoCo starts from', () => {
 
   test('--keyframe NAME or INDEX starts from that key as mj_resetDataKeyframe: filled from qpos0, quaternions normalised', () => {
     expect(mj.keys.map((k) => k.name)).toEqual(['home', '']);
-    for (const [want, k] of [['home', 0], ['0', 0], ['1', 1]] as const) {
+    for (const [want, k] of [
+      ['home', 0],
+      ['0', 0],
+      ['1', 1],
+    ] as const) {
       const imp = importFile(FIXTURE, { keyframe: want });
       expect(imp.keyframe).toBe(k);
       near(q0(imp.model), mj.keys[k].qpos, 0, `key ${want} qpos`);
       near(v0(imp.model), mj.keys[k].qvel, 0, `key ${want} qvel`);
     }
     // What the engine does not apply from the key is named at its attribute: the clock and the held ctrl.
-    const notes = importFile(FIXTURE, { keyframe: 'home' }).notes.filter((n) => n.kind === 'dropped').map((n) => `${n.source.line}:${n.source.column} ${n.message}`);
+    const notes = importFile(FIXTURE, { keyframe: 'home' })
+      .notes.filter((n) => n.kind === 'dropped')
+      .map((n) => `${n.source.line}:${n.source.column} ${n.message}`);
     expect(mj.keys[0].time).toBe(1.5);
-    expect(notes).toEqual([expect.stringMatching(/^39:22 keyframe 'home' time 1\.5/), expect.stringMatching(/^39:85 keyframe 'home' ctrl \[0\.5, 0, 0, 0\]: not applied/)]);
+    expect(notes).toEqual([
+      expect.stringMatching(/^39:22 keyframe 'home' time 1\.5/),
+      expect.stringMatching(/^39:85 keyframe 'home' ctrl \[0\.5, 0, 0, 0\]: not applied/),
+    ]);
   });
 
-  test('an unknown keyframe lists the model\'s keys; a model or scene without keys says it has none', () => {
+  test("an unknown keyframe lists the model's keys; a model or scene without keys says it has none", () => {
     const err = (f: () => unknown): string => {
       try {
         f();
@@ -101,16 +122,25 @@ describe('keyframes: the initial state MuJoCo starts from', () => {
       }
       throw new Error('expected a SceneError');
     };
-    expect(err(() => importFile(FIXTURE, { keyframe: 'squat' }))).toMatch(/keyframes-actuators\.xml:39:5: --keyframe: found 'squat', which is not one of the model's keyframes, expected a name or index: home \(0\), 1 \(unnamed\)/);
+    expect(err(() => importFile(FIXTURE, { keyframe: 'squat' }))).toMatch(
+      /keyframes-actuators\.xml:39:5: --keyframe: found 'squat', which is not one of the model's keyframes, expected a name or index: home \(0\), 1 \(unnamed\)/,
+    );
     expect(err(() => importFile(FIXTURE, { keyframe: '2' }))).toMatch(/found '2'/);
-    expect(err(() => loadScene(join(ROOT, 'test', 'fixtures', 'import', 'mjcf-mesh.xml'), { keyframe: 'home' }))).toMatch(/mjcf-mesh\.xml:\d+:\d+: --keyframe: found 'home', but the model has no <keyframe>/);
-    expect(err(() => loadScene(join(ROOT, 'scenes', 'double-pendulum.arow'), { keyframe: 'home' }))).toMatch(/double-pendulum\.arow:1:1: --keyframe: .*has no keyframes/);
+    expect(err(() => loadScene(join(ROOT, 'test', 'fixtures', 'import', 'mjcf-mesh.xml'), { keyframe: 'home' }))).toMatch(
+      /mjcf-mesh\.xml:\d+:\d+: --keyframe: found 'home', but the model has no <keyframe>/,
+    );
+    expect(err(() => loadScene(join(ROOT, 'scenes', 'double-pendulum.arow'), { keyframe: 'home' }))).toMatch(
+      /double-pendulum\.arow:1:1: --keyframe: .*has no keyframes/,
+    );
   });
 
   test('a key longer than the model is refused at its attribute, as MuJoCo refuses it', () => {
     const dir = tempDir('achilles-keys-');
     const f = join(dir, 'long.xml');
-    writeFileSync(f, '<mujoco><worldbody><body><joint name="a"/><geom size="0.1"/></body></worldbody>\n<keyframe><key name="k" qpos="1 2"/></keyframe></mujoco>\n');
+    writeFileSync(
+      f,
+      '<mujoco><worldbody><body><joint name="a"/><geom size="0.1"/></body></worldbody>\n<keyframe><key name="k" qpos="1 2"/></keyframe></mujoco>\n',
+    );
     expect(() => importFile(f, { keyframe: 'k' })).toThrow(/long\.xml:2:25: keyframe 'k' qpos: found 2 numbers, expected at most 1/);
   });
 
@@ -118,7 +148,9 @@ describe('keyframes: the initial state MuJoCo starts from', () => {
     const out = join(tempDir('achilles-keys-'), 'run');
     const r = await cli('run', FIXTURE, '--keyframe', 'home', '--duration', '0.002', '--out', out);
     expect(r.code, r.stderr).toBe(0);
-    const rows = readFileSync(join(out, 'trace.csv'), 'utf8').split('\n').filter((l) => l && !l.startsWith('#'));
+    const rows = readFileSync(join(out, 'trace.csv'), 'utf8')
+      .split('\n')
+      .filter((l) => l && !l.startsWith('#'));
     const header = rows[0].split(',');
     const first = rows[1].split(',').map(Number);
     const q = header.flatMap((h, i) => (h.startsWith('q:') ? [first[i]] : []));
@@ -134,7 +166,17 @@ describe('actuators through import and export', () => {
     const f = join(tempDir('achilles-arow-'), 'back.arow');
     writeFileSync(f, writeArow(m, ['test']));
     const back = loadScene(f);
-    const strip = (x: ModelDesc) => (x.actuators ?? []).map((a) => ({ name: a.name, link: x.bodies[a.body].name, kind: a.kind, gear: a.gear, kp: a.kp, kv: a.kv, ctrlrange: a.ctrlrange, forcerange: a.forcerange }));
+    const strip = (x: ModelDesc) =>
+      (x.actuators ?? []).map((a) => ({
+        name: a.name,
+        link: x.bodies[a.body].name,
+        kind: a.kind,
+        gear: a.gear,
+        kp: a.kp,
+        kv: a.kv,
+        ctrlrange: a.ctrlrange,
+        forcerange: a.forcerange,
+      }));
     expect(strip(m).length).toBe(4);
     expect(strip(back)).toEqual(strip(m));
     // the shoulder's axis is (1, 1, 0)/√2: the gear written is the one that reads back as exactly 3
@@ -151,7 +193,10 @@ describe('actuators through import and export', () => {
     );
     const m = importFile(f).model;
     const notes = unwritten(m).map((n) => `${n.source.line} ${n.kind}: ${n.message}`);
-    expect(notes).toEqual(["3 approximated: actuator 'ma' becomes control 0 (was 1): an .arow lists actuators link by link", "2 approximated: actuator 'mb' becomes control 1 (was 0): an .arow lists actuators link by link"]);
+    expect(notes).toEqual([
+      "3 approximated: actuator 'ma' becomes control 0 (was 1): an .arow lists actuators link by link",
+      "2 approximated: actuator 'mb' becomes control 1 (was 0): an .arow lists actuators link by link",
+    ]);
   });
 
   test('the MJCF export writes the actuators MuJoCo reads (nu, joint, gear, gains, ranges); a rate limit is named, a planar actuator refused', async () => {
@@ -165,7 +210,12 @@ describe('actuators through import and export', () => {
     const notes: string[] = [];
     exportMjcf({ ...m, actuators: m.actuators!.map((a, i) => (i === 1 ? { ...a, rateLimit: 2 } : a)) }, { notes });
     expect(notes).toEqual(["actuator 'p_elbow': rate_limit 2 is not written (MuJoCo's actuators have no rate limit)"]);
-    const planar: ModelDesc = { ...m, bodies: m.bodies.map((b, i) => (i === 1 ? { ...b, joint: 'planar', q0: [0, 0, 0], v0: [0, 0, 0], tau: [0, 0, 0], range: undefined, limit: undefined } : b)) };
+    const planar: ModelDesc = {
+      ...m,
+      bodies: m.bodies.map((b, i) =>
+        i === 1 ? { ...b, joint: 'planar', q0: [0, 0, 0], v0: [0, 0, 0], tau: [0, 0, 0], range: undefined, limit: undefined } : b,
+      ),
+    };
     expect(() => exportMjcf(planar)).toThrow(MjcfExportError);
   });
 

@@ -18,7 +18,8 @@ const write = (text: string): string => {
   writeFileSync(f, text);
   return f;
 };
-const model = (geom: string, joint = ''): string => `<mujoco>\n  <worldbody>\n    <geom type="plane" size="1 1 0.1"/>\n    <body name="a" pos="0 0 1">\n      <joint name="j" axis="0 1 0" ${joint}/>\n      <geom size="0.1" ${geom}/>\n    </body>\n  </worldbody>\n</mujoco>\n`;
+const model = (geom: string, joint = ''): string =>
+  `<mujoco>\n  <worldbody>\n    <geom type="plane" size="1 1 0.1"/>\n    <body name="a" pos="0 0 1">\n      <joint name="j" axis="0 1 0" ${joint}/>\n      <geom size="0.1" ${geom}/>\n    </body>\n  </worldbody>\n</mujoco>\n`;
 
 describe('solref and solimp as MuJoCo uses them', () => {
   test('solimp dmin 0 and a width below 0 are clamped as MuJoCo clamps them; the .arow written loads back', () => {
@@ -34,7 +35,7 @@ describe('solref and solimp as MuJoCo uses them', () => {
     expect(loadScene(arow).shapes!.find((s) => s.body >= 0)!.solimp).toEqual([1e-4, 0.9999, 0, 0.5, 2]);
   });
 
-  test('a mixed-sign solref becomes MuJoCo\'s default [0.02, 1], with a note at the attribute', () => {
+  test("a mixed-sign solref becomes MuJoCo's default [0.02, 1], with a note at the attribute", () => {
     const imp = importFile(write(model('solref="0.05 -1"')));
     expect(imp.model.shapes!.find((s) => s.body >= 0)!.solref).toEqual([0.02, 1]);
     expect(imp.notes.some((n) => n.source.line === 6 && /mixed solref format/.test(n.message))).toBe(true);

@@ -29,7 +29,7 @@ function sceneError(f: () => unknown): SceneError {
 }
 const body = (inner: string): string => `<mujoco>\n  <worldbody>\n    <body name="a">\n${inner}\n    </body>\n  </worldbody>\n</mujoco>\n`;
 
-describe('MJCF attributes and elements are checked against MuJoCo\'s schema', () => {
+describe("MJCF attributes and elements are checked against MuJoCo's schema", () => {
   test('a misspelt attribute is refused at its line and column, with the attribute it resembles', () => {
     const f = write(body('      <joint axsi="1 0 0"/>\n      <geom size="0.1"/>'));
     const e = sceneError(() => importFile(f));
@@ -42,7 +42,9 @@ describe('MJCF attributes and elements are checked against MuJoCo\'s schema', ()
   });
 
   test('attributes in default classes, compiler and option are checked too; a long name is cut', () => {
-    const d = sceneError(() => importFile(write(`<mujoco>\n  <default>\n    <joint dampnig="1"/>\n  </default>\n  <worldbody/>\n</mujoco>\n`)));
+    const d = sceneError(() =>
+      importFile(write(`<mujoco>\n  <default>\n    <joint dampnig="1"/>\n  </default>\n  <worldbody/>\n</mujoco>\n`)),
+    );
     expect([d.line, d.message.includes("did you mean 'damping'?")]).toEqual([3, true]);
     const c = sceneError(() => importFile(write(`<mujoco>\n  <compiler settotalmas="3"/>\n  <worldbody/>\n</mujoco>\n`)));
     expect(c.message).toContain("did you mean 'settotalmass'?");
@@ -56,14 +58,24 @@ describe('MJCF attributes and elements are checked against MuJoCo\'s schema', ()
     const u = sceneError(() => importFile(write(body('      <jiont/>\n      <geom size="0.1"/>'))));
     expect([u.line, u.column]).toEqual([4, 7]);
     expect(u.message).toMatch(/unrecognized element <jiont>.*did you mean <joint>\?/);
-    const two = sceneError(() => importFile(write(body('      <inertial pos="0 0 0" mass="1" diaginertia="1 1 1"/>\n      <inertial pos="0 0 0" mass="1" diaginertia="1 1 1"/>'))));
+    const two = sceneError(() =>
+      importFile(
+        write(
+          body('      <inertial pos="0 0 0" mass="1" diaginertia="1 1 1"/>\n      <inertial pos="0 0 0" mass="1" diaginertia="1 1 1"/>'),
+        ),
+      ),
+    );
     expect([two.line, two.message.includes('a second <inertial>')]).toEqual([5, true]);
     const w = sceneError(() => importFile(write('<mujoco>\n  <worldbody name="w">\n  </worldbody>\n</mujoco>\n')));
     expect([w.line, w.message.includes('World body cannot have attributes')]).toEqual([2, true]);
   });
 
-  test('every attribute MuJoCo allows on a joint still imports (the schema is MuJoCo\'s, not a guess)', () => {
-    const f = write(body('      <joint name="j" type="hinge" group="1" pos="0 0 0" axis="1 0 0" springdamper="0 0" limited="auto" actuatorfrclimited="auto" user="1" actuatorgravcomp="false"/>\n      <geom size="0.1" group="2" priority="0" material="" solmix="1" user="1"/>'));
+  test("every attribute MuJoCo allows on a joint still imports (the schema is MuJoCo's, not a guess)", () => {
+    const f = write(
+      body(
+        '      <joint name="j" type="hinge" group="1" pos="0 0 0" axis="1 0 0" springdamper="0 0" limited="auto" actuatorfrclimited="auto" user="1" actuatorgravcomp="false"/>\n      <geom size="0.1" group="2" priority="0" material="" solmix="1" user="1"/>',
+      ),
+    );
     expect(importFile(f).model.bodies[0].axis).toEqual([1, 0, 0]);
   });
 });
@@ -75,16 +87,20 @@ describe('XML as MuJoCo (tinyxml2) reads it', () => {
     const e = sceneError(() => importFile(bodies));
     expect([e.line, e.column]).toEqual([498, 1]);
     expect(e.message).toContain('Element nesting is too deep');
-    const defaults = write(`<mujoco><default>\n${Array.from({ length: n }, (_, i) => `<default class="c${i}">\n`).join('')}${'</default>'.repeat(n + 1)}<worldbody/></mujoco>`);
+    const defaults = write(
+      `<mujoco><default>\n${Array.from({ length: n }, (_, i) => `<default class="c${i}">\n`).join('')}${'</default>'.repeat(n + 1)}<worldbody/></mujoco>`,
+    );
     expect(sceneError(() => importFile(defaults)).message).toContain('Element nesting is too deep');
     // 496 bodies, each with a geom, is as deep as MuJoCo goes (497 is refused: XML_ELEMENT_DEPTH_EXCEEDED)
-    const ok = (k: number): string => write(`<mujoco><worldbody>${'<body><joint/><geom size="0.1"/>'.repeat(k)}${'</body>'.repeat(k)}</worldbody></mujoco>`);
+    const ok = (k: number): string =>
+      write(`<mujoco><worldbody>${'<body><joint/><geom size="0.1"/>'.repeat(k)}${'</body>'.repeat(k)}</worldbody></mujoco>`);
     expect(importFile(ok(496)).model.bodies.length).toBe(496);
     expect(() => importFile(ok(497))).toThrow(/nesting is too deep/);
   });
 
   test('NUL bytes after </robot> are not read (MuJoCo loads such a URDF); a NUL inside the document ends it', () => {
-    const urdf = '<robot name="r">\n<link name="a"/>\n<link name="b"><inertial><mass value="1"/><inertia ixx="1" iyy="1" izz="1" ixy="0" ixz="0" iyz="0"/></inertial></link>\n<joint name="j" type="continuous"><parent link="a"/><child link="b"/></joint>\n</robot>\n';
+    const urdf =
+      '<robot name="r">\n<link name="a"/>\n<link name="b"><inertial><mass value="1"/><inertia ixx="1" iyy="1" izz="1" ixy="0" ixz="0" iyz="0"/></inertial></link>\n<joint name="j" type="continuous"><parent link="a"/><child link="b"/></joint>\n</robot>\n';
     const f = write(Buffer.concat([Buffer.from(urdf), Buffer.from([0, 0, 0]), Buffer.from('trailing junk')]), 'urdf');
     expect(sniffFormat(f)).toBe('urdf');
     expect(importFile(f).model.bodies.map((b) => b.name)).toEqual(['j']);
@@ -94,7 +110,9 @@ describe('XML as MuJoCo (tinyxml2) reads it', () => {
   });
 
   test('a DOCTYPE with an internal subset before <mujoco> is MJCF (MuJoCo reads it)', () => {
-    const f = write(`<?xml version="1.0"?>\n<!DOCTYPE mujoco [\n  <!ENTITY a "b>">\n]>\n${body('      <joint/>\n      <geom size="0.1"/>')}`);
+    const f = write(
+      `<?xml version="1.0"?>\n<!DOCTYPE mujoco [\n  <!ENTITY a "b>">\n]>\n${body('      <joint/>\n      <geom size="0.1"/>')}`,
+    );
     expect(sniffFormat(f)).toBe('mjcf');
     expect(importFile(f).model.bodies.length).toBe(1);
   });
@@ -129,10 +147,13 @@ describe('a huge name is echoed cut, with its length', () => {
   });
 });
 
-describe('URDF stays as lenient as MuJoCo\'s URDF reader', () => {
-  test('unknown elements (ros2_control, a tool\'s own) and attributes are ignored with a note, as MuJoCo ignores them', () => {
+describe("URDF stays as lenient as MuJoCo's URDF reader", () => {
+  test("unknown elements (ros2_control, a tool's own) and attributes are ignored with a note, as MuJoCo ignores them", () => {
     const inertial = '<inertial><mass value="1"/><inertia ixx="1" iyy="1" izz="1" ixy="0" ixz="0" iyz="0"/></inertial>';
-    const f = write(`<robot name="r">\n  <link name="a"/>\n  <link name="b" colour="red">${inertial}</link>\n  <joint name="j" type="revolute" speed="fast"><parent link="a"/><child link="b"/><limit lower="-1" upper="1" effort="1" velocity="1"/><safety_controller k_velocity="1"/></joint>\n  <ros2_control name="hw" type="system"/>\n  <foo bar="1"/>\n</robot>\n`, 'urdf');
+    const f = write(
+      `<robot name="r">\n  <link name="a"/>\n  <link name="b" colour="red">${inertial}</link>\n  <joint name="j" type="revolute" speed="fast"><parent link="a"/><child link="b"/><limit lower="-1" upper="1" effort="1" velocity="1"/><safety_controller k_velocity="1"/></joint>\n  <ros2_control name="hw" type="system"/>\n  <foo bar="1"/>\n</robot>\n`,
+      'urdf',
+    );
     const imp = importFile(f);
     expect(imp.model.bodies.map((b) => b.name)).toEqual(['j']);
     expect(imp.notes.filter((n) => /MuJoCo's URDF reader ignores it/.test(n.message)).map((n) => n.source.line)).toEqual([5, 6]);

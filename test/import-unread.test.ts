@@ -13,13 +13,20 @@ const dir = mkdtempSync(join(tmpdir(), 'achilles-import-unread-'));
 let n = 0;
 const model = (joint: string, geom: string, act = '', free = false): string => {
   const f = join(dir, `m${n++}.xml`);
-  writeFileSync(f, `<mujoco>\n  <worldbody>\n    <body name="a">\n      ${free ? `<freejoint ${joint}/>` : `<joint name="j" ${joint}/>`}\n      <geom size="0.1" ${geom}/>\n    </body>\n  </worldbody>\n  <actuator>\n    ${free ? '' : `<position joint="j" ${act}/>`}\n  </actuator>\n</mujoco>\n`);
+  writeFileSync(
+    f,
+    `<mujoco>\n  <worldbody>\n    <body name="a">\n      ${free ? `<freejoint ${joint}/>` : `<joint name="j" ${joint}/>`}\n      <geom size="0.1" ${geom}/>\n    </body>\n  </worldbody>\n  <actuator>\n    ${free ? '' : `<position joint="j" ${act}/>`}\n  </actuator>\n</mujoco>\n`,
+  );
   return f;
 };
 
 describe('attributes the importer does not follow', () => {
-  test('at MuJoCo\'s default they import', () => {
-    const f = model('springdamper="0 0" solreffriction="0.02 1" solimpfriction="0.9 0.95 0.001" actuatorfrclimited="auto" actuatorgravcomp="false"', 'priority="0" solmix="1" shellinertia="false" adhesion="0"', 'damping="0" armature="0" delay="0" inheritrange="0" dampratio="0" timeconst="0"');
+  test("at MuJoCo's default they import", () => {
+    const f = model(
+      'springdamper="0 0" solreffriction="0.02 1" solimpfriction="0.9 0.95 0.001" actuatorfrclimited="auto" actuatorgravcomp="false"',
+      'priority="0" solmix="1" shellinertia="false" adhesion="0"',
+      'damping="0" armature="0" delay="0" inheritrange="0" dampratio="0" timeconst="0"',
+    );
     expect(importFile(f).model.bodies.length).toBe(1);
     expect(importFile(model('align="false"', '', '', true)).model.bodies[0].joint).toBe('free');
   });
@@ -39,7 +46,7 @@ describe('attributes the importer does not follow', () => {
     ['actuator dampratio', model('', '', 'dampratio="1"'), 9, /dampratio/],
     ['actuator timeconst', model('', '', 'timeconst="0.1"'), 9, /timeconst/],
     ['actuator inheritrange', model('range="-1 1"', '', 'inheritrange="1"'), 9, /inheritrange/],
-  ])('%s other than MuJoCo\'s default is refused at its line', (_, f, line, what) => {
+  ])("%s other than MuJoCo's default is refused at its line", (_, f, line, what) => {
     let e: unknown;
     try {
       importFile(f);

@@ -58,7 +58,13 @@ describe('import', () => {
     expect(arm.model.bodies[0].damping).toBe(0.3);
     expect(arm.model.bodies[0].frictionloss).toBe(0.05);
     const fl = importFile(join(FIXTURE_DIR, 'urdf-floating.urdf')).model;
-    expect(fl.bodies.map((b) => `${b.name}:${b.joint}`)).toEqual(['float:free', 'neck:ball', 'table_TX:prismatic', 'table_TY:prismatic', 'table_RZ:revolute']);
+    expect(fl.bodies.map((b) => `${b.name}:${b.joint}`)).toEqual([
+      'float:free',
+      'neck:ball',
+      'table_TX:prismatic',
+      'table_TY:prismatic',
+      'table_RZ:revolute',
+    ]);
   });
 
   test('MJCF features reach the model: limits, passive forces, option, actuators, keyframe, contact parameters', () => {
@@ -76,7 +82,13 @@ describe('import', () => {
     ]);
     // MuJoCo starts from qpos0 (mj_resetData), not from the keyframe; --keyframe loads it (import-roundtrip.test.ts)
     expect(oa.bodies.map((b) => b.q0[0])).toEqual([0, 0, 0]);
-    expect(importFile(join(FIXTURE_DIR, 'mjcf-option-actuators.xml'), { keyframe: '0' }).model.bodies.map((b) => [b.q0[0], b.v0[0]])).toEqual([[0.3, 0], [-0.2, 1], [0.05, 0]]);
+    expect(
+      importFile(join(FIXTURE_DIR, 'mjcf-option-actuators.xml'), { keyframe: '0' }).model.bodies.map((b) => [b.q0[0], b.v0[0]]),
+    ).toEqual([
+      [0.3, 0],
+      [-0.2, 1],
+      [0.05, 0],
+    ]);
     const cp = importFile(join(FIXTURE_DIR, 'mjcf-contact-params.xml')).model;
     const ball = cp.shapes!.find((s) => s.name === 'ball')!;
     expect([ball.contype, ball.conaffinity, ball.condim, ball.margin, ball.gap]).toEqual([2, 3, 1, 0.01, 0.005]);
@@ -101,7 +113,10 @@ describe('import', () => {
     const urdf = join(dir, 'my_robot', 'urdf', 'r.urdf');
     expect(resolveMesh(urdf, 'package://my_robot/meshes/part.stl')).toBe(join(dir, 'my_robot', 'meshes', 'part.stl'));
     expect(resolveMesh(urdf, '../meshes/part.stl')).toBe(join(dir, 'my_robot', 'meshes', 'part.stl'));
-    writeFileSync(urdf, '<robot name="r"><link name="base"/><link name="l"><inertial><mass value="1"/><inertia ixx="1" iyy="1" izz="1"/></inertial><collision><geometry><mesh filename="package://my_robot/meshes/part.stl"/></geometry></collision></link><joint name="j" type="revolute"><parent link="base"/><child link="l"/></joint></robot>');
+    writeFileSync(
+      urdf,
+      '<robot name="r"><link name="base"/><link name="l"><inertial><mass value="1"/><inertia ixx="1" iyy="1" izz="1"/></inertial><collision><geometry><mesh filename="package://my_robot/meshes/part.stl"/></geometry></collision></link><joint name="j" type="revolute"><parent link="base"/><child link="l"/></joint></robot>',
+    );
     const sh = importFile(urdf).model.shapes![0];
     sh.halfExtents.forEach((h, k) => expect(h).toBeCloseTo([0.2, 0.1, 0.1][k], 6));
   });
@@ -128,7 +143,9 @@ describe('import', () => {
     const dir = mkdtempSync(join(tmpdir(), 'achilles-import-'));
     const broken = join(dir, 'broken.xml');
     writeFileSync(broken, '<mujoco>\n  <worldbody>\n    <body name="a">\n');
-    expect(sceneError(() => loadScene(broken)).message).toMatch(/broken\.xml:4:\d+: XML: found unclosed tag: body, expected well-formed XML/);
+    expect(sceneError(() => loadScene(broken)).message).toMatch(
+      /broken\.xml:4:\d+: XML: found unclosed tag: body, expected well-formed XML/,
+    );
   });
 
   test('the .arow that `achilles import` writes loads back to the same model (the loader renormalises quaternions and axes: 1 ulp)', () => {
@@ -137,7 +154,9 @@ describe('import', () => {
       const fa = [a].flat(2) as unknown[];
       const fb = [b].flat(2) as unknown[];
       expect(fa.length, what).toBe(fb.length);
-      fa.forEach((x, k) => (typeof x === 'number' ? expect(Math.abs(x - (fb[k] as number)), what).toBeLessThanOrEqual(1e-15) : expect(x, what).toBe(fb[k])));
+      fa.forEach((x, k) =>
+        typeof x === 'number' ? expect(Math.abs(x - (fb[k] as number)), what).toBeLessThanOrEqual(1e-15) : expect(x, what).toBe(fb[k]),
+      );
     };
     for (const { path } of importFixtures()) {
       const m = importFile(path).model;
@@ -147,19 +166,45 @@ describe('import', () => {
       expect(back.bodies.length).toBe(m.bodies.length);
       m.bodies.forEach((b, i) => {
         const c = back.bodies[i];
-        for (const k of ['name', 'parent', 'joint', 'pos', 'quat', 'axis', 'mass', 'q0', 'v0'] as const) close(c[k], b[k], `${path} ${b.name}.${k}`);
-        for (const k of ['range', 'limit', 'damping', 'stiffness', 'springref', 'armature'] as const) expect(c[k] || undefined, `${path} ${b.name}.${k}`).toEqual(b[k] || undefined);
+        for (const k of ['name', 'parent', 'joint', 'pos', 'quat', 'axis', 'mass', 'q0', 'v0'] as const)
+          close(c[k], b[k], `${path} ${b.name}.${k}`);
+        for (const k of ['range', 'limit', 'damping', 'stiffness', 'springref', 'armature'] as const)
+          expect(c[k] || undefined, `${path} ${b.name}.${k}`).toEqual(b[k] || undefined);
         if (b.mass > 0) for (const k of ['com', 'inertia'] as const) close(c[k], b[k], `${path} ${b.name}.${k}`);
       });
       expect((back.shapes ?? []).length).toBe((m.shapes ?? []).length);
       (m.shapes ?? []).forEach((s, i) => {
         const c = back.shapes![i];
-        for (const k of ['name', 'kind', 'body', 'halfExtents', 'radius', 'pos', 'quat', 'friction', 'contype', 'conaffinity', 'margin', 'gap'] as const) close(c[k], s[k], `${path} ${s.name}.${k}`);
+        for (const k of [
+          'name',
+          'kind',
+          'body',
+          'halfExtents',
+          'radius',
+          'pos',
+          'quat',
+          'friction',
+          'contype',
+          'conaffinity',
+          'margin',
+          'gap',
+        ] as const)
+          close(c[k], s[k], `${path} ${s.name}.${k}`);
         for (const k of ['solref', 'solimp', 'condim'] as const) expect(c[k], `${path} ${s.name}.${k}`).toEqual(s[k]);
       });
       expect(back.solver, `${path} solver`).toEqual(m.solver);
       expect(back.tendons, `${path} tendons`).toEqual(m.tendons?.map(({ source: _s, ...t }) => t));
-      const acts = (x: typeof m) => x.actuators?.map((a) => ({ name: a.name, body: a.body, kind: a.kind, gear: a.gear, kp: a.kp, kv: a.kv, ctrlrange: a.ctrlrange, forcerange: a.forcerange }));
+      const acts = (x: typeof m) =>
+        x.actuators?.map((a) => ({
+          name: a.name,
+          body: a.body,
+          kind: a.kind,
+          gear: a.gear,
+          kp: a.kp,
+          kv: a.kv,
+          ctrlrange: a.ctrlrange,
+          forcerange: a.forcerange,
+        }));
       expect(acts(back), `${path} actuators`).toEqual(acts(m));
     }
   });
@@ -167,7 +212,8 @@ describe('import', () => {
   test('a 30-body model imports (the CLI reports the time; see the status notes)', () => {
     const dir = mkdtempSync(join(tmpdir(), 'achilles-import-'));
     let xml = '<mujoco model="chain30"><worldbody>';
-    for (let i = 0; i < 30; i++) xml += `<body name="b${i}" pos="0 0 -0.1" euler="5 10 15"><joint name="j${i}" axis="0 1 0" range="-30 30" damping="0.1"/><geom type="capsule" fromto="0 0 0 0 0 -0.1" size="0.02"/>`;
+    for (let i = 0; i < 30; i++)
+      xml += `<body name="b${i}" pos="0 0 -0.1" euler="5 10 15"><joint name="j${i}" axis="0 1 0" range="-30 30" damping="0.1"/><geom type="capsule" fromto="0 0 0 0 0 -0.1" size="0.02"/>`;
     xml += '</body>'.repeat(30) + '</worldbody></mujoco>';
     const f = join(dir, 'chain30.xml');
     writeFileSync(f, xml);
@@ -184,6 +230,11 @@ describe('import stage against MuJoCo', () => {
     const work = new URL('./helpers/work/import-stage.ts', import.meta.url);
     const { clean: rows, withBug } = await inChild<typeof ImportStageWork, 'importRowsPerBug'>(work, 'importRowsPerBug', ref, IMPORT_BUGS);
     expect(rows.filter((r) => r.status === 'fail').map((r) => `${r.model} ${r.field} ${r.error}`)).toEqual([]);
-    IMPORT_BUGS.forEach((bug, i) => expect(withBug[i].some((r) => r.status === 'fail'), bug).toBe(true));
+    IMPORT_BUGS.forEach((bug, i) =>
+      expect(
+        withBug[i].some((r) => r.status === 'fail'),
+        bug,
+      ).toBe(true),
+    );
   }, 180_000);
 });

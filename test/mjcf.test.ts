@@ -69,7 +69,9 @@ interface MjResult {
 const dir = mkdtempSync(join(tmpdir(), 'achilles-mjcf-'));
 // Awaited, not spawnSync: MuJoCo's Python start and compile take seconds, and the worker's event loop
 // must keep turning meanwhile (issue 23).
-async function mujoco(models: { model: ModelDesc; copies?: number; contacts?: boolean; approximateRounded?: boolean }[]): Promise<MjResult[]> {
+async function mujoco(
+  models: { model: ModelDesc; copies?: number; contacts?: boolean; approximateRounded?: boolean }[],
+): Promise<MjResult[]> {
   const paths = models.map(({ model, copies, contacts, approximateRounded }, i) => {
     const p = join(dir, `${model.name}-${i}.xml`);
     writeFileSync(p, exportMjcf(model, { copies, contacts, approximateRounded }));
@@ -81,11 +83,19 @@ async function mujoco(models: { model: ModelDesc; copies?: number; contacts?: bo
 }
 const rel = (a: number, b: number): number => Math.abs(a - b) / Math.max(Math.abs(b), 1e-300);
 
-const bundled = readdirSync('scenes').filter((f) => f.endsWith('.arow')).map((f) => `scenes/${f}`);
-const shared = ['two_joint_arm', 'two_joint_arm_small_swing', 'three_joint_arm', 'asymmetric_two_joint_arm'].map((f) => `${SHARED}/${f}.arow`);
+const bundled = readdirSync('scenes')
+  .filter((f) => f.endsWith('.arow'))
+  .map((f) => `scenes/${f}`);
+const shared = ['two_joint_arm', 'two_joint_arm_small_swing', 'three_joint_arm', 'asymmetric_two_joint_arm'].map(
+  (f) => `${SHARED}/${f}.arow`,
+);
 
 describe('MJCF export loads in MuJoCo with the engine layout', () => {
-  const models = [...bundled.map((f) => loadScene(f)), ...shared.map((f) => loadScene(f, { config: CONFIG })), ...shared.map((f) => loadScene(f))];
+  const models = [
+    ...bundled.map((f) => loadScene(f)),
+    ...shared.map((f) => loadScene(f, { config: CONFIG })),
+    ...shared.map((f) => loadScene(f)),
+  ];
   let results: MjResult[];
   beforeAll(async () => {
     results = await mujoco(models.map((model) => ({ model })));
@@ -122,7 +132,9 @@ describe('MuJoCo reproduces the README initial accelerations (to 1e-6 relative)'
     test(f, () => {
       const got = results[i].qacc;
       expect(got).toHaveLength(want.length);
-      want.forEach((w, k) => (w === 0 ? expect(Math.abs(got[k])).toBeLessThan(1e-9) : expect(rel(got[k], w), `${got} vs ${want}`).toBeLessThan(1e-6)));
+      want.forEach((w, k) =>
+        w === 0 ? expect(Math.abs(got[k])).toBeLessThan(1e-9) : expect(rel(got[k], w), `${got} vs ${want}`).toBeLessThan(1e-6),
+      );
     });
   });
   test('exact decimal form of the shoulder value', () => {
@@ -219,7 +231,9 @@ describe('shapes as MuJoCo geoms', () => {
   });
 
   test('a rounded box is an error unless approximated; the union is the same solid', async () => {
-    const m = loadScene(write(tmp, 'rb.arow', scene('      - { type: rounded-box, half_extents: [0.2, 0.1, 0], radius: 0.02, pos: [0, 0, 0.5] }\n')));
+    const m = loadScene(
+      write(tmp, 'rb.arow', scene('      - { type: rounded-box, half_extents: [0.2, 0.1, 0], radius: 0.02, pos: [0, 0, 0.5] }\n')),
+    );
     expect(() => exportMjcf(m)).toThrow(/rounded box, which MuJoCo has no geom for; pass --approximate-rounded/);
     const [r] = await mujoco([{ model: m, approximateRounded: true }]);
     const pieces = r.geoms.filter((x) => x.name.startsWith('a/rounded-box0_'));
@@ -274,7 +288,13 @@ print(json.dumps(out))
   test('detected below margin + gap, acting below margin (both summed over the pair)', async () => {
     const sphere = (name: string, margin: number, gap: number, x: number) =>
       `  - name: ${name}\n    parent: world\n    joint: { type: free }\n    mass: 1\n    inertia: [0.004, 0.004, 0.004]\n    initial: { position: [${x}, 0, 1, 0, 0, 0] }\n    shapes: [{ type: sphere, radius: 0.1, margin: ${margin}, gap: ${gap} }]\n`;
-    const m = loadScene(write(tmp, 's.arow', `scene: s\nworld: { gravity: [0, 0, 0] }\nlinks:\n${sphere('a', 0.01, 0.005, 0)}${sphere('b', 0.02, 0.01, 0.3)}`));
+    const m = loadScene(
+      write(
+        tmp,
+        's.arow',
+        `scene: s\nworld: { gravity: [0, 0, 0] }\nlinks:\n${sphere('a', 0.01, 0.005, 0)}${sphere('b', 0.02, 0.01, 0.3)}`,
+      ),
+    );
     const xml = join(tmp, 's.xml');
     writeFileSync(xml, exportMjcf(m, { contacts: true }));
     const r = await spawnAsync('python3', ['-c', PY_GAP, xml]);

@@ -63,13 +63,17 @@ describe('native MuJoCo harness', () => {
   });
 
   it('turns compile errors and mju_error into JS exceptions and keeps working', () => {
-    expect(() => mj.timeSteps({ xml: '<mujoco><bogus/></mujoco>', mode: 'per-robot', copies: 1, steps: 1, restartEvery: 1 })).toThrow(/compile/);
+    expect(() => mj.timeSteps({ xml: '<mujoco><bogus/></mujoco>', mode: 'per-robot', copies: 1, steps: 1, restartEvery: 1 })).toThrow(
+      /compile/,
+    );
     // Arena sized for Euler (compiles: the compiler test-steps with the xml's integrator) but
     // too small for RK4's extra stack: mj_step itself raises mju_error mid-step.
     const tight = model('arm7').replace('<worldbody>', '<size memory="1000"/><worldbody>');
     expect(mj.stepTrace({ xml: tight, steps: 3 }).qpos).toHaveLength(21);
     expect(() => mj.stepTrace({ xml: tight, steps: 3, integrator: 'rk4' })).toThrow(/MuJoCo error: .*stack/);
-    expect(() => mj.timeSteps({ xml: PENDULUM, mode: 'merged', copies: 4, robotsPerModel: 3, steps: 1, restartEvery: 1 })).toThrow(/multiple/);
+    expect(() => mj.timeSteps({ xml: PENDULUM, mode: 'merged', copies: 4, robotsPerModel: 3, steps: 1, restartEvery: 1 })).toThrow(
+      /multiple/,
+    );
     expect(mj.stepTrace({ xml: PENDULUM, steps: 1 }).qpos).toHaveLength(2);
   });
 
@@ -81,7 +85,10 @@ describe('native MuJoCo harness', () => {
       { kind: 'trajectory', integrator: 'euler', steps, ...base },
       { kind: 'trajectory', integrator: 'rk4', steps, ...base },
     ]);
-    for (const [integrator, py] of [['euler', eu], ['rk4', rk]] as const) {
+    for (const [integrator, py] of [
+      ['euler', eu],
+      ['rk4', rk],
+    ] as const) {
       const t = mj.stepTrace({ xml: PENDULUM, steps, qpos0: base.qpos, qvel0: base.qvel, tau: base.tau, integrator });
       expect(t.qpos).toHaveLength(steps * 2);
       let worst = 0;

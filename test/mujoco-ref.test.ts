@@ -20,7 +20,10 @@ describe('MujocoReference: double pendulum', () => {
   it('gives the hand-derived mass matrix, bias and qacc at the horizontal state', async () => {
     const [dyn] = await ref.query(PENDULUM, [{ kind: 'dynamics', qpos: [0, 0], qvel: [0, 0] }]);
     // M11 = I1 + m1 c1² + I2 + m2 (1 + c2)², M12 = I2 + m2 (c2² + c2), M22 = I2 + m2 c2².
-    const M = [[0.95321, 0.22238], [0.22238, 0.07238]];
+    const M = [
+      [0.95321, 0.22238],
+      [0.22238, 0.07238],
+    ];
     for (let i = 0; i < 2; i++) expect(maxAbsDiff(dyn.qM[i], M[i])).toBeLessThan(1e-12);
     expect(maxAbsDiff(dyn.qfrc_bias, [-(0.3 * 9.8 + 0.4 * 1.375 * 9.8), -0.4 * 0.375 * 9.8])).toBeLessThan(1e-12);
     const expected = [14.1258999, -23.0908763];
@@ -61,8 +64,7 @@ describe('MujocoReference: double pendulum', () => {
     const q = [0.4, -0.3];
     const v = [0.8, 1.1];
     const h = 0.01;
-    const f = async (qq: number[], vv: number[]) =>
-      (await ref.query(PENDULUM, [{ kind: 'dynamics', qpos: qq, qvel: vv }]))[0].qacc;
+    const f = async (qq: number[], vv: number[]) => (await ref.query(PENDULUM, [{ kind: 'dynamics', qpos: qq, qvel: vv }]))[0].qacc;
     const axpy = (x: number[], s: number, y: number[]) => x.map((xi, i) => xi + s * y[i]);
     // Hinges only: q ⊕ h·v is plain addition.
     const a0 = await f(q, v);
@@ -91,10 +93,7 @@ describe('MujocoReference: double pendulum', () => {
     const run = (integrator: MujocoIntegrator, h: number) =>
       ({ kind: 'trajectory', integrator, h, steps: Math.round(T / h), every: Math.round(T / h), ...base }) as const;
     const names: MujocoIntegrator[] = ['euler', 'verlet', 'midpoint'];
-    const res = await ref.query(PENDULUM, [
-      run('rk4', 0.0005),
-      ...names.flatMap((n) => [run(n, 0.004), run(n, 0.002)]),
-    ]);
+    const res = await ref.query(PENDULUM, [run('rk4', 0.0005), ...names.flatMap((n) => [run(n, 0.004), run(n, 0.002)])]);
     const exact = res[0].qpos[0];
     const err = (i: number) => maxAbsDiff(res[i].qpos[0], exact);
     const ratios = names.map((_, k) => err(1 + 2 * k) / err(2 + 2 * k));
@@ -111,9 +110,9 @@ describe('MujocoReference: double pendulum', () => {
     expect(() => MujocoReference.open('/nonexistent/python3')).toThrow(/pip install mujoco/);
   });
 
-  it('turns a bad model into a rejected promise with MuJoCo\'s message', async () => {
-    await expect(ref.query('<mujoco><worldbody><body><joint type="bogus"/></body></worldbody></mujoco>', [
-      { kind: 'kinematics' },
-    ])).rejects.toThrow(/MuJoCo reference: .*bogus/);
+  it("turns a bad model into a rejected promise with MuJoCo's message", async () => {
+    await expect(
+      ref.query('<mujoco><worldbody><body><joint type="bogus"/></body></worldbody></mujoco>', [{ kind: 'kinematics' }]),
+    ).rejects.toThrow(/MuJoCo reference: .*bogus/);
   });
 });

@@ -29,7 +29,11 @@ describe('refused places', () => {
       expect(r.stderr).not.toContain('Ctrl-C stops'); // refused before simulating
     });
   test('validate, bench and export refuse them too, before any work', async () => {
-    for (const args of [['validate', '--stage', 'exact', '--out', '/'], ['bench', '--copies', '1', '--out', '/etc'], ['export', DP, '--mjcf', '--out', '/model.xml']]) {
+    for (const args of [
+      ['validate', '--stage', 'exact', '--out', '/'],
+      ['bench', '--copies', '1', '--out', '/etc'],
+      ['export', DP, '--mjcf', '--out', '/model.xml'],
+    ]) {
       const r = await cli(...args);
       expect(r.code, args.join(' ')).toBe(2);
       expect(r.stderr).toMatch(/filesystem root|system directory/);
@@ -125,9 +129,13 @@ describe('failures and kills leave nothing behind', () => {
 });
 
 describe('raw system errors are explained', () => {
-  const sysErr = (code: string, syscall: string, path: string, dest?: string) => Object.assign(new Error(`${code}: raw, ${syscall} '${path}'`), { code, syscall, path, dest });
+  const sysErr = (code: string, syscall: string, path: string, dest?: string) =>
+    Object.assign(new Error(`${code}: raw, ${syscall} '${path}'`), { code, syscall, path, dest });
   test.each([
-    [sysErr('EEXIST', 'mkdir', '/x/out'), /^cannot write \/x\/out: something that is not a directory is already there; remove it or choose another --out \(mkdir, EEXIST\)$/],
+    [
+      sysErr('EEXIST', 'mkdir', '/x/out'),
+      /^cannot write \/x\/out: something that is not a directory is already there; remove it or choose another --out \(mkdir, EEXIST\)$/,
+    ],
     [sysErr('EISDIR', 'rename', '/x/a', '/x/b'), /^cannot write \/x\/b: a directory is where a file must go/],
     [sysErr('EINVAL', 'mkdtemp', '/proc/.x.staging-'), /^cannot write \/proc\/\.x\.staging-: the filesystem does not allow this there/],
     [sysErr('ENOSPC', 'write', '/x/trace.csv'), /the disk is full/],

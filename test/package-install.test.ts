@@ -74,7 +74,11 @@ describe('install script', () => {
   it('a prebuild that does not load: says so with the loader error, then goes to the source build', async () => {
     const dir = makePackage({ [`${platform}/achilles.node`]: 'not an ELF file' });
     const r = await install(dir);
-    expect(r.stderr).toMatch(new RegExp(`building the native engine from source: the prebuilt engine prebuilds/${platform}/achilles.node does not load on this machine \\(Error: .*(invalid ELF header|too short)`));
+    expect(r.stderr).toMatch(
+      new RegExp(
+        `building the native engine from source: the prebuilt engine prebuilds/${platform}/achilles.node does not load on this machine \\(Error: .*(invalid ELF header|too short)`,
+      ),
+    );
     // The source build's first step ran and stopped at the missing toolchain, naming it.
     expect(r.stderr).toContain('cannot build the native engine');
     expect(r.code).toBe(1);
@@ -94,13 +98,16 @@ describe('install script', () => {
     expect(r.code).toBe(1);
   });
 
-  it.skipIf(!existsSync(engine))('a development checkout builds from source as before, even beside a prebuilds/ an aborted `npm pack` left', async () => {
-    const dir = makePackage({ [`${platform}/achilles.node`]: { copy: engine } });
-    writeFileSync(join(dir, 'tsconfig.json'), '{}');
-    const r = await install(dir);
-    expect(r.stderr).toContain('building the native engine from source: a development checkout builds its own engine');
-    expect(r.code).toBe(1);
-  });
+  it.skipIf(!existsSync(engine))(
+    'a development checkout builds from source as before, even beside a prebuilds/ an aborted `npm pack` left',
+    async () => {
+      const dir = makePackage({ [`${platform}/achilles.node`]: { copy: engine } });
+      writeFileSync(join(dir, 'tsconfig.json'), '{}');
+      const r = await install(dir);
+      expect(r.stderr).toContain('building the native engine from source: a development checkout builds its own engine');
+      expect(r.code).toBe(1);
+    },
+  );
 
   it.skipIf(!existsSync(engine))('ACHILLES_BUILD_FROM_SOURCE=1 builds from source even with a good prebuild', async () => {
     const dir = makePackage({ [`${platform}/achilles.node`]: { copy: engine } });
@@ -118,7 +125,10 @@ describe('cmake-js for a source build', () => {
     for (const s of SCRIPTS) copyFileSync(join(root, 'scripts', s), join(pkg, 'scripts', s));
     writeFileSync(join(pkg, 'package.json'), '{ "name": "achilles-sim" }');
     mkdirSync(join(project, 'node_modules', 'cmake-js', 'bin'), { recursive: true });
-    writeFileSync(join(project, 'node_modules', 'cmake-js', 'package.json'), '{ "name": "cmake-js", "bin": { "cmake-js": "./bin/cmake-js" } }');
+    writeFileSync(
+      join(project, 'node_modules', 'cmake-js', 'package.json'),
+      '{ "name": "cmake-js", "bin": { "cmake-js": "./bin/cmake-js" } }',
+    );
     const code = `import('${join(pkg, 'scripts', 'cmake-js.mjs')}').then((m) => console.log(m.cmakeJsBin()))`;
     const { stdout } = await execFileAsync(process.execPath, ['-e', code]);
     expect(stdout.trim()).toBe(join(project, 'node_modules', 'cmake-js', 'bin', 'cmake-js'));
@@ -152,11 +162,15 @@ describe('addon loader', () => {
 
   it('none present: names the source build and the prebuild it looked for, and how to build', () => {
     expect(() => loadFirst('x.node', 'native engine', [missing, join(scratch, 'prebuilds', 'x.node')])).toThrow(
-      new RegExp(`the native engine is not built: no source build \\(${missing}\\) and no prebuilt one for ${platform}.*npm run build:native`),
+      new RegExp(
+        `the native engine is not built: no source build \\(${missing}\\) and no prebuilt one for ${platform}.*npm run build:native`,
+      ),
     );
   });
 
   it('present but unloadable: gives each path with its error', () => {
-    expect(() => loadFirst('x.node', 'native engine', [garbage, missing])).toThrow(/the native engine cannot be loaded: .*garbage\.node does not load: .*(invalid ELF header|too short)/);
+    expect(() => loadFirst('x.node', 'native engine', [garbage, missing])).toThrow(
+      /the native engine cannot be loaded: .*garbage\.node does not load: .*(invalid ELF header|too short)/,
+    );
   });
 });

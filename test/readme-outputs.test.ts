@@ -28,7 +28,17 @@ function tableNames(): Set<string> {
 
 test('every file of a run with contacts, actuators, sensors, a controller report and --html is in the README outputs table', async () => {
   const out = join(tempDir(), 'out');
-  const r = await cli('run', join(SCENES, 'ball-on-plate.arow'), '--controller', join(SCENES, 'ball-on-plate.ctrl.ts'), '--duration', '0.2', '--html', '--out', out);
+  const r = await cli(
+    'run',
+    join(SCENES, 'ball-on-plate.arow'),
+    '--controller',
+    join(SCENES, 'ball-on-plate.ctrl.ts'),
+    '--duration',
+    '0.2',
+    '--html',
+    '--out',
+    out,
+  );
   expect(r.code, r.stderr).toBe(0);
   const files = readdirSync(out).filter((f) => !f.startsWith('.'));
   // the run wrote every kind the issue names

@@ -68,9 +68,11 @@ describe('downsampling', () => {
 
 describe('chart specs', () => {
   it('lineChart inlines downsampled long-form data and escapes dotted field names', () => {
-    const data = [...series(10_000, (i) => 1 + i, { joint: 'shoulder' }), ...series(10_000, (i) => 2 + i, { joint: 'elbow' })].map(
-      (r) => ({ 'q.err': r.y, t: r.t, joint: r.joint }),
-    );
+    const data = [...series(10_000, (i) => 1 + i, { joint: 'shoulder' }), ...series(10_000, (i) => 2 + i, { joint: 'elbow' })].map((r) => ({
+      'q.err': r.y,
+      t: r.t,
+      joint: r.joint,
+    }));
     const spec = lineChart({ title: 'Error', data, x: 't', y: 'q.err', color: 'joint', xTitle: 't', yTitle: 'err', logY: true });
     const values = (spec.data as JsonObject).values as JsonObject[];
     expect(values.length).toBeLessThanOrEqual(4000);
@@ -84,9 +86,21 @@ describe('chart specs', () => {
 
 describe('rendering', () => {
   it('renders a line chart to SVG with the title and axis titles as text', async () => {
-    const data = [...series(3000, (i) => Math.exp(-i / 500), { joint: 'shoulder' }), ...series(3000, (i) => 2 * Math.exp(-i / 700), { joint: 'elbow' })];
+    const data = [
+      ...series(3000, (i) => Math.exp(-i / 500), { joint: 'shoulder' }),
+      ...series(3000, (i) => 2 * Math.exp(-i / 700), { joint: 'elbow' }),
+    ];
     const svg = await renderSvg(
-      lineChart({ title: 'Joint error vs time', data, x: 't', y: 'y', color: 'joint', xTitle: 'Time step', yTitle: 'Absolute error', logY: true }),
+      lineChart({
+        title: 'Joint error vs time',
+        data,
+        x: 't',
+        y: 'y',
+        color: 'joint',
+        xTitle: 'Time step',
+        yTitle: 'Absolute error',
+        logY: true,
+      }),
     );
     expect(svg).toContain('<svg');
     const texts = svgTexts(svg);
@@ -105,21 +119,65 @@ describe('rendering', () => {
       { field: 'qacc', err: 4e-4, scene: 'hand', bar: 1e-3 },
     ];
     const one = await renderSvg(
-      errorAgainstBarChart({ title: 'Error against bar', data, field: 'field', error: 'err', color: 'scene', bar: 1e-5, xTitle: 'Quantity', yTitle: 'Max abs error' }),
+      errorAgainstBarChart({
+        title: 'Error against bar',
+        data,
+        field: 'field',
+        error: 'err',
+        color: 'scene',
+        bar: 1e-5,
+        xTitle: 'Quantity',
+        yTitle: 'Max abs error',
+      }),
     );
     expect(svgTexts(one)).toEqual(expect.arrayContaining(['Error against bar', 'Quantity', 'Max abs error', 'qpos', 'qvel', 'qacc']));
     expect(one).toMatch(/class="mark-rule/);
     expect(one).toMatch(/class="mark-symbol/);
 
     const perRow = await renderSvg(
-      errorAgainstBarChart({ title: 'Per-field bars', data, field: 'field', error: 'err', bar: { field: 'bar' }, xTitle: 'Quantity', yTitle: 'Max abs error' }),
+      errorAgainstBarChart({
+        title: 'Per-field bars',
+        data,
+        field: 'field',
+        error: 'err',
+        bar: { field: 'bar' },
+        xTitle: 'Quantity',
+        yTitle: 'Max abs error',
+      }),
     );
     expect(perRow).toMatch(/class="mark-tick|class="mark-rect/);
 
-    const bars = await renderSvg(barChart({ title: 'Throughput', data: [{ k: 'a', v: 3, g: 'x' }, { k: 'b', v: 5, g: 'y' }], x: 'k', y: 'v', color: 'g', xTitle: 'Scene', yTitle: 'steps/s' }));
+    const bars = await renderSvg(
+      barChart({
+        title: 'Throughput',
+        data: [
+          { k: 'a', v: 3, g: 'x' },
+          { k: 'b', v: 5, g: 'y' },
+        ],
+        x: 'k',
+        y: 'v',
+        color: 'g',
+        xTitle: 'Scene',
+        yTitle: 'steps/s',
+      }),
+    );
     expect(svgTexts(bars)).toEqual(expect.arrayContaining(['Throughput', 'Scene', 'steps/s']));
 
-    const pts = await renderSvg(scatter({ title: 'Speed vs batch', data: [{ n: 1, s: 10 }, { n: 1024, s: 1e6 }], x: 'n', y: 's', xTitle: 'Batch', yTitle: 'Speed', logX: true, logY: true }));
+    const pts = await renderSvg(
+      scatter({
+        title: 'Speed vs batch',
+        data: [
+          { n: 1, s: 10 },
+          { n: 1024, s: 1e6 },
+        ],
+        x: 'n',
+        y: 's',
+        xTitle: 'Batch',
+        yTitle: 'Speed',
+        logX: true,
+        logY: true,
+      }),
+    );
     expect(svgTexts(pts)).toEqual(expect.arrayContaining(['Speed vs batch', 'Batch', 'Speed']));
   });
 
@@ -157,11 +215,22 @@ describe('tick labels (issue 23: ticks read "1e+1")', () => {
     const charts = [
       lineChart({ title: 'L', data: decades, x: 't', y: 'y', xTitle: 'T', yTitle: 'Y', logY: true }),
       scatter({ title: 'S', data: [...decades, { t: 1, y: 3e5 }], x: 't', y: 'y', xTitle: 'T', yTitle: 'Y', logY: true }),
-      errorAgainstBarChart({ title: 'E', data: decades.map((d) => ({ ...d, field: 'q' })), field: 'field', error: 'y', bar: 1e-3, xTitle: 'F', yTitle: 'Y' }),
+      errorAgainstBarChart({
+        title: 'E',
+        data: decades.map((d) => ({ ...d, field: 'q' })),
+        field: 'field',
+        error: 'y',
+        bar: 1e-3,
+        xTitle: 'F',
+        yTitle: 'Y',
+      }),
     ];
     for (const spec of charts) {
       const ticks = yTicks(await renderSvg(spec));
-      expect(ticks.some((t) => t.includes('e+')), ticks.join(' ')).toBe(false);
+      expect(
+        ticks.some((t) => t.includes('e+')),
+        ticks.join(' '),
+      ).toBe(false);
       expect(ticks).toEqual(expect.arrayContaining(['1e-8', '1e-6', '0.001', '0.1', '1', '10', '100']));
     }
   });
@@ -169,7 +238,10 @@ describe('tick labels (issue 23: ticks read "1e+1")', () => {
   it('a linear axis in "~g" writes a large tick as "2e6", not "2e+6"', async () => {
     const big = series(50, (i) => i * 1e5);
     const ticks = yTicks(await renderSvg(lineChart({ title: 'B', data: big, x: 't', y: 'y', xTitle: 'T', yTitle: 'Y', yFormat: '~g' })));
-    expect(ticks.some((t) => t.includes('e+')), ticks.join(' ')).toBe(false);
+    expect(
+      ticks.some((t) => t.includes('e+')),
+      ticks.join(' '),
+    ).toBe(false);
     expect(ticks).toContain('2e6');
   });
 });

@@ -46,8 +46,23 @@ function bits(x: number): bigint {
 describe('toCsv', () => {
   it('numbers round-trip bit-exactly, including awkward values', () => {
     const awkward = [
-      0.1, 1 / 3, Math.PI, -0, 0, 5e-324, Number.MAX_VALUE, Number.MIN_VALUE, 2 ** 53 + 2, 1e21, 1.7976931348623157e308,
-      123456789.12345679, -2.2250738585072014e-308, NaN, Infinity, -Infinity, 14.125899871186028,
+      0.1,
+      1 / 3,
+      Math.PI,
+      -0,
+      0,
+      5e-324,
+      Number.MAX_VALUE,
+      Number.MIN_VALUE,
+      2 ** 53 + 2,
+      1e21,
+      1.7976931348623157e308,
+      123456789.12345679,
+      -2.2250738585072014e-308,
+      NaN,
+      Infinity,
+      -Infinity,
+      14.125899871186028,
     ];
     // Plus random doubles drawn from all exponents, built from random bit patterns.
     const dv = new DataView(new ArrayBuffer(8));

@@ -48,7 +48,14 @@ describe('tables', () => {
   });
 
   it('textTable aligns columns by code points (µ, × count as one)', () => {
-    const out = textTable(['name', 'time'], [['a', '3 µs'], ['bbbb', 12]], { align: ['left', 'right'] });
+    const out = textTable(
+      ['name', 'time'],
+      [
+        ['a', '3 µs'],
+        ['bbbb', 12],
+      ],
+      { align: ['left', 'right'] },
+    );
     expect(out).toBe(['name   time', '----  -----', 'a      3 µs', 'bbbb  12.00', ''].join('\n'));
   });
 

@@ -8,11 +8,36 @@ import { MAX_SERIES, naturalSort, selectSeries, type JsonObject } from '../src/r
 import { renderSvg } from '../src/reports/render.js';
 import { positionChart } from '../src/run/position-chart.js';
 
-const ZERO_Q: Record<JointType, number[]> = { revolute: [0], prismatic: [0], ball: [1, 0, 0, 0], free: [0, 0, 0, 1, 0, 0, 0], planar: [0, 0, 0], fixed: [] };
+const ZERO_Q: Record<JointType, number[]> = {
+  revolute: [0],
+  prismatic: [0],
+  ball: [1, 0, 0, 0],
+  free: [0, 0, 0, 1, 0, 0, 0],
+  planar: [0, 0, 0],
+  fixed: [],
+};
 
 function model(joints: JointType[]): ModelDesc {
-  const bodies = joints.map((joint, i) => ({ name: `q${i}`, parent: i - 1, joint, axis: [1, 0, 0], pos: [0, 0, 0], quat: [1, 0, 0, 0], mass: 1, com: [0, 0, 0], inertia: [1, 1, 1, 0, 0, 0], q0: ZERO_Q[joint], v0: [], tau: [] }));
-  return { name: 'm', bodies: bodies as unknown as BodyDesc[], world: { gravity: [0, 0, -9.81], dt: 0.01, integrator: 'euler', duration: 1, substeps: 1 }, files: [] } as unknown as ModelDesc;
+  const bodies = joints.map((joint, i) => ({
+    name: `q${i}`,
+    parent: i - 1,
+    joint,
+    axis: [1, 0, 0],
+    pos: [0, 0, 0],
+    quat: [1, 0, 0, 0],
+    mass: 1,
+    com: [0, 0, 0],
+    inertia: [1, 1, 1, 0, 0, 0],
+    q0: ZERO_Q[joint],
+    v0: [],
+    tau: [],
+  }));
+  return {
+    name: 'm',
+    bodies: bodies as unknown as BodyDesc[],
+    world: { gravity: [0, 0, -9.81], dt: 0.01, integrator: 'euler', duration: 1, substeps: 1 },
+    files: [],
+  } as unknown as ModelDesc;
 }
 
 /** A recorder look-alike: `records` rows per robot, coordinate k moving with amplitude amp(k). */

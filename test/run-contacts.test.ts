@@ -30,7 +30,10 @@ describe('run: contacts', () => {
     const rows = rec.contacts!.rows;
     // Robots 0 and 1 touch the ground (sphere radius 0.1), robot 2 is 0.4 above it.
     expect(rows.map((r) => r.robot)).toEqual([0, 1]);
-    for (const [r, z] of [[0, 0.05], [1, 0.08]] as const) {
+    for (const [r, z] of [
+      [0, 0.05],
+      [1, 0.08],
+    ] as const) {
       const row = rows.find((x) => x.robot === r)!;
       expect(row.shape_a).toBe('ground');
       expect(row.shape_b).toBe('f/s');
@@ -73,14 +76,36 @@ describe('achilles run on a scene with shapes', () => {
     const csvs: string[] = [];
     for (const lanes of ['1', '4']) {
       const out = join(tempDir(), 'out');
-      const r = await cli('run', join(SCENES, 'crossing-pendulums.arow'), '--duration', '0.6', '--copies', '4', '--robots', '0,3', '--lanes', lanes, '--out', out);
+      const r = await cli(
+        'run',
+        join(SCENES, 'crossing-pendulums.arow'),
+        '--duration',
+        '0.6',
+        '--copies',
+        '4',
+        '--robots',
+        '0,3',
+        '--lanes',
+        lanes,
+        '--out',
+        out,
+      );
       expect(r.code, r.stderr).toBe(0);
       expect(existsSync(join(out, 'contacts.svg'))).toBe(true);
       // The rows (the provenance header names the lanes and the date).
-      csvs.push(readFileSync(join(out, 'contacts.csv'), 'utf8').split('\n').filter((l) => !l.startsWith('#')).join('\n'));
+      csvs.push(
+        readFileSync(join(out, 'contacts.csv'), 'utf8')
+          .split('\n')
+          .filter((l) => !l.startsWith('#'))
+          .join('\n'),
+      );
     }
     expect(csvs[0]).toBe(csvs[1]);
-    const rows = csvs[0].split('\n').filter(Boolean).slice(1).map((l) => l.split(','));
+    const rows = csvs[0]
+      .split('\n')
+      .filter(Boolean)
+      .slice(1)
+      .map((l) => l.split(','));
     expect(rows.length).toBeGreaterThan(0);
     expect(new Set(rows.map((x) => x[2]))).toEqual(new Set(['0', '3']));
     for (const x of rows) expect(Number(x[13])).toBeLessThan(0.1); // within any margin the scene could set

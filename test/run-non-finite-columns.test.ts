@@ -21,7 +21,9 @@ describe('a non-finite recorded column stops the run and writes nothing', () => 
     const out = join(dir, 'far-out');
     const r = await cli('run', scene, '--out', out);
     expect(r.code, r.stderr).toBe(1);
-    expect(r.stderr).toContain("the recorded column 'potential' is non-finite at step 0 (t = 0.000000 s), robot 0, while the state is finite (the energy overflows");
+    expect(r.stderr).toContain(
+      "the recorded column 'potential' is non-finite at step 0 (t = 0.000000 s), robot 0, while the state is finite (the energy overflows",
+    );
     expect(r.stderr).toContain('no output files were written');
     expect(existsSync(out)).toBe(false);
   });
@@ -34,7 +36,9 @@ describe('a non-finite recorded column stops the run and writes nothing', () => 
     const out = join(dir, 'imu-out');
     const r = await cli('run', scene, '--duration', '0.5', '--out', out);
     expect(r.code, r.stderr).toBe(1);
-    expect(r.stderr).toMatch(/the recorded column 'sensor:tip-imu\.a[xyz]' is non-finite at step \d+ \(t = [\d.]+ s\), robot 0, while the state is finite \(the sensor's reading overflows/);
+    expect(r.stderr).toMatch(
+      /the recorded column 'sensor:tip-imu\.a[xyz]' is non-finite at step \d+ \(t = [\d.]+ s\), robot 0, while the state is finite \(the sensor's reading overflows/,
+    );
     expect(existsSync(out)).toBe(false);
   });
 });
@@ -43,7 +47,12 @@ describe('checkFiniteRow', () => {
   test('names the first non-finite column, robot and step', () => {
     const columns = ['step', 'time', 'robot', 'q:a', 'kinetic', 'qacc:a', 'force:m', 'sensor:s'];
     expect(() => checkFiniteRow(columns, [3, 0.006, 1, 0.5, 2, 1, 0, 0.1], 3, 0.006, 1)).not.toThrow();
-    for (const [i, why] of [[4, /energy overflows/], [5, /acceleration at this state overflows/], [6, /actuator's force overflows/], [7, /sensor's reading overflows/]] as const) {
+    for (const [i, why] of [
+      [4, /energy overflows/],
+      [5, /acceleration at this state overflows/],
+      [6, /actuator's force overflows/],
+      [7, /sensor's reading overflows/],
+    ] as const) {
       const row = [3, 0.006, 1, 0.5, 2, 1, 0, 0.1];
       row[i] = i % 2 ? -Infinity : NaN;
       let err: unknown;

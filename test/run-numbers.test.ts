@@ -20,7 +20,10 @@ describe('run summary numbers', () => {
     const waited = (performance.now() - t0) / 1000; // spawn to exit, seen from outside
     const r = { code, stdout };
     expect(r.code).toBe(0);
-    const m = /^wall time\s+([\d.e+-]+) s from process start: start-up ([\d.e+-]+) s, load ([\d.e+-]+) s, simulate ([\d.e+-]+) s \(stepping ([\d.e+-]+) s\), write ([\d.e+-]+) s$/m.exec(r.stdout);
+    const m =
+      /^wall time\s+([\d.e+-]+) s from process start: start-up ([\d.e+-]+) s, load ([\d.e+-]+) s, simulate ([\d.e+-]+) s \(stepping ([\d.e+-]+) s\), write ([\d.e+-]+) s$/m.exec(
+        r.stdout,
+      );
     expect(m, r.stdout).not.toBeNull();
     const [total, startup, load, sim, step, write] = m!.slice(1).map(Number);
     expect(startup).toBeGreaterThan(0);
@@ -36,9 +39,27 @@ describe('run summary numbers', () => {
     test(`${precision}: the largest drift is over every step, whatever --record`, async () => {
       const maxDrift = async (record: string[]) => {
         const out = join(tempDir(), 'o');
-        const r = await cli('run', DP, '--duration', '2', '--precision', precision, '--copies', '3', '--robots', '0,2', '--spread', '0.1', ...record, '--out', out);
+        const r = await cli(
+          'run',
+          DP,
+          '--duration',
+          '2',
+          '--precision',
+          precision,
+          '--copies',
+          '3',
+          '--robots',
+          '0,2',
+          '--spread',
+          '0.1',
+          ...record,
+          '--out',
+          out,
+        );
         expect(r.code).toBe(0);
-        const run = JSON.parse(readFileSync(join(out, 'run.json'), 'utf8')) as { summary: { driftByRobot: { robot: number; maxAbs: number; scale: number }[] } };
+        const run = JSON.parse(readFileSync(join(out, 'run.json'), 'utf8')) as {
+          summary: { driftByRobot: { robot: number; maxAbs: number; scale: number }[] };
+        };
         return run.summary.driftByRobot;
       };
       const every = await maxDrift(['--record', '1']);
@@ -48,12 +69,37 @@ describe('run summary numbers', () => {
       // The engine's tracker against the trace itself: with every step recorded, the largest |drift|
       // column of each recorded robot is the tracked maximum (to the rounding of E − E(0) in f32).
       const out = join(tempDir(), 'o');
-      await cli('run', DP, '--duration', '2', '--precision', precision, '--copies', '3', '--robots', '0,2', '--spread', '0.1', '--record', '1', '--out', out);
-      const lines = readFileSync(join(out, 'trace.csv'), 'utf8').split('\n').filter((l) => l && !l.startsWith('#'));
+      await cli(
+        'run',
+        DP,
+        '--duration',
+        '2',
+        '--precision',
+        precision,
+        '--copies',
+        '3',
+        '--robots',
+        '0,2',
+        '--spread',
+        '0.1',
+        '--record',
+        '1',
+        '--out',
+        out,
+      );
+      const lines = readFileSync(join(out, 'trace.csv'), 'utf8')
+        .split('\n')
+        .filter((l) => l && !l.startsWith('#'));
       const head = lines[0].split(',');
       const [iRobot, iDrift] = [head.indexOf('robot'), head.indexOf('drift')];
       for (const { robot, maxAbs } of every) {
-        const traced = Math.max(...lines.slice(1).map((l) => l.split(',')).filter((c) => Number(c[iRobot]) === robot).map((c) => Math.abs(Number(c[iDrift]))));
+        const traced = Math.max(
+          ...lines
+            .slice(1)
+            .map((l) => l.split(','))
+            .filter((c) => Number(c[iRobot]) === robot)
+            .map((c) => Math.abs(Number(c[iDrift]))),
+        );
         if (precision === 'f64') expect(maxAbs).toBe(traced);
         else expect(Math.abs(maxAbs - traced)).toBeLessThanOrEqual(2 ** -23 * Math.abs(traced) * 4);
       }
@@ -61,13 +107,23 @@ describe('run summary numbers', () => {
 });
 
 describe('the summary says why the energy drifted', () => {
-  const drift = (rel: number): DriftStats => ({ robot: 0, final: rel, maxAbs: Math.abs(rel), scale: 1, finalRelative: rel, maxAbsRelative: Math.abs(rel) });
+  const drift = (rel: number): DriftStats => ({
+    robot: 0,
+    final: rel,
+    maxAbs: Math.abs(rel),
+    scale: 1,
+    finalRelative: rel,
+    maxAbsRelative: Math.abs(rel),
+  });
 
   test('contacts, dry friction and damping dissipate: a large drift in such a scene is expected', () => {
     expect(dissipation(loadScene(join(SCENES, 'box-stack.arow')))).toEqual(['contacts']);
     const box = loadScene(join(SCENES, 'spinning-box.arow'));
     expect(dissipation(box)).toEqual([]);
-    expect(dissipation({ ...box, bodies: box.bodies.map((b) => ({ ...b, damping: 0.1, frictionloss: 0.2 })) })).toEqual(['dry friction', 'damping']);
+    expect(dissipation({ ...box, bodies: box.bodies.map((b) => ({ ...b, damping: 0.1, frictionloss: 0.2 })) })).toEqual([
+      'dry friction',
+      'damping',
+    ]);
     const reason = driftReason({ drift: drift(-0.8), dissipation: ['contacts', 'dry friction'] }, 'euler');
     expect(reason).toBe('contacts and dry friction dissipate energy, so a drift of this size is expected: it is not an integration error.');
   });

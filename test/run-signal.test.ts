@@ -7,7 +7,18 @@ import { SCENES, spawnCli, tempDir } from './cli-harness.js';
 
 /** Start a run far too long to finish, SIGINT it once it is stepping, and collect the outcome. */
 async function interruptRun(out: string): Promise<{ code: number | null; signal: NodeJS.Signals | null; stderr: string; stdout: string }> {
-  const child = spawnCli(['run', join(SCENES, 'double-pendulum.arow'), '--integrator', 'rk4', '--copies', '64', '--duration', '1000000', '--out', out]);
+  const child = spawnCli([
+    'run',
+    join(SCENES, 'double-pendulum.arow'),
+    '--integrator',
+    'rk4',
+    '--copies',
+    '64',
+    '--duration',
+    '1000000',
+    '--out',
+    out,
+  ]);
   let stderr = '';
   let stdout = '';
   child.stdout!.on('data', (d) => (stdout += String(d)));
@@ -18,7 +29,9 @@ async function interruptRun(out: string): Promise<{ code: number | null; signal:
       if (stderr.includes('Ctrl-C stops')) resolve();
     });
   });
-  const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) => child.on('exit', (code, signal) => resolve({ code, signal })));
+  const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) =>
+    child.on('exit', (code, signal) => resolve({ code, signal })),
+  );
   await Promise.race([started, exited]);
   await new Promise((r) => setTimeout(r, 300)); // well inside the stepping loop
   child.kill('SIGINT');

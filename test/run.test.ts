@@ -65,9 +65,18 @@ describe('achilles run on the double pendulum for 0.2 s', async () => {
   });
 
   test('writes every file, and nothing else', () => {
-    expect(readdirSync(out).sort()).toEqual(['.achilles-files.json', 'energy-drift.svg', 'energy-drift.vl.json', 'joint-angles.svg', 'joint-angles.vl.json', 'run.json', 'trace.csv']);
+    expect(readdirSync(out).sort()).toEqual([
+      '.achilles-files.json',
+      'energy-drift.svg',
+      'energy-drift.vl.json',
+      'joint-angles.svg',
+      'joint-angles.vl.json',
+      'run.json',
+      'trace.csv',
+    ]);
     for (const svg of ['joint-angles.svg', 'energy-drift.svg']) expect(readFileSync(join(out, svg), 'utf8')).toContain('<svg');
-    for (const vl of ['joint-angles.vl.json', 'energy-drift.vl.json']) expect(JSON.parse(readFileSync(join(out, vl), 'utf8')).$schema).toMatch(/vega-lite/);
+    for (const vl of ['joint-angles.vl.json', 'energy-drift.vl.json'])
+      expect(JSON.parse(readFileSync(join(out, vl), 'utf8')).$schema).toMatch(/vega-lite/);
     expect(stagingLeftovers(out)).toEqual([]);
   });
 
@@ -75,11 +84,35 @@ describe('achilles run on the double pendulum for 0.2 s', async () => {
     const t = readTrace(join(out, 'trace.csv'));
     expect(t.meta.scene).toBe(DP);
     expect(t.meta.scene_sha256).toMatch(/^[0-9a-f]{64}$/);
-    expect(t.meta).toMatchObject({ integrator: 'euler', dt: '0.002', substeps: '1', precision: 'f64', lanes: '1', isa: 'scalar', copies: '1', duration: '0.2', steps: '100' });
+    expect(t.meta).toMatchObject({
+      integrator: 'euler',
+      dt: '0.002',
+      substeps: '1',
+      precision: 'f64',
+      lanes: '1',
+      isa: 'scalar',
+      copies: '1',
+      duration: '0.2',
+      steps: '100',
+    });
     expect(t.meta.achilles_version).toBe(JSON.parse(readFileSync(join(SCENES, '..', 'package.json'), 'utf8')).version);
     expect(t.meta.node_version).toBe(process.version);
     expect(Number.isNaN(Date.parse(t.meta.date))).toBe(false);
-    expect(t.columns).toEqual(['step', 'time', 'robot', 'q:upper', 'q:lower', 'v:upper', 'v:lower', 'qacc:upper', 'qacc:lower', 'kinetic', 'potential', 'total', 'drift']);
+    expect(t.columns).toEqual([
+      'step',
+      'time',
+      'robot',
+      'q:upper',
+      'q:lower',
+      'v:upper',
+      'v:lower',
+      'qacc:upper',
+      'qacc:lower',
+      'kinetic',
+      'potential',
+      'total',
+      'drift',
+    ]);
     expect(t.rows).toHaveLength(101);
     t.rows.forEach((row, i) => {
       expect(row).toHaveLength(t.columns.length);
@@ -103,7 +136,7 @@ describe('achilles run on the double pendulum for 0.2 s', async () => {
   });
 });
 
-describe('every value in a row belongs to that row\'s time', async () => {
+describe("every value in a row belongs to that row's time", async () => {
   // The bundled scene: two uniform 1 kg, 1 m rods; inertia about each pivot = 1/12 + 0.5².
   const p: DoublePendulumParams = { m1: 1, r1: 0.5, I1: 1 / 12 + 0.25, m2: 1, r2: 0.5, I2: 1 / 12 + 0.25, l1: 1, gy: 0, gz: -9.81 };
   const out = join(tempDir(), 'exact');
@@ -152,7 +185,27 @@ describe('determinism', () => {
       const b = join(tempDir(), 'b');
       const common = ['--duration', '0.3', '--precision', precision];
       expect((await cli('run', DP, ...common, '--lanes', '1', '--record', '1', '--out', a)).code).toBe(0);
-      expect((await cli('run', DP, ...common, '--copies', '7', '--lanes', String(lanes), '--threads', '2', '--record', '7', '--robots', '0,6', '--out', b)).code).toBe(0);
+      expect(
+        (
+          await cli(
+            'run',
+            DP,
+            ...common,
+            '--copies',
+            '7',
+            '--lanes',
+            String(lanes),
+            '--threads',
+            '2',
+            '--record',
+            '7',
+            '--robots',
+            '0,6',
+            '--out',
+            b,
+          )
+        ).code,
+      ).toBe(0);
       const ta = byStep(readTrace(join(a, 'trace.csv')), 0);
       const tb = readTrace(join(b, 'trace.csv'));
       expect(tb.meta.isa).toBe(isaFor(precision, lanes));
@@ -168,7 +221,9 @@ describe('determinism', () => {
     const runs = [];
     for (const k of [0, 1]) {
       const out = join(tempDir(), `s${k}`);
-      expect((await cli('run', DP, '--duration', '0.02', '--copies', '3', '--robots', '0,1,2', '--spread', '0.01', '--out', out)).code).toBe(0);
+      expect(
+        (await cli('run', DP, '--duration', '0.02', '--copies', '3', '--robots', '0,1,2', '--spread', '0.01', '--out', out)).code,
+      ).toBe(0);
       runs.push(readTrace(join(out, 'trace.csv')));
     }
     expect(runs[1].rows).toEqual(runs[0].rows); // same offsets every time
@@ -186,7 +241,10 @@ describe('determinism', () => {
 describe('divergence', () => {
   // lanes 1: the engine's own per-step check; the widest f64 lanes: whatever SIMD kernel this CPU
   // has, where the run's own record-time check is the backstop.
-  for (const extra of [['--lanes', '1'], ['--copies', '3']]) {
+  for (const extra of [
+    ['--lanes', '1'],
+    ['--copies', '3'],
+  ]) {
     test(`${extra.join(' ')}: reports the step, time, robot and joint, exits 1 and leaves no outputs`, async () => {
       const dir = tempDir();
       const scene = join(dir, 'diverge.arow');
@@ -230,14 +288,26 @@ describe('settings', () => {
     expect(widestLanes(avx2, 'f64')).toBe(4);
     expect(widestLanes({ sse2: true, avx2: false, avx512: false }, 'f64')).toBe(1);
     expect(widestLanes({ ...avx2, avx512: true }, 'f64')).toBe(16);
-    expect(() => resolveSettings(DP, loadScene(DP), { lanes: 8 }, avx2)).toThrow(/--lanes: 8 lanes of f64 need AVX-512, which this CPU lacks \(it runs f64 at lanes 1, 4\)/);
+    expect(() => resolveSettings(DP, loadScene(DP), { lanes: 8 }, avx2)).toThrow(
+      /--lanes: 8 lanes of f64 need AVX-512, which this CPU lacks \(it runs f64 at lanes 1, 4\)/,
+    );
   });
 
-  test('defaults: the scene\'s world, ~1000 records, reports/run/<scene>-<integrator>-<precision>', () => {
+  test("defaults: the scene's world, ~1000 records, reports/run/<scene>-<integrator>-<precision>", () => {
     const model = loadScene(DP);
     const cpu = { sse2: true, avx2: true, avx512: true };
     const s = resolveSettings(DP, model, {}, cpu);
-    expect(s).toMatchObject({ integrator: 'euler', dt: 0.002, duration: 10, steps: 5000, recordEvery: 5, copies: 1, lanes: 1, precision: 'f64', robots: [0] });
+    expect(s).toMatchObject({
+      integrator: 'euler',
+      dt: 0.002,
+      duration: 10,
+      steps: 5000,
+      recordEvery: 5,
+      copies: 1,
+      lanes: 1,
+      precision: 'f64',
+      robots: [0],
+    });
     expect(s.outDir).toBe(join('reports', 'run', 'double-pendulum-euler-f64'));
     const t = resolveSettings(DP, model, { integrator: 'rk4', precision: 'f32', duration: 0.3, dt: 0.1 }, cpu);
     expect(t.steps).toBe(3); // 0.3 / 0.1 = 2.9999999999999996 must not become 2 or 4 steps

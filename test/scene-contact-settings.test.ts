@@ -46,13 +46,21 @@ describe('reading', () => {
   test('solref, solimp, condim; range with default and given limit settings; solver', () => {
     const m = load(
       'all.arow',
-      scene(`${HINGE}, range: [-0.5, 1.25], limit: { solref: [0.03, 0.7], margin: 0.01 }`, ', solref: [-5000, -40], solimp: [0.8, 0.99, 0.002, 0.4, 3], condim: 1', ', solver: { iterations: 50, impratio: 2 }'),
+      scene(
+        `${HINGE}, range: [-0.5, 1.25], limit: { solref: [0.03, 0.7], margin: 0.01 }`,
+        ', solref: [-5000, -40], solimp: [0.8, 0.99, 0.002, 0.4, 3], condim: 1',
+        ', solver: { iterations: 50, impratio: 2 }',
+      ),
     );
     expect(m.shapes?.[0]).toMatchObject({ solref: [-5000, -40], solimp: [0.8, 0.99, 0.002, 0.4, 3], condim: 1 });
     expect(m.bodies[0].range).toEqual([-0.5, 1.25]);
     expect(m.bodies[0].limit).toEqual({ solref: [0.03, 0.7], solimp: [0.9, 0.95, 0.001, 0.5, 2], margin: 0.01 });
     expect(m.solver).toEqual({ iterations: 50, impratio: 2 });
-    expect(load('t.arow', scene(HINGE, '', ', solver: { tolerance: 1e-8 }')).solver).toEqual({ iterations: 20, impratio: 1, tolerance: 1e-8 });
+    expect(load('t.arow', scene(HINGE, '', ', solver: { tolerance: 1e-8 }')).solver).toEqual({
+      iterations: 20,
+      impratio: 1,
+      tolerance: 1e-8,
+    });
     const p = load('p.arow', scene('type: prismatic, axis: [0, 0, 1], range: [0, 0.3]', ''));
     expect(p.bodies[0].limit).toEqual({ solref: [0.02, 1], solimp: [0.9, 0.95, 0.001, 0.5, 2], margin: 0 });
   });
@@ -108,7 +116,11 @@ describe('MJCF export', () => {
   test('MuJoCo compiles the same solref, solimp, condim, range, limit settings and solver options', async () => {
     const m = load(
       'x.arow',
-      scene(`${HINGE}, range: [-0.5, 1.25], limit: { solref: [0.03, 0.7], solimp: [0.8, 0.9, 0.01, 0.3, 2], margin: 0.01 }`, ', solref: [-5000, -40], solimp: [0.8, 0.99, 0.002, 0.4, 3], condim: 1', ', solver: { iterations: 50, impratio: 2 }'),
+      scene(
+        `${HINGE}, range: [-0.5, 1.25], limit: { solref: [0.03, 0.7], solimp: [0.8, 0.9, 0.01, 0.3, 2], margin: 0.01 }`,
+        ', solref: [-5000, -40], solimp: [0.8, 0.99, 0.002, 0.4, 3], condim: 1',
+        ', solver: { iterations: 50, impratio: 2 }',
+      ),
     );
     const xml = write(dir, 'x.xml', exportMjcf(m, { contacts: true }));
     // awaited, not synchronous: the worker's event loop keeps turning meanwhile (issue 23)
@@ -116,8 +128,14 @@ describe('MJCF export', () => {
     expect(r.status, r.stderr).toBe(0);
     const mj = JSON.parse(r.stdout);
     // geoms: the world plane first (static shapes under worldbody), then the link's sphere
-    expect(mj.geom_solref).toEqual([[0.01, 0.8], [-5000, -40]]);
-    expect(mj.geom_solimp).toEqual([[0.9, 0.95, 0.001, 0.5, 2], [0.8, 0.99, 0.002, 0.4, 3]]);
+    expect(mj.geom_solref).toEqual([
+      [0.01, 0.8],
+      [-5000, -40],
+    ]);
+    expect(mj.geom_solimp).toEqual([
+      [0.9, 0.95, 0.001, 0.5, 2],
+      [0.8, 0.99, 0.002, 0.4, 3],
+    ]);
     expect(mj.geom_condim).toEqual([3, 1]);
     expect(mj.jnt_limited).toEqual([true]);
     expect(mj.jnt_range).toEqual([[-0.5, 1.25]]);

@@ -110,7 +110,12 @@ describe('everyday semantics', () => {
       write(
         dir,
         'misc.arow',
-        edit([6, '    joint: { type: prismatic, axis: [0, 3, 4] }'], [8, '    rpy: [0, 0, 1.5707963267948966]'], [9, '    inertia: [0.05, 0.05, 0.1]'], [12, '    joint: { subspace: [0, 0, 0, 0, 0, 1] }']),
+        edit(
+          [6, '    joint: { type: prismatic, axis: [0, 3, 4] }'],
+          [8, '    rpy: [0, 0, 1.5707963267948966]'],
+          [9, '    inertia: [0.05, 0.05, 0.1]'],
+          [12, '    joint: { subspace: [0, 0, 0, 0, 0, 1] }'],
+        ),
       ),
     );
     expect(m.bodies[0].axis).toEqual([0, 0.6, 0.8]);
@@ -177,7 +182,13 @@ describe('everyday errors', () => {
     expectSceneError(bad('empty.arow', 'scene: t\nlinks: []\n'), 2, 8, 'a list of 0 items', 'a non-empty list of links');
   });
   test('unknown joint type', () => {
-    expectSceneError(bad('jt.arow', edit([6, '    joint: { type: revolut, axis: [1, 0, 0] }'])), 6, 20, '`revolut`', 'did you mean `revolute`?');
+    expectSceneError(
+      bad('jt.arow', edit([6, '    joint: { type: revolut, axis: [1, 0, 0] }'])),
+      6,
+      20,
+      '`revolut`',
+      'did you mean `revolute`?',
+    );
   });
   test('zero axis', () => {
     expectSceneError(bad('ax.arow', edit([6, '    joint: { type: revolute, axis: [0, 0, 0] }'])), 6, 36, 'a zero vector');
@@ -189,7 +200,13 @@ describe('everyday errors', () => {
     expectSceneError(bad('ss.arow', edit([12, '    joint: { subspace: [1, 0, 0, 0, 1, 0] }'])), 12, 24, 'screw', 'supported subspaces');
   });
   test('free joint on a link whose parent is not the world', () => {
-    expectSceneError(bad('fr.arow', edit([12, '    joint: { type: free }'], [13, null])), 12, 12, 'a free joint on a link whose parent is `a`, not the world', 'parent: world');
+    expectSceneError(
+      bad('fr.arow', edit([12, '    joint: { type: free }'], [13, null])),
+      12,
+      12,
+      'a free joint on a link whose parent is `a`, not the world',
+      'parent: world',
+    );
   });
   test('free joint with an offset', () => {
     expectSceneError(bad('fo.arow', edit([6, '    joint: { type: free }'], [8, '    pos: [1, 0, 0]'])), 8, 5, 'free joint with a nonzero');
@@ -201,10 +218,21 @@ describe('everyday errors', () => {
     expectSceneError(bad('zq.arow', edit([8, '    quat: [0, 0, 0, 0]'])), 8, 11, 'a zero quaternion');
   });
   test('initial position count for a ball joint', () => {
-    expectSceneError(bad('ib.arow', edit([6, '    joint: { type: ball }'], [8, '    initial: { position: [1, 0, 0, 0, 0] }'])), 8, 26, 'found 5 numbers', 'expected a list of 3 or 4 numbers');
+    expectSceneError(
+      bad('ib.arow', edit([6, '    joint: { type: ball }'], [8, '    initial: { position: [1, 0, 0, 0, 0] }'])),
+      8,
+      26,
+      'found 5 numbers',
+      'expected a list of 3 or 4 numbers',
+    );
   });
   test('initial quaternion of zero length', () => {
-    expectSceneError(bad('iq.arow', edit([6, '    joint: { type: ball }'], [8, '    initial: { position: [0, 0, 0, 0] }'])), 8, 26, 'a zero quaternion');
+    expectSceneError(
+      bad('iq.arow', edit([6, '    joint: { type: ball }'], [8, '    initial: { position: [0, 0, 0, 0] }'])),
+      8,
+      26,
+      'a zero quaternion',
+    );
   });
   test('world: unknown integrator', () => {
     expectSceneError(bad('wi.arow', edit([2, 'world: { integrator: rk5 }'])), 2, 22, '`rk5`', 'did you mean `rk4`?');

@@ -13,7 +13,8 @@ import { expectSceneError, tempDir, write } from './helpers/scene.js';
 const dir = tempDir();
 const LINK = `  - name: a\n    parent: world\n    joint: { type: revolute, axis: [1, 0, 0] }\n    mass: 1\n    inertia: [1, 1, 1]\n`;
 const SCENE = `scene: s\nlinks:\n${LINK}`;
-const rawScene = (include: string): string => `archetype: a\nincludes: [${JSON.stringify(include)}]\njoints:\n  - name: j\n    fields: { joint_activation_mask: 1 }\n`;
+const rawScene = (include: string): string =>
+  `archetype: a\nincludes: [${JSON.stringify(include)}]\njoints:\n  - name: j\n    fields: { joint_activation_mask: 1 }\n`;
 
 /** Files whose content must never appear in a message: plain text, a YAML mapping of secrets, a
  *  YAML list, and text that is not valid YAML (whose syntax error must not quote it either). */
@@ -50,7 +51,13 @@ describe('an included file is named, never quoted', () => {
     write(dir, 'notes.txt', `${SECRET} line one\nline two\n`);
     mkdirSync(join(dir, 'sub'), { recursive: true });
     const f = write(join(dir, 'sub'), 'inc-up.arow', rawScene('../notes.txt'));
-    const e = expectSceneError(() => loadScene(f), 2, 12, `includes: found \`${join(dir, 'notes.txt')}\`: text that is not a YAML archetype`, 'expected a raw archetype file');
+    const e = expectSceneError(
+      () => loadScene(f),
+      2,
+      12,
+      `includes: found \`${join(dir, 'notes.txt')}\`: text that is not a YAML archetype`,
+      'expected a raw archetype file',
+    );
     expect(e.message).not.toContain(SECRET);
   });
 
@@ -86,19 +93,42 @@ describe('a --config is named, never quoted', () => {
     const s = write(dir, 'ok.arow', SCENE);
     expect(loadScene(s, { config: write(dir, 'empty.yaml', '{}\n') }).world.dt).toBe(0.002);
     expect(loadScene(s, { config: write(dir, 'c.yaml', 'dt: 0.01\n') }).world.dt).toBe(0.01);
-    expectSceneError(() => loadScene(s, { config: write(dir, 'c2.yaml', 'dt: 0.01\nintegrater: rk4\n') }), 2, 1, 'unknown key', 'did you mean `integrator`?');
+    expectSceneError(
+      () => loadScene(s, { config: write(dir, 'c2.yaml', 'dt: 0.01\nintegrater: rk4\n') }),
+      2,
+      1,
+      'unknown key',
+      'did you mean `integrator`?',
+    );
   });
 
   test('the scene itself still shows its own YAML error text', () => {
     expectSceneError(() => loadScene(write(dir, 'own.arow', 'scene: [a\n')), 2, 1, /YAML syntax/);
-    expectSceneError(() => loadScene(write(dir, 'own-tag.arow', `scene: s\nworld: { dt: !seconds 1 }\nlinks:\n${LINK}`)), 2, 14, 'the unknown tag `!seconds`');
+    expectSceneError(
+      () => loadScene(write(dir, 'own-tag.arow', `scene: s\nworld: { dt: !seconds 1 }\nlinks:\n${LINK}`)),
+      2,
+      14,
+      'the unknown tag `!seconds`',
+    );
   });
 });
 
 describe('the scene itself', () => {
   test('a scene whose only top-level keys are typos gets its did-you-mean, at the typo', () => {
-    expectSceneError(() => loadScene(write(dir, 'typo-top.arow', `name: s\nlnks:\n${LINK}`)), 2, 1, 'unknown key `lnks`', 'did you mean `links`?');
-    expectSceneError(() => loadScene(write(dir, 'typo-raw.arow', 'archetyp: a\njoints: []\n')), 1, 1, 'unknown key `archetyp`', 'did you mean `archetype`?');
+    expectSceneError(
+      () => loadScene(write(dir, 'typo-top.arow', `name: s\nlnks:\n${LINK}`)),
+      2,
+      1,
+      'unknown key `lnks`',
+      'did you mean `links`?',
+    );
+    expectSceneError(
+      () => loadScene(write(dir, 'typo-raw.arow', 'archetyp: a\njoints: []\n')),
+      1,
+      1,
+      'unknown key `archetyp`',
+      'did you mean `archetype`?',
+    );
   });
 });
 
@@ -111,7 +141,10 @@ describe('values echoed in errors are cut', () => {
     ['an enum value', SCENE.replace('type: revolute', `type: ${long}`)],
     ['an integrator', `scene: s\nworld: { integrator: ${long} }\nlinks:\n${LINK}`],
     ['an unknown key (YAML allows 1024 characters)', `scene: s\n${'k'.repeat(1000)}: 1\nlinks:\n${LINK}`],
-    ['a scene name with spaces, then a bad value', `scene: s\nlinks:\n${LINK.replace('name: a', `name: "${spaced}"`).replace('mass: 1', 'mass: x')}`],
+    [
+      'a scene name with spaces, then a bad value',
+      `scene: s\nlinks:\n${LINK.replace('name: a', `name: "${spaced}"`).replace('mass: 1', 'mass: x')}`,
+    ],
     ['a sensor link', `${SCENE}sensors:\n  - { name: e, kind: encoder, joint: ${long} }\n`],
   ];
   test.each(cases)('%s', (_what, text) => {
@@ -131,7 +164,13 @@ describe('a camera faster than the step rate', () => {
 
   test('is an error at its `rate`, in the scene', () => {
     const f = write(dir, 'cam.arow', camera(1000));
-    expectSceneError(() => loadScene(f), 9, 47, 'sensors[0] (cam).rate: found 1000 Hz, faster than the step rate 500 Hz (dt 0.002 s)', 'expected a rate of at most 500 Hz');
+    expectSceneError(
+      () => loadScene(f),
+      9,
+      47,
+      'sensors[0] (cam).rate: found 1000 Hz, faster than the step rate 500 Hz (dt 0.002 s)',
+      'expected a rate of at most 500 Hz',
+    );
     expect(loadScene(write(dir, 'cam-ok.arow', camera(500))).sensors?.length).toBe(1);
   });
 
@@ -144,7 +183,12 @@ describe('a camera faster than the step rate', () => {
     const f = write(dir, 'cam-run.arow', camera(30));
     const model = loadScene(f);
     const batch = new Batch(model, { copies: 1, dt: 0.05 });
-    const e = expectSceneError(() => new SensorBank(batch, model.sensors ?? [], { seed: 1 }), 9, 5, 'sensors (cam).rate: found 30 Hz, faster than the step rate 20 Hz');
+    const e = expectSceneError(
+      () => new SensorBank(batch, model.sensors ?? [], { seed: 1 }),
+      9,
+      5,
+      'sensors (cam).rate: found 30 Hz, faster than the step rate 20 Hz',
+    );
     expect(e.file).toBe(f);
   });
 });
@@ -158,6 +202,12 @@ describe('a file that cannot be read says why in words', () => {
   });
 
   test('an include that does not exist, at the include', () => {
-    expectSceneError(() => loadScene(write(dir, 'inc-missing.arow', rawScene('gone.arow'))), 2, 12, 'includes: found', 'gone.arow`: no such file (ENOENT)');
+    expectSceneError(
+      () => loadScene(write(dir, 'inc-missing.arow', rawScene('gone.arow'))),
+      2,
+      12,
+      'includes: found',
+      'gone.arow`: no such file (ENOENT)',
+    );
   });
 });

@@ -63,7 +63,11 @@ describe('only regular text files are read', () => {
   test('an include that is not a regular text file is reported at the include', () => {
     const fifo = join(dir, 'inc-pipe.arow');
     execFileSync('mkfifo', [fifo]);
-    const f = write(dir, 'raw-inc.arow', `archetype: a\nincludes: [inc-pipe.arow, /dev/zero]\njoints:\n  - name: j\n    fields: { joint_activation_mask: 1 }\n`);
+    const f = write(
+      dir,
+      'raw-inc.arow',
+      `archetype: a\nincludes: [inc-pipe.arow, /dev/zero]\njoints:\n  - name: j\n    fields: { joint_activation_mask: 1 }\n`,
+    );
     expectSceneError(() => loadScene(f), 2, 12, 'inc-pipe.arow', 'FIFO');
   });
 
@@ -91,7 +95,9 @@ describe('the first YAML error comes in time linear in the file', () => {
 
   test('a deep nesting is "nested too deeply", not a stack-overflow message', () => {
     // The column is where the stack ran out, which depends on the stack size.
-    expect(() => loadScene(write(dir, 'deep.arow', '['.repeat(30_000)))).toThrow(/deep\.arow:1:\d+: YAML syntax: found collections nested too deeply to read/);
+    expect(() => loadScene(write(dir, 'deep.arow', '['.repeat(30_000)))).toThrow(
+      /deep\.arow:1:\d+: YAML syntax: found collections nested too deeply to read/,
+    );
   });
 
   test('a huge string is cut in the message', () => {
@@ -102,14 +108,25 @@ describe('the first YAML error comes in time linear in the file', () => {
 
 describe('YAML in our words', () => {
   test('a second document: no library advice', () => {
-    const e = expectSceneError(() => loadScene(write(dir, 'two.arow', `${scene()}---\n${scene()}`)), 8, 1, 'a second YAML document', 'one document per file');
+    const e = expectSceneError(
+      () => loadScene(write(dir, 'two.arow', `${scene()}---\n${scene()}`)),
+      8,
+      1,
+      'a second YAML document',
+      'one document per file',
+    );
     expect(e.message).not.toMatch(/parseAllDocuments/);
   });
 
   test('`!!float 1` is the number 1 (YAML 1.2 core schema), a bad one says so', () => {
     const m = loadScene(write(dir, 'f.arow', scene('world: { dt: !!float 1e-3, duration: !!float 1, substeps: !!int 2 }\n')));
     expect([m.world.dt, m.world.duration, m.world.substeps]).toEqual([1e-3, 1, 2]);
-    expectSceneError(() => loadScene(write(dir, 'fb.arow', scene('world: { dt: !!float fast }\n'))), 2, 14, '`fast` tagged `!!float`, which is not a number');
+    expectSceneError(
+      () => loadScene(write(dir, 'fb.arow', scene('world: { dt: !!float fast }\n'))),
+      2,
+      14,
+      '`fast` tagged `!!float`, which is not a number',
+    );
     expectSceneError(() => loadScene(write(dir, 'fm.arow', scene('world: { dt: !!str 1 }\n'))), 2, 20, 'the string "1", expected a number');
   });
 
@@ -119,7 +136,13 @@ describe('YAML in our words', () => {
 
   test('an alias is refused, saying why', () => {
     const text = `scene: s\nlinks:\n  - &first\n    name: a\n    parent: world\n    joint: { type: revolute, axis: [1, 0, 0] }\n    mass: 1\n    inertia: [1, 1, 1]\n  - *first\n`;
-    expectSceneError(() => loadScene(write(dir, 'alias.arow', text)), 9, 5, 'the alias `*first`', 'do not support YAML anchors and aliases');
+    expectSceneError(
+      () => loadScene(write(dir, 'alias.arow', text)),
+      9,
+      5,
+      'the alias `*first`',
+      'do not support YAML anchors and aliases',
+    );
   });
 
   test('an anchor alone is harmless', () => {

@@ -6,7 +6,6 @@ import { expectSceneError, tempDir, write } from './helpers/scene.js';
 
 const SHARED = '../shared/achilles-arow';
 
-
 const CONFIG = `${SHARED}/sim_config.yaml`;
 const close = (a: number[], b: number[], tol = 1e-12): void => {
   expect(a.length).toBe(b.length);
@@ -85,7 +84,11 @@ describe('raw dialect errors', () => {
   });
 
   test('field on some joints only', () => {
-    const f = write(dir, 'inconsistent.arow', `archetype: a\njoints:\n${joint('j', 'null', '      joint_torque: [0,0,0,0,0,0]\n')}${joint('k', 'j')}`);
+    const f = write(
+      dir,
+      'inconsistent.arow',
+      `archetype: a\njoints:\n${joint('j', 'null', '      joint_torque: [0,0,0,0,0,0]\n')}${joint('k', 'j')}`,
+    );
     expectSceneError(() => loadScene(f), 14, 7, 'no `joint_torque`', 'every joint of archetype `a` or on none');
   });
 
@@ -106,12 +109,20 @@ describe('raw dialect errors', () => {
   });
 
   test('revolute joint_position not about the axis', () => {
-    const f = write(dir, 'pos.arow', `archetype: a\njoints:\n${joint('j', 'null', '      joint_position: {translation: [0,0,0], rotation: [0.8660254037844387, 0, 0.5, 0]}\n')}`);
+    const f = write(
+      dir,
+      'pos.arow',
+      `archetype: a\njoints:\n${joint('j', 'null', '      joint_position: {translation: [0,0,0], rotation: [0.8660254037844387, 0, 0.5, 0]}\n')}`,
+    );
     expectSceneError(() => loadScene(f), 10, 23, 'rotation about the joint axis');
   });
 
   test('swapped translation/rotation keys', () => {
-    const f = write(dir, 'swap.arow', `archetype: a\njoints:\n${joint('j', 'null', '      joint_position: {rotation: [1,0,0,0], translation: [0,0,0]}\n')}`);
+    const f = write(
+      dir,
+      'swap.arow',
+      `archetype: a\njoints:\n${joint('j', 'null', '      joint_position: {rotation: [1,0,0,0], translation: [0,0,0]}\n')}`,
+    );
     expectSceneError(() => loadScene(f), 10, 23, '`translation: [x,y,z]` then `rotation');
   });
 
@@ -157,10 +168,22 @@ joints:
   write(dir, 'bench_world.arow', world);
 
   test('bench batching: copies attached to a 1-copy root, flattened with [k] names', () => {
-    const f = write(dir, 'arm.arow', `archetype: arm\ncopies: 3\nincludes: [bench_world.arow]\nattach: {archetype: bench_world, joint: origin}\njoints:\n${joint('shoulder', 'null')}${joint('elbow', 'shoulder')}`);
+    const f = write(
+      dir,
+      'arm.arow',
+      `archetype: arm\ncopies: 3\nincludes: [bench_world.arow]\nattach: {archetype: bench_world, joint: origin}\njoints:\n${joint('shoulder', 'null')}${joint('elbow', 'shoulder')}`,
+    );
     const m = loadScene(f);
     expect(m.name).toBe('bench_world');
-    expect(m.bodies.map((b) => b.name)).toEqual(['origin', 'arm[0]/shoulder', 'arm[0]/elbow', 'arm[1]/shoulder', 'arm[1]/elbow', 'arm[2]/shoulder', 'arm[2]/elbow']);
+    expect(m.bodies.map((b) => b.name)).toEqual([
+      'origin',
+      'arm[0]/shoulder',
+      'arm[0]/elbow',
+      'arm[1]/shoulder',
+      'arm[1]/elbow',
+      'arm[2]/shoulder',
+      'arm[2]/elbow',
+    ]);
     expect(m.bodies.map((b) => b.parent)).toEqual([-1, 0, 1, 0, 3, 0, 5]);
     expect(m.bodies[0].joint).toBe('fixed');
     expect(m.files).toEqual([f, `${dir}/bench_world.arow`]);
@@ -168,7 +191,11 @@ joints:
 
   test('1:1 copies follow their target copy', () => {
     write(dir, 'hand.arow', `archetype: hand\ncopies: 2\nattach: {archetype: arm, joint: elbow}\njoints:\n${joint('palm', 'null')}`);
-    const f = write(dir, 'arm2.arow', `archetype: arm\ncopies: 2\nincludes: [bench_world.arow, hand.arow]\nattach: {archetype: bench_world, joint: origin}\njoints:\n${joint('shoulder', 'null')}${joint('elbow', 'shoulder')}`);
+    const f = write(
+      dir,
+      'arm2.arow',
+      `archetype: arm\ncopies: 2\nincludes: [bench_world.arow, hand.arow]\nattach: {archetype: bench_world, joint: origin}\njoints:\n${joint('shoulder', 'null')}${joint('elbow', 'shoulder')}`,
+    );
     const m = loadScene(f);
     const idx = (n: string): number => m.bodies.findIndex((b) => b.name === n);
     expect(m.bodies[idx('hand[1]/palm')].parent).toBe(idx('arm[1]/elbow'));
@@ -178,7 +205,11 @@ joints:
 
   test('copies mismatch', () => {
     write(dir, 'hand3.arow', `archetype: hand\ncopies: 3\nattach: {archetype: arm, joint: elbow}\njoints:\n${joint('palm', 'null')}`);
-    const f = write(dir, 'arm3.arow', `archetype: arm\ncopies: 2\nincludes: [bench_world.arow, hand3.arow]\nattach: {archetype: bench_world, joint: origin}\njoints:\n${joint('shoulder', 'null')}${joint('elbow', 'shoulder')}`);
+    const f = write(
+      dir,
+      'arm3.arow',
+      `archetype: arm\ncopies: 2\nincludes: [bench_world.arow, hand3.arow]\nattach: {archetype: bench_world, joint: origin}\njoints:\n${joint('shoulder', 'null')}${joint('elbow', 'shoulder')}`,
+    );
     expectSceneError(() => loadScene(f), 2, 9, '3 copies attached to `arm` with 2');
   });
 
@@ -193,7 +224,11 @@ joints:
   });
 
   test('attach to a missing joint', () => {
-    const f = write(dir, 'badjoint.arow', `archetype: arm\nincludes: [bench_world.arow]\nattach: {archetype: bench_world, joint: orign}\njoints:\n${joint('shoulder', 'null')}`);
+    const f = write(
+      dir,
+      'badjoint.arow',
+      `archetype: arm\nincludes: [bench_world.arow]\nattach: {archetype: bench_world, joint: orign}\njoints:\n${joint('shoulder', 'null')}`,
+    );
     expectSceneError(() => loadScene(f), 3, 41, '`orign`', 'did you mean `origin`?');
   });
 
@@ -226,7 +261,13 @@ describe('sim_config', () => {
     const c4 = write(dir, 'c4.yaml', 'base_acceleraton: {linear: [0, 0, -9.8]}\n');
     expectSceneError(() => loadScene(`${SHARED}/two_joint_arm.arow`, { config: c4 }), 1, 1, 'did you mean `base_acceleration`?');
     const c5 = write(dir, 'c5.yaml', 'dt: 0.001\nintegrator: rk4\nsubsteps: 2\nduration: 3\n');
-    expect(loadScene(`${SHARED}/two_joint_arm.arow`, { config: c5 }).world).toEqual({ gravity: [0, 0, 0], dt: 0.001, integrator: 'rk4', substeps: 2, duration: 3 });
+    expect(loadScene(`${SHARED}/two_joint_arm.arow`, { config: c5 }).world).toEqual({
+      gravity: [0, 0, 0],
+      dt: 0.001,
+      integrator: 'rk4',
+      substeps: 2,
+      duration: 3,
+    });
   });
 });
 

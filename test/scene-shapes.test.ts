@@ -41,9 +41,28 @@ describe('shape kinds', () => {
       ['a/box3', 0, 'box'],
       ['a/rounded-box4', 0, 'rounded-box'],
     ]);
-    expect(s[0]).toMatchObject({ halfExtents: [0, 0, 0], radius: 0.1, pos: [0, 0, 0], quat: [1, 0, 0, 0], friction: 1, contype: 1, conaffinity: 1, margin: 0, gap: 0 });
+    expect(s[0]).toMatchObject({
+      halfExtents: [0, 0, 0],
+      radius: 0.1,
+      pos: [0, 0, 0],
+      quat: [1, 0, 0, 0],
+      friction: 1,
+      contype: 1,
+      conaffinity: 1,
+      margin: 0,
+      gap: 0,
+    });
     expect(s[1]).toMatchObject({ halfExtents: [0, 0, 0.2], radius: 0.05, pos: [0, 0, -0.5] });
-    expect(s[2]).toMatchObject({ halfExtents: [0.1, 0.2, 0.3], radius: 0, friction: 0.5, contype: 2, conaffinity: 3, margin: 0.01, gap: 0.002, color: [1, 0, 0] });
+    expect(s[2]).toMatchObject({
+      halfExtents: [0.1, 0.2, 0.3],
+      radius: 0,
+      friction: 0.5,
+      contype: 2,
+      conaffinity: 3,
+      margin: 0.01,
+      gap: 0.002,
+      color: [1, 0, 0],
+    });
     expect(s[3].halfExtents).toEqual([0.1, 0.2, 0.3]);
     expect(s[4]).toMatchObject({ halfExtents: [0.1, 0, 0.3], radius: 0.02 });
     expect(m.excludes).toBeUndefined();
@@ -89,33 +108,94 @@ describe('shape errors', () => {
   });
   test('negative extents', () => {
     expectSceneError(bad('e.arow', scene('      - { type: box, half_extents: [0.1, -0.2, 0.3] }\n')), 10, 36, 'half-extents >= 0');
-    expectSceneError(bad('e2.arow', scene('      - { type: rounded-box, half_extents: [0.1, 0.2, 0.3], radius: -1 }\n')), 10, 69, 'a number >= 0');
+    expectSceneError(
+      bad('e2.arow', scene('      - { type: rounded-box, half_extents: [0.1, 0.2, 0.3], radius: -1 }\n')),
+      10,
+      69,
+      'a number >= 0',
+    );
   });
   test('a shape on a link that does not exist', () => {
-    expectSceneError(bad('l.arow', `${HEAD}shapes:\n  - { link: aa, type: sphere, radius: 0.1 }\n`), 10, 13, '`aa`, which is not a link', 'did you mean `a`?');
+    expectSceneError(
+      bad('l.arow', `${HEAD}shapes:\n  - { link: aa, type: sphere, radius: 0.1 }\n`),
+      10,
+      13,
+      '`aa`, which is not a link',
+      'did you mean `a`?',
+    );
   });
   test('a plane attached to a moving link', () => {
-    expectSceneError(bad('p.arow', scene('      - { type: plane }\n')), 10, 17, 'a plane on link `a`, which moves', 'static world geometry');
+    expectSceneError(
+      bad('p.arow', scene('      - { type: plane }\n')),
+      10,
+      17,
+      'a plane on link `a`, which moves',
+      'static world geometry',
+    );
     expectSceneError(bad('p2.arow', `${HEAD}shapes:\n  - { link: a, type: plane }\n`), 10, 13, 'a plane on link `a`');
   });
   test('a mask that is not an integer (or out of range)', () => {
-    expectSceneError(bad('m.arow', scene('      - { type: sphere, radius: 0.1, contype: 1.5 }\n')), 10, 47, 'contype', '1.5', 'an integer bit mask');
-    expectSceneError(bad('m2.arow', scene('      - { type: sphere, radius: 0.1, conaffinity: 4294967296 }\n')), 10, 51, 'an integer bit mask');
+    expectSceneError(
+      bad('m.arow', scene('      - { type: sphere, radius: 0.1, contype: 1.5 }\n')),
+      10,
+      47,
+      'contype',
+      '1.5',
+      'an integer bit mask',
+    );
+    expectSceneError(
+      bad('m2.arow', scene('      - { type: sphere, radius: 0.1, conaffinity: 4294967296 }\n')),
+      10,
+      51,
+      'an integer bit mask',
+    );
     expectSceneError(bad('m3.arow', scene('      - { type: sphere, radius: 0.1, conaffinity: -1 }\n')), 10, 51, 'an integer bit mask');
   });
   test('unknown shape keys: did-you-mean, or the kind the key belongs to', () => {
-    expectSceneError(bad('k.arow', scene('      - { type: sphere, radius: 0.1, frction: 1 }\n')), 10, 38, 'unknown key `frction`', 'did you mean `friction`?');
-    expectSceneError(bad('k2.arow', scene('      - { type: sphere, radius: 0.1, size: [1, 1, 1] }\n')), 10, 38, 'unknown key `size` for a sphere', 'belongs to a box');
+    expectSceneError(
+      bad('k.arow', scene('      - { type: sphere, radius: 0.1, frction: 1 }\n')),
+      10,
+      38,
+      'unknown key `frction`',
+      'did you mean `friction`?',
+    );
+    expectSceneError(
+      bad('k2.arow', scene('      - { type: sphere, radius: 0.1, size: [1, 1, 1] }\n')),
+      10,
+      38,
+      'unknown key `size` for a sphere',
+      'belongs to a box',
+    );
     expectSceneError(bad('k3.arow', scene('      - { type: sphear, radius: 0.1 }\n')), 10, 17, '`sphear`', 'did you mean `sphere`?');
   });
   test('missing or conflicting sizes', () => {
     expectSceneError(bad('s1.arow', scene('      - { type: capsule, radius: 0.1 }\n')), 10, 9, 'no `length` key');
-    expectSceneError(bad('s2.arow', scene('      - { type: box, size: [1, 1, 1], half_extents: [1, 1, 1] }\n')), 10, 9, 'both `size` and `half_extents`');
-    expectSceneError(bad('s3.arow', scene('      - { type: capsule, radius: 0.1, from: [0, 0, 0], to: [0, 0, 0] }\n')), 10, 60, 'the same point as `from`');
-    expectSceneError(bad('s4.arow', scene('      - { type: capsule, radius: 0.1, from: [0, 0, 0], to: [0, 0, 1], pos: [0, 0, 0] }\n')), 10, 71, '`pos` together with `from`/`to`');
+    expectSceneError(
+      bad('s2.arow', scene('      - { type: box, size: [1, 1, 1], half_extents: [1, 1, 1] }\n')),
+      10,
+      9,
+      'both `size` and `half_extents`',
+    );
+    expectSceneError(
+      bad('s3.arow', scene('      - { type: capsule, radius: 0.1, from: [0, 0, 0], to: [0, 0, 0] }\n')),
+      10,
+      60,
+      'the same point as `from`',
+    );
+    expectSceneError(
+      bad('s4.arow', scene('      - { type: capsule, radius: 0.1, from: [0, 0, 0], to: [0, 0, 1], pos: [0, 0, 0] }\n')),
+      10,
+      71,
+      '`pos` together with `from`/`to`',
+    );
   });
   test('duplicate shape names; top-level shape without link', () => {
-    expectSceneError(bad('d.arow', scene('      - { type: sphere, radius: 0.1, name: x }\n      - { type: sphere, radius: 0.1, name: x }\n')), 11, 9, 'the shape name `x` again');
+    expectSceneError(
+      bad('d.arow', scene('      - { type: sphere, radius: 0.1, name: x }\n      - { type: sphere, radius: 0.1, name: x }\n')),
+      11,
+      9,
+      'the shape name `x` again',
+    );
     expectSceneError(bad('nl.arow', `${HEAD}shapes:\n  - { type: sphere, radius: 0.1 }\n`), 10, 5, 'no `link` key');
   });
   test('exclude of an unknown link, or of a link with itself', () => {
@@ -138,7 +218,9 @@ describe('mass_from_shapes', () => {
     const mb = 1000 * 0.2 * 0.4 * 0.6;
     expect(bx.mass).toBeCloseTo(mb, 12);
     expect(bx.com).toEqual([1, 0, 0]);
-    [(mb / 12) * (0.16 + 0.36), (mb / 12) * (0.04 + 0.36), (mb / 12) * (0.04 + 0.16)].forEach((x, k) => expect(bx.inertia[k]).toBeCloseTo(x, 12));
+    [(mb / 12) * (0.16 + 0.36), (mb / 12) * (0.04 + 0.36), (mb / 12) * (0.04 + 0.16)].forEach((x, k) =>
+      expect(bx.inertia[k]).toBeCloseTo(x, 12),
+    );
 
     // capsule along y (from-to): cylinder + two hemispheres, I⊥ = m_c(r²/4 + L²/12) + m_h(2r²/5 + l² + 3lr/4)
     const cp = load('mc.arow', withDensity('      - { type: capsule, radius: 0.05, from: [0, 0, 0], to: [0, 0.6, 0] }\n')).bodies[0];
@@ -148,8 +230,8 @@ describe('mass_from_shapes', () => {
     const mh = 1000 * (4 / 3) * Math.PI * rc ** 3;
     expect(cp.mass).toBeCloseTo(mc + mh, 12);
     [0, 0.3, 0].forEach((x, k) => expect(cp.com[k]).toBeCloseTo(x, 15));
-    const perp = mc * (rc * rc / 4 + (2 * l) ** 2 / 12) + mh * ((2 * rc * rc) / 5 + l * l + (3 * l * rc) / 4);
-    const axial = mc * rc * rc / 2 + mh * (2 * rc * rc) / 5;
+    const perp = mc * ((rc * rc) / 4 + (2 * l) ** 2 / 12) + mh * ((2 * rc * rc) / 5 + l * l + (3 * l * rc) / 4);
+    const axial = (mc * rc * rc) / 2 + (mh * (2 * rc * rc)) / 5;
     [perp, axial, perp].forEach((x, k) => expect(cp.inertia[k]).toBeCloseTo(x, 13));
   });
 
@@ -178,8 +260,18 @@ describe('mass_from_shapes', () => {
   });
 
   test('mass_from_shapes together with mass, or without shapes, is an error', () => {
-    expectSceneError(bad('mm.arow', withDensity('      - { type: sphere, radius: 0.1 }\n').replace('    mass_from', '    mass: 1\n    mass_from')), 6, 5, '`mass` together with `mass_from_shapes`');
-    expectSceneError(bad('mn.arow', `scene: m\nlinks:\n  - name: a\n    parent: world\n    joint: { type: ball }\n    mass_from_shapes: { density: 1 }\n`), 6, 5, 'without shapes');
+    expectSceneError(
+      bad('mm.arow', withDensity('      - { type: sphere, radius: 0.1 }\n').replace('    mass_from', '    mass: 1\n    mass_from')),
+      6,
+      5,
+      '`mass` together with `mass_from_shapes`',
+    );
+    expectSceneError(
+      bad('mn.arow', `scene: m\nlinks:\n  - name: a\n    parent: world\n    joint: { type: ball }\n    mass_from_shapes: { density: 1 }\n`),
+      6,
+      5,
+      'without shapes',
+    );
     expectSceneError(bad('md.arow', withDensity('      - { type: sphere, radius: 0.1 }\n', -1)), 6, 34, 'a number > 0');
   });
 });

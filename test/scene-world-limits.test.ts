@@ -9,7 +9,8 @@ import { loadScene } from '../src/scene/index.js';
 import { expectSceneError, tempDir, write } from './helpers/scene.js';
 
 const dir = tempDir();
-const LINK = (name: string, parent: string): string => `  - name: ${name}\n    parent: ${parent}\n    joint: { type: revolute, axis: [1, 0, 0] }\n    mass: 1\n    inertia: [1, 1, 1]\n`;
+const LINK = (name: string, parent: string): string =>
+  `  - name: ${name}\n    parent: ${parent}\n    joint: { type: revolute, axis: [1, 0, 0] }\n    mass: 1\n    inertia: [1, 1, 1]\n`;
 const scene = (world: string): string => `scene: s\nworld: { ${world} }\nlinks:\n${LINK('a', 'world')}`;
 
 describe('world settings in a file obey the flag limits', () => {
@@ -28,8 +29,18 @@ describe('world settings in a file obey the flag limits', () => {
 
   test('a sim_config file too', () => {
     const s = write(dir, 'ok.arow', scene('dt: 0.01'));
-    expectSceneError(() => loadScene(s, { config: write(dir, 'c.yaml', 'dt: 0.001\nsubsteps: 1e21\n') }), 2, 11, 'substeps: found 1e+21, expected an integer from 1 to 1000000');
-    expectSceneError(() => loadScene(s, { config: write(dir, 'c2.yaml', 'dt: 1000\n') }), 1, 5, 'dt: found 1000, expected a number from 1e-9 to 1');
+    expectSceneError(
+      () => loadScene(s, { config: write(dir, 'c.yaml', 'dt: 0.001\nsubsteps: 1e21\n') }),
+      2,
+      11,
+      'substeps: found 1e+21, expected an integer from 1 to 1000000',
+    );
+    expectSceneError(
+      () => loadScene(s, { config: write(dir, 'c2.yaml', 'dt: 1000\n') }),
+      1,
+      5,
+      'dt: found 1000, expected a number from 1e-9 to 1',
+    );
   });
 
   test('the limits at the edges load', () => {
@@ -45,7 +56,11 @@ describe('world settings in a file obey the flag limits', () => {
 
 describe('scene size', () => {
   test('raw copies past the link cap are refused at `copies`, before anything is built', () => {
-    write(dir, 'leg.arow', `archetype: leg\ncopies: 1000000000\nattach: { archetype: base, joint: j }\njoints:\n  - name: k\n    fields: { joint_activation_mask: 1 }\n`);
+    write(
+      dir,
+      'leg.arow',
+      `archetype: leg\ncopies: 1000000000\nattach: { archetype: base, joint: j }\njoints:\n  - name: k\n    fields: { joint_activation_mask: 1 }\n`,
+    );
     write(dir, 'root.arow', `archetype: base\nincludes: [leg.arow]\njoints:\n  - name: j\n    fields: { joint_activation_mask: 1 }\n`);
     const t0 = performance.now();
     expectSceneError(() => loadScene(`${dir}/root.arow`), 2, 9, '1000000001 links in all', `at most ${SCENE_LINKS.max} links`);
@@ -80,7 +95,9 @@ describe('scene size', () => {
     const prev = process.env.CI;
     delete process.env.CI;
     try {
-      expect(() => loadSceneForRun(f, undefined, 'run', { isTTY: true, write: (c: string) => ((out += c), true) })).toThrow(/big-bad\.arow:\d+:\d+: YAML syntax/);
+      expect(() => loadSceneForRun(f, undefined, 'run', { isTTY: true, write: (c: string) => ((out += c), true) })).toThrow(
+        /big-bad\.arow:\d+:\d+: YAML syntax/,
+      );
     } finally {
       if (prev !== undefined) process.env.CI = prev;
     }
@@ -89,7 +106,10 @@ describe('scene size', () => {
 
   test('a small scene says nothing', () => {
     let out = '';
-    loadSceneForRun(write(dir, 'small.arow', scene('dt: 0.01')), undefined, 'run', { isTTY: true, write: (c: string) => ((out += c), true) });
+    loadSceneForRun(write(dir, 'small.arow', scene('dt: 0.01')), undefined, 'run', {
+      isTTY: true,
+      write: (c: string) => ((out += c), true),
+    });
     expect(out).toBe('');
   });
 });

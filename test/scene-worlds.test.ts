@@ -46,14 +46,29 @@ describe('massless links', () => {
     expect(Number.isFinite(b.q[0]) && Number.isFinite(b.q[1])).toBe(true);
   });
   test('parallel hinges through a massless point are singular: refused at load, link named', () => {
-    expectSceneError(() => loadScene(write(dir, 'par.arow', universal('[1, 0, 0]'))), 3, 5, 'link cross', 'singular model', 'effective inertia');
+    expectSceneError(
+      () => loadScene(write(dir, 'par.arow', universal('[1, 0, 0]'))),
+      3,
+      5,
+      'link cross',
+      'singular model',
+      'effective inertia',
+    );
   });
   test('a massless leaf has no inertia at all', () => {
-    const f = write(dir, 'leaf.arow', `scene: l\nlinks:\n${link('a', 'world', '{ type: revolute, axis: [1, 0, 0] }', mass)}${link('tip', 'a', '{ type: ball }', '    mass: 0\n')}`);
+    const f = write(
+      dir,
+      'leaf.arow',
+      `scene: l\nlinks:\n${link('a', 'world', '{ type: revolute, axis: [1, 0, 0] }', mass)}${link('tip', 'a', '{ type: ball }', '    mass: 0\n')}`,
+    );
     expectSceneError(() => loadScene(f), 9, 5, 'link tip', 'massless');
   });
   test('a massless link under a ball joint whose child mass sits on the joint centre is singular', () => {
-    const f = write(dir, 'ballc.arow', `scene: l\nlinks:\n${link('a', 'world', '{ type: revolute, axis: [1, 0, 0] }', '    mass: 0\n')}${link('b', 'a', '{ type: ball }', '    mass: 1\n    inertia: [0.1, 0.1, 0.1]\n')}`);
+    const f = write(
+      dir,
+      'ballc.arow',
+      `scene: l\nlinks:\n${link('a', 'world', '{ type: revolute, axis: [1, 0, 0] }', '    mass: 0\n')}${link('b', 'a', '{ type: ball }', '    mass: 1\n    inertia: [0.1, 0.1, 0.1]\n')}`,
+    );
     expectSceneError(() => loadScene(f), 3, 5, 'link a', 'singular');
   });
 });
@@ -77,11 +92,16 @@ describe('rotated inertia and quaternion orientations', () => {
     expect(z[3]).toBeCloseTo(0, 15);
   });
   test('inertia_frame needs exactly one of quat / rpy', () => {
-    const f = write(dir, 'rb.arow', `scene: r\nlinks:\n${link('a', 'world', '{ type: ball }', '    mass: 1\n    inertia: [0.1, 0.2, 0.3]\n    inertia_frame: { quat: [1, 0, 0, 0], rpy: [0, 0, 0] }\n')}`);
+    const f = write(
+      dir,
+      'rb.arow',
+      `scene: r\nlinks:\n${link('a', 'world', '{ type: ball }', '    mass: 1\n    inertia: [0.1, 0.2, 0.3]\n    inertia_frame: { quat: [1, 0, 0, 0], rpy: [0, 0, 0] }\n')}`,
+    );
     expectSceneError(() => loadScene(f), 8, 20, 'both `quat` and `rpy`');
   });
   test('ball initial as a quaternion equals the same rotation as a rotation vector', () => {
-    const body = (p: string): string => `scene: r\nlinks:\n${link('a', 'world', '{ type: ball }', `    mass: 1\n    inertia: [0.1, 0.2, 0.3]\n    initial: { position: ${p} }\n`)}`;
+    const body = (p: string): string =>
+      `scene: r\nlinks:\n${link('a', 'world', '{ type: ball }', `    mass: 1\n    inertia: [0.1, 0.2, 0.3]\n    initial: { position: ${p} }\n`)}`;
     const a = loadScene(write(dir, 'bq.arow', body('[2, 0, 0, 2]'))).bodies[0].q0;
     const b = loadScene(write(dir, 'bv.arow', body('[0, 0, 1.5707963267948966]'))).bodies[0].q0;
     for (let k = 0; k < 4; k++) expect(a[k]).toBeCloseTo(b[k], 15);
@@ -102,7 +122,11 @@ describe('bundled collision scenes', () => {
       for (const precision of ['f32', 'f64'] as const) {
         // Seconds of stepping: in a child process, so this worker's event loop keeps turning (issue 23).
         // Batch.step there throws NonFiniteStateError on divergence, rethrown here.
-        const q = await inChild<typeof SceneWork, 'qAfterWholeDuration'>(SCENE_WORK, 'qAfterWholeDuration', `scenes/${name}.arow`, { copies: 2, precision, lanes: 1 });
+        const q = await inChild<typeof SceneWork, 'qAfterWholeDuration'>(SCENE_WORK, 'qAfterWholeDuration', `scenes/${name}.arow`, {
+          copies: 2,
+          precision,
+          lanes: 1,
+        });
         expect(q.every(Number.isFinite)).toBe(true);
       }
     });

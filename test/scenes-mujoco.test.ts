@@ -106,25 +106,45 @@ describe('bundled contact scenes', () => {
 });
 
 describe.skipIf(skip)('bundled contact scenes against MuJoCo on the exported MJCF (f64, converged solve)', () => {
-  test.each(SCENES)('$name, $steps steps ($why)', async ({ name, steps }) => {
-    const model = compared(sceneModel(name));
-    const starts = twinStarts(model);
-    const [mj, ...twins] = (await queryContact(PY, contactXml(model), starts.map((s) => ({ kind: 'rollout' as const, steps, ...s })))) as RolloutAnswer[];
-    expect(Math.max(...mj.ncon), 'contacts act in MuJoCo within the horizon').toBeGreaterThan(0);
-    const ours = engineRollout(model, 'f64', engineAddon(), { steps });
-    const t = ours.t;
-    const worst: Record<string, { error: number; bar: number; ratio: number }> = {};
-    for (const [field, o, m, tw] of [
-      ['qpos', ours.q[0], mj.qpos, twins.map((x) => x.qpos)],
-      ['qvel', ours.v[0], mj.qvel, twins.map((x) => x.qvel)],
-    ] as const) {
-      const samples = m.map((ref, k) => ({ state: 0, t: t[k], error: maxAbsDiff(o[k], ref), stateFloor: Math.max(...tw.map((x) => maxAbsDiff(x[k], ref))) }));
-      const rows = judgeOverTime({ stage: 'contact-trajectory', model: name, precision: 'f64', field }, samples);
-      const w = rows.reduce((a, r) => (r.error / r.bar > a.error / a.bar ? r : a));
-      worst[field] = { error: w.error, bar: w.bar, ratio: w.error / w.bar };
-      const failed = rows.filter((r) => r.status !== 'pass');
-      expect(failed.map((r) => `t=${r.t}: |Δ${field}| ${r.error.toExponential(2)} > bar ${r.bar.toExponential(2)}${r.note ? ` (${r.note})` : ''}`).slice(0, 5), `${name}: ${field} against MuJoCo`).toEqual([]);
-    }
-    console.log(`${name}: worst against MuJoCo ${JSON.stringify(worst, (_k, v) => (typeof v === 'number' ? Number(v.toPrecision(3)) : v))}`);
-  }, 60_000);
+  test.each(SCENES)(
+    '$name, $steps steps ($why)',
+    async ({ name, steps }) => {
+      const model = compared(sceneModel(name));
+      const starts = twinStarts(model);
+      const [mj, ...twins] = (await queryContact(
+        PY,
+        contactXml(model),
+        starts.map((s) => ({ kind: 'rollout' as const, steps, ...s })),
+      )) as RolloutAnswer[];
+      expect(Math.max(...mj.ncon), 'contacts act in MuJoCo within the horizon').toBeGreaterThan(0);
+      const ours = engineRollout(model, 'f64', engineAddon(), { steps });
+      const t = ours.t;
+      const worst: Record<string, { error: number; bar: number; ratio: number }> = {};
+      for (const [field, o, m, tw] of [
+        ['qpos', ours.q[0], mj.qpos, twins.map((x) => x.qpos)],
+        ['qvel', ours.v[0], mj.qvel, twins.map((x) => x.qvel)],
+      ] as const) {
+        const samples = m.map((ref, k) => ({
+          state: 0,
+          t: t[k],
+          error: maxAbsDiff(o[k], ref),
+          stateFloor: Math.max(...tw.map((x) => maxAbsDiff(x[k], ref))),
+        }));
+        const rows = judgeOverTime({ stage: 'contact-trajectory', model: name, precision: 'f64', field }, samples);
+        const w = rows.reduce((a, r) => (r.error / r.bar > a.error / a.bar ? r : a));
+        worst[field] = { error: w.error, bar: w.bar, ratio: w.error / w.bar };
+        const failed = rows.filter((r) => r.status !== 'pass');
+        expect(
+          failed
+            .map((r) => `t=${r.t}: |Δ${field}| ${r.error.toExponential(2)} > bar ${r.bar.toExponential(2)}${r.note ? ` (${r.note})` : ''}`)
+            .slice(0, 5),
+          `${name}: ${field} against MuJoCo`,
+        ).toEqual([]);
+      }
+      console.log(
+        `${name}: worst against MuJoCo ${JSON.stringify(worst, (_k, v) => (typeof v === 'number' ? Number(v.toPrecision(3)) : v))}`,
+      );
+    },
+    60_000,
+  );
 });

@@ -18,7 +18,13 @@ describe('bundled scenes are stable under their own defaults', () => {
       test(`${file} ${precision}: the whole duration, 16 copies spread by 0.01, stays finite`, async () => {
         const model = loadScene(join(root, 'scenes', file));
         // Seconds of stepping (a collision scene): in a child process, so this worker's event loop keeps turning (issue 23).
-        const r = await inChild<typeof SceneWork, 'stepRawWholeDurationSpread'>(SCENE_WORK, 'stepRawWholeDurationSpread', join(root, 'scenes', file), { copies: 16, precision }, 0.01);
+        const r = await inChild<typeof SceneWork, 'stepRawWholeDurationSpread'>(
+          SCENE_WORK,
+          'stepRawWholeDurationSpread',
+          join(root, 'scenes', file),
+          { copies: 16, precision },
+          0.01,
+        );
         expect(r.nonFinite, `${file} (${model.world.integrator}, dt ${model.world.dt}) diverged`).toBeNull();
       });
 });

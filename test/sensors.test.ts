@@ -37,13 +37,28 @@ describe('sensors: scene', () => {
   it('reads the sensors list with its defaults', () => {
     const m = loadScene(PENDULUM);
     expect(m.sensors!.map((s) => `${s.kind}:${s.name}`)).toEqual([
-      'encoder:white-noise', 'encoder:drift', 'encoder:low-pass', 'encoder:scale-factor', 'encoder:combined', 'imu:tip-imu', 'camera:tip-camera',
+      'encoder:white-noise',
+      'encoder:drift',
+      'encoder:low-pass',
+      'encoder:scale-factor',
+      'encoder:combined',
+      'imu:tip-imu',
+      'camera:tip-camera',
     ]);
-    expect(m.sensors![4]).toMatchObject({ body: 0, coordinate: 0, noise: 0.02, drift: { sigma: 0.1, tau: 2 }, cutoff: 5, scale: 0.03, quantum: 0.005 });
+    expect(m.sensors![4]).toMatchObject({
+      body: 0,
+      coordinate: 0,
+      noise: 0.02,
+      drift: { sigma: 0.1, tau: 2 },
+      cutoff: 5,
+      scale: 0.03,
+      quantum: 0.005,
+    });
     expect(m.sensors![6]).toMatchObject({ body: 0, pos: [0, 1, 0], rate: 30, latency: 0.05, noise: 0.002 });
   });
 
-  const scene = (sensor: string) => `scene: s\nlinks:\n  - { name: rod, parent: world, joint: { type: revolute, axis: [1, 0, 0] }, mass: 1, inertia: [1, 1, 1] }\nsensors:\n  - ${sensor}\n`;
+  const scene = (sensor: string) =>
+    `scene: s\nlinks:\n  - { name: rod, parent: world, joint: { type: revolute, axis: [1, 0, 0] }, mass: 1, inertia: [1, 1, 1] }\nsensors:\n  - ${sensor}\n`;
   it.each([
     ['{ name: e, kind: encoder, joint: rdo }', 5, 38, /`rdo`, which is not a link.*did you mean `rod`/],
     ['{ name: e, kind: encoder, joint: rod, noize: 1 }', 5, 43, /unknown key `noize`.*did you mean `noise`/],
@@ -59,7 +74,12 @@ describe('sensors: scene', () => {
 
 describe('sensors: models', () => {
   it('the low-pass filter is −3 dB at its cutoff exactly, at any dt', () => {
-    for (const [fc, dt] of [[5, 0.002], [40, 0.002], [100, 0.004], [0.3, 0.01]]) {
+    for (const [fc, dt] of [
+      [5, 0.002],
+      [40, 0.002],
+      [100, 0.004],
+      [0.3, 0.01],
+    ]) {
       const p = lowPassPole(fc, dt);
       // |H|² = α²/(1 − 2p cos θ + p²): the denominator ≈ 2(1 − p)² is formed from O(1) terms, so its
       // float64 round-off is ~1e-16/(1 − p)² relative (1e-13 at the smallest θ here)
@@ -72,7 +92,12 @@ describe('sensors: models', () => {
   it('the IMU at the tip of a swinging rod reads the closed form (gyro θ̇ on x; accelerometer −θ̇² + g sin θ along the rod, θ̈ + g cos θ across it)', () => {
     const model = loadScene(PENDULUM);
     model.sensors = model.sensors!.filter((s) => s.kind === 'imu').map((s) => ({ ...s, gyroNoise: 0, accelNoise: 0 }));
-    const states = [[0.3, 1.7], [-1.2, -0.4], [2.5, 3.1], [-0.5707963267948966, 0]];
+    const states = [
+      [0.3, 1.7],
+      [-1.2, -0.4],
+      [2.5, 3.1],
+      [-0.5707963267948966, 0],
+    ];
     const b = new Batch(model, { copies: states.length, precision: 'f64', lanes: 1 });
     states.forEach(([q, v], r) => b.setRobot(r, { q: [q], v: [v] }));
     const bank = new SensorBank(b, model.sensors, { seed: 0 });
@@ -92,7 +117,22 @@ describe('sensors: models', () => {
     const p: [number, number, number] = [0.2, -0.1, 0.3];
     const model = {
       name: 'spinner',
-      bodies: [{ name: 'box', parent: -1, pos: [0, 0, 0], quat: [1, 0, 0, 0], joint: 'free', axis: [0, 0, 1], mass: 2, com: [0, 0, 0], inertia: [...I, 0, 0, 0], q0: [0.1, 0.2, 0.3, 0.9, 0.1, -0.3, 0.3], v0: [1, -2, 0.5, ...w], tau: [0, 0, 0, 0, 0, 0] }],
+      bodies: [
+        {
+          name: 'box',
+          parent: -1,
+          pos: [0, 0, 0],
+          quat: [1, 0, 0, 0],
+          joint: 'free',
+          axis: [0, 0, 1],
+          mass: 2,
+          com: [0, 0, 0],
+          inertia: [...I, 0, 0, 0],
+          q0: [0.1, 0.2, 0.3, 0.9, 0.1, -0.3, 0.3],
+          v0: [1, -2, 0.5, ...w],
+          tau: [0, 0, 0, 0, 0, 0],
+        },
+      ],
       world: { gravity: [0, 0, -9.81], dt: 0.002, integrator: 'euler', duration: 1, substeps: 1 },
       files: [],
       sensors: [
@@ -133,7 +173,17 @@ describe('sensors: models', () => {
       if (!seen.length || seen[seen.length - 1][1] !== stamp[0]) seen.push([k, stamp[0]]);
     }
     // frame n captured at round(n · 16.67) steps, visible 25 steps later
-    expect(seen).toEqual([[0, -1], [25, 0], [42, 0.034], [58, 0.066], [75, 0.1], [92, 0.134], [108, 0.166]].map(([k, t]) => [k, t === -1 ? -1 : expect.closeTo(t, 12)]));
+    expect(seen).toEqual(
+      [
+        [0, -1],
+        [25, 0],
+        [42, 0.034],
+        [58, 0.066],
+        [75, 0.1],
+        [92, 0.134],
+        [108, 0.166],
+      ].map(([k, t]) => [k, t === -1 ? -1 : expect.closeTo(t, 12)]),
+    );
   });
 
   it('readings are updated after every step and start at step 0', () => {
@@ -153,11 +203,14 @@ describe('sensors: models', () => {
 describe('sensors: determinism', () => {
   const ref = readings('f64', 1, 5, 1, 7, 60);
   for (const c of laneCells()) {
-    it.skipIf(c.skip !== null)(`robots 0..4 read the same bits at ${c.precision} × ${c.lanes} lanes, 13 copies, 2 threads as at 5 copies scalar (same precision)`, () => {
-      const base = c.precision === 'f64' ? ref : readings('f32', 1, 5, 1, 7, 60);
-      const got = readings(c.precision, c.lanes, 13, 2, 7, 60);
-      got.forEach((row, k) => expect(Buffer.from(row.buffer).equals(Buffer.from(base[k].buffer)), `step ${k + 1}`).toBe(true));
-    });
+    it.skipIf(c.skip !== null)(
+      `robots 0..4 read the same bits at ${c.precision} × ${c.lanes} lanes, 13 copies, 2 threads as at 5 copies scalar (same precision)`,
+      () => {
+        const base = c.precision === 'f64' ? ref : readings('f32', 1, 5, 1, 7, 60);
+        const got = readings(c.precision, c.lanes, 13, 2, 7, 60);
+        got.forEach((row, k) => expect(Buffer.from(row.buffer).equals(Buffer.from(base[k].buffer)), `step ${k + 1}`).toBe(true));
+      },
+    );
   }
   it('the same seed reproduces a run, another seed draws other noise', () => {
     const again = readings('f64', 1, 5, 1, 7, 60);
@@ -169,8 +222,13 @@ describe('sensors: determinism', () => {
 
 describe('sensors: planted bugs', () => {
   it('only the validation sweep switches them (no other module imports the switch)', () => {
-    const files = (dir: string): string[] => readdirSync(dir, { withFileTypes: true }).flatMap((e) => (e.isDirectory() ? files(join(dir, e.name)) : e.name.endsWith('.ts') ? [join(dir, e.name)] : []));
-    const users = files(join(ROOT, 'src')).filter((f) => readFileSync(f, 'utf8').includes('setPlantedSensorBug')).map((f) => f.slice(ROOT.length + 1));
+    const files = (dir: string): string[] =>
+      readdirSync(dir, { withFileTypes: true }).flatMap((e) =>
+        e.isDirectory() ? files(join(dir, e.name)) : e.name.endsWith('.ts') ? [join(dir, e.name)] : [],
+      );
+    const users = files(join(ROOT, 'src'))
+      .filter((f) => readFileSync(f, 'utf8').includes('setPlantedSensorBug'))
+      .map((f) => f.slice(ROOT.length + 1));
     expect(users.sort()).toEqual(['src/sensors/planted-bugs.ts', 'src/validation/sensors/definition.ts']);
   });
 });
@@ -183,7 +241,9 @@ describe('sensors: run', () => {
     const trace = readFileSync(join(out, 'trace.csv'), 'utf8');
     expect(trace).toMatch(/# sensor_seed: 5/);
     const header = trace.split('\n').find((l) => l.startsWith('step,'))!;
-    expect(header).toMatch(/,sensor:white-noise,sensor:drift,sensor:low-pass,sensor:scale-factor,sensor:combined,sensor:tip-imu.gx,.*sensor:tip-camera.stamp$/);
+    expect(header).toMatch(
+      /,sensor:white-noise,sensor:drift,sensor:low-pass,sensor:scale-factor,sensor:combined,sensor:tip-imu.gx,.*sensor:tip-camera.stamp$/,
+    );
     expect(readdirSync(out)).toContain('sensors.svg');
   });
 });
@@ -194,7 +254,10 @@ describe('sensors: validation stage (shortened runs)', () => {
     const { sensorRows } = await import('../src/validation/sensors/stage.js');
     const { setPlantedSensorBug } = await import('../src/sensors/planted-bugs.js');
     const { engineAddon } = await import('../src/engine/native.js');
-    const failed = () => sensorRows('f64', engineAddon(), o).filter((r) => r.status === 'fail').map((r) => r.field);
+    const failed = () =>
+      sensorRows('f64', engineAddon(), o)
+        .filter((r) => r.status === 'fail')
+        .map((r) => r.field);
     expect(failed()).toEqual([]);
     try {
       setPlantedSensorBug('sensor-latency-off-by-one');

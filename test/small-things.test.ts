@@ -39,7 +39,8 @@ describe('small things', () => {
     for (const spec of await loadCommands()) {
       const r = await cli(spec.name, '--help');
       expect(r.stdout + r.stderr, spec.name).not.toMatch(/\((repeatable)[^)]*\)\s*\(\1\)/);
-      for (const o of spec.options) if (o.kind.type === 'list-string') expect(o.description, `${spec.name} --${o.name}`).not.toMatch(/repeatable/);
+      for (const o of spec.options)
+        if (o.kind.type === 'list-string') expect(o.description, `${spec.name} --${o.name}`).not.toMatch(/repeatable/);
     }
   });
 

@@ -5,7 +5,8 @@ import { bugAddon, engineAddon } from '../src/engine/native.js';
 import { actuatorReference, actuatorRows, RUN_BAR } from '../src/validation/actuators/stage.js';
 import type { CheckRow } from '../src/validation/types.js';
 
-const worst = (rows: CheckRow[], field: RegExp) => Math.max(...rows.filter((r) => field.test(r.field)).map((r) => r.error / (r.bar || 1e-300)));
+const worst = (rows: CheckRow[], field: RegExp) =>
+  Math.max(...rows.filter((r) => field.test(r.field)).map((r) => r.error / (r.bar || 1e-300)));
 
 describe('actuators and passive stages vs MuJoCo', () => {
   it('pass on the engine; the planted actuator and damping bugs fail them', async () => {

@@ -27,6 +27,8 @@ describe('planted bugs and the stages that target them', () => {
 
   it('a full run names a declared stage that did not catch its bug', () => {
     expect(tableMismatches(new Map([['collision-box-axis-swapped', ['collision', 'import', 'contact'] as StageName[]]]))).toEqual([]);
-    expect(tableMismatches(new Map([['collision-box-axis-swapped', ['import'] as StageName[]]]))).toEqual(['collision-box-axis-swapped (declared collision)']);
+    expect(tableMismatches(new Map([['collision-box-axis-swapped', ['import'] as StageName[]]]))).toEqual([
+      'collision-box-axis-swapped (declared collision)',
+    ]);
   });
 });

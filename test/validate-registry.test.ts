@@ -12,7 +12,10 @@ const ROOT = join(import.meta.dirname, '..', 'src', 'validation');
 
 describe('the validation stage registry', () => {
   it('every folder of src/validation/ is a registered stage of that name with a definition.ts, and every stage has its folder', () => {
-    const folders = readdirSync(ROOT, { withFileTypes: true }).filter((d) => d.isDirectory()).map((d) => d.name).sort();
+    const folders = readdirSync(ROOT, { withFileTypes: true })
+      .filter((d) => d.isDirectory())
+      .map((d) => d.name)
+      .sort();
     const names = VALIDATION_STAGES.map((s) => s.name);
     expect(new Set(names).size, 'stage names are unique').toBe(names.length);
     expect([...names].sort()).toEqual(folders);
@@ -33,6 +36,20 @@ describe('the validation stage registry', () => {
     const t = bugTargets('hinge-sign')!;
     expect(t).toEqual(STAGES.filter((g) => t.includes(g)));
     expect(new Set(t).size).toBe(t.length);
-    expect(t).toEqual(['kinematics', 'mass-matrix', 'bias', 'forward', 'step', 'trajectory', 'energy', 'exact', 'contact', 'contact-trajectory', 'actuators', 'passive', 'import']);
+    expect(t).toEqual([
+      'kinematics',
+      'mass-matrix',
+      'bias',
+      'forward',
+      'step',
+      'trajectory',
+      'energy',
+      'exact',
+      'contact',
+      'contact-trajectory',
+      'actuators',
+      'passive',
+      'import',
+    ]);
   });
 });

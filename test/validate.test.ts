@@ -51,7 +51,12 @@ describe('float32 bars follow the measured floor', () => {
     let round = 0;
     let pert = 0;
     for (let i = 0; i < 32; i++) {
-      const s = { phi: Math.fround(0.1 * i - 1.5), psi: Math.fround(2.75 - 0.17 * i), phiDot: Math.fround(1.25 - 0.1 * i), psiDot: Math.fround(0.05 * i) };
+      const s = {
+        phi: Math.fround(0.1 * i - 1.5),
+        psi: Math.fround(2.75 - 0.17 * i),
+        phiDot: Math.fround(1.25 - 0.1 * i),
+        psiDot: Math.fround(0.05 * i),
+      };
       const exact = doublePendulumAccel(p, s);
       round = Math.max(round, relErr(doublePendulumAccel(p, s).map(Math.fround), exact));
       for (const pk of twins) pert = Math.max(pert, relErr(doublePendulumAccel(pk, s).map(Math.fround), exact));
@@ -107,18 +112,31 @@ describe('float32 bars follow the measured floor', () => {
     const ref = await perStateReference('python3', name, model, 16, 1);
     const h = model.world.dt / model.world.substeps;
     // The same solves with the intermediates left unperturbed (stages: false): the earlier floor.
-    const qs: ExtraQuery[] = ref.states.map((s, i) => ({ model: 'exact', kind: 'equations' as const, qpos: s.q, qvel: s.v, tau: s.tau, h, integrators: [...INTEGRATORS], seed: seedFor(1, name, 'f32-equations', String(i)), k: F32_PERTURBATIONS, stages: false }));
+    const qs: ExtraQuery[] = ref.states.map((s, i) => ({
+      model: 'exact',
+      kind: 'equations' as const,
+      qpos: s.q,
+      qvel: s.v,
+      tau: s.tau,
+      h,
+      integrators: [...INTEGRATORS],
+      seed: seedFor(1, name, 'f32-equations', String(i)),
+      k: F32_PERTURBATIONS,
+      stages: false,
+    }));
     const old = (await queryMujoco('python3', { exact: exportMjcf(model) }, qs)) as unknown as EquationsResult[];
     const max = (xs: number[]) => Math.max(0, ...xs);
     for (const g of INTEGRATORS) {
       const floorOf = (eq: (i: number) => EquationsResult) =>
-        fieldFloor(ref.states.map((_, i) => {
-          const R = ref.step[g][i].qvel;
-          const inputs = max(ref.step32[g][i].map((r) => relErr(r.qvel, R)));
-          const base = eq(i).base.step[g].qvel;
-          const equations = max(eq(i).perturbed.map((r) => relErr(r.step[g].qvel.map(Math.fround), base, max(R.map(Math.abs)))));
-          return Math.max(inputs, equations);
-        }));
+        fieldFloor(
+          ref.states.map((_, i) => {
+            const R = ref.step[g][i].qvel;
+            const inputs = max(ref.step32[g][i].map((r) => relErr(r.qvel, R)));
+            const base = eq(i).base.step[g].qvel;
+            const equations = max(eq(i).perturbed.map((r) => relErr(r.step[g].qvel.map(Math.fround), base, max(R.map(Math.abs)))));
+            return Math.max(inputs, equations);
+          }),
+        );
       const before = floorOf((i) => old[i]);
       const now = floorOf((i) => ref.eq[i]);
       expect(now, `${g}.v`).toBeGreaterThanOrEqual(before);
@@ -130,7 +148,12 @@ describe('float32 bars follow the measured floor', () => {
 
   it('orientation error ignores the quaternion sign', () => {
     const q = [0.5, 0.5, -0.5, 0.5];
-    expect(quatAngle(q, q.map((x) => -x))).toBeLessThan(1e-12);
+    expect(
+      quatAngle(
+        q,
+        q.map((x) => -x),
+      ),
+    ).toBeLessThan(1e-12);
     expect(quatAngle([1, 0, 0, 0], [Math.cos(0.05), Math.sin(0.05), 0, 0])).toBeCloseTo(0.1, 12);
   });
 });
@@ -154,15 +177,36 @@ describe('the double pendulum against its closed form at every state of a 10 s r
 
 describe('gates', () => {
   it('forward on two models: every gate passes on the real engine', async () => {
-    const r = await runSuite({ stages: new Set(['forward']), models: new Set(['arm7', 'double-pendulum']), states: 64, bugStates: 16, seed: 1, python: 'python3', bugs: false });
+    const r = await runSuite({
+      stages: new Set(['forward']),
+      models: new Set(['arm7', 'double-pendulum']),
+      states: 64,
+      bugStates: 16,
+      seed: 1,
+      python: 'python3',
+      bugs: false,
+    });
     const gates = summarize(r);
-    expect(gates.map((g) => `${g.model}/${g.precision}`).sort()).toEqual(['arm7/f32', 'arm7/f64', 'double-pendulum/f32', 'double-pendulum/f64']);
+    expect(gates.map((g) => `${g.model}/${g.precision}`).sort()).toEqual([
+      'arm7/f32',
+      'arm7/f64',
+      'double-pendulum/f32',
+      'double-pendulum/f64',
+    ]);
     for (const g of gates) expect(g.status, `${g.model} ${g.precision} worst ${g.worstRatio}`).toBe('PASS');
     expect(r.rows.filter((x) => x.field === 'qacc').length).toBe(2 * 2 * 64);
   });
 
   it('the planted hinge-sign bug makes the kinematics gate fail', async () => {
-    const r = await runSuite({ stages: new Set(['kinematics']), models: new Set(['double-pendulum']), states: 16, bugStates: 16, seed: 1, python: 'python3', bugs: true });
+    const r = await runSuite({
+      stages: new Set(['kinematics']),
+      models: new Set(['double-pendulum']),
+      states: 16,
+      bugStates: 16,
+      seed: 1,
+      python: 'python3',
+      bugs: true,
+    });
     expect(summarize(r).every((g) => g.status === 'PASS')).toBe(true);
     const hinge = r.bugs.find((b) => b.name === 'hinge-sign')!;
     expect(hinge.failed).toContain('kinematics/double-pendulum/f64');
@@ -171,13 +215,32 @@ describe('gates', () => {
   it('a subset fails on a judged bug no gate caught, says why the others are not judged, and cannot pass when it judges none', () => {
     const base = { rows: [], energy: {}, closedForm: [], tauScale: {}, seconds: 0, timings: [], options: {} as never };
     const judged = (bugs: BugOutcome[]) => ({ pass: runPasses({ ...base, bugs }), line: bugVerdict({ ...base, bugs }) });
-    expect(judged([{ name: 'a', failed: ['forward/m/f64'], reached: true, targeted: true }, { name: 'b', failed: [], reached: false, targeted: false }, { name: 'c', failed: [], reached: false, targeted: false }])).toEqual({
+    expect(
+      judged([
+        { name: 'a', failed: ['forward/m/f64'], reached: true, targeted: true },
+        { name: 'b', failed: [], reached: false, targeted: false },
+        { name: 'c', failed: [], reached: false, targeted: false },
+      ]),
+    ).toEqual({
       pass: true,
       line: expect.stringMatching(/^planted bugs: 1\/1 caught \(2 others target stages not run; not judged/),
     });
-    expect(judged([{ name: 'a', failed: ['forward/m/f64'], reached: true, targeted: true }, { name: 'h', failed: [], reached: false, targeted: true }]).line).toContain('1 not reached by the chosen models: h');
-    expect(judged([{ name: 'a', failed: [], reached: true, targeted: true }, { name: 'b', failed: [], reached: false, targeted: false }])).toMatchObject({ pass: false, line: expect.stringContaining('NOT caught: a') });
-    expect(judged([{ name: 'b', failed: [], reached: false, targeted: false }])).toMatchObject({ pass: false, line: expect.stringContaining('none judged, so the run cannot pass') });
+    expect(
+      judged([
+        { name: 'a', failed: ['forward/m/f64'], reached: true, targeted: true },
+        { name: 'h', failed: [], reached: false, targeted: true },
+      ]).line,
+    ).toContain('1 not reached by the chosen models: h');
+    expect(
+      judged([
+        { name: 'a', failed: [], reached: true, targeted: true },
+        { name: 'b', failed: [], reached: false, targeted: false },
+      ]),
+    ).toMatchObject({ pass: false, line: expect.stringContaining('NOT caught: a') });
+    expect(judged([{ name: 'b', failed: [], reached: false, targeted: false }])).toMatchObject({
+      pass: false,
+      line: expect.stringContaining('none judged, so the run cannot pass'),
+    });
     expect(judged([])).toMatchObject({ pass: false });
   });
 
@@ -185,18 +248,34 @@ describe('gates', () => {
     // Dynamics bugs move the poses that the collision stage and its exact reference share, so they
     // changed values this stage compares; they are not judged here (their stages did not run).
     const r = await runSuite({ stages: new Set(['collision']), states: 4, bugStates: 4, seed: 1, python: 'python3', bugs: true });
-    const collisionBugs = Object.entries(BUG_TARGETS).filter(([, s]) => s.includes('collision')).map(([b]) => b);
-    expect(r.bugs.filter((b) => b.reached).map((b) => b.name).sort()).toEqual([...collisionBugs].sort());
-    for (const b of r.bugs.filter((x) => x.reached)) expect(b.failed.some((k) => k.startsWith('collision/')), b.name).toBe(true);
-    for (const name of ['hinge-sign', 'gravity-sign', 'free-quaternion-world-frame']) expect(r.bugs.find((b) => b.name === name)).toMatchObject({ reached: false, targeted: false });
+    const collisionBugs = Object.entries(BUG_TARGETS)
+      .filter(([, s]) => s.includes('collision'))
+      .map(([b]) => b);
+    expect(
+      r.bugs
+        .filter((b) => b.reached)
+        .map((b) => b.name)
+        .sort(),
+    ).toEqual([...collisionBugs].sort());
+    for (const b of r.bugs.filter((x) => x.reached))
+      expect(
+        b.failed.some((k) => k.startsWith('collision/')),
+        b.name,
+      ).toBe(true);
+    for (const name of ['hinge-sign', 'gravity-sign', 'free-quaternion-world-frame'])
+      expect(r.bugs.find((b) => b.name === name)).toMatchObject({ reached: false, targeted: false });
     expect(runPasses(r)).toBe(true);
     const others = r.bugs.length - collisionBugs.length;
-    expect(bugVerdict(r)).toMatch(new RegExp(`^planted bugs: ${collisionBugs.length}/${collisionBugs.length} caught \\(${others} others target stages not run`));
+    expect(bugVerdict(r)).toMatch(
+      new RegExp(`^planted bugs: ${collisionBugs.length}/${collisionBugs.length} caught \\(${others} others target stages not run`),
+    );
     expect(summarize(r).every((g) => g.bugsJudged === collisionBugs.length)).toBe(true);
   }, 600_000);
 
   it('an unknown --model is a usage error listing the models', async () => {
-    await expect(validateCommand.run([], { model: ['nope', 'arm7'] })).rejects.toThrow(/--model: 'nope' is not a model of the suite \(models: arm7, .*double-pendulum, humanoid-tree/);
+    await expect(validateCommand.run([], { model: ['nope', 'arm7'] })).rejects.toThrow(
+      /--model: 'nope' is not a model of the suite \(models: arm7, .*double-pendulum, humanoid-tree/,
+    );
   });
 
   it('the command prints the JSON shape and writes the report', async () => {
@@ -205,12 +284,34 @@ describe('gates', () => {
     const spy = vi.spyOn(process.stdout, 'write').mockImplementation((s: string | Uint8Array) => ((text += String(s)), true));
     let code: number;
     try {
-      code = await validateCommand.run([], { stage: 'forward', model: ['arm7', 'double-pendulum'], states: 64, 'bug-states': 4, json: true, out });
+      code = await validateCommand.run([], {
+        stage: 'forward',
+        model: ['arm7', 'double-pendulum'],
+        states: 64,
+        'bug-states': 4,
+        json: true,
+        out,
+      });
     } finally {
       spy.mockRestore();
     }
-    const j = JSON.parse(text) as { stages: Record<string, unknown>[]; bugs: { name: string; caught: boolean; stages: string[] }[]; pass: boolean };
-    expect(Object.keys(j.stages[0]).sort()).toEqual(['bugsCaught', 'bugsJudged', 'bugsPlanted', 'compared', 'model', 'precision', 'skipped', 'stage', 'status', 'worstRatio']);
+    const j = JSON.parse(text) as {
+      stages: Record<string, unknown>[];
+      bugs: { name: string; caught: boolean; stages: string[] }[];
+      pass: boolean;
+    };
+    expect(Object.keys(j.stages[0]).sort()).toEqual([
+      'bugsCaught',
+      'bugsJudged',
+      'bugsPlanted',
+      'compared',
+      'model',
+      'precision',
+      'skipped',
+      'stage',
+      'status',
+      'worstRatio',
+    ]);
     expect(Number(j.stages[0].compared) + Number(j.stages[0].skipped)).toBe(64); // arm7 f32: 64 states of qacc
     // Every planted bug is listed with whether it was caught and by which stages.
     expect(j.bugs.length).toBe(j.stages[0].bugsPlanted);
@@ -220,7 +321,9 @@ describe('gates', () => {
     const planted = bugAddon().plantedBugs!().length + SENSOR_BUGS.length; // native + TypeScript (sensors)
     expect(j.stages[0].bugsPlanted).toBe(planted);
     // forward alone never runs the integrators: the subset is judged on the bugs its stage targets, and says which it is not.
-    const bugs = (j as unknown as { bugSummary: { planted: number; reached: number; caught: number; notReached: string[]; notTargeted: string[] } }).bugSummary;
+    const bugs = (
+      j as unknown as { bugSummary: { planted: number; reached: number; caught: number; notReached: string[]; notTargeted: string[] } }
+    ).bugSummary;
     expect(bugs.notReached).toEqual(expect.arrayContaining(['rk4-weight', 'verlet-stale-acceleration', 'torque-one-step-late']));
     expect(bugs.notTargeted).toEqual(expect.arrayContaining(['rk4-weight', 'verlet-stale-acceleration', 'torque-one-step-late']));
     expect(bugs.notReached).not.toContain('gravity-sign');

@@ -9,36 +9,55 @@ import { packFrames, QUAT_SCALE } from '../src/viewer/replay-data.js';
 import { existsSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { PNG } from 'pngjs';
-import { ARTIFACTS, buildReplay, compareGolden, type Image, diffImages, openReplay, pixel, project, screenshotView, viewer, type BuiltReplay, type OpenPage } from './viewer/browser.js';
+import {
+  ARTIFACTS,
+  buildReplay,
+  compareGolden,
+  type Image,
+  diffImages,
+  openReplay,
+  pixel,
+  project,
+  screenshotView,
+  viewer,
+  type BuiltReplay,
+  type OpenPage,
+} from './viewer/browser.js';
 import { doublePendulum, shapesModel } from './viewer/models.js';
 
 const chromium = findChromium();
-if (!chromium) process.stderr.write('viewer browser tests SKIPPED: no Chromium here (apt-get install -y chromium, or set ACHILLES_CHROMIUM); CI installs it and runs them\n');
+if (!chromium)
+  process.stderr.write(
+    'viewer browser tests SKIPPED: no Chromium here (apt-get install -y chromium, or set ACHILLES_CHROMIUM); CI installs it and runs them\n',
+  );
 
-it.skipIf(process.env.UPDATE_GOLDEN === '1')('a failing golden comparison says by how much and writes actual, expected and diff images', () => {
-  const img = (v: number): Image => {
-    const png = new PNG({ width: 20, height: 10 });
-    png.data.fill(v);
-    for (let i = 3; i < png.data.length; i += 4) png.data[i] = 255;
-    return { width: 20, height: 10, data: new Uint8Array(png.data), png: PNG.sync.write(png) };
-  };
-  const name = 'selftest-golden';
-  const golden = join('test', 'golden', `${name}.png`);
-  writeFileSync(golden, img(100).png);
-  try {
-    expect(compareGolden(name, img(110)).ok).toBe(true); // within the tolerance of 24
-    const bad = img(100);
-    for (let i = 0; i < 40; i++) bad.data[i * 4] = 250; // 40 of 200 pixels far off
-    bad.png = PNG.sync.write(Object.assign(new PNG({ width: 20, height: 10 }), { data: Buffer.from(bad.data) }));
-    const r = compareGolden(name, bad);
-    expect(r.ok).toBe(false);
-    expect(r.message).toContain('20.00% of pixels differ by more than 24');
-    for (const k of ['actual', 'expected', 'diff']) expect(existsSync(join(ARTIFACTS, `${name}.${k}.png`)), k).toBe(true);
-  } finally {
-    rmSync(golden, { force: true });
-    for (const k of ['actual', 'expected', 'diff']) rmSync(join(ARTIFACTS, `${name}.${k}.png`), { force: true });
-  }
-});
+it.skipIf(process.env.UPDATE_GOLDEN === '1')(
+  'a failing golden comparison says by how much and writes actual, expected and diff images',
+  () => {
+    const img = (v: number): Image => {
+      const png = new PNG({ width: 20, height: 10 });
+      png.data.fill(v);
+      for (let i = 3; i < png.data.length; i += 4) png.data[i] = 255;
+      return { width: 20, height: 10, data: new Uint8Array(png.data), png: PNG.sync.write(png) };
+    };
+    const name = 'selftest-golden';
+    const golden = join('test', 'golden', `${name}.png`);
+    writeFileSync(golden, img(100).png);
+    try {
+      expect(compareGolden(name, img(110)).ok).toBe(true); // within the tolerance of 24
+      const bad = img(100);
+      for (let i = 0; i < 40; i++) bad.data[i * 4] = 250; // 40 of 200 pixels far off
+      bad.png = PNG.sync.write(Object.assign(new PNG({ width: 20, height: 10 }), { data: Buffer.from(bad.data) }));
+      const r = compareGolden(name, bad);
+      expect(r.ok).toBe(false);
+      expect(r.message).toContain('20.00% of pixels differ by more than 24');
+      for (const k of ['actual', 'expected', 'diff']) expect(existsSync(join(ARTIFACTS, `${name}.${k}.png`)), k).toBe(true);
+    } finally {
+      rmSync(golden, { force: true });
+      for (const k of ['actual', 'expected', 'diff']) rmSync(join(ARTIFACTS, `${name}.${k}.png`), { force: true });
+    }
+  },
+);
 
 it.runIf(!!process.env.CI)('CI has a Chromium for the browser tests', () => {
   expect(chromium, 'CI must install chromium (.ci/run)').toBeDefined();
@@ -94,7 +113,9 @@ describe.skipIf(!chromium)('replay page in headless Chromium', () => {
   it('loads with no console error and no network request', async () => {
     expect(p.errors).toEqual([]);
     expect(p.requests).toEqual([]);
-    expect(await p.page.locator('#meta').innerText()).toMatch(/integrator\s+rk4[\s\S]*dt\s+0\.002 s[\s\S]*precision\s+f64[\s\S]*simulated\s+3\.000 s/);
+    expect(await p.page.locator('#meta').innerText()).toMatch(
+      /integrator\s+rk4[\s\S]*dt\s+0\.002 s[\s\S]*precision\s+f64[\s\S]*simulated\s+3\.000 s/,
+    );
     const s = await openReplay(h, shapes.path);
     expect(s.errors).toEqual([]);
     expect(s.requests).toEqual([]);
@@ -120,7 +141,10 @@ describe.skipIf(!chromium)('replay page in headless Chromium', () => {
       for (let j = 0; j < 8; j++)
         for (let i = 0; i < 2; i++) {
           const com = pend.header.geometry.bodies[i].com;
-          segs.push([project(cam, worldPoint(pend, f, j, i, [0, 0, 0])), project(cam, worldPoint(pend, f, j, i, [2 * com[0], 2 * com[1], 2 * com[2]]))]);
+          segs.push([
+            project(cam, worldPoint(pend, f, j, i, [0, 0, 0])),
+            project(cam, worldPoint(pend, f, j, i, [2 * com[0], 2 * com[1], 2 * com[2]])),
+          ]);
         }
     const near = (x: number, y: number) =>
       segs.some(([[x0, y0], [x1, y1]]) => {
@@ -146,7 +170,10 @@ describe.skipIf(!chromium)('replay page in headless Chromium', () => {
       await v.setRobotVisible(0, false);
       const hidden = pixel(await screenshotView(p.page), c[0], c[1]);
       await v.setRobotVisible(0, true);
-      expect(Math.max(...shown.map((s, k) => Math.abs(s - hidden[k]))), `body ${i} at pixel ${c.map(Math.round)}: shown ${shown}, hidden ${hidden}`).toBeGreaterThan(40);
+      expect(
+        Math.max(...shown.map((s, k) => Math.abs(s - hidden[k]))),
+        `body ${i} at pixel ${c.map(Math.round)}: shown ${shown}, hidden ${hidden}`,
+      ).toBeGreaterThan(40);
     }
     for (let j = 1; j < 8; j++) await v.setRobotVisible(j, true);
   });
@@ -176,7 +203,9 @@ describe.skipIf(!chromium)('replay page in headless Chromium', () => {
     expect(small.header.downsampled?.toFps).toBeLessThan(60);
     const s = await openReplay(h, small.path);
     expect(await s.page.locator('#note').isVisible()).toBe(true);
-    expect(await s.page.locator('#note').innerText()).toMatch(/^Downsampled: 60 fps → \d+\.\d\d fps \(1 robot x 2 bodies x 2\.000 s at 60 fps would take 0\.0 MB of poses \(limit 0\.0 MB\)\)\.$/);
+    expect(await s.page.locator('#note').innerText()).toMatch(
+      /^Downsampled: 60 fps → \d+\.\d\d fps \(1 robot x 2 bodies x 2\.000 s at 60 fps would take 0\.0 MB of poses \(limit 0\.0 MB\)\)\.$/,
+    );
     expect(await (await openReplay(h, pend.path)).page.locator('#note').isVisible()).toBe(false);
     await s.page.close();
   });
@@ -196,7 +225,11 @@ describe.skipIf(!chromium)('replay page in headless Chromium', () => {
     await p.page.locator('#speed').selectOption('0.25');
     await p.page.locator('#play').click();
     expect(await p.page.locator('#play').innerText()).toBe('Pause');
-    await p.page.waitForFunction(() => (window as unknown as { achillesViewer: { getFrame(): number } }).achillesViewer.getFrame() > 55, undefined, { timeout: 10_000 });
+    await p.page.waitForFunction(
+      () => (window as unknown as { achillesViewer: { getFrame(): number } }).achillesViewer.getFrame() > 55,
+      undefined,
+      { timeout: 10_000 },
+    );
     await p.page.locator('#play').click(); // pause
     expect(await p.page.locator('#play').innerText()).toBe('Play');
     const paused = await v.getFrame();

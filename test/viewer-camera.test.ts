@@ -7,7 +7,8 @@ import { findChromium, launchHeadless, type Headless } from '../src/viewer/headl
 import { buildReplay, openReplay, pixel, project, screenshotView, viewer, type BuiltReplay } from './viewer/browser.js';
 
 const chromium = findChromium();
-if (!chromium) process.stderr.write('viewer camera tests SKIPPED: no Chromium here (apt-get install -y chromium, or set ACHILLES_CHROMIUM)\n');
+if (!chromium)
+  process.stderr.write('viewer camera tests SKIPPED: no Chromium here (apt-get install -y chromium, or set ACHILLES_CHROMIUM)\n');
 
 describe.skipIf(!chromium)('default camera of the domino replay', () => {
   let h: Headless;
@@ -35,11 +36,14 @@ describe.skipIf(!chromium)('default camera of the domino replay', () => {
     const at = (i: number) => project(cam, [dom.frames.pos[i * 3], dom.frames.pos[i * 3 + 1], dom.frames.pos[i * 3 + 2]]);
     const xs = Array.from({ length: B }, (_, i) => at(i)[0]);
     // Seen across the row: the dominoes' centres spread over the picture in their order along it.
-    for (let i = 1; i < B; i++) expect(xs[i], `domino ${i} right of domino ${i - 1} (x: ${xs.map(Math.round)})`).toBeGreaterThan(xs[i - 1] + 1);
+    for (let i = 1; i < B; i++)
+      expect(xs[i], `domino ${i} right of domino ${i - 1} (x: ${xs.map(Math.round)})`).toBeGreaterThan(xs[i - 1] + 1);
     expect(xs[B - 1] - xs[0]).toBeGreaterThan(cam.width / 3);
     for (let i = 0; i < B; i++) {
       const [x, y] = at(i);
-      expect(x > 0 && x < cam.width && y > 0 && y < cam.height, `domino ${i} at pixel ${[x, y].map(Math.round)} is in the picture`).toBe(true);
+      expect(x > 0 && x < cam.width && y > 0 && y < cam.height, `domino ${i} at pixel ${[x, y].map(Math.round)} is in the picture`).toBe(
+        true,
+      );
       // Dominoes 1-3 are reddish (the tall one is blue, the floor grey, the sky blue-grey): their
       // own colour at their centre's pixel means nothing stands in front of them.
       if (i >= 1 && i <= 3) {

@@ -14,7 +14,23 @@ describe('achilles run --html / achilles view', () => {
   let header: ReplayHeader;
 
   it('run --html writes replay.html, replay.json and replay.bin with the trace', async () => {
-    const r = await cli('run', join(SCENES, 'double-pendulum.arow'), '--duration', '0.5', '--copies', '3', '--robots', '0,2', '--spread', '0.002', '--html', '--fps', '30', '--out', out);
+    const r = await cli(
+      'run',
+      join(SCENES, 'double-pendulum.arow'),
+      '--duration',
+      '0.5',
+      '--copies',
+      '3',
+      '--robots',
+      '0,2',
+      '--spread',
+      '0.002',
+      '--html',
+      '--fps',
+      '30',
+      '--out',
+      out,
+    );
     expect(r.code, r.stderr).toBe(0);
     for (const f of ['trace.csv', 'run.json', 'replay.html', 'replay.json', 'replay.bin']) expect(existsSync(join(out, f)), f).toBe(true);
     header = JSON.parse(readFileSync(join(out, 'replay.json'), 'utf8'));
@@ -27,11 +43,17 @@ describe('achilles run --html / achilles view', () => {
     expect(html).not.toMatch(/<script[^>]+src=|<link[^>]+href="(?!data:)/);
   });
 
-  it('the last frame is the state the trace ends in (robot 2, through the trace\'s q)', () => {
+  it("the last frame is the state the trace ends in (robot 2, through the trace's q)", () => {
     const fr = unpackFrames(new Uint8Array(readFileSync(join(out, 'replay.bin'))), header.layout);
-    const csv = readFileSync(join(out, 'trace.csv'), 'utf8').split('\n').filter((l) => l && !l.startsWith('#'));
+    const csv = readFileSync(join(out, 'trace.csv'), 'utf8')
+      .split('\n')
+      .filter((l) => l && !l.startsWith('#'));
     const cols = csv[0].split(',');
-    const last = csv.filter((l) => l.split(',')[cols.indexOf('robot')] === '2').at(-1)!.split(',').map(Number);
+    const last = csv
+      .filter((l) => l.split(',')[cols.indexOf('robot')] === '2')
+      .at(-1)!
+      .split(',')
+      .map(Number);
     expect(last[cols.indexOf('time')]).toBeCloseTo(fr.times[header.frames - 1], 12);
     // Lower link origin = upper link tip: (0, cos θ1, sin θ1) for the double pendulum (axis x, links along +y).
     const th1 = last[cols.indexOf('q:upper')];
@@ -70,21 +92,38 @@ describe('achilles run --html / achilles view', () => {
     expect(r.stderr).toContain(`${bare}: no replay.json here (run the scene with \`achilles run SCENE --html --out ${bare}\``);
   });
 
-  it.skipIf(!findChromium())('view --filmstrip 3 writes a PNG of three frames side by side (and lists it in the run\'s manifest, if any)', async () => {
-    writeFileSync(join(out, '.achilles-files.json'), JSON.stringify({ written_by: 'achilles run', files: ['trace.csv', 'replay.html'] }));
-    const r = await cli('view', out, '--filmstrip', '3');
-    expect(JSON.parse(readFileSync(join(out, '.achilles-files.json'), 'utf8')).files).toEqual(['trace.csv', 'replay.html', 'replay-filmstrip.png']);
-    expect(r.code, r.stderr).toBe(0);
-    const png = PNG.sync.read(readFileSync(join(out, 'replay-filmstrip.png')));
-    expect(png.width).toBe(3 * 480);
-    expect(png.height).toBe(400 + 28);
-  });
+  it.skipIf(!findChromium())(
+    "view --filmstrip 3 writes a PNG of three frames side by side (and lists it in the run's manifest, if any)",
+    async () => {
+      writeFileSync(join(out, '.achilles-files.json'), JSON.stringify({ written_by: 'achilles run', files: ['trace.csv', 'replay.html'] }));
+      const r = await cli('view', out, '--filmstrip', '3');
+      expect(JSON.parse(readFileSync(join(out, '.achilles-files.json'), 'utf8')).files).toEqual([
+        'trace.csv',
+        'replay.html',
+        'replay-filmstrip.png',
+      ]);
+      expect(r.code, r.stderr).toBe(0);
+      const png = PNG.sync.read(readFileSync(join(out, 'replay-filmstrip.png')));
+      expect(png.width).toBe(3 * 480);
+      expect(png.height).toBe(400 + 28);
+    },
+  );
 });
 
 describe('Ctrl-C while the replay is being recorded', () => {
-  it('exits 130 promptly and writes nothing (the replay belongs to the run\'s all-or-nothing set)', async () => {
+  it("exits 130 promptly and writes nothing (the replay belongs to the run's all-or-nothing set)", async () => {
     const out = join(tempDir('achilles-view-int-'), 'never');
-    const child = spawnCli(['run', join(SCENES, 'double-pendulum.arow'), '--integrator', 'rk4', '--duration', '2000', '--html', '--out', out]);
+    const child = spawnCli([
+      'run',
+      join(SCENES, 'double-pendulum.arow'),
+      '--integrator',
+      'rk4',
+      '--duration',
+      '2000',
+      '--html',
+      '--out',
+      out,
+    ]);
     let stderr = '';
     // The replay's frames are sampled while the run steps: once it has started, it is recording.
     const recording = new Promise<void>((resolve) =>

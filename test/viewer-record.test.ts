@@ -56,7 +56,11 @@ describe('geometry', () => {
     const m = 3;
     const [a, b, c] = [0.2, 0.4, 1.0];
     const I = [(m * (b * b + c * c)) / 12, (m * (a * a + c * c)) / 12, (m * (a * a + b * b)) / 12];
-    expect(inertiaBox(m, [I[0], I[1], I[2], 0, 0, 0]).halfExtents.map((h) => h * 2)).toEqual([expect.closeTo(a, 12), expect.closeTo(b, 12), expect.closeTo(c, 12)]);
+    expect(inertiaBox(m, [I[0], I[1], I[2], 0, 0, 0]).halfExtents.map((h) => h * 2)).toEqual([
+      expect.closeTo(a, 12),
+      expect.closeTo(b, 12),
+      expect.closeTo(c, 12),
+    ]);
     // Rotated 90° about z: Ixx and Iyy swap; a 30° rotation gives off-diagonal terms, same sides.
     const t = Math.PI / 6;
     const R = [
@@ -81,7 +85,7 @@ describe('geometry', () => {
     expect(s.statics.map((d) => d.kind)).toEqual(['plane']);
   });
 
-  it('in a model with shapes, draws a shapeless link only as thin capsules to its children (ball-on-plate\'s roll gimbal: no 0.245 m cube)', () => {
+  it("in a model with shapes, draws a shapeless link only as thin capsules to its children (ball-on-plate's roll gimbal: no 0.245 m cube)", () => {
     const model = loadScene('scenes/ball-on-plate.arow');
     const g = sceneGeometry(model);
     const roll = g.bodies[model.bodies.findIndex((b) => b.name === 'roll')];
@@ -129,7 +133,14 @@ describe('contacts from a batch with collide()', () => {
     const stride = 4;
     const P = 2;
     const z = (n: number) => new Float64Array(n * stride);
-    const c: CollidingBatch = { collide() {}, stride, contactActive: z(P * 4), contactDist: z(P * 4), contactPos: z(P * 12), contactNormal: z(P * 3) };
+    const c: CollidingBatch = {
+      collide() {},
+      stride,
+      contactActive: z(P * 4),
+      contactDist: z(P * 4),
+      contactPos: z(P * 12),
+      contactNormal: z(P * 3),
+    };
     // Robot 1: pair 1, point 2 active.
     const r = 1;
     const k = 1 * 4 + 2;
@@ -165,7 +176,8 @@ describe('recorded poses', () => {
           for (let c = 0; c < 3; c++) expect(fr.pos[o * 3 + c]).toBe(Math.fround(k.pos[(i * 3 + c) * S + r]));
           const R = [0, 1, 2].map((a) => [0, 1, 2].map((b) => k.rot[(i * 9 + a * 3 + b) * S + r]));
           const q = quatFromMatrix(R);
-          for (let c = 0; c < 4; c++) expect(Math.abs(fr.quat[o * 4 + c] / QUAT_SCALE - q[c])).toBeLessThanOrEqual(0.5 / QUAT_SCALE + 1e-12);
+          for (let c = 0; c < 4; c++)
+            expect(Math.abs(fr.quat[o * 4 + c] / QUAT_SCALE - q[c])).toBeLessThanOrEqual(0.5 / QUAT_SCALE + 1e-12);
           checked++;
         }
       });

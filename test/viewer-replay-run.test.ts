@@ -18,7 +18,9 @@ interface Trace {
 }
 
 function readTrace(dir: string): Trace {
-  const lines = readFileSync(join(dir, 'trace.csv'), 'utf8').split('\n').filter((l) => l && !l.startsWith('#'));
+  const lines = readFileSync(join(dir, 'trace.csv'), 'utf8')
+    .split('\n')
+    .filter((l) => l && !l.startsWith('#'));
   const cols = lines[0].split(',');
   const byStep = new Map<number, number[]>();
   for (const l of lines.slice(1)) {
@@ -58,17 +60,27 @@ afterEach(() => {
 });
 
 describe('run --html replays the run itself', () => {
-  it('ball-on-plate with its controller module: every frame is the trace\'s state at that step (ball and plate), and the trace is byte-identical without --html', async () => {
+  it("ball-on-plate with its controller module: every frame is the trace's state at that step (ball and plate), and the trace is byte-identical without --html", async () => {
     const base = tempDir('achilles-replay-run-');
     // A fixed clock: the trace's `# date:` line is then the same in both runs, so the files can be compared whole.
     vi.useFakeTimers({ toFake: ['Date'] });
     vi.setSystemTime(new Date('2026-01-02T03:04:05Z'));
-    const args = ['run', join(SCENES, 'ball-on-plate.arow'), '--controller', join(SCENES, 'ball-on-plate.ctrl.ts'), '--duration', '1', '--record', '1'];
+    const args = [
+      'run',
+      join(SCENES, 'ball-on-plate.arow'),
+      '--controller',
+      join(SCENES, 'ball-on-plate.ctrl.ts'),
+      '--duration',
+      '1',
+      '--record',
+      '1',
+    ];
     const withHtml = await cli(...args, '--html', '--fps', '30', '--out', join(base, 'html'));
     expect(withHtml.code, withHtml.stderr).toBe(0);
     const plain = await cli(...args, '--out', join(base, 'plain'));
     expect(plain.code, plain.stderr).toBe(0);
-    for (const f of ['trace.csv', 'contacts.csv']) expect(readFileSync(join(base, 'html', f), 'utf8'), f).toBe(readFileSync(join(base, 'plain', f), 'utf8'));
+    for (const f of ['trace.csv', 'contacts.csv'])
+      expect(readFileSync(join(base, 'html', f), 'utf8'), f).toBe(readFileSync(join(base, 'plain', f), 'utf8'));
     expect(runJsonUntimed(join(base, 'html'))).toEqual(runJsonUntimed(join(base, 'plain')));
 
     const { header, fr } = readReplayDir(join(base, 'html'));
@@ -90,7 +102,8 @@ describe('run --html replays the run itself', () => {
       const expected = [Math.cos(a) * Math.cos(be), Math.sin(a) * Math.cos(be), Math.cos(a) * Math.sin(be), Math.sin(a) * Math.sin(be)];
       const q = pose(header, fr, f, plate).q;
       const sign = Math.sign(q[0] * expected[0] + q[1] * expected[1] + q[2] * expected[2] + q[3] * expected[3]);
-      for (let c = 0; c < 4; c++) expect(Math.abs(sign * q[c] - expected[c]), `frame ${f} plate quat[${c}]`).toBeLessThanOrEqual(1 / QUAT_SCALE);
+      for (let c = 0; c < 4; c++)
+        expect(Math.abs(sign * q[c] - expected[c]), `frame ${f} plate quat[${c}]`).toBeLessThanOrEqual(1 / QUAT_SCALE);
     }
     // The last frame is the final state, which the controller kept on the plate.
     expect(frameStep(fr, header.frames - 1, 0.002)).toBe(500);
@@ -98,9 +111,21 @@ describe('run --html replays the run itself', () => {
     expect(withHtml.stderr).not.toMatch(/re-simulat/);
   });
 
-  it('a PD-controlled arm (servo-arm): every frame is the trace\'s state at that step', async () => {
+  it("a PD-controlled arm (servo-arm): every frame is the trace's state at that step", async () => {
     const out = join(tempDir('achilles-replay-pd-'), 'run');
-    const r = await cli('run', join(ROOT, 'test', 'control', 'servo-arm.arow'), '--duration', '0.5', '--record', '1', '--html', '--fps', '30', '--out', out);
+    const r = await cli(
+      'run',
+      join(ROOT, 'test', 'control', 'servo-arm.arow'),
+      '--duration',
+      '0.5',
+      '--record',
+      '1',
+      '--html',
+      '--fps',
+      '30',
+      '--out',
+      out,
+    );
     expect(r.code, r.stderr).toBe(0);
     const { header, fr } = readReplayDir(out);
     const t = readTrace(out);
@@ -128,7 +153,7 @@ describe('contact normals in the replay', () => {
     expect(flips.some((x) => x)).toBe(true);
   });
 
-  it('the domino replay\'s floor contacts point up, out of the floor; its trace is byte-identical without --html (uncontrolled: whole slices, cut at frames)', async () => {
+  it("the domino replay's floor contacts point up, out of the floor; its trace is byte-identical without --html (uncontrolled: whole slices, cut at frames)", async () => {
     const base = tempDir('achilles-replay-normals-');
     const out = join(base, 'run');
     vi.useFakeTimers({ toFake: ['Date'] });
@@ -138,7 +163,8 @@ describe('contact normals in the replay', () => {
     expect(r.code, r.stderr).toBe(0);
     const plain = await cli(...args, '--out', join(base, 'plain'));
     expect(plain.code, plain.stderr).toBe(0);
-    for (const f of ['trace.csv', 'contacts.csv']) expect(readFileSync(join(out, f), 'utf8'), f).toBe(readFileSync(join(base, 'plain', f), 'utf8'));
+    for (const f of ['trace.csv', 'contacts.csv'])
+      expect(readFileSync(join(out, f), 'utf8'), f).toBe(readFileSync(join(base, 'plain', f), 'utf8'));
     expect(runJsonUntimed(out)).toEqual(runJsonUntimed(join(base, 'plain')));
     const { fr } = readReplayDir(out);
     const floor = [];

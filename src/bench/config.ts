@@ -42,7 +42,14 @@ const LANE_ISA: Record<LaneWidth, string> = { 1: 'scalar', 4: 'SSE2', 8: 'AVX2',
 function list<T>(v: unknown, dflt: readonly T[]): T[] {
   if (v === undefined) return [...dflt];
   const a = (Array.isArray(v) ? v : String(v).split(',')) as unknown[];
-  return a.flatMap((x) => (typeof x === 'string' ? x.split(',').map((s) => s.trim()).filter(Boolean) : [x])) as T[];
+  return a.flatMap((x) =>
+    typeof x === 'string'
+      ? x
+          .split(',')
+          .map((s) => s.trim())
+          .filter(Boolean)
+      : [x],
+  ) as T[];
 }
 
 function choices<T extends string | number>(what: string, got: readonly unknown[], allowed: readonly T[]): T[] {

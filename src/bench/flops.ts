@@ -25,12 +25,17 @@ export function describeFlopsByPass(f: FlopCount): string {
     .join(', ');
 }
 
-type CountFlops = (model: object, opts: { integrator: IntegratorName; substeps: number; midpointIterations: number; dt: number }) => FlopCount;
+type CountFlops = (
+  model: object,
+  opts: { integrator: IntegratorName; substeps: number; midpointIterations: number; dt: number },
+) => FlopCount;
 
 export function countFlops(model: ModelDesc, integrator: IntegratorName): FlopCount {
   const fn = (engineAddon() as unknown as { countFlops?: CountFlops }).countFlops;
   if (typeof fn !== 'function') {
-    throw new Error('countFlops missing from the addon: rebuild the engine (npm run build:native) with a version that exports it, or drop --flops');
+    throw new Error(
+      'countFlops missing from the addon: rebuild the engine (npm run build:native) with a version that exports it, or drop --flops',
+    );
   }
   return fn(toNativeModel(model), { integrator, substeps: model.world.substeps, midpointIterations: 4, dt: model.world.dt });
 }
@@ -77,6 +82,6 @@ export function describePeaks(peaks: PeakMeasure[]): string {
     `peak measured in this run on one core (independent vector adds and multiplies, no FMA, best of ~2 ms runs over 0.2 s; ` +
     `clock ${clock.toFixed(0)} MHz measured by dependent integer adds): ` +
     peaks.map((p) => `${p.precision}×${p.lanes} ${p.gflops.toFixed(1)} GFLOP/s`).join(', ') +
-    '; a cell\'s % of peak divides by the peak of its own precision and lanes × its threads'
+    "; a cell's % of peak divides by the peak of its own precision and lanes × its threads"
   );
 }

@@ -111,7 +111,9 @@ export function mujocoAddonPath(): string {
 
 export const MUJOCO_INSTALL_HINT =
   'the native MuJoCo timing addon is not built. Install MuJoCo with `pip install mujoco`, then run ' +
-  '`npm run build:mujoco` (or `' + MUJOCO_BUILD_COMMAND + '`); if MuJoCo lives elsewhere, set ' +
+  '`npm run build:mujoco` (or `' +
+  MUJOCO_BUILD_COMMAND +
+  '`); if MuJoCo lives elsewhere, set ' +
   'ACHILLES_MUJOCO_DIR to the directory holding libmujoco.so.* and include/mujoco before building.';
 
 let cached: MujocoNative | undefined;

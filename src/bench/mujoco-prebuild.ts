@@ -33,7 +33,9 @@ export function hasMujocoPrebuild(): boolean {
 /** ACHILLES_MUJOCO_DIR first (explicit beats discovered), else the python package's directory. */
 function mujocoDir(env = process.env): string | null {
   if (env.ACHILLES_MUJOCO_DIR) return env.ACHILLES_MUJOCO_DIR;
-  const r = spawnSync(env.ACHILLES_PYTHON || 'python3', ['-c', 'import mujoco, os; print(os.path.dirname(mujoco.__file__))'], { encoding: 'utf8' });
+  const r = spawnSync(env.ACHILLES_PYTHON || 'python3', ['-c', 'import mujoco, os; print(os.path.dirname(mujoco.__file__))'], {
+    encoding: 'utf8',
+  });
   return r.status === 0 ? r.stdout.trim() : null;
 }
 
@@ -45,17 +47,21 @@ export function loadMujocoPrebuild<T>(hint: string): T {
   const { mujocoVersion, library } = JSON.parse(readFileSync(MANIFEST, 'utf8')) as Manifest;
   const need = `the prebuilt MuJoCo timing addon (${MUJOCO_PREBUILD}) needs native MuJoCo ${mujocoVersion} (${library})`;
   const dir = mujocoDir();
-  if (!dir) throw new Error(`${need}, and none was found: \`pip install mujoco==${mujocoVersion}\` or set ACHILLES_MUJOCO_DIR. Or: ${hint}`);
+  if (!dir)
+    throw new Error(`${need}, and none was found: \`pip install mujoco==${mujocoVersion}\` or set ACHILLES_MUJOCO_DIR. Or: ${hint}`);
   const lib = join(dir, library);
   if (!existsSync(lib)) {
     const found = existsSync(dir) ? readdirSync(dir).filter((f) => f.startsWith('libmujoco.so')) : [];
-    throw new Error(`${need}; ${dir} has ${found.length ? found.join(', ') : 'no libmujoco.so.*'}: \`pip install mujoco==${mujocoVersion}\`, or build the addon against your MuJoCo: ${hint}`);
+    throw new Error(
+      `${need}; ${dir} has ${found.length ? found.join(', ') : 'no libmujoco.so.*'}: \`pip install mujoco==${mujocoVersion}\`, or build the addon against your MuJoCo: ${hint}`,
+    );
   }
   try {
     process.dlopen({ exports: {} }, lib, constants.dlopen.RTLD_NOW | constants.dlopen.RTLD_GLOBAL | RTLD_NODELETE);
   } catch (e) {
     // Expected: a plain shared library registers no Node module. It stays loaded (RTLD_NODELETE).
-    if (!/did not self-register/.test((e as Error).message)) throw new Error(`${need}; loading ${lib} failed: ${(e as Error).message}. ${hint}`);
+    if (!/did not self-register/.test((e as Error).message))
+      throw new Error(`${need}; loading ${lib} failed: ${(e as Error).message}. ${hint}`);
   }
   return createRequire(import.meta.url)(MUJOCO_PREBUILD) as T;
 }

@@ -46,7 +46,10 @@ export function contactBenchMjcf(model: ModelDesc, integrator: 'Euler' | 'RK4', 
 
 /** What every MuJoCo cell starts from: MuJoCo's integrator, steps per engine step (one MuJoCo step
  *  is one engine substep: exportMjcf's timestep is dt / substeps) and the initial state per robot. */
-function mujocoStart(model: ModelDesc, integrator: IntegratorName): { mi: 'Euler' | 'RK4'; substeps: number; qpos0: number[]; qvel0: number[] } {
+function mujocoStart(
+  model: ModelDesc,
+  integrator: IntegratorName,
+): { mi: 'Euler' | 'RK4'; substeps: number; qpos0: number[]; qvel0: number[] } {
   const mi = MUJOCO_INTEGRATORS[integrator];
   if (!mi) throw new Error(`MuJoCo has no ${integrator} integrator`);
   // The keyframe holds the initial state, but the timing starts from what we pass (per robot, tiled).

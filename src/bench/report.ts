@@ -45,20 +45,56 @@ export function benchTable(rep: BenchReport): string {
   // Robots that differ (issue 25): each row says whether its robots differed or ran in lockstep.
   const hasRobots = rep.results.some((r) => r.robots === 'differ');
   const header = [
-    'scene', 'integrator', ...(hasRobots ? ['robots'] : []), 'engine', ...(hasMeasure ? ['measure'] : []), 'prec', 'lanes', 'isa', 'copies', ...(hasThreads ? ['threads'] : []),
-    'robot-steps/s', 'µs/step', 'µs/robot-step', 'spread',
-    ...(hasMj ? ['vs MuJoCo', 'best MuJoCo'] : []), ...(hasContact ? ['vs MuJoCo Newton (contacts)', 'vs MuJoCo CG≤20 (contacts)'] : []), ...(hasOff ? ['vs MuJoCo (contacts off)'] : []), ...(hasThreads ? ['vs 1 thread'] : []),
+    'scene',
+    'integrator',
+    ...(hasRobots ? ['robots'] : []),
+    'engine',
+    ...(hasMeasure ? ['measure'] : []),
+    'prec',
+    'lanes',
+    'isa',
+    'copies',
+    ...(hasThreads ? ['threads'] : []),
+    'robot-steps/s',
+    'µs/step',
+    'µs/robot-step',
+    'spread',
+    ...(hasMj ? ['vs MuJoCo', 'best MuJoCo'] : []),
+    ...(hasContact ? ['vs MuJoCo Newton (contacts)', 'vs MuJoCo CG≤20 (contacts)'] : []),
+    ...(hasOff ? ['vs MuJoCo (contacts off)'] : []),
+    ...(hasThreads ? ['vs 1 thread'] : []),
     ...(hasFlops ? ['GFLOP/s', '% peak'] : []),
   ];
   const rows = rep.results.map((r) => [
-    r.scene, r.integrator, ...(hasRobots ? [r.robots] : []), engineLabel(r), ...(hasMeasure ? [measureLabel(r)] : []), r.precision, r.lanes, r.isa, r.copies, ...(hasThreads ? [r.threads] : []),
-    formatSi(r.robotStepsPerSec), formatSig(r.usPerStep, 4), formatSig(r.usPerRobotStep, 4),
+    r.scene,
+    r.integrator,
+    ...(hasRobots ? [r.robots] : []),
+    engineLabel(r),
+    ...(hasMeasure ? [measureLabel(r)] : []),
+    r.precision,
+    r.lanes,
+    r.isa,
+    r.copies,
+    ...(hasThreads ? [r.threads] : []),
+    formatSi(r.robotStepsPerSec),
+    formatSig(r.usPerStep, 4),
+    formatSig(r.usPerRobotStep, 4),
     `${(r.spread * 100).toFixed(1)}%${r.noisy ? ' *' : ''}`,
     ...(hasMj ? [r.vsMujoco === undefined ? '' : formatRatio(r.vsMujoco), r.mujocoBest?.replace('mujoco-', '') ?? ''] : []),
-    ...(hasContact ? [r.vsMujocoNewton === undefined ? '' : formatRatio(r.vsMujocoNewton), r.vsMujocoCg20 === undefined ? '' : formatRatio(r.vsMujocoCg20)] : []),
+    ...(hasContact
+      ? [
+          r.vsMujocoNewton === undefined ? '' : formatRatio(r.vsMujocoNewton),
+          r.vsMujocoCg20 === undefined ? '' : formatRatio(r.vsMujocoCg20),
+        ]
+      : []),
     ...(hasOff ? [r.vsMujocoContactsOff === undefined ? '' : formatRatio(r.vsMujocoContactsOff)] : []),
     ...(hasThreads ? [r.threadScaling === undefined ? '' : formatRatio(r.threadScaling)] : []),
-    ...(hasFlops ? [r.gflops === undefined ? '' : formatSig(r.gflops, 3), r.fractionOfPeak === undefined ? '' : `${(r.fractionOfPeak * 100).toFixed(1)}%`] : []),
+    ...(hasFlops
+      ? [
+          r.gflops === undefined ? '' : formatSig(r.gflops, 3),
+          r.fractionOfPeak === undefined ? '' : `${(r.fractionOfPeak * 100).toFixed(1)}%`,
+        ]
+      : []),
   ]);
   // Counts (lanes, copies, threads) print as integers, not as 4-significant-digit reals.
   return textTable(header, rows, { formatNumber: (x) => (Number.isInteger(x) ? String(x) : formatSig(x, 4)) });
@@ -70,18 +106,52 @@ export function benchJson(rep: BenchReport): string {
 
 export function benchCsv(rep: BenchReport): string {
   const rows: CsvRow[] = rep.results.map((r) => ({
-    engine: r.engine, scene: r.scene, integrator: r.integrator, precision: r.precision, lanes: r.lanes, isa: r.isa,
-    copies: r.copies, threads: r.threads, robots: r.robots, startSpread: r.startSpread, ctrl: r.ctrl, robotsPerModel: r.robotsPerModel, robotStepsPerSec: r.robotStepsPerSec,
-    minRobotStepsPerSec: r.minRobotStepsPerSec, maxRobotStepsPerSec: r.maxRobotStepsPerSec, usPerStep: r.usPerStep,
-    usPerRobotStep: r.usPerRobotStep, spread: r.spread, noisy: r.noisy, reps: r.reps, stepsPerRep: r.stepsPerRep,
-    nonFiniteRobotSteps: r.nonFiniteRobotSteps, vsMujoco: r.vsMujoco, mujocoBest: r.mujocoBest, threadScaling: r.threadScaling,
-    vsMujocoNewton: r.vsMujocoNewton, vsMujocoCg20: r.vsMujocoCg20, vsMujocoContactsOff: r.vsMujocoContactsOff,
-    flopsPerRobotStep: r.flopsPerRobotStep, gflops: r.gflops, fractionOfPeak: r.fractionOfPeak,
-    measure: r.measure, contactsPerCall: r.contactsPerCall,
+    engine: r.engine,
+    scene: r.scene,
+    integrator: r.integrator,
+    precision: r.precision,
+    lanes: r.lanes,
+    isa: r.isa,
+    copies: r.copies,
+    threads: r.threads,
+    robots: r.robots,
+    startSpread: r.startSpread,
+    ctrl: r.ctrl,
+    robotsPerModel: r.robotsPerModel,
+    robotStepsPerSec: r.robotStepsPerSec,
+    minRobotStepsPerSec: r.minRobotStepsPerSec,
+    maxRobotStepsPerSec: r.maxRobotStepsPerSec,
+    usPerStep: r.usPerStep,
+    usPerRobotStep: r.usPerRobotStep,
+    spread: r.spread,
+    noisy: r.noisy,
+    reps: r.reps,
+    stepsPerRep: r.stepsPerRep,
+    nonFiniteRobotSteps: r.nonFiniteRobotSteps,
+    vsMujoco: r.vsMujoco,
+    mujocoBest: r.mujocoBest,
+    threadScaling: r.threadScaling,
+    vsMujocoNewton: r.vsMujocoNewton,
+    vsMujocoCg20: r.vsMujocoCg20,
+    vsMujocoContactsOff: r.vsMujocoContactsOff,
+    flopsPerRobotStep: r.flopsPerRobotStep,
+    gflops: r.gflops,
+    fractionOfPeak: r.fractionOfPeak,
+    measure: r.measure,
+    contactsPerCall: r.contactsPerCall,
   }));
   const m = rep.machine;
   return toCsv(rows, {
-    meta: { cpu: m.cpuModel, cpuMHz: m.cpuMHz, compiler: m.compiler, node: m.node, mujoco: m.mujoco, restartEvery: rep.config.restartEvery, reps: rep.config.reps, repSeconds: rep.config.repSeconds },
+    meta: {
+      cpu: m.cpuModel,
+      cpuMHz: m.cpuMHz,
+      compiler: m.compiler,
+      node: m.node,
+      mujoco: m.mujoco,
+      restartEvery: rep.config.restartEvery,
+      reps: rep.config.reps,
+      repSeconds: rep.config.repSeconds,
+    },
   });
 }
 
@@ -120,13 +190,39 @@ export function benchCharts(rep: BenchReport): { name: string; spec: VlSpec }[] 
     const rate: Datum[] = rs.map((r) => ({ copies: r.copies, rate: r.robotStepsPerSec, series: seriesName(r, markLockstep) }));
     out.push({
       name: `throughput-${base}`,
-      spec: logX(lineChart({ title: `${scene} (${integrator}): robot-steps per second`, data: rate, x: 'copies', y: 'rate', color: 'series', xTitle: 'copies (robots)', yTitle: 'robot-steps/s', logY: true }), rate.map((d) => String(d.series))),
+      spec: logX(
+        lineChart({
+          title: `${scene} (${integrator}): robot-steps per second`,
+          data: rate,
+          x: 'copies',
+          y: 'rate',
+          color: 'series',
+          xTitle: 'copies (robots)',
+          yTitle: 'robot-steps/s',
+          logY: true,
+        }),
+        rate.map((d) => String(d.series)),
+      ),
     });
-    const sp: Datum[] = rs.filter((r) => r.vsMujoco !== undefined).map((r) => ({ copies: r.copies, speedup: r.vsMujoco ?? 0, series: seriesName(r, markLockstep) }));
+    const sp: Datum[] = rs
+      .filter((r) => r.vsMujoco !== undefined)
+      .map((r) => ({ copies: r.copies, speedup: r.vsMujoco ?? 0, series: seriesName(r, markLockstep) }));
     if (sp.length > 0) {
       out.push({
         name: `speedup-${base}`,
-        spec: logX(lineChart({ title: `${scene} (${integrator}): Achilles / fastest single-threaded MuJoCo running the same physics`, data: sp, x: 'copies', y: 'speedup', color: 'series', xTitle: 'copies (robots)', yTitle: 'speed-up over MuJoCo (×)', logY: true }), sp.map((d) => String(d.series))),
+        spec: logX(
+          lineChart({
+            title: `${scene} (${integrator}): Achilles / fastest single-threaded MuJoCo running the same physics`,
+            data: sp,
+            x: 'copies',
+            y: 'speedup',
+            color: 'series',
+            xTitle: 'copies (robots)',
+            yTitle: 'speed-up over MuJoCo (×)',
+            logY: true,
+          }),
+          sp.map((d) => String(d.series)),
+        ),
       });
     }
   }

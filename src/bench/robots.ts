@@ -61,14 +61,20 @@ export function robotsFor(model: ModelDesc, req: RobotsRequest, note: (s: string
   const kinds = req.kinds ?? (explicit ? ['differ'] : hasShapes(model) || actuated(model) ? ['differ', 'lockstep'] : ['lockstep']);
   const missing = unranged(model);
   if (req.ctrl === 'random' && actuated(model) && missing.length > 0 && kinds.includes('differ')) {
-    throw new Error(`--ctrl random draws each control uniformly in its actuator's ctrlrange; ${model.name}'s actuator${missing.length > 1 ? 's' : ''} ${missing.join(', ')} ha${missing.length > 1 ? 've' : 's'} none (give ${missing.length > 1 ? 'them' : 'it'} a ctrlrange, or use --ctrl zero)`);
+    throw new Error(
+      `--ctrl random draws each control uniformly in its actuator's ctrlrange; ${model.name}'s actuator${missing.length > 1 ? 's' : ''} ${missing.join(', ')} ha${missing.length > 1 ? 've' : 's'} none (give ${missing.length > 1 ? 'them' : 'it'} a ctrlrange, or use --ctrl zero)`,
+    );
   }
   let ctrl: CtrlMode = req.ctrl ?? (actuated(model) ? 'random' : 'zero');
   if (req.ctrl === undefined && ctrl === 'random' && missing.length > 0) {
     ctrl = 'zero';
-    note(`${model.name}: differing robots get zero controls: actuator${missing.length > 1 ? 's' : ''} ${missing.join(', ')} ha${missing.length > 1 ? 've' : 's'} no ctrlrange to draw from`);
+    note(
+      `${model.name}: differing robots get zero controls: actuator${missing.length > 1 ? 's' : ''} ${missing.join(', ')} ha${missing.length > 1 ? 've' : 's'} no ctrlrange to draw from`,
+    );
   }
-  return kinds.map((kind) => (kind === 'lockstep' ? { kind, spread: 0, ctrl: 'zero' } : { kind, spread: req.spread ?? DEFAULT_BENCH_SPREAD, ctrl }));
+  return kinds.map((kind) =>
+    kind === 'lockstep' ? { kind, spread: 0, ctrl: 'zero' } : { kind, spread: req.spread ?? DEFAULT_BENCH_SPREAD, ctrl },
+  );
 }
 
 /** 'differ (spread 0.05, random ctrl)' / 'lockstep'. */
@@ -99,7 +105,11 @@ export function robotStarts(model: ModelDesc, copies: number, spread: number): {
  * the very same number. Two layouts of the same draws: `byRobot[(s·copies + r)·nu + a]` (MuJoCo:
  * each mjData's controls contiguous) and `byActuator[(s·nu + a)·copies + r]` (Achilles' ctrl[a·stride + r]).
  */
-export function randomControls(model: ModelDesc, copies: number, rows: number): { byRobot: Float32Array; byActuator: Float32Array; nu: number } {
+export function randomControls(
+  model: ModelDesc,
+  copies: number,
+  rows: number,
+): { byRobot: Float32Array; byActuator: Float32Array; nu: number } {
   const acts = model.actuators ?? [];
   const nu = acts.length;
   const size = rows * copies * nu;

@@ -21,7 +21,18 @@ import { laneProblem } from '../engine/lanes.js';
 import { loadMujocoNative, type MujocoMode, type MujocoNative } from './mujoco-native.js';
 import { MUJOCO_INTEGRATORS, MujocoCollisionRunner, MujocoRunner, type MujocoContactSolver } from './mujoco-runner.js';
 import { calibrate, type Runner } from './runner.js';
-import { BENCH_CTRL_SEED, MAX_CTRL_TABLE, controlRows, randomControls, robotStarts, robotsFor, robotsLabel, type CtrlMode, type Robots, type RobotsKind } from './robots.js';
+import {
+  BENCH_CTRL_SEED,
+  MAX_CTRL_TABLE,
+  controlRows,
+  randomControls,
+  robotStarts,
+  robotsFor,
+  robotsLabel,
+  type CtrlMode,
+  type Robots,
+  type RobotsKind,
+} from './robots.js';
 import { isNoisy, summarize } from './stats.js';
 
 export type EngineName = 'achilles' | 'mujoco-per-robot' | 'mujoco-merged' | 'mujoco-newton' | 'mujoco-cg20';
@@ -98,7 +109,19 @@ interface Member {
   runner: Runner;
   /** Read after the reps (MuJoCo detection: contacts found). */
   extra?: () => Partial<BenchResult>;
-  result: Omit<BenchResult, 'robotStepsPerSec' | 'usPerStep' | 'usPerRobotStep' | 'spread' | 'minRobotStepsPerSec' | 'maxRobotStepsPerSec' | 'noisy' | 'reps' | 'stepsPerRep' | 'nonFiniteRobotSteps'>;
+  result: Omit<
+    BenchResult,
+    | 'robotStepsPerSec'
+    | 'usPerStep'
+    | 'usPerRobotStep'
+    | 'spread'
+    | 'minRobotStepsPerSec'
+    | 'maxRobotStepsPerSec'
+    | 'noisy'
+    | 'reps'
+    | 'stepsPerRep'
+    | 'nonFiniteRobotSteps'
+  >;
   steps: number;
   rates: number[];
   nonFinite: number;
@@ -148,8 +171,12 @@ export async function runBench(cfg: BenchConfig, hooks: RunHooks = {}): Promise<
   // Scenes with shapes get detection cells: Achilles detect and step+detect per step cell, MuJoCo detect.
   const variantsOf = new Map(models.map(({ model }) => [model, robotsFor(model, cfg.robots, (n) => notes.push(n))]));
   const repsOf = (model: ModelDesc) =>
-    variantsOf.get(model)!.length * cfg.integrators.length * cfg.copies.length *
-    (perGroup * (hasShapes(model) ? 1 + collisionMeasures.length : 1) + (mj ? mjModes.length + (hasShapes(model) ? 1 + mjContactSolvers.length : 0) : 0)) * cfg.reps;
+    variantsOf.get(model)!.length *
+    cfg.integrators.length *
+    cfg.copies.length *
+    (perGroup * (hasShapes(model) ? 1 + collisionMeasures.length : 1) +
+      (mj ? mjModes.length + (hasShapes(model) ? 1 + mjContactSolvers.length : 0) : 0)) *
+    cfg.reps;
   const progress = (hooks.progress ?? ((total) => createProgress({ total, label: 'bench', unit: 'reps' })))(
     models.reduce((n, { model }) => n + repsOf(model), 0),
   );
@@ -168,104 +195,147 @@ export async function runBench(cfg: BenchConfig, hooks: RunHooks = {}): Promise<
         // One group per scene × integrator, every copies count in it: comparisons across copies
         // (the 4096-vs-best target) then suffer machine drift no more than Achilles vs MuJoCo does.
         const members: Member[] = [];
-        for (const copies of cfg.copies) for (const robots of variantsOf.get(model)!) {
-          // The starts and controls of this variant, built once and given to every cell (both engines).
-          const { achillesRobots, mujocoRobots, tag } = cellRobots(model, copies, robots, cfg.restartEvery, (n) => {
-            if (!notes.includes(n)) notes.push(n);
-          });
-          for (const precision of cfg.precisions)
-            for (const lanes of cfg.lanes)
-              for (const threads of cfg.threads) {
-                let runner: AchillesRunner;
-                try {
-                  runner = new AchillesRunner({ model, precision, lanes: lanes as LaneWidth, copies, integrator, threads, restartEvery: cfg.restartEvery, ...achillesRobots });
-                } catch (e) {
-                  // e.g. f64 at 8 lanes needs AVX-512 on an AVX2-only CPU: skip that cell, say so once.
-                  const msg = (e as Error).message;
-                  if (!/lacks/.test(msg)) throw e;
-                  const note = `${precision} lanes ${lanes} skipped: ${msg}`;
-                  if (!notes.includes(note)) notes.push(note);
-                  progress.tick(cfg.reps * (hasShapes(model) ? 1 + collisionMeasures.length : 1));
-                  continue;
+        for (const copies of cfg.copies)
+          for (const robots of variantsOf.get(model)!) {
+            // The starts and controls of this variant, built once and given to every cell (both engines).
+            const { achillesRobots, mujocoRobots, tag } = cellRobots(model, copies, robots, cfg.restartEvery, (n) => {
+              if (!notes.includes(n)) notes.push(n);
+            });
+            for (const precision of cfg.precisions)
+              for (const lanes of cfg.lanes)
+                for (const threads of cfg.threads) {
+                  let runner: AchillesRunner;
+                  try {
+                    runner = new AchillesRunner({
+                      model,
+                      precision,
+                      lanes: lanes as LaneWidth,
+                      copies,
+                      integrator,
+                      threads,
+                      restartEvery: cfg.restartEvery,
+                      ...achillesRobots,
+                    });
+                  } catch (e) {
+                    // e.g. f64 at 8 lanes needs AVX-512 on an AVX2-only CPU: skip that cell, say so once.
+                    const msg = (e as Error).message;
+                    if (!/lacks/.test(msg)) throw e;
+                    const note = `${precision} lanes ${lanes} skipped: ${msg}`;
+                    if (!notes.includes(note)) notes.push(note);
+                    progress.tick(cfg.reps * (hasShapes(model) ? 1 + collisionMeasures.length : 1));
+                    continue;
+                  }
+                  members.push({
+                    runner,
+                    result: { engine: 'achilles', scene, integrator, precision, lanes, isa: runner.isa, copies, threads, ...tag },
+                    steps: 0,
+                    rates: [],
+                    nonFinite: 0,
+                  });
+                  if (hasShapes(model)) {
+                    for (const measure of collisionMeasures) {
+                      const cr = new AchillesCollisionRunner(
+                        {
+                          model,
+                          precision,
+                          lanes: lanes as LaneWidth,
+                          copies,
+                          integrator,
+                          threads,
+                          restartEvery: cfg.restartEvery,
+                          ...achillesRobots,
+                        },
+                        measure,
+                      );
+                      members.push({
+                        runner: cr,
+                        result: { engine: 'achilles', scene, integrator, precision, lanes, isa: cr.isa, copies, threads, measure, ...tag },
+                        steps: 0,
+                        rates: [],
+                        nonFinite: 0,
+                      });
+                    }
+                  }
                 }
+            if (withMj && mj && hasShapes(model)) {
+              let cr: MujocoCollisionRunner | null = null;
+              try {
+                cr = new MujocoCollisionRunner(mj, model, integrator, copies, cfg.restartEvery, mujocoRobots);
+              } catch (e) {
+                // A rounded box has no MuJoCo geom: no MuJoCo detection cell, said once.
+                const note = `${scene}: no MuJoCo detection cell: ${(e as Error).message}`;
+                if (!notes.includes(note)) notes.push(note);
+                progress.tick(cfg.reps);
+              }
+              if (cr) {
+                const runner = cr;
                 members.push({
                   runner,
-                  result: { engine: 'achilles', scene, integrator, precision, lanes, isa: runner.isa, copies, threads, ...tag },
+                  extra: () => ({ contactsPerCall: runner.contactsPerCall }),
+                  result: {
+                    engine: 'mujoco-per-robot',
+                    scene,
+                    integrator,
+                    precision: 'f64',
+                    lanes: 1,
+                    isa: `MuJoCo ${machine.mujoco}`,
+                    copies,
+                    threads: 1,
+                    measure: 'detect',
+                    ...tag,
+                  },
                   steps: 0,
                   rates: [],
                   nonFinite: 0,
                 });
-                if (hasShapes(model)) {
-                  for (const measure of collisionMeasures) {
-                    const cr = new AchillesCollisionRunner({ model, precision, lanes: lanes as LaneWidth, copies, integrator, threads, restartEvery: cfg.restartEvery, ...achillesRobots }, measure);
-                    members.push({
-                      runner: cr,
-                      result: { engine: 'achilles', scene, integrator, precision, lanes, isa: cr.isa, copies, threads, measure, ...tag },
-                      steps: 0,
-                      rates: [],
-                      nonFinite: 0,
-                    });
-                  }
-                }
               }
-          if (withMj && mj && hasShapes(model)) {
-            let cr: MujocoCollisionRunner | null = null;
-            try {
-              cr = new MujocoCollisionRunner(mj, model, integrator, copies, cfg.restartEvery, mujocoRobots);
-            } catch (e) {
-              // A rounded box has no MuJoCo geom: no MuJoCo detection cell, said once.
-              const note = `${scene}: no MuJoCo detection cell: ${(e as Error).message}`;
-              if (!notes.includes(note)) notes.push(note);
-              progress.tick(cfg.reps);
             }
-            if (cr) {
-              const runner = cr;
-              members.push({
-                runner,
-                extra: () => ({ contactsPerCall: runner.contactsPerCall }),
-                result: { engine: 'mujoco-per-robot', scene, integrator, precision: 'f64', lanes: 1, isa: `MuJoCo ${machine.mujoco}`, copies, threads: 1, measure: 'detect', ...tag },
-                steps: 0,
-                rates: [],
-                nonFinite: 0,
-              });
+            if (withMj && mj && hasShapes(model)) {
+              for (const solver of mjContactSolvers) {
+                const runner = new MujocoRunner(mj, model, integrator, 'per-robot', copies, cfg.restartEvery, solver, mujocoRobots);
+                members.push({
+                  runner,
+                  result: {
+                    engine: solver === 'newton' ? 'mujoco-newton' : 'mujoco-cg20',
+                    scene,
+                    integrator,
+                    precision: 'f64',
+                    lanes: 1,
+                    isa: `MuJoCo ${machine.mujoco}`,
+                    copies,
+                    threads: 1,
+                    ...tag,
+                  },
+                  steps: 0,
+                  rates: [],
+                  nonFinite: 0,
+                });
+              }
             }
-          }
-          if (withMj && mj && hasShapes(model)) {
-            for (const solver of mjContactSolvers) {
-              const runner = new MujocoRunner(mj, model, integrator, 'per-robot', copies, cfg.restartEvery, solver, mujocoRobots);
-              members.push({
-                runner,
-                result: { engine: solver === 'newton' ? 'mujoco-newton' : 'mujoco-cg20', scene, integrator, precision: 'f64', lanes: 1, isa: `MuJoCo ${machine.mujoco}`, copies, threads: 1, ...tag },
-                steps: 0,
-                rates: [],
-                nonFinite: 0,
-              });
-            }
-          }
-          if (withMj && mj) {
-            for (const mode of mjModes) {
-              const runner = new MujocoRunner(mj, model, integrator, mode, copies, cfg.restartEvery, undefined, mujocoRobots);
-              members.push({
-                runner,
-                result: {
-                  engine: mode === 'merged' ? 'mujoco-merged' : 'mujoco-per-robot',
-                  scene,
-                  integrator,
-                  precision: 'f64',
-                  lanes: 1,
-                  isa: `MuJoCo ${machine.mujoco}`,
-                  copies,
-                  threads: 1,
-                  ...tag,
-                  ...(mode === 'merged' ? { robotsPerModel: runner.robotsPerModel } : {}),
-                },
-                steps: 0,
-                rates: [],
-                nonFinite: 0,
-              });
+            if (withMj && mj) {
+              for (const mode of mjModes) {
+                const runner = new MujocoRunner(mj, model, integrator, mode, copies, cfg.restartEvery, undefined, mujocoRobots);
+                members.push({
+                  runner,
+                  result: {
+                    engine: mode === 'merged' ? 'mujoco-merged' : 'mujoco-per-robot',
+                    scene,
+                    integrator,
+                    precision: 'f64',
+                    lanes: 1,
+                    isa: `MuJoCo ${machine.mujoco}`,
+                    copies,
+                    threads: 1,
+                    ...tag,
+                    ...(mode === 'merged' ? { robotsPerModel: runner.robotsPerModel } : {}),
+                  },
+                  steps: 0,
+                  rates: [],
+                  nonFinite: 0,
+                });
+              }
             }
           }
-        }
         for (const m of members) {
           m.steps = calibrate(m.runner, cfg.repSeconds, warmSeconds, (n) => checkFinite(m, n));
         }
@@ -286,14 +356,29 @@ export async function runBench(cfg: BenchConfig, hooks: RunHooks = {}): Promise<
   } finally {
     progress.finish();
   }
-  const variants = [...new Set(models.flatMap(({ model }) => variantsOf.get(model)!.filter((v) => v.kind === 'differ').map(robotsLabel)))];
-  if (variants.length) notes.push(`differ: robot r starts from the scene's state with achilles run --spread's offsets, robot 0 exact; random ctrl: each robot its own seeded stream (seed ${BENCH_CTRL_SEED}), uniform in each ctrlrange, redrawn every step, the same numbers (f32-exact) for both engines, replayed after each restart; the copy of the controls is timed on both sides. ${variants.join('; ')}`);
+  const variants = [
+    ...new Set(
+      models.flatMap(({ model }) =>
+        variantsOf
+          .get(model)!
+          .filter((v) => v.kind === 'differ')
+          .map(robotsLabel),
+      ),
+    ),
+  ];
+  if (variants.length)
+    notes.push(
+      `differ: robot r starts from the scene's state with achilles run --spread's offsets, robot 0 exact; random ctrl: each robot its own seeded stream (seed ${BENCH_CTRL_SEED}), uniform in each ctrlrange, redrawn every step, the same numbers (f32-exact) for both engines, replayed after each restart; the copy of the controls is timed on both sides. ${variants.join('; ')}`,
+    );
   const contactScenes = new Set(models.filter(({ model }) => hasShapes(model)).map(({ file, model }) => sceneName(model, file)));
   compare(results, contactScenes);
   for (const scene of contactScenes) {
     const off = results.some((r) => r.scene === scene && r.vsMujocoContactsOff !== undefined);
     const on = results.some((r) => r.scene === scene && r.engine === 'achilles' && r.measure !== 'detect' && r.vsMujoco !== undefined);
-    if (off && !on) notes.push(`${scene}: MuJoCo was timed with contacts off only; that ratio is shown as 'vs MuJoCo (contacts off)', not as the headline (different physics)`);
+    if (off && !on)
+      notes.push(
+        `${scene}: MuJoCo was timed with contacts off only; that ratio is shown as 'vs MuJoCo (contacts off)', not as the headline (different physics)`,
+      );
   }
   return {
     machine,
@@ -313,7 +398,9 @@ function checkFinite(m: Member, nonFinite: number): void {
   const n = nonFinite;
   if (n <= 0) return;
   const r = m.result;
-  const who = (r.measure ? `${r.measure} ` : '') + (r.engine === 'achilles' ? `achilles ${r.precision} ×${r.lanes}${r.threads !== 1 ? ` ${r.threads} threads` : ''}` : r.engine);
+  const who =
+    (r.measure ? `${r.measure} ` : '') +
+    (r.engine === 'achilles' ? `achilles ${r.precision} ×${r.lanes}${r.threads !== 1 ? ` ${r.threads} threads` : ''}` : r.engine);
   throw new Error(
     `the motion diverged in the cell ${r.scene} / ${r.integrator} / ${who} / ${r.copies} copies (${n} robot-steps non-finite): ` +
       'timing a diverging scene measures garbage; give the scene a smaller dt or a stabler integrator (--integrator), or restart sooner (--restart-every)',
@@ -378,7 +465,9 @@ export function compare(results: BenchResult[], contactScenes: ReadonlySet<strin
 
 /** Scenes whose results include detection or contact-on MuJoCo cells: only scenes with shapes get them. */
 function scenesWithContactCells(results: readonly BenchResult[]): Set<string> {
-  return new Set(results.filter((r) => r.measure !== undefined || r.engine === 'mujoco-newton' || r.engine === 'mujoco-cg20').map((r) => r.scene));
+  return new Set(
+    results.filter((r) => r.measure !== undefined || r.engine === 'mujoco-newton' || r.engine === 'mujoco-cg20').map((r) => r.scene),
+  );
 }
 
 /** Achilles' step cells of a scene with shapes over MuJoCo's contact-on step, Newton and CG-20;
@@ -435,7 +524,10 @@ function cellRobots(model: ModelDesc, copies: number, robots: Robots, restartEve
   const starts = robots.spread !== 0 ? robotStarts(model, copies, robots.spread) : undefined;
   const nu = model.actuators?.length ?? 0;
   const rows = controlRows(restartEvery, copies, nu);
-  if (robots.ctrl === 'random' && nu > 0 && rows < restartEvery) note(`${model.name} × ${copies}: the random controls repeat every ${rows} steps (a table of ${restartEvery} steps × ${copies} robots × ${nu} controls would pass ${MAX_CTRL_TABLE} numbers)`);
+  if (robots.ctrl === 'random' && nu > 0 && rows < restartEvery)
+    note(
+      `${model.name} × ${copies}: the random controls repeat every ${rows} steps (a table of ${restartEvery} steps × ${copies} robots × ${nu} controls would pass ${MAX_CTRL_TABLE} numbers)`,
+    );
   const ctrl = robots.ctrl === 'random' && nu > 0 ? randomControls(model, copies, rows) : undefined;
   return {
     achillesRobots: { ...(starts ? { starts } : {}), ...(ctrl ? { ctrl: ctrl.byActuator } : {}) },

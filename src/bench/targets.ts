@@ -22,22 +22,35 @@ export function checkTargets(rep: BenchReport, scene = 'arm7'): TargetCheck[] {
   const missing = (target: string): TargetCheck => ({ target, met: null, measured: 'not measured in this run' });
 
   // 1–2: big batches against MuJoCo's best single-threaded mode, worst copies count ≥ 64 quoted.
-  for (const [p, lanes, goal] of [['f32', 16, 10], ['f64', undefined, 4]] as const) {
+  for (const [p, lanes, goal] of [
+    ['f32', 16, 10],
+    ['f64', undefined, 4],
+  ] as const) {
     const name = `${p}${lanes ? ` ${lanes} lanes` : ' (best lanes)'}, copies ≥ 64: ≥ ${goal}× MuJoCo best`;
     const cells = ours('euler', p, lanes).filter((r) => r.copies >= 64 && r.vsMujoco !== undefined);
-    if (cells.length === 0) { out.push(missing(name)); continue; }
+    if (cells.length === 0) {
+      out.push(missing(name));
+      continue;
+    }
     const byCopies = new Map<number, BenchResult>();
     for (const r of cells) if (!byCopies.has(r.copies) || r.vsMujoco! > byCopies.get(r.copies)!.vsMujoco!) byCopies.set(r.copies, r);
     const ratios = [...byCopies.values()].map((r) => ({ c: r.copies, x: r.vsMujoco!, l: r.lanes }));
     const worst = Math.min(...ratios.map((r) => r.x));
-    out.push({ target: name, met: worst >= goal, measured: `${f(worst)}× worst … ${f(Math.max(...ratios.map((r) => r.x)))}× best (${ratios.map((r) => `${r.c}: ${f(r.x)}× @${r.l}`).join(', ')})` });
+    out.push({
+      target: name,
+      met: worst >= goal,
+      measured: `${f(worst)}× worst … ${f(Math.max(...ratios.map((r) => r.x)))}× best (${ratios.map((r) => `${r.c}: ${f(r.x)}× @${r.l}`).join(', ')})`,
+    });
   }
 
   // 3: one robot, scalar lanes, against one MuJoCo robot.
   for (const p of ['f32', 'f64']) {
     const name = `${p} lanes 1, one robot: no slower than MuJoCo one robot`;
     const r = ours('euler', p, 1).find((c) => c.copies === 1);
-    if (!r || r.vsMujoco === undefined) { out.push(missing(name)); continue; }
+    if (!r || r.vsMujoco === undefined) {
+      out.push(missing(name));
+      continue;
+    }
     out.push({ target: name, met: r.vsMujoco >= 1, measured: `${f(r.vsMujoco)}×` });
   }
 
@@ -55,12 +68,18 @@ export function checkTargets(rep: BenchReport, scene = 'arm7'): TargetCheck[] {
     const name = `${p} fastest lanes: 4096 copies within 25% of the best copies count`;
     const cells = ours('euler', p);
     const at4096 = cells.filter((r) => r.copies === 4096);
-    if (at4096.length === 0) { out.push(missing(name)); continue; }
+    if (at4096.length === 0) {
+      out.push(missing(name));
+      continue;
+    }
     // The lane width that is fastest at 4096 (f32: 16; f64: measured 8 beats 16 = 2 registers).
     const widest = at4096.reduce((a, b) => (b.robotStepsPerSec > a.robotStepsPerSec ? b : a)).lanes;
     const w = cells.filter((r) => r.lanes === widest);
     const big = w.find((r) => r.copies === 4096);
-    if (!big) { out.push(missing(name)); continue; }
+    if (!big) {
+      out.push(missing(name));
+      continue;
+    }
     const best = w.reduce((a, b) => (b.robotStepsPerSec > a.robotStepsPerSec ? b : a));
     const x = big.robotStepsPerSec / best.robotStepsPerSec;
     // Copies counts are not paired rep by rep the way engines are, so on a busy machine the
@@ -81,8 +100,15 @@ export function checkTargets(rep: BenchReport, scene = 'arm7'): TargetCheck[] {
     const name = 'RK4 ≈ 4× Euler cost (MuJoCo for reference)';
     const pairs: string[] = [];
     const ratios: number[] = [];
-    for (const e of one.filter((r) => r.integrator === 'euler' && (r.engine !== 'achilles' || (r.precision === 'f32' && r.lanes === Math.max(...ours('euler', 'f32').map((c) => c.lanes)))))) {
-      const k = one.find((r) => r.integrator === 'rk4' && r.engine === e.engine && r.precision === e.precision && r.lanes === e.lanes && r.copies === e.copies);
+    for (const e of one.filter(
+      (r) =>
+        r.integrator === 'euler' &&
+        (r.engine !== 'achilles' || (r.precision === 'f32' && r.lanes === Math.max(...ours('euler', 'f32').map((c) => c.lanes)))),
+    )) {
+      const k = one.find(
+        (r) =>
+          r.integrator === 'rk4' && r.engine === e.engine && r.precision === e.precision && r.lanes === e.lanes && r.copies === e.copies,
+      );
       if (!k) continue;
       const x = e.robotStepsPerSec / k.robotStepsPerSec;
       if (e.copies === 64 || e.copies === 1) pairs.push(`${e.engine} ${e.copies}: ${f(x)}×`);

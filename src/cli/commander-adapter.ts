@@ -38,7 +38,13 @@ export interface ProgramResult {
  * Build the program. `result.code` receives the exit code of the command that ran.
  * `active.name` tracks the command being parsed, so usage errors can point at its `--help`.
  */
-export function buildProgram(specs: readonly CommandSpec[], version: string, io: Io, result: ProgramResult, active: { name?: string }): Command {
+export function buildProgram(
+  specs: readonly CommandSpec[],
+  version: string,
+  io: Io,
+  result: ProgramResult,
+  active: { name?: string },
+): Command {
   const output = {
     writeOut: (s: string) => io.out(s),
     writeErr: (s: string) => io.err(s),

@@ -44,7 +44,8 @@ function parseChoice(flag: string, text: string, choices: readonly string[]): st
 
 function splitList(flag: string, text: string): string[] {
   const items = text.split(',').map((s) => s.trim());
-  if (items.some((s) => s === '')) throw new UsageError(`${flag}: '${text}' has an empty item (expected a comma-separated list, e.g. 1,2,3)`);
+  if (items.some((s) => s === ''))
+    throw new UsageError(`${flag}: '${text}' has an empty item (expected a comma-separated list, e.g. 1,2,3)`);
   return items;
 }
 

@@ -10,15 +10,52 @@ import { UsageError } from '../util/usage-error.js';
 export const runCommand: CommandSpec = {
   name: 'run',
   summary:
-    'Simulate a scene headless and record the chosen robots: trace.csv (time, every coordinate\'s position, velocity and acceleration, energies), run.json, and charts of joint positions and energy drift.',
-  positionals: [{ name: 'scene', description: 'the scene file: .arow, or an MJCF (.xml) or URDF model (recognised by content)', required: true }],
+    "Simulate a scene headless and record the chosen robots: trace.csv (time, every coordinate's position, velocity and acceleration, energies), run.json, and charts of joint positions and energy drift.",
+  positionals: [
+    { name: 'scene', description: 'the scene file: .arow, or an MJCF (.xml) or URDF model (recognised by content)', required: true },
+  ],
   options: [
-    { name: 'config', arg: 'FILE', kind: { type: 'string' }, description: 'A sim_config.yaml whose settings override the scene world settings.' },
-    { name: 'integrator', arg: 'NAME', kind: { type: 'choice', choices: INTEGRATORS }, defaultText: "the scene's", description: 'Integration scheme.' },
-    { name: 'dt', arg: 'S', kind: { type: 'number', ...WORLD_LIMITS.dt }, defaultText: "the scene's", description: 'Time step in seconds.' },
-    { name: 'duration', arg: 'S', kind: { type: 'number', ...WORLD_LIMITS.duration }, defaultText: "the scene's", description: 'Simulated time in seconds, rounded to a whole number of steps.' },
-    { name: 'substeps', arg: 'N', kind: { type: 'number', ...WORLD_LIMITS.substeps }, defaultText: "the scene's", description: 'Split each step into N equal substeps.' },
-    { name: 'copies', arg: 'N', kind: { type: 'number', integer: true, min: 1, max: 16777216 }, default: 1, description: 'Number of robots stepped together, one per SIMD lane.' },
+    {
+      name: 'config',
+      arg: 'FILE',
+      kind: { type: 'string' },
+      description: 'A sim_config.yaml whose settings override the scene world settings.',
+    },
+    {
+      name: 'integrator',
+      arg: 'NAME',
+      kind: { type: 'choice', choices: INTEGRATORS },
+      defaultText: "the scene's",
+      description: 'Integration scheme.',
+    },
+    {
+      name: 'dt',
+      arg: 'S',
+      kind: { type: 'number', ...WORLD_LIMITS.dt },
+      defaultText: "the scene's",
+      description: 'Time step in seconds.',
+    },
+    {
+      name: 'duration',
+      arg: 'S',
+      kind: { type: 'number', ...WORLD_LIMITS.duration },
+      defaultText: "the scene's",
+      description: 'Simulated time in seconds, rounded to a whole number of steps.',
+    },
+    {
+      name: 'substeps',
+      arg: 'N',
+      kind: { type: 'number', ...WORLD_LIMITS.substeps },
+      defaultText: "the scene's",
+      description: 'Split each step into N equal substeps.',
+    },
+    {
+      name: 'copies',
+      arg: 'N',
+      kind: { type: 'number', integer: true, min: 1, max: 16777216 },
+      default: 1,
+      description: 'Number of robots stepped together, one per SIMD lane.',
+    },
     {
       name: 'precision',
       arg: 'P',
@@ -31,30 +68,96 @@ export const runCommand: CommandSpec = {
       arg: 'W',
       kind: { type: 'choice', choices: LANE_WIDTHS.map(String) },
       defaultText: 'smallest width >= copies, at most the widest the CPU supports',
-      description: 'SIMD width: 1 is scalar; 4, 8, 16 need SSE2, AVX2, AVX-512 in f32 and AVX2, AVX-512, AVX-512 in f64. Results are bit-identical for every width; wider than the number of copies only adds idle lanes.',
+      description:
+        'SIMD width: 1 is scalar; 4, 8, 16 need SSE2, AVX2, AVX-512 in f32 and AVX2, AVX-512, AVX-512 in f64. Results are bit-identical for every width; wider than the number of copies only adds idle lanes.',
     },
-    { name: 'threads', arg: 'N', kind: { type: 'number', integer: true, min: 1, max: 256 }, default: 1, description: 'Worker threads (each steps whole SIMD blocks; results do not depend on it).' },
-    { name: 'robots', arg: 'LIST', kind: { type: 'list-number', integer: true, min: 0 }, default: [0], description: 'Robots to record, e.g. 0,3 (0-based, each < copies).' },
-    { name: 'out', arg: 'DIR', kind: { type: 'string' }, defaultText: 'reports/run/SCENE-INTEGRATOR-PRECISION', description: 'Output directory (files appear together at the end, or not at all).' },
-    { name: 'force', kind: { type: 'boolean' }, description: 'Write into an --out directory that holds files achilles did not write (they are left as they are). Without it such a directory is refused.' },
-    { name: 'record', arg: 'EVERY', kind: { type: 'number', integer: true, min: 1 }, defaultText: 'about 1000 records per run', description: 'Record every EVERY steps (the first and last states are always recorded).' },
+    {
+      name: 'threads',
+      arg: 'N',
+      kind: { type: 'number', integer: true, min: 1, max: 256 },
+      default: 1,
+      description: 'Worker threads (each steps whole SIMD blocks; results do not depend on it).',
+    },
+    {
+      name: 'robots',
+      arg: 'LIST',
+      kind: { type: 'list-number', integer: true, min: 0 },
+      default: [0],
+      description: 'Robots to record, e.g. 0,3 (0-based, each < copies).',
+    },
+    {
+      name: 'out',
+      arg: 'DIR',
+      kind: { type: 'string' },
+      defaultText: 'reports/run/SCENE-INTEGRATOR-PRECISION',
+      description: 'Output directory (files appear together at the end, or not at all).',
+    },
+    {
+      name: 'force',
+      kind: { type: 'boolean' },
+      description:
+        'Write into an --out directory that holds files achilles did not write (they are left as they are). Without it such a directory is refused.',
+    },
+    {
+      name: 'record',
+      arg: 'EVERY',
+      kind: { type: 'number', integer: true, min: 1 },
+      defaultText: 'about 1000 records per run',
+      description: 'Record every EVERY steps (the first and last states are always recorded).',
+    },
     {
       name: 'spread',
       arg: 'RAD',
       kind: { type: 'number', min: 0 },
       default: 0,
-      description: 'Offset the revolute/prismatic coordinates of robots 1.. by a fixed pseudo-random amount in [-RAD, RAD) (robot 0 stays exact).',
+      description:
+        'Offset the revolute/prismatic coordinates of robots 1.. by a fixed pseudo-random amount in [-RAD, RAD) (robot 0 stays exact).',
     },
-    { name: 'html', kind: { type: 'boolean' }, default: false, description: 'Also write replay.html, a self-contained 3-D replay of the recorded robots (opens offline in any browser), with its data (replay.json, replay.bin) for `achilles view`.' },
-    { name: 'controller', arg: 'FILE', kind: { type: 'string' }, defaultText: "the scene's built-in PD `controller:`, if any", description: 'A controller module (.ts or .js) called before every step (or at its `rate`) with views of the whole batch (time, q, v, sensor readings) that writes every robot\'s controls; replaces the scene\'s controller. The module\'s code runs in this process.' },
+    {
+      name: 'html',
+      kind: { type: 'boolean' },
+      default: false,
+      description:
+        'Also write replay.html, a self-contained 3-D replay of the recorded robots (opens offline in any browser), with its data (replay.json, replay.bin) for `achilles view`.',
+    },
+    {
+      name: 'controller',
+      arg: 'FILE',
+      kind: { type: 'string' },
+      defaultText: "the scene's built-in PD `controller:`, if any",
+      description:
+        "A controller module (.ts or .js) called before every step (or at its `rate`) with views of the whole batch (time, q, v, sensor readings) that writes every robot's controls; replaces the scene's controller. The module's code runs in this process.",
+    },
     {
       name: 'allow-controller',
       kind: { type: 'boolean' },
-      description: "Run the scene's own `controller:` module (.ts or .js: code, run in this process). Without it a scene that names a module is refused, so opening a scene never runs its code; a built-in PD controller (data) runs either way.",
+      description:
+        "Run the scene's own `controller:` module (.ts or .js: code, run in this process). Without it a scene that names a module is refused, so opening a scene never runs its code; a built-in PD controller (data) runs either way.",
     },
-    { name: 'fps', arg: 'N', kind: { type: 'number', min: 1, max: 1000 }, defaultText: '60', description: 'With --html: frames per second of the replay (independent of dt; lowered, with a note in the page, when the poses would pass about 3 MB).' },
-    { name: 'keyframe', arg: 'NAME', kind: { type: 'string' }, defaultText: "qpos0, as MuJoCo's mj_resetData", description: "Start an MJCF model from its keyframe NAME (or 0-based index), as MuJoCo's mj_resetDataKeyframe: qpos and qvel (time and ctrl are listed as not applied)." },
-    { name: 'seed', arg: 'N', kind: { type: 'number', integer: true, min: 0, max: 4294967295 }, default: 0, description: "Seed of the scene's sensor noise: robot r draws from its own stream of (seed, r), so a run is reproducible from it whatever --copies, --lanes or --threads." },
+    {
+      name: 'fps',
+      arg: 'N',
+      kind: { type: 'number', min: 1, max: 1000 },
+      defaultText: '60',
+      description:
+        'With --html: frames per second of the replay (independent of dt; lowered, with a note in the page, when the poses would pass about 3 MB).',
+    },
+    {
+      name: 'keyframe',
+      arg: 'NAME',
+      kind: { type: 'string' },
+      defaultText: "qpos0, as MuJoCo's mj_resetData",
+      description:
+        "Start an MJCF model from its keyframe NAME (or 0-based index), as MuJoCo's mj_resetDataKeyframe: qpos and qvel (time and ctrl are listed as not applied).",
+    },
+    {
+      name: 'seed',
+      arg: 'N',
+      kind: { type: 'number', integer: true, min: 0, max: 4294967295 },
+      default: 0,
+      description:
+        "Seed of the scene's sensor noise: robot r draws from its own stream of (seed, r), so a run is reproducible from it whatever --copies, --lanes or --threads.",
+    },
   ],
   examples: [
     'achilles run scenes/double-pendulum.arow',

@@ -8,8 +8,20 @@ export const viewCommand: CommandSpec = {
     'Write replay.html for a run recorded with `achilles run --html` (a self-contained 3-D replay that opens offline in any browser), optionally a PNG filmstrip of a few frames rendered by headless Chromium; with --open, also open the page in the desktop browser.',
   positionals: [{ name: 'run-dir', description: 'the output directory of an earlier `achilles run --html`', required: true }],
   options: [
-    { name: 'filmstrip', arg: 'N', kind: { type: 'number', integer: true, min: 0, max: 12 }, default: 0, description: 'Also write replay-filmstrip.png: N frames spread over the run, side by side (needs Chromium: apt-get install chromium).' },
-    { name: 'open', kind: { type: 'boolean' }, default: false, description: 'Open the page in the desktop browser (xdg-open / open), where there is one.' },
+    {
+      name: 'filmstrip',
+      arg: 'N',
+      kind: { type: 'number', integer: true, min: 0, max: 12 },
+      default: 0,
+      description:
+        'Also write replay-filmstrip.png: N frames spread over the run, side by side (needs Chromium: apt-get install chromium).',
+    },
+    {
+      name: 'open',
+      kind: { type: 'boolean' },
+      default: false,
+      description: 'Open the page in the desktop browser (xdg-open / open), where there is one.',
+    },
   ],
   examples: ['achilles view reports/run/double-pendulum-euler-f64', 'achilles view reports/run/double-pendulum-euler-f64 --filmstrip 5'],
   async run([dir], opts) {

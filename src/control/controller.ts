@@ -100,7 +100,8 @@ export class ControlLoop {
       ctrl: new Float64Array(b.nu * b.stride),
     };
     const rate = controller.rate;
-    if (rate !== undefined && !(rate > 0 && Number.isFinite(rate))) throw new Error(`controller rate must be a positive number of calls per second (got ${rate})`);
+    if (rate !== undefined && !(rate > 0 && Number.isFinite(rate)))
+      throw new Error(`controller rate must be a positive number of calls per second (got ${rate})`);
     // A call every `every` steps: the rate rounded to whole steps (at least every step).
     this.every = rate === undefined ? 1 : Math.max(1, Math.round(1 / (rate * b.dt)));
   }
@@ -155,7 +156,8 @@ export class ControlLoop {
     for (let a = 0; a < nu; a++) {
       for (let r = 0; r < copies; r++) {
         const u = ctrl[a * stride + r];
-        if (!Number.isFinite(u)) throw new NonFiniteControlError(this.name, actuators[a] ?? `#${a}`, r, u, { step: this.batch.steps, time: this.batch.time });
+        if (!Number.isFinite(u))
+          throw new NonFiniteControlError(this.name, actuators[a] ?? `#${a}`, r, u, { step: this.batch.steps, time: this.batch.time });
       }
     }
   }

@@ -29,10 +29,7 @@ export interface ControllerChoice {
 }
 
 /** What a run will use, decided before any code is loaded. */
-export type ControllerPlan =
-  | { kind: 'none' }
-  | { kind: 'pd'; name: string }
-  | { kind: 'module'; path: string; from: 'option' | 'scene' };
+export type ControllerPlan = { kind: 'none' } | { kind: 'pd'; name: string } | { kind: 'module'; path: string; from: 'option' | 'scene' };
 
 /** The controller a run uses: `choice.file` if given, else the scene's (its module only when
  *  allowed), else none. Throws ControllerNotAllowedError for a scene module that is not allowed. */
@@ -96,7 +93,8 @@ export async function loadControllerModule(path: string): Promise<Controller> {
   }
   const c = asController(mod.default ?? mod.controller, path);
   // Bound to the module's own object (a class instance keeps its methods and `this`).
-  const report = typeof c.report === 'function' ? c.report.bind(c) : typeof mod.report === 'function' ? (mod.report as Controller['report']) : undefined;
+  const report =
+    typeof c.report === 'function' ? c.report.bind(c) : typeof mod.report === 'function' ? (mod.report as Controller['report']) : undefined;
   return {
     name: path,
     rate: c.rate,
@@ -130,7 +128,14 @@ function locatedError(path: string, e: unknown): Error {
   const loc = first?.location;
   if (!loc) return new Error(`controller ${path}: ${first?.text ?? (e as Error).message}`);
   const file = loc.file === '<stdin>' ? path : resolve(dirname(path), loc.file);
-  return new SceneError({ file: resolve(file), line: loc.line, column: loc.column + 1, subject: 'controller module', found: `a syntax error (${first.text})`, expected: `a module that parses as ${/\.(ts|mts)$/.test(path) ? 'TypeScript' : 'JavaScript'}` });
+  return new SceneError({
+    file: resolve(file),
+    line: loc.line,
+    column: loc.column + 1,
+    subject: 'controller module',
+    found: `a syntax error (${first.text})`,
+    expected: `a module that parses as ${/\.(ts|mts)$/.test(path) ? 'TypeScript' : 'JavaScript'}`,
+  });
 }
 
 async function bundle(path: string, text: string, outfile: string): Promise<{ js: string; map: SourceMapPayload }> {
@@ -170,5 +175,7 @@ async function syntaxErrorAt(path: string, text: string): Promise<Error | undefi
 function asController(x: unknown, path: string): Controller {
   if (typeof x === 'function') return { update: x as Controller['update'] };
   if (x && typeof x === 'object' && typeof (x as Controller).update === 'function') return x as Controller;
-  throw new Error(`controller ${path}: found ${x === undefined ? 'no default export' : `a default export of type ${typeof x}`}, expected a function (io) => void or an object { rate?, init?(io), update(io) }`);
+  throw new Error(
+    `controller ${path}: found ${x === undefined ? 'no default export' : `a default export of type ${typeof x}`}, expected a function (io) => void or an object { rate?, init?(io), update(io) }`,
+  );
 }

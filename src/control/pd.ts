@@ -26,9 +26,19 @@ export function pdController(model: ModelDesc, terms: readonly PdTermSpec[], rat
     const a = acts[t.actuator];
     if (!a) throw new Error(`PD term: actuator ${t.actuator} does not exist (the model has ${acts.length})`);
     const j = model.bodies[a.body].joint;
-    if (a.kind === 'motor' && j !== 'revolute' && j !== 'prismatic') throw new Error(`PD term on ${a.name}: a PD law needs a one-coordinate joint (revolute or prismatic), not ${j}`);
+    if (a.kind === 'motor' && j !== 'revolute' && j !== 'prismatic')
+      throw new Error(`PD term on ${a.name}: a PD law needs a one-coordinate joint (revolute or prismatic), not ${j}`);
     if (a.kind === 'velocity') throw new Error(`PD term on ${a.name}: a velocity servo takes no position target`);
-    return { a: t.actuator, motor: a.kind === 'motor', qo: qOffset[a.body], vo: vOffset[a.body], g: a.gear[0], kp: t.kp, kd: t.kd, spec: t };
+    return {
+      a: t.actuator,
+      motor: a.kind === 'motor',
+      qo: qOffset[a.body],
+      vo: vOffset[a.body],
+      g: a.gear[0],
+      kp: t.kp,
+      kd: t.kd,
+      spec: t,
+    };
   });
   return {
     rate,

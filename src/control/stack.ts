@@ -46,7 +46,9 @@ export function moduleFrame(error: unknown, code: ModuleCode): string | undefine
       // findEntry takes and gives 0-based lines and columns.
       const e = map.findEntry(f.line - 1, f.column - 1) as { originalSource?: string; originalLine?: number; originalColumn?: number };
       if (e.originalSource === undefined || e.originalLine === undefined || e.originalColumn === undefined) continue;
-      const source = e.originalSource.startsWith('file://') ? fileURLToPath(e.originalSource) : resolve(dirname(code.bundle.file), e.originalSource);
+      const source = e.originalSource.startsWith('file://')
+        ? fileURLToPath(e.originalSource)
+        : resolve(dirname(code.bundle.file), e.originalSource);
       where = `${source}:${e.originalLine + 1}:${e.originalColumn + 1}`;
     }
     if (where) return f.fn ? `${f.fn} (${where})` : where;

@@ -48,7 +48,15 @@ export function toNativeModel(model: ModelDesc): object {
       ...(s.solimp ? { solimp: s.solimp } : {}),
       ...(s.condim !== undefined ? { condim: s.condim } : {}),
     })),
-    ...(model.solver ? { solver: { iterations: model.solver.iterations, impratio: model.solver.impratio, ...(model.solver.tolerance !== undefined ? { tolerance: model.solver.tolerance } : {}) } } : {}),
+    ...(model.solver
+      ? {
+          solver: {
+            iterations: model.solver.iterations,
+            impratio: model.solver.impratio,
+            ...(model.solver.tolerance !== undefined ? { tolerance: model.solver.tolerance } : {}),
+          },
+        }
+      : {}),
     excludes: model.excludes ?? [],
     gravity: model.world.gravity,
     bodies: model.bodies.map((b) => {
@@ -109,8 +117,23 @@ export function toNativeModel(model: ModelDesc): object {
 
 /** Bytes of a batch's state storage, computed by the engine from the same layout it allocates
  *  (candidate shape pairs included) without allocating it. */
-export function batchBytes(model: ModelDesc, copies: number, precision: Precision, lanes: LaneWidth, addon: NativeAddon = engineAddon()): number {
-  return addon.storageBytes(toNativeModel(model), { precision, lanes, copies, integrator: 'euler', dt: 0.002, substeps: 1, midpointIterations: 4, threads: 1 });
+export function batchBytes(
+  model: ModelDesc,
+  copies: number,
+  precision: Precision,
+  lanes: LaneWidth,
+  addon: NativeAddon = engineAddon(),
+): number {
+  return addon.storageBytes(toNativeModel(model), {
+    precision,
+    lanes,
+    copies,
+    integrator: 'euler',
+    dt: 0.002,
+    substeps: 1,
+    midpointIterations: 4,
+    threads: 1,
+  });
 }
 
 function choose<T>(what: string, value: T, allowed: readonly T[]): T {
@@ -170,7 +193,11 @@ export class Batch implements BatchApi {
     const midpointIterations = positiveInteger('midpoint iterations', opts.midpointIterations ?? 4, 1000);
     const threads = positiveInteger('threads', opts.threads ?? 1, 256);
     // Before allocating: a batch that does not fit is refused with the estimate and the free memory.
-    ensureMemory(batchBytes(model, this.copies, this.precision, this.lanes, addon), `a batch of ${this.copies} ${model.name} robots in ${this.precision}`, 'use fewer copies');
+    ensureMemory(
+      batchBytes(model, this.copies, this.precision, this.lanes, addon),
+      `a batch of ${this.copies} ${model.name} robots in ${this.precision}`,
+      'use fewer copies',
+    );
     this.native = new addon.NativeBatch(toNativeModel(model), {
       precision: this.precision,
       lanes: this.lanes,
@@ -322,7 +349,8 @@ export class Batch implements BatchApi {
   constraints(robot: number, opts: { iterations?: number; warm?: boolean } = {}): ConstraintState {
     this.checkRobot(robot);
     const iterations = opts.iterations ?? this.model.solver?.iterations ?? 20;
-    if (!Number.isInteger(iterations) || iterations < 0 || iterations > 1_000_000) throw new Error(`iterations must be an integer from 0 to 1000000 (got ${iterations})`);
+    if (!Number.isInteger(iterations) || iterations < 0 || iterations > 1_000_000)
+      throw new Error(`iterations must be an integer from 0 to 1000000 (got ${iterations})`);
     return this.native.constraints(robot, iterations, opts.warm ?? false);
   }
   /** What sensors read at the current state (views on engine memory, valid until the next call):
@@ -330,7 +358,12 @@ export class Batch implements BatchApi {
    *  entered as a base acceleration −g), world position and R_WB; qacc is refreshed too. */
   sense(): { vel: Real; acc: Real; pos: Real; rot: Real } {
     this.native.sense();
-    this.sensed ??= { vel: this.native.field('bodyVel'), acc: this.native.field('bodyAcc'), pos: this.native.field('bodyPos'), rot: this.native.field('bodyRot') };
+    this.sensed ??= {
+      vel: this.native.field('bodyVel'),
+      acc: this.native.field('bodyAcc'),
+      pos: this.native.field('bodyPos'),
+      rot: this.native.field('bodyRot'),
+    };
     return this.sensed;
   }
   private sensed: { vel: Real; acc: Real; pos: Real; rot: Real } | undefined;
@@ -372,7 +405,11 @@ export function coordinateNames(model: ModelDesc): { q: string[]; v: string[] } 
     free: ['x', 'y', 'z', 'qw', 'qx', 'qy', 'qz'],
     planar: ['x', 'y', 'theta'],
   };
-  const vSuffix: Record<string, string[]> = { ball: ['wx', 'wy', 'wz'], free: ['vx', 'vy', 'vz', 'wx', 'wy', 'wz'], planar: ['vx', 'vy', 'wz'] };
+  const vSuffix: Record<string, string[]> = {
+    ball: ['wx', 'wy', 'wz'],
+    free: ['vx', 'vy', 'vz', 'wx', 'wy', 'wz'],
+    planar: ['vx', 'vy', 'wz'],
+  };
   for (const b of model.bodies) {
     const nq = JOINT_NQ[b.joint];
     const nv = JOINT_NV[b.joint];

@@ -11,11 +11,28 @@ export interface NativeStepResult {
 }
 
 export type NativeFieldName =
-  | 'q' | 'v' | 'tau' | 'qacc' | 'kinetic' | 'potential' | 'bodyPos' | 'bodyRot'
-  | 'contactActive' | 'contactDist' | 'contactPos' | 'contactNormal' | 'energyRef' | 'driftMax' | 'kineticPeak'
-  | 'qaccWarm' | 'contactForce'
-  | 'ctrl' | 'ctrlTarget' | 'actuatorForce'
-  | 'bodyVel' | 'bodyAcc'; // sensors
+  | 'q'
+  | 'v'
+  | 'tau'
+  | 'qacc'
+  | 'kinetic'
+  | 'potential'
+  | 'bodyPos'
+  | 'bodyRot'
+  | 'contactActive'
+  | 'contactDist'
+  | 'contactPos'
+  | 'contactNormal'
+  | 'energyRef'
+  | 'driftMax'
+  | 'kineticPeak'
+  | 'qaccWarm'
+  | 'contactForce'
+  | 'ctrl'
+  | 'ctrlTarget'
+  | 'actuatorForce'
+  | 'bodyVel'
+  | 'bodyAcc'; // sensors
 
 /** One constraint row of one robot at one state (MuJoCo's efc_* of that row). */
 export interface ConstraintRow {

@@ -10,6 +10,9 @@ export type CheckedText = { text: string } | { problem: { found: string; expecte
 /** The text of `file`, or what it is instead of `what` (e.g. 'a CSV file with a `time` column'). */
 export function readControlFile(file: string, what: string): CheckedText {
   const r = readBoundedText(file);
-  if ('problem' in r) return { problem: { found: r.problem.found, expected: `${what} (a regular text file of at most ${MAX_SCENE_BYTES / (1024 * 1024)} MiB)` } };
+  if ('problem' in r)
+    return {
+      problem: { found: r.problem.found, expected: `${what} (a regular text file of at most ${MAX_SCENE_BYTES / (1024 * 1024)} MiB)` },
+    };
   return { text: r.text };
 }

@@ -99,7 +99,8 @@ export function didYouMean(word: string, candidates: readonly string[]): string 
  *  (a 90 KB string or key must not become a 90 KB message). */
 export function quote(s: string, max = 60, mark = '"'): string {
   // eslint-disable-next-line no-control-regex
-  const esc = (t: string): string => t.replace(/[\x00-\x1f\x7f]/g, (c) => (c === '\n' ? '\\n' : c === '\t' ? '\\t' : `\\x${c.charCodeAt(0).toString(16).padStart(2, '0')}`));
+  const esc = (t: string): string =>
+    t.replace(/[\x00-\x1f\x7f]/g, (c) => (c === '\n' ? '\\n' : c === '\t' ? '\\t' : `\\x${c.charCodeAt(0).toString(16).padStart(2, '0')}`));
   const chars = [...s];
   const cut = chars.length > max ? `${esc(chars.slice(0, max).join(''))}…` : esc(s);
   const more = chars.length > max ? ` (${chars.length} characters)` : '';

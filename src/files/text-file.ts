@@ -96,7 +96,12 @@ function xmlProblem(root: XmlRoot): FileProblem {
   const at = { line: root.line, column: root.column };
   if (root.name === 'mujoco' || root.name === 'robot') {
     const what = root.name === 'mujoco' ? 'an MJCF model (MuJoCo XML, root `<mujoco>`)' : 'a URDF model (XML, root `<robot>`)';
-    return { found: what, expected: 'an Achilles scene (YAML .arow)', hint: 'give the model file itself to `achilles run` or `achilles import` (an .arow include must be YAML)', at };
+    return {
+      found: what,
+      expected: 'an Achilles scene (YAML .arow)',
+      hint: 'give the model file itself to `achilles run` or `achilles import` (an .arow include must be YAML)',
+      at,
+    };
   }
   return { ...otherRootProblem(root), at };
 }
@@ -106,7 +111,11 @@ function binary(what: string): FileProblem {
 }
 
 function tooLarge(size: string): FileProblem {
-  return { found: `a file of ${size}`, expected: `at most ${mib(MAX_SCENE_BYTES)}`, hint: 'a scene this large is almost certainly not a scene; raw scenes can repeat an archetype with `copies`' };
+  return {
+    found: `a file of ${size}`,
+    expected: `at most ${mib(MAX_SCENE_BYTES)}`,
+    hint: 'a scene this large is almost certainly not a scene; raw scenes can repeat an archetype with `copies`',
+  };
 }
 
 /** Why a file cannot be read, in words (the code stays in parentheses, for searching). */

@@ -25,7 +25,8 @@ let active: ImportBug | 'none' = 'none';
 
 /** Selects one planted importer bug, or 'none' (the validation sweep only). */
 export function setImportBug(name: ImportBug | 'none'): void {
-  if (name !== 'none' && !(IMPORT_BUGS as readonly string[]).includes(name)) throw new Error(`unknown importer bug '${name}' (${IMPORT_BUGS.join(', ')})`);
+  if (name !== 'none' && !(IMPORT_BUGS as readonly string[]).includes(name))
+    throw new Error(`unknown importer bug '${name}' (${IMPORT_BUGS.join(', ')})`);
   active = name;
 }
 

@@ -12,7 +12,19 @@
 // joint, each turned back by ref (Rot(a, −ref), or a shift −ref·a); the body frame is the last link's
 // frame shifted by −p_n, so everything the body carries (CoM, geoms, child bodies) moves by −p_n.
 
-import { DEFAULT_SOLIMP, DEFAULT_SOLREF, type ActuatorDesc, type BodyDesc, type TendonDesc, type JointType, type ModelDesc, type Quat, type ShapeDesc, type SourceSpan, type Vec3 } from '../engine/model-desc.js';
+import {
+  DEFAULT_SOLIMP,
+  DEFAULT_SOLREF,
+  type ActuatorDesc,
+  type BodyDesc,
+  type TendonDesc,
+  type JointType,
+  type ModelDesc,
+  type Quat,
+  type ShapeDesc,
+  type SourceSpan,
+  type Vec3,
+} from '../engine/model-desc.js';
 import { quatMul, quatRotate } from '../engine/math.js';
 import { SceneError } from '../files/errors.js';
 import { axisAngleQuat } from './frames.js';
@@ -54,10 +66,26 @@ export function compileIr(ir: IrModel, files: string[], notes: ImportNote[]): Co
     const parentOffset: Vec3 = b.parent < 0 ? [0, 0, 0] : bodyMap[b.parent].offset;
     // X_P'B0 where P' is the parent's last link: the parent body frame sits at parentOffset in it.
     const pos0 = add(parentOffset, b.pos);
-    const base = (): Omit<BodyDesc, 'name' | 'parent' | 'pos' | 'quat' | 'joint' | 'axis' | 'q0' | 'v0' | 'tau'> => ({ mass: 0, com: [0, 0, 0], inertia: [0, 0, 0, 0, 0, 0] });
+    const base = (): Omit<BodyDesc, 'name' | 'parent' | 'pos' | 'quat' | 'joint' | 'axis' | 'q0' | 'v0' | 'tau'> => ({
+      mass: 0,
+      com: [0, 0, 0],
+      inertia: [0, 0, 0, 0, 0, 0],
+    });
     let offset: Vec3 = [0, 0, 0];
     if (b.joints.length === 0) {
-      bodies.push({ ...base(), name: unique(b.name), parent: parentLink, pos: pos0, quat: b.quat, joint: 'fixed', axis: [0, 0, 1], q0: [], v0: [], tau: [], source: b.source });
+      bodies.push({
+        ...base(),
+        name: unique(b.name),
+        parent: parentLink,
+        pos: pos0,
+        quat: b.quat,
+        joint: 'fixed',
+        axis: [0, 0, 1],
+        q0: [],
+        v0: [],
+        tau: [],
+        source: b.source,
+      });
     } else {
       let prevAnchor: Vec3 = [0, 0, 0];
       b.joints.forEach((j, k) => {
@@ -67,7 +95,15 @@ export function compileIr(ir: IrModel, files: string[], notes: ImportNote[]): Co
         let q0: number[];
         if (j.type === 'free') {
           if (b.parent >= 0 || k > 0 || b.joints.length > 1) {
-            throw new SceneError({ ...j.source, subject: `joint '${j.name}'`, found: b.parent >= 0 ? 'a free joint in a body that is not a child of the world' : 'a free joint beside other joints of the same body', expected: 'a free joint only as the single joint of a top-level body (as MuJoCo requires)' });
+            throw new SceneError({
+              ...j.source,
+              subject: `joint '${j.name}'`,
+              found:
+                b.parent >= 0
+                  ? 'a free joint in a body that is not a child of the world'
+                  : 'a free joint beside other joints of the same body',
+              expected: 'a free joint only as the single joint of a top-level body (as MuJoCo requires)',
+            });
           }
           pos = [0, 0, 0];
           quat = [1, 0, 0, 0];
@@ -120,7 +156,13 @@ export function compileIr(ir: IrModel, files: string[], notes: ImportNote[]): Co
       if (sh) shapes.push(sh);
     }
     if (b.mass === 0 && b.joints.length > 0 && !weldedMass(ir, bi)) {
-      throw new SceneError({ ...b.source, subject: `body '${b.name}'`, found: 'joints but no mass (no <inertial> and no geom with mass)', expected: 'a mass > 0 on a body that moves (MuJoCo: "mass and inertia of moving bodies must be larger than mjMINVAL"): add an <inertial> or geoms with density' });
+      throw new SceneError({
+        ...b.source,
+        subject: `body '${b.name}'`,
+        found: 'joints but no mass (no <inertial> and no geom with mass)',
+        expected:
+          'a mass > 0 on a body that moves (MuJoCo: "mass and inertia of moving bodies must be larger than mjMINVAL"): add an <inertial> or geoms with density',
+      });
     }
   }
   for (const g of ir.worldGeoms) {
@@ -136,9 +178,21 @@ export function compileIr(ir: IrModel, files: string[], notes: ImportNote[]): Co
   }
   const actuators: ActuatorDesc[] = ir.actuators.map((a) => {
     const link = jointLink.get(a.joint);
-    if (link === undefined) throw new SceneError({ ...a.source, subject: `actuator '${a.name}'`, found: `joint '${a.joint}', which the model does not have`, expected: 'the name of a hinge or slide joint' });
+    if (link === undefined)
+      throw new SceneError({
+        ...a.source,
+        subject: `actuator '${a.name}'`,
+        found: `joint '${a.joint}', which the model does not have`,
+        expected: 'the name of a hinge or slide joint',
+      });
     const j = bodies[link].joint;
-    if (j !== 'revolute' && j !== 'prismatic') throw new SceneError({ ...a.source, subject: `actuator '${a.name}'`, found: `a ${j} joint`, expected: 'a hinge or slide joint (actuators on ball and free joints are not supported yet)' });
+    if (j !== 'revolute' && j !== 'prismatic')
+      throw new SceneError({
+        ...a.source,
+        subject: `actuator '${a.name}'`,
+        found: `a ${j} joint`,
+        expected: 'a hinge or slide joint (actuators on ball and free joints are not supported yet)',
+      });
     const d: ActuatorDesc = { name: a.name, body: link, kind: a.kind, gear: [a.gear], kp: a.kp, kv: a.kv, source: a.source };
     if (a.ctrlrange) d.ctrlrange = a.ctrlrange;
     if (a.forcerange) d.forcerange = a.forcerange;
@@ -149,7 +203,13 @@ export function compileIr(ir: IrModel, files: string[], notes: ImportNote[]): Co
     const find = (n: string): number => {
       if (n === 'world') return -1;
       const i = ir.bodies.findIndex((b) => b.name === n);
-      if (i < 0) throw new SceneError({ ...e.source, subject: 'contact exclude', found: `body '${n}', which the model does not have`, expected: 'the names of two bodies' });
+      if (i < 0)
+        throw new SceneError({
+          ...e.source,
+          subject: 'contact exclude',
+          found: `body '${n}', which the model does not have`,
+          expected: 'the names of two bodies',
+        });
       return bodyMap[i].link;
     };
     return [find(e.body1), find(e.body2)];
@@ -163,7 +223,13 @@ export function compileIr(ir: IrModel, files: string[], notes: ImportNote[]): Co
       name: t.name,
       joints: t.joints.map((j) => {
         const link = jointLink.get(j.joint);
-        if (link === undefined) throw new SceneError({ ...j.source, subject: `tendon '${t.name}'`, found: `joint '${j.joint}', which the model does not have`, expected: 'the name of a hinge or slide joint' });
+        if (link === undefined)
+          throw new SceneError({
+            ...j.source,
+            subject: `tendon '${t.name}'`,
+            found: `joint '${j.joint}', which the model does not have`,
+            expected: 'the name of a hinge or slide joint',
+          });
         return { body: link, coef: j.coef };
       }),
       source: t.source,
@@ -171,7 +237,13 @@ export function compileIr(ir: IrModel, files: string[], notes: ImportNote[]): Co
     // the engine's islands join at most two kinematic trees per constraint row (MuJoCo has no limit)
     const rootOf = (l: number): number => (bodies[l].parent < 0 ? l : rootOf(bodies[l].parent));
     const trees = new Set(d.joints.map((j) => rootOf(j.body)));
-    if (trees.size > 2) throw new SceneError({ ...t.source, subject: `tendon '${t.name}'`, found: `joints in ${trees.size} separate kinematic trees`, expected: 'joints of at most two trees (bodies under <worldbody>)' });
+    if (trees.size > 2)
+      throw new SceneError({
+        ...t.source,
+        subject: `tendon '${t.name}'`,
+        found: `joints in ${trees.size} separate kinematic trees`,
+        expected: 'joints of at most two trees (bodies under <worldbody>)',
+      });
     if (t.range) d.range = t.range;
     if (t.limit) d.limit = t.limit;
     if (t.frictionloss) d.frictionloss = t.frictionloss;
@@ -226,7 +298,12 @@ function passive(link: BodyDesc, j: IrJoint, notes: ImportNote[]): void {
       // a ball's range is its cone: [0, max angle] (MuJoCo's mj_instantiateLimit, mjJNT_BALL)
       link.range = j.range;
       link.limit = j.limit ?? { solref: DEFAULT_SOLREF, solimp: DEFAULT_SOLIMP, margin: 0 };
-    } else notes.push({ kind: 'dropped', source: j.source, message: `joint '${j.name}': the range of a ${j.type} joint is not supported; the joint is unlimited` });
+    } else
+      notes.push({
+        kind: 'dropped',
+        source: j.source,
+        message: `joint '${j.name}': the range of a ${j.type} joint is not supported; the joint is unlimited`,
+      });
   }
   if (j.damping) link.damping = j.damping;
   if (j.armature) link.armature = j.armature;
@@ -235,14 +312,23 @@ function passive(link: BodyDesc, j: IrJoint, notes: ImportNote[]): void {
     if (j.type === 'hinge' || j.type === 'slide') {
       link.stiffness = j.stiffness;
       link.springref = j.springref;
-    } else notes.push({ kind: 'dropped', source: j.source, message: `joint '${j.name}': stiffness on a ${j.type} joint is not supported (hinge and slide only)` });
+    } else
+      notes.push({
+        kind: 'dropped',
+        source: j.source,
+        message: `joint '${j.name}': stiffness on a ${j.type} joint is not supported (hinge and slide only)`,
+      });
   }
 }
 
 /** The nearest sphere-swept box, and a note when it is not the geom itself. */
 function shapeOf(g: IrGeom, body: number, offset: Vec3, notes: ImportNote[]): ShapeDesc | undefined {
   if (g.contype === 0 && g.conaffinity === 0) {
-    notes.push({ kind: 'skipped', source: g.source, message: `geom '${g.name}' collides with nothing (contype = conaffinity = 0): not a collision shape${g.mass > 0 ? ' (its mass still counts, as in MuJoCo)' : ''}` });
+    notes.push({
+      kind: 'skipped',
+      source: g.source,
+      message: `geom '${g.name}' collides with nothing (contype = conaffinity = 0): not a collision shape${g.mass > 0 ? ' (its mass still counts, as in MuJoCo)' : ''}`,
+    });
     return undefined;
   }
   const s = g.size;
@@ -264,7 +350,13 @@ function shapeOf(g: IrGeom, body: number, offset: Vec3, notes: ImportNote[]): Sh
       h = [...s];
       break;
     case 'plane':
-      if (body >= 0) throw new SceneError({ ...g.source, subject: `geom '${g.name}'`, found: 'a plane on a moving body', expected: 'planes only in <worldbody> (static)' });
+      if (body >= 0)
+        throw new SceneError({
+          ...g.source,
+          subject: `geom '${g.name}'`,
+          found: 'a plane on a moving body',
+          expected: 'planes only in <worldbody> (static)',
+        });
       kind = 'plane';
       break;
     case 'cylinder': {
@@ -274,23 +366,42 @@ function shapeOf(g: IrGeom, body: number, offset: Vec3, notes: ImportNote[]): Sh
       kind = 'rounded-box';
       h = [c, c, s[1] - rho];
       r = rho;
-      notes.push({ kind: 'approximated', source: g.source, message: `cylinder geom '${g.name}' (radius ${s[0]}, half-length ${s[1]}) → rounded box, half-extents [${h.map(fmt).join(', ')}] + radius ${fmt(r)} (same height and cross-section area)` });
+      notes.push({
+        kind: 'approximated',
+        source: g.source,
+        message: `cylinder geom '${g.name}' (radius ${s[0]}, half-length ${s[1]}) → rounded box, half-extents [${h.map(fmt).join(', ')}] + radius ${fmt(r)} (same height and cross-section area)`,
+      });
       break;
     }
     case 'ellipsoid': {
       r = Math.min(s[0], s[1], s[2]);
       kind = 'rounded-box';
       h = [s[0] - r, s[1] - r, s[2] - r];
-      notes.push({ kind: 'approximated', source: g.source, message: `ellipsoid geom '${g.name}' (${s.map(fmt).join(', ')}) → rounded box, half-extents [${h.map(fmt).join(', ')}] + radius ${fmt(r)} (touching its six extreme points)` });
+      notes.push({
+        kind: 'approximated',
+        source: g.source,
+        message: `ellipsoid geom '${g.name}' (${s.map(fmt).join(', ')}) → rounded box, half-extents [${h.map(fmt).join(', ')}] + radius ${fmt(r)} (touching its six extreme points)`,
+      });
       break;
     }
     case 'mesh':
       // The engine collides a mesh as the box bounding it; a flat mesh (a plane of vertices) would
       // be a box of zero thickness, which no scene may hold (MuJoCo collides the flat hull itself).
-      if (!s.every((x) => x > 0)) throw new SceneError({ ...g.source, subject: `geom '${g.name}'`, found: `a collision mesh whose vertices lie in a plane (bounding box half-extents [${s.map(fmt).join(', ')}])`, expected: 'a mesh with thickness in every direction, or contype="0" conaffinity="0" when it is visual only (the engine collides a mesh as its bounding box, which cannot be flat)' });
+      if (!s.every((x) => x > 0))
+        throw new SceneError({
+          ...g.source,
+          subject: `geom '${g.name}'`,
+          found: `a collision mesh whose vertices lie in a plane (bounding box half-extents [${s.map(fmt).join(', ')}])`,
+          expected:
+            'a mesh with thickness in every direction, or contype="0" conaffinity="0" when it is visual only (the engine collides a mesh as its bounding box, which cannot be flat)',
+        });
       kind = 'box';
       h = [...s];
-      notes.push({ kind: 'approximated', source: g.source, message: `mesh geom '${g.name}' → the box bounding its vertices, half-extents [${h.map(fmt).join(', ')}]` });
+      notes.push({
+        kind: 'approximated',
+        source: g.source,
+        message: `mesh geom '${g.name}' → the box bounding its vertices, half-extents [${h.map(fmt).join(', ')}]`,
+      });
       break;
   }
   const sh: ShapeDesc = {

@@ -73,11 +73,26 @@ export function importFile(path: string, opts: ImportOptions = {}): Imported {
     format = 'urdf';
     ir = readUrdf(r, root, notes);
   } else {
-    throw new SceneError({ file: path, line: root.line, column: root.column, subject: 'root element', found: `<${root.name}>`, expected: 'an MJCF model (<mujoco>) or a URDF robot (<robot>)' });
+    throw new SceneError({
+      file: path,
+      line: root.line,
+      column: root.column,
+      subject: 'root element',
+      found: `<${root.name}>`,
+      expected: 'an MJCF model (<mujoco>) or a URDF robot (<robot>)',
+    });
   }
   const { model, bodyMap } = compileIr(ir, [path], notes);
   if (model.bodies.length === 0) {
-    throw new SceneError({ file: path, line: root.line, column: root.column, subject: format === 'mjcf' ? '<worldbody>' : '<robot>', found: format === 'mjcf' ? 'no bodies' : 'no link that moves (the root links are fixed to the world and fused into it, as MuJoCo does)', expected: format === 'mjcf' ? 'at least one <body>' : 'at least one joint other than fixed' });
+    throw new SceneError({
+      file: path,
+      line: root.line,
+      column: root.column,
+      subject: format === 'mjcf' ? '<worldbody>' : '<robot>',
+      found:
+        format === 'mjcf' ? 'no bodies' : 'no link that moves (the root links are fixed to the world and fused into it, as MuJoCo does)',
+      expected: format === 'mjcf' ? 'at least one <body>' : 'at least one joint other than fixed',
+    });
   }
   // As MuJoCo: qpos0 at rest (mj_resetData), or the chosen key (mj_resetDataKeyframe).
   const keys = ir.keys ?? [];
@@ -106,7 +121,15 @@ function readXmlText(path: string): string {
     const text = cutAtNul(readRaw(path));
     if (findXmlRoot(text)) return text;
   }
-  throw new SceneError({ file: path, line: p.at?.line ?? 1, column: p.at?.column ?? 1, subject: 'model file', found: p.found, expected: p.expected.replace('YAML', 'XML').replace('an Achilles scene (YAML .arow)', 'an MJCF or URDF file'), ...(p.hint ? { hint: p.hint } : {}) });
+  throw new SceneError({
+    file: path,
+    line: p.at?.line ?? 1,
+    column: p.at?.column ?? 1,
+    subject: 'model file',
+    found: p.found,
+    expected: p.expected.replace('YAML', 'XML').replace('an Achilles scene (YAML .arow)', 'an MJCF or URDF file'),
+    ...(p.hint ? { hint: p.hint } : {}),
+  });
 }
 
 function readRaw(path: string): string {
@@ -114,8 +137,11 @@ function readRaw(path: string): string {
   try {
     const chunks: Buffer[] = [];
     const buf = Buffer.alloc(1 << 20);
-    for (let n = readSync(fd, buf, 0, buf.length, null); n > 0; n = readSync(fd, buf, 0, buf.length, null)) chunks.push(Buffer.from(buf.subarray(0, n)));
-    return Buffer.concat(chunks).toString('utf8').replace(/^\uFEFF/, '');
+    for (let n = readSync(fd, buf, 0, buf.length, null); n > 0; n = readSync(fd, buf, 0, buf.length, null))
+      chunks.push(Buffer.from(buf.subarray(0, n)));
+    return Buffer.concat(chunks)
+      .toString('utf8')
+      .replace(/^\uFEFF/, '');
   } finally {
     closeSync(fd);
   }

@@ -140,4 +140,5 @@ export interface ImportNote {
 }
 
 /** One line per note; a message longer than 400 characters (a huge name in it) is cut there. */
-export const formatNote = (n: ImportNote): string => `${n.source.file}:${n.source.line}:${n.source.column}: ${n.kind}: ${[...n.message].length > 400 ? `${[...n.message].slice(0, 400).join('')}… (${[...n.message].length} characters)` : n.message}`;
+export const formatNote = (n: ImportNote): string =>
+  `${n.source.file}:${n.source.line}:${n.source.column}: ${n.kind}: ${[...n.message].length > 400 ? `${[...n.message].slice(0, 400).join('')}… (${[...n.message].length} characters)` : n.message}`;

@@ -22,7 +22,9 @@ export function chooseKey(keys: readonly IrKey[], want: string, model: SourceSpa
     ...at,
     subject: '--keyframe',
     found: keys.length ? `'${want}', which is not one of the model's keyframes` : `'${want}', but the model has no <keyframe>`,
-    expected: keys.length ? `a name or index: ${keys.map((k, i) => (k.name ? `${k.name} (${i})` : `${i} (unnamed)`)).join(', ')}` : 'no --keyframe (the model starts from qpos0)',
+    expected: keys.length
+      ? `a name or index: ${keys.map((k, i) => (k.name ? `${k.name} (${i})` : `${i} (unnamed)`)).join(', ')}`
+      : 'no --keyframe (the model starts from qpos0)',
   });
 }
 
@@ -35,7 +37,13 @@ export function applyKey(key: IrKey, index: number, model: ModelDesc, notes: Imp
   const subject = `keyframe ${keyLabel(key.name, index)}`;
   const filled = (v: number[] | undefined, n: number, what: string, at: SourceSpan | undefined, fill: (i: number) => number): number[] => {
     const got = v ?? [];
-    if (got.length > n) throw new SceneError({ ...(at ?? key.source), subject: `${subject} ${what}`, found: `${got.length} numbers`, expected: `at most ${n} (the model's ${what === 'qpos' ? 'nq' : what === 'qvel' ? 'nv' : 'nu'}; MuJoCo fills the ones left out)` });
+    if (got.length > n)
+      throw new SceneError({
+        ...(at ?? key.source),
+        subject: `${subject} ${what}`,
+        found: `${got.length} numbers`,
+        expected: `at most ${n} (the model's ${what === 'qpos' ? 'nq' : what === 'qvel' ? 'nv' : 'nu'}; MuJoCo fills the ones left out)`,
+      });
     return Array.from({ length: n }, (_, i) => (i < got.length ? got[i] : fill(i)));
   };
   const qpos = filled(key.qpos, qpos0.length, 'qpos', key.at.qpos, (i) => qpos0[i]);
@@ -52,17 +60,34 @@ export function applyKey(key: IrKey, index: number, model: ModelDesc, notes: Imp
     iq += q.length;
     iv += b.v0.length;
   }
-  notes.push({ kind: 'as-mujoco', source: key.source, message: `${subject} is the initial state (--keyframe; MuJoCo's mj_resetDataKeyframe)` });
-  if (key.time !== 0) notes.push({ kind: 'dropped', source: key.at.time ?? key.source, message: `${subject} time ${key.time}: the run's clock starts at 0 (MuJoCo's at the key's time)` });
+  notes.push({
+    kind: 'as-mujoco',
+    source: key.source,
+    message: `${subject} is the initial state (--keyframe; MuJoCo's mj_resetDataKeyframe)`,
+  });
+  if (key.time !== 0)
+    notes.push({
+      kind: 'dropped',
+      source: key.at.time ?? key.source,
+      message: `${subject} time ${key.time}: the run's clock starts at 0 (MuJoCo's at the key's time)`,
+    });
   if (ctrl.some((c) => c !== 0)) {
-    notes.push({ kind: 'dropped', source: key.at.ctrl ?? key.source, message: `${subject} ctrl [${ctrl.join(', ')}]: not applied (here a control acts for one step and a controller writes it; MuJoCo holds the key's ctrl until changed)` });
+    notes.push({
+      kind: 'dropped',
+      source: key.at.ctrl ?? key.source,
+      message: `${subject} ctrl [${ctrl.join(', ')}]: not applied (here a control acts for one step and a controller writes it; MuJoCo holds the key's ctrl until changed)`,
+    });
   }
 }
 
 /** The note for a model that has keyframes but starts from qpos0, as MuJoCo does. */
 export function unusedKeysNote(keys: readonly IrKey[]): ImportNote {
   const names = keys.map((k, i) => (k.name ? k.name : String(i))).join(', ');
-  return { kind: 'as-mujoco', source: keys[0].source, message: `the initial state is qpos0 at rest (MuJoCo's mj_resetData); the keyframe${keys.length > 1 ? 's' : ''} (${names}) ${keys.length > 1 ? 'are' : 'is'} not loaded unless chosen with --keyframe NAME` };
+  return {
+    kind: 'as-mujoco',
+    source: keys[0].source,
+    message: `the initial state is qpos0 at rest (MuJoCo's mj_resetData); the keyframe${keys.length > 1 ? 's' : ''} (${names}) ${keys.length > 1 ? 'are' : 'is'} not loaded unless chosen with --keyframe NAME`,
+  };
 }
 
 /** MuJoCo's mjuu_normvec: left as it is when its norm is below mjEPS² or within mjEPS of 1. */

@@ -17,10 +17,18 @@ export class Reader {
 
   /** Whitespace-separated numbers; `count` exact, or a range [min, max]. */
   nums(a: XmlAttr, subject: string, count: number | [number, number]): number[] {
-    const parts = a.value.trim().split(/\s+/).filter((s) => s.length > 0);
+    const parts = a.value
+      .trim()
+      .split(/\s+/)
+      .filter((s) => s.length > 0);
     const [lo, hi] = typeof count === 'number' ? [count, count] : count;
     if (parts.length < lo || parts.length > hi) {
-      this.fail(a, subject, `${parts.length} number${parts.length === 1 ? '' : 's'} (${quote(a.value, 40)})`, lo === hi ? `${lo} number${lo === 1 ? '' : 's'}` : `${lo} to ${hi} numbers`);
+      this.fail(
+        a,
+        subject,
+        `${parts.length} number${parts.length === 1 ? '' : 's'} (${quote(a.value, 40)})`,
+        lo === hi ? `${lo} number${lo === 1 ? '' : 's'}` : `${lo} to ${hi} numbers`,
+      );
     }
     return parts.map((p) => {
       const x = Number(p);

@@ -31,7 +31,8 @@ interface Link {
 export function readUrdf(r: Reader, root: XmlElement, notes: ImportNote[]): IrModel {
   const note = (kind: ImportNote['kind'], at: Pos, message: string): void => void notes.push({ kind, source: r.span(at), message });
   const child = (el: XmlElement, name: string): XmlElement | undefined => el.children.find((c) => c.name === name);
-  const need = (el: XmlElement, name: string, subject: string): XmlAttr => el.attrs.get(name) ?? r.fail(el, subject, `no ${name}`, `${name}="..."`);
+  const need = (el: XmlElement, name: string, subject: string): XmlAttr =>
+    el.attrs.get(name) ?? r.fail(el, subject, `no ${name}`, `${name}="..."`);
   const links: Link[] = [];
   const byName = new Map<string, number>();
   for (const c of root.children) {
@@ -55,9 +56,22 @@ export function readUrdf(r: Reader, root: XmlElement, notes: ImportNote[]): IrMo
     if (!p || !ch) r.fail(j, `joint '${name}'`, 'a missing <parent> or <child>', '<parent link="A"/> and <child link="B"/>');
     const pi = byName.get(need(p, 'link', `joint '${name}' parent`).value);
     const ci = byName.get(need(ch, 'link', `joint '${name}' child`).value);
-    if (pi === undefined || ci === undefined) r.fail(pi === undefined ? p : ch, `joint '${name}'`, `link '${(pi === undefined ? p : ch).attrs.get('link')!.value}', which the robot does not have`, `one of ${[...byName.keys()].slice(0, 8).join(', ')}`);
-    if (links[ci].parent >= 0) r.fail(ch, `joint '${name}'`, `a second parent for link '${links[ci].name}'`, 'a tree (each link has one parent joint)');
-    if (child(j, 'mimic')) r.fail(child(j, 'mimic')!, `joint '${name}' mimic`, 'a mimic joint', 'independent joints (mimic couples joints through an equality constraint, which is not supported)');
+    if (pi === undefined || ci === undefined)
+      r.fail(
+        pi === undefined ? p : ch,
+        `joint '${name}'`,
+        `link '${(pi === undefined ? p : ch).attrs.get('link')!.value}', which the robot does not have`,
+        `one of ${[...byName.keys()].slice(0, 8).join(', ')}`,
+      );
+    if (links[ci].parent >= 0)
+      r.fail(ch, `joint '${name}'`, `a second parent for link '${links[ci].name}'`, 'a tree (each link has one parent joint)');
+    if (child(j, 'mimic'))
+      r.fail(
+        child(j, 'mimic')!,
+        `joint '${name}' mimic`,
+        'a mimic joint',
+        'independent joints (mimic couples joints through an equality constraint, which is not supported)',
+      );
     links[ci].parent = pi;
     links[ci].joint = j;
     links[pi].children.push(ci);
@@ -92,7 +106,19 @@ export function readUrdf(r: Reader, root: XmlElement, notes: ImportNote[]): IrMo
   for (const li of order) {
     const l = links[li];
     const subject = `link '${l.name}'`;
-    const body: IrBody & { link: number } = { link: li, name: l.name, parent: l.parent < 0 ? -1 : index.get(l.parent)!, pos: [0, 0, 0], quat: [1, 0, 0, 0], joints: [], mass: 0, ipos: [0, 0, 0], inertia: [0, 0, 0, 0, 0, 0], geoms: [], source: r.span(l.el) };
+    const body: IrBody & { link: number } = {
+      link: li,
+      name: l.name,
+      parent: l.parent < 0 ? -1 : index.get(l.parent)!,
+      pos: [0, 0, 0],
+      quat: [1, 0, 0, 0],
+      joints: [],
+      mass: 0,
+      ipos: [0, 0, 0],
+      inertia: [0, 0, 0, 0, 0, 0],
+      geoms: [],
+      source: r.span(l.el),
+    };
     index.set(li, bodies.length);
     if (l.joint) {
       const j = l.joint;
@@ -105,8 +131,21 @@ export function readUrdf(r: Reader, root: XmlElement, notes: ImportNote[]): IrMo
       const axisRaw = num3(child(j, 'axis'), 'xyz', `${ts} axis`, [1, 0, 0]);
       const an = Math.hypot(...axisRaw);
       const axis: Vec3 = an > 0 ? [axisRaw[0] / an, axisRaw[1] / an, axisRaw[2] / an] : [1, 0, 0];
-      if (!(an >= 1e-14) && ['revolute', 'continuous', 'prismatic', 'planar'].includes(type)) r.fail(child(j, 'axis')!, `${ts} axis`, 'a zero axis', 'a nonzero direction');
-      const mk = (name: string, t: IrJoint['type'], ax: Vec3): IrJoint => ({ name, type: t, pos: [0, 0, 0], axis: ax, ref: 0, damping: 0, stiffness: 0, springref: 0, armature: 0, frictionloss: 0, source: r.span(j) });
+      if (!(an >= 1e-14) && ['revolute', 'continuous', 'prismatic', 'planar'].includes(type))
+        r.fail(child(j, 'axis')!, `${ts} axis`, 'a zero axis', 'a nonzero direction');
+      const mk = (name: string, t: IrJoint['type'], ax: Vec3): IrJoint => ({
+        name,
+        type: t,
+        pos: [0, 0, 0],
+        axis: ax,
+        ref: 0,
+        damping: 0,
+        stiffness: 0,
+        springref: 0,
+        armature: 0,
+        frictionloss: 0,
+        source: r.span(j),
+      });
       switch (type) {
         case 'revolute':
         case 'continuous':
@@ -156,10 +195,17 @@ export function readUrdf(r: Reader, root: XmlElement, notes: ImportNote[]): IrMo
             if (type === 'continuous') note('as-mujoco', lim, `continuous joint '${jname}' with lower/upper: limited, as MuJoCo reads it`);
           } else if (a > b) note('as-mujoco', lim, `joint '${jname}': lower > upper, so unlimited (as MuJoCo)`);
         } else if (lo || hi) note('as-mujoco', lim, `joint '${jname}': only one of lower/upper, so unlimited (as MuJoCo)`);
-        if (lim.attrs.get('effort')) note('dropped', lim.attrs.get('effort')!, `joint '${jname}': effort limit (MuJoCo's actfrcrange) bounds actuator forces; the URDF has no actuators`);
-        if (lim.attrs.get('velocity')) note('dropped', lim.attrs.get('velocity')!, `joint '${jname}': velocity limit (MuJoCo ignores it too)`);
+        if (lim.attrs.get('effort'))
+          note(
+            'dropped',
+            lim.attrs.get('effort')!,
+            `joint '${jname}': effort limit (MuJoCo's actfrcrange) bounds actuator forces; the URDF has no actuators`,
+          );
+        if (lim.attrs.get('velocity'))
+          note('dropped', lim.attrs.get('velocity')!, `joint '${jname}': velocity limit (MuJoCo ignores it too)`);
       }
-      if (child(j, 'safety_controller')) note('skipped', child(j, 'safety_controller')!, `joint '${jname}': safety_controller is not simulated`);
+      if (child(j, 'safety_controller'))
+        note('skipped', child(j, 'safety_controller')!, `joint '${jname}': safety_controller is not simulated`);
     }
     // Inertial.
     const inert = child(l.el, 'inertial');
@@ -167,7 +213,13 @@ export function readUrdf(r: Reader, root: XmlElement, notes: ImportNote[]): IrMo
     if (inert) {
       const mEl = child(inert, 'mass');
       const iEl = child(inert, 'inertia');
-      if (!mEl || !iEl) r.fail(inert, `${subject} inertial`, `no <${mEl ? 'inertia' : 'mass'}>`, '<mass value="M"/> and <inertia ixx=".." iyy=".." izz=".." ixy=".." ixz=".." iyz=".."/>');
+      if (!mEl || !iEl)
+        r.fail(
+          inert,
+          `${subject} inertial`,
+          `no <${mEl ? 'inertia' : 'mass'}>`,
+          '<mass value="M"/> and <inertia ixx=".." iyy=".." izz=".." ixy=".." ixz=".." iyz=".."/>',
+        );
       body.mass = r.num(need(mEl, 'value', `${subject} mass`), `${subject} mass`);
       if (!(body.mass >= 0)) r.fail(mEl, `${subject} mass`, String(body.mass), 'a mass >= 0');
       const o = origin(inert, `${subject} inertial`);
@@ -201,14 +253,26 @@ export function readUrdf(r: Reader, root: XmlElement, notes: ImportNote[]): IrMo
         body.mass = gi.mass;
         body.ipos = gi.ipos;
         body.inertia = gi.inertia;
-        note('as-mujoco', l.el, `${subject} has no <inertial>: mass ${fmt(gi.mass)} kg from its collision geometry at 1000 kg/m³, as MuJoCo does (plain URDF would make it massless)`);
+        note(
+          'as-mujoco',
+          l.el,
+          `${subject} has no <inertial>: mass ${fmt(gi.mass)} kg from its collision geometry at 1000 kg/m³, as MuJoCo does (plain URDF would make it massless)`,
+        );
       }
     }
     bodies.push(body);
   }
 
   // Fuse bodies without joints into their parent (the roots into the world), as fusestatic.
-  const ir: IrModel = { name: root.attrs.get('name')?.value ?? 'urdf-robot', format: 'urdf', bodies: [], worldGeoms: [], option: { timestep: 0.002, gravity: [0, 0, -9.81], integrator: 'euler', iterations: 100, impratio: 1 }, actuators: [], excludes: [] };
+  const ir: IrModel = {
+    name: root.attrs.get('name')?.value ?? 'urdf-robot',
+    format: 'urdf',
+    bodies: [],
+    worldGeoms: [],
+    option: { timestep: 0.002, gravity: [0, 0, -9.81], integrator: 'euler', iterations: 100, impratio: 1 },
+    actuators: [],
+    excludes: [],
+  };
   // For each original body: where its frame now lives (kept body index or -1 for world, and X_KB).
   const place: { kept: number; pos: Vec3; quat: Quat }[] = [];
   for (let i = 0; i < bodies.length; i++) {
@@ -218,13 +282,24 @@ export function readUrdf(r: Reader, root: XmlElement, notes: ImportNote[]): IrMo
     const pos: Vec3 = addV(parentPlace.pos, quatRotate(parentPlace.quat, b.pos));
     const quat = quatMul(parentPlace.quat, b.quat);
     const free = b.joints.some((j) => j.type === 'free');
-    if (free && parentPlace.kept >= 0) r.fail(links[b.link].joint!, `joint '${b.joints[0].name}'`, 'a floating joint on a link whose parent moves', 'floating joints only on links attached to the fixed root');
+    if (free && parentPlace.kept >= 0)
+      r.fail(
+        links[b.link].joint!,
+        `joint '${b.joints[0].name}'`,
+        'a floating joint on a link whose parent moves',
+        'floating joints only on links attached to the fixed root',
+      );
     if (b.joints.length === 0) {
       place.push({ kept: parentPlace.kept, pos, quat });
       const geoms = b.geoms.map((g) => ({ ...g, pos: addV(pos, quatRotate(quat, g.pos)), quat: quatMul(quat, g.quat) }));
       if (parentPlace.kept < 0) {
         ir.worldGeoms.push(...geoms);
-        if (b.parent >= 0 || b.mass > 0) note('as-mujoco', b.source, `link '${b.name}' is fixed to the world: fused into it${b.mass > 0 ? ` (its ${fmt(b.mass)} kg do not move)` : ''}, as MuJoCo's fusestatic`);
+        if (b.parent >= 0 || b.mass > 0)
+          note(
+            'as-mujoco',
+            b.source,
+            `link '${b.name}' is fixed to the world: fused into it${b.mass > 0 ? ` (its ${fmt(b.mass)} kg do not move)` : ''}, as MuJoCo's fusestatic`,
+          );
       } else {
         const K = ir.bodies[parentPlace.kept];
         fuseInertia(K, b.mass, addV(pos, quatRotate(quat, b.ipos)), rotateInertia(b.inertia, quat));
@@ -234,7 +309,18 @@ export function readUrdf(r: Reader, root: XmlElement, notes: ImportNote[]): IrMo
       continue;
     }
     place.push({ kept: ir.bodies.length, pos: [0, 0, 0], quat: [1, 0, 0, 0] });
-    ir.bodies.push({ name: b.name, parent: parentPlace.kept, pos, quat, joints: b.joints, mass: b.mass, ipos: b.ipos, inertia: b.inertia, geoms: b.geoms, source: b.source });
+    ir.bodies.push({
+      name: b.name,
+      parent: parentPlace.kept,
+      pos,
+      quat,
+      joints: b.joints,
+      mass: b.mass,
+      ipos: b.ipos,
+      inertia: b.inertia,
+      geoms: b.geoms,
+      source: b.source,
+    });
   }
   return ir;
 }
@@ -251,12 +337,35 @@ function fuseInertia(K: IrBody, m: number, c: Vec3, I: Inertia6): void {
   K.ipos = com;
 }
 
-function collisionGeom(r: Reader, c: XmlElement, name: string, o: { pos: Vec3; quat: Quat }, note: (k: ImportNote['kind'], at: XmlElement | XmlAttr, m: string) => void): IrGeom {
-  const geo = c.children.find((x) => x.name === 'geometry') ?? r.fail(c, `collision '${name}'`, 'no <geometry>', '<geometry> with box, cylinder, sphere, capsule or mesh');
+function collisionGeom(
+  r: Reader,
+  c: XmlElement,
+  name: string,
+  o: { pos: Vec3; quat: Quat },
+  note: (k: ImportNote['kind'], at: XmlElement | XmlAttr, m: string) => void,
+): IrGeom {
+  const geo =
+    c.children.find((x) => x.name === 'geometry') ??
+    r.fail(c, `collision '${name}'`, 'no <geometry>', '<geometry> with box, cylinder, sphere, capsule or mesh');
   const shape = geo.children[0] ?? r.fail(geo, `collision '${name}' geometry`, 'nothing', 'box, cylinder, sphere, capsule or mesh');
-  const g: IrGeom = { name: c.attrs.get('name')?.value ?? name, type: 'box', size: [0, 0, 0], pos: o.pos, quat: o.quat, contype: 1, conaffinity: 1, friction: 1, condim: 3, margin: 0, gap: 0, mass: 0, inertia: [0, 0, 0], source: r.span(c) };
+  const g: IrGeom = {
+    name: c.attrs.get('name')?.value ?? name,
+    type: 'box',
+    size: [0, 0, 0],
+    pos: o.pos,
+    quat: o.quat,
+    contype: 1,
+    conaffinity: 1,
+    friction: 1,
+    condim: 3,
+    margin: 0,
+    gap: 0,
+    mass: 0,
+    inertia: [0, 0, 0],
+    source: r.span(c),
+  };
   const pos = (a: XmlAttr | undefined, subject: string): number => {
-    if (!a) r.fail(shape, subject, 'a missing size', 'the shape\'s size attributes');
+    if (!a) r.fail(shape, subject, 'a missing size', "the shape's size attributes");
     const x = r.num(a, subject);
     if (!(x > 0)) r.fail(a, subject, String(x), 'a positive size');
     return x;
@@ -284,7 +393,13 @@ function collisionGeom(r: Reader, c: XmlElement, name: string, o: { pos: Vec3; q
       const scale = (scaleA ? r.nums(scaleA, 'mesh scale', 3) : [1, 1, 1]) as Vec3;
       const path = resolveMesh(r.file, f.value);
       const b = meshBounds(path, scale);
-      if ('problem' in b) r.fail(f, 'mesh filename', `${path}: ${b.problem}`, 'a readable STL or OBJ file (package://PKG/... is looked up in the folders above the URDF; relative paths from the URDF\'s folder)');
+      if ('problem' in b)
+        r.fail(
+          f,
+          'mesh filename',
+          `${path}: ${b.problem}`,
+          "a readable STL or OBJ file (package://PKG/... is looked up in the folders above the URDF; relative paths from the URDF's folder)",
+        );
       g.type = 'mesh';
       g.size = [(b.max[0] - b.min[0]) / 2, (b.max[1] - b.min[1]) / 2, (b.max[2] - b.min[2]) / 2];
       const ctr = quatRotate(o.quat, [(b.min[0] + b.max[0]) / 2, (b.min[1] + b.max[1]) / 2, (b.min[2] + b.max[2]) / 2]);
@@ -305,7 +420,8 @@ export function resolveMesh(urdf: string, name: string): string {
   if (m) {
     let dir = resolve(dirname(urdf));
     for (;;) {
-      for (const cand of [join(dir, m[1]), ...(dir.endsWith(`/${m[1]}`) ? [dir] : [])]) if (existsSync(join(cand, m[2]))) return join(cand, m[2]);
+      for (const cand of [join(dir, m[1]), ...(dir.endsWith(`/${m[1]}`) ? [dir] : [])])
+        if (existsSync(join(cand, m[2]))) return join(cand, m[2]);
       const up = dirname(dir);
       if (up === dir) break;
       dir = up;

@@ -65,7 +65,14 @@ export function parseXml(file: string, text: string): XmlElement {
     } else if (!root) root = el;
     stack.push(el);
     if (!tag.isSelfClosing && stack.length >= MAX_XML_DEPTH && !error) {
-      error = new SceneError({ file, line: el.line, column: el.column, subject: `<${el.name}>`, found: `elements nested ${stack.length} levels deep`, expected: `at most ${MAX_XML_DEPTH - 1} levels of elements with content (MuJoCo's XML parser, tinyxml2, stops there: "Element nesting is too deep")` });
+      error = new SceneError({
+        file,
+        line: el.line,
+        column: el.column,
+        subject: `<${el.name}>`,
+        found: `elements nested ${stack.length} levels deep`,
+        expected: `at most ${MAX_XML_DEPTH - 1} levels of elements with content (MuJoCo's XML parser, tinyxml2, stops there: "Element nesting is too deep")`,
+      });
       throw error; // stop reading: the rest of a 10,000-level file only repeats the error
     }
   });
@@ -77,15 +84,34 @@ export function parseXml(file: string, text: string): XmlElement {
   try {
     parser.write(text).close();
   } catch (e) {
-    if (!error) error = new SceneError({ file, line: parser.line, column: parser.column + 1, subject: 'XML', found: saxesMessage((e as Error).message), expected: 'well-formed XML' });
+    if (!error)
+      error = new SceneError({
+        file,
+        line: parser.line,
+        column: parser.column + 1,
+        subject: 'XML',
+        found: saxesMessage((e as Error).message),
+        expected: 'well-formed XML',
+      });
   }
   if (error) throw error;
-  if (!root) throw new SceneError({ file, line: 1, column: 1, subject: 'XML', found: 'no root element', expected: 'an MJCF (<mujoco>) or URDF (<robot>) document' });
+  if (!root)
+    throw new SceneError({
+      file,
+      line: 1,
+      column: 1,
+      subject: 'XML',
+      found: 'no root element',
+      expected: 'an MJCF (<mujoco>) or URDF (<robot>) document',
+    });
   return root;
 }
 
 /** A saxes message without its "file:line:col: " prefix and final period. */
-const saxesMessage = (m: unknown): string => String(m).replace(/^(?:[^:]*:)?\d+:\d+: /, '').replace(/\.$/, '');
+const saxesMessage = (m: unknown): string =>
+  String(m)
+    .replace(/^(?:[^:]*:)?\d+:\d+: /, '')
+    .replace(/\.$/, '');
 
 /** MuJoCo hands tinyxml2 the file as a C string, so a NUL byte ends the document: bytes after it
  *  (padding some tools leave after `</robot>`) are never read. The same text, cut there. */
@@ -111,5 +137,12 @@ export function notAModelError(file: string): SceneError {
   }
   const root = findXmlRoot(head);
   if (root) return new SceneError({ file, line: root.line, column: root.column, subject: 'model file', ...otherRootProblem(root) });
-  return new SceneError({ file, line: 1, column: 1, subject: 'model file', found: 'content that is not an MJCF or URDF document', expected: 'XML with root <mujoco> (MJCF) or <robot> (URDF)' });
+  return new SceneError({
+    file,
+    line: 1,
+    column: 1,
+    subject: 'model file',
+    found: 'content that is not an MJCF or URDF document',
+    expected: 'XML with root <mujoco> (MJCF) or <robot> (URDF)',
+  });
 }

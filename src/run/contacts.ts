@@ -16,9 +16,30 @@ import { toCsv, type MetaValue } from '../reports/csv.js';
 
 /** What the recorder needs from a batch: detection at the current state and its output slots
  *  (component k of robot r at k·stride + r; P candidate pairs, 4 point slots each). */
-export type ContactSource = Pick<Batch, 'stride' | 'constrain' | 'pairs' | 'contactActive' | 'contactDist' | 'contactPos' | 'contactNormal' | 'contactForce'>;
+export type ContactSource = Pick<
+  Batch,
+  'stride' | 'constrain' | 'pairs' | 'contactActive' | 'contactDist' | 'contactPos' | 'contactNormal' | 'contactForce'
+>;
 
-export const CONTACT_COLUMNS = ['step', 'time', 'robot', 'pair', 'point', 'shape_a', 'shape_b', 'x', 'y', 'z', 'nx', 'ny', 'nz', 'dist', 'fn', 'ft1', 'ft2'] as const;
+export const CONTACT_COLUMNS = [
+  'step',
+  'time',
+  'robot',
+  'pair',
+  'point',
+  'shape_a',
+  'shape_b',
+  'x',
+  'y',
+  'z',
+  'nx',
+  'ny',
+  'nz',
+  'dist',
+  'fn',
+  'ft1',
+  'ft2',
+] as const;
 type ContactRow = Record<(typeof CONTACT_COLUMNS)[number], number | string>;
 
 export const POINTS_PER_PAIR = 4;
@@ -52,7 +73,25 @@ export class ContactRecorder {
           const at = (k: number) => f.pos[(slot * 3 + k) * s + r];
           const n = (k: number) => f.normal[(p * 3 + k) * s + r];
           const force = (k: number) => f.force[(slot * 3 + k) * s + r];
-          this.rows.push({ step, time, robot: r, pair: p, point: i, shape_a: names[a], shape_b: names[b], x: at(0), y: at(1), z: at(2), nx: n(0), ny: n(1), nz: n(2), dist, fn: force(0), ft1: force(1), ft2: force(2) });
+          this.rows.push({
+            step,
+            time,
+            robot: r,
+            pair: p,
+            point: i,
+            shape_a: names[a],
+            shape_b: names[b],
+            x: at(0),
+            y: at(1),
+            z: at(2),
+            nx: n(0),
+            ny: n(1),
+            nz: n(2),
+            dist,
+            fn: force(0),
+            ft1: force(1),
+            ft2: force(2),
+          });
           count++;
           if (!(dist >= minDist)) minDist = dist;
         }
@@ -65,7 +104,12 @@ export class ContactRecorder {
 /** The contact count and minimum distance over time, one panel each, a line per robot. */
 export function contactsChart(rec: ContactRecorder, sceneName: string): VlSpec {
   const many = rec.robots.length > 1;
-  const data: Datum[] = rec.series.map((x) => ({ time: x.time, robot: many ? `robot ${x.robot}` : 'contacts', count: x.count, minDist: Number.isFinite(x.minDist) ? x.minDist : null }));
+  const data: Datum[] = rec.series.map((x) => ({
+    time: x.time,
+    robot: many ? `robot ${x.robot}` : 'contacts',
+    count: x.count,
+    minDist: Number.isFinite(x.minDist) ? x.minDist : null,
+  }));
   const panel = (y: string, yTitle: string) => {
     const { $schema: _, ...spec } = lineChart({ title: yTitle, data, x: 'time', y, color: 'robot', xTitle: 'time (s)', yTitle });
     return spec;
@@ -78,8 +122,25 @@ export function contactsChart(rec: ContactRecorder, sceneName: string): VlSpec {
 }
 
 /** contacts.csv and the contacts chart; nothing when the model has no candidate pairs. */
-export async function writeContactFiles(sink: OutputSink, rec: ContactRecorder, meta: Record<string, MetaValue>, sceneName: string): Promise<string[]> {
-  const written = [await sink.write('contacts.csv', toCsv(rec.rows, { columns: CONTACT_COLUMNS, meta: { ...meta, contacts: 'one row per active contact slot (pair, point); normal from shape_a to shape_b; dist < 0: penetration; fn, ft1, ft2: the contact force (N) along the normal and the two tangents of MuJoCo\'s contact frame (0 while dist >= margin)' } }))];
+export async function writeContactFiles(
+  sink: OutputSink,
+  rec: ContactRecorder,
+  meta: Record<string, MetaValue>,
+  sceneName: string,
+): Promise<string[]> {
+  const written = [
+    await sink.write(
+      'contacts.csv',
+      toCsv(rec.rows, {
+        columns: CONTACT_COLUMNS,
+        meta: {
+          ...meta,
+          contacts:
+            "one row per active contact slot (pair, point); normal from shape_a to shape_b; dist < 0: penetration; fn, ft1, ft2: the contact force (N) along the normal and the two tangents of MuJoCo's contact frame (0 while dist >= margin)",
+        },
+      }),
+    ),
+  ];
   // vega is loaded when a chart is drawn, not with the recorder (the fuzz child records without charts)
   const { writeChart } = await import('../reports/render.js');
   const c = await writeChart(sink, 'contacts', contactsChart(rec, sceneName));

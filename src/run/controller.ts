@@ -22,11 +22,17 @@ export interface ControllerFlags {
 /** The controller this run will use; usage errors for a refused module or a pointless flag. */
 export function planRunController(scene: string, model: ModelDesc, flags: ControllerFlags): ControllerPlan {
   if (flags.controller !== undefined && flags.allowController) {
-    throw new UsageError("--allow-controller runs the scene's own controller module and --controller FILE replaces it: give one of them", 'run');
+    throw new UsageError(
+      "--allow-controller runs the scene's own controller module and --controller FILE replaces it: give one of them",
+      'run',
+    );
   }
   if (flags.controller !== undefined) checkControllerFlag(flags.controller);
   if (flags.controller !== undefined && !model.actuators?.length) {
-    throw new UsageError(`--controller: ${scene} declares no actuators, so a controller could write no control (add actuators to its joints, docs/scene-format.md, or leave out --controller)`, 'run');
+    throw new UsageError(
+      `--controller: ${scene} declares no actuators, so a controller could write no control (add actuators to its joints, docs/scene-format.md, or leave out --controller)`,
+      'run',
+    );
   }
   try {
     return planController(model, { file: flags.controller, allowSceneModule: flags.allowController === true });
@@ -43,14 +49,22 @@ export function planRunController(scene: string, model: ModelDesc, flags: Contro
 /** --controller FILE: a module by its extension, and a regular text file (checked before the
  *  notice and before esbuild or node open it). */
 function checkControllerFlag(file: string): void {
-  if (!MODULE_EXTENSION.test(file)) throw new UsageError(`--controller ${file}: expected a controller module ending in .ts, .mts, .js or .mjs`, 'run');
+  if (!MODULE_EXTENSION.test(file))
+    throw new UsageError(`--controller ${file}: expected a controller module ending in .ts, .mts, .js or .mjs`, 'run');
   const r = readControlFile(resolve(file), 'a .ts or .js controller module');
   if ('problem' in r) throw new UsageError(`--controller ${file}: found ${r.problem.found}, expected ${r.problem.expected}`, 'run');
 }
 
 /** Loads the planned controller; a module's notice goes to `notice` before its code runs. */
-export async function loadRunController(model: ModelDesc, plan: ControllerPlan, notice: (line: string) => void): Promise<Controller | undefined> {
-  if (plan.kind === 'module') notice(`achilles run: running controller ${plan.path} (${plan.from === 'scene' ? "the scene's, allowed by --allow-controller" : '--controller'})\n`);
+export async function loadRunController(
+  model: ModelDesc,
+  plan: ControllerPlan,
+  notice: (line: string) => void,
+): Promise<Controller | undefined> {
+  if (plan.kind === 'module')
+    notice(
+      `achilles run: running controller ${plan.path} (${plan.from === 'scene' ? "the scene's, allowed by --allow-controller" : '--controller'})\n`,
+    );
   return loadPlannedController(model, plan);
 }
 

@@ -39,7 +39,8 @@ function whyNonFinite(column: string): string {
   if (['kinetic', 'potential', 'total', 'drift'].includes(column)) {
     return 'the energy overflows the floating-point range: a position, speed or mass too large for its energy to be represented';
   }
-  if (column.startsWith('qacc:')) return 'the acceleration at this state overflows: the motion diverged; try a smaller --dt, more --substeps or another --integrator';
+  if (column.startsWith('qacc:'))
+    return 'the acceleration at this state overflows: the motion diverged; try a smaller --dt, more --substeps or another --integrator';
   if (column.startsWith('force:')) return "the actuator's force overflows: check its gains and the controls it is given";
   if (column.startsWith('sensor:')) return "the sensor's reading overflows: check its noise, scale and drift, and the motion it reads";
   return 'it overflows the floating-point range';
@@ -70,7 +71,10 @@ export function checkFinite(batch: Batch): void {
   const joint = batch.model.bodies.findIndex((b, i) => {
     const qn = (i + 1 < qOffset.length ? qOffset[i + 1] : nq) - qOffset[i];
     const vn = (i + 1 < vOffset.length ? vOffset[i + 1] : nv) - vOffset[i];
-    return s.q.slice(qOffset[i], qOffset[i] + qn).some((x) => !Number.isFinite(x)) || s.v.slice(vOffset[i], vOffset[i] + vn).some((x) => !Number.isFinite(x));
+    return (
+      s.q.slice(qOffset[i], qOffset[i] + qn).some((x) => !Number.isFinite(x)) ||
+      s.v.slice(vOffset[i], vOffset[i] + vn).some((x) => !Number.isFinite(x))
+    );
   });
   throw new NonFiniteRecordError(batch.steps, batch.time, bad, batch.model.bodies[joint].name);
 }

@@ -44,7 +44,11 @@ const PROGRESS_AFTER_MS = 1000;
 
 /** Forwards to a real progress bar only once the run has lasted PROGRESS_AFTER_MS. It counts
  *  steps, but its rate is robot-steps/s (steps × copies), the unit the summary's throughput uses. */
-export function delayedProgress(total: number, copies: number, bar = createProgress({ total: total * copies, label: 'run', unit: 'robot-steps' })): Progress {
+export function delayedProgress(
+  total: number,
+  copies: number,
+  bar = createProgress({ total: total * copies, label: 'run', unit: 'robot-steps' }),
+): Progress {
   const start = performance.now();
   return {
     active: bar.active,
@@ -107,9 +111,14 @@ export async function runScene(scene: string, flags: RunFlags): Promise<number> 
     const sensors = s.sensors ? new SensorBank(batch, model.sensors ?? [], { seed: s.seed }) : null;
     // simulate() reads the sensors (at step 0, then after every step, before the controller's turn),
     // so the loop gets their readings without updating them itself.
-    const control = controller ? new ControlLoop(batch, controller, sensors ? { readings: sensors.readings, update: () => undefined } : undefined) : undefined;
+    const control = controller
+      ? new ControlLoop(batch, controller, sensors ? { readings: sensors.readings, update: () => undefined } : undefined)
+      : undefined;
     if (control) {
-      const what = controllerPlan.kind === 'module' ? controllerPlan.path : `the scene's PD controller (${model.controller?.kind === 'pd' ? model.controller.terms.length : 0} terms)`;
+      const what =
+        controllerPlan.kind === 'module'
+          ? controllerPlan.path
+          : `the scene's PD controller (${model.controller?.kind === 'pd' ? model.controller.terms.length : 0} terms)`;
       process.stderr.write(`achilles run: controller ${what}, called every ${control.period} step${control.period === 1 ? '' : 's'}\n`);
     }
     const loadSeconds = (performance.now() - start) / 1000;
@@ -122,9 +131,24 @@ export async function runScene(scene: string, flags: RunFlags): Promise<number> 
     const wall0 = performance.now();
     let result;
     try {
-      result = await simulate(batch, { steps: s.steps, recordEvery: s.recordEvery, robots: s.robots, shouldStop: () => interrupt.requested, progress, sensors, control, frames: replay });
+      result = await simulate(batch, {
+        steps: s.steps,
+        recordEvery: s.recordEvery,
+        robots: s.robots,
+        shouldStop: () => interrupt.requested,
+        progress,
+        sensors,
+        control,
+        frames: replay,
+      });
     } catch (e) {
-      if (!(e instanceof NonFiniteStateError || e instanceof NonFiniteRecordError || e instanceof NonFiniteControlError || e instanceof ControllerError)) throw e;
+      if (!(
+        e instanceof NonFiniteStateError ||
+        e instanceof NonFiniteRecordError ||
+        e instanceof NonFiniteControlError ||
+        e instanceof ControllerError
+      ))
+        throw e;
       progress.finish();
       set.abortSync();
       process.stderr.write(`achilles run: ${e.message}\nachilles run: no output files were written (${s.outDir} is unchanged)\n`);
@@ -135,14 +159,29 @@ export async function runScene(scene: string, flags: RunFlags): Promise<number> 
 
     const interrupted = (): number => {
       set.abortSync();
-      process.stderr.write(`achilles run: interrupted (${interrupt.signal}) at step ${result.stepsDone} of ${s.steps}; nothing was written to ${s.outDir}\n`);
+      process.stderr.write(
+        `achilles run: interrupted (${interrupt.signal}) at step ${result.stepsDone} of ${s.steps}; nothing was written to ${s.outDir}\n`,
+      );
       return interrupt.exitCode;
     };
     if (result.stopped) return interrupted();
 
-    const summary = summarize(result.recorder, s, model, result.stepsDone, { startSeconds: start / 1000, loadSeconds, simulateSeconds, stepSeconds: result.stepSeconds }, result.energy);
+    const summary = summarize(
+      result.recorder,
+      s,
+      model,
+      result.stepsDone,
+      { startSeconds: start / 1000, loadSeconds, simulateSeconds, stepSeconds: result.stepSeconds },
+      result.energy,
+    );
     const write0 = performance.now();
-    const meta = runMetadata(s, batch.isa, MIDPOINT_ITERATIONS, new Date(), controller && control ? controllerRun(controllerPlan, controller, control.period) : undefined);
+    const meta = runMetadata(
+      s,
+      batch.isa,
+      MIDPOINT_ITERATIONS,
+      new Date(),
+      controller && control ? controllerRun(controllerPlan, controller, control.period) : undefined,
+    );
     await writeRunFiles(set, result.recorder, meta, summary, model.name);
     // The controller's own charts (a demo's path against its reference, say), from the same trace.
     if (controller?.report) {

@@ -12,7 +12,13 @@ import { importFile, sniffFormat } from '../import/index.js';
 /** Files above this many bytes announce the (silent, uninterruptible) YAML parse on a terminal. */
 const ANNOUNCE_BYTES = 256 * 1024;
 
-export function loadSceneForRun(scene: string, config: string | undefined, command: string, stream: ProgressStream = process.stderr, keyframe?: string): ModelDesc {
+export function loadSceneForRun(
+  scene: string,
+  config: string | undefined,
+  command: string,
+  stream: ProgressStream = process.stderr,
+  keyframe?: string,
+): ModelDesc {
   const t0 = performance.now();
   let bytes = 0;
   try {
@@ -46,13 +52,20 @@ export function loadSceneForRun(scene: string, config: string | undefined, comma
   const format = sniffFormat(scene);
   if (format) {
     // An imported model says what the import approximated or the engine does not apply yet.
-    const notes = importFile(scene, keyframe === undefined ? {} : { keyframe }).notes.filter((x) => x.kind !== 'skipped' && x.kind !== 'as-mujoco').length;
-    if (notes) stream.write(`achilles ${command}: ${scene} imported from ${format.toUpperCase()}: ${notes} approximation(s) or field(s) not applied yet; \`achilles import ${scene}\` lists each at its source line\n`);
+    const notes = importFile(scene, keyframe === undefined ? {} : { keyframe }).notes.filter(
+      (x) => x.kind !== 'skipped' && x.kind !== 'as-mujoco',
+    ).length;
+    if (notes)
+      stream.write(
+        `achilles ${command}: ${scene} imported from ${format.toUpperCase()}: ${notes} approximation(s) or field(s) not applied yet; \`achilles import ${scene}\` lists each at its source line\n`,
+      );
   }
   const n = model.bodies.length;
   if (n >= SCENE_LINKS.large) {
     const s = ((performance.now() - t0) / 1000).toFixed(1);
-    stream.write(`achilles ${command}: warning: a large scene, ${n} links (loaded in ${s} s); building, stepping and charting take longer, and charts show a selection of the coordinates\n`);
+    stream.write(
+      `achilles ${command}: warning: a large scene, ${n} links (loaded in ${s} s); building, stepping and charting take longer, and charts show a selection of the coordinates\n`,
+    );
   }
   return model;
 }

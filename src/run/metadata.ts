@@ -23,7 +23,13 @@ export interface ControllerRun {
   period: number;
 }
 
-export function runMetadata(s: RunSettings, isa: string, midpointIterations: number, date = new Date(), controller?: ControllerRun): Record<string, MetaValue> {
+export function runMetadata(
+  s: RunSettings,
+  isa: string,
+  midpointIterations: number,
+  date = new Date(),
+  controller?: ControllerRun,
+): Record<string, MetaValue> {
   return {
     scene: s.scene,
     scene_sha256: sha256File(s.scene),

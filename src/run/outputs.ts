@@ -16,9 +16,22 @@ import type { Recorder } from './recorder.js';
 import { sensorChart } from '../sensors/chart.js';
 import type { RunSummary } from './summary.js';
 
-export const RUN_FILES = ['trace.csv', 'run.json', 'joint-angles.vl.json', 'joint-angles.svg', 'energy-drift.vl.json', 'energy-drift.svg'] as const;
+export const RUN_FILES = [
+  'trace.csv',
+  'run.json',
+  'joint-angles.vl.json',
+  'joint-angles.svg',
+  'energy-drift.vl.json',
+  'energy-drift.svg',
+] as const;
 
-export async function writeRunFiles(sink: OutputSink, rec: Recorder, meta: Record<string, MetaValue>, summary: RunSummary, sceneName: string): Promise<string[]> {
+export async function writeRunFiles(
+  sink: OutputSink,
+  rec: Recorder,
+  meta: Record<string, MetaValue>,
+  summary: RunSummary,
+  sceneName: string,
+): Promise<string[]> {
   const written: string[] = [];
   written.push(await sink.write('trace.csv', toCsv(rec.objects(), { columns: rec.columns.all, meta })));
   written.push(
@@ -39,7 +52,11 @@ export async function writeRunFiles(sink: OutputSink, rec: Recorder, meta: Recor
   const angles = positionChart(rec.model, rec, sceneName);
   const a = await writeChart(sink, 'joint-angles', angles);
   written.push(a.specPath, a.svgPath);
-  const driftRows = rec.rows.map((row) => ({ time: row[rec.index('time')], series: `robot ${row[rec.index('robot')]}`, drift: row[rec.index('drift')] }));
+  const driftRows = rec.rows.map((row) => ({
+    time: row[rec.index('time')],
+    series: `robot ${row[rec.index('robot')]}`,
+    drift: row[rec.index('drift')],
+  }));
   const sel = selectSeries(driftRows, 'series', 'drift', MAX_SERIES, 'robots');
   const drift = lineChart({
     title: `${sceneName}: total energy minus initial`,
@@ -62,7 +79,11 @@ export async function writeRunFiles(sink: OutputSink, rec: Recorder, meta: Recor
   }
   if (rec.columns.force.length) {
     const forceRows = rec.rows.flatMap((row) =>
-      rec.columns.force.map((c) => ({ time: row[rec.index('time')], series: `${c.slice('force:'.length)}${rec.robots.length > 1 ? ` (robot ${row[rec.index('robot')]})` : ''}`, force: row[rec.index(c)] })),
+      rec.columns.force.map((c) => ({
+        time: row[rec.index('time')],
+        series: `${c.slice('force:'.length)}${rec.robots.length > 1 ? ` (robot ${row[rec.index('robot')]})` : ''}`,
+        force: row[rec.index(c)],
+      })),
     );
     const fsel = selectSeries(forceRows, 'series', 'force', MAX_SERIES, 'actuators');
     const chart = lineChart({

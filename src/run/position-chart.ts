@@ -30,7 +30,14 @@ export function chartedCoordinates(model: ModelDesc, rec: Pick<Recorder, 'index'
   const out: Coordinate[] = [];
   let k = 0;
   for (const b of model.bodies) {
-    const unitsByJoint: Record<string, Unit[]> = { revolute: ['rad'], prismatic: ['m'], planar: ['m', 'm', 'rad'], free: ['m', 'm', 'm'], ball: [], fixed: [] };
+    const unitsByJoint: Record<string, Unit[]> = {
+      revolute: ['rad'],
+      prismatic: ['m'],
+      planar: ['m', 'm', 'rad'],
+      free: ['m', 'm', 'm'],
+      ball: [],
+      fixed: [],
+    };
     unitsByJoint[b.joint].forEach((unit, i) => out.push({ name: names[k + i], unit, columns: [col(k + i)] }));
     if (b.joint === 'ball' || b.joint === 'free') {
       const q0 = k + (b.joint === 'free' ? 3 : 0);

@@ -13,12 +13,21 @@ import { writeReplay } from '../viewer/write.js';
 /** The sampler simulate() calls at every frame step of the run (`fps` lowered if the poses would not fit). */
 export function runReplaySampler(batch: Batch, s: RunSettings, fps = DEFAULT_FPS): ReplaySampler {
   const sampler = new ReplaySampler(batch, s.robots, s.steps, fps);
-  if (sampler.downsampleReason) process.stderr.write(`achilles run: the replay is recorded at ${Number(sampler.fps.toPrecision(4))} fps, not ${fps}: ${sampler.downsampleReason}\n`);
+  if (sampler.downsampleReason)
+    process.stderr.write(
+      `achilles run: the replay is recorded at ${Number(sampler.fps.toPrecision(4))} fps, not ${fps}: ${sampler.downsampleReason}\n`,
+    );
   return sampler;
 }
 
 /** Stage the replay the run sampled, with the run's settings and provenance in its header. */
-export async function writeRunReplay(sink: OutputSink, sampler: ReplaySampler, s: RunSettings, modelName: string, meta: Record<string, MetaValue>): Promise<void> {
+export async function writeRunReplay(
+  sink: OutputSink,
+  sampler: ReplaySampler,
+  s: RunSettings,
+  modelName: string,
+  meta: Record<string, MetaValue>,
+): Promise<void> {
   const full: ReplayMeta = {
     scene: s.scene,
     model: modelName,

@@ -76,7 +76,12 @@ export function safeName(name: string): string {
   return name.replace(/[^A-Za-z0-9._-]+/g, '_').replace(/^\.+/, '_') || 'scene';
 }
 
-export function resolveSettings(scene: string, model: ModelDesc, flags: RunFlags, cpu: Pick<CpuInfo, 'sse2' | 'avx2' | 'avx512'>): RunSettings {
+export function resolveSettings(
+  scene: string,
+  model: ModelDesc,
+  flags: RunFlags,
+  cpu: Pick<CpuInfo, 'sse2' | 'avx2' | 'avx512'>,
+): RunSettings {
   const w = model.world;
   const integrator = flags.integrator ?? w.integrator;
   const dt = flags.dt ?? w.dt;
@@ -88,7 +93,10 @@ export function resolveSettings(scene: string, model: ModelDesc, flags: RunFlags
   if (!(steps <= MAX_STEPS)) {
     const from = flags.duration === undefined ? "the scene's duration" : '--duration';
     const count = Number.isFinite(steps) ? `${steps.toPrecision(3)} steps` : 'an infinite number of steps';
-    throw new UsageError(`${from} ${duration} s at dt ${dt} s is ${count}; a run takes at most ${MAX_STEPS.toExponential()} steps: shorten --duration or lengthen --dt`, 'run');
+    throw new UsageError(
+      `${from} ${duration} s at dt ${dt} s is ${count}; a run takes at most ${MAX_STEPS.toExponential()} steps: shorten --duration or lengthen --dt`,
+      'run',
+    );
   }
   const copies = flags.copies ?? 1;
   const precision = flags.precision ?? 'f64';

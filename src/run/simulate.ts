@@ -101,7 +101,12 @@ export async function simulate(batch: Batch, o: SimulateOptions): Promise<Simula
 
 /** k single steps: the controller's turn before each, the sensors read after each (a non-finite
  *  state stops at once, unread). */
-function stepEach(batch: Batch, k: number, sensors: SensorBank | null, control: ControlLoop | undefined): ReturnType<Batch['stepMonitored']> {
+function stepEach(
+  batch: Batch,
+  k: number,
+  sensors: SensorBank | null,
+  control: ControlLoop | undefined,
+): ReturnType<Batch['stepMonitored']> {
   let robotSteps = 0;
   for (let i = 0; i < k; i++) {
     control?.beforeStep();

@@ -92,7 +92,14 @@ export interface RunTimes {
   stepSeconds: number;
 }
 
-export function summarize(rec: Recorder, s: RunSettings, model: ModelDesc, stepsDone: number, t: RunTimes, every?: EveryStepEnergy): RunSummary {
+export function summarize(
+  rec: Recorder,
+  s: RunSettings,
+  model: ModelDesc,
+  stepsDone: number,
+  t: RunTimes,
+  every?: EveryStepEnergy,
+): RunSummary {
   const byRobot = driftStats(rec, every);
   const worst = byRobot.reduce((a, b) => (b.maxAbs > a.maxAbs ? b : a));
   return {
@@ -135,10 +142,14 @@ export function driftReason(sum: Pick<RunSummary, 'drift' | 'dissipation'>, inte
   const rel = sum.drift.maxAbsRelative;
   if (rel === null || rel < NOTABLE_DRIFT) return null;
   if (sum.dissipation.length) {
-    const what = sum.dissipation.length === 1 ? sum.dissipation[0] : `${sum.dissipation.slice(0, -1).join(', ')} and ${sum.dissipation[sum.dissipation.length - 1]}`;
+    const what =
+      sum.dissipation.length === 1
+        ? sum.dissipation[0]
+        : `${sum.dissipation.slice(0, -1).join(', ')} and ${sum.dissipation[sum.dissipation.length - 1]}`;
     return `${what} ${sum.dissipation.length === 1 ? 'dissipates' : 'dissipate'} energy, so a drift of this size is expected: it is not an integration error.`;
   }
-  if (integrator === 'euler') return 'the Euler integrator does not conserve energy: the drift is its error at this dt (a smaller --dt, or --integrator rk4, drifts far less).';
+  if (integrator === 'euler')
+    return 'the Euler integrator does not conserve energy: the drift is its error at this dt (a smaller --dt, or --integrator rk4, drifts far less).';
   return null;
 }
 
@@ -151,8 +162,14 @@ export function summaryText(sum: RunSummary, s: RunSettings, modelName: string, 
   const lines: Array<[string, string]> = [
     ['scene', `${modelName} (${s.scene})`],
     ['integrator', `${s.integrator}, dt ${s.dt} s, ${s.substeps} substep${s.substeps === 1 ? '' : 's'}, ${s.precision}`],
-    ['batch', `${s.copies} robot${s.copies === 1 ? '' : 's'}, ${s.lanes} lane${s.lanes === 1 ? '' : 's'} (${isa}), ${s.threads} thread${s.threads === 1 ? '' : 's'}`],
-    ['steps', `${sum.steps} (${sum.records} record${sum.records === 1 ? '' : 's'}, every ${s.recordEvery === 1 ? 'step' : `${s.recordEvery} steps`})`],
+    [
+      'batch',
+      `${s.copies} robot${s.copies === 1 ? '' : 's'}, ${s.lanes} lane${s.lanes === 1 ? '' : 's'} (${isa}), ${s.threads} thread${s.threads === 1 ? '' : 's'}`,
+    ],
+    [
+      'steps',
+      `${sum.steps} (${sum.records} record${sum.records === 1 ? '' : 's'}, every ${s.recordEvery === 1 ? 'step' : `${s.recordEvery} steps`})`,
+    ],
     ['simulated time', `${Number(sum.simulatedSeconds.toPrecision(12))} s`],
     [
       'wall time',
@@ -167,8 +184,10 @@ export function summaryText(sum: RunSummary, s: RunSettings, modelName: string, 
   ];
   const w = Math.max(...lines.map(([k]) => k.length));
   let text = lines.map(([k, v]) => `${k.padEnd(w)}  ${v}`).join('\n') + '\n';
-  if (sum.appliesTorque) text += 'note: the scene applies constant torques, so total energy is not conserved: the drift includes their work.\n';
-  if (sum.actuatedOrDamped) text += 'note: actuators and joint damping do work, so total energy is not conserved: the drift includes their work.\n';
+  if (sum.appliesTorque)
+    text += 'note: the scene applies constant torques, so total energy is not conserved: the drift includes their work.\n';
+  if (sum.actuatedOrDamped)
+    text += 'note: actuators and joint damping do work, so total energy is not conserved: the drift includes their work.\n';
   const reason = driftReason(sum, s.integrator);
   if (reason) text += `note: ${reason}\n`;
   return text;

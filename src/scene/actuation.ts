@@ -60,7 +60,14 @@ function readRange(ctx: Ctx, node: YNode, subject: string): [number, number] {
 }
 
 /** Passive parameters and actuators of one link's joint mapping. */
-export function readJointForces(ctx: Ctx, node: YNode, subject: string, link: string, joint: JointType, axis: Vec3): { passive: Pick<BodyDesc, 'damping' | 'stiffness' | 'springref' | 'armature'>; actuators: ActuatorDraft[] } {
+export function readJointForces(
+  ctx: Ctx,
+  node: YNode,
+  subject: string,
+  link: string,
+  joint: JointType,
+  axis: Vec3,
+): { passive: Pick<BodyDesc, 'damping' | 'stiffness' | 'springref' | 'armature'>; actuators: ActuatorDraft[] } {
   const passive: Pick<BodyDesc, 'damping' | 'stiffness' | 'springref' | 'armature'> = {};
   if (node === undefined) return { passive, actuators: [] };
   const m = entries(ctx, node, subject);
@@ -68,8 +75,10 @@ export function readJointForces(ctx: Ctx, node: YNode, subject: string, link: st
   for (const k of ['damping', 'stiffness', 'springref', 'armature'] as const) {
     const e = m.get(k);
     if (!e) continue;
-    if (joint === 'fixed') ctx.fail(e.keyNode, `${subject}.${k}`, `\`${k}\` on a fixed joint`, 'no passive forces on a fixed joint (it has no coordinates)');
-    if ((k === 'stiffness' || k === 'springref') && !oneDof) ctx.fail(e.keyNode, `${subject}.${k}`, `\`${k}\` on a ${joint} joint`, 'springs on revolute and prismatic joints only');
+    if (joint === 'fixed')
+      ctx.fail(e.keyNode, `${subject}.${k}`, `\`${k}\` on a fixed joint`, 'no passive forces on a fixed joint (it has no coordinates)');
+    if ((k === 'stiffness' || k === 'springref') && !oneDof)
+      ctx.fail(e.keyNode, `${subject}.${k}`, `\`${k}\` on a ${joint} joint`, 'springs on revolute and prismatic joints only');
     passive[k] = k === 'springref' ? readNumber(ctx, e.value, `${subject}.${k}`) : nonNegative(ctx, e.value, `${subject}.${k}`);
   }
   const actuators: ActuatorDraft[] = [];
@@ -88,29 +97,55 @@ function readActuator(ctx: Ctx, node: YNode, subject: string, link: string, join
   const name = m.has('name') ? readString(ctx, m.get('name')?.value, `${subject}.name`) : `${link}/${kind}${i}`;
   if (joint === 'fixed') ctx.fail(node, subject, 'an actuator on a fixed joint', 'actuators on joints that move');
   const oneDof = joint === 'revolute' || joint === 'prismatic';
-  if (kind !== 'motor' && !oneDof) ctx.fail(m.get('kind')?.value, `${subject}.kind`, `a ${kind} servo on a ${joint} joint`, 'servos on revolute and prismatic joints (a motor drives any joint)');
+  if (kind !== 'motor' && !oneDof)
+    ctx.fail(
+      m.get('kind')?.value,
+      `${subject}.kind`,
+      `a ${kind} servo on a ${joint} joint`,
+      'servos on revolute and prismatic joints (a motor drives any joint)',
+    );
   const zero: Vec3 = [0, 0, 0];
   const tE = m.get('torque');
   const fE = m.get('force');
   let torque = tE ? (readVec(ctx, tE.value, `${subject}.torque`, 3) as Vec3) : zero;
   let force = fE ? (readVec(ctx, fE.value, `${subject}.force`, 3) as Vec3) : zero;
   const gE = m.get('gear');
-  if (gE && (tE || fE)) ctx.fail(gE.keyNode, `${subject}.gear`, '`gear` together with `torque`/`force`', 'either a direction (`torque`, `force`) or a scalar `gear` along the axis');
+  if (gE && (tE || fE))
+    ctx.fail(
+      gE.keyNode,
+      `${subject}.gear`,
+      '`gear` together with `torque`/`force`',
+      'either a direction (`torque`, `force`) or a scalar `gear` along the axis',
+    );
   if (!tE && !fE) {
-    if (!oneDof) ctx.fail(node, subject, `no direction on a ${joint} joint`, 'a `torque: [x, y, z]` and/or `force: [x, y, z]` in the joint frame');
+    if (!oneDof)
+      ctx.fail(node, subject, `no direction on a ${joint} joint`, 'a `torque: [x, y, z]` and/or `force: [x, y, z]` in the joint frame');
     const g = gE ? readNumber(ctx, gE.value, `${subject}.gear`) : 1;
     const d: Vec3 = [g * axis[0], g * axis[1], g * axis[2]];
     if (joint === 'revolute') torque = d;
     else force = d;
   }
   const gear = projectGear(joint, axis, torque, force);
-  if (gear.every((x) => x === 0)) ctx.fail(tE?.value ?? fE?.value ?? gE?.value ?? node, subject, 'a direction with no component along the joint\'s free axes', `a torque/force with a part the ${joint} joint can move along`);
+  if (gear.every((x) => x === 0))
+    ctx.fail(
+      tE?.value ?? fE?.value ?? gE?.value ?? node,
+      subject,
+      "a direction with no component along the joint's free axes",
+      `a torque/force with a part the ${joint} joint can move along`,
+    );
   const a: ActuatorDraft = { link, name, kind, gear, direction: [...torque, ...force], kp: 0, kv: 0 };
   const num = (k: string) => (m.has(k) ? nonNegative(ctx, m.get(k)?.value, `${subject}.${k}`) : undefined);
   const kp = num('kp');
   const kv = num('kv');
-  if (kind === 'motor' && (kp !== undefined || kv !== undefined)) ctx.fail(m.get(kp !== undefined ? 'kp' : 'kv')?.keyNode, subject, '`kp`/`kv` on a motor', 'gains on position (kp, kv) and velocity (kv) servos only');
-  if (kind === 'velocity' && kp !== undefined) ctx.fail(m.get('kp')?.keyNode, subject, '`kp` on a velocity servo', 'kv only (a velocity servo has no position gain)');
+  if (kind === 'motor' && (kp !== undefined || kv !== undefined))
+    ctx.fail(
+      m.get(kp !== undefined ? 'kp' : 'kv')?.keyNode,
+      subject,
+      '`kp`/`kv` on a motor',
+      'gains on position (kp, kv) and velocity (kv) servos only',
+    );
+  if (kind === 'velocity' && kp !== undefined)
+    ctx.fail(m.get('kp')?.keyNode, subject, '`kp` on a velocity servo', 'kv only (a velocity servo has no position gain)');
   if (kind === 'position' && kp === undefined) ctx.fail(node, subject, 'a position servo without `kp`', 'a `kp` (and optionally `kv`)');
   if (kind === 'velocity' && kv === undefined) ctx.fail(node, subject, 'a velocity servo without `kv`', 'a `kv`');
   a.kp = kp ?? 0;
@@ -119,7 +154,8 @@ function readActuator(ctx: Ctx, node: YNode, subject: string, link: string, join
   if (m.has('forcerange')) a.forcerange = readRange(ctx, m.get('forcerange')?.value, `${subject}.forcerange`);
   const rE = m.get('rate_limit');
   if (rE) {
-    if (kind === 'motor') ctx.fail(rE.keyNode, `${subject}.rate_limit`, 'a rate limit on a motor', 'rate limits on servos (position, velocity)');
+    if (kind === 'motor')
+      ctx.fail(rE.keyNode, `${subject}.rate_limit`, 'a rate limit on a motor', 'rate limits on servos (position, velocity)');
     a.rateLimit = readNumber(ctx, rE.value, `${subject}.rate_limit`);
     if (!(a.rateLimit > 0)) ctx.fail(rE.value, `${subject}.rate_limit`, `${a.rateLimit}`, 'a rate > 0 (control units per second)');
   }
@@ -135,7 +171,12 @@ export function resolveActuators(ctx: Ctx, drafts: ActuatorDraft[], bodies: Body
     const prev = seen.get(a.name);
     if (prev) {
       const at = a.source ?? { file: ctx.file, line: 1, column: 1 };
-      throw new SceneError({ ...at, subject: `actuator ${a.name}`, found: `the name \`${a.name}\` again (first used at line ${prev.source?.line})`, expected: 'a unique actuator name' });
+      throw new SceneError({
+        ...at,
+        subject: `actuator ${a.name}`,
+        found: `the name \`${a.name}\` again (first used at line ${prev.source?.line})`,
+        expected: 'a unique actuator name',
+      });
     }
     seen.set(a.name, { link, ...a });
     return { ...a, body: bodies.findIndex((b) => b.name === link) };
@@ -146,7 +187,13 @@ export function resolveActuators(ctx: Ctx, drafts: ActuatorDraft[], bodies: Body
 export function readController(ctx: Ctx, node: YNode, actuators: readonly ActuatorDesc[]): ControllerSpec {
   const here = dirname(ctx.file);
   // A controller writes controls: without actuators it could change nothing, so it is a mistake.
-  if (actuators.length === 0) ctx.fail(node, 'controller', 'a controller on a scene without actuators', 'actuators on the joints for it to drive (`joint: { actuators: [...] }`), or no `controller:`');
+  if (actuators.length === 0)
+    ctx.fail(
+      node,
+      'controller',
+      'a controller on a scene without actuators',
+      'actuators on the joints for it to drive (`joint: { actuators: [...] }`), or no `controller:`',
+    );
   if (isScalar(node) && typeof node.value === 'string') {
     const path = node.value;
     if (!/\.(ts|js|mjs|mts)$/.test(path)) ctx.fail(node, 'controller', `\`${path}\``, 'a .ts or .js module (or `{ pd: [...] }`)');
@@ -160,7 +207,8 @@ export function readController(ctx: Ctx, node: YNode, actuators: readonly Actuat
   const m = entries(ctx, node, 'controller');
   checkKeys(ctx, node, m, 'controller', ['pd', 'rate'], ['pd']);
   const pdNode = m.get('pd')?.value;
-  if (!isSeq(pdNode) || pdNode.items.length === 0) ctx.fail(pdNode, 'controller.pd', 'not a non-empty list', 'a list of { actuator, kp, kd, target }');
+  if (!isSeq(pdNode) || pdNode.items.length === 0)
+    ctx.fail(pdNode, 'controller.pd', 'not a non-empty list', 'a list of { actuator, kp, kd, target }');
   const names = actuators.map((a) => a.name);
   const terms: PdTermSpec[] = pdNode.items.map((n, i) => {
     const s = `controller.pd[${i}]`;
@@ -169,9 +217,11 @@ export function readController(ctx: Ctx, node: YNode, actuators: readonly Actuat
     const an = t.get('actuator')?.value;
     const name = readString(ctx, an, `${s}.actuator`);
     const index = names.indexOf(name);
-    if (index < 0) throw ctx.error(an, `${s}.actuator`, `\`${name}\`, which no joint declares`, 'the name of an actuator', didYouMean(name, names));
+    if (index < 0)
+      throw ctx.error(an, `${s}.actuator`, `\`${name}\`, which no joint declares`, 'the name of an actuator', didYouMean(name, names));
     const kind = actuators[index].kind;
-    if (kind === 'velocity') ctx.fail(an, `${s}.actuator`, `velocity servo \`${name}\``, 'a motor (PD law) or a position servo (target as its control)');
+    if (kind === 'velocity')
+      ctx.fail(an, `${s}.actuator`, `velocity servo \`${name}\``, 'a motor (PD law) or a position servo (target as its control)');
     const num = (k: string) => (t.has(k) ? nonNegative(ctx, t.get(k)?.value, `${s}.${k}`) : 0);
     if (kind === 'motor' && !t.has('kp')) ctx.fail(n as YNode, s, 'a PD term on a motor without `kp`', 'a `kp` (and optionally `kd`)');
     return { actuator: index, kp: num('kp'), kd: num('kd'), target: readTarget(ctx, t.get('target')?.value, `${s}.target`, here) };
@@ -189,7 +239,13 @@ function readTarget(ctx: Ctx, node: YNode, subject: string, here: string): Targe
   if (isScalar(node) && typeof node.value === 'number') return { kind: 'constant', value: node.value };
   const m = entries(ctx, node, subject);
   checkKeys(ctx, node, m, subject, ['sine', 'csv']);
-  if (m.size !== 1) ctx.fail(node, subject, m.size === 0 ? 'no target' : 'both `sine` and `csv`', 'a number, `{ sine: {...} }` or `{ csv: { file, column } }`');
+  if (m.size !== 1)
+    ctx.fail(
+      node,
+      subject,
+      m.size === 0 ? 'no target' : 'both `sine` and `csv`',
+      'a number, `{ sine: {...} }` or `{ csv: { file, column } }`',
+    );
   const sE = m.get('sine');
   if (sE) {
     const s = entries(ctx, sE.value, `${subject}.sine`);
@@ -206,7 +262,13 @@ function readTarget(ctx: Ctx, node: YNode, subject: string, here: string): Targe
   const r = readControlFile(file, 'a CSV file with a `time` column');
   if ('problem' in r) throw ctx.error(fileNode, `${subject}.csv.file`, `${file}: ${r.problem.found}`, r.problem.expected);
   const table = parseTargetCsv(r.text, column);
-  if (typeof table === 'string') throw ctx.error(fileNode, `${subject}.csv`, `${file}: ${table}`, `a header line naming \`time\` and \`${column}\` (comma-separated), then rows of numbers with increasing time`);
+  if (typeof table === 'string')
+    throw ctx.error(
+      fileNode,
+      `${subject}.csv`,
+      `${file}: ${table}`,
+      `a header line naming \`time\` and \`${column}\` (comma-separated), then rows of numbers with increasing time`,
+    );
   return { kind: 'table', file, column, ...table };
 }
 

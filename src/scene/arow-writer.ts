@@ -24,21 +24,40 @@ export function unwritten(model: ModelDesc, keyframes: readonly KeyframeRef[] = 
   const out: ImportNote[] = [];
   const at = (s: SourceSpan | undefined): SourceSpan => s ?? { file: model.files[0] ?? model.name, line: 1, column: 1 };
   for (const b of model.bodies) {
-    if (b.frictionloss) out.push({ kind: 'dropped', source: at(b.source), message: `link '${b.name}': frictionloss ${b.frictionloss} is not written to the .arow (the dialect has no joint frictionloss yet; \`achilles run\` on the source file keeps it)` });
+    if (b.frictionloss)
+      out.push({
+        kind: 'dropped',
+        source: at(b.source),
+        message: `link '${b.name}': frictionloss ${b.frictionloss} is not written to the .arow (the dialect has no joint frictionloss yet; \`achilles run\` on the source file keeps it)`,
+      });
   }
   keyframes.forEach((k, i) => {
     if (i === chosen) return;
     const id = k.name || String(i);
-    out.push({ kind: 'dropped', source: k.source, message: `keyframe ${k.name ? `'${k.name}'` : `#${i}`} is not written to the .arow (a scene holds one initial state: here ${chosen === undefined ? 'qpos0, as MuJoCo starts' : `keyframe ${keyframes[chosen].name || chosen}`}; \`achilles import --keyframe ${id}\` writes this key instead)` });
+    out.push({
+      kind: 'dropped',
+      source: k.source,
+      message: `keyframe ${k.name ? `'${k.name}'` : `#${i}`} is not written to the .arow (a scene holds one initial state: here ${chosen === undefined ? 'qpos0, as MuJoCo starts' : `keyframe ${keyframes[chosen].name || chosen}`}; \`achilles import --keyframe ${id}\` writes this key instead)`,
+    });
   });
   const acts = model.actuators ?? [];
   const order = arowActuatorOrder(acts);
   order.forEach((k, j) => {
-    if (k !== j) out.push({ kind: 'approximated', source: at(acts[k].source), message: `actuator '${acts[k].name}' becomes control ${j} (was ${k}): an .arow lists actuators link by link` });
+    if (k !== j)
+      out.push({
+        kind: 'approximated',
+        source: at(acts[k].source),
+        message: `actuator '${acts[k].name}' becomes control ${j} (was ${k}): an .arow lists actuators link by link`,
+      });
   });
   for (const a of acts) {
     const g = arowGear(model.bodies[a.body], a.gear[0]);
-    if (g.exact === false) out.push({ kind: 'approximated', source: at(a.source), message: `actuator '${a.name}': gear ${a.gear[0]} reads back from the .arow as ${g.back} (the joint axis is normalised on load)` });
+    if (g.exact === false)
+      out.push({
+        kind: 'approximated',
+        source: at(a.source),
+        message: `actuator '${a.name}': gear ${a.gear[0]} reads back from the .arow as ${g.back} (the joint axis is normalised on load)`,
+      });
   }
   return out;
 }
@@ -58,7 +77,9 @@ function arowGear(b: BodyDesc, g: number): { value: number; exact: boolean; back
     return projectGear(b.joint, axis, b.joint === 'revolute' ? d : [0, 0, 0], b.joint === 'revolute' ? [0, 0, 0] : d)[0];
   };
   const s = back(1);
-  for (const c of [g, g / s]) for (let k = 0, x = c, y = c; k <= 4; k++, x = nextUp(x), y = nextDown(y)) for (const v of [x, y]) if (back(v) === g) return { value: v, exact: true, back: g };
+  for (const c of [g, g / s])
+    for (let k = 0, x = c, y = c; k <= 4; k++, x = nextUp(x), y = nextDown(y))
+      for (const v of [x, y]) if (back(v) === g) return { value: v, exact: true, back: g };
   return { value: g, exact: false, back: back(g) };
 }
 
@@ -81,8 +102,12 @@ export function writeArow(model: ModelDesc, header: string[]): string {
   const w = model.world;
   L.push(`scene: ${str(model.name)}`);
   const sv = model.solver;
-  const solver = sv ? `, solver: { iterations: ${sv.iterations}, impratio: ${num(sv.impratio)}${sv.tolerance !== undefined ? `, tolerance: ${num(sv.tolerance)}` : ''} }` : '';
-  L.push(`world: { gravity: ${vec(w.gravity)}, dt: ${num(w.dt)}, integrator: ${w.integrator}, duration: ${num(w.duration)}, substeps: ${w.substeps}${solver} }`);
+  const solver = sv
+    ? `, solver: { iterations: ${sv.iterations}, impratio: ${num(sv.impratio)}${sv.tolerance !== undefined ? `, tolerance: ${num(sv.tolerance)}` : ''} }`
+    : '';
+  L.push(
+    `world: { gravity: ${vec(w.gravity)}, dt: ${num(w.dt)}, integrator: ${w.integrator}, duration: ${num(w.duration)}, substeps: ${w.substeps}${solver} }`,
+  );
   L.push('links:');
   const shapesOf = new Map<number, ShapeDesc[]>();
   for (const s of model.shapes ?? []) shapesOf.set(s.body, [...(shapesOf.get(s.body) ?? []), s]);
@@ -125,7 +150,8 @@ export function writeArow(model: ModelDesc, header: string[]): string {
       L.push(`    joints: [${t.joints.map((j) => `{ link: ${str(model.bodies[j.body].name)}, coef: ${num(j.coef)} }`).join(', ')}]`);
       if (t.range) {
         L.push(`    range: ${vec(t.range)}`);
-        if (t.limit) L.push(`    limit: { solref: ${vec(t.limit.solref)}, solimp: ${vec(t.limit.solimp)}, margin: ${num(t.limit.margin)} }`);
+        if (t.limit)
+          L.push(`    limit: { solref: ${vec(t.limit.solref)}, solimp: ${vec(t.limit.solimp)}, margin: ${num(t.limit.margin)} }`);
       }
       if (t.frictionloss) L.push(`    frictionloss: ${num(t.frictionloss)}`);
       if (t.stiffness) L.push(`    stiffness: ${num(t.stiffness)}`);

@@ -38,13 +38,25 @@ export function assemble(name: string, drafts: Draft[], world: WorldSettings, fi
       return -1;
     }
     const p = index.get(d.parent);
-    if (p === undefined) throw d.ctx.error(d.parentNode, d.subject, `parent \`${d.parent}\`, which does not exist`, 'the name of another link or joint (or the world)', didYouMean(d.parent, names));
+    if (p === undefined)
+      throw d.ctx.error(
+        d.parentNode,
+        d.subject,
+        `parent \`${d.parent}\`, which does not exist`,
+        'the name of another link or joint (or the world)',
+        didYouMean(d.parent, names),
+      );
     if (p === i) d.ctx.fail(d.parentNode, d.subject, `itself as parent`, 'another link as parent');
     return p;
   });
   if (roots === 0 && drafts.length > 0) {
     const d = drafts[0];
-    d.ctx.fail(d.parentNode, d.subject, 'no root (every link has a parent, so they form a cycle)', 'at least one link attached to the world');
+    d.ctx.fail(
+      d.parentNode,
+      d.subject,
+      'no root (every link has a parent, so they form a cycle)',
+      'at least one link attached to the world',
+    );
   }
   const { order, stuck } = stableTopoOrder(parents);
   if (stuck.length > 0) {
@@ -54,7 +66,13 @@ export function assemble(name: string, drafts: Draft[], world: WorldSettings, fi
     d.ctx.fail(d.parentNode, d.subject, `a parent cycle ${loop}`, 'a tree (no link may be its own ancestor)');
   }
   for (const d of drafts) {
-    if (d.body.joint === 'free' && d.parent !== null) d.ctx.fail(d.jointNode, d.subject, `a free joint on a link whose parent is \`${d.parent}\`, not the world`, 'free joints only on links attached to the world (`parent: world`)');
+    if (d.body.joint === 'free' && d.parent !== null)
+      d.ctx.fail(
+        d.jointNode,
+        d.subject,
+        `a free joint on a link whose parent is \`${d.parent}\`, not the world`,
+        'free joints only on links attached to the world (`parent: world`)',
+      );
   }
   const newIndex = new Map<number, number>();
   order.forEach((old, k) => newIndex.set(old, k));

@@ -22,7 +22,18 @@
 // spring is that much softer or stiffer. Static (world) shapes have no mass: give them a solref.
 
 import { isSeq } from 'yaml';
-import { DEFAULT_SOLIMP, DEFAULT_SOLREF, MJ_MAXIMP, MJ_MINIMP, SOLIMP_POWER_MAX, type BodyDesc, type JointType, type Solimp, type Solref, type SolverSettings } from '../engine/model-desc.js';
+import {
+  DEFAULT_SOLIMP,
+  DEFAULT_SOLREF,
+  MJ_MAXIMP,
+  MJ_MINIMP,
+  SOLIMP_POWER_MAX,
+  type BodyDesc,
+  type JointType,
+  type Solimp,
+  type Solref,
+  type SolverSettings,
+} from '../engine/model-desc.js';
 import { checkKeys, entries, readNumber, readVec, type Ctx, type Entry, type YNode } from './yaml-read.js';
 
 export const SOLVER_ITERATIONS_MAX = 1000;
@@ -33,7 +44,12 @@ export function readSolref(ctx: Ctx, node: YNode, subject: string): Solref {
   const standard = a > 0 && b > 0;
   const direct = a < 0 && b <= 0;
   if (!standard && !direct) {
-    ctx.fail(node, subject, `[${a}, ${b}]`, 'either [timeconst, dampratio] both > 0 (s, ratio), or the direct form [−stiffness, −damping] with −stiffness < 0 and −damping <= 0 (MuJoCo replaces a mixed-sign solref by its default)');
+    ctx.fail(
+      node,
+      subject,
+      `[${a}, ${b}]`,
+      'either [timeconst, dampratio] both > 0 (s, ratio), or the direct form [−stiffness, −damping] with −stiffness < 0 and −damping <= 0 (MuJoCo replaces a mixed-sign solref by its default)',
+    );
   }
   return [a, b];
 }
@@ -41,26 +57,38 @@ export function readSolref(ctx: Ctx, node: YNode, subject: string): Solref {
 export function readSolimp(ctx: Ctx, node: YNode, subject: string): Solimp {
   if (isSeq(node) && node.items.length === 3) {
     // MuJoCo accepts 3 numbers (midpoint and power default): refuse with the reason, our files list all five.
-    ctx.fail(node, subject, '3 numbers', 'all 5 numbers [dmin, dmax, width, midpoint, power] (MuJoCo\'s defaults are [0.9, 0.95, 0.001, 0.5, 2])');
+    ctx.fail(
+      node,
+      subject,
+      '3 numbers',
+      "all 5 numbers [dmin, dmax, width, midpoint, power] (MuJoCo's defaults are [0.9, 0.95, 0.001, 0.5, 2])",
+    );
   }
   const v = readVec(ctx, node, subject, 5) as Solimp;
   const items = (isSeq(node) ? node.items : []) as YNode[];
   const names = ['dmin', 'dmax', 'width', 'midpoint', 'power'];
   for (const k of [0, 1, 3]) {
-    if (!(v[k] >= MJ_MINIMP && v[k] <= MJ_MAXIMP)) ctx.fail(items[k], `${subject}[${k}] (${names[k]})`, `${v[k]}`, `a number in [${MJ_MINIMP}, ${MJ_MAXIMP}] (MuJoCo clamps it there)`);
+    if (!(v[k] >= MJ_MINIMP && v[k] <= MJ_MAXIMP))
+      ctx.fail(items[k], `${subject}[${k}] (${names[k]})`, `${v[k]}`, `a number in [${MJ_MINIMP}, ${MJ_MAXIMP}] (MuJoCo clamps it there)`);
   }
   if (!(v[2] >= 0)) ctx.fail(items[2], `${subject}[2] (width)`, `${v[2]}`, 'a width >= 0 (m, or rad for a hinge limit)');
   if (!(Number.isInteger(v[4]) && v[4] >= 1 && v[4] <= SOLIMP_POWER_MAX)) {
     // MuJoCo takes any power >= 1; the engine evaluates the sigmoid without libm's pow (kernels must
     // not call it), so by repeated multiplication: whole powers only.
-    ctx.fail(items[4], `${subject}[4] (power)`, `${v[4]}`, `a whole power from 1 to ${SOLIMP_POWER_MAX} (the engine raises to it by multiplication, without pow)`);
+    ctx.fail(
+      items[4],
+      `${subject}[4] (power)`,
+      `${v[4]}`,
+      `a whole power from 1 to ${SOLIMP_POWER_MAX} (the engine raises to it by multiplication, without pow)`,
+    );
   }
   return v;
 }
 
 export function readCondim(ctx: Ctx, node: YNode, subject: string): 1 | 3 {
   const v = readNumber(ctx, node, subject);
-  if (v !== 1 && v !== 3) ctx.fail(node, subject, `${v}`, '1 (frictionless) or 3 (sliding friction); MuJoCo\'s 4 and 6 (torsional, rolling) are not supported');
+  if (v !== 1 && v !== 3)
+    ctx.fail(node, subject, `${v}`, "1 (frictionless) or 3 (sliding friction); MuJoCo's 4 and 6 (torsional, rolling) are not supported");
   return v;
 }
 
@@ -113,7 +141,8 @@ export function readLimit(ctx: Ctx, node: YNode, subject: string): { solref?: So
   const g = m.get('margin');
   if (g) {
     const v = readNumber(ctx, g.value, `${subject}.margin`);
-    if (!(v >= 0)) ctx.fail(g.value, `${subject}.margin`, `${v}`, 'a margin >= 0 (the limit acts once the joint is within margin of its range end)');
+    if (!(v >= 0))
+      ctx.fail(g.value, `${subject}.margin`, `${v}`, 'a margin >= 0 (the limit acts once the joint is within margin of its range end)');
     out.margin = v;
   }
   return out;
@@ -127,19 +156,31 @@ export function readSolver(ctx: Ctx, e: Entry, subject: string): SolverSettings 
   const it = m.get('iterations');
   if (it) {
     const v = readNumber(ctx, it.value, `${subject}.iterations`);
-    if (!Number.isInteger(v) || v < 1 || v > SOLVER_ITERATIONS_MAX) ctx.fail(it.value, `${subject}.iterations`, `${v}`, `an integer from 1 to ${SOLVER_ITERATIONS_MAX} (conjugate-gradient iterations per step)`);
+    if (!Number.isInteger(v) || v < 1 || v > SOLVER_ITERATIONS_MAX)
+      ctx.fail(
+        it.value,
+        `${subject}.iterations`,
+        `${v}`,
+        `an integer from 1 to ${SOLVER_ITERATIONS_MAX} (conjugate-gradient iterations per step)`,
+      );
     s.iterations = v;
   }
   const ir = m.get('impratio');
   if (ir) {
     const v = readNumber(ctx, ir.value, `${subject}.impratio`);
-    if (!(v > 0)) ctx.fail(ir.value, `${subject}.impratio`, `${v}`, 'a ratio > 0 (MuJoCo\'s impratio: friction-to-normal impedance)');
+    if (!(v > 0)) ctx.fail(ir.value, `${subject}.impratio`, `${v}`, "a ratio > 0 (MuJoCo's impratio: friction-to-normal impedance)");
     s.impratio = v;
   }
   const tol = m.get('tolerance');
   if (tol) {
     const v = readNumber(ctx, tol.value, `${subject}.tolerance`);
-    if (!(v >= 0 && v < 1)) ctx.fail(tol.value, `${subject}.tolerance`, `${v}`, 'a tolerance in [0, 1) (MuJoCo\'s: an island stops once its scaled improvement or gradient is below it; 0 runs every iteration)');
+    if (!(v >= 0 && v < 1))
+      ctx.fail(
+        tol.value,
+        `${subject}.tolerance`,
+        `${v}`,
+        "a tolerance in [0, 1) (MuJoCo's: an island stops once its scaled improvement or gradient is below it; 0 runs every iteration)",
+      );
     s.tolerance = v;
   }
   return s;
@@ -155,14 +196,31 @@ export function readJointLimit(ctx: Ctx, node: YNode, subject: string, joint: Jo
   const rE = m.get('range');
   const lE = m.get('limit');
   if (!rE) {
-    if (lE) ctx.fail(lE.keyNode, `${subject}.limit`, '`limit` without `range`', 'a `range: [lower, upper]` on the joint (the limit settings apply to its ends)');
+    if (lE)
+      ctx.fail(
+        lE.keyNode,
+        `${subject}.limit`,
+        '`limit` without `range`',
+        'a `range: [lower, upper]` on the joint (the limit settings apply to its ends)',
+      );
     return {};
   }
   if (joint !== 'revolute' && joint !== 'prismatic' && joint !== 'ball')
-    ctx.fail(rE.keyNode, `${subject}.range`, `a range on a ${joint} joint`, 'a range only on revolute (rad), prismatic (m) and ball (cone: [0, max angle] rad) joints');
+    ctx.fail(
+      rE.keyNode,
+      `${subject}.range`,
+      `a range on a ${joint} joint`,
+      'a range only on revolute (rad), prismatic (m) and ball (cone: [0, max angle] rad) joints',
+    );
   const range = readRange(ctx, rE.value, `${subject}.range`, joint === 'prismatic' ? 'm' : 'rad');
   // a ball's range is its cone (MuJoCo's: range[0] should be 0 in ball joint; the angle is limited by range[1])
-  if (joint === 'ball' && range[0] !== 0) ctx.fail(rE.value, `${subject}.range`, `[${range[0]}, ${range[1]}]`, '[0, max angle] on a ball joint (a cone limit on the rotation angle, rad)');
+  if (joint === 'ball' && range[0] !== 0)
+    ctx.fail(
+      rE.value,
+      `${subject}.range`,
+      `[${range[0]}, ${range[1]}]`,
+      '[0, max angle] on a ball joint (a cone limit on the rotation angle, rad)',
+    );
   const l = lE ? readLimit(ctx, lE.value, `${subject}.limit`) : {};
   return { range, limit: { solref: l.solref ?? [...DEFAULT_SOLREF], solimp: l.solimp ?? [...DEFAULT_SOLIMP], margin: l.margin ?? 0 } };
 }

@@ -2,7 +2,18 @@
 // Friendly defaults, but every key is checked: unknown keys, wrong types/counts and
 // non-physical values are errors at the offending node.
 
-import { INTEGRATORS, JOINT_NV, JOINT_TYPES, type BodyDesc, type IntegratorName, type JointType, type Quat, type Vec3, type WorldSettings, type ModelDesc } from '../engine/model-desc.js';
+import {
+  INTEGRATORS,
+  JOINT_NV,
+  JOINT_TYPES,
+  type BodyDesc,
+  type IntegratorName,
+  type JointType,
+  type Quat,
+  type Vec3,
+  type WorldSettings,
+  type ModelDesc,
+} from '../engine/model-desc.js';
 import { WORLD_LIMITS } from '../engine/world-limits.js';
 import { assemble, type Draft } from './assemble.js';
 import { JOINT_LIMIT_KEYS, readJointLimit, readSolver } from './contact-settings.js';
@@ -11,7 +22,23 @@ import { massFromShapes } from './mass-from-shapes.js';
 import { readOrientation } from './orientation.js';
 import { readExcludes, readLinkShapes, readSceneShapes, resolveShapes, type ShapeDraft } from './shapes.js';
 import { classifySubspace, SUPPORTED_SUBSPACES } from './subspace.js';
-import { checkKeys, describe, entries, readEnum, readInt, readLimited, readNumber, readNumbers, readPositive, readString, readVec, type Ctx, type Entry, type ParsedFile, type YNode } from './yaml-read.js';
+import {
+  checkKeys,
+  describe,
+  entries,
+  readEnum,
+  readInt,
+  readLimited,
+  readNumber,
+  readNumbers,
+  readPositive,
+  readString,
+  readVec,
+  type Ctx,
+  type Entry,
+  type ParsedFile,
+  type YNode,
+} from './yaml-read.js';
 import { isSeq } from 'yaml';
 import { readSensors } from './sensors.js';
 import { readTendons } from './tendons.js';
@@ -19,7 +46,23 @@ import { JOINT_FORCE_KEYS, readController, readJointForces, resolveActuators, ty
 
 export const TOP_KEYS = ['scene', 'world', 'links', 'shapes', 'exclude', 'tendons', 'controller', 'sensors'] as const;
 export const WORLD_KEYS = ['gravity', 'dt', 'integrator', 'duration', 'substeps', 'solver'] as const;
-export const LINK_KEYS = ['name', 'parent', 'joint', 'pos', 'quat', 'rpy', 'mass', 'com', 'inertia', 'inertia_frame', 'initial', 'torque', 'visual', 'shapes', 'mass_from_shapes'] as const;
+export const LINK_KEYS = [
+  'name',
+  'parent',
+  'joint',
+  'pos',
+  'quat',
+  'rpy',
+  'mass',
+  'com',
+  'inertia',
+  'inertia_frame',
+  'initial',
+  'torque',
+  'visual',
+  'shapes',
+  'mass_from_shapes',
+] as const;
 export const JOINT_KEYS = ['type', 'axis', 'subspace', ...JOINT_FORCE_KEYS, ...JOINT_LIMIT_KEYS] as const;
 
 export const DEFAULT_WORLD: WorldSettings = { gravity: [0, 0, -9.81], dt: 0.002, integrator: 'euler', duration: 10, substeps: 1 };
@@ -32,9 +75,15 @@ export function loadEveryday(pf: ParsedFile, worldOverride: Partial<WorldSetting
   const world = { ...readWorld(ctx, top.get('world')?.value), ...worldOverride };
   const solverE = top.get('world')?.value ? entries(ctx, top.get('world')?.value, 'world').get('solver') : undefined;
   const linksNode = top.get('links')?.value;
-  if (!isSeq(linksNode) || linksNode.items.length === 0) throw ctx.error(linksNode, 'links', describe(linksNode), 'a non-empty list of links');
+  if (!isSeq(linksNode) || linksNode.items.length === 0)
+    throw ctx.error(linksNode, 'links', describe(linksNode), 'a non-empty list of links');
   const links = linksNode.items.map((n, i) => (pf.onLink?.(i, linksNode.items.length), readLink(ctx, n as YNode, i)));
-  const model = assemble(name, links.map((l) => l.draft), world, files);
+  const model = assemble(
+    name,
+    links.map((l) => l.draft),
+    world,
+    files,
+  );
   const shapeDrafts = links.flatMap((l) => l.shapes);
   const sceneShapes = top.get('shapes');
   if (sceneShapes) shapeDrafts.push(...readSceneShapes(ctx, sceneShapes.value));
@@ -90,11 +139,19 @@ function readLink(ctx: Ctx, node: YNode, i: number): { draft: Draft; shapes: Sha
   const quat: Quat = readOrientation(ctx, m, subject) ?? [1, 0, 0, 0];
   if (joint === 'free') {
     const moved = pos.some((x) => x !== 0) || quat[1] !== 0 || quat[2] !== 0 || quat[3] !== 0;
-    if (moved) ctx.fail(m.get('pos')?.keyNode ?? m.get('quat')?.keyNode ?? m.get('rpy')?.keyNode, subject, 'a free joint with a nonzero `pos`/`quat`/`rpy`', 'pos 0 and identity orientation (put the placement in `initial.position`)');
+    if (moved)
+      ctx.fail(
+        m.get('pos')?.keyNode ?? m.get('quat')?.keyNode ?? m.get('rpy')?.keyNode,
+        subject,
+        'a free joint with a nonzero `pos`/`quat`/`rpy`',
+        'pos 0 and identity orientation (put the placement in `initial.position`)',
+      );
   }
 
   const shapes = m.has('shapes') ? readLinkShapes(ctx, m.get('shapes')?.value, `${subject}.shapes`, name) : [];
-  const { mass, com, inertia } = m.has('mass_from_shapes') ? readMassFromShapes(ctx, m, node, subject, shapes) : readMassProperties(ctx, m, node, subject);
+  const { mass, com, inertia } = m.has('mass_from_shapes')
+    ? readMassFromShapes(ctx, m, node, subject, shapes)
+    : readMassProperties(ctx, m, node, subject);
   const { q0, v0 } = readInitial(ctx, m.get('initial')?.value, `${subject}.initial`, joint);
   const nv = JOINT_NV[joint];
   let tau = new Array<number>(nv).fill(0);
@@ -106,25 +163,66 @@ function readLink(ctx: Ctx, node: YNode, i: number): { draft: Draft; shapes: Sha
   const visual = m.has('visual') ? readVisual(ctx, m.get('visual')?.value, `${subject}.visual`) : undefined;
 
   const { line, column } = ctx.pos(node);
-  const body: Omit<BodyDesc, 'parent'> = { name, pos, quat, joint, axis, mass, com, inertia, q0, v0, tau, source: { file: ctx.file, line, column } };
+  const body: Omit<BodyDesc, 'parent'> = {
+    name,
+    pos,
+    quat,
+    joint,
+    axis,
+    mass,
+    com,
+    inertia,
+    q0,
+    v0,
+    tau,
+    source: { file: ctx.file, line, column },
+  };
   if (visual) body.visual = visual;
   Object.assign(body, forces.passive);
   Object.assign(body, limits);
-  return { actuators: forces.actuators, draft: { body, parent: parentName === 'world' ? null : parentName, ctx, subject, nameNode: nameE?.value, parentNode: parentE?.value, jointNode: jointE?.value }, shapes };
+  return {
+    actuators: forces.actuators,
+    draft: {
+      body,
+      parent: parentName === 'world' ? null : parentName,
+      ctx,
+      subject,
+      nameNode: nameE?.value,
+      parentNode: parentE?.value,
+      jointNode: jointE?.value,
+    },
+    shapes,
+  };
 }
 
 /** `mass_from_shapes: {density}` (kg/m³): mass, CoM and inertia of the link's shapes, as MJCF's inertiafromgeom. */
-function readMassFromShapes(ctx: Ctx, m: Map<string, Entry>, node: YNode, subject: string, shapes: ShapeDraft[]): { mass: number; com: Vec3; inertia: Inertia6 } {
+function readMassFromShapes(
+  ctx: Ctx,
+  m: Map<string, Entry>,
+  node: YNode,
+  subject: string,
+  shapes: ShapeDraft[],
+): { mass: number; com: Vec3; inertia: Inertia6 } {
   const e = m.get('mass_from_shapes') as Entry;
   for (const k of ['mass', 'com', 'inertia', 'inertia_frame']) {
-    if (m.has(k)) ctx.fail(m.get(k)?.keyNode, subject, `\`${k}\` together with \`mass_from_shapes\``, 'either `mass_from_shapes` or `mass` (+ `com`, `inertia`), not both');
+    if (m.has(k))
+      ctx.fail(
+        m.get(k)?.keyNode,
+        subject,
+        `\`${k}\` together with \`mass_from_shapes\``,
+        'either `mass_from_shapes` or `mass` (+ `com`, `inertia`), not both',
+      );
   }
   const s = `${subject}.mass_from_shapes`;
   const d = entries(ctx, e.value, s);
   checkKeys(ctx, e.value, d, s, ['density'], ['density']);
   const density = readPositive(ctx, d.get('density')?.value, `${s}.density`);
-  if (shapes.length === 0) ctx.fail(e.keyNode, subject, '`mass_from_shapes` on a link without shapes', 'a `shapes:` list on this link to take the mass from');
-  return massFromShapes(shapes.map((sh) => sh.shape), density);
+  if (shapes.length === 0)
+    ctx.fail(e.keyNode, subject, '`mass_from_shapes` on a link without shapes', 'a `shapes:` list on this link to take the mass from');
+  return massFromShapes(
+    shapes.map((sh) => sh.shape),
+    density,
+  );
 }
 
 /** `mass` (>= 0), `com`, `inertia` (about the CoM, 3 or 6 numbers) and `inertia_frame` (the axes the
@@ -139,7 +237,8 @@ function readMassProperties(ctx: Ctx, m: Map<string, Entry>, node: YNode, subjec
   const inNode = m.get('inertia')?.value;
   if (mass === 0) {
     for (const k of ['inertia', 'inertia_frame']) {
-      if (m.has(k)) ctx.fail(m.get(k)?.keyNode, subject, `\`${k}\` on a massless link`, 'no inertia when `mass: 0` (a massless link has none)');
+      if (m.has(k))
+        ctx.fail(m.get(k)?.keyNode, subject, `\`${k}\` on a massless link`, 'no inertia when `mass: 0` (a massless link has none)');
     }
     return { mass, com, inertia: [0, 0, 0, 0, 0, 0] };
   }
@@ -147,13 +246,25 @@ function readMassProperties(ctx: Ctx, m: Map<string, Entry>, node: YNode, subjec
   const iv = readVec(ctx, inNode, `${subject}.inertia`, [3, 6]);
   let inertia: Inertia6 = iv.length === 3 ? [iv[0], iv[1], iv[2], 0, 0, 0] : (iv as Inertia6);
   const bad = inertiaProblem(inertia);
-  if (bad) ctx.fail(inNode, `${subject}.inertia`, bad, 'a physical inertia about the CoM (positive definite, each principal moment <= the sum of the other two)');
+  if (bad)
+    ctx.fail(
+      inNode,
+      `${subject}.inertia`,
+      bad,
+      'a physical inertia about the CoM (positive definite, each principal moment <= the sum of the other two)',
+    );
   const fE = m.get('inertia_frame');
   if (fE) {
     const fs = `${subject}.inertia_frame`;
     const f = entries(ctx, fE.value, fs);
     checkKeys(ctx, fE.value, f, fs, ['quat', 'rpy']);
-    if (f.size !== 1) ctx.fail(fE.value, fs, f.size === 0 ? 'no orientation' : 'both `quat` and `rpy`', 'exactly one of `quat: [w, x, y, z]` or `rpy: [r, p, y]` (the inertia axes in the link frame)');
+    if (f.size !== 1)
+      ctx.fail(
+        fE.value,
+        fs,
+        f.size === 0 ? 'no orientation' : 'both `quat` and `rpy`',
+        'exactly one of `quat: [w, x, y, z]` or `rpy: [r, p, y]` (the inertia axes in the link frame)',
+      );
     inertia = rotateInertia(inertia, readOrientation(ctx, f, fs) as Quat); // exactly one is given (checked above)
   }
   return { mass, com, inertia };
@@ -163,11 +274,19 @@ function readJoint(ctx: Ctx, node: YNode, subject: string): { joint: JointType; 
   const m = entries(ctx, node, subject);
   checkKeys(ctx, node, m, subject, JOINT_KEYS);
   if (m.has('subspace')) {
-    if (m.has('type') || m.has('axis')) ctx.fail(node, subject, '`subspace` together with `type`/`axis`', 'either `subspace` alone or `type` (+ `axis`)');
+    if (m.has('type') || m.has('axis'))
+      ctx.fail(node, subject, '`subspace` together with `type`/`axis`', 'either `subspace` alone or `type` (+ `axis`)');
     const sn = m.get('subspace')?.value;
     const s = readVec(ctx, sn, `${subject}.subspace`, 6);
     const r = classifySubspace([s]);
-    if ('error' in r) ctx.fail(sn, `${subject}.subspace`, r.error, 'a unit angular [ωx,ωy,ωz,0,0,0] (revolute) or unit linear [0,0,0,vx,vy,vz] (prismatic) column', `supported subspaces: ${SUPPORTED_SUBSPACES}`);
+    if ('error' in r)
+      ctx.fail(
+        sn,
+        `${subject}.subspace`,
+        r.error,
+        'a unit angular [ωx,ωy,ωz,0,0,0] (revolute) or unit linear [0,0,0,vx,vy,vz] (prismatic) column',
+        `supported subspaces: ${SUPPORTED_SUBSPACES}`,
+      );
     return r;
   }
   if (!m.has('type')) ctx.fail(node, subject, 'no `type` key', 'a required `type` key (or `subspace`)');
@@ -175,7 +294,13 @@ function readJoint(ctx: Ctx, node: YNode, subject: string): { joint: JointType; 
   const needsAxis = joint === 'revolute' || joint === 'prismatic' || joint === 'planar';
   const axE = m.get('axis');
   if (!needsAxis) {
-    if (axE) ctx.fail(axE.keyNode, `${subject}.axis`, `an axis on a ${joint} joint`, 'no `axis` (only revolute, prismatic and planar joints have one)');
+    if (axE)
+      ctx.fail(
+        axE.keyNode,
+        `${subject}.axis`,
+        `an axis on a ${joint} joint`,
+        'no `axis` (only revolute, prismatic and planar joints have one)',
+      );
     return { joint, axis: [0, 0, 1] };
   }
   if (!axE) ctx.fail(node, subject, 'no `axis` key', `a required \`axis\` for a ${joint} joint`);
@@ -188,13 +313,21 @@ function readJoint(ctx: Ctx, node: YNode, subject: string): { joint: JointType; 
 /** `initial.position` in natural units → q0 (see docs/scene-format.md), `initial.velocity` → v0. */
 function readInitial(ctx: Ctx, node: YNode, subject: string, joint: JointType): { q0: number[]; v0: number[] } {
   const nv = JOINT_NV[joint];
-  const zeroQ: Record<JointType, number[]> = { revolute: [0], prismatic: [0], ball: [1, 0, 0, 0], free: [0, 0, 0, 1, 0, 0, 0], planar: [0, 0, 0], fixed: [] };
+  const zeroQ: Record<JointType, number[]> = {
+    revolute: [0],
+    prismatic: [0],
+    ball: [1, 0, 0, 0],
+    free: [0, 0, 0, 1, 0, 0, 0],
+    planar: [0, 0, 0],
+    fixed: [],
+  };
   let q0 = zeroQ[joint];
   let v0 = new Array<number>(nv).fill(0);
   if (node === undefined) return { q0, v0 };
   const m = entries(ctx, node, subject);
   checkKeys(ctx, node, m, subject, ['position', 'velocity']);
-  if (joint === 'fixed' && m.size > 0) ctx.fail(node, subject, 'an initial state on a fixed joint', 'no `initial` (a fixed joint has no coordinates)');
+  if (joint === 'fixed' && m.size > 0)
+    ctx.fail(node, subject, 'an initial state on a fixed joint', 'no `initial` (a fixed joint has no coordinates)');
   const pE = m.get('position');
   if (pE) {
     const s = `${subject}.position`;
@@ -215,7 +348,8 @@ function readInitial(ctx: Ctx, node: YNode, subject: string, joint: JointType): 
 function orientation(ctx: Ctx, node: YNode, subject: string, r: number[]): Quat {
   if (r.length === 3) return rotvecToQuat(r);
   const n = Math.hypot(...r);
-  if (!(n > 1e-12)) ctx.fail(node, subject, 'a zero quaternion', 'a nonzero quaternion [w, x, y, z] (it is normalised) or a rotation vector [rx, ry, rz]');
+  if (!(n > 1e-12))
+    ctx.fail(node, subject, 'a zero quaternion', 'a nonzero quaternion [w, x, y, z] (it is normalised) or a rotation vector [rx, ry, rz]');
   return r.map((x) => x / n) as Quat;
 }
 
@@ -233,4 +367,3 @@ function readVisual(ctx: Ctx, node: YNode, subject: string): { halfExtents: Vec3
   }
   return { halfExtents: box, color };
 }
-

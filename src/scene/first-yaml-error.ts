@@ -72,7 +72,12 @@ function inOurWords(code: string, message: string): Omit<FirstYamlError, 'offset
       return { found: 'collections nested too deeply to read', expected: 'a scene nested a few levels deep' };
     case 'TAG_RESOLVE_FAILED': {
       const unknown = /^Unresolved tag: (.*)$/.exec(message);
-      if (unknown) return { found: `the unknown tag ${quote(unknown[1], 40, '`')}`, plain: 'an unknown tag', expected: 'no tag (or one of `!!str`, `!!int`, `!!float`, `!!bool`, `!!null`)' };
+      if (unknown)
+        return {
+          found: `the unknown tag ${quote(unknown[1], 40, '`')}`,
+          plain: 'an unknown tag',
+          expected: 'no tag (or one of `!!str`, `!!int`, `!!float`, `!!bool`, `!!null`)',
+        };
       return { found: message, plain: 'a value its tag does not allow', expected: 'a value its tag allows' };
     }
     case 'BAD_ALIAS':
@@ -101,7 +106,13 @@ export function composeSingleDocument(text: string, lc: LineCounter): { doc: Doc
   };
   let doc: Document | undefined;
   const take = (d: Document): void => {
-    if (doc) throw new Stop({ offset: d.range?.[0] ?? 0, found: 'a second YAML document', expected: 'one document per file', hint: 'a scene file holds one scene; remove the `---` line or split the file' });
+    if (doc)
+      throw new Stop({
+        offset: d.range?.[0] ?? 0,
+        found: 'a second YAML document',
+        expected: 'one document per file',
+        hint: 'a scene file holds one scene; remove the `---` line or split the file',
+      });
     if (d.errors.length > 0) {
       const e = d.errors[0];
       throw new Stop({ offset: e.pos[0], ...inOurWords(e.code, e.message) });
@@ -112,7 +123,13 @@ export function composeSingleDocument(text: string, lc: LineCounter): { doc: Doc
     for (const token of new Parser(lc.addNewLine).parse(text)) {
       if (token.type === 'error') {
         const src = token.source ? `: ${quote(token.source, 40)}` : '';
-        throw new Stop({ offset: token.offset, found: `${token.message}${src}`, plain: 'text that is not valid YAML', expected: 'valid YAML', hint: 'UNEXPECTED_TOKEN' });
+        throw new Stop({
+          offset: token.offset,
+          found: `${token.message}${src}`,
+          plain: 'text that is not valid YAML',
+          expected: 'valid YAML',
+          hint: 'UNEXPECTED_TOKEN',
+        });
       }
       for (const d of composer.next(token)) take(d as Document);
     }
@@ -124,7 +141,16 @@ export function composeSingleDocument(text: string, lc: LineCounter): { doc: Doc
   }
   const d = doc as unknown as Document;
   const alias = firstAlias(d);
-  if (alias) return { error: { offset: alias.offset, found: `the alias \`*${alias.source}\``, plain: 'an alias', expected: 'the value written out', hint: ALIAS_HINT } };
+  if (alias)
+    return {
+      error: {
+        offset: alias.offset,
+        found: `the alias \`*${alias.source}\``,
+        plain: 'an alias',
+        expected: 'the value written out',
+        hint: ALIAS_HINT,
+      },
+    };
   return { doc: d };
 }
 

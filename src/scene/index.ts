@@ -39,7 +39,14 @@ export function loadScene(path: string, opts: LoadSceneOptions = {}): ModelDesc 
     return model;
   }
   if (opts.keyframe !== undefined) {
-    throw new SceneError({ file, line: 1, column: 1, subject: '--keyframe', found: `'${opts.keyframe}' for an .arow scene, which has no keyframes`, expected: "no --keyframe (an .arow scene starts from its links' `initial:`); keyframes belong to MJCF models" });
+    throw new SceneError({
+      file,
+      line: 1,
+      column: 1,
+      subject: '--keyframe',
+      found: `'${opts.keyframe}' for an .arow scene, which has no keyframes`,
+      expected: "no --keyframe (an .arow scene starts from its links' `initial:`); keyframes belong to MJCF models",
+    });
   }
   const files = [file];
   const pf = parseYamlFile(file);
@@ -56,7 +63,13 @@ export function loadScene(path: string, opts: LoadSceneOptions = {}): ModelDesc 
     // Keys that are typos of the dialects' own ("did you mean"): at the first of them.
     const keys = entries(pf.ctx, root, 'scene file');
     const typo = [...keys.values()].find((e) => didYouMean(e.key, DIALECT_KEYS) !== undefined) as Entry;
-    throw pf.ctx.error(typo.keyNode, 'scene file', `unknown key ${quote(typo.key, 60, '`')}`, SCENE_EXPECTED, didYouMean(typo.key, DIALECT_KEYS));
+    throw pf.ctx.error(
+      typo.keyNode,
+      'scene file',
+      `unknown key ${quote(typo.key, 60, '`')}`,
+      SCENE_EXPECTED,
+      didYouMean(typo.key, DIALECT_KEYS),
+    );
   }
   checkEffectiveInertia(model);
   if (opts.config) model.files.push(opts.config);

@@ -39,7 +39,10 @@ export function sweptBoxMoments(h: Vec3, r: number): { volume: number; second: V
 }
 
 /** Mass, CoM (link frame) and inertia about the CoM (link axes) of the shapes at this density. */
-export function massFromShapes(shapes: Pick<ShapeDesc, 'halfExtents' | 'radius' | 'pos' | 'quat'>[], density: number): { mass: number; com: Vec3; inertia: Inertia6 } {
+export function massFromShapes(
+  shapes: Pick<ShapeDesc, 'halfExtents' | 'radius' | 'pos' | 'quat'>[],
+  density: number,
+): { mass: number; com: Vec3; inertia: Inertia6 } {
   let mass = 0;
   const first: Vec3 = [0, 0, 0];
   const parts: { m: number; p: Vec3; I: Inertia6 }[] = [];

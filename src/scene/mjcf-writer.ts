@@ -15,7 +15,16 @@
 // error unless `approximateRounded`, which writes the same solid as a union of 3 boxes and up to
 // 12 capsules (see roundedBoxPieces). Several trees are several bodies under <worldbody>.
 
-import { DEFAULT_SOLIMP, DEFAULT_SOLREF, planarFrame, type ActuatorDesc, type BodyDesc, type ModelDesc, type ShapeDesc, type Vec3 } from '../engine/model-desc.js';
+import {
+  DEFAULT_SOLIMP,
+  DEFAULT_SOLREF,
+  planarFrame,
+  type ActuatorDesc,
+  type BodyDesc,
+  type ModelDesc,
+  type ShapeDesc,
+  type Vec3,
+} from '../engine/model-desc.js';
 import { DEFAULT_SOLVER } from './contact-settings.js';
 
 export type MjIntegrator = 'Euler' | 'RK4' | 'implicit' | 'implicitfast';
@@ -68,7 +77,10 @@ export function exportMjcf(model: ModelDesc, opts: MjcfOptions = {}): string {
     children[i].forEach(visit);
   };
   roots.forEach(visit);
-  if (dfs.some((b, k) => b !== k)) throw new MjcfExportError(`the bodies are not in depth-first order (${dfs.map((i) => model.bodies[i].name).join(', ')}), so MuJoCo's qpos layout would differ from the engine's`);
+  if (dfs.some((b, k) => b !== k))
+    throw new MjcfExportError(
+      `the bodies are not in depth-first order (${dfs.map((i) => model.bodies[i].name).join(', ')}), so MuJoCo's qpos layout would differ from the engine's`,
+    );
 
   const shapes = model.shapes ?? [];
   const shapesOf: ShapeDesc[][] = model.bodies.map(() => []);
@@ -76,7 +88,9 @@ export function exportMjcf(model: ModelDesc, opts: MjcfOptions = {}): string {
   for (const sh of shapes) (sh.body < 0 ? statics : shapesOf[sh.body]).push(sh);
   const rounded = shapes.find((sh) => sh.kind === 'rounded-box');
   if (rounded && !opts.approximateRounded) {
-    throw new MjcfExportError(`shape '${rounded.name}' is a rounded box, which MuJoCo has no geom for; pass --approximate-rounded to write it as the union of boxes and capsules that is the same solid (MuJoCo then reports contacts per piece)`);
+    throw new MjcfExportError(
+      `shape '${rounded.name}' is a rounded box, which MuJoCo has no geom for; pass --approximate-rounded to write it as the union of boxes and capsules that is the same solid (MuJoCo then reports contacts per piece)`,
+    );
   }
 
   const out: string[] = [];
@@ -100,10 +114,15 @@ export function exportMjcf(model: ModelDesc, opts: MjcfOptions = {}): string {
       const pad = '  '.repeat(depth);
       out.push(`${pad}<body name="${esc(b.name + sfx)}" pos="${nums(b.pos)}" quat="${nums(b.quat)}">`);
       if (b.mass > 0) out.push(`${pad}  <inertial pos="${nums(b.com)}" mass="${num(b.mass)}" fullinertia="${nums(b.inertia)}"/>`);
-      else out.push(`${pad}  <inertial pos="0 0 0" mass="${num(MJ_MASSLESS)}" diaginertia="${nums([MJ_MASSLESS, MJ_MASSLESS, MJ_MASSLESS])}"/>`);
+      else
+        out.push(
+          `${pad}  <inertial pos="0 0 0" mass="${num(MJ_MASSLESS)}" diaginertia="${nums([MJ_MASSLESS, MJ_MASSLESS, MJ_MASSLESS])}"/>`,
+        );
       for (const j of jointXml(b, sfx)) out.push(`${pad}  ${j}`);
       if (b.visual && b.visual.halfExtents.every((h) => h > 0)) {
-        out.push(`${pad}  <geom type="box" pos="${nums(b.com)}" size="${nums(b.visual.halfExtents)}" rgba="${nums(b.visual.color)} 1" contype="0" conaffinity="0" mass="0"/>`);
+        out.push(
+          `${pad}  <geom type="box" pos="${nums(b.com)}" size="${nums(b.visual.halfExtents)}" rgba="${nums(b.visual.color)} 1" contype="0" conaffinity="0" mass="0"/>`,
+        );
       }
       for (const sh of shapesOf[i]) for (const g of geomXml(sh, sfx)) out.push(`${pad}  ${g}`);
       for (const c of children[i]) emit(c, depth + 1);
@@ -150,7 +169,9 @@ export function exportMjcf(model: ModelDesc, opts: MjcfOptions = {}): string {
     out.push('  <actuator>');
     for (let k = 0; k < copies; k++) for (const a of actuators) out.push(`    ${actuatorXml(model, a, copies === 1 ? '' : `_${k}`)}`);
     out.push('  </actuator>');
-    for (const a of actuators) if (a.rateLimit !== undefined) opts.notes?.push(`actuator '${a.name}': rate_limit ${a.rateLimit} is not written (MuJoCo's actuators have no rate limit)`);
+    for (const a of actuators)
+      if (a.rateLimit !== undefined)
+        opts.notes?.push(`actuator '${a.name}': rate_limit ${a.rateLimit} is not written (MuJoCo's actuators have no rate limit)`);
   }
   const rep = (f: (b: BodyDesc) => number[]): string => nums(Array.from({ length: copies }, () => model.bodies.flatMap(f)).flat());
   // Only when some torque is non-zero: MuJoCo caps a numeric's length, and a zero torque
@@ -178,7 +199,10 @@ export function exportMjcf(model: ModelDesc, opts: MjcfOptions = {}): string {
  *  torque on a ball, [force; torque] on a free joint (the same dof order as ours). */
 function actuatorXml(model: ModelDesc, a: ActuatorDesc, sfx: string): string {
   const b = model.bodies[a.body];
-  if (b.joint === 'planar') throw new MjcfExportError(`actuator '${a.name}' drives planar joint '${b.name}', which MJCF writes as three joints: one MuJoCo actuator cannot drive them`);
+  if (b.joint === 'planar')
+    throw new MjcfExportError(
+      `actuator '${a.name}' drives planar joint '${b.name}', which MJCF writes as three joints: one MuJoCo actuator cannot drive them`,
+    );
   let attrs = ` name="${esc(a.name + sfx)}" joint="${esc(b.name + sfx)}" gear="${nums(a.gear)}"`;
   if (a.kind === 'position') attrs += ` kp="${num(a.kp)}" kv="${num(a.kv)}"`;
   if (a.kind === 'velocity') attrs += ` kv="${num(a.kv)}"`;

@@ -12,7 +12,9 @@ export const RAW_REQUIRED = ['joint_subspace', 'joint_activation_mask', 'fixed_j
 const TOL = 1e-9;
 
 export function rawJointToBody(ctx: Ctx, j: RawJoint): Omit<BodyDesc, 'parent' | 'name'> {
-  for (const r of RAW_REQUIRED) if (!j.fields.has(r)) ctx.fail(j.fieldsNode, `${j.subject}.fields`, `no \`${r}\``, `a \`${r}\` field (required here; the original zero-filled it)`);
+  for (const r of RAW_REQUIRED)
+    if (!j.fields.has(r))
+      ctx.fail(j.fieldsNode, `${j.subject}.fields`, `no \`${r}\``, `a \`${r}\` field (required here; the original zero-filled it)`);
   const f = (k: string): RawField => j.fields.get(k) as RawField;
   const sub = `${j.subject}.fields`;
 
@@ -20,12 +22,19 @@ export function rawJointToBody(ctx: Ctx, j: RawJoint): Omit<BodyDesc, 'parent' |
   const S = f('joint_subspace');
   const maskF = f('joint_activation_mask');
   const mask = maskF.values[0];
-  if (!Number.isInteger(mask) || mask < 0 || mask > 63) ctx.fail(maskF.node, `${sub}.joint_activation_mask`, `${mask}`, 'an integer bitmask 0..63 over the 6 columns of S');
+  if (!Number.isInteger(mask) || mask < 0 || mask > 63)
+    ctx.fail(maskF.node, `${sub}.joint_activation_mask`, `${mask}`, 'an integer bitmask 0..63 over the 6 columns of S');
   const active: number[] = [];
   for (let c = 0; c < 6; c++) {
     const col = [0, 1, 2, 3, 4, 5].map((r) => S.values[r * 6 + c]);
     if (mask & (1 << c)) active.push(c);
-    else if (col.some((x) => x !== 0)) ctx.fail(S.node, `${sub}.joint_subspace`, `a nonzero column ${c} that joint_activation_mask (${mask}) leaves inactive`, 'inactive columns to be zero');
+    else if (col.some((x) => x !== 0))
+      ctx.fail(
+        S.node,
+        `${sub}.joint_subspace`,
+        `a nonzero column ${c} that joint_activation_mask (${mask}) leaves inactive`,
+        'inactive columns to be zero',
+      );
   }
   const cls = classifySubspace(active.map((c) => [0, 1, 2, 3, 4, 5].map((r) => S.values[r * 6 + c])));
   if ('error' in cls) ctx.fail(S.node, `${sub}.joint_subspace`, cls.error, `a supported subspace: ${SUPPORTED_SUBSPACES}`);
@@ -36,7 +45,12 @@ export function rawJointToBody(ctx: Ctx, j: RawJoint): Omit<BodyDesc, 'parent' |
   const pos = X.values.slice(0, 3) as Vec3;
   const quat = unitQuat(ctx, X, `${sub}.fixed_joint_transform`);
   if (joint === 'free' && (norm3(pos) !== 0 || quat[1] !== 0 || quat[2] !== 0 || quat[3] !== 0)) {
-    ctx.fail(X.node, `${sub}.fixed_joint_transform`, 'a free joint with a non-identity fixed transform', 'the identity (put the placement in joint_position)');
+    ctx.fail(
+      X.node,
+      `${sub}.fixed_joint_transform`,
+      'a free joint with a non-identity fixed transform',
+      'the identity (put the placement in joint_position)',
+    );
   }
 
   // --- inertia: h is the first moment, I is about the joint origin
@@ -47,7 +61,13 @@ export function rawJointToBody(ctx: Ctx, j: RawJoint): Omit<BodyDesc, 'parent' |
   const com: Vec3 = [v[1] / mass, v[2] / mass, v[3] / mass];
   const inertia = inertiaJointToCom(v.slice(4, 10) as Inertia6, mass, com);
   const bad = inertiaProblem(inertia);
-  if (bad) ctx.fail(I.node, `${sub}.rigid_body_inertia`, `an inertia about the CoM with ${bad}`, 'a physical body (I about the joint origin minus m(|c|²·1 − c cᵀ) positive definite, triangle inequality)');
+  if (bad)
+    ctx.fail(
+      I.node,
+      `${sub}.rigid_body_inertia`,
+      `an inertia about the CoM with ${bad}`,
+      'a physical body (I about the joint origin minus m(|c|²·1 − c cᵀ) positive definite, triangle inequality)',
+    );
 
   // --- initial state
   const q0 = initialQ(ctx, j, joint, cls.axis);
@@ -55,7 +75,13 @@ export function rawJointToBody(ctx: Ctx, j: RawJoint): Omit<BodyDesc, 'parent' |
     const fld = j.fields.get(k);
     const vals = fld?.values ?? [0, 0, 0, 0, 0, 0];
     vals.forEach((x, s) => {
-      if (x !== 0 && !active.includes(s)) ctx.fail(fld?.nodes[s], `${sub}.${k}[${s}]`, `${x} in slot ${s}, which joint_activation_mask leaves inactive`, `values only in active slots (${active.join(', ') || 'none'}); slots are columns of S, not spatial rows`);
+      if (x !== 0 && !active.includes(s))
+        ctx.fail(
+          fld?.nodes[s],
+          `${sub}.${k}[${s}]`,
+          `${x} in slot ${s}, which joint_activation_mask leaves inactive`,
+          `values only in active slots (${active.join(', ') || 'none'}); slots are columns of S, not spatial rows`,
+        );
     });
     return active.map((s) => vals[s]);
   };
@@ -66,7 +92,12 @@ export function rawJointToBody(ctx: Ctx, j: RawJoint): Omit<BodyDesc, 'parent' |
     const R = q0.slice(3, 7) as Quat;
     v0 = [...quatRotate(R, v0.slice(3, 6) as Vec3), ...v0.slice(0, 3)];
     if (tau.slice(3, 6).some((x) => x !== 0)) {
-      ctx.fail(j.fields.get('joint_torque')?.node, `${sub}.joint_torque`, 'a constant body-frame force on a free joint', 'zero linear slots 3..5 (the engine applies free-joint forces in the world frame)');
+      ctx.fail(
+        j.fields.get('joint_torque')?.node,
+        `${sub}.joint_torque`,
+        'a constant body-frame force on a free joint',
+        'zero linear slots 3..5 (the engine applies free-joint forces in the world frame)',
+      );
     }
     tau = [0, 0, 0, tau[0], tau[1], tau[2]]; // [f_W = 0; n_B]
   }
@@ -83,7 +114,8 @@ export function rawJointToBody(ctx: Ctx, j: RawJoint): Omit<BodyDesc, 'parent' |
 function unitQuat(ctx: Ctx, fld: RawField, subject: string): Quat {
   const q = fld.values.slice(3, 7);
   const n = Math.hypot(...q);
-  if (!(n > 1e-12)) ctx.fail(fld.nodes[3], `${subject} rotation`, 'a zero quaternion', 'a unit quaternion [w, x, y, z] (identity is [1, 0, 0, 0])');
+  if (!(n > 1e-12))
+    ctx.fail(fld.nodes[3], `${subject} rotation`, 'a zero quaternion', 'a unit quaternion [w, x, y, z] (identity is [1, 0, 0, 0])');
   return q.map((x) => x / n) as Quat;
 }
 

@@ -3,7 +3,19 @@
 
 import { dirname, isAbsolute, join, resolve } from 'node:path';
 import { isMap, isScalar, isSeq } from 'yaml';
-import { checkKeys, describe, entries, notAYamlFile, parseYamlFile, readInt, readString, type Ctx, type Entry, type ParsedFile, type YNode } from './yaml-read.js';
+import {
+  checkKeys,
+  describe,
+  entries,
+  notAYamlFile,
+  parseYamlFile,
+  readInt,
+  readString,
+  type Ctx,
+  type Entry,
+  type ParsedFile,
+  type YNode,
+} from './yaml-read.js';
 
 /** Known fields and their number counts (README section 2). */
 export const RAW_FIELDS: Record<string, number> = {
@@ -59,7 +71,12 @@ export function readRawTree(pf: ParsedFile, file: string, files: string[]): RawA
       const shown = isAbsolute(inc.path) ? inc.path : join(dirname(path), inc.path); // relative to the including file
       const target = resolve(shown);
       if (stack.includes(target)) {
-        p.ctx.fail(inc.node, 'includes', `an include cycle ${[...stack, target].join(' → ')}`, 'includes that do not lead back to an including file');
+        p.ctx.fail(
+          inc.node,
+          'includes',
+          `an include cycle ${[...stack, target].join(' → ')}`,
+          'includes that do not lead back to an including file',
+        );
       }
       if (loaded.has(target)) continue; // a diamond, not a cycle: load once
       loaded.add(target);
@@ -91,7 +108,13 @@ function readArchetype(pf: ParsedFile): { arch: RawArchetype; includes: { path: 
     checkKeys(ctx, at.value, m, 'attach', ['archetype', 'joint'], ['archetype', 'joint']);
     const an = m.get('archetype')?.value;
     const jn = m.get('joint')?.value;
-    arch.attach = { archetype: readString(ctx, an, 'attach.archetype'), joint: readString(ctx, jn, 'attach.joint'), node: at.keyNode, archetypeNode: an, jointNode: jn };
+    arch.attach = {
+      archetype: readString(ctx, an, 'attach.archetype'),
+      joint: readString(ctx, jn, 'attach.joint'),
+      node: at.keyNode,
+      archetypeNode: an,
+      jointNode: jn,
+    };
   }
   const includes: { path: string; node: YNode }[] = [];
   const inc = top.get('includes');
@@ -113,7 +136,8 @@ function readJoint(ctx: Ctx, node: YNode, subject0: string): RawJoint {
   checkKeys(ctx, node, m, subject, ['name', 'parent', 'fields'], ['name', 'fields']);
   const name = readString(ctx, nameNode, `${subject}.name`);
   const parentNode = m.get('parent')?.value;
-  const parent = parentNode == null || (isScalar(parentNode) && parentNode.value === null) ? null : readString(ctx, parentNode, `${subject}.parent`);
+  const parent =
+    parentNode == null || (isScalar(parentNode) && parentNode.value === null) ? null : readString(ctx, parentNode, `${subject}.parent`);
   const fieldsNode = m.get('fields')?.value;
   const fm = entries(ctx, fieldsNode, `${subject}.fields`);
   checkKeys(ctx, fieldsNode, fm, `${subject}.fields`, RAW_FIELD_NAMES);
@@ -135,7 +159,12 @@ function readField(ctx: Ctx, e: Entry, subject: string): RawField {
       const m = entries(ctx, n, path);
       const keys = [...m.keys()];
       if (!isTransform || depth > 0 || keys.join(',') !== 'translation,rotation') {
-        ctx.fail(n, path, `a mapping with keys ${keys.map((k) => `\`${k}\``).join(', ') || '(none)'}`, isTransform ? '`translation: [x,y,z]` then `rotation: [w,x,y,z]`, or a list of 7 numbers' : 'a list of numbers');
+        ctx.fail(
+          n,
+          path,
+          `a mapping with keys ${keys.map((k) => `\`${k}\``).join(', ') || '(none)'}`,
+          isTransform ? '`translation: [x,y,z]` then `rotation: [w,x,y,z]`, or a list of 7 numbers' : 'a list of numbers',
+        );
       }
       for (const k of keys) walk(m.get(k)?.value, `${path}.${k}`, depth + 1);
     } else if (isScalar(n) && (typeof n.value === 'number' || typeof n.value === 'boolean')) {
@@ -164,6 +193,12 @@ function checkFieldConsistency(ctx: Ctx, arch: RawArchetype): void {
   for (const f of all) {
     const has = arch.joints.find((j) => j.fields.has(f)) as RawJoint;
     const lacks = arch.joints.find((j) => !j.fields.has(f));
-    if (lacks) ctx.fail(lacks.fieldsNode, `${lacks.subject}.fields`, `no \`${f}\` (joint \`${has.name}\` has one)`, `\`${f}\` on every joint of archetype \`${arch.name}\` or on none`);
+    if (lacks)
+      ctx.fail(
+        lacks.fieldsNode,
+        `${lacks.subject}.fields`,
+        `no \`${f}\` (joint \`${has.name}\` has one)`,
+        `\`${f}\` on every joint of archetype \`${arch.name}\` or on none`,
+      );
   }
 }

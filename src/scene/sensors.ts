@@ -10,7 +10,19 @@
 import { isSeq } from 'yaml';
 import { JOINT_NQ, type BodyDesc, type SensorDesc, type Vec3 } from '../engine/model-desc.js';
 import { didYouMean } from '../files/errors.js';
-import { checkKeys, describe, entries, readEnum, readInt, readNumber, readPositive, readString, readVec, type Ctx, type YNode } from './yaml-read.js';
+import {
+  checkKeys,
+  describe,
+  entries,
+  readEnum,
+  readInt,
+  readNumber,
+  readPositive,
+  readString,
+  readVec,
+  type Ctx,
+  type YNode,
+} from './yaml-read.js';
 
 export const SENSOR_KINDS = ['encoder', 'imu', 'camera'] as const;
 const KEYS = {
@@ -39,7 +51,8 @@ export function cameraTooFast(rate: number, dt: number): string {
 }
 
 export function readSensors(ctx: Ctx, node: YNode, bodies: readonly BodyDesc[], dt: number): SensorDesc[] {
-  if (!isSeq(node)) ctx.fail(node, 'sensors', describe(node), 'a list of sensors, e.g. - { name: enc, kind: encoder, joint: upper, noise: 0.001 }');
+  if (!isSeq(node))
+    ctx.fail(node, 'sensors', describe(node), 'a list of sensors, e.g. - { name: enc, kind: encoder, joint: upper, noise: 0.001 }');
   const index = new Map(bodies.map((b, i) => [b.name, i]));
   const names = new Set<string>();
   return node.items.map((item, i) => {
@@ -48,9 +61,22 @@ export function readSensors(ctx: Ctx, node: YNode, bodies: readonly BodyDesc[], 
     const nameE = m.get('name');
     if (nameE) subject = `sensors[${i}] (${readString(ctx, nameE.value, `${subject}.name`)})`;
     const kindE = m.get('kind');
-    if (!kindE) ctx.fail(item as YNode, subject, 'no `kind` key', `a required \`kind\` key: one of ${SENSOR_KINDS.map((k) => `\`${k}\``).join(', ')}`);
+    if (!kindE)
+      ctx.fail(
+        item as YNode,
+        subject,
+        'no `kind` key',
+        `a required \`kind\` key: one of ${SENSOR_KINDS.map((k) => `\`${k}\``).join(', ')}`,
+      );
     const kind = readEnum(ctx, kindE.value, `${subject}.kind`, SENSOR_KINDS);
-    checkKeys(ctx, item as YNode, m, subject, KEYS[kind], kind === 'encoder' ? ['name', 'joint'] : kind === 'camera' ? ['name', 'body', 'rate'] : ['name', 'body']);
+    checkKeys(
+      ctx,
+      item as YNode,
+      m,
+      subject,
+      KEYS[kind],
+      kind === 'encoder' ? ['name', 'joint'] : kind === 'camera' ? ['name', 'body', 'rate'] : ['name', 'body'],
+    );
     const name = readString(ctx, nameE?.value, `${subject}.name`);
     if (names.has(name)) ctx.fail(nameE?.value, `${subject}.name`, `the name \`${name}\` again`, 'a name no other sensor has');
     names.add(name);
@@ -58,7 +84,14 @@ export function readSensors(ctx: Ctx, node: YNode, bodies: readonly BodyDesc[], 
       const e = m.get(key)!;
       const link = readString(ctx, e.value, `${subject}.${key}`);
       const b = index.get(link);
-      if (b === undefined) throw ctx.error(e.value, `${subject}.${key}`, `\`${link}\`, which is not a link of this scene`, 'the name of a link', didYouMean(link, [...index.keys()]));
+      if (b === undefined)
+        throw ctx.error(
+          e.value,
+          `${subject}.${key}`,
+          `\`${link}\`, which is not a link of this scene`,
+          'the name of a link',
+          didYouMean(link, [...index.keys()]),
+        );
       return b;
     };
     const num = (key: string, dflt: number, read = readNonNegative): number => {
@@ -71,27 +104,45 @@ export function readSensors(ctx: Ctx, node: YNode, bodies: readonly BodyDesc[], 
     if (kind === 'encoder') {
       const body = at('joint');
       const nq = JOINT_NQ[bodies[body].joint];
-      if (nq === 0) ctx.fail(m.get('joint')!.value, `${subject}.joint`, `\`${bodies[body].name}\`, a fixed joint`, 'a joint with a position to read');
+      if (nq === 0)
+        ctx.fail(m.get('joint')!.value, `${subject}.joint`, `\`${bodies[body].name}\`, a fixed joint`, 'a joint with a position to read');
       const coordinate = m.has('coordinate') ? readInt(ctx, m.get('coordinate')!.value, `${subject}.coordinate`, 0) : 0;
-      if (coordinate >= nq) ctx.fail(m.get('coordinate')!.value, `${subject}.coordinate`, `${coordinate}`, `a coordinate of \`${bodies[body].name}\`: 0 to ${nq - 1}`);
+      if (coordinate >= nq)
+        ctx.fail(
+          m.get('coordinate')!.value,
+          `${subject}.coordinate`,
+          `${coordinate}`,
+          `a coordinate of \`${bodies[body].name}\`: 0 to ${nq - 1}`,
+        );
       let drift: { sigma: number; tau: number } | undefined;
       const dE = m.get('drift');
       if (dE) {
         const d = entries(ctx, dE.value, `${subject}.drift`);
         checkKeys(ctx, dE.value, d, `${subject}.drift`, ['sigma', 'tau'], ['sigma', 'tau']);
-        drift = { sigma: readNonNegative(ctx, d.get('sigma')!.value, `${subject}.drift.sigma`), tau: readPositive(ctx, d.get('tau')!.value, `${subject}.drift.tau`) };
+        drift = {
+          sigma: readNonNegative(ctx, d.get('sigma')!.value, `${subject}.drift.sigma`),
+          tau: readPositive(ctx, d.get('tau')!.value, `${subject}.drift.tau`),
+        };
       }
       const scale = m.has('scale') ? readNumber(ctx, m.get('scale')!.value, `${subject}.scale`) : 0;
-      if (!(scale > -1)) ctx.fail(m.get('scale')!.value, `${subject}.scale`, `${scale}`, 'a scale-factor error > -1 (reading = (1 + scale)·q)');
+      if (!(scale > -1))
+        ctx.fail(m.get('scale')!.value, `${subject}.scale`, `${scale}`, 'a scale-factor error > -1 (reading = (1 + scale)·q)');
       const s: SensorDesc = { kind, name, body, coordinate, noise: num('noise', 0), scale, quantum: num('quantum', 0), source };
       if (drift) s.drift = drift;
       if (m.has('cutoff')) s.cutoff = num('cutoff', 0, readPositive);
       return s;
     }
-    if (kind === 'imu') return { kind, name, body: at('body'), pos: pos(), gyroNoise: num('gyro_noise', 0), accelNoise: num('accel_noise', 0), source };
+    if (kind === 'imu')
+      return { kind, name, body: at('body'), pos: pos(), gyroNoise: num('gyro_noise', 0), accelNoise: num('accel_noise', 0), source };
     const rate = num('rate', 0, readPositive);
     // At most one frame a step: a faster camera would need frames between steps, which never exist.
-    if (!(1 / (rate * dt) >= 1)) ctx.fail(m.get('rate')!.value, `${subject}.rate`, cameraTooFast(rate, dt), `a rate of at most ${stepRate(dt)} Hz (one frame per step)`);
+    if (!(1 / (rate * dt) >= 1))
+      ctx.fail(
+        m.get('rate')!.value,
+        `${subject}.rate`,
+        cameraTooFast(rate, dt),
+        `a rate of at most ${stepRate(dt)} Hz (one frame per step)`,
+      );
     return { kind, name, body: at('body'), pos: pos(), rate, latency: num('latency', 0), noise: num('noise', 0), source };
   });
 }

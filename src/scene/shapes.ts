@@ -14,7 +14,20 @@ import { checkKeys, describe, entries, readEnum, readNumber, readString, readVec
 /** Contact settings a shape may carry (MuJoCo's names; `contact` = physical stiffness/damping, see contact-settings.ts). */
 export const SHAPE_CONTACT_KEYS = ['solref', 'solimp', 'condim', 'contact'] as const;
 /** Keys every shape may carry, besides its size keys. */
-export const SHAPE_COMMON_KEYS = ['type', 'name', 'pos', 'quat', 'rpy', 'friction', 'contype', 'conaffinity', 'margin', 'gap', 'color', ...SHAPE_CONTACT_KEYS] as const;
+export const SHAPE_COMMON_KEYS = [
+  'type',
+  'name',
+  'pos',
+  'quat',
+  'rpy',
+  'friction',
+  'contype',
+  'conaffinity',
+  'margin',
+  'gap',
+  'color',
+  ...SHAPE_CONTACT_KEYS,
+] as const;
 /** Size keys per kind (a capsule takes `length` or `from` + `to`; a box `size` or `half_extents`). */
 export const SHAPE_SIZE_KEYS: Record<ShapeKind, readonly string[]> = {
   sphere: ['radius'],
@@ -59,7 +72,8 @@ export function readSceneShapes(ctx: Ctx, node: YNode): ShapeDraft[] {
 
 function listOf(ctx: Ctx, node: YNode, subject: string): { n: YNode; s: string }[] {
   if (isMap(node)) return [{ n: node, s: subject }];
-  if (!isSeq(node) || node.items.length === 0) ctx.fail(node, subject, describe(node), 'a shape (a mapping with `type`) or a non-empty list of shapes');
+  if (!isSeq(node) || node.items.length === 0)
+    ctx.fail(node, subject, describe(node), 'a shape (a mapping with `type`) or a non-empty list of shapes');
   return node.items.map((n, i) => ({ n: n as YNode, s: `${subject}[${i}]` }));
 }
 
@@ -67,13 +81,16 @@ function readShape(ctx: Ctx, node: YNode, m: Map<string, Entry>, subject0: strin
   const nameE = m.get('name');
   const name = nameE ? readString(ctx, nameE.value, `${subject0}.name`) : undefined;
   const subject = name ? `${subject0} (${name})` : subject0;
-  if (!m.has('type')) ctx.fail(node, subject, 'no `type` key', `a required \`type\`: one of ${SHAPE_KINDS.map((k) => `\`${k}\``).join(', ')}`);
+  if (!m.has('type'))
+    ctx.fail(node, subject, 'no `type` key', `a required \`type\`: one of ${SHAPE_KINDS.map((k) => `\`${k}\``).join(', ')}`);
   const kind = readEnum<ShapeKind>(ctx, m.get('type')?.value, `${subject}.type`, SHAPE_KINDS);
   const allowed = [...SHAPE_COMMON_KEYS, ...SHAPE_SIZE_KEYS[kind], ...(topLevel ? ['link'] : [])];
   for (const e of m.values()) {
     if (allowed.includes(e.key)) continue;
     const other = SHAPE_KINDS.find((k) => SHAPE_SIZE_KEYS[k].includes(e.key));
-    const hint = other ? `\`${e.key}\` belongs to a ${other}; a ${kind} takes ${SHAPE_SIZE_KEYS[kind].map((k) => `\`${k}\``).join(', ') || 'no size'}` : didYouMean(e.key, allowed);
+    const hint = other
+      ? `\`${e.key}\` belongs to a ${other}; a ${kind} takes ${SHAPE_SIZE_KEYS[kind].map((k) => `\`${k}\``).join(', ') || 'no size'}`
+      : didYouMean(e.key, allowed);
     ctx.fail(e.keyNode, subject, `unknown key \`${e.key}\` for a ${kind}`, `one of ${allowed.map((a) => `\`${a}\``).join(', ')}`, hint);
   }
 
@@ -93,7 +110,8 @@ function readShape(ctx: Ctx, node: YNode, m: Map<string, Entry>, subject0: strin
   const vecNonNeg = (key: string, scale: number): Vec3 => {
     const e = m.get(key) as Entry;
     const v = readVec(ctx, e.value, `${subject}.${key}`, 3);
-    if (v.some((x) => !(x >= 0))) ctx.fail(e.value, `${subject}.${key}`, `[${v.join(', ')}]`, `${key === 'size' ? 'edge lengths' : 'half-extents'} >= 0`);
+    if (v.some((x) => !(x >= 0)))
+      ctx.fail(e.value, `${subject}.${key}`, `[${v.join(', ')}]`, `${key === 'size' ? 'edge lengths' : 'half-extents'} >= 0`);
     return [v[0] * scale, v[1] * scale, v[2] * scale];
   };
 
@@ -111,15 +129,36 @@ function readShape(ctx: Ctx, node: YNode, m: Map<string, Entry>, subject0: strin
     case 'capsule': {
       radius = positive('radius');
       const ft = m.has('from') || m.has('to');
-      if (ft && m.has('length')) ctx.fail(m.get('length')?.keyNode, subject, 'both `length` and `from`/`to`', 'either `length` (along the shape z axis) or `from` + `to`');
+      if (ft && m.has('length'))
+        ctx.fail(
+          m.get('length')?.keyNode,
+          subject,
+          'both `length` and `from`/`to`',
+          'either `length` (along the shape z axis) or `from` + `to`',
+        );
       if (ft) {
-        for (const k of ['from', 'to']) if (!m.has(k)) ctx.fail(node, subject, `no \`${k}\` key`, 'both `from` and `to` (the end points of the capsule axis, in the link frame)');
-        for (const k of ['pos', 'quat', 'rpy']) if (m.has(k)) ctx.fail(m.get(k)?.keyNode, subject, `\`${k}\` together with \`from\`/\`to\``, 'no pose keys: `from` and `to` place the capsule');
+        for (const k of ['from', 'to'])
+          if (!m.has(k))
+            ctx.fail(node, subject, `no \`${k}\` key`, 'both `from` and `to` (the end points of the capsule axis, in the link frame)');
+        for (const k of ['pos', 'quat', 'rpy'])
+          if (m.has(k))
+            ctx.fail(
+              m.get(k)?.keyNode,
+              subject,
+              `\`${k}\` together with \`from\`/\`to\``,
+              'no pose keys: `from` and `to` place the capsule',
+            );
         const a = readVec(ctx, m.get('from')?.value, `${subject}.from`, 3);
         const b = readVec(ctx, m.get('to')?.value, `${subject}.to`, 3);
         const d: Vec3 = [b[0] - a[0], b[1] - a[1], b[2] - a[2]];
         const len = norm3(d);
-        if (!(len > 0)) ctx.fail(m.get('to')?.value, `${subject}.to`, `the same point as \`from\` [${a.join(', ')}]`, 'a capsule axis of nonzero length (use a sphere for a point)');
+        if (!(len > 0))
+          ctx.fail(
+            m.get('to')?.value,
+            `${subject}.to`,
+            `the same point as \`from\` [${a.join(', ')}]`,
+            'a capsule axis of nonzero length (use a sphere for a point)',
+          );
         pos = [(a[0] + b[0]) / 2, (a[1] + b[1]) / 2, (a[2] + b[2]) / 2];
         quat = quatFromZ([d[0] / len, d[1] / len, d[2] / len]);
         halfExtents = [0, 0, len / 2];
@@ -129,19 +168,44 @@ function readShape(ctx: Ctx, node: YNode, m: Map<string, Entry>, subject0: strin
       break;
     }
     case 'box':
-      if (m.has('size') === m.has('half_extents')) ctx.fail(node, subject, m.has('size') ? 'both `size` and `half_extents`' : 'neither `size` nor `half_extents`', 'exactly one: `size` (edge lengths) or `half_extents`');
+      if (m.has('size') === m.has('half_extents'))
+        ctx.fail(
+          node,
+          subject,
+          m.has('size') ? 'both `size` and `half_extents`' : 'neither `size` nor `half_extents`',
+          'exactly one: `size` (edge lengths) or `half_extents`',
+        );
       halfExtents = m.has('size') ? vecNonNeg('size', 0.5) : vecNonNeg('half_extents', 1);
-      if (!halfExtents.every((h) => h > 0)) ctx.fail(m.get(m.has('size') ? 'size' : 'half_extents')?.value, subject, 'a flat box (a zero extent)', 'every extent > 0 (a flat plate is a rounded-box with a radius)');
+      if (!halfExtents.every((h) => h > 0))
+        ctx.fail(
+          m.get(m.has('size') ? 'size' : 'half_extents')?.value,
+          subject,
+          'a flat box (a zero extent)',
+          'every extent > 0 (a flat plate is a rounded-box with a radius)',
+        );
       break;
     case 'rounded-box':
-      if (!m.has('half_extents')) ctx.fail(node, subject, 'no `half_extents` key', 'a required `half_extents` (the core box, before rounding)');
+      if (!m.has('half_extents'))
+        ctx.fail(node, subject, 'no `half_extents` key', 'a required `half_extents` (the core box, before rounding)');
       if (!m.has('radius')) ctx.fail(node, subject, 'no `radius` key', 'a required `radius` (how far the core box is swept)');
       halfExtents = vecNonNeg('half_extents', 1);
       radius = nonNeg('radius');
-      if (!(radius > 0 || halfExtents.every((h) => h > 0))) ctx.fail(m.get('radius')?.value, `${subject}.radius`, `radius 0 with a flat core [${halfExtents.join(', ')}]`, 'a solid: radius > 0, or every half-extent > 0');
+      if (!(radius > 0 || halfExtents.every((h) => h > 0)))
+        ctx.fail(
+          m.get('radius')?.value,
+          `${subject}.radius`,
+          `radius 0 with a flat core [${halfExtents.join(', ')}]`,
+          'a solid: radius > 0, or every half-extent > 0',
+        );
       break;
     case 'plane':
-      if (link !== null) ctx.fail(m.get('link')?.value ?? m.get('type')?.value, subject, `a plane on link \`${link}\`, which moves`, 'a plane only as static world geometry (top-level `shapes:` with `link: world`)');
+      if (link !== null)
+        ctx.fail(
+          m.get('link')?.value ?? m.get('type')?.value,
+          subject,
+          `a plane on link \`${link}\`, which moves`,
+          'a plane only as static world geometry (top-level `shapes:` with `link: world`)',
+        );
       break;
   }
 
@@ -150,7 +214,8 @@ function readShape(ctx: Ctx, node: YNode, m: Map<string, Entry>, subject0: strin
     if (!m.has(key)) return 1;
     const e = m.get(key) as Entry;
     const v = readNumber(ctx, e.value, `${subject}.${key}`);
-    if (!Number.isInteger(v) || v < 0 || v >= MASK_LIMIT) ctx.fail(e.value, `${subject}.${key}`, `${v}`, 'an integer bit mask from 0 to 4294967295 (2^32 - 1)');
+    if (!Number.isInteger(v) || v < 0 || v >= MASK_LIMIT)
+      ctx.fail(e.value, `${subject}.${key}`, `${v}`, 'an integer bit mask from 0 to 4294967295 (2^32 - 1)');
     return v;
   };
   const contype = mask('contype');
@@ -165,14 +230,26 @@ function readShape(ctx: Ctx, node: YNode, m: Map<string, Entry>, subject0: strin
     if (c.some((x) => x < 0 || x > 1)) ctx.fail(cE.value, `${subject}.color`, `[${c.join(', ')}]`, 'RGB components in 0..1');
     shape.color = c;
   }
-  if (m.has('solref') && m.has('contact')) ctx.fail(m.get('contact')?.keyNode, subject, 'both `solref` and `contact`', 'either `solref` (MuJoCo\'s form) or `contact: {stiffness, damping}` (N/m, N·s/m), not both');
+  if (m.has('solref') && m.has('contact'))
+    ctx.fail(
+      m.get('contact')?.keyNode,
+      subject,
+      'both `solref` and `contact`',
+      "either `solref` (MuJoCo's form) or `contact: {stiffness, damping}` (N/m, N·s/m), not both",
+    );
   if (m.has('solref')) shape.solref = readSolref(ctx, m.get('solref')?.value, `${subject}.solref`);
   if (m.has('solimp')) shape.solimp = readSolimp(ctx, m.get('solimp')?.value, `${subject}.solimp`);
   if (m.has('condim')) shape.condim = readCondim(ctx, m.get('condim')?.value, `${subject}.condim`);
   let physical: PhysicalContact | undefined;
   if (m.has('contact')) {
     const cE = m.get('contact') as Entry;
-    if (link === null) ctx.fail(cE.keyNode, subject, '`contact: {stiffness, damping}` on a static (world) shape, which has no mass to turn N/m into MuJoCo\'s units', 'a `solref` on static shapes (the direct form [−k/m, −c/m] for a body of mass m)');
+    if (link === null)
+      ctx.fail(
+        cE.keyNode,
+        subject,
+        "`contact: {stiffness, damping}` on a static (world) shape, which has no mass to turn N/m into MuJoCo's units",
+        'a `solref` on static shapes (the direct form [−k/m, −c/m] for a body of mass m)',
+      );
     physical = readPhysicalContact(ctx, cE.value, `${subject}.contact`);
   }
   const { line, column } = ctx.pos(node);
@@ -200,7 +277,14 @@ export function resolveShapes(drafts: ShapeDraft[], bodies: BodyDesc[]): ShapeDe
     let body = -1;
     if (d.link !== null) {
       const i = index.get(d.link);
-      if (i === undefined) throw d.ctx.error(d.linkNode, `${d.subject}.link`, `\`${d.link}\`, which is not a link of this scene`, 'the name of a link, or `world` for static geometry', didYouMean(d.link, names));
+      if (i === undefined)
+        throw d.ctx.error(
+          d.linkNode,
+          `${d.subject}.link`,
+          `\`${d.link}\`, which is not a link of this scene`,
+          'the name of a link, or `world` for static geometry',
+          didYouMean(d.link, names),
+        );
       body = i;
     }
     const owner = d.link ?? 'world';
@@ -216,7 +300,13 @@ export function resolveShapes(drafts: ShapeDraft[], bodies: BodyDesc[]): ShapeDe
     seen.set(name, d);
     if (d.physical) {
       const mass = bodies[body].mass;
-      if (!(mass > 0)) d.ctx.fail(d.physical.node, d.physical.subject, `a physical stiffness on the massless link \`${d.link}\``, 'a link with mass > 0 (the mapping to MuJoCo\'s solref divides by the link\'s mass), or a `solref`');
+      if (!(mass > 0))
+        d.ctx.fail(
+          d.physical.node,
+          d.physical.subject,
+          `a physical stiffness on the massless link \`${d.link}\``,
+          "a link with mass > 0 (the mapping to MuJoCo's solref divides by the link's mass), or a `solref`",
+        );
       rest.solref = physicalSolref(d.physical.stiffness, d.physical.damping, mass);
     }
     return { name, body, ...rest };
@@ -235,10 +325,18 @@ export function readExcludes(ctx: Ctx, node: YNode, bodies: BodyDesc[]): [number
       const name = readString(ctx, n as YNode, `${s}[${k}]`);
       if (name === 'world') return -1;
       const b = index.get(name);
-      if (b === undefined) throw ctx.error(n as YNode, `${s}[${k}]`, `\`${name}\`, which is not a link of this scene`, 'the name of a link or `world`', didYouMean(name, names));
+      if (b === undefined)
+        throw ctx.error(
+          n as YNode,
+          `${s}[${k}]`,
+          `\`${name}\`, which is not a link of this scene`,
+          'the name of a link or `world`',
+          didYouMean(name, names),
+        );
       return b;
     }) as [number, number];
-    if (pair[0] === pair[1]) ctx.fail(pn, s, `the link \`${names[pair[0] + 1]}\` paired with itself`, 'two different links (a link\'s own shapes never collide)');
+    if (pair[0] === pair[1])
+      ctx.fail(pn, s, `the link \`${names[pair[0] + 1]}\` paired with itself`, "two different links (a link's own shapes never collide)");
     return pair;
   });
 }

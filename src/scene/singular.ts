@@ -22,6 +22,13 @@ export function checkEffectiveInertia(model: ModelDesc): void {
     const body = m ? model.bodies.find((b) => b.name === m[1]) : undefined;
     if (!m || !body) throw e;
     const src = body.source ?? { file: model.files[0], line: 1, column: 1 };
-    throw new SceneError({ file: src.file, line: src.line, column: src.column, subject: `link ${body.name}`, found: m[2], expected: 'a joint with positive effective inertia (the model is refused at load, never at step time)' });
+    throw new SceneError({
+      file: src.file,
+      line: src.line,
+      column: src.column,
+      subject: `link ${body.name}`,
+      found: m[2],
+      expected: 'a joint with positive effective inertia (the model is refused at load, never at step time)',
+    });
   }
 }

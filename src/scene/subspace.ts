@@ -23,14 +23,19 @@ export function classifySubspace(cols: readonly number[][]): SubspaceResult {
     const v = cols[0].slice(3, 6);
     if (isZero(v) && isUnit(w)) return { joint: 'revolute', axis: unitize(w) };
     if (isZero(w) && isUnit(v)) return { joint: 'prismatic', axis: unitize(v) };
-    const why = isZero(w) || isZero(v) ? `a non-unit column [${cols[0].join(', ')}]` : `a screw (mixed angular and linear) column [${cols[0].join(', ')}]`;
+    const why =
+      isZero(w) || isZero(v)
+        ? `a non-unit column [${cols[0].join(', ')}]`
+        : `a screw (mixed angular and linear) column [${cols[0].join(', ')}]`;
     return { error: why };
   }
   const isIdentity = (rows: number, n: number): boolean =>
     cols.every((c, k) => c.every((x, r) => Math.abs(x - (r === k && r < rows ? 1 : 0)) <= TOL)) && cols.length === n;
   if (cols.length === 3 && isIdentity(3, 3)) return { joint: 'ball', axis: [0, 0, 1] };
   if (cols.length === 6 && isIdentity(6, 6)) return { joint: 'free', axis: [0, 0, 1] };
-  return { error: `${cols.length} active columns that are not ${cols.length === 3 ? 'the angular identity' : cols.length === 6 ? 'the identity' : 'a supported set'}` };
+  return {
+    error: `${cols.length} active columns that are not ${cols.length === 3 ? 'the angular identity' : cols.length === 6 ? 'the identity' : 'a supported set'}`,
+  };
 }
 
 function unitize(v: number[]): Vec3 {

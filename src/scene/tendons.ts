@@ -23,7 +23,8 @@ import { checkKeys, describe, entries, readNumber, readString, readVec, type Ctx
 export const TENDON_KEYS = ['name', 'joints', 'range', 'limit', 'frictionloss', 'stiffness', 'springlength', 'damping'] as const;
 
 export function readTendons(ctx: Ctx, node: YNode, bodies: readonly BodyDesc[]): TendonDesc[] {
-  if (!isSeq(node)) ctx.fail(node, 'tendons', describe(node), 'a list of fixed tendons, e.g. [{ name: t, joints: [{ link: a, coef: 1 }] }]');
+  if (!isSeq(node))
+    ctx.fail(node, 'tendons', describe(node), 'a list of fixed tendons, e.g. [{ name: t, joints: [{ link: a, coef: 1 }] }]');
   const index = new Map(bodies.map((b, i) => [b.name, i]));
   const seen = new Set<string>();
   return node.items.map((tn, i) => {
@@ -43,14 +44,33 @@ export function readTendons(ctx: Ctx, node: YNode, bodies: readonly BodyDesc[]):
       const ln = em.get('link')?.value;
       const link = readString(ctx, ln, `${s}.link`);
       const body = index.get(link);
-      if (body === undefined) throw ctx.error(ln, `${s}.link`, `\`${link}\`, which is not a link of this scene`, 'the name of a revolute or prismatic link', didYouMean(link, [...index.keys()]));
+      if (body === undefined)
+        throw ctx.error(
+          ln,
+          `${s}.link`,
+          `\`${link}\`, which is not a link of this scene`,
+          'the name of a revolute or prismatic link',
+          didYouMean(link, [...index.keys()]),
+        );
       const type = bodies[body].joint;
-      if (type !== 'revolute' && type !== 'prismatic') ctx.fail(ln, `${s}.link`, `\`${link}\`, a ${type} joint`, 'a revolute or prismatic link (a fixed tendon couples scalar joint coordinates)');
+      if (type !== 'revolute' && type !== 'prismatic')
+        ctx.fail(
+          ln,
+          `${s}.link`,
+          `\`${link}\`, a ${type} joint`,
+          'a revolute or prismatic link (a fixed tendon couples scalar joint coordinates)',
+        );
       return { body, coef: readNumber(ctx, em.get('coef')?.value, `${s}.coef`) };
     });
     const rootOf = (b: number): number => (bodies[b].parent < 0 ? b : rootOf(bodies[b].parent));
     const trees = new Set(joints.map((j) => rootOf(j.body)));
-    if (trees.size > 2) ctx.fail(jn, `${subject}.joints`, `links of ${trees.size} separate trees`, 'links of at most two trees (a constraint row joins at most two trees into one island)');
+    if (trees.size > 2)
+      ctx.fail(
+        jn,
+        `${subject}.joints`,
+        `links of ${trees.size} separate trees`,
+        'links of at most two trees (a constraint row joins at most two trees into one island)',
+      );
     const t: TendonDesc = { name, joints };
     const nonNegative = (key: 'frictionloss' | 'stiffness' | 'damping', unit: string): void => {
       const e = m.get(key);
@@ -64,7 +84,13 @@ export function readTendons(ctx: Ctx, node: YNode, bodies: readonly BodyDesc[]):
     nonNegative('damping', 'force per unit of tendon velocity');
     const rE = m.get('range');
     const lE = m.get('limit');
-    if (lE && !rE) ctx.fail(lE.keyNode, `${subject}.limit`, '`limit` without `range`', 'a `range: [lower, upper]` on the tendon (the limit settings apply to its ends)');
+    if (lE && !rE)
+      ctx.fail(
+        lE.keyNode,
+        `${subject}.limit`,
+        '`limit` without `range`',
+        'a `range: [lower, upper]` on the tendon (the limit settings apply to its ends)',
+      );
     if (rE) {
       const [lo, hi] = readVec(ctx, rE.value, `${subject}.range`, 2);
       if (!(lo < hi)) ctx.fail(rE.value, `${subject}.range`, `[${lo}, ${hi}]`, '[lower, upper] with lower < upper (a length: Σ coef·q)');
@@ -74,9 +100,17 @@ export function readTendons(ctx: Ctx, node: YNode, bodies: readonly BodyDesc[]):
     }
     const sE = m.get('springlength');
     if (sE) {
-      const v = isSeq(sE.value) ? readVec(ctx, sE.value, `${subject}.springlength`, 2) : [readNumber(ctx, sE.value, `${subject}.springlength`)];
+      const v = isSeq(sE.value)
+        ? readVec(ctx, sE.value, `${subject}.springlength`, 2)
+        : [readNumber(ctx, sE.value, `${subject}.springlength`)];
       const band: [number, number] = v.length === 1 ? [v[0], v[0]] : [v[0], v[1]];
-      if (!(band[0] <= band[1])) ctx.fail(sE.value, `${subject}.springlength`, `[${band.join(', ')}]`, 'a rest length, or a dead band [lower, upper] with lower <= upper');
+      if (!(band[0] <= band[1]))
+        ctx.fail(
+          sE.value,
+          `${subject}.springlength`,
+          `[${band.join(', ')}]`,
+          'a rest length, or a dead band [lower, upper] with lower <= upper',
+        );
       t.springlength = band;
     } else if (t.stiffness) {
       const L = joints.reduce((s, j) => s + j.coef * (bodies[j.body].springref ?? 0), 0);

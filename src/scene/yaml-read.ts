@@ -86,7 +86,13 @@ export function parseYamlText(file: string, text: string, as: ReadAs = {}): Pars
 /** A file that is not the YAML mapping `kind` describes, said without quoting any of it: `keys` are
  *  the top-level keys that make it one (any of them will do). Returns the error, or nothing when
  *  the root is such a mapping (or an empty one, when `emptyIsFine`). */
-export function notAYamlFile(pf: ParsedFile, kind: string, keys: readonly string[], expected: string, emptyIsFine = false): SceneError | undefined {
+export function notAYamlFile(
+  pf: ParsedFile,
+  kind: string,
+  keys: readonly string[],
+  expected: string,
+  emptyIsFine = false,
+): SceneError | undefined {
   const { ctx, root } = pf;
   if (isMap(root)) {
     // One of the keys, or a key that is a typo of one (checkKeys then says "did you mean"): a
@@ -140,10 +146,23 @@ export function entries(ctx: Ctx, node: YNode, subject: string): Map<string, Ent
 }
 
 /** Rejects unknown keys (with did-you-mean) and missing required ones. */
-export function checkKeys(ctx: Ctx, node: YNode, map: Map<string, Entry>, subject: string, allowed: readonly string[], required: readonly string[] = []): void {
+export function checkKeys(
+  ctx: Ctx,
+  node: YNode,
+  map: Map<string, Entry>,
+  subject: string,
+  allowed: readonly string[],
+  required: readonly string[] = [],
+): void {
   for (const e of map.values()) {
     if (!allowed.includes(e.key)) {
-      ctx.fail(e.keyNode, subject, `unknown key ${quote(e.key, 60, '`')}`, `one of ${allowed.map((a) => `\`${a}\``).join(', ')}`, didYouMean(e.key, allowed));
+      ctx.fail(
+        e.keyNode,
+        subject,
+        `unknown key ${quote(e.key, 60, '`')}`,
+        `one of ${allowed.map((a) => `\`${a}\``).join(', ')}`,
+        didYouMean(e.key, allowed),
+      );
     }
   }
   for (const r of required) {
@@ -195,7 +214,8 @@ export function readVec(ctx: Ctx, node: YNode, subject: string, n: number | read
   const counts = typeof n === 'number' ? [n] : n;
   const want = counts.length === 1 ? `a list of ${counts[0]} numbers` : `a list of ${counts.join(' or ')} numbers`;
   if (!isSeq(node)) ctx.fail(node, subject, describe(node), want);
-  if (!counts.includes(node.items.length)) ctx.fail(node, subject, `${node.items.length} number${node.items.length === 1 ? '' : 's'}`, want);
+  if (!counts.includes(node.items.length))
+    ctx.fail(node, subject, `${node.items.length} number${node.items.length === 1 ? '' : 's'}`, want);
   return node.items.map((it, i) => readNumber(ctx, it as YNode, `${subject}[${i}]`));
 }
 

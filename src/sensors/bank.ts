@@ -135,7 +135,16 @@ export class SensorBank {
         }
         const delay = Math.round(s.latency / dt);
         const ring = Math.ceil((delay + 1) / Math.floor(stepsPerFrame)) + 2;
-        this.cameras.push({ desc: s, channel: first, stepsPerFrame, delay, ring, frames: new Float64Array(ring * 4 * batch.copies), nextFrame: 0, shown: -1 });
+        this.cameras.push({
+          desc: s,
+          channel: first,
+          stepsPerFrame,
+          delay,
+          ring,
+          frames: new Float64Array(ring * 4 * batch.copies),
+          nextFrame: 0,
+          shown: -1,
+        });
       }
     }
     this.needsMotion = this.imus.length > 0 || this.cameras.length > 0;
@@ -215,15 +224,29 @@ export class SensorBank {
     const v6 = d.body * 6;
     for (let r = 0; r < copies; r++) {
       const c = (k: number) => (v6 + k) * stride + r;
-      const wx = m.vel[c(0)], wy = m.vel[c(1)], wz = m.vel[c(2)];
-      const vx = m.vel[c(3)], vy = m.vel[c(4)], vz = m.vel[c(5)];
-      const ax = m.acc[c(0)], ay = m.acc[c(1)], az = m.acc[c(2)];
+      const wx = m.vel[c(0)],
+        wy = m.vel[c(1)],
+        wz = m.vel[c(2)];
+      const vx = m.vel[c(3)],
+        vy = m.vel[c(4)],
+        vz = m.vel[c(5)];
+      const ax = m.acc[c(0)],
+        ay = m.acc[c(1)],
+        az = m.acc[c(2)];
       // Velocity of the point p: v + ω × p; spatial acceleration there: a + α × p;
       // its classical (proper) acceleration: that + ω × (v + ω × p).
-      const pvx = vx + (wy * pz - wz * py), pvy = vy + (wz * px - wx * pz), pvz = vz + (wx * py - wy * px);
-      const lax = m.acc[c(3)] + (ay * pz - az * py), lay = m.acc[c(4)] + (az * px - ax * pz), laz = m.acc[c(5)] + (ax * py - ay * px);
-      const gx = wx, gy = wy, gz = wz;
-      const accx = lax + (wy * pvz - wz * pvy), accy = lay + (wz * pvx - wx * pvz), accz = laz + (wx * pvy - wy * pvx);
+      const pvx = vx + (wy * pz - wz * py),
+        pvy = vy + (wz * px - wx * pz),
+        pvz = vz + (wx * py - wy * px);
+      const lax = m.acc[c(3)] + (ay * pz - az * py),
+        lay = m.acc[c(4)] + (az * px - ax * pz),
+        laz = m.acc[c(5)] + (ax * py - ay * px);
+      const gx = wx,
+        gy = wy,
+        gz = wz;
+      const accx = lax + (wy * pvz - wz * pvy),
+        accy = lay + (wz * pvx - wx * pvz),
+        accz = laz + (wx * pvy - wy * pvx);
       const o = i.channel * stride + r;
       out[o] = gx + (d.gyroNoise > 0 ? d.gyroNoise * rng.normal(r) : 0);
       out[o + stride] = gy + (d.gyroNoise > 0 ? d.gyroNoise * rng.normal(r) : 0);

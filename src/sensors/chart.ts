@@ -46,19 +46,61 @@ export function sensorChart(model: ModelDesc, rec: SensorTrace, sceneName: strin
     pairs.flatMap(({ label, column }) => mine.map((row) => ({ time: row[iT], series: label, value: row[column] })));
   // One panel per encoded coordinate: the truth first, then each encoder in scene order.
   const byCoordinate = new Map<number, Extract<SensorDesc, { kind: 'encoder' }>[]>();
-  for (const s of sensors) if (s.kind === 'encoder') byCoordinate.set(qOffsets[s.body] + s.coordinate, [...(byCoordinate.get(qOffsets[s.body] + s.coordinate) ?? []), s]);
+  for (const s of sensors)
+    if (s.kind === 'encoder')
+      byCoordinate.set(qOffsets[s.body] + s.coordinate, [...(byCoordinate.get(qOffsets[s.body] + s.coordinate) ?? []), s]);
   for (const [k, encs] of byCoordinate) {
-    const pairs = [{ label: `true ${qNames[k]}`, column: rec.index(`q:${qNames[k]}`) }, ...encs.map((s) => ({ label: encoderLabel(s), column: rec.index(`sensor:${s.name}`) }))];
-    charts.push(lineChart({ title: `${qNames[k]}: the true coordinate and each encoder reading it (robot ${robot})`, data: series(pairs), x: 'time', y: 'value', color: 'series', colorOrder: pairs.map((p) => p.label), xTitle: 'time (s)', yTitle: 'reading', height: 280, yFormat: '~g', maxPoints: POINTS }));
+    const pairs = [
+      { label: `true ${qNames[k]}`, column: rec.index(`q:${qNames[k]}`) },
+      ...encs.map((s) => ({ label: encoderLabel(s), column: rec.index(`sensor:${s.name}`) })),
+    ];
+    charts.push(
+      lineChart({
+        title: `${qNames[k]}: the true coordinate and each encoder reading it (robot ${robot})`,
+        data: series(pairs),
+        x: 'time',
+        y: 'value',
+        color: 'series',
+        colorOrder: pairs.map((p) => p.label),
+        xTitle: 'time (s)',
+        yTitle: 'reading',
+        height: 280,
+        yFormat: '~g',
+        maxPoints: POINTS,
+      }),
+    );
   }
   for (const s of sensors) {
     if (s.kind === 'encoder') continue;
     const names = sensorChannels(s);
-    const groups = s.kind === 'imu' ? [{ what: 'gyro (rad/s)', ch: names.slice(0, 3) }, { what: 'accelerometer (m/s²)', ch: names.slice(3, 6) }] : [{ what: `reported position (m), ${s.rate} Hz, ${s.latency * 1000} ms late`, ch: names.slice(0, 3) }];
+    const groups =
+      s.kind === 'imu'
+        ? [
+            { what: 'gyro (rad/s)', ch: names.slice(0, 3) },
+            { what: 'accelerometer (m/s²)', ch: names.slice(3, 6) },
+          ]
+        : [{ what: `reported position (m), ${s.rate} Hz, ${s.latency * 1000} ms late`, ch: names.slice(0, 3) }];
     for (const g of groups) {
       const pairs = g.ch.map((c) => ({ label: c, column: rec.index(`sensor:${c}`) }));
-      const data = s.kind === 'camera' ? series(pairs).filter((_, i) => mine[i % mine.length][rec.index(`sensor:${s.name}.stamp`)] >= 0) : series(pairs);
-      charts.push(lineChart({ title: `${s.name}: ${g.what} (robot ${robot})`, data, x: 'time', y: 'value', color: 'series', colorOrder: g.ch, xTitle: 'time (s)', yTitle: g.what, height: 200, yFormat: '~g', maxPoints: POINTS }));
+      const data =
+        s.kind === 'camera'
+          ? series(pairs).filter((_, i) => mine[i % mine.length][rec.index(`sensor:${s.name}.stamp`)] >= 0)
+          : series(pairs);
+      charts.push(
+        lineChart({
+          title: `${s.name}: ${g.what} (robot ${robot})`,
+          data,
+          x: 'time',
+          y: 'value',
+          color: 'series',
+          colorOrder: g.ch,
+          xTitle: 'time (s)',
+          yTitle: g.what,
+          height: 200,
+          yFormat: '~g',
+          maxPoints: POINTS,
+        }),
+      );
     }
   }
   return vconcat({ title: `${sceneName}: sensor readings`, charts });

@@ -9,7 +9,8 @@
 /** The pole p of the filter whose −3 dB frequency is `cutoff` Hz at step `dt` s. */
 export function lowPassPole(cutoff: number, dt: number): number {
   const theta = 2 * Math.PI * cutoff * dt;
-  if (!(cutoff > 0) || !(theta < Math.PI)) throw new Error(`a low-pass cutoff of ${cutoff} Hz needs 0 < cutoff < ${1 / (2 * dt)} Hz (half the step rate at dt ${dt} s)`);
+  if (!(cutoff > 0) || !(theta < Math.PI))
+    throw new Error(`a low-pass cutoff of ${cutoff} Hz needs 0 < cutoff < ${1 / (2 * dt)} Hz (half the step rate at dt ${dt} s)`);
   const c = 2 - Math.cos(theta);
   return c - Math.sqrt(c * c - 1);
 }

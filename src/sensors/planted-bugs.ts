@@ -20,6 +20,7 @@ export function plantedSensorBug(): SensorBug | 'none' {
 
 /** Only for the validation's planted-bug sweep. */
 export function setPlantedSensorBug(bug: SensorBug | 'none'): void {
-  if (bug !== 'none' && !SENSOR_BUGS.includes(bug)) throw new Error(`unknown sensor bug '${String(bug)}' (known: ${SENSOR_BUGS.join(', ')})`);
+  if (bug !== 'none' && !SENSOR_BUGS.includes(bug))
+    throw new Error(`unknown sensor bug '${String(bug)}' (known: ${SENSOR_BUGS.join(', ')})`);
   planted = bug;
 }

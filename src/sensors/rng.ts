@@ -25,7 +25,8 @@ export class RobotStreams {
     readonly seed: number,
     readonly robots: number,
   ) {
-    if (!Number.isInteger(seed) || seed < 0 || seed > 0xffffffff) throw new Error(`seed must be an integer from 0 to 4294967295 (got ${seed})`);
+    if (!Number.isInteger(seed) || seed < 0 || seed > 0xffffffff)
+      throw new Error(`seed must be an integer from 0 to 4294967295 (got ${seed})`);
     this.s = new Uint32Array(4 * robots);
     this.spare = new Float64Array(robots).fill(NaN);
     for (let r = 0; r < robots; r++) {

@@ -51,12 +51,20 @@ export async function energyReference(python: string, pendulum: ModelDesc, seed 
   const res = (await queryMujocoSplit(python, models, qs, 2)) as RolloutResult[];
   const runs = {} as EnergyReference['runs'];
   const per = 2 + F32_RUN_PERTURBATIONS;
-  INTEGRATORS.forEach((g, j) => (runs[g] = { exact: res[per * j], ulp: res[per * j + 1], f32: res.slice(per * j + 2, per * (j + 1)).map(rolloutF32) }));
+  INTEGRATORS.forEach(
+    (g, j) => (runs[g] = { exact: res[per * j], ulp: res[per * j + 1], f32: res.slice(per * j + 2, per * (j + 1)).map(rolloutF32) }),
+  );
   return { model, steps, runs };
 }
 
 /** Total energy after every step (index 0: the start). */
-export function engineEnergy(model: ModelDesc, precision: Precision, addon: NativeAddon, integrator: IntegratorName, steps: number): number[] {
+export function engineEnergy(
+  model: ModelDesc,
+  precision: Precision,
+  addon: NativeAddon,
+  integrator: IntegratorName,
+  steps: number,
+): number[] {
   const b = new Batch(model, { copies: 1, precision, integrator, dt: ENERGY_DT, substeps: 1 }, addon);
   const out = [b.energy().total[0]];
   for (let k = 0; k < steps; k++) {

@@ -70,7 +70,11 @@ export function closedFormRun(name: string, model: ModelDesc, precision: Precisi
     samples.push({ state: k, t: k * b.dt, error: relErr(r.qacc, exact), stateFloor: floor });
   }
   const rows = judgeField({ stage: 'exact', model: name, precision, field: 'qacc-closed-form-10s' }, samples);
-  return { rows: rows.filter((r) => r.state % EVERY === 0 || r.status === 'fail'), t: samples.map((s) => s.t), error: samples.map((s) => s.error) };
+  return {
+    rows: rows.filter((r) => r.state % EVERY === 0 || r.status === 'fail'),
+    t: samples.map((s) => s.t),
+    error: samples.map((s) => s.error),
+  };
 }
 
 /** Engine-independent numbers for the README check: MuJoCo's qacc at the initial state for each

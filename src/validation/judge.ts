@@ -21,7 +21,10 @@ function row(id: FieldId, s: Sample, floor: number, factor: number, bar: number,
 /** Per-state gates: one bar per field (f64: the constant; f32: 3 × the field's float32 floor).
  *  In f32 a state whose own floor is above F32_ILL_CONDITIONED is skipped and reported. */
 export function judgeField(id: FieldId, samples: readonly Sample[]): CheckRow[] {
-  const { floor, factor, bar } = barFor(id.precision, samples.map((s) => s.stateFloor));
+  const { floor, factor, bar } = barFor(
+    id.precision,
+    samples.map((s) => s.stateFloor),
+  );
   return samples.map((s) => {
     const skip = id.precision === 'f32' && !(s.stateFloor <= F32_ILL_CONDITIONED);
     const note = skip ? `float32 cannot resolve this state: its floor ${s.stateFloor.toExponential(2)} > ${F32_ILL_CONDITIONED}` : '';
@@ -40,7 +43,9 @@ export function judgeOverTime(id: FieldId, samples: readonly Sample[]): CheckRow
     running = Math.max(running, Number.isFinite(s.stateFloor) ? s.stateFloor : Infinity);
     lost ||= running > F32_ILL_CONDITIONED;
     const bar = id.precision === 'f64' ? Math.max(F64_BAR, F32_FACTOR * running) : F32_FACTOR * running;
-    const note = lost ? `float32-sized perturbations alone have moved the reference by more than ${F32_ILL_CONDITIONED} by t = ${s.t}: not comparable` : '';
+    const note = lost
+      ? `float32-sized perturbations alone have moved the reference by more than ${F32_ILL_CONDITIONED} by t = ${s.t}: not comparable`
+      : '';
     return row(id, s, running, F32_FACTOR, bar, lost, note);
   });
 }

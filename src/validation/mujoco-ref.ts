@@ -16,8 +16,12 @@ interface StateInput {
   ctrl?: number[];
 }
 
-export interface KinematicsQuery extends StateInput { kind: 'kinematics' }
-export interface DynamicsQuery extends StateInput { kind: 'dynamics' }
+export interface KinematicsQuery extends StateInput {
+  kind: 'kinematics';
+}
+export interface DynamicsQuery extends StateInput {
+  kind: 'dynamics';
+}
 interface IntegratorInput extends StateInput {
   integrator: MujocoIntegrator;
   /** Step size; default the model's timestep. */
@@ -27,7 +31,9 @@ interface IntegratorInput extends StateInput {
   /** midpoint only: fixed-point iterations (default 4). */
   iters?: number;
 }
-export interface StepQuery extends IntegratorInput { kind: 'step' }
+export interface StepQuery extends IntegratorInput {
+  kind: 'step';
+}
 export interface TrajectoryQuery extends IntegratorInput {
   kind: 'trajectory';
   steps: number;
@@ -50,8 +56,14 @@ export interface DynamicsResult {
   /** [potential, kinetic]. */
   energy: [number, number];
 }
-export interface StepResult { qpos: number[]; qvel: number[] }
-export interface TrajectoryResult { qpos: number[][]; qvel: number[][] }
+export interface StepResult {
+  qpos: number[];
+  qvel: number[];
+}
+export interface TrajectoryResult {
+  qpos: number[][];
+  qvel: number[][];
+}
 
 export type MujocoResult<Q extends MujocoQuery> = Q extends KinematicsQuery
   ? KinematicsResult

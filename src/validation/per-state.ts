@@ -46,7 +46,16 @@ import { maxAbs, quatAngle, relErr } from './metrics.js';
 import type { DynamicsResult, KinematicsResult, StepResult } from './mujoco-ref.js';
 import { queryMujoco, type ExtraQuery } from './reference.js';
 import { Rng, seedFor } from './rng.js';
-import { F32_PERTURBATIONS, perturbed, perturbedModels, perturbState, plainCoordinates, quaternionOffsets, randomStates, type TestState } from './states.js';
+import {
+  F32_PERTURBATIONS,
+  perturbed,
+  perturbedModels,
+  perturbState,
+  plainCoordinates,
+  quaternionOffsets,
+  randomStates,
+  type TestState,
+} from './states.js';
 import type { CheckRow, Sample, StageName } from './types.js';
 
 export interface PerStateReference {
@@ -99,7 +108,13 @@ async function torqueScale(python: string, name: string, model: ModelDesc, xml: 
   return gravity > 1e-9 ? gravity : rms((i) => res[2 * i + 1].qfrc_bias) || 1;
 }
 
-export async function perStateReference(python: string, name: string, model: ModelDesc, n: number, seed: number): Promise<PerStateReference> {
+export async function perStateReference(
+  python: string,
+  name: string,
+  model: ModelDesc,
+  n: number,
+  seed: number,
+): Promise<PerStateReference> {
   const xml = exportMjcf(model);
   const K = F32_PERTURBATIONS;
   const twins = perturbedModels(model, K, seedFor(seed, name));
@@ -111,7 +126,17 @@ export async function perStateReference(python: string, name: string, model: Mod
   const qs: ExtraQuery[] = [];
   states.forEach((s, i) => {
     qs.push({ model: 'exact', kind: 'kinematics', qpos: s.q });
-    qs.push({ model: 'exact', kind: 'equations', qpos: s.q, qvel: s.v, tau: s.tau, h, integrators: [...INTEGRATORS], seed: seedFor(seed, name, 'f32-equations', String(i)), k: K });
+    qs.push({
+      model: 'exact',
+      kind: 'equations',
+      qpos: s.q,
+      qvel: s.v,
+      tau: s.tau,
+      h,
+      integrators: [...INTEGRATORS],
+      seed: seedFor(seed, name, 'f32-equations', String(i)),
+      k: K,
+    });
     qs.push({ model: 'exact', kind: 'dynamics', qpos: s.q, qvel: s.v, tau: s.tau });
     for (const integrator of INTEGRATORS) qs.push({ model: 'exact', kind: 'step', integrator, h, qpos: s.q, qvel: s.v, tau: s.tau });
     for (let k = 0; k < K; k++) {
@@ -190,7 +215,13 @@ const matVec = (M: number[][], x: readonly number[]) => M.map((row) => row.reduc
 
 /** Rows of every per-state gate for one model at one precision, with `addon` as the engine;
  *  `n` states (a prefix of the reference's states; the bug sweep uses fewer). */
-export function perStateRows(ref: PerStateReference, precision: Precision, addon: NativeAddon, only: ReadonlySet<StageName>, n = ref.states.length): CheckRow[] {
+export function perStateRows(
+  ref: PerStateReference,
+  precision: Precision,
+  addon: NativeAddon,
+  only: ReadonlySet<StageName>,
+  n = ref.states.length,
+): CheckRow[] {
   const states = ref.states.slice(0, n);
   const rows: CheckRow[] = [];
   const field = (stage: StageName, name: string, samples: Sample[]) => {
@@ -205,46 +236,80 @@ export function perStateRows(ref: PerStateReference, precision: Precision, addon
   if (only.has('kinematics') || only.has('mass-matrix') || only.has('bias') || only.has('forward') || only.has('energy')) {
     const e = engineAnswers(ref.model, precision, addon, states);
     const flat = (a: number[][]) => a.flat();
-    field('kinematics', 'pos', each((i) => [relErr(e.pos[i], flat(ref.kin[i].xpos)), worst(ref.kin32[i], (r) => relErr(flat(r.xpos), flat(ref.kin[i].xpos)))]));
-    field('kinematics', 'rot', each((i) => [relErr(e.rot[i], flat(ref.kin[i].xmat)), worst(ref.kin32[i], (r) => relErr(flat(r.xmat), flat(ref.kin[i].xmat)))]));
+    field(
+      'kinematics',
+      'pos',
+      each((i) => [relErr(e.pos[i], flat(ref.kin[i].xpos)), worst(ref.kin32[i], (r) => relErr(flat(r.xpos), flat(ref.kin[i].xpos)))]),
+    );
+    field(
+      'kinematics',
+      'rot',
+      each((i) => [relErr(e.rot[i], flat(ref.kin[i].xmat)), worst(ref.kin32[i], (r) => relErr(flat(r.xmat), flat(ref.kin[i].xmat)))]),
+    );
     // M·Δq̈ = Δτ: the engine's response to τ, mapped back through MuJoCo's mass matrix.
     const dq = (a: number[], b: number[]) => a.map((x, k) => x - b[k]);
     // Each floor below: the larger of the input twins' change and the perturbed equations' change.
-    field('mass-matrix', 'M·Δqacc', each((i) => {
-      const M = ref.dyn[i].qM;
-      const tau = states[i].tau;
-      const floor = Math.max(
-        worst(ref.dyn32[i], (r, k) => relErr(matVec(M, dq(r.qacc, ref.dyn32zero[i][k].qacc)), tau)),
-        worst(ref.eq[i].perturbed, (r) => relErr(matVec(M, dq(r.qacc, r.qacc0)), tau)),
-      );
-      return [relErr(matVec(M, dq(e.qacc[i], e.qacc0[i])), tau), floor];
-    }));
+    field(
+      'mass-matrix',
+      'M·Δqacc',
+      each((i) => {
+        const M = ref.dyn[i].qM;
+        const tau = states[i].tau;
+        const floor = Math.max(
+          worst(ref.dyn32[i], (r, k) => relErr(matVec(M, dq(r.qacc, ref.dyn32zero[i][k].qacc)), tau)),
+          worst(ref.eq[i].perturbed, (r) => relErr(matVec(M, dq(r.qacc, r.qacc0)), tau)),
+        );
+        return [relErr(matVec(M, dq(e.qacc[i], e.qacc0[i])), tau), floor];
+      }),
+    );
     // −M·q̈(τ = 0) = bias (Coriolis, centrifugal, gravity).
-    field('bias', '−M·qacc0', each((i) => {
-      const M = ref.dyn[i].qM;
-      const neg = (a: number[]) => matVec(M, a).map((x) => -x);
-      const b = ref.dyn[i].qfrc_bias;
-      const floor = Math.max(worst(ref.dyn32zero[i], (r) => relErr(neg(r.qacc), b)), worst(ref.eq[i].perturbed, (r) => relErr(neg(r.qacc0), b)));
-      return [relErr(neg(e.qacc0[i]), b), floor];
-    }));
-    field('forward', 'qacc', each((i) => {
-      const { inputs, equations } = qaccFloors(ref, i);
-      return [relErr(e.qacc[i], ref.dyn[i].qacc), Math.max(inputs, equations)];
-    }));
+    field(
+      'bias',
+      '−M·qacc0',
+      each((i) => {
+        const M = ref.dyn[i].qM;
+        const neg = (a: number[]) => matVec(M, a).map((x) => -x);
+        const b = ref.dyn[i].qfrc_bias;
+        const floor = Math.max(
+          worst(ref.dyn32zero[i], (r) => relErr(neg(r.qacc), b)),
+          worst(ref.eq[i].perturbed, (r) => relErr(neg(r.qacc0), b)),
+        );
+        return [relErr(neg(e.qacc0[i]), b), floor];
+      }),
+    );
+    field(
+      'forward',
+      'qacc',
+      each((i) => {
+        const { inputs, equations } = qaccFloors(ref, i);
+        return [relErr(e.qacc[i], ref.dyn[i].qacc), Math.max(inputs, equations)];
+      }),
+    );
     const dp = doublePendulumParams(ref.model);
     if (dp) field('forward', 'qacc-closed-form', closedFormSamples(dp, states, e.qacc, seedFor(ref.seed, ref.name, 'closed-form')));
     // Energy is a scalar that crosses zero: its scale is the largest |value| over the states.
-    for (const [k, key] of [[1, 'kinetic'], [0, 'potential']] as const) {
+    for (const [k, key] of [
+      [1, 'kinetic'],
+      [0, 'potential'],
+    ] as const) {
       const got = key === 'kinetic' ? e.kinetic : e.potential;
       const scale = maxAbs(states.map((_, i) => ref.dyn[i].energy[k]));
-      field('energy', key, each((i) => [relErr([got[i]], [ref.dyn[i].energy[k]], scale), worst(ref.dyn32[i], (r) => relErr([r.energy[k]], [ref.dyn[i].energy[k]], scale))]));
+      field(
+        'energy',
+        key,
+        each((i) => [
+          relErr([got[i]], [ref.dyn[i].energy[k]], scale),
+          worst(ref.dyn32[i], (r) => relErr([r.energy[k]], [ref.dyn[i].energy[k]], scale)),
+        ]),
+      );
     }
   }
   if (only.has('step')) {
     const plain = plainCoordinates(ref.model);
     const quats = quaternionOffsets(ref.model);
     const pick = (q: readonly number[]) => plain.map((k) => q[k]);
-    const worstAngle = (a: readonly number[], b: readonly number[]) => Math.max(0, ...quats.map((o) => quatAngle(a.slice(o, o + 4), b.slice(o, o + 4))));
+    const worstAngle = (a: readonly number[], b: readonly number[]) =>
+      Math.max(0, ...quats.map((o) => quatAngle(a.slice(o, o + 4), b.slice(o, o + 4))));
     for (const g of INTEGRATORS) {
       const s = engineStep(ref.model, precision, addon, g, states);
       const R = ref.step[g];
@@ -253,21 +318,42 @@ export function perStateRows(ref: PerStateReference, precision: Precision, addon
       const E = (i: number) => ref.eq[i].base.step[g];
       const E32 = (i: number) => ref.eq[i].perturbed.map((r) => r.step[g]);
       if (plain.length)
-        field('step', `${g}.q`, each((i) => [
-          relErr(pick(s.q[i]), pick(R[i].qpos)),
-          Math.max(worst(R32[i], (r) => relErr(pick(r.qpos), pick(R[i].qpos))), worst(E32(i), (r) => relErr(pick(r.qpos), pick(E(i).qpos), maxAbs(pick(R[i].qpos))))),
-        ]));
+        field(
+          'step',
+          `${g}.q`,
+          each((i) => [
+            relErr(pick(s.q[i]), pick(R[i].qpos)),
+            Math.max(
+              worst(R32[i], (r) => relErr(pick(r.qpos), pick(R[i].qpos))),
+              worst(E32(i), (r) => relErr(pick(r.qpos), pick(E(i).qpos), maxAbs(pick(R[i].qpos)))),
+            ),
+          ]),
+        );
       // Orientation error in radians (a unit quaternion's scale is 1), sign-independent.
       if (quats.length)
-        field('step', `${g}.orientation`, each((i) => [
-          worstAngle(s.q[i], R[i].qpos),
-          Math.max(worst(R32[i], (r) => worstAngle(r.qpos, R[i].qpos)), worst(E32(i), (r) => worstAngle(r.qpos, E(i).qpos))),
-        ]));
+        field(
+          'step',
+          `${g}.orientation`,
+          each((i) => [
+            worstAngle(s.q[i], R[i].qpos),
+            Math.max(
+              worst(R32[i], (r) => worstAngle(r.qpos, R[i].qpos)),
+              worst(E32(i), (r) => worstAngle(r.qpos, E(i).qpos)),
+            ),
+          ]),
+        );
       if (ref.model.bodies.some((b) => b.joint !== 'fixed'))
-        field('step', `${g}.v`, each((i) => [
-          relErr(s.v[i], R[i].qvel),
-          Math.max(worst(R32[i], (r) => relErr(r.qvel, R[i].qvel)), worst(E32(i), (r) => relErr(r.qvel, E(i).qvel, maxAbs(R[i].qvel)))),
-        ]));
+        field(
+          'step',
+          `${g}.v`,
+          each((i) => [
+            relErr(s.v[i], R[i].qvel),
+            Math.max(
+              worst(R32[i], (r) => relErr(r.qvel, R[i].qvel)),
+              worst(E32(i), (r) => relErr(r.qvel, E(i).qvel, maxAbs(R[i].qvel))),
+            ),
+          ]),
+        );
     }
   }
   return rows;
@@ -295,7 +381,10 @@ function closedFormSamples(p: DoublePendulumParams, states: readonly TestState[]
 export function perturbedParams(p: DoublePendulumParams, k: number, seed: number): DoublePendulumParams[] {
   const keys = Object.keys(p) as (keyof DoublePendulumParams)[];
   return Array.from({ length: k }, (_, j) => {
-    const vals = perturbed(keys.map((key) => p[key]), new Rng(seedFor(seed, 'params', String(j))));
+    const vals = perturbed(
+      keys.map((key) => p[key]),
+      new Rng(seedFor(seed, 'params', String(j))),
+    );
     return Object.fromEntries(keys.map((key, n) => [key, vals[n]])) as unknown as DoublePendulumParams;
   });
 }

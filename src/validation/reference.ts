@@ -57,8 +57,21 @@ export function queryMujoco(python: string, models: Record<RefModel, string>, qu
 
 /** queryMujoco over `processes` Python processes at once (queries dealt round-robin, so each gets
  *  a share of every kind); results in query order. For long runs, whose cost is the Python loop. */
-export async function queryMujocoSplit(python: string, models: Record<RefModel, string>, queries: readonly ExtraQuery[], processes: number): Promise<ExtraResult[]> {
+export async function queryMujocoSplit(
+  python: string,
+  models: Record<RefModel, string>,
+  queries: readonly ExtraQuery[],
+  processes: number,
+): Promise<ExtraResult[]> {
   const n = Math.max(1, Math.min(processes, queries.length));
-  const parts = await Promise.all(Array.from({ length: n }, (_, p) => queryMujoco(python, models, queries.filter((_, i) => i % n === p))));
+  const parts = await Promise.all(
+    Array.from({ length: n }, (_, p) =>
+      queryMujoco(
+        python,
+        models,
+        queries.filter((_, i) => i % n === p),
+      ),
+    ),
+  );
   return queries.map((_, i) => parts[i % n][Math.floor(i / n)]);
 }

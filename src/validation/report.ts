@@ -41,18 +41,37 @@ export function summaryMarkdown(r: SuiteResult): string {
   lines.push(
     markdownTable(
       ['stage', 'model', 'precision', 'status', 'worst error / bar', 'worst field', 'compared', 'skipped', 'bugs caught / judged'],
-      gates.map((g) => [g.stage, g.model, g.precision, g.status, formatSig(g.worstRatio, 3), g.worstField, String(g.compared), String(g.skipped), `${g.bugsCaught} / ${g.bugsJudged}`]),
+      gates.map((g) => [
+        g.stage,
+        g.model,
+        g.precision,
+        g.status,
+        formatSig(g.worstRatio, 3),
+        g.worstField,
+        String(g.compared),
+        String(g.skipped),
+        `${g.bugsCaught} / ${g.bugsJudged}`,
+      ]),
     ),
   );
   if (r.bugs.length) {
     lines.push('## Planted bugs', '');
-    lines.push(`Swept with the bug build at f64 on the first ${r.options.bugStates} states of each model (same bars); the real gates above ran in full on the normal engine. A subset is judged only on the bugs its stages target (src/validation/bug-targets.ts: the stages that catch each bug in the full suite).`, '');
+    lines.push(
+      `Swept with the bug build at f64 on the first ${r.options.bugStates} states of each model (same bars); the real gates above ran in full on the normal engine. A subset is judged only on the bugs its stages target (src/validation/bug-targets.ts: the stages that catch each bug in the full suite).`,
+      '',
+    );
     lines.push(
       markdownTable(
         ['bug', 'caught', 'target stages', 'stages that failed', 'gates failed'],
         r.bugs.map((b) => [
           b.name,
-          b.reached ? (b.failed.length ? 'yes' : 'NO (broken gate)') : b.targeted ? 'not judged: not reached by the chosen models' : 'not judged: its target stages did not run',
+          b.reached
+            ? b.failed.length
+              ? 'yes'
+              : 'NO (broken gate)'
+            : b.targeted
+              ? 'not judged: not reached by the chosen models'
+              : 'not judged: its target stages did not run',
           (bugTargets(b.name) ?? ['(every stage)']).join(', '),
           [...new Set(b.failed.map((k) => k.split('/')[0]))].join(', '),
           String(b.failed.length),
@@ -64,22 +83,52 @@ export function summaryMarkdown(r: SuiteResult): string {
   const e = r.energy.f64;
   if (e) {
     lines.push('## Energy drift (double pendulum from horizontal, 10 s at 2 ms, f64)', '');
-    lines.push(markdownTable(['integrator', 'engine drift (J)', 'MuJoCo drift on its own run (J)'], Object.entries(e).map(([g, s]) => [g, s.drift, s.mujocoDrift])));
+    lines.push(
+      markdownTable(
+        ['integrator', 'engine drift (J)', 'MuJoCo drift on its own run (J)'],
+        Object.entries(e).map(([g, s]) => [g, s.drift, s.mujocoDrift]),
+      ),
+    );
   }
   if (r.collision) lines.push(...collisionTable(r));
   const sensors = r.rows.filter((x) => x.stage === 'sensors' && x.precision === 'f64');
   if (sensors.length) {
     // src/validation/sensors/: each statistic within 5 standard errors of its estimate (stats.ts derives them).
-    lines.push('## Sensors (f64 engine; f32 in sensors.csv)', '', 'Bars: 5 standard errors of each estimate (derived in src/validation/sensors/stats.ts), or exact (latency and frame schedule to the step).', '');
-    lines.push(markdownTable(['scenario', 'statistic', 'error / bar', 'status', 'measured'], sensors.map((x) => [x.model, x.field, formatSig(x.error === 0 ? 0 : x.error / x.bar, 3), x.status, x.note])));
+    lines.push(
+      '## Sensors (f64 engine; f32 in sensors.csv)',
+      '',
+      'Bars: 5 standard errors of each estimate (derived in src/validation/sensors/stats.ts), or exact (latency and frame schedule to the step).',
+      '',
+    );
+    lines.push(
+      markdownTable(
+        ['scenario', 'statistic', 'error / bar', 'status', 'measured'],
+        sensors.map((x) => [x.model, x.field, formatSig(x.error === 0 ? 0 : x.error / x.bar, 3), x.status, x.note]),
+      ),
+    );
   }
   lines.push(...contactTables(r));
   if (r.timings.length) {
-    lines.push('## Time', '', `Wall seconds per phase and group of stages (${r.seconds.toFixed(1)} s in all; the MuJoCo references run two at a time, overlapping).`, '');
-    lines.push(markdownTable(['phase', 'stages', 'seconds'], r.timings.map((t) => [t.phase, t.group, t.seconds.toFixed(1)])));
+    lines.push(
+      '## Time',
+      '',
+      `Wall seconds per phase and group of stages (${r.seconds.toFixed(1)} s in all; the MuJoCo references run two at a time, overlapping).`,
+      '',
+    );
+    lines.push(
+      markdownTable(
+        ['phase', 'stages', 'seconds'],
+        r.timings.map((t) => [t.phase, t.group, t.seconds.toFixed(1)]),
+      ),
+    );
   }
   const skipped = r.rows.filter((x) => x.status === 'skip');
-  lines.push('## Skipped', '', `${skipped.length} compared quantities skipped (float32 cannot resolve them, or chaos has decorrelated the reference from its own perturbed run); every one is in the stage CSV with status \`skip\` and the reason.`, '');
+  lines.push(
+    '## Skipped',
+    '',
+    `${skipped.length} compared quantities skipped (float32 cannot resolve them, or chaos has decorrelated the reference from its own perturbed run); every one is in the stage CSV with status \`skip\` and the reason.`,
+    '',
+  );
   return lines.join('\n') + '\n';
 }
 
@@ -89,32 +138,122 @@ export async function writeReport(r: SuiteResult, dir: string, force = false): P
     for (const stage of STAGES) {
       const rows = r.rows.filter((x) => x.stage === stage);
       if (!rows.length) continue;
-      await out.write(`${stage}.csv`, toCsv(rows.map((x) => ({ ...x, t: x.t ?? '' })), { columns: COLUMNS, meta: { stage, seed: r.options.seed } }));
+      await out.write(
+        `${stage}.csv`,
+        toCsv(
+          rows.map((x) => ({ ...x, t: x.t ?? '' })),
+          { columns: COLUMNS, meta: { stage, seed: r.options.seed } },
+        ),
+      );
       if (stage === 'trajectory') continue; // charted over time below
       for (const p of ['f32', 'f64'] as const) {
         const data = worstPerField(rows.filter((x) => x.precision === p));
         if (!data.length) continue;
-        await writeChart(out, `${stage}-${p}-error-vs-bar`, errorAgainstBarChart({ title: `${stage} (${p}): worst error per field against its bar`, data, field: 'field', error: 'error', color: 'model', bar: { field: 'bar' }, xTitle: 'field', yTitle: 'relative error' }));
+        await writeChart(
+          out,
+          `${stage}-${p}-error-vs-bar`,
+          errorAgainstBarChart({
+            title: `${stage} (${p}): worst error per field against its bar`,
+            data,
+            field: 'field',
+            error: 'error',
+            color: 'model',
+            bar: { field: 'bar' },
+            xTitle: 'field',
+            yTitle: 'relative error',
+          }),
+        );
       }
     }
     const traj = r.rows.filter((x) => x.stage === 'trajectory');
     for (const p of ['f32', 'f64'] as const) {
-      const data = traj.filter((x) => x.precision === p && x.error > 0).map((x) => ({ t: x.t ?? 0, error: x.error, series: `${x.model} ${x.field}` }));
-      if (data.length) await writeChart(out, `trajectory-${p}-error-over-time`, lineChart({ title: `trajectory error over time (${p})`, data, x: 't', y: 'error', color: 'series', xTitle: 't (s)', yTitle: 'relative error', logY: true, maxPoints: 200 }));
+      const data = traj
+        .filter((x) => x.precision === p && x.error > 0)
+        .map((x) => ({ t: x.t ?? 0, error: x.error, series: `${x.model} ${x.field}` }));
+      if (data.length)
+        await writeChart(
+          out,
+          `trajectory-${p}-error-over-time`,
+          lineChart({
+            title: `trajectory error over time (${p})`,
+            data,
+            x: 't',
+            y: 'error',
+            color: 'series',
+            xTitle: 't (s)',
+            yTitle: 'relative error',
+            logY: true,
+            maxPoints: 200,
+          }),
+        );
     }
     for (const [p, series] of Object.entries(r.energy)) {
-      const data = Object.entries(series).flatMap(([g, s]) => s.engine.map((E, k) => ({ t: k * 0.002, dE: E - s.engine[0], integrator: g })));
-      await writeChart(out, `energy-${p}-drift`, lineChart({ title: `double pendulum energy E(t) − E(0), 10 s at 2 ms (${p})`, data, x: 't', y: 'dE', color: 'integrator', xTitle: 't (s)', yTitle: 'E(t) − E(0) (J)' }));
+      const data = Object.entries(series).flatMap(([g, s]) =>
+        s.engine.map((E, k) => ({ t: k * 0.002, dE: E - s.engine[0], integrator: g })),
+      );
+      await writeChart(
+        out,
+        `energy-${p}-drift`,
+        lineChart({
+          title: `double pendulum energy E(t) − E(0), 10 s at 2 ms (${p})`,
+          data,
+          x: 't',
+          y: 'dE',
+          color: 'integrator',
+          xTitle: 't (s)',
+          yTitle: 'E(t) − E(0) (J)',
+        }),
+      );
     }
     if (r.closedForm.length) {
       const data = r.closedForm.flatMap((c) => c.t.map((t, k) => ({ t, error: c.error[k], run: `${c.model} ${c.precision}` })));
-      await writeChart(out, 'exact-closed-form-over-time', lineChart({ title: 'double pendulum q̈: engine against the closed form at every state of a 10 s run', data: data.filter((d) => d.error > 0), x: 't', y: 'error', color: 'run', xTitle: 't (s)', yTitle: 'relative error', logY: true }));
+      await writeChart(
+        out,
+        'exact-closed-form-over-time',
+        lineChart({
+          title: 'double pendulum q̈: engine against the closed form at every state of a 10 s run',
+          data: data.filter((d) => d.error > 0),
+          x: 't',
+          y: 'error',
+          color: 'run',
+          xTitle: 't (s)',
+          yTitle: 'relative error',
+          logY: true,
+        }),
+      );
     }
     if (r.collision?.scatter.length) {
       const data = r.collision.scatter.filter((d) => Number.isFinite(d.reported));
-      await writeChart(out, 'collision-reported-vs-exact', scatter({ title: 'collision: reported against exact signed distance (units of the pair size; missed contacts not drawn)', data, x: 'exact', y: 'reported', color: 'source', xTitle: 'exact distance / size', yTitle: 'reported distance / size', tooltip: ['combo', 'source'] }));
+      await writeChart(
+        out,
+        'collision-reported-vs-exact',
+        scatter({
+          title: 'collision: reported against exact signed distance (units of the pair size; missed contacts not drawn)',
+          data,
+          x: 'exact',
+          y: 'reported',
+          color: 'source',
+          xTitle: 'exact distance / size',
+          yTitle: 'reported distance / size',
+          tooltip: ['combo', 'source'],
+        }),
+      );
       const err = data.map((d) => ({ ...d, error: Math.max(Math.abs(d.reported - d.exact), ERROR_FLOOR_SHOWN) }));
-      await writeChart(out, 'collision-error-vs-exact', scatter({ title: `collision: |reported − exact| against exact distance (units of size; exact agreement drawn at ${ERROR_FLOOR_SHOWN})`, data: err, x: 'exact', y: 'error', color: 'source', xTitle: 'exact distance / size', yTitle: '|error| / size', logY: true, tooltip: ['combo', 'source'] }));
+      await writeChart(
+        out,
+        'collision-error-vs-exact',
+        scatter({
+          title: `collision: |reported − exact| against exact distance (units of size; exact agreement drawn at ${ERROR_FLOOR_SHOWN})`,
+          data: err,
+          x: 'exact',
+          y: 'error',
+          color: 'source',
+          xTitle: 'exact distance / size',
+          yTitle: '|error| / size',
+          logY: true,
+          tooltip: ['combo', 'source'],
+        }),
+      );
     }
     await writeContactCharts(out, r);
     await out.write('summary.md', summaryMarkdown(r));

@@ -90,9 +90,16 @@ async function references(o: SuiteOptions): Promise<Loaded[]> {
   const smooth = all.filter((m) => !CONTACT_ONLY_SCENES.has(m.name)).map((m) => ({ name: m.name, model: withoutConstraints(m.model) }));
   const pending = new Map<ValidationStage, Promise<unknown>>();
   const ctx: ReferenceContext = {
-    python: o.python, seed: o.seed, states: o.states, stages: o.stages, models: o.models, all, smooth,
+    python: o.python,
+    seed: o.seed,
+    states: o.states,
+    stages: o.stages,
+    models: o.models,
+    all,
+    smooth,
     log: o.log ?? (() => undefined),
-    referenceOf: <R>(stage: ValidationStage<R>) => (pending.get(stage as ValidationStage) ?? Promise.resolve(undefined)) as Promise<R | undefined>,
+    referenceOf: <R>(stage: ValidationStage<R>) =>
+      (pending.get(stage as ValidationStage) ?? Promise.resolve(undefined)) as Promise<R | undefined>,
   };
   const running = VALIDATION_STAGES.filter((s) => stageRuns(s, o.stages, o.models !== undefined));
   for (const stage of running) {
@@ -109,7 +116,15 @@ async function references(o: SuiteOptions): Promise<Loaded[]> {
 }
 
 /** The rows of `stages` at one precision on one engine, each stage's time charged to its name. */
-function runGates(stages: readonly Loaded[], o: SuiteOptions, precision: Precision, addon: NativeAddon, states: number, out: SuiteResult | null, clock: StageClock): CheckRow[] {
+function runGates(
+  stages: readonly Loaded[],
+  o: SuiteOptions,
+  precision: Precision,
+  addon: NativeAddon,
+  states: number,
+  out: SuiteResult | null,
+  clock: StageClock,
+): CheckRow[] {
   const ctx: GateContext = { precision, addon, states, seed: o.seed, stages: o.stages, report: out };
   return stages.flatMap(({ stage, ref }) => clock.time(stage.name, () => stage.rows(ref, ctx)));
 }
@@ -197,7 +212,13 @@ export async function runSuite(o: SuiteOptions): Promise<SuiteResult> {
 
 /** One bug's sweep: the gates it failed, and whether the run is judged on it. `judgedAnyway`: the
  *  full suite (judged on every bug); `changed`: whether the bug moved any value compared. */
-function outcome(name: string, rows: readonly CheckRow[], stages: ReadonlySet<StageName>, judgedAnyway: boolean, changed: () => boolean): BugOutcome {
+function outcome(
+  name: string,
+  rows: readonly CheckRow[],
+  stages: ReadonlySet<StageName>,
+  judgedAnyway: boolean,
+  changed: () => boolean,
+): BugOutcome {
   const failed = [...new Set(rows.filter((r) => r.status === 'fail').map(gateKey))];
   const targeted = targetedBy(name, stages);
   return { name, failed, reached: judgedAnyway || failed.length > 0 || (targeted && changed()), targeted };
@@ -244,7 +265,19 @@ export function summarize(r: SuiteResult): GateSummary[] {
     const k = gateKey(row);
     let g = gates.get(k);
     if (!g) {
-      g = { stage: row.stage, model: row.model, precision: row.precision, status: 'PASS', worstRatio: 0, compared: 0, skipped: 0, worstField: '', bugsPlanted: r.bugs.length, bugsJudged: r.bugs.filter((b) => b.reached).length, bugsCaught: 0 };
+      g = {
+        stage: row.stage,
+        model: row.model,
+        precision: row.precision,
+        status: 'PASS',
+        worstRatio: 0,
+        compared: 0,
+        skipped: 0,
+        worstField: '',
+        bugsPlanted: r.bugs.length,
+        bugsJudged: r.bugs.filter((b) => b.reached).length,
+        bugsCaught: 0,
+      };
       gates.set(k, g);
     }
     if (row.status === 'skip') {

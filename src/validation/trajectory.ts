@@ -63,7 +63,8 @@ export function trajectoryScenarios(models: ReadonlyMap<string, ModelDesc>, tauS
   const swing = models.get('two_joint_arm_small_swing');
   // 20 s (CI: the first 5 s, a quarter of the comparison: its float32-floor runs step MuJoCo in Python
   // and took 91 s, the longest reference of the suite).
-  if (swing) out.push({ name: 'two_joint_arm_small_swing', model: swing, seconds: ciSampling() ? 5 : 20, why: '30° from hanging: quasi-periodic' });
+  if (swing)
+    out.push({ name: 'two_joint_arm_small_swing', model: swing, seconds: ciSampling() ? 5 : 20, why: '30° from hanging: quasi-periodic' });
   // Chaotic or unstable from their own initial states: neighbouring runs separate exponentially,
   // so a long comparison would only measure the amplification of round-off. 0.5 s keeps the
   // floor small while still covering hundreds of steps.
@@ -77,7 +78,8 @@ export function trajectoryScenarios(models: ReadonlyMap<string, ModelDesc>, tauS
     'slider-ball': 'spherical pendulum with a puck: chaotic',
     'crossing-pendulums': 'two double pendulums (two trees) released from horizontal: chaotic',
     'capsule-arm': 'arm on a massless universal shoulder released with a twist: chaotic',
-    'domino-amplifier': 'ten free dominoes of 5·10⁴ mass range, first tipped (compared without contacts, as every smooth-dynamics stage: free fall)',
+    'domino-amplifier':
+      'ten free dominoes of 5·10⁴ mass range, first tipped (compared without contacts, as every smooth-dynamics stage: free fall)',
   };
   for (const [name, why] of Object.entries(chaotic)) {
     const m = models.get(name);
@@ -105,18 +107,37 @@ export const rolloutF32 = (r: RolloutResult): RolloutResult => ({
  *  constants and initial state perturbed once) run with the fully perturbed float32 step; run k
  *  draws M and b afresh at every evaluation (k even) or once (k odd), and perturbs (k mod 4 < 2)
  *  or rounds to float32 (k mod 4 >= 2) what it stores. */
-export function perturbedRollouts(m: ModelDesc, seed: number, base: Omit<Extract<ExtraQuery, { kind: 'rollout' }>, 'model' | 'h' | 'qpos' | 'qvel' | 'tau' | 'round' | 'fixed' | 'storage' | 'seed'>): { models: Record<string, string>; queries: ExtraQuery[] } {
+export function perturbedRollouts(
+  m: ModelDesc,
+  seed: number,
+  base: Omit<Extract<ExtraQuery, { kind: 'rollout' }>, 'model' | 'h' | 'qpos' | 'qvel' | 'tau' | 'round' | 'fixed' | 'storage' | 'seed'>,
+): { models: Record<string, string>; queries: ExtraQuery[] } {
   const twins = perturbedModels(m, F32_RUN_PERTURBATIONS, seed);
   const models: Record<string, string> = {};
   const queries: ExtraQuery[] = twins.map((t, k) => {
     models[`p${k}`] = exportMjcf(t);
     const x = initial(t);
-    return { ...base, model: `p${k}`, h: t.world.dt / t.world.substeps, qpos: x.q, qvel: x.v, tau: x.tau, round: 'perturb', fixed: k % 2 === 1, storage: k % 4 >= 2 ? 'round' : 'perturb', seed: seedFor(seed, 'run', String(k)) };
+    return {
+      ...base,
+      model: `p${k}`,
+      h: t.world.dt / t.world.substeps,
+      qpos: x.q,
+      qvel: x.v,
+      tau: x.tau,
+      round: 'perturb',
+      fixed: k % 2 === 1,
+      storage: k % 4 >= 2 ? 'round' : 'perturb',
+      seed: seedFor(seed, 'run', String(k)),
+    };
   });
   return { models, queries };
 }
 
-export const initial = (m: ModelDesc) => ({ q: m.bodies.flatMap((b) => b.q0), v: m.bodies.flatMap((b) => b.v0), tau: m.bodies.flatMap((b) => b.tau) });
+export const initial = (m: ModelDesc) => ({
+  q: m.bodies.flatMap((b) => b.q0),
+  v: m.bodies.flatMap((b) => b.v0),
+  tau: m.bodies.flatMap((b) => b.tau),
+});
 
 export async function trajectoryReference(python: string, sc: Scenario, seed: number): Promise<TrajectoryReference> {
   const m = sc.model;
@@ -139,12 +160,21 @@ export async function trajectoryReference(python: string, sc: Scenario, seed: nu
   const res = (await queryMujocoSplit(python, models, qs, 2)) as RolloutResult[];
   const runs = {} as TrajectoryReference['runs'];
   const per = 2 + K;
-  INTEGRATORS.forEach((g, j) => (runs[g] = { exact: res[per * j], ulp: res[per * j + 1], f32: res.slice(per * j + 2, per * j + 2 + K).map(rolloutF32) }));
+  INTEGRATORS.forEach(
+    (g, j) => (runs[g] = { exact: res[per * j], ulp: res[per * j + 1], f32: res.slice(per * j + 2, per * j + 2 + K).map(rolloutF32) }),
+  );
   return { scenario: sc, steps, every, runs };
 }
 
 /** The engine's run, sampled like the reference (one robot, from the model's initial state). */
-export function engineRun(model: ModelDesc, precision: Precision, addon: NativeAddon, integrator: IntegratorName, steps: number, every: number) {
+export function engineRun(
+  model: ModelDesc,
+  precision: Precision,
+  addon: NativeAddon,
+  integrator: IntegratorName,
+  steps: number,
+  every: number,
+) {
   const b = new Batch(model, { copies: 1, precision, integrator, substeps: 1 }, addon);
   const q: number[][] = [];
   const v: number[][] = [];
@@ -162,7 +192,8 @@ export function trajectoryRows(ref: TrajectoryReference, precision: Precision, a
   const plain = plainCoordinates(m);
   const quats = quaternionOffsets(m);
   const pick = (q: readonly number[]) => plain.map((k) => q[k]);
-  const angle = (a: readonly number[], b: readonly number[]) => Math.max(0, ...quats.map((o) => quatAngle(a.slice(o, o + 4), b.slice(o, o + 4))));
+  const angle = (a: readonly number[], b: readonly number[]) =>
+    Math.max(0, ...quats.map((o) => quatAngle(a.slice(o, o + 4), b.slice(o, o + 4))));
   const h = m.world.dt / m.world.substeps;
   const rows: CheckRow[] = [];
   const stage: StageName = 'trajectory';
@@ -177,7 +208,12 @@ export function trajectoryRows(ref: TrajectoryReference, precision: Precision, a
     if (quats.length) fields.push([`${g}.orientation`, (k, run) => angle(qOf(run, k), exact.qpos[k])]);
     fields.push([`${g}.v`, (k, run) => relErr(vOf(run, k), exact.qvel[k])]);
     for (const [field, err] of fields) {
-      const samples = exact.qpos.map((_, k) => ({ state: k, t: (k + 1) * ref.every * h, error: err(k, e), stateFloor: Math.max(...floorRuns.map((run) => err(k, run))) }));
+      const samples = exact.qpos.map((_, k) => ({
+        state: k,
+        t: (k + 1) * ref.every * h,
+        error: err(k, e),
+        stateFloor: Math.max(...floorRuns.map((run) => err(k, run))),
+      }));
       rows.push(...judgeOverTime({ stage, model: ref.scenario.name, precision, field }, samples));
     }
   }

@@ -2,7 +2,24 @@
 
 import type { Precision } from '../engine/api.js';
 
-export const STAGES = ['kinematics', 'mass-matrix', 'bias', 'forward', 'step', 'trajectory', 'energy', 'exact', 'collision', 'contact', 'contact-exact', 'contact-trajectory', 'actuators', 'passive', 'sensors', 'import'] as const;
+export const STAGES = [
+  'kinematics',
+  'mass-matrix',
+  'bias',
+  'forward',
+  'step',
+  'trajectory',
+  'energy',
+  'exact',
+  'collision',
+  'contact',
+  'contact-exact',
+  'contact-trajectory',
+  'actuators',
+  'passive',
+  'sensors',
+  'import',
+] as const;
 export type StageName = (typeof STAGES)[number];
 
 export type Status = 'pass' | 'fail' | 'skip';

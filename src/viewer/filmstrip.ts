@@ -25,7 +25,10 @@ export async function renderFilmstrip(htmlPath: string, count = 5, size = { widt
     if (errors.length > 0) throw new Error(`the replay page failed in the browser: ${errors.join('; ')}`);
     const frames = await page.evaluate(() => (window as unknown as { achillesViewer: { frames: number } }).achillesViewer.frames);
     const pick = filmstripFrames(frames, count);
-    const url = await page.evaluate((p) => (window as unknown as { achillesViewer: { filmstrip(f: number[]): string } }).achillesViewer.filmstrip(p), pick);
+    const url = await page.evaluate(
+      (p) => (window as unknown as { achillesViewer: { filmstrip(f: number[]): string } }).achillesViewer.filmstrip(p),
+      pick,
+    );
     return new Uint8Array(Buffer.from(url.slice(url.indexOf(',') + 1), 'base64'));
   } finally {
     await h.close();

@@ -81,7 +81,9 @@ export function inertiaBox(mass: number, inertia: [number, number, number, numbe
   // Columns of `vectors` are the principal axes; make the frame right-handed.
   const r = vectors.map((row) => row.slice());
   const det =
-    r[0][0] * (r[1][1] * r[2][2] - r[1][2] * r[2][1]) - r[0][1] * (r[1][0] * r[2][2] - r[1][2] * r[2][0]) + r[0][2] * (r[1][0] * r[2][1] - r[1][1] * r[2][0]);
+    r[0][0] * (r[1][1] * r[2][2] - r[1][2] * r[2][1]) -
+    r[0][1] * (r[1][0] * r[2][2] - r[1][2] * r[2][0]) +
+    r[0][2] * (r[1][0] * r[2][1] - r[1][1] * r[2][0]);
   if (det < 0) for (let k = 0; k < 3; k++) r[k][2] = -r[k][2];
   return { halfExtents: [side(0) / 2, side(1) / 2, side(2) / 2], quat: quatFromMatrix(r) };
 }
@@ -132,14 +134,24 @@ export function sceneGeometry(model: ModelDesc): SceneGeometry {
         });
       });
       if (shaped) return { name: b.name, parent: b.parent, com: b.com, drawables }; // the skeleton only (see the top)
-      if (massive) drawables.push({ kind: 'box', halfExtents: box.halfExtents, radius: 0, pos: b.com, quat: box.quat, color, role: 'inertia' });
-      else if (drawables.length === 0) drawables.push({ kind: 'sphere', halfExtents: [0, 0, 0], radius: 0.02, pos: [0, 0, 0], quat: [1, 0, 0, 0], color, role: 'link' });
+      if (massive)
+        drawables.push({ kind: 'box', halfExtents: box.halfExtents, radius: 0, pos: b.com, quat: box.quat, color, role: 'inertia' });
+      else if (drawables.length === 0)
+        drawables.push({ kind: 'sphere', halfExtents: [0, 0, 0], radius: 0.02, pos: [0, 0, 0], quat: [1, 0, 0, 0], color, role: 'link' });
     }
     return { name: b.name, parent: b.parent, com: b.com, drawables };
   });
   const statics: Drawable[] = shapes
     .filter((s) => s.body === -1)
-    .map((s) => ({ kind: s.kind, halfExtents: s.halfExtents, radius: s.radius, pos: s.pos, quat: s.quat, color: s.color ?? GREY, role: 'shape' as const }));
+    .map((s) => ({
+      kind: s.kind,
+      halfExtents: s.halfExtents,
+      radius: s.radius,
+      pos: s.pos,
+      quat: s.quat,
+      color: s.color ?? GREY,
+      role: 'shape' as const,
+    }));
   // Reach: chain lengths from the root plus each body's largest drawable extent (a loose bound).
   const depth: number[] = [];
   let reach = 0;

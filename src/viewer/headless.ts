@@ -40,7 +40,8 @@ export interface Headless {
 /** Launch headless Chromium with a fresh --user-data-dir; throws a clear error when none is installed. */
 export async function launchHeadless(): Promise<Headless> {
   const executablePath = findChromium();
-  if (!executablePath) throw new Error('no Chromium found (install it: apt-get install -y chromium, or set ACHILLES_CHROMIUM to a Chromium executable)');
+  if (!executablePath)
+    throw new Error('no Chromium found (install it: apt-get install -y chromium, or set ACHILLES_CHROMIUM to a Chromium executable)');
   const { chromium } = await import('playwright-core');
   const profile = mkdtempSync(join(tmpdir(), 'achilles-chromium-'));
   // launchPersistentContext is how playwright takes a --user-data-dir.

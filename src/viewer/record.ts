@@ -31,7 +31,13 @@ export function frameSteps(steps: number, dt: number, fps: number): number[] {
 }
 
 /** The frame rate actually used: the requested one, lowered by a whole factor if the poses would not fit. */
-export function chooseFps(run: { steps: number; dt: number }, robots: number, bodies: number, fps: number, maxBytes = MAX_POSE_BYTES): { fps: number; reason?: string } {
+export function chooseFps(
+  run: { steps: number; dt: number },
+  robots: number,
+  bodies: number,
+  fps: number,
+  maxBytes = MAX_POSE_BYTES,
+): { fps: number; reason?: string } {
   const frames = (f: number) => frameSteps(run.steps, run.dt, f).length;
   const bytes = (f: number) => frames(f) * poseBytesPerFrame(robots, bodies);
   if (bytes(fps) <= maxBytes) return { fps };
@@ -56,7 +62,9 @@ export interface CollidingBatch {
 
 function asColliding(b: Batch): CollidingBatch | undefined {
   const c = b as unknown as Partial<CollidingBatch>;
-  return typeof c.collide === 'function' && c.contactActive && c.contactDist && c.contactPos && c.contactNormal ? (c as CollidingBatch) : undefined;
+  return typeof c.collide === 'function' && c.contactActive && c.contactDist && c.contactPos && c.contactNormal
+    ? (c as CollidingBatch)
+    : undefined;
 }
 
 /** Per candidate pair: whether the replay turns the engine's normal around. The engine's normal
@@ -79,10 +87,10 @@ export function robotContacts(c: CollidingBatch, r: number, slot: number, out: n
     const p = Math.floor(k / 4);
     const sign = flip[p] ? -1 : 1;
     out.push(
-      c.contactPos[(k * 3) * s + r],
+      c.contactPos[k * 3 * s + r],
       c.contactPos[(k * 3 + 1) * s + r],
       c.contactPos[(k * 3 + 2) * s + r],
-      sign * c.contactNormal[(p * 3) * s + r],
+      sign * c.contactNormal[p * 3 * s + r],
       sign * c.contactNormal[(p * 3 + 1) * s + r],
       sign * c.contactNormal[(p * 3 + 2) * s + r],
       c.contactDist[k * s + r],
@@ -145,7 +153,8 @@ export class ReplaySampler implements StepSampler {
     const b = this.batch;
     const f = this.f;
     // A frame taken anywhere else would show a state the run never had at that time.
-    if (b.steps !== this.steps[f]) throw new Error(`internal error: replay frame ${f} is due at step ${this.steps[f]}, the run is at step ${b.steps}`);
+    if (b.steps !== this.steps[f])
+      throw new Error(`internal error: replay frame ${f} is due at step ${this.steps[f]}, the run is at step ${b.steps}`);
     const nb = b.model.bodies.length;
     const R = this.robots.length;
     const S = b.stride;
@@ -172,7 +181,13 @@ export class ReplaySampler implements StepSampler {
   result(meta: ReplayMeta): { header: ReplayHeader; bytes: Uint8Array } {
     const F = this.steps.length;
     if (this.f !== F) throw new Error(`internal error: the replay has ${this.f} of its ${F} frames (the run stopped early?)`);
-    const { bytes, layout } = packFrames({ times: this.times, pos: this.pos, quat: this.quat, contactStart: this.contactStart, contacts: new Float32Array(this.contacts) });
+    const { bytes, layout } = packFrames({
+      times: this.times,
+      pos: this.pos,
+      quat: this.quat,
+      contactStart: this.contactStart,
+      contacts: new Float32Array(this.contacts),
+    });
     const model = this.batch.model;
     const header: ReplayHeader = {
       version: REPLAY_VERSION,

@@ -50,8 +50,11 @@ export async function viewRun(dir: string, o: ViewOptions): Promise<number> {
   const { header, bytes } = await readReplay(dir);
   const htmlPath = resolve(join(dir, 'replay.html'));
   await writeFileAtomic(htmlPath, await replayHtml(header, bytes));
-  process.stderr.write(`achilles view: wrote ${htmlPath} (${header.frames} frames at ${header.fps} fps, ${header.robots.length} robot(s))\n`);
-  if (header.downsampled) process.stderr.write(`achilles view: note: downsampled to ${header.downsampled.toFps} fps: ${header.downsampled.reason}\n`);
+  process.stderr.write(
+    `achilles view: wrote ${htmlPath} (${header.frames} frames at ${header.fps} fps, ${header.robots.length} robot(s))\n`,
+  );
+  if (header.downsampled)
+    process.stderr.write(`achilles view: note: downsampled to ${header.downsampled.toFps} fps: ${header.downsampled.reason}\n`);
   if (o.filmstrip > 0) {
     const png = await renderFilmstrip(htmlPath, o.filmstrip);
     const pngPath = join(dir, 'replay-filmstrip.png');
@@ -59,6 +62,7 @@ export async function viewRun(dir: string, o: ViewOptions): Promise<number> {
     await listInManifest(dir, 'replay-filmstrip.png');
     process.stderr.write(`achilles view: wrote ${pngPath}\n`);
   }
-  if (o.open && !openInBrowser(htmlPath)) process.stderr.write(`achilles view: no desktop browser to open it here; open ${htmlPath} yourself\n`);
+  if (o.open && !openInBrowser(htmlPath))
+    process.stderr.write(`achilles view: no desktop browser to open it here; open ${htmlPath} yourself\n`);
   return 0;
 }

@@ -13,7 +13,10 @@ import { REPLAY_VERSION, type ReplayHeader } from './replay-data.js';
 export const REPLAY_FILES = ['replay.json', 'replay.bin', 'replay.html'] as const;
 
 /** Stage replay.json, replay.bin and replay.html of a recorded replay (see record.ts). */
-export async function writeReplay(sink: OutputSink, replay: { header: ReplayHeader; bytes: Uint8Array }): Promise<{ header: ReplayHeader; htmlBytes: number }> {
+export async function writeReplay(
+  sink: OutputSink,
+  replay: { header: ReplayHeader; bytes: Uint8Array },
+): Promise<{ header: ReplayHeader; htmlBytes: number }> {
   const { header, bytes } = replay;
   const html = await replayHtml(header, bytes);
   await sink.write('replay.json', JSON.stringify(header, null, 1) + '\n');
@@ -31,8 +34,10 @@ export async function readReplay(dir: string): Promise<{ header: ReplayHeader; b
     throw new Error(`${dir}: no replay.json here (run the scene with \`achilles run SCENE --html --out ${dir}\` to record a replay)`);
   }
   const header = JSON.parse(text) as ReplayHeader;
-  if (header.version !== REPLAY_VERSION) throw new Error(`${join(dir, 'replay.json')}: replay version ${header.version}, this achilles reads version ${REPLAY_VERSION}`);
+  if (header.version !== REPLAY_VERSION)
+    throw new Error(`${join(dir, 'replay.json')}: replay version ${header.version}, this achilles reads version ${REPLAY_VERSION}`);
   const bytes = new Uint8Array(await readFile(join(dir, 'replay.bin')));
-  if (bytes.byteLength !== header.bytes) throw new Error(`${join(dir, 'replay.bin')}: ${bytes.byteLength} bytes, replay.json expects ${header.bytes}`);
+  if (bytes.byteLength !== header.bytes)
+    throw new Error(`${join(dir, 'replay.bin')}: ${bytes.byteLength} bytes, replay.json expects ${header.bytes}`);
   return { header, bytes };
 }

@@ -30,5 +30,10 @@ try {
   const memory = /bad_alloc|out of memory|Array buffer allocation failed/i.test(String(e?.message));
   const message = String(e?.message ?? e);
   // the whole message's length, and enough of it to see a leak anywhere a reader would
-  out({ outcome: memory ? 'memory' : internal ? 'internal-error' : 'error', scene: e instanceof SceneError, message: message.slice(0, 20_000), length: message.length });
+  out({
+    outcome: memory ? 'memory' : internal ? 'internal-error' : 'error',
+    scene: e instanceof SceneError,
+    message: message.slice(0, 20_000),
+    length: message.length,
+  });
 }

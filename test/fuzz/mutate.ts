@@ -21,14 +21,32 @@ type Rand = () => number;
 const pick = <T>(r: Rand, xs: readonly T[]): T => xs[Math.floor(r() * xs.length)];
 
 const NUMBER = /-?\d+(\.\d+)?([eE][-+]?\d+)?/g;
-const HUGE = ['1e308', '-1e308', '1e21', '1e-320', '-0', '.nan', '.inf', '-.inf', '4294967297', '9007199254740993', '1e6', '0', '-1', '2.5'];
+const HUGE = [
+  '1e308',
+  '-1e308',
+  '1e21',
+  '1e-320',
+  '-0',
+  '.nan',
+  '.inf',
+  '-.inf',
+  '4294967297',
+  '9007199254740993',
+  '1e6',
+  '0',
+  '-1',
+  '2.5',
+];
 
 function bytes(r: Rand, text: string): string {
   const b = Buffer.from(text, 'utf8');
   const n = 1 + Math.floor(r() * 4);
   for (let i = 0; i < n; i++) {
     const k = Math.floor(r() * b.length);
-    b[k] = r() < 0.5 ? b[k] ^ (1 << Math.floor(r() * 8)) : pick(r, [0x00, 0x5b, 0x5d, 0x7b, 0x7d, 0x3a, 0x2d, 0x20, 0x0a, 0x09, 0x26, 0x2a, 0x21, 0x22]);
+    b[k] =
+      r() < 0.5
+        ? b[k] ^ (1 << Math.floor(r() * 8))
+        : pick(r, [0x00, 0x5b, 0x5d, 0x7b, 0x7d, 0x3a, 0x2d, 0x20, 0x0a, 0x09, 0x26, 0x2a, 0x21, 0x22]);
   }
   return b.toString('latin1'); // written back byte for byte
 }
@@ -57,9 +75,12 @@ function lines(r: Rand, text: string): string {
   const keyLines = ls.map((l, i) => (/^\s*-?\s*[A-Za-z_]+:/.test(l) ? i : -1)).filter((i) => i >= 0);
   const i = pick(r, keyLines.length ? keyLines : [0]);
   const op = Math.floor(r() * 4);
-  if (op === 0) ls.splice(i, 1); // key deletion
-  else if (op === 1) ls.splice(i, 0, ls[i]); // duplicated key
-  else if (op === 2) ls[i] = ls[i].replace(/^(\s*)/, (s) => (s.length > 0 ? s.slice(1) : ' ')); // indentation
+  if (op === 0)
+    ls.splice(i, 1); // key deletion
+  else if (op === 1)
+    ls.splice(i, 0, ls[i]); // duplicated key
+  else if (op === 2)
+    ls[i] = ls[i].replace(/^(\s*)/, (s) => (s.length > 0 ? s.slice(1) : ' ')); // indentation
   else return ls.slice(0, i).join('\n'); // truncated file
   return ls.join('\n');
 }
@@ -133,7 +154,17 @@ function xmlNesting(r: Rand, text: string): string {
 
 /** Mutations of `.arow` scenes; `foreign-include` needs a raw scene (includes); `foreign-config`
  *  leaves the scene as it is: the harness gives the case a --config (another file, a long value). */
-export const SCENE_MUTATIONS = ['bytes', 'tokens', 'numbers', 'huge-numbers', 'lines', 'foreign-include', 'long-value', 'overflow', 'foreign-config'] as const;
+export const SCENE_MUTATIONS = [
+  'bytes',
+  'tokens',
+  'numbers',
+  'huge-numbers',
+  'lines',
+  'foreign-include',
+  'long-value',
+  'overflow',
+  'foreign-config',
+] as const;
 /** Mutations of MJCF/URDF files (test/fixtures/import/). */
 export const XML_MUTATIONS = ['xml-bytes', 'xml-numbers', 'xml-attribute', 'xml-nesting'] as const;
 export const MUTATIONS = [...SCENE_MUTATIONS, ...XML_MUTATIONS] as const;
@@ -141,7 +172,12 @@ export type Mutation = (typeof MUTATIONS)[number];
 
 /** One mutated text, with the kind of mutation, reproducible from (text, seed, kind). Without a
  *  kind, one of the scene mutations by seed (the original harness's choice). */
-export function mutate(text: string, seed: number, kind: Mutation = SCENE_MUTATIONS[seed % 5], foreign?: Foreign): { text: string; kind: Mutation; latin1: boolean } {
+export function mutate(
+  text: string,
+  seed: number,
+  kind: Mutation = SCENE_MUTATIONS[seed % 5],
+  foreign?: Foreign,
+): { text: string; kind: Mutation; latin1: boolean } {
   const r = rng(seed);
   const rounds = 1 + Math.floor(r() * 2);
   let t = text;

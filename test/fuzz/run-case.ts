@@ -28,7 +28,9 @@ const LEAK = /FUZZ-CANARY-7f3a|root:x:0:0/;
 export function runCase(file: string, child_ = CHILD, hangMs = HANG_MS, config?: string): Promise<CaseResult> {
   const t0 = performance.now();
   return new Promise((resolve) => {
-    const child = spawn(process.execPath, [`--max-old-space-size=${HEAP_MB}`, child_, file, ...(config ? [config] : [])], { stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(process.execPath, [`--max-old-space-size=${HEAP_MB}`, child_, file, ...(config ? [config] : [])], {
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
     let stdout = '';
     let stderr = '';
     child.stdout.on('data', (d: Buffer) => (stdout += d.toString()));
@@ -43,7 +45,8 @@ export function runCase(file: string, child_ = CHILD, hangMs = HANG_MS, config?:
       const ms = performance.now() - t0;
       const done = (outcome: Outcome, detail: string): void => resolve({ outcome, detail, ms });
       if (timedOut) return done('hang', `no answer after ${hangMs} ms`);
-      if (/heap out of memory|allocation failed/i.test(stderr)) return done('memory', stderr.split('\n').find((l) => /memory|alloc/i.test(l)) ?? 'out of memory');
+      if (/heap out of memory|allocation failed/i.test(stderr))
+        return done('memory', stderr.split('\n').find((l) => /memory|alloc/i.test(l)) ?? 'out of memory');
       let r: { outcome: string; message?: string; length?: number; rssMB: number; scene?: boolean } | undefined;
       try {
         r = JSON.parse(stdout.trim().split('\n').pop() ?? '');

@@ -15,7 +15,10 @@ process.once('message', async (call: { module: string; name: string; args: unkno
     process.send!(reply, () => process.exit(0));
   } catch (e) {
     // A value structured clone cannot carry (a function, a native handle): say so instead.
-    process.send!({ error: { name: 'Error', message: `${call.name} returned a value that cannot be sent back: ${(e as Error).message}` } }, () => process.exit(0));
+    process.send!(
+      { error: { name: 'Error', message: `${call.name} returned a value that cannot be sent back: ${(e as Error).message}` } },
+      () => process.exit(0),
+    );
   }
 });
 

@@ -6,11 +6,42 @@ import type { BodyDesc, ModelDesc, Quat, ShapeDesc, Vec3 } from '../../src/engin
 const I: Quat = [1, 0, 0, 0];
 
 const body = (name: string, parent: number, joint: BodyDesc['joint'], pos: Vec3, q0: number[], nv: number): BodyDesc => ({
-  name, parent, pos, quat: I, joint, axis: joint === 'revolute' ? [0, 1, 0] : [0, 0, 1], mass: 1, com: [0, 0, 0],
-  inertia: [0.01, 0.01, 0.01, 0, 0, 0], q0, v0: new Array(nv).fill(0), tau: new Array(nv).fill(0),
+  name,
+  parent,
+  pos,
+  quat: I,
+  joint,
+  axis: joint === 'revolute' ? [0, 1, 0] : [0, 0, 1],
+  mass: 1,
+  com: [0, 0, 0],
+  inertia: [0.01, 0.01, 0.01, 0, 0, 0],
+  q0,
+  v0: new Array(nv).fill(0),
+  tau: new Array(nv).fill(0),
 });
-export const shapeDesc = (name: string, b: number, kind: ShapeDesc['kind'], h: Vec3, r: number, pos: Vec3 = [0, 0, 0], quat: Quat = I, extra: Partial<ShapeDesc> = {}): ShapeDesc => ({
-  name, body: b, kind, halfExtents: h, radius: r, pos, quat, friction: 1, contype: 1, conaffinity: 1, margin: 0, gap: 0, ...extra,
+export const shapeDesc = (
+  name: string,
+  b: number,
+  kind: ShapeDesc['kind'],
+  h: Vec3,
+  r: number,
+  pos: Vec3 = [0, 0, 0],
+  quat: Quat = I,
+  extra: Partial<ShapeDesc> = {},
+): ShapeDesc => ({
+  name,
+  body: b,
+  kind,
+  halfExtents: h,
+  radius: r,
+  pos,
+  quat,
+  friction: 1,
+  contype: 1,
+  conaffinity: 1,
+  margin: 0,
+  gap: 0,
+  ...extra,
 });
 const world = { gravity: [0, 0, -9.81] as Vec3, dt: 0.002, integrator: 'euler' as const, duration: 1, substeps: 1 };
 
@@ -33,4 +64,3 @@ export function collisionScene(): ModelDesc {
   ];
   return { name: 'collision-scene', bodies, world, files: [], shapes, excludes: [] };
 }
-

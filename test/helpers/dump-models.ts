@@ -13,10 +13,15 @@ import { modelText } from './native-dump.js';
 const dir = process.argv[2];
 if (!dir) throw new Error('usage: tsx test/helpers/dump-models.ts DIR');
 mkdirSync(dir, { recursive: true });
-const scenes = readdirSync(join(root, 'scenes')).filter((f) => f.endsWith('.arow')).sort();
+const scenes = readdirSync(join(root, 'scenes'))
+  .filter((f) => f.endsWith('.arow'))
+  .sort();
 for (const f of scenes) writeFileSync(join(dir, f.replace(/\.arow$/, '.txt')), modelText(loadScene(join(root, 'scenes', f))));
 const fixtures = join(root, 'test', 'fixtures', 'import');
-const imports = readdirSync(fixtures).filter((f) => /\.(xml|urdf)$/.test(f)).sort();
-for (const f of imports) writeFileSync(join(dir, `import-${f.replace(/\.(xml|urdf)$/, '')}.txt`), modelText(importFile(join(fixtures, f)).model));
+const imports = readdirSync(fixtures)
+  .filter((f) => /\.(xml|urdf)$/.test(f))
+  .sort();
+for (const f of imports)
+  writeFileSync(join(dir, `import-${f.replace(/\.(xml|urdf)$/, '')}.txt`), modelText(importFile(join(fixtures, f)).model));
 writeFileSync(join(dir, 'collision-scene.txt'), modelText(collisionScene()));
 console.log(`${scenes.length + imports.length + 1} models written to ${dir}`);

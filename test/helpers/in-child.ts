@@ -55,7 +55,12 @@ export function inChild<M extends Record<string, unknown>, K extends keyof M & s
     });
     child.on('close', (code, signal) => {
       process.off('exit', killOnExit);
-      if (!settled) reject(new Error(`${name} (${module.pathname}) in a child process exited with ${signal ?? `code ${code}`} before answering; its output ends:\n${output}`));
+      if (!settled)
+        reject(
+          new Error(
+            `${name} (${module.pathname}) in a child process exited with ${signal ?? `code ${code}`} before answering; its output ends:\n${output}`,
+          ),
+        );
       settled = true;
     });
     child.send({ module: module.href, name, args });

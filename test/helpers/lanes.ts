@@ -26,7 +26,15 @@ export const cellTitle = (title: string, c: LaneCell): string => (c.skip ? `${ti
 type RobotInit = Parameters<Batch['setRobot']>[1];
 
 /** Every robot's positions after `steps` steps, each robot r started from init(r). */
-function finalPositions(model: ModelDesc, precision: Precision, lanes: number, threads: number, init: (r: number) => RobotInit, copies: number, steps: number): number[][] {
+function finalPositions(
+  model: ModelDesc,
+  precision: Precision,
+  lanes: number,
+  threads: number,
+  init: (r: number) => RobotInit,
+  copies: number,
+  steps: number,
+): number[][] {
   const b = new Batch(model, { copies, precision, lanes: lanes as LaneWidth, threads }, engineAddon());
   for (let r = 0; r < copies; r++) b.setRobot(r, init(r));
   b.stepRaw(steps);

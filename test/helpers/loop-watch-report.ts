@@ -13,7 +13,10 @@ interface Stall {
 }
 
 export function longestStalls(text: string, n = SHOWN): Stall[] {
-  const rows = text.split('\n').filter((l) => l.trim() !== '').map((l) => JSON.parse(l) as Stall);
+  const rows = text
+    .split('\n')
+    .filter((l) => l.trim() !== '')
+    .map((l) => JSON.parse(l) as Stall);
   return rows.sort((a, b) => b.longestBlockMs - a.longestBlockMs).slice(0, n);
 }
 

@@ -28,7 +28,11 @@ if (out) {
     last = now;
   };
   const flush = () => {
-    appendFileSync(out, JSON.stringify({ file, test: label, longestBlockMs: Math.round(longest), durationMs: Math.round(performance.now() - started) }) + '\n');
+    appendFileSync(
+      out,
+      JSON.stringify({ file, test: label, longestBlockMs: Math.round(longest), durationMs: Math.round(performance.now() - started) }) +
+        '\n',
+    );
   };
   const tick = setInterval(sample, 20);
   tick.unref();

@@ -5,18 +5,82 @@
 import type { ModelDesc } from '../../src/engine/model-desc.js';
 import { toNativeModel } from '../../src/engine/batch.js';
 
-interface Limit { solref: number[]; solimp: number[]; margin: number }
+interface Limit {
+  solref: number[];
+  solimp: number[];
+  margin: number;
+}
 interface NativeBody {
-  name: string; joint: string; parent: number; pos: number[]; quat: number[]; axis: number[]; u: number[]; w: number[]; mass: number; com: number[]; inertia: number[];
-  q0: number[]; v0: number[]; tau: number[]; range?: number[]; limit?: Limit; frictionloss?: number; damping: number; stiffness: number; springref: number; armature: number;
+  name: string;
+  joint: string;
+  parent: number;
+  pos: number[];
+  quat: number[];
+  axis: number[];
+  u: number[];
+  w: number[];
+  mass: number;
+  com: number[];
+  inertia: number[];
+  q0: number[];
+  v0: number[];
+  tau: number[];
+  range?: number[];
+  limit?: Limit;
+  frictionloss?: number;
+  damping: number;
+  stiffness: number;
+  springref: number;
+  armature: number;
 }
 interface NativeShape {
-  name: string; body: number; kind: string; halfExtents: number[]; radius: number; pos: number[]; quat: number[]; friction: number; contype: number; conaffinity: number;
-  margin: number; gap: number; solref?: number[]; solimp?: number[]; condim?: number;
+  name: string;
+  body: number;
+  kind: string;
+  halfExtents: number[];
+  radius: number;
+  pos: number[];
+  quat: number[];
+  friction: number;
+  contype: number;
+  conaffinity: number;
+  margin: number;
+  gap: number;
+  solref?: number[];
+  solimp?: number[];
+  condim?: number;
 }
-interface NativeTendon { name: string; joints: number[]; coefs: number[]; range?: number[]; limit?: Limit; frictionloss: number; stiffness: number; damping: number; springlength: number[] }
-interface NativeActuator { name: string; body: number; kind: string; gear: number[]; kp?: number; kv?: number; ctrlrange?: number[]; forcerange?: number[]; rateLimit: number }
-interface NativeModel { gravity: number[]; bodies: NativeBody[]; shapes: NativeShape[]; excludes: [number, number][]; solver?: { iterations: number; impratio: number; tolerance?: number }; tendons: NativeTendon[]; actuators: NativeActuator[] }
+interface NativeTendon {
+  name: string;
+  joints: number[];
+  coefs: number[];
+  range?: number[];
+  limit?: Limit;
+  frictionloss: number;
+  stiffness: number;
+  damping: number;
+  springlength: number[];
+}
+interface NativeActuator {
+  name: string;
+  body: number;
+  kind: string;
+  gear: number[];
+  kp?: number;
+  kv?: number;
+  ctrlrange?: number[];
+  forcerange?: number[];
+  rateLimit: number;
+}
+interface NativeModel {
+  gravity: number[];
+  bodies: NativeBody[];
+  shapes: NativeShape[];
+  excludes: [number, number][];
+  solver?: { iterations: number; impratio: number; tolerance?: number };
+  tendons: NativeTendon[];
+  actuators: NativeActuator[];
+}
 
 const num = (x: number) => (Number.isFinite(x) ? x.toPrecision(17) : String(x));
 const nums = (a: readonly number[]) => a.map(num).join(' ');
@@ -30,22 +94,86 @@ export function modelText(model: ModelDesc): string {
   const m = toNativeModel(model) as NativeModel;
   const out = ['achilles-model 2', `gravity ${nums(m.gravity)}`, `bodies ${m.bodies.length}`];
   for (const b of m.bodies) {
-    out.push([word(b.name), b.joint, b.parent, nums(b.pos), nums(b.quat), nums(b.axis), nums(b.u), nums(b.w), num(b.mass), nums(b.com), nums(b.inertia),
-      b.q0.length, nums(b.q0), b.v0.length, nums(b.v0), b.tau.length, nums(b.tau)].join(' '));
-    out.push(`  ${range(b.range)} ${limit(b.limit)} ${num(b.frictionloss ?? 0)} ${num(b.damping)} ${num(b.stiffness)} ${num(b.springref)} ${num(b.armature)}`);
+    out.push(
+      [
+        word(b.name),
+        b.joint,
+        b.parent,
+        nums(b.pos),
+        nums(b.quat),
+        nums(b.axis),
+        nums(b.u),
+        nums(b.w),
+        num(b.mass),
+        nums(b.com),
+        nums(b.inertia),
+        b.q0.length,
+        nums(b.q0),
+        b.v0.length,
+        nums(b.v0),
+        b.tau.length,
+        nums(b.tau),
+      ].join(' '),
+    );
+    out.push(
+      `  ${range(b.range)} ${limit(b.limit)} ${num(b.frictionloss ?? 0)} ${num(b.damping)} ${num(b.stiffness)} ${num(b.springref)} ${num(b.armature)}`,
+    );
   }
   out.push(`shapes ${m.shapes.length}`);
   for (const s of m.shapes)
-    out.push([word(s.name), s.body, s.kind, nums(s.halfExtents), num(s.radius), nums(s.pos), nums(s.quat), num(s.friction), s.contype, s.conaffinity, num(s.margin), num(s.gap),
-      nums(s.solref ?? DEFAULT_LIMIT.solref), nums(s.solimp ?? DEFAULT_LIMIT.solimp), s.condim ?? 3].join(' '));
+    out.push(
+      [
+        word(s.name),
+        s.body,
+        s.kind,
+        nums(s.halfExtents),
+        num(s.radius),
+        nums(s.pos),
+        nums(s.quat),
+        num(s.friction),
+        s.contype,
+        s.conaffinity,
+        num(s.margin),
+        num(s.gap),
+        nums(s.solref ?? DEFAULT_LIMIT.solref),
+        nums(s.solimp ?? DEFAULT_LIMIT.solimp),
+        s.condim ?? 3,
+      ].join(' '),
+    );
   out.push(`excludes ${m.excludes.length}`);
   for (const [a, b] of m.excludes) out.push(`${a} ${b}`);
   out.push(m.solver ? `solver ${m.solver.iterations} ${num(m.solver.impratio)} ${num(m.solver.tolerance ?? 0)}` : 'solver 20 1 0');
   out.push(`tendons ${m.tendons.length}`);
   for (const t of m.tendons)
-    out.push([word(t.name), t.joints.length, t.joints.join(' '), nums(t.coefs), range(t.range), limit(t.limit), num(t.frictionloss), num(t.stiffness), num(t.damping), nums(t.springlength)].join(' '));
+    out.push(
+      [
+        word(t.name),
+        t.joints.length,
+        t.joints.join(' '),
+        nums(t.coefs),
+        range(t.range),
+        limit(t.limit),
+        num(t.frictionloss),
+        num(t.stiffness),
+        num(t.damping),
+        nums(t.springlength),
+      ].join(' '),
+    );
   out.push(`actuators ${m.actuators.length}`);
   for (const a of m.actuators)
-    out.push([word(a.name), a.body, a.kind, a.gear.length, nums(a.gear), num(a.kp ?? 0), num(a.kv ?? 0), range(a.ctrlrange), range(a.forcerange), num(a.rateLimit)].join(' '));
+    out.push(
+      [
+        word(a.name),
+        a.body,
+        a.kind,
+        a.gear.length,
+        nums(a.gear),
+        num(a.kp ?? 0),
+        num(a.kv ?? 0),
+        range(a.ctrlrange),
+        range(a.forcerange),
+        num(a.rateLimit),
+      ].join(' '),
+    );
   return out.join('\n') + '\n';
 }

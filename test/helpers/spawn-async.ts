@@ -41,13 +41,22 @@ export function spawnAsync(command: string, args: readonly string[], options: Sp
     // A child that exits without reading its stdin makes the write fail with EPIPE: spawnSync ignores that too.
     child.stdin!.on('error', () => {});
     child.stdin!.end(input);
-    const timer = timeout === undefined ? undefined : setTimeout(() => {
-      error = Object.assign(new Error(`spawnAsync ${command} ETIMEDOUT`), { code: 'ETIMEDOUT' });
-      child.kill('SIGTERM');
-    }, timeout);
+    const timer =
+      timeout === undefined
+        ? undefined
+        : setTimeout(() => {
+            error = Object.assign(new Error(`spawnAsync ${command} ETIMEDOUT`), { code: 'ETIMEDOUT' });
+            child.kill('SIGTERM');
+          }, timeout);
     child.on('close', (status, signal) => {
       if (timer) clearTimeout(timer);
-      resolve({ status: started ? status : null, signal, stdout: Buffer.concat(out).toString('utf8'), stderr: Buffer.concat(err).toString('utf8'), error });
+      resolve({
+        status: started ? status : null,
+        signal,
+        stdout: Buffer.concat(out).toString('utf8'),
+        stderr: Buffer.concat(err).toString('utf8'),
+        error,
+      });
     });
   });
 }

@@ -39,12 +39,32 @@ export interface ReplayRun {
 }
 
 /** Run `model` as `achilles run --html` does (simulate() with a replay sampler) and return the replay. */
-export async function recordRun(model: ModelDesc, r: ReplayRun, fps = 60, maxPoseBytes?: number): Promise<{ header: ReplayHeader; bytes: Uint8Array }> {
-  const batch = new Batch(model, { copies: r.copies, precision: r.precision, lanes: r.lanes, integrator: r.integrator, dt: r.dt, substeps: r.substeps, threads: 1 }, engineAddon());
+export async function recordRun(
+  model: ModelDesc,
+  r: ReplayRun,
+  fps = 60,
+  maxPoseBytes?: number,
+): Promise<{ header: ReplayHeader; bytes: Uint8Array }> {
+  const batch = new Batch(
+    model,
+    { copies: r.copies, precision: r.precision, lanes: r.lanes, integrator: r.integrator, dt: r.dt, substeps: r.substeps, threads: 1 },
+    engineAddon(),
+  );
   applySpread(batch, r.spread);
   const sampler = new ReplaySampler(batch, r.robots, r.steps, fps, maxPoseBytes);
   await simulate(batch, { steps: r.steps, recordEvery: r.steps, robots: r.robots, shouldStop: () => false, frames: sampler });
-  const meta = { scene: r.scene, model: model.name, integrator: r.integrator, dt: r.dt, substeps: r.substeps, precision: r.precision, copies: r.copies, spread: r.spread, duration: r.steps * r.dt, steps: r.steps };
+  const meta = {
+    scene: r.scene,
+    model: model.name,
+    integrator: r.integrator,
+    dt: r.dt,
+    substeps: r.substeps,
+    precision: r.precision,
+    copies: r.copies,
+    spread: r.spread,
+    duration: r.steps * r.dt,
+    steps: r.steps,
+  };
   return sampler.result(meta);
 }
 
@@ -111,7 +131,11 @@ type Viewer = {
 export const viewer = (page: Page) => ({
   setFrame: (f: number) => page.evaluate((f) => (window as unknown as { achillesViewer: Viewer }).achillesViewer.setFrame(f), f),
   getFrame: () => page.evaluate(() => (window as unknown as { achillesViewer: Viewer }).achillesViewer.getFrame()),
-  setRobotVisible: (j: number, v: boolean) => page.evaluate(([j, v]) => (window as unknown as { achillesViewer: Viewer }).achillesViewer.setRobotVisible(j as number, v as boolean), [j, v] as const),
+  setRobotVisible: (j: number, v: boolean) =>
+    page.evaluate(([j, v]) => (window as unknown as { achillesViewer: Viewer }).achillesViewer.setRobotVisible(j as number, v as boolean), [
+      j,
+      v,
+    ] as const),
   camera: () => page.evaluate(() => (window as unknown as { achillesViewer: Viewer }).achillesViewer.camera()),
 });
 
@@ -142,7 +166,11 @@ export function diffImages(a: Image, b: Image, tol = 0): { count: number; mask: 
   let count = 0;
   let maxDelta = 0;
   for (let i = 0; i < mask.length; i++) {
-    const d = Math.max(Math.abs(a.data[i * 4] - b.data[i * 4]), Math.abs(a.data[i * 4 + 1] - b.data[i * 4 + 1]), Math.abs(a.data[i * 4 + 2] - b.data[i * 4 + 2]));
+    const d = Math.max(
+      Math.abs(a.data[i * 4] - b.data[i * 4]),
+      Math.abs(a.data[i * 4 + 1] - b.data[i * 4 + 1]),
+      Math.abs(a.data[i * 4 + 2] - b.data[i * 4 + 2]),
+    );
     maxDelta = Math.max(maxDelta, d);
     if (d > tol) {
       mask[i] = 1;
@@ -201,7 +229,10 @@ export function compareGolden(name: string, actual: Image, tol = 24, maxFraction
 }
 
 /** Project a world point with the page's camera (three's column-major matrices) to canvas pixels. */
-export function project(cam: { view: number[]; projection: number[]; width: number; height: number }, p: [number, number, number]): [number, number] {
+export function project(
+  cam: { view: number[]; projection: number[]; width: number; height: number },
+  p: [number, number, number],
+): [number, number] {
   const mul = (m: number[], v: number[]) => [0, 1, 2, 3].map((r) => m[r] * v[0] + m[4 + r] * v[1] + m[8 + r] * v[2] + m[12 + r] * v[3]);
   const clip = mul(cam.projection, mul(cam.view, [...p, 1]));
   const nx = clip[0] / clip[3];

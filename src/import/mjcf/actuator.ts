@@ -12,7 +12,8 @@ import { checkUnread } from './unread.js';
 export function readActuators(ctx: MjcfContext): void {
   for (const a of sections(ctx, 'actuator')) {
     for (const c of a.children) {
-      if (!['motor', 'position', 'velocity'].includes(c.name)) ctx.r.fail(c, `<${c.name}>`, `a ${c.name} actuator`, 'motor, position or velocity (on a joint)');
+      if (!['motor', 'position', 'velocity'].includes(c.name))
+        ctx.r.fail(c, `<${c.name}>`, `a ${c.name} actuator`, 'motor, position or velocity (on a joint)');
       ctx.ir.actuators.push(readActuator(ctx, c, ctx.ir.actuators.length));
     }
   }
@@ -27,19 +28,32 @@ function readActuator(ctx: MjcfContext, c: XmlElement, k: number): IrActuator {
   const name = c.attrs.get('name')?.value ?? `${c.name}${k}`;
   const subject = `actuator '${name}'`;
   checkUnread(r, 'actuator', get, subject);
-  for (const t of ['tendon', 'site', 'body', 'jointinparent', 'cranksite']) if (get(t)) r.fail(get(t)!, subject, `a transmission through ${t}`, 'joint="NAME" (joint transmission only; an actuator along a tendon is not supported yet)');
+  for (const t of ['tendon', 'site', 'body', 'jointinparent', 'cranksite'])
+    if (get(t))
+      r.fail(
+        get(t)!,
+        subject,
+        `a transmission through ${t}`,
+        'joint="NAME" (joint transmission only; an actuator along a tendon is not supported yet)',
+      );
   const joint = get('joint');
   if (!joint) r.fail(c, subject, 'no joint', 'joint="NAME"');
   const gearA = get('gear');
   const gear = gearA ? r.nums(gearA, `${subject} gear`, [1, 6]) : [1];
-  if (gear.slice(1).some((x) => x !== 0)) note('dropped', gearA!, `${subject}: gear components 2..6 apply to ball/free joints only; gear ${gear[0]} kept`);
+  if (gear.slice(1).some((x) => x !== 0))
+    note('dropped', gearA!, `${subject}: gear components 2..6 apply to ball/free joints only; gear ${gear[0]} kept`);
   const act: IrActuator = {
     name,
     kind: c.name as IrActuator['kind'],
     joint: joint.value,
     gear: gear[0],
     kp: c.name === 'position' ? numOr(ctx, get('kp'), `${subject} kp`, 1) : 0,
-    kv: c.name === 'velocity' ? numOr(ctx, get('kv'), `${subject} kv`, 1) : c.name === 'position' ? numOr(ctx, get('kv'), `${subject} kv`, 0) : 0,
+    kv:
+      c.name === 'velocity'
+        ? numOr(ctx, get('kv'), `${subject} kv`, 1)
+        : c.name === 'position'
+          ? numOr(ctx, get('kv'), `${subject} kv`, 0)
+          : 0,
     source: r.span(c),
   };
   const cr = limitedRange(ctx, c, get, subject, 'ctrlrange', 'ctrllimited');
@@ -50,7 +64,14 @@ function readActuator(ctx: MjcfContext, c: XmlElement, k: number): IrActuator {
 }
 
 /** Range `n` when the actuator is limited by `lim` ("true", or "auto" with a range and compiler autolimits). */
-function limitedRange(ctx: MjcfContext, c: XmlElement, get: (n: string) => XmlAttr | undefined, subject: string, n: string, lim: string): [number, number] | undefined {
+function limitedRange(
+  ctx: MjcfContext,
+  c: XmlElement,
+  get: (n: string) => XmlAttr | undefined,
+  subject: string,
+  n: string,
+  lim: string,
+): [number, number] | undefined {
   const r: Reader = ctx.r;
   const { compiler } = ctx;
   const ra = get(n);

@@ -16,7 +16,7 @@ import { orientation } from './orientation.js';
 /** Every <worldbody> (at least one): its geoms are the world's, its bodies the roots of the tree. */
 export function readWorldbodies(ctx: MjcfContext): void {
   const worldbody = sections(ctx, 'worldbody');
-  if (worldbody.length === 0) ctx.r.fail(ctx.root, '<mujoco>', 'no <worldbody>', 'a <worldbody> with the robot\'s bodies');
+  if (worldbody.length === 0) ctx.r.fail(ctx.root, '<mujoco>', 'no <worldbody>', "a <worldbody> with the robot's bodies");
   for (const wb of worldbody) {
     const { geoms } = readBodyChildren(ctx, wb, undefined, 'main');
     ctx.ir.worldGeoms.push(...geoms);
@@ -58,7 +58,12 @@ function readBody(ctx: MjcfContext, el: XmlElement, parent: number, inherited: s
 
 /** The elements of a body (`body` undefined: the world body) other than its child bodies, in file
  *  order: joints are added to the body; its geoms and its <inertial> (if any) are returned. */
-function readBodyChildren(ctx: MjcfContext, el: XmlElement, body: IrBody | undefined, ownClass: string): { geoms: IrGeom[]; inertial?: XmlElement } {
+function readBodyChildren(
+  ctx: MjcfContext,
+  el: XmlElement,
+  body: IrBody | undefined,
+  ownClass: string,
+): { geoms: IrGeom[]; inertial?: XmlElement } {
   const r: Reader = ctx.r;
   const isWorld = body === undefined;
   const bodyName = body?.name ?? 'world';
@@ -85,7 +90,11 @@ function readBodyChildren(ctx: MjcfContext, el: XmlElement, body: IrBody | undef
       case 'site':
       case 'camera':
       case 'light':
-        ctx.note('skipped', c, `<${c.name}> does not change the dynamics: ${c.name === 'site' ? 'a site only marks a point (for sensors and spatial tendons, which are not imported)' : 'it is for rendering'}`);
+        ctx.note(
+          'skipped',
+          c,
+          `<${c.name}> does not change the dynamics: ${c.name === 'site' ? 'a site only marks a point (for sensors and spatial tendons, which are not imported)' : 'it is for rendering'}`,
+        );
         break;
       case 'frame':
       case 'replicate':
@@ -93,10 +102,20 @@ function readBodyChildren(ctx: MjcfContext, el: XmlElement, body: IrBody | undef
       case 'flexcomp':
       case 'plugin':
       case 'attach':
-        r.fail(c, `<${c.name}>`, `<${c.name}> in a body`, 'body, inertial, joint, freejoint, geom, site, camera, light (inline frames and replicates are not supported)');
+        r.fail(
+          c,
+          `<${c.name}>`,
+          `<${c.name}> in a body`,
+          'body, inertial, joint, freejoint, geom, site, camera, light (inline frames and replicates are not supported)',
+        );
         break;
       default:
-        r.fail(c, `<${c.name}>`, 'an element MJCF does not define in a body', 'body, inertial, joint, freejoint, geom, site, camera, light');
+        r.fail(
+          c,
+          `<${c.name}>`,
+          'an element MJCF does not define in a body',
+          'body, inertial, joint, freejoint, geom, site, camera, light',
+        );
     }
   }
   return { geoms, inertial };

@@ -26,7 +26,17 @@ export interface Compiler {
 }
 
 /** MuJoCo's compiler defaults. */
-export const defaultCompiler = (): Compiler => ({ degree: true, eulerseq: 'xyz', meshdir: '', autolimits: true, inertiafromgeom: 'auto', discardvisual: false, inertiagrouprange: [0, 5], settotalmass: 0, strippath: false });
+export const defaultCompiler = (): Compiler => ({
+  degree: true,
+  eulerseq: 'xyz',
+  meshdir: '',
+  autolimits: true,
+  inertiafromgeom: 'auto',
+  discardvisual: false,
+  inertiagrouprange: [0, 5],
+  settotalmass: 0,
+  strippath: false,
+});
 
 /** Compiler settings that cannot change the compiled model, with why (checked against MuJoCo's
  *  compile of test/fixtures/import/mjcf-settotalmass.xml by test/import-compiler.test.ts). */
@@ -47,7 +57,13 @@ export function readCompiler(ctx: MjcfContext, c: XmlElement): void {
         compiler.degree = r.choice(a, 'compiler angle', ['degree', 'radian'] as const) === 'degree';
         break;
       case 'eulerseq':
-        if (!/^[xyzXYZ]{3}$/.test(a.value)) r.fail(a, 'compiler eulerseq', quote(a.value), 'three letters from x, y, z, X, Y, Z (lower case: moving axes, upper case: fixed axes)');
+        if (!/^[xyzXYZ]{3}$/.test(a.value))
+          r.fail(
+            a,
+            'compiler eulerseq',
+            quote(a.value),
+            'three letters from x, y, z, X, Y, Z (lower case: moving axes, upper case: fixed axes)',
+          );
         compiler.eulerseq = a.value;
         break;
       case 'meshdir':
@@ -74,7 +90,8 @@ export function readCompiler(ctx: MjcfContext, c: XmlElement): void {
       }
       case 'boundmass':
       case 'boundinertia':
-        if (r.num(a, `compiler ${k}`) !== 0) r.fail(a, `compiler ${k}`, quote(a.value), `${k}="0" (bounding masses and inertias is not supported)`);
+        if (r.num(a, `compiler ${k}`) !== 0)
+          r.fail(a, `compiler ${k}`, quote(a.value), `${k}="0" (bounding masses and inertias is not supported)`);
         break;
       case 'balanceinertia':
       case 'fusestatic':
@@ -85,11 +102,18 @@ export function readCompiler(ctx: MjcfContext, c: XmlElement): void {
         compiler.strippath = r.bool(a, 'compiler strippath');
         break;
       case 'coordinate':
-        if (r.choice(a, 'compiler coordinate', ['local', 'global'] as const) === 'global') r.fail(a, 'compiler coordinate', '"global"', 'coordinate="local" (MuJoCo: "global coordinates no longer supported")');
+        if (r.choice(a, 'compiler coordinate', ['local', 'global'] as const) === 'global')
+          r.fail(a, 'compiler coordinate', '"global"', 'coordinate="local" (MuJoCo: "global coordinates no longer supported")');
         break;
       default: {
         const why = COMPILER_NO_EFFECT[k];
-        if (!why) r.fail(a, `compiler ${k}`, 'a compiler setting the importer does not know', 'one it reads (a new MuJoCo setting: please report it)');
+        if (!why)
+          r.fail(
+            a,
+            `compiler ${k}`,
+            'a compiler setting the importer does not know',
+            'one it reads (a new MuJoCo setting: please report it)',
+          );
         ctx.note('skipped', a, `compiler ${k} does not change the compiled model: ${why}`);
       }
     }
@@ -97,7 +121,8 @@ export function readCompiler(ctx: MjcfContext, c: XmlElement): void {
 }
 
 /** An orientation angle (euler, axisangle) in radians, from compiler angle. */
-export const angle = (compiler: Compiler, x: number): number => (compiler.degree && !importBug('import-degrees-as-radians') ? (x * Math.PI) / 180 : x);
+export const angle = (compiler: Compiler, x: number): number =>
+  compiler.degree && !importBug('import-degrees-as-radians') ? (x * Math.PI) / 180 : x;
 /** A hinge's range, ref or springref in radians, from compiler angle. */
 export const angleRange = (compiler: Compiler, x: number): number => (compiler.degree ? (x * Math.PI) / 180 : x);
 

@@ -61,5 +61,7 @@ export function newContext(r: Reader, root: XmlElement, notes: ImportNote[]): Mj
 /** The top-level elements of one kind, in file order. */
 export const sections = (ctx: MjcfContext, name: string): XmlElement[] => ctx.root.children.filter((c) => c.name === name);
 
-export const vec3 = (ctx: MjcfContext, a: XmlAttr | undefined, subject: string, dflt: Vec3): Vec3 => (a ? (ctx.r.nums(a, subject, 3) as Vec3) : [...dflt]);
-export const numOr = (ctx: MjcfContext, a: XmlAttr | undefined, subject: string, dflt: number): number => (a ? ctx.r.num(a, subject) : dflt);
+export const vec3 = (ctx: MjcfContext, a: XmlAttr | undefined, subject: string, dflt: Vec3): Vec3 =>
+  a ? (ctx.r.nums(a, subject, 3) as Vec3) : [...dflt];
+export const numOr = (ctx: MjcfContext, a: XmlAttr | undefined, subject: string, dflt: number): number =>
+  a ? ctx.r.num(a, subject) : dflt;

@@ -20,8 +20,10 @@ export function readDefaults(ctx: MjcfContext): void {
 function readDefault(ctx: MjcfContext, el: XmlElement, parent: Map<string, Map<string, XmlAttr>> | undefined, top: boolean): void {
   const r: Reader = ctx.r;
   const { defaults } = ctx;
-  const cls = el.attrs.get('class')?.value ?? (top ? 'main' : r.fail(el, '<default>', 'a nested default without a class name', 'class="NAME"'));
-  if (defaults.has(cls) && !(top && cls === 'main' && defaults.get(cls)!.size === 0)) r.fail(el, `default class '${cls}'`, 'a second definition', 'unique class names');
+  const cls =
+    el.attrs.get('class')?.value ?? (top ? 'main' : r.fail(el, '<default>', 'a nested default without a class name', 'class="NAME"'));
+  if (defaults.has(cls) && !(top && cls === 'main' && defaults.get(cls)!.size === 0))
+    r.fail(el, `default class '${cls}'`, 'a second definition', 'unique class names');
   const own = new Map<string, Map<string, XmlAttr>>();
   const inherit = parent && !(importBug('import-default-not-inherited') && !top);
   if (inherit) for (const [k, v] of parent) own.set(k, new Map(v));
@@ -37,7 +39,8 @@ function readDefault(ctx: MjcfContext, el: XmlElement, parent: Map<string, Map<s
 
 /** Refuses a class name (class=, childclass=) that no <default> defines. */
 export function checkClass(ctx: MjcfContext, a: XmlAttr, subject: string): void {
-  if (!ctx.defaults.has(a.value)) ctx.r.fail(a, subject, `${quote(a.value, 60, "'")}, which no <default> defines`, `one of ${[...ctx.defaults.keys()].join(', ')}`);
+  if (!ctx.defaults.has(a.value))
+    ctx.r.fail(a, subject, `${quote(a.value, 60, "'")}, which no <default> defines`, `one of ${[...ctx.defaults.keys()].join(', ')}`);
 }
 
 /** The class an element reads its defaults from: its own class=, else the one it inherits. */
@@ -48,4 +51,5 @@ export function classOf(ctx: MjcfContext, el: XmlElement, inherited: string): st
 }
 
 /** An attribute of `el` (a `kind` element: geom, joint, ...) from the element, else from class `cls`. */
-export const attrOf = (ctx: MjcfContext, el: XmlElement, kind: string, cls: string, name: string): XmlAttr | undefined => el.attrs.get(name) ?? ctx.defaults.get(cls)?.get(kind)?.get(name);
+export const attrOf = (ctx: MjcfContext, el: XmlElement, kind: string, cls: string, name: string): XmlAttr | undefined =>
+  el.attrs.get(name) ?? ctx.defaults.get(cls)?.get(kind)?.get(name);

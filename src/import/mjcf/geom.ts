@@ -24,9 +24,13 @@ export function readGeom(ctx: MjcfContext, el: XmlElement, cls: string, owner: s
   const name = el.attrs.get('name')?.value ?? `${owner}/geom${k}`;
   const subject = `geom '${name}'`;
   const typeA = get('type');
-  const type = typeA ? r.choice(typeA, `${subject} type`, ['sphere', 'capsule', 'box', 'cylinder', 'ellipsoid', 'plane', 'mesh', 'hfield', 'sdf'] as const) : 'sphere';
-  if (type === 'hfield' || type === 'sdf') r.fail(typeA!, `${subject} type`, type, 'sphere, capsule, box, cylinder, ellipsoid, plane or mesh');
-  for (const f of ['fluidshape']) if (get(f) && get(f)!.value !== 'none') r.fail(get(f)!, subject, 'fluid forces (fluidshape)', 'no fluid model (not supported)');
+  const type = typeA
+    ? r.choice(typeA, `${subject} type`, ['sphere', 'capsule', 'box', 'cylinder', 'ellipsoid', 'plane', 'mesh', 'hfield', 'sdf'] as const)
+    : 'sphere';
+  if (type === 'hfield' || type === 'sdf')
+    r.fail(typeA!, `${subject} type`, type, 'sphere, capsule, box, cylinder, ellipsoid, plane or mesh');
+  for (const f of ['fluidshape'])
+    if (get(f) && get(f)!.value !== 'none') r.fail(get(f)!, subject, 'fluid forces (fluidshape)', 'no fluid model (not supported)');
   const contype = numOr(ctx, get('contype'), `${subject} contype`, 1);
   const conaffinity = numOr(ctx, get('conaffinity'), `${subject} conaffinity`, 1);
   if (compiler.discardvisual && contype === 0 && conaffinity === 0) {
@@ -36,7 +40,13 @@ export function readGeom(ctx: MjcfContext, el: XmlElement, cls: string, owner: s
   checkUnread(r, 'geom', get, subject);
   const condimA = get('condim');
   const condim = condimA ? r.num(condimA, `${subject} condim`) : 3;
-  if (condim !== 1 && condim !== 3) r.fail(condimA!, `${subject} condim`, String(condim), 'condim 1 (frictionless) or 3 (sliding friction); torsional and rolling friction are not supported');
+  if (condim !== 1 && condim !== 3)
+    r.fail(
+      condimA!,
+      `${subject} condim`,
+      String(condim),
+      'condim 1 (frictionless) or 3 (sliding friction); torsional and rolling friction are not supported',
+    );
   const size = [0, 0, 0] as Vec3;
   const sz = get('size');
   if (sz) r.nums(sz, `${subject} size`, [1, 3]).forEach((x, i) => (size[i] = x));
@@ -63,16 +73,30 @@ export function readGeom(ctx: MjcfContext, el: XmlElement, cls: string, owner: s
     const m = get('mesh');
     if (!m) r.fail(el, subject, 'a mesh geom without mesh=', 'mesh="NAME" of an <asset><mesh>');
     const b = meshes.get(m.value);
-    if (!b) r.fail(m, `${subject} mesh`, `${quote(m.value, 60, "'")}, which no <asset><mesh> defines`, `one of ${[...meshes.keys()].join(', ') || '(no meshes)'}`);
+    if (!b)
+      r.fail(
+        m,
+        `${subject} mesh`,
+        `${quote(m.value, 60, "'")}, which no <asset><mesh> defines`,
+        `one of ${[...meshes.keys()].join(', ') || '(no meshes)'}`,
+      );
     const c: Vec3 = [(b.min[0] + b.max[0]) / 2, (b.min[1] + b.max[1]) / 2, (b.min[2] + b.max[2]) / 2];
     const rq = quatRotate(quat, c);
     pos = [pos[0] + rq[0], pos[1] + rq[1], pos[2] + rq[2]];
     for (let i = 0; i < 3; i++) size[i] = (b.max[i] - b.min[i]) / 2;
   } else {
     const fit = get('mesh');
-    if (fit) r.fail(fit, `${subject} mesh`, `a ${type} fitted to mesh ${quote(fit.value)}`, 'type="mesh" with mesh=, or a primitive without mesh= (fitting a primitive to a mesh is not supported)');
+    if (fit)
+      r.fail(
+        fit,
+        `${subject} mesh`,
+        `a ${type} fitted to mesh ${quote(fit.value)}`,
+        'type="mesh" with mesh=, or a primitive without mesh= (fitting a primitive to a mesh is not supported)',
+      );
     const need = { sphere: 1, capsule: 2, cylinder: 2, box: 3, ellipsoid: 3, plane: 0 }[type];
-    for (let i = 0; i < need; i++) if (!(size[i] > 0)) r.fail(sz ?? el, `${subject} size`, sz ? quote3(size) : 'no size', `${need} positive number${need > 1 ? 's' : ''} for a ${type}`);
+    for (let i = 0; i < need; i++)
+      if (!(size[i] > 0))
+        r.fail(sz ?? el, `${subject} size`, sz ? quote3(size) : 'no size', `${need} positive number${need > 1 ? 's' : ''} for a ${type}`);
   }
   if (type === 'plane' && !isWorld) r.fail(el, subject, 'a plane in a body', 'planes only directly in <worldbody> (static)');
   const fr = get('friction');
@@ -102,7 +126,12 @@ export function readGeom(ctx: MjcfContext, el: XmlElement, cls: string, owner: s
   const groupA = get('group');
   const group = groupA ? r.num(groupA, `${subject} group`) : 0;
   if (groupA && !Number.isInteger(group)) r.fail(groupA, `${subject} group`, quote(groupA.value), 'an integer group');
-  ctx.massSpec.set(g, { mass: massA ? r.num(massA, `${subject} mass`) : undefined, density: numOr(ctx, get('density'), `${subject} density`, 1000), group, el });
+  ctx.massSpec.set(g, {
+    mass: massA ? r.num(massA, `${subject} mass`) : undefined,
+    density: numOr(ctx, get('density'), `${subject} density`, 1000),
+    group,
+    el,
+  });
   return g;
 }
 

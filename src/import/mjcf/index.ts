@@ -66,9 +66,20 @@ export function readMjcf(r: Reader, root: XmlElement, notes: ImportNote[]): IrMo
 function judgeTopLevel(ctx: MjcfContext): void {
   for (const c of ctx.root.children) {
     if (INERT[c.name]) ctx.note('skipped', c, `<${c.name}> does not change the dynamics: ${INERT[c.name]}`);
-    else if (REFUSED[c.name]) ctx.r.fail(c, `<${c.name}>`, REFUSED[c.name], 'what the importer supports: worldbody, default, compiler, option, asset (meshes), tendon (fixed), actuator (motor, position, velocity), contact (exclude), keyframe');
+    else if (REFUSED[c.name])
+      ctx.r.fail(
+        c,
+        `<${c.name}>`,
+        REFUSED[c.name],
+        'what the importer supports: worldbody, default, compiler, option, asset (meshes), tendon (fixed), actuator (motor, position, velocity), contact (exclude), keyframe',
+      );
     else if (!READ.includes(c.name)) {
-      ctx.r.fail(c, `<${c.name}>`, 'an element MJCF does not define at the top level', 'compiler, option, size, visual, statistic, default, custom, asset, worldbody, contact, equality, tendon, actuator, sensor, keyframe');
+      ctx.r.fail(
+        c,
+        `<${c.name}>`,
+        'an element MJCF does not define at the top level',
+        'compiler, option, size, visual, statistic, default, custom, asset, worldbody, contact, equality, tendon, actuator, sensor, keyframe',
+      );
     }
   }
 }

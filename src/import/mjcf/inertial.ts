@@ -21,7 +21,12 @@ export function setBodyInertia(ctx: MjcfContext, b: IrBody, geoms: IrGeom[], ine
     for (const g of geoms) {
       const ms = massSpec.get(g)!;
       inferGeomMass(g, ms.mass, ms.density);
-      if (g.type === 'mesh' && g.mass > 0) ctx.note('approximated', ms.el, `geom '${g.name}': mass and inertia from the mesh's bounding box (MuJoCo integrates the mesh itself); give the body an <inertial> to match MuJoCo exactly`);
+      if (g.type === 'mesh' && g.mass > 0)
+        ctx.note(
+          'approximated',
+          ms.el,
+          `geom '${g.name}': mass and inertia from the mesh's bounding box (MuJoCo integrates the mesh itself); give the body an <inertial> to match MuJoCo exactly`,
+        );
     }
     // only geoms in compiler inertiagrouprange count (mjCBody::InertiaFromGeom)
     const [glo, ghi] = compiler.inertiagrouprange;
@@ -48,7 +53,8 @@ function readInertial(ctx: MjcfContext, el: XmlElement, b: IrBody): void {
   let I: Inertia6;
   if (diag && full) r.fail(full, subject, 'both diaginertia and fullinertia', 'one of them');
   if (full) {
-    if (['quat', 'axisangle', 'euler', 'xyaxes', 'zaxis'].some((f) => el.attrs.get(f))) r.fail(full, subject, 'fullinertia with an orientation', 'fullinertia alone (it is given in the body axes)');
+    if (['quat', 'axisangle', 'euler', 'xyaxes', 'zaxis'].some((f) => el.attrs.get(f)))
+      r.fail(full, subject, 'fullinertia with an orientation', 'fullinertia alone (it is given in the body axes)');
     I = r.nums(full, `${subject} fullinertia`, 6) as Inertia6;
   } else if (diag) {
     const d = r.nums(diag, `${subject} diaginertia`, 3);

@@ -24,7 +24,8 @@ export function readJoint(ctx: MjcfContext, el: XmlElement, cls: string, body: s
   checkUnread(r, free ? 'freejoint' : 'joint', get, subject);
   const axisRaw = vec3(ctx, get('axis'), `${subject} axis`, [0, 0, 1]);
   const an = Math.hypot(...axisRaw);
-  if ((type === 'hinge' || type === 'slide') && !(an >= 1e-14)) r.fail(get('axis') ?? el, `${subject} axis`, 'a zero axis', 'a nonzero direction');
+  if ((type === 'hinge' || type === 'slide') && !(an >= 1e-14))
+    r.fail(get('axis') ?? el, `${subject} axis`, 'a zero axis', 'a nonzero direction');
   const isAngle = type === 'hinge';
   const conv = (x: number): number => (isAngle ? angleRange(compiler, x) : x);
   const j: IrJoint = {
@@ -44,14 +45,26 @@ export function readJoint(ctx: MjcfContext, el: XmlElement, cls: string, body: s
   const limA = get('limited');
   const limited = limA ? r.choice(limA, `${subject} limited`, ['true', 'false', 'auto'] as const) : 'auto';
   const isLimited = limited === 'true' || (limited === 'auto' && compiler.autolimits && rangeA !== undefined);
-  if (limited === 'auto' && !compiler.autolimits && rangeA) r.fail(rangeA, `${subject} range`, 'a range without limited="true" while compiler autolimits="false"', 'limited="true", or autolimits="true" (as MuJoCo requires)');
+  if (limited === 'auto' && !compiler.autolimits && rangeA)
+    r.fail(
+      rangeA,
+      `${subject} range`,
+      'a range without limited="true" while compiler autolimits="false"',
+      'limited="true", or autolimits="true" (as MuJoCo requires)',
+    );
   if (isLimited) {
     const rg = rangeA ? r.nums(rangeA, `${subject} range`, 2) : [0, 0];
     if (type === 'hinge' || type === 'slide') {
       if (!(rg[0] < rg[1])) r.fail(rangeA ?? el, `${subject} range`, `[${rg.join(', ')}]`, 'lower < upper');
     }
     // MuJoCo's compiler: "range[0] should be 0 in ball joint" (the cone limit is max(range) on the angle)
-    if (type === 'ball' && (rg[0] !== 0 || !(rg[1] > 0))) r.fail(rangeA ?? el, `${subject} range`, `[${rg.join(', ')}]`, '[0, max angle] with max angle > 0 (range[0] should be 0 in ball joint, as MuJoCo requires)');
+    if (type === 'ball' && (rg[0] !== 0 || !(rg[1] > 0)))
+      r.fail(
+        rangeA ?? el,
+        `${subject} range`,
+        `[${rg.join(', ')}]`,
+        '[0, max angle] with max angle > 0 (range[0] should be 0 in ball joint, as MuJoCo requires)',
+      );
     j.range = type === 'ball' ? [angleRange(compiler, rg[0]), angleRange(compiler, rg[1])] : [conv(rg[0]), conv(rg[1])]; // a ball's cone is an angle too
     const sr = get('solreflimit');
     const si = get('solimplimit');

@@ -13,10 +13,32 @@ type Note = (k: ImportNote['kind'], at: XmlElement | XmlAttr, m: string) => void
 
 /** MuJoCo's default for every flag: 'enable' for the disable bits, 'disable' for the enable bits. */
 const FLAG_DEFAULT: Record<string, 'enable' | 'disable'> = {
-  constraint: 'enable', equality: 'enable', frictionloss: 'enable', limit: 'enable', contact: 'enable', spring: 'enable', damper: 'enable',
-  gravity: 'enable', clampctrl: 'enable', warmstart: 'enable', filterparent: 'enable', actuation: 'enable', refsafe: 'enable', sensor: 'enable',
-  midphase: 'enable', eulerdamp: 'enable', autoreset: 'enable', nativeccd: 'enable', island: 'enable', multiccd: 'enable',
-  override: 'disable', energy: 'disable', fwdinv: 'disable', invdiscrete: 'disable', sleep: 'disable', diagexact: 'disable',
+  constraint: 'enable',
+  equality: 'enable',
+  frictionloss: 'enable',
+  limit: 'enable',
+  contact: 'enable',
+  spring: 'enable',
+  damper: 'enable',
+  gravity: 'enable',
+  clampctrl: 'enable',
+  warmstart: 'enable',
+  filterparent: 'enable',
+  actuation: 'enable',
+  refsafe: 'enable',
+  sensor: 'enable',
+  midphase: 'enable',
+  eulerdamp: 'enable',
+  autoreset: 'enable',
+  nativeccd: 'enable',
+  island: 'enable',
+  multiccd: 'enable',
+  override: 'disable',
+  energy: 'disable',
+  fwdinv: 'disable',
+  invdiscrete: 'disable',
+  sleep: 'disable',
+  diagexact: 'disable',
 };
 
 /** Flags whose setting cannot change the motion, with why. */
@@ -36,8 +58,14 @@ const OPTION_OTHER: Record<string, [ImportNote['kind'], string]> = {
   ls_tolerance: ['approximated', "the engine's line search has its own stopping rule"],
   ls_iterations: ['approximated', "the engine's line search has its own iteration cap"],
   noslip_tolerance: ['skipped', 'the noslip solver is off (noslip_iterations 0)'],
-  ccd_tolerance: ['skipped', "MuJoCo's convex collision is used by mesh and cylinder pairs, which the import replaces by boxes and rounded boxes"],
-  ccd_iterations: ['skipped', "MuJoCo's convex collision is used by mesh and cylinder pairs, which the import replaces by boxes and rounded boxes"],
+  ccd_tolerance: [
+    'skipped',
+    "MuJoCo's convex collision is used by mesh and cylinder pairs, which the import replaces by boxes and rounded boxes",
+  ],
+  ccd_iterations: [
+    'skipped',
+    "MuJoCo's convex collision is used by mesh and cylinder pairs, which the import replaces by boxes and rounded boxes",
+  ],
   sdf_iterations: ['skipped', 'sdf geoms are refused'],
   sdf_initpoints: ['skipped', 'sdf geoms are refused'],
   sleep_tolerance: ['skipped', 'sleeping is off (flag sleep)'],
@@ -52,15 +80,23 @@ const OPTION_OTHER: Record<string, [ImportNote['kind'], string]> = {
 /** An <option> attribute readOption has no case for: noted with its reason, or refused. */
 export function otherOption(r: Reader, k: string, a: XmlAttr, note: Note): void {
   if (k === 'noslip_iterations') {
-    if (r.num(a, 'option noslip_iterations') !== 0) r.fail(a, 'option noslip_iterations', quote(a.value), 'noslip_iterations="0" (the noslip post-solve changes the motion; the engine has none)');
+    if (r.num(a, 'option noslip_iterations') !== 0)
+      r.fail(
+        a,
+        'option noslip_iterations',
+        quote(a.value),
+        'noslip_iterations="0" (the noslip post-solve changes the motion; the engine has none)',
+      );
     return;
   }
   if (k === 'actuatorgroupdisable') {
-    if (a.value.trim() !== '') r.fail(a, 'option actuatorgroupdisable', quote(a.value), 'no disabled actuator groups (the engine drives every actuator)');
+    if (a.value.trim() !== '')
+      r.fail(a, 'option actuatorgroupdisable', quote(a.value), 'no disabled actuator groups (the engine drives every actuator)');
     return;
   }
   const why = OPTION_OTHER[k];
-  if (!why) r.fail(a, `option ${k}`, 'an option the importer does not know', 'an attribute it reads (a new MuJoCo option: please report it)');
+  if (!why)
+    r.fail(a, `option ${k}`, 'an option the importer does not know', 'an attribute it reads (a new MuJoCo option: please report it)');
   note(why[0], a, `option ${k} is not used: ${why[1]}`);
 }
 
@@ -100,7 +136,8 @@ const DISABLES: Record<DisableFlag, string> = {
 /** Applies the disable flags to the read model (bodies, geoms, tendons), with one note each. */
 export function applyDisableFlags(ir: IrModel, notes: ImportNote[]): void {
   for (const { flag, source } of ir.disabled ?? []) {
-    const off = (f: DisableFlag): boolean => flag === f || (flag === 'constraint' && (f === 'contact' || f === 'limit' || f === 'frictionloss'));
+    const off = (f: DisableFlag): boolean =>
+      flag === f || (flag === 'constraint' && (f === 'contact' || f === 'limit' || f === 'frictionloss'));
     for (const b of ir.bodies) {
       if (off('contact')) b.geoms = [];
       for (const j of b.joints) {

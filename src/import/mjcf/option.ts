@@ -25,14 +25,17 @@ export function readOption(ctx: MjcfContext, o: XmlElement): void {
       case 'integrator': {
         const v = r.choice(a, 'option integrator', ['Euler', 'RK4', 'implicit', 'implicitfast'] as const);
         ir.option.integrator = v === 'RK4' ? 'rk4' : 'euler';
-        if (v === 'implicit' || v === 'implicitfast') note('approximated', a, `integrator ${v} → semi-implicit Euler (with damping implicit, as MuJoCo's Euler)`);
+        if (v === 'implicit' || v === 'implicitfast')
+          note('approximated', a, `integrator ${v} → semi-implicit Euler (with damping implicit, as MuJoCo's Euler)`);
         break;
       }
       case 'cone':
-        if (r.choice(a, 'option cone', ['pyramidal', 'elliptic'] as const) === 'elliptic') note('approximated', a, 'elliptic friction cone → pyramidal (the only cone the solver has)');
+        if (r.choice(a, 'option cone', ['pyramidal', 'elliptic'] as const) === 'elliptic')
+          note('approximated', a, 'elliptic friction cone → pyramidal (the only cone the solver has)');
         break;
       case 'solver':
-        if (r.choice(a, 'option solver', ['PGS', 'CG', 'Newton'] as const) !== 'CG') note('approximated', a, `solver ${a.value} → CG (the only solver; same optimum, different convergence per iteration)`);
+        if (r.choice(a, 'option solver', ['PGS', 'CG', 'Newton'] as const) !== 'CG')
+          note('approximated', a, `solver ${a.value} → CG (the only solver; same optimum, different convergence per iteration)`);
         break;
       case 'iterations':
         ir.option.iterations = r.num(a, 'option iterations');
@@ -45,16 +48,17 @@ export function readOption(ctx: MjcfContext, o: XmlElement): void {
         if (r.num(a, `option ${k}`) !== 0) r.fail(a, `option ${k}`, quote(a.value), `${k}="0" (fluid forces are not supported)`);
         break;
       case 'wind':
-        if (r.nums(a, 'option wind', 3).some((x) => x !== 0)) r.fail(a, 'option wind', quote(a.value), 'no wind (fluid forces are not supported)');
+        if (r.nums(a, 'option wind', 3).some((x) => x !== 0))
+          r.fail(a, 'option wind', quote(a.value), 'no wind (fluid forces are not supported)');
         break;
       default:
         otherOption(r, k, a, note);
     }
   }
-  if (!o.attrs.has('iterations')) note('as-mujoco', o, 'solver iterations 100 (MuJoCo\'s default)');
+  if (!o.attrs.has('iterations')) note('as-mujoco', o, "solver iterations 100 (MuJoCo's default)");
   for (const f of o.children) {
     if (f.name !== 'flag') r.fail(f, `<option><${f.name}>`, f.name, '<flag>');
     readFlags(r, f, ir, note);
   }
-  if (!o.attrs.has('solver')) note('approximated', o, 'MuJoCo\'s default solver is Newton; Achilles uses CG (same optimum)');
+  if (!o.attrs.has('solver')) note('approximated', o, "MuJoCo's default solver is Newton; Achilles uses CG (same optimum)");
 }

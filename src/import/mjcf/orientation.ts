@@ -32,7 +32,10 @@ export function orientation(ctx: MjcfContext, get: (n: string) => XmlAttr | unde
       return axisAngleQuat(v, angle(compiler, v[3]));
     }
     case 'euler':
-      return eulerQuat(r.nums(a, `${subject} euler`, 3).map((x) => angle(compiler, x)), compiler.eulerseq);
+      return eulerQuat(
+        r.nums(a, `${subject} euler`, 3).map((x) => angle(compiler, x)),
+        compiler.eulerseq,
+      );
     case 'xyaxes': {
       const v = r.nums(a, `${subject} xyaxes`, 6);
       tooSmall(v, 3);

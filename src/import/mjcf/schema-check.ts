@@ -19,7 +19,11 @@ const attrsOf = (s: SchemaNode): string[] => {
 /** mjXSchema::NameMatch: <worldbody>, <frame> and <replicate> are read by the <body> row. */
 function nameMatch(s: SchemaNode, el: XmlElement, level: number): boolean {
   if (s.n === 'body') {
-    return (level === 1 && el.name === 'worldbody') || (level !== 1 && el.name === 'body') || (level >= 1 && (el.name === 'frame' || el.name === 'replicate'));
+    return (
+      (level === 1 && el.name === 'worldbody') ||
+      (level !== 1 && el.name === 'body') ||
+      (level >= 1 && (el.name === 'frame' || el.name === 'replicate'))
+    );
   }
   return s.n === el.name;
 }
@@ -47,12 +51,26 @@ export function checkMjcfSchema(r: Reader, root: XmlElement): void {
       if (!sub) {
         const names = (p.c ?? []).map((x) => x.n).concat(p.r ? [p.n] : []);
         const near = closest(el.name, names);
-        r.fail(el, `<${parent.el.name}>`, `unrecognized element <${quote(el.name, 60, '')}>`, names.length ? `one of MuJoCo's elements in <${parent.el.name}>: ${names.join(', ')}` : `no child elements (MuJoCo's <${parent.el.name}> has none)`, near ? `did you mean <${near}>?` : undefined);
+        r.fail(
+          el,
+          `<${parent.el.name}>`,
+          `unrecognized element <${quote(el.name, 60, '')}>`,
+          names.length
+            ? `one of MuJoCo's elements in <${parent.el.name}>: ${names.join(', ')}`
+            : `no child elements (MuJoCo's <${parent.el.name}> has none)`,
+          near ? `did you mean <${near}>?` : undefined,
+        );
       }
       if (sub !== p) {
         const n = (parent.seen.get(sub) ?? 0) + 1;
         parent.seen.set(sub, n);
-        if (sub.one && n > 1) r.fail(el, `<${el.name}>`, `a second <${el.name}> in <${parent.el.name}>`, `at most one (MuJoCo: "unique element '${el.name}' found ${n} times")`);
+        if (sub.one && n > 1)
+          r.fail(
+            el,
+            `<${el.name}>`,
+            `a second <${el.name}> in <${parent.el.name}>`,
+            `at most one (MuJoCo: "unique element '${el.name}' found ${n} times")`,
+          );
       }
       s = sub;
     }
@@ -60,12 +78,19 @@ export function checkMjcfSchema(r: Reader, root: XmlElement): void {
     for (const [name, a] of el.attrs) {
       if (allowed.includes(name)) continue;
       const near = closest(name, allowed);
-      r.fail(a, `<${el.name}>`, `unrecognized attribute ${quote(name, 60, "'")}`, allowed.length ? `an attribute MuJoCo's schema allows on <${el.name}>` : `no attributes (MuJoCo's <${el.name}> has none)`, near ? `did you mean '${near}'?` : undefined);
+      r.fail(
+        a,
+        `<${el.name}>`,
+        `unrecognized attribute ${quote(name, 60, "'")}`,
+        allowed.length ? `an attribute MuJoCo's schema allows on <${el.name}>` : `no attributes (MuJoCo's <${el.name}> has none)`,
+        near ? `did you mean '${near}'?` : undefined,
+      );
     }
     // MuJoCo: "World body cannot have attributes" (the schema reads it as a body, the reader refuses)
     if (el.name === 'worldbody' && level === 1) {
       const first = el.attrs.values().next().value;
-      if (first) r.fail(first, '<worldbody>', 'an attribute on the world body', 'no attributes (MuJoCo: "World body cannot have attributes")');
+      if (first)
+        r.fail(first, '<worldbody>', 'an attribute on the world body', 'no attributes (MuJoCo: "World body cannot have attributes")');
     }
     const me: Parent = { el, s, level, seen: new Map() };
     for (let k = el.children.length - 1; k >= 0; k--) stack.push({ el: el.children[k], parent: me });

@@ -15,8 +15,14 @@ type Kind = 'joint' | 'freejoint' | 'geom' | 'actuator';
 const UNREAD: Record<Kind, Record<string, [(v: string, nums: () => number[]) => boolean, string]>> = {
   joint: {
     springdamper: [(_, n) => n().every((x) => x === 0), 'it sets the joint stiffness and damping from a time constant and damping ratio'],
-    solreffriction: [(_, n) => sameNums(n(), [0.02, 1]), "it sets the joint's dry-friction rows' solref (the engine uses MuJoCo's default)"],
-    solimpfriction: [(_, n) => sameNums(n(), [0.9, 0.95, 0.001, 0.5, 2]), "it sets the joint's dry-friction rows' solimp (the engine uses MuJoCo's default)"],
+    solreffriction: [
+      (_, n) => sameNums(n(), [0.02, 1]),
+      "it sets the joint's dry-friction rows' solref (the engine uses MuJoCo's default)",
+    ],
+    solimpfriction: [
+      (_, n) => sameNums(n(), [0.9, 0.95, 0.001, 0.5, 2]),
+      "it sets the joint's dry-friction rows' solimp (the engine uses MuJoCo's default)",
+    ],
     actuatorfrclimited: [(v) => v === 'false' || v === 'auto', 'it clamps the total actuator force on the joint'],
     actuatorfrcrange: [(_, n) => sameNums(n(), [0, 0]), 'it clamps the total actuator force on the joint (with actuatorfrclimited)'],
     actuatorgravcomp: [(v) => v === 'false', 'it applies gravity compensation through the actuators'],
@@ -26,7 +32,7 @@ const UNREAD: Record<Kind, Record<string, [(v: string, nums: () => number[]) => 
   },
   geom: {
     priority: [(_, n) => sameNums(n(), [0]), 'it decides whose contact parameters a pair takes'],
-    solmix: [(_, n) => sameNums(n(), [1]), 'it weights the two geoms\' solref and solimp in a pair'],
+    solmix: [(_, n) => sameNums(n(), [1]), "it weights the two geoms' solref and solimp in a pair"],
     shellinertia: [(v) => v === 'false', 'it computes the inertia of a hollow shell instead of a solid'],
     surfacevel: [(_, n) => n().every((x) => x === 0), 'it makes the surface move (a conveyor)'],
     adhesion: [(_, n) => sameNums(n(), [0]), 'it adds adhesion to contacts'],
@@ -49,6 +55,7 @@ export function checkUnread(r: Reader, kind: Kind, get: (name: string) => XmlAtt
     const a = get(name);
     if (!a) continue;
     const nums = (): number[] => r.nums(a, `${subject} ${name}`, [1, 6]);
-    if (!harmless(a.value.trim(), nums)) r.fail(a, `${subject} ${name}`, quote(a.value), `no ${name}, or MuJoCo's default (not supported: ${what})`);
+    if (!harmless(a.value.trim(), nums))
+      r.fail(a, `${subject} ${name}`, quote(a.value), `no ${name}, or MuJoCo's default (not supported: ${what})`);
   }
 }

@@ -13,8 +13,27 @@ export const actuatorsStage: ValidationStage<ActuatorReference> = {
   underModelSubset: true,
   bugBuild: true,
   catches: {
-    actuators: ['hinge-sign', 'parallel-axis-dropped', 'gyroscopic-sign', 'coriolis-dropped', 'gravity-sign', 'rk4-weight', 'actuator-effort-one-step-late', 'actuator-gear-not-projected', 'damping-explicit-in-euler'],
-    passive: ['hinge-sign', 'parallel-axis-dropped', 'gyroscopic-sign', 'coriolis-dropped', 'gravity-sign', 'rk4-weight', 'free-quaternion-world-frame', 'damping-explicit-in-euler'],
+    actuators: [
+      'hinge-sign',
+      'parallel-axis-dropped',
+      'gyroscopic-sign',
+      'coriolis-dropped',
+      'gravity-sign',
+      'rk4-weight',
+      'actuator-effort-one-step-late',
+      'actuator-gear-not-projected',
+      'damping-explicit-in-euler',
+    ],
+    passive: [
+      'hinge-sign',
+      'parallel-axis-dropped',
+      'gyroscopic-sign',
+      'coriolis-dropped',
+      'gravity-sign',
+      'rk4-weight',
+      'free-quaternion-world-frame',
+      'damping-explicit-in-euler',
+    ],
   },
   reference(ctx) {
     ctx.log('reference: actuated arm and passive pendulums (MuJoCo runs)');

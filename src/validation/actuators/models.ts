@@ -10,7 +10,21 @@ function rod(name: string, parent: number, pos: Vec3, axis: Vec3, mass: number, 
   const w = 0.08;
   const ixx = (mass * (len * len + w * w)) / 12;
   const iyy = (mass * (w * w + w * w)) / 12;
-  return { name, parent, pos, quat: [1, 0, 0, 0], joint: 'revolute', axis, mass, com: [0, len / 2, 0], inertia: [ixx, iyy, ixx, 0, 0, 0], q0: [0], v0: [0], tau: [0], ...extra };
+  return {
+    name,
+    parent,
+    pos,
+    quat: [1, 0, 0, 0],
+    joint: 'revolute',
+    axis,
+    mass,
+    com: [0, len / 2, 0],
+    inertia: [ixx, iyy, ixx, 0, 0, 0],
+    q0: [0],
+    v0: [0],
+    tau: [0],
+    ...extra,
+  };
 }
 
 export interface ArmCase {
@@ -24,14 +38,30 @@ export interface ArmCase {
  *  the built-in PD toward its own sine (amplitudes 0.5–1 rad, 0.25–0.7 Hz): joint torques (gear ×
  *  force) up to 147 N·m at the shoulder (measured, MuJoCo's run). */
 export function arm6(): ArmCase {
-  const axes: Vec3[] = [[1, 0, 0], [0, 0, 1], [1, 0, 0], [0, 0, 1], [1, 0, 0], [0, 1, 0]];
+  const axes: Vec3[] = [
+    [1, 0, 0],
+    [0, 0, 1],
+    [1, 0, 0],
+    [0, 0, 1],
+    [1, 0, 0],
+    [0, 1, 0],
+  ];
   const mass = [3.5, 2.5, 2, 1.5, 1.2, 0.8];
   const len = [0.5, 0.45, 0.4, 0.35, 0.3, 0.2];
   // Directions (torques in the joint frame) with a part off the axis; the gear is their projection.
-  const dirs: Vec3[] = [[1, 0.3, 0], [0.2, 0, 1.5], [1, 0, -0.4], [0.3, 0.1, 2], [1.2, 0.2, 0], [0, 1, 0.4]];
+  const dirs: Vec3[] = [
+    [1, 0.3, 0],
+    [0.2, 0, 1.5],
+    [1, 0, -0.4],
+    [0.3, 0.1, 2],
+    [1.2, 0.2, 0],
+    [0, 1, 0.4],
+  ];
   const bodies: BodyDesc[] = [];
   for (let i = 0; i < 6; i++) {
-    bodies.push(rod(`j${i + 1}`, i - 1, i === 0 ? [0, 0, 0] : [0, len[i - 1], 0], axes[i], mass[i], len[i], { damping: 0.5, armature: 0.05 }));
+    bodies.push(
+      rod(`j${i + 1}`, i - 1, i === 0 ? [0, 0, 0] : [0, len[i - 1], 0], axes[i], mass[i], len[i], { damping: 0.5, armature: 0.05 }),
+    );
   }
   const actuators: ActuatorDesc[] = bodies.map((b, i) => ({
     name: `m${i + 1}`,
@@ -47,8 +77,19 @@ export function arm6(): ArmCase {
   const amp = [0.6, 0.5, 0.6, 0.5, 0.8, 1.0];
   const freq = [0.25, 0.4, 0.3, 0.5, 0.6, 0.7];
   const phase = [0, 0.5, 1.0, 1.5, 2.0, 2.5];
-  const terms: PdTermSpec[] = actuators.map((_, i) => ({ actuator: i, kp: kp[i], kd: kd[i], target: { kind: 'sine', amplitude: amp[i], frequency: freq[i], phase: phase[i], offset: 0 } }));
-  const model: ModelDesc = { name: 'arm6-pd', bodies, actuators, files: [], world: { gravity: [0, 0, -9.81], dt: 0.002, integrator: 'euler', duration: 20, substeps: 1 } };
+  const terms: PdTermSpec[] = actuators.map((_, i) => ({
+    actuator: i,
+    kp: kp[i],
+    kd: kd[i],
+    target: { kind: 'sine', amplitude: amp[i], frequency: freq[i], phase: phase[i], offset: 0 },
+  }));
+  const model: ModelDesc = {
+    name: 'arm6-pd',
+    bodies,
+    actuators,
+    files: [],
+    world: { gravity: [0, 0, -9.81], dt: 0.002, integrator: 'euler', duration: 20, substeps: 1 },
+  };
   return { model, terms };
 }
 
@@ -68,8 +109,32 @@ export function passiveModels(): { name: string; model: ModelDesc }[] {
     files: [],
     world,
     bodies: [
-      { name: 'slider', parent: -1, pos: [0, 0, 0], quat: [1, 0, 0, 0], joint: 'prismatic', axis: [0, 0, 1], mass: 2, com: [0, 0, 0], inertia: [0.01, 0.01, 0.01, 0, 0, 0], q0: [0.2], v0: [0], tau: [0], stiffness: 60, springref: 0.1, damping: 0.3, armature: 0.1 },
-      rod('swing', 0, [0, 0, 0], [0.6, 0, 0.8], 0.7, 0.5, { stiffness: 3, springref: -0.3, damping: 0.05, armature: 0.02, q0: [0.4], v0: [-1] }),
+      {
+        name: 'slider',
+        parent: -1,
+        pos: [0, 0, 0],
+        quat: [1, 0, 0, 0],
+        joint: 'prismatic',
+        axis: [0, 0, 1],
+        mass: 2,
+        com: [0, 0, 0],
+        inertia: [0.01, 0.01, 0.01, 0, 0, 0],
+        q0: [0.2],
+        v0: [0],
+        tau: [0],
+        stiffness: 60,
+        springref: 0.1,
+        damping: 0.3,
+        armature: 0.1,
+      },
+      rod('swing', 0, [0, 0, 0], [0.6, 0, 0.8], 0.7, 0.5, {
+        stiffness: 3,
+        springref: -0.3,
+        damping: 0.05,
+        armature: 0.02,
+        q0: [0.4],
+        v0: [-1],
+      }),
     ],
   };
   const ball: ModelDesc = {
@@ -77,7 +142,22 @@ export function passiveModels(): { name: string; model: ModelDesc }[] {
     files: [],
     world,
     bodies: [
-      { name: 'ball', parent: -1, pos: [0, 0, 0], quat: [1, 0, 0, 0], joint: 'ball', axis: [0, 0, 1], mass: 1.5, com: [0, 0.25, 0], inertia: [0.03, 0.004, 0.03, 0, 0, 0], q0: [0.9, 0.3, 0.2, 0.245], v0: [0.5, -0.4, 1.0], tau: [0, 0, 0], damping: 0.08, armature: 0.01 },
+      {
+        name: 'ball',
+        parent: -1,
+        pos: [0, 0, 0],
+        quat: [1, 0, 0, 0],
+        joint: 'ball',
+        axis: [0, 0, 1],
+        mass: 1.5,
+        com: [0, 0.25, 0],
+        inertia: [0.03, 0.004, 0.03, 0, 0, 0],
+        q0: [0.9, 0.3, 0.2, 0.245],
+        v0: [0.5, -0.4, 1.0],
+        tau: [0, 0, 0],
+        damping: 0.08,
+        armature: 0.01,
+      },
       rod('tip', 0, [0, 0.5, 0], [0, 1, 0], 0.5, 0.3, { damping: 0.02, armature: 0.005, v0: [2] }),
     ],
   };

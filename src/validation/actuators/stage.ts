@@ -61,7 +61,13 @@ interface PassiveRef {
 }
 
 export interface ActuatorReference {
-  arm?: { model: ModelDesc; terms: PdTermSpec[]; steps: number; every: number; runs: Record<Integ, { exact: RunRef; f32: RunRef; ulp: RunRef }> };
+  arm?: {
+    model: ModelDesc;
+    terms: PdTermSpec[];
+    steps: number;
+    every: number;
+    runs: Record<Integ, { exact: RunRef; f32: RunRef; ulp: RunRef }>;
+  };
   passive: PassiveRef[];
 }
 
@@ -70,7 +76,13 @@ function request(model: ModelDesc) {
   return {
     // mujoco_actuated.py adds the motors itself (after the passive terms), so the export leaves them out.
     xml: exportMjcf({ ...model, actuators: [] }),
-    passive: model.bodies.map((b, body) => ({ body, damping: b.damping ?? 0, stiffness: b.stiffness ?? 0, springref: b.springref ?? 0, armature: b.armature ?? 0 })),
+    passive: model.bodies.map((b, body) => ({
+      body,
+      damping: b.damping ?? 0,
+      stiffness: b.stiffness ?? 0,
+      springref: b.springref ?? 0,
+      armature: b.armature ?? 0,
+    })),
     motors: (model.actuators ?? []).map((a) => ({ body: a.body, gear: a.gear })),
   };
 }
@@ -81,7 +93,18 @@ function pdTerms(model: ModelDesc, terms: readonly PdTermSpec[]) {
     const a = (model.actuators ?? [])[t.actuator];
     const s = t.target;
     if (s.kind !== 'sine') throw new Error('the reference PD takes sine targets');
-    return { act: t.actuator, kp: t.kp, kd: t.kd, gear: a.gear[0], qadr: qOffset[a.body], vadr: vOffset[a.body], amp: s.amplitude, freq: s.frequency, phase: s.phase, offset: s.offset };
+    return {
+      act: t.actuator,
+      kp: t.kp,
+      kd: t.kd,
+      gear: a.gear[0],
+      qadr: qOffset[a.body],
+      vadr: vOffset[a.body],
+      amp: s.amplitude,
+      freq: s.frequency,
+      phase: s.phase,
+      offset: s.offset,
+    };
   });
 }
 
@@ -96,12 +119,26 @@ export async function actuatorReference(python: string, stages: ReadonlySet<Stag
     const steps = Math.round(model.world.duration / h);
     const every = 25;
     const pd = pdTerms(model, terms);
-    const qs = INTEGRATORS.flatMap((integrator) => FLOOR_RUNS.map((round) => ({ kind: 'run', integrator, h, steps, every, pd, ...initial(model), ...(round === 'exact' ? {} : { round }), seed: seedFor(seed, 'arm6', integrator) })));
+    const qs = INTEGRATORS.flatMap((integrator) =>
+      FLOOR_RUNS.map((round) => ({
+        kind: 'run',
+        integrator,
+        h,
+        steps,
+        every,
+        pd,
+        ...initial(model),
+        ...(round === 'exact' ? {} : { round }),
+        seed: seedFor(seed, 'arm6', integrator),
+      })),
+    );
     jobs.push(
       (runPythonJson(python, SCRIPT, { ...request(model), queries: qs }, qs.length) as Promise<RunRef[]>).then((r) => {
         const runs = {} as Record<Integ, { exact: RunRef; f32: RunRef; ulp: RunRef }>;
         const per = FLOOR_RUNS.length;
-        INTEGRATORS.forEach((g, i) => (runs[g] = { exact: r[per * i], f32: r[per * i + (per > 1 ? 1 : 0)], ulp: r[per * i + (per > 1 ? 2 : 0)] }));
+        INTEGRATORS.forEach(
+          (g, i) => (runs[g] = { exact: r[per * i], f32: r[per * i + (per > 1 ? 1 : 0)], ulp: r[per * i + (per > 1 ? 2 : 0)] }),
+        );
         out.arm = { model, terms, steps, every, runs };
       }),
     );
@@ -112,9 +149,26 @@ export async function actuatorReference(python: string, stages: ReadonlySet<Stag
       const steps = Math.round(model.world.duration / h);
       const every = 25;
       const states = randomStates(model, 16, seedFor(seed, 'passive', name), 0).map((s) => ({ q: s.q, v: s.v }));
-      const qs: object[] = states.map((s, i) => ({ kind: 'forward_floor', qpos: s.q, qvel: s.v, k: 4, seed: seedFor(seed, name, 'qacc-floor', String(i)) }));
+      const qs: object[] = states.map((s, i) => ({
+        kind: 'forward_floor',
+        qpos: s.q,
+        qvel: s.v,
+        k: 4,
+        seed: seedFor(seed, name, 'qacc-floor', String(i)),
+      }));
       for (const integrator of INTEGRATORS) qs.push(...states.map((s) => ({ kind: 'step', integrator, h, qpos: s.q, qvel: s.v })));
-      for (const integrator of INTEGRATORS) for (const round of FLOOR_RUNS) qs.push({ kind: 'run', integrator, h, steps, every, ...initial(model), ...(round === 'exact' ? {} : { round }), seed: seedFor(seed, name, integrator) });
+      for (const integrator of INTEGRATORS)
+        for (const round of FLOOR_RUNS)
+          qs.push({
+            kind: 'run',
+            integrator,
+            h,
+            steps,
+            every,
+            ...initial(model),
+            ...(round === 'exact' ? {} : { round }),
+            seed: seedFor(seed, name, integrator),
+          });
       jobs.push(
         (runPythonJson(python, SCRIPT, { ...request(model), queries: qs }, qs.length) as Promise<unknown[]>).then((r) => {
           const n = states.length;
@@ -144,14 +198,47 @@ const maxAbsDiff = (a: ArrayLike<number>, b: ArrayLike<number>) => {
   return Number.isNaN(m) ? Infinity : m;
 };
 
-function row(stage: StageName, model: string, precision: Precision, field: string, state: number, t: number | undefined, error: number, bar: number, floor: number, note: string): CheckRow {
+function row(
+  stage: StageName,
+  model: string,
+  precision: Precision,
+  field: string,
+  state: number,
+  t: number | undefined,
+  error: number,
+  bar: number,
+  floor: number,
+  note: string,
+): CheckRow {
   const e = Number.isFinite(error) ? error : Infinity;
-  return { stage, model, precision, state, t, field, error: e, stateFloor: floor, floor, factor: 1, bar, status: e <= bar ? 'pass' : 'fail', note };
+  return {
+    stage,
+    model,
+    precision,
+    state,
+    t,
+    field,
+    error: e,
+    stateFloor: floor,
+    floor,
+    factor: 1,
+    bar,
+    status: e <= bar ? 'pass' : 'fail',
+    note,
+  };
 }
 
 /** Our run of a model from its initial state, sampled like the reference; with a PD controller,
  *  also the commanded controls and the efforts the engine applied, at the same steps. */
-function engineRun(model: ModelDesc, precision: Precision, addon: NativeAddon, integrator: Integ, steps: number, every: number, terms?: readonly PdTermSpec[]) {
+function engineRun(
+  model: ModelDesc,
+  precision: Precision,
+  addon: NativeAddon,
+  integrator: Integ,
+  steps: number,
+  every: number,
+  terms?: readonly PdTermSpec[],
+) {
   const b = new Batch(model, { copies: 1, precision, integrator, lanes: 1 }, addon);
   const loop = terms ? new ControlLoop(b, pdController(model, terms)) : undefined;
   const q: number[][] = [];
@@ -176,7 +263,16 @@ function engineRun(model: ModelDesc, precision: Precision, addon: NativeAddon, i
 }
 
 /** Rows of one run against MuJoCo's: q at every sample (the issue's bar), efforts and applied efforts. */
-function runRows(stage: StageName, name: string, precision: Precision, integrator: Integ, ref: { exact: RunRef; f32: RunRef; ulp: RunRef }, ours: ReturnType<typeof engineRun>, h: number, every: number): CheckRow[] {
+function runRows(
+  stage: StageName,
+  name: string,
+  precision: Precision,
+  integrator: Integ,
+  ref: { exact: RunRef; f32: RunRef; ulp: RunRef },
+  ours: ReturnType<typeof engineRun>,
+  h: number,
+  every: number,
+): CheckRow[] {
   const rows: CheckRow[] = [];
   const floorRun = precision === 'f32' ? ref.f32 : ref.ulp;
   const bar = RUN_BAR[precision];
@@ -187,7 +283,22 @@ function runRows(stage: StageName, name: string, precision: Precision, integrato
     floor = Math.max(floor, maxAbsDiff(floorRun.qpos[k], ref.exact.qpos[k]));
     const got = ours.q[k];
     const e = got ? maxAbsDiff(got, ref.exact.qpos[k]) : Infinity;
-    rows.push(row(stage, name, precision, `${integrator}.q`, k, t, e, bar, FLOORS_MEASURED ? floor : NaN, FLOORS_MEASURED ? `MuJoCo's own ${precision === 'f32' ? 'float32-storage' : 'one-ulp'} floor so far: ${floor.toExponential(2)}` : 'floor not measured (CI)'));
+    rows.push(
+      row(
+        stage,
+        name,
+        precision,
+        `${integrator}.q`,
+        k,
+        t,
+        e,
+        bar,
+        FLOORS_MEASURED ? floor : NaN,
+        FLOORS_MEASURED
+          ? `MuJoCo's own ${precision === 'f32' ? 'float32-storage' : 'one-ulp'} floor so far: ${floor.toExponential(2)}`
+          : 'floor not measured (CI)',
+      ),
+    );
   }
   if (ours.ctrl.length || ref.exact.ctrl[0]?.length) {
     const scale = Math.max(...ref.exact.ctrl.map((u) => Math.max(...u.map(Math.abs))));
@@ -196,11 +307,37 @@ function runRows(stage: StageName, name: string, precision: Precision, integrato
       const t = (k + 1) * every * h;
       uFloor = Math.max(uFloor, maxAbsDiff(floorRun.ctrl[k], ref.exact.ctrl[k]) / scale);
       const got = ours.ctrl[k];
-      rows.push(row(stage, name, precision, `${integrator}.effort`, k, t, got ? maxAbsDiff(got, ref.exact.ctrl[k]) / scale : Infinity, bar, FLOORS_MEASURED ? uFloor : NaN, `relative to the run's largest effort ${scale.toFixed(1)}; ${FLOORS_MEASURED ? `MuJoCo's own floor so far ${uFloor.toExponential(2)}` : 'floor not measured (CI)'}`));
+      rows.push(
+        row(
+          stage,
+          name,
+          precision,
+          `${integrator}.effort`,
+          k,
+          t,
+          got ? maxAbsDiff(got, ref.exact.ctrl[k]) / scale : Infinity,
+          bar,
+          FLOORS_MEASURED ? uFloor : NaN,
+          `relative to the run's largest effort ${scale.toFixed(1)}; ${FLOORS_MEASURED ? `MuJoCo's own floor so far ${uFloor.toExponential(2)}` : 'floor not measured (CI)'}`,
+        ),
+      );
       const app = ours.applied[k];
       const cmd = ours.ctrl[k];
       const roundOff = app && cmd ? Math.max(...cmd.map((c, a) => Math.abs(app[a] - c) / Math.max(Math.abs(c), 1e-300))) : Infinity;
-      rows.push(row(stage, name, precision, `${integrator}.applied`, k, t, roundOff, APPLIED_BAR[precision], 0, 'the effort applied over the step vs the one commanded before it (float round-off)'));
+      rows.push(
+        row(
+          stage,
+          name,
+          precision,
+          `${integrator}.applied`,
+          k,
+          t,
+          roundOff,
+          APPLIED_BAR[precision],
+          0,
+          'the effort applied over the step vs the one commanded before it (float round-off)',
+        ),
+      );
     }
   }
   return rows;
@@ -238,15 +375,42 @@ export function actuatorRows(ref: ActuatorReference, precision: Precision, addon
           sb.stepRaw(1);
           const r = sb.getRobot(0);
           const want = p.steps[g][i];
-          rows.push(row('passive', p.name, precision, `${g}.step.v`, i, undefined, relErr(r.v, want.qvel), F64_BAR, F64_BAR, 'one step from a random state, relative'));
-          rows.push(row('passive', p.name, precision, `${g}.step.q`, i, undefined, relErr(r.q, want.qpos), F64_BAR, F64_BAR, 'one step from a random state, relative'));
+          rows.push(
+            row(
+              'passive',
+              p.name,
+              precision,
+              `${g}.step.v`,
+              i,
+              undefined,
+              relErr(r.v, want.qvel),
+              F64_BAR,
+              F64_BAR,
+              'one step from a random state, relative',
+            ),
+          );
+          rows.push(
+            row(
+              'passive',
+              p.name,
+              precision,
+              `${g}.step.q`,
+              i,
+              undefined,
+              relErr(r.q, want.qpos),
+              F64_BAR,
+              F64_BAR,
+              'one step from a random state, relative',
+            ),
+          );
         });
       }
     }
     const steps = p.runs.euler.exact.qpos.length * p.every;
-    for (const g of INTEGRATORS) rows.push(...runRows('passive', p.name, precision, g, p.runs[g], engineRun(p.model, precision, addon, g, steps, p.every), h, p.every));
+    for (const g of INTEGRATORS)
+      rows.push(
+        ...runRows('passive', p.name, precision, g, p.runs[g], engineRun(p.model, precision, addon, g, steps, p.every), h, p.every),
+      );
   }
   return rows;
 }
-
-

@@ -44,15 +44,41 @@ export function pileModel(): ModelDesc {
   }));
   const c = Math.cos(0.3);
   const s = Math.sin(0.3);
-  const shape = (name: string, body: number, kind: ShapeKind, halfExtents: Vec3, radius: number, pos: Vec3, quat: ShapeDesc['quat'], margin: number): ShapeDesc => ({
-    name, body, kind, halfExtents, radius, pos, quat, friction: 1, contype: 1, conaffinity: 1, margin, gap: margin / 2,
+  const shape = (
+    name: string,
+    body: number,
+    kind: ShapeKind,
+    halfExtents: Vec3,
+    radius: number,
+    pos: Vec3,
+    quat: ShapeDesc['quat'],
+    margin: number,
+  ): ShapeDesc => ({
+    name,
+    body,
+    kind,
+    halfExtents,
+    radius,
+    pos,
+    quat,
+    friction: 1,
+    contype: 1,
+    conaffinity: 1,
+    margin,
+    gap: margin / 2,
   });
   const shapes = [
     shape('ground', -1, 'plane', [0, 0, 0], 0, [0, 0, 0], [1, 0, 0, 0], 0.01),
     shape('block', -1, 'box', [0.15, 0.1, 0.1], 0, [0.1, 0.1, 0.1], [c, 0, 0, s], 0),
     ...KINDS.map(([kind, h, r], i) => shape(`${kind}${i}/s`, i, kind, h, r, [0.02, -0.01, 0.03], [c, s, 0, 0], i % 2 ? 0.02 : 0)),
   ];
-  return { name: 'pile', bodies, world: { gravity: [0, 0, -9.81], dt: 0.002, integrator: 'euler', duration: 1, substeps: 1 }, files: [], shapes };
+  return {
+    name: 'pile',
+    bodies,
+    world: { gravity: [0, 0, -9.81], dt: 0.002, integrator: 'euler', duration: 1, substeps: 1 },
+    files: [],
+    shapes,
+  };
 }
 
 /** World pose of shape s when every body is free: X_WB from q, then X_BS. */
@@ -65,7 +91,12 @@ function shapePose(model: ModelDesc, s: ShapeDesc, q: readonly number[]): Pose {
   const [w2, x2, y2, z2] = s.quat;
   return {
     pos: add(pB, mulMV(rotation(qB), s.pos)),
-    quat: [w1 * w2 - x1 * x2 - y1 * y2 - z1 * z2, w1 * x2 + x1 * w2 + y1 * z2 - z1 * y2, w1 * y2 - x1 * z2 + y1 * w2 + z1 * x2, w1 * z2 + x1 * y2 - y1 * x2 + z1 * w2],
+    quat: [
+      w1 * w2 - x1 * x2 - y1 * y2 - z1 * z2,
+      w1 * x2 + x1 * w2 + y1 * z2 - z1 * y2,
+      w1 * y2 - x1 * z2 + y1 * w2 + z1 * x2,
+      w1 * z2 + x1 * y2 - y1 * x2 + z1 * w2,
+    ],
   };
 }
 
@@ -125,7 +156,11 @@ export function batchCheckRows(ref: BatchCheckReference, precision: Precision, a
   const b = widestBatch(ref.model, ref.q.length, precision, addon);
   ref.q.forEach((q, r) => q.forEach((x, k) => (b.q[k * b.stride + r] = x)));
   b.collide();
-  const samples: Record<'detection' | 'dist' | 'normal.angle', { state: number; error: number; floor: number; skip: string }[]> = { detection: [], dist: [], 'normal.angle': [] };
+  const samples: Record<'detection' | 'dist' | 'normal.angle', { state: number; error: number; floor: number; skip: string }[]> = {
+    detection: [],
+    dist: [],
+    'normal.angle': [],
+  };
   ref.cases.forEach((row, r) =>
     row.forEach(({ pair, exact, floors }, p) => {
       const state = r * ref.pairs.length + p;
@@ -133,12 +168,22 @@ export function batchCheckRows(ref: BatchCheckReference, precision: Precision, a
       const tol = precision === 'f64' ? COLLISION_F64_BAR : F32_FACTOR * floors.dist;
       const expected = exact.dist < pair.margin;
       const tie = Math.abs(exact.dist - pair.margin) <= tol * pair.size;
-      samples.detection.push({ state, error: (slots.length > 0) === expected ? 0 : 1, floor: 0, skip: tie ? 'exact distance within the bar of the margin' : '' });
+      samples.detection.push({
+        state,
+        error: slots.length > 0 === expected ? 0 : 1,
+        floor: 0,
+        skip: tie ? 'exact distance within the bar of the margin' : '',
+      });
       if (!slots.length || !expected) return;
       const d = Math.min(...slots.map((i) => b.contactDist[(p * 4 + i) * b.stride + r]));
       samples.dist.push({ state, error: Math.abs(d - exact.dist) / pair.size, floor: floors.dist, skip: '' });
       const n = [0, 1, 2].map((k) => b.contactNormal[(p * 3 + k) * b.stride + r]);
-      samples['normal.angle'].push({ state, error: angle(n, exact.normal), floor: floors.normalAngle, skip: floors.normalAngle <= F32_ILL_CONDITIONED ? '' : 'direction of least separation not unique' });
+      samples['normal.angle'].push({
+        state,
+        error: angle(n, exact.normal),
+        floor: floors.normalAngle,
+        skip: floors.normalAngle <= F32_ILL_CONDITIONED ? '' : 'direction of least separation not unique',
+      });
     }),
   );
   const rows: CheckRow[] = [];
@@ -150,9 +195,19 @@ export function batchCheckRows(ref: BatchCheckReference, precision: Precision, a
     const barFloor = precision === 'f64' ? COLLISION_F64_BAR : floor;
     for (const s of ss)
       rows.push({
-        stage: 'collision', model: 'batch:pile', precision, state: s.state, t: undefined, field: `batch.${field}`,
-        error: s.error, stateFloor: s.floor, floor: barFloor, factor, bar: factor * barFloor,
-        status: s.skip ? 'skip' : s.error <= factor * barFloor ? 'pass' : 'fail', note: s.skip,
+        stage: 'collision',
+        model: 'batch:pile',
+        precision,
+        state: s.state,
+        t: undefined,
+        field: `batch.${field}`,
+        error: s.error,
+        stateFloor: s.floor,
+        floor: barFloor,
+        factor,
+        bar: factor * barFloor,
+        status: s.skip ? 'skip' : s.error <= factor * barFloor ? 'pass' : 'fail',
+        note: s.skip,
       });
   }
   return rows;

@@ -26,7 +26,14 @@ export const collisionStage: ValidationStage<CollisionStageReference> = {
   underModelSubset: true,
   bugBuild: true,
   catches: {
-    collision: ['collision-normal-flipped', 'collision-radius-dropped', 'collision-box-axis-swapped', 'collision-margin-ignored', 'collision-manifold-clip', 'collision-filtered-pair-kept'],
+    collision: [
+      'collision-normal-flipped',
+      'collision-radius-dropped',
+      'collision-box-axis-swapped',
+      'collision-margin-ignored',
+      'collision-manifold-clip',
+      'collision-filtered-pair-kept',
+    ],
   },
   async reference(ctx) {
     ctx.log('reference: collision pairs (exact, float32 floors, MuJoCo)');
@@ -38,16 +45,22 @@ export const collisionStage: ValidationStage<CollisionStageReference> = {
   },
   prepareReport(ref, result) {
     // The scatter of reported against exact distances, ours (the normal engine) and MuJoCo's.
-    const ours = Object.fromEntries(PRECISIONS.map((p) => {
-      try {
-        return [p, engineContacts(engineAddon(), ref.pairs.pairs, p)];
-      } catch {
-        return [p, undefined];
-      }
-    }));
+    const ours = Object.fromEntries(
+      PRECISIONS.map((p) => {
+        try {
+          return [p, engineContacts(engineAddon(), ref.pairs.pairs, p)];
+        } catch {
+          return [p, undefined];
+        }
+      }),
+    );
     result.collision = { pairs: ref.pairs.pairs.length, scatter: scatterPoints(ref.pairs, ours) };
   },
   rows(ref, ctx) {
-    return [...collisionRows(ref.pairs, ctx.precision, ctx.addon), ...filterRows(ref.filterModels, ctx.precision, ctx.addon), ...batchCheckRows(ref.batch, ctx.precision, ctx.addon)];
+    return [
+      ...collisionRows(ref.pairs, ctx.precision, ctx.addon),
+      ...filterRows(ref.filterModels, ctx.precision, ctx.addon),
+      ...batchCheckRows(ref.batch, ctx.precision, ctx.addon),
+    ];
   },
 };

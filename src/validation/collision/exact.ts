@@ -51,7 +51,10 @@ function planeContact(plane: Pose, s: ShapeGeom, X: Pose): ExactContact {
   const low = Math.min(...heights);
   // The deepest corner (several tie on a face lying flat: their mean is on that face too).
   const tied = vs.filter((_, k) => heights[k] - low <= 1e-12 * (Math.abs(low) + shapeExtent(s)));
-  const core = scale(tied.reduce((acc, v) => add(acc, v), [0, 0, 0] as V3), 1 / tied.length);
+  const core = scale(
+    tied.reduce((acc, v) => add(acc, v), [0, 0, 0] as V3),
+    1 / tied.length,
+  );
   const pointB = sub(core, scale(n, s.radius));
   const dist = low - s.radius;
   const pointA = sub(pointB, scale(n, dist));
@@ -130,7 +133,10 @@ export function exactContact(a: ShapeGeom, Xa: Pose, b: ShapeGeom, Xb: Pose): Ex
   }
   const c = chosen ?? { idx: [...best.v], w: [1 / 3, 1 / 3, 1 / 3] };
   const s = c.w.reduce((x, y) => x + y, 0);
-  const [ca, cb] = witness(c.idx, c.w.map((x) => x / s));
+  const [ca, cb] = witness(
+    c.idx,
+    c.w.map((x) => x / s),
+  );
   return finish(-best.off, best.n, ca, cb, gap);
 }
 

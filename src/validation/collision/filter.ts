@@ -40,7 +40,7 @@ export function mujocoCandidatePairs(model: Pick<ModelDesc, 'bodies' | 'shapes' 
       const wb = weldOf(sb.body);
       if (wa === wb) continue;
       if (wa !== WORLD && wb !== WORLD && (wa === weldParent(wb) || wb === weldParent(wa))) continue;
-      if (!((sa.contype & sb.conaffinity) || (sb.contype & sa.conaffinity))) continue;
+      if (!(sa.contype & sb.conaffinity || sb.contype & sa.conaffinity)) continue;
       if (excluded.has(`${Math.min(sa.body, sb.body)},${Math.max(sa.body, sb.body)}`)) continue;
       out.push([a, b]);
     }

@@ -10,7 +10,11 @@ export const add = (a: readonly number[], b: readonly number[]): V3 => [a[0] + b
 export const sub = (a: readonly number[], b: readonly number[]): V3 => [a[0] - b[0], a[1] - b[1], a[2] - b[2]];
 export const scale = (a: readonly number[], s: number): V3 => [a[0] * s, a[1] * s, a[2] * s];
 export const dot = (a: readonly number[], b: readonly number[]): number => a[0] * b[0] + a[1] * b[1] + a[2] * b[2];
-export const cross = (a: readonly number[], b: readonly number[]): V3 => [a[1] * b[2] - a[2] * b[1], a[2] * b[0] - a[0] * b[2], a[0] * b[1] - a[1] * b[0]];
+export const cross = (a: readonly number[], b: readonly number[]): V3 => [
+  a[1] * b[2] - a[2] * b[1],
+  a[2] * b[0] - a[0] * b[2],
+  a[0] * b[1] - a[1] * b[0],
+];
 export const norm = (a: readonly number[]): number => Math.hypot(a[0], a[1], a[2]);
 export const unit = (a: readonly number[]): V3 => scale(a, 1 / norm(a));
 
@@ -38,9 +42,15 @@ export function rotation(q: readonly number[]): number[] {
   const n = Math.hypot(q[0], q[1], q[2], q[3]);
   const [w, x, y, z] = [q[0] / n, q[1] / n, q[2] / n, q[3] / n];
   return [
-    1 - 2 * (y * y + z * z), 2 * (x * y - w * z), 2 * (x * z + w * y),
-    2 * (x * y + w * z), 1 - 2 * (x * x + z * z), 2 * (y * z - w * x),
-    2 * (x * z - w * y), 2 * (y * z + w * x), 1 - 2 * (x * x + y * y),
+    1 - 2 * (y * y + z * z),
+    2 * (x * y - w * z),
+    2 * (x * z + w * y),
+    2 * (x * y + w * z),
+    1 - 2 * (x * x + z * z),
+    2 * (y * z - w * x),
+    2 * (x * z - w * y),
+    2 * (y * z + w * x),
+    1 - 2 * (x * x + y * y),
   ];
 }
 export const mulMV = (R: readonly number[], v: readonly number[]): V3 => [
@@ -60,7 +70,11 @@ export function coreVertices(s: ShapeGeom, X: Pose): V3[] {
   const R = rotation(X.quat);
   const out: V3[] = [];
   for (let k = 0; k < 8; k++) {
-    const local: V3 = [k & 1 ? s.halfExtents[0] : -s.halfExtents[0], k & 2 ? s.halfExtents[1] : -s.halfExtents[1], k & 4 ? s.halfExtents[2] : -s.halfExtents[2]];
+    const local: V3 = [
+      k & 1 ? s.halfExtents[0] : -s.halfExtents[0],
+      k & 2 ? s.halfExtents[1] : -s.halfExtents[1],
+      k & 4 ? s.halfExtents[2] : -s.halfExtents[2],
+    ];
     out.push(add(X.pos, mulMV(R, local)));
   }
   return out;

@@ -27,7 +27,7 @@ export const APART_MAX = 0.3;
 /** The 14 kind combinations: unordered pairs of kinds, plane–plane excluded. */
 export function kindCombos(): [ShapeKind, ShapeKind][] {
   const out: [ShapeKind, ShapeKind][] = [];
-  SHAPE_KINDS.forEach((a, i) => SHAPE_KINDS.slice(i).forEach((b) => a === 'plane' && b === 'plane' ? undefined : out.push([a, b])));
+  SHAPE_KINDS.forEach((a, i) => SHAPE_KINDS.slice(i).forEach((b) => (a === 'plane' && b === 'plane' ? undefined : out.push([a, b]))));
   return out;
 }
 
@@ -67,7 +67,12 @@ export function randomPairs(n: number, seed: number): ShapePairCase[] {
     const poseA: Pose = { pos: randomPos(rng, s), quat: rng.unitQuat() };
     const quatB = rng.unitQuat();
     // Against a plane, B slides along the plane's normal (sd is then affine in t).
-    const dir = ka === 'plane' ? planeNormal(poseA) : kb === 'plane' ? planeNormal({ pos: [0, 0, 0], quat: quatB }) : unit([rng.normal(), rng.normal(), rng.normal()]);
+    const dir =
+      ka === 'plane'
+        ? planeNormal(poseA)
+        : kb === 'plane'
+          ? planeNormal({ pos: [0, 0, 0], quat: quatB })
+          : unit([rng.normal(), rng.normal(), rng.normal()]);
     const target = rng.uniform(OVERLAP_MIN, APART_MAX) * size;
     const poseAt = (t: number): Pose => ({ pos: add(poseA.pos, scale(dir, t)), quat: quatB });
     const at = (t: number) => exactContact(a, poseA, b, poseAt(t));

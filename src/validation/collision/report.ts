@@ -37,8 +37,10 @@ export function collisionTable(r: SuiteResult): string[] {
     return [combo, String(c.scatter.filter((d) => d.combo === combo && d.source === sources[0]).length), ...cells];
   });
   return [
-    '## Collision: distance error against the exact reference', '',
-    `${c.pairs} seeded random pairs over every kind combination, signed distances from 0.35 overlapping to 0.3 apart in units of the pair's size (the smaller shape's largest half-extent + radius), random poses; the exact reference is independent of the engine (cores as polytopes: Wolfe's minimum-norm point of the Minkowski difference when apart, its convex hull's nearest face when overlapping, minus both radii). Each cell: median / worst |reported − exact| / size over the pairs with a contact expected (the deepest point's distance), how many pairs are off by more than ${OFF} of the size, and how many reported no contact. MuJoCo runs mj_collision on the same pairs (explicit pairs with the same margin); a rounded box has no MuJoCo geom, so those pairs have no MuJoCo column (n/a). MuJoCo is reported, not judged; ours is judged (f64 bar ${COLLISION_F64_BAR} of the size; f32 bar ${F32_FACTOR} × the measured float32 floor; see collision.csv). Charts: collision-reported-vs-exact, collision-error-vs-exact.`, '',
+    '## Collision: distance error against the exact reference',
+    '',
+    `${c.pairs} seeded random pairs over every kind combination, signed distances from 0.35 overlapping to 0.3 apart in units of the pair's size (the smaller shape's largest half-extent + radius), random poses; the exact reference is independent of the engine (cores as polytopes: Wolfe's minimum-norm point of the Minkowski difference when apart, its convex hull's nearest face when overlapping, minus both radii). Each cell: median / worst |reported − exact| / size over the pairs with a contact expected (the deepest point's distance), how many pairs are off by more than ${OFF} of the size, and how many reported no contact. MuJoCo runs mj_collision on the same pairs (explicit pairs with the same margin); a rounded box has no MuJoCo geom, so those pairs have no MuJoCo column (n/a). MuJoCo is reported, not judged; ours is judged (f64 bar ${COLLISION_F64_BAR} of the size; f32 bar ${F32_FACTOR} × the measured float32 floor; see collision.csv). Charts: collision-reported-vs-exact, collision-error-vs-exact.`,
+    '',
     markdownTable(['kinds', 'pairs with a contact expected', ...sources], rows),
   ];
 }

@@ -63,7 +63,11 @@ export interface CollisionReference {
 /** The pair with every input number multiplied by 1 + δ, |δ| ≤ 2⁻²⁴ (quaternions renormalised
  *  by the geometry; zeros stay zero). */
 function perturbPair(p: ShapePairCase, rng: Rng): ShapePairCase {
-  const shape = (s: ShapeGeom): ShapeGeom => ({ kind: s.kind, halfExtents: perturbed(s.halfExtents, rng) as V3, radius: perturbed([s.radius], rng)[0] });
+  const shape = (s: ShapeGeom): ShapeGeom => ({
+    kind: s.kind,
+    halfExtents: perturbed(s.halfExtents, rng) as V3,
+    radius: perturbed([s.radius], rng)[0],
+  });
   const pose = (X: Pose): Pose => ({ pos: perturbed(X.pos, rng) as V3, quat: perturbed(X.quat, rng) as Pose['quat'] });
   return { ...p, a: shape(p.a), poseA: pose(p.poseA), b: shape(p.b), poseB: pose(p.poseB) };
 }
@@ -102,7 +106,8 @@ export async function collisionReference(python: string, seed: number, n = COLLI
 /** The engine's answers for every pair at one precision (the addon's collideShapePairs). */
 export function engineContacts(addon: NativeAddon, pairs: readonly ShapePairCase[], precision: Precision): EnginePairResult[] {
   const collide = (addon as unknown as { collideShapePairs?: CollideShapePairs }).collideShapePairs;
-  if (typeof collide !== 'function') throw new Error('the native engine has no collideShapePairs (the collision narrow phase is not built)');
+  if (typeof collide !== 'function')
+    throw new Error('the native engine has no collideShapePairs (the collision narrow phase is not built)');
   return collide(
     pairs.map((p) => ({ a: p.a, b: p.b, poseA: p.poseA, poseB: p.poseB, margin: p.margin })),
     { precision },
@@ -149,7 +154,10 @@ export function collisionRows(ref: CollisionReference, precision: Precision, add
     got = engineContacts(addon, ref.pairs, precision);
   } catch (e) {
     // One failing row says why: an engine without a narrow phase fails the stage, it is never skipped.
-    return judge('all', precision, 'collideShapePairs', [{ state: 0, error: Infinity, floor: 0, skip: '' }]).map((r) => ({ ...r, note: (e as Error).message }));
+    return judge('all', precision, 'collideShapePairs', [{ state: 0, error: Infinity, floor: 0, skip: '' }]).map((r) => ({
+      ...r,
+      note: (e as Error).message,
+    }));
   }
   const fields = new Map<string, Map<string, Sample[]>>();
   const push = (combo: string, field: string, s: Sample) => {
@@ -170,7 +178,12 @@ export function collisionRows(ref: CollisionReference, precision: Precision, add
     // margin are a tie that neither answer can be faulted for).
     const expected = e.dist < p.margin;
     const tie = Math.abs(e.dist - p.margin) <= tol * p.size;
-    push(combo, 'detection', { state: i, error: (count > 0) === expected ? 0 : 1, floor: 0, skip: tie ? `exact distance within the bar of the margin (${e.dist} vs ${p.margin})` : '' });
+    push(combo, 'detection', {
+      state: i,
+      error: count > 0 === expected ? 0 : 1,
+      floor: 0,
+      skip: tie ? `exact distance within the bar of the margin (${e.dist} vs ${p.margin})` : '',
+    });
     if (count <= 0 || !expected) return;
     const dists = g.dists.slice(0, count);
     const points = g.points.slice(0, count);
@@ -182,13 +195,21 @@ export function collisionRows(ref: CollisionReference, precision: Precision, add
     push(combo, 'points.depth', { state: i, error: depth, floor: fl.dist, skip: '' });
     const n = g.normal;
     const plane = p.a.kind === 'plane' || p.b.kind === 'plane';
-    if (!plane) push(combo, 'normal.separation', { state: i, error: Math.max(0, e.dist - separation(p, n)) / p.size, floor: fl.normalSeparation, skip: '' });
+    if (!plane)
+      push(combo, 'normal.separation', {
+        state: i,
+        error: Math.max(0, e.dist - separation(p, n)) / p.size,
+        floor: fl.normalSeparation,
+        skip: '',
+      });
     const unique = fl.normalAngle <= F32_ILL_CONDITIONED;
     push(combo, 'normal.angle', {
       state: i,
       error: angle(n, e.normal),
       floor: fl.normalAngle,
-      skip: unique ? '' : `direction of least separation not unique: a float32 half-ulp of the inputs turns it by ${fl.normalAngle.toExponential(2)} rad`,
+      skip: unique
+        ? ''
+        : `direction of least separation not unique: a float32 half-ulp of the inputs turns it by ${fl.normalAngle.toExponential(2)} rad`,
     });
     const witnesses = (k: number) => [add(points[k], scale(n, -dists[k] / 2)), add(points[k], scale(n, dists[k] / 2))] as const;
     const surf = (k: number) => onSurfaces(p, ...witnesses(k));
@@ -201,10 +222,12 @@ export function collisionRows(ref: CollisionReference, precision: Precision, add
     // A point's floor: the witnesses' own float32 floor plus the normal's turn over half the distance.
     const pointFloor = (k: number) => fl.point + (Math.abs(dists[k]) / 2 / p.size) * fl.normalAngle;
     push(combo, 'point.deepest', { state: i, error: surf(deepest), floor: pointFloor(deepest), skip: '' });
-    for (let k = 0; k < count; k++) if (k !== deepest) push(combo, 'point.patch', { state: i, error: notOutside(k), floor: pointFloor(k), skip: '' });
+    for (let k = 0; k < count; k++)
+      if (k !== deepest) push(combo, 'point.patch', { state: i, error: notOutside(k), floor: pointFloor(k), skip: '' });
   });
   const rows: CheckRow[] = [];
-  for (const [combo, m] of fields) for (const [field, samples] of m) rows.push(...judge(combo, precision, field, samples, field === 'detection'));
+  for (const [combo, m] of fields)
+    for (const [field, samples] of m) rows.push(...judge(combo, precision, field, samples, field === 'detection'));
   return rows;
 }
 
@@ -223,7 +246,8 @@ export function scatterPoints(ref: CollisionReference, ours: Partial<Record<Prec
     if (!(ref.exact[i].dist < p.margin)) return;
     const combo = p.combo.replace('/', '+');
     const deepest = (ds: number[], count: number) => (count > 0 ? Math.min(...ds.slice(0, count)) / p.size : NaN);
-    for (const [prec, res] of Object.entries(ours)) if (res?.[i]) out.push({ combo, exact: e, source: `achilles ${prec}`, reported: deepest(res[i].dists, res[i].count) });
+    for (const [prec, res] of Object.entries(ours))
+      if (res?.[i]) out.push({ combo, exact: e, source: `achilles ${prec}`, reported: deepest(res[i].dists, res[i].count) });
     const mj = ref.mujoco[i];
     if (mj) {
       out.push({ combo, exact: e, source: 'MuJoCo mj_collision', reported: deepest(mj.dists, mj.count) });
@@ -259,7 +283,12 @@ export function filterRows(models: readonly { name: string; model: ModelDesc }[]
     try {
       ours = enginePairs(model, addon);
     } catch (e) {
-      rows.push(...judge(name, precision, 'candidate-pairs', [{ state: 0, error: Infinity, floor: 0, skip: '' }], true).map((r) => ({ ...r, note: (e as Error).message })));
+      rows.push(
+        ...judge(name, precision, 'candidate-pairs', [{ state: 0, error: Infinity, floor: 0, skip: '' }], true).map((r) => ({
+          ...r,
+          note: (e as Error).message,
+        })),
+      );
       continue;
     }
     const key = ([a, b]: [number, number]) => `${a},${b}`;
@@ -270,11 +299,23 @@ export function filterRows(models: readonly { name: string; model: ModelDesc }[]
     const samples = all.map((k, i) => {
       const [a, b] = k.split(',').map(Number);
       const agree = theirs.has(k) === mine.has(k);
-      return { state: i, error: agree ? 0 : 1, floor: 0, skip: '', note: `${shapes[a]?.name} – ${shapes[b]?.name}: ${mine.has(k) ? 'kept' : 'dropped'} by the engine, ${theirs.has(k) ? 'kept' : 'dropped'} by MuJoCo's rules` };
+      return {
+        state: i,
+        error: agree ? 0 : 1,
+        floor: 0,
+        skip: '',
+        note: `${shapes[a]?.name} – ${shapes[b]?.name}: ${mine.has(k) ? 'kept' : 'dropped'} by the engine, ${theirs.has(k) ? 'kept' : 'dropped'} by MuJoCo's rules`,
+      };
     });
     // Order matters too (pair index, then point): the engine's list must be sorted by (a, b).
     const sorted = ours.every((p, i) => i === 0 || ours[i - 1][0] < p[0] || (ours[i - 1][0] === p[0] && ours[i - 1][1] < p[1]));
-    const judged = judge(name, precision, 'candidate-pairs', samples.length ? samples : [{ state: 0, error: 0, floor: 0, skip: '', note: 'no pairs either side' }], true);
+    const judged = judge(
+      name,
+      precision,
+      'candidate-pairs',
+      samples.length ? samples : [{ state: 0, error: 0, floor: 0, skip: '', note: 'no pairs either side' }],
+      true,
+    );
     rows.push(...judged.map((r, i) => ({ ...r, note: samples[i]?.note ?? '' })));
     rows.push(...judge(name, precision, 'pair-order', [{ state: 0, error: sorted ? 0 : 1, floor: 0, skip: '' }], true));
   }

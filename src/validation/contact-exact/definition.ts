@@ -14,7 +14,15 @@ export const contactExactStage: ValidationStage<ContactExactReference> = {
   underModelSubset: true,
   bugBuild: true,
   catches: {
-    'contact-exact': ['gravity-sign', 'collision-normal-flipped', 'contact-edge-sign', 'contact-r-dropped', 'contact-aref-damping-sign', 'contact-warmstart-other-lane', 'contact-tangent-frame'],
+    'contact-exact': [
+      'gravity-sign',
+      'collision-normal-flipped',
+      'contact-edge-sign',
+      'contact-r-dropped',
+      'contact-aref-damping-sign',
+      'contact-warmstart-other-lane',
+      'contact-tangent-frame',
+    ],
   },
   reference(ctx) {
     ctx.log('reference: contact-exact (MuJoCo Newton runs)');

@@ -14,7 +14,18 @@ export const contactTrajectoryStage: ValidationStage<ContactTrajectoryReference>
   underModelSubset: true,
   bugBuild: true,
   catches: {
-    'contact-trajectory': ['hinge-sign', 'parallel-axis-dropped', 'gravity-sign', 'collision-normal-flipped', 'contact-edge-sign', 'contact-r-dropped', 'contact-aref-damping-sign', 'contact-warmstart-other-lane', 'limit-sign', 'damping-explicit-in-euler'],
+    'contact-trajectory': [
+      'hinge-sign',
+      'parallel-axis-dropped',
+      'gravity-sign',
+      'collision-normal-flipped',
+      'contact-edge-sign',
+      'contact-r-dropped',
+      'contact-aref-damping-sign',
+      'contact-warmstart-other-lane',
+      'limit-sign',
+      'damping-explicit-in-euler',
+    ],
   },
   reference(ctx) {
     ctx.log('reference: contact-trajectory (MuJoCo rollouts)');

@@ -9,7 +9,8 @@ import type { ValidationStage } from '../validation-stage.js';
 import { contactStateReferences, contactStateRows, type ContactStateReference } from './per-state.js';
 
 /** The report's contact section, shared by the three contact stages. */
-export const contactReport = (result: SuiteResult): NonNullable<SuiteResult['contact']> => (result.contact ??= { states: [], incline: [], domino: [] });
+export const contactReport = (result: SuiteResult): NonNullable<SuiteResult['contact']> =>
+  (result.contact ??= { states: [], incline: [], domino: [] });
 
 export const contactStage: ValidationStage<ContactStateReference[]> = {
   name: 'contact',
@@ -19,7 +20,21 @@ export const contactStage: ValidationStage<ContactStateReference[]> = {
   underModelSubset: true,
   bugBuild: true,
   catches: {
-    contact: ['hinge-sign', 'parallel-axis-dropped', 'gyroscopic-sign', 'coriolis-dropped', 'gravity-sign', 'collision-normal-flipped', 'collision-radius-dropped', 'collision-margin-ignored', 'contact-edge-sign', 'contact-r-dropped', 'contact-aref-damping-sign', 'limit-sign', 'contact-tangent-frame'],
+    contact: [
+      'hinge-sign',
+      'parallel-axis-dropped',
+      'gyroscopic-sign',
+      'coriolis-dropped',
+      'gravity-sign',
+      'collision-normal-flipped',
+      'collision-radius-dropped',
+      'collision-margin-ignored',
+      'contact-edge-sign',
+      'contact-r-dropped',
+      'contact-aref-damping-sign',
+      'limit-sign',
+      'contact-tangent-frame',
+    ],
   },
   reference(ctx) {
     ctx.log('reference: contact (MuJoCo constraint rows, Newton and CG-20)');

@@ -62,11 +62,19 @@ export function engineBlocks(model: ModelDesc, pairs: readonly { a: number; b: n
   const shapes = model.shapes ?? [];
   const blocks = new Map<string, { type: number; name: string; point: number[]; rows: EngineRow[] }>();
   for (const r of st.rows) {
-    const key = r.kind === 'limit' ? `l${r.id}:${r.side ?? 0}` : r.kind === 'friction' ? `f${r.id}:${r.dof ?? 0}` : r.kind === 'contact' ? `c${r.id}:${r.point ?? 0}` : `${r.kind}${r.id}:${r.side ?? 0}`;
+    const key =
+      r.kind === 'limit'
+        ? `l${r.id}:${r.side ?? 0}`
+        : r.kind === 'friction'
+          ? `f${r.id}:${r.dof ?? 0}`
+          : r.kind === 'contact'
+            ? `c${r.id}:${r.point ?? 0}`
+            : `${r.kind}${r.id}:${r.side ?? 0}`;
     let b = blocks.get(key);
     if (!b) {
       // MuJoCo's mjtConstraint: 1 friction dof, 2 friction tendon, 3 limit joint, 4 limit tendon, 5/6 contact
-      if (r.kind === 'tendon-limit' || r.kind === 'tendon-friction') b = { type: r.kind === 'tendon-limit' ? 4 : 2, name: model.tendons?.[r.id]?.name ?? `#${r.id}`, point: [], rows: [] };
+      if (r.kind === 'tendon-limit' || r.kind === 'tendon-friction')
+        b = { type: r.kind === 'tendon-limit' ? 4 : 2, name: model.tendons?.[r.id]?.name ?? `#${r.id}`, point: [], rows: [] };
       else if (r.kind === 'limit') b = { type: 3, name: model.bodies[r.id].name, point: [], rows: [] };
       else if (r.kind === 'friction') b = { type: 1, name: model.bodies[r.id].name, point: [], rows: [] };
       else {
@@ -82,15 +90,29 @@ export function engineBlocks(model: ModelDesc, pairs: readonly { a: number; b: n
   return [...blocks.values()].map((b) => {
     const rows = [...b.rows].sort((x, y) => x.edge - y.edge);
     const type = b.type === 6 && rows.length === 1 ? 5 : b.type;
-    return { type, name: b.name, point: b.point, dist: rows.map((r) => r.dist), J: rows.map((r) => [...r.J]), aref: rows.map((r) => r.aref), R: rows.map((r) => r.R) };
+    return {
+      type,
+      name: b.name,
+      point: b.point,
+      dist: rows.map((r) => r.dist),
+      J: rows.map((r) => [...r.J]),
+      aref: rows.map((r) => r.aref),
+      R: rows.map((r) => r.R),
+    };
   });
 }
 
 /** The engine's answers at every state (one batch, one robot per state; no warm start, as MuJoCo's
  *  reference). Throws when the engine has no constraint diagnostics. */
-export function engineConstraints(addon: NativeAddon, model: ModelDesc, precision: Precision, states: readonly TestState[]): EngineConstraintAnswer[] {
+export function engineConstraints(
+  addon: NativeAddon,
+  model: ModelDesc,
+  precision: Precision,
+  states: readonly TestState[],
+): EngineConstraintAnswer[] {
   const b = new Batch(model, { copies: states.length, precision }, addon) as Diagnosable;
-  if (typeof b.constraints !== 'function') throw new Error('the native engine exposes no constraint rows (Batch.constraints: the contact solver is not merged)');
+  if (typeof b.constraints !== 'function')
+    throw new Error('the native engine exposes no constraint rows (Batch.constraints: the contact solver is not merged)');
   states.forEach((s, r) => b.setRobot(r, s));
   const iterations = model.solver?.iterations ?? 20;
   return states.map((_, r) => {

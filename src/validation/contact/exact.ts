@@ -25,7 +25,15 @@ import { judgeOverTime } from '../judge.js';
 import { Rng, seedFor } from '../rng.js';
 import { F32_PERTURBATIONS, HALF_ULP32 } from '../states.js';
 import type { CheckRow, Sample } from '../types.js';
-import { dropBall, inclineSlideAcceleration, normalAcceleration, pairParams, rollingAcceleration, staticDistance, type NormalContact } from './formulas.js';
+import {
+  dropBall,
+  inclineSlideAcceleration,
+  normalAcceleration,
+  pairParams,
+  rollingAcceleration,
+  staticDistance,
+  type NormalContact,
+} from './formulas.js';
 import { mujocoRollout, type RolloutAnswer } from './mujoco.js';
 import { engineRollout } from './rollout.js';
 
@@ -42,7 +50,13 @@ export function normalContactOf(model: ModelDesc, points: number): NormalContact
   const shapes = model.shapes ?? [];
   const plane = shapes.find((s) => s.kind === 'plane') as ShapeDesc;
   const own = shapes.find((s) => s.body === 0) as ShapeDesc;
-  return { ...pairParams(plane, own), dt: model.world.dt / model.world.substeps, impratio: model.solver?.impratio ?? 1, mass: model.bodies[0].mass, points };
+  return {
+    ...pairParams(plane, own),
+    dt: model.world.dt / model.world.substeps,
+    impratio: model.solver?.impratio ?? 1,
+    mass: model.bodies[0].mass,
+    points,
+  };
 }
 
 /** A box of 0.2 m and 2 kg on the plane, at rest at its static equilibrium (4 corner contacts). */
@@ -51,12 +65,53 @@ export function restingBoxModel(): ModelDesc {
   const h = 0.1;
   const model: ModelDesc = {
     name: 'resting-box',
-    bodies: [{ name: 'box', parent: -1, pos: [0, 0, 0], quat: [1, 0, 0, 0], joint: 'free', axis: [0, 0, 1], mass: m, com: [0, 0, 0], inertia: [(m * 0.08) / 12, (m * 0.08) / 12, (m * 0.08) / 12, 0, 0, 0], q0: [0, 0, h, 1, 0, 0, 0], v0: [0, 0, 0, 0, 0, 0], tau: [0, 0, 0, 0, 0, 0] }],
+    bodies: [
+      {
+        name: 'box',
+        parent: -1,
+        pos: [0, 0, 0],
+        quat: [1, 0, 0, 0],
+        joint: 'free',
+        axis: [0, 0, 1],
+        mass: m,
+        com: [0, 0, 0],
+        inertia: [(m * 0.08) / 12, (m * 0.08) / 12, (m * 0.08) / 12, 0, 0, 0],
+        q0: [0, 0, h, 1, 0, 0, 0],
+        v0: [0, 0, 0, 0, 0, 0],
+        tau: [0, 0, 0, 0, 0, 0],
+      },
+    ],
     world: { gravity: [0, 0, -9.81], dt: 0.002, integrator: 'euler', duration: 0.5, substeps: 1 },
     files: [],
     shapes: [
-      { name: 'box/box', body: 0, kind: 'box', halfExtents: [h, h, h], radius: 0, pos: [0, 0, 0], quat: [1, 0, 0, 0], friction: 1, contype: 1, conaffinity: 1, margin: 0, gap: 0 },
-      { name: 'ground', body: -1, kind: 'plane', halfExtents: [0, 0, 0], radius: 0, pos: [0, 0, 0], quat: [1, 0, 0, 0], friction: 1, contype: 1, conaffinity: 1, margin: 0, gap: 0 },
+      {
+        name: 'box/box',
+        body: 0,
+        kind: 'box',
+        halfExtents: [h, h, h],
+        radius: 0,
+        pos: [0, 0, 0],
+        quat: [1, 0, 0, 0],
+        friction: 1,
+        contype: 1,
+        conaffinity: 1,
+        margin: 0,
+        gap: 0,
+      },
+      {
+        name: 'ground',
+        body: -1,
+        kind: 'plane',
+        halfExtents: [0, 0, 0],
+        radius: 0,
+        pos: [0, 0, 0],
+        quat: [1, 0, 0, 0],
+        friction: 1,
+        contype: 1,
+        conaffinity: 1,
+        margin: 0,
+        gap: 0,
+      },
     ],
   };
   const rest = staticDistance(normalContactOf(model, 4), 9.81);
@@ -104,7 +159,13 @@ export async function contactExactReference(python: string): Promise<ContactExac
   const dropSteps = Math.round(ball.world.duration / ball.world.dt);
   const dropFloors = DROP_HEIGHTS.map((h, i) => floorOverTime(bc, h - r, r, dropSteps, `drop-${i}`));
   const box = restingBoxModel();
-  const restFloor = floorOverTime(normalContactOf(box, 4), box.bodies[0].q0[2] - 0.1, 0.1, Math.round(box.world.duration / box.world.dt), 'rest');
+  const restFloor = floorOverTime(
+    normalContactOf(box, 4),
+    box.bodies[0].q0[2] - 0.1,
+    0.1,
+    Math.round(box.world.duration / box.world.dt),
+    'rest',
+  );
   return { incline: await mj, dropFloors, restFloor };
 }
 
@@ -143,7 +204,11 @@ export interface InclineSummary {
   creep: { ours: number; mujoco: number };
 }
 
-export function contactExactRows(ref: ContactExactReference, precision: Precision, addon: NativeAddon): { rows: CheckRow[]; incline?: InclineSummary } {
+export function contactExactRows(
+  ref: ContactExactReference,
+  precision: Precision,
+  addon: NativeAddon,
+): { rows: CheckRow[]; incline?: InclineSummary } {
   const rows: CheckRow[] = [];
   const id = (model: string, field: string) => ({ stage: 'contact-exact' as const, model, precision, field });
   // --- the dropped ball: four heights, four robots of one batch
@@ -156,21 +221,51 @@ export function contactExactRows(ref: ContactExactReference, precision: Precisio
   DROP_HEIGHTS.forEach((h, i) => {
     const want = dropBall(bc, 9.81, h - r, 0, steps, RECORD_EVERY).dist;
     const scale = h - r;
-    const samples: Sample[] = want.map((w, k) => ({ state: i, t: run.t[k], error: Math.abs(run.q[i][k][2] - r - w) / scale, stateFloor: ref.dropFloors[i][k] / scale }));
+    const samples: Sample[] = want.map((w, k) => ({
+      state: i,
+      t: run.t[k],
+      error: Math.abs(run.q[i][k][2] - r - w) / scale,
+      stateFloor: ref.dropFloors[i][k] / scale,
+    }));
     rows.push(...judgeOverTime(id('ball-on-plane', `drop.dist (from ${h} m)`), samples));
   });
   // each robot of that batch bit-identical to the same drop run alone (no lane reads another's state)
   let laneDiff = 0;
   DROP_HEIGHTS.forEach((_, i) => {
     const alone = engineRollout(ball, precision, addon, { steps, every: RECORD_EVERY, states: [states[i]], lanes: 1 });
-    alone.q[0].forEach((q, k) => q.forEach((x, j) => (laneDiff = Object.is(x, run.q[i][k][j]) ? laneDiff : Math.max(laneDiff, Math.abs(x - run.q[i][k][j]) || Infinity))));
+    alone.q[0].forEach((q, k) =>
+      q.forEach(
+        (x, j) => (laneDiff = Object.is(x, run.q[i][k][j]) ? laneDiff : Math.max(laneDiff, Math.abs(x - run.q[i][k][j]) || Infinity)),
+      ),
+    );
   });
-  rows.push({ ...id('ball-on-plane', 'drop.lanes (each robot vs alone)'), state: 0, t: undefined, error: laneDiff, stateFloor: 0, floor: 0, factor: 0, bar: 0, status: laneDiff === 0 ? 'pass' : 'fail', note: 'bit-identical required (determinism across batch size and lanes)' });
+  rows.push({
+    ...id('ball-on-plane', 'drop.lanes (each robot vs alone)'),
+    state: 0,
+    t: undefined,
+    error: laneDiff,
+    stateFloor: 0,
+    floor: 0,
+    factor: 0,
+    bar: 0,
+    status: laneDiff === 0 ? 'pass' : 'fail',
+    note: 'bit-identical required (determinism across batch size and lanes)',
+  });
   // --- the box at rest at its static equilibrium
   const box = restingBoxModel();
   const rest = box.bodies[0].q0[2] - 0.1;
   const boxRun = engineRollout(box, precision, addon, { steps: Math.round(box.world.duration / box.world.dt), every: RECORD_EVERY });
-  rows.push(...judgeOverTime(id('resting-box', 'rest.dist'), boxRun.t.map((t, k) => ({ state: 0, t, error: Math.abs(boxRun.q[0][k][2] - 0.1 - rest) / Math.abs(rest), stateFloor: ref.restFloor[k] / Math.abs(rest) }))));
+  rows.push(
+    ...judgeOverTime(
+      id('resting-box', 'rest.dist'),
+      boxRun.t.map((t, k) => ({
+        state: 0,
+        t,
+        error: Math.abs(boxRun.q[0][k][2] - 0.1 - rest) / Math.abs(rest),
+        stateFloor: ref.restFloor[k] / Math.abs(rest),
+      })),
+    ),
+  );
   // --- the incline
   const incline = sceneModel('incline');
   const iSteps = Math.round(incline.world.duration / incline.world.dt);
@@ -180,15 +275,34 @@ export function contactExactRows(ref: ContactExactReference, precision: Precisio
   const g = 9.81;
   const summary: InclineSummary = {
     precision,
-    slide: { ours: slopeAcceleration(ir.t, ir.v[0], 1), mujoco: slopeAcceleration(mjT, ref.incline.qvel, 1), exact: inclineSlideAcceleration(INCLINE_THETA, mu('sliding-block'), g) },
-    roll: { ours: slopeAcceleration(ir.t, ir.v[0], 2), mujoco: slopeAcceleration(mjT, ref.incline.qvel, 2), exact: rollingAcceleration(INCLINE_THETA, g) },
+    slide: {
+      ours: slopeAcceleration(ir.t, ir.v[0], 1),
+      mujoco: slopeAcceleration(mjT, ref.incline.qvel, 1),
+      exact: inclineSlideAcceleration(INCLINE_THETA, mu('sliding-block'), g),
+    },
+    roll: {
+      ours: slopeAcceleration(ir.t, ir.v[0], 2),
+      mujoco: slopeAcceleration(mjT, ref.incline.qvel, 2),
+      exact: rollingAcceleration(INCLINE_THETA, g),
+    },
     creep: { ours: slopeSpeed(ir.v[0], 0), mujoco: slopeSpeed(ref.incline.qvel, 0) },
   };
   const accelRow = (field: string, a: { ours: number; mujoco: number; exact: number }) => {
     const deviation = Math.abs(a.mujoco - a.exact) / Math.abs(a.exact);
     const error = Math.abs(a.ours - a.exact) / Math.abs(a.exact);
     const ok = Number.isFinite(error) && error <= 2 * deviation;
-    return { ...id('incline', field), state: 0, t: undefined, error, stateFloor: deviation, floor: deviation, factor: 2, bar: 2 * deviation, status: ok ? 'pass' : 'fail', note: `ours ${a.ours}, MuJoCo ${a.mujoco}, Coulomb ${a.exact} m/s²` } as CheckRow;
+    return {
+      ...id('incline', field),
+      state: 0,
+      t: undefined,
+      error,
+      stateFloor: deviation,
+      floor: deviation,
+      factor: 2,
+      bar: 2 * deviation,
+      status: ok ? 'pass' : 'fail',
+      note: `ours ${a.ours}, MuJoCo ${a.mujoco}, Coulomb ${a.exact} m/s²`,
+    } as CheckRow;
   };
   rows.push(accelRow('incline.slide (g(sin θ − μ cos θ))', summary.slide));
   rows.push(accelRow('incline.roll ((5/7) g sin θ)', summary.roll));
@@ -197,7 +311,14 @@ export function contactExactRows(ref: ContactExactReference, precision: Precisio
   const mjRatio = summary.creep.mujoco / slideSpeed.mujoco;
   const ourRatio = summary.creep.ours / slideSpeed.ours;
   rows.push({
-    ...id('incline', 'incline.stick (creep / sliding speed)'), state: 0, t: undefined, error: ourRatio, stateFloor: mjRatio, floor: mjRatio, factor: 2, bar: 2 * mjRatio,
+    ...id('incline', 'incline.stick (creep / sliding speed)'),
+    state: 0,
+    t: undefined,
+    error: ourRatio,
+    stateFloor: mjRatio,
+    floor: mjRatio,
+    factor: 2,
+    bar: 2 * mjRatio,
     status: Number.isFinite(ourRatio) && ourRatio <= 2 * mjRatio ? 'pass' : 'fail',
     note: `creep: ours ${summary.creep.ours} m/s, MuJoCo ${summary.creep.mujoco} m/s (tan θ = ${Math.tan(INCLINE_THETA).toFixed(3)} < μ = ${mu('sticking-block')}: Coulomb says 0)`,
   });

@@ -51,7 +51,10 @@ export function impedance(solimp: Solimp, pos: number, margin: number): number {
 /** mj_makeImpedance's K and B. */
 export function stiffnessDamping(solref: Solref, solimp: Solimp): { K: number; B: number } {
   const dmax = solimp[1];
-  const K = solref[0] > 0 ? 1 / Math.max(MJ_MINVAL, dmax * dmax * solref[0] * solref[0] * solref[1] * solref[1]) : -solref[0] / Math.max(MJ_MINVAL, dmax * dmax);
+  const K =
+    solref[0] > 0
+      ? 1 / Math.max(MJ_MINVAL, dmax * dmax * solref[0] * solref[0] * solref[1] * solref[1])
+      : -solref[0] / Math.max(MJ_MINVAL, dmax * dmax);
   const B = solref[1] > 0 ? 2 / Math.max(MJ_MINVAL, dmax * solref[0]) : -solref[1] / Math.max(MJ_MINVAL, dmax);
   return { K, B };
 }
@@ -104,7 +107,12 @@ export interface NormalContact extends RowParams, ContactKind {
 
 /** The unconstrained normal acceleration a₀ and the constrained one at (pos, vel): the minimiser
  *  of the 1-D cost, active while it is below a_ref (MuJoCo's half-quadratic). */
-export function normalAcceleration(c: NormalContact, a0: number, pos: number, vel: number): { a: number; active: boolean; aref: number; imp: number } {
+export function normalAcceleration(
+  c: NormalContact,
+  a0: number,
+  pos: number,
+  vel: number,
+): { a: number; active: boolean; aref: number; imp: number } {
   if (pos > c.margin) return { a: a0, active: false, aref: NaN, imp: NaN };
   const { aref, imp } = referenceAcceleration(c, pos, vel);
   const D = c.points * normalD(c, imp, 1 / c.mass);
@@ -175,7 +183,14 @@ export function pairParams(
   const rb = b.solref ?? DEFAULT_SOLREF;
   const ia = a.solimp ?? DEFAULT_SOLIMP;
   const ib = b.solimp ?? DEFAULT_SOLIMP;
-  const solref: Solref = ra[0] > 0 && rb[0] > 0 ? [0.5 * ra[0] + 0.5 * rb[0], 0.5 * ra[1] + 0.5 * rb[1]] : [Math.min(ra[0], rb[0]), Math.min(ra[1], rb[1])];
+  const solref: Solref =
+    ra[0] > 0 && rb[0] > 0 ? [0.5 * ra[0] + 0.5 * rb[0], 0.5 * ra[1] + 0.5 * rb[1]] : [Math.min(ra[0], rb[0]), Math.min(ra[1], rb[1])];
   const solimp = ia.map((x, k) => 0.5 * x + 0.5 * ib[k]) as Solimp;
-  return { condim: Math.max(a.condim ?? 3, b.condim ?? 3) as 1 | 3, mu: Math.max(a.friction, b.friction), solref, solimp, margin: a.margin + b.margin };
+  return {
+    condim: Math.max(a.condim ?? 3, b.condim ?? 3) as 1 | 3,
+    mu: Math.max(a.friction, b.friction),
+    solref,
+    solimp,
+    margin: a.margin + b.margin,
+  };
 }

@@ -16,11 +16,38 @@ import type { TestState } from '../states.js';
 const WORLD = { gravity: [0, 0, -9.81] as Vec3, dt: 0.002, integrator: 'euler' as const, duration: 1, substeps: 1 };
 
 function freeBody(name: string, mass: number, inertia: Vec3, q0: number[]): BodyDesc {
-  return { name, parent: -1, pos: [0, 0, 0], quat: [1, 0, 0, 0], joint: 'free', axis: [0, 0, 1], mass, com: [0, 0, 0], inertia: [...inertia, 0, 0, 0], q0, v0: [0, 0, 0, 0, 0, 0], tau: [0, 0, 0, 0, 0, 0] };
+  return {
+    name,
+    parent: -1,
+    pos: [0, 0, 0],
+    quat: [1, 0, 0, 0],
+    joint: 'free',
+    axis: [0, 0, 1],
+    mass,
+    com: [0, 0, 0],
+    inertia: [...inertia, 0, 0, 0],
+    q0,
+    v0: [0, 0, 0, 0, 0, 0],
+    tau: [0, 0, 0, 0, 0, 0],
+  };
 }
 
 function shape(name: string, body: number, kind: ShapeDesc['kind'], radius: number, hz: number, extra: Partial<ShapeDesc> = {}): ShapeDesc {
-  return { name, body, kind, halfExtents: [0, 0, hz], radius, pos: [0, 0, 0], quat: [1, 0, 0, 0], friction: 1, contype: 1, conaffinity: 1, margin: 0, gap: 0, ...extra };
+  return {
+    name,
+    body,
+    kind,
+    halfExtents: [0, 0, hz],
+    radius,
+    pos: [0, 0, 0],
+    quat: [1, 0, 0, 0],
+    friction: 1,
+    contype: 1,
+    conaffinity: 1,
+    margin: 0,
+    gap: 0,
+    ...extra,
+  };
 }
 
 const sphereInertia = (m: number, r: number): Vec3 => [0.4 * m * r * r, 0.4 * m * r * r, 0.4 * m * r * r];
@@ -69,15 +96,34 @@ export function ballsStates(n: number, seed: number): TestState[] {
     const qd = [Math.cos(tilt / 2), Math.sin(tilt / 2) * Math.cos(phi), Math.sin(tilt / 2) * Math.sin(phi), 0];
     const d: Vec3 = [0.9, 0, cr + ch * Math.cos(tilt) + near()];
     const q = [...a, ...rng.unitQuat(), ...b, ...rng.unitQuat(), ...c, ...rng.unitQuat(), ...d, ...qd];
-    const v = Array.from({ length: 4 }, () => [0.3 * rng.normal(), 0.3 * rng.normal(), 0.3 * rng.normal(), rng.normal(), rng.normal(), rng.normal()]).flat();
+    const v = Array.from({ length: 4 }, () => [
+      0.3 * rng.normal(),
+      0.3 * rng.normal(),
+      0.3 * rng.normal(),
+      rng.normal(),
+      rng.normal(),
+      rng.normal(),
+    ]).flat();
     return { q, v, tau: v.map(() => 0) };
   });
 }
 
 export function armModel(): ModelDesc {
   const link = (name: string, parent: number, pos: Vec3, range: [number, number], limit: BodyDesc['limit']): BodyDesc => ({
-    name, parent, pos, quat: [1, 0, 0, 0], joint: 'revolute', axis: [0, 1, 0], mass: 0.7, com: [0, 0, -0.1], inertia: [0.003, 0.003, 0.0004, 0, 0, 0],
-    q0: [0], v0: [0], tau: [0], range, limit,
+    name,
+    parent,
+    pos,
+    quat: [1, 0, 0, 0],
+    joint: 'revolute',
+    axis: [0, 1, 0],
+    mass: 0.7,
+    com: [0, 0, -0.1],
+    inertia: [0.003, 0.003, 0.0004, 0, 0, 0],
+    q0: [0],
+    v0: [0],
+    tau: [0],
+    range,
+    limit,
   });
   const bodies = [
     link('upper', -1, [0, 0, 0.3], [-1.2, 1.2], { solref: [0.03, 0.8], solimp: [0.9, 0.95, 0.001, 0.5, 2], margin: 0 }),
@@ -85,7 +131,15 @@ export function armModel(): ModelDesc {
   ];
   const capsule = (name: string, body: number): ShapeDesc => ({ ...shape(name, body, 'capsule', 0.03, 0.1), pos: [0, 0, -0.1] });
   const shapes = [shape('floor', -1, 'plane', 0, 0, { friction: 0.8 }), capsule('upper/capsule', 0), capsule('lower/capsule', 1)];
-  return { name: 'contact-arm', bodies, world: { ...WORLD }, files: [], shapes, excludes: [[0, 1]], solver: { iterations: 20, impratio: 1 } };
+  return {
+    name: 'contact-arm',
+    bodies,
+    world: { ...WORLD },
+    files: [],
+    shapes,
+    excludes: [[0, 1]],
+    solver: { iterations: 20, impratio: 1 },
+  };
 }
 
 /** Random states of the arm: each joint, half the time within 0.05 rad of one end of its range
@@ -93,7 +147,8 @@ export function armModel(): ModelDesc {
  *  that the arm reaches the floor. */
 export function armStates(n: number, seed: number): TestState[] {
   const rng = new Rng(seed);
-  const joint = (lo: number, hi: number) => (rng.next() < 0.5 ? (rng.next() < 0.5 ? lo : hi) + rng.uniform(-0.05, 0.05) : rng.uniform(lo, hi));
+  const joint = (lo: number, hi: number) =>
+    rng.next() < 0.5 ? (rng.next() < 0.5 ? lo : hi) + rng.uniform(-0.05, 0.05) : rng.uniform(lo, hi);
   return Array.from({ length: n }, () => {
     const q = [joint(-1.2, 1.2), joint(-2, 0.5)];
     const v = [rng.normal(), rng.normal()];
@@ -108,8 +163,21 @@ export function armStates(n: number, seed: number): TestState[] {
  *  after the constraint solve with M) and the armature in the solver's M and M⁻¹. */
 export function limitPendulumModel(): ModelDesc {
   const body: BodyDesc = {
-    name: 'pendulum', parent: -1, pos: [0, 0, 1], quat: [1, 0, 0, 0], joint: 'revolute', axis: [0, 1, 0], mass: 1, com: [0, 0, -0.5],
-    inertia: [0.004, 0.004, 0.004, 0, 0, 0], q0: [0], v0: [4], tau: [0], range: [-0.6, 0.6], damping: 0.05, armature: 0.01,
+    name: 'pendulum',
+    parent: -1,
+    pos: [0, 0, 1],
+    quat: [1, 0, 0, 0],
+    joint: 'revolute',
+    axis: [0, 1, 0],
+    mass: 1,
+    com: [0, 0, -0.5],
+    inertia: [0.004, 0.004, 0.004, 0, 0, 0],
+    q0: [0],
+    v0: [4],
+    tau: [0],
+    range: [-0.6, 0.6],
+    damping: 0.05,
+    armature: 0.01,
     limit: { solref: [0.02, 1], solimp: [0.9, 0.95, 0.001, 0.5, 2], margin: 0 },
   };
   return { name: 'limit-pendulum', bodies: [body], world: { ...WORLD, duration: 2 }, files: [], solver: { iterations: 20, impratio: 1 } };

@@ -32,7 +32,16 @@ export interface ConstraintAnswer {
   efc: EfcRows;
   /** J's float32 floor from its stored intermediates (contact points and frames), when asked. */
   j_floor?: number;
-  contacts: { dist: number[]; pos: number[][]; frame: number[][]; geom: number[][]; dim: number[]; mu: number[]; includemargin: number[]; efc_address: number[] };
+  contacts: {
+    dist: number[];
+    pos: number[][];
+    frame: number[][];
+    geom: number[][];
+    dim: number[];
+    mu: number[];
+    includemargin: number[];
+    efc_address: number[];
+  };
 }
 
 export interface RolloutAnswer {
@@ -51,7 +60,15 @@ export interface StateQuery {
 
 export type ContactQuery =
   | ({ kind: 'constraint'; cg_iterations?: number; j_floor?: boolean; seed?: number; draws?: number } & StateQuery)
-  | ({ kind: 'rollout'; steps: number; every?: number; solver?: 'newton' | 'cg'; iterations?: number; tolerance?: number; round32?: boolean } & StateQuery)
+  | ({
+      kind: 'rollout';
+      steps: number;
+      every?: number;
+      solver?: 'newton' | 'cg';
+      iterations?: number;
+      tolerance?: number;
+      round32?: boolean;
+    } & StateQuery)
   | ({ kind: 'tendon' } & StateQuery);
 
 /** The model as MuJoCo sees it: `achilles export --contacts on`. */
@@ -61,8 +78,19 @@ export function queryContact(python: string, xml: string, queries: readonly Cont
   return runPythonJson(python, SCRIPT, { xml, queries }, queries.length);
 }
 
-export async function mujocoConstraints(python: string, model: ModelDesc, states: readonly StateQuery[], cgIterations = 20, jFloor?: { seed: number; draws: number }): Promise<ConstraintAnswer[]> {
-  const qs: ContactQuery[] = states.map((s, i) => ({ kind: 'constraint', cg_iterations: cgIterations, ...s, ...(jFloor ? { j_floor: true, seed: jFloor.seed + i, draws: jFloor.draws } : {}) }));
+export async function mujocoConstraints(
+  python: string,
+  model: ModelDesc,
+  states: readonly StateQuery[],
+  cgIterations = 20,
+  jFloor?: { seed: number; draws: number },
+): Promise<ConstraintAnswer[]> {
+  const qs: ContactQuery[] = states.map((s, i) => ({
+    kind: 'constraint',
+    cg_iterations: cgIterations,
+    ...s,
+    ...(jFloor ? { j_floor: true, seed: jFloor.seed + i, draws: jFloor.draws } : {}),
+  }));
   return (await queryContact(python, contactXml(model), qs)) as ConstraintAnswer[];
 }
 
@@ -76,7 +104,15 @@ export const initialState = (model: ModelDesc): StateQuery => ({
 export async function mujocoRollout(
   python: string,
   model: ModelDesc,
-  o: { steps: number; every?: number; solver?: 'newton' | 'cg'; iterations?: number; tolerance?: number; round32?: boolean; state?: StateQuery },
+  o: {
+    steps: number;
+    every?: number;
+    solver?: 'newton' | 'cg';
+    iterations?: number;
+    tolerance?: number;
+    round32?: boolean;
+    state?: StateQuery;
+  },
 ): Promise<RolloutAnswer> {
   const { state, ...rest } = o;
   const [r] = await queryContact(python, contactXml(model), [{ kind: 'rollout', ...(state ?? initialState(model)), ...rest }]);

@@ -47,11 +47,19 @@ export interface ContactStateReference {
 export function mujocoBlocks(a: ConstraintAnswer): RowBlock[] {
   const e = a.efc;
   const out: RowBlock[] = [];
-  for (let i = 0; i < e.type.length; ) {
+  for (let i = 0; i < e.type.length;) {
     let j = i + 1;
     while (j < e.type.length && e.type[j] === e.type[i] && e.id[j] === e.id[i] && e.type[i] > 4) j++;
     const point = e.type[i] <= 4 ? [] : a.contacts.pos[e.id[i]];
-    out.push({ type: e.type[i], name: e.name[i], point, dist: e.pos.slice(i, j), J: e.J.slice(i, j), aref: e.aref.slice(i, j), R: e.R.slice(i, j) });
+    out.push({
+      type: e.type[i],
+      name: e.name[i],
+      point,
+      dist: e.pos.slice(i, j),
+      J: e.J.slice(i, j),
+      aref: e.aref.slice(i, j),
+      R: e.R.slice(i, j),
+    });
     i = j;
   }
   return out;
@@ -89,7 +97,10 @@ export function matchBlocks(ref: readonly RowBlock[], got: readonly RowBlock[]):
 }
 
 /** Per field, the error of `got` against `ref` over the matched blocks (relative to the state's field size). */
-function fieldErrors(ref: readonly RowBlock[], got: readonly RowBlock[]): Record<(typeof ROW_FIELDS)[number], number> & { structure: number } {
+function fieldErrors(
+  ref: readonly RowBlock[],
+  got: readonly RowBlock[],
+): Record<(typeof ROW_FIELDS)[number], number> & { structure: number } {
   const { pairs, unmatched } = matchBlocks(ref, got);
   const flat = (bs: RowBlock[], f: (typeof ROW_FIELDS)[number]) => bs.flatMap((b) => (f === 'J' ? b.J.flat() : b[f]));
   const rs = pairs.map((p) => p[0]);
@@ -99,7 +110,13 @@ function fieldErrors(ref: readonly RowBlock[], got: readonly RowBlock[]): Record
 }
 
 const f32Blocks = (bs: RowBlock[]): RowBlock[] =>
-  bs.map((b) => ({ ...b, dist: b.dist.map(Math.fround), J: b.J.map((r) => r.map(Math.fround)), aref: b.aref.map(Math.fround), R: b.R.map(Math.fround) }));
+  bs.map((b) => ({
+    ...b,
+    dist: b.dist.map(Math.fround),
+    J: b.J.map((r) => r.map(Math.fround)),
+    aref: b.aref.map(Math.fround),
+    R: b.R.map(Math.fround),
+  }));
 
 /** States per model, CI included: the f32 bars pool each field's floor over the states, and 8 states
  *  measured it low enough that sound f32 answers failed (MuJoCo's side takes ~4 s for 32). */
@@ -114,7 +131,13 @@ export async function contactStateReferences(python: string, seed: number, state
   return Promise.all(
     cases.map(async ({ model, states: xs }) => {
       const twinsModels = perturbedModels(model, F32_PERTURBATIONS, seedFor(seed, model.name, 'contact-f32'));
-      const mujoco = mujocoConstraints(python, model, xs.map((s) => ({ qpos: s.q, qvel: s.v, tau: s.tau })), 20, { seed: seedFor(seed, model.name, 'contact-j-f32'), draws: F32_PERTURBATIONS });
+      const mujoco = mujocoConstraints(
+        python,
+        model,
+        xs.map((s) => ({ qpos: s.q, qvel: s.v, tau: s.tau })),
+        20,
+        { seed: seedFor(seed, model.name, 'contact-j-f32'), draws: F32_PERTURBATIONS },
+      );
       const twinAnswers = await Promise.all(
         twinsModels.map((tm, k) =>
           mujocoConstraints(
@@ -155,9 +178,17 @@ export function contactStateRows(
     ours = engine(addon, ref.model, precision, states);
   } catch (e) {
     const id = { stage: 'contact' as const, model: ref.name, precision, field: 'constraint-rows' };
-    return { rows: judgeField(id, [{ state: 0, error: Infinity, stateFloor: 0 }]).map((r) => ({ ...r, bar: 0, note: (e as Error).message })), summary };
+    return {
+      rows: judgeField(id, [{ state: 0, error: Infinity, stateFloor: 0 }]).map((r) => ({ ...r, bar: 0, note: (e as Error).message })),
+      summary,
+    };
   }
-  const samples: Record<string, Sample[]> = { 'rows.structure': [], ...Object.fromEntries(ROW_FIELDS.map((f) => [`rows.${f}`, []])), qacc: [], 'qacc.iter20': [] };
+  const samples: Record<string, Sample[]> = {
+    'rows.structure': [],
+    ...Object.fromEntries(ROW_FIELDS.map((f) => [`rows.${f}`, []])),
+    qacc: [],
+    'qacc.iter20': [],
+  };
   const skipped = new Map<string, string>();
   states.forEach((_, i) => {
     const mj = ref.mujoco[i];

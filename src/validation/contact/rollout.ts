@@ -24,7 +24,9 @@ export function engineRollout(
   o: { steps: number; every?: number; states?: readonly TestState[]; lanes?: LaneWidth; penetration?: boolean },
 ): EngineRollout {
   const every = o.every ?? 1;
-  const states = o.states ?? [{ q: model.bodies.flatMap((b) => b.q0), v: model.bodies.flatMap((b) => b.v0), tau: model.bodies.flatMap((b) => b.tau) }];
+  const states = o.states ?? [
+    { q: model.bodies.flatMap((b) => b.q0), v: model.bodies.flatMap((b) => b.v0), tau: model.bodies.flatMap((b) => b.tau) },
+  ];
   const b = new Batch(model, { copies: states.length, precision, ...(o.lanes ? { lanes: o.lanes } : {}) }, addon);
   states.forEach((s, r) => b.setRobot(r, s));
   const out: EngineRollout = { q: states.map(() => []), v: states.map(() => []), t: [], mindist: states.map(() => []) };

@@ -60,7 +60,12 @@ export function tiltDeg(q: readonly number[], o: number): number {
 }
 
 /** Per free body of the record list: first time past `deg` (Infinity: never) and the final tilt. */
-export function tipTimes(qs: readonly number[][], t: readonly number[], nbody: number, deg = DOMINO_TIP_DEG): { tip: number[]; rest: number[] } {
+export function tipTimes(
+  qs: readonly number[][],
+  t: readonly number[],
+  nbody: number,
+  deg = DOMINO_TIP_DEG,
+): { tip: number[]; rest: number[] } {
   const tip: number[] = [];
   const rest: number[] = [];
   for (let b = 0; b < nbody; b++) {
@@ -116,7 +121,11 @@ export interface DominoRuns<T> {
 }
 
 /** f applied to every run of every kind. */
-const mapRuns = <A, B>(r: DominoRuns<A>, f: (a: A) => B): DominoRuns<B> => ({ newton: r.newton.map(f), cg20: r.cg20.map(f), newton32: r.newton32.map(f) });
+const mapRuns = <A, B>(r: DominoRuns<A>, f: (a: A) => B): DominoRuns<B> => ({
+  newton: r.newton.map(f),
+  cg20: r.cg20.map(f),
+  newton32: r.newton32.map(f),
+});
 
 export interface ContactTrajectoryReference {
   /** MuJoCo's runs, each from the scene's start and then its DOMINO_TWINS twins (dominoTwinStarts):
@@ -138,19 +147,31 @@ export async function contactTrajectoryReference(python: string, seed: number): 
   const twins = perturbedModels(pend, F32_PERTURBATIONS, seedFor(seed, 'limit-pendulum', 'contact-f32'));
   const s0 = initialState(pend);
   const twinRuns = twins.map((tm, k) => {
-    const p = perturbState(pend, { q: s0.qpos, v: s0.qvel, tau: s0.tau }, new Rng(seedFor(seed, 'limit-pendulum', 'contact-f32-state', String(k))));
+    const p = perturbState(
+      pend,
+      { q: s0.qpos, v: s0.qvel, tau: s0.tau },
+      new Rng(seedFor(seed, 'limit-pendulum', 'contact-f32-state', String(k))),
+    );
     return mujocoRollout(python, tm, { steps: pSteps, round32: true, state: { qpos: p.q, qvel: p.v, tau: p.tau } });
   });
   // the dominoes: one Python process per kind of run, each from the start and its twins
   const cg20 = { solver: 'cg' as const, iterations: domino.solver?.iterations ?? 20, tolerance: 0 };
   const dominoRuns = (starts: StateQuery[], o: object) =>
-    queryContact(python, contactXml(domino), starts.map((st): ContactQuery => ({ kind: 'rollout', steps: dSteps, ...o, ...st }))) as Promise<RolloutAnswer[]>;
+    queryContact(
+      python,
+      contactXml(domino),
+      starts.map((st): ContactQuery => ({ kind: 'rollout', steps: dSteps, ...o, ...st })),
+    ) as Promise<RolloutAnswer[]>;
   const starts64 = dominoTwinStarts(domino, DOMINO_TWINS);
   const [newton, cg, newton32, [sn, pn, ...pt]] = await Promise.all([
     dominoRuns(starts64, {}),
     dominoRuns(starts64, cg20),
     dominoRuns(dominoTwinStarts(domino, DOMINO_TWINS, true), { round32: true }),
-    Promise.all([mujocoRollout(python, stack, { steps: sSteps, every: PENETRATION_EVERY }), mujocoRollout(python, pend, { steps: pSteps }), ...twinRuns]),
+    Promise.all([
+      mujocoRollout(python, stack, { steps: sSteps, every: PENETRATION_EVERY }),
+      mujocoRollout(python, pend, { steps: pSteps }),
+      ...twinRuns,
+    ]),
   ]);
   return {
     domino: { model: domino, runs: { newton, cg20: cg, newton32 }, t: times(newton[0].qpos.length, 1, domino.world.dt) },
@@ -179,12 +200,28 @@ export const DOMINO_REST_ITERATIONS = 150;
  *  default run sweeps everything. */
 export const sweepDominoes = () => !ciSampling();
 
-export function contactTrajectoryRows(ref: ContactTrajectoryReference, precision: Precision, addon: NativeAddon, sweep = false): { rows: CheckRow[]; domino: DominoSummary } {
+export function contactTrajectoryRows(
+  ref: ContactTrajectoryReference,
+  precision: Precision,
+  addon: NativeAddon,
+  sweep = false,
+): { rows: CheckRow[]; domino: DominoSummary } {
   const rows: CheckRow[] = [];
   const dominoes = !sweep || sweepDominoes();
   const one = (model: string, field: string, state: number, error: number, bar: number, note: string): CheckRow => ({
-    stage: 'contact-trajectory', model, precision, state, t: undefined, field, error, stateFloor: NaN, floor: bar, factor: 1, bar,
-    status: Number.isFinite(error) && error <= bar ? 'pass' : 'fail', note,
+    stage: 'contact-trajectory',
+    model,
+    precision,
+    state,
+    t: undefined,
+    field,
+    error,
+    stateFloor: NaN,
+    floor: bar,
+    factor: 1,
+    bar,
+    status: Number.isFinite(error) && error <= bar ? 'pass' : 'fail',
+    note,
   });
   // --- dominoes
   const d = ref.domino;
@@ -204,18 +241,39 @@ export function contactTrajectoryRows(ref: ContactTrajectoryReference, precision
     const xs = mj[kind].map((x) => x[field][b]);
     return `${xs[0].toFixed(digits)} (${Math.min(...xs).toFixed(digits)}–${Math.max(...xs).toFixed(digits)})`;
   };
-  const gatedRuns = (kinds: (keyof DominoRuns<unknown>)[], field: 'tip' | 'rest', b: number) => kinds.flatMap((k) => mj[k].map((x) => x[field][b]));
+  const gatedRuns = (kinds: (keyof DominoRuns<unknown>)[], field: 'tip' | 'rest', b: number) =>
+    kinds.flatMap((k) => mj[k].map((x) => x[field][b]));
   const runsNote = (field: 'tip' | 'rest', b: number, digits: number, unit: string) =>
     `MuJoCo Newton ${span('newton', field, b, digits)}${unit}, CG-20 ${span('cg20', field, b, digits)}${unit}, Newton rounded to f32 ${span('newton32', field, b, digits)}${unit} (from the start and its ${DOMINO_TWINS} one-ulp twins)`;
   for (let b = 0; b < (dominoes ? nb : 0); b++) {
-    rows.push(one('domino-amplifier', 'domino.tip (s)', b, distanceToRange(o.tip[b], gatedRuns(tipGated, 'tip', b)), DOMINO_TIP_BAR,
-      `domino${b}: ours ${o.tip[b].toFixed(3)} s; ${runsNote('tip', b, 3, ' s')}; gated on ${tipGated.join(', ')}`));
-    rows.push(one('domino-amplifier', 'domino.rest (deg)', b, distanceToRange(oc.rest[b], gatedRuns(restGated, 'rest', b)), DOMINO_REST_BAR,
-      `domino${b}: ours ${oc.rest[b].toFixed(3)}° (${DOMINO_REST_ITERATIONS} iterations; ${o.rest[b].toFixed(3)}° at ${d.model.solver?.iterations ?? 20}); ${runsNote('rest', b, 3, '°')}; gated on ${restGated.join(', ')}`));
+    rows.push(
+      one(
+        'domino-amplifier',
+        'domino.tip (s)',
+        b,
+        distanceToRange(o.tip[b], gatedRuns(tipGated, 'tip', b)),
+        DOMINO_TIP_BAR,
+        `domino${b}: ours ${o.tip[b].toFixed(3)} s; ${runsNote('tip', b, 3, ' s')}; gated on ${tipGated.join(', ')}`,
+      ),
+    );
+    rows.push(
+      one(
+        'domino-amplifier',
+        'domino.rest (deg)',
+        b,
+        distanceToRange(oc.rest[b], gatedRuns(restGated, 'rest', b)),
+        DOMINO_REST_BAR,
+        `domino${b}: ours ${oc.rest[b].toFixed(3)}° (${DOMINO_REST_ITERATIONS} iterations; ${o.rest[b].toFixed(3)}° at ${d.model.solver?.iterations ?? 20}); ${runsNote('rest', b, 3, '°')}; gated on ${restGated.join(', ')}`,
+      ),
+    );
   }
   // --- box stack: stands in both
   const s = ref.stack;
-  const sr = engineRollout(s.model, precision, addon, { steps: s.newton.qpos.length * PENETRATION_EVERY, every: PENETRATION_EVERY, penetration: true });
+  const sr = engineRollout(s.model, precision, addon, {
+    steps: s.newton.qpos.length * PENETRATION_EVERY,
+    every: PENETRATION_EVERY,
+    penetration: true,
+  });
   const standing = (qs: readonly number[][]) => {
     let tilt = 0;
     let drift = 0;
@@ -231,7 +289,7 @@ export function contactTrajectoryRows(ref: ContactTrajectoryReference, precision
   const so = standing(sr.q[0]);
   const sm = standing(s.newton.qpos);
   const mjStands = sm.tilt <= STACK_TILT_BAR && sm.drift <= STACK_DRIFT_BAR;
-  const stackNote = `ours: tilt ${so.tilt.toExponential(2)}°, drift ${so.drift.toExponential(2)} m; MuJoCo: tilt ${sm.tilt.toExponential(2)}°, drift ${sm.drift.toExponential(2)} m${mjStands ? '' : ' (MuJoCo\'s stack fell: the reference does not stand)'}`;
+  const stackNote = `ours: tilt ${so.tilt.toExponential(2)}°, drift ${so.drift.toExponential(2)} m; MuJoCo: tilt ${sm.tilt.toExponential(2)}°, drift ${sm.drift.toExponential(2)} m${mjStands ? '' : " (MuJoCo's stack fell: the reference does not stand)"}`;
   rows.push(one('box-stack', 'stack.tilt (deg)', 0, mjStands ? so.tilt : Infinity, STACK_TILT_BAR, stackNote));
   rows.push(one('box-stack', 'stack.drift (m)', 0, mjStands ? so.drift : Infinity, STACK_DRIFT_BAR, stackNote));
   // --- limit pendulum: angle over time against MuJoCo, floors from MuJoCo's perturbed twins
@@ -245,14 +303,35 @@ export function contactTrajectoryRows(ref: ContactTrajectoryReference, precision
   // --- lanes: robot 0 in a full-width batch with displaced neighbours = robot 0 alone
   const lanes = widestLanes(addon.cpuInfo(), precision);
   const base = s.model.bodies.flatMap((b) => b.q0);
-  const st0 = { q: base, v: new Array<number>(6 * s.model.bodies.length).fill(0), tau: new Array<number>(6 * s.model.bodies.length).fill(0) };
-  const states = Array.from({ length: lanes }, (_, r) => (r === 0 ? st0 : { ...st0, q: base.map((x, k) => (k % 7 === 2 ? x + 0.002 * r * (1 + (k % 3)) : x)) }));
+  const st0 = {
+    q: base,
+    v: new Array<number>(6 * s.model.bodies.length).fill(0),
+    tau: new Array<number>(6 * s.model.bodies.length).fill(0),
+  };
+  const states = Array.from({ length: lanes }, (_, r) =>
+    r === 0 ? st0 : { ...st0, q: base.map((x, k) => (k % 7 === 2 ? x + 0.002 * r * (1 + (k % 3)) : x)) },
+  );
   const steps = Math.round(1 / s.model.world.dt);
   const wide = engineRollout(s.model, precision, addon, { steps, every: steps, states, lanes });
   const alone = engineRollout(s.model, precision, addon, { steps, every: steps, states: [st0], lanes: 1 });
   let diff = 0;
-  wide.q[0][0].forEach((x, k) => (diff = Object.is(x, alone.q[0][0][k]) ? diff : Math.max(diff, Number.isNaN(x - alone.q[0][0][k]) ? Infinity : Math.abs(x - alone.q[0][0][k]) || Infinity)));
-  rows.push({ ...one('box-stack', `lanes (robot 0 of ${lanes} vs alone, 1 s)`, 0, diff, 0, 'bit-identical required: no lane reads another lane\'s state'), status: diff === 0 ? 'pass' : 'fail' });
+  wide.q[0][0].forEach(
+    (x, k) =>
+      (diff = Object.is(x, alone.q[0][0][k])
+        ? diff
+        : Math.max(diff, Number.isNaN(x - alone.q[0][0][k]) ? Infinity : Math.abs(x - alone.q[0][0][k]) || Infinity)),
+  );
+  rows.push({
+    ...one(
+      'box-stack',
+      `lanes (robot 0 of ${lanes} vs alone, 1 s)`,
+      0,
+      diff,
+      0,
+      "bit-identical required: no lane reads another lane's state",
+    ),
+    status: diff === 0 ? 'pass' : 'fail',
+  });
   const penetration = [
     ...sr.t.map((t, k) => ({ t, source: `achilles ${precision}`, depth: -sr.mindist[0][k] })),
     ...s.t.map((t, k) => ({ t, source: 'MuJoCo (Newton)', depth: -s.newton.mindist[k] })),

@@ -14,7 +14,16 @@ export const energyStage: ValidationStage<EnergyReference> = {
   bugBuild: true,
   // The per-state stage's energy rows share this gate: these are the bugs either catches.
   catches: {
-    energy: ['hinge-sign', 'body-as-world-rotation', 'parallel-axis-dropped', 'gyroscopic-sign', 'coriolis-dropped', 'gravity-sign', 'rk4-weight', 'verlet-stale-acceleration'],
+    energy: [
+      'hinge-sign',
+      'body-as-world-rotation',
+      'parallel-axis-dropped',
+      'gyroscopic-sign',
+      'coriolis-dropped',
+      'gravity-sign',
+      'rk4-weight',
+      'verlet-stale-acceleration',
+    ],
   },
   async reference(ctx) {
     const pendulum = ctx.smooth.find((m) => m.name === 'double-pendulum');

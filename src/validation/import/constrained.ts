@@ -75,7 +75,17 @@ function randomStates(model: ModelDesc, n: number, seed: number): TestState[] {
     return q.map((x) => x / k);
   };
   return Array.from({ length: n }, () => ({
-    q: model.bodies.flatMap((b) => (b.joint === 'revolute' || b.joint === 'prismatic' ? [2 * u()] : b.joint === 'ball' ? quat() : b.joint === 'free' ? [u(), u(), 0.5 + u(), ...quat()] : b.joint === 'planar' ? [u(), u(), 2 * u()] : [])),
+    q: model.bodies.flatMap((b) =>
+      b.joint === 'revolute' || b.joint === 'prismatic'
+        ? [2 * u()]
+        : b.joint === 'ball'
+          ? quat()
+          : b.joint === 'free'
+            ? [u(), u(), 0.5 + u(), ...quat()]
+            : b.joint === 'planar'
+              ? [u(), u(), 2 * u()]
+              : [],
+    ),
     v: Array.from({ length: nv }, () => 2 * u()),
     tau: Array.from({ length: nv }, () => u()),
   }));
@@ -83,7 +93,11 @@ function randomStates(model: ModelDesc, n: number, seed: number): TestState[] {
 
 /** MuJoCo's answers for one fixture: one Python process for the file itself and one per float32
  *  twin (our export of the perturbed model), each answering every query of its model. */
-export async function constrainedFixtureReference(python: string, seed: number, f: { name: string; path: string }): Promise<ConstrainedFixtureRef | undefined> {
+export async function constrainedFixtureReference(
+  python: string,
+  seed: number,
+  f: { name: string; path: string },
+): Promise<ConstrainedFixtureRef | undefined> {
   const model = importAtKey(f.path);
   const tendons = (model.tendons?.length ?? 0) > 0;
   const ballLimits = model.bodies.some((b) => b.joint === 'ball' && b.range); // cone rows: the per-state gates too
@@ -93,16 +107,29 @@ export async function constrainedFixtureReference(python: string, seed: number, 
   const iterations = model.solver?.iterations ?? 100;
   const states = tendons || ballLimits ? randomStates(model, CONSTRAINED_STATES, seedFor(seed, f.name, 'constrained')) : [];
   const steps = seconds === undefined ? 0 : Math.round(seconds / model.world.dt);
-  const s0: TestState = { q: model.bodies.flatMap((b) => b.q0), v: model.bodies.flatMap((b) => b.v0), tau: model.bodies.flatMap((b) => b.tau) };
+  const s0: TestState = {
+    q: model.bodies.flatMap((b) => b.q0),
+    v: model.bodies.flatMap((b) => b.v0),
+    tau: model.bodies.flatMap((b) => b.tau),
+  };
   const cg = { solver: 'cg' as const, iterations, tolerance: 0 };
   const st = (s: TestState) => ({ qpos: s.q, qvel: s.v, tau: s.tau });
   // per model: the states' constraint rows, their tendons, then (with a trajectory) the rollout
   const queries = (ss: readonly TestState[], start: TestState, twin: boolean, jseed: number): ContactQuery[] => [
-    ...ss.map((s, i): ContactQuery => ({ kind: 'constraint', cg_iterations: 20, ...st(s), ...(twin ? {} : { j_floor: true, seed: jseed + i, draws: F32_PERTURBATIONS }) })),
+    ...ss.map((s, i): ContactQuery => ({
+      kind: 'constraint',
+      cg_iterations: 20,
+      ...st(s),
+      ...(twin ? {} : { j_floor: true, seed: jseed + i, draws: F32_PERTURBATIONS }),
+    })),
     ...ss.map((s): ContactQuery => ({ kind: 'tendon', ...st(s) })),
     ...(steps ? [{ kind: 'rollout', steps, ...cg, ...(twin ? { round32: true } : {}), ...st(start) } as ContactQuery] : []),
   ];
-  const split = (a: unknown[]) => ({ rows: a.slice(0, states.length) as ConstraintAnswer[], tendons: a.slice(states.length, 2 * states.length) as TendonAnswer[], rollout: a[2 * states.length] as RolloutAnswer });
+  const split = (a: unknown[]) => ({
+    rows: a.slice(0, states.length) as ConstraintAnswer[],
+    tendons: a.slice(states.length, 2 * states.length) as TendonAnswer[],
+    rollout: a[2 * states.length] as RolloutAnswer,
+  });
   const twinModels = perturbedModels(model, F32_PERTURBATIONS, seedFor(seed, f.name, 'constrained-f32'));
   const [mine, ...twins] = await Promise.all([
     queryContact(python, xml, queries(states, s0, false, seedFor(seed, f.name, 'j-f32'))).then(split),
@@ -131,7 +158,9 @@ export function constrainedRows(ref: ConstrainedFixtureRef, precision: Precision
   try {
     model = importAtKey(ref.path); // the importer as it is now (a planted bug may be set)
   } catch (e) {
-    return judgeField({ stage: 'import', model: ref.name, precision, field: 'import' }, [{ state: 0, error: Infinity, stateFloor: 0 }]).map((r) => ({ ...r, note: (e as Error).message }));
+    return judgeField({ stage: 'import', model: ref.name, precision, field: 'import' }, [{ state: 0, error: Infinity, stateFloor: 0 }]).map(
+      (r) => ({ ...r, note: (e as Error).message }),
+    );
   }
   if (ref.perState) {
     const { ref: cs, tendons, twinTendons } = ref.perState;
@@ -147,7 +176,10 @@ export function constrainedRows(ref: ConstrainedFixtureRef, precision: Precision
       const got = ours.q[0][k];
       let err = 0;
       q.forEach((x, i) => (err = Math.max(err, Math.abs(got[i] - x) || (Number.isNaN(got[i] - x) ? Infinity : 0))));
-      const floor = precision === 'f32' ? Math.max(0, ...t.twins.map((tw) => Math.max(...tw.qpos[k].map((x, i) => Math.abs(Math.fround(x) - q[i]))))) : 0;
+      const floor =
+        precision === 'f32'
+          ? Math.max(0, ...t.twins.map((tw) => Math.max(...tw.qpos[k].map((x, i) => Math.abs(Math.fround(x) - q[i])))))
+          : 0;
       return { state: 0, t: (k + 1) * model.world.dt, error: err, stateFloor: floor };
     });
     rows.push(...judgeOverTime({ stage: 'import', model: ref.name, precision, field: 'trajectory q (constraints on)' }, samples));
@@ -157,7 +189,15 @@ export function constrainedRows(ref: ConstrainedFixtureRef, precision: Precision
 
 /** Tendon lengths, velocities (the engine) and moments (the import) against MuJoCo's at each state;
  *  f32 floors: MuJoCo's twins (perturbed by a float32 half-ulp) stored in float32, against the exact answer. */
-function tendonRows(name: string, model: ModelDesc, states: readonly TestState[], mj: readonly TendonAnswer[], twins: readonly TendonAnswer[][], precision: Precision, addon: NativeAddon): CheckRow[] {
+function tendonRows(
+  name: string,
+  model: ModelDesc,
+  states: readonly TestState[],
+  mj: readonly TendonAnswer[],
+  twins: readonly TendonAnswer[][],
+  precision: Precision,
+  addon: NativeAddon,
+): CheckRow[] {
   const tendons = model.tendons ?? [];
   const { vOffset, nv } = coordinateLayout(model.bodies);
   const J = Array.from({ length: tendons.length }, () => new Array<number>(nv).fill(0));
@@ -165,14 +205,20 @@ function tendonRows(name: string, model: ModelDesc, states: readonly TestState[]
   const b = new Batch(model, { copies: states.length, precision }, addon);
   states.forEach((s, r) => b.setRobot(r, s));
   const samples: Record<string, Sample[]> = { 'tendon.length': [], 'tendon.velocity': [], 'tendon.moment': [] };
-  const scaled = (got: readonly number[], ref: readonly number[]) => (got.length === ref.length ? relErr(got, ref, Math.max(1, ...ref.map(Math.abs))) : Infinity);
+  const scaled = (got: readonly number[], ref: readonly number[]) =>
+    got.length === ref.length ? relErr(got, ref, Math.max(1, ...ref.map(Math.abs))) : Infinity;
   states.forEach((_, r) => {
     const st = b.constraints(r, { iterations: 0 });
     const ref = mj[r];
-    const floor = (f: 'ten_length' | 'ten_velocity') => (precision === 'f32' ? Math.max(0, ...twins.map((tw) => scaled(tw[r][f].map(Math.fround), ref[f]))) : 0);
+    const floor = (f: 'ten_length' | 'ten_velocity') =>
+      precision === 'f32' ? Math.max(0, ...twins.map((tw) => scaled(tw[r][f].map(Math.fround), ref[f]))) : 0;
     samples['tendon.length'].push({ state: r, error: scaled(st.tendonLength, ref.ten_length), stateFloor: floor('ten_length') });
     samples['tendon.velocity'].push({ state: r, error: scaled(st.tendonVelocity, ref.ten_velocity), stateFloor: floor('ten_velocity') });
-    samples['tendon.moment'].push({ state: r, error: J.length === ref.ten_J.length ? relErr(J.flat(), ref.ten_J.flat(), 1) : Infinity, stateFloor: 0 });
+    samples['tendon.moment'].push({
+      state: r,
+      error: J.length === ref.ten_J.length ? relErr(J.flat(), ref.ten_J.flat(), 1) : Infinity,
+      stateFloor: 0,
+    });
   });
   return Object.entries(samples).flatMap(([field, ss]) => judgeField({ stage: 'import', model: name, precision, field }, ss));
 }

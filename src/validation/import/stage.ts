@@ -97,10 +97,12 @@ function statesFor(model: ModelDesc, qpos0: number[], n: number, seed: number, n
 
 /** MuJoCo's compile of every fixture (one Python process), at `n` states each. */
 export async function importReference(python: string, seed: number, n: number, only?: ReadonlySet<string>): Promise<ImportReference> {
-  const fixtures = importFixtures().filter((f) => !only || only.has(f.name)).map((f) => {
-    const imp = importFile(f.path);
-    return { ...f, model: imp.model };
-  });
+  const fixtures = importFixtures()
+    .filter((f) => !only || only.has(f.name))
+    .map((f) => {
+      const imp = importFile(f.path);
+      return { ...f, model: imp.model };
+    });
   // qpos0 first, so the random states know the free bodies' layout; one process answers all.
   // The constrained fixtures' references overlap with the compile below (one fixture at a time: each
   // runs a few Python processes of its own).
@@ -113,10 +115,23 @@ export async function importReference(python: string, seed: number, n: number, o
     return out;
   })();
   constrained.catch(() => undefined);
-  const first = (await runPythonJson(python, SCRIPT, { models: fixtures.map((f) => ({ path: f.path, states: [] })) }, fixtures.length)) as MujocoCompiled[];
+  const first = (await runPythonJson(
+    python,
+    SCRIPT,
+    { models: fixtures.map((f) => ({ path: f.path, states: [] })) },
+    fixtures.length,
+  )) as MujocoCompiled[];
   const withStates = fixtures.map((f, i) => ({ ...f, states: statesFor(f.model, first[i].qpos0, n, seed, f.name) }));
-  const mj = (await runPythonJson(python, SCRIPT, { models: withStates.map((f) => ({ path: f.path, states: f.states })) }, fixtures.length)) as MujocoCompiled[];
-  return { fixtures: withStates.map((f, i) => ({ name: f.name, path: f.path, states: f.states, mj: mj[i] })), constrained: await constrained };
+  const mj = (await runPythonJson(
+    python,
+    SCRIPT,
+    { models: withStates.map((f) => ({ path: f.path, states: f.states })) },
+    fixtures.length,
+  )) as MujocoCompiled[];
+  return {
+    fixtures: withStates.map((f, i) => ({ name: f.name, path: f.path, states: f.states, mj: mj[i] })),
+    constrained: await constrained,
+  };
 }
 
 /** The import gates, with the importer as it is now (a planted bug may be set) and `addon`'s engine:
@@ -127,7 +142,21 @@ export function importRows(ref: ImportReference, addon: NativeAddon, precision: 
   if (precision !== 'f64') return rows;
   for (const f of ref.fixtures) {
     const push = (field: string, state: number, error: number, note = ''): void => {
-      rows.push({ stage: 'import', model: f.name, precision: 'f64', state, t: undefined, field, error, stateFloor: NaN, floor: 0, factor: 1, bar: IMPORT_BAR, status: error <= IMPORT_BAR ? 'pass' : 'fail', note });
+      rows.push({
+        stage: 'import',
+        model: f.name,
+        precision: 'f64',
+        state,
+        t: undefined,
+        field,
+        error,
+        stateFloor: NaN,
+        floor: 0,
+        factor: 1,
+        bar: IMPORT_BAR,
+        status: error <= IMPORT_BAR ? 'pass' : 'fail',
+        note,
+      });
     };
     let imp;
     try {
@@ -188,7 +217,12 @@ function forceResidual(qacc: number[], ref: { qacc: number[]; qM: number[][]; qf
 const sub = (a: readonly number[], b: readonly number[]): Vec3 => [a[0] - b[0], a[1] - b[1], a[2] - b[2]];
 
 /** Body poses (MuJoCo's body frames: each link's frame moved by its offset) and q̈ at the states. */
-function poses(model: ModelDesc, bodyMap: BodyMap[], states: ImportState[], addon: NativeAddon): { xpos: number[][][]; xmat: number[][][]; qacc: number[][] } {
+function poses(
+  model: ModelDesc,
+  bodyMap: BodyMap[],
+  states: ImportState[],
+  addon: NativeAddon,
+): { xpos: number[][][]; xmat: number[][][]; qacc: number[][] } {
   const b = new Batch(model, { copies: states.length, precision: 'f64' }, addon);
   states.forEach((s, r) => b.setRobot(r, { q: s.qpos, v: s.qvel, tau: s.tau }));
   b.forwardUnconstrained();
@@ -214,4 +248,3 @@ function poses(model: ModelDesc, bodyMap: BodyMap[], states: ImportState[], addo
   });
   return { xpos, xmat, qacc };
 }
-

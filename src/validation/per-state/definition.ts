@@ -19,7 +19,17 @@ export const perStateStage: ValidationStage<PerStateReference[]> = {
     'mass-matrix': ['hinge-sign', 'parallel-axis-dropped'],
     bias: ['hinge-sign', 'parallel-axis-dropped', 'gyroscopic-sign', 'coriolis-dropped', 'gravity-sign'],
     forward: ['hinge-sign', 'parallel-axis-dropped', 'gyroscopic-sign', 'coriolis-dropped', 'gravity-sign'],
-    step: ['hinge-sign', 'parallel-axis-dropped', 'gyroscopic-sign', 'coriolis-dropped', 'gravity-sign', 'rk4-weight', 'verlet-stale-acceleration', 'free-quaternion-world-frame', 'torque-one-step-late'],
+    step: [
+      'hinge-sign',
+      'parallel-axis-dropped',
+      'gyroscopic-sign',
+      'coriolis-dropped',
+      'gravity-sign',
+      'rk4-weight',
+      'verlet-stale-acceleration',
+      'free-quaternion-world-frame',
+      'torque-one-step-late',
+    ],
     // energy: declared by the energy stage (../energy/definition.ts), whose gate name these rows share
   },
   reference: (ctx) =>

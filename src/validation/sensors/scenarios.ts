@@ -26,23 +26,77 @@ export const PENDULUM = {
 const world = { gravity: [0, 0, -9.81] as [number, number, number], dt: 0.002, integrator: 'euler' as const, duration: 20, substeps: 1 };
 
 function body(over: Partial<BodyDesc>): BodyDesc {
-  return { name: 'b', parent: -1, pos: [0, 0, 0], quat: [1, 0, 0, 0], joint: 'revolute', axis: [1, 0, 0], mass: 1, com: [0, 0, 0], inertia: [0.1, 0.1, 0.1, 0, 0, 0], q0: [0], v0: [0], tau: [0], ...over };
+  return {
+    name: 'b',
+    parent: -1,
+    pos: [0, 0, 0],
+    quat: [1, 0, 0, 0],
+    joint: 'revolute',
+    axis: [1, 0, 0],
+    mass: 1,
+    com: [0, 0, 0],
+    inertia: [0.1, 0.1, 0.1, 0, 0, 0],
+    q0: [0],
+    v0: [0],
+    tau: [0],
+    ...over,
+  };
 }
 
 export function atRestModel(): ModelDesc {
   const sensors: SensorDesc[] = [
     { kind: 'encoder', name: AT_REST.white.name, body: 0, coordinate: 0, noise: AT_REST.white.noise, scale: 0, quantum: 0 },
-    { kind: 'encoder', name: AT_REST.drift.name, body: 0, coordinate: 0, noise: 0, drift: { sigma: AT_REST.drift.sigma, tau: AT_REST.drift.tau }, scale: 0, quantum: 0 },
-    { kind: 'encoder', name: AT_REST.lowPass.name, body: 0, coordinate: 0, noise: AT_REST.lowPass.noise, cutoff: AT_REST.lowPass.cutoff, scale: 0, quantum: 0 },
+    {
+      kind: 'encoder',
+      name: AT_REST.drift.name,
+      body: 0,
+      coordinate: 0,
+      noise: 0,
+      drift: { sigma: AT_REST.drift.sigma, tau: AT_REST.drift.tau },
+      scale: 0,
+      quantum: 0,
+    },
+    {
+      kind: 'encoder',
+      name: AT_REST.lowPass.name,
+      body: 0,
+      coordinate: 0,
+      noise: AT_REST.lowPass.noise,
+      cutoff: AT_REST.lowPass.cutoff,
+      scale: 0,
+      quantum: 0,
+    },
   ];
-  return { name: 'sensor-encoders-at-rest', bodies: [body({ name: 'slider', joint: 'prismatic', q0: [AT_REST.q0] })], world, files: [], sensors };
+  return {
+    name: 'sensor-encoders-at-rest',
+    bodies: [body({ name: 'slider', joint: 'prismatic', q0: [AT_REST.q0] })],
+    world,
+    files: [],
+    sensors,
+  };
 }
 
 export function pendulumModel(): ModelDesc {
   const tip: [number, number, number] = [0, 1, 0];
   const sensors: SensorDesc[] = [
-    { kind: 'camera', name: PENDULUM.camera.name, body: 0, pos: tip, rate: PENDULUM.camera.rate, latency: PENDULUM.camera.latency, noise: PENDULUM.camera.noise },
-    { kind: 'encoder', name: PENDULUM.scaled.name, body: 0, coordinate: 0, noise: 0, scale: PENDULUM.scaled.scale, quantum: PENDULUM.scaled.quantum },
+    {
+      kind: 'camera',
+      name: PENDULUM.camera.name,
+      body: 0,
+      pos: tip,
+      rate: PENDULUM.camera.rate,
+      latency: PENDULUM.camera.latency,
+      noise: PENDULUM.camera.noise,
+    },
+    {
+      kind: 'encoder',
+      name: PENDULUM.scaled.name,
+      body: 0,
+      coordinate: 0,
+      noise: 0,
+      scale: PENDULUM.scaled.scale,
+      quantum: PENDULUM.scaled.quantum,
+    },
     { kind: 'imu', name: PENDULUM.imu.name, body: 0, pos: tip, gyroNoise: PENDULUM.imu.gyroNoise, accelNoise: PENDULUM.imu.accelNoise },
     { kind: 'imu', name: 'imu-ideal', body: 0, pos: tip, gyroNoise: 0, accelNoise: 0 },
   ];

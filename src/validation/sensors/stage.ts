@@ -33,16 +33,53 @@ export interface SensorStageOptions {
 }
 
 /** A measured statistic against its configured value, within `sigmas` standard errors. */
-function judged(model: string, precision: Precision, field: string, measured: number, configured: number, se: number, relative: boolean, what: string): CheckRow {
+function judged(
+  model: string,
+  precision: Precision,
+  field: string,
+  measured: number,
+  configured: number,
+  se: number,
+  relative: boolean,
+  what: string,
+): CheckRow {
   const error = relative ? Math.abs(measured - configured) / Math.abs(configured) : Math.abs(measured - configured);
   const bar = BAR_SIGMAS * se;
   const note = `measured ${measured.toPrecision(6)}, configured ${configured}; ${relative ? 'relative ' : ''}standard error ${se.toPrecision(3)} (${what})`;
-  return { stage: 'sensors', model, precision, state: 0, t: undefined, field, error, stateFloor: NaN, floor: se, factor: BAR_SIGMAS, bar, status: error <= bar ? 'pass' : 'fail', note };
+  return {
+    stage: 'sensors',
+    model,
+    precision,
+    state: 0,
+    t: undefined,
+    field,
+    error,
+    stateFloor: NaN,
+    floor: se,
+    factor: BAR_SIGMAS,
+    bar,
+    status: error <= bar ? 'pass' : 'fail',
+    note,
+  };
 }
 
 /** An exact property: error must be 0 (or below a stated bound). */
 function exact(model: string, precision: Precision, field: string, error: number, bar: number, note: string): CheckRow {
-  return { stage: 'sensors', model, precision, state: 0, t: undefined, field, error, stateFloor: NaN, floor: bar, factor: 1, bar, status: error <= bar ? 'pass' : 'fail', note };
+  return {
+    stage: 'sensors',
+    model,
+    precision,
+    state: 0,
+    t: undefined,
+    field,
+    error,
+    stateFloor: NaN,
+    floor: bar,
+    factor: 1,
+    bar,
+    status: error <= bar ? 'pass' : 'fail',
+    note,
+  };
 }
 
 function makeBatch(model: ModelDesc, copies: number, precision: Precision, addon: NativeAddon): Batch {
@@ -89,22 +126,88 @@ export function atRestRows(precision: Precision, addon: NativeAddon, o: SensorSt
   // white noise
   const nW = sWhite.n;
   rows.push(judged(name, precision, 'white noise σ', sWhite.rms, AT_REST.white.noise, seSigmaWhite(nW), true, `1/√(2N), N = ${nW}`));
-  rows.push(judged(name, precision, 'white noise mean / σ', sWhite.mean / AT_REST.white.noise, 0, 1 / Math.sqrt(nW), false, `1/√N, N = ${nW}`));
-  rows.push(judged(name, precision, 'adjacent robots: noise correlation', corr.rho, 0, 1 / Math.sqrt(corr.n), false, `1/√N over ${corr.n} adjacent-robot pairs of samples; robots of one SIMD block sharing a stream read 1`));
+  rows.push(
+    judged(name, precision, 'white noise mean / σ', sWhite.mean / AT_REST.white.noise, 0, 1 / Math.sqrt(nW), false, `1/√N, N = ${nW}`),
+  );
+  rows.push(
+    judged(
+      name,
+      precision,
+      'adjacent robots: noise correlation',
+      corr.rho,
+      0,
+      1 / Math.sqrt(corr.n),
+      false,
+      `1/√N over ${corr.n} adjacent-robot pairs of samples; robots of one SIMD block sharing a stream read 1`,
+    ),
+  );
   // Gauss–Markov drift
   const phi = Math.exp(-dt / AT_REST.drift.tau);
   const tauOf = (p: number) => -dt / Math.log(p);
   const nD = sDrift.n;
-  rows.push(judged(name, precision, 'drift correlation time τ', tauOf(sDrift.phi), AT_REST.drift.tau, (slope(tauOf, phi) * sePhi(phi, nD)) / AT_REST.drift.tau, true, `τ = −dt/ln φ̂, SE(φ̂) = √((1−φ²)/N), N = ${nD}`));
-  rows.push(judged(name, precision, 'drift stationary σ', sDrift.rms, AT_REST.drift.sigma, seSigmaAr1(phi, nD), true, `√((1+φ²)/(2N(1−φ²))), N = ${nD}`));
+  rows.push(
+    judged(
+      name,
+      precision,
+      'drift correlation time τ',
+      tauOf(sDrift.phi),
+      AT_REST.drift.tau,
+      (slope(tauOf, phi) * sePhi(phi, nD)) / AT_REST.drift.tau,
+      true,
+      `τ = −dt/ln φ̂, SE(φ̂) = √((1−φ²)/N), N = ${nD}`,
+    ),
+  );
+  rows.push(
+    judged(
+      name,
+      precision,
+      'drift stationary σ',
+      sDrift.rms,
+      AT_REST.drift.sigma,
+      seSigmaAr1(phi, nD),
+      true,
+      `√((1+φ²)/(2N(1−φ²))), N = ${nD}`,
+    ),
+  );
   // low-pass filter on white noise: an AR(1) with φ = the filter's pole
   const p = lowPassPole(AT_REST.lowPass.cutoff, dt);
   const nL = sLow.n;
   const f = (x: number) => cutoffOfPole(x, dt);
-  rows.push(judged(name, precision, 'low-pass −3 dB frequency', f(sLow.phi), AT_REST.lowPass.cutoff, (slope(f, p) * sePhi(p, nL)) / AT_REST.lowPass.cutoff, true, `f(p̂) with p̂ the output's lag-1 coefficient, SE(p̂) = √((1−p²)/N), N = ${nL}`));
+  rows.push(
+    judged(
+      name,
+      precision,
+      'low-pass −3 dB frequency',
+      f(sLow.phi),
+      AT_REST.lowPass.cutoff,
+      (slope(f, p) * sePhi(p, nL)) / AT_REST.lowPass.cutoff,
+      true,
+      `f(p̂) with p̂ the output's lag-1 coefficient, SE(p̂) = √((1−p²)/N), N = ${nL}`,
+    ),
+  );
   const sigmaOut = AT_REST.lowPass.noise * Math.sqrt((1 - p) / (1 + p));
-  rows.push(judged(name, precision, 'low-pass output σ', sLow.rms, sigmaOut, seSigmaAr1(p, nL), true, `σ_out = σ √((1−p)/(1+p)) = ${sigmaOut.toPrecision(4)}; SE √((1+p²)/(2N(1−p²)))`));
-  rows.push(exact(name, precision, 'true coordinate moved', moved, 0, 'the slider is at rest (gravity across its axis), so each error above is the sensor model alone'));
+  rows.push(
+    judged(
+      name,
+      precision,
+      'low-pass output σ',
+      sLow.rms,
+      sigmaOut,
+      seSigmaAr1(p, nL),
+      true,
+      `σ_out = σ √((1−p)/(1+p)) = ${sigmaOut.toPrecision(4)}; SE √((1+p²)/(2N(1−p²)))`,
+    ),
+  );
+  rows.push(
+    exact(
+      name,
+      precision,
+      'true coordinate moved',
+      moved,
+      0,
+      'the slider is at rest (gravity across its axis), so each error above is the sensor model alone',
+    ),
+  );
   return rows;
 }
 
@@ -151,7 +254,9 @@ export function pendulumRows(precision: Precision, addon: NativeAddon, o: Sensor
       tip[b] = views.pos[r] + views.rot[1 * S + r];
       tip[b + 1] = views.pos[S + r] + views.rot[4 * S + r];
       tip[b + 2] = views.pos[2 * S + r] + views.rot[7 * S + r];
-      const x = cam[r], y = cam[S + r], z = cam[2 * S + r];
+      const x = cam[r],
+        y = cam[S + r],
+        z = cam[2 * S + r];
       if (cam[3 * S + r] >= 0 && (x !== prev[3 * r] || y !== prev[3 * r + 1] || z !== prev[3 * r + 2])) {
         events.push({ k, r, x, y, z });
         if (r === 0) eventSteps.push(k);
@@ -169,7 +274,8 @@ export function pendulumRows(precision: Precision, addon: NativeAddon, o: Sensor
       qq += q * q;
     }
     for (let r = 0; r < robots; r++) {
-      const th = batch.q[r], w = batch.v[r];
+      const th = batch.q[r],
+        w = batch.v[r];
       const want = [w, 0, 0, 0, -w * w + g * Math.sin(th), -1.5 * g * Math.cos(th) + g * Math.cos(th)];
       for (let c = 0; c < 6; c++) {
         imuWorst = Math.max(imuWorst, Math.abs(ideal[c * S + r] - want[c]));
@@ -203,8 +309,14 @@ export function pendulumRows(precision: Precision, addon: NativeAddon, o: Sensor
   const atBest = mse(best);
   const neighbour = Math.min(mse(best - 1 >= 0 ? best - 1 : best + 1).mean, mse(best + 1).mean);
   rows.push(
-    exact(name, precision, 'camera latency (steps)', Math.abs(best - delay), 0,
-      `measured ${best} steps (${(best * dt * 1000).toFixed(1)} ms), configured ${PENDULUM.camera.latency * 1000} ms = ${delay} steps; mean squared distance at the measured lag ${atBest.mean.toExponential(3)} m², at the nearer neighbouring lag ${neighbour.toExponential(3)} m² (${atBest.n} frames)`),
+    exact(
+      name,
+      precision,
+      'camera latency (steps)',
+      Math.abs(best - delay),
+      0,
+      `measured ${best} steps (${(best * dt * 1000).toFixed(1)} ms), configured ${PENDULUM.camera.latency * 1000} ms = ${delay} steps; mean squared distance at the measured lag ${atBest.mean.toExponential(3)} m², at the nearer neighbouring lag ${neighbour.toExponential(3)} m² (${atBest.n} frames)`,
+    ),
   );
   // Frame schedule: every interval ⌊P⌋ or ⌈P⌉ steps; the mean interval within the schedule's rounding.
   const P = 1 / (PENDULUM.camera.rate * dt);
@@ -213,26 +325,105 @@ export function pendulumRows(precision: Precision, addon: NativeAddon, o: Sensor
     const d = eventSteps[i] - eventSteps[i - 1];
     if (d !== Math.floor(P) && d !== Math.ceil(P)) badIntervals++;
   }
-  rows.push(exact(name, precision, 'camera frame intervals off schedule', badIntervals, 0, `each interval must be ${Math.floor(P)} or ${Math.ceil(P)} steps (P = ${P.toPrecision(6)} steps per frame); ${eventSteps.length} frames`));
+  rows.push(
+    exact(
+      name,
+      precision,
+      'camera frame intervals off schedule',
+      badIntervals,
+      0,
+      `each interval must be ${Math.floor(P)} or ${Math.ceil(P)} steps (P = ${P.toPrecision(6)} steps per frame); ${eventSteps.length} frames`,
+    ),
+  );
   const frames = eventSteps.length - 1;
   const rate = frames / ((eventSteps[eventSteps.length - 1] - eventSteps[0]) * dt);
-  rows.push(exact(name, precision, 'camera rate (relative)', Math.abs(rate - PENDULUM.camera.rate) / PENDULUM.camera.rate, (0.5 * PENDULUM.camera.rate * dt) / frames + 1e-12,
-    `measured ${rate.toPrecision(8)} Hz over ${frames} frame intervals; each frame is captured within half a step of n/rate, so the mean interval is within 0.5·dt/${frames} of 1/rate`));
+  rows.push(
+    exact(
+      name,
+      precision,
+      'camera rate (relative)',
+      Math.abs(rate - PENDULUM.camera.rate) / PENDULUM.camera.rate,
+      (0.5 * PENDULUM.camera.rate * dt) / frames + 1e-12,
+      `measured ${rate.toPrecision(8)} Hz over ${frames} frame intervals; each frame is captured within half a step of n/rate, so the mean interval is within 0.5·dt/${frames} of 1/rate`,
+    ),
+  );
   const nCam = atBest.n * 3;
-  rows.push(judged(name, precision, 'camera noise σ', Math.sqrt(atBest.mean / 3), PENDULUM.camera.noise, seSigmaWhite(nCam), true, `at the measured lag; 1/√(2N), N = ${nCam} coordinates`));
+  rows.push(
+    judged(
+      name,
+      precision,
+      'camera noise σ',
+      Math.sqrt(atBest.mean / 3),
+      PENDULUM.camera.noise,
+      seSigmaWhite(nCam),
+      true,
+      `at the measured lag; 1/√(2N), N = ${nCam} coordinates`,
+    ),
+  );
   // Scale factor and quantization (noise-free encoder).
   const sHat = qr / qq - 1;
   const seScale = PENDULUM.scaled.quantum / Math.sqrt(12) / Math.sqrt(qq);
-  rows.push(judged(name, precision, 'encoder scale factor', sHat, PENDULUM.scaled.scale, seScale / PENDULUM.scaled.scale, true, 'least-squares slope of reading on q, minus 1; quantization acts as noise of σ = quantum/√12, SE = σ/√Σq²'));
-  rows.push(exact(name, precision, 'encoder rounding beyond half a quantum', Math.max(0, worstQuant / PENDULUM.scaled.quantum - 0.5), 1e-9, `largest |reading − (1+s)·q| = ${(worstQuant / PENDULUM.scaled.quantum).toPrecision(6)} quanta; rounding to the nearest quantum keeps it at most 1/2 (bar: float64 round-off of the quotient)`));
+  rows.push(
+    judged(
+      name,
+      precision,
+      'encoder scale factor',
+      sHat,
+      PENDULUM.scaled.scale,
+      seScale / PENDULUM.scaled.scale,
+      true,
+      'least-squares slope of reading on q, minus 1; quantization acts as noise of σ = quantum/√12, SE = σ/√Σq²',
+    ),
+  );
+  rows.push(
+    exact(
+      name,
+      precision,
+      'encoder rounding beyond half a quantum',
+      Math.max(0, worstQuant / PENDULUM.scaled.quantum - 0.5),
+      1e-9,
+      `largest |reading − (1+s)·q| = ${(worstQuant / PENDULUM.scaled.quantum).toPrecision(6)} quanta; rounding to the nearest quantum keeps it at most 1/2 (bar: float64 round-off of the quotient)`,
+    ),
+  );
   rows.push(exact(name, precision, 'encoder readings off the quantum grid', offGrid, 0, 'every reading an integer number of quanta'));
   // IMU against the closed form: the chain from (θ, θ̇) to the reading is a few dozen roundings of the
   // engine's precision, so the bar is 32 units of its round-off of the largest reading.
   const unit = precision === 'f32' ? 2 ** -24 : 2 ** -53;
-  rows.push(exact(name, precision, 'IMU vs closed form (relative)', imuWorst / imuScale, 32 * unit, `largest |reading − closed form| / largest reading (${imuScale.toPrecision(4)}): gyro θ̇; accelerometer −θ̇² + g sin θ along the rod, θ̈ + g cos θ across it`));
+  rows.push(
+    exact(
+      name,
+      precision,
+      'IMU vs closed form (relative)',
+      imuWorst / imuScale,
+      32 * unit,
+      `largest |reading − closed form| / largest reading (${imuScale.toPrecision(4)}): gyro θ̇; accelerometer −θ̇² + g sin θ along the rod, θ̈ + g cos θ across it`,
+    ),
+  );
   // IMU noise.
-  rows.push(judged(name, precision, 'IMU gyro noise σ', gyro.rms, PENDULUM.imu.gyroNoise, seSigmaWhite(gyro.n), true, `noisy minus noise-free IMU at the same point; 1/√(2N), N = ${gyro.n}`));
-  rows.push(judged(name, precision, 'IMU accelerometer noise σ', accel.rms, PENDULUM.imu.accelNoise, seSigmaWhite(accel.n), true, `noisy minus noise-free IMU at the same point; 1/√(2N), N = ${accel.n}`));
+  rows.push(
+    judged(
+      name,
+      precision,
+      'IMU gyro noise σ',
+      gyro.rms,
+      PENDULUM.imu.gyroNoise,
+      seSigmaWhite(gyro.n),
+      true,
+      `noisy minus noise-free IMU at the same point; 1/√(2N), N = ${gyro.n}`,
+    ),
+  );
+  rows.push(
+    judged(
+      name,
+      precision,
+      'IMU accelerometer noise σ',
+      accel.rms,
+      PENDULUM.imu.accelNoise,
+      seSigmaWhite(accel.n),
+      true,
+      `noisy minus noise-free IMU at the same point; 1/√(2N), N = ${accel.n}`,
+    ),
+  );
   return rows;
 }
 

@@ -17,15 +17,29 @@ export const trajectoryStage: ValidationStage<TrajectoryReference[]> = {
   underModelSubset: true,
   bugBuild: true,
   catches: {
-    trajectory: ['hinge-sign', 'parallel-axis-dropped', 'gyroscopic-sign', 'coriolis-dropped', 'gravity-sign', 'rk4-weight', 'verlet-stale-acceleration', 'free-quaternion-world-frame', 'torque-one-step-late'],
+    trajectory: [
+      'hinge-sign',
+      'parallel-axis-dropped',
+      'gyroscopic-sign',
+      'coriolis-dropped',
+      'gravity-sign',
+      'rk4-weight',
+      'verlet-stale-acceleration',
+      'free-quaternion-world-frame',
+      'torque-one-step-late',
+    ],
   },
   async reference(ctx) {
-    const tauScale = new Map((await ctx.referenceOf(perStateStage) ?? []).map((r) => [r.name, r.tauScale]));
+    const tauScale = new Map(((await ctx.referenceOf(perStateStage)) ?? []).map((r) => [r.name, r.tauScale]));
     const models = new Map(ctx.smooth.map((m) => [m.name, m.model]));
-    return pool(trajectoryScenarios(models, (n) => tauScale.get(n) ?? 1, ctx.seed), 2, async (sc) => {
-      ctx.log(`reference: ${sc.name} (${sc.seconds} s)`);
-      return trajectoryReference(ctx.python, sc, ctx.seed);
-    });
+    return pool(
+      trajectoryScenarios(models, (n) => tauScale.get(n) ?? 1, ctx.seed),
+      2,
+      async (sc) => {
+        ctx.log(`reference: ${sc.name} (${sc.seconds} s)`);
+        return trajectoryReference(ctx.python, sc, ctx.seed);
+      },
+    );
   },
   rows(refs, ctx) {
     const rows: CheckRow[] = [];

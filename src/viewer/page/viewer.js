@@ -82,12 +82,22 @@ function viewDirection(data) {
   const h = data.header;
   const per = h.robots.length * h.nbody;
   const every = Math.max(1, Math.floor(h.frames / 200));
-  let sx = 0, sy = 0, sxx = 0, syy = 0, sxy = 0, m = 0;
+  let sx = 0,
+    sy = 0,
+    sxx = 0,
+    syy = 0,
+    sxy = 0,
+    m = 0;
   for (let f = 0; f < h.frames; f += every)
     for (let k = f * per; k < (f + 1) * per; k++) {
       const x = data.pos[k * 3];
       const y = data.pos[k * 3 + 1];
-      sx += x; sy += y; sxx += x * x; syy += y * y; sxy += x * y; m++;
+      sx += x;
+      sy += y;
+      sxx += x * x;
+      syy += y * y;
+      sxy += x * y;
+      m++;
     }
   const base = new THREE.Vector3(1, -0.45, 0.4).normalize();
   if (m < 2) return base;
@@ -99,17 +109,20 @@ function viewDirection(data) {
   const r = Math.hypot((cxx - cyy) / 2, cxy);
   if (!(mean + r > 0) || mean + r < 4 * (mean - r)) return base;
   const theta = 0.5 * Math.atan2(2 * cxy, cxx - cyy);
-  let ax = Math.cos(theta), ay = Math.sin(theta);
+  let ax = Math.cos(theta),
+    ay = Math.sin(theta);
   const horiz = Math.hypot(base.x, base.y);
-  const bx = base.x / horiz, by = base.y / horiz;
+  const bx = base.x / horiz,
+    by = base.y / horiz;
   // Seen at 60° or more from the long axis: the familiar view already shows the row across.
   const cosAxis = bx * ax + by * ay;
   if (Math.abs(cosAxis) <= 0.5) return base;
   // Else turn about z to 75° from the axis, on the default view's side of it: nearly across the
   // row, so one body hides little of the next, yet a little along it, so flat faces are not edges.
-  if (cosAxis < 0) (ax = -ax), (ay = -ay);
-  let px = -ay, py = ax;
-  if (px * bx + py * by < 0) (px = -px), (py = -py);
+  if (cosAxis < 0) ((ax = -ax), (ay = -ay));
+  let px = -ay,
+    py = ax;
+  if (px * bx + py * by < 0) ((px = -px), (py = -py));
   const along = Math.cos((75 * Math.PI) / 180);
   const hx = along * ax + Math.sqrt(1 - along * along) * px;
   const hy = along * ay + Math.sqrt(1 - along * along) * py;
@@ -163,7 +176,8 @@ function main() {
     let minZ = Infinity;
     for (let i = 2; i < data.pos.length; i += 3) minZ = Math.min(minZ, data.pos[i]);
     let ext = 0;
-    for (const b of geo.bodies) for (const d of b.drawables) ext = Math.max(ext, Math.hypot(...d.pos) + Math.hypot(...d.halfExtents) + d.radius);
+    for (const b of geo.bodies)
+      for (const d of b.drawables) ext = Math.max(ext, Math.hypot(...d.pos) + Math.hypot(...d.halfExtents) + d.radius);
     groundZ = Math.min(0, minZ - ext);
   }
   const gridSize = Math.max(4, Math.ceil(reach * 6 + (R > 1 ? spacing * R : 0)));
@@ -172,7 +186,12 @@ function main() {
   grid.position.z = groundZ;
   scene.add(grid);
   for (const s of geo.statics) {
-    const mat = new THREE.MeshLambertMaterial({ color: new THREE.Color(...s.color), transparent: s.kind === 'plane', opacity: s.kind === 'plane' ? 0.35 : 1, side: THREE.DoubleSide });
+    const mat = new THREE.MeshLambertMaterial({
+      color: new THREE.Color(...s.color),
+      transparent: s.kind === 'plane',
+      opacity: s.kind === 'plane' ? 0.35 : 1,
+      side: THREE.DoubleSide,
+    });
     const m = drawableMesh(s, mat, gridSize);
     if (s.kind === 'plane') m.position.z -= 1e-3 * reach; // keep the grid lines visible on the plane
     scene.add(m);
@@ -198,7 +217,10 @@ function main() {
       axes.material.depthTest = false; // a joint frame sits inside its body: draw it on top
       axes.renderOrder = 2;
       g.add(axes);
-      const com = new THREE.Mesh(new THREE.SphereGeometry(reach * 0.02, 12, 8), new THREE.MeshBasicMaterial({ color: 0xffee44, depthTest: false }));
+      const com = new THREE.Mesh(
+        new THREE.SphereGeometry(reach * 0.02, 12, 8),
+        new THREE.MeshBasicMaterial({ color: 0xffee44, depthTest: false }),
+      );
       com.position.set(...b.com);
       com.renderOrder = 2;
       com.name = 'com';
@@ -220,7 +242,14 @@ function main() {
       const g = new THREE.Group();
       const dot = new THREE.Mesh(contactGeom, contactMat);
       dot.renderOrder = 3;
-      const arrow = new THREE.ArrowHelper(new THREE.Vector3(0, 0, 1), new THREE.Vector3(), reach * 0.15, 0xff3355, reach * 0.04, reach * 0.025);
+      const arrow = new THREE.ArrowHelper(
+        new THREE.Vector3(0, 0, 1),
+        new THREE.Vector3(),
+        reach * 0.15,
+        0xff3355,
+        reach * 0.04,
+        reach * 0.025,
+      );
       // Drawn over everything: a normal usually points into one of the touching bodies.
       arrow.traverse((o) => {
         if (o.material) o.material.depthTest = false;
@@ -245,7 +274,17 @@ function main() {
     trails.push(line);
   }
 
-  const state = { frame: 0, playing: false, speed: 1, simTime: data.times[0], contacts: h.hasContacts, frames: false, com: false, trail: false, trailBody: B - 1 };
+  const state = {
+    frame: 0,
+    playing: false,
+    speed: 1,
+    simTime: data.times[0],
+    contacts: h.hasContacts,
+    frames: false,
+    com: false,
+    trail: false,
+    trailBody: B - 1,
+  };
 
   // ---- applying a frame ----------------------------------------------------------------
   const q = new THREE.Quaternion();
@@ -352,8 +391,14 @@ function main() {
             // sphere) in W, each grown by the sweep radius: a tight bound for every kind.
             dq.set(d.quat[1], d.quat[2], d.quat[3], d.quat[0]).premultiply(bq);
             for (let k = 0; k < 8; k++) {
-              wv.set(k & 1 ? d.halfExtents[0] : -d.halfExtents[0], k & 2 ? d.halfExtents[1] : -d.halfExtents[1], k & 4 ? d.halfExtents[2] : -d.halfExtents[2]);
-              wv.applyQuaternion(dq).add(corner.set(d.pos[0], d.pos[1], d.pos[2]).applyQuaternion(bq)).add(origin);
+              wv.set(
+                k & 1 ? d.halfExtents[0] : -d.halfExtents[0],
+                k & 2 ? d.halfExtents[1] : -d.halfExtents[1],
+                k & 4 ? d.halfExtents[2] : -d.halfExtents[2],
+              );
+              wv.applyQuaternion(dq)
+                .add(corner.set(d.pos[0], d.pos[1], d.pos[2]).applyQuaternion(bq))
+                .add(origin);
               grow(wv, d.radius);
             }
           }
@@ -362,11 +407,15 @@ function main() {
     if (sideBySide && R > 1) {
       const half = (spacing * (R - 1)) / 2;
       const b0 = box.clone();
-      box.union(b0.clone().translate(across.clone().multiplyScalar(half))).union(b0.clone().translate(across.clone().multiplyScalar(-half)));
+      box
+        .union(b0.clone().translate(across.clone().multiplyScalar(half)))
+        .union(b0.clone().translate(across.clone().multiplyScalar(-half)));
     }
     const c = box.getCenter(new THREE.Vector3());
     const minHalf = 0.05 * reach;
-    box.expandByVector(new THREE.Vector3(minHalf, minHalf, minHalf).sub(box.getSize(new THREE.Vector3()).multiplyScalar(0.5)).max(new THREE.Vector3()));
+    box.expandByVector(
+      new THREE.Vector3(minHalf, minHalf, minHalf).sub(box.getSize(new THREE.Vector3()).multiplyScalar(0.5)).max(new THREE.Vector3()),
+    );
     // Camera axes for VIEW_DIR (z up): each corner at (x, y) across and up, z toward the camera,
     // fits when |x| ≤ (dist − z) tan(hfov) and |y| ≤ (dist − z) tan(vfov).
     const back = VIEW_DIR.clone();
@@ -542,7 +591,12 @@ function main() {
     /** Camera matrices (column-major, three's convention) and the canvas size in CSS pixels. */
     camera() {
       camera.updateMatrixWorld();
-      return { view: camera.matrixWorldInverse.elements.slice(), projection: camera.projectionMatrix.elements.slice(), width: canvas.clientWidth, height: canvas.clientHeight };
+      return {
+        view: camera.matrixWorldInverse.elements.slice(),
+        projection: camera.projectionMatrix.elements.slice(),
+        width: canvas.clientWidth,
+        height: canvas.clientHeight,
+      };
     },
     /** Render the given frames side by side, each labelled with its time, into one PNG (a data URL). */
     filmstrip(frames) {

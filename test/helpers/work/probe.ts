@@ -7,7 +7,10 @@ export function holdThread(ms: number, values: Float64Array): { pid: number; sum
 }
 
 export class ProbeError extends Error {
-  constructor(readonly step: number, readonly robot: number) {
+  constructor(
+    readonly step: number,
+    readonly robot: number,
+  ) {
     super(`probe failed at step ${step}, robot ${robot}`);
     this.name = 'ProbeError';
   }
