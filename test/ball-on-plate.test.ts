@@ -13,7 +13,7 @@ import { loadControllerModule } from '../src/control/load.js';
 import { loadScene } from '../src/scene/index.js';
 import { SensorBank } from '../src/sensors/index.js';
 import { coordinateNames } from '../src/engine/batch.js';
-import { SCENES } from './cli-harness.js';
+import { SCENES } from './helpers/cli.js';
 import { ballPaths, trackingError } from '../scenes/ball-on-plate.ctrl.js';
 
 const SCENE = join(SCENES, 'ball-on-plate.arow');

@@ -7,7 +7,7 @@ import { describe, expect, test } from 'vitest';
 import { spawnAsync } from './helpers/spawn-async.js';
 import { isMissing, loadCommands } from '../src/cli/main.js';
 import { extractReference, referenceMarkdown } from '../src/cli/docs.js';
-import { cli, ROOT, SCENES, tempDir } from './cli-harness.js';
+import { cli, ROOT, SCENES, tempDir } from './helpers/cli.js';
 
 const DP = join(SCENES, 'double-pendulum.arow');
 

@@ -14,7 +14,7 @@ import { loadControllerModule, resolveController } from '../src/control/load.js'
 import { RlEnv } from '../src/control/rl.js';
 import { loadScene } from '../src/scene/index.js';
 import { SensorBank } from '../src/sensors/index.js';
-import { cli, SCENES, tempDir } from './cli-harness.js';
+import { cli, SCENES, tempDir } from './helpers/cli.js';
 
 /** A rod on a hinge with one motor clamped to ±50 (the issue's case), and a `controller:` line. */
 function rodScene(dir: string, controller: string, actuators = 'actuators: [{ name: spin, kind: motor, ctrlrange: [-50, 50] }]'): string {
@@ -92,10 +92,10 @@ describe('a scene controller module runs only when asked', () => {
     const model = loadScene(rodScene(dir, 'ctrl.ts'));
     await expect(resolveController(model)).rejects.toThrow(/runs only when allowed/);
     expect((await resolveController(model, { allowSceneModule: true }))?.name).toBe(join(dir, 'ctrl.ts'));
-    const servo = loadScene(join(import.meta.dirname, 'control', 'servo-arm.arow'));
+    const servo = loadScene(join(import.meta.dirname, 'fixtures', 'control', 'servo-arm.arow'));
     expect((await resolveController(servo))?.name).toBe('pd (2 terms)');
     const out = join(dir, 'pd');
-    const r = await cli('run', join(import.meta.dirname, 'control', 'servo-arm.arow'), '--duration', '0.02', '--out', out);
+    const r = await cli('run', join(import.meta.dirname, 'fixtures', 'control', 'servo-arm.arow'), '--duration', '0.02', '--out', out);
     expect(r.code).toBe(0);
     const meta = readFileSync(join(out, 'run.json'), 'utf8');
     expect(meta).toMatch(/"controller": "pd \(2 terms\)"/);

@@ -19,7 +19,7 @@ import { arm6, passiveModels } from '../src/validation/actuators/models.js';
 import { root } from './helpers/engine.js';
 import { laneCells } from './helpers/lanes.js';
 
-const servoArm = join(root, 'test', 'control', 'servo-arm.arow');
+const servoArm = join(root, 'test', 'fixtures', 'control', 'servo-arm.arow');
 
 /** A 1 kg slider along x without gravity, driven by a motor with gear 2. */
 function slider(extra: Partial<ModelDesc['bodies'][0]> = {}): ModelDesc {
@@ -213,7 +213,7 @@ describe('controllers', () => {
     }
     // the elbow servo follows the CSV target (−0.4 rad at t ≥ 1.5 s) within its steady-state error
     expect(Math.abs(b.getRobot(0).q[1] + 0.4)).toBeLessThan(0.15);
-    const mod = await loadControllerModule(join(root, 'test', 'control', 'hold.ts'));
+    const mod = await loadControllerModule(join(root, 'test', 'fixtures', 'control', 'hold.ts'));
     expect(mod.rate).toBe(50);
     const b2 = new Batch(model, { copies: 2, precision: 'f64', lanes: 1 });
     const calls: number[] = [];
@@ -276,7 +276,7 @@ describe('between steps', () => {
 
 describe('achilles run with actuators', () => {
   it('writes force:<actuator> trace columns and the actuator-forces chart', async () => {
-    const { cli, tempDir } = await import('./cli-harness.js');
+    const { cli, tempDir } = await import('./helpers/cli.js');
     const out = join(tempDir(), 'run');
     const r = await cli('run', servoArm, '--duration', '0.2', '--out', out);
     expect(r.code).toBe(0);

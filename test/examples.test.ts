@@ -8,7 +8,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, test } from 'vitest';
 import { loadCommands } from '../src/cli/main.js';
-import { ROOT } from './cli-harness.js';
+import { ROOT } from './helpers/cli.js';
 import { spawnAsync } from './helpers/spawn-async.js';
 
 const readme = readFileSync(join(ROOT, 'README.md'), 'utf8');

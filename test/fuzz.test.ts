@@ -13,7 +13,7 @@ import { basename, join } from 'node:path';
 import { expect, test } from 'vitest';
 import { CANARY, MUTATIONS, mutate, rng, type Foreign, type Mutation } from './fuzz/mutate.js';
 import { runCase, type CaseResult, type Outcome } from './fuzz/run-case.js';
-import { ROOT, SCENES } from './cli-harness.js';
+import { ROOT, SCENES } from './helpers/cli.js';
 import { tempDir } from './helpers/scene.js';
 
 const FUZZ_SAMPLE = 16;

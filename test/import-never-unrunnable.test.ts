@@ -9,7 +9,7 @@ import { join } from 'node:path';
 import { describe, expect, test } from 'vitest';
 import { importFile } from '../src/import/index.js';
 import { loadScene, SceneError } from '../src/scene/index.js';
-import { cli } from './cli-harness.js';
+import { cli } from './helpers/cli.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'achilles-import-runnable-'));
 const write = (name: string, text: string): string => {

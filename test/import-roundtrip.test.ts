@@ -12,7 +12,7 @@ import { unwritten, writeArow } from '../src/scene/arow-writer.js';
 import { importFile } from '../src/import/index.js';
 import { exportMjcf, loadScene, SceneError } from '../src/scene/index.js';
 import { MjcfExportError } from '../src/scene/mjcf-writer.js';
-import { cli, ROOT, tempDir } from './cli-harness.js';
+import { cli, ROOT, tempDir } from './helpers/cli.js';
 
 const FIXTURE = join(ROOT, 'test', 'fixtures', 'import-roundtrip', 'keyframes-actuators.xml');
 const PYTHON = process.env.ACHILLES_PYTHON || 'python3';

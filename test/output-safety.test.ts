@@ -8,7 +8,7 @@ import { describe, expect, test } from 'vitest';
 import { deadStaging } from '../src/reports/atomic.js';
 import { MANIFEST } from '../src/reports/output-dir.js';
 import { explainSystemError } from '../src/reports/system-errors.js';
-import { cli, SCENES, spawnCli, tempDir } from './cli-harness.js';
+import { cli, SCENES, spawnCli, tempDir } from './helpers/cli.js';
 
 const DP = join(SCENES, 'double-pendulum.arow');
 const short = ['--duration', '0.02'];

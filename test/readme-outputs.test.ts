@@ -6,7 +6,7 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { expect, test } from 'vitest';
-import { cli, ROOT, SCENES, tempDir } from './cli-harness.js';
+import { cli, ROOT, SCENES, tempDir } from './helpers/cli.js';
 
 /** The backticked names in the first column of the README's "Outputs of `achilles run`" table. */
 function tableNames(): Set<string> {

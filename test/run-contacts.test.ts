@@ -11,7 +11,7 @@ import { OutputSet } from '../src/reports/atomic.js';
 import { contactsChart, writeContactFiles } from '../src/run/contacts.js';
 import { Recorder } from '../src/run/recorder.js';
 import { filterRulesModel } from '../src/validation/collision/filter.js';
-import { cli, SCENES, tempDir } from './cli-harness.js';
+import { cli, SCENES, tempDir } from './helpers/cli.js';
 
 function batch() {
   const model = filterRulesModel();

@@ -5,7 +5,7 @@ import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, test } from 'vitest';
 import { checkFiniteRow, NonFiniteRecordError } from '../src/run/finite-check.js';
-import { cli, SCENES, tempDir } from './cli-harness.js';
+import { cli, SCENES, tempDir } from './helpers/cli.js';
 
 const dir = tempDir();
 

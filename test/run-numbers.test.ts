@@ -3,7 +3,7 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, test } from 'vitest';
-import { cli, SCENES, spawnCli, tempDir } from './cli-harness.js';
+import { cli, SCENES, spawnCli, tempDir } from './helpers/cli.js';
 import { dissipation, driftReason, type DriftStats } from '../src/run/summary.js';
 import { loadScene } from '../src/scene/index.js';
 

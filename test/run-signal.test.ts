@@ -3,7 +3,7 @@
 import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { describe, expect, test } from 'vitest';
-import { SCENES, spawnCli, tempDir } from './cli-harness.js';
+import { SCENES, spawnCli, tempDir } from './helpers/cli.js';
 
 /** Start a run far too long to finish, SIGINT it once it is stepping, and collect the outcome. */
 async function interruptRun(out: string): Promise<{ code: number | null; signal: NodeJS.Signals | null; stderr: string; stdout: string }> {

@@ -12,7 +12,7 @@ import { defaultLanes, isaFor, widestLanes } from '../src/run/lanes.js';
 import { resolveSettings } from '../src/run/settings.js';
 import { unitOffset } from '../src/run/spread.js';
 import { doublePendulumAccel, doublePendulumEnergy, type DoublePendulumParams } from '../src/validation/double-pendulum-exact.js';
-import { cli, SCENES, tempDir } from './cli-harness.js';
+import { cli, SCENES, tempDir } from './helpers/cli.js';
 
 const DP = join(SCENES, 'double-pendulum.arow');
 

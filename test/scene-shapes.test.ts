@@ -279,7 +279,7 @@ describe('mass_from_shapes', () => {
 describe('achilles export --mjcf with shapes', () => {
   const rounded = `${HEAD}    shapes: { type: rounded-box, half_extents: [0.1, 0.1, 0.1], radius: 0.02 }\n`;
   test('a rounded box: an error naming the flag; --approximate-rounded writes the pieces; --contacts off disables', async () => {
-    const { cli } = await import('./cli-harness.js');
+    const { cli } = await import('./helpers/cli.js');
     const f = write(dir, 'cli-rb.arow', rounded);
     const bad = await cli('export', f, '--mjcf');
     expect(bad.code).toBe(2);

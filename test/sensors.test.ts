@@ -10,7 +10,7 @@ import type { LaneWidth, Precision } from '../src/engine/api.js';
 import { loadScene } from '../src/scene/index.js';
 import { SensorBank } from '../src/sensors/index.js';
 import { cutoffOfPole, lowPassGain, lowPassPole } from '../src/sensors/filter.js';
-import { cli, ROOT, SCENES, tempDir as cliTemp } from './cli-harness.js';
+import { cli, ROOT, SCENES, tempDir as cliTemp } from './helpers/cli.js';
 import { laneCells } from './helpers/lanes.js';
 import { expectSceneError, tempDir, write } from './helpers/scene.js';
 

@@ -22,8 +22,8 @@ import {
   viewer,
   type BuiltReplay,
   type OpenPage,
-} from './viewer/browser.js';
-import { doublePendulum, shapesModel } from './viewer/models.js';
+} from './helpers/viewer-browser.js';
+import { doublePendulum, shapesModel } from './helpers/viewer-models.js';
 
 const chromium = findChromium();
 if (!chromium)

@@ -4,7 +4,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadScene } from '../src/scene/index.js';
 import { findChromium, launchHeadless, type Headless } from '../src/viewer/headless.js';
-import { buildReplay, openReplay, pixel, project, screenshotView, viewer, type BuiltReplay } from './viewer/browser.js';
+import { buildReplay, openReplay, pixel, project, screenshotView, viewer, type BuiltReplay } from './helpers/viewer-browser.js';
 
 const chromium = findChromium();
 if (!chromium)

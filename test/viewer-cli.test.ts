@@ -7,7 +7,7 @@ import { PNG } from 'pngjs';
 import { describe, expect, it } from 'vitest';
 import { findChromium } from '../src/viewer/headless.js';
 import { unpackFrames, type ReplayHeader } from '../src/viewer/replay-data.js';
-import { cli, SCENES, spawnCli, tempDir } from './cli-harness.js';
+import { cli, SCENES, spawnCli, tempDir } from './helpers/cli.js';
 
 describe('achilles run --html / achilles view', () => {
   const out = join(tempDir('achilles-view-'), 'run');

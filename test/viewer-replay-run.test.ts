@@ -9,7 +9,7 @@ import { Batch } from '../src/engine/batch.js';
 import { loadScene } from '../src/scene/index.js';
 import { normalFlips } from '../src/viewer/record.js';
 import { QUAT_SCALE, unpackFrames, type ReplayFrames, type ReplayHeader } from '../src/viewer/replay-data.js';
-import { cli, ROOT, SCENES, tempDir } from './cli-harness.js';
+import { cli, ROOT, SCENES, tempDir } from './helpers/cli.js';
 
 interface Trace {
   cols: string[];
@@ -115,7 +115,7 @@ describe('run --html replays the run itself', () => {
     const out = join(tempDir('achilles-replay-pd-'), 'run');
     const r = await cli(
       'run',
-      join(ROOT, 'test', 'control', 'servo-arm.arow'),
+      join(ROOT, 'test', 'fixtures', 'control', 'servo-arm.arow'),
       '--duration',
       '0.5',
       '--record',

@@ -5,9 +5,9 @@ import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { vi } from 'vitest';
-import { main } from '../src/cli/main.js';
+import { main } from '../../src/cli/main.js';
 
-export const ROOT = resolve(import.meta.dirname, '..');
+export const ROOT = resolve(import.meta.dirname, '..', '..');
 export const SCENES = join(ROOT, 'scenes');
 
 export interface CliResult {

@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { describe, expect, test } from 'vitest';
 import { benchCharts, naturalOrder } from '../src/bench/report.js';
 import type { BenchReport } from '../src/bench/run.js';
-import { cli, SCENES, tempDir } from './cli-harness.js';
+import { cli, SCENES, tempDir } from './helpers/cli.js';
 
 describe('bench honesty', () => {
   test('a scene that diverges is an error naming the cell, not "0 robot-steps/s" with exit 0', async () => {

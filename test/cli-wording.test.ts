@@ -1,4 +1,4 @@
-// Small things seen on the way (issue 7): plurals, progress units, doubled help words, numeric
+// CLI wording (small things seen in issue 7): plurals, progress units, doubled help words, numeric
 // "did you mean", and the API's precision default stated where API users read.
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -8,7 +8,7 @@ import { runCommand } from '../src/cli/run-command.js';
 import { Batch } from '../src/engine/batch.js';
 import { delayedProgress } from '../src/run/index.js';
 import { loadScene } from '../src/scene/index.js';
-import { cli, ROOT, SCENES, tempDir } from './cli-harness.js';
+import { cli, ROOT, SCENES, tempDir } from './helpers/cli.js';
 
 const DP = join(SCENES, 'double-pendulum.arow');
 
