@@ -3,7 +3,7 @@
 // paths may change between releases, these names do not without a major version.
 
 // Scenes: .arow files, and MJCF or URDF models recognised by content.
-export { loadScene, SceneError, exportMjcf, type LoadSceneOptions } from './scene/index.js';
+export { loadScene, SceneError, exportMjcf, type LoadSceneOptions } from './model-files/scene/index.js';
 
 // The batched engine.
 export { Batch, NonFiniteStateError, coordinateNames } from './engine/batch.js';

@@ -10,7 +10,7 @@ import { describe, expect, it } from 'vitest';
 import { Batch } from '../src/engine/batch.js';
 import { ControlLoop } from '../src/control/controller.js';
 import { loadControllerModule } from '../src/control/load.js';
-import { loadScene } from '../src/scene/index.js';
+import { loadScene } from '../src/model-files/scene/index.js';
 import { SensorBank } from '../src/sensors/index.js';
 import { coordinateNames } from '../src/engine/batch.js';
 import { SCENES } from './helpers/cli.js';

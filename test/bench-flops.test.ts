@@ -7,7 +7,7 @@ import { resolveConfig } from '../src/bench/config.js';
 import { runBench } from '../src/bench/run.js';
 import { supportedLanes } from '../src/engine/lanes.js';
 import { engineAddon } from '../src/engine/native.js';
-import { loadScene } from '../src/scene/index.js';
+import { loadScene } from '../src/model-files/scene/index.js';
 
 describe('flops by pass', () => {
   it('the passes add up to the step and name the ABA sweeps', () => {

@@ -14,7 +14,7 @@ import { runBench } from '../src/bench/run.js';
 import { Batch } from '../src/engine/batch.js';
 import { applySpread } from '../src/engine/spread.js';
 import { RobotStreams } from '../src/sensors/rng.js';
-import { loadScene } from '../src/scene/index.js';
+import { loadScene } from '../src/model-files/scene/index.js';
 
 const QUADRUPED = 'scenes/quadruped.arow';
 const hasAddon = existsSync(mujocoAddonPath());

@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { afterEach, describe, expect, test } from 'vitest';
 import { Batch, batchBytes } from '../src/engine/batch.js';
 import { formatBytes, memoryProbe } from '../src/engine/memory.js';
-import { loadScene } from '../src/scene/index.js';
+import { loadScene } from '../src/model-files/scene/index.js';
 import { cli, SCENES, tempDir } from './helpers/cli.js';
 
 const DP = join(SCENES, 'double-pendulum.arow');

@@ -7,7 +7,7 @@ import { loadCommands } from '../src/cli/main.js';
 import { runCommand } from '../src/cli/run-command.js';
 import { Batch } from '../src/engine/batch.js';
 import { delayedProgress } from '../src/run/index.js';
-import { loadScene } from '../src/scene/index.js';
+import { loadScene } from '../src/model-files/scene/index.js';
 import { cli, ROOT, SCENES, tempDir } from './helpers/cli.js';
 
 const DP = join(SCENES, 'double-pendulum.arow');

@@ -3,7 +3,7 @@
 // and a dropped ball's whole bounce agree to round-off. These are the exact answers of the
 // `contact-exact` stage, so they must be MuJoCo's model, not an approximation of it.
 import { describe, expect, test } from 'vitest';
-import { loadScene } from '../src/scene/index.js';
+import { loadScene } from '../src/model-files/scene/index.js';
 import {
   dropBall,
   normalAcceleration,

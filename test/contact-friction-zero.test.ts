@@ -3,7 +3,7 @@
 // Unclamped, R was 0 here: qacc was NaN from the first solve and the state non-finite by step ~134.
 import { describe, expect, test } from 'vitest';
 import { Batch, toNativeModel } from '../src/engine/batch.js';
-import { loadScene } from '../src/scene/index.js';
+import { loadScene } from '../src/model-files/scene/index.js';
 import { tempDir, write } from './helpers/scene.js';
 
 const SCENE = `scene: f0

@@ -5,7 +5,7 @@ import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { execFileAsync } from './helpers/spawn-async.js';
 import { Batch } from '../src/engine/batch.js';
-import { exportMjcf } from '../src/scene/mjcf-writer.js';
+import { exportMjcf } from '../src/model-files/scene/mjcf-writer.js';
 import { contactScene } from './helpers/contact-scene.js';
 import { rng } from './helpers/engine.js';
 

@@ -7,7 +7,7 @@
 import { readdirSync } from 'node:fs';
 import { describe, expect, test } from 'vitest';
 import { Batch } from '../src/engine/batch.js';
-import { loadScene } from '../src/scene/index.js';
+import { loadScene } from '../src/model-files/scene/index.js';
 import { quatRotate } from '../src/engine/math.js';
 
 /** The deepest active contact (m; Infinity: none) at the batch's current state, and its pair's shapes. */

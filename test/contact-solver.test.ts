@@ -9,7 +9,7 @@ import { contactScene, restingSphere } from './helpers/contact-scene.js';
 import { rng } from './helpers/engine.js';
 import { join } from 'node:path';
 import { bugAddon, packageRoot } from '../src/engine/native.js';
-import { importFile } from '../src/import/index.js';
+import { importFile } from '../src/model-files/import/index.js';
 
 const cells = laneCells();
 

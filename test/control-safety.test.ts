@@ -12,7 +12,7 @@ import { ControlLoop } from '../src/control/controller.js';
 import { ControllerError, NonFiniteControlError } from '../src/control/errors.js';
 import { loadControllerModule, resolveController } from '../src/control/load.js';
 import { RlEnv } from '../src/control/rl.js';
-import { loadScene } from '../src/scene/index.js';
+import { loadScene } from '../src/model-files/scene/index.js';
 import { SensorBank } from '../src/sensors/index.js';
 import { cli, SCENES, tempDir } from './helpers/cli.js';
 

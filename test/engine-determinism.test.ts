@@ -4,7 +4,7 @@ import { describe, expect, it } from 'vitest';
 import { Batch } from '../src/engine/batch.js';
 import type { LaneWidth, Precision } from '../src/engine/api.js';
 import type { ModelDesc } from '../src/engine/model-desc.js';
-import { loadScene } from '../src/scene/index.js';
+import { loadScene } from '../src/model-files/scene/index.js';
 import { rng, scene } from './helpers/engine.js';
 import { cellTitle, laneCells } from './helpers/lanes.js';
 

@@ -3,7 +3,7 @@
 import { describe, expect, it } from 'vitest';
 import { Batch } from '../src/engine/batch.js';
 import type { IntegratorName } from '../src/engine/model-desc.js';
-import { loadScene } from '../src/scene/index.js';
+import { loadScene } from '../src/model-files/scene/index.js';
 import { doublePendulumEnergy } from '../src/validation/double-pendulum-exact.js';
 import { scene } from './helpers/engine.js';
 

@@ -2,7 +2,7 @@
 import { describe, expect, it } from 'vitest';
 import { Batch, NonFiniteStateError, toNativeModel } from '../src/engine/batch.js';
 import { engineAddon } from '../src/engine/native.js';
-import { loadScene } from '../src/scene/index.js';
+import { loadScene } from '../src/model-files/scene/index.js';
 import { scene } from './helpers/engine.js';
 import { cellTitle, laneCells } from './helpers/lanes.js';
 

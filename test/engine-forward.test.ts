@@ -3,7 +3,7 @@
 // explicit Euler step, whose velocity update is v + dt·q̈ with the q̈ of the state it starts from.
 import { describe, expect, it } from 'vitest';
 import { Batch } from '../src/engine/batch.js';
-import { loadScene } from '../src/scene/index.js';
+import { loadScene } from '../src/model-files/scene/index.js';
 
 const maxAbs = (xs: readonly number[]) => Math.max(...xs.map(Math.abs));
 const maxDiff = (a: readonly number[], b: readonly number[]) => Math.max(...a.map((x, k) => Math.abs(x - b[k])));

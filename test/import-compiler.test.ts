@@ -11,8 +11,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, test } from 'vitest';
 import { engineAddon } from '../src/engine/native.js';
-import { importFile } from '../src/import/index.js';
-import { SceneError } from '../src/scene/index.js';
+import { importFile } from '../src/model-files/import/index.js';
+import { SceneError } from '../src/model-files/scene/index.js';
 import { FIXTURE_DIR, importReference, importRows } from '../src/validation/import/stage.js';
 
 const FIXTURES = ['mjcf-inert-settings.xml', 'mjcf-settotalmass.xml']; // the stage's (sorted) order

@@ -10,7 +10,7 @@ import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, test } from 'vitest';
-import { importFile } from '../src/import/index.js';
+import { importFile } from '../src/model-files/import/index.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'achilles-import-flags-'));
 const JOINTS = {

@@ -7,8 +7,8 @@ import { existsSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, test } from 'vitest';
-import { importFile } from '../src/import/index.js';
-import { loadScene, SceneError } from '../src/scene/index.js';
+import { importFile } from '../src/model-files/import/index.js';
+import { loadScene, SceneError } from '../src/model-files/scene/index.js';
 import { cli } from './helpers/cli.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'achilles-import-runnable-'));

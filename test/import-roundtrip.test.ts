@@ -8,10 +8,10 @@ import { join } from 'node:path';
 import { beforeAll, describe, expect, test } from 'vitest';
 import { spawnAsync } from './helpers/spawn-async.js';
 import type { ModelDesc } from '../src/engine/model-desc.js';
-import { unwritten, writeArow } from '../src/scene/arow-writer.js';
-import { importFile } from '../src/import/index.js';
-import { exportMjcf, loadScene, SceneError } from '../src/scene/index.js';
-import { MjcfExportError } from '../src/scene/mjcf-writer.js';
+import { unwritten, writeArow } from '../src/model-files/scene/arow-writer.js';
+import { importFile } from '../src/model-files/import/index.js';
+import { exportMjcf, loadScene, SceneError } from '../src/model-files/scene/index.js';
+import { MjcfExportError } from '../src/model-files/scene/mjcf-writer.js';
 import { cli, ROOT, tempDir } from './helpers/cli.js';
 
 const FIXTURE = join(ROOT, 'test', 'fixtures', 'import-roundtrip', 'keyframes-actuators.xml');

@@ -7,9 +7,9 @@ import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, test } from 'vitest';
-import { writeArow } from '../src/scene/arow-writer.js';
-import { importFile } from '../src/import/index.js';
-import { loadScene, SceneError } from '../src/scene/index.js';
+import { writeArow } from '../src/model-files/scene/arow-writer.js';
+import { importFile } from '../src/model-files/import/index.js';
+import { loadScene, SceneError } from '../src/model-files/scene/index.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'achilles-import-sol-'));
 let count = 0;

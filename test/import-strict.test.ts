@@ -7,9 +7,9 @@ import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, test } from 'vitest';
-import { formatNote, importFile, sniffFormat } from '../src/import/index.js';
-import { notAModelError } from '../src/import/xml.js';
-import { loadScene, SceneError } from '../src/scene/index.js';
+import { formatNote, importFile, sniffFormat } from '../src/model-files/import/index.js';
+import { notAModelError } from '../src/model-files/import/xml.js';
+import { loadScene, SceneError } from '../src/model-files/scene/index.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'achilles-import-strict-'));
 let count = 0;

@@ -6,8 +6,8 @@ import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, test } from 'vitest';
-import { importFile } from '../src/import/index.js';
-import { SceneError } from '../src/scene/index.js';
+import { importFile } from '../src/model-files/import/index.js';
+import { SceneError } from '../src/model-files/scene/index.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'achilles-import-unread-'));
 let n = 0;

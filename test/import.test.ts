@@ -6,11 +6,11 @@ import { copyFileSync, mkdirSync, mkdtempSync, readdirSync, writeFileSync } from
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, test } from 'vitest';
-import { IMPORT_BUGS } from '../src/import/bugs.js';
-import { writeArow } from '../src/scene/arow-writer.js';
-import { formatNote, importFile, sniffFormat } from '../src/import/index.js';
-import { resolveMesh } from '../src/import/urdf.js';
-import { loadScene, SceneError } from '../src/scene/index.js';
+import { IMPORT_BUGS } from '../src/model-files/import/bugs.js';
+import { writeArow } from '../src/model-files/scene/arow-writer.js';
+import { formatNote, importFile, sniffFormat } from '../src/model-files/import/index.js';
+import { resolveMesh } from '../src/model-files/import/urdf.js';
+import { loadScene, SceneError } from '../src/model-files/scene/index.js';
 import { FIXTURE_DIR, importFixtures, importReference } from '../src/validation/import/stage.js';
 import { inChild } from './helpers/in-child.js';
 import type * as ImportStageWork from './helpers/work/import-stage.js';

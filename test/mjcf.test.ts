@@ -7,8 +7,8 @@ import { beforeAll, describe, expect, test } from 'vitest';
 import { spawnAsync } from './helpers/spawn-async.js';
 import { coordinateLayout, type ModelDesc } from '../src/engine/model-desc.js';
 import { Batch } from '../src/engine/batch.js';
-import { exportMjcf, loadScene } from '../src/scene/index.js';
-import { MJ_MASSLESS, roundedBoxPieces } from '../src/scene/mjcf-writer.js';
+import { exportMjcf, loadScene } from '../src/model-files/scene/index.js';
+import { MJ_MASSLESS, roundedBoxPieces } from '../src/model-files/scene/mjcf-writer.js';
 import { tempDir, write } from './helpers/scene.js';
 
 const SHARED = '../shared/achilles-arow';

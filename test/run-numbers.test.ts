@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { describe, expect, test } from 'vitest';
 import { cli, SCENES, spawnCli, tempDir } from './helpers/cli.js';
 import { dissipation, driftReason, type DriftStats } from '../src/run/summary.js';
-import { loadScene } from '../src/scene/index.js';
+import { loadScene } from '../src/model-files/scene/index.js';
 
 const DP = join(SCENES, 'double-pendulum.arow');
 

@@ -4,7 +4,7 @@
 import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { describe, expect, test } from 'vitest';
-import { loadScene } from '../src/scene/index.js';
+import { loadScene } from '../src/model-files/scene/index.js';
 import { Batch } from '../src/engine/batch.js';
 import { engineAddon } from '../src/engine/native.js';
 import { checkFinite } from '../src/run/finite-check.js';

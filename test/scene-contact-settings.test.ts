@@ -4,8 +4,8 @@
 // MuJoCo's compiled model).
 import { describe, expect, test } from 'vitest';
 import { spawnAsync } from './helpers/spawn-async.js';
-import { exportMjcf, loadScene } from '../src/scene/index.js';
-import { physicalSolref, solrefToPhysical } from '../src/scene/contact-settings.js';
+import { exportMjcf, loadScene } from '../src/model-files/scene/index.js';
+import { physicalSolref, solrefToPhysical } from '../src/model-files/scene/contact-settings.js';
 import { expectSceneError, tempDir, write } from './helpers/scene.js';
 
 const dir = tempDir();

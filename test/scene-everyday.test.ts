@@ -2,7 +2,7 @@
 // mistake is a SceneError at the offending node's line/column.
 import { describe, expect, test } from 'vitest';
 import { coordinateLayout } from '../src/engine/model-desc.js';
-import { loadScene, SceneError } from '../src/scene/index.js';
+import { loadScene, SceneError } from '../src/model-files/scene/index.js';
 import { expectSceneError, tempDir, write } from './helpers/scene.js';
 
 const BASE = `scene: t

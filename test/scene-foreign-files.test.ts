@@ -6,7 +6,7 @@ import { existsSync, mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, test } from 'vitest';
 import { Batch } from '../src/engine/batch.js';
-import { loadScene, SceneError } from '../src/scene/index.js';
+import { loadScene, SceneError } from '../src/model-files/scene/index.js';
 import { SensorBank } from '../src/sensors/index.js';
 import { expectSceneError, tempDir, write } from './helpers/scene.js';
 

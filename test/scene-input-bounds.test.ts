@@ -5,8 +5,8 @@ import { execFileSync } from 'node:child_process';
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, test } from 'vitest';
-import { loadScene } from '../src/scene/index.js';
-import { MAX_SCENE_BYTES } from '../src/files/text-file.js';
+import { loadScene } from '../src/model-files/scene/index.js';
+import { MAX_SCENE_BYTES } from '../src/model-files/common/text-file.js';
 import { expectSceneError, tempDir, write } from './helpers/scene.js';
 
 const dir = tempDir();

@@ -1,7 +1,7 @@
 // Raw (original-system) dialect: the shared scenes load unchanged with the README's values, and
 // raw-specific mistakes (unknown fields, inconsistent fields, slot pitfall, archetype graph) fail.
 import { describe, expect, test } from 'vitest';
-import { loadScene, SceneError } from '../src/scene/index.js';
+import { loadScene, SceneError } from '../src/model-files/scene/index.js';
 import { expectSceneError, tempDir, write } from './helpers/scene.js';
 
 const SHARED = '../shared/achilles-arow';

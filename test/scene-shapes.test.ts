@@ -1,7 +1,7 @@
 // Shapes in the everyday dialect: every kind read into ShapeDesc (sizes, poses, from-to capsules,
 // defaults, filter bits), static world shapes, excludes, and each mistake a SceneError at its node.
 import { describe, expect, test } from 'vitest';
-import { loadScene } from '../src/scene/index.js';
+import { loadScene } from '../src/model-files/scene/index.js';
 import { quatRotate } from '../src/engine/math.js';
 import { expectSceneError, tempDir, write } from './helpers/scene.js';
 

@@ -5,7 +5,7 @@ import { describe, expect, test } from 'vitest';
 import { runCommand } from '../src/cli/run-command.js';
 import { SCENE_LINKS, WORLD_LIMITS } from '../src/engine/world-limits.js';
 import { loadSceneForRun } from '../src/run/load-scene.js';
-import { loadScene } from '../src/scene/index.js';
+import { loadScene } from '../src/model-files/scene/index.js';
 import { expectSceneError, tempDir, write } from './helpers/scene.js';
 
 const dir = tempDir();

@@ -2,7 +2,7 @@
 // with the link named), inertia in a rotated frame, quaternion initial orientations.
 import { describe, expect, test } from 'vitest';
 import { Batch } from '../src/engine/batch.js';
-import { loadScene } from '../src/scene/index.js';
+import { loadScene } from '../src/model-files/scene/index.js';
 import { rotateInertia, rpyToQuat } from '../src/engine/math.js';
 import { expectSceneError, tempDir, write } from './helpers/scene.js';
 import { inChild } from './helpers/in-child.js';

@@ -3,7 +3,7 @@
 import { readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, test } from 'vitest';
-import { loadScene } from '../src/scene/index.js';
+import { loadScene } from '../src/model-files/scene/index.js';
 import { root } from './helpers/engine.js';
 import { inChild } from './helpers/in-child.js';
 import type * as SceneWork from './helpers/work/scenes.js';

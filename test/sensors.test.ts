@@ -7,7 +7,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { Batch } from '../src/engine/batch.js';
 import type { LaneWidth, Precision } from '../src/engine/api.js';
-import { loadScene } from '../src/scene/index.js';
+import { loadScene } from '../src/model-files/scene/index.js';
 import { SensorBank } from '../src/sensors/index.js';
 import { cutoffOfPole, lowPassGain, lowPassPole } from '../src/sensors/filter.js';
 import { cli, ROOT, SCENES, tempDir as cliTemp } from './helpers/cli.js';

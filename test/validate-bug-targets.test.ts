@@ -2,7 +2,7 @@
 // of the suite is judged only on the bugs its stages target, so the table must list every bug.
 import { describe, expect, it } from 'vitest';
 import { bugAddon } from '../src/engine/native.js';
-import { IMPORT_BUGS } from '../src/import/bugs.js';
+import { IMPORT_BUGS } from '../src/model-files/import/bugs.js';
 import { SENSOR_BUGS } from '../src/sensors/planted-bugs.js';
 import { BUG_TARGETS, bugTargets, tableMismatches, targetedBy } from '../src/validation/bug-targets.js';
 import { STAGES, type StageName } from '../src/validation/types.js';

@@ -20,7 +20,7 @@ import { seedFor } from '../src/validation/rng.js';
 import { queryMujoco, type ExtraQuery } from '../src/validation/reference.js';
 import type { DynamicsResult } from '../src/validation/mujoco-ref.js';
 import { Rng } from '../src/validation/rng.js';
-import { exportMjcf } from '../src/scene/index.js';
+import { exportMjcf } from '../src/model-files/scene/index.js';
 import { F32_PERTURBATIONS, perturbedModels, perturbState, randomStates, roundModel, roundState } from '../src/validation/states.js';
 import { relErr } from '../src/validation/metrics.js';
 

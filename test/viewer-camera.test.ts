@@ -2,7 +2,7 @@
 // long axis, so a row of dominoes is seen from the side, every domino in sight at t = 0, instead
 // of from the end where the 1.9 m domino hid the cascade until 5.7 s.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { loadScene } from '../src/scene/index.js';
+import { loadScene } from '../src/model-files/scene/index.js';
 import { findChromium, launchHeadless, type Headless } from '../src/viewer/headless.js';
 import { buildReplay, openReplay, pixel, project, screenshotView, viewer, type BuiltReplay } from './helpers/viewer-browser.js';
 

@@ -9,7 +9,7 @@ import { inertiaBox, quatFromMatrix, sceneGeometry } from '../src/viewer/geometr
 import { replayHtml } from '../src/viewer/html.js';
 import { chooseFps, frameSteps, MAX_POSE_BYTES, robotContacts, type CollidingBatch } from '../src/viewer/record.js';
 import { packFrames, poseBytesPerFrame, QUAT_SCALE, unpackFrames, type ReplayHeader } from '../src/viewer/replay-data.js';
-import { loadScene } from '../src/scene/index.js';
+import { loadScene } from '../src/model-files/scene/index.js';
 import { doublePendulum, shapesModel } from './helpers/viewer-models.js';
 import { recordRun, type ReplayRun } from './helpers/viewer-browser.js';
 

@@ -6,7 +6,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { Batch } from '../src/engine/batch.js';
-import { loadScene } from '../src/scene/index.js';
+import { loadScene } from '../src/model-files/scene/index.js';
 import { normalFlips } from '../src/viewer/record.js';
 import { QUAT_SCALE, unpackFrames, type ReplayFrames, type ReplayHeader } from '../src/viewer/replay-data.js';
 import { cli, ROOT, SCENES, tempDir } from './helpers/cli.js';

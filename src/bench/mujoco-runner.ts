@@ -3,7 +3,7 @@
 // its Achilles twin), controls and restart schedule.
 
 import type { IntegratorName, ModelDesc } from '../engine/model-desc.js';
-import { exportMjcf } from '../scene/index.js';
+import { exportMjcf } from '../model-files/scene/index.js';
 import type { MujocoMode, MujocoNative } from './mujoco-native.js';
 import type { Runner, Timed } from './runner.js';
 

@@ -10,7 +10,7 @@
 import { basename } from 'node:path';
 import type { LaneWidth, Precision } from '../engine/api.js';
 import type { IntegratorName, ModelDesc } from '../engine/model-desc.js';
-import { loadScene } from '../scene/index.js';
+import { loadScene } from '../model-files/scene/index.js';
 import { createProgress, type Progress } from '../reports/progress.js';
 import { AchillesCollisionRunner, AchillesRunner, type CollisionMeasure } from './achilles-runner.js';
 import type { BenchConfig } from './config.js';

@@ -3,8 +3,8 @@
 
 import { writeFileAtomic } from '../reports/atomic.js';
 import { checkOutputFile } from '../reports/output-dir.js';
-import { exportMjcf, loadScene } from '../scene/index.js';
-import { MjcfExportError } from '../scene/mjcf-writer.js';
+import { exportMjcf, loadScene } from '../model-files/scene/index.js';
+import { MjcfExportError } from '../model-files/scene/mjcf-writer.js';
 import type { CommandSpec } from '../util/command-spec.js';
 import { UsageError } from '../util/usage-error.js';
 

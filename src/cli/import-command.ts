@@ -4,10 +4,10 @@
 
 import { writeFileAtomic } from '../reports/atomic.js';
 import { checkOutputFile } from '../reports/output-dir.js';
-import { formatNote, importFile, sniffFormat } from '../import/index.js';
-import { notAModelError } from '../import/xml.js';
-import { checkEffectiveInertia } from '../scene/singular.js';
-import { unwritten, writeArow } from '../scene/arow-writer.js';
+import { formatNote, importFile, sniffFormat } from '../model-files/import/index.js';
+import { notAModelError } from '../model-files/import/xml.js';
+import { checkEffectiveInertia } from '../model-files/scene/singular.js';
+import { unwritten, writeArow } from '../model-files/scene/arow-writer.js';
 import type { CommandSpec } from '../util/command-spec.js';
 import { UsageError } from '../util/usage-error.js';
 import { existsSync } from 'node:fs';

@@ -2,7 +2,7 @@
 // exit code (0 ok, 1 failure, 2 usage error, 130 interrupted) and prints errors in one format.
 
 import { fileURLToPath } from 'node:url';
-import { SceneError } from '../files/errors.js';
+import { SceneError } from '../model-files/common/errors.js';
 import { buildProgram, CommanderError, commanderUsageError, type Io } from './commander-adapter.js';
 import { makeDocsCommand } from './docs.js';
 import { exportCommand } from './export-command.js';

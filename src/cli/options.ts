@@ -2,7 +2,7 @@
 // kind. All checking happens here (not in commander argParsers) so every bad value gets the same
 // shape of message: `--flag: 'value' <what is wrong> (<what is allowed>)`.
 
-import { closest } from '../files/errors.js';
+import { closest } from '../model-files/common/errors.js';
 import type { OptionKind, OptionSpec, ParsedOptions } from '../util/command-spec.js';
 import { UsageError } from '../util/usage-error.js';
 

@@ -12,7 +12,7 @@ import { formatSig, textTable } from '../reports/table.js';
 import type { CommandSpec } from '../util/command-spec.js';
 import { existsSync, statSync } from 'node:fs';
 import { basename } from 'node:path';
-import { loadScene } from '../scene/index.js';
+import { loadScene } from '../model-files/scene/index.js';
 import { importFixtures } from '../validation/import/stage.js';
 
 export const validateCommand: CommandSpec = {

@@ -14,11 +14,11 @@ import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import type { ModelDesc } from '../engine/model-desc.js';
-import { SceneError } from '../files/errors.js';
+import { SceneError } from '../model-files/common/errors.js';
 import type { Controller } from './controller.js';
 import { ControllerNotAllowedError } from './errors.js';
 import { pdController } from './pd.js';
-import { readControlFile } from '../files/control-file.js';
+import { readControlFile } from '../model-files/common/control-file.js';
 import { moduleFrame, type ModuleCode } from './stack.js';
 
 export interface ControllerChoice {

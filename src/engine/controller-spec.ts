@@ -1,6 +1,6 @@
 // What a scene says about its controller: a module to load, or the built-in PD controller.
 // Data only, carried by ModelDesc.controller: the engine never runs it (src/control/ does;
-// the scene reader src/scene/actuation.ts writes it).
+// the scene reader src/model-files/scene/actuation.ts writes it).
 
 /** A PD target over time: constant, a sine, or a table read from a CSV file at load (linear
  *  interpolation between rows, held at the ends). */

@@ -1,6 +1,6 @@
 // The compiled model: what a loaded scene hands to the native core.
 //
-// This is the one contract between the scene loaders (`src/scene/`), the native core
+// This is the one contract between the scene loaders (`src/model-files/scene/`), the native core
 // (`native/`), the MJCF exporter and the validation references. Everything here is in SI
 // units and in the engine's own coordinates, already checked: the native core trusts it
 // only as far as its own invariant checks go (it re-checks shapes and counts).
@@ -136,7 +136,7 @@ export const DEFAULT_SOLIMP: Solimp = [0.9, 0.95, 0.001, 0.5, 2];
 /** MuJoCo's clamp range for dmin, dmax and midpoint (mjMINIMP, mjMAXIMP). */
 export const MJ_MINIMP = 1e-4;
 export const MJ_MAXIMP = 0.9999;
-/** The largest solimp power the engine takes (a whole number: see src/scene/contact-settings.ts readSolimp). */
+/** The largest solimp power the engine takes (a whole number: see src/model-files/scene/contact-settings.ts readSolimp). */
 export const SOLIMP_POWER_MAX = 16;
 
 /** The constraint solver's settings (MuJoCo's `option`): a fixed number of conjugate-gradient

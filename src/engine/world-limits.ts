@@ -1,5 +1,5 @@
 // The one table of limits on world settings, shared by the CLI flags (src/cli/run-command.ts),
-// scene files and sim_config files (src/scene/), and the Batch API: a value a flag refuses is
+// scene files and sim_config files (src/model-files/scene/), and the Batch API: a value a flag refuses is
 // refused in a file too, with the same words.
 
 export interface NumberLimit {

@@ -11,7 +11,7 @@ import type { ModelDesc } from '../engine/model-desc.js';
 import type { Controller } from '../control/controller.js';
 import { ControllerNotAllowedError } from '../control/errors.js';
 import { loadPlannedController, MODULE_EXTENSION, planController, type ControllerPlan } from '../control/load.js';
-import { readControlFile } from '../files/control-file.js';
+import { readControlFile } from '../model-files/common/control-file.js';
 import type { ControllerRun } from './metadata.js';
 
 export interface ControllerFlags {

@@ -6,8 +6,8 @@ import { statSync } from 'node:fs';
 import type { ModelDesc } from '../engine/model-desc.js';
 import { SCENE_LINKS } from '../engine/world-limits.js';
 import { createProgress, type Progress, type ProgressStream } from '../reports/progress.js';
-import { loadScene } from '../scene/index.js';
-import { importFile, sniffFormat } from '../import/index.js';
+import { loadScene } from '../model-files/scene/index.js';
+import { importFile, sniffFormat } from '../model-files/import/index.js';
 
 /** Files above this many bytes announce the (silent, uninterruptible) YAML parse on a terminal. */
 const ANNOUNCE_BYTES = 256 * 1024;

@@ -33,7 +33,7 @@ export interface RunFlags {
   controller?: string;
   /** Run the scene's own `controller:` module (code: it runs only when asked; src/run/controller.ts). */
   allowController?: boolean;
-  /** An MJCF model's keyframe (name or index) to start from instead of qpos0 (src/import/keyframe.ts). */
+  /** An MJCF model's keyframe (name or index) to start from instead of qpos0 (src/model-files/import/keyframe.ts). */
   keyframe?: string;
 }
 

@@ -15,8 +15,8 @@ import type { Real } from '../engine/api.js';
 import { lowPassPole } from './filter.js';
 import { plantedSensorBug } from './planted-bugs.js';
 import { SensorReadings } from './readings.js';
-import { cameraTooFast, stepRate } from '../scene/sensors.js';
-import { SceneError } from '../files/errors.js';
+import { cameraTooFast, stepRate } from '../model-files/scene/sensors.js';
+import { SceneError } from '../model-files/common/errors.js';
 import { RobotStreams } from './rng.js';
 
 /** Body motion at the current state, as the native sense() lays it out (see batch.ts). */
@@ -127,7 +127,7 @@ export class SensorBank {
         this.imus.push({ desc: s, channel: first });
       } else {
         const stepsPerFrame = 1 / (s.rate * dt);
-        // The scene's own dt was checked at load (src/scene/sensors.ts); a --dt given to the run is checked here, at the sensor.
+        // The scene's own dt was checked at load (src/model-files/scene/sensors.ts); a --dt given to the run is checked here, at the sensor.
         if (!(stepsPerFrame >= 1)) {
           const expected = `a rate of at most ${stepRate(dt)} Hz (one frame per step), or a smaller dt`;
           if (!s.source) throw new Error(`sensor '${s.name}': a camera rate of ${cameraTooFast(s.rate, dt)}; expected ${expected}`);

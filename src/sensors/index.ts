@@ -3,4 +3,4 @@
 export { SensorBank, sensorChannels, type BodyMotion, type SensedBatch, type SensorOptions } from './bank.js';
 export { SensorReadings } from './readings.js';
 export { lowPassPole, lowPassGain, cutoffOfPole } from './filter.js';
-export { readSensors, SENSOR_KINDS } from '../scene/sensors.js';
+export { readSensors, SENSOR_KINDS } from '../model-files/scene/sensors.js';

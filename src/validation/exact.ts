@@ -6,7 +6,7 @@ import type { Precision } from '../engine/api.js';
 import { Batch } from '../engine/batch.js';
 import type { ModelDesc } from '../engine/model-desc.js';
 import type { NativeAddon } from '../engine/native.js';
-import { exportMjcf } from '../scene/index.js';
+import { exportMjcf } from '../model-files/scene/index.js';
 import { doublePendulumParams } from './closed-form.js';
 import { doublePendulumAccel, type DoublePendulumParams } from './double-pendulum-exact.js';
 import { judgeField } from './judge.js';

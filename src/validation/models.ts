@@ -5,7 +5,7 @@ import { existsSync, readdirSync } from 'node:fs';
 import { basename, join } from 'node:path';
 import type { ModelDesc } from '../engine/model-desc.js';
 import { packageRoot } from '../engine/native.js';
-import { loadScene } from '../scene/index.js';
+import { loadScene } from '../model-files/scene/index.js';
 
 export const SHARED_DIR = join(packageRoot, '..', 'shared', 'achilles-arow');
 export const SHARED_SCENES = ['two_joint_arm', 'two_joint_arm_small_swing', 'three_joint_arm', 'asymmetric_two_joint_arm'] as const;

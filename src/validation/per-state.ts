@@ -37,7 +37,7 @@
 import type { Precision } from '../engine/api.js';
 import { INTEGRATORS, type IntegratorName, type ModelDesc } from '../engine/model-desc.js';
 import type { NativeAddon } from '../engine/native.js';
-import { exportMjcf } from '../scene/index.js';
+import { exportMjcf } from '../model-files/scene/index.js';
 import { doublePendulumAccel, type DoublePendulumParams } from './double-pendulum-exact.js';
 import { doublePendulumParams } from './closed-form.js';
 import { engineAnswers, engineStep } from './engine-eval.js';

@@ -4,8 +4,8 @@
 // `tsx test/helpers/dump-models.ts DIR`.
 import { mkdirSync, readdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { importFile } from '../../src/import/index.js';
-import { loadScene } from '../../src/scene/index.js';
+import { importFile } from '../../src/model-files/import/index.js';
+import { loadScene } from '../../src/model-files/scene/index.js';
 import { collisionScene } from './collision-scene.js';
 import { root } from './engine.js';
 import { modelText } from './native-dump.js';

@@ -3,7 +3,7 @@ import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { expect } from 'vitest';
-import { SceneError } from '../../src/scene/index.js';
+import { SceneError } from '../../src/model-files/scene/index.js';
 
 export function tempDir(): string {
   return mkdtempSync(join(tmpdir(), 'achilles-scene-'));

@@ -1,5 +1,5 @@
 // Small models for the viewer tests.
-import { loadScene } from '../../src/scene/index.js';
+import { loadScene } from '../../src/model-files/scene/index.js';
 import type { ModelDesc } from '../../src/engine/model-desc.js';
 
 export function doublePendulum(): ModelDesc {

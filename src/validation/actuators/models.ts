@@ -2,7 +2,7 @@
 // exercise is written next to each.
 
 import type { ActuatorDesc, BodyDesc, ModelDesc, Vec3 } from '../../engine/model-desc.js';
-import { projectGear } from '../../scene/actuation.js';
+import { projectGear } from '../../model-files/scene/actuation.js';
 import type { PdTermSpec } from '../../engine/controller-spec.js';
 
 /** A link: a solid box of length `len` along +y (cross-section 0.08 m), CoM at its middle. */

@@ -18,7 +18,7 @@ import type { NativeAddon } from '../../engine/native.js';
 import { ControlLoop } from '../../control/controller.js';
 import { pdController } from '../../control/pd.js';
 import type { PdTermSpec } from '../../engine/controller-spec.js';
-import { exportMjcf } from '../../scene/index.js';
+import { exportMjcf } from '../../model-files/scene/index.js';
 import { runPythonJson } from '../mujoco-ref.js';
 import { F64_BAR, relErr } from '../metrics.js';
 import { judgeField } from '../judge.js';

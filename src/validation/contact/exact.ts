@@ -20,7 +20,7 @@ import { join } from 'node:path';
 import type { Precision } from '../../engine/api.js';
 import type { ModelDesc, ShapeDesc } from '../../engine/model-desc.js';
 import { packageRoot, type NativeAddon } from '../../engine/native.js';
-import { loadScene } from '../../scene/index.js';
+import { loadScene } from '../../model-files/scene/index.js';
 import { judgeOverTime } from '../judge.js';
 import { Rng, seedFor } from '../rng.js';
 import { F32_PERTURBATIONS, HALF_ULP32 } from '../states.js';

@@ -3,7 +3,7 @@
 
 import { fileURLToPath } from 'node:url';
 import type { ModelDesc } from '../../engine/model-desc.js';
-import { exportMjcf } from '../../scene/index.js';
+import { exportMjcf } from '../../model-files/scene/index.js';
 import { runPythonJson } from '../mujoco-ref.js';
 
 const SCRIPT = fileURLToPath(new URL('../../../validation/mujoco_contact.py', import.meta.url));

@@ -20,7 +20,7 @@ import type { Precision } from '../../engine/api.js';
 import { Batch } from '../../engine/batch.js';
 import { coordinateLayout, type ModelDesc } from '../../engine/model-desc.js';
 import type { NativeAddon } from '../../engine/native.js';
-import { importFile } from '../../import/index.js';
+import { importFile } from '../../model-files/import/index.js';
 import { judgeField, judgeOverTime } from '../judge.js';
 import { relErr } from '../metrics.js';
 import { Rng, seedFor } from '../rng.js';

@@ -1,9 +1,9 @@
 // Stage 16: models imported from MJCF and URDF (test/fixtures/import/) against MuJoCo's compile of
 // the same files, and run with their tendons and contacts (the machinery: stage.ts and
-// constrained.ts beside this file). Its planted bugs include the importer's (src/import/bugs.ts).
+// constrained.ts beside this file). Its planted bugs include the importer's (src/model-files/import/bugs.ts).
 
 import { PRECISIONS } from '../../engine/api.js';
-import { IMPORT_BUGS, setImportBug, type ImportBug } from '../../import/bugs.js';
+import { IMPORT_BUGS, setImportBug, type ImportBug } from '../../model-files/import/bugs.js';
 import type { ValidationStage } from '../validation-stage.js';
 import { importReference, importRows, type ImportReference } from './stage.js';
 

@@ -6,14 +6,14 @@
 // stiffness), actuation and armature are switched off in the reference, and listed in the stage
 // notes as not compared. Fixtures with fixed tendons (and those with a trajectory gate) are compared
 // with constraints ON as well, per state and over a short run, in f64 and f32 (constrained.ts).
-// The planted importer bugs (src/import/bugs.ts) must each fail a gate here.
+// The planted importer bugs (src/model-files/import/bugs.ts) must each fail a gate here.
 
 import { readdirSync } from 'node:fs';
 import { basename, join } from 'node:path';
 import { Batch } from '../../engine/batch.js';
 import { coordinateLayout, type ModelDesc, type Vec3 } from '../../engine/model-desc.js';
 import { packageRoot, type NativeAddon } from '../../engine/native.js';
-import { importFile, type BodyMap } from '../../import/index.js';
+import { importFile, type BodyMap } from '../../model-files/import/index.js';
 
 import type { Precision } from '../../engine/api.js';
 import { relErr } from '../metrics.js';

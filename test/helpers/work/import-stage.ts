@@ -3,7 +3,7 @@
 // this child's own state; the test's process never has a bug set.
 import type { CheckRow } from '../../../src/validation/types.js';
 import { engineAddon } from '../../../src/engine/native.js';
-import { setImportBug, type ImportBug } from '../../../src/import/bugs.js';
+import { setImportBug, type ImportBug } from '../../../src/model-files/import/bugs.js';
 import { importRows, type ImportReference } from '../../../src/validation/import/stage.js';
 
 export function importRowsPerBug(ref: ImportReference, bugs: readonly ImportBug[]): { clean: CheckRow[]; withBug: CheckRow[][] } {

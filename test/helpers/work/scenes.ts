@@ -3,7 +3,7 @@
 import type { BatchOptions } from '../../../src/engine/api.js';
 import { Batch } from '../../../src/engine/batch.js';
 import { applySpread } from '../../../src/run/spread.js';
-import { loadScene } from '../../../src/scene/index.js';
+import { loadScene } from '../../../src/model-files/scene/index.js';
 
 /** Batch.step over the scene's default duration (world.duration / world.dt steps); the final q of
  *  every lane. A divergence throws NonFiniteStateError, as Batch.step does. */

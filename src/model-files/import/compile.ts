@@ -1,0 +1,430 @@
+// The imported model (MuJoCo's bodies, each with any number of joints) compiled into the engine's
+// ModelDesc, where every link has exactly one joint:
+//
+//   a body with no joint            → one `fixed` link (MuJoCo welds it to its parent);
+//   a body with joints j1 … jn      → a chain of n links, link k named after joint k; links 1 … n−1
+//                                     are massless, link n carries the body's mass and geoms.
+//
+// MuJoCo moves a body by each of its joints in turn about the joint's anchor p_k (in the body frame):
+// X_PB(q) = X_PB0 · Π_k Trans(p_k)·X_k(q_k)·Trans(−p_k), with X_k(q) = Rot(a_k, q − ref_k) for a hinge,
+// Trans(a_k·(q − ref_k)) for a slide, Rot(quat q) for a ball (engine_core_smooth.c mj_kinematics).
+// So link k's joint frame is J_1 = X_PB0·Trans(p_1), J_k = Trans(p_k − p_{k−1}) after link k−1's
+// joint, each turned back by ref (Rot(a, −ref), or a shift −ref·a); the body frame is the last link's
+// frame shifted by −p_n, so everything the body carries (CoM, geoms, child bodies) moves by −p_n.
+
+import {
+  DEFAULT_SOLIMP,
+  DEFAULT_SOLREF,
+  type ActuatorDesc,
+  type BodyDesc,
+  type TendonDesc,
+  type JointType,
+  type ModelDesc,
+  type Quat,
+  type ShapeDesc,
+  type SourceSpan,
+  type Vec3,
+} from '../../engine/model-desc.js';
+import { quatMul, quatRotate } from '../../engine/math.js';
+import { SceneError } from '../common/errors.js';
+import { axisAngleQuat } from './frames.js';
+import type { ImportNote, IrBody, IrGeom, IrJoint, IrModel } from './ir.js';
+
+/** Where each MuJoCo body (IR order, world excluded) landed: its last link, and the body frame's
+ *  origin in that link's frame (X_LB = Trans(offset)). */
+export interface BodyMap {
+  name: string;
+  link: number;
+  offset: Vec3;
+}
+
+export interface Compiled {
+  model: ModelDesc;
+  bodyMap: BodyMap[];
+}
+
+const sub = (a: Vec3, b: Vec3): Vec3 => [a[0] - b[0], a[1] - b[1], a[2] - b[2]];
+const add = (a: Vec3, b: Vec3): Vec3 => [a[0] + b[0], a[1] + b[1], a[2] + b[2]];
+const JOINT: Record<IrJoint['type'], JointType> = { hinge: 'revolute', slide: 'prismatic', ball: 'ball', free: 'free' };
+
+export function compileIr(ir: IrModel, files: string[], notes: ImportNote[]): Compiled {
+  const bodies: BodyDesc[] = [];
+  const bodyMap: BodyMap[] = [];
+  const shapes: ShapeDesc[] = [];
+  const taken = new Set<string>(['world']);
+  const unique = (want: string): string => {
+    let n = want;
+    for (let k = 2; taken.has(n); k++) n = `${want}_${k}`;
+    taken.add(n);
+    return n;
+  };
+  const jointLink = new Map<string, number>();
+  // MuJoCo-layout offsets, for the keyframe: the engine's q/v order is the same (joint by joint).
+  for (let bi = 0; bi < ir.bodies.length; bi++) {
+    const b = ir.bodies[bi];
+    const parentLink = b.parent < 0 ? -1 : bodyMap[b.parent].link;
+    const parentOffset: Vec3 = b.parent < 0 ? [0, 0, 0] : bodyMap[b.parent].offset;
+    // X_P'B0 where P' is the parent's last link: the parent body frame sits at parentOffset in it.
+    const pos0 = add(parentOffset, b.pos);
+    const base = (): Omit<BodyDesc, 'name' | 'parent' | 'pos' | 'quat' | 'joint' | 'axis' | 'q0' | 'v0' | 'tau'> => ({
+      mass: 0,
+      com: [0, 0, 0],
+      inertia: [0, 0, 0, 0, 0, 0],
+    });
+    let offset: Vec3 = [0, 0, 0];
+    if (b.joints.length === 0) {
+      bodies.push({
+        ...base(),
+        name: unique(b.name),
+        parent: parentLink,
+        pos: pos0,
+        quat: b.quat,
+        joint: 'fixed',
+        axis: [0, 0, 1],
+        q0: [],
+        v0: [],
+        tau: [],
+        source: b.source,
+      });
+    } else {
+      let prevAnchor: Vec3 = [0, 0, 0];
+      b.joints.forEach((j, k) => {
+        const type = JOINT[j.type];
+        let pos: Vec3;
+        let quat: Quat;
+        let q0: number[];
+        if (j.type === 'free') {
+          if (b.parent >= 0 || k > 0 || b.joints.length > 1) {
+            throw new SceneError({
+              ...j.source,
+              subject: `joint '${j.name}'`,
+              found:
+                b.parent >= 0
+                  ? 'a free joint in a body that is not a child of the world'
+                  : 'a free joint beside other joints of the same body',
+              expected: 'a free joint only as the single joint of a top-level body (as MuJoCo requires)',
+            });
+          }
+          pos = [0, 0, 0];
+          quat = [1, 0, 0, 0];
+          q0 = [...b.pos, ...b.quat];
+        } else {
+          const anchor: Vec3 = j.type === 'slide' ? [0, 0, 0] : j.pos;
+          if (k === 0) {
+            pos = add(pos0, quatRotate(b.quat, anchor));
+            quat = b.quat;
+          } else {
+            pos = sub(anchor, prevAnchor);
+            quat = [1, 0, 0, 0];
+          }
+          prevAnchor = anchor;
+          if (j.type === 'hinge' && j.ref !== 0) quat = quatMul(quat, axisAngleQuat(j.axis, -j.ref));
+          if (j.type === 'slide' && j.ref !== 0) {
+            const R = k === 0 ? b.quat : ([1, 0, 0, 0] as Quat);
+            pos = add(pos, quatRotate(R, [-j.ref * j.axis[0], -j.ref * j.axis[1], -j.ref * j.axis[2]]));
+          }
+          q0 = j.type === 'ball' ? [1, 0, 0, 0] : [j.ref];
+        }
+        const parent = k === 0 ? parentLink : bodies.length - 1;
+        const link: BodyDesc = {
+          ...base(),
+          name: unique(j.name),
+          parent,
+          pos,
+          quat,
+          joint: type,
+          axis: j.type === 'hinge' || j.type === 'slide' ? j.axis : [0, 0, 1],
+          q0,
+          v0: new Array(type === 'free' ? 6 : type === 'ball' ? 3 : 1).fill(0),
+          tau: new Array(type === 'free' ? 6 : type === 'ball' ? 3 : 1).fill(0),
+          source: j.source,
+        };
+        passive(link, j, notes);
+        jointLink.set(j.name, bodies.length);
+        bodies.push(link);
+      });
+      offset = [-prevAnchor[0], -prevAnchor[1], -prevAnchor[2]];
+    }
+    const li = bodies.length - 1;
+    const L = bodies[li];
+    L.mass = b.mass;
+    L.com = add(b.ipos, offset);
+    L.inertia = b.inertia;
+    bodyMap.push({ name: b.name, link: li, offset });
+    for (const g of b.geoms) {
+      const sh = shapeOf(g, li, offset, notes);
+      if (sh) shapes.push(sh);
+    }
+    if (b.mass === 0 && b.joints.length > 0 && !weldedMass(ir, bi)) {
+      throw new SceneError({
+        ...b.source,
+        subject: `body '${b.name}'`,
+        found: 'joints but no mass (no <inertial> and no geom with mass)',
+        expected:
+          'a mass > 0 on a body that moves (MuJoCo: "mass and inertia of moving bodies must be larger than mjMINVAL"): add an <inertial> or geoms with density',
+      });
+    }
+  }
+  for (const g of ir.worldGeoms) {
+    const sh = shapeOf(g, -1, [0, 0, 0], notes);
+    if (sh) shapes.push(sh);
+  }
+  const shapeNames = new Set<string>();
+  for (const s of shapes) {
+    let n = s.name;
+    for (let k = 2; shapeNames.has(n); k++) n = `${s.name}_${k}`;
+    s.name = n;
+    shapeNames.add(n);
+  }
+  const actuators: ActuatorDesc[] = ir.actuators.map((a) => {
+    const link = jointLink.get(a.joint);
+    if (link === undefined)
+      throw new SceneError({
+        ...a.source,
+        subject: `actuator '${a.name}'`,
+        found: `joint '${a.joint}', which the model does not have`,
+        expected: 'the name of a hinge or slide joint',
+      });
+    const j = bodies[link].joint;
+    if (j !== 'revolute' && j !== 'prismatic')
+      throw new SceneError({
+        ...a.source,
+        subject: `actuator '${a.name}'`,
+        found: `a ${j} joint`,
+        expected: 'a hinge or slide joint (actuators on ball and free joints are not supported yet)',
+      });
+    const d: ActuatorDesc = { name: a.name, body: link, kind: a.kind, gear: [a.gear], kp: a.kp, kv: a.kv, source: a.source };
+    if (a.ctrlrange) d.ctrlrange = a.ctrlrange;
+    if (a.forcerange) d.forcerange = a.forcerange;
+    return d;
+  });
+  const moving = shapes.filter((sh) => sh.body >= 0 || sh.kind !== 'plane');
+  const excludes: [number, number][] = ir.excludes.map((e) => {
+    const find = (n: string): number => {
+      if (n === 'world') return -1;
+      const i = ir.bodies.findIndex((b) => b.name === n);
+      if (i < 0)
+        throw new SceneError({
+          ...e.source,
+          subject: 'contact exclude',
+          found: `body '${n}', which the model does not have`,
+          expected: 'the names of two bodies',
+        });
+      return bodyMap[i].link;
+    };
+    return [find(e.body1), find(e.body2)];
+  });
+  // Fixed tendons: joints by name → their links; MuJoCo's default springlength (−1) is the length at
+  // the joints' spring references (qpos_spring: springref for hinges and slides).
+  const springref = new Map<string, number>();
+  for (const b of ir.bodies) for (const j of b.joints) springref.set(j.name, j.springref);
+  const tendons: TendonDesc[] = (ir.tendons ?? []).map((t) => {
+    const d: TendonDesc = {
+      name: t.name,
+      joints: t.joints.map((j) => {
+        const link = jointLink.get(j.joint);
+        if (link === undefined)
+          throw new SceneError({
+            ...j.source,
+            subject: `tendon '${t.name}'`,
+            found: `joint '${j.joint}', which the model does not have`,
+            expected: 'the name of a hinge or slide joint',
+          });
+        return { body: link, coef: j.coef };
+      }),
+      source: t.source,
+    };
+    // the engine's islands join at most two kinematic trees per constraint row (MuJoCo has no limit)
+    const rootOf = (l: number): number => (bodies[l].parent < 0 ? l : rootOf(bodies[l].parent));
+    const trees = new Set(d.joints.map((j) => rootOf(j.body)));
+    if (trees.size > 2)
+      throw new SceneError({
+        ...t.source,
+        subject: `tendon '${t.name}'`,
+        found: `joints in ${trees.size} separate kinematic trees`,
+        expected: 'joints of at most two trees (bodies under <worldbody>)',
+      });
+    if (t.range) d.range = t.range;
+    if (t.limit) d.limit = t.limit;
+    if (t.frictionloss) d.frictionloss = t.frictionloss;
+    if (t.stiffness) d.stiffness = t.stiffness;
+    if (t.damping) d.damping = t.damping;
+    if (t.springlength) d.springlength = t.springlength;
+    else if (t.stiffness) {
+      const L = t.joints.reduce((s, j) => s + j.coef * (springref.get(j.joint) ?? 0), 0);
+      d.springlength = [L, L];
+    }
+    return d;
+  });
+  // MuJoCo's filterparent drops contacts between a body and its parent's weld body (both moving). A
+  // body with several joints is a chain of links here, so its last link no longer hangs directly from
+  // the parent's: exclude that pair explicitly (the links welded to the parent's weld link included).
+  const weldOf = (l: number): number => {
+    while (l >= 0 && bodies[l].joint === 'fixed') l = bodies[l].parent;
+    return l;
+  };
+  ir.bodies.forEach((b, i) => {
+    if (b.joints.length < 2 || b.parent < 0) return;
+    const w = weldOf(bodyMap[b.parent].link);
+    if (w < 0) return;
+    bodies.forEach((_, k) => {
+      if (weldOf(k) === w) excludes.push([bodyMap[i].link, k]);
+    });
+  });
+  const model: ModelDesc = {
+    name: ir.name,
+    bodies,
+    world: { gravity: ir.option.gravity, dt: ir.option.timestep, integrator: ir.option.integrator, duration: 10, substeps: 1 },
+    files,
+    shapes,
+    solver: { iterations: ir.option.iterations, impratio: ir.option.impratio },
+  };
+  if (actuators.length) model.actuators = actuators;
+  if (excludes.length) model.excludes = excludes;
+  if (tendons.length) model.tendons = tendons;
+  return { model, bodyMap };
+}
+
+/** Whether a welded descendant (a body without joints, transitively) of body bi carries mass:
+ *  then MuJoCo accepts a massless moving body (user_model.cc). */
+function weldedMass(ir: IrModel, bi: number): boolean {
+  return ir.bodies.some((c, ci) => c.parent === bi && c.joints.length === 0 && (c.mass > 0 || weldedMass(ir, ci)));
+}
+
+/** Range, limit parameters and passive forces, as the joint gives them. */
+function passive(link: BodyDesc, j: IrJoint, notes: ImportNote[]): void {
+  if (j.range) {
+    if (j.type === 'hinge' || j.type === 'slide' || j.type === 'ball') {
+      // a ball's range is its cone: [0, max angle] (MuJoCo's mj_instantiateLimit, mjJNT_BALL)
+      link.range = j.range;
+      link.limit = j.limit ?? { solref: DEFAULT_SOLREF, solimp: DEFAULT_SOLIMP, margin: 0 };
+    } else
+      notes.push({
+        kind: 'dropped',
+        source: j.source,
+        message: `joint '${j.name}': the range of a ${j.type} joint is not supported; the joint is unlimited`,
+      });
+  }
+  if (j.damping) link.damping = j.damping;
+  if (j.armature) link.armature = j.armature;
+  if (j.frictionloss) link.frictionloss = j.frictionloss;
+  if (j.stiffness) {
+    if (j.type === 'hinge' || j.type === 'slide') {
+      link.stiffness = j.stiffness;
+      link.springref = j.springref;
+    } else
+      notes.push({
+        kind: 'dropped',
+        source: j.source,
+        message: `joint '${j.name}': stiffness on a ${j.type} joint is not supported (hinge and slide only)`,
+      });
+  }
+}
+
+/** The nearest sphere-swept box, and a note when it is not the geom itself. */
+function shapeOf(g: IrGeom, body: number, offset: Vec3, notes: ImportNote[]): ShapeDesc | undefined {
+  if (g.contype === 0 && g.conaffinity === 0) {
+    notes.push({
+      kind: 'skipped',
+      source: g.source,
+      message: `geom '${g.name}' collides with nothing (contype = conaffinity = 0): not a collision shape${g.mass > 0 ? ' (its mass still counts, as in MuJoCo)' : ''}`,
+    });
+    return undefined;
+  }
+  const s = g.size;
+  let kind: ShapeDesc['kind'];
+  let h: Vec3 = [0, 0, 0];
+  let r = 0;
+  switch (g.type) {
+    case 'sphere':
+      kind = 'sphere';
+      r = s[0];
+      break;
+    case 'capsule':
+      kind = 'capsule';
+      r = s[0];
+      h = [0, 0, s[1]];
+      break;
+    case 'box':
+      kind = 'box';
+      h = [...s];
+      break;
+    case 'plane':
+      if (body >= 0)
+        throw new SceneError({
+          ...g.source,
+          subject: `geom '${g.name}'`,
+          found: 'a plane on a moving body',
+          expected: 'planes only in <worldbody> (static)',
+        });
+      kind = 'plane';
+      break;
+    case 'cylinder': {
+      // Same height and cross-section area: a rounded square of corner radius ρ = min(r, h)/2.
+      const rho = Math.min(s[0], s[1]) / 2;
+      const c = Math.sqrt(Math.PI * s[0] * s[0] + (4 - Math.PI) * rho * rho) / 2 - rho;
+      kind = 'rounded-box';
+      h = [c, c, s[1] - rho];
+      r = rho;
+      notes.push({
+        kind: 'approximated',
+        source: g.source,
+        message: `cylinder geom '${g.name}' (radius ${s[0]}, half-length ${s[1]}) → rounded box, half-extents [${h.map(fmt).join(', ')}] + radius ${fmt(r)} (same height and cross-section area)`,
+      });
+      break;
+    }
+    case 'ellipsoid': {
+      r = Math.min(s[0], s[1], s[2]);
+      kind = 'rounded-box';
+      h = [s[0] - r, s[1] - r, s[2] - r];
+      notes.push({
+        kind: 'approximated',
+        source: g.source,
+        message: `ellipsoid geom '${g.name}' (${s.map(fmt).join(', ')}) → rounded box, half-extents [${h.map(fmt).join(', ')}] + radius ${fmt(r)} (touching its six extreme points)`,
+      });
+      break;
+    }
+    case 'mesh':
+      // The engine collides a mesh as the box bounding it; a flat mesh (a plane of vertices) would
+      // be a box of zero thickness, which no scene may hold (MuJoCo collides the flat hull itself).
+      if (!s.every((x) => x > 0))
+        throw new SceneError({
+          ...g.source,
+          subject: `geom '${g.name}'`,
+          found: `a collision mesh whose vertices lie in a plane (bounding box half-extents [${s.map(fmt).join(', ')}])`,
+          expected:
+            'a mesh with thickness in every direction, or contype="0" conaffinity="0" when it is visual only (the engine collides a mesh as its bounding box, which cannot be flat)',
+        });
+      kind = 'box';
+      h = [...s];
+      notes.push({
+        kind: 'approximated',
+        source: g.source,
+        message: `mesh geom '${g.name}' → the box bounding its vertices, half-extents [${h.map(fmt).join(', ')}]`,
+      });
+      break;
+  }
+  const sh: ShapeDesc = {
+    name: g.name,
+    body,
+    kind,
+    halfExtents: h,
+    radius: r,
+    pos: add(g.pos, offset),
+    quat: g.quat,
+    friction: g.friction,
+    contype: g.contype,
+    conaffinity: g.conaffinity,
+    margin: g.margin,
+    gap: g.gap,
+    condim: g.condim,
+    source: g.source,
+  };
+  if (g.solref) sh.solref = g.solref;
+  if (g.solimp) sh.solimp = g.solimp;
+  if (g.rgba) sh.color = [g.rgba[0], g.rgba[1], g.rgba[2]];
+  return sh;
+}
+
+const fmt = (x: number): string => String(Number(x.toPrecision(6)));
+export type { SourceSpan };

@@ -1,0 +1,110 @@
+// A geom's mass and principal inertia from its density or mass, and a body's inertia from its geoms,
+// exactly as MuJoCo's compiler computes them (user_objects.cc mjCGeom::GetVolume, SetInertia,
+// mjCBody::InertiaFromGeom; solid "volume" inertia only).
+
+import type { Vec3 } from '../../engine/model-desc.js';
+import { rotateInertia, type Inertia6 } from '../../engine/math.js';
+import type { IrGeom, IrGeomType } from './ir.js';
+
+/** MuJoCo's mjEPS: geoms of smaller mass do not count. */
+const MJ_EPS = 1e-14;
+
+export function geomVolume(type: IrGeomType, s: Vec3): number {
+  switch (type) {
+    case 'sphere':
+      return (4 * Math.PI * s[0] * s[0] * s[0]) / 3;
+    case 'capsule':
+      return Math.PI * (s[0] * s[0] * 2 * s[1] + (4 * s[0] * s[0] * s[0]) / 3);
+    case 'cylinder':
+      return Math.PI * s[0] * s[0] * 2 * s[1];
+    case 'ellipsoid':
+      return (4 * Math.PI * s[0] * s[1] * s[2]) / 3;
+    case 'box':
+    case 'mesh': // its bounding box (MuJoCo: the mesh's own volume; the import says so)
+      return s[0] * s[1] * s[2] * 8;
+    case 'plane':
+      return 0;
+  }
+}
+
+export function geomPrincipalInertia(type: IrGeomType, s: Vec3, mass: number): Vec3 {
+  switch (type) {
+    case 'sphere': {
+      const i = (2 * mass * s[0] * s[0]) / 5;
+      return [i, i, i];
+    }
+    case 'capsule': {
+      const r = s[0];
+      const h = 2 * s[1];
+      const ms = (mass * 4 * r) / (4 * r + 3 * h);
+      const mc = mass - ms;
+      let ix = (mc * (3 * r * r + h * h)) / 12;
+      let iz = (mc * r * r) / 2;
+      const si = (2 * ms * r * r) / 5;
+      ix += si + (ms * h * (3 * r + 2 * h)) / 8;
+      iz += si;
+      return [ix, ix, iz];
+    }
+    case 'cylinder': {
+      const r = s[0];
+      const h = 2 * s[1];
+      const ix = (mass * (3 * r * r + h * h)) / 12;
+      return [ix, ix, (mass * r * r) / 2];
+    }
+    case 'ellipsoid': {
+      const [a, b, c] = [s[0] * s[0], s[1] * s[1], s[2] * s[2]];
+      return [(mass * (b + c)) / 5, (mass * (a + c)) / 5, (mass * (a + b)) / 5];
+    }
+    case 'box':
+    case 'mesh': {
+      const [a, b, c] = [s[0] * s[0], s[1] * s[1], s[2] * s[2]];
+      return [(mass * (b + c)) / 3, (mass * (a + c)) / 3, (mass * (a + b)) / 3];
+    }
+    case 'plane':
+      return [0, 0, 0];
+  }
+}
+
+/** Sets the geom's mass and inertia from `mass` (when given) or `density`, as mjCGeom::Compile. */
+export function inferGeomMass(g: IrGeom, mass: number | undefined, density: number): void {
+  const vol = geomVolume(g.type, g.size);
+  if (mass !== undefined) {
+    if (mass === 0 || !(vol > MJ_EPS)) return; // MuJoCo leaves such a geom without mass
+    g.mass = mass;
+  } else {
+    if (density === 0) return;
+    g.mass = density * vol;
+  }
+  g.inertia = geomPrincipalInertia(g.type, g.size, g.mass);
+}
+
+/** The body's mass, CoM and inertia (about the CoM, body axes) from its geoms, as InertiaFromGeom. */
+export function inertiaFromGeoms(geoms: readonly IrGeom[]): { mass: number; ipos: Vec3; inertia: Inertia6 } | undefined {
+  const sel = geoms.filter((g) => g.mass > MJ_EPS);
+  if (sel.length === 0) return undefined;
+  if (sel.length === 1) {
+    const g = sel[0];
+    return { mass: g.mass, ipos: [...g.pos], inertia: rotateInertia([g.inertia[0], g.inertia[1], g.inertia[2], 0, 0, 0], g.quat) };
+  }
+  let mass = 0;
+  const com: Vec3 = [0, 0, 0];
+  for (const g of sel) {
+    mass += g.mass;
+    for (let k = 0; k < 3; k++) com[k] += g.mass * g.pos[k];
+  }
+  const ipos: Vec3 = [com[0] / mass, com[1] / mass, com[2] / mass];
+  const tot: Inertia6 = [0, 0, 0, 0, 0, 0];
+  for (const g of sel) {
+    const I = rotateInertia([g.inertia[0], g.inertia[1], g.inertia[2], 0, 0, 0], g.quat);
+    const d: Vec3 = [g.pos[0] - ipos[0], g.pos[1] - ipos[1], g.pos[2] - ipos[2]];
+    const off = offCentre(g.mass, d);
+    for (let k = 0; k < 6; k++) tot[k] += I[k] + off[k];
+  }
+  return { mass, ipos, inertia: tot };
+}
+
+/** The inertia of a point mass m at d about the origin: m(|d|²·1 − d dᵀ). */
+export function offCentre(m: number, d: Vec3): Inertia6 {
+  const dd = d[0] * d[0] + d[1] * d[1] + d[2] * d[2];
+  return [m * (dd - d[0] * d[0]), m * (dd - d[1] * d[1]), m * (dd - d[2] * d[2]), -m * d[0] * d[1], -m * d[0] * d[2], -m * d[1] * d[2]];
+}

@@ -1,0 +1,148 @@
+// MJCF and URDF import: the file is recognised by its content (root <mujoco> or <robot>), read into
+// MuJoCo's own model of bodies and joints (mjcf/, urdf.ts), then compiled into the engine's
+// ModelDesc (compile.ts), with one note for everything approximated, dropped or not yet honoured.
+
+import { closeSync, constants, fstatSync, openSync, readSync } from 'node:fs';
+import type { ModelDesc, SourceSpan } from '../../engine/model-desc.js';
+import { SceneError } from '../common/errors.js';
+import { readBoundedText } from '../common/text-file.js';
+import { compileIr, type BodyMap } from './compile.js';
+import type { ImportNote } from './ir.js';
+import { applyKey, chooseKey, unusedKeysNote } from './keyframe.js';
+import { readMjcf } from './mjcf/index.js';
+import { Reader } from './read-attrs.js';
+import { readUrdf } from './urdf.js';
+import { cutAtNul, findXmlRoot, parseXml, xmlRootName } from './xml.js';
+
+export { formatNote, type ImportNote } from './ir.js';
+export type { BodyMap } from './compile.js';
+
+export type ImportFormat = 'mjcf' | 'urdf';
+
+export interface Imported {
+  format: ImportFormat;
+  model: ModelDesc;
+  notes: ImportNote[];
+  /** Each MuJoCo body (world excluded, MuJoCo's order) → its link in `model` (see compile.ts). */
+  bodyMap: BodyMap[];
+  /** The MJCF keyframes in order (name '' when unnamed); empty for URDF. */
+  keyframes: { name: string; source: SourceSpan }[];
+  /** The index of the keyframe the model starts from (--keyframe); absent: qpos0, as MuJoCo. */
+  keyframe?: number;
+}
+
+/** 'mjcf' or 'urdf' when the file's content is that XML (a cheap look at its start), else undefined. */
+export function sniffFormat(path: string): ImportFormat | undefined {
+  let fd: number;
+  try {
+    // Non-blocking, and regular files only: a FIFO or device must reach the scene reader, which names it.
+    fd = openSync(path, constants.O_RDONLY | constants.O_NONBLOCK);
+  } catch {
+    return undefined;
+  }
+  try {
+    if (!fstatSync(fd).isFile()) return undefined;
+    const buf = Buffer.alloc(65536); // a DOCTYPE's internal subset may come before the root
+    const n = readSync(fd, buf, 0, buf.length, 0);
+    const root = xmlRootName(buf.subarray(0, n).toString('utf8'));
+    return root === 'mujoco' ? 'mjcf' : root === 'robot' ? 'urdf' : undefined;
+  } catch {
+    return undefined;
+  } finally {
+    closeSync(fd);
+  }
+}
+
+export interface ImportOptions {
+  /** Start from this MJCF keyframe (its name, or its 0-based index) instead of qpos0 (keyframe.ts). */
+  keyframe?: string;
+}
+
+/** Imports an MJCF or URDF file. Every problem is a SceneError at FILE:LINE:COL. */
+export function importFile(path: string, opts: ImportOptions = {}): Imported {
+  const got = readXmlText(path);
+  const root = parseXml(path, got);
+  const r = new Reader(path);
+  const notes: ImportNote[] = [];
+  let format: ImportFormat;
+  let ir;
+  if (root.name === 'mujoco') {
+    format = 'mjcf';
+    ir = readMjcf(r, root, notes);
+  } else if (root.name === 'robot') {
+    format = 'urdf';
+    ir = readUrdf(r, root, notes);
+  } else {
+    throw new SceneError({
+      file: path,
+      line: root.line,
+      column: root.column,
+      subject: 'root element',
+      found: `<${root.name}>`,
+      expected: 'an MJCF model (<mujoco>) or a URDF robot (<robot>)',
+    });
+  }
+  const { model, bodyMap } = compileIr(ir, [path], notes);
+  if (model.bodies.length === 0) {
+    throw new SceneError({
+      file: path,
+      line: root.line,
+      column: root.column,
+      subject: format === 'mjcf' ? '<worldbody>' : '<robot>',
+      found:
+        format === 'mjcf' ? 'no bodies' : 'no link that moves (the root links are fixed to the world and fused into it, as MuJoCo does)',
+      expected: format === 'mjcf' ? 'at least one <body>' : 'at least one joint other than fixed',
+    });
+  }
+  // As MuJoCo: qpos0 at rest (mj_resetData), or the chosen key (mj_resetDataKeyframe).
+  const keys = ir.keys ?? [];
+  const imported: Imported = { format, model, notes, bodyMap, keyframes: keys.map((k) => ({ name: k.name, source: k.source })) };
+  if (opts.keyframe !== undefined) {
+    const key = chooseKey(keys, opts.keyframe, r.span(root));
+    imported.keyframe = keys.indexOf(key);
+    applyKey(key, imported.keyframe, model, notes);
+  } else if (keys.length) notes.push(unusedKeysNote(keys));
+  return imported;
+}
+
+/** The file's text, bounded and checked as scenes are (regular file, size, UTF-8). */
+function readXmlText(path: string): string {
+  const got = readBoundedText(path);
+  if ('text' in got) {
+    return got.text; // not XML at all: the XML parser says where
+  }
+  const p = got.problem;
+  // readBoundedText names XML as "not a scene": here XML is what we want.
+  if (/MJCF|URDF|XML/.test(p.found)) {
+    return readRaw(path);
+  }
+  // A NUL byte ends the document for MuJoCo (tinyxml2 reads a C string): XML before it is read.
+  if (p.found.startsWith('binary data (a NUL byte')) {
+    const text = cutAtNul(readRaw(path));
+    if (findXmlRoot(text)) return text;
+  }
+  throw new SceneError({
+    file: path,
+    line: p.at?.line ?? 1,
+    column: p.at?.column ?? 1,
+    subject: 'model file',
+    found: p.found,
+    expected: p.expected.replace('YAML', 'XML').replace('an Achilles scene (YAML .arow)', 'an MJCF or URDF file'),
+    ...(p.hint ? { hint: p.hint } : {}),
+  });
+}
+
+function readRaw(path: string): string {
+  const fd = openSync(path, 'r');
+  try {
+    const chunks: Buffer[] = [];
+    const buf = Buffer.alloc(1 << 20);
+    for (let n = readSync(fd, buf, 0, buf.length, null); n > 0; n = readSync(fd, buf, 0, buf.length, null))
+      chunks.push(Buffer.from(buf.subarray(0, n)));
+    return Buffer.concat(chunks)
+      .toString('utf8')
+      .replace(/^\uFEFF/, '');
+  } finally {
+    closeSync(fd);
+  }
+}

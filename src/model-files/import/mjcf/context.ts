@@ -1,0 +1,67 @@
+// What every element reader of the MJCF reader shares, as MuJoCo's mjXReader shares its mjSpec:
+// the file (Reader: FILE:LINE:COL errors), the notes, the compiler settings read so far, the default
+// classes, the meshes, and the model being built. One context per file; the readers take it first.
+
+import type { Vec3 } from '../../../engine/model-desc.js';
+import type { ImportNote, IrGeom, IrModel } from '../ir.js';
+import type { Reader } from '../read-attrs.js';
+import type { Pos, XmlAttr, XmlElement } from '../xml.js';
+import { defaultCompiler, type Compiler } from './compiler.js';
+import type { Defaults } from './defaults.js';
+
+/** What a geom says about its mass, kept until its body knows whether its inertia comes from geoms. */
+export interface GeomMassSpec {
+  mass: number | undefined;
+  density: number;
+  group: number;
+  el: XmlElement;
+}
+
+export interface MjcfContext {
+  /** Readers copy it into a name typed Reader (`const r: Reader = ctx.r`): TypeScript narrows after a
+   *  call to r.fail (it returns never) only when the callee's name has a declared type. */
+  r: Reader;
+  root: XmlElement;
+  notes: ImportNote[];
+  compiler: Compiler;
+  defaults: Defaults;
+  /** Each <asset><mesh>'s bounding box (scaled), by name. */
+  meshes: Map<string, { min: Vec3; max: Vec3 }>;
+  massSpec: Map<IrGeom, GeomMassSpec>;
+  ir: IrModel;
+  /** Adds a note at an element or attribute of the file. */
+  note: Note;
+}
+
+export type Note = (kind: ImportNote['kind'], at: Pos, message: string) => void;
+
+/** The context for reading `root` (the <mujoco> element): MuJoCo's defaults until the file says otherwise. */
+export function newContext(r: Reader, root: XmlElement, notes: ImportNote[]): MjcfContext {
+  return {
+    r,
+    root,
+    notes,
+    note: (kind, at, message) => void notes.push({ kind, source: r.span(at), message }),
+    compiler: defaultCompiler(),
+    defaults: new Map(),
+    meshes: new Map(),
+    massSpec: new Map(),
+    ir: {
+      name: root.attrs.get('model')?.value ?? 'mjcf-model',
+      format: 'mjcf',
+      bodies: [],
+      worldGeoms: [],
+      option: { timestep: 0.002, gravity: [0, 0, -9.81], integrator: 'euler', iterations: 100, impratio: 1 },
+      actuators: [],
+      excludes: [],
+    },
+  };
+}
+
+/** The top-level elements of one kind, in file order. */
+export const sections = (ctx: MjcfContext, name: string): XmlElement[] => ctx.root.children.filter((c) => c.name === name);
+
+export const vec3 = (ctx: MjcfContext, a: XmlAttr | undefined, subject: string, dflt: Vec3): Vec3 =>
+  a ? (ctx.r.nums(a, subject, 3) as Vec3) : [...dflt];
+export const numOr = (ctx: MjcfContext, a: XmlAttr | undefined, subject: string, dflt: number): number =>
+  a ? ctx.r.num(a, subject) : dflt;

@@ -1,0 +1,138 @@
+// <geom>, as MuJoCo's mjXReader::OneGeom: shape, size (or fromto), frame, contact parameters, and
+// the mass or density its body's inertia may come from (kept in ctx.massSpec for inertial.ts). A
+// mesh geom becomes the box of the mesh's bounding box; hfield, sdf and fluid forces are refused.
+
+import type { Quat, Vec3 } from '../../../engine/model-desc.js';
+import { quote } from '../../common/errors.js';
+import { quatRotate } from '../../../engine/math.js';
+import { importBug } from '../bugs.js';
+import { zaxisQuat } from '../frames.js';
+import type { IrGeom, IrGeomType } from '../ir.js';
+import { readSolimp, readSolref } from './sol-params.js';
+import type { XmlAttr, XmlElement } from '../xml.js';
+import type { Reader } from '../read-attrs.js';
+import { numOr, vec3, type MjcfContext } from './context.js';
+import { attrOf } from './defaults.js';
+import { orientation } from './orientation.js';
+import { checkUnread } from './unread.js';
+
+/** The geom, or undefined when compiler discardvisual drops it. `owner` names unnamed geoms (`owner/geomK`). */
+export function readGeom(ctx: MjcfContext, el: XmlElement, cls: string, owner: string, k: number, isWorld: boolean): IrGeom | undefined {
+  const r: Reader = ctx.r;
+  const { compiler, meshes, note } = ctx;
+  const get = (n: string): XmlAttr | undefined => attrOf(ctx, el, 'geom', cls, n);
+  const name = el.attrs.get('name')?.value ?? `${owner}/geom${k}`;
+  const subject = `geom '${name}'`;
+  const typeA = get('type');
+  const type = typeA
+    ? r.choice(typeA, `${subject} type`, ['sphere', 'capsule', 'box', 'cylinder', 'ellipsoid', 'plane', 'mesh', 'hfield', 'sdf'] as const)
+    : 'sphere';
+  if (type === 'hfield' || type === 'sdf')
+    r.fail(typeA!, `${subject} type`, type, 'sphere, capsule, box, cylinder, ellipsoid, plane or mesh');
+  for (const f of ['fluidshape'])
+    if (get(f) && get(f)!.value !== 'none') r.fail(get(f)!, subject, 'fluid forces (fluidshape)', 'no fluid model (not supported)');
+  const contype = numOr(ctx, get('contype'), `${subject} contype`, 1);
+  const conaffinity = numOr(ctx, get('conaffinity'), `${subject} conaffinity`, 1);
+  if (compiler.discardvisual && contype === 0 && conaffinity === 0) {
+    note('skipped', el, `${subject}: visual geom discarded (compiler discardvisual)`);
+    return undefined;
+  }
+  checkUnread(r, 'geom', get, subject);
+  const condimA = get('condim');
+  const condim = condimA ? r.num(condimA, `${subject} condim`) : 3;
+  if (condim !== 1 && condim !== 3)
+    r.fail(
+      condimA!,
+      `${subject} condim`,
+      String(condim),
+      'condim 1 (frictionless) or 3 (sliding friction); torsional and rolling friction are not supported',
+    );
+  const size = [0, 0, 0] as Vec3;
+  const sz = get('size');
+  if (sz) r.nums(sz, `${subject} size`, [1, 3]).forEach((x, i) => (size[i] = x));
+  let pos = vec3(ctx, get('pos'), `${subject} pos`, [0, 0, 0]);
+  let quat: Quat;
+  const fromto = get('fromto');
+  if (fromto && type !== 'mesh' && type !== 'plane' && type !== 'sphere') {
+    const f = r.nums(fromto, `${subject} fromto`, 6);
+    const v: Vec3 = [f[0] - f[3], f[1] - f[4], f[2] - f[5]];
+    const len = Math.hypot(...v);
+    if (!(len / 2 >= 1e-14)) r.fail(fromto, `${subject} fromto`, 'two coincident points', 'distinct end points');
+    size[1] = importBug('import-fromto-length') ? len : len / 2;
+    if (type === 'box' || type === 'ellipsoid') {
+      size[2] = size[1];
+      size[1] = size[0];
+    }
+    pos = [(f[0] + f[3]) / 2, (f[1] + f[4]) / 2, (f[2] + f[5]) / 2];
+    quat = zaxisQuat(v);
+  } else {
+    if (fromto) r.fail(fromto, `${subject} fromto`, `fromto on a ${type}`, 'fromto only on capsule, cylinder, box or ellipsoid');
+    quat = orientation(ctx, get, subject, el);
+  }
+  if (type === 'mesh') {
+    const m = get('mesh');
+    if (!m) r.fail(el, subject, 'a mesh geom without mesh=', 'mesh="NAME" of an <asset><mesh>');
+    const b = meshes.get(m.value);
+    if (!b)
+      r.fail(
+        m,
+        `${subject} mesh`,
+        `${quote(m.value, 60, "'")}, which no <asset><mesh> defines`,
+        `one of ${[...meshes.keys()].join(', ') || '(no meshes)'}`,
+      );
+    const c: Vec3 = [(b.min[0] + b.max[0]) / 2, (b.min[1] + b.max[1]) / 2, (b.min[2] + b.max[2]) / 2];
+    const rq = quatRotate(quat, c);
+    pos = [pos[0] + rq[0], pos[1] + rq[1], pos[2] + rq[2]];
+    for (let i = 0; i < 3; i++) size[i] = (b.max[i] - b.min[i]) / 2;
+  } else {
+    const fit = get('mesh');
+    if (fit)
+      r.fail(
+        fit,
+        `${subject} mesh`,
+        `a ${type} fitted to mesh ${quote(fit.value)}`,
+        'type="mesh" with mesh=, or a primitive without mesh= (fitting a primitive to a mesh is not supported)',
+      );
+    const need = { sphere: 1, capsule: 2, cylinder: 2, box: 3, ellipsoid: 3, plane: 0 }[type];
+    for (let i = 0; i < need; i++)
+      if (!(size[i] > 0))
+        r.fail(sz ?? el, `${subject} size`, sz ? quote3(size) : 'no size', `${need} positive number${need > 1 ? 's' : ''} for a ${type}`);
+  }
+  if (type === 'plane' && !isWorld) r.fail(el, subject, 'a plane in a body', 'planes only directly in <worldbody> (static)');
+  const fr = get('friction');
+  const g: IrGeom = {
+    name,
+    type: type as IrGeomType,
+    size,
+    pos,
+    quat,
+    contype,
+    conaffinity,
+    friction: fr ? r.nums(fr, `${subject} friction`, [1, 3])[0] : 1,
+    condim: condim as 1 | 3,
+    margin: numOr(ctx, get('margin'), `${subject} margin`, 0),
+    gap: numOr(ctx, get('gap'), `${subject} gap`, 0),
+    mass: 0,
+    inertia: [0, 0, 0],
+    source: r.span(el),
+  };
+  const sr = get('solref');
+  if (sr) g.solref = readSolref(r, sr, `${subject} solref`, note);
+  const si = get('solimp');
+  if (si) g.solimp = readSolimp(r, si, `${subject} solimp`, note);
+  const rgba = get('rgba');
+  if (rgba) g.rgba = r.nums(rgba, `${subject} rgba`, 4) as [number, number, number, number];
+  const massA = get('mass');
+  const groupA = get('group');
+  const group = groupA ? r.num(groupA, `${subject} group`) : 0;
+  if (groupA && !Number.isInteger(group)) r.fail(groupA, `${subject} group`, quote(groupA.value), 'an integer group');
+  ctx.massSpec.set(g, {
+    mass: massA ? r.num(massA, `${subject} mass`) : undefined,
+    density: numOr(ctx, get('density'), `${subject} density`, 1000),
+    group,
+    el,
+  });
+  return g;
+}
+
+const quote3 = (v: readonly number[]): string => `[${v.join(', ')}]`;

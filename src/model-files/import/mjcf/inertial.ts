@@ -1,0 +1,71 @@
+// A body's mass and inertia, as MuJoCo's compiler sets them: from its <inertial> (mjXReader's
+// inertial element), or from its geoms (mjCBody::InertiaFromGeom) when compiler inertiafromgeom
+// says so ("true", or "auto" for a body without an <inertial>).
+
+import { inertiaProblem, rotateInertia, type Inertia6 } from '../../../engine/math.js';
+import { importBug } from '../bugs.js';
+import { inertiaFromGeoms, inferGeomMass } from '../geom-inertia.js';
+import type { IrBody, IrGeom } from '../ir.js';
+import type { XmlElement } from '../xml.js';
+import type { Reader } from '../read-attrs.js';
+import { vec3, type MjcfContext } from './context.js';
+import { orientation } from './orientation.js';
+
+/** Sets `b`'s mass, ipos and inertia from `inertial` or from `geoms` (read by geom.ts). */
+export function setBodyInertia(ctx: MjcfContext, b: IrBody, geoms: IrGeom[], inertial: XmlElement | undefined): void {
+  const { compiler, massSpec } = ctx;
+  const fromGeoms = compiler.inertiafromgeom === 'true' || (compiler.inertiafromgeom === 'auto' && !inertial);
+  if (inertial && !fromGeoms) readInertial(ctx, inertial, b);
+  else if (fromGeoms) {
+    // MuJoCo infers the geoms' masses only for a body whose inertia comes from them.
+    for (const g of geoms) {
+      const ms = massSpec.get(g)!;
+      inferGeomMass(g, ms.mass, ms.density);
+      if (g.type === 'mesh' && g.mass > 0)
+        ctx.note(
+          'approximated',
+          ms.el,
+          `geom '${g.name}': mass and inertia from the mesh's bounding box (MuJoCo integrates the mesh itself); give the body an <inertial> to match MuJoCo exactly`,
+        );
+    }
+    // only geoms in compiler inertiagrouprange count (mjCBody::InertiaFromGeom)
+    const [glo, ghi] = compiler.inertiagrouprange;
+    const gi = inertiaFromGeoms(geoms.filter((g) => massSpec.get(g)!.group >= glo && massSpec.get(g)!.group <= ghi));
+    if (gi) {
+      b.mass = gi.mass;
+      b.ipos = gi.ipos;
+      b.inertia = gi.inertia;
+    }
+  }
+}
+
+function readInertial(ctx: MjcfContext, el: XmlElement, b: IrBody): void {
+  const r: Reader = ctx.r;
+  const subject = `body '${b.name}' inertial`;
+  const massA = el.attrs.get('mass');
+  if (!massA) r.fail(el, subject, 'no mass', 'mass="M"');
+  const mass = r.num(massA, `${subject} mass`);
+  if (!(mass >= 0)) r.fail(massA, `${subject} mass`, String(mass), 'a mass >= 0');
+  const ipos = vec3(ctx, el.attrs.get('pos'), `${subject} pos`, [0, 0, 0]);
+  if (!el.attrs.get('pos')) r.fail(el, subject, 'no pos', 'pos="x y z" (MuJoCo requires it)');
+  const diag = el.attrs.get('diaginertia');
+  const full = el.attrs.get('fullinertia');
+  let I: Inertia6;
+  if (diag && full) r.fail(full, subject, 'both diaginertia and fullinertia', 'one of them');
+  if (full) {
+    if (['quat', 'axisangle', 'euler', 'xyaxes', 'zaxis'].some((f) => el.attrs.get(f)))
+      r.fail(full, subject, 'fullinertia with an orientation', 'fullinertia alone (it is given in the body axes)');
+    I = r.nums(full, `${subject} fullinertia`, 6) as Inertia6;
+  } else if (diag) {
+    const d = r.nums(diag, `${subject} diaginertia`, 3);
+    const q = orientation(ctx, (n) => el.attrs.get(n), subject, el);
+    I = importBug('import-inertial-quat-ignored') ? [d[0], d[1], d[2], 0, 0, 0] : rotateInertia([d[0], d[1], d[2], 0, 0, 0], q);
+  } else r.fail(el, subject, 'no inertia', 'diaginertia="Ixx Iyy Izz" or fullinertia="Ixx Iyy Izz Ixy Ixz Iyz"');
+  if (mass > 0) {
+    const bad = inertiaProblem(I);
+    if (bad) r.fail(full ?? diag ?? el, `${subject} inertia`, bad, 'a physical inertia (positive definite, A + B >= C)');
+  }
+  b.mass = mass;
+  b.ipos = ipos;
+  b.inertia = I;
+}

@@ -1,0 +1,64 @@
+// <option> and its <flag>, as MuJoCo's mjXReader::Option: the time step, gravity, integrator and
+// solver settings the engine follows; the rest is judged one by one in option-flags.ts.
+
+import type { Vec3 } from '../../../engine/model-desc.js';
+import { quote } from '../../common/errors.js';
+import type { XmlElement } from '../xml.js';
+import type { Reader } from '../read-attrs.js';
+import type { MjcfContext } from './context.js';
+import { otherOption, readFlags } from './option-flags.js';
+
+export function readOption(ctx: MjcfContext, o: XmlElement): void {
+  const r: Reader = ctx.r;
+  const { ir, note } = ctx;
+  for (const [k, a] of o.attrs) {
+    switch (k) {
+      case 'timestep': {
+        const h = r.num(a, 'option timestep');
+        if (!(h >= 1e-9 && h <= 1)) r.fail(a, 'option timestep', quote(a.value), 'a time step from 1e-9 to 1 s');
+        ir.option.timestep = h;
+        break;
+      }
+      case 'gravity':
+        ir.option.gravity = r.nums(a, 'option gravity', 3) as Vec3;
+        break;
+      case 'integrator': {
+        const v = r.choice(a, 'option integrator', ['Euler', 'RK4', 'implicit', 'implicitfast'] as const);
+        ir.option.integrator = v === 'RK4' ? 'rk4' : 'euler';
+        if (v === 'implicit' || v === 'implicitfast')
+          note('approximated', a, `integrator ${v} → semi-implicit Euler (with damping implicit, as MuJoCo's Euler)`);
+        break;
+      }
+      case 'cone':
+        if (r.choice(a, 'option cone', ['pyramidal', 'elliptic'] as const) === 'elliptic')
+          note('approximated', a, 'elliptic friction cone → pyramidal (the only cone the solver has)');
+        break;
+      case 'solver':
+        if (r.choice(a, 'option solver', ['PGS', 'CG', 'Newton'] as const) !== 'CG')
+          note('approximated', a, `solver ${a.value} → CG (the only solver; same optimum, different convergence per iteration)`);
+        break;
+      case 'iterations':
+        ir.option.iterations = r.num(a, 'option iterations');
+        break;
+      case 'impratio':
+        ir.option.impratio = r.num(a, 'option impratio');
+        break;
+      case 'density':
+      case 'viscosity':
+        if (r.num(a, `option ${k}`) !== 0) r.fail(a, `option ${k}`, quote(a.value), `${k}="0" (fluid forces are not supported)`);
+        break;
+      case 'wind':
+        if (r.nums(a, 'option wind', 3).some((x) => x !== 0))
+          r.fail(a, 'option wind', quote(a.value), 'no wind (fluid forces are not supported)');
+        break;
+      default:
+        otherOption(r, k, a, note);
+    }
+  }
+  if (!o.attrs.has('iterations')) note('as-mujoco', o, "solver iterations 100 (MuJoCo's default)");
+  for (const f of o.children) {
+    if (f.name !== 'flag') r.fail(f, `<option><${f.name}>`, f.name, '<flag>');
+    readFlags(r, f, ir, note);
+  }
+  if (!o.attrs.has('solver')) note('approximated', o, "MuJoCo's default solver is Newton; Achilles uses CG (same optimum)");
+}

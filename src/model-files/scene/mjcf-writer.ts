@@ -1,0 +1,355 @@
+// ModelDesc → MuJoCo MJCF that reproduces the model exactly: same bodies, frames, inertias and
+// joint order, so MuJoCo's qpos/qvel layout equals the engine's q/v layout (per copy).
+// Joint ranges become MuJoCo's limited ranges with their solreflimit, solimplimit and margin;
+// shapes carry their solref, solimp and condim; the option block states the constraint solver
+// (pyramidal cone, CG with the model's fixed iteration count: tolerance 0, impratio). Passive joint
+// forces go on each joint as MuJoCo's damping, armature, stiffness/springref and frictionloss; actuators
+// as <motor>, <position>, <velocity> on their joint with gear, ctrlrange and forcerange (MuJoCo's nu equals
+// ours, in our order); fixed tendons as <tendon><fixed> with their limit, friction, spring and damper. Initial state goes in keyframe "initial"; the
+// constant generalized forces in <custom><numeric name="achilles_tau"> (set them as
+// data.qfrc_applied: MJCF has no static generalized force). One MuJoCo step = one engine substep.
+//
+// Collision shapes become geoms (sphere, capsule, box, plane; static shapes under <worldbody>),
+// excludes become <contact><exclude>. Contacts are disabled unless `contacts: true` (the
+// validation suite compares dynamics without contacts). A rounded box has no MuJoCo geom: it is an
+// error unless `approximateRounded`, which writes the same solid as a union of 3 boxes and up to
+// 12 capsules (see roundedBoxPieces). Several trees are several bodies under <worldbody>.
+
+import {
+  DEFAULT_SOLIMP,
+  DEFAULT_SOLREF,
+  planarFrame,
+  type ActuatorDesc,
+  type BodyDesc,
+  type ModelDesc,
+  type ShapeDesc,
+  type Vec3,
+} from '../../engine/model-desc.js';
+import { DEFAULT_SOLVER } from './contact-settings.js';
+
+export type MjIntegrator = 'Euler' | 'RK4' | 'implicit' | 'implicitfast';
+
+export interface MjcfOptions {
+  /** Default: Euler, or RK4 when the scene says rk4 (MuJoCo has no verlet/midpoint). */
+  integrator?: MjIntegrator;
+  /** Replicate the robot N times under worldbody (robot-major qpos/qvel); names get `_k`. Default 1.
+   *  Static world shapes are written once (the copies share the world). */
+  copies?: number;
+  /** Leave MuJoCo's contacts on (default false: `<flag contact="disable"/>`, as validation needs). */
+  contacts?: boolean;
+  /** Write each rounded box as the union of boxes and capsules that is the same solid (default: error). */
+  approximateRounded?: boolean;
+  /** Receives one line for each setting MJCF cannot say and the export leaves out (an actuator's rate limit). */
+  notes?: string[];
+}
+
+/** MuJoCo refuses a moving body whose mass or any principal inertia is below mjMINVAL = 1e-15
+ *  (user_model.cc), even when the bodies below give its joint an inertia. A massless link is
+ *  written with this mass at its origin and this inertia: 2e-15 kg and kg·m², which moves the
+ *  dynamics by about 1e-15 of any body mass of order 1 kg (double round-off). */
+export const MJ_MASSLESS = 2e-15;
+
+export class MjcfExportError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'MjcfExportError';
+  }
+}
+
+/** Shortest round-trip decimal: exact when parsed back as a double. */
+const num = (x: number): string => (Object.is(x, -0) ? '0' : String(x));
+const nums = (xs: readonly number[]): string => xs.map(num).join(' ');
+const esc = (s: string): string => s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;');
+
+export function exportMjcf(model: ModelDesc, opts: MjcfOptions = {}): string {
+  const copies = opts.copies ?? 1;
+  if (!Number.isInteger(copies) || copies < 1) throw new RangeError(`copies must be an integer >= 1, got ${copies}`);
+  const integrator = opts.integrator ?? (model.world.integrator === 'rk4' ? 'RK4' : 'Euler');
+  const w = model.world;
+  const children: number[][] = model.bodies.map(() => []);
+  const roots: number[] = [];
+  model.bodies.forEach((b, i) => (b.parent < 0 ? roots : children[b.parent]).push(i));
+
+  // MuJoCo numbers qpos body by body in depth-first order: it must be the engine's body order.
+  const dfs: number[] = [];
+  const visit = (i: number): void => {
+    dfs.push(i);
+    children[i].forEach(visit);
+  };
+  roots.forEach(visit);
+  if (dfs.some((b, k) => b !== k))
+    throw new MjcfExportError(
+      `the bodies are not in depth-first order (${dfs.map((i) => model.bodies[i].name).join(', ')}), so MuJoCo's qpos layout would differ from the engine's`,
+    );
+
+  const shapes = model.shapes ?? [];
+  const shapesOf: ShapeDesc[][] = model.bodies.map(() => []);
+  const statics: ShapeDesc[] = [];
+  for (const sh of shapes) (sh.body < 0 ? statics : shapesOf[sh.body]).push(sh);
+  const rounded = shapes.find((sh) => sh.kind === 'rounded-box');
+  if (rounded && !opts.approximateRounded) {
+    throw new MjcfExportError(
+      `shape '${rounded.name}' is a rounded box, which MuJoCo has no geom for; pass --approximate-rounded to write it as the union of boxes and capsules that is the same solid (MuJoCo then reports contacts per piece)`,
+    );
+  }
+
+  const out: string[] = [];
+  out.push(`<mujoco model="${esc(model.name)}">`);
+  out.push('  <compiler angle="radian" inertiafromgeom="false" autolimits="true"/>');
+  // The engine's solver: pyramidal cone, conjugate gradient with the model's iteration count and
+  // tolerance (absent: 0, so MuJoCo never stops early, as the engine), impratio. The validation reference overrides the solver per query.
+  const solver = model.solver ?? DEFAULT_SOLVER;
+  out.push(
+    `  <option timestep="${num(w.dt / w.substeps)}" gravity="${nums(w.gravity)}" integrator="${integrator}" ` +
+      `cone="pyramidal" solver="CG" iterations="${solver.iterations}" tolerance="${num(solver.tolerance ?? 0)}" impratio="${num(solver.impratio)}">`,
+  );
+  if (!opts.contacts) out.push('    <flag contact="disable"/>');
+  out.push('  </option>');
+  out.push('  <worldbody>');
+  for (const sh of statics) for (const g of geomXml(sh, '')) out.push(`    ${g}`);
+  for (let k = 0; k < copies; k++) {
+    const sfx = copies === 1 ? '' : `_${k}`;
+    const emit = (i: number, depth: number): void => {
+      const b = model.bodies[i];
+      const pad = '  '.repeat(depth);
+      out.push(`${pad}<body name="${esc(b.name + sfx)}" pos="${nums(b.pos)}" quat="${nums(b.quat)}">`);
+      if (b.mass > 0) out.push(`${pad}  <inertial pos="${nums(b.com)}" mass="${num(b.mass)}" fullinertia="${nums(b.inertia)}"/>`);
+      else
+        out.push(
+          `${pad}  <inertial pos="0 0 0" mass="${num(MJ_MASSLESS)}" diaginertia="${nums([MJ_MASSLESS, MJ_MASSLESS, MJ_MASSLESS])}"/>`,
+        );
+      for (const j of jointXml(b, sfx)) out.push(`${pad}  ${j}`);
+      if (b.visual && b.visual.halfExtents.every((h) => h > 0)) {
+        out.push(
+          `${pad}  <geom type="box" pos="${nums(b.com)}" size="${nums(b.visual.halfExtents)}" rgba="${nums(b.visual.color)} 1" contype="0" conaffinity="0" mass="0"/>`,
+        );
+      }
+      for (const sh of shapesOf[i]) for (const g of geomXml(sh, sfx)) out.push(`${pad}  ${g}`);
+      for (const c of children[i]) emit(c, depth + 1);
+      out.push(`${pad}</body>`);
+    };
+    for (const r of roots) emit(r, 2);
+  }
+  out.push('  </worldbody>');
+  const excludes = model.excludes ?? [];
+  if (excludes.length > 0) {
+    out.push('  <contact>');
+    for (let k = 0; k < copies; k++) {
+      const sfx = copies === 1 ? '' : `_${k}`;
+      const bn = (i: number): string => (i < 0 ? 'world' : esc(model.bodies[i].name + sfx));
+      for (const [a, b] of excludes) out.push(`    <exclude body1="${bn(a)}" body2="${bn(b)}"/>`);
+    }
+    out.push('  </contact>');
+  }
+  // Fixed tendons (issue 12): each joint's coefficient, limit, friction, spring and damper as MuJoCo's.
+  const tendons = model.tendons ?? [];
+  if (tendons.length > 0) {
+    out.push('  <tendon>');
+    for (let k = 0; k < copies; k++) {
+      const sfx = copies === 1 ? '' : `_${k}`;
+      for (const t of tendons) {
+        let a = '';
+        if (t.range) {
+          const l = t.limit ?? { solref: DEFAULT_SOLREF, solimp: DEFAULT_SOLIMP, margin: 0 };
+          a += ` limited="true" range="${nums(t.range)}" solreflimit="${nums(l.solref)}" solimplimit="${nums(l.solimp)}" margin="${num(l.margin)}"`;
+        }
+        if (t.frictionloss) a += ` frictionloss="${num(t.frictionloss)}"`;
+        if (t.stiffness) a += ` stiffness="${num(t.stiffness)}"`;
+        if (t.damping) a += ` damping="${num(t.damping)}"`;
+        if (t.springlength) a += ` springlength="${nums(t.springlength)}"`;
+        out.push(`    <fixed name="${esc(t.name + sfx)}"${a}>`);
+        for (const j of t.joints) out.push(`      <joint joint="${esc(model.bodies[j.body].name + sfx)}" coef="${num(j.coef)}"/>`);
+        out.push('    </fixed>');
+      }
+    }
+    out.push('  </tendon>');
+  }
+  const actuators = model.actuators ?? [];
+  if (actuators.length > 0) {
+    out.push('  <actuator>');
+    for (let k = 0; k < copies; k++) for (const a of actuators) out.push(`    ${actuatorXml(model, a, copies === 1 ? '' : `_${k}`)}`);
+    out.push('  </actuator>');
+    for (const a of actuators)
+      if (a.rateLimit !== undefined)
+        opts.notes?.push(`actuator '${a.name}': rate_limit ${a.rateLimit} is not written (MuJoCo's actuators have no rate limit)`);
+  }
+  const rep = (f: (b: BodyDesc) => number[]): string => nums(Array.from({ length: copies }, () => model.bodies.flatMap(f)).flat());
+  // Only when some torque is non-zero: MuJoCo caps a numeric's length, and a zero torque
+  // needs no record (qfrc_applied starts at zero).
+  const tau = rep((b) => b.tau);
+  if (model.bodies.some((b) => b.tau.some((x) => x !== 0))) {
+    out.push('  <custom>');
+    out.push(`    <numeric name="achilles_tau" data="${tau}"/>`);
+    out.push('  </custom>');
+  }
+  const qpos = rep((b) => b.q0);
+  const qvel = rep((b) => b.v0);
+  if (qpos.length > 0) {
+    out.push('  <keyframe>');
+    out.push(`    <key name="initial" qpos="${qpos}" qvel="${qvel}"/>`);
+    out.push('  </keyframe>');
+  }
+  out.push('</mujoco>');
+  return out.join('\n') + '\n';
+}
+
+/** An actuator on its joint, as MuJoCo reads it: force = gear·(motor: ctrl; position: kp·(ctrl − ℓ) − kv·ℓ̇;
+ *  velocity: kv·(ctrl − ℓ̇)), ℓ = gear·q, with ctrlrange and forcerange as clamps (limited only when given).
+ *  The gear is ours, already projected onto the joint's dofs: MuJoCo's gear on a hinge or slide, its
+ *  torque on a ball, [force; torque] on a free joint (the same dof order as ours). */
+function actuatorXml(model: ModelDesc, a: ActuatorDesc, sfx: string): string {
+  const b = model.bodies[a.body];
+  if (b.joint === 'planar')
+    throw new MjcfExportError(
+      `actuator '${a.name}' drives planar joint '${b.name}', which MJCF writes as three joints: one MuJoCo actuator cannot drive them`,
+    );
+  let attrs = ` name="${esc(a.name + sfx)}" joint="${esc(b.name + sfx)}" gear="${nums(a.gear)}"`;
+  if (a.kind === 'position') attrs += ` kp="${num(a.kp)}" kv="${num(a.kv)}"`;
+  if (a.kind === 'velocity') attrs += ` kv="${num(a.kv)}"`;
+  attrs += a.ctrlrange ? ` ctrllimited="true" ctrlrange="${nums(a.ctrlrange)}"` : ' ctrllimited="false"';
+  attrs += a.forcerange ? ` forcelimited="true" forcerange="${nums(a.forcerange)}"` : ' forcelimited="false"';
+  return `<${a.kind}${attrs}/>`;
+}
+
+/** A limited joint's range and limit settings (MuJoCo's range, solreflimit, solimplimit, margin). */
+function limitXml(b: BodyDesc): string {
+  if (!b.range) return '';
+  const l = b.limit ?? { solref: DEFAULT_SOLREF, solimp: DEFAULT_SOLIMP, margin: 0 };
+  return ` limited="true" range="${nums(b.range)}" solreflimit="${nums(l.solref)}" solimplimit="${nums(l.solimp)}" margin="${num(l.margin)}"`;
+}
+
+/** A joint's passive forces, per degree of freedom as in MuJoCo (damping, armature, frictionloss;
+ *  stiffness and springref on hinges and slides only, as the scene allows them). */
+function passiveXml(b: BodyDesc): string {
+  const a: string[] = [];
+  if (b.damping) a.push(` damping="${num(b.damping)}"`);
+  if (b.armature) a.push(` armature="${num(b.armature)}"`);
+  if (b.frictionloss) a.push(` frictionloss="${num(b.frictionloss)}"`);
+  if (b.stiffness) a.push(` stiffness="${num(b.stiffness)}" springref="${num(b.springref ?? 0)}"`);
+  return a.join('');
+}
+
+/** Joint elements in the engine's coordinate order for this body. */
+function jointXml(b: BodyDesc, sfx: string): string[] {
+  const n = esc(b.name + sfx);
+  const p = passiveXml(b);
+  switch (b.joint) {
+    case 'revolute':
+      return [`<joint name="${n}" type="hinge" axis="${nums(b.axis)}"${limitXml(b)}${p}/>`];
+    case 'prismatic':
+      return [`<joint name="${n}" type="slide" axis="${nums(b.axis)}"${limitXml(b)}${p}/>`];
+    case 'ball':
+      return [`<joint name="${n}" type="ball"${limitXml(b)}${p}/>`];
+    case 'free':
+      return [p ? `<joint name="${n}" type="free"${p}/>` : `<freejoint name="${n}"/>`];
+    case 'planar': {
+      // X_J = Trans(x·u + y·w)·Rot(n, θ): MuJoCo applies a body's joints in order, slides before the hinge.
+      const { u, w } = planarFrame(b.axis as Vec3);
+      return [
+        `<joint name="${n}_x" type="slide" axis="${nums(u)}"${p}/>`,
+        `<joint name="${n}_y" type="slide" axis="${nums(w)}"${p}/>`,
+        `<joint name="${n}_theta" type="hinge" axis="${nums(b.axis)}"${p}/>`,
+      ];
+    }
+    case 'fixed':
+      return [];
+  }
+}
+
+/** A shape's geoms. Margin and gap mean the same in both engines (MuJoCo >= 3.9, measured on 3.14:
+ *  a pair is detected when dist < margin + gap and acts when dist < margin, both summed over the pair's
+ *  two geoms), so they are written as they are. Friction's torsional and rolling parts keep MuJoCo's
+ *  defaults. solref, solimp and condim are written always (ours or MuJoCo's defaults, the same), so
+ *  the pair rules (condim max, friction max, solref/solimp mixed with solmix 1, a direct solref by the
+ *  element-wise min) are MuJoCo's own. */
+function geomXml(sh: ShapeDesc, sfx: string): string[] {
+  const common =
+    `friction="${num(sh.friction)} 0.005 0.0001" contype="${sh.contype}" conaffinity="${sh.conaffinity}" ` +
+    `margin="${num(sh.margin)}" gap="${num(sh.gap)}" ` +
+    `solref="${nums(sh.solref ?? DEFAULT_SOLREF)}" solimp="${nums(sh.solimp ?? DEFAULT_SOLIMP)}" condim="${sh.condim ?? 3}"` +
+    (sh.color ? ` rgba="${nums(sh.color)} 1"` : '');
+  const pose = (pos: readonly number[]): string => `pos="${nums(pos)}" quat="${nums(sh.quat)}"`;
+  const name = esc(sh.name + sfx);
+  const [hx, hy, hz] = sh.halfExtents;
+  switch (sh.kind) {
+    case 'sphere':
+      return [`<geom name="${name}" type="sphere" size="${num(sh.radius)}" ${pose(sh.pos)} ${common}/>`];
+    case 'capsule':
+      return [`<geom name="${name}" type="capsule" size="${num(sh.radius)} ${num(hz)}" ${pose(sh.pos)} ${common}/>`];
+    case 'box':
+      return [`<geom name="${name}" type="box" size="${nums(sh.halfExtents)}" ${pose(sh.pos)} ${common}/>`];
+    case 'plane':
+      return [`<geom name="${name}" type="plane" size="0 0 1" ${pose(sh.pos)} ${common}/>`];
+    case 'rounded-box':
+      return roundedBoxPieces([hx, hy, hz], sh.radius).map((p, k) => {
+        const at = add(sh.pos, rotate(sh.quat, p.center));
+        const q = p.axis === undefined ? sh.quat : mulQuat(sh.quat, AXIS_QUAT[p.axis]);
+        const size = p.kind === 'box' ? nums(p.size) : p.kind === 'capsule' ? `${num(sh.radius)} ${num(p.size[0])}` : num(sh.radius);
+        return `<geom name="${name}_${k}" type="${p.kind}" size="${size}" pos="${nums(at)}" quat="${nums(q)}" ${common}/>`;
+      });
+  }
+}
+
+interface Piece {
+  kind: 'box' | 'capsule' | 'sphere';
+  center: Vec3;
+  /** box: half-extents; capsule: [half length]. */
+  size: number[];
+  /** capsule: the box axis it runs along (0 x, 1 y, 2 z). */
+  axis?: 0 | 1 | 2;
+}
+/** Quaternions taking the capsule's z axis onto x, y, z. */
+const AXIS_QUAT: [number, number, number, number][] = [
+  [Math.SQRT1_2, 0, Math.SQRT1_2, 0],
+  [Math.SQRT1_2, -Math.SQRT1_2, 0, 0],
+  [1, 0, 0, 0],
+];
+
+/** The sphere-swept box {x : dist(x, core box h) <= r} as a union that is exactly the same solid:
+ *  the core grown by r along each axis (3 boxes) plus a capsule of radius r along each of the 12
+ *  core edges (their end caps are the 8 corner balls). Degenerate pieces (a zero-thickness box, a
+ *  zero-length edge) are dropped: the remaining pieces still cover them (a point core is a sphere). */
+export function roundedBoxPieces(h: Vec3, r: number): Piece[] {
+  const out: Piece[] = [];
+  if (r === 0) return [{ kind: 'box', center: [0, 0, 0], size: [...h] }];
+  if (h.every((x) => x === 0)) return [{ kind: 'sphere', center: [0, 0, 0], size: [] }];
+  for (let a = 0; a < 3; a++) {
+    const size = [...h];
+    size[a] += r;
+    if (size.every((x) => x > 0)) out.push({ kind: 'box', center: [0, 0, 0], size });
+  }
+  const seen = new Set<string>();
+  for (let a = 0; a < 3; a++) {
+    const b = (a + 1) % 3;
+    const c = (a + 2) % 3;
+    for (const sb of [-1, 1]) {
+      for (const sc of [-1, 1]) {
+        const center: Vec3 = [0, 0, 0];
+        center[b] = sb * h[b];
+        center[c] = sc * h[c];
+        const key = `${a}:${center.join(',')}`;
+        if (seen.has(key)) continue; // a zero extent makes two edges coincide
+        seen.add(key);
+        if (h[a] > 0) out.push({ kind: 'capsule', center, size: [h[a]], axis: a as 0 | 1 | 2 });
+      }
+    }
+  }
+  return out;
+}
+
+function rotate(q: readonly number[], v: Vec3): Vec3 {
+  const [w, x, y, z] = q;
+  const tx = 2 * (y * v[2] - z * v[1]);
+  const ty = 2 * (z * v[0] - x * v[2]);
+  const tz = 2 * (x * v[1] - y * v[0]);
+  return [v[0] + w * tx + (y * tz - z * ty), v[1] + w * ty + (z * tx - x * tz), v[2] + w * tz + (x * ty - y * tx)];
+}
+const add = (a: readonly number[], b: Vec3): Vec3 => [a[0] + b[0], a[1] + b[1], a[2] + b[2]];
+function mulQuat(a: readonly number[], b: readonly number[]): number[] {
+  return [
+    a[0] * b[0] - a[1] * b[1] - a[2] * b[2] - a[3] * b[3],
+    a[0] * b[1] + a[1] * b[0] + a[2] * b[3] - a[3] * b[2],
+    a[0] * b[2] - a[1] * b[3] + a[2] * b[0] + a[3] * b[1],
+    a[0] * b[3] + a[1] * b[2] - a[2] * b[1] + a[3] * b[0],
+  ];
+}
