@@ -39,6 +39,25 @@ function rodScene(dir: string, controller: string, actuators = 'actuators: [{ na
 }
 
 describe('a scene controller module runs only when asked', () => {
+  it('a bundled scene runs its own module without the flag; the same scene copied elsewhere, or a scene elsewhere naming the bundled module, is refused', async () => {
+    const dir = tempDir();
+    const bundled = await cli('run', join(SCENES, 'ball-on-plate.arow'), '--duration', '0.02', '--out', join(dir, 'bundled'));
+    expect(bundled.code, bundled.stderr).toBe(0);
+    expect(bundled.stderr).toContain("(the scene's, bundled with achilles)");
+
+    const copy = join(dir, 'copy');
+    mkdirSync(copy);
+    for (const f of ['ball-on-plate.arow', 'ball-on-plate.ctrl.ts']) writeFileSync(join(copy, f), readFileSync(join(SCENES, f)));
+    const copied = await cli('run', join(copy, 'ball-on-plate.arow'), '--duration', '0.02', '--out', join(dir, 'copied'));
+    expect(copied.code).toBe(2);
+    expect(copied.stderr).toMatch(/names a controller module, .*ball-on-plate\.ctrl\.ts, which is code and runs only when you ask/);
+
+    const pointing = rodScene(dir, join(SCENES, 'ball-on-plate.ctrl.ts'));
+    const pointed = await cli('run', pointing, '--out', join(dir, 'pointed'));
+    expect(pointed.code).toBe(2);
+    expect(existsSync(join(dir, 'pointed'))).toBe(false);
+  });
+
   it('a plain run is refused (exit 2) without running the module; --allow-controller prints the notice before its code runs', async () => {
     const dir = tempDir();
     const marker = join(dir, 'ran.txt');

@@ -132,7 +132,7 @@ export const runCommand: CommandSpec = {
       name: 'allow-controller',
       kind: { type: 'boolean' },
       description:
-        "Run the scene's own `controller:` module (.ts or .js: code, run in this process). Without it a scene that names a module is refused, so opening a scene never runs its code; a built-in PD controller (data) runs either way.",
+        "Run the scene's own `controller:` module (.ts or .js: code, run in this process). Without it a scene that names a module is refused, so opening a scene never runs its code (achilles' own bundled scenes excepted); a built-in PD controller (data) runs either way.",
     },
     {
       name: 'fps',

@@ -3,9 +3,15 @@
 // A scene's `controller: FILE` module is code: it runs only with --allow-controller (or is replaced
 // by --controller FILE). Without either the run is refused (exit 2) rather than run uncontrolled,
 // which would show something other than what the scene means. A module's notice is printed before
-// its top-level code runs. The built-in PD controller is data and runs without a flag.
+// its top-level code runs. The built-in PD controller is data and runs without a flag. One exception:
+// a bundled scene (in achilles' own scenes/ folder) with its module beside it runs its controller
+// without the flag: that code ships with achilles and is as trusted as achilles itself, and a
+// newcomer's `achilles run scenes/ball-on-plate.arow` should show the scene. A copy of that scene
+// anywhere else needs the flag again.
 
-import { resolve } from 'node:path';
+import { realpathSync } from 'node:fs';
+import { join, resolve, sep } from 'node:path';
+import { packageRoot } from '../util/package-root.js';
 import { UsageError } from '../util/usage-error.js';
 import type { ModelDesc } from '../engine/model-desc.js';
 import type { Controller } from '../control/controller.js';
@@ -35,7 +41,8 @@ export function planRunController(scene: string, model: ModelDesc, flags: Contro
     );
   }
   try {
-    return planController(model, { file: flags.controller, allowSceneModule: flags.allowController === true });
+    const allowSceneModule = flags.allowController === true || isBundled(scene, model);
+    return planController(model, { file: flags.controller, allowSceneModule });
   } catch (e) {
     if (!(e instanceof ControllerNotAllowedError)) throw e;
     throw new UsageError(
@@ -43,6 +50,18 @@ export function planRunController(scene: string, model: ModelDesc, flags: Contro
         'add --allow-controller to run it, or --controller FILE to run another (without its controller the run would not show what the scene means)',
       'run',
     );
+  }
+}
+
+/** True when the scene and its controller module both lie in achilles' own scenes/ folder (links resolved). */
+export function isBundled(scene: string, model: ModelDesc): boolean {
+  const spec = model.controller;
+  if (spec?.kind !== 'module') return false;
+  try {
+    const dir = realpathSync(join(packageRoot, 'scenes')) + sep;
+    return realpathSync(resolve(scene)).startsWith(dir) && realpathSync(spec.path).startsWith(dir);
+  } catch {
+    return false; // a path that does not resolve is not bundled; the loader reports it
   }
 }
 
@@ -60,11 +79,15 @@ export async function loadRunController(
   model: ModelDesc,
   plan: ControllerPlan,
   notice: (line: string) => void,
+  bundled = false,
 ): Promise<Controller | undefined> {
-  if (plan.kind === 'module')
-    notice(
-      `achilles run: running controller ${plan.path} (${plan.from === 'scene' ? "the scene's, allowed by --allow-controller" : '--controller'})\n`,
-    );
+  const why =
+    plan.kind === 'module' && plan.from === 'scene'
+      ? bundled
+        ? "the scene's, bundled with achilles"
+        : "the scene's, allowed by --allow-controller"
+      : '--controller';
+  if (plan.kind === 'module') notice(`achilles run: running controller ${plan.path} (${why})\n`);
   return loadPlannedController(model, plan);
 }
 

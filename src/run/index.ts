@@ -28,7 +28,7 @@ import { summarize, summaryText } from './summary.js';
 import { runReplaySampler, writeRunReplay } from './replay.js';
 import { ControlLoop } from '../control/controller.js';
 import { ControllerError, NonFiniteControlError } from '../control/errors.js';
-import { controllerRun, loadRunController, planRunController } from './controller.js';
+import { controllerRun, isBundled, loadRunController, planRunController } from './controller.js';
 import { writeChart } from '../reports/render.js';
 import type { VlSpec } from '../reports/charts.js';
 import { SensorBank, sensorChannels as sensorChannelNames } from '../sensors/bank.js';
@@ -72,7 +72,12 @@ export async function runScene(scene: string, flags: RunFlags): Promise<number> 
   // Before anything is built or written: a scene's controller module runs only when asked, and
   // the notice comes before its code runs (src/run/controller.ts).
   const controllerPlan = planRunController(scene, model, flags);
-  const controller = await loadRunController(model, controllerPlan, (line) => process.stderr.write(line));
+  const controller = await loadRunController(
+    model,
+    controllerPlan,
+    (line) => process.stderr.write(line),
+    !flags.allowController && isBundled(scene, model),
+  );
 
   // Checked and staged before any stepping: a bad --out is reported now, not after the run.
   // The batch and the records (kept in memory, then written as CSV and charts) must fit.
