@@ -7,7 +7,7 @@
 // Runs the built package (dist/, which `npm ci` builds) so a case starts in a fraction of a second.
 import { Batch } from '../../dist/engine/batch.js';
 import { simulate } from '../../dist/run/simulate.js';
-import { loadScene, SceneError } from '../../dist/scene/index.js';
+import { loadScene, SceneError } from '../../dist/model-files/scene/index.js';
 import { SensorBank } from '../../dist/sensors/bank.js';
 
 const [file, config] = process.argv.slice(2);
