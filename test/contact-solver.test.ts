@@ -2,7 +2,7 @@
 // contact's static equilibrium, the diagnostic's invariants, and models without constraints untouched.
 import { describe, expect, it } from 'vitest';
 import { Batch } from '../src/engine/batch.js';
-import type { IntegratorName, ModelDesc } from '../src/engine/model-desc.js';
+import { solverRun, type IntegratorName, type ModelDesc } from '../src/engine/model-desc.js';
 import type { LaneWidth, Precision } from '../src/engine/api.js';
 import { cellTitle, laneCells } from './helpers/lanes.js';
 import { contactScene, restingSphere } from './helpers/contact-scene.js';
@@ -69,6 +69,54 @@ describe("with a tolerance (each island stops as MuJoCo's CG does): still bit-id
       expect(alone[0]).not.toEqual(run(base, precision, 1, 1, 120, 1, [0])[0]); // the tolerance does stop early
     });
   }
+});
+
+describe("the Newton solver (MuJoCo's, dense Hessian per lane): bit-identical across lanes and threads, and the same optimum as CG", () => {
+  for (const precision of ['f32', 'f64'] as const) {
+    const widths = cells.filter((c) => c.precision === precision && !c.skip).map((c) => c.lanes);
+    it(`euler ${precision} at lanes ${widths.join(', ')}`, () => {
+      const base = contactScene();
+      const model = { ...base, solver: { ...base.solver!, iterations: 100, tolerance: 1e-8, method: 'newton' as const } };
+      const alone = [0, 5, 10].map((r) => run(model, precision, 1, 1, 120, 1, [r])[0]);
+      for (const lanes of widths) {
+        const all = run(model, precision, lanes, 13, 120, 2);
+        [0, 5, 10].forEach((r, k) => expect(all[r], `lanes ${lanes} robot ${r}`).toEqual(alone[k]));
+      }
+      const cg = { ...base, solver: { ...base.solver!, tolerance: 1e-8 } };
+      expect(alone[0]).not.toEqual(run(cg, precision, 1, 1, 120, 1, [0])[0]); // Newton runs, not CG
+    });
+  }
+
+  it('converges where CG run long converges (f64, every row kind: friction, limits, contacts)', () => {
+    const base = contactScene();
+    const newton = new Batch(
+      { ...base, solver: { ...base.solver!, iterations: 100, tolerance: 0, method: 'newton' } },
+      { copies: 1, precision: 'f64', lanes: 1 },
+    );
+    const cg = new Batch({ ...base, solver: { ...base.solver!, tolerance: 0 } }, { copies: 1, precision: 'f64', lanes: 1 });
+    for (let k = 0; k < 4; k++) {
+      newton.step(30);
+      const s = newton.getRobot(0);
+      cg.setRobot(0, { q: s.q, v: s.v, tau: s.tau });
+      const a = newton.constraints(0, { iterations: 30 });
+      const b = cg.constraints(0, { iterations: 5000 });
+      expect(a.rows.length).toBeGreaterThan(4);
+      const scale = Math.max(...b.qacc.map(Math.abs));
+      const err = Math.max(...a.qacc.map((x, i) => Math.abs(x - b.qacc[i])));
+      expect(err / scale).toBeLessThan(1e-9);
+    }
+  });
+
+  it('a model over 64 dofs that asks for Newton runs CG, and says so', () => {
+    const m = {
+      bodies: Array.from({ length: 11 }, () => ({ joint: 'free' })),
+      solver: { iterations: 20, impratio: 1, method: 'newton' as const },
+    };
+    const r = solverRun(m as unknown as Parameters<typeof solverRun>[0]);
+    expect(r.method).toBe('cg');
+    expect(r.note).toMatch(/66 dofs.*64/);
+    expect(solverRun({ ...m, bodies: m.bodies.slice(0, 10) } as unknown as Parameters<typeof solverRun>[0]).method).toBe('newton');
+  });
 });
 
 describe('soft contact', () => {

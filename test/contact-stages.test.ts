@@ -2,7 +2,7 @@
 // and point whatever their order; an engine that answers exactly like MuJoCo passes every gate, in
 // float32 too (MuJoCo's answers stored in float32 stay within the measured floors); and each
 // planted-bug-like mistake (a tangent frame that differs, R dropped, a_ref's damping sign, a
-// limit's sign, a missing contact) fails the gate it must.
+// limit's sign, a missing contact, a first Newton step elsewhere) fails the gate it must.
 import { describe, expect, test } from 'vitest';
 import { engineAddon } from '../src/engine/native.js';
 import type { EngineConstraintAnswer, RowBlock } from '../src/validation/contact/engine.js';
@@ -30,7 +30,7 @@ const fake =
         .reverse()
         .map(mutate)
         .map((b) => ({ ...b, dist: b.dist.map(r), J: b.J.map((row) => row.map(r)), aref: b.aref.map(r), R: b.R.map(r) }));
-      return { blocks, qacc: a.cg.qacc.map(r), qaccConverged: a.newton.qacc.map(r) };
+      return { blocks, qacc: a.cg.qacc.map(r), qaccConverged: a.newton.qacc.map(r), qaccNewton1: a.newton1.qacc.map(r) };
     });
 
 const run = (ref: ContactStateReference, precision: 'f32' | 'f64', engine: ReturnType<typeof fake>) =>
@@ -74,6 +74,10 @@ describe('contact stage on MuJoCo data', () => {
     expect(failed(run(arm, 'f64', fake(arm, limitSign)))).toContain('rows.structure');
     const dropContacts = (b: RowBlock): RowBlock => (b.type === 6 ? { ...b, name: 'nothing' } : b);
     expect(failed(run(balls, 'f64', fake(balls, dropContacts)))).toContain('rows.structure');
+    // a first Newton step that lands elsewhere (here: on the converged answer, as a Newton step with a
+    // wrong Hessian still gets there in the end): qacc.newton1 tells it, qacc does not
+    const converged = () => fake(balls)().map((a) => ({ ...a, qaccNewton1: a.qaccConverged }));
+    expect(failed(run(balls, 'f64', converged))).toEqual(['qacc.newton1']);
   });
 
   test('an engine without constraint rows fails the stage with the reason', () => {

@@ -16,6 +16,8 @@ the scene's solref/solimp/condim/margin/gap/range/limit settings); each query st
                                                iterations): the converged answer
       cg:     {qacc[nv], niter}                CG per island (MuJoCo's default, as ours), exactly
                                                cg_iterations (default 20) iterations (tolerance 0)
+      newton1: {qacc[nv], niter}               Newton stopped after one iteration per island
+                                               (tolerance 1e-14, ls_iterations 200): its first step
       efc:    {type[], id[], pos[], margin[], J[nefc][nv] (dense), aref[], R[], D[], vel[], name[]}
               rows in MuJoCo's order (equality, friction, limits, contacts); type is mjtConstraint
               (3 joint limit, 5 frictionless contact, 6 pyramidal contact); name: a limit's joint,
@@ -52,6 +54,7 @@ class ContactRef(Ref):
         super().__init__(xml)
         self.m.opt.jacobian = mujoco.mjtJacobian.mjJAC_DENSE
         self.opt0 = (self.m.opt.solver, self.m.opt.iterations, self.m.opt.tolerance, self.m.opt.disableflags)
+        self.ls0 = self.m.opt.ls_iterations
 
     def kinds(self):
         k = super().kinds()
@@ -183,8 +186,16 @@ class ContactRef(Ref):
         self.set(qpos, qvel, tau, ctrl)
         mujoco.mj_forward(m, d)
         cg = {"qacc": d.qacc.tolist(), "niter": int(d.solver_niter[0])}
+        # one Newton iteration per island from qacc_smooth (tolerance 1e-14 so nothing stops it
+        # earlier; its line search then runs to |slope| below 1e-16): the direction H⁻¹g and the step
+        self.solver("newton", iterations=1, warmstart=False)
+        m.opt.ls_iterations = 200
+        self.set(qpos, qvel, tau, ctrl)
+        mujoco.mj_forward(m, d)
+        newton1 = {"qacc": d.qacc.tolist(), "niter": int(d.solver_niter[0])}
+        m.opt.ls_iterations = self.ls0
         self.solver("newton")
-        out = {"qacc_smooth": qacc_smooth, "newton": newton, "cg": cg, "efc": efc, "contacts": contacts}
+        out = {"qacc_smooth": qacc_smooth, "newton": newton, "newton1": newton1, "cg": cg, "efc": efc, "contacts": contacts}
         if j_floor is not None:
             out["j_floor"] = j_floor
         return out

@@ -299,7 +299,7 @@ Model model_from_js(const Napi::Object& m) {
   }
   const Napi::Value solver = m.Get("solver");
   if (!solver.IsUndefined() && !solver.IsNull()) {
-    if (!solver.IsObject()) type_error("model.solver must be an object {iterations, impratio, tolerance?}");
+    if (!solver.IsObject()) type_error("model.solver must be an object {iterations, impratio, tolerance?, method?}");
     const Napi::Object so = solver.As<Napi::Object>();
     double it = model.solver_iterations;
     if (optional_number(so, "iterations", it, "model.solver") && (it != std::floor(it) || it < 0 || it > 100000))
@@ -307,6 +307,12 @@ Model model_from_js(const Napi::Object& m) {
     model.solver_iterations = static_cast<int>(it);
     optional_number(so, "impratio", model.impratio, "model.solver");
     optional_number(so, "tolerance", model.solver_tolerance, "model.solver");
+    const Napi::Value method = so.Get("method");
+    if (!method.IsUndefined()) {
+      const std::string name = method.IsString() ? method.As<Napi::String>().Utf8Value() : std::string();
+      if (name != "newton" && name != "cg") type_error("model.solver.method must be 'newton' or 'cg'");
+      model.solver_newton = name == "newton";
+    }
   }
   shapes_from_js(m, model);
   actuators_from_js(m, model);

@@ -54,6 +54,7 @@ export function toNativeModel(model: ModelDesc): object {
             iterations: model.solver.iterations,
             impratio: model.solver.impratio,
             ...(model.solver.tolerance !== undefined ? { tolerance: model.solver.tolerance } : {}),
+            ...(model.solver.method !== undefined ? { method: model.solver.method } : {}),
           },
         }
       : {}),

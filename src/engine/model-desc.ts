@@ -139,10 +139,15 @@ export const MJ_MAXIMP = 0.9999;
 /** The largest solimp power the engine takes (a whole number: see src/model-files/scene/contact-settings.ts readSolimp). */
 export const SOLIMP_POWER_MAX = 16;
 
-/** The constraint solver's settings (MuJoCo's `option`): a fixed number of conjugate-gradient
- *  iterations so every lane does the same work; pyramidal friction cone only. */
+/** The constraint solver's settings (MuJoCo's `option`): CG or Newton, a number of iterations and
+ *  a tolerance; pyramidal friction cone only. */
+export type SolverMethod = 'cg' | 'newton';
+export const SOLVER_METHODS: readonly SolverMethod[] = ['cg', 'newton'];
+/** The most dofs the Newton solver takes (native contact/tables.hpp kNewtonMaxDofs). */
+export const NEWTON_MAX_DOFS = 64;
+
 export interface SolverSettings {
-  /** CG iterations per step (default 20). */
+  /** Solver iterations per step (default 20). */
   iterations: number;
   /** MuJoCo's `impratio` (default 1): ratio of friction to normal impedance for pyramid edges. */
   impratio: number;
@@ -150,6 +155,22 @@ export interface SolverSettings {
    *  > 0: an island stops, as MuJoCo's CG does, once its scaled improvement or gradient is below it
    *  (MuJoCo's default is 1e-8); each lane stops on its own numbers, so results stay bit-identical. */
   tolerance?: number;
+  /** MuJoCo's `solver` option (absent: 'cg'). 'newton': MuJoCo's Newton method, a dense Hessian
+   *  M + JᵀDJ factored per lane, for models of at most NEWTON_MAX_DOFS dofs (a larger model runs CG,
+   *  which reaches the same optimum; `solverNote` says so); converges in a few iterations where CG
+   *  needs tens, so give it a tolerance (MuJoCo's default 1e-8). */
+  method?: SolverMethod;
+}
+
+/** The solver a model runs, with the reason when it is not the one asked for. */
+export function solverRun(model: Pick<ModelDesc, 'bodies' | 'solver'>): { method: SolverMethod; note?: string } {
+  if (model.solver?.method !== 'newton') return { method: 'cg' };
+  const { nv } = coordinateLayout(model.bodies);
+  if (nv <= NEWTON_MAX_DOFS) return { method: 'newton' };
+  return {
+    method: 'cg',
+    note: `Newton asked for, CG runs: the model has ${nv} dofs and Newton's dense Hessian is used up to ${NEWTON_MAX_DOFS} (CG reaches the same optimum, in more iterations)`,
+  };
 }
 
 /** An actuator on one joint, as MuJoCo users know them. `gear` is the direction in the joint's

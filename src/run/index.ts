@@ -24,7 +24,7 @@ import { writeRunFiles } from './outputs.js';
 import { resolveSettings, type RunFlags } from './settings.js';
 import { simulate } from './simulate.js';
 import { applySpread } from './spread.js';
-import { summarize, summaryText } from './summary.js';
+import { solverLine, summarize, summaryText } from './summary.js';
 import { runReplaySampler, writeRunReplay } from './replay.js';
 import { ControlLoop } from '../control/controller.js';
 import { ControllerError, NonFiniteControlError } from '../control/errors.js';
@@ -200,7 +200,7 @@ export async function runScene(scene: string, flags: RunFlags): Promise<number> 
     summary.writeSeconds = (performance.now() - write0) / 1000;
     // From the process's start (performance.now() counts from performance.timeOrigin): what the user waited, Node's start-up included.
     summary.wallSeconds = performance.now() / 1000;
-    process.stdout.write(summaryText(summary, s, model.name, batch.isa, s.outDir));
+    process.stdout.write(summaryText(summary, s, model.name, batch.isa, s.outDir, solverLine(model)));
     return 0;
   } finally {
     progress.finish();

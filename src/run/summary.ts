@@ -8,7 +8,8 @@
 // reason too: contacts, dry friction and damping dissipate energy, and the Euler integrator does not
 // conserve it (a free body spinning under Euler gains energy), so neither is taken for a bug.
 
-import type { ModelDesc } from '../engine/model-desc.js';
+import { DEFAULT_SOLVER } from '../model-files/scene/contact-settings.js';
+import { solverRun, type ModelDesc, type SolverMethod } from '../engine/model-desc.js';
 import { formatSi, formatSig } from '../reports/table.js';
 import type { Recorder } from './recorder.js';
 import type { RunSettings } from './settings.js';
@@ -155,8 +156,29 @@ export function driftReason(sum: Pick<RunSummary, 'drift' | 'dissipation'>, inte
 
 const pct = (x: number | null): string => (x === null ? 'n/a: nothing moved' : `${formatSig(x * 100, 3)}%`);
 
+/** The summary's solver line for a model with shapes, limits or solver settings (the one that runs,
+ *  and why when it is not the one asked for); undefined for a model without constraints. */
+export function solverLine(model: ModelDesc): { method: SolverMethod; iterations: number; tolerance?: number; note?: string } | undefined {
+  if (model.solver === undefined && !(model.shapes?.length ?? 0) && !model.bodies.some((b) => b.range !== undefined)) return undefined;
+  const sv = model.solver ?? DEFAULT_SOLVER;
+  const run = solverRun(model);
+  return {
+    method: run.method,
+    iterations: sv.iterations,
+    ...(sv.tolerance ? { tolerance: sv.tolerance } : {}),
+    ...(run.note ? { note: run.note } : {}),
+  };
+}
+
 /** The one-screen stdout summary. */
-export function summaryText(sum: RunSummary, s: RunSettings, modelName: string, isa: string, outDir: string): string {
+export function summaryText(
+  sum: RunSummary,
+  s: RunSettings,
+  modelName: string,
+  isa: string,
+  outDir: string,
+  solver?: { method: SolverMethod; iterations: number; tolerance?: number; note?: string },
+): string {
   const d = sum.drift;
   const robotNote = sum.recordedRobots.length > 1 ? ` (robot ${d.robot}, the worst of ${sum.recordedRobots.join(', ')})` : '';
   const lines: Array<[string, string]> = [
@@ -170,6 +192,14 @@ export function summaryText(sum: RunSummary, s: RunSettings, modelName: string, 
       'steps',
       `${sum.steps} (${sum.records} record${sum.records === 1 ? '' : 's'}, every ${s.recordEvery === 1 ? 'step' : `${s.recordEvery} steps`})`,
     ],
+    ...(solver
+      ? ([
+          [
+            'solver',
+            `${solver.method === 'newton' ? 'Newton' : 'CG'}, ${solver.tolerance ? `up to ${solver.iterations} iterations, tolerance ${solver.tolerance}` : `${solver.iterations} iterations`}`,
+          ],
+        ] as Array<[string, string]>)
+      : []),
     ['simulated time', `${Number(sum.simulatedSeconds.toPrecision(12))} s`],
     [
       'wall time',
@@ -184,6 +214,7 @@ export function summaryText(sum: RunSummary, s: RunSettings, modelName: string, 
   ];
   const w = Math.max(...lines.map(([k]) => k.length));
   let text = lines.map(([k, v]) => `${k.padEnd(w)}  ${v}`).join('\n') + '\n';
+  if (solver?.note) text += `note: ${solver.note}.\n`;
   if (sum.appliesTorque)
     text += 'note: the scene applies constant torques, so total energy is not conserved: the drift includes their work.\n';
   if (sum.actuatedOrDamped)

@@ -36,6 +36,7 @@ enum class Bug : int {
   DampingExplicit,      // passive: semi-implicit Euler leaves damping explicit (MuJoCo solves M + h·D)
   TendonLimitSign,      // tendon limit: the upper side's row gets J = +moment instead of −moment
   BallLimitAxisSign,    // ball cone limit: the row gets J = +u instead of −u (u the rotation's unit axis)
+  NewtonHessianInactiveRows, // Newton: the Hessian takes D of every row that is on, violated or not (MuJoCo: quadratic state only)
   Count
 };
 
@@ -69,6 +70,7 @@ inline const char* bug_name(Bug b) {
   case Bug::DampingExplicit: return "damping-explicit-in-euler";
   case Bug::TendonLimitSign: return "tendon-limit-sign";
   case Bug::BallLimitAxisSign: return "ball-limit-axis-sign";
+  case Bug::NewtonHessianInactiveRows: return "newton-hessian-inactive-rows";
   case Bug::Count: break;
   }
   return "?";

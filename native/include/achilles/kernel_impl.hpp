@@ -18,7 +18,7 @@
 #include <vector>
 
 #include "collision/collide.hpp"
-#include "contact/solver.hpp"
+#include "contact/newton.hpp"
 #include "engine.hpp"
 #include "integrators.hpp"
 #include "kernel/block_io.hpp"

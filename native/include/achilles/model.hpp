@@ -84,6 +84,9 @@ struct Model {
   int solver_iterations = 20;
   double impratio = 1;
   double solver_tolerance = 0; // MuJoCo's option tolerance; 0: always `solver_iterations` iterations
+  // MuJoCo's option solver: Newton (contact/newton.hpp, a dense Hessian, for models of at most
+  // kNewtonMaxDofs dofs) or CG (contact/solver.hpp). KConstraints::newton says which one runs.
+  bool solver_newton = false;
   std::vector<double> body_invweight0;
   std::vector<double> dof_invweight0;
   /// True when the model has contact pairs, joint or tendon limits or frictionloss: the step runs detection and the solver.

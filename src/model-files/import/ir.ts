@@ -1,7 +1,7 @@
 // The imported model as MuJoCo's compiler sees it (one body may carry several joints, each joint
 // may sit at an anchor `pos` in its body), before it is compiled into the engine's one-joint links.
 
-import type { Quat, Solimp, Solref, SourceSpan, Vec3 } from '../../engine/model-desc.js';
+import type { Quat, Solimp, Solref, SolverMethod, SourceSpan, Vec3 } from '../../engine/model-desc.js';
 import type { Inertia6 } from '../../engine/math.js';
 
 export type IrJointType = 'hinge' | 'slide' | 'ball' | 'free';
@@ -100,7 +100,16 @@ export interface IrModel {
   bodies: IrBody[];
   /** Geoms of the world body (static). */
   worldGeoms: IrGeom[];
-  option: { timestep: number; gravity: Vec3; integrator: 'euler' | 'rk4'; iterations: number; impratio: number };
+  option: {
+    timestep: number;
+    gravity: Vec3;
+    integrator: 'euler' | 'rk4';
+    iterations: number;
+    impratio: number;
+    /** MuJoCo's solver and tolerance (defaults Newton, 1e-8). */
+    solver: SolverMethod;
+    tolerance: number;
+  };
   /** MJCF <flag>s that switch off a feature (contact, limit, ...), each with its attribute; applied
    *  to the model once it is read (mjcf/option-flags.ts applyDisableFlags). */
   disabled?: { flag: DisableFlag; source: SourceSpan }[];

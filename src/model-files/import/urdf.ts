@@ -269,7 +269,15 @@ export function readUrdf(r: Reader, root: XmlElement, notes: ImportNote[]): IrMo
     format: 'urdf',
     bodies: [],
     worldGeoms: [],
-    option: { timestep: 0.002, gravity: [0, 0, -9.81], integrator: 'euler', iterations: 100, impratio: 1 },
+    option: {
+      timestep: 0.002,
+      gravity: [0, 0, -9.81],
+      integrator: 'euler',
+      iterations: 100,
+      impratio: 1,
+      solver: 'newton',
+      tolerance: 1e-8,
+    },
     actuators: [],
     excludes: [],
   };

@@ -7,7 +7,8 @@
 //            (mjMINIMP, mjMAXIMP), width >= 0, power a whole number 1..16 (MuJoCo: any >= 1; the
 //            engine's kernels raise to it without pow)
 //   condim   1 (frictionless) or 3 (sliding friction through a pyramid)
-//   solver   { iterations: integer 1..1000, impratio > 0, tolerance in [0, 1) (optional; 0 = every iteration) }
+//   solver   { iterations: integer 1..1000, impratio > 0, tolerance in [0, 1) (optional; 0 = every iteration),
+//              method: cg | newton (optional; cg) }
 //
 // Physical contact stiffness and damping. A shape may give `contact: {stiffness: k N/m, damping:
 // c N·s/m}` instead of a solref. MuJoCo's contact acts on accelerations, so the mapping needs a mass:
@@ -32,9 +33,10 @@ import {
   type JointType,
   type Solimp,
   type Solref,
+  SOLVER_METHODS,
   type SolverSettings,
 } from '../../engine/model-desc.js';
-import { checkKeys, entries, readNumber, readVec, type Ctx, type Entry, type YNode } from './yaml-read.js';
+import { checkKeys, entries, readEnum, readNumber, readVec, type Ctx, type Entry, type YNode } from './yaml-read.js';
 
 export const SOLVER_ITERATIONS_MAX = 1000;
 export const DEFAULT_SOLVER: SolverSettings = { iterations: 20, impratio: 1 };
@@ -148,21 +150,16 @@ export function readLimit(ctx: Ctx, node: YNode, subject: string): { solref?: So
   return out;
 }
 
-/** `solver: {iterations, impratio}` (world settings). */
+/** `solver: {iterations, impratio, tolerance, method}` (world settings). */
 export function readSolver(ctx: Ctx, e: Entry, subject: string): SolverSettings {
   const m = entries(ctx, e.value, subject);
-  checkKeys(ctx, e.value, m, subject, ['iterations', 'impratio', 'tolerance']);
+  checkKeys(ctx, e.value, m, subject, ['iterations', 'impratio', 'tolerance', 'method']);
   const s: SolverSettings = { ...DEFAULT_SOLVER };
   const it = m.get('iterations');
   if (it) {
     const v = readNumber(ctx, it.value, `${subject}.iterations`);
     if (!Number.isInteger(v) || v < 1 || v > SOLVER_ITERATIONS_MAX)
-      ctx.fail(
-        it.value,
-        `${subject}.iterations`,
-        `${v}`,
-        `an integer from 1 to ${SOLVER_ITERATIONS_MAX} (conjugate-gradient iterations per step)`,
-      );
+      ctx.fail(it.value, `${subject}.iterations`, `${v}`, `an integer from 1 to ${SOLVER_ITERATIONS_MAX} (solver iterations per step)`);
     s.iterations = v;
   }
   const ir = m.get('impratio');
@@ -183,6 +180,8 @@ export function readSolver(ctx: Ctx, e: Entry, subject: string): SolverSettings 
       );
     s.tolerance = v;
   }
+  const me = m.get('method');
+  if (me) s.method = readEnum(ctx, me.value, `${subject}.method`, SOLVER_METHODS);
   return s;
 }
 

@@ -19,6 +19,7 @@ import {
   DEFAULT_SOLIMP,
   DEFAULT_SOLREF,
   planarFrame,
+  solverRun,
   type ActuatorDesc,
   type BodyDesc,
   type ModelDesc,
@@ -96,12 +97,13 @@ export function exportMjcf(model: ModelDesc, opts: MjcfOptions = {}): string {
   const out: string[] = [];
   out.push(`<mujoco model="${esc(model.name)}">`);
   out.push('  <compiler angle="radian" inertiafromgeom="false" autolimits="true"/>');
-  // The engine's solver: pyramidal cone, conjugate gradient with the model's iteration count and
-  // tolerance (absent: 0, so MuJoCo never stops early, as the engine), impratio. The validation reference overrides the solver per query.
+  // The engine's solver: pyramidal cone, the model's method (CG unless it asks for Newton and runs
+  // it: solverRun), iteration count and tolerance (absent: 0, so MuJoCo never stops early, as the
+  // engine), impratio. The validation reference overrides the solver per query.
   const solver = model.solver ?? DEFAULT_SOLVER;
   out.push(
     `  <option timestep="${num(w.dt / w.substeps)}" gravity="${nums(w.gravity)}" integrator="${integrator}" ` +
-      `cone="pyramidal" solver="CG" iterations="${solver.iterations}" tolerance="${num(solver.tolerance ?? 0)}" impratio="${num(solver.impratio)}">`,
+      `cone="pyramidal" solver="${solverRun(model).method === 'newton' ? 'Newton' : 'CG'}" iterations="${solver.iterations}" tolerance="${num(solver.tolerance ?? 0)}" impratio="${num(solver.impratio)}">`,
   );
   if (!opts.contacts) out.push('    <flag contact="disable"/>');
   out.push('  </option>');

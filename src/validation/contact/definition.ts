@@ -34,6 +34,7 @@ export const contactStage: ValidationStage<ContactStateReference[]> = {
       'contact-aref-damping-sign',
       'limit-sign',
       'contact-tangent-frame',
+      'newton-hessian-inactive-rows',
     ],
   },
   reference(ctx) {

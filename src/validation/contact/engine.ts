@@ -29,6 +29,8 @@ export interface EngineConstraintAnswer {
   qacc: number[];
   /** Run to convergence (CONVERGED_ITERATIONS). */
   qaccConverged: number[];
+  /** The Newton solver stopped after one iteration per island (tolerance 1e-14, as MuJoCo's newton1). */
+  qaccNewton1: number[];
 }
 
 /** Iterations that count as "run to convergence": conjugate gradient on a strictly convex
@@ -110,14 +112,22 @@ export function engineConstraints(
   precision: Precision,
   states: readonly TestState[],
 ): EngineConstraintAnswer[] {
-  const b = new Batch(model, { copies: states.length, precision }, addon) as Diagnosable;
+  // rows and the converged answer from CG at tolerance 0 (a model that runs Newton at MuJoCo's 1e-8
+  // stops cost-accurate, not converged); the Newton solver is pinned by its first step below
+  const cgModel: ModelDesc = { ...model, solver: { iterations: 20, impratio: 1, ...model.solver, tolerance: 0, method: 'cg' } };
+  const b = new Batch(cgModel, { copies: states.length, precision }, addon) as Diagnosable;
   if (typeof b.constraints !== 'function')
     throw new Error('the native engine exposes no constraint rows (Batch.constraints: the contact solver is not merged)');
   states.forEach((s, r) => b.setRobot(r, s));
   const iterations = model.solver?.iterations ?? 20;
+  // the same model on the Newton solver (every contact model here has nv <= NEWTON_MAX_DOFS)
+  const newtonModel: ModelDesc = { ...model, solver: { iterations: 1, impratio: 1, ...model.solver, tolerance: 1e-14, method: 'newton' } };
+  const bn = new Batch(newtonModel, { copies: states.length, precision }, addon) as Diagnosable;
+  states.forEach((s, r) => bn.setRobot(r, s));
   return states.map((_, r) => {
     const st = b.constraints!(r, { iterations, warm: false });
     const conv = b.constraints!(r, { iterations: CONVERGED_ITERATIONS, warm: false });
-    return { blocks: engineBlocks(model, b.pairs, conv), qacc: [...st.qacc], qaccConverged: [...conv.qacc] };
+    const n1 = bn.constraints!(r, { iterations: 1, warm: false });
+    return { blocks: engineBlocks(model, b.pairs, conv), qacc: [...st.qacc], qaccConverged: [...conv.qacc], qaccNewton1: [...n1.qacc] };
   });
 }

@@ -29,6 +29,8 @@ export interface ConstraintAnswer {
   qacc_smooth: number[];
   newton: { qacc: number[]; niter: number; force: number[] };
   cg: { qacc: number[]; niter: number };
+  /** Newton stopped after one iteration per island (its first direction H⁻¹g and exact step). */
+  newton1: { qacc: number[]; niter: number };
   efc: EfcRows;
   /** J's float32 floor from its stored intermediates (contact points and frames), when asked. */
   j_floor?: number;

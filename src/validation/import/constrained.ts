@@ -171,7 +171,9 @@ export function constrainedRows(ref: ConstrainedFixtureRef, precision: Precision
   }
   if (ref.trajectory) {
     const t = ref.trajectory;
-    const ours = engineRollout(model, precision, addon, { steps: t.steps });
+    // our CG at the file's iteration count, tolerance 0, as MuJoCo's reference run (whatever the file's solver)
+    const cgModel: ModelDesc = { ...model, solver: { iterations: 100, impratio: 1, ...model.solver, tolerance: 0, method: 'cg' } };
+    const ours = engineRollout(cgModel, precision, addon, { steps: t.steps });
     const samples: Sample[] = t.mujoco.qpos.map((q, k) => {
       const got = ours.q[0][k];
       let err = 0;

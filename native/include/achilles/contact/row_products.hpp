@@ -17,11 +17,10 @@ template <class T> inline bool row_idle(const KConstraints<T>& KC, int r, const 
   return (ta >= 0 || tb >= 0) && (ta < 0 || idle[ta]) && (tb < 0 || idle[tb]);
 }
 
-/// out[u] = J_r·x for every used row r = used[u] (x's body motions taken from `motions`); rows of
-/// idle trees only (x = 0 there) get 0.
+/// out[u] = J_r·x for the used rows before the contact rows (dry friction and limits: J on a dof,
+/// a tendon's dofs or a ball joint's three).
 template <class V>
-inline void rows_times(const KConstraints<ScalarOf<V>>& KC, ConstraintWork<V>& cw, const Motion<V>* motions, const V* x, V* out,
-                       const unsigned char* idle = nullptr) {
+inline void scalar_rows_times(const KConstraints<ScalarOf<V>>& KC, ConstraintWork<V>& cw, const V* x, V* out, const unsigned char* idle = nullptr) {
   const V zero(ScalarOf<V>(0));
   for (int u = 0; u < cw.first_contact_used; ++u) {
     const int r = cw.used[u];
@@ -42,6 +41,15 @@ inline void rows_times(const KConstraints<ScalarOf<V>>& KC, ConstraintWork<V>& c
     }
     out[u] = cw.lim_sign[r] * (L.tendon < 0 ? x[L.dof] : tendon_dot(KC.tendons[L.tendon], x));
   }
+}
+
+/// out[u] = J_r·x for every used row r = used[u] (x's body motions taken from `motions`); rows of
+/// idle trees only (x = 0 there) get 0.
+template <class V>
+inline void rows_times(const KConstraints<ScalarOf<V>>& KC, ConstraintWork<V>& cw, const Motion<V>* motions, const V* x, V* out,
+                       const unsigned char* idle = nullptr) {
+  scalar_rows_times(KC, cw, x, out, idle);
+  const V zero(ScalarOf<V>(0));
   const Motion<V> none = zero_motion<V>();
   for (int k = 0; k < cw.npts; ++k) {
     const int u = cw.pt_u[k], slot = cw.pt_slot[k];

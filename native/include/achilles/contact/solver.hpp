@@ -154,10 +154,10 @@ inline void warm_start(const KModel<ScalarOf<V>>& M, const KConstraints<ScalarOf
 /// grad = M(a − a₀) − qfrc, Mgrad = M⁻¹ grad. Idle trees (and their joints) keep theirs.
 template <class V>
 inline void update_gradient(const KModel<ScalarOf<V>>& M, const KConstraints<ScalarOf<V>>& KC, const JointWork<V>* W, ConstraintWork<V>& cw,
-                            const unsigned char* idle = nullptr, const unsigned char* idle_joints = nullptr) {
+                            const unsigned char* idle = nullptr, const unsigned char* idle_joints = nullptr, bool newton = false) {
   rows_transpose(M, KC, W, cw, cw.u_force, cw.qfrc, idle);
   for (int k = 0; k < M.nv; ++k) cw.grad[k] = cw.Mrel[k] - cw.qfrc[k];
-  solve_M(M, W, cw.tw, cw.grad, cw.Mgrad, idle_joints);
+  if (!newton) solve_M(M, W, cw.tw, cw.grad, cw.Mgrad, idle_joints); // Newton's H⁻¹ grad: newton.hpp
 }
 
 /// MuJoCo's termination before the first step (3.11+), tolerance > 0: scale = 1/Σ diag(M) over the
@@ -309,15 +309,15 @@ template <class V> inline void hager_zhang_direction(const KConstraints<ScalarOf
   }
 }
 
-/// The constrained accelerations of one block: cw.a0 holds qacc_smooth, rows are built; with
+/// The constrained accelerations of one block by CG: cw.a0 holds qacc_smooth, rows are built; with
 /// `use_warm`, cw.warm competes with qacc_smooth as MuJoCo's warmstart(); dofs of trees in no island
 /// keep qacc_smooth. Writes cw.a, cw.force (by row slot), cw.qfrc.
 /// The stages are mj_solPrimal's (and MuJoCo Warp's _solver_iteration): start, gradient, then per
 /// iteration the line search's products, the line search, the step, the gradient, and the direction.
 /// Done islands stay exactly as they are, so the block stops when all lanes are done.
 template <class V>
-inline void solve_constraints(const KModel<ScalarOf<V>>& M, const KConstraints<ScalarOf<V>>& KC, const JointWork<V>* W, ConstraintWork<V>& cw,
-                              int iterations, bool use_warm) {
+inline void solve_cg(const KModel<ScalarOf<V>>& M, const KConstraints<ScalarOf<V>>& KC, const JointWork<V>* W, ConstraintWork<V>& cw,
+                     int iterations, bool use_warm) {
   using T = ScalarOf<V>;
   const int nv = M.nv, nt = KC.ntrees;
   const V zero(T(0));

@@ -24,6 +24,9 @@ namespace ach {
 inline namespace ACH_ISA_NS {
 
 constexpr double kMinVal = 1e-15; // mjMINVAL
+/// The most dofs the Newton solver takes: its Hessian is dense (nv² per lane, factored in O(nv³));
+/// a model with more runs CG, which reaches the same optimum (the TS layer says so to the user).
+constexpr int kNewtonMaxDofs = 64;
 constexpr double kMinMu = 1e-5;    // mjMINMU: the smallest friction coefficient a contact gets
 constexpr double kMinImp = 1e-4, kMaxImp = 0.9999;
 
@@ -172,6 +175,7 @@ template <class T> struct KConstraints {
   int friction_rows = 0; // 1 per dof with frictionloss > 0, then 1 per tendon with frictionloss > 0 (first in the row order, as MuJoCo)
   int iterations = 20;
   double tolerance = 0;
+  bool newton = false; // MuJoCo's Newton solver (contact/newton.hpp): asked for, and nv <= kNewtonMaxDofs
   int contact_rows = 0; // Σ pairs 4 points × rows
   int limit_rows = 0;   // 2 per limited joint, then 2 per limited tendon
   std::vector<int> row_point; // contact row (from the first contact row) → its point slot, pair·4 + point
@@ -184,7 +188,8 @@ template <class T> struct KConstraints {
   std::vector<int> row_tree_a, row_tree_b; // per row slot: the trees it touches (−1: none)
   bool enabled = false;
 
-  KConstraints(const Model& m, double h) : iterations(m.solver_iterations), tolerance(m.solver_tolerance) {
+  KConstraints(const Model& m, double h)
+      : iterations(m.solver_iterations), tolerance(m.solver_tolerance), newton(m.solver_newton && m.nv <= kNewtonMaxDofs) {
     enabled = m.constrained();
     if (!enabled) return;
     // trees: each root's subtree, numbered in root order; a tree without dofs is static (−1)
@@ -342,6 +347,55 @@ template <class T> struct KConstraints {
       set_limit_constants(l, t.limit, h, m.tendon_invweight0[i]); // mj_diagApprox: tendon_invweight0
       limits.push_back(l);
       limit_rows += 2;
+    }
+    if (newton) list_row_dofs(m);
+  }
+
+  // Per row slot, the dofs its J can touch, ascending (row_dofs[row_dof_start[r] ..]): the Newton
+  // Hessian adds D·J_rᵀJ_r over these only (J is exactly 0 elsewhere). Per joint, the dofs that move
+  // its body: its own and its ancestors', ascending (chain_dofs[chain_dof_start[i] ..]).
+  std::vector<int> row_dof_start, row_dofs, chain_dof_start, chain_dofs;
+
+private:
+  void list_row_dofs(const Model& m) {
+    std::vector<int> d;
+    auto chain = [&](int body) {
+      for (int b = body; b >= 0; b = m.joints[b].parent)
+        for (int k = 0; k < m.joints[b].nv; ++k) d.push_back(m.joints[b].voff + k);
+    };
+    auto add = [&](int times) {
+      std::sort(d.begin(), d.end());
+      d.erase(std::unique(d.begin(), d.end()), d.end());
+      for (int e = 0; e < times; ++e) {
+        row_dofs.insert(row_dofs.end(), d.begin(), d.end());
+        row_dof_start.push_back(static_cast<int>(row_dofs.size()));
+      }
+      d.clear();
+    };
+    chain_dof_start.assign(1, 0);
+    for (std::size_t i = 0; i < m.joints.size(); ++i) {
+      chain(static_cast<int>(i));
+      std::sort(d.begin(), d.end());
+      chain_dofs.insert(chain_dofs.end(), d.begin(), d.end());
+      chain_dof_start.push_back(static_cast<int>(chain_dofs.size()));
+      d.clear();
+    }
+    row_dof_start.assign(1, 0);
+    for (const KFriction<T>& f : frictions) {
+      if (f.tendon < 0) d.push_back(f.dof);
+      else d = tendons[f.tendon].dof;
+      add(1);
+    }
+    for (const KLimit<T>& l : limits) {
+      if (l.tendon >= 0) d = tendons[l.tendon].dof;
+      else
+        for (int k = 0; k < (l.ball ? 3 : 1); ++k) d.push_back(l.dof + k);
+      add(2);
+    }
+    for (const KContactPair<T>& p : pairs) {
+      chain(p.body_a);
+      chain(p.body_b);
+      add(4 * p.rows);
     }
   }
 };

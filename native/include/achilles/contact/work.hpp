@@ -99,6 +99,11 @@ template <class V> struct ConstraintWork {
   // trees done in every lane of the block (and their joints): the CG loop leaves them alone
   unsigned char *tree_idle, *joint_idle; // ntrees, joints
   SolverTrees<V> per_tree; // the solver's per-tree scalars and masks
+  // the Newton solver's dense matrices (newton.hpp; carved only when KConstraints::newton):
+  // M (nv × nv), the used rows' J (row u at u·nv), the Hessian's Cholesky factor L (lower, nv × nv)
+  V *newton_M = nullptr, *newton_J = nullptr, *newton_L = nullptr;
+  MaskOf<V>* newton_quad = nullptr; // per used row: in its quadratic piece when L was last formed
+  Motion<V>* newton_Jb = nullptr;   // per joint × dof: the body motion a unit velocity of the dof gives (0 off its chain)
   static constexpr int kTreeVecs = SolverTrees<V>::kVecs, kTreeMasks = SolverTrees<V>::kMasks;
   static constexpr int kIslandSums = 6; // island_sums' most arrays at once
 
@@ -119,7 +124,8 @@ template <class V> struct ConstraintWork {
                             kTreeVecs * nt * sizeof(V) + kTreeMasks * nt * sizeof(MaskOf<V>) + (nt + 1) * sizeof(int) +
                             member_slots(nt) * (sizeof(int) + sizeof(MaskOf<V>)) + W * sizeof(ScalarOf<V>) + kIslandSums * nt * sizeof(V) +
                             (3 * nt + 1) * sizeof(int) + nt + n;
-    return b + isl + 64 * 80; // each take aligns to 64 bytes (fewer than 80 takes)
+    const std::size_t newton = K.newton ? (2 * nv * nv + rows * nv) * sizeof(V) + rows * sizeof(MaskOf<V>) + n * nv * sizeof(Motion<V>) : 0;
+    return b + isl + newton + 64 * 86; // each take aligns to 64 bytes (fewer than 86 takes)
   }
 
   template <class Arena> void carve(Arena& ar, const KModel<ScalarOf<V>>& M, const KConstraints<ScalarOf<V>>& K) {
@@ -183,6 +189,14 @@ template <class V> struct ConstraintWork {
     V* tree_vecs = ar.template take<V>(kTreeVecs * nt);
     MaskOf<V>* tree_masks = ar.template take<MaskOf<V>>(kTreeMasks * nt);
     per_tree.carve(tree_vecs, tree_masks, K.ntrees);
+    if (K.newton) {
+      newton_M = ar.template take<V>(nv * nv);
+      newton_L = ar.template take<V>(nv * nv);
+      newton_J = ar.template take<V>(rows * nv);
+      newton_quad = ar.template take<MaskOf<V>>(rows);
+      newton_Jb = ar.template take<Motion<V>>(n * nv);
+      for (std::size_t e = 0; e < n * nv; ++e) newton_Jb[e] = zero_motion<V>(); // the entries off each chain stay 0
+    }
   }
 };
 

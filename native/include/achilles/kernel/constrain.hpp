@@ -6,7 +6,7 @@
 #include "../isa_namespace.hpp"
 
 #include "../collision/collide.hpp"
-#include "../contact/solver.hpp"
+#include "../contact/newton.hpp"
 #include "block_scratch.hpp"
 
 namespace ach {

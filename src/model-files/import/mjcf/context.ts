@@ -51,7 +51,7 @@ export function newContext(r: Reader, root: XmlElement, notes: ImportNote[]): Mj
       format: 'mjcf',
       bodies: [],
       worldGeoms: [],
-      option: { timestep: 0.002, gravity: [0, 0, -9.81], integrator: 'euler', iterations: 100, impratio: 1 },
+      option: { timestep: 0.002, gravity: [0, 0, -9.81], integrator: 'euler', iterations: 100, impratio: 1, solver: 'newton', tolerance: 1e-8 },
       actuators: [],
       excludes: [],
     },

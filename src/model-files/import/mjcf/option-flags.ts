@@ -54,7 +54,6 @@ const FLAG_NO_MOTION: Record<string, string> = {
 /** <option> attributes without a counterpart in the engine, and why they cannot change the motion
  *  (kind 'skipped') or how the engine differs (kind 'approximated'). */
 const OPTION_OTHER: Record<string, [ImportNote['kind'], string]> = {
-  tolerance: ['approximated', "the engine's CG stops after `iterations` or at its own convergence test, not at MuJoCo's tolerance"],
   ls_tolerance: ['approximated', "the engine's line search has its own stopping rule"],
   ls_iterations: ['approximated', "the engine's line search has its own iteration cap"],
   noslip_tolerance: ['skipped', 'the noslip solver is off (noslip_iterations 0)'],

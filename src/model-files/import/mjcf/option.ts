@@ -33,10 +33,18 @@ export function readOption(ctx: MjcfContext, o: XmlElement): void {
         if (r.choice(a, 'option cone', ['pyramidal', 'elliptic'] as const) === 'elliptic')
           note('approximated', a, 'elliptic friction cone → pyramidal (the only cone the solver has)');
         break;
-      case 'solver':
-        if (r.choice(a, 'option solver', ['PGS', 'CG', 'Newton'] as const) !== 'CG')
-          note('approximated', a, `solver ${a.value} → CG (the only solver; same optimum, different convergence per iteration)`);
+      case 'solver': {
+        const v = r.choice(a, 'option solver', ['PGS', 'CG', 'Newton'] as const);
+        ir.option.solver = v === 'Newton' ? 'newton' : 'cg';
+        if (v === 'PGS') note('approximated', a, 'solver PGS → CG (the same optimum: PGS solves the dual of the same problem)');
         break;
+      }
+      case 'tolerance': {
+        const v = r.num(a, 'option tolerance');
+        if (!(v >= 0 && v < 1)) r.fail(a, 'option tolerance', quote(a.value), 'a tolerance in [0, 1)');
+        ir.option.tolerance = v;
+        break;
+      }
       case 'iterations':
         ir.option.iterations = r.num(a, 'option iterations');
         break;
@@ -60,5 +68,6 @@ export function readOption(ctx: MjcfContext, o: XmlElement): void {
     if (f.name !== 'flag') r.fail(f, `<option><${f.name}>`, f.name, '<flag>');
     readFlags(r, f, ir, note);
   }
-  if (!o.attrs.has('solver')) note('approximated', o, "MuJoCo's default solver is Newton; Achilles uses CG (same optimum)");
+  if (!o.attrs.has('solver')) note('as-mujoco', o, "solver Newton (MuJoCo's default)");
+  if (!o.attrs.has('tolerance')) note('as-mujoco', o, "solver tolerance 1e-8 (MuJoCo's default)");
 }

@@ -1,0 +1,296 @@
+// MuJoCo's Newton solver (engine_solver.c mj_solPrimal with flg_Newton = 1) for one block of lanes:
+// the primal problem of solver.hpp, searched along the Newton direction
+//
+//   H = M + Σ_{rows in their quadratic piece} D_i J_iᵀ J_i        (MakeHessian / FactorizeHessian)
+//   Mgrad = H⁻¹ grad,  search = −Mgrad                             (PrimalUpdateMgrad)
+//   done when  0 < scale·improvement < tol,  scale·‖grad‖ < tol,  or  ½·scale·gradᵀH⁻¹grad < tol
+//
+// with the same exact line search, step and per-island bookkeeping as the CG solve. Each lane
+// factors its own dense H (nv ≤ kNewtonMaxDofs): M and the used rows' J are formed once per solve
+// (they do not change while it iterates), H is re-formed and factored after every step (MuJoCo
+// updates its factor by rank-one changes as rows change piece; the same matrix up to rounding).
+// H is block-diagonal over a lane's islands, and a dense Cholesky of a block-diagonal matrix adds
+// only exact zeros across blocks, so each island gets its own Newton direction: the per-island
+// step sizes of the line search apply unchanged.
+#pragma once
+
+#include "../isa_namespace.hpp"
+
+#include "../bugs.hpp"
+#include "solver.hpp"
+
+namespace ach {
+inline namespace ACH_ISA_NS {
+
+/// Whether row u lies in its quadratic piece at jar (MuJoCo's mjCNSTRSTATE_QUADRATIC): a friction row
+/// within ±R·f, a limit or contact row on and violated (as update_force).
+template <class V> inline MaskOf<V> quadratic(const ConstraintWork<V>& cw, int u) {
+  using T = ScalarOf<V>;
+  const V jar = cw.jar[u];
+  if (u < cw.nfric_used) {
+    const V Rf = cw.u_R[u] * cw.u_floss[u];
+    return vand(-Rf < jar, jar < Rf);
+  }
+  if (ACH_BUG(NewtonHessianInactiveRows)) return cw.u_on[u]; // the planted bug: satisfied rows counted too
+  return vand(cw.u_on[u], jar < V(T(0)));
+}
+
+/// Dense M (newton_M, lower triangle) and the used rows' J (newton_J, row u at u·nv, on the dofs of
+/// its row_dofs), once per solve. Body Jacobians first (newton_Jb, root to leaves: the parent's
+/// columns moved into the child's frame, then the joint's own S), then
+///   M = Σ_bodies Jbᵀ I Jb + armature      (mul_M's matrix: RNEA of each unit velocity)
+///   J_u[k] = the row's speed under dof k's column (point_rows on the pair's two bodies).
+template <class V>
+inline void newton_prepare(const KModel<ScalarOf<V>>& M, const KConstraints<ScalarOf<V>>& KC, const JointWork<V>* W, ConstraintWork<V>& cw) {
+  using T = ScalarOf<V>;
+  const int nv = M.nv, n = static_cast<int>(M.joints.size());
+  const V zero(T(0));
+  Motion<V>* Jb = cw.newton_Jb;
+  V* Mm = cw.newton_M;
+  for (int i = 0; i < nv; ++i)
+    for (int j = 0; j <= i; ++j) Mm[i * nv + j] = zero;
+  for (int i = 0; i < n; ++i) {
+    const auto& J = M.joints[i];
+    Motion<V>* Ji = Jb + static_cast<std::size_t>(i) * nv;
+    if (J.parent >= 0) {
+      const Motion<V>* Jp = Jb + static_cast<std::size_t>(J.parent) * nv;
+      for (int e = KC.chain_dof_start[J.parent]; e < KC.chain_dof_start[J.parent + 1]; ++e) {
+        const int k = KC.chain_dofs[e];
+        Ji[k] = motion_to_child(J, W[i].X, Jp[k]);
+      }
+    }
+    for (int c = 0; c < J.nv; ++c) {
+      V x[6] = {zero, zero, zero, zero, zero, zero};
+      x[c] = V(T(1));
+      Motion<V> m = zero_motion<V>();
+      add_subspace<V>(J, W[i], x, m);
+      Ji[J.voff + c] = m;
+    }
+    const RigidInertia<V> I = rigid_inertia<V>(J);
+    const int* c = KC.chain_dofs.data() + KC.chain_dof_start[i];
+    const int nc = KC.chain_dof_start[i + 1] - KC.chain_dof_start[i];
+    for (int a = 0; a < nc; ++a) {
+      const Force<V> f = mul(I, Ji[c[a]]);
+      V* Mrow = Mm + c[a] * nv;
+      for (int b = 0; b <= a; ++b) Mrow[c[b]] += dot(Ji[c[b]], f);
+    }
+    if (J.has_d)
+      for (int k = 0; k < J.nv; ++k) Mm[(J.voff + k) * (nv + 1)] += V(J.d_forward);
+  }
+  V* x = cw.tmp;
+  V* jcol = cw.jv;
+  for (int k = 0; k < nv; ++k) x[k] = zero;
+  if (cw.first_contact_used > 0)
+    for (int k = 0; k < nv; ++k) {
+      x[k] = V(T(1));
+      scalar_rows_times(KC, cw, x, jcol);
+      for (int u = 0; u < cw.first_contact_used; ++u) cw.newton_J[u * nv + k] = jcol[u];
+      x[k] = zero;
+    }
+  const Motion<V> none = zero_motion<V>();
+  for (int p = 0; p < cw.npts; ++p) {
+    const int u = cw.pt_u[p], slot = cw.pt_slot[p], r = cw.used[u];
+    const KContactPair<T>& P = KC.pairs[slot / 4];
+    const Motion<V>* Ja = P.body_a >= 0 ? Jb + static_cast<std::size_t>(P.body_a) * nv : nullptr;
+    const Motion<V>* Jbb = P.body_b >= 0 ? Jb + static_cast<std::size_t>(P.body_b) * nv : nullptr;
+    for (int e = KC.row_dof_start[r]; e < KC.row_dof_start[r + 1]; ++e) {
+      const int k = KC.row_dofs[e];
+      V out[4];
+      point_rows(P, cw.pj_a[slot], cw.pj_b[slot], Ja ? Ja[k] : none, Jbb ? Jbb[k] : none, out);
+      for (int q = 0; q < P.rows; ++q) cw.newton_J[(u + q) * nv + k] = out[q];
+    }
+  }
+}
+
+/// L += Σ_{e < kRows} D_e·J_eᵀJ_e over rows u .. u + kRows (a contact point's rows share their dofs):
+/// each entry is loaded and stored once per point, its terms summed in edge order. Rows off their
+/// quadratic piece add D = 0; a point whose rows are all off in every lane is skipped (the same bits).
+template <int kRows, class V> inline void add_rows(const KConstraints<ScalarOf<V>>& KC, ConstraintWork<V>& cw, int u, int nv) {
+  using T = ScalarOf<V>;
+  const V zero(T(0));
+  V D[kRows];
+  bool any = false;
+  for (int e = 0; e < kRows; ++e) {
+    D[e] = vselect(cw.newton_quad[u + e], cw.u_D[u + e], zero);
+    any = any || vany(D[e] != zero);
+  }
+  if (!any) return;
+  const V* J[kRows];
+  for (int e = 0; e < kRows; ++e) J[e] = cw.newton_J + static_cast<std::size_t>(u + e) * nv;
+  const int r = cw.used[u], *dofs = KC.row_dofs.data() + KC.row_dof_start[r], n = KC.row_dof_start[r + 1] - KC.row_dof_start[r];
+  V* L = cw.newton_L;
+  for (int a = 0; a < n; ++a) { // J's structural zeros would add only zeros
+    const int i = dofs[a];
+    V DJ[kRows];
+    for (int e = 0; e < kRows; ++e) DJ[e] = D[e] * J[e][i];
+    V* Li = L + i * nv;
+    for (int b = 0; b <= a; ++b) {
+      const int j = dofs[b];
+      V s = DJ[0] * J[0][j];
+      for (int e = 1; e < kRows; ++e) s += DJ[e] * J[e][j];
+      Li[j] += s;
+    }
+  }
+}
+
+/// L = chol(H) in newton_L (lower triangle) with H = M + Σ D_u·J_uᵀJ_u over the rows in their
+/// quadratic piece at the current jar: MuJoCo's mju_cholFactor, a pivot below mjMINVAL raised to it.
+/// Kept as it is (`first` false) when no row changed piece since it was formed. H starts as M + 0 (so no
+/// entry is −0), which makes skipping a row whose D is 0 in every lane, or a dof its J cannot touch,
+/// give the same bits as adding its zeros: a lane's factor never depends on the other lanes of its block.
+template <class V> inline void newton_factor(const KConstraints<ScalarOf<V>>& KC, ConstraintWork<V>& cw, int nv, bool first) {
+  using T = ScalarOf<V>;
+  const V zero(T(0));
+  bool changed = first;
+  for (int u = 0; u < cw.nused; ++u) {
+    const MaskOf<V> q = quadratic(cw, u);
+    changed = changed || vany(vxor(q, cw.newton_quad[u]));
+    cw.newton_quad[u] = q;
+  }
+  if (!changed) return; // no row changed piece in any lane: H, and so L, is what it was
+  V* L = cw.newton_L;
+  const V* Mm = cw.newton_M;
+  for (int i = 0; i < nv; ++i)
+    for (int j = 0; j <= i; ++j) L[i * nv + j] = Mm[i * nv + j] + zero;
+  for (int u = 0; u < cw.first_contact_used; ++u) add_rows<1>(KC, cw, u, nv);
+  for (int p = 0; p < cw.npts; ++p) {
+    const int u = cw.pt_u[p];
+    if (KC.pairs[cw.pt_slot[p] / 4].rows == 4) add_rows<4>(KC, cw, u, nv);
+    else add_rows<1>(KC, cw, u, nv);
+  }
+  const V mindiag = V(T(kMinVal));
+  for (int j = 0; j < nv; ++j) {
+    V* Lj = L + j * nv;
+    V d = Lj[j];
+    for (int k = 0; k < j; ++k) d -= Lj[k] * Lj[k];
+    const V piv = vsqrt(vmax(d, mindiag));
+    Lj[j] = piv;
+    const V inv = V(T(1)) / piv;
+    for (int i = j + 1; i < nv; ++i) {
+      V* Li = L + i * nv;
+      V s = Li[j];
+      for (int k = 0; k < j; ++k) s -= Li[k] * Lj[k];
+      Li[j] = s * inv;
+    }
+  }
+}
+
+/// x = H⁻¹ g from newton_L: L y = g, then Lᵀ x = y (x may not alias g).
+template <class V> inline void newton_solve(const ConstraintWork<V>& cw, int nv, const V* g, V* x) {
+  const V* L = cw.newton_L;
+  for (int i = 0; i < nv; ++i) {
+    V s = g[i];
+    for (int k = 0; k < i; ++k) s -= L[i * nv + k] * x[k];
+    x[i] = s / L[i * nv + i];
+  }
+  for (int i = nv - 1; i >= 0; --i) {
+    V s = x[i];
+    for (int k = i + 1; k < nv; ++k) s -= L[k * nv + i] * x[k];
+    x[i] = s / L[i * nv + i];
+  }
+}
+
+/// Per island: gᵀg (per_tree.gg) and gᵀH⁻¹g (per_tree.c1, free at the end of an iteration).
+template <class V> inline void newton_sums(const KConstraints<ScalarOf<V>>& KC, ConstraintWork<V>& cw) {
+  SolverTrees<V>& pt = cw.per_tree;
+  tree_dot(KC, cw.grad, cw.grad, pt.gg);
+  tree_dot(KC, cw.grad, cw.Mgrad, pt.c1);
+  V* const sums[] = {pt.gg, pt.c1};
+  island_sums(KC, cw, sums, 2);
+}
+
+/// The gradient and Newton-decrement criteria (tolerance > 0), from newton_sums: with `both`, an
+/// island is done when both hold (the start, after the M⁻¹ certificate); else when either does
+/// (with tolerance_test's improvement, after a step).
+template <class V> inline void newton_tolerance(const KConstraints<ScalarOf<V>>& KC, ConstraintWork<V>& cw, bool both) {
+  using T = ScalarOf<V>;
+  const V tol(T(KC.tolerance)), zero(T(0));
+  SolverTrees<V>& pt = cw.per_tree;
+  for (int t = 0; t < KC.ntrees; ++t) {
+    const MaskOf<V> gradient = pt.scale[t] * vsqrt(pt.gg[t]) < tol;
+    const MaskOf<V> decrement = vmax(zero, T(0.5) * pt.scale[t] * pt.c1[t]) < tol;
+    pt.done[t] = vor(pt.done[t], both ? vand(gradient, decrement) : vor(gradient, decrement));
+  }
+}
+
+/// search = −Mgrad on islands still going, 0 on done ones (idle trees keep their 0).
+template <class V> inline void newton_direction(const KConstraints<ScalarOf<V>>& KC, ConstraintWork<V>& cw, const unsigned char* idle) {
+  using T = ScalarOf<V>;
+  const V zero(T(0));
+  for (int t = 0; t < KC.ntrees; ++t) {
+    if (idle && idle[t]) continue;
+    const MaskOf<V> stop = cw.per_tree.done[t];
+    for (int e = KC.tree_dof_start[t]; e < KC.tree_dof_start[t + 1]; ++e) {
+      const int k = KC.tree_dofs[e];
+      cw.search[k] = vselect(stop, zero, -cw.Mgrad[k]);
+    }
+  }
+}
+
+/// The constrained accelerations of one block by Newton's method (the contract of solve_cg).
+/// Stages as mj_solPrimal: start, gradient, the M⁻¹ certificate; then the Hessian, its direction and
+/// the decrement test; per iteration the line search's products, the line search, the step, the
+/// gradient, the Hessian at the new row states, and the direction.
+template <class V>
+inline void solve_newton(const KModel<ScalarOf<V>>& M, const KConstraints<ScalarOf<V>>& KC, const JointWork<V>* W, ConstraintWork<V>& cw,
+                         int iterations, bool use_warm) {
+  using T = ScalarOf<V>;
+  const int nv = M.nv, nt = KC.ntrees;
+  const V zero(T(0));
+  find_islands(KC, cw);
+  pack_rows(KC, cw);
+  warm_start(M, KC, W, cw, use_warm);
+  update_forces(cw);
+  update_gradient(M, KC, W, cw); // Mgrad = M⁻¹ grad: the certificate's
+  MaskOf<V>* done = cw.per_tree.done;
+  for (int t = 0; t < nt; ++t) done[t] = mask_false<V>();
+  const bool tolerant = KC.tolerance > 0;
+  if (tolerant) {
+    tolerance_start(M, KC, W, cw); // the duality gap ½·scale·gᵀM⁻¹g < tol ...
+    newton_sums(KC, cw);
+    for (int t = 0; t < nt; ++t) // ... and, for Newton, the gradient too
+      done[t] = vand(done[t], cw.per_tree.scale[t] * vsqrt(cw.per_tree.gg[t]) < V(T(KC.tolerance)));
+  }
+  if (!all_done(KC, cw)) {
+    newton_prepare(M, KC, W, cw);
+    newton_factor(KC, cw, nv, true);
+    newton_solve(cw, nv, cw.grad, cw.Mgrad);
+    if (tolerant) {
+      newton_sums(KC, cw);
+      newton_tolerance(KC, cw, true);
+    }
+  }
+  newton_direction(KC, cw, nullptr);
+  for (int k = 0; k < nv; ++k) cw.Mv[k] = zero; // idle trees' M·search (their search is 0)
+  for (int it = 0; it < iterations; ++it) {
+    if (all_done(KC, cw)) break;
+    const unsigned char* idle = mark_idle(M, KC, cw, done);
+    const unsigned char* idle_joints = idle ? cw.joint_idle : nullptr;
+    search_products(M, KC, W, cw, idle, idle_joints);
+    if (tolerant) line_search<true>(KC, cw);
+    else line_search<false>(KC, cw);
+    take_step(KC, cw, idle);
+    update_gradient(M, KC, W, cw, idle, idle_joints, /*newton=*/true);
+    newton_factor(KC, cw, nv, false);
+    newton_solve(cw, nv, cw.grad, cw.Mgrad);
+    for (int t = 0; t < nt; ++t) done[t] = vor(done[t], cw.per_tree.best[t] == zero);
+    if (tolerant) {
+      newton_sums(KC, cw);
+      tolerance_test(KC, cw);
+      newton_tolerance(KC, cw, false);
+    }
+    newton_direction(KC, cw, idle);
+  }
+  for (int u = 0; u < cw.nused; ++u) cw.force[cw.used[u]] = cw.u_force[u];
+}
+
+/// mj_fwdConstraint's solve: the model's solver (Newton when KConstraints::newton, else CG).
+template <class V>
+inline void solve_constraints(const KModel<ScalarOf<V>>& M, const KConstraints<ScalarOf<V>>& KC, const JointWork<V>* W, ConstraintWork<V>& cw,
+                              int iterations, bool use_warm) {
+  if (KC.newton) solve_newton(M, KC, W, cw, iterations, use_warm);
+  else solve_cg(M, KC, W, cw, iterations, use_warm);
+}
+
+} // namespace ACH_ISA_NS
+} // namespace ach
