@@ -102,23 +102,25 @@ inline void newton_prepare(const KModel<ScalarOf<V>>& M, const KConstraints<Scal
   }
 }
 
-/// L += Σ_{e < kRows} D_e·J_eᵀJ_e over rows u .. u + kRows (a contact point's rows share their dofs):
-/// each entry is loaded and stored once per point, its terms summed in edge order. Rows off their
-/// quadratic piece add D = 0; a point whose rows are all off in every lane is skipped (the same bits).
+/// H += Σ_{e < kRows} w_e·J_eᵀJ_e over rows u .. u + kRows (a contact point's rows share their dofs),
+/// w = +D where a row entered its quadratic piece at this update (newton_dq; every row at the first),
+/// −D where it left, 0 elsewhere: each entry is loaded and stored once per point, its terms summed in
+/// edge order. A point with w = 0 in every lane is skipped (adding its zeros gives the same bits).
 template <int kRows, class V> inline void add_rows(const KConstraints<ScalarOf<V>>& KC, ConstraintWork<V>& cw, int u, int nv) {
   using T = ScalarOf<V>;
   const V zero(T(0));
   V D[kRows];
   bool any = false;
   for (int e = 0; e < kRows; ++e) {
-    D[e] = vselect(cw.newton_quad[u + e], cw.u_D[u + e], zero);
-    any = any || vany(D[e] != zero);
+    const V d = cw.u_D[u + e];
+    D[e] = vselect(cw.newton_dq[u + e], vselect(cw.newton_quad[u + e], d, -d), zero);
+    any = any || vany(cw.newton_dq[u + e]);
   }
   if (!any) return;
   const V* J[kRows];
   for (int e = 0; e < kRows; ++e) J[e] = cw.newton_J + static_cast<std::size_t>(u + e) * nv;
   const int r = cw.used[u], *dofs = KC.row_dofs.data() + KC.row_dof_start[r], n = KC.row_dof_start[r + 1] - KC.row_dof_start[r];
-  V* L = cw.newton_L;
+  V* L = cw.newton_H;
   for (int a = 0; a < n; ++a) { // J's structural zeros would add only zeros
     const int i = dofs[a];
     V DJ[kRows];
@@ -133,9 +135,30 @@ template <int kRows, class V> inline void add_rows(const KConstraints<ScalarOf<V
   }
 }
 
-/// L = chol(H) in newton_L (lower triangle) with H = M + Σ D_u·J_uᵀJ_u over the rows in their
-/// quadratic piece at the current jar: MuJoCo's mju_cholFactor, a pivot below mjMINVAL raised to it.
-/// Kept as it is (`first` false) when no row changed piece since it was formed. H starts as M + 0 (so no
+/// H = LᵀDL in place along the dof tree (MuJoCo's mj_factorM; KC.newton_tree: H is nonzero only
+/// between a dof and its ancestors, and so is L): D on the diagonal, L below it (unit diagonal).
+/// From the leaves up: L(k,i) = H(k,i)/D(k) for each ancestor i of k, then H(i,j) −= L(k,i)·H(k,j)
+/// for the ancestors j of i (j = i included).
+template <class V> inline void factor_tree(const KConstraints<ScalarOf<V>>& KC, V* L, int nv) {
+  using T = ScalarOf<V>;
+  const int* parent = KC.dof_parent.data();
+  for (int k = nv - 1; k >= 0; --k) {
+    V* Lk = L + k * nv;
+    const V invD = V(T(1)) / vmax(Lk[k], V(T(kMinVal)));
+    for (int i = parent[k]; i >= 0; i = parent[i]) {
+      const V lki = Lk[i] * invD;
+      V* Li = L + i * nv;
+      for (int j = i; j >= 0; j = parent[j]) Li[j] -= lki * Lk[j];
+      Lk[i] = lki;
+    }
+  }
+}
+
+/// The factor of H = M + Σ D_u·J_uᵀJ_u over the rows in their quadratic piece at the current jar, in
+/// newton_L: along the tree (factor_tree) or MuJoCo's dense mju_cholFactor (a pivot below mjMINVAL
+/// raised to it). H is formed at the first call and then updated by the rows that changed piece
+/// (MuJoCo's HessianIncremental updates its factor by the same rank-one terms); L is kept when no row
+/// changed piece in any lane. H starts as M + 0 (so no
 /// entry is −0), which makes skipping a row whose D is 0 in every lane, or a dof its J cannot touch,
 /// give the same bits as adding its zeros: a lane's factor never depends on the other lanes of its block.
 template <class V> inline void newton_factor(const KConstraints<ScalarOf<V>>& KC, ConstraintWork<V>& cw, int nv, bool first) {
@@ -144,19 +167,29 @@ template <class V> inline void newton_factor(const KConstraints<ScalarOf<V>>& KC
   bool changed = first;
   for (int u = 0; u < cw.nused; ++u) {
     const MaskOf<V> q = quadratic(cw, u);
-    changed = changed || vany(vxor(q, cw.newton_quad[u]));
+    cw.newton_dq[u] = first ? q : vxor(q, cw.newton_quad[u]);
+    changed = changed || vany(cw.newton_dq[u]);
     cw.newton_quad[u] = q;
   }
   if (!changed) return; // no row changed piece in any lane: H, and so L, is what it was
-  V* L = cw.newton_L;
-  const V* Mm = cw.newton_M;
-  for (int i = 0; i < nv; ++i)
-    for (int j = 0; j <= i; ++j) L[i * nv + j] = Mm[i * nv + j] + zero;
+  V* H = cw.newton_H;
+  if (first) {
+    const V* Mm = cw.newton_M;
+    for (int i = 0; i < nv; ++i)
+      for (int j = 0; j <= i; ++j) H[i * nv + j] = Mm[i * nv + j] + zero;
+  }
   for (int u = 0; u < cw.first_contact_used; ++u) add_rows<1>(KC, cw, u, nv);
   for (int p = 0; p < cw.npts; ++p) {
     const int u = cw.pt_u[p];
     if (KC.pairs[cw.pt_slot[p] / 4].rows == 4) add_rows<4>(KC, cw, u, nv);
     else add_rows<1>(KC, cw, u, nv);
+  }
+  V* L = cw.newton_L;
+  for (int i = 0; i < nv; ++i)
+    for (int j = 0; j <= i; ++j) L[i * nv + j] = H[i * nv + j];
+  if (KC.newton_tree) {
+    factor_tree(KC, L, nv);
+    return;
   }
   const V mindiag = V(T(kMinVal));
   for (int j = 0; j < nv; ++j) {
@@ -175,9 +208,19 @@ template <class V> inline void newton_factor(const KConstraints<ScalarOf<V>>& KC
   }
 }
 
-/// x = H⁻¹ g from newton_L: L y = g, then Lᵀ x = y (x may not alias g).
-template <class V> inline void newton_solve(const ConstraintWork<V>& cw, int nv, const V* g, V* x) {
+/// x = H⁻¹ g from newton_L: along the tree (factor_tree), or dense: L y = g, then Lᵀ x = y (x may not alias g).
+template <class V> inline void newton_solve(const KConstraints<ScalarOf<V>>& KC, const ConstraintWork<V>& cw, int nv, const V* g, V* x) {
   const V* L = cw.newton_L;
+  if (KC.newton_tree) { // x = L⁻¹ D⁻¹ L⁻ᵀ g (mj_solveM)
+    const int* parent = KC.dof_parent.data();
+    for (int k = 0; k < nv; ++k) x[k] = g[k];
+    for (int k = nv - 1; k >= 0; --k)
+      for (int i = parent[k]; i >= 0; i = parent[i]) x[i] -= L[k * nv + i] * x[k];
+    for (int k = 0; k < nv; ++k) x[k] = x[k] / vmax(L[k * nv + k], V(ScalarOf<V>(kMinVal)));
+    for (int k = 0; k < nv; ++k)
+      for (int i = parent[k]; i >= 0; i = parent[i]) x[k] -= L[k * nv + i] * x[i];
+    return;
+  }
   for (int i = 0; i < nv; ++i) {
     V s = g[i];
     for (int k = 0; k < i; ++k) s -= L[i * nv + k] * x[k];
@@ -254,7 +297,7 @@ inline void solve_newton(const KModel<ScalarOf<V>>& M, const KConstraints<Scalar
   if (!all_done(KC, cw)) {
     newton_prepare(M, KC, W, cw);
     newton_factor(KC, cw, nv, true);
-    newton_solve(cw, nv, cw.grad, cw.Mgrad);
+    newton_solve(KC, cw, nv, cw.grad, cw.Mgrad);
     if (tolerant) {
       newton_sums(KC, cw);
       newton_tolerance(KC, cw, true);
@@ -272,7 +315,7 @@ inline void solve_newton(const KModel<ScalarOf<V>>& M, const KConstraints<Scalar
     take_step(KC, cw, idle);
     update_gradient(M, KC, W, cw, idle, idle_joints, /*newton=*/true);
     newton_factor(KC, cw, nv, false);
-    newton_solve(cw, nv, cw.grad, cw.Mgrad);
+    newton_solve(KC, cw, nv, cw.grad, cw.Mgrad);
     for (int t = 0; t < nt; ++t) done[t] = vor(done[t], cw.per_tree.best[t] == zero);
     if (tolerant) {
       newton_sums(KC, cw);

@@ -355,6 +355,11 @@ template <class T> struct KConstraints {
   // Hessian adds D·J_rᵀJ_r over these only (J is exactly 0 elsewhere). Per joint, the dofs that move
   // its body: its own and its ancestors', ascending (chain_dofs[chain_dof_start[i] ..]).
   std::vector<int> row_dof_start, row_dofs, chain_dof_start, chain_dofs;
+  // MuJoCo's dof_parentid (the dof before each dof on its chain, −1 at a root), and whether every
+  // row's dofs lie on one chain: then H = M + JᵀDJ has M's tree sparsity, and Newton factors it as
+  // MuJoCo's mj_factorM does (LᵀDL along the chains, no fill-in) instead of densely
+  std::vector<int> dof_parent;
+  bool newton_tree = false;
 
 private:
   void list_row_dofs(const Model& m) {
@@ -380,6 +385,22 @@ private:
       chain_dof_start.push_back(static_cast<int>(chain_dofs.size()));
       d.clear();
     }
+    dof_parent.assign(m.nv, -1);
+    for (std::size_t i = 0; i < m.joints.size(); ++i) {
+      const Joint& j = m.joints[i];
+      int up = -1; // the last dof of the nearest ancestor with dofs
+      for (int b = j.parent; b >= 0 && up < 0; b = m.joints[b].parent)
+        if (m.joints[b].nv > 0) up = m.joints[b].voff + m.joints[b].nv - 1;
+      for (int k = 0; k < j.nv; ++k) dof_parent[j.voff + k] = k == 0 ? up : j.voff + k - 1;
+    }
+    auto on_one_chain = [&](const int* d, int n) { // ascending: each dof an ancestor of the next
+      for (int e = 1; e < n; ++e) {
+        int a = dof_parent[d[e]];
+        while (a > d[e - 1]) a = dof_parent[a];
+        if (a != d[e - 1]) return false;
+      }
+      return true;
+    };
     row_dof_start.assign(1, 0);
     for (const KFriction<T>& f : frictions) {
       if (f.tendon < 0) d.push_back(f.dof);
@@ -397,6 +418,9 @@ private:
       chain(p.body_b);
       add(4 * p.rows);
     }
+    newton_tree = true;
+    for (std::size_t r = 0; r + 1 < row_dof_start.size() && newton_tree; ++r)
+      newton_tree = on_one_chain(row_dofs.data() + row_dof_start[r], row_dof_start[r + 1] - row_dof_start[r]);
   }
 };
 

@@ -102,7 +102,9 @@ template <class V> struct ConstraintWork {
   // the Newton solver's dense matrices (newton.hpp; carved only when KConstraints::newton):
   // M (nv × nv), the used rows' J (row u at u·nv), the Hessian's Cholesky factor L (lower, nv × nv)
   V *newton_M = nullptr, *newton_J = nullptr, *newton_L = nullptr;
-  MaskOf<V>* newton_quad = nullptr; // per used row: in its quadratic piece when L was last formed
+  MaskOf<V>* newton_quad = nullptr; // per used row: in its quadratic piece when H was last updated
+  MaskOf<V>* newton_dq = nullptr;   // per used row: the lanes where it changed piece at this update
+  V* newton_H = nullptr;            // H = M + JᵀDJ (lower triangle), updated by the rows that change piece
   Motion<V>* newton_Jb = nullptr;   // per joint × dof: the body motion a unit velocity of the dof gives (0 off its chain)
   static constexpr int kTreeVecs = SolverTrees<V>::kVecs, kTreeMasks = SolverTrees<V>::kMasks;
   static constexpr int kIslandSums = 6; // island_sums' most arrays at once
@@ -124,8 +126,8 @@ template <class V> struct ConstraintWork {
                             kTreeVecs * nt * sizeof(V) + kTreeMasks * nt * sizeof(MaskOf<V>) + (nt + 1) * sizeof(int) +
                             member_slots(nt) * (sizeof(int) + sizeof(MaskOf<V>)) + W * sizeof(ScalarOf<V>) + kIslandSums * nt * sizeof(V) +
                             (3 * nt + 1) * sizeof(int) + nt + n;
-    const std::size_t newton = K.newton ? (2 * nv * nv + rows * nv) * sizeof(V) + rows * sizeof(MaskOf<V>) + n * nv * sizeof(Motion<V>) : 0;
-    return b + isl + newton + 64 * 86; // each take aligns to 64 bytes (fewer than 86 takes)
+    const std::size_t newton = K.newton ? (3 * nv * nv + rows * nv) * sizeof(V) + 2 * rows * sizeof(MaskOf<V>) + n * nv * sizeof(Motion<V>) : 0;
+    return b + isl + newton + 64 * 88; // each take aligns to 64 bytes (fewer than 88 takes)
   }
 
   template <class Arena> void carve(Arena& ar, const KModel<ScalarOf<V>>& M, const KConstraints<ScalarOf<V>>& K) {
@@ -194,6 +196,8 @@ template <class V> struct ConstraintWork {
       newton_L = ar.template take<V>(nv * nv);
       newton_J = ar.template take<V>(rows * nv);
       newton_quad = ar.template take<MaskOf<V>>(rows);
+      newton_dq = ar.template take<MaskOf<V>>(rows);
+      newton_H = ar.template take<V>(nv * nv);
       newton_Jb = ar.template take<Motion<V>>(n * nv);
       for (std::size_t e = 0; e < n * nv; ++e) newton_Jb[e] = zero_motion<V>(); // the entries off each chain stay 0
     }
