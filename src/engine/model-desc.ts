@@ -162,6 +162,12 @@ export interface SolverSettings {
   method?: SolverMethod;
 }
 
+/** The model with its solver's method and tolerance replaced (other settings kept; `iterations`
+ *  where the model has no solver settings). */
+export function withSolver<M extends Pick<ModelDesc, 'solver'>>(model: M, method: SolverMethod, tolerance: number, iterations: number): M {
+  return { ...model, solver: { iterations, impratio: 1, ...model.solver, tolerance, method } };
+}
+
 /** The solver a model runs, with the reason when it is not the one asked for. */
 export function solverRun(model: Pick<ModelDesc, 'bodies' | 'solver'>): { method: SolverMethod; note?: string } {
   if (model.solver?.method !== 'newton') return { method: 'cg' };

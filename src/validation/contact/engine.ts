@@ -6,7 +6,7 @@
 // order each lists them in.
 
 import type { Precision } from '../../engine/api.js';
-import type { ModelDesc } from '../../engine/model-desc.js';
+import { withSolver, type ModelDesc } from '../../engine/model-desc.js';
 import type { NativeAddon } from '../../engine/native.js';
 import { Batch } from '../../engine/batch.js';
 import type { TestState } from '../states.js';
@@ -114,14 +114,14 @@ export function engineConstraints(
 ): EngineConstraintAnswer[] {
   // rows and the converged answer from CG at tolerance 0 (a model that runs Newton at MuJoCo's 1e-8
   // stops cost-accurate, not converged); the Newton solver is pinned by its first step below
-  const cgModel: ModelDesc = { ...model, solver: { iterations: 20, impratio: 1, ...model.solver, tolerance: 0, method: 'cg' } };
+  const cgModel = withSolver(model, 'cg', 0, 20);
   const b = new Batch(cgModel, { copies: states.length, precision }, addon) as Diagnosable;
   if (typeof b.constraints !== 'function')
     throw new Error('the native engine exposes no constraint rows (Batch.constraints: the contact solver is not merged)');
   states.forEach((s, r) => b.setRobot(r, s));
   const iterations = model.solver?.iterations ?? 20;
   // the same model on the Newton solver (every contact model here has nv <= NEWTON_MAX_DOFS)
-  const newtonModel: ModelDesc = { ...model, solver: { iterations: 1, impratio: 1, ...model.solver, tolerance: 1e-14, method: 'newton' } };
+  const newtonModel = withSolver(model, 'newton', 1e-14, 1);
   const bn = new Batch(newtonModel, { copies: states.length, precision }, addon) as Diagnosable;
   states.forEach((s, r) => bn.setRobot(r, s));
   return states.map((_, r) => {

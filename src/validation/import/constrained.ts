@@ -18,7 +18,7 @@
 import { readFileSync } from 'node:fs';
 import type { Precision } from '../../engine/api.js';
 import { Batch } from '../../engine/batch.js';
-import { coordinateLayout, type ModelDesc } from '../../engine/model-desc.js';
+import { coordinateLayout, withSolver, type ModelDesc } from '../../engine/model-desc.js';
 import type { NativeAddon } from '../../engine/native.js';
 import { importFile } from '../../model-files/import/index.js';
 import { judgeField, judgeOverTime } from '../judge.js';
@@ -172,7 +172,7 @@ export function constrainedRows(ref: ConstrainedFixtureRef, precision: Precision
   if (ref.trajectory) {
     const t = ref.trajectory;
     // our CG at the file's iteration count, tolerance 0, as MuJoCo's reference run (whatever the file's solver)
-    const cgModel: ModelDesc = { ...model, solver: { iterations: 100, impratio: 1, ...model.solver, tolerance: 0, method: 'cg' } };
+    const cgModel = withSolver(model, 'cg', 0, 100);
     const ours = engineRollout(cgModel, precision, addon, { steps: t.steps });
     const samples: Sample[] = t.mujoco.qpos.map((q, k) => {
       const got = ours.q[0][k];

@@ -144,7 +144,8 @@ template <class V> inline void factor_tree(const KConstraints<ScalarOf<V>>& KC, 
   const int* parent = KC.dof_parent.data();
   for (int k = nv - 1; k >= 0; --k) {
     V* Lk = L + k * nv;
-    const V invD = V(T(1)) / vmax(Lk[k], V(T(kMinVal)));
+    Lk[k] = vmax(Lk[k], V(T(kMinVal))); // D(k), kept for newton_solve
+    const V invD = V(T(1)) / Lk[k];
     for (int i = parent[k]; i >= 0; i = parent[i]) {
       const V lki = Lk[i] * invD;
       V* Li = L + i * nv;
@@ -216,7 +217,7 @@ template <class V> inline void newton_solve(const KConstraints<ScalarOf<V>>& KC,
     for (int k = 0; k < nv; ++k) x[k] = g[k];
     for (int k = nv - 1; k >= 0; --k)
       for (int i = parent[k]; i >= 0; i = parent[i]) x[i] -= L[k * nv + i] * x[k];
-    for (int k = 0; k < nv; ++k) x[k] = x[k] / vmax(L[k * nv + k], V(ScalarOf<V>(kMinVal)));
+    for (int k = 0; k < nv; ++k) x[k] = x[k] / L[k * nv + k];
     for (int k = 0; k < nv; ++k)
       for (int i = parent[k]; i >= 0; i = parent[i]) x[k] -= L[k * nv + i] * x[i];
     return;
