@@ -251,7 +251,7 @@ template <class V> inline void newton_tolerance(const KConstraints<ScalarOf<V>>&
   const V tol(T(KC.tolerance)), zero(T(0));
   SolverTrees<V>& pt = cw.per_tree;
   for (int t = 0; t < KC.ntrees; ++t) {
-    const MaskOf<V> gradient = pt.scale[t] * vsqrt(pt.gg[t]) < tol;
+    const MaskOf<V> gradient = gradient_small(pt, t, tol);
     const MaskOf<V> decrement = vmax(zero, T(0.5) * pt.scale[t] * pt.c1[t]) < tol;
     pt.done[t] = vor(pt.done[t], both ? vand(gradient, decrement) : vor(gradient, decrement));
   }
@@ -293,7 +293,7 @@ inline void solve_newton(const KModel<ScalarOf<V>>& M, const KConstraints<Scalar
     tolerance_start(M, KC, W, cw); // the duality gap ½·scale·gᵀM⁻¹g < tol ...
     newton_sums(KC, cw);
     for (int t = 0; t < nt; ++t) // ... and, for Newton, the gradient too
-      done[t] = vand(done[t], cw.per_tree.scale[t] * vsqrt(cw.per_tree.gg[t]) < V(T(KC.tolerance)));
+      done[t] = vand(done[t], gradient_small(cw.per_tree, t, V(T(KC.tolerance))));
   }
   if (!all_done(KC, cw)) {
     newton_prepare(M, KC, W, cw);

@@ -266,6 +266,9 @@ template <class V> inline void direction_sums(const KConstraints<ScalarOf<V>>& K
   island_sums(KC, cw, hz, 6);
 }
 
+/// MuJoCo's gradient test for island t: scale·‖g‖ < tol (per_tree.gg holds the island's gᵀg).
+template <class V> inline MaskOf<V> gradient_small(const SolverTrees<V>& pt, int t, const V& tol) { return pt.scale[t] * vsqrt(pt.gg[t]) < tol; }
+
 /// MuJoCo's termination after a step (tolerance > 0): an island is done once
 /// 0 < scale·improvement < tol or scale·‖g‖ < tol.
 template <class V> inline void tolerance_test(const KConstraints<ScalarOf<V>>& KC, ConstraintWork<V>& cw) {
@@ -274,8 +277,7 @@ template <class V> inline void tolerance_test(const KConstraints<ScalarOf<V>>& K
   SolverTrees<V>& pt = cw.per_tree;
   for (int t = 0; t < KC.ntrees; ++t) {
     const V improvement = pt.scale[t] * -pt.best_cost[t];
-    const V gradient = pt.scale[t] * vsqrt(pt.gg[t]);
-    pt.done[t] = vor(pt.done[t], vor(vand(improvement > V(T(0)), improvement < tol), gradient < tol));
+    pt.done[t] = vor(pt.done[t], vor(vand(improvement > V(T(0)), improvement < tol), gradient_small(pt, t, tol)));
   }
 }
 
