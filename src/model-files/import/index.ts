@@ -5,14 +5,14 @@
 import { closeSync, constants, fstatSync, openSync, readSync } from 'node:fs';
 import type { ModelDesc, SourceSpan } from '../../engine/model-desc.js';
 import { SceneError } from '../common/errors.js';
-import { readBoundedText } from '../common/text-file.js';
 import { compileIr, type BodyMap } from './compile.js';
 import type { ImportNote } from './ir.js';
 import { applyKey, chooseKey, unusedKeysNote } from './keyframe.js';
 import { readMjcf } from './mjcf/index.js';
 import { Reader } from './read-attrs.js';
 import { readUrdf } from './urdf.js';
-import { cutAtNul, findXmlRoot, parseXml, xmlRootName } from './xml.js';
+import { parseXml, xmlRootName } from './xml.js';
+import { readXmlText } from './xml-file.js';
 
 export { formatNote, type ImportNote } from './ir.js';
 export type { BodyMap } from './compile.js';
@@ -103,46 +103,4 @@ export function importFile(path: string, opts: ImportOptions = {}): Imported {
     applyKey(key, imported.keyframe, model, notes);
   } else if (keys.length) notes.push(unusedKeysNote(keys));
   return imported;
-}
-
-/** The file's text, bounded and checked as scenes are (regular file, size, UTF-8). */
-function readXmlText(path: string): string {
-  const got = readBoundedText(path);
-  if ('text' in got) {
-    return got.text; // not XML at all: the XML parser says where
-  }
-  const p = got.problem;
-  // readBoundedText names XML as "not a scene": here XML is what we want.
-  if (/MJCF|URDF|XML/.test(p.found)) {
-    return readRaw(path);
-  }
-  // A NUL byte ends the document for MuJoCo (tinyxml2 reads a C string): XML before it is read.
-  if (p.found.startsWith('binary data (a NUL byte')) {
-    const text = cutAtNul(readRaw(path));
-    if (findXmlRoot(text)) return text;
-  }
-  throw new SceneError({
-    file: path,
-    line: p.at?.line ?? 1,
-    column: p.at?.column ?? 1,
-    subject: 'model file',
-    found: p.found,
-    expected: p.expected.replace('YAML', 'XML').replace('an Achilles scene (YAML .arow)', 'an MJCF or URDF file'),
-    ...(p.hint ? { hint: p.hint } : {}),
-  });
-}
-
-function readRaw(path: string): string {
-  const fd = openSync(path, 'r');
-  try {
-    const chunks: Buffer[] = [];
-    const buf = Buffer.alloc(1 << 20);
-    for (let n = readSync(fd, buf, 0, buf.length, null); n > 0; n = readSync(fd, buf, 0, buf.length, null))
-      chunks.push(Buffer.from(buf.subarray(0, n)));
-    return Buffer.concat(chunks)
-      .toString('utf8')
-      .replace(/^\uFEFF/, '');
-  } finally {
-    closeSync(fd);
-  }
 }

@@ -5,14 +5,15 @@ import type { SourceSpan } from '../../engine/model-desc.js';
 import type { Pos, XmlAttr, XmlElement } from './xml.js';
 
 export class Reader {
+  /** `file`: the model file; a position read from another file (an MJCF <include>) names its own. */
   constructor(readonly file: string) {}
 
   span(p: Pos): SourceSpan {
-    return { file: this.file, line: p.line, column: p.column };
+    return { file: p.file ?? this.file, line: p.line, column: p.column };
   }
 
   fail(at: Pos, subject: string, found: string, expected: string, hint?: string): never {
-    throw new SceneError({ file: this.file, line: at.line, column: at.column, subject, found, expected, ...(hint ? { hint } : {}) });
+    throw new SceneError({ ...this.span(at), subject, found, expected, ...(hint ? { hint } : {}) });
   }
 
   /** Whitespace-separated numbers; `count` exact, or a range [min, max]. */

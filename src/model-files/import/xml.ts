@@ -17,6 +17,9 @@ export const MAX_XML_DEPTH = 499;
 export interface Pos {
   line: number;
   column: number;
+  /** The file the element or attribute was read from: set by parseXml, so that an element an MJCF
+   *  <include> brought in is reported in its own file (mjcf/include.ts). */
+  file?: string;
 }
 
 export interface XmlAttr extends Pos {
@@ -54,10 +57,18 @@ export function parseXml(file: string, text: string): XmlElement {
   parser.on('attribute', (a) => {
     // The parser sits just past the closing quote: step back over name="value" when on one line.
     const back = a.name.length + a.value.length + 3;
-    pendingAttrs.set(a.name, { value: a.value, line: parser.line, column: Math.max(1, parser.column - back + 1) });
+    pendingAttrs.set(a.name, { value: a.value, line: parser.line, column: Math.max(1, parser.column - back + 1), file });
   });
   parser.on('opentag', (tag) => {
-    const el: XmlElement = { name: tag.name, attrs: pendingAttrs, children: [], line: tagStart.line, column: tagStart.column, text: '' };
+    const el: XmlElement = {
+      name: tag.name,
+      attrs: pendingAttrs,
+      children: [],
+      line: tagStart.line,
+      column: tagStart.column,
+      file,
+      text: '',
+    };
     const parent = stack[stack.length - 1];
     if (parent) {
       el.parent = parent;
