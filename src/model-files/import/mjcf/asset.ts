@@ -1,6 +1,7 @@
 // <asset>: meshes, as MuJoCo's mjXReader::Asset, kept as their (scaled) bounding boxes: a mesh geom
 // becomes a box (geom.ts). Textures, materials, height fields and models are skipped with a note.
 
+import { existsSync } from 'node:fs';
 import { basename, dirname, isAbsolute, join } from 'node:path';
 import type { Vec3 } from '../../../engine/model-desc.js';
 import { quote } from '../../common/errors.js';
@@ -73,8 +74,10 @@ function readMesh(ctx: MjcfContext, c: XmlElement): void {
       ? compiler.meshdir
       : join(dirname(r.file), compiler.meshdir)
     : dirname(r.file);
-  const given = compiler.strippath ? basename(file.value.replace(/\\/g, '/')) : file.value;
-  const path = isAbsolute(given) ? given : join(base, given);
+  // strippath: MuJoCo strips the folders after resolving, so the name always ends up under meshdir
+  const path = compiler.strippath
+    ? join(base, basename(file.value.replace(/\\/g, '/')))
+    : meshPath(base, file.value, file.file ?? r.file, r.file);
   const b = meshBounds(path, scale);
   if ('problem' in b)
     r.fail(
@@ -85,6 +88,18 @@ function readMesh(ctx: MjcfContext, c: XmlElement): void {
     );
   refuseFlat(ctx, name, file, b);
   meshes.set(name, b);
+}
+
+/** Where MuJoCo finds a mesh file (ReadAttrFile → ResolveFilePath, then mjCMesh): under the mesh
+ *  folder (compiler meshdir, relative to the main model's folder) first; failing that, for a
+ *  <mesh> that an <include> brought in, relative to the included file's own folder (MuJoCo's
+ *  "dir" of the nearest <include>, without meshdir). `elFile`: the file the <mesh> was read from. */
+function meshPath(base: string, given: string, elFile: string, mainFile: string): string {
+  if (isAbsolute(given)) return given;
+  const inMeshDir = join(base, given);
+  if (elFile === mainFile || existsSync(inMeshDir)) return inMeshDir;
+  const besideIncluded = join(dirname(elFile), given);
+  return existsSync(besideIncluded) ? besideIncluded : inMeshDir;
 }
 
 /** MuJoCo refuses a mesh whose vertices lie in one plane (it cannot build the convex hull); here

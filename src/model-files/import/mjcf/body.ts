@@ -1,6 +1,9 @@
 // <worldbody> and <body>, as MuJoCo's mjXReader::Body: the body tree depth first (MuJoCo's body
 // order), each body's frame, then its children in file order (joints, geoms, inertial; sites,
-// cameras and lights skipped with a note), its inertia, and last its child bodies.
+// cameras and lights skipped with a note), its inertia, and last its child bodies. The
+// meta-elements <frame> (frame.ts) and <replicate> (replicate.ts) create no body: their children
+// belong to the enclosing body, read in place (once per replica), each placed by the frame between
+// them and that body, so joints, geoms and child bodies keep MuJoCo's document order.
 
 import { quote } from '../../common/errors.js';
 import type { IrBody, IrGeom } from '../ir.js';
@@ -8,30 +11,42 @@ import { describeEl, type Reader } from '../read-attrs.js';
 import type { XmlElement } from '../xml.js';
 import { sections, vec3, type MjcfContext } from './context.js';
 import { checkClass, classOf } from './defaults.js';
+import { framePlacement, placeGeom, placeJoint, placePose, type Placement, type Pose } from './frame.js';
 import { readGeom } from './geom.js';
 import { setBodyInertia } from './inertial.js';
 import { readJoint } from './joint.js';
 import { orientation } from './orientation.js';
+import { noteReplicatedName, replicaPlacements } from './replicate.js';
+
+/** What a body's elements (its own and those in its frames and replicas) add up to. */
+interface BodyContent {
+  geoms: IrGeom[];
+  inertial?: { el: XmlElement; frame?: Pose };
+  /** Child bodies in MuJoCo's order, each with where it lands. */
+  bodies: { el: XmlElement; placement: Placement }[];
+}
 
 /** Every <worldbody> (at least one): its geoms are the world's, its bodies the roots of the tree. */
 export function readWorldbodies(ctx: MjcfContext): void {
   const worldbody = sections(ctx, 'worldbody');
   if (worldbody.length === 0) ctx.r.fail(ctx.root, '<mujoco>', 'no <worldbody>', "a <worldbody> with the robot's bodies");
   for (const wb of worldbody) {
-    const { geoms } = readBodyChildren(ctx, wb, undefined, 'main');
-    ctx.ir.worldGeoms.push(...geoms);
-    for (const c of wb.children) if (c.name === 'body') readBody(ctx, c, -1, 'main');
+    const content: BodyContent = { geoms: [], bodies: [] };
+    readBodyChildren(ctx, wb, undefined, { childclass: 'main', suffix: '', copies: 1 }, content);
+    ctx.ir.worldGeoms.push(...content.geoms);
+    for (const b of content.bodies) readBody(ctx, b.el, -1, b.placement);
   }
 }
 
-/** A <body> whose parent is body `parent` (-1: the world); `inherited` is the childclass above it. */
-function readBody(ctx: MjcfContext, el: XmlElement, parent: number, inherited: string): void {
+/** A <body> whose parent is body `parent` (-1: the world), placed by `placement`. */
+function readBody(ctx: MjcfContext, el: XmlElement, parent: number, placement: Placement): void {
   const r: Reader = ctx.r;
   const { ir } = ctx;
   const cc = el.attrs.get('childclass');
   if (cc) checkClass(ctx, cc, `${describeEl(el)} childclass`);
-  const ownClass = cc?.value ?? inherited;
-  const name = el.attrs.get('name')?.value ?? `body${ir.bodies.length + 1}`;
+  const given = el.attrs.get('name')?.value;
+  const name = given !== undefined ? given + placement.suffix : `body${ir.bodies.length + 1}`;
+  if (given !== undefined) noteReplicatedName(ctx, 'body', given, placement);
   for (const f of ['mocap', 'gravcomp']) {
     const a = el.attrs.get(f);
     if (a && a.value !== 'false' && a.value !== '0') r.fail(a, `body '${name}' ${f}`, quote(a.value), `no ${f} (not supported)`);
@@ -48,45 +63,84 @@ function readBody(ctx: MjcfContext, el: XmlElement, parent: number, inherited: s
     geoms: [],
     source: r.span(el),
   };
+  placePose(placement.frame, body);
   const bi = ir.bodies.length;
   ir.bodies.push(body);
-  const { geoms, inertial } = readBodyChildren(ctx, el, body, ownClass);
-  body.geoms = geoms;
-  setBodyInertia(ctx, body, geoms, inertial);
-  for (const c of el.children) if (c.name === 'body') readBody(ctx, c, bi, ownClass);
+  // The body's own elements: no frame between them and it yet; the replicas' suffix goes on.
+  const content: BodyContent = { geoms: [], bodies: [] };
+  const own: Placement = { childclass: cc?.value ?? placement.childclass, suffix: placement.suffix, copies: placement.copies };
+  if (placement.copiedBy) own.copiedBy = placement.copiedBy;
+  readBodyChildren(ctx, el, body, own, content);
+  body.geoms = content.geoms;
+  setBodyInertia(ctx, body, content.geoms, content.inertial?.el, content.inertial?.frame);
+  for (const b of content.bodies) readBody(ctx, b.el, bi, b.placement);
 }
 
-/** The elements of a body (`body` undefined: the world body) other than its child bodies, in file
- *  order: joints are added to the body; its geoms and its <inertial> (if any) are returned. */
-function readBodyChildren(
-  ctx: MjcfContext,
-  el: XmlElement,
-  body: IrBody | undefined,
-  ownClass: string,
-): { geoms: IrGeom[]; inertial?: XmlElement } {
+/** The elements of `el` (a body, or the world body when `body` is undefined; or a <frame> or
+ *  <replicate> inside one) other than child bodies, in file order: joints are added to the body,
+ *  geoms, the <inertial> and the child bodies to `content`. */
+function readBodyChildren(ctx: MjcfContext, el: XmlElement, body: IrBody | undefined, placement: Placement, content: BodyContent): void {
   const r: Reader = ctx.r;
   const isWorld = body === undefined;
   const bodyName = body?.name ?? 'world';
-  let inertial: XmlElement | undefined;
-  const geoms: IrGeom[] = [];
   for (const c of el.children) {
     switch (c.name) {
       case 'body':
+        content.bodies.push({ el: c, placement });
         break;
       case 'inertial':
         if (isWorld) r.fail(c, '<inertial>', 'an inertial in <worldbody>', 'inertials only in bodies');
-        inertial = c;
+        if (placement.replicate)
+          r.fail(
+            c,
+            '<inertial>',
+            `an <inertial> inside a <replicate> (line ${placement.replicate.line}) of body '${bodyName}'`,
+            "the body's <inertial> outside the replicate (MuJoCo drops an inertial inside one)",
+          );
+        if (content.inertial)
+          r.fail(
+            c,
+            '<inertial>',
+            `a second <inertial> for body '${bodyName}' (the first at line ${content.inertial.el.line})`,
+            'one <inertial> per body, frames included',
+          );
+        content.inertial = { el: c, frame: placement.frame };
         break;
       case 'joint':
-      case 'freejoint':
+      case 'freejoint': {
         if (isWorld) r.fail(c, `<${c.name}>`, 'a joint in <worldbody>', 'joints only in bodies');
-        body.joints.push(readJoint(ctx, c, classOf(ctx, c, ownClass), bodyName, body.joints.length));
-        break;
-      case 'geom': {
-        const g = readGeom(ctx, c, classOf(ctx, c, ownClass), bodyName, geoms.length, isWorld);
-        if (g) geoms.push(g);
+        if (c.name === 'freejoint' && placement.replicate)
+          r.fail(
+            c,
+            '<freejoint>',
+            `a <freejoint> inside a <replicate> (line ${placement.replicate.line})`,
+            'a free joint outside replicate, or in a body the replicate copies (MuJoCo: "the replicate expansion rejects them")',
+          );
+        const j = readJoint(ctx, c, classOf(ctx, c, placement.childclass), bodyName, body.joints.length);
+        const given = c.attrs.get('name')?.value;
+        if (given !== undefined) {
+          j.name = given + placement.suffix;
+          noteReplicatedName(ctx, 'joint', given, placement);
+        }
+        placeJoint(placement.frame, j);
+        body.joints.push(j);
         break;
       }
+      case 'geom': {
+        const g = readGeom(ctx, c, classOf(ctx, c, placement.childclass), bodyName, content.geoms.length, isWorld);
+        if (g) {
+          if (c.attrs.get('name')) g.name += placement.suffix;
+          placeGeom(placement.frame, g);
+          content.geoms.push(g);
+        }
+        break;
+      }
+      case 'frame':
+        readBodyChildren(ctx, c, body, framePlacement(ctx, c, placement), content);
+        break;
+      case 'replicate':
+        for (const copy of replicaPlacements(ctx, c, placement)) readBodyChildren(ctx, c, body, copy, content);
+        break;
       case 'site':
       case 'camera':
       case 'light':
@@ -96,8 +150,6 @@ function readBodyChildren(
           `<${c.name}> does not change the dynamics: ${c.name === 'site' ? 'a site only marks a point (for sensors and spatial tendons, which are not imported)' : 'it is for rendering'}`,
         );
         break;
-      case 'frame':
-      case 'replicate':
       case 'composite':
       case 'flexcomp':
       case 'plugin':
@@ -106,7 +158,7 @@ function readBodyChildren(
           c,
           `<${c.name}>`,
           `<${c.name}> in a body`,
-          'body, inertial, joint, freejoint, geom, site, camera, light (inline frames and replicates are not supported)',
+          'body, frame, replicate, inertial, joint, freejoint, geom, site, camera, light (composite, flexcomp, plugin and attach are not supported)',
         );
         break;
       default:
@@ -114,9 +166,8 @@ function readBodyChildren(
           c,
           `<${c.name}>`,
           'an element MJCF does not define in a body',
-          'body, inertial, joint, freejoint, geom, site, camera, light',
+          'body, frame, replicate, inertial, joint, freejoint, geom, site, camera, light',
         );
     }
   }
-  return { geoms, inertial };
 }

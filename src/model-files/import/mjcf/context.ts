@@ -29,7 +29,11 @@ export interface MjcfContext {
   meshes: Map<string, { min: Vec3; max: Vec3 }>;
   massSpec: Map<IrGeom, GeomMassSpec>;
   ir: IrModel;
-  /** Adds a note at an element or attribute of the file. */
+  /** The first <replicate> read, and each body or joint a replicate copied, by its name before the
+   *  suffix → that replicate (replicate.ts refuses what MuJoCo would copy along with them). */
+  replicates: { first?: XmlElement; names: Map<string, XmlElement> };
+  /** Adds a note at an element or attribute of the file (once: a <replicate> reads its children
+   *  once per copy, and one note per line says it). */
   note: Note;
 }
 
@@ -37,11 +41,19 @@ export type Note = (kind: ImportNote['kind'], at: Pos, message: string) => void;
 
 /** The context for reading `root` (the <mujoco> element): MuJoCo's defaults until the file says otherwise. */
 export function newContext(r: Reader, root: XmlElement, notes: ImportNote[]): MjcfContext {
+  const noted = new Set<string>();
   return {
     r,
     root,
     notes,
-    note: (kind, at, message) => void notes.push({ kind, source: r.span(at), message }),
+    note: (kind, at, message) => {
+      const source = r.span(at);
+      const key = `${kind}\0${source.file}\0${source.line}\0${source.column}\0${message}`;
+      if (noted.has(key)) return;
+      noted.add(key);
+      notes.push({ kind, source, message });
+    },
+    replicates: { names: new Map() },
     compiler: defaultCompiler(),
     defaults: new Map(),
     meshes: new Map(),

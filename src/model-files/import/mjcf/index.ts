@@ -1,7 +1,8 @@
 // MJCF (MuJoCo XML) → the import IR, following MuJoCo's compiler for everything that changes the
 // dynamics: the body tree and every orientation form, inertials and inertia from geoms, joints,
 // geoms, default classes and childclass, compiler and option settings, actuators and the first
-// keyframe, fixed tendons. Elements that do not change the dynamics are skipped with a note; anything
+// keyframe, fixed tendons; the meta-elements <include> (include.ts), <frame> and <replicate>
+// (frame.ts, replicate.ts). Elements that do not change the dynamics are skipped with a note; anything
 // else that would (spatial tendons, equality constraints, fluid forces, flex, ...) is refused at its line.
 //
 // One reader per element, as MuJoCo's xml_native_reader.cc has one method per element, all sharing
@@ -19,10 +20,12 @@ import { readCompiler, setTotalMass } from './compiler.js';
 import { readContacts } from './contact.js';
 import { newContext, sections, type MjcfContext } from './context.js';
 import { readDefaults } from './defaults.js';
+import { expandIncludes } from './include.js';
 import { readKeyframes } from './keyframe.js';
 import { readOption } from './option.js';
 import { applyDisableFlags } from './option-flags.js';
 import { checkMjcfSchema } from './schema-check.js';
+import { refuseReplicatedReferences } from './replicate.js';
 import { readTendons } from './tendon.js';
 
 /** Elements skipped because they do not change the motion, with why (checked against MuJoCo's
@@ -39,13 +42,13 @@ const REFUSED: Record<string, string> = {
   equality: 'equality constraints',
   deformable: 'flex and skin (deformable bodies)',
   extension: 'plugins',
-  include: '<include> (inline the included file)',
 };
 /** Top-level elements read below. */
 const READ = ['compiler', 'option', 'default', 'asset', 'worldbody', 'tendon', 'actuator', 'contact', 'keyframe'];
 
 export function readMjcf(r: Reader, root: XmlElement, notes: ImportNote[]): IrModel {
-  checkMjcfSchema(r, root); // MuJoCo refuses unknown elements and attributes before reading any
+  expandIncludes(r, root); // MuJoCo assembles the included files into one tree first (IncludeXML)
+  checkMjcfSchema(r, root); // then refuses unknown elements and attributes before reading any
   const ctx = newContext(r, root, notes);
   judgeTopLevel(ctx);
   for (const c of sections(ctx, 'compiler')) readCompiler(ctx, c);
@@ -53,6 +56,7 @@ export function readMjcf(r: Reader, root: XmlElement, notes: ImportNote[]): IrMo
   readDefaults(ctx);
   readAssets(ctx);
   readWorldbodies(ctx);
+  refuseReplicatedReferences(ctx);
   if (ctx.compiler.settotalmass > 0) setTotalMass(ctx.ir.bodies, ctx.compiler.settotalmass);
   readTendons(ctx);
   readActuators(ctx);
@@ -71,7 +75,7 @@ function judgeTopLevel(ctx: MjcfContext): void {
         c,
         `<${c.name}>`,
         REFUSED[c.name],
-        'what the importer supports: worldbody, default, compiler, option, asset (meshes), tendon (fixed), actuator (motor, position, velocity), contact (exclude), keyframe',
+        'what the importer supports: worldbody (with frame and replicate), default, compiler, option, asset (meshes), tendon (fixed), actuator (motor, position, velocity), contact (exclude), keyframe, include',
       );
     else if (!READ.includes(c.name)) {
       ctx.r.fail(

@@ -9,14 +9,18 @@ import type { IrBody, IrGeom } from '../ir.js';
 import type { XmlElement } from '../xml.js';
 import type { Reader } from '../read-attrs.js';
 import { vec3, type MjcfContext } from './context.js';
+import { placeInertial, type Pose } from './frame.js';
 import { orientation } from './orientation.js';
 
-/** Sets `b`'s mass, ipos and inertia from `inertial` or from `geoms` (read by geom.ts). */
-export function setBodyInertia(ctx: MjcfContext, b: IrBody, geoms: IrGeom[], inertial: XmlElement | undefined): void {
+/** Sets `b`'s mass, ipos and inertia from `inertial` (placed by the <frame>s around it, `frame`)
+ *  or from `geoms` (read by geom.ts). */
+export function setBodyInertia(ctx: MjcfContext, b: IrBody, geoms: IrGeom[], inertial: XmlElement | undefined, frame?: Pose): void {
   const { compiler, massSpec } = ctx;
   const fromGeoms = compiler.inertiafromgeom === 'true' || (compiler.inertiafromgeom === 'auto' && !inertial);
-  if (inertial && !fromGeoms) readInertial(ctx, inertial, b);
-  else if (fromGeoms) {
+  if (inertial && !fromGeoms) {
+    readInertial(ctx, inertial, b);
+    placeInertial(frame, b);
+  } else if (fromGeoms) {
     // MuJoCo infers the geoms' masses only for a body whose inertia comes from them.
     for (const g of geoms) {
       const ms = massSpec.get(g)!;

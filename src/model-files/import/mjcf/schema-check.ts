@@ -5,7 +5,7 @@
 // the importer does not read is judged later, where the element is read.
 
 import { closest, quote } from '../../common/errors.js';
-import { MJCF_SCHEMA, type SchemaNode } from './schema.js';
+import { BODY_ROW, FRAME_ROW, MJCF_SCHEMA, REPLICATE_ROW, type SchemaNode } from './schema.js';
 import type { Reader } from '../read-attrs.js';
 import type { XmlElement } from '../xml.js';
 
@@ -28,6 +28,16 @@ function nameMatch(s: SchemaNode, el: XmlElement, level: number): boolean {
   return s.n === el.name;
 }
 
+/** Rows whose children are a body's: <body> (and <worldbody>), <frame>, <replicate>. */
+const BODY_LIKE = new Set([BODY_ROW, FRAME_ROW, REPLICATE_ROW]);
+const IN_BODY: Record<string, SchemaNode> = { body: BODY_ROW, frame: FRAME_ROW, replicate: REPLICATE_ROW };
+
+/** The row of `el` inside a body-like parent at `level` (worldbody is level 1). */
+function bodyChildRow(p: SchemaNode, el: XmlElement, level: number): SchemaNode | undefined {
+  if (!BODY_LIKE.has(p)) return undefined;
+  return (level >= 2 && Object.hasOwn(IN_BODY, el.name) ? IN_BODY[el.name] : undefined) ?? p.c?.find((x) => x.n === el.name);
+}
+
 interface Parent {
   el: XmlElement;
   s: SchemaNode;
@@ -46,10 +56,12 @@ export function checkMjcfSchema(r: Reader, root: XmlElement): void {
     let s = MJCF_SCHEMA;
     if (parent) {
       const p = parent.s;
-      let sub = p.c?.find((x) => nameMatch(x, el, level));
+      let sub = BODY_LIKE.has(p) ? bodyChildRow(p, el, level) : p.c?.find((x) => nameMatch(x, el, level));
       if (!sub && p.r && nameMatch(p, el, level)) sub = p;
       if (!sub) {
-        const names = (p.c ?? []).map((x) => x.n).concat(p.r ? [p.n] : []);
+        const names = BODY_LIKE.has(p)
+          ? ['body', 'frame', 'replicate', ...(p.c ?? []).map((x) => x.n)]
+          : (p.c ?? []).map((x) => x.n).concat(p.r ? [p.n] : []);
         const near = closest(el.name, names);
         r.fail(
           el,

@@ -441,3 +441,14 @@ export const MJCF_SCHEMA: SchemaNode = {
     { n: 'keyframe', a: '', c: [{ n: 'key', a: 'name time qpos qvel act mpos mquat ctrl' }] },
   ],
 };
+
+const BODY_ROW = MJCF_SCHEMA.c!.find((s) => s.n === 'body')!;
+
+/** <frame> and <replicate> (mjcf.schema "element frame (alias=body)", "element replicate
+ *  (alias=body)"): MuJoCo validates them by the body row's name (mjXSchema::NameMatch), but its
+ *  Check recurses only into children named body, so MuJoCo 3.14 checks neither their attributes
+ *  nor anything inside them. Here they are checked against the attributes the schema declares for
+ *  them, with the children of a body (what may not stand inside is refused by body.ts). */
+export const FRAME_ROW: SchemaNode = { n: 'frame', a: 'name childclass pos quat axisangle xyaxes zaxis euler', c: BODY_ROW.c };
+export const REPLICATE_ROW: SchemaNode = { n: 'replicate', a: 'count offset euler sep childclass', c: BODY_ROW.c };
+export { BODY_ROW };
