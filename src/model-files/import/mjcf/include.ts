@@ -110,7 +110,7 @@ function readIncluded(s: IncludeState, inc: XmlElement, chain: string[], depth: 
     r.fail(
       fileA,
       '<include> file',
-      `${quote(given)}, which includes itself (${[...chain, real].map((p) => quote(relative(s.realMainDir, p) || p)).join(' → ')})`,
+      `${quote(given)}, which closes a cycle of includes (${[...chain, real].map((p) => quote(relative(s.realMainDir, p))).join(' → ')})`,
       'includes without a cycle (MuJoCo: "File ... already included")',
     );
   const before = s.included.get(real);
