@@ -228,7 +228,7 @@ describe('narrow phase: closed forms (f64 to 1e-12)', () => {
   });
 });
 
-describe('filtering (MuJoCo rules, at load)', () => {
+describe('filtering (MuJoCo rules, asked by the broad phase)', () => {
   const pairsOf = (m: ModelDesc) =>
     new Batch(m, { copies: 1, lanes: 1, precision: 'f64' }).pairs.map((p) => `${m.shapes![p.a].name}-${m.shapes![p.b].name}`);
   it('drops same-weld-body and parent–child pairs, keeps world geometry against links hinged to the world', () => {
@@ -376,7 +376,7 @@ describe('narrow phase: exact signed distance on random pairs (support-function 
     }
 });
 
-describe('batch collide(): contact fields', () => {
+describe('batch collide(): the contact list', () => {
   /** Random states (the free box near the ground, the arm swinging) for `copies` robots. */
   function randomStates(copies: number, seed: number): number[][] {
     const rand = rng(seed);
@@ -391,16 +391,9 @@ describe('batch collide(): contact fields', () => {
     const b = new Batch(scene(), { copies, lanes, precision, threads });
     randomStates(copies, 7).forEach((q, r) => b.setRobot(r, { q }));
     b.collide();
-    const col = (a: Float32Array | Float64Array, n: number) =>
-      Array.from({ length: copies }, (_, r) => Array.from({ length: n }, (_, k) => a[k * b.stride + r]));
-    const P = b.pairs.length;
-    return {
-      P,
-      active: col(b.contactActive, P * 4),
-      dist: col(b.contactDist, P * 4),
-      pos: col(b.contactPos, P * 12),
-      normal: col(b.contactNormal, P * 3),
-    };
+    const per = Array.from({ length: copies }, (_, r) => b.contacts(r));
+    const list = (f: 'shapeA' | 'shapeB' | 'point' | 'dist' | 'pos' | 'normal') => per.map((c) => Array.from(c[f]));
+    return { per, shapeA: list('shapeA'), shapeB: list('shapeB'), point: list('point'), dist: list('dist'), pos: list('pos'), normal: list('normal') };
   }
   it('bit-identical across lane widths, batch sizes and threads (every width this CPU runs)', () => {
     const widest = addon.cpuInfo().widestLanes;
@@ -414,10 +407,10 @@ describe('batch collide(): contact fields', () => {
           [40, 3],
         ]) {
           const got = contacts(precision, lanes, copies, threads);
-          for (const f of ['active', 'dist', 'pos', 'normal'] as const)
+          for (const f of ['shapeA', 'shapeB', 'point', 'dist', 'pos', 'normal'] as const)
             expect(got[f].slice(0, 37), `${precision} lanes ${lanes} copies ${copies} threads ${threads}: ${f}`).toEqual(ref[f]);
         }
-      const nActive = ref.active.flat().filter((x) => x === 1).length;
+      const nActive = ref.dist.flat().length;
       expect(nActive).toBeGreaterThan(37); // the states do touch (the ground under box and arm)
     }
   });
@@ -453,6 +446,7 @@ describe('batch collide(): contact fields', () => {
         }
         return pose(pw as Vec3, q as Quat);
       };
+      const listed = b.contacts(r);
       b.pairs.forEach((pr, p) => {
         const sa = m.shapes![pr.a];
         const sb = m.shapes![pr.b];
@@ -463,11 +457,11 @@ describe('batch collide(): contact fields', () => {
           poseB: worldPose(sb),
           margin: sa.margin + sb.margin + sa.gap + sb.gap,
         });
-        const act = [0, 1, 2, 3].filter((i) => b.contactActive[(p * 4 + i) * b.stride + r] === 1);
+        const act = [...listed.dist.keys()].filter((k) => listed.shapeA[k] === pr.a && listed.shapeB[k] === pr.b);
         expect(act.length, `robot ${r} pair ${p}`).toBe(c.count);
         // same set of points (a rectangle's two off-diagonal corners tie, so the pose's last-bit
         // round trip through a quaternion may swap slots 2 and 3)
-        const got = act.map((i) => b.contactDist[(p * 4 + i) * b.stride + r]).sort((x, y) => x - y);
+        const got = act.map((k) => listed.dist[k]).sort((x, y) => x - y);
         closeV(
           got,
           [...c.dists].sort((x, y) => x - y),
@@ -475,7 +469,7 @@ describe('batch collide(): contact fields', () => {
         );
         if (c.count)
           closeV(
-            [0, 1, 2].map((k) => b.contactNormal[(p * 3 + k) * b.stride + r]),
+            [0, 1, 2].map((k) => listed.normal[3 * act[0] + k]),
             c.normal,
             1e-9,
           );

@@ -14,12 +14,9 @@ import { quatRotate } from '../src/engine/math.js';
 function deepest(b: Batch, names: readonly string[]): { dist: number; shapes: string } {
   b.collide();
   let best = { dist: Infinity, shapes: '' };
-  b.pairs.forEach(({ a, b: c }, p) => {
-    for (let i = 0; i < 4; i++) {
-      const slot = p * 4 + i;
-      if (b.contactActive[slot * b.stride] && b.contactDist[slot * b.stride] < best.dist)
-        best = { dist: b.contactDist[slot * b.stride], shapes: `${names[a]}|${names[c]}` };
-    }
+  const c = b.contacts(0);
+  c.dist.forEach((d, k) => {
+    if (d < best.dist) best = { dist: d, shapes: `${names[c.shapeA[k]]}|${names[c.shapeB[k]]}` };
   });
   return best;
 }

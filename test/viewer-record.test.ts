@@ -3,7 +3,8 @@
 // stepping the same batch, --spread included).
 import { describe, expect, it } from 'vitest';
 import { Batch } from '../src/engine/batch.js';
-import { engineAddon } from '../src/engine/native.js';
+import { engineAddon, type ContactPoints } from '../src/engine/native.js';
+import type { ModelDesc } from '../src/engine/model-desc.js';
 import { applySpread } from '../src/run/spread.js';
 import { inertiaBox, quatFromMatrix, sceneGeometry } from '../src/viewer/geometry.js';
 import { replayHtml } from '../src/viewer/html.js';
@@ -129,30 +130,25 @@ describe('geometry', () => {
 });
 
 describe('contacts from a batch with collide()', () => {
-  it('reads active slots in the contract layout: (p*4+i) for active/dist, ((p*4+i)*3+c) for pos, (p*3+c) for normal', () => {
-    const stride = 4;
-    const P = 2;
-    const z = (n: number) => new Float64Array(n * stride);
-    const c: CollidingBatch = {
-      collide() {},
-      stride,
-      contactActive: z(P * 4),
-      contactDist: z(P * 4),
-      contactPos: z(P * 12),
-      contactNormal: z(P * 3),
-    };
-    // Robot 1: pair 1, point 2 active.
-    const r = 1;
-    const k = 1 * 4 + 2;
-    c.contactActive[k * stride + r] = 1;
-    c.contactDist[k * stride + r] = -0.25;
-    [7, 8, 9].forEach((x, comp) => (c.contactPos[(k * 3 + comp) * stride + r] = x));
-    [0, 0.6, 0.8].forEach((x, comp) => (c.contactNormal[(1 * 3 + comp) * stride + r] = x));
+  it("reads each robot's list: pos, normal (turned out of a world shape), dist, slot", () => {
+    const model = { shapes: [{ body: -1 }, { body: 0 }, { body: 1 }] } as unknown as ModelDesc;
+    const list = (a: number[], b: number[]): ContactPoints => ({
+      shapeA: Int32Array.from(a),
+      shapeB: Int32Array.from(b),
+      point: Int32Array.from(a.map(() => 2)),
+      dist: Float64Array.from(a.map(() => -0.25)),
+      pos: Float64Array.from(a.flatMap(() => [7, 8, 9])),
+      normal: Float64Array.from(a.flatMap(() => [0, 0.6, 0.8])),
+      force: Float64Array.from(a.flatMap(() => [0, 0, 0])),
+    });
+    const lists = [list([], []), list([1, 2], [2, 0])];
+    const c: CollidingBatch = { collide() {}, contacts: (r) => lists[r] };
     const out: number[] = [];
-    robotContacts(c, 0, 0, out);
+    robotContacts(c, model, 0, 0, out);
     expect(out).toEqual([]);
-    robotContacts(c, r, 5, out);
-    expect(out).toEqual([7, 8, 9, 0, 0.6, 0.8, -0.25, 5]);
+    robotContacts(c, model, 1, 5, out);
+    // two moving shapes keep a → b; the world shape as shape b is turned to point out of it
+    expect(out).toEqual([7, 8, 9, 0, 0.6, 0.8, -0.25, 5, 7, 8, 9, -0, -0.6, -0.8, -0.25, 5]);
   });
 });
 

@@ -6,6 +6,8 @@
 #include <memory>
 #include <string>
 
+#include "achilles/collision/pair_filter.hpp"
+
 namespace ach::binding {
 namespace {
 
@@ -18,7 +20,8 @@ class BatchWrap : public Napi::ObjectWrap<BatchWrap> {
                         InstanceMethod("reset", &BatchWrap::Reset), InstanceMethod("constrain", &BatchWrap::Constrain),
                         InstanceMethod("constraints", &BatchWrap::Constraints),
                         InstanceMethod("sense", &BatchWrap::Sense),
-                        InstanceMethod("field", &BatchWrap::Field), InstanceMethod("info", &BatchWrap::Info)});
+                        InstanceMethod("field", &BatchWrap::Field), InstanceMethod("info", &BatchWrap::Info),
+                        InstanceMethod("contacts", &BatchWrap::Contacts), InstanceMethod("candidatePairs", &BatchWrap::CandidatePairs)});
   }
 
   BatchWrap(const Napi::CallbackInfo& info) : Napi::ObjectWrap<BatchWrap>(info) {
@@ -130,6 +133,8 @@ class BatchWrap : public Napi::ObjectWrap<BatchWrap> {
       const ContactPointReport& c = r.contacts[i];
       Napi::Object x = Napi::Object::New(env);
       x.Set("pair", Napi::Number::New(env, c.pair));
+      x.Set("shapeA", Napi::Number::New(env, c.shape_a));
+      x.Set("shapeB", Napi::Number::New(env, c.shape_b));
       x.Set("point", Napi::Number::New(env, c.point));
       x.Set("dist", Napi::Number::New(env, c.dist));
       x.Set("pos", arr(c.pos, 3));
@@ -164,15 +169,10 @@ class BatchWrap : public Napi::ObjectWrap<BatchWrap> {
     else if (name == "potential") f = FieldId::Potential;
     else if (name == "bodyPos") f = FieldId::BodyPos;
     else if (name == "bodyRot") f = FieldId::BodyRot;
-    else if (name == "contactActive") f = FieldId::ContactActive;
-    else if (name == "contactDist") f = FieldId::ContactDist;
-    else if (name == "contactPos") f = FieldId::ContactPos;
-    else if (name == "contactNormal") f = FieldId::ContactNormal;
     else if (name == "energyRef") f = FieldId::EnergyRef;
     else if (name == "driftMax") f = FieldId::DriftMax;
     else if (name == "kineticPeak") f = FieldId::KineticPeak;
     else if (name == "qaccWarm") f = FieldId::QaccWarm;
-    else if (name == "contactForce") f = FieldId::ContactForce;
     else if (name == "ctrl") f = FieldId::Ctrl;
     else if (name == "ctrlTarget") f = FieldId::CtrlTarget;
     else if (name == "actuatorForce") f = FieldId::ActuatorForce;
@@ -188,6 +188,51 @@ class BatchWrap : public Napi::ObjectWrap<BatchWrap> {
     return Napi::Float64Array::New(env, count, ab, 0);
   }
 
+  /// contacts(robot) → one robot's active contact points from the last collide() or constrain():
+  /// {shapeA, shapeB, point (Int32Array), dist, pos (3 per point), normal (3), force (3) (Float64Array)}.
+  Napi::Value Contacts(const Napi::CallbackInfo& info) {
+    Napi::Env env = info.Env();
+    if (info.Length() < 1 || !info[0].IsNumber()) throw Napi::TypeError::New(env, "contacts(robot): robot must be a number");
+    const double rd = info[0].As<Napi::Number>().DoubleValue();
+    if (!(rd >= 0 && rd < batch_->options().copies && rd == std::floor(rd)))
+      throw Napi::RangeError::New(env, "contacts(robot): robot must be an integer from 0 to " + std::to_string(batch_->options().copies - 1));
+    const ContactList c = batch_->storage().contacts->contacts_of(static_cast<int>(rd));
+    auto ints = [&](const std::vector<int>& x) {
+      Napi::Int32Array a = Napi::Int32Array::New(env, x.size());
+      for (std::size_t k = 0; k < x.size(); ++k) a[k] = x[k];
+      return a;
+    };
+    auto reals = [&](const std::vector<double>& x) {
+      Napi::Float64Array a = Napi::Float64Array::New(env, x.size());
+      for (std::size_t k = 0; k < x.size(); ++k) a[k] = x[k];
+      return a;
+    };
+    Napi::Object o = Napi::Object::New(env);
+    o.Set("shapeA", ints(c.shape_a));
+    o.Set("shapeB", ints(c.shape_b));
+    o.Set("point", ints(c.point));
+    o.Set("dist", reals(c.dist));
+    o.Set("pos", reals(c.pos));
+    o.Set("normal", reals(c.normal));
+    o.Set("force", reals(c.force));
+    return o;
+  }
+
+  /// candidatePairs() → every pair of shapes the filter admits, {a, b} with a < b, in row order
+  /// (quadratic in the shapes: a listing for inspection and validation, never used to step).
+  Napi::Value CandidatePairs(const Napi::CallbackInfo& info) {
+    Napi::Env env = info.Env();
+    const std::vector<ShapePair> mp = candidate_pairs(batch_->model());
+    Napi::Array pairs = Napi::Array::New(env, mp.size());
+    for (std::size_t i = 0; i < mp.size(); ++i) {
+      Napi::Object p = Napi::Object::New(env);
+      p.Set("a", Napi::Number::New(env, mp[i].a));
+      p.Set("b", Napi::Number::New(env, mp[i].b));
+      pairs.Set(static_cast<uint32_t>(i), p);
+    }
+    return pairs;
+  }
+
   Napi::Value Info(const Napi::CallbackInfo& info) {
     Napi::Env env = info.Env();
     Napi::Object o = Napi::Object::New(env);
@@ -198,15 +243,7 @@ class BatchWrap : public Napi::ObjectWrap<BatchWrap> {
     o.Set("nu", Napi::Number::New(env, static_cast<double>(batch_->model().actuators.size())));
     o.Set("isa", Napi::String::New(env, isa_name(isa_for(batch_->options().precision, batch_->options().lanes))));
     o.Set("steps", Napi::Number::New(env, static_cast<double>(batch_->steps())));
-    Napi::Array pairs = Napi::Array::New(env);
-    const auto& mp = batch_->model().pairs;
-    for (std::size_t i = 0; i < mp.size(); ++i) {
-      Napi::Object p = Napi::Object::New(env);
-      p.Set("a", Napi::Number::New(env, mp[i].a));
-      p.Set("b", Napi::Number::New(env, mp[i].b));
-      pairs.Set(static_cast<uint32_t>(i), p);
-    }
-    o.Set("pairs", pairs);
+    o.Set("hasPairs", Napi::Boolean::New(env, batch_->model().has_pairs));
     return o;
   }
 

@@ -67,10 +67,9 @@ Storage storage_layout(const Model& model, const BatchOptions& opt, std::size_t*
   s.stride = (opt.copies + pad - 1) / pad * pad;
   s.elem = opt.precision == Precision::F32 ? 4 : 8;
   const std::size_t nb = model.joints.size();
-  const std::size_t np = model.pairs.size();
   const std::size_t counts[] = {std::size_t(model.nq), std::size_t(model.nv), std::size_t(model.nv), std::size_t(model.nv), 1, 1,
-                                nb * 3, nb * 9, std::size_t(model.nv), np * 4, np * 4, np * 12, np * 3, 1, 1, 1,
-                                model.constrained() ? std::size_t(model.nv) : 0, np * 12,
+                                nb * 3, nb * 9, std::size_t(model.nv), 1, 1, 1,
+                                model.constrained() ? std::size_t(model.nv) : 0,
                                 2 * model.actuators.size(), model.actuators.size(), model.actuators.size(),
                                 nb * 6, nb * 6 /* sensors: BodyVel, BodyAcc */};
   static_assert(sizeof(counts) / sizeof(counts[0]) == static_cast<int>(FieldId::Count), "one count per field");
@@ -94,6 +93,8 @@ Storage make_storage(const Model& model, const BatchOptions& opt) {
   std::size_t total = 0;
   Storage s = storage_layout(model, opt, &total);
   s.buffer = std::make_shared<Buffer>(total);
+  s.contacts = std::make_shared<ContactStore>();
+  s.contacts->resize((opt.copies + opt.lanes - 1) / opt.lanes, opt.lanes);
   return s;
 }
 

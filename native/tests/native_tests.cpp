@@ -71,6 +71,7 @@ static bool island_sums_agree(std::uint32_t seed, bool lone) {
   std::vector<V> tv(CW::kTreeVecs * nt), tmp(CW::kIslandSums * nt);
   std::vector<M> tm(CW::kTreeMasks * nt), mmask(nt * nt);
   cw.nused = nrows, cw.used = used.data(), cw.on = on.data();
+  cw.row_tree_a = KC.row_tree_a.data(), cw.row_tree_b = KC.row_tree_b.data();
   cw.nrows = cw.first_contact = nrows; // rows of one tree or two, as limits and tendons make (no contact points)
   cw.label = label.data(), cw.uf = uf.data(), cw.has_row = has_row.data(), cw.red = red.data(), cw.acc = acc.data();
   cw.per_tree.carve(tv.data(), tm.data(), nt);

@@ -7,6 +7,7 @@
 #include <exception>
 
 #include "achilles/batch.hpp"
+#include "achilles/collision/pair_filter.hpp"
 #include "model_text.hpp"
 
 // 8 rounds of 5 steps (0.08 s at 2 ms): every pass and the solver run on every configuration, and
@@ -42,17 +43,13 @@ int main(int argc, char** argv) {
               batch.collide();
               batch.observe();
               batch.forward();
-              const ach::Storage& st = batch.storage();
-              const std::size_t n = st.count[static_cast<int>(ach::FieldId::ContactActive)];
-              for (std::size_t e = 0; e < n; ++e)
-                contacts += prec == ach::Precision::F32 ? static_cast<const float*>(st.ptr(ach::FieldId::ContactActive))[e] != 0
-                                                        : static_cast<const double*>(st.ptr(ach::FieldId::ContactActive))[e] != 0;
+              for (int r = 0; r < opt.copies; ++r) contacts += static_cast<std::int64_t>(batch.storage().contacts->contacts_of(r).dist.size());
               // Robot 0's rows at this state (the validation diagnostic, also under the sanitizers).
               if (model.constrained())
                 for (const ach::ConstraintRowReport& r : batch.constraint_report(0, model.solver_iterations, true).rows) ++rows[r.kind];
             }
-            std::printf("%s: %s lanes %d %s: %zu pairs, %lld active contact slots over %d collides; robot 0's rows on: %lld limit, %lld contact, %lld friction, %lld tendon-limit, %lld tendon-friction\n",
-                        argv[i], prec == ach::Precision::F32 ? "f32" : "f64", lanes, integ == ach::Integrator::Euler ? "euler" : "rk4", model.pairs.size(),
+            std::printf("%s: %s lanes %d %s: %zu candidate pairs, %lld active contact points over %d collides; robot 0's rows on: %lld limit, %lld contact, %lld friction, %lld tendon-limit, %lld tendon-friction\n",
+                        argv[i], prec == ach::Precision::F32 ? "f32" : "f64", lanes, integ == ach::Integrator::Euler ? "euler" : "rk4", ach::candidate_pairs(model).size(),
                         static_cast<long long>(contacts), kRounds, static_cast<long long>(rows[0]), static_cast<long long>(rows[1]), static_cast<long long>(rows[2]),
                         static_cast<long long>(rows[3]), static_cast<long long>(rows[4]));
             ++runs;

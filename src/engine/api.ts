@@ -2,6 +2,7 @@
 // Implemented by `batch.ts` over the native addon.
 
 import type { IntegratorName, ModelDesc } from './model-desc.js';
+import type { ContactPoints } from './native.js';
 
 export type Precision = 'f32' | 'f64';
 export type LaneWidth = 1 | 4 | 8 | 16;
@@ -66,7 +67,7 @@ export interface BatchApi {
    * detection and the constraint solve, warm-started as the step's own solve is. So after
    * `forward()`, an Euler step without joint damping gives v + dt·qacc exactly. (With damping,
    * Euler then solves (M + dt·D) q̈ = f + Jᵀλ, as MuJoCo's mj_Euler does after mj_forward.) Fills
-   * qacc and, for models with shapes, the contact views; nothing is stepped, the warm start is
+   * qacc and, for models with shapes, the contacts (`contacts(r)`); nothing is stepped, the warm start is
    * read and never written. For the smooth, unconstrained acceleration use forwardUnconstrained().
    */
   forward(): void;
@@ -79,21 +80,16 @@ export interface BatchApi {
   kinematics(): { pos: Real; rot: Real };
   /**
    * Collision detection at the current state of every robot: shape poses, broad phase (world AABBs
-   * inflated by margin + gap), narrow phase. Fills the contact views below (like `kinematics()`,
-   * nothing is stepped). Candidate pair p (see `pairs`) has 4 point slots i; for robot r:
-   *   contactActive[(p*4+i)*stride + r]     1 when slot (p, i) holds a contact, else 0
-   *   contactDist[(p*4+i)*stride + r]       signed distance (negative: penetration); 0 when inactive
-   *   contactPos[((p*4+i)*3+c)*stride + r]  world point midway between the two surfaces (MuJoCo's pos)
-   *   contactNormal[(p*3+c)*stride + r]     unit normal from shape a to shape b (0 when no slot is active)
-   * A slot is active iff the pair's inflated AABBs overlap and its dist < the pair's summed margin + gap.
+   * inflated by margin + gap, sweep and prune), narrow phase. Like `kinematics()`, nothing is
+   * stepped; `contacts(r)` then lists robot r's active points (dist < the pair's summed margin + gap).
    */
   collide(): void;
-  /** The candidate shape pairs after filtering at load (indices into model.shapes, a < b), in slot order. */
-  readonly pairs: { a: number; b: number }[];
-  readonly contactActive: Real;
-  readonly contactDist: Real;
-  readonly contactPos: Real;
-  readonly contactNormal: Real;
+  /** Robot r's active contact points from the last collide(), constrain() or forward() (see ContactPoints). */
+  contacts(robot: number): ContactPoints;
+  /** Every pair of shapes MuJoCo's contact filter admits (indices into model.shapes, a < b), in
+   *  contact-row order; computed on first use, quadratic in the shapes (for inspection: stepping
+   *  never lists them, its broad phase asks the filter of each overlapping pair). */
+  readonly pairs: readonly { a: number; b: number }[];
   /** Actuators (model.actuators) and their double-buffered controls: `ctrl[a * stride + r]` is what
    *  the next step reads (a view that alternates halves: take it anew after every step); each step
    *  clears the half it does not read, so unwritten controls read 0. `actuatorForce[a * stride + r]`

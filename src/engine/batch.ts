@@ -3,7 +3,7 @@
 import type { BatchApi, BatchOptions, LaneWidth, NonFiniteInfo, Precision, Real } from './api.js';
 import { LANE_WIDTHS, PRECISIONS } from './api.js';
 import { INTEGRATORS, JOINT_NQ, JOINT_NV, planarFrame, type IntegratorName, type ModelDesc } from './model-desc.js';
-import { engineAddon, type ConstraintState, type NativeAddon, type NativeBatch } from './native.js';
+import { engineAddon, type ConstraintState, type ContactPoints, type NativeAddon, type NativeBatch } from './native.js';
 import { laneProblem, widestLanes } from './lanes.js';
 import { WORLD_LIMITS } from './world-limits.js';
 import { ensureMemory } from './memory.js';
@@ -163,12 +163,10 @@ export class Batch implements BatchApi {
   readonly v: Real;
   readonly tau: Real;
   readonly qacc: Real;
-  readonly pairs: { a: number; b: number }[];
-  readonly contactActive: Real;
-  readonly contactDist: Real;
-  readonly contactPos: Real;
-  readonly contactNormal: Real;
+  /** Some two shapes may touch (MuJoCo's contact filter admits a pair): detection runs. */
+  readonly hasPairs: boolean;
   private readonly native: NativeBatch;
+  private candidates?: readonly { a: number; b: number }[];
   private stepCount = 0;
   // Actuators (actuators branch): nu controls per robot, double-buffered (see `ctrl`).
   readonly nu: number;
@@ -214,16 +212,12 @@ export class Batch implements BatchApi {
     this.nq = info.nq;
     this.nv = info.nv;
     this.isa = info.isa;
+    this.hasPairs = info.hasPairs;
     this.nbody = model.bodies.length;
     this.q = this.native.field('q');
     this.v = this.native.field('v');
     this.tau = this.native.field('tau');
     this.qacc = this.native.field('qacc');
-    this.pairs = info.pairs;
-    this.contactActive = this.native.field('contactActive');
-    this.contactDist = this.native.field('contactDist');
-    this.contactPos = this.native.field('contactPos');
-    this.contactNormal = this.native.field('contactNormal');
     this.nu = info.nu;
     const ctrl = this.native.field('ctrl');
     const half = this.nu * this.stride;
@@ -330,16 +324,24 @@ export class Batch implements BatchApi {
   }
 
   /** Detection and the constraint solve at the current state, as the next step will start it (warm
-   *  start included; what forward() runs): fills qacc, the contact views and `contactForce`
-   *  (contactForce[((p*4+i)*3+c)*stride + r]: c = 0 normal, 1 and 2 friction along t1, t2; MuJoCo's
-   *  mju_decodePyramid, in the frame `constraints()` reports). */
+   *  start included; what forward() runs): fills qacc and the contacts `contacts(r)` lists, with
+   *  each point's force (normal, then friction along t1, t2: MuJoCo's mju_decodePyramid, in the
+   *  frame `constraints()` reports). */
   constrain(): void {
     this.native.constrain();
   }
 
-  /** The contact forces of the last constrain() (a view on engine memory). */
-  get contactForce(): Real {
-    return this.native.field('contactForce');
+  /** Robot r's active contact points from the last collide(), constrain() or forward(). */
+  contacts(robot: number): ContactPoints {
+    this.checkRobot(robot);
+    return this.native.contacts(robot);
+  }
+
+  /** Every pair of shapes the contact filter admits, a < b, in contact-row order (listed on first
+   *  use: quadratic in the shapes, for inspection; stepping never lists them). */
+  get pairs(): readonly { a: number; b: number }[] {
+    this.candidates ??= this.native.candidatePairs();
+    return this.candidates;
   }
 
   /** One robot's constraint rows (MuJoCo's efc_*: dist, J, aref, R, D, force), qacc_smooth and the

@@ -19,15 +19,10 @@ export type NativeFieldName =
   | 'potential'
   | 'bodyPos'
   | 'bodyRot'
-  | 'contactActive'
-  | 'contactDist'
-  | 'contactPos'
-  | 'contactNormal'
   | 'energyRef'
   | 'driftMax'
   | 'kineticPeak'
   | 'qaccWarm'
-  | 'contactForce'
   | 'ctrl'
   | 'ctrlTarget'
   | 'actuatorForce'
@@ -37,7 +32,7 @@ export type NativeFieldName =
 /** One constraint row of one robot at one state (MuJoCo's efc_* of that row). */
 export interface ConstraintRow {
   kind: 'limit' | 'contact' | 'friction' | 'tendon-limit' | 'tendon-friction';
-  /** The limited (or dry-friction) joint's body index, the candidate pair index (contact), or the tendon's index (tendon-*). */
+  /** The limited (or dry-friction) joint's body index, the contact pair's number (ConstraintContact.pair), or the tendon's index (tendon-*). */
   id: number;
   /** limit, tendon-limit: 0 lower, 1 upper side. */
   side?: number;
@@ -59,7 +54,10 @@ export interface ConstraintRow {
   J: number[];
 }
 export interface ConstraintContact {
+  /** The pair's number among this evaluation's pairs (ConstraintRow.id of its rows), and its shapes (a < b). */
   pair: number;
+  shapeA: number;
+  shapeB: number;
   point: number;
   dist: number;
   pos: number[];
@@ -84,11 +82,15 @@ export interface NativeBatch {
   step(k: number, monitor?: boolean): NativeStepResult;
   forward(): void;
   observe(): void;
-  /** Shape poses, broad and narrow phase at the current state: fills the contact fields. */
+  /** Shape poses, broad and narrow phase at the current state: the contacts `contacts()` reads. */
   collide(): void;
   /** Detection and the constraint solve at the current state (warm start included), as the next step
-   *  starts: qacc, the contact fields and contactForce. */
+   *  starts: qacc, and the contacts with their forces. */
   constrain(): void;
+  /** One robot's active contact points from the last collide() or constrain(). */
+  contacts(robot: number): ContactPoints;
+  /** Every pair of shapes the contact filter admits (a < b), in row order: quadratic in the shapes. */
+  candidatePairs(): { a: number; b: number }[];
   /** One robot's rows and accelerations at the current state, solved with `iterations` (from qacc_smooth,
    *  or from the stored warm start with `warm`). */
   constraints(robot: number, iterations: number, warm: boolean): ConstraintState;
@@ -96,8 +98,24 @@ export interface NativeBatch {
   /** Sensors: qacc, body velocities and accelerations (bodyVel, bodyAcc) and poses (bodyPos, bodyRot) at the current state. */
   sense(): void;
   field(name: NativeFieldName): Float32Array | Float64Array;
-  /** pairs: the candidate shape pairs (indices into ModelDesc.shapes, a < b), in contact-slot order. */
-  info(): { stride: number; nq: number; nv: number; nu: number; isa: string; steps: number; pairs: { a: number; b: number }[] };
+  /** hasPairs: some two shapes may touch (the contact filter admits a pair). */
+  info(): { stride: number; nq: number; nv: number; nu: number; isa: string; steps: number; hasPairs: boolean };
+}
+
+/** One robot's active contact points (MuJoCo's d->contact), pair by pair in (a, b) order, point
+ *  slots 0..3 within a pair: point k is between shapes shapeA[k] < shapeB[k] (model.shapes
+ *  indices); dist[k] signed (negative: penetration); pos[3k..] the world point midway between the
+ *  surfaces; normal[3k..] the unit normal from shape a to shape b; force[3k..] the normal and the
+ *  two friction forces in MuJoCo's contact frame (constrain(); 0 after collide() and for points
+ *  beyond the margin but within the gap). */
+export interface ContactPoints {
+  shapeA: Int32Array;
+  shapeB: Int32Array;
+  point: Int32Array;
+  dist: Float64Array;
+  pos: Float64Array;
+  normal: Float64Array;
+  force: Float64Array;
 }
 
 /** One shape of a standalone narrow-phase query (world pose given separately). */

@@ -1,7 +1,7 @@
 // Contacts of the recorded robots, at every record of `achilles run`. The batch's constrain() runs
 // detection and the constraint solve at the recorded state exactly as the next step starts it, and
-// fills fixed slots, (pair, point) in that order, so the rows come out in the same order at every
-// lane width, batch size and thread count.
+// lists each robot's active points pair by pair in (shape a, shape b) order, point slots 0..3 within
+// a pair, so the rows come out in the same order at every lane width, batch size and thread count.
 //   contacts.csv                  one row per active slot: time, robot, the two shapes, point,
 //                                 normal (from the first shape to the second), signed distance, and
 //                                 the contact force: normal fn and friction ft1, ft2 along the
@@ -14,18 +14,13 @@ import type { OutputSink } from '../reports/atomic.js';
 import { lineChart, VL_SCHEMA, type Datum, type VlSpec } from '../reports/charts.js';
 import { toCsv, type MetaValue } from '../reports/csv.js';
 
-/** What the recorder needs from a batch: detection at the current state and its output slots
- *  (component k of robot r at k·stride + r; P candidate pairs, 4 point slots each). */
-export type ContactSource = Pick<
-  Batch,
-  'stride' | 'constrain' | 'pairs' | 'contactActive' | 'contactDist' | 'contactPos' | 'contactNormal' | 'contactForce'
->;
+/** What the recorder needs from a batch: detection at the current state and each robot's points. */
+export type ContactSource = Pick<Batch, 'constrain' | 'contacts'>;
 
 export const CONTACT_COLUMNS = [
   'step',
   'time',
   'robot',
-  'pair',
   'point',
   'shape_a',
   'shape_b',
@@ -42,8 +37,6 @@ export const CONTACT_COLUMNS = [
 ] as const;
 type ContactRow = Record<(typeof CONTACT_COLUMNS)[number], number | string>;
 
-export const POINTS_PER_PAIR = 4;
-
 export class ContactRecorder {
   readonly rows: ContactRow[] = [];
   /** Per record and robot: active contacts and the smallest distance among them (NaN if none). */
@@ -59,43 +52,33 @@ export class ContactRecorder {
   record(step: number, time: number, solved = false): void {
     const src = this.source;
     if (!solved) src.constrain();
-    const f = { active: src.contactActive, dist: src.contactDist, pos: src.contactPos, normal: src.contactNormal, force: src.contactForce };
-    const s = src.stride;
     const names = (this.model.shapes ?? []).map((x) => x.name);
     for (const r of this.robots) {
-      let count = 0;
+      const c = src.contacts(r);
+      const count = c.dist.length;
       let minDist = NaN;
-      src.pairs.forEach(({ a, b }, p) => {
-        for (let i = 0; i < POINTS_PER_PAIR; i++) {
-          const slot = p * POINTS_PER_PAIR + i;
-          if (!f.active[slot * s + r]) continue;
-          const dist = f.dist[slot * s + r];
-          const at = (k: number) => f.pos[(slot * 3 + k) * s + r];
-          const n = (k: number) => f.normal[(p * 3 + k) * s + r];
-          const force = (k: number) => f.force[(slot * 3 + k) * s + r];
-          this.rows.push({
-            step,
-            time,
-            robot: r,
-            pair: p,
-            point: i,
-            shape_a: names[a],
-            shape_b: names[b],
-            x: at(0),
-            y: at(1),
-            z: at(2),
-            nx: n(0),
-            ny: n(1),
-            nz: n(2),
-            dist,
-            fn: force(0),
-            ft1: force(1),
-            ft2: force(2),
-          });
-          count++;
-          if (!(dist >= minDist)) minDist = dist;
-        }
-      });
+      for (let k = 0; k < count; k++) {
+        const dist = c.dist[k];
+        this.rows.push({
+          step,
+          time,
+          robot: r,
+          point: c.point[k],
+          shape_a: names[c.shapeA[k]],
+          shape_b: names[c.shapeB[k]],
+          x: c.pos[3 * k],
+          y: c.pos[3 * k + 1],
+          z: c.pos[3 * k + 2],
+          nx: c.normal[3 * k],
+          ny: c.normal[3 * k + 1],
+          nz: c.normal[3 * k + 2],
+          dist,
+          fn: c.force[3 * k],
+          ft1: c.force[3 * k + 1],
+          ft2: c.force[3 * k + 2],
+        });
+        if (!(dist >= minDist)) minDist = dist;
+      }
       this.series.push({ time, robot: r, count, minDist });
     }
   }
@@ -136,7 +119,7 @@ export async function writeContactFiles(
         meta: {
           ...meta,
           contacts:
-            "one row per active contact slot (pair, point); normal from shape_a to shape_b; dist < 0: penetration; fn, ft1, ft2: the contact force (N) along the normal and the two tangents of MuJoCo's contact frame (0 while dist >= margin)",
+            "one row per active contact point (point: its slot 0..3 in the pair shape_a, shape_b); normal from shape_a to shape_b; dist < 0: penetration; fn, ft1, ft2: the contact force (N) along the normal and the two tangents of MuJoCo's contact frame (0 while dist >= margin)",
         },
       }),
     ),

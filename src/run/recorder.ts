@@ -48,14 +48,14 @@ export class Recorder {
   ) {
     this.columns = traceColumns(batch);
     if (readings) this.columns.all.push(...readings.channels.map((c) => `sensor:${c}`));
-    this.contacts = batch.pairs.length ? new ContactRecorder(batch, batch.model, robots) : null;
+    this.contacts = batch.hasPairs ? new ContactRecorder(batch, batch.model, robots) : null;
   }
 
   /** Record the current state of every recorded robot. */
   record(): void {
     const b = this.batch;
     // qacc at this state as the next step computes it: with contacts and limits, constrained
-    const solved = b.pairs.length > 0 || b.model.bodies.some((x) => x.range || (x.frictionloss ?? 0) > 0);
+    const solved = b.hasPairs || b.model.bodies.some((x) => x.range || (x.frictionloss ?? 0) > 0);
     if (solved) b.constrain();
     else b.forward();
     const e = b.energy();
@@ -90,8 +90,10 @@ export class Recorder {
     return this.batch.model;
   }
 
-  /** Index of a column in each row. */
+  /** Index of a column in each row (−1: none); a map, as a scene of thousands of links has tens of thousands of columns. */
   index(column: string): number {
-    return this.columns.all.indexOf(column);
+    this.columnIndex ??= new Map(this.columns.all.map((c, i) => [c, i]));
+    return this.columnIndex.get(column) ?? -1;
   }
+  private columnIndex?: Map<string, number>;
 }

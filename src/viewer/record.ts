@@ -4,10 +4,10 @@
 // slices so that one ends exactly at each frame step and calls sample() there, so whatever shaped
 // the run (controller, sensors, --spread, actuators) is in the replay by construction, and frame f
 // is the state the run had after frameSteps(...)[f] steps. Sampling reads the state and runs
-// detection (collide() writes only the contact views, which no step reads), so a run's trace is
+// detection (collide() writes only the contact list, which no step reads), so a run's trace is
 // the same with and without --html (test/viewer-replay-run.test.ts checks both).
 
-import type { Real } from '../engine/api.js';
+import type { ContactPoints } from '../engine/native.js';
 import type { Batch } from '../engine/batch.js';
 import type { ModelDesc, Vec3 } from '../engine/model-desc.js';
 import { quatFromMatrix, sceneGeometry } from './geometry.js';
@@ -50,50 +50,35 @@ export function chooseFps(
   };
 }
 
-/** Contact fields of a batch that has collision detection (feature-detected: older engines lack it). */
+/** What the replay needs of a batch with collision detection: detection now, and each robot's points. */
 export interface CollidingBatch {
   collide(): void;
-  stride: number;
-  contactActive: Real;
-  contactDist: Real;
-  contactPos: Real;
-  contactNormal: Real;
+  contacts(robot: number): ContactPoints;
 }
 
-function asColliding(b: Batch): CollidingBatch | undefined {
-  const c = b as unknown as Partial<CollidingBatch>;
-  return typeof c.collide === 'function' && c.contactActive && c.contactDist && c.contactPos && c.contactNormal
-    ? (c as CollidingBatch)
-    : undefined;
+/** Whether the replay turns a contact's normal around. The engine's normal points from shape a to
+ *  shape b; a floor or other world shape that is shape b would get an arrow pointing into it, so
+ *  those contacts are flipped to point out of the world shape (as MuJoCo's, whose plane is always
+ *  geom1). Contacts of two moving bodies keep a → b. */
+export function normalFlip(model: ModelDesc, a: number, b: number): boolean {
+  const onWorld = (s: number) => model.shapes?.[s]?.body === -1;
+  return onWorld(b) && !onWorld(a);
 }
 
-/** Per candidate pair: whether the replay turns the engine's normal around. The engine's normal
- *  points from shape a to shape b; a floor or other world shape that is shape b would get an arrow
- *  pointing into it, so those pairs are flipped to point out of the world shape (as MuJoCo's, whose
- *  plane is always geom1). Pairs of two moving bodies keep a → b. */
-export function normalFlips(model: ModelDesc, pairs: readonly { a: number; b: number }[]): boolean[] {
-  const shapes = model.shapes ?? [];
-  const onWorld = (s: number) => shapes[s]?.body === -1;
-  return pairs.map(({ a, b }) => onWorld(b) && !onWorld(a));
-}
-
-/** Active contacts of robot r, appended to `out` as rows of 8 (see replay-data.ts): slot (p, i) is
- *  component p·4+i of active/dist, (p·4+i)·3+c of pos, p·3+c of normal (negated where flip[p]). */
-export function robotContacts(c: CollidingBatch, r: number, slot: number, out: number[], flip: readonly boolean[] = []): void {
-  const s = c.stride;
-  const slots = c.contactActive.length / s;
-  for (let k = 0; k < slots; k++) {
-    if (!c.contactActive[k * s + r]) continue;
-    const p = Math.floor(k / 4);
-    const sign = flip[p] ? -1 : 1;
+/** Active contacts of robot r, appended to `out` as rows of 8 (see replay-data.ts): pos, normal
+ *  (turned out of a world shape: normalFlip), dist, slot. */
+export function robotContacts(c: CollidingBatch, model: ModelDesc, r: number, slot: number, out: number[]): void {
+  const p = c.contacts(r);
+  for (let k = 0; k < p.dist.length; k++) {
+    const sign = normalFlip(model, p.shapeA[k], p.shapeB[k]) ? -1 : 1;
     out.push(
-      c.contactPos[k * 3 * s + r],
-      c.contactPos[(k * 3 + 1) * s + r],
-      c.contactPos[(k * 3 + 2) * s + r],
-      sign * c.contactNormal[p * 3 * s + r],
-      sign * c.contactNormal[(p * 3 + 1) * s + r],
-      sign * c.contactNormal[(p * 3 + 2) * s + r],
-      c.contactDist[k * s + r],
+      p.pos[3 * k],
+      p.pos[3 * k + 1],
+      p.pos[3 * k + 2],
+      sign * p.normal[3 * k],
+      sign * p.normal[3 * k + 1],
+      sign * p.normal[3 * k + 2],
+      p.dist[k],
       slot,
     );
   }
@@ -121,7 +106,6 @@ export class ReplaySampler implements StepSampler {
   private readonly contactStart: Uint32Array;
   private readonly contacts: number[] = [];
   private readonly colliding: CollidingBatch | undefined;
-  private readonly flip: boolean[];
 
   constructor(
     private readonly batch: Batch,
@@ -141,8 +125,7 @@ export class ReplaySampler implements StepSampler {
     this.pos = new Float32Array(F * R * nb * 3);
     this.quat = new Int16Array(F * R * nb * 4);
     this.contactStart = new Uint32Array(F + 1);
-    this.colliding = (batch.model.shapes ?? []).length > 0 ? asColliding(batch) : undefined;
-    this.flip = normalFlips(batch.model, batch.pairs ?? []);
+    this.colliding = (batch.model.shapes ?? []).length > 0 ? batch : undefined;
   }
 
   nextStep(): number | undefined {
@@ -171,7 +154,7 @@ export class ReplaySampler implements StepSampler {
     });
     if (this.colliding) {
       this.colliding.collide();
-      this.robots.forEach((r, j) => robotContacts(this.colliding!, r, j, this.contacts, this.flip));
+      this.robots.forEach((r, j) => robotContacts(this.colliding!, b.model, r, j, this.contacts));
     }
     this.contactStart[f + 1] = this.contacts.length / 8;
     this.f++;

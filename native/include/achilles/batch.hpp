@@ -52,9 +52,9 @@ class Batch {
   StepStats step(std::int64_t nsteps, bool monitor = false);
   void forward();
   void observe();
-  /// Contacts of every robot at the current state (the contact fields of storage()).
+  /// Contacts of every robot at the current state (storage().contacts, without forces).
   void collide();
-  /// Detection + constraint solve at the current state (qacc, contact fields, ContactForce).
+  /// Detection + constraint solve at the current state (qacc, and storage().contacts with forces).
   void constrain();
   /// One robot's constraint rows and accelerations at the current state (validation).
   ConstraintReport constraint_report(int robot, int iterations, bool warm);

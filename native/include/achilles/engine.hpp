@@ -12,6 +12,7 @@
 #include <string>
 
 #include "contact/report.hpp"
+#include "contact_store.hpp"
 #include "model.hpp"
 
 namespace ach {
@@ -46,16 +47,14 @@ class Buffer {
   std::size_t bytes_;
 };
 
-// Contact fields (collision, filled by collide()): for candidate pair p and point slot i,
-// ContactActive/ContactDist component p*4+i, ContactPos component (p*4+i)*3+c, ContactNormal p*3+c.
 // QaccWarm (nv): the warm start of the constraint solver (the previous step's qacc; constrained models
-// only); ContactForce component (p*4+i)*3+c: normal, t1, t2 force of each contact slot (constrain()).
+// only). Contacts are not fields: collide() and constrain() keep them per block (contact_store.hpp).
 // Actuator fields: Ctrl holds two halves of nu components each (half k = components k·nu ..), the
 // step with 0-based index s reads half s % 2 and clears the other (the double buffer); CtrlTarget
 // is each servo's rate-limited target (state); ActuatorForce each actuator's force at the last
 // step's start.
-enum class FieldId { Q, V, Tau, Qacc, Kinetic, Potential, BodyPos, BodyRot, TauPrev, ContactActive, ContactDist, ContactPos, ContactNormal,
-                     EnergyRef, DriftMax, KineticPeak, QaccWarm, ContactForce, Ctrl, CtrlTarget, ActuatorForce,
+enum class FieldId { Q, V, Tau, Qacc, Kinetic, Potential, BodyPos, BodyRot, TauPrev,
+                     EnergyRef, DriftMax, KineticPeak, QaccWarm, Ctrl, CtrlTarget, ActuatorForce,
                      // sensors (filled by sense()): per body 6 components each, [ω; v] and [α; a] in body axes
                      BodyVel, BodyAcc,
                      Count };
@@ -89,10 +88,10 @@ class Kernel {
   virtual void forward_blocks(int worker, int b0, int b1) = 0;
   /// Body poses and energies at the current state.
   virtual void observe_blocks(int worker, int b0, int b1) = 0;
-  /// Contacts at the current state: shape poses, broad phase, narrow phase (the contact fields).
+  /// Contacts at the current state: shape poses, broad phase, narrow phase (Storage::contacts).
   virtual void collide_blocks(int worker, int b0, int b1) = 0;
   /// Detection and the constraint solve at the current state, as the next step starts it (warm
-  /// start included): qacc, the contact fields and ContactForce. Models without constraints: qacc only.
+  /// start included): qacc, and the contacts with their forces (Storage::contacts). Models without constraints: qacc only.
   virtual void constrain_blocks(int worker, int b0, int b1) = 0;
   /// One robot's rows, forces and accelerations at the current state, solved with `iterations`
   /// (from qacc_smooth, or from the stored warm start with `warm`), on worker 0's scratch.
@@ -115,6 +114,7 @@ int widest_lanes();
 
 struct Storage {
   std::shared_ptr<Buffer> buffer;
+  std::shared_ptr<ContactStore> contacts; // the last collide() or constrain()'s contacts, per block
   int stride = 0;
   std::size_t elem = 0; // bytes per scalar
   std::size_t off[static_cast<int>(FieldId::Count)] = {};

@@ -160,38 +160,36 @@ template <class V> class KernelImpl final : public Kernel {
       for (std::size_t i = 0; i < M_.joints.size(); ++i) s.W[i].X = joint_placement<V>(M_.joints[i], s.q + M_.joints[i].qoff);
       pass_pose(M_, s.W, sc.X_WB);
       pass_shape_poses(C_, sc.X_WB, sc.X_WS);
-      for (std::size_t p = 0; p < C_.pairs.size(); ++p) {
-        const KPair<T>& pr = C_.pairs[p];
-        const KShape<T>& a = C_.shapes[pr.a];
-        const KShape<T>& bs = C_.shapes[pr.b];
-        const MaskOf<V> overlap = aabb_overlap(a, sc.X_WS[pr.a], bs, sc.X_WS[pr.b]);
+      broad_phase(C_, sc.X_WS, sc.bp);
+      BlockContacts& bc = io_.begin_contacts(b, static_cast<int>(sc.bp.pairs.size()));
+      for (std::size_t p = 0; p < sc.bp.pairs.size(); ++p) {
+        const int sa = pair_a(sc.bp.pairs[p]), sb = pair_b(sc.bp.pairs[p]);
+        const KShape<T>& a = C_.shapes[sa];
+        const KShape<T>& bs = C_.shapes[sb];
+        const MaskOf<V> overlap = aabb_overlap(a, sc.X_WS[sa], bs, sc.X_WS[sb]);
         Manifold<V> m;
-        if (vany(overlap)) {
-          narrow_pair<V>(a.geom, sc.X_WS[pr.a], bs.geom, sc.X_WS[pr.b], pr.thr, m);
-        } else {
-          m.n = splat3<V>(0, 0, 0);
-          for (int i = 0; i < 4; ++i) {
-            m.pos[i] = splat3<V>(0, 0, 0);
-            m.dist[i] = V(0);
-            m.on[i] = mask_false<V>();
-          }
-        }
-        io_.store_contacts(static_cast<int>(p), b, overlap, m);
+        narrow_pair<V>(a.geom, sc.X_WS[sa], bs.geom, sc.X_WS[sb], C_.pair_threshold(sa, sb), m);
+        MaskOf<V> on[4];
+        for (int i = 0; i < 4; ++i) on[i] = vand(overlap, m.on[i]);
+        io_.store_pair_contacts(bc, static_cast<int>(p), sa, sb, on, m, nullptr);
       }
     }
   }
 
   /// Detection and the solve at the current state (warm start included), as the next step's first
-  /// evaluation: qacc, the contact fields and each contact slot's force.
+  /// evaluation: qacc, and the block's contacts with each point's force.
   void constrain_blocks(int worker, int b0, int b1) override {
     BlockScratch<V>& sc = scratch_[worker];
     for (int b = b0; b < b1; ++b) {
       acceleration_now(b, sc);
-      if (KC_.enabled)
-        for (std::size_t p = 0; p < KC_.pairs.size(); ++p) {
-          io_.store_contacts(static_cast<int>(p), b, mask_true<V>(), sc.cw.mf[p]);
-          io_.store_pair_forces(static_cast<int>(p), b, sc.cw);
-        }
+      if (!KC_.enabled) continue;
+      const ConstraintWork<V>& cw = sc.cw;
+      BlockContacts& bc = io_.begin_contacts(b, cw.npairs);
+      for (int p = 0; p < cw.npairs; ++p) {
+        V f[4][3];
+        for (int i = 0; i < 4; ++i) decode_point_force(p, i, cw, f[i]);
+        io_.store_pair_contacts(bc, p, cw.pair[p].shape_a, cw.pair[p].shape_b, cw.mf[p].on, cw.mf[p], f);
+      }
     }
   }
 
@@ -209,8 +207,6 @@ template <class V> class KernelImpl final : public Kernel {
     io_.held_controls_now(b, sc, steps_done);
     forward_dynamics(M_, s.W, s.q, s.v, efforts(M_, s, s.q, s.v), s.qacc);
     if (KC_.enabled) {
-      ConstraintWork<V>& cw = sc.cw;
-      for (int r = 0; r < cw.nrows; ++r) cw.force[r] = V(T(0));
       constrain(M_, C_, KC_, sc, s.q, s.v, s.qacc, KC_.iterations, true);
     }
     io_.store_field(FieldId::Qacc, b, s.qacc, M_.nv);

@@ -74,10 +74,11 @@ struct Model {
   double gravity[3] = {0, 0, 0};
   std::vector<double> q0, v0, tau0;
   // Collision (see collision/shape.hpp): shapes, body pairs whose shapes never collide (-1 =
-  // world), and the candidate pairs derived from them at load by MuJoCo's filtering rules.
+  // world), and whether any two shapes may touch under MuJoCo's filtering rules
+  // (collision/pair_filter.hpp; the broad phase asks the filter of each overlapping pair).
   std::vector<Shape> shapes;
   std::vector<std::pair<int, int>> excludes;
-  std::vector<ShapePair> pairs;
+  bool has_pairs = false;
   // Constraint solver (contact/ room): MuJoCo's option iterations (fixed here) and impratio, and the
   // inverse weights MuJoCo's mj_setConst derives at qpos0 (body_invweight0: translation, rotation per
   // joint's body; dof_invweight0 per dof), filled by finalize when anything constrains the model.
@@ -109,7 +110,7 @@ struct Model {
   static const double kSingularShare;
 };
 
-/// Check the shapes and derive `pairs` (collision/filter.cpp); called by Model::finalize.
+/// Check the shapes and find whether any pair may touch (collision/filter.cpp); called by Model::finalize.
 void finalize_collision(Model& model);
 /// Check the constraint settings and derive the inverse weights (contact/invweight.cpp); called last
 /// by Model::finalize.

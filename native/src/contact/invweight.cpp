@@ -5,6 +5,7 @@
 // qpos0 is MuJoCo's: hinges and slides at 0, balls at the identity (our exporter puts the initial
 // state in a keyframe), free joints anywhere (their weights do not depend on the pose).
 #define ACH_ISA_NS isa_invweight
+#include <algorithm>
 #include <cmath>
 #include <stdexcept>
 #include <string>
@@ -16,7 +17,7 @@
 namespace ach {
 
 bool Model::constrained() const {
-  if (!pairs.empty()) return true;
+  if (has_pairs) return true;
   for (const Joint& j : joints)
     if (j.limit.limited || j.frictionloss > 0) return true;
   for (const Tendon& t : tendons)
@@ -118,45 +119,92 @@ void finalize_constraints(Model& m) {
   const KForces<double> F(m, 0.0); // (merge: the scratch now carries the actuators' arrays; unused here)
   Arena arena(BlockScratch<double>::bytes_needed(K, 0, F.nu));
   BlockScratch<double> sc(arena, K, F, 0);
-  std::vector<double> q(m.q0), zero(nv, 0.0), e(nv, 0.0), Minv(static_cast<std::size_t>(nv) * nv);
+  std::vector<double> q(m.q0), zero(nv, 0.0), e(nv, 0.0);
   for (const Joint& j : m.joints) {
     if (j.type == JointType::Revolute || j.type == JointType::Prismatic || j.type == JointType::Planar)
       for (int k = 0; k < j.nq; ++k) q[j.qoff + k] = 0;
     if (j.type == JointType::Ball) q[j.qoff] = 1, q[j.qoff + 1] = q[j.qoff + 2] = q[j.qoff + 3] = 0;
   }
-  // columns of M⁻¹: the accelerations of unit forces, at rest and without gravity
-  for (int c = 0; c < nv; ++c) {
+  // The kinematic trees (each root's subtree): M, and so M⁻¹, is block-diagonal over them, and a
+  // body's Jacobian is 0 off its own tree. One pass serves column s of every tree at once (a unit
+  // force on each tree's s-th dof: trees do not touch in the ABA), so the work is the largest
+  // tree's dofs × the bodies, and the memory Σ (tree dofs)², not nv².
+  std::vector<int> root(n), dofs_of_root(n, 0), tree_of_root(n, -1), tree_of_joint(n, -1), tree_of_dof(nv, -1), slot_of_dof(nv, -1);
+  std::vector<std::vector<int>> tree_dofs;
+  for (int i = 0; i < n; ++i) {
+    root[i] = m.joints[i].parent < 0 ? i : root[m.joints[i].parent];
+    dofs_of_root[root[i]] += m.joints[i].nv;
+  }
+  for (int i = 0; i < n; ++i) {
+    const int r = root[i];
+    if (dofs_of_root[r] == 0) continue; // a static subtree
+    if (tree_of_root[r] < 0) tree_of_root[r] = static_cast<int>(tree_dofs.size()), tree_dofs.emplace_back();
+    tree_of_joint[i] = tree_of_root[r];
+    for (int k = 0; k < m.joints[i].nv; ++k) tree_of_dof[m.joints[i].voff + k] = tree_of_joint[i];
+  }
+  for (int k = 0; k < nv; ++k) {
+    std::vector<int>& d = tree_dofs[tree_of_dof[k]];
+    slot_of_dof[k] = static_cast<int>(d.size());
+    d.push_back(k); // ascending
+  }
+  std::size_t widest = 0;
+  for (const auto& d : tree_dofs) widest = std::max(widest, d.size());
+  // per tree its block of M⁻¹ (row-major over the tree's dofs); M⁻¹ is 0 across trees
+  std::vector<std::vector<double>> Minv(tree_dofs.size());
+  for (std::size_t t = 0; t < tree_dofs.size(); ++t) Minv[t].assign(tree_dofs[t].size() * tree_dofs[t].size(), 0.0);
+  auto minv = [&](int a, int b) {
+    const int t = tree_of_dof[a];
+    if (t != tree_of_dof[b]) return 0.0;
+    return Minv[t][static_cast<std::size_t>(slot_of_dof[a]) * tree_dofs[t].size() + slot_of_dof[b]];
+  };
+  auto unit_forces = [&](std::size_t s) { // 1 on the s-th dof of every tree that has one
     e.assign(nv, 0.0);
-    e[c] = 1;
+    for (const auto& d : tree_dofs)
+      if (s < d.size()) e[d[s]] = 1;
+  };
+  // columns of M⁻¹: the accelerations of unit forces, at rest and without gravity
+  for (std::size_t s = 0; s < widest; ++s) {
+    unit_forces(s);
     forward_dynamics(K, sc.s.W, q.data(), zero.data(), e.data(), sc.s.qacc);
-    for (int r = 0; r < nv; ++r) Minv[static_cast<std::size_t>(r) * nv + c] = sc.s.qacc[r];
+    for (std::size_t t = 0; t < tree_dofs.size(); ++t) {
+      const std::vector<int>& d = tree_dofs[t];
+      if (s >= d.size()) continue;
+      for (std::size_t r = 0; r < d.size(); ++r) Minv[t][r * d.size() + s] = sc.s.qacc[d[r]];
+    }
   }
   pass_pose(K, sc.s.W, sc.X_WB);
-  // J of every body's centre of mass (world frame): row-major 6 × nv per body
+  // J of every body's centre of mass (world frame) on its tree's dofs: row-major 6 × (tree dofs)
   std::vector<Motion<double>> mot(n);
-  std::vector<double> J(static_cast<std::size_t>(n) * 6 * nv);
-  for (int c = 0; c < nv; ++c) {
-    e.assign(nv, 0.0);
-    e[c] = 1;
+  std::vector<std::vector<double>> J(n);
+  for (int i = 0; i < n; ++i)
+    if (tree_of_joint[i] >= 0) J[i].assign(6 * tree_dofs[tree_of_joint[i]].size(), 0.0);
+  for (std::size_t s = 0; s < widest; ++s) {
+    unit_forces(s);
     pass_body_motion(K, sc.s.W, e.data(), mot.data());
     for (int i = 0; i < n; ++i) {
+      if (tree_of_joint[i] < 0) continue;
+      const std::size_t d = tree_dofs[tree_of_joint[i]].size();
+      if (s >= d) continue;
       const Mat3<double>& R = sc.X_WB[i].R;
       const Vec3<double> c_B{m.joints[i].com[0], m.joints[i].com[1], m.joints[i].com[2]};
       const Vec3<double> w = mul(R, mot[i].w);
       const Vec3<double> v = mul(R, mot[i].v + cross(mot[i].w, c_B));
       const double col[6] = {v.x, v.y, v.z, w.x, w.y, w.z};
-      for (int r = 0; r < 6; ++r) J[(static_cast<std::size_t>(i) * 6 + r) * nv + c] = col[r];
+      for (int r = 0; r < 6; ++r) J[i][r * d + s] = col[r];
     }
   }
   for (int i = 0; i < n; ++i) {
+    if (tree_of_joint[i] < 0) continue; // a static body: J = 0
+    const std::vector<int>& dofs = tree_dofs[tree_of_joint[i]];
+    const std::size_t d = dofs.size();
     double diag[6];
     for (int r = 0; r < 6; ++r) {
-      const double* Jr = &J[(static_cast<std::size_t>(i) * 6 + r) * nv];
+      const double* Jr = &J[i][r * d];
       double s = 0;
-      for (int a = 0; a < nv; ++a) {
+      for (std::size_t a = 0; a < d; ++a) {
         if (Jr[a] == 0) continue;
         double t = 0;
-        for (int b = 0; b < nv; ++b) t += Minv[static_cast<std::size_t>(a) * nv + b] * Jr[b];
+        for (std::size_t b = 0; b < d; ++b) t += minv(dofs[a], dofs[b]) * Jr[b];
         s += Jr[a] * t;
       }
       diag[r] = s;
@@ -169,16 +217,18 @@ void finalize_constraints(Model& m) {
     const Tendon& T = m.tendons[t];
     std::vector<double> Jt(nv, 0.0);
     for (std::size_t k = 0; k < T.joints.size(); ++k) Jt[m.joints[T.joints[k]].voff] += T.coefs[k];
+    std::vector<int> nz; // the dofs the moment touches, ascending
+    for (int a = 0; a < nv; ++a)
+      if (Jt[a] != 0) nz.push_back(a);
     double s = 0;
-    for (int a = 0; a < nv; ++a) {
-      if (Jt[a] == 0) continue;
+    for (int a : nz) {
       double u = 0;
-      for (int b = 0; b < nv; ++b) u += Minv[static_cast<std::size_t>(a) * nv + b] * Jt[b];
+      for (int b : nz) u += minv(a, b) * Jt[b];
       s += Jt[a] * u;
     }
     m.tendon_invweight0[t] = s;
   }
-  auto Md = [&](int k) { return Minv[static_cast<std::size_t>(k) * nv + k]; };
+  auto Md = [&](int k) { return minv(k, k); };
   for (const Joint& j : m.joints) {
     const int o = j.voff;
     if (j.type == JointType::Free) {

@@ -105,7 +105,7 @@ export interface BatchCheckReference {
   q: number[][];
   /** [robot][pair]: the pair as a standalone case, its exact contact and float32 floors. */
   cases: { pair: ShapePairCase; exact: ExactContact; floors: PairFloors }[][];
-  pairs: { a: number; b: number }[];
+  pairs: readonly { a: number; b: number }[];
 }
 
 /** Seeded random states of the pile: bodies in a 0.8 × 0.8 × 0.45 m region above the ground. */
@@ -156,6 +156,7 @@ export function batchCheckRows(ref: BatchCheckReference, precision: Precision, a
   const b = widestBatch(ref.model, ref.q.length, precision, addon);
   ref.q.forEach((q, r) => q.forEach((x, k) => (b.q[k * b.stride + r] = x)));
   b.collide();
+  const points = ref.q.map((_, r) => b.contacts(r));
   const samples: Record<'detection' | 'dist' | 'normal.angle', { state: number; error: number; floor: number; skip: string }[]> = {
     detection: [],
     dist: [],
@@ -164,7 +165,8 @@ export function batchCheckRows(ref: BatchCheckReference, precision: Precision, a
   ref.cases.forEach((row, r) =>
     row.forEach(({ pair, exact, floors }, p) => {
       const state = r * ref.pairs.length + p;
-      const slots = [0, 1, 2, 3].filter((i) => b.contactActive[(p * 4 + i) * b.stride + r]);
+      const { a, b: sb } = ref.pairs[p];
+      const slots = [...points[r].dist.keys()].filter((k) => points[r].shapeA[k] === a && points[r].shapeB[k] === sb);
       const tol = precision === 'f64' ? COLLISION_F64_BAR : F32_FACTOR * floors.dist;
       const expected = exact.dist < pair.margin;
       const tie = Math.abs(exact.dist - pair.margin) <= tol * pair.size;
@@ -175,9 +177,9 @@ export function batchCheckRows(ref: BatchCheckReference, precision: Precision, a
         skip: tie ? 'exact distance within the bar of the margin' : '',
       });
       if (!slots.length || !expected) return;
-      const d = Math.min(...slots.map((i) => b.contactDist[(p * 4 + i) * b.stride + r]));
+      const d = Math.min(...slots.map((k) => points[r].dist[k]));
       samples.dist.push({ state, error: Math.abs(d - exact.dist) / pair.size, floor: floors.dist, skip: '' });
-      const n = [0, 1, 2].map((k) => b.contactNormal[(p * 3 + k) * b.stride + r]);
+      const n = [0, 1, 2].map((c) => points[r].normal[3 * slots[0] + c]);
       samples['normal.angle'].push({
         state,
         error: angle(n, exact.normal),

@@ -257,7 +257,7 @@ export function scatterPoints(ref: CollisionReference, ours: Partial<Record<Prec
   return out;
 }
 
-/** The engine's candidate pairs of a model (filtered at load), as [a, b] shape indices. */
+/** The pairs the engine's contact filter admits (its broad phase asks the same filter), as [a, b] shape indices. */
 export function enginePairs(model: ModelDesc, addon: NativeAddon): [number, number][] {
   const native = new addon.NativeBatch(toNativeModel(model), {
     precision: 'f64',
@@ -269,8 +269,8 @@ export function enginePairs(model: ModelDesc, addon: NativeAddon): [number, numb
     midpointIterations: 4,
     threads: 1,
   });
-  const pairs = (native.info() as { pairs?: { a: number; b: number }[] }).pairs;
-  if (!Array.isArray(pairs)) throw new Error('the native batch reports no candidate pairs (info().pairs)');
+  const pairs = (native as { candidatePairs?: () => { a: number; b: number }[] }).candidatePairs?.();
+  if (!Array.isArray(pairs)) throw new Error('the native batch lists no candidate pairs (candidatePairs())');
   return pairs.map((p) => [p.a, p.b]);
 }
 

@@ -55,12 +55,12 @@ interface EngineRow {
 interface EngineState {
   qacc: number[];
   rows: EngineRow[];
-  contacts: { pair: number; point: number; pos: number[] }[];
+  contacts: { pair: number; shapeA: number; shapeB: number; point: number; pos: number[] }[];
 }
 type Diagnosable = Batch & { constraints?: (robot: number, o: { iterations?: number; warm?: boolean }) => EngineState };
 
 /** The engine's rows as blocks: a limit side alone, a contact point's rows in edge order (MuJoCo's). */
-export function engineBlocks(model: ModelDesc, pairs: readonly { a: number; b: number }[], st: EngineState): RowBlock[] {
+export function engineBlocks(model: ModelDesc, st: EngineState): RowBlock[] {
   const shapes = model.shapes ?? [];
   const blocks = new Map<string, { type: number; name: string; point: number[]; rows: EngineRow[] }>();
   for (const r of st.rows) {
@@ -80,9 +80,9 @@ export function engineBlocks(model: ModelDesc, pairs: readonly { a: number; b: n
       else if (r.kind === 'limit') b = { type: 3, name: model.bodies[r.id].name, point: [], rows: [] };
       else if (r.kind === 'friction') b = { type: 1, name: model.bodies[r.id].name, point: [], rows: [] };
       else {
-        const p = pairs[r.id];
-        const name = [shapes[p.a].name, shapes[p.b].name].sort().join('|');
+        // a contact row's point is on, so the point's entry names the pair's shapes
         const c = st.contacts.find((x) => x.pair === r.id && x.point === (r.point ?? 0));
+        const name = c ? [shapes[c.shapeA].name, shapes[c.shapeB].name].sort().join('|') : `pair #${r.id}`;
         b = { type: 6, name, point: c ? [...c.pos] : [], rows: [] };
       }
       blocks.set(key, b);
@@ -128,6 +128,6 @@ export function engineConstraints(
     const st = b.constraints!(r, { iterations, warm: false });
     const conv = b.constraints!(r, { iterations: CONVERGED_ITERATIONS, warm: false });
     const n1 = bn.constraints!(r, { iterations: 1, warm: false });
-    return { blocks: engineBlocks(model, b.pairs, conv), qacc: [...st.qacc], qaccConverged: [...conv.qacc], qaccNewton1: [...n1.qacc] };
+    return { blocks: engineBlocks(model, conv), qacc: [...st.qacc], qaccConverged: [...conv.qacc], qaccNewton1: [...n1.qacc] };
   });
 }

@@ -30,20 +30,19 @@ export function engineRollout(
   const b = new Batch(model, { copies: states.length, precision, ...(o.lanes ? { lanes: o.lanes } : {}) }, addon);
   states.forEach((s, r) => b.setRobot(r, s));
   const out: EngineRollout = { q: states.map(() => []), v: states.map(() => []), t: [], mindist: states.map(() => []) };
-  const slots = b.pairs.length * 4;
   let broken = false;
   for (let k = 1; k <= o.steps; k++) {
     if (!broken) broken = b.stepRaw(1).nonFinite !== null;
     if (k % every) continue;
     out.t.push(k * b.dt);
+    if (o.penetration && !broken) b.collide();
     states.forEach((_, r) => {
       const s = b.getRobot(r);
       out.q[r].push(broken ? s.q.map(() => NaN) : s.q);
       out.v[r].push(broken ? s.v.map(() => NaN) : s.v);
       if (o.penetration) {
-        let m = Infinity;
-        for (let k2 = 0; k2 < slots; k2++) if (b.contactActive[k2 * b.stride + r]) m = Math.min(m, b.contactDist[k2 * b.stride + r]);
-        out.mindist[r].push(m);
+        // the deepest active point (Infinity: none), as MuJoCo's min over its contacts' dist
+        out.mindist[r].push(broken ? NaN : Math.min(Infinity, ...b.contacts(r).dist));
       }
     });
   }

@@ -8,6 +8,7 @@
 
 #include "../model.hpp"
 #include "narrow.hpp"
+#include "pair_filter.hpp"
 
 namespace ach {
 inline namespace ACH_ISA_NS {
@@ -102,16 +103,14 @@ template <class T> struct KShape {
   ShapeGeom<T> geom;
   int body;
   T R_BS[9], p_BS[3];
-  T inflate; // margin + gap: the AABB grows by it
-};
-template <class T> struct KPair {
-  int a, b;
-  T thr; // margin_a + margin_b + gap_a + gap_b
+  T inflate;           // margin + gap: the AABB grows by it
+  double margin, gap;  // a pair's threshold sums the two shapes' in double (pair_threshold)
 };
 template <class T> struct KCollision {
   std::vector<KShape<T>> shapes;
-  std::vector<KPair<T>> pairs;
-  explicit KCollision(const Model& m) {
+  std::vector<int> planes; // the plane shapes (unbounded: the broad phase pairs them with every shape)
+  PairFilter filter;
+  explicit KCollision(const Model& m) : filter(m) {
     for (const Shape& s : m.shapes) {
       KShape<T> k{};
       k.geom.kind = s.kind;
@@ -121,14 +120,14 @@ template <class T> struct KCollision {
       for (int e = 0; e < 9; ++e) k.R_BS[e] = T(s.R_BS[e]);
       for (int e = 0; e < 3; ++e) k.p_BS[e] = T(s.p_BS[e]);
       k.inflate = T(s.margin + s.gap);
+      k.margin = s.margin;
+      k.gap = s.gap;
+      if (s.kind == ShapeKind::Plane) planes.push_back(static_cast<int>(shapes.size()));
       shapes.push_back(k);
     }
-    for (const ShapePair& p : m.pairs) {
-      const Shape& a = m.shapes[p.a];
-      const Shape& b = m.shapes[p.b];
-      pairs.push_back({p.a, p.b, T(a.margin + b.margin + a.gap + b.gap)});
-    }
   }
+  /// A pair's contact threshold: margin_a + margin_b + gap_a + gap_b (a point is on below it).
+  T pair_threshold(int a, int b) const { return T(shapes[a].margin + shapes[b].margin + shapes[a].gap + shapes[b].gap); }
 };
 
 /// World pose of every shape: X_WS = X_WB · X_BS (static shapes: X_BS is already world).

@@ -19,7 +19,7 @@ template <class B, int K> inline void mask_bools(const WideMask<B, K>& m, bool* 
 #endif
 
 /// The tree a row's scalars are summed into (both of its trees share one island).
-template <class T> inline int row_tree(const KConstraints<T>& KC, int r) { return KC.row_tree_b[r] >= 0 ? KC.row_tree_b[r] : KC.row_tree_a[r]; }
+template <class V> inline int row_tree(const ConstraintWork<V>& cw, int r) { return cw.row_tree_b[r] >= 0 ? cw.row_tree_b[r] : cw.row_tree_a[r]; }
 
 template <class V> inline void list_island_members(const KConstraints<ScalarOf<V>>& KC, ConstraintWork<V>& cw);
 
@@ -45,8 +45,8 @@ template <class V> inline void find_islands(const KConstraints<ScalarOf<V>>& KC,
   for (int u = 0; u < cw.nused; ++u) {
     const int r = cw.used[u];
     // a contact point's rows share its trees and lanes: its first row joins them
-    if (const int c = r - cw.first_contact; c > 0 && KC.row_point[c] == KC.row_point[c - 1]) continue;
-    const int ta = KC.row_tree_a[r], tb = KC.row_tree_b[r];
+    if (const int c = r - cw.first_contact; c > 0 && cw.row_point[c] == cw.row_point[c - 1]) continue;
+    const int ta = cw.row_tree_a[r], tb = cw.row_tree_b[r];
     mask_bools(cw.on[r], on);
     for (int l = 0; l < W; ++l) {
       if (!on[l]) continue;

@@ -35,6 +35,18 @@ template <class V> inline MaskOf<V> quadratic(const ConstraintWork<V>& cw, int u
   return vand(cw.u_on[u], jar < V(T(0)));
 }
 
+/// The dofs row slot r's J can touch, ascending, and how many (n): a friction or limit row's from
+/// the tables, a contact row's from its pair (list_contact_pairs).
+template <class V> inline const int* row_dofs(const KConstraints<ScalarOf<V>>& KC, const ConstraintWork<V>& cw, int r, int& n) {
+  if (r < cw.first_contact) {
+    n = KC.row_dof_start[r + 1] - KC.row_dof_start[r];
+    return KC.row_dofs.data() + KC.row_dof_start[r];
+  }
+  const int p = cw.row_point[r - cw.first_contact] / 4;
+  n = cw.pair_dof_start[p + 1] - cw.pair_dof_start[p];
+  return cw.pair_dofs + cw.pair_dof_start[p];
+}
+
 /// Dense M (newton_M, lower triangle) and the used rows' J (newton_J, row u at u·nv, on the dofs of
 /// its row_dofs), once per solve. Body Jacobians first (newton_Jb, root to leaves: the parent's
 /// columns moved into the child's frame, then the joint's own S), then
@@ -90,11 +102,13 @@ inline void newton_prepare(const KModel<ScalarOf<V>>& M, const KConstraints<Scal
   const Motion<V> none = zero_motion<V>();
   for (int p = 0; p < cw.npts; ++p) {
     const int u = cw.pt_u[p], slot = cw.pt_slot[p], r = cw.used[u];
-    const KContactPair<T>& P = KC.pairs[slot / 4];
+    const KContactPair<T>& P = cw.pair[slot / 4];
     const Motion<V>* Ja = P.body_a >= 0 ? Jb + static_cast<std::size_t>(P.body_a) * nv : nullptr;
     const Motion<V>* Jbb = P.body_b >= 0 ? Jb + static_cast<std::size_t>(P.body_b) * nv : nullptr;
-    for (int e = KC.row_dof_start[r]; e < KC.row_dof_start[r + 1]; ++e) {
-      const int k = KC.row_dofs[e];
+    int ndofs;
+    const int* dofs = row_dofs(KC, cw, r, ndofs);
+    for (int e = 0; e < ndofs; ++e) {
+      const int k = dofs[e];
       V out[4];
       point_rows(P, cw.pj_a[slot], cw.pj_b[slot], Ja ? Ja[k] : none, Jbb ? Jbb[k] : none, out);
       for (int q = 0; q < P.rows; ++q) cw.newton_J[(u + q) * nv + k] = out[q];
@@ -119,7 +133,8 @@ template <int kRows, class V> inline void add_rows(const KConstraints<ScalarOf<V
   if (!any) return;
   const V* J[kRows];
   for (int e = 0; e < kRows; ++e) J[e] = cw.newton_J + static_cast<std::size_t>(u + e) * nv;
-  const int r = cw.used[u], *dofs = KC.row_dofs.data() + KC.row_dof_start[r], n = KC.row_dof_start[r + 1] - KC.row_dof_start[r];
+  int n;
+  const int* dofs = row_dofs(KC, cw, cw.used[u], n);
   V* L = cw.newton_H;
   for (int a = 0; a < n; ++a) { // J's structural zeros would add only zeros
     const int i = dofs[a];
@@ -182,7 +197,7 @@ template <class V> inline void newton_factor(const KConstraints<ScalarOf<V>>& KC
   for (int u = 0; u < cw.first_contact_used; ++u) add_rows<1>(KC, cw, u, nv);
   for (int p = 0; p < cw.npts; ++p) {
     const int u = cw.pt_u[p];
-    if (KC.pairs[cw.pt_slot[p] / 4].rows == 4) add_rows<4>(KC, cw, u, nv);
+    if (cw.pair[cw.pt_slot[p] / 4].rows == 4) add_rows<4>(KC, cw, u, nv);
     else add_rows<1>(KC, cw, u, nv);
   }
   V* L = cw.newton_L;

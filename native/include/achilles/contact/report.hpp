@@ -8,7 +8,7 @@ namespace ach {
 
 struct ConstraintRowReport {
   int kind = 0;   // 0 joint limit, 1 contact, 2 dry friction (frictionloss), 3 tendon limit, 4 tendon dry friction
-  int id = 0;     // joint index (limit, friction), candidate pair index (contact) or tendon index (3, 4)
+  int id = 0;     // joint index (limit, friction), the contact pair's number (ContactPointReport::pair) or tendon index (3, 4)
   int point = 0;  // contact point slot 0..3 (limit: 0 lower, 1 upper side; friction: the joint's dof)
   int edge = 0;   // pyramid edge 0..3 (J_n + μJ_t1, J_n − μJ_t1, J_n + μJ_t2, J_n − μJ_t2), 0 for condim 1
   double dist = 0, vel = 0, aref = 0, R = 0, D = 0, imp = 0, force = 0;
@@ -16,7 +16,8 @@ struct ConstraintRowReport {
 };
 
 struct ContactPointReport {
-  int pair = 0, point = 0;
+  int pair = 0, point = 0;        // the pair's number among this evaluation's pairs (in (a, b) order), the point slot
+  int shape_a = 0, shape_b = 0;   // the pair's shapes, a < b
   double dist = 0;
   double pos[3] = {0, 0, 0};
   double frame[9] = {0, 0, 0, 0, 0, 0, 0, 0, 0}; // rows n (a → b), t1, t2 (MuJoCo's, signed as our rows)

@@ -11,9 +11,9 @@ namespace ach {
 inline namespace ACH_ISA_NS {
 
 /// Whether row slot r touches only trees in `idle` (none when idle is null).
-template <class T> inline bool row_idle(const KConstraints<T>& KC, int r, const unsigned char* idle) {
+template <class V> inline bool row_idle(const ConstraintWork<V>& cw, int r, const unsigned char* idle) {
   if (!idle) return false;
-  const int ta = KC.row_tree_a[r], tb = KC.row_tree_b[r];
+  const int ta = cw.row_tree_a[r], tb = cw.row_tree_b[r];
   return (ta >= 0 || tb >= 0) && (ta < 0 || idle[ta]) && (tb < 0 || idle[tb]);
 }
 
@@ -24,7 +24,7 @@ inline void scalar_rows_times(const KConstraints<ScalarOf<V>>& KC, ConstraintWor
   const V zero(ScalarOf<V>(0));
   for (int u = 0; u < cw.first_contact_used; ++u) {
     const int r = cw.used[u];
-    if (row_idle(KC, r, idle)) {
+    if (row_idle(cw, r, idle)) {
       out[u] = zero;
       continue;
     }
@@ -53,8 +53,8 @@ inline void rows_times(const KConstraints<ScalarOf<V>>& KC, ConstraintWork<V>& c
   const Motion<V> none = zero_motion<V>();
   for (int k = 0; k < cw.npts; ++k) {
     const int u = cw.pt_u[k], slot = cw.pt_slot[k];
-    const KContactPair<ScalarOf<V>>& P = KC.pairs[slot / 4];
-    if (row_idle(KC, cw.used[u], idle)) {
+    const KContactPair<ScalarOf<V>>& P = cw.pair[slot / 4];
+    if (row_idle(cw, cw.used[u], idle)) {
       for (int e = 0; e < P.rows; ++e) out[u + e] = zero;
       continue;
     }
@@ -76,10 +76,10 @@ inline void rows_transpose(const KModel<ScalarOf<V>>& M, const KConstraints<Scal
   const Force<V> none = zero_force<V>();
   for (int k = 0; k < cw.npts;) {
     const int pair = cw.pt_slot[k] / 4;
-    const KContactPair<T>& P = KC.pairs[pair];
+    const KContactPair<T>& P = cw.pair[pair];
     int end = k + 1;
     while (end < cw.npts && cw.pt_slot[end] / 4 == pair) ++end;
-    if (row_idle(KC, cw.used[cw.pt_u[k]], idle)) { // a pair's rows share their trees
+    if (row_idle(cw, cw.used[cw.pt_u[k]], idle)) { // a pair's rows share their trees
       k = end;
       continue;
     }
@@ -94,7 +94,7 @@ inline void rows_transpose(const KModel<ScalarOf<V>>& M, const KConstraints<Scal
   pass_wrench_to_joints(M, W, cw.F, qfrc, idle ? cw.joint_idle : nullptr);
   for (int u = 0; u < cw.first_contact_used; ++u) {
     const int r = cw.used[u];
-    if (row_idle(KC, r, idle)) continue;
+    if (row_idle(cw, r, idle)) continue;
     const int tendon = r < cw.nfric_rows ? KC.frictions[r].tendon : KC.limits[(r - cw.nfric_rows) / 2].tendon;
     if (tendon >= 0) {
       tendon_add(KC.tendons[tendon], cw.lim_sign[r] * f[u], qfrc);

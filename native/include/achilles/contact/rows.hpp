@@ -16,6 +16,7 @@
 #include "../isa_namespace.hpp"
 
 #include "../vmath.hpp"
+#include "../collision/broad_phase.hpp"
 #include "ball_limit.hpp"
 #include "work.hpp"
 
@@ -136,28 +137,48 @@ template <class V> inline void build_limit_rows(const KConstraints<ScalarOf<V>>&
   }
 }
 
-/// Contact rows: detection at the shape poses X_WS, then the rows of every point within the margin.
+/// The block's contact pairs: the broad phase's (collision/broad_phase.hpp), with their constants
+/// and row slots (4 points × rows each, in pair order after the friction and limit rows).
 template <class V>
-inline void build_contact_rows(const KConstraints<ScalarOf<V>>& KC, const KCollision<ScalarOf<V>>& C, const JointWork<V>* W,
-                               const Transform<V>* X_WB, const Transform<V>* X_WS, ConstraintWork<V>& cw) {
-  using T = ScalarOf<V>;
+inline void list_contact_pairs(const KModel<ScalarOf<V>>& M, const KConstraints<ScalarOf<V>>& KC, const KCollision<ScalarOf<V>>& C,
+                               const Transform<V>* X_WS, BroadPhaseWork& bp, ConstraintWork<V>& cw) {
+  broad_phase(C, X_WS, bp);
+  cw.npairs = static_cast<int>(bp.pairs.size());
+  cw.reserve_pairs(M, KC, cw.npairs);
   int row = cw.first_contact;
-  for (std::size_t p = 0; p < KC.pairs.size(); ++p) {
-    const KContactPair<T>& P = KC.pairs[p];
-    const KPair<T>& pr = C.pairs[p];
-    const KShape<T>& sa = C.shapes[pr.a];
-    const KShape<T>& sb = C.shapes[pr.b];
-    const int prow = row;
-    row += 4 * P.rows;
-    Manifold<V>& m = cw.mf[p];
-    const MaskOf<V> overlap = aabb_overlap(sa, X_WS[pr.a], sb, X_WS[pr.b]);
-    bool any_point = false;
-    if (vany(overlap)) {
-      narrow_pair<V>(sa.geom, X_WS[pr.a], sb.geom, X_WS[pr.b], pr.thr, m);
-      for (int i = 0; i < 4; ++i) m.on[i] = vand(m.on[i], overlap);
-    } else {
-      for (int i = 0; i < 4; ++i) m.on[i] = mask_false<V>();
+  if (KC.newton) cw.pair_dof_start[0] = 0;
+  for (int p = 0; p < cw.npairs; ++p) {
+    const KContactPair<ScalarOf<V>> P = KC.contact_pair(pair_a(bp.pairs[p]), pair_b(bp.pairs[p]));
+    cw.pair[p] = P;
+    cw.pair_row[p] = row;
+    for (int k = 0; k < 4 * P.rows; ++k) {
+      cw.row_tree_a[row + k] = P.tree_a;
+      cw.row_tree_b[row + k] = P.tree_b;
+      cw.row_point[row + k - cw.first_contact] = p * 4 + k / P.rows;
     }
+    row += 4 * P.rows;
+    if (KC.newton)
+      cw.pair_dof_start[p + 1] = cw.pair_dof_start[p] + KC.contact_dofs(P.body_a, P.body_b, cw.pair_dofs + cw.pair_dof_start[p]);
+  }
+  cw.nrows = row;
+}
+
+/// Contact rows: detection at the shape poses X_WS (the pairs list_contact_pairs found), then the
+/// rows of every point within the margin.
+template <class V>
+inline void build_contact_rows(const KCollision<ScalarOf<V>>& C, const JointWork<V>* W, const Transform<V>* X_WB, const Transform<V>* X_WS,
+                               ConstraintWork<V>& cw) {
+  using T = ScalarOf<V>;
+  for (int p = 0; p < cw.npairs; ++p) {
+    const KContactPair<T>& P = cw.pair[p];
+    const KShape<T>& sa = C.shapes[P.shape_a];
+    const KShape<T>& sb = C.shapes[P.shape_b];
+    const int prow = cw.pair_row[p];
+    Manifold<V>& m = cw.mf[p];
+    const MaskOf<V> overlap = aabb_overlap(sa, X_WS[P.shape_a], sb, X_WS[P.shape_b]);
+    narrow_pair<V>(sa.geom, X_WS[P.shape_a], sb.geom, X_WS[P.shape_b], C.pair_threshold(P.shape_a, P.shape_b), m);
+    for (int i = 0; i < 4; ++i) m.on[i] = vand(m.on[i], overlap);
+    bool any_point = false;
     MaskOf<V> pon[4];
     for (int i = 0; i < 4; ++i) {
       pon[i] = vand(m.on[i], m.dist[i] < V(P.margin));
@@ -195,7 +216,7 @@ inline void build_contact_rows(const KConstraints<ScalarOf<V>>& KC, const KColli
         const V mu_reg = mu * vsqrt(R1 / R);
         R = T(2) * mu_reg * mu_reg * R;
       }
-      const int slot = static_cast<int>(p) * 4 + i;
+      const int slot = p * 4 + i;
       PointJ<V>& Ja = cw.pj_a[slot];
       PointJ<V>& Jb = cw.pj_b[slot];
       if (P.body_a >= 0) Ja = point_jacobian(X_WB[P.body_a], m.pos[i], m.n, mt1, mt2, pon[i]);

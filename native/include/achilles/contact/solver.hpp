@@ -56,7 +56,7 @@ template <class V> inline void pack_rows(const KConstraints<ScalarOf<V>>& KC, Co
   for (int t = 0; t < nt; ++t) cw.tree_nfric[t] = 0;
   for (int u = 0; u < cw.nused; ++u) {
     const int r = cw.used[u];
-    const int t = row_tree(KC, r);
+    const int t = row_tree(cw, r);
     if (r < cw.nfric_rows) {
       cw.nfric_used = u + 1;
       ++cw.tree_nfric[t];
@@ -65,7 +65,7 @@ template <class V> inline void pack_rows(const KConstraints<ScalarOf<V>>& KC, Co
     ++cw.tree_row_start[t + 1];
     if (r < cw.first_contact) {
       cw.first_contact_used = u + 1;
-    } else if (const int slot = KC.row_point[r - cw.first_contact]; cw.npts == 0 || cw.pt_slot[cw.npts - 1] != slot) {
+    } else if (const int slot = cw.row_point[r - cw.first_contact]; cw.npts == 0 || cw.pt_slot[cw.npts - 1] != slot) {
       cw.pt_u[cw.npts] = u; // a point's rows are used together, in edge order
       cw.pt_slot[cw.npts++] = slot;
     }
@@ -102,7 +102,7 @@ inline const unsigned char* mark_idle(const KModel<ScalarOf<V>>& M, const KConst
   for (bool changed = any; changed;) {
     changed = false;
     for (int u = 0; u < cw.first_contact_used; ++u) {
-      const int ta = KC.row_tree_a[cw.used[u]], tb = KC.row_tree_b[cw.used[u]];
+      const int ta = cw.row_tree_a[cw.used[u]], tb = cw.row_tree_b[cw.used[u]];
       if (ta >= 0 && tb >= 0 && idle[ta] != idle[tb]) idle[ta] = idle[tb] = 0, changed = true;
     }
   }
@@ -230,7 +230,7 @@ template <class V> inline void take_step(const KConstraints<ScalarOf<V>>& KC, Co
     }
   }
   for (int u = 0; u < nu; ++u) { // an idle row keeps its jar, and so its force
-    if (row_idle(KC, cw.used[u], idle)) continue;
+    if (row_idle(cw, cw.used[u], idle)) continue;
     const int t = cw.u_tree[u];
     cw.jar[u] = vselect(done[t], cw.jar[u], cw.jar[u] + alpha[t] * cw.jv[u]);
     update_force(cw, u);

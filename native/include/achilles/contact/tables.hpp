@@ -18,6 +18,7 @@
 #include <vector>
 
 #include "../bugs.hpp"
+#include "../collision/pair_filter.hpp"
 #include "../model.hpp"
 
 namespace ach {
@@ -82,6 +83,7 @@ inline SoftRef make_softref(const double* solref_in, const double* solimp, doubl
 template <class T> struct KContactPair {
   int body_a, body_b;   // joint (= body) indices, −1 for the world
   int shape_a, shape_b;
+  int tree_a, tree_b;   // the kinematic trees of the two bodies (−1: static)
   int condim;           // 1 or 3
   int rows;             // constraint rows per contact point: 1 (condim 1) or 4 (pyramid)
   bool mj_swap;         // MuJoCo orders this pair's geoms b, a (normal and frame flip)
@@ -167,8 +169,16 @@ template <class T> struct KFriction {
   T floss, B, imp, R;
 };
 
+/// What a contact pair's constants are made of, per shape (KConstraints::contact_pair).
+struct ContactShape {
+  int body;
+  ShapeKind kind;
+  int condim;
+  double friction, margin, solref[2], solimp[5];
+};
+
 template <class T> struct KConstraints {
-  std::vector<KContactPair<T>> pairs;
+  std::vector<ContactShape> shapes; // per shape: what its contact pairs' constants are made of
   std::vector<KLimit<T>> limits;
   std::vector<KFriction<T>> frictions;
   std::vector<KTendon<T>> tendons; // every tendon of the model (limit and friction rows refer to them)
@@ -176,20 +186,21 @@ template <class T> struct KConstraints {
   int iterations = 20;
   double tolerance = 0;
   bool newton = false; // MuJoCo's Newton solver (contact/newton.hpp): asked for, and nv <= kNewtonMaxDofs
-  int contact_rows = 0; // Σ pairs 4 points × rows
   int limit_rows = 0;   // 2 per limited joint, then 2 per limited tendon
-  std::vector<int> row_point; // contact row (from the first contact row) → its point slot, pair·4 + point
   // Islands (MuJoCo's default since 3.3.6): kinematic trees with dofs, joined per lane by the rows
   // that are on; the solver's scalars (line search, β) are per island.
   int ntrees = 0;
   std::vector<int> tree_of_dof;         // nv
   std::vector<int> tree_dof_start, tree_dofs; // per tree its dofs, ascending (tree_dofs[tree_dof_start[t] ..])
   std::vector<int> tree_of_joint;       // per joint (−1: a static subtree)
-  std::vector<int> row_tree_a, row_tree_b; // per row slot: the trees it touches (−1: none)
+  std::vector<int> row_tree_a, row_tree_b; // per friction and limit row slot: the trees it touches (−1: none)
+  double h = 0, impratio = 1;
+  std::vector<double> body_invweight0;
   bool enabled = false;
 
   KConstraints(const Model& m, double h)
-      : iterations(m.solver_iterations), tolerance(m.solver_tolerance), newton(m.solver_newton && m.nv <= kNewtonMaxDofs) {
+      : iterations(m.solver_iterations), tolerance(m.solver_tolerance), newton(m.solver_newton && m.nv <= kNewtonMaxDofs), h(h),
+        impratio(m.impratio), body_invweight0(m.body_invweight0) {
     enabled = m.constrained();
     if (!enabled) return;
     // trees: each root's subtree, numbered in root order; a tree without dofs is static (−1)
@@ -282,47 +293,16 @@ template <class T> struct KConstraints {
       const auto [ta, tb] = tendon_trees(t);
       for (int side = 0; side < 2; ++side) row_tree_a.push_back(ta), row_tree_b.push_back(tb);
     }
-    for (const ShapePair& p : m.pairs) {
-      const int ta = tree_of_body(m.shapes[p.a].body), tb = tree_of_body(m.shapes[p.b].body);
-      const int cd = std::max(m.shapes[p.a].condim, m.shapes[p.b].condim) == 1 ? 1 : 4;
-      for (int e = 0; e < 4 * cd; ++e) row_tree_a.push_back(ta), row_tree_b.push_back(tb);
-    }
-    for (const ShapePair& p : m.pairs) {
-      const Shape& a = m.shapes[p.a];
-      const Shape& b = m.shapes[p.b];
-      KContactPair<T> k{};
-      k.body_a = a.body;
-      k.body_b = b.body;
-      k.shape_a = p.a;
-      k.shape_b = p.b;
-      k.condim = a.condim > b.condim ? a.condim : b.condim;
-      k.rows = k.condim == 1 ? 1 : 4;
-      k.mj_swap = mj_geom_rank(a.kind) > mj_geom_rank(b.kind);
-      k.capsule_on_plane = a.kind == ShapeKind::Plane && b.kind == ShapeKind::Capsule ? p.b
-                           : b.kind == ShapeKind::Plane && a.kind == ShapeKind::Capsule ? p.a : -1;
-      // MuJoCo's mj_assignFriction (engine_core_constraint.c) raises each contact's friction to at least mjMINMU, so a
-      // friction-0 pair keeps a finite pyramid (its edges' R = 2μ²R0/impratio would be 0)
-      const double mu = std::fmax(kMinMu, std::fmax(a.friction, b.friction));
-      k.mu = T(mu);
-      k.margin = T(a.margin + b.margin);
-      double solref[2], solimp[5];
-      if (a.solref[0] > 0 && b.solref[0] > 0)
-        for (int e = 0; e < 2; ++e) solref[e] = 0.5 * a.solref[e] + 0.5 * b.solref[e];
-      else
-        for (int e = 0; e < 2; ++e) solref[e] = std::fmin(a.solref[e], b.solref[e]);
-      for (int e = 0; e < 5; ++e) solimp[e] = 0.5 * a.solimp[e] + 0.5 * b.solimp[e];
-      const SoftRef r = make_softref(solref, solimp, h);
-      k.K = T(r.K);
-      k.B = T(r.B);
-      k.imp = make_impedance<T>(solimp);
-      double tran = 0;
-      if (a.body >= 0) tran += m.body_invweight0[2 * a.body];
-      if (b.body >= 0) tran += m.body_invweight0[2 * b.body];
-      k.diagA = T(k.condim == 1 ? tran : tran + mu * mu * tran);
-      k.impratio = T(std::fmax(kMinVal, m.impratio));
-      pairs.push_back(k);
-      contact_rows += 4 * k.rows;
-      for (int e = 0; e < 4 * k.rows; ++e) row_point.push_back((static_cast<int>(pairs.size()) - 1) * 4 + e / k.rows);
+    for (const Shape& sh : m.shapes) {
+      ContactShape c{};
+      c.body = sh.body;
+      c.kind = sh.kind;
+      c.condim = sh.condim;
+      c.friction = sh.friction;
+      c.margin = sh.margin;
+      for (int e = 0; e < 2; ++e) c.solref[e] = sh.solref[e];
+      for (int e = 0; e < 5; ++e) c.solimp[e] = sh.solimp[e];
+      shapes.push_back(c);
     }
     for (std::size_t i = 0; i < m.joints.size(); ++i) {
       const Joint& j = m.joints[i];
@@ -349,6 +329,63 @@ template <class T> struct KConstraints {
       limit_rows += 2;
     }
     if (newton) list_row_dofs(m);
+  }
+
+  /// Shapes a < b's contact constants (MuJoCo's mj_contactParam with equal solmix, the pair's
+  /// mj_makeImpedance and mj_diagApprox terms), made when the broad phase finds the pair.
+  KContactPair<T> contact_pair(int sa, int sb) const {
+    const ContactShape& a = shapes[sa];
+    const ContactShape& b = shapes[sb];
+    KContactPair<T> k{};
+    k.body_a = a.body;
+    k.body_b = b.body;
+    k.shape_a = sa;
+    k.shape_b = sb;
+    k.tree_a = a.body < 0 ? -1 : tree_of_joint[a.body];
+    k.tree_b = b.body < 0 ? -1 : tree_of_joint[b.body];
+    k.condim = a.condim > b.condim ? a.condim : b.condim;
+    k.rows = k.condim == 1 ? 1 : 4;
+    k.mj_swap = mj_geom_rank(a.kind) > mj_geom_rank(b.kind);
+    k.capsule_on_plane = a.kind == ShapeKind::Plane && b.kind == ShapeKind::Capsule ? sb
+                         : b.kind == ShapeKind::Plane && a.kind == ShapeKind::Capsule ? sa : -1;
+    // MuJoCo's mj_assignFriction (engine_core_constraint.c) raises each contact's friction to at least mjMINMU, so a
+    // friction-0 pair keeps a finite pyramid (its edges' R = 2μ²R0/impratio would be 0)
+    const double mu = std::fmax(kMinMu, std::fmax(a.friction, b.friction));
+    k.mu = T(mu);
+    k.margin = T(a.margin + b.margin);
+    double solref[2], solimp[5];
+    if (a.solref[0] > 0 && b.solref[0] > 0)
+      for (int e = 0; e < 2; ++e) solref[e] = 0.5 * a.solref[e] + 0.5 * b.solref[e];
+    else
+      for (int e = 0; e < 2; ++e) solref[e] = std::fmin(a.solref[e], b.solref[e]);
+    for (int e = 0; e < 5; ++e) solimp[e] = 0.5 * a.solimp[e] + 0.5 * b.solimp[e];
+    const SoftRef r = make_softref(solref, solimp, h);
+    k.K = T(r.K);
+    k.B = T(r.B);
+    k.imp = make_impedance<T>(solimp);
+    double tran = 0;
+    if (a.body >= 0) tran += body_invweight0[2 * a.body];
+    if (b.body >= 0) tran += body_invweight0[2 * b.body];
+    k.diagA = T(k.condim == 1 ? tran : tran + mu * mu * tran);
+    k.impratio = T(std::fmax(kMinVal, impratio));
+    return k;
+  }
+
+  /// The dofs a contact between bodies a and b can move (their chains' union, ascending) into out;
+  /// returns how many (the Newton Hessian's rows of that contact touch these only).
+  int contact_dofs(int body_a, int body_b, int* out) const {
+    const int* pa = body_a >= 0 ? chain_dofs.data() + chain_dof_start[body_a] : nullptr;
+    const int* pb = body_b >= 0 ? chain_dofs.data() + chain_dof_start[body_b] : nullptr;
+    const int na = body_a >= 0 ? chain_dof_start[body_a + 1] - chain_dof_start[body_a] : 0;
+    const int nb = body_b >= 0 ? chain_dof_start[body_b + 1] - chain_dof_start[body_b] : 0;
+    int i = 0, j = 0, n = 0;
+    while (i < na || j < nb) {
+      const int x = j >= nb || (i < na && pa[i] <= pb[j]) ? pa[i] : pb[j];
+      if (i < na && pa[i] == x) ++i;
+      if (j < nb && pb[j] == x) ++j;
+      out[n++] = x;
+    }
+    return n;
   }
 
   // Per row slot, the dofs its J can touch, ascending (row_dofs[row_dof_start[r] ..]): the Newton
@@ -413,18 +450,25 @@ private:
         for (int k = 0; k < (l.ball ? 3 : 1); ++k) d.push_back(l.dof + k);
       add(2);
     }
-    for (const KContactPair<T>& p : pairs) {
-      chain(p.body_a);
-      chain(p.body_b);
-      add(4 * p.rows);
-    }
     newton_tree = true;
     for (std::size_t r = 0; r + 1 < row_dof_start.size() && newton_tree; ++r)
       newton_tree = on_one_chain(row_dofs.data() + row_dof_start[r], row_dof_start[r + 1] - row_dof_start[r]);
+    // every pair of bodies whose shapes the filter lets touch (a contact's rows move both chains)
+    const PairFilter filter(m);
+    const int nb = static_cast<int>(m.joints.size()), ns = static_cast<int>(m.shapes.size());
+    std::vector<unsigned char> seen(static_cast<std::size_t>(nb + 1) * (nb + 1), 0);
+    std::vector<int> dofs(m.nv > 0 ? m.nv : 1);
+    for (int a = 0; a < ns && newton_tree; ++a)
+      for (int b = a + 1; b < ns && newton_tree; ++b) {
+        const int ba = m.shapes[a].body, bb = m.shapes[b].body;
+        unsigned char& done = seen[static_cast<std::size_t>(ba + 1) * (nb + 1) + (bb + 1)];
+        if (done || !filter.admits(a, b)) continue;
+        done = 1;
+        newton_tree = on_one_chain(dofs.data(), contact_dofs(ba, bb, dofs.data()));
+      }
   }
 };
 
-template <class T> inline int pair_of_row(const KConstraints<T>& K, int contact_row) { return K.row_point[contact_row] / 4; }
 
 /// imp(pos − margin) of MuJoCo's getimpedance, lane-wise.
 template <class V> inline V impedance(const KImpedance<ScalarOf<V>>& k, const V& pos, const V& margin) {

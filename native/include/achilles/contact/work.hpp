@@ -1,14 +1,20 @@
-// One block's constraint scratch: fixed row slots sized at load, carved once from the worker's
-// arena (nothing is allocated while stepping).
+// One block's constraint scratch, carved from the worker's arena when the batch is made. The row
+// slots grow with the contact pairs a block meets: they are carved again, from a buffer of their
+// own, the first time a block meets more pairs than they hold (so memory follows the contacts, not
+// the square of the shapes; no step allocates once the largest block has been met).
 //
 // Row slots: the dry-friction rows first (1 per dof with frictionloss, then 1 per tendon with
 // frictionloss), then the limit rows (2 per limited joint: lower, upper; then 2 per limited tendon),
-// then the contact rows (pair p, point i, edge e): MuJoCo's order. A slot is `used` in a block
-// when any lane has it on; the solver walks the used list, and masks the lanes where it is off.
+// then the contact rows of this evaluation's pairs (pair p, point i, edge e): MuJoCo's order. A slot
+// is `used` in a block when any lane has it on; the solver walks the used list, and masks the lanes
+// where it is off.
 #pragma once
 
 #include "../isa_namespace.hpp"
 
+#include <memory>
+
+#include "../arena.hpp"
 #include "point_jacobian.hpp"
 #include "tables.hpp"
 #include "tree.hpp"
@@ -48,11 +54,18 @@ template <class V> struct SolverTrees {
 };
 
 template <class V> struct ConstraintWork {
-  int nrows = 0, nfric_rows = 0, nlimit_rows = 0, first_contact = 0;
+  int nrows = 0, nfric_rows = 0, nlimit_rows = 0, first_contact = 0; // nrows: the slots in use at this evaluation
+  // the contact pairs of this evaluation: the broad phase's, in (a, b) order (collision/broad_phase.hpp)
+  int npairs = 0, pair_capacity = 0;
+  KContactPair<ScalarOf<V>>* pair; // per pair: its constants (KConstraints::contact_pair)
+  int* pair_row;                   // per pair: its first row slot (4 points × rows each)
+  int *pair_dof_start, *pair_dofs; // Newton: per pair the dofs its rows touch (pair_dofs[pair_dof_start[p] ..])
   // per row slot
   MaskOf<V>* on;
   V *dist, *vel, *aref, *R, *D, *imp;
   V* force;
+  int *row_tree_a, *row_tree_b; // the trees a row touches (−1: none)
+  int* row_point;               // contact rows (from the first contact row): the point slot, pair·4 + point
   // the solve's rows, packed in `used` order (friction rows first, nfric_used of them): what the
   // solver's loops read, contiguous; u_force goes back to the row slots' force when it is done
   int nfric_used = 0, first_contact_used = 0; // rows [first_contact_used, nused) are contact rows
@@ -108,62 +121,46 @@ template <class V> struct ConstraintWork {
   Motion<V>* newton_Jb = nullptr;   // per joint × dof: the body motion a unit velocity of the dof gives (0 off its chain)
   static constexpr int kTreeVecs = SolverTrees<V>::kVecs, kTreeMasks = SolverTrees<V>::kMasks;
   static constexpr int kIslandSums = 6; // island_sums' most arrays at once
+  /// The contact pairs the row slots are first carved for (reserve_pairs carves more when a block meets more).
+  static constexpr int kFirstPairCapacity = 16;
 
   /// Island member slots: every pair of trees up to 32 trees, else 32 per tree.
   static std::size_t member_slots(std::size_t nt) { return nt * (nt < 32 ? nt : 32); }
 
-  /// The bytes carve takes: the same counts (each at least 1, as carve takes them), plus each take's alignment.
+  /// The bytes carve takes from the worker's arena: the same counts (each at least 1, as carve takes
+  /// them), plus each take's alignment. The row slots are carved apart (rows_bytes).
   static std::size_t bytes_needed(const KModel<ScalarOf<V>>& M, const KConstraints<ScalarOf<V>>& K) {
     if (!K.enabled) return 0;
-    const std::size_t nrows = K.friction_rows + K.limit_rows + K.contact_rows;
-    const std::size_t rows = nrows ? nrows : 1, lrows = K.limit_rows ? K.limit_rows : 1;
-    const std::size_t np = K.pairs.size() ? K.pairs.size() : 1, n = M.joints.size(), nv = M.nv ? M.nv : 1;
-    const std::size_t b = rows * (2 * sizeof(MaskOf<V>) + 16 * sizeof(V) + 3 * sizeof(int) + 2 * sizeof(ScalarOf<V>)) + lrows * sizeof(Vec3<V>) +
-                          np * (sizeof(Manifold<V>) + 12 * sizeof(Vec3<V>) + 4 * sizeof(MaskOf<V>) + 4 * (2 * sizeof(PointJ<V>) + 2 * sizeof(int))) +
-                          13 * nv * sizeof(V) + n * (sizeof(Motion<V>) + 2 * sizeof(Force<V>) + sizeof(ABInertia<V>));
+    const std::size_t lrows = K.limit_rows ? K.limit_rows : 1;
+    const std::size_t n = M.joints.size(), nv = M.nv ? M.nv : 1;
+    const std::size_t b = lrows * sizeof(Vec3<V>) + 13 * nv * sizeof(V) + n * (sizeof(Motion<V>) + 2 * sizeof(Force<V>) + sizeof(ABInertia<V>));
     const std::size_t nt = K.ntrees ? K.ntrees : 1, W = lanes_of<V>;
     const std::size_t isl = nt * W * (sizeof(int) + sizeof(ScalarOf<V>)) + nt * (W + 1) + nt * (sizeof(int) + sizeof(ScalarOf<V>)) +
                             kTreeVecs * nt * sizeof(V) + kTreeMasks * nt * sizeof(MaskOf<V>) + (nt + 1) * sizeof(int) +
                             member_slots(nt) * (sizeof(int) + sizeof(MaskOf<V>)) + W * sizeof(ScalarOf<V>) + kIslandSums * nt * sizeof(V) +
                             (3 * nt + 1) * sizeof(int) + nt + n;
-    const std::size_t newton = K.newton ? (3 * nv * nv + rows * nv) * sizeof(V) + 2 * rows * sizeof(MaskOf<V>) + n * nv * sizeof(Motion<V>) : 0;
-    return b + isl + newton + 64 * 88; // each take aligns to 64 bytes (fewer than 88 takes)
+    const std::size_t newton = K.newton ? 3 * nv * nv * sizeof(V) + n * nv * sizeof(Motion<V>) : 0;
+    return b + isl + newton + rows_bytes(M, K, kFirstPairCapacity) + 64 * 48; // each take aligns to 64 bytes (fewer than 48 takes)
   }
 
-  template <class Arena> void carve(Arena& ar, const KModel<ScalarOf<V>>& M, const KConstraints<ScalarOf<V>>& K) {
+  /// The bytes of the row slots for `pairs` contact pairs (carve_rows), alignment included.
+  static std::size_t rows_bytes(const KModel<ScalarOf<V>>& M, const KConstraints<ScalarOf<V>>& K, std::size_t pairs) {
+    const std::size_t np = pairs ? pairs : 1, nv = M.nv ? M.nv : 1;
+    const std::size_t rows = K.friction_rows + K.limit_rows + 16 * np;
+    const std::size_t newton = K.newton ? rows * nv * sizeof(V) + 2 * rows * sizeof(MaskOf<V>) + (np + 1 + np * nv) * sizeof(int) : 0;
+    return rows * (2 * sizeof(MaskOf<V>) + 16 * sizeof(V) + 6 * sizeof(int) + 2 * sizeof(ScalarOf<V>)) +
+           np * (sizeof(KContactPair<ScalarOf<V>>) + sizeof(int) + sizeof(Manifold<V>) + 12 * sizeof(Vec3<V>) + 4 * sizeof(MaskOf<V>) +
+                 4 * (2 * sizeof(PointJ<V>) + 2 * sizeof(int))) +
+           newton + 64 * 48;
+  }
+
+  template <class A> void carve(A& ar, const KModel<ScalarOf<V>>& M, const KConstraints<ScalarOf<V>>& K) {
     nfric_rows = K.friction_rows;
     nlimit_rows = K.limit_rows;
     first_contact = nfric_rows + nlimit_rows;
-    nrows = first_contact + K.contact_rows;
-    const std::size_t rows = nrows ? nrows : 1;
-    const std::size_t np = K.pairs.size() ? K.pairs.size() : 1, nv = M.nv ? M.nv : 1, n = M.joints.size();
-    on = ar.template take<MaskOf<V>>(rows);
-    dist = ar.template take<V>(rows);
-    vel = ar.template take<V>(rows);
-    aref = ar.template take<V>(rows);
-    R = ar.template take<V>(rows);
-    D = ar.template take<V>(rows);
-    imp = ar.template take<V>(rows);
-    jar = ar.template take<V>(rows);
-    jv = ar.template take<V>(rows);
-    force = ar.template take<V>(rows);
-    u_tree = ar.template take<int>(rows);
-    u_on = ar.template take<MaskOf<V>>(rows);
-    V** packed[] = {&u_D, &u_R, &u_aref, &u_floss, &u_force, &ls_cost0, &ls_djv2};
-    for (V** p : packed) *p = ar.template take<V>(rows);
-    lim_sign = ar.template take<ScalarOf<V>>(rows);
-    floss = ar.template take<ScalarOf<V>>(rows);
+    nrows = first_contact;
+    const std::size_t nv = M.nv ? M.nv : 1, n = M.joints.size();
     ball_J = ar.template take<Vec3<V>>(K.limit_rows ? K.limit_rows : 1);
-    for (std::size_t r = 0; r < rows; ++r) floss[r] = ScalarOf<V>(0);
-    for (int r = 0; r < nfric_rows; ++r) floss[r] = K.frictions[r].floss;
-    used = ar.template take<int>(rows);
-    pj_a = ar.template take<PointJ<V>>(np * 4);
-    pj_b = ar.template take<PointJ<V>>(np * 4);
-    pt_u = ar.template take<int>(np * 4);
-    pt_slot = ar.template take<int>(np * 4);
-    mf = ar.template take<Manifold<V>>(np);
-    frame = ar.template take<Vec3<V>>(np * 12);
-    point_on = ar.template take<MaskOf<V>>(np * 4);
     V** vecs[] = {&a0, &a, &Mrel, &qfrc, &grad, &Mgrad, &search, &gradold, &Mgradold, &Mv, &tmp, &tmp2, &warm};
     for (V** p : vecs) *p = ar.template take<V>(nv);
     tw.m = ar.template take<Motion<V>>(n);
@@ -185,7 +182,6 @@ template <class V> struct ConstraintWork {
     tree_row_start = ar.template take<int>(nt + 1);
     tree_nfric = ar.template take<int>(nt);
     tree_fill = ar.template take<int>(nt);
-    tree_rows = ar.template take<int>(rows);
     tree_idle = ar.template take<unsigned char>(nt);
     joint_idle = ar.template take<unsigned char>(n ? n : 1);
     V* tree_vecs = ar.template take<V>(kTreeVecs * nt);
@@ -194,12 +190,68 @@ template <class V> struct ConstraintWork {
     if (K.newton) {
       newton_M = ar.template take<V>(nv * nv);
       newton_L = ar.template take<V>(nv * nv);
-      newton_J = ar.template take<V>(rows * nv);
-      newton_quad = ar.template take<MaskOf<V>>(rows);
-      newton_dq = ar.template take<MaskOf<V>>(rows);
       newton_H = ar.template take<V>(nv * nv);
       newton_Jb = ar.template take<Motion<V>>(n * nv);
       for (std::size_t e = 0; e < n * nv; ++e) newton_Jb[e] = zero_motion<V>(); // the entries off each chain stay 0
+    }
+    carve_rows(ar, M, K, kFirstPairCapacity);
+  }
+
+  /// Row slots for at least `pairs` contact pairs: carved afresh (from a buffer of their own) when
+  /// the block meets more pairs than they hold, before any row of the evaluation is written.
+  void reserve_pairs(const KModel<ScalarOf<V>>& M, const KConstraints<ScalarOf<V>>& K, int pairs) {
+    if (pairs <= pair_capacity) return;
+    const int cap = pairs > 2 * pair_capacity ? pairs : 2 * pair_capacity;
+    row_arena = std::make_unique<Arena>(rows_bytes(M, K, cap));
+    carve_rows(*row_arena, M, K, cap);
+  }
+
+ private:
+  std::unique_ptr<Arena> row_arena; // the row slots once they outgrow the worker's arena
+
+  template <class A> void carve_rows(A& ar, const KModel<ScalarOf<V>>& M, const KConstraints<ScalarOf<V>>& K, int pairs) {
+    pair_capacity = pairs;
+    const std::size_t np = pairs ? pairs : 1, nv = M.nv ? M.nv : 1;
+    const std::size_t rows = first_contact + 16 * np;
+    pair = ar.template take<KContactPair<ScalarOf<V>>>(np);
+    pair_row = ar.template take<int>(np);
+    on = ar.template take<MaskOf<V>>(rows);
+    dist = ar.template take<V>(rows);
+    vel = ar.template take<V>(rows);
+    aref = ar.template take<V>(rows);
+    R = ar.template take<V>(rows);
+    D = ar.template take<V>(rows);
+    imp = ar.template take<V>(rows);
+    jar = ar.template take<V>(rows);
+    jv = ar.template take<V>(rows);
+    force = ar.template take<V>(rows);
+    u_tree = ar.template take<int>(rows);
+    u_on = ar.template take<MaskOf<V>>(rows);
+    V** packed[] = {&u_D, &u_R, &u_aref, &u_floss, &u_force, &ls_cost0, &ls_djv2};
+    for (V** p : packed) *p = ar.template take<V>(rows);
+    lim_sign = ar.template take<ScalarOf<V>>(rows);
+    floss = ar.template take<ScalarOf<V>>(rows);
+    for (std::size_t r = 0; r < rows; ++r) floss[r] = ScalarOf<V>(0);
+    for (int r = 0; r < nfric_rows; ++r) floss[r] = K.frictions[r].floss;
+    used = ar.template take<int>(rows);
+    tree_rows = ar.template take<int>(rows);
+    row_tree_a = ar.template take<int>(rows);
+    row_tree_b = ar.template take<int>(rows);
+    row_point = ar.template take<int>(rows);
+    for (int r = 0; r < first_contact; ++r) row_tree_a[r] = K.row_tree_a[r], row_tree_b[r] = K.row_tree_b[r];
+    pj_a = ar.template take<PointJ<V>>(np * 4);
+    pj_b = ar.template take<PointJ<V>>(np * 4);
+    pt_u = ar.template take<int>(np * 4);
+    pt_slot = ar.template take<int>(np * 4);
+    mf = ar.template take<Manifold<V>>(np);
+    frame = ar.template take<Vec3<V>>(np * 12);
+    point_on = ar.template take<MaskOf<V>>(np * 4);
+    if (K.newton) {
+      newton_J = ar.template take<V>(rows * nv);
+      newton_quad = ar.template take<MaskOf<V>>(rows);
+      newton_dq = ar.template take<MaskOf<V>>(rows);
+      pair_dof_start = ar.template take<int>(np + 1);
+      pair_dofs = ar.template take<int>(np * nv);
     }
   }
 };

@@ -70,30 +70,41 @@ template <class V> class BlockIO {
     }
   }
 
-  /// Active slots get their contact; inactive ones read 0 (and the normal 0 when no slot is).
-  void store_contacts(int p, int b, const MaskOf<V>& overlap, const Manifold<V>& m) const {
+  /// Block b's contacts start afresh with `npairs` pairs (the contact store, contact_store.hpp).
+  BlockContacts& begin_contacts(int b, int npairs) const {
+    BlockContacts& bc = st_.contacts->block(b);
+    bc.shape_a.assign(npairs, 0);
+    bc.shape_b.assign(npairs, 0);
+    bc.values.assign(static_cast<std::size_t>(npairs) * kContactPairValues * W, 0.0);
+    return bc;
+  }
+  /// Pair p of block b: shapes a < b, each point where `on` (its normal where any point is; the
+  /// rest read 0) and its force (f: per point normal, t1, t2; null: 0).
+  void store_pair_contacts(BlockContacts& bc, int p, int sa, int sb, const MaskOf<V>* on, const Manifold<V>& m, const V (*f)[3]) const {
+    bc.shape_a[p] = sa;
+    bc.shape_b[p] = sb;
+    double* x = bc.values.data() + static_cast<std::size_t>(p) * kContactPairValues * W;
+    auto put = [&](int k, const V& v) {
+      alignas(64) T lanes[W];
+      vstore(lanes, v);
+      for (int l = 0; l < W; ++l) x[k * W + l] = double(lanes[l]);
+    };
+    const V zero(T(0));
     MaskOf<V> any = mask_false<V>();
     for (int i = 0; i < 4; ++i) {
-      const MaskOf<V> on = vand(overlap, m.on[i]);
-      any = vor(any, on);
-      const int slot = p * 4 + i;
-      vstore(lane_ptr(FieldId::ContactActive, slot, b), vselect(on, V(1), V(0)));
-      vstore(lane_ptr(FieldId::ContactDist, slot, b), vselect(on, m.dist[i], V(0)));
-      vstore(lane_ptr(FieldId::ContactPos, slot * 3 + 0, b), vselect(on, m.pos[i].x, V(0)));
-      vstore(lane_ptr(FieldId::ContactPos, slot * 3 + 1, b), vselect(on, m.pos[i].y, V(0)));
-      vstore(lane_ptr(FieldId::ContactPos, slot * 3 + 2, b), vselect(on, m.pos[i].z, V(0)));
+      any = vor(any, on[i]);
+      const int o = 3 + i * kContactPointValues;
+      put(o, vselect(on[i], V(T(1)), zero));
+      put(o + 1, vselect(on[i], m.dist[i], zero));
+      put(o + 2, vselect(on[i], m.pos[i].x, zero));
+      put(o + 3, vselect(on[i], m.pos[i].y, zero));
+      put(o + 4, vselect(on[i], m.pos[i].z, zero));
+      if (f)
+        for (int c = 0; c < 3; ++c) put(o + 5 + c, f[i][c]);
     }
-    vstore(lane_ptr(FieldId::ContactNormal, p * 3 + 0, b), vselect(any, m.n.x, V(0)));
-    vstore(lane_ptr(FieldId::ContactNormal, p * 3 + 1, b), vselect(any, m.n.y, V(0)));
-    vstore(lane_ptr(FieldId::ContactNormal, p * 3 + 2, b), vselect(any, m.n.z, V(0)));
-  }
-
-  void store_pair_forces(int p, int b, const ConstraintWork<V>& cw) const {
-    for (int i = 0; i < 4; ++i) {
-      V f[3];
-      decode_point_force(KC_, p, i, cw, f);
-      for (int c = 0; c < 3; ++c) vstore(lane_ptr(FieldId::ContactForce, (p * 4 + i) * 3 + c, b), f[c]);
-    }
+    put(0, vselect(any, m.n.x, zero));
+    put(1, vselect(any, m.n.y, zero));
+    put(2, vselect(any, m.n.z, zero));
   }
 
   /// The double buffer: step s reads the control half s % 2 (written before it) and clears the

@@ -5,39 +5,15 @@
 
 #include "../isa_namespace.hpp"
 
-#include <memory>
-#include <stdexcept>
-#include <string>
-
 #include "../actuators/forces.hpp"
+#include "../arena.hpp"
+#include "../collision/broad_phase.hpp"
 #include "../contact/work.hpp"
 #include "../engine.hpp"
 #include "../integrators.hpp"
 
 namespace ach {
 inline namespace ACH_ISA_NS {
-
-/// One arena: every scratch array of one worker, carved once.
-class Arena {
- public:
-  explicit Arena(std::size_t bytes) : buffer_(std::make_shared<Buffer>(bytes)), cap_(bytes) {}
-  template <class X> X* take(std::size_t n) {
-    const std::size_t align = 64;
-    used_ = (used_ + align - 1) / align * align;
-    const std::size_t bytes = n * sizeof(X);
-    if (used_ + bytes > cap_)
-      throw std::length_error("scratch arena overflow: needs " + std::to_string(used_ + bytes) + " bytes, has " +
-                              std::to_string(cap_));
-    X* p = reinterpret_cast<X*>(static_cast<char*>(buffer_->data()) + used_);
-    used_ += bytes;
-    return p;
-  }
-
- private:
-  std::shared_ptr<Buffer> buffer_;
-  std::size_t cap_;
-  std::size_t used_ = 0;
-};
 
 template <class V> struct BlockScratch {
   BlockState<V> s;
@@ -47,6 +23,7 @@ template <class V> struct BlockScratch {
   Transform<V>* X_WB;
   Transform<V>* X_WS; // world pose of every collision shape
   ConstraintWork<V> cw; // rows and solver vectors (constrained models only)
+  BroadPhaseWork bp;     // the broad phase's boxes and pairs
 
   static std::size_t bytes_needed(const KModel<ScalarOf<V>>& M, std::size_t nshapes, std::size_t nu, const KConstraints<ScalarOf<V>>* K = nullptr) {
     const std::size_t n = M.joints.size();
@@ -63,7 +40,8 @@ template <class V> struct BlockScratch {
            (nshapes ? nshapes : 1) * sizeof(Transform<V>) + 64 + (K ? ConstraintWork<V>::bytes_needed(M, *K) : 0);
   }
 
-  BlockScratch(Arena& arena, const KModel<ScalarOf<V>>& M, const KForces<ScalarOf<V>>& F, std::size_t nshapes, const KConstraints<ScalarOf<V>>* K = nullptr) {
+  BlockScratch(Arena& arena, const KModel<ScalarOf<V>>& M, const KForces<ScalarOf<V>>& F, std::size_t nshapes, const KConstraints<ScalarOf<V>>* K = nullptr)
+      : bp(nshapes) {
     const std::size_t n = M.joints.size();
     s.W = arena.take<JointWork<V>>(n);
     for (std::size_t i = 0; i < n; ++i) {

@@ -19,13 +19,17 @@ inline void constrain(const KModel<ScalarOf<V>>& M, const KCollision<ScalarOf<V>
                       const V* q, const V* v, V* a, int iterations, bool warm) {
   ConstraintWork<V>& cw = sc.cw;
   cw.nused = cw.npts = cw.nfric_used = cw.first_contact_used = 0; // pack_rows sets the last three when there are rows
-  // mj_collision's poses: bodies, then shapes (each pair's broad and narrow phase run as its rows are built)
+  // mj_collision: poses of bodies and shapes, the broad phase (the block's pairs and their row
+  // slots, before any row is written: the slots may be carved afresh); each pair's narrow phase runs
+  // as its rows are built
   pass_pose(M, sc.s.W, sc.X_WB);
   pass_shape_poses(C, sc.X_WB, sc.X_WS);
+  list_contact_pairs(M, KC, C, sc.X_WS, sc.bp, cw);
+  for (int r = 0; r < cw.nrows; ++r) cw.force[r] = V(ScalarOf<V>(0)); // rows the solve leaves alone read 0
   // mj_makeConstraint
   build_friction_rows(KC, v, cw);
   build_limit_rows(KC, q, v, cw);
-  build_contact_rows(KC, C, sc.s.W, sc.X_WB, sc.X_WS, cw);
+  build_contact_rows(C, sc.s.W, sc.X_WB, sc.X_WS, cw);
   if (cw.nused == 0) return;
   // mj_fwdConstraint
   for (int k = 0; k < M.nv; ++k) cw.a0[k] = a[k];
@@ -35,12 +39,10 @@ inline void constrain(const KModel<ScalarOf<V>>& M, const KCollision<ScalarOf<V>
 
 /// A contact slot's force in its frame (MuJoCo's mju_decodePyramid): normal Σ f_e, friction
 /// (f_0 − f_1)·μ, (f_2 − f_3)·μ.
-template <class V> inline void decode_point_force(const KConstraints<ScalarOf<V>>& KC, int p, int i, const ConstraintWork<V>& cw, V* f) {
+template <class V> inline void decode_point_force(int p, int i, const ConstraintWork<V>& cw, V* f) {
   using T = ScalarOf<V>;
-  const KContactPair<T>& P = KC.pairs[p];
-  int row = cw.first_contact;
-  for (int q = 0; q < p; ++q) row += 4 * KC.pairs[q].rows;
-  row += i * P.rows;
+  const KContactPair<T>& P = cw.pair[p];
+  const int row = cw.pair_row[p] + i * P.rows;
   const MaskOf<V> on = cw.point_on[p * 4 + i];
   if (P.rows == 1) {
     f[0] = vselect(on, cw.force[row], V(T(0)));

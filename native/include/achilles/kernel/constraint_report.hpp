@@ -41,7 +41,6 @@ inline void report_constraints(const KModel<ScalarOf<V>>& M, const KCollision<Sc
       out.tendon_length.push_back(double(vlane(tendon_length(t, s.q), lane)));
       out.tendon_velocity.push_back(double(vlane(tendon_dot(t, s.v), lane)));
     }
-    for (int r = 0; r < cw.nrows; ++r) cw.force[r] = V(T(0));
     constrain(M, C, KC, sc, s.q, s.v, s.qacc, iterations, warm);
     if (cw.nused > 0)
       for (int k = 0; k < nv; ++k) out.qfrc_constraint[k] = double(vlane(cw.qfrc[k], lane));
@@ -61,11 +60,11 @@ inline void report_constraints(const KModel<ScalarOf<V>>& M, const KCollision<Sc
         row.point = (r - cw.nfric_rows) % 2;
       } else {
         const int c = r - cw.first_contact;
-        const int slot = KC.row_point[c];
+        const int slot = cw.row_point[c];
         int edge = 0;
-        while (edge < c && KC.row_point[c - edge - 1] == slot) ++edge;
+        while (edge < c && cw.row_point[c - edge - 1] == slot) ++edge;
         row.kind = 1;
-        row.id = slot / 4;
+        row.id = slot / 4; // the pair's index in out.contacts' pair numbering (this evaluation's pairs)
         row.point = slot % 4;
         row.edge = edge;
       }
@@ -78,11 +77,13 @@ inline void report_constraints(const KModel<ScalarOf<V>>& M, const KCollision<Sc
       row.force = double(vlane(cw.force[r], lane));
       out.rows.push_back(row);
     }
-    for (std::size_t p = 0; p < KC.pairs.size(); ++p)
+    for (int p = 0; p < cw.npairs; ++p)
       for (int i = 0; i < 4; ++i) {
         if (!vlane(cw.point_on[p * 4 + i], lane)) continue;
         ContactPointReport c;
-        c.pair = static_cast<int>(p);
+        c.pair = p;
+        c.shape_a = cw.pair[p].shape_a;
+        c.shape_b = cw.pair[p].shape_b;
         c.point = i;
         c.dist = double(vlane(cw.mf[p].dist[i], lane));
         const Vec3<V>& pos = cw.mf[p].pos[i];
@@ -92,7 +93,7 @@ inline void report_constraints(const KModel<ScalarOf<V>>& M, const KCollision<Sc
           c.frame[a * 3 + 0] = double(vlane(f.x, lane)), c.frame[a * 3 + 1] = double(vlane(f.y, lane)), c.frame[a * 3 + 2] = double(vlane(f.z, lane));
         }
         V f[3];
-        decode_point_force(KC, static_cast<int>(p), i, cw, f);
+        decode_point_force(p, i, cw, f);
         for (int a = 0; a < 3; ++a) c.force[a] = double(vlane(f[a], lane));
         out.contacts.push_back(c);
       }
