@@ -9,9 +9,10 @@ if (!Number.isInteger(n) || n < 1 || n > 100000) {
   console.error('usage: node scripts/domino-row.mjs N   (N an integer 1 to 100000: the number of dominoes)');
   process.exit(2);
 }
-const half = [0.008, 0.044, 0.089]; // half extents (m)
-const pitch = 0.089; // centre to centre: half the height apart
-const shape = `{ type: box, size: [${half.join(', ')}], friction: 1, solref: [0.02, 1], solimp: [0.9, 0.95, 0.001, 0.5, 2], margin: 0 }`;
+const size = [0.016, 0.088, 0.178]; // thickness, width, height (m)
+const half = size.map((x) => x / 2);
+const pitch = half[2]; // centre to centre: half the height apart, so each one falls onto the next
+const shape = `{ type: box, size: [${size.join(', ')}], friction: 1, solref: [0.02, 1], solimp: [0.9, 0.95, 0.001, 0.5, 2], margin: 0 }`;
 const lines = [
   `# ${n} dominoes in a row (scripts/domino-row.mjs ${n})`,
   `scene: dominoes-${n}`,

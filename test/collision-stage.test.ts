@@ -109,8 +109,8 @@ describe('collision stage: pair filtering', () => {
   const addonWith = (pairs: [number, number][]) =>
     ({
       NativeBatch: class {
-        info() {
-          return { pairs: pairs.map(([a, b]) => ({ a, b })) };
+        candidatePairs() {
+          return pairs.map(([a, b]) => ({ a, b }));
         }
       },
     }) as unknown as NativeAddon;
@@ -127,7 +127,7 @@ describe('collision stage: pair filtering', () => {
     expect(fails([...right].reverse()).map((r) => r.field)).toEqual(['pair-order']);
   });
 
-  it('an engine that reports no pairs fails', () => {
+  it('an engine that lists no pairs fails', () => {
     const rows = filterRows([{ name: 'filter-rules', model }], 'f64', {
       NativeBatch: class {
         info() {
@@ -143,13 +143,18 @@ describe('collision stage on the real engine', () => {
   it('f64: every gate passes; each planted collision bug fails a collision gate', async () => {
     const real = await collisionReference(process.env.ACHILLES_PYTHON || 'python3', 1, 280);
     const models = [{ name: 'filter-rules', model: filterRulesModel() }];
-    const gates = (addon: NativeAddon) => [...collisionRows(real, 'f64', addon), ...filterRows(models, 'f64', addon)];
+    const batch = batchCheckReference(5, 8);
+    const gates = (addon: NativeAddon) => [
+      ...collisionRows(real, 'f64', addon),
+      ...filterRows(models, 'f64', addon),
+      ...batchCheckRows(batch, 'f64', addon),
+    ];
     const clean = gates(engineAddon());
     expect(clean.filter((r) => r.status === 'fail').map((r) => `${r.model} ${r.field} ${r.state} ${r.error}`)).toEqual([]);
     expect(clean.length).toBeGreaterThan(280 * 4);
     const bugs = bugAddon();
     const names = bugs.plantedBugs!().filter((n) => n.startsWith('collision-'));
-    expect(names.length).toBe(6);
+    expect(names.length).toBe(7);
     try {
       for (const name of names) {
         bugs.setBug!(name);

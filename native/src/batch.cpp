@@ -21,9 +21,11 @@ WorkerPool::~WorkerPool() {
   for (auto& t : workers_) t.join();
 }
 
-static void range_of(int worker, int workers, int items, int& b, int& e) {
-  b = static_cast<int>(static_cast<long long>(items) * worker / workers);
-  e = static_cast<int>(static_cast<long long>(items) * (worker + 1) / workers);
+/// Take items one at a time until none is left: blocks of robots that differ cost different
+/// amounts (a solve may stop after 1 iteration or run 5), so a fixed split would leave a worker
+/// waiting on the other. Which worker runs an item never changes what it computes.
+void WorkerPool::work(int worker, int items, const std::function<void(int, int, int)>& job) {
+  for (int b; (b = next_.fetch_add(1, std::memory_order_relaxed)) < items;) job(worker, b, b + 1);
 }
 
 void WorkerPool::loop(int worker) {
@@ -39,9 +41,7 @@ void WorkerPool::loop(int worker) {
       job = job_;
       items = items_;
     }
-    int b, e;
-    range_of(worker, threads_, items, b, e);
-    if (b < e) (*job)(worker, b, e);
+    work(worker, items, *job);
     {
       std::lock_guard<std::mutex> lock(mu_);
       if (--pending_ == 0) done_cv_.notify_one();
@@ -58,13 +58,12 @@ void WorkerPool::run(int items, const std::function<void(int, int, int)>& job) {
     std::lock_guard<std::mutex> lock(mu_);
     job_ = &job;
     items_ = items;
+    next_.store(0, std::memory_order_relaxed);
     pending_ = threads_ - 1;
     ++generation_;
   }
   cv_.notify_all();
-  int b, e;
-  range_of(0, threads_, items, b, e);
-  if (b < e) job(0, b, e);
+  work(0, items, job);
   std::unique_lock<std::mutex> lock(mu_);
   done_cv_.wait(lock, [&] { return pending_ == 0; });
 }
@@ -82,7 +81,7 @@ std::vector<double> initial_ctrl_targets(const Model& m) {
 
 Batch::Batch(Model model, const BatchOptions& opt)
     : model_(std::move(model)), opt_(opt), storage_(make_storage(model_, opt_)), kernel_(make_kernel(model_, opt_, storage_)),
-      pool_(opt.threads), per_worker_(opt.threads), worker_errors_(opt.threads) {
+      pool_(opt.threads), per_worker_(opt.threads), worker_errors_(opt.threads), worker_error_block_(opt.threads, 0) {
   reset();
 }
 
@@ -118,15 +117,18 @@ StepStats Batch::step(std::int64_t nsteps, bool monitor) {
   std::vector<std::exception_ptr>& errors = worker_errors_;
   for (auto& s : per) s = StepStats{};
   for (auto& e : errors) e = nullptr;
+  std::vector<int>& error_block = worker_error_block_;
   pool_.run(kernel_->blocks(), [&](int w, int b, int e) {
     try {
       kernel_->step_blocks(w, b, e, nsteps, steps_, per[w], monitor);
     } catch (...) {
-      errors[w] = std::current_exception();
+      if (!errors[w] || b < error_block[w]) errors[w] = std::current_exception(), error_block[w] = b; // the first block's, whoever ran it
     }
   });
-  for (auto& err : errors)
-    if (err) std::rethrow_exception(err);
+  int first = -1;
+  for (std::size_t w = 0; w < errors.size(); ++w)
+    if (errors[w] && (first < 0 || error_block[w] < error_block[first])) first = static_cast<int>(w);
+  if (first >= 0) std::rethrow_exception(errors[first]);
   StepStats total;
   for (const StepStats& s : per) {
     total.robot_steps += s.robot_steps;

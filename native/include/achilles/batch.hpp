@@ -2,6 +2,7 @@
 // the worker threads that split its blocks. This is the plain C++ API the addon wraps.
 #pragma once
 
+#include <atomic>
 #include <condition_variable>
 #include <exception>
 #include <cstdint>
@@ -21,17 +22,20 @@ class WorkerPool {
   explicit WorkerPool(int threads);
   ~WorkerPool();
   int size() const { return threads_; }
-  /// Run job(worker, begin, end) over [0, items) split into contiguous ranges, one per worker.
+  /// Run job(worker, b, b + 1) for every b in [0, items), each worker taking the next item as it
+  /// finishes one (the results do not depend on which worker runs which item).
   void run(int items, const std::function<void(int, int, int)>& job);
 
  private:
   void loop(int worker);
+  void work(int worker, int items, const std::function<void(int, int, int)>& job);
   int threads_;
   std::vector<std::thread> workers_;
   std::mutex mu_;
   std::condition_variable cv_, done_cv_;
   const std::function<void(int, int, int)>* job_ = nullptr;
   int items_ = 0;
+  std::atomic<int> next_{0}; // the next item to take
   std::uint64_t generation_ = 0;
   int pending_ = 0;
   bool stop_ = false;
@@ -71,6 +75,7 @@ class Batch {
   WorkerPool pool_;
   std::vector<StepStats> per_worker_;               // reused by every step() call
   std::vector<std::exception_ptr> worker_errors_;   // likewise
+  std::vector<int> worker_error_block_;             // the block each worker's error came from
   std::int64_t steps_ = 0;
 };
 

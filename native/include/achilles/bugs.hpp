@@ -37,6 +37,7 @@ enum class Bug : int {
   TendonLimitSign,      // tendon limit: the upper side's row gets J = +moment instead of −moment
   BallLimitAxisSign,    // ball cone limit: the row gets J = +u instead of −u (u the rotation's unit axis)
   NewtonHessianInactiveRows, // Newton: the Hessian takes D of every row that is on, violated or not (MuJoCo: quadratic state only)
+  CollisionBroadPhaseFirstLane, // broad phase: a shape's box is its block's first lane's, not the union over the lanes
   Count
 };
 
@@ -71,6 +72,7 @@ inline const char* bug_name(Bug b) {
   case Bug::TendonLimitSign: return "tendon-limit-sign";
   case Bug::BallLimitAxisSign: return "ball-limit-axis-sign";
   case Bug::NewtonHessianInactiveRows: return "newton-hessian-inactive-rows";
+  case Bug::CollisionBroadPhaseFirstLane: return "collision-broad-phase-first-lane";
   case Bug::Count: break;
   }
   return "?";

@@ -33,6 +33,7 @@ export const collisionStage: ValidationStage<CollisionStageReference> = {
       'collision-margin-ignored',
       'collision-manifold-clip',
       'collision-filtered-pair-kept',
+      'collision-broad-phase-first-lane',
     ],
   },
   async reference(ctx) {

@@ -25,7 +25,10 @@ struct BroadPhaseWork {
   std::vector<double> lo, hi;     // per shape and axis (s·3 + w): the union of its lanes' boxes
   std::vector<int> order;         // the bounded shapes, sorted by lo along the sweep axis
   std::vector<std::uint64_t> pairs; // found pairs, a·2³² + b (a < b)
-  explicit BroadPhaseWork(std::size_t nshapes = 0) : lo(nshapes * 3), hi(nshapes * 3) { order.reserve(nshapes); }
+  explicit BroadPhaseWork(std::size_t nshapes = 0) : lo(nshapes * 3), hi(nshapes * 3) {
+    order.reserve(nshapes);
+    pairs.reserve(4 * nshapes); // so a worker meeting a new block seldom allocates (collide() in steady state: never)
+  }
 };
 
 /// The union over lanes of each bounded shape's box (non-finite lanes left out: their own test fails
@@ -48,7 +51,8 @@ template <class V> inline void shape_boxes(const KCollision<ScalarOf<V>>& C, con
       vstore(cl, c[w]);
       vstore(el, e);
       double lo = INFINITY, hi = -INFINITY;
-      for (int l = 0; l < W; ++l) {
+      const int lanes = ACH_BUG(CollisionBroadPhaseFirstLane) ? 1 : W; // the planted bug: lane 0's box for the block
+      for (int l = 0; l < lanes; ++l) {
         const double a = double(cl[l]) - double(el[l]), b = double(cl[l]) + double(el[l]);
         if (!std::isfinite(a) || !std::isfinite(b)) continue;
         lo = std::min(lo, a);

@@ -227,7 +227,6 @@ template <class T> struct KConstraints {
     std::vector<int> fill(tree_dof_start.begin(), tree_dof_start.end() - 1);
     for (int k = 0; k < m.nv; ++k)
       if (tree_of_dof[k] >= 0) tree_dofs[fill[tree_of_dof[k]]++] = k;
-    auto tree_of_body = [&](int b) { return b < 0 ? -1 : tree_of_joint[b]; };
     for (std::size_t i = 0; i < m.joints.size(); ++i) {
       const Joint& j = m.joints[i];
       if (!(j.frictionloss > 0)) continue;
@@ -453,22 +452,25 @@ private:
     newton_tree = true;
     for (std::size_t r = 0; r + 1 < row_dof_start.size() && newton_tree; ++r)
       newton_tree = on_one_chain(row_dofs.data() + row_dof_start[r], row_dof_start[r + 1] - row_dof_start[r]);
-    // every pair of bodies whose shapes the filter lets touch (a contact's rows move both chains)
+    // every pair of bodies whose shapes the filter lets touch (a contact's rows move both chains):
+    // per pair of bodies, its shapes are scanned only until one pair is admitted
     const PairFilter filter(m);
-    const int nb = static_cast<int>(m.joints.size()), ns = static_cast<int>(m.shapes.size());
-    std::vector<unsigned char> seen(static_cast<std::size_t>(nb + 1) * (nb + 1), 0);
+    const int nb = static_cast<int>(m.joints.size());
+    std::vector<std::vector<int>> shapes_of(nb + 1); // per body + 1 (0: the world)
+    for (std::size_t k = 0; k < m.shapes.size(); ++k) shapes_of[m.shapes[k].body + 1].push_back(static_cast<int>(k));
     std::vector<int> dofs(m.nv > 0 ? m.nv : 1);
-    for (int a = 0; a < ns && newton_tree; ++a)
-      for (int b = a + 1; b < ns && newton_tree; ++b) {
-        const int ba = m.shapes[a].body, bb = m.shapes[b].body;
-        unsigned char& done = seen[static_cast<std::size_t>(ba + 1) * (nb + 1) + (bb + 1)];
-        if (done || !filter.admits(a, b)) continue;
-        done = 1;
-        newton_tree = on_one_chain(dofs.data(), contact_dofs(ba, bb, dofs.data()));
+    for (int ba = -1; ba < nb && newton_tree; ++ba)
+      for (int bb = ba + 1; bb < nb && newton_tree; ++bb) {
+        bool touch = false;
+        for (std::size_t x = 0; x < shapes_of[ba + 1].size() && !touch; ++x)
+          for (std::size_t y = 0; y < shapes_of[bb + 1].size() && !touch; ++y) {
+            const int a = shapes_of[ba + 1][x], b = shapes_of[bb + 1][y];
+            touch = filter.admits(std::min(a, b), std::max(a, b));
+          }
+        if (touch) newton_tree = on_one_chain(dofs.data(), contact_dofs(ba, bb, dofs.data()));
       }
   }
 };
-
 
 /// imp(pos − margin) of MuJoCo's getimpedance, lane-wise.
 template <class V> inline V impedance(const KImpedance<ScalarOf<V>>& k, const V& pos, const V& margin) {
