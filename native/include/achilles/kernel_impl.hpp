@@ -164,13 +164,10 @@ template <class V> class KernelImpl final : public Kernel {
       BlockContacts& bc = io_.begin_contacts(b, static_cast<int>(sc.bp.pairs.size()));
       for (std::size_t p = 0; p < sc.bp.pairs.size(); ++p) {
         const int sa = pair_a(sc.bp.pairs[p]), sb = pair_b(sc.bp.pairs[p]);
-        const KShape<T>& a = C_.shapes[sa];
-        const KShape<T>& bs = C_.shapes[sb];
-        const MaskOf<V> overlap = aabb_overlap(a, sc.X_WS[sa], bs, sc.X_WS[sb]);
         Manifold<V> m;
-        narrow_pair<V>(a.geom, sc.X_WS[sa], bs.geom, sc.X_WS[sb], C_.pair_threshold(sa, sb), m);
+        narrow_pair<V>(C_.shapes[sa].geom, sc.X_WS[sa], C_.shapes[sb].geom, sc.X_WS[sb], C_.pair_threshold(sa, sb), m);
         MaskOf<V> on[4];
-        for (int i = 0; i < 4; ++i) on[i] = vand(overlap, m.on[i]);
+        for (int i = 0; i < 4; ++i) on[i] = vand(sc.bp.overlap[p].on, m.on[i]);
         io_.store_pair_contacts(bc, static_cast<int>(p), sa, sb, on, m, nullptr);
       }
     }

@@ -1,6 +1,7 @@
 // The broad phase of one block: the pairs of shapes whose world boxes (inflated by margin + gap)
 // overlap in some lane and that MuJoCo's filter admits, in (a, b) order, which is the order of the
-// contact rows. Sweep and prune: each shape's box is the union of its lanes' boxes; the boxes are
+// contact rows. A small model tests each of its listed pairs lane by lane (KCollision::listed).
+// Otherwise, sweep and prune: each shape's box is the union of its lanes' boxes; the boxes are
 // sorted along the axis where their centres spread most, and a sweep tests only the boxes whose
 // intervals meet on that axis. A plane is unbounded: it pairs with every other shape the filter
 // admits. Each pair the sweep finds is then tested lane by lane (aabb_overlap), so the list is exactly
@@ -20,21 +21,32 @@
 namespace ach {
 inline namespace ACH_ISA_NS {
 
+/// A found pair's shapes a < b from its key a·2³² + b.
+inline int pair_a(std::uint64_t key) { return static_cast<int>(key >> 32); }
+inline int pair_b(std::uint64_t key) { return static_cast<int>(key & 0xffffffffu); }
+
 /// One worker's broad-phase scratch (sized by the shapes at load; `pairs` grows to the most found).
-struct BroadPhaseWork {
+template <class V> struct BroadPhaseWork {
   std::vector<double> lo, hi;     // per shape and axis (s·3 + w): the union of its lanes' boxes
   std::vector<int> order;         // the bounded shapes, sorted by lo along the sweep axis
   std::vector<std::uint64_t> pairs; // found pairs, a·2³² + b (a < b)
+  std::vector<int> listed;          // a listing model's: each found pair's place in KCollision::listed_pairs
+  struct Lanes {
+    MaskOf<V> on;
+  };
+  std::vector<Lanes> overlap;       // each found pair's lanes whose boxes overlap (aabb_overlap; wrapped: no vector<bool>)
   explicit BroadPhaseWork(std::size_t nshapes = 0) : lo(nshapes * 3), hi(nshapes * 3) {
     order.reserve(nshapes);
     pairs.reserve(4 * nshapes); // so a worker meeting a new block seldom allocates (collide() in steady state: never)
+    listed.reserve(4 * nshapes);
+    overlap.reserve(4 * nshapes);
   }
 };
 
 /// The union over lanes of each bounded shape's box (non-finite lanes left out: their own test fails
 /// anyway), widened by a relative 1e-5 so that rounding never loses a pair a lane's test keeps.
 /// Returns the bounded shapes with a finite box in bw.order.
-template <class V> inline void shape_boxes(const KCollision<ScalarOf<V>>& C, const Transform<V>* X_WS, BroadPhaseWork& bw) {
+template <class V> inline void shape_boxes(const KCollision<ScalarOf<V>>& C, const Transform<V>* X_WS, BroadPhaseWork<V>& bw) {
   using T = ScalarOf<V>;
   constexpr int W = lanes_of<V>;
   bw.order.clear();
@@ -67,10 +79,25 @@ template <class V> inline void shape_boxes(const KCollision<ScalarOf<V>>& C, con
   }
 }
 
-/// The block's overlapping admitted pairs, in (a, b) order, into bw.pairs.
-template <class V> inline void broad_phase(const KCollision<ScalarOf<V>>& C, const Transform<V>* X_WS, BroadPhaseWork& bw) {
-  shape_boxes(C, X_WS, bw);
+/// The block's overlapping admitted pairs, in (a, b) order, into bw.pairs, with the lanes where
+/// each overlaps (bw.overlap; and, for a model that lists its pairs, each one's place in the list,
+/// bw.listed).
+template <class V> inline void broad_phase(const KCollision<ScalarOf<V>>& C, const Transform<V>* X_WS, BroadPhaseWork<V>& bw) {
   bw.pairs.clear();
+  bw.listed.clear();
+  bw.overlap.clear();
+  if (C.listed) {
+    for (std::size_t k = 0; k < C.listed_pairs.size(); ++k) {
+      const int a = C.listed_pairs[k].a, b = C.listed_pairs[k].b;
+      const MaskOf<V> on = aabb_overlap(C.shapes[a], X_WS[a], C.shapes[b], X_WS[b]);
+      if (!vany(on)) continue;
+      bw.pairs.push_back(static_cast<std::uint64_t>(a) << 32 | static_cast<std::uint32_t>(b));
+      bw.listed.push_back(static_cast<int>(k));
+      bw.overlap.push_back({on});
+    }
+    return;
+  }
+  shape_boxes(C, X_WS, bw);
   auto keep = [&](int a, int b) {
     if (a > b) std::swap(a, b);
     if (!C.filter.admits(a, b)) return;
@@ -114,10 +141,11 @@ template <class V> inline void broad_phase(const KCollision<ScalarOf<V>>& C, con
     }
   }
   std::sort(bw.pairs.begin(), bw.pairs.end());
+  for (std::uint64_t key : bw.pairs) {
+    const int a = pair_a(key), b = pair_b(key);
+    bw.overlap.push_back({aabb_overlap(C.shapes[a], X_WS[a], C.shapes[b], X_WS[b])});
+  }
 }
-
-inline int pair_a(std::uint64_t key) { return static_cast<int>(key >> 32); }
-inline int pair_b(std::uint64_t key) { return static_cast<int>(key & 0xffffffffu); }
 
 } // namespace ACH_ISA_NS
 } // namespace ach

@@ -106,11 +106,17 @@ template <class T> struct KShape {
   T inflate;           // margin + gap: the AABB grows by it
   double margin, gap;  // a pair's threshold sums the two shapes' in double (pair_threshold)
 };
+
 template <class T> struct KCollision {
   std::vector<KShape<T>> shapes;
   std::vector<int> planes; // the plane shapes (unbounded: the broad phase pairs them with every shape)
   PairFilter filter;
+  // a small model's every admitted pair, in (a, b) order (pair_filter.hpp listed_pairs): the broad
+  // phase tests these; a larger model's sweeps and prunes (collision/broad_phase.hpp)
+  std::vector<ShapePair> listed_pairs;
+  bool listed;
   explicit KCollision(const Model& m) : filter(m) {
+    listed = ach::listed_pairs(m, listed_pairs);
     for (const Shape& s : m.shapes) {
       KShape<T> k{};
       k.geom.kind = s.kind;

@@ -66,6 +66,7 @@ class PairFilter {
   std::vector<std::pair<int, int>> excluded_; // body pairs, the smaller first, sorted
 };
 
+
 /// Every admitted pair of shapes, a < b, in (a, b) order: the order of the contact rows. Quadratic
 /// in the shapes: for listings and small scenes, never for stepping.
 inline std::vector<ShapePair> candidate_pairs(const Model& m) {
@@ -76,6 +77,19 @@ inline std::vector<ShapePair> candidate_pairs(const Model& m) {
     for (int b = a + 1; b < n; ++b)
       if (f.admits(a, b)) out.push_back({a, b});
   return out;
+}
+
+/// Models of at most kListedShapes shapes and kListedPairs admitted pairs list their pairs at load
+/// (KCollision::listed, KConstraints::listed_pairs): the broad phase then tests each listed pair, lane
+/// by lane, which is as cheap as it gets for a robot. Returns whether m lists them (into out).
+constexpr int kListedShapes = 128, kListedPairs = 2048;
+inline bool listed_pairs(const Model& m, std::vector<ShapePair>& out) {
+  out.clear();
+  if (m.shapes.size() > static_cast<std::size_t>(kListedShapes)) return false;
+  out = candidate_pairs(m);
+  if (out.size() <= static_cast<std::size_t>(kListedPairs)) return true;
+  out.clear();
+  return false;
 }
 
 } // namespace ach

@@ -141,15 +141,15 @@ template <class V> inline void build_limit_rows(const KConstraints<ScalarOf<V>>&
 /// and row slots (4 points × rows each, in pair order after the friction and limit rows).
 template <class V>
 inline void list_contact_pairs(const KModel<ScalarOf<V>>& M, const KConstraints<ScalarOf<V>>& KC, const KCollision<ScalarOf<V>>& C,
-                               const Transform<V>* X_WS, BroadPhaseWork& bp, ConstraintWork<V>& cw) {
+                               const Transform<V>* X_WS, BroadPhaseWork<V>& bp, ConstraintWork<V>& cw) {
   broad_phase(C, X_WS, bp);
   cw.npairs = static_cast<int>(bp.pairs.size());
   cw.reserve_pairs(M, KC, cw.npairs);
   int row = cw.first_contact;
   if (KC.newton) cw.pair_dof_start[0] = 0;
+  const bool listed = C.listed; // bp.listed holds each pair's place in the list
   for (int p = 0; p < cw.npairs; ++p) {
-    const KContactPair<ScalarOf<V>> P = KC.contact_pair(pair_a(bp.pairs[p]), pair_b(bp.pairs[p]));
-    cw.pair[p] = P;
+    const KContactPair<ScalarOf<V>>& P = cw.pair[p] = listed ? KC.listed_pairs[bp.listed[p]] : KC.contact_pair(pair_a(bp.pairs[p]), pair_b(bp.pairs[p]));
     cw.pair_row[p] = row;
     for (int k = 0; k < 4 * P.rows; ++k) {
       cw.row_tree_a[row + k] = P.tree_a;
@@ -157,17 +157,26 @@ inline void list_contact_pairs(const KModel<ScalarOf<V>>& M, const KConstraints<
       cw.row_point[row + k - cw.first_contact] = p * 4 + k / P.rows;
     }
     row += 4 * P.rows;
-    if (KC.newton)
-      cw.pair_dof_start[p + 1] = cw.pair_dof_start[p] + KC.contact_dofs(P.body_a, P.body_b, cw.pair_dofs + cw.pair_dof_start[p]);
+    if (!KC.newton) continue;
+    int* dofs = cw.pair_dofs + cw.pair_dof_start[p];
+    int n;
+    if (listed) {
+      const int k = bp.listed[p], b0 = KC.listed_dof_start[k];
+      n = KC.listed_dof_start[k + 1] - b0;
+      for (int e = 0; e < n; ++e) dofs[e] = KC.listed_dofs[b0 + e];
+    } else {
+      n = KC.contact_dofs(P.body_a, P.body_b, dofs);
+    }
+    cw.pair_dof_start[p + 1] = cw.pair_dof_start[p] + n;
   }
   cw.nrows = row;
 }
 
-/// Contact rows: detection at the shape poses X_WS (the pairs list_contact_pairs found), then the
-/// rows of every point within the margin.
+/// Contact rows: detection at the shape poses X_WS (the pairs list_contact_pairs found, each in the
+/// lanes where the broad phase found its boxes overlap), then the rows of every point within the margin.
 template <class V>
 inline void build_contact_rows(const KCollision<ScalarOf<V>>& C, const JointWork<V>* W, const Transform<V>* X_WB, const Transform<V>* X_WS,
-                               ConstraintWork<V>& cw) {
+                               const BroadPhaseWork<V>& bp, ConstraintWork<V>& cw) {
   using T = ScalarOf<V>;
   for (int p = 0; p < cw.npairs; ++p) {
     const KContactPair<T>& P = cw.pair[p];
@@ -175,9 +184,8 @@ inline void build_contact_rows(const KCollision<ScalarOf<V>>& C, const JointWork
     const KShape<T>& sb = C.shapes[P.shape_b];
     const int prow = cw.pair_row[p];
     Manifold<V>& m = cw.mf[p];
-    const MaskOf<V> overlap = aabb_overlap(sa, X_WS[P.shape_a], sb, X_WS[P.shape_b]);
     narrow_pair<V>(sa.geom, X_WS[P.shape_a], sb.geom, X_WS[P.shape_b], C.pair_threshold(P.shape_a, P.shape_b), m);
-    for (int i = 0; i < 4; ++i) m.on[i] = vand(m.on[i], overlap);
+    for (int i = 0; i < 4; ++i) m.on[i] = vand(m.on[i], bp.overlap[p].on);
     bool any_point = false;
     MaskOf<V> pon[4];
     for (int i = 0; i < 4; ++i) {
@@ -185,7 +193,7 @@ inline void build_contact_rows(const KCollision<ScalarOf<V>>& C, const JointWork
       cw.point_on[p * 4 + i] = pon[i];
       any_point = any_point || vany(pon[i]);
     }
-    for (int k = 0; k < 4 * P.rows; ++k) cw.on[prow + k] = mask_false<V>();
+    for (int k = 0; k < 4 * P.rows; ++k) cw.on[prow + k] = mask_false<V>(), cw.force[prow + k] = V(T(0)); // a row no lane uses reads 0
     if (!any_point) continue;
     // MuJoCo's frame, from its normal (geom order by type), then signed to our a → b rows.
     const T sgn = P.mj_swap ? T(-1) : T(1);

@@ -328,6 +328,26 @@ template <class T> struct KConstraints {
       limit_rows += 2;
     }
     if (newton) list_row_dofs(m);
+    list_pair_constants(m);
+  }
+
+  // A model that lists its pairs (KCollision::listed) has each listed pair's constants made once
+  // (and for Newton the dofs its rows touch), in the list's order.
+  std::vector<KContactPair<T>> listed_pairs;
+  std::vector<int> listed_dof_start, listed_dofs;
+
+  void list_pair_constants(const Model& m) {
+    std::vector<ShapePair> pairs;
+    if (!ach::listed_pairs(m, pairs)) return;
+    listed_dof_start.assign(1, 0);
+    std::vector<int> d(m.nv > 0 ? m.nv : 1);
+    for (const ShapePair& p : pairs) {
+      listed_pairs.push_back(contact_pair(p.a, p.b));
+      if (!newton) continue;
+      const int n = contact_dofs(listed_pairs.back().body_a, listed_pairs.back().body_b, d.data());
+      listed_dofs.insert(listed_dofs.end(), d.begin(), d.begin() + n);
+      listed_dof_start.push_back(static_cast<int>(listed_dofs.size()));
+    }
   }
 
   /// Shapes a < b's contact constants (MuJoCo's mj_contactParam with equal solmix, the pair's

@@ -23,7 +23,7 @@ template <class V> struct BlockScratch {
   Transform<V>* X_WB;
   Transform<V>* X_WS; // world pose of every collision shape
   ConstraintWork<V> cw; // rows and solver vectors (constrained models only)
-  BroadPhaseWork bp;     // the broad phase's boxes and pairs
+  BroadPhaseWork<V> bp;  // the broad phase's boxes and pairs
 
   static std::size_t bytes_needed(const KModel<ScalarOf<V>>& M, std::size_t nshapes, std::size_t nu, const KConstraints<ScalarOf<V>>* K = nullptr) {
     const std::size_t n = M.joints.size();

@@ -25,11 +25,10 @@ inline void constrain(const KModel<ScalarOf<V>>& M, const KCollision<ScalarOf<V>
   pass_pose(M, sc.s.W, sc.X_WB);
   pass_shape_poses(C, sc.X_WB, sc.X_WS);
   list_contact_pairs(M, KC, C, sc.X_WS, sc.bp, cw);
-  for (int r = 0; r < cw.nrows; ++r) cw.force[r] = V(ScalarOf<V>(0)); // rows the solve leaves alone read 0
   // mj_makeConstraint
   build_friction_rows(KC, v, cw);
   build_limit_rows(KC, q, v, cw);
-  build_contact_rows(C, sc.s.W, sc.X_WB, sc.X_WS, cw);
+  build_contact_rows(C, sc.s.W, sc.X_WB, sc.X_WS, sc.bp, cw);
   if (cw.nused == 0) return;
   // mj_fwdConstraint
   for (int k = 0; k < M.nv; ++k) cw.a0[k] = a[k];
