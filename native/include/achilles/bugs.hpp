@@ -37,6 +37,8 @@ enum class Bug : int {
   TendonLimitSign,      // tendon limit: the upper side's row gets J = +moment instead of −moment
   BallLimitAxisSign,    // ball cone limit: the row gets J = +u instead of −u (u the rotation's unit axis)
   NewtonHessianInactiveRows, // Newton: the Hessian takes D of every row that is on, violated or not (MuJoCo: quadratic state only)
+  FilterTimeConstOffByOne,   // general actuators: the filter's act_dot divides by τ + h instead of τ (time constant one step long)
+  AffineBiasSign,            // general actuators: the affine bias biasprm₀ + biasprm₁·ℓ + biasprm₂·ℓ̇ is subtracted
   Count
 };
 
@@ -71,6 +73,8 @@ inline const char* bug_name(Bug b) {
   case Bug::TendonLimitSign: return "tendon-limit-sign";
   case Bug::BallLimitAxisSign: return "ball-limit-axis-sign";
   case Bug::NewtonHessianInactiveRows: return "newton-hessian-inactive-rows";
+  case Bug::FilterTimeConstOffByOne: return "actuator-filter-time-constant-off-by-one-step";
+  case Bug::AffineBiasSign: return "actuator-affine-bias-sign";
   case Bug::Count: break;
   }
   return "?";
