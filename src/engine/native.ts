@@ -32,7 +32,10 @@ export type NativeFieldName =
   | 'ctrlTarget'
   | 'actuatorForce'
   | 'bodyVel'
-  | 'bodyAcc'; // sensors
+  | 'bodyAcc' // sensors
+  | 'act' // general actuators: activations, and actuator_force / act_dot at the current state (forward())
+  | 'actuatorForceNow'
+  | 'actDotNow';
 
 /** One constraint row of one robot at one state (MuJoCo's efc_* of that row). */
 export interface ConstraintRow {
@@ -97,7 +100,7 @@ export interface NativeBatch {
   sense(): void;
   field(name: NativeFieldName): Float32Array | Float64Array;
   /** pairs: the candidate shape pairs (indices into ModelDesc.shapes, a < b), in contact-slot order. */
-  info(): { stride: number; nq: number; nv: number; nu: number; isa: string; steps: number; pairs: { a: number; b: number }[] };
+  info(): { stride: number; nq: number; nv: number; nu: number; na: number; isa: string; steps: number; pairs: { a: number; b: number }[] };
 }
 
 /** One shape of a standalone narrow-phase query (world pose given separately). */
