@@ -1,6 +1,9 @@
-// <actuator>: motor, position and velocity actuators on a joint, as MuJoCo's mjXReader::OneActuator
-// reads their shortcuts (kp, kv; ctrlrange and forcerange with their limited flags). Other
-// actuator kinds and transmissions (tendon, site, body, slider-crank) are refused.
+// <actuator>: motor, position, velocity, intvelocity and general actuators on a joint, as MuJoCo's
+// mjXReader::OneActuator reads them (ctrlrange and forcerange with their limited flags). A motor, a
+// velocity servo and a position servo with only kp and kv keep the engine's own kinds (the same
+// force to rounding); <general>, <intvelocity> and a position servo with timeconst or dampratio
+// become the general form MuJoCo expands them to (general-actuator.ts). Other actuator kinds and
+// transmissions (tendon, site, body, slider-crank) are refused.
 
 import type { IrActuator } from '../ir.js';
 import type { XmlAttr, XmlElement } from '../xml.js';
@@ -8,12 +11,16 @@ import type { Reader } from '../read-attrs.js';
 import { numOr, sections, type MjcfContext } from './context.js';
 import { attrOf, classOf } from './defaults.js';
 import { checkUnread } from './unread.js';
+import { limitedRange } from './actuator-range.js';
+import { needsGeneral, readGeneral } from './general-actuator.js';
+
+const KINDS = ['motor', 'position', 'velocity', 'intvelocity', 'general'];
 
 export function readActuators(ctx: MjcfContext): void {
   for (const a of sections(ctx, 'actuator')) {
     for (const c of a.children) {
-      if (!['motor', 'position', 'velocity'].includes(c.name))
-        ctx.r.fail(c, `<${c.name}>`, `a ${c.name} actuator`, 'motor, position or velocity (on a joint)');
+      if (!KINDS.includes(c.name))
+        ctx.r.fail(c, `<${c.name}>`, `a ${c.name} actuator`, 'motor, position, velocity, intvelocity or general (on a joint)');
       ctx.ir.actuators.push(readActuator(ctx, c, ctx.ir.actuators.length));
     }
   }
@@ -28,6 +35,18 @@ function readActuator(ctx: MjcfContext, c: XmlElement, k: number): IrActuator {
   const name = c.attrs.get('name')?.value ?? `${c.name}${k}`;
   const subject = `actuator '${name}'`;
   checkUnread(r, 'actuator', get, subject);
+  // MuJoCo keeps one actuator default per class, which every actuator tag of <default> writes through
+  // its own shortcut: read per tag here, a class that sets defaults through another tag is refused.
+  for (const other of KINDS.filter((t) => t !== c.name)) {
+    const set = ctx.defaults.get(cls)?.get(other);
+    if (set && set.size > 0)
+      r.fail(
+        c,
+        subject,
+        `a <${c.name}> in class '${cls}', whose defaults are set through <${other}> (MuJoCo shares one actuator default among all actuator tags)`,
+        `the class's actuator defaults set through <${c.name}> only, or the attributes on the element`,
+      );
+  }
   for (const t of ['tendon', 'site', 'body', 'jointinparent', 'cranksite'])
     if (get(t))
       r.fail(
@@ -60,25 +79,11 @@ function readActuator(ctx: MjcfContext, c: XmlElement, k: number): IrActuator {
   if (cr) act.ctrlrange = cr;
   const fr = limitedRange(ctx, c, get, subject, 'forcerange', 'forcelimited');
   if (fr) act.forcerange = fr;
+  if (needsGeneral(c, get)) {
+    act.kind = 'general';
+    act.kp = 0;
+    act.kv = 0;
+    act.general = readGeneral(ctx, c, get, subject);
+  }
   return act;
-}
-
-/** Range `n` when the actuator is limited by `lim` ("true", or "auto" with a range and compiler autolimits). */
-function limitedRange(
-  ctx: MjcfContext,
-  c: XmlElement,
-  get: (n: string) => XmlAttr | undefined,
-  subject: string,
-  n: string,
-  lim: string,
-): [number, number] | undefined {
-  const r: Reader = ctx.r;
-  const { compiler } = ctx;
-  const ra = get(n);
-  const la = get(lim);
-  const l = la ? r.choice(la, `${subject} ${lim}`, ['true', 'false', 'auto'] as const) : 'auto';
-  if (!(l === 'true' || (l === 'auto' && compiler.autolimits && ra))) return undefined;
-  const v = ra ? r.nums(ra, `${subject} ${n}`, 2) : [0, 0];
-  if (!(v[0] < v[1])) r.fail(ra ?? c, `${subject} ${n}`, `[${v.join(', ')}]`, 'lower < upper');
-  return [v[0], v[1]];
 }
