@@ -129,6 +129,16 @@ describe('MJCF import of general actuators', () => {
     expect([plain.kind, plain.kp, plain.kv, plain.general]).toEqual(['position', 5, 1, undefined]);
   });
 
+  test("a keyframe's activations: 0 accepted (a run starts act at 0), others refused at the attribute", () => {
+    const keyed = (act: string) =>
+      mjcf('<intvelocity joint="j" kp="10" actrange="-1 1"/>').replace(
+        '</mujoco>',
+        `<keyframe><key qpos="0.1" act="${act}"/></keyframe>\n</mujoco>`,
+      );
+    expect(imp('k0.xml', keyed('0')).general?.dyntype).toBe('integrator');
+    expect(() => imp('k1.xml', keyed('0.5'))).toThrow(/act.*activations of 0/s);
+  });
+
   test('refusals at their attribute', () => {
     expect(() => imp('m.xml', mjcf('<general joint="j" dyntype="muscle"/>'))).toThrow(/dyntype.*muscle is not supported/s);
     expect(() => imp('k.xml', mjcf('<position joint="j" kv="1" dampratio="1"/>'))).toThrow(/kv and dampratio/);
