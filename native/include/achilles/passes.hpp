@@ -34,6 +34,8 @@ enum Field : unsigned {
   // actuators (actuators/forces.hpp); high bits, clear of the others' additions
   F_ctrl = 1u << 24,      // the step's controls u: the double buffer's read half, clamped, rate-limited (input)
   F_efforts = 1u << 25,   // τ_eff = τ + passive (damping, springs) + Σ gear·actuator force, per evaluation
+  F_act = 1u << 26,       // activations of general actuators (MuJoCo's act: state; an RK4 stage's own)
+  F_act_dot = 1u << 27,   // their rates act_dot, per evaluation (actuators/general.hpp)
 };
 
 struct PassInfo {
@@ -69,12 +71,17 @@ constexpr PassInfo kPassConstraintSolve{"constraint solve (CG on MuJoCo's primal
                                         F_rows | F_qacc | F_placement | F_dof, F_qacc};
 // Joint forces (actuators/forces.hpp): before each dynamics evaluation, at its (q, q̇). The backward
 // sweep then reads τ_eff in place of τ (and D gets the armature, plus h·damping in Euler).
-constexpr PassInfo kPassJointForces{"joint forces τ_eff = τ + passive (joints, tendons: Jᵀ·f) + actuators", F_q | F_v | F_tau | F_ctrl, F_efforts};
+constexpr PassInfo kPassJointForces{"joint forces τ_eff = τ + passive (joints, tendons: Jᵀ·f) + actuators; act_dot", F_q | F_v | F_tau | F_ctrl | F_act,
+                                    F_efforts | F_act_dot};
+// Activations (integrators.hpp): after the evaluations of a step, act ← mj_nextActivation(act, act_dot)
+// (Euler: the step's act_dot; RK4: the stages' weighted sum).
+constexpr PassInfo kPassActivations{"activations act ← next(act, act_dot), clamped to actrange", F_act | F_act_dot, F_act};
 constexpr PassInfo kPassAbaBackwardEfforts{"articulated inertia (leaves→root), τ_eff", F_efforts | F_placement | F_bias_acc | F_art_inertia | F_art_bias,
                                            F_art_inertia | F_art_bias | F_dof};
 
 constexpr PassInfo kForwardDynamics[] = {kPassVelocity, kPassAbaBackward, kPassAbaForward};
 constexpr PassInfo kForwardDynamicsActuated[] = {kPassJointForces, kPassVelocity, kPassAbaBackwardEfforts, kPassAbaForward};
+constexpr PassInfo kActuatedStep[] = {kPassJointForces, kPassVelocity, kPassAbaBackwardEfforts, kPassAbaForward, kPassActivations};
 constexpr PassInfo kObservation[] = {kPassVelocity, kPassPose, kPassEnergy};
 constexpr PassInfo kCollision[] = {kPassPlacement, kPassPose, kPassShapePoses, kPassBroadPhase, kPassNarrowPhase};
 constexpr PassInfo kConstrainedDynamics[] = {kPassVelocity, kPassAbaBackward, kPassAbaForward, kPassPose, kPassShapePoses,
@@ -99,7 +106,8 @@ template <unsigned N> constexpr bool pipeline_ordered(const PassInfo (&passes)[N
   return true;
 }
 static_assert(pipeline_ordered(kForwardDynamics), "forward dynamics: a pass reads a field no earlier pass writes");
-static_assert(pipeline_ordered(kForwardDynamicsActuated, kStateFields | F_ctrl), "actuated forward dynamics: a pass reads a field no earlier pass writes");
+static_assert(pipeline_ordered(kForwardDynamicsActuated, kStateFields | F_ctrl | F_act), "actuated forward dynamics: a pass reads a field no earlier pass writes");
+static_assert(pipeline_ordered(kActuatedStep, kStateFields | F_ctrl | F_act), "actuated step: a pass reads a field no earlier pass writes");
 static_assert(pipeline_ordered(kObservation), "observation: a pass reads a field no earlier pass writes");
 static_assert(pipeline_ordered(kCollision), "collision: a pass reads a field no earlier pass writes");
 static_assert(pipeline_ordered(kConstrainedDynamics), "constrained dynamics: a pass reads a field no earlier pass writes");
