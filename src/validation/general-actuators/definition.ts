@@ -12,8 +12,21 @@ export const generalActuatorsStage: ValidationStage<GeneralReference> = {
   precisions: PRECISIONS,
   underModelSubset: true,
   bugBuild: true,
+  // what this gate caught in its own run (`achilles validate --stage general-actuators`, default seed):
+  // its two planted bugs, and the dynamics bugs its runs reach
   catches: {
-    'general-actuators': ['actuator-filter-time-constant-off-by-one-step', 'actuator-affine-bias-sign'],
+    'general-actuators': [
+      'hinge-sign',
+      'parallel-axis-dropped',
+      'gyroscopic-sign',
+      'coriolis-dropped',
+      'gravity-sign',
+      'rk4-weight',
+      'actuator-effort-one-step-late',
+      'damping-explicit-in-euler',
+      'actuator-filter-time-constant-off-by-one-step',
+      'actuator-affine-bias-sign',
+    ],
   },
   reference(ctx) {
     ctx.log('reference: general-actuator arm (MuJoCo states and runs)');
