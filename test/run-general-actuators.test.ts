@@ -20,7 +20,7 @@ describe('achilles run with general actuators', () => {
     expect(r.code, r.stderr).toBe(0);
     const t = table(join(dir, 'xml', 'trace.csv'));
     const acts = t.header.filter((c) => c.startsWith('act:'));
-    expect(acts).toEqual(['act:shoulder_servo', 'act:elbow_servo', 'act:wrist_servo', 'act:finger_servo']);
+    expect(acts).toEqual(['act:shoulder_servo', 'act:shoulder_filtered', 'act:elbow_servo', 'act:wrist_servo', 'act:finger_servo']);
     expect(t.header.indexOf(acts[0])).toBeGreaterThan(t.header.lastIndexOf('force:finger_servo'));
     const i = await cli('import', FIXTURE, '-o', join(dir, 'servos.arow'));
     expect(i.code, i.stderr).toBe(0);

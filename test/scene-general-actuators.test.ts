@@ -139,13 +139,29 @@ describe('MJCF import of general actuators', () => {
     expect(() => imp('k1.xml', keyed('0.5'))).toThrow(/act.*activations of 0/s);
   });
 
+  test("one actuator default per class, shared by every tag (MuJoCo's Default: OneActuator)", () => {
+    const dflt =
+      '<default><general dyntype="filter" dynprm="0.1" ctrlrange="-2 2"/><default class="c"><position kp="7" kv="1"/></default></default>';
+    const p = imp('s1.xml', mjcf('<position joint="j" kp="5"/>', dflt));
+    expect([p.kind, p.ctrlrange, p.general]).toEqual([
+      'general',
+      [-2, 2],
+      { dyntype: 'filter', gaintype: 'fixed', biastype: 'affine', dynprm: [0.1, 0, 0], gainprm: [5, 0, 0], biasprm: [0, -5, 0] },
+    ]);
+    // a velocity servo's kv defaults to the class's gainprm[0], which its <position kp> wrote
+    const v = imp('s2.xml', mjcf('<velocity class="c" joint="j"/>', dflt));
+    expect([v.kind, v.kv]).toEqual(['velocity', 7]);
+    // a motor resets the dynamics and the gain (mjs_setToMotor)
+    const m = imp('s3.xml', mjcf('<motor class="c" joint="j"/>', dflt));
+    expect([m.kind, m.general]).toEqual(['motor', undefined]);
+  });
+
   test('refusals at their attribute', () => {
-    expect(() => imp('m.xml', mjcf('<general joint="j" dyntype="muscle"/>'))).toThrow(/dyntype.*muscle is not supported/s);
+    expect(() => imp('m.xml', mjcf('<general joint="j" dyntype="muscle"/>'))).toThrow(/dyntype.*"muscle"/s);
     expect(() => imp('k.xml', mjcf('<position joint="j" kv="1" dampratio="1"/>'))).toThrow(/kv and dampratio/);
     expect(() => imp('a.xml', mjcf('<general joint="j" actdim="2"/>'))).toThrow(/actdim/);
-    expect(() => imp('c.xml', mjcf('<position joint="j" timeconst="0.1"/>', '<default><general dyntype="filter"/></default>'))).toThrow(
-      /shares one actuator default/,
-    );
+    expect(() => imp('c.xml', mjcf('<position joint="j"/>', '<default><muscle/></default>'))).toThrow(/defaults through <muscle>/);
+    expect(() => imp('u.xml', mjcf('<position joint="j"/>', '<default><general dyntype="user"/></default>'))).toThrow(/dyntype.*"user"/s);
   });
 });
 

@@ -14,7 +14,7 @@ describe('general-actuators stage vs MuJoCo', () => {
     const ref = await generalReference(process.env.ACHILLES_PYTHON || 'python3', 1);
     const [arm, fixture] = ref.models;
     expect(arm.runs.euler.act[0].length).toBe(4); // filter, filterexact, integrator and the actearly filter (one has no dynamics)
-    expect(fixture.runs.rk4.act[0].length).toBe(4); // the fixture: two timeconst servos, an intvelocity, a filtered <general>
+    expect(fixture.runs.rk4.act[0].length).toBe(5); // the fixture: two timeconst servos, a class-filtered position, an intvelocity, a filtered <general>
     for (const p of ['f32', 'f64'] as const) {
       const rows = generalRows(ref, p, engineAddon());
       expect(rows.filter((r) => r.status === 'fail').map((r) => `${r.field} #${r.state} t=${r.t}: ${r.error}`)).toEqual([]);

@@ -16,7 +16,7 @@
 
 import type { Precision } from '../../engine/api.js';
 import { Batch } from '../../engine/batch.js';
-import type { ModelDesc } from '../../engine/model-desc.js';
+import { hasActivation, type ModelDesc } from '../../engine/model-desc.js';
 import type { NativeAddon } from '../../engine/native.js';
 import { exportMjcf } from '../../model-files/scene/index.js';
 import { importFile } from '../../model-files/import/index.js';
@@ -86,7 +86,7 @@ export async function generalReference(python: string, seed: number): Promise<Ge
 
 async function modelReference(python: string, seed: number, name: string, model: ModelDesc, source: object): Promise<GeneralModelRef> {
   const nu = model.actuators!.length;
-  const na = model.actuators!.filter((a) => a.general?.dyntype !== 'none').length;
+  const na = model.actuators!.filter(hasActivation).length;
   const rng = new Rng(seedFor(seed, 'general-actuators', name));
   const uni = (lo: number, hi: number) => lo + (hi - lo) * rng.next();
   const inputs = randomStates(model, STATES, seedFor(seed, 'general-actuators', name, 'states'), 0).map((s) => ({
