@@ -165,15 +165,15 @@ describe('MJCF import of general actuators', () => {
   });
 });
 
-describe('activations are bit-identical across lane widths', () => {
+describe('activations are bit-identical across lane widths and threads', () => {
   const model = () => load('d.arow', scene(SERVO).replace('euler', 'rk4'));
   for (const precision of ['f32', 'f64'] as Precision[]) {
     const widths = laneCells([precision])
       .filter((c) => !c.skip)
       .map((c) => c.lanes);
     test(`${precision} at lanes ${widths.join(', ')}`, () => {
-      const runAt = (lanes: (typeof widths)[number]) => {
-        const b = new Batch(model(), { copies: 19, precision, lanes, integrator: 'rk4' });
+      const runAt = (lanes: (typeof widths)[number], threads = 1) => {
+        const b = new Batch(model(), { copies: 19, precision, lanes, integrator: 'rk4', threads });
         for (let k = 0; k < 200; k++) {
           const c = b.ctrl;
           for (let r = 0; r < 19; r++) c[r] = Math.sin(0.05 * k + r);
@@ -184,6 +184,7 @@ describe('activations are bit-identical across lane widths', () => {
       const one = runAt(1);
       expect(new Set(one.act).size).toBeGreaterThan(10); // the robots differ
       for (const w of widths) expect(runAt(w)).toEqual(one);
+      expect(runAt(widths[widths.length - 1], 2)).toEqual(one); // and across threads
     });
   }
 });
