@@ -43,8 +43,7 @@ describe('attributes the importer does not follow', () => {
     ['actuator damping', model('', '', 'damping="2"'), 9, /damping/],
     ['actuator armature', model('', '', 'armature="0.1"'), 9, /armature/],
     ['actuator delay', model('', '', 'delay="0.01"'), 9, /delay/],
-    ['actuator dampratio', model('', '', 'dampratio="1"'), 9, /dampratio/],
-    ['actuator timeconst', model('', '', 'timeconst="0.1"'), 9, /timeconst/],
+    // dampratio and timeconst are read (the general form, test/scene-general-actuators.test.ts)
     ['actuator inheritrange', model('range="-1 1"', '', 'inheritrange="1"'), 9, /inheritrange/],
   ])("%s other than MuJoCo's default is refused at its line", (_, f, line, what) => {
     let e: unknown;

@@ -32,7 +32,7 @@ describe('the validation stage registry', () => {
   });
 
   it('a bug declared by two stages lists each gate once, in STAGES order', () => {
-    // hinge-sign is declared by the per-state, trajectory, energy, exact, contact, actuators and import stages
+    // hinge-sign is declared by the per-state, trajectory, energy, exact, contact, actuators, general-actuators and import stages
     const t = bugTargets('hinge-sign')!;
     expect(t).toEqual(STAGES.filter((g) => t.includes(g)));
     expect(new Set(t).size).toBe(t.length);
@@ -49,6 +49,7 @@ describe('the validation stage registry', () => {
       'contact-trajectory',
       'actuators',
       'passive',
+      'general-actuators',
       'import',
     ]);
   });

@@ -178,6 +178,9 @@ class BatchWrap : public Napi::ObjectWrap<BatchWrap> {
     else if (name == "actuatorForce") f = FieldId::ActuatorForce;
     else if (name == "bodyVel") f = FieldId::BodyVel; // sensors
     else if (name == "bodyAcc") f = FieldId::BodyAcc; // sensors
+    else if (name == "act") f = FieldId::Act; // general actuators' activations
+    else if (name == "actuatorForceNow") f = FieldId::ActuatorForceNow;
+    else if (name == "actDotNow") f = FieldId::ActDotNow;
     else throw Napi::Error::New(env, "unknown field '" + name + "'");
     const Storage& st = batch_->storage();
     auto* keep = new std::shared_ptr<Buffer>(st.buffer);
@@ -241,6 +244,9 @@ class BatchWrap : public Napi::ObjectWrap<BatchWrap> {
     o.Set("nq", Napi::Number::New(env, batch_->model().nq));
     o.Set("nv", Napi::Number::New(env, batch_->model().nv));
     o.Set("nu", Napi::Number::New(env, static_cast<double>(batch_->model().actuators.size())));
+    int na = 0;
+    for (const Actuator& a : batch_->model().actuators) na += a.stateful() ? 1 : 0;
+    o.Set("na", Napi::Number::New(env, na));
     o.Set("isa", Napi::String::New(env, isa_name(isa_for(batch_->options().precision, batch_->options().lanes))));
     o.Set("steps", Napi::Number::New(env, static_cast<double>(batch_->steps())));
     o.Set("hasPairs", Napi::Boolean::New(env, batch_->model().has_pairs));

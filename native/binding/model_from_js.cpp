@@ -4,6 +4,7 @@
 
 #include <cmath>
 #include <cstdint>
+#include <initializer_list>
 #include <string>
 #include <vector>
 
@@ -168,6 +169,39 @@ bool optional_range(const Napi::Object& o, const char* key, double& lo, double& 
   return true;
 }
 
+/// One of `names` at o[key] (absent: the first); its index.
+int choice_at(const Napi::Object& o, const char* key, std::initializer_list<const char*> names, const std::string& where) {
+  const Napi::Value v = o.Get(key);
+  if (v.IsUndefined() || v.IsNull()) return 0;
+  const std::string s = v.IsString() ? v.As<Napi::String>().Utf8Value() : "";
+  int i = 0;
+  std::string all;
+  for (const char* n : names) {
+    if (s == n) return i;
+    all += std::string(i ? ", " : "") + n;
+    ++i;
+  }
+  type_error(where + "." + key + " is '" + s + "'; expected one of " + all);
+}
+
+/// A general actuator's MuJoCo parameters, `general: { dyntype, gaintype, biastype, dynprm, gainprm,
+/// biasprm, actrange?, actearly? }` (the prm arrays: their first three numbers).
+void general_from_js(const Napi::Object& o, Actuator& a, const std::string& where) {
+  const Napi::Value gv = o.Get("general");
+  if (!gv.IsObject()) type_error(where + ".general must be an object (a general actuator's parameters)");
+  const Napi::Object g = gv.As<Napi::Object>();
+  const std::string at = where + ".general";
+  a.dyntype = static_cast<DynType>(choice_at(g, "dyntype", {"none", "integrator", "filter", "filterexact"}, at));
+  a.gaintype = static_cast<GainType>(choice_at(g, "gaintype", {"fixed", "affine"}, at));
+  a.biastype = static_cast<BiasType>(choice_at(g, "biastype", {"none", "affine"}, at));
+  numbers_at(g, "dynprm", a.dynprm, 3, at);
+  numbers_at(g, "gainprm", a.gainprm, 3, at);
+  numbers_at(g, "biasprm", a.biasprm, 3, at);
+  a.act_limited = optional_range(g, "actrange", a.act_lo, a.act_hi, at);
+  const Napi::Value early = g.Get("actearly");
+  a.act_early = early.IsBoolean() && early.As<Napi::Boolean>().Value();
+}
+
 /// Actuators (optional). `gear` is the direction already projected onto the joint's free axes;
 /// the bug build's GearNotProjected takes the unprojected `direction` in its place.
 void actuators_from_js(const Napi::Object& m, Model& model) {
@@ -189,7 +223,9 @@ void actuators_from_js(const Napi::Object& m, Model& model) {
     if (k == "motor") a.kind = ActuatorKind::Motor;
     else if (k == "position") a.kind = ActuatorKind::Position;
     else if (k == "velocity") a.kind = ActuatorKind::Velocity;
-    else type_error(where + ".kind is '" + k + "'; expected motor, position or velocity");
+    else if (k == "general") a.kind = ActuatorKind::General;
+    else type_error(where + ".kind is '" + k + "'; expected motor, position, velocity or general");
+    if (a.kind == ActuatorKind::General) general_from_js(o, a, where);
     const int nv = joint_nv(model.joints[a.joint].type);
     const bool raw = ACH_BUG(GearNotProjected) && o.Get("direction").IsArray();
     numbers_at(o, raw ? "direction" : "gear", a.gear, raw ? 6 : nv, where);

@@ -100,6 +100,9 @@ template <class T> static void fill_initial(const Model& m, const Storage& s) {
   fill(FieldId::Ctrl, std::vector<double>(2 * nu, 0.0));
   fill(FieldId::ActuatorForce, std::vector<double>(nu, 0.0));
   fill(FieldId::CtrlTarget, initial_ctrl_targets(m));
+  std::size_t na = 0;
+  for (const Actuator& a : m.actuators) na += a.stateful() ? 1 : 0;
+  fill(FieldId::Act, std::vector<double>(na, 0.0)); // MuJoCo's mj_resetData: act = 0
 }
 
 void fill_initial_state(const Model& model, const Storage& storage) {

@@ -67,11 +67,14 @@ Storage storage_layout(const Model& model, const BatchOptions& opt, std::size_t*
   s.stride = (opt.copies + pad - 1) / pad * pad;
   s.elem = opt.precision == Precision::F32 ? 4 : 8;
   const std::size_t nb = model.joints.size();
+  std::size_t na = 0;
+  for (const Actuator& a : model.actuators) na += a.stateful() ? 1 : 0;
   const std::size_t counts[] = {std::size_t(model.nq), std::size_t(model.nv), std::size_t(model.nv), std::size_t(model.nv), 1, 1,
                                 nb * 3, nb * 9, std::size_t(model.nv), 1, 1, 1,
                                 model.constrained() ? std::size_t(model.nv) : 0,
                                 2 * model.actuators.size(), model.actuators.size(), model.actuators.size(),
-                                nb * 6, nb * 6 /* sensors: BodyVel, BodyAcc */};
+                                nb * 6, nb * 6 /* sensors: BodyVel, BodyAcc */,
+                                na, model.actuators.size(), na /* Act, ActuatorForceNow, ActDotNow */};
   static_assert(sizeof(counts) / sizeof(counts[0]) == static_cast<int>(FieldId::Count), "one count per field");
   std::size_t total = 0;
   for (int f = 0; f < static_cast<int>(FieldId::Count); ++f) {

@@ -299,6 +299,7 @@ void Model::finalize() {
   finalize_collision(*this);
   finalize_constraints(*this);
   finalize_actuators(*this);
+  resolve_dampratios(*this);
 }
 
 } // namespace ach

@@ -29,6 +29,7 @@ export function pdController(model: ModelDesc, terms: readonly PdTermSpec[], rat
     if (a.kind === 'motor' && j !== 'revolute' && j !== 'prismatic')
       throw new Error(`PD term on ${a.name}: a PD law needs a one-coordinate joint (revolute or prismatic), not ${j}`);
     if (a.kind === 'velocity') throw new Error(`PD term on ${a.name}: a velocity servo takes no position target`);
+    if (a.kind === 'general') throw new Error(`PD term on ${a.name}: a general actuator's control has no fixed meaning for a PD law`);
     return {
       a: t.actuator,
       motor: a.kind === 'motor',

@@ -112,6 +112,7 @@ export class RlEnv {
         b.actuatorForce[a * s + r] = 0;
         for (const c of ctrlBoth) c[a * s + r] = 0;
       }
+      for (let i = 0; i < b.na; i++) b.act[i * s + r] = 0; // MuJoCo's mj_resetData: act = 0
     }
   }
 }

@@ -112,6 +112,7 @@ export function toNativeModel(model: ModelDesc): object {
       ctrlrange: a.ctrlrange,
       forcerange: a.forcerange,
       rateLimit: a.rateLimit ?? 0,
+      ...(a.general ? { general: a.general } : {}),
     })),
   };
 }
@@ -175,6 +176,10 @@ export class Batch implements BatchApi {
   readonly actuatorForce: Real;
   /** Each servo's rate-limited target (state): ctrlTarget[a * stride + r]. */
   readonly ctrlTarget: Real;
+  /** Activation states (MuJoCo's act): one per general actuator with dynamics, in actuator order
+   *  (`na` of them); act[i * stride + r], 0 at reset. */
+  readonly na: number;
+  readonly act: Real;
 
   constructor(model: ModelDesc, opts: BatchOptions, addon: NativeAddon = engineAddon()) {
     this.model = model;
@@ -224,6 +229,14 @@ export class Batch implements BatchApi {
     this.ctrlHalves = [ctrl.subarray(0, half), ctrl.subarray(half, 2 * half)];
     this.actuatorForce = this.native.field('actuatorForce');
     this.ctrlTarget = this.native.field('ctrlTarget');
+    this.na = info.na;
+    this.act = this.native.field('act');
+  }
+
+  /** MuJoCo's actuator_force and act_dot at the current state (as mj_forward gives them), written by
+   *  forward() and forwardUnconstrained(): force[a * stride + r], actDot[i * stride + r]. */
+  actuatorsNow(): { force: Real; actDot: Real } {
+    return { force: this.native.field('actuatorForceNow'), actDot: this.native.field('actDotNow') };
   }
 
   /** The controls the next step reads: ctrl[a * stride + r] for actuator a of robot r (a view, no

@@ -187,7 +187,9 @@ export interface ActuatorDesc {
   name: string;
   /** Index into `ModelDesc.bodies` of the joint it drives. */
   body: number;
-  kind: 'motor' | 'position' | 'velocity';
+  kind: 'motor' | 'position' | 'velocity' | 'general';
+  /** kind 'general' only: MuJoCo's general actuator (kp and kv are 0). */
+  general?: GeneralActuatorDesc;
   gear: number[];
   kp: number;
   kv: number;
@@ -201,6 +203,38 @@ export interface ActuatorDesc {
    *  Informational; the engine applies `gear` (the bug build's gear-not-projected reads this). */
   direction?: number[];
   source?: SourceSpan;
+}
+
+export const DYN_TYPES = ['none', 'integrator', 'filter', 'filterexact'] as const;
+export const GAIN_TYPES = ['fixed', 'affine'] as const;
+export const BIAS_TYPES = ['none', 'affine'] as const;
+
+/** MuJoCo's general actuator on a revolute or prismatic joint (mj_fwdActuation, mj_nextActivation):
+ *  ℓ = gear·q, ℓ̇ = gear·q̇, u the control clamped to ctrlrange;
+ *  act_dot = u (integrator) or (u − act)/max(1e-15, dynprm[0]) (filter, filterexact);
+ *  force = gain·input + bias, input = u (dyntype none) or act (actearly: act one step on),
+ *  gain = gainprm[0] (+ gainprm[1]·ℓ + gainprm[2]·ℓ̇ when affine), bias = 0 or
+ *  biasprm[0] + biasprm[1]·ℓ + biasprm[2]·ℓ̇; then clamped to forcerange. act advances as MuJoCo's
+ *  Euler and RK4 advance it (filterexact exactly: act + act_dot·τ·(1 − e^(−h/τ))), clamped to
+ *  actrange. As in MuJoCo, a position-like actuator (gainprm[0] = −biasprm[1]) with biasprm[2] > 0
+ *  reads biasprm[2] as a damping ratio: the engine sets biasprm[2] = −ζ·2·√(kp·m) with m the
+ *  joint's inertia at qpos0 over gear² (mj_setConst). */
+export interface GeneralActuatorDesc {
+  dyntype: (typeof DYN_TYPES)[number];
+  gaintype: (typeof GAIN_TYPES)[number];
+  biastype: (typeof BIAS_TYPES)[number];
+  dynprm: [number, number, number];
+  gainprm: [number, number, number];
+  biasprm: [number, number, number];
+  /** Clamp of the activation (MuJoCo's actlimited with actrange; absent: unclamped). */
+  actrange?: [number, number];
+  /** The force reads the next activation (MuJoCo's actearly). */
+  actearly?: boolean;
+}
+
+/** Whether an actuator carries an activation state (MuJoCo's act): a general one with dynamics. */
+export function hasActivation(a: ActuatorDesc): boolean {
+  return a.kind === 'general' && a.general !== undefined && a.general.dyntype !== 'none';
 }
 
 export type IntegratorName = 'euler' | 'verlet' | 'midpoint' | 'rk4';

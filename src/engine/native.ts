@@ -27,7 +27,10 @@ export type NativeFieldName =
   | 'ctrlTarget'
   | 'actuatorForce'
   | 'bodyVel'
-  | 'bodyAcc'; // sensors
+  | 'bodyAcc' // sensors
+  | 'act' // general actuators: activations, and actuator_force / act_dot at the current state (forward())
+  | 'actuatorForceNow'
+  | 'actDotNow';
 
 /** One constraint row of one robot at one state (MuJoCo's efc_* of that row). */
 export interface ConstraintRow {
@@ -99,7 +102,7 @@ export interface NativeBatch {
   sense(): void;
   field(name: NativeFieldName): Float32Array | Float64Array;
   /** hasPairs: some two shapes may touch (the contact filter admits a pair). */
-  info(): { stride: number; nq: number; nv: number; nu: number; isa: string; steps: number; hasPairs: boolean };
+  info(): { stride: number; nq: number; nv: number; nu: number; na: number; isa: string; steps: number; hasPairs: boolean };
 }
 
 /** One robot's active contact points (MuJoCo's d->contact), pair by pair in (a, b) order, point

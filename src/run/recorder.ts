@@ -9,6 +9,7 @@
 
 import type { Batch } from '../engine/batch.js';
 import { coordinateNames } from '../engine/batch.js';
+import { hasActivation } from '../engine/model-desc.js';
 import { ContactRecorder } from './contacts.js';
 import { checkFiniteRow } from './finite-check.js';
 import type { SensorReadings } from '../sensors/readings.js';
@@ -19,6 +20,9 @@ export interface TraceColumns {
   qacc: string[];
   /** Each actuator's force over the step that led here (`force:<actuator>`; none without actuators). */
   force: string[];
+  /** Each activation (MuJoCo's act) of a general actuator with dynamics, at the recorded state
+   *  (`act:<actuator>`; none without such actuators). */
+  act: string[];
   all: string[];
 }
 
@@ -28,7 +32,15 @@ export function traceColumns(batch: Batch): TraceColumns {
   const v = names.v.map((n) => `v:${n}`);
   const qacc = names.v.map((n) => `qacc:${n}`);
   const force = (batch.model.actuators ?? []).map((a) => `force:${a.name}`);
-  return { q, v, qacc, force, all: ['step', 'time', 'robot', ...q, ...v, ...qacc, 'kinetic', 'potential', 'total', 'drift', ...force] };
+  const act = (batch.model.actuators ?? []).filter(hasActivation).map((a) => `act:${a.name}`);
+  return {
+    q,
+    v,
+    qacc,
+    force,
+    act,
+    all: ['step', 'time', 'robot', ...q, ...v, ...qacc, 'kinetic', 'potential', 'total', 'drift', ...force, ...act],
+  };
 }
 
 export class Recorder {
@@ -70,6 +82,7 @@ export class Recorder {
       if (!this.initialTotal.has(r)) this.initialTotal.set(r, total);
       row.push(e.kinetic[r], e.potential[r], total, total - this.initialTotal.get(r)!);
       for (let a = 0; a < b.nu; a++) row.push(b.actuatorForce[a * b.stride + r]);
+      for (let i = 0; i < b.na; i++) row.push(b.act[i * b.stride + r]);
       if (this.readings) for (let c = 0; c < this.readings.channels.length; c++) row.push(this.readings.data[c * this.readings.stride + r]);
       // A finite state can still give an infinite energy or reading (a body at z = 1e308, an IMU
       // noise of 1e308): the run stops on it rather than write Infinity into trace.csv.

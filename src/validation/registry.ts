@@ -10,6 +10,7 @@ import { trajectoryStage } from './trajectory/definition.js';
 import { energyStage } from './energy/definition.js';
 import { collisionStage } from './collision/definition.js';
 import { actuatorsStage } from './actuators/definition.js';
+import { generalActuatorsStage } from './general-actuators/definition.js';
 import { contactStage } from './contact/definition.js';
 import { contactExactStage } from './contact-exact/definition.js';
 import { contactTrajectoryStage } from './contact-trajectory/definition.js';
@@ -23,6 +24,7 @@ export const VALIDATION_STAGES: readonly ValidationStage[] = [
   energyStage,
   collisionStage,
   actuatorsStage,
+  generalActuatorsStage,
   contactStage,
   contactExactStage,
   contactTrajectoryStage,

@@ -17,6 +17,7 @@ export const STAGES = [
   'contact-trajectory',
   'actuators',
   'passive',
+  'general-actuators',
   'sensors',
   'import',
 ] as const;

@@ -38,6 +38,8 @@ enum class Bug : int {
   BallLimitAxisSign,    // ball cone limit: the row gets J = +u instead of −u (u the rotation's unit axis)
   NewtonHessianInactiveRows, // Newton: the Hessian takes D of every row that is on, violated or not (MuJoCo: quadratic state only)
   CollisionBroadPhaseFirstLane, // broad phase: a shape's box is its block's first lane's, not the union over the lanes
+  FilterTimeConstOffByOne,   // general actuators: the filter's act_dot divides by τ + h instead of τ (time constant one step long)
+  AffineBiasSign,            // general actuators: the affine bias biasprm₀ + biasprm₁·ℓ + biasprm₂·ℓ̇ is subtracted
   Count
 };
 
@@ -73,6 +75,8 @@ inline const char* bug_name(Bug b) {
   case Bug::BallLimitAxisSign: return "ball-limit-axis-sign";
   case Bug::NewtonHessianInactiveRows: return "newton-hessian-inactive-rows";
   case Bug::CollisionBroadPhaseFirstLane: return "collision-broad-phase-first-lane";
+  case Bug::FilterTimeConstOffByOne: return "actuator-filter-time-constant-off-by-one-step";
+  case Bug::AffineBiasSign: return "actuator-affine-bias-sign";
   case Bug::Count: break;
   }
   return "?";

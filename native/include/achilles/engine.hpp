@@ -52,11 +52,14 @@ class Buffer {
 // Actuator fields: Ctrl holds two halves of nu components each (half k = components k·nu ..), the
 // step with 0-based index s reads half s % 2 and clears the other (the double buffer); CtrlTarget
 // is each servo's rate-limited target (state); ActuatorForce each actuator's force at the last
-// step's start.
+// step's start. Act (na): the activation states of the general actuators with dynamics (MuJoCo's
+// act, zero at reset); ActuatorForceNow (nu) and ActDotNow (na): actuator_force and act_dot at the
+// current state, written by forward().
 enum class FieldId { Q, V, Tau, Qacc, Kinetic, Potential, BodyPos, BodyRot, TauPrev,
                      EnergyRef, DriftMax, KineticPeak, QaccWarm, Ctrl, CtrlTarget, ActuatorForce,
                      // sensors (filled by sense()): per body 6 components each, [ω; v] and [α; a] in body axes
                      BodyVel, BodyAcc,
+                     Act, ActuatorForceNow, ActDotNow,
                      Count };
 
 struct FieldView {

@@ -12,6 +12,14 @@
 //
 // a(q, v) is the `acc` callable: forward dynamics, and where the model has contacts or limits,
 // detection and the constraint solve at that (q, v) too (every stage of RK4, as MuJoCo's RK4).
+//
+// Activations (general actuators with dynamics, MuJoCo's act) advance as MuJoCo's integrators
+// advance them (engine_forward.c): each evaluation reads the act at `act_now` and writes act_dot;
+//   euler  act' = next(act, act_dot(q, v, act))                                  (mj_advance)
+//   rk4    stage i reads act_i = act + h·A_i·act_dot_{i−1} (unclamped), and
+//          act' = next(act, Σ B_i·act_dot_i)                                     (mj_RungeKutta)
+// with next = mj_nextActivation (actuators/general.hpp). Verlet and midpoint are not MuJoCo's
+// integrators: a model with activations is refused with them (kernel_impl.hpp).
 #pragma once
 
 #include "isa_namespace.hpp"
@@ -34,12 +42,22 @@ template <class V> struct BlockState {
   // and each actuator's force at the step's start.
   const KForces<ScalarOf<V>>* F;
   V *u, *tau_eff, *force;
+  // Activations (MuJoCo's act, na of them): the state, the act the next evaluation reads (act by
+  // default; an RK4 stage's otherwise), that evaluation's act_dot, a stage's act and RK4's Σ B_i·act_dot_i.
+  V *act, *act_dot, *act_stage, *act_sum;
+  const V* act_now;
 };
+
+/// act ← mj_nextActivation(act, rate) for every activation.
+template <class V> inline void advance_activations(BlockState<V>& s, const V* rate) {
+  for (const auto& A : s.F->act)
+    if (A.gen.act_adr >= 0) s.act[A.gen.act_adr] = next_activation(A.gen, s.act[A.gen.act_adr], rate[A.gen.act_adr]);
+}
 
 /// τ + passive + actuator forces at (q, q̇), for one dynamics evaluation (MuJoCo evaluates them
 /// at every stage); `first`: the step's start, whose actuator forces are recorded.
 template <class V> inline const V* efforts(const KModel<ScalarOf<V>>& M, BlockState<V>& s, const V* q, const V* v, bool first = false) {
-  return joint_efforts(*s.F, M.nv, q, v, s.tau, s.u, s.tau_eff, first ? s.force : nullptr);
+  return joint_efforts(*s.F, M.nv, q, v, s.tau, s.u, s.act_now, s.act_dot, s.tau_eff, first ? s.force : nullptr);
 }
 
 template <class V> inline void integrate_positions(const KModel<ScalarOf<V>>& M, V* q_out, const V* q_in, const V* v, const V& h) {
@@ -60,6 +78,7 @@ template <class V> struct SmoothAcc {
 
 template <class V, class Acc> inline void step_euler(const KModel<ScalarOf<V>>& M, BlockState<V>& s, const V& h, V* a0, const Acc& acc) {
   acc(s.q, s.v, a0, true, true);
+  if (s.F->na) advance_activations(s, s.act_dot);
   for (int k = 0; k < M.nv; ++k) s.v[k] += h * a0[k];
   integrate_positions(M, s.q, s.q, s.v, h);
 }
@@ -99,11 +118,13 @@ template <class V, class Acc> inline void step_rk4(const KModel<ScalarOf<V>>& M,
   const T Bbug[4] = {T(1) / T(6), T(1) / T(6), T(1) / T(3), T(1) / T(3)};
   const T* w = ACH_BUG(Rk4Weight) ? Bbug : B;
   V* vsum = s.qsum; // Σ B_i v_i (a velocity-sized array)
+  const int na = s.F->na;
   acc(s.q, s.v, a0, true);
   for (int k = 0; k < M.nv; ++k) {
     vsum[k] = w[0] * s.v[k];
     s.asum[k] = w[0] * a0[k];
   }
+  for (int k = 0; k < na; ++k) s.act_sum[k] = w[0] * s.act_dot[k];
   const V* v_prev = s.v;
   const V* a_prev = a0;
   for (int stage = 1; stage < 4; ++stage) {
@@ -111,14 +132,21 @@ template <class V, class Acc> inline void step_rk4(const KModel<ScalarOf<V>>& M,
     // X_i = X0 + h·A·k_{i−1}: positions move along the previous stage's velocity.
     integrate_positions(M, s.qs, s.q, v_prev, step);
     for (int k = 0; k < M.nv; ++k) s.vs[k] = s.v[k] + step * a_prev[k];
+    for (int k = 0; k < na; ++k) s.act_stage[k] = s.act[k] + step * s.act_dot[k]; // act_dot: the previous stage's
+    if (na) s.act_now = s.act_stage;
     acc(s.qs, s.vs, s.a);
     for (int k = 0; k < M.nv; ++k) {
       vsum[k] += w[stage] * s.vs[k];
       s.asum[k] += w[stage] * s.a[k];
     }
+    for (int k = 0; k < na; ++k) s.act_sum[k] += w[stage] * s.act_dot[k];
     // The next stage reads this stage's (v, a) from vs and a before overwriting them.
     v_prev = s.vs;
     a_prev = s.a;
+  }
+  if (na) {
+    s.act_now = s.act;
+    advance_activations(s, s.act_sum);
   }
   integrate_positions(M, s.q, s.q, vsum, h);
   for (int k = 0; k < M.nv; ++k) s.v[k] += h * s.asum[k];

@@ -15,6 +15,8 @@
 #include <cmath>
 #include <cstdint>
 #include <memory>
+#include <stdexcept>
+#include <string>
 #include <vector>
 
 #include "collision/collide.hpp"
@@ -37,8 +39,11 @@ template <class V> class KernelImpl final : public Kernel {
 
  public:
   KernelImpl(const Model& model, const BatchOptions& opt, const Storage& storage)
-      : M_(model), C_(model), KC_(model, opt.dt / opt.substeps), F_(model, opt.dt), opt_(opt), st_(storage), io_(M_, KC_, F_, st_),
-        blocks_((opt.copies + W - 1) / W) {
+      : M_(model), C_(model), KC_(model, opt.dt / opt.substeps), F_(model, opt.dt, opt.dt / opt.substeps), opt_(opt), st_(storage),
+        io_(M_, KC_, F_, st_), blocks_((opt.copies + W - 1) / W) {
+    if (F_.na && opt.integrator != Integrator::Euler && opt.integrator != Integrator::Rk4)
+      throw std::invalid_argument(std::string("the model's actuators have activation states (dyntype integrator, filter or filterexact), which ") +
+                                  "MuJoCo advances with its euler and rk4 integrators only: choose integrator euler or rk4");
     M_.set_step(model, opt.dt / opt.substeps, opt.integrator == Integrator::Euler);
     for (int t = 0; t < opt.threads; ++t) {
       arenas_.emplace_back(BlockScratch<V>::bytes_needed(M_, C_.shapes.size(), F_.nu, &KC_));
@@ -105,8 +110,11 @@ template <class V> class KernelImpl final : public Kernel {
     for (int b = b0; b < b1; ++b) {
       io_.load_block(b, sc);
       io_.held_controls_now(b, sc, steps_done);
-      forward_dynamics(M_, s.W, s.q, s.v, efforts(M_, s, s.q, s.v), s.qacc);
+      forward_dynamics(M_, s.W, s.q, s.v, efforts(M_, s, s.q, s.v, true), s.qacc);
       io_.store_field(FieldId::Qacc, b, s.qacc, M_.nv);
+      // MuJoCo's actuator_force and act_dot at this state (mj_forward's), apart from the step's
+      io_.store_field(FieldId::ActuatorForceNow, b, s.force, F_.nu);
+      io_.store_field(FieldId::ActDotNow, b, s.act_dot, F_.na);
     }
   }
 
@@ -202,7 +210,9 @@ template <class V> class KernelImpl final : public Kernel {
     BlockState<V>& s = sc.s;
     io_.load_block(b, sc);
     io_.held_controls_now(b, sc, steps_done);
-    forward_dynamics(M_, s.W, s.q, s.v, efforts(M_, s, s.q, s.v), s.qacc);
+    forward_dynamics(M_, s.W, s.q, s.v, efforts(M_, s, s.q, s.v, true), s.qacc);
+    io_.store_field(FieldId::ActuatorForceNow, b, s.force, F_.nu);
+    io_.store_field(FieldId::ActDotNow, b, s.act_dot, F_.na);
     if (KC_.enabled) {
       constrain(M_, C_, KC_, sc, s.q, s.v, s.qacc, KC_.iterations, true);
     }

@@ -27,13 +27,15 @@ enum Field : unsigned {
   F_pose = 1u << 11,      // X_WB of every body
   F_energy = 1u << 12,    // kinetic and potential energy
   F_shape_pose = 1u << 13,// X_WS of every collision shape
-  F_broad = 1u << 14,     // per candidate pair: do the inflated world AABBs overlap (a lane mask)
-  F_contacts = 1u << 15,  // contactActive, contactDist, contactPos, contactNormal
+  F_broad = 1u << 14,     // the block's pairs whose inflated world AABBs overlap in some lane (collision/broad_phase.hpp)
+  F_contacts = 1u << 15,  // each pair's points: active, dist, pos, normal (the block's contact list, contact_store.hpp)
   F_tendon = 1u << 17,    // fixed tendons: length L = Σ coef·q and velocity L̇ = J·q̇ (contact/tendon.hpp)
   F_rows = 1u << 16,      // constraint rows: J (per contact point and body: point, n, μt1, μt2 in the body frame; ±e_dof), dist, R, D, a_ref, on-mask per lane
   // actuators (actuators/forces.hpp); high bits, clear of the others' additions
   F_ctrl = 1u << 24,      // the step's controls u: the double buffer's read half, clamped, rate-limited (input)
   F_efforts = 1u << 25,   // τ_eff = τ + passive (damping, springs) + Σ gear·actuator force, per evaluation
+  F_act = 1u << 26,       // activations of general actuators (MuJoCo's act: state; an RK4 stage's own)
+  F_act_dot = 1u << 27,   // their rates act_dot, per evaluation (actuators/general.hpp)
 };
 
 struct PassInfo {
@@ -69,12 +71,17 @@ constexpr PassInfo kPassConstraintSolve{"constraint solve (CG on MuJoCo's primal
                                         F_rows | F_qacc | F_placement | F_dof, F_qacc};
 // Joint forces (actuators/forces.hpp): before each dynamics evaluation, at its (q, q̇). The backward
 // sweep then reads τ_eff in place of τ (and D gets the armature, plus h·damping in Euler).
-constexpr PassInfo kPassJointForces{"joint forces τ_eff = τ + passive (joints, tendons: Jᵀ·f) + actuators", F_q | F_v | F_tau | F_ctrl, F_efforts};
+constexpr PassInfo kPassJointForces{"joint forces τ_eff = τ + passive (joints, tendons: Jᵀ·f) + actuators; act_dot", F_q | F_v | F_tau | F_ctrl | F_act,
+                                    F_efforts | F_act_dot};
+// Activations (integrators.hpp): after the evaluations of a step, act ← mj_nextActivation(act, act_dot)
+// (Euler: the step's act_dot; RK4: the stages' weighted sum).
+constexpr PassInfo kPassActivations{"activations act ← next(act, act_dot), clamped to actrange", F_act | F_act_dot, F_act};
 constexpr PassInfo kPassAbaBackwardEfforts{"articulated inertia (leaves→root), τ_eff", F_efforts | F_placement | F_bias_acc | F_art_inertia | F_art_bias,
                                            F_art_inertia | F_art_bias | F_dof};
 
 constexpr PassInfo kForwardDynamics[] = {kPassVelocity, kPassAbaBackward, kPassAbaForward};
 constexpr PassInfo kForwardDynamicsActuated[] = {kPassJointForces, kPassVelocity, kPassAbaBackwardEfforts, kPassAbaForward};
+constexpr PassInfo kActuatedStep[] = {kPassJointForces, kPassVelocity, kPassAbaBackwardEfforts, kPassAbaForward, kPassActivations};
 constexpr PassInfo kObservation[] = {kPassVelocity, kPassPose, kPassEnergy};
 constexpr PassInfo kCollision[] = {kPassPlacement, kPassPose, kPassShapePoses, kPassBroadPhase, kPassNarrowPhase};
 constexpr PassInfo kConstrainedDynamics[] = {kPassVelocity, kPassAbaBackward, kPassAbaForward, kPassPose, kPassShapePoses,
@@ -99,7 +106,8 @@ template <unsigned N> constexpr bool pipeline_ordered(const PassInfo (&passes)[N
   return true;
 }
 static_assert(pipeline_ordered(kForwardDynamics), "forward dynamics: a pass reads a field no earlier pass writes");
-static_assert(pipeline_ordered(kForwardDynamicsActuated, kStateFields | F_ctrl), "actuated forward dynamics: a pass reads a field no earlier pass writes");
+static_assert(pipeline_ordered(kForwardDynamicsActuated, kStateFields | F_ctrl | F_act), "actuated forward dynamics: a pass reads a field no earlier pass writes");
+static_assert(pipeline_ordered(kActuatedStep, kStateFields | F_ctrl | F_act), "actuated step: a pass reads a field no earlier pass writes");
 static_assert(pipeline_ordered(kObservation), "observation: a pass reads a field no earlier pass writes");
 static_assert(pipeline_ordered(kCollision), "collision: a pass reads a field no earlier pass writes");
 static_assert(pipeline_ordered(kConstrainedDynamics), "constrained dynamics: a pass reads a field no earlier pass writes");

@@ -12,6 +12,16 @@ namespace {
   throw std::invalid_argument("actuator '" + a.name + "': " + what);
 }
 bool finite(double x) { return std::isfinite(x); }
+
+/// A general actuator: MuJoCo's parameters, finite; a length ℓ = g·q needs one coordinate.
+void check_general(const Actuator& a, const Joint& j) {
+  if (j.type != JointType::Revolute && j.type != JointType::Prismatic)
+    fail_actuator(a, "general actuators drive revolute and prismatic joints only (the length g·q needs one coordinate)");
+  for (int k = 0; k < 3; ++k)
+    if (!finite(a.dynprm[k]) || !finite(a.gainprm[k]) || !finite(a.biasprm[k])) fail_actuator(a, "dynprm, gainprm and biasprm must be finite");
+  if (a.kp != 0 || a.kv != 0) fail_actuator(a, "a general actuator takes gainprm and biasprm, not kp and kv");
+  if (a.act_limited && !(a.act_lo <= a.act_hi && finite(a.act_lo) && finite(a.act_hi))) fail_actuator(a, "actrange must be [lo, hi] with lo <= hi");
+}
 } // namespace
 
 void finalize_actuators(Model& model) {
@@ -40,7 +50,9 @@ void finalize_actuators(Model& model) {
     if (a.ctrl_limited && !(a.ctrl_lo <= a.ctrl_hi && finite(a.ctrl_lo) && finite(a.ctrl_hi))) fail_actuator(a, "ctrlrange must be [lo, hi] with lo <= hi");
     if (a.force_limited && !(a.force_lo <= a.force_hi && finite(a.force_lo) && finite(a.force_hi))) fail_actuator(a, "forcerange must be [lo, hi] with lo <= hi");
     if (!finite(a.rate) || a.rate < 0) fail_actuator(a, "the rate limit must be finite and >= 0 (0: none)");
-    if (a.rate != 0 && a.kind == ActuatorKind::Motor) fail_actuator(a, "a rate limit applies to servos (position, velocity) only");
+    if (a.rate != 0 && (a.kind == ActuatorKind::Motor || a.kind == ActuatorKind::General))
+      fail_actuator(a, "a rate limit applies to servos (position, velocity) only");
+    if (a.kind == ActuatorKind::General) check_general(a, j);
   }
 }
 

@@ -196,6 +196,7 @@ export function compileIr(ir: IrModel, files: string[], notes: ImportNote[]): Co
     const d: ActuatorDesc = { name: a.name, body: link, kind: a.kind, gear: [a.gear], kp: a.kp, kv: a.kv, source: a.source };
     if (a.ctrlrange) d.ctrlrange = a.ctrlrange;
     if (a.forcerange) d.forcerange = a.forcerange;
+    if (a.general) d.general = a.general;
     return d;
   });
   const moving = shapes.filter((sh) => sh.body >= 0 || sh.kind !== 'plane');

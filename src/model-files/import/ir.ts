@@ -1,7 +1,7 @@
 // The imported model as MuJoCo's compiler sees it (one body may carry several joints, each joint
 // may sit at an anchor `pos` in its body), before it is compiled into the engine's one-joint links.
 
-import type { Quat, Solimp, Solref, SolverMethod, SourceSpan, Vec3 } from '../../engine/model-desc.js';
+import type { GeneralActuatorDesc, Quat, Solimp, Solref, SolverMethod, SourceSpan, Vec3 } from '../../engine/model-desc.js';
 import type { Inertia6 } from '../../engine/math.js';
 
 export type IrJointType = 'hinge' | 'slide' | 'ball' | 'free';
@@ -70,7 +70,9 @@ export interface IrBody {
 
 export interface IrActuator {
   name: string;
-  kind: 'motor' | 'position' | 'velocity';
+  kind: 'motor' | 'position' | 'velocity' | 'general';
+  /** kind 'general': MuJoCo's general actuator (mjcf/general-actuator.ts). */
+  general?: GeneralActuatorDesc;
   joint: string;
   gear: number;
   kp: number;

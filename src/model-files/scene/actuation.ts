@@ -3,6 +3,7 @@
 //
 //   joint: { type: revolute, axis: [0, 0, 1], damping: 0.5, stiffness: 2, springref: 0.1, armature: 0.01,
 //            actuators: [{ name: elbow, kind: position, kp: 50, kv: 2, ctrlrange: [-1, 1], rate_limit: 3 }] }
+//   (kind: general takes MuJoCo's general actuator keys instead of kp/kv: general-actuator.ts)
 //   controller: ctrl.ts                       # a module next to the scene, or the built-in PD:
 //   controller: { pd: [{ actuator: elbow, kp: 100, kd: 5, target: { sine: { amplitude: 0.5, frequency: 1 } } }], rate: 100 }
 //
@@ -17,11 +18,24 @@ import { planarFrame } from '../../engine/model-desc.js';
 import type { ControllerSpec, PdTermSpec, TargetSpec } from '../../engine/controller-spec.js';
 import { readControlFile } from '../common/control-file.js';
 import { didYouMean, SceneError } from '../common/errors.js';
+import { GENERAL_KEYS, readGeneral } from './general-actuator.js';
 import { checkKeys, entries, readEnum, readNumber, readString, readVec, type Ctx, type YNode } from './yaml-read.js';
 
 export const JOINT_FORCE_KEYS = ['damping', 'stiffness', 'springref', 'armature', 'actuators'] as const;
-const ACTUATOR_KEYS = ['name', 'kind', 'torque', 'force', 'gear', 'kp', 'kv', 'ctrlrange', 'forcerange', 'rate_limit'] as const;
-const KINDS = ['motor', 'position', 'velocity'] as const;
+const ACTUATOR_KEYS = [
+  'name',
+  'kind',
+  'torque',
+  'force',
+  'gear',
+  'kp',
+  'kv',
+  'ctrlrange',
+  'forcerange',
+  'rate_limit',
+  ...GENERAL_KEYS,
+] as const;
+const KINDS = ['motor', 'position', 'velocity', 'general'] as const;
 
 export type ActuatorDraft = Omit<ActuatorDesc, 'body'> & { link: string };
 
@@ -97,11 +111,17 @@ function readActuator(ctx: Ctx, node: YNode, subject: string, link: string, join
   const name = m.has('name') ? readString(ctx, m.get('name')?.value, `${subject}.name`) : `${link}/${kind}${i}`;
   if (joint === 'fixed') ctx.fail(node, subject, 'an actuator on a fixed joint', 'actuators on joints that move');
   const oneDof = joint === 'revolute' || joint === 'prismatic';
+  if (kind !== 'general')
+    for (const k of GENERAL_KEYS) {
+      const e = m.get(k);
+      if (e)
+        ctx.fail(e.keyNode, `${subject}.${k}`, `\`${k}\` on a ${kind} actuator`, "MuJoCo's general-actuator keys on `kind: general` only");
+    }
   if (kind !== 'motor' && !oneDof)
     ctx.fail(
       m.get('kind')?.value,
       `${subject}.kind`,
-      `a ${kind} servo on a ${joint} joint`,
+      `a ${kind} ${kind === 'general' ? 'actuator' : 'servo'} on a ${joint} joint`,
       'servos on revolute and prismatic joints (a motor drives any joint)',
     );
   const zero: Vec3 = [0, 0, 0];
@@ -144,18 +164,31 @@ function readActuator(ctx: Ctx, node: YNode, subject: string, link: string, join
       '`kp`/`kv` on a motor',
       'gains on position (kp, kv) and velocity (kv) servos only',
     );
+  if (kind === 'general' && (kp !== undefined || kv !== undefined))
+    ctx.fail(
+      m.get(kp !== undefined ? 'kp' : 'kv')?.keyNode,
+      subject,
+      '`kp`/`kv` on a general actuator',
+      "its gains as `gainprm` and `biasprm` (MuJoCo's position servo: gainprm: [kp], biasprm: [0, -kp, -kv])",
+    );
   if (kind === 'velocity' && kp !== undefined)
     ctx.fail(m.get('kp')?.keyNode, subject, '`kp` on a velocity servo', 'kv only (a velocity servo has no position gain)');
   if (kind === 'position' && kp === undefined) ctx.fail(node, subject, 'a position servo without `kp`', 'a `kp` (and optionally `kv`)');
   if (kind === 'velocity' && kv === undefined) ctx.fail(node, subject, 'a velocity servo without `kv`', 'a `kv`');
   a.kp = kp ?? 0;
   a.kv = kv ?? 0;
+  if (kind === 'general') a.general = readGeneral(ctx, m, subject);
   if (m.has('ctrlrange')) a.ctrlrange = readRange(ctx, m.get('ctrlrange')?.value, `${subject}.ctrlrange`);
   if (m.has('forcerange')) a.forcerange = readRange(ctx, m.get('forcerange')?.value, `${subject}.forcerange`);
   const rE = m.get('rate_limit');
   if (rE) {
-    if (kind === 'motor')
-      ctx.fail(rE.keyNode, `${subject}.rate_limit`, 'a rate limit on a motor', 'rate limits on servos (position, velocity)');
+    if (kind === 'motor' || kind === 'general')
+      ctx.fail(
+        rE.keyNode,
+        `${subject}.rate_limit`,
+        kind === 'motor' ? 'a rate limit on a motor' : 'a rate limit on a general actuator',
+        'rate limits on servos (position, velocity)',
+      );
     a.rateLimit = readNumber(ctx, rE.value, `${subject}.rate_limit`);
     if (!(a.rateLimit > 0)) ctx.fail(rE.value, `${subject}.rate_limit`, `${a.rateLimit}`, 'a rate > 0 (control units per second)');
   }
@@ -220,8 +253,13 @@ export function readController(ctx: Ctx, node: YNode, actuators: readonly Actuat
     if (index < 0)
       throw ctx.error(an, `${s}.actuator`, `\`${name}\`, which no joint declares`, 'the name of an actuator', didYouMean(name, names));
     const kind = actuators[index].kind;
-    if (kind === 'velocity')
-      ctx.fail(an, `${s}.actuator`, `velocity servo \`${name}\``, 'a motor (PD law) or a position servo (target as its control)');
+    if (kind === 'velocity' || kind === 'general')
+      ctx.fail(
+        an,
+        `${s}.actuator`,
+        `${kind === 'velocity' ? 'velocity servo' : 'general actuator'} \`${name}\``,
+        'a motor (PD law) or a position servo (target as its control)',
+      );
     const num = (k: string) => (t.has(k) ? nonNegative(ctx, t.get(k)?.value, `${s}.${k}`) : 0);
     if (kind === 'motor' && !t.has('kp')) ctx.fail(n as YNode, s, 'a PD term on a motor without `kp`', 'a `kp` (and optionally `kd`)');
     return { actuator: index, kp: num('kp'), kd: num('kd'), target: readTarget(ctx, t.get('target')?.value, `${s}.target`, here) };

@@ -180,7 +180,14 @@ function actuatorYaml(b: BodyDesc, a: ActuatorDesc): string {
   const g = arowGear(b, a.gear[0]).value;
   if (g !== 1) parts.push(`gear: ${num(g)}`);
   if (a.kind === 'position') parts.push(`kp: ${num(a.kp)}`);
-  if (a.kind !== 'motor') parts.push(`kv: ${num(a.kv)}`);
+  if (a.kind === 'position' || a.kind === 'velocity') parts.push(`kv: ${num(a.kv)}`);
+  if (a.kind === 'general' && a.general) {
+    const g = a.general;
+    parts.push(`dyntype: ${g.dyntype}`, `gaintype: ${g.gaintype}`, `biastype: ${g.biastype}`);
+    parts.push(`dynprm: ${vec(g.dynprm)}`, `gainprm: ${vec(g.gainprm)}`, `biasprm: ${vec(g.biasprm)}`);
+    if (g.actrange) parts.push(`actrange: ${vec(g.actrange)}`);
+    if (g.actearly) parts.push('actearly: true');
+  }
   if (a.ctrlrange) parts.push(`ctrlrange: ${vec(a.ctrlrange)}`);
   if (a.forcerange) parts.push(`forcerange: ${vec(a.forcerange)}`);
   if (a.rateLimit !== undefined) parts.push(`rate_limit: ${num(a.rateLimit)}`);

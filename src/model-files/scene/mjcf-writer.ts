@@ -21,6 +21,7 @@ import {
   planarFrame,
   solverRun,
   type ActuatorDesc,
+  type GeneralActuatorDesc,
   type BodyDesc,
   type ModelDesc,
   type ShapeDesc,
@@ -208,9 +209,20 @@ function actuatorXml(model: ModelDesc, a: ActuatorDesc, sfx: string): string {
   let attrs = ` name="${esc(a.name + sfx)}" joint="${esc(b.name + sfx)}" gear="${nums(a.gear)}"`;
   if (a.kind === 'position') attrs += ` kp="${num(a.kp)}" kv="${num(a.kv)}"`;
   if (a.kind === 'velocity') attrs += ` kv="${num(a.kv)}"`;
+  if (a.kind === 'general' && a.general) attrs += generalAttrs(a.general);
   attrs += a.ctrlrange ? ` ctrllimited="true" ctrlrange="${nums(a.ctrlrange)}"` : ' ctrllimited="false"';
   attrs += a.forcerange ? ` forcelimited="true" forcerange="${nums(a.forcerange)}"` : ' forcelimited="false"';
   return `<${a.kind}${attrs}/>`;
+}
+
+/** A general actuator's MuJoCo parameters as <general> states them (a dampratio stays biasprm[2] > 0,
+ *  which MuJoCo's mj_setConst resolves as the engine does). */
+function generalAttrs(g: GeneralActuatorDesc): string {
+  let s = ` dyntype="${g.dyntype}" gaintype="${g.gaintype}" biastype="${g.biastype}"`;
+  s += ` dynprm="${nums(g.dynprm)}" gainprm="${nums(g.gainprm)}" biasprm="${nums(g.biasprm)}"`;
+  s += g.actrange ? ` actlimited="true" actrange="${nums(g.actrange)}"` : ' actlimited="false"';
+  if (g.actearly) s += ' actearly="true"';
+  return s;
 }
 
 /** A limited joint's range and limit settings (MuJoCo's range, solreflimit, solimplimit, margin). */

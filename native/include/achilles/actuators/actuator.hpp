@@ -7,6 +7,10 @@
 //     force  = motor: u;  position: kp·u − kp·ℓ − kv·ℓ̇;  velocity: kv·u − kv·ℓ̇   (MuJoCo's gain·u + bias)
 //     u is the control clamped to ctrlrange (servos: after the rate limit), force clamped to forcerange;
 //     τ[J's dofs] += g·force
+//   general (MuJoCo's mj_fwdActuation, engine_forward.c; general.hpp has the formulas): an activation
+//     state act (dyntype integrator, filter, filterexact), force = gain·input + bias with input = u
+//     (dyntype none) or act (its next value with actearly), gain = gainprm₀ [+ gainprm₁·ℓ + gainprm₂·ℓ̇],
+//     bias = 0 or biasprm₀ + biasprm₁·ℓ + biasprm₂·ℓ̇; revolute and prismatic joints only
 #pragma once
 
 #include <cstdint>
@@ -14,7 +18,12 @@
 
 namespace ach {
 
-enum class ActuatorKind : std::uint8_t { Motor, Position, Velocity };
+enum class ActuatorKind : std::uint8_t { Motor, Position, Velocity, General };
+
+/// MuJoCo's mjtDyn, mjtGain and mjtBias: the subsets this engine follows exactly.
+enum class DynType : std::uint8_t { None, Integrator, Filter, FilterExact };
+enum class GainType : std::uint8_t { Fixed, Affine };
+enum class BiasType : std::uint8_t { None, Affine };
 
 struct Actuator {
   std::string name;
@@ -26,11 +35,27 @@ struct Actuator {
   double ctrl_lo = 0, ctrl_hi = 0, force_lo = 0, force_hi = 0;
   /// Servos: the largest rate (ctrl units per second) of the effective target; 0: no limit.
   double rate = 0;
+  // General actuators (kind General), as MuJoCo's mjModel holds them: the first three of dynprm,
+  // gainprm and biasprm (the only ones these types read), actrange with actlimited, actearly.
+  // A position-like actuator (gainprm₀ = −biasprm₁) with biasprm₂ > 0 means a dampratio: finalize
+  // turns it into biasprm₂ = −dampratio·2·√(kp·m), m the reflected inertia (engine_setconst.c).
+  DynType dyntype = DynType::None;
+  GainType gaintype = GainType::Fixed;
+  BiasType biastype = BiasType::None;
+  double dynprm[3] = {1, 0, 0}, gainprm[3] = {1, 0, 0}, biasprm[3] = {0, 0, 0};
+  bool act_limited = false, act_early = false;
+  double act_lo = 0, act_hi = 0;
+  /// Has an activation state (MuJoCo's actnum 1): a general actuator with dynamics.
+  bool stateful() const { return kind == ActuatorKind::General && dyntype != DynType::None; }
 };
 
 struct Model;
 /// Check the passive parameters and the actuators against the joints (called by Model::finalize).
 /// Throws std::invalid_argument naming the joint or actuator.
 void finalize_actuators(Model& model);
+
+/// MuJoCo's mj_setConst dampratio conversion (actuators/dampratio.cpp): every position-like general
+/// actuator's biasprm₂ > 0 becomes −biasprm₂·2·√(kp·Σ dof_M0/gear²), M0 the mass matrix at qpos0.
+void resolve_dampratios(Model& model);
 
 } // namespace ach

@@ -10,7 +10,8 @@
 // The armature and Euler's implicit damping are not forces: they enter the ABA's D (kmodel.hpp).
 // The controls arrive once per step (double-buffered, see kernel_impl.hpp): u is clamped to
 // ctrlrange and, for servos with a rate limit, the effective target moves toward it by at most
-// rate·dt per step.
+// rate·dt per step. General actuators (general.hpp) read their activation act and give its rate
+// act_dot at every evaluation; the integrators advance act (integrators.hpp).
 #pragma once
 
 #include "../isa_namespace.hpp"
@@ -20,6 +21,7 @@
 #include "../model.hpp"
 #include "../simd.hpp"
 #include "../vmath.hpp"
+#include "general.hpp"
 
 namespace ach {
 inline namespace ACH_ISA_NS {
@@ -32,6 +34,7 @@ template <class T> struct KActuator {
   bool clamp_ctrl, clamp_force;
   T ctrl_lo, ctrl_hi, force_lo, force_hi;
   T rate_dt; // the target's largest move per step (0: unlimited)
+  KGeneral<T> gen; // kind General: MuJoCo's general actuator
 };
 
 template <class T> struct KPassive {
@@ -52,8 +55,10 @@ template <class T> struct KForces {
   std::vector<KPassive<T>> passive; // joints with any damping, stiffness or armature
   bool forces = false;              // any damping, stiffness or actuator: τ_eff differs from τ
   int nu = 0;
+  int na = 0; // activation states (MuJoCo's na): the general actuators with dynamics, in actuator order
 
-  KForces(const Model& model, double dt) : nu(static_cast<int>(model.actuators.size())) {
+  /// dt: the step (the servos' rate limits); h: the integrator's step (dt / substeps; act's dynamics).
+  KForces(const Model& model, double dt, double h = 0) : nu(static_cast<int>(model.actuators.size())) {
     for (const Joint& j : model.joints) {
       if (j.damping == 0 && j.stiffness == 0 && j.armature == 0) continue;
       passive.push_back({j.qoff, j.voff, j.nv, T(j.damping), T(j.stiffness), T(j.springref), T(j.armature)});
@@ -91,6 +96,7 @@ template <class T> struct KForces {
       k.force_lo = T(a.force_lo);
       k.force_hi = T(a.force_hi);
       k.rate_dt = T(a.rate * dt);
+      if (a.kind == ActuatorKind::General) k.gen = KGeneral<T>(a, h, a.stateful() ? na++ : -1);
       act.push_back(k);
       forces = true;
     }
@@ -131,10 +137,12 @@ template <class V> inline void held_controls(const KForces<ScalarOf<V>>& F, cons
   }
 }
 
-/// τ_eff at (q, q̇) with controls u; returns τ itself when the model has no joint forces.
-/// force_out (optional): each actuator's scalar force (MuJoCo's actuator_force).
+/// τ_eff at (q, q̇) with controls u and activations act; returns τ itself when the model has no joint
+/// forces. act_dot: each activation's rate at this state (written). force_out (optional): each
+/// actuator's scalar force (MuJoCo's actuator_force).
 template <class V>
-inline const V* joint_efforts(const KForces<ScalarOf<V>>& F, int nv, const V* q, const V* qd, const V* tau, const V* u, V* tau_eff, V* force_out) {
+inline const V* joint_efforts(const KForces<ScalarOf<V>>& F, int nv, const V* q, const V* qd, const V* tau, const V* u, const V* act,
+                              V* act_dot, V* tau_eff, V* force_out) {
   if (!F.forces) return tau;
   for (int k = 0; k < nv; ++k) tau_eff[k] = tau[k];
   for (const auto& P : F.passive) {
@@ -158,6 +166,14 @@ inline const V* joint_efforts(const KForces<ScalarOf<V>>& F, int nv, const V* q,
     V force;
     if (A.kind == ActuatorKind::Motor) {
       force = u[a];
+    } else if (A.kind == ActuatorKind::General) {
+      const int i = A.gen.act_adr;
+      V state = u[a], rate = u[a]; // read only with dynamics
+      if (i >= 0) {
+        state = act[i];
+        rate = act_dot[i] = activation_rate(A.gen, u[a], act[i]);
+      }
+      force = general_force(A.gen, u[a], state, rate, V(A.gear[0]) * q[A.qoff], V(A.gear[0]) * qdj[0]);
     } else {
       V vel = V(A.gear[0]) * qdj[0]; // servos drive one-dof joints (checked at load)
       if (A.kind == ActuatorKind::Position) force = V(A.kp) * u[a] - V(A.kp) * (V(A.gear[0]) * q[A.qoff]) - V(A.kv) * vel;

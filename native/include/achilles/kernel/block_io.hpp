@@ -32,8 +32,8 @@ template <class V> class BlockIO {
     for (int k = 0; k < count; ++k) vstore(lane_ptr(f, k, b), src[k]);
   }
 
-  /// The state a step reads and writes: q, v, τ, the warm start, the servos' targets and the
-  /// actuator forces (and the planted TorqueLate bug's previous torque).
+  /// The state a step reads and writes: q, v, τ, the warm start, the servos' targets, the
+  /// activations and the actuator forces (and the planted TorqueLate bug's previous torque).
   void load_block(int b, BlockScratch<V>& sc) const {
     load_field(FieldId::Q, b, sc.s.q, M_.nq);
     load_field(FieldId::V, b, sc.s.v, M_.nv);
@@ -46,6 +46,7 @@ template <class V> class BlockIO {
       load_field(FieldId::CtrlTarget, b, sc.target, F_.nu);
       load_field(FieldId::ActuatorForce, b, sc.s.force, F_.nu);
     }
+    if (F_.na) load_field(FieldId::Act, b, sc.s.act, F_.na);
   }
   void store_block(int b, const BlockScratch<V>& sc) const {
     store_field(FieldId::Q, b, sc.s.q, M_.nq);
@@ -57,6 +58,7 @@ template <class V> class BlockIO {
       store_field(FieldId::CtrlTarget, b, sc.target, F_.nu);
       store_field(FieldId::ActuatorForce, b, sc.s.force, F_.nu);
     }
+    if (F_.na) store_field(FieldId::Act, b, sc.s.act, F_.na);
   }
 
   /// Every body's world pose X_WB (after pass_pose) into BodyPos and BodyRot.

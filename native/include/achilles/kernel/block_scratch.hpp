@@ -36,7 +36,7 @@ template <class V> struct BlockScratch {
     }
     const std::size_t vecs = 2 * (nq + 1) + 9 * (nv + 1);
     return n * (sizeof(JointWork<V>) + sizeof(Transform<V>)) + dof + vecs * sizeof(V) + (4 * n + 16) * 64 +
-           (nv + 1 + 3 * (nu + 1)) * sizeof(V) + 4 * 64 +
+           (nv + 1 + 3 * (nu + 1)) * sizeof(V) + 4 * 64 + 4 * ((nu + 1) * sizeof(V) + 64) /* activations (na <= nu) */ +
            (nshapes ? nshapes : 1) * sizeof(Transform<V>) + 64 + (K ? ConstraintWork<V>::bytes_needed(M, *K) : 0);
   }
 
@@ -70,6 +70,12 @@ template <class V> struct BlockScratch {
     s.u = arena.take<V>(nu);
     s.force = arena.take<V>(nu);
     target = arena.take<V>(nu);
+    const std::size_t na = F.na ? F.na : 1;
+    s.act = arena.take<V>(na);
+    s.act_dot = arena.take<V>(na);
+    s.act_stage = arena.take<V>(na);
+    s.act_sum = arena.take<V>(na);
+    s.act_now = s.act;
     X_WB = arena.take<Transform<V>>(n);
     X_WS = arena.take<Transform<V>>(nshapes ? nshapes : 1);
     if (K && K->enabled) cw.carve(arena, M, *K);

@@ -2,6 +2,7 @@
 // kept as written; ../keyframe.ts checks its sizes against the model and applies the one chosen with
 // --keyframe (without one, the model starts from qpos0).
 
+import { quote } from '../../common/errors.js';
 import { keyLabel } from '../keyframe.js';
 import type { IrKey } from '../ir.js';
 import type { Reader } from '../read-attrs.js';
@@ -29,10 +30,18 @@ function readKey(r: Reader, el: XmlElement, index: number): IrKey {
     key[f] = r.nums(a, `${subject} ${f}`, [0, 1e6]);
     key.at[f] = r.span(a);
   }
-  // MuJoCo sizes these by na and nmocap; the importer's actuators have no activation and mocap bodies
-  // are refused, so both are 0 and MuJoCo itself refuses any number here.
+  // MuJoCo sizes act by na: general actuators with dynamics have activations, which a run starts at 0
+  // (mj_resetData); a key's activations are accepted at 0 only, since the initial state has no act.
+  const act = el.attrs.get('act');
+  if (act && r.nums(act, `${subject} act`, [0, 1e6]).some((x) => x !== 0))
+    r.fail(
+      act,
+      `${subject} act`,
+      quote(act.value, 40),
+      'activations of 0 (a run starts every activation at 0, as mj_resetData; a key cannot set them)',
+    );
+  // mocap bodies are refused, so nmocap = 0 and MuJoCo itself refuses any number here.
   for (const [f, what] of [
-    ['act', 'activations (motor, position and velocity actuators have none: na = 0)'],
     ['mpos', 'mocap positions (the model has no mocap bodies)'],
     ['mquat', 'mocap quaternions (the model has no mocap bodies)'],
   ] as const) {

@@ -42,8 +42,10 @@ const UNREAD: Record<Kind, Record<string, [(v: string, nums: () => number[]) => 
     armature: [(_, n) => n().every((x) => x === 0), 'it adds armature to the joint the actuator drives'],
     delay: [(_, n) => sameNums(n(), [0]), 'it delays the control'],
     inheritrange: [(_, n) => sameNums(n(), [0]), "it sets ctrlrange from the joint's range"],
-    dampratio: [(_, n) => sameNums(n(), [0]), 'it sets kv from a damping ratio'],
-    timeconst: [(_, n) => sameNums(n(), [0]), 'it adds first-order activation dynamics'],
+    actdim: [(_, n) => sameNums(n(), [-1]), 'it sets the number of activation states'],
+    input: [() => false, 'it selects the servo inputs'],
+    velrange: [(_, n) => sameNums(n(), [0, 0]), 'it ranges a velocity input'],
+    ffrange: [(_, n) => sameNums(n(), [0, 0]), 'it ranges a feed-forward input'],
   },
 };
 
