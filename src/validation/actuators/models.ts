@@ -5,9 +5,17 @@ import type { ActuatorDesc, BodyDesc, ModelDesc, Vec3 } from '../../engine/model
 import { projectGear } from '../../model-files/scene/actuation.js';
 import type { PdTermSpec } from '../../engine/controller-spec.js';
 
-/** A link: a solid box of length `len` along +y (cross-section 0.08 m), CoM at its middle. */
-function rod(name: string, parent: number, pos: Vec3, axis: Vec3, mass: number, len: number, extra: Partial<BodyDesc> = {}): BodyDesc {
-  const w = 0.08;
+/** A link: a solid box of length `len` along +y (cross-section w × w, 0.08 m unless given), CoM at its middle. */
+export function rod(
+  name: string,
+  parent: number,
+  pos: Vec3,
+  axis: Vec3,
+  mass: number,
+  len: number,
+  extra: Partial<BodyDesc> = {},
+  w = 0.08,
+): BodyDesc {
   const ixx = (mass * (len * len + w * w)) / 12;
   const iyy = (mass * (w * w + w * w)) / 12;
   return {

@@ -3,30 +3,8 @@
 // filterexact), gaintype (fixed, affine) and biastype (none, affine) the engine follows, with
 // actearly, actrange, ctrlrange, forcerange, a gear and a dampratio (biasprm[2] > 0).
 
-import type { ActuatorDesc, BodyDesc, GeneralActuatorDesc, ModelDesc, Vec3 } from '../../engine/model-desc.js';
-
-/** A link: a solid box of length `len` along +y (cross-section 0.06 m), CoM at its middle. */
-function rod(name: string, parent: number, pos: Vec3, axis: Vec3, mass: number, len: number): BodyDesc {
-  const w = 0.06;
-  const ixx = (mass * (len * len + w * w)) / 12;
-  const iyy = (mass * (w * w + w * w)) / 12;
-  return {
-    name,
-    parent,
-    pos,
-    quat: [1, 0, 0, 0],
-    joint: 'revolute',
-    axis,
-    mass,
-    com: [0, len / 2, 0],
-    inertia: [ixx, iyy, ixx, 0, 0, 0],
-    q0: [0],
-    v0: [0],
-    tau: [0],
-    damping: 0.05,
-    armature: 0.01,
-  };
-}
+import type { ActuatorDesc, GeneralActuatorDesc, ModelDesc, Vec3 } from '../../engine/model-desc.js';
+import { rod } from '../actuators/models.js';
 
 const general = (g: Partial<GeneralActuatorDesc>): GeneralActuatorDesc => ({
   dyntype: 'none',
@@ -101,7 +79,9 @@ export function generalArm(): ModelDesc {
   ];
   const mass = [1.2, 1.0, 0.8, 0.6, 0.4];
   const len = [0.4, 0.35, 0.3, 0.25, 0.2];
-  const bodies = axes.map((axis, i) => rod(`j${i + 1}`, i - 1, i === 0 ? [0, 0, 0] : [0, len[i - 1], 0], axis, mass[i], len[i]));
+  const bodies = axes.map((axis, i) =>
+    rod(`j${i + 1}`, i - 1, i === 0 ? [0, 0, 0] : [0, len[i - 1], 0], axis, mass[i], len[i], { damping: 0.05, armature: 0.01 }, 0.06),
+  );
   const actuators: ActuatorDesc[] = GENERAL_CASES.map((c, i) => ({
     name: `g${i + 1}`,
     body: i,

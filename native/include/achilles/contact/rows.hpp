@@ -193,7 +193,7 @@ inline void build_contact_rows(const KCollision<ScalarOf<V>>& C, const JointWork
       cw.point_on[p * 4 + i] = pon[i];
       any_point = any_point || vany(pon[i]);
     }
-    for (int k = 0; k < 4 * P.rows; ++k) cw.on[prow + k] = mask_false<V>(), cw.force[prow + k] = V(T(0)); // a row no lane uses reads 0
+    for (int k = 0; k < 4 * P.rows; ++k) cw.on[prow + k] = mask_false<V>();
     if (!any_point) continue;
     // MuJoCo's frame, from its normal (geom order by type), then signed to our a → b rows.
     const T sgn = P.mj_swap ? T(-1) : T(1);

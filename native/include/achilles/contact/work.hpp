@@ -225,6 +225,7 @@ template <class V> struct ConstraintWork {
     jar = ar.template take<V>(rows);
     jv = ar.template take<V>(rows);
     force = ar.template take<V>(rows);
+    for (std::size_t r = 0; r < rows; ++r) force[r] = V(ScalarOf<V>(0)); // a row's force is read only in lanes where it is on (solved)
     u_tree = ar.template take<int>(rows);
     u_on = ar.template take<MaskOf<V>>(rows);
     V** packed[] = {&u_D, &u_R, &u_aref, &u_floss, &u_force, &ls_cost0, &ls_djv2};
