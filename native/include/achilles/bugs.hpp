@@ -37,7 +37,7 @@ enum class Bug : int {
   TendonLimitSign,      // tendon limit: the upper side's row gets J = +moment instead of −moment
   BallLimitAxisSign,    // ball cone limit: the row gets J = +u instead of −u (u the rotation's unit axis)
   NewtonHessianInactiveRows, // Newton: the Hessian takes D of every row that is on, violated or not (MuJoCo: quadratic state only)
-  CollisionBroadPhaseFirstLane, // broad phase: a shape's box is its block's first lane's, not the union over the lanes
+  CollisionBroadPhaseFirstLane, // broad phase: a shape's box (swept) or a pair's overlap (listed) is the block's first lane's, not the union over the lanes
   FilterTimeConstOffByOne,   // general actuators: the filter's act_dot divides by τ + h instead of τ (time constant one step long)
   AffineBiasSign,            // general actuators: the affine bias biasprm₀ + biasprm₁·ℓ + biasprm₂·ℓ̇ is subtracted
   Count

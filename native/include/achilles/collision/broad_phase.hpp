@@ -90,7 +90,8 @@ template <class V> inline void broad_phase(const KCollision<ScalarOf<V>>& C, con
     for (std::size_t k = 0; k < C.listed_pairs.size(); ++k) {
       const int a = C.listed_pairs[k].a, b = C.listed_pairs[k].b;
       const MaskOf<V> on = aabb_overlap(C.shapes[a], X_WS[a], C.shapes[b], X_WS[b]);
-      if (!vany(on)) continue;
+      // the planted bug: a listed pair is kept only where the block's first lane overlaps
+      if (!(ACH_BUG(CollisionBroadPhaseFirstLane) ? vlane(on, 0) : vany(on))) continue;
       bw.pairs.push_back(static_cast<std::uint64_t>(a) << 32 | static_cast<std::uint32_t>(b));
       bw.listed.push_back(static_cast<int>(k));
       bw.overlap.push_back({on});
