@@ -82,6 +82,8 @@ class ContactRef(Ref):
     def row_name(self, i):
         """A row's owner by name: a limit its joint's, a contact its two geoms' (sorted, joined by |)."""
         m, d = self.m, self.d
+        if d.efc_type[i] == mujoco.mjtConstraint.mjCNSTR_EQUALITY:
+            return mujoco.mj_id2name(m, mujoco.mjtObj.mjOBJ_EQUALITY, int(d.efc_id[i]))
         if d.efc_type[i] == mujoco.mjtConstraint.mjCNSTR_LIMIT_JOINT:
             return mujoco.mj_id2name(m, mujoco.mjtObj.mjOBJ_JOINT, int(d.efc_id[i]))
         if d.efc_type[i] == mujoco.mjtConstraint.mjCNSTR_FRICTION_DOF:

@@ -112,10 +112,10 @@ class BatchWrap : public Napi::ObjectWrap<BatchWrap> {
     for (std::size_t i = 0; i < r.rows.size(); ++i) {
       const ConstraintRowReport& w = r.rows[i];
       Napi::Object x = Napi::Object::New(env);
-      static const char* const kinds[] = {"limit", "contact", "friction", "tendon-limit", "tendon-friction"};
+      static const char* const kinds[] = {"limit", "contact", "friction", "tendon-limit", "tendon-friction", "equality"};
       x.Set("kind", Napi::String::New(env, kinds[w.kind]));
       x.Set("id", Napi::Number::New(env, w.id));
-      x.Set(w.kind == 0 || w.kind == 3 ? "side" : w.kind == 1 ? "point" : "dof", Napi::Number::New(env, w.point));
+      x.Set(w.kind == 0 || w.kind == 3 ? "side" : w.kind == 1 ? "point" : w.kind == 5 ? "row" : "dof", Napi::Number::New(env, w.point));
       x.Set("edge", Napi::Number::New(env, w.edge));
       x.Set("dist", Napi::Number::New(env, w.dist));
       x.Set("vel", Napi::Number::New(env, w.vel));

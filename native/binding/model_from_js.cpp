@@ -287,6 +287,54 @@ void tendons_from_js(const Napi::Object& m, Model& model) {
   }
 }
 
+/// Equality constraints (optional): {name, type: 'connect' | 'weld' | 'joint', active, solref, solimp;
+/// connect/weld: body1, body2 (−1: world), anchor1?, anchor2? (each in its body's frame), quat1?, quat2?
+/// (weld), torquescale; joint: joint1, joint2 (−1: none), polycoef, ref1, ref2}. A connect without anchor2,
+/// or a weld without anchor1, has it (and the weld's quat1) made at qpos0 (finalize_constraints).
+void equalities_from_js(const Napi::Object& m, Model& model) {
+  const Napi::Value ev = m.Get("equalities");
+  if (ev.IsUndefined() || ev.IsNull()) return;
+  if (!ev.IsArray()) type_error("model.equalities must be an array");
+  const Napi::Array arr = ev.As<Napi::Array>();
+  for (uint32_t i = 0; i < arr.Length(); ++i) {
+    const std::string where = "model.equalities[" + std::to_string(i) + "]";
+    if (!arr.Get(i).IsObject()) type_error(where + " must be an object");
+    const Napi::Object o = arr.Get(i).As<Napi::Object>();
+    Equality e;
+    const Napi::Value name = o.Get("name");
+    e.name = name.IsString() ? name.As<Napi::String>().Utf8Value() : unnamed(i);
+    const int type = choice_at(o, "type", {"connect", "weld", "joint"}, where);
+    e.type = type == 0 ? EqualityType::Connect : type == 1 ? EqualityType::Weld : EqualityType::Joint;
+    const Napi::Value active = o.Get("active");
+    e.active = active.IsUndefined() || active.ToBoolean().Value();
+    optional_numbers(o, "solref", e.solref, 2, where);
+    optional_numbers(o, "solimp", e.solimp, 5, where);
+    auto index = [&](const char* key, double fallback) {
+      const double x = optional_number_or(o, key, fallback, where);
+      if (x != std::floor(x) || !std::isfinite(x)) type_error(where + "." + key + " must be an index");
+      return static_cast<int>(x);
+    };
+    if (e.type == EqualityType::Joint) {
+      e.joint1 = index("joint1", -1);
+      e.joint2 = index("joint2", -1);
+      optional_numbers(o, "polycoef", e.polycoef, 5, where);
+      e.ref1 = optional_number_or(o, "ref1", 0, where);
+      e.ref2 = optional_number_or(o, "ref2", 0, where);
+    } else {
+      e.body1 = index("body1", -1);
+      e.body2 = index("body2", -1);
+      const bool has1 = optional_numbers(o, "anchor1", e.p1, 3, where);
+      const bool has2 = optional_numbers(o, "anchor2", e.p2, 3, where);
+      e.at_qpos0 = e.type == EqualityType::Connect ? !has2 : !has1;
+      double q[4];
+      if (optional_numbers(o, "quat1", q, 4, where)) quat_to_rotation(q, e.Q1);
+      if (optional_numbers(o, "quat2", q, 4, where)) quat_to_rotation(q, e.Q2);
+      e.torquescale = optional_number_or(o, "torquescale", 1, where);
+    }
+    model.equalities.push_back(std::move(e));
+  }
+}
+
 /// The native model from the object batch.ts builds (`toNativeModel`).
 Model model_from_js(const Napi::Object& m) {
   Model model;
@@ -353,6 +401,7 @@ Model model_from_js(const Napi::Object& m) {
   shapes_from_js(m, model);
   actuators_from_js(m, model);
   tendons_from_js(m, model);
+  equalities_from_js(m, model);
   model.finalize();
   return model;
 }

@@ -2,7 +2,7 @@
 
 import type { BatchApi, BatchOptions, LaneWidth, NonFiniteInfo, Precision, Real } from './api.js';
 import { LANE_WIDTHS, PRECISIONS } from './api.js';
-import { INTEGRATORS, JOINT_NQ, JOINT_NV, planarFrame, type IntegratorName, type ModelDesc } from './model-desc.js';
+import { INTEGRATORS, JOINT_NQ, JOINT_NV, planarFrame, type EqualityDesc, type IntegratorName, type ModelDesc } from './model-desc.js';
 import { engineAddon, type ConstraintState, type ContactPoints, type NativeAddon, type NativeBatch } from './native.js';
 import { laneProblem, widestLanes } from './lanes.js';
 import { WORLD_LIMITS } from './world-limits.js';
@@ -23,6 +23,35 @@ export class NonFiniteStateError extends Error implements NonFiniteInfo {
     this.robot = info.robot;
     this.joint = info.joint;
   }
+}
+
+/** An equality constraint as the addon reads it (native/binding/model_from_js.cpp equalities_from_js):
+ *  anchor1 on body1, anchor2 on body2; the one left out is made at qpos0 natively (MuJoCo's mj_setConst). */
+function nativeEquality(e: EqualityDesc): object {
+  const base = { name: e.name, type: e.type, active: e.active, solref: e.solref, solimp: e.solimp };
+  if (e.type === 'joint') {
+    return {
+      ...base,
+      joint1: e.joint1 ?? -1,
+      joint2: e.joint2 ?? -1,
+      polycoef: e.polycoef ?? [0, 1, 0, 0, 0],
+      ref1: e.ref?.[0] ?? 0,
+      ref2: e.ref?.[1] ?? 0,
+    };
+  }
+  const bodies = { body1: e.body1 ?? -1, body2: e.body2 ?? -1 };
+  const anchor = e.anchor ?? [0, 0, 0];
+  if (e.type === 'connect') return { ...base, ...bodies, anchor1: anchor, ...(e.anchor2 ? { anchor2: e.anchor2 } : {}) };
+  const rp = e.relpose;
+  const relQuat = rp && (rp[3] !== 0 || rp[4] !== 0 || rp[5] !== 0 || rp[6] !== 0);
+  return {
+    ...base,
+    ...bodies,
+    anchor2: anchor,
+    ...(relQuat ? { anchor1: [rp[0], rp[1], rp[2]], quat1: [rp[3], rp[4], rp[5], rp[6]] } : {}),
+    ...(e.quat2 ? { quat2: e.quat2 } : {}),
+    torquescale: e.torquescale ?? 1,
+  };
 }
 
 /** The plain object the addon's model converter reads (explicit numbers only). Shapes keep their
@@ -100,6 +129,8 @@ export function toNativeModel(model: ModelDesc): object {
       damping: t.damping ?? 0,
       springlength: t.springlength ?? [0, 0],
     })),
+    // equality constraints (issue 26: contact/equality_spec.hpp)
+    equalities: (model.equalities ?? []).map((e) => nativeEquality(e)),
     // actuators (actuators branch)
     actuators: (model.actuators ?? []).map((a) => ({
       name: a.name,

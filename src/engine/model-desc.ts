@@ -383,3 +383,55 @@ export interface ModelDesc {
   /** Fixed tendons (absent or empty: none). */
   tendons?: TendonDesc[];
 }
+
+// ---- equality constraints (issue 26: MuJoCo's <equality>; native/include/achilles/contact/equality_spec.hpp) ----
+
+/** MuJoCo's equality constraints, as mj_instantiateEquality builds them (rows first in the solve,
+ *  two-sided, soft by `solref`/`solimp`):
+ *  - connect: the point `anchor` of body1 (its frame) held on body2 (world: -1). Body semantic: body2's
+ *    point is where the anchor is at qpos0; with `anchor2` (site semantic: the two sites' points) it is
+ *    given. 3 rows.
+ *  - weld: body2's point `anchor` (its frame) held at body1's point `relpose[0..2]`, and the
+ *    orientation of body2 in body1 held at `relpose[3..6]` (site semantic: site1's pose in relpose, site2's
+ *    orientation in `quat2`); a relpose quaternion of zeros: both taken at qpos0. The rotation rows are
+ *    scaled by `torquescale`. 6 rows.
+ *  - joint: y − y0 = a0 + a1·(x − x0) + … + a4·(x − x0)⁴ with y = joint1, x = joint2 (absent: x = x0),
+ *    y0, x0 their qpos0 (`ref`: 0 for a scene's joints). 1 row.
+ *  Frames are the engine's body (link) frames. `active: false` (MuJoCo's eq_active0 = 0) makes no rows. */
+export type EqualityType = 'connect' | 'weld' | 'joint';
+export const EQUALITY_TYPES: readonly EqualityType[] = ['connect', 'weld', 'joint'];
+
+export interface EqualityDesc {
+  name: string;
+  type: EqualityType;
+  active: boolean;
+  solref: Solref;
+  solimp: Solimp;
+  /** connect, weld: body indices (-1: the world). */
+  body1?: number;
+  body2?: number;
+  /** connect: the point on body1 (body1 frame); weld: the point on body2 (body2 frame). */
+  anchor?: Vec3;
+  /** connect, site semantic: the point on body2 (its frame), given rather than made at qpos0. */
+  anchor2?: Vec3;
+  /** weld: [x, y, z, qw, qx, qy, qz], MuJoCo's relpose: body1's point and the orientation of body2 in
+   *  body1 (a quaternion of zeros, the default: both from qpos0). Site semantic: site1's pose in body1. */
+  relpose?: [number, number, number, number, number, number, number];
+  /** weld, site semantic: site2's orientation in body2 (the error is then between the two site frames). */
+  quat2?: Quat;
+  /** weld: MuJoCo's torquescale (default 1). */
+  torquescale?: number;
+  /** joint: joint (body) indices; joint2 absent: the first joint is held at y0 + a0. */
+  joint1?: number;
+  joint2?: number;
+  /** joint: a0 .. a4 (default [0, 1, 0, 0, 0]). */
+  polycoef?: [number, number, number, number, number];
+  /** joint: qpos0 of joint1 and joint2 (MuJoCo's y0, x0; default 0). */
+  ref?: [number, number];
+  source?: SourceSpan;
+}
+
+export interface ModelDesc {
+  /** Equality constraints (absent or empty: none). */
+  equalities?: EqualityDesc[];
+}

@@ -34,11 +34,13 @@ export type NativeFieldName =
 
 /** One constraint row of one robot at one state (MuJoCo's efc_* of that row). */
 export interface ConstraintRow {
-  kind: 'limit' | 'contact' | 'friction' | 'tendon-limit' | 'tendon-friction';
-  /** The limited (or dry-friction) joint's body index, the contact pair's number (ConstraintContact.pair), or the tendon's index (tendon-*). */
+  kind: 'limit' | 'contact' | 'friction' | 'tendon-limit' | 'tendon-friction' | 'equality';
+  /** The limited (or dry-friction) joint's body index, the contact pair's number (ConstraintContact.pair), the tendon's index (tendon-*) or the equality's index in ModelDesc.equalities (MuJoCo's efc_id). */
   id: number;
   /** limit, tendon-limit: 0 lower, 1 upper side. */
   side?: number;
+  /** equality: the row within its constraint (connect 0..2, weld 0..5, joint 0). */
+  row?: number;
   /** friction: which of the joint's dofs. */
   dof?: number;
   /** contact: point slot 0..3 of the pair. */

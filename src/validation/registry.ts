@@ -14,6 +14,7 @@ import { generalActuatorsStage } from './general-actuators/definition.js';
 import { contactStage } from './contact/definition.js';
 import { contactExactStage } from './contact-exact/definition.js';
 import { contactTrajectoryStage } from './contact-trajectory/definition.js';
+import { equalityStage } from './equality/definition.js';
 import { sensorsStage } from './sensors/definition.js';
 import { importStage } from './import/definition.js';
 import { exactStage } from './exact/definition.js';
@@ -28,6 +29,7 @@ export const VALIDATION_STAGES: readonly ValidationStage[] = [
   contactStage,
   contactExactStage,
   contactTrajectoryStage,
+  equalityStage,
   sensorsStage,
   importStage,
   exactStage,

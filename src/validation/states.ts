@@ -160,8 +160,9 @@ export function perturbState(model: ModelDesc, s: TestState, rng: Rng): TestStat
 }
 
 /** The model with every constant (gravity, dt, joint placements pos/quat, axes, masses, CoMs,
- *  inertias, initial state and constant torques) perturbed by a float32 half-ulp; quaternions
- *  renormalised (axes are normalised by MuJoCo's compiler). */
+ *  inertias, initial state and constant torques; tendon coefficients and ranges; equality constraints'
+ *  anchors, relposes, torquescales, polycoefs, solref and solimp) perturbed by a float32 half-ulp;
+ *  quaternions renormalised (axes are normalised by MuJoCo's compiler). */
 export function perturbModel(model: ModelDesc, rng: Rng): ModelDesc {
   const p3 = (x: readonly number[]) => perturbed(x, rng) as [number, number, number];
   const [dt] = perturbed([model.world.dt], rng);
@@ -186,6 +187,20 @@ export function perturbModel(model: ModelDesc, rng: Rng): ModelDesc {
             ...t,
             joints: t.joints.map((j) => ({ ...j, coef: perturbed([j.coef], rng)[0] })),
             ...(t.range ? { range: perturbed(t.range, rng) as [number, number] } : {}),
+          })),
+        }
+      : {}),
+    ...(model.equalities
+      ? {
+          equalities: model.equalities.map((e) => ({
+            ...e,
+            solref: perturbed(e.solref, rng) as typeof e.solref,
+            solimp: perturbed(e.solimp, rng) as typeof e.solimp,
+            ...(e.anchor ? { anchor: p3(e.anchor) } : {}),
+            ...(e.anchor2 ? { anchor2: p3(e.anchor2) } : {}),
+            ...(e.relpose ? { relpose: perturbed(e.relpose, rng) as typeof e.relpose } : {}),
+            ...(e.torquescale !== undefined ? { torquescale: perturbed([e.torquescale], rng)[0] } : {}),
+            ...(e.polycoef ? { polycoef: perturbed(e.polycoef, rng) as typeof e.polycoef } : {}),
           })),
         }
       : {}),

@@ -15,6 +15,7 @@ export const STAGES = [
   'contact',
   'contact-exact',
   'contact-trajectory',
+  'equality',
   'actuators',
   'passive',
   'general-actuators',

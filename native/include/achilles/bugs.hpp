@@ -40,6 +40,9 @@ enum class Bug : int {
   CollisionBroadPhaseFirstLane, // broad phase: a shape's box (swept) or a pair's overlap (listed) is the block's first lane's, not the union over the lanes
   FilterTimeConstOffByOne,   // general actuators: the filter's act_dot divides by τ + h instead of τ (time constant one step long)
   AffineBiasSign,            // general actuators: the affine bias biasprm₀ + biasprm₁·ℓ + biasprm₂·ℓ̇ is subtracted
+  EqualityConnectAnchorWrongBody, // connect: body 2's anchor placed with body 1's frame
+  EqualityWeldOrientationSign,    // weld: the orientation error's sign flipped (J kept)
+  EqualityJointPolycoefOrder,     // joint coupling: polycoef read in reverse order (a4 .. a0)
   Count
 };
 
@@ -77,6 +80,9 @@ inline const char* bug_name(Bug b) {
   case Bug::CollisionBroadPhaseFirstLane: return "collision-broad-phase-first-lane";
   case Bug::FilterTimeConstOffByOne: return "actuator-filter-time-constant-off-by-one-step";
   case Bug::AffineBiasSign: return "actuator-affine-bias-sign";
+  case Bug::EqualityConnectAnchorWrongBody: return "equality-connect-anchor-wrong-body";
+  case Bug::EqualityWeldOrientationSign: return "equality-weld-orientation-sign";
+  case Bug::EqualityJointPolycoefOrder: return "equality-joint-polycoef-order";
   case Bug::Count: break;
   }
   return "?";

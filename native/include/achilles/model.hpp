@@ -11,6 +11,7 @@
 
 #include "actuators/actuator.hpp"
 #include "collision/shape.hpp"
+#include "contact/equality_spec.hpp"
 #include "contact/limit_spec.hpp"
 #include "contact/tendon.hpp"
 
@@ -90,12 +91,14 @@ struct Model {
   bool solver_newton = false;
   std::vector<double> body_invweight0;
   std::vector<double> dof_invweight0;
-  /// True when the model has contact pairs, joint or tendon limits or frictionloss: the step runs detection and the solver.
+  /// True when the model has contact pairs, joint or tendon limits, frictionloss or active equality constraints: the step runs detection and the solver.
   bool constrained() const;
   // Fixed tendons (contact/tendon.hpp) and MuJoCo's tendon_invweight0 (J M⁻¹ Jᵀ at qpos0, filled by
   // finalize when anything constrains the model).
   std::vector<Tendon> tendons;
   std::vector<double> tendon_invweight0;
+  // Equality constraints (contact/equality_spec.hpp), in the source's order.
+  std::vector<Equality> equalities;
   // Actuators (actuators/actuator.hpp), each driving one joint.
   std::vector<Actuator> actuators;
 

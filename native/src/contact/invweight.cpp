@@ -22,6 +22,8 @@ bool Model::constrained() const {
     if (j.limit.limited || j.frictionloss > 0) return true;
   for (const Tendon& t : tendons)
     if (t.limit.limited || t.frictionloss > 0) return true;
+  for (const Equality& e : equalities)
+    if (e.active) return true;
   return false;
 }
 
@@ -80,6 +82,47 @@ void check_tendons(const Model& m) {
   }
 }
 
+/// Equality constraints: valid bodies or scalar joints, finite settings, at most two trees per constraint.
+void check_equalities(const Model& m) {
+  const int n = static_cast<int>(m.joints.size());
+  std::vector<int> root(n), dofs(n, 0);
+  for (int i = 0; i < n; ++i) {
+    root[i] = m.joints[i].parent < 0 ? i : root[m.joints[i].parent];
+    dofs[root[i]] += m.joints[i].nv;
+  }
+  for (const Equality& e : m.equalities) {
+    const std::string who = "equality '" + e.name + "'";
+    check_solref(e.solref, who);
+    check_solimp(e.solimp, who);
+    auto finite = [&](const double* a, int k, const char* what) {
+      for (int i = 0; i < k; ++i)
+        if (!std::isfinite(a[i])) throw std::invalid_argument(who + ": " + what + " must be finite");
+    };
+    if (e.type == EqualityType::Joint) {
+      for (int j : {e.joint1, e.joint2}) {
+        if (j == e.joint2 && j < 0) continue;
+        if (j < 0 || j >= n) throw std::invalid_argument(who + ": joint index " + std::to_string(j) + " is out of range");
+        const JointType t = m.joints[j].type;
+        if (t != JointType::Revolute && t != JointType::Prismatic)
+          throw std::invalid_argument(who + ": joint '" + m.joints[j].name + "' is not revolute or prismatic (a joint equality couples scalar joints)");
+      }
+      finite(e.polycoef, 5, "polycoef");
+      if (!std::isfinite(e.ref1) || !std::isfinite(e.ref2)) throw std::invalid_argument(who + ": joint references must be finite");
+      continue;
+    }
+    for (int b : {e.body1, e.body2})
+      if (b < -1 || b >= n) throw std::invalid_argument(who + ": body index " + std::to_string(b) + " is out of range");
+    if (e.body1 == e.body2) throw std::invalid_argument(who + ": body1 and body2 are the same body");
+    const bool moves1 = e.body1 >= 0 && dofs[root[e.body1]] > 0, moves2 = e.body2 >= 0 && dofs[root[e.body2]] > 0;
+    if (!moves1 && !moves2) throw std::invalid_argument(who + ": neither body can move (the constraint has nothing to act on)");
+    finite(e.p1, 3, "anchor");
+    finite(e.p2, 3, "anchor");
+    finite(e.Q1, 9, "relpose");
+    finite(e.Q2, 9, "relpose");
+    if (!std::isfinite(e.torquescale)) throw std::invalid_argument(who + ": torquescale must be finite");
+  }
+}
+
 } // namespace
 
 void finalize_constraints(Model& m) {
@@ -107,6 +150,7 @@ void finalize_constraints(Model& m) {
     check_limit(j.limit, who);
   }
   check_tendons(m);
+  check_equalities(m);
   m.body_invweight0.assign(2 * m.joints.size(), 0.0);
   m.tendon_invweight0.assign(m.tendons.size(), 0.0);
   m.dof_invweight0.assign(m.nv, 0.0);
@@ -240,6 +284,38 @@ void finalize_constraints(Model& m) {
     } else {
       for (int k = 0; k < j.nv; ++k) m.dof_invweight0[o + k] = Md(o + k);
     }
+  }
+  // the anchors MuJoCo's mj_setConst makes at qpos0 (body semantic): connect p2 = X2⁻¹·X1·p1; weld
+  // p1 = X1⁻¹·X2·p2 and Q1 = R1ᵀR2, so that each constraint holds exactly at qpos0. qpos0 is the
+  // exported model's: free joints at the identity pose too (MJCF export writes them so); a pass of its
+  // own, so the inverse weights above keep their bits.
+  bool need = false;
+  for (const Equality& e : m.equalities) need = need || (e.at_qpos0 && e.type != EqualityType::Joint);
+  if (!need) return;
+  for (const Joint& j : m.joints)
+    if (j.type == JointType::Free) {
+      for (int k = 0; k < 7; ++k) q[j.qoff + k] = k == 3 ? 1 : 0;
+    }
+  std::fill(zero.begin(), zero.end(), 0.0);
+  forward_dynamics(K, sc.s.W, q.data(), zero.data(), zero.data(), sc.s.qacc);
+  pass_pose(K, sc.s.W, sc.X_WB);
+  for (Equality& e : m.equalities) {
+    if (!e.at_qpos0 || e.type == EqualityType::Joint) continue;
+    const Transform<double> I{{{1, 0, 0, 0, 1, 0, 0, 0, 1}}, {0, 0, 0}};
+    const Transform<double>& X1 = e.body1 >= 0 ? sc.X_WB[e.body1] : I;
+    const Transform<double>& X2 = e.body2 >= 0 ? sc.X_WB[e.body2] : I;
+    if (e.type == EqualityType::Connect) {
+      const Vec3<double> w = mul(X1.R, Vec3<double>{e.p1[0], e.p1[1], e.p1[2]}) + X1.p;
+      const Vec3<double> l = mulT(X2.R, w - X2.p);
+      e.p2[0] = l.x, e.p2[1] = l.y, e.p2[2] = l.z;
+    } else {
+      const Vec3<double> w = mul(X2.R, Vec3<double>{e.p2[0], e.p2[1], e.p2[2]}) + X2.p;
+      const Vec3<double> l = mulT(X1.R, w - X1.p);
+      e.p1[0] = l.x, e.p1[1] = l.y, e.p1[2] = l.z;
+      for (int r = 0; r < 3; ++r)
+        for (int c = 0; c < 3; ++c) e.Q1[r * 3 + c] = X1.R.m[r] * X2.R.m[c] + X1.R.m[3 + r] * X2.R.m[3 + c] + X1.R.m[6 + r] * X2.R.m[6 + c];
+    }
+    e.at_qpos0 = false;
   }
 }
 

@@ -159,6 +159,27 @@ export function writeArow(model: ModelDesc, header: string[]): string {
       if (t.damping) L.push(`    damping: ${num(t.damping)}`);
     }
   }
+  if (model.equalities?.length) {
+    const n = (i: number | undefined): string => (i === undefined || i < 0 ? 'world' : str(model.bodies[i].name));
+    L.push('equality:');
+    for (const e of model.equalities) {
+      const p = [`type: ${e.type}`, `name: ${str(e.name)}`];
+      if (!e.active) p.push('active: false');
+      if (e.type === 'joint') {
+        p.push(`joint1: ${n(e.joint1)}`);
+        if (e.joint2 !== undefined && e.joint2 >= 0) p.push(`joint2: ${n(e.joint2)}`);
+        p.push(`polycoef: ${vec(e.polycoef ?? [0, 1, 0, 0, 0])}`);
+      } else {
+        p.push(`body1: ${n(e.body1)}`, `body2: ${n(e.body2)}`, `anchor: ${vec(e.anchor ?? [0, 0, 0])}`);
+        if (e.anchor2) p.push(`anchor2: ${vec(e.anchor2)}`);
+        if (e.relpose) p.push(`relpose: ${vec(e.relpose)}`);
+        if (e.type === 'weld') p.push(`torquescale: ${num(e.torquescale ?? 1)}`);
+        if (e.quat2) p.push(`quat2: ${vec(e.quat2)}`);
+      }
+      p.push(`solref: ${vec(e.solref)}`, `solimp: ${vec(e.solimp)}`);
+      L.push(`  - { ${p.join(', ')} }`);
+    }
+  }
   return `${L.join('\n')}\n`;
 }
 

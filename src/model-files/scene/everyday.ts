@@ -42,9 +42,10 @@ import {
 import { isSeq } from 'yaml';
 import { readSensors } from './sensors.js';
 import { readTendons } from './tendons.js';
+import { readEqualities } from './equality.js';
 import { JOINT_FORCE_KEYS, readController, readJointForces, resolveActuators, type ActuatorDraft } from './actuation.js';
 
-export const TOP_KEYS = ['scene', 'world', 'links', 'shapes', 'exclude', 'tendons', 'controller', 'sensors'] as const;
+export const TOP_KEYS = ['scene', 'world', 'links', 'shapes', 'exclude', 'tendons', 'equality', 'controller', 'sensors'] as const;
 export const WORLD_KEYS = ['gravity', 'dt', 'integrator', 'duration', 'substeps', 'solver'] as const;
 export const LINK_KEYS = [
   'name',
@@ -93,6 +94,8 @@ export function loadEveryday(pf: ParsedFile, worldOverride: Partial<WorldSetting
   if (solverE) model.solver = readSolver(ctx, solverE, 'world.solver');
   const tendons = top.get('tendons'); // src/model-files/scene/tendons.ts
   if (tendons) model.tendons = readTendons(ctx, tendons.value, model.bodies);
+  const equality = top.get('equality'); // src/model-files/scene/equality.ts
+  if (equality) model.equalities = readEqualities(ctx, equality.value, model.bodies);
   const actuators = links.flatMap((l) => l.actuators);
   if (actuators.length > 0) model.actuators = resolveActuators(ctx, actuators, model.bodies);
   const ctl = top.get('controller');

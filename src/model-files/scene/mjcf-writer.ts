@@ -95,6 +95,35 @@ export function exportMjcf(model: ModelDesc, opts: MjcfOptions = {}): string {
     );
   }
 
+  // Equality constraints (issue 26): a site-semantic constraint (connect with anchor2, weld with
+  // quat2) gets two sites, one on each body (the world's in <worldbody>), named after it.
+  const equalities = model.equalities ?? [];
+  const sitesOf: string[][] = model.bodies.map(() => []);
+  const worldSites: string[] = [];
+  const siteXml = (name: string, pos: readonly number[], quat: readonly number[] = [1, 0, 0, 0]): string =>
+    `<site name="${esc(name)}" pos="${nums(pos)}" quat="${nums(quat)}"/>`;
+  for (const e of equalities) {
+    if (e.type === 'joint') {
+      if (e.ref && (e.ref[0] !== 0 || e.ref[1] !== 0))
+        throw new MjcfExportError(
+          `equality '${e.name}': joint references (qpos0) other than 0 cannot be written (MuJoCo takes them from the joints' ref)`,
+        );
+      continue;
+    }
+    const site = e.type === 'connect' ? e.anchor2 !== undefined : e.quat2 !== undefined;
+    if (!site) continue;
+    const [p1, q1, p2, q2] =
+      e.type === 'connect'
+        ? [e.anchor ?? [0, 0, 0], [1, 0, 0, 0], e.anchor2 ?? [0, 0, 0], [1, 0, 0, 0]]
+        : [e.relpose?.slice(0, 3) ?? [0, 0, 0], e.relpose?.slice(3) ?? [1, 0, 0, 0], e.anchor ?? [0, 0, 0], e.quat2 ?? [1, 0, 0, 0]];
+    for (const [b, p, q, k] of [
+      [e.body1 ?? -1, p1, q1, 1],
+      [e.body2 ?? -1, p2, q2, 2],
+    ] as const)
+      (b < 0 ? worldSites : sitesOf[b]).push(siteXml(`${e.name}_site${k}`, p, q));
+  }
+  if (equalities.length > 0 && copies > 1) throw new MjcfExportError('equality constraints are written for one copy only (--copies 1)');
+
   const out: string[] = [];
   out.push(`<mujoco model="${esc(model.name)}">`);
   out.push('  <compiler angle="radian" inertiafromgeom="false" autolimits="true"/>');
@@ -110,6 +139,7 @@ export function exportMjcf(model: ModelDesc, opts: MjcfOptions = {}): string {
   out.push('  </option>');
   out.push('  <worldbody>');
   for (const sh of statics) for (const g of geomXml(sh, '')) out.push(`    ${g}`);
+  for (const s of worldSites) out.push(`    ${s}`);
   for (let k = 0; k < copies; k++) {
     const sfx = copies === 1 ? '' : `_${k}`;
     const emit = (i: number, depth: number): void => {
@@ -128,6 +158,7 @@ export function exportMjcf(model: ModelDesc, opts: MjcfOptions = {}): string {
         );
       }
       for (const sh of shapesOf[i]) for (const g of geomXml(sh, sfx)) out.push(`${pad}  ${g}`);
+      for (const s of sitesOf[i]) out.push(`${pad}  ${s}`);
       for (const c of children[i]) emit(c, depth + 1);
       out.push(`${pad}</body>`);
     };
@@ -166,6 +197,28 @@ export function exportMjcf(model: ModelDesc, opts: MjcfOptions = {}): string {
       }
     }
     out.push('  </tendon>');
+  }
+  if (equalities.length > 0) {
+    out.push('  <equality>');
+    const bn = (i: number | undefined): string => (i === undefined || i < 0 ? 'world' : esc(model.bodies[i].name));
+    for (const e of equalities) {
+      const common = `name="${esc(e.name)}" active="${e.active}" solref="${nums(e.solref)}" solimp="${nums(e.solimp)}"`;
+      if (e.type === 'joint') {
+        const j2 = e.joint2 !== undefined && e.joint2 >= 0 ? ` joint2="${bn(e.joint2)}"` : '';
+        out.push(`    <joint ${common} joint1="${bn(e.joint1)}"${j2} polycoef="${nums(e.polycoef ?? [0, 1, 0, 0, 0])}"/>`);
+      } else if (e.type === 'connect') {
+        if (e.anchor2 !== undefined) out.push(`    <connect ${common} site1="${esc(e.name)}_site1" site2="${esc(e.name)}_site2"/>`);
+        else out.push(`    <connect ${common} body1="${bn(e.body1)}" body2="${bn(e.body2)}" anchor="${nums(e.anchor ?? [0, 0, 0])}"/>`);
+      } else {
+        const ts = `torquescale="${num(e.torquescale ?? 1)}"`;
+        if (e.quat2 !== undefined) out.push(`    <weld ${common} site1="${esc(e.name)}_site1" site2="${esc(e.name)}_site2" ${ts}/>`);
+        else
+          out.push(
+            `    <weld ${common} body1="${bn(e.body1)}" body2="${bn(e.body2)}" anchor="${nums(e.anchor ?? [0, 0, 0])}" relpose="${nums(e.relpose ?? [0, 0, 0, 0, 0, 0, 0])}" ${ts}/>`,
+          );
+      }
+    }
+    out.push('  </equality>');
   }
   const actuators = model.actuators ?? [];
   if (actuators.length > 0) {

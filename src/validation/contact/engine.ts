@@ -40,7 +40,9 @@ export const CONVERGED_ITERATIONS = 2000;
 /** What Batch.constraints(robot, {iterations, warm}) returns (contact-solver's diagnostic, read by
  *  shape so this file does not depend on its types). */
 interface EngineRow {
-  kind: 'limit' | 'contact' | 'friction' | 'tendon-limit' | 'tendon-friction';
+  kind: 'limit' | 'contact' | 'friction' | 'tendon-limit' | 'tendon-friction' | 'equality';
+  /** equality rows: the row within its constraint. */
+  row?: number;
   /** friction rows: which of the body's dofs. */
   dof?: number;
   id: number;
@@ -71,11 +73,14 @@ export function engineBlocks(model: ModelDesc, st: EngineState): RowBlock[] {
           ? `f${r.id}:${r.dof ?? 0}`
           : r.kind === 'contact'
             ? `c${r.id}:${r.point ?? 0}`
-            : `${r.kind}${r.id}:${r.side ?? 0}`;
+            : r.kind === 'equality'
+              ? `e${r.id}`
+              : `${r.kind}${r.id}:${r.side ?? 0}`;
     let b = blocks.get(key);
     if (!b) {
-      // MuJoCo's mjtConstraint: 1 friction dof, 2 friction tendon, 3 limit joint, 4 limit tendon, 5/6 contact
-      if (r.kind === 'tendon-limit' || r.kind === 'tendon-friction')
+      // MuJoCo's mjtConstraint: 0 equality, 1 friction dof, 2 friction tendon, 3 limit joint, 4 limit tendon, 5/6 contact
+      if (r.kind === 'equality') b = { type: 0, name: model.equalities?.[r.id]?.name ?? `#${r.id}`, point: [], rows: [] };
+      else if (r.kind === 'tendon-limit' || r.kind === 'tendon-friction')
         b = { type: r.kind === 'tendon-limit' ? 4 : 2, name: model.tendons?.[r.id]?.name ?? `#${r.id}`, point: [], rows: [] };
       else if (r.kind === 'limit') b = { type: 3, name: model.bodies[r.id].name, point: [], rows: [] };
       else if (r.kind === 'friction') b = { type: 1, name: model.bodies[r.id].name, point: [], rows: [] };
@@ -90,7 +95,7 @@ export function engineBlocks(model: ModelDesc, st: EngineState): RowBlock[] {
     b.rows.push(r);
   }
   return [...blocks.values()].map((b) => {
-    const rows = [...b.rows].sort((x, y) => x.edge - y.edge);
+    const rows = [...b.rows].sort((x, y) => x.edge - y.edge || (x.row ?? 0) - (y.row ?? 0));
     const type = b.type === 6 && rows.length === 1 ? 5 : b.type;
     return {
       type,

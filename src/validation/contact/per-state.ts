@@ -52,7 +52,8 @@ export function mujocoBlocks(a: ConstraintAnswer): RowBlock[] {
   const out: RowBlock[] = [];
   for (let i = 0; i < e.type.length;) {
     let j = i + 1;
-    while (j < e.type.length && e.type[j] === e.type[i] && e.id[j] === e.id[i] && e.type[i] > 4) j++;
+    // a contact's rows, or an equality constraint's (3, 6 or 1), form one block
+    while (j < e.type.length && e.type[j] === e.type[i] && e.id[j] === e.id[i] && (e.type[i] > 4 || e.type[i] === 0)) j++;
     const point = e.type[i] <= 4 ? [] : a.contacts.pos[e.id[i]];
     out.push({
       type: e.type[i],
@@ -173,6 +174,7 @@ export function contactStateRows(
   addon: NativeAddon,
   maxStates = ref.states.length,
   engine: typeof engineConstraints = engineConstraints,
+  stage: 'contact' | 'equality' = 'contact',
 ): { rows: CheckRow[]; summary: ContactStateSummary } {
   const states = ref.states.slice(0, maxStates);
   const summary: ContactStateSummary = { model: ref.name, precision, iter20: [], mujocoCg20: [] };
@@ -180,7 +182,7 @@ export function contactStateRows(
   try {
     ours = engine(addon, ref.model, precision, states);
   } catch (e) {
-    const id = { stage: 'contact' as const, model: ref.name, precision, field: 'constraint-rows' };
+    const id = { stage, model: ref.name, precision, field: 'constraint-rows' };
     return {
       rows: judgeField(id, [{ state: 0, error: Infinity, stateFloor: 0 }]).map((r) => ({ ...r, bar: 0, note: (e as Error).message })),
       summary,
@@ -224,7 +226,7 @@ export function contactStateRows(
   });
   const rows: CheckRow[] = [];
   for (const [field, ss] of Object.entries(samples)) {
-    const judged = judgeField({ stage: 'contact', model: ref.name, precision, field }, ss);
+    const judged = judgeField({ stage, model: ref.name, precision, field }, ss);
     for (const r of judged) {
       if (field === 'rows.structure') {
         // exact: any unmatched block fails (f32 edge states skipped)

@@ -52,8 +52,24 @@ inline void line_eval(const KConstraints<ScalarOf<V>>& KC, ConstraintWork<V>& cw
     }
     const V a = kStart ? zero : alpha[t], a_from = kStart ? zero : from[t];
     V c = zero, g = zero, h = zero, n = zero;
-    const int first = cw.tree_row_start[t], fric_end = first + cw.tree_nfric[t], end = cw.tree_row_start[t + 1];
-    for (int k = first; k < fric_end; ++k) {
+    const int first = cw.tree_row_start[t], eq_end = first + cw.tree_neq[t], fric_end = eq_end + cw.tree_nfric[t], end = cw.tree_row_start[t + 1];
+    for (int k = first; k < eq_end; ++k) { // equality rows: one quadratic piece, no kink to cross
+      const int u = tree_rows[k];
+      const V j0 = jar[u], jv = jvs[u], D = u_D[u];
+      if constexpr (kStart) {
+        if constexpr (kCost) ls_cost0[u] = T(0.5) * D * j0 * j0;
+        const V djv2 = D * jv * jv;
+        ls_djv2[u] = djv2;
+        g += D * j0 * jv;
+        h += djv2;
+        continue;
+      }
+      const V x = j0 + a * jv;
+      if constexpr (kCost) c += T(0.5) * D * x * x - ls_cost0[u];
+      g += D * x * jv;
+      h += ls_djv2[u];
+    }
+    for (int k = eq_end; k < fric_end; ++k) {
       const int u = tree_rows[k];
       const V j0 = jar[u], jv = jvs[u], D = u_D[u];
       const V f = u_floss[u];

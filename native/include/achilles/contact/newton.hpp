@@ -27,6 +27,7 @@ inline namespace ACH_ISA_NS {
 template <class V> inline MaskOf<V> quadratic(const ConstraintWork<V>& cw, int u) {
   using T = ScalarOf<V>;
   const V jar = cw.jar[u];
+  if (u < cw.neq_used) return mask_true<V>(); // equality rows: always quadratic
   if (u < cw.nfric_used) {
     const V Rf = cw.u_R[u] * cw.u_floss[u];
     return vand(-Rf < jar, jar < Rf);
@@ -92,14 +93,28 @@ inline void newton_prepare(const KModel<ScalarOf<V>>& M, const KConstraints<Scal
   V* x = cw.tmp;
   V* jcol = cw.jv;
   for (int k = 0; k < nv; ++k) x[k] = zero;
-  if (cw.first_contact_used > 0)
+  if (cw.first_contact_used > cw.neq_used)
     for (int k = 0; k < nv; ++k) {
       x[k] = V(T(1));
       scalar_rows_times(KC, cw, x, jcol);
-      for (int u = 0; u < cw.first_contact_used; ++u) cw.newton_J[u * nv + k] = jcol[u];
+      for (int u = cw.neq_used; u < cw.first_contact_used; ++u) cw.newton_J[u * nv + k] = jcol[u];
       x[k] = zero;
     }
   const Motion<V> none = zero_motion<V>();
+  for (std::size_t q = 0; q < KC.equalities.size(); ++q) { // equality rows (u = slot), on the dofs they touch
+    const KEquality<T>& e = KC.equalities[q];
+    int ndofs;
+    const int* dofs = row_dofs(KC, cw, e.row, ndofs);
+    for (int a = 0; a < ndofs; ++a) {
+      const int k = dofs[a];
+      x[k] = V(T(1));
+      V out[6];
+      equality_times(e, cw.eqj[q], e.body1 >= 0 ? Jb[static_cast<std::size_t>(e.body1) * nv + k] : none,
+                     e.body2 >= 0 ? Jb[static_cast<std::size_t>(e.body2) * nv + k] : none, x, out);
+      for (int i = 0; i < e.rows; ++i) cw.newton_J[(e.row + i) * nv + k] = out[i];
+      x[k] = zero;
+    }
+  }
   for (int p = 0; p < cw.npts; ++p) {
     const int u = cw.pt_u[p], slot = cw.pt_slot[p], r = cw.used[u];
     const KContactPair<T>& P = cw.pair[slot / 4];

@@ -7,9 +7,9 @@
 namespace ach {
 
 struct ConstraintRowReport {
-  int kind = 0;   // 0 joint limit, 1 contact, 2 dry friction (frictionloss), 3 tendon limit, 4 tendon dry friction
-  int id = 0;     // joint index (limit, friction), the contact pair's number (ContactPointReport::pair) or tendon index (3, 4)
-  int point = 0;  // contact point slot 0..3 (limit: 0 lower, 1 upper side; friction: the joint's dof)
+  int kind = 0;   // 0 joint limit, 1 contact, 2 dry friction (frictionloss), 3 tendon limit, 4 tendon dry friction, 5 equality
+  int id = 0;     // joint index (limit, friction), the contact pair's number (ContactPointReport::pair), tendon index (3, 4) or equality index (5)
+  int point = 0;  // contact point slot 0..3 (limit: 0 lower, 1 upper side; friction: the joint's dof; equality: its row 0..5)
   int edge = 0;   // pyramid edge 0..3 (J_n + μJ_t1, J_n − μJ_t1, J_n + μJ_t2, J_n − μJ_t2), 0 for condim 1
   double dist = 0, vel = 0, aref = 0, R = 0, D = 0, imp = 0, force = 0;
   std::vector<double> J; // nv

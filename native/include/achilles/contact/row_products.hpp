@@ -17,25 +17,25 @@ template <class V> inline bool row_idle(const ConstraintWork<V>& cw, int r, cons
   return (ta >= 0 || tb >= 0) && (ta < 0 || idle[ta]) && (tb < 0 || idle[tb]);
 }
 
-/// out[u] = J_r·x for the used rows before the contact rows (dry friction and limits: J on a dof,
-/// a tendon's dofs or a ball joint's three).
+/// out[u] = J_r·x for the used rows after the equality rows and before the contact rows (dry
+/// friction and limits: J on a dof, a tendon's dofs or a ball joint's three).
 template <class V>
 inline void scalar_rows_times(const KConstraints<ScalarOf<V>>& KC, ConstraintWork<V>& cw, const V* x, V* out, const unsigned char* idle = nullptr) {
   const V zero(ScalarOf<V>(0));
-  for (int u = 0; u < cw.first_contact_used; ++u) {
+  for (int u = cw.neq_used; u < cw.first_contact_used; ++u) {
     const int r = cw.used[u];
     if (row_idle(cw, r, idle)) {
       out[u] = zero;
       continue;
     }
-    if (r < cw.nfric_rows) {
-      const KFriction<ScalarOf<V>>& F = KC.frictions[r];
+    if (r < cw.first_limit) {
+      const KFriction<ScalarOf<V>>& F = KC.frictions[r - cw.neq_rows];
       out[u] = F.tendon < 0 ? x[F.dof] : tendon_dot(KC.tendons[F.tendon], x);
       continue;
     }
-    const KLimit<ScalarOf<V>>& L = KC.limits[(r - cw.nfric_rows) / 2];
+    const KLimit<ScalarOf<V>>& L = KC.limits[(r - cw.first_limit) / 2];
     if (L.ball) {
-      const Vec3<V>& J = cw.ball_J[r - cw.nfric_rows];
+      const Vec3<V>& J = cw.ball_J[r - cw.first_limit];
       out[u] = J.x * x[L.dof] + J.y * x[L.dof + 1] + J.z * x[L.dof + 2];
       continue;
     }
@@ -51,6 +51,15 @@ inline void rows_times(const KConstraints<ScalarOf<V>>& KC, ConstraintWork<V>& c
   scalar_rows_times(KC, cw, x, out, idle);
   const V zero(ScalarOf<V>(0));
   const Motion<V> none = zero_motion<V>();
+  // the equality rows: used in slot order from u = 0 (all on)
+  for (std::size_t k = 0; k < KC.equalities.size(); ++k) {
+    const KEquality<ScalarOf<V>>& e = KC.equalities[k];
+    if (row_idle(cw, e.row, idle)) {
+      for (int i = 0; i < e.rows; ++i) out[e.row + i] = zero;
+      continue;
+    }
+    equality_times(e, cw.eqj[k], e.body1 >= 0 ? motions[e.body1] : none, e.body2 >= 0 ? motions[e.body2] : none, x, out + e.row);
+  }
   for (int k = 0; k < cw.npts; ++k) {
     const int u = cw.pt_u[k], slot = cw.pt_slot[k];
     const KContactPair<ScalarOf<V>>& P = cw.pair[slot / 4];
@@ -89,26 +98,36 @@ inline void rows_transpose(const KModel<ScalarOf<V>>& M, const KConstraints<Scal
     if (P.body_a >= 0) cw.F[P.body_a] = Fa;
     if (P.body_b >= 0) cw.F[P.body_b] = Fb;
   }
+  for (std::size_t k = 0; k < KC.equalities.size(); ++k) { // connect and weld: body wrenches
+    const KEquality<T>& e = KC.equalities[k];
+    if (e.type != EqualityType::Joint && !row_idle(cw, e.row, idle)) equality_wrenches(e, cw.eqj[k], f + e.row, cw.F);
+  }
   for (int k = 0; k < M.nv; ++k)
     if (!(idle && idle[KC.tree_of_dof[k]])) qfrc[k] = V(T(0));
   pass_wrench_to_joints(M, W, cw.F, qfrc, idle ? cw.joint_idle : nullptr);
-  for (int u = 0; u < cw.first_contact_used; ++u) {
+  for (std::size_t k = 0; k < KC.equalities.size(); ++k) { // joint couplings: their two dofs
+    const KEquality<T>& e = KC.equalities[k];
+    if (e.type != EqualityType::Joint || row_idle(cw, e.row, idle)) continue;
+    qfrc[e.dof1] = qfrc[e.dof1] + f[e.row];
+    if (e.dof2 >= 0) qfrc[e.dof2] = qfrc[e.dof2] + cw.eqj[k].c * f[e.row];
+  }
+  for (int u = cw.neq_used; u < cw.first_contact_used; ++u) {
     const int r = cw.used[u];
     if (row_idle(cw, r, idle)) continue;
-    const int tendon = r < cw.nfric_rows ? KC.frictions[r].tendon : KC.limits[(r - cw.nfric_rows) / 2].tendon;
+    const int tendon = r < cw.first_limit ? KC.frictions[r - cw.neq_rows].tendon : KC.limits[(r - cw.first_limit) / 2].tendon;
     if (tendon >= 0) {
       tendon_add(KC.tendons[tendon], cw.lim_sign[r] * f[u], qfrc);
       continue;
     }
-    if (r >= cw.nfric_rows && KC.limits[(r - cw.nfric_rows) / 2].ball) {
-      const Vec3<V>& J = cw.ball_J[r - cw.nfric_rows];
-      const int d = KC.limits[(r - cw.nfric_rows) / 2].dof;
+    if (r >= cw.first_limit && KC.limits[(r - cw.first_limit) / 2].ball) {
+      const Vec3<V>& J = cw.ball_J[r - cw.first_limit];
+      const int d = KC.limits[(r - cw.first_limit) / 2].dof;
       qfrc[d] = qfrc[d] + J.x * f[u];
       qfrc[d + 1] = qfrc[d + 1] + J.y * f[u];
       qfrc[d + 2] = qfrc[d + 2] + J.z * f[u];
       continue;
     }
-    const int dof = r < cw.nfric_rows ? KC.frictions[r].dof : KC.limits[(r - cw.nfric_rows) / 2].dof;
+    const int dof = r < cw.first_limit ? KC.frictions[r - cw.neq_rows].dof : KC.limits[(r - cw.first_limit) / 2].dof;
     qfrc[dof] = qfrc[dof] + cw.lim_sign[r] * f[u];
   }
 }

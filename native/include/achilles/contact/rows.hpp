@@ -1,4 +1,4 @@
-// The constraint rows at one state (MuJoCo's mj_instantiateLimit, mj_instantiateContact,
+// The constraint rows at one state (MuJoCo's mj_instantiateEquality (equality.hpp), mj_instantiateLimit, mj_instantiateContact,
 // mj_diagApprox, mj_makeImpedance, mj_referenceConstraint), for one block of lanes.
 //
 //   limit, lower side:  dist = q − lo,  J = +e_dof;   upper side: dist = hi − q,  J = −e_dof
@@ -74,11 +74,113 @@ inline void soft_row(ConstraintWork<V>& cw, int r, const V& imp, const V& Rrow, 
   cw.imp[r] = vselect(on, imp, V(T(0)));
 }
 
+/// The equality rows (slots 0 .. KC.equality_rows, all on in every lane), from the joint work of the
+/// evaluation (velocities, bias accelerations c) and the body poses X_WB.
+template <class V>
+inline void build_equality_rows(const KModel<ScalarOf<V>>& M, const KConstraints<ScalarOf<V>>& KC, const JointWork<V>* W, const Transform<V>* X_WB,
+                                const V* q, const V* v, Motion<V>* bias, EqualityJ<V>* EJ, ConstraintWork<V>& cw) {
+  using T = ScalarOf<V>;
+  const V zero(T(0)), one(T(1)), half(T(0.5));
+  if (KC.equality_bodies) // the bodies' bias accelerations: a_i = X a_parent + c_i
+    for (std::size_t i = 0; i < M.joints.size(); ++i) {
+      const auto& J = M.joints[i];
+      bias[i] = J.parent >= 0 ? motion_to_child(J, W[i].X, bias[J.parent]) + W[i].c : W[i].c;
+    }
+  const Motion<V> none = zero_motion<V>();
+  for (std::size_t k = 0; k < KC.equalities.size(); ++k) {
+    const KEquality<T>& e = KC.equalities[k];
+    EqualityJ<V>& J = EJ[k];
+    const int r0 = e.row;
+    for (int i = 0; i < e.rows; ++i) {
+      cw.on[r0 + i] = mask_true<V>();
+      cw.lim_sign[r0 + i] = T(1);
+    }
+    if (e.type == EqualityType::Joint) {
+      const V y = q[e.qadr1];
+      V pos, vel;
+      if (e.dof2 >= 0) {
+        const V d = q[e.qadr2] - V(e.ref2);
+        // MuJoCo's sum: a1·d + a2·d·d + a3·d·d·d + a4·d·d·d·d, and its derivative
+        V a[5];
+        for (int i = 0; i < 5; ++i) a[i] = V(ACH_BUG(EqualityJointPolycoefOrder) ? e.poly[4 - i] : e.poly[i]); // planted: a4 .. a0
+        pos = y - V(e.ref1) - a[0] - (a[1] * d + a[2] * d * d + a[3] * d * d * d + a[4] * d * d * d * d);
+        const V deriv = a[1] + T(2) * a[2] * d + T(3) * a[3] * d * d + T(4) * a[4] * d * d * d;
+        J.c = -deriv;
+        vel = v[e.dof1] + J.c * v[e.dof2];
+      } else {
+        pos = y - V(e.ref1) - V(e.poly[0]);
+        J.c = zero;
+        vel = v[e.dof1];
+      }
+      const V imp = impedance(e.imp, pos, zero);
+      const V R = vmax(V(T(kMinVal)), (one - imp) * V(e.diagA_tran) / imp);
+      soft_row(cw, r0, imp, R, V(e.K), V(e.B), pos, zero, vel);
+      cw.used[cw.nused++] = r0;
+      continue;
+    }
+    const Transform<V> I{identity3<V>(), {zero, zero, zero}};
+    const Transform<V>& X1 = e.body1 >= 0 ? X_WB[e.body1] : I;
+    const Transform<V>& X2 = e.body2 >= 0 ? X_WB[e.body2] : I;
+    J.R1 = X1.R;
+    J.R2 = X2.R;
+    const Vec3<V> p1 = const_vec<V>(e.p1), p2 = const_vec<V>(e.p2);
+    const Vec3<V> a1 = mul(X1.R, p1) + X1.p;
+    // planted: body 2's anchor placed with body 1's frame
+    const Vec3<V> a2 = ACH_BUG(EqualityConnectAnchorWrongBody) && e.type == EqualityType::Connect ? mul(X1.R, p2) + X1.p : mul(X2.R, p2) + X2.p;
+    V pos[6] = {a1.x - a2.x, a1.y - a2.y, a1.z - a2.z, zero, zero, zero};
+    const Motion<V>& v1 = e.body1 >= 0 ? W[e.body1].vel : none;
+    const Motion<V>& v2 = e.body2 >= 0 ? W[e.body2].vel : none;
+    Vec3<V> jdv{zero, zero, zero}, jdr{zero, zero, zero};
+    if (e.body1 >= 0) jdv = point_bias_acc(X1.R, v1, bias[e.body1], p1);
+    if (e.body2 >= 0) jdv = jdv - point_bias_acc(X2.R, v2, bias[e.body2], p2);
+    if (e.type == EqualityType::Weld) {
+      const Mat3<V> R1e = mul(X1.R, const_mat3<V>(e.Q1)), R2e = mul(X2.R, const_mat3<V>(e.Q2));
+      const Mat3<V> R2eT = transpose3(R2e);
+      V w;
+      Vec3<V> u;
+      rotation_quat(mul(R2eT, R1e), w, u);
+      const V ts(e.torquescale);
+      const V sgn = ACH_BUG(EqualityWeldOrientationSign) ? V(T(-1)) : one; // planted: the error's sign flipped
+      pos[3] = sgn * ts * u.x, pos[4] = sgn * ts * u.y, pos[5] = sgn * ts * u.z;
+      // G = ½·ts·(w·1 − [u]×)·R2eᵀ
+      const V h = half * ts;
+      const Mat3<V> A{{h * w, h * u.z, -(h * u.y), -(h * u.z), h * w, h * u.x, h * u.y, -(h * u.x), h * w}};
+      const Mat3<V> G = mul(A, R2eT);
+      J.G1 = mul(G, X1.R);
+      J.G2 = mul(G, X2.R);
+      // J̇·v of the rotation rows
+      const Vec3<V> om1 = mul(X1.R, v1.w), om2 = mul(X2.R, v2.w);
+      const Vec3<V> dw = om1 - om2;
+      Vec3<V> ddw{zero, zero, zero};
+      if (e.body1 >= 0) ddw = mul(X1.R, bias[e.body1].w);
+      if (e.body2 >= 0) ddw = ddw - mul(X2.R, bias[e.body2].w);
+      const V Pw = T(-0.5) * dot(dw, dw);
+      const Vec3<V> Pv = mulT(R2e, ddw + half * cross(dw, om1 + om2));
+      const Vec3<V> im = Pw * u + w * Pv + cross(Pv, u);
+      jdr = h * im;
+    }
+    V vel[6];
+    equality_times(e, J, v1, v2, v, vel);
+    V n2 = pos[0] * pos[0];
+    for (int i = 1; i < e.rows; ++i) n2 += pos[i] * pos[i];
+    const V imp = impedance(e.imp, vsqrt(n2), zero);
+    const V Rt = vmax(V(T(kMinVal)), (one - imp) * V(e.diagA_tran) / imp);
+    const V Rr = vmax(V(T(kMinVal)), (one - imp) * V(e.diagA_rot) / imp);
+    const V jd[6] = {jdv.x, jdv.y, jdv.z, jdr.x, jdr.y, jdr.z};
+    for (int i = 0; i < e.rows; ++i) {
+      const int r = r0 + i;
+      soft_row(cw, r, imp, i < 3 ? Rt : Rr, V(e.K), V(e.B), pos[i], zero, vel[i]);
+      cw.aref[r] = cw.aref[r] - jd[i];
+      cw.used[cw.nused++] = r;
+    }
+  }
+}
+
 /// Dry-friction rows: always on (MuJoCo's mj_instantiateFriction), aref = −B·v_dof (a tendon's: −B·L̇).
 template <class V> inline void build_friction_rows(const KConstraints<ScalarOf<V>>& KC, const V* v, ConstraintWork<V>& cw) {
   using T = ScalarOf<V>;
-  for (int r = 0; r < cw.nfric_rows; ++r) {
-    const KFriction<T>& F = KC.frictions[r];
+  for (int r = cw.neq_rows; r < cw.first_limit; ++r) {
+    const KFriction<T>& F = KC.frictions[r - cw.neq_rows];
     cw.on[r] = mask_true<V>();
     cw.lim_sign[r] = T(1);
     const V vel = F.tendon < 0 ? v[F.dof] : tendon_dot(KC.tendons[F.tendon], v);
@@ -90,7 +192,7 @@ template <class V> inline void build_friction_rows(const KConstraints<ScalarOf<V
 /// A ball joint's cone row (slot 2l; the slot 2l + 1 stays off): dist = hi − angle, J = −u.
 template <class V> inline void build_ball_limit_row(const KLimit<ScalarOf<V>>& L, int l, const V* q, const V* v, ConstraintWork<V>& cw) {
   using T = ScalarOf<V>;
-  const int r = cw.nfric_rows + l * 2;
+  const int r = cw.first_limit + l * 2;
   cw.on[r + 1] = mask_false<V>();
   cw.lim_sign[r] = cw.lim_sign[r + 1] = T(1);
   Vec3<V> u;
@@ -122,7 +224,7 @@ template <class V> inline void build_limit_rows(const KConstraints<ScalarOf<V>>&
     const V qv = tendon ? tendon_length(KC.tendons[L.tendon], q) : q[L.qadr];
     const V vv = tendon ? tendon_dot(KC.tendons[L.tendon], v) : v[L.dof];
     for (int side = 0; side < 2; ++side) {
-      const int r = cw.nfric_rows + static_cast<int>(l) * 2 + side;
+      const int r = cw.first_limit + static_cast<int>(l) * 2 + side;
       const V dist = side == 0 ? qv - V(L.lo) : V(L.hi) - qv;
       const bool bug = tendon ? ACH_BUG(TendonLimitSign) : ACH_BUG(LimitSign); // planted: the upper side's J = +J
       const T sign = side == 0 ? T(1) : (bug ? T(1) : T(-1));

@@ -28,6 +28,10 @@ inline namespace ACH_ISA_NS {
 template <class V> inline V update_force(ConstraintWork<V>& cw, int u) {
   using T = ScalarOf<V>;
   const V jar = cw.jar[u];
+  if (u < cw.neq_used) { // equality: two-sided, always quadratic
+    cw.u_force[u] = -(cw.u_D[u] * jar);
+    return T(0.5) * cw.u_D[u] * jar * jar;
+  }
   if (u < cw.nfric_used) {
     const V f = cw.u_floss[u], R = cw.u_R[u];
     const V Rf = R * f;
@@ -48,16 +52,19 @@ template <class V> inline V update_forces(ConstraintWork<V>& cw) {
 }
 
 /// Packs the used rows' solver inputs in `used` order (ConstraintWork's u_ arrays), and lists
-/// each tree's rows in that order (friction rows first, as they come first in `used`).
+/// each tree's rows in that order (equality rows, then friction rows, as they come in `used`).
 template <class V> inline void pack_rows(const KConstraints<ScalarOf<V>>& KC, ConstraintWork<V>& cw) {
   const int nt = KC.ntrees;
-  cw.nfric_used = cw.first_contact_used = cw.npts = 0;
+  cw.neq_used = cw.nfric_used = cw.first_contact_used = cw.npts = 0;
   for (int t = 0; t <= nt; ++t) cw.tree_row_start[t] = 0;
-  for (int t = 0; t < nt; ++t) cw.tree_nfric[t] = 0;
+  for (int t = 0; t < nt; ++t) cw.tree_nfric[t] = cw.tree_neq[t] = 0;
   for (int u = 0; u < cw.nused; ++u) {
     const int r = cw.used[u];
     const int t = row_tree(cw, r);
-    if (r < cw.nfric_rows) {
+    if (r < cw.neq_rows) {
+      cw.neq_used = u + 1;
+      ++cw.tree_neq[t];
+    } else if (r < cw.first_limit) {
       cw.nfric_used = u + 1;
       ++cw.tree_nfric[t];
     }

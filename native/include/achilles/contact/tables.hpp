@@ -169,6 +169,22 @@ template <class T> struct KFriction {
   T floss, B, imp, R;
 };
 
+/// One active equality constraint's constants (contact/equality_spec.hpp; rows in equality.hpp).
+template <class T> struct KEquality {
+  EqualityType type;
+  int index;        // in Model::equalities (MuJoCo's efc_id)
+  int row;          // its first row slot
+  int rows;         // 3, 6 or 1
+  int body1, body2; // connect, weld: −1 for the world
+  int tree1, tree2; // the trees of its bodies or joints (−1: static)
+  T p1[3], p2[3], Q1[9], Q2[9], torquescale;
+  int dof1, dof2, qadr1, qadr2; // joint: dof2 = qadr2 = −1 without joint 2
+  T poly[5], ref1, ref2;
+  T K, B;
+  KImpedance<T> imp;
+  T diagA_tran, diagA_rot; // joint: diagA_tran = dof_invweight0 of joint 1 (+ joint 2)
+};
+
 /// What a contact pair's constants are made of, per shape (KConstraints::contact_pair).
 struct ContactShape {
   int body;
@@ -182,6 +198,9 @@ template <class T> struct KConstraints {
   std::vector<KLimit<T>> limits;
   std::vector<KFriction<T>> frictions;
   std::vector<KTendon<T>> tendons; // every tendon of the model (limit and friction rows refer to them)
+  std::vector<KEquality<T>> equalities; // the active equality constraints, in model order (their rows come first)
+  int equality_rows = 0;   // 3 per connect, 6 per weld, 1 per joint coupling
+  bool equality_bodies = false; // a connect or weld: rows build J̇·v from the bodies' bias accelerations
   int friction_rows = 0; // 1 per dof with frictionloss > 0, then 1 per tendon with frictionloss > 0 (first in the row order, as MuJoCo)
   int iterations = 20;
   double tolerance = 0;
@@ -227,6 +246,7 @@ template <class T> struct KConstraints {
     std::vector<int> fill(tree_dof_start.begin(), tree_dof_start.end() - 1);
     for (int k = 0; k < m.nv; ++k)
       if (tree_of_dof[k] >= 0) tree_dofs[fill[tree_of_dof[k]]++] = k;
+    list_equalities(m);
     for (std::size_t i = 0; i < m.joints.size(); ++i) {
       const Joint& j = m.joints[i];
       if (!(j.frictionloss > 0)) continue;
@@ -330,6 +350,60 @@ template <class T> struct KConstraints {
     if (newton) list_row_dofs(m);
     list_pair_constants(m);
   }
+
+  /// The active equality constraints' constants (mj_makeImpedance's K, B and impedance; mj_diagApprox's
+  /// diagA), with their row slots and trees; their rows come first (MuJoCo's mj_instantiateEquality).
+  void list_equalities(const Model& m) {
+    for (std::size_t i = 0; i < m.equalities.size(); ++i) {
+      const Equality& e = m.equalities[i];
+      if (!e.active) continue;
+      KEquality<T> k{};
+      k.type = e.type;
+      k.index = static_cast<int>(i);
+      k.row = equality_rows;
+      k.rows = equality_rows_of(e.type);
+      k.body1 = e.body1;
+      k.body2 = e.body2;
+      k.dof1 = k.dof2 = k.qadr1 = k.qadr2 = -1;
+      for (int a = 0; a < 3; ++a) k.p1[a] = T(e.p1[a]), k.p2[a] = T(e.p2[a]);
+      for (int a = 0; a < 9; ++a) k.Q1[a] = T(e.Q1[a]), k.Q2[a] = T(e.Q2[a]);
+      k.torquescale = T(e.torquescale);
+      for (int a = 0; a < 5; ++a) k.poly[a] = T(e.polycoef[a]);
+      k.ref1 = T(e.ref1);
+      k.ref2 = T(e.ref2);
+      const SoftRef r = make_softref(e.solref, e.solimp, h);
+      k.K = T(r.K);
+      k.B = T(r.B);
+      k.imp = make_impedance<T>(e.solimp);
+      if (e.type == EqualityType::Joint) {
+        const Joint& j1 = m.joints[e.joint1];
+        k.dof1 = j1.voff, k.qadr1 = j1.qoff;
+        double dA = m.dof_invweight0[j1.voff];
+        k.tree1 = tree_of_joint[e.joint1];
+        k.tree2 = -1;
+        if (e.joint2 >= 0) {
+          const Joint& j2 = m.joints[e.joint2];
+          k.dof2 = j2.voff, k.qadr2 = j2.qoff;
+          dA += m.dof_invweight0[j2.voff];
+          k.tree2 = tree_of_joint[e.joint2];
+        }
+        k.diagA_tran = k.diagA_rot = T(dA);
+      } else {
+        equality_bodies = true;
+        k.tree1 = e.body1 >= 0 ? tree_of_joint[e.body1] : -1;
+        k.tree2 = e.body2 >= 0 ? tree_of_joint[e.body2] : -1;
+        auto iw = [&](int b, int part) { return b >= 0 ? m.body_invweight0[2 * b + part] : 0.0; };
+        k.diagA_tran = T(iw(e.body1, 0) + iw(e.body2, 0));
+        k.diagA_rot = T(iw(e.body1, 1) + iw(e.body2, 1));
+      }
+      if (k.tree1 == k.tree2) k.tree2 = -1;
+      if (k.tree1 < 0) std::swap(k.tree1, k.tree2);
+      for (int e2 = 0; e2 < k.rows; ++e2) row_tree_a.push_back(k.tree1), row_tree_b.push_back(k.tree2);
+      equality_rows += k.rows;
+      equalities.push_back(k);
+    }
+  }
+  static int equality_rows_of(EqualityType t) { return ::ach::equality_rows(t); }
 
   // A model that lists its pairs (KCollision::listed) has each listed pair's constants made once
   // (and for Newton the dofs its rows touch), in the list's order.
@@ -458,6 +532,16 @@ private:
       return true;
     };
     row_dof_start.assign(1, 0);
+    for (const KEquality<T>& e : equalities) {
+      if (e.type == EqualityType::Joint) {
+        d.push_back(e.dof1);
+        if (e.dof2 >= 0) d.push_back(e.dof2);
+      } else {
+        if (e.body1 >= 0) chain(e.body1);
+        if (e.body2 >= 0) chain(e.body2);
+      }
+      add(e.rows);
+    }
     for (const KFriction<T>& f : frictions) {
       if (f.tendon < 0) d.push_back(f.dof);
       else d = tendons[f.tendon].dof;

@@ -3,7 +3,7 @@
 // own, the first time a block meets more pairs than they hold (so memory follows the contacts, not
 // the square of the shapes; no step allocates once the largest block has been met).
 //
-// Row slots: the dry-friction rows first (1 per dof with frictionloss, then 1 per tendon with
+// Row slots: the equality rows first (3 per connect, 6 per weld, 1 per joint coupling; all on), the dry-friction rows (1 per dof with frictionloss, then 1 per tendon with
 // frictionloss), then the limit rows (2 per limited joint: lower, upper; then 2 per limited tendon),
 // then the contact rows of this evaluation's pairs (pair p, point i, edge e): MuJoCo's order. A slot
 // is `used` in a block when any lane has it on; the solver walks the used list, and masks the lanes
@@ -15,6 +15,7 @@
 #include <memory>
 
 #include "../arena.hpp"
+#include "equality.hpp"
 #include "point_jacobian.hpp"
 #include "tables.hpp"
 #include "tree.hpp"
@@ -55,6 +56,8 @@ template <class V> struct SolverTrees {
 
 template <class V> struct ConstraintWork {
   int nrows = 0, nfric_rows = 0, nlimit_rows = 0, first_contact = 0; // nrows: the slots in use at this evaluation
+  int neq_rows = 0, first_limit = 0; // equality rows [0, neq_rows), friction rows [neq_rows, first_limit), then limits
+  EqualityJ<V>* eqj = nullptr;       // per active equality: its Jacobian at this evaluation (equality.hpp)
   // the contact pairs of this evaluation: the broad phase's, in (a, b) order (collision/broad_phase.hpp)
   int npairs = 0, pair_capacity = 0;
   KContactPair<ScalarOf<V>>* pair; // per pair: its constants (KConstraints::contact_pair)
@@ -66,9 +69,9 @@ template <class V> struct ConstraintWork {
   V* force;
   int *row_tree_a, *row_tree_b; // the trees a row touches (−1: none)
   int* row_point;               // contact rows (from the first contact row): the point slot, pair·4 + point
-  // the solve's rows, packed in `used` order (friction rows first, nfric_used of them): what the
+  // the solve's rows, packed in `used` order (equality rows first, neq_used of them, then friction rows up to nfric_used): what the
   // solver's loops read, contiguous; u_force goes back to the row slots' force when it is done
-  int nfric_used = 0, first_contact_used = 0; // rows [first_contact_used, nused) are contact rows
+  int neq_used = 0, nfric_used = 0, first_contact_used = 0; // rows [first_contact_used, nused) are contact rows
   int* u_tree;                    // the tree a row's scalars are summed into (row_tree)
   int npts = 0;                   // contact points with a used row: their first row and point slot
   int *pt_u, *pt_slot;
@@ -76,7 +79,7 @@ template <class V> struct ConstraintWork {
   V *u_D, *u_R, *u_aref, *u_floss, *u_force;
   V *jar, *jv;                    // J·a − aref and J·search, packed
   V *ls_cost0, *ls_djv2;          // line search: a row's cost at α = 0, and D·jv²
-  int *tree_row_start, *tree_nfric, *tree_rows, *tree_fill; // per tree: its packed rows, in order
+  int *tree_row_start, *tree_neq, *tree_nfric, *tree_rows, *tree_fill; // per tree: its packed rows, in order (equality, friction, others)
   PointJ<V> *pj_a, *pj_b; // per point slot (p·4 + i): its Jacobian on body a and body b
   ScalarOf<V>* lim_sign; // limit rows: J = ±1 on the joint's dof (a tendon's: ±its moment)
   Vec3<V>* ball_J;       // per limit slot: a ball joint's cone row J on its 3 dofs (unused elsewhere)
@@ -138,7 +141,7 @@ template <class V> struct ConstraintWork {
     const std::size_t isl = nt * W * (sizeof(int) + sizeof(ScalarOf<V>)) + nt * (W + 1) + nt * (sizeof(int) + sizeof(ScalarOf<V>)) +
                             kTreeVecs * nt * sizeof(V) + kTreeMasks * nt * sizeof(MaskOf<V>) + (nt + 1) * sizeof(int) +
                             member_slots(nt) * (sizeof(int) + sizeof(MaskOf<V>)) + W * sizeof(ScalarOf<V>) + kIslandSums * nt * sizeof(V) +
-                            (3 * nt + 1) * sizeof(int) + nt + n;
+                            (4 * nt + 1) * sizeof(int) + nt + n + (K.equalities.size() + 1) * sizeof(EqualityJ<V>);
     const std::size_t newton = K.newton ? 3 * nv * nv * sizeof(V) + n * nv * sizeof(Motion<V>) : 0;
     return b + isl + newton + rows_bytes(M, K, kFirstPairCapacity) + 64 * 48; // each take aligns to 64 bytes (fewer than 48 takes)
   }
@@ -146,7 +149,7 @@ template <class V> struct ConstraintWork {
   /// The bytes of the row slots for `pairs` contact pairs (carve_rows), alignment included.
   static std::size_t rows_bytes(const KModel<ScalarOf<V>>& M, const KConstraints<ScalarOf<V>>& K, std::size_t pairs) {
     const std::size_t np = pairs ? pairs : 1, nv = M.nv ? M.nv : 1;
-    const std::size_t rows = K.friction_rows + K.limit_rows + 16 * np;
+    const std::size_t rows = K.equality_rows + K.friction_rows + K.limit_rows + 16 * np;
     const std::size_t newton = K.newton ? rows * nv * sizeof(V) + 2 * rows * sizeof(MaskOf<V>) + (np + 1 + np * nv) * sizeof(int) : 0;
     return rows * (2 * sizeof(MaskOf<V>) + 16 * sizeof(V) + 6 * sizeof(int) + 2 * sizeof(ScalarOf<V>)) +
            np * (sizeof(KContactPair<ScalarOf<V>>) + sizeof(int) + sizeof(Manifold<V>) + 12 * sizeof(Vec3<V>) + 4 * sizeof(MaskOf<V>) +
@@ -155,9 +158,11 @@ template <class V> struct ConstraintWork {
   }
 
   template <class A> void carve(A& ar, const KModel<ScalarOf<V>>& M, const KConstraints<ScalarOf<V>>& K) {
+    neq_rows = K.equality_rows;
     nfric_rows = K.friction_rows;
     nlimit_rows = K.limit_rows;
-    first_contact = nfric_rows + nlimit_rows;
+    first_limit = neq_rows + nfric_rows;
+    first_contact = first_limit + nlimit_rows;
     nrows = first_contact;
     const std::size_t nv = M.nv ? M.nv : 1, n = M.joints.size();
     ball_J = ar.template take<Vec3<V>>(K.limit_rows ? K.limit_rows : 1);
@@ -180,7 +185,9 @@ template <class V> struct ConstraintWork {
     acc_lanes = ar.template take<ScalarOf<V>>(W);
     island_tmp = ar.template take<V>(kIslandSums * nt);
     tree_row_start = ar.template take<int>(nt + 1);
+    tree_neq = ar.template take<int>(nt);
     tree_nfric = ar.template take<int>(nt);
+    eqj = ar.template take<EqualityJ<V>>(K.equalities.size() + 1);
     tree_fill = ar.template take<int>(nt);
     tree_idle = ar.template take<unsigned char>(nt);
     joint_idle = ar.template take<unsigned char>(n ? n : 1);
@@ -233,7 +240,7 @@ template <class V> struct ConstraintWork {
     lim_sign = ar.template take<ScalarOf<V>>(rows);
     floss = ar.template take<ScalarOf<V>>(rows);
     for (std::size_t r = 0; r < rows; ++r) floss[r] = ScalarOf<V>(0);
-    for (int r = 0; r < nfric_rows; ++r) floss[r] = K.frictions[r].floss;
+    for (int r = 0; r < nfric_rows; ++r) floss[neq_rows + r] = K.frictions[r].floss;
     used = ar.template take<int>(rows);
     tree_rows = ar.template take<int>(rows);
     row_tree_a = ar.template take<int>(rows);

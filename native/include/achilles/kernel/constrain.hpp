@@ -1,6 +1,6 @@
 // The constraint stages of one acceleration evaluation, after forward dynamics left qacc_smooth:
 // MuJoCo's mj_collision (poses, broad and narrow phase), mj_makeConstraint (the rows, in MuJoCo's
-// order: dry friction, limits, contacts) and mj_fwdConstraint (the CG solve).
+// order: equality, dry friction, limits, contacts) and mj_fwdConstraint (the CG or Newton solve).
 #pragma once
 
 #include "../isa_namespace.hpp"
@@ -18,7 +18,7 @@ template <class V>
 inline void constrain(const KModel<ScalarOf<V>>& M, const KCollision<ScalarOf<V>>& C, const KConstraints<ScalarOf<V>>& KC, BlockScratch<V>& sc,
                       const V* q, const V* v, V* a, int iterations, bool warm) {
   ConstraintWork<V>& cw = sc.cw;
-  cw.nused = cw.npts = cw.nfric_used = cw.first_contact_used = 0; // pack_rows sets the last three when there are rows
+  cw.nused = cw.npts = cw.neq_used = cw.nfric_used = cw.first_contact_used = 0; // pack_rows sets the last four when there are rows
   // mj_collision: poses of bodies and shapes, the broad phase (the block's pairs and their row
   // slots, before any row is written: the slots may be carved afresh); each pair's narrow phase runs
   // as its rows are built
@@ -26,6 +26,7 @@ inline void constrain(const KModel<ScalarOf<V>>& M, const KCollision<ScalarOf<V>
   pass_shape_poses(C, sc.X_WB, sc.X_WS);
   list_contact_pairs(M, KC, C, sc.X_WS, sc.bp, cw);
   // mj_makeConstraint
+  if (!KC.equalities.empty()) build_equality_rows(M, KC, sc.s.W, sc.X_WB, q, v, cw.tw.m, cw.eqj, cw);
   build_friction_rows(KC, v, cw);
   build_limit_rows(KC, q, v, cw);
   build_contact_rows(C, sc.s.W, sc.X_WB, sc.X_WS, sc.bp, cw);

@@ -48,16 +48,22 @@ inline void report_constraints(const KModel<ScalarOf<V>>& M, const KCollision<Sc
       const int r = cw.used[u];
       if (!vlane(cw.on[r], lane)) continue;
       ConstraintRowReport row;
-      if (r < cw.nfric_rows) {
-        const KFriction<T>& F = KC.frictions[r];
+      if (r < cw.neq_rows) {
+        int k = 0;
+        while (k + 1 < static_cast<int>(KC.equalities.size()) && KC.equalities[k + 1].row <= r) ++k;
+        row.kind = 5;
+        row.id = KC.equalities[k].index;
+        row.point = r - KC.equalities[k].row;
+      } else if (r < cw.first_limit) {
+        const KFriction<T>& F = KC.frictions[r - cw.neq_rows];
         row.kind = F.tendon >= 0 ? 4 : 2;
         row.id = F.tendon >= 0 ? F.tendon : F.joint;
         row.point = F.tendon >= 0 ? 0 : F.dof - M.joints[row.id].voff;
       } else if (r < cw.first_contact) {
-        const KLimit<T>& L = KC.limits[(r - cw.nfric_rows) / 2];
+        const KLimit<T>& L = KC.limits[(r - cw.first_limit) / 2];
         row.kind = L.tendon >= 0 ? 3 : 0;
         row.id = L.tendon >= 0 ? L.tendon : L.joint;
-        row.point = (r - cw.nfric_rows) % 2;
+        row.point = (r - cw.first_limit) % 2;
       } else {
         const int c = r - cw.first_contact;
         const int slot = cw.row_point[c];
