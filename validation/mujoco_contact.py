@@ -19,6 +19,7 @@ the scene's solref/solimp/condim/margin/gap/range/limit settings); each query st
       newton1: {qacc[nv], niter}               Newton stopped after one iteration per island
                                                (tolerance 1e-14, ls_iterations 200): its first step
       efc:    {type[], id[], pos[], margin[], J[nefc][nv] (dense), aref[], R[], D[], vel[], name[]}
+      weld_w: {name: w} per active weld, the w of its relative quaternion (weld_w())
               rows in MuJoCo's order (equality, friction, limits, contacts); type is mjtConstraint
               (3 joint limit, 5 frictionless contact, 6 pyramidal contact); name: a limit's joint,
               a contact's two geom names sorted and joined by "|" (the scene's shape names)
@@ -162,6 +163,30 @@ class ContactRef(Ref):
             worst = max(worst, float(np.abs(Jt - J).max() / scale))
         return worst
 
+    def weld_w(self):
+        """Per active weld (by name): the w of the relative quaternion its rotation rows are the axis part
+        of (mj_instantiateEquality: neg(q_b2·Q2)·(q_b1·Q1)). Its sign follows MuJoCo's body quaternions
+        (a free body's is its qpos's, either sign); an engine taking the w >= 0 quaternion of the same
+        rotation has those rows' pos, J and aref negated where w < 0, with the same cost and forces."""
+        m, d = self.m, self.d
+        out = {}
+        for i in range(m.neq):
+            if m.eq_type[i] != mujoco.mjtEq.mjEQ_WELD or not d.eq_active[i]:
+                continue
+            o1, o2 = int(m.eq_obj1id[i]), int(m.eq_obj2id[i])
+            q0, q1 = np.zeros(4), np.zeros(4)
+            if m.eq_objtype[i] == mujoco.mjtObj.mjOBJ_BODY:
+                mujoco.mju_mulQuat(q0, d.xquat[o1], m.eq_data[i, 6:10])
+                q1[:] = d.xquat[o2]
+            else:
+                mujoco.mju_mulQuat(q0, d.xquat[m.site_bodyid[o1]], m.site_quat[o1])
+                mujoco.mju_mulQuat(q1, d.xquat[m.site_bodyid[o2]], m.site_quat[o2])
+            neg, e = np.zeros(4), np.zeros(4)
+            mujoco.mju_negQuat(neg, q1)
+            mujoco.mju_mulQuat(e, neg, q0)
+            out[mujoco.mj_id2name(m, mujoco.mjtObj.mjOBJ_EQUALITY, i)] = float(e[0])
+        return out
+
     def constraint(self, query):
         m, d = self.m, self.d
         qpos, qvel, tau, ctrl = self.state(query)
@@ -197,7 +222,8 @@ class ContactRef(Ref):
         newton1 = {"qacc": d.qacc.tolist(), "niter": int(d.solver_niter[0])}
         m.opt.ls_iterations = self.ls0
         self.solver("newton")
-        out = {"qacc_smooth": qacc_smooth, "newton": newton, "newton1": newton1, "cg": cg, "efc": efc, "contacts": contacts}
+        out = {"qacc_smooth": qacc_smooth, "newton": newton, "newton1": newton1, "cg": cg, "efc": efc, "contacts": contacts,
+               "weld_w": self.weld_w()}
         if j_floor is not None:
             out["j_floor"] = j_floor
         return out

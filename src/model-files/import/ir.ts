@@ -65,6 +65,46 @@ export interface IrBody {
   /** Inertia about the CoM in body axes [Ixx, Iyy, Izz, Ixy, Ixz, Iyz]. */
   inertia: Inertia6;
   geoms: IrGeom[];
+  /** Named sites (<site>): only those an equality constraint names are kept (absent: none). */
+  sites?: IrSite[];
+  source: SourceSpan;
+}
+
+/** A <site> an equality constraint names: its frame in its body's coordinates (frames composed). */
+export interface IrSite {
+  name: string;
+  pos: Vec3;
+  quat: Quat;
+  source: SourceSpan;
+}
+
+/** An MJCF <equality> constraint (connect, weld, joint), its references resolved against the bodies,
+ *  sites and joints read (mjcf/equality.ts), in MuJoCo's terms (mjsEquality's data): compiled into
+ *  the engine's EqualityDesc, with what MuJoCo computes at qpos0, by compile.ts. */
+export interface IrEquality {
+  name: string;
+  type: 'connect' | 'weld' | 'joint';
+  active: boolean;
+  solref: Solref;
+  solimp: Solimp;
+  /** connect and weld: MuJoCo's objtype, bodies (body1 and anchor) or sites (site1 and site2). */
+  semantic?: 'body' | 'site';
+  /** connect, weld: IR body indices (-1: the world); with sites, the sites' bodies. */
+  body1?: number;
+  body2?: number;
+  /** Body semantic: MuJoCo's anchor (connect: in body1's frame; weld: in body2's, default 0). */
+  anchor?: Vec3;
+  /** Weld, body semantic: relpose as given (a zero quaternion: made at qpos0). */
+  relpose?: [number, number, number, number, number, number, number];
+  /** Site semantic: the two sites' frames in their bodies' coordinates. */
+  site1?: { pos: Vec3; quat: Quat };
+  site2?: { pos: Vec3; quat: Quat };
+  /** Weld: MuJoCo's torquescale (data[10], default 1). */
+  torquescale?: number;
+  /** Joint: joint names (joint2 absent: joint1 held at qpos0 + a0), polycoef a0..a4. */
+  joint1?: string;
+  joint2?: string;
+  polycoef?: [number, number, number, number, number];
   source: SourceSpan;
 }
 
@@ -118,6 +158,10 @@ export interface IrModel {
   actuators: IrActuator[];
   /** Fixed tendons (absent: none). */
   tendons?: IrTendon[];
+  /** Equality constraints (MJCF <equality>; absent: none). */
+  equalities?: IrEquality[];
+  /** Sites of the world body that an equality constraint names. */
+  worldSites?: IrSite[];
   /** Body-name pairs whose geoms never collide (MJCF contact/exclude). */
   excludes: { body1: string; body2: string; source: SourceSpan }[];
   /** The MJCF <keyframe><key> elements in order (absent: none). The model starts from qpos0 unless
@@ -139,7 +183,7 @@ export interface IrKey {
   at: { time?: SourceSpan; qpos?: SourceSpan; qvel?: SourceSpan; ctrl?: SourceSpan };
 }
 
-export type DisableFlag = 'constraint' | 'contact' | 'limit' | 'frictionloss' | 'spring' | 'damper';
+export type DisableFlag = 'constraint' | 'equality' | 'contact' | 'limit' | 'frictionloss' | 'spring' | 'damper';
 
 export type NoteKind = 'approximated' | 'dropped' | 'skipped' | 'as-mujoco';
 

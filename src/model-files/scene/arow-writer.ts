@@ -7,6 +7,7 @@ import type { ActuatorDesc, BodyDesc, ModelDesc, ShapeDesc, SourceSpan } from '.
 import { projectGear } from './actuation.js';
 import { norm3 } from '../../engine/math.js';
 import type { ImportNote } from '../import/ir.js';
+import { polycoefAtZero } from './equality.js';
 
 const num = (x: number): string => (Object.is(x, -0) ? '0' : String(x));
 const vec = (v: readonly number[]): string => `[${v.map(num).join(', ')}]`;
@@ -168,7 +169,7 @@ export function writeArow(model: ModelDesc, header: string[]): string {
       if (e.type === 'joint') {
         p.push(`joint1: ${n(e.joint1)}`);
         if (e.joint2 !== undefined && e.joint2 >= 0) p.push(`joint2: ${n(e.joint2)}`);
-        p.push(`polycoef: ${vec(e.polycoef ?? [0, 1, 0, 0, 0])}`);
+        p.push(`polycoef: ${vec(polycoefAtZero(e))}`); // the scene's joints have y0 = x0 = 0
       } else {
         p.push(`body1: ${n(e.body1)}`, `body2: ${n(e.body2)}`, `anchor: ${vec(e.anchor ?? [0, 0, 0])}`);
         if (e.anchor2) p.push(`anchor2: ${vec(e.anchor2)}`);

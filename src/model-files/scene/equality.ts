@@ -140,3 +140,19 @@ export function readEqualities(ctx: Ctx, node: YNode, bodies: readonly BodyDesc[
     return e;
   });
 }
+
+/** A joint constraint's polycoef about reference positions 0 (MuJoCo's y0 = x0 = 0, as a scene's and an
+ *  exported model's joints have): y − y0 = Σ a_i (x − x0)^i is y = Σ b_k x^k with
+ *  b_k = Σ_{i≥k} a_i·C(i, k)·(−x0)^(i−k), and y0 added to b_0 (without joint2, x stays at x0: b_0 =
+ *  y0 + a0). The same constraint, written where the format has no `ref` (.arow, MJCF). */
+export function polycoefAtZero(e: Pick<EqualityDesc, 'polycoef' | 'ref' | 'joint2'>): [number, number, number, number, number] {
+  const a = e.polycoef ?? [0, 1, 0, 0, 0];
+  const [y0, x0] = e.ref ?? [0, 0];
+  if (y0 === 0 && x0 === 0) return [...a];
+  if (e.joint2 === undefined || e.joint2 < 0) return [y0 + a[0], a[1], a[2], a[3], a[4]];
+  const C = [[1], [1, 1], [1, 2, 1], [1, 3, 3, 1], [1, 4, 6, 4, 1]];
+  const b: [number, number, number, number, number] = [0, 0, 0, 0, 0];
+  for (let k = 0; k < 5; k++) for (let i = k; i < 5; i++) b[k] += a[i] * C[i][k] * (-x0) ** (i - k);
+  b[0] += y0;
+  return b;
+}

@@ -28,6 +28,7 @@ import {
   type Vec3,
 } from '../../engine/model-desc.js';
 import { DEFAULT_SOLVER } from './contact-settings.js';
+import { polycoefAtZero } from './equality.js';
 
 export type MjIntegrator = 'Euler' | 'RK4' | 'implicit' | 'implicitfast';
 
@@ -103,13 +104,7 @@ export function exportMjcf(model: ModelDesc, opts: MjcfOptions = {}): string {
   const siteXml = (name: string, pos: readonly number[], quat: readonly number[] = [1, 0, 0, 0]): string =>
     `<site name="${esc(name)}" pos="${nums(pos)}" quat="${nums(quat)}"/>`;
   for (const e of equalities) {
-    if (e.type === 'joint') {
-      if (e.ref && (e.ref[0] !== 0 || e.ref[1] !== 0))
-        throw new MjcfExportError(
-          `equality '${e.name}': joint references (qpos0) other than 0 cannot be written (MuJoCo takes them from the joints' ref)`,
-        );
-      continue;
-    }
+    if (e.type === 'joint') continue;
     const site = e.type === 'connect' ? e.anchor2 !== undefined : e.quat2 !== undefined;
     if (!site) continue;
     const [p1, q1, p2, q2] =
@@ -205,7 +200,7 @@ export function exportMjcf(model: ModelDesc, opts: MjcfOptions = {}): string {
       const common = `name="${esc(e.name)}" active="${e.active}" solref="${nums(e.solref)}" solimp="${nums(e.solimp)}"`;
       if (e.type === 'joint') {
         const j2 = e.joint2 !== undefined && e.joint2 >= 0 ? ` joint2="${bn(e.joint2)}"` : '';
-        out.push(`    <joint ${common} joint1="${bn(e.joint1)}"${j2} polycoef="${nums(e.polycoef ?? [0, 1, 0, 0, 0])}"/>`);
+        out.push(`    <joint ${common} joint1="${bn(e.joint1)}"${j2} polycoef="${nums(polycoefAtZero(e))}"/>`);
       } else if (e.type === 'connect') {
         if (e.anchor2 !== undefined) out.push(`    <connect ${common} site1="${esc(e.name)}_site1" site2="${esc(e.name)}_site2"/>`);
         else out.push(`    <connect ${common} body1="${bn(e.body1)}" body2="${bn(e.body2)}" anchor="${nums(e.anchor ?? [0, 0, 0])}"/>`);

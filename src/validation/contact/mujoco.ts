@@ -34,6 +34,8 @@ export interface ConstraintAnswer {
   efc: EfcRows;
   /** J's float32 floor from its stored intermediates (contact points and frames), when asked. */
   j_floor?: number;
+  /** Per active weld (by name): the w of MuJoCo's relative quaternion, whose sign its rotation rows take. */
+  weld_w?: Record<string, number>;
   contacts: {
     dist: number[];
     pos: number[][];

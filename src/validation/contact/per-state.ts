@@ -55,13 +55,19 @@ export function mujocoBlocks(a: ConstraintAnswer): RowBlock[] {
     // a contact's rows, or an equality constraint's (3, 6 or 1), form one block
     while (j < e.type.length && e.type[j] === e.type[i] && e.id[j] === e.id[i] && (e.type[i] > 4 || e.type[i] === 0)) j++;
     const point = e.type[i] <= 4 ? [] : a.contacts.pos[e.id[i]];
+    // a weld's rotation rows are the axis part of a relative quaternion whose sign MuJoCo takes from
+    // its body quaternions (a free body's qpos may have w < 0), the engine with w >= 0
+    // (contact/equality.hpp): the same rotation, cost and forces; MuJoCo's rows are compared in the
+    // engine's convention, negated where its w < 0 (qacc is compared as it is)
+    const flip = e.type[i] === 0 && j - i === 6 && (a.weld_w?.[e.name[i]] ?? 0) < 0;
+    const sign = (k: number): number => (flip && k >= 3 ? -1 : 1);
     out.push({
       type: e.type[i],
       name: e.name[i],
       point,
-      dist: e.pos.slice(i, j),
-      J: e.J.slice(i, j),
-      aref: e.aref.slice(i, j),
+      dist: e.pos.slice(i, j).map((x, k) => sign(k) * x),
+      J: e.J.slice(i, j).map((row, k) => (sign(k) < 0 ? row.map((x) => -x) : row)),
+      aref: e.aref.slice(i, j).map((x, k) => sign(k) * x),
       R: e.R.slice(i, j),
     });
     i = j;

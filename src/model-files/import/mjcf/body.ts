@@ -1,12 +1,13 @@
 // <worldbody> and <body>, as MuJoCo's mjXReader::Body: the body tree depth first (MuJoCo's body
-// order), each body's frame, then its children in file order (joints, geoms, inertial; sites,
-// cameras and lights skipped with a note), its inertia, and last its child bodies. The
+// order), each body's frame, then its children in file order (joints, geoms, inertial; the sites an
+// equality constraint names (site.ts); other sites, cameras and lights skipped with a note), its
+// inertia, and last its child bodies. The
 // meta-elements <frame> (frame.ts) and <replicate> (replicate.ts) create no body: their children
 // belong to the enclosing body, read in place (once per replica), each placed by the frame between
 // them and that body, so joints, geoms and child bodies keep MuJoCo's document order.
 
 import { quote } from '../../common/errors.js';
-import type { IrBody, IrGeom } from '../ir.js';
+import type { IrBody, IrGeom, IrSite } from '../ir.js';
 import { describeEl, type Reader } from '../read-attrs.js';
 import type { XmlElement } from '../xml.js';
 import { sections, vec3, type MjcfContext } from './context.js';
@@ -17,10 +18,13 @@ import { setBodyInertia } from './inertial.js';
 import { readJoint } from './joint.js';
 import { orientation } from './orientation.js';
 import { noteReplicatedName, replicaPlacements } from './replicate.js';
+import { readSite } from './site.js';
 
 /** What a body's elements (its own and those in its frames and replicas) add up to. */
 interface BodyContent {
   geoms: IrGeom[];
+  /** The sites an equality constraint names. */
+  sites: IrSite[];
   inertial?: { el: XmlElement; frame?: Pose };
   /** Child bodies in MuJoCo's order, each with where it lands. */
   bodies: { el: XmlElement; placement: Placement }[];
@@ -31,9 +35,10 @@ export function readWorldbodies(ctx: MjcfContext): void {
   const worldbody = sections(ctx, 'worldbody');
   if (worldbody.length === 0) ctx.r.fail(ctx.root, '<mujoco>', 'no <worldbody>', "a <worldbody> with the robot's bodies");
   for (const wb of worldbody) {
-    const content: BodyContent = { geoms: [], bodies: [] };
+    const content: BodyContent = { geoms: [], sites: [], bodies: [] };
     readBodyChildren(ctx, wb, undefined, { childclass: 'main', suffix: '', copies: 1 }, content);
     ctx.ir.worldGeoms.push(...content.geoms);
+    if (content.sites.length) (ctx.ir.worldSites ??= []).push(...content.sites);
     for (const b of content.bodies) readBody(ctx, b.el, -1, b.placement);
   }
 }
@@ -67,11 +72,12 @@ function readBody(ctx: MjcfContext, el: XmlElement, parent: number, placement: P
   const bi = ir.bodies.length;
   ir.bodies.push(body);
   // The body's own elements: no frame between them and it yet; the replicas' suffix goes on.
-  const content: BodyContent = { geoms: [], bodies: [] };
+  const content: BodyContent = { geoms: [], sites: [], bodies: [] };
   const own: Placement = { childclass: cc?.value ?? placement.childclass, suffix: placement.suffix, copies: placement.copies };
   if (placement.copiedBy) own.copiedBy = placement.copiedBy;
   readBodyChildren(ctx, el, body, own, content);
   body.geoms = content.geoms;
+  if (content.sites.length) body.sites = content.sites;
   setBodyInertia(ctx, body, content.geoms, content.inertial?.el, content.inertial?.frame);
   for (const b of content.bodies) readBody(ctx, b.el, bi, b.placement);
 }
@@ -141,14 +147,26 @@ function readBodyChildren(ctx: MjcfContext, el: XmlElement, body: IrBody | undef
       case 'replicate':
         for (const copy of replicaPlacements(ctx, c, placement)) readBodyChildren(ctx, c, body, copy, content);
         break;
-      case 'site':
-      case 'camera':
-      case 'light':
+      case 'site': {
+        const given = c.attrs.get('name')?.value;
+        const name = given === undefined ? undefined : given + placement.suffix;
+        if (name !== undefined && ctx.equalitySites.has(name)) {
+          const site = readSite(ctx, c, classOf(ctx, c, placement.childclass), name);
+          placePose(placement.frame, site);
+          content.sites.push(site);
+          break;
+        }
+        if (given !== undefined) noteReplicatedName(ctx, 'site', given, placement);
         ctx.note(
           'skipped',
           c,
-          `<${c.name}> does not change the dynamics: ${c.name === 'site' ? 'a site only marks a point (for sensors and spatial tendons, which are not imported)' : 'it is for rendering'}`,
+          '<site> does not change the dynamics: a site only marks a point (for sensors and spatial tendons, which are not imported)',
         );
+        break;
+      }
+      case 'camera':
+      case 'light':
+        ctx.note('skipped', c, `<${c.name}> does not change the dynamics: it is for rendering`);
         break;
       case 'composite':
       case 'flexcomp':

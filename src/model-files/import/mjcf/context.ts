@@ -32,6 +32,8 @@ export interface MjcfContext {
   /** The first <replicate> read, and each body or joint a replicate copied, by its name before the
    *  suffix → that replicate (replicate.ts refuses what MuJoCo would copy along with them). */
   replicates: { first?: XmlElement; names: Map<string, XmlElement> };
+  /** The site names the <equality> section names (site1, site2): the body reader keeps those sites. */
+  equalitySites: Set<string>;
   /** Adds a note at an element or attribute of the file (once: a <replicate> reads its children
    *  once per copy, and one note per line says it). */
   note: Note;
@@ -54,6 +56,12 @@ export function newContext(r: Reader, root: XmlElement, notes: ImportNote[]): Mj
       notes.push({ kind, source, message });
     },
     replicates: { names: new Map() },
+    equalitySites: new Set(
+      root.children
+        .filter((c) => c.name === 'equality')
+        .flatMap((s) => s.children.flatMap((e) => ['site1', 'site2'].map((n) => e.attrs.get(n)?.value)))
+        .filter((n): n is string => n !== undefined),
+    ),
     compiler: defaultCompiler(),
     defaults: new Map(),
     meshes: new Map(),

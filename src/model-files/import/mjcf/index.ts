@@ -1,14 +1,16 @@
 // MJCF (MuJoCo XML) → the import IR, following MuJoCo's compiler for everything that changes the
 // dynamics: the body tree and every orientation form, inertials and inertia from geoms, joints,
 // geoms, default classes and childclass, compiler and option settings, actuators and the first
-// keyframe, fixed tendons; the meta-elements <include> (include.ts), <frame> and <replicate>
+// keyframe, fixed tendons, equality constraints (connect, weld, joint); the meta-elements <include> (include.ts), <frame> and <replicate>
 // (frame.ts, replicate.ts). Elements that do not change the dynamics are skipped with a note; anything
-// else that would (spatial tendons, equality constraints, fluid forces, flex, ...) is refused at its line.
+// else that would (spatial tendons, tendon and flex equality constraints, fluid forces, flex, ...) is
+// refused at its line.
 //
 // One reader per element, as MuJoCo's xml_native_reader.cc has one method per element, all sharing
 // one context (context.ts). readMjcf reads the sections in the order each depends on the others:
 // compiler and option first (angle units, autolimits), then defaults, assets, the body tree, and the
-// elements that name bodies and joints (tendons, actuators, contact excludes, keyframes).
+// elements that name bodies and joints (tendons, equality constraints, actuators, contact excludes,
+// keyframes).
 
 import type { ImportNote, IrModel } from '../ir.js';
 import type { Reader } from '../read-attrs.js';
@@ -20,6 +22,7 @@ import { readCompiler, setTotalMass } from './compiler.js';
 import { readContacts } from './contact.js';
 import { newContext, sections, type MjcfContext } from './context.js';
 import { readDefaults } from './defaults.js';
+import { readEqualities } from './equality.js';
 import { expandIncludes } from './include.js';
 import { readKeyframes } from './keyframe.js';
 import { readOption } from './option.js';
@@ -39,12 +42,11 @@ const INERT: Record<string, string> = {
 };
 /** Elements refused: they change the dynamics and are not supported. */
 const REFUSED: Record<string, string> = {
-  equality: 'equality constraints',
   deformable: 'flex and skin (deformable bodies)',
   extension: 'plugins',
 };
 /** Top-level elements read below. */
-const READ = ['compiler', 'option', 'default', 'asset', 'worldbody', 'tendon', 'actuator', 'contact', 'keyframe'];
+const READ = ['compiler', 'option', 'default', 'asset', 'worldbody', 'tendon', 'equality', 'actuator', 'contact', 'keyframe'];
 
 export function readMjcf(r: Reader, root: XmlElement, notes: ImportNote[]): IrModel {
   expandIncludes(r, root); // MuJoCo assembles the included files into one tree first (IncludeXML)
@@ -59,6 +61,7 @@ export function readMjcf(r: Reader, root: XmlElement, notes: ImportNote[]): IrMo
   refuseReplicatedReferences(ctx);
   if (ctx.compiler.settotalmass > 0) setTotalMass(ctx.ir.bodies, ctx.compiler.settotalmass);
   readTendons(ctx);
+  readEqualities(ctx);
   readActuators(ctx);
   readContacts(ctx);
   readKeyframes(ctx);
@@ -75,7 +78,7 @@ function judgeTopLevel(ctx: MjcfContext): void {
         c,
         `<${c.name}>`,
         REFUSED[c.name],
-        'what the importer supports: worldbody (with frame and replicate), default, compiler, option, asset (meshes), tendon (fixed), actuator (motor, position, velocity), contact (exclude), keyframe, include',
+        'what the importer supports: worldbody (with frame and replicate), default, compiler, option, asset (meshes), tendon (fixed), equality (connect, weld, joint), actuator (motor, position, velocity), contact (exclude), keyframe, include',
       );
     else if (!READ.includes(c.name)) {
       ctx.r.fail(

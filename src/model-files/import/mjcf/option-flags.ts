@@ -119,12 +119,13 @@ export function readFlags(r: Reader, f: XmlElement, ir: IrModel, note: Note): vo
   }
 }
 
-/** What each disable flag switches off, as MuJoCo's step does: contact, limit and frictionloss rows
- *  are never made (constraint: all three; there are no equality rows), spring and damper passive
+/** What each disable flag switches off, as MuJoCo's step does: equality, contact, limit and
+ *  frictionloss rows are never made (constraint: all four), spring and damper passive
  *  forces are not applied (with damper off, Euler's implicit damping too: engine_forward.c). The same
  *  model without those features is what MuJoCo runs, so that is what the import builds. */
 const DISABLES: Record<DisableFlag, string> = {
-  constraint: 'no constraint rows: no contacts, joint and tendon limits or dry friction',
+  constraint: 'no constraint rows: no equality constraints, contacts, joint and tendon limits or dry friction',
+  equality: 'no equality constraint rows (the constraints are left out)',
   contact: 'no contacts: the geoms count for mass only',
   limit: 'no joint or tendon limits',
   frictionloss: 'no joint or tendon dry friction',
@@ -136,7 +137,8 @@ const DISABLES: Record<DisableFlag, string> = {
 export function applyDisableFlags(ir: IrModel, notes: ImportNote[]): void {
   for (const { flag, source } of ir.disabled ?? []) {
     const off = (f: DisableFlag): boolean =>
-      flag === f || (flag === 'constraint' && (f === 'contact' || f === 'limit' || f === 'frictionloss'));
+      flag === f || (flag === 'constraint' && (f === 'equality' || f === 'contact' || f === 'limit' || f === 'frictionloss'));
+    if (off('equality')) delete ir.equalities;
     for (const b of ir.bodies) {
       if (off('contact')) b.geoms = [];
       for (const j of b.joints) {

@@ -77,7 +77,7 @@ export function replicaPlacements(ctx: MjcfContext, el: XmlElement, outer: Place
 
 /** Remembers that the element named `name` (a body or joint) came from a replicate, under its name
  *  before the suffix, so that a reference by that name is refused (refuseReplicatedReferences). */
-export function noteReplicatedName(ctx: MjcfContext, kind: 'body' | 'joint', name: string, placement: Placement): void {
+export function noteReplicatedName(ctx: MjcfContext, kind: 'body' | 'joint' | 'site', name: string, placement: Placement): void {
   if (placement.copiedBy) ctx.replicates.names.set(`${kind}:${name}`, placement.copiedBy);
 }
 
@@ -89,8 +89,9 @@ export function refuseReplicatedReferences(ctx: MjcfContext): void {
   const r: Reader = ctx.r;
   const bodies = new Set(ctx.ir.bodies.map((b) => b.name));
   const joints = new Set(ctx.ir.bodies.flatMap((b) => b.joints.map((j) => j.name)));
-  const check = (a: XmlAttr | undefined, kind: 'body' | 'joint', what: string): void => {
-    if (!a || (kind === 'body' ? bodies : joints).has(a.value)) return;
+  const sites = new Set([...(ctx.ir.worldSites ?? []), ...ctx.ir.bodies.flatMap((b) => b.sites ?? [])].map((s) => s.name));
+  const check = (a: XmlAttr | undefined, kind: 'body' | 'joint' | 'site', what: string): void => {
+    if (!a || (kind === 'body' ? bodies : kind === 'joint' ? joints : sites).has(a.value)) return;
     const from = ctx.replicates.names.get(`${kind}:${a.value}`);
     if (from)
       r.fail(
@@ -106,6 +107,12 @@ export function refuseReplicatedReferences(ctx: MjcfContext): void {
     for (const t of s.children) for (const j of t.children) check(j.attrs.get('joint'), 'joint', `<${t.name}> <joint> joint`);
   for (const s of sections(ctx, 'contact'))
     for (const e of s.children) for (const n of ['body1', 'body2']) check(e.attrs.get(n), 'body', `<${e.name}> ${n}`);
+  for (const s of sections(ctx, 'equality'))
+    for (const e of s.children) {
+      for (const n of ['body1', 'body2']) check(e.attrs.get(n), 'body', `<${e.name}> ${n}`);
+      for (const n of ['joint1', 'joint2']) check(e.attrs.get(n), 'joint', `<${e.name}> ${n}`);
+      for (const n of ['site1', 'site2']) check(e.attrs.get(n), 'site', `<${e.name}> ${n}`);
+    }
   for (const s of sections(ctx, 'keyframe'))
     for (const k of s.children)
       r.fail(
