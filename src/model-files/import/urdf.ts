@@ -70,7 +70,7 @@ export function readUrdf(r: Reader, root: XmlElement, notes: ImportNote[]): IrMo
         child(j, 'mimic')!,
         `joint '${name}' mimic`,
         'a mimic joint',
-        'independent joints (mimic couples joints through an equality constraint, which is not supported)',
+        'independent joints (a mimic couples two joints, which the URDF import does not read; in MJCF the coupling is an <equality><joint> constraint, which it does)',
       );
     links[ci].parent = pi;
     links[ci].joint = j;
