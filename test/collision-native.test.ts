@@ -393,7 +393,15 @@ describe('batch collide(): the contact list', () => {
     b.collide();
     const per = Array.from({ length: copies }, (_, r) => b.contacts(r));
     const list = (f: 'shapeA' | 'shapeB' | 'point' | 'dist' | 'pos' | 'normal') => per.map((c) => Array.from(c[f]));
-    return { per, shapeA: list('shapeA'), shapeB: list('shapeB'), point: list('point'), dist: list('dist'), pos: list('pos'), normal: list('normal') };
+    return {
+      per,
+      shapeA: list('shapeA'),
+      shapeB: list('shapeB'),
+      point: list('point'),
+      dist: list('dist'),
+      pos: list('pos'),
+      normal: list('normal'),
+    };
   }
   it('bit-identical across lane widths, batch sizes and threads (every width this CPU runs)', () => {
     const widest = addon.cpuInfo().widestLanes;

@@ -2,11 +2,37 @@
 #include "achilles/batch.hpp"
 
 #include <algorithm>
+#include <chrono>
 #include <exception>
 #include <stdexcept>
 #include <string>
 
 namespace ach {
+
+namespace {
+
+/// How long a waiting side spins before it sleeps (see WorkerPool).
+constexpr auto kSpin = std::chrono::microseconds(200);
+
+inline void cpu_relax() {
+#if defined(__x86_64__) || defined(__i386__)
+  __builtin_ia32_pause();
+#endif
+}
+
+/// Spin until done() or kSpin has passed; true when done() held.
+template <class F> bool spin_until(F done) {
+  const auto until = std::chrono::steady_clock::now() + kSpin;
+  for (;;) {
+    for (int i = 0; i < 64; ++i) {
+      if (done()) return true;
+      cpu_relax();
+    }
+    if (std::chrono::steady_clock::now() >= until) return done();
+  }
+}
+
+} // namespace
 
 WorkerPool::WorkerPool(int threads) : threads_(threads) {
   for (int w = 1; w < threads_; ++w) workers_.emplace_back([this, w] { loop(w); });
@@ -15,7 +41,7 @@ WorkerPool::WorkerPool(int threads) : threads_(threads) {
 WorkerPool::~WorkerPool() {
   {
     std::lock_guard<std::mutex> lock(mu_);
-    stop_ = true;
+    stop_.store(true);
   }
   cv_.notify_all();
   for (auto& t : workers_) t.join();
@@ -31,20 +57,18 @@ void WorkerPool::work(int worker, int items, const std::function<void(int, int, 
 void WorkerPool::loop(int worker) {
   std::uint64_t seen = 0;
   for (;;) {
-    const std::function<void(int, int, int)>* job;
-    int items;
-    {
+    auto fresh = [&] { return stop_.load(std::memory_order_relaxed) || generation_.load(std::memory_order_acquire) != seen; };
+    if (!spin_until(fresh)) {
       std::unique_lock<std::mutex> lock(mu_);
-      cv_.wait(lock, [&] { return stop_ || generation_ != seen; });
-      if (stop_) return;
-      seen = generation_;
-      job = job_;
-      items = items_;
+      cv_.wait(lock, fresh);
     }
-    work(worker, items, *job);
-    {
-      std::lock_guard<std::mutex> lock(mu_);
-      if (--pending_ == 0) done_cv_.notify_one();
+    if (stop_.load()) return;
+    // the acquire load of generation_ makes run()'s job_ and items_ (written before it) visible
+    seen = generation_.load(std::memory_order_acquire);
+    work(worker, items_, *job_);
+    if (pending_.fetch_sub(1, std::memory_order_acq_rel) == 1) {
+      std::lock_guard<std::mutex> lock(mu_); // the caller may be between its check and its wait
+      done_cv_.notify_one();
     }
   }
 }
@@ -59,13 +83,15 @@ void WorkerPool::run(int items, const std::function<void(int, int, int)>& job) {
     job_ = &job;
     items_ = items;
     next_.store(0, std::memory_order_relaxed);
-    pending_ = threads_ - 1;
-    ++generation_;
+    pending_.store(threads_ - 1, std::memory_order_relaxed);
+    generation_.fetch_add(1, std::memory_order_release);
   }
   cv_.notify_all();
   work(0, items, job);
+  auto finished = [&] { return pending_.load(std::memory_order_acquire) == 0; };
+  if (spin_until(finished)) return;
   std::unique_lock<std::mutex> lock(mu_);
-  done_cv_.wait(lock, [&] { return pending_ == 0; });
+  done_cv_.wait(lock, finished);
 }
 
 /// Each servo's rate-limited target starts where the servo is: a position servo at its length g·q0,
