@@ -40,6 +40,7 @@ enum class Bug : int {
   CollisionBroadPhaseFirstLane, // broad phase: a shape's box (swept) or a pair's overlap (listed) is the block's first lane's, not the union over the lanes
   FilterTimeConstOffByOne,   // general actuators: the filter's act_dot divides by τ + h instead of τ (time constant one step long)
   AffineBiasSign,            // general actuators: the affine bias biasprm₀ + biasprm₁·ℓ + biasprm₂·ℓ̇ is subtracted
+  ImplicitDerivativeDropped, // implicitfast: the actuators' velocity derivative is left out of qDeriv (only damping stays implicit)
   Count
 };
 
@@ -77,6 +78,7 @@ inline const char* bug_name(Bug b) {
   case Bug::CollisionBroadPhaseFirstLane: return "collision-broad-phase-first-lane";
   case Bug::FilterTimeConstOffByOne: return "actuator-filter-time-constant-off-by-one-step";
   case Bug::AffineBiasSign: return "actuator-affine-bias-sign";
+  case Bug::ImplicitDerivativeDropped: return "implicitfast-derivative-dropped";
   case Bug::Count: break;
   }
   return "?";
