@@ -18,6 +18,7 @@ export const STAGES = [
   'actuators',
   'passive',
   'general-actuators',
+  'implicitfast',
   'sensors',
   'import',
 ] as const;
