@@ -6,7 +6,7 @@ import type { LaneWidth, Precision } from '../src/engine/api.js';
 import type { IntegratorName, ModelDesc } from '../src/engine/model-desc.js';
 import { importFile } from '../src/model-files/import/index.js';
 import { generalArm } from '../src/validation/general-actuators/models.js';
-import { FIXTURES, servoChain } from '../src/validation/implicitfast/models.js';
+import { FIXTURES, servoChain, tumblingBody } from '../src/validation/implicitfast/models.js';
 import { loadScene } from '../src/model-files/scene/index.js';
 import { rng, scene } from './helpers/engine.js';
 import { cellTitle, laneCells } from './helpers/lanes.js';
@@ -60,10 +60,11 @@ describe('bit-identical results in every lane, batch size, lane width, thread co
       });
     }
   // implicitfast: every path of its solve (implicit.hpp): per-lane actuator terms (a ball joint's
-  // multi-dof D too), the free bodies' blocks with contacts, the damped tendon's Woodbury correction
+  // multi-dof D too), a free body's block alone and with contacts, the damped tendon's Woodbury correction
   const implicitModels: [string, () => ModelDesc][] = [
     ['general-arm', generalArm],
     ['servo-chain', servoChain],
+    ['tumbling-body', tumblingBody],
     ['mjcf-contact-drop', () => importFile(FIXTURES.contact).model],
     ['mjcf-tendon-coupling', () => importFile(FIXTURES.tendon).model],
   ];
