@@ -13,7 +13,11 @@ const DP = join(SCENES, 'double-pendulum.arow');
 
 describe('usage errors exit 2 with a message naming what is allowed', () => {
   const cases: Array<[string, string[], RegExp]> = [
-    ['choice', ['run', DP, '--integrator', 'rk5'], /--integrator: 'rk5' is not one of euler, verlet, midpoint, rk4 \(did you mean rk4\?\)/],
+    [
+      'choice',
+      ['run', DP, '--integrator', 'rk5'],
+      /--integrator: 'rk5' is not one of euler, verlet, midpoint, rk4, implicitfast \(did you mean rk4\?\)/,
+    ],
     ['choice without a near miss', ['run', DP, '--precision', 'double'], /--precision: 'double' is not one of f32, f64\n/],
     ['number out of range', ['run', DP, '--copies', '0'], /--copies: 0 is out of range \(expected an integer from 1 to 16777216\)/],
     [
@@ -84,7 +88,7 @@ describe('help and docs come from the command table', () => {
     const specs = await loadCommands();
     const run = specs.find((s) => s.name === 'run')!;
     for (const o of run.options) expect(r.stdout).toContain(`--${o.name}`);
-    expect(r.stdout).toContain('(euler | verlet | midpoint | rk4)');
+    expect(r.stdout.replace(/\s+/g, ' ')).toContain('(euler | verlet | midpoint | rk4 | implicitfast)'); // wrapped at 80 columns
     expect(r.stdout).toContain('achilles run scenes/double-pendulum.arow');
   });
 
@@ -205,7 +209,7 @@ describe('the installed command: bin/achilles.js over dist/ (built by npm run bu
   test('a usage error exits 2 and a missing scene 1, with their messages', async () => {
     const u = await node(['run', join(SCENES, 'double-pendulum.arow'), '--integrator', 'rk5']);
     expect(u.status).toBe(2);
-    expect(u.stderr).toContain("--integrator: 'rk5' is not one of euler, verlet, midpoint, rk4");
+    expect(u.stderr).toContain("--integrator: 'rk5' is not one of euler, verlet, midpoint, rk4, implicitfast");
     const m = await node(['export', 'no-such.arow', '--mjcf']);
     expect(m.status).toBe(1);
     expect(m.stderr).toBe('no-such.arow:1:1: file: found no such file (ENOENT), expected a readable YAML file\n');

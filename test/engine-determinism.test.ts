@@ -3,7 +3,10 @@
 import { describe, expect, it } from 'vitest';
 import { Batch } from '../src/engine/batch.js';
 import type { LaneWidth, Precision } from '../src/engine/api.js';
-import type { ModelDesc } from '../src/engine/model-desc.js';
+import type { IntegratorName, ModelDesc } from '../src/engine/model-desc.js';
+import { importFile } from '../src/model-files/import/index.js';
+import { generalArm } from '../src/validation/general-actuators/models.js';
+import { FIXTURES, servoChain, tumblingBody } from '../src/validation/implicitfast/models.js';
 import { loadScene } from '../src/model-files/scene/index.js';
 import { rng, scene } from './helpers/engine.js';
 import { cellTitle, laneCells } from './helpers/lanes.js';
@@ -22,7 +25,7 @@ function run(
   precision: Precision,
   lanes: LaneWidth,
   copies: number,
-  integrator: 'euler' | 'rk4' | 'midpoint' | 'verlet',
+  integrator: IntegratorName,
   steps: number,
   threads = 1,
   robots: number[] = [...Array(copies).keys()],
@@ -54,6 +57,30 @@ describe('bit-identical results in every lane, batch size, lane width, thread co
         }
         const again = [0, 5, 17].map((r) => run(model, precision, 1, 1, integrator, steps, 1, [r])[0]);
         expect(again).toEqual(alone);
+      });
+    }
+  // implicitfast: every path of its solve (implicit.hpp): per-lane actuator terms (a ball joint's
+  // multi-dof D too), a free body's block alone and with contacts, the damped tendon's Woodbury correction
+  const implicitModels: [string, () => ModelDesc][] = [
+    ['general-arm', generalArm],
+    ['servo-chain', servoChain],
+    ['tumbling-body', tumblingBody],
+    ['mjcf-contact-drop', () => importFile(FIXTURES.contact).model],
+    ['mjcf-tendon-coupling', () => importFile(FIXTURES.tendon).model],
+  ];
+  for (const [name, make] of implicitModels)
+    for (const precision of ['f32', 'f64'] as const) {
+      const widths = cells.filter((c) => c.precision === precision && !c.skip).map((c) => c.lanes);
+      it(`implicitfast: ${name} ${precision} at lanes ${widths.join(', ')}`, () => {
+        const model = make();
+        const steps = 150;
+        const alone = [0, 5, 17].map((r) => run(model, precision, 1, 1, 'implicitfast', steps, 1, [r])[0]);
+        for (const lanes of widths)
+          for (const copies of [18, 37]) {
+            const all = run(model, precision, lanes, copies, 'implicitfast', steps, copies === 37 ? 2 : 1);
+            [0, 5, 17].forEach((r, k) => expect(all[r], `lanes ${lanes} copies ${copies} robot ${r}`).toEqual(alone[k]));
+          }
+        expect(alone[0]).not.toEqual(alone[1]);
       });
     }
   for (const c of cells.filter((c) => c.skip)) it.skip(cellTitle(`${c.precision} × ${c.lanes} lanes`, c), () => {});

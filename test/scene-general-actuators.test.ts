@@ -65,10 +65,11 @@ describe('.arow general actuators', () => {
     check('r6.arow', scene('{ kind: general, rate_limit: 2 }'), 'rate_limit', 'rate limit');
   });
 
-  test('verlet and midpoint refuse a model with activations', () => {
+  test('verlet and midpoint refuse a model with activations; implicitfast runs it', () => {
     const m = load('v.arow', scene(SERVO));
-    expect(() => new Batch(m, { copies: 1, precision: 'f64', integrator: 'verlet' })).toThrow(/euler or rk4/);
-    expect(() => new Batch(m, { copies: 1, precision: 'f64', integrator: 'midpoint' })).toThrow(/euler or rk4/);
+    expect(() => new Batch(m, { copies: 1, precision: 'f64', integrator: 'verlet' })).toThrow(/euler, rk4 or implicitfast/);
+    expect(() => new Batch(m, { copies: 1, precision: 'f64', integrator: 'midpoint' })).toThrow(/euler, rk4 or implicitfast/);
+    expect(new Batch(m, { copies: 1, precision: 'f64', integrator: 'implicitfast' }).na).toBeGreaterThan(0);
   });
 
   test('act follows the filter under a held control (filterexact: exact for a constant control)', () => {

@@ -15,7 +15,7 @@ import { bugVerdict, runPasses, runSuite, summarize, type BugOutcome } from '../
 import { BUG_TARGETS } from '../src/validation/bug-targets.js';
 import { doublePendulumAccel, type DoublePendulumParams } from '../src/validation/double-pendulum-exact.js';
 import { perStateReference, perturbedParams, qaccFloors, type EquationsResult } from '../src/validation/per-state.js';
-import { INTEGRATORS } from '../src/engine/model-desc.js';
+import { CLASSIC_INTEGRATORS as INTEGRATORS } from '../src/engine/model-desc.js';
 import { seedFor } from '../src/validation/rng.js';
 import { queryMujoco, type ExtraQuery } from '../src/validation/reference.js';
 import type { DynamicsResult } from '../src/validation/mujoco-ref.js';

@@ -423,7 +423,8 @@ BatchOptions options_from_js(const Napi::Object& o) {
   else if (integ == "verlet") opt.integrator = Integrator::Verlet;
   else if (integ == "midpoint") opt.integrator = Integrator::Midpoint;
   else if (integ == "rk4") opt.integrator = Integrator::Rk4;
-  else type_error("integrator must be euler, verlet, midpoint or rk4 (got '" + integ + "')");
+  else if (integ == "implicitfast") opt.integrator = Integrator::ImplicitFast;
+  else type_error("integrator must be euler, verlet, midpoint, rk4 or implicitfast (got '" + integ + "')");
   opt.dt = number_at(o, "dt", "options");
   opt.substeps = static_cast<int>(number_at(o, "substeps", "options"));
   opt.midpoint_iterations = static_cast<int>(number_at(o, "midpointIterations", "options"));

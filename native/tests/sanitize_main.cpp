@@ -28,7 +28,7 @@ int main(int argc, char** argv) {
       for (ach::Precision prec : {ach::Precision::F32, ach::Precision::F64})
         for (int lanes : {1, 4, 8, 16}) {
           if (!ach::cpu_supports(ach::isa_for(prec, lanes))) continue;
-          for (ach::Integrator integ : {ach::Integrator::Euler, ach::Integrator::Rk4}) {
+          for (ach::Integrator integ : {ach::Integrator::Euler, ach::Integrator::Rk4, ach::Integrator::ImplicitFast}) {
             ach::BatchOptions opt;
             opt.precision = prec;
             opt.lanes = lanes;
@@ -49,7 +49,7 @@ int main(int argc, char** argv) {
                 for (const ach::ConstraintRowReport& r : batch.constraint_report(0, model.solver_iterations, true).rows) ++rows[r.kind];
             }
             std::printf("%s: %s lanes %d %s: %zu candidate pairs, %lld active contact points over %d collides; robot 0's rows on: %lld limit, %lld contact, %lld friction, %lld tendon-limit, %lld tendon-friction\n",
-                        argv[i], prec == ach::Precision::F32 ? "f32" : "f64", lanes, integ == ach::Integrator::Euler ? "euler" : "rk4", ach::candidate_pairs(model).size(),
+                        argv[i], prec == ach::Precision::F32 ? "f32" : "f64", lanes, integ == ach::Integrator::Euler ? "euler" : integ == ach::Integrator::Rk4 ? "rk4" : "implicitfast", ach::candidate_pairs(model).size(),
                         static_cast<long long>(contacts), kRounds, static_cast<long long>(rows[0]), static_cast<long long>(rows[1]), static_cast<long long>(rows[2]),
                         static_cast<long long>(rows[3]), static_cast<long long>(rows[4]));
             ++runs;

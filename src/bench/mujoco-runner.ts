@@ -7,8 +7,13 @@ import { exportMjcf } from '../model-files/scene/index.js';
 import type { MujocoMode, MujocoNative } from './mujoco-native.js';
 import type { Runner, Timed } from './runner.js';
 
-/** Integrators MuJoCo has; midpoint and verlet get no comparison. */
-export const MUJOCO_INTEGRATORS: Partial<Record<IntegratorName, 'Euler' | 'RK4'>> = { euler: 'Euler', rk4: 'RK4' };
+/** MuJoCo's name of each engine integrator MuJoCo has; midpoint and verlet get no comparison. */
+export type MujocoBenchIntegrator = 'Euler' | 'RK4' | 'implicitfast';
+export const MUJOCO_INTEGRATORS: Partial<Record<IntegratorName, MujocoBenchIntegrator>> = {
+  euler: 'Euler',
+  rk4: 'RK4',
+  implicitfast: 'implicitfast',
+};
 
 /** Merged models stop getting faster beyond a few dozen robots and take long to compile (measured). */
 export const MERGED_GROUP_MAX = 64;
@@ -24,7 +29,7 @@ export function mergedGroup(copies: number, max = MERGED_GROUP_MAX): number {
  * of ~150+ copies fails to compile), and the timing loop does not read it (tau is applied by no
  * one here; zero for the bundled scenes).
  */
-export function benchMjcf(model: ModelDesc, integrator: 'Euler' | 'RK4', copies: number, contacts = false): string {
+export function benchMjcf(model: ModelDesc, integrator: MujocoBenchIntegrator, copies: number, contacts = false): string {
   return exportMjcf(model, { integrator, copies, contacts }).replace(/\s*<custom>[\s\S]*?<\/custom>/, '');
 }
 
@@ -37,7 +42,7 @@ const SOLVER_OPTIONS: Record<MujocoContactSolver, string> = {
 };
 
 /** The exported MJCF with contacts on and the option's solver replaced by `solver`'s. */
-export function contactBenchMjcf(model: ModelDesc, integrator: 'Euler' | 'RK4', copies: number, solver: MujocoContactSolver): string {
+export function contactBenchMjcf(model: ModelDesc, integrator: MujocoBenchIntegrator, copies: number, solver: MujocoContactSolver): string {
   const xml = benchMjcf(model, integrator, copies, true);
   const out = xml.replace(/solver="[^"]*" iterations="[^"]*" tolerance="[^"]*"/, SOLVER_OPTIONS[solver]);
   if (out === xml) throw new Error('the exported MJCF has no solver options to replace');
@@ -49,7 +54,7 @@ export function contactBenchMjcf(model: ModelDesc, integrator: 'Euler' | 'RK4', 
 function mujocoStart(
   model: ModelDesc,
   integrator: IntegratorName,
-): { mi: 'Euler' | 'RK4'; substeps: number; qpos0: number[]; qvel0: number[] } {
+): { mi: MujocoBenchIntegrator; substeps: number; qpos0: number[]; qvel0: number[] } {
   const mi = MUJOCO_INTEGRATORS[integrator];
   if (!mi) throw new Error(`MuJoCo has no ${integrator} integrator`);
   // The keyframe holds the initial state, but the timing starts from what we pass (per robot, tiled).

@@ -82,7 +82,7 @@ export const benchCommand: CommandSpec = {
       name: 'integrator',
       arg: 'I,...',
       kind: { type: 'list-choice', choices: INTEGRATORS },
-      description: 'Integrators (MuJoCo compares on euler and rk4)',
+      description: 'Integrators (MuJoCo compares on euler, rk4 and implicitfast)',
       default: ['euler'],
     },
     {

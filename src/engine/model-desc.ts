@@ -237,8 +237,13 @@ export function hasActivation(a: ActuatorDesc): boolean {
   return a.kind === 'general' && a.general !== undefined && a.general.dyntype !== 'none';
 }
 
-export type IntegratorName = 'euler' | 'verlet' | 'midpoint' | 'rk4';
-export const INTEGRATORS: readonly IntegratorName[] = ['euler', 'verlet', 'midpoint', 'rk4'];
+/** The integrators the first validation stages (per-state, trajectory, energy) compare, each with its
+ *  own emulation of the scheme: MuJoCo's Euler and RK4, and verlet and midpoint of Achilles' own. */
+export type ClassicIntegrator = 'euler' | 'verlet' | 'midpoint' | 'rk4';
+export const CLASSIC_INTEGRATORS: readonly ClassicIntegrator[] = ['euler', 'verlet', 'midpoint', 'rk4'];
+/** Every integrator: the classic four and MuJoCo's implicitfast (validated by its own stage). */
+export type IntegratorName = ClassicIntegrator | 'implicitfast';
+export const INTEGRATORS: readonly IntegratorName[] = [...CLASSIC_INTEGRATORS, 'implicitfast'];
 
 export interface WorldSettings {
   /** Gravity vector in W (m/s²). The engine seeds the base acceleration with −gravity. */

@@ -151,6 +151,8 @@ export function driftReason(sum: Pick<RunSummary, 'drift' | 'dissipation'>, inte
   }
   if (integrator === 'euler')
     return 'the Euler integrator does not conserve energy: the drift is its error at this dt (a smaller --dt, or --integrator rk4, drifts far less).';
+  if (integrator === 'implicitfast')
+    return 'the implicitfast integrator (semi-implicit Euler, implicit in the velocity forces) does not conserve energy: the drift is its error at this dt (a smaller --dt, or --integrator rk4, drifts far less).';
   return null;
 }
 

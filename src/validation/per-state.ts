@@ -35,7 +35,7 @@
 // larger of the two changes. See validate_extra.py (`equations`).
 
 import type { Precision } from '../engine/api.js';
-import { INTEGRATORS, type IntegratorName, type ModelDesc } from '../engine/model-desc.js';
+import { CLASSIC_INTEGRATORS as INTEGRATORS, type ClassicIntegrator as IntegratorName, type ModelDesc } from '../engine/model-desc.js';
 import type { NativeAddon } from '../engine/native.js';
 import { exportMjcf } from '../model-files/scene/index.js';
 import { doublePendulumAccel, type DoublePendulumParams } from './double-pendulum-exact.js';

@@ -11,6 +11,7 @@ import { energyStage } from './energy/definition.js';
 import { collisionStage } from './collision/definition.js';
 import { actuatorsStage } from './actuators/definition.js';
 import { generalActuatorsStage } from './general-actuators/definition.js';
+import { implicitfastStage } from './implicitfast/definition.js';
 import { contactStage } from './contact/definition.js';
 import { contactExactStage } from './contact-exact/definition.js';
 import { contactTrajectoryStage } from './contact-trajectory/definition.js';
@@ -26,6 +27,7 @@ export const VALIDATION_STAGES: readonly ValidationStage[] = [
   collisionStage,
   actuatorsStage,
   generalActuatorsStage,
+  implicitfastStage,
   contactStage,
   contactExactStage,
   contactTrajectoryStage,

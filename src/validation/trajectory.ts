@@ -21,7 +21,7 @@
 
 import type { Precision } from '../engine/api.js';
 import { Batch } from '../engine/batch.js';
-import { INTEGRATORS, type IntegratorName, type ModelDesc } from '../engine/model-desc.js';
+import { CLASSIC_INTEGRATORS as INTEGRATORS, type ClassicIntegrator as IntegratorName, type ModelDesc } from '../engine/model-desc.js';
 import type { NativeAddon } from '../engine/native.js';
 import { exportMjcf } from '../model-files/scene/index.js';
 import { judgeOverTime } from './judge.js';

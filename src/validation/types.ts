@@ -19,6 +19,7 @@ export const STAGES = [
   'actuators',
   'passive',
   'general-actuators',
+  'implicitfast',
   'sensors',
   'import',
 ] as const;

@@ -226,9 +226,20 @@ template <class V> inline void pass_velocity(const KModel<ScalarOf<V>>& M, Joint
   }
 }
 
+/// Per-lane additions to the ABA's D beyond the model's constants (implicitfast's −h·qDeriv, implicit.hpp):
+/// `diag` per dof, added to D's diagonal; `free` a full nv × nv block (row-major) per joint with
+/// `free_slot[joint] >= 0` (a standalone free body's, not symmetric), added to its D as well.
+template <class V> struct StepExtra {
+  const V* diag;
+  const V* free;
+  const int* free_slot;
+};
+
 /// Leaves → root: fold each articulated body into its parent. `stepping`: D gets the step's
-/// addition (armature + h·damping in semi-implicit Euler), otherwise the armature only.
-template <class V> inline void pass_aba_backward(const KModel<ScalarOf<V>>& M, JointWork<V>* W, const V* tau, bool stepping = false) {
+/// addition (armature + h·damping in semi-implicit Euler), otherwise the armature only; `X`
+/// (optional): per-lane additions on top (implicitfast).
+template <class V>
+inline void pass_aba_backward(const KModel<ScalarOf<V>>& M, JointWork<V>* W, const V* tau, bool stepping = false, const StepExtra<V>* X = nullptr) {
   const FlopScope<V> flops(FlopPass::AbaBackward);
   using T = ScalarOf<V>;
   for (int i = static_cast<int>(M.joints.size()) - 1; i >= 0; --i) {
@@ -243,7 +254,13 @@ template <class V> inline void pass_aba_backward(const KModel<ScalarOf<V>>& M, J
     if (J.unit_axis >= 0) {
       auto unit = [&]<int K>() ACH_ALWAYS_INLINE {
         const Force<V> U = ia_column<K>(w.IA);
-        const V Dinv = J.has_d ? T(1) / (comp<K>(U) + V(stepping ? J.d_step : J.d_forward)) : T(1) / comp<K>(U);
+        V Dinv;
+        if (!X) {
+          Dinv = J.has_d ? T(1) / (comp<K>(U) + V(stepping ? J.d_step : J.d_forward)) : T(1) / comp<K>(U);
+        } else {
+          const V d = J.has_d ? comp<K>(U) + V(stepping ? J.d_step : J.d_forward) : comp<K>(U);
+          Dinv = T(1) / (d + X->diag[J.voff]);
+        }
         const V u = taui[0] - comp<K>(w.pA);
         w.U[0] = U;
         w.Dinv[0] = Dinv;
@@ -264,6 +281,13 @@ template <class V> inline void pass_aba_backward(const KModel<ScalarOf<V>>& M, J
         for (int c = 0; c < nv; ++c) D[r * nv + c] = dot(w.S[r], w.U[c]);
       if (J.has_d)
         for (int r = 0; r < nv; ++r) D[r * nv + r] += V(stepping ? J.d_step : J.d_forward);
+      if (X) {
+        const int slot = X->free_slot[i];
+        if (slot >= 0)
+          for (int k = 0; k < nv * nv; ++k) D[k] += X->free[slot * 36 + k];
+        else
+          for (int r = 0; r < nv; ++r) D[r * nv + r] += X->diag[J.voff + r];
+      }
       invert_spd(nv, D, w.Dinv);
       if (J.parent >= 0) {
         // Ia = IA − Σ_r U_r (D⁻¹U)_rᵀ;  pa = pA + Ia c + Σ_r U_r (D⁻¹u)_r
@@ -337,10 +361,12 @@ template <class V> inline void pass_aba_forward(const KModel<ScalarOf<V>>& M, Jo
   }
 }
 
-/// Forward dynamics: q̈ = FD(q, q̇, τ) (stepping: with the step's D addition, see pass_aba_backward).
-template <class V> inline void forward_dynamics(const KModel<ScalarOf<V>>& M, JointWork<V>* W, const V* q, const V* qd, const V* tau, V* qdd, bool stepping = false) {
+/// Forward dynamics: q̈ = FD(q, q̇, τ) (stepping: with the step's D addition, and X's, see pass_aba_backward).
+template <class V>
+inline void forward_dynamics(const KModel<ScalarOf<V>>& M, JointWork<V>* W, const V* q, const V* qd, const V* tau, V* qdd, bool stepping = false,
+                             const StepExtra<V>* X = nullptr) {
   pass_velocity(M, W, q, qd);
-  pass_aba_backward(M, W, tau, stepping);
+  pass_aba_backward(M, W, tau, stepping, X);
   pass_aba_forward(M, W, qdd);
 }
 

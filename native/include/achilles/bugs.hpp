@@ -43,6 +43,7 @@ enum class Bug : int {
   EqualityConnectAnchorWrongBody, // connect: body 2's anchor placed with body 1's frame
   EqualityWeldOrientationSign,    // weld: the orientation error's sign flipped (J kept)
   EqualityJointPolycoefOrder,     // joint coupling: polycoef read in reverse order (a4 .. a0)
+  ImplicitDerivativeDropped, // implicitfast: the actuators' velocity derivative is left out of qDeriv (only damping stays implicit)
   Count
 };
 
@@ -83,6 +84,7 @@ inline const char* bug_name(Bug b) {
   case Bug::EqualityConnectAnchorWrongBody: return "equality-connect-anchor-wrong-body";
   case Bug::EqualityWeldOrientationSign: return "equality-weld-orientation-sign";
   case Bug::EqualityJointPolycoefOrder: return "equality-joint-polycoef-order";
+  case Bug::ImplicitDerivativeDropped: return "implicitfast-derivative-dropped";
   case Bug::Count: break;
   }
   return "?";

@@ -18,7 +18,7 @@
 namespace ach {
 
 enum class Precision { F32, F64 };
-enum class Integrator { Euler, Verlet, Midpoint, Rk4 };
+enum class Integrator { Euler, Verlet, Midpoint, Rk4, ImplicitFast };
 enum class Isa { Scalar, Sse2, Avx2, Avx512 };
 
 struct BatchOptions {

@@ -3,7 +3,9 @@
 //
 //   euler     (semi-implicit, as MuJoCo)  v' = v + h·a(q,v);  q' = q ⊕ h·v'
 //             with damping a = (M + h·D)⁻¹·f, D = diag(damping): implicit in the damping, as MuJoCo's
-//             (the ABA adds h·damping to the joints' D); every other scheme keeps damping explicit
+//             (the ABA adds h·damping to the joints' D); verlet, midpoint and rk4 keep damping explicit
+//   implicitfast  (MuJoCo's) as euler, with a = (M − h·qDeriv)⁻¹·f, qDeriv = ∂f/∂q̇ without the
+//             Coriolis/centrifugal part: damping, actuators, tendon dampers (implicit.hpp)
 //   verlet    v½ = v + h/2·a0;  q' = q ⊕ h·v½;  a1 = a(q', v½);  v' = v½ + h/2·a1
 //             (velocity-dependent forces see the half-step velocity: the scheme's known weakness)
 //   midpoint  vm = v + h/2·a0, then n times { qm = q ⊕ h/2·vm; vm = v + h/2·a(qm, vm) };
@@ -18,7 +20,7 @@
 //   euler  act' = next(act, act_dot(q, v, act))                                  (mj_advance)
 //   rk4    stage i reads act_i = act + h·A_i·act_dot_{i−1} (unclamped), and
 //          act' = next(act, Σ B_i·act_dot_i)                                     (mj_RungeKutta)
-// with next = mj_nextActivation (actuators/general.hpp). Verlet and midpoint are not MuJoCo's
+// (implicitfast advances act as euler) with next = mj_nextActivation (actuators/general.hpp). Verlet and midpoint are not MuJoCo's
 // integrators: a model with activations is refused with them (kernel_impl.hpp).
 #pragma once
 
@@ -27,6 +29,7 @@
 #include "aba.hpp"
 #include "actuators/forces.hpp"
 #include "engine.hpp"
+#include "implicit.hpp"
 
 namespace ach {
 inline namespace ACH_ISA_NS {
@@ -67,12 +70,23 @@ template <class V> inline void integrate_positions(const KModel<ScalarOf<V>>& M,
 
 /// a(q, v) = FD(q, v, τ + passive + actuator forces): the models with nothing to constrain.
 /// `first`: the step's start (its actuator forces are recorded); `stepping`: semi-implicit Euler's
-/// evaluation, whose damping is implicit (the ABA adds h·damping to the joints' D).
+/// evaluation, whose damping is implicit (the ABA adds h·damping to the joints' D). With `I`
+/// (implicitfast, implicit.hpp), the stepping evaluation solves (M − h·qDeriv)·q̈ = f instead.
 template <class V> struct SmoothAcc {
   const KModel<ScalarOf<V>>& M;
   BlockState<V>& s;
+  const KImplicit<ScalarOf<V>>* I = nullptr;
+  ImplicitWork<V>* iw = nullptr;
+  V h = V(ScalarOf<V>(0));
   void operator()(const V* q, const V* v, V* a, bool first = false, bool stepping = false) const {
-    forward_dynamics(M, s.W, q, v, efforts(M, s, q, v, first), a, stepping);
+    const V* f = efforts(M, s, q, v, first);
+    if (I && stepping && I->solve) {
+      implicit_terms(*I, *s.F, *iw, M.nv, q, v, s.u, s.act_now, s.act_dot, s.force, h);
+      forward_dynamics(M, s.W, q, v, f, a, true, &iw->extra);
+      implicit_tendons(M, *I, *s.F, s.W, *iw, h, a);
+      return;
+    }
+    forward_dynamics(M, s.W, q, v, f, a, stepping);
   }
 };
 

@@ -39,15 +39,16 @@ template <class V> class KernelImpl final : public Kernel {
 
  public:
   KernelImpl(const Model& model, const BatchOptions& opt, const Storage& storage)
-      : M_(model), C_(model), KC_(model, opt.dt / opt.substeps), F_(model, opt.dt, opt.dt / opt.substeps), opt_(opt), st_(storage),
-        io_(M_, KC_, F_, st_), blocks_((opt.copies + W - 1) / W) {
-    if (F_.na && opt.integrator != Integrator::Euler && opt.integrator != Integrator::Rk4)
+      : M_(model), C_(model), KC_(model, opt.dt / opt.substeps), F_(model, opt.dt, opt.dt / opt.substeps),
+        KI_(model, F_, opt.integrator == Integrator::ImplicitFast), opt_(opt), st_(storage), io_(M_, KC_, F_, st_),
+        blocks_((opt.copies + W - 1) / W) {
+    if (F_.na && opt.integrator != Integrator::Euler && opt.integrator != Integrator::Rk4 && opt.integrator != Integrator::ImplicitFast)
       throw std::invalid_argument(std::string("the model's actuators have activation states (dyntype integrator, filter or filterexact), which ") +
-                                  "MuJoCo advances with its euler and rk4 integrators only: choose integrator euler or rk4");
-    M_.set_step(model, opt.dt / opt.substeps, opt.integrator == Integrator::Euler);
+                                  "MuJoCo advances with its euler, rk4 and implicitfast integrators only: choose integrator euler, rk4 or implicitfast");
+    M_.set_step(model, opt.dt / opt.substeps, opt.integrator == Integrator::Euler || opt.integrator == Integrator::ImplicitFast);
     for (int t = 0; t < opt.threads; ++t) {
-      arenas_.emplace_back(BlockScratch<V>::bytes_needed(M_, C_.shapes.size(), F_.nu, &KC_));
-      scratch_.emplace_back(arenas_.back(), M_, F_, C_.shapes.size(), &KC_);
+      arenas_.emplace_back(BlockScratch<V>::bytes_needed(M_, C_.shapes.size(), F_.nu, &KC_, &KI_));
+      scratch_.emplace_back(arenas_.back(), M_, F_, C_.shapes.size(), &KC_, &KI_);
     }
     h_ = T(opt.dt / opt.substeps);
   }
@@ -226,8 +227,11 @@ template <class V> class KernelImpl final : public Kernel {
 
   /// With implicit damping (semi-implicit Euler), as MuJoCo's mj_EulerSkip: the constraints are
   /// solved with M (qacc_smooth = M⁻¹f), and only then (M + h·D)·q̈ = f + Jᵀλ gives the step's q̈;
-  /// the warm start keeps the constrained q̈ of M, as MuJoCo's qacc_warmstart does.
-  bool damped_euler() const { return M_.damped_step && opt_.integrator == Integrator::Euler; }
+  /// the warm start keeps the constrained q̈ of M, as MuJoCo's qacc_warmstart does. implicitfast
+  /// (mj_implicitSkip) the same with M − h·qDeriv (implicit.hpp).
+  bool damped_euler() const {
+    return (M_.damped_step && opt_.integrator == Integrator::Euler) || (KI_.solve && opt_.integrator == Integrator::ImplicitFast);
+  }
 
   /// One acceleration evaluation of a constrained model at (q, v), MuJoCo's mj_forwardSkip stage by
   /// stage: `out` becomes q̈. `first`: the step's first evaluation (it records the actuator forces);
@@ -248,7 +252,15 @@ template <class V> class KernelImpl final : public Kernel {
       cw.tmp2[k] = out[k]; // the constrained q̈ of M
       cw.tmp[k] = cw.nused > 0 ? f[k] + cw.qfrc[k] : f[k];
     }
-    forward_dynamics(M_, s.W, q, v, cw.tmp, out, true);
+    if (opt_.integrator != Integrator::ImplicitFast) {
+      forward_dynamics(M_, s.W, q, v, cw.tmp, out, true);
+      return;
+    }
+    // mj_implicitSkip (implicitfast): (M − h·qDeriv)·q̈ = f + Jᵀλ
+    const V h(h_);
+    implicit_terms(KI_, F_, sc.iw, M_.nv, q, v, s.u, s.act_now, s.act_dot, s.force, h);
+    forward_dynamics(M_, s.W, q, v, cw.tmp, out, true, &sc.iw.extra);
+    implicit_tendons(M_, KI_, F_, s.W, sc.iw, h, out);
   }
 
   /// One step of the chosen integrator, split into substeps; qacc = a(q, v) at the step's start.
@@ -265,7 +277,8 @@ template <class V> class KernelImpl final : public Kernel {
     for (int sub = 0; sub < opt_.substeps; ++sub) {
       V* a = sub == 0 ? s.qacc : sc.a_sub;
       if (!KC_.enabled) {
-        substep(s, a, SmoothAcc<V>{M_, s});
+        if (opt_.integrator == Integrator::ImplicitFast) substep(s, a, SmoothAcc<V>{M_, s, &KI_, &sc.iw, V(h_)});
+        else substep(s, a, SmoothAcc<V>{M_, s});
         continue;
       }
       if (ACH_BUG(WarmStartOtherLane)) // the planted bug: lane i warm-starts from lane i + 1's qacc
@@ -289,6 +302,7 @@ template <class V> class KernelImpl final : public Kernel {
     case Integrator::Verlet: step_verlet(M_, s, V(h_), a, acc); break;
     case Integrator::Midpoint: step_midpoint(M_, s, V(h_), a, opt_.midpoint_iterations, acc); break;
     case Integrator::Rk4: step_rk4(M_, s, V(h_), a, acc); break;
+    case Integrator::ImplicitFast: step_euler(M_, s, V(h_), a, acc); break; // its evaluation solves with M − h·qDeriv
     }
   }
 
@@ -317,6 +331,7 @@ template <class V> class KernelImpl final : public Kernel {
   KCollision<T> C_;
   KConstraints<T> KC_;
   KForces<T> F_;
+  KImplicit<T> KI_; // implicitfast's constants (reads F_, declared before it)
   BatchOptions opt_;
   Storage st_;
   BlockIO<V> io_; // reads M_, KC_, F_, st_ (declared before it)

@@ -36,6 +36,7 @@ enum Field : unsigned {
   F_efforts = 1u << 25,   // τ_eff = τ + passive (damping, springs) + Σ gear·actuator force, per evaluation
   F_act = 1u << 26,       // activations of general actuators (MuJoCo's act: state; an RK4 stage's own)
   F_act_dot = 1u << 27,   // their rates act_dot, per evaluation (actuators/general.hpp)
+  F_qderiv = 1u << 28,    // implicitfast: −h·qDeriv's per-lane additions to the ABA's D (implicit.hpp)
 };
 
 struct PassInfo {
@@ -79,9 +80,20 @@ constexpr PassInfo kPassActivations{"activations act ← next(act, act_dot), cla
 constexpr PassInfo kPassAbaBackwardEfforts{"articulated inertia (leaves→root), τ_eff", F_efforts | F_placement | F_bias_acc | F_art_inertia | F_art_bias,
                                            F_art_inertia | F_art_bias | F_dof};
 
+// implicitfast (implicit.hpp): the stepping evaluation's D gets −h·qDeriv (the actuators' velocity
+// derivative per lane, standalone free bodies' blocks) from the forces' evaluation, then the ABA runs
+// on M − h·qDeriv (damped tendons: a Woodbury correction through the same factors).
+constexpr PassInfo kPassImplicitTerms{"implicitfast: −h·qDeriv (actuators' ∂force/∂ℓ̇ unless clamped, free bodies' bias derivative)",
+                                      F_q | F_v | F_ctrl | F_act | F_act_dot | F_efforts, F_qderiv};
+constexpr PassInfo kPassAbaBackwardImplicit{"articulated inertia (leaves→root), τ_eff, D − h·qDeriv",
+                                            F_efforts | F_qderiv | F_placement | F_bias_acc | F_art_inertia | F_art_bias,
+                                            F_art_inertia | F_art_bias | F_dof};
+
 constexpr PassInfo kForwardDynamics[] = {kPassVelocity, kPassAbaBackward, kPassAbaForward};
 constexpr PassInfo kForwardDynamicsActuated[] = {kPassJointForces, kPassVelocity, kPassAbaBackwardEfforts, kPassAbaForward};
 constexpr PassInfo kActuatedStep[] = {kPassJointForces, kPassVelocity, kPassAbaBackwardEfforts, kPassAbaForward, kPassActivations};
+constexpr PassInfo kImplicitFastStep[] = {kPassJointForces, kPassImplicitTerms, kPassVelocity, kPassAbaBackwardImplicit, kPassAbaForward,
+                                          kPassActivations};
 constexpr PassInfo kObservation[] = {kPassVelocity, kPassPose, kPassEnergy};
 constexpr PassInfo kCollision[] = {kPassPlacement, kPassPose, kPassShapePoses, kPassBroadPhase, kPassNarrowPhase};
 constexpr PassInfo kConstrainedDynamics[] = {kPassVelocity, kPassAbaBackward, kPassAbaForward, kPassPose, kPassShapePoses,
@@ -108,6 +120,7 @@ template <unsigned N> constexpr bool pipeline_ordered(const PassInfo (&passes)[N
 static_assert(pipeline_ordered(kForwardDynamics), "forward dynamics: a pass reads a field no earlier pass writes");
 static_assert(pipeline_ordered(kForwardDynamicsActuated, kStateFields | F_ctrl | F_act), "actuated forward dynamics: a pass reads a field no earlier pass writes");
 static_assert(pipeline_ordered(kActuatedStep, kStateFields | F_ctrl | F_act), "actuated step: a pass reads a field no earlier pass writes");
+static_assert(pipeline_ordered(kImplicitFastStep, kStateFields | F_ctrl | F_act), "implicitfast step: a pass reads a field no earlier pass writes");
 static_assert(pipeline_ordered(kObservation), "observation: a pass reads a field no earlier pass writes");
 static_assert(pipeline_ordered(kCollision), "collision: a pass reads a field no earlier pass writes");
 static_assert(pipeline_ordered(kConstrainedDynamics), "constrained dynamics: a pass reads a field no earlier pass writes");

@@ -145,7 +145,7 @@ export interface IrModel {
   option: {
     timestep: number;
     gravity: Vec3;
-    integrator: 'euler' | 'rk4';
+    integrator: 'euler' | 'rk4' | 'implicitfast';
     iterations: number;
     impratio: number;
     /** MuJoCo's solver and tolerance (defaults Newton, 1e-8). */

@@ -22,6 +22,7 @@ import {
   solverRun,
   type ActuatorDesc,
   type GeneralActuatorDesc,
+  type IntegratorName,
   type BodyDesc,
   type ModelDesc,
   type ShapeDesc,
@@ -31,9 +32,11 @@ import { DEFAULT_SOLVER } from './contact-settings.js';
 import { polycoefAtZero } from './equality.js';
 
 export type MjIntegrator = 'Euler' | 'RK4' | 'implicit' | 'implicitfast';
+/** MuJoCo's name of each engine integrator MuJoCo has. */
+const MJ_INTEGRATOR: Partial<Record<IntegratorName, MjIntegrator>> = { euler: 'Euler', rk4: 'RK4', implicitfast: 'implicitfast' };
 
 export interface MjcfOptions {
-  /** Default: Euler, or RK4 when the scene says rk4 (MuJoCo has no verlet/midpoint). */
+  /** Default: the scene's integrator, RK4 for rk4 and implicitfast for implicitfast; Euler otherwise (MuJoCo has no verlet/midpoint). */
   integrator?: MjIntegrator;
   /** Replicate the robot N times under worldbody (robot-major qpos/qvel); names get `_k`. Default 1.
    *  Static world shapes are written once (the copies share the world). */
@@ -67,7 +70,7 @@ const esc = (s: string): string => s.replace(/&/g, '&amp;').replace(/</g, '&lt;'
 export function exportMjcf(model: ModelDesc, opts: MjcfOptions = {}): string {
   const copies = opts.copies ?? 1;
   if (!Number.isInteger(copies) || copies < 1) throw new RangeError(`copies must be an integer >= 1, got ${copies}`);
-  const integrator = opts.integrator ?? (model.world.integrator === 'rk4' ? 'RK4' : 'Euler');
+  const integrator = opts.integrator ?? MJ_INTEGRATOR[model.world.integrator] ?? 'Euler';
   const w = model.world;
   const children: number[][] = model.bodies.map(() => []);
   const roots: number[] = [];

@@ -24,8 +24,10 @@ template <class V> struct BlockScratch {
   Transform<V>* X_WS; // world pose of every collision shape
   ConstraintWork<V> cw; // rows and solver vectors (constrained models only)
   BroadPhaseWork<V> bp;  // the broad phase's boxes and pairs
+  ImplicitWork<V> iw{};  // implicitfast's per-lane additions to D (implicit.hpp; carved only with it)
 
-  static std::size_t bytes_needed(const KModel<ScalarOf<V>>& M, std::size_t nshapes, std::size_t nu, const KConstraints<ScalarOf<V>>* K = nullptr) {
+  static std::size_t bytes_needed(const KModel<ScalarOf<V>>& M, std::size_t nshapes, std::size_t nu, const KConstraints<ScalarOf<V>>* K = nullptr,
+                                  const KImplicit<ScalarOf<V>>* I = nullptr) {
     const std::size_t n = M.joints.size();
     const std::size_t nq = M.nq, nv = M.nv;
     // Mirrors the constructor's takes; each take may pad up to 64 bytes.
@@ -37,10 +39,12 @@ template <class V> struct BlockScratch {
     const std::size_t vecs = 2 * (nq + 1) + 9 * (nv + 1);
     return n * (sizeof(JointWork<V>) + sizeof(Transform<V>)) + dof + vecs * sizeof(V) + (4 * n + 16) * 64 +
            (nv + 1 + 3 * (nu + 1)) * sizeof(V) + 4 * 64 + 4 * ((nu + 1) * sizeof(V) + 64) /* activations (na <= nu) */ +
-           (nshapes ? nshapes : 1) * sizeof(Transform<V>) + 64 + (K ? ConstraintWork<V>::bytes_needed(M, *K) : 0);
+           (nshapes ? nshapes : 1) * sizeof(Transform<V>) + 64 + (K ? ConstraintWork<V>::bytes_needed(M, *K) : 0) +
+           (I ? ImplicitWork<V>::bytes_needed(M, *I) : 0);
   }
 
-  BlockScratch(Arena& arena, const KModel<ScalarOf<V>>& M, const KForces<ScalarOf<V>>& F, std::size_t nshapes, const KConstraints<ScalarOf<V>>* K = nullptr)
+  BlockScratch(Arena& arena, const KModel<ScalarOf<V>>& M, const KForces<ScalarOf<V>>& F, std::size_t nshapes, const KConstraints<ScalarOf<V>>* K = nullptr,
+               const KImplicit<ScalarOf<V>>* I = nullptr)
       : bp(nshapes) {
     const std::size_t n = M.joints.size();
     s.W = arena.take<JointWork<V>>(n);
@@ -79,6 +83,7 @@ template <class V> struct BlockScratch {
     X_WB = arena.take<Transform<V>>(n);
     X_WS = arena.take<Transform<V>>(nshapes ? nshapes : 1);
     if (K && K->enabled) cw.carve(arena, M, *K);
+    if (I && I->on) iw.carve(arena, M, *I);
   }
 };
 

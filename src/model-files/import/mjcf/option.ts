@@ -24,9 +24,13 @@ export function readOption(ctx: MjcfContext, o: XmlElement): void {
         break;
       case 'integrator': {
         const v = r.choice(a, 'option integrator', ['Euler', 'RK4', 'implicit', 'implicitfast'] as const);
-        ir.option.integrator = v === 'RK4' ? 'rk4' : 'euler';
-        if (v === 'implicit' || v === 'implicitfast')
-          note('approximated', a, `integrator ${v} → semi-implicit Euler (with damping implicit, as MuJoCo's Euler)`);
+        ir.option.integrator = v === 'RK4' ? 'rk4' : v === 'Euler' ? 'euler' : 'implicitfast';
+        if (v === 'implicit')
+          note(
+            'approximated',
+            a,
+            "integrator implicit → implicitfast (MuJoCo's implicit without the derivative of the Coriolis and centrifugal forces)",
+          );
         break;
       }
       case 'cone':
