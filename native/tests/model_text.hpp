@@ -1,15 +1,19 @@
 // Reads the plain text model test/helpers/native-dump.ts writes (the numbers toNativeModel hands
 // the addon, into the same fields the binding fills), for the C++-only test tools. Version 2 adds
 // joint limits, frictionloss and passive forces, shape softness, solver settings, tendons and
-// actuators. Throws std::runtime_error on anything unexpected.
+// actuators; version 3 the solver method, general actuators and equality constraints. Throws
+// std::runtime_error on anything unexpected.
 #pragma once
 
+#include <algorithm>
 #include <cmath>
+#include <initializer_list>
 #include <fstream>
 #include <stdexcept>
 #include <string>
 
 #include "achilles/model.hpp"
+#include "achilles/contact/equality_spec.hpp"
 
 namespace ach_test {
 
@@ -44,6 +48,17 @@ inline ach::Model read_model(const std::string& path) {
       v.push_back(x);
     }
   };
+  // one of the words, as its index
+  auto choice = [&](std::initializer_list<const char*> words) {
+    std::string w;
+    in >> w;
+    int i = 0;
+    for (const char* c : words) {
+      if (w == c) return i;
+      ++i;
+    }
+    throw std::runtime_error(path + ": unexpected word '" + w + "'");
+  };
   ach::Model m;
   // `flag lo hi`: an optional range
   auto range = [&](bool& on, double* lohi) {
@@ -62,7 +77,7 @@ inline ach::Model read_model(const std::string& path) {
   expect("achilles-model");
   int version;
   in >> version;
-  if (version != 2) throw std::runtime_error(path + ": text model version " + std::to_string(version) + ", expected 2 (rewrite it with test/helpers/dump-models.ts)");
+  if (version != 3) throw std::runtime_error(path + ": text model version " + std::to_string(version) + ", expected 3 (rewrite it with test/helpers/dump-models.ts)");
   expect("gravity");
   get(m.gravity, 3);
   expect("bodies");
@@ -132,6 +147,12 @@ inline ach::Model read_model(const std::string& path) {
   in >> m.solver_iterations;
   get(&m.impratio, 1);
   get(&m.solver_tolerance, 1);
+  {
+    std::string method;
+    in >> method;
+    if (method != "cg" && method != "newton") throw std::runtime_error(path + ": solver method '" + method + "'");
+    m.solver_newton = method == "newton";
+  }
   expect("tendons");
   int nt;
   in >> nt;
@@ -169,9 +190,60 @@ inline ach::Model read_model(const std::string& path) {
     a.force_lo = lohi[0], a.force_hi = lohi[1];
     get(&a.rate, 1);
     using AK = ach::ActuatorKind;
-    if (kind != "motor" && kind != "position" && kind != "velocity") throw std::runtime_error(path + ": actuator kind '" + kind + "'");
-    a.kind = kind == "motor" ? AK::Motor : kind == "position" ? AK::Position : AK::Velocity;
+    if (kind != "motor" && kind != "position" && kind != "velocity" && kind != "general")
+      throw std::runtime_error(path + ": actuator kind '" + kind + "'");
+    a.kind = kind == "motor" ? AK::Motor : kind == "position" ? AK::Position : kind == "velocity" ? AK::Velocity : AK::General;
+    if (a.kind == AK::General) { // as model_from_js.cpp general_from_js
+      a.dyntype = static_cast<ach::DynType>(choice({"none", "integrator", "filter", "filterexact"}));
+      a.gaintype = static_cast<ach::GainType>(choice({"fixed", "affine"}));
+      a.biastype = static_cast<ach::BiasType>(choice({"none", "affine"}));
+      get(a.dynprm, 3);
+      get(a.gainprm, 3);
+      get(a.biasprm, 3);
+      range(a.act_limited, lohi);
+      a.act_lo = lohi[0], a.act_hi = lohi[1];
+      int early;
+      in >> early;
+      a.act_early = early != 0;
+    }
     m.actuators.push_back(a);
+  }
+  expect("equalities");
+  int neq;
+  in >> neq;
+  for (int i = 0; i < neq; ++i) { // as model_from_js.cpp equalities_from_js
+    ach::Equality e;
+    in >> e.name;
+    e.type = static_cast<ach::EqualityType>(choice({"connect", "weld", "joint"}));
+    int active;
+    in >> active;
+    e.active = active != 0;
+    get(e.solref, 2);
+    get(e.solimp, 5);
+    if (e.type == ach::EqualityType::Joint) {
+      in >> e.joint1 >> e.joint2;
+      get(e.polycoef, 5);
+      get(&e.ref1, 1);
+      get(&e.ref2, 1);
+    } else {
+      in >> e.body1 >> e.body2;
+      // `flag x…`: an optional vector
+      auto optional = [&](double* x, int n) {
+        int flag;
+        in >> flag;
+        get(x, n);
+        return flag != 0;
+      };
+      double p1[3], p2[3], q1[4], q2[4];
+      const bool has1 = optional(p1, 3), has2 = optional(p2, 3);
+      if (has1) std::copy(p1, p1 + 3, e.p1);
+      if (has2) std::copy(p2, p2 + 3, e.p2);
+      e.at_qpos0 = e.type == ach::EqualityType::Connect ? !has2 : !has1;
+      if (optional(q1, 4)) quat_to_R(q1, e.Q1);
+      if (optional(q2, 4)) quat_to_R(q2, e.Q2);
+      get(&e.torquescale, 1);
+    }
+    m.equalities.push_back(std::move(e));
   }
   if (!in) throw std::runtime_error(path + ": truncated");
   m.finalize();

@@ -1,5 +1,6 @@
 // Writes every bundled scene (scenes/*.arow), every import fixture (test/fixtures/import: limits,
-// frictionloss, tendons, actuators, passive forces) and the collision test world in the native text
+// frictionloss, tendons, actuators, passive forces), the equality fixtures (test/fixtures/equality)
+// and the collision test world in the native text
 // form (native-dump.ts) into the directory given, for the sanitizer run:
 // `tsx test/helpers/dump-models.ts DIR`.
 import { mkdirSync, readdirSync, writeFileSync } from 'node:fs';
@@ -23,5 +24,11 @@ const imports = readdirSync(fixtures)
   .sort();
 for (const f of imports)
   writeFileSync(join(dir, `import-${f.replace(/\.(xml|urdf)$/, '')}.txt`), modelText(importFile(join(fixtures, f)).model));
+const equalityDir = join(root, 'test', 'fixtures', 'equality');
+const equalities = readdirSync(equalityDir)
+  .filter((f) => f.endsWith('.arow'))
+  .sort();
+for (const f of equalities)
+  writeFileSync(join(dir, `equality-${f.replace(/\.arow$/, '.txt')}`), modelText(loadScene(join(equalityDir, f))));
 writeFileSync(join(dir, 'collision-scene.txt'), modelText(collisionScene()));
-console.log(`${scenes.length + imports.length + 1} models written to ${dir}`);
+console.log(`${scenes.length + imports.length + equalities.length + 1} models written to ${dir}`);

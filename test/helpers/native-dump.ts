@@ -1,7 +1,8 @@
 // A model in the plain text form the native test executables read (native/tests/model_text.hpp):
 // the same numbers `toNativeModel` hands the addon, so C++-only tools (the sanitizer build) run
 // the bundled scenes and import fixtures without a JSON parser. Version 2 carries everything the
-// constraint solver, the passive forces, the tendons and the actuators read.
+// constraint solver, the passive forces, the tendons and the actuators read; version 3 adds the
+// solver method, general actuators' MuJoCo parameters and the equality constraints.
 import type { ModelDesc } from '../../src/engine/model-desc.js';
 import { toNativeModel } from '../../src/engine/batch.js';
 
@@ -71,15 +72,45 @@ interface NativeActuator {
   ctrlrange?: number[];
   forcerange?: number[];
   rateLimit: number;
+  general?: {
+    dyntype: string;
+    gaintype: string;
+    biastype: string;
+    dynprm: number[];
+    gainprm: number[];
+    biasprm: number[];
+    actrange?: number[];
+    actearly?: boolean;
+  };
+}
+interface NativeEquality {
+  name: string;
+  type: 'connect' | 'weld' | 'joint';
+  active: boolean;
+  solref: number[];
+  solimp: number[];
+  joint1?: number;
+  joint2?: number;
+  polycoef?: number[];
+  ref1?: number;
+  ref2?: number;
+  body1?: number;
+  body2?: number;
+  anchor1?: number[];
+  anchor2?: number[];
+  quat1?: number[];
+  quat2?: number[];
+  torquescale?: number;
 }
 interface NativeModel {
   gravity: number[];
   bodies: NativeBody[];
   shapes: NativeShape[];
   excludes: [number, number][];
-  solver?: { iterations: number; impratio: number; tolerance?: number };
+  solver?: { iterations: number; impratio: number; tolerance?: number; method?: string };
   tendons: NativeTendon[];
   actuators: NativeActuator[];
+  equalities?: NativeEquality[];
 }
 
 const num = (x: number) => (Number.isFinite(x) ? x.toPrecision(17) : String(x));
@@ -89,10 +120,37 @@ const DEFAULT_LIMIT: Limit = { solref: [0.02, 1], solimp: [0.9, 0.95, 0.001, 0.5
 /** `flag lo hi` of an optional range (0 0 0 when absent). */
 const range = (r?: readonly number[]) => (r ? `1 ${nums(r)}` : '0 0 0');
 const limit = (l: Limit = DEFAULT_LIMIT) => `${nums(l.solref)} ${nums(l.solimp)} ${num(l.margin)}`;
+/** `flag x…` of an optional vector of n numbers (0 and n zeros when absent). */
+const optional = (n: number, v?: readonly number[]) => (v ? `1 ${nums(v)}` : `0 ${nums(new Array<number>(n).fill(0))}`);
+
+/** A general actuator's parameters after its common fields (nothing for the servo kinds). */
+function generalText(a: NativeActuator): string[] {
+  const g = a.general;
+  if (!g) return [];
+  return [g.dyntype, g.gaintype, g.biastype, nums(g.dynprm), nums(g.gainprm), nums(g.biasprm), range(g.actrange), g.actearly ? 1 : 0].map(
+    String,
+  );
+}
+
+function equalityText(e: NativeEquality): string {
+  const head = [word(e.name), e.type, e.active ? 1 : 0, nums(e.solref), nums(e.solimp)];
+  if (e.type === 'joint')
+    return [...head, e.joint1 ?? -1, e.joint2 ?? -1, nums(e.polycoef ?? [0, 1, 0, 0, 0]), num(e.ref1 ?? 0), num(e.ref2 ?? 0)].join(' ');
+  return [
+    ...head,
+    e.body1 ?? -1,
+    e.body2 ?? -1,
+    optional(3, e.anchor1),
+    optional(3, e.anchor2),
+    optional(4, e.quat1),
+    optional(4, e.quat2),
+    num(e.torquescale ?? 1),
+  ].join(' ');
+}
 
 export function modelText(model: ModelDesc): string {
   const m = toNativeModel(model) as NativeModel;
-  const out = ['achilles-model 2', `gravity ${nums(m.gravity)}`, `bodies ${m.bodies.length}`];
+  const out = ['achilles-model 3', `gravity ${nums(m.gravity)}`, `bodies ${m.bodies.length}`];
   for (const b of m.bodies) {
     out.push(
       [
@@ -142,7 +200,11 @@ export function modelText(model: ModelDesc): string {
     );
   out.push(`excludes ${m.excludes.length}`);
   for (const [a, b] of m.excludes) out.push(`${a} ${b}`);
-  out.push(m.solver ? `solver ${m.solver.iterations} ${num(m.solver.impratio)} ${num(m.solver.tolerance ?? 0)}` : 'solver 20 1 0');
+  out.push(
+    m.solver
+      ? `solver ${m.solver.iterations} ${num(m.solver.impratio)} ${num(m.solver.tolerance ?? 0)} ${m.solver.method ?? 'cg'}`
+      : 'solver 20 1 0 cg',
+  );
   out.push(`tendons ${m.tendons.length}`);
   for (const t of m.tendons)
     out.push(
@@ -173,7 +235,11 @@ export function modelText(model: ModelDesc): string {
         range(a.ctrlrange),
         range(a.forcerange),
         num(a.rateLimit),
+        ...generalText(a),
       ].join(' '),
     );
+  const equalities = m.equalities ?? [];
+  out.push(`equalities ${equalities.length}`);
+  for (const e of equalities) out.push(equalityText(e));
   return out.join('\n') + '\n';
 }
