@@ -379,6 +379,7 @@ Model model_from_js(const Napi::Object& m) {
     j.stiffness = optional_number_or(b, "stiffness", 0, where);
     j.springref = optional_number_or(b, "springref", 0, where);
     j.armature = optional_number_or(b, "armature", 0, where);
+    j.ref = optional_number_or(b, "ref", 0, where);
     model.joints.push_back(std::move(j));
   }
   const Napi::Value solver = m.Get("solver");

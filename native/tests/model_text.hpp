@@ -1,7 +1,8 @@
 // Reads the plain text model test/helpers/native-dump.ts writes (the numbers toNativeModel hands
 // the addon, into the same fields the binding fills), for the C++-only test tools. Version 2 adds
 // joint limits, frictionloss and passive forces, shape softness, solver settings, tendons and
-// actuators; version 3 the solver method, general actuators and equality constraints. Throws
+// actuators; version 3 the solver method, general actuators and equality constraints; version 4
+// each joint's ref (MuJoCo's qpos0 of a hinge or slide). Throws
 // std::runtime_error on anything unexpected.
 #pragma once
 
@@ -77,7 +78,7 @@ inline ach::Model read_model(const std::string& path) {
   expect("achilles-model");
   int version;
   in >> version;
-  if (version != 3) throw std::runtime_error(path + ": text model version " + std::to_string(version) + ", expected 3 (rewrite it with test/helpers/dump-models.ts)");
+  if (version != 4) throw std::runtime_error(path + ": text model version " + std::to_string(version) + ", expected 4 (rewrite it with test/helpers/dump-models.ts)");
   expect("gravity");
   get(m.gravity, 3);
   expect("bodies");
@@ -109,6 +110,7 @@ inline ach::Model read_model(const std::string& path) {
     get(&j.stiffness, 1);
     get(&j.springref, 1);
     get(&j.armature, 1);
+    get(&j.ref, 1);
     m.joints.push_back(j);
   }
   expect("shapes");

@@ -115,6 +115,8 @@ export function toNativeModel(model: ModelDesc): object {
         stiffness: b.stiffness ?? 0,
         springref: b.springref ?? 0,
         armature: b.armature ?? 0,
+        // MuJoCo's qpos0 of a hinge or slide (the inverse weights are made there)
+        ...(b.ref ? { ref: b.ref } : {}),
       };
     }),
     // fixed tendons (issue 12 import: contact/tendon.hpp)

@@ -77,6 +77,12 @@ export interface BodyDesc {
   stiffness?: number;
   springref?: number;
   armature?: number;
+  /** MuJoCo's joint `ref` (revolute/prismatic only; default 0): the joint's reference position, its
+   *  entry of MuJoCo's qpos0, where the constants MuJoCo's mj_setConst makes are made (the
+   *  constraint rows' inverse weights, body_invweight0 / dof_invweight0 / tendon_invweight0, and the
+   *  equality anchors and relposes left to be made at qpos0). q stays MuJoCo's qpos (q = ref there);
+   *  the initial state is q0, which need not be ref. */
+  ref?: number;
   /** Dry joint friction (MuJoCo's `frictionloss`, N·m or N): one constraint row per degree of
    *  freedom in the contact solver, with the joint's `solreffriction`/`solimpfriction` (MuJoCo's defaults). */
   frictionloss?: number;

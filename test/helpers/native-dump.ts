@@ -2,7 +2,8 @@
 // the same numbers `toNativeModel` hands the addon, so C++-only tools (the sanitizer build) run
 // the bundled scenes and import fixtures without a JSON parser. Version 2 carries everything the
 // constraint solver, the passive forces, the tendons and the actuators read; version 3 adds the
-// solver method, general actuators' MuJoCo parameters and the equality constraints.
+// solver method, general actuators' MuJoCo parameters and the equality constraints; version 4 each
+// joint's ref (MuJoCo's qpos0 of a hinge or slide).
 import type { ModelDesc } from '../../src/engine/model-desc.js';
 import { toNativeModel } from '../../src/engine/batch.js';
 
@@ -33,6 +34,7 @@ interface NativeBody {
   stiffness: number;
   springref: number;
   armature: number;
+  ref?: number;
 }
 interface NativeShape {
   name: string;
@@ -150,7 +152,7 @@ function equalityText(e: NativeEquality): string {
 
 export function modelText(model: ModelDesc): string {
   const m = toNativeModel(model) as NativeModel;
-  const out = ['achilles-model 3', `gravity ${nums(m.gravity)}`, `bodies ${m.bodies.length}`];
+  const out = ['achilles-model 4', `gravity ${nums(m.gravity)}`, `bodies ${m.bodies.length}`];
   for (const b of m.bodies) {
     out.push(
       [
@@ -174,7 +176,7 @@ export function modelText(model: ModelDesc): string {
       ].join(' '),
     );
     out.push(
-      `  ${range(b.range)} ${limit(b.limit)} ${num(b.frictionloss ?? 0)} ${num(b.damping)} ${num(b.stiffness)} ${num(b.springref)} ${num(b.armature)}`,
+      `  ${range(b.range)} ${limit(b.limit)} ${num(b.frictionloss ?? 0)} ${num(b.damping)} ${num(b.stiffness)} ${num(b.springref)} ${num(b.armature)} ${num(b.ref ?? 0)}`,
     );
   }
   out.push(`shapes ${m.shapes.length}`);

@@ -6,8 +6,9 @@
 //   reflected inertia  m = Σ_dofs M0_kk / g_k²  over the transmission's dofs with g_k² > mjMINVAL
 //   biasprm₂ ← −ζ·2·√(kp·m)
 //
-// M0 is the joint-space inertia (armature included) at qpos0: hinges and slides at 0, as MuJoCo's
-// qpos0 (our MJCF export writes the initial state as a keyframe, never as qpos0). Its diagonal is
+// M0 is the joint-space inertia (armature included) at qpos0: hinges and slides at their ref
+// (Joint::ref, 0 unless given), as MuJoCo's qpos0 (our MJCF export writes each joint's ref, and the
+// initial state as a keyframe, never as qpos0). Its diagonal is
 // read from M⁻¹'s columns (the ABA's accelerations of unit forces at rest, without gravity),
 // inverted: M0 to round-off, as MuJoCo's own CRB gives it.
 #define ACH_ISA_NS isa_dampratio
@@ -61,7 +62,8 @@ std::vector<double> mass_diagonal_at_qpos0(const Model& m) {
   BlockScratch<double> sc(arena, K, F, 0);
   std::vector<double> q(m.q0), zero(nv, 0.0), e(nv, 0.0), Minv(static_cast<std::size_t>(nv) * nv);
   for (const Joint& j : m.joints) {
-    if (j.type == JointType::Revolute || j.type == JointType::Prismatic || j.type == JointType::Planar)
+    if (j.type == JointType::Revolute || j.type == JointType::Prismatic) q[j.qoff] = j.ref;
+    if (j.type == JointType::Planar)
       for (int k = 0; k < j.nq; ++k) q[j.qoff + k] = 0;
     if (j.type == JointType::Ball) q[j.qoff] = 1, q[j.qoff + 1] = q[j.qoff + 2] = q[j.qoff + 3] = 0;
   }

@@ -2,8 +2,9 @@
 // (engine_setconst.c): body_invweight0 = the mean diagonal of A = J M⁻¹ Jᵀ for the body's
 // Jacobian at its centre of mass (translation rows, then rotation rows), dof_invweight0 = the
 // diagonal of M⁻¹ (averaged over a ball's 3 dofs and a free joint's translations and rotations).
-// qpos0 is MuJoCo's: hinges and slides at 0, balls at the identity (our exporter puts the initial
-// state in a keyframe), free joints anywhere (their weights do not depend on the pose).
+// qpos0 is MuJoCo's: hinges and slides at their ref (Joint::ref, 0 unless given; the MJCF export
+// writes it as the joint's ref), balls at the identity (our exporter puts the initial state in a
+// keyframe), free joints anywhere (their weights do not depend on the pose).
 #define ACH_ISA_NS isa_invweight
 #include <algorithm>
 #include <cmath>
@@ -140,6 +141,8 @@ void finalize_constraints(Model& m) {
   for (const Joint& j : m.joints)
     if (!(j.frictionloss >= 0) || !std::isfinite(j.frictionloss))
       throw std::invalid_argument("joint '" + j.name + "': frictionloss must be finite and >= 0");
+  for (const Joint& j : m.joints)
+    if (!std::isfinite(j.ref)) throw std::invalid_argument("joint '" + j.name + "': ref must be finite");
   for (const Joint& j : m.joints) {
     if (!j.limit.limited) continue;
     const std::string who = "joint '" + j.name + "'";
@@ -165,7 +168,8 @@ void finalize_constraints(Model& m) {
   BlockScratch<double> sc(arena, K, F, 0);
   std::vector<double> q(m.q0), zero(nv, 0.0), e(nv, 0.0);
   for (const Joint& j : m.joints) {
-    if (j.type == JointType::Revolute || j.type == JointType::Prismatic || j.type == JointType::Planar)
+    if (j.type == JointType::Revolute || j.type == JointType::Prismatic) q[j.qoff] = j.ref;
+    if (j.type == JointType::Planar)
       for (int k = 0; k < j.nq; ++k) q[j.qoff + k] = 0;
     if (j.type == JointType::Ball) q[j.qoff] = 1, q[j.qoff + 1] = q[j.qoff + 2] = q[j.qoff + 3] = 0;
   }
@@ -287,8 +291,8 @@ void finalize_constraints(Model& m) {
   }
   // the anchors MuJoCo's mj_setConst makes at qpos0 (body semantic): connect p2 = X2⁻¹·X1·p1; weld
   // p1 = X1⁻¹·X2·p2 and Q1 = R1ᵀR2, so that each constraint holds exactly at qpos0. qpos0 is the
-  // exported model's: free joints at the identity pose too (MJCF export writes them so); a pass of its
-  // own, so the inverse weights above keep their bits.
+  // exported model's: hinges and slides at their ref, free joints at the identity pose too (MJCF
+  // export writes them so); a pass of its own, so the inverse weights above keep their bits.
   bool need = false;
   for (const Equality& e : m.equalities) need = need || (e.at_qpos0 && e.type != EqualityType::Joint);
   if (!need) return;
