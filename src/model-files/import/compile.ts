@@ -140,6 +140,8 @@ export function compileIr(ir: IrModel, files: string[], notes: ImportNote[]): Co
           tau: new Array(type === 'free' ? 6 : type === 'ball' ? 3 : 1).fill(0),
           source: j.source,
         };
+        // MuJoCo's qpos0 for this joint (the engine makes its inverse weights there)
+        if ((j.type === 'hinge' || j.type === 'slide') && j.ref !== 0) link.ref = j.ref;
         passive(link, j, notes);
         jointLink.set(j.name, bodies.length);
         bodies.push(link);

@@ -21,7 +21,7 @@ import { didYouMean, SceneError } from '../common/errors.js';
 import { GENERAL_KEYS, readGeneral } from './general-actuator.js';
 import { checkKeys, entries, readEnum, readNumber, readString, readVec, type Ctx, type YNode } from './yaml-read.js';
 
-export const JOINT_FORCE_KEYS = ['damping', 'stiffness', 'springref', 'armature', 'actuators'] as const;
+export const JOINT_FORCE_KEYS = ['damping', 'stiffness', 'springref', 'armature', 'ref', 'actuators'] as const;
 const ACTUATOR_KEYS = [
   'name',
   'kind',
@@ -81,8 +81,8 @@ export function readJointForces(
   link: string,
   joint: JointType,
   axis: Vec3,
-): { passive: Pick<BodyDesc, 'damping' | 'stiffness' | 'springref' | 'armature'>; actuators: ActuatorDraft[] } {
-  const passive: Pick<BodyDesc, 'damping' | 'stiffness' | 'springref' | 'armature'> = {};
+): { passive: Pick<BodyDesc, 'damping' | 'stiffness' | 'springref' | 'armature' | 'ref'>; actuators: ActuatorDraft[] } {
+  const passive: Pick<BodyDesc, 'damping' | 'stiffness' | 'springref' | 'armature' | 'ref'> = {};
   if (node === undefined) return { passive, actuators: [] };
   const m = entries(ctx, node, subject);
   const oneDof = joint === 'revolute' || joint === 'prismatic';
@@ -94,6 +94,13 @@ export function readJointForces(
     if ((k === 'stiffness' || k === 'springref') && !oneDof)
       ctx.fail(e.keyNode, `${subject}.${k}`, `\`${k}\` on a ${joint} joint`, 'springs on revolute and prismatic joints only');
     passive[k] = k === 'springref' ? readNumber(ctx, e.value, `${subject}.${k}`) : nonNegative(ctx, e.value, `${subject}.${k}`);
+  }
+  // MuJoCo's joint ref (qpos0 of a hinge or slide: where the constraint rows' inverse weights are made)
+  const rE = m.get('ref');
+  if (rE) {
+    if (!oneDof) ctx.fail(rE.keyNode, `${subject}.ref`, `\`ref\` on a ${joint} joint`, 'a ref on revolute and prismatic joints only');
+    const r = readNumber(ctx, rE.value, `${subject}.ref`);
+    if (r !== 0) passive.ref = r;
   }
   const actuators: ActuatorDraft[] = [];
   const aE = m.get('actuators');

@@ -7,7 +7,7 @@ import type { ActuatorDesc, BodyDesc, ModelDesc, ShapeDesc, SourceSpan } from '.
 import { projectGear } from './actuation.js';
 import { norm3 } from '../../engine/math.js';
 import type { ImportNote } from '../import/ir.js';
-import { polycoefAtZero } from './equality.js';
+import { jointRefs, polycoefAbout } from './equality.js';
 
 const num = (x: number): string => (Object.is(x, -0) ? '0' : String(x));
 const vec = (v: readonly number[]): string => `[${v.map(num).join(', ')}]`;
@@ -169,7 +169,7 @@ export function writeArow(model: ModelDesc, header: string[]): string {
       if (e.type === 'joint') {
         p.push(`joint1: ${n(e.joint1)}`);
         if (e.joint2 !== undefined && e.joint2 >= 0) p.push(`joint2: ${n(e.joint2)}`);
-        p.push(`polycoef: ${vec(polycoefAtZero(e))}`); // the scene's joints have y0 = x0 = 0
+        p.push(`polycoef: ${vec(polycoefAbout(e, jointRefs(e, model.bodies)))}`); // about the joints' refs, as the scene reads it
       } else {
         p.push(`body1: ${n(e.body1)}`, `body2: ${n(e.body2)}`, `anchor: ${vec(e.anchor ?? [0, 0, 0])}`);
         if (e.anchor2) p.push(`anchor2: ${vec(e.anchor2)}`);
@@ -191,7 +191,7 @@ function jointYaml(b: BodyDesc, acts: readonly ActuatorDesc[]): string {
     parts.push(`range: ${vec(b.range)}`);
     if (b.limit) parts.push(`limit: { solref: ${vec(b.limit.solref)}, solimp: ${vec(b.limit.solimp)}, margin: ${num(b.limit.margin)} }`);
   }
-  for (const k of ['damping', 'stiffness', 'springref', 'armature'] as const) if (b[k]) parts.push(`${k}: ${num(b[k]!)}`);
+  for (const k of ['damping', 'stiffness', 'springref', 'armature', 'ref'] as const) if (b[k]) parts.push(`${k}: ${num(b[k]!)}`);
   if (acts.length) parts.push(`actuators: [${acts.map((a) => actuatorYaml(b, a)).join(', ')}]`);
   return `{ ${parts.join(', ')} }`;
 }

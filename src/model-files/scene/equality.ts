@@ -11,8 +11,9 @@
 // of taking it where the anchor is at the reference pose (MuJoCo's site semantic). weld: body1, body2,
 // anchor (body2's frame), relpose [x y z qw qx qy qz] (a zero quaternion, the default: from the
 // reference pose), torquescale, quat2 (site semantic: body2's frame turned by it). joint: joint1,
-// joint2 (absent: joint1 held at a0), polycoef a0..a4. The reference pose (MuJoCo's qpos0) is
-// q = 0 for revolute and prismatic links, the identity for ball and free ones.
+// joint2 (absent: joint1 held at a0), polycoef a0..a4 (y − y0 = Σ a_i (x − x0)^i, y0 and x0 the
+// joints' refs). The reference pose (MuJoCo's qpos0) is q = ref for revolute and prismatic links
+// (the joint's `ref`, default 0), the identity for ball and free ones.
 
 import { isSeq } from 'yaml';
 import {
@@ -106,6 +107,9 @@ export function readEqualities(ctx: Ctx, node: YNode, bodies: readonly BodyDesc[
       if (m.get('joint2')) e.joint2 = scalar('joint2');
       const pc = vec('polycoef', 5);
       e.polycoef = (pc ?? [0, 1, 0, 0, 0]) as EqualityDesc['polycoef'];
+      // MuJoCo's y0, x0: the joints' refs (their qpos0)
+      const r = jointRefs(e, bodies);
+      if (r[0] !== 0 || r[1] !== 0) e.ref = r;
       return e;
     }
     e.body1 = link('body1', true);
@@ -155,4 +159,32 @@ export function polycoefAtZero(e: Pick<EqualityDesc, 'polycoef' | 'ref' | 'joint
   for (let k = 0; k < 5; k++) for (let i = k; i < 5; i++) b[k] += a[i] * C[i][k] * (-x0) ** (i - k);
   b[0] += y0;
   return b;
+}
+
+/** A joint constraint's polycoef about the reference positions `to` = [y0', x0'] (the refs of the joints
+ *  it is written with: MuJoCo takes y0, x0 from its joints' qpos0): with y = Q(x) the constraint about
+ *  0 (polycoefAtZero), y − y0' = Q(x) − y0' = Σ c_k (x − x0')^k with c_k = Σ_{i≥k} b_i·C(i, k)·x0'^(i−k),
+ *  and y0' taken from c_0. The given polycoef unchanged when `to` is the constraint's own ref. */
+export function polycoefAbout(
+  e: Pick<EqualityDesc, 'polycoef' | 'ref' | 'joint2'>,
+  to: readonly [number, number],
+): [number, number, number, number, number] {
+  const [y0, x0] = e.ref ?? [0, 0];
+  const two = e.joint2 !== undefined && e.joint2 >= 0;
+  const tx = two ? to[1] : 0;
+  if (y0 === to[0] && (!two || x0 === tx)) return [...(e.polycoef ?? [0, 1, 0, 0, 0])];
+  const b = polycoefAtZero(e);
+  if (to[0] === 0 && tx === 0) return b;
+  const C = [[1], [1, 1], [1, 2, 1], [1, 3, 3, 1], [1, 4, 6, 4, 1]];
+  const c: [number, number, number, number, number] = [0, 0, 0, 0, 0];
+  if (!two) c.splice(0, 5, ...b);
+  else for (let k = 0; k < 5; k++) for (let i = k; i < 5; i++) c[k] += b[i] * C[i][k] * tx ** (i - k);
+  c[0] -= to[0];
+  return c;
+}
+
+/** The refs [y0, x0] MuJoCo takes for a joint constraint written with these joints: their `ref`s. */
+export function jointRefs(e: Pick<EqualityDesc, 'joint1' | 'joint2'>, bodies: readonly BodyDesc[]): [number, number] {
+  const r = (j: number | undefined) => (j !== undefined && j >= 0 ? (bodies[j].ref ?? 0) : 0);
+  return [r(e.joint1), r(e.joint2)];
 }

@@ -29,7 +29,8 @@ import {
   type Vec3,
 } from '../../engine/model-desc.js';
 import { DEFAULT_SOLVER } from './contact-settings.js';
-import { polycoefAtZero } from './equality.js';
+import { jointRefs, polycoefAbout } from './equality.js';
+import { quatMul, quatRotate } from '../../engine/math.js';
 
 export type MjIntegrator = 'Euler' | 'RK4' | 'implicit' | 'implicitfast';
 /** MuJoCo's name of each engine integrator MuJoCo has. */
@@ -143,7 +144,8 @@ export function exportMjcf(model: ModelDesc, opts: MjcfOptions = {}): string {
     const emit = (i: number, depth: number): void => {
       const b = model.bodies[i];
       const pad = '  '.repeat(depth);
-      out.push(`${pad}<body name="${esc(b.name + sfx)}" pos="${nums(b.pos)}" quat="${nums(b.quat)}">`);
+      const f = mjBodyFrame(b);
+      out.push(`${pad}<body name="${esc(b.name + sfx)}" pos="${nums(f.pos)}" quat="${nums(f.quat)}">`);
       if (b.mass > 0) out.push(`${pad}  <inertial pos="${nums(b.com)}" mass="${num(b.mass)}" fullinertia="${nums(b.inertia)}"/>`);
       else
         out.push(
@@ -203,7 +205,7 @@ export function exportMjcf(model: ModelDesc, opts: MjcfOptions = {}): string {
       const common = `name="${esc(e.name)}" active="${e.active}" solref="${nums(e.solref)}" solimp="${nums(e.solimp)}"`;
       if (e.type === 'joint') {
         const j2 = e.joint2 !== undefined && e.joint2 >= 0 ? ` joint2="${bn(e.joint2)}"` : '';
-        out.push(`    <joint ${common} joint1="${bn(e.joint1)}"${j2} polycoef="${nums(polycoefAtZero(e))}"/>`);
+        out.push(`    <joint ${common} joint1="${bn(e.joint1)}"${j2} polycoef="${nums(polycoefAbout(e, jointRefs(e, model.bodies)))}"/>`);
       } else if (e.type === 'connect') {
         if (e.anchor2 !== undefined) out.push(`    <connect ${common} site1="${esc(e.name)}_site1" site2="${esc(e.name)}_site2"/>`);
         else out.push(`    <connect ${common} body1="${bn(e.body1)}" body2="${bn(e.body2)}" anchor="${nums(e.anchor ?? [0, 0, 0])}"/>`);
@@ -294,15 +296,39 @@ function passiveXml(b: BodyDesc): string {
   return a.join('');
 }
 
+/** The MJCF body frame of a link: MuJoCo moves a body by Rot(axis, q − ref) (a hinge) or a shift
+ *  axis·(q − ref) (a slide) from it, the engine its link by Rot(axis, q) or axis·q, so a joint with a
+ *  ref sits in a body frame turned by Rot(axis, ref) (shifted by axis·ref): both give the same frame
+ *  at every q, and the joint's axis (on which that turn acts as the identity) keeps its coordinates. */
+function mjBodyFrame(b: BodyDesc): { pos: Vec3; quat: BodyDesc['quat'] } {
+  const r = b.ref ?? 0;
+  if (r === 0) return { pos: b.pos, quat: b.quat };
+  const n = Math.hypot(...b.axis);
+  if (b.joint === 'revolute') {
+    const s = Math.sin(r / 2) / n;
+    return { pos: b.pos, quat: quatMul(b.quat, [Math.cos(r / 2), b.axis[0] * s, b.axis[1] * s, b.axis[2] * s]) };
+  }
+  if (b.joint === 'prismatic') {
+    const d = quatRotate(b.quat, [(b.axis[0] / n) * r, (b.axis[1] / n) * r, (b.axis[2] / n) * r]);
+    return { pos: [b.pos[0] + d[0], b.pos[1] + d[1], b.pos[2] + d[2]], quat: b.quat };
+  }
+  return { pos: b.pos, quat: b.quat };
+}
+
+/** A hinge's or slide's ref (MuJoCo's qpos0 for it), only when not 0. */
+function refXml(b: BodyDesc): string {
+  return b.ref ? ` ref="${num(b.ref)}"` : '';
+}
+
 /** Joint elements in the engine's coordinate order for this body. */
 function jointXml(b: BodyDesc, sfx: string): string[] {
   const n = esc(b.name + sfx);
   const p = passiveXml(b);
   switch (b.joint) {
     case 'revolute':
-      return [`<joint name="${n}" type="hinge" axis="${nums(b.axis)}"${limitXml(b)}${p}/>`];
+      return [`<joint name="${n}" type="hinge" axis="${nums(b.axis)}"${refXml(b)}${limitXml(b)}${p}/>`];
     case 'prismatic':
-      return [`<joint name="${n}" type="slide" axis="${nums(b.axis)}"${limitXml(b)}${p}/>`];
+      return [`<joint name="${n}" type="slide" axis="${nums(b.axis)}"${refXml(b)}${limitXml(b)}${p}/>`];
     case 'ball':
       return [`<joint name="${n}" type="ball"${limitXml(b)}${p}/>`];
     case 'free':
