@@ -155,16 +155,17 @@ describe('MJCF equality import', () => {
     expect(imp.notes.some((n) => /flag equality="disable": no equality constraint rows/.test(n.message))).toBe(true);
   });
 
-  test('.arow: written by `achilles import` and loaded back to the same constraints (a joint ref re-expanded into polycoef)', () => {
+  test('.arow: written by `achilles import` and loaded back to the same constraints (the joints carry their refs: y0, x0)', () => {
     const m = importFile(FIXTURE).model;
     const f = join(dir, 'eq.arow');
     writeFileSync(f, writeArow(m, ['test']));
     const back = loadScene(f);
     const strip = (e: EqualityDesc) => {
-      const { source: _s, ref: _r, ...rest } = e;
-      return e.type === 'joint' ? { ...rest, polycoef: polycoefAtZero(e) } : rest;
+      const { source: _s, ...rest } = e;
+      return rest;
     };
     expect(back.equalities).toEqual(m.equalities!.map(strip));
+    expect(back.bodies.map((b) => b.ref)).toEqual(m.bodies.map((b) => b.ref));
     // the re-expanded polynomial is the same constraint: y − y0 − P(x − x0) = y − Q(x)
     const fingers = m.equalities![1];
     const Q = polycoefAtZero(fingers);
