@@ -9,7 +9,7 @@ import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, test } from 'vitest';
-import { toNativeModel } from '../src/engine/batch.js';
+import { Batch, toNativeModel } from '../src/engine/batch.js';
 import { engineAddon } from '../src/engine/native.js';
 import { importFile } from '../src/model-files/import/index.js';
 import { exportMjcf, loadScene } from '../src/model-files/scene/index.js';
@@ -57,6 +57,27 @@ describe('joint refs: MuJoCo qpos0 inside a chain', () => {
     expect(worst('rows.R')).toBeLessThan(1e-13);
     expect(worst('qacc (constraints on)')).toBeLessThan(1e-11);
   }, 120_000);
+
+  test('a connect left to be made at qpos0 is made natively with the joints at ref (as the importer makes it, as MuJoCo)', () => {
+    const m = importFile(FIXTURE).model;
+    const { anchor2: _a, ...loop } = m.equalities![0];
+    const bare = { ...m, equalities: [loop] };
+    const q = m.bodies.flatMap((b) => b.q0.map((x, k) => x + 0.3 - 0.2 * k));
+    const state = { q, v: q.map(() => 0), tau: q.map(() => 0) };
+    const dist = (model: typeof m) => {
+      const b = new Batch(model, { copies: 1, precision: 'f64' }, engineAddon());
+      b.setRobot(0, state);
+      return b
+        .constraints(0, { iterations: 0 })
+        .rows.filter((r) => r.kind === 'equality')
+        .map((r) => r.dist);
+    };
+    const given = dist(m);
+    const made = dist(bare);
+    expect(made.length).toBe(3);
+    made.forEach((d, k) => expect(Math.abs(d - given[k])).toBeLessThan(1e-15));
+    expect(Math.max(...given.map(Math.abs))).toBeGreaterThan(1e-3); // the state is away from qpos0
+  });
 
   test('.arow: written by `achilles import` and loaded back with the same refs and constraints', () => {
     const m = importFile(FIXTURE).model;
