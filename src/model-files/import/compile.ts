@@ -316,8 +316,8 @@ const conj = (q: Quat): Quat => [q[0], -q[1], -q[2], -q[3]];
  *  frame moves by the link's offset), and what MuJoCo's mj_setConst computes at qpos0 for the body
  *  semantic is computed here at MuJoCo's qpos0 and given explicitly (connect: body2's anchor,
  *  `anchor2`; weld without a relpose quaternion: `relpose`), since the engine makes a missing one at
- *  its own reference pose (q = 0, free bodies at the identity), which differs where a joint has a
- *  ref or a free body starts away from the origin. Joint constraints keep MuJoCo's y0, x0 (the
+ *  its own reference pose (hinges and slides at their ref, as MuJoCo, but free bodies at the
+ *  identity), which differs where a free body starts away from the origin. Joint constraints keep MuJoCo's y0, x0 (the
  *  joints' refs) in `ref`. */
 function equalityDesc(e: IrEquality, ir: IrModel, bodies: BodyDesc[], bodyMap: BodyMap[], jointLink: Map<string, number>): EqualityDesc {
   const d: EqualityDesc = { name: e.name, type: e.type, active: e.active, solref: e.solref, solimp: e.solimp, source: e.source };

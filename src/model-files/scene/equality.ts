@@ -3,7 +3,7 @@
 //
 //   equality:
 //     - { type: connect, name: loop, body1: coupler, body2: rocker, anchor: [0.4, 0, 0] }
-//     - { type: weld, name: glue, body1: a, body2: b, torquescale: 1 }    # relpose from the scene's q = 0 pose
+//     - { type: weld, name: glue, body1: a, body2: b, torquescale: 1 }    # relpose from the reference pose (q = ref)
 //     - { type: joint, name: fingers, joint1: left, joint2: right, polycoef: [0, -1, 0, 0, 0] }
 //
 // Common keys: name, active (default true), solref, solimp (MuJoCo's defaults). connect: body1,
