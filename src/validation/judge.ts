@@ -18,6 +18,24 @@ function row(id: FieldId, s: Sample, floor: number, factor: number, bar: number,
   return { ...id, state: s.state, t: s.t, error: s.error, stateFloor: s.stateFloor, floor, factor, bar, status, note };
 }
 
+/** A row for a stage that sets its own bar: a non-finite error counts as Infinity and fails. */
+export function checkRow(
+  id: FieldId,
+  state: number,
+  t: number | undefined,
+  error: number,
+  floor: number,
+  factor: number,
+  bar: number,
+  note: string,
+): CheckRow {
+  const e = Number.isFinite(error) ? error : Infinity;
+  return { ...id, state, t, error: e, stateFloor: floor, floor, factor, bar, status: e <= bar ? 'pass' : 'fail', note };
+}
+
+/** Robot 0's n values of a batch's strided array (entry k at k × stride). */
+export const column = (a: ArrayLike<number>, n: number, stride: number) => Array.from({ length: n }, (_, k) => a[k * stride]);
+
 /** Per-state gates: one bar per field (f64: the constant; f32: 3 × the field's float32 floor).
  *  In f32 a state whose own floor is above F32_ILL_CONDITIONED is skipped and reported. */
 export function judgeField(id: FieldId, samples: readonly Sample[]): CheckRow[] {

@@ -21,7 +21,7 @@ import type { PdTermSpec } from '../../engine/controller-spec.js';
 import { exportMjcf } from '../../model-files/scene/index.js';
 import { runPythonJson } from '../mujoco-ref.js';
 import { F64_BAR, relErr } from '../metrics.js';
-import { judgeField } from '../judge.js';
+import { checkRow, judgeField } from '../judge.js';
 import { seedFor } from '../rng.js';
 import { randomStates } from '../states.js';
 import type { CheckRow, StageName } from '../types.js';
@@ -210,22 +210,7 @@ function row(
   floor: number,
   note: string,
 ): CheckRow {
-  const e = Number.isFinite(error) ? error : Infinity;
-  return {
-    stage,
-    model,
-    precision,
-    state,
-    t,
-    field,
-    error: e,
-    stateFloor: floor,
-    floor,
-    factor: 1,
-    bar,
-    status: e <= bar ? 'pass' : 'fail',
-    note,
-  };
+  return checkRow({ stage, model, precision, field }, state, t, error, floor, 1, bar, note);
 }
 
 /** Our run of a model from its initial state, sampled like the reference; with a PD controller,

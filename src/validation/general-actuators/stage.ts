@@ -27,6 +27,7 @@ import { F32_FACTOR, F64_BAR, relErr } from '../metrics.js';
 import { Rng, seedFor } from '../rng.js';
 import { randomStates } from '../states.js';
 import type { CheckRow } from '../types.js';
+import { checkRow, column } from '../judge.js';
 import { generalArm } from './models.js';
 import { fileURLToPath } from 'node:url';
 
@@ -129,25 +130,8 @@ function row(
   bar: number,
   note: string,
 ): CheckRow {
-  const e = Number.isFinite(error) ? error : Infinity;
-  return {
-    stage: 'general-actuators',
-    model,
-    precision,
-    state,
-    t,
-    field,
-    error: e,
-    stateFloor: NaN,
-    floor: NaN,
-    factor: 1,
-    bar,
-    status: e <= bar ? 'pass' : 'fail',
-    note,
-  };
+  return checkRow({ stage: 'general-actuators', model, precision, field }, state, t, error, NaN, 1, bar, note);
 }
-
-const column = (a: ArrayLike<number>, n: number, stride: number) => Array.from({ length: n }, (_, k) => a[k * stride]);
 
 function stateRows(ref: GeneralModelRef, addon: NativeAddon): CheckRow[] {
   const rows: CheckRow[] = [];

@@ -30,6 +30,7 @@ import { F32_FACTOR, F64_BAR, maxAbs, relErr } from '../metrics.js';
 import { Rng, seedFor } from '../rng.js';
 import { randomStates } from '../states.js';
 import type { CheckRow } from '../types.js';
+import { checkRow, column } from '../judge.js';
 import { generalArm } from '../general-actuators/models.js';
 import { FIXTURES, servoChain, tumblingBody } from './models.js';
 import { fileURLToPath } from 'node:url';
@@ -189,25 +190,9 @@ function row(
   bar: number,
   note: string,
 ): CheckRow {
-  const e = Number.isFinite(error) ? error : Infinity;
-  return {
-    stage: 'implicitfast',
-    model,
-    precision,
-    state,
-    t,
-    field,
-    error: e,
-    stateFloor: floor,
-    floor,
-    factor: precision === 'f64' ? F64_RUN_FACTOR : F32_FACTOR,
-    bar,
-    status: e <= bar ? 'pass' : 'fail',
-    note,
-  };
+  const factor = precision === 'f64' ? F64_RUN_FACTOR : F32_FACTOR;
+  return checkRow({ stage: 'implicitfast', model, precision, field }, state, t, error, floor, factor, bar, note);
 }
-
-const column = (a: ArrayLike<number>, n: number, stride: number) => Array.from({ length: n }, (_, k) => a[k * stride]);
 
 /** The engine's integrator the rows run: implicitfast; another (euler) only to show what the stage catches. */
 type Integ = 'implicitfast' | 'euler';
