@@ -13,7 +13,8 @@ export function machineLines(rep: BenchReport): string[] {
     `CPU: ${m.cpuModel} @ ${m.cpuMHz.toFixed(0)} MHz, ${m.logicalCpus} logical CPUs; ISA available: ${m.isaAvailable.join(', ')}`,
     `Engine compiler: ${m.compiler}; Node ${m.node}; ${m.platform}; MuJoCo ${m.mujoco ?? '(not compared)'}`,
     `Each cell: warm-up, then ${rep.config.reps} repetition${rep.config.reps === 1 ? '' : 's'} of ~${rep.config.repSeconds} s, interleaved with the other engine; ` +
-      `median shown, spread = (max−min)/median, '*' marks spread > 10%. Trajectories restart every ${rep.config.restartEvery} steps (untimed).`,
+      `median shown, spread = (max−min)/median, '*' marks spread > 10%. Trajectories restart every ${rep.config.restartEvery} steps (untimed); ` +
+      `a repetition is whole restart segments (at least one), so every cell times the same steps.`,
     ...(m.peakNote ? [`FLOPs: ${m.peakNote}`] : []),
   ];
 }

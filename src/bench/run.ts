@@ -20,7 +20,7 @@ import { engineAddon } from '../engine/native.js';
 import { laneProblem } from '../engine/lanes.js';
 import { loadMujocoNative, type MujocoMode, type MujocoNative } from './mujoco-native.js';
 import { MUJOCO_INTEGRATORS, MujocoCollisionRunner, MujocoRunner, type MujocoContactSolver } from './mujoco-runner.js';
-import { calibrate, type Runner } from './runner.js';
+import { calibrate, wholeSegments, type Runner } from './runner.js';
 import {
   BENCH_CTRL_SEED,
   MAX_CTRL_TABLE,
@@ -337,7 +337,10 @@ export async function runBench(cfg: BenchConfig, hooks: RunHooks = {}): Promise<
             }
           }
         for (const m of members) {
-          m.steps = calibrate(m.runner, cfg.repSeconds, warmSeconds, (n) => checkFinite(m, n));
+          m.steps = wholeSegments(
+            calibrate(m.runner, cfg.repSeconds, warmSeconds, (n) => checkFinite(m, n)),
+            cfg.restartEvery,
+          );
         }
         for (let rep = 0; rep < cfg.reps; rep++) {
           for (const m of members) {

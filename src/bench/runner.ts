@@ -20,6 +20,17 @@ export interface Runner {
  * Warm up (caches, page faults, branch predictors, CPU clock) and find how many steps make a
  * repetition of about `repSeconds`: doubling until one run lasts `warmSeconds`.
  */
+/**
+ * Steps of one repetition: `calibrated` rounded to whole restart segments (at least one). The cost of
+ * a step changes along a trajectory (dominoes fall, feet land: a step near the end of a 500-step
+ * segment cost 1.8× one near its start on the domino scene), so a cell timing steps 0..260 and one
+ * timing 0..450 would not time the same work. Whole segments give every cell, fast or slow, either
+ * engine, the very same steps.
+ */
+export function wholeSegments(calibrated: number, restartEvery: number): number {
+  return Math.max(1, Math.round(calibrated / restartEvery)) * restartEvery;
+}
+
 export function calibrate(r: Runner, repSeconds: number, warmSeconds: number, onNonFinite: (n: number) => void = () => undefined): number {
   let steps = 1;
   for (;;) {

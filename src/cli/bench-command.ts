@@ -107,7 +107,8 @@ export const benchCommand: CommandSpec = {
       name: 'budget',
       arg: 'S',
       kind: { type: 'number', min: 0.001, max: 60 },
-      description: 'Seconds per timed repetition (lower for quick checks)',
+      description:
+        'Seconds per timed repetition, rounded to whole restart segments so every cell times the same steps (a cell slower than one segment per budget takes one segment) (lower for quick checks)',
       default: DEFAULT_REP_SECONDS,
     },
     {
