@@ -17,7 +17,7 @@ export {
   type BatchApi,
   type NonFiniteInfo,
 } from './engine/api.js';
-export { supportedLanes, widestLanes } from './engine/lanes.js';
+export { registerLanes, supportedLanes, widestLanes } from './engine/lanes.js';
 export {
   engineAddon,
   type CpuInfo,

@@ -8,7 +8,7 @@ import { loadScene } from '../src/model-files/scene/index.js';
 import { Batch } from '../src/engine/batch.js';
 import { engineAddon } from '../src/engine/native.js';
 import { checkFinite } from '../src/run/finite-check.js';
-import { defaultLanes, isaFor, widestLanes } from '../src/run/lanes.js';
+import { defaultLanes, isaFor, registerLanes, widestLanes } from '../src/run/lanes.js';
 import { resolveSettings } from '../src/run/settings.js';
 import { unitOffset } from '../src/run/spread.js';
 import { doublePendulumAccel, doublePendulumEnergy, type DoublePendulumParams } from '../src/validation/double-pendulum-exact.js';
@@ -288,6 +288,12 @@ describe('settings', () => {
     expect(widestLanes(avx2, 'f64')).toBe(4);
     expect(widestLanes({ sse2: true, avx2: false, avx512: false }, 'f64')).toBe(1);
     expect(widestLanes({ ...avx2, avx512: true }, 'f64')).toBe(16);
+    // the default is one register: f64 × 16 would take two AVX-512 registers per value
+    expect(registerLanes({ ...avx2, avx512: true }, 'f64')).toBe(8);
+    expect(registerLanes({ ...avx2, avx512: true }, 'f32')).toBe(16);
+    expect(registerLanes(avx2, 'f64')).toBe(4);
+    expect(resolveSettings(DP, loadScene(DP), { copies: 64 }, { ...avx2, avx512: true }).lanes).toBe(8);
+    expect(resolveSettings(DP, loadScene(DP), { copies: 64, precision: 'f32' }, { ...avx2, avx512: true }).lanes).toBe(16);
     expect(() => resolveSettings(DP, loadScene(DP), { lanes: 8 }, avx2)).toThrow(
       /--lanes: 8 lanes of f64 need AVX-512, which this CPU lacks \(it runs f64 at lanes 1, 4\)/,
     );

@@ -67,7 +67,7 @@ export const runCommand: CommandSpec = {
       name: 'lanes',
       arg: 'W',
       kind: { type: 'choice', choices: LANE_WIDTHS.map(String) },
-      defaultText: 'smallest width >= copies, at most the widest the CPU supports',
+      defaultText: 'smallest width >= copies, at most one register of the CPU (16 in f32 and 8 in f64 with AVX-512)',
       description:
         'SIMD width: 1 is scalar; 4, 8, 16 need SSE2, AVX2, AVX-512 in f32 and AVX2, AVX-512, AVX-512 in f64. Results are bit-identical for every width; wider than the number of copies only adds idle lanes.',
     },

@@ -17,7 +17,7 @@ export interface BatchOptions {
   /** Default 'f32' (the API is for throughput). The CLI's `run` defaults to f64 instead (a trace is
    *  for reading); pass precision explicitly to get the same numbers as a default `achilles run`. */
   precision?: Precision;
-  lanes?: LaneWidth; // default: the widest this CPU runs at this precision (src/engine/lanes.ts)
+  lanes?: LaneWidth; // default: the widest that fits one register of this CPU (src/engine/lanes.ts registerLanes)
   integrator?: IntegratorName; // default: the scene's
   dt?: number; // default: the scene's
   substeps?: number; // default: the scene's

@@ -4,7 +4,7 @@ import type { BatchApi, BatchOptions, LaneWidth, NonFiniteInfo, Precision, Real 
 import { LANE_WIDTHS, PRECISIONS } from './api.js';
 import { INTEGRATORS, JOINT_NQ, JOINT_NV, planarFrame, type EqualityDesc, type IntegratorName, type ModelDesc } from './model-desc.js';
 import { engineAddon, type ConstraintState, type ContactPoints, type NativeAddon, type NativeBatch } from './native.js';
-import { laneProblem, widestLanes } from './lanes.js';
+import { laneProblem, registerLanes } from './lanes.js';
 import { WORLD_LIMITS } from './world-limits.js';
 import { ensureMemory } from './memory.js';
 
@@ -218,9 +218,9 @@ export class Batch implements BatchApi {
     this.model = model;
     this.copies = positiveInteger('copies', opts.copies, 1 << 24);
     this.precision = choose('precision', opts.precision ?? 'f32', PRECISIONS);
-    // Default: the widest this CPU runs at this precision (f64 × 8 needs AVX-512 where f32 × 8 needs AVX2).
+    // Default: the widest that fits one register of this CPU (lanes.ts registerLanes).
     const cpu = addon.cpuInfo();
-    this.lanes = choose('lanes', opts.lanes ?? widestLanes(cpu, this.precision), LANE_WIDTHS);
+    this.lanes = choose('lanes', opts.lanes ?? registerLanes(cpu, this.precision), LANE_WIDTHS);
     const problem = laneProblem(cpu, this.precision, this.lanes);
     if (problem) throw new Error(`lanes: ${problem}`);
     this.integrator = choose('integrator', opts.integrator ?? model.world.integrator, INTEGRATORS);

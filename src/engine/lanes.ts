@@ -34,6 +34,17 @@ export function widestLanes(cpu: CpuFeatures, precision: Precision): LaneWidth {
   return s[s.length - 1];
 }
 
+/**
+ * The default width: the widest whose robots fit one vector register of this CPU. That is the widest
+ * width, except f64 × 16 on AVX-512, which packs two registers per value; measured on an AVX-512 Xeon,
+ * 256 differing robots, one core (bench/RESULTS.md, "f64 lane width"), f64 × 8 stepped 1.19× (quadruped),
+ * 1.05× (box stack) and 1.10× (dominoes) as fast as f64 × 16. Results are bit-identical at every width.
+ */
+export function registerLanes(cpu: CpuFeatures, precision: Precision): LaneWidth {
+  const w = widestLanes(cpu, precision);
+  return precision === 'f64' && w === 16 ? 8 : w;
+}
+
 /** Why this CPU cannot run `lanes` lanes of `precision`, or null when it can. */
 export function laneProblem(cpu: CpuFeatures, precision: Precision, lanes: LaneWidth): string | null {
   const isa = isaFor(precision, lanes);

@@ -7,7 +7,7 @@ import type { LaneWidth, Precision } from '../engine/api.js';
 import type { IntegratorName, ModelDesc } from '../engine/model-desc.js';
 import { UsageError } from '../util/usage-error.js';
 import type { CpuInfo } from '../engine/native.js';
-import { defaultLanes, laneProblem, widestLanes } from './lanes.js';
+import { defaultLanes, laneProblem, registerLanes } from './lanes.js';
 
 export interface RunFlags {
   config?: string;
@@ -100,8 +100,7 @@ export function resolveSettings(
   }
   const copies = flags.copies ?? 1;
   const precision = flags.precision ?? 'f64';
-  const widest = widestLanes(cpu, precision);
-  const lanes = flags.lanes ?? defaultLanes(copies, widest);
+  const lanes = flags.lanes ?? defaultLanes(copies, registerLanes(cpu, precision));
   const problem = laneProblem(cpu, precision, lanes);
   if (problem) throw new UsageError(`--lanes: ${problem}`, 'run');
   const robots = [...new Set(flags.robots ?? [0])].sort((a, b) => a - b);
