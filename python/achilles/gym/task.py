@@ -1,0 +1,168 @@
+"""A Gymnasium MuJoCo task as its file in tasks/gymnasium/ states it: model, frame skip, parameters
+(the keyword arguments Gymnasium's env accepts), observation, per-step terms (reward, termination,
+info) and reset distribution, each a formula of expr.py over MuJoCo's quantities.
+
+The quantities a formula may read, per env, in MuJoCo's names and layouts (mjData after
+Gymnasium's `do_simulation`: mj_step, then mj_rnePostConstraint):
+
+  qpos (nq) qvel (nv) ctrl (nu, the action as set) action (nu, as given) qfrc_actuator (nv)
+  qfrc_constraint (nv) xpos xipos (nbody × 3) cinert (nbody × 10) cvel cfrc_ext (nbody × 6)
+  site_xpos (nsite × 3) body_mass (nbody) init_qpos (nq) init_qvel (nv) state_vector (nq + nv)
+  dt (timestep × frame_skip) nq nv nu, and the constants true, false, inf, empty.
+
+`before` formulas are read before the step; `step` entries are evaluated in file order, each
+seeing the ones above it (and `observation`); `reward` and `terminated` are required among them.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+import os
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any, Callable
+
+import numpy as np
+
+from .expr import Context, ExprError, Node, as_array, evaluate, parse
+
+# Keyword arguments of Gymnasium's MujocoEnv that only concern rendering: accepted and ignored, as a
+# headless simulator has nothing to render (Gymnasium's own env would also accept them).
+RENDER_KWARGS = frozenset(
+    {"render_mode", "width", "height", "camera_id", "camera_name", "default_camera_config", "max_geom", "visual_options"}
+)
+
+CONSTANTS = {
+    "true": np.asarray([True]),
+    "false": np.asarray([False]),
+    "inf": np.asarray([math.inf]),
+    "empty": np.zeros((1, 0)),
+}
+
+
+def task_dir() -> Path:
+    """Where the task files are: beside the installed package, else the repository's tasks/gymnasium."""
+    env = os.environ.get("ACHILLES_TASK_DIR")
+    if env:
+        return Path(env)
+    here = Path(__file__).resolve().parent
+    for cand in (here / "tasks", here.parents[2] / "tasks" / "gymnasium"):
+        if cand.is_dir():
+            return cand
+    raise FileNotFoundError(f"no task files beside {here} or in the repository's tasks/gymnasium (set ACHILLES_TASK_DIR)")
+
+
+def task_ids() -> list[str]:
+    return sorted(p.stem for p in task_dir().glob("*.json"))
+
+
+def _param_value(v: Any) -> Any:
+    """JSON has no infinity: the task files write it "inf" / "-inf"."""
+    if isinstance(v, list):
+        return [_param_value(x) for x in v]
+    if v == "inf":
+        return math.inf
+    if v == "-inf":
+        return -math.inf
+    return v
+
+
+@dataclass
+class Task:
+    id: str
+    file: str
+    model: str  # the model file, a path (the task's own, or the xml_file keyword argument)
+    frame_skip: int
+    max_episode_steps: int
+    params: dict[str, Any]
+    observation: Node
+    before: dict[str, Node]
+    step: dict[str, Node]
+    info: list[str]
+    reset: dict[str, Node]
+    reset_info: dict[str, Node]
+
+    # -- evaluation over N envs at once ------------------------------------------------------
+    def _eval(self, node: Node, ctx: Context, n: int) -> np.ndarray:
+        """A formula's value for each of the n envs (a value shared by all of them repeated)."""
+        v = as_array(evaluate(node, ctx))
+        return np.broadcast_to(v, (n, *v.shape[1:])) if v.shape[0] == 1 and n != 1 else v
+
+    def _ctx(self, values: dict[str, np.ndarray], where: str, draw: Callable | None = None) -> Context:
+        return Context({**CONSTANTS, **values}, self.params, f"{self.file}: {where}", draw)
+
+    def observe(self, values: dict[str, np.ndarray]) -> np.ndarray:
+        obs = self._eval(self.observation, self._ctx(values, "observation"), len(values["qpos"]))
+        return np.asarray(obs, dtype=np.float64).reshape(obs.shape[0], -1)
+
+    def read_before(self, values: dict[str, np.ndarray]) -> dict[str, np.ndarray]:
+        return {k: self._eval(n, self._ctx(values, f"before.{k}"), len(values["qpos"])) for k, n in self.before.items()}
+
+    def step_terms(self, values: dict[str, np.ndarray], before: dict[str, np.ndarray], observation: np.ndarray) -> dict[str, np.ndarray]:
+        """Every `step` entry, in file order, for every env: reward, terminated, the info terms."""
+        scope = {**values, **before, "observation": observation}
+        out: dict[str, np.ndarray] = {}
+        for k, n in self.step.items():
+            v = self._eval(n, self._ctx(scope, f"step.{k}"), len(values["qpos"]))
+            scope[k] = v
+            out[k] = v
+        return out
+
+    def reset_state(self, values: dict[str, np.ndarray], draw: Callable) -> tuple[np.ndarray, np.ndarray]:
+        n = len(values["qpos"])
+        qpos = self._eval(self.reset["qpos"], self._ctx(values, "reset.qpos", draw), n)
+        qvel = self._eval(self.reset["qvel"], self._ctx(values, "reset.qvel", draw), n)
+        return qpos, qvel
+
+    def read_reset_info(self, values: dict[str, np.ndarray]) -> dict[str, np.ndarray]:
+        return {k: self._eval(n, self._ctx(values, f"reset_info.{k}"), len(values["qpos"])) for k, n in self.reset_info.items()}
+
+
+def load_task(env_id: str, **kwargs: Any) -> Task:
+    """The task `env_id` with Gymnasium's keyword arguments applied (an unknown one is an error, as
+    Gymnasium's env raises one): its parameters, `xml_file` and `frame_skip`."""
+    path = task_dir() / f"{env_id}.json"
+    if not path.is_file():
+        raise ValueError(f"unknown task {env_id!r}: the tasks are {', '.join(task_ids())}")
+    with open(path) as f:
+        raw = json.load(f)
+    file = str(path)
+    params = {k: _param_value(v) for k, v in raw["params"].items()}
+    model = raw["model"]
+    frame_skip = int(raw["frame_skip"])
+    for k, v in kwargs.items():
+        if k == "xml_file":
+            model = v
+        elif k == "frame_skip":
+            if not (isinstance(v, int) and v >= 1):
+                raise ValueError(f"{env_id}: frame_skip must be an integer >= 1, got {v!r}")
+            frame_skip = v
+        elif k in params:
+            params[k] = _param_value(list(v) if isinstance(v, tuple) else v)
+        elif k in RENDER_KWARGS:
+            continue
+        else:
+            known = sorted([*params, "xml_file", "frame_skip", *RENDER_KWARGS])
+            raise TypeError(f"{env_id}: unexpected keyword argument {k!r} (accepted: {', '.join(known)})")
+    step = {k: parse(v, f"{file}: step.{k}") for k, v in raw["step"].items()}
+    for required in ("reward", "terminated"):
+        if required not in step:
+            raise ExprError(f"{file}: step has no {required!r} entry")
+    for name in raw["info"]:
+        if name not in step:
+            raise ExprError(f"{file}: info names {name!r}, which no step entry defines")
+    return Task(
+        id=raw["id"],
+        file=file,
+        model=model,
+        frame_skip=frame_skip,
+        max_episode_steps=int(raw["max_episode_steps"]),
+        params=params,
+        observation=parse(raw["observation"], f"{file}: observation"),
+        before={k: parse(v, f"{file}: before.{k}") for k, v in raw["before"].items()},
+        step=step,
+        info=list(raw["info"]),
+        reset={k: parse(raw["reset"][k], f"{file}: reset.{k}") for k in ("qpos", "qvel")},
+        reset_info={k: parse(v, f"{file}: reset_info.{k}") for k, v in raw["reset_info"].items()},
+    )

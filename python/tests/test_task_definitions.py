@@ -1,0 +1,127 @@
+"""The task files (tasks/gymnasium/*.json) say what Gymnasium's own envs compute.
+
+Each task's formulas are evaluated on the very mjData of Gymnasium's env (gymnasium.make(id).unwrapped)
+along random-action runs, and must give its observation, reward, termination and info exactly
+(to 1e-12: the formulas may order a sum differently). This pins the definitions on their own; the
+engine's agreement with MuJoCo is checked separately. Mutated formulas must fail the comparison.
+"""
+
+from __future__ import annotations
+
+import copy
+import json
+
+import numpy as np
+import pytest
+
+gymnasium = pytest.importorskip("gymnasium")
+mujoco = pytest.importorskip("mujoco")
+
+from achilles.gym import task as taskmod  # noqa: E402
+from achilles.gym.task import load_task, task_ids  # noqa: E402
+
+TASKS = ["InvertedPendulum-v5", "InvertedDoublePendulum-v5", "Hopper-v5", "HalfCheetah-v5", "Walker2d-v5", "Ant-v5", "Humanoid-v5"]
+TOL = 1e-12
+
+
+def mujoco_values(env, action) -> dict[str, np.ndarray]:
+    """One env's quantities (task.py's list) read off Gymnasium's MujocoEnv, with a leading env axis of 1."""
+    m, d = env.model, env.data
+    v = {
+        "qpos": d.qpos, "qvel": d.qvel, "ctrl": d.ctrl, "action": np.asarray(action),
+        "qfrc_actuator": d.qfrc_actuator, "qfrc_constraint": d.qfrc_constraint,
+        "xpos": d.xpos, "xipos": d.xipos, "cinert": d.cinert, "cvel": d.cvel, "cfrc_ext": d.cfrc_ext,
+        "site_xpos": d.site_xpos, "body_mass": m.body_mass, "init_qpos": env.init_qpos, "init_qvel": env.init_qvel,
+        "state_vector": env.state_vector(),
+        "dt": np.float64(env.dt), "nq": np.float64(m.nq), "nv": np.float64(m.nv), "nu": np.float64(m.nu),
+    }
+    return {k: np.asarray(x).copy()[None, ...] for k, x in v.items()}
+
+
+def close(a, b) -> bool:
+    a, b = np.asarray(a, dtype=np.float64).ravel(), np.asarray(b, dtype=np.float64).ravel()
+    return a.shape == b.shape and bool(np.all(np.abs(a - b) <= TOL * np.maximum(1, np.abs(b))))
+
+
+def mismatches(task, env_id: str, steps: int, seed: int = 3) -> list[str]:
+    env = gymnasium.make(env_id).unwrapped
+    rng = np.random.default_rng(seed)
+    obs, info = env.reset(seed=seed)
+    bad: list[str] = []
+    vals = mujoco_values(env, np.zeros(env.model.nu))
+    if not close(task.observe(vals)[0], obs):
+        bad.append("reset observation")
+    for k, x in task.read_reset_info(vals).items():
+        if not close(x[0], info[k]):
+            bad.append(f"reset info {k}")
+    for s in range(steps):
+        action = rng.uniform(env.action_space.low, env.action_space.high).astype(np.float32)
+        before = task.read_before(mujoco_values(env, action))
+        obs, reward, terminated, truncated, info = env.step(action)
+        vals = mujoco_values(env, action)
+        ours_obs = task.observe(vals)
+        terms = task.step_terms(vals, before, ours_obs)
+        if not close(ours_obs[0], obs):
+            bad.append(f"step {s}: observation")
+        if not close(terms["reward"][0], reward):
+            bad.append(f"step {s}: reward {terms['reward'][0]} vs {reward}")
+        if bool(np.asarray(terms["terminated"]).ravel()[0]) != bool(terminated):
+            bad.append(f"step {s}: terminated")
+        for k in task.info:
+            if not close(terms[k][0], info[k]):
+                bad.append(f"step {s}: info {k}")
+        if terminated:
+            env.reset(seed=seed + s + 1)
+    env.close()
+    return bad
+
+
+def test_every_task_has_a_file():
+    assert set(TASKS) <= set(task_ids())
+
+
+@pytest.mark.parametrize("env_id", TASKS)
+def test_definition_matches_gymnasium(env_id):
+    task = load_task(env_id)
+    assert mismatches(task, env_id, steps=150) == []
+
+
+@pytest.mark.parametrize(
+    "env_id, field, old, new",
+    [
+        ("Hopper-v5", "observation", "clip(qvel, -10, 10)", "clip(qvel, -1, 1)"),
+        (
+            "Hopper-v5",
+            "step.is_healthy",
+            "healthy_angle_range[0] < qpos[2] and qpos[2] < healthy_angle_range[1]",
+            "healthy_angle_range[0] / 2 < qpos[2] and qpos[2] < healthy_angle_range[1] / 2",
+        ),
+        ("HalfCheetah-v5", "step.reward", "reward_forward - ctrl_cost", "reward_forward + ctrl_cost"),
+        ("InvertedDoublePendulum-v5", "step.x", "site_xpos[0, 0]", "site_xpos[0, 1]"),
+        ("Ant-v5", "step.contact_cost", "contact_force_range[1]", "2 * contact_force_range[1]"),
+        ("Humanoid-v5", "observation", "cvel[1:]", "cvel[:-1]"),
+        ("Walker2d-v5", "before.x_position_before", "qpos[0]", "qpos[1]"),
+    ],
+)
+def test_a_mutated_definition_is_caught(env_id, field, old, new, tmp_path, monkeypatch):
+    src = taskmod.task_dir() / f"{env_id}.json"
+    raw = json.loads(src.read_text())
+    part, _, key = field.partition(".")
+    target = raw if not key else raw[part]
+    name = part if not key else key
+    assert old in target[name], f"{old!r} not in {field}"
+    target[name] = target[name].replace(old, new)
+    for p in taskmod.task_dir().glob("*.json"):
+        (tmp_path / p.name).write_text(p.read_text())
+    (tmp_path / f"{env_id}.json").write_text(json.dumps(raw))
+    monkeypatch.setenv("ACHILLES_TASK_DIR", str(tmp_path))
+    assert mismatches(load_task(env_id), env_id, steps=150) != []
+
+
+def test_keyword_arguments_as_gymnasium_takes_them():
+    t = load_task("Hopper-v5", ctrl_cost_weight=0.5, healthy_z_range=(0.5, float("inf")), frame_skip=2, render_mode="rgb_array")
+    assert t.params["ctrl_cost_weight"] == 0.5 and t.params["healthy_z_range"] == [0.5, float("inf")] and t.frame_skip == 2
+    with pytest.raises(TypeError, match="unexpected keyword argument 'ctrl_cost'.*ctrl_cost_weight"):
+        load_task("Hopper-v5", ctrl_cost=1)
+    with pytest.raises(ValueError, match="unknown task 'Hopper-v9'"):
+        load_task("Hopper-v9")
