@@ -1,0 +1,238 @@
+"""Gymnasium's MuJoCo tasks over the Achilles engine: one `gymnasium.vector.VectorEnv` whose envs
+are the robots of one batch, stepped together in SIMD lanes.
+
+The task (observation, reward, termination, reset) is its file in tasks/gymnasium/ (task.py); the
+model is Gymnasium's own file, read from the installed gymnasium package. Semantics are Gymnasium
+1.x's v5 envs under its default vector autoreset mode (next step): an env that terminates or is
+truncated returns its final observation, and its next `step` resets it instead of stepping it,
+returning the reset observation with reward 0.
+"""
+
+from __future__ import annotations
+
+import os
+from typing import Any
+
+import numpy as np
+
+from .expr import names_in
+from .task import Task, load_task
+
+# Quantities of task.py's list that this env computes from the engine's state today. A task that
+# reads any other is refused by name rather than approximated.
+COMPUTED = frozenset({"qpos", "qvel", "ctrl", "action", "init_qpos", "init_qvel", "state_vector", "dt", "nq", "nv", "nu"})
+CONSTANT_NAMES = frozenset({"true", "false", "inf", "empty", "observation"})
+
+
+def gymnasium_model_path(xml_file: str) -> str:
+    """Gymnasium's MujocoEnv rule (expand_model_path): a path starting with '.' or '/' as given, '~'
+    expanded, anything else inside gymnasium/envs/mujoco/assets."""
+    if xml_file.startswith((".", "/")):
+        path = xml_file
+    elif xml_file.startswith("~"):
+        path = os.path.expanduser(xml_file)
+    else:
+        import gymnasium.envs.mujoco as gm
+
+        path = os.path.join(os.path.dirname(gm.__file__), "assets", xml_file)
+    if not os.path.isfile(path):
+        raise OSError(f"File {path} does not exist")
+    return path
+
+
+def unsupported_quantities(task: Task) -> list[str]:
+    formulas = [task.observation, *task.before.values(), *task.step.values(), *task.reset.values(), *task.reset_info.values()]
+    read = set().union(*(names_in(f) for f in formulas))
+    defined = set(task.params) | set(task.before) | set(task.step) | CONSTANT_NAMES
+    return sorted(read - defined - COMPUTED)
+
+
+def _vector_env_base():
+    import gymnasium
+
+    return gymnasium.vector.VectorEnv
+
+
+class AchillesVectorEnv(_vector_env_base()):
+    """`num_envs` copies of a Gymnasium MuJoCo task in one Achilles batch."""
+
+    def __init__(self, env_id: str, num_envs: int, precision: str = "f32", threads: int = 1, lanes: int | None = None, **kwargs: Any):
+        import gymnasium
+        from gymnasium.vector import AutoresetMode
+        from gymnasium.vector.utils import batch_space
+
+        from .. import Batch, compile_model  # the native package (achilles/__init__.py)
+
+        if not (isinstance(num_envs, int) and num_envs >= 1):
+            raise ValueError(f"num_envs must be an integer >= 1, got {num_envs!r}")
+        self.task = load_task(env_id, **kwargs)
+        missing = unsupported_quantities(self.task)
+        if missing:
+            raise NotImplementedError(
+                f"{env_id}: the task reads {', '.join(missing)}, which the Achilles engine does not compute yet "
+                f"(computed: {', '.join(sorted(COMPUTED))})"
+            )
+        self.model_path = gymnasium_model_path(self.task.model)
+        self.compiled = compile_model(self.model_path)
+        self.batch = Batch(self.compiled, copies=num_envs, precision=precision, lanes=lanes, threads=threads)
+        b = self.batch
+        self.num_envs = num_envs
+        self.nq, self.nv, self.nu = b.nq, b.nv, b.nu
+        self.dt = b.dt * self.task.frame_skip
+        b.reset()
+        self.init_qpos = np.array(b.q[:, 0], dtype=np.float64)
+        self.init_qvel = np.array(b.v[:, 0], dtype=np.float64)
+        target = getattr(b, "ctrl_target", None)
+        self._target0 = np.array(target[:, 0]) if target is not None and target.size else np.zeros(0)
+
+        ranges = np.array([a["ctrlrange"] for a in self.compiled["names"]["actuators"]], dtype=np.float64).reshape(-1, 2)
+        self.single_action_space = gymnasium.spaces.Box(ranges[:, 0].astype(np.float32), ranges[:, 1].astype(np.float32), dtype=np.float32)
+        obs_dim = self.task.observe(self._values(np.arange(1), np.zeros((1, self.nu)))).shape[1]
+        self.single_observation_space = gymnasium.spaces.Box(-np.inf, np.inf, shape=(obs_dim,), dtype=np.float64)
+        self.action_space = batch_space(self.single_action_space, num_envs)
+        self.observation_space = batch_space(self.single_observation_space, num_envs)
+        self.metadata = {"autoreset_mode": AutoresetMode.NEXT_STEP, "render_modes": []}
+        self.render_mode = None
+        self.spec = None
+        self._rngs: list[np.random.Generator] = [np.random.default_rng([0, i]) for i in range(num_envs)]
+        self._autoreset = np.zeros(num_envs, dtype=bool)
+        self._episode_steps = np.zeros(num_envs, dtype=np.int64)
+        self._last_action = np.zeros((num_envs, self.nu))
+
+    # -- the engine's state in MuJoCo's layouts ------------------------------------------------
+    def _values(self, envs: np.ndarray, action: np.ndarray) -> dict[str, np.ndarray]:
+        b = self.batch
+        qpos = np.asarray(b.q[:, envs], dtype=np.float64).T
+        qvel = np.asarray(b.v[:, envs], dtype=np.float64).T
+        n = len(envs)
+        return {
+            "qpos": qpos,
+            "qvel": qvel,
+            "action": action,
+            "ctrl": np.asarray(action, dtype=np.float64),
+            "init_qpos": np.broadcast_to(self.init_qpos, (n, self.nq)),
+            "init_qvel": np.broadcast_to(self.init_qvel, (n, self.nv)),
+            "state_vector": np.concatenate([qpos, qvel], axis=1),
+            "dt": np.float64(self.dt),
+            "nq": self.nq,
+            "nv": self.nv,
+            "nu": self.nu,
+        }
+
+    def _write_state(self, envs: np.ndarray, qpos: np.ndarray, qvel: np.ndarray) -> None:
+        b = self.batch
+        b.q[:, envs] = np.asarray(qpos).T
+        b.v[:, envs] = np.asarray(qvel).T
+
+    def _clear_robot_state(self, envs: np.ndarray) -> None:
+        """The rest of MuJoCo's mj_resetData for these envs: activations, actuator forces and the
+        solver's warm start at 0, servo targets at their initial values (as a fresh batch has them)."""
+        b = self.batch
+        for name in ("act", "actuator_force", "qacc_warm"):
+            field = getattr(b, name, None)
+            if field is not None and field.size:
+                field[:, envs] = 0
+        target = getattr(b, "ctrl_target", None)
+        if target is not None and target.size:
+            target[:, envs] = self._target0[:, None]
+
+    def _reset_envs(self, envs: np.ndarray) -> tuple[np.ndarray, dict[str, np.ndarray]]:
+        """Gymnasium's reset_model for each env in `envs` (its own stream), then its observation."""
+        if len(envs) == 0:
+            return np.zeros((0, self.single_observation_space.shape[0])), {}
+
+        def draw(kind, lo, hi, size):
+            rows = []
+            for e in envs:
+                g = self._rngs[e]
+                rows.append(g.uniform(np.asarray(lo).ravel()[0], np.asarray(hi).ravel()[0], size) if kind == "uniform" else g.standard_normal(size))
+            return np.stack(rows)
+
+        qpos, qvel = self.task.reset_state(self._values(envs, np.zeros((len(envs), self.nu))), draw)
+        self._write_state(envs, qpos, qvel)
+        self._clear_robot_state(envs)
+        self._episode_steps[envs] = 0
+        self._autoreset[envs] = False
+        vals = self._values(envs, np.zeros((len(envs), self.nu)))
+        return self.task.observe(vals), self.task.read_reset_info(vals)
+
+    # -- gymnasium.vector.VectorEnv -------------------------------------------------------------
+    def reset(self, *, seed: int | list[int] | None = None, options: dict | None = None):
+        if seed is not None:
+            seeds = seed if isinstance(seed, (list, tuple)) else [seed + i for i in range(self.num_envs)]
+            if len(seeds) != self.num_envs:
+                raise ValueError(f"seed: {len(seeds)} seeds for {self.num_envs} envs")
+            self._rngs = [np.random.default_rng(s) for s in seeds]
+        envs = np.arange(self.num_envs)
+        if options and "reset_mask" in options:
+            envs = np.flatnonzero(np.asarray(options["reset_mask"], dtype=bool))
+        obs_part, info_part = self._reset_envs(envs)
+        obs = self._observe_all()
+        obs[envs] = obs_part
+        return obs, self._info(info_part, envs)
+
+    def _observe_all(self) -> np.ndarray:
+        envs = np.arange(self.num_envs)
+        return self.task.observe(self._values(envs, self._last_action))
+
+    def _info(self, terms: dict[str, np.ndarray], envs: np.ndarray) -> dict[str, np.ndarray]:
+        out: dict[str, np.ndarray] = {}
+        for k, v in terms.items():
+            full = np.zeros(self.num_envs, dtype=np.asarray(v).dtype)
+            mask = np.zeros(self.num_envs, dtype=bool)
+            full[envs] = np.asarray(v).reshape(len(envs), -1)[:, 0] if np.ndim(v) > 1 else v
+            mask[envs] = True
+            out[k], out[f"_{k}"] = full, mask
+        return out
+
+    def step(self, actions):
+        actions = np.asarray(actions)
+        if actions.shape != (self.num_envs, self.nu):
+            raise ValueError(f"actions must have shape ({self.num_envs}, {self.nu}), got {actions.shape}")
+        resetting = np.flatnonzero(self._autoreset)
+        stepping = np.flatnonzero(~self._autoreset)
+        all_envs = np.arange(self.num_envs)
+        before = self.task.read_before(self._values(all_envs, actions))
+        b = self.batch
+        ctrl64 = np.asarray(actions, dtype=np.float64)
+        for _ in range(self.task.frame_skip):
+            c = b.ctrl
+            c[:, : self.num_envs] = ctrl64.T
+            b.step(1)
+        self._last_action = actions
+        # The envs that were due a reset: Gymnasium's next-step autoreset resets them instead.
+        reset_obs, reset_info = self._reset_envs(resetting)
+        vals = self._values(all_envs, actions)
+        obs = self.task.observe(vals)
+        terms = self.task.step_terms(vals, before, obs)
+        reward = np.asarray(terms["reward"], dtype=np.float64).reshape(self.num_envs)
+        terminated = np.asarray(terms["terminated"], dtype=bool).reshape(self.num_envs)
+        self._episode_steps[stepping] += 1
+        truncated = self._episode_steps >= self.task.max_episode_steps
+        info = self._info({k: terms[k][stepping] for k in self.task.info}, stepping)
+        if len(resetting):
+            obs[resetting] = reset_obs
+            reward[resetting] = 0.0
+            terminated[resetting] = False
+            truncated[resetting] = False
+            info.update(self._info(reset_info, resetting))
+        self._autoreset = terminated | truncated
+        return obs, reward, terminated, truncated, info
+
+    def set_state(self, i: int, qpos, qvel) -> None:
+        """Env i at (qpos, qvel) in MuJoCo's order, as Gymnasium's MujocoEnv.set_state; a pending
+        autoreset of env i is cleared."""
+        qpos, qvel = np.asarray(qpos, dtype=np.float64), np.asarray(qvel, dtype=np.float64)
+        if qpos.shape != (self.nq,) or qvel.shape != (self.nv,):
+            raise ValueError(f"set_state: qpos must have shape ({self.nq},) and qvel ({self.nv},)")
+        self._write_state(np.array([i]), qpos[None], qvel[None])
+        self._autoreset[i] = False
+
+    def close_extras(self, **kwargs):
+        self.batch = None
+
+
+def make_vec(env_id: str, num_envs: int, precision: str = "f32", threads: int = 1, **kwargs: Any) -> AchillesVectorEnv:
+    """`num_envs` envs of Gymnasium's `env_id` (InvertedPendulum-v5, Hopper-v5, ...) stepped by Achilles,
+    with Gymnasium's keyword arguments for that env."""
+    return AchillesVectorEnv(env_id, num_envs, precision=precision, threads=threads, **kwargs)
