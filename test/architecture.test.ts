@@ -16,7 +16,7 @@ export const LAYERS: readonly (readonly string[])[] = [
   ['model-files/scene'], // the .arow reader and writer, loadScene (picks a reader by content), the MJCF writer
   ['sensors'], // sensors at run time
   ['control'], // controllers, PD, RlEnv
-  ['viewer'], // replays and the HTML viewer
+  ['viewer', 'gym'], // replays and the HTML viewer; Gymnasium's tasks from their files (tasks/gymnasium)
   ['run', 'bench', 'validation'], // the commands' work
   ['cli'], // argument parsing and the commands
   ['(root)'],

@@ -1,0 +1,138 @@
+// A Gymnasium MuJoCo task as its file in tasks/gymnasium/ states it (the same files and the same
+// rules as python/achilles/gym/task.py): model, frame skip, parameters (the env's keyword
+// arguments), observation, the step's terms in file order (reward and terminated among them), info,
+// reset distribution and reset info. Evaluated here for one env at a time (src/gym/expr.ts).
+
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { packageRoot } from '../util/package-root.js';
+import { evaluate, ExprError, parseExpr, type Node, type Scope, type Val } from './expr.js';
+
+/** Where the task files are: ACHILLES_TASK_DIR, else the package's tasks/gymnasium. */
+export function taskDir(): string {
+  return process.env.ACHILLES_TASK_DIR ?? join(packageRoot, 'tasks', 'gymnasium');
+}
+
+export function taskIds(): string[] {
+  return readdirSync(taskDir())
+    .filter((f) => f.endsWith('.json'))
+    .map((f) => f.slice(0, -5))
+    .sort();
+}
+
+/** Keyword arguments of Gymnasium's MujocoEnv that only concern rendering: accepted, ignored. */
+export const RENDER_KWARGS = [
+  'render_mode',
+  'width',
+  'height',
+  'camera_id',
+  'camera_name',
+  'default_camera_config',
+  'max_geom',
+  'visual_options',
+];
+
+const CONSTANTS: Record<string, Val> = { true: true, false: false, inf: Infinity, empty: [] };
+
+export interface Task {
+  id: string;
+  file: string;
+  model: string;
+  frameSkip: number;
+  maxEpisodeSteps: number;
+  params: Record<string, Val>;
+  observation: Node;
+  before: [string, Node][];
+  step: [string, Node][];
+  info: string[];
+  reset: { qpos: Node; qvel: Node };
+  resetInfo: [string, Node][];
+}
+
+/** JSON has no infinity: the task files write "inf" / "-inf". */
+function paramValue(v: unknown): Val {
+  if (Array.isArray(v)) return v.map(paramValue);
+  if (v === 'inf') return Infinity;
+  if (v === '-inf') return -Infinity;
+  return v as Val;
+}
+
+/** The task `id` with the env's keyword arguments applied (an unknown one is an error, as in Gymnasium). */
+export function loadTask(id: string, kwargs: Record<string, unknown> = {}): Task {
+  const file = join(taskDir(), `${id}.json`);
+  if (!existsSync(file)) throw new Error(`unknown task '${id}': the tasks are ${taskIds().join(', ')}`);
+  const raw = JSON.parse(readFileSync(file, 'utf8'));
+  const params: Record<string, Val> = Object.fromEntries(Object.entries(raw.params).map(([k, v]) => [k, paramValue(v)]));
+  let model: string = raw.model;
+  let frameSkip: number = raw.frame_skip;
+  for (const [k, v] of Object.entries(kwargs)) {
+    if (k === 'xml_file') model = String(v);
+    else if (k === 'frame_skip') {
+      if (!Number.isInteger(v) || (v as number) < 1) throw new Error(`${id}: frame_skip must be an integer >= 1, got ${String(v)}`);
+      frameSkip = v as number;
+    } else if (k in params) params[k] = paramValue(v);
+    else if (!RENDER_KWARGS.includes(k)) {
+      const known = [...Object.keys(params), 'xml_file', 'frame_skip', ...RENDER_KWARGS].sort();
+      throw new Error(`${id}: unexpected keyword argument '${k}' (accepted: ${known.join(', ')})`);
+    }
+  }
+  const entries = (o: Record<string, unknown>, field: string): [string, Node][] =>
+    Object.entries(o).map(([k, v]) => [k, parseExpr(v, `${file}: ${field}.${k}`)]);
+  const step = entries(raw.step, 'step');
+  const defined = new Set(step.map(([k]) => k));
+  for (const need of ['reward', 'terminated']) if (!defined.has(need)) throw new ExprError(`${file}: step has no '${need}' entry`);
+  for (const name of raw.info) if (!defined.has(name)) throw new ExprError(`${file}: info names '${name}', which no step entry defines`);
+  return {
+    id: raw.id,
+    file,
+    model,
+    frameSkip,
+    maxEpisodeSteps: raw.max_episode_steps,
+    params,
+    observation: parseExpr(raw.observation, `${file}: observation`),
+    before: entries(raw.before, 'before'),
+    step,
+    info: raw.info,
+    reset: { qpos: parseExpr(raw.reset.qpos, `${file}: reset.qpos`), qvel: parseExpr(raw.reset.qvel, `${file}: reset.qvel`) },
+    resetInfo: entries(raw.reset_info, 'reset_info'),
+  };
+}
+
+const scope = (t: Task, values: Record<string, Val>, where: string, draw?: Scope['draw']): Scope => ({
+  values: { ...CONSTANTS, ...values },
+  params: t.params,
+  where: `${t.file}: ${where}`,
+  ...(draw ? { draw } : {}),
+});
+
+/** One env's observation (flat). */
+export function observe(t: Task, values: Record<string, Val>): number[] {
+  const flat = (x: Val): Val[] => (Array.isArray(x) ? x.flatMap(flat) : [x]);
+  return flat(evaluate(t.observation, scope(t, values, 'observation'))).map(Number);
+}
+
+export function readBefore(t: Task, values: Record<string, Val>): Record<string, Val> {
+  return Object.fromEntries(t.before.map(([k, n]) => [k, evaluate(n, scope(t, values, `before.${k}`))]));
+}
+
+/** Every step entry in file order (each sees those above it, the `before` values and `observation`). */
+export function stepTerms(t: Task, values: Record<string, Val>, before: Record<string, Val>, observation: number[]): Record<string, Val> {
+  const s = scope(t, { ...values, ...before, observation }, '');
+  const out: Record<string, Val> = {};
+  for (const [k, n] of t.step) {
+    s.where = `${t.file}: step.${k}`;
+    out[k] = evaluate(n, s);
+    s.values[k] = out[k];
+  }
+  return out;
+}
+
+export function resetState(t: Task, values: Record<string, Val>, draw: NonNullable<Scope['draw']>): { qpos: number[]; qvel: number[] } {
+  const qpos = evaluate(t.reset.qpos, scope(t, values, 'reset.qpos', draw));
+  const qvel = evaluate(t.reset.qvel, scope(t, values, 'reset.qvel', draw));
+  return { qpos: (qpos as Val[]).map(Number), qvel: (qvel as Val[]).map(Number) };
+}
+
+export function readResetInfo(t: Task, values: Record<string, Val>): Record<string, Val> {
+  return Object.fromEntries(t.resetInfo.map(([k, n]) => [k, evaluate(n, scope(t, values, `reset_info.${k}`))]));
+}

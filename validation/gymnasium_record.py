@@ -1,0 +1,67 @@
+#!/usr/bin/env python3
+"""Gymnasium's own MuJoCo envs along seeded random-action runs, recorded for the task-definition
+tests (test/gym-task.test.ts): per step the quantities a task file may read (in MuJoCo's names and
+layouts, read off mjData after Gymnasium's step) before and after, the action, and what Gymnasium
+returned (observation, reward, terminated, info).
+
+  request (stdin):  {"tasks": ["Hopper-v5", ...], "steps": 30, "seed": 3}
+  response:         {"gymnasium": "1.x.y", "mujoco": "3.x", "runs": {id: {"reset": {...}, "steps": [...]}}}  or  {"error": "..."}
+"""
+import json
+import sys
+
+try:
+    import gymnasium
+    import mujoco
+    import numpy as np
+except ImportError as e:
+    sys.stdout.write(json.dumps({"error": f"missing python module: {e.name}; run `pip install gymnasium[mujoco]`"}))
+    sys.exit(0)
+
+
+def values(env, action):
+    m, d = env.model, env.data
+    v = {
+        "qpos": d.qpos, "qvel": d.qvel, "ctrl": d.ctrl, "action": np.asarray(action, dtype=np.float64),
+        "qfrc_actuator": d.qfrc_actuator, "qfrc_constraint": d.qfrc_constraint,
+        "xpos": d.xpos, "xipos": d.xipos, "cinert": d.cinert, "cvel": d.cvel, "cfrc_ext": d.cfrc_ext,
+        "site_xpos": d.site_xpos, "body_mass": m.body_mass, "init_qpos": env.init_qpos, "init_qvel": env.init_qvel,
+        "state_vector": env.state_vector(),
+    }
+    out = {k: np.asarray(x, dtype=np.float64).tolist() for k, x in v.items()}
+    out.update({"dt": float(env.dt), "nq": int(m.nq), "nv": int(m.nv), "nu": int(m.nu)})
+    return out
+
+
+def plain(x):
+    return np.asarray(x, dtype=np.float64).tolist() if not isinstance(x, (bool, np.bool_)) else bool(x)
+
+
+def record(env_id, steps, seed):
+    env = gymnasium.make(env_id).unwrapped
+    rng = np.random.default_rng(seed)
+    obs, info = env.reset(seed=seed)
+    run = {"reset": {"values": values(env, np.zeros(env.model.nu)), "obs": obs.tolist(), "info": {k: plain(v) for k, v in info.items()}}, "steps": []}
+    for s in range(steps):
+        action = rng.uniform(env.action_space.low, env.action_space.high).astype(np.float32)
+        before = values(env, action)
+        obs, reward, terminated, _, info = env.step(action)
+        run["steps"].append({"before": before, "after": values(env, action), "obs": obs.tolist(), "reward": float(reward),
+                             "terminated": bool(terminated), "info": {k: plain(v) for k, v in info.items()}})
+        if terminated:
+            env.reset(seed=seed + s + 1)
+    env.close()
+    return run
+
+
+def main():
+    try:
+        req = json.load(sys.stdin)
+        runs = {t: record(t, int(req.get("steps", 30)), int(req.get("seed", 3))) for t in req["tasks"]}
+        sys.stdout.write(json.dumps({"gymnasium": gymnasium.__version__, "mujoco": mujoco.__version__, "runs": runs}))
+    except Exception as e:  # the caller shows it
+        sys.stdout.write(json.dumps({"error": f"{type(e).__name__}: {e}"}))
+
+
+if __name__ == "__main__":
+    main()
