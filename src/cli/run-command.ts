@@ -135,6 +135,20 @@ export const runCommand: CommandSpec = {
         "Run the scene's own `controller:` module (.ts or .js: code, run in this process). Without it a scene that names a module is refused, so opening a scene never runs its code (achilles' own bundled scenes excepted); a built-in PD controller (data) runs either way.",
     },
     {
+      name: 'policy',
+      arg: 'FILE',
+      kind: { type: 'string' },
+      description:
+        "A trained policy (.onnx, run by onnxruntime-node) as the controller, with --task: every env step it observes each robot as the task does and its actions are held for the task's frame skip; the run reports each robot's return and whether the task terminated (examples/ppo.py exports one).",
+    },
+    {
+      name: 'task',
+      arg: 'ENV',
+      kind: { type: 'string' },
+      description:
+        'With --policy: the Gymnasium task (tasks/gymnasium/ENV.json: InvertedPendulum-v5, Hopper-v5, ...) whose observation the policy reads and whose reward and termination the run reports; the duration defaults to its episode (1000 env steps).',
+    },
+    {
       name: 'fps',
       arg: 'N',
       kind: { type: 'number', min: 1, max: 1000 },
@@ -191,6 +205,8 @@ export const runCommand: CommandSpec = {
       controller: opts.controller as string | undefined,
       allowController: opts['allow-controller'] === true,
       keyframe: opts.keyframe as string | undefined,
+      policy: opts.policy as string | undefined,
+      task: opts.task as string | undefined,
     });
   },
 };

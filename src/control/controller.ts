@@ -64,7 +64,8 @@ export interface Controller {
   /** Calls per simulated second (absent: every step). */
   rate?: number;
   init?(io: ControlIO): void;
-  update(io: ControlIO): void;
+  /** May return a promise (a policy run by onnxruntime): the step waits for it. */
+  update(io: ControlIO): void | Promise<void>;
   /** Charts of the finished run from its recorded trace (name → Vega-Lite spec), written beside the
    *  run's own (`achilles run`). Optional; a module may export it as `report`. */
   report?(trace: { columns: readonly string[]; rows: readonly (readonly number[])[] }): Record<string, Record<string, unknown>>;
@@ -112,8 +113,9 @@ export class ControlLoop {
   }
 
   /** Call the controller when due, then hand its held controls to the next step. Throws
-   *  ControllerError when the controller throws, NonFiniteControlError when it wrote NaN/±Infinity. */
-  beforeStep(): void {
+   *  ControllerError when the controller throws, NonFiniteControlError when it wrote NaN/±Infinity.
+   *  Returns a promise when the controller's update did (the caller awaits it before stepping). */
+  beforeStep(): void | Promise<void> {
     const b = this.batch;
     this.source?.update(); // the readings at the state the next step starts from
     let called = false;
@@ -125,9 +127,15 @@ export class ControlLoop {
       }
     }
     if (b.steps % this.every === 0) {
-      this.call('update');
+      const pending = this.call('update');
+      if (pending) return pending.then(() => this.handOver(true));
       called = true;
     }
+    this.handOver(called);
+  }
+
+  private handOver(called: boolean): void {
+    const b = this.batch;
     // Before the engine sees them: its ctrlrange clamp would turn a NaN into a bound and hide it.
     if (called) this.checkFinite();
     if (b.nu > 0) b.ctrl.set(this.io.ctrl);
@@ -138,16 +146,25 @@ export class ControlLoop {
     return this.controller.name ?? 'controller';
   }
 
-  private call(phase: 'init' | 'update'): void {
+  private call(phase: 'init' | 'update'): Promise<void> | undefined {
     const b = this.batch;
     this.io.time = b.time;
     this.io.step = b.steps;
+    const at = { step: b.steps, time: b.time };
+    const wrap = (e: unknown) => new ControllerError(this.name, phase, at, e, this.controller.where?.(e));
     try {
       if (phase === 'init') this.controller.init?.(this.io);
-      else this.controller.update(this.io);
+      else {
+        const r = this.controller.update(this.io);
+        if (r instanceof Promise)
+          return r.catch((e) => {
+            throw wrap(e);
+          });
+      }
     } catch (e) {
-      throw new ControllerError(this.name, phase, { step: b.steps, time: b.time }, e, this.controller.where?.(e));
+      throw wrap(e);
     }
+    return undefined;
   }
 
   /** Every robot's controls (not the padding lanes past `copies`) are finite numbers. */

@@ -26,7 +26,10 @@ import { simulate } from './simulate.js';
 import { applySpread } from './spread.js';
 import { solverLine, summarize, summaryText } from './summary.js';
 import { runReplaySampler, writeRunReplay } from './replay.js';
-import { ControlLoop } from '../control/controller.js';
+import { ControlLoop, type Controller } from '../control/controller.js';
+import type { ControllerPlan } from '../control/load.js';
+import { PolicyController, type PolicyScore } from '../gym/policy.js';
+import { planPolicy, withEpisodeDuration } from './policy.js';
 import { ControllerError, NonFiniteControlError } from '../control/errors.js';
 import { controllerRun, isBundled, loadRunController, planRunController } from './controller.js';
 import { writeChart } from '../reports/render.js';
@@ -68,16 +71,19 @@ export async function runScene(scene: string, flags: RunFlags): Promise<number> 
   const start = performance.now();
   const model = loadSceneForRun(scene, flags.config, 'run', process.stderr, flags.keyframe);
   const addon = engineAddon();
-  const s = resolveSettings(scene, model, flags, addon.cpuInfo());
+  const policyPlan = planPolicy(model, flags);
+  const s = resolveSettings(scene, model, withEpisodeDuration(flags, model, policyPlan), addon.cpuInfo());
   // Before anything is built or written: a scene's controller module runs only when asked, and
-  // the notice comes before its code runs (src/run/controller.ts).
-  const controllerPlan = planRunController(scene, model, flags);
-  const controller = await loadRunController(
-    model,
-    controllerPlan,
-    (line) => process.stderr.write(line),
-    !flags.allowController && isBundled(scene, model),
-  );
+  // the notice comes before its code runs (src/run/controller.ts). A policy replaces it.
+  const controllerPlan: ControllerPlan = policyPlan ? { kind: 'none' } : planRunController(scene, model, flags);
+  const controller: Controller | undefined = policyPlan
+    ? await PolicyController.load(policyPlan.file, policyPlan.task, model, s.dt, s.copies)
+    : await loadRunController(
+        model,
+        controllerPlan,
+        (line) => process.stderr.write(line),
+        !flags.allowController && isBundled(scene, model),
+      );
 
   // Checked and staged before any stepping: a bad --out is reported now, not after the run.
   // The batch and the records (kept in memory, then written as CSV and charts) must fit.
@@ -121,9 +127,11 @@ export async function runScene(scene: string, flags: RunFlags): Promise<number> 
       : undefined;
     if (control) {
       const what =
-        controllerPlan.kind === 'module'
-          ? controllerPlan.path
-          : `the scene's PD controller (${model.controller?.kind === 'pd' ? model.controller.terms.length : 0} terms)`;
+        controller instanceof PolicyController
+          ? controller.name
+          : controllerPlan.kind === 'module'
+            ? controllerPlan.path
+            : `the scene's PD controller (${model.controller?.kind === 'pd' ? model.controller.terms.length : 0} terms)`;
       process.stderr.write(`achilles run: controller ${what}, called every ${control.period} step${control.period === 1 ? '' : 's'}\n`);
     }
     const loadSeconds = (performance.now() - start) / 1000;
@@ -180,13 +188,20 @@ export async function runScene(scene: string, flags: RunFlags): Promise<number> 
       result.energy,
     );
     const write0 = performance.now();
+    const policy = controller instanceof PolicyController && control ? controller : undefined;
     const meta = runMetadata(
       s,
       batch.isa,
       MIDPOINT_ITERATIONS,
       new Date(),
-      controller && control ? controllerRun(controllerPlan, controller, control.period) : undefined,
+      policy && control
+        ? { name: policy.name, module: policy.file, rate: policy.rate, period: control.period }
+        : controller && control
+          ? controllerRun(controllerPlan, controller, control.period)
+          : undefined,
     );
+    const score = policy && control ? policy.finish(control.io, result.stepsDone) : undefined;
+    if (score) Object.assign(meta, policyMetadata(policy!.task.id, score, s.robots));
     await writeRunFiles(set, result.recorder, meta, summary, model.name);
     // The controller's own charts (a demo's path against its reference, say), from the same trace.
     if (controller?.report) {
@@ -201,10 +216,31 @@ export async function runScene(scene: string, flags: RunFlags): Promise<number> 
     // From the process's start (performance.now() counts from performance.timeOrigin): what the user waited, Node's start-up included.
     summary.wallSeconds = performance.now() / 1000;
     process.stdout.write(summaryText(summary, s, model.name, batch.isa, s.outDir, solverLine(model)));
+    if (score) process.stdout.write(policyLines(policy!.task.id, score, s.robots));
     return 0;
   } finally {
     progress.finish();
     interrupt.dispose();
     if (set.status === 'open') set.abortSync();
   }
+}
+
+/** run.json / trace header keys of a policy run: the task, env steps, and each recorded robot's
+ *  return and first termination (env step, or "never"). */
+function policyMetadata(task: string, score: PolicyScore, robots: readonly number[]): Record<string, string | number> {
+  return {
+    policy_task: task,
+    policy_env_steps: score.envSteps,
+    policy_returns: robots.map((r) => `${r}:${score.returns[r]}`).join(' '),
+    policy_terminated_at: robots.map((r) => `${r}:${score.terminatedAt[r] ?? 'never'}`).join(' '),
+  };
+}
+
+function policyLines(task: string, score: PolicyScore, robots: readonly number[]): string {
+  return robots
+    .map((r) => {
+      const t = score.terminatedAt[r];
+      return `policy ${task}: robot ${r} return ${Number(score.returns[r].toPrecision(6))} over ${score.envSteps} env steps, ${t === null ? 'never terminated' : `terminated at env step ${t}`}\n`;
+    })
+    .join('');
 }

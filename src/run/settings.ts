@@ -35,6 +35,9 @@ export interface RunFlags {
   allowController?: boolean;
   /** An MJCF model's keyframe (name or index) to start from instead of qpos0 (src/model-files/import/keyframe.ts). */
   keyframe?: string;
+  /** A trained policy (.onnx) and the Gymnasium task it acts in (src/gym/policy.ts). */
+  policy?: string;
+  task?: string;
 }
 
 export interface RunSettings {

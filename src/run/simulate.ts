@@ -76,7 +76,7 @@ export async function simulate(batch: Batch, o: SimulateOptions): Promise<Simula
     while (done < chunkEnd) {
       const k = Math.min(slice, chunkEnd - done, (frames?.nextStep() ?? Infinity) - done);
       const t0 = performance.now();
-      const r = sensors || o.control ? stepEach(batch, k, sensors, o.control) : batch.stepMonitored(k);
+      const r = sensors || o.control ? await stepEach(batch, k, sensors, o.control) : batch.stepMonitored(k);
       // A non-finite state ends the run: nothing after it is meaningful.
       if (r.nonFinite) throw new NonFiniteStateError(r.nonFinite, r.nonFinite.step * batch.dt);
       const ms = performance.now() - t0;
@@ -101,15 +101,16 @@ export async function simulate(batch: Batch, o: SimulateOptions): Promise<Simula
 
 /** k single steps: the controller's turn before each, the sensors read after each (a non-finite
  *  state stops at once, unread). */
-function stepEach(
+async function stepEach(
   batch: Batch,
   k: number,
   sensors: SensorBank | null,
   control: ControlLoop | undefined,
-): ReturnType<Batch['stepMonitored']> {
+): Promise<ReturnType<Batch['stepMonitored']>> {
   let robotSteps = 0;
   for (let i = 0; i < k; i++) {
-    control?.beforeStep();
+    const pending = control?.beforeStep();
+    if (pending) await pending; // a controller that answers asynchronously (a policy)
     const r = batch.stepMonitored(1);
     robotSteps += r.robotSteps;
     if (r.nonFinite) return { robotSteps, nonFinite: r.nonFinite };

@@ -1,0 +1,181 @@
+// `achilles run MODEL --policy policy.onnx --task ENV`: a trained policy (ONNX, run by the optional
+// dependency onnxruntime-node) as the run's controller. Every env step (the task's frame skip) it
+// builds each robot's observation from the task file, runs the policy on all robots at once (one
+// [copies, obs_dim] float32 batch), and holds the actions as the controls for the next frame_skip
+// steps, as Gymnasium's do_simulation does. It also scores each robot as the task does: the return
+// (sum of rewards) and the env step at which the task first says `terminated`.
+
+import type { Controller, ControlIO } from '../control/controller.js';
+import type { ModelDesc } from '../engine/model-desc.js';
+import type { Val } from './expr.js';
+import { namesIn } from './expr.js';
+import { observe, readBefore, stepTerms, type Task } from './task.js';
+
+/** Quantities of the task files this controller computes from the state (as the Python env does). */
+export const POLICY_QUANTITIES = ['qpos', 'qvel', 'ctrl', 'action', 'init_qpos', 'init_qvel', 'state_vector', 'dt', 'nq', 'nv', 'nu'];
+const DEFINED = ['true', 'false', 'inf', 'empty', 'observation'];
+
+/** The quantities a task reads that the engine does not compute yet (refused by name, never approximated). */
+export function missingQuantities(t: Task): string[] {
+  const formulas = [
+    t.observation,
+    ...t.before.map(([, n]) => n),
+    ...t.step.map(([, n]) => n),
+    t.reset.qpos,
+    t.reset.qvel,
+    ...t.resetInfo.map(([, n]) => n),
+  ];
+  const read = new Set(formulas.flatMap((f) => [...namesIn(f)]));
+  const defined = new Set([
+    ...Object.keys(t.params),
+    ...t.before.map(([k]) => k),
+    ...t.step.map(([k]) => k),
+    ...DEFINED,
+    ...POLICY_QUANTITIES,
+  ]);
+  return [...read].filter((n) => !defined.has(n)).sort();
+}
+
+interface OrtTensor {
+  data: Float32Array;
+  dims: readonly number[];
+}
+interface OrtSession {
+  inputNames: readonly string[];
+  outputNames: readonly string[];
+  run(feeds: Record<string, unknown>): Promise<Record<string, OrtTensor>>;
+}
+interface Ort {
+  InferenceSession: { create(path: string): Promise<OrtSession> };
+  Tensor: new (type: 'float32', data: Float32Array, dims: number[]) => unknown;
+}
+
+/** onnxruntime-node, loaded only when a run asks for a policy (an optional dependency). */
+async function onnxRuntime(): Promise<Ort> {
+  try {
+    const specifier: string = 'onnxruntime-node';
+    const mod = (await import(specifier)) as { default?: Ort } & Ort;
+    return mod.default ?? mod;
+  } catch (e) {
+    throw new Error(
+      `--policy runs ONNX models with onnxruntime-node, which is not installed here (${(e as Error).message.split('\n')[0]}): ` +
+        'ONNXRUNTIME_NODE_INSTALL=skip npm install onnxruntime-node (the variable skips its CUDA download; the CPU runtime is in the package)',
+    );
+  }
+}
+
+export interface PolicyScore {
+  /** Env steps taken (control periods completed). */
+  envSteps: number;
+  /** Per robot: the episode's return (the task's rewards summed up to and including the step that
+   *  terminated it; the run itself goes on), and that env step (1-based; null: never). */
+  returns: number[];
+  terminatedAt: (number | null)[];
+}
+
+export class PolicyController implements Controller {
+  readonly name: string;
+  readonly rate: number;
+  private before: Record<string, Val>[] = [];
+  private lastAction: Float32Array[] = [];
+  private started = false;
+  readonly score: PolicyScore;
+  private readonly initState: { qpos: number[]; qvel: number[] };
+
+  private constructor(
+    readonly file: string,
+    readonly task: Task,
+    private readonly ort: Ort,
+    private readonly session: OrtSession,
+    model: ModelDesc,
+    private readonly dt: number,
+    copies: number,
+  ) {
+    this.name = `policy ${file} (${task.id})`;
+    this.rate = 1 / (dt * task.frameSkip);
+    this.score = { envSteps: 0, returns: new Array(copies).fill(0), terminatedAt: new Array(copies).fill(null) };
+    this.initState = { qpos: model.bodies.flatMap((b) => b.q0), qvel: model.bodies.flatMap((b) => b.v0) };
+  }
+
+  static async load(file: string, task: Task, model: ModelDesc, dt: number, copies: number): Promise<PolicyController> {
+    const missing = missingQuantities(task);
+    if (missing.length)
+      throw new Error(
+        `--task ${task.id}: the task reads ${missing.join(', ')}, which the engine does not compute yet (computed: ${POLICY_QUANTITIES.join(', ')})`,
+      );
+    const ort = await onnxRuntime();
+    let session: OrtSession;
+    try {
+      session = await ort.InferenceSession.create(file);
+    } catch (e) {
+      throw new Error(`--policy ${file}: onnxruntime could not load it: ${(e as Error).message}`);
+    }
+    return new PolicyController(file, task, ort, session, model, dt, copies);
+  }
+
+  /** One robot's quantities in MuJoCo's layouts, from the batch views. */
+  private values(io: ControlIO, r: number, action: Float32Array): Record<string, Val> {
+    const qpos = Array.from({ length: io.nq }, (_, k) => io.q[k * io.stride + r]);
+    const qvel = Array.from({ length: io.nv }, (_, k) => io.v[k * io.stride + r]);
+    return {
+      qpos,
+      qvel,
+      action,
+      ctrl: Array.from(action),
+      init_qpos: this.initState.qpos,
+      init_qvel: this.initState.qvel,
+      state_vector: [...qpos, ...qvel],
+      dt: this.dt * this.task.frameSkip,
+      nq: io.nq,
+      nv: io.nv,
+      nu: io.nu,
+    };
+  }
+
+  /** The task's terms for the env step that just ended, per robot (reward into the return). */
+  private scoreStep(io: ControlIO): void {
+    this.score.envSteps++;
+    for (let r = 0; r < io.copies; r++) {
+      const vals = this.values(io, r, this.lastAction[r]);
+      const terms = stepTerms(this.task, vals, this.before[r], observe(this.task, vals));
+      if (this.score.terminatedAt[r] !== null) continue; // the episode's return: its steps up to the one that ended it
+      this.score.returns[r] += Number(terms.reward);
+      if (terms.terminated) this.score.terminatedAt[r] = this.score.envSteps;
+    }
+  }
+
+  async update(io: ControlIO): Promise<void> {
+    if (this.started) this.scoreStep(io);
+    this.started = true;
+    const n = io.copies;
+    const zero = new Float32Array(io.nu);
+    const obs0 = observe(this.task, this.values(io, 0, zero));
+    const dim = obs0.length;
+    const batch = new Float32Array(n * dim);
+    for (let r = 0; r < n; r++) batch.set(r === 0 ? obs0 : observe(this.task, this.values(io, r, zero)), r * dim);
+    const input = this.session.inputNames[0];
+    let out: OrtTensor;
+    try {
+      out = (await this.session.run({ [input]: new this.ort.Tensor('float32', batch, [n, dim]) }))[this.session.outputNames[0]];
+    } catch (e) {
+      throw new Error(`the policy did not run on ${n} observations of ${dim} (${this.task.id}'s): ${(e as Error).message}`);
+    }
+    if (out.data.length !== n * io.nu)
+      throw new Error(`the policy returned ${out.data.length / n} actions per robot; the model has ${io.nu} actuators`);
+    this.lastAction = [];
+    this.before = [];
+    for (let r = 0; r < n; r++) {
+      const a = out.data.slice(r * io.nu, (r + 1) * io.nu);
+      this.lastAction.push(a);
+      for (let k = 0; k < io.nu; k++) io.ctrl[k * io.stride + r] = a[k];
+      this.before.push(readBefore(this.task, this.values(io, r, a)));
+    }
+  }
+
+  /** Scores the env step the run ended in, when the run ended on a whole env step. */
+  finish(io: ControlIO, stepsDone: number): PolicyScore {
+    const period = Math.round(1 / (this.rate * this.dt));
+    if (this.started && stepsDone % period === 0 && stepsDone / period > this.score.envSteps) this.scoreStep(io);
+    return this.score;
+  }
+}
