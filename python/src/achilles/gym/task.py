@@ -42,15 +42,24 @@ CONSTANTS = {
 
 
 def task_dir() -> Path:
-    """Where the task files are: beside the installed package, else the repository's tasks/gymnasium."""
+    """Where the task files are: ACHILLES_TASK_DIR, else tasks/gymnasium of the repository the package
+    was built from (the same files the TypeScript side reads), else of the source tree this file is in."""
     env = os.environ.get("ACHILLES_TASK_DIR")
     if env:
         return Path(env)
-    here = Path(__file__).resolve().parent
-    for cand in (here / "tasks", here.parents[2] / "tasks" / "gymnasium"):
+    roots = []
+    try:
+        from .._repo import REPO_ROOT  # written at build time (python/CMakeLists.txt)
+
+        roots.append(Path(REPO_ROOT))
+    except ImportError:
+        pass
+    roots.append(Path(__file__).resolve().parents[4])  # python/src/achilles/gym/task.py in a checkout
+    for root in roots:
+        cand = root / "tasks" / "gymnasium"
         if cand.is_dir():
             return cand
-    raise FileNotFoundError(f"no task files beside {here} or in the repository's tasks/gymnasium (set ACHILLES_TASK_DIR)")
+    raise FileNotFoundError(f"no tasks/gymnasium under {', '.join(map(str, roots))} (set ACHILLES_TASK_DIR)")
 
 
 def task_ids() -> list[str]:
