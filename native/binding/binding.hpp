@@ -1,5 +1,6 @@
 // The Node binding's three parts and what they share: model_from_js.cpp converts the compiled
-// model and the batch options from JavaScript, batch_class.cpp is the NativeBatch class over a
+// model and the batch options from JavaScript (the reader model_reader.hpp, shared with the Python
+// package, over napi_value.hpp), batch_class.cpp is the NativeBatch class over a
 // Batch, tools.cpp the free functions (storage size, CPU info, flop counts, peak, single-pair
 // collision, planted bugs); addon.cpp registers them. Every C++ exception becomes a JavaScript
 // Error; nothing here aborts the process.
@@ -12,18 +13,12 @@
 #include <string>
 
 #include "achilles/batch.hpp"
-#include "achilles/collision/shape.hpp"
+#include "model_reader.hpp"
+#include "napi_value.hpp"
 
 namespace ach::binding {
 
-/// A malformed JavaScript value: thrown as std::invalid_argument, rethrown to JavaScript as an Error.
-[[noreturn]] void type_error(const std::string& what);
-double number_at(const Napi::Object& o, const char* key, const std::string& where);
-void numbers_at(const Napi::Object& o, const char* key, double* out, std::size_t n, const std::string& where);
-/// R from a unit quaternion [w, x, y, z] (normalised here, so the caller's rounding cannot skew R).
-void quat_to_rotation(const double* q, double* R);
-ShapeKind shape_kind(const Napi::Value& v, const std::string& where);
-
+/// The shared reader (model_reader.hpp) over JavaScript values: errors name the key path under "model".
 Model model_from_js(const Napi::Object& m);
 BatchOptions options_from_js(const Napi::Object& o);
 

@@ -131,9 +131,9 @@ Napi::Value CollideShapePairs(const Napi::CallbackInfo& info) {
         const std::string w = where + "." + sides[s];
         if (!o.Get(sides[s]).IsObject()) type_error(w + " must be an object");
         const Napi::Object g = o.Get(sides[s]).As<Napi::Object>();
-        q.kind[s] = shape_kind(g.Get("kind"), w);
-        numbers_at(g, "halfExtents", q.half[s], 3, w);
-        q.radius[s] = number_at(g, "radius", w);
+        q.kind[s] = shape_kind(NapiValue(g.Get("kind")), w);
+        numbers_at(NapiValue(g), "halfExtents", q.half[s], 3, w);
+        q.radius[s] = number_at(NapiValue(g), "radius", w);
         for (int k = 0; k < 3; ++k)
           if (!(q.half[s][k] >= 0) || !std::isfinite(q.half[s][k])) type_error(w + ".halfExtents must be finite and >= 0");
         if (!(q.radius[s] >= 0) || !std::isfinite(q.radius[s])) type_error(w + ".radius must be finite and >= 0");
@@ -141,11 +141,11 @@ Napi::Value CollideShapePairs(const Napi::CallbackInfo& info) {
         if (!o.Get(poses[s]).IsObject()) type_error(pw + " must be an object {pos, quat}");
         const Napi::Object pose = o.Get(poses[s]).As<Napi::Object>();
         double quat[4];
-        numbers_at(pose, "pos", q.p[s], 3, pw);
-        numbers_at(pose, "quat", quat, 4, pw);
+        numbers_at(NapiValue(pose), "pos", q.p[s], 3, pw);
+        numbers_at(NapiValue(pose), "quat", quat, 4, pw);
         quat_to_rotation(quat, q.R[s]);
       }
-      q.margin = o.Get("margin").IsUndefined() ? 0.0 : number_at(o, "margin", where);
+      q.margin = o.Get("margin").IsUndefined() ? 0.0 : number_at(NapiValue(o), "margin", where);
       if (!(q.margin >= 0) || !std::isfinite(q.margin)) type_error(where + ".margin must be finite and >= 0");
     }
     std::vector<PairContacts> res;

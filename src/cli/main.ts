@@ -4,6 +4,7 @@
 import { fileURLToPath } from 'node:url';
 import { SceneError } from '../model-files/common/errors.js';
 import { buildProgram, CommanderError, commanderUsageError, type Io } from './commander-adapter.js';
+import { compileCommand } from './compile-command.js';
 import { makeDocsCommand } from './docs.js';
 import { exportCommand } from './export-command.js';
 import { importCommand } from './import-command.js';
@@ -62,6 +63,7 @@ export async function loadCommands(): Promise<CommandSpec[]> {
   }
   specs.push(viewCommand);
   specs.push(importCommand);
+  specs.push(compileCommand);
   specs.push(exportCommand);
   specs.push(makeDocsCommand(() => specs));
   return specs;

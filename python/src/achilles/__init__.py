@@ -1,0 +1,15 @@
+"""Achilles from Python: the batched SIMD robot simulator's native core (the very sources of the Node
+engine), with models compiled by the achilles CLI.
+
+    import achilles
+    b = achilles.Batch("scenes/double-pendulum.arow", copies=8, precision="f64")
+    b.q[0, :] += 0.1          # coordinate 0 of every robot (a view of the engine's memory)
+    b.step(1000)
+    print(b.time, b.q[:, 0])  # robot 0's coordinates
+"""
+
+from ._batch import Batch, NonFiniteError
+from ._compile import ModelError, compile_model
+from ._native import cpu_info
+
+__all__ = ["Batch", "ModelError", "NonFiniteError", "compile_model", "cpu_info"]

@@ -1,0 +1,241 @@
+"""Batch: many copies of one robot stepped together, one per SIMD lane, on the same native core as
+the Node engine. It mirrors src/engine/batch.ts (its defaults, checks, step counter and the controls'
+double buffer), so the same model, precision and lanes give the same numbers bit for bit.
+
+State arrays are numpy views of the engine's memory (no copy), structure of arrays with shape
+(n, stride): coordinate k of robot r is ``q[k, r]`` (TypeScript's ``q[k * stride + r]``); columns
+r >= copies are padding lanes. A view keeps the memory alive after the batch is gone.
+"""
+
+from __future__ import annotations
+
+import math
+import os
+from typing import Any
+
+import numpy as np
+
+from . import _native
+from ._compile import check_compiled, compile_model
+from ._lanes import LANE_WIDTHS, PRECISIONS, lane_problem, widest_lanes
+from ._memory import ensure_memory
+
+INTEGRATORS = ("euler", "verlet", "midpoint", "rk4", "implicitfast")
+SUBSTEPS_MAX = 1_000_000  # src/engine/world-limits.ts
+MIDPOINT_ITERATIONS = 4  # the TypeScript Batch's default
+
+
+class NonFiniteError(FloatingPointError):
+    """A state turned NaN or infinite during step(): where and when (TypeScript's NonFiniteStateError)."""
+
+    def __init__(self, step: int, robot: int, joint: str, time: float):
+        super().__init__(
+            f"the state became non-finite at step {step} (t = {time:.6f} s), robot {robot}, joint '{joint}'"
+            " (the motion diverged: try a smaller --dt, more --substeps or another --integrator)"
+        )
+        self.step = step
+        self.robot = robot
+        self.joint = joint
+
+
+def _choose(what: str, value: Any, allowed: tuple) -> Any:
+    if isinstance(value, bool) or value not in allowed:
+        raise ValueError(f"{what} must be one of {', '.join(str(a) for a in allowed)} (got {value})")
+    return value
+
+
+def _positive_integer(what: str, value: Any, maximum: int = 10**9) -> int:
+    if isinstance(value, bool) or not isinstance(value, (int, np.integer)) or not 1 <= value <= maximum:
+        raise ValueError(f"{what} must be an integer from 1 to {maximum} (got {value})")
+    return int(value)
+
+
+class Batch:
+    """``Batch(model, copies, precision='f32', lanes=None, threads=1, integrator=None, dt=None)``
+
+    model: a scene file (.arow, MJCF, URDF; compiled by the achilles CLI) or a dict from compile_model.
+    lanes: default the widest this CPU runs at the precision (as the TypeScript Batch). integrator and
+    dt: default the model's.
+    """
+
+    def __init__(
+        self,
+        model: str | os.PathLike | dict,
+        copies: int,
+        precision: str = "f32",
+        lanes: int | None = None,
+        threads: int = 1,
+        integrator: str | None = None,
+        dt: float | None = None,
+    ):
+        doc = compile_model(model) if isinstance(model, (str, os.PathLike)) else model
+        check_compiled(doc)
+        world = doc["world"]
+        self.model = doc
+        self.copies = _positive_integer("copies", copies, 1 << 24)
+        self.precision = _choose("precision", precision, PRECISIONS)
+        cpu = _native.cpu_info()
+        self.lanes = _choose("lanes", widest_lanes(cpu, self.precision) if lanes is None else lanes, LANE_WIDTHS)
+        problem = lane_problem(cpu, self.precision, self.lanes)
+        if problem:
+            raise ValueError(f"lanes: {problem}")
+        self.integrator = _choose("integrator", world["integrator"] if integrator is None else integrator, INTEGRATORS)
+        self.dt = float(world["dt"] if dt is None else dt)
+        if not (self.dt > 0) or not math.isfinite(self.dt):
+            raise ValueError(f"dt must be a positive number of seconds (got {self.dt})")
+        substeps = _positive_integer("substeps", world["substeps"], SUBSTEPS_MAX)
+        self.threads = _positive_integer("threads", threads, 256)
+        options = {
+            "precision": self.precision,
+            "lanes": self.lanes,
+            "copies": self.copies,
+            "integrator": self.integrator,
+            "dt": self.dt,
+            "substeps": substeps,
+            "midpointIterations": MIDPOINT_ITERATIONS,
+            "threads": self.threads,
+        }
+        root = "model['native']"
+        name = doc.get("name", "model")
+        ensure_memory(
+            _native.storage_bytes(doc["native"], options, root),
+            f"a batch of {self.copies} {name} robots in {self.precision}",
+            "use fewer copies",
+        )
+        self._native = _native.NativeBatch(doc["native"], options, root)
+        info = self._native.info()
+        self.stride: int = info["stride"]
+        self.nq: int = info["nq"]
+        self.nv: int = info["nv"]
+        self.nu: int = info["nu"]
+        self.na: int = info["na"]
+        self.isa: str = info["isa"]
+        self.has_pairs: bool = info["hasPairs"]
+        self._steps = 0
+        self._q = self._native.field("q")
+        self._v = self._native.field("v")
+        self._tau = self._native.field("tau")
+        self._qacc = self._native.field("qacc")
+        ctrl = self._native.field("ctrl")
+        self._ctrl_halves = (ctrl[: self.nu], ctrl[self.nu : 2 * self.nu])
+        self._actuator_force = self._native.field("actuatorForce")
+        self._ctrl_target = self._native.field("ctrlTarget")
+        self._act = self._native.field("act")
+
+    # ---- state (views of the engine's memory) -------------------------------------------------
+    @property
+    def q(self) -> np.ndarray:
+        """Positions, (nq, stride)."""
+        return self._q
+
+    @property
+    def v(self) -> np.ndarray:
+        """Velocities, (nv, stride)."""
+        return self._v
+
+    @property
+    def tau(self) -> np.ndarray:
+        """Constant generalized forces applied every step, (nv, stride)."""
+        return self._tau
+
+    @property
+    def qacc(self) -> np.ndarray:
+        """Accelerations of the last step or forward(), (nv, stride)."""
+        return self._qacc
+
+    @property
+    def ctrl(self) -> np.ndarray:
+        """The controls the next step reads, (nu, stride). The halves swap at every step and the step
+        clears the half it does not read, so a control written now acts over exactly the next step:
+        take this view again after every step (it alternates between the two halves)."""
+        return self._ctrl_halves[self._steps % 2]
+
+    def control_halves(self) -> tuple[np.ndarray, np.ndarray]:
+        """Both control halves (the step with index s reads half s % 2)."""
+        return self._ctrl_halves
+
+    @property
+    def act(self) -> np.ndarray:
+        """Activations of the general actuators with dynamics, (na, stride); 0 at reset."""
+        return self._act
+
+    @property
+    def actuator_force(self) -> np.ndarray:
+        """Each actuator's force at the last step's start, (nu, stride)."""
+        return self._actuator_force
+
+    @property
+    def ctrl_target(self) -> np.ndarray:
+        """Each servo's rate-limited target (state), (nu, stride)."""
+        return self._ctrl_target
+
+    @property
+    def body_pos(self) -> np.ndarray:
+        """World position of every body at the current state, (nbody * 3, stride): row i * 3 + c.
+        Computed on access (TypeScript's kinematics()); the view is the engine's memory."""
+        return self.kinematics()[0]
+
+    @property
+    def body_rot(self) -> np.ndarray:
+        """R_WB of every body at the current state, row-major, (nbody * 9, stride): row i * 9 + c.
+        Computed on access, as body_pos."""
+        return self.kinematics()[1]
+
+    def kinematics(self) -> tuple[np.ndarray, np.ndarray]:
+        """Every body's world pose at the current state: (body_pos, body_rot) views."""
+        self._native.observe()
+        return self._native.field("bodyPos"), self._native.field("bodyRot")
+
+    @property
+    def steps(self) -> int:
+        """Steps taken since the batch was made or last reset."""
+        return self._steps
+
+    @property
+    def time(self) -> float:
+        return self._steps * self.dt
+
+    # ---- stepping -------------------------------------------------------------------------------
+    def step(self, n: int = 1) -> None:
+        """Advance every robot n steps (without the GIL: other Python threads run meanwhile). Raises
+        NonFiniteError (step, robot, joint) if a state becomes NaN or infinite."""
+        if isinstance(n, bool) or not isinstance(n, (int, np.integer)) or n < 0:
+            raise ValueError(f"step count must be a non-negative integer (got {n!r})")
+        n = int(n)
+        _, nonfinite = self._native.step(n)
+        self._steps += n
+        if nonfinite is not None:
+            step, robot, joint = nonfinite
+            raise NonFiniteError(step, robot, joint, step * self.dt)
+
+    def forward(self) -> None:
+        """qacc at the current state as the next step starts from it (MuJoCo's mj_forward: with
+        constraints, detection and the solve too; contacts() then lists the points and forces)."""
+        self._native.constrain()
+
+    def forward_unconstrained(self) -> None:
+        """qacc = M^-1 (tau - bias) with every constraint ignored (MuJoCo's qacc_smooth)."""
+        self._native.forward()
+
+    def constrain(self) -> None:
+        """Detection and the constraint solve at the current state (what forward() runs)."""
+        self._native.constrain()
+
+    def collide(self) -> None:
+        """Contacts of every robot at the current state, without forces (contacts() lists them)."""
+        self._native.collide()
+
+    def reset(self) -> None:
+        """Every robot back at the model's initial state, and the step counter at 0."""
+        self._native.reset()
+        self._steps = 0
+
+    def contacts(self, robot: int) -> dict[str, np.ndarray]:
+        """Robot `robot`'s active contact points from the last collide(), constrain() or forward(),
+        as the Node binding's: shapeA, shapeB, point (int32); dist; pos, normal, force (n, 3)."""
+        self._check_robot(robot)
+        return self._native.contacts(int(robot))
+
+    def _check_robot(self, r: Any) -> None:
+        if isinstance(r, bool) or not isinstance(r, (int, np.integer)) or not 0 <= r < self.copies:
+            raise ValueError(f"robot {r} is out of range 0..{self.copies - 1}")

@@ -1,0 +1,58 @@
+// The compiled model as one document for other programs (`achilles compile`, read by the Python
+// package): the object the native reader takes (toNativeModel, as the Node engine hands it over),
+// the world settings a batch defaults to, and the names and offsets that label its arrays.
+
+import { toNativeModel } from './batch.js';
+import { coordinateLayout, JOINT_NQ, JOINT_NV, type ModelDesc } from './model-desc.js';
+
+export const COMPILED_MODEL_FORMAT = 'achilles-compiled-model';
+/** Raised when a reader of version 1 could misread the document. */
+export const COMPILED_MODEL_VERSION = 1;
+
+export interface CompiledModel {
+  format: typeof COMPILED_MODEL_FORMAT;
+  version: typeof COMPILED_MODEL_VERSION;
+  /** The file as given to `achilles compile`. */
+  source: string;
+  name: string;
+  /** The files the model was read from, the scene first (what a cache of the document depends on). */
+  files: string[];
+  /** What the native reader takes (native/binding/model_reader.hpp), key for key. */
+  native: object;
+  world: { dt: number; integrator: string; substeps: number; gravity: number[]; duration: number };
+  names: {
+    bodies: string[];
+    /** Per body, its joint: coordinates q[qoff .. qoff + nq), velocities v[voff .. voff + nv). */
+    joints: { name: string; type: string; qoff: number; voff: number; nq: number; nv: number }[];
+    /** Per actuator, in ctrl order; ctrlrange null where the control is not clamped. */
+    actuators: { name: string; ctrlrange: [number, number] | null }[];
+    shapes: string[];
+  };
+}
+
+export function compiledModel(model: ModelDesc, source: string): CompiledModel {
+  const { qOffset, vOffset } = coordinateLayout(model.bodies);
+  const w = model.world;
+  return {
+    format: COMPILED_MODEL_FORMAT,
+    version: COMPILED_MODEL_VERSION,
+    source,
+    name: model.name,
+    files: [...model.files],
+    native: toNativeModel(model),
+    world: { dt: w.dt, integrator: w.integrator, substeps: w.substeps, gravity: [...w.gravity], duration: w.duration },
+    names: {
+      bodies: model.bodies.map((b) => b.name),
+      joints: model.bodies.map((b, i) => ({
+        name: b.name,
+        type: b.joint,
+        qoff: qOffset[i],
+        voff: vOffset[i],
+        nq: JOINT_NQ[b.joint],
+        nv: JOINT_NV[b.joint],
+      })),
+      actuators: (model.actuators ?? []).map((a) => ({ name: a.name, ctrlrange: a.ctrlrange ?? null })),
+      shapes: (model.shapes ?? []).map((s) => s.name),
+    },
+  };
+}
