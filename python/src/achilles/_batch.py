@@ -17,7 +17,7 @@ import numpy as np
 
 from . import _native
 from ._compile import check_compiled, compile_model
-from ._lanes import LANE_WIDTHS, PRECISIONS, lane_problem, widest_lanes
+from ._lanes import LANE_WIDTHS, PRECISIONS, lane_problem, register_lanes
 from ._memory import ensure_memory
 
 INTEGRATORS = ("euler", "verlet", "midpoint", "rk4", "implicitfast")
@@ -75,7 +75,7 @@ class Batch:
         self.copies = _positive_integer("copies", copies, 1 << 24)
         self.precision = _choose("precision", precision, PRECISIONS)
         cpu = _native.cpu_info()
-        self.lanes = _choose("lanes", widest_lanes(cpu, self.precision) if lanes is None else lanes, LANE_WIDTHS)
+        self.lanes = _choose("lanes", register_lanes(cpu, self.precision) if lanes is None else lanes, LANE_WIDTHS)
         problem = lane_problem(cpu, self.precision, self.lanes)
         if problem:
             raise ValueError(f"lanes: {problem}")
@@ -121,6 +121,7 @@ class Batch:
         self._actuator_force = self._native.field("actuatorForce")
         self._ctrl_target = self._native.field("ctrlTarget")
         self._act = self._native.field("act")
+        self._qacc_warm = self._native.field("qaccWarm")
 
     # ---- state (views of the engine's memory) -------------------------------------------------
     @property
@@ -158,6 +159,13 @@ class Batch:
     def act(self) -> np.ndarray:
         """Activations of the general actuators with dynamics, (na, stride); 0 at reset."""
         return self._act
+
+    @property
+    def qacc_warm(self) -> np.ndarray:
+        """The constraint solver's warm start, the last step's accelerations (MuJoCo's qacc_warmstart),
+        (nv, stride); no rows for a model without constraints. An env reset zeroes its column, as
+        mj_resetData does."""
+        return self._qacc_warm
 
     @property
     def actuator_force(self) -> np.ndarray:

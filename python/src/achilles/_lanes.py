@@ -34,8 +34,15 @@ def supported_lanes(cpu: dict, precision: str) -> list[int]:
 
 
 def widest_lanes(cpu: dict, precision: str) -> int:
-    """The widest width this CPU runs at this precision: the Batch's default, as the TypeScript Batch's."""
+    """The widest width this CPU runs at this precision."""
     return supported_lanes(cpu, precision)[-1]
+
+
+def register_lanes(cpu: dict, precision: str) -> int:
+    """The Batch's default, as the TypeScript Batch's (registerLanes): the widest width whose robots fit
+    one register, i.e. the widest except f64 x 16, which takes two AVX-512 registers per value."""
+    w = widest_lanes(cpu, precision)
+    return 8 if precision == "f64" and w == 16 else w
 
 
 def lane_problem(cpu: dict, precision: str, lanes: int) -> str | None:
