@@ -2,9 +2,9 @@
 engine), with models compiled by the achilles CLI.
 
     import achilles
-    b = achilles.Batch("scenes/double-pendulum.arow", copies=8, precision="f64")
+    b = achilles.Batch("scenes/double-pendulum.arow", copies=8, precision="f64", dt=0.001)
     b.q[0, :] += 0.1          # coordinate 0 of every robot (a view of the engine's memory)
-    b.step(1000)
+    b.step(1000)              # one simulated second
     print(b.time, b.q[:, 0])  # robot 0's coordinates
 """
 
