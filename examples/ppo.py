@@ -16,6 +16,7 @@ Seeded: the same seed gives the same run, whatever the thread count.
 from __future__ import annotations
 
 import argparse
+import hashlib
 import json
 import sys
 import time
@@ -113,6 +114,7 @@ def train(a) -> dict:
     valid_b = torch.zeros((T, N))
 
     obs_np, _ = envs.reset(seed=a.seed)
+    digest, digested = hashlib.sha256(np.ascontiguousarray(obs_np, dtype=np.float64).tobytes()), 0
     obs = torch.as_tensor(obs_np, dtype=torch.float32)
     pending_reset = np.zeros(N, dtype=bool)
     ep_ret, ep_len = np.zeros(N), np.zeros(N, dtype=np.int64)
@@ -132,6 +134,9 @@ def train(a) -> dict:
             env_action = np.clip(action.numpy(), low, high).astype(np.float32)
             next_obs, reward, terminated, truncated, _ = envs.step(env_action)
             steps += int((~pending_reset).sum())
+            if digested < a.digest_steps:  # the observations of the first env steps, to compare runs bit for bit
+                digest.update(np.ascontiguousarray(next_obs, dtype=np.float64).tobytes())
+                digested += N
             r = np.where(pending_reset, 0.0, reward)
             next_t = torch.as_tensor(next_obs, dtype=torch.float32)
             ended = (terminated | truncated) & ~pending_reset
@@ -167,7 +172,7 @@ def train(a) -> dict:
         mb = max(1, len(idx) // a.minibatches)
         for _ in range(a.epochs):
             np_rng.shuffle(idx)
-            for s in range(0, len(idx), mb):
+            for s in range(0, len(idx) - mb + 1, mb):  # whole minibatches (a leftover of one would have no std)
                 j = torch.as_tensor(idx[s : s + mb])
                 _, logp, ent, v = agent.act(b_obs[j], b_act[j])
                 ratio = (logp - b_logp[j]).exp()
@@ -189,7 +194,7 @@ def train(a) -> dict:
     envs.close()
     recent = float(np.mean(returns[-20:])) if returns else float("nan")
     export_onnx(agent, low, high, a.out, {"env": a.env, "obs_dim": obs_dim, "act_dim": act_dim, "seed": a.seed, "steps": steps, "backend": a.backend})
-    return {"env": a.env, "backend": a.backend, "env_steps": steps, "episodes": len(returns), "mean_return_last20": recent,
+    return {"env": a.env, "backend": a.backend, "env_steps": steps, "obs_digest": f"{digested} env steps: {digest.hexdigest()}", "episodes": len(returns), "mean_return_last20": recent,
             "target": a.target, "reached_target_at_step": reached_at, "seconds": round(time.time() - t0, 1), "policy": a.out}
 
 
@@ -214,6 +219,7 @@ def main(argv=None) -> int:
     p.add_argument("--target", type=float, default=950.0, help="mean return (last 20 episodes) to report reaching")
     p.add_argument("--require-target", action="store_true", help="exit 1 unless the target is reached within --steps")
     p.add_argument("--out", default="policy.onnx")
+    p.add_argument("--digest-steps", type=int, default=10_000, help="env steps whose observations the summary's obs_digest hashes (sha256)")
     p.add_argument("--quiet", action="store_true")
     a = p.parse_args(argv)
     summary = train(a)

@@ -54,7 +54,7 @@ class Batch:
     """``Batch(model, copies, precision='f32', lanes=None, threads=1, integrator=None, dt=None)``
 
     model: a scene file (.arow, MJCF, URDF; compiled by the achilles CLI) or a dict from compile_model.
-    lanes: default the widest this CPU runs at the precision (as the TypeScript Batch). integrator and
+    lanes: default the widest that fits one register of this CPU (as the TypeScript Batch). integrator and
     dt: default the model's.
     """
 
