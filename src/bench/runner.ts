@@ -17,10 +17,6 @@ export interface Runner {
 }
 
 /**
- * Warm up (caches, page faults, branch predictors, CPU clock) and find how many steps make a
- * repetition of about `repSeconds`: doubling until one run lasts `warmSeconds`.
- */
-/**
  * Steps of one repetition: `calibrated` rounded to whole restart segments (at least one). The cost of
  * a step changes along a trajectory (dominoes fall, feet land: a step near the end of a 500-step
  * segment cost 1.8× one near its start on the domino scene), so a cell timing steps 0..260 and one
@@ -31,6 +27,10 @@ export function wholeSegments(calibrated: number, restartEvery: number): number 
   return Math.max(1, Math.round(calibrated / restartEvery)) * restartEvery;
 }
 
+/**
+ * Warm up (caches, page faults, branch predictors, CPU clock) and find how many steps make a
+ * repetition of about `repSeconds`: doubling until one run lasts `warmSeconds`.
+ */
 export function calibrate(r: Runner, repSeconds: number, warmSeconds: number, onNonFinite: (n: number) => void = () => undefined): number {
   let steps = 1;
   for (;;) {

@@ -9,11 +9,11 @@ import type { Controller, ControlIO } from '../control/controller.js';
 import type { ModelDesc } from '../engine/model-desc.js';
 import type { Val } from './expr.js';
 import { namesIn } from './expr.js';
-import { observe, readBefore, stepTerms, type Task } from './task.js';
+import { CONSTANT_NAMES, observe, readBefore, stepTerms, type Task } from './task.js';
 
 /** Quantities of the task files this controller computes from the state (as the Python env does). */
 export const POLICY_QUANTITIES = ['qpos', 'qvel', 'ctrl', 'action', 'init_qpos', 'init_qvel', 'state_vector', 'dt', 'nq', 'nv', 'nu'];
-const DEFINED = ['true', 'false', 'inf', 'empty', 'observation'];
+const DEFINED = [...CONSTANT_NAMES, 'observation'];
 
 /** The quantities a task reads that the engine does not compute yet (refused by name, never approximated). */
 export function missingQuantities(t: Task): string[] {
@@ -132,27 +132,34 @@ export class PolicyController implements Controller {
     };
   }
 
-  /** The task's terms for the env step that just ended, per robot (reward into the return). */
-  private scoreStep(io: ControlIO): void {
+  /** Each robot's quantities and observation now, with the actions in force as its controls (as
+   *  Gymnasium's mjData holds them after a step; zero before the first). */
+  private observeAll(io: ControlIO): { vals: Record<string, Val>[]; obs: number[][] } {
+    const zero = new Float32Array(io.nu);
+    const vals = Array.from({ length: io.copies }, (_, r) => this.values(io, r, this.lastAction[r] ?? zero));
+    return { vals, obs: vals.map((v) => observe(this.task, v)) };
+  }
+
+  /** The task's terms for the env step that just ended, per robot still in its episode (the return
+   *  counts its steps up to the one that ended it; the run itself goes on). */
+  private scoreStep(vals: Record<string, Val>[], obs: number[][]): void {
     this.score.envSteps++;
-    for (let r = 0; r < io.copies; r++) {
-      const vals = this.values(io, r, this.lastAction[r]);
-      const terms = stepTerms(this.task, vals, this.before[r], observe(this.task, vals));
-      if (this.score.terminatedAt[r] !== null) continue; // the episode's return: its steps up to the one that ended it
+    vals.forEach((v, r) => {
+      if (this.score.terminatedAt[r] !== null) return;
+      const terms = stepTerms(this.task, v, this.before[r], obs[r]);
       this.score.returns[r] += Number(terms.reward);
       if (terms.terminated) this.score.terminatedAt[r] = this.score.envSteps;
-    }
+    });
   }
 
   async update(io: ControlIO): Promise<void> {
-    if (this.started) this.scoreStep(io);
+    const { vals, obs } = this.observeAll(io);
+    if (this.started) this.scoreStep(vals, obs);
     this.started = true;
     const n = io.copies;
-    const zero = new Float32Array(io.nu);
-    const obs0 = observe(this.task, this.values(io, 0, zero));
-    const dim = obs0.length;
+    const dim = obs[0].length;
     const batch = new Float32Array(n * dim);
-    for (let r = 0; r < n; r++) batch.set(r === 0 ? obs0 : observe(this.task, this.values(io, r, zero)), r * dim);
+    obs.forEach((o, r) => batch.set(o, r * dim));
     const input = this.session.inputNames[0];
     let out: OrtTensor;
     try {
@@ -168,14 +175,17 @@ export class PolicyController implements Controller {
       const a = out.data.slice(r * io.nu, (r + 1) * io.nu);
       this.lastAction.push(a);
       for (let k = 0; k < io.nu; k++) io.ctrl[k * io.stride + r] = a[k];
-      this.before.push(readBefore(this.task, this.values(io, r, a)));
+      this.before.push(readBefore(this.task, { ...vals[r], action: a, ctrl: Array.from(a) }));
     }
   }
 
   /** Scores the env step the run ended in, when the run ended on a whole env step. */
   finish(io: ControlIO, stepsDone: number): PolicyScore {
     const period = Math.round(1 / (this.rate * this.dt));
-    if (this.started && stepsDone % period === 0 && stepsDone / period > this.score.envSteps) this.scoreStep(io);
+    if (this.started && stepsDone % period === 0 && stepsDone / period > this.score.envSteps) {
+      const { vals, obs } = this.observeAll(io);
+      this.scoreStep(vals, obs);
+    }
     return this.score;
   }
 }

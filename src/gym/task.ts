@@ -33,6 +33,8 @@ export const RENDER_KWARGS = [
 ];
 
 const CONSTANTS: Record<string, Val> = { true: true, false: false, inf: Infinity, empty: [] };
+/** The names every formula may read besides quantities, parameters and earlier terms. */
+export const CONSTANT_NAMES = Object.keys(CONSTANTS);
 
 export interface Task {
   id: string;

@@ -16,12 +16,12 @@ from typing import Any
 import numpy as np
 
 from .expr import names_in
-from .task import Task, load_task
+from .task import CONSTANTS, Task, load_task
 
 # Quantities of task.py's list that this env computes from the engine's state today. A task that
 # reads any other is refused by name rather than approximated.
 COMPUTED = frozenset({"qpos", "qvel", "ctrl", "action", "init_qpos", "init_qvel", "state_vector", "dt", "nq", "nv", "nu"})
-CONSTANT_NAMES = frozenset({"true", "false", "inf", "empty", "observation"})
+CONSTANT_NAMES = frozenset(CONSTANTS) | {"observation"}
 
 
 def gymnasium_model_path(xml_file: str) -> str:
