@@ -1,6 +1,7 @@
 // NativeBatch: owns a Batch and hands its state arrays to JavaScript as typed arrays over the same
 // memory (no copy).
 #include "binding.hpp"
+#include "field_names.hpp"
 
 #include <cmath>
 #include <memory>
@@ -161,27 +162,7 @@ class BatchWrap : public Napi::ObjectWrap<BatchWrap> {
     Napi::Env env = info.Env();
     const std::string name = info[0].As<Napi::String>().Utf8Value();
     FieldId f;
-    if (name == "q") f = FieldId::Q;
-    else if (name == "v") f = FieldId::V;
-    else if (name == "tau") f = FieldId::Tau;
-    else if (name == "qacc") f = FieldId::Qacc;
-    else if (name == "kinetic") f = FieldId::Kinetic;
-    else if (name == "potential") f = FieldId::Potential;
-    else if (name == "bodyPos") f = FieldId::BodyPos;
-    else if (name == "bodyRot") f = FieldId::BodyRot;
-    else if (name == "energyRef") f = FieldId::EnergyRef;
-    else if (name == "driftMax") f = FieldId::DriftMax;
-    else if (name == "kineticPeak") f = FieldId::KineticPeak;
-    else if (name == "qaccWarm") f = FieldId::QaccWarm;
-    else if (name == "ctrl") f = FieldId::Ctrl;
-    else if (name == "ctrlTarget") f = FieldId::CtrlTarget;
-    else if (name == "actuatorForce") f = FieldId::ActuatorForce;
-    else if (name == "bodyVel") f = FieldId::BodyVel; // sensors
-    else if (name == "bodyAcc") f = FieldId::BodyAcc; // sensors
-    else if (name == "act") f = FieldId::Act; // general actuators' activations
-    else if (name == "actuatorForceNow") f = FieldId::ActuatorForceNow;
-    else if (name == "actDotNow") f = FieldId::ActDotNow;
-    else throw Napi::Error::New(env, "unknown field '" + name + "'");
+    if (!field_by_name(name, f)) throw Napi::Error::New(env, "unknown field '" + name + "'");
     const Storage& st = batch_->storage();
     auto* keep = new std::shared_ptr<Buffer>(st.buffer);
     const std::size_t count = st.count[static_cast<int>(f)];

@@ -458,7 +458,7 @@ Model read_model(const V& m, const std::string& root = "model") {
   return model;
 }
 
-/// The batch options {precision, lanes, copies, integrator, dt, substeps, midpointIterations, threads}.
+/// The batch options {precision, lanes, copies, integrator, dt, substeps, midpointIterations, threads, record?}.
 template <class V>
 BatchOptions read_options(const V& o) {
   BatchOptions opt;
@@ -483,6 +483,9 @@ BatchOptions read_options(const V& o) {
   opt.substeps = static_cast<int>(number_at(o, "substeps", "options"));
   opt.midpoint_iterations = static_cast<int>(number_at(o, "midpointIterations", "options"));
   opt.threads = static_cast<int>(number_at(o, "threads", "options"));
+  const V record = o.get("record"); // optional: absent or false leaves it off
+  if (!record.is_undefined() && !record.is_boolean()) type_error("options.record must be a boolean");
+  opt.record = record.is_boolean() && record.boolean();
   return opt;
 }
 

@@ -74,7 +74,8 @@ Storage storage_layout(const Model& model, const BatchOptions& opt, std::size_t*
                                 model.constrained() ? std::size_t(model.nv) : 0,
                                 2 * model.actuators.size(), model.actuators.size(), model.actuators.size(),
                                 nb * 6, nb * 6 /* sensors: BodyVel, BodyAcc */,
-                                na, model.actuators.size(), na /* Act, ActuatorForceNow, ActDotNow */};
+                                na, model.actuators.size(), na /* Act, ActuatorForceNow, ActDotNow */,
+                                opt.record ? std::size_t(model.nv) : 0, opt.record ? nb * 6 : 0 /* QfrcConstraint, CfrcExt */};
   static_assert(sizeof(counts) / sizeof(counts[0]) == static_cast<int>(FieldId::Count), "one count per field");
   std::size_t total = 0;
   for (int f = 0; f < static_cast<int>(FieldId::Count); ++f) {
@@ -126,6 +127,14 @@ std::unique_ptr<Kernel> make_kernel(const Model& model, const BatchOptions& opt,
   if (opt.substeps < 1) throw std::invalid_argument("substeps must be >= 1");
   if (opt.midpoint_iterations < 1) throw std::invalid_argument("midpoint iterations must be >= 1");
   if (!(opt.dt > 0) || !(opt.dt < 1e3)) throw std::invalid_argument("dt must be a positive number of seconds");
+  if (opt.record) {
+    // cfrc_ext also sums connect and weld constraint forces (mj_rnePostConstraint), not recorded here
+    if (!model.constrained())
+      throw std::invalid_argument("record: the model has no constraints (contacts, limits, equalities); its last evaluation has no constraint forces to keep");
+    for (const Equality& e : model.equalities)
+      if (e.type != EqualityType::Joint)
+        throw std::invalid_argument("record: cfrc_ext with connect or weld equality constraints is not implemented");
+  }
   switch (isa) {
   case Isa::Scalar: return make_kernel_scalar(model, opt, storage);
   case Isa::Sse2: return make_kernel_sse2(model, opt, storage);

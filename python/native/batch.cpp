@@ -13,22 +13,15 @@
 #include <vector>
 
 #include "py_binding.hpp"
+#include "field_names.hpp"
 
 namespace ach::binding {
 namespace {
 
 FieldId field_id(const std::string& name) {
-  static const std::pair<const char*, FieldId> names[] = {
-      {"q", FieldId::Q}, {"v", FieldId::V}, {"tau", FieldId::Tau}, {"qacc", FieldId::Qacc},
-      {"kinetic", FieldId::Kinetic}, {"potential", FieldId::Potential}, {"bodyPos", FieldId::BodyPos},
-      {"bodyRot", FieldId::BodyRot}, {"energyRef", FieldId::EnergyRef}, {"driftMax", FieldId::DriftMax},
-      {"kineticPeak", FieldId::KineticPeak}, {"qaccWarm", FieldId::QaccWarm}, {"ctrl", FieldId::Ctrl},
-      {"ctrlTarget", FieldId::CtrlTarget}, {"actuatorForce", FieldId::ActuatorForce}, {"bodyVel", FieldId::BodyVel},
-      {"bodyAcc", FieldId::BodyAcc}, {"act", FieldId::Act}, {"actuatorForceNow", FieldId::ActuatorForceNow},
-      {"actDotNow", FieldId::ActDotNow}};
-  for (const auto& [n, f] : names)
-    if (name == n) return f;
-  throw py::value_error("unknown field '" + name + "'");
+  FieldId f;
+  if (!field_by_name(name, f)) throw py::value_error("unknown field '" + name + "'");
+  return f;
 }
 
 template <class T>

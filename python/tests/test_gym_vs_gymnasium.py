@@ -18,8 +18,8 @@ if not hasattr(achilles, "Batch"):
 
 from achilles.gym import make_vec  # noqa: E402
 
-SUPPORTED = ["InvertedPendulum-v5", "Hopper-v5", "HalfCheetah-v5", "Walker2d-v5"]
-NOT_YET = {"InvertedDoublePendulum-v5": "site_xpos", "Ant-v5": "cfrc_ext", "Humanoid-v5": "cinert"}
+SUPPORTED = ["InvertedPendulum-v5", "InvertedDoublePendulum-v5", "Hopper-v5", "HalfCheetah-v5", "Walker2d-v5", "Ant-v5"]
+NOT_YET = {"Humanoid-v5": "cinert"}
 BAR = 1e-6
 
 
@@ -33,7 +33,11 @@ def run_against_gymnasium(env_id: str, steps: int, precision: str = "f64", seed:
     terminations = 0
     for s in range(steps):
         action = rng.uniform(ref.action_space.low, ref.action_space.high).astype(np.float32)
-        ours.set_state(0, ref.data.qpos.copy(), ref.data.qvel.copy())
+        # Both put in the same state by set_state (its mj_forward refreshes xpos, which Ant's reward
+        # reads before the step; without it Gymnasium's holds the last step's final evaluation)
+        qpos, qvel = ref.data.qpos.copy(), ref.data.qvel.copy()
+        ref.set_state(qpos, qvel)
+        ours.set_state(0, qpos, qvel)
         actions = np.stack([action] + [ours.single_action_space.sample() for _ in range(2)])
         obs, reward, terminated, truncated, info = ours.step(actions)
         robs, rrew, rterm, _, rinfo = ref.step(action)
@@ -102,3 +106,54 @@ def test_seeded_runs_are_bit_identical_across_threads_and_lanes():
                 continue
             raise
         assert np.array_equal(a, b), f"threads {threads}, lanes {lanes}"
+
+
+@pytest.mark.parametrize("env_id", ["InvertedDoublePendulum-v5", "Ant-v5"])
+def test_post_step_fields_are_the_last_evaluations_across_steps(env_id):
+    """Without set_state between steps, Gymnasium's reward reads xpos (Ant's x_velocity) and its
+    observation site_xpos, cfrc_ext and qfrc_constraint as the previous mj_step left them: those of
+    its last evaluation (RK4's fourth stage), not of the state it ended in. Ours must hold the same
+    across consecutive steps (f64, 60 env steps from the same reset state; the motion is chaotic
+    later, so the run is short)."""
+    ref = gymnasium.make(env_id).unwrapped
+    ref.reset(seed=3)
+    ours = make_vec(env_id, num_envs=1, precision="f64")
+    ours.reset(seed=3)
+    ours.set_state(0, ref.data.qpos.copy(), ref.data.qvel.copy())
+    rng = np.random.default_rng(4)
+    worst_obs = worst_reward = contact = 0.0
+    for s in range(60):
+        action = rng.uniform(ref.action_space.low, ref.action_space.high).astype(np.float32)
+        obs, reward, terminated, _, _ = ours.step(action[None])
+        robs, rrew, rterm, _, _ = ref.step(action)
+        worst_obs = max(worst_obs, float(np.max(np.abs(obs[0] - robs) / np.maximum(1, np.abs(robs)))))
+        worst_reward = max(worst_reward, abs(float(reward[0]) - float(rrew)) / max(1.0, abs(float(rrew))))
+        contact = max(contact, float(np.abs(ref.data.cfrc_ext).max()))
+        assert bool(terminated[0]) == bool(rterm)
+        if rterm:
+            break
+    print(f"{env_id} f64 unsynced: worst relative obs {worst_obs:.2e}, reward {worst_reward:.2e}, largest |cfrc_ext| {contact:.3g}")
+    if env_id == "Ant-v5":
+        assert contact > 1  # the feet did touch the floor
+    assert worst_obs <= BAR and worst_reward <= BAR
+
+
+def test_double_pendulum_observes_the_rail_limit_force():
+    """InvertedDoublePendulum observes clip(qfrc_constraint)[0]: the slider's limit force, nonzero only
+    at the rail's ends (random actions topple the poles before the cart gets there)."""
+    ref = gymnasium.make("InvertedDoublePendulum-v5").unwrapped
+    ref.reset(seed=0)
+    ours = make_vec("InvertedDoublePendulum-v5", num_envs=2, precision="f64")
+    ours.reset(seed=0)
+    pushed = 0.0
+    for s in range(8):
+        qpos, qvel = np.array([0.985, 0.01 * s, -0.01 * s]), np.array([1.5, 0.0, 0.0])
+        ref.set_state(qpos, qvel)
+        ours.set_state(0, qpos, qvel)
+        action = np.array([1.0], dtype=np.float32)
+        obs, reward, *_ = ours.step(np.stack([action, action]))
+        robs, rrew, *_ = ref.step(action)
+        pushed = max(pushed, abs(float(ref.data.qfrc_constraint[0])))
+        assert np.max(np.abs(obs[0] - robs) / np.maximum(1, np.abs(robs))) <= BAR
+        assert abs(float(reward[0]) - float(rrew)) <= BAR * max(1.0, abs(float(rrew)))
+    assert pushed > 1  # the limit pushed back: the check is live

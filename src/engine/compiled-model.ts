@@ -3,7 +3,7 @@
 // the world settings a batch defaults to, and the names and offsets that label its arrays.
 
 import { toNativeModel } from './batch.js';
-import { coordinateLayout, JOINT_NQ, JOINT_NV, type ModelDesc } from './model-desc.js';
+import { coordinateLayout, JOINT_NQ, JOINT_NV, type ModelDesc, type MujocoLayout } from './model-desc.js';
 
 export const COMPILED_MODEL_FORMAT = 'achilles-compiled-model';
 /** Raised when a reader of version 1 could misread the document. */
@@ -28,6 +28,8 @@ export interface CompiledModel {
     actuators: { name: string; ctrlrange: [number, number] | null }[];
     shapes: string[];
   };
+  /** Imported models (MJCF, URDF): MuJoCo's bodies and sites, where they are in the engine's links. */
+  mujoco?: MujocoLayout;
 }
 
 export function compiledModel(model: ModelDesc, source: string): CompiledModel {
@@ -54,5 +56,6 @@ export function compiledModel(model: ModelDesc, source: string): CompiledModel {
       actuators: (model.actuators ?? []).map((a) => ({ name: a.name, ctrlrange: a.ctrlrange ?? null })),
       shapes: (model.shapes ?? []).map((s) => s.name),
     },
+    ...(model.mujoco ? { mujoco: model.mujoco } : {}),
   };
 }

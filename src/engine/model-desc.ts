@@ -446,3 +446,21 @@ export interface ModelDesc {
   /** Equality constraints (absent or empty: none). */
   equalities?: EqualityDesc[];
 }
+
+// ---- MuJoCo's layout of an imported MJCF or URDF model (for tasks that read mjData by body and site) ----
+
+/** Where MuJoCo's bodies and sites are in the engine's model (src/model-files/import/compile.ts). */
+export interface MujocoLayout {
+  /** MuJoCo's bodies in its order, the world excluded: the link whose frame carries the body (its
+   *  last joint's link, or its own fixed link) and the body frame's origin in that link's frame
+   *  (same orientation). */
+  bodies: { name: string; link: number; offset: Vec3 }[];
+  /** MuJoCo's sites in its order: `body` is MuJoCo's body index (0 the world, i + 1 bodies[i]);
+   *  pos and quat in that body's frame. Unnamed sites are named ''. */
+  sites: { name: string; body: number; pos: Vec3; quat: Quat }[];
+}
+
+export interface ModelDesc {
+  /** Present for imported models (MJCF, URDF). */
+  mujoco?: MujocoLayout;
+}

@@ -30,6 +30,9 @@ struct BatchOptions {
   int substeps = 1;
   int midpoint_iterations = 4;
   int threads = 1;
+  /// Keep what MuJoCo's mjData holds after mj_step from each call's last evaluation: QfrcConstraint,
+  /// CfrcExt, and BodyPos/BodyRot at that evaluation (kernel/mujoco_record.hpp). Constrained models.
+  bool record = false;
 };
 
 /// Aligned, zero-filled memory shared between the kernel and the typed arrays JavaScript holds.
@@ -60,6 +63,8 @@ enum class FieldId { Q, V, Tau, Qacc, Kinetic, Potential, BodyPos, BodyRot, TauP
                      // sensors (filled by sense()): per body 6 components each, [ω; v] and [α; a] in body axes
                      BodyVel, BodyAcc,
                      Act, ActuatorForceNow, ActDotNow,
+                     // BatchOptions::record: the last evaluation's Jᵀ·f (nv) and per body [torque; force] (6)
+                     QfrcConstraint, CfrcExt,
                      Count };
 
 struct FieldView {

@@ -27,6 +27,7 @@
 #include "kernel/block_scratch.hpp"
 #include "kernel/constrain.hpp"
 #include "kernel/constraint_report.hpp"
+#include "kernel/mujoco_record.hpp"
 #include "sensors/body_motion.hpp"
 #include "vmath.hpp"
 
@@ -71,6 +72,7 @@ template <class V> class KernelImpl final : public Kernel {
       for (; done < nsteps; ++done) {
         if (F_.nu) io_.begin_step(b, steps_before + done, sc);
         step_once(sc);
+        if (opt_.record && done + 1 == nsteps) record_evaluation(M_, sc, io_, b); // the call's last evaluation
         if (F_.nu && ACH_BUG(EffortLate)) io_.clear_ctrl_half(b, static_cast<int>((steps_before + done + 1) % 2));
         if (monitor) {
           // The observation pipeline (kPassVelocity, kPassPose, kPassEnergy) at the new state;
@@ -189,6 +191,7 @@ template <class V> class KernelImpl final : public Kernel {
     for (int b = b0; b < b1; ++b) {
       acceleration_now(b, sc);
       if (!KC_.enabled) continue;
+      if (opt_.record) record_evaluation(M_, sc, io_, b); // MuJoCo's mj_forward fills the same fields
       const ConstraintWork<V>& cw = sc.cw;
       BlockContacts& bc = io_.begin_contacts(b, cw.npairs);
       for (int p = 0; p < cw.npairs; ++p) {

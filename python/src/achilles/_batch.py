@@ -51,11 +51,11 @@ def _positive_integer(what: str, value: Any, maximum: int = 10**9) -> int:
 
 
 class Batch:
-    """``Batch(model, copies, precision='f32', lanes=None, threads=1, integrator=None, dt=None)``
+    """``Batch(model, copies, precision='f32', lanes=None, threads=1, integrator=None, dt=None, record=False)``
 
     model: a scene file (.arow, MJCF, URDF; compiled by the achilles CLI) or a dict from compile_model.
     lanes: default the widest that fits one register of this CPU (as the TypeScript Batch). integrator and
-    dt: default the model's.
+    dt: default the model's. record: keep what MuJoCo's mjData holds after mj_step (last_evaluation()).
     """
 
     def __init__(
@@ -67,6 +67,7 @@ class Batch:
         threads: int = 1,
         integrator: str | None = None,
         dt: float | None = None,
+        record: bool = False,
     ):
         doc = compile_model(model) if isinstance(model, (str, os.PathLike)) else model
         check_compiled(doc)
@@ -94,7 +95,9 @@ class Batch:
             "substeps": substeps,
             "midpointIterations": MIDPOINT_ITERATIONS,
             "threads": self.threads,
+            "record": bool(record),
         }
+        self.record = bool(record)
         root = "model['native']"
         name = doc.get("name", "model")
         ensure_memory(
@@ -188,6 +191,18 @@ class Batch:
         """R_WB of every body at the current state, row-major, (nbody * 9, stride): row i * 9 + c.
         Computed on access, as body_pos."""
         return self.kinematics()[1]
+
+    def last_evaluation(self) -> dict[str, np.ndarray]:
+        """With record=True: what MuJoCo's mjData holds after mj_step, from the last acceleration
+        evaluation of the last step() call (RK4: its fourth stage; Euler: the state the step started
+        from) or of constrain() (as mj_forward): views of the engine's memory, each (rows, stride):
+        body_pos (nbody * 3: xpos of every body's frame), body_rot (nbody * 9: xmat, row-major),
+        cfrc_ext (nbody * 6: [torque; force] of the contacts, world-oriented, about the subtree
+        centre of mass of the body's tree, as mj_rnePostConstraint), qfrc_constraint (nv)."""
+        if not self.record:
+            raise ValueError("last_evaluation() needs a batch made with record=True")
+        f = self._native.field
+        return {"body_pos": f("bodyPos"), "body_rot": f("bodyRot"), "cfrc_ext": f("cfrcExt"), "qfrc_constraint": f("qfrcConstraint")}
 
     def kinematics(self) -> tuple[np.ndarray, np.ndarray]:
         """Every body's world pose at the current state: (body_pos, body_rot) views."""

@@ -83,6 +83,13 @@ export function importFile(path: string, opts: ImportOptions = {}): Imported {
     });
   }
   const { model, bodyMap } = compileIr(ir, [path], notes);
+  model.mujoco = {
+    bodies: bodyMap.map((b) => ({ name: b.name, link: b.link, offset: b.offset })),
+    sites: [
+      ...(ir.worldSites ?? []).map((s) => ({ name: s.name, body: 0, pos: s.pos, quat: s.quat })),
+      ...ir.bodies.flatMap((b, i) => (b.sites ?? []).map((s) => ({ name: s.name, body: i + 1, pos: s.pos, quat: s.quat }))),
+    ],
+  };
   if (model.bodies.length === 0) {
     throw new SceneError({
       file: path,

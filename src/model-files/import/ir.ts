@@ -65,12 +65,12 @@ export interface IrBody {
   /** Inertia about the CoM in body axes [Ixx, Iyy, Izz, Ixy, Ixz, Iyz]. */
   inertia: Inertia6;
   geoms: IrGeom[];
-  /** Named sites (<site>): only those an equality constraint names are kept (absent: none). */
+  /** Its sites (<site>, in file order; unnamed ones named ''): absent when it has none. */
   sites?: IrSite[];
   source: SourceSpan;
 }
 
-/** A <site> an equality constraint names: its frame in its body's coordinates (frames composed). */
+/** A <site>: its frame in its body's coordinates (frames composed). */
 export interface IrSite {
   name: string;
   pos: Vec3;

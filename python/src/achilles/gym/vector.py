@@ -20,7 +20,11 @@ from .task import CONSTANTS, Task, load_task
 
 # Quantities of task.py's list that this env computes from the engine's state today. A task that
 # reads any other is refused by name rather than approximated.
-COMPUTED = frozenset({"qpos", "qvel", "ctrl", "action", "init_qpos", "init_qvel", "state_vector", "dt", "nq", "nv", "nu"})
+STATE = frozenset({"qpos", "qvel", "ctrl", "action", "init_qpos", "init_qvel", "state_vector", "dt", "nq", "nv", "nu"})
+# mjData's fields after mj_step + mj_rnePostConstraint, as Gymnasium's MujocoEnv reads them: those of
+# the step's last evaluation (the batch records them: Batch(record=True), last_evaluation()).
+RECORDED = frozenset({"xpos", "site_xpos", "cfrc_ext", "qfrc_constraint"})
+COMPUTED = STATE | RECORDED
 CONSTANT_NAMES = frozenset(CONSTANTS) | {"observation"}
 
 
@@ -40,11 +44,15 @@ def gymnasium_model_path(xml_file: str) -> str:
     return path
 
 
-def unsupported_quantities(task: Task) -> list[str]:
+def quantities_read(task: Task) -> set[str]:
+    """The names the task's formulas read that are neither its parameters nor its own terms."""
     formulas = [task.observation, *task.before.values(), *task.step.values(), *task.reset.values(), *task.reset_info.values()]
     read = set().union(*(names_in(f) for f in formulas))
-    defined = set(task.params) | set(task.before) | set(task.step) | CONSTANT_NAMES
-    return sorted(read - defined - COMPUTED)
+    return read - set(task.params) - set(task.before) - set(task.step) - CONSTANT_NAMES
+
+
+def unsupported_quantities(task: Task) -> list[str]:
+    return sorted(quantities_read(task) - COMPUTED)
 
 
 def _vector_env_base():
@@ -74,12 +82,17 @@ class AchillesVectorEnv(_vector_env_base()):
             )
         self.model_path = gymnasium_model_path(self.task.model)
         self.compiled = compile_model(self.model_path)
-        self.batch = Batch(self.compiled, copies=num_envs, precision=precision, lanes=lanes, threads=threads)
+        # Record mjData's post-step fields only where the task reads them (it costs a little per step).
+        self._recorded = bool(quantities_read(self.task) & RECORDED)
+        self.batch = Batch(self.compiled, copies=num_envs, precision=precision, lanes=lanes, threads=threads, record=self._recorded)
         b = self.batch
         self.num_envs = num_envs
         self.nq, self.nv, self.nu = b.nq, b.nv, b.nu
         self.dt = b.dt * self.task.frame_skip
         b.reset()
+        if self._recorded:
+            self._layout = _MujocoLayout(self.compiled)
+            b.constrain()  # mj_forward at the initial state
         self.init_qpos = np.array(b.q[:, 0], dtype=np.float64)
         self.init_qvel = np.array(b.v[:, 0], dtype=np.float64)
         target = getattr(b, "ctrl_target", None)
@@ -105,7 +118,9 @@ class AchillesVectorEnv(_vector_env_base()):
         qpos = np.asarray(b.q[:, envs], dtype=np.float64).T
         qvel = np.asarray(b.v[:, envs], dtype=np.float64).T
         n = len(envs)
+        recorded = self._layout.values(b.last_evaluation(), envs) if self._recorded else {}
         return {
+            **recorded,
             "qpos": qpos,
             "qvel": qvel,
             "action": action,
@@ -136,6 +151,20 @@ class AchillesVectorEnv(_vector_env_base()):
         if target is not None and target.size:
             target[:, envs] = self._target0[:, None]
 
+    def _forward_envs(self, envs: np.ndarray, cfrc_ext_zero: bool) -> None:
+        """MuJoCo's mj_forward for `envs` only: the batch's constrain() evaluates every robot, so the
+        other envs' recorded fields (those of their last step) are put back."""
+        if not self._recorded or len(envs) == 0:
+            return
+        rec = self.batch.last_evaluation()
+        others = np.setdiff1d(np.arange(self.num_envs), envs)
+        kept = {k: np.array(v[:, others]) for k, v in rec.items()}
+        cfrc = np.array(rec["cfrc_ext"][:, envs])
+        self.batch.constrain()
+        for k, v in kept.items():
+            rec[k][:, others] = v
+        rec["cfrc_ext"][:, envs] = 0 if cfrc_ext_zero else cfrc
+
     def _reset_envs(self, envs: np.ndarray) -> tuple[np.ndarray, dict[str, np.ndarray]]:
         """Gymnasium's reset_model for each env in `envs` (its own stream), then its observation."""
         if len(envs) == 0:
@@ -151,6 +180,9 @@ class AchillesVectorEnv(_vector_env_base()):
         qpos, qvel = self.task.reset_state(self._values(envs, np.zeros((len(envs), self.nu))), draw)
         self._write_state(envs, qpos, qvel)
         self._clear_robot_state(envs)
+        # mj_resetData zeroes mjData, then set_state's mj_forward fills it at the new state, all but
+        # cfrc_ext (mj_rnePostConstraint runs only after a step): 0 until the env's next step
+        self._forward_envs(envs, cfrc_ext_zero=True)
         self._episode_steps[envs] = 0
         self._autoreset[envs] = False
         vals = self._values(envs, np.zeros((len(envs), self.nu)))
@@ -227,9 +259,42 @@ class AchillesVectorEnv(_vector_env_base()):
             raise ValueError(f"set_state: qpos must have shape ({self.nq},) and qvel ({self.nv},)")
         self._write_state(np.array([i]), qpos[None], qvel[None])
         self._autoreset[i] = False
+        self._forward_envs(np.array([i]), cfrc_ext_zero=False)  # mj_forward: cfrc_ext kept as it was
 
     def close_extras(self, **kwargs):
         self.batch = None
+
+
+class _MujocoLayout:
+    """mjData's per-body and per-site fields from the engine's per-link record: MuJoCo's body i + 1
+    is carried by link bodies[i].link at offset bodies[i].offset (same orientation); body 0, the
+    world, is at the origin with no external force."""
+
+    def __init__(self, compiled: dict):
+        layout = compiled.get("mujoco")
+        if not layout:
+            raise NotImplementedError(f"{compiled.get('source')}: not an imported MJCF model (no MuJoCo body layout)")
+        self.links = np.array([b["link"] for b in layout["bodies"]], dtype=np.int64)
+        self.offsets = np.array([b["offset"] for b in layout["bodies"]], dtype=np.float64).reshape(-1, 3)
+        self.site_body = np.array([s["body"] for s in layout["sites"]], dtype=np.int64)
+        self.site_pos = np.array([s["pos"] for s in layout["sites"]], dtype=np.float64).reshape(-1, 3)
+
+    def values(self, rec: dict[str, np.ndarray], envs: np.ndarray) -> dict[str, np.ndarray]:
+        n, nb = len(envs), len(self.links)
+        # (links·k, stride) → (n, links, k)
+        pos = np.asarray(rec["body_pos"][:, envs], dtype=np.float64).T.reshape(n, -1, 3)
+        rot = np.asarray(rec["body_rot"][:, envs], dtype=np.float64).T.reshape(n, -1, 3, 3)
+        cfrc = np.asarray(rec["cfrc_ext"][:, envs], dtype=np.float64).T.reshape(n, -1, 6)
+        R = rot[:, self.links]
+        xpos = np.zeros((n, nb + 1, 3))
+        xpos[:, 1:] = pos[:, self.links] + np.einsum("nbij,bj->nbi", R, self.offsets)
+        xmat = np.broadcast_to(np.eye(3), (n, nb + 1, 3, 3)).copy()
+        xmat[:, 1:] = R
+        cfrc_ext = np.zeros((n, nb + 1, 6))
+        cfrc_ext[:, 1:] = cfrc[:, self.links]
+        site_xpos = xpos[:, self.site_body] + np.einsum("nsij,sj->nsi", xmat[:, self.site_body], self.site_pos)
+        qfrc = np.asarray(rec["qfrc_constraint"][:, envs], dtype=np.float64).T
+        return {"xpos": xpos, "site_xpos": site_xpos, "cfrc_ext": cfrc_ext, "qfrc_constraint": qfrc}
 
 
 def make_vec(env_id: str, num_envs: int, precision: str = "f32", threads: int = 1, **kwargs: Any) -> AchillesVectorEnv:

@@ -23,7 +23,7 @@ import { readSite } from './site.js';
 /** What a body's elements (its own and those in its frames and replicas) add up to. */
 interface BodyContent {
   geoms: IrGeom[];
-  /** The sites an equality constraint names. */
+  /** Its sites, in file order. */
   sites: IrSite[];
   inertial?: { el: XmlElement; frame?: Pose };
   /** Child bodies in MuJoCo's order, each with where it lands. */
@@ -148,20 +148,20 @@ function readBodyChildren(ctx: MjcfContext, el: XmlElement, body: IrBody | undef
         for (const copy of replicaPlacements(ctx, c, placement)) readBodyChildren(ctx, c, body, copy, content);
         break;
       case 'site': {
+        // Every site is kept, in MuJoCo's order (site_xpos, which tasks read) and for the equality
+        // constraints that name them; unnamed ones as ''.
         const given = c.attrs.get('name')?.value;
-        const name = given === undefined ? undefined : given + placement.suffix;
-        if (name !== undefined && ctx.equalitySites.has(name)) {
-          const site = readSite(ctx, c, classOf(ctx, c, placement.childclass), name);
-          placePose(placement.frame, site);
-          content.sites.push(site);
-          break;
-        }
+        const name = given === undefined ? '' : given + placement.suffix;
+        const site = readSite(ctx, c, classOf(ctx, c, placement.childclass), name);
+        placePose(placement.frame, site);
+        content.sites.push(site);
         if (given !== undefined) noteReplicatedName(ctx, 'site', given, placement);
-        ctx.note(
-          'skipped',
-          c,
-          '<site> does not change the dynamics: a site only marks a point (for sensors and spatial tendons, which are not imported)',
-        );
+        if (!ctx.equalitySites.has(name) || name === '')
+          ctx.note(
+            'skipped',
+            c,
+            '<site> does not change the dynamics: a site only marks a point (its position is kept, for the tasks that read site_xpos; sensors and spatial tendons on sites are not imported)',
+          );
         break;
       }
       case 'camera':

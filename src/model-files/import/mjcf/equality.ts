@@ -34,8 +34,8 @@ export function readEqualities(ctx: MjcfContext): void {
   const bodyIndex = new Map<string, number>([['world', -1]]);
   ctx.ir.bodies.forEach((b, i) => bodyIndex.set(b.name, i));
   const sites = new Map<string, { body: number; site: IrSite }>();
-  for (const s of ctx.ir.worldSites ?? []) sites.set(s.name, { body: -1, site: s });
-  ctx.ir.bodies.forEach((b, i) => (b.sites ?? []).forEach((s) => sites.set(s.name, { body: i, site: s })));
+  for (const s of ctx.ir.worldSites ?? []) if (s.name !== '') sites.set(s.name, { body: -1, site: s });
+  ctx.ir.bodies.forEach((b, i) => (b.sites ?? []).forEach((s) => s.name !== '' && sites.set(s.name, { body: i, site: s })));
   const joints = new Map<string, string>();
   for (const b of ctx.ir.bodies) for (const j of b.joints) joints.set(j.name, j.type);
   const elements = sections(ctx, 'equality').flatMap((s) => s.children);

@@ -16,7 +16,7 @@ import { orientation } from './orientation.js';
 export function readSite(ctx: MjcfContext, el: XmlElement, cls: string, name: string): IrSite {
   const r: Reader = ctx.r;
   const get = (n: string): XmlAttr | undefined => attrOf(ctx, el, 'site', cls, n);
-  const subject = `site '${name}'`;
+  const subject = name === '' ? 'an unnamed site' : `site '${name}'`;
   const typeA = get('type');
   const type = typeA
     ? r.choice(typeA, `${subject} type`, ['sphere', 'capsule', 'cylinder', 'ellipsoid', 'box', 'mesh', 'hfield', 'plane', 'sdf'] as const)

@@ -1,0 +1,77 @@
+// What MuJoCo's mjData holds after mj_step, for the quantities Gymnasium's tasks read (its
+// MujocoEnv calls mj_step, then mj_rnePostConstraint). They are those of the step's LAST
+// acceleration evaluation, not of the state the step ends in: RK4's fourth stage (at X0 + h·k3),
+// Euler's one evaluation (at the state the step started from). So they are recorded from that
+// evaluation's scratch, before another evaluation overwrites it (BatchOptions::record):
+//   BodyPos, BodyRot   each link's pose X_WB                     (mj_kinematics: xpos, xmat)
+//   QfrcConstraint     Jᵀ·f, the constraint force in joint space   (mj_fwdConstraint: qfrc_constraint)
+//   CfrcExt            each link's contact wrench [torque; force], world-oriented, about the centre
+//                      of mass of its tree's subtree             (mj_rnePostConstraint: cfrc_ext)
+// A MuJoCo body is the last link of its chain (src/model-files/import/compile.ts), so a body's
+// cfrc_ext is its last link's; the massless links before it carry no geoms, hence no contacts.
+#pragma once
+
+#include "../isa_namespace.hpp"
+
+#include "block_io.hpp"
+
+namespace ach {
+inline namespace ACH_ISA_NS {
+
+template <class V>
+inline void record_evaluation(const KModel<ScalarOf<V>>& M, const BlockScratch<V>& sc, const BlockIO<V>& io, int b) {
+  using T = ScalarOf<V>;
+  const ConstraintWork<V>& cw = sc.cw;
+  const int nb = static_cast<int>(M.joints.size());
+  io.store_poses(b, sc);
+  // qfrc_constraint: the solve's Jᵀ·f (an evaluation without active rows leaves none)
+  const V zero(T(0));
+  for (int k = 0; k < M.nv; ++k) vstore(io.lane_ptr(FieldId::QfrcConstraint, k, b), cw.nused > 0 ? cw.qfrc[k] : zero);
+
+  // mj_comPos's subtree_com of each root: Σ m·c / Σ m over its tree (the root's CoM if massless)
+  std::vector<int> root(nb);
+  std::vector<Vec3<V>> com_sum(nb, Vec3<V>{zero, zero, zero});
+  std::vector<T> mass_sum(nb, T(0));
+  auto com_W = [&](int i) {
+    const KJoint<T>& J = M.joints[i];
+    return sc.X_WB[i].p + mul(sc.X_WB[i].R, Vec3<V>{V(J.com[0]), V(J.com[1]), V(J.com[2])});
+  };
+  for (int i = 0; i < nb; ++i) {
+    const int p = M.joints[i].parent;
+    root[i] = p < 0 ? i : root[p]; // parents come before their children
+    const T m = M.joints[i].m;
+    if (m == T(0)) continue;
+    com_sum[root[i]] = com_sum[root[i]] + V(m) * com_W(i);
+    mass_sum[root[i]] += m;
+  }
+  for (int i = 0; i < nb; ++i)
+    if (root[i] == i) com_sum[i] = mass_sum[i] > T(0) ? V(T(1) / mass_sum[i]) * com_sum[i] : com_W(i);
+
+  // cfrc_ext: each active contact point's force F = f_n·n + f_1·t1 + f_2·t2 (n from shape a to b)
+  // pushes body b and pulls body a, moved to the subtree CoM c: torque (p − c) × F (mju_transformSpatial)
+  std::vector<V> wrench(static_cast<std::size_t>(nb) * 6, zero);
+  for (int p = 0; p < cw.npairs; ++p) {
+    const KContactPair<T>& P = cw.pair[p];
+    for (int i = 0; i < 4; ++i) {
+      if (!vany(cw.point_on[p * 4 + i])) continue;
+      V f[3];
+      decode_point_force(p, i, cw, f); // zero in the lanes where the point is not active
+      const Vec3<V>* fr = cw.frame + (p * 4 + i) * 3;
+      const Vec3<V> F = f[0] * fr[0] + f[1] * fr[1] + f[2] * fr[2];
+      const Vec3<V>& pos = cw.mf[p].pos[i];
+      for (int side = 0; side < 2; ++side) {
+        const int body = side == 0 ? P.body_a : P.body_b;
+        if (body < 0) continue; // the world's cfrc_ext stays 0 (MuJoCo skips body 0)
+        const Vec3<V> tq = cross(pos - com_sum[root[body]], F);
+        const V sign(side == 0 ? T(-1) : T(1));
+        V* w = wrench.data() + static_cast<std::size_t>(body) * 6;
+        const V e[6] = {tq.x, tq.y, tq.z, F.x, F.y, F.z};
+        for (int c = 0; c < 6; ++c) w[c] = w[c] + sign * e[c];
+      }
+    }
+  }
+  for (int k = 0; k < nb * 6; ++k) vstore(io.lane_ptr(FieldId::CfrcExt, k, b), wrench[k]);
+}
+
+} // namespace ACH_ISA_NS
+} // namespace ach

@@ -1,0 +1,81 @@
+"""MuJoCo's bodies and sites in the compiled model (`mujoco` in achilles compile's document), and the
+fields a record=True batch keeps (mjData's xpos, xmat, site_xpos, cfrc_ext, qfrc_constraint), against
+MuJoCo's own at the same states: mj_forward, then mj_rnePostConstraint (as Gymnasium calls it)."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+mujoco = pytest.importorskip("mujoco")
+achilles = pytest.importorskip("achilles")
+if not hasattr(achilles, "Batch"):
+    pytest.skip("the native package is not built (python3 -m pip install ./python)", allow_module_level=True)
+
+from conftest import REPO  # noqa: E402
+
+from achilles.gym.vector import _MujocoLayout  # noqa: E402
+
+SITES = str(REPO / "test" / "fixtures" / "import" / "mjcf-sites.xml")
+
+
+def test_bodies_and_sites_in_mujocos_order():
+    doc = achilles.compile_model(SITES)
+    m = mujoco.MjModel.from_xml_path(SITES)
+    layout = doc["mujoco"]
+    assert [b["name"] for b in layout["bodies"]] == [m.body(i).name for i in range(1, m.nbody)]
+    assert [s["name"] for s in layout["sites"]] == [m.site(i).name for i in range(m.nsite)]
+    assert [s["body"] for s in layout["sites"]] == m.site_bodyid.tolist()
+    np.testing.assert_allclose([s["pos"] for s in layout["sites"]], m.site_pos, atol=1e-15)
+
+
+def _states(m, n, rng):
+    """Random states: every hinge and slide moved, the free bodies dropped onto the plane (contacts)."""
+    qpos = np.tile(m.qpos0, (n, 1))
+    qvel = rng.normal(0, 0.5, (n, m.nv))
+    for j in range(m.njnt):
+        a = m.jnt_qposadr[j]
+        if m.jnt_type[j] == mujoco.mjtJoint.mjJNT_FREE:
+            qpos[:, a : a + 3] = np.c_[rng.uniform(-1, 1, n), rng.uniform(0, 2, n), rng.uniform(0.03, 0.06, n)]
+            quat = rng.normal(size=(n, 4))
+            qpos[:, a + 3 : a + 7] = quat / np.linalg.norm(quat, axis=1, keepdims=True)
+        else:
+            qpos[:, a] = rng.uniform(-0.6, 0.6, n)
+    return qpos, qvel
+
+
+@pytest.mark.parametrize("model_path", [SITES, "ant.xml", "inverted_double_pendulum.xml"])
+def test_recorded_fields_equal_mujocos_at_the_same_states(model_path):
+    from achilles.gym.vector import gymnasium_model_path
+
+    path = model_path if model_path.startswith("/") else gymnasium_model_path(model_path)
+    m = mujoco.MjModel.from_xml_path(path)
+    d = mujoco.MjData(m)
+    doc = achilles.compile_model(path)
+    n = 12
+    b = achilles.Batch(doc, copies=n, precision="f64", record=True)
+    qpos, qvel = _states(m, n, np.random.default_rng(7))
+    b.q[:, :n] = qpos.T
+    b.v[:, :n] = qvel.T
+    b.constrain()  # mj_forward at these states
+    ours = _MujocoLayout(doc).values(b.last_evaluation(), np.arange(n))
+    contacts = 0
+    for r in range(n):
+        d.qpos[:], d.qvel[:] = qpos[r], qvel[r]
+        mujoco.mj_forward(m, d)
+        mujoco.mj_rnePostConstraint(m, d)
+        contacts += d.ncon
+        np.testing.assert_allclose(ours["xpos"][r], d.xpos, atol=1e-12, err_msg=f"xpos, robot {r}")
+        np.testing.assert_allclose(ours["site_xpos"][r], d.site_xpos, atol=1e-12, err_msg=f"site_xpos, robot {r}")
+        scale = 1 + np.abs(d.cfrc_ext).max()
+        np.testing.assert_allclose(ours["cfrc_ext"][r], d.cfrc_ext, atol=1e-9 * scale, err_msg=f"cfrc_ext, robot {r}")
+        np.testing.assert_allclose(ours["qfrc_constraint"][r], d.qfrc_constraint, atol=1e-9 * (1 + np.abs(d.qfrc_constraint).max()))  # measured: 1e-14
+    if model_path != "inverted_double_pendulum.xml":
+        assert contacts > 0  # the contact forces were compared, not only zeros
+
+
+def test_record_is_refused_where_it_cannot_hold():
+    with pytest.raises(Exception, match="record: the model has no constraints"):
+        achilles.Batch(str(REPO / "scenes" / "double-pendulum.arow"), copies=2, record=True)
+    with pytest.raises(ValueError, match="needs a batch made with record=True"):
+        achilles.Batch(SITES, copies=2).last_evaluation()
