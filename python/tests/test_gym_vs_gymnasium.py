@@ -58,7 +58,7 @@ def test_step_for_step_with_gymnasium_f64(env_id):
     assert worst["obs"] <= BAR and worst["reward"] <= BAR
 
 
-@pytest.mark.parametrize("env_id", ["Hopper-v5", "HalfCheetah-v5"])
+@pytest.mark.parametrize("env_id", ["InvertedDoublePendulum-v5", "Hopper-v5", "HalfCheetah-v5", "Ant-v5"])
 def test_f32_agreement_is_measured(env_id):
     worst, _ = run_against_gymnasium(env_id, steps=100, precision="f32")
     print(f"{env_id} f32: worst relative obs {worst['obs']:.2e}, reward {worst['reward']:.2e}")
