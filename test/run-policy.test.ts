@@ -68,16 +68,16 @@ describe.skipIf(!ready)('run --policy --task', () => {
     expect(missing.stderr).toMatch(/--policy .*nope\.onnx: no such file/);
     const lacks = await cli(
       'run',
-      join(assets, 'inverted_double_pendulum.xml'),
+      join(assets, 'humanoid.xml'),
       '--policy',
       policy,
       '--task',
-      'InvertedDoublePendulum-v5',
+      'Humanoid-v5',
       '--out',
       join(tempDir(), 'x'),
     );
     expect(lacks.code).not.toBe(0);
-    expect(lacks.stderr).toMatch(/the task reads .*site_xpos.*which the engine does not compute yet/);
+    expect(lacks.stderr).toMatch(/the task reads .*cinert.*which the engine does not compute yet/);
     const wrongDim = await cli(
       'run',
       join(assets, 'hopper.xml'),
@@ -93,4 +93,61 @@ describe.skipIf(!ready)('run --policy --task', () => {
     expect(wrongDim.code).not.toBe(0);
     expect(wrongDim.stderr).toMatch(/the policy did not run on 1 observations of 11 \(Hopper-v5's\)/);
   });
+
+  // Tasks that read mjData's post-step fields (site_xpos, xpos, cfrc_ext, qfrc_constraint: those of the
+  // step's last evaluation, kept by a record: true batch). A constant policy (ONNX, written here) and
+  // Gymnasium's own env from the same start with the same actions: the returns agree.
+  it.each([
+    ['InvertedDoublePendulum-v5', 'inverted_double_pendulum.xml', 9, 1, 0.3, 1.0],
+    ['Ant-v5', 'ant.xml', 105, 8, 0.2, 2.0],
+  ])("%s: the return equals Gymnasium's under the same constant actions", async (task, xml, obsDim, nu, action, duration) => {
+    const dir = tempDir();
+    const policy = join(dir, 'constant.onnx');
+    const make = spawnSync(python, ['-c', CONSTANT_POLICY, policy, String(obsDim), String(nu), String(action)], { encoding: 'utf8' });
+    expect(make.status, make.stderr).toBe(0);
+    const out = join(dir, 'run');
+    const args = ['--task', task, '--precision', 'f64', '--duration', String(duration), '--out', out];
+    const run = await cli('run', join(assets, xml), '--policy', policy, ...args);
+    expect(run.code, run.stderr).toBe(0);
+    const meta = JSON.parse(readFileSync(join(out, 'run.json'), 'utf8'));
+    const m = meta.metadata ?? meta;
+    const ours = Number(/^0:(\S+)$/.exec(m.policy_returns)![1]);
+    const envSteps = Number(m.policy_env_steps);
+    const ref = spawnSync(python, ['-c', GYMNASIUM_RETURN, task, String(action), String(envSteps)], { encoding: 'utf8' });
+    expect(ref.status, ref.stderr).toBe(0);
+    const [theirs, contact] = ref.stdout.trim().split(' ').map(Number);
+    expect(Math.abs(ours - theirs)).toBeLessThanOrEqual(1e-6 * Math.max(1, Math.abs(theirs)));
+    if (task === 'Ant-v5') expect(contact).toBeGreaterThan(1); // the contact cost took part
+  });
 });
+
+/** Writes a Gemm policy with zero gains and a constant bias: action = bias for every observation. */
+const CONSTANT_POLICY = `
+import sys, numpy as np, onnx
+from onnx import TensorProto, helper, numpy_helper
+path, n, nu, a = sys.argv[1], int(sys.argv[2]), int(sys.argv[3]), float(sys.argv[4])
+g = helper.make_graph([helper.make_node("Gemm", ["obs", "K", "b"], ["action"], transB=1)], "constant",
+    [helper.make_tensor_value_info("obs", TensorProto.FLOAT, ["batch", n])],
+    [helper.make_tensor_value_info("action", TensorProto.FLOAT, ["batch", nu])],
+    [numpy_helper.from_array(np.zeros((nu, n), np.float32), "K"), numpy_helper.from_array(np.full(nu, a, np.float32), "b")])
+onnx.save(helper.make_model(g, opset_imports=[helper.make_opsetid("", 13)], ir_version=8), path)
+`;
+
+/** Gymnasium's return over N env steps of a constant action from the model's initial state (as
+ *  achilles run starts it: no reset noise), and the largest |cfrc_ext| seen. */
+const GYMNASIUM_RETURN = `
+import sys, numpy as np, gymnasium
+task, a, n = sys.argv[1], float(sys.argv[2]), int(sys.argv[3])
+env = gymnasium.make(task).unwrapped
+env.reset(seed=0)
+env.set_state(env.init_qpos, env.init_qvel)
+env.data.cfrc_ext[:] = 0
+total, contact, done = 0.0, 0.0, False
+for _ in range(n):
+    _, r, term, _, _ = env.step(np.full(env.action_space.shape, a, dtype=np.float32))
+    contact = max(contact, float(np.abs(env.data.cfrc_ext).max()))
+    if not done:
+        total += r
+    done = done or term
+print(repr(float(total)), contact)
+`;

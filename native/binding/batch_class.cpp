@@ -76,9 +76,11 @@ class BatchWrap : public Napi::ObjectWrap<BatchWrap> {
     }
     return info.Env().Undefined();
   }
+  /// constrain(record?): with record true (a record: true batch), also keep its fields (mj_forward's).
   Napi::Value Constrain(const Napi::CallbackInfo& info) {
+    const bool record = info.Length() > 0 && info[0].IsBoolean() && info[0].As<Napi::Boolean>().Value();
     try {
-      batch_->constrain();
+      batch_->constrain(record);
     } catch (const std::exception& e) {
       throw Napi::Error::New(info.Env(), e.what());
     }

@@ -32,6 +32,8 @@ inline constexpr std::pair<const char*, FieldId> kFieldNames[] = {
     {"actDotNow", FieldId::ActDotNow},
     {"qfrcConstraint", FieldId::QfrcConstraint}, // BatchOptions::record
     {"cfrcExt", FieldId::CfrcExt},               // BatchOptions::record
+    {"recordBodyPos", FieldId::RecordBodyPos},   // BatchOptions::record
+    {"recordBodyRot", FieldId::RecordBodyRot},   // BatchOptions::record
 };
 
 /// The field called `name`; false when there is none.

@@ -181,8 +181,9 @@ void Batch::collide() {
   pool_.run(kernel_->blocks(), [&](int w, int b, int e) { kernel_->collide_blocks(w, b, e); });
 }
 
-void Batch::constrain() {
+void Batch::constrain(bool record) {
   kernel_->steps_done = steps_;
+  kernel_->record_constrain = record && opt_.record;
   pool_.run(kernel_->blocks(), [&](int w, int b, int e) { kernel_->constrain_blocks(w, b, e); });
 }
 

@@ -53,7 +53,7 @@ class PyBatch {
     return py::make_tuple(s.robot_steps, nf);
   }
   void forward() { locked([&] { batch_->forward(); }); }
-  void constrain() { locked([&] { batch_->constrain(); }); }
+  void constrain(bool record) { locked([&] { batch_->constrain(record); }); }
   void observe() { locked([&] { batch_->observe(); }); }
   void collide() { locked([&] { batch_->collide(); }); }
   void sense() { locked([&] { batch_->sense(); }); }
@@ -130,7 +130,7 @@ void define_batch_class(py::module_& m) {
       .def(py::init<py::handle, py::handle, const std::string&>(), py::arg("model"), py::arg("options"), py::arg("root") = "model")
       .def("step", &PyBatch::step, py::arg("n") = 1)
       .def("forward", &PyBatch::forward)
-      .def("constrain", &PyBatch::constrain)
+      .def("constrain", &PyBatch::constrain, py::arg("record") = false)
       .def("observe", &PyBatch::observe)
       .def("collide", &PyBatch::collide)
       .def("sense", &PyBatch::sense)

@@ -57,7 +57,7 @@ def test_recorded_fields_equal_mujocos_at_the_same_states(model_path):
     qpos, qvel = _states(m, n, np.random.default_rng(7))
     b.q[:, :n] = qpos.T
     b.v[:, :n] = qvel.T
-    b.constrain()  # mj_forward at these states
+    b.constrain(record=True)  # mj_forward at these states
     ours = _MujocoLayout(doc).values(b.last_evaluation(), np.arange(n))
     contacts = 0
     for r in range(n):

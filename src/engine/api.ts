@@ -23,6 +23,9 @@ export interface BatchOptions {
   substeps?: number; // default: the scene's
   midpointIterations?: number; // default 4
   threads?: number; // default 1
+  /** Keep what MuJoCo's mjData holds after mj_step, from each step call's last evaluation (see
+   *  Batch.lastEvaluation). Models with constraints only. Default false. */
+  record?: boolean;
 }
 
 /** Thrown by `step` when a state turns NaN or infinite. */

@@ -193,6 +193,8 @@ export class Batch implements BatchApi {
   readonly nv: number;
   readonly nbody: number;
   readonly isa: string;
+  /** Whether the batch keeps mjData's post-step fields (BatchOptions.record; lastEvaluation()). */
+  readonly record: boolean;
   readonly q: Real;
   readonly v: Real;
   readonly tau: Real;
@@ -244,7 +246,9 @@ export class Batch implements BatchApi {
       substeps,
       midpointIterations,
       threads,
+      record: opts.record === true,
     });
+    this.record = opts.record === true;
     const info = this.native.info();
     this.stride = info.stride;
     this.nq = info.nq;
@@ -264,6 +268,17 @@ export class Batch implements BatchApi {
     this.ctrlTarget = this.native.field('ctrlTarget');
     this.na = info.na;
     this.act = this.native.field('act');
+  }
+
+  /** With `record`: what MuJoCo's mjData holds after mj_step, from the last acceleration evaluation of
+   *  the last step() call (RK4: its fourth stage; Euler: the state the step started from) or of
+   *  constrain() (as mj_forward). Views, [k * stride + r]: bodyPos (3 per body), bodyRot (9, row-major),
+   *  cfrcExt (6 per body: [torque; force] of the contacts, world-oriented, about the subtree centre of
+   *  mass of the body's tree, as mj_rnePostConstraint), qfrcConstraint (nv). */
+  lastEvaluation(): { bodyPos: Real; bodyRot: Real; cfrcExt: Real; qfrcConstraint: Real } {
+    if (!this.record) throw new Error('lastEvaluation() needs a batch made with record: true');
+    const f = (name: 'recordBodyPos' | 'recordBodyRot' | 'cfrcExt' | 'qfrcConstraint'): Real => this.native.field(name);
+    return { bodyPos: f('recordBodyPos'), bodyRot: f('recordBodyRot'), cfrcExt: f('cfrcExt'), qfrcConstraint: f('qfrcConstraint') };
   }
 
   /** MuJoCo's actuator_force and act_dot at the current state (as mj_forward gives them), written by
@@ -372,9 +387,10 @@ export class Batch implements BatchApi {
   /** Detection and the constraint solve at the current state, as the next step will start it (warm
    *  start included; what forward() runs): fills qacc and the contacts `contacts(r)` lists, with
    *  each point's force (normal, then friction along t1, t2: MuJoCo's mju_decodePyramid, in the
-   *  frame `constraints()` reports). */
-  constrain(): void {
-    this.native.constrain();
+   *  frame `constraints()` reports). With `record` (a record: true batch), lastEvaluation() then holds
+   *  this evaluation's fields, as mj_forward leaves mjData. */
+  constrain(opts: { record?: boolean } = {}): void {
+    this.native.constrain(opts.record === true);
   }
 
   /** Robot r's active contact points from the last collide(), constrain() or forward(). */

@@ -30,7 +30,11 @@ export type NativeFieldName =
   | 'bodyAcc' // sensors
   | 'act' // general actuators: activations, and actuator_force / act_dot at the current state (forward())
   | 'actuatorForceNow'
-  | 'actDotNow';
+  | 'actDotNow'
+  | 'qfrcConstraint' // BatchOptions.record
+  | 'cfrcExt'
+  | 'recordBodyPos'
+  | 'recordBodyRot';
 
 /** One constraint row of one robot at one state (MuJoCo's efc_* of that row). */
 export interface ConstraintRow {
@@ -91,7 +95,8 @@ export interface NativeBatch {
   collide(): void;
   /** Detection and the constraint solve at the current state (warm start included), as the next step
    *  starts: qacc, and the contacts with their forces. */
-  constrain(): void;
+  /** With record (a record: true batch): keep this evaluation's fields (Batch.lastEvaluation). */
+  constrain(record?: boolean): void;
   /** One robot's active contact points from the last collide() or constrain(). */
   contacts(robot: number): ContactPoints;
   /** Every pair of shapes the contact filter admits (a < b), in row order: quadratic in the shapes. */

@@ -6,17 +6,19 @@
 // (sum of rewards) and the env step at which the task first says `terminated`.
 
 import type { Controller, ControlIO } from '../control/controller.js';
-import type { ModelDesc } from '../engine/model-desc.js';
+import type { Batch } from '../engine/batch.js';
+import type { ModelDesc, MujocoLayout } from '../engine/model-desc.js';
 import type { Val } from './expr.js';
 import { namesIn } from './expr.js';
+import { RECORDED_QUANTITIES, recordedValues } from './mujoco-layout.js';
 import { CONSTANT_NAMES, observe, readBefore, stepTerms, type Task } from './task.js';
 
 /** Quantities of the task files this controller computes from the state (as the Python env does). */
 export const POLICY_QUANTITIES = ['qpos', 'qvel', 'ctrl', 'action', 'init_qpos', 'init_qvel', 'state_vector', 'dt', 'nq', 'nv', 'nu'];
 const DEFINED = [...CONSTANT_NAMES, 'observation'];
 
-/** The quantities a task reads that the engine does not compute yet (refused by name, never approximated). */
-export function missingQuantities(t: Task): string[] {
+/** The names a task's formulas read that are neither its parameters nor its own terms. */
+function quantitiesRead(t: Task): string[] {
   const formulas = [
     t.observation,
     ...t.before.map(([, n]) => n),
@@ -25,15 +27,22 @@ export function missingQuantities(t: Task): string[] {
     t.reset.qvel,
     ...t.resetInfo.map(([, n]) => n),
   ];
-  const read = new Set(formulas.flatMap((f) => [...namesIn(f)]));
-  const defined = new Set([
-    ...Object.keys(t.params),
-    ...t.before.map(([k]) => k),
-    ...t.step.map(([k]) => k),
-    ...DEFINED,
-    ...POLICY_QUANTITIES,
-  ]);
-  return [...read].filter((n) => !defined.has(n)).sort();
+  const own = new Set([...Object.keys(t.params), ...t.before.map(([k]) => k), ...t.step.map(([k]) => k), ...DEFINED]);
+  return [...new Set(formulas.flatMap((f) => [...namesIn(f)]))].filter((n) => !own.has(n));
+}
+
+/** Whether the task reads mjData's post-step fields (the batch must record them). */
+export function readsRecorded(t: Task): boolean {
+  return quantitiesRead(t).some((n) => (RECORDED_QUANTITIES as readonly string[]).includes(n));
+}
+
+/** The quantities a task reads that the engine does not compute yet (refused by name, never approximated).
+ *  The recorded ones (xpos, site_xpos, ...) need MuJoCo's body layout: a model imported from MJCF. */
+export function missingQuantities(t: Task, model?: ModelDesc): string[] {
+  const computed = new Set([...POLICY_QUANTITIES, ...(model?.mujoco ? RECORDED_QUANTITIES : [])]);
+  return quantitiesRead(t)
+    .filter((n) => !computed.has(n))
+    .sort();
 }
 
 interface OrtTensor {
@@ -81,6 +90,10 @@ export class PolicyController implements Controller {
   private started = false;
   readonly score: PolicyScore;
   private readonly initState: { qpos: number[]; qvel: number[] };
+  /** The task reads mjData's post-step fields: the run's batch must be made with `record: true`. */
+  readonly needsRecord: boolean;
+  private readonly layout?: MujocoLayout;
+  private batch?: Batch;
 
   private constructor(
     readonly file: string,
@@ -95,13 +108,26 @@ export class PolicyController implements Controller {
     this.rate = 1 / (dt * task.frameSkip);
     this.score = { envSteps: 0, returns: new Array(copies).fill(0), terminatedAt: new Array(copies).fill(null) };
     this.initState = { qpos: model.bodies.flatMap((b) => b.q0), qvel: model.bodies.flatMap((b) => b.v0) };
+    this.needsRecord = readsRecorded(task);
+    if (model.mujoco) this.layout = model.mujoco;
+  }
+
+  /** The run's batch, once its robots are placed (a record: true batch where needsRecord). Gymnasium's
+   *  reset ends in mj_forward, which fills xpos, site_xpos and qfrc_constraint at the start state but
+   *  not cfrc_ext (mj_rnePostConstraint runs only after a step): that stays 0 until the first step. */
+  attach(batch: Batch): void {
+    if (!this.needsRecord) return;
+    if (!batch.record) throw new Error(`--task ${this.task.id}: the batch does not record mjData's post-step fields`);
+    this.batch = batch;
+    batch.constrain({ record: true });
+    batch.lastEvaluation().cfrcExt.fill(0);
   }
 
   static async load(file: string, task: Task, model: ModelDesc, dt: number, copies: number): Promise<PolicyController> {
-    const missing = missingQuantities(task);
+    const missing = missingQuantities(task, model);
     if (missing.length)
       throw new Error(
-        `--task ${task.id}: the task reads ${missing.join(', ')}, which the engine does not compute yet (computed: ${POLICY_QUANTITIES.join(', ')})`,
+        `--task ${task.id}: the task reads ${missing.join(', ')}, which the engine does not compute yet (computed: ${[...POLICY_QUANTITIES, ...(model.mujoco ? RECORDED_QUANTITIES : [])].join(', ')})`,
       );
     const ort = await onnxRuntime();
     let session: OrtSession;
@@ -117,7 +143,9 @@ export class PolicyController implements Controller {
   private values(io: ControlIO, r: number, action: Float32Array): Record<string, Val> {
     const qpos = Array.from({ length: io.nq }, (_, k) => io.q[k * io.stride + r]);
     const qvel = Array.from({ length: io.nv }, (_, k) => io.v[k * io.stride + r]);
+    const recorded = this.batch && this.layout ? recordedValues(this.layout, this.batch.lastEvaluation(), io.stride, io.nv, r) : {};
     return {
+      ...recorded,
       qpos,
       qvel,
       action,

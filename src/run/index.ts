@@ -115,10 +115,12 @@ export async function runScene(scene: string, flags: RunFlags): Promise<number> 
         substeps: s.substeps,
         midpointIterations: MIDPOINT_ITERATIONS,
         threads: s.threads,
+        record: controller instanceof PolicyController && controller.needsRecord,
       },
       addon,
     );
     applySpread(batch, s.spread);
+    if (controller instanceof PolicyController) controller.attach(batch);
     const sensors = s.sensors ? new SensorBank(batch, model.sensors ?? [], { seed: s.seed }) : null;
     // simulate() reads the sensors (at step 0, then after every step, before the controller's turn),
     // so the loop gets their readings without updating them itself.

@@ -65,7 +65,8 @@ class Batch {
   /// Contacts of every robot at the current state (storage().contacts, without forces).
   void collide();
   /// Detection + constraint solve at the current state (qacc, and storage().contacts with forces).
-  void constrain();
+  /// With `record` (a BatchOptions::record batch): also keep its fields, as mj_forward leaves mjData.
+  void constrain(bool record = false);
   /// One robot's constraint rows and accelerations at the current state (validation).
   ConstraintReport constraint_report(int robot, int iterations, bool warm);
   /// What sensors read at the current state (qacc, body velocities, accelerations and poses).

@@ -31,7 +31,7 @@ struct BatchOptions {
   int midpoint_iterations = 4;
   int threads = 1;
   /// Keep what MuJoCo's mjData holds after mj_step from each call's last evaluation: QfrcConstraint,
-  /// CfrcExt, and BodyPos/BodyRot at that evaluation (kernel/mujoco_record.hpp). Constrained models.
+  /// CfrcExt, RecordBodyPos/RecordBodyRot (kernel/mujoco_record.hpp). Constrained models.
   bool record = false;
 };
 
@@ -63,8 +63,9 @@ enum class FieldId { Q, V, Tau, Qacc, Kinetic, Potential, BodyPos, BodyRot, TauP
                      // sensors (filled by sense()): per body 6 components each, [ω; v] and [α; a] in body axes
                      BodyVel, BodyAcc,
                      Act, ActuatorForceNow, ActDotNow,
-                     // BatchOptions::record: the last evaluation's Jᵀ·f (nv) and per body [torque; force] (6)
-                     QfrcConstraint, CfrcExt,
+                     // BatchOptions::record, the last evaluation's: Jᵀ·f (nv), per body [torque; force] (6),
+                     // pose (3 + 9; apart from BodyPos/BodyRot, which observe() and sense() write)
+                     QfrcConstraint, CfrcExt, RecordBodyPos, RecordBodyRot,
                      Count };
 
 struct FieldView {
@@ -110,6 +111,8 @@ class Kernel {
   /// Steps taken so far (set by the batch before forward_blocks): forward uses the controls the
   /// last step read (its half (steps_done − 1) % 2, held), or before the first step half 0.
   std::int64_t steps_done = 0;
+  /// Set by the batch before constrain_blocks: keep BatchOptions::record's fields of this evaluation.
+  bool record_constrain = false;
 };
 
 /// The instruction set a pack of `lanes` values needs: one register of it holds the pack

@@ -191,7 +191,7 @@ template <class V> class KernelImpl final : public Kernel {
     for (int b = b0; b < b1; ++b) {
       acceleration_now(b, sc);
       if (!KC_.enabled) continue;
-      if (opt_.record) record_evaluation(M_, sc, io_, b); // MuJoCo's mj_forward fills the same fields
+      if (record_constrain) record_evaluation(M_, sc, io_, b); // MuJoCo's mj_forward fills the same fields
       const ConstraintWork<V>& cw = sc.cw;
       BlockContacts& bc = io_.begin_contacts(b, cw.npairs);
       for (int p = 0; p < cw.npairs; ++p) {

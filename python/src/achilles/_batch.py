@@ -202,7 +202,7 @@ class Batch:
         if not self.record:
             raise ValueError("last_evaluation() needs a batch made with record=True")
         f = self._native.field
-        return {"body_pos": f("bodyPos"), "body_rot": f("bodyRot"), "cfrc_ext": f("cfrcExt"), "qfrc_constraint": f("qfrcConstraint")}
+        return {"body_pos": f("recordBodyPos"), "body_rot": f("recordBodyRot"), "cfrc_ext": f("cfrcExt"), "qfrc_constraint": f("qfrcConstraint")}
 
     def kinematics(self) -> tuple[np.ndarray, np.ndarray]:
         """Every body's world pose at the current state: (body_pos, body_rot) views."""
@@ -240,9 +240,11 @@ class Batch:
         """qacc = M^-1 (tau - bias) with every constraint ignored (MuJoCo's qacc_smooth)."""
         self._native.forward()
 
-    def constrain(self) -> None:
-        """Detection and the constraint solve at the current state (what forward() runs)."""
-        self._native.constrain()
+    def constrain(self, record: bool = False) -> None:
+        """Detection and the constraint solve at the current state (what forward() runs). With record
+        (a record=True batch): last_evaluation() then holds this evaluation's fields, as mj_forward
+        leaves mjData (cfrc_ext included: mj_forward itself does not compute it)."""
+        self._native.constrain(bool(record))
 
     def collide(self) -> None:
         """Contacts of every robot at the current state, without forces (contacts() lists them)."""

@@ -3,7 +3,7 @@
 // acceleration evaluation, not of the state the step ends in: RK4's fourth stage (at X0 + h·k3),
 // Euler's one evaluation (at the state the step started from). So they are recorded from that
 // evaluation's scratch, before another evaluation overwrites it (BatchOptions::record):
-//   BodyPos, BodyRot   each link's pose X_WB                     (mj_kinematics: xpos, xmat)
+//   RecordBodyPos/Rot  each link's pose X_WB                     (mj_kinematics: xpos, xmat)
 //   QfrcConstraint     Jᵀ·f, the constraint force in joint space   (mj_fwdConstraint: qfrc_constraint)
 //   CfrcExt            each link's contact wrench [torque; force], world-oriented, about the centre
 //                      of mass of its tree's subtree             (mj_rnePostConstraint: cfrc_ext)
@@ -23,7 +23,13 @@ inline void record_evaluation(const KModel<ScalarOf<V>>& M, const BlockScratch<V
   using T = ScalarOf<V>;
   const ConstraintWork<V>& cw = sc.cw;
   const int nb = static_cast<int>(M.joints.size());
-  io.store_poses(b, sc);
+  for (int i = 0; i < nb; ++i) {
+    const Transform<V>& X = sc.X_WB[i];
+    vstore(io.lane_ptr(FieldId::RecordBodyPos, i * 3 + 0, b), X.p.x);
+    vstore(io.lane_ptr(FieldId::RecordBodyPos, i * 3 + 1, b), X.p.y);
+    vstore(io.lane_ptr(FieldId::RecordBodyPos, i * 3 + 2, b), X.p.z);
+    for (int e = 0; e < 9; ++e) vstore(io.lane_ptr(FieldId::RecordBodyRot, i * 9 + e, b), X.R.m[e]);
+  }
   // qfrc_constraint: the solve's Jᵀ·f (an evaluation without active rows leaves none)
   const V zero(T(0));
   for (int k = 0; k < M.nv; ++k) vstore(io.lane_ptr(FieldId::QfrcConstraint, k, b), cw.nused > 0 ? cw.qfrc[k] : zero);

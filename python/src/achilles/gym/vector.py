@@ -92,7 +92,7 @@ class AchillesVectorEnv(_vector_env_base()):
         b.reset()
         if self._recorded:
             self._layout = _MujocoLayout(self.compiled)
-            b.constrain()  # mj_forward at the initial state
+            b.constrain(record=True)  # mj_forward at the initial state
         self.init_qpos = np.array(b.q[:, 0], dtype=np.float64)
         self.init_qvel = np.array(b.v[:, 0], dtype=np.float64)
         target = getattr(b, "ctrl_target", None)
@@ -160,7 +160,7 @@ class AchillesVectorEnv(_vector_env_base()):
         others = np.setdiff1d(np.arange(self.num_envs), envs)
         kept = {k: np.array(v[:, others]) for k, v in rec.items()}
         cfrc = np.array(rec["cfrc_ext"][:, envs])
-        self.batch.constrain()
+        self.batch.constrain(record=True)
         for k, v in kept.items():
             rec[k][:, others] = v
         rec["cfrc_ext"][:, envs] = 0 if cfrc_ext_zero else cfrc
