@@ -353,3 +353,39 @@ export function errorAgainstBarChart(o: ErrorAgainstBarOptions): VlSpec {
         };
   return layer({ ...o, layers: [points, rule] });
 }
+
+/** Equal-width bins over [min, max] of the finite values (one narrow bin when they are all equal). */
+export function binValues(values: readonly number[], bins = 30): { start: number; end: number; count: number }[] {
+  const xs = values.filter((x) => Number.isFinite(x));
+  if (xs.length === 0) return [];
+  let lo = Infinity;
+  let hi = -Infinity;
+  for (const x of xs) {
+    if (x < lo) lo = x;
+    if (x > hi) hi = x;
+  }
+  // All equal: one bar of visible width around the value.
+  if (lo === hi) {
+    const d = Math.max(Math.abs(lo) * 0.01, 1e-9);
+    return [{ start: lo - d, end: hi + d, count: xs.length }];
+  }
+  const width = (hi - lo) / bins;
+  const out = Array.from({ length: bins }, (_, i) => ({ start: lo + i * width, end: i === bins - 1 ? hi : lo + (i + 1) * width, count: 0 }));
+  for (const x of xs) out[Math.min(bins - 1, Math.floor((x - lo) / width))].count++;
+  return out;
+}
+
+/** A histogram of values binned beforehand (binValues): the chart's data stays a few dozen rows
+ *  however many values there were. */
+export function histogram(o: Frame & { bins: readonly { start: number; end: number; count: number }[]; xTitle: string; yTitle?: string }): VlSpec {
+  return {
+    ...frame({ width: 480, height: 200, ...o }),
+    data: { values: o.bins.map((b) => ({ start: b.start, end: b.end, count: b.count })) },
+    mark: 'bar',
+    encoding: {
+      x: { field: 'start', type: 'quantitative', bin: { binned: true }, title: o.xTitle },
+      x2: { field: 'end' },
+      y: { field: 'count', type: 'quantitative', title: o.yTitle ?? 'robots' },
+    },
+  };
+}
