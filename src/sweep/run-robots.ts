@@ -1,0 +1,201 @@
+// Steps robots [first, end) of a sweep and keeps what the plan asks for, in batches of at most
+// `batchSize` robots. Robot r (a global index) starts from the scene's state with its own draws
+// (draws.ts: a function of (seed, r, parameter) only) and is sampled at the same steps whatever
+// batch, lane or shard runs it, and the engine steps it bit for bit alike in any lane, batch or
+// thread count: so any split of the robots gives the very same rows.
+
+import { Batch } from '../engine/batch.js';
+import type { LaneWidth } from '../engine/api.js';
+import type { CsvRow } from '../reports/csv.js';
+import { draw } from './draws.js';
+import type { SweepPlan } from './plan.js';
+
+export interface RunRobotsOptions {
+  first: number;
+  end: number;
+  batchSize: number;
+  lanes?: LaneWidth;
+  threads: number;
+  /** Checked between slices of steps: true stops (the result says so). */
+  shouldStop: () => boolean;
+  /** Robot-steps done since the last call (for a progress bar). */
+  onSteps?: (robotSteps: number) => void;
+}
+
+export interface RobotsResult {
+  rows: CsvRow[];
+  traceRows: CsvRow[];
+  stopped: boolean;
+  lanes: LaneWidth;
+  isa: string;
+}
+
+/** A robot's state turned NaN or infinite: which robot, when, and what it was drawn to start from. */
+export class SweepDivergedError extends Error {
+  constructor(
+    readonly robot: number,
+    readonly step: number,
+    readonly joint: string,
+    draws: string,
+  ) {
+    super(`robot ${robot} diverged at step ${step} (joint ${joint})${draws ? `; it started from ${draws}` : ''}`);
+    this.name = 'SweepDivergedError';
+  }
+}
+
+const MIDPOINT_ITERATIONS = 4;
+const yieldToEventLoop = (): Promise<void> => new Promise((resolve) => setImmediate(resolve));
+
+export async function runRobots(plan: SweepPlan, o: RunRobotsOptions): Promise<RobotsResult> {
+  const rows: CsvRow[] = [];
+  const traceRows: CsvRow[] = [];
+  let lanes: LaneWidth = 1;
+  let isa = 'scalar';
+  for (let a = o.first; a < o.end; a += o.batchSize) {
+    const b = Math.min(a + o.batchSize, o.end);
+    const r = await runBatch(plan, a, b, o, rows, traceRows);
+    lanes = r.lanes;
+    isa = r.isa;
+    if (r.stopped) return { rows, traceRows, stopped: true, lanes, isa };
+  }
+  // Traces in (robot, step) order: the same order whatever the batches were.
+  traceRows.sort((x, y) => (x.robot as number) - (y.robot as number) || (x.step as number) - (y.step as number));
+  return { rows, traceRows, stopped: false, lanes, isa };
+}
+
+async function runBatch(
+  plan: SweepPlan,
+  first: number,
+  end: number,
+  o: RunRobotsOptions,
+  rows: CsvRow[],
+  traceRows: CsvRow[],
+): Promise<{ stopped: boolean; lanes: LaneWidth; isa: string }> {
+  const n = end - first;
+  const batch = new Batch(plan.model, {
+    copies: n,
+    precision: plan.precision,
+    ...(o.lanes ? { lanes: o.lanes } : {}),
+    integrator: plan.integrator,
+    dt: plan.dt,
+    substeps: plan.substeps,
+    midpointIterations: MIDPOINT_ITERATIONS,
+    threads: o.threads,
+  });
+  const S = batch.stride;
+  // Each robot's start: the scene's state with its draws written over it.
+  for (let i = 0; i < n; i++) {
+    if (plan.draws.length === 0) break;
+    const { q, v } = batch.getRobot(i);
+    for (const d of plan.draws) (d.field === 'q' ? q : v)[d.index] = draw(d.dist, plan.sweep.seed, first + i, d.key);
+    batch.setRobot(i, { q, v });
+  }
+  const initial = plan.draws.map((d) => Float64Array.from({ length: n }, (_, i) => (d.field === 'q' ? batch.q : batch.v)[d.index * S + i]));
+
+  const wants = new Set(plan.metrics);
+  const minHeight = new Float64Array(n).fill(Infinity);
+  const fellStep = new Float64Array(n).fill(-1);
+  const maxContacts = new Float64Array(n);
+  const lastContacts = new Float64Array(n);
+  const traced = (plan.trace?.robots ?? []).filter((r) => r >= first && r < end);
+
+  const sample = (): void => {
+    if (wants.has('height') || wants.has('fell')) {
+      const z = batch.kinematics().pos;
+      for (let i = 0; i < n; i++) {
+        const h = z[(plan.body * 3 + 2) * S + i];
+        if (h < minHeight[i]) minHeight[i] = h;
+        if (plan.fallHeight !== undefined && fellStep[i] < 0 && h < plan.fallHeight) fellStep[i] = batch.steps;
+      }
+    }
+    if (wants.has('contacts')) {
+      // Detection only: it reads the positions and writes nothing the next step uses.
+      batch.collide();
+      for (let i = 0; i < n; i++) {
+        const c = batch.contacts(i).dist.length;
+        lastContacts[i] = c;
+        if (c > maxContacts[i]) maxContacts[i] = c;
+      }
+    }
+  };
+  const traceNow = (): void => {
+    for (const r of traced) {
+      const i = r - first;
+      const row: Record<string, number> = { robot: r, step: batch.steps, time: batch.steps * plan.dt };
+      plan.names.q.forEach((name, k) => (row[`q:${name}`] = batch.q[k * S + i]));
+      plan.names.v.forEach((name, k) => (row[`v:${name}`] = batch.v[k * S + i]));
+      traceRows.push(row);
+    }
+  };
+
+  sample();
+  if (traced.length) traceNow();
+  if (wants.has('energy')) batch.monitorEnergyFromHere();
+  const every = plan.sampleEvery;
+  const traceEvery = plan.trace?.every ?? Infinity;
+  let done = 0;
+  let slice = 16;
+  let lastYield = performance.now();
+  while (done < plan.steps) {
+    // The next step something is read at: a sample, a trace row, or the end.
+    const nextSample = Math.min((Math.floor(done / every) + 1) * every, plan.steps);
+    const nextTrace = traced.length ? Math.min((Math.floor(done / traceEvery) + 1) * traceEvery, plan.steps) : plan.steps;
+    const target = Math.min(nextSample, nextTrace);
+    while (done < target) {
+      const k = Math.min(slice, target - done);
+      const t0 = performance.now();
+      // The engine tracks every robot's largest energy drift at every step only when it is kept.
+      const r = wants.has('energy') ? batch.stepMonitored(k) : batch.stepRaw(k);
+      if (r.nonFinite) {
+        const robot = first + r.nonFinite.robot;
+        const drawn = plan.draws.map((d, j) => `${d.name} = ${initial[j][r.nonFinite!.robot]}`).join(', ');
+        throw new SweepDivergedError(robot, r.nonFinite.step, r.nonFinite.joint, drawn);
+      }
+      done += k;
+      o.onSteps?.(k * n);
+      const ms = performance.now() - t0;
+      // Slices of 20-100 ms keep Ctrl-C and the progress bar responsive without measurable cost.
+      if (k === slice && ms < 20) slice *= 2;
+      else if (ms > 100 && slice > 1) slice = Math.max(1, Math.floor(slice / 2));
+      if (performance.now() - lastYield > 50) {
+        await yieldToEventLoop();
+        lastYield = performance.now();
+      }
+      if (o.shouldStop()) return { stopped: true, lanes: batch.lanes, isa: batch.isa };
+    }
+    if (done === nextSample) sample();
+    if (traced.length && done === nextTrace) traceNow();
+  }
+
+  const energy = wants.has('energy') ? batch.energy() : undefined;
+  const drift = wants.has('energy') ? batch.energyMaxima().maxAbsDrift : undefined;
+  const z = wants.has('height') ? batch.kinematics().pos : undefined;
+  for (let i = 0; i < n; i++) {
+    const row: Record<string, number | boolean | undefined> = { robot: first + i };
+    plan.draws.forEach((d, j) => (row[`init:${d.name}`] = initial[j][i]));
+    if (wants.has('fell')) {
+      row.fell = fellStep[i] >= 0;
+      row.fell_time = fellStep[i] >= 0 ? fellStep[i] * plan.dt : undefined;
+    }
+    if (z) {
+      row.height = z[(plan.body * 3 + 2) * S + i];
+      row.min_height = minHeight[i];
+    }
+    if (energy && drift) {
+      row.kinetic = energy.kinetic[i];
+      row.potential = energy.potential[i];
+      row.total = energy.total[i];
+      row.max_drift = drift[i];
+    }
+    if (wants.has('contacts')) {
+      row.contacts = lastContacts[i];
+      row.max_contacts = maxContacts[i];
+    }
+    if (plan.final) {
+      plan.names.q.forEach((name, k) => (row[`q:${name}`] = batch.q[k * S + i]));
+      plan.names.v.forEach((name, k) => (row[`v:${name}`] = batch.v[k * S + i]));
+    }
+    rows.push(row);
+  }
+  return { stopped: false, lanes: batch.lanes, isa: batch.isa };
+}
