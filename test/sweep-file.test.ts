@@ -57,6 +57,15 @@ describe('sweep files', () => {
     expect(() => planSweep(readSweepFile(sweepWith('randomize:\n  model: {}\n')), loadScene(QUADRUPED))).not.toThrow();
   });
 
+  test('a scene with a controller is refused at the scene line (sweeps do not run controllers yet)', () => {
+    const file = join(dir, 'controlled.yaml');
+    writeFileSync(file, `sweep: t\nscene: ${join(SCENES, 'ball-on-plate.arow')}\nrobots: 2\n`);
+    const s = readSweepFile(file);
+    expect(() => planSweep(s, loadScene(s.scene))).toThrow(
+      /controlled\.yaml:2:8: scene: found a scene with a controller \(the module .*ball-on-plate\.ctrl\.ts\), expected a scene without a `controller:` \(sweeps do not run controllers yet/,
+    );
+  });
+
   test('coordinates are checked against the scene, at the line of their key', () => {
     expect(errorOf('randomize:\n  initial:\n    q:torso.zz: { uniform: [0, 1] }\n')).toMatch(
       /sweep\.yaml:6:5: randomize\.initial\.q:torso\.zz: found no coordinate `torso\.zz` in quadruped, expected one of q:torso\.x, .* \(did you mean `q:torso\.z`\?\)/,

@@ -3,7 +3,7 @@
 // the shards already done; a scheduler's index picks the shard. The commands run one after the
 // other in one child process (test/helpers/work/cli-sequence.ts), so the stepping never holds this
 // worker's event loop, and one node start-up serves them all.
-import { cpSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { cpSync, existsSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { parse } from 'yaml';
 import { beforeAll, describe, expect, test } from 'vitest';
@@ -36,6 +36,15 @@ writeFileSync(
     '  traces: { robots: [0, 4, 9], every: 9 }',
     '',
   ].join('\n'),
+);
+// The same sweep in f32 (16 lanes of AVX-512 where there are, against scalar lanes).
+const sweep32 = join(dir, 'drop32.yaml');
+writeFileSync(sweep32, readFileSync(sweep, 'utf8').replace('robots: 10', 'robots: 10\nprecision: f32'));
+// Robots started at absurd speeds: robot 2 is the first whose state overflows.
+const diverging = join(dir, 'diverging.yaml');
+writeFileSync(
+  diverging,
+  `sweep: diverging\nscene: ${join(SCENES, 'double-pendulum.arow')}\nrobots: 6\nduration: 0.1\nrandomize: { initial: { v:upper: { log_uniform: [1, 1e200] } } }\n`,
 );
 const out = (name: string) => join(dir, name);
 
@@ -80,12 +89,15 @@ beforeAll(async () => {
     /* 15 */ s('--out', out('restart'), '--shard', '1/2'),
     /* 16 */ { args: ['sweep', 'merge', out('restart')] },
     /* 17 */ { args: ['sweep', 'merge', out('restart'), '--shards', '2'] },
+    /* 18 */ { args: ['sweep', sweep32, '--out', out('whole32'), '--shards', '1', '--lanes', '1'] },
+    /* 19 */ { args: ['sweep', sweep32, '--out', out('split32'), '--shards', '3', '--batch', '2'] },
+    /* 20 */ { args: ['sweep', diverging, '--out', out('diverging')] },
   ]);
 }, 120_000);
 
 describe('achilles sweep: shards', () => {
   test('every command ran', () => {
-    r.forEach((x, i) => expect(x.code, `command ${i}: ${x.stderr}`).toBe(i === 13 ? 2 : i === 16 ? 1 : 0));
+    r.forEach((x, i) => expect(x.code, `command ${i}: ${x.stderr}`).toBe(i === 13 ? 2 : i === 16 || i === 20 ? 1 : 0));
   });
 
   test('3 shards merged are byte-identical to the unsharded run (results, traces, summary, charts)', () => {
@@ -152,6 +164,19 @@ describe('achilles sweep: shards', () => {
     expect(r[17].stdout).toMatch(/sweep merged from 2 shards/);
     for (const f of ['results.csv', 'traces.csv', 'metrics.svg'])
       expect(bytes(join(out('restart'), f)).equals(bytes(join(out('whole'), f))), f).toBe(true);
+  });
+
+  test('in f32 too: scalar lanes in one batch, and 3 shards of batches of 2, give the same bytes', () => {
+    for (const f of ['results.csv', 'traces.csv'])
+      expect(bytes(join(out('split32'), f)).equals(bytes(join(out('whole32'), f))), f).toBe(true);
+    expect(readFileSync(join(out('whole32'), 'results.csv'), 'utf8')).toMatch(/^# precision: f32$/m);
+  });
+
+  test('a robot whose state overflows stops the sweep with its index, step and draws; nothing is written for its shard', () => {
+    expect(r[20].stderr).toMatch(
+      /robot 2 diverged at step 1 \(joint upper\); it started from v:upper = 3\.30\d*e\+174\n.*nothing was written for shard-0-of-1/,
+    );
+    expect(existsSync(out('diverging'))).toBe(false);
   });
 
   test('merge names the shards that are missing, and writes nothing', async () => {

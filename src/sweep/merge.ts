@@ -13,6 +13,8 @@ import { parseResults, summarizeResults, sweepCharts } from './charts.js';
 import { readShardRecord, RESULTS_CSV, shardDir, shardsOnDisk, SHARDS_DIR, type ShardRecord } from './shard-files.js';
 import { shardName, shardRange, type Shard } from './shards.js';
 
+const NUMBER = /^-?(\d+\.?\d*|\.\d+)(e[-+]?\d+)?$/i;
+
 export class SweepMergeError extends Error {
   constructor(message: string) {
     super(message);
@@ -113,8 +115,9 @@ export async function mergeSweep(dir: string, o: { shards?: number; force?: bool
     const table = parseResults(merged.get(RESULTS_CSV)!);
     const summary = summarizeResults(table);
     const results = merged.get(RESULTS_CSV)!;
-    const meta: Record<string, string> = {};
-    for (const m of results.matchAll(/^# ([^:\n]+): (.*)$/gm)) meta[m[1]] = m[2];
+    // The provenance header, with its numbers as numbers (they were written in round-trip form).
+    const meta: Record<string, string | number> = {};
+    for (const m of results.matchAll(/^# ([^:\n]+): (.*)$/gm)) meta[m[1]] = NUMBER.test(m[2]) ? Number(m[2]) : m[2];
     // Deterministic too: the same results give the same sweep.json (what ran where is in shards/*/shard.json).
     written.push(await set.write('sweep.json', sidecarJson({ ...meta, files: [...merged.keys()], summary })));
     for (const [name, spec] of Object.entries(sweepCharts(table, first.sweep))) {

@@ -56,6 +56,15 @@ const listed = (names: readonly string[]): string => {
 };
 
 export function planSweep(sweep: SweepFile, model: ModelDesc): SweepPlan {
+  // A controller would drive the robots in a run; a sweep that ran them without it would answer
+  // another question than the one asked, so it is refused until sweeps run controllers.
+  if (model.controller)
+    fail(
+      sweep.sceneAt,
+      `a scene with a controller (${model.controller.kind === 'pd' ? 'the built-in PD' : `the module ${model.controller.path}`})`,
+      'a scene without a `controller:`',
+      'sweeps do not run controllers yet (their actuators get zero controls); sweep a copy of the scene without it',
+    );
   const names = coordinateNames(model);
   const { qOffset } = coordinateLayout(model.bodies);
   // Orientation coordinates: a quaternion component drawn alone would leave the unit sphere.

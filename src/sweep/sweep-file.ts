@@ -82,8 +82,9 @@ export interface SweepFile {
   fileName: string;
   sha256: string;
   name: string;
-  /** The scene, resolved against the sweep file's folder. */
+  /** The scene, resolved against the sweep file's folder, and where the file names it. */
   scene: string;
+  sceneAt: At;
   robots: number;
   seed: number;
   duration?: number;
@@ -260,6 +261,7 @@ export function readSweepFile(file: string): SweepFile {
     sha256: createHash('sha256').update(readFileSync(file)).digest('hex'),
     name,
     scene,
+    sceneAt: { ctx, node: get('scene'), subject: 'scene' },
     robots,
     seed,
     precision: top.has('precision') ? readEnum<Precision>(ctx, get('precision'), 'precision', PRECISIONS) : 'f64',
