@@ -376,16 +376,30 @@ export function binValues(values: readonly number[], bins = 30): { start: number
 }
 
 /** A histogram of values binned beforehand (binValues): the chart's data stays a few dozen rows
- *  however many values there were. */
-export function histogram(o: Frame & { bins: readonly { start: number; end: number; count: number }[]; xTitle: string; yTitle?: string }): VlSpec {
+ *  however many values there were. `logX`: the bins are equal on a log scale (bin the logarithms,
+ *  then give the bins' ends back in the values' units). */
+export function histogram(
+  o: Frame & { bins: readonly { start: number; end: number; count: number }[]; xTitle: string; yTitle?: string; logX?: boolean },
+): VlSpec {
   return {
     ...frame({ width: 480, height: 200, ...o }),
     data: { values: o.bins.map((b) => ({ start: b.start, end: b.end, count: b.count })) },
     mark: 'bar',
     encoding: {
-      x: { field: 'start', type: 'quantitative', bin: { binned: true }, title: o.xTitle },
+      x: {
+        field: 'start',
+        type: 'quantitative',
+        bin: { binned: true },
+        title: o.xTitle,
+        ...(o.logX ? { scale: { type: 'log' }, axis: LOG_AXIS } : {}),
+      },
       x2: { field: 'end' },
       y: { field: 'count', type: 'quantitative', title: o.yTitle ?? 'robots' },
     },
   };
+}
+
+/** binValues on a log scale: equal-width bins of log10 of the positive values, ends in the values' units. */
+export function binLogValues(values: readonly number[], bins = 30): { start: number; end: number; count: number }[] {
+  return binValues(values.filter((x) => x > 0).map(Math.log10), bins).map((b) => ({ start: 10 ** b.start, end: 10 ** b.end, count: b.count }));
 }

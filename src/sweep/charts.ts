@@ -2,7 +2,7 @@
 // from the merged results.csv text itself (so they describe exactly what the file holds, and the
 // same file gives the same charts, byte for byte).
 
-import { barChart, binValues, histogram, vconcat, type VlSpec } from '../reports/charts.js';
+import { barChart, binLogValues, binValues, histogram, vconcat, type VlSpec } from '../reports/charts.js';
 
 export interface ResultTable {
   columns: string[];
@@ -61,8 +61,9 @@ function metricColumns(t: ResultTable): string[] {
   return t.columns.filter((c) => !NOT_CHARTED.has(c) && !c.startsWith('init:') && !c.startsWith('q:') && !c.startsWith('v:'));
 }
 
-/** `metrics`: a histogram per metric (and how many fell); `draws`: a histogram per drawn value. */
-export function sweepCharts(t: ResultTable, name: string): Record<string, VlSpec> {
+/** `metrics`: a histogram per metric (and how many fell); `draws`: a histogram per drawn value.
+ *  `logUniform`: the parameters drawn log-uniformly (the header's `draws` line says which). */
+export function sweepCharts(t: ResultTable, name: string, logUniform: ReadonlySet<string> = new Set()): Record<string, VlSpec> {
   const charts: Record<string, VlSpec> = {};
   const panels: VlSpec[] = [];
   const fell = t.columns.indexOf('fell');
@@ -91,9 +92,12 @@ export function sweepCharts(t: ResultTable, name: string): Record<string, VlSpec
   if (draws.length)
     charts.draws = vconcat({
       title: `${name}: the drawn initial values`,
-      charts: draws.map((c) =>
-        histogram({ title: c.slice('init:'.length), bins: binValues(column(t, c)), xTitle: c.slice('init:'.length) }),
-      ),
+      charts: draws.map((c) => {
+        const p = c.slice('init:'.length);
+        // A log-uniform draw is shown on a log axis, where it is flat.
+        const log = logUniform.has(p);
+        return histogram({ title: p, bins: log ? binLogValues(column(t, c)) : binValues(column(t, c)), xTitle: p, logX: log });
+      }),
     });
   return charts;
 }

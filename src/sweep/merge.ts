@@ -120,7 +120,8 @@ export async function mergeSweep(dir: string, o: { shards?: number; force?: bool
     for (const m of results.matchAll(/^# ([^:\n]+): (.*)$/gm)) meta[m[1]] = NUMBER.test(m[2]) ? Number(m[2]) : m[2];
     // Deterministic too: the same results give the same sweep.json (what ran where is in shards/*/shard.json).
     written.push(await set.write('sweep.json', sidecarJson({ ...meta, files: [...merged.keys()], summary })));
-    for (const [name, spec] of Object.entries(sweepCharts(table, first.sweep))) {
+    const logUniform = new Set([...String(meta.draws ?? '').matchAll(/(\S+) ~ log_uniform\(/g)].map((m) => m[1]));
+    for (const [name, spec] of Object.entries(sweepCharts(table, first.sweep, logUniform))) {
       const c = await writeChart(set, name, spec);
       written.push(c.specPath, c.svgPath);
     }
