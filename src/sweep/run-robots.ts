@@ -6,7 +6,8 @@
 
 import { Batch } from '../engine/batch.js';
 import type { LaneWidth } from '../engine/api.js';
-import type { CsvRow } from '../reports/csv.js';
+import { csvRows, type CsvRow } from '../reports/csv.js';
+import { resultColumns, traceColumns } from './columns.js';
 import { draw } from './draws.js';
 import type { SweepPlan } from './plan.js';
 
@@ -23,8 +24,10 @@ export interface RunRobotsOptions {
 }
 
 export interface RobotsResult {
-  rows: CsvRow[];
-  traceRows: CsvRow[];
+  /** The rows of results.csv and traces.csv as CSV text (no header), robot by robot: each batch's
+   *  rows become text as soon as the batch is done, so a shard's memory is its text, not objects. */
+  results: string;
+  traces: string;
   stopped: boolean;
   lanes: LaneWidth;
   isa: string;
@@ -47,20 +50,26 @@ const MIDPOINT_ITERATIONS = 4;
 const yieldToEventLoop = (): Promise<void> => new Promise((resolve) => setImmediate(resolve));
 
 export async function runRobots(plan: SweepPlan, o: RunRobotsOptions): Promise<RobotsResult> {
-  const rows: CsvRow[] = [];
-  const traceRows: CsvRow[] = [];
+  const results: string[] = [];
+  const traces: string[] = [];
+  const columns = { results: resultColumns(plan), traces: traceColumns(plan) };
   let lanes: LaneWidth = 1;
   let isa = 'scalar';
   for (let a = o.first; a < o.end; a += o.batchSize) {
     const b = Math.min(a + o.batchSize, o.end);
+    const rows: CsvRow[] = [];
+    const traceRows: CsvRow[] = [];
     const r = await runBatch(plan, a, b, o, rows, traceRows);
     lanes = r.lanes;
     isa = r.isa;
-    if (r.stopped) return { rows, traceRows, stopped: true, lanes, isa };
+    if (r.stopped) return { results: '', traces: '', stopped: true, lanes, isa };
+    // Traces in (robot, step) order: batches hold consecutive robots, so the shard's (and the
+    // merged) traces are in that order whatever the batches were.
+    traceRows.sort((x, y) => (x.robot as number) - (y.robot as number) || (x.step as number) - (y.step as number));
+    results.push(csvRows(rows, columns.results));
+    traces.push(csvRows(traceRows, columns.traces));
   }
-  // Traces in (robot, step) order: the same order whatever the batches were.
-  traceRows.sort((x, y) => (x.robot as number) - (y.robot as number) || (x.step as number) - (y.step as number));
-  return { rows, traceRows, stopped: false, lanes, isa };
+  return { results: results.join(''), traces: traces.join(''), stopped: false, lanes, isa };
 }
 
 async function runBatch(

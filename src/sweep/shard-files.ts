@@ -6,7 +6,7 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { hostname } from 'node:os';
 import { join } from 'node:path';
 import { openOutput } from '../reports/output-dir.js';
-import { sidecarJson, toCsv, type CsvRow, type MetaValue } from '../reports/csv.js';
+import { csvHeader, sidecarJson, type MetaValue } from '../reports/csv.js';
 import { achillesVersion } from '../util/version.js';
 import { parseShardName, shardName, type Shard } from './shards.js';
 
@@ -70,9 +70,10 @@ export interface ShardOutput {
   robots: { first: number; end: number };
   meta: Record<string, MetaValue>;
   resultColumns: string[];
-  rows: CsvRow[];
+  /** The rows as CSV text (run-robots.ts), written under the header. */
+  results: string;
   traceColumns?: string[];
-  traceRows?: CsvRow[];
+  traces?: string;
   sweepName: string;
   sweepSha256: string;
   sceneSha256: string;
@@ -85,10 +86,10 @@ export async function writeShard(out: string, o: ShardOutput, force: boolean): P
   const set = await openOutput(dir, { command: 'sweep', force });
   try {
     const files = [RESULTS_CSV];
-    await set.write(RESULTS_CSV, toCsv(o.rows, { columns: o.resultColumns, meta: o.meta }));
+    await set.write(RESULTS_CSV, csvHeader(o.resultColumns, o.meta) + o.results);
     if (o.traceColumns) {
       files.push(TRACES_CSV);
-      await set.write(TRACES_CSV, toCsv(o.traceRows ?? [], { columns: o.traceColumns, meta: o.meta }));
+      await set.write(TRACES_CSV, csvHeader(o.traceColumns, o.meta) + (o.traces ?? ''));
     }
     const record: ShardRecord = {
       sweep: o.sweepName,
