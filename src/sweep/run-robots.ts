@@ -9,6 +9,7 @@ import type { LaneWidth } from '../engine/api.js';
 import { csvRows, type CsvRow } from '../reports/csv.js';
 import { resultColumns, traceColumns } from './columns.js';
 import { draw } from './draws.js';
+import { BatchMetrics } from './metrics.js';
 import type { SweepPlan } from './plan.js';
 
 export interface RunRobotsOptions {
@@ -101,32 +102,8 @@ async function runBatch(
   }
   const initial = plan.draws.map((d) => Float64Array.from({ length: n }, (_, i) => (d.field === 'q' ? batch.q : batch.v)[d.index * S + i]));
 
-  const wants = new Set(plan.metrics);
-  const minHeight = new Float64Array(n).fill(Infinity);
-  const fellStep = new Float64Array(n).fill(-1);
-  const maxContacts = new Float64Array(n);
-  const lastContacts = new Float64Array(n);
+  const metrics = new BatchMetrics(plan, batch);
   const traced = (plan.trace?.robots ?? []).filter((r) => r >= first && r < end);
-
-  const sample = (): void => {
-    if (wants.has('height') || wants.has('fell')) {
-      const z = batch.kinematics().pos;
-      for (let i = 0; i < n; i++) {
-        const h = z[(plan.body * 3 + 2) * S + i];
-        if (h < minHeight[i]) minHeight[i] = h;
-        if (plan.fallHeight !== undefined && fellStep[i] < 0 && h < plan.fallHeight) fellStep[i] = batch.steps;
-      }
-    }
-    if (wants.has('contacts')) {
-      // Detection only: it reads the positions and writes nothing the next step uses.
-      batch.collide();
-      for (let i = 0; i < n; i++) {
-        const c = batch.contacts(i).dist.length;
-        lastContacts[i] = c;
-        if (c > maxContacts[i]) maxContacts[i] = c;
-      }
-    }
-  };
   const traceNow = (): void => {
     for (const r of traced) {
       const i = r - first;
@@ -137,9 +114,9 @@ async function runBatch(
     }
   };
 
-  sample();
+  metrics.sample();
   if (traced.length) traceNow();
-  if (wants.has('energy')) batch.monitorEnergyFromHere();
+  if (metrics.energy) batch.monitorEnergyFromHere();
   const every = plan.sampleEvery;
   const traceEvery = plan.trace?.every ?? Infinity;
   let done = 0;
@@ -154,7 +131,7 @@ async function runBatch(
       const k = Math.min(slice, target - done);
       const t0 = performance.now();
       // The engine tracks every robot's largest energy drift at every step only when it is kept.
-      const r = wants.has('energy') ? batch.stepMonitored(k) : batch.stepRaw(k);
+      const r = metrics.energy ? batch.stepMonitored(k) : batch.stepRaw(k);
       if (r.nonFinite) {
         const robot = first + r.nonFinite.robot;
         const drawn = plan.draws.map((d, j) => `${d.name} = ${initial[j][r.nonFinite!.robot]}`).join(', ');
@@ -172,34 +149,15 @@ async function runBatch(
       }
       if (o.shouldStop()) return { stopped: true, lanes: batch.lanes, isa: batch.isa };
     }
-    if (done === nextSample) sample();
+    if (done === nextSample) metrics.sample();
     if (traced.length && done === nextTrace) traceNow();
   }
 
-  const energy = wants.has('energy') ? batch.energy() : undefined;
-  const drift = wants.has('energy') ? batch.energyMaxima().maxAbsDrift : undefined;
-  const z = wants.has('height') ? batch.kinematics().pos : undefined;
+  const cells = metrics.cells();
   for (let i = 0; i < n; i++) {
     const row: Record<string, number | boolean | undefined> = { robot: first + i };
     plan.draws.forEach((d, j) => (row[`init:${d.name}`] = initial[j][i]));
-    if (wants.has('fell')) {
-      row.fell = fellStep[i] >= 0;
-      row.fell_time = fellStep[i] >= 0 ? fellStep[i] * plan.dt : undefined;
-    }
-    if (z) {
-      row.height = z[(plan.body * 3 + 2) * S + i];
-      row.min_height = minHeight[i];
-    }
-    if (energy && drift) {
-      row.kinetic = energy.kinetic[i];
-      row.potential = energy.potential[i];
-      row.total = energy.total[i];
-      row.max_drift = drift[i];
-    }
-    if (wants.has('contacts')) {
-      row.contacts = lastContacts[i];
-      row.max_contacts = maxContacts[i];
-    }
+    Object.assign(row, cells[i]);
     if (plan.final) {
       plan.names.q.forEach((name, k) => (row[`q:${name}`] = batch.q[k * S + i]));
       plan.names.v.forEach((name, k) => (row[`v:${name}`] = batch.v[k * S + i]));
