@@ -3,10 +3,11 @@
 // schedule anything ourselves). Each task or pod runs `achilles sweep` on one shard, which finds
 // its index in the scheduler's environment (shards.ts); `achilles sweep merge` puts them together.
 
-import { join, resolve } from 'node:path';
+import { isAbsolute, join, normalize, resolve } from 'node:path';
 import { stringify } from 'yaml';
 import { achillesVersion } from '../util/version.js';
 import { packageRoot } from '../util/package-root.js';
+import { UsageError } from '../util/usage-error.js';
 
 export interface EmitOptions {
   sweepFile: string;
@@ -94,4 +95,35 @@ export function k8sManifest(o: EmitOptions & { image: string; pvc: string }): st
     `# Paths are relative to /sweep, the claim: it holds ${o.sweepFile}, the scene it names, and receives ${o.out}.`,
   ];
   return `${head.join('\n')}\n${stringify(job, { lineWidth: 0 })}`;
+}
+
+/** The job for `kind`, after checking what it needs: a shard count (--shards or the file's), and
+ *  for Kubernetes an image, a claim, and paths inside the claim. */
+export function emitJob(
+  kind: 'slurm' | 'k8s',
+  o: Omit<EmitOptions, 'shards'>,
+  f: { shards?: number; fileShards?: number; robots: number; image?: string; pvc?: string },
+): string {
+  const shards = f.shards ?? f.fileShards;
+  if (shards === undefined)
+    throw new UsageError(`--emit ${kind}: how many shards? Pass --shards N or set \`shards: N\` in ${o.sweepFile}`, 'sweep');
+  if (shards > f.robots) throw new UsageError(`--shards ${shards}: more shards than the sweep's ${f.robots} robots`, 'sweep');
+  if (kind === 'slurm') return slurmScript({ ...o, shards });
+  if (!f.image) throw new UsageError('--emit k8s needs --image IMAGE: a container image with achilles installed', 'sweep');
+  if (!f.pvc)
+    throw new UsageError(
+      '--emit k8s needs --pvc CLAIM: the persistent volume claim that holds the sweep file and its scene and receives the results',
+      'sweep',
+    );
+  for (const [what, p] of [
+    ['the sweep file', o.sweepFile],
+    ['--out', o.out],
+  ] as const) {
+    if (isAbsolute(p) || normalize(p).startsWith('..'))
+      throw new UsageError(
+        `--emit k8s: ${what} ${p} must be a path inside the claim, relative to its root (run achilles from the claim's root)`,
+        'sweep',
+      );
+  }
+  return k8sManifest({ ...o, shards, image: f.image, pvc: f.pvc });
 }

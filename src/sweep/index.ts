@@ -12,7 +12,7 @@
 // keeps the shards already done (exit 130); a robot whose state turns non-finite stops the sweep
 // with its index, step and draws (exit 1), writing nothing for its shard.
 
-import { isAbsolute, join, normalize } from 'node:path';
+import { join } from 'node:path';
 import { engineAddon } from '../engine/native.js';
 import { laneProblem } from '../engine/lanes.js';
 import type { LaneWidth } from '../engine/api.js';
@@ -24,7 +24,7 @@ import { safeName } from '../run/settings.js';
 import { UsageError } from '../util/usage-error.js';
 import { summaryLines } from './charts.js';
 import { resultColumns, traceColumns } from './columns.js';
-import { k8sManifest, slurmScript } from './emit.js';
+import { emitJob } from './emit.js';
 import { mergeSweep, SweepMergeError } from './merge.js';
 import { planSweep, type SweepPlan } from './plan.js';
 import { fileSha256, provenance } from './provenance.js';
@@ -58,7 +58,16 @@ export async function runSweepCommand(file: string, flags: SweepFlags): Promise<
   const plan = planSweep(sweep, model);
   const out = flags.out ?? join('reports', 'sweep', safeName(sweep.name));
   const threads = flags.threads ?? 1;
-  if (flags.emit) return emit(plan, file, out, threads, flags);
+  if (flags.emit) {
+    process.stdout.write(
+      emitJob(
+        flags.emit,
+        { sweepFile: file, sweepName: sweep.name, out, threads },
+        { ...flags, robots: sweep.robots, fileShards: sweep.shards },
+      ),
+    );
+    return 0;
+  }
   if (flags.lanes) {
     const problem = laneProblem(engineAddon().cpuInfo(), plan.precision, flags.lanes);
     if (problem) throw new UsageError(`--lanes: ${problem}`, 'sweep');
@@ -172,37 +181,6 @@ async function runShards(
     progress.finish();
     interrupt.dispose();
   }
-}
-
-function emit(plan: SweepPlan, file: string, out: string, threads: number, flags: SweepFlags): number {
-  const shards = flags.shards ?? plan.sweep.shards;
-  if (shards === undefined)
-    throw new UsageError(`--emit ${flags.emit}: how many shards? Pass --shards N or set \`shards: N\` in ${file}`, 'sweep');
-  if (shards > plan.sweep.robots)
-    throw new UsageError(`--shards ${shards}: more shards than the sweep's ${plan.sweep.robots} robots`, 'sweep');
-  const o = { sweepFile: file, sweepName: plan.sweep.name, out, shards, threads };
-  if (flags.emit === 'slurm') {
-    process.stdout.write(slurmScript(o));
-    return 0;
-  }
-  if (!flags.image) throw new UsageError('--emit k8s needs --image IMAGE: a container image with achilles installed', 'sweep');
-  if (!flags.pvc)
-    throw new UsageError(
-      '--emit k8s needs --pvc CLAIM: the persistent volume claim that holds the sweep file and its scene and receives the results',
-      'sweep',
-    );
-  for (const [what, p] of [
-    ['the sweep file', file],
-    ['--out', out],
-  ] as const) {
-    if (isAbsolute(p) || normalize(p).startsWith('..'))
-      throw new UsageError(
-        `--emit k8s: ${what} ${p} must be a path inside the claim, relative to its root (run achilles from the claim's root)`,
-        'sweep',
-      );
-  }
-  process.stdout.write(k8sManifest({ ...o, image: flags.image, pvc: flags.pvc }));
-  return 0;
 }
 
 function mergedText(dir: string, summary: Parameters<typeof summaryLines>[0], count: number): string {
