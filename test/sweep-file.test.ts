@@ -6,6 +6,7 @@ import { describe, expect, test } from 'vitest';
 import { loadScene } from '../src/model-files/scene/index.js';
 import { planSweep } from '../src/sweep/plan.js';
 import { readSweepFile } from '../src/sweep/sweep-file.js';
+import { emitJob, jobName, shellWord } from '../src/sweep/emit.js';
 import { cli, ROOT, SCENES, tempDir } from './helpers/cli.js';
 
 const dir = tempDir('achilles-sweep-file-');
@@ -119,5 +120,22 @@ describe('sweep files', () => {
     const shard = await cli('sweep', join(ROOT, 'scenes', 'sweeps', 'quadruped-drop.yaml'), '--shard', '3/3');
     expect(shard.code).toBe(2);
     expect(shard.stderr).toMatch(/--shard: 3\/3: the index must be 0\.\.2/);
+  });
+
+  test('--emit says what it needs: a shard count, and for Kubernetes an image, a claim and paths inside it', () => {
+    const o = { sweepFile: 'a.yaml', sweepName: 'My Sweep!', out: 'out', threads: 1 };
+    expect(() => emitJob('slurm', o, { robots: 8 })).toThrow(
+      /--emit slurm: how many shards\? Pass --shards N or set `shards: N` in a\.yaml/,
+    );
+    expect(() => emitJob('slurm', o, { robots: 8, shards: 9 })).toThrow(/more shards than the sweep's 8 robots/);
+    expect(emitJob('slurm', o, { robots: 8, fileShards: 4 })).toMatch(/^#SBATCH --array=0-3$/m);
+    expect(() => emitJob('k8s', o, { robots: 8, shards: 2 })).toThrow(/needs --image IMAGE/);
+    expect(() => emitJob('k8s', o, { robots: 8, shards: 2, image: 'i' })).toThrow(/needs --pvc CLAIM/);
+    expect(() => emitJob('k8s', { ...o, out: '../out' }, { robots: 8, shards: 2, image: 'i', pvc: 'c' })).toThrow(
+      /--out \.\.\/out must be a path inside the claim/,
+    );
+    expect(jobName('My Sweep!')).toBe('achilles-sweep-my-sweep');
+    expect(shellWord("it's here")).toBe(`'it'\\''s here'`);
+    expect(shellWord('/plain/path-1.yaml')).toBe('/plain/path-1.yaml');
   });
 });
