@@ -18,6 +18,7 @@ export const LAYERS: readonly (readonly string[])[] = [
   ['control'], // controllers, PD, RlEnv
   ['viewer', 'gym'], // replays and the HTML viewer; Gymnasium's tasks from their files (tasks/gymnasium)
   ['run', 'bench', 'validation'], // the commands' work
+  ['sweep'], // studies over many robots, sharded across machines (builds on run's scene loading)
   ['cli'], // argument parsing and the commands
   ['(root)'],
 ];

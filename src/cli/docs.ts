@@ -13,13 +13,14 @@ export const REFERENCE_END = '<!-- cli-reference:end -->';
 
 const cell = (s: string): string => s.replace(/\|/g, '\\|').replace(/\r?\n/g, ' ');
 
-function usageLine(spec: CommandSpec): string {
+function usageLine(spec: CommandSpec, name: string): string {
   const pos = spec.positionals.map((p) => (p.required ? p.name.toUpperCase() : `[${p.name.toUpperCase()}]`));
-  return ['achilles', spec.name, ...pos, spec.options.length ? '[options]' : ''].filter(Boolean).join(' ');
+  return ['achilles', name, ...pos, spec.options.length ? '[options]' : ''].filter(Boolean).join(' ');
 }
 
-function commandMarkdown(spec: CommandSpec): string {
-  const lines: string[] = [`### \`achilles ${spec.name}\``, '', spec.summary, '', '```', usageLine(spec), '```', ''];
+/** A command's section, then one per subcommand (`achilles sweep merge`). */
+function commandMarkdown(spec: CommandSpec, name = spec.name): string {
+  const lines: string[] = [`### \`achilles ${name}\``, '', spec.summary, '', '```', usageLine(spec, name), '```', ''];
   if (spec.positionals.length) {
     for (const p of spec.positionals) lines.push(`- \`${p.name.toUpperCase()}\`${p.required ? '' : ' (optional)'}: ${p.description}`);
     lines.push('');
@@ -35,12 +36,12 @@ function commandMarkdown(spec: CommandSpec): string {
     lines.push('');
   }
   if (spec.examples.length) lines.push('Examples:', '', '```sh', ...spec.examples, '```', '');
-  return lines.join('\n');
+  return [lines.join('\n'), ...(spec.subcommands ?? []).map((sub) => commandMarkdown(sub, `${name} ${sub.name}`))].join('\n');
 }
 
 /** The whole reference: every command, then exit codes. Ends with one newline. */
 export function referenceMarkdown(specs: readonly CommandSpec[]): string {
-  const parts = [...specs].map(commandMarkdown);
+  const parts = [...specs].map((s) => commandMarkdown(s));
   parts.push(
     [
       '### Exit codes',

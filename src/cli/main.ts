@@ -9,6 +9,7 @@ import { makeDocsCommand } from './docs.js';
 import { exportCommand } from './export-command.js';
 import { importCommand } from './import-command.js';
 import { runCommand } from './run-command.js';
+import { sweepCommand } from './sweep-command.js';
 import { viewCommand } from './view-command.js';
 import type { CommandSpec } from '../util/command-spec.js';
 import { explainSystemError } from '../reports/system-errors.js';
@@ -61,6 +62,7 @@ export async function loadCommands(): Promise<CommandSpec[]> {
     const spec = await optionalCommand(file, name);
     if (spec) specs.push(spec);
   }
+  specs.push(sweepCommand);
   specs.push(viewCommand);
   specs.push(importCommand);
   specs.push(compileCommand);

@@ -353,3 +353,53 @@ export function errorAgainstBarChart(o: ErrorAgainstBarOptions): VlSpec {
         };
   return layer({ ...o, layers: [points, rule] });
 }
+
+/** Equal-width bins over [min, max] of the finite values (one narrow bin when they are all equal). */
+export function binValues(values: readonly number[], bins = 30): { start: number; end: number; count: number }[] {
+  const xs = values.filter((x) => Number.isFinite(x));
+  if (xs.length === 0) return [];
+  let lo = Infinity;
+  let hi = -Infinity;
+  for (const x of xs) {
+    if (x < lo) lo = x;
+    if (x > hi) hi = x;
+  }
+  // All equal: one bar of visible width around the value.
+  if (lo === hi) {
+    const d = Math.max(Math.abs(lo) * 0.01, 1e-9);
+    return [{ start: lo - d, end: hi + d, count: xs.length }];
+  }
+  const width = (hi - lo) / bins;
+  const out = Array.from({ length: bins }, (_, i) => ({ start: lo + i * width, end: i === bins - 1 ? hi : lo + (i + 1) * width, count: 0 }));
+  for (const x of xs) out[Math.min(bins - 1, Math.floor((x - lo) / width))].count++;
+  return out;
+}
+
+/** A histogram of values binned beforehand (binValues): the chart's data stays a few dozen rows
+ *  however many values there were. `logX`: the bins are equal on a log scale (bin the logarithms,
+ *  then give the bins' ends back in the values' units). */
+export function histogram(
+  o: Frame & { bins: readonly { start: number; end: number; count: number }[]; xTitle: string; yTitle?: string; logX?: boolean },
+): VlSpec {
+  return {
+    ...frame({ width: 480, height: 200, ...o }),
+    data: { values: o.bins.map((b) => ({ start: b.start, end: b.end, count: b.count })) },
+    mark: 'bar',
+    encoding: {
+      x: {
+        field: 'start',
+        type: 'quantitative',
+        bin: { binned: true },
+        title: o.xTitle,
+        ...(o.logX ? { scale: { type: 'log' }, axis: LOG_AXIS } : {}),
+      },
+      x2: { field: 'end' },
+      y: { field: 'count', type: 'quantitative', title: o.yTitle ?? 'robots' },
+    },
+  };
+}
+
+/** binValues on a log scale: equal-width bins of log10 of the positive values, ends in the values' units. */
+export function binLogValues(values: readonly number[], bins = 30): { start: number; end: number; count: number }[] {
+  return binValues(values.filter((x) => x > 0).map(Math.log10), bins).map((b) => ({ start: 10 ** b.start, end: 10 ** b.end, count: b.count }));
+}

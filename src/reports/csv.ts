@@ -48,25 +48,36 @@ function collectColumns(rows: readonly CsvRow[]): string[] {
   return [...seen];
 }
 
+const STRINGIFY = {
+  record_delimiter: 'unix',
+  // Quote cells containing '#': readers configured with comment='#' would otherwise cut the line there.
+  quoted_match: /#/,
+  cast: {
+    number: (x: number) => formatNumberExact(x),
+    bigint: (x: bigint) => x.toString(),
+    // csv-stringify's default writes true as "1" and false as "" (indistinguishable from missing).
+    boolean: (x: boolean) => (x ? 'true' : 'false'),
+  },
+} as const;
+
 /** Render rows as CSV (header row always present, "\n" line ends), optionally preceded by a metadata comment block. */
 export function toCsv(rows: readonly CsvRow[], opts: CsvOptions = {}): string {
   const columns = [...(opts.columns ?? collectColumns(rows))];
-  const body = stringify(rows as CsvRow[], {
-    header: true,
-    columns,
-    record_delimiter: 'unix',
-    // Quote cells containing '#': readers configured with comment='#' would otherwise cut the line there.
-    quoted_match: /#/,
-    cast: {
-      number: (x) => formatNumberExact(x),
-      bigint: (x) => x.toString(),
-      // csv-stringify's default writes true as "1" and false as "" (indistinguishable from missing).
-      boolean: (x) => (x ? 'true' : 'false'),
-    },
-  });
+  const body = stringify(rows as CsvRow[], { ...STRINGIFY, header: true, columns });
   // stringify emits nothing at all for zero rows; keep the header so the file still has a schema.
   const text = rows.length === 0 ? `${columns.map(quoteHeader).join(',')}\n` : body;
   return (opts.meta ? csvCommentHeader(opts.meta) : '') + text;
+}
+
+/** The rows alone, as toCsv writes them (no header): a long table can be written in parts, each
+ *  turned into text as soon as it is made. */
+export function csvRows(rows: readonly CsvRow[], columns: readonly string[]): string {
+  return rows.length === 0 ? '' : stringify(rows as CsvRow[], { ...STRINGIFY, header: false, columns: [...columns] });
+}
+
+/** The header alone (`# key: value` lines, then the column line), for csvRows' parts. */
+export function csvHeader(columns: readonly string[], meta?: Readonly<Record<string, MetaValue>>): string {
+  return (meta ? csvCommentHeader(meta) : '') + `${columns.map(quoteHeader).join(',')}\n`;
 }
 
 function quoteHeader(name: string): string {

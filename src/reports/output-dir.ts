@@ -22,6 +22,9 @@ export interface OutputOptions {
   force?: boolean;
   /** The flag that named the path (default --out). */
   flag?: string;
+  /** A subfolder whose files are not this set's and are checked apart (a sweep's `shards/`, each
+   *  shard an output directory with its own manifest): never counted as foreign. */
+  managed?: string;
 }
 
 /** Directories that hold the system or everyone's files: never an output directory, nor inside the first group. */
@@ -57,12 +60,27 @@ export function systemDirProblem(dir: string, forFile = false): string | null {
   return null;
 }
 
-/** Every file under `dir`, relative, sorted. */
-function filesUnder(dir: string): string[] {
-  return (fs.readdirSync(dir, { recursive: true, withFileTypes: true }) as fs.Dirent[])
-    .filter((d) => !d.isDirectory())
-    .map((d) => path.relative(dir, path.join(d.parentPath ?? (d as unknown as { path: string }).path, d.name)))
-    .sort();
+/** Every file under `dir`, relative, sorted; the top-level folder `skip` is not entered (its files
+ *  are another writer's, perhaps being written right now by another process). */
+function filesUnder(dir: string, skip?: string): string[] {
+  const out: string[] = [];
+  const walk = (rel: string): void => {
+    let entries: fs.Dirent[];
+    try {
+      entries = fs.readdirSync(path.join(dir, rel), { withFileTypes: true });
+    } catch (e) {
+      if ((e as NodeJS.ErrnoException).code === 'ENOENT' && rel !== '') return; // removed meanwhile
+      throw e;
+    }
+    for (const d of entries) {
+      const r = rel === '' ? d.name : path.join(rel, d.name);
+      if (d.isDirectory()) {
+        if (!(rel === '' && d.name === skip)) walk(r);
+      } else out.push(r);
+    }
+  };
+  walk('');
+  return out.sort();
 }
 
 /** The files an earlier achilles run listed in `dir`'s manifest ([] when there is none). */
@@ -113,7 +131,7 @@ export function checkOutputDir(dir: string, o: OutputOptions): { previous: strin
   if (cannot) throw new UsageError(`${flag} ${dir}: cannot write the outputs there: ${cannot}; choose another ${flag}`, o.command);
   if (!fs.existsSync(abs)) return { previous: [] };
   const previous = manifestFiles(abs);
-  const foreign = filesUnder(abs).filter((f) => f !== MANIFEST && !previous.includes(f));
+  const foreign = filesUnder(abs, o.managed).filter((f) => f !== MANIFEST && !previous.includes(f));
   if (foreign.length && !o.force) {
     throw new UsageError(
       `${flag} ${dir} holds files achilles did not write (${list(foreign)}); choose a new or empty directory, or pass --force to write beside them`,

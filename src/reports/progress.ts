@@ -70,7 +70,9 @@ export function createProgress(opts: ProgressOptions): Progress {
     const eta = rate > 0 ? (total - done) / rate : Number.NaN;
     const info = ` ${(frac * 100).toFixed(1).padStart(5)}%  ${formatSi(rate, `${unit}/s`)}  ETA ${formatDuration(eta)}`;
     const label = opts.label ? `${opts.label} ` : '';
-    const cols = stream.columns ?? 80;
+    // || not ??: a pseudo-terminal without a size (script, some CI runners) reports 0 columns, and the
+    // bar was cut to its first character.
+    const cols = stream.columns || 80;
     const barWidth = Math.max(10, Math.min(40, cols - label.length - info.length - 3));
     const filled = Math.round(frac * barWidth);
     const line = `${label}[${'#'.repeat(filled)}${'-'.repeat(barWidth - filled)}]${info}`;

@@ -42,6 +42,8 @@ export interface CommandSpec {
   options: OptionSpec[];
   /** Examples for help and docs. */
   examples: string[];
+  /** Commands under this one (`achilles sweep merge`): a first argument naming one runs it instead. */
+  subcommands?: CommandSpec[];
   /** Runs the command; returns the process exit code. */
   run(args: string[], opts: ParsedOptions): Promise<number>;
 }

@@ -1,0 +1,300 @@
+// SWEEP.yaml: what a sweep runs and keeps. Read with the scene reader's positioned YAML readers,
+// so every mistake is FILE:LINE:COL with what was found and what was expected. Names that need
+// the scene (coordinates, the body whose height is kept) are checked later, against the loaded
+// model (resolve.ts), at the same positions.
+//
+//   sweep: quadruped-drop              name (of the output directory, the charts)
+//   scene: ../quadruped.arow           relative to this file
+//   robots: 64                         robots 0..63
+//   seed: 7                            every draw is a hash of (seed, robot, parameter)
+//   duration: 1.5                      s (default: the scene's); also dt, integrator, precision
+//   shards: 4                          the split for --emit and local runs (default: one per batch)
+//   batch: 1024                        at most this many robots stepped at once (memory)
+//   randomize:
+//     initial:                         per-robot initial coordinates (q:NAME) and velocities (v:NAME),
+//       q:torso.z: { uniform: [0.3, 0.6] }      named as trace.csv names its columns
+//       v:torso.vy: { normal: [0, 0.5] }        [mean, std]
+//       v:torso.wz: { log_uniform: [0.01, 1] }  [low, high], low > 0
+//     model:                           per-robot MODEL parameters (mass, friction, damping, gains,
+//                                      gravity): not implemented yet, so any entry is refused
+//   keep:
+//     final: true                      every robot's final q and v
+//     metrics: [fell, height, energy, contacts]   (default: all; fell only with fall_height)
+//     body: torso                      whose height `height` and `fell` follow (default: the first link)
+//     fall_height: 0.12                `fell`: the body went below this (m) at a sampled step
+//     every: 10                        steps between metric samples (default: about 100 samples)
+//     traces: { robots: [0, 1], every: 10 }
+
+import { createHash } from 'node:crypto';
+import { readFileSync, statSync } from 'node:fs';
+import { basename, dirname, resolve } from 'node:path';
+import { isMap, isScalar, isSeq } from 'yaml';
+import { PRECISIONS, type Precision } from '../engine/api.js';
+import { INTEGRATORS, type IntegratorName } from '../engine/model-desc.js';
+import { WORLD_LIMITS } from '../engine/world-limits.js';
+import {
+  checkKeys,
+  describe,
+  entries,
+  notAYamlFile,
+  parseYamlFile,
+  readEnum,
+  readInt,
+  readLimited,
+  readNumber,
+  readString,
+  type Ctx,
+  type YNode,
+} from '../model-files/scene/yaml-read.js';
+import { DISTRIBUTIONS, MAX_ROBOTS, type Distribution } from './draws.js';
+
+export const METRICS = ['fell', 'height', 'energy', 'contacts'] as const;
+export type MetricName = (typeof METRICS)[number];
+
+/** Where a name that needs the scene was written, to report it there once the scene is loaded. */
+export interface At {
+  ctx: Ctx;
+  node: YNode;
+  subject: string;
+}
+
+export interface InitialDraw {
+  /** As written: `q:torso.z`. Also the key of its random numbers (draws.ts parameterKey). */
+  name: string;
+  field: 'q' | 'v';
+  coordinate: string;
+  dist: Distribution;
+  at: At;
+}
+
+export interface Keep {
+  final: boolean;
+  metrics: MetricName[];
+  body?: { name: string; at: At };
+  fallHeight?: number;
+  every?: number;
+  traces?: { robots: number[]; every?: number; at: At };
+}
+
+export interface SweepFile {
+  /** The path as given, and its name and sha256 (the provenance: where the results came from). */
+  file: string;
+  fileName: string;
+  sha256: string;
+  name: string;
+  /** The scene, resolved against the sweep file's folder, and where the file names it. */
+  scene: string;
+  sceneAt: At;
+  robots: number;
+  seed: number;
+  duration?: number;
+  dt?: number;
+  integrator?: IntegratorName;
+  precision: Precision;
+  shards?: number;
+  batch: number;
+  initial: InitialDraw[];
+  keep: Keep;
+  /** The root mapping's position, for errors about the file as a whole. */
+  at: At;
+}
+
+export const SWEEP_KEYS = [
+  'sweep',
+  'scene',
+  'robots',
+  'seed',
+  'duration',
+  'dt',
+  'integrator',
+  'precision',
+  'shards',
+  'batch',
+  'randomize',
+  'keep',
+] as const;
+const RANDOMIZE_KEYS = ['initial', 'model'] as const;
+const KEEP_KEYS = ['final', 'metrics', 'body', 'fall_height', 'every', 'traces'] as const;
+const TRACE_KEYS = ['robots', 'every'] as const;
+
+/** The model parameters a later part will draw per robot; named so a sweep asking for one gets the
+ *  "not implemented yet" error wherever it writes it, never a silent run without it. */
+export const MODEL_PARAMETERS = ['mass', 'friction', 'damping', 'gain', 'gains', 'kp', 'kv', 'gravity', 'inertia', 'armature', 'stiffness'];
+
+export const DEFAULT_BATCH = 1024;
+const MAX_SHARDS = 100_000;
+
+function notImplemented(at: At, what: string): never {
+  at.ctx.fail(
+    at.node,
+    at.subject,
+    what,
+    'per-robot initial coordinates and velocities only (randomize.initial)',
+    'per-robot model parameters (mass, friction, damping, gains, gravity) are not implemented yet; this sweep file asks for one, and it would not be applied',
+  );
+}
+
+function readBool(ctx: Ctx, node: YNode, subject: string): boolean {
+  if (!isScalar(node) || typeof node.value !== 'boolean') ctx.fail(node, subject, describe(node), 'true or false');
+  return node.value as boolean;
+}
+
+function readDistribution(ctx: Ctx, node: YNode, subject: string): Distribution {
+  const expected = `one of { uniform: [low, high] }, { normal: [mean, std] }, { log_uniform: [low, high] }`;
+  if (!isMap(node) || node.items.length !== 1) ctx.fail(node, subject, describe(node), expected);
+  const m = entries(ctx, node, subject);
+  const [e] = m.values();
+  const kind = readEnum(ctx, e.keyNode, subject, DISTRIBUTIONS);
+  const sub = `${subject}.${kind}`;
+  if (!isSeq(e.value) || e.value.items.length !== 2)
+    ctx.fail(e.value, sub, describe(e.value), kind === 'normal' ? 'a list [mean, std]' : 'a list [low, high]');
+  const [n0, n1] = e.value.items as YNode[];
+  const a = readNumber(ctx, n0, `${sub}[0]`);
+  const b = readNumber(ctx, n1, `${sub}[1]`);
+  if (kind === 'normal') {
+    if (!(b > 0)) ctx.fail(n1, `${sub} std`, `${b}`, 'a standard deviation > 0');
+    return { kind, mean: a, std: b };
+  }
+  if (kind === 'log_uniform' && !(a > 0)) ctx.fail(n0, `${sub} low`, `${a}`, 'a number > 0 (a log-uniform range lies above 0)');
+  if (!(b > a)) ctx.fail(n1, `${sub} high`, `${b}`, `a number > low (${a})`);
+  // A range whose width overflows (e.g. [-1e308, 1e308]) would draw infinities.
+  if (!Number.isFinite(b - a)) ctx.fail(n1, `${sub} high`, `${b}`, 'a range narrower than 1.7e308');
+  return { kind, low: a, high: b };
+}
+
+function readInitial(ctx: Ctx, node: YNode, subject: string): InitialDraw[] {
+  if (node == null || (isScalar(node) && node.value === null)) return [];
+  const out: InitialDraw[] = [];
+  for (const e of entries(ctx, node, subject).values()) {
+    const at = { ctx, node: e.keyNode, subject: `${subject}.${e.key}` };
+    const m = /^(q|v):(.+)$/.exec(e.key);
+    if (!m) {
+      const head = e.key.split(/[:.]/)[0];
+      if (MODEL_PARAMETERS.includes(head)) notImplemented(at, `the model parameter \`${e.key}\``);
+      ctx.fail(
+        e.keyNode,
+        at.subject,
+        `the key \`${e.key}\``,
+        'q:COORDINATE or v:COORDINATE, as trace.csv names its columns (e.g. q:torso.z, v:knee)',
+      );
+    }
+    out.push({ name: e.key, field: m[1] as 'q' | 'v', coordinate: m[2], dist: readDistribution(ctx, e.value, at.subject), at });
+  }
+  return out;
+}
+
+function readMetrics(ctx: Ctx, node: YNode, subject: string): MetricName[] {
+  if (!isSeq(node)) ctx.fail(node, subject, describe(node), `a list of metrics (${METRICS.join(', ')})`);
+  const names = node.items.map((it, i) => readEnum(ctx, it as YNode, `${subject}[${i}]`, METRICS));
+  const dup = names.find((n, i) => names.indexOf(n) !== i);
+  if (dup) ctx.fail(node.items[names.lastIndexOf(dup)] as YNode, subject, `\`${dup}\` twice`, 'each metric once');
+  return names;
+}
+
+function readKeep(ctx: Ctx, node: YNode): Keep {
+  // Default: every metric (`fell` only with a fall_height to judge it by).
+  const keep: Keep = { final: true, metrics: METRICS.filter((m) => m !== 'fell') };
+  if (node == null) return keep;
+  const m = entries(ctx, node, 'keep');
+  checkKeys(ctx, node, m, 'keep', KEEP_KEYS);
+  const final = m.get('final');
+  if (final) keep.final = readBool(ctx, final.value, 'keep.final');
+  const metrics = m.get('metrics');
+  if (metrics) keep.metrics = readMetrics(ctx, metrics.value, 'keep.metrics');
+  const body = m.get('body');
+  if (body) keep.body = { name: readString(ctx, body.value, 'keep.body'), at: { ctx, node: body.value, subject: 'keep.body' } };
+  const fall = m.get('fall_height');
+  if (fall) keep.fallHeight = readNumber(ctx, fall.value, 'keep.fall_height');
+  if (fall && !metrics) keep.metrics = [...METRICS];
+  if (keep.metrics.includes('fell') && keep.fallHeight === undefined)
+    ctx.fail(
+      metrics?.value ?? node,
+      'keep.metrics',
+      '`fell` without `fall_height`',
+      'keep.fall_height: the height (m) below which the body counts as fallen',
+    );
+  const every = m.get('every');
+  if (every) keep.every = readInt(ctx, every.value, 'keep.every', 1);
+  const traces = m.get('traces');
+  if (traces) {
+    const t = entries(ctx, traces.value, 'keep.traces');
+    checkKeys(ctx, traces.value, t, 'keep.traces', TRACE_KEYS, ['robots']);
+    const list = t.get('robots')!.value;
+    if (!isSeq(list)) ctx.fail(list, 'keep.traces.robots', describe(list), 'a list of robot indices, e.g. [0, 1]');
+    const robots = list.items.map((it, i) => readInt(ctx, it as YNode, `keep.traces.robots[${i}]`, 0));
+    const te = t.get('every');
+    keep.traces = {
+      robots: [...new Set(robots)].sort((a, b) => a - b),
+      ...(te ? { every: readInt(ctx, te.value, 'keep.traces.every', 1) } : {}),
+      at: { ctx, node: list, subject: 'keep.traces.robots' },
+    };
+  }
+  return keep;
+}
+
+/** Reads and checks a sweep file (everything that does not need the scene). */
+export function readSweepFile(file: string): SweepFile {
+  const pf = parseYamlFile(file);
+  const notSweep = notAYamlFile(
+    pf,
+    'sweep file',
+    ['sweep', 'scene', 'robots'],
+    'a sweep file: a mapping with `sweep`, `scene` and `robots`',
+  );
+  if (notSweep) throw notSweep;
+  const { ctx, root } = pf;
+  const top = entries(ctx, root, 'sweep file');
+  checkKeys(ctx, root, top, 'sweep file', SWEEP_KEYS, ['sweep', 'scene', 'robots']);
+  const get = (k: (typeof SWEEP_KEYS)[number]): YNode => top.get(k)?.value;
+  const name = readString(ctx, get('sweep'), 'sweep');
+  const scene = resolve(dirname(file), readString(ctx, get('scene'), 'scene'));
+  if (!statSync(scene, { throwIfNoEntry: false })?.isFile())
+    ctx.fail(get('scene'), 'scene', `${scene}, which is not a file`, 'a scene file (.arow, MJCF or URDF), relative to the sweep file');
+  const robots = readInt(ctx, get('robots'), 'robots', 1);
+  if (robots > MAX_ROBOTS) ctx.fail(get('robots'), 'robots', `${robots}`, `at most ${MAX_ROBOTS}`);
+  const seedNode = get('seed');
+  const seed = seedNode === undefined ? 0 : readInt(ctx, seedNode, 'seed', 0);
+  if (seed > 0xffffffff) ctx.fail(seedNode, 'seed', `${seed}`, 'an integer from 0 to 4294967295');
+  const out: SweepFile = {
+    file,
+    fileName: basename(file),
+    sha256: createHash('sha256').update(readFileSync(file)).digest('hex'),
+    name,
+    scene,
+    sceneAt: { ctx, node: get('scene'), subject: 'scene' },
+    robots,
+    seed,
+    precision: top.has('precision') ? readEnum<Precision>(ctx, get('precision'), 'precision', PRECISIONS) : 'f64',
+    batch: top.has('batch') ? readInt(ctx, get('batch'), 'batch', 1) : DEFAULT_BATCH,
+    initial: [],
+    keep: readKeep(ctx, get('keep')),
+    at: { ctx, node: root, subject: 'sweep file' },
+  };
+  if (top.has('duration')) out.duration = readLimited(ctx, get('duration'), 'duration', WORLD_LIMITS.duration);
+  if (top.has('dt')) out.dt = readLimited(ctx, get('dt'), 'dt', WORLD_LIMITS.dt);
+  if (top.has('integrator')) out.integrator = readEnum<IntegratorName>(ctx, get('integrator'), 'integrator', INTEGRATORS);
+  if (top.has('shards')) {
+    out.shards = readInt(ctx, get('shards'), 'shards', 1);
+    if (out.shards > MAX_SHARDS) ctx.fail(get('shards'), 'shards', `${out.shards}`, `at most ${MAX_SHARDS}`);
+  }
+  if (out.batch > 1 << 24) ctx.fail(get('batch'), 'batch', `${out.batch}`, `at most ${1 << 24} robots (one batch)`);
+  const rand = top.get('randomize');
+  if (rand && rand.value != null) {
+    const r = entries(ctx, rand.value, 'randomize');
+    for (const e of r.values()) {
+      if (!(RANDOMIZE_KEYS as readonly string[]).includes(e.key) && MODEL_PARAMETERS.includes(e.key.split(/[:.]/)[0]))
+        notImplemented({ ctx, node: e.keyNode, subject: `randomize.${e.key}` }, `the model parameter \`${e.key}\``);
+    }
+    checkKeys(ctx, rand.value, r, 'randomize', RANDOMIZE_KEYS);
+    const model = r.get('model');
+    if (model && model.value != null && !(isMap(model.value) && model.value.items.length === 0)) {
+      // The first thing written under `model`, wherever it is: the error points at it.
+      const first = isMap(model.value) ? (model.value.items[0].key as YNode) : model.value;
+      const what = isMap(model.value) && isScalar(first) ? `the model parameter \`${String(first.value)}\`` : 'per-robot model parameters';
+      notImplemented({ ctx, node: first, subject: 'randomize.model' }, what);
+    }
+    const initial = r.get('initial');
+    if (initial) out.initial = readInitial(ctx, initial.value, 'randomize.initial');
+  }
+  return out;
+}
