@@ -76,11 +76,22 @@ class BatchWrap : public Napi::ObjectWrap<BatchWrap> {
     }
     return info.Env().Undefined();
   }
-  /// constrain(record?): with record true (a record: true batch), also keep its fields (mj_forward's).
+  /// constrain(record?, robots?): with record true (a record: true batch), also keep its fields
+  /// (mj_forward's); with robots, only their blocks are evaluated.
   Napi::Value Constrain(const Napi::CallbackInfo& info) {
     const bool record = info.Length() > 0 && info[0].IsBoolean() && info[0].As<Napi::Boolean>().Value();
+    std::vector<int> robots;
+    const bool some = info.Length() > 1 && info[1].IsArray();
+    if (some) {
+      const Napi::Array a = info[1].As<Napi::Array>();
+      for (std::uint32_t i = 0; i < a.Length(); ++i) {
+        const Napi::Value v = a.Get(i);
+        if (!v.IsNumber()) throw Napi::TypeError::New(info.Env(), "constrain(record, robots): robots must be numbers");
+        robots.push_back(v.As<Napi::Number>().Int32Value());
+      }
+    }
     try {
-      batch_->constrain(record);
+      batch_->constrain(record, some ? &robots : nullptr);
     } catch (const std::exception& e) {
       throw Napi::Error::New(info.Env(), e.what());
     }

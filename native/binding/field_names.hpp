@@ -34,6 +34,8 @@ inline constexpr std::pair<const char*, FieldId> kFieldNames[] = {
     {"cfrcExt", FieldId::CfrcExt},               // BatchOptions::record
     {"recordBodyPos", FieldId::RecordBodyPos},   // BatchOptions::record
     {"recordBodyRot", FieldId::RecordBodyRot},   // BatchOptions::record
+    {"qfrcActuator", FieldId::QfrcActuator},     // BatchOptions::record
+    {"recordBodyVel", FieldId::RecordBodyVel},   // BatchOptions::record
 };
 
 /// The field called `name`; false when there is none.

@@ -181,10 +181,21 @@ void Batch::collide() {
   pool_.run(kernel_->blocks(), [&](int w, int b, int e) { kernel_->collide_blocks(w, b, e); });
 }
 
-void Batch::constrain(bool record) {
+void Batch::constrain(bool record, const std::vector<int>* robots) {
   kernel_->steps_done = steps_;
   kernel_->record_constrain = record && opt_.record;
-  pool_.run(kernel_->blocks(), [&](int w, int b, int e) { kernel_->constrain_blocks(w, b, e); });
+  if (!robots) {
+    pool_.run(kernel_->blocks(), [&](int w, int b, int e) { kernel_->constrain_blocks(w, b, e); });
+    return;
+  }
+  std::vector<int> blocks;
+  for (int r : *robots) {
+    if (r < 0 || r >= opt_.copies) throw std::invalid_argument("robot " + std::to_string(r) + " is out of range");
+    blocks.push_back(r / opt_.lanes);
+  }
+  std::sort(blocks.begin(), blocks.end());
+  blocks.erase(std::unique(blocks.begin(), blocks.end()), blocks.end());
+  pool_.run(static_cast<int>(blocks.size()), [&](int w, int i, int) { kernel_->constrain_blocks(w, blocks[i], blocks[i] + 1); });
 }
 
 ConstraintReport Batch::constraint_report(int robot, int iterations, bool warm) {

@@ -3,12 +3,14 @@
 // steps or evaluates runs without the GIL, so batches on several Python threads run in parallel;
 // one batch's own calls take turns (a mutex), so two threads on one batch cannot corrupt it.
 #include <pybind11/numpy.h>
+#include <pybind11/stl.h>
 
 #include <algorithm>
 #include <cmath>
 #include <cstdint>
 #include <memory>
 #include <mutex>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -53,7 +55,9 @@ class PyBatch {
     return py::make_tuple(s.robot_steps, nf);
   }
   void forward() { locked([&] { batch_->forward(); }); }
-  void constrain(bool record) { locked([&] { batch_->constrain(record); }); }
+  void constrain(bool record, const std::optional<std::vector<int>>& robots) {
+    locked([&] { batch_->constrain(record, robots ? &*robots : nullptr); });
+  }
   void observe() { locked([&] { batch_->observe(); }); }
   void collide() { locked([&] { batch_->collide(); }); }
   void sense() { locked([&] { batch_->sense(); }); }
@@ -130,7 +134,7 @@ void define_batch_class(py::module_& m) {
       .def(py::init<py::handle, py::handle, const std::string&>(), py::arg("model"), py::arg("options"), py::arg("root") = "model")
       .def("step", &PyBatch::step, py::arg("n") = 1)
       .def("forward", &PyBatch::forward)
-      .def("constrain", &PyBatch::constrain, py::arg("record") = false)
+      .def("constrain", &PyBatch::constrain, py::arg("record") = false, py::arg("robots") = py::none())
       .def("observe", &PyBatch::observe)
       .def("collide", &PyBatch::collide)
       .def("sense", &PyBatch::sense)

@@ -30,7 +30,7 @@ def test_cells_ratios_and_outputs(tmp_path):
         ("InvertedPendulum-v5", "achilles", "2"),
         ("InvertedPendulum-v5", "gymnasium sync", "1"),
         ("InvertedPendulum-v5", "gymnasium sync x2 processes", "2"),
-        # make_vec refuses Humanoid-v5 today (cinert): its model is timed as 'engine only', never as the task
+        # make_vec refuses Humanoid-v5 today (its PGS solver): its model is timed as 'engine only', never as the task
         ("Humanoid-v5", "engine only", "1"),
         ("Humanoid-v5", "engine only", "2"),
         ("Humanoid-v5", "gymnasium sync", "1"),

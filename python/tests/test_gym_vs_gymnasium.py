@@ -19,7 +19,7 @@ if not hasattr(achilles, "Batch"):
 from achilles.gym import make_vec  # noqa: E402
 
 SUPPORTED = ["InvertedPendulum-v5", "InvertedDoublePendulum-v5", "Hopper-v5", "HalfCheetah-v5", "Walker2d-v5", "Ant-v5"]
-NOT_YET = {"Humanoid-v5": "cinert"}
+NOT_YET = {"Humanoid-v5": "asks for MuJoCo's PGS solver"}
 BAR = 1e-6
 
 
@@ -67,7 +67,7 @@ def test_f32_agreement_is_measured(env_id):
 
 @pytest.mark.parametrize("env_id, quantity", sorted(NOT_YET.items()))
 def test_tasks_reading_what_the_engine_lacks_are_refused_by_name(env_id, quantity):
-    with pytest.raises(NotImplementedError, match=f"{env_id}: the task reads .*{quantity}"):
+    with pytest.raises(NotImplementedError, match=f"{env_id}: .*{quantity}"):
         make_vec(env_id, num_envs=2)
 
 

@@ -44,27 +44,38 @@ def _states(m, n, rng):
     return qpos, qvel
 
 
-@pytest.mark.parametrize("model_path", [SITES, "ant.xml", "inverted_double_pendulum.xml"])
+@pytest.mark.parametrize("model_path", [SITES, "ant.xml", "inverted_double_pendulum.xml", "humanoid.xml"])
 def test_recorded_fields_equal_mujocos_at_the_same_states(model_path):
     from achilles.gym.vector import gymnasium_model_path
 
     path = model_path if model_path.startswith("/") else gymnasium_model_path(model_path)
     m = mujoco.MjModel.from_xml_path(path)
+    if m.opt.solver == mujoco.mjtSolver.mjSOL_PGS:
+        m.opt.solver = mujoco.mjtSolver.mjSOL_CG  # as the import runs it (humanoid.xml): like with like
     d = mujoco.MjData(m)
     doc = achilles.compile_model(path)
     n = 12
     b = achilles.Batch(doc, copies=n, precision="f64", record=True)
-    qpos, qvel = _states(m, n, np.random.default_rng(7))
+    rng = np.random.default_rng(7)
+    qpos, qvel = _states(m, n, rng)
+    ctrl = rng.uniform(m.actuator_ctrlrange[:, 0], m.actuator_ctrlrange[:, 1], (n, m.nu)) if m.nu else np.zeros((n, 0))
     b.q[:, :n] = qpos.T
     b.v[:, :n] = qvel.T
+    if m.nu:
+        b.ctrl[:, :n] = ctrl.T  # the half constrain() reads before the first step
     b.constrain(record=True)  # mj_forward at these states
     ours = _MujocoLayout(doc).values(b.last_evaluation(), np.arange(n))
     contacts = 0
     for r in range(n):
-        d.qpos[:], d.qvel[:] = qpos[r], qvel[r]
+        d.qpos[:], d.qvel[:], d.ctrl[:] = qpos[r], qvel[r], ctrl[r]
         mujoco.mj_forward(m, d)
         mujoco.mj_rnePostConstraint(m, d)
         contacts += d.ncon
+        np.testing.assert_allclose(ours["xipos"][r], d.xipos, atol=1e-12, err_msg=f"xipos, robot {r}")
+        np.testing.assert_allclose(ours["body_mass"][r], m.body_mass, rtol=1e-15)
+        np.testing.assert_allclose(ours["cinert"][r], d.cinert, atol=1e-12 * (1 + np.abs(d.cinert).max()), err_msg=f"cinert, robot {r}")
+        np.testing.assert_allclose(ours["cvel"][r], d.cvel, atol=1e-12 * (1 + np.abs(d.cvel).max()), err_msg=f"cvel, robot {r}")
+        np.testing.assert_allclose(ours["qfrc_actuator"][r], d.qfrc_actuator, atol=1e-12 * (1 + np.abs(d.qfrc_actuator).max()))
         np.testing.assert_allclose(ours["xpos"][r], d.xpos, atol=1e-12, err_msg=f"xpos, robot {r}")
         np.testing.assert_allclose(ours["site_xpos"][r], d.site_xpos, atol=1e-12, err_msg=f"site_xpos, robot {r}")
         scale = 1 + np.abs(d.cfrc_ext).max()
@@ -79,3 +90,35 @@ def test_record_is_refused_where_it_cannot_hold():
         achilles.Batch(str(REPO / "scenes" / "double-pendulum.arow"), copies=2, record=True)
     with pytest.raises(ValueError, match="needs a batch made with record=True"):
         achilles.Batch(SITES, copies=2).last_evaluation()
+
+
+def test_constrain_of_some_robots_leaves_the_other_blocks_alone():
+    """constrain(record=True, robots=...) evaluates only the blocks of lanes holding those robots (the
+    vector env's mj_forward after an autoreset): robots in other blocks keep their record."""
+    from achilles.gym.vector import gymnasium_model_path
+
+    path = gymnasium_model_path("ant.xml")
+    m = mujoco.MjModel.from_xml_path(path)
+    d = mujoco.MjData(m)
+    doc = achilles.compile_model(path)
+    n, lanes = 12, 4
+    b = achilles.Batch(doc, copies=n, precision="f64", lanes=lanes, record=True)
+    qpos, qvel = _states(m, n, np.random.default_rng(9))
+    b.q[:, :n] = qpos.T
+    b.v[:, :n] = qvel.T
+    b.constrain(record=True)
+    before = {k: np.array(v) for k, v in b.last_evaluation().items()}
+    moved = 5  # block 1 holds robots 4..7
+    qpos[moved, 0] += 0.3
+    b.q[:, moved] = qpos[moved]
+    b.constrain(record=True, robots=[moved])
+    after = b.last_evaluation()
+    for k, v in after.items():
+        outside = [r for r in range(n) if r // lanes != moved // lanes]
+        assert np.array_equal(v[:, outside], before[k][:, outside]), k
+    ours = _MujocoLayout(doc).values(after, np.array([moved]))
+    d.qpos[:], d.qvel[:] = qpos[moved], qvel[moved]
+    mujoco.mj_forward(m, d)
+    np.testing.assert_allclose(ours["xpos"][0], d.xpos, atol=1e-12)
+    with pytest.raises(Exception, match="robot 12 is out of range"):
+        b.constrain(robots=[12])

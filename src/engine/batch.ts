@@ -388,9 +388,10 @@ export class Batch implements BatchApi {
    *  start included; what forward() runs): fills qacc and the contacts `contacts(r)` lists, with
    *  each point's force (normal, then friction along t1, t2: MuJoCo's mju_decodePyramid, in the
    *  frame `constraints()` reports). With `record` (a record: true batch), lastEvaluation() then holds
-   *  this evaluation's fields, as mj_forward leaves mjData. */
-  constrain(opts: { record?: boolean } = {}): void {
-    this.native.constrain(opts.record === true);
+   *  this evaluation's fields, as mj_forward leaves mjData. With `robots`, only the blocks of lanes that
+   *  hold them are evaluated (the other blocks keep their qacc, contacts and record). */
+  constrain(opts: { record?: boolean; robots?: number[] } = {}): void {
+    this.native.constrain(opts.record === true, opts.robots);
   }
 
   /** Robot r's active contact points from the last collide(), constrain() or forward(). */

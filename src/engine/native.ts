@@ -95,8 +95,9 @@ export interface NativeBatch {
   collide(): void;
   /** Detection and the constraint solve at the current state (warm start included), as the next step
    *  starts: qacc, and the contacts with their forces. */
-  /** With record (a record: true batch): keep this evaluation's fields (Batch.lastEvaluation). */
-  constrain(record?: boolean): void;
+  /** With record (a record: true batch): keep this evaluation's fields (Batch.lastEvaluation); with
+   *  robots, only the blocks of lanes holding them are evaluated. */
+  constrain(record?: boolean, robots?: number[]): void;
   /** One robot's active contact points from the last collide() or constrain(). */
   contacts(robot: number): ContactPoints;
   /** Every pair of shapes the contact filter admits (a < b), in row order: quadratic in the shapes. */

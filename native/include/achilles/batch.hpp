@@ -66,7 +66,8 @@ class Batch {
   void collide();
   /// Detection + constraint solve at the current state (qacc, and storage().contacts with forces).
   /// With `record` (a BatchOptions::record batch): also keep its fields, as mj_forward leaves mjData.
-  void constrain(bool record = false);
+  /// With `robots`: only the blocks that hold them are evaluated (the others keep what they have).
+  void constrain(bool record = false, const std::vector<int>* robots = nullptr);
   /// One robot's constraint rows and accelerations at the current state (validation).
   ConstraintReport constraint_report(int robot, int iterations, bool warm);
   /// What sensors read at the current state (qacc, body velocities, accelerations and poses).

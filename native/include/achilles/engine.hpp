@@ -66,6 +66,8 @@ enum class FieldId { Q, V, Tau, Qacc, Kinetic, Potential, BodyPos, BodyRot, TauP
                      // BatchOptions::record, the last evaluation's: Jᵀ·f (nv), per body [torque; force] (6),
                      // pose (3 + 9; apart from BodyPos/BodyRot, which observe() and sense() write)
                      QfrcConstraint, CfrcExt, RecordBodyPos, RecordBodyRot,
+                     // ... and its actuator forces in joint space (nv), each body's velocity [ω; v] in its axes (6)
+                     QfrcActuator, RecordBodyVel,
                      Count };
 
 struct FieldView {

@@ -72,7 +72,7 @@ template <class V> class KernelImpl final : public Kernel {
       for (; done < nsteps; ++done) {
         if (F_.nu) io_.begin_step(b, steps_before + done, sc);
         step_once(sc);
-        if (opt_.record && done + 1 == nsteps) record_evaluation(M_, sc, io_, b); // the call's last evaluation
+        if (opt_.record && done + 1 == nsteps) record_evaluation(M_, F_, sc, io_, b); // the call's last evaluation
         if (F_.nu && ACH_BUG(EffortLate)) io_.clear_ctrl_half(b, static_cast<int>((steps_before + done + 1) % 2));
         if (monitor) {
           // The observation pipeline (kPassVelocity, kPassPose, kPassEnergy) at the new state;
@@ -191,7 +191,7 @@ template <class V> class KernelImpl final : public Kernel {
     for (int b = b0; b < b1; ++b) {
       acceleration_now(b, sc);
       if (!KC_.enabled) continue;
-      if (record_constrain) record_evaluation(M_, sc, io_, b); // MuJoCo's mj_forward fills the same fields
+      if (record_constrain) record_evaluation(M_, F_, sc, io_, b); // MuJoCo's mj_forward fills the same fields
       const ConstraintWork<V>& cw = sc.cw;
       BlockContacts& bc = io_.begin_contacts(b, cw.npairs);
       for (int p = 0; p < cw.npairs; ++p) {
@@ -215,12 +215,26 @@ template <class V> class KernelImpl final : public Kernel {
     io_.load_block(b, sc);
     io_.held_controls_now(b, sc, steps_done);
     forward_dynamics(M_, s.W, s.q, s.v, efforts(M_, s, s.q, s.v, true), s.qacc);
+    if (opt_.record) keep_actuator_forces(sc, s.q, s.v, true);
     io_.store_field(FieldId::ActuatorForceNow, b, s.force, F_.nu);
     io_.store_field(FieldId::ActDotNow, b, s.act_dot, F_.na);
     if (KC_.enabled) {
       constrain(M_, C_, KC_, sc, s.q, s.v, s.qacc, KC_.iterations, true);
     }
     io_.store_field(FieldId::Qacc, b, s.qacc, M_.nv);
+  }
+
+  /// The record's actuator forces (mjData's actuator_force) of this evaluation: the step's first
+  /// evaluation has them in s.force; a later one (an RK4 stage) computes them again at its (q, v)
+  /// and activations (joint_efforts rewrites τ_eff and act_dot with the very same values).
+  void keep_actuator_forces(BlockScratch<V>& sc, const V* q, const V* v, bool first) {
+    BlockState<V>& s = sc.s;
+    if (F_.nu == 0) return;
+    if (first) {
+      for (int a = 0; a < F_.nu; ++a) sc.rec_force[a] = s.force[a];
+      return;
+    }
+    joint_efforts(F_, M_.nv, q, v, s.tau, s.u, s.act_now, s.act_dot, s.tau_eff, sc.rec_force);
   }
 
   int valid_lanes(int b) const {
@@ -245,6 +259,7 @@ template <class V> class KernelImpl final : public Kernel {
     const bool implicit = stepping && damped_euler();
     // mj_passive + mj_actuation: τ_eff = τ + passive forces + actuator forces
     const V* f = efforts(M_, s, q, v, first);
+    if (opt_.record) keep_actuator_forces(sc, q, v, first);
     // mj_kinematics, mj_comPos, mj_crb, mj_fwdAcceleration: the ABA's three sweeps give qacc_smooth
     forward_dynamics(M_, s.W, q, v, f, out, stepping && !implicit);
     // mj_collision, mj_makeConstraint, mj_fwdConstraint

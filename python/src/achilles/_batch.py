@@ -197,12 +197,20 @@ class Batch:
         evaluation of the last step() call (RK4: its fourth stage; Euler: the state the step started
         from) or of constrain() (as mj_forward): views of the engine's memory, each (rows, stride):
         body_pos (nbody * 3: xpos of every body's frame), body_rot (nbody * 9: xmat, row-major),
+        body_vel (nbody * 6: [ω; v] in the body's axes, v its frame origin's), qfrc_actuator (nv),
         cfrc_ext (nbody * 6: [torque; force] of the contacts, world-oriented, about the subtree
         centre of mass of the body's tree, as mj_rnePostConstraint), qfrc_constraint (nv)."""
         if not self.record:
             raise ValueError("last_evaluation() needs a batch made with record=True")
         f = self._native.field
-        return {"body_pos": f("recordBodyPos"), "body_rot": f("recordBodyRot"), "cfrc_ext": f("cfrcExt"), "qfrc_constraint": f("qfrcConstraint")}
+        return {
+            "body_pos": f("recordBodyPos"),
+            "body_rot": f("recordBodyRot"),
+            "body_vel": f("recordBodyVel"),
+            "cfrc_ext": f("cfrcExt"),
+            "qfrc_constraint": f("qfrcConstraint"),
+            "qfrc_actuator": f("qfrcActuator"),
+        }
 
     def kinematics(self) -> tuple[np.ndarray, np.ndarray]:
         """Every body's world pose at the current state: (body_pos, body_rot) views."""
@@ -240,11 +248,12 @@ class Batch:
         """qacc = M^-1 (tau - bias) with every constraint ignored (MuJoCo's qacc_smooth)."""
         self._native.forward()
 
-    def constrain(self, record: bool = False) -> None:
+    def constrain(self, record: bool = False, robots=None) -> None:
         """Detection and the constraint solve at the current state (what forward() runs). With record
         (a record=True batch): last_evaluation() then holds this evaluation's fields, as mj_forward
-        leaves mjData (cfrc_ext included: mj_forward itself does not compute it)."""
-        self._native.constrain(bool(record))
+        leaves mjData (cfrc_ext included: mj_forward itself does not compute it). With robots (indices):
+        only the blocks of lanes that hold them are evaluated; the other blocks keep what they hold."""
+        self._native.constrain(bool(record), None if robots is None else [int(r) for r in robots])
 
     def collide(self) -> None:
         """Contacts of every robot at the current state, without forces (contacts() lists them)."""

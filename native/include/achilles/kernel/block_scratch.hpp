@@ -20,6 +20,7 @@ template <class V> struct BlockScratch {
   V* a_sub;    // accelerations of substeps after the first
   V* tau_prev; // the previous step's torque (read only by a planted bug)
   V* target;   // each servo's rate-limited target (actuators)
+  V* rec_force; // each actuator's force at the latest evaluation (BatchOptions::record)
   Transform<V>* X_WB;
   Transform<V>* X_WS; // world pose of every collision shape
   ConstraintWork<V> cw; // rows and solver vectors (constrained models only)
@@ -38,7 +39,7 @@ template <class V> struct BlockScratch {
     }
     const std::size_t vecs = 2 * (nq + 1) + 9 * (nv + 1);
     return n * (sizeof(JointWork<V>) + sizeof(Transform<V>)) + dof + vecs * sizeof(V) + (4 * n + 16) * 64 +
-           (nv + 1 + 3 * (nu + 1)) * sizeof(V) + 4 * 64 + 4 * ((nu + 1) * sizeof(V) + 64) /* activations (na <= nu) */ +
+           (nv + 1 + 4 * (nu + 1)) * sizeof(V) + 5 * 64 + 4 * ((nu + 1) * sizeof(V) + 64) /* activations (na <= nu) */ +
            (nshapes ? nshapes : 1) * sizeof(Transform<V>) + 64 + (K ? ConstraintWork<V>::bytes_needed(M, *K) : 0) +
            (I ? ImplicitWork<V>::bytes_needed(M, *I) : 0);
   }
@@ -74,6 +75,7 @@ template <class V> struct BlockScratch {
     s.u = arena.take<V>(nu);
     s.force = arena.take<V>(nu);
     target = arena.take<V>(nu);
+    rec_force = arena.take<V>(nu);
     const std::size_t na = F.na ? F.na : 1;
     s.act = arena.take<V>(na);
     s.act_dot = arena.take<V>(na);

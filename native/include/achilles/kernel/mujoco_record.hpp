@@ -7,6 +7,9 @@
 //   QfrcConstraint     Jᵀ·f, the constraint force in joint space   (mj_fwdConstraint: qfrc_constraint)
 //   CfrcExt            each link's contact wrench [torque; force], world-oriented, about the centre
 //                      of mass of its tree's subtree             (mj_rnePostConstraint: cfrc_ext)
+//   QfrcActuator       Σ gear·force of the actuators, per dof      (mj_fwdActuation: qfrc_actuator)
+//   RecordBodyVel      each link's velocity [ω; v] in its own axes (v: its origin's), from which
+//                      Python and TypeScript form cvel          (mj_comVel: cvel)
 // A MuJoCo body is the last link of its chain (src/model-files/import/compile.ts), so a body's
 // cfrc_ext is its last link's; the massless links before it carry no geoms, hence no contacts.
 #pragma once
@@ -19,7 +22,7 @@ namespace ach {
 inline namespace ACH_ISA_NS {
 
 template <class V>
-inline void record_evaluation(const KModel<ScalarOf<V>>& M, const BlockScratch<V>& sc, const BlockIO<V>& io, int b) {
+inline void record_evaluation(const KModel<ScalarOf<V>>& M, const KForces<ScalarOf<V>>& F, const BlockScratch<V>& sc, const BlockIO<V>& io, int b) {
   using T = ScalarOf<V>;
   const ConstraintWork<V>& cw = sc.cw;
   const int nb = static_cast<int>(M.joints.size());
@@ -30,8 +33,18 @@ inline void record_evaluation(const KModel<ScalarOf<V>>& M, const BlockScratch<V
     vstore(io.lane_ptr(FieldId::RecordBodyPos, i * 3 + 2, b), X.p.z);
     for (int e = 0; e < 9; ++e) vstore(io.lane_ptr(FieldId::RecordBodyRot, i * 9 + e, b), X.R.m[e]);
   }
-  // qfrc_constraint: the solve's Jᵀ·f (an evaluation without active rows leaves none)
+  for (int i = 0; i < nb; ++i) {
+    const Motion<V>& v = sc.s.W[i].vel;
+    const V e[6] = {v.w.x, v.w.y, v.w.z, v.v.x, v.v.y, v.v.z};
+    for (int c = 0; c < 6; ++c) vstore(io.lane_ptr(FieldId::RecordBodyVel, i * 6 + c, b), e[c]);
+  }
+  // qfrc_actuator: each actuator's force through its transmission (a joint's dofs, by gear)
   const V zero(T(0));
+  std::vector<V> qfrc_act(M.nv, zero);
+  for (int a = 0; a < F.nu; ++a)
+    for (int k = 0; k < F.act[a].nv; ++k) qfrc_act[F.act[a].voff + k] = qfrc_act[F.act[a].voff + k] + V(F.act[a].gear[k]) * sc.rec_force[a];
+  for (int k = 0; k < M.nv; ++k) vstore(io.lane_ptr(FieldId::QfrcActuator, k, b), qfrc_act[k]);
+  // qfrc_constraint: the solve's Jᵀ·f (an evaluation without active rows leaves none)
   for (int k = 0; k < M.nv; ++k) vstore(io.lane_ptr(FieldId::QfrcConstraint, k, b), cw.nused > 0 ? cw.qfrc[k] : zero);
 
   // mj_comPos's subtree_com of each root: Σ m·c / Σ m over its tree (the root's CoM if massless)

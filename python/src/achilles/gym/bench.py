@@ -8,7 +8,7 @@ Cells (each timed in repetitions interleaved with the others, after a warm-up; m
 - gymnasium sync x W: W worker processes, each stepping a SyncVectorEnv of N/W envs over a pipe (the
   baseline for W threads). Gymnasium's AsyncVectorEnv would start one process per env (256 processes
   on a 2-core machine); W processes of N/W envs each is the stronger baseline, with less IPC.
-- engine only (tasks make_vec refuses): the task's own model file stepped frame_skip times per
+- engine only (tasks make_vec refuses, vector.why_refused): the task's own model file stepped frame_skip times per
   env step with the same actions, without observations or rewards: an upper bound of what make_vec
   could reach on that task, never a task ratio (marked as such in every output).
 
@@ -135,7 +135,7 @@ def run(
 ) -> list[dict[str, Any]]:
     import gymnasium
 
-    from .vector import unsupported_quantities
+    from .vector import why_refused
     from .task import load_task
 
     rows: list[dict[str, Any]] = []
@@ -144,7 +144,7 @@ def run(
         low, high = probe.action_space.low, probe.action_space.high
         probe.close()
         actions = _actions(low, high, steps * (reps + 1), num_envs, seed)
-        runs_task = not unsupported_quantities(load_task(env_id))
+        runs_task = why_refused(load_task(env_id)) is None
         cells: list[tuple[dict[str, Any], tuple]] = []
         for p in precisions:
             for t in threads:

@@ -23,7 +23,7 @@ from .task import CONSTANTS, Task, load_task
 STATE = frozenset({"qpos", "qvel", "ctrl", "action", "init_qpos", "init_qvel", "state_vector", "dt", "nq", "nv", "nu"})
 # mjData's fields after mj_step + mj_rnePostConstraint, as Gymnasium's MujocoEnv reads them: those of
 # the step's last evaluation (the batch records them: Batch(record=True), last_evaluation()).
-RECORDED = frozenset({"xpos", "site_xpos", "cfrc_ext", "qfrc_constraint"})
+RECORDED = frozenset({"xpos", "xipos", "site_xpos", "body_mass", "cinert", "cvel", "cfrc_ext", "qfrc_constraint", "qfrc_actuator"})
 COMPUTED = STATE | RECORDED
 CONSTANT_NAMES = frozenset(CONSTANTS) | {"observation"}
 
@@ -51,8 +51,31 @@ def quantities_read(task: Task) -> set[str]:
     return read - set(task.params) - set(task.before) - set(task.step) - CONSTANT_NAMES
 
 
+def _unimplemented_solver(model_path: str) -> str | None:
+    """Why the model's constraint solver is not MuJoCo's here, or None. The import runs a model that
+    asks for PGS with CG (the same optimum; src/model-files/import/mjcf/option.ts notes it), but a task
+    stops PGS after its iterations, short of that optimum, so its steps are not Gymnasium's."""
+    import xml.etree.ElementTree as ET
+
+    for option in ET.parse(model_path).getroot().iter("option"):
+        if option.get("solver", "").upper() == "PGS":
+            return (
+                f"its model ({os.path.basename(model_path)}) asks for MuJoCo's PGS solver, which the engine does not "
+                "implement yet (it would run CG, whose converged forces PGS does not reach in the model's iterations)"
+            )
+    return None
+
+
 def unsupported_quantities(task: Task) -> list[str]:
     return sorted(quantities_read(task) - COMPUTED)
+
+
+def why_refused(task: Task) -> str | None:
+    """Why make_vec cannot run this task as Gymnasium does (None: it can)."""
+    missing = unsupported_quantities(task)
+    if missing:
+        return f"the task reads {', '.join(missing)}, which the Achilles engine does not compute yet (computed: {', '.join(sorted(COMPUTED))})"
+    return _unimplemented_solver(gymnasium_model_path(task.model))
 
 
 def _vector_env_base():
@@ -74,12 +97,9 @@ class AchillesVectorEnv(_vector_env_base()):
         if not (isinstance(num_envs, int) and num_envs >= 1):
             raise ValueError(f"num_envs must be an integer >= 1, got {num_envs!r}")
         self.task = load_task(env_id, **kwargs)
-        missing = unsupported_quantities(self.task)
-        if missing:
-            raise NotImplementedError(
-                f"{env_id}: the task reads {', '.join(missing)}, which the Achilles engine does not compute yet "
-                f"(computed: {', '.join(sorted(COMPUTED))})"
-            )
+        refused = why_refused(self.task)
+        if refused:
+            raise NotImplementedError(f"{env_id}: {refused}")
         self.model_path = gymnasium_model_path(self.task.model)
         self.compiled = compile_model(self.model_path)
         # Record mjData's post-step fields only where the task reads them (it costs a little per step).
@@ -91,7 +111,7 @@ class AchillesVectorEnv(_vector_env_base()):
         self.dt = b.dt * self.task.frame_skip
         b.reset()
         if self._recorded:
-            self._layout = _MujocoLayout(self.compiled)
+            self._layout = _MujocoLayout(self.compiled, quantities_read(self.task) & RECORDED)
             b.constrain(record=True)  # mj_forward at the initial state
         self.init_qpos = np.array(b.q[:, 0], dtype=np.float64)
         self.init_qvel = np.array(b.v[:, 0], dtype=np.float64)
@@ -152,15 +172,19 @@ class AchillesVectorEnv(_vector_env_base()):
             target[:, envs] = self._target0[:, None]
 
     def _forward_envs(self, envs: np.ndarray, cfrc_ext_zero: bool) -> None:
-        """MuJoCo's mj_forward for `envs` only: the batch's constrain() evaluates every robot, so the
-        other envs' recorded fields (those of their last step) are put back."""
+        """MuJoCo's mj_forward for `envs` only: constrain() evaluates whole blocks of lanes, so the
+        other envs of those blocks get their recorded fields (those of their last step) back."""
         if not self._recorded or len(envs) == 0:
             return
         rec = self.batch.last_evaluation()
-        others = np.setdiff1d(np.arange(self.num_envs), envs)
+        # only the blocks of lanes holding these envs are evaluated: their other envs are put back
+        lanes = self.batch.lanes
+        blocks = np.unique(np.asarray(envs) // lanes)
+        sharing = (blocks[:, None] * lanes + np.arange(lanes)).ravel()
+        others = np.setdiff1d(sharing[sharing < self.num_envs], envs)
         kept = {k: np.array(v[:, others]) for k, v in rec.items()}
         cfrc = np.array(rec["cfrc_ext"][:, envs])
-        self.batch.constrain(record=True)
+        self.batch.constrain(record=True, robots=envs)
         for k, v in kept.items():
             rec[k][:, others] = v
         rec["cfrc_ext"][:, envs] = 0 if cfrc_ext_zero else cfrc
@@ -270,7 +294,8 @@ class _MujocoLayout:
     is carried by link bodies[i].link at offset bodies[i].offset (same orientation); body 0, the
     world, is at the origin with no external force."""
 
-    def __init__(self, compiled: dict):
+    def __init__(self, compiled: dict, needed: set[str] | frozenset[str] = RECORDED):
+        self.needed = frozenset(needed)
         layout = compiled.get("mujoco")
         if not layout:
             raise NotImplementedError(f"{compiled.get('source')}: not an imported MJCF model (no MuJoCo body layout)")
@@ -278,23 +303,85 @@ class _MujocoLayout:
         self.offsets = np.array([b["offset"] for b in layout["bodies"]], dtype=np.float64).reshape(-1, 3)
         self.site_body = np.array([s["body"] for s in layout["sites"]], dtype=np.int64)
         self.site_pos = np.array([s["pos"] for s in layout["sites"]], dtype=np.float64).reshape(-1, 3)
+        # every link's mass, CoM (its frame) and inertia about the CoM (its axes), and its tree's root
+        links = compiled["native"]["bodies"]
+        self.link_mass = np.array([b["mass"] for b in links], dtype=np.float64)
+        self.link_com = np.array([b["com"] for b in links], dtype=np.float64).reshape(-1, 3)
+        xx, yy, zz, xy, xz, yz = np.array([b["inertia"] for b in links], dtype=np.float64).reshape(-1, 6).T
+        self.link_inertia = np.stack([xx, xy, xz, xy, yy, yz, xz, yz, zz], axis=1).reshape(-1, 3, 3)
+        root = []
+        for i, b in enumerate(links):
+            root.append(i if b["parent"] < 0 else root[b["parent"]])
+        self.link_root = np.array(root, dtype=np.int64)
+        # MuJoCo's body_mass: the world's 0, then each body's (its link's)
+        self.body_mass = np.concatenate([[0.0], self.link_mass[self.links]])
 
     def values(self, rec: dict[str, np.ndarray], envs: np.ndarray) -> dict[str, np.ndarray]:
+        """The needed ones of xpos (n, nbody, 3), site_xpos (n, nsite, 3), cfrc_ext (n, nbody, 6) and
+        qfrc_constraint (n, nv) for `envs`."""
+        n, nb, out = len(envs), len(self.links), {}
+        if "body_mass" in self.needed:
+            out["body_mass"] = np.broadcast_to(self.body_mass, (n, nb + 1))
+        if self.needed & {"xipos", "cinert", "cvel"}:
+            out.update(self._com_based(rec, envs))
+        if self.needed & {"xpos", "site_xpos"}:
+            # (links·k, stride) → (n, links, k)
+            pos = np.asarray(rec["body_pos"][:, envs], dtype=np.float64).T.reshape(n, -1, 3)
+            rot = np.asarray(rec["body_rot"][:, envs], dtype=np.float64).T.reshape(n, -1, 3, 3)
+            R = rot[:, self.links]
+            xpos = np.zeros((n, nb + 1, 3))
+            xpos[:, 1:] = pos[:, self.links] + np.einsum("nbij,bj->nbi", R, self.offsets)
+            out["xpos"] = xpos
+            if "site_xpos" in self.needed:
+                xmat = np.broadcast_to(np.eye(3), (n, nb + 1, 3, 3)).copy()
+                xmat[:, 1:] = R
+                out["site_xpos"] = xpos[:, self.site_body] + np.einsum("nsij,sj->nsi", xmat[:, self.site_body], self.site_pos)
+        if "cfrc_ext" in self.needed:
+            cfrc = np.asarray(rec["cfrc_ext"][:, envs], dtype=np.float64).T.reshape(n, -1, 6)
+            cfrc_ext = np.zeros((n, nb + 1, 6))
+            cfrc_ext[:, 1:] = cfrc[:, self.links]
+            out["cfrc_ext"] = cfrc_ext
+        if "qfrc_constraint" in self.needed:
+            out["qfrc_constraint"] = np.asarray(rec["qfrc_constraint"][:, envs], dtype=np.float64).T
+        if "qfrc_actuator" in self.needed:
+            out["qfrc_actuator"] = np.asarray(rec["qfrc_actuator"][:, envs], dtype=np.float64).T
+        return out
+
+    def _com_based(self, rec: dict[str, np.ndarray], envs: np.ndarray) -> dict[str, np.ndarray]:
+        """xipos, and MuJoCo's com-based cinert (mj_comPos: the inertia about the subtree CoM c of the
+        body's tree, world axes, then m·(xipos − c) and m) and cvel (mj_comVel: [ω; velocity of the point
+        c moving with the body]), world row 0 all zero."""
         n, nb = len(envs), len(self.links)
-        # (links·k, stride) → (n, links, k)
-        pos = np.asarray(rec["body_pos"][:, envs], dtype=np.float64).T.reshape(n, -1, 3)
-        rot = np.asarray(rec["body_rot"][:, envs], dtype=np.float64).T.reshape(n, -1, 3, 3)
-        cfrc = np.asarray(rec["cfrc_ext"][:, envs], dtype=np.float64).T.reshape(n, -1, 6)
-        R = rot[:, self.links]
-        xpos = np.zeros((n, nb + 1, 3))
-        xpos[:, 1:] = pos[:, self.links] + np.einsum("nbij,bj->nbi", R, self.offsets)
-        xmat = np.broadcast_to(np.eye(3), (n, nb + 1, 3, 3)).copy()
-        xmat[:, 1:] = R
-        cfrc_ext = np.zeros((n, nb + 1, 6))
-        cfrc_ext[:, 1:] = cfrc[:, self.links]
-        site_xpos = xpos[:, self.site_body] + np.einsum("nsij,sj->nsi", xmat[:, self.site_body], self.site_pos)
-        qfrc = np.asarray(rec["qfrc_constraint"][:, envs], dtype=np.float64).T
-        return {"xpos": xpos, "site_xpos": site_xpos, "cfrc_ext": cfrc_ext, "qfrc_constraint": qfrc}
+        p = np.asarray(rec["body_pos"][:, envs], dtype=np.float64).T.reshape(n, -1, 3)
+        R = np.asarray(rec["body_rot"][:, envs], dtype=np.float64).T.reshape(n, -1, 3, 3)
+        vel = np.asarray(rec["body_vel"][:, envs], dtype=np.float64).T.reshape(n, -1, 6)
+        com = p + np.einsum("nlij,lj->nli", R, self.link_com)  # every link's CoM, world
+        m = self.link_mass
+        nroots = len(m)
+        msum = np.zeros(nroots)
+        np.add.at(msum, self.link_root, m)
+        csum = np.zeros((n, nroots, 3))
+        np.add.at(csum, (slice(None), self.link_root), m[None, :, None] * com)
+        subtree = np.where(msum[None, :, None] > 0, csum / np.where(msum > 0, msum, 1)[None, :, None], com)
+        c = subtree[:, self.link_root][:, self.links]  # per MuJoCo body: its tree's subtree CoM
+        L = self.links
+        dif = com[:, L] - c
+        mb = m[L][None, :]
+        I = np.einsum("nbij,bjk,nblk->nbil", R[:, L], self.link_inertia[L], R[:, L])
+        d2 = np.einsum("nbi,nbi->nb", dif, dif)
+        I = I + mb[..., None, None] * (d2[..., None, None] * np.eye(3) - np.einsum("nbi,nbj->nbij", dif, dif))
+        cinert = np.zeros((n, nb + 1, 10))
+        cinert[:, 1:] = np.concatenate(
+            [I[..., [0, 1, 2, 0, 0, 1], [0, 1, 2, 1, 2, 2]], mb[..., None] * dif, np.broadcast_to(mb[..., None], (n, nb, 1))], axis=2
+        )
+        w = np.einsum("nbij,nbj->nbi", R[:, L], vel[:, L, :3])
+        v_origin = np.einsum("nbij,nbj->nbi", R[:, L], vel[:, L, 3:])
+        cvel = np.zeros((n, nb + 1, 6))
+        cvel[:, 1:, :3] = w
+        cvel[:, 1:, 3:] = v_origin + np.cross(w, c - p[:, L])
+        xipos = np.zeros((n, nb + 1, 3))
+        xipos[:, 1:] = com[:, L]
+        return {"xipos": xipos, "cinert": cinert, "cvel": cvel}
 
 
 def make_vec(env_id: str, num_envs: int, precision: str = "f32", threads: int = 1, **kwargs: Any) -> AchillesVectorEnv:
