@@ -195,7 +195,10 @@ void Batch::constrain(bool record, const std::vector<int>* robots) {
   }
   std::sort(blocks.begin(), blocks.end());
   blocks.erase(std::unique(blocks.begin(), blocks.end()), blocks.end());
-  pool_.run(static_cast<int>(blocks.size()), [&](int w, int i, int) { kernel_->constrain_blocks(w, blocks[i], blocks[i] + 1); });
+  // items [i, e): one at a time with workers, all at once with a single thread
+  pool_.run(static_cast<int>(blocks.size()), [&](int w, int i, int e) {
+    for (; i < e; ++i) kernel_->constrain_blocks(w, blocks[i], blocks[i] + 1);
+  });
 }
 
 ConstraintReport Batch::constraint_report(int robot, int iterations, bool warm) {

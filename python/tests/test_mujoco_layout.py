@@ -108,17 +108,18 @@ def test_constrain_of_some_robots_leaves_the_other_blocks_alone():
     b.v[:, :n] = qvel.T
     b.constrain(record=True)
     before = {k: np.array(v) for k, v in b.last_evaluation().items()}
-    moved = 5  # block 1 holds robots 4..7
+    moved = [5, 9]  # blocks 1 (robots 4..7) and 2 (8..11); block 0 is left alone
     qpos[moved, 0] += 0.3
-    b.q[:, moved] = qpos[moved]
-    b.constrain(record=True, robots=[moved])
+    b.q[:, moved] = qpos[moved].T
+    b.constrain(record=True, robots=moved)
     after = b.last_evaluation()
     for k, v in after.items():
-        outside = [r for r in range(n) if r // lanes != moved // lanes]
+        outside = [r for r in range(n) if r // lanes == 0]
         assert np.array_equal(v[:, outside], before[k][:, outside]), k
-    ours = _MujocoLayout(doc).values(after, np.array([moved]))
-    d.qpos[:], d.qvel[:] = qpos[moved], qvel[moved]
-    mujoco.mj_forward(m, d)
-    np.testing.assert_allclose(ours["xpos"][0], d.xpos, atol=1e-12)
+    ours = _MujocoLayout(doc).values(after, np.array(moved))
+    for i, r in enumerate(moved):
+        d.qpos[:], d.qvel[:] = qpos[r], qvel[r]
+        mujoco.mj_forward(m, d)
+        np.testing.assert_allclose(ours["xpos"][i], d.xpos, atol=1e-12, err_msg=f"robot {r}")
     with pytest.raises(Exception, match="robot 12 is out of range"):
         b.constrain(robots=[12])
