@@ -50,6 +50,7 @@ template <class V> class KernelImpl final : public Kernel {
     for (int t = 0; t < opt.threads; ++t) {
       arenas_.emplace_back(BlockScratch<V>::bytes_needed(M_, C_.shapes.size(), F_.nu, &KC_, &KI_));
       scratch_.emplace_back(arenas_.back(), M_, F_, C_.shapes.size(), &KC_, &KI_);
+      if (opt.record) record_work_.emplace_back(M_);
     }
     h_ = T(opt.dt / opt.substeps);
   }
@@ -72,7 +73,7 @@ template <class V> class KernelImpl final : public Kernel {
       for (; done < nsteps; ++done) {
         if (F_.nu) io_.begin_step(b, steps_before + done, sc);
         step_once(sc);
-        if (opt_.record && done + 1 == nsteps) record_evaluation(M_, F_, sc, io_, b); // the call's last evaluation
+        if (opt_.record && done + 1 == nsteps) record_evaluation(M_, F_, sc, io_, b, record_work_[worker]); // the call's last evaluation
         if (F_.nu && ACH_BUG(EffortLate)) io_.clear_ctrl_half(b, static_cast<int>((steps_before + done + 1) % 2));
         if (monitor) {
           // The observation pipeline (kPassVelocity, kPassPose, kPassEnergy) at the new state;
@@ -191,7 +192,7 @@ template <class V> class KernelImpl final : public Kernel {
     for (int b = b0; b < b1; ++b) {
       acceleration_now(b, sc);
       if (!KC_.enabled) continue;
-      if (record_constrain) record_evaluation(M_, F_, sc, io_, b); // MuJoCo's mj_forward fills the same fields
+      if (record_constrain) record_evaluation(M_, F_, sc, io_, b, record_work_[worker]); // MuJoCo's mj_forward fills the same fields
       const ConstraintWork<V>& cw = sc.cw;
       BlockContacts& bc = io_.begin_contacts(b, cw.npairs);
       for (int p = 0; p < cw.npairs; ++p) {
@@ -357,6 +358,7 @@ template <class V> class KernelImpl final : public Kernel {
   T h_;
   std::vector<Arena> arenas_;
   std::vector<BlockScratch<V>> scratch_;
+  std::vector<RecordWork<V>> record_work_; // per worker, with BatchOptions::record
 };
 
 template <class V> std::unique_ptr<Kernel> make_kernel_for(const Model& model, const BatchOptions& opt, const Storage& st) {

@@ -16,59 +16,76 @@
 
 #include "../isa_namespace.hpp"
 
+#include <vector>
+
 #include "block_io.hpp"
 
 namespace ach {
 inline namespace ACH_ISA_NS {
 
+/// What record_evaluation works in: made once per worker with the kernel, so that nothing is
+/// allocated while stepping. The trees' roots and masses are the model's constants.
+template <class V> struct RecordWork {
+  using T = ScalarOf<V>;
+  std::vector<int> root;      // each link's tree root (parents come before their children)
+  std::vector<T> tree_mass;   // per root: its tree's mass
+  std::vector<Vec3<V>> com;   // per root: Σ m·c, then the subtree centre of mass
+  std::vector<V> wrench, qfrc_act;
+
+  explicit RecordWork(const KModel<T>& M) {
+    const int nb = static_cast<int>(M.joints.size());
+    root.resize(nb);
+    tree_mass.assign(nb, T(0));
+    for (int i = 0; i < nb; ++i) {
+      const int p = M.joints[i].parent;
+      root[i] = p < 0 ? i : root[p];
+      tree_mass[root[i]] += M.joints[i].m;
+    }
+    com.resize(nb);
+    wrench.resize(static_cast<std::size_t>(nb) * 6);
+    qfrc_act.resize(M.nv);
+  }
+};
+
 template <class V>
-inline void record_evaluation(const KModel<ScalarOf<V>>& M, const KForces<ScalarOf<V>>& F, const BlockScratch<V>& sc, const BlockIO<V>& io, int b) {
+inline void record_evaluation(const KModel<ScalarOf<V>>& M, const KForces<ScalarOf<V>>& F, const BlockScratch<V>& sc, const BlockIO<V>& io,
+                              int b, RecordWork<V>& rw) {
   using T = ScalarOf<V>;
   const ConstraintWork<V>& cw = sc.cw;
   const int nb = static_cast<int>(M.joints.size());
+  const V zero(T(0));
   for (int i = 0; i < nb; ++i) {
     const Transform<V>& X = sc.X_WB[i];
     vstore(io.lane_ptr(FieldId::RecordBodyPos, i * 3 + 0, b), X.p.x);
     vstore(io.lane_ptr(FieldId::RecordBodyPos, i * 3 + 1, b), X.p.y);
     vstore(io.lane_ptr(FieldId::RecordBodyPos, i * 3 + 2, b), X.p.z);
     for (int e = 0; e < 9; ++e) vstore(io.lane_ptr(FieldId::RecordBodyRot, i * 9 + e, b), X.R.m[e]);
-  }
-  for (int i = 0; i < nb; ++i) {
     const Motion<V>& v = sc.s.W[i].vel;
-    const V e[6] = {v.w.x, v.w.y, v.w.z, v.v.x, v.v.y, v.v.z};
-    for (int c = 0; c < 6; ++c) vstore(io.lane_ptr(FieldId::RecordBodyVel, i * 6 + c, b), e[c]);
+    const V e6[6] = {v.w.x, v.w.y, v.w.z, v.v.x, v.v.y, v.v.z};
+    for (int c = 0; c < 6; ++c) vstore(io.lane_ptr(FieldId::RecordBodyVel, i * 6 + c, b), e6[c]);
   }
   // qfrc_actuator: each actuator's force through its transmission (a joint's dofs, by gear)
-  const V zero(T(0));
-  std::vector<V> qfrc_act(M.nv, zero);
+  for (int k = 0; k < M.nv; ++k) rw.qfrc_act[k] = zero;
   for (int a = 0; a < F.nu; ++a)
-    for (int k = 0; k < F.act[a].nv; ++k) qfrc_act[F.act[a].voff + k] = qfrc_act[F.act[a].voff + k] + V(F.act[a].gear[k]) * sc.rec_force[a];
-  for (int k = 0; k < M.nv; ++k) vstore(io.lane_ptr(FieldId::QfrcActuator, k, b), qfrc_act[k]);
+    for (int k = 0; k < F.act[a].nv; ++k) rw.qfrc_act[F.act[a].voff + k] = rw.qfrc_act[F.act[a].voff + k] + V(F.act[a].gear[k]) * sc.rec_force[a];
+  for (int k = 0; k < M.nv; ++k) vstore(io.lane_ptr(FieldId::QfrcActuator, k, b), rw.qfrc_act[k]);
   // qfrc_constraint: the solve's Jᵀ·f (an evaluation without active rows leaves none)
   for (int k = 0; k < M.nv; ++k) vstore(io.lane_ptr(FieldId::QfrcConstraint, k, b), cw.nused > 0 ? cw.qfrc[k] : zero);
 
   // mj_comPos's subtree_com of each root: Σ m·c / Σ m over its tree (the root's CoM if massless)
-  std::vector<int> root(nb);
-  std::vector<Vec3<V>> com_sum(nb, Vec3<V>{zero, zero, zero});
-  std::vector<T> mass_sum(nb, T(0));
   auto com_W = [&](int i) {
     const KJoint<T>& J = M.joints[i];
     return sc.X_WB[i].p + mul(sc.X_WB[i].R, Vec3<V>{V(J.com[0]), V(J.com[1]), V(J.com[2])});
   };
-  for (int i = 0; i < nb; ++i) {
-    const int p = M.joints[i].parent;
-    root[i] = p < 0 ? i : root[p]; // parents come before their children
-    const T m = M.joints[i].m;
-    if (m == T(0)) continue;
-    com_sum[root[i]] = com_sum[root[i]] + V(m) * com_W(i);
-    mass_sum[root[i]] += m;
-  }
+  for (int i = 0; i < nb; ++i) rw.com[i] = Vec3<V>{zero, zero, zero};
   for (int i = 0; i < nb; ++i)
-    if (root[i] == i) com_sum[i] = mass_sum[i] > T(0) ? V(T(1) / mass_sum[i]) * com_sum[i] : com_W(i);
+    if (M.joints[i].m != T(0)) rw.com[rw.root[i]] = rw.com[rw.root[i]] + V(M.joints[i].m) * com_W(i);
+  for (int i = 0; i < nb; ++i)
+    if (rw.root[i] == i) rw.com[i] = rw.tree_mass[i] > T(0) ? V(T(1) / rw.tree_mass[i]) * rw.com[i] : com_W(i);
 
   // cfrc_ext: each active contact point's force F = f_n·n + f_1·t1 + f_2·t2 (n from shape a to b)
   // pushes body b and pulls body a, moved to the subtree CoM c: torque (p − c) × F (mju_transformSpatial)
-  std::vector<V> wrench(static_cast<std::size_t>(nb) * 6, zero);
+  for (V& w : rw.wrench) w = zero;
   for (int p = 0; p < cw.npairs; ++p) {
     const KContactPair<T>& P = cw.pair[p];
     for (int i = 0; i < 4; ++i) {
@@ -76,20 +93,20 @@ inline void record_evaluation(const KModel<ScalarOf<V>>& M, const KForces<Scalar
       V f[3];
       decode_point_force(p, i, cw, f); // zero in the lanes where the point is not active
       const Vec3<V>* fr = cw.frame + (p * 4 + i) * 3;
-      const Vec3<V> F = f[0] * fr[0] + f[1] * fr[1] + f[2] * fr[2];
+      const Vec3<V> Fw = f[0] * fr[0] + f[1] * fr[1] + f[2] * fr[2];
       const Vec3<V>& pos = cw.mf[p].pos[i];
       for (int side = 0; side < 2; ++side) {
         const int body = side == 0 ? P.body_a : P.body_b;
         if (body < 0) continue; // the world's cfrc_ext stays 0 (MuJoCo skips body 0)
-        const Vec3<V> tq = cross(pos - com_sum[root[body]], F);
+        const Vec3<V> tq = cross(pos - rw.com[rw.root[body]], Fw);
         const V sign(side == 0 ? T(-1) : T(1));
-        V* w = wrench.data() + static_cast<std::size_t>(body) * 6;
-        const V e[6] = {tq.x, tq.y, tq.z, F.x, F.y, F.z};
+        V* w = rw.wrench.data() + static_cast<std::size_t>(body) * 6;
+        const V e[6] = {tq.x, tq.y, tq.z, Fw.x, Fw.y, Fw.z};
         for (int c = 0; c < 6; ++c) w[c] = w[c] + sign * e[c];
       }
     }
   }
-  for (int k = 0; k < nb * 6; ++k) vstore(io.lane_ptr(FieldId::CfrcExt, k, b), wrench[k]);
+  for (int k = 0; k < nb * 6; ++k) vstore(io.lane_ptr(FieldId::CfrcExt, k, b), rw.wrench[k]);
 }
 
 } // namespace ACH_ISA_NS
