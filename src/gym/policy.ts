@@ -36,10 +36,15 @@ export function readsRecorded(t: Task): boolean {
   return quantitiesRead(t).some((n) => (RECORDED_QUANTITIES as readonly string[]).includes(n));
 }
 
-/** The quantities a task reads that the engine does not compute yet (refused by name, never approximated).
- *  The recorded ones (xpos, site_xpos, ...) need MuJoCo's body layout: a model imported from MJCF. */
+/** What this controller computes for a model: the recorded quantities (xpos, site_xpos, ...) need
+ *  MuJoCo's body layout, i.e. a model imported from MJCF. */
+function computedQuantities(model?: ModelDesc): string[] {
+  return [...POLICY_QUANTITIES, ...(model?.mujoco ? RECORDED_QUANTITIES : [])];
+}
+
+/** The quantities a task reads that the engine does not compute yet (refused by name, never approximated). */
 export function missingQuantities(t: Task, model?: ModelDesc): string[] {
-  const computed = new Set([...POLICY_QUANTITIES, ...(model?.mujoco ? RECORDED_QUANTITIES : [])]);
+  const computed = new Set(computedQuantities(model));
   return quantitiesRead(t)
     .filter((n) => !computed.has(n))
     .sort();
@@ -127,7 +132,7 @@ export class PolicyController implements Controller {
     const missing = missingQuantities(task, model);
     if (missing.length)
       throw new Error(
-        `--task ${task.id}: the task reads ${missing.join(', ')}, which the engine does not compute yet (computed: ${[...POLICY_QUANTITIES, ...(model.mujoco ? RECORDED_QUANTITIES : [])].join(', ')})`,
+        `--task ${task.id}: the task reads ${missing.join(', ')}, which the engine does not compute yet (computed: ${computedQuantities(model).join(', ')})`,
       );
     const ort = await onnxRuntime();
     let session: OrtSession;

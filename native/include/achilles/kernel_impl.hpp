@@ -150,14 +150,8 @@ template <class V> class KernelImpl final : public Kernel {
       pass_body_acceleration(M_, s.W, s.qacc);
       pass_pose(M_, s.W, sc.X_WB);
       for (int i = 0; i < n; ++i) {
-        const Motion<V>& v = s.W[i].vel;
-        const Motion<V>& a = s.W[i].acc;
-        const V vs[6] = {v.w.x, v.w.y, v.w.z, v.v.x, v.v.y, v.v.z};
-        const V as[6] = {a.w.x, a.w.y, a.w.z, a.v.x, a.v.y, a.v.z};
-        for (int e = 0; e < 6; ++e) {
-          vstore(io_.lane_ptr(FieldId::BodyVel, i * 6 + e, b), vs[e]);
-          vstore(io_.lane_ptr(FieldId::BodyAcc, i * 6 + e, b), as[e]);
-        }
+        io_.store_motion(FieldId::BodyVel, i, b, s.W[i].vel);
+        io_.store_motion(FieldId::BodyAcc, i, b, s.W[i].acc);
       }
       io_.store_poses(b, sc);
     }

@@ -61,15 +61,21 @@ template <class V> class BlockIO {
     if (F_.na) store_field(FieldId::Act, b, sc.s.act, F_.na);
   }
 
-  /// Every body's world pose X_WB (after pass_pose) into BodyPos and BodyRot.
-  void store_poses(int b, const BlockScratch<V>& sc) const {
+  /// Every body's world pose X_WB (after pass_pose) into BodyPos and BodyRot (or the given fields).
+  void store_poses(int b, const BlockScratch<V>& sc, FieldId pos = FieldId::BodyPos, FieldId rot = FieldId::BodyRot) const {
     for (std::size_t i = 0; i < M_.joints.size(); ++i) {
       const Transform<V>& X = sc.X_WB[i];
-      vstore(lane_ptr(FieldId::BodyPos, i * 3 + 0, b), X.p.x);
-      vstore(lane_ptr(FieldId::BodyPos, i * 3 + 1, b), X.p.y);
-      vstore(lane_ptr(FieldId::BodyPos, i * 3 + 2, b), X.p.z);
-      for (int e = 0; e < 9; ++e) vstore(lane_ptr(FieldId::BodyRot, i * 9 + e, b), X.R.m[e]);
+      vstore(lane_ptr(pos, i * 3 + 0, b), X.p.x);
+      vstore(lane_ptr(pos, i * 3 + 1, b), X.p.y);
+      vstore(lane_ptr(pos, i * 3 + 2, b), X.p.z);
+      for (int e = 0; e < 9; ++e) vstore(lane_ptr(rot, i * 9 + e, b), X.R.m[e]);
     }
+  }
+
+  /// Body i's spatial motion [ω; v] (6 components) into field f.
+  void store_motion(FieldId f, int i, int b, const Motion<V>& m) const {
+    const V e[6] = {m.w.x, m.w.y, m.w.z, m.v.x, m.v.y, m.v.z};
+    for (int c = 0; c < 6; ++c) vstore(lane_ptr(f, i * 6 + c, b), e[c]);
   }
 
   /// Block b's contacts start afresh with `npairs` pairs (the contact store, contact_store.hpp).

@@ -54,16 +54,8 @@ inline void record_evaluation(const KModel<ScalarOf<V>>& M, const KForces<Scalar
   const ConstraintWork<V>& cw = sc.cw;
   const int nb = static_cast<int>(M.joints.size());
   const V zero(T(0));
-  for (int i = 0; i < nb; ++i) {
-    const Transform<V>& X = sc.X_WB[i];
-    vstore(io.lane_ptr(FieldId::RecordBodyPos, i * 3 + 0, b), X.p.x);
-    vstore(io.lane_ptr(FieldId::RecordBodyPos, i * 3 + 1, b), X.p.y);
-    vstore(io.lane_ptr(FieldId::RecordBodyPos, i * 3 + 2, b), X.p.z);
-    for (int e = 0; e < 9; ++e) vstore(io.lane_ptr(FieldId::RecordBodyRot, i * 9 + e, b), X.R.m[e]);
-    const Motion<V>& v = sc.s.W[i].vel;
-    const V e6[6] = {v.w.x, v.w.y, v.w.z, v.v.x, v.v.y, v.v.z};
-    for (int c = 0; c < 6; ++c) vstore(io.lane_ptr(FieldId::RecordBodyVel, i * 6 + c, b), e6[c]);
-  }
+  io.store_poses(b, sc, FieldId::RecordBodyPos, FieldId::RecordBodyRot);
+  for (int i = 0; i < nb; ++i) io.store_motion(FieldId::RecordBodyVel, i, b, sc.s.W[i].vel);
   // qfrc_actuator: each actuator's force through its transmission (a joint's dofs, by gear)
   for (int k = 0; k < M.nv; ++k) rw.qfrc_act[k] = zero;
   for (int a = 0; a < F.nu; ++a)

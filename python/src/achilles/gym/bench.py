@@ -239,7 +239,8 @@ def _machine() -> str:
             name = next((line.split(":", 1)[1].strip() for line in f if line.startswith("model name")), name)
     except OSError:
         pass
-    isa = "AVX-512" if cpu_info().get("avx512") else "AVX2" if cpu_info().get("avx2") else "SSE2"
+    cpu = cpu_info()
+    isa = "AVX-512" if cpu.get("avx512") else "AVX2" if cpu.get("avx2") else "SSE2"
     return (
         f"{name} ({isa}), {os.cpu_count()} logical CPUs; Python {platform.python_version()}, "
         f"Gymnasium {gymnasium.__version__}, MuJoCo {mujoco.__version__}"

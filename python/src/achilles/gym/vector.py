@@ -322,12 +322,13 @@ class _MujocoLayout:
         n, nb, out = len(envs), len(self.links), {}
         if "body_mass" in self.needed:
             out["body_mass"] = np.broadcast_to(self.body_mass, (n, nb + 1))
-        if self.needed & {"xipos", "cinert", "cvel"}:
-            out.update(self._com_based(rec, envs))
-        if self.needed & {"xpos", "site_xpos"}:
-            # (links·k, stride) → (n, links, k)
+        if self.needed & {"xpos", "site_xpos", "xipos", "cinert", "cvel"}:
+            # every link's pose: (links·k, stride) → (n, links, k)
             pos = np.asarray(rec["body_pos"][:, envs], dtype=np.float64).T.reshape(n, -1, 3)
             rot = np.asarray(rec["body_rot"][:, envs], dtype=np.float64).T.reshape(n, -1, 3, 3)
+        if self.needed & {"xipos", "cinert", "cvel"}:
+            out.update(self._com_based(rec, envs, pos, rot))
+        if self.needed & {"xpos", "site_xpos"}:
             R = rot[:, self.links]
             xpos = np.zeros((n, nb + 1, 3))
             xpos[:, 1:] = pos[:, self.links] + np.einsum("nbij,bj->nbi", R, self.offsets)
@@ -347,13 +348,11 @@ class _MujocoLayout:
             out["qfrc_actuator"] = np.asarray(rec["qfrc_actuator"][:, envs], dtype=np.float64).T
         return out
 
-    def _com_based(self, rec: dict[str, np.ndarray], envs: np.ndarray) -> dict[str, np.ndarray]:
+    def _com_based(self, rec: dict[str, np.ndarray], envs: np.ndarray, p: np.ndarray, R: np.ndarray) -> dict[str, np.ndarray]:
         """xipos, and MuJoCo's com-based cinert (mj_comPos: the inertia about the subtree CoM c of the
         body's tree, world axes, then m·(xipos − c) and m) and cvel (mj_comVel: [ω; velocity of the point
-        c moving with the body]), world row 0 all zero."""
+        c moving with the body]), world row 0 all zero. p, R: every link's pose (n, links, 3 / 3 × 3)."""
         n, nb = len(envs), len(self.links)
-        p = np.asarray(rec["body_pos"][:, envs], dtype=np.float64).T.reshape(n, -1, 3)
-        R = np.asarray(rec["body_rot"][:, envs], dtype=np.float64).T.reshape(n, -1, 3, 3)
         vel = np.asarray(rec["body_vel"][:, envs], dtype=np.float64).T.reshape(n, -1, 6)
         com = p + np.einsum("nlij,lj->nli", R, self.link_com)  # every link's CoM, world
         m = self.link_mass
