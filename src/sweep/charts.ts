@@ -49,7 +49,13 @@ export function parseResults(text: string): ResultTable {
   return { columns: splitCsvLine(head ?? ''), rows: body.map(splitCsvLine) };
 }
 
-const NOT_CHARTED = new Set(['robot', 'fell', 'fell_time']);
+const NOT_CHARTED = new Set(['robot', 'fell', 'fell_time', 'diverged_step', 'diverged_joint']);
+
+/** How many rows are of robots whose state turned non-finite (they have no metrics). */
+function divergedCount(t: ResultTable): number {
+  const j = t.columns.indexOf('diverged_step');
+  return j < 0 ? 0 : t.rows.filter((r) => r[j] !== '').length;
+}
 
 function column(t: ResultTable, name: string): number[] {
   const j = t.columns.indexOf(name);
@@ -67,14 +73,16 @@ export function sweepCharts(t: ResultTable, name: string, logUniform: ReadonlySe
   const charts: Record<string, VlSpec> = {};
   const panels: VlSpec[] = [];
   const fell = t.columns.indexOf('fell');
+  const diverged = divergedCount(t);
   if (fell >= 0) {
     const n = t.rows.filter((r) => r[fell] === 'true').length;
     panels.push(
       barChart({
-        title: `fell: ${n} of ${t.rows.length}`,
+        title: `fell: ${n} of ${t.rows.length}${diverged ? ` (${diverged} diverged)` : ''}`,
         data: [
-          { outcome: 'stood', robots: t.rows.length - n },
+          { outcome: 'stood', robots: t.rows.length - n - diverged },
           { outcome: 'fell', robots: n },
+          ...(diverged ? [{ outcome: 'diverged', robots: diverged }] : []),
         ],
         x: 'outcome',
         y: 'robots',
@@ -107,6 +115,8 @@ export function summarizeResults(t: ResultTable): Record<string, string | number
   const out: Record<string, string | number | Record<string, number>> = { robots: t.rows.length };
   const fell = t.columns.indexOf('fell');
   if (fell >= 0) out.fell = t.rows.filter((r) => r[fell] === 'true').length;
+  const diverged = divergedCount(t);
+  if (diverged) out.diverged = diverged;
   for (const c of metricColumns(t)) {
     const xs = column(t, c)
       .filter((x) => Number.isFinite(x))
@@ -124,6 +134,7 @@ export function summaryLines(s: ReturnType<typeof summarizeResults>): string[] {
   return Object.entries(s).map(([k, v]) => {
     if (k === 'robots') return `robots: ${v as number}`;
     if (k === 'fell') return `fell: ${v as number} of ${s.robots as number}`;
+    if (k === 'diverged') return `diverged: ${v as number} of ${s.robots as number} (no metrics for them)`;
     const m = v as Record<string, number>;
     return `${k}: min ${g(m.min)}, median ${g(m.median)}, max ${g(m.max)}`;
   });

@@ -9,8 +9,8 @@
 //   --emit slurm|k8s   print the job script or manifest that runs the shards on a cluster.
 //
 // Outcomes: a shard's files are written whole or not at all; Ctrl-C stops at the next slice and
-// keeps the shards already done (exit 130); a robot whose state turns non-finite stops the sweep
-// with its index, step and draws (exit 1), writing nothing for its shard.
+// keeps the shards already done (exit 130); a robot whose state turns non-finite gets a row saying at
+// which step (diverged_step, diverged_joint) and the others go on; the shard's line names them.
 
 import { join } from 'node:path';
 import { engineAddon } from '../engine/native.js';
@@ -28,7 +28,7 @@ import { emitJob } from './emit.js';
 import { mergeSweep, SweepMergeError } from './merge.js';
 import { planSweep, type SweepPlan } from './plan.js';
 import { fileSha256, provenance } from './provenance.js';
-import { runRobots, SweepDivergedError } from './run-robots.js';
+import { runRobots } from './run-robots.js';
 import { runInfo, shardDir, shardState, SHARDS_DIR, writeShard } from './shard-files.js';
 import { chooseShard, shardName, shardRange, type Shard } from './shards.js';
 import { readSweepFile } from './sweep-file.js';
@@ -130,22 +130,14 @@ async function runShards(
       progress = createProgress({ total: (range.end - range.first) * plan.steps, label, unit: 'robot-steps' });
       let done = 0;
       const t0 = performance.now();
-      let r;
-      try {
-        r = await runRobots(plan, {
-          ...range,
-          batchSize: batch,
-          ...(flags.lanes ? { lanes: flags.lanes } : {}),
-          threads,
-          shouldStop: () => interrupt.requested,
-          onSteps: (n) => progress.update((done += n)),
-        });
-      } catch (e) {
-        if (!(e instanceof SweepDivergedError)) throw e;
-        progress.finish();
-        say(`${e.message}\nachilles sweep: nothing was written for ${shardName(s)}; the shards already done are kept`);
-        return 1;
-      }
+      const r = await runRobots(plan, {
+        ...range,
+        batchSize: batch,
+        ...(flags.lanes ? { lanes: flags.lanes } : {}),
+        threads,
+        shouldStop: () => interrupt.requested,
+        onSteps: (n) => progress.update((done += n)),
+      });
       if (r.stopped) {
         progress.finish();
         say(
@@ -175,12 +167,22 @@ async function runShards(
       say(
         `${shardName(s)}: robots ${range.first}..${range.end - 1} in ${seconds.toFixed(2)} s (${Math.round(rate)} robot-steps/s) → ${dir}`,
       );
+      if (r.diverged.length)
+        say(
+          `${shardName(s)}: ${r.diverged.length} robot${r.diverged.length === 1 ? '' : 's'} diverged (${listRobots(r.diverged)}): their rows give the step (diverged_step) and joint, and no metrics`,
+        );
     }
     return 0;
   } finally {
     progress.finish();
     interrupt.dispose();
   }
+}
+
+/** "2, 5, 9" or "2, 5, 9, ... (40 in all)". */
+function listRobots(robots: number[]): string {
+  const shown = robots.slice(0, 10).join(', ');
+  return robots.length > 10 ? `robots ${shown}, ... (${robots.length} in all)` : `robot${robots.length === 1 ? '' : 's'} ${shown}`;
 }
 
 function mergedText(dir: string, summary: Parameters<typeof summaryLines>[0], count: number): string {

@@ -3,6 +3,11 @@
 // (draws.ts: a function of (seed, r, parameter) only) and is sampled at the same steps whatever
 // batch, lane or shard runs it, and the engine steps it bit for bit alike in any lane, batch or
 // thread count: so any split of the robots gives the very same rows.
+//
+// A robot whose state turns NaN or infinite gets a row that says so (diverged_step, diverged_joint;
+// no metrics, no final state). The engine stops a block at its first non-finite state, so the batch
+// it was in is run again without it: the others' rows are those of a batch that never held it,
+// which are the same bytes, since no robot's motion depends on its neighbours.
 
 import { Batch } from '../engine/batch.js';
 import type { LaneWidth } from '../engine/api.js';
@@ -32,19 +37,15 @@ export interface RobotsResult {
   stopped: boolean;
   lanes: LaneWidth;
   isa: string;
+  /** The robots whose state turned non-finite (their rows say at which step), ascending. */
+  diverged: number[];
 }
 
-/** A robot's state turned NaN or infinite: which robot, when, and what it was drawn to start from. */
-export class SweepDivergedError extends Error {
-  constructor(
-    readonly robot: number,
-    readonly step: number,
-    readonly joint: string,
-    draws: string,
-  ) {
-    super(`robot ${robot} diverged at step ${step} (joint ${joint})${draws ? `; it started from ${draws}` : ''}`);
-    this.name = 'SweepDivergedError';
-  }
+/** A robot whose state turned NaN or infinite: the 1-based step that first did, and the joint. */
+interface Diverged {
+  robot: number;
+  step: number;
+  joint: string;
 }
 
 const MIDPOINT_ITERATIONS = 4;
@@ -56,32 +57,62 @@ export async function runRobots(plan: SweepPlan, o: RunRobotsOptions): Promise<R
   const columns = { results: resultColumns(plan), traces: traceColumns(plan) };
   let lanes: LaneWidth = 1;
   let isa = 'scalar';
+  const divergedRobots: number[] = [];
   for (let a = o.first; a < o.end; a += o.batchSize) {
-    const b = Math.min(a + o.batchSize, o.end);
-    const rows: CsvRow[] = [];
-    const traceRows: CsvRow[] = [];
-    const r = await runBatch(plan, a, b, o, rows, traceRows);
-    lanes = r.lanes;
-    isa = r.isa;
-    if (r.stopped) return { results: '', traces: '', stopped: true, lanes, isa };
+    let robots = Array.from({ length: Math.min(a + o.batchSize, o.end) - a }, (_, i) => a + i);
+    const diverged: CsvRow[] = [];
+    const kept: CsvRow[] = [];
+    let rows: CsvRow[] = [];
+    let traceRows: CsvRow[] = [];
+    for (;;) {
+      rows = [];
+      traceRows = [];
+      const r = await runBatch(plan, robots, o, rows, traceRows);
+      lanes = r.lanes;
+      isa = r.isa;
+      if (r.stopped) return { results: '', traces: '', stopped: true, lanes, isa, diverged: [] };
+      if (!r.diverged) break;
+      const { robot, step, joint } = r.diverged;
+      divergedRobots.push(robot);
+      diverged.push({ robot, ...r.initial, diverged_step: step, diverged_joint: joint });
+      // its trace up to the divergence (the same rows in any batch); the others' come from the rerun
+      kept.push(...traceRows.filter((row) => row.robot === robot));
+      rows = [];
+      traceRows = [];
+      robots = robots.filter((x) => x !== robot);
+      if (robots.length === 0) break;
+    }
+    rows.push(...diverged);
+    rows.sort((x, y) => (x.robot as number) - (y.robot as number));
+    traceRows.push(...kept);
     // Traces in (robot, step) order: batches hold consecutive robots, so the shard's (and the
     // merged) traces are in that order whatever the batches were.
     traceRows.sort((x, y) => (x.robot as number) - (y.robot as number) || (x.step as number) - (y.step as number));
     results.push(csvRows(rows, columns.results));
     traces.push(csvRows(traceRows, columns.traces));
   }
-  return { results: results.join(''), traces: traces.join(''), stopped: false, lanes, isa };
+  return { results: results.join(''), traces: traces.join(''), stopped: false, lanes, isa, diverged: divergedRobots.sort((x, y) => x - y) };
 }
 
+interface BatchOutcome {
+  stopped: boolean;
+  lanes: LaneWidth;
+  isa: string;
+  /** The robot whose state turned non-finite first (the batch stopped there; no rows were kept). */
+  diverged?: Diverged;
+  /** Its drawn initial values, as results.csv's init: cells. */
+  initial?: CsvRow;
+}
+
+/** Steps `robots` (global indices, ascending) in one batch; lane i holds robots[i]. */
 async function runBatch(
   plan: SweepPlan,
-  first: number,
-  end: number,
+  robots: number[],
   o: RunRobotsOptions,
   rows: CsvRow[],
   traceRows: CsvRow[],
-): Promise<{ stopped: boolean; lanes: LaneWidth; isa: string }> {
-  const n = end - first;
+): Promise<BatchOutcome> {
+  const n = robots.length;
   const batch = new Batch(plan.model, {
     copies: n,
     precision: plan.precision,
@@ -97,16 +128,16 @@ async function runBatch(
   for (let i = 0; i < n; i++) {
     if (plan.draws.length === 0) break;
     const { q, v } = batch.getRobot(i);
-    for (const d of plan.draws) (d.field === 'q' ? q : v)[d.index] = draw(d.dist, plan.sweep.seed, first + i, d.key);
+    for (const d of plan.draws) (d.field === 'q' ? q : v)[d.index] = draw(d.dist, plan.sweep.seed, robots[i], d.key);
     batch.setRobot(i, { q, v });
   }
   const initial = plan.draws.map((d) => Float64Array.from({ length: n }, (_, i) => (d.field === 'q' ? batch.q : batch.v)[d.index * S + i]));
 
   const metrics = new BatchMetrics(plan, batch);
-  const traced = (plan.trace?.robots ?? []).filter((r) => r >= first && r < end);
+  const traced = (plan.trace?.robots ?? []).filter((r) => robots.includes(r));
   const traceNow = (): void => {
     for (const r of traced) {
-      const i = r - first;
+      const i = robots.indexOf(r);
       const row: Record<string, number> = { robot: r, step: batch.steps, time: batch.steps * plan.dt };
       plan.names.q.forEach((name, k) => (row[`q:${name}`] = batch.q[k * S + i]));
       plan.names.v.forEach((name, k) => (row[`v:${name}`] = batch.v[k * S + i]));
@@ -133,9 +164,14 @@ async function runBatch(
       // The engine tracks every robot's largest energy drift at every step only when it is kept.
       const r = metrics.energy ? batch.stepMonitored(k) : batch.stepRaw(k);
       if (r.nonFinite) {
-        const robot = first + r.nonFinite.robot;
-        const drawn = plan.draws.map((d, j) => `${d.name} = ${initial[j][r.nonFinite!.robot]}`).join(', ');
-        throw new SweepDivergedError(robot, r.nonFinite.step, r.nonFinite.joint, drawn);
+        const i = r.nonFinite.robot;
+        return {
+          stopped: false,
+          lanes: batch.lanes,
+          isa: batch.isa,
+          diverged: { robot: robots[i], step: r.nonFinite.step, joint: r.nonFinite.joint },
+          initial: Object.fromEntries(plan.draws.map((d, j) => [`init:${d.name}`, initial[j][i]])),
+        };
       }
       done += k;
       o.onSteps?.(k * n);
@@ -155,7 +191,7 @@ async function runBatch(
 
   const cells = metrics.cells();
   for (let i = 0; i < n; i++) {
-    const row: Record<string, number | boolean | undefined> = { robot: first + i };
+    const row: Record<string, number | boolean | undefined> = { robot: robots[i] };
     plan.draws.forEach((d, j) => (row[`init:${d.name}`] = initial[j][i]));
     Object.assign(row, cells[i]);
     if (plan.final) {
