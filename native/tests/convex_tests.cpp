@@ -74,12 +74,13 @@ template <class T> static double vdist(const T a[3], const double b[3]) {
 
 // ---- 1. closed forms ------------------------------------------------------------------------
 
-template <class T> static void closed_forms(const char* prec, double tol_exact, double tol_ccd) {
+template <class T> static void closed_forms(const char* prec, double tol_exact, double tol_ccd, double tol_ccd_normal) {
   CcdOptions<T> opt;
   ConvexContact<T> c[kMaxConvexContacts];
   char what[256];
   const auto expect1 = [&](int n, double dist, const double normal[3], const double* pos, double tol, const char* name) {
-    bool ok = n >= 1 && std::fabs(c[0].dist - dist) <= tol && vdist(c[0].normal, normal) <= tol * 10 && (!pos || vdist(c[0].pos, pos) <= tol * 10);
+    const double tol_n = tol == tol_ccd ? tol_ccd_normal : 10 * tol;
+    bool ok = n >= 1 && std::fabs(c[0].dist - dist) <= tol && vdist(c[0].normal, normal) <= tol_n && (!pos || vdist(c[0].pos, pos) <= tol_n);
     std::snprintf(what, sizeof what, "%s %s: n %d, dist %.17g (want %.17g), normal (%.9g %.9g %.9g)", prec, name, n, n ? double(c[0].dist) : 0.0, dist,
                   n ? double(c[0].normal[0]) : 0.0, n ? double(c[0].normal[1]) : 0.0, n ? double(c[0].normal[2]) : 0.0);
     check(ok, what);
@@ -119,36 +120,37 @@ template <class T> static void closed_forms(const char* prec, double tol_exact, 
     expect1(k, 0.02, nz, nullptr, tol_ccd, "box–box face, within the margin");
     check(convex_collide<T>(b, pose<T>(0, 0, 0), b, pose<T>(0.2, 0.1, 1.03), T(0.02), opt, c) == 0, "box–box beyond the margin: none");
   }
-  // ellipsoid on a plane: dist = h − |diag(s) Rᵀ n| (the support along −n), one contact
+  // ellipsoid on a plane: dist = z − |diag(s) Rᵀ n| (the support along −n), one contact
   {
     const auto e = shape<T>(ConvexKind::Ellipsoid, 0.3, 0.2, 0.1);
-    const ConvexPose<T> X = pose<T>(0.4, -0.2, 0.15, 1, 2, 3, 0.7), P = pose<T>(0, 0, 0);
+    const ConvexPose<T> R0 = pose<T>(0, 0, 0, 1, 2, 3, 0.7), P = pose<T>(0, 0, 0);
     double w = 0;
-    for (int k = 0; k < 3; ++k) w += std::pow(double(X.R[6 + k]) * double(e.size[k]), 2);
-    const double dist = 0.15 - std::sqrt(w), nz[3] = {0, 0, 1};
-    int k = plane_convex<T>(P, e, X, T(0), c);
-    expect1(k, dist, nz, nullptr, tol_exact, "ellipsoid on a plane (analytic)");
-    check(k == 1 && std::fabs(c[0].pos[2] - dist / 2) <= 10 * tol_exact, "ellipsoid on a plane: pos midway (z = dist/2)");
-    const ConvexPose<T> Xf = pose<T>(0.4, -0.2, 0.15 - dist + 0.03, 1, 2, 3, 0.7);
+    for (int k = 0; k < 3; ++k) w += std::pow(double(R0.R[6 + k]) * double(e.size[k]), 2);
+    const double lowest = std::sqrt(w), nz[3] = {0, 0, 1};
+    int k = plane_convex<T>(P, e, pose<T>(0.4, -0.2, lowest - 0.01, 1, 2, 3, 0.7), T(0), c);
+    expect1(k, -0.01, nz, nullptr, tol_exact, "ellipsoid on a plane (analytic)");
+    check(k == 1 && std::fabs(c[0].pos[2] + 0.005) <= 10 * tol_exact, "ellipsoid on a plane: pos midway (z = dist/2)");
+    const ConvexPose<T> Xf = pose<T>(0.4, -0.2, lowest + 0.03, 1, 2, 3, 0.7);
     check(plane_convex<T>(P, e, Xf, T(0.02), c) == 0, "ellipsoid 0.03 above a plane, margin 0.02: none");
     k = plane_convex<T>(P, e, Xf, T(0.05), c);
     expect1(k, 0.03, nz, nullptr, tol_exact, "ellipsoid above a plane within the margin");
   }
-  // cylinder on a plane, tilted by θ about x: dist = z − h cos θ − r sin θ; 4 contacts (two at the
-  // near rim's ends... the nearest rim point, the far cap's, and two at ±120° on the near cap)
+  // cylinder on a plane, tilted by θ about x: dist = z − h cos θ − r sin θ at the lowest rim point
+  // (the far cap's rim and the near cap's ±120° points stay above); upright, its three rim points
+  // at 0°, ±120° all touch.
   {
     const double r = 0.2, h = 0.3, th = 0.3, z = h * std::cos(th) + r * std::sin(th) - 0.01;
     const auto cyl = shape<T>(ConvexKind::Cylinder, r, h);
     const double nz[3] = {0, 0, 1};
     int k = plane_cylinder<T>(pose<T>(0, 0, 0), cyl, pose<T>(0, 0, z, 1, 0, 0, th), T(0), c);
     expect1(k, -0.01, nz, nullptr, tol_exact, "tilted cylinder on a plane");
-    check(k == 3, "tilted cylinder on a plane: the near rim point and two at ±120° on its cap");
+    check(k == 1, "tilted cylinder on a plane: only the lowest rim point");
     k = plane_cylinder<T>(pose<T>(0, 0, 0), cyl, pose<T>(0, 0, h - 0.02), T(0), c);
     bool ok = k == 3;
     for (int i = 0; i < k; ++i) ok = ok && std::fabs(c[i].dist + 0.02) <= tol_exact && std::fabs(std::hypot(double(c[i].pos[0]), double(c[i].pos[1])) - r) <= 10 * tol_exact;
     check(ok, "upright cylinder on a plane: 3 rim points at −0.02");
     check(plane_cylinder<T>(pose<T>(0, 0, 0), cyl, pose<T>(0, 0, h + 0.03), T(0.02), c) == 0, "cylinder above a plane beyond the margin: none");
-    // through GJK/EPA: one contact first, then multiccd finds the rim's others
+    // through GJK/EPA against a box below (margin 0: the first contact)
     k = convex_collide<T>(cyl, pose<T>(0, 0, z, 1, 0, 0, th), shape<T>(ConvexKind::Box, 1, 1, 0.1), pose<T>(0, 0, -0.1), T(0), opt, c);
     const double nd[3] = {0, 0, -1};
     expect1(k, -0.01, nd, nullptr, tol_ccd, "tilted cylinder on a box (EPA)");
@@ -173,9 +175,8 @@ template <class T> static void closed_forms(const char* prec, double tol_exact, 
     // rim: centre 0.05 beyond the rim along (side + axis)/√2 → separated by 0.05 − 0.1
     const double u = std::sqrt(0.5), pr[3] = {ax[0] * (0.3 + 0.15 * u), 0.2 + 0.15 * u, ax[2] * (0.3 + 0.15 * u)};
     const double nr[3] = {-ax[0] * u, -u, -ax[2] * u};
-    k = sphere_cylinder<T>(s, pose<T>(pr[0], pr[1], pr[2]), cyl, Xc, T(0), c);
-    expect1(k, 0.05, nr, nullptr, tol_exact, "sphere–cylinder rim, 0.05 apart, margin 0: none expected");
-    check(k == 0 || c[0].dist > 0, "(the rim case above is separated)");
+    check(sphere_cylinder<T>(s, pose<T>(pr[0], pr[1], pr[2]), cyl, Xc, T(0), c) == 0, "sphere–cylinder rim 0.05 apart, margin 0: none");
+    check(convex_collide<T>(s, pose<T>(pr[0], pr[1], pr[2]), cyl, Xc, T(0.04), opt, c) == 0, "sphere–cylinder rim 0.05 apart, margin 0.04 (GJK): none");
     k = sphere_cylinder<T>(s, pose<T>(pr[0], pr[1], pr[2]), cyl, Xc, T(0.1), c);
     expect1(k, 0.05, nr, nullptr, tol_exact, "sphere–cylinder rim within the margin (analytic)");
     k = convex_collide<T>(s, pose<T>(pr[0], pr[1], pr[2]), cyl, Xc, T(0.1), opt, c);
@@ -286,6 +287,7 @@ struct Worst {
 template <class T> static void against_mujoco(const std::vector<FixtureCase>& cases, const char* prec, double bar_dist, double bar_normal, double bar_ported_dist,
                                               double bar_ported_normal, bool print) {
   Worst wp, wc;
+  int refused = 0, refused_agree = 0;
   std::vector<T> va, vb;
   ConvexContact<T> con[kMaxConvexContacts];
   char what[320];
@@ -301,6 +303,11 @@ template <class T> static void against_mujoco(const std::vector<FixtureCase>& ca
     if (fc.a.kind != "plane") scale = fc.a.rbound;
     scale = std::fmax(scale, fc.b.rbound);
     const bool ported = fc.collider == "Convex" || fc.collider == "PlaneCylinder" || fc.collider == "PlaneConvex" || fc.collider == "SphereCylinder";
+    if (fc.collider == "Convex" && convex_first_contact_only(kind_of(fc.a.kind), kind_of(fc.b.kind), fc.margin > 0, true)) {
+      ++refused; // MuJoCo's face clipping, not ported: the integrator refuses these pairs
+      if (n >= 1 && int(fc.con.size()) == n && vdist(con[0].normal, &fc.con[0][1]) < 1e-9) ++refused_agree;
+      continue;
+    }
     Worst& w = ported ? wp : wc;
     ++w.cases;
     const int nm = int(fc.con.size());
@@ -348,14 +355,32 @@ template <class T> static void against_mujoco(const std::vector<FixtureCase>& ca
   if (print) {
     std::printf("%s, colliders we port (%d cases): worst |Δdist|/rbound %.3g, |Δnormal| %.3g, |Δpos|/rbound %.3g, count mismatches %d\n", prec, wp.cases, wp.dist, wp.normal,
                 wp.pos, wp.count_mismatch);
+    std::printf("%s, faceted pairs at zero margin (MuJoCo's face clipping, not ported, flagged by convex_first_contact_only): %d cases, %d of them "
+                "agree anyway\n", prec, refused, refused_agree);
     std::printf("%s, MuJoCo's closed forms (%d cases, deepest point): worst |Δdist|/rbound %.3g, |Δnormal| %.3g\n", prec, wc.cases, wc.dist, wc.normal);
   }
   check(wp.cases > 100 && wc.cases > 40, "the fixture covers every kind pair");
 }
 
+/// --case N: one fixture case's contacts, ours (f64) beside MuJoCo's.
+static void show_case(const std::vector<FixtureCase>& cases, int n) {
+  if (n < 1 || n > int(cases.size())) return;
+  const FixtureCase& fc = cases[n - 1];
+  std::vector<double> va, vb;
+  ConvexContact<double> con[kMaxConvexContacts];
+  const int k = run_case<double>(fc, con, va, vb);
+  std::printf("case %d %s–%s (%s, margin %g)\n", n, fc.a.kind.c_str(), fc.b.kind.c_str(), fc.collider.c_str(), fc.margin);
+  for (int i = 0; i < k; ++i)
+    std::printf("  ours   %.17g  n (%.17g %.17g %.17g)  pos (%.17g %.17g %.17g)\n", con[i].dist, con[i].normal[0], con[i].normal[1], con[i].normal[2], con[i].pos[0], con[i].pos[1],
+                con[i].pos[2]);
+  for (const auto& m : fc.con)
+    std::printf("  mujoco %.17g  n (%.17g %.17g %.17g)  pos (%.17g %.17g %.17g)\n", m[0], m[1], m[2], m[3], m[4], m[5], m[6]);
+}
+
 int main(int argc, char** argv) {
   const char* fixture = nullptr;
   bool quiet = false;
+  int show = 0;
   for (int i = 1; i < argc; ++i) {
     if (!std::strcmp(argv[i], "--bug") && i + 1 < argc) {
 #ifdef ACHILLES_PLANTED_BUGS
@@ -371,6 +396,8 @@ int main(int argc, char** argv) {
       std::printf("--bug needs the bug build (achilles_convex_tests_bugs)\n");
       return 2;
 #endif
+    } else if (!std::strcmp(argv[i], "--case") && i + 1 < argc) {
+      show = std::atoi(argv[++i]);
     } else if (!std::strcmp(argv[i], "--quiet")) {
       quiet = true;
     } else {
@@ -383,14 +410,18 @@ int main(int argc, char** argv) {
   }
   // 1. closed forms. f64: analytic to rounding; GJK/EPA within MuJoCo's ccd_tolerance 1e-6 (the
   // duality-gap and EPA bound stops). f32: float rounding of sizes ~1 (and the same ccd stops).
-  closed_forms<double>("f64", 1e-12, 1e-6);
-  closed_forms<float>("f32", 3e-6, 1e-5);
+  closed_forms<double>("f64", 1e-12, 1e-6, 1e-5);
+  closed_forms<float>("f32", 3e-6, 1e-5, 1e-3);
 
   // 2. MuJoCo
   std::vector<FixtureCase> cases;
   if (!read_fixture(fixture, cases)) {
     std::printf("FAIL: cannot read the fixture %s\n", fixture);
     return 1;
+  }
+  if (show) {
+    show_case(cases, show);
+    return 0;
   }
   against_mujoco<double>(cases, "f64", 1e-3, 1e-2, 1e-9, 1e-9, !quiet);
   against_mujoco<float>(cases, "f32", 1e-3, 1e-2, 1e-3, 1e-2, !quiet);

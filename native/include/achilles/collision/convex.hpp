@@ -20,10 +20,11 @@
 // geoms are tilted by ±1e-3 rad about the two tangent axes (a about the contact point, b the
 // opposite way) and the query rerun; a new point farther than 1e-3·min(rbound) from every kept one
 // is kept with the first point's dist. Up to 5 contacts.
-// NOT PORTED: MuJoCo's face-clipping multi-contact for box–box, box–mesh and mesh–mesh at zero
-// margin (gjk.c `multicontact`, up to 4 or 8 points); there this call returns the first (EPA)
-// contact only, and convex_first_contact_only() says so: the integrator must refuse such a pair
-// (or call its own box–box) rather than take one point where MuJoCo has several.
+// NOT PORTED: MuJoCo's face-clipping multi-contact at zero margin between box, mesh and (3.14)
+// cylinder geoms (gjk.c `multicontact`, up to 4 or 8 points, which can also move the first point
+// or turn its normal); there this call returns the first (EPA) contact only, and
+// convex_first_contact_only() says so: the integrator must refuse such a pair (or call its own
+// box–box) rather than take one point where MuJoCo has others.
 // Also: a mesh of 10 or more vertices with a hull graph is searched by hill climbing in MuJoCo;
 // here always exhaustively: the same support vertex but for ties between vertices.
 #pragma once
@@ -34,11 +35,14 @@ namespace ach {
 inline namespace ACH_ISA_NS {
 namespace convex {
 
-/// True where MuJoCo would add face-clipped contacts that this port does not compute.
+/// True where MuJoCo takes its single-pass face-clipping path (gjk.c `multicontact`), which this
+/// port does not have: two geoms with flat faces (box, mesh and, in 3.14, cylinder) at zero
+/// margin. There MuJoCo may return more points, and may move or re-orient the first one (the
+/// fixture shows both), so such a pair must be refused, not approximated.
 inline bool convex_first_contact_only(ConvexKind a, ConvexKind b, bool positive_margin, bool multiccd) {
   if (positive_margin) return false;
-  const bool poly_a = a == ConvexKind::Box || a == ConvexKind::Mesh, poly_b = b == ConvexKind::Box || b == ConvexKind::Mesh;
-  if (!poly_a || !poly_b) return false;
+  const auto faceted = [](ConvexKind k) { return k == ConvexKind::Box || k == ConvexKind::Mesh || k == ConvexKind::Cylinder; };
+  if (!faceted(a) || !faceted(b)) return false;
   if (a == ConvexKind::Box && b == ConvexKind::Box) return true; // MuJoCo's maxContacts: 8 whatever multiccd says
   return multiccd;
 }

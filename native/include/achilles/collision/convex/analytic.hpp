@@ -246,6 +246,13 @@ template <class T> int plane_convex(const ConvexPose<T>& plane, const ConvexShap
     const int* vert_edgeadr = s.graph + 2;
     const int* vert_globalid = s.graph + 2 + numvert;
     const int* edge_localid = s.graph + 2 + 2 * numvert;
+    if (!(s.nvert >= 10)) { // the exhaustive search recorded a global index: its graph id
+      int loc = -1;
+      for (int v = 0; v < numvert; ++v)
+        if (vert_globalid[v] == meshindex) loc = v;
+      if (loc < 0) return count;
+      meshindex = loc;
+    }
     for (int i = vert_edgeadr[meshindex], loc; (loc = edge_localid[i]) >= 0 && count < max_plane_mesh; ++i) {
       const T* v = s.vert + 3 * vert_globalid[loc];
       if (dot3(locdir, v) > threshold) count += add(v);
