@@ -1,0 +1,99 @@
+// One GJK/EPA query and its contact (MuJoCo's mjc_ccd and mjc_penetration, nativeccd).
+//
+// Each geom is inflated by margin/2, so a contact exists when the inflated shapes overlap and
+//     dist = margin + d_ccd,   d_ccd < 0 the (inflated) signed distance.
+// Spheres and capsules take a shortcut first: GJK on their centre point / segment, asked for the
+// distance up to r + margin/2 each; when that core distance exceeds the tolerance the answer is
+// the core distance minus both inflations (the witness points moved out along the line between
+// them). Otherwise (deeper) GJK + EPA run on the full shapes. Without a sphere or capsule, GJK
+// only decides overlap and EPA gives the depth. The contact: pos midway between the witness
+// points x1 (on a) and x2 (on b), normal = (x1 − x2)/|x1 − x2| (from a to b: on overlap x1 lies
+// beyond x2 along the normal).
+#pragma once
+
+#include "epa.hpp"
+
+namespace ach {
+inline namespace ACH_ISA_NS {
+namespace convex {
+
+/// mjc_ccd with max_contacts = 1 and dist_cutoff = 0 (no distance for separated geoms); returns
+/// d_ccd (negative: the inflated shapes overlap) with the witness points in st.
+template <class T> T ccd(const CcdOptions<T>& opt, CcdStatus<T>& st, CcdObject<T>& a, CcdObject<T>& b) {
+  copy3(st.x1, a.p);
+  copy3(st.x2, b.p);
+  st.gjk_iterations = 0;
+  st.epa_iterations = 0;
+  st.epa_ran = false;
+  st.tolerance = opt.tolerance;
+  st.max_iterations = opt.iterations;
+  st.dist_cutoff = 0;
+  st.nx = 0;
+
+  const auto reducible = [](const CcdObject<T>& o) { return o.shape->kind == ConvexKind::Sphere || o.shape->kind == ConvexKind::Capsule; };
+  if (reducible(a) || reducible(b)) {
+    const T margin_a = a.margin, margin_b = b.margin;
+    T full_a = 0, full_b = 0;
+    if (reducible(a)) {
+      full_a = a.shape->size[0] + T(0.5) * margin_a;
+      a.mode = a.shape->kind == ConvexKind::Sphere ? SupportMode::Point : SupportMode::Line;
+      a.margin = 0;
+    }
+    if (reducible(b)) {
+      full_b = b.shape->size[0] + T(0.5) * margin_b;
+      b.mode = b.shape->kind == ConvexKind::Sphere ? SupportMode::Point : SupportMode::Line;
+      b.margin = 0;
+    }
+    st.dist_cutoff += full_a + full_b;
+    gjk(st, a, b);
+    st.dist_cutoff = 0;
+    a.margin = margin_a, b.margin = margin_b;
+    a.mode = SupportMode::Full, b.mode = SupportMode::Full;
+    if (st.dist > st.tolerance) { // shallow: inflate the core distance
+      T n[3];
+      sub3(n, st.x2, st.x1);
+      normalize3(n);
+      if (full_a != 0) st.x1[0] += full_a * n[0], st.x1[1] += full_a * n[1], st.x1[2] += full_a * n[2];
+      if (full_b != 0) st.x2[0] -= full_b * n[0], st.x2[1] -= full_b * n[1], st.x2[2] -= full_b * n[2];
+      st.dist -= full_a + full_b;
+      if (st.dist > st.dist_cutoff) st.dist = Limits<T>::max_limit;
+      return st.dist;
+    }
+    // deep: start again on the full shapes
+    st.gjk_iterations = 0;
+    copy3(st.x1, a.p);
+    copy3(st.x2, b.p);
+  }
+  gjk(st, a, b);
+  if (st.dist <= opt.tolerance && st.nsimplex > 1 && !st.separated) {
+    st.dist = 0; // touching unless EPA finds depth
+    Polytope<T> pt;
+    pt.maxfaces = 6 * opt.iterations;
+    EpaStatus ret;
+    if (st.nsimplex == 2) ret = polytope2(pt, st, a, b);
+    else if (st.nsimplex == 3) ret = polytope3(pt, st, a, b);
+    else ret = polytope4(pt, st, a, b);
+    if (ret == EpaStatus::Success) {
+      epa(st, pt, a, b);
+      st.epa_ran = true;
+    }
+  }
+  return st.dist;
+}
+
+/// mjc_penetration: at most one contact from one ccd query.
+template <class T> int penetration(const CcdOptions<T>& opt, CcdObject<T>& a, CcdObject<T>& b, T margin, ConvexContact<T>& con) {
+  CcdStatus<T> st;
+  if (!(ccd(opt, st, a, b) < 0) || st.nx < 1) return 0;
+  con.dist = margin + st.dist;
+  add3(con.pos, st.x1, st.x2);
+  scl3(con.pos, con.pos, T(0.5));
+  if (st.epa_ran && ACH_BUG(ConvexEpaNormalSign)) sub3(con.normal, st.x2, st.x1); // the planted bug: from b to a
+  else sub3(con.normal, st.x1, st.x2);
+  normalize3(con.normal);
+  return 1;
+}
+
+} // namespace convex
+} // namespace ACH_ISA_NS
+} // namespace ach

@@ -1,0 +1,431 @@
+// Checks of the convex collider (collision/convex.hpp, convex/analytic.hpp) in float and double:
+//  1. closed forms: sphere–sphere, sphere–box, box–box face, ellipsoid on a plane, cylinder on a
+//     plane, cylinder–sphere (analytic and through GJK), separated within the margin and overlapping;
+//  2. MuJoCo 3.14's own contacts on random pairs of every kind pair (fixtures/convex_mujoco.txt,
+//     written by convex_fixture.py): count, dist, normal and pos per contact, bars from the
+//     measured floors (below);
+//  3. nothing allocates.
+// Usage: achilles_convex_tests FIXTURE [--bug NAME] (NAME only in the bug twin,
+// achilles_convex_tests_bugs). Prints "N passed, M failed"; non-zero exit on failure.
+#include <cmath>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <fstream>
+#include <new>
+#include <string>
+#include <vector>
+
+#define ACH_ISA_NS isa_convex_test
+#include "achilles/collision/convex.hpp"
+#include "achilles/collision/convex/analytic.hpp"
+
+using namespace ach::convex;
+
+static long g_allocs = 0;
+static bool g_counting = false;
+[[gnu::noinline]] void* operator new(std::size_t n) {
+  if (g_counting) ++g_allocs;
+  if (void* p = std::malloc(n ? n : 1)) return p;
+  throw std::bad_alloc();
+}
+[[gnu::noinline]] void operator delete(void* p) noexcept { std::free(p); }
+[[gnu::noinline]] void operator delete(void* p, std::size_t) noexcept { std::free(p); }
+
+static int passed = 0, failed = 0;
+static void check(bool ok, const char* what) {
+  if (ok) ++passed;
+  else {
+    ++failed;
+    std::printf("FAIL: %s\n", what);
+  }
+}
+static void checkf(bool ok, const char* fmt, double a, double b = 0) {
+  char what[256];
+  std::snprintf(what, sizeof what, fmt, a, b);
+  check(ok, what);
+}
+
+// ---- poses ---------------------------------------------------------------------------------
+
+template <class T> static ConvexPose<T> pose(double x, double y, double z, double ax = 0, double ay = 0, double az = 1, double ang = 0) {
+  const double n = std::sqrt(ax * ax + ay * ay + az * az);
+  ax /= n, ay /= n, az /= n;
+  const double c = std::cos(ang), s = std::sin(ang), t = 1 - c;
+  const double R[9] = {t * ax * ax + c,      t * ax * ay - s * az, t * ax * az + s * ay, t * ax * ay + s * az, t * ay * ay + c,
+                       t * ay * az - s * ax, t * ax * az - s * ay, t * ay * az + s * ax, t * az * az + c};
+  ConvexPose<T> X;
+  for (int e = 0; e < 9; ++e) X.R[e] = T(R[e]);
+  X.p[0] = T(x), X.p[1] = T(y), X.p[2] = T(z);
+  return X;
+}
+
+template <class T> static ConvexShape<T> shape(ConvexKind k, double s0, double s1 = 0, double s2 = 0) {
+  ConvexShape<T> s;
+  s.kind = k;
+  s.size[0] = T(s0), s.size[1] = T(s1), s.size[2] = T(s2);
+  s.rbound = default_rbound(s);
+  return s;
+}
+
+template <class T> static double vdist(const T a[3], const double b[3]) {
+  return std::sqrt((a[0] - b[0]) * (a[0] - b[0]) + (a[1] - b[1]) * (a[1] - b[1]) + (a[2] - b[2]) * (a[2] - b[2]));
+}
+
+// ---- 1. closed forms ------------------------------------------------------------------------
+
+template <class T> static void closed_forms(const char* prec, double tol_exact, double tol_ccd, double tol_ccd_normal) {
+  CcdOptions<T> opt;
+  ConvexContact<T> c[kMaxConvexContacts];
+  char what[256];
+  const auto expect1 = [&](int n, double dist, const double normal[3], const double* pos, double tol, const char* name) {
+    const double tol_n = tol == tol_ccd ? tol_ccd_normal : 10 * tol;
+    bool ok = n >= 1 && std::fabs(c[0].dist - dist) <= tol && vdist(c[0].normal, normal) <= tol_n && (!pos || vdist(c[0].pos, pos) <= tol_n);
+    std::snprintf(what, sizeof what, "%s %s: n %d, dist %.17g (want %.17g), normal (%.9g %.9g %.9g)", prec, name, n, n ? double(c[0].dist) : 0.0, dist,
+                  n ? double(c[0].normal[0]) : 0.0, n ? double(c[0].normal[1]) : 0.0, n ? double(c[0].normal[2]) : 0.0);
+    check(ok, what);
+  };
+  // sphere–sphere, overlapping and within the margin (GJK on the centres)
+  {
+    const auto a = shape<T>(ConvexKind::Sphere, 0.5), b = shape<T>(ConvexKind::Sphere, 0.25);
+    const double L = std::hypot(0.7, 0.1), n[3] = {0.7 / L, 0.1 / L, 0}, pos[3] = {n[0] * (0.5 + (L - 0.75) / 2), n[1] * (0.5 + (L - 0.75) / 2), 0};
+    int k = convex_collide<T>(a, pose<T>(0, 0, 0), b, pose<T>(0.7, 0.1, 0), T(0), opt, c);
+    expect1(k, L - 0.75, n, pos, tol_exact, "sphere–sphere overlapping");
+    check(k == 1, "sphere–sphere: one contact (no multiccd for spheres)");
+    k = convex_collide<T>(a, pose<T>(0, 0, 0), b, pose<T>(0.78, 0, 0), T(0.05), opt, c);
+    const double nx[3] = {1, 0, 0}, px[3] = {0.515, 0, 0};
+    expect1(k, 0.03, nx, px, tol_exact, "sphere–sphere separated within the margin");
+    check(convex_collide<T>(a, pose<T>(0, 0, 0), b, pose<T>(0.78, 0, 0), T(0.02), opt, c) == 0, "sphere–sphere beyond the margin: none");
+  }
+  // sphere–box: on an edge (separated within margin and overlapping), deep inside a face
+  {
+    const auto s = shape<T>(ConvexKind::Sphere, 0.25), b = shape<T>(ConvexKind::Box, 0.5, 0.5, 0.5);
+    const double r2 = std::sqrt(0.5), n[3] = {-r2, -r2, 0};
+    int k = convex_collide<T>(s, pose<T>(0.6, 0.6, 0), b, pose<T>(0, 0, 0), T(0), opt, c);
+    expect1(k, std::sqrt(0.02) - 0.25, n, nullptr, tol_ccd, "sphere–box edge, overlapping");
+    k = convex_collide<T>(s, pose<T>(0.7, 0.7, 0.1), b, pose<T>(0, 0, 0, 0, 0, 1, 0), T(0.1), opt, c);
+    expect1(k, std::sqrt(0.08) - 0.25, n, nullptr, tol_ccd, "sphere–box edge, within the margin");
+    k = convex_collide<T>(shape<T>(ConvexKind::Sphere, 0.1), pose<T>(0.1, 0.3, 0), b, pose<T>(0, 0, 0), T(0), opt, c);
+    const double ny[3] = {0, -1, 0};
+    expect1(k, -0.3, ny, nullptr, tol_ccd, "sphere deep in a box (EPA)");
+  }
+  // box–box: face on face overlapping (EPA, discrete) and within the margin (inflated EPA)
+  {
+    const auto b = shape<T>(ConvexKind::Box, 0.5, 0.5, 0.5);
+    const double nz[3] = {0, 0, 1};
+    int k = convex_collide<T>(b, pose<T>(0, 0, 0), b, pose<T>(0.2, 0.1, 0.99), T(0), opt, c);
+    expect1(k, -0.01, nz, nullptr, tol_exact, "box–box face, overlapping");
+    check(k == 1 && c[0].pos[2] > 0.49 && c[0].pos[2] < 0.5, "box–box face: the point between the faces");
+    k = convex_collide<T>(b, pose<T>(0, 0, 0), shape<T>(ConvexKind::Box, 0.3, 0.2, 0.1), pose<T>(0.1, 0, 0.62, 0, 0, 1, 0.4), T(0.05), opt, c);
+    expect1(k, 0.02, nz, nullptr, tol_ccd, "box–box face, within the margin");
+    check(convex_collide<T>(b, pose<T>(0, 0, 0), b, pose<T>(0.2, 0.1, 1.03), T(0.02), opt, c) == 0, "box–box beyond the margin: none");
+  }
+  // ellipsoid on a plane: dist = z − |diag(s) Rᵀ n| (the support along −n), one contact
+  {
+    const auto e = shape<T>(ConvexKind::Ellipsoid, 0.3, 0.2, 0.1);
+    const ConvexPose<T> R0 = pose<T>(0, 0, 0, 1, 2, 3, 0.7), P = pose<T>(0, 0, 0);
+    double w = 0;
+    for (int k = 0; k < 3; ++k) w += std::pow(double(R0.R[6 + k]) * double(e.size[k]), 2);
+    const double lowest = std::sqrt(w), nz[3] = {0, 0, 1};
+    int k = plane_convex<T>(P, e, pose<T>(0.4, -0.2, lowest - 0.01, 1, 2, 3, 0.7), T(0), c);
+    expect1(k, -0.01, nz, nullptr, tol_exact, "ellipsoid on a plane (analytic)");
+    check(k == 1 && std::fabs(c[0].pos[2] + 0.005) <= 10 * tol_exact, "ellipsoid on a plane: pos midway (z = dist/2)");
+    const ConvexPose<T> Xf = pose<T>(0.4, -0.2, lowest + 0.03, 1, 2, 3, 0.7);
+    check(plane_convex<T>(P, e, Xf, T(0.02), c) == 0, "ellipsoid 0.03 above a plane, margin 0.02: none");
+    k = plane_convex<T>(P, e, Xf, T(0.05), c);
+    expect1(k, 0.03, nz, nullptr, tol_exact, "ellipsoid above a plane within the margin");
+  }
+  // cylinder on a plane, tilted by θ about x: dist = z − h cos θ − r sin θ at the lowest rim point
+  // (the far cap's rim and the near cap's ±120° points stay above); upright, its three rim points
+  // at 0°, ±120° all touch.
+  {
+    const double r = 0.2, h = 0.3, th = 0.3, z = h * std::cos(th) + r * std::sin(th) - 0.01;
+    const auto cyl = shape<T>(ConvexKind::Cylinder, r, h);
+    const double nz[3] = {0, 0, 1};
+    int k = plane_cylinder<T>(pose<T>(0, 0, 0), cyl, pose<T>(0, 0, z, 1, 0, 0, th), T(0), c);
+    expect1(k, -0.01, nz, nullptr, tol_exact, "tilted cylinder on a plane");
+    check(k == 1, "tilted cylinder on a plane: only the lowest rim point");
+    k = plane_cylinder<T>(pose<T>(0, 0, 0), cyl, pose<T>(0, 0, h - 0.02), T(0), c);
+    bool ok = k == 3;
+    for (int i = 0; i < k; ++i) ok = ok && std::fabs(c[i].dist + 0.02) <= tol_exact && std::fabs(std::hypot(double(c[i].pos[0]), double(c[i].pos[1])) - r) <= 10 * tol_exact;
+    check(ok, "upright cylinder on a plane: 3 rim points at −0.02");
+    check(plane_cylinder<T>(pose<T>(0, 0, 0), cyl, pose<T>(0, 0, h + 0.03), T(0.02), c) == 0, "cylinder above a plane beyond the margin: none");
+    // through GJK/EPA against a box below (margin 0: the first contact)
+    k = convex_collide<T>(cyl, pose<T>(0, 0, z, 1, 0, 0, th), shape<T>(ConvexKind::Box, 1, 1, 0.1), pose<T>(0, 0, -0.1), T(0), opt, c);
+    const double nd[3] = {0, 0, -1};
+    expect1(k, -0.01, nd, nullptr, tol_ccd, "tilted cylinder on a box (EPA)");
+  }
+  // cylinder–sphere: side, cap and rim (analytic), and the side through GJK (sphere as a point)
+  {
+    const auto cyl = shape<T>(ConvexKind::Cylinder, 0.2, 0.3), s = shape<T>(ConvexKind::Sphere, 0.1);
+    const ConvexPose<T> Xc = pose<T>(0, 0, 0, 0, 1, 0, 0.5); // axis tilted 0.5 rad about y
+    const double ax[3] = {std::sin(0.5), 0, std::cos(0.5)}, side[3] = {0, 1, 0};
+    // side: centre 0.28 from the axis at axial 0.1 → dist −0.02
+    const double ps[3] = {ax[0] * 0.1, 0.28, ax[2] * 0.1}, ns[3] = {0, -1, 0};
+    int k = sphere_cylinder<T>(s, pose<T>(ps[0], ps[1], ps[2]), cyl, Xc, T(0), c);
+    expect1(k, -0.02, ns, nullptr, tol_exact, "sphere–cylinder side (analytic)");
+    k = convex_collide<T>(cyl, Xc, s, pose<T>(ps[0], ps[1], ps[2]), T(0), opt, c);
+    expect1(k, -0.02, side, nullptr, tol_ccd, "cylinder–sphere side (GJK, reversed order)");
+    // cap: centre on the axis 0.35 out → dist −0.05
+    const double pc[3] = {ax[0] * 0.35, 0, ax[2] * 0.35}, nc[3] = {-ax[0], 0, -ax[2]};
+    k = sphere_cylinder<T>(s, pose<T>(pc[0], pc[1], pc[2]), cyl, Xc, T(0), c);
+    expect1(k, -0.05, nc, nullptr, tol_exact, "sphere–cylinder cap (analytic)");
+    k = convex_collide<T>(s, pose<T>(pc[0], pc[1], pc[2]), cyl, Xc, T(0), opt, c);
+    expect1(k, -0.05, nc, nullptr, tol_ccd, "sphere–cylinder cap (EPA)");
+    // rim: centre 0.05 beyond the rim along (side + axis)/√2 → separated by 0.05 − 0.1
+    const double u = std::sqrt(0.5), pr[3] = {ax[0] * (0.3 + 0.15 * u), 0.2 + 0.15 * u, ax[2] * (0.3 + 0.15 * u)};
+    const double nr[3] = {-ax[0] * u, -u, -ax[2] * u};
+    check(sphere_cylinder<T>(s, pose<T>(pr[0], pr[1], pr[2]), cyl, Xc, T(0), c) == 0, "sphere–cylinder rim 0.05 apart, margin 0: none");
+    check(convex_collide<T>(s, pose<T>(pr[0], pr[1], pr[2]), cyl, Xc, T(0.04), opt, c) == 0, "sphere–cylinder rim 0.05 apart, margin 0.04 (GJK): none");
+    k = sphere_cylinder<T>(s, pose<T>(pr[0], pr[1], pr[2]), cyl, Xc, T(0.1), c);
+    expect1(k, 0.05, nr, nullptr, tol_exact, "sphere–cylinder rim within the margin (analytic)");
+    k = convex_collide<T>(s, pose<T>(pr[0], pr[1], pr[2]), cyl, Xc, T(0.1), opt, c);
+    expect1(k, 0.05, nr, nullptr, tol_ccd, "sphere–cylinder rim within the margin (GJK)");
+  }
+}
+
+// ---- 2. MuJoCo's contacts -------------------------------------------------------------------
+
+struct FixtureGeom {
+  std::string kind;
+  double size[3], rbound, R[9], p[3];
+  std::vector<double> vert;
+  std::vector<int> graph;
+};
+struct FixtureCase {
+  FixtureGeom a, b;
+  std::string collider;
+  double margin;
+  std::vector<std::vector<double>> con; // dist, normal×3, pos×3
+};
+
+static ConvexKind kind_of(const std::string& k) {
+  if (k == "sphere") return ConvexKind::Sphere;
+  if (k == "capsule") return ConvexKind::Capsule;
+  if (k == "ellipsoid") return ConvexKind::Ellipsoid;
+  if (k == "cylinder") return ConvexKind::Cylinder;
+  if (k == "box") return ConvexKind::Box;
+  return ConvexKind::Mesh;
+}
+
+static bool read_fixture(const char* path, std::vector<FixtureCase>& out) {
+  std::ifstream f(path);
+  if (!f) return false;
+  std::string tok;
+  const auto geom = [&](FixtureGeom& g) {
+    for (double& x : g.size) f >> x;
+    f >> g.rbound;
+    int n;
+    f >> n;
+    g.vert.resize(3 * n);
+    for (double& x : g.vert) f >> x;
+    f >> n;
+    g.graph.resize(n);
+    for (int& x : g.graph) f >> x;
+    for (double& x : g.R) f >> x;
+    for (double& x : g.p) f >> x;
+  };
+  while (f >> tok) {
+    if (tok[0] == '#') {
+      std::getline(f, tok);
+      continue;
+    }
+    if (tok != "case") return false;
+    FixtureCase c;
+    f >> c.a.kind >> c.b.kind >> c.collider >> c.margin;
+    geom(c.a);
+    geom(c.b);
+    int n;
+    f >> n;
+    c.con.assign(n, std::vector<double>(7));
+    for (auto& k : c.con)
+      for (double& x : k) f >> x;
+    if (!f) return false;
+    out.push_back(std::move(c));
+  }
+  return !out.empty();
+}
+
+/// Our answer for a fixture case, in T, through the collider MuJoCo used.
+template <class T> static int run_case(const FixtureCase& fc, ConvexContact<T>* con, std::vector<T>& va, std::vector<T>& vb) {
+  const auto mk = [](const FixtureGeom& g, std::vector<T>& v, ConvexShape<T>& s, ConvexPose<T>& X) {
+    if (g.kind != "plane") s.kind = kind_of(g.kind);
+    for (int k = 0; k < 3; ++k) s.size[k] = T(g.size[k]);
+    v.assign(g.vert.begin(), g.vert.end());
+    s.vert = v.data();
+    s.nvert = int(v.size() / 3);
+    s.graph = g.graph.empty() ? nullptr : g.graph.data();
+    s.rbound = T(g.rbound);
+    for (int e = 0; e < 9; ++e) X.R[e] = T(g.R[e]);
+    for (int k = 0; k < 3; ++k) X.p[k] = T(g.p[k]);
+  };
+  ConvexShape<T> sa, sb;
+  ConvexPose<T> Xa, Xb;
+  mk(fc.a, va, sa, Xa);
+  mk(fc.b, vb, sb, Xb);
+  const T margin = T(fc.margin);
+  const CcdOptions<T> opt;
+  if (fc.collider == "PlaneCylinder") return plane_cylinder(Xa, sb, Xb, margin, con);
+  if (fc.collider == "PlaneConvex") return plane_convex(Xa, sb, Xb, margin, con);
+  if (fc.collider == "SphereCylinder") {
+    if (sa.kind == ConvexKind::Sphere) return sphere_cylinder(sa, Xa, sb, Xb, margin, con);
+    const int n = sphere_cylinder(sb, Xb, sa, Xa, margin, con);
+    for (int i = 0; i < n; ++i) scl3(con[i].normal, con[i].normal, T(-1));
+    return n;
+  }
+  return convex_collide(sa, Xa, sb, Xb, margin, opt, con);
+}
+
+struct Worst {
+  double dist = 0, normal = 0, pos = 0;
+  int count_mismatch = 0, cases = 0;
+};
+
+/// Our contacts against MuJoCo's: contact by contact where MuJoCo runs the collider we ported
+/// (Convex and the analytic cylinder/plane ones); the deepest point only against MuJoCo's own
+/// closed forms (SphereSphere … BoxBox: one GJK/EPA point against MuJoCo's manifold).
+template <class T> static void against_mujoco(const std::vector<FixtureCase>& cases, const char* prec, double bar_dist, double bar_normal, double bar_ported_dist,
+                                              double bar_ported_normal, bool print) {
+  Worst wp, wc;
+  int refused = 0, refused_agree = 0;
+  std::vector<T> va, vb;
+  ConvexContact<T> con[kMaxConvexContacts];
+  char what[320];
+  int idx = 0;
+  g_counting = true;
+  g_allocs = 0;
+  for (const FixtureCase& fc : cases) {
+    ++idx;
+    g_counting = false;
+    const int n = run_case<T>(fc, con, va, vb); // (the vectors' resize is the test's, not the collider's)
+    g_counting = true;
+    double scale = 0;
+    if (fc.a.kind != "plane") scale = fc.a.rbound;
+    scale = std::fmax(scale, fc.b.rbound);
+    const bool ported = fc.collider == "Convex" || fc.collider == "PlaneCylinder" || fc.collider == "PlaneConvex" || fc.collider == "SphereCylinder";
+    if (fc.collider == "Convex" && convex_first_contact_only(kind_of(fc.a.kind), kind_of(fc.b.kind), fc.margin > 0, true)) {
+      ++refused; // MuJoCo's face clipping, not ported: the integrator refuses these pairs
+      if (n >= 1 && int(fc.con.size()) == n && vdist(con[0].normal, &fc.con[0][1]) < 1e-9) ++refused_agree;
+      continue;
+    }
+    Worst& w = ported ? wp : wc;
+    ++w.cases;
+    const int nm = int(fc.con.size());
+    if (ported) {
+      if (n != nm) {
+        ++w.count_mismatch;
+        std::snprintf(what, sizeof what, "%s case %d %s–%s (%s, margin %g): %d contacts, MuJoCo %d", prec, idx, fc.a.kind.c_str(), fc.b.kind.c_str(), fc.collider.c_str(),
+                      fc.margin, n, nm);
+        check(false, what);
+        continue;
+      }
+      for (int i = 0; i < n; ++i) {
+        const std::vector<double>& m = fc.con[i];
+        const double ed = std::fabs(double(con[i].dist) - m[0]) / scale, en = vdist(con[i].normal, &m[1]), ep = vdist(con[i].pos, &m[4]) / scale;
+        w.dist = std::fmax(w.dist, ed), w.normal = std::fmax(w.normal, en), w.pos = std::fmax(w.pos, ep);
+        if (!(ed <= bar_ported_dist && en <= bar_ported_normal && ep <= bar_ported_dist)) {
+          std::snprintf(what, sizeof what, "%s case %d %s–%s (%s, margin %g) contact %d: dist %.3g, normal %.3g, pos %.3g off MuJoCo's", prec, idx, fc.a.kind.c_str(),
+                        fc.b.kind.c_str(), fc.collider.c_str(), fc.margin, i, ed, en, ep);
+          check(false, what);
+        }
+      }
+    } else {
+      if ((n == 0) != (nm == 0)) {
+        ++w.count_mismatch;
+        std::snprintf(what, sizeof what, "%s case %d %s–%s (MuJoCo's %s): %d contacts, MuJoCo %d", prec, idx, fc.a.kind.c_str(), fc.b.kind.c_str(), fc.collider.c_str(), n, nm);
+        check(false, what);
+        continue;
+      }
+      if (!n) continue;
+      int deepest = 0;
+      for (int i = 1; i < nm; ++i)
+        if (fc.con[i][0] < fc.con[deepest][0]) deepest = i;
+      const std::vector<double>& m = fc.con[deepest];
+      const double ed = std::fabs(double(con[0].dist) - m[0]) / scale, en = vdist(con[0].normal, &m[1]);
+      w.dist = std::fmax(w.dist, ed), w.normal = std::fmax(w.normal, en);
+      if (!(ed <= bar_dist && en <= bar_normal)) {
+        std::snprintf(what, sizeof what, "%s case %d %s–%s (MuJoCo's %s, margin %g): deepest dist %.3g, normal %.3g off", prec, idx, fc.a.kind.c_str(), fc.b.kind.c_str(),
+                      fc.collider.c_str(), fc.margin, ed, en);
+        check(false, what);
+      }
+    }
+  }
+  g_counting = false;
+  checkf(g_allocs == 0, "the collider allocates nothing (%g allocations)", double(g_allocs));
+  if (print) {
+    std::printf("%s, colliders we port (%d cases): worst |Δdist|/rbound %.3g, |Δnormal| %.3g, |Δpos|/rbound %.3g, count mismatches %d\n", prec, wp.cases, wp.dist, wp.normal,
+                wp.pos, wp.count_mismatch);
+    std::printf("%s, faceted pairs at zero margin (MuJoCo's face clipping, not ported, flagged by convex_first_contact_only): %d cases, %d of them "
+                "agree anyway\n", prec, refused, refused_agree);
+    std::printf("%s, MuJoCo's closed forms (%d cases, deepest point): worst |Δdist|/rbound %.3g, |Δnormal| %.3g\n", prec, wc.cases, wc.dist, wc.normal);
+  }
+  check(wp.cases > 100 && wc.cases > 40, "the fixture covers every kind pair");
+}
+
+/// --case N: one fixture case's contacts, ours (f64) beside MuJoCo's.
+static void show_case(const std::vector<FixtureCase>& cases, int n) {
+  if (n < 1 || n > int(cases.size())) return;
+  const FixtureCase& fc = cases[n - 1];
+  std::vector<double> va, vb;
+  ConvexContact<double> con[kMaxConvexContacts];
+  const int k = run_case<double>(fc, con, va, vb);
+  std::printf("case %d %s–%s (%s, margin %g)\n", n, fc.a.kind.c_str(), fc.b.kind.c_str(), fc.collider.c_str(), fc.margin);
+  for (int i = 0; i < k; ++i)
+    std::printf("  ours   %.17g  n (%.17g %.17g %.17g)  pos (%.17g %.17g %.17g)\n", con[i].dist, con[i].normal[0], con[i].normal[1], con[i].normal[2], con[i].pos[0], con[i].pos[1],
+                con[i].pos[2]);
+  for (const auto& m : fc.con)
+    std::printf("  mujoco %.17g  n (%.17g %.17g %.17g)  pos (%.17g %.17g %.17g)\n", m[0], m[1], m[2], m[3], m[4], m[5], m[6]);
+}
+
+int main(int argc, char** argv) {
+  const char* fixture = nullptr;
+  bool quiet = false;
+  int show = 0;
+  for (int i = 1; i < argc; ++i) {
+    if (!std::strcmp(argv[i], "--bug") && i + 1 < argc) {
+#ifdef ACHILLES_PLANTED_BUGS
+      const char* name = argv[++i];
+      bool found = false;
+      for (int b = int(ach::Bug::Count) + 1; b < int(ach::Bug::ConvexEnd); ++b)
+        if (!std::strcmp(name, ach::bug_name(ach::Bug(b)))) ach::g_bug = ach::Bug(b), found = true;
+      if (!found && std::strcmp(name, "none")) {
+        std::printf("unknown convex bug '%s'\n", name);
+        return 2;
+      }
+#else
+      std::printf("--bug needs the bug build (achilles_convex_tests_bugs)\n");
+      return 2;
+#endif
+    } else if (!std::strcmp(argv[i], "--case") && i + 1 < argc) {
+      show = std::atoi(argv[++i]);
+    } else if (!std::strcmp(argv[i], "--quiet")) {
+      quiet = true;
+    } else {
+      fixture = argv[i];
+    }
+  }
+  if (!fixture) {
+    std::printf("usage: achilles_convex_tests FIXTURE [--bug NAME] [--quiet]\n");
+    return 2;
+  }
+  // 1. closed forms. f64: analytic to rounding; GJK/EPA within MuJoCo's ccd_tolerance 1e-6 (the
+  // duality-gap and EPA bound stops). f32: float rounding of sizes ~1 (and the same ccd stops).
+  closed_forms<double>("f64", 1e-12, 1e-6, 1e-5);
+  closed_forms<float>("f32", 3e-6, 1e-5, 1e-3);
+
+  // 2. MuJoCo
+  std::vector<FixtureCase> cases;
+  if (!read_fixture(fixture, cases)) {
+    std::printf("FAIL: cannot read the fixture %s\n", fixture);
+    return 1;
+  }
+  if (show) {
+    show_case(cases, show);
+    return 0;
+  }
+  against_mujoco<double>(cases, "f64", 1e-3, 1e-2, 1e-9, 1e-9, !quiet);
+  against_mujoco<float>(cases, "f32", 1e-3, 1e-2, 1e-3, 1e-2, !quiet);
+
+  std::printf("%d passed, %d failed\n", passed, failed);
+  return failed == 0 ? 0 : 1;
+}
