@@ -1,0 +1,41 @@
+// The convex collider (native/include/achilles/collision/convex.hpp: MuJoCo's nativeccd GJK/EPA,
+// its multiccd, and the analytic cylinder/plane colliders) through its C++ test program:
+// closed forms in f32 and f64, and MuJoCo 3.14's own contacts on random pairs of every kind pair
+// (native/tests/fixtures/convex_mujoco.txt, from native/tests/convex_fixture.py). The collider is
+// not in the engine yet, so its planted bugs are switched on in the program's bug twin.
+import { describe, expect, it } from 'vitest';
+
+const fixture = 'native/tests/fixtures/convex_mujoco.txt';
+
+async function run(binary: string, args: string[]) {
+  const { spawnAsync } = await import('./helpers/spawn-async.js'); // awaited: the worker's loop keeps turning (issue 23)
+  const { root } = await import('./helpers/engine.js');
+  const r = await spawnAsync(`${root}/build/native/${binary}`, [`${root}/${fixture}`, ...args]);
+  return { ...r, out: r.stdout };
+}
+
+describe('convex collider (native/tests/convex_tests.cpp)', () => {
+  it('closed forms, and MuJoCo 3.14 contact by contact (f64 to 1e-12 of rbound), allocation-free', async () => {
+    const r = await run('achilles_convex_tests', []);
+    expect(r.out).toMatch(/\b\d+ passed, 0 failed/);
+    expect(r.status).toBe(0);
+  });
+  it('the bug twin passes with no bug switched on', async () => {
+    const r = await run('achilles_convex_tests_bugs', ['--quiet', '--bug', 'none']);
+    expect(r.out).toMatch(/\b\d+ passed, 0 failed/);
+  });
+  it("the fixture is MuJoCo's answer: convex_fixture.py writes it again byte for byte", async () => {
+    const { spawnAsync } = await import('./helpers/spawn-async.js');
+    const { root } = await import('./helpers/engine.js');
+    const { readFileSync } = await import('node:fs');
+    const r = await spawnAsync('python3', [`${root}/native/tests/convex_fixture.py`]);
+    expect(r.stderr).toBe('');
+    expect(r.stdout).toBe(readFileSync(`${root}/${fixture}`, 'utf8'));
+  });
+  for (const bug of ['convex-epa-normal-sign', 'convex-box-support-corner-sign'])
+    it(`planted bug ${bug} fails the checks`, async () => {
+      const r = await run('achilles_convex_tests_bugs', ['--quiet', '--bug', bug]);
+      expect(r.out).toMatch(/\b\d+ passed, [1-9]\d* failed/);
+      expect(r.status).toBe(1);
+    });
+});
