@@ -58,7 +58,7 @@ const MODEL_CASES: [string, (m: Obj) => void, string][] = [
   [
     'a shape kind',
     (m) => (m.shapes = [{ ...SHAPE, kind: 'cone' }]),
-    "model.shapes[0].kind is 'cone'; expected sphere, capsule, box, rounded-box or plane",
+    "model.shapes[0].kind is 'cone'; expected sphere, capsule, box, rounded-box, plane, cylinder, ellipsoid or convex",
   ],
   ['filter bits', (m) => (m.shapes = [{ ...SHAPE, contype: 1.5 }]), 'model.shapes[0].contype must be an integer from 0 to 2^32-1'],
   ['an exclude', (m) => (m.excludes = [[0]]), 'model.excludes[0] must be [body, body]'],

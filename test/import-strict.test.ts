@@ -139,8 +139,10 @@ describe('XML as MuJoCo (tinyxml2) reads it', () => {
 describe('a huge name is echoed cut, with its length', () => {
   test('in a note line (errors are bounded by SceneError itself)', () => {
     const long = 'x'.repeat(100_000);
-    const imp = importFile(write(body(`      <joint/>\n      <geom name="${long}" type="cylinder" size="0.1 0.2"/>`)));
-    const lines = imp.notes.map(formatNote).filter((l) => l.includes('cylinder'));
+    const imp = importFile(
+      write(body(`      <joint/>\n      <geom name="${long}" type="sphere" size="0.1" contype="0" conaffinity="0"/>`)),
+    );
+    const lines = imp.notes.map(formatNote).filter((l) => l.includes(`geom '${'x'.repeat(50)}`));
     expect(lines.length).toBe(1);
     expect(lines[0].length).toBeLessThan(600);
     expect(lines[0]).toMatch(/… \(100\d\d\d characters\)$/);

@@ -24,6 +24,8 @@ import {
   type OpenPage,
 } from './helpers/viewer-browser.js';
 import { doublePendulum, shapesModel } from './helpers/viewer-models.js';
+import { importFile } from '../src/model-files/import/index.js';
+import { FIXTURE_DIR } from '../src/validation/import/stage.js';
 
 const chromium = findChromium();
 if (!chromium)
@@ -85,6 +87,7 @@ describe.skipIf(!chromium)('replay page in headless Chromium', () => {
   let h: Headless;
   let pend: BuiltReplay;
   let shapes: BuiltReplay;
+  let convex: BuiltReplay;
   let p: OpenPage;
 
   beforeAll(async () => {
@@ -103,6 +106,20 @@ describe.skipIf(!chromium)('replay page in headless Chromium', () => {
         return { header: { ...header, hasContacts: true, layout: packed.layout, bytes: packed.bytes.byteLength }, bytes: packed.bytes };
       },
     });
+    // MuJoCo's cylinders and ellipsoids (the import fixture), and a static convex shape (a tetrahedron)
+    const cm = importFile(join(FIXTURE_DIR, 'mjcf-contact-convex.xml')).model;
+    const tet = [0, 0, 0, 0.2, 0, 0, 0, 0.2, 0, 0, 0, 0.2];
+    cm.shapes!.push({
+      ...cm.shapes![0],
+      name: 'tet',
+      kind: 'convex',
+      vertices: tet,
+      halfExtents: [0.2, 0.2, 0.2],
+      pos: [0, -0.5, 0],
+      contype: 0,
+      conaffinity: 0,
+    });
+    convex = await buildReplay(cm, {}, 20);
     h = await launchHeadless();
     p = await openReplay(h, pend.path);
   });
@@ -116,10 +133,12 @@ describe.skipIf(!chromium)('replay page in headless Chromium', () => {
     expect(await p.page.locator('#meta').innerText()).toMatch(
       /integrator\s+rk4[\s\S]*dt\s+0\.002 s[\s\S]*precision\s+f64[\s\S]*simulated\s+3\.000 s/,
     );
-    const s = await openReplay(h, shapes.path);
-    expect(s.errors).toEqual([]);
-    expect(s.requests).toEqual([]);
-    await s.page.close();
+    for (const r of [shapes, convex]) {
+      const s = await openReplay(h, r.path);
+      expect(s.errors).toEqual([]);
+      expect(s.requests).toEqual([]);
+      await s.page.close();
+    }
   });
 
   it('changes only where bodies moved, and redraws a frame identically', async () => {

@@ -115,7 +115,10 @@ ShapeKind shape_kind(const V& v, const std::string& where) {
   if (k == "box") return ShapeKind::Box;
   if (k == "rounded-box") return ShapeKind::RoundedBox;
   if (k == "plane") return ShapeKind::Plane;
-  type_error(where + ".kind is '" + k + "'; expected sphere, capsule, box, rounded-box or plane");
+  if (k == "cylinder") return ShapeKind::Cylinder;
+  if (k == "ellipsoid") return ShapeKind::Ellipsoid;
+  if (k == "convex") return ShapeKind::Convex;
+  type_error(where + ".kind is '" + k + "'; expected sphere, capsule, box, rounded-box, plane, cylinder, ellipsoid or convex");
 }
 
 /// The name of an unnamed element: "#" and its index. Appended rather than `"#" + std::to_string(i)`:
@@ -148,6 +151,37 @@ V object_at(const V& arr, std::size_t i, const std::string& where) {
   return o;
 }
 
+/// A cylinder's or ellipsoid's `size` (MuJoCo's geom_size), or a convex shape's `vertices` (flat x y z,
+/// at least 4 points, in the shape frame); `half` becomes a box about the shape origin bounding it.
+template <class V>
+void read_convex_size(const V& o, Shape& s, const std::string& where) {
+  s.radius = 0;
+  if (s.kind == ShapeKind::Convex) {
+    const V v = o.get("vertices");
+    if (!v.is_array() || v.length() < 12 || v.length() % 3 != 0)
+      type_error(where + ".vertices must be an array of x y z numbers, at least 4 points");
+    s.vert.resize(v.length());
+    for (std::size_t i = 0; i < v.length(); ++i) {
+      const V x = v.at(i);
+      if (!x.is_number() || !std::isfinite(x.number())) type_error(where + ".vertices[" + std::to_string(i) + "] must be a finite number");
+      s.vert[i] = x.number();
+      s.half[i % 3] = std::fmax(s.half[i % 3], std::fabs(s.vert[i]));
+    }
+    return;
+  }
+  numbers_at(o, "size", s.size, 3, where);
+  const bool cyl = s.kind == ShapeKind::Cylinder;
+  for (int k = 0; k < (cyl ? 2 : 3); ++k)
+    if (!(s.size[k] > 0)) type_error(where + ".size[" + std::to_string(k) + "] must be > 0");
+  if (cyl) {
+    s.size[2] = 0;
+    s.half[0] = s.half[1] = s.size[0];
+    s.half[2] = s.size[1];
+  } else {
+    for (int k = 0; k < 3; ++k) s.half[k] = s.size[k];
+  }
+}
+
 /// Shapes and excludes (optional: a model without them collides nothing).
 template <class V>
 void read_shapes(const V& m, Model& model, const std::string& root) {
@@ -161,8 +195,11 @@ void read_shapes(const V& m, Model& model, const std::string& root) {
       s.name = name_or_index(o, i);
       s.body = static_cast<int>(number_at(o, "body", where));
       s.kind = shape_kind(o.get("kind"), where);
-      numbers_at(o, "halfExtents", s.half, 3, where);
-      s.radius = number_at(o, "radius", where);
+      if (is_convex_kind(s.kind)) read_convex_size(o, s, where);
+      else {
+        numbers_at(o, "halfExtents", s.half, 3, where);
+        s.radius = number_at(o, "radius", where);
+      }
       double quat[4];
       numbers_at(o, "pos", s.p_BS, 3, where);
       numbers_at(o, "quat", quat, 4, where);

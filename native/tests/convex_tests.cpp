@@ -407,7 +407,7 @@ int main(int argc, char** argv) {
 #ifdef ACHILLES_PLANTED_BUGS
       const char* name = argv[++i];
       bool found = false;
-      for (int b = int(ach::Bug::Count) + 1; b < int(ach::Bug::ConvexEnd); ++b)
+      for (int b = int(ach::Bug::ConvexEpaNormalSign); b <= int(ach::Bug::ConvexBoxSupportCornerSign); ++b)
         if (!std::strcmp(name, ach::bug_name(ach::Bug(b)))) ach::g_bug = ach::Bug(b), found = true;
       if (!found && std::strcmp(name, "none")) {
         std::printf("unknown convex bug '%s'\n", name);

@@ -64,6 +64,8 @@ export function toNativeModel(model: ModelDesc): object {
       kind: s.kind,
       halfExtents: s.halfExtents,
       radius: s.radius,
+      ...(s.size ? { size: s.size } : {}),
+      ...(s.vertices ? { vertices: s.vertices } : {}),
       pos: s.pos,
       quat: s.quat,
       // raised to MuJoCo's mjMINMU per contact in the native contact tables (contact/tables.hpp)

@@ -92,12 +92,18 @@ export interface BodyDesc {
   source?: SourceSpan;
 }
 
-/** Collision shape kinds. Every non-plane kind is a sphere-swept box (a core box with half-extents
- *  h >= 0, swept by a ball of radius r >= 0): sphere h = 0; capsule h = [0, 0, ℓ/2] (axis = shape z);
- *  box r = 0; rounded-box both. A plane is the half-space z <= 0 of its shape frame (normal +z),
- *  allowed only on the world (static). */
-export const SHAPE_KINDS = ['sphere', 'capsule', 'box', 'rounded-box', 'plane'] as const;
+/** Collision shape kinds. Sphere, capsule, box and rounded-box are sphere-swept boxes (a core box
+ *  with half-extents h >= 0, swept by a ball of radius r >= 0): sphere h = 0; capsule h = [0, 0, ℓ/2]
+ *  (axis = shape z); box r = 0; rounded-box both. A plane is the half-space z <= 0 of its shape frame
+ *  (normal +z), allowed only on the world (static). Cylinder, ellipsoid and convex are MuJoCo's geoms
+ *  of those types (convex: a mesh's convex hull), sized by `size` or `vertices`, collided as MuJoCo
+ *  collides them. */
+export const SWEPT_SHAPE_KINDS = ['sphere', 'capsule', 'box', 'rounded-box'] as const;
+export const CONVEX_SHAPE_KINDS = ['cylinder', 'ellipsoid', 'convex'] as const;
+export const SHAPE_KINDS = [...SWEPT_SHAPE_KINDS, 'plane', ...CONVEX_SHAPE_KINDS] as const;
 export type ShapeKind = (typeof SHAPE_KINDS)[number];
+export type ConvexShapeKind = (typeof CONVEX_SHAPE_KINDS)[number];
+export const isConvexKind = (k: ShapeKind): k is ConvexShapeKind => (CONVEX_SHAPE_KINDS as readonly string[]).includes(k);
 
 export interface ShapeDesc {
   /** Unique among the model's shapes (default `<link>/<kind><k>` when the scene gives none). */
@@ -105,10 +111,15 @@ export interface ShapeDesc {
   /** Index of the body it moves with in `ModelDesc.bodies`, or -1 for static world geometry. */
   body: number;
   kind: ShapeKind;
-  /** Core box half-extents in the shape frame (>= 0). Plane: [0, 0, 0]. */
+  /** Core box half-extents in the shape frame (>= 0). Plane: [0, 0, 0]. Cylinder, ellipsoid, convex:
+   *  a box about the shape origin that bounds the shape (for drawing and extents). */
   halfExtents: Vec3;
-  /** Sweep radius (>= 0). Plane: 0. */
+  /** Sweep radius (>= 0). Plane, cylinder, ellipsoid, convex: 0. */
   radius: number;
+  /** MuJoCo's geom_size: cylinder [radius, half-length, 0] (axis = shape z); ellipsoid its radii. */
+  size?: Vec3;
+  /** Convex: the hull's vertices in the shape frame, x y z each (at least 4 points, not coplanar). */
+  vertices?: number[];
   /** X_BS: the shape frame in the body frame (in the world frame when body = -1). */
   pos: Vec3;
   quat: Quat;

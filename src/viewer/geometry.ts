@@ -16,9 +16,12 @@ import { symmetricEigen } from '../engine/math.js';
 
 export interface Drawable {
   kind: ShapeKind;
-  /** Core half-extents (sphere-swept box), as in ShapeDesc. */
+  /** Core half-extents (sphere-swept box), as in ShapeDesc (cylinder, ellipsoid, convex: a bounding box). */
   halfExtents: Vec3;
   radius: number;
+  /** Cylinder and ellipsoid: MuJoCo's size; convex: the hull's vertices (x y z each). */
+  size?: Vec3;
+  vertices?: number[];
   /** X_BS (or X_WS for static geometry). */
   pos: Vec3;
   quat: Quat;
@@ -107,6 +110,8 @@ export function sceneGeometry(model: ModelDesc): SceneGeometry {
       kind: s.kind,
       halfExtents: s.halfExtents,
       radius: s.radius,
+      ...(s.size ? { size: s.size } : {}),
+      ...(s.vertices ? { vertices: s.vertices } : {}),
       pos: s.pos,
       quat: s.quat,
       color: s.color ?? color,
@@ -147,6 +152,8 @@ export function sceneGeometry(model: ModelDesc): SceneGeometry {
       kind: s.kind,
       halfExtents: s.halfExtents,
       radius: s.radius,
+      ...(s.size ? { size: s.size } : {}),
+      ...(s.vertices ? { vertices: s.vertices } : {}),
       pos: s.pos,
       quat: s.quat,
       color: s.color ?? GREY,

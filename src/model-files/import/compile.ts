@@ -29,6 +29,7 @@ import {
 import { quatMul, quatRotate } from '../../engine/math.js';
 import { SceneError } from '../common/errors.js';
 import { axisAngleQuat } from './frames.js';
+import { CCD_DEFAULTS, keepOrStandIn } from './convex-pairs.js';
 import type { ImportNote, IrBody, IrEquality, IrGeom, IrJoint, IrModel } from './ir.js';
 
 /** Where each MuJoCo body (IR order, world excluded) landed: its last link, and the body frame's
@@ -288,6 +289,22 @@ export function compileIr(ir: IrModel, files: string[], notes: ImportNote[]): Co
   if (tendons.length) model.tendons = tendons;
   const equalities = (ir.equalities ?? []).map((e) => equalityDesc(e, ir, bodies, bodyMap, jointLink));
   if (equalities.length) model.equalities = equalities;
+  const kept = keepOrStandIn(model, notes);
+  const gjk = kept && shapes.some((sh) => sh.kind === 'cylinder' || sh.kind === 'ellipsoid');
+  for (const c of ir.ccd ?? []) {
+    if (gjk)
+      throw new SceneError({
+        ...c.source,
+        subject: `option ${c.key}`,
+        found: `"${c.value}"`,
+        expected: `${c.key}="${CCD_DEFAULTS[c.key]}" (MuJoCo's default: the engine's GJK/EPA, which this model's cylinders and ellipsoids use, runs with it only)`,
+      });
+    notes.push({
+      kind: 'skipped',
+      source: c.source,
+      message: `option ${c.key} is not used: the engine collides no cylinder or ellipsoid of this model (where it would run MuJoCo's GJK/EPA)`,
+    });
+  }
   return { model, bodyMap };
 }
 
@@ -425,7 +442,7 @@ function passive(link: BodyDesc, j: IrJoint, notes: ImportNote[]): void {
   }
 }
 
-/** The nearest sphere-swept box, and a note when it is not the geom itself. */
+/** The geom as a shape (MuJoCo's own kinds; a mesh as its bounding box, with a note). */
 function shapeOf(g: IrGeom, body: number, offset: Vec3, notes: ImportNote[]): ShapeDesc | undefined {
   if (g.contype === 0 && g.conaffinity === 0) {
     notes.push({
@@ -439,6 +456,7 @@ function shapeOf(g: IrGeom, body: number, offset: Vec3, notes: ImportNote[]): Sh
   let kind: ShapeDesc['kind'];
   let h: Vec3 = [0, 0, 0];
   let r = 0;
+  let size: Vec3 | undefined;
   switch (g.type) {
     case 'sphere':
       kind = 'sphere';
@@ -463,31 +481,16 @@ function shapeOf(g: IrGeom, body: number, offset: Vec3, notes: ImportNote[]): Sh
         });
       kind = 'plane';
       break;
-    case 'cylinder': {
-      // Same height and cross-section area: a rounded square of corner radius ρ = min(r, h)/2.
-      const rho = Math.min(s[0], s[1]) / 2;
-      const c = Math.sqrt(Math.PI * s[0] * s[0] + (4 - Math.PI) * rho * rho) / 2 - rho;
-      kind = 'rounded-box';
-      h = [c, c, s[1] - rho];
-      r = rho;
-      notes.push({
-        kind: 'approximated',
-        source: g.source,
-        message: `cylinder geom '${g.name}' (radius ${s[0]}, half-length ${s[1]}) → rounded box, half-extents [${h.map(fmt).join(', ')}] + radius ${fmt(r)} (same height and cross-section area)`,
-      });
+    case 'cylinder':
+      kind = 'cylinder';
+      size = [s[0], s[1], 0];
+      h = [s[0], s[0], s[1]];
       break;
-    }
-    case 'ellipsoid': {
-      r = Math.min(s[0], s[1], s[2]);
-      kind = 'rounded-box';
-      h = [s[0] - r, s[1] - r, s[2] - r];
-      notes.push({
-        kind: 'approximated',
-        source: g.source,
-        message: `ellipsoid geom '${g.name}' (${s.map(fmt).join(', ')}) → rounded box, half-extents [${h.map(fmt).join(', ')}] + radius ${fmt(r)} (touching its six extreme points)`,
-      });
+    case 'ellipsoid':
+      kind = 'ellipsoid';
+      size = [s[0], s[1], s[2]];
+      h = [s[0], s[1], s[2]];
       break;
-    }
     case 'mesh':
       // The engine collides a mesh as the box bounding it; a flat mesh (a plane of vertices) would
       // be a box of zero thickness, which no scene may hold (MuJoCo collides the flat hull itself).
@@ -514,6 +517,7 @@ function shapeOf(g: IrGeom, body: number, offset: Vec3, notes: ImportNote[]): Sh
     kind,
     halfExtents: h,
     radius: r,
+    ...(size ? { size } : {}),
     pos: add(g.pos, offset),
     quat: g.quat,
     friction: g.friction,

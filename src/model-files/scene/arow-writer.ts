@@ -235,6 +235,17 @@ function shapeYaml(s: ShapeDesc, world: boolean): string {
       break;
     case 'plane':
       break;
+    case 'cylinder':
+      parts.push(`radius: ${num(s.size?.[0] ?? 0)}`, `length: ${num(2 * (s.size?.[1] ?? 0))}`);
+      break;
+    case 'ellipsoid':
+      parts.push(`radii: ${vec(s.size ?? [0, 0, 0])}`);
+      break;
+    case 'convex': {
+      const v = s.vertices ?? [];
+      parts.push(`vertices: [${Array.from({ length: v.length / 3 }, (_, i) => vec([v[3 * i], v[3 * i + 1], v[3 * i + 2]])).join(', ')}]`);
+      break;
+    }
   }
   if (s.pos.some((x) => x !== 0)) parts.push(`pos: ${vec(s.pos)}`);
   if (s.quat.some((x, k) => x !== (k === 0 ? 1 : 0))) parts.push(`quat: ${vec(s.quat)}`);

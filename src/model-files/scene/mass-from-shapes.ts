@@ -1,7 +1,7 @@
 // A link's mass, centre of mass and inertia from its shapes and a density, as MJCF's
 // `inertiafromgeom` (uniform density, overlaps counted twice, as MuJoCo does).
 //
-// Every kind is a sphere-swept box (core half-extents h, radius r), whose volume and second
+// Cylinders and ellipsoids have their textbook moments (shapeMoments). Every other kind is a sphere-swept box (core half-extents h, radius r), whose volume and second
 // moments ∫x_k² dV have one exact closed form: the solid is the core box, 6 slabs of thickness r on
 // its faces, 12 quarter cylinders on its edges and 8 ball octants on its corners (disjoint), and
 // each piece's integral is elementary. Sphere (h = 0), capsule (h = [0, 0, ℓ/2]) and box (r = 0)
@@ -38,16 +38,39 @@ export function sweptBoxMoments(h: Vec3, r: number): { volume: number; second: V
   return { volume, second };
 }
 
+/** Volume and ∫x_k² dV of a shape about its origin in its own axes: a cylinder (radius r, half-length
+ *  ℓ along z: V = 2πr²ℓ, ∫x² = ∫y² = V r²/4, ∫z² = V ℓ²/3), an ellipsoid (semi-axes a_k:
+ *  V = 4πabc/3, ∫x_k² = V a_k²/5), or a sphere-swept box. */
+type MomentShape = Pick<ShapeDesc, 'kind' | 'halfExtents' | 'radius' | 'size'> & { name?: string };
+
+export function shapeMoments(s: MomentShape): { volume: number; second: Vec3 } {
+  if (s.kind === 'cylinder') {
+    const [r, l] = s.size ?? [0, 0, 0];
+    const volume = 2 * Math.PI * r * r * l;
+    return { volume, second: [(volume * r * r) / 4, (volume * r * r) / 4, (volume * l * l) / 3] };
+  }
+  if (s.kind === 'ellipsoid') {
+    const a = s.size ?? [0, 0, 0];
+    const volume = (4 / 3) * Math.PI * a[0] * a[1] * a[2];
+    return { volume, second: [(volume * a[0] ** 2) / 5, (volume * a[1] ** 2) / 5, (volume * a[2] ** 2) / 5] };
+  }
+  if (s.kind === 'convex')
+    throw new Error(
+      `shape '${s.name ?? '(unnamed)'}': a convex shape's mass is not computed from its hull yet; give the link's mass, com and inertia`,
+    );
+  return sweptBoxMoments(s.halfExtents, s.radius);
+}
+
 /** Mass, CoM (link frame) and inertia about the CoM (link axes) of the shapes at this density. */
 export function massFromShapes(
-  shapes: Pick<ShapeDesc, 'halfExtents' | 'radius' | 'pos' | 'quat'>[],
+  shapes: (MomentShape & Pick<ShapeDesc, 'pos' | 'quat'>)[],
   density: number,
 ): { mass: number; com: Vec3; inertia: Inertia6 } {
   let mass = 0;
   const first: Vec3 = [0, 0, 0];
   const parts: { m: number; p: Vec3; I: Inertia6 }[] = [];
   for (const s of shapes) {
-    const { volume, second } = sweptBoxMoments(s.halfExtents, s.radius);
+    const { volume, second } = shapeMoments(s);
     const m = density * volume;
     const [sx, sy, sz] = second.map((x) => density * x);
     const I = rotate([sy + sz, sx + sz, sx + sy, 0, 0, 0], s.quat);

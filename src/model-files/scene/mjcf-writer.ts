@@ -136,6 +136,15 @@ export function exportMjcf(model: ModelDesc, opts: MjcfOptions = {}): string {
   );
   if (!opts.contacts) out.push('    <flag contact="disable"/>');
   out.push('  </option>');
+  // Convex shapes as inline meshes (MuJoCo collides a mesh through its convex hull; it moves the
+  // mesh frame to the hull's centroid and principal axes and composes the geom pose with that move,
+  // so the geom stays where the vertices put it).
+  const meshes = (model.shapes ?? []).filter((sh) => sh.kind === 'convex');
+  if (meshes.length > 0) {
+    out.push('  <asset>');
+    for (const sh of meshes) out.push(`    <mesh name="${esc(meshName(sh))}" vertex="${nums(sh.vertices ?? [])}"/>`);
+    out.push('  </asset>');
+  }
   out.push('  <worldbody>');
   for (const sh of statics) for (const g of geomXml(sh, '')) out.push(`    ${g}`);
   for (const s of worldSites) out.push(`    ${s}`);
@@ -371,6 +380,13 @@ function geomXml(sh: ShapeDesc, sfx: string): string[] {
       return [`<geom name="${name}" type="box" size="${nums(sh.halfExtents)}" ${pose(sh.pos)} ${common}/>`];
     case 'plane':
       return [`<geom name="${name}" type="plane" size="0 0 1" ${pose(sh.pos)} ${common}/>`];
+    case 'cylinder':
+    case 'ellipsoid':
+      return [
+        `<geom name="${name}" type="${sh.kind}" size="${nums(shapeSize(sh).slice(0, sh.kind === 'cylinder' ? 2 : 3))}" ${pose(sh.pos)} ${common}/>`,
+      ];
+    case 'convex':
+      return [`<geom name="${name}" type="mesh" mesh="${esc(meshName(sh))}" ${pose(sh.pos)} ${common}/>`];
     case 'rounded-box':
       return roundedBoxPieces([hx, hy, hz], sh.radius).map((p, k) => {
         const at = add(sh.pos, rotate(sh.quat, p.center));
@@ -380,6 +396,13 @@ function geomXml(sh: ShapeDesc, sfx: string): string[] {
       });
   }
 }
+
+/** A cylinder's or ellipsoid's MuJoCo size (the ModelDesc requires it for those kinds). */
+function shapeSize(sh: ShapeDesc): Vec3 {
+  if (!sh.size) throw new MjcfExportError(`shape '${sh.name}' (${sh.kind}) has no size`);
+  return sh.size;
+}
+const meshName = (sh: ShapeDesc): string => `${sh.name}_hull`;
 
 interface Piece {
   kind: 'box' | 'capsule' | 'sphere';

@@ -1,7 +1,8 @@
 // Collision shapes in the everyday dialect (docs/scene-format.md, "Shapes"): a link's `shapes:`,
 // the scene's top-level `shapes:` (each naming its `link`, `world` for static geometry) and
 // `exclude:` pairs, read into ShapeDesc / ModelDesc.excludes (src/engine/model-desc.ts).
-// Every non-plane kind is a sphere-swept box (core half-extents h >= 0, radius r >= 0).
+// Sphere, capsule, box and rounded-box are sphere-swept boxes (core half-extents h >= 0, radius
+// r >= 0); cylinder, ellipsoid and convex are MuJoCo's (size, or the hull's vertices).
 
 import { isMap, isSeq } from 'yaml';
 import { SHAPE_KINDS, type BodyDesc, type Quat, type ShapeDesc, type ShapeKind, type Vec3 } from '../../engine/model-desc.js';
@@ -35,6 +36,9 @@ export const SHAPE_SIZE_KEYS: Record<ShapeKind, readonly string[]> = {
   box: ['size', 'half_extents'],
   'rounded-box': ['half_extents', 'radius'],
   plane: [],
+  cylinder: ['radius', 'length'],
+  ellipsoid: ['radii'],
+  convex: ['vertices'],
 };
 /** MuJoCo's filter bits are 32-bit unsigned integers. */
 const MASK_LIMIT = 2 ** 32;
@@ -122,6 +126,8 @@ function readShape(ctx: Ctx, node: YNode, m: Map<string, Entry>, subject0: strin
 
   let halfExtents: Vec3 = [0, 0, 0];
   let radius = 0;
+  let size: Vec3 | undefined;
+  let vertices: number[] | undefined;
   switch (kind) {
     case 'sphere':
       radius = positive('radius');
@@ -198,6 +204,27 @@ function readShape(ctx: Ctx, node: YNode, m: Map<string, Entry>, subject0: strin
           'a solid: radius > 0, or every half-extent > 0',
         );
       break;
+    case 'cylinder': {
+      radius = positive('radius');
+      const half = positive('length') / 2;
+      size = [radius, half, 0];
+      halfExtents = [radius, radius, half];
+      radius = 0;
+      break;
+    }
+    case 'ellipsoid': {
+      if (!m.has('radii'))
+        ctx.fail(node, subject, 'no `radii` key', 'a required `radii`: [a, b, c], the semi-axes along the shape x, y, z');
+      const r = readVec(ctx, m.get('radii')?.value, `${subject}.radii`, 3) as Vec3;
+      if (!r.every((x) => x > 0)) ctx.fail(m.get('radii')?.value, `${subject}.radii`, `[${r.join(', ')}]`, 'three semi-axes > 0');
+      size = r;
+      halfExtents = [...r];
+      break;
+    }
+    case 'convex':
+      vertices = readConvexVertices(ctx, m, node, subject);
+      for (let i = 0; i < vertices.length; i++) halfExtents[i % 3] = Math.max(halfExtents[i % 3], Math.abs(vertices[i]));
+      break;
     case 'plane':
       if (link !== null)
         ctx.fail(
@@ -223,6 +250,8 @@ function readShape(ctx: Ctx, node: YNode, m: Map<string, Entry>, subject0: strin
   const margin = m.has('margin') ? nonNeg('margin') : 0;
   const gap = m.has('gap') ? nonNeg('gap') : 0;
   const shape: ShapeDraft['shape'] = { kind, halfExtents, radius, pos, quat, friction, contype, conaffinity, margin, gap };
+  if (size) shape.size = size;
+  if (vertices) shape.vertices = vertices;
   if (name !== undefined) shape.name = name;
   if (m.has('color')) {
     const cE = m.get('color') as Entry;
@@ -255,6 +284,44 @@ function readShape(ctx: Ctx, node: YNode, m: Map<string, Entry>, subject0: strin
   const { line, column } = ctx.pos(node);
   shape.source = { file: ctx.file, line, column };
   return { shape, link, ctx, subject, node, linkNode: m.get('link')?.value ?? node, ...(physical ? { physical } : {}) };
+}
+
+/** Most points a convex shape may list (its support function visits every one). */
+export const CONVEX_MAX_POINTS = 10000;
+
+/** A convex shape's `vertices`: [[x, y, z], ...] in the shape frame, at least 4 points spanning a volume
+ *  (the shape is their convex hull). */
+function readConvexVertices(ctx: Ctx, m: Map<string, Entry>, node: YNode, subject: string): number[] {
+  const e = m.get('vertices');
+  if (!e)
+    ctx.fail(node, subject, 'no `vertices` key', 'a required `vertices`: [[x, y, z], ...], the points whose convex hull is the shape');
+  if (!isSeq(e.value) || e.value.items.length < 4 || e.value.items.length > CONVEX_MAX_POINTS)
+    ctx.fail(e.value, `${subject}.vertices`, describe(e.value), `a list of 4 to ${CONVEX_MAX_POINTS} points [x, y, z]`);
+  const pts = e.value.items.map((it, i) => readVec(ctx, it as YNode, `${subject}.vertices[${i}]`, 3));
+  if (!spansVolume(pts))
+    ctx.fail(
+      e.value,
+      `${subject}.vertices`,
+      'points that lie in one plane',
+      'points whose convex hull has a volume (not all in one plane)',
+    );
+  return pts.flat();
+}
+
+/** Whether the points span 3-D: a tetrahedron of them has a volume above 1e-12 of their extent cubed. */
+function spansVolume(p: number[][]): boolean {
+  const d = (a: number[], b: number[]) => [b[0] - a[0], b[1] - a[1], b[2] - a[2]];
+  const far = (from: number[], score: (q: number[]) => number) => p.reduce((best, q) => (score(q) > score(best) ? q : best), from);
+  const a = p[0];
+  const b = far(a, (q) => norm3(d(a, q) as Vec3));
+  const ab = d(a, b);
+  const L = norm3(ab as Vec3);
+  if (!(L > 0)) return false;
+  const cross = (u: number[], v: number[]) => [u[1] * v[2] - u[2] * v[1], u[2] * v[0] - u[0] * v[2], u[0] * v[1] - u[1] * v[0]];
+  const c = far(a, (q) => norm3(cross(ab, d(a, q)) as Vec3));
+  const n = cross(ab, d(a, c));
+  const dist = (q: number[]) => Math.abs(n[0] * (q[0] - a[0]) + n[1] * (q[1] - a[1]) + n[2] * (q[2] - a[2]));
+  return dist(far(a, dist)) > 1e-12 * L ** 3;
 }
 
 /** The unit quaternion of the shortest rotation taking +z to the unit vector d. */

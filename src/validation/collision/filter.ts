@@ -1,54 +1,10 @@
-// MuJoCo's contact filtering, written again in TS from MuJoCo's rules (engine_collision_driver.c:
-// filterBodyPair, filterBitmask, the exclude signatures; default flags, so filterparent is on),
-// to check the engine's candidate pairs. Bodies are "welded" as MuJoCo welds them: a body without
-// degrees of freedom (joint 'fixed') moves with its parent and shares its weld body; the world's
-// weld is the world (-1 here, 0 in MuJoCo).
-//   two shapes may collide iff
-//   • their weld bodies differ (not the same body, not welded together, not both static);
-//   • filterparent: unless one of them is the world, neither weld body is the other's weld
-//     parent (the weld of the weld body's parent); so a root link does collide with the world;
-//   • (a.contype & b.conaffinity) || (b.contype & a.conaffinity);
-//   • their bodies (as declared, not welded) are not an excluded pair.
-// Pairs come out ordered (a, b), a < b in model order, as the contract asks.
+// A small world for the collision stage's filter check (the rules: src/engine/candidate-pairs.ts).
 
 import type { BodyDesc, ModelDesc, ShapeDesc, Vec3 } from '../../engine/model-desc.js';
 
-const WORLD = -1;
+export { mujocoCandidatePairs, weldBodies } from '../../engine/candidate-pairs.js';
 
-/** MuJoCo's body_weldid per body (-1: welded to the world). */
-export function weldBodies(model: Pick<ModelDesc, 'bodies'>): number[] {
-  const weld: number[] = [];
-  model.bodies.forEach((b, i) => {
-    weld.push(b.joint === 'fixed' ? (b.parent === WORLD ? WORLD : weld[b.parent]) : i);
-  });
-  return weld;
-}
-
-/** The candidate shape pairs [a, b] (a < b) that MuJoCo's rules keep. */
-export function mujocoCandidatePairs(model: Pick<ModelDesc, 'bodies' | 'shapes' | 'excludes'>): [number, number][] {
-  const shapes = model.shapes ?? [];
-  const weld = weldBodies(model);
-  const weldOf = (body: number) => (body === WORLD ? WORLD : weld[body]);
-  const weldParent = (w: number) => (w === WORLD ? WORLD : weldOf(model.bodies[w].parent));
-  const excluded = new Set((model.excludes ?? []).map(([x, y]) => `${Math.min(x, y)},${Math.max(x, y)}`));
-  const out: [number, number][] = [];
-  for (let a = 0; a < shapes.length; a++) {
-    for (let b = a + 1; b < shapes.length; b++) {
-      const sa = shapes[a];
-      const sb = shapes[b];
-      const wa = weldOf(sa.body);
-      const wb = weldOf(sb.body);
-      if (wa === wb) continue;
-      if (wa !== WORLD && wb !== WORLD && (wa === weldParent(wb) || wb === weldParent(wa))) continue;
-      if (!(sa.contype & sb.conaffinity || sb.contype & sa.conaffinity)) continue;
-      if (excluded.has(`${Math.min(sa.body, sb.body)},${Math.max(sa.body, sb.body)}`)) continue;
-      out.push([a, b]);
-    }
-  }
-  return out;
-}
-
-/** A small world that exercises every rule above: a hinge chain (a0 → a1 → a2, a2 fixed to a1),
+/** A small world that exercises every rule of candidate-pairs.ts: a hinge chain (a0 → a1 → a2, a2 fixed to a1),
  *  a free body with a hinged child (f → f1), a body fixed to the world (w, two shapes), a ground
  *  plane and a static sphere; filter bits 2 on f1 and w; f and a0 excluded. MuJoCo keeps exactly
  *  the pairs listed in test/collision-filter.test.ts. */

@@ -3,7 +3,7 @@
 // to 0.3 apart in units of the pair's size, reached by sliding B along a random direction
 // (sd is convex along a line through A, so bisection finds the unique crossing).
 
-import { SHAPE_KINDS, type ShapeKind } from '../../engine/model-desc.js';
+import { SWEPT_SHAPE_KINDS } from '../../engine/model-desc.js';
 import { Rng, seedFor } from '../rng.js';
 import { exactContact, type ExactContact } from './exact.js';
 import { add, dot, planeNormal, scale, shapeSize, unit, type Pose, type ShapeGeom, type V3 } from './geometry.js';
@@ -24,16 +24,21 @@ export interface ShapePairCase {
 export const OVERLAP_MIN = -0.35;
 export const APART_MAX = 0.3;
 
+/** The kinds this stage checks: the sphere-swept boxes and the plane (MuJoCo's cylinder, ellipsoid
+ *  and convex shapes have their own check against MuJoCo). */
+const KINDS = [...SWEPT_SHAPE_KINDS, 'plane'] as const;
+type Kind = (typeof KINDS)[number];
+
 /** The 14 kind combinations: unordered pairs of kinds, plane–plane excluded. */
-export function kindCombos(): [ShapeKind, ShapeKind][] {
-  const out: [ShapeKind, ShapeKind][] = [];
-  SHAPE_KINDS.forEach((a, i) => SHAPE_KINDS.slice(i).forEach((b) => (a === 'plane' && b === 'plane' ? undefined : out.push([a, b]))));
+export function kindCombos(): [Kind, Kind][] {
+  const out: [Kind, Kind][] = [];
+  KINDS.forEach((a, i) => KINDS.slice(i).forEach((b) => (a === 'plane' && b === 'plane' ? undefined : out.push([a, b]))));
   return out;
 }
 
 /** A shape of `kind` with size about s (no dimension below 0.2 s except a rounded box's core,
  *  whose half-extents may be 0: flat or needle-like cores are the degenerate polytopes). */
-function randomShape(kind: ShapeKind, s: number, rng: Rng): ShapeGeom {
+function randomShape(kind: Kind, s: number, rng: Rng): ShapeGeom {
   const u = (lo: number, hi: number) => rng.uniform(lo, hi) * s;
   switch (kind) {
     case 'sphere':

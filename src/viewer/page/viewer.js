@@ -8,6 +8,7 @@
 import * as THREE from 'three';
 import { OrbitControls } from 'three/examples/jsm/controls/OrbitControls.js';
 import { RoundedBoxGeometry } from 'three/examples/jsm/geometries/RoundedBoxGeometry.js';
+import { ConvexGeometry } from 'three/examples/jsm/geometries/ConvexGeometry.js';
 
 const SPEEDS = [0.1, 0.25, 0.5, 1, 2, 4];
 const BACKGROUND = 0x1d2026;
@@ -40,7 +41,7 @@ function readReplay() {
 
 // ---- geometry ---------------------------------------------------------------------------
 
-/** A three.js mesh for one drawable (sphere-swept box kinds of ShapeDesc), in its own frame. */
+/** A three.js mesh for one drawable (a ShapeDesc kind), in its own frame. */
 function drawableMesh(d, material, planeSize) {
   const [hx, hy, hz] = d.halfExtents;
   const r = d.radius;
@@ -62,6 +63,19 @@ function drawableMesh(d, material, planeSize) {
     case 'plane':
       geom = new THREE.PlaneGeometry(planeSize, planeSize);
       break;
+    case 'cylinder':
+      geom = new THREE.CylinderGeometry(d.size[0], d.size[0], 2 * d.size[1], 24);
+      geom.rotateX(Math.PI / 2); // three's cylinder runs along y; MuJoCo's along the shape's z
+      break;
+    case 'ellipsoid':
+      geom = new THREE.SphereGeometry(1, 24, 16);
+      geom.scale(d.size[0], d.size[1], d.size[2]);
+      break;
+    case 'convex': {
+      const v = d.vertices;
+      geom = new ConvexGeometry(Array.from({ length: v.length / 3 }, (_, i) => new THREE.Vector3(v[3 * i], v[3 * i + 1], v[3 * i + 2])));
+      break;
+    }
     default:
       throw new Error(`unknown shape kind ${d.kind}`);
   }

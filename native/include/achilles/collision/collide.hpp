@@ -4,10 +4,15 @@
 
 #include "../isa_namespace.hpp"
 
+#include <algorithm>
+#include <memory>
+#include <stdexcept>
+#include <string>
 #include <vector>
 
 #include "../model.hpp"
 #include "narrow.hpp"
+#include "narrow_convex.hpp"
 #include "pair_filter.hpp"
 
 namespace ach {
@@ -35,6 +40,7 @@ template <class V>
 inline void narrow_pair(ShapeGeom<ScalarOf<V>> a, const Transform<V>& Xa, ShapeGeom<ScalarOf<V>> b, const Transform<V>& Xb, ScalarOf<V> thr,
                         Manifold<V>& m) {
   using T = ScalarOf<V>;
+  if (is_convex_kind(a.kind) || is_convex_kind(b.kind)) return narrow_convex_pair(a, Xa, b, Xb, thr, m);
   if (ACH_BUG(CollisionBoxAxisSwapped))
     for (ShapeGeom<T>* g : {&a, &b})
       if (g->kind == ShapeKind::Box || g->kind == ShapeKind::RoundedBox) {
@@ -104,6 +110,7 @@ template <class T> struct KShape {
   int body;
   T R_BS[9], p_BS[3];
   T inflate;           // margin + gap: the AABB grows by it
+  std::shared_ptr<const std::vector<double>> vert; // convex: the hull vertices geom.vert points at (shared by copies)
   double margin, gap;  // a pair's threshold sums the two shapes' in double (pair_threshold)
 };
 
@@ -116,12 +123,19 @@ template <class T> struct KCollision {
   std::vector<ShapePair> listed_pairs;
   bool listed;
   explicit KCollision(const Model& m) : filter(m) {
+    refuse_unsupported_pairs(m);
     listed = ach::listed_pairs(m, listed_pairs);
     for (const Shape& s : m.shapes) {
       KShape<T> k{};
       k.geom.kind = s.kind;
       for (int e = 0; e < 3; ++e) k.geom.h[e] = T(s.half[e]);
       k.geom.r = T(s.radius);
+      for (int e = 0; e < 3; ++e) k.geom.size[e] = T(s.size[e]);
+      if (!s.vert.empty()) {
+        k.vert = std::make_shared<const std::vector<double>>(s.vert);
+        k.geom.vert = k.vert->data();
+        k.geom.nvert = static_cast<int>(s.vert.size() / 3);
+      }
       k.body = s.body;
       for (int e = 0; e < 9; ++e) k.R_BS[e] = T(s.R_BS[e]);
       for (int e = 0; e < 3; ++e) k.p_BS[e] = T(s.p_BS[e]);
@@ -132,6 +146,23 @@ template <class T> struct KCollision {
       shapes.push_back(k);
     }
   }
+  /// A pair of shapes that may touch and that the engine cannot collide as MuJoCo does (convex_pair.hpp)
+  /// stops the load, naming both shapes and what would keep them apart.
+  void refuse_unsupported_pairs(const Model& m) const {
+    const int n = static_cast<int>(m.shapes.size());
+    for (int a = 0; a < n; ++a) {
+      if (!is_convex_kind(m.shapes[a].kind)) continue;
+      for (int b = 0; b < n; ++b) {
+        if (b == a || (b < a && is_convex_kind(m.shapes[b].kind))) continue; // each pair once
+        const char* why = convex_pair_unsupported(m.shapes[a].kind, m.shapes[b].kind);
+        if (!why || !filter.admits(std::min(a, b), std::max(a, b))) continue;
+        throw std::invalid_argument("shapes '" + m.shapes[a].name + "' (" + shape_kind_name(m.shapes[a].kind) + ") and '" + m.shapes[b].name + "' (" +
+                                    shape_kind_name(m.shapes[b].kind) + ") can touch, but " + why +
+                                    ": keep them apart with contype/conaffinity or an exclude");
+      }
+    }
+  }
+
   /// A pair's contact threshold: margin_a + margin_b + gap_a + gap_b (a point is on below it).
   T pair_threshold(int a, int b) const { return T(shapes[a].margin + shapes[b].margin + shapes[a].gap + shapes[b].gap); }
 };

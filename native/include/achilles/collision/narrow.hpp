@@ -46,6 +46,12 @@ template <class T> struct ShapeGeom {
   ShapeKind kind;
   T h[3];
   T r;
+  // cylinder, ellipsoid, convex (shape.hpp): MuJoCo's geom_size, and a convex shape's hull vertices
+  // (x y z each, in the shape frame, in double as the convex colliders run: narrow_convex.hpp; the
+  // storage belongs to KCollision's KShape)
+  T size[3] = {T(0), T(0), T(0)};
+  const double* vert = nullptr;
+  int nvert = 0;
 };
 
 template <class V> struct Manifold {

@@ -1,16 +1,23 @@
 // Collision shapes and candidate pairs: the static tables of the collision room.
 //
-// Every non-plane shape is a sphere-swept box: a core box with half-extents h >= 0 swept by a
-// ball of radius r >= 0 (sphere h = 0; capsule h = (0, 0, l/2) along the shape's z; box r = 0;
-// rounded box both). A plane is the half-space z <= 0 of its shape frame (normal +z), static only.
+// Sphere, capsule, box and rounded box are sphere-swept boxes: a core box with half-extents h >= 0
+// swept by a ball of radius r >= 0 (sphere h = 0; capsule h = (0, 0, l/2) along the shape's z;
+// box r = 0; rounded box both), collided by narrow.hpp in SIMD. A plane is the half-space z <= 0 of
+// its shape frame (normal +z), static only. Cylinder, ellipsoid and convex (a mesh's convex hull) are
+// MuJoCo's geoms of those types, sized as its geom_size (`size`; convex: `vert`), collided lane by
+// lane as MuJoCo does (narrow_convex.hpp); their `half` is a box bounding them, for the broad phase.
 #pragma once
 
 #include <cstdint>
 #include <string>
+#include <vector>
 
 namespace ach {
 
-enum class ShapeKind : std::uint8_t { Sphere, Capsule, Box, RoundedBox, Plane };
+enum class ShapeKind : std::uint8_t { Sphere, Capsule, Box, RoundedBox, Plane, Cylinder, Ellipsoid, Convex };
+
+/// The kinds narrow.hpp's sphere-swept boxes do not cover (collided lane by lane as MuJoCo does).
+inline bool is_convex_kind(ShapeKind k) { return k == ShapeKind::Cylinder || k == ShapeKind::Ellipsoid || k == ShapeKind::Convex; }
 
 inline const char* shape_kind_name(ShapeKind k) {
   switch (k) {
@@ -19,6 +26,9 @@ inline const char* shape_kind_name(ShapeKind k) {
   case ShapeKind::Box: return "box";
   case ShapeKind::RoundedBox: return "rounded-box";
   case ShapeKind::Plane: return "plane";
+  case ShapeKind::Cylinder: return "cylinder";
+  case ShapeKind::Ellipsoid: return "ellipsoid";
+  case ShapeKind::Convex: return "convex";
   }
   return "?";
 }
@@ -29,6 +39,9 @@ struct Shape {
   ShapeKind kind = ShapeKind::Sphere;
   double half[3] = {0, 0, 0}; // core half-extents (shape frame)
   double radius = 0;          // sweep radius
+  // cylinder (radius, half-length, 0) along z; ellipsoid: its three radii (MuJoCo's geom_size)
+  double size[3] = {0, 0, 0};
+  std::vector<double> vert;   // convex: the hull's vertices in the shape frame, x y z each
   double R_BS[9] = {1, 0, 0, 0, 1, 0, 0, 0, 1}; // shape frame in body (or world) frame, row-major
   double p_BS[3] = {0, 0, 0};
   double friction = 1;

@@ -156,7 +156,10 @@ inline int mj_geom_rank(ShapeKind k) {
   case ShapeKind::Plane: return 0;
   case ShapeKind::Sphere: return 2;
   case ShapeKind::Capsule: return 3;
+  case ShapeKind::Ellipsoid: return 4;
+  case ShapeKind::Cylinder: return 5;
   case ShapeKind::Box: case ShapeKind::RoundedBox: return 6;
+  case ShapeKind::Convex: return 7; // mjGEOM_MESH
   }
   return 6;
 }

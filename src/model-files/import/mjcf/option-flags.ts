@@ -6,6 +6,7 @@
 
 import type { DisableFlag, ImportNote, IrModel } from '../ir.js';
 import { quote } from '../../common/errors.js';
+import { CCD_DEFAULTS } from '../convex-pairs.js';
 import type { Reader } from '../read-attrs.js';
 import type { XmlAttr, XmlElement } from '../xml.js';
 
@@ -57,14 +58,6 @@ const OPTION_OTHER: Record<string, [ImportNote['kind'], string]> = {
   ls_tolerance: ['approximated', "the engine's line search has its own stopping rule"],
   ls_iterations: ['approximated', "the engine's line search has its own iteration cap"],
   noslip_tolerance: ['skipped', 'the noslip solver is off (noslip_iterations 0)'],
-  ccd_tolerance: [
-    'skipped',
-    "MuJoCo's convex collision is used by mesh and cylinder pairs, which the import replaces by boxes and rounded boxes",
-  ],
-  ccd_iterations: [
-    'skipped',
-    "MuJoCo's convex collision is used by mesh and cylinder pairs, which the import replaces by boxes and rounded boxes",
-  ],
   sdf_iterations: ['skipped', 'sdf geoms are refused'],
   sdf_initpoints: ['skipped', 'sdf geoms are refused'],
   sleep_tolerance: ['skipped', 'sleeping is off (flag sleep)'],
@@ -77,7 +70,12 @@ const OPTION_OTHER: Record<string, [ImportNote['kind'], string]> = {
 };
 
 /** An <option> attribute readOption has no case for: noted with its reason, or refused. */
-export function otherOption(r: Reader, k: string, a: XmlAttr, note: Note): void {
+export function otherOption(r: Reader, k: string, a: XmlAttr, note: Note, ir: IrModel): void {
+  // The engine's GJK/EPA runs at MuJoCo 3.14's defaults only: judged once the shapes are known (compile.ts)
+  if (k in CCD_DEFAULTS) {
+    if (r.num(a, `option ${k}`) !== CCD_DEFAULTS[k]) (ir.ccd ??= []).push({ key: k, value: a.value, source: r.span(a) });
+    return;
+  }
   if (k === 'noslip_iterations') {
     if (r.num(a, 'option noslip_iterations') !== 0)
       r.fail(

@@ -64,7 +64,7 @@ export function readOption(ctx: MjcfContext, o: XmlElement): void {
           r.fail(a, 'option wind', quote(a.value), 'no wind (fluid forces are not supported)');
         break;
       default:
-        otherOption(r, k, a, note);
+        otherOption(r, k, a, note, ctx.ir);
     }
   }
   if (!o.attrs.has('iterations')) note('as-mujoco', o, "solver iterations 100 (MuJoCo's default)");

@@ -1,0 +1,93 @@
+// One lane's contacts of a pair with a cylinder, ellipsoid or convex shape, by the collider MuJoCo's
+// table (engine_collision_driver.c) gives the pair: its analytic plane–cylinder, sphere–cylinder and
+// plane–convex (ellipsoid, mesh), else its GJK/EPA (convex.hpp), in scalar T.
+//
+// Supported: the pairs whose contacts share one normal, which is what a Manifold holds: every pair
+// with a plane, sphere–cylinder, and any pair with a sphere or an ellipsoid (GJK/EPA gives them one
+// contact). MuJoCo gives the other pairs more contacts, each with its own normal (multiccd's
+// perturbed re-runs, or its face clipping for two polyhedra), which a Manifold cannot carry yet:
+// convex_pair_unsupported says why, and the model is refused at load (collide.hpp KCollision).
+#pragma once
+
+#include "../isa_namespace.hpp"
+
+#include <string>
+
+#include "convex.hpp"
+#include "convex/analytic.hpp"
+#include "narrow.hpp"
+
+namespace ach {
+inline namespace ACH_ISA_NS {
+
+/// Up to 4 contacts of one pair in one lane, sharing `normal` (from a to b).
+template <class T> struct ConvexContacts {
+  int count = 0;
+  T normal[3] = {T(0), T(0), T(1)};
+  T pos[4][3];
+  T dist[4];
+};
+
+/// Why the pair (a, b) cannot be collided as MuJoCo does, or nullptr when it can.
+inline const char* convex_pair_unsupported(ShapeKind a, ShapeKind b) {
+  if (!is_convex_kind(a) && !is_convex_kind(b)) return nullptr;
+  if (a == ShapeKind::RoundedBox || b == ShapeKind::RoundedBox)
+    return "a rounded box is not one of MuJoCo's geoms, so nothing says how it meets a cylinder, ellipsoid or mesh";
+  if (a == ShapeKind::Plane || b == ShapeKind::Plane) return nullptr;
+  for (ShapeKind k : {a, b})
+    if (k == ShapeKind::Sphere || k == ShapeKind::Ellipsoid) return nullptr;
+  return "MuJoCo gives this pair up to 5 contacts with normals of their own (multiccd, or face clipping for two "
+         "polyhedra), which the engine does not carry yet";
+}
+
+/// The shape as the convex colliders read it (MuJoCo's geom_size; rbound as its compiler's).
+template <class T> inline convex::ConvexShape<T> convex_shape(const ShapeGeom<T>& g) {
+  convex::ConvexShape<T> s;
+  switch (g.kind) {
+  case ShapeKind::Sphere: s.kind = convex::ConvexKind::Sphere, s.size[0] = g.r; break;
+  case ShapeKind::Capsule: s.kind = convex::ConvexKind::Capsule, s.size[0] = g.r, s.size[1] = g.h[2]; break;
+  case ShapeKind::Box: s.kind = convex::ConvexKind::Box; for (int k = 0; k < 3; ++k) s.size[k] = g.h[k]; break;
+  case ShapeKind::Cylinder: s.kind = convex::ConvexKind::Cylinder; for (int k = 0; k < 3; ++k) s.size[k] = g.size[k]; break;
+  case ShapeKind::Ellipsoid: s.kind = convex::ConvexKind::Ellipsoid; for (int k = 0; k < 3; ++k) s.size[k] = g.size[k]; break;
+  case ShapeKind::Convex: s.kind = convex::ConvexKind::Mesh, s.vert = g.vert, s.nvert = g.nvert; break; // T = double
+  case ShapeKind::Plane: case ShapeKind::RoundedBox: break; // planes go to the analytic colliders; rounded boxes are refused
+  }
+  s.rbound = convex::default_rbound(s);
+  return s;
+}
+
+/// Contacts of a at pa and b at pb (one lane) within thr, normal from a to b.
+template <class T>
+inline void convex_pair_contacts(const ShapeGeom<T>& a, const convex::ConvexPose<T>& pa, const ShapeGeom<T>& b, const convex::ConvexPose<T>& pb, T thr,
+                                 ConvexContacts<T>& out) {
+  using convex::ConvexContact;
+  ConvexContact<T> con[convex::kMaxConvexContacts];
+  int n = 0;
+  bool flip = false; // the collider's geom a is our b
+  if (a.kind == ShapeKind::Plane || b.kind == ShapeKind::Plane) {
+    flip = b.kind == ShapeKind::Plane;
+    const ShapeGeom<T>& g = flip ? a : b;
+    const convex::ConvexPose<T>& plane = flip ? pb : pa;
+    const convex::ConvexPose<T>& X = flip ? pa : pb;
+    n = g.kind == ShapeKind::Cylinder ? convex::plane_cylinder(plane, convex_shape(g), X, thr, con)
+                                      : convex::plane_convex(plane, convex_shape(g), X, thr, con);
+  } else if ((a.kind == ShapeKind::Sphere && b.kind == ShapeKind::Cylinder) || (b.kind == ShapeKind::Sphere && a.kind == ShapeKind::Cylinder)) {
+    flip = b.kind == ShapeKind::Sphere;
+    n = flip ? convex::sphere_cylinder(convex_shape(b), pb, convex_shape(a), pa, thr, con)
+             : convex::sphere_cylinder(convex_shape(a), pa, convex_shape(b), pb, thr, con);
+  } else {
+    n = convex::convex_collide(convex_shape(a), pa, convex_shape(b), pb, thr, convex::CcdOptions<T>{}, con);
+  }
+  out.count = 0;
+  for (int i = 0; i < n && out.count < 4; ++i) {
+    if (!(con[i].dist < thr)) continue; // the driver keeps dist < margin (the colliders report dist <= margin)
+    const int k = out.count++;
+    out.dist[k] = con[i].dist;
+    for (int e = 0; e < 3; ++e) out.pos[k][e] = con[i].pos[e];
+    if (k == 0)
+      for (int e = 0; e < 3; ++e) out.normal[e] = flip ? -con[i].normal[e] : con[i].normal[e];
+  }
+}
+
+} // namespace ACH_ISA_NS
+} // namespace ach

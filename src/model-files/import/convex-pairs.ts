@@ -1,0 +1,64 @@
+// MuJoCo's cylinders and ellipsoids: the engine collides them as MuJoCo does (its analytic colliders
+// and GJK/EPA, native collision/convex_pair.hpp) unless the model holds a pair that MuJoCo gives
+// several contacts with normals of their own (multiccd's perturbed points, or face clipping between
+// two polyhedra), which the engine's contacts cannot carry yet. Such a model gets the rounded-box
+// stand-ins of earlier versions for every cylinder and ellipsoid instead, with a note on each that
+// names the pair; a file that loaded before still loads, and says what it approximates.
+
+import { mujocoCandidatePairs } from '../../engine/candidate-pairs.js';
+import type { ModelDesc, ShapeDesc, ShapeKind, Vec3 } from '../../engine/model-desc.js';
+import { isConvexKind } from '../../engine/model-desc.js';
+import type { ImportNote } from './ir.js';
+
+/** MuJoCo 3.14's GJK/EPA settings (<option> ccd_tolerance, ccd_iterations), the only ones the engine's
+ *  convex collider runs with. */
+export const CCD_DEFAULTS: Record<string, number> = { ccd_tolerance: 1e-6, ccd_iterations: 35 };
+
+/** Why the engine cannot collide kinds a and b as MuJoCo does, or null (convex_pair_unsupported's rule). */
+export function convexPairProblem(a: ShapeKind, b: ShapeKind): string | null {
+  if (!isConvexKind(a) && !isConvexKind(b)) return null;
+  if (a === 'rounded-box' || b === 'rounded-box') return 'a rounded box is not one of MuJoCo’s geoms';
+  if (a === 'plane' || b === 'plane') return null;
+  if ([a, b].some((k) => k === 'sphere' || k === 'ellipsoid')) return null;
+  return "MuJoCo gives it several contacts with normals of their own, which the engine's contacts cannot carry yet";
+}
+
+const fmt = (x: number): string => String(Number(x.toPrecision(6)));
+
+/** The rounded box standing in for a cylinder (the same height and cross-section area) or an
+ *  ellipsoid (touching its six extreme points). */
+function standIn(s: ShapeDesc): { h: Vec3; r: number; what: string } {
+  const [a, b, c] = s.size ?? [0, 0, 0];
+  if (s.kind === 'cylinder') {
+    const rho = Math.min(a, b) / 2;
+    const w = Math.sqrt(Math.PI * a * a + (4 - Math.PI) * rho * rho) / 2 - rho;
+    return { h: [w, w, b - rho], r: rho, what: `cylinder geom '${s.name}' (radius ${fmt(a)}, half-length ${fmt(b)})` };
+  }
+  const r = Math.min(a, b, c);
+  return { h: [a - r, b - r, c - r], r, what: `ellipsoid geom '${s.name}' (${[a, b, c].map(fmt).join(', ')})` };
+}
+
+/** Keeps the model's cylinders and ellipsoids when the engine can collide every pair they may form,
+ *  else turns them into rounded boxes (one note each). Returns whether they were kept. */
+export function keepOrStandIn(model: ModelDesc, notes: ImportNote[]): boolean {
+  const shapes = model.shapes ?? [];
+  if (!shapes.some((s) => s.kind === 'cylinder' || s.kind === 'ellipsoid')) return true;
+  const bad = mujocoCandidatePairs(model).find(([a, b]) => convexPairProblem(shapes[a].kind, shapes[b].kind) !== null);
+  if (!bad) return true;
+  const [a, b] = bad.map((i) => shapes[i]);
+  const why = `the pair '${a.name}' (${a.kind}) – '${b.name}' (${b.kind}) can touch, and ${convexPairProblem(a.kind, b.kind)}`;
+  for (const s of shapes) {
+    if (s.kind !== 'cylinder' && s.kind !== 'ellipsoid') continue;
+    const { h, r, what } = standIn(s);
+    notes.push({
+      kind: 'approximated',
+      source: s.source ?? { file: model.name, line: 0, column: 0 },
+      message: `${what} → rounded box, half-extents [${h.map(fmt).join(', ')}] + radius ${fmt(r)}: ${why}, so every cylinder and ellipsoid of this model stands in as a rounded box`,
+    });
+    s.kind = 'rounded-box';
+    s.halfExtents = h;
+    s.radius = r;
+    delete s.size;
+  }
+  return false;
+}

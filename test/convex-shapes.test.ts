@@ -1,0 +1,128 @@
+// MuJoCo's cylinders and ellipsoids as shapes (issue 27): imported as themselves (no stand-in), read
+// from scenes with their textbook mass, written back to .arow and MJCF, run bit-identically at every
+// lane width and thread count, and a pair the engine cannot collide as MuJoCo does refused at load,
+// naming both shapes. Their contacts against MuJoCo are the import stage's (validation/import,
+// fixture mjcf-contact-convex.xml: per-state rows and q̈, and a trajectory).
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { describe, expect, test } from 'vitest';
+import { Batch } from '../src/engine/batch.js';
+import { importFile } from '../src/model-files/import/index.js';
+import { writeArow } from '../src/model-files/scene/arow-writer.js';
+import { loadScene } from '../src/model-files/scene/index.js';
+import { exportMjcf } from '../src/model-files/scene/mjcf-writer.js';
+import { FIXTURE_DIR } from '../src/validation/import/stage.js';
+import { spawnAsync } from './helpers/spawn-async.js';
+import { expectSameAcrossLanesAndThreads } from './helpers/lanes.js';
+
+const FIXTURE = join(FIXTURE_DIR, 'mjcf-contact-convex.xml');
+const dir = mkdtempSync(join(tmpdir(), 'achilles-convex-'));
+
+const mjcf = (geoms: string): string => {
+  const f = join(dir, `m${Math.random().toString(36).slice(2)}.xml`);
+  writeFileSync(f, `<mujoco>\n  <worldbody>\n    <geom name="floor" type="plane" size="0 0 1"/>\n${geoms}\n  </worldbody>\n</mujoco>\n`);
+  return f;
+};
+
+describe('cylinders and ellipsoids', () => {
+  test("import as MuJoCo's own geoms, sized as geom_size, with no approximation notes", () => {
+    const imp = importFile(FIXTURE);
+    const kinds = Object.fromEntries((imp.model.shapes ?? []).map((s) => [s.name, [s.kind, s.size]]));
+    expect(kinds.drum).toEqual(['cylinder', [0.1, 0.15, 0]]);
+    expect(kinds.egg).toEqual(['ellipsoid', [0.05, 0.07, 0.1]]);
+    expect(imp.notes.filter((n) => n.kind === 'approximated')).toEqual([]);
+  });
+
+  test('a pair MuJoCo gives contacts with normals of their own: the import stands in rounded boxes, saying why; the engine refuses it', () => {
+    const both =
+      `    <body pos="0 0 1"><freejoint/><geom name="can" type="cylinder" size="0.1 0.1"/>` +
+      `<geom name="egg" type="ellipsoid" size="0.1 0.1 0.2" pos="0 0 0.3"/></body>\n` +
+      `    <body pos="0 0 2"><freejoint/><geom name="rod" type="capsule" size="0.05 0.2"/></body>`;
+    const imp = importFile(mjcf(both));
+    const kinds = Object.fromEntries(imp.model.shapes!.map((s) => [s.name, s.kind]));
+    expect(kinds).toEqual({ floor: 'plane', can: 'rounded-box', egg: 'rounded-box', rod: 'capsule' });
+    const notes = imp.notes.filter((n) => n.kind === 'approximated').map((n) => n.message);
+    expect(notes).toHaveLength(2);
+    for (const n of notes)
+      expect(n).toMatch(
+        / → rounded box, .*: the pair 'can' \(cylinder\) – 'rod' \(capsule\) can touch, and MuJoCo gives it several contacts/,
+      );
+    // kept apart by their bits, both stay MuJoCo's
+    const apart = importFile(mjcf(both.replace('size="0.05 0.2"/>', 'size="0.05 0.2" contype="2" conaffinity="2"/>')));
+    expect(apart.model.shapes!.map((s) => s.kind)).toEqual(['cylinder', 'ellipsoid', 'capsule', 'plane']);
+    expect(() => new Batch(apart.model, { copies: 1 })).not.toThrow();
+    // a model made otherwise (an API user's) that pairs them is refused at load, naming both shapes
+    const forced = structuredClone(apart.model);
+    for (const sh of forced.shapes!) ((sh.contype = 1), (sh.conaffinity = 1));
+    expect(() => new Batch(forced, { copies: 1 })).toThrow(
+      /shapes 'can' \(cylinder\) and 'rod' \(capsule\) can touch, but MuJoCo gives this pair up to 5 contacts with normals of their own .*: keep them apart with contype\/conaffinity or an exclude/,
+    );
+  });
+
+  test('GJK/EPA settings away from MuJoCo 3.14 defaults are refused at their line once a cylinder or ellipsoid is collided', () => {
+    const f = mjcf('    <body pos="0 0 1"><freejoint/><geom type="ellipsoid" size="0.1 0.1 0.2"/></body>');
+    writeFileSync(f, readFileSync(f, 'utf8').replace('<mujoco>', '<mujoco>\n  <option ccd_iterations="20"/>'));
+    expect(() => importFile(f)).toThrow(/:2:11: option ccd_iterations: found "20", expected ccd_iterations="35" \(MuJoCo's default/);
+  });
+
+  test('bit-identical at every lane width and on two threads, robots started apart', () => {
+    const model = importFile(FIXTURE).model;
+    const q0 = model.bodies.flatMap((b) => b.q0);
+    expectSameAcrossLanesAndThreads(model, (r) => ({ q: q0.map((x, k) => (k % 7 === 2 ? x + 0.002 * Math.sin(r + k) : x)) }), 11, 150);
+  });
+
+  test('scenes: read with their textbook mass, written back to .arow and MJCF alike', async () => {
+    const f = join(dir, 's.arow');
+    writeFileSync(
+      f,
+      [
+        'scene: wheel',
+        'world: { gravity: [0, 0, -9.81], dt: 0.002 }',
+        'links:',
+        '  - name: wheel',
+        '    parent: world',
+        '    joint: { type: free }',
+        '    initial: { position: [0, 0, 0.5, 0, 0, 0] }',
+        '    mass_from_shapes: { density: 1000 }',
+        '    shapes:',
+        '      - { type: cylinder, radius: 0.1, length: 0.2 }',
+        '      - { type: ellipsoid, radii: [0.05, 0.1, 0.2], pos: [0, 0, 0.3] }',
+        'shapes:',
+        '  - { link: world, type: plane }',
+        '',
+      ].join('\n'),
+    );
+    const model = loadScene(f);
+    const [cyl, ell] = model.shapes!.filter((s) => s.body === 0);
+    expect([cyl.kind, cyl.size, ell.kind, ell.size]).toEqual(['cylinder', [0.1, 0.1, 0], 'ellipsoid', [0.05, 0.1, 0.2]]);
+    const mc = 1000 * Math.PI * 0.1 ** 2 * 0.2;
+    const me = 1000 * (4 / 3) * Math.PI * 0.05 * 0.1 * 0.2;
+    expect(model.bodies[0].mass).toBeCloseTo(mc + me, 12);
+    // .arow round trip
+    const back = join(dir, 'back.arow');
+    writeFileSync(back, writeArow(model, ['round trip']));
+    expect(loadScene(back).shapes).toEqual(model.shapes!.map((s) => ({ ...s, source: expect.anything() })));
+    // MuJoCo compiles the exported geoms to the same sizes and (from its own geoms, density 1000) the same mass
+    const xml = exportMjcf(model)
+      .replace('inertiafromgeom="false"', 'inertiafromgeom="true"')
+      .replace(/<inertial [^>]*\/>/, '');
+    const py = await spawnAsync(
+      'python3',
+      [
+        '-c',
+        'import sys, json, mujoco; m = mujoco.MjModel.from_xml_string(sys.stdin.read()); ' +
+          'print(json.dumps([[int(t) for t in m.geom_type], m.geom_size.tolist(), float(m.body_mass[1])]))',
+      ],
+      { input: xml },
+    );
+    expect(py.status, py.stderr).toBe(0);
+    const [types, sizes, mass] = JSON.parse(py.stdout) as [number[], number[][], number];
+    expect(types).toEqual([0, 5, 4]);
+    expect(sizes.slice(1)).toEqual([
+      [0.1, 0.1, 0],
+      [0.05, 0.1, 0.2],
+    ]);
+    expect(Math.abs(mass - model.bodies[0].mass) / mass).toBeLessThan(1e-12);
+  });
+});
