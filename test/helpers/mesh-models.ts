@@ -13,8 +13,7 @@ const TETRA = '0 0 0  0.3 0 0  0 0.2 0  0 0 0.4';
 
 /** The model; `stl`: the file the STL bodies read (wedge.stl, or its ASCII twin for the importer). */
 export function meshModel(stl = 'wedge.stl'): string {
-  const body = (name: string, geom: string, pos = '0 0 1'): string =>
-    `    <body name="${name}" pos="${pos}"><freejoint/>${geom}</body>\n`;
+  const body = (name: string, geom: string, pos = '0 0 1'): string => `    <body name="${name}" pos="${pos}"><freejoint/>${geom}</body>\n`;
   return `<mujoco model="meshes">
   <compiler meshdir="${MESH_FIXTURES}"/>
   <asset>

@@ -411,13 +411,29 @@ function collisionGeom(
           "a readable STL or OBJ file (package://PKG/... is looked up in the folders above the URDF; relative paths from the URDF's folder)",
         );
       if (read.format === 'ASCII STL')
-        note('as-mujoco', f, `${path} is an ASCII STL, which MuJoCo's STL decoder refuses (binary only); read as the binary STL of the same triangles would be`);
+        note(
+          'as-mujoco',
+          f,
+          `${path} is an ASCII STL, which MuJoCo's STL decoder refuses (binary only); read as the binary STL of the same triangles would be`,
+        );
       if (read.droppedAfterLine !== undefined)
-        note('as-mujoco', f, `${path}:${read.droppedAfterLine} starts a second object; its faces are ignored, as MuJoCo reads only an OBJ's first shape`);
+        note(
+          'as-mujoco',
+          f,
+          `${path}:${read.droppedAfterLine} starts a second object; its faces are ignored, as MuJoCo reads only an OBJ's first shape`,
+        );
       g.type = 'mesh';
       try {
         // MuJoCo's URDF reader makes each mesh an asset with the default (legacy) inertia
-        const mesh = processMesh({ name: f.value, vert: read.vert, face: read.face, scale, refpos: [0, 0, 0], refquat: [1, 0, 0, 0], inertia: 'legacy' });
+        const mesh = processMesh({
+          name: f.value,
+          vert: read.vert,
+          face: read.face,
+          scale,
+          refpos: [0, 0, 0],
+          refquat: [1, 0, 0, 0],
+          inertia: 'legacy',
+        });
         applyMesh(g, mesh, true);
       } catch (e) {
         if (e instanceof MeshError) r.fail(f, 'mesh filename', e.found, e.expected);

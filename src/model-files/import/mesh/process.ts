@@ -229,7 +229,9 @@ function volumeCom(v: number[], f: number[], apex: Vec3, com: Vec3, mode: MeshIn
   let total = 0;
   for (let i = 0; i < f.length; i += 3) {
     const t = triangle(v, f[i], f[i + 1], f[i + 2]);
-    let vol = (((t.center[0] - apex[0]) * t.normal[0] + (t.center[1] - apex[1]) * t.normal[1] + (t.center[2] - apex[2]) * t.normal[2]) * t.area) / 3;
+    let vol =
+      (((t.center[0] - apex[0]) * t.normal[0] + (t.center[1] - apex[1]) * t.normal[1] + (t.center[2] - apex[2]) * t.normal[2]) * t.area) /
+      3;
     if (mode === 'legacy') vol = Math.abs(vol);
     total += vol;
     for (let k = 0; k < 3; k++) com[k] += vol * ((t.center[k] * 3) / 4 + apex[k] / 4);
@@ -271,12 +273,15 @@ function inertiaAbout(v: number[], f: number[], o: Vec3, mode: MeshInertia): { i
     const E = c(f[i + 1]);
     const F = c(f[i + 2]);
     const t = triangleOf(D, E, F);
-    let vol = mode === 'shell' ? t.area : ((t.center[0] * t.normal[0] + t.center[1] * t.normal[1] + t.center[2] * t.normal[2]) * t.area) / 3;
+    let vol =
+      mode === 'shell' ? t.area : ((t.center[0] * t.normal[0] + t.center[1] * t.normal[1] + t.center[2] * t.normal[2]) * t.area) / 3;
     if (mode === 'legacy') vol = Math.abs(vol);
     total += vol;
     for (let j = 0; j < 6; j++) {
       const [a, b] = pairs[j];
-      P[j] += (vol / C) * (2 * (D[a] * D[b] + E[a] * E[b] + F[a] * F[b]) + D[a] * E[b] + D[b] * E[a] + D[a] * F[b] + D[b] * F[a] + E[a] * F[b] + E[b] * F[a]);
+      P[j] +=
+        (vol / C) *
+        (2 * (D[a] * D[b] + E[a] * E[b] + F[a] * F[b]) + D[a] * E[b] + D[b] * E[a] + D[a] * F[b] + D[b] * F[a] + E[a] * F[b] + E[b] * F[a]);
     }
   }
   return { inert: [P[1] + P[2], P[0] + P[2], P[0] + P[1], -P[3], -P[4], -P[5]], total };

@@ -88,7 +88,9 @@ function cornerVertices(p: ArrayLike<number>, h: Hull, eps: number): number[] {
     const dl = Math.hypot(d[3 * v], d[3 * v + 1], d[3 * v + 2]);
     if (!(dl > 0)) return false;
     for (const u of nbrs.get(v) ?? []) {
-      const below = (d[3 * v] * (p[3 * u] - p[3 * v]) + d[3 * v + 1] * (p[3 * u + 1] - p[3 * v + 1]) + d[3 * v + 2] * (p[3 * u + 2] - p[3 * v + 2])) / dl;
+      const below =
+        (d[3 * v] * (p[3 * u] - p[3 * v]) + d[3 * v + 1] * (p[3 * u + 1] - p[3 * v + 1]) + d[3 * v + 2] * (p[3 * u + 2] - p[3 * v + 2])) /
+        dl;
       if (!(below < -eps)) return false;
     }
     return true;
@@ -167,8 +169,7 @@ function quickhull(p: ArrayLike<number>): Hull {
     // horizon: edges of visible faces whose neighbour across them is not visible
     const visibleSet = new Set(visible);
     const horizon: [number, number][] = [];
-    for (const id of visible)
-      for (const [s, t] of edgesOf(faces[id])) if (!visibleSet.has(edgeFace.get(t * n + s)!)) horizon.push([s, t]);
+    for (const id of visible) for (const [s, t] of edgesOf(faces[id])) if (!visibleSet.has(edgeFace.get(t * n + s)!)) horizon.push([s, t]);
     const orphans: number[] = [];
     for (const id of visible) {
       const g = faces[id];

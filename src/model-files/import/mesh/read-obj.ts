@@ -27,7 +27,14 @@ export function readObj(text: string, file: string): ObjData {
   let total = 0;
   for (const m of text.matchAll(/^[ \t]*v[ \t]/gm)) if (m) total++;
   if (total > OBJ_MAX_VERTICES)
-    throw new SceneError({ file, line: 1, column: 1, subject: 'OBJ', found: `${total} vertices`, expected: `at most ${OBJ_MAX_VERTICES} vertices` });
+    throw new SceneError({
+      file,
+      line: 1,
+      column: 1,
+      subject: 'OBJ',
+      found: `${total} vertices`,
+      expected: `at most ${OBJ_MAX_VERTICES} vertices`,
+    });
   const vert: number[] = [];
   const face: number[] = [];
   let line = 0;
@@ -37,7 +44,7 @@ export function readObj(text: string, file: string): ObjData {
   const fail = (column: number, subject: string, found: string, expected: string): never => {
     throw new SceneError({ file, line, column, subject, found, expected });
   };
-  for (let start = 0; start < text.length; ) {
+  for (let start = 0; start < text.length;) {
     let end = text.indexOf('\n', start);
     if (end < 0) end = text.length;
     const raw = text.slice(start, end).replace(/\r$/, '').replace(/#.*/, '');
@@ -90,7 +97,8 @@ export function readObj(text: string, file: string): ObjData {
   for (const p of pendingPolygons) {
     line = p.line;
     const tris =
-      splitPolygon(vert, p.corners) ?? fail(1, 'OBJ face', `a non-convex polygon of ${p.corners.length} vertices`, 'triangles, quads or convex polygons');
+      splitPolygon(vert, p.corners) ??
+      fail(1, 'OBJ face', `a non-convex polygon of ${p.corners.length} vertices`, 'triangles, quads or convex polygons');
     face.splice(p.at, tris.length, ...tris);
   }
   return droppedAfterLine === undefined ? { vert, face } : { vert, face, droppedAfterLine };
@@ -98,7 +106,8 @@ export function readObj(text: string, file: string): ObjData {
 
 /** tinyobjloader's triangulation of a quad; a fan for a larger convex polygon (undefined if not convex). */
 function splitPolygon(v: number[], c: number[]): number[] | undefined {
-  const d2 = (a: number, b: number): number => (v[3 * a] - v[3 * b]) ** 2 + (v[3 * a + 1] - v[3 * b + 1]) ** 2 + (v[3 * a + 2] - v[3 * b + 2]) ** 2;
+  const d2 = (a: number, b: number): number =>
+    (v[3 * a] - v[3 * b]) ** 2 + (v[3 * a + 1] - v[3 * b + 1]) ** 2 + (v[3 * a + 2] - v[3 * b + 2]) ** 2;
   if (c.length === 4) return d2(c[0], c[2]) < d2(c[1], c[3]) ? [c[0], c[1], c[2], c[0], c[2], c[3]] : [c[0], c[1], c[3], c[1], c[2], c[3]];
   // convex: every corner turns the same way about the polygon's (Newell) normal
   const n = [0, 0, 0];

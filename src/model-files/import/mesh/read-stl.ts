@@ -81,7 +81,7 @@ export function readAsciiStl(text: string, file: string): MeshData {
   const fail = (column: number, found: string, expected: string): never => {
     throw new SceneError({ file, line, column, subject: 'ASCII STL', found, expected });
   };
-  for (let start = 0; start <= text.length; ) {
+  for (let start = 0; start <= text.length;) {
     let end = text.indexOf('\n', start);
     if (end < 0) end = text.length;
     const raw = text.slice(start, end).replace(/\r$/, '');
@@ -103,7 +103,8 @@ export function readAsciiStl(text: string, file: string): MeshData {
           break;
         }
         if (kw !== 'facet') expect("'facet normal nx ny nz' or 'endsolid'");
-        if (++triangles > STL_MAX_TRIANGLES) fail(col, `more than ${STL_MAX_TRIANGLES} triangles`, `at most ${STL_MAX_TRIANGLES} (MuJoCo's limit for an STL file)`);
+        if (++triangles > STL_MAX_TRIANGLES)
+          fail(col, `more than ${STL_MAX_TRIANGLES} triangles`, `at most ${STL_MAX_TRIANGLES} (MuJoCo's limit for an STL file)`);
         state = 'loop';
         break;
       case 'loop':

@@ -49,18 +49,26 @@ function readMesh(ctx: MjcfContext, c: XmlElement): void {
   const refpos = (c.attrs.get('refpos') ? r.nums(c.attrs.get('refpos')!, `${subject} refpos`, 3) : [0, 0, 0]) as Vec3;
   const refquat = (c.attrs.get('refquat') ? r.nums(c.attrs.get('refquat')!, `${subject} refquat`, 4) : [1, 0, 0, 0]) as Quat;
   const inertiaA = get('inertia');
-  const inertia: MeshInertia = inertiaA ? r.choice(inertiaA, `${subject} inertia`, ['convex', 'exact', 'legacy', 'shell'] as const) : 'legacy';
+  const inertia: MeshInertia = inertiaA
+    ? r.choice(inertiaA, `${subject} inertia`, ['convex', 'exact', 'legacy', 'shell'] as const)
+    : 'legacy';
   const hullA = get('maxhullvert');
   if (hullA && r.num(hullA, `${subject} maxhullvert`) !== -1)
     r.fail(hullA, `${subject} maxhullvert`, quote(hullA.value), 'maxhullvert="-1" (a hull limited to fewer vertices is not supported)');
   const builtin = c.attrs.get('builtin');
-  if (builtin && builtin.value !== 'none') r.fail(builtin, `${subject} builtin`, quote(builtin.value), 'a mesh from a file or vertex= (builtin meshes are not supported)');
+  if (builtin && builtin.value !== 'none')
+    r.fail(builtin, `${subject} builtin`, quote(builtin.value), 'a mesh from a file or vertex= (builtin meshes are not supported)');
   const plugin = c.children.find((x) => x.name === 'plugin');
   if (plugin) r.fail(plugin, subject, 'a mesh plugin', 'a mesh from a file or vertex= (mesh plugins are not supported)');
   if (!name || (!file && !vertex))
     r.fail(c, '<mesh>', 'a mesh without a file or vertices', 'file="PATH.stl" (or .obj), or name= and vertex="x y z ..."');
   if (file && (vertex || faceA))
-    r.fail((vertex ?? faceA)!, subject, `both file= and ${vertex ? 'vertex=' : 'face='}`, 'one of them (MuJoCo: "repeated vertex specification")');
+    r.fail(
+      (vertex ?? faceA)!,
+      subject,
+      `both file= and ${vertex ? 'vertex=' : 'face='}`,
+      'one of them (MuJoCo: "repeated vertex specification")',
+    );
 
   let vert: number[];
   let face: number[] | undefined;
@@ -81,11 +89,24 @@ function readMesh(ctx: MjcfContext, c: XmlElement): void {
     const path = meshFilePath(ctx, file!);
     const read = readMeshFile(path);
     if ('problem' in read)
-      r.fail(file!, `${subject} file`, `${path}: ${read.problem}`, "a readable STL or OBJ mesh file (resolved against compiler meshdir and the model file's folder)");
+      r.fail(
+        file!,
+        `${subject} file`,
+        `${path}: ${read.problem}`,
+        "a readable STL or OBJ mesh file (resolved against compiler meshdir and the model file's folder)",
+      );
     if (read.format === 'ASCII STL')
-      ctx.note('as-mujoco', file!, `${subject}: ${path} is an ASCII STL, which MuJoCo's STL decoder refuses (binary only); read as the binary STL of the same triangles would be`);
+      ctx.note(
+        'as-mujoco',
+        file!,
+        `${subject}: ${path} is an ASCII STL, which MuJoCo's STL decoder refuses (binary only); read as the binary STL of the same triangles would be`,
+      );
     if (read.droppedAfterLine !== undefined)
-      ctx.note('as-mujoco', file!, `${subject}: ${path}:${read.droppedAfterLine} starts a second object; its faces are ignored, as MuJoCo reads only an OBJ's first shape`);
+      ctx.note(
+        'as-mujoco',
+        file!,
+        `${subject}: ${path}:${read.droppedAfterLine} starts a second object; its faces are ignored, as MuJoCo reads only an OBJ's first shape`,
+      );
     vert = read.vert;
     face = read.face;
   }
@@ -112,9 +133,15 @@ function readMesh(ctx: MjcfContext, c: XmlElement): void {
 
 function meshFilePath(ctx: MjcfContext, file: XmlAttr): string {
   const { compiler, r } = ctx;
-  const base = compiler.meshdir ? (isAbsolute(compiler.meshdir) ? compiler.meshdir : join(dirname(r.file), compiler.meshdir)) : dirname(r.file);
+  const base = compiler.meshdir
+    ? isAbsolute(compiler.meshdir)
+      ? compiler.meshdir
+      : join(dirname(r.file), compiler.meshdir)
+    : dirname(r.file);
   // strippath: MuJoCo strips the folders after resolving, so the name always ends up under meshdir
-  return compiler.strippath ? join(base, basename(file.value.replace(/\\/g, '/'))) : meshPath(base, file.value, file.file ?? r.file, r.file);
+  return compiler.strippath
+    ? join(base, basename(file.value.replace(/\\/g, '/')))
+    : meshPath(base, file.value, file.file ?? r.file, r.file);
 }
 
 /** Where MuJoCo finds a mesh file (ReadAttrFile → ResolveFilePath, then mjCMesh): under the mesh
