@@ -18,6 +18,7 @@ import { readBinaryStl } from '../src/model-files/import/mesh/read-stl.js';
 import { Reader } from '../src/model-files/import/read-attrs.js';
 import { readXmlText } from '../src/model-files/import/xml-file.js';
 import { parseXml } from '../src/model-files/import/xml.js';
+import { HULL_BAR_ULPS, hullUlps } from '../src/validation/import/hull-gate.js';
 import { meshFixture, meshModel, meshRefModel } from './helpers/mesh-models.js';
 
 const PYTHON = process.env.ACHILLES_PYTHON || 'python3';
@@ -59,8 +60,8 @@ const irOf = (path: string): IrModel => readMjcf(new Reader(path), parseXml(path
  *    off-diagonal is below 1e-12 absolute, so its principal frame is itself settled only to about
  *    1e-12 relative; ours runs the same iteration on inputs equal up to round-off: 1e-10 [3.8e-12];
  *  - geom size: the largest |coordinate| in that frame, so the frame's bar [3.5e-12];
- *  - hull vertices: float32, as mesh_vert: within 2 float32 ulps of the mesh's size [1 ulp]. */
-const BAR = { mass: 1e-14, pos: 1e-14, frame: 1e-10, hullUlps: 2 };
+ *  - hull vertices: float32, as mesh_vert: within HULL_BAR_ULPS float32 ulps of the hull's size [1]. */
+const BAR = { mass: 1e-14, pos: 1e-14, frame: 1e-10 };
 
 const maxAbs = (a: readonly number[], b: readonly number[]): number => Math.max(...a.map((x, i) => Math.abs(x - b[i])));
 const scaleOf = (b: readonly number[]): number => Math.max(1e-300, ...b.map(Math.abs));
@@ -95,26 +96,17 @@ function disagreements(ir: IrModel, mj: { bodies: MjBody[]; geoms: MjGeom[] }): 
       BAR.frame,
     );
     check(`${g.name} size`, maxAbs(g.size, m.size) / scaleOf(m.size), BAR.frame);
-    out.push(...hullDisagreement(g.name, g.hull?.vert, m.hull, scaleOf(m.size)));
+    out.push(...hullDisagreement(g.name, g.hull?.vert, m.hull));
   });
   return out;
 }
 
-/** The hull vertex sets differ: another count, or a vertex of ours without a MuJoCo vertex within
- *  the bar (one-to-one: every MuJoCo vertex matched once). */
-function hullDisagreement(name: string, ours: number[] | undefined, theirs: number[] | null, size: number): string[] {
+/** The hull vertex sets differ (hull-gate.ts: the same count, one-to-one within the bar). */
+function hullDisagreement(name: string, ours: number[] | undefined, theirs: number[] | null): string[] {
   if (!ours || !theirs) return ours || theirs ? [`${name} hull: ${ours ? 'ours only' : "MuJoCo's only"}`] : [];
   if (ours.length !== theirs.length) return [`${name} hull: ${ours.length / 3} vertices, MuJoCo ${theirs.length / 3}`];
-  const tol = BAR.hullUlps * 2 ** -23 * size;
-  const used = new Set<number>();
-  for (let a = 0; a < ours.length; a += 3) {
-    let hit = -1;
-    for (let c = 0; c < theirs.length && hit < 0; c += 3)
-      if (!used.has(c) && maxAbs(ours.slice(a, a + 3), theirs.slice(c, c + 3)) <= tol) hit = c;
-    if (hit < 0) return [`${name} hull: vertex [${ours.slice(a, a + 3).join(', ')}] is not MuJoCo's`];
-    used.add(hit);
-  }
-  return [];
+  const ulps = hullUlps(ours, theirs);
+  return ulps <= HULL_BAR_ULPS ? [] : [`${name} hull: a vertex more than ${HULL_BAR_ULPS} float32 ulps from MuJoCo's`];
 }
 
 const model = write('meshes.xml', meshModel());

@@ -433,6 +433,7 @@ function collisionGeom(
           refpos: [0, 0, 0],
           refquat: [1, 0, 0, 0],
           inertia: 'legacy',
+          needHull: true,
         });
         applyMesh(g, mesh, true);
       } catch (e) {

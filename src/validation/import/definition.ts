@@ -45,6 +45,8 @@ export const importStage: ValidationStage<ImportReference> = {
       'import-urdf-rpy-order',
       'import-default-not-inherited',
       'import-tendon-coef-sign',
+      'import-mesh-hull-drops-vertex',
+      'import-mesh-inertia-about-origin',
     ],
   },
   ownBugs: { names: IMPORT_BUGS, set: (name) => setImportBug(name as ImportBug | 'none'), listedWhenNotRun: false },

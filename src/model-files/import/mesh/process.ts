@@ -20,6 +20,9 @@ export interface MeshSpec {
   refpos: Vec3;
   refquat: Quat;
   inertia: MeshInertia;
+  /** The hull is made first, as MuJoCo makes it for a mesh a colliding geom uses (its errors, such
+   *  as coplanar vertices, then come before the volume's). */
+  needHull?: boolean;
 }
 
 export interface ProcessedMesh {
@@ -60,6 +63,7 @@ export function processMesh(m: MeshSpec): ProcessedMesh {
   const loaded = m.vert.slice();
   let hull: Hull | undefined;
   const makeHull = (): Hull => (hull ??= hullOf(loaded));
+  if (m.needHull) makeHull();
   let face = m.face;
   if (face) {
     for (let i = 0; i < face.length; i++)
