@@ -87,6 +87,11 @@ function readMesh(ctx: MjcfContext, c: XmlElement): void {
   } else {
     at = file!;
     const path = meshFilePath(ctx, file!);
+    // MuJoCo picks the decoder by content_type when given: only the one the extension names is read
+    const ct = c.attrs.get('content_type');
+    const byExt = /\.stl$/i.test(path) ? 'model/stl' : /\.obj$/i.test(path) ? 'model/obj' : undefined;
+    if (ct && ct.value !== byExt)
+      r.fail(ct, `${subject} content_type`, quote(ct.value), `${byExt ?? 'model/stl or model/obj'} (the type the file's extension names)`);
     const read = readMeshFile(path);
     if ('problem' in read)
       r.fail(
