@@ -13,6 +13,7 @@ import { setImportBug } from '../src/model-files/import/bugs.js';
 import { importFile } from '../src/model-files/import/index.js';
 import type { IrModel } from '../src/model-files/import/ir.js';
 import { readMjcf } from '../src/model-files/import/mjcf/index.js';
+import { convexHull } from '../src/model-files/import/mesh/quickhull.js';
 import { readObj } from '../src/model-files/import/mesh/read-obj.js';
 import { readBinaryStl } from '../src/model-files/import/mesh/read-stl.js';
 import { Reader } from '../src/model-files/import/read-attrs.js';
@@ -193,6 +194,49 @@ print(json.dumps(out))`,
       const o = readObj(readFileSync(file, 'utf8'), file);
       expect([o.vert.length / 3, o.face], file).toEqual([ref.nv, ref.face]);
     }
+  });
+});
+
+describe("the quickhull against MuJoCo's qhull", () => {
+  test('the same hull vertices on clouds with coplanar, collinear and interior points', () => {
+    let seed = 7;
+    const rnd = (): number => (seed = (seed * 16807) % 2147483647) / 2147483647;
+    const f32 = (x: number): number => Math.fround(Number(x.toPrecision(7)));
+    const clouds: Record<string, number[]> = { box: [], sphere: [], grid: [], rings: [], boxSurface: [] };
+    for (let i = 0; i < 300; i++) clouds.box.push(f32(rnd() - 0.5));
+    for (let i = 0; i < 300; i++) {
+      const u = [rnd() - 0.5, rnd() - 0.5, rnd() - 0.5];
+      clouds.sphere.push(...u.map((c) => f32(c / Math.hypot(...u))));
+    }
+    // a 4x4x4 grid: 8 corners, the rest on the hull's faces and edges or inside
+    for (let i = 0; i < 64; i++) clouds.grid.push(f32((i % 4) / 3), f32((Math.floor(i / 4) % 4) / 3), f32(Math.floor(i / 16) / 3));
+    // three rings of a cylinder: the middle one lies on the side faces
+    for (let i = 0; i < 24; i++)
+      for (const z of [0, 0.3, 1]) clouds.rings.push(f32(Math.cos((i * Math.PI) / 12)), f32(Math.sin((i * Math.PI) / 12)), z);
+    // points on a cube's faces: only those at its corners and edges' ends count
+    for (let i = 0; i < 400; i++) {
+      const p = [rnd(), rnd(), rnd()];
+      p[i % 3] = i % 2 ? 0 : 1;
+      clouds.boxSurface.push(...p.map(f32));
+    }
+    const r = spawnSync(
+      PYTHON,
+      [
+        '-c',
+        `import sys, json, mujoco
+out = {}
+for k, v in json.loads(sys.stdin.read()).items():
+    x = '<mujoco><asset><mesh name="m" vertex="%s"/></asset><worldbody><body><freejoint/><geom type="mesh" mesh="m"/></body></worldbody></mujoco>' % ' '.join(repr(c) for c in v)
+    m = mujoco.MjModel.from_xml_string(x)
+    adr = m.mesh_graphadr[0]; nv = int(m.mesh_graph[adr])
+    out[k] = sorted(m.mesh_graph[adr + 2 + nv: adr + 2 + 2 * nv].tolist())
+print(json.dumps(out))`,
+      ],
+      { input: JSON.stringify(clouds), encoding: 'utf8' },
+    );
+    expect(r.status, r.stderr).toBe(0);
+    const mj = JSON.parse(r.stdout) as Record<string, number[]>;
+    for (const [k, v] of Object.entries(clouds)) expect(convexHull(v).vert, k).toEqual(mj[k]);
   });
 });
 
