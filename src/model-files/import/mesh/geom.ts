@@ -14,7 +14,11 @@ export function applyMesh(g: IrGeom, mesh: ProcessedMesh, collides: boolean): vo
   const R = quat2mat(g.quat);
   const p = mesh.pos;
   g.pos = [0, 1, 2].map((k) => g.pos[k] + R[3 * k] * p[0] + R[3 * k + 1] * p[1] + R[3 * k + 2] * p[2]) as Vec3;
-  g.quat = mulquat(g.quat, mesh.quat) as Quat;
+  // MuJoCo's product leaves a norm within 1e-14 of 1 as it is; the scene loader renormalises every
+  // quaternion, so it is normalised here (a change of 1e-15 at most) to load back bit for bit
+  const q = mulquat(g.quat, mesh.quat);
+  const len = Math.hypot(q[0], q[1], q[2], q[3]);
+  g.quat = [q[0] / len, q[1] / len, q[2] / len, q[3] / len] as Quat;
   g.size = [...mesh.extent];
   g.meshInertia = { volume: mesh.volume, boxsz: [...mesh.boxsz] };
   if (collides) g.hull = hullInFrame(mesh);
