@@ -11,6 +11,7 @@ import { join } from 'node:path';
 import { afterEach, describe, expect, test } from 'vitest';
 import { setImportBug } from '../src/model-files/import/bugs.js';
 import { importFile } from '../src/model-files/import/index.js';
+import { SceneError } from '../src/model-files/scene/index.js';
 import type { IrModel } from '../src/model-files/import/ir.js';
 import { readMjcf } from '../src/model-files/import/mjcf/index.js';
 import { convexHull } from '../src/model-files/import/mesh/quickhull.js';
@@ -304,5 +305,30 @@ describe('malformed meshes are refused at FILE:LINE:COL with what was expected',
     const mj = spawnSync(PYTHON, ['-c', 'import sys, mujoco; mujoco.MjModel.from_xml_path(sys.argv[1])', flat], { encoding: 'utf8' });
     expect(mj.stderr).toMatch(/coplanar vertices, cannot compute convex hull/);
     expect(errorOf(inline('0 0 0  1 0 0  0 1 0'))).toMatch(/mesh "m": found 3 vertices, expected at least 4 vertices/);
+  });
+
+  test('300 mutated mesh files (bytes changed, cut, repeated) import cleanly or fail with a SceneError', () => {
+    let seed = 3;
+    const rnd = (): number => (seed = (seed * 16807) % 2147483647) / 2147483647;
+    const sources = ['wedge.stl', 'wedge-ascii.stl', 'lshape.obj'].map((f) => readFileSync(meshFixture(f)));
+    const xml = { stl: withMesh('fuzz.stl'), obj: withMesh('fuzz.obj') };
+    for (let i = 0; i < 300; i++) {
+      let b = Buffer.from(sources[i % 3]);
+      for (let k = Math.floor(rnd() * 4); k >= 0; k--) {
+        const at = Math.floor(rnd() * b.length);
+        const op = Math.floor(rnd() * 4);
+        if (op === 0) b[at] = Math.floor(rnd() * 256);
+        else if (op === 1) b = b.subarray(0, at);
+        else if (op === 2) b = Buffer.concat([b.subarray(0, at), b.subarray(at, at + 20), b.subarray(at)]);
+        else b[at] = '0123456789-.e \n/'.charCodeAt(Math.floor(rnd() * 16));
+      }
+      const ext = i % 3 === 2 ? 'obj' : 'stl';
+      write(`fuzz.${ext}`, b);
+      try {
+        importFile(xml[ext]);
+      } catch (e) {
+        expect(e, `case ${i}`).toBeInstanceOf(SceneError);
+      }
+    }
   });
 });
