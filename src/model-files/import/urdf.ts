@@ -414,7 +414,7 @@ function collisionGeom(
         note(
           'as-mujoco',
           f,
-          `${path} is an ASCII STL, which MuJoCo's STL decoder refuses (binary only); read as the binary STL of the same triangles would be`,
+          `${path} is an ASCII STL, which MuJoCo's STL decoder refuses (binary only); its triangles are read and processed as MuJoCo processes the binary STL of them`,
         );
       if (read.droppedAfterLine !== undefined)
         note(
@@ -426,7 +426,6 @@ function collisionGeom(
       try {
         // MuJoCo's URDF reader makes each mesh an asset with the default (legacy) inertia
         const mesh = processMesh({
-          name: f.value,
           vert: read.vert,
           face: read.face,
           scale,

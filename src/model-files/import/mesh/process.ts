@@ -13,7 +13,6 @@ export type MeshInertia = 'convex' | 'exact' | 'legacy' | 'shell';
 
 /** A mesh as read (vertices as float32 values, faces as vertex indices; none: the hull's). */
 export interface MeshSpec {
-  name: string;
   vert: number[];
   face?: number[];
   scale: Vec3;

@@ -104,7 +104,7 @@ function readMesh(ctx: MjcfContext, c: XmlElement): void {
       ctx.note(
         'as-mujoco',
         file!,
-        `${subject}: ${path} is an ASCII STL, which MuJoCo's STL decoder refuses (binary only); read as the binary STL of the same triangles would be`,
+        `${subject}: ${path} is an ASCII STL, which MuJoCo's STL decoder refuses (binary only); its triangles are read and processed as MuJoCo processes the binary STL of them`,
       );
     if (read.droppedAfterLine !== undefined)
       ctx.note(
@@ -117,7 +117,7 @@ function readMesh(ctx: MjcfContext, c: XmlElement): void {
   }
   let mesh: ProcessedMesh;
   try {
-    mesh = processMesh({ name, vert, face, scale, refpos, refquat, inertia });
+    mesh = processMesh({ vert, face, scale, refpos, refquat, inertia });
   } catch (e) {
     if (e instanceof MeshError) r.fail(at, subject, e.found, e.expected);
     throw e;
