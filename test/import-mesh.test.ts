@@ -281,6 +281,14 @@ describe('malformed meshes are refused at FILE:LINE:COL with what was expected',
     expect(errorOf(withMesh('nan.obj'))).toContain(`${join(dir, 'nan.obj')}:4:7: OBJ vertex: found '1x', expected a number`);
   });
 
+  test('an OBJ of vertices alone takes its hull as faces, as MuJoCo; one of lines alone is refused', () => {
+    write('verts.obj', 'v 0 0 0\nv 1 0 0\nv 0 1 0\nv 0 0 1\nv 0.1 0.1 0.1\n');
+    const xml = withMesh('verts.obj');
+    expect(irOf(xml).bodies[0].mass).toBeCloseTo(mujocoOf(xml).bodies[0].mass, 10);
+    write('lines.obj', 'v 0 0 0\nv 1 0 0\nv 0 1 0\nv 0 0 1\nl 1 2 3\n');
+    expect(errorOf(withMesh('lines.obj'))).toContain('lines.obj:5:1: OBJ: found line elements (l) and no faces');
+  });
+
   test('an ASCII STL with a non-number or a missing keyword', () => {
     const text = readFileSync(meshFixture('wedge-ascii.stl'), 'utf8').split('\n');
     write('bad.stl', [...text.slice(0, 4), '      vertex 0.5 abc 0.3', ...text.slice(5)].join('\n'));

@@ -9,7 +9,9 @@ import { isBinaryStl, readAsciiStl, readBinaryStl, type MeshData } from './read-
  *  form of the same, about 50 MB). */
 export const MESH_FILE_MAX_BYTES = 64 * 1024 * 1024;
 
-export interface MeshFile extends MeshData {
+export interface MeshFile extends Omit<MeshData, 'face'> {
+  /** Undefined: an OBJ of vertices alone, whose faces are its convex hull's (as MuJoCo). */
+  face?: number[];
   format: 'binary STL' | 'ASCII STL' | 'OBJ';
   /** OBJ: the line after which MuJoCo drops the faces (a second shape). */
   droppedAfterLine?: number;

@@ -14,7 +14,9 @@ import type { MeshData } from './read-stl.js';
 export const OBJ_MAX_VERTICES = 1_000_000;
 export const OBJ_MAX_TRIANGLES = 2_000_000;
 
-export interface ObjData extends MeshData {
+export interface ObjData extends Omit<MeshData, 'face'> {
+  /** Undefined when the file has no faces: MuJoCo takes the convex hull's. */
+  face?: number[];
   /** Line of the `o`/`g` after which MuJoCo drops the faces (a second shape), if any had faces. */
   droppedAfterLine?: number;
 }
@@ -41,6 +43,7 @@ export function readObj(text: string, file: string): ObjData {
   let shapeEnded = 0;
   let droppedAfterLine: number | undefined;
   const pendingPolygons: { line: number; corners: number[]; at: number }[] = [];
+  let firstLine: { line: number; column: number } | undefined;
   const fail = (column: number, subject: string, found: string, expected: string): never => {
     throw new SceneError({ file, line, column, subject, found, expected });
   };
@@ -62,6 +65,8 @@ export function readObj(text: string, file: string): ObjData {
         if (!Number.isFinite(x)) fail(w.index! + 1, 'OBJ vertex', `'${w[0].slice(0, 30)}'`, 'a finite coordinate (within float32)');
         vert.push(x);
       }
+    } else if (kw === 'l') {
+      firstLine ??= { line, column: words[0].index! + 1 };
     } else if (kw === 'o' || kw === 'g') {
       if (face.length > 0 && !shapeEnded) shapeEnded = line;
     } else if (kw === 'f') {
@@ -101,7 +106,18 @@ export function readObj(text: string, file: string): ObjData {
       fail(1, 'OBJ face', `a non-convex polygon of ${p.corners.length} vertices`, 'triangles, quads or convex polygons');
     face.splice(p.at, tris.length, ...tris);
   }
-  return droppedAfterLine === undefined ? { vert, face } : { vert, face, droppedAfterLine };
+  // MuJoCo makes line elements (l) degenerate faces, a mesh without surface; without any face
+  // element, it takes the convex hull's faces
+  if (face.length === 0 && firstLine)
+    throw new SceneError({
+      file,
+      ...firstLine,
+      subject: 'OBJ',
+      found: 'line elements (l) and no faces',
+      expected: 'faces (f), or vertices alone (MuJoCo then takes the faces of their convex hull)',
+    });
+  const faces = face.length > 0 ? face : undefined;
+  return droppedAfterLine === undefined ? { vert, face: faces } : { vert, face: faces, droppedAfterLine };
 }
 
 /** tinyobjloader's triangulation of a quad; a fan for a larger convex polygon (undefined if not convex). */
