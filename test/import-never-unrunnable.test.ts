@@ -1,6 +1,5 @@
 // `achilles import` never writes a scene that the loader or `achilles run` refuses (issue 23): a
-// flat mesh (MuJoCo refuses it: no convex hull) is refused at its line instead of becoming a box of
-// zero thickness, and a model the engine finds singular is refused by import as run refuses it,
+// flat mesh (MuJoCo refuses it: no convex hull) is refused at its line with MuJoCo's reason, and a model the engine finds singular is refused by import as run refuses it,
 // at the link's line, with no file written.
 
 import { existsSync, mkdtempSync, writeFileSync } from 'node:fs';
@@ -35,7 +34,9 @@ describe('import refuses what run would refuse', () => {
     );
     const e = sceneError(() => importFile(f));
     expect([e.line, e.column]).toEqual([3, 24]);
-    expect(e.message).toMatch(/vertices that all lie in one plane \(bounding box 1 x 1 x 0\).*coplanar vertices/);
+    expect(e.message).toMatch(
+      /found coplanar vertices, so no convex hull \(MuJoCo: "mesh has coplanar vertices, cannot compute convex hull"\)/,
+    );
   });
 
   test('a URDF collision mesh that is flat is refused at its geometry', () => {
@@ -47,7 +48,7 @@ describe('import refuses what run would refuse', () => {
     );
     const e = sceneError(() => importFile(f));
     expect(e.line).toBe(4);
-    expect(e.message).toMatch(/a collision mesh whose vertices lie in a plane/);
+    expect(e.message).toMatch(/mesh filename: found coplanar vertices, so no convex hull/);
   });
 
   test('a singular model (two hinges on one axis): import refuses it at the link, as run does, and writes nothing', async () => {

@@ -253,6 +253,6 @@ describe('import notes', () => {
         '<collision><geometry><mesh filename="part.stl"/></geometry></collision></link>\n<joint name="j" type="revolute"><parent link="base"/><child link="l"/><axis xyz="0 1 0"/></joint></robot>\n',
     );
     const mesh = importFile(urdf).notes.filter((n) => /mesh/.test(n.message));
-    expect(mesh.map((n) => n.message)).toEqual([expect.stringMatching(/^mesh geom 'l\/geom0' → the box bounding its vertices/)]);
+    expect(mesh.map((n) => n.message)).toEqual([expect.stringMatching(/^mesh geom 'l\/geom0' → the box bounding its convex hull/)]);
   });
 });

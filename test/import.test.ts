@@ -96,13 +96,19 @@ describe('import', () => {
     expect(cp.excludes).toEqual([[0, 1]]);
   });
 
-  test('meshes become the box bounding their vertices (STL and OBJ), with a note', () => {
+  test("meshes collide as the box bounding their hull in MuJoCo's geom frame (STL and OBJ), with a note", () => {
     const imp = importFile(join(FIXTURE_DIR, 'mjcf-mesh.xml'));
     const [stl, obj] = imp.model.shapes!;
     expect(stl.kind).toBe('box');
-    stl.halfExtents.forEach((h, k) => expect(h).toBeCloseTo([0.2, 0.1, 0.1][k], 6));
-    obj.halfExtents.forEach((h, k) => expect(h).toBeCloseTo([0.2, 0.2, 0.1][k], 6));
+    // the boxes of the files (0.4 x 0.2 x 0.2, the OBJ scaled 1 2 1), turned to the meshes' principal
+    // axes, stand where the meshes do: centred on (0.1, 0.05, 0.1), and the OBJ's turned 90° about y
+    // and lowered 0.3 to (0.1, 0.1, -0.4)
+    expect([...stl.halfExtents].sort((a, b) => a - b)).toEqual([0.1, 0.1, 0.2].map((x) => expect.closeTo(x, 6)));
+    expect([...obj.halfExtents].sort((a, b) => a - b)).toEqual([0.1, 0.2, 0.2].map((x) => expect.closeTo(x, 6)));
+    expect(stl.pos).toEqual([0.1, 0.05, 0.1].map((x) => expect.closeTo(x, 6)));
+    expect(obj.pos).toEqual([0.1, 0.1, -0.4].map((x) => expect.closeTo(x, 6)));
     expect(imp.notes.filter((n) => n.kind === 'approximated' && /mesh/.test(n.message)).length).toBe(2);
+    expect(imp.hulls.map((h) => h.vert.length / 3)).toEqual([8, 8]);
   });
 
   test('URDF mesh paths: package://PKG/... found in a folder named PKG above the URDF, relative paths from its folder', () => {
@@ -118,7 +124,7 @@ describe('import', () => {
       '<robot name="r"><link name="base"/><link name="l"><inertial><mass value="1"/><inertia ixx="1" iyy="1" izz="1"/></inertial><collision><geometry><mesh filename="package://my_robot/meshes/part.stl"/></geometry></collision></link><joint name="j" type="revolute"><parent link="base"/><child link="l"/></joint></robot>',
     );
     const sh = importFile(urdf).model.shapes![0];
-    sh.halfExtents.forEach((h, k) => expect(h).toBeCloseTo([0.2, 0.1, 0.1][k], 6));
+    expect([...sh.halfExtents].sort((a, b) => a - b)).toEqual([0.1, 0.1, 0.2].map((x) => expect.closeTo(x, 6)));
   });
 
   test('malformed files fail at FILE:LINE:COL with what was expected', () => {

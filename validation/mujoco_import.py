@@ -8,6 +8,7 @@ mujoco_ref.py, whose Ref class answers the per-state queries):
   response: {"version": "3.14.0", "results": [{...per model...}]}   or   {"error": "..."}
 
 Per model: body names, mass, CoM (body_ipos), inertia about the CoM in body axes (R(iquat)·diag·Rᵀ),
+the vertices of each mesh geom's convex hull (mesh_graph into mesh_vert, the geom frame),
 joint names and types, qpos0; per state the body poses (xpos, xmat) and the free-space joint
 accelerations (with MuJoCo's mass matrix and bias force there): passive forces (damping, stiffness),
 actuation (controls 0) and armature on, constraints (limits, frictionloss, contacts) off — the
@@ -38,6 +39,20 @@ def compiled(path):
     return ref
 
 
+def hulls(m):
+    """Per mesh geom with a convex hull (geom order): its vertices, mesh_graph's vertex ids into mesh_vert."""
+    out = []
+    for g in range(m.ngeom):
+        mesh = int(m.geom_dataid[g])
+        if m.geom_type[g] != mujoco.mjtGeom.mjGEOM_MESH or m.mesh_graphadr[mesh] < 0:
+            continue
+        adr = m.mesh_graphadr[mesh]
+        nv = int(m.mesh_graph[adr])
+        ids = m.mesh_graph[adr + 2 + nv: adr + 2 + 2 * nv]
+        out.append(m.mesh_vert[m.mesh_vertadr[mesh] + ids].astype(float).flatten().tolist())
+    return out
+
+
 def answer(model):
     ref = compiled(model["path"])
     m = ref.m
@@ -57,6 +72,7 @@ def answer(model):
         "nq": int(m.nq), "nv": int(m.nv),
         "qpos0": m.qpos0.tolist(),
         "timestep": float(m.opt.timestep),
+        "hulls": hulls(m),
         "gravity": m.opt.gravity.tolist(),
         "states": [],
     }

@@ -18,6 +18,10 @@ export const IMPORT_BUGS = [
   'import-default-not-inherited',
   /** MJCF fixed tendon: a joint's coef read without its sign (|coef|). */
   'import-tendon-coef-sign',
+  /** Mesh convex hull: one hull vertex dropped. */
+  'import-mesh-hull-drops-vertex',
+  /** Mesh inertia taken about the mesh file's origin instead of the mesh's centre of mass. */
+  'import-mesh-inertia-about-origin',
 ] as const;
 export type ImportBug = (typeof IMPORT_BUGS)[number];
 

@@ -457,6 +457,8 @@ function shapeOf(g: IrGeom, body: number, offset: Vec3, notes: ImportNote[]): Sh
   let h: Vec3 = [0, 0, 0];
   let r = 0;
   let size: Vec3 | undefined;
+  // the shape's centre in the geom frame (a mesh's box may sit off the geom's origin)
+  let centre: Vec3 = [0, 0, 0];
   switch (g.type) {
     case 'sphere':
       kind = 'sphere';
@@ -491,25 +493,28 @@ function shapeOf(g: IrGeom, body: number, offset: Vec3, notes: ImportNote[]): Sh
       size = [s[0], s[1], s[2]];
       h = [s[0], s[1], s[2]];
       break;
-    case 'mesh':
-      // The engine collides a mesh as the box bounding it; a flat mesh (a plane of vertices) would
-      // be a box of zero thickness, which no scene may hold (MuJoCo collides the flat hull itself).
-      if (!s.every((x) => x > 0))
-        throw new SceneError({
-          ...g.source,
-          subject: `geom '${g.name}'`,
-          found: `a collision mesh whose vertices lie in a plane (bounding box half-extents [${s.map(fmt).join(', ')}])`,
-          expected:
-            'a mesh with thickness in every direction, or contype="0" conaffinity="0" when it is visual only (the engine collides a mesh as its bounding box, which cannot be flat)',
-        });
+    case 'mesh': {
+      // The engine collides a mesh as the box bounding its convex hull in MuJoCo's geom frame (the
+      // mesh's principal axes); the box's centre may sit off the geom's origin (the mesh's CoM).
+      const hull = g.hull;
+      if (!hull) throw new Error(`mesh geom '${g.name}' reached the collision shapes without its hull`);
+      const lo: Vec3 = [Infinity, Infinity, Infinity];
+      const hi: Vec3 = [-Infinity, -Infinity, -Infinity];
+      for (let i = 0; i < hull.vert.length; i += 3)
+        for (let k = 0; k < 3; k++) {
+          lo[k] = Math.min(lo[k], hull.vert[i + k]);
+          hi[k] = Math.max(hi[k], hull.vert[i + k]);
+        }
       kind = 'box';
-      h = [...s];
+      h = [0, 1, 2].map((k) => (hi[k] - lo[k]) / 2) as Vec3;
+      centre = [0, 1, 2].map((k) => (hi[k] + lo[k]) / 2) as Vec3;
       notes.push({
         kind: 'approximated',
         source: g.source,
-        message: `mesh geom '${g.name}' → the box bounding its vertices, half-extents [${h.map(fmt).join(', ')}]`,
+        message: `mesh geom '${g.name}' → the box bounding its convex hull (${hull.vert.length / 3} vertices) in MuJoCo's geom frame, half-extents [${h.map(fmt).join(', ')}]`,
       });
       break;
+    }
   }
   const sh: ShapeDesc = {
     name: g.name,
@@ -518,7 +523,7 @@ function shapeOf(g: IrGeom, body: number, offset: Vec3, notes: ImportNote[]): Sh
     halfExtents: h,
     radius: r,
     ...(size ? { size } : {}),
-    pos: add(g.pos, offset),
+    pos: add(add(g.pos, quatRotate(g.quat, centre)), offset),
     quat: g.quat,
     friction: g.friction,
     contype: g.contype,

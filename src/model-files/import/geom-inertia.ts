@@ -1,6 +1,6 @@
 // A geom's mass and principal inertia from its density or mass, and a body's inertia from its geoms,
 // exactly as MuJoCo's compiler computes them (user_objects.cc mjCGeom::GetVolume, SetInertia,
-// mjCBody::InertiaFromGeom; solid "volume" inertia only).
+// mjCBody::InertiaFromGeom; solid "volume" inertia only; a mesh geom from its processed mesh).
 
 import type { Vec3 } from '../../engine/model-desc.js';
 import { rotateInertia, type Inertia6 } from '../../engine/math.js';
@@ -20,8 +20,9 @@ export function geomVolume(type: IrGeomType, s: Vec3): number {
     case 'ellipsoid':
       return (4 * Math.PI * s[0] * s[1] * s[2]) / 3;
     case 'box':
-    case 'mesh': // its bounding box (MuJoCo: the mesh's own volume; the import says so)
       return s[0] * s[1] * s[2] * 8;
+    case 'mesh': // from the mesh itself (IrGeom.meshInertia), never from its size
+      return NaN;
     case 'plane':
       return 0;
   }
@@ -57,6 +58,7 @@ export function geomPrincipalInertia(type: IrGeomType, s: Vec3, mass: number): V
     }
     case 'box':
     case 'mesh': {
+      // a mesh: s is its inertia box (MuJoCo's boxsz)
       const [a, b, c] = [s[0] * s[0], s[1] * s[1], s[2] * s[2]];
       return [(mass * (b + c)) / 3, (mass * (a + c)) / 3, (mass * (a + b)) / 3];
     }
@@ -67,7 +69,8 @@ export function geomPrincipalInertia(type: IrGeomType, s: Vec3, mass: number): V
 
 /** Sets the geom's mass and inertia from `mass` (when given) or `density`, as mjCGeom::Compile. */
 export function inferGeomMass(g: IrGeom, mass: number | undefined, density: number): void {
-  const vol = geomVolume(g.type, g.size);
+  // a mesh: the mesh's volume and inertia box (mjCGeom::GetVolume, SetInertia)
+  const vol = g.meshInertia ? g.meshInertia.volume : geomVolume(g.type, g.size);
   if (mass !== undefined) {
     if (mass === 0 || !(vol > MJ_EPS)) return; // MuJoCo leaves such a geom without mass
     g.mass = mass;
@@ -75,7 +78,7 @@ export function inferGeomMass(g: IrGeom, mass: number | undefined, density: numb
     if (density === 0) return;
     g.mass = density * vol;
   }
-  g.inertia = geomPrincipalInertia(g.type, g.size, g.mass);
+  g.inertia = geomPrincipalInertia(g.type, g.meshInertia ? g.meshInertia.boxsz : g.size, g.mass);
 }
 
 /** The body's mass, CoM and inertia (about the CoM, body axes) from its geoms, as InertiaFromGeom. */

@@ -29,6 +29,10 @@ export interface Imported {
   keyframes: { name: string; source: SourceSpan }[];
   /** The index of the keyframe the model starts from (--keyframe); absent: qpos0, as MuJoCo. */
   keyframe?: number;
+  /** Each colliding mesh geom's convex hull (MuJoCo's mesh_graph) in its geom frame, world geoms
+   *  first, then body by body (`body`: 0 the world, else MuJoCo's body index): the engine collides
+   *  such a geom as the hull's box for now (compile.ts), the convex collider will take the hull. */
+  hulls: { geom: string; body: number; vert: number[]; face: number[] }[];
 }
 
 /** 'mjcf' or 'urdf' when the file's content is that XML (a cheap look at its start), else undefined. */
@@ -103,7 +107,17 @@ export function importFile(path: string, opts: ImportOptions = {}): Imported {
   }
   // As MuJoCo: qpos0 at rest (mj_resetData), or the chosen key (mj_resetDataKeyframe).
   const keys = ir.keys ?? [];
-  const imported: Imported = { format, model, notes, bodyMap, keyframes: keys.map((k) => ({ name: k.name, source: k.source })) };
+  const hulls = [ir.worldGeoms, ...ir.bodies.map((b) => b.geoms)].flatMap((gs, body) =>
+    gs.flatMap((g) => (g.hull ? [{ geom: g.name, body, vert: g.hull.vert, face: g.hull.face }] : [])),
+  );
+  const imported: Imported = {
+    format,
+    model,
+    notes,
+    bodyMap,
+    keyframes: keys.map((k) => ({ name: k.name, source: k.source })),
+    hulls,
+  };
   if (opts.keyframe !== undefined) {
     const key = chooseKey(keys, opts.keyframe, r.span(root));
     imported.keyframe = keys.indexOf(key);

@@ -30,9 +30,11 @@ export type IrGeomType = 'sphere' | 'capsule' | 'box' | 'cylinder' | 'ellipsoid'
 export interface IrGeom {
   name: string;
   type: IrGeomType;
-  /** MuJoCo's size (half-extents, radius, half-length); a mesh: the half-extents of its bounding box. */
+  /** MuJoCo's size (half-extents, radius, half-length); a mesh: MuJoCo's, the largest |coordinate|
+   *  of its vertices per axis of the mesh frame. */
   size: Vec3;
-  /** In the body frame (a mesh: the centre of its bounding box). */
+  /** In the body frame (a mesh: MuJoCo's geom frame, which has absorbed the mesh frame: the origin
+   *  at the mesh's centre of mass, the axes its principal axes). */
   pos: Vec3;
   quat: Quat;
   /** Collides with nothing (contype = conaffinity = 0): skipped as a shape, still counted for mass. */
@@ -49,6 +51,12 @@ export interface IrGeom {
   /** Principal inertia in the geom frame (diagonal). */
   inertia: Vec3;
   rgba?: [number, number, number, number];
+  /** A colliding mesh geom: its convex hull (MuJoCo's mesh_graph) in the geom frame: x y z per
+   *  vertex, three vertex indices per triangle (counter-clockwise seen from outside). */
+  hull?: { vert: number[]; face: number[] };
+  /** A mesh geom: its mesh's volume (area when inertia="shell") and the half-sizes of the box of
+   *  equal inertia (MuJoCo's boxsz), from which its mass and inertia follow. */
+  meshInertia?: { volume: number; boxsz: Vec3 };
   source: SourceSpan;
 }
 

@@ -13,7 +13,9 @@ import { inertiaProblem, quatMul, quatRotate, rotateInertia, type Inertia6 } fro
 import { urdfRpyQuat, zaxisQuat } from './frames.js';
 import { inertiaFromGeoms, inferGeomMass, offCentre } from './geom-inertia.js';
 import type { ImportNote, IrBody, IrGeom, IrJoint, IrModel } from './ir.js';
-import { meshBounds } from './mesh.js';
+import { readMeshFile } from './mesh/load.js';
+import { applyMesh } from './mesh/geom.js';
+import { MeshError, processMesh } from './mesh/process.js';
 import { quote } from '../common/errors.js';
 import type { Reader } from './read-attrs.js';
 import type { Pos, XmlAttr, XmlElement } from './xml.js';
@@ -400,18 +402,43 @@ function collisionGeom(
       const scaleA = shape.attrs.get('scale');
       const scale = (scaleA ? r.nums(scaleA, 'mesh scale', 3) : [1, 1, 1]) as Vec3;
       const path = resolveMesh(r.file, f.value);
-      const b = meshBounds(path, scale);
-      if ('problem' in b)
+      const read = readMeshFile(path);
+      if ('problem' in read)
         r.fail(
           f,
           'mesh filename',
-          `${path}: ${b.problem}`,
+          `${path}: ${read.problem}`,
           "a readable STL or OBJ file (package://PKG/... is looked up in the folders above the URDF; relative paths from the URDF's folder)",
         );
+      if (read.format === 'ASCII STL')
+        note(
+          'as-mujoco',
+          f,
+          `${path} is an ASCII STL, which MuJoCo's STL decoder refuses (binary only); its triangles are read and processed as MuJoCo processes the binary STL of them`,
+        );
+      if (read.droppedAfterLine !== undefined)
+        note(
+          'as-mujoco',
+          f,
+          `${path}:${read.droppedAfterLine} starts a second object; its faces are ignored, as MuJoCo reads only an OBJ's first shape`,
+        );
       g.type = 'mesh';
-      g.size = [(b.max[0] - b.min[0]) / 2, (b.max[1] - b.min[1]) / 2, (b.max[2] - b.min[2]) / 2];
-      const ctr = quatRotate(o.quat, [(b.min[0] + b.max[0]) / 2, (b.min[1] + b.max[1]) / 2, (b.min[2] + b.max[2]) / 2]);
-      g.pos = addV(o.pos, ctr);
+      try {
+        // MuJoCo's URDF reader makes each mesh an asset with the default (legacy) inertia
+        const mesh = processMesh({
+          vert: read.vert,
+          face: read.face,
+          scale,
+          refpos: [0, 0, 0],
+          refquat: [1, 0, 0, 0],
+          inertia: 'legacy',
+          needHull: true,
+        });
+        applyMesh(g, mesh, true);
+      } catch (e) {
+        if (e instanceof MeshError) r.fail(f, 'mesh filename', e.found, e.expected);
+        throw e;
+      }
       // compile.ts notes the box once for every mesh geom, MJCF's and URDF's alike
       break;
     }

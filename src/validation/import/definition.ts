@@ -47,6 +47,8 @@ export const importStage: ValidationStage<ImportReference> = {
       'import-tendon-coef-sign',
       'convex-epa-normal-sign',
       'convex-box-support-corner-sign',
+      'import-mesh-hull-drops-vertex',
+      'import-mesh-inertia-about-origin',
     ],
   },
   ownBugs: { names: IMPORT_BUGS, set: (name) => setImportBug(name as ImportBug | 'none'), listedWhenNotRun: false },

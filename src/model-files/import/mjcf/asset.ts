@@ -1,15 +1,18 @@
-// <asset>: meshes, as MuJoCo's mjXReader::Asset, kept as their (scaled) bounding boxes: a mesh geom
-// becomes a box (geom.ts). Textures, materials, height fields and models are skipped with a note.
+// <asset>: meshes, as MuJoCo's mjXReader::Asset and mjCMesh::Compile: read (STL, OBJ, or inline
+// vertex/face), then processed as MuJoCo's compiler does (mesh/process.ts: volume, centre of mass,
+// inertia, the mesh frame, the convex hull). Textures, materials, height fields and models are
+// skipped with a note.
 
 import { existsSync } from 'node:fs';
 import { basename, dirname, isAbsolute, join } from 'node:path';
-import type { Vec3 } from '../../../engine/model-desc.js';
+import type { Quat, Vec3 } from '../../../engine/model-desc.js';
 import { quote } from '../../common/errors.js';
-import { meshBounds } from '../mesh.js';
+import { readMeshFile } from '../mesh/load.js';
+import { MeshError, processMesh, type MeshInertia, type ProcessedMesh } from '../mesh/process.js';
 import type { XmlAttr, XmlElement } from '../xml.js';
 import type { Reader } from '../read-attrs.js';
 import { sections, type MjcfContext } from './context.js';
-import { checkClass } from './defaults.js';
+import { attrOf, checkClass } from './defaults.js';
 
 export function readAssets(ctx: MjcfContext): void {
   for (const a of sections(ctx, 'asset')) {
@@ -27,67 +30,123 @@ export function readAssets(ctx: MjcfContext): void {
 
 function readMesh(ctx: MjcfContext, c: XmlElement): void {
   const r: Reader = ctx.r;
-  const { compiler, defaults, meshes } = ctx;
+  const { meshes } = ctx;
   const name =
     c.attrs.get('name')?.value ??
     c.attrs
       .get('file')
       ?.value?.replace(/^.*[\\/]/, '')
       .replace(/\.[^.]*$/, '');
-  const file = c.attrs.get('file');
-  const vertex = c.attrs.get('vertex');
+  const subject = `mesh ${quote(name ?? '')}`;
   // a mesh takes its class's <default><mesh> (MuJoCo's default scale: often 0.001 for mm files)
   const meshClass = c.attrs.get('class');
-  if (meshClass) checkClass(ctx, meshClass, `mesh ${quote(name ?? '')} class`);
-  const scaleA =
-    c.attrs.get('scale') ??
-    defaults
-      .get(meshClass?.value ?? 'main')
-      ?.get('mesh')
-      ?.get('scale');
-  for (const [f, none] of [
-    ['refpos', [0, 0, 0]],
-    ['refquat', [1, 0, 0, 0]],
-  ] as const) {
-    const a = c.attrs.get(f);
-    if (a && !r.nums(a, `mesh ${quote(name ?? '')} ${f}`, none.length).every((x, k) => x === none[k]))
-      r.fail(a, `mesh ${quote(name ?? '')} ${f}`, quote(a.value), `no ${f} (a mesh frame moved by ${f} is not supported)`);
+  if (meshClass) checkClass(ctx, meshClass, `${subject} class`);
+  const get = (n: string): XmlAttr | undefined => attrOf(ctx, c, 'mesh', meshClass?.value ?? 'main', n);
+  const file = c.attrs.get('file');
+  const vertex = c.attrs.get('vertex');
+  const faceA = c.attrs.get('face');
+  const scale = (get('scale') ? r.nums(get('scale')!, `${subject} scale`, 3) : [1, 1, 1]) as Vec3;
+  const refpos = (c.attrs.get('refpos') ? r.nums(c.attrs.get('refpos')!, `${subject} refpos`, 3) : [0, 0, 0]) as Vec3;
+  const refquat = (c.attrs.get('refquat') ? r.nums(c.attrs.get('refquat')!, `${subject} refquat`, 4) : [1, 0, 0, 0]) as Quat;
+  const inertiaA = get('inertia');
+  const inertia: MeshInertia = inertiaA
+    ? r.choice(inertiaA, `${subject} inertia`, ['convex', 'exact', 'legacy', 'shell'] as const)
+    : 'legacy';
+  const hullA = get('maxhullvert');
+  if (hullA && r.num(hullA, `${subject} maxhullvert`) !== -1)
+    r.fail(hullA, `${subject} maxhullvert`, quote(hullA.value), 'maxhullvert="-1" (a hull limited to fewer vertices is not supported)');
+  const builtin = c.attrs.get('builtin');
+  if (builtin && builtin.value !== 'none')
+    r.fail(builtin, `${subject} builtin`, quote(builtin.value), 'a mesh from a file or vertex= (builtin meshes are not supported)');
+  const plugin = c.children.find((x) => x.name === 'plugin');
+  if (plugin) r.fail(plugin, subject, 'a mesh plugin', 'a mesh from a file or vertex= (mesh plugins are not supported)');
+  if (!name || (!file && !vertex))
+    r.fail(c, '<mesh>', 'a mesh without a file or vertices', 'file="PATH.stl" (or .obj), or name= and vertex="x y z ..."');
+  if (file && (vertex || faceA))
+    r.fail(
+      (vertex ?? faceA)!,
+      subject,
+      `both file= and ${vertex ? 'vertex=' : 'face='}`,
+      'one of them (MuJoCo: "repeated vertex specification")',
+    );
+
+  let vert: number[];
+  let face: number[] | undefined;
+  let at: XmlAttr;
+  if (vertex) {
+    at = vertex;
+    const v = r.nums(vertex, `${subject} vertex`, [3, 3e6]);
+    if (v.length % 3 !== 0) r.fail(vertex, `${subject} vertex`, `${v.length} numbers`, 'a multiple of 3 (x y z per vertex)');
+    // MuJoCo keeps a mesh's vertices as float32
+    vert = v.map(Math.fround);
+    if (faceA) {
+      face = r.nums(faceA, `${subject} face`, [3, 6e6]);
+      if (face.length % 3 !== 0 || !face.every(Number.isInteger))
+        r.fail(faceA, `${subject} face`, `${face.length} numbers`, 'whole vertex indices, three per triangle');
+    }
+  } else {
+    at = file!;
+    const path = meshFilePath(ctx, file!);
+    // MuJoCo picks the decoder by content_type when given: only the one the extension names is read
+    const ct = c.attrs.get('content_type');
+    const byExt = /\.stl$/i.test(path) ? 'model/stl' : /\.obj$/i.test(path) ? 'model/obj' : undefined;
+    if (ct && ct.value !== byExt)
+      r.fail(ct, `${subject} content_type`, quote(ct.value), `${byExt ?? 'model/stl or model/obj'} (the type the file's extension names)`);
+    const read = readMeshFile(path);
+    if ('problem' in read)
+      r.fail(
+        file!,
+        `${subject} file`,
+        `${path}: ${read.problem}`,
+        "a readable STL or OBJ mesh file (resolved against compiler meshdir and the model file's folder)",
+      );
+    if (read.format === 'ASCII STL')
+      ctx.note(
+        'as-mujoco',
+        file!,
+        `${subject}: ${path} is an ASCII STL, which MuJoCo's STL decoder refuses (binary only); its triangles are read and processed as MuJoCo processes the binary STL of them`,
+      );
+    if (read.droppedAfterLine !== undefined)
+      ctx.note(
+        'as-mujoco',
+        file!,
+        `${subject}: ${path}:${read.droppedAfterLine} starts a second object; its faces are ignored, as MuJoCo reads only an OBJ's first shape`,
+      );
+    vert = read.vert;
+    face = read.face;
   }
-  const scale = (scaleA ? r.nums(scaleA, 'mesh scale', 3) : [1, 1, 1]) as Vec3;
-  if (!file && vertex && name) {
-    const v = r.nums(vertex, `mesh '${name}' vertex`, [3, 3e6]);
-    if (v.length % 3 !== 0) r.fail(vertex, `mesh '${name}' vertex`, `${v.length} numbers`, 'a multiple of 3 (x y z per vertex)');
-    const min: Vec3 = [Infinity, Infinity, Infinity];
-    const max: Vec3 = [-Infinity, -Infinity, -Infinity];
-    for (let i = 0; i < v.length; i += 3)
-      for (let k = 0; k < 3; k++) {
-        min[k] = Math.min(min[k], v[i + k] * scale[k]);
-        max[k] = Math.max(max[k], v[i + k] * scale[k]);
-      }
-    refuseFlat(ctx, name, vertex, { min, max });
-    meshes.set(name, { min, max });
-    return;
+  let mesh: ProcessedMesh;
+  try {
+    mesh = processMesh({ vert, face, scale, refpos, refquat, inertia });
+  } catch (e) {
+    if (e instanceof MeshError) r.fail(at, subject, e.found, e.expected);
+    throw e;
   }
-  if (!file || !name) r.fail(c, '<mesh>', 'a mesh without a file or vertices', 'file="PATH.stl" (or .obj), or vertex="x y z ..."');
+  // MuJoCo makes the hull for convex inertia (made above) or for a colliding geom (geom.ts, later):
+  // a hull that cannot be made is reported here, at the mesh
+  const hull = mesh.hull;
+  mesh.hull = () => {
+    try {
+      return hull();
+    } catch (e) {
+      if (e instanceof MeshError) r.fail(at, subject, e.found, e.expected);
+      throw e;
+    }
+  };
+  meshes.set(name, mesh);
+}
+
+function meshFilePath(ctx: MjcfContext, file: XmlAttr): string {
+  const { compiler, r } = ctx;
   const base = compiler.meshdir
     ? isAbsolute(compiler.meshdir)
       ? compiler.meshdir
       : join(dirname(r.file), compiler.meshdir)
     : dirname(r.file);
   // strippath: MuJoCo strips the folders after resolving, so the name always ends up under meshdir
-  const path = compiler.strippath
+  return compiler.strippath
     ? join(base, basename(file.value.replace(/\\/g, '/')))
     : meshPath(base, file.value, file.file ?? r.file, r.file);
-  const b = meshBounds(path, scale);
-  if ('problem' in b)
-    r.fail(
-      file,
-      `mesh '${name}' file`,
-      `${path}: ${b.problem}`,
-      "a readable STL or OBJ mesh file (resolved against compiler meshdir and the model file's folder)",
-    );
-  refuseFlat(ctx, name, file, b);
-  meshes.set(name, b);
 }
 
 /** Where MuJoCo finds a mesh file (ReadAttrFile → ResolveFilePath, then mjCMesh): under the mesh
@@ -100,17 +159,4 @@ function meshPath(base: string, given: string, elFile: string, mainFile: string)
   if (elFile === mainFile || existsSync(inMeshDir)) return inMeshDir;
   const besideIncluded = join(dirname(elFile), given);
   return existsSync(besideIncluded) ? besideIncluded : inMeshDir;
-}
-
-/** MuJoCo refuses a mesh whose vertices lie in one plane (it cannot build the convex hull); here
- *  the plane is one the bounding box shows (flat along an axis), which would make a flat box. */
-function refuseFlat(ctx: MjcfContext, name: string, at: XmlAttr, b: { min: Vec3; max: Vec3 }): void {
-  const size = [0, 1, 2].map((k) => b.max[k] - b.min[k]);
-  if (!size.every((x) => x > 0))
-    ctx.r.fail(
-      at,
-      `mesh ${quote(name)}`,
-      `vertices that all lie in one plane (bounding box ${size.map((x) => String(Number(x.toPrecision(6)))).join(' x ')})`,
-      'a mesh with volume (MuJoCo: "mesh has coplanar vertices, cannot compute convex hull"; a thin box geom models a plate)',
-    );
 }

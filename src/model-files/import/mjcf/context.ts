@@ -4,6 +4,7 @@
 
 import type { Vec3 } from '../../../engine/model-desc.js';
 import type { ImportNote, IrGeom, IrModel } from '../ir.js';
+import type { ProcessedMesh } from '../mesh/process.js';
 import type { Reader } from '../read-attrs.js';
 import type { Pos, XmlAttr, XmlElement } from '../xml.js';
 import { defaultCompiler, type Compiler } from './compiler.js';
@@ -25,8 +26,8 @@ export interface MjcfContext {
   notes: ImportNote[];
   compiler: Compiler;
   defaults: Defaults;
-  /** Each <asset><mesh>'s bounding box (scaled), by name. */
-  meshes: Map<string, { min: Vec3; max: Vec3 }>;
+  /** Each <asset><mesh> processed as MuJoCo's compiler does, by name. */
+  meshes: Map<string, ProcessedMesh>;
   massSpec: Map<IrGeom, GeomMassSpec>;
   ir: IrModel;
   /** The first <replicate> read, and each body or joint a replicate copied, by its name before the

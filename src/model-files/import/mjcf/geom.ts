@@ -1,12 +1,14 @@
 // <geom>, as MuJoCo's mjXReader::OneGeom: shape, size (or fromto), frame, contact parameters, and
 // the mass or density its body's inertia may come from (kept in ctx.massSpec for inertial.ts). A
-// mesh geom becomes the box of the mesh's bounding box; hfield, sdf and fluid forces are refused.
+// mesh geom takes MuJoCo's frame from its mesh (mesh/geom.ts) and its hull; hfield, sdf and fluid
+// forces are refused.
 
 import type { Quat, Vec3 } from '../../../engine/model-desc.js';
 import { quote } from '../../common/errors.js';
-import { quatRotate } from '../../../engine/math.js';
 import { importBug } from '../bugs.js';
 import { zaxisQuat } from '../frames.js';
+import { applyMesh } from '../mesh/geom.js';
+import type { ProcessedMesh } from '../mesh/process.js';
 import type { IrGeom, IrGeomType } from '../ir.js';
 import { readSolimp, readSolref } from './sol-params.js';
 import type { XmlAttr, XmlElement } from '../xml.js';
@@ -52,6 +54,7 @@ export function readGeom(ctx: MjcfContext, el: XmlElement, cls: string, owner: s
   if (sz) r.nums(sz, `${subject} size`, [1, 3]).forEach((x, i) => (size[i] = x));
   let pos = vec3(ctx, get('pos'), `${subject} pos`, [0, 0, 0]);
   let quat: Quat;
+  let meshOf: ProcessedMesh | undefined;
   const fromto = get('fromto');
   if (fromto && type !== 'mesh' && type !== 'plane' && type !== 'sphere') {
     const f = r.nums(fromto, `${subject} fromto`, 6);
@@ -80,10 +83,7 @@ export function readGeom(ctx: MjcfContext, el: XmlElement, cls: string, owner: s
         `${quote(m.value, 60, "'")}, which no <asset><mesh> defines`,
         `one of ${[...meshes.keys()].join(', ') || '(no meshes)'}`,
       );
-    const c: Vec3 = [(b.min[0] + b.max[0]) / 2, (b.min[1] + b.max[1]) / 2, (b.min[2] + b.max[2]) / 2];
-    const rq = quatRotate(quat, c);
-    pos = [pos[0] + rq[0], pos[1] + rq[1], pos[2] + rq[2]];
-    for (let i = 0; i < 3; i++) size[i] = (b.max[i] - b.min[i]) / 2;
+    meshOf = b;
   } else {
     const fit = get('mesh');
     if (fit)
@@ -116,6 +116,8 @@ export function readGeom(ctx: MjcfContext, el: XmlElement, cls: string, owner: s
     inertia: [0, 0, 0],
     source: r.span(el),
   };
+  // MuJoCo makes the hull of a mesh that a colliding geom uses
+  if (meshOf) applyMesh(g, meshOf, contype !== 0 || conaffinity !== 0);
   const sr = get('solref');
   if (sr) g.solref = readSolref(r, sr, `${subject} solref`, note);
   const si = get('solimp');

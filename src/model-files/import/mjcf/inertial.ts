@@ -25,12 +25,6 @@ export function setBodyInertia(ctx: MjcfContext, b: IrBody, geoms: IrGeom[], ine
     for (const g of geoms) {
       const ms = massSpec.get(g)!;
       inferGeomMass(g, ms.mass, ms.density);
-      if (g.type === 'mesh' && g.mass > 0)
-        ctx.note(
-          'approximated',
-          ms.el,
-          `geom '${g.name}': mass and inertia from the mesh's bounding box (MuJoCo integrates the mesh itself); give the body an <inertial> to match MuJoCo exactly`,
-        );
     }
     // only geoms in compiler inertiagrouprange count (mjCBody::InertiaFromGeom)
     const [glo, ghi] = compiler.inertiagrouprange;

@@ -1,0 +1,12 @@
+// The error a mesh processor throws where MuJoCo's compiler refuses a mesh; the readers turn it into
+// a SceneError at the <mesh> (or URDF filename) that named the mesh.
+
+/** A mesh MuJoCo refuses, with its reason (MuJoCo's wording) and what would be accepted. */
+export class MeshError extends Error {
+  constructor(
+    readonly found: string,
+    readonly expected: string,
+  ) {
+    super(found);
+  }
+}
