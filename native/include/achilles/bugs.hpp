@@ -44,6 +44,9 @@ enum class Bug : int {
   EqualityWeldOrientationSign,    // weld: the orientation error's sign flipped (J kept)
   EqualityJointPolycoefOrder,     // joint coupling: polycoef read in reverse order (a4 .. a0)
   ImplicitDerivativeDropped, // implicitfast: the actuators' velocity derivative is left out of qDeriv (only damping stays implicit)
+  ContactImpratioIgnored,    // pyramid: the edges' R made without impratio (R1 = R0)
+  ContactTorsionAxis,        // condim 4, 6: the torsional rows read the rotation about t1 instead of the normal
+  ContactRollingCoefficient, // condim 6: the rolling rows scaled by the torsional friction instead of the rolling one
   Count
 };
 
@@ -85,6 +88,9 @@ inline const char* bug_name(Bug b) {
   case Bug::EqualityWeldOrientationSign: return "equality-weld-orientation-sign";
   case Bug::EqualityJointPolycoefOrder: return "equality-joint-polycoef-order";
   case Bug::ImplicitDerivativeDropped: return "implicitfast-derivative-dropped";
+  case Bug::ContactImpratioIgnored: return "contact-impratio-ignored";
+  case Bug::ContactTorsionAxis: return "contact-torsion-axis";
+  case Bug::ContactRollingCoefficient: return "contact-rolling-coefficient";
   case Bug::Count: break;
   }
   return "?";

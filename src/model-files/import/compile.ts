@@ -524,6 +524,8 @@ function shapeOf(g: IrGeom, body: number, offset: Vec3, notes: ImportNote[]): Sh
     condim: g.condim,
     source: g.source,
   };
+  // the torsional and rolling parts only where a contact reads them (condim 4, 6), so a condim 3 model's shapes stay as they were
+  if (g.condim > 3) [sh.torsionalFriction, sh.rollingFriction] = [g.torsionalFriction, g.rollingFriction];
   if (g.solref) sh.solref = g.solref;
   if (g.solimp) sh.solimp = g.solimp;
   if (g.rgba) sh.color = [g.rgba[0], g.rgba[1], g.rgba[2]];

@@ -209,7 +209,18 @@ function readShape(ctx: Ctx, node: YNode, m: Map<string, Entry>, subject0: strin
       break;
   }
 
-  const friction = m.has('friction') ? nonNeg('friction') : 1;
+  // friction: the sliding coefficient, or MuJoCo's three [sliding, torsional, rolling]
+  let friction = 1;
+  let spinRoll: number[] | undefined;
+  if (m.has('friction')) {
+    const e = m.get('friction') as Entry;
+    if (isSeq(e.value)) {
+      const f = readVec(ctx, e.value, `${subject}.friction`, 3);
+      if (f.some((x) => !(x >= 0))) ctx.fail(e.value, `${subject}.friction`, `[${f.join(', ')}]`, 'three numbers >= 0 (sliding, torsional, rolling)');
+      friction = f[0];
+      spinRoll = f.slice(1);
+    } else friction = nonNeg('friction');
+  }
   const mask = (key: string): number => {
     if (!m.has(key)) return 1;
     const e = m.get(key) as Entry;
@@ -224,6 +235,7 @@ function readShape(ctx: Ctx, node: YNode, m: Map<string, Entry>, subject0: strin
   const gap = m.has('gap') ? nonNeg('gap') : 0;
   const shape: ShapeDraft['shape'] = { kind, halfExtents, radius, pos, quat, friction, contype, conaffinity, margin, gap };
   if (name !== undefined) shape.name = name;
+  if (spinRoll) [shape.torsionalFriction, shape.rollingFriction] = spinRoll;
   if (m.has('color')) {
     const cE = m.get('color') as Entry;
     const c = readVec(ctx, cE.value, `${subject}.color`, 3) as Vec3;

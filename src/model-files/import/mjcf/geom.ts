@@ -2,7 +2,7 @@
 // the mass or density its body's inertia may come from (kept in ctx.massSpec for inertial.ts). A
 // mesh geom becomes the box of the mesh's bounding box; hfield, sdf and fluid forces are refused.
 
-import type { Quat, Vec3 } from '../../../engine/model-desc.js';
+import { DEFAULT_ROLLING_FRICTION, DEFAULT_TORSIONAL_FRICTION, type Condim, type Quat, type Vec3 } from '../../../engine/model-desc.js';
 import { quote } from '../../common/errors.js';
 import { quatRotate } from '../../../engine/math.js';
 import { importBug } from '../bugs.js';
@@ -40,13 +40,8 @@ export function readGeom(ctx: MjcfContext, el: XmlElement, cls: string, owner: s
   checkUnread(r, 'geom', get, subject);
   const condimA = get('condim');
   const condim = condimA ? r.num(condimA, `${subject} condim`) : 3;
-  if (condim !== 1 && condim !== 3)
-    r.fail(
-      condimA!,
-      `${subject} condim`,
-      String(condim),
-      'condim 1 (frictionless) or 3 (sliding friction); torsional and rolling friction are not supported',
-    );
+  if (condim !== 1 && condim !== 3 && condim !== 4 && condim !== 6)
+    r.fail(condimA!, `${subject} condim`, String(condim), 'condim 1 (frictionless), 3 (sliding friction), 4 (and torsional) or 6 (and rolling)');
   const size = [0, 0, 0] as Vec3;
   const sz = get('size');
   if (sz) r.nums(sz, `${subject} size`, [1, 3]).forEach((x, i) => (size[i] = x));
@@ -99,7 +94,9 @@ export function readGeom(ctx: MjcfContext, el: XmlElement, cls: string, owner: s
         r.fail(sz ?? el, `${subject} size`, sz ? quote3(size) : 'no size', `${need} positive number${need > 1 ? 's' : ''} for a ${type}`);
   }
   if (type === 'plane' && !isWorld) r.fail(el, subject, 'a plane in a body', 'planes only directly in <worldbody> (static)');
+  // friction="slide [torsional [rolling]]": the missing ones MuJoCo's defaults
   const fr = get('friction');
+  const friction: (number | undefined)[] = fr ? r.nums(fr, `${subject} friction`, [1, 3]) : [1];
   const g: IrGeom = {
     name,
     type: type as IrGeomType,
@@ -108,8 +105,10 @@ export function readGeom(ctx: MjcfContext, el: XmlElement, cls: string, owner: s
     quat,
     contype,
     conaffinity,
-    friction: fr ? r.nums(fr, `${subject} friction`, [1, 3])[0] : 1,
-    condim: condim as 1 | 3,
+    friction: friction[0]!,
+    torsionalFriction: friction[1] ?? DEFAULT_TORSIONAL_FRICTION,
+    rollingFriction: friction[2] ?? DEFAULT_ROLLING_FRICTION,
+    condim: condim as Condim,
     margin: numOr(ctx, get('margin'), `${subject} margin`, 0),
     gap: numOr(ctx, get('gap'), `${subject} gap`, 0),
     mass: 0,
