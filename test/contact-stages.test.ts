@@ -63,8 +63,8 @@ describe('contact stage on MuJoCo data', () => {
 
   test('each mistake fails its gate', () => {
     const [balls, arm] = refs;
-    // a tangent frame turned by 90° about the normal: the edges' J change
-    const turned = (b: RowBlock): RowBlock => (b.type === 6 ? { ...b, J: [b.J[2], b.J[3], b.J[1], b.J[0]] } : b);
+    // a tangent frame turned by 90° about the normal: the sliding edges' J change (torsional and rolling edges kept)
+    const turned = (b: RowBlock): RowBlock => (b.type === 6 ? { ...b, J: [b.J[2], b.J[3], b.J[1], b.J[0], ...b.J.slice(4)] } : b);
     expect(failed(run(balls, 'f64', fake(balls, turned)))).toContain('rows.J');
     const noR = (b: RowBlock): RowBlock => ({ ...b, R: b.R.map(() => 1e-15) });
     expect(failed(run(balls, 'f64', fake(balls, noR)))).toContain('rows.R');

@@ -4,7 +4,7 @@
 // Every non-plane kind is a sphere-swept box (core half-extents h >= 0, radius r >= 0).
 
 import { isMap, isSeq } from 'yaml';
-import { SHAPE_KINDS, type BodyDesc, type Quat, type ShapeDesc, type ShapeKind, type Vec3 } from '../../engine/model-desc.js';
+import { DEFAULT_ROLLING_FRICTION, DEFAULT_TORSIONAL_FRICTION, SHAPE_KINDS, type BodyDesc, type Quat, type ShapeDesc, type ShapeKind, type Vec3 } from '../../engine/model-desc.js';
 import { readCondim, readPhysicalContact, readSolimp, readSolref, physicalSolref, type PhysicalContact } from './contact-settings.js';
 import { didYouMean } from '../common/errors.js';
 import { norm3 } from '../../engine/math.js';
@@ -235,7 +235,9 @@ function readShape(ctx: Ctx, node: YNode, m: Map<string, Entry>, subject0: strin
   const gap = m.has('gap') ? nonNeg('gap') : 0;
   const shape: ShapeDraft['shape'] = { kind, halfExtents, radius, pos, quat, friction, contype, conaffinity, margin, gap };
   if (name !== undefined) shape.name = name;
-  if (spinRoll) [shape.torsionalFriction, shape.rollingFriction] = spinRoll;
+  // kept when not MuJoCo's defaults (absent means the default, as written back by arow-writer)
+  if (spinRoll && spinRoll[0] !== DEFAULT_TORSIONAL_FRICTION) shape.torsionalFriction = spinRoll[0];
+  if (spinRoll && spinRoll[1] !== DEFAULT_ROLLING_FRICTION) shape.rollingFriction = spinRoll[1];
   if (m.has('color')) {
     const cE = m.get('color') as Entry;
     const c = readVec(ctx, cE.value, `${subject}.color`, 3) as Vec3;

@@ -45,6 +45,8 @@ export const importStage: ValidationStage<ImportReference> = {
       'import-urdf-rpy-order',
       'import-default-not-inherited',
       'import-tendon-coef-sign',
+      'contact-torsion-axis',
+      'contact-rolling-coefficient',
     ],
   },
   ownBugs: { names: IMPORT_BUGS, set: (name) => setImportBug(name as ImportBug | 'none'), listedWhenNotRun: false },

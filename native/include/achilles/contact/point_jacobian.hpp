@@ -26,7 +26,7 @@ inline namespace ACH_ISA_NS {
 
 template <class V> struct PointJ {
   Vec3<V> r, n, t1, t2; // body frame: the point, the normal, μ·t1, μ·t2
-  Vec3<V> wn, w1, w2;   // body frame: μ_spin·n (condim 4, 6), μ_roll·t1, μ_roll·t2 (condim 6); unset below
+  Vec3<V> wn, w1, w2;   // body frame: μ_spin·n (condim 4, 6), μ_roll·t1, μ_roll·t2 (condim 6); never read below
 };
 
 /// The body frame's axes of the point's rotational rows (condim 4: the spin, 6: spin and rolling),
@@ -44,13 +44,17 @@ inline void point_rotation_axes(PointJ<V>& J, const Transform<V>& X_WB, const Ve
   J.w2 = keep(mulT(X_WB.R, mr * t2));
 }
 
-/// The point p with world directions n, μt1, μt2 on the body at X_WB, zeroed where `on` is false.
+/// J's point p and world directions n, μt1, μt2 on the body at X_WB, zeroed where `on` is false
+/// (the rotation axes are point_rotation_axes', left as they are).
 template <class V>
-inline PointJ<V> point_jacobian(const Transform<V>& X_WB, const Vec3<V>& p, const Vec3<V>& n, const Vec3<V>& mt1, const Vec3<V>& mt2,
-                                const MaskOf<V>& on) {
+inline void point_jacobian(PointJ<V>& J, const Transform<V>& X_WB, const Vec3<V>& p, const Vec3<V>& n, const Vec3<V>& mt1, const Vec3<V>& mt2,
+                           const MaskOf<V>& on) {
   const V z(ScalarOf<V>(0));
   auto keep = [&](const Vec3<V>& a) { return Vec3<V>{vselect(on, a.x, z), vselect(on, a.y, z), vselect(on, a.z, z)}; };
-  return {keep(mulT(X_WB.R, p - X_WB.p)), keep(mulT(X_WB.R, n)), keep(mulT(X_WB.R, mt1)), keep(mulT(X_WB.R, mt2)), {}, {}, {}};
+  J.r = keep(mulT(X_WB.R, p - X_WB.p));
+  J.n = keep(mulT(X_WB.R, n));
+  J.t1 = keep(mulT(X_WB.R, mt1));
+  J.t2 = keep(mulT(X_WB.R, mt2));
 }
 
 /// The point's speeds along (n, μt1, μt2) under body motion m.

@@ -331,8 +331,8 @@ inline void build_contact_rows(const KCollision<ScalarOf<V>>& C, const JointWork
       const int slot = p * 4 + i;
       PointJ<V>& Ja = cw.pj_a[slot];
       PointJ<V>& Jb = cw.pj_b[slot];
-      if (P.body_a >= 0) Ja = point_jacobian(X_WB[P.body_a], m.pos[i], m.n, mt1, mt2, pon[i]);
-      if (P.body_b >= 0) Jb = point_jacobian(X_WB[P.body_b], m.pos[i], m.n, mt1, mt2, pon[i]);
+      if (P.body_a >= 0) point_jacobian(Ja, X_WB[P.body_a], m.pos[i], m.n, mt1, mt2, pon[i]);
+      if (P.body_b >= 0) point_jacobian(Jb, X_WB[P.body_b], m.pos[i], m.n, mt1, mt2, pon[i]);
       if (P.condim > 3) {
         const V ms(P.mu_spin), mr(P.mu_roll);
         if (P.body_a >= 0) point_rotation_axes(Ja, X_WB[P.body_a], m.n, t1, t2, P.condim, ms, mr, pon[i]);
