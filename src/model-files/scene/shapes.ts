@@ -4,7 +4,16 @@
 // Every non-plane kind is a sphere-swept box (core half-extents h >= 0, radius r >= 0).
 
 import { isMap, isSeq } from 'yaml';
-import { DEFAULT_ROLLING_FRICTION, DEFAULT_TORSIONAL_FRICTION, SHAPE_KINDS, type BodyDesc, type Quat, type ShapeDesc, type ShapeKind, type Vec3 } from '../../engine/model-desc.js';
+import {
+  DEFAULT_ROLLING_FRICTION,
+  DEFAULT_TORSIONAL_FRICTION,
+  SHAPE_KINDS,
+  type BodyDesc,
+  type Quat,
+  type ShapeDesc,
+  type ShapeKind,
+  type Vec3,
+} from '../../engine/model-desc.js';
 import { readCondim, readPhysicalContact, readSolimp, readSolref, physicalSolref, type PhysicalContact } from './contact-settings.js';
 import { didYouMean } from '../common/errors.js';
 import { norm3 } from '../../engine/math.js';
@@ -216,7 +225,8 @@ function readShape(ctx: Ctx, node: YNode, m: Map<string, Entry>, subject0: strin
     const e = m.get('friction') as Entry;
     if (isSeq(e.value)) {
       const f = readVec(ctx, e.value, `${subject}.friction`, 3);
-      if (f.some((x) => !(x >= 0))) ctx.fail(e.value, `${subject}.friction`, `[${f.join(', ')}]`, 'three numbers >= 0 (sliding, torsional, rolling)');
+      if (f.some((x) => !(x >= 0)))
+        ctx.fail(e.value, `${subject}.friction`, `[${f.join(', ')}]`, 'three numbers >= 0 (sliding, torsional, rolling)');
       friction = f[0];
       spinRoll = f.slice(1);
     } else friction = nonNeg('friction');
