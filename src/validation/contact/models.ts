@@ -3,8 +3,9 @@
 //                    pairs where both engines' detection agrees exactly (sphere–sphere,
 //                    sphere–plane, capsule–plane), with every contact setting varied (friction,
 //                    condim 1 between the two touching spheres (a pair takes the larger condim, so
-//                    their contacts with the plane stay pyramids), condim 6 and 4 (torsional and
-//                    rolling edges) on c and d, a direct solref, solimp, a margin, impratio 1.7)
+//                    their contacts with the plane stay pyramids), a direct solref, solimp, a margin)
+//   contact-spin-balls  the same with torsional and rolling friction (a condim-6 sphere, a condim-4
+//                    capsule) and impratio 1.7
 //   contact-arm      a two-link hinge arm of capsules over a plane with joint ranges (one with a
 //                    margin and its own solref): limit rows beside contacts on a chain
 //   limit-pendulum   one hinge pendulum swinging into the upper end of its range (over time)
@@ -69,17 +70,23 @@ export function ballsModel(): ModelDesc {
     shape('ground', -1, 'plane', 0, 0, { friction: 0.7 }),
     shape('a/ball', 0, 'sphere', ra, 0, { friction: 0.9, condim: 1 }),
     shape('b/ball', 1, 'sphere', rb, 0, { condim: 1, solref: [-8000, -60] }),
-    shape('c/ball', 2, 'sphere', rc, 0, {
-      friction: 1.2,
-      torsionalFriction: 0.03,
-      rollingFriction: 0.004,
-      condim: 6,
-      margin: 0.002,
-      solimp: [0.8, 0.99, 0.005, 0.3, 2],
-    }),
-    shape('d/capsule', 3, 'capsule', cr, ch, { friction: 0.5, torsionalFriction: 0.02, condim: 4, solref: [0.01, 0.7] }),
+    shape('c/ball', 2, 'sphere', rc, 0, { friction: 1.2, margin: 0.002, solimp: [0.8, 0.99, 0.005, 0.3, 2] }),
+    shape('d/capsule', 3, 'capsule', cr, ch, { friction: 0.5, solref: [0.01, 0.7] }),
   ];
-  return { name: 'contact-balls', bodies, world: { ...WORLD }, files: [], shapes, solver: { iterations: 20, impratio: 1.7 } };
+  return { name: 'contact-balls', bodies, world: { ...WORLD }, files: [], shapes, solver: { iterations: 20, impratio: 1 } };
+}
+
+/** The balls model with torsional and rolling friction: c a condim-6 sphere, d a condim-4 capsule, impratio 1.7. */
+export function spinBallsModel(): ModelDesc {
+  const m = ballsModel();
+  const shapes = m.shapes!.map((s) =>
+    s.name === 'c/ball'
+      ? { ...s, condim: 6 as const, torsionalFriction: 0.03, rollingFriction: 0.004 }
+      : s.name === 'd/capsule'
+        ? { ...s, condim: 4 as const, torsionalFriction: 0.02 }
+        : s,
+  );
+  return { ...m, name: 'contact-spin-balls', shapes, solver: { iterations: 20, impratio: 1.7 } };
 }
 
 /** Random states of the balls model: each body within [−4, +1] mm of the plane (c within its margin
