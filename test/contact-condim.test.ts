@@ -7,7 +7,10 @@ import { withSolver, type ModelDesc } from '../src/engine/model-desc.js';
 import { bugAddon, packageRoot, type NativeAddon } from '../src/engine/native.js';
 import type { LaneWidth, Precision } from '../src/engine/api.js';
 import { importFile } from '../src/model-files/import/index.js';
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { SceneError } from '../src/model-files/scene/index.js';
 import { laneCells } from './helpers/lanes.js';
 import { rng } from './helpers/engine.js';
 import { contactR, DEFAULT_SOLREF, impedance, solParams, stiffnessDamping } from '../src/validation/contact/formulas.js';
@@ -226,4 +229,49 @@ describe('condim 4 and 6: bit-identical in every lane, lane width and repeat', (
         expect(alone[0]).not.toEqual(alone[1]);
       });
     }
+});
+
+describe('MJCF import of torsional and rolling friction', () => {
+  const dir = mkdtempSync(join(tmpdir(), 'achilles-condim-'));
+  const write = (name: string, text: string) => {
+    const f = join(dir, name);
+    writeFileSync(f, text);
+    return f;
+  };
+  const scene = (option: string, geom: string) =>
+    `<mujoco>\n  <option ${option}/>\n  <default>\n    <geom friction="0.9 0.02 0.002"/>\n  </default>\n  <worldbody>\n    <geom type="plane" size="1 1 0.1"/>\n    <body name="a" pos="0 0 1">\n      <freejoint/>\n      <geom name="g" type="sphere" size="0.1" ${geom}/>\n    </body>\n  </worldbody>\n</mujoco>\n`;
+  const refused = (f: string): SceneError => {
+    try {
+      importFile(f);
+    } catch (e) {
+      expect(e).toBeInstanceOf(SceneError);
+      return e as SceneError;
+    }
+    throw new Error('expected a SceneError');
+  };
+
+  it("condim 4 and 6 are read, and a partial friction keeps the class's other parts (MuJoCo's geom_friction)", () => {
+    const m = importFile(write('a.xml', scene('impratio="100"', 'condim="6" friction="0.7 0.03"'))).model;
+    expect(m.shapes!.find((s) => s.name === 'g')).toMatchObject({
+      condim: 6,
+      friction: 0.7,
+      torsionalFriction: 0.03,
+      rollingFriction: 0.002,
+    });
+    expect(m.solver!.impratio).toBe(100);
+    const m4 = importFile(write('b.xml', scene('', 'condim="4"'))).model;
+    expect(m4.shapes!.find((s) => s.name === 'g')).toMatchObject({
+      condim: 4,
+      friction: 0.9,
+      torsionalFriction: 0.02,
+      rollingFriction: 0.002,
+    });
+  });
+
+  it('cone="elliptic" and condim 5 are refused at their attribute, saying what is expected', () => {
+    const e = refused(write('c.xml', scene('cone="elliptic"', '')));
+    expect([e.line, e.message.includes('cone="pyramidal"')]).toEqual([2, true]);
+    const c = refused(write('d.xml', scene('', 'condim="5"')));
+    expect([c.line, c.message.includes('4 (and torsional) or 6 (and rolling)')]).toEqual([10, true]);
+  });
 });
