@@ -35,7 +35,12 @@ export function readOption(ctx: MjcfContext, o: XmlElement): void {
       }
       case 'cone':
         if (r.choice(a, 'option cone', ['pyramidal', 'elliptic'] as const) === 'elliptic')
-          r.fail(a, 'option cone', quote(a.value), 'cone="pyramidal" (the elliptic cone is not implemented; its soft dynamics differ from the pyramid\'s)');
+          r.fail(
+            a,
+            'option cone',
+            quote(a.value),
+            'cone="pyramidal" (the elliptic cone is not implemented; its soft dynamics differ from the pyramid\'s)',
+          );
         break;
       case 'solver': {
         const v = r.choice(a, 'option solver', ['PGS', 'CG', 'Newton'] as const);
