@@ -196,7 +196,8 @@ describe('import', () => {
           'gap',
         ] as const)
           close(c[k], s[k], `${path} ${s.name}.${k}`);
-        for (const k of ['solref', 'solimp', 'condim'] as const) expect(c[k], `${path} ${s.name}.${k}`).toEqual(s[k]);
+        for (const k of ['solref', 'solimp', 'condim', 'torsionalFriction', 'rollingFriction'] as const)
+          expect(c[k], `${path} ${s.name}.${k}`).toEqual(s[k]);
       });
       expect(back.solver, `${path} solver`).toEqual(m.solver);
       expect(back.tendons, `${path} tendons`).toEqual(m.tendons?.map(({ source: _s, ...t }) => t));

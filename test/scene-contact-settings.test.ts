@@ -79,7 +79,15 @@ describe('reading', () => {
     check('i2.arow', scene(HINGE, ', solimp: [0.9, 0.95, 0.001, 0.5, 0.5]'), '0.5]', 'power', 'a whole power from 1 to 16');
     check('i4.arow', scene(HINGE, ', solimp: [0.9, 0.95, 0.001, 0.5, 2.5]'), '2.5]', 'power', 'without pow');
     check('i3.arow', scene(HINGE, ', solimp: [0.9, 0.95, 0.001]'), '[0.9, 0.95, 0.001]', '3 numbers', 'all 5 numbers');
-    check('c.arow', scene(HINGE, ', condim: 4'), '4 }', 'condim', '4', '1 (frictionless) or 3');
+    check('c.arow', scene(HINGE, ', condim: 5'), '5 }', 'condim', '5', '1 (frictionless), 3 (sliding friction), 4 (and torsional) or 6');
+    check(
+      'f1.arow',
+      scene(HINGE, ', friction: [1, -0.1, 0]'),
+      '[1, -0.1, 0]',
+      'friction',
+      'three numbers >= 0 (sliding, torsional, rolling)',
+    );
+    check('f2.arow', scene(HINGE, ', friction: [1, 0.1]'), '[1, 0.1]', 'friction', 'a list of 3 numbers');
     check('k1.arow', scene(HINGE, ', contact: { stiffness: 0 }'), '0 }', 'stiffness', 'a stiffness > 0 (N/m)');
     check('k2.arow', scene(HINGE, ', contact: { stiffness: 10, damping: 1 }, solref: [0.02, 1]'), 'contact', 'both `solref` and `contact`');
     check('k3.arow', scene(HINGE, ', contact: { stifness: 10 }'), 'stifness', 'unknown key `stifness`', 'did you mean `stiffness`');
@@ -107,6 +115,7 @@ import json, sys, mujoco
 m = mujoco.MjModel.from_xml_path(sys.argv[1])
 print(json.dumps(dict(
   geom_solref=m.geom_solref.tolist(), geom_solimp=m.geom_solimp.tolist(), geom_condim=m.geom_condim.tolist(),
+  geom_friction=m.geom_friction.tolist(),
   jnt_limited=m.jnt_limited.tolist(), jnt_range=m.jnt_range.tolist(), jnt_solref=m.jnt_solref.tolist(),
   jnt_solimp=m.jnt_solimp.tolist(), jnt_margin=m.jnt_margin.tolist(), cone=int(m.opt.cone), solver=int(m.opt.solver),
   iterations=int(m.opt.iterations), tolerance=float(m.opt.tolerance), impratio=float(m.opt.impratio))))
@@ -143,5 +152,20 @@ describe('MJCF export', () => {
     expect(mj.jnt_solimp).toEqual([[0.8, 0.9, 0.01, 0.3, 2]]);
     expect(mj.jnt_margin).toEqual([0.01]);
     expect(mj).toMatchObject({ cone: 0, solver: 1, iterations: 50, tolerance: 0, impratio: 2 });
+  });
+
+  test('condim 6 and friction [sliding, torsional, rolling] reach MuJoCo as geom_condim and geom_friction', async () => {
+    const m = load('f.arow', scene(HINGE, ', condim: 6, friction: [0.8, 0.02, 0.001]'));
+    expect(m.shapes?.[0]).toMatchObject({ condim: 6, friction: 0.8, torsionalFriction: 0.02, rollingFriction: 0.001 });
+    const xml = write(dir, 'f.xml', exportMjcf(m, { contacts: true }));
+    const r = await spawnAsync(process.env.ACHILLES_PYTHON || 'python3', ['-c', PY, xml]);
+    expect(r.status, r.stderr).toBe(0);
+    const mj = JSON.parse(r.stdout);
+    expect(mj.geom_condim).toEqual([3, 6]);
+    // the plane keeps MuJoCo's default torsional and rolling parts
+    expect(mj.geom_friction).toEqual([
+      [1, 0.005, 0.0001],
+      [0.8, 0.02, 0.001],
+    ]);
   });
 });

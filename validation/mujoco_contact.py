@@ -96,7 +96,8 @@ class ContactRef(Ref):
 
     def contact_rows_J(self, pos, frame, free_block=None):
         """The contact rows' J rebuilt from a contact point and frame (MuJoCo's: the frame rows times the
-        difference of the two bodies' point Jacobians; pyramid edges J_n ± μ·J_t), in efc order.
+        difference of the two bodies' point Jacobians; pyramid edges J_n ± μ_k·J_k, J_k along t1, t2, then
+        (condim 4, 6) about n, t1, t2 from the rotational Jacobians), in efc order.
         free_block(body) → 3×3: replaces a free joint's translational block of that body's point
         Jacobian (MuJoCo's is exactly the identity)."""
         m, d = self.m, self.d
@@ -120,7 +121,11 @@ class ContactRef(Ref):
             c = d.contact[k]
             b1, b2 = m.geom_bodyid[c.geom[0]], m.geom_bodyid[c.geom[1]]
             j1, j2 = jac(pos[k], b1), jac(pos[k], b2)
-            F = np.array(frame[k]).reshape(3, 3) @ (j2 - j1)
+            jr1, jr2 = np.zeros((3, m.nv)), np.zeros((3, m.nv))
+            mujoco.mj_jac(m, d, None, jr1, pos[k], b1)
+            mujoco.mj_jac(m, d, None, jr2, pos[k], b2)
+            Fr = np.array(frame[k]).reshape(3, 3) @ (jr2 - jr1)
+            F = np.vstack([np.array(frame[k]).reshape(3, 3) @ (j2 - j1), Fr])
             first = next(j for j in range(d.nefc) if d.efc_id[j] == k and d.efc_type[j] == d.efc_type[i])
             e = i - first
             if d.efc_type[i] == mujoco.mjtConstraint.mjCNSTR_CONTACT_FRICTIONLESS:

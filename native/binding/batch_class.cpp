@@ -153,7 +153,7 @@ class BatchWrap : public Napi::ObjectWrap<BatchWrap> {
       x.Set("dist", Napi::Number::New(env, c.dist));
       x.Set("pos", arr(c.pos, 3));
       x.Set("frame", arr(c.frame, 9));
-      x.Set("force", arr(c.force, 3));
+      x.Set("force", arr(c.force, 6));
       cons.Set(static_cast<uint32_t>(i), x);
     }
     o.Set("contacts", cons);

@@ -205,6 +205,9 @@ void read_shapes(const V& m, Model& model, const std::string& root) {
       numbers_at(o, "quat", quat, 4, where);
       quat_to_rotation(quat, s.R_BS);
       s.friction = number_at(o, "friction", where);
+      // torsional and rolling friction (optional: MuJoCo's defaults; read by condim 4 and 6)
+      optional_number(o, "torsionalFriction", s.torsion, where);
+      optional_number(o, "rollingFriction", s.rolling, where);
       s.contype = filter_bits(o, "contype", where);
       s.conaffinity = filter_bits(o, "conaffinity", where);
       s.margin = number_at(o, "margin", where);
@@ -213,8 +216,8 @@ void read_shapes(const V& m, Model& model, const std::string& root) {
       optional_numbers(o, "solref", s.solref, 2, where);
       optional_numbers(o, "solimp", s.solimp, 5, where);
       double condim = 3;
-      if (optional_number(o, "condim", condim, where) && condim != 1 && condim != 3)
-        type_error(where + ".condim must be 1 or 3 (got " + std::to_string(condim) + ")");
+      if (optional_number(o, "condim", condim, where) && condim != 1 && condim != 3 && condim != 4 && condim != 6)
+        type_error(where + ".condim must be 1, 3, 4 or 6 (got " + std::to_string(condim) + ")");
       s.condim = static_cast<int>(condim);
       model.shapes.push_back(std::move(s));
     }

@@ -70,6 +70,8 @@ export function toNativeModel(model: ModelDesc): object {
       quat: s.quat,
       // raised to MuJoCo's mjMINMU per contact in the native contact tables (contact/tables.hpp)
       friction: s.friction,
+      ...(s.torsionalFriction !== undefined ? { torsionalFriction: s.torsionalFriction } : {}),
+      ...(s.rollingFriction !== undefined ? { rollingFriction: s.rollingFriction } : {}),
       contype: s.contype,
       conaffinity: s.conaffinity,
       margin: s.margin,

@@ -125,6 +125,10 @@ export interface ShapeDesc {
   quat: Quat;
   /** Sliding friction coefficient (MuJoCo's friction[0]; default 1). A pair uses the max of its two. */
   friction: number;
+  /** Torsional and rolling friction coefficients (MuJoCo's friction[1], friction[2]; defaults 0.005 and
+   *  0.0001), read by condim 4 (torsion) and 6 (both); a pair uses the max of its two. */
+  torsionalFriction?: number;
+  rollingFriction?: number;
   /** MuJoCo's filter bits (default 1, 1): a and b may collide iff (a.contype & b.conaffinity) || (b.contype & a.conaffinity). */
   contype: number;
   conaffinity: number;
@@ -136,12 +140,18 @@ export interface ShapeDesc {
    *  averages the two shapes' (MuJoCo's solmix with equal weights). */
   solref?: Solref;
   solimp?: Solimp;
-  /** MuJoCo's `condim`: 1 frictionless, 3 sliding friction (default 3); a pair takes the max. */
-  condim?: 1 | 3;
+  /** MuJoCo's `condim`: 1 frictionless, 3 sliding friction (default 3), 4 and torsional friction, 6 and
+   *  rolling friction (pyramidal cone: 2(condim − 1) rows per point); a pair takes the max. */
+  condim?: Condim;
   /** Display colour (RGB 0..1), for the viewer. */
   color?: Vec3;
   source?: SourceSpan;
 }
+
+export type Condim = 1 | 3 | 4 | 6;
+/** MuJoCo's default torsional and rolling friction (mjs_defaultGeom's friction[1], friction[2]). */
+export const DEFAULT_TORSIONAL_FRICTION = 0.005;
+export const DEFAULT_ROLLING_FRICTION = 0.0001;
 
 /** MuJoCo's solref: [timeconst, dampratio] when timeconst > 0, or [−stiffness, −damping] when both
  *  are negative (the "direct" form). */

@@ -49,7 +49,7 @@ export interface ConstraintRow {
   dof?: number;
   /** contact: point slot 0..3 of the pair. */
   point?: number;
-  /** Pyramid edge 0..3: J_n + μJ_t1, J_n − μJ_t1, J_n + μJ_t2, J_n − μJ_t2 (0 for condim 1 and limits). */
+  /** Pyramid edge 0..2(condim − 1) − 1: J_n ± μJ_t1, J_n ± μJ_t2, then J_n ± μ_spin·J_spin (condim 4) and J_n ± μ_roll·J_roll1, J_roll2 (condim 6); 0 for condim 1 and limits. */
   edge: number;
   /** efc_pos (dist), efc_vel (J·v), efc_aref, efc_R, efc_D, the impedance and efc_force. */
   dist: number;
@@ -72,7 +72,7 @@ export interface ConstraintContact {
   pos: number[];
   /** Rows n (shape a → b), t1, t2: MuJoCo's frame, signed as our rows. */
   frame: number[];
-  /** Normal and the two friction forces in that frame (MuJoCo's mju_decodePyramid). */
+  /** Normal and the two friction forces in that frame, then the torsional and two rolling torques (0 below condim 4 and 6; MuJoCo's mju_decodePyramid). */
   force: number[];
 }
 export interface ConstraintState {

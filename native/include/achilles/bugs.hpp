@@ -46,6 +46,9 @@ enum class Bug : int {
   ImplicitDerivativeDropped, // implicitfast: the actuators' velocity derivative is left out of qDeriv (only damping stays implicit)
   ConvexEpaNormalSign,        // convex collider: an EPA contact's normal points from b to a
   ConvexBoxSupportCornerSign, // convex collider: the box support function drops the sign of its z corner
+  ContactImpratioIgnored,    // pyramid: the edges' R made without impratio (R1 = R0)
+  ContactTorsionAxis,        // condim 4, 6: the torsional rows read the rotation about t1 instead of the normal
+  ContactRollingCoefficient, // condim 6: the rolling rows scaled by the torsional friction instead of the rolling one
   Count
 };
 
@@ -89,6 +92,9 @@ inline const char* bug_name(Bug b) {
   case Bug::ImplicitDerivativeDropped: return "implicitfast-derivative-dropped";
   case Bug::ConvexEpaNormalSign: return "convex-epa-normal-sign";
   case Bug::ConvexBoxSupportCornerSign: return "convex-box-support-corner-sign";
+  case Bug::ContactImpratioIgnored: return "contact-impratio-ignored";
+  case Bug::ContactTorsionAxis: return "contact-torsion-axis";
+  case Bug::ContactRollingCoefficient: return "contact-rolling-coefficient";
   case Bug::Count: break;
   }
   return "?";

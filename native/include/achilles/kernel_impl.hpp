@@ -191,7 +191,11 @@ template <class V> class KernelImpl final : public Kernel {
       BlockContacts& bc = io_.begin_contacts(b, cw.npairs);
       for (int p = 0; p < cw.npairs; ++p) {
         V f[4][3];
-        for (int i = 0; i < 4; ++i) decode_point_force(p, i, cw, f[i]);
+        for (int i = 0; i < 4; ++i) { // the stored contacts keep the force (a condim 4, 6 torque is in the constraint report)
+          V f6[6];
+          decode_point_force(p, i, cw, f6);
+          for (int k = 0; k < 3; ++k) f[i][k] = f6[k];
+        }
         io_.store_pair_contacts(bc, p, cw.pair[p].shape_a, cw.pair[p].shape_b, cw.mf[p].on, cw.mf[p], f);
       }
     }

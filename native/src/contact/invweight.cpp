@@ -133,10 +133,13 @@ void finalize_constraints(Model& m) {
   if (!(m.solver_tolerance >= 0) || !std::isfinite(m.solver_tolerance)) throw std::invalid_argument("solver tolerance must be a finite number >= 0");
   for (const Shape& s : m.shapes) {
     const std::string who = "shape '" + s.name + "'";
-    if (s.condim != 1 && s.condim != 3) throw std::invalid_argument(who + ": condim must be 1 or 3 (got " + std::to_string(s.condim) + ")");
+    if (s.condim != 1 && s.condim != 3 && s.condim != 4 && s.condim != 6)
+      throw std::invalid_argument(who + ": condim must be 1, 3, 4 or 6 (got " + std::to_string(s.condim) + ")");
     check_solref(s.solref, who);
     check_solimp(s.solimp, who);
     if (!(s.friction >= 0) || !std::isfinite(s.friction)) throw std::invalid_argument(who + ": friction must be finite and >= 0");
+    if (!(s.torsion >= 0) || !std::isfinite(s.torsion)) throw std::invalid_argument(who + ": torsional friction must be finite and >= 0");
+    if (!(s.rolling >= 0) || !std::isfinite(s.rolling)) throw std::invalid_argument(who + ": rolling friction must be finite and >= 0");
   }
   for (const Joint& j : m.joints)
     if (!(j.frictionloss >= 0) || !std::isfinite(j.frictionloss))

@@ -13,8 +13,10 @@
 // frame shifted by −p_n, so everything the body carries (CoM, geoms, child bodies) moves by −p_n.
 
 import {
+  DEFAULT_ROLLING_FRICTION,
   DEFAULT_SOLIMP,
   DEFAULT_SOLREF,
+  DEFAULT_TORSIONAL_FRICTION,
   type ActuatorDesc,
   type BodyDesc,
   type EqualityDesc,
@@ -533,6 +535,9 @@ function shapeOf(g: IrGeom, body: number, offset: Vec3, notes: ImportNote[]): Sh
     condim: g.condim,
     source: g.source,
   };
+  // the torsional and rolling parts when not MuJoCo's defaults (a pair takes the max of its two shapes', and reads them at condim 4, 6)
+  if (g.torsionalFriction !== DEFAULT_TORSIONAL_FRICTION) sh.torsionalFriction = g.torsionalFriction;
+  if (g.rollingFriction !== DEFAULT_ROLLING_FRICTION) sh.rollingFriction = g.rollingFriction;
   if (g.solref) sh.solref = g.solref;
   if (g.solimp) sh.solimp = g.solimp;
   if (g.rgba) sh.color = [g.rgba[0], g.rgba[1], g.rgba[2]];

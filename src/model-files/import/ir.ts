@@ -1,7 +1,7 @@
 // The imported model as MuJoCo's compiler sees it (one body may carry several joints, each joint
 // may sit at an anchor `pos` in its body), before it is compiled into the engine's one-joint links.
 
-import type { GeneralActuatorDesc, Quat, Solimp, Solref, SolverMethod, SourceSpan, Vec3 } from '../../engine/model-desc.js';
+import type { Condim, GeneralActuatorDesc, Quat, Solimp, Solref, SolverMethod, SourceSpan, Vec3 } from '../../engine/model-desc.js';
 import type { Inertia6 } from '../../engine/math.js';
 
 export type IrJointType = 'hinge' | 'slide' | 'ball' | 'free';
@@ -41,9 +41,12 @@ export interface IrGeom {
   contype: number;
   conaffinity: number;
   friction: number;
+  /** MuJoCo's friction[1] and friction[2] (read by condim 4 and 6). */
+  torsionalFriction: number;
+  rollingFriction: number;
   solref?: Solref;
   solimp?: Solimp;
-  condim: 1 | 3;
+  condim: Condim;
   margin: number;
   gap: number;
   /** The geom's own mass (MuJoCo's inference from mass/density), 0 when not inferred. */

@@ -8,7 +8,7 @@
 
 import { dirname, isAbsolute, join, resolve } from 'node:path';
 import { existsSync } from 'node:fs';
-import type { Quat, Vec3 } from '../../engine/model-desc.js';
+import { DEFAULT_ROLLING_FRICTION, DEFAULT_TORSIONAL_FRICTION, type Quat, type Vec3 } from '../../engine/model-desc.js';
 import { inertiaProblem, quatMul, quatRotate, rotateInertia, type Inertia6 } from '../../engine/math.js';
 import { urdfRpyQuat, zaxisQuat } from './frames.js';
 import { inertiaFromGeoms, inferGeomMass, offCentre } from './geom-inertia.js';
@@ -367,6 +367,8 @@ function collisionGeom(
     contype: 1,
     conaffinity: 1,
     friction: 1,
+    torsionalFriction: DEFAULT_TORSIONAL_FRICTION,
+    rollingFriction: DEFAULT_ROLLING_FRICTION,
     condim: 3,
     margin: 0,
     gap: 0,

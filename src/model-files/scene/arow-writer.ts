@@ -3,7 +3,15 @@
 // round-trip decimals, so loading the scene gives back the same ModelDesc bit for bit (for what the
 // dialect can say; the rest is listed by `unwritten`).
 
-import type { ActuatorDesc, BodyDesc, ModelDesc, ShapeDesc, SourceSpan } from '../../engine/model-desc.js';
+import {
+  DEFAULT_ROLLING_FRICTION,
+  DEFAULT_TORSIONAL_FRICTION,
+  type ActuatorDesc,
+  type BodyDesc,
+  type ModelDesc,
+  type ShapeDesc,
+  type SourceSpan,
+} from '../../engine/model-desc.js';
 import { projectGear } from './actuation.js';
 import { norm3 } from '../../engine/math.js';
 import type { ImportNote } from '../import/ir.js';
@@ -249,7 +257,11 @@ function shapeYaml(s: ShapeDesc, world: boolean): string {
   }
   if (s.pos.some((x) => x !== 0)) parts.push(`pos: ${vec(s.pos)}`);
   if (s.quat.some((x, k) => x !== (k === 0 ? 1 : 0))) parts.push(`quat: ${vec(s.quat)}`);
-  if (s.friction !== 1) parts.push(`friction: ${num(s.friction)}`);
+  if (s.torsionalFriction !== undefined || s.rollingFriction !== undefined)
+    parts.push(
+      `friction: ${vec([s.friction, s.torsionalFriction ?? DEFAULT_TORSIONAL_FRICTION, s.rollingFriction ?? DEFAULT_ROLLING_FRICTION])}`,
+    );
+  else if (s.friction !== 1) parts.push(`friction: ${num(s.friction)}`);
   if (s.contype !== 1) parts.push(`contype: ${s.contype}`);
   if (s.conaffinity !== 1) parts.push(`conaffinity: ${s.conaffinity}`);
   if (s.margin !== 0) parts.push(`margin: ${num(s.margin)}`);

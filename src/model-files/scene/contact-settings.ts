@@ -6,7 +6,7 @@
 //   solimp   [dmin, dmax, width, midpoint, power]: dmin, dmax, midpoint in [1e-4, 0.9999]
 //            (mjMINIMP, mjMAXIMP), width >= 0, power a whole number 1..16 (MuJoCo: any >= 1; the
 //            engine's kernels raise to it without pow)
-//   condim   1 (frictionless) or 3 (sliding friction through a pyramid)
+//   condim   1 (frictionless), 3 (sliding friction through a pyramid), 4 (and torsional), 6 (and rolling)
 //   solver   { iterations: integer 1..1000, impratio > 0, tolerance in [0, 1) (optional; 0 = every iteration),
 //              method: cg | newton (optional; cg) }
 //
@@ -30,6 +30,7 @@ import {
   MJ_MINIMP,
   SOLIMP_POWER_MAX,
   type BodyDesc,
+  type Condim,
   type JointType,
   type Solimp,
   type Solref,
@@ -87,10 +88,10 @@ export function readSolimp(ctx: Ctx, node: YNode, subject: string): Solimp {
   return v;
 }
 
-export function readCondim(ctx: Ctx, node: YNode, subject: string): 1 | 3 {
+export function readCondim(ctx: Ctx, node: YNode, subject: string): Condim {
   const v = readNumber(ctx, node, subject);
-  if (v !== 1 && v !== 3)
-    ctx.fail(node, subject, `${v}`, "1 (frictionless) or 3 (sliding friction); MuJoCo's 4 and 6 (torsional, rolling) are not supported");
+  if (v !== 1 && v !== 3 && v !== 4 && v !== 6)
+    ctx.fail(node, subject, `${v}`, '1 (frictionless), 3 (sliding friction), 4 (and torsional) or 6 (and rolling)');
   return v;
 }
 

@@ -17,7 +17,9 @@
 
 import {
   DEFAULT_SOLIMP,
+  DEFAULT_ROLLING_FRICTION,
   DEFAULT_SOLREF,
+  DEFAULT_TORSIONAL_FRICTION,
   planarFrame,
   solverRun,
   type ActuatorDesc,
@@ -358,13 +360,13 @@ function jointXml(b: BodyDesc, sfx: string): string[] {
 
 /** A shape's geoms. Margin and gap mean the same in both engines (MuJoCo >= 3.9, measured on 3.14:
  *  a pair is detected when dist < margin + gap and acts when dist < margin, both summed over the pair's
- *  two geoms), so they are written as they are. Friction's torsional and rolling parts keep MuJoCo's
- *  defaults. solref, solimp and condim are written always (ours or MuJoCo's defaults, the same), so
+ *  two geoms), so they are written as they are. Friction's torsional and rolling parts are the shape's
+ *  (MuJoCo's defaults when it has none). solref, solimp and condim are written always (ours or MuJoCo's defaults, the same), so
  *  the pair rules (condim max, friction max, solref/solimp mixed with solmix 1, a direct solref by the
  *  element-wise min) are MuJoCo's own. */
 function geomXml(sh: ShapeDesc, sfx: string): string[] {
   const common =
-    `friction="${num(sh.friction)} 0.005 0.0001" contype="${sh.contype}" conaffinity="${sh.conaffinity}" ` +
+    `friction="${num(sh.friction)} ${num(sh.torsionalFriction ?? DEFAULT_TORSIONAL_FRICTION)} ${num(sh.rollingFriction ?? DEFAULT_ROLLING_FRICTION)}" contype="${sh.contype}" conaffinity="${sh.conaffinity}" ` +
     `margin="${num(sh.margin)}" gap="${num(sh.gap)}" ` +
     `solref="${nums(sh.solref ?? DEFAULT_SOLREF)}" solimp="${nums(sh.solimp ?? DEFAULT_SOLIMP)}" condim="${sh.condim ?? 3}"` +
     (sh.color ? ` rgba="${nums(sh.color)} 1"` : '');

@@ -5,7 +5,16 @@
 // r >= 0); cylinder, ellipsoid and convex are MuJoCo's (size, or the hull's vertices).
 
 import { isMap, isSeq } from 'yaml';
-import { SHAPE_KINDS, type BodyDesc, type Quat, type ShapeDesc, type ShapeKind, type Vec3 } from '../../engine/model-desc.js';
+import {
+  DEFAULT_ROLLING_FRICTION,
+  DEFAULT_TORSIONAL_FRICTION,
+  SHAPE_KINDS,
+  type BodyDesc,
+  type Quat,
+  type ShapeDesc,
+  type ShapeKind,
+  type Vec3,
+} from '../../engine/model-desc.js';
 import { readCondim, readPhysicalContact, readSolimp, readSolref, physicalSolref, type PhysicalContact } from './contact-settings.js';
 import { didYouMean } from '../common/errors.js';
 import { norm3 } from '../../engine/math.js';
@@ -236,7 +245,19 @@ function readShape(ctx: Ctx, node: YNode, m: Map<string, Entry>, subject0: strin
       break;
   }
 
-  const friction = m.has('friction') ? nonNeg('friction') : 1;
+  // friction: the sliding coefficient, or MuJoCo's three [sliding, torsional, rolling]
+  let friction = 1;
+  let spinRoll: number[] | undefined;
+  if (m.has('friction')) {
+    const e = m.get('friction') as Entry;
+    if (isSeq(e.value)) {
+      const f = readVec(ctx, e.value, `${subject}.friction`, 3);
+      if (f.some((x) => !(x >= 0)))
+        ctx.fail(e.value, `${subject}.friction`, `[${f.join(', ')}]`, 'three numbers >= 0 (sliding, torsional, rolling)');
+      friction = f[0];
+      spinRoll = f.slice(1);
+    } else friction = nonNeg('friction');
+  }
   const mask = (key: string): number => {
     if (!m.has(key)) return 1;
     const e = m.get(key) as Entry;
@@ -253,6 +274,9 @@ function readShape(ctx: Ctx, node: YNode, m: Map<string, Entry>, subject0: strin
   if (size) shape.size = size;
   if (vertices) shape.vertices = vertices;
   if (name !== undefined) shape.name = name;
+  // kept when not MuJoCo's defaults (absent means the default, as written back by arow-writer)
+  if (spinRoll && spinRoll[0] !== DEFAULT_TORSIONAL_FRICTION) shape.torsionalFriction = spinRoll[0];
+  if (spinRoll && spinRoll[1] !== DEFAULT_ROLLING_FRICTION) shape.rollingFriction = spinRoll[1];
   if (m.has('color')) {
     const cE = m.get('color') as Entry;
     const c = readVec(ctx, cE.value, `${subject}.color`, 3) as Vec3;

@@ -35,6 +35,9 @@ export const contactStage: ValidationStage<ContactStateReference[]> = {
       'limit-sign',
       'contact-tangent-frame',
       'newton-hessian-inactive-rows',
+      'contact-impratio-ignored',
+      'contact-torsion-axis',
+      'contact-rolling-coefficient',
     ],
   },
   reference(ctx) {

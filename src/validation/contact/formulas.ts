@@ -17,7 +17,7 @@
 // normal: the minimiser of ½m(a − a₀)² + ½·D_eff·(a − a_ref)² is a = (m·a₀ + D_eff·a_ref)/(m + D_eff)
 // while a < a_ref (the row pushes), else a₀; D_eff = D (condim 1) or 4·D_py (pyramid, no sliding).
 
-import { DEFAULT_SOLIMP, DEFAULT_SOLREF, type Solimp, type Solref } from '../../engine/model-desc.js';
+import { DEFAULT_SOLIMP, DEFAULT_SOLREF, type Condim, type Solimp, type Solref } from '../../engine/model-desc.js';
 
 export const MJ_MINVAL = 1e-15;
 export const MJ_MINIMP = 1e-4;
@@ -75,8 +75,8 @@ export function referenceAcceleration(p: RowParams, pos: number, vel: number): {
 }
 
 export interface ContactKind {
-  /** 1 (one normal row) or 3 (pyramid, four edges). */
-  condim: 1 | 3;
+  /** 1 (one normal row), or 3, 4, 6 (pyramid, 2(condim − 1) edges). */
+  condim: Condim;
   /** The pair's friction (MuJoCo: the larger of the two shapes'). */
   mu: number;
   impratio: number;
@@ -93,9 +93,9 @@ export function contactR(kind: ContactKind, imp: number, A: number): number {
 }
 
 /** The normal's effective D of one contact at rest in the tangent directions: D (condim 1), or the
- *  sum over the four edges 4·D_py (each edge J_n ± μ·J_t has the same normal part). */
+ *  sum over the 2(condim − 1) edges (each edge J_n ± μ_k·J_k has the same normal part). */
 export function normalD(kind: ContactKind, imp: number, A: number): number {
-  return (kind.condim === 1 ? 1 : 4) / contactR(kind, imp, A);
+  return (kind.condim === 1 ? 1 : 2 * (kind.condim - 1)) / contactR(kind, imp, A);
 }
 
 export interface NormalContact extends RowParams, ContactKind {
@@ -176,9 +176,9 @@ export { DEFAULT_SOLIMP, DEFAULT_SOLREF };
  *  friction the larger, solref averaged when both are standard and element-wise min otherwise,
  *  solimp averaged; margins summed (mj_collision). */
 export function pairParams(
-  a: { friction: number; margin: number; solref?: Solref; solimp?: Solimp; condim?: 1 | 3 },
-  b: { friction: number; margin: number; solref?: Solref; solimp?: Solimp; condim?: 1 | 3 },
-): { condim: 1 | 3; mu: number; solref: Solref; solimp: Solimp; margin: number } {
+  a: { friction: number; margin: number; solref?: Solref; solimp?: Solimp; condim?: Condim },
+  b: { friction: number; margin: number; solref?: Solref; solimp?: Solimp; condim?: Condim },
+): { condim: Condim; mu: number; solref: Solref; solimp: Solimp; margin: number } {
   const ra = a.solref ?? DEFAULT_SOLREF;
   const rb = b.solref ?? DEFAULT_SOLREF;
   const ia = a.solimp ?? DEFAULT_SOLIMP;
@@ -187,7 +187,7 @@ export function pairParams(
     ra[0] > 0 && rb[0] > 0 ? [0.5 * ra[0] + 0.5 * rb[0], 0.5 * ra[1] + 0.5 * rb[1]] : [Math.min(ra[0], rb[0]), Math.min(ra[1], rb[1])];
   const solimp = ia.map((x, k) => 0.5 * x + 0.5 * ib[k]) as Solimp;
   return {
-    condim: Math.max(a.condim ?? 3, b.condim ?? 3) as 1 | 3,
+    condim: Math.max(a.condim ?? 3, b.condim ?? 3) as Condim,
     mu: Math.max(a.friction, b.friction),
     solref,
     solimp,

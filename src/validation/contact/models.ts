@@ -4,6 +4,8 @@
 //                    sphere–plane, capsule–plane), with every contact setting varied (friction,
 //                    condim 1 between the two touching spheres (a pair takes the larger condim, so
 //                    their contacts with the plane stay pyramids), a direct solref, solimp, a margin)
+//   contact-spin-balls  the same with torsional and rolling friction (a condim-6 sphere, a condim-4
+//                    capsule) and impratio 1.7
 //   contact-arm      a two-link hinge arm of capsules over a plane with joint ranges (one with a
 //                    margin and its own solref): limit rows beside contacts on a chain
 //   limit-pendulum   one hinge pendulum swinging into the upper end of its range (over time)
@@ -72,6 +74,19 @@ export function ballsModel(): ModelDesc {
     shape('d/capsule', 3, 'capsule', cr, ch, { friction: 0.5, solref: [0.01, 0.7] }),
   ];
   return { name: 'contact-balls', bodies, world: { ...WORLD }, files: [], shapes, solver: { iterations: 20, impratio: 1 } };
+}
+
+/** The balls model with torsional and rolling friction: c a condim-6 sphere, d a condim-4 capsule, impratio 1.7. */
+export function spinBallsModel(): ModelDesc {
+  const m = ballsModel();
+  const shapes = m.shapes!.map((s) =>
+    s.name === 'c/ball'
+      ? { ...s, condim: 6 as const, torsionalFriction: 0.03, rollingFriction: 0.004 }
+      : s.name === 'd/capsule'
+        ? { ...s, condim: 4 as const, torsionalFriction: 0.02 }
+        : s,
+  );
+  return { ...m, name: 'contact-spin-balls', shapes, solver: { iterations: 20, impratio: 1.7 } };
 }
 
 /** Random states of the balls model: each body within [−4, +1] mm of the plane (c within its margin

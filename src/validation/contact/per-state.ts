@@ -32,7 +32,7 @@ import { Rng, seedFor } from '../rng.js';
 import { F32_PERTURBATIONS, perturbedModels, perturbState, type TestState } from '../states.js';
 import type { CheckRow, Sample } from '../types.js';
 import { engineConstraints, type EngineConstraintAnswer, type RowBlock } from './engine.js';
-import { armModel, armStates, ballsModel, ballsStates } from './models.js';
+import { armModel, armStates, ballsModel, ballsStates, spinBallsModel } from './models.js';
 import { mujocoConstraints, type ConstraintAnswer } from './mujoco.js';
 
 export const ROW_FIELDS = ['dist', 'J', 'aref', 'R'] as const;
@@ -136,6 +136,7 @@ export async function contactStateReferences(python: string, seed: number, state
   const n = contactStateCount(states);
   const cases = [
     { model: ballsModel(), states: ballsStates(n, seedFor(seed, 'contact-balls')) },
+    { model: spinBallsModel(), states: ballsStates(n, seedFor(seed, 'contact-spin-balls')) },
     { model: armModel(), states: armStates(n, seedFor(seed, 'contact-arm')) },
   ];
   return Promise.all(

@@ -48,6 +48,7 @@ export const TRAJECTORY_SECONDS: Record<string, number> = {
   'import:mjcf-ball-limit.xml': 0.5,
   'import:mjcf-equality.xml': 0.3,
   'import:mjcf-qpos0.xml': 0.5,
+  'import:mjcf-condim.xml': 0.5,
 };
 /** Random states of the per-state gates (the f32 bars pool each field's floor over them). */
 export const CONSTRAINED_STATES = 24;
@@ -189,7 +190,7 @@ export function constrainedRows(ref: ConstrainedFixtureRef, precision: Precision
   if (ref.trajectory) {
     const t = ref.trajectory;
     // our CG at the file's iteration count, tolerance 0, as MuJoCo's reference run (whatever the file's solver)
-    const cgModel = withSolver(model, 'cg', 0, 100);
+    const cgModel = withSolver(model, 'cg', 0, model.solver?.iterations ?? 100);
     const ours = engineRollout(cgModel, precision, addon, { steps: t.steps });
     const samples: Sample[] = t.mujoco.qpos.map((q, k) => {
       const got = ours.q[0][k];

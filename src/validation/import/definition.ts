@@ -49,6 +49,8 @@ export const importStage: ValidationStage<ImportReference> = {
       'convex-box-support-corner-sign',
       'import-mesh-hull-drops-vertex',
       'import-mesh-inertia-about-origin',
+      'contact-torsion-axis',
+      'contact-rolling-coefficient',
     ],
   },
   ownBugs: { names: IMPORT_BUGS, set: (name) => setImportBug(name as ImportBug | 'none'), listedWhenNotRun: false },

@@ -45,9 +45,10 @@ struct Shape {
   double R_BS[9] = {1, 0, 0, 0, 1, 0, 0, 0, 1}; // shape frame in body (or world) frame, row-major
   double p_BS[3] = {0, 0, 0};
   double friction = 1;
+  double torsion = 0.005, rolling = 0.0001; // MuJoCo's friction[1], friction[2]: torsional and rolling (condim 4, 6)
   std::uint32_t contype = 1, conaffinity = 1;
   double margin = 0, gap = 0;
-  // Contact softness (contact/ room): MuJoCo's solref, solimp and condim (1 or 3).
+  // Contact softness (contact/ room): MuJoCo's solref, solimp and condim (1, 3, 4 or 6).
   double solref[2] = {0.02, 1};
   double solimp[5] = {0.9, 0.95, 0.001, 0.5, 2};
   int condim = 3;

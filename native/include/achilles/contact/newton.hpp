@@ -124,7 +124,7 @@ inline void newton_prepare(const KModel<ScalarOf<V>>& M, const KConstraints<Scal
     const int* dofs = row_dofs(KC, cw, r, ndofs);
     for (int e = 0; e < ndofs; ++e) {
       const int k = dofs[e];
-      V out[4];
+      V out[kMaxPointRows];
       point_rows(P, cw.pj_a[slot], cw.pj_b[slot], Ja ? Ja[k] : none, Jbb ? Jbb[k] : none, out);
       for (int q = 0; q < P.rows; ++q) cw.newton_J[(u + q) * nv + k] = out[q];
     }
@@ -212,8 +212,12 @@ template <class V> inline void newton_factor(const KConstraints<ScalarOf<V>>& KC
   for (int u = 0; u < cw.first_contact_used; ++u) add_rows<1>(KC, cw, u, nv);
   for (int p = 0; p < cw.npts; ++p) {
     const int u = cw.pt_u[p];
-    if (cw.pair[cw.pt_slot[p] / 4].rows == 4) add_rows<4>(KC, cw, u, nv);
-    else add_rows<1>(KC, cw, u, nv);
+    switch (cw.pair[cw.pt_slot[p] / 4].rows) {
+    case 1: add_rows<1>(KC, cw, u, nv); break;
+    case 4: add_rows<4>(KC, cw, u, nv); break;
+    case 6: add_rows<6>(KC, cw, u, nv); break;
+    default: add_rows<10>(KC, cw, u, nv); break;
+    }
   }
   V* L = cw.newton_L;
   for (int i = 0; i < nv; ++i)

@@ -8,7 +8,9 @@
 //                       frame (n, t1, t2) as mju_makeFrame: t1 = the capsule axis on a plane, else
 //                       (0,1,0) — (0,0,1) when |n_y| ≥ 0.5 — made orthogonal to n; t2 = n × t1;
 //                       pyramid rows J_n + μJ_t1, J_n − μJ_t1, J_n + μJ_t2, J_n − μJ_t2 (condim 3),
-//                       or J_n (condim 1); J_d·x = d·(v_b(p) − v_a(p)) with the normal from a to b.
+//                       then J_n ± μ_spin·J_spin (condim 4) and J_n ± μ_roll·J_roll1, J_roll2 (condim 6),
+//                       or J_n (condim 1); J_d·x = d·(v_b(p) − v_a(p)) with the normal from a to b,
+//                       J_spin, J_roll: n, t1, t2 ·(ω_b − ω_a).
 // A point's J is kept per body, in the body's frame (point_jacobian.hpp): J·x then reads the body
 // motions of x, and Jᵀ·f is a sweep of wrenches to the root (tree.hpp).
 #pragma once
@@ -240,7 +242,7 @@ template <class V> inline void build_limit_rows(const KConstraints<ScalarOf<V>>&
 }
 
 /// The block's contact pairs: the broad phase's (collision/broad_phase.hpp), with their constants
-/// and row slots (4 points × rows each, in pair order after the friction and limit rows).
+/// and row slots (4 points × P.rows each, in pair order after the friction and limit rows).
 template <class V>
 inline void list_contact_pairs(const KModel<ScalarOf<V>>& M, const KConstraints<ScalarOf<V>>& KC, const KCollision<ScalarOf<V>>& C,
                                const Transform<V>* X_WS, BroadPhaseWork<V>& bp, ConstraintWork<V>& cw) {
@@ -320,18 +322,23 @@ inline void build_contact_rows(const KCollision<ScalarOf<V>>& C, const JointWork
       const V dist = m.dist[i];
       const V imp = impedance(P.imp, dist, V(P.margin));
       V R = vmax(V(T(kMinVal)), (T(1) - imp) * V(P.diagA) / imp);
-      if (P.rows == 4) {
-        // R1 = R0/impratio, μ' = μ·√(R1/R0), R_py = 2μ'²R0 (mj_makeImpedance)
-        const V R1 = R / V(P.impratio);
+      if (P.rows > 1) {
+        // R1 = R0/impratio, μ' = μ·√(R1/R0), R_py = 2μ'²R0 for every edge (mj_makeImpedance)
+        const V R1 = ACH_BUG(ContactImpratioIgnored) ? R : R / V(P.impratio); // planted: impratio ignored
         const V mu_reg = mu * vsqrt(R1 / R);
         R = T(2) * mu_reg * mu_reg * R;
       }
       const int slot = p * 4 + i;
       PointJ<V>& Ja = cw.pj_a[slot];
       PointJ<V>& Jb = cw.pj_b[slot];
-      if (P.body_a >= 0) Ja = point_jacobian(X_WB[P.body_a], m.pos[i], m.n, mt1, mt2, pon[i]);
-      if (P.body_b >= 0) Jb = point_jacobian(X_WB[P.body_b], m.pos[i], m.n, mt1, mt2, pon[i]);
-      V vel[4];
+      if (P.body_a >= 0) point_jacobian(Ja, X_WB[P.body_a], m.pos[i], m.n, mt1, mt2, pon[i]);
+      if (P.body_b >= 0) point_jacobian(Jb, X_WB[P.body_b], m.pos[i], m.n, mt1, mt2, pon[i]);
+      if (P.condim > 3) {
+        const V ms(P.mu_spin), mr(P.mu_roll);
+        if (P.body_a >= 0) point_rotation_axes(Ja, X_WB[P.body_a], m.n, t1, t2, P.condim, ms, mr, pon[i]);
+        if (P.body_b >= 0) point_rotation_axes(Jb, X_WB[P.body_b], m.n, t1, t2, P.condim, ms, mr, pon[i]);
+      }
+      V vel[kMaxPointRows];
       point_rows(P, Ja, Jb, va, vb, vel);
       for (int e = 0; e < P.rows; ++e) {
         const int r = prow + i * P.rows + e;

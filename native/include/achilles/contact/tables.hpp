@@ -84,15 +84,16 @@ template <class T> struct KContactPair {
   int body_a, body_b;   // joint (= body) indices, −1 for the world
   int shape_a, shape_b;
   int tree_a, tree_b;   // the kinematic trees of the two bodies (−1: static)
-  int condim;           // 1 or 3
-  int rows;             // constraint rows per contact point: 1 (condim 1) or 4 (pyramid)
+  int condim;           // 1, 3, 4 or 6
+  int rows;             // constraint rows per contact point: 1 (condim 1) or the pyramid's 2(condim − 1)
   bool mj_swap;         // MuJoCo orders this pair's geoms b, a (normal and frame flip)
   int capsule_on_plane; // −1, or the capsule shape whose axis MuJoCo takes as the first tangent
-  T mu;                 // max of the two frictions
+  T mu;                 // max of the two sliding frictions (MuJoCo's contact friction[0] = friction[1])
+  T mu_spin, mu_roll;   // max of the two torsional and rolling frictions (friction[2], friction[3] = friction[4])
   T margin;             // includemargin = margin_a + margin_b
   T K, B;
   KImpedance<T> imp;
-  T diagA;              // tran·(1 + μ²) (pyramid) or tran (frictionless)
+  T diagA;              // tran·(1 + μ²) (pyramid: its first edge pair's, from which every edge's R is made) or tran (frictionless)
   T impratio;
 };
 
@@ -193,8 +194,13 @@ struct ContactShape {
   int body;
   ShapeKind kind;
   int condim;
-  double friction, margin, solref[2], solimp[5];
+  double friction, torsion, rolling, margin, solref[2], solimp[5];
 };
+
+/// Constraint rows per contact point of condim 1, 3, 4 or 6: the frictionless row, or the pyramid's
+/// pair of edges J_n ± μ_k·J_k per friction direction k (MuJoCo's mj_instantiateContact).
+inline int contact_point_rows(int condim) { return condim == 1 ? 1 : 2 * (condim - 1); }
+constexpr int kMaxPointRows = 10; // condim 6
 
 template <class T> struct KConstraints {
   std::vector<ContactShape> shapes; // per shape: what its contact pairs' constants are made of
@@ -217,6 +223,7 @@ template <class T> struct KConstraints {
   std::vector<int> tree_of_joint;       // per joint (−1: a static subtree)
   std::vector<int> row_tree_a, row_tree_b; // per friction and limit row slot: the trees it touches (−1: none)
   double h = 0, impratio = 1;
+  int point_rows_max = 4; // the most rows a contact point can have (row slots are carved for it; at least condim 3's 4)
   std::vector<double> body_invweight0;
   bool enabled = false;
 
@@ -321,6 +328,9 @@ template <class T> struct KConstraints {
       c.kind = sh.kind;
       c.condim = sh.condim;
       c.friction = sh.friction;
+      c.torsion = sh.torsion;
+      c.rolling = sh.rolling;
+      point_rows_max = std::max(point_rows_max, contact_point_rows(sh.condim));
       c.margin = sh.margin;
       for (int e = 0; e < 2; ++e) c.solref[e] = sh.solref[e];
       for (int e = 0; e < 5; ++e) c.solimp[e] = sh.solimp[e];
@@ -440,7 +450,7 @@ template <class T> struct KConstraints {
     k.tree_a = a.body < 0 ? -1 : tree_of_joint[a.body];
     k.tree_b = b.body < 0 ? -1 : tree_of_joint[b.body];
     k.condim = a.condim > b.condim ? a.condim : b.condim;
-    k.rows = k.condim == 1 ? 1 : 4;
+    k.rows = contact_point_rows(k.condim);
     k.mj_swap = mj_geom_rank(a.kind) > mj_geom_rank(b.kind);
     k.capsule_on_plane = a.kind == ShapeKind::Plane && b.kind == ShapeKind::Capsule ? sb
                          : b.kind == ShapeKind::Plane && a.kind == ShapeKind::Capsule ? sa : -1;
@@ -448,6 +458,8 @@ template <class T> struct KConstraints {
     // friction-0 pair keeps a finite pyramid (its edges' R = 2μ²R0/impratio would be 0)
     const double mu = std::fmax(kMinMu, std::fmax(a.friction, b.friction));
     k.mu = T(mu);
+    k.mu_spin = T(std::fmax(kMinMu, std::fmax(a.torsion, b.torsion)));
+    k.mu_roll = T(std::fmax(kMinMu, std::fmax(a.rolling, b.rolling)));
     k.margin = T(a.margin + b.margin);
     double solref[2], solimp[5];
     if (a.solref[0] > 0 && b.solref[0] > 0)

@@ -149,7 +149,7 @@ template <class V> struct ConstraintWork {
   /// The bytes of the row slots for `pairs` contact pairs (carve_rows), alignment included.
   static std::size_t rows_bytes(const KModel<ScalarOf<V>>& M, const KConstraints<ScalarOf<V>>& K, std::size_t pairs) {
     const std::size_t np = pairs ? pairs : 1, nv = M.nv ? M.nv : 1;
-    const std::size_t rows = K.equality_rows + K.friction_rows + K.limit_rows + 16 * np;
+    const std::size_t rows = K.equality_rows + K.friction_rows + K.limit_rows + 4 * K.point_rows_max * np;
     const std::size_t newton = K.newton ? rows * nv * sizeof(V) + 2 * rows * sizeof(MaskOf<V>) + (np + 1 + np * nv) * sizeof(int) : 0;
     return rows * (2 * sizeof(MaskOf<V>) + 16 * sizeof(V) + 6 * sizeof(int) + 2 * sizeof(ScalarOf<V>)) +
            np * (sizeof(KContactPair<ScalarOf<V>>) + sizeof(int) + sizeof(Manifold<V>) + 12 * sizeof(Vec3<V>) + 4 * sizeof(MaskOf<V>) +
@@ -219,7 +219,7 @@ template <class V> struct ConstraintWork {
   template <class A> void carve_rows(A& ar, const KModel<ScalarOf<V>>& M, const KConstraints<ScalarOf<V>>& K, int pairs) {
     pair_capacity = pairs;
     const std::size_t np = pairs ? pairs : 1, nv = M.nv ? M.nv : 1;
-    const std::size_t rows = first_contact + 16 * np;
+    const std::size_t rows = first_contact + 4 * K.point_rows_max * np;
     pair = ar.template take<KContactPair<ScalarOf<V>>>(np);
     pair_row = ar.template take<int>(np);
     on = ar.template take<MaskOf<V>>(rows);

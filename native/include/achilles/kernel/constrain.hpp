@@ -37,22 +37,25 @@ inline void constrain(const KModel<ScalarOf<V>>& M, const KCollision<ScalarOf<V>
   for (int k = 0; k < M.nv; ++k) a[k] = cw.a[k];
 }
 
-/// A contact slot's force in its frame (MuJoCo's mju_decodePyramid): normal Σ f_e, friction
-/// (f_0 − f_1)·μ, (f_2 − f_3)·μ.
+/// A contact slot's force and torque in its frame (MuJoCo's mju_decodePyramid): normal Σ f_e, then
+/// per friction direction k (t1, t2, spin, roll t1, roll t2 up to condim − 1) (f_2k − f_2k+1)·μ_k;
+/// the directions the condim lacks get 0.
 template <class V> inline void decode_point_force(int p, int i, const ConstraintWork<V>& cw, V* f) {
   using T = ScalarOf<V>;
   const KContactPair<T>& P = cw.pair[p];
   const int row = cw.pair_row[p] + i * P.rows;
   const MaskOf<V> on = cw.point_on[p * 4 + i];
+  for (int k = 1; k < 6; ++k) f[k] = V(T(0));
   if (P.rows == 1) {
     f[0] = vselect(on, cw.force[row], V(T(0)));
-    f[1] = f[2] = V(T(0));
     return;
   }
   const V* e = cw.force + row;
-  f[0] = vselect(on, e[0] + e[1] + e[2] + e[3], V(T(0)));
-  f[1] = vselect(on, (e[0] - e[1]) * V(P.mu), V(T(0)));
-  f[2] = vselect(on, (e[2] - e[3]) * V(P.mu), V(T(0)));
+  V fn = e[0] + e[1] + e[2] + e[3];
+  for (int k = 4; k < P.rows; ++k) fn += e[k];
+  f[0] = vselect(on, fn, V(T(0)));
+  const T mu[5] = {P.mu, P.mu, P.mu_spin, P.mu_roll, P.mu_roll};
+  for (int k = 0; 2 * k < P.rows; ++k) f[1 + k] = vselect(on, (e[2 * k] - e[2 * k + 1]) * V(mu[k]), V(T(0)));
 }
 
 } // namespace ACH_ISA_NS

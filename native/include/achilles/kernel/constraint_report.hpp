@@ -98,9 +98,9 @@ inline void report_constraints(const KModel<ScalarOf<V>>& M, const KCollision<Sc
           const Vec3<V>& f = cw.frame[(p * 4 + i) * 3 + a];
           c.frame[a * 3 + 0] = double(vlane(f.x, lane)), c.frame[a * 3 + 1] = double(vlane(f.y, lane)), c.frame[a * 3 + 2] = double(vlane(f.z, lane));
         }
-        V f[3];
+        V f[6];
         decode_point_force(p, i, cw, f);
-        for (int a = 0; a < 3; ++a) c.force[a] = double(vlane(f[a], lane));
+        for (int a = 0; a < 6; ++a) c.force[a] = double(vlane(f[a], lane));
         out.contacts.push_back(c);
       }
     // J row by row: J·e_k for every dof k (after the solve, so jv and tmp are free)

@@ -82,15 +82,17 @@ inline void record_evaluation(const KModel<ScalarOf<V>>& M, const KForces<Scalar
     const KContactPair<T>& P = cw.pair[p];
     for (int i = 0; i < 4; ++i) {
       if (!vany(cw.point_on[p * 4 + i])) continue;
-      V f[3];
+      V f[6];
       decode_point_force(p, i, cw, f); // zero in the lanes where the point is not active
       const Vec3<V>* fr = cw.frame + (p * 4 + i) * 3;
       const Vec3<V> Fw = f[0] * fr[0] + f[1] * fr[1] + f[2] * fr[2];
+      const Vec3<V> Tw = f[3] * fr[0] + f[4] * fr[1] + f[5] * fr[2]; // condim 4, 6: the torsional and rolling torque
       const Vec3<V>& pos = cw.mf[p].pos[i];
       for (int side = 0; side < 2; ++side) {
         const int body = side == 0 ? P.body_a : P.body_b;
         if (body < 0) continue; // the world's cfrc_ext stays 0 (MuJoCo skips body 0)
-        const Vec3<V> tq = cross(pos - rw.com[rw.root[body]], Fw);
+        Vec3<V> tq = cross(pos - rw.com[rw.root[body]], Fw);
+        if (P.rows > 4) tq = tq + Tw;
         const V sign(side == 0 ? T(-1) : T(1));
         V* w = rw.wrench.data() + static_cast<std::size_t>(body) * 6;
         const V e[6] = {tq.x, tq.y, tq.z, Fw.x, Fw.y, Fw.z};

@@ -3,7 +3,7 @@
 // mesh geom takes MuJoCo's frame from its mesh (mesh/geom.ts) and its hull; hfield, sdf and fluid
 // forces are refused.
 
-import type { Quat, Vec3 } from '../../../engine/model-desc.js';
+import { DEFAULT_ROLLING_FRICTION, DEFAULT_TORSIONAL_FRICTION, type Condim, type Quat, type Vec3 } from '../../../engine/model-desc.js';
 import { quote } from '../../common/errors.js';
 import { importBug } from '../bugs.js';
 import { zaxisQuat } from '../frames.js';
@@ -42,12 +42,12 @@ export function readGeom(ctx: MjcfContext, el: XmlElement, cls: string, owner: s
   checkUnread(r, 'geom', get, subject);
   const condimA = get('condim');
   const condim = condimA ? r.num(condimA, `${subject} condim`) : 3;
-  if (condim !== 1 && condim !== 3)
+  if (condim !== 1 && condim !== 3 && condim !== 4 && condim !== 6)
     r.fail(
       condimA!,
       `${subject} condim`,
       String(condim),
-      'condim 1 (frictionless) or 3 (sliding friction); torsional and rolling friction are not supported',
+      'condim 1 (frictionless), 3 (sliding friction), 4 (and torsional) or 6 (and rolling)',
     );
   const size = [0, 0, 0] as Vec3;
   const sz = get('size');
@@ -99,7 +99,11 @@ export function readGeom(ctx: MjcfContext, el: XmlElement, cls: string, owner: s
         r.fail(sz ?? el, `${subject} size`, sz ? quote3(size) : 'no size', `${need} positive number${need > 1 ? 's' : ''} for a ${type}`);
   }
   if (type === 'plane' && !isWorld) r.fail(el, subject, 'a plane in a body', 'planes only directly in <worldbody> (static)');
-  const fr = get('friction');
+  // friction="slide [torsional [rolling]]": MuJoCo reads the given numbers over the class's (its
+  // default class's friction, itself over the built-in 1 0.005 0.0001), so the missing ones stay the class's
+  const friction = [1, DEFAULT_TORSIONAL_FRICTION, DEFAULT_ROLLING_FRICTION];
+  const classFr = ctx.defaults.get(cls)?.get('geom')?.get('friction');
+  for (const a of [classFr, el.attrs.get('friction')]) if (a) r.nums(a, `${subject} friction`, [1, 3]).forEach((x, i) => (friction[i] = x));
   const g: IrGeom = {
     name,
     type: type as IrGeomType,
@@ -108,8 +112,10 @@ export function readGeom(ctx: MjcfContext, el: XmlElement, cls: string, owner: s
     quat,
     contype,
     conaffinity,
-    friction: fr ? r.nums(fr, `${subject} friction`, [1, 3])[0] : 1,
-    condim: condim as 1 | 3,
+    friction: friction[0],
+    torsionalFriction: friction[1],
+    rollingFriction: friction[2],
+    condim: condim as Condim,
     margin: numOr(ctx, get('margin'), `${subject} margin`, 0),
     gap: numOr(ctx, get('gap'), `${subject} gap`, 0),
     mass: 0,

@@ -35,7 +35,11 @@ export function readOption(ctx: MjcfContext, o: XmlElement): void {
       }
       case 'cone':
         if (r.choice(a, 'option cone', ['pyramidal', 'elliptic'] as const) === 'elliptic')
-          note('approximated', a, 'elliptic friction cone → pyramidal (the only cone the solver has)');
+          note(
+            'approximated',
+            a,
+            "elliptic friction cone → pyramidal (the solver has no elliptic cone yet; the two cones' soft dynamics differ)",
+          );
         break;
       case 'solver': {
         const v = r.choice(a, 'option solver', ['PGS', 'CG', 'Newton'] as const);
