@@ -8,6 +8,7 @@ import { Batch } from '../src/engine/batch.js';
 import { exportMjcf } from '../src/model-files/scene/mjcf-writer.js';
 import { contactScene } from './helpers/contact-scene.js';
 import { rng } from './helpers/engine.js';
+import { matchRows } from './helpers/mujoco-rows.js';
 
 interface MjState {
   J: number[][];
@@ -76,15 +77,7 @@ describe('constraint rows and accelerations vs MuJoCo (per state, f64)', () => {
       const ours = b.constraints(0, { iterations: 3000 });
       const mj = ref.states[k];
       expect(ours.rows.length, `state ${k}: row count`).toBe(mj.J.length);
-      const free = new Set(mj.J.map((_, i) => i));
-      for (const r of ours.rows) {
-        let best = -1,
-          err = Infinity;
-        for (const i of free) {
-          const e = Math.max(...mj.J[i].map((x, c) => Math.abs(x - r.J[c])));
-          if (e < err) ((err = e), (best = i));
-        }
-        free.delete(best);
+      for (const { r, best, err } of matchRows(ours.rows, mj.J)) {
         rows++;
         worst.J = Math.max(worst.J, err);
         worst.dist = Math.max(worst.dist, Math.abs(mj.pos[best] - r.dist));

@@ -48,6 +48,22 @@ export interface RowsWorst {
   qaccCg20: number;
 }
 
+/** Each of our rows with MuJoCo's row of the nearest J (max |ΔJ|), each of MuJoCo's taken once: the
+ *  engines order contacts differently (MuJoCo by geom pair type). */
+export function matchRows<R extends { J: ArrayLike<number> }>(rows: readonly R[], mjJ: number[][]): { r: R; best: number; err: number }[] {
+  const free = new Set(mjJ.map((_, i) => i));
+  return rows.map((r) => {
+    let best = -1,
+      err = Infinity;
+    for (const i of free) {
+      const e = Math.max(...mjJ[i].map((x, c) => Math.abs(x - r.J[c])));
+      if (e < err) ((err = e), (best = i));
+    }
+    free.delete(best);
+    return { r, best, err };
+  });
+}
+
 /** The worst differences from MuJoCo's rows and converged accelerations over the states. */
 export function compareRows(
   model: ModelDesc,
@@ -64,15 +80,7 @@ export function compareRows(
     newton.setRobot(0, { q: st.qpos, v: st.qvel });
     const ours = newton.constraints(0);
     if (ours.rows.length !== mj.J.length) throw new Error(`state ${k}: ${ours.rows.length} rows, MuJoCo ${mj.J.length}`);
-    const free = new Set(mj.J.map((_, i) => i));
-    for (const r of ours.rows) {
-      let best = -1,
-        err = Infinity;
-      for (const i of free) {
-        const e = Math.max(...mj.J[i].map((x, c) => Math.abs(x - r.J[c])));
-        if (e < err) ((err = e), (best = i));
-      }
-      free.delete(best);
+    for (const { r, best, err } of matchRows(ours.rows, mj.J)) {
       worst.rows++;
       worst.J = Math.max(worst.J, err);
       worst.dist = Math.max(worst.dist, Math.abs(mj.pos[best] - r.dist));
