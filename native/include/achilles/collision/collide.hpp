@@ -155,7 +155,7 @@ template <class T> struct KCollision {
       for (int b = 0; b < n; ++b) {
         if (b == a || (b < a && is_convex_kind(m.shapes[b].kind))) continue; // each pair once
         const char* why = convex_pair_unsupported(m.shapes[a].kind, m.shapes[b].kind);
-        if (!why || !filter.admits(std::min(a, b), std::max(a, b))) continue;
+        if (!why || !filter.admits(std::min(a, b), std::max(a, b), false)) continue;
         throw std::invalid_argument("shapes '" + m.shapes[a].name + "' (" + shape_kind_name(m.shapes[a].kind) + ") and '" + m.shapes[b].name + "' (" +
                                     shape_kind_name(m.shapes[b].kind) + ") can touch, but " + why +
                                     ": keep them apart with contype/conaffinity or an exclude");

@@ -45,12 +45,13 @@ class PairFilter {
     std::sort(excluded_.begin(), excluded_.end());
   }
 
-  /// Whether shapes a and b may touch (MuJoCo's four rules above).
-  bool admits(int a, int b) const {
+  /// Whether shapes a and b may touch (MuJoCo's four rules above). `planted`: false asks MuJoCo's
+  /// rules even in the bug build (the load-time checks judge the model, not the planted bug).
+  bool admits(int a, int b, bool planted = true) const {
     const int wa = weld_[a], wb = weld_[b];
     if (wa == wb) return false; // same weld body (both static included)
     // The planted bug keeps parent-child pairs that filterparent drops.
-    if (!ACH_BUG(CollisionFilteredPairKept) && wa >= 0 && wb >= 0 && (wa == weld_parent_[b] || wb == weld_parent_[a])) return false;
+    if (!(planted && ACH_BUG(CollisionFilteredPairKept)) && wa >= 0 && wb >= 0 && (wa == weld_parent_[b] || wb == weld_parent_[a])) return false;
     if (!((contype_[a] & conaffinity_[b]) || (contype_[b] & conaffinity_[a]))) return false;
     if (excluded_.empty()) return true;
     const std::pair<int, int> bodies{std::min(body_[a], body_[b]), std::max(body_[a], body_[b])};
