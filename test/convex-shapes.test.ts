@@ -125,4 +125,36 @@ describe('cylinders and ellipsoids', () => {
     ]);
     expect(Math.abs(mass - model.bodies[0].mass) / mass).toBeLessThan(1e-12);
   });
+
+  test('a convex shape: read from its points (hull not computed here); mass_from_shapes refused at the shape, a spread-out point list too', () => {
+    const scene = (shape: string, mass: string) => {
+      const f = join(dir, `c${Math.random().toString(36).slice(2)}.arow`);
+      writeFileSync(
+        f,
+        [
+          'scene: c',
+          'world: { gravity: [0, 0, -9.81], dt: 0.002 }',
+          'links:',
+          '  - name: rock',
+          '    parent: world',
+          '    joint: { type: free }',
+          `    ${mass}`,
+          '    shapes:',
+          `      - ${shape}`,
+          '',
+        ].join('\n'),
+      );
+      return f;
+    };
+    const tet = '{ type: convex, vertices: [[0, 0, 0], [0.1, 0, 0], [0, 0.1, 0], [0, 0, 0.1]] }';
+    const m = loadScene(scene(tet, 'mass: 1\n    inertia: [0.001, 0.001, 0.001]'));
+    expect(m.shapes![0]).toMatchObject({
+      kind: 'convex',
+      vertices: [0, 0, 0, 0.1, 0, 0, 0, 0.1, 0, 0, 0, 0.1],
+      halfExtents: [0.1, 0.1, 0.1],
+    });
+    expect(() => loadScene(scene(tet, 'mass_from_shapes: { density: 1000 }'))).toThrow(/:9:9: .*`mass_from_shapes` with a convex shape/);
+    const flat = '{ type: convex, vertices: [[0, 0, 0], [0.1, 0, 0], [0, 0.1, 0], [0.1, 0.1, 0]] }';
+    expect(() => loadScene(scene(flat, 'mass: 1\n    inertia: [0.001, 0.001, 0.001]'))).toThrow(/points that lie in one plane/);
+  });
 });
