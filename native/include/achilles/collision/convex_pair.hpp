@@ -78,6 +78,8 @@ inline void convex_pair_contacts(const ShapeGeom<T>& a, const convex::ConvexPose
   } else {
     n = convex::convex_collide(convex_shape(a), pa, convex_shape(b), pb, thr, convex::CcdOptions<T>{}, con);
   }
+  // A supported pair gets at most 4 contacts sharing con[0]'s normal (plane–cylinder 4, plane–mesh 3,
+  // the others 1); only a pair refused at load (or admitted by a planted filter bug) could get more.
   out.count = 0;
   for (int i = 0; i < n && out.count < 4; ++i) {
     if (!(con[i].dist < thr)) continue; // the driver keeps dist < margin (the colliders report dist <= margin)
