@@ -222,14 +222,6 @@ function readMassFromShapes(
   const density = readPositive(ctx, d.get('density')?.value, `${s}.density`);
   if (shapes.length === 0)
     ctx.fail(e.keyNode, subject, '`mass_from_shapes` on a link without shapes', 'a `shapes:` list on this link to take the mass from');
-  const convex = shapes.find((sh) => sh.shape.kind === 'convex');
-  if (convex)
-    convex.ctx.fail(
-      convex.node,
-      convex.subject,
-      '`mass_from_shapes` with a convex shape, whose mass is not computed from its hull yet',
-      "the link's `mass`, `com` and `inertia` given instead",
-    );
   return massFromShapes(
     shapes.map((sh) => sh.shape),
     density,

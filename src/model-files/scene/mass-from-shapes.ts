@@ -1,14 +1,17 @@
 // A link's mass, centre of mass and inertia from its shapes and a density, as MJCF's
 // `inertiafromgeom` (uniform density, overlaps counted twice, as MuJoCo does).
 //
-// Cylinders and ellipsoids have their textbook moments (shapeMoments). Every other kind is a sphere-swept box (core half-extents h, radius r), whose volume and second
-// moments ∫x_k² dV have one exact closed form: the solid is the core box, 6 slabs of thickness r on
+// Cylinders and ellipsoids have their textbook moments, a convex shape its hull's (as MuJoCo weighs a
+// mesh: shapeInertia). Every other kind is a sphere-swept box (core half-extents h, radius r), whose
+// volume and second moments ∫x_k² dV have one exact closed form: the solid is the core box, 6 slabs of thickness r on
 // its faces, 12 quarter cylinders on its edges and 8 ball octants on its corners (disjoint), and
 // each piece's integral is elementary. Sphere (h = 0), capsule (h = [0, 0, ℓ/2]) and box (r = 0)
 // are special cases, so the rounded box is exact too, not approximated.
 
 import type { Quat, ShapeDesc, Vec3 } from '../../engine/model-desc.js';
 import { quatRotate, type Inertia6 } from '../../engine/math.js';
+import { inertiaAbout, volumeCom } from '../import/mesh/mass-properties.js';
+import { convexHull } from '../import/mesh/quickhull.js';
 
 /** Volume and ∫x_k² dV (k = x, y, z) of a sphere-swept box about its centre, in its own axes. */
 export function sweptBoxMoments(h: Vec3, r: number): { volume: number; second: Vec3 } {
@@ -38,27 +41,38 @@ export function sweptBoxMoments(h: Vec3, r: number): { volume: number; second: V
   return { volume, second };
 }
 
-/** Volume and ∫x_k² dV of a shape about its origin in its own axes: a cylinder (radius r, half-length
- *  ℓ along z: V = 2πr²ℓ, ∫x² = ∫y² = V r²/4, ∫z² = V ℓ²/3), an ellipsoid (semi-axes a_k:
- *  V = 4πabc/3, ∫x_k² = V a_k²/5), or a sphere-swept box. */
-type MomentShape = Pick<ShapeDesc, 'kind' | 'halfExtents' | 'radius' | 'size'> & { name?: string };
+type MomentShape = Pick<ShapeDesc, 'kind' | 'halfExtents' | 'radius' | 'size' | 'vertices'> & { name?: string };
 
-export function shapeMoments(s: MomentShape): { volume: number; second: Vec3 } {
+/** A shape's volume, centroid (shape frame) and inertia per unit density about its centroid (shape
+ *  axes, products as tensor elements −∫xy): a cylinder (radius r, half-length ℓ along z: V = 2πr²ℓ,
+ *  ∫x² = ∫y² = V r²/4, ∫z² = V ℓ²/3), an ellipsoid (semi-axes a_k: V = 4πabc/3, ∫x_k² = V a_k²/5),
+ *  a convex shape (its hull's tetrahedra from the centroid, as MuJoCo weighs a mesh), or a
+ *  sphere-swept box. */
+export function shapeInertia(s: MomentShape): { volume: number; centroid: Vec3; I: Inertia6 } {
+  if (s.kind === 'convex') {
+    const v = s.vertices ?? [];
+    const hull = convexHull(v);
+    const n = v.length / 3;
+    const apex: Vec3 = [0, 1, 2].map((k) => v.filter((_, i) => i % 3 === k).reduce((a, b) => a + b, 0) / n) as Vec3;
+    const centroid: Vec3 = [0, 0, 0];
+    const volume = volumeCom(v, hull.face, apex, centroid, 'convex');
+    const { inert } = inertiaAbout(v, hull.face, centroid, 'convex');
+    return { volume, centroid, I: inert as Inertia6 };
+  }
+  let m: { volume: number; second: Vec3 };
   if (s.kind === 'cylinder') {
     const [r, l] = s.size ?? [0, 0, 0];
     const volume = 2 * Math.PI * r * r * l;
-    return { volume, second: [(volume * r * r) / 4, (volume * r * r) / 4, (volume * l * l) / 3] };
-  }
-  if (s.kind === 'ellipsoid') {
+    m = { volume, second: [(volume * r * r) / 4, (volume * r * r) / 4, (volume * l * l) / 3] };
+  } else if (s.kind === 'ellipsoid') {
     const a = s.size ?? [0, 0, 0];
     const volume = (4 / 3) * Math.PI * a[0] * a[1] * a[2];
-    return { volume, second: [(volume * a[0] ** 2) / 5, (volume * a[1] ** 2) / 5, (volume * a[2] ** 2) / 5] };
+    m = { volume, second: [(volume * a[0] ** 2) / 5, (volume * a[1] ** 2) / 5, (volume * a[2] ** 2) / 5] };
+  } else {
+    m = sweptBoxMoments(s.halfExtents, s.radius);
   }
-  if (s.kind === 'convex')
-    throw new Error(
-      `shape '${s.name ?? '(unnamed)'}': a convex shape's mass is not computed from its hull yet; give the link's mass, com and inertia`,
-    );
-  return sweptBoxMoments(s.halfExtents, s.radius);
+  const [sx, sy, sz] = m.second;
+  return { volume: m.volume, centroid: [0, 0, 0], I: [sy + sz, sx + sz, sx + sy, 0, 0, 0] };
 }
 
 /** Mass, CoM (link frame) and inertia about the CoM (link axes) of the shapes at this density. */
@@ -70,13 +84,14 @@ export function massFromShapes(
   const first: Vec3 = [0, 0, 0];
   const parts: { m: number; p: Vec3; I: Inertia6 }[] = [];
   for (const s of shapes) {
-    const { volume, second } = shapeMoments(s);
+    const { volume, centroid, I: I0 } = shapeInertia(s);
     const m = density * volume;
-    const [sx, sy, sz] = second.map((x) => density * x);
-    const I = rotate([sy + sz, sx + sz, sx + sy, 0, 0, 0], s.quat);
-    parts.push({ m, p: s.pos, I });
+    const I = rotate(I0.map((x) => density * x) as Inertia6, s.quat);
+    const c = quatRotate(s.quat, centroid);
+    const p: Vec3 = [s.pos[0] + c[0], s.pos[1] + c[1], s.pos[2] + c[2]];
+    parts.push({ m, p, I });
     mass += m;
-    for (let k = 0; k < 3; k++) first[k] += m * s.pos[k];
+    for (let k = 0; k < 3; k++) first[k] += m * p[k];
   }
   const com: Vec3 = [first[0] / mass, first[1] / mass, first[2] / mass];
   const inertia: Inertia6 = [0, 0, 0, 0, 0, 0];
@@ -93,10 +108,18 @@ export function massFromShapes(
   return { mass, com, inertia };
 }
 
-/** R·diag·Rᵀ for a principal-axes tensor given in the shape frame. */
+/** R·I·Rᵀ for a tensor given in the shape frame (R's columns: the shape axes in the link frame). */
 function rotate(I: Inertia6, q: Quat): Inertia6 {
   const c = [quatRotate(q, [1, 0, 0]), quatRotate(q, [0, 1, 0]), quatRotate(q, [0, 0, 1])];
-  const d = [I[0], I[1], I[2]];
-  const at = (r: number, s: number): number => d[0] * c[0][r] * c[0][s] + d[1] * c[1][r] * c[1][s] + d[2] * c[2][r] * c[2][s];
+  const T = [
+    [I[0], I[3], I[4]],
+    [I[3], I[1], I[5]],
+    [I[4], I[5], I[2]],
+  ];
+  const at = (r: number, s: number): number => {
+    let x = 0;
+    for (let a = 0; a < 3; a++) for (let b = 0; b < 3; b++) x += c[a][r] * T[a][b] * c[b][s];
+    return x;
+  };
   return [at(0, 0), at(1, 1), at(2, 2), at(0, 1), at(0, 2), at(1, 2)];
 }
