@@ -155,7 +155,6 @@ V object_at(const V& arr, std::size_t i, const std::string& where) {
 /// at least 4 points, in the shape frame); `half` becomes a box about the shape origin bounding it.
 template <class V>
 void read_convex_size(const V& o, Shape& s, const std::string& where) {
-  s.radius = 0;
   if (s.kind == ShapeKind::Convex) {
     const V v = o.get("vertices");
     if (!v.is_array() || v.length() < 12 || v.length() % 3 != 0)
@@ -165,21 +164,15 @@ void read_convex_size(const V& o, Shape& s, const std::string& where) {
       const V x = v.at(i);
       if (!x.is_number() || !std::isfinite(x.number())) type_error(where + ".vertices[" + std::to_string(i) + "] must be a finite number");
       s.vert[i] = x.number();
-      s.half[i % 3] = std::fmax(s.half[i % 3], std::fabs(s.vert[i]));
     }
-    return;
-  }
-  numbers_at(o, "size", s.size, 3, where);
-  const bool cyl = s.kind == ShapeKind::Cylinder;
-  for (int k = 0; k < (cyl ? 2 : 3); ++k)
-    if (!(s.size[k] > 0)) type_error(where + ".size[" + std::to_string(k) + "] must be > 0");
-  if (cyl) {
-    s.size[2] = 0;
-    s.half[0] = s.half[1] = s.size[0];
-    s.half[2] = s.size[1];
   } else {
-    for (int k = 0; k < 3; ++k) s.half[k] = s.size[k];
+    numbers_at(o, "size", s.size, 3, where);
+    const bool cyl = s.kind == ShapeKind::Cylinder;
+    for (int k = 0; k < (cyl ? 2 : 3); ++k)
+      if (!(s.size[k] > 0)) type_error(where + ".size[" + std::to_string(k) + "] must be > 0");
+    if (cyl) s.size[2] = 0;
   }
+  bound_convex_shape(s);
 }
 
 /// Shapes and excludes (optional: a model without them collides nothing).

@@ -12,6 +12,7 @@
 #include <fstream>
 #include <stdexcept>
 #include <string>
+#include <utility>
 
 #include "achilles/model.hpp"
 #include "achilles/contact/equality_spec.hpp"
@@ -133,8 +134,20 @@ inline ach::Model read_model(const std::string& path) {
     get(s.solref, 2);
     get(s.solimp, 5);
     in >> s.condim;
+    get(s.size, 3);
+    int nvert = 0;
+    in >> nvert;
+    s.vert.resize(3 * static_cast<std::size_t>(nvert));
+    if (nvert) get(s.vert.data(), static_cast<int>(s.vert.size()));
     using SK = ach::ShapeKind;
-    s.kind = kind == "sphere" ? SK::Sphere : kind == "capsule" ? SK::Capsule : kind == "box" ? SK::Box : kind == "rounded-box" ? SK::RoundedBox : SK::Plane;
+    const std::pair<const char*, SK> kinds[] = {{"sphere", SK::Sphere},     {"capsule", SK::Capsule},   {"box", SK::Box},
+                                                {"rounded-box", SK::RoundedBox}, {"plane", SK::Plane},   {"cylinder", SK::Cylinder},
+                                                {"ellipsoid", SK::Ellipsoid},    {"convex", SK::Convex}};
+    bool known = false;
+    for (const auto& [name, k] : kinds)
+      if (kind == name) s.kind = k, known = true;
+    if (!known) throw std::runtime_error(path + ": shape kind '" + kind + "'");
+    if (ach::is_convex_kind(s.kind)) ach::bound_convex_shape(s);
     m.shapes.push_back(s);
   }
   expect("excludes");

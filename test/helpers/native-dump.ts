@@ -52,6 +52,8 @@ interface NativeShape {
   solref?: number[];
   solimp?: number[];
   condim?: number;
+  size?: number[];
+  vertices?: number[];
 }
 interface NativeTendon {
   name: string;
@@ -198,6 +200,10 @@ export function modelText(model: ModelDesc): string {
         nums(s.solref ?? DEFAULT_LIMIT.solref),
         nums(s.solimp ?? DEFAULT_LIMIT.solimp),
         s.condim ?? 3,
+        // cylinder, ellipsoid: MuJoCo's size; convex: its vertex count and vertices
+        nums(s.size ?? [0, 0, 0]),
+        (s.vertices?.length ?? 0) / 3,
+        nums(s.vertices ?? []),
       ].join(' '),
     );
   out.push(`excludes ${m.excludes.length}`);

@@ -8,6 +8,7 @@
 // lane as MuJoCo does (narrow_convex.hpp); their `half` is a box bounding them, for the broad phase.
 #pragma once
 
+#include <cmath>
 #include <cstdint>
 #include <string>
 #include <vector>
@@ -53,6 +54,21 @@ struct Shape {
   double solimp[5] = {0.9, 0.95, 0.001, 0.5, 2};
   int condim = 3;
 };
+
+/// A cylinder's, ellipsoid's or convex shape's `half`: a box about the shape origin bounding it (the
+/// broad phase's extents), from its MuJoCo size or its hull's vertices; its sweep radius is 0.
+inline void bound_convex_shape(Shape& s) {
+  s.radius = 0;
+  for (double& h : s.half) h = 0;
+  if (s.kind == ShapeKind::Convex) {
+    for (std::size_t i = 0; i < s.vert.size(); ++i) s.half[i % 3] = std::fmax(s.half[i % 3], std::fabs(s.vert[i]));
+  } else if (s.kind == ShapeKind::Cylinder) {
+    s.half[0] = s.half[1] = s.size[0];
+    s.half[2] = s.size[1];
+  } else {
+    for (int k = 0; k < 3; ++k) s.half[k] = s.size[k];
+  }
+}
 
 /// A candidate pair: shape indices a < b in model order, after filtering at load.
 struct ShapePair {
