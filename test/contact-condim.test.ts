@@ -10,8 +10,8 @@ import { importFile } from '../src/model-files/import/index.js';
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { SceneError } from '../src/model-files/scene/index.js';
 import { laneCells } from './helpers/lanes.js';
+import { sceneError } from './helpers/scene-error.js';
 import { rng } from './helpers/engine.js';
 import { contactR, DEFAULT_SOLREF, impedance, solParams, stiffnessDamping } from '../src/validation/contact/formulas.js';
 import { quadruped, quadrupedStates, rollingBalls, rollingBallStates, singleBall, type BallFriction } from './helpers/condim-scenes.js';
@@ -240,15 +240,7 @@ describe('MJCF import of torsional and rolling friction', () => {
   };
   const scene = (option: string, geom: string) =>
     `<mujoco>\n  <option ${option}/>\n  <default>\n    <geom friction="0.9 0.02 0.002"/>\n  </default>\n  <worldbody>\n    <geom type="plane" size="1 1 0.1"/>\n    <body name="a" pos="0 0 1">\n      <freejoint/>\n      <geom name="g" type="sphere" size="0.1" ${geom}/>\n    </body>\n  </worldbody>\n</mujoco>\n`;
-  const refused = (f: string): SceneError => {
-    try {
-      importFile(f);
-    } catch (e) {
-      expect(e).toBeInstanceOf(SceneError);
-      return e as SceneError;
-    }
-    throw new Error('expected a SceneError');
-  };
+  const refused = (f: string) => sceneError(() => importFile(f));
 
   it("condim 4 and 6 are read, and a partial friction keeps the class's other parts (MuJoCo's geom_friction)", () => {
     const m = importFile(write('a.xml', scene('impratio="100"', 'condim="6" friction="0.7 0.03"'))).model;

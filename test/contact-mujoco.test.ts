@@ -8,20 +8,7 @@ import { Batch } from '../src/engine/batch.js';
 import { exportMjcf } from '../src/model-files/scene/mjcf-writer.js';
 import { contactScene } from './helpers/contact-scene.js';
 import { rng } from './helpers/engine.js';
-import { matchRows } from './helpers/mujoco-rows.js';
-
-interface MjState {
-  J: number[][];
-  pos: number[];
-  aref: number[];
-  R: number[];
-  D: number[];
-  force: number[];
-  qacc: number[];
-  qacc_cg: number[];
-  qacc_cg_tol: number[];
-  qacc_smooth: number[];
-}
+import { matchRows, type MjState } from './helpers/mujoco-rows.js';
 
 const unit = (q: number[]) => {
   const n = Math.hypot(...q);

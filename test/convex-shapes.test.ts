@@ -8,6 +8,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, test } from 'vitest';
 import { Batch } from '../src/engine/batch.js';
+import type { ModelDesc } from '../src/engine/model-desc.js';
 import { importFile } from '../src/model-files/import/index.js';
 import { writeArow } from '../src/model-files/scene/arow-writer.js';
 import { loadScene } from '../src/model-files/scene/index.js';
@@ -24,6 +25,20 @@ const mjcf = (geoms: string): string => {
   writeFileSync(f, `<mujoco>\n  <worldbody>\n    <geom name="floor" type="plane" size="0 0 1"/>\n${geoms}\n  </worldbody>\n</mujoco>\n`);
   return f;
 };
+
+/** MuJoCo's compile of the model exported to MJCF with the links' inertia taken from their geoms
+ *  (density 1000), read by a Python expression over m (MjModel) and R (body 1's inertial frame). */
+async function mujocoFromGeoms(model: ModelDesc, expression: string): Promise<unknown> {
+  const xml = exportMjcf(model)
+    .replace('inertiafromgeom="false"', 'inertiafromgeom="true"')
+    .replace(/<inertial [^>]*\/>/, '');
+  const script =
+    'import sys, json, mujoco, numpy as np; m = mujoco.MjModel.from_xml_string(sys.stdin.read()); d = mujoco.MjData(m); ' +
+    `mujoco.mj_forward(m, d); R = d.ximat[1].reshape(3, 3); print(${expression})`;
+  const py = await spawnAsync('python3', ['-c', script], { input: xml });
+  expect(py.status, py.stderr).toBe(0);
+  return JSON.parse(py.stdout);
+}
 
 describe('cylinders and ellipsoids', () => {
   test("import as MuJoCo's own geoms, sized as geom_size, with no approximation notes", () => {
@@ -104,20 +119,10 @@ describe('cylinders and ellipsoids', () => {
     writeFileSync(back, writeArow(model, ['round trip']));
     expect(loadScene(back).shapes).toEqual(model.shapes!.map((s) => ({ ...s, source: expect.anything() })));
     // MuJoCo compiles the exported geoms to the same sizes and (from its own geoms, density 1000) the same mass
-    const xml = exportMjcf(model)
-      .replace('inertiafromgeom="false"', 'inertiafromgeom="true"')
-      .replace(/<inertial [^>]*\/>/, '');
-    const py = await spawnAsync(
-      'python3',
-      [
-        '-c',
-        'import sys, json, mujoco; m = mujoco.MjModel.from_xml_string(sys.stdin.read()); ' +
-          'print(json.dumps([[int(t) for t in m.geom_type], m.geom_size.tolist(), float(m.body_mass[1])]))',
-      ],
-      { input: xml },
-    );
-    expect(py.status, py.stderr).toBe(0);
-    const [types, sizes, mass] = JSON.parse(py.stdout) as [number[], number[][], number];
+    const [types, sizes, mass] = (await mujocoFromGeoms(
+      model,
+      'json.dumps([[int(t) for t in m.geom_type], m.geom_size.tolist(), float(m.body_mass[1])])',
+    )) as [number[], number[][], number];
     expect(types).toEqual([0, 5, 4]);
     expect(sizes.slice(1)).toEqual([
       [0.1, 0.1, 0],
@@ -151,21 +156,10 @@ describe('cylinders and ellipsoids', () => {
     const rock = `{ type: convex, pos: [0.2, -0.1, 0.05], rpy: [0.3, -0.2, 0.5], vertices: ${JSON.stringify(pts)} }`;
     const model = loadScene(scene(rock, 'mass_from_shapes: { density: 1000 }'));
     expect(model.shapes![0]).toMatchObject({ kind: 'convex', vertices: pts.flat() });
-    const xml = exportMjcf(model)
-      .replace('inertiafromgeom="false"', 'inertiafromgeom="true"')
-      .replace(/<inertial [^>]*\/>/, '');
-    const py = await spawnAsync(
-      'python3',
-      [
-        '-c',
-        'import sys, json, mujoco, numpy as np; m = mujoco.MjModel.from_xml_string(sys.stdin.read()); d = mujoco.MjData(m); ' +
-          'mujoco.mj_forward(m, d); R = d.ximat[1].reshape(3, 3); ' +
-          'print(json.dumps([float(m.body_mass[1]), m.body_ipos[1].tolist(), (R @ np.diag(m.body_inertia[1]) @ R.T).tolist()]))',
-      ],
-      { input: xml },
-    );
-    expect(py.status, py.stderr).toBe(0);
-    const [mass, ipos, I] = JSON.parse(py.stdout) as [number, number[], number[][]];
+    const [mass, ipos, I] = (await mujocoFromGeoms(
+      model,
+      'json.dumps([float(m.body_mass[1]), m.body_ipos[1].tolist(), (R @ np.diag(m.body_inertia[1]) @ R.T).tolist()])',
+    )) as [number, number[], number[][]];
     const b = model.bodies[0];
     expect(Math.abs(b.mass - mass) / mass).toBeLessThan(1e-12);
     for (let k = 0; k < 3; k++) expect(Math.abs(b.com[k] - ipos[k])).toBeLessThan(1e-12);

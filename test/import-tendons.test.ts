@@ -14,6 +14,7 @@ import { exportMjcf, loadScene, SceneError } from '../src/model-files/scene/inde
 import { constrainedFixtureReference, constrainedRows, TRAJECTORY_SECONDS } from '../src/validation/import/constrained.js';
 import { FIXTURE_DIR } from '../src/validation/import/stage.js';
 import { expectSameAcrossLanesAndThreads } from './helpers/lanes.js';
+import { sceneError } from './helpers/scene-error.js';
 
 const COUPLING = join(FIXTURE_DIR, 'mjcf-tendon-coupling.xml');
 const HIPKNEE = join(FIXTURE_DIR, 'mjcf-tendon-hipknee.xml');
@@ -22,13 +23,7 @@ const dir = mkdtempSync(join(tmpdir(), 'achilles-tendons-'));
 function errorOf(xml: string, name: string): SceneError {
   const f = join(dir, name);
   writeFileSync(f, xml);
-  try {
-    importFile(f);
-  } catch (e) {
-    expect(e).toBeInstanceOf(SceneError);
-    return e as SceneError;
-  }
-  throw new Error('expected a SceneError');
+  return sceneError(() => importFile(f));
 }
 
 const ARM = (tendon: string, joint2 = '<joint name="b" axis="0 1 0"/>') =>

@@ -10,22 +10,13 @@ import { IMPORT_BUGS } from '../src/model-files/import/bugs.js';
 import { writeArow } from '../src/model-files/scene/arow-writer.js';
 import { formatNote, importFile, sniffFormat } from '../src/model-files/import/index.js';
 import { resolveMesh } from '../src/model-files/import/urdf.js';
-import { loadScene, SceneError } from '../src/model-files/scene/index.js';
+import { loadScene } from '../src/model-files/scene/index.js';
 import { FIXTURE_DIR, importFixtures, importReference } from '../src/validation/import/stage.js';
 import { inChild } from './helpers/in-child.js';
+import { sceneError } from './helpers/scene-error.js';
 import type * as ImportStageWork from './helpers/work/import-stage.js';
 
 const ERR_DIR = join(FIXTURE_DIR, '..', 'import-errors');
-
-function sceneError(f: () => unknown): SceneError {
-  try {
-    f();
-  } catch (e) {
-    expect(e).toBeInstanceOf(SceneError);
-    return e as SceneError;
-  }
-  throw new Error('expected a SceneError');
-}
 
 describe('import', () => {
   test('every fixture is recognised by content and imports; notes carry the source line', () => {

@@ -11,17 +11,7 @@
 #include "achilles/collision/pair_filter.hpp"
 #include "achilles/collision/collide.hpp"
 
-static long g_allocs = 0;
-static bool g_counting = false;
-// The replacements are not inlined: inlined, GCC sees std::free on a pointer from operator new (and
-// malloc's pointer reach operator delete) and warns of a mismatched new/delete that is not one.
-[[gnu::noinline]] void* operator new(std::size_t n) {
-  if (g_counting) ++g_allocs;
-  if (void* p = std::malloc(n ? n : 1)) return p;
-  throw std::bad_alloc();
-}
-[[gnu::noinline]] void operator delete(void* p) noexcept { std::free(p); }
-[[gnu::noinline]] void operator delete(void* p, std::size_t) noexcept { std::free(p); }
+#include "alloc_count.hpp"
 
 static int passed = 0, failed = 0;
 static void check(bool ok, const char* what) {

@@ -22,15 +22,7 @@
 
 using namespace ach::convex;
 
-static long g_allocs = 0;
-static bool g_counting = false;
-[[gnu::noinline]] void* operator new(std::size_t n) {
-  if (g_counting) ++g_allocs;
-  if (void* p = std::malloc(n ? n : 1)) return p;
-  throw std::bad_alloc();
-}
-[[gnu::noinline]] void operator delete(void* p) noexcept { std::free(p); }
-[[gnu::noinline]] void operator delete(void* p, std::size_t) noexcept { std::free(p); }
+#include "alloc_count.hpp"
 
 static int passed = 0, failed = 0;
 static bool print_closed = true;

@@ -17,6 +17,8 @@ export interface MjState {
   force: number[];
   qacc: number[];
   qacc_cg: number[];
+  /** CG at the same iterations, MuJoCo's default tolerance 1e-8. */
+  qacc_cg_tol: number[];
   qacc_smooth: number[];
 }
 

@@ -40,43 +40,48 @@ inline const char* convex_pair_unsupported(ShapeKind a, ShapeKind b) {
          "polyhedra), which the engine does not carry yet";
 }
 
-/// The shape as the convex colliders read it (MuJoCo's geom_size; rbound as its compiler's).
-template <class T> inline convex::ConvexShape<T> convex_shape(const ShapeGeom<T>& g) {
-  convex::ConvexShape<T> s;
+/// A shape as the convex colliders read it, in double (they run in double for f32 robots too:
+/// narrow_convex.hpp): its kind for the dispatch, MuJoCo's geom_size, the hull's vertices and rbound as
+/// MuJoCo's compiler makes it. Made once per pair and evaluation, not per lane (rbound walks the hull).
+struct ConvexGeom {
+  ShapeKind kind;
+  convex::ConvexShape<double> s;
+};
+
+template <class T> inline ConvexGeom convex_geom(const ShapeGeom<T>& g) {
+  ConvexGeom c{g.kind, {}};
+  convex::ConvexShape<double>& s = c.s;
   switch (g.kind) {
-  case ShapeKind::Sphere: s.kind = convex::ConvexKind::Sphere, s.size[0] = g.r; break;
-  case ShapeKind::Capsule: s.kind = convex::ConvexKind::Capsule, s.size[0] = g.r, s.size[1] = g.h[2]; break;
-  case ShapeKind::Box: s.kind = convex::ConvexKind::Box; for (int k = 0; k < 3; ++k) s.size[k] = g.h[k]; break;
-  case ShapeKind::Cylinder: s.kind = convex::ConvexKind::Cylinder; for (int k = 0; k < 3; ++k) s.size[k] = g.size[k]; break;
-  case ShapeKind::Ellipsoid: s.kind = convex::ConvexKind::Ellipsoid; for (int k = 0; k < 3; ++k) s.size[k] = g.size[k]; break;
-  case ShapeKind::Convex: s.kind = convex::ConvexKind::Mesh, s.vert = g.vert, s.nvert = g.nvert; break; // T = double
+  case ShapeKind::Sphere: s.kind = convex::ConvexKind::Sphere, s.size[0] = double(g.r); break;
+  case ShapeKind::Capsule: s.kind = convex::ConvexKind::Capsule, s.size[0] = double(g.r), s.size[1] = double(g.h[2]); break;
+  case ShapeKind::Box: s.kind = convex::ConvexKind::Box; for (int k = 0; k < 3; ++k) s.size[k] = double(g.h[k]); break;
+  case ShapeKind::Cylinder: s.kind = convex::ConvexKind::Cylinder; for (int k = 0; k < 3; ++k) s.size[k] = double(g.size[k]); break;
+  case ShapeKind::Ellipsoid: s.kind = convex::ConvexKind::Ellipsoid; for (int k = 0; k < 3; ++k) s.size[k] = double(g.size[k]); break;
+  case ShapeKind::Convex: s.kind = convex::ConvexKind::Mesh, s.vert = g.vert, s.nvert = g.nvert; break;
   case ShapeKind::Plane: case ShapeKind::RoundedBox: break; // planes go to the analytic colliders; rounded boxes are refused
   }
   s.rbound = convex::default_rbound(s);
-  return s;
+  return c;
 }
 
 /// Contacts of a at pa and b at pb (one lane) within thr, normal from a to b.
-template <class T>
-inline void convex_pair_contacts(const ShapeGeom<T>& a, const convex::ConvexPose<T>& pa, const ShapeGeom<T>& b, const convex::ConvexPose<T>& pb, T thr,
-                                 ConvexContacts<T>& out) {
+inline void convex_pair_contacts(const ConvexGeom& a, const convex::ConvexPose<double>& pa, const ConvexGeom& b, const convex::ConvexPose<double>& pb,
+                                 double thr, ConvexContacts<double>& out) {
   using convex::ConvexContact;
-  ConvexContact<T> con[convex::kMaxConvexContacts];
+  ConvexContact<double> con[convex::kMaxConvexContacts];
   int n = 0;
   bool flip = false; // the collider's geom a is our b
   if (a.kind == ShapeKind::Plane || b.kind == ShapeKind::Plane) {
     flip = b.kind == ShapeKind::Plane;
-    const ShapeGeom<T>& g = flip ? a : b;
-    const convex::ConvexPose<T>& plane = flip ? pb : pa;
-    const convex::ConvexPose<T>& X = flip ? pa : pb;
-    n = g.kind == ShapeKind::Cylinder ? convex::plane_cylinder(plane, convex_shape(g), X, thr, con)
-                                      : convex::plane_convex(plane, convex_shape(g), X, thr, con);
+    const ConvexGeom& g = flip ? a : b;
+    const convex::ConvexPose<double>& plane = flip ? pb : pa;
+    const convex::ConvexPose<double>& X = flip ? pa : pb;
+    n = g.kind == ShapeKind::Cylinder ? convex::plane_cylinder(plane, g.s, X, thr, con) : convex::plane_convex(plane, g.s, X, thr, con);
   } else if ((a.kind == ShapeKind::Sphere && b.kind == ShapeKind::Cylinder) || (b.kind == ShapeKind::Sphere && a.kind == ShapeKind::Cylinder)) {
     flip = b.kind == ShapeKind::Sphere;
-    n = flip ? convex::sphere_cylinder(convex_shape(b), pb, convex_shape(a), pa, thr, con)
-             : convex::sphere_cylinder(convex_shape(a), pa, convex_shape(b), pb, thr, con);
+    n = flip ? convex::sphere_cylinder(b.s, pb, a.s, pa, thr, con) : convex::sphere_cylinder(a.s, pa, b.s, pb, thr, con);
   } else {
-    n = convex::convex_collide(convex_shape(a), pa, convex_shape(b), pb, thr, convex::CcdOptions<T>{}, con);
+    n = convex::convex_collide(a.s, pa, b.s, pb, thr, convex::CcdOptions<double>{}, con);
   }
   // A supported pair gets at most 4 contacts sharing con[0]'s normal (plane–cylinder 4, plane–mesh 3,
   // the others 1); only a pair refused at load (or admitted by a planted filter bug) could get more.

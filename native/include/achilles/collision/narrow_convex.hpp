@@ -18,17 +18,6 @@
 namespace ach {
 inline namespace ACH_ISA_NS {
 
-/// The shape's sizes in double (the hull vertices are double already).
-template <class T> inline ShapeGeom<double> in_double(const ShapeGeom<T>& g) {
-  ShapeGeom<double> d;
-  d.kind = g.kind;
-  for (int k = 0; k < 3; ++k) d.h[k] = double(g.h[k]), d.size[k] = double(g.size[k]);
-  d.r = double(g.r);
-  d.vert = g.vert;
-  d.nvert = g.nvert;
-  return d;
-}
-
 /// Contacts of a and b (either of a kind is_convex_kind) at Xa, Xb: normal from a to b, ≤ 4 points,
 /// each active when its distance is below thr.
 template <class V>
@@ -37,7 +26,7 @@ inline void narrow_convex_pair(const ShapeGeom<ScalarOf<V>>& a, const Transform<
   using T = ScalarOf<V>;
   constexpr int W = lanes_of<V>;
   alignas(64) T n[3][W], pos[4][3][W], dist[4][W], on[4][W];
-  const ShapeGeom<double> ga = in_double(a), gb = in_double(b);
+  const ConvexGeom ga = convex_geom(a), gb = convex_geom(b);
   for (int l = 0; l < W; ++l) {
     convex::ConvexPose<double> pa, pb;
     for (int e = 0; e < 9; ++e) {
