@@ -107,7 +107,9 @@ std::vector<double> initial_ctrl_targets(const Model& m) {
 
 Batch::Batch(Model model, const BatchOptions& opt)
     : model_(std::move(model)), opt_(opt), storage_(make_storage(model_, opt_)), kernel_(make_kernel(model_, opt_, storage_)),
-      pool_(opt.threads), per_worker_(opt.threads), worker_errors_(opt.threads), worker_error_block_(opt.threads, 0) {
+      pool_(opt.threads), per_worker_(opt.threads), worker_errors_(opt.threads), worker_error_block_(opt.threads, 0),
+      block_order_(kernel_->blocks()), block_cost_ns_(kernel_->blocks(), 0) {
+  for (std::size_t b = 0; b < block_order_.size(); ++b) block_order_[b] = static_cast<int>(b);
   reset();
 }
 
@@ -147,13 +149,20 @@ StepStats Batch::step(std::int64_t nsteps, bool monitor) {
   for (auto& s : per) s = StepStats{};
   for (auto& e : errors) e = nullptr;
   std::vector<int>& error_block = worker_error_block_;
-  pool_.run(kernel_->blocks(), [&](int w, int b, int e) {
+  const bool timed = pool_.size() > 1;
+  pool_.run(kernel_->blocks(), [&](int w, int i, int e) {
+    // one item at a time with workers (block_order_[i], timed), all blocks at once with one thread
+    const int b = timed ? block_order_[i] : i;
+    const auto start = timed ? std::chrono::steady_clock::now() : std::chrono::steady_clock::time_point{};
     try {
-      kernel_->step_blocks(w, b, e, nsteps, steps_, per[w], monitor);
+      kernel_->step_blocks(w, b, timed ? b + 1 : e, nsteps, steps_, per[w], monitor);
     } catch (...) {
       if (!errors[w] || b < error_block[w]) errors[w] = std::current_exception(), error_block[w] = b; // the first block's, whoever ran it
     }
+    if (timed) block_cost_ns_[b] = std::chrono::duration_cast<std::chrono::nanoseconds>(std::chrono::steady_clock::now() - start).count();
   });
+  if (timed)
+    std::stable_sort(block_order_.begin(), block_order_.end(), [&](int a, int b) { return block_cost_ns_[a] > block_cost_ns_[b]; });
   int first = -1;
   for (std::size_t w = 0; w < errors.size(); ++w)
     if (errors[w] && (first < 0 || error_block[w] < error_block[first])) first = static_cast<int>(w);

@@ -84,6 +84,12 @@ class Batch {
   std::vector<StepStats> per_worker_;               // reused by every step() call
   std::vector<std::exception_ptr> worker_errors_;   // likewise
   std::vector<int> worker_error_block_;             // the block each worker's error came from
+  // With workers, step() hands out blocks dearest first, by each block's time in the previous call
+  // (longest processing time first): robots that differ make blocks cost different amounts, and a
+  // dear block taken last leaves the other workers idle at the call's end. Only the order in which
+  // workers take blocks changes, never what a block computes.
+  std::vector<int> block_order_;
+  std::vector<std::int64_t> block_cost_ns_;
   std::int64_t steps_ = 0;
 };
 
