@@ -52,3 +52,6 @@ export { ControlLoop, type Controller, type ControlIO } from './control/controll
 
 // Sensors.
 export { SensorBank, SensorReadings, readSensors, SENSOR_KINDS } from './sensors/index.js';
+
+// Gymnasium's MuJoCo tasks (tasks/gymnasium/*.json) as a vector env.
+export { GymVecEnv, makeVec, type GymVecEnvOptions, type StepResult } from './gym/vec-env.js';

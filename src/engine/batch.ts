@@ -219,6 +219,9 @@ export class Batch implements BatchApi {
    *  (`na` of them); act[i * stride + r], 0 at reset. */
   readonly na: number;
   readonly act: Real;
+  /** The constraint solver's warm start (MuJoCo's qacc_warmstart): [k * stride + r]; empty for a
+   *  model without constraints. */
+  readonly qaccWarm: Real;
 
   constructor(model: ModelDesc, opts: BatchOptions, addon: NativeAddon = engineAddon()) {
     this.model = model;
@@ -272,6 +275,7 @@ export class Batch implements BatchApi {
     this.ctrlTarget = this.native.field('ctrlTarget');
     this.na = info.na;
     this.act = this.native.field('act');
+    this.qaccWarm = this.native.field('qaccWarm');
   }
 
   /** With `record`: what MuJoCo's mjData holds after mj_step, from the last acceleration evaluation of

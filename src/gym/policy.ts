@@ -9,46 +9,8 @@ import type { Controller, ControlIO } from '../control/controller.js';
 import type { Batch } from '../engine/batch.js';
 import type { ModelDesc, MujocoLayout } from '../engine/model-desc.js';
 import type { Val } from './expr.js';
-import { namesIn } from './expr.js';
-import { RECORDED_QUANTITIES, recordedValues } from './mujoco-layout.js';
-import { CONSTANT_NAMES, observe, readBefore, stepTerms, type Task } from './task.js';
-
-/** Quantities of the task files this controller computes from the state (as the Python env does). */
-export const POLICY_QUANTITIES = ['qpos', 'qvel', 'ctrl', 'action', 'init_qpos', 'init_qvel', 'state_vector', 'dt', 'nq', 'nv', 'nu'];
-const DEFINED = [...CONSTANT_NAMES, 'observation'];
-
-/** The names a task's formulas read that are neither its parameters nor its own terms. */
-function quantitiesRead(t: Task): string[] {
-  const formulas = [
-    t.observation,
-    ...t.before.map(([, n]) => n),
-    ...t.step.map(([, n]) => n),
-    t.reset.qpos,
-    t.reset.qvel,
-    ...t.resetInfo.map(([, n]) => n),
-  ];
-  const own = new Set([...Object.keys(t.params), ...t.before.map(([k]) => k), ...t.step.map(([k]) => k), ...DEFINED]);
-  return [...new Set(formulas.flatMap((f) => [...namesIn(f)]))].filter((n) => !own.has(n));
-}
-
-/** Whether the task reads mjData's post-step fields (the batch must record them). */
-export function readsRecorded(t: Task): boolean {
-  return quantitiesRead(t).some((n) => (RECORDED_QUANTITIES as readonly string[]).includes(n));
-}
-
-/** What this controller computes for a model: the recorded quantities (xpos, site_xpos, ...) need
- *  MuJoCo's body layout, i.e. a model imported from MJCF. */
-function computedQuantities(model?: ModelDesc): string[] {
-  return [...POLICY_QUANTITIES, ...(model?.mujoco ? RECORDED_QUANTITIES : [])];
-}
-
-/** The quantities a task reads that the engine does not compute yet (refused by name, never approximated). */
-export function missingQuantities(t: Task, model?: ModelDesc): string[] {
-  const computed = new Set(computedQuantities(model));
-  return quantitiesRead(t)
-    .filter((n) => !computed.has(n))
-    .sort();
-}
+import { computedQuantities, envValues, missingQuantities, readsRecorded } from './env-values.js';
+import { observe, readBefore, stepTerms, type Task } from './task.js';
 
 interface OrtTensor {
   data: Float32Array;
@@ -146,23 +108,13 @@ export class PolicyController implements Controller {
 
   /** One robot's quantities in MuJoCo's layouts, from the batch views. */
   private values(io: ControlIO, r: number, action: Float32Array): Record<string, Val> {
-    const qpos = Array.from({ length: io.nq }, (_, k) => io.q[k * io.stride + r]);
-    const qvel = Array.from({ length: io.nv }, (_, k) => io.v[k * io.stride + r]);
-    const recorded = this.batch && this.layout ? recordedValues(this.layout, this.batch.lastEvaluation(), io.stride, io.nv, r) : {};
-    return {
-      ...recorded,
-      qpos,
-      qvel,
+    const recorded = this.batch && this.layout ? { recorded: { layout: this.layout, rec: this.batch.lastEvaluation() } } : {};
+    return envValues(
+      io,
+      { initQpos: this.initState.qpos, initQvel: this.initState.qvel, dt: this.dt * this.task.frameSkip, ...recorded },
+      r,
       action,
-      ctrl: Array.from(action),
-      init_qpos: this.initState.qpos,
-      init_qvel: this.initState.qvel,
-      state_vector: [...qpos, ...qvel],
-      dt: this.dt * this.task.frameSkip,
-      nq: io.nq,
-      nv: io.nv,
-      nu: io.nu,
-    };
+    );
   }
 
   /** Each robot's quantities and observation now, with the actions in force as its controls (as
