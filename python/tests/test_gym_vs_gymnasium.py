@@ -160,3 +160,23 @@ def test_double_pendulum_observes_the_rail_limit_force():
         assert np.max(np.abs(obs[0] - robs) / np.maximum(1, np.abs(robs))) <= BAR
         assert abs(float(reward[0]) - float(rrew)) <= BAR * max(1.0, abs(float(rrew)))
     assert pushed > 1  # the limit pushed back: the check is live
+
+
+def test_info_keeps_stepped_and_reset_envs_side_by_side():
+    """On a step where some envs autoreset, a name both the step terms and the reset info report
+    (Hopper's x_position) keeps every env's value, each with its mask, as Gymnasium's vector envs merge infos."""
+    env = make_vec("Hopper-v5", num_envs=3, precision="f64")
+    env.reset(seed=1)
+    fall = np.zeros((3, 3), dtype=np.float32)
+    fall[0] = [1, -1, -1]  # env 0 falls early, the others stand longer
+    due = np.zeros(3, dtype=bool)
+    for _ in range(300):
+        _, _, terminated, truncated, _ = env.step(fall)
+        due = terminated | truncated
+        if due.any():
+            break
+    assert due.any() and not due.all()
+    _, _, _, _, info = env.step(fall)
+    assert info["_x_position"].all()
+    assert np.array_equal(info["_x_velocity"], ~due)
+    assert np.array_equal(info["x_position"], np.asarray(env.batch.q[0, :3], dtype=np.float64))

@@ -231,11 +231,15 @@ class AchillesVectorEnv(_vector_env_base()):
         envs = np.arange(self.num_envs)
         return self.task.observe(self._values(envs, self._last_action))
 
-    def _info(self, terms: dict[str, np.ndarray], envs: np.ndarray) -> dict[str, np.ndarray]:
-        out: dict[str, np.ndarray] = {}
+    def _info(self, terms: dict[str, np.ndarray], envs: np.ndarray, into: dict[str, np.ndarray] | None = None) -> dict[str, np.ndarray]:
+        """Gymnasium's vector info: out[k][e] with the mask out["_" + k][e] for each env e of `envs`,
+        merged into `into` where given (a name both stepped and reset envs report keeps both)."""
+        out: dict[str, np.ndarray] = {} if into is None else into
         for k, v in terms.items():
-            full = np.zeros(self.num_envs, dtype=np.asarray(v).dtype)
-            mask = np.zeros(self.num_envs, dtype=bool)
+            full = out.get(k)
+            if full is None:
+                full = np.zeros(self.num_envs, dtype=np.asarray(v).dtype)
+            mask = out.get(f"_{k}", np.zeros(self.num_envs, dtype=bool))
             full[envs] = np.asarray(v).reshape(len(envs), -1)[:, 0] if np.ndim(v) > 1 else v
             mask[envs] = True
             out[k], out[f"_{k}"] = full, mask
@@ -271,7 +275,7 @@ class AchillesVectorEnv(_vector_env_base()):
             reward[resetting] = 0.0
             terminated[resetting] = False
             truncated[resetting] = False
-            info.update(self._info(reset_info, resetting))
+            self._info(reset_info, resetting, into=info)
         self._autoreset = terminated | truncated
         return obs, reward, terminated, truncated, info
 
