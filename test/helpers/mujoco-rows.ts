@@ -9,6 +9,11 @@ import { exportMjcf } from '../../src/model-files/scene/mjcf-writer.js';
 import { execFileAsync } from './spawn-async.js';
 
 export interface MjState {
+  /** mjtConstraint and mjtConstraintState per row (the state after the Newton solve). */
+  type: number[];
+  state: number[];
+  /** efc_id: the contact (or joint, ...) of each row. */
+  id: number[];
   J: number[][];
   pos: number[];
   aref: number[];
@@ -27,11 +32,11 @@ export interface State {
   qvel: number[];
 }
 
-/** MuJoCo's rows and accelerations (pyramidal cone, warm start off) at the states. */
+/** MuJoCo's rows and accelerations (the model's cone, warm start off) at the states. */
 export async function mujocoRows(model: ModelDesc, states: State[]): Promise<MjState[]> {
   const geoms = Object.fromEntries((model.shapes ?? []).filter((s) => s.condim).map((s) => [s.name, { condim: s.condim }]));
   const script = fileURLToPath(new URL('./contact_ref.py', import.meta.url));
-  const req = { xml: exportMjcf(model, { contacts: true }), impratio: model.solver!.impratio, geoms, joints: {}, states, cg: 20 };
+  const req = { xml: exportMjcf(model, { contacts: true }), impratio: model.solver!.impratio, cone: model.solver!.cone ?? 'pyramidal', geoms, joints: {}, states, cg: 20 };
   return (JSON.parse(await execFileAsync('python3', [script], { input: JSON.stringify(req) })) as { states: MjState[] }).states;
 }
 

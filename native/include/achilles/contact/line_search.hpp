@@ -1,7 +1,7 @@
 // The exact line search of the CG solve (MuJoCo's mj_solPrimal PrimalSearch): per island, the 1-D
-// cost along the search direction is a convex piecewise quadratic; line_eval evaluates it (cost
-// change, slope, curvature) from the packed rows, line_search brackets and Newton-steps to its
-// minimum.
+// cost along the search direction is convex, piecewise quadratic but for elliptic cones' middle
+// zones (cone.hpp); line_eval evaluates it (cost change, slope, curvature) from the packed rows,
+// line_search brackets and Newton-steps to its minimum.
 #pragma once
 
 #include "../isa_namespace.hpp"
@@ -9,6 +9,7 @@
 #include <limits>
 
 #include "../vmath.hpp"
+#include "cone.hpp"
 #include "islands.hpp"
 
 namespace ach {
@@ -93,6 +94,11 @@ inline void line_eval(const KConstraints<ScalarOf<V>>& KC, ConstraintWork<V>& cw
     }
     for (int k = fric_end; k < end; ++k) {
       const int u = tree_rows[k];
+      if (const int dim = cw.u_cone[u]; dim > 0) { // an elliptic point: its dim rows follow in tree_rows
+        cone_line_eval<kStart, kCost>(cone_line(cw, u, dim), a, a_from, c, g, h, n);
+        k += dim - 1;
+        continue;
+      }
       const V j0 = jar[u], jv = jvs[u], D = u_D[u];
       if constexpr (kStart) {
         const MaskOf<V> act = vand(u_on[u], j0 < zero);
