@@ -3,7 +3,7 @@
 
 stdin: {"xml", "impratio", "cone"? ("pyramidal" | "elliptic"), "geoms": {name: {solref?, solimp?, condim?}},
         "joints": {name: {range?, solref?, solimp?, margin?, frictionloss?}},
-        "states": [{"qpos", "qvel"}], "cg": iterations}
+        "states": [{"qpos", "qvel"}], "cg": iterations, "newton_tol"? (default 1e-15)}
 stdout: per state {efc_type, efc_state (elliptic contacts: the cone's zone at the Newton answer, from
         jar = J·qacc − aref as mj_constraintUpdate_impl: 0 top, 1 bottom, 4 middle; MuJoCo's own efc_state
         is not filled by its island solver), efc_id, J (nefc × nv), pos, margin, aref, R, D, force, qacc (Newton, tol 1e-15),
@@ -52,7 +52,7 @@ for st in req["states"]:
         return d.qacc.tolist()
     qacc_cg = solve(mujoco.mjtSolver.mjSOL_CG, req["cg"], 0.0)
     qacc_cg_tol = solve(mujoco.mjtSolver.mjSOL_CG, req["cg"], 1e-8)
-    qacc = solve(mujoco.mjtSolver.mjSOL_NEWTON, 1000, 1e-15)
+    qacc = solve(mujoco.mjtSolver.mjSOL_NEWTON, 1000, req.get("newton_tol", 1e-15))
     n = d.nefc
     state = d.efc_state[:n].copy()
     if n:

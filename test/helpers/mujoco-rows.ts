@@ -32,11 +32,13 @@ export interface State {
   qvel: number[];
 }
 
-/** MuJoCo's rows and accelerations (the model's cone, warm start off) at the states. */
-export async function mujocoRows(model: ModelDesc, states: State[]): Promise<MjState[]> {
+/** MuJoCo's rows and accelerations (the model's cone, warm start off) at the states; `cg`: the CG
+ *  answer's iterations (20), `newtonTol`: the Newton answer's tolerance (1e-15; 0 runs it until its line
+ *  search stalls, at most 1000 iterations). */
+export async function mujocoRows(model: ModelDesc, states: State[], o: { cg?: number; newtonTol?: number } = {}): Promise<MjState[]> {
   const geoms = Object.fromEntries((model.shapes ?? []).filter((s) => s.condim).map((s) => [s.name, { condim: s.condim }]));
   const script = fileURLToPath(new URL('./contact_ref.py', import.meta.url));
-  const req = { xml: exportMjcf(model, { contacts: true }), impratio: model.solver!.impratio, cone: model.solver!.cone ?? 'pyramidal', geoms, joints: {}, states, cg: 20 };
+  const req = { xml: exportMjcf(model, { contacts: true }), impratio: model.solver!.impratio, cone: model.solver!.cone ?? 'pyramidal', geoms, joints: {}, states, cg: o.cg ?? 20, newton_tol: o.newtonTol ?? 1e-15 };
   return (JSON.parse(await execFileAsync('python3', [script], { input: JSON.stringify(req) })) as { states: MjState[] }).states;
 }
 
@@ -71,15 +73,17 @@ export function matchRows<R extends { J: ArrayLike<number> }>(rows: readonly R[]
   });
 }
 
-/** The worst differences from MuJoCo's rows and converged accelerations over the states. */
+/** The worst differences from MuJoCo's rows and converged accelerations over the states (our Newton at
+ *  `newtonTol`, as the reference's). */
 export function compareRows(
   model: ModelDesc,
   states: State[],
   ref: MjState[],
   precision: Precision = 'f64',
   addon?: NativeAddon,
+  newtonTol = 1e-15,
 ): RowsWorst {
-  const newton = new Batch(withSolver(model, 'newton', 1e-15, 1000), { copies: 1, precision, lanes: 1 }, addon);
+  const newton = new Batch(withSolver(model, 'newton', newtonTol, 1000), { copies: 1, precision, lanes: 1 }, addon);
   const cg = new Batch(model, { copies: 1, precision, lanes: 1 }, addon);
   const worst: RowsWorst = { rows: 0, J: 0, dist: 0, aref: 0, R: 0, force: 0, qacc: 0, qaccCg: 0, qaccCg20: 0 };
   states.forEach((st, k) => {
