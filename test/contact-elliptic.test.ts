@@ -52,7 +52,11 @@ describe('the elliptic cone vs MuJoCo (per state, condim 3, 4, 6, impratio 1 and
     { name: 'balls (condim 6 and 4), impratio 1.7', model: elliptic(rollingBalls(), 1.7), states: rollingBallStates(10, 21) },
     // nearly at rest: the feet stick (the bottom zone)
     { name: 'quadruped nearly at rest, condim-6 feet, impratio 1', model: elliptic(quadruped(), 1), states: slow(quadrupedStates(10, 9)) },
-    { name: 'quadruped nearly at rest, condim-3 feet, impratio 100', model: elliptic(quadruped(), 100, 3), states: slow(quadrupedStates(10, 10)) },
+    {
+      name: 'quadruped nearly at rest, condim-3 feet, impratio 100',
+      model: elliptic(quadruped(), 100, 3),
+      states: slow(quadrupedStates(10, 10)),
+    },
   ];
   const refs: MjState[][] = [];
   beforeAll(async () => {
@@ -100,9 +104,9 @@ describe('the elliptic cone vs MuJoCo (per state, condim 3, 4, 6, impratio 1 and
       }
     };
     it("cone-friction-r-impratio-ignored: R of the quadruped's friction rows (impratio 100)", () => {
-      expect(under('cone-friction-r-impratio-ignored', () => compareRows(cases[0].model, cases[0].states, refs[0], 'f64', bugs, 0)).R).toBeGreaterThan(
-        F64.R,
-      );
+      expect(
+        under('cone-friction-r-impratio-ignored', () => compareRows(cases[0].model, cases[0].states, refs[0], 'f64', bugs, 0)).R,
+      ).toBeGreaterThan(F64.R);
     });
     it('cone-middle-dm-factor: the forces and accelerations of sliding contacts', () => {
       const w = under('cone-middle-dm-factor', () => compareRows(cases[1].model, cases[1].states, refs[1], 'f64', bugs, 0));

@@ -38,7 +38,16 @@ export interface State {
 export async function mujocoRows(model: ModelDesc, states: State[], o: { cg?: number; newtonTol?: number } = {}): Promise<MjState[]> {
   const geoms = Object.fromEntries((model.shapes ?? []).filter((s) => s.condim).map((s) => [s.name, { condim: s.condim }]));
   const script = fileURLToPath(new URL('./contact_ref.py', import.meta.url));
-  const req = { xml: exportMjcf(model, { contacts: true }), impratio: model.solver!.impratio, cone: model.solver!.cone ?? 'pyramidal', geoms, joints: {}, states, cg: o.cg ?? 20, newton_tol: o.newtonTol ?? 1e-15 };
+  const req = {
+    xml: exportMjcf(model, { contacts: true }),
+    impratio: model.solver!.impratio,
+    cone: model.solver!.cone ?? 'pyramidal',
+    geoms,
+    joints: {},
+    states,
+    cg: o.cg ?? 20,
+    newton_tol: o.newtonTol ?? 1e-15,
+  };
   return (JSON.parse(await execFileAsync('python3', [script], { input: JSON.stringify(req) })) as { states: MjState[] }).states;
 }
 
