@@ -130,12 +130,12 @@ const BOX_BAR = 1e-11;
  *  impratio 100 (friction rows' R 1/100 of the normal's; the cone's Dm ≈ 100·D0 magnifies the round-off). */
 const F32 = { J: 2e-6, R: 3e-4, force: 1e-2, qacc: 5e-5 };
 
-describe('the elliptic cone: bit-identical in every lane and lane width', () => {
+describe('the elliptic cone: bit-identical in every lane, lane width and thread count', () => {
   const cells = laneCells();
   const model = elliptic(quadruped(), 100);
   const start = quadrupedStates(7, 40);
-  const run = (m: ModelDesc, precision: Precision, lanes: LaneWidth, robots: number[]) => {
-    const b = new Batch(m, { copies: robots.length, precision, lanes });
+  const run = (m: ModelDesc, precision: Precision, lanes: LaneWidth, robots: number[], threads = 1) => {
+    const b = new Batch(m, { copies: robots.length, precision, lanes, threads });
     robots.forEach((r, k) => {
       const g = rng(500 + r);
       b.setRobot(k, { q: start[r].qpos, v: start[r].qvel.map((v) => v + (g() - 0.5)) });
@@ -155,6 +155,8 @@ describe('the elliptic cone: bit-identical in every lane and lane width', () => 
         for (const lanes of widths) {
           const all = run(m, precision, lanes, [0, 1, 2, 3, 4, 5, 6]);
           [0, 3, 6].forEach((r, k) => expect(all[r], `lanes ${lanes} robot ${r}`).toEqual(alone[k]));
+          const threaded = run(m, precision, lanes, [0, 1, 2, 3, 4, 5, 6], 2);
+          [0, 3, 6].forEach((r, k) => expect(threaded[r], `lanes ${lanes}, 2 threads, robot ${r}`).toEqual(alone[k]));
         }
         expect(alone[0]).not.toEqual(alone[1]);
       });
