@@ -2,6 +2,7 @@
 // (engine_solver.c mj_solPrimal with flg_Newton = 0), for one block of lanes:
 //
 //   minimize  ½(a − a₀)ᵀM(a − a₀) + Σ_i ½ D_i (J_i a − aref_i)²   over rows on with J_i a − aref_i < 0
+//             (an elliptic cone's point: its three-zone cost over its rows together, cone.hpp)
 //
 //   grad = M(a − a₀) − Jᵀf,  f_i = −D_i (J_i a − aref_i) on active rows;  Mgrad = M⁻¹ grad
 //   search₀ = −Mgrad;  exact line search on the piecewise quadratic (1-D Newton, bracketed);
