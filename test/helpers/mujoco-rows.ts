@@ -22,6 +22,8 @@ export interface MjState {
   force: number[];
   qacc: number[];
   qacc_cg: number[];
+  /** Newton stopped after one iteration (its line search to |slope| < 1e-16): the Hessian's direction and the exact step. */
+  qacc_newton1: number[];
   /** CG at the same iterations, MuJoCo's default tolerance 1e-8. */
   qacc_cg_tol: number[];
   qacc_smooth: number[];
@@ -83,7 +85,7 @@ export function matchRows<R extends { J: ArrayLike<number> }>(rows: readonly R[]
 }
 
 /** The worst differences from MuJoCo's rows and converged accelerations over the states (our Newton at
- *  `newtonTol`, as the reference's). */
+ *  `newtonTol`, as the reference's; our CG for `cgIterations`). */
 export function compareRows(
   model: ModelDesc,
   states: State[],
@@ -91,6 +93,7 @@ export function compareRows(
   precision: Precision = 'f64',
   addon?: NativeAddon,
   newtonTol = 1e-15,
+  cgIterations = 3000,
 ): RowsWorst {
   const newton = new Batch(withSolver(model, 'newton', newtonTol, 1000), { copies: 1, precision, lanes: 1 }, addon);
   const cg = new Batch(model, { copies: 1, precision, lanes: 1 }, addon);
@@ -111,7 +114,7 @@ export function compareRows(
     const scale = Math.max(1, ...mj.qacc.map(Math.abs));
     worst.qacc = Math.max(worst.qacc, ...mj.qacc.map((x, c) => Math.abs(x - ours.qacc[c]) / scale));
     cg.setRobot(0, { q: st.qpos, v: st.qvel });
-    const oursCg = cg.constraints(0, { iterations: 3000 }).qacc;
+    const oursCg = cg.constraints(0, { iterations: cgIterations }).qacc;
     worst.qaccCg = Math.max(worst.qaccCg, ...mj.qacc.map((x, c) => Math.abs(x - oursCg[c]) / scale));
     const oursCg20 = cg.constraints(0, { iterations: 20 }).qacc;
     worst.qaccCg20 = Math.max(worst.qaccCg20, ...mj.qacc_cg.map((x, c) => Math.abs(x - oursCg20[c]) / scale));

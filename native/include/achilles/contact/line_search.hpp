@@ -16,6 +16,10 @@ namespace ach {
 inline namespace ACH_ISA_NS {
 
 constexpr int kLineSearchIterations = 16;
+/// With elliptic cones: the middle zone's cost is not quadratic, so no Newton step lands on a piece's
+/// minimum and a search settles only when its steps reach rounding level (quadratic convergence once
+/// bracketed, but more evaluations than a piecewise quadratic needs).
+constexpr int kConeLineSearchIterations = 64;
 
 /// MuJoCo's Huber cost of a dry-friction row at jar = x (quadratic within ±R·f, linear beyond).
 template <class V> inline V friction_cost(const V& x, const V& f, const V& Rf, const V& D) {
@@ -172,7 +176,8 @@ template <bool kCost, class V> inline void line_search(const KConstraints<Scalar
     descent[t] = d1[t] < zero;
     settled[t] = vnot(descent[t]);
   }
-  for (int it = 0; it < kLineSearchIterations; ++it) {
+  const int evaluations = KC.elliptic ? kConeLineSearchIterations : kLineSearchIterations;
+  for (int it = 0; it < evaluations; ++it) {
     bool moving = false;
     for (int t = 0; t < nt; ++t) {
       const MaskOf<V> curved = d2[t] > zero;
