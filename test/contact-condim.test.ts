@@ -260,9 +260,11 @@ describe('MJCF import of torsional and rolling friction', () => {
     });
   });
 
-  it('cone="elliptic" runs as the pyramid with a note at its attribute; condim 5 is refused there, saying what is expected', () => {
-    const notes = importFile(write('c.xml', scene('cone="elliptic"', ''))).notes.filter((n) => n.kind === 'approximated');
-    expect(notes.map((n) => [n.source.line, n.message])).toEqual([[2, expect.stringMatching(/^elliptic friction cone → pyramidal/)]]);
+  it('cone="elliptic" is the model\'s cone (no note), pyramidal the default; condim 5 is refused there, saying what is expected', () => {
+    const imp = importFile(write('c.xml', scene('cone="elliptic"', '')));
+    expect(imp.notes.filter((n) => n.kind === 'approximated')).toEqual([]);
+    expect(imp.model.solver!.cone).toBe('elliptic');
+    expect(importFile(write('c2.xml', scene('cone="pyramidal"', ''))).model.solver!.cone).toBeUndefined();
     const c = refused(write('d.xml', scene('', 'condim="5"')));
     expect([c.line, c.message.includes('4 (and torsional) or 6 (and rolling)')]).toEqual([10, true]);
   });

@@ -114,7 +114,7 @@ describe('MJCF export loads in MuJoCo with the engine layout', () => {
       expect(r.timestep).toBe(model.world.dt / model.world.substeps);
     });
   });
-  test('all fifteen bundled scenes are covered', () => expect(bundled).toHaveLength(15));
+  test('all sixteen bundled scenes are covered', () => expect(bundled).toHaveLength(16));
 });
 
 describe('MuJoCo reproduces the README initial accelerations (to 1e-6 relative)', () => {

@@ -61,6 +61,11 @@ describe('reading', () => {
       impratio: 1,
       tolerance: 1e-8,
     });
+    expect(load('c.arow', scene(HINGE, '', ', solver: { cone: elliptic }')).solver).toEqual({
+      iterations: 20,
+      impratio: 1,
+      cone: 'elliptic',
+    });
     const p = load('p.arow', scene('type: prismatic, axis: [0, 0, 1], range: [0, 0.3]', ''));
     expect(p.bodies[0].limit).toEqual({ solref: [0.02, 1], solimp: [0.9, 0.95, 0.001, 0.5, 2], margin: 0 });
   });
@@ -101,6 +106,7 @@ describe('reading', () => {
     check('s2.arow', scene(HINGE, '', ', solver: { impratio: -1 }'), '-1 }', 'impratio', 'a ratio > 0');
     check('s3.arow', scene(HINGE, '', ', solver: { tolerance: 1 }'), '1 }', 'tolerance', 'a tolerance in [0, 1)');
     check('s4.arow', scene(HINGE, '', ', solver: { iteration: 5 }'), 'iteration:', 'unknown key `iteration`', 'did you mean `iterations`');
+    check('s5.arow', scene(HINGE, '', ', solver: { cone: round }'), 'round', 'cone', 'pyramidal', 'elliptic');
   });
 
   test('physical stiffness needs a mass: refused on static shapes', () => {
@@ -128,7 +134,7 @@ describe('MJCF export', () => {
       scene(
         `${HINGE}, range: [-0.5, 1.25], limit: { solref: [0.03, 0.7], solimp: [0.8, 0.9, 0.01, 0.3, 2], margin: 0.01 }`,
         ', solref: [-5000, -40], solimp: [0.8, 0.99, 0.002, 0.4, 3], condim: 1',
-        ', solver: { iterations: 50, impratio: 2 }',
+        ', solver: { iterations: 50, impratio: 2, cone: elliptic }',
       ),
     );
     const xml = write(dir, 'x.xml', exportMjcf(m, { contacts: true }));
@@ -151,7 +157,7 @@ describe('MJCF export', () => {
     expect(mj.jnt_solref).toEqual([[0.03, 0.7]]);
     expect(mj.jnt_solimp).toEqual([[0.8, 0.9, 0.01, 0.3, 2]]);
     expect(mj.jnt_margin).toEqual([0.01]);
-    expect(mj).toMatchObject({ cone: 0, solver: 1, iterations: 50, tolerance: 0, impratio: 2 });
+    expect(mj).toMatchObject({ cone: 1, solver: 1, iterations: 50, tolerance: 0, impratio: 2 }); // mjCONE_ELLIPTIC
   });
 
   test('condim 6 and friction [sliding, torsional, rolling] reach MuJoCo as geom_condim and geom_friction', async () => {

@@ -65,6 +65,7 @@ const SCENES: { name: string; steps: number; why: string }[] = [
   { name: 'humanoid', steps: 150, why: 'the feet land at step 24 and it stands on them' },
   { name: 'incline', steps: 100, why: 'the three bodies rest on the slope from step 1' },
   { name: 'quadruped', steps: 150, why: 'the feet land at step 24 and the knees sag' },
+  { name: 'quadruped-elliptic', steps: 150, why: 'the same under the elliptic cone, impratio 100' },
 ];
 
 /** The scene as compared: solver converged; ball-on-plate's servos without their rate limit. */

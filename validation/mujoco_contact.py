@@ -21,7 +21,7 @@ the scene's solref/solimp/condim/margin/gap/range/limit settings); each query st
       efc:    {type[], id[], pos[], margin[], J[nefc][nv] (dense), aref[], R[], D[], vel[], name[]}
       weld_w: {name: w} per active weld, the w of its relative quaternion (weld_w())
               rows in MuJoCo's order (equality, friction, limits, contacts); type is mjtConstraint
-              (3 joint limit, 5 frictionless contact, 6 pyramidal contact); name: a limit's joint,
+              (3 joint limit, 5 frictionless contact, 6 pyramidal contact, 7 elliptic contact); name: a limit's joint,
               a contact's two geom names sorted and joined by "|" (the scene's shape names)
       contacts: {dist[], pos[][3], frame[][9], geom[][2], dim[], mu[], includemargin[], efc_address[]}
   tendon      {qpos, qvel, tau} → {ten_length[], ten_velocity[], ten_J[ntendon][nv]} (mj_forward's)
@@ -97,7 +97,7 @@ class ContactRef(Ref):
     def contact_rows_J(self, pos, frame, free_block=None):
         """The contact rows' J rebuilt from a contact point and frame (MuJoCo's: the frame rows times the
         difference of the two bodies' point Jacobians; pyramid edges J_n ± μ_k·J_k, J_k along t1, t2, then
-        (condim 4, 6) about n, t1, t2 from the rotational Jacobians), in efc order.
+        (condim 4, 6) about n, t1, t2 from the rotational Jacobians; the elliptic cone's rows J_n, J_k), in efc order.
         free_block(body) → 3×3: replaces a free joint's translational block of that body's point
         Jacobian (MuJoCo's is exactly the identity)."""
         m, d = self.m, self.d
@@ -130,6 +130,8 @@ class ContactRef(Ref):
             e = i - first
             if d.efc_type[i] == mujoco.mjtConstraint.mjCNSTR_CONTACT_FRICTIONLESS:
                 rows.append(F[0])
+            elif d.efc_type[i] == mujoco.mjtConstraint.mjCNSTR_CONTACT_ELLIPTIC:
+                rows.append(F[e])  # the elliptic cone's rows: J_n, J_t1, J_t2, then about n, t1, t2
             else:
                 t = 1 + e // 2
                 rows.append(F[0] + (1 if e % 2 == 0 else -1) * c.friction[t - 1] * F[t])

@@ -409,13 +409,13 @@ void read_equalities(const V& m, Model& model, const std::string& root) {
   }
 }
 
-/// The constraint solver's settings (optional): {iterations, impratio, tolerance?, method?}.
+/// The constraint solver's settings (optional): {iterations, impratio, tolerance?, method?, cone?}.
 template <class V>
 void read_solver(const V& m, Model& model, const std::string& root) {
   const V so = m.get("solver");
   if (so.is_undefined() || so.is_null()) return;
   const std::string where = root + ".solver";
-  if (!so.is_object()) type_error(where + " must be an object {iterations, impratio, tolerance?, method?}");
+  if (!so.is_object()) type_error(where + " must be an object {iterations, impratio, tolerance?, method?, cone?}");
   double it = model.solver_iterations;
   if (optional_number(so, "iterations", it, where) && (it != std::floor(it) || it < 0 || it > 100000))
     type_error(where + ".iterations must be an integer from 0 to 100000 (got " + std::to_string(it) + ")");
@@ -427,6 +427,12 @@ void read_solver(const V& m, Model& model, const std::string& root) {
     const std::string name = method.is_string() ? method.string() : std::string();
     if (name != "newton" && name != "cg") type_error(where + ".method must be 'newton' or 'cg'");
     model.solver_newton = name == "newton";
+  }
+  const V cone = so.get("cone");
+  if (!cone.is_undefined()) {
+    const std::string name = cone.is_string() ? cone.string() : std::string();
+    if (name != "pyramidal" && name != "elliptic") type_error(where + ".cone must be 'pyramidal' or 'elliptic'");
+    model.cone_elliptic = name == "elliptic";
   }
 }
 

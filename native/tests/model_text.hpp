@@ -167,6 +167,10 @@ inline ach::Model read_model(const std::string& path) {
     in >> method;
     if (method != "cg" && method != "newton") throw std::runtime_error(path + ": solver method '" + method + "'");
     m.solver_newton = method == "newton";
+    std::string cone;
+    in >> cone;
+    if (cone != "pyramidal" && cone != "elliptic") throw std::runtime_error(path + ": solver cone '" + cone + "'");
+    m.cone_elliptic = cone == "elliptic";
   }
   expect("tendons");
   int nt;

@@ -88,6 +88,7 @@ export function toNativeModel(model: ModelDesc): object {
             impratio: model.solver.impratio,
             ...(model.solver.tolerance !== undefined ? { tolerance: model.solver.tolerance } : {}),
             ...(model.solver.method !== undefined ? { method: model.solver.method } : {}),
+            ...(model.solver.cone !== undefined ? { cone: model.solver.cone } : {}),
           },
         }
       : {}),

@@ -141,7 +141,7 @@ export interface ShapeDesc {
   solref?: Solref;
   solimp?: Solimp;
   /** MuJoCo's `condim`: 1 frictionless, 3 sliding friction (default 3), 4 and torsional friction, 6 and
-   *  rolling friction (pyramidal cone: 2(condim − 1) rows per point); a pair takes the max. */
+   *  rolling friction (pyramidal cone: 2(condim − 1) rows per point; elliptic: condim); a pair takes the max. */
   condim?: Condim;
   /** Display colour (RGB 0..1), for the viewer. */
   color?: Vec3;
@@ -167,8 +167,12 @@ export const MJ_MAXIMP = 0.9999;
 export const SOLIMP_POWER_MAX = 16;
 
 /** The constraint solver's settings (MuJoCo's `option`): CG or Newton, a number of iterations and
- *  a tolerance; pyramidal friction cone only. */
+ *  a tolerance; either friction cone. */
 export type SolverMethod = 'cg' | 'newton';
+/** MuJoCo's `cone` option: the pyramid (2(condim − 1) edge rows per contact point) or the elliptic
+ *  cone (condim rows: the normal and each friction direction, with its three-zone cost). */
+export type FrictionCone = 'pyramidal' | 'elliptic';
+export const FRICTION_CONES: readonly FrictionCone[] = ['pyramidal', 'elliptic'];
 export const SOLVER_METHODS: readonly SolverMethod[] = ['cg', 'newton'];
 /** The most dofs the Newton solver takes (native contact/tables.hpp kNewtonMaxDofs). */
 export const NEWTON_MAX_DOFS = 64;
@@ -176,7 +180,7 @@ export const NEWTON_MAX_DOFS = 64;
 export interface SolverSettings {
   /** Solver iterations per step (default 20). */
   iterations: number;
-  /** MuJoCo's `impratio` (default 1): ratio of friction to normal impedance for pyramid edges. */
+  /** MuJoCo's `impratio` (default 1): ratio of friction to normal impedance (the pyramid's edges, the cone's friction rows). */
   impratio: number;
   /** MuJoCo's `tolerance` (contact-solver addition; absent or 0: every lane runs exactly `iterations`).
    *  > 0: an island stops, as MuJoCo's CG does, once its scaled improvement or gradient is below it
@@ -187,6 +191,8 @@ export interface SolverSettings {
    *  which reaches the same optimum; `solverNote` says so); converges in a few iterations where CG
    *  needs tens, so give it a tolerance (MuJoCo's default 1e-8). */
   method?: SolverMethod;
+  /** MuJoCo's `cone` option (absent: 'pyramidal'). */
+  cone?: FrictionCone;
 }
 
 /** The model with its solver's method and tolerance replaced (other settings kept; `iterations`

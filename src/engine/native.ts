@@ -49,7 +49,7 @@ export interface ConstraintRow {
   dof?: number;
   /** contact: point slot 0..3 of the pair. */
   point?: number;
-  /** Pyramid edge 0..2(condim − 1) − 1: J_n ± μJ_t1, J_n ± μJ_t2, then J_n ± μ_spin·J_spin (condim 4) and J_n ± μ_roll·J_roll1, J_roll2 (condim 6); 0 for condim 1 and limits. */
+  /** Pyramid edge 0..2(condim − 1) − 1: J_n ± μJ_t1, J_n ± μJ_t2, then J_n ± μ_spin·J_spin (condim 4) and J_n ± μ_roll·J_roll1, J_roll2 (condim 6); 0 for condim 1 and limits; under the elliptic cone the row 0..condim − 1: J_n, J_t1, J_t2, J_spin, J_roll1, J_roll2. */
   edge: number;
   /** efc_pos (dist), efc_vel (J·v), efc_aref, efc_R, efc_D, the impedance and efc_force. */
   dist: number;

@@ -9,6 +9,11 @@ import { exportMjcf } from '../../src/model-files/scene/mjcf-writer.js';
 import { execFileAsync } from './spawn-async.js';
 
 export interface MjState {
+  /** mjtConstraint and mjtConstraintState per row (the state after the Newton solve). */
+  type: number[];
+  state: number[];
+  /** efc_id: the contact (or joint, ...) of each row. */
+  id: number[];
   J: number[][];
   pos: number[];
   aref: number[];
@@ -17,6 +22,8 @@ export interface MjState {
   force: number[];
   qacc: number[];
   qacc_cg: number[];
+  /** Newton stopped after one iteration (its line search to |slope| < 1e-16): the Hessian's direction and the exact step. */
+  qacc_newton1: number[];
   /** CG at the same iterations, MuJoCo's default tolerance 1e-8. */
   qacc_cg_tol: number[];
   qacc_smooth: number[];
@@ -27,11 +34,22 @@ export interface State {
   qvel: number[];
 }
 
-/** MuJoCo's rows and accelerations (pyramidal cone, warm start off) at the states. */
-export async function mujocoRows(model: ModelDesc, states: State[]): Promise<MjState[]> {
+/** MuJoCo's rows and accelerations (the model's cone, warm start off) at the states; `cg`: the CG
+ *  answer's iterations (20), `newtonTol`: the Newton answer's tolerance (1e-15; 0 runs it until its line
+ *  search stalls, at most 1000 iterations). */
+export async function mujocoRows(model: ModelDesc, states: State[], o: { cg?: number; newtonTol?: number } = {}): Promise<MjState[]> {
   const geoms = Object.fromEntries((model.shapes ?? []).filter((s) => s.condim).map((s) => [s.name, { condim: s.condim }]));
   const script = fileURLToPath(new URL('./contact_ref.py', import.meta.url));
-  const req = { xml: exportMjcf(model, { contacts: true }), impratio: model.solver!.impratio, geoms, joints: {}, states, cg: 20 };
+  const req = {
+    xml: exportMjcf(model, { contacts: true }),
+    impratio: model.solver!.impratio,
+    cone: model.solver!.cone ?? 'pyramidal',
+    geoms,
+    joints: {},
+    states,
+    cg: o.cg ?? 20,
+    newton_tol: o.newtonTol ?? 1e-15,
+  };
   return (JSON.parse(await execFileAsync('python3', [script], { input: JSON.stringify(req) })) as { states: MjState[] }).states;
 }
 
@@ -66,15 +84,18 @@ export function matchRows<R extends { J: ArrayLike<number> }>(rows: readonly R[]
   });
 }
 
-/** The worst differences from MuJoCo's rows and converged accelerations over the states. */
+/** The worst differences from MuJoCo's rows and converged accelerations over the states (our Newton at
+ *  `newtonTol`, as the reference's; our CG for `cgIterations`). */
 export function compareRows(
   model: ModelDesc,
   states: State[],
   ref: MjState[],
   precision: Precision = 'f64',
   addon?: NativeAddon,
+  newtonTol = 1e-15,
+  cgIterations = 3000,
 ): RowsWorst {
-  const newton = new Batch(withSolver(model, 'newton', 1e-15, 1000), { copies: 1, precision, lanes: 1 }, addon);
+  const newton = new Batch(withSolver(model, 'newton', newtonTol, 1000), { copies: 1, precision, lanes: 1 }, addon);
   const cg = new Batch(model, { copies: 1, precision, lanes: 1 }, addon);
   const worst: RowsWorst = { rows: 0, J: 0, dist: 0, aref: 0, R: 0, force: 0, qacc: 0, qaccCg: 0, qaccCg20: 0 };
   states.forEach((st, k) => {
@@ -93,7 +114,7 @@ export function compareRows(
     const scale = Math.max(1, ...mj.qacc.map(Math.abs));
     worst.qacc = Math.max(worst.qacc, ...mj.qacc.map((x, c) => Math.abs(x - ours.qacc[c]) / scale));
     cg.setRobot(0, { q: st.qpos, v: st.qvel });
-    const oursCg = cg.constraints(0, { iterations: 3000 }).qacc;
+    const oursCg = cg.constraints(0, { iterations: cgIterations }).qacc;
     worst.qaccCg = Math.max(worst.qaccCg, ...mj.qacc.map((x, c) => Math.abs(x - oursCg[c]) / scale));
     const oursCg20 = cg.constraints(0, { iterations: 20 }).qacc;
     worst.qaccCg20 = Math.max(worst.qaccCg20, ...mj.qacc_cg.map((x, c) => Math.abs(x - oursCg20[c]) / scale));

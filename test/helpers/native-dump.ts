@@ -111,7 +111,7 @@ interface NativeModel {
   bodies: NativeBody[];
   shapes: NativeShape[];
   excludes: [number, number][];
-  solver?: { iterations: number; impratio: number; tolerance?: number; method?: string };
+  solver?: { iterations: number; impratio: number; tolerance?: number; method?: string; cone?: string };
   tendons: NativeTendon[];
   actuators: NativeActuator[];
   equalities?: NativeEquality[];
@@ -210,8 +210,8 @@ export function modelText(model: ModelDesc): string {
   for (const [a, b] of m.excludes) out.push(`${a} ${b}`);
   out.push(
     m.solver
-      ? `solver ${m.solver.iterations} ${num(m.solver.impratio)} ${num(m.solver.tolerance ?? 0)} ${m.solver.method ?? 'cg'}`
-      : 'solver 20 1 0 cg',
+      ? `solver ${m.solver.iterations} ${num(m.solver.impratio)} ${num(m.solver.tolerance ?? 0)} ${m.solver.method ?? 'cg'} ${m.solver.cone ?? 'pyramidal'}`
+      : 'solver 20 1 0 cg pyramidal',
   );
   out.push(`tendons ${m.tendons.length}`);
   for (const t of m.tendons)

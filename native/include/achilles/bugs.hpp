@@ -49,6 +49,8 @@ enum class Bug : int {
   ContactImpratioIgnored,    // pyramid: the edges' R made without impratio (R1 = R0)
   ContactTorsionAxis,        // condim 4, 6: the torsional rows read the rotation about t1 instead of the normal
   ContactRollingCoefficient, // condim 6: the rolling rows scaled by the torsional friction instead of the rolling one
+  ConeMiddleDmFactor,        // elliptic cone: the middle zone's Dm = D0/μ² (without its 1 + μ²)
+  ConeFrictionRImpratioIgnored, // elliptic cone: the friction rows' R made without impratio (R1 = R0)
   Count
 };
 
@@ -95,6 +97,8 @@ inline const char* bug_name(Bug b) {
   case Bug::ContactImpratioIgnored: return "contact-impratio-ignored";
   case Bug::ContactTorsionAxis: return "contact-torsion-axis";
   case Bug::ContactRollingCoefficient: return "contact-rolling-coefficient";
+  case Bug::ConeMiddleDmFactor: return "cone-middle-dm-factor";
+  case Bug::ConeFrictionRImpratioIgnored: return "cone-friction-r-impratio-ignored";
   case Bug::Count: break;
   }
   return "?";

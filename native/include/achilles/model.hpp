@@ -88,6 +88,9 @@ struct Model {
   // joint's body; dof_invweight0 per dof), filled by finalize when anything constrains the model.
   int solver_iterations = 20;
   double impratio = 1;
+  // MuJoCo's option cone: false the pyramid (2(condim − 1) edge rows per point), true the elliptic
+  // cone (condim rows per point: normal, then the friction directions; contact/cone.hpp)
+  bool cone_elliptic = false;
   double solver_tolerance = 0; // MuJoCo's option tolerance; 0: always `solver_iterations` iterations
   // MuJoCo's option solver: Newton (contact/newton.hpp, a dense Hessian, for models of at most
   // kNewtonMaxDofs dofs) or CG (contact/solver.hpp). KConstraints::newton says which one runs.

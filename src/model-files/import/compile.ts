@@ -284,7 +284,13 @@ export function compileIr(ir: IrModel, files: string[], notes: ImportNote[]): Co
     world: { gravity: ir.option.gravity, dt: ir.option.timestep, integrator: ir.option.integrator, duration: 10, substeps: 1 },
     files,
     shapes,
-    solver: { iterations: ir.option.iterations, impratio: ir.option.impratio, tolerance: ir.option.tolerance, method: ir.option.solver },
+    solver: {
+      iterations: ir.option.iterations,
+      impratio: ir.option.impratio,
+      tolerance: ir.option.tolerance,
+      method: ir.option.solver,
+      ...(ir.option.cone === 'elliptic' ? { cone: 'elliptic' as const } : {}),
+    },
   };
   if (actuators.length) model.actuators = actuators;
   if (excludes.length) model.excludes = excludes;

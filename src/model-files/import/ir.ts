@@ -1,7 +1,17 @@
 // The imported model as MuJoCo's compiler sees it (one body may carry several joints, each joint
 // may sit at an anchor `pos` in its body), before it is compiled into the engine's one-joint links.
 
-import type { Condim, GeneralActuatorDesc, Quat, Solimp, Solref, SolverMethod, SourceSpan, Vec3 } from '../../engine/model-desc.js';
+import type {
+  Condim,
+  FrictionCone,
+  GeneralActuatorDesc,
+  Quat,
+  Solimp,
+  Solref,
+  SolverMethod,
+  SourceSpan,
+  Vec3,
+} from '../../engine/model-desc.js';
 import type { Inertia6 } from '../../engine/math.js';
 
 export type IrJointType = 'hinge' | 'slide' | 'ball' | 'free';
@@ -159,6 +169,8 @@ export interface IrModel {
     integrator: 'euler' | 'rk4' | 'implicitfast';
     iterations: number;
     impratio: number;
+    /** MuJoCo's friction cone (default pyramidal). */
+    cone: FrictionCone;
     /** MuJoCo's solver and tolerance (defaults Newton, 1e-8). */
     solver: SolverMethod;
     tolerance: number;

@@ -277,6 +277,7 @@ export function readUrdf(r: Reader, root: XmlElement, notes: ImportNote[]): IrMo
       integrator: 'euler',
       iterations: 100,
       impratio: 1,
+      cone: 'pyramidal',
       solver: 'newton',
       tolerance: 1e-8,
     },

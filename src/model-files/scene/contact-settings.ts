@@ -6,9 +6,9 @@
 //   solimp   [dmin, dmax, width, midpoint, power]: dmin, dmax, midpoint in [1e-4, 0.9999]
 //            (mjMINIMP, mjMAXIMP), width >= 0, power a whole number 1..16 (MuJoCo: any >= 1; the
 //            engine's kernels raise to it without pow)
-//   condim   1 (frictionless), 3 (sliding friction through a pyramid), 4 (and torsional), 6 (and rolling)
+//   condim   1 (frictionless), 3 (sliding friction through the solver's cone), 4 (and torsional), 6 (and rolling)
 //   solver   { iterations: integer 1..1000, impratio > 0, tolerance in [0, 1) (optional; 0 = every iteration),
-//              method: cg | newton (optional; cg) }
+//              method: cg | newton (optional; cg), cone: pyramidal | elliptic (optional; pyramidal) }
 //
 // Physical contact stiffness and damping. A shape may give `contact: {stiffness: k N/m, damping:
 // c N·s/m}` instead of a solref. MuJoCo's contact acts on accelerations, so the mapping needs a mass:
@@ -34,6 +34,7 @@ import {
   type JointType,
   type Solimp,
   type Solref,
+  FRICTION_CONES,
   SOLVER_METHODS,
   type SolverSettings,
 } from '../../engine/model-desc.js';
@@ -151,10 +152,10 @@ export function readLimit(ctx: Ctx, node: YNode, subject: string): { solref?: So
   return out;
 }
 
-/** `solver: {iterations, impratio, tolerance, method}` (world settings). */
+/** `solver: {iterations, impratio, tolerance, method, cone}` (world settings). */
 export function readSolver(ctx: Ctx, e: Entry, subject: string): SolverSettings {
   const m = entries(ctx, e.value, subject);
-  checkKeys(ctx, e.value, m, subject, ['iterations', 'impratio', 'tolerance', 'method']);
+  checkKeys(ctx, e.value, m, subject, ['iterations', 'impratio', 'tolerance', 'method', 'cone']);
   const s: SolverSettings = { ...DEFAULT_SOLVER };
   const it = m.get('iterations');
   if (it) {
@@ -183,6 +184,8 @@ export function readSolver(ctx: Ctx, e: Entry, subject: string): SolverSettings 
   }
   const me = m.get('method');
   if (me) s.method = readEnum(ctx, me.value, `${subject}.method`, SOLVER_METHODS);
+  const co = m.get('cone');
+  if (co) s.cone = readEnum(ctx, co.value, `${subject}.cone`, FRICTION_CONES);
   return s;
 }
 

@@ -2,7 +2,7 @@
 // joint order, so MuJoCo's qpos/qvel layout equals the engine's q/v layout (per copy).
 // Joint ranges become MuJoCo's limited ranges with their solreflimit, solimplimit and margin;
 // shapes carry their solref, solimp and condim; the option block states the constraint solver
-// (pyramidal cone, CG with the model's fixed iteration count: tolerance 0, impratio). Passive joint
+// (the model's cone, CG with the model's fixed iteration count: tolerance 0, impratio). Passive joint
 // forces go on each joint as MuJoCo's damping, armature, stiffness/springref and frictionloss; actuators
 // as <motor>, <position>, <velocity> on their joint with gear, ctrlrange and forcerange (MuJoCo's nu equals
 // ours, in our order); fixed tendons as <tendon><fixed> with their limit, friction, spring and damper. Initial state goes in keyframe "initial"; the
@@ -128,13 +128,13 @@ export function exportMjcf(model: ModelDesc, opts: MjcfOptions = {}): string {
   const out: string[] = [];
   out.push(`<mujoco model="${esc(model.name)}">`);
   out.push('  <compiler angle="radian" inertiafromgeom="false" autolimits="true"/>');
-  // The engine's solver: pyramidal cone, the model's method (CG unless it asks for Newton and runs
+  // The engine's solver: the model's cone (absent: pyramidal), the model's method (CG unless it asks for Newton and runs
   // it: solverRun), iteration count and tolerance (absent: 0, so MuJoCo never stops early, as the
   // engine), impratio. The validation reference overrides the solver per query.
   const solver = model.solver ?? DEFAULT_SOLVER;
   out.push(
     `  <option timestep="${num(w.dt / w.substeps)}" gravity="${nums(w.gravity)}" integrator="${integrator}" ` +
-      `cone="pyramidal" solver="${solverRun(model).method === 'newton' ? 'Newton' : 'CG'}" iterations="${solver.iterations}" tolerance="${num(solver.tolerance ?? 0)}" impratio="${num(solver.impratio)}">`,
+      `cone="${solver.cone ?? 'pyramidal'}" solver="${solverRun(model).method === 'newton' ? 'Newton' : 'CG'}" iterations="${solver.iterations}" tolerance="${num(solver.tolerance ?? 0)}" impratio="${num(solver.impratio)}">`,
   );
   if (!opts.contacts) out.push('    <flag contact="disable"/>');
   out.push('  </option>');

@@ -78,7 +78,7 @@ export function engineBlocks(model: ModelDesc, st: EngineState): RowBlock[] {
               : `${r.kind}${r.id}:${r.side ?? 0}`;
     let b = blocks.get(key);
     if (!b) {
-      // MuJoCo's mjtConstraint: 0 equality, 1 friction dof, 2 friction tendon, 3 limit joint, 4 limit tendon, 5/6 contact
+      // MuJoCo's mjtConstraint: 0 equality, 1 friction dof, 2 friction tendon, 3 limit joint, 4 limit tendon, 5/6/7 contact
       if (r.kind === 'equality') b = { type: 0, name: model.equalities?.[r.id]?.name ?? `#${r.id}`, point: [], rows: [] };
       else if (r.kind === 'tendon-limit' || r.kind === 'tendon-friction')
         b = { type: r.kind === 'tendon-limit' ? 4 : 2, name: model.tendons?.[r.id]?.name ?? `#${r.id}`, point: [], rows: [] };
@@ -88,7 +88,7 @@ export function engineBlocks(model: ModelDesc, st: EngineState): RowBlock[] {
         // a contact row's point is on, so the point's entry names the pair's shapes
         const c = st.contacts.find((x) => x.pair === r.id && x.point === (r.point ?? 0));
         const name = c ? [shapes[c.shapeA].name, shapes[c.shapeB].name].sort().join('|') : `pair #${r.id}`;
-        b = { type: 6, name, point: c ? [...c.pos] : [], rows: [] };
+        b = { type: model.solver?.cone === 'elliptic' ? 7 : 6, name, point: c ? [...c.pos] : [], rows: [] };
       }
       blocks.set(key, b);
     }
@@ -96,7 +96,7 @@ export function engineBlocks(model: ModelDesc, st: EngineState): RowBlock[] {
   }
   return [...blocks.values()].map((b) => {
     const rows = [...b.rows].sort((x, y) => x.edge - y.edge || (x.row ?? 0) - (y.row ?? 0));
-    const type = b.type === 6 && rows.length === 1 ? 5 : b.type;
+    const type = b.type >= 6 && rows.length === 1 ? 5 : b.type; // condim 1: frictionless under either cone
     return {
       type,
       name: b.name,

@@ -51,6 +51,8 @@ export const importStage: ValidationStage<ImportReference> = {
       'import-mesh-inertia-about-origin',
       'contact-torsion-axis',
       'contact-rolling-coefficient',
+      'cone-middle-dm-factor',
+      'cone-friction-r-impratio-ignored',
     ],
   },
   ownBugs: { names: IMPORT_BUGS, set: (name) => setImportBug(name as ImportBug | 'none'), listedWhenNotRun: false },

@@ -1,7 +1,7 @@
 // The exact line search of the CG solve (MuJoCo's mj_solPrimal PrimalSearch): per island, the 1-D
-// cost along the search direction is a convex piecewise quadratic; line_eval evaluates it (cost
-// change, slope, curvature) from the packed rows, line_search brackets and Newton-steps to its
-// minimum.
+// cost along the search direction is convex, piecewise quadratic but for elliptic cones' middle
+// zones (cone.hpp); line_eval evaluates it (cost change, slope, curvature) from the packed rows,
+// line_search brackets and Newton-steps to its minimum.
 #pragma once
 
 #include "../isa_namespace.hpp"
@@ -9,12 +9,17 @@
 #include <limits>
 
 #include "../vmath.hpp"
+#include "cone.hpp"
 #include "islands.hpp"
 
 namespace ach {
 inline namespace ACH_ISA_NS {
 
 constexpr int kLineSearchIterations = 16;
+/// With elliptic cones: the middle zone's cost is not quadratic, so no Newton step lands on a piece's
+/// minimum and a search settles only when its steps reach rounding level (quadratic convergence once
+/// bracketed, but more evaluations than a piecewise quadratic needs).
+constexpr int kConeLineSearchIterations = 64;
 
 /// MuJoCo's Huber cost of a dry-friction row at jar = x (quadratic within ±R·f, linear beyond).
 template <class V> inline V friction_cost(const V& x, const V& f, const V& Rf, const V& D) {
@@ -93,6 +98,11 @@ inline void line_eval(const KConstraints<ScalarOf<V>>& KC, ConstraintWork<V>& cw
     }
     for (int k = fric_end; k < end; ++k) {
       const int u = tree_rows[k];
+      if (const int dim = cw.u_cone[u]; dim > 0) { // an elliptic point: its dim rows follow in tree_rows
+        cone_line_eval<kStart, kCost>(cone_line(cw, u, dim), a, a_from, c, g, h, n);
+        k += dim - 1;
+        continue;
+      }
       const V j0 = jar[u], jv = jvs[u], D = u_D[u];
       if constexpr (kStart) {
         const MaskOf<V> act = vand(u_on[u], j0 < zero);
@@ -166,7 +176,8 @@ template <bool kCost, class V> inline void line_search(const KConstraints<Scalar
     descent[t] = d1[t] < zero;
     settled[t] = vnot(descent[t]);
   }
-  for (int it = 0; it < kLineSearchIterations; ++it) {
+  const int evaluations = KC.elliptic ? kConeLineSearchIterations : kLineSearchIterations;
+  for (int it = 0; it < evaluations; ++it) {
     bool moving = false;
     for (int t = 0; t < nt; ++t) {
       const MaskOf<V> curved = d2[t] > zero;

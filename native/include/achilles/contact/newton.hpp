@@ -2,6 +2,7 @@
 // the primal problem of solver.hpp, searched along the Newton direction
 //
 //   H = M + Σ_{rows in their quadratic piece} D_i J_iᵀ J_i        (MakeHessian / FactorizeHessian)
+//         + Σ_{elliptic points in the cone's middle zone} J_pᵀ H_c J_p   (HessianCone, cone.hpp)
 //   Mgrad = H⁻¹ grad,  search = −Mgrad                             (PrimalUpdateMgrad)
 //   done when  0 < scale·improvement < tol,  scale·‖grad‖ < tol,  or  ½·scale·gradᵀH⁻¹grad < tol
 //
@@ -32,6 +33,7 @@ template <class V> inline MaskOf<V> quadratic(const ConstraintWork<V>& cw, int u
     const V Rf = cw.u_R[u] * cw.u_floss[u];
     return vand(-Rf < jar, jar < Rf);
   }
+  if (cw.u_cone[u] != 0) return cw.u_cone_bottom[u]; // an elliptic point's rows: its bottom zone (cone.hpp)
   if (ACH_BUG(NewtonHessianInactiveRows)) return cw.u_on[u]; // the planted bug: satisfied rows counted too
   return vand(cw.u_on[u], jar < V(T(0)));
 }
@@ -195,6 +197,9 @@ template <class V> inline void factor_tree(const KConstraints<ScalarOf<V>>& KC, 
 template <class V> inline void newton_factor(const KConstraints<ScalarOf<V>>& KC, ConstraintWork<V>& cw, int nv, bool first) {
   using T = ScalarOf<V>;
   const V zero(T(0));
+  // elliptic cones: the middle zone's Hessian changes with jar, so H is formed afresh every time
+  // (MuJoCo's HessianCone: the cone terms added to a copy of the rows' factor)
+  if (KC.elliptic) first = true;
   bool changed = first;
   for (int u = 0; u < cw.nused; ++u) {
     const MaskOf<V> q = quadratic(cw, u);
@@ -214,11 +219,20 @@ template <class V> inline void newton_factor(const KConstraints<ScalarOf<V>>& KC
     const int u = cw.pt_u[p];
     switch (cw.pair[cw.pt_slot[p] / 4].rows) {
     case 1: add_rows<1>(KC, cw, u, nv); break;
+    case 3: add_rows<3>(KC, cw, u, nv); break;
     case 4: add_rows<4>(KC, cw, u, nv); break;
     case 6: add_rows<6>(KC, cw, u, nv); break;
     default: add_rows<10>(KC, cw, u, nv); break;
     }
   }
+  if (KC.elliptic)
+    for (int p = 0; p < cw.npts; ++p) {
+      const int u = cw.pt_u[p];
+      if (cw.u_cone[u] <= 0) continue;
+      int n;
+      const int* dofs = row_dofs(KC, cw, cw.used[u], n);
+      add_cone_hessian(cw, u, cw.u_cone[u], dofs, n, nv);
+    }
   V* L = cw.newton_L;
   for (int i = 0; i < nv; ++i)
     for (int j = 0; j <= i; ++j) L[i * nv + j] = H[i * nv + j];

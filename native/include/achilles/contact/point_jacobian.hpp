@@ -9,6 +9,8 @@
 //   Jᵀf:  the force F = f_n·n + f_1·μt1 + f_2·μt2 at the point and the torque τ = f_3·μ_s·n +
 //         f_4·μ_r·t1 + f_5·μ_r·t2: (r × F + τ, F) on b, minus on a, with f_n = Σ f_e, f_k = f_2k − f_2k+1
 //
+//   elliptic rows (P.elliptic; μ = μ_s = μ_r = 1 in J):  J_n·x = s_n, J_t1·x = s_1, J_t2·x = s_2, then w_n, w_1, w_2
+//
 // which are MuJoCo's rows J_n ± μ_k·J_k (mj_instantiateContact: J_k the translational rows along t1,
 // t2, then the rotational rows about n, t1, t2) with the sums taken in another order. Three
 // directions and one point serve a point's four rows, and each body's wrench is summed once: a third
@@ -73,6 +75,18 @@ inline void point_rows(const KContactPair<ScalarOf<V>>& P, const PointJ<V>& Ja, 
   if (P.body_a >= 0) s = s - point_speeds(Ja, ma);
   out[0] = s.x;
   if (P.rows == 1) return;
+  if (P.elliptic) {
+    out[1] = s.y;
+    out[2] = s.z;
+    if (P.rows == 3) return;
+    const Vec3<V> wb = P.body_b >= 0 ? mb.w : Vec3<V>{z, z, z};
+    out[3] = dot(Jb.wn, wb);
+    if (P.body_a >= 0) out[3] -= dot(Ja.wn, ma.w);
+    if (P.rows == 4) return;
+    out[4] = dot(Jb.w1, wb), out[5] = dot(Jb.w2, wb);
+    if (P.body_a >= 0) out[4] -= dot(Ja.w1, ma.w), out[5] -= dot(Ja.w2, ma.w);
+    return;
+  }
   out[0] = s.x + s.y;
   out[1] = s.x - s.y;
   out[2] = s.x + s.z;
@@ -96,14 +110,17 @@ template <class V>
 inline void point_transpose(const KContactPair<ScalarOf<V>>& P, const PointJ<V>& Ja, const PointJ<V>& Jb, const V* f, Force<V>& Fa, Force<V>& Fb) {
   const V z(ScalarOf<V>(0));
   V fn = f[0], f1 = z, f2 = z, fw[3] = {z, z, z};
-  if (P.rows >= 4) {
+  if (P.elliptic) { // the rows are the contact frame's: f_n, f_1, f_2, then the torques
+    f1 = f[1], f2 = f[2];
+    for (int e = 3; e < P.rows; ++e) fw[e - 3] = f[e];
+  } else if (P.rows >= 4) {
     fn = f[0] + f[1] + f[2] + f[3];
     f1 = f[0] - f[1];
     f2 = ACH_BUG(ContactEdgeSign) ? f[2] + f[3] : f[2] - f[3];
     for (int e = 4; e < P.rows; ++e) fn += f[e];
     for (int k = 0; 4 + 2 * k < P.rows; ++k) fw[k] = f[4 + 2 * k] - f[5 + 2 * k];
   }
-  const bool turns = P.rows > 4, rolls = P.rows == 10;
+  const bool turns = P.condim > 3, rolls = P.condim == 6;
   auto wrench = [&](const PointJ<V>& J) {
     const Vec3<V> Fp = fn * J.n + f1 * J.t1 + f2 * J.t2;
     Vec3<V> tau = cross(J.r, Fp);

@@ -9,7 +9,8 @@
 //                       (0,1,0) — (0,0,1) when |n_y| ≥ 0.5 — made orthogonal to n; t2 = n × t1;
 //                       pyramid rows J_n + μJ_t1, J_n − μJ_t1, J_n + μJ_t2, J_n − μJ_t2 (condim 3),
 //                       then J_n ± μ_spin·J_spin (condim 4) and J_n ± μ_roll·J_roll1, J_roll2 (condim 6),
-//                       or J_n (condim 1); J_d·x = d·(v_b(p) − v_a(p)) with the normal from a to b,
+//                       or J_n (condim 1); elliptic cone: J_n, J_t1, J_t2, J_spin, J_roll1, J_roll2 (cone.hpp);
+//                       J_d·x = d·(v_b(p) − v_a(p)) with the normal from a to b,
 //                       J_spin, J_roll: n, t1, t2 ·(ω_b − ω_a).
 // A point's J is kept per body, in the body's frame (point_jacobian.hpp): J·x then reads the body
 // motions of x, and Jᵀ·f is a sweep of wrenches to the root (tree.hpp).
@@ -20,6 +21,7 @@
 #include "../vmath.hpp"
 #include "../collision/broad_phase.hpp"
 #include "ball_limit.hpp"
+#include "cone.hpp"
 #include "work.hpp"
 
 namespace ach {
@@ -312,8 +314,9 @@ inline void build_contact_rows(const KCollision<ScalarOf<V>>& C, const JointWork
     const Motion<V>& va = P.body_a >= 0 ? W[P.body_a].vel : zero;
     const Motion<V>& vb = P.body_b >= 0 ? W[P.body_b].vel : zero;
     const V mu(P.mu), z(T(0));
-    // condim 1 has no friction directions
-    const Vec3<V> mt1 = P.rows == 1 ? Vec3<V>{z, z, z} : mu * t1, mt2 = P.rows == 1 ? Vec3<V>{z, z, z} : mu * t2;
+    // condim 1 has no friction directions; the elliptic cone's rows are the frame's own (μ enters its cost)
+    const Vec3<V> mt1 = P.rows == 1 ? Vec3<V>{z, z, z} : P.elliptic ? t1 : mu * t1, mt2 = P.rows == 1 ? Vec3<V>{z, z, z} : P.elliptic ? t2 : mu * t2;
+    const T fric[5] = {P.mu, P.mu, P.mu_spin, P.mu_roll, P.mu_roll}; // MuJoCo's contact friction
     for (int i = 0; i < 4; ++i) {
       cw.frame[(p * 4 + i) * 3 + 0] = m.n;
       cw.frame[(p * 4 + i) * 3 + 1] = t1;
@@ -322,7 +325,9 @@ inline void build_contact_rows(const KCollision<ScalarOf<V>>& C, const JointWork
       const V dist = m.dist[i];
       const V imp = impedance(P.imp, dist, V(P.margin));
       V R = vmax(V(T(kMinVal)), (T(1) - imp) * V(P.diagA) / imp);
-      if (P.rows > 1) {
+      V Rc[kMaxPointRows], mu_reg = mu;
+      if (P.elliptic) cone_R(R, P.impratio, fric, P.rows, Rc, mu_reg);
+      else if (P.rows > 1) {
         // R1 = R0/impratio, μ' = μ·√(R1/R0), R_py = 2μ'²R0 for every edge (mj_makeImpedance)
         const V R1 = ACH_BUG(ContactImpratioIgnored) ? R : R / V(P.impratio); // planted: impratio ignored
         const V mu_reg = mu * vsqrt(R1 / R);
@@ -334,7 +339,7 @@ inline void build_contact_rows(const KCollision<ScalarOf<V>>& C, const JointWork
       if (P.body_a >= 0) point_jacobian(Ja, X_WB[P.body_a], m.pos[i], m.n, mt1, mt2, pon[i]);
       if (P.body_b >= 0) point_jacobian(Jb, X_WB[P.body_b], m.pos[i], m.n, mt1, mt2, pon[i]);
       if (P.condim > 3) {
-        const V ms(P.mu_spin), mr(P.mu_roll);
+        const V ms(P.elliptic ? T(1) : P.mu_spin), mr(P.elliptic ? T(1) : P.mu_roll);
         if (P.body_a >= 0) point_rotation_axes(Ja, X_WB[P.body_a], m.n, t1, t2, P.condim, ms, mr, pon[i]);
         if (P.body_b >= 0) point_rotation_axes(Jb, X_WB[P.body_b], m.n, t1, t2, P.condim, ms, mr, pon[i]);
       }
@@ -343,7 +348,13 @@ inline void build_contact_rows(const KCollision<ScalarOf<V>>& C, const JointWork
       for (int e = 0; e < P.rows; ++e) {
         const int r = prow + i * P.rows + e;
         cw.on[r] = pon[i];
-        soft_row(cw, r, imp, R, V(P.K), V(P.B), dist, V(P.margin), vel[e]);
+        if (P.elliptic && e > 0) { // friction directions: K = 0, pos = margin = 0 (mj_instantiateContact)
+          soft_row(cw, r, imp, Rc[e], V(T(0)), V(P.B), z, z, vel[e]);
+          cw.cone_mu[r] = V(fric[e - 1]);
+        } else {
+          soft_row(cw, r, imp, P.elliptic ? Rc[0] : R, V(P.K), V(P.B), dist, V(P.margin), vel[e]);
+          cw.cone_mu[r] = mu_reg;
+        }
         cw.used[cw.nused++] = r;
       }
     }

@@ -2,6 +2,7 @@
 // (engine_solver.c mj_solPrimal with flg_Newton = 0), for one block of lanes:
 //
 //   minimize  ½(a − a₀)ᵀM(a − a₀) + Σ_i ½ D_i (J_i a − aref_i)²   over rows on with J_i a − aref_i < 0
+//             (an elliptic cone's point: its three-zone cost over its rows together, cone.hpp)
 //
 //   grad = M(a − a₀) − Jᵀf,  f_i = −D_i (J_i a − aref_i) on active rows;  Mgrad = M⁻¹ grad
 //   search₀ = −Mgrad;  exact line search on the piecewise quadratic (1-D Newton, bracketed);
@@ -44,10 +45,14 @@ template <class V> inline V update_force(ConstraintWork<V>& cw, int u) {
   return vselect(act, T(0.5) * cw.u_D[u] * jar * jar, V(T(0)));
 }
 
-/// Every row's force at jar; returns the constraint cost.
+/// Every row's force at jar (an elliptic point's rows together, cone.hpp); returns the constraint cost.
 template <class V> inline V update_forces(ConstraintWork<V>& cw) {
   V cost(ScalarOf<V>(0));
-  for (int u = 0; u < cw.nused; ++u) cost += update_force(cw, u);
+  for (int u = 0; u < cw.nused; ++u) {
+    const int dim = cw.u_cone[u];
+    if (dim == 0) cost += update_force(cw, u);
+    else if (dim > 0) cost += update_cone(cw, u, dim);
+  }
   return cost;
 }
 
@@ -81,6 +86,15 @@ template <class V> inline void pack_rows(const KConstraints<ScalarOf<V>>& KC, Co
     cw.u_R[u] = cw.R[r];
     cw.u_aref[u] = cw.aref[r];
     cw.u_floss[u] = V(cw.floss[r]);
+    cw.u_cone[u] = 0;
+    if (r >= cw.first_contact) {
+      const int p = cw.row_point[r - cw.first_contact] / 4;
+      const KContactPair<ScalarOf<V>>& P = cw.pair[p];
+      if (P.elliptic) {
+        cw.u_cone[u] = (r - cw.pair_row[p]) % P.rows == 0 ? P.rows : -1;
+        cw.u_cone_mu[u] = cw.cone_mu[r];
+      }
+    }
   }
   for (int t = 0; t < nt; ++t) cw.tree_row_start[t + 1] += cw.tree_row_start[t];
   int* fill = cw.tree_fill;
@@ -240,8 +254,11 @@ template <class V> inline void take_step(const KConstraints<ScalarOf<V>>& KC, Co
     if (row_idle(cw, cw.used[u], idle)) continue;
     const int t = cw.u_tree[u];
     cw.jar[u] = vselect(done[t], cw.jar[u], cw.jar[u] + alpha[t] * cw.jv[u]);
-    update_force(cw, u);
+    if (cw.u_cone[u] == 0) update_force(cw, u);
   }
+  if (KC.elliptic) // an elliptic point's forces once all its rows have their jar
+    for (int u = 0; u < nu; ++u)
+      if (cw.u_cone[u] > 0 && !row_idle(cw, cw.used[u], idle)) update_cone(cw, u, cw.u_cone[u]);
 }
 
 /// Per island, the Hager–Zhang sums over its dofs with y = g − g_old: dᵀy, yᵀMy, yᵀMg, dᵀg, dᵀd and

@@ -7,6 +7,7 @@
 //   imp(r) = dmin + y(|r|/width)·(dmax − dmin),  y(x) = x^p/mid^(p−1) (x ≤ mid), 1 − (1−x)^p/(1−mid)^(p−1)
 //   R = max(1e-15, (1 − imp)/imp · diagA),  D = 1/R,  a_ref = −B·(J v) − K·imp·(dist − margin)
 //   pyramid: diagA = tran·(1 + μ²); R_py = 2·μ'²·R with μ' = μ·√(1/impratio) (as MuJoCo: μ·√(R1/R0))
+//   elliptic: diagA = tran; R_0 from it, R_1 = R_0/impratio, R_j+1 = R_1·μ²/μ_j² (contact/cone.hpp)
 //   joint limit / dry friction: diagA = dof_invweight0;  tendon limit / friction: diagA = tendon_invweight0
 #pragma once
 
@@ -85,7 +86,8 @@ template <class T> struct KContactPair {
   int shape_a, shape_b;
   int tree_a, tree_b;   // the kinematic trees of the two bodies (−1: static)
   int condim;           // 1, 3, 4 or 6
-  int rows;             // constraint rows per contact point: 1 (condim 1) or the pyramid's 2(condim − 1)
+  int rows;             // constraint rows per contact point: 1 (condim 1), the pyramid's 2(condim − 1) or the cone's condim
+  bool elliptic;        // condim > 1 under the elliptic cone (rows J_n, J_t1, J_t2, J_spin, J_roll1, J_roll2)
   bool mj_swap;         // MuJoCo orders this pair's geoms b, a (normal and frame flip)
   int capsule_on_plane; // −1, or the capsule shape whose axis MuJoCo takes as the first tangent
   T mu;                 // max of the two sliding frictions (MuJoCo's contact friction[0] = friction[1])
@@ -93,7 +95,7 @@ template <class T> struct KContactPair {
   T margin;             // includemargin = margin_a + margin_b
   T K, B;
   KImpedance<T> imp;
-  T diagA;              // tran·(1 + μ²) (pyramid: its first edge pair's, from which every edge's R is made) or tran (frictionless)
+  T diagA;              // tran·(1 + μ²) (pyramid: its first edge pair's, from which every edge's R is made) or tran (frictionless, elliptic)
   T impratio;
 };
 
@@ -197,9 +199,10 @@ struct ContactShape {
   double friction, torsion, rolling, margin, solref[2], solimp[5];
 };
 
-/// Constraint rows per contact point of condim 1, 3, 4 or 6: the frictionless row, or the pyramid's
-/// pair of edges J_n ± μ_k·J_k per friction direction k (MuJoCo's mj_instantiateContact).
-inline int contact_point_rows(int condim) { return condim == 1 ? 1 : 2 * (condim - 1); }
+/// Constraint rows per contact point of condim 1, 3, 4 or 6: the frictionless row, the pyramid's
+/// pair of edges J_n ± μ_k·J_k per friction direction k, or the elliptic cone's J_n then one row per
+/// friction direction (MuJoCo's mj_instantiateContact).
+inline int contact_point_rows(int condim, bool elliptic = false) { return condim == 1 ? 1 : elliptic ? condim : 2 * (condim - 1); }
 constexpr int kMaxPointRows = 10; // condim 6
 
 template <class T> struct KConstraints {
@@ -223,13 +226,14 @@ template <class T> struct KConstraints {
   std::vector<int> tree_of_joint;       // per joint (−1: a static subtree)
   std::vector<int> row_tree_a, row_tree_b; // per friction and limit row slot: the trees it touches (−1: none)
   double h = 0, impratio = 1;
+  bool elliptic = false; // MuJoCo's cone="elliptic" (Model::cone_elliptic)
   int point_rows_max = 4; // the most rows a contact point can have (row slots are carved for it; at least condim 3's 4)
   std::vector<double> body_invweight0;
   bool enabled = false;
 
   KConstraints(const Model& m, double h)
       : iterations(m.solver_iterations), tolerance(m.solver_tolerance), newton(m.solver_newton && m.nv <= kNewtonMaxDofs), h(h),
-        impratio(m.impratio), body_invweight0(m.body_invweight0) {
+        impratio(m.impratio), elliptic(m.cone_elliptic), body_invweight0(m.body_invweight0) {
     enabled = m.constrained();
     if (!enabled) return;
     // trees: each root's subtree, numbered in root order; a tree without dofs is static (−1)
@@ -330,7 +334,7 @@ template <class T> struct KConstraints {
       c.friction = sh.friction;
       c.torsion = sh.torsion;
       c.rolling = sh.rolling;
-      point_rows_max = std::max(point_rows_max, contact_point_rows(sh.condim));
+      point_rows_max = std::max(point_rows_max, contact_point_rows(sh.condim, elliptic));
       c.margin = sh.margin;
       for (int e = 0; e < 2; ++e) c.solref[e] = sh.solref[e];
       for (int e = 0; e < 5; ++e) c.solimp[e] = sh.solimp[e];
@@ -450,7 +454,8 @@ template <class T> struct KConstraints {
     k.tree_a = a.body < 0 ? -1 : tree_of_joint[a.body];
     k.tree_b = b.body < 0 ? -1 : tree_of_joint[b.body];
     k.condim = a.condim > b.condim ? a.condim : b.condim;
-    k.rows = contact_point_rows(k.condim);
+    k.elliptic = elliptic && k.condim > 1;
+    k.rows = contact_point_rows(k.condim, elliptic);
     k.mj_swap = mj_geom_rank(a.kind) > mj_geom_rank(b.kind);
     k.capsule_on_plane = a.kind == ShapeKind::Plane && b.kind == ShapeKind::Capsule ? sb
                          : b.kind == ShapeKind::Plane && a.kind == ShapeKind::Capsule ? sa : -1;
@@ -474,7 +479,7 @@ template <class T> struct KConstraints {
     double tran = 0;
     if (a.body >= 0) tran += body_invweight0[2 * a.body];
     if (b.body >= 0) tran += body_invweight0[2 * b.body];
-    k.diagA = T(k.condim == 1 ? tran : tran + mu * mu * tran);
+    k.diagA = T(k.condim == 1 || k.elliptic ? tran : tran + mu * mu * tran);
     k.impratio = T(std::fmax(kMinVal, impratio));
     return k;
   }

@@ -78,6 +78,12 @@ template <class V> struct ConstraintWork {
   MaskOf<V>* u_on;
   V *u_D, *u_R, *u_aref, *u_floss, *u_force;
   V *jar, *jv;                    // J·a − aref and J·search, packed
+  // elliptic cone points (contact/cone.hpp): per row slot and packed, μ of the normal row (per lane)
+  // and μ_j of friction row j; per packed row, the point's dim at its first row (−1 on its others,
+  // 0 off the cone) and its zone (bottom: quadratic, middle: the cone) at the last force update
+  V *cone_mu, *u_cone_mu;
+  int* u_cone;
+  MaskOf<V> *u_cone_bottom, *u_cone_middle;
   V *ls_cost0, *ls_djv2;          // line search: a row's cost at α = 0, and D·jv²
   int *tree_row_start, *tree_neq, *tree_nfric, *tree_rows, *tree_fill; // per tree: its packed rows, in order (equality, friction, others)
   PointJ<V> *pj_a, *pj_b; // per point slot (p·4 + i): its Jacobian on body a and body b
@@ -151,10 +157,10 @@ template <class V> struct ConstraintWork {
     const std::size_t np = pairs ? pairs : 1, nv = M.nv ? M.nv : 1;
     const std::size_t rows = K.equality_rows + K.friction_rows + K.limit_rows + 4 * K.point_rows_max * np;
     const std::size_t newton = K.newton ? rows * nv * sizeof(V) + 2 * rows * sizeof(MaskOf<V>) + (np + 1 + np * nv) * sizeof(int) : 0;
-    return rows * (2 * sizeof(MaskOf<V>) + 16 * sizeof(V) + 6 * sizeof(int) + 2 * sizeof(ScalarOf<V>)) +
+    return rows * (4 * sizeof(MaskOf<V>) + 18 * sizeof(V) + 7 * sizeof(int) + 2 * sizeof(ScalarOf<V>)) +
            np * (sizeof(KContactPair<ScalarOf<V>>) + sizeof(int) + sizeof(Manifold<V>) + 12 * sizeof(Vec3<V>) + 4 * sizeof(MaskOf<V>) +
                  4 * (2 * sizeof(PointJ<V>) + 2 * sizeof(int))) +
-           newton + 64 * 48;
+           newton + 64 * 56; // each of carve_rows' takes aligns to 64 bytes (fewer than 56 takes)
   }
 
   template <class A> void carve(A& ar, const KModel<ScalarOf<V>>& M, const KConstraints<ScalarOf<V>>& K) {
@@ -232,6 +238,11 @@ template <class V> struct ConstraintWork {
     jar = ar.template take<V>(rows);
     jv = ar.template take<V>(rows);
     force = ar.template take<V>(rows);
+    cone_mu = ar.template take<V>(rows);
+    u_cone_mu = ar.template take<V>(rows);
+    u_cone = ar.template take<int>(rows);
+    u_cone_bottom = ar.template take<MaskOf<V>>(rows);
+    u_cone_middle = ar.template take<MaskOf<V>>(rows);
     for (std::size_t r = 0; r < rows; ++r) force[r] = V(ScalarOf<V>(0)); // a row's force is read only in lanes where it is on (solved)
     u_tree = ar.template take<int>(rows);
     u_on = ar.template take<MaskOf<V>>(rows);

@@ -37,7 +37,8 @@ inline void constrain(const KModel<ScalarOf<V>>& M, const KCollision<ScalarOf<V>
   for (int k = 0; k < M.nv; ++k) a[k] = cw.a[k];
 }
 
-/// A contact slot's force and torque in its frame (MuJoCo's mju_decodePyramid): normal Σ f_e, then
+/// A contact slot's force and torque in its frame (MuJoCo's mj_contactForce): the elliptic cone's
+/// rows as they are; the pyramid's decoded (mju_decodePyramid): normal Σ f_e, then
 /// per friction direction k (t1, t2, spin, roll t1, roll t2 up to condim − 1) (f_2k − f_2k+1)·μ_k;
 /// the directions the condim lacks get 0.
 template <class V> inline void decode_point_force(int p, int i, const ConstraintWork<V>& cw, V* f) {
@@ -46,8 +47,8 @@ template <class V> inline void decode_point_force(int p, int i, const Constraint
   const int row = cw.pair_row[p] + i * P.rows;
   const MaskOf<V> on = cw.point_on[p * 4 + i];
   for (int k = 1; k < 6; ++k) f[k] = V(T(0));
-  if (P.rows == 1) {
-    f[0] = vselect(on, cw.force[row], V(T(0)));
+  if (P.rows == 1 || P.elliptic) { // frictionless, or the elliptic cone's rows: the frame's forces already
+    for (int k = 0; k < P.rows; ++k) f[k] = vselect(on, cw.force[row + k], V(T(0)));
     return;
   }
   const V* e = cw.force + row;

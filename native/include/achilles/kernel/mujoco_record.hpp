@@ -92,7 +92,7 @@ inline void record_evaluation(const KModel<ScalarOf<V>>& M, const KForces<Scalar
         const int body = side == 0 ? P.body_a : P.body_b;
         if (body < 0) continue; // the world's cfrc_ext stays 0 (MuJoCo skips body 0)
         Vec3<V> tq = cross(pos - rw.com[rw.root[body]], Fw);
-        if (P.rows > 4) tq = tq + Tw;
+        if (P.condim > 3) tq = tq + Tw;
         const V sign(side == 0 ? T(-1) : T(1));
         V* w = rw.wrench.data() + static_cast<std::size_t>(body) * 6;
         const V e[6] = {tq.x, tq.y, tq.z, Fw.x, Fw.y, Fw.z};

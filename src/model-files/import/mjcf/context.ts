@@ -78,6 +78,7 @@ export function newContext(r: Reader, root: XmlElement, notes: ImportNote[]): Mj
         integrator: 'euler',
         iterations: 100,
         impratio: 1,
+        cone: 'pyramidal',
         solver: 'newton',
         tolerance: 1e-8,
       },

@@ -34,12 +34,7 @@ export function readOption(ctx: MjcfContext, o: XmlElement): void {
         break;
       }
       case 'cone':
-        if (r.choice(a, 'option cone', ['pyramidal', 'elliptic'] as const) === 'elliptic')
-          note(
-            'approximated',
-            a,
-            "elliptic friction cone → pyramidal (the solver has no elliptic cone yet; the two cones' soft dynamics differ)",
-          );
+        ir.option.cone = r.choice(a, 'option cone', ['pyramidal', 'elliptic'] as const);
         break;
       case 'solver': {
         const v = r.choice(a, 'option solver', ['PGS', 'CG', 'Newton'] as const);
