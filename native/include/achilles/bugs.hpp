@@ -49,6 +49,7 @@ enum class Bug : int {
   ContactImpratioIgnored,    // pyramid: the edges' R made without impratio (R1 = R0)
   ContactTorsionAxis,        // condim 4, 6: the torsional rows read the rotation about t1 instead of the normal
   ContactRollingCoefficient, // condim 6: the rolling rows scaled by the torsional friction instead of the rolling one
+  PgsShuffleSkipped,         // PGS: the rows visited in their order every sweep (MuJoCo shuffles the blocks each sweep)
   Count
 };
 
@@ -95,6 +96,7 @@ inline const char* bug_name(Bug b) {
   case Bug::ContactImpratioIgnored: return "contact-impratio-ignored";
   case Bug::ContactTorsionAxis: return "contact-torsion-axis";
   case Bug::ContactRollingCoefficient: return "contact-rolling-coefficient";
+  case Bug::PgsShuffleSkipped: return "pgs-shuffle-skipped";
   case Bug::Count: break;
   }
   return "?";
