@@ -110,6 +110,17 @@ describe("PGS vs MuJoCo 3.14 per state (Gymnasium's humanoid.xml)", () => {
     expect(w.qacc).toBeLessThan(F64.qacc);
   });
 
+  it("f64: a humanoid lying in the floor (capsule-plane contacts in MuJoCo's point order: the +axis end first)", async () => {
+    const script = fileURLToPath(new URL('./helpers/pgs_ref.py', import.meta.url));
+    const out = await execFileAsync('python3', [script], { input: JSON.stringify({ xml, seed: 7, dropped: 8 }) });
+    const lying = (JSON.parse(out) as { states: PgsState[] }).states;
+    const w = compare(model, lying, 'f64');
+    console.log('PGS lying vs MuJoCo (f64)', JSON.stringify(w), 'iterations', lying.map((s) => s.niter).join(' '));
+    expect(w.rows).toBeGreaterThan(400);
+    expect(w.force).toBeLessThan(F64.force);
+    expect(w.qacc).toBeLessThan(F64.qacc);
+  });
+
   it('f32: the same to f32 round-off magnified by the sweeps', () => {
     const w = compare(model, states, 'f32');
     console.log('PGS vs MuJoCo (f32)', JSON.stringify(w));
@@ -136,5 +147,49 @@ describe("PGS vs MuJoCo 3.14 per state (Gymnasium's humanoid.xml)", () => {
       expect(w.force).toBeLessThan(F64.force);
       expect(w.qacc).toBeLessThan(F64.qacc);
     });
+  });
+});
+
+// Dry friction, a joint coupling and limits beside a contact, in two islands (each PGS call reseeds its
+// shuffle): an arm whose hinges carry frictionloss (rows clamped to ±frictionloss), the second coupled to
+// the first (an equality row, unclamped), both limited; a ball on the floor.
+const ARM = `<mujoco>
+  <option solver="PGS" iterations="30" timestep="0.005"/>
+  <worldbody>
+    <geom name="floor" type="plane" size="3 3 0.1"/>
+    <body name="l1" pos="0 0 1">
+      <joint name="j1" type="hinge" axis="0 1 0" frictionloss="0.5" range="-0.3 0.3" limited="true"/>
+      <geom type="capsule" fromto="0 0 0 0.5 0 0" size="0.05"/>
+      <body name="l2" pos="0.5 0 0">
+        <joint name="j2" type="hinge" axis="0 1 0" frictionloss="0.3" range="-0.2 0.2" limited="true"/>
+        <geom type="capsule" fromto="0 0 0 0.5 0 0" size="0.05"/>
+      </body>
+    </body>
+    <body name="ball" pos="0.3 1 0.3"><freejoint/><geom type="sphere" size="0.1"/></body>
+  </worldbody>
+  <equality><joint joint1="j2" joint2="j1" polycoef="0 0.5 0 0 0"/></equality>
+  <actuator><motor joint="j1" ctrlrange="-1 1" gear="20"/></actuator>
+</mujoco>
+`;
+
+describe('PGS vs MuJoCo 3.14 per state: frictionloss, a joint equality and limits, two islands', () => {
+  const dir = mkdtempSync(join(tmpdir(), 'pgs-arm-'));
+  const xml = join(dir, 'arm.xml');
+  writeFileSync(xml, ARM);
+  const model = importFile(xml).model;
+  let states: PgsState[];
+  beforeAll(async () => {
+    const script = fileURLToPath(new URL('./helpers/pgs_ref.py', import.meta.url));
+    const out = await execFileAsync('python3', [script], { input: JSON.stringify({ xml, seed: 4, steps: 200, every: 20 }) });
+    states = (JSON.parse(out) as { states: PgsState[] }).states;
+  }, 60_000);
+
+  it('f64: efc_force and qacc', () => {
+    const types = new Set(states.flatMap((s) => s.type));
+    expect([...types].sort()).toEqual([0, 1, 3, 6]); // joint equality, dof friction, joint limit, pyramid contact
+    const w = compare(model, states, 'f64');
+    console.log('PGS arm vs MuJoCo (f64)', JSON.stringify(w), 'iterations', states.map((s) => s.niter).join(' '));
+    expect(w.force).toBeLessThan(F64.force);
+    expect(w.qacc).toBeLessThan(F64.qacc);
   });
 });

@@ -238,16 +238,30 @@ template <class V> inline void pgs_lane(const KConstraints<ScalarOf<V>>& KC, Con
       else if (u < cw.nfric_used) ++I.nf;
     }
     const int m = I.n;
-    // the contact rows in MuJoCo's contact order (insertion sort: stable, keeping a pair's points and
-    // edges in order, and allocation-free), the other rows' order being MuJoCo's already
+    // the contact rows in MuJoCo's contact order (insertion sort: stable, keeping a point's edges in
+    // order, and allocation-free), the other rows' order being MuJoCo's already
     const int nshapes = static_cast<int>(KC.shapes.size());
-    auto pair_of = [&](int u) -> const KContactPair<T>& { return cw.pair[cw.row_point[cw.used[u] - cw.first_contact] / 4]; };
+    auto point_of = [&](int u) { return cw.row_point[cw.used[u] - cw.first_contact]; };
+    // mjc_PlaneCapsule gives the capsule's +axis end first: the end further along MuJoCo's t1, the capsule
+    // axis for both points (our t1 is MuJoCo's signed to our a → b order: −t1 where mj_swap)
+    auto along_axis = [&](int slot) {
+      const Vec3<V>& pos = cw.mf[slot / 4].pos[slot % 4];
+      const Vec3<V>& t1 = cw.frame[slot * 3 + 1];
+      return vlane(pos.x, l) * vlane(t1.x, l) + vlane(pos.y, l) * vlane(t1.y, l) + vlane(pos.z, l) * vlane(t1.z, l);
+    };
+    auto before = [&](int u, int v) {
+      const int su = point_of(u), sv = point_of(v);
+      const KContactPair<T>&P = cw.pair[su / 4], &Q = cw.pair[sv / 4];
+      if (su / 4 != sv / 4) return mujoco_contact_before(P, Q, nshapes);
+      if (P.capsule_on_plane < 0 || su == sv) return false;
+      return P.mj_swap ? along_axis(su) < along_axis(sv) : along_axis(su) > along_axis(sv);
+    };
     int c0 = 0;
     while (c0 < m && island[c0] < cw.first_contact_used) ++c0;
     for (int i = c0 + 1; i < m; ++i) {
       const int u = island[i];
       int j = i;
-      for (; j > c0 && mujoco_contact_before(pair_of(u), pair_of(island[j - 1]), nshapes); --j) island[j] = island[j - 1];
+      for (; j > c0 && before(u, island[j - 1]); --j) island[j] = island[j - 1];
       island[j] = u;
     }
     for (int i = 0; i < m; ++i) {
