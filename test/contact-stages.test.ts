@@ -2,7 +2,7 @@
 // and point whatever their order; an engine that answers exactly like MuJoCo passes every gate, in
 // float32 too (MuJoCo's answers stored in float32 stay within the measured floors); and each
 // planted-bug-like mistake (a tangent frame that differs, R dropped, a_ref's damping sign, a
-// limit's sign, a missing contact, a first Newton step elsewhere) fails the gate it must.
+// limit's sign, a missing contact, a first Newton step elsewhere, PGS's sweeps elsewhere) fails the gate it must.
 import { describe, expect, test } from 'vitest';
 import { engineAddon } from '../src/engine/native.js';
 import type { EngineConstraintAnswer, RowBlock } from '../src/validation/contact/engine.js';
@@ -30,7 +30,13 @@ const fake =
         .reverse()
         .map(mutate)
         .map((b) => ({ ...b, dist: b.dist.map(r), J: b.J.map((row) => row.map(r)), aref: b.aref.map(r), R: b.R.map(r) }));
-      return { blocks, qacc: a.cg.qacc.map(r), qaccConverged: a.newton.qacc.map(r), qaccNewton1: a.newton1.qacc.map(r) };
+      return {
+        blocks,
+        qacc: a.cg.qacc.map(r),
+        qaccConverged: a.newton.qacc.map(r),
+        qaccNewton1: a.newton1.qacc.map(r),
+        qaccPgs: a.pgs.qacc.map(r),
+      };
     });
 
 const run = (ref: ContactStateReference, precision: 'f32' | 'f64', engine: ReturnType<typeof fake>) =>
@@ -78,6 +84,9 @@ describe('contact stage on MuJoCo data', () => {
     // wrong Hessian still gets there in the end): qacc.newton1 tells it, qacc does not
     const converged = () => fake(balls)().map((a) => ({ ...a, qaccNewton1: a.qaccConverged }));
     expect(failed(run(balls, 'f64', converged))).toEqual(['qacc.newton1']);
+    // PGS's 20 sweeps taken to the optimum instead (a sweep in another order lands elsewhere too): qacc.pgs tells it
+    const pgsConverged = () => fake(balls)().map((a) => ({ ...a, qaccPgs: a.qaccConverged }));
+    expect(failed(run(balls, 'f64', pgsConverged))).toEqual(['qacc.pgs']);
   });
 
   test('an engine without constraint rows fails the stage with the reason', () => {

@@ -67,7 +67,7 @@ const MODEL_CASES: [string, (m: Obj) => void, string][] = [
     (m) => (m.solver = { iterations: 1.5, impratio: 1 }),
     'model.solver.iterations must be an integer from 0 to 100000 (got 1.500000)',
   ],
-  ['a solver method', (m) => (m.solver = { method: 'pgs' }), "model.solver.method must be 'newton' or 'cg'"],
+  ['a solver method', (m) => (m.solver = { method: 'jacobi' }), "model.solver.method must be 'newton', 'cg' or 'pgs'"],
   [
     'an actuator kind',
     (m) => (m.actuators = [{ name: 'a', body: 0, kind: 'servo', gear: [1] }]),

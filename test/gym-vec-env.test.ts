@@ -11,12 +11,28 @@ import { supportedLanes } from '../src/engine/lanes.js';
 import { makeVec } from '../src/gym/vec-env.js';
 import { spawnAsync } from './helpers/spawn-async.js';
 
-const SUPPORTED = ['InvertedPendulum-v5', 'InvertedDoublePendulum-v5', 'Hopper-v5', 'HalfCheetah-v5', 'Walker2d-v5', 'Ant-v5'];
+const SUPPORTED = [
+  'InvertedPendulum-v5',
+  'InvertedDoublePendulum-v5',
+  'Hopper-v5',
+  'HalfCheetah-v5',
+  'Walker2d-v5',
+  'Ant-v5',
+  'Humanoid-v5',
+];
 const BAR = 1e-6;
 const STEPS = 300;
 const python = process.env.ACHILLES_PYTHON || 'python3';
 
-type GymStep = { qpos: number[]; qvel: number[]; action: number[]; obs: number[]; reward: number; terminated: boolean };
+type GymStep = {
+  qpos: number[];
+  qvel: number[];
+  qacc_warmstart: number[];
+  action: number[];
+  obs: number[];
+  reward: number;
+  terminated: boolean;
+};
 
 async function gymnasiumRuns(): Promise<Record<string, GymStep[]> | string> {
   const r = await spawnAsync(python, [join(import.meta.dirname, 'helpers', 'gymnasium_steps.py')], {
@@ -46,6 +62,9 @@ describe.skipIf(missing !== null)(`makeVec against Gymnasium ${missing ?? ''}`, 
       const actions = new Float32Array(3 * env.nu);
       steps.forEach((g, s) => {
         env.setState(0, g.qpos, g.qvel);
+        // MuJoCo's warm start too (mjSTATE_WARMSTART): Gymnasium's reset zeroes it where our env 0 goes on,
+        // and PGS (Humanoid) stops short of the optimum, so its answer depends on where it starts
+        g.qacc_warmstart.forEach((x, k) => (env.batch.qaccWarm[k * env.batch.stride] = x));
         actions.set(g.action, 0);
         for (let k = env.nu; k < actions.length; k++) actions[k] = Math.sin(s + k); // the other envs do their own thing
         const out = env.step(actions);
@@ -126,7 +145,6 @@ describe.skipIf(missing !== null)(`makeVec against Gymnasium ${missing ?? ''}`, 
   });
 
   it('refuses by name what it cannot run as Gymnasium does', () => {
-    expect(() => makeVec('Humanoid-v5', 2)).toThrow(/Humanoid-v5: the task reads .*cinert/);
     expect(() => makeVec('Hopper-v5', 2, { kwargs: { healthy_rewrd: 1 } })).toThrow(/unexpected keyword argument 'healthy_rewrd'/);
     expect(() => makeVec('Hopper-v4', 2)).toThrow(/unknown task 'Hopper-v4'/);
     const env = makeVec('Hopper-v5', 2);
@@ -144,7 +162,7 @@ describe.skipIf(missing !== null)(`makeVec against Gymnasium ${missing ?? ''}`, 
     expect(r0 - r1).toBeCloseTo(1 + 0.999 * Math.fround(0.75), 6);
   });
 
-  it.each(['Hopper-v5', 'Ant-v5'])('%s: seeded runs are bit-identical across lane widths and threads (f32)', (id) => {
+  it.each(['Hopper-v5', 'Ant-v5', 'Humanoid-v5'])('%s: seeded runs are bit-identical across lane widths and threads (f32)', (id) => {
     const run = (threads: number, lanes: 1 | 8 | 16): Float64Array[] => {
       const env = makeVec(id, 20, { precision: 'f32', threads, lanes });
       const out = [env.reset({ seed: 11 }).obs];

@@ -18,6 +18,9 @@ the scene's solref/solimp/condim/margin/gap/range/limit settings); each query st
                                                cg_iterations (default 20) iterations (tolerance 0)
       newton1: {qacc[nv], niter}               Newton stopped after one iteration per island
                                                (tolerance 1e-14, ls_iterations 200): its first step
+      pgs:    {qacc[nv], niter}                PGS per island, at most pgs_iterations (default 20)
+                                               sweeps, MuJoCo's default tolerance 1e-8 (its stop
+                                               scales the improvement by 1/(meaninertia·nv))
       efc:    {type[], id[], pos[], margin[], J[nefc][nv] (dense), aref[], R[], D[], vel[], name[]}
       weld_w: {name: w} per active weld, the w of its relative quaternion (weld_w())
               rows in MuJoCo's order (equality, friction, limits, contacts); type is mjtConstraint
@@ -73,8 +76,12 @@ class ContactRef(Ref):
             o.solver = mujoco.mjtSolver.mjSOL_CG
             o.iterations = 20 if iterations is None else int(iterations)
             o.tolerance = 0.0 if tolerance is None else float(tolerance)
+        elif name == "pgs":
+            o.solver = mujoco.mjtSolver.mjSOL_PGS
+            o.iterations = 20 if iterations is None else int(iterations)
+            o.tolerance = 1e-8 if tolerance is None else float(tolerance)
         else:
-            raise ValueError(f"unknown solver {name!r} (newton, cg)")
+            raise ValueError(f"unknown solver {name!r} (newton, cg, pgs)")
         if not islands:
             o.disableflags |= int(mujoco.mjtDisableBit.mjDSBL_ISLAND)
         if not warmstart:
@@ -228,9 +235,13 @@ class ContactRef(Ref):
         mujoco.mj_forward(m, d)
         newton1 = {"qacc": d.qacc.tolist(), "niter": int(d.solver_niter[0])}
         m.opt.ls_iterations = self.ls0
+        self.solver("pgs", iterations=query.get("pgs_iterations", 20), warmstart=False)
+        self.set(qpos, qvel, tau, ctrl)
+        mujoco.mj_forward(m, d)
+        pgs = {"qacc": d.qacc.tolist(), "niter": int(d.solver_niter[0])}
         self.solver("newton")
-        out = {"qacc_smooth": qacc_smooth, "newton": newton, "newton1": newton1, "cg": cg, "efc": efc, "contacts": contacts,
-               "weld_w": self.weld_w()}
+        out = {"qacc_smooth": qacc_smooth, "newton": newton, "newton1": newton1, "cg": cg, "pgs": pgs, "efc": efc,
+               "contacts": contacts, "weld_w": self.weld_w()}
         if j_floor is not None:
             out["j_floor"] = j_floor
         return out

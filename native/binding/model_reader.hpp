@@ -425,8 +425,9 @@ void read_solver(const V& m, Model& model, const std::string& root) {
   const V method = so.get("method");
   if (!method.is_undefined()) {
     const std::string name = method.is_string() ? method.string() : std::string();
-    if (name != "newton" && name != "cg") type_error(where + ".method must be 'newton' or 'cg'");
+    if (name != "newton" && name != "cg" && name != "pgs") type_error(where + ".method must be 'newton', 'cg' or 'pgs'");
     model.solver_newton = name == "newton";
+    model.solver_pgs = name == "pgs";
   }
   const V cone = so.get("cone");
   if (!cone.is_undefined()) {

@@ -165,8 +165,9 @@ inline ach::Model read_model(const std::string& path) {
   {
     std::string method;
     in >> method;
-    if (method != "cg" && method != "newton") throw std::runtime_error(path + ": solver method '" + method + "'");
+    if (method != "cg" && method != "newton" && method != "pgs") throw std::runtime_error(path + ": solver method '" + method + "'");
     m.solver_newton = method == "newton";
+    m.solver_pgs = method == "pgs";
     std::string cone;
     in >> cone;
     if (cone != "pyramidal" && cone != "elliptic") throw std::runtime_error(path + ": solver cone '" + cone + "'");

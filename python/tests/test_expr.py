@@ -21,6 +21,12 @@ def test_indexing_and_reductions_act_per_env():
     assert ev("xpos[1, :2]", {"xpos": xpos}).tolist() == [[3, 4], [9, 10], [15, 16]]
     assert ev("xpos[:, 0]", {"xpos": xpos}).tolist() == [[0, 3], [6, 9], [12, 15]]
     assert ev("concat(qpos[:1], 7)", {"qpos": qpos}).tolist() == [[0, 7], [4, 7], [8, 7]]
+    # a per-env vector against a per-env number (Humanoid-v5's centre of mass: concat(...) / sum(body_mass))
+    assert ev("concat(sum(qpos[:2]), sum(qpos[2:])) / sum(qpos[:1])", {"qpos": qpos + 1}).tolist() == [
+        [3 / 1, 7 / 1],
+        [11 / 5, 15 / 5],
+        [19 / 9, 23 / 9],
+    ]
 
 
 def test_parameters_broadcast_and_choose():

@@ -283,11 +283,20 @@ export class Batch implements BatchApi {
    *  the last step() call (RK4: its fourth stage; Euler: the state the step started from) or of
    *  constrain() (as mj_forward). Views, [k * stride + r]: bodyPos (3 per body), bodyRot (9, row-major),
    *  cfrcExt (6 per body: [torque; force] of the contacts, world-oriented, about the subtree centre of
-   *  mass of the body's tree, as mj_rnePostConstraint), qfrcConstraint (nv). */
-  lastEvaluation(): { bodyPos: Real; bodyRot: Real; cfrcExt: Real; qfrcConstraint: Real } {
+   *  mass of the body's tree, as mj_rnePostConstraint), qfrcConstraint (nv), bodyVel (6 per body: [ω; v]
+   *  in the body's axes, v its frame origin's), qfrcActuator (nv). */
+  lastEvaluation(): { bodyPos: Real; bodyRot: Real; bodyVel: Real; cfrcExt: Real; qfrcConstraint: Real; qfrcActuator: Real } {
     if (!this.record) throw new Error('lastEvaluation() needs a batch made with record: true');
-    const f = (name: 'recordBodyPos' | 'recordBodyRot' | 'cfrcExt' | 'qfrcConstraint'): Real => this.native.field(name);
-    return { bodyPos: f('recordBodyPos'), bodyRot: f('recordBodyRot'), cfrcExt: f('cfrcExt'), qfrcConstraint: f('qfrcConstraint') };
+    const f = (name: 'recordBodyPos' | 'recordBodyRot' | 'recordBodyVel' | 'cfrcExt' | 'qfrcConstraint' | 'qfrcActuator'): Real =>
+      this.native.field(name);
+    return {
+      bodyPos: f('recordBodyPos'),
+      bodyRot: f('recordBodyRot'),
+      bodyVel: f('recordBodyVel'),
+      cfrcExt: f('cfrcExt'),
+      qfrcConstraint: f('qfrcConstraint'),
+      qfrcActuator: f('qfrcActuator'),
+    };
   }
 
   /** MuJoCo's actuator_force and act_dot at the current state (as mj_forward gives them), written by

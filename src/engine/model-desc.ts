@@ -166,15 +166,16 @@ export const MJ_MAXIMP = 0.9999;
 /** The largest solimp power the engine takes (a whole number: see src/model-files/scene/contact-settings.ts readSolimp). */
 export const SOLIMP_POWER_MAX = 16;
 
-/** The constraint solver's settings (MuJoCo's `option`): CG or Newton, a number of iterations and
- *  a tolerance; either friction cone. */
-export type SolverMethod = 'cg' | 'newton';
+/** The constraint solver's settings (MuJoCo's `option`): CG, Newton or PGS, a number of iterations
+ *  and a tolerance; either friction cone (PGS takes the pyramid only). */
+export type SolverMethod = 'cg' | 'newton' | 'pgs';
 /** MuJoCo's `cone` option: the pyramid (2(condim − 1) edge rows per contact point) or the elliptic
  *  cone (condim rows: the normal and each friction direction, with its three-zone cost). */
 export type FrictionCone = 'pyramidal' | 'elliptic';
 export const FRICTION_CONES: readonly FrictionCone[] = ['pyramidal', 'elliptic'];
-export const SOLVER_METHODS: readonly SolverMethod[] = ['cg', 'newton'];
-/** The most dofs the Newton solver takes (native contact/tables.hpp kNewtonMaxDofs). */
+export const SOLVER_METHODS: readonly SolverMethod[] = ['cg', 'newton', 'pgs'];
+/** The most dofs the Newton and PGS solvers take (native contact/tables.hpp kNewtonMaxDofs; a PGS
+ *  model with more is refused at load). */
 export const NEWTON_MAX_DOFS = 64;
 
 export interface SolverSettings {
@@ -189,7 +190,9 @@ export interface SolverSettings {
   /** MuJoCo's `solver` option (absent: 'cg'). 'newton': MuJoCo's Newton method, a dense Hessian
    *  M + JᵀDJ factored per lane, for models of at most NEWTON_MAX_DOFS dofs (a larger model runs CG,
    *  which reaches the same optimum; `solverNote` says so); converges in a few iterations where CG
-   *  needs tens, so give it a tolerance (MuJoCo's default 1e-8). */
+   *  needs tens, so give it a tolerance (MuJoCo's default 1e-8). 'pgs': MuJoCo's projected
+   *  Gauss–Seidel on the dual (native contact/pgs.hpp: shuffled sweeps, Nesterov momentum), whose
+   *  answer after a few iterations is not the optimum CG and Newton reach; at most NEWTON_MAX_DOFS dofs. */
   method?: SolverMethod;
   /** MuJoCo's `cone` option (absent: 'pyramidal'). */
   cone?: FrictionCone;
@@ -203,6 +206,7 @@ export function withSolver<M extends Pick<ModelDesc, 'solver'>>(model: M, method
 
 /** The solver a model runs, with the reason when it is not the one asked for. */
 export function solverRun(model: Pick<ModelDesc, 'bodies' | 'solver'>): { method: SolverMethod; note?: string } {
+  if (model.solver?.method === 'pgs') return { method: 'pgs' };
   if (model.solver?.method !== 'newton') return { method: 'cg' };
   const { nv } = coordinateLayout(model.bodies);
   if (nv <= NEWTON_MAX_DOFS) return { method: 'newton' };

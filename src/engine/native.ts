@@ -34,7 +34,9 @@ export type NativeFieldName =
   | 'qfrcConstraint' // BatchOptions.record
   | 'cfrcExt'
   | 'recordBodyPos'
-  | 'recordBodyRot';
+  | 'recordBodyRot'
+  | 'recordBodyVel'
+  | 'qfrcActuator';
 
 /** One constraint row of one robot at one state (MuJoCo's efc_* of that row). */
 export interface ConstraintRow {

@@ -3,7 +3,7 @@
 // (vec-env.ts) hand to the task's formulas. The twin of python/src/achilles/gym/vector.py's _values.
 
 import type { Real } from '../engine/api.js';
-import type { ModelDesc, MujocoLayout } from '../engine/model-desc.js';
+import type { BodyDesc, ModelDesc, MujocoLayout } from '../engine/model-desc.js';
 import { namesIn, type Val } from './expr.js';
 import { RECORDED_QUANTITIES, recordedValues, type RecordViews } from './mujoco-layout.js';
 import { CONSTANT_NAMES, type Task } from './task.js';
@@ -61,7 +61,7 @@ export interface EnvConstants {
   /** The env step's duration: the batch's dt × the task's frame skip. */
   dt: number;
   /** A record: true batch's post-step fields, with MuJoCo's body layout (tasks that read them). */
-  recorded?: { layout: MujocoLayout; rec: RecordViews };
+  recorded?: { layout: MujocoLayout; links: readonly BodyDesc[]; rec: RecordViews };
 }
 
 /** Robot r's quantities, `action` (float32, as Gymnasium's action space) being the controls in force. */
@@ -69,7 +69,7 @@ export function envValues(views: EnvViews, c: EnvConstants, r: number, action: F
   const s = views.stride;
   const qpos = Array.from({ length: views.nq }, (_, k) => views.q[k * s + r]);
   const qvel = Array.from({ length: views.nv }, (_, k) => views.v[k * s + r]);
-  const recorded = c.recorded ? recordedValues(c.recorded.layout, c.recorded.rec, s, views.nv, r) : {};
+  const recorded = c.recorded ? recordedValues(c.recorded.layout, c.recorded.links, c.recorded.rec, s, views.nv, r) : {};
   return {
     ...recorded,
     qpos,

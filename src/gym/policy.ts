@@ -7,7 +7,7 @@
 
 import type { Controller, ControlIO } from '../control/controller.js';
 import type { Batch } from '../engine/batch.js';
-import type { ModelDesc, MujocoLayout } from '../engine/model-desc.js';
+import type { BodyDesc, ModelDesc, MujocoLayout } from '../engine/model-desc.js';
 import type { Val } from './expr.js';
 import { computedQuantities, envValues, missingQuantities, readsRecorded } from './env-values.js';
 import { observe, readBefore, stepTerms, type Task } from './task.js';
@@ -60,6 +60,7 @@ export class PolicyController implements Controller {
   /** The task reads mjData's post-step fields: the run's batch must be made with `record: true`. */
   readonly needsRecord: boolean;
   private readonly layout?: MujocoLayout;
+  private readonly links: readonly BodyDesc[];
   private batch?: Batch;
 
   private constructor(
@@ -76,6 +77,7 @@ export class PolicyController implements Controller {
     this.score = { envSteps: 0, returns: new Array(copies).fill(0), terminatedAt: new Array(copies).fill(null) };
     this.initState = { qpos: model.bodies.flatMap((b) => b.q0), qvel: model.bodies.flatMap((b) => b.v0) };
     this.needsRecord = readsRecorded(task);
+    this.links = model.bodies;
     if (model.mujoco) this.layout = model.mujoco;
   }
 
@@ -108,7 +110,8 @@ export class PolicyController implements Controller {
 
   /** One robot's quantities in MuJoCo's layouts, from the batch views. */
   private values(io: ControlIO, r: number, action: Float32Array): Record<string, Val> {
-    const recorded = this.batch && this.layout ? { recorded: { layout: this.layout, rec: this.batch.lastEvaluation() } } : {};
+    const recorded =
+      this.batch && this.layout ? { recorded: { layout: this.layout, links: this.links, rec: this.batch.lastEvaluation() } } : {};
     return envValues(
       io,
       { initQpos: this.initState.qpos, initQvel: this.initState.qvel, dt: this.dt * this.task.frameSkip, ...recorded },

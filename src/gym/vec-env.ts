@@ -46,15 +46,11 @@ export interface StepResult {
 
 const RESET_STREAM = parameterKey('gym reset');
 
-/** The task's refusal reason for a model, or null: quantities the engine does not compute, or a
- *  solver whose unconverged result Gymnasium's steps depend on (PGS: the import runs CG, whose
- *  optimum PGS does not reach in the model's iterations). */
-function whyRefused(task: Task, model: ModelDesc, notes: { message: string }[]): string | null {
+/** The task's refusal reason for a model, or null: quantities the engine does not compute. */
+function whyRefused(task: Task, model: ModelDesc): string | null {
   const missing = missingQuantities(task, model);
   if (missing.length)
     return `the task reads ${missing.join(', ')}, which the Achilles engine does not compute yet (computed: ${computedQuantities(model).join(', ')})`;
-  if (notes.some((n) => n.message.startsWith('solver PGS')))
-    return `its model (${task.model}) asks for MuJoCo's PGS solver, which the engine does not implement yet (it would run CG, whose converged forces PGS does not reach in the model's iterations)`;
   return null;
 }
 
@@ -84,8 +80,8 @@ export class GymVecEnv {
     if (!Number.isInteger(numEnvs) || numEnvs < 1) throw new Error(`numEnvs must be an integer >= 1, got ${numEnvs}`);
     this.task = loadTask(envId, opts.kwargs ?? {});
     const path = gymnasiumModelPath(this.task.model);
-    const { model, notes } = importFile(path);
-    const refused = whyRefused(this.task, model, notes);
+    const { model } = importFile(path);
+    const refused = whyRefused(this.task, model);
     if (refused) throw new Error(`${envId}: ${refused}`);
     // Record mjData's post-step fields only where the task reads them (it costs a little per step).
     this.recorded = readsRecorded(this.task);
@@ -110,7 +106,7 @@ export class GymVecEnv {
       initQpos: Array.from({ length: b.nq }, (_, k) => b.q[k * b.stride]),
       initQvel: Array.from({ length: b.nv }, (_, k) => b.v[k * b.stride]),
       dt: this.dt,
-      ...(this.recorded && model.mujoco ? { recorded: { layout: model.mujoco, rec: b.lastEvaluation() } } : {}),
+      ...(this.recorded && model.mujoco ? { recorded: { layout: model.mujoco, links: model.bodies, rec: b.lastEvaluation() } } : {}),
     };
     this.target0 = Float64Array.from({ length: b.nu }, (_, a) => b.ctrlTarget[a * b.stride]);
     const ranges = model.actuators ?? [];
@@ -146,7 +142,7 @@ export class GymVecEnv {
     if (!this.recorded || envs.length === 0) return;
     const b = this.batch;
     const rec = b.lastEvaluation();
-    const fields = [rec.bodyPos, rec.bodyRot, rec.cfrcExt, rec.qfrcConstraint];
+    const fields = [rec.bodyPos, rec.bodyRot, rec.bodyVel, rec.cfrcExt, rec.qfrcConstraint, rec.qfrcActuator];
     const chosen = new Set(envs);
     const others: number[] = [];
     for (const block of new Set(envs.map((e) => Math.floor(e / b.lanes))))

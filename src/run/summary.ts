@@ -198,7 +198,7 @@ export function summaryText(
       ? ([
           [
             'solver',
-            `${solver.method === 'newton' ? 'Newton' : 'CG'}, ${solver.tolerance ? `up to ${solver.iterations} iterations, tolerance ${solver.tolerance}` : `${solver.iterations} iterations`}`,
+            `${{ newton: 'Newton', cg: 'CG', pgs: 'PGS' }[solver.method]}, ${solver.tolerance ? `up to ${solver.iterations} iterations, tolerance ${solver.tolerance}` : `${solver.iterations} iterations`}`,
           ],
         ] as Array<[string, string]>)
       : []),

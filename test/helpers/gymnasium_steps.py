@@ -1,5 +1,6 @@
 """Gymnasium's own env along a seeded random-action run, for test/gym-vec-env.test.ts: per step the
-state it starts from (qpos, qvel), the action, and what the env returns. After a termination the env
+state it starts from (qpos, qvel, and qacc_warmstart: the constraint solver's warm start, which an
+unconverged solver such as Humanoid's PGS depends on), the action, and what the env returns. After a termination the env
 is reset with the next seed. Reads {"tasks": [...], "steps": N, "seed": S} on stdin; writes JSON.
 With {"reset_states": {task: [[qpos, qvel], ...]}} instead: Gymnasium's observation of a freshly reset
 env put in each of those states (set_state after reset: cfrc_ext stays as mj_resetData left it)."""
@@ -31,10 +32,20 @@ for env_id in req["tasks"]:
     steps = []
     for s in range(req["steps"]):
         action = rng.uniform(env.action_space.low, env.action_space.high).astype(np.float32)
-        qpos, qvel = env.data.qpos.copy(), env.data.qvel.copy()
+        qpos, qvel, warm = env.data.qpos.copy(), env.data.qvel.copy(), env.data.qacc_warmstart.copy()
         env.set_state(qpos, qvel)  # as ours: its mj_forward refreshes what the reward reads before the step
         obs, reward, terminated, _, _ = env.step(action)
-        steps.append({"qpos": qpos.tolist(), "qvel": qvel.tolist(), "action": action.tolist(), "obs": obs.tolist(), "reward": float(reward), "terminated": bool(terminated)})
+        steps.append(
+            {
+                "qpos": qpos.tolist(),
+                "qvel": qvel.tolist(),
+                "qacc_warmstart": warm.tolist(),
+                "action": action.tolist(),
+                "obs": obs.tolist(),
+                "reward": float(reward),
+                "terminated": bool(terminated),
+            }
+        )
         if terminated:
             env.reset(seed=seed + s + 1)
     runs[env_id] = steps

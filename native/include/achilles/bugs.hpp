@@ -51,6 +51,7 @@ enum class Bug : int {
   ContactRollingCoefficient, // condim 6: the rolling rows scaled by the torsional friction instead of the rolling one
   ConeMiddleDmFactor,        // elliptic cone: the middle zone's Dm = D0/μ² (without its 1 + μ²)
   ConeFrictionRImpratioIgnored, // elliptic cone: the friction rows' R made without impratio (R1 = R0)
+  PgsShuffleSkipped,         // PGS: the rows visited in their order every sweep (MuJoCo shuffles the blocks each sweep)
   Count
 };
 
@@ -99,6 +100,7 @@ inline const char* bug_name(Bug b) {
   case Bug::ContactRollingCoefficient: return "contact-rolling-coefficient";
   case Bug::ConeMiddleDmFactor: return "cone-middle-dm-factor";
   case Bug::ConeFrictionRImpratioIgnored: return "cone-friction-r-impratio-ignored";
+  case Bug::PgsShuffleSkipped: return "pgs-shuffle-skipped";
   case Bug::Count: break;
   }
   return "?";

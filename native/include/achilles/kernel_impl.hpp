@@ -282,7 +282,7 @@ template <class V> class KernelImpl final : public Kernel {
 
   /// One step of the chosen integrator, split into substeps; qacc = a(q, v) at the step's start.
   /// Every evaluation of a constrained model is forward(): the solve is warm-started from the q̈ of
-  /// the previous substep's first evaluation (MuJoCo's qacc_warmstart).
+  /// the previous substep's first evaluation, RK4's last (MuJoCo's qacc_warmstart).
   void step_once(BlockScratch<V>& sc) {
     BlockState<V>& s = sc.s;
     if (ACH_BUG(TorqueLate)) // the planted bug: this step applies the previous step's torque
@@ -306,7 +306,9 @@ template <class V> class KernelImpl final : public Kernel {
           sc.cw.warm[k] = load<V>(rot);
         }
       substep(s, a, [&](const V* q, const V* v, V* out, bool first = false, bool stepping = false) { forward(sc, q, v, out, first, stepping); });
-      const V* warm = damped_euler() ? sc.cw.tmp2 : a;
+      // MuJoCo's mj_advance saves d->qacc: RK4's is its last stage's (mj_RK4 evaluates stages 1–3 after
+      // the step's mj_forward), which step_rk4 leaves in s.a
+      const V* warm = damped_euler() ? sc.cw.tmp2 : opt_.integrator == Integrator::Rk4 ? s.a : a;
       for (int k = 0; k < M_.nv; ++k) sc.cw.warm[k] = warm[k];
     }
     if (ACH_BUG(TorqueLate))

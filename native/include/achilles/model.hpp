@@ -95,6 +95,11 @@ struct Model {
   // MuJoCo's option solver: Newton (contact/newton.hpp, a dense Hessian, for models of at most
   // kNewtonMaxDofs dofs) or CG (contact/solver.hpp). KConstraints::newton says which one runs.
   bool solver_newton = false;
+  // MuJoCo's PGS (contact/pgs.hpp, the dual problem per lane; at most kNewtonMaxDofs dofs), which
+  // stops when its improvement, scaled by 1/(meaninertia·nv), falls below the tolerance:
+  // meaninertia is MuJoCo's stat.meaninertia, the mean of diag(M) at qpos0 (filled by finalize).
+  bool solver_pgs = false;
+  double meaninertia = 1;
   std::vector<double> body_invweight0;
   std::vector<double> dof_invweight0;
   /// True when the model has contact pairs, joint or tendon limits, frictionloss or active equality constraints: the step runs detection and the solver.

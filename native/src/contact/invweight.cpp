@@ -155,6 +155,9 @@ void finalize_constraints(Model& m) {
       throw std::invalid_argument(who + ": range[0] should be 0 in ball joint (the cone limit is max(range) on the rotation angle)");
     check_limit(j.limit, who);
   }
+  if (m.solver_pgs && m.nv > isa_invweight::kNewtonMaxDofs)
+    throw std::invalid_argument("solver PGS: the model has " + std::to_string(m.nv) + " dofs; PGS forms the rows' dense J and AR = J M⁻¹ Jᵀ per lane, up to " +
+                                std::to_string(isa_invweight::kNewtonMaxDofs) + " dofs (use CG or Newton)");
   check_tendons(m);
   check_equalities(m);
   m.body_invweight0.assign(2 * m.joints.size(), 0.0);
@@ -222,6 +225,16 @@ void finalize_constraints(Model& m) {
       if (s >= d.size()) continue;
       for (std::size_t r = 0; r < d.size(); ++r) Minv[t][r * d.size() + s] = sc.s.qacc[d[r]];
     }
+  }
+  // MuJoCo's stat.meaninertia (mj_setConst): the mean of diag(M) at qpos0, armature included (PGS's scale)
+  {
+    std::vector<ABInertia<double>> Ic(n);
+    std::vector<double> diag(nv, 0.0);
+    mass_diagonal(K, sc.s.W, Ic.data(), diag.data());
+    double sum = 0;
+    for (const Joint& j : m.joints)
+      for (int k = 0; k < j.nv; ++k) sum += diag[j.voff + k] + j.armature;
+    m.meaninertia = sum / nv;
   }
   pass_pose(K, sc.s.W, sc.X_WB);
   // J of every body's centre of mass (world frame) on its tree's dofs: row-major 6 × (tree dofs)

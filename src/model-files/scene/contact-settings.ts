@@ -8,7 +8,8 @@
 //            engine's kernels raise to it without pow)
 //   condim   1 (frictionless), 3 (sliding friction through the solver's cone), 4 (and torsional), 6 (and rolling)
 //   solver   { iterations: integer 1..1000, impratio > 0, tolerance in [0, 1) (optional; 0 = every iteration),
-//              method: cg | newton (optional; cg), cone: pyramidal | elliptic (optional; pyramidal) }
+//              method: cg | newton | pgs (optional; cg), cone: pyramidal | elliptic (optional; pyramidal;
+//              pgs takes pyramidal only) }
 //
 // Physical contact stiffness and damping. A shape may give `contact: {stiffness: k N/m, damping:
 // c N·s/m}` instead of a solref. MuJoCo's contact acts on accelerations, so the mapping needs a mass:

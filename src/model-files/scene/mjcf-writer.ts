@@ -132,9 +132,10 @@ export function exportMjcf(model: ModelDesc, opts: MjcfOptions = {}): string {
   // it: solverRun), iteration count and tolerance (absent: 0, so MuJoCo never stops early, as the
   // engine), impratio. The validation reference overrides the solver per query.
   const solver = model.solver ?? DEFAULT_SOLVER;
+  const MJCF_SOLVER = { cg: 'CG', newton: 'Newton', pgs: 'PGS' } as const;
   out.push(
     `  <option timestep="${num(w.dt / w.substeps)}" gravity="${nums(w.gravity)}" integrator="${integrator}" ` +
-      `cone="${solver.cone ?? 'pyramidal'}" solver="${solverRun(model).method === 'newton' ? 'Newton' : 'CG'}" iterations="${solver.iterations}" tolerance="${num(solver.tolerance ?? 0)}" impratio="${num(solver.impratio)}">`,
+      `cone="${solver.cone ?? 'pyramidal'}" solver="${MJCF_SOLVER[solverRun(model).method]}" iterations="${solver.iterations}" tolerance="${num(solver.tolerance ?? 0)}" impratio="${num(solver.impratio)}">`,
   );
   if (!opts.contacts) out.push('    <flag contact="disable"/>');
   out.push('  </option>');

@@ -38,6 +38,7 @@ export const contactStage: ValidationStage<ContactStateReference[]> = {
       'contact-impratio-ignored',
       'contact-torsion-axis',
       'contact-rolling-coefficient',
+      'pgs-shuffle-skipped',
     ],
   },
   reference(ctx) {

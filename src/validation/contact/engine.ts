@@ -31,6 +31,8 @@ export interface EngineConstraintAnswer {
   qaccConverged: number[];
   /** The Newton solver stopped after one iteration per island (tolerance 1e-14, as MuJoCo's newton1). */
   qaccNewton1: number[];
+  /** PGS from qacc_smooth, at most 20 sweeps per island, tolerance 1e-8 (as MuJoCo's pgs). */
+  qaccPgs: number[];
 }
 
 /** Iterations that count as "run to convergence": conjugate gradient on a strictly convex
@@ -129,10 +131,19 @@ export function engineConstraints(
   const newtonModel = withSolver(model, 'newton', 1e-14, 1);
   const bn = new Batch(newtonModel, { copies: states.length, precision }, addon) as Diagnosable;
   states.forEach((s, r) => bn.setRobot(r, s));
+  const bp = new Batch(withSolver(model, 'pgs', 1e-8, 20), { copies: states.length, precision }, addon) as Diagnosable;
+  states.forEach((s, r) => bp.setRobot(r, s));
   return states.map((_, r) => {
     const st = b.constraints!(r, { iterations, warm: false });
     const conv = b.constraints!(r, { iterations: CONVERGED_ITERATIONS, warm: false });
     const n1 = bn.constraints!(r, { iterations: 1, warm: false });
-    return { blocks: engineBlocks(model, conv), qacc: [...st.qacc], qaccConverged: [...conv.qacc], qaccNewton1: [...n1.qacc] };
+    const pgs = bp.constraints!(r, { iterations: 20, warm: false });
+    return {
+      blocks: engineBlocks(model, conv),
+      qacc: [...st.qacc],
+      qaccConverged: [...conv.qacc],
+      qaccNewton1: [...n1.qacc],
+      qaccPgs: [...pgs.qacc],
+    };
   });
 }

@@ -31,6 +31,8 @@ export interface ConstraintAnswer {
   cg: { qacc: number[]; niter: number };
   /** Newton stopped after one iteration per island (its first direction H⁻¹g and exact step). */
   newton1: { qacc: number[]; niter: number };
+  /** PGS from qacc_smooth, at most 20 sweeps per island, tolerance 1e-8. */
+  pgs: { qacc: number[]; niter: number };
   efc: EfcRows;
   /** J's float32 floor from its stored intermediates (contact points and frames), when asked. */
   j_floor?: number;

@@ -252,7 +252,7 @@ inline void list_contact_pairs(const KModel<ScalarOf<V>>& M, const KConstraints<
   cw.npairs = static_cast<int>(bp.pairs.size());
   cw.reserve_pairs(M, KC, cw.npairs);
   int row = cw.first_contact;
-  if (KC.newton) cw.pair_dof_start[0] = 0;
+  if (KC.dense) cw.pair_dof_start[0] = 0;
   const bool listed = C.listed; // bp.listed holds each pair's place in the list
   for (int p = 0; p < cw.npairs; ++p) {
     const KContactPair<ScalarOf<V>>& P = cw.pair[p] = listed ? KC.listed_pairs[bp.listed[p]] : KC.contact_pair(pair_a(bp.pairs[p]), pair_b(bp.pairs[p]));
@@ -263,7 +263,7 @@ inline void list_contact_pairs(const KModel<ScalarOf<V>>& M, const KConstraints<
       cw.row_point[row + k - cw.first_contact] = p * 4 + k / P.rows;
     }
     row += 4 * P.rows;
-    if (!KC.newton) continue;
+    if (!KC.dense) continue;
     int* dofs = cw.pair_dofs + cw.pair_dof_start[p];
     int n;
     if (listed) {

@@ -217,6 +217,9 @@ template <class T> struct KConstraints {
   int iterations = 20;
   double tolerance = 0;
   bool newton = false; // MuJoCo's Newton solver (contact/newton.hpp): asked for, and nv <= kNewtonMaxDofs
+  bool pgs = false;    // MuJoCo's PGS (contact/pgs.hpp; finalize_constraints refuses it past kNewtonMaxDofs)
+  bool dense = false;  // Newton or PGS: the used rows' dense J is formed (newton_prepare), so rows list their dofs
+  double meaninertia = 1; // PGS's improvement scale 1/(meaninertia·nv)
   int limit_rows = 0;   // 2 per limited joint, then 2 per limited tendon
   // Islands (MuJoCo's default since 3.3.6): kinematic trees with dofs, joined per lane by the rows
   // that are on; the solver's scalars (line search, β) are per island.
@@ -232,8 +235,9 @@ template <class T> struct KConstraints {
   bool enabled = false;
 
   KConstraints(const Model& m, double h)
-      : iterations(m.solver_iterations), tolerance(m.solver_tolerance), newton(m.solver_newton && m.nv <= kNewtonMaxDofs), h(h),
-        impratio(m.impratio), elliptic(m.cone_elliptic), body_invweight0(m.body_invweight0) {
+      : iterations(m.solver_iterations), tolerance(m.solver_tolerance), newton(m.solver_newton && m.nv <= kNewtonMaxDofs),
+        pgs(m.solver_pgs), dense(newton || pgs), meaninertia(m.meaninertia), h(h), impratio(m.impratio), elliptic(m.cone_elliptic),
+        body_invweight0(m.body_invweight0) {
     enabled = m.constrained();
     if (!enabled) return;
     // trees: each root's subtree, numbered in root order; a tree without dofs is static (−1)
@@ -364,7 +368,7 @@ template <class T> struct KConstraints {
       limits.push_back(l);
       limit_rows += 2;
     }
-    if (newton) list_row_dofs(m);
+    if (dense) list_row_dofs(m);
     list_pair_constants(m);
   }
 
@@ -434,7 +438,7 @@ template <class T> struct KConstraints {
     std::vector<int> d(m.nv > 0 ? m.nv : 1);
     for (const ShapePair& p : pairs) {
       listed_pairs.push_back(contact_pair(p.a, p.b));
-      if (!newton) continue;
+      if (!dense) continue;
       const int n = contact_dofs(listed_pairs.back().body_a, listed_pairs.back().body_b, d.data());
       listed_dofs.insert(listed_dofs.end(), d.begin(), d.begin() + n);
       listed_dof_start.push_back(static_cast<int>(listed_dofs.size()));

@@ -128,6 +128,15 @@ template <class V> struct ConstraintWork {
   MaskOf<V>* newton_dq = nullptr;   // per used row: the lanes where it changed piece at this update
   V* newton_H = nullptr;            // H = M + JᵀDJ (lower triangle), updated by the rows that change piece
   Motion<V>* newton_Jb = nullptr;   // per joint × dof: the body motion a unit velocity of the dof gives (0 off its chain)
+  // PGS (pgs.hpp; carved only when KConstraints::pgs), over the used rows u, v < nused:
+  V* pgs_MinvJ = nullptr;             // M⁻¹J_uᵀ (row u at u·nv)
+  ScalarOf<V>* pgs_AR = nullptr;      // AR = J M⁻¹ Jᵀ + R per lane: (u·nused + v)·W + lane
+  ScalarOf<V>*pgs_b = nullptr, *pgs_f = nullptr; // b = J·a₀ − aref and the force per lane: u·W + lane
+  unsigned char* pgs_on = nullptr;    // the row is in the lane's problem (MuJoCo's efc rows): u·W + lane
+  ScalarOf<V>* pgs_A = nullptr;       // one island of one lane: its AR, dense (rows²)
+  ScalarOf<V>* pgs_vec = nullptr;     // one island of one lane: kPgsVecs vectors of its rows
+  int* pgs_int = nullptr;             // one lane: its rows, an island's rows, the shuffled order
+  static constexpr int kPgsVecs = 6;  // b, f, 1/diag(AR), frictionloss, Nesterov's previous and extrapolated f
   static constexpr int kTreeVecs = SolverTrees<V>::kVecs, kTreeMasks = SolverTrees<V>::kMasks;
   static constexpr int kIslandSums = 6; // island_sums' most arrays at once
   /// The contact pairs the row slots are first carved for (reserve_pairs carves more when a block meets more).
@@ -148,7 +157,7 @@ template <class V> struct ConstraintWork {
                             kTreeVecs * nt * sizeof(V) + kTreeMasks * nt * sizeof(MaskOf<V>) + (nt + 1) * sizeof(int) +
                             member_slots(nt) * (sizeof(int) + sizeof(MaskOf<V>)) + W * sizeof(ScalarOf<V>) + kIslandSums * nt * sizeof(V) +
                             (4 * nt + 1) * sizeof(int) + nt + n + (K.equalities.size() + 1) * sizeof(EqualityJ<V>);
-    const std::size_t newton = K.newton ? 3 * nv * nv * sizeof(V) + n * nv * sizeof(Motion<V>) : 0;
+    const std::size_t newton = K.dense ? 3 * nv * nv * sizeof(V) + n * nv * sizeof(Motion<V>) : 0;
     return b + isl + newton + rows_bytes(M, K, kFirstPairCapacity) + 64 * 48; // each take aligns to 64 bytes (fewer than 48 takes)
   }
 
@@ -156,11 +165,15 @@ template <class V> struct ConstraintWork {
   static std::size_t rows_bytes(const KModel<ScalarOf<V>>& M, const KConstraints<ScalarOf<V>>& K, std::size_t pairs) {
     const std::size_t np = pairs ? pairs : 1, nv = M.nv ? M.nv : 1;
     const std::size_t rows = K.equality_rows + K.friction_rows + K.limit_rows + 4 * K.point_rows_max * np;
-    const std::size_t newton = K.newton ? rows * nv * sizeof(V) + 2 * rows * sizeof(MaskOf<V>) + (np + 1 + np * nv) * sizeof(int) : 0;
+    const std::size_t newton = K.dense ? rows * nv * sizeof(V) + 2 * rows * sizeof(MaskOf<V>) + (np + 1 + np * nv) * sizeof(int) : 0;
+    const std::size_t W = lanes_of<V>;
+    const std::size_t pgs = K.pgs ? rows * nv * sizeof(V) + rows * rows * (W + 1) * sizeof(ScalarOf<V>) +
+                                        rows * (2 * W + kPgsVecs) * sizeof(ScalarOf<V>) + rows * W + 3 * rows * sizeof(int)
+                                  : 0;
     return rows * (4 * sizeof(MaskOf<V>) + 18 * sizeof(V) + 7 * sizeof(int) + 2 * sizeof(ScalarOf<V>)) +
            np * (sizeof(KContactPair<ScalarOf<V>>) + sizeof(int) + sizeof(Manifold<V>) + 12 * sizeof(Vec3<V>) + 4 * sizeof(MaskOf<V>) +
                  4 * (2 * sizeof(PointJ<V>) + 2 * sizeof(int))) +
-           newton + 64 * 56; // each of carve_rows' takes aligns to 64 bytes (fewer than 56 takes)
+           newton + pgs + 64 * 56; // each of carve_rows' takes aligns to 64 bytes (fewer than 56 takes)
   }
 
   template <class A> void carve(A& ar, const KModel<ScalarOf<V>>& M, const KConstraints<ScalarOf<V>>& K) {
@@ -200,7 +213,7 @@ template <class V> struct ConstraintWork {
     V* tree_vecs = ar.template take<V>(kTreeVecs * nt);
     MaskOf<V>* tree_masks = ar.template take<MaskOf<V>>(kTreeMasks * nt);
     per_tree.carve(tree_vecs, tree_masks, K.ntrees);
-    if (K.newton) {
+    if (K.dense) {
       newton_M = ar.template take<V>(nv * nv);
       newton_L = ar.template take<V>(nv * nv);
       newton_H = ar.template take<V>(nv * nv);
@@ -265,7 +278,17 @@ template <class V> struct ConstraintWork {
     mf = ar.template take<Manifold<V>>(np);
     frame = ar.template take<Vec3<V>>(np * 12);
     point_on = ar.template take<MaskOf<V>>(np * 4);
-    if (K.newton) {
+    if (K.pgs) {
+      pgs_MinvJ = ar.template take<V>(rows * nv);
+      pgs_AR = ar.template take<ScalarOf<V>>(rows * rows * lanes_of<V>);
+      pgs_b = ar.template take<ScalarOf<V>>(rows * lanes_of<V>);
+      pgs_f = ar.template take<ScalarOf<V>>(rows * lanes_of<V>);
+      pgs_on = ar.template take<unsigned char>(rows * lanes_of<V>);
+      pgs_A = ar.template take<ScalarOf<V>>(rows * rows);
+      pgs_vec = ar.template take<ScalarOf<V>>(rows * kPgsVecs);
+      pgs_int = ar.template take<int>(3 * rows);
+    }
+    if (K.dense) {
       newton_J = ar.template take<V>(rows * nv);
       newton_quad = ar.template take<MaskOf<V>>(rows);
       newton_dq = ar.template take<MaskOf<V>>(rows);

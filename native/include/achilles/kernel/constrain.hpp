@@ -1,12 +1,12 @@
 // The constraint stages of one acceleration evaluation, after forward dynamics left qacc_smooth:
 // MuJoCo's mj_collision (poses, broad and narrow phase), mj_makeConstraint (the rows, in MuJoCo's
-// order: equality, dry friction, limits, contacts) and mj_fwdConstraint (the CG or Newton solve).
+// order: equality, dry friction, limits, contacts) and mj_fwdConstraint (the CG, Newton or PGS solve).
 #pragma once
 
 #include "../isa_namespace.hpp"
 
 #include "../collision/collide.hpp"
-#include "../contact/newton.hpp"
+#include "../contact/pgs.hpp"
 #include "block_scratch.hpp"
 
 namespace ach {
@@ -33,7 +33,8 @@ inline void constrain(const KModel<ScalarOf<V>>& M, const KCollision<ScalarOf<V>
   if (cw.nused == 0) return;
   // mj_fwdConstraint
   for (int k = 0; k < M.nv; ++k) cw.a0[k] = a[k];
-  solve_constraints(M, KC, sc.s.W, cw, iterations, warm);
+  if (KC.pgs) solve_pgs(M, KC, sc.s.W, cw, iterations, warm);
+  else solve_constraints(M, KC, sc.s.W, cw, iterations, warm);
   for (int k = 0; k < M.nv; ++k) a[k] = cw.a[k];
 }
 

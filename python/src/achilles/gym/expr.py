@@ -299,6 +299,18 @@ def _lift(x: Any) -> Any:
     return a.reshape((1, *a.shape))
 
 
+def _env_aligned(a: Any, b: Any) -> tuple[Any, Any]:
+    """Two operands with their env axes lined up: the one of lower rank gets trailing axes, so a per-env
+    number meets every entry of the other's per-env value (Humanoid's concat(x, y) / sum(body_mass):
+    (n, 2) by (n,)), as the formula means it for one env."""
+    if isinstance(a, np.ndarray) and isinstance(b, np.ndarray) and a.ndim >= 1 and b.ndim >= 1 and a.ndim != b.ndim:
+        if a.ndim < b.ndim:
+            a = a.reshape(a.shape + (1,) * (b.ndim - a.ndim))
+        else:
+            b = b.reshape(b.shape + (1,) * (a.ndim - b.ndim))
+    return a, b
+
+
 def as_array(x: Any) -> np.ndarray:
     """A value with its env axis: a scalar is one value shared by every env."""
     return x if isinstance(x, np.ndarray) and x.ndim >= 1 else np.asarray([x])
@@ -358,7 +370,7 @@ def evaluate(node: Node, ctx: Context) -> np.ndarray:
         x = evaluate(node.args[0], ctx)
         return np.logical_not(x) if node.value == "not" else np.negative(x)
     if k == "binary":
-        a, b = evaluate(node.args[0], ctx), evaluate(node.args[1], ctx)
+        a, b = _env_aligned(evaluate(node.args[0], ctx), evaluate(node.args[1], ctx))
         return _BINARY[node.value](a, b)
     if k == "index":
         base = as_array(evaluate(node.args[0], ctx))

@@ -51,21 +51,6 @@ def quantities_read(task: Task) -> set[str]:
     return read - set(task.params) - set(task.before) - set(task.step) - CONSTANT_NAMES
 
 
-def _unimplemented_solver(model_path: str) -> str | None:
-    """Why the model's constraint solver is not MuJoCo's here, or None. The import runs a model that
-    asks for PGS with CG (the same optimum; src/model-files/import/mjcf/option.ts notes it), but a task
-    stops PGS after its iterations, short of that optimum, so its steps are not Gymnasium's."""
-    import xml.etree.ElementTree as ET
-
-    for option in ET.parse(model_path).getroot().iter("option"):
-        if option.get("solver", "").upper() == "PGS":
-            return (
-                f"its model ({os.path.basename(model_path)}) asks for MuJoCo's PGS solver, which the engine does not "
-                "implement yet (it would run CG, whose converged forces PGS does not reach in the model's iterations)"
-            )
-    return None
-
-
 def unsupported_quantities(task: Task) -> list[str]:
     return sorted(quantities_read(task) - COMPUTED)
 
@@ -75,7 +60,7 @@ def why_refused(task: Task) -> str | None:
     missing = unsupported_quantities(task)
     if missing:
         return f"the task reads {', '.join(missing)}, which the Achilles engine does not compute yet (computed: {', '.join(sorted(COMPUTED))})"
-    return _unimplemented_solver(gymnasium_model_path(task.model))
+    return None
 
 
 def _vector_env_base():

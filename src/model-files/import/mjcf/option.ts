@@ -38,8 +38,7 @@ export function readOption(ctx: MjcfContext, o: XmlElement): void {
         break;
       case 'solver': {
         const v = r.choice(a, 'option solver', ['PGS', 'CG', 'Newton'] as const);
-        ir.option.solver = v === 'Newton' ? 'newton' : 'cg';
-        if (v === 'PGS') note('approximated', a, 'solver PGS → CG (the same optimum: PGS solves the dual of the same problem)');
+        ir.option.solver = v === 'Newton' ? 'newton' : v === 'PGS' ? 'pgs' : 'cg';
         break;
       }
       case 'tolerance': {
@@ -72,5 +71,8 @@ export function readOption(ctx: MjcfContext, o: XmlElement): void {
     readFlags(r, f, ir, note);
   }
   if (!o.attrs.has('solver')) note('as-mujoco', o, "solver Newton (MuJoCo's default)");
+  const cone = o.attrs.get('cone');
+  if (ir.option.solver === 'pgs' && cone?.value === 'elliptic')
+    r.fail(cone, 'option cone', quote(cone.value), 'cone="pyramidal" with solver="PGS" (PGS with the elliptic cone is not implemented)');
   if (!o.attrs.has('tolerance')) note('as-mujoco', o, "solver tolerance 1e-8 (MuJoCo's default)");
 }

@@ -1,0 +1,297 @@
+// MuJoCo's PGS solver (engine_solver.c solPGS, called per island by mj_fwdConstraint) for one block
+// of lanes: projected Gauss–Seidel on the dual problem
+//
+//   minimize  ½ fᵀ AR f + fᵀ b   over f: equality rows free, friction rows |f| ≤ frictionloss,
+//             limit and contact rows (pyramid edges) f ≥ 0,   AR = J M⁻¹ Jᵀ + diag(R), b = J a₀ − aref
+//
+// a sweep visits each row (a pyramidal contact's edges are rows of their own) in an order shuffled
+// afresh each sweep (Fisher–Yates with PCG32, seeded 0/1 per island call), setting
+//   f_c ← proj(f_c − res_c / AR_cc),  res_c = b_c + AR_c·f
+// and keeping the old f_c when the cost would rise by more than 1e-10. Nesterov momentum before
+// each sweep: f ← proj(f + β(f − f_prev)), β = (k − 1)/(k + 2), with O'Donoghue–Candès restarts
+// (k = 0 when the sweep's correction opposes the extrapolation). A sweep's improvement (the cost
+// decrease × 1/(meaninertia·nv)) below the tolerance ends the island's solve. The start is
+// MuJoCo's warmstart(): the primal forces at the warm start's acceleration, or 0 when their dual
+// cost is positive; the answer a = a₀ + M⁻¹Jᵀf (mj_dualFinish).
+//
+// MuJoCo 3.14 was checked to do exactly this (the numpy replay of solPGS, shuffle and momentum,
+// matches its efc_force on humanoid states to 1.3e-15; either one left out, to 1e-2).
+//
+// Each lane has its own rows (those on in it: MuJoCo's efc rows), islands, block count and shuffled
+// order, so the sweeps run scalar per lane and island, on AR formed vectorized for the block's
+// used rows: a lane's answer is the same whatever lanes share its block.
+#pragma once
+
+#include <cstdint>
+
+#include "../isa_namespace.hpp"
+
+#include "../bugs.hpp"
+#include "newton.hpp"
+
+namespace ach {
+inline namespace ACH_ISA_NS {
+
+/// MuJoCo's PCG32 step (pcg32_next): the 64-bit LCG's state, permuted to 32 bits by xorshift and a
+/// data-dependent rotation.
+inline std::uint32_t pcg32_next(std::uint64_t& state, std::uint64_t inc) {
+  const std::uint64_t old = state;
+  state = old * 6364136223846793005ULL + (inc | 1);
+  const auto xorshifted = static_cast<std::uint32_t>(((old >> 18u) ^ old) >> 27u);
+  const auto rot = static_cast<std::uint32_t>(old >> 59u);
+  return (xorshifted >> rot) | (xorshifted << ((0u - rot) & 31u));
+}
+
+/// One island's rows in `used` order (equality rows, ne of them, then friction rows, nf, then limit
+/// and contact rows) with their AR (n × n), b and frictionloss: solPGS's sweeps from the force in f.
+template <class T> struct PgsIsland {
+  int n, ne, nf;
+  const T *A, *b, *floss;
+  T* f;
+  T *ARinv, *prev, *mom; // scratch, n each
+  int* order;            // scratch, n
+};
+
+/// The force projected on row c's set: friction rows onto [−floss, floss], limits and contacts onto f ≥ 0.
+template <class T> inline T pgs_project(const PgsIsland<T>& I, int c, T f) {
+  if (c < I.ne) return f;
+  if (c < I.ne + I.nf) return f < -I.floss[c] ? -I.floss[c] : (f > I.floss[c] ? I.floss[c] : f);
+  return f < T(0) ? T(0) : f;
+}
+
+/// solPGS on one island of one lane: at most `maxiter` sweeps, stopping after a sweep whose scaled
+/// improvement is below `tolerance`.
+template <class T> inline void pgs_island(const PgsIsland<T>& I, int maxiter, double tolerance, T scale) {
+  const int n = I.n;
+  T* f = I.f;
+  for (int c = 0; c < n; ++c) {
+    I.ARinv[c] = T(1) / I.A[c * n + c];
+    I.prev[c] = f[c];
+    I.order[c] = c;
+  }
+  std::uint64_t state = 0;
+  const std::uint64_t inc = 1;
+  pcg32_next(state, inc);
+  int k = 0; // Nesterov's counter, 0 after a restart
+  for (int it = 0; it < maxiter; ++it) {
+    const T beta = it > 0 ? T(k - 1) / T(k + 2) : T(0);
+    if (beta > T(0)) {
+      for (int c = 0; c < n; ++c) {
+        const T saved = f[c];
+        f[c] += beta * (f[c] - I.prev[c]);
+        I.prev[c] = saved;
+      }
+      for (int c = I.ne; c < n; ++c) f[c] = pgs_project(I, c, f[c]);
+    } else {
+      for (int c = 0; c < n; ++c) I.prev[c] = f[c];
+    }
+    for (int c = 0; c < n; ++c) I.mom[c] = f[c];
+    if (!ACH_BUG(PgsShuffleSkipped)) // the planted bug: rows visited in order every sweep
+      for (int i = n - 1; i > 0; --i) {
+        const int j = static_cast<int>(pcg32_next(state, inc) % static_cast<std::uint32_t>(i + 1));
+        const int t = I.order[i];
+        I.order[i] = I.order[j];
+        I.order[j] = t;
+      }
+    T improvement(0);
+    for (int s = 0; s < n; ++s) {
+      const int c = I.order[s];
+      const T* Ac = I.A + c * n;
+      T res = I.b[c];
+      for (int j = 0; j < n; ++j) res += Ac[j] * f[j];
+      const T old = f[c];
+      f[c] = pgs_project(I, c, f[c] - res * I.ARinv[c]);
+      // costChange: ½δ²·AR_cc + δ·res, the old force kept when it rises past 1e-10
+      const T delta = f[c] - old;
+      T change = T(0.5) * delta * delta * (T(1) / I.ARinv[c]) + delta * res;
+      if (change > T(1e-10)) {
+        f[c] = old;
+        change = T(0);
+      }
+      improvement -= change;
+    }
+    improvement *= scale;
+    bool restart = false;
+    if (it > 0) {
+      T dot(0);
+      for (int c = 0; c < n; ++c) dot += (f[c] - I.mom[c]) * (I.mom[c] - I.prev[c]);
+      restart = dot < T(0);
+    }
+    k = restart ? 0 : k + 1;
+    if (improvement < tolerance) break;
+  }
+}
+
+/// Whether pair P's contacts come before pair Q's in MuJoCo's d->contact (and so efc) order: mj_collision
+/// visits body pairs by signature (lower body id, then higher; the world, body 0, first), and within one
+/// the lower body's geoms, then the higher's, in geom order. Links number MuJoCo's bodies in order and
+/// shapes keep its geoms' order within a body, the world's shapes listed after the bodies' (import
+/// compile.ts): a world shape's rank is its index, a body shape's its index + nshapes.
+template <class T> inline bool mujoco_contact_before(const KContactPair<T>& P, const KContactPair<T>& Q, int nshapes) {
+  auto key = [nshapes](const KContactPair<T>& X, int* k) {
+    const bool a_low = X.body_a <= X.body_b;
+    const int lo_shape = a_low ? X.shape_a : X.shape_b, hi_shape = a_low ? X.shape_b : X.shape_a;
+    k[0] = a_low ? X.body_a : X.body_b;
+    k[1] = a_low ? X.body_b : X.body_a;
+    k[2] = lo_shape + (k[0] < 0 ? 0 : nshapes);
+    k[3] = hi_shape + nshapes;
+  };
+  int a[4], b[4];
+  key(P, a);
+  key(Q, b);
+  for (int e = 0; e < 4; ++e)
+    if (a[e] != b[e]) return a[e] < b[e];
+  return false;
+}
+
+/// AR over the used rows (J from newton_prepare, zero off each row's dofs), b = J·a₀ − aref and
+/// the start force, per lane into pgs_AR, pgs_b, pgs_f; pgs_on marks the rows in each lane's problem.
+template <class V>
+inline void pgs_prepare(const KModel<ScalarOf<V>>& M, const KConstraints<ScalarOf<V>>& KC, const JointWork<V>* W, ConstraintWork<V>& cw,
+                        bool use_warm) {
+  using T = ScalarOf<V>;
+  constexpr int L = lanes_of<V>;
+  const int nv = M.nv, n = cw.nused;
+  const V zero(T(0));
+  V* J = cw.newton_J;
+  for (int e = 0; e < n * nv; ++e) J[e] = zero; // newton_prepare writes each row's own dofs only
+  newton_prepare(M, KC, W, cw);
+  for (int u = 0; u < n; ++u) solve_M(M, W, cw.tw, J + u * nv, cw.pgs_MinvJ + u * nv);
+  // AR's lower triangle from J_u·(M⁻¹J_vᵀ) over row u's dofs, mirrored (MuJoCo's AR is symmetric)
+  for (int u = 0; u < n; ++u) {
+    int nd;
+    const int* dofs = row_dofs(KC, cw, cw.used[u], nd);
+    const V* Ju = J + u * nv;
+    for (int v = 0; v <= u; ++v) {
+      const V* Mv = cw.pgs_MinvJ + v * nv;
+      V s = zero;
+      for (int a = 0; a < nd; ++a) s += Ju[dofs[a]] * Mv[dofs[a]];
+      if (v == u) s += cw.u_R[u];
+      vstore(cw.pgs_AR + (u * n + v) * L, s);
+      if (v != u) vstore(cw.pgs_AR + (v * n + u) * L, s);
+    }
+  }
+  // b at a₀; the start: the primal forces at the warm start (update_forces), kept where
+  // fᵀb + ½fᵀ·AR·f ≤ 0, else 0 (MuJoCo's warmstart for PGS)
+  V* b = cw.jv;
+  for (int u = 0; u < n; ++u) {
+    int nd;
+    const int* dofs = row_dofs(KC, cw, cw.used[u], nd);
+    V s = zero, w = zero;
+    for (int a = 0; a < nd; ++a) {
+      s += J[u * nv + dofs[a]] * cw.a0[dofs[a]];
+      w += J[u * nv + dofs[a]] * cw.warm[dofs[a]];
+    }
+    b[u] = s - cw.u_aref[u];
+    cw.jar[u] = w - cw.u_aref[u];
+    vstore(cw.pgs_b + u * L, b[u]);
+  }
+  // a row in a lane's problem: equality and friction rows always, others where on (a row that is
+  // off in a lane takes no part there, whatever its J holds)
+  auto in_lane = [&](int u) { return u < cw.nfric_used ? mask_true<V>() : cw.u_on[u]; };
+  if (use_warm) {
+    update_forces(cw);
+    V cost = zero;
+    for (int u = 0; u < n; ++u) {
+      V ARf = zero;
+      for (int v = 0; v < n; ++v) ARf += vselect(in_lane(v), load<V>(cw.pgs_AR + (u * n + v) * L) * cw.u_force[v], zero);
+      cost += vselect(in_lane(u), cw.u_force[u] * (b[u] + T(0.5) * ARf), zero);
+    }
+    const MaskOf<V> cold = cost > zero;
+    for (int u = 0; u < n; ++u) vstore(cw.pgs_f + u * L, vselect(cold, zero, cw.u_force[u]));
+  } else {
+    for (int u = 0; u < n; ++u) vstore(cw.pgs_f + u * L, zero);
+  }
+  bool on[L];
+  for (int u = 0; u < n; ++u) {
+    mask_bools(cw.u_on[u], on);
+    for (int l = 0; l < L; ++l) cw.pgs_on[u * L + l] = u < cw.nfric_used || on[l]; // equality and friction rows are always in
+  }
+}
+
+/// Lane l's islands, each solved by pgs_island from pgs_f (its forces written back; rows not in
+/// the lane's problem get 0).
+template <class V> inline void pgs_lane(const KConstraints<ScalarOf<V>>& KC, ConstraintWork<V>& cw, int l, int nv, int iterations) {
+  using T = ScalarOf<V>;
+  constexpr int L = lanes_of<V>;
+  const int n = cw.nused;
+  int *rows = cw.pgs_int, *island = rows + n, *order = island + n;
+  int nrows = 0;
+  for (int u = 0; u < n; ++u) {
+    if (cw.pgs_on[u * L + l]) rows[nrows++] = u;
+    else cw.pgs_f[u * L + l] = T(0);
+  }
+  T *b = cw.pgs_vec, *f = b + n, *ARinv = f + n, *floss = ARinv + n, *prev = floss + n, *mom = prev + n;
+  const T scale = T(1) / (T(KC.meaninertia) * T(nv > 1 ? nv : 1));
+  // islands in the order of their first row; a row's island is its tree's label in this lane
+  for (int first = 0; first < nrows; ++first) {
+    const int u0 = rows[first];
+    if (u0 < 0) continue; // taken by an earlier island
+    const int label = cw.label[cw.u_tree[u0] * L + l];
+    PgsIsland<T> I{0, 0, 0, cw.pgs_A, b, floss, f, ARinv, prev, mom, order};
+    for (int e = first; e < nrows; ++e) {
+      const int u = rows[e];
+      if (u < 0 || cw.label[cw.u_tree[u] * L + l] != label) continue;
+      island[I.n++] = u;
+      rows[e] = -1;
+      if (u < cw.neq_used) ++I.ne;
+      else if (u < cw.nfric_used) ++I.nf;
+    }
+    const int m = I.n;
+    // the contact rows in MuJoCo's contact order (insertion sort: stable, keeping a point's edges in
+    // order, and allocation-free), the other rows' order being MuJoCo's already
+    const int nshapes = static_cast<int>(KC.shapes.size());
+    auto point_of = [&](int u) { return cw.row_point[cw.used[u] - cw.first_contact]; };
+    // mjc_PlaneCapsule gives the capsule's +axis end first: the end further along MuJoCo's t1, the capsule
+    // axis for both points (our t1 is MuJoCo's signed to our a → b order: −t1 where mj_swap)
+    auto along_axis = [&](int slot) {
+      const Vec3<V>& pos = cw.mf[slot / 4].pos[slot % 4];
+      const Vec3<V>& t1 = cw.frame[slot * 3 + 1];
+      return vlane(pos.x, l) * vlane(t1.x, l) + vlane(pos.y, l) * vlane(t1.y, l) + vlane(pos.z, l) * vlane(t1.z, l);
+    };
+    auto before = [&](int u, int v) {
+      const int su = point_of(u), sv = point_of(v);
+      const KContactPair<T>&P = cw.pair[su / 4], &Q = cw.pair[sv / 4];
+      if (su / 4 != sv / 4) return mujoco_contact_before(P, Q, nshapes);
+      if (P.capsule_on_plane < 0 || su == sv) return false;
+      return P.mj_swap ? along_axis(su) < along_axis(sv) : along_axis(su) > along_axis(sv);
+    };
+    int c0 = 0;
+    while (c0 < m && island[c0] < cw.first_contact_used) ++c0;
+    for (int i = c0 + 1; i < m; ++i) {
+      const int u = island[i];
+      int j = i;
+      for (; j > c0 && before(u, island[j - 1]); --j) island[j] = island[j - 1];
+      island[j] = u;
+    }
+    for (int i = 0; i < m; ++i) {
+      const int u = island[i];
+      b[i] = cw.pgs_b[u * L + l];
+      f[i] = cw.pgs_f[u * L + l];
+      floss[i] = cw.floss[cw.used[u]];
+      for (int j = 0; j < m; ++j) cw.pgs_A[i * m + j] = cw.pgs_AR[(u * n + island[j]) * L + l];
+    }
+    pgs_island(I, iterations, KC.tolerance, scale);
+    for (int i = 0; i < m; ++i) cw.pgs_f[island[i] * L + l] = f[i];
+  }
+}
+
+/// The constrained accelerations of one block by PGS (the contract of solve_cg): a = a₀ + M⁻¹Jᵀf.
+template <class V>
+inline void solve_pgs(const KModel<ScalarOf<V>>& M, const KConstraints<ScalarOf<V>>& KC, const JointWork<V>* W, ConstraintWork<V>& cw,
+                      int iterations, bool use_warm) {
+  constexpr int L = lanes_of<V>;
+  const int nv = M.nv;
+  find_islands(KC, cw);
+  pack_rows(KC, cw);
+  pgs_prepare(M, KC, W, cw, use_warm);
+  for (int l = 0; l < L; ++l) pgs_lane(KC, cw, l, nv, iterations);
+  for (int u = 0; u < cw.nused; ++u) cw.u_force[u] = load<V>(cw.pgs_f + u * L);
+  rows_transpose(M, KC, W, cw, cw.u_force, cw.qfrc);
+  solve_M(M, W, cw.tw, cw.qfrc, cw.tmp);
+  for (int k = 0; k < nv; ++k) cw.a[k] = cw.tmp[k] + cw.a0[k];
+  for (int u = 0; u < cw.nused; ++u) cw.force[cw.used[u]] = cw.u_force[u];
+}
+
+} // namespace ACH_ISA_NS
+} // namespace ach
