@@ -89,6 +89,14 @@ describe("PGS vs MuJoCo 3.14 per state (Gymnasium's humanoid.xml)", () => {
         '    <body pos="0 0 1"><freejoint/><geom type="sphere" size="0.1"/></body>\n  </worldbody>\n</mujoco>\n',
     );
     expect(() => importFile(file)).toThrow(/elliptic.xml:2:.*cone="pyramidal" with solver="PGS"/s);
+    // a ModelDesc built through the API meets the same refusal at load
+    expect(
+      () =>
+        new Batch(
+          { ...model, solver: { ...model.solver!, cone: 'elliptic' }, mujoco: undefined },
+          { copies: 1, precision: 'f64', lanes: 1 },
+        ),
+    ).toThrow(/solver PGS: the elliptic cone is not implemented/);
     // three humanoids' bodies in one model: 69 dofs
     const n = model.bodies.length;
     const bodies = [0, 1, 2].flatMap((c) =>

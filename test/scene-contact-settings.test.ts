@@ -107,6 +107,7 @@ describe('reading', () => {
     check('s3.arow', scene(HINGE, '', ', solver: { tolerance: 1 }'), '1 }', 'tolerance', 'a tolerance in [0, 1)');
     check('s4.arow', scene(HINGE, '', ', solver: { iteration: 5 }'), 'iteration:', 'unknown key `iteration`', 'did you mean `iterations`');
     check('s5.arow', scene(HINGE, '', ', solver: { cone: round }'), 'round', 'cone', 'pyramidal', 'elliptic');
+    check('s6.arow', scene(HINGE, '', ', solver: { method: pgs, cone: elliptic }'), 'elliptic', 'cone', 'pyramidal with method pgs');
   });
 
   test('physical stiffness needs a mass: refused on static shapes', () => {

@@ -158,6 +158,8 @@ void finalize_constraints(Model& m) {
   if (m.solver_pgs && m.nv > isa_invweight::kNewtonMaxDofs)
     throw std::invalid_argument("solver PGS: the model has " + std::to_string(m.nv) + " dofs; PGS forms the rows' dense J and AR = J M⁻¹ Jᵀ per lane, up to " +
                                 std::to_string(isa_invweight::kNewtonMaxDofs) + " dofs (use CG or Newton)");
+  if (m.solver_pgs && m.cone_elliptic) // contact/pgs.hpp projects onto the pyramid's edges only
+    throw std::invalid_argument("solver PGS: the elliptic cone is not implemented for PGS (use the pyramidal cone, or CG or Newton)");
   check_tendons(m);
   check_equalities(m);
   m.body_invweight0.assign(2 * m.joints.size(), 0.0);

@@ -187,6 +187,8 @@ export function readSolver(ctx: Ctx, e: Entry, subject: string): SolverSettings 
   if (me) s.method = readEnum(ctx, me.value, `${subject}.method`, SOLVER_METHODS);
   const co = m.get('cone');
   if (co) s.cone = readEnum(ctx, co.value, `${subject}.cone`, FRICTION_CONES);
+  if (co && s.cone === 'elliptic' && s.method === 'pgs')
+    ctx.fail(co.value, `${subject}.cone`, 'elliptic', 'pyramidal with method pgs (PGS with the elliptic cone is not implemented)');
   return s;
 }
 
