@@ -14,7 +14,7 @@ export const LAYERS: readonly (readonly string[])[] = [
   ['model-files/common'], // what every model-file reader shares: SceneError at file:line:col, bounded reads, XML roots
   ['model-files/import'], // MJCF and URDF readers
   ['model-files/scene'], // the .arow reader and writer, loadScene (picks a reader by content), the MJCF writer
-  ['sensors'], // sensors at run time
+  ['sensors', 'params'], // sensors at run time; per-robot draws and model parameters (domain randomization)
   ['control'], // controllers, PD, RlEnv
   ['viewer', 'gym'], // replays and the HTML viewer; Gymnasium's tasks from their files (tasks/gymnasium)
   ['run', 'bench', 'validation'], // the commands' work

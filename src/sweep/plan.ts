@@ -6,8 +6,10 @@ import type { Precision } from '../engine/api.js';
 import { coordinateNames } from '../engine/batch.js';
 import { coordinateLayout, type IntegratorName, type ModelDesc } from '../engine/model-desc.js';
 import { didYouMean } from '../model-files/common/errors.js';
-import { parameterKey, type Distribution } from './draws.js';
+import { parameterKey, type Distribution } from '../params/draws.js';
 import type { At, MetricName, SweepFile } from './sweep-file.js';
+import { planModelDraws } from '../params/read.js';
+import type { ModelDraw } from '../params/robot-values.js';
 
 export interface PlannedDraw {
   name: string;
@@ -28,6 +30,8 @@ export interface SweepPlan {
   steps: number;
   precision: Precision;
   draws: PlannedDraw[];
+  /** Per-robot model parameters (src/params/): each robot runs its model with its draws written in. */
+  modelDraws: ModelDraw[];
   metrics: MetricName[];
   final: boolean;
   /** The body `height` and `fell` follow. */
@@ -135,6 +139,7 @@ export function planSweep(sweep: SweepFile, model: ModelDesc): SweepPlan {
     steps,
     precision: sweep.precision,
     draws,
+    modelDraws: planModelDraws(sweep.model, model),
     metrics: keep.metrics,
     final: keep.final,
     body,
