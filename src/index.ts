@@ -51,4 +51,6 @@ export { resolveController, loadControllerModule, type ControllerChoice } from '
 export { ControlLoop, type Controller, type ControlIO } from './control/controller.js';
 
 // Sensors.
+export { withNamedParameters } from './params/named.js';
+export { PARAMETER_KINDS } from './params/names.js';
 export { SensorBank, SensorReadings, readSensors, SENSOR_KINDS } from './sensors/index.js';

@@ -62,3 +62,16 @@ describe('per-robot model parameters', () => {
     expect(new Set(masses).size).toBe(4);
   });
 });
+
+describe('withNamedParameters (the TypeScript API)', () => {
+  it('writes values by name and refuses a name the model lacks or a value that breaks it', async () => {
+    const { withNamedParameters } = await import('../src/index.js');
+    const m = quadruped();
+    const s = withNamedParameters(m, { 'gravity.z': -9.7, 'friction:ground': 0.4 });
+    expect(s.world.gravity[2]).toBe(-9.7);
+    expect(s.shapes!.find((x) => x.name === 'ground')!.friction).toBe(0.4);
+    expect(() => withNamedParameters(m, { 'mass_scale:nope': 1 })).toThrow(/mass_scale:nope: found no link `nope`/);
+    expect(() => withNamedParameters(m, { 'mass_scale:torso': 0 })).toThrow(/expected a scale > 0/);
+    expect(() => withNamedParameters(m, { 'ctrl_range:front_left_hip.high': -2 })).toThrow(/above the low end/);
+  });
+});
