@@ -11,10 +11,10 @@ import { describe, expect, it } from 'vitest';
 export const LAYERS: readonly (readonly string[])[] = [
   ['util'], // UsageError, the version, the CLI option shapes
   ['engine', 'reports'], // the batched engine and its model description; output formats (CSV, charts, tables)
-  ['model-files/common'], // what every model-file reader shares: SceneError at file:line:col, bounded reads, XML roots
+  ['model-files/common', 'params'], // params: per-robot draws and model parameters (domain randomization); what every model-file reader shares: SceneError at file:line:col, bounded reads, XML roots
   ['model-files/import'], // MJCF and URDF readers
   ['model-files/scene'], // the .arow reader and writer, loadScene (picks a reader by content), the MJCF writer
-  ['sensors', 'params'], // sensors at run time; per-robot draws and model parameters (domain randomization)
+  ['sensors'], // sensors at run time
   ['control'], // controllers, PD, RlEnv
   ['viewer', 'gym'], // replays and the HTML viewer; Gymnasium's tasks from their files (tasks/gymnasium)
   ['run', 'bench', 'validation'], // the commands' work

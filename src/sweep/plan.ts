@@ -4,22 +4,11 @@
 
 import type { Precision } from '../engine/api.js';
 import { coordinateNames } from '../engine/batch.js';
-import { coordinateLayout, type IntegratorName, type ModelDesc } from '../engine/model-desc.js';
+import type { IntegratorName, ModelDesc } from '../engine/model-desc.js';
 import { didYouMean } from '../model-files/common/errors.js';
-import { parameterKey, type Distribution } from '../params/draws.js';
 import type { At, MetricName, SweepFile } from './sweep-file.js';
-import { planModelDraws } from '../params/read.js';
+import { planInitialDraws, planModelDraws, type PlannedDraw } from '../model-files/scene/randomize-read.js';
 import type { ModelDraw } from '../params/robot-values.js';
-
-export interface PlannedDraw {
-  name: string;
-  field: 'q' | 'v';
-  /** Coordinate index in q (field q) or v (field v). */
-  index: number;
-  dist: Distribution;
-  /** Key of this parameter's random numbers (a hash of its name). */
-  key: number;
-}
 
 export interface SweepPlan {
   sweep: SweepFile;
@@ -70,38 +59,7 @@ export function planSweep(sweep: SweepFile, model: ModelDesc): SweepPlan {
       'sweeps do not run controllers yet (their actuators get zero controls); sweep a copy of the scene without it',
     );
   const names = coordinateNames(model);
-  const { qOffset } = coordinateLayout(model.bodies);
-  // Orientation coordinates: a quaternion component drawn alone would leave the unit sphere.
-  const quaternion = new Set<number>();
-  model.bodies.forEach((b, i) => {
-    const first = b.joint === 'free' ? qOffset[i] + 3 : b.joint === 'ball' ? qOffset[i] : -1;
-    if (first >= 0) for (let k = 0; k < 4; k++) quaternion.add(first + k);
-  });
-  const seen = new Map<string, At>();
-  const draws = sweep.initial.map((d): PlannedDraw => {
-    const list = d.field === 'q' ? names.q : names.v;
-    const index = list.indexOf(d.coordinate);
-    if (index < 0)
-      fail(
-        d.at,
-        `no ${d.field === 'q' ? 'coordinate' : 'velocity'} \`${d.coordinate}\` in ${model.name}`,
-        `one of ${listed(list.map((n) => `${d.field}:${n}`))}`,
-        didYouMean(
-          d.name,
-          list.map((n) => `${d.field}:${n}`),
-        ),
-      );
-    if (d.field === 'q' && quaternion.has(index))
-      fail(
-        d.at,
-        `the orientation component \`${d.name}\``,
-        'a position coordinate or a velocity',
-        'orientation draws are not implemented yet: a quaternion component drawn alone would leave the unit sphere',
-      );
-    if (seen.has(d.name)) fail(d.at, `\`${d.name}\` twice`, 'each coordinate once');
-    seen.set(d.name, d.at);
-    return { name: d.name, field: d.field, index, dist: d.dist, key: parameterKey(d.name) };
-  });
+  const draws = planInitialDraws(sweep.initial, model);
 
   let body = 0;
   const keep = sweep.keep;

@@ -30,7 +30,7 @@
 import { createHash } from 'node:crypto';
 import { readFileSync, statSync } from 'node:fs';
 import { basename, dirname, resolve } from 'node:path';
-import { isMap, isScalar, isSeq } from 'yaml';
+import { isScalar, isSeq } from 'yaml';
 import { PRECISIONS, type Precision } from '../engine/api.js';
 import { INTEGRATORS, type IntegratorName } from '../engine/model-desc.js';
 import { WORLD_LIMITS } from '../engine/world-limits.js';
@@ -48,29 +48,21 @@ import {
   type Ctx,
   type YNode,
 } from '../model-files/scene/yaml-read.js';
-import { MAX_ROBOTS, type Distribution } from '../params/draws.js';
+import { MAX_ROBOTS } from '../params/draws.js';
 import { parseParameterName } from '../params/names.js';
-import { readModelDraws, type DeclaredModelDraw } from '../params/read.js';
-import { readDistribution } from '../params/read-distribution.js';
+import {
+  readInitialDraws,
+  readModelDraws,
+  type At,
+  type DeclaredModelDraw,
+  type InitialDraw,
+} from '../model-files/scene/randomize-read.js';
 
 export const METRICS = ['fell', 'height', 'energy', 'contacts'] as const;
 export type MetricName = (typeof METRICS)[number];
 
 /** Where a name that needs the scene was written, to report it there once the scene is loaded. */
-export interface At {
-  ctx: Ctx;
-  node: YNode;
-  subject: string;
-}
-
-export interface InitialDraw {
-  /** As written: `q:torso.z`. Also the key of its random numbers (draws.ts parameterKey). */
-  name: string;
-  field: 'q' | 'v';
-  coordinate: string;
-  dist: Distribution;
-  at: At;
-}
+export type { At };
 
 export interface Keep {
   final: boolean;
@@ -130,33 +122,6 @@ const MAX_SHARDS = 100_000;
 function readBool(ctx: Ctx, node: YNode, subject: string): boolean {
   if (!isScalar(node) || typeof node.value !== 'boolean') ctx.fail(node, subject, describe(node), 'true or false');
   return node.value as boolean;
-}
-
-function readInitial(ctx: Ctx, node: YNode, subject: string): InitialDraw[] {
-  if (node == null || (isScalar(node) && node.value === null)) return [];
-  const out: InitialDraw[] = [];
-  for (const e of entries(ctx, node, subject).values()) {
-    const at = { ctx, node: e.keyNode, subject: `${subject}.${e.key}` };
-    const m = /^(q|v):(.+)$/.exec(e.key);
-    if (!m) {
-      if (!('found' in parseParameterName(e.key)))
-        ctx.fail(
-          e.keyNode,
-          at.subject,
-          `the model parameter \`${e.key}\` under randomize.initial`,
-          'q:COORDINATE or v:COORDINATE',
-          'write model parameters under randomize.model',
-        );
-      ctx.fail(
-        e.keyNode,
-        at.subject,
-        `the key \`${e.key}\``,
-        'q:COORDINATE or v:COORDINATE, as trace.csv names its columns (e.g. q:torso.z, v:knee)',
-      );
-    }
-    out.push({ name: e.key, field: m[1] as 'q' | 'v', coordinate: m[2], dist: readDistribution(ctx, e.value, at.subject), at });
-  }
-  return out;
 }
 
 function readMetrics(ctx: Ctx, node: YNode, subject: string): MetricName[] {
@@ -272,7 +237,7 @@ export function readSweepFile(file: string): SweepFile {
     const model = r.get('model');
     if (model) out.model = readModelDraws(ctx, model.value, 'randomize.model');
     const initial = r.get('initial');
-    if (initial) out.initial = readInitial(ctx, initial.value, 'randomize.initial');
+    if (initial) out.initial = readInitialDraws(ctx, initial.value, 'randomize.initial');
   }
   return out;
 }

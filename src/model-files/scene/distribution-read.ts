@@ -2,8 +2,8 @@
 // { log_uniform: [low, high] }, read at its position (errors FILE:LINE:COL).
 
 import { isMap, isSeq } from 'yaml';
-import { describe, entries, readEnum, readNumber, type Ctx, type YNode } from '../model-files/scene/yaml-read.js';
-import { DISTRIBUTIONS, type Distribution } from './draws.js';
+import { describe, entries, readEnum, readNumber, type Ctx, type YNode } from './yaml-read.js';
+import { DISTRIBUTIONS, type Distribution } from '../../params/draws.js';
 
 export function readDistribution(ctx: Ctx, node: YNode, subject: string): Distribution {
   const expected = `one of { uniform: [low, high] }, { normal: [mean, std] }, { log_uniform: [low, high] }`;
