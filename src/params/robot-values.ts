@@ -12,6 +12,8 @@ export interface ModelDraw {
   key: number;
   dist: Distribution;
   target: ParameterTarget;
+  /** The seed it is drawn with when not the caller's (a scene's own randomize.seed in a sweep). */
+  seed?: number;
 }
 
 /** Robot `robot`'s values of `draws`. `lanes`: the lane width it runs at, which must not matter (it is
@@ -20,5 +22,5 @@ export function robotParameters(draws: readonly ModelDraw[], seed: number, robot
   let source = robot;
   if (parameterBug('params-neighbour-lane')) source = robot + 1;
   if (parameterBug('params-draw-lane-width')) source = (source ^ (lanes - 1)) >>> 0;
-  return draws.map((d) => ({ target: d.target, value: draw(d.dist, seed, source, d.key) }));
+  return draws.map((d) => ({ target: d.target, value: draw(d.dist, d.seed ?? seed, source, d.key) }));
 }

@@ -7,7 +7,7 @@ import { coordinateNames } from '../engine/batch.js';
 import type { IntegratorName, ModelDesc } from '../engine/model-desc.js';
 import { didYouMean } from '../model-files/common/errors.js';
 import type { At, MetricName, SweepFile } from './sweep-file.js';
-import { planInitialDraws, planModelDraws, type PlannedDraw } from '../model-files/scene/randomize-read.js';
+import { planInitialDraws, planModelDraws, type PlannedDraw, type SceneRandomization } from '../model-files/scene/randomize-read.js';
 import type { ModelDraw } from '../params/robot-values.js';
 
 export interface SweepPlan {
@@ -48,7 +48,7 @@ const listed = (names: readonly string[]): string => {
   return names.length > 12 ? `${shown}, … (${names.length} in all)` : shown;
 };
 
-export function planSweep(sweep: SweepFile, model: ModelDesc): SweepPlan {
+export function planSweep(sweep: SweepFile, model: ModelDesc, scene?: SceneRandomization): SweepPlan {
   // A controller would drive the robots in a run; a sweep that ran them without it would answer
   // another question than the one asked, so it is refused until sweeps run controllers.
   if (model.controller)
@@ -59,7 +59,21 @@ export function planSweep(sweep: SweepFile, model: ModelDesc): SweepPlan {
       'sweeps do not run controllers yet (their actuators get zero controls); sweep a copy of the scene without it',
     );
   const names = coordinateNames(model);
-  const draws = planInitialDraws(sweep.initial, model);
+  // The scene's own draws (with its seed) and the sweep's: a parameter drawn by both is refused at the sweep's entry.
+  const draws = [...(scene?.initial ?? []), ...planInitialDraws(sweep.initial, model)];
+  const modelDraws = [...(scene?.model ?? []), ...planModelDraws(sweep.model, model)];
+  for (const [mine, theirs] of [
+    [sweep.initial, scene?.initial ?? []],
+    [sweep.model, scene?.model ?? []],
+  ] as const) {
+    const twice = mine.find((d) => theirs.some((t) => t.name === d.name));
+    if (twice)
+      fail(
+        twice.at,
+        `\`${twice.name}\`, which the scene's randomize block draws too`,
+        'each parameter drawn once, in the scene or in the sweep',
+      );
+  }
 
   let body = 0;
   const keep = sweep.keep;
@@ -97,7 +111,7 @@ export function planSweep(sweep: SweepFile, model: ModelDesc): SweepPlan {
     steps,
     precision: sweep.precision,
     draws,
-    modelDraws: planModelDraws(sweep.model, model),
+    modelDraws,
     metrics: keep.metrics,
     final: keep.final,
     body,

@@ -34,10 +34,14 @@ export function provenance(plan: SweepPlan, sceneSha256: string): Record<string,
     steps: plan.steps,
     duration: plan.steps * plan.dt,
     draws: plan.draws.length
-      ? plan.draws.map((d) => `${d.name} ~ ${distributionText(d.dist)}`).join('; ')
+      ? plan.draws
+          .map((d) => `${d.name} ~ ${distributionText(d.dist)}${d.seed === undefined ? '' : ` (the scene's seed ${d.seed})`}`)
+          .join('; ')
       : 'none (every robot starts from the scene)',
     model_draws: plan.modelDraws.length
-      ? plan.modelDraws.map((d) => `${d.name} ~ ${distributionText(d.dist)}`).join('; ')
+      ? plan.modelDraws
+          .map((d) => `${d.name} ~ ${distributionText(d.dist)}${d.seed === undefined ? '' : ` (the scene's seed ${d.seed})`}`)
+          .join('; ')
       : "none (every robot runs the scene's model)",
     draw_rule:
       "robot r's value of parameter P is a counter-based hash of (seed, r, P) (src/params/draws.ts): the same in any batch, lane, shard or thread count",

@@ -147,7 +147,7 @@ async function runBatch(
   for (let i = 0; i < n; i++) {
     if (plan.draws.length === 0) break;
     const { q, v } = batch.getRobot(i);
-    for (const d of plan.draws) (d.field === 'q' ? q : v)[d.index] = draw(d.dist, plan.sweep.seed, robots[i], d.key);
+    for (const d of plan.draws) (d.field === 'q' ? q : v)[d.index] = draw(d.dist, d.seed ?? plan.sweep.seed, robots[i], d.key);
     batch.setRobot(i, { q, v });
   }
   const initial = plan.draws.map((d) => Float64Array.from({ length: n }, (_, i) => (d.field === 'q' ? batch.q : batch.v)[d.index * S + i]));

@@ -3,7 +3,7 @@
 // checked against the loaded model by planModelDraws, at the same positions (FILE:LINE:COL).
 
 import { isScalar } from 'yaml';
-import { entries, type Ctx, type YNode } from './yaml-read.js';
+import { checkKeys, entries, readInt, type Ctx, type YNode } from './yaml-read.js';
 import { coordinateNames } from '../../engine/batch.js';
 import { coordinateLayout } from '../../engine/model-desc.js';
 import { didYouMean } from '../common/errors.js';
@@ -37,6 +37,8 @@ export interface PlannedDraw {
   dist: Distribution;
   /** Key of this parameter's random numbers (a hash of its name). */
   key: number;
+  /** The seed it is drawn with when not the sweep's: a scene's randomize.seed. */
+  seed?: number;
 }
 
 /** A parameter as written, before the model is known. */
@@ -157,3 +159,31 @@ const listed = (names: readonly string[]): string => {
   const shown = names.slice(0, 12).join(', ');
   return names.length > 12 ? `${shown}, … (${names.length} in all)` : shown;
 };
+
+/** A scene's own `randomize:` block: its seed and its draws, resolved against the scene's model. */
+export interface SceneRandomization {
+  seed: number;
+  initial: PlannedDraw[];
+  model: ModelDraw[];
+  at: At;
+}
+
+export const SCENE_RANDOMIZE_KEYS = ['seed', 'initial', 'model'] as const;
+
+/** Reads a scene's `randomize: { seed, initial, model }` (the sweep file's syntax, with the scene's
+ *  own seed) against the scene's model. */
+export function readSceneRandomization(ctx: Ctx, keyNode: YNode, node: YNode, model: ModelDesc): SceneRandomization {
+  const m = entries(ctx, node, 'randomize');
+  checkKeys(ctx, node, m, 'randomize', SCENE_RANDOMIZE_KEYS);
+  const seedNode = m.get('seed')?.value;
+  const seed = seedNode === undefined ? 0 : readInt(ctx, seedNode, 'randomize.seed', 0);
+  if (seed > 0xffffffff) ctx.fail(seedNode, 'randomize.seed', `${seed}`, 'an integer from 0 to 4294967295');
+  const initial = m.get('initial');
+  const params = m.get('model');
+  return {
+    seed,
+    initial: initial ? planInitialDraws(readInitialDraws(ctx, initial.value, 'randomize.initial'), model).map((d) => ({ ...d, seed })) : [],
+    model: params ? planModelDraws(readModelDraws(ctx, params.value, 'randomize.model'), model).map((d) => ({ ...d, seed })) : [],
+    at: { ctx, node: keyNode, subject: 'randomize' },
+  };
+}
