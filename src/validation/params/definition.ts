@@ -13,7 +13,7 @@ export const paramsStage: ValidationStage<null> = {
     'A robot with drawn model parameters against the scene with its values written in, bit for bit, at every lane width and thread count',
   gates: ['params'],
   precisions: PRECISIONS,
-  // its own scenario (the quadruped with every parameter drawn): a --model subset skips it
+  // its own scenarios (constants.ts: every kind of parameter drawn): a --model subset skips it
   underModelSubset: false,
   bugBuild: false,
   catches: {
