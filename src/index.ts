@@ -51,6 +51,8 @@ export { resolveController, loadControllerModule, type ControllerChoice } from '
 export { ControlLoop, type Controller, type ControlIO } from './control/controller.js';
 
 // Sensors.
+export { withNamedParameters } from './params/named.js';
+export { PARAMETER_KINDS } from './params/names.js';
 export { SensorBank, SensorReadings, readSensors, SENSOR_KINDS } from './sensors/index.js';
 
 // Gymnasium's MuJoCo tasks (tasks/gymnasium/*.json) as a vector env.

@@ -11,7 +11,7 @@ import { describe, expect, it } from 'vitest';
 export const LAYERS: readonly (readonly string[])[] = [
   ['util'], // UsageError, the version, the CLI option shapes
   ['engine', 'reports'], // the batched engine and its model description; output formats (CSV, charts, tables)
-  ['model-files/common'], // what every model-file reader shares: SceneError at file:line:col, bounded reads, XML roots
+  ['model-files/common', 'params'], // params: per-robot draws and model parameters (domain randomization); what every model-file reader shares: SceneError at file:line:col, bounded reads, XML roots
   ['model-files/import'], // MJCF and URDF readers
   ['model-files/scene'], // the .arow reader and writer, loadScene (picks a reader by content), the MJCF writer
   ['sensors'], // sensors at run time

@@ -1,6 +1,6 @@
 // The per-robot draws of a sweep and the split into shards: pure functions, checked in-process.
 import { describe, expect, test } from 'vitest';
-import { draw, parameterKey, unitDraw, type Distribution } from '../src/sweep/draws.js';
+import { draw, parameterKey, unitDraw, type Distribution } from '../src/params/draws.js';
 import { chooseShard, parseShardFlag, parseShardName, shardName, shardRange } from '../src/sweep/shards.js';
 
 const N = 20000;

@@ -1,5 +1,5 @@
-// SWEEP.yaml: every mistake is reported at its file, line and column, and a sweep that asks for a
-// per-robot model parameter (not implemented yet) is refused there, never run without it.
+// SWEEP.yaml: every mistake is reported at its file, line and column, a model parameter the scene
+// lacks or that could draw an invalid model included.
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, test } from 'vitest';
@@ -38,21 +38,32 @@ describe('sweep files', () => {
     expect(s.shards).toBe(3);
   });
 
-  test('a per-robot model parameter is refused at its line and column, as not implemented yet', () => {
-    const ask = 'per-robot model parameters (mass, friction, damping, gains, gravity) are not implemented yet';
-    // Where the format puts them: randomize.model.
-    expect(errorOf('randomize:\n  model:\n    mass:torso: { uniform: [10, 14] }\n')).toBe(
-      `${join(dir, 'sweep.yaml')}:6:5: randomize.model: found the model parameter \`mass:torso\`, expected per-robot initial coordinates and velocities only (randomize.initial) (${ask}; this sweep file asks for one, and it would not be applied)`,
+  test('a model parameter the scene lacks, or whose range could draw an invalid model, is refused at its line and column', () => {
+    const at = (body: string): string => errorOf(`randomize:\n  model:\n    ${body}\n`);
+    expect(at('mass:torso: { uniform: [10, 14] }')).toMatch(
+      /sweep\.yaml:6:5: randomize\.model\.mass:torso: found the parameter `mass:torso`, expected mass_scale:LINK, /,
     );
-    // Written among the initial states, or straight under randomize: the same refusal, there.
+    expect(at('mass_scale:tors: { uniform: [0.9, 1.1] }')).toMatch(
+      /sweep\.yaml:6:5: randomize\.model\.mass_scale:tors: found no link `tors` in quadruped, expected one of torso, /,
+    );
+    expect(at('mass_scale:torso: { normal: [1, 0.1] }')).toMatch(
+      /6:5: .*found a normal distribution, which can draw any value, expected a scale > 0 at every draw/,
+    );
+    expect(at('damping:front_left_shin: { uniform: [-0.1, 0.1] }')).toMatch(
+      /6:5: .*found values in \[-0\.1, 0\.1\], expected a damping >= 0/,
+    );
+    expect(at('com_offset:torso.w: { uniform: [0, 0.1] }')).toMatch(/6:5: .*expected com_offset:NAME\.x\|y\|z/);
+    expect(at('gain:front_left_hip: { uniform: [1, 2] }')).toMatch(/6:5: .*found the motor `front_left_hip`.*it has no gain of its own/);
+    expect(at('ctrl_range:front_left_hip.high: { uniform: [-2, 0.5] }')).toMatch(/6:5: .*expected a high end above the low end \(-1\)/);
+    expect(at('friction:front_left_thigh: { uniform: [0.5, 1] }\n    friction:front_left_thigh/capsule0: { uniform: [0.5, 1] }')).toMatch(
+      /7:5: .*which changes what `friction:front_left_thigh` changes, expected each parameter once/,
+    );
+    // Written among the initial states, or straight under randomize: refused there, with where it goes.
     expect(errorOf('randomize:\n  initial:\n    friction:ground: { uniform: [0.5, 1] }\n')).toMatch(
-      /sweep\.yaml:6:5: randomize\.initial\.friction:ground: found the model parameter .*not implemented yet/,
+      /sweep\.yaml:6:5: randomize\.initial\.friction:ground: found the model parameter .*write model parameters under randomize\.model/,
     );
-    expect(errorOf('randomize:\n  gravity: { normal: [-9.81, 0.1] }\n')).toMatch(
-      /sweep\.yaml:5:3: randomize\.gravity: .*not implemented yet/,
-    );
-    expect(errorOf('randomize:\n  model: { damping:knee: { uniform: [0, 1] } }\n')).toMatch(
-      /sweep\.yaml:5:12: randomize\.model: .*`damping:knee`.*not implemented yet/,
+    expect(errorOf('randomize:\n  gravity.z: { normal: [-9.81, 0.1] }\n')).toMatch(
+      /sweep\.yaml:5:3: randomize\.gravity\.z: .*write it under randomize\.model/,
     );
     // An empty `model:` asks for nothing.
     expect(() => planSweep(readSweepFile(sweepWith('randomize:\n  model: {}\n')), loadScene(QUADRUPED))).not.toThrow();
@@ -113,7 +124,7 @@ describe('sweep files', () => {
     const file = sweepWith('randomize:\n  model:\n    mass:torso: { uniform: [10, 14] }\n', 'cli.yaml');
     const r = await cli('sweep', file, '--out', join(dir, 'out'));
     expect(r.code).toBe(1);
-    expect(r.stderr).toMatch(/cli\.yaml:6:5: randomize\.model: .*not implemented yet/);
+    expect(r.stderr).toMatch(/cli\.yaml:6:5: randomize\.model\.mass:torso: found the parameter `mass:torso`/);
     const bad = await cli('sweep', join(ROOT, 'scenes', 'sweeps', 'quadruped-drop.yaml'), '--emit', 'pbs');
     expect(bad.code).toBe(2);
     expect(bad.stderr).toMatch(/--emit: 'pbs' is not one of slurm, k8s/);

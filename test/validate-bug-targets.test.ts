@@ -3,13 +3,14 @@
 import { describe, expect, it } from 'vitest';
 import { bugAddon } from '../src/engine/native.js';
 import { IMPORT_BUGS } from '../src/model-files/import/bugs.js';
+import { PARAMETER_BUGS } from '../src/params/bugs.js';
 import { SENSOR_BUGS } from '../src/sensors/planted-bugs.js';
 import { BUG_TARGETS, bugTargets, tableMismatches, targetedBy } from '../src/validation/bug-targets.js';
 import { STAGES, type StageName } from '../src/validation/types.js';
 
 describe('planted bugs and the stages that target them', () => {
-  it('the table lists exactly the planted bugs (native, sensors, importer), each with real stages', () => {
-    const planted = [...bugAddon().plantedBugs!(), ...SENSOR_BUGS, ...IMPORT_BUGS];
+  it('the table lists exactly the planted bugs (native, sensors, importer, parameters), each with real stages', () => {
+    const planted = [...bugAddon().plantedBugs!(), ...SENSOR_BUGS, ...IMPORT_BUGS, ...PARAMETER_BUGS];
     expect(Object.keys(BUG_TARGETS).sort()).toEqual([...planted].sort());
     for (const [bug, stages] of Object.entries(BUG_TARGETS)) {
       expect(stages.length, bug).toBeGreaterThan(0);

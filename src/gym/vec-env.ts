@@ -13,14 +13,14 @@
 //   }
 //
 // Reset noise: env e seeded with s draws from its own stream (seed s + e, as Gymnasium seeds its
-// sub-envs), a counter-based hash (src/sweep/draws.ts), not numpy's generator: the distributions are
+// sub-envs), a counter-based hash (src/params/draws.ts), not numpy's generator: the distributions are
 // Gymnasium's, the numbers are not, so a seeded episode does not start where Gymnasium's would.
 
 import type { LaneWidth, Precision, Real } from '../engine/api.js';
 import { Batch } from '../engine/batch.js';
 import type { ModelDesc } from '../engine/model-desc.js';
 import { importFile } from '../model-files/import/index.js';
-import { parameterKey, unitDraw } from '../sweep/draws.js';
+import { parameterKey, unitDraw } from '../params/draws.js';
 import { computedQuantities, envValues, missingQuantities, readsRecorded, type EnvConstants } from './env-values.js';
 import type { Val } from './expr.js';
 import { gymnasiumModelPath } from './gymnasium-assets.js';

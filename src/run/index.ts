@@ -24,6 +24,8 @@ import { writeRunFiles } from './outputs.js';
 import { resolveSettings, type RunFlags } from './settings.js';
 import { simulate } from './simulate.js';
 import { applySpread } from './spread.js';
+import { applyInitialDraws, randomizationLine, randomizedModel } from './randomize.js';
+import type { SceneRandomization } from '../model-files/scene/randomize-read.js';
 import { solverLine, summarize, summaryText } from './summary.js';
 import { runReplaySampler, writeRunReplay } from './replay.js';
 import { ControlLoop, type Controller } from '../control/controller.js';
@@ -69,10 +71,13 @@ export function delayedProgress(
 
 export async function runScene(scene: string, flags: RunFlags): Promise<number> {
   const start = performance.now();
-  const model = loadSceneForRun(scene, flags.config, 'run', process.stderr, flags.keyframe);
+  let randomization: SceneRandomization | undefined;
+  const sceneModel = loadSceneForRun(scene, flags.config, 'run', process.stderr, flags.keyframe, (r) => (randomization = r));
   const addon = engineAddon();
-  const policyPlan = planPolicy(model, flags);
-  const s = resolveSettings(scene, model, withEpisodeDuration(flags, model, policyPlan), addon.cpuInfo());
+  const policyPlan = planPolicy(sceneModel, flags);
+  const s = resolveSettings(scene, sceneModel, withEpisodeDuration(flags, sceneModel, policyPlan), addon.cpuInfo());
+  const model = randomizedModel(sceneModel, randomization, s.copies, s.lanes);
+  process.stderr.write(randomizationLine(randomization, s.lanes));
   // Before anything is built or written: a scene's controller module runs only when asked, and
   // the notice comes before its code runs (src/run/controller.ts). A policy replaces it.
   const controllerPlan: ControllerPlan = policyPlan ? { kind: 'none' } : planRunController(scene, model, flags);
@@ -120,6 +125,7 @@ export async function runScene(scene: string, flags: RunFlags): Promise<number> 
       addon,
     );
     applySpread(batch, s.spread);
+    applyInitialDraws(batch, randomization);
     if (controller instanceof PolicyController) controller.attach(batch);
     const sensors = s.sensors ? new SensorBank(batch, model.sensors ?? [], { seed: s.seed }) : null;
     // simulate() reads the sensors (at step 0, then after every step, before the controller's turn),

@@ -7,6 +7,7 @@ import type { ModelDesc } from '../engine/model-desc.js';
 import { SCENE_LINKS } from '../engine/world-limits.js';
 import { createProgress, type Progress, type ProgressStream } from '../reports/progress.js';
 import { loadScene } from '../model-files/scene/index.js';
+import type { SceneRandomization } from '../model-files/scene/randomize-read.js';
 import { importFile, sniffFormat } from '../model-files/import/index.js';
 
 /** Files above this many bytes announce the (silent, uninterruptible) YAML parse on a terminal. */
@@ -18,6 +19,7 @@ export function loadSceneForRun(
   command: string,
   stream: ProgressStream = process.stderr,
   keyframe?: string,
+  randomize?: (r: SceneRandomization) => void,
 ): ModelDesc {
   const t0 = performance.now();
   let bytes = 0;
@@ -36,6 +38,7 @@ export function loadSceneForRun(
     model = loadScene(scene, {
       ...(config === undefined ? {} : { config }),
       ...(keyframe === undefined ? {} : { keyframe }),
+      ...(randomize === undefined ? {} : { randomize }),
       onLink(done, total) {
         if (total < SCENE_LINKS.large) return;
         if (!bar) {

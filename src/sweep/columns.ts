@@ -7,6 +7,7 @@ import type { SweepPlan } from './plan.js';
 export const COLUMN_NOTES: Record<string, string> = {
   robot: 'robot index (0-based, over the whole sweep)',
   'init:*': 'the drawn initial value of a coordinate (q:) or velocity (v:), as the robot started with it',
+  'param:*': "the drawn value of a model parameter (randomize.model), as written into the robot's model",
   diverged_step:
     "the step (1-based) at which the robot's state first turned NaN or infinite (empty: it never did); such a row has no metrics and no final state",
   diverged_joint: 'the first joint whose coordinate or velocity was not finite then',
@@ -24,7 +25,13 @@ export const COLUMN_NOTES: Record<string, string> = {
 };
 
 export function resultColumns(plan: SweepPlan): string[] {
-  const cols = ['robot', ...plan.draws.map((d) => `init:${d.name}`), 'diverged_step', 'diverged_joint'];
+  const cols = [
+    'robot',
+    ...plan.draws.map((d) => `init:${d.name}`),
+    ...plan.modelDraws.map((d) => `param:${d.name}`),
+    'diverged_step',
+    'diverged_joint',
+  ];
   for (const m of plan.metrics) {
     if (m === 'fell') cols.push('fell', 'fell_time');
     if (m === 'height') cols.push('height', 'min_height');

@@ -27,6 +27,7 @@ import { resultColumns, traceColumns } from './columns.js';
 import { emitJob } from './emit.js';
 import { mergeSweep, SweepMergeError } from './merge.js';
 import { planSweep, type SweepPlan } from './plan.js';
+import type { SceneRandomization } from '../model-files/scene/randomize-read.js';
 import { fileSha256, provenance } from './provenance.js';
 import { runRobots } from './run-robots.js';
 import { runInfo, shardDir, shardState, SHARDS_DIR, writeShard } from './shard-files.js';
@@ -54,8 +55,9 @@ const say = (line: string): void => void process.stderr.write(`achilles sweep: $
 export async function runSweepCommand(file: string, flags: SweepFlags): Promise<number> {
   const sweep = readSweepFile(file);
   // The whole sweep is checked against its scene before anything runs or is emitted.
-  const model = loadSceneForRun(sweep.scene, undefined, 'sweep');
-  const plan = planSweep(sweep, model);
+  let scene: SceneRandomization | undefined;
+  const model = loadSceneForRun(sweep.scene, undefined, 'sweep', process.stderr, undefined, (r) => (scene = r));
+  const plan = planSweep(sweep, model, scene);
   const out = flags.out ?? join('reports', 'sweep', safeName(sweep.name));
   const threads = flags.threads ?? 1;
   if (flags.emit) {

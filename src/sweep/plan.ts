@@ -4,20 +4,11 @@
 
 import type { Precision } from '../engine/api.js';
 import { coordinateNames } from '../engine/batch.js';
-import { coordinateLayout, type IntegratorName, type ModelDesc } from '../engine/model-desc.js';
+import type { IntegratorName, ModelDesc } from '../engine/model-desc.js';
 import { didYouMean } from '../model-files/common/errors.js';
-import { parameterKey, type Distribution } from './draws.js';
 import type { At, MetricName, SweepFile } from './sweep-file.js';
-
-export interface PlannedDraw {
-  name: string;
-  field: 'q' | 'v';
-  /** Coordinate index in q (field q) or v (field v). */
-  index: number;
-  dist: Distribution;
-  /** Key of this parameter's random numbers (a hash of its name). */
-  key: number;
-}
+import { planInitialDraws, planModelDraws, type PlannedDraw, type SceneRandomization } from '../model-files/scene/randomize-read.js';
+import type { ModelDraw } from '../params/robot-values.js';
 
 export interface SweepPlan {
   sweep: SweepFile;
@@ -28,6 +19,8 @@ export interface SweepPlan {
   steps: number;
   precision: Precision;
   draws: PlannedDraw[];
+  /** Per-robot model parameters (src/params/): each robot runs its model with its draws written in. */
+  modelDraws: ModelDraw[];
   metrics: MetricName[];
   final: boolean;
   /** The body `height` and `fell` follow. */
@@ -55,7 +48,7 @@ const listed = (names: readonly string[]): string => {
   return names.length > 12 ? `${shown}, … (${names.length} in all)` : shown;
 };
 
-export function planSweep(sweep: SweepFile, model: ModelDesc): SweepPlan {
+export function planSweep(sweep: SweepFile, model: ModelDesc, scene?: SceneRandomization): SweepPlan {
   // A controller would drive the robots in a run; a sweep that ran them without it would answer
   // another question than the one asked, so it is refused until sweeps run controllers.
   if (model.controller)
@@ -66,38 +59,21 @@ export function planSweep(sweep: SweepFile, model: ModelDesc): SweepPlan {
       'sweeps do not run controllers yet (their actuators get zero controls); sweep a copy of the scene without it',
     );
   const names = coordinateNames(model);
-  const { qOffset } = coordinateLayout(model.bodies);
-  // Orientation coordinates: a quaternion component drawn alone would leave the unit sphere.
-  const quaternion = new Set<number>();
-  model.bodies.forEach((b, i) => {
-    const first = b.joint === 'free' ? qOffset[i] + 3 : b.joint === 'ball' ? qOffset[i] : -1;
-    if (first >= 0) for (let k = 0; k < 4; k++) quaternion.add(first + k);
-  });
-  const seen = new Map<string, At>();
-  const draws = sweep.initial.map((d): PlannedDraw => {
-    const list = d.field === 'q' ? names.q : names.v;
-    const index = list.indexOf(d.coordinate);
-    if (index < 0)
+  // The scene's own draws (with its seed) and the sweep's: a parameter drawn by both is refused at the sweep's entry.
+  const draws = [...(scene?.initial ?? []), ...planInitialDraws(sweep.initial, model)];
+  const modelDraws = [...(scene?.model ?? []), ...planModelDraws(sweep.model, model)];
+  for (const [mine, theirs] of [
+    [sweep.initial, scene?.initial ?? []],
+    [sweep.model, scene?.model ?? []],
+  ] as const) {
+    const twice = mine.find((d) => theirs.some((t) => t.name === d.name));
+    if (twice)
       fail(
-        d.at,
-        `no ${d.field === 'q' ? 'coordinate' : 'velocity'} \`${d.coordinate}\` in ${model.name}`,
-        `one of ${listed(list.map((n) => `${d.field}:${n}`))}`,
-        didYouMean(
-          d.name,
-          list.map((n) => `${d.field}:${n}`),
-        ),
+        twice.at,
+        `\`${twice.name}\`, which the scene's randomize block draws too`,
+        'each parameter drawn once, in the scene or in the sweep',
       );
-    if (d.field === 'q' && quaternion.has(index))
-      fail(
-        d.at,
-        `the orientation component \`${d.name}\``,
-        'a position coordinate or a velocity',
-        'orientation draws are not implemented yet: a quaternion component drawn alone would leave the unit sphere',
-      );
-    if (seen.has(d.name)) fail(d.at, `\`${d.name}\` twice`, 'each coordinate once');
-    seen.set(d.name, d.at);
-    return { name: d.name, field: d.field, index, dist: d.dist, key: parameterKey(d.name) };
-  });
+  }
 
   let body = 0;
   const keep = sweep.keep;
@@ -135,6 +111,7 @@ export function planSweep(sweep: SweepFile, model: ModelDesc): SweepPlan {
     steps,
     precision: sweep.precision,
     draws,
+    modelDraws,
     metrics: keep.metrics,
     final: keep.final,
     body,

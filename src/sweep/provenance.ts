@@ -10,7 +10,7 @@ import { basename } from 'node:path';
 import type { MetaValue } from '../reports/csv.js';
 import { achillesVersion } from '../util/version.js';
 import { COLUMN_NOTES } from './columns.js';
-import { distributionText } from './draws.js';
+import { distributionText } from '../params/draws.js';
 import type { SweepPlan } from './plan.js';
 
 export function fileSha256(file: string): string {
@@ -34,10 +34,17 @@ export function provenance(plan: SweepPlan, sceneSha256: string): Record<string,
     steps: plan.steps,
     duration: plan.steps * plan.dt,
     draws: plan.draws.length
-      ? plan.draws.map((d) => `${d.name} ~ ${distributionText(d.dist)}`).join('; ')
+      ? plan.draws
+          .map((d) => `${d.name} ~ ${distributionText(d.dist)}${d.seed === undefined ? '' : ` (the scene's seed ${d.seed})`}`)
+          .join('; ')
       : 'none (every robot starts from the scene)',
+    model_draws: plan.modelDraws.length
+      ? plan.modelDraws
+          .map((d) => `${d.name} ~ ${distributionText(d.dist)}${d.seed === undefined ? '' : ` (the scene's seed ${d.seed})`}`)
+          .join('; ')
+      : "none (every robot runs the scene's model)",
     draw_rule:
-      "robot r's value of parameter P is a counter-based hash of (seed, r, P) (src/sweep/draws.ts): the same in any batch, lane, shard or thread count",
+      "robot r's value of parameter P is a counter-based hash of (seed, r, P) (src/params/draws.ts): the same in any batch, lane, shard or thread count",
     metrics: plan.metrics.join(' ') || 'none',
     metric_body: plan.model.bodies[plan.body].name,
     sample_every_steps: plan.sampleEvery,

@@ -13,7 +13,10 @@ import { Batch } from '../engine/batch.js';
 import type { LaneWidth } from '../engine/api.js';
 import { csvRows, type CsvRow } from '../reports/csv.js';
 import { resultColumns, traceColumns } from './columns.js';
-import { draw } from './draws.js';
+import { draw } from '../params/draws.js';
+import { withParameters } from '../params/apply.js';
+import type { ParameterValue } from '../params/names.js';
+import { robotParameters } from '../params/robot-values.js';
 import { BatchMetrics } from './metrics.js';
 import type { SweepPlan } from './plan.js';
 
@@ -58,8 +61,11 @@ export async function runRobots(plan: SweepPlan, o: RunRobotsOptions): Promise<R
   let lanes: LaneWidth = 1;
   let isa = 'scalar';
   const divergedRobots: number[] = [];
-  for (let a = o.first; a < o.end; a += o.batchSize) {
-    let robots = Array.from({ length: Math.min(a + o.batchSize, o.end) - a }, (_, i) => a + i);
+  // A robot with drawn model parameters runs its own model: one robot per batch (the engine's
+  // parameters are the model's constants, shared by every lane of a batch).
+  const batchSize = plan.modelDraws.length ? 1 : o.batchSize;
+  for (let a = o.first; a < o.end; a += batchSize) {
+    let robots = Array.from({ length: Math.min(a + batchSize, o.end) - a }, (_, i) => a + i);
     const diverged: CsvRow[] = [];
     const kept: CsvRow[] = [];
     let rows: CsvRow[] = [];
@@ -104,6 +110,18 @@ interface BatchOutcome {
   initial?: CsvRow;
 }
 
+/** The model parameter values of a batch's robots: none, or the one robot's (runRobots gives a robot
+ *  with drawn model parameters a batch of its own). */
+export function robotModelValues(
+  plan: Pick<SweepPlan, 'modelDraws' | 'sweep'>,
+  robots: readonly number[],
+  lanes: LaneWidth | undefined,
+): ParameterValue[] {
+  if (plan.modelDraws.length === 0) return [];
+  if (robots.length !== 1) throw new Error(`robots with drawn model parameters run one per batch (${robots.length} given)`);
+  return robotParameters(plan.modelDraws, plan.sweep.seed, robots[0], lanes ?? 1);
+}
+
 /** Steps `robots` (global indices, ascending) in one batch; lane i holds robots[i]. */
 async function runBatch(
   plan: SweepPlan,
@@ -113,7 +131,8 @@ async function runBatch(
   traceRows: CsvRow[],
 ): Promise<BatchOutcome> {
   const n = robots.length;
-  const batch = new Batch(plan.model, {
+  const params = robotModelValues(plan, robots, o.lanes);
+  const batch = new Batch(withParameters(plan.model, params), {
     copies: n,
     precision: plan.precision,
     ...(o.lanes ? { lanes: o.lanes } : {}),
@@ -128,7 +147,7 @@ async function runBatch(
   for (let i = 0; i < n; i++) {
     if (plan.draws.length === 0) break;
     const { q, v } = batch.getRobot(i);
-    for (const d of plan.draws) (d.field === 'q' ? q : v)[d.index] = draw(d.dist, plan.sweep.seed, robots[i], d.key);
+    for (const d of plan.draws) (d.field === 'q' ? q : v)[d.index] = draw(d.dist, d.seed ?? plan.sweep.seed, robots[i], d.key);
     batch.setRobot(i, { q, v });
   }
   const initial = plan.draws.map((d) => Float64Array.from({ length: n }, (_, i) => (d.field === 'q' ? batch.q : batch.v)[d.index * S + i]));
@@ -170,7 +189,10 @@ async function runBatch(
           lanes: batch.lanes,
           isa: batch.isa,
           diverged: { robot: robots[i], step: r.nonFinite.step, joint: r.nonFinite.joint },
-          initial: Object.fromEntries(plan.draws.map((d, j) => [`init:${d.name}`, initial[j][i]])),
+          initial: {
+            ...Object.fromEntries(plan.draws.map((d, j) => [`init:${d.name}`, initial[j][i]])),
+            ...Object.fromEntries(plan.modelDraws.map((d, j) => [`param:${d.name}`, params[j].value])),
+          },
         };
       }
       done += k;
@@ -193,6 +215,7 @@ async function runBatch(
   for (let i = 0; i < n; i++) {
     const row: Record<string, number | boolean | undefined> = { robot: robots[i] };
     plan.draws.forEach((d, j) => (row[`init:${d.name}`] = initial[j][i]));
+    plan.modelDraws.forEach((d, j) => (row[`param:${d.name}`] = params[j].value));
     Object.assign(row, cells[i]);
     if (plan.final) {
       plan.names.q.forEach((name, k) => (row[`q:${name}`] = batch.q[k * S + i]));

@@ -15,8 +15,10 @@
 //       q:torso.z: { uniform: [0.3, 0.6] }      named as trace.csv names its columns
 //       v:torso.vy: { normal: [0, 0.5] }        [mean, std]
 //       v:torso.wz: { log_uniform: [0.01, 1] }  [low, high], low > 0
-//     model:                           per-robot MODEL parameters (mass, friction, damping, gains,
-//                                      gravity): not implemented yet, so any entry is refused
+//     model:                           per-robot model parameters (src/params/names.ts), same distributions
+//       mass_scale:torso: { uniform: [0.8, 1.2] }   mass and inertia times s
+//       friction:ground: { uniform: [0.5, 1.2] }    a shape's sliding friction
+//       gravity.z: { normal: [-9.81, 0.05] }
 //   keep:
 //     final: true                      every robot's final q and v
 //     metrics: [fell, height, energy, contacts]   (default: all; fell only with fall_height)
@@ -28,7 +30,7 @@
 import { createHash } from 'node:crypto';
 import { readFileSync, statSync } from 'node:fs';
 import { basename, dirname, resolve } from 'node:path';
-import { isMap, isScalar, isSeq } from 'yaml';
+import { isScalar, isSeq } from 'yaml';
 import { PRECISIONS, type Precision } from '../engine/api.js';
 import { INTEGRATORS, type IntegratorName } from '../engine/model-desc.js';
 import { WORLD_LIMITS } from '../engine/world-limits.js';
@@ -46,26 +48,21 @@ import {
   type Ctx,
   type YNode,
 } from '../model-files/scene/yaml-read.js';
-import { DISTRIBUTIONS, MAX_ROBOTS, type Distribution } from './draws.js';
+import { MAX_ROBOTS } from '../params/draws.js';
+import { parseParameterName } from '../params/names.js';
+import {
+  readInitialDraws,
+  readModelDraws,
+  type At,
+  type DeclaredModelDraw,
+  type InitialDraw,
+} from '../model-files/scene/randomize-read.js';
 
 export const METRICS = ['fell', 'height', 'energy', 'contacts'] as const;
 export type MetricName = (typeof METRICS)[number];
 
 /** Where a name that needs the scene was written, to report it there once the scene is loaded. */
-export interface At {
-  ctx: Ctx;
-  node: YNode;
-  subject: string;
-}
-
-export interface InitialDraw {
-  /** As written: `q:torso.z`. Also the key of its random numbers (draws.ts parameterKey). */
-  name: string;
-  field: 'q' | 'v';
-  coordinate: string;
-  dist: Distribution;
-  at: At;
-}
+export type { At };
 
 export interface Keep {
   final: boolean;
@@ -94,6 +91,8 @@ export interface SweepFile {
   shards?: number;
   batch: number;
   initial: InitialDraw[];
+  /** Per-robot model parameters (src/params/names.ts), checked against the scene by planSweep. */
+  model: DeclaredModelDraw[];
   keep: Keep;
   /** The root mapping's position, for errors about the file as a whole. */
   at: At;
@@ -117,70 +116,12 @@ const RANDOMIZE_KEYS = ['initial', 'model'] as const;
 const KEEP_KEYS = ['final', 'metrics', 'body', 'fall_height', 'every', 'traces'] as const;
 const TRACE_KEYS = ['robots', 'every'] as const;
 
-/** The model parameters a later part will draw per robot; named so a sweep asking for one gets the
- *  "not implemented yet" error wherever it writes it, never a silent run without it. */
-export const MODEL_PARAMETERS = ['mass', 'friction', 'damping', 'gain', 'gains', 'kp', 'kv', 'gravity', 'inertia', 'armature', 'stiffness'];
-
 export const DEFAULT_BATCH = 1024;
 const MAX_SHARDS = 100_000;
-
-function notImplemented(at: At, what: string): never {
-  at.ctx.fail(
-    at.node,
-    at.subject,
-    what,
-    'per-robot initial coordinates and velocities only (randomize.initial)',
-    'per-robot model parameters (mass, friction, damping, gains, gravity) are not implemented yet; this sweep file asks for one, and it would not be applied',
-  );
-}
 
 function readBool(ctx: Ctx, node: YNode, subject: string): boolean {
   if (!isScalar(node) || typeof node.value !== 'boolean') ctx.fail(node, subject, describe(node), 'true or false');
   return node.value as boolean;
-}
-
-function readDistribution(ctx: Ctx, node: YNode, subject: string): Distribution {
-  const expected = `one of { uniform: [low, high] }, { normal: [mean, std] }, { log_uniform: [low, high] }`;
-  if (!isMap(node) || node.items.length !== 1) ctx.fail(node, subject, describe(node), expected);
-  const m = entries(ctx, node, subject);
-  const [e] = m.values();
-  const kind = readEnum(ctx, e.keyNode, subject, DISTRIBUTIONS);
-  const sub = `${subject}.${kind}`;
-  if (!isSeq(e.value) || e.value.items.length !== 2)
-    ctx.fail(e.value, sub, describe(e.value), kind === 'normal' ? 'a list [mean, std]' : 'a list [low, high]');
-  const [n0, n1] = e.value.items as YNode[];
-  const a = readNumber(ctx, n0, `${sub}[0]`);
-  const b = readNumber(ctx, n1, `${sub}[1]`);
-  if (kind === 'normal') {
-    if (!(b > 0)) ctx.fail(n1, `${sub} std`, `${b}`, 'a standard deviation > 0');
-    return { kind, mean: a, std: b };
-  }
-  if (kind === 'log_uniform' && !(a > 0)) ctx.fail(n0, `${sub} low`, `${a}`, 'a number > 0 (a log-uniform range lies above 0)');
-  if (!(b > a)) ctx.fail(n1, `${sub} high`, `${b}`, `a number > low (${a})`);
-  // A range whose width overflows (e.g. [-1e308, 1e308]) would draw infinities.
-  if (!Number.isFinite(b - a)) ctx.fail(n1, `${sub} high`, `${b}`, 'a range narrower than 1.7e308');
-  return { kind, low: a, high: b };
-}
-
-function readInitial(ctx: Ctx, node: YNode, subject: string): InitialDraw[] {
-  if (node == null || (isScalar(node) && node.value === null)) return [];
-  const out: InitialDraw[] = [];
-  for (const e of entries(ctx, node, subject).values()) {
-    const at = { ctx, node: e.keyNode, subject: `${subject}.${e.key}` };
-    const m = /^(q|v):(.+)$/.exec(e.key);
-    if (!m) {
-      const head = e.key.split(/[:.]/)[0];
-      if (MODEL_PARAMETERS.includes(head)) notImplemented(at, `the model parameter \`${e.key}\``);
-      ctx.fail(
-        e.keyNode,
-        at.subject,
-        `the key \`${e.key}\``,
-        'q:COORDINATE or v:COORDINATE, as trace.csv names its columns (e.g. q:torso.z, v:knee)',
-      );
-    }
-    out.push({ name: e.key, field: m[1] as 'q' | 'v', coordinate: m[2], dist: readDistribution(ctx, e.value, at.subject), at });
-  }
-  return out;
 }
 
 function readMetrics(ctx: Ctx, node: YNode, subject: string): MetricName[] {
@@ -267,6 +208,7 @@ export function readSweepFile(file: string): SweepFile {
     precision: top.has('precision') ? readEnum<Precision>(ctx, get('precision'), 'precision', PRECISIONS) : 'f64',
     batch: top.has('batch') ? readInt(ctx, get('batch'), 'batch', 1) : DEFAULT_BATCH,
     initial: [],
+    model: [],
     keep: readKeep(ctx, get('keep')),
     at: { ctx, node: root, subject: 'sweep file' },
   };
@@ -282,19 +224,20 @@ export function readSweepFile(file: string): SweepFile {
   if (rand && rand.value != null) {
     const r = entries(ctx, rand.value, 'randomize');
     for (const e of r.values()) {
-      if (!(RANDOMIZE_KEYS as readonly string[]).includes(e.key) && MODEL_PARAMETERS.includes(e.key.split(/[:.]/)[0]))
-        notImplemented({ ctx, node: e.keyNode, subject: `randomize.${e.key}` }, `the model parameter \`${e.key}\``);
+      if (!(RANDOMIZE_KEYS as readonly string[]).includes(e.key) && !('found' in parseParameterName(e.key)))
+        ctx.fail(
+          e.keyNode,
+          `randomize.${e.key}`,
+          `the model parameter \`${e.key}\` directly under randomize`,
+          'initial: or model:',
+          `write it under randomize.model`,
+        );
     }
     checkKeys(ctx, rand.value, r, 'randomize', RANDOMIZE_KEYS);
     const model = r.get('model');
-    if (model && model.value != null && !(isMap(model.value) && model.value.items.length === 0)) {
-      // The first thing written under `model`, wherever it is: the error points at it.
-      const first = isMap(model.value) ? (model.value.items[0].key as YNode) : model.value;
-      const what = isMap(model.value) && isScalar(first) ? `the model parameter \`${String(first.value)}\`` : 'per-robot model parameters';
-      notImplemented({ ctx, node: first, subject: 'randomize.model' }, what);
-    }
+    if (model) out.model = readModelDraws(ctx, model.value, 'randomize.model');
     const initial = r.get('initial');
-    if (initial) out.initial = readInitial(ctx, initial.value, 'randomize.initial');
+    if (initial) out.initial = readInitialDraws(ctx, initial.value, 'randomize.initial');
   }
   return out;
 }

@@ -19,6 +19,7 @@ import { equalityStage } from './equality/definition.js';
 import { sensorsStage } from './sensors/definition.js';
 import { importStage } from './import/definition.js';
 import { exactStage } from './exact/definition.js';
+import { paramsStage } from './params/definition.js';
 
 export const VALIDATION_STAGES: readonly ValidationStage[] = [
   perStateStage,
@@ -35,4 +36,5 @@ export const VALIDATION_STAGES: readonly ValidationStage[] = [
   sensorsStage,
   importStage,
   exactStage,
+  paramsStage,
 ];

@@ -41,11 +41,23 @@ import {
 } from './yaml-read.js';
 import { isSeq } from 'yaml';
 import { readSensors } from './sensors.js';
+import { readSceneRandomization, type SceneRandomization } from './randomize-read.js';
 import { readTendons } from './tendons.js';
 import { readEqualities } from './equality.js';
 import { JOINT_FORCE_KEYS, readController, readJointForces, resolveActuators, type ActuatorDraft } from './actuation.js';
 
-export const TOP_KEYS = ['scene', 'world', 'links', 'shapes', 'exclude', 'tendons', 'equality', 'controller', 'sensors'] as const;
+export const TOP_KEYS = [
+  'scene',
+  'world',
+  'links',
+  'shapes',
+  'exclude',
+  'tendons',
+  'equality',
+  'controller',
+  'sensors',
+  'randomize',
+] as const;
 export const WORLD_KEYS = ['gravity', 'dt', 'integrator', 'duration', 'substeps', 'solver'] as const;
 export const LINK_KEYS = [
   'name',
@@ -68,7 +80,12 @@ export const JOINT_KEYS = ['type', 'axis', 'subspace', ...JOINT_FORCE_KEYS, ...J
 
 export const DEFAULT_WORLD: WorldSettings = { gravity: [0, 0, -9.81], dt: 0.002, integrator: 'euler', duration: 10, substeps: 1 };
 
-export function loadEveryday(pf: ParsedFile, worldOverride: Partial<WorldSettings>, files: string[]): ModelDesc {
+export function loadEveryday(
+  pf: ParsedFile,
+  worldOverride: Partial<WorldSettings>,
+  files: string[],
+  randomize?: (r: SceneRandomization) => void,
+): ModelDesc {
   const { ctx, root } = pf;
   const top = entries(ctx, root, 'scene file');
   checkKeys(ctx, root, top, 'scene file', TOP_KEYS, ['scene', 'links']);
@@ -102,6 +119,18 @@ export function loadEveryday(pf: ParsedFile, worldOverride: Partial<WorldSetting
   if (ctl) model.controller = readController(ctx, ctl.value, model.actuators ?? []);
   const sensors = top.get('sensors'); // read in ./sensors.ts
   if (sensors) model.sensors = readSensors(ctx, sensors.value, model.bodies, model.world.dt);
+  const rand = top.get('randomize'); // per-robot draws: ./randomize-read.ts
+  if (rand) {
+    if (!randomize)
+      throw ctx.error(
+        rand.keyNode,
+        'randomize',
+        'a `randomize:` block (per-robot draws)',
+        'a scene without one here',
+        'per-robot draws are honoured by `achilles run` and `achilles sweep` only; this command would run every robot without them',
+      );
+    randomize(readSceneRandomization(ctx, rand.keyNode, rand.value, model));
+  }
   return model;
 }
 

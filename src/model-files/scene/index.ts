@@ -7,6 +7,7 @@ import type { ModelDesc, WorldSettings } from '../../engine/model-desc.js';
 import { loadSimConfig } from './config.js';
 import { SceneError, didYouMean, quote } from '../common/errors.js';
 import { loadEveryday } from './everyday.js';
+import type { SceneRandomization } from './randomize-read.js';
 import { loadRaw } from './raw.js';
 import { checkEffectiveInertia } from './singular.js';
 import { entries, notAYamlFile, parseYamlFile, type Entry } from './yaml-read.js';
@@ -22,6 +23,9 @@ export interface LoadSceneOptions {
   onLink?: (done: number, total: number) => void;
   /** An MJCF model's keyframe (name or index) to start from instead of qpos0 (src/model-files/import/keyframe.ts). */
   keyframe?: string;
+  /** Called with an everyday scene's `randomize:` block (src/model-files/scene/randomize-read.ts) by
+   *  the commands that honour it (run, sweep); without it a scene with one is refused at the block. */
+  randomize?: (r: SceneRandomization) => void;
 }
 
 /** The top-level keys that tell the dialects apart. */
@@ -55,7 +59,7 @@ export function loadScene(path: string, opts: LoadSceneOptions = {}): ModelDesc 
   const root = pf.root;
   let model: ModelDesc;
   if (isMap(root) && root.has('archetype')) model = loadRaw(pf, file, override, files);
-  else if (isMap(root) && (root.has('scene') || root.has('links'))) model = loadEveryday(pf, override, files);
+  else if (isMap(root) && (root.has('scene') || root.has('links'))) model = loadEveryday(pf, override, files, opts.randomize);
   else {
     // Anything else is said without quoting it: the path may name any file, not only a scene.
     const notScene = notAYamlFile(pf, 'scene', DIALECT_KEYS, SCENE_EXPECTED);

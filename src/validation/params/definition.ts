@@ -1,0 +1,24 @@
+// Stage 16: per-robot model parameters (domain randomization): a randomized robot's trace is
+// bit-identical to the scene with its drawn values written in as constants (the machinery: stage.ts
+// beside this file). Its planted bugs are TypeScript's (src/params/bugs.ts).
+
+import { PRECISIONS } from '../../engine/api.js';
+import { PARAMETER_BUGS, setParameterBug, type ParameterBug } from '../../params/bugs.js';
+import type { ValidationStage } from '../validation-stage.js';
+import { paramsRows } from './stage.js';
+
+export const paramsStage: ValidationStage<null> = {
+  name: 'params',
+  description:
+    'A robot with drawn model parameters against the scene with its values written in, bit for bit, at every lane width and thread count',
+  gates: ['params'],
+  precisions: PRECISIONS,
+  // its own scenarios (constants.ts: every kind of parameter drawn): a --model subset skips it
+  underModelSubset: false,
+  bugBuild: false,
+  catches: {
+    params: [...PARAMETER_BUGS],
+  },
+  ownBugs: { names: PARAMETER_BUGS, set: (name) => setParameterBug(name as ParameterBug | 'none'), listedWhenNotRun: true },
+  rows: (_ref, ctx) => paramsRows(ctx.precision, ctx.addon, ctx.seed),
+};
