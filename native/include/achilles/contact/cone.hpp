@@ -175,6 +175,85 @@ inline void cone_line_eval(const ConeLine<V>& c, const V& alpha, const V& alpha_
   n += vselect(moved, V(T(1)), zero);
 }
 
+/// A line search's constants of an elliptic point of dim >= 3 rows, kept from its start: cone_line's
+/// sums, T at α = 0, and the point's zones at α = 0 and at the last evaluated step (which is the next
+/// evaluation's α_from), in the point's row slots of four per-row arrays (4·dim >= 12 slots). Each
+/// evaluation then forms no sums and one set of zones instead of three; every value is the one
+/// cone_line_eval computes afresh, so the search's results are the same bits.
+template <class V> struct ConeSlots {
+  V* a[4];
+  int u;
+  ConeSlots(ConstraintWork<V>& cw, int u) : a{cw.ls_cost0, cw.ls_djv2, cw.ls_cone_a, cw.ls_cone_b}, u(u) {}
+  V& operator[](int k) const { return a[k & 3][u + (k >> 2)]; }
+};
+enum ConeSlot { kSlotQ0, kSlotQ1, kSlotQ2, kSlotU0, kSlotV0, kSlotUU, kSlotUV, kSlotVV, kSlotDm, kSlotT0, kSlotZone0, kSlotZoneFrom };
+
+/// A zone as a number (top 1, bottom 2, middle 0: cone_zones' three masks partition the lanes).
+template <class V> inline V zone_code(const MaskOf<V>& top, const MaskOf<V>& bottom) {
+  using T = ScalarOf<V>;
+  return vselect(top, V(T(1)), vselect(bottom, V(T(2)), V(T(0))));
+}
+
+/// cone_line_eval for a point of dim >= 3 rows, its constants read from (kStart: written to) ConeSlots.
+template <bool kStart, bool kCost, class V>
+inline void cone_line_eval_kept(ConstraintWork<V>& cw, int u, int dim, const V& alpha, V& cost, V& g, V& h, V& n) {
+  using T = ScalarOf<V>;
+  const ConeSlots<V> s(cw, u);
+  ConeLine<V> c;
+  if constexpr (kStart) {
+    c = cone_line(cw, u, dim);
+    const V vals[] = {c.q0, c.q1, c.q2, c.U0, c.V0, c.UU, c.UV, c.VV, c.Dm};
+    for (int k = 0; k < 9; ++k) s[k] = vals[k];
+    V N0, T0;
+    MaskOf<V> top0, bottom0, middle0;
+    cone_line_zones(c, V(T(0)), N0, T0, top0, bottom0, middle0);
+    s[kSlotT0] = T0;
+    s[kSlotZone0] = s[kSlotZoneFrom] = zone_code<V>(top0, bottom0);
+  } else {
+    c.q0 = s[kSlotQ0], c.q1 = s[kSlotQ1], c.q2 = s[kSlotQ2], c.U0 = s[kSlotU0], c.V0 = s[kSlotV0];
+    c.UU = s[kSlotUU], c.UV = s[kSlotUV], c.VV = s[kSlotVV], c.Dm = s[kSlotDm];
+    c.mu = cw.u_cone_mu[u];
+    c.on = cw.u_on[u];
+  }
+  const V zero(T(0)), half(T(0.5));
+  V N, Tn;
+  MaskOf<V> top, bottom, middle;
+  cone_line_zones(c, alpha, N, Tn, top, bottom, middle);
+  const V Ts = vselect(middle, Tn, V(T(1)));
+  const V T1 = (c.UV + alpha * c.VV) / Ts;
+  const V T2v = c.VV / Ts - (c.UV + alpha * c.VV) * T1 / (Ts * Ts);
+  const V r = N - c.mu * Tn, r1 = c.V0 - c.mu * T1;
+  g += vselect(bottom, T(2) * alpha * c.q2 + c.q1, vselect(middle, c.Dm * r * r1, zero));
+  h += vselect(bottom, T(2) * c.q2, vselect(middle, c.Dm * (r1 * r1 - r * c.mu * T2v), zero));
+  if constexpr (kStart) return;
+  const V z0 = s[kSlotZone0], zf = s[kSlotZoneFrom];
+  if constexpr (kCost) {
+    const V T0 = s[kSlotT0];
+    const MaskOf<V> top0 = z0 == V(T(1)), bottom0 = z0 == V(T(2)), middle0 = z0 == zero;
+    const V dq = alpha * (alpha * c.q2 + c.q1);
+    const V r0 = c.U0 - c.mu * T0;
+    const V Tsum = vselect(vand(middle, middle0), Tn + T0, V(T(1)));
+    const V dT = alpha * (T(2) * c.UV + alpha * c.VV) / Tsum;
+    const V rd = alpha * c.V0 - c.mu * dT;
+    const V mm = half * c.Dm * rd * (T(2) * r0 + rd);
+    const V b0 = c.mu * c.U0 + T0, b = c.mu * N + Tn;
+    V d = zero;
+    d = vselect(vand(bottom0, bottom), dq, d);
+    d = vselect(vand(middle0, middle), mm, d);
+    d = vselect(vand(middle0, bottom), dq + half * c.Dm * b0 * b0, d);
+    d = vselect(vand(bottom0, middle), dq - half * c.Dm * b * b, d);
+    d = vselect(vand(top0, bottom), dq + c.q0, d);
+    d = vselect(vand(top0, middle), half * c.Dm * r * r, d);
+    d = vselect(vand(middle0, top), -(half * c.Dm * r0 * r0), d);
+    d = vselect(vand(bottom0, top), -c.q0, d);
+    cost += d;
+  }
+  const V z = zone_code<V>(top, bottom);
+  s[kSlotZoneFrom] = z;
+  const MaskOf<V> moved = vor(z != zf, middle);
+  n += vselect(moved, V(T(1)), zero);
+}
+
 /// H += J_pᵀ·H_c·J_p for the point at rows u .. u + dim in the lanes of its middle zone (HessianCone),
 /// J_p the point's rows of newton_J (row u at u·nv), over the dofs its rows touch (n of them).
 template <class V> inline void add_cone_hessian(ConstraintWork<V>& cw, int u, int dim, const int* dofs, int n, int nv) {

@@ -99,7 +99,8 @@ inline void line_eval(const KConstraints<ScalarOf<V>>& KC, ConstraintWork<V>& cw
     for (int k = fric_end; k < end; ++k) {
       const int u = tree_rows[k];
       if (const int dim = cw.u_cone[u]; dim > 0) { // an elliptic point: its dim rows follow in tree_rows
-        cone_line_eval<kStart, kCost>(cone_line(cw, u, dim), a, a_from, c, g, h, n);
+        if (dim >= 3) cone_line_eval_kept<kStart, kCost>(cw, u, dim, a, c, g, h, n);
+        else cone_line_eval<kStart, kCost>(cone_line(cw, u, dim), a, a_from, c, g, h, n);
         k += dim - 1;
         continue;
       }

@@ -85,6 +85,7 @@ template <class V> struct ConstraintWork {
   int* u_cone;
   MaskOf<V> *u_cone_bottom, *u_cone_middle;
   V *ls_cost0, *ls_djv2;          // line search: a row's cost at α = 0, and D·jv²
+  V *ls_cone_a, *ls_cone_b;       // line search: with ls_cost0 and ls_djv2, an elliptic point's constants (cone.hpp ConeSlots)
   int *tree_row_start, *tree_neq, *tree_nfric, *tree_rows, *tree_fill; // per tree: its packed rows, in order (equality, friction, others)
   PointJ<V> *pj_a, *pj_b; // per point slot (p·4 + i): its Jacobian on body a and body b
   ScalarOf<V>* lim_sign; // limit rows: J = ±1 on the joint's dof (a tendon's: ±its moment)
@@ -170,7 +171,7 @@ template <class V> struct ConstraintWork {
     const std::size_t pgs = K.pgs ? rows * nv * sizeof(V) + rows * rows * (W + 1) * sizeof(ScalarOf<V>) +
                                         rows * (2 * W + kPgsVecs) * sizeof(ScalarOf<V>) + rows * W + 3 * rows * sizeof(int)
                                   : 0;
-    return rows * (4 * sizeof(MaskOf<V>) + 18 * sizeof(V) + 7 * sizeof(int) + 2 * sizeof(ScalarOf<V>)) +
+    return rows * (4 * sizeof(MaskOf<V>) + 20 * sizeof(V) + 7 * sizeof(int) + 2 * sizeof(ScalarOf<V>)) +
            np * (sizeof(KContactPair<ScalarOf<V>>) + sizeof(int) + sizeof(Manifold<V>) + 12 * sizeof(Vec3<V>) + 4 * sizeof(MaskOf<V>) +
                  4 * (2 * sizeof(PointJ<V>) + 2 * sizeof(int))) +
            newton + pgs + 64 * 56; // each of carve_rows' takes aligns to 64 bytes (fewer than 56 takes)
@@ -259,7 +260,7 @@ template <class V> struct ConstraintWork {
     for (std::size_t r = 0; r < rows; ++r) force[r] = V(ScalarOf<V>(0)); // a row's force is read only in lanes where it is on (solved)
     u_tree = ar.template take<int>(rows);
     u_on = ar.template take<MaskOf<V>>(rows);
-    V** packed[] = {&u_D, &u_R, &u_aref, &u_floss, &u_force, &ls_cost0, &ls_djv2};
+    V** packed[] = {&u_D, &u_R, &u_aref, &u_floss, &u_force, &ls_cost0, &ls_djv2, &ls_cone_a, &ls_cone_b};
     for (V** p : packed) *p = ar.template take<V>(rows);
     lim_sign = ar.template take<ScalarOf<V>>(rows);
     floss = ar.template take<ScalarOf<V>>(rows);
