@@ -127,47 +127,62 @@ template <class V> inline void cone_line_zones(const ConeLine<V>& c, const V& al
   middle = vand(middle, c.on);
 }
 
-/// Adds the point's cost change cost(α) − cost(0) (ellipticCostDif; with kCost), slope and
-/// curvature at α (PrimalEval) to c, g, h, and to n 1 where its zone at α differs from that at
-/// α_from or is the middle one (a Newton step there lands on no piece's minimum: the search goes on).
-template <bool kStart, bool kCost, class V>
-inline void cone_line_eval(const ConeLine<V>& c, const V& alpha, const V& alpha_from, V& cost, V& g, V& h, V& n) {
+/// The point's slope and curvature at α (PrimalEval), added to g and h: in the bottom (quadratic)
+/// and middle zones; the top zone adds nothing.
+template <class V>
+inline void cone_line_slope(const ConeLine<V>& c, const V& alpha, const V& N, const V& Tn, const MaskOf<V>& bottom, const MaskOf<V>& middle, V& g, V& h) {
   using T = ScalarOf<V>;
-  const V zero(T(0)), half(T(0.5));
-  V N, Tn;
-  MaskOf<V> top, bottom, middle;
-  cone_line_zones(c, alpha, N, Tn, top, bottom, middle);
-  // slope and curvature in the bottom (quadratic) and middle zones
+  const V zero(T(0));
   const V Ts = vselect(middle, Tn, V(T(1)));
   const V T1 = (c.UV + alpha * c.VV) / Ts;
   const V T2v = c.VV / Ts - (c.UV + alpha * c.VV) * T1 / (Ts * Ts);
   const V r = N - c.mu * Tn, r1 = c.V0 - c.mu * T1;
   g += vselect(bottom, T(2) * alpha * c.q2 + c.q1, vselect(middle, c.Dm * r * r1, zero));
   h += vselect(bottom, T(2) * c.q2, vselect(middle, c.Dm * (r1 * r1 - r * c.mu * T2v), zero));
+}
+
+/// The point's cost change cost(α) − cost(0) (ellipticCostDif) from its zones at α and at 0.
+template <class V>
+inline V cone_cost_change(const ConeLine<V>& c, const V& alpha, const V& N, const V& Tn, const MaskOf<V>& top, const MaskOf<V>& bottom,
+                          const MaskOf<V>& middle, const V& T0, const MaskOf<V>& top0, const MaskOf<V>& bottom0, const MaskOf<V>& middle0) {
+  using T = ScalarOf<V>;
+  const V zero(T(0)), half(T(0.5));
+  const V dq = alpha * (alpha * c.q2 + c.q1);
+  const V r = N - c.mu * Tn, r0 = c.U0 - c.mu * T0;
+  // both middle: the rationalised difference (no cancellation): T − T0 = (T² − T0²)/(T + T0)
+  const V Tsum = vselect(vand(middle, middle0), Tn + T0, V(T(1)));
+  const V dT = alpha * (T(2) * c.UV + alpha * c.VV) / Tsum;
+  const V rd = alpha * c.V0 - c.mu * dT;
+  const V mm = half * c.Dm * rd * (T(2) * r0 + rd);
+  const V b0 = c.mu * c.U0 + T0, b = c.mu * N + Tn;
+  V d = zero;
+  d = vselect(vand(bottom0, bottom), dq, d);
+  d = vselect(vand(middle0, middle), mm, d);
+  d = vselect(vand(middle0, bottom), dq + half * c.Dm * b0 * b0, d);
+  d = vselect(vand(bottom0, middle), dq - half * c.Dm * b * b, d);
+  d = vselect(vand(top0, bottom), dq + c.q0, d);
+  d = vselect(vand(top0, middle), half * c.Dm * r * r, d);
+  d = vselect(vand(middle0, top), -(half * c.Dm * r0 * r0), d);
+  d = vselect(vand(bottom0, top), -c.q0, d);
+  return d;
+}
+
+/// Adds the point's cost change cost(α) − cost(0) (ellipticCostDif; with kCost), slope and
+/// curvature at α (PrimalEval) to c, g, h, and to n 1 where its zone at α differs from that at
+/// α_from or is the middle one (a Newton step there lands on no piece's minimum: the search goes on).
+template <bool kStart, bool kCost, class V>
+inline void cone_line_eval(const ConeLine<V>& c, const V& alpha, const V& alpha_from, V& cost, V& g, V& h, V& n) {
+  using T = ScalarOf<V>;
+  const V zero(T(0));
+  V N, Tn;
+  MaskOf<V> top, bottom, middle;
+  cone_line_zones(c, alpha, N, Tn, top, bottom, middle);
+  cone_line_slope(c, alpha, N, Tn, bottom, middle, g, h);
   if constexpr (kStart) return;
   V N0, T0;
   MaskOf<V> top0, bottom0, middle0;
   cone_line_zones(c, zero, N0, T0, top0, bottom0, middle0);
-  if constexpr (kCost) {
-    const V dq = alpha * (alpha * c.q2 + c.q1);
-    const V r0 = c.U0 - c.mu * T0;
-    // both middle: the rationalised difference (no cancellation): T − T0 = (T² − T0²)/(T + T0)
-    const V Tsum = vselect(vand(middle, middle0), Tn + T0, V(T(1)));
-    const V dT = alpha * (T(2) * c.UV + alpha * c.VV) / Tsum;
-    const V rd = alpha * c.V0 - c.mu * dT;
-    const V mm = half * c.Dm * rd * (T(2) * r0 + rd);
-    const V b0 = c.mu * c.U0 + T0, b = c.mu * N + Tn;
-    V d = zero;
-    d = vselect(vand(bottom0, bottom), dq, d);
-    d = vselect(vand(middle0, middle), mm, d);
-    d = vselect(vand(middle0, bottom), dq + half * c.Dm * b0 * b0, d);
-    d = vselect(vand(bottom0, middle), dq - half * c.Dm * b * b, d);
-    d = vselect(vand(top0, bottom), dq + c.q0, d);
-    d = vselect(vand(top0, middle), half * c.Dm * r * r, d);
-    d = vselect(vand(middle0, top), -(half * c.Dm * r0 * r0), d);
-    d = vselect(vand(bottom0, top), -c.q0, d);
-    cost += d;
-  }
+  if constexpr (kCost) cost += cone_cost_change(c, alpha, N, Tn, top, bottom, middle, T0, top0, bottom0, middle0);
   V Nf, Tf;
   MaskOf<V> topf, bottomf, middlef;
   cone_line_zones(c, alpha_from, Nf, Tf, topf, bottomf, middlef);
@@ -215,38 +230,17 @@ inline void cone_line_eval_kept(ConstraintWork<V>& cw, int u, int dim, const V& 
     c.mu = cw.u_cone_mu[u];
     c.on = cw.u_on[u];
   }
-  const V zero(T(0)), half(T(0.5));
+  const V zero(T(0));
   V N, Tn;
   MaskOf<V> top, bottom, middle;
   cone_line_zones(c, alpha, N, Tn, top, bottom, middle);
-  const V Ts = vselect(middle, Tn, V(T(1)));
-  const V T1 = (c.UV + alpha * c.VV) / Ts;
-  const V T2v = c.VV / Ts - (c.UV + alpha * c.VV) * T1 / (Ts * Ts);
-  const V r = N - c.mu * Tn, r1 = c.V0 - c.mu * T1;
-  g += vselect(bottom, T(2) * alpha * c.q2 + c.q1, vselect(middle, c.Dm * r * r1, zero));
-  h += vselect(bottom, T(2) * c.q2, vselect(middle, c.Dm * (r1 * r1 - r * c.mu * T2v), zero));
+  cone_line_slope(c, alpha, N, Tn, bottom, middle, g, h);
   if constexpr (kStart) return;
   const V z0 = s[kSlotZone0], zf = s[kSlotZoneFrom];
   if constexpr (kCost) {
     const V T0 = s[kSlotT0];
     const MaskOf<V> top0 = z0 == V(T(1)), bottom0 = z0 == V(T(2)), middle0 = z0 == zero;
-    const V dq = alpha * (alpha * c.q2 + c.q1);
-    const V r0 = c.U0 - c.mu * T0;
-    const V Tsum = vselect(vand(middle, middle0), Tn + T0, V(T(1)));
-    const V dT = alpha * (T(2) * c.UV + alpha * c.VV) / Tsum;
-    const V rd = alpha * c.V0 - c.mu * dT;
-    const V mm = half * c.Dm * rd * (T(2) * r0 + rd);
-    const V b0 = c.mu * c.U0 + T0, b = c.mu * N + Tn;
-    V d = zero;
-    d = vselect(vand(bottom0, bottom), dq, d);
-    d = vselect(vand(middle0, middle), mm, d);
-    d = vselect(vand(middle0, bottom), dq + half * c.Dm * b0 * b0, d);
-    d = vselect(vand(bottom0, middle), dq - half * c.Dm * b * b, d);
-    d = vselect(vand(top0, bottom), dq + c.q0, d);
-    d = vselect(vand(top0, middle), half * c.Dm * r * r, d);
-    d = vselect(vand(middle0, top), -(half * c.Dm * r0 * r0), d);
-    d = vselect(vand(bottom0, top), -c.q0, d);
-    cost += d;
+    cost += cone_cost_change(c, alpha, N, Tn, top, bottom, middle, T0, top0, bottom0, middle0);
   }
   const V z = zone_code<V>(top, bottom);
   s[kSlotZoneFrom] = z;
