@@ -246,6 +246,7 @@ inline void pass_aba_backward(const KModel<ScalarOf<V>>& M, JointWork<V>* W, con
     const KJoint<T>& J = M.joints[i];
     JointWork<V>& w = W[i];
     const V* taui = tau + J.voff;
+    const int d_slot = stepping ? LaneSlots::d_step(i) : LaneSlots::d_forward(i); // D's addition, per lane
     // IA and pA become Ia = IA − U D⁻¹ Uᵀ and pa in place: only U, D⁻¹ and u are read after
     // this sweep (a copy here cost a several-KB block move per block-step).
     ABInertia<V>& Ia = w.IA;
@@ -256,9 +257,9 @@ inline void pass_aba_backward(const KModel<ScalarOf<V>>& M, JointWork<V>* W, con
         const Force<V> U = ia_column<K>(w.IA);
         V Dinv;
         if (!X) {
-          Dinv = J.has_d ? T(1) / (comp<K>(U) + V(stepping ? J.d_step : J.d_forward)) : T(1) / comp<K>(U);
+          Dinv = J.has_d ? T(1) / (comp<K>(U) + M.template lane<V>(d_slot)) : T(1) / comp<K>(U);
         } else {
-          const V d = J.has_d ? comp<K>(U) + V(stepping ? J.d_step : J.d_forward) : comp<K>(U);
+          const V d = J.has_d ? comp<K>(U) + M.template lane<V>(d_slot) : comp<K>(U);
           Dinv = T(1) / (d + X->diag[J.voff]);
         }
         const V u = taui[0] - comp<K>(w.pA);
@@ -279,8 +280,10 @@ inline void pass_aba_backward(const KModel<ScalarOf<V>>& M, JointWork<V>* W, con
       }
       for (int r = 0; r < nv; ++r)
         for (int c = 0; c < nv; ++c) D[r * nv + c] = dot(w.S[r], w.U[c]);
-      if (J.has_d)
-        for (int r = 0; r < nv; ++r) D[r * nv + r] += V(stepping ? J.d_step : J.d_forward);
+      if (J.has_d) {
+        const V d = M.template lane<V>(d_slot);
+        for (int r = 0; r < nv; ++r) D[r * nv + r] += d;
+      }
       if (X) {
         const int slot = X->free_slot[i];
         if (slot >= 0)
@@ -329,8 +332,10 @@ template <class V> inline void pass_aba_forward(const KModel<ScalarOf<V>>& M, Jo
   const FlopScope<V> flops(FlopPass::AbaForward);
   using T = ScalarOf<V>;
   const V z(T(0));
-  const T gs = ACH_BUG(GravitySign) ? T(1) : T(-1);
-  const Motion<V> a_world{{z, z, z}, {V(gs * M.gravity[0]), V(gs * M.gravity[1]), V(gs * M.gravity[2])}};
+  // a_world = −g, each lane its robot's gravity (the planted bug: +g); a negation, exactly the
+  // −1·g of a broadcast constant
+  const V gx = M.template lane<V>(LaneSlots::gravity(0)), gy = M.template lane<V>(LaneSlots::gravity(1)), gz = M.template lane<V>(LaneSlots::gravity(2));
+  const Motion<V> a_world = ACH_BUG(GravitySign) ? Motion<V>{{z, z, z}, {gx, gy, gz}} : Motion<V>{{z, z, z}, {-gx, -gy, -gz}};
   const int n = static_cast<int>(M.joints.size());
   for (int i = 0; i < n; ++i) {
     const KJoint<T>& J = M.joints[i];
@@ -390,7 +395,7 @@ template <class V>
 inline void pass_energy(const KModel<ScalarOf<V>>& M, const JointWork<V>* W, const Transform<V>* X_WB, V& kinetic, V& potential) {
   using T = ScalarOf<V>;
   V ke(T(0)), pe(T(0));
-  const Vec3<V> g{V(M.gravity[0]), V(M.gravity[1]), V(M.gravity[2])};
+  const Vec3<V> g{M.template lane<V>(LaneSlots::gravity(0)), M.template lane<V>(LaneSlots::gravity(1)), M.template lane<V>(LaneSlots::gravity(2))};
   const int n = static_cast<int>(M.joints.size());
   for (int i = 0; i < n; ++i) {
     const KJoint<T>& J = M.joints[i];

@@ -90,7 +90,7 @@ inline void newton_prepare(const KModel<ScalarOf<V>>& M, const KConstraints<Scal
       for (int b = 0; b <= a; ++b) Mrow[c[b]] += dot(Ji[c[b]], f);
     }
     if (J.has_d)
-      for (int k = 0; k < J.nv; ++k) Mm[(J.voff + k) * (nv + 1)] += V(J.d_forward);
+      for (int k = 0; k < J.nv; ++k) Mm[(J.voff + k) * (nv + 1)] += M.template lane<V>(LaneSlots::d_forward(i));
   }
   V* x = cw.tmp;
   V* jcol = cw.jv;

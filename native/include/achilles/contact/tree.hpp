@@ -104,7 +104,7 @@ inline void mul_M(const KModel<ScalarOf<V>>& M, const JointWork<V>* W, TreeWork<
   // M⁻¹·x (solve_M, from the same ABA's factors) are products with the same matrix.
   for (int i = 0; i < n; ++i)
     if (const auto& J = M.joints[i]; J.has_d && !(skip && skip[i]))
-      for (int k = 0; k < J.nv; ++k) out[J.voff + k] += V(J.d_forward) * x[J.voff + k];
+      for (int k = 0; k < J.nv; ++k) out[J.voff + k] += M.template lane<V>(LaneSlots::d_forward(i)) * x[J.voff + k];
 }
 
 /// M⁻¹·τ from the factors (U, D⁻¹) of the ABA last run at this state.

@@ -1,0 +1,93 @@
+// Per-robot model parameters: the model constants that may differ from robot to robot of one batch
+// (gravity, each joint's damping and armature, and what load derives from them), held per block as
+// one row of kLaneStride values per constant, lane l of the row being robot b·W + l's value.
+//
+// A kernel reads such a constant as a vector load of its row (lane_value), never as a broadcast of
+// one scalar: a batch whose robots all share the model has every row filled with one value, and the
+// load gives the very bits the broadcast gave, so nothing changes for identical robots. A batch of
+// different robots points the kernel at each block's own rows (KModel::lanes, KForces::lanes) before
+// it steps the block; the rows are written once per robot (write_lane), from the robot's Model in
+// double exactly as load derives the single-model constant, then rounded once.
+//
+// Which constants are rows (LaneSlots) is decided by what may differ: native/src/lane_difference.cpp
+// refuses a robot whose model differs from the batch's in anything else.
+#pragma once
+
+#include "isa_namespace.hpp"
+
+#include <cstddef>
+#include <cstdlib>
+#include <new>
+#include <vector>
+
+#include "bugs.hpp"
+#include "model.hpp"
+#include "simd.hpp"
+
+namespace ach {
+inline namespace ACH_ISA_NS {
+
+/// Values per row: the widest pack (16 lanes), so any lane width reads its W values from the row's start.
+constexpr int kLaneStride = 16;
+
+/// The rows of one block, in this order: gravity x, y, z, then per joint i its ABA D additions
+/// (d_forward: the armature; d_step: the step's armature + h·damping) and its passive damping and
+/// armature (KPassive's).
+struct LaneSlots {
+  static constexpr int gravity(int k) { return k; }
+  static constexpr int d_forward(int joint) { return 3 + 4 * joint; }
+  static constexpr int d_step(int joint) { return 4 + 4 * joint; }
+  static constexpr int damping(int joint) { return 5 + 4 * joint; }
+  static constexpr int armature(int joint) { return 6 + 4 * joint; }
+  static int count(std::size_t joints) { return 3 + 4 * static_cast<int>(joints); }
+};
+
+/// Allocates 64-byte aligned memory, so a row of 16 floats (or its first 8 doubles) is one cache line.
+template <class T> struct AlignedAlloc {
+  using value_type = T;
+  AlignedAlloc() = default;
+  template <class U> AlignedAlloc(const AlignedAlloc<U>&) {}
+  T* allocate(std::size_t n) {
+    const std::size_t bytes = (n * sizeof(T) + 63) / 64 * 64;
+    void* p = std::aligned_alloc(64, bytes ? bytes : 64);
+    if (!p) throw std::bad_alloc();
+    return static_cast<T*>(p);
+  }
+  void deallocate(T* p, std::size_t) { std::free(p); }
+  template <class U> bool operator==(const AlignedAlloc<U>&) const { return true; }
+  template <class U> bool operator!=(const AlignedAlloc<U>&) const { return false; }
+};
+template <class T> using LaneRows = std::vector<T, AlignedAlloc<T>>;
+
+/// Robot `m`'s constants written into lane `lane` of one block's rows (`block`: LaneSlots::count rows).
+/// `h`, `implicit_damping`: the step's size and whether its damping is implicit (KModel::set_step),
+/// which d_step is made from exactly as set_step makes the single model's.
+template <class T> inline void write_lane(T* block, int lane, const Model& m, double h, bool implicit_damping) {
+  auto row = [&](int slot) -> T& { return block[static_cast<std::size_t>(slot) * kLaneStride + lane]; };
+  for (int k = 0; k < 3; ++k) row(LaneSlots::gravity(k)) = T(m.gravity[k]);
+  // The planted bug: damping left explicit where MuJoCo's Euler treats it implicitly.
+  const bool implicit = implicit_damping && !ACH_BUG(DampingExplicit);
+  for (std::size_t i = 0; i < m.joints.size(); ++i) {
+    const Joint& j = m.joints[i];
+    const int n = static_cast<int>(i);
+    row(LaneSlots::d_forward(n)) = T(j.armature);
+    row(LaneSlots::d_step(n)) = T(implicit ? j.armature + h * j.damping : j.armature);
+    row(LaneSlots::damping(n)) = T(j.damping);
+    row(LaneSlots::armature(n)) = T(j.armature);
+  }
+}
+
+/// Every lane of one block's rows at model `m`'s values (a batch of identical robots).
+template <class T> inline LaneRows<T> uniform_lanes(const Model& m, double h, bool implicit_damping) {
+  LaneRows<T> rows(static_cast<std::size_t>(LaneSlots::count(m.joints.size())) * kLaneStride);
+  for (int l = 0; l < kLaneStride; ++l) write_lane(rows.data(), l, m, h, implicit_damping);
+  return rows;
+}
+
+/// The pack of one row: each lane its robot's value of the constant.
+template <class V> ACH_INLINE V lane_value(const ScalarOf<V>* lanes, int slot) {
+  return load<V>(lanes + static_cast<std::size_t>(slot) * kLaneStride);
+}
+
+} // namespace ACH_ISA_NS
+} // namespace ach
