@@ -47,6 +47,45 @@ export const GATE_SCENARIOS: readonly GateScenario[] = [
   },
 ];
 
+/** Scenarios whose every drawn kind is per lane (src/params/lanes.ts LANE_KINDS), so their robots
+ *  run together in one batch, one per lane: the quadruped (contacts, Euler: damping implicit in the
+ *  step's D) with gravity and damping; the double pendulum (Euler, no constraints) with armature and
+ *  damping on one joint; the humanoid tree (RK4, ball joints: D's additions on a 3 × 3 block) with
+ *  armature, damping and gravity. */
+export const LANE_SCENARIOS: readonly GateScenario[] = [
+  {
+    scene: 'quadruped',
+    parameters: [
+      { name: 'gravity.z', dist: { kind: 'normal', mean: -9.81, std: 0.3 } },
+      { name: 'gravity.x', dist: { kind: 'uniform', low: -0.5, high: 0.5 } },
+      { name: 'damping:back_left_shin', dist: { kind: 'uniform', low: 0.05, high: 0.8 } },
+      { name: 'damping:front_right_thigh', dist: { kind: 'log_uniform', low: 0.01, high: 0.5 } },
+    ],
+    ctrl: [0.2, -0.1, 0.2, -0.1, 0.2, -0.1, 0.2, -0.1],
+  },
+  {
+    scene: 'double-pendulum',
+    parameters: [
+      { name: 'armature:upper', dist: { kind: 'uniform', low: 0.001, high: 0.05 } },
+      { name: 'damping:upper', dist: { kind: 'uniform', low: 0.01, high: 0.3 } },
+      { name: 'armature:lower', dist: { kind: 'log_uniform', low: 0.001, high: 0.05 } },
+      { name: 'gravity.y', dist: { kind: 'uniform', low: -1, high: 1 } },
+    ],
+    ctrl: [],
+  },
+  {
+    scene: 'humanoid-tree',
+    parameters: [
+      { name: 'armature:torso', dist: { kind: 'uniform', low: 0.001, high: 0.05 } },
+      { name: 'damping:head', dist: { kind: 'uniform', low: 0.01, high: 0.3 } },
+      { name: 'armature:left_shin', dist: { kind: 'uniform', low: 0.001, high: 0.02 } },
+      { name: 'damping:right_forearm', dist: { kind: 'uniform', low: 0.01, high: 0.2 } },
+      { name: 'gravity.z', dist: { kind: 'uniform', low: -10.5, high: -9 } },
+    ],
+    ctrl: [],
+  },
+];
+
 /** `model` as a scene that states robot `robot`'s values of `scenario` as its own constants. */
 export function constantsScene(model: ModelDesc, scenario: GateScenario, seed: number, robot: number): ModelDesc {
   const m: ModelDesc = structuredClone(model);
