@@ -18,6 +18,7 @@ import { robotParameters } from '../src/params/robot-values.js';
 import { planSweep } from '../src/sweep/plan.js';
 import { runRobots } from '../src/sweep/run-robots.js';
 import { readSweepFile } from '../src/sweep/sweep-file.js';
+import { generalArm } from '../src/validation/general-actuators/models.js';
 import { LANE_SCENARIOS } from '../src/validation/params/constants.js';
 import { LANE_CHECKED, LANE_ROBOTS, laneRows } from '../src/validation/params/lanes.js';
 import { batchTraces, gateDraws } from '../src/validation/params/trace.js';
@@ -46,7 +47,7 @@ function mixedTraces(scenario: number, precision: 'f32' | 'f64', lanes: 1 | 4 | 
 }
 
 describe('per-robot parameters in the lanes of one batch', () => {
-  it('each robot of a mixed batch is bit-identical to its constants scene (gravity, damping, armature; f32 and f64; every lane width; threads 1 and 2)', () => {
+  it('each robot of a mixed batch is bit-identical to its constants scene (gravity, damping, armature, gain, ctrl_range; f32 and f64; every lane width; threads 1 and 2)', () => {
     for (const precision of ['f64', 'f32'] as const) {
       const rows = laneRows(precision, engineAddon(), 1);
       expect(rows.length).toBe(LANE_SCENARIOS.length * LANE_CHECKED.length * widths(precision).length * 2);
@@ -54,7 +55,7 @@ describe('per-robot parameters in the lanes of one batch', () => {
     }
     // every per-lane kind is drawn, on hinges and on a ball joint, with and without constraints
     const kinds = new Set(LANE_SCENARIOS.flatMap((s) => s.parameters.map((p) => p.name.split(/[:.]/)[0])));
-    expect([...kinds].sort()).toEqual(['armature', 'damping', 'gravity']);
+    expect([...kinds].sort()).toEqual(['armature', 'ctrl_range', 'damping', 'gain', 'gravity']);
   });
 
   it('the robots of a mixed batch do differ, and each runs the same at every lane width and thread count', () => {
@@ -81,6 +82,29 @@ describe('per-robot parameters in the lanes of one batch', () => {
     const a = batchTraces(plain, [], robots);
     const b = batchTraces(laned, [], robots);
     a.forEach((t, r) => expect(same(b[r], t), `robot ${r}`).toBe(true));
+  });
+
+  it("general actuators' gains (a dampratio's damping derived per robot) and control ranges, per lane, bit for bit", () => {
+    const arm = generalArm();
+    const values = (r: number) => ({
+      'gain:g1': 30 + 5 * r,
+      'gain:g2': 20 + 3 * r, // position-like with a dampratio: biasprm₁ and the damping follow kp
+      'gain:g4': 4 + r,
+      'ctrl_range:g1.high': 0.4 + 0.1 * r,
+      'ctrl_range:g3.low': -1.5 + 0.2 * r,
+    });
+    const models = Array.from({ length: 6 }, (_, r) => withNamedParameters(arm, values(r)));
+    const ctrl = arm.actuators!.map((_, a) => 0.8 - 0.35 * a);
+    for (const w of widths('f64')) {
+      const batch = new Batch(models[0], { copies: 6, precision: 'f64', lanes: w, threads: 2 });
+      setRobotModels(batch, models);
+      const got = batchTraces(batch, ctrl, [0, 1, 2, 3, 4, 5]);
+      models.forEach((m, r) => {
+        const alone = batchTraces(new Batch(m, { copies: 1, precision: 'f64', lanes: 1 }), ctrl, [0])[0];
+        expect(same(got[r], alone), `robot ${r} lanes ${w}`).toBe(true);
+      });
+      expect(same(got[0], got[3])).toBe(false);
+    }
   });
 
   it('the TypeScript API sets one robot by name; the others keep the batch model', () => {
@@ -112,9 +136,13 @@ describe('per-robot parameters in the lanes of one batch', () => {
       /^meaninertia \(derived at load from the masses and armatures; not a per-lane value\): [\d.]+ in the batch's model, [\d.]+ here$/,
     );
     expect(laneDifference(q, scene('double-pendulum'))).toMatch(/^nq: /);
+    const plate = scene('ball-on-plate');
+    expect(laneDifference(plate, withNamedParameters(plate, { 'gain:tilt-x': 10, 'ctrl_range:tilt-y.high': 0.2 }))).toBe('');
+    const noKv = { ...plate, actuators: plate.actuators!.map((a, i) => (i === 0 ? { ...a, kv: 0 } : a)) };
+    expect(laneDifference(plate, noKv)).toMatch(/^actuator 'tilt-x' kv: nonzero in the batch's model, 0 here/);
     const batch = new Batch(q, { copies: 2, precision: 'f64', lanes: 1 });
     expect(() => batch.setRobotModel(1, named({ 'mass_scale:torso': 1.1 }))).toThrow(
-      /robot 1's model differs from the batch's in more than its per-robot parameters \(gravity, damping, armature\): joint 'torso' mass/,
+      /robot 1's model differs from the batch's in more than its per-robot parameters \(gravity, damping, armature, actuator gains and control ranges\): joint 'torso' mass/,
     );
     expect(() => batch.setRobotModel(2, q)).toThrow(/robot 2 is out of range/);
     expect(laneSharingProblem([q, named({ 'mass_scale:torso': 1.1 })], ['mass_scale'])).toMatch(/mass_scale is not a per-lane parameter/);
@@ -126,6 +154,8 @@ describe('per-robot parameters in the lanes of one batch', () => {
     const failed = laneRows('f64', bugs, 1).filter((r) => r.status === 'fail');
     expect(failed.length).toBeGreaterThan(0);
     expect(failed.every((r) => !r.field.startsWith('q,v lanes 1 '))).toBe(true);
+    // every scenario's robots run with their neighbours' values
+    expect(new Set(failed.map((r) => r.model))).toEqual(new Set(LANE_SCENARIOS.map((s) => s.scene)));
     bugs.setBug!('none');
     expect(laneRows('f64', bugs, 1).filter((r) => r.status === 'fail')).toEqual([]);
   });

@@ -1,4 +1,4 @@
-// lane_difference: every field of the model compared, but the per-lane constants. A field added to
+// lane_difference: every field of the model compared, but the per-lane constants (lane_values.hpp). A field added to
 // Model, Joint, Shape, Tendon, Equality or Actuator must be added here too, or robots that differ in
 // it would share a block and silently run with the batch's value.
 #include "achilles/lane_difference.hpp"
@@ -166,12 +166,10 @@ void actuators(Differ& d, const Model& a, const Model& b) {
     d.eq(s + "joint", x.joint, y.joint);
     d.eq(s + "kind", x.kind, y.kind);
     d.arr(s + "gear", x.gear, y.gear, 6);
-    d.eq(s + "kp", x.kp, y.kp);
-    d.eq(s + "kv", x.kv, y.kv);
+    // per lane: kp, kv, the control range, gainprm and biasprm (the zeros of those the kernels test are not)
+    d.zero_pattern(s + "kv", x.kv, y.kv);
     d.eq(s + "ctrl limited", x.ctrl_limited, y.ctrl_limited);
     d.eq(s + "force limited", x.force_limited, y.force_limited);
-    d.eq(s + "ctrlrange low", x.ctrl_lo, y.ctrl_lo);
-    d.eq(s + "ctrlrange high", x.ctrl_hi, y.ctrl_hi);
     d.eq(s + "forcerange low", x.force_lo, y.force_lo);
     d.eq(s + "forcerange high", x.force_hi, y.force_hi);
     d.eq(s + "rate", x.rate, y.rate);
@@ -179,9 +177,9 @@ void actuators(Differ& d, const Model& a, const Model& b) {
     d.eq(s + "gaintype", x.gaintype, y.gaintype);
     d.eq(s + "biastype", x.biastype, y.biastype);
     d.arr(s + "dynprm", x.dynprm, y.dynprm, 3);
-    d.arr(s + "gainprm", x.gainprm, y.gainprm, 3);
-    // a dampratio is resolved at load into biasprm₂ from the joint-space inertia (armature included)
-    d.arr(s + "biasprm (a dampratio's damping is derived from the inertia and armature at load)", x.biasprm, y.biasprm, 3);
+    d.zero_pattern(s + "gainprm[2]", x.gainprm[2], y.gainprm[2]);
+    // a dampratio is resolved at load into biasprm₂ (from kp and the joint-space inertia): per lane too
+    d.zero_pattern(s + "biasprm[2]", x.biasprm[2], y.biasprm[2]);
     d.eq(s + "act limited", x.act_limited, y.act_limited);
     d.eq(s + "act early", x.act_early, y.act_early);
     d.eq(s + "actrange low", x.act_lo, y.act_lo);

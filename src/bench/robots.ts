@@ -87,8 +87,8 @@ export function robotsLabel(r: Robots): string {
   return r.kind === 'lockstep' ? 'lockstep' : `differ (spread ${r.spread}, ${r.ctrl} ctrl${r.laneParams ? ', per-lane parameters' : ''})`;
 }
 
-/** Each robot's model for --lane-params: gravity (z times 0.95..1.05, x and y ±0.2 m/s²) and the
- *  damping and armature of each joint that has one (times 0.8..1.2) drawn per robot from the bench's
+/** Each robot's model for --lane-params: gravity (z times 0.95..1.05, x and y ±0.2 m/s²), the
+ *  damping and armature of each joint that has one and each servo's kp and kv (times 0.8..1.2) drawn per robot from the bench's
  *  fixed seed; everything else, and every zero, as the scene's, so that robot r differs from the same
  *  robots without --lane-params only in values the engine holds per lane. */
 export function laneParamModels(model: ModelDesc, copies: number): ModelDesc[] {
@@ -102,7 +102,12 @@ export function laneParamModels(model: ModelDesc, copies: number): ModelDesc[] {
       ...(b.damping ? { damping: b.damping * (0.8 + 0.4 * u()) } : {}),
       ...(b.armature ? { armature: b.armature * (0.8 + 0.4 * u()) } : {}),
     }));
-    return { ...model, world: { ...model.world, gravity }, bodies };
+    const actuators = model.actuators?.map((a) => ({
+      ...a,
+      ...(a.kp ? { kp: a.kp * (0.8 + 0.4 * u()) } : {}),
+      ...(a.kv ? { kv: a.kv * (0.8 + 0.4 * u()) } : {}),
+    }));
+    return { ...model, world: { ...model.world, gravity }, bodies, ...(actuators ? { actuators } : {}) };
   });
 }
 

@@ -124,19 +124,20 @@ template <class V> struct ImplicitWork {
 
 /// ∂qfrc_actuator/∂q̇ of actuator A on its (one) dof, before the gear²: MuJoCo's bias_vel +
 /// gain_vel·input, 0 where the force is clamped by forcerange.
-template <class V> inline V actuator_velocity_derivative(const KActuator<ScalarOf<V>>& A, const V& u, const V* act, const V* act_dot, const V& force) {
+template <class V>
+inline V actuator_velocity_derivative(const KActuator<ScalarOf<V>>& A, const ScalarOf<V>* lanes, const V& u, const V* act, const V* act_dot, const V& force) {
   using T = ScalarOf<V>;
   const V zero(T(0));
   V d = zero;
   if (A.kind == ActuatorKind::Position || A.kind == ActuatorKind::Velocity) {
-    d = V(-A.kv);
+    d = -lane_value<V>(lanes, A.slot + LaneSlots::Kv);
   } else if (A.kind == ActuatorKind::General) {
     const KGeneral<T>& G = A.gen;
-    if (G.bias == BiasType::Affine) d = V(G.biasprm[2]);
+    if (G.bias == BiasType::Affine) d = lane_value<V>(lanes, A.slot + LaneSlots::Bias + 2);
     if (G.gain == GainType::Affine && G.gainprm[2] != 0) {
       V input = u;
       if (G.act_adr >= 0) input = G.act_early ? next_activation(G, act[G.act_adr], act_dot[G.act_adr]) : act[G.act_adr];
-      d = d + V(G.gainprm[2]) * input;
+      d = d + lane_value<V>(lanes, A.slot + LaneSlots::Gain + 2) * input;
     }
   }
   if (A.clamp_force) d = vselect(vor(force <= V(A.force_lo), force >= V(A.force_hi)), zero, d);
@@ -188,7 +189,7 @@ inline void implicit_terms(const KImplicit<ScalarOf<V>>& I, const KForces<Scalar
     for (int a = 0; a < F.nu; ++a) {
       const auto& A = F.act[a];
       if (A.kind == ActuatorKind::Motor) continue;
-      const V d = actuator_velocity_derivative(A, u[a], act, act_dot, force[a]);
+      const V d = actuator_velocity_derivative(A, F.lanes, u[a], act, act_dot, force[a]);
       const V g(A.gear[0]);
       w.diag[A.voff] -= h * ((g * d) * g);
     }

@@ -65,7 +65,7 @@ template <class V> class KernelImpl final : public Kernel {
   /// Robot `robot`'s lane takes `model`'s per-lane constants (lane_values.hpp). The first call gives
   /// every block rows of its own, each lane at the batch's model's values until its robot is set.
   void set_robot_model(int robot, const Model& model) override {
-    const int slots = LaneSlots::count(M_.joints.size());
+    const int slots = LaneSlots::count(M_.joints.size(), static_cast<std::size_t>(F_.nu));
     const std::size_t block_rows = static_cast<std::size_t>(slots) * kLaneStride;
     if (robot_lanes_.empty()) {
       robot_lanes_.resize(block_rows * static_cast<std::size_t>(blocks_));
@@ -280,7 +280,7 @@ template <class V> class KernelImpl final : public Kernel {
   /// they keep their own, the model's values in every lane).
   void bind(int worker, int b) {
     if (robot_lanes_.empty()) return;
-    const T* rows = robot_lanes_.data() + static_cast<std::size_t>(b) * LaneSlots::count(M_.joints.size()) * kLaneStride;
+    const T* rows = robot_lanes_.data() + static_cast<std::size_t>(b) * LaneSlots::count(M_.joints.size(), static_cast<std::size_t>(F_.nu)) * kLaneStride;
     Mw_[worker]->lanes = rows;
     Fw_[worker]->lanes = rows;
   }

@@ -1,5 +1,6 @@
 // Per-robot model parameters: the model constants that may differ from robot to robot of one batch
-// (gravity, each joint's damping and armature, and what load derives from them), held per block as
+// (gravity, each joint's damping and armature, each actuator's gains, bias and control range, and
+// what load derives from them), held per block as
 // one row of kLaneStride values per constant, lane l of the row being robot b·W + l's value.
 //
 // A kernel reads such a constant as a vector load of its row (lane_value), never as a broadcast of
@@ -32,14 +33,21 @@ constexpr int kLaneStride = 16;
 
 /// The rows of one block, in this order: gravity x, y, z, then per joint i its ABA D additions
 /// (d_forward: the armature; d_step: the step's armature + h·damping) and its passive damping and
-/// armature (KPassive's).
+/// armature (KPassive's), then per actuator a (after all joints) kActuatorSlots rows from
+/// actuator(joints, a): kp, kv, ctrlrange low and high, gainprm₀..₂, biasprm₀..₂ (a dampratio's
+/// biasprm₂ as load resolved it for that robot).
 struct LaneSlots {
+  static constexpr int kActuatorSlots = 10;
+  enum ActuatorRow { Kp = 0, Kv = 1, CtrlLo = 2, CtrlHi = 3, Gain = 4, Bias = 7 };
   static constexpr int gravity(int k) { return k; }
   static constexpr int d_forward(int joint) { return 3 + 4 * joint; }
   static constexpr int d_step(int joint) { return 4 + 4 * joint; }
   static constexpr int damping(int joint) { return 5 + 4 * joint; }
   static constexpr int armature(int joint) { return 6 + 4 * joint; }
-  static int count(std::size_t joints) { return 3 + 4 * static_cast<int>(joints); }
+  /// The first row of actuator a of a model with `joints` joints.
+  static int actuator(std::size_t joints, int a) { return 3 + 4 * static_cast<int>(joints) + kActuatorSlots * a; }
+  static int count(std::size_t joints, std::size_t actuators) { return actuator(joints, static_cast<int>(actuators)); }
+  static int count(const Model& m) { return count(m.joints.size(), m.actuators.size()); }
 };
 
 /// Allocates 64-byte aligned memory, so a row of 16 floats (or its first 8 doubles) is one cache line.
@@ -75,11 +83,23 @@ template <class T> inline void write_lane(T* block, int lane, const Model& m, do
     row(LaneSlots::damping(n)) = T(j.damping);
     row(LaneSlots::armature(n)) = T(j.armature);
   }
+  for (std::size_t a = 0; a < m.actuators.size(); ++a) {
+    const Actuator& A = m.actuators[a];
+    const int first = LaneSlots::actuator(m.joints.size(), static_cast<int>(a));
+    row(first + LaneSlots::Kp) = T(A.kp);
+    row(first + LaneSlots::Kv) = T(A.kv);
+    row(first + LaneSlots::CtrlLo) = T(A.ctrl_lo);
+    row(first + LaneSlots::CtrlHi) = T(A.ctrl_hi);
+    for (int k = 0; k < 3; ++k) {
+      row(first + LaneSlots::Gain + k) = T(A.gainprm[k]);
+      row(first + LaneSlots::Bias + k) = T(A.biasprm[k]);
+    }
+  }
 }
 
 /// Every lane of one block's rows at model `m`'s values (a batch of identical robots).
 template <class T> inline LaneRows<T> uniform_lanes(const Model& m, double h, bool implicit_damping) {
-  LaneRows<T> rows(static_cast<std::size_t>(LaneSlots::count(m.joints.size())) * kLaneStride);
+  LaneRows<T> rows(static_cast<std::size_t>(LaneSlots::count(m)) * kLaneStride);
   for (int l = 0; l < kLaneStride; ++l) write_lane(rows.data(), l, m, h, implicit_damping);
   return rows;
 }

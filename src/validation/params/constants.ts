@@ -49,9 +49,10 @@ export const GATE_SCENARIOS: readonly GateScenario[] = [
 
 /** Scenarios whose every drawn kind is per lane (src/params/lanes.ts LANE_KINDS), so their robots
  *  run together in one batch, one per lane: the quadruped (contacts, Euler: damping implicit in the
- *  step's D) with gravity and damping; the double pendulum (Euler, no constraints) with armature and
- *  damping on one joint; the humanoid tree (RK4, ball joints: D's additions on a 3 × 3 block) with
- *  armature, damping and gravity. */
+ *  step's D) with gravity, damping and a motor's control range; the ball on the plate (position
+ *  servos with rate limits) with gains, a low control end and damping; the double pendulum (Euler, no
+ *  constraints) with armature and damping on one joint; the humanoid tree (RK4, ball joints: D's
+ *  additions on a 3 × 3 block) with armature, damping and gravity. */
 export const LANE_SCENARIOS: readonly GateScenario[] = [
   {
     scene: 'quadruped',
@@ -60,8 +61,19 @@ export const LANE_SCENARIOS: readonly GateScenario[] = [
       { name: 'gravity.x', dist: { kind: 'uniform', low: -0.5, high: 0.5 } },
       { name: 'damping:back_left_shin', dist: { kind: 'uniform', low: 0.05, high: 0.8 } },
       { name: 'damping:front_right_thigh', dist: { kind: 'log_uniform', low: 0.01, high: 0.5 } },
+      { name: 'ctrl_range:back_right_hip.high', dist: { kind: 'uniform', low: 0.05, high: 0.3 } },
     ],
     ctrl: [0.2, -0.1, 0.2, -0.1, 0.2, -0.1, 0.2, -0.1],
+  },
+  {
+    scene: 'ball-on-plate',
+    parameters: [
+      { name: 'gain:tilt-x', dist: { kind: 'log_uniform', low: 10, high: 80 } },
+      { name: 'gain:tilt-y', dist: { kind: 'uniform', low: 20, high: 60 } },
+      { name: 'ctrl_range:tilt-y.low', dist: { kind: 'uniform', low: -0.3, high: -0.05 } },
+      { name: 'damping:roll', dist: { kind: 'uniform', low: 0.05, high: 0.5 } },
+    ],
+    ctrl: [0.1, -0.2],
   },
   {
     scene: 'double-pendulum',

@@ -36,6 +36,9 @@ template <class T> struct KActuator {
   T ctrl_lo, ctrl_hi, force_lo, force_hi;
   T rate_dt; // the target's largest move per step (0: unlimited)
   KGeneral<T> gen; // kind General: MuJoCo's general actuator
+  // kp, kv, the control range and the general actuator's gainprm and biasprm are read per lane, from
+  // rows slot.. (lane_values.hpp); the scalars above are the batch's model's.
+  int slot;
 };
 
 template <class T> struct KPassive {
@@ -118,6 +121,7 @@ template <class T> struct KForces {
       k.force_lo = T(a.force_lo);
       k.force_hi = T(a.force_hi);
       k.rate_dt = T(a.rate * dt);
+      k.slot = LaneSlots::actuator(model.joints.size(), static_cast<int>(act.size()));
       if (a.kind == ActuatorKind::General) k.gen = KGeneral<T>(a, h, a.stateful() ? na++ : -1);
       act.push_back(k);
       forces = true;
@@ -139,7 +143,7 @@ template <class V> inline void step_controls(const KForces<ScalarOf<V>>& F, cons
   for (int a = 0; a < F.nu; ++a) {
     const auto& A = F.act[a];
     V c = ctrl[a];
-    if (A.clamp_ctrl) c = vclamp(c, V(A.ctrl_lo), V(A.ctrl_hi));
+    if (A.clamp_ctrl) c = vclamp(c, lane_value<V>(F.lanes, A.slot + LaneSlots::CtrlLo), lane_value<V>(F.lanes, A.slot + LaneSlots::CtrlHi));
     if (A.rate_dt > 0) {
       c = target[a] + vclamp(c - target[a], V(-A.rate_dt), V(A.rate_dt));
       target[a] = c;
@@ -154,7 +158,7 @@ template <class V> inline void held_controls(const KForces<ScalarOf<V>>& F, cons
   for (int a = 0; a < F.nu; ++a) {
     const auto& A = F.act[a];
     V c = ctrl[a];
-    if (A.clamp_ctrl) c = vclamp(c, V(A.ctrl_lo), V(A.ctrl_hi));
+    if (A.clamp_ctrl) c = vclamp(c, lane_value<V>(F.lanes, A.slot + LaneSlots::CtrlLo), lane_value<V>(F.lanes, A.slot + LaneSlots::CtrlHi));
     u[a] = A.rate_dt > 0 ? target[a] : c;
   }
 }
@@ -197,11 +201,12 @@ inline const V* joint_efforts(const KForces<ScalarOf<V>>& F, int nv, const V* q,
         state = act[i];
         rate = act_dot[i] = activation_rate(A.gen, u[a], act[i]);
       }
-      force = general_force(A.gen, u[a], state, rate, V(A.gear[0]) * q[A.qoff], V(A.gear[0]) * qdj[0]);
+      force = general_force(A.gen, F.lanes, A.slot, u[a], state, rate, V(A.gear[0]) * q[A.qoff], V(A.gear[0]) * qdj[0]);
     } else {
       V vel = V(A.gear[0]) * qdj[0]; // servos drive one-dof joints (checked at load)
-      if (A.kind == ActuatorKind::Position) force = V(A.kp) * u[a] - V(A.kp) * (V(A.gear[0]) * q[A.qoff]) - V(A.kv) * vel;
-      else force = V(A.kv) * u[a] - V(A.kv) * vel;
+      const V kp = lane_value<V>(F.lanes, A.slot + LaneSlots::Kp), kv = lane_value<V>(F.lanes, A.slot + LaneSlots::Kv);
+      if (A.kind == ActuatorKind::Position) force = kp * u[a] - kp * (V(A.gear[0]) * q[A.qoff]) - kv * vel;
+      else force = kv * u[a] - kv * vel;
     }
     if (A.clamp_force) force = vclamp(force, V(A.force_lo), V(A.force_hi));
     if (force_out) force_out[a] = force;
