@@ -19,6 +19,7 @@ import { planSweep } from '../src/sweep/plan.js';
 import { runRobots } from '../src/sweep/run-robots.js';
 import { readSweepFile } from '../src/sweep/sweep-file.js';
 import { generalArm } from '../src/validation/general-actuators/models.js';
+import { tumblingBody } from '../src/validation/implicitfast/models.js';
 import { LANE_SCENARIOS } from '../src/validation/params/constants.js';
 import { LANE_CHECKED, LANE_ROBOTS, laneRows } from '../src/validation/params/lanes.js';
 import { batchTraces, gateDraws } from '../src/validation/params/trace.js';
@@ -47,7 +48,7 @@ function mixedTraces(scenario: number, precision: 'f32' | 'f64', lanes: 1 | 4 | 
 }
 
 describe('per-robot parameters in the lanes of one batch', () => {
-  it('each robot of a mixed batch is bit-identical to its constants scene (gravity, damping, armature, gain, ctrl_range; f32 and f64; every lane width; threads 1 and 2)', () => {
+  it('each robot of a mixed batch is bit-identical to its constants scene (every per-lane kind; f32 and f64; every lane width; threads 1 and 2)', () => {
     for (const precision of ['f64', 'f32'] as const) {
       const rows = laneRows(precision, engineAddon(), 1);
       expect(rows.length).toBe(LANE_SCENARIOS.length * LANE_CHECKED.length * widths(precision).length * 2);
@@ -55,7 +56,7 @@ describe('per-robot parameters in the lanes of one batch', () => {
     }
     // every per-lane kind is drawn, on hinges and on a ball joint, with and without constraints
     const kinds = new Set(LANE_SCENARIOS.flatMap((s) => s.parameters.map((p) => p.name.split(/[:.]/)[0])));
-    expect([...kinds].sort()).toEqual(['armature', 'ctrl_range', 'damping', 'gain', 'gravity']);
+    expect([...kinds].sort()).toEqual(['armature', 'com_offset', 'ctrl_range', 'damping', 'gain', 'gravity', 'mass_scale']);
   });
 
   it('the robots of a mixed batch do differ, and each runs the same at every lane width and thread count', () => {
@@ -107,6 +108,22 @@ describe('per-robot parameters in the lanes of one batch', () => {
     }
   });
 
+  it("a free body's mass, centre of mass and inertia per lane under implicitfast (its gyroscopic derivative), bit for bit", () => {
+    const body = tumblingBody();
+    const models = Array.from({ length: 5 }, (_, r) =>
+      withNamedParameters(body, { 'mass_scale:body': 0.6 + 0.2 * r, 'com_offset:body.x': 0.01 * r - 0.02, 'gravity.y': 0.1 * r }),
+    );
+    for (const w of widths('f64')) {
+      const batch = new Batch(models[0], { copies: 5, precision: 'f64', lanes: w });
+      setRobotModels(batch, models);
+      const got = batchTraces(batch, [], [0, 1, 2, 3, 4]);
+      models.forEach((m, r) => {
+        const alone = batchTraces(new Batch(m, { copies: 1, precision: 'f64', lanes: 1 }), [], [0])[0];
+        expect(same(got[r], alone), `robot ${r} lanes ${w}`).toBe(true);
+      });
+    }
+  });
+
   it('the TypeScript API sets one robot by name; the others keep the batch model', () => {
     const model = scene('double-pendulum');
     const batch = new Batch(model, { copies: 3, precision: 'f64', lanes: 1 });
@@ -122,7 +139,15 @@ describe('per-robot parameters in the lanes of one batch', () => {
     const q = withNamedParameters(scene('quadruped'), { 'damping:back_left_shin': 0.3 });
     const named = (values: Record<string, number>) => withNamedParameters(q, values);
     expect(laneDifference(q, named({ 'gravity.x': 0.3, 'damping:back_left_shin': 0.1 }))).toBe('');
-    expect(laneDifference(q, named({ 'mass_scale:torso': 1.1 }))).toMatch(/^joint 'torso' mass: [\d.]+ in the batch's model, [\d.]+ here$/);
+    // the quadruped has contacts: a mass changes the inverse weights load makes from it
+    expect(laneDifference(q, named({ 'mass_scale:torso': 1.1 }))).toMatch(/^meaninertia \(derived at load/);
+    const pendulum = scene('double-pendulum');
+    expect(laneDifference(pendulum, withNamedParameters(pendulum, { 'mass_scale:upper': 1.3, 'com_offset:lower.y': 0.01 }))).toBe('');
+    const massless = {
+      ...pendulum,
+      bodies: pendulum.bodies.map((b, i) => (i === 0 ? { ...b, mass: 0, inertia: [0, 0, 0, 0, 0, 0] as typeof b.inertia } : b)),
+    };
+    expect(laneDifference(pendulum, massless)).toMatch(/^joint 'upper' mass: nonzero in the batch's model, 0 here/);
     expect(laneDifference(q, named({ 'friction:ground': 0.5 }))).toMatch(
       /^shape 'ground' friction: [\d.]+ in the batch's model, 0.5 here$/,
     );
@@ -141,11 +166,11 @@ describe('per-robot parameters in the lanes of one batch', () => {
     const noKv = { ...plate, actuators: plate.actuators!.map((a, i) => (i === 0 ? { ...a, kv: 0 } : a)) };
     expect(laneDifference(plate, noKv)).toMatch(/^actuator 'tilt-x' kv: nonzero in the batch's model, 0 here/);
     const batch = new Batch(q, { copies: 2, precision: 'f64', lanes: 1 });
-    expect(() => batch.setRobotModel(1, named({ 'mass_scale:torso': 1.1 }))).toThrow(
-      /robot 1's model differs from the batch's in more than its per-robot parameters \(gravity, damping, armature, actuator gains and control ranges\): joint 'torso' mass/,
+    expect(() => batch.setRobotModel(1, named({ 'friction:ground': 0.5 }))).toThrow(
+      /robot 1's model differs from the batch's in more than its per-robot parameters \(gravity, masses, .*\): shape 'ground' friction/,
     );
     expect(() => batch.setRobotModel(2, q)).toThrow(/robot 2 is out of range/);
-    expect(laneSharingProblem([q, named({ 'mass_scale:torso': 1.1 })], ['mass_scale'])).toMatch(/mass_scale is not a per-lane parameter/);
+    expect(laneSharingProblem([q, named({ 'friction:ground': 0.5 })], ['friction'])).toMatch(/friction is not a per-lane parameter/);
   });
 
   it('catches the planted params-neighbour-lane bug, at lane widths above 1 only', () => {

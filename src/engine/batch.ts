@@ -481,12 +481,13 @@ export class Batch implements BatchApi {
     put(this.tau, s.tau, this.nv, 'tau');
   }
 
-  /** Robot `r` runs from now on with `model`'s per-robot parameters: gravity, each joint's damping
-   *  and armature, each actuator's kp, kv, control range, gainprm and biasprm, held in its lane of the
-   *  engine's structure-of-arrays constants, so robots that differ in them still step together in
-   *  SIMD. `model` must equal the batch's model in everything else (a damping, armature or kv zero in
-   *  one is zero in both; an armature of a model with constraints cannot differ, its inverse weights
-   *  are made from it at load): otherwise this throws naming the
+  /** Robot `r` runs from now on with `model`'s per-robot parameters: gravity, each body's mass, centre
+   *  of mass and inertia, each joint's damping and armature, each actuator's kp, kv, control range,
+   *  gainprm and biasprm, held in its lane of the engine's structure-of-arrays constants, so robots that
+   *  differ in them still step together in SIMD. `model` must equal the batch's model in everything
+   *  else (a mass, damping, armature or kv zero in one is zero in both; masses, centres of mass and
+   *  armatures of a model with constraints cannot differ, its inverse weights are made from them at
+   *  load): otherwise this throws naming the
    *  first difference (see laneDifference). The robot's state is kept; set it before stepping to run
    *  the robot with its parameters from the start. src/params/lanes.ts writes drawn values this way. */
   setRobotModel(r: number, model: ModelDesc): void {

@@ -1,8 +1,7 @@
 // A scene's `randomize:` block in `achilles run`: every robot starts from its own initial draws
 // (robot r's value of P is a hash of (the scene's seed, r, P): src/params/draws.ts), and each robot's
 // drawn model parameters are written into the model it runs. Robots whose drawn models differ only in
-// per-lane parameters (gravity, damping, armature, gain, ctrl_range: src/params/lanes.ts) share the
-// run's batch, one per lane; other drawn kinds run only one robot (--copies 1): `achilles sweep` runs
+// per-lane parameters (src/params/lanes.ts) share the run's batch, one per lane; other drawn kinds run only one robot (--copies 1): `achilles sweep` runs
 // each such robot alone.
 
 import type { Batch } from '../engine/batch.js';

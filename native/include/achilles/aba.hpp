@@ -17,9 +17,19 @@
 namespace ach {
 inline namespace ACH_ISA_NS {
 
-/// Body J's rigid inertia about its joint frame's origin, as packs.
-template <class V> ACH_INLINE RigidInertia<V> rigid_inertia(const KJoint<ScalarOf<V>>& J) {
-  return {V(J.m), const_vec<V>(J.h), Sym3<V>{V(J.I_o[0]), V(J.I_o[1]), V(J.I_o[2]), V(J.I_o[3]), V(J.I_o[4]), V(J.I_o[5])}};
+/// Body i's rigid inertia about its joint frame's origin, as packs. Robots that differ: each lane its
+/// robot's, from the block's rows (KModel::lanes). Identical robots: broadcast from the joint's own
+/// constants, the same values (10 per body, read in every sweep: their rows would cost a cache line
+/// each, which measured 3–5 % of the quadruped's step).
+template <class V> ACH_INLINE RigidInertia<V> rigid_inertia(const KModel<ScalarOf<V>>& M, int i) {
+  if (!M.per_lane) {
+    const KJoint<ScalarOf<V>>& J = M.joints[i];
+    return {V(J.m), const_vec<V>(J.h), Sym3<V>{V(J.I_o[0]), V(J.I_o[1]), V(J.I_o[2]), V(J.I_o[3]), V(J.I_o[4]), V(J.I_o[5])}};
+  }
+  auto at = [&](int slot) { return M.template lane<V>(slot); };
+  return {at(LaneSlots::mass(i)), Vec3<V>{at(LaneSlots::h(i, 0)), at(LaneSlots::h(i, 1)), at(LaneSlots::h(i, 2))},
+          Sym3<V>{at(LaneSlots::I_o(i, 0)), at(LaneSlots::I_o(i, 1)), at(LaneSlots::I_o(i, 2)), at(LaneSlots::I_o(i, 3)), at(LaneSlots::I_o(i, 4)),
+                  at(LaneSlots::I_o(i, 5))}};
 }
 
 /// Per-joint working set of one block, in the scratch arena.
@@ -210,7 +220,7 @@ template <class V> inline void pass_velocity(const KModel<ScalarOf<V>>& M, Joint
     }
     w.vel = vel;
     w.c = c;
-    const RigidInertia<V> I = rigid_inertia<V>(J);
+    const RigidInertia<V> I = rigid_inertia<V>(M, i);
     if (J.parent < 0) {
       // A root's c = [0; −ω × v] (free, planar) or 0 is folded into its bias force, which then
       // reduces analytically to v ×* I v + I c = [ω × Io ω; −ω × (h × ω)]: the two large
@@ -250,7 +260,7 @@ inline void pass_aba_backward(const KModel<ScalarOf<V>>& M, JointWork<V>* W, con
     // IA and pA become Ia = IA − U D⁻¹ Uᵀ and pa in place: only U, D⁻¹ and u are read after
     // this sweep (a copy here cost a several-KB block move per block-step).
     ABInertia<V>& Ia = w.IA;
-    if (!J.has_child) Ia = to_articulated(rigid_inertia<V>(J));
+    if (!J.has_child) Ia = to_articulated(rigid_inertia<V>(M, i));
     Force<V>& pa = w.pA;
     if (J.unit_axis >= 0) {
       auto unit = [&]<int K>() ACH_ALWAYS_INLINE {
@@ -313,7 +323,7 @@ inline void pass_aba_backward(const KModel<ScalarOf<V>>& M, JointWork<V>* W, con
       JointWork<V>& P = W[J.parent];
       if (J.first_child) {
         // IA_P = I_P + this share, formed in registers (the same sum as += onto a stored I_P)
-        ABInertia<V> IA_P = to_articulated(rigid_inertia<V>(M.joints[J.parent]));
+        ABInertia<V> IA_P = to_articulated(rigid_inertia<V>(M, J.parent));
         add_to(IA_P, inertia_to_parent(J, w.X, Ia));
         P.IA = IA_P;
       } else {
@@ -398,11 +408,13 @@ inline void pass_energy(const KModel<ScalarOf<V>>& M, const JointWork<V>* W, con
   const Vec3<V> g{M.template lane<V>(LaneSlots::gravity(0)), M.template lane<V>(LaneSlots::gravity(1)), M.template lane<V>(LaneSlots::gravity(2))};
   const int n = static_cast<int>(M.joints.size());
   for (int i = 0; i < n; ++i) {
-    const KJoint<T>& J = M.joints[i];
-    const RigidInertia<V> I = rigid_inertia<V>(J);
+    const RigidInertia<V> I = rigid_inertia<V>(M, i);
     ke += T(0.5) * dot(W[i].vel, mul(I, W[i].vel));
-    const Vec3<V> p_cm = X_WB[i].p + mul(X_WB[i].R, const_vec<V>(J.com));
-    pe -= V(J.m) * dot(g, p_cm);
+    const Vec3<V> com = !M.per_lane ? const_vec<V>(M.joints[i].com)
+                                    : Vec3<V>{M.template lane<V>(LaneSlots::com(i, 0)), M.template lane<V>(LaneSlots::com(i, 1)),
+                                              M.template lane<V>(LaneSlots::com(i, 2))};
+    const Vec3<V> p_cm = X_WB[i].p + mul(X_WB[i].R, com);
+    pe -= I.m * dot(g, p_cm);
   }
   kinetic = ke;
   potential = pe;

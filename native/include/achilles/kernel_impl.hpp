@@ -282,6 +282,7 @@ template <class V> class KernelImpl final : public Kernel {
     if (robot_lanes_.empty()) return;
     const T* rows = robot_lanes_.data() + static_cast<std::size_t>(b) * LaneSlots::count(M_.joints.size(), static_cast<std::size_t>(F_.nu)) * kLaneStride;
     Mw_[worker]->lanes = rows;
+    Mw_[worker]->per_lane = true;
     Fw_[worker]->lanes = rows;
   }
 

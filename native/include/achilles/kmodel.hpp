@@ -26,6 +26,9 @@ template <class T> struct KJoint {
   // joint whose p_PJ has at most that one component nonzero), else −1; used with rot_axis >= 0 only
   int offset_axis;
   T R_PJ[9], p_PJ[3], axis[3], u[3], w[3];
+  // The body's mass, first moment, inertia about the joint frame's origin and centre of mass: the
+  // kernels read them per lane (rigid_inertia, rows LaneSlots::mass/h/I_o/com); these are the batch's
+  // model's, for tests of a zero mass (the same in every robot) and scalar code.
   T m, h[3], I_o[6], com[3];
   // Added to the ABA's D = Sᵀ·IA·S on the diagonal: the armature always (d_forward), and in a
   // semi-implicit Euler step also h·damping, MuJoCo's implicit damping (d_step; set_step). The
@@ -46,6 +49,9 @@ template <class T> struct KModel {
   // values in every lane) unless a batch of different robots points it at a block's rows.
   const T* lanes = nullptr;
   LaneRows<T> own_lanes;
+  // Whether `lanes` are a block's rows of robots that differ (KernelImpl::bind); false: own_lanes, every
+  // lane the joints' own constants, which the hottest reads then broadcast instead (rigid_inertia).
+  bool per_lane = false;
 
   template <class V> ACH_INLINE V lane(int slot) const { return lane_value<V>(lanes, slot); }
 
@@ -56,6 +62,7 @@ template <class T> struct KModel {
     for (int k = 0; k < 3; ++k) gravity[k] = o.gravity[k];
     own_lanes = o.own_lanes;
     lanes = o.lanes == o.own_lanes.data() ? own_lanes.data() : o.lanes; // a copy reads its own rows
+    per_lane = o.per_lane;
     damped_step = o.damped_step;
     return *this;
   }

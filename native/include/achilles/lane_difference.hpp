@@ -9,13 +9,14 @@
 
 namespace ach {
 
-/// "" when `robot` differs from `base` (both finalized) only in gravity, in the values of its joints'
-/// damping and armature and in its actuators' kp, kv, control range, gainprm and biasprm; damping,
-/// armature, kv, gainprm₂ and biasprm₂ each zero where the base's is and nonzero where it is not (a
-/// zero drops its term for every lane, which the kernels decide per model). Otherwise the first
-/// difference, named: "joint 'shin' mass: 1.2 in the batch's model, 1.5 here". An armature in a model
-/// with constraints shows up as a difference in the inverse weights derived from it at load
-/// (dof_invweight0), which are not per lane: such robots need batches of their own.
+/// "" when `robot` differs from `base` (both finalized) only in gravity, in its bodies' masses,
+/// centres of mass and inertias, in the values of its joints' damping and armature and in its
+/// actuators' kp, kv, control range, gainprm and biasprm; mass, damping, armature, kv, gainprm₂ and
+/// biasprm₂ each zero where the base's is and nonzero where it is not (a zero drops its term for every
+/// lane, which the kernels decide per model). Otherwise the first difference, named: "shape 'ground'
+/// friction: 1 in the batch's model, 0.5 here". A mass, centre of mass or armature in a model with
+/// constraints shows up as a difference in the inverse weights load derives from them (meaninertia,
+/// body_invweight0, dof_invweight0), which are not per lane: such robots need batches of their own.
 std::string lane_difference(const Model& base, const Model& robot);
 
 } // namespace ach

@@ -1,6 +1,6 @@
 // Per-robot model parameters: the model constants that may differ from robot to robot of one batch
-// (gravity, each joint's damping and armature, each actuator's gains, bias and control range, and
-// what load derives from them), held per block as
+// (gravity, each body's mass, centre of mass and inertia, each joint's damping and armature, each
+// actuator's gains, bias and control range, and what load derives from them), held per block as
 // one row of kLaneStride values per constant, lane l of the row being robot b·W + l's value.
 //
 // A kernel reads such a constant as a vector load of its row (lane_value), never as a broadcast of
@@ -31,21 +31,30 @@ inline namespace ACH_ISA_NS {
 /// Values per row: the widest pack (16 lanes), so any lane width reads its W values from the row's start.
 constexpr int kLaneStride = 16;
 
-/// The rows of one block, in this order: gravity x, y, z, then per joint i its ABA D additions
-/// (d_forward: the armature; d_step: the step's armature + h·damping) and its passive damping and
-/// armature (KPassive's), then per actuator a (after all joints) kActuatorSlots rows from
+/// The rows of one block, in this order: gravity x, y, z, then per joint i (kJointSlots rows from
+/// 3 + kJointSlots·i) its ABA D additions (d_forward: the armature; d_step: the step's armature +
+/// h·damping), its passive damping and armature (KPassive's), its body's mass, first moment h = m·c,
+/// inertia about the joint frame's origin I_o (parallel-axis, made at load), centre of mass and
+/// inertia about it; then per actuator a (after all joints) kActuatorSlots rows from
 /// actuator(joints, a): kp, kv, ctrlrange low and high, gainprm₀..₂, biasprm₀..₂ (a dampratio's
 /// biasprm₂ as load resolved it for that robot).
 struct LaneSlots {
+  static constexpr int kJointSlots = 23;
   static constexpr int kActuatorSlots = 10;
   enum ActuatorRow { Kp = 0, Kv = 1, CtrlLo = 2, CtrlHi = 3, Gain = 4, Bias = 7 };
   static constexpr int gravity(int k) { return k; }
-  static constexpr int d_forward(int joint) { return 3 + 4 * joint; }
-  static constexpr int d_step(int joint) { return 4 + 4 * joint; }
-  static constexpr int damping(int joint) { return 5 + 4 * joint; }
-  static constexpr int armature(int joint) { return 6 + 4 * joint; }
+  static constexpr int joint(int j) { return 3 + kJointSlots * j; }
+  static constexpr int d_forward(int j) { return joint(j); }
+  static constexpr int d_step(int j) { return joint(j) + 1; }
+  static constexpr int damping(int j) { return joint(j) + 2; }
+  static constexpr int armature(int j) { return joint(j) + 3; }
+  static constexpr int mass(int j) { return joint(j) + 4; }
+  static constexpr int h(int j, int k) { return joint(j) + 5 + k; }
+  static constexpr int I_o(int j, int k) { return joint(j) + 8 + k; }
+  static constexpr int com(int j, int k) { return joint(j) + 14 + k; }
+  static constexpr int I_com(int j, int k) { return joint(j) + 17 + k; }
   /// The first row of actuator a of a model with `joints` joints.
-  static int actuator(std::size_t joints, int a) { return 3 + 4 * static_cast<int>(joints) + kActuatorSlots * a; }
+  static int actuator(std::size_t joints, int a) { return joint(static_cast<int>(joints)) + kActuatorSlots * a; }
   static int count(std::size_t joints, std::size_t actuators) { return actuator(joints, static_cast<int>(actuators)); }
   static int count(const Model& m) { return count(m.joints.size(), m.actuators.size()); }
 };
@@ -82,6 +91,17 @@ template <class T> inline void write_lane(T* block, int lane, const Model& m, do
     row(LaneSlots::d_step(n)) = T(implicit ? j.armature + h * j.damping : j.armature);
     row(LaneSlots::damping(n)) = T(j.damping);
     row(LaneSlots::armature(n)) = T(j.armature);
+    row(LaneSlots::mass(n)) = T(j.mass);
+    // The V2 bug (as KModel's constructor): the inertia about the CoM taken for the inertia about the joint.
+    const double* I = ACH_BUG(ParallelAxisDropped) ? j.I_com : j.I_o;
+    for (int k = 0; k < 3; ++k) {
+      row(LaneSlots::h(n, k)) = T(j.h[k]);
+      row(LaneSlots::com(n, k)) = T(j.com[k]);
+    }
+    for (int k = 0; k < 6; ++k) {
+      row(LaneSlots::I_o(n, k)) = T(I[k]);
+      row(LaneSlots::I_com(n, k)) = T(j.I_com[k]);
+    }
   }
   for (std::size_t a = 0; a < m.actuators.size(); ++a) {
     const Actuator& A = m.actuators[a];

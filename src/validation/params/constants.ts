@@ -51,8 +51,9 @@ export const GATE_SCENARIOS: readonly GateScenario[] = [
  *  run together in one batch, one per lane: the quadruped (contacts, Euler: damping implicit in the
  *  step's D) with gravity, damping and a motor's control range; the ball on the plate (position
  *  servos with rate limits) with gains, a low control end and damping; the double pendulum (Euler, no
- *  constraints) with armature and damping on one joint; the humanoid tree (RK4, ball joints: D's
- *  additions on a 3 × 3 block) with armature, damping and gravity. */
+ *  constraints) with a mass, a centre of mass, armature and damping on one joint; the humanoid tree
+ *  (RK4, ball joints: D's additions on a 3 × 3 block) with masses, a centre of mass, armature, damping
+ *  and gravity. (Masses, centres of mass and armatures of models with constraints are not per lane.) */
 export const LANE_SCENARIOS: readonly GateScenario[] = [
   {
     scene: 'quadruped',
@@ -78,6 +79,8 @@ export const LANE_SCENARIOS: readonly GateScenario[] = [
   {
     scene: 'double-pendulum',
     parameters: [
+      { name: 'mass_scale:upper', dist: { kind: 'uniform', low: 0.7, high: 1.4 } },
+      { name: 'com_offset:lower.y', dist: { kind: 'uniform', low: -0.05, high: 0.05 } },
       { name: 'armature:upper', dist: { kind: 'uniform', low: 0.001, high: 0.05 } },
       { name: 'damping:upper', dist: { kind: 'uniform', low: 0.01, high: 0.3 } },
       { name: 'armature:lower', dist: { kind: 'log_uniform', low: 0.001, high: 0.05 } },
@@ -88,6 +91,9 @@ export const LANE_SCENARIOS: readonly GateScenario[] = [
   {
     scene: 'humanoid-tree',
     parameters: [
+      { name: 'mass_scale:torso', dist: { kind: 'log_uniform', low: 0.5, high: 2 } },
+      { name: 'com_offset:head.z', dist: { kind: 'normal', mean: 0, std: 0.02 } },
+      { name: 'mass_scale:left_shin', dist: { kind: 'uniform', low: 0.8, high: 1.25 } },
       { name: 'armature:torso', dist: { kind: 'uniform', low: 0.001, high: 0.05 } },
       { name: 'damping:head', dist: { kind: 'uniform', low: 0.01, high: 0.3 } },
       { name: 'armature:left_shin', dist: { kind: 'uniform', low: 0.001, high: 0.02 } },
