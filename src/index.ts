@@ -6,7 +6,7 @@
 export { loadScene, SceneError, exportMjcf, type LoadSceneOptions } from './model-files/scene/index.js';
 
 // The batched engine.
-export { Batch, NonFiniteStateError, coordinateNames } from './engine/batch.js';
+export { Batch, NonFiniteStateError, coordinateNames, laneDifference } from './engine/batch.js';
 export {
   PRECISIONS,
   LANE_WIDTHS,
@@ -52,6 +52,7 @@ export { ControlLoop, type Controller, type ControlIO } from './control/controll
 
 // Sensors.
 export { withNamedParameters } from './params/named.js';
+export { setNamedParameters, setRobotParameters, LANE_KINDS } from './params/lanes.js';
 export { PARAMETER_KINDS } from './params/names.js';
 export { SensorBank, SensorReadings, readSensors, SENSOR_KINDS } from './sensors/index.js';
 

@@ -20,7 +20,7 @@ class BatchWrap : public Napi::ObjectWrap<BatchWrap> {
                         InstanceMethod("observe", &BatchWrap::Observe), InstanceMethod("collide", &BatchWrap::Collide),
                         InstanceMethod("reset", &BatchWrap::Reset), InstanceMethod("constrain", &BatchWrap::Constrain),
                         InstanceMethod("constraints", &BatchWrap::Constraints),
-                        InstanceMethod("sense", &BatchWrap::Sense),
+                        InstanceMethod("sense", &BatchWrap::Sense), InstanceMethod("setRobotModel", &BatchWrap::SetRobotModel),
                         InstanceMethod("field", &BatchWrap::Field), InstanceMethod("info", &BatchWrap::Info),
                         InstanceMethod("contacts", &BatchWrap::Contacts), InstanceMethod("candidatePairs", &BatchWrap::CandidatePairs)});
   }
@@ -158,6 +158,22 @@ class BatchWrap : public Napi::ObjectWrap<BatchWrap> {
     }
     o.Set("contacts", cons);
     return o;
+  }
+
+  /// setRobotModel(robot, model): robot `robot` runs with `model`'s per-robot parameters (Batch::set_robot_model).
+  Napi::Value SetRobotModel(const Napi::CallbackInfo& info) {
+    Napi::Env env = info.Env();
+    if (info.Length() < 2 || !info[0].IsNumber() || !info[1].IsObject())
+      throw Napi::TypeError::New(env, "setRobotModel(robot, model): expected an integer and an object");
+    const double robot = info[0].As<Napi::Number>().DoubleValue();
+    if (robot != std::floor(robot) || !(robot >= 0 && robot < batch_->options().copies))
+      throw Napi::RangeError::New(env, "setRobotModel: robot must be an integer from 0 to " + std::to_string(batch_->options().copies - 1));
+    try {
+      batch_->set_robot_model(static_cast<int>(robot), model_from_js(info[1].As<Napi::Object>()));
+    } catch (const std::exception& e) {
+      throw Napi::Error::New(env, e.what());
+    }
+    return env.Undefined();
   }
 
   Napi::Value Sense(const Napi::CallbackInfo& info) {

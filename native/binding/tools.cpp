@@ -9,6 +9,7 @@
 #include "achilles/bugs.hpp"
 #include "achilles/collision/standalone.hpp"
 #include "achilles/flops.hpp"
+#include "achilles/lane_difference.hpp"
 
 namespace ach::binding {
 namespace {
@@ -21,6 +22,19 @@ Napi::Value StorageBytes(const Napi::CallbackInfo& info) {
     throw Napi::TypeError::New(env, "storageBytes(model, options): expected two objects");
   try {
     return Napi::Number::New(env, double(storage_bytes(model_from_js(info[0].As<Napi::Object>()), options_from_js(info[1].As<Napi::Object>()))));
+  } catch (const std::exception& e) {
+    throw Napi::Error::New(env, e.what());
+  }
+}
+
+/// laneDifference(model, robotModel) → "" when robotModel may run in a lane of a batch of model
+/// (NativeBatch.setRobotModel accepts it), else its first difference (lane_difference.hpp).
+Napi::Value LaneDifference(const Napi::CallbackInfo& info) {
+  Napi::Env env = info.Env();
+  if (info.Length() < 2 || !info[0].IsObject() || !info[1].IsObject())
+    throw Napi::TypeError::New(env, "laneDifference(model, robotModel): expected two objects");
+  try {
+    return Napi::String::New(env, lane_difference(model_from_js(info[0].As<Napi::Object>()), model_from_js(info[1].As<Napi::Object>())));
   } catch (const std::exception& e) {
     throw Napi::Error::New(env, e.what());
   }
@@ -201,6 +215,7 @@ void export_tools(Napi::Env env, Napi::Object exports) {
   exports.Set("countFlops", Napi::Function::New(env, CountFlops));
   exports.Set("measurePeak", Napi::Function::New(env, MeasurePeak));
   exports.Set("storageBytes", Napi::Function::New(env, StorageBytes));
+  exports.Set("laneDifference", Napi::Function::New(env, LaneDifference));
   exports.Set("collideShapePairs", Napi::Function::New(env, CollideShapePairs));
 #ifdef ACHILLES_PLANTED_BUGS
   exports.Set("plantedBugs", Napi::Function::New(env, Bugs));

@@ -1,5 +1,6 @@
 // Batch and its worker pool.
 #include "achilles/batch.hpp"
+#include "achilles/lane_difference.hpp"
 
 #include <algorithm>
 #include <chrono>
@@ -141,6 +142,14 @@ void fill_initial_state(const Model& model, const Storage& storage) {
 void Batch::reset() {
   fill_initial_state(model_, storage_);
   steps_ = 0;
+}
+
+void Batch::set_robot_model(int robot, const Model& model) {
+  if (robot < 0 || robot >= opt_.copies) throw std::invalid_argument("robot " + std::to_string(robot) + " is out of range");
+  const std::string d = lane_difference(model_, model);
+  if (!d.empty())
+    throw std::invalid_argument("robot " + std::to_string(robot) + "'s model differs from the batch's in more than its per-robot parameters (gravity, masses, centres of mass and inertias, damping, armature, actuator gains and control ranges): " + d);
+  kernel_->set_robot_model(robot, model);
 }
 
 StepStats Batch::step(std::int64_t nsteps, bool monitor) {

@@ -21,6 +21,8 @@ export interface AchillesCell {
   /** Controls of each step of a restart segment, [(s·nu + a)·copies + r] (robots.ts randomControls'
    *  byActuator; step s reads row s mod rows, as MuJoCo's cell does); absent: zero controls. */
   ctrl?: Float32Array;
+  /** Each robot's model (per-lane parameters: robots.ts laneParamModels); the batch is made with the first. */
+  robotModels?: ModelDesc[];
 }
 
 /**
@@ -44,13 +46,14 @@ export class AchillesRunner implements Runner {
   private readonly ctrlRows: number;
 
   constructor(cell: AchillesCell) {
-    this.batch = new Batch(cell.model, {
+    this.batch = new Batch(cell.robotModels?.[0] ?? cell.model, {
       copies: cell.copies,
       precision: cell.precision,
       lanes: cell.lanes,
       integrator: cell.integrator,
       threads: cell.threads,
     });
+    cell.robotModels?.forEach((m, r) => r > 0 && this.batch.setRobotModel(r, m));
     this.copies = cell.copies;
     this.restartEvery = cell.restartEvery;
     this.starts = cell.starts;

@@ -103,6 +103,11 @@ export function resolveConfig(o: ParsedOptions): BenchConfig {
     robots.spread = sp;
   }
   if (o.ctrl !== undefined) robots.ctrl = choices('ctrl', [o.ctrl], CTRL_MODES)[0];
+  if (o['lane-params'] === true) {
+    // MuJoCo's cells run one model for every robot: its per-robot models would time other physics
+    if (vs.includes('mujoco')) throw new Error('--lane-params times Achilles alone: leave out --vs mujoco');
+    robots.laneParams = true;
+  }
   return {
     scenes: uniq(scenes),
     lanes,

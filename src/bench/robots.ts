@@ -32,6 +32,8 @@ export interface Robots {
   kind: RobotsKind;
   spread: number;
   ctrl: CtrlMode;
+  /** 'differ' robots each with their own per-lane model parameters (laneParamModels). */
+  laneParams?: boolean;
 }
 
 /** What the user asked for (absent: chosen per scene). */
@@ -39,6 +41,7 @@ export interface RobotsRequest {
   kinds?: RobotsKind[];
   spread?: number;
   ctrl?: CtrlMode;
+  laneParams?: boolean;
 }
 
 const actuated = (m: ModelDesc) => (m.actuators?.length ?? 0) > 0;
@@ -73,13 +76,39 @@ export function robotsFor(model: ModelDesc, req: RobotsRequest, note: (s: string
     );
   }
   return kinds.map((kind) =>
-    kind === 'lockstep' ? { kind, spread: 0, ctrl: 'zero' } : { kind, spread: req.spread ?? DEFAULT_BENCH_SPREAD, ctrl },
+    kind === 'lockstep'
+      ? { kind, spread: 0, ctrl: 'zero' }
+      : { kind, spread: req.spread ?? DEFAULT_BENCH_SPREAD, ctrl, ...(req.laneParams ? { laneParams: true } : {}) },
   );
 }
 
 /** 'differ (spread 0.05, random ctrl)' / 'lockstep'. */
 export function robotsLabel(r: Robots): string {
-  return r.kind === 'lockstep' ? 'lockstep' : `differ (spread ${r.spread}, ${r.ctrl} ctrl)`;
+  return r.kind === 'lockstep' ? 'lockstep' : `differ (spread ${r.spread}, ${r.ctrl} ctrl${r.laneParams ? ', per-lane parameters' : ''})`;
+}
+
+/** Each robot's model for --lane-params: gravity (z times 0.95..1.05, x and y ±0.2 m/s²), the
+ *  damping and armature of each joint that has one and each servo's kp and kv (times 0.8..1.2) drawn per robot from the bench's
+ *  fixed seed; everything else, and every zero, as the scene's, so that robot r differs from the same
+ *  robots without --lane-params only in values the engine holds per lane. */
+export function laneParamModels(model: ModelDesc, copies: number): ModelDesc[] {
+  const streams = new RobotStreams(BENCH_CTRL_SEED + 1, copies);
+  return Array.from({ length: copies }, (_, r) => {
+    const u = () => streams.uniform(r);
+    const g = model.world.gravity;
+    const gravity: [number, number, number] = [g[0] + 0.4 * (u() - 0.5), g[1] + 0.4 * (u() - 0.5), g[2] * (0.95 + 0.1 * u())];
+    const bodies = model.bodies.map((b) => ({
+      ...b,
+      ...(b.damping ? { damping: b.damping * (0.8 + 0.4 * u()) } : {}),
+      ...(b.armature ? { armature: b.armature * (0.8 + 0.4 * u()) } : {}),
+    }));
+    const actuators = model.actuators?.map((a) => ({
+      ...a,
+      ...(a.kp ? { kp: a.kp * (0.8 + 0.4 * u()) } : {}),
+      ...(a.kv ? { kv: a.kv * (0.8 + 0.4 * u()) } : {}),
+    }));
+    return { ...model, world: { ...model.world, gravity }, bodies, ...(actuators ? { actuators } : {}) };
+  });
 }
 
 /** Every robot's start, robot after robot: q (copies × nq) and v (copies × nv), in f64, with

@@ -28,6 +28,7 @@ import {
   randomControls,
   robotStarts,
   robotsFor,
+  laneParamModels,
   robotsLabel,
   type CtrlMode,
   type Robots,
@@ -532,8 +533,13 @@ function cellRobots(model: ModelDesc, copies: number, robots: Robots, restartEve
       `${model.name} × ${copies}: the random controls repeat every ${rows} steps (a table of ${restartEvery} steps × ${copies} robots × ${nu} controls would pass ${MAX_CTRL_TABLE} numbers)`,
     );
   const ctrl = robots.ctrl === 'random' && nu > 0 ? randomControls(model, copies, rows) : undefined;
+  const robotModels = robots.laneParams ? laneParamModels(model, copies) : undefined;
   return {
-    achillesRobots: { ...(starts ? { starts } : {}), ...(ctrl ? { ctrl: ctrl.byActuator } : {}) },
+    achillesRobots: {
+      ...(starts ? { starts } : {}),
+      ...(ctrl ? { ctrl: ctrl.byActuator } : {}),
+      ...(robotModels ? { robotModels } : {}),
+    },
     mujocoRobots: { ...(starts ? { starts } : {}), ...(ctrl ? { ctrl: ctrl.byRobot } : {}) },
     tag: { robots: robots.kind, startSpread: robots.spread, ctrl: robots.ctrl },
   };

@@ -176,6 +176,12 @@ export function batchBytes(
   });
 }
 
+/** '' when `robot` may run in a lane of a batch made with `model` (Batch.setRobotModel accepts it),
+ *  else the first difference, e.g. "joint 'shin' mass: 1.2 in the batch's model, 1.5 here". */
+export function laneDifference(model: ModelDesc, robot: ModelDesc, addon: NativeAddon = engineAddon()): string {
+  return addon.laneDifference(toNativeModel(model), toNativeModel(robot));
+}
+
 function choose<T>(what: string, value: T, allowed: readonly T[]): T {
   if (!allowed.includes(value)) throw new Error(`${what} must be one of ${allowed.join(', ')} (got ${String(value)})`);
   return value;
@@ -473,6 +479,20 @@ export class Batch implements BatchApi {
     put(this.q, s.q, this.nq, 'q');
     put(this.v, s.v, this.nv, 'v');
     put(this.tau, s.tau, this.nv, 'tau');
+  }
+
+  /** Robot `r` runs from now on with `model`'s per-robot parameters: gravity, each body's mass, centre
+   *  of mass and inertia, each joint's damping and armature, each actuator's kp, kv, control range,
+   *  gainprm and biasprm, held in its lane of the engine's structure-of-arrays constants, so robots that
+   *  differ in them still step together in SIMD. `model` must equal the batch's model in everything
+   *  else (a mass, damping, armature or kv zero in one is zero in both; masses, centres of mass and
+   *  armatures of a model with constraints cannot differ, its inverse weights are made from them at
+   *  load): otherwise this throws naming the
+   *  first difference (see laneDifference). The robot's state is kept; set it before stepping to run
+   *  the robot with its parameters from the start. src/params/lanes.ts writes drawn values this way. */
+  setRobotModel(r: number, model: ModelDesc): void {
+    this.checkRobot(r);
+    this.native.setRobotModel(r, toNativeModel(model));
   }
 
   private checkRobot(r: number): void {

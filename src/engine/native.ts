@@ -110,6 +110,10 @@ export interface NativeBatch {
   reset(): void;
   /** Sensors: qacc, body velocities and accelerations (bodyVel, bodyAcc) and poses (bodyPos, bodyRot) at the current state. */
   sense(): void;
+  /** Robot `robot` runs with `model`'s per-robot parameters (gravity, masses, centres of mass,
+   *  inertias, joint damping and armature, actuator gains and control ranges, in
+   *  its lane); throws naming the first difference when `model` differs from the batch's in more. */
+  setRobotModel(robot: number, model: object): void;
   field(name: NativeFieldName): Float32Array | Float64Array;
   /** hasPairs: some two shapes may touch (the contact filter admits a pair). */
   info(): { stride: number; nq: number; nv: number; nu: number; na: number; isa: string; steps: number; hasPairs: boolean };
@@ -168,6 +172,9 @@ export interface NativeAddon {
   isBugBuild: boolean;
   /** Bytes of a batch's state storage for (model, options), computed without allocating it. */
   storageBytes(model: object, options: object): number;
+  /** '' when `robotModel` may run in a lane of a batch of `model` (setRobotModel accepts it), else
+   *  its first difference. */
+  laneDifference(model: object, robotModel: object): string;
   /** The batch's narrow phase on single pairs (lanes 1, the chosen precision; planted bugs in the bug build). */
   collideShapePairs(pairs: PairQuery[], options?: { precision?: 'f32' | 'f64' }): PairContacts[];
   plantedBugs?: () => string[];

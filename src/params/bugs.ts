@@ -4,8 +4,10 @@
 // validation's bug sweep sets one.
 
 export const PARAMETER_BUGS = [
-  /** Robot r runs with the model parameters drawn for robot r + 1 (its neighbour in a batch's lanes). */
-  'params-neighbour-lane',
+  /** Robot r runs with the model parameters drawn for robot r + 1 (its neighbour in a batch). The
+   *  engine's own twin, native `params-neighbour-lane`, writes a robot's per-lane constants into the
+   *  next lane. */
+  'params-neighbour-robot',
   /** mass_scale scales the mass (and so the first moment) but leaves the rotational inertia as it was. */
   'params-mass-without-inertia',
   /** The draw is keyed by the robot index combined with the lane width: the same robot draws other

@@ -20,7 +20,7 @@ export interface ModelDraw {
  *  passed only so that the planted lane-width bug can be shown caught). */
 export function robotParameters(draws: readonly ModelDraw[], seed: number, robot: number, lanes: number): ParameterValue[] {
   let source = robot;
-  if (parameterBug('params-neighbour-lane')) source = robot + 1;
+  if (parameterBug('params-neighbour-robot')) source = robot + 1;
   if (parameterBug('params-draw-lane-width')) source = (source ^ (lanes - 1)) >>> 0;
   return draws.map((d) => ({ target: d.target, value: draw(d.dist, d.seed ?? seed, source, d.key) }));
 }

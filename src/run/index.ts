@@ -24,7 +24,7 @@ import { writeRunFiles } from './outputs.js';
 import { resolveSettings, type RunFlags } from './settings.js';
 import { simulate } from './simulate.js';
 import { applySpread } from './spread.js';
-import { applyInitialDraws, randomizationLine, randomizedModel } from './randomize.js';
+import { applyInitialDraws, applyRobotModels, randomizationLine, randomizedModels } from './randomize.js';
 import type { SceneRandomization } from '../model-files/scene/randomize-read.js';
 import { solverLine, summarize, summaryText } from './summary.js';
 import { runReplaySampler, writeRunReplay } from './replay.js';
@@ -76,7 +76,8 @@ export async function runScene(scene: string, flags: RunFlags): Promise<number> 
   const addon = engineAddon();
   const policyPlan = planPolicy(sceneModel, flags);
   const s = resolveSettings(scene, sceneModel, withEpisodeDuration(flags, sceneModel, policyPlan), addon.cpuInfo());
-  const model = randomizedModel(sceneModel, randomization, s.copies, s.lanes);
+  const randomized = randomizedModels(sceneModel, randomization, s.copies, s.lanes, addon);
+  const model = randomized.model;
   process.stderr.write(randomizationLine(randomization, s.lanes));
   // Before anything is built or written: a scene's controller module runs only when asked, and
   // the notice comes before its code runs (src/run/controller.ts). A policy replaces it.
@@ -125,6 +126,7 @@ export async function runScene(scene: string, flags: RunFlags): Promise<number> 
       addon,
     );
     applySpread(batch, s.spread);
+    applyRobotModels(batch, randomized);
     applyInitialDraws(batch, randomization);
     if (controller instanceof PolicyController) controller.attach(batch);
     const sensors = s.sensors ? new SensorBank(batch, model.sensors ?? [], { seed: s.seed }) : null;

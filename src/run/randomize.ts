@@ -1,29 +1,55 @@
 // A scene's `randomize:` block in `achilles run`: every robot starts from its own initial draws
-// (robot r's value of P is a hash of (the scene's seed, r, P): src/params/draws.ts), and the model
-// parameters drawn for robot 0 are written into the model the run steps. Per-lane model parameters
-// are not implemented yet (a batch's robots share its model's constants), so a run with drawn model
-// parameters is refused for more than one robot: `achilles sweep` runs each such robot alone.
+// (robot r's value of P is a hash of (the scene's seed, r, P): src/params/draws.ts), and each robot's
+// drawn model parameters are written into the model it runs. Robots whose drawn models differ only in
+// per-lane parameters (src/params/lanes.ts) share the run's batch, one per lane; other drawn kinds run only one robot (--copies 1): `achilles sweep` runs
+// each such robot alone.
 
 import type { Batch } from '../engine/batch.js';
 import type { LaneWidth } from '../engine/api.js';
 import type { ModelDesc } from '../engine/model-desc.js';
+import type { NativeAddon } from '../engine/native.js';
 import type { SceneRandomization } from '../model-files/scene/randomize-read.js';
 import { withParameters } from '../params/apply.js';
 import { draw } from '../params/draws.js';
+import { laneSharingProblem, setRobotModels, LANE_KINDS } from '../params/lanes.js';
 import { robotParameters } from '../params/robot-values.js';
 
-/** The model robot 0 runs: the scene's with its drawn parameters written in. */
-export function randomizedModel(model: ModelDesc, r: SceneRandomization | undefined, copies: number, lanes: LaneWidth): ModelDesc {
-  if (!r || r.model.length === 0) return model;
-  if (copies > 1)
+/** The model the run's batch is made with (robot 0's: the scene's with its drawn parameters written
+ *  in) and, with drawn model parameters, every robot's model (robots[r]), which applyRobotModels sets
+ *  in the robots' lanes. */
+export interface RandomizedModels {
+  model: ModelDesc;
+  robots?: ModelDesc[];
+}
+
+export function randomizedModels(
+  model: ModelDesc,
+  r: SceneRandomization | undefined,
+  copies: number,
+  lanes: LaneWidth,
+  addon?: NativeAddon,
+): RandomizedModels {
+  if (!r || r.model.length === 0) return { model };
+  const robots = Array.from({ length: copies }, (_, i) => withParameters(model, robotParameters(r.model, r.seed, i, lanes)));
+  const problem = laneSharingProblem(
+    robots,
+    r.model.map((d) => d.target.kind),
+    addon,
+  );
+  if (problem)
     r.at.ctx.fail(
       r.at.node,
       'randomize.model',
-      `per-robot model parameters (${r.model.map((d) => d.name).join(', ')}) with ${copies} robots`,
-      "one robot (--copies 1), which runs robot 0's drawn model",
-      'per-lane model parameters are not implemented yet: `achilles sweep` runs each robot with its own drawn model',
+      `per-robot model parameters (${r.model.map((d) => d.name).join(', ')}) with ${copies} robots: ${problem}`,
+      `one robot (--copies 1), which runs robot 0's drawn model, or only per-lane parameters (${LANE_KINDS.join(', ')})`,
+      'robots share a batch only where their models differ in per-lane parameters: `achilles sweep` runs each robot with its own drawn model',
     );
-  return withParameters(model, robotParameters(r.model, r.seed, 0, lanes));
+  return { model: robots[0], robots };
+}
+
+/** Every robot's drawn model in its lane (robot 0's is the batch's own). */
+export function applyRobotModels(batch: Batch, m: RandomizedModels): void {
+  if (m.robots) setRobotModels(batch, m.robots);
 }
 
 /** One line for stderr: what the run draws, and robot 0's drawn model values. */

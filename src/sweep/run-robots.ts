@@ -16,6 +16,7 @@ import { resultColumns, traceColumns } from './columns.js';
 import { draw } from '../params/draws.js';
 import { withParameters } from '../params/apply.js';
 import type { ParameterValue } from '../params/names.js';
+import { laneSharingProblem, setRobotModels, LANE_KINDS } from '../params/lanes.js';
 import { robotParameters } from '../params/robot-values.js';
 import { BatchMetrics } from './metrics.js';
 import type { SweepPlan } from './plan.js';
@@ -61,43 +62,72 @@ export async function runRobots(plan: SweepPlan, o: RunRobotsOptions): Promise<R
   let lanes: LaneWidth = 1;
   let isa = 'scalar';
   const divergedRobots: number[] = [];
-  // A robot with drawn model parameters runs its own model: one robot per batch (the engine's
-  // parameters are the model's constants, shared by every lane of a batch).
-  const batchSize = plan.modelDraws.length ? 1 : o.batchSize;
+  // A robot with drawn model parameters runs its own model. Robots whose models differ only in
+  // per-lane parameters (params/lanes.ts) share a batch, one per lane; otherwise each runs alone.
+  const perLane = plan.modelDraws.every((d) => LANE_KINDS.includes(d.target.kind));
+  const batchSize = perLane ? o.batchSize : 1;
   for (let a = o.first; a < o.end; a += batchSize) {
-    let robots = Array.from({ length: Math.min(a + batchSize, o.end) - a }, (_, i) => a + i);
-    const diverged: CsvRow[] = [];
-    const kept: CsvRow[] = [];
-    let rows: CsvRow[] = [];
-    let traceRows: CsvRow[] = [];
-    for (;;) {
-      rows = [];
-      traceRows = [];
-      const r = await runBatch(plan, robots, o, rows, traceRows);
-      lanes = r.lanes;
-      isa = r.isa;
-      if (r.stopped) return { results: '', traces: '', stopped: true, lanes, isa, diverged: [] };
-      if (!r.diverged) break;
-      const { robot, step, joint } = r.diverged;
-      divergedRobots.push(robot);
-      diverged.push({ robot, ...r.initial, diverged_step: step, diverged_joint: joint });
-      // its trace up to the divergence (the same rows in any batch); the others' come from the rerun
-      kept.push(...traceRows.filter((row) => row.robot === robot));
-      rows = [];
-      traceRows = [];
-      robots = robots.filter((x) => x !== robot);
-      if (robots.length === 0) break;
+    const range = Array.from({ length: Math.min(a + batchSize, o.end) - a }, (_, i) => a + i);
+    for (const group of laneGroups(plan, range, o.lanes)) {
+      const stopped = await runGroup(plan, group, o, columns, results, traces, divergedRobots, (l, i) => ((lanes = l), (isa = i)));
+      if (stopped) return { results: '', traces: '', stopped: true, lanes, isa, diverged: [] };
     }
-    rows.push(...diverged);
-    rows.sort((x, y) => (x.robot as number) - (y.robot as number));
-    traceRows.push(...kept);
-    // Traces in (robot, step) order: batches hold consecutive robots, so the shard's (and the
-    // merged) traces are in that order whatever the batches were.
-    traceRows.sort((x, y) => (x.robot as number) - (y.robot as number) || (x.step as number) - (y.step as number));
-    results.push(csvRows(rows, columns.results));
-    traces.push(csvRows(traceRows, columns.traces));
   }
   return { results: results.join(''), traces: traces.join(''), stopped: false, lanes, isa, diverged: divergedRobots.sort((x, y) => x - y) };
+}
+
+/** `robots` as one batch, or one batch each when their drawn models cannot share lanes (a drawn
+ *  armature in a model with constraints, a damping drawn zero for some robots only). */
+function laneGroups(plan: SweepPlan, robots: number[], lanes: LaneWidth | undefined): number[][] {
+  if (plan.modelDraws.length === 0 || robots.length === 1) return [robots];
+  const models = robots.map((r) => withParameters(plan.model, robotModelValues(plan, [r], lanes)));
+  const kinds = plan.modelDraws.map((d) => d.target.kind);
+  return laneSharingProblem(models, kinds) === undefined ? [robots] : robots.map((r) => [r]);
+}
+
+/** One group's batch, run again without any robot that diverges; its rows appended as CSV text.
+ *  True when stopped. */
+async function runGroup(
+  plan: SweepPlan,
+  group: number[],
+  o: RunRobotsOptions,
+  columns: { results: ReturnType<typeof resultColumns>; traces: ReturnType<typeof traceColumns> },
+  results: string[],
+  traces: string[],
+  divergedRobots: number[],
+  ran: (lanes: LaneWidth, isa: string) => void,
+): Promise<boolean> {
+  let robots = group;
+  const diverged: CsvRow[] = [];
+  const kept: CsvRow[] = [];
+  let rows: CsvRow[] = [];
+  let traceRows: CsvRow[] = [];
+  for (;;) {
+    rows = [];
+    traceRows = [];
+    const r = await runBatch(plan, robots, o, rows, traceRows);
+    ran(r.lanes, r.isa);
+    if (r.stopped) return true;
+    if (!r.diverged) break;
+    const { robot, step, joint } = r.diverged;
+    divergedRobots.push(robot);
+    diverged.push({ robot, ...r.initial, diverged_step: step, diverged_joint: joint });
+    // its trace up to the divergence (the same rows in any batch); the others' come from the rerun
+    kept.push(...traceRows.filter((row) => row.robot === robot));
+    rows = [];
+    traceRows = [];
+    robots = robots.filter((x) => x !== robot);
+    if (robots.length === 0) break;
+  }
+  rows.push(...diverged);
+  rows.sort((x, y) => (x.robot as number) - (y.robot as number));
+  traceRows.push(...kept);
+  // Traces in (robot, step) order: batches hold consecutive robots, so the shard's (and the
+  // merged) traces are in that order whatever the batches were.
+  traceRows.sort((x, y) => (x.robot as number) - (y.robot as number) || (x.step as number) - (y.step as number));
+  results.push(csvRows(rows, columns.results));
+  traces.push(csvRows(traceRows, columns.traces));
+  return false;
 }
 
 interface BatchOutcome {
@@ -110,15 +140,14 @@ interface BatchOutcome {
   initial?: CsvRow;
 }
 
-/** The model parameter values of a batch's robots: none, or the one robot's (runRobots gives a robot
- *  with drawn model parameters a batch of its own). */
+/** The model parameter values of one robot (none without drawn model parameters). */
 export function robotModelValues(
   plan: Pick<SweepPlan, 'modelDraws' | 'sweep'>,
   robots: readonly number[],
   lanes: LaneWidth | undefined,
 ): ParameterValue[] {
   if (plan.modelDraws.length === 0) return [];
-  if (robots.length !== 1) throw new Error(`robots with drawn model parameters run one per batch (${robots.length} given)`);
+  if (robots.length !== 1) throw new Error(`robotModelValues: one robot at a time (${robots.length} given)`);
   return robotParameters(plan.modelDraws, plan.sweep.seed, robots[0], lanes ?? 1);
 }
 
@@ -131,8 +160,11 @@ async function runBatch(
   traceRows: CsvRow[],
 ): Promise<BatchOutcome> {
   const n = robots.length;
-  const params = robotModelValues(plan, robots, o.lanes);
-  const batch = new Batch(withParameters(plan.model, params), {
+  // each robot's drawn values (params[i]) and model; the batch is made with the first's, the others
+  // set in their lanes (laneGroups has checked that they may share it)
+  const params = robots.map((r) => robotModelValues(plan, [r], o.lanes));
+  const models = params.map((p) => withParameters(plan.model, p));
+  const batch = new Batch(models[0], {
     copies: n,
     precision: plan.precision,
     ...(o.lanes ? { lanes: o.lanes } : {}),
@@ -142,6 +174,7 @@ async function runBatch(
     midpointIterations: MIDPOINT_ITERATIONS,
     threads: o.threads,
   });
+  if (plan.modelDraws.length) setRobotModels(batch, models);
   const S = batch.stride;
   // Each robot's start: the scene's state with its draws written over it.
   for (let i = 0; i < n; i++) {
@@ -191,7 +224,7 @@ async function runBatch(
           diverged: { robot: robots[i], step: r.nonFinite.step, joint: r.nonFinite.joint },
           initial: {
             ...Object.fromEntries(plan.draws.map((d, j) => [`init:${d.name}`, initial[j][i]])),
-            ...Object.fromEntries(plan.modelDraws.map((d, j) => [`param:${d.name}`, params[j].value])),
+            ...Object.fromEntries(plan.modelDraws.map((d, j) => [`param:${d.name}`, params[i][j].value])),
           },
         };
       }
@@ -215,7 +248,7 @@ async function runBatch(
   for (let i = 0; i < n; i++) {
     const row: Record<string, number | boolean | undefined> = { robot: robots[i] };
     plan.draws.forEach((d, j) => (row[`init:${d.name}`] = initial[j][i]));
-    plan.modelDraws.forEach((d, j) => (row[`param:${d.name}`] = params[j].value));
+    plan.modelDraws.forEach((d, j) => (row[`param:${d.name}`] = params[i][j].value));
     Object.assign(row, cells[i]);
     if (plan.final) {
       plan.names.q.forEach((name, k) => (row[`q:${name}`] = batch.q[k * S + i]));

@@ -17,9 +17,19 @@
 namespace ach {
 inline namespace ACH_ISA_NS {
 
-/// Body J's rigid inertia about its joint frame's origin, as packs.
-template <class V> ACH_INLINE RigidInertia<V> rigid_inertia(const KJoint<ScalarOf<V>>& J) {
-  return {V(J.m), const_vec<V>(J.h), Sym3<V>{V(J.I_o[0]), V(J.I_o[1]), V(J.I_o[2]), V(J.I_o[3]), V(J.I_o[4]), V(J.I_o[5])}};
+/// Body i's rigid inertia about its joint frame's origin, as packs. Robots that differ: each lane its
+/// robot's, from the block's rows (KModel::lanes). Identical robots: broadcast from the joint's own
+/// constants, the same values (10 per body, read in every sweep: their rows would cost a cache line
+/// each, which measured 3–5 % of the quadruped's step).
+template <class V> ACH_INLINE RigidInertia<V> rigid_inertia(const KModel<ScalarOf<V>>& M, int i) {
+  if (!M.per_lane) {
+    const KJoint<ScalarOf<V>>& J = M.joints[i];
+    return {V(J.m), const_vec<V>(J.h), Sym3<V>{V(J.I_o[0]), V(J.I_o[1]), V(J.I_o[2]), V(J.I_o[3]), V(J.I_o[4]), V(J.I_o[5])}};
+  }
+  auto at = [&](int slot) { return M.template lane<V>(slot); };
+  return {at(LaneSlots::mass(i)), Vec3<V>{at(LaneSlots::h(i, 0)), at(LaneSlots::h(i, 1)), at(LaneSlots::h(i, 2))},
+          Sym3<V>{at(LaneSlots::I_o(i, 0)), at(LaneSlots::I_o(i, 1)), at(LaneSlots::I_o(i, 2)), at(LaneSlots::I_o(i, 3)), at(LaneSlots::I_o(i, 4)),
+                  at(LaneSlots::I_o(i, 5))}};
 }
 
 /// Per-joint working set of one block, in the scratch arena.
@@ -210,7 +220,7 @@ template <class V> inline void pass_velocity(const KModel<ScalarOf<V>>& M, Joint
     }
     w.vel = vel;
     w.c = c;
-    const RigidInertia<V> I = rigid_inertia<V>(J);
+    const RigidInertia<V> I = rigid_inertia<V>(M, i);
     if (J.parent < 0) {
       // A root's c = [0; −ω × v] (free, planar) or 0 is folded into its bias force, which then
       // reduces analytically to v ×* I v + I c = [ω × Io ω; −ω × (h × ω)]: the two large
@@ -246,19 +256,20 @@ inline void pass_aba_backward(const KModel<ScalarOf<V>>& M, JointWork<V>* W, con
     const KJoint<T>& J = M.joints[i];
     JointWork<V>& w = W[i];
     const V* taui = tau + J.voff;
+    const int d_slot = stepping ? LaneSlots::d_step(i) : LaneSlots::d_forward(i); // D's addition, per lane
     // IA and pA become Ia = IA − U D⁻¹ Uᵀ and pa in place: only U, D⁻¹ and u are read after
     // this sweep (a copy here cost a several-KB block move per block-step).
     ABInertia<V>& Ia = w.IA;
-    if (!J.has_child) Ia = to_articulated(rigid_inertia<V>(J));
+    if (!J.has_child) Ia = to_articulated(rigid_inertia<V>(M, i));
     Force<V>& pa = w.pA;
     if (J.unit_axis >= 0) {
       auto unit = [&]<int K>() ACH_ALWAYS_INLINE {
         const Force<V> U = ia_column<K>(w.IA);
         V Dinv;
         if (!X) {
-          Dinv = J.has_d ? T(1) / (comp<K>(U) + V(stepping ? J.d_step : J.d_forward)) : T(1) / comp<K>(U);
+          Dinv = J.has_d ? T(1) / (comp<K>(U) + M.template lane<V>(d_slot)) : T(1) / comp<K>(U);
         } else {
-          const V d = J.has_d ? comp<K>(U) + V(stepping ? J.d_step : J.d_forward) : comp<K>(U);
+          const V d = J.has_d ? comp<K>(U) + M.template lane<V>(d_slot) : comp<K>(U);
           Dinv = T(1) / (d + X->diag[J.voff]);
         }
         const V u = taui[0] - comp<K>(w.pA);
@@ -279,8 +290,10 @@ inline void pass_aba_backward(const KModel<ScalarOf<V>>& M, JointWork<V>* W, con
       }
       for (int r = 0; r < nv; ++r)
         for (int c = 0; c < nv; ++c) D[r * nv + c] = dot(w.S[r], w.U[c]);
-      if (J.has_d)
-        for (int r = 0; r < nv; ++r) D[r * nv + r] += V(stepping ? J.d_step : J.d_forward);
+      if (J.has_d) {
+        const V d = M.template lane<V>(d_slot);
+        for (int r = 0; r < nv; ++r) D[r * nv + r] += d;
+      }
       if (X) {
         const int slot = X->free_slot[i];
         if (slot >= 0)
@@ -310,7 +323,7 @@ inline void pass_aba_backward(const KModel<ScalarOf<V>>& M, JointWork<V>* W, con
       JointWork<V>& P = W[J.parent];
       if (J.first_child) {
         // IA_P = I_P + this share, formed in registers (the same sum as += onto a stored I_P)
-        ABInertia<V> IA_P = to_articulated(rigid_inertia<V>(M.joints[J.parent]));
+        ABInertia<V> IA_P = to_articulated(rigid_inertia<V>(M, J.parent));
         add_to(IA_P, inertia_to_parent(J, w.X, Ia));
         P.IA = IA_P;
       } else {
@@ -329,8 +342,10 @@ template <class V> inline void pass_aba_forward(const KModel<ScalarOf<V>>& M, Jo
   const FlopScope<V> flops(FlopPass::AbaForward);
   using T = ScalarOf<V>;
   const V z(T(0));
-  const T gs = ACH_BUG(GravitySign) ? T(1) : T(-1);
-  const Motion<V> a_world{{z, z, z}, {V(gs * M.gravity[0]), V(gs * M.gravity[1]), V(gs * M.gravity[2])}};
+  // a_world = −g, each lane its robot's gravity (the planted bug: +g); a negation, exactly the
+  // −1·g of a broadcast constant
+  const V gx = M.template lane<V>(LaneSlots::gravity(0)), gy = M.template lane<V>(LaneSlots::gravity(1)), gz = M.template lane<V>(LaneSlots::gravity(2));
+  const Motion<V> a_world = ACH_BUG(GravitySign) ? Motion<V>{{z, z, z}, {gx, gy, gz}} : Motion<V>{{z, z, z}, {-gx, -gy, -gz}};
   const int n = static_cast<int>(M.joints.size());
   for (int i = 0; i < n; ++i) {
     const KJoint<T>& J = M.joints[i];
@@ -390,14 +405,16 @@ template <class V>
 inline void pass_energy(const KModel<ScalarOf<V>>& M, const JointWork<V>* W, const Transform<V>* X_WB, V& kinetic, V& potential) {
   using T = ScalarOf<V>;
   V ke(T(0)), pe(T(0));
-  const Vec3<V> g{V(M.gravity[0]), V(M.gravity[1]), V(M.gravity[2])};
+  const Vec3<V> g{M.template lane<V>(LaneSlots::gravity(0)), M.template lane<V>(LaneSlots::gravity(1)), M.template lane<V>(LaneSlots::gravity(2))};
   const int n = static_cast<int>(M.joints.size());
   for (int i = 0; i < n; ++i) {
-    const KJoint<T>& J = M.joints[i];
-    const RigidInertia<V> I = rigid_inertia<V>(J);
+    const RigidInertia<V> I = rigid_inertia<V>(M, i);
     ke += T(0.5) * dot(W[i].vel, mul(I, W[i].vel));
-    const Vec3<V> p_cm = X_WB[i].p + mul(X_WB[i].R, const_vec<V>(J.com));
-    pe -= V(J.m) * dot(g, p_cm);
+    const Vec3<V> com = !M.per_lane ? const_vec<V>(M.joints[i].com)
+                                    : Vec3<V>{M.template lane<V>(LaneSlots::com(i, 0)), M.template lane<V>(LaneSlots::com(i, 1)),
+                                              M.template lane<V>(LaneSlots::com(i, 2))};
+    const Vec3<V> p_cm = X_WB[i].p + mul(X_WB[i].R, com);
+    pe -= I.m * dot(g, p_cm);
   }
   kinetic = ke;
   potential = pe;

@@ -52,6 +52,7 @@ enum class Bug : int {
   ConeMiddleDmFactor,        // elliptic cone: the middle zone's Dm = D0/μ² (without its 1 + μ²)
   ConeFrictionRImpratioIgnored, // elliptic cone: the friction rows' R made without impratio (R1 = R0)
   PgsShuffleSkipped,         // PGS: the rows visited in their order every sweep (MuJoCo shuffles the blocks each sweep)
+  ParamsNeighbourLane,       // per-robot parameters: a robot's constants written into the next lane (each lane runs its neighbour's)
   Count
 };
 
@@ -101,6 +102,7 @@ inline const char* bug_name(Bug b) {
   case Bug::ConeMiddleDmFactor: return "cone-middle-dm-factor";
   case Bug::ConeFrictionRImpratioIgnored: return "cone-friction-r-impratio-ignored";
   case Bug::PgsShuffleSkipped: return "pgs-shuffle-skipped";
+  case Bug::ParamsNeighbourLane: return "params-neighbour-lane";
   case Bug::Count: break;
   }
   return "?";

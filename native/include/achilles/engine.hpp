@@ -110,6 +110,9 @@ class Kernel {
   /// What sensors read at the current state: qacc (as constrain), every body's spatial velocity and
   /// acceleration (BodyVel, BodyAcc) and world pose (BodyPos, BodyRot).
   virtual void sense_blocks(int worker, int b0, int b1) = 0;
+  /// Robot `robot` runs with `model`'s per-lane constants (lane_values.hpp): a model that differs from
+  /// the batch's only where lane_difference allows (the batch checks it first).
+  virtual void set_robot_model(int robot, const Model& model) = 0;
   /// Steps taken so far (set by the batch before forward_blocks): forward uses the controls the
   /// last step read (its half (steps_done − 1) % 2, held), or before the first step half 0.
   std::int64_t steps_done = 0;

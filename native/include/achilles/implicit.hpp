@@ -124,19 +124,20 @@ template <class V> struct ImplicitWork {
 
 /// ∂qfrc_actuator/∂q̇ of actuator A on its (one) dof, before the gear²: MuJoCo's bias_vel +
 /// gain_vel·input, 0 where the force is clamped by forcerange.
-template <class V> inline V actuator_velocity_derivative(const KActuator<ScalarOf<V>>& A, const V& u, const V* act, const V* act_dot, const V& force) {
+template <class V>
+inline V actuator_velocity_derivative(const KActuator<ScalarOf<V>>& A, const ScalarOf<V>* lanes, const V& u, const V* act, const V* act_dot, const V& force) {
   using T = ScalarOf<V>;
   const V zero(T(0));
   V d = zero;
   if (A.kind == ActuatorKind::Position || A.kind == ActuatorKind::Velocity) {
-    d = V(-A.kv);
+    d = -lane_value<V>(lanes, A.slot + LaneSlots::Kv);
   } else if (A.kind == ActuatorKind::General) {
     const KGeneral<T>& G = A.gen;
-    if (G.bias == BiasType::Affine) d = V(G.biasprm[2]);
+    if (G.bias == BiasType::Affine) d = lane_value<V>(lanes, A.slot + LaneSlots::Bias + 2);
     if (G.gain == GainType::Affine && G.gainprm[2] != 0) {
       V input = u;
       if (G.act_adr >= 0) input = G.act_early ? next_activation(G, act[G.act_adr], act_dot[G.act_adr]) : act[G.act_adr];
-      d = d + V(G.gainprm[2]) * input;
+      d = d + lane_value<V>(lanes, A.slot + LaneSlots::Gain + 2) * input;
     }
   }
   if (A.clamp_force) d = vselect(vor(force <= V(A.force_lo), force >= V(A.force_hi)), zero, d);
@@ -146,14 +147,19 @@ template <class V> inline V actuator_velocity_derivative(const KActuator<ScalarO
 /// h·∂qfrc_bias/∂q̇ of a standalone free body (mjd_freeBias_vel), added to its D block (row-major 6×6,
 /// dofs [v_W; ω_B]). In body axes (ω, s = CoM, I about the CoM): K = s ωᵀ − (ω·s)·1 + [ω × s]ₓ,
 /// linear rows ∂f/∂ω = −m·R·K, rotational rows −m [s]ₓ K + [ω]ₓ I − [I ω]ₓ; the linear columns are 0.
-template <class V> inline void free_bias_derivative(const KFreeBody<ScalarOf<V>>& B, const V* q, const V* qd, const V& h, V* A) {
+template <class V>
+inline void free_bias_derivative(const KFreeBody<ScalarOf<V>>& B, const ScalarOf<V>* lanes, const V* q, const V* qd, const V& h, V* A) {
   using T = ScalarOf<V>;
   const V zero(T(0));
   const Mat3<V> R = quat_to_matrix(normalized(load_quat(q + B.qoff + 3)));
   const V w[3] = {qd[B.voff + 3], qd[B.voff + 4], qd[B.voff + 5]};
-  const V s[3] = {V(B.com[0]), V(B.com[1]), V(B.com[2])};
-  const V m(B.mass);
-  const V I[9] = {V(B.I[0]), V(B.I[3]), V(B.I[4]), V(B.I[3]), V(B.I[1]), V(B.I[5]), V(B.I[4]), V(B.I[5]), V(B.I[2])};
+  // the body's mass, CoM and inertia about it: each lane its robot's (lane_values.hpp)
+  auto at = [&](int slot) { return lane_value<V>(lanes, slot); };
+  const V s[3] = {at(LaneSlots::com(B.joint, 0)), at(LaneSlots::com(B.joint, 1)), at(LaneSlots::com(B.joint, 2))};
+  const V m = at(LaneSlots::mass(B.joint));
+  const V Ic[6] = {at(LaneSlots::I_com(B.joint, 0)), at(LaneSlots::I_com(B.joint, 1)), at(LaneSlots::I_com(B.joint, 2)),
+                   at(LaneSlots::I_com(B.joint, 3)), at(LaneSlots::I_com(B.joint, 4)), at(LaneSlots::I_com(B.joint, 5))};
+  const V I[9] = {Ic[0], Ic[3], Ic[4], Ic[3], Ic[1], Ic[5], Ic[4], Ic[5], Ic[2]};
   const V ws[3] = {w[1] * s[2] - w[2] * s[1], w[2] * s[0] - w[0] * s[2], w[0] * s[1] - w[1] * s[0]};
   const V Iw[3] = {I[0] * w[0] + I[1] * w[1] + I[2] * w[2], I[3] * w[0] + I[4] * w[1] + I[5] * w[2], I[6] * w[0] + I[7] * w[1] + I[8] * w[2]};
   const V wds = w[0] * s[0] + w[1] * s[1] + w[2] * s[2];
@@ -188,11 +194,11 @@ inline void implicit_terms(const KImplicit<ScalarOf<V>>& I, const KForces<Scalar
     for (int a = 0; a < F.nu; ++a) {
       const auto& A = F.act[a];
       if (A.kind == ActuatorKind::Motor) continue;
-      const V d = actuator_velocity_derivative(A, u[a], act, act_dot, force[a]);
+      const V d = actuator_velocity_derivative(A, F.lanes, u[a], act, act_dot, force[a]);
       const V g(A.gear[0]);
       w.diag[A.voff] -= h * ((g * d) * g);
     }
-  for (std::size_t b = 0; b < I.free.size(); ++b) free_bias_derivative(I.free[b], q, qd, h, w.free + 36 * b);
+  for (std::size_t b = 0; b < I.free.size(); ++b) free_bias_derivative(I.free[b], F.lanes, q, qd, h, w.free + 36 * b);
 }
 
 /// x ← (A + Σ_t h·b_t c_t c_tᵀ)⁻¹ f from x = A⁻¹ f, A the matrix of the ABA just run (its factors in W).

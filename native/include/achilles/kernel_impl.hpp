@@ -12,6 +12,7 @@
 
 #include "isa_namespace.hpp"
 
+#include <algorithm>
 #include <cmath>
 #include <cstdint>
 #include <memory>
@@ -46,10 +47,14 @@ template <class V> class KernelImpl final : public Kernel {
     if (F_.na && opt.integrator != Integrator::Euler && opt.integrator != Integrator::Rk4 && opt.integrator != Integrator::ImplicitFast)
       throw std::invalid_argument(std::string("the model's actuators have activation states (dyntype integrator, filter or filterexact), which ") +
                                   "MuJoCo advances with its euler, rk4 and implicitfast integrators only: choose integrator euler, rk4 or implicitfast");
-    M_.set_step(model, opt.dt / opt.substeps, opt.integrator == Integrator::Euler || opt.integrator == Integrator::ImplicitFast);
+    implicit_damping_ = opt.integrator == Integrator::Euler || opt.integrator == Integrator::ImplicitFast;
+    M_.set_step(model, opt.dt / opt.substeps, implicit_damping_);
     for (int t = 0; t < opt.threads; ++t) {
+      // each worker its own copy of the constants, whose per-lane rows bind() points at its block's
+      Mw_.push_back(std::make_unique<KModel<T>>(M_));
+      Fw_.push_back(std::make_unique<KForces<T>>(F_));
       arenas_.emplace_back(BlockScratch<V>::bytes_needed(M_, C_.shapes.size(), F_.nu, &KC_, &KI_));
-      scratch_.emplace_back(arenas_.back(), M_, F_, C_.shapes.size(), &KC_, &KI_);
+      scratch_.emplace_back(arenas_.back(), *Mw_.back(), *Fw_.back(), C_.shapes.size(), &KC_, &KI_);
       if (opt.record) record_work_.emplace_back(M_);
     }
     h_ = T(opt.dt / opt.substeps);
@@ -57,10 +62,28 @@ template <class V> class KernelImpl final : public Kernel {
 
   int blocks() const override { return blocks_; }
 
+  /// Robot `robot`'s lane takes `model`'s per-lane constants (lane_values.hpp). The first call gives
+  /// every block rows of its own, each lane at the batch's model's values until its robot is set.
+  void set_robot_model(int robot, const Model& model) override {
+    const int slots = LaneSlots::count(M_.joints.size(), static_cast<std::size_t>(F_.nu));
+    const std::size_t block_rows = static_cast<std::size_t>(slots) * kLaneStride;
+    if (robot_lanes_.empty()) {
+      robot_lanes_.resize(block_rows * static_cast<std::size_t>(blocks_));
+      for (int b = 0; b < blocks_; ++b) std::copy(M_.own_lanes.begin(), M_.own_lanes.end(), robot_lanes_.begin() + block_rows * b);
+    }
+    int lane = robot % W;
+    // The planted bug: a robot's constants written into its neighbour's lane (lane l reads lane l − 1's robot's).
+    if (ACH_BUG(ParamsNeighbourLane)) lane = (lane + 1) % W;
+    write_lane(robot_lanes_.data() + block_rows * (robot / W), lane, model, opt_.dt / opt_.substeps, implicit_damping_);
+  }
+
   void step_blocks(int worker, int b0, int b1, std::int64_t nsteps, std::int64_t steps_before, StepStats& stats, bool monitor) override {
     BlockScratch<V>& sc = scratch_[worker];
     BlockState<V>& s = sc.s;
+    const KModel<T>& Mb = *sc.model; // the worker's model: its per-lane rows are the block's (bind)
+    const KForces<T>& Fb = *s.F;
     for (int b = b0; b < b1; ++b) {
+      bind(worker, b);
       io_.load_block(b, sc);
       const int valid = valid_lanes(b);
       V e_ref(T(0)), drift_max(T(0)), ke_peak(T(0));
@@ -71,18 +94,18 @@ template <class V> class KernelImpl final : public Kernel {
       }
       std::int64_t done = 0;
       for (; done < nsteps; ++done) {
-        if (F_.nu) io_.begin_step(b, steps_before + done, sc);
+        if (Fb.nu) io_.begin_step(b, steps_before + done, sc);
         step_once(sc);
-        if (opt_.record && done + 1 == nsteps) record_evaluation(M_, F_, sc, io_, b, record_work_[worker]); // the call's last evaluation
-        if (F_.nu && ACH_BUG(EffortLate)) io_.clear_ctrl_half(b, static_cast<int>((steps_before + done + 1) % 2));
+        if (opt_.record && done + 1 == nsteps) record_evaluation(Mb, Fb, sc, io_, b, record_work_[worker]); // the call's last evaluation
+        if (Fb.nu && ACH_BUG(EffortLate)) io_.clear_ctrl_half(b, static_cast<int>((steps_before + done + 1) % 2));
         if (monitor) {
           // The observation pipeline (kPassVelocity, kPassPose, kPassEnergy) at the new state;
           // a NaN never replaces a maximum (the compare is false), the step reports it instead.
-          pass_velocity(M_, s.W, s.q, s.v);
-          pass_pose(M_, s.W, sc.X_WB);
+          pass_velocity(Mb, s.W, s.q, s.v);
+          pass_pose(Mb, s.W, sc.X_WB);
           V ke, pe;
-          pass_energy(M_, s.W, sc.X_WB, ke, pe);
-          passive_energy(F_, s.q, s.v, ke, pe);
+          pass_energy(Mb, s.W, sc.X_WB, ke, pe);
+          passive_energy(Fb, s.q, s.v, ke, pe);
           const V drift = vabs((ke + pe) - e_ref);
           drift_max = vselect(drift > drift_max, drift, drift_max);
           ke_peak = vselect(ke > ke_peak, ke, ke_peak);
@@ -111,27 +134,33 @@ template <class V> class KernelImpl final : public Kernel {
   void forward_blocks(int worker, int b0, int b1) override {
     BlockScratch<V>& sc = scratch_[worker];
     BlockState<V>& s = sc.s;
+    const KModel<T>& Mb = *sc.model; // the worker's model: its per-lane rows are the block's (bind)
+    const KForces<T>& Fb = *s.F;
     for (int b = b0; b < b1; ++b) {
+      bind(worker, b);
       io_.load_block(b, sc);
       io_.held_controls_now(b, sc, steps_done);
-      forward_dynamics(M_, s.W, s.q, s.v, efforts(M_, s, s.q, s.v, true), s.qacc);
-      io_.store_field(FieldId::Qacc, b, s.qacc, M_.nv);
+      forward_dynamics(Mb, s.W, s.q, s.v, efforts(Mb, s, s.q, s.v, true), s.qacc);
+      io_.store_field(FieldId::Qacc, b, s.qacc, Mb.nv);
       // MuJoCo's actuator_force and act_dot at this state (mj_forward's), apart from the step's
-      io_.store_field(FieldId::ActuatorForceNow, b, s.force, F_.nu);
-      io_.store_field(FieldId::ActDotNow, b, s.act_dot, F_.na);
+      io_.store_field(FieldId::ActuatorForceNow, b, s.force, Fb.nu);
+      io_.store_field(FieldId::ActDotNow, b, s.act_dot, Fb.na);
     }
   }
 
   void observe_blocks(int worker, int b0, int b1) override {
     BlockScratch<V>& sc = scratch_[worker];
     BlockState<V>& s = sc.s;
+    const KModel<T>& Mb = *sc.model; // the worker's model: its per-lane rows are the block's (bind)
+    const KForces<T>& Fb = *s.F;
     for (int b = b0; b < b1; ++b) {
+      bind(worker, b);
       io_.load_block(b, sc);
-      pass_velocity(M_, s.W, s.q, s.v);
-      pass_pose(M_, s.W, sc.X_WB);
+      pass_velocity(Mb, s.W, s.q, s.v);
+      pass_pose(Mb, s.W, sc.X_WB);
       V ke, pe;
-      pass_energy(M_, s.W, sc.X_WB, ke, pe);
-      passive_energy(F_, s.q, s.v, ke, pe);
+      pass_energy(Mb, s.W, sc.X_WB, ke, pe);
+      passive_energy(Fb, s.q, s.v, ke, pe);
       vstore(io_.lane_ptr(FieldId::Kinetic, 0, b), ke);
       vstore(io_.lane_ptr(FieldId::Potential, 0, b), pe);
       io_.store_poses(b, sc);
@@ -144,11 +173,13 @@ template <class V> class KernelImpl final : public Kernel {
   void sense_blocks(int worker, int b0, int b1) override {
     BlockScratch<V>& sc = scratch_[worker];
     BlockState<V>& s = sc.s;
-    const int n = static_cast<int>(M_.joints.size());
+    const KModel<T>& Mb = *sc.model; // the worker's model: its per-lane rows are the block's (bind)
+    const int n = static_cast<int>(Mb.joints.size());
     for (int b = b0; b < b1; ++b) {
+      bind(worker, b);
       acceleration_now(b, sc);
-      pass_body_acceleration(M_, s.W, s.qacc);
-      pass_pose(M_, s.W, sc.X_WB);
+      pass_body_acceleration(Mb, s.W, s.qacc);
+      pass_pose(Mb, s.W, sc.X_WB);
       for (int i = 0; i < n; ++i) {
         io_.store_motion(FieldId::BodyVel, i, b, s.W[i].vel);
         io_.store_motion(FieldId::BodyAcc, i, b, s.W[i].acc);
@@ -161,10 +192,11 @@ template <class V> class KernelImpl final : public Kernel {
   void collide_blocks(int worker, int b0, int b1) override {
     BlockScratch<V>& sc = scratch_[worker];
     BlockState<V>& s = sc.s;
+    const KModel<T>& Mb = *sc.model; // the worker's model: its per-lane rows are the block's (bind)
     for (int b = b0; b < b1; ++b) {
-      io_.load_field(FieldId::Q, b, s.q, M_.nq); // positions are all detection reads
-      for (std::size_t i = 0; i < M_.joints.size(); ++i) s.W[i].X = joint_placement<V>(M_.joints[i], s.q + M_.joints[i].qoff);
-      pass_pose(M_, s.W, sc.X_WB);
+      io_.load_field(FieldId::Q, b, s.q, Mb.nq); // positions are all detection reads
+      for (std::size_t i = 0; i < Mb.joints.size(); ++i) s.W[i].X = joint_placement<V>(Mb.joints[i], s.q + Mb.joints[i].qoff);
+      pass_pose(Mb, s.W, sc.X_WB);
       pass_shape_poses(C_, sc.X_WB, sc.X_WS);
       broad_phase(C_, sc.X_WS, sc.bp);
       BlockContacts& bc = io_.begin_contacts(b, static_cast<int>(sc.bp.pairs.size()));
@@ -183,10 +215,13 @@ template <class V> class KernelImpl final : public Kernel {
   /// evaluation: qacc, and the block's contacts with each point's force.
   void constrain_blocks(int worker, int b0, int b1) override {
     BlockScratch<V>& sc = scratch_[worker];
+    const KModel<T>& Mb = *sc.model;
+    const KForces<T>& Fb = *sc.s.F;
     for (int b = b0; b < b1; ++b) {
+      bind(worker, b);
       acceleration_now(b, sc);
       if (!KC_.enabled) continue;
-      if (record_constrain) record_evaluation(M_, F_, sc, io_, b, record_work_[worker]); // MuJoCo's mj_forward fills the same fields
+      if (record_constrain) record_evaluation(Mb, Fb, sc, io_, b, record_work_[worker]); // MuJoCo's mj_forward fills the same fields
       const ConstraintWork<V>& cw = sc.cw;
       BlockContacts& bc = io_.begin_contacts(b, cw.npairs);
       for (int p = 0; p < cw.npairs; ++p) {
@@ -202,7 +237,8 @@ template <class V> class KernelImpl final : public Kernel {
   }
 
   void constraint_report(int robot, int iterations, bool warm, ConstraintReport& out) override {
-    report_constraints(M_, C_, KC_, io_, scratch_[0], steps_done, robot, iterations, warm, out);
+    bind(0, robot / W);
+    report_constraints(*Mw_[0], C_, KC_, io_, scratch_[0], steps_done, robot, iterations, warm, out);
   }
 
  private:
@@ -211,16 +247,18 @@ template <class V> class KernelImpl final : public Kernel {
   /// is read, never written. Stores Qacc.
   void acceleration_now(int b, BlockScratch<V>& sc) {
     BlockState<V>& s = sc.s;
+    const KModel<T>& Mb = *sc.model;
+    const KForces<T>& Fb = *s.F;
     io_.load_block(b, sc);
     io_.held_controls_now(b, sc, steps_done);
-    forward_dynamics(M_, s.W, s.q, s.v, efforts(M_, s, s.q, s.v, true), s.qacc);
+    forward_dynamics(Mb, s.W, s.q, s.v, efforts(Mb, s, s.q, s.v, true), s.qacc);
     if (opt_.record) keep_actuator_forces(sc, s.q, s.v, true);
-    io_.store_field(FieldId::ActuatorForceNow, b, s.force, F_.nu);
-    io_.store_field(FieldId::ActDotNow, b, s.act_dot, F_.na);
+    io_.store_field(FieldId::ActuatorForceNow, b, s.force, Fb.nu);
+    io_.store_field(FieldId::ActDotNow, b, s.act_dot, Fb.na);
     if (KC_.enabled) {
-      constrain(M_, C_, KC_, sc, s.q, s.v, s.qacc, KC_.iterations, true);
+      constrain(Mb, C_, KC_, sc, s.q, s.v, s.qacc, KC_.iterations, true);
     }
-    io_.store_field(FieldId::Qacc, b, s.qacc, M_.nv);
+    io_.store_field(FieldId::Qacc, b, s.qacc, Mb.nv);
   }
 
   /// The record's actuator forces (mjData's actuator_force) of this evaluation: the step's first
@@ -228,12 +266,24 @@ template <class V> class KernelImpl final : public Kernel {
   /// and activations (joint_efforts rewrites τ_eff and act_dot with the very same values).
   void keep_actuator_forces(BlockScratch<V>& sc, const V* q, const V* v, bool first) {
     BlockState<V>& s = sc.s;
-    if (F_.nu == 0) return;
+    const KModel<T>& Mb = *sc.model;
+    const KForces<T>& Fb = *s.F;
+    if (Fb.nu == 0) return;
     if (first) {
-      for (int a = 0; a < F_.nu; ++a) sc.rec_force[a] = s.force[a];
+      for (int a = 0; a < Fb.nu; ++a) sc.rec_force[a] = s.force[a];
       return;
     }
-    joint_efforts(F_, M_.nv, q, v, s.tau, s.u, s.act_now, s.act_dot, s.tau_eff, sc.rec_force);
+    joint_efforts(Fb, Mb.nv, q, v, s.tau, s.u, s.act_now, s.act_dot, s.tau_eff, sc.rec_force);
+  }
+
+  /// Worker `worker`'s constants read block b's per-lane rows (a batch of robots that differ; else
+  /// they keep their own, the model's values in every lane).
+  void bind(int worker, int b) {
+    if (robot_lanes_.empty()) return;
+    const T* rows = robot_lanes_.data() + static_cast<std::size_t>(b) * LaneSlots::count(M_.joints.size(), static_cast<std::size_t>(F_.nu)) * kLaneStride;
+    Mw_[worker]->lanes = rows;
+    Mw_[worker]->per_lane = true;
+    Fw_[worker]->lanes = rows;
   }
 
   int valid_lanes(int b) const {
@@ -254,30 +304,32 @@ template <class V> class KernelImpl final : public Kernel {
   /// `stepping`: the evaluation whose q̈ the step integrates (Euler's implicit damping applies).
   void forward(BlockScratch<V>& sc, const V* q, const V* v, V* out, bool first, bool stepping) {
     BlockState<V>& s = sc.s;
+    const KModel<T>& Mb = *sc.model;
+    const KForces<T>& Fb = *s.F;
     ConstraintWork<V>& cw = sc.cw;
     const bool implicit = stepping && damped_euler();
     // mj_passive + mj_actuation: τ_eff = τ + passive forces + actuator forces
-    const V* f = efforts(M_, s, q, v, first);
+    const V* f = efforts(Mb, s, q, v, first);
     if (opt_.record) keep_actuator_forces(sc, q, v, first);
     // mj_kinematics, mj_comPos, mj_crb, mj_fwdAcceleration: the ABA's three sweeps give qacc_smooth
-    forward_dynamics(M_, s.W, q, v, f, out, stepping && !implicit);
+    forward_dynamics(Mb, s.W, q, v, f, out, stepping && !implicit);
     // mj_collision, mj_makeConstraint, mj_fwdConstraint
-    constrain(M_, C_, KC_, sc, q, v, out, KC_.iterations, true);
+    constrain(Mb, C_, KC_, sc, q, v, out, KC_.iterations, true);
     if (!implicit) return;
     // mj_EulerSkip's implicit damping: (M + h·D)·q̈ = f + Jᵀλ
-    for (int k = 0; k < M_.nv; ++k) {
+    for (int k = 0; k < Mb.nv; ++k) {
       cw.tmp2[k] = out[k]; // the constrained q̈ of M
       cw.tmp[k] = cw.nused > 0 ? f[k] + cw.qfrc[k] : f[k];
     }
     if (opt_.integrator != Integrator::ImplicitFast) {
-      forward_dynamics(M_, s.W, q, v, cw.tmp, out, true);
+      forward_dynamics(Mb, s.W, q, v, cw.tmp, out, true);
       return;
     }
     // mj_implicitSkip (implicitfast): (M − h·qDeriv)·q̈ = f + Jᵀλ
     const V h(h_);
-    implicit_terms(KI_, F_, sc.iw, M_.nv, q, v, s.u, s.act_now, s.act_dot, s.force, h);
-    forward_dynamics(M_, s.W, q, v, cw.tmp, out, true, &sc.iw.extra);
-    implicit_tendons(M_, KI_, F_, s.W, sc.iw, h, out);
+    implicit_terms(KI_, Fb, sc.iw, Mb.nv, q, v, s.u, s.act_now, s.act_dot, s.force, h);
+    forward_dynamics(Mb, s.W, q, v, cw.tmp, out, true, &sc.iw.extra);
+    implicit_tendons(Mb, KI_, Fb, s.W, sc.iw, h, out);
   }
 
   /// One step of the chosen integrator, split into substeps; qacc = a(q, v) at the step's start.
@@ -285,8 +337,9 @@ template <class V> class KernelImpl final : public Kernel {
   /// the previous substep's first evaluation, RK4's last (MuJoCo's qacc_warmstart).
   void step_once(BlockScratch<V>& sc) {
     BlockState<V>& s = sc.s;
+    const KModel<T>& Mb = *sc.model;
     if (ACH_BUG(TorqueLate)) // the planted bug: this step applies the previous step's torque
-      for (int k = 0; k < M_.nv; ++k) {
+      for (int k = 0; k < Mb.nv; ++k) {
         const V now = s.tau[k];
         s.tau[k] = sc.tau_prev[k];
         sc.tau_prev[k] = now;
@@ -294,34 +347,34 @@ template <class V> class KernelImpl final : public Kernel {
     for (int sub = 0; sub < opt_.substeps; ++sub) {
       V* a = sub == 0 ? s.qacc : sc.a_sub;
       if (!KC_.enabled) {
-        if (opt_.integrator == Integrator::ImplicitFast) substep(s, a, SmoothAcc<V>{M_, s, &KI_, &sc.iw, V(h_)});
-        else substep(s, a, SmoothAcc<V>{M_, s});
+        if (opt_.integrator == Integrator::ImplicitFast) substep(Mb, s, a, SmoothAcc<V>{Mb, s, &KI_, &sc.iw, V(h_)});
+        else substep(Mb, s, a, SmoothAcc<V>{Mb, s});
         continue;
       }
       if (ACH_BUG(WarmStartOtherLane)) // the planted bug: lane i warm-starts from lane i + 1's qacc
-        for (int k = 0; k < M_.nv; ++k) {
+        for (int k = 0; k < Mb.nv; ++k) {
           alignas(64) T buf[W], rot[W];
           vstore(buf, sc.cw.warm[k]);
           for (int l = 0; l < W; ++l) rot[l] = buf[(l + 1) % W];
           sc.cw.warm[k] = load<V>(rot);
         }
-      substep(s, a, [&](const V* q, const V* v, V* out, bool first = false, bool stepping = false) { forward(sc, q, v, out, first, stepping); });
+      substep(Mb, s, a, [&](const V* q, const V* v, V* out, bool first = false, bool stepping = false) { forward(sc, q, v, out, first, stepping); });
       // MuJoCo's mj_advance saves d->qacc: RK4's is its last stage's (mj_RK4 evaluates stages 1–3 after
       // the step's mj_forward), which step_rk4 leaves in s.a
       const V* warm = damped_euler() ? sc.cw.tmp2 : opt_.integrator == Integrator::Rk4 ? s.a : a;
-      for (int k = 0; k < M_.nv; ++k) sc.cw.warm[k] = warm[k];
+      for (int k = 0; k < Mb.nv; ++k) sc.cw.warm[k] = warm[k];
     }
     if (ACH_BUG(TorqueLate))
-      for (int k = 0; k < M_.nv; ++k) s.tau[k] = sc.tau_prev[k];
+      for (int k = 0; k < Mb.nv; ++k) s.tau[k] = sc.tau_prev[k];
   }
 
-  template <class Acc> void substep(BlockState<V>& s, V* a, const Acc& acc) {
+  template <class Acc> void substep(const KModel<T>& Mb, BlockState<V>& s, V* a, const Acc& acc) {
     switch (opt_.integrator) {
-    case Integrator::Euler: step_euler(M_, s, V(h_), a, acc); break;
-    case Integrator::Verlet: step_verlet(M_, s, V(h_), a, acc); break;
-    case Integrator::Midpoint: step_midpoint(M_, s, V(h_), a, opt_.midpoint_iterations, acc); break;
-    case Integrator::Rk4: step_rk4(M_, s, V(h_), a, acc); break;
-    case Integrator::ImplicitFast: step_euler(M_, s, V(h_), a, acc); break; // its evaluation solves with M − h·qDeriv
+    case Integrator::Euler: step_euler(Mb, s, V(h_), a, acc); break;
+    case Integrator::Verlet: step_verlet(Mb, s, V(h_), a, acc); break;
+    case Integrator::Midpoint: step_midpoint(Mb, s, V(h_), a, opt_.midpoint_iterations, acc); break;
+    case Integrator::Rk4: step_rk4(Mb, s, V(h_), a, acc); break;
+    case Integrator::ImplicitFast: step_euler(Mb, s, V(h_), a, acc); break; // its evaluation solves with M − h·qDeriv
     }
   }
 
@@ -356,6 +409,10 @@ template <class V> class KernelImpl final : public Kernel {
   BlockIO<V> io_; // reads M_, KC_, F_, st_ (declared before it)
   int blocks_;
   T h_;
+  bool implicit_damping_ = false; // the step's damping is implicit (KModel::set_step)
+  std::vector<std::unique_ptr<KModel<T>>> Mw_; // per worker (bind)
+  std::vector<std::unique_ptr<KForces<T>>> Fw_;
+  LaneRows<T> robot_lanes_; // robots that differ: every block's rows, LaneSlots::count × kLaneStride each; empty otherwise
   std::vector<Arena> arenas_;
   std::vector<BlockScratch<V>> scratch_;
   std::vector<RecordWork<V>> record_work_; // per worker, with BatchOptions::record

@@ -6,6 +6,7 @@
 #include <vector>
 
 #include "bugs.hpp"
+#include "lane_values.hpp"
 #include "model.hpp"
 
 namespace ach {
@@ -25,9 +26,14 @@ template <class T> struct KJoint {
   // joint whose p_PJ has at most that one component nonzero), else −1; used with rot_axis >= 0 only
   int offset_axis;
   T R_PJ[9], p_PJ[3], axis[3], u[3], w[3];
+  // The body's mass, first moment, inertia about the joint frame's origin and centre of mass: the
+  // kernels read them per lane (rigid_inertia, rows LaneSlots::mass/h/I_o/com); these are the batch's
+  // model's, for tests of a zero mass (the same in every robot) and scalar code.
   T m, h[3], I_o[6], com[3];
   // Added to the ABA's D = Sᵀ·IA·S on the diagonal: the armature always (d_forward), and in a
-  // semi-implicit Euler step also h·damping, MuJoCo's implicit damping (d_step; set_step).
+  // semi-implicit Euler step also h·damping, MuJoCo's implicit damping (d_step; set_step). The
+  // kernels read them per lane (KModel::lanes, rows LaneSlots::d_forward/d_step of this joint); these
+  // scalars are the batch's model's, for scalar code that runs one model (contact/tree.hpp's M·x).
   bool has_d;
   T d_forward, d_step;
   // The backward sweep's start of IA = I + Σ children's shares: a joint with no child starts it
@@ -38,9 +44,31 @@ template <class T> struct KJoint {
 template <class T> struct KModel {
   std::vector<KJoint<T>> joints;
   int nq = 0, nv = 0, max_nv = 0;
-  T gravity[3] = {0, 0, 0};
+  T gravity[3] = {0, 0, 0}; // the batch's model's; the kernels read gravity per lane (lanes)
+  // The per-lane constants (lane_values.hpp) of the block being evaluated: own_lanes (the model's
+  // values in every lane) unless a batch of different robots points it at a block's rows.
+  const T* lanes = nullptr;
+  LaneRows<T> own_lanes;
+  // Whether `lanes` are a block's rows of robots that differ (KernelImpl::bind); false: own_lanes, every
+  // lane the joints' own constants, which the hottest reads then broadcast instead (rigid_inertia).
+  bool per_lane = false;
 
-  explicit KModel(const Model& model) : nq(model.nq), nv(model.nv), max_nv(model.max_nv) {
+  template <class V> ACH_INLINE V lane(int slot) const { return lane_value<V>(lanes, slot); }
+
+  KModel(const KModel& o) { *this = o; }
+  KModel& operator=(const KModel& o) {
+    joints = o.joints;
+    nq = o.nq, nv = o.nv, max_nv = o.max_nv;
+    for (int k = 0; k < 3; ++k) gravity[k] = o.gravity[k];
+    own_lanes = o.own_lanes;
+    lanes = o.lanes == o.own_lanes.data() ? own_lanes.data() : o.lanes; // a copy reads its own rows
+    per_lane = o.per_lane;
+    damped_step = o.damped_step;
+    return *this;
+  }
+
+  explicit KModel(const Model& model) : nq(model.nq), nv(model.nv), max_nv(model.max_nv), own_lanes(uniform_lanes<T>(model, 0, false)) {
+    lanes = own_lanes.data();
     for (int k = 0; k < 3; ++k) gravity[k] = T(model.gravity[k]);
     joints.reserve(model.joints.size());
     for (const Joint& j : model.joints) {
@@ -92,6 +120,14 @@ template <class T> struct KModel {
     }
   }
 
+  /// No gravity, in every lane: load's computations at rest (inverse weights, dampratio).
+  void without_gravity() {
+    for (int k = 0; k < 3; ++k) {
+      gravity[k] = 0;
+      for (int l = 0; l < kLaneStride; ++l) own_lanes[static_cast<std::size_t>(LaneSlots::gravity(k)) * kLaneStride + l] = 0;
+    }
+  }
+
   /// The step's D addition: MuJoCo's Euler solves (M + h·diag(damping))·q̈ = f, which the ABA
   /// does by adding h·damping to each damped joint's D (the damping force −d·q̇ stays in f).
   void set_step(const Model& model, double h, bool implicit_damping) {
@@ -103,6 +139,8 @@ template <class T> struct KModel {
       joints[i].d_step = T(implicit ? j.armature + h * j.damping : j.armature);
       if (implicit && j.damping != 0) damped_step = true;
     }
+    own_lanes = uniform_lanes<T>(model, h, implicit_damping);
+    lanes = own_lanes.data();
   }
   /// Whether a step's D differs from M's (implicit damping): then a constrained step solves the
   /// constraints with M and only its final q̈ with M + h·D (MuJoCo's mj_EulerSkip).

@@ -55,7 +55,7 @@ std::vector<double> inverse_diagonal(std::vector<double> A, int n) {
 std::vector<double> mass_diagonal_at_qpos0(const Model& m) {
   using namespace isa_dampratio;
   KModel<double> K(m);
-  for (double& g : K.gravity) g = 0;
+  K.without_gravity();
   const int nv = m.nv;
   const KForces<double> F(m, 0.0);
   Arena arena(BlockScratch<double>::bytes_needed(K, 0, F.nu));

@@ -169,7 +169,7 @@ void finalize_constraints(Model& m) {
 
   using namespace isa_invweight;
   KModel<double> K(m);
-  for (double& g : K.gravity) g = 0;
+  K.without_gravity();
   const int nv = m.nv, n = static_cast<int>(m.joints.size());
   const KForces<double> F(m, 0.0); // (merge: the scratch now carries the actuators' arrays; unused here)
   Arena arena(BlockScratch<double>::bytes_needed(K, 0, F.nu));

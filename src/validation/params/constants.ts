@@ -47,6 +47,63 @@ export const GATE_SCENARIOS: readonly GateScenario[] = [
   },
 ];
 
+/** Scenarios whose every drawn kind is per lane (src/params/lanes.ts LANE_KINDS), so their robots
+ *  run together in one batch, one per lane: the quadruped (contacts, Euler: damping implicit in the
+ *  step's D) with gravity, damping and a motor's control range; the ball on the plate (position
+ *  servos with rate limits) with gains, a low control end and damping; the double pendulum (Euler, no
+ *  constraints) with a mass, a centre of mass, armature and damping on one joint; the humanoid tree
+ *  (RK4, ball joints: D's additions on a 3 × 3 block) with masses, a centre of mass, armature, damping
+ *  and gravity. (Masses, centres of mass and armatures of models with constraints are not per lane.) */
+export const LANE_SCENARIOS: readonly GateScenario[] = [
+  {
+    scene: 'quadruped',
+    parameters: [
+      { name: 'gravity.z', dist: { kind: 'normal', mean: -9.81, std: 0.3 } },
+      { name: 'gravity.x', dist: { kind: 'uniform', low: -0.5, high: 0.5 } },
+      { name: 'damping:back_left_shin', dist: { kind: 'uniform', low: 0.05, high: 0.8 } },
+      { name: 'damping:front_right_thigh', dist: { kind: 'log_uniform', low: 0.01, high: 0.5 } },
+      { name: 'ctrl_range:back_right_hip.high', dist: { kind: 'uniform', low: 0.05, high: 0.3 } },
+    ],
+    ctrl: [0.2, -0.1, 0.2, -0.1, 0.2, -0.1, 0.2, -0.1],
+  },
+  {
+    scene: 'ball-on-plate',
+    parameters: [
+      { name: 'gain:tilt-x', dist: { kind: 'log_uniform', low: 10, high: 80 } },
+      { name: 'gain:tilt-y', dist: { kind: 'uniform', low: 20, high: 60 } },
+      { name: 'ctrl_range:tilt-y.low', dist: { kind: 'uniform', low: -0.3, high: -0.05 } },
+      { name: 'damping:roll', dist: { kind: 'uniform', low: 0.05, high: 0.5 } },
+    ],
+    ctrl: [0.1, -0.2],
+  },
+  {
+    scene: 'double-pendulum',
+    parameters: [
+      { name: 'mass_scale:upper', dist: { kind: 'uniform', low: 0.7, high: 1.4 } },
+      { name: 'com_offset:lower.y', dist: { kind: 'uniform', low: -0.05, high: 0.05 } },
+      { name: 'armature:upper', dist: { kind: 'uniform', low: 0.001, high: 0.05 } },
+      { name: 'damping:upper', dist: { kind: 'uniform', low: 0.01, high: 0.3 } },
+      { name: 'armature:lower', dist: { kind: 'log_uniform', low: 0.001, high: 0.05 } },
+      { name: 'gravity.y', dist: { kind: 'uniform', low: -1, high: 1 } },
+    ],
+    ctrl: [],
+  },
+  {
+    scene: 'humanoid-tree',
+    parameters: [
+      { name: 'mass_scale:torso', dist: { kind: 'log_uniform', low: 0.5, high: 2 } },
+      { name: 'com_offset:head.z', dist: { kind: 'normal', mean: 0, std: 0.02 } },
+      { name: 'mass_scale:left_shin', dist: { kind: 'uniform', low: 0.8, high: 1.25 } },
+      { name: 'armature:torso', dist: { kind: 'uniform', low: 0.001, high: 0.05 } },
+      { name: 'damping:head', dist: { kind: 'uniform', low: 0.01, high: 0.3 } },
+      { name: 'armature:left_shin', dist: { kind: 'uniform', low: 0.001, high: 0.02 } },
+      { name: 'damping:right_forearm', dist: { kind: 'uniform', low: 0.01, high: 0.2 } },
+      { name: 'gravity.z', dist: { kind: 'uniform', low: -10.5, high: -9 } },
+    ],
+    ctrl: [],
+  },
+];
+
 /** `model` as a scene that states robot `robot`'s values of `scenario` as its own constants. */
 export function constantsScene(model: ModelDesc, scenario: GateScenario, seed: number, robot: number): ModelDesc {
   const m: ModelDesc = structuredClone(model);

@@ -18,6 +18,7 @@
 
 #include <vector>
 
+#include "../lane_values.hpp"
 #include "../model.hpp"
 #include "../simd.hpp"
 #include "../vmath.hpp"
@@ -35,11 +36,18 @@ template <class T> struct KActuator {
   T ctrl_lo, ctrl_hi, force_lo, force_hi;
   T rate_dt; // the target's largest move per step (0: unlimited)
   KGeneral<T> gen; // kind General: MuJoCo's general actuator
+  // kp, kv, the control range and the general actuator's gainprm and biasprm are read per lane, from
+  // rows slot.. (lane_values.hpp); the scalars above are the batch's model's.
+  int slot;
 };
 
 template <class T> struct KPassive {
   int qoff, voff, nv;
+  // damping and armature are read per lane (KForces::lanes, rows damping_slot and armature_slot);
+  // these scalars are the batch's model's, and whether they are 0 is the same for every robot
+  // (lane_difference.cpp), so the tests on them pick the same terms in every lane.
   T damping, stiffness, springref, armature;
+  int damping_slot, armature_slot;
 };
 
 /// A fixed tendon with a spring or a damper (contact/tendon.hpp).
@@ -56,12 +64,29 @@ template <class T> struct KForces {
   bool forces = false;              // any damping, stiffness or actuator: τ_eff differs from τ
   int nu = 0;
   int na = 0; // activation states (MuJoCo's na): the general actuators with dynamics, in actuator order
+  // The per-lane constants (lane_values.hpp) of the block being evaluated, as KModel::lanes.
+  const T* lanes = nullptr;
+  LaneRows<T> own_lanes;
+
+  KForces(const KForces& o) { *this = o; }
+  KForces& operator=(const KForces& o) {
+    act = o.act, tendons = o.tendons, passive = o.passive;
+    forces = o.forces, nu = o.nu, na = o.na;
+    own_lanes = o.own_lanes;
+    lanes = o.lanes == o.own_lanes.data() ? own_lanes.data() : o.lanes; // a copy reads its own rows
+    return *this;
+  }
 
   /// dt: the step (the servos' rate limits); h: the integrator's step (dt / substeps; act's dynamics).
-  KForces(const Model& model, double dt, double h = 0) : nu(static_cast<int>(model.actuators.size())) {
-    for (const Joint& j : model.joints) {
+  KForces(const Model& model, double dt, double h = 0)
+      : nu(static_cast<int>(model.actuators.size())), own_lanes(uniform_lanes<T>(model, 0, false)) {
+    lanes = own_lanes.data();
+    for (std::size_t i = 0; i < model.joints.size(); ++i) {
+      const Joint& j = model.joints[i];
       if (j.damping == 0 && j.stiffness == 0 && j.armature == 0) continue;
-      passive.push_back({j.qoff, j.voff, j.nv, T(j.damping), T(j.stiffness), T(j.springref), T(j.armature)});
+      const int n = static_cast<int>(i);
+      passive.push_back({j.qoff, j.voff, j.nv, T(j.damping), T(j.stiffness), T(j.springref), T(j.armature), LaneSlots::damping(n),
+                         LaneSlots::armature(n)});
       if (j.damping != 0 || j.stiffness != 0) forces = true;
     }
     for (const Tendon& t : model.tendons) {
@@ -96,6 +121,7 @@ template <class T> struct KForces {
       k.force_lo = T(a.force_lo);
       k.force_hi = T(a.force_hi);
       k.rate_dt = T(a.rate * dt);
+      k.slot = LaneSlots::actuator(model.joints.size(), static_cast<int>(act.size()));
       if (a.kind == ActuatorKind::General) k.gen = KGeneral<T>(a, h, a.stateful() ? na++ : -1);
       act.push_back(k);
       forces = true;
@@ -117,7 +143,7 @@ template <class V> inline void step_controls(const KForces<ScalarOf<V>>& F, cons
   for (int a = 0; a < F.nu; ++a) {
     const auto& A = F.act[a];
     V c = ctrl[a];
-    if (A.clamp_ctrl) c = vclamp(c, V(A.ctrl_lo), V(A.ctrl_hi));
+    if (A.clamp_ctrl) c = vclamp(c, lane_value<V>(F.lanes, A.slot + LaneSlots::CtrlLo), lane_value<V>(F.lanes, A.slot + LaneSlots::CtrlHi));
     if (A.rate_dt > 0) {
       c = target[a] + vclamp(c - target[a], V(-A.rate_dt), V(A.rate_dt));
       target[a] = c;
@@ -132,7 +158,7 @@ template <class V> inline void held_controls(const KForces<ScalarOf<V>>& F, cons
   for (int a = 0; a < F.nu; ++a) {
     const auto& A = F.act[a];
     V c = ctrl[a];
-    if (A.clamp_ctrl) c = vclamp(c, V(A.ctrl_lo), V(A.ctrl_hi));
+    if (A.clamp_ctrl) c = vclamp(c, lane_value<V>(F.lanes, A.slot + LaneSlots::CtrlLo), lane_value<V>(F.lanes, A.slot + LaneSlots::CtrlHi));
     u[a] = A.rate_dt > 0 ? target[a] : c;
   }
 }
@@ -147,8 +173,10 @@ inline const V* joint_efforts(const KForces<ScalarOf<V>>& F, int nv, const V* q,
   for (int k = 0; k < nv; ++k) tau_eff[k] = tau[k];
   for (const auto& P : F.passive) {
     if (P.stiffness != 0) tau_eff[P.voff] -= V(P.stiffness) * (q[P.qoff] - V(P.springref));
-    if (P.damping != 0)
-      for (int k = 0; k < P.nv; ++k) tau_eff[P.voff + k] -= V(P.damping) * qd[P.voff + k];
+    if (P.damping != 0) {
+      const V d = lane_value<V>(F.lanes, P.damping_slot);
+      for (int k = 0; k < P.nv; ++k) tau_eff[P.voff + k] -= d * qd[P.voff + k];
+    }
   }
   for (const auto& P : F.tendons) {
     V f = V(ScalarOf<V>(0));
@@ -173,11 +201,12 @@ inline const V* joint_efforts(const KForces<ScalarOf<V>>& F, int nv, const V* q,
         state = act[i];
         rate = act_dot[i] = activation_rate(A.gen, u[a], act[i]);
       }
-      force = general_force(A.gen, u[a], state, rate, V(A.gear[0]) * q[A.qoff], V(A.gear[0]) * qdj[0]);
+      force = general_force(A.gen, F.lanes, A.slot, u[a], state, rate, V(A.gear[0]) * q[A.qoff], V(A.gear[0]) * qdj[0]);
     } else {
       V vel = V(A.gear[0]) * qdj[0]; // servos drive one-dof joints (checked at load)
-      if (A.kind == ActuatorKind::Position) force = V(A.kp) * u[a] - V(A.kp) * (V(A.gear[0]) * q[A.qoff]) - V(A.kv) * vel;
-      else force = V(A.kv) * u[a] - V(A.kv) * vel;
+      const V kp = lane_value<V>(F.lanes, A.slot + LaneSlots::Kp), kv = lane_value<V>(F.lanes, A.slot + LaneSlots::Kv);
+      if (A.kind == ActuatorKind::Position) force = kp * u[a] - kp * (V(A.gear[0]) * q[A.qoff]) - kv * vel;
+      else force = kv * u[a] - kv * vel;
     }
     if (A.clamp_force) force = vclamp(force, V(A.force_lo), V(A.force_hi));
     if (force_out) force_out[a] = force;
@@ -195,8 +224,10 @@ template <class V> inline void passive_energy(const KForces<ScalarOf<V>>& F, con
       const V d = q[P.qoff] - V(P.springref);
       potential += T(0.5) * V(P.stiffness) * (d * d);
     }
-    if (P.armature != 0)
-      for (int k = 0; k < P.nv; ++k) kinetic += T(0.5) * V(P.armature) * (qd[P.voff + k] * qd[P.voff + k]);
+    if (P.armature != 0) {
+      const V a = lane_value<V>(F.lanes, P.armature_slot);
+      for (int k = 0; k < P.nv; ++k) kinetic += T(0.5) * a * (qd[P.voff + k] * qd[P.voff + k]);
+    }
   }
   for (const auto& P : F.tendons)
     if (P.stiffness != 0) {

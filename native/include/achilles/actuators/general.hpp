@@ -20,6 +20,7 @@
 #include <cmath>
 
 #include "../bugs.hpp"
+#include "../lane_values.hpp"
 #include "../model.hpp"
 #include "../simd.hpp"
 #include "../vmath.hpp"
@@ -29,7 +30,9 @@ inline namespace ACH_ISA_NS {
 
 constexpr double kMjMinVal = 1e-15; // MuJoCo's mjMINVAL
 
-/// One general actuator's parameters as the kernel reads them (T: the batch's precision).
+/// One general actuator's parameters as the kernel reads them (T: the batch's precision). gainprm
+/// and biasprm are read per lane (rows LaneSlots::Gain and Bias of its actuator); these are the batch's
+/// model's, whose zeros the kernels test (the same in every robot: lane_difference.cpp).
 template <class T> struct KGeneral {
   DynType dyn = DynType::None;
   GainType gain = GainType::Fixed;
@@ -73,15 +76,20 @@ template <class V> inline V next_activation(const KGeneral<ScalarOf<V>>& G, cons
 }
 
 /// The force before forcerange: gain·input + bias, at length ℓ and velocity ℓ̇. `act`, `act_dot`:
-/// this actuator's activation and its rate (read only with dynamics).
-template <class V> inline V general_force(const KGeneral<ScalarOf<V>>& G, const V& u, const V& act, const V& act_dot, const V& length, const V& velocity) {
+/// this actuator's activation and its rate (read only with dynamics). `lanes`, `first`: the per-lane
+/// rows and the actuator's first row (lane_values.hpp).
+template <class V>
+inline V general_force(const KGeneral<ScalarOf<V>>& G, const ScalarOf<V>* lanes, int first, const V& u, const V& act, const V& act_dot, const V& length,
+                       const V& velocity) {
   using T = ScalarOf<V>;
+  auto gainprm = [&](int k) { return lane_value<V>(lanes, first + LaneSlots::Gain + k); };
+  auto biasprm = [&](int k) { return lane_value<V>(lanes, first + LaneSlots::Bias + k); };
   V input = u;
   if (G.dyn != DynType::None) input = G.act_early ? next_activation(G, act, act_dot) : act;
-  V gain = V(G.gainprm[0]);
-  if (G.gain == GainType::Affine) gain = (gain + V(G.gainprm[1]) * length) + V(G.gainprm[2]) * velocity;
+  V gain = gainprm(0);
+  if (G.gain == GainType::Affine) gain = (gain + gainprm(1) * length) + gainprm(2) * velocity;
   V bias = V(T(0));
-  if (G.bias == BiasType::Affine) bias = (V(G.biasprm[0]) + V(G.biasprm[1]) * length) + V(G.biasprm[2]) * velocity;
+  if (G.bias == BiasType::Affine) bias = (biasprm(0) + biasprm(1) * length) + biasprm(2) * velocity;
   if (ACH_BUG(AffineBiasSign)) bias = -bias; // the planted bug: the affine bias enters with the wrong sign
   return gain * input + bias;
 }

@@ -81,7 +81,7 @@ inline void newton_prepare(const KModel<ScalarOf<V>>& M, const KConstraints<Scal
       add_subspace<V>(J, W[i], x, m);
       Ji[J.voff + c] = m;
     }
-    const RigidInertia<V> I = rigid_inertia<V>(J);
+    const RigidInertia<V> I = rigid_inertia<V>(M, i);
     const int* c = KC.chain_dofs.data() + KC.chain_dof_start[i];
     const int nc = KC.chain_dof_start[i + 1] - KC.chain_dof_start[i];
     for (int a = 0; a < nc; ++a) {
@@ -90,7 +90,7 @@ inline void newton_prepare(const KModel<ScalarOf<V>>& M, const KConstraints<Scal
       for (int b = 0; b <= a; ++b) Mrow[c[b]] += dot(Ji[c[b]], f);
     }
     if (J.has_d)
-      for (int k = 0; k < J.nv; ++k) Mm[(J.voff + k) * (nv + 1)] += V(J.d_forward);
+      for (int k = 0; k < J.nv; ++k) Mm[(J.voff + k) * (nv + 1)] += M.template lane<V>(LaneSlots::d_forward(i));
   }
   V* x = cw.tmp;
   V* jcol = cw.jv;

@@ -95,8 +95,7 @@ inline void mul_M(const KModel<ScalarOf<V>>& M, const JointWork<V>* W, TreeWork<
   const int n = static_cast<int>(M.joints.size());
   for (int i = 0; i < n; ++i) {
     if (skip && skip[i]) continue;
-    const auto& J = M.joints[i];
-    const RigidInertia<V> I = rigid_inertia<V>(J);
+    const RigidInertia<V> I = rigid_inertia<V>(M, i);
     T.f[i] = mul(I, T.m[i]);
   }
   pass_wrench_to_joints(M, W, T.f, out, skip);
@@ -104,7 +103,7 @@ inline void mul_M(const KModel<ScalarOf<V>>& M, const JointWork<V>* W, TreeWork<
   // M⁻¹·x (solve_M, from the same ABA's factors) are products with the same matrix.
   for (int i = 0; i < n; ++i)
     if (const auto& J = M.joints[i]; J.has_d && !(skip && skip[i]))
-      for (int k = 0; k < J.nv; ++k) out[J.voff + k] += V(J.d_forward) * x[J.voff + k];
+      for (int k = 0; k < J.nv; ++k) out[J.voff + k] += M.template lane<V>(LaneSlots::d_forward(i)) * x[J.voff + k];
 }
 
 /// M⁻¹·τ from the factors (U, D⁻¹) of the ABA last run at this state.
@@ -170,10 +169,7 @@ inline void solve_M(const KModel<ScalarOf<V>>& M, const JointWork<V>* W, TreeWor
 /// diag(M) by the composite-rigid-body recursion: Ic = I + Σ_children X* Ic X;  M_kk = S_kᵀ Ic S_k.
 template <class V> inline void mass_diagonal(const KModel<ScalarOf<V>>& M, const JointWork<V>* W, ABInertia<V>* Ic, V* diag) {
   const int n = static_cast<int>(M.joints.size());
-  for (int i = 0; i < n; ++i) {
-    const auto& J = M.joints[i];
-    Ic[i] = to_articulated(rigid_inertia<V>(J));
-  }
+  for (int i = 0; i < n; ++i) Ic[i] = to_articulated(rigid_inertia<V>(M, i));
   for (int i = n - 1; i >= 0; --i) {
     const auto& J = M.joints[i];
     if (J.unit_axis >= 0) {

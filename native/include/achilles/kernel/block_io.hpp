@@ -125,7 +125,7 @@ template <class V> class BlockIO {
       load_field(FieldId::Ctrl, b, sc.s.u, F_.nu, half * F_.nu);
       clear_ctrl_half(b, 1 - half);
     }
-    step_controls(F_, sc.s.u, sc.target, sc.s.u);
+    step_controls(*sc.s.F, sc.s.u, sc.target, sc.s.u); // the worker's forces: its control ranges are the block's
   }
   void clear_ctrl_half(int b, int half) const {
     for (int a = 0; a < F_.nu; ++a) vstore(lane_ptr(FieldId::Ctrl, half * F_.nu + a, b), V(T(0)));
@@ -137,7 +137,7 @@ template <class V> class BlockIO {
     if (!F_.nu) return;
     const int half = steps_done > 0 ? static_cast<int>((steps_done - 1) % 2) : 0;
     load_field(FieldId::Ctrl, b, sc.s.u, F_.nu, half * F_.nu);
-    held_controls(F_, sc.s.u, sc.target, sc.s.u);
+    held_controls(*sc.s.F, sc.s.u, sc.target, sc.s.u);
   }
 
  private:

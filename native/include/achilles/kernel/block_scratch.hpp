@@ -17,6 +17,7 @@ inline namespace ACH_ISA_NS {
 
 template <class V> struct BlockScratch {
   BlockState<V> s;
+  const KModel<ScalarOf<V>>* model; // the worker's constants (their per-lane rows follow its block), as s.F its forces
   V* a_sub;    // accelerations of substeps after the first
   V* tau_prev; // the previous step's torque (read only by a planted bug)
   V* target;   // each servo's rate-limited target (actuators)
@@ -46,7 +47,7 @@ template <class V> struct BlockScratch {
 
   BlockScratch(Arena& arena, const KModel<ScalarOf<V>>& M, const KForces<ScalarOf<V>>& F, std::size_t nshapes, const KConstraints<ScalarOf<V>>* K = nullptr,
                const KImplicit<ScalarOf<V>>* I = nullptr)
-      : bp(nshapes) {
+      : model(&M), bp(nshapes) {
     const std::size_t n = M.joints.size();
     s.W = arena.take<JointWork<V>>(n);
     for (std::size_t i = 0; i < n; ++i) {

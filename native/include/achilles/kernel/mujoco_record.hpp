@@ -28,19 +28,23 @@ inline namespace ACH_ISA_NS {
 template <class V> struct RecordWork {
   using T = ScalarOf<V>;
   std::vector<int> root;      // each link's tree root (parents come before their children)
-  std::vector<T> tree_mass;   // per root: its tree's mass
+  std::vector<V> tree_mass;   // per root: its tree's mass, per lane (each robot's masses)
+  std::vector<bool> tree_mass_positive; // per root: whether its tree has mass (the same in every robot)
   std::vector<Vec3<V>> com;   // per root: Σ m·c, then the subtree centre of mass
   std::vector<V> wrench, qfrc_act;
 
   explicit RecordWork(const KModel<T>& M) {
     const int nb = static_cast<int>(M.joints.size());
     root.resize(nb);
-    tree_mass.assign(nb, T(0));
+    std::vector<T> mass(nb, T(0));
     for (int i = 0; i < nb; ++i) {
       const int p = M.joints[i].parent;
       root[i] = p < 0 ? i : root[p];
-      tree_mass[root[i]] += M.joints[i].m;
+      mass[root[i]] += M.joints[i].m;
     }
+    tree_mass.resize(nb);
+    tree_mass_positive.resize(nb);
+    for (int i = 0; i < nb; ++i) tree_mass_positive[i] = mass[i] > T(0);
     com.resize(nb);
     wrench.resize(static_cast<std::size_t>(nb) * 6);
     qfrc_act.resize(M.nv);
@@ -65,15 +69,18 @@ inline void record_evaluation(const KModel<ScalarOf<V>>& M, const KForces<Scalar
   for (int k = 0; k < M.nv; ++k) vstore(io.lane_ptr(FieldId::QfrcConstraint, k, b), cw.nused > 0 ? cw.qfrc[k] : zero);
 
   // mj_comPos's subtree_com of each root: Σ m·c / Σ m over its tree (the root's CoM if massless)
+  // masses and centres of mass per lane (lane_values.hpp), the trees' masses summed in the same order
+  auto mass = [&](int i) { return M.template lane<V>(LaneSlots::mass(i)); };
   auto com_W = [&](int i) {
-    const KJoint<T>& J = M.joints[i];
-    return sc.X_WB[i].p + mul(sc.X_WB[i].R, Vec3<V>{V(J.com[0]), V(J.com[1]), V(J.com[2])});
+    const Vec3<V> c{M.template lane<V>(LaneSlots::com(i, 0)), M.template lane<V>(LaneSlots::com(i, 1)), M.template lane<V>(LaneSlots::com(i, 2))};
+    return sc.X_WB[i].p + mul(sc.X_WB[i].R, c);
   };
-  for (int i = 0; i < nb; ++i) rw.com[i] = Vec3<V>{zero, zero, zero};
+  for (int i = 0; i < nb; ++i) rw.com[i] = Vec3<V>{zero, zero, zero}, rw.tree_mass[i] = zero;
+  for (int i = 0; i < nb; ++i) rw.tree_mass[rw.root[i]] += mass(i);
   for (int i = 0; i < nb; ++i)
-    if (M.joints[i].m != T(0)) rw.com[rw.root[i]] = rw.com[rw.root[i]] + V(M.joints[i].m) * com_W(i);
+    if (M.joints[i].m != T(0)) rw.com[rw.root[i]] = rw.com[rw.root[i]] + mass(i) * com_W(i);
   for (int i = 0; i < nb; ++i)
-    if (rw.root[i] == i) rw.com[i] = rw.tree_mass[i] > T(0) ? V(T(1) / rw.tree_mass[i]) * rw.com[i] : com_W(i);
+    if (rw.root[i] == i) rw.com[i] = rw.tree_mass_positive[i] ? (V(T(1)) / rw.tree_mass[i]) * rw.com[i] : com_W(i);
 
   // cfrc_ext: each active contact point's force F = f_n·n + f_1·t1 + f_2·t2 (n from shape a to b)
   // pushes body b and pulls body a, moved to the subtree CoM c: torque (p − c) × F (mju_transformSpatial)

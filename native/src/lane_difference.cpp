@@ -1,0 +1,219 @@
+// lane_difference: every field of the model compared, but the per-lane constants (lane_values.hpp). A field added to
+// Model, Joint, Shape, Tendon, Equality or Actuator must be added here too, or robots that differ in
+// it would share a block and silently run with the batch's value.
+#include "achilles/lane_difference.hpp"
+
+#include <sstream>
+#include <type_traits>
+
+namespace ach {
+
+namespace {
+
+/// The first difference found; later comparisons do nothing once one is found.
+class Differ {
+ public:
+  std::string first;
+  bool found() const { return !first.empty(); }
+
+  template <class X> void eq(const std::string& what, const X& a, const X& b) {
+    if (found() || a == b) return;
+    std::ostringstream o;
+    o.precision(17);
+    o << what << ": ";
+    if constexpr (std::is_enum_v<X>) o << static_cast<int>(a) << " in the batch's model, " << static_cast<int>(b) << " here";
+    else if constexpr (std::is_same_v<X, std::string>) o << "'" << a << "' in the batch's model, '" << b << "' here";
+    else o << a << " in the batch's model, " << b << " here";
+    first = o.str();
+  }
+  template <class X> void arr(const std::string& what, const X* a, const X* b, int n) {
+    for (int k = 0; k < n && !found(); ++k) eq(what + "[" + std::to_string(k) + "]", a[k], b[k]);
+  }
+  template <class X> void vec(const std::string& what, const std::vector<X>& a, const std::vector<X>& b) {
+    eq(what + " count", a.size(), b.size());
+    if (!found()) arr(what, a.data(), b.data(), static_cast<int>(a.size()));
+  }
+  /// Zero in one and not in the other: the kernels would keep or drop the term for the whole block.
+  void zero_pattern(const std::string& what, double a, double b) {
+    if (found() || (a == 0) == (b == 0)) return;
+    first = what + ": " + (a == 0 ? "0 in the batch's model, nonzero here" : "nonzero in the batch's model, 0 here") +
+            " (a per-robot value must be zero in every robot or in none)";
+  }
+  void limit(const std::string& what, const LimitSpec& a, const LimitSpec& b) {
+    eq(what + " limited", a.limited, b.limited);
+    arr(what + " range", a.range, b.range, 2);
+    arr(what + " solref", a.solref, b.solref, 2);
+    arr(what + " solimp", a.solimp, b.solimp, 5);
+    eq(what + " margin", a.margin, b.margin);
+  }
+};
+
+void joints(Differ& d, const Model& a, const Model& b) {
+  d.eq("joint count", a.joints.size(), b.joints.size());
+  for (std::size_t i = 0; i < a.joints.size() && !d.found(); ++i) {
+    const Joint &x = a.joints[i], &y = b.joints[i];
+    const std::string j = "joint '" + x.name + "' ";
+    d.eq("joint " + std::to_string(i) + " name", x.name, y.name);
+    d.eq(j + "type", x.type, y.type);
+    d.eq(j + "axis kind", x.axis_kind, y.axis_kind);
+    d.eq(j + "parent", x.parent, y.parent);
+    d.eq(j + "nq", x.nq, y.nq);
+    d.eq(j + "nv", x.nv, y.nv);
+    d.eq(j + "qoff", x.qoff, y.qoff);
+    d.eq(j + "voff", x.voff, y.voff);
+    d.arr(j + "R_PJ", x.R_PJ, y.R_PJ, 9);
+    d.arr(j + "p_PJ", x.p_PJ, y.p_PJ, 3);
+    d.arr(j + "axis", x.axis, y.axis, 3);
+    d.arr(j + "u", x.u, y.u, 3);
+    d.arr(j + "w", x.w, y.w, 3);
+    // per lane: the body's mass, centre of mass and inertia (and h, I_o made from them); whether it
+    // has mass is not (a massless body's tree is treated apart: implicit.hpp's free bodies, the record)
+    d.zero_pattern(j + "mass", x.mass, y.mass);
+    d.limit(j + "limit", x.limit, y.limit);
+    d.eq(j + "frictionloss", x.frictionloss, y.frictionloss);
+    d.eq(j + "stiffness", x.stiffness, y.stiffness);
+    d.eq(j + "springref", x.springref, y.springref);
+    d.eq(j + "ref", x.ref, y.ref);
+    // per lane: damping and armature (their zeros are not)
+    d.zero_pattern(j + "damping", x.damping, y.damping);
+    d.zero_pattern(j + "armature", x.armature, y.armature);
+  }
+}
+
+void shapes(Differ& d, const Model& a, const Model& b) {
+  d.eq("shape count", a.shapes.size(), b.shapes.size());
+  for (std::size_t i = 0; i < a.shapes.size() && !d.found(); ++i) {
+    const Shape &x = a.shapes[i], &y = b.shapes[i];
+    const std::string s = "shape '" + x.name + "' ";
+    d.eq("shape " + std::to_string(i) + " name", x.name, y.name);
+    d.eq(s + "body", x.body, y.body);
+    d.eq(s + "kind", x.kind, y.kind);
+    d.arr(s + "half", x.half, y.half, 3);
+    d.eq(s + "radius", x.radius, y.radius);
+    d.arr(s + "size", x.size, y.size, 3);
+    d.vec(s + "vertices", x.vert, y.vert);
+    d.arr(s + "R_BS", x.R_BS, y.R_BS, 9);
+    d.arr(s + "p_BS", x.p_BS, y.p_BS, 3);
+    d.eq(s + "friction", x.friction, y.friction);
+    d.eq(s + "torsion", x.torsion, y.torsion);
+    d.eq(s + "rolling", x.rolling, y.rolling);
+    d.eq(s + "contype", x.contype, y.contype);
+    d.eq(s + "conaffinity", x.conaffinity, y.conaffinity);
+    d.eq(s + "margin", x.margin, y.margin);
+    d.eq(s + "gap", x.gap, y.gap);
+    d.arr(s + "solref", x.solref, y.solref, 2);
+    d.arr(s + "solimp", x.solimp, y.solimp, 5);
+    d.eq(s + "condim", x.condim, y.condim);
+  }
+  d.eq("contact exclude count", a.excludes.size(), b.excludes.size());
+  for (std::size_t i = 0; i < a.excludes.size() && !d.found(); ++i) {
+    d.eq("contact exclude " + std::to_string(i) + " body 1", a.excludes[i].first, b.excludes[i].first);
+    d.eq("contact exclude " + std::to_string(i) + " body 2", a.excludes[i].second, b.excludes[i].second);
+  }
+  d.eq("has pairs", a.has_pairs, b.has_pairs);
+}
+
+void tendons(Differ& d, const Model& a, const Model& b) {
+  d.eq("tendon count", a.tendons.size(), b.tendons.size());
+  for (std::size_t i = 0; i < a.tendons.size() && !d.found(); ++i) {
+    const Tendon &x = a.tendons[i], &y = b.tendons[i];
+    const std::string t = "tendon '" + x.name + "' ";
+    d.eq("tendon " + std::to_string(i) + " name", x.name, y.name);
+    d.vec(t + "joints", x.joints, y.joints);
+    d.vec(t + "coefs", x.coefs, y.coefs);
+    d.limit(t + "limit", x.limit, y.limit);
+    d.eq(t + "frictionloss", x.frictionloss, y.frictionloss);
+    d.eq(t + "stiffness", x.stiffness, y.stiffness);
+    d.eq(t + "damping", x.damping, y.damping);
+    d.arr(t + "springlength", x.springlength, y.springlength, 2);
+  }
+}
+
+void equalities(Differ& d, const Model& a, const Model& b) {
+  d.eq("equality count", a.equalities.size(), b.equalities.size());
+  for (std::size_t i = 0; i < a.equalities.size() && !d.found(); ++i) {
+    const Equality &x = a.equalities[i], &y = b.equalities[i];
+    const std::string e = "equality " + std::to_string(i) + " ";
+    d.eq(e + "name", x.name, y.name);
+    d.eq(e + "type", x.type, y.type);
+    d.eq(e + "active", x.active, y.active);
+    d.eq(e + "body1", x.body1, y.body1);
+    d.eq(e + "body2", x.body2, y.body2);
+    d.arr(e + "p1", x.p1, y.p1, 3);
+    d.arr(e + "p2", x.p2, y.p2, 3);
+    d.arr(e + "Q1", x.Q1, y.Q1, 9);
+    d.arr(e + "Q2", x.Q2, y.Q2, 9);
+    d.eq(e + "at qpos0", x.at_qpos0, y.at_qpos0);
+    d.eq(e + "torquescale", x.torquescale, y.torquescale);
+    d.eq(e + "joint1", x.joint1, y.joint1);
+    d.eq(e + "joint2", x.joint2, y.joint2);
+    d.arr(e + "polycoef", x.polycoef, y.polycoef, 5);
+    d.eq(e + "ref1", x.ref1, y.ref1);
+    d.eq(e + "ref2", x.ref2, y.ref2);
+    d.arr(e + "solref", x.solref, y.solref, 2);
+    d.arr(e + "solimp", x.solimp, y.solimp, 5);
+  }
+}
+
+void actuators(Differ& d, const Model& a, const Model& b) {
+  d.eq("actuator count", a.actuators.size(), b.actuators.size());
+  for (std::size_t i = 0; i < a.actuators.size() && !d.found(); ++i) {
+    const Actuator &x = a.actuators[i], &y = b.actuators[i];
+    const std::string s = "actuator '" + x.name + "' ";
+    d.eq("actuator " + std::to_string(i) + " name", x.name, y.name);
+    d.eq(s + "joint", x.joint, y.joint);
+    d.eq(s + "kind", x.kind, y.kind);
+    d.arr(s + "gear", x.gear, y.gear, 6);
+    // per lane: kp, kv, the control range, gainprm and biasprm (the zeros of those the kernels test are not)
+    d.zero_pattern(s + "kv", x.kv, y.kv);
+    d.eq(s + "ctrl limited", x.ctrl_limited, y.ctrl_limited);
+    d.eq(s + "force limited", x.force_limited, y.force_limited);
+    d.eq(s + "forcerange low", x.force_lo, y.force_lo);
+    d.eq(s + "forcerange high", x.force_hi, y.force_hi);
+    d.eq(s + "rate", x.rate, y.rate);
+    d.eq(s + "dyntype", x.dyntype, y.dyntype);
+    d.eq(s + "gaintype", x.gaintype, y.gaintype);
+    d.eq(s + "biastype", x.biastype, y.biastype);
+    d.arr(s + "dynprm", x.dynprm, y.dynprm, 3);
+    d.zero_pattern(s + "gainprm[2]", x.gainprm[2], y.gainprm[2]);
+    // a dampratio is resolved at load into biasprm₂ (from kp and the joint-space inertia): per lane too
+    d.zero_pattern(s + "biasprm[2]", x.biasprm[2], y.biasprm[2]);
+    d.eq(s + "act limited", x.act_limited, y.act_limited);
+    d.eq(s + "act early", x.act_early, y.act_early);
+    d.eq(s + "actrange low", x.act_lo, y.act_lo);
+    d.eq(s + "actrange high", x.act_hi, y.act_hi);
+  }
+}
+
+} // namespace
+
+std::string lane_difference(const Model& a, const Model& b) {
+  Differ d;
+  d.eq("nq", a.nq, b.nq);
+  d.eq("nv", a.nv, b.nv);
+  d.eq("max nv", a.max_nv, b.max_nv);
+  joints(d, a, b);
+  d.vec("q0", a.q0, b.q0);
+  d.vec("v0", a.v0, b.v0);
+  d.vec("tau0", a.tau0, b.tau0);
+  shapes(d, a, b);
+  d.eq("solver iterations", a.solver_iterations, b.solver_iterations);
+  d.eq("impratio", a.impratio, b.impratio);
+  d.eq("cone", a.cone_elliptic, b.cone_elliptic);
+  d.eq("solver tolerance", a.solver_tolerance, b.solver_tolerance);
+  d.eq("solver newton", a.solver_newton, b.solver_newton);
+  d.eq("solver pgs", a.solver_pgs, b.solver_pgs);
+  tendons(d, a, b);
+  equalities(d, a, b);
+  actuators(d, a, b);
+  // What load derives at qpos0 from the masses and armatures (finalize_constraints), for models with
+  // constraints: not per lane, so an armature that differs in such a model is refused here.
+  const std::string derived = " (derived at load from the masses and armatures; not a per-lane value)";
+  d.eq("meaninertia" + derived, a.meaninertia, b.meaninertia);
+  d.vec("body_invweight0" + derived, a.body_invweight0, b.body_invweight0);
+  d.vec("dof_invweight0" + derived, a.dof_invweight0, b.dof_invweight0);
+  d.vec("tendon_invweight0" + derived, a.tendon_invweight0, b.tendon_invweight0);
+  return d.first;
+}
+
+} // namespace ach
