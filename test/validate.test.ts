@@ -4,6 +4,7 @@ import { mkdtempSync, readFileSync, existsSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { SENSOR_BUGS } from '../src/sensors/planted-bugs.js';
+import { PARAMETER_BUGS } from '../src/params/bugs.js';
 import { describe, expect, it, vi } from 'vitest';
 import { validateCommand } from '../src/cli/validate-command.js';
 import { bugAddon, engineAddon } from '../src/engine/native.js';
@@ -318,7 +319,7 @@ describe('gates', () => {
     for (const b of j.bugs) expect(b.caught).toBe(b.stages.length > 0);
     expect(j.bugs.filter((b) => b.caught).every((b) => b.stages.every((s) => s === 'forward'))).toBe(true);
     expect(j.stages.every((s) => s.stage === 'forward' && s.status === 'PASS')).toBe(true);
-    const planted = bugAddon().plantedBugs!().length + SENSOR_BUGS.length; // native + TypeScript (sensors)
+    const planted = bugAddon().plantedBugs!().length + SENSOR_BUGS.length + PARAMETER_BUGS.length; // native + TypeScript (sensors, parameters)
     expect(j.stages[0].bugsPlanted).toBe(planted);
     // forward alone never runs the integrators: the subset is judged on the bugs its stage targets, and says which it is not.
     const bugs = (
