@@ -30,7 +30,8 @@ def spoiled(doc: dict, change) -> dict:
         (lambda m: m["bodies"][0].update(joint="hinge"), "model['native'].bodies[0].joint is 'hinge'; expected revolute"),
         (lambda m: m.pop("gravity"), "model['native'].gravity must be an array of 3 numbers"),
         (lambda m: m["bodies"].__setitem__(0, 7), "model['native'].bodies[0] must be an object"),
-        (lambda m: m.update(solver={"method": "pgs"}), "model['native'].solver.method must be 'newton' or 'cg'"),
+        (lambda m: m.update(solver={"method": "sor"}), "model['native'].solver.method must be 'newton', 'cg' or 'pgs'"),
+        (lambda m: m.update(solver={"cone": "round"}), "model['native'].solver.cone must be 'pyramidal' or 'elliptic'"),
         (lambda m: m["bodies"][0].update(q0=[10**400]), "model['native'].bodies[0].q0[0] must be a number"),
     ],
 )
