@@ -111,7 +111,7 @@ export interface NativeBatch {
   /** Sensors: qacc, body velocities and accelerations (bodyVel, bodyAcc) and poses (bodyPos, bodyRot) at the current state. */
   sense(): void;
   /** Robot `robot` runs with `model`'s per-robot parameters (gravity, masses, centres of mass,
-   *  inertias, joint damping and armature, actuator gains and control ranges, in
+   *  inertias, joint damping and armature, shape frictions, actuator gains and control ranges, in
    *  its lane); throws naming the first difference when `model` differs from the batch's in more. */
   setRobotModel(robot: number, model: object): void;
   field(name: NativeFieldName): Float32Array | Float64Array;

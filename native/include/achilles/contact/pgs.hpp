@@ -222,7 +222,7 @@ template <class V> inline void pgs_lane(const KConstraints<ScalarOf<V>>& KC, Con
     else cw.pgs_f[u * L + l] = T(0);
   }
   T *b = cw.pgs_vec, *f = b + n, *ARinv = f + n, *floss = ARinv + n, *prev = floss + n, *mom = prev + n;
-  const T scale = T(1) / (T(KC.meaninertia) * T(nv > 1 ? nv : 1));
+  const T scale = pgs_scale(KC, cw.lanes, nv, l);
   // islands in the order of their first row; a row's island is its tree's label in this lane
   for (int first = 0; first < nrows; ++first) {
     const int u0 = rows[first];

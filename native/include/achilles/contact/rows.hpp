@@ -117,7 +117,9 @@ inline void build_equality_rows(const KModel<ScalarOf<V>>& M, const KConstraints
         vel = v[e.dof1];
       }
       const V imp = impedance(e.imp, pos, zero);
-      const V R = vmax(V(T(kMinVal)), (one - imp) * V(e.diagA_tran) / imp);
+      V diagA, unused;
+      equality_diagA(e, cw.lanes, diagA, unused);
+      const V R = vmax(V(T(kMinVal)), (one - imp) * diagA / imp);
       soft_row(cw, r0, imp, R, V(e.K), V(e.B), pos, zero, vel);
       cw.used[cw.nused++] = r0;
       continue;
@@ -168,8 +170,10 @@ inline void build_equality_rows(const KModel<ScalarOf<V>>& M, const KConstraints
     V n2 = pos[0] * pos[0];
     for (int i = 1; i < e.rows; ++i) n2 += pos[i] * pos[i];
     const V imp = impedance(e.imp, vsqrt(n2), zero);
-    const V Rt = vmax(V(T(kMinVal)), (one - imp) * V(e.diagA_tran) / imp);
-    const V Rr = vmax(V(T(kMinVal)), (one - imp) * V(e.diagA_rot) / imp);
+    V diagA_tran, diagA_rot;
+    equality_diagA(e, cw.lanes, diagA_tran, diagA_rot);
+    const V Rt = vmax(V(T(kMinVal)), (one - imp) * diagA_tran / imp);
+    const V Rr = vmax(V(T(kMinVal)), (one - imp) * diagA_rot / imp);
     const V jd[6] = {jdv.x, jdv.y, jdv.z, jdr.x, jdr.y, jdr.z};
     for (int i = 0; i < e.rows; ++i) {
       const int r = r0 + i;
@@ -188,7 +192,7 @@ template <class V> inline void build_friction_rows(const KConstraints<ScalarOf<V
     cw.on[r] = mask_true<V>();
     cw.lim_sign[r] = T(1);
     const V vel = F.tendon < 0 ? v[F.dof] : tendon_dot(KC.tendons[F.tendon], v);
-    soft_row(cw, r, V(F.imp), V(F.R), V(T(0)), V(F.B), V(T(0)), V(T(0)), vel);
+    soft_row(cw, r, V(F.imp), friction_R<V>(F, cw.lanes), V(T(0)), V(F.B), V(T(0)), V(T(0)), vel);
     cw.used[cw.nused++] = r;
   }
 }
@@ -210,7 +214,7 @@ template <class V> inline void build_ball_limit_row(const KLimit<ScalarOf<V>>& L
   const Vec3<V>& Jr = cw.ball_J[2 * l];
   const V vel = Jr.x * v[L.dof] + Jr.y * v[L.dof + 1] + Jr.z * v[L.dof + 2];
   const V imp = impedance(L.imp, dist, V(L.margin));
-  const V R = vmax(V(T(kMinVal)), (T(1) - imp) * V(L.diagA) / imp);
+  const V R = vmax(V(T(kMinVal)), (T(1) - imp) * limit_diagA<V>(L, cw.lanes) / imp);
   soft_row(cw, r, imp, R, V(L.K), V(L.B), dist, V(L.margin), vel);
   cw.used[cw.nused++] = r;
 }
@@ -236,7 +240,7 @@ template <class V> inline void build_limit_rows(const KConstraints<ScalarOf<V>>&
       cw.on[r] = dist < V(L.margin);
       if (!vany(cw.on[r])) continue;
       const V imp = impedance(L.imp, dist, V(L.margin));
-      const V R = vmax(V(T(kMinVal)), (T(1) - imp) * V(L.diagA) / imp);
+      const V R = vmax(V(T(kMinVal)), (T(1) - imp) * limit_diagA<V>(L, cw.lanes) / imp);
       soft_row(cw, r, imp, R, V(L.K), V(L.B), dist, V(L.margin), sign * vv);
       cw.used[cw.nused++] = r;
     }
@@ -256,6 +260,7 @@ inline void list_contact_pairs(const KModel<ScalarOf<V>>& M, const KConstraints<
   const bool listed = C.listed; // bp.listed holds each pair's place in the list
   for (int p = 0; p < cw.npairs; ++p) {
     const KContactPair<ScalarOf<V>>& P = cw.pair[p] = listed ? KC.listed_pairs[bp.listed[p]] : KC.contact_pair(pair_a(bp.pairs[p]), pair_b(bp.pairs[p]));
+    cw.pair_lanes[p] = pair_lanes<V>(P, cw.lanes);
     cw.pair_row[p] = row;
     for (int k = 0; k < 4 * P.rows; ++k) {
       cw.row_tree_a[row + k] = P.tree_a;
@@ -313,10 +318,11 @@ inline void build_contact_rows(const KCollision<ScalarOf<V>>& C, const JointWork
     const Motion<V> zero = zero_motion<V>();
     const Motion<V>& va = P.body_a >= 0 ? W[P.body_a].vel : zero;
     const Motion<V>& vb = P.body_b >= 0 ? W[P.body_b].vel : zero;
-    const V mu(P.mu), z(T(0));
+    const PairLanes<V>& PL = cw.pair_lanes[p];
+    const V mu = PL.mu, z(T(0));
     // condim 1 has no friction directions; the elliptic cone's rows are the frame's own (μ enters its cost)
     const Vec3<V> mt1 = P.rows == 1 ? Vec3<V>{z, z, z} : P.elliptic ? t1 : mu * t1, mt2 = P.rows == 1 ? Vec3<V>{z, z, z} : P.elliptic ? t2 : mu * t2;
-    const T fric[5] = {P.mu, P.mu, P.mu_spin, P.mu_roll, P.mu_roll}; // MuJoCo's contact friction
+    const V fric[5] = {PL.mu, PL.mu, PL.mu_spin, PL.mu_roll, PL.mu_roll}; // MuJoCo's contact friction
     for (int i = 0; i < 4; ++i) {
       cw.frame[(p * 4 + i) * 3 + 0] = m.n;
       cw.frame[(p * 4 + i) * 3 + 1] = t1;
@@ -324,7 +330,7 @@ inline void build_contact_rows(const KCollision<ScalarOf<V>>& C, const JointWork
       if (!vany(pon[i])) continue;
       const V dist = m.dist[i];
       const V imp = impedance(P.imp, dist, V(P.margin));
-      V R = vmax(V(T(kMinVal)), (T(1) - imp) * V(P.diagA) / imp);
+      V R = vmax(V(T(kMinVal)), (T(1) - imp) * PL.diagA / imp);
       V Rc[kMaxPointRows], mu_reg = mu;
       if (P.elliptic) cone_R(R, P.impratio, fric, P.rows, Rc, mu_reg);
       else if (P.rows > 1) {
@@ -339,7 +345,7 @@ inline void build_contact_rows(const KCollision<ScalarOf<V>>& C, const JointWork
       if (P.body_a >= 0) point_jacobian(Ja, X_WB[P.body_a], m.pos[i], m.n, mt1, mt2, pon[i]);
       if (P.body_b >= 0) point_jacobian(Jb, X_WB[P.body_b], m.pos[i], m.n, mt1, mt2, pon[i]);
       if (P.condim > 3) {
-        const V ms(P.elliptic ? T(1) : P.mu_spin), mr(P.elliptic ? T(1) : P.mu_roll);
+        const V ms = P.elliptic ? V(T(1)) : PL.mu_spin, mr = P.elliptic ? V(T(1)) : PL.mu_roll;
         if (P.body_a >= 0) point_rotation_axes(Ja, X_WB[P.body_a], m.n, t1, t2, P.condim, ms, mr, pon[i]);
         if (P.body_b >= 0) point_rotation_axes(Jb, X_WB[P.body_b], m.n, t1, t2, P.condim, ms, mr, pon[i]);
       }
@@ -350,7 +356,7 @@ inline void build_contact_rows(const KCollision<ScalarOf<V>>& C, const JointWork
         cw.on[r] = pon[i];
         if (P.elliptic && e > 0) { // friction directions: K = 0, pos = margin = 0 (mj_instantiateContact)
           soft_row(cw, r, imp, Rc[e], V(T(0)), V(P.B), z, z, vel[e]);
-          cw.cone_mu[r] = V(fric[e - 1]);
+          cw.cone_mu[r] = fric[e - 1];
         } else {
           soft_row(cw, r, imp, P.elliptic ? Rc[0] : R, V(P.K), V(P.B), dist, V(P.margin), vel[e]);
           cw.cone_mu[r] = mu_reg;

@@ -173,6 +173,7 @@ template <class T> struct KFriction {
   int tendon; // −1: a dof's friction; else the tendon's index (J = its moment, R from tendon_invweight0)
   int joint, dof;
   T floss, B, imp, R;
+  double imp0; // imp before rounding: R is made from it (per lane too: contact/lane_constraints.hpp)
 };
 
 /// One active equality constraint's constants (contact/equality_spec.hpp; rows in equality.hpp).
@@ -281,6 +282,7 @@ template <class T> struct KConstraints {
         f.floss = T(j.frictionloss);
         f.B = T(r.B);
         f.imp = T(im);
+        f.imp0 = im;
         f.R = T(std::fmax(kMinVal, (1 - im) * m.dof_invweight0[j.voff + k] / im));
         frictions.push_back(f);
         row_tree_a.push_back(tree_of_joint[i]), row_tree_b.push_back(-1);
@@ -314,6 +316,7 @@ template <class T> struct KConstraints {
       f.floss = T(t.frictionloss);
       f.B = T(r.B);
       f.imp = T(im);
+      f.imp0 = im;
       f.R = T(std::fmax(kMinVal, (1 - im) * m.tendon_invweight0[i] / im));
       frictions.push_back(f);
       const auto [ta, tb] = tendon_trees(t);

@@ -16,6 +16,7 @@
 
 #include "../arena.hpp"
 #include "equality.hpp"
+#include "lane_constraints.hpp"
 #include "point_jacobian.hpp"
 #include "tables.hpp"
 #include "tree.hpp"
@@ -61,6 +62,10 @@ template <class V> struct ConstraintWork {
   // the contact pairs of this evaluation: the broad phase's, in (a, b) order (collision/broad_phase.hpp)
   int npairs = 0, pair_capacity = 0;
   KContactPair<ScalarOf<V>>* pair; // per pair: its constants (KConstraints::contact_pair)
+  PairLanes<V>* pair_lanes;        // per pair: its frictions and diagA per lane (the robots' own: lanes)
+  // a block of robots that differ: its per-lane frictions and inverse weights (KernelImpl::bind);
+  // rows nullptr: every lane at the model's constants
+  ConstraintLanes lanes;
   int* pair_row;                   // per pair: its first row slot (4 points × rows each)
   int *pair_dof_start, *pair_dofs; // Newton: per pair the dofs its rows touch (pair_dofs[pair_dof_start[p] ..])
   // per row slot
@@ -172,9 +177,9 @@ template <class V> struct ConstraintWork {
                                         rows * (2 * W + kPgsVecs) * sizeof(ScalarOf<V>) + rows * W + 3 * rows * sizeof(int)
                                   : 0;
     return rows * (4 * sizeof(MaskOf<V>) + 20 * sizeof(V) + 7 * sizeof(int) + 2 * sizeof(ScalarOf<V>)) +
-           np * (sizeof(KContactPair<ScalarOf<V>>) + sizeof(int) + sizeof(Manifold<V>) + 12 * sizeof(Vec3<V>) + 4 * sizeof(MaskOf<V>) +
+           np * (sizeof(KContactPair<ScalarOf<V>>) + sizeof(PairLanes<V>) + sizeof(int) + sizeof(Manifold<V>) + 12 * sizeof(Vec3<V>) + 4 * sizeof(MaskOf<V>) +
                  4 * (2 * sizeof(PointJ<V>) + 2 * sizeof(int))) +
-           newton + pgs + 64 * 56; // each of carve_rows' takes aligns to 64 bytes (fewer than 56 takes)
+           newton + pgs + 64 * 57; // each of carve_rows' takes aligns to 64 bytes (fewer than 57 takes)
   }
 
   template <class A> void carve(A& ar, const KModel<ScalarOf<V>>& M, const KConstraints<ScalarOf<V>>& K) {
@@ -241,6 +246,7 @@ template <class V> struct ConstraintWork {
     const std::size_t np = pairs ? pairs : 1, nv = M.nv ? M.nv : 1;
     const std::size_t rows = first_contact + 4 * K.point_rows_max * np;
     pair = ar.template take<KContactPair<ScalarOf<V>>>(np);
+    pair_lanes = ar.template take<PairLanes<V>>(np);
     pair_row = ar.template take<int>(np);
     on = ar.template take<MaskOf<V>>(rows);
     dist = ar.template take<V>(rows);
