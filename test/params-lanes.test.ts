@@ -128,8 +128,19 @@ describe('per-robot parameters in the lanes of one batch', () => {
     }
   });
 
-  it('frictions and inverse weights per lane in every kind of row (equalities, tendon friction and limits, PGS), bit for bit', () => {
-    const cases: { name: string; model: ModelDesc; values: (r: number) => Record<string, number> }[] = [
+  it('frictions and inverse weights per lane in every kind of row (condim 4/6, equalities, tendon friction and limits, PGS), bit for bit', () => {
+    // condim 4 and 6: each robot's torsional and rolling coefficients (set as whole models: no parameter name draws them)
+    const condim = importFile(join(FIXTURES.tendon, '..', 'mjcf-condim.xml')).model;
+    const condimRobot = (r: number): ModelDesc => ({
+      ...condim,
+      shapes: condim.shapes!.map((sh) =>
+        sh.name.endsWith('_foot') || sh.name === 'floor'
+          ? { ...sh, torsionalFriction: 0.01 + 0.01 * r, rollingFriction: 0.001 + 0.002 * r, friction: 0.6 + 0.1 * r }
+          : sh,
+      ),
+    });
+    const cases: { name: string; model: ModelDesc; values?: (r: number) => Record<string, number>; robot?: (r: number) => ModelDesc }[] = [
+      { name: 'mjcf-condim', model: condim, robot: condimRobot },
       {
         // a connect inside a four-bar and to the world, a weld, a joint coupling: their R from body and dof invweight0
         name: 'mjcf-equality',
@@ -160,7 +171,7 @@ describe('per-robot parameters in the lanes of one batch', () => {
       },
     ];
     for (const c of cases) {
-      const models = Array.from({ length: 6 }, (_, r) => withNamedParameters(c.model, c.values(r)));
+      const models = Array.from({ length: 6 }, (_, r) => (c.robot ? c.robot(r) : withNamedParameters(c.model, c.values!(r))));
       const ctrl = (c.model.actuators ?? []).map((_, a) => 0.3 - 0.1 * a);
       for (const precision of ['f64', 'f32'] as const) {
         const alone = models.map((m) => batchTraces(new Batch(m, { copies: 1, precision, lanes: 1 }), ctrl, [0])[0]);

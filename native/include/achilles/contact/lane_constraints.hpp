@@ -92,24 +92,32 @@ template <class V> struct PairLanes {
   V diagA;
 };
 
-/// The pair's per-lane constants: KConstraints::contact_pair's formulas, per lane from CL's rows.
+/// The pair's per-lane constants: KConstraints::contact_pair's formulas, per lane from CL's rows
+/// (one pass over the lanes: the pair's rows are made only where it has points, build_contact_rows).
 template <class V> inline PairLanes<V> pair_lanes(const KContactPair<ScalarOf<V>>& P, const ConstraintLanes& CL) {
+  using T = ScalarOf<V>;
+  constexpr int W = lanes_of<V>;
   if (!CL.rows) return {V(P.mu), V(P.mu_spin), V(P.mu_roll), V(P.diagA)};
   const ConstraintLaneSlots& S = CL.slots;
-  // mj_assignFriction: the larger of the two geoms', at least mjMINMU
-  auto most = [&](int slot_a, int slot_b, int l) { return std::fmax(kMinMu, std::fmax(CL.at(slot_a, l), CL.at(slot_b, l))); };
-  PairLanes<V> c;
-  c.mu = lanewise<V>([&](int l) { return most(S.friction(P.shape_a), S.friction(P.shape_b), l); });
-  c.mu_spin = lanewise<V>([&](int l) { return most(S.torsion(P.shape_a), S.torsion(P.shape_b), l); });
-  c.mu_roll = lanewise<V>([&](int l) { return most(S.rolling(P.shape_a), S.rolling(P.shape_b), l); });
-  c.diagA = lanewise<V>([&](int l) {
+  // the torsional and rolling coefficients are read by condim 4 and 6 only
+  const bool spin_roll = P.condim > 3;
+  alignas(64) T mu[W], spin[W], roll[W], diagA[W];
+  for (int l = 0; l < W; ++l) {
+    // mj_assignFriction: the larger of the two geoms', at least mjMINMU
+    auto most = [&](int slot_a, int slot_b) { return std::fmax(kMinMu, std::fmax(CL.at(slot_a, l), CL.at(slot_b, l))); };
+    const double m = most(S.friction(P.shape_a), S.friction(P.shape_b));
+    mu[l] = T(m);
+    if (spin_roll) {
+      spin[l] = T(most(S.torsion(P.shape_a), S.torsion(P.shape_b)));
+      roll[l] = T(most(S.rolling(P.shape_a), S.rolling(P.shape_b)));
+    }
     double tran = 0;
     if (P.body_a >= 0) tran += CL.at(S.body(P.body_a, 0), l);
     if (P.body_b >= 0) tran += CL.at(S.body(P.body_b, 0), l);
-    const double mu = most(S.friction(P.shape_a), S.friction(P.shape_b), l);
-    return P.condim == 1 || P.elliptic ? tran : tran + mu * mu * tran;
-  });
-  return c;
+    diagA[l] = T(P.condim == 1 || P.elliptic ? tran : tran + m * m * tran);
+  }
+  if (!spin_roll) return {load<V>(mu), V(P.mu_spin), V(P.mu_roll), load<V>(diagA)};
+  return {load<V>(mu), load<V>(spin), load<V>(roll), load<V>(diagA)};
 }
 
 /// A limit's diagA per lane: its dof's invweight0 (a tendon's: the tendon's).

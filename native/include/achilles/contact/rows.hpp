@@ -260,7 +260,6 @@ inline void list_contact_pairs(const KModel<ScalarOf<V>>& M, const KConstraints<
   const bool listed = C.listed; // bp.listed holds each pair's place in the list
   for (int p = 0; p < cw.npairs; ++p) {
     const KContactPair<ScalarOf<V>>& P = cw.pair[p] = listed ? KC.listed_pairs[bp.listed[p]] : KC.contact_pair(pair_a(bp.pairs[p]), pair_b(bp.pairs[p]));
-    cw.pair_lanes[p] = pair_lanes<V>(P, cw.lanes);
     cw.pair_row[p] = row;
     for (int k = 0; k < 4 * P.rows; ++k) {
       cw.row_tree_a[row + k] = P.tree_a;
@@ -305,6 +304,8 @@ inline void build_contact_rows(const KCollision<ScalarOf<V>>& C, const JointWork
       any_point = any_point || vany(pon[i]);
     }
     for (int k = 0; k < 4 * P.rows; ++k) cw.on[prow + k] = mask_false<V>();
+    // the pair's frictions and diagA, each lane its robot's (worked out only where the pair has points)
+    cw.pair_lanes[p] = pair_lanes<V>(P, any_point ? cw.lanes : ConstraintLanes{});
     if (!any_point) continue;
     // MuJoCo's frame, from its normal (geom order by type), then signed to our a → b rows.
     const T sgn = P.mj_swap ? T(-1) : T(1);
