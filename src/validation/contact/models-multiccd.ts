@@ -7,47 +7,17 @@
 //                     and a rod leaning on the drum's rim (capsule–cylinder, zero margin)
 // and its random states: each body near its contact, tilted a little, moving.
 
-import type { BodyDesc, ModelDesc, ShapeDesc, Vec3 } from '../../engine/model-desc.js';
+import type { ModelDesc, ShapeDesc } from '../../engine/model-desc.js';
 import { Rng } from '../rng.js';
 import type { TestState } from '../states.js';
+import { freeBody, shape, WORLD } from './models.js';
 
 /** The table's top (z), the can's and drum's radius and half-length, the rod's radius and half-length. */
 export const MULTICCD = { top: 0.1, can: [0.05, 0.04] as const, drum: [0.04, 0.08] as const, rod: [0.02, 0.1] as const };
 
-const WORLD = { gravity: [0, 0, -9.81] as Vec3, dt: 0.002, integrator: 'euler' as const, duration: 1, substeps: 1 };
-
-function freeBody(name: string, mass: number, inertia: Vec3): BodyDesc {
-  return {
-    name,
-    parent: -1,
-    pos: [0, 0, 0],
-    quat: [1, 0, 0, 0],
-    joint: 'free',
-    axis: [0, 0, 1],
-    mass,
-    com: [0, 0, 0],
-    inertia: [...inertia, 0, 0, 0],
-    q0: [0, 0, 1, 1, 0, 0, 0],
-    v0: [0, 0, 0, 0, 0, 0],
-    tau: [0, 0, 0, 0, 0, 0],
-  };
-}
-
-const base = (name: string, body: number, kind: ShapeDesc['kind'], extra: Partial<ShapeDesc>): ShapeDesc => ({
-  name,
-  body,
-  kind,
-  halfExtents: [0, 0, 0],
-  radius: 0,
-  pos: [0, 0, 0],
-  quat: [1, 0, 0, 0],
-  friction: 1,
-  contype: 1,
-  conaffinity: 1,
-  margin: 0,
-  gap: 0,
-  ...extra,
-});
+/** A shape of the model: models.ts's, with its kind's sizes in `extra`. */
+const base = (name: string, body: number, kind: ShapeDesc['kind'], extra: Partial<ShapeDesc>): ShapeDesc =>
+  shape(name, body, kind, 0, 0, extra);
 
 const cylinder = (name: string, body: number, r: number, h: number, extra: Partial<ShapeDesc> = {}): ShapeDesc =>
   base(name, body, 'cylinder', { halfExtents: [r, r, h], size: [r, h, 0], ...extra });
@@ -56,10 +26,11 @@ export function multiccdModel(): ModelDesc {
   const [cr, ch] = MULTICCD.can;
   const [dr, dh] = MULTICCD.drum;
   const [rr, rh] = MULTICCD.rod;
+  const q0 = [0, 0, 1, 1, 0, 0, 0];
   const bodies = [
-    freeBody('can', 0.4, [0.0003, 0.0003, 0.0005]),
-    freeBody('drum', 0.5, [0.0002, 0.0012, 0.0012]),
-    freeBody('rod', 0.2, [0.0008, 0.0008, 0.00004]),
+    freeBody('can', 0.4, [0.0003, 0.0003, 0.0005], q0),
+    freeBody('drum', 0.5, [0.0002, 0.0012, 0.0012], q0),
+    freeBody('rod', 0.2, [0.0008, 0.0008, 0.00004], q0),
   ];
   const half = MULTICCD.top / 2;
   const shapes = [
