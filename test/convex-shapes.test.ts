@@ -71,6 +71,10 @@ describe('cylinders and ellipsoids', () => {
     const margin = importFile(mjcf(can + block(' margin="0.001"')));
     expect(margin.model.shapes!.map((s) => s.kind)).toEqual(['cylinder', 'ellipsoid', 'box', 'plane']);
     expect(() => new Batch(margin.model, { copies: 1 })).not.toThrow();
+    // a gap alone does it too (MuJoCo hands its colliders margin + gap)
+    const gap = importFile(mjcf(can + block(' gap="0.001"')));
+    expect(gap.model.shapes!.map((s) => s.kind)).toEqual(['cylinder', 'ellipsoid', 'box', 'plane']);
+    expect(() => new Batch(gap.model, { copies: 1 })).not.toThrow();
     // a model made otherwise (an API user's) that pairs them at zero margin is refused at load, naming both shapes
     const forced = structuredClone(margin.model);
     for (const sh of forced.shapes!) sh.margin = 0;

@@ -18,7 +18,8 @@ export const CCD_DEFAULTS: Record<string, number> = { ccd_tolerance: 1e-6, ccd_i
 const FACETED: readonly ShapeKind[] = ['box', 'convex', 'cylinder'];
 
 /** Why the engine cannot collide kinds a and b as MuJoCo does, or null (convex_pair_unsupported's
- *  rule); `positiveMargin`: the two shapes' margins sum to more than 0. */
+ *  rule); `positiveMargin`: the two shapes' margins and gaps sum to more than 0 (MuJoCo's driver hands its
+ *  colliders margin + gap, which its maxContacts reads). */
 export function convexPairProblem(a: ShapeKind, b: ShapeKind, positiveMargin: boolean): string | null {
   if (!isConvexKind(a) && !isConvexKind(b)) return null;
   if (a === 'rounded-box' || b === 'rounded-box') return 'a rounded box is not one of MuJoCo’s geoms';
@@ -47,7 +48,7 @@ function standIn(s: ShapeDesc): { h: Vec3; r: number; what: string } {
 export function keepOrStandIn(model: ModelDesc, notes: ImportNote[]): boolean {
   const shapes = model.shapes ?? [];
   if (!shapes.some((s) => s.kind === 'cylinder' || s.kind === 'ellipsoid')) return true;
-  const problem = (a: ShapeDesc, b: ShapeDesc): string | null => convexPairProblem(a.kind, b.kind, a.margin + b.margin > 0);
+  const problem = (a: ShapeDesc, b: ShapeDesc): string | null => convexPairProblem(a.kind, b.kind, a.margin + b.margin + a.gap + b.gap > 0);
   const bad = mujocoCandidatePairs(model).find(([a, b]) => problem(shapes[a], shapes[b]) !== null);
   if (!bad) return true;
   const [a, b] = bad.map((i) => shapes[i]);

@@ -162,7 +162,8 @@ template <class T> struct KCollision {
       if (!is_convex_kind(m.shapes[a].kind)) continue;
       for (int b = 0; b < n; ++b) {
         if (b == a || (b < a && is_convex_kind(m.shapes[b].kind))) continue; // each pair once
-        const char* why = convex_pair_unsupported(m.shapes[a].kind, m.shapes[b].kind, m.shapes[a].margin + m.shapes[b].margin > 0);
+        const double thr = m.shapes[a].margin + m.shapes[b].margin + m.shapes[a].gap + m.shapes[b].gap; // MuJoCo's collider margin
+        const char* why = convex_pair_unsupported(m.shapes[a].kind, m.shapes[b].kind, thr > 0);
         if (!why || !filter.admits(std::min(a, b), std::max(a, b), false)) continue;
         throw std::invalid_argument("shapes '" + m.shapes[a].name + "' (" + shape_kind_name(m.shapes[a].kind) + ") and '" + m.shapes[b].name + "' (" +
                                     shape_kind_name(m.shapes[b].kind) + ") can touch, but " + why +

@@ -42,7 +42,8 @@ inline convex::ConvexKind convex_kind_of(ShapeKind k) {
 }
 
 /// Why the pair (a, b) cannot be collided as MuJoCo does, or nullptr when it can. `positive_margin`:
-/// the pair's summed margin is > 0 (MuJoCo's maxContacts reads the margin, not the gap).
+/// the pair's margin + gap (both shapes' summed) is > 0: MuJoCo's driver hands its colliders margin +
+/// gap, which is what its maxContacts reads (and what convex_collide gets as its margin).
 inline const char* convex_pair_unsupported(ShapeKind a, ShapeKind b, bool positive_margin) {
   if (!is_convex_kind(a) && !is_convex_kind(b)) return nullptr;
   if (a == ShapeKind::RoundedBox || b == ShapeKind::RoundedBox)
