@@ -54,6 +54,7 @@ enum class Bug : int {
   PgsShuffleSkipped,         // PGS: the rows visited in their order every sweep (MuJoCo shuffles the blocks each sweep)
   ParamsNeighbourLane,       // per-robot parameters: a robot's constants written into the next lane (each lane runs its neighbour's)
   ParamsConstraintLaneZero,  // per-robot parameters: every lane's frictions and inverse weights read from lane 0's robot
+  ContactPerturbedNormalShared, // multiccd: a perturbed re-run's contact takes the first contact's normal instead of its own
   Count
 };
 
@@ -105,6 +106,7 @@ inline const char* bug_name(Bug b) {
   case Bug::PgsShuffleSkipped: return "pgs-shuffle-skipped";
   case Bug::ParamsNeighbourLane: return "params-neighbour-lane";
   case Bug::ParamsConstraintLaneZero: return "params-constraint-lane-zero";
+  case Bug::ContactPerturbedNormalShared: return "contact-perturbed-normal-shared";
   case Bug::Count: break;
   }
   return "?";

@@ -214,8 +214,8 @@ template <class V> class KernelImpl final : public Kernel {
         const int sa = pair_a(sc.bp.pairs[p]), sb = pair_b(sc.bp.pairs[p]);
         Manifold<V> m;
         narrow_pair<V>(C_.shapes[sa].geom, sc.X_WS[sa], C_.shapes[sb].geom, sc.X_WS[sb], C_.pair_threshold(sa, sb), m);
-        MaskOf<V> on[4];
-        for (int i = 0; i < 4; ++i) on[i] = vand(sc.bp.overlap[p].on, m.on[i]);
+        MaskOf<V> on[kPairPoints];
+        for (int i = 0; i < kPairPoints; ++i) on[i] = vand(sc.bp.overlap[p].on, m.on[i]);
         io_.store_pair_contacts(bc, static_cast<int>(p), sa, sb, on, m, nullptr);
       }
     }
@@ -235,8 +235,8 @@ template <class V> class KernelImpl final : public Kernel {
       const ConstraintWork<V>& cw = sc.cw;
       BlockContacts& bc = io_.begin_contacts(b, cw.npairs);
       for (int p = 0; p < cw.npairs; ++p) {
-        V f[4][3];
-        for (int i = 0; i < 4; ++i) { // the stored contacts keep the force (a condim 4, 6 torque is in the constraint report)
+        V f[kPairPoints][3];
+        for (int i = 0; i < kPairPoints; ++i) { // the stored contacts keep the force (a condim 4, 6 torque is in the constraint report)
           V f6[6];
           decode_point_force(p, i, cw, f6);
           for (int k = 0; k < 3; ++k) f[i][k] = f6[k];

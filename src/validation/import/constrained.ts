@@ -45,6 +45,7 @@ export const TRAJECTORY_SECONDS: Record<string, number> = {
   'import:mjcf-tendon-hipknee.xml': 0.5,
   'import:mjcf-contact-drop.xml': 0.5,
   'import:mjcf-contact-convex.xml': 0.5,
+  'import:mjcf-contact-multiccd.xml': 0.5,
   'import:mjcf-ball-limit.xml': 0.5,
   'import:mjcf-equality.xml': 0.3,
   'import:mjcf-qpos0.xml': 0.5,

@@ -53,6 +53,7 @@ export const importStage: ValidationStage<ImportReference> = {
       'contact-rolling-coefficient',
       'cone-middle-dm-factor',
       'cone-friction-r-impratio-ignored',
+      'contact-perturbed-normal-shared',
     ],
   },
   ownBugs: { names: IMPORT_BUGS, set: (name) => setImportBug(name as ImportBug | 'none'), listedWhenNotRun: false },

@@ -20,6 +20,7 @@
 
 #include "../bugs.hpp"
 #include "../collision/pair_filter.hpp"
+#include "../collision/pair_points.hpp"
 #include "../model.hpp"
 
 namespace ach {
@@ -86,6 +87,7 @@ template <class T> struct KContactPair {
   int shape_a, shape_b;
   int tree_a, tree_b;   // the kinematic trees of the two bodies (−1: static)
   int condim;           // 1, 3, 4 or 6
+  int points;           // point slots (collision/pair_points.hpp pair_point_slots): 4, or kPairPoints with multiccd
   int rows;             // constraint rows per contact point: 1 (condim 1), the pyramid's 2(condim − 1) or the cone's condim
   bool elliptic;        // condim > 1 under the elliptic cone (rows J_n, J_t1, J_t2, J_spin, J_roll1, J_roll2)
   bool mj_swap;         // MuJoCo orders this pair's geoms b, a (normal and frame flip)
@@ -232,6 +234,7 @@ template <class T> struct KConstraints {
   double h = 0, impratio = 1;
   bool elliptic = false; // MuJoCo's cone="elliptic" (Model::cone_elliptic)
   int point_rows_max = 4; // the most rows a contact point can have (row slots are carved for it; at least condim 3's 4)
+  int pair_points_max = 4; // the most point slots a contact pair can have (pair_point_slots over the model's shape kinds)
   std::vector<double> body_invweight0;
   bool enabled = false;
 
@@ -342,6 +345,7 @@ template <class T> struct KConstraints {
       c.torsion = sh.torsion;
       c.rolling = sh.rolling;
       point_rows_max = std::max(point_rows_max, contact_point_rows(sh.condim, elliptic));
+      if (sh.kind == ShapeKind::Cylinder || sh.kind == ShapeKind::Convex) pair_points_max = kPairPoints;
       c.margin = sh.margin;
       for (int e = 0; e < 2; ++e) c.solref[e] = sh.solref[e];
       for (int e = 0; e < 5; ++e) c.solimp[e] = sh.solimp[e];
@@ -463,6 +467,7 @@ template <class T> struct KConstraints {
     k.condim = a.condim > b.condim ? a.condim : b.condim;
     k.elliptic = elliptic && k.condim > 1;
     k.rows = contact_point_rows(k.condim, elliptic);
+    k.points = pair_point_slots(a.kind, b.kind);
     k.mj_swap = mj_geom_rank(a.kind) > mj_geom_rank(b.kind);
     k.capsule_on_plane = a.kind == ShapeKind::Plane && b.kind == ShapeKind::Capsule ? sb
                          : b.kind == ShapeKind::Plane && a.kind == ShapeKind::Capsule ? sa : -1;

@@ -45,9 +45,10 @@ inline void constrain(const KModel<ScalarOf<V>>& M, const KCollision<ScalarOf<V>
 template <class V> inline void decode_point_force(int p, int i, const ConstraintWork<V>& cw, V* f) {
   using T = ScalarOf<V>;
   const KContactPair<T>& P = cw.pair[p];
+  for (int k = 0; k < 6; ++k) f[k] = V(T(0));
+  if (i >= P.points) return; // a slot the pair has no rows for
   const int row = cw.pair_row[p] + i * P.rows;
-  const MaskOf<V> on = cw.point_on[p * 4 + i];
-  for (int k = 1; k < 6; ++k) f[k] = V(T(0));
+  const MaskOf<V> on = cw.point_on[p * kPairPoints + i];
   if (P.rows == 1 || P.elliptic) { // frictionless, or the elliptic cone's rows: the frame's forces already
     for (int k = 0; k < P.rows; ++k) f[k] = vselect(on, cw.force[row + k], V(T(0)));
     return;
