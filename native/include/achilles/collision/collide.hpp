@@ -111,6 +111,7 @@ template <class T> struct KShape {
   T R_BS[9], p_BS[3];
   T inflate;           // margin + gap: the AABB grows by it
   std::shared_ptr<const std::vector<double>> vert; // convex: the hull vertices geom.vert points at (shared by copies)
+  std::shared_ptr<const std::vector<int>> graph;   // convex: the hull graph geom.graph points at
   double margin, gap;  // a pair's threshold sums the two shapes' in double (pair_threshold)
 };
 
@@ -135,6 +136,10 @@ template <class T> struct KCollision {
         k.vert = std::make_shared<const std::vector<double>>(s.vert);
         k.geom.vert = k.vert->data();
         k.geom.nvert = static_cast<int>(s.vert.size() / 3);
+      }
+      if (!s.graph.empty()) {
+        k.graph = std::make_shared<const std::vector<int>>(s.graph);
+        k.geom.graph = k.graph->data();
       }
       k.body = s.body;
       for (int e = 0; e < 9; ++e) k.R_BS[e] = T(s.R_BS[e]);

@@ -52,6 +52,7 @@ template <class T> struct ShapeGeom {
   T size[3] = {T(0), T(0), T(0)};
   const double* vert = nullptr;
   int nvert = 0;
+  const int* graph = nullptr; // a convex shape's hull graph (MuJoCo's mesh_graph layout), or none
 };
 
 template <class V> struct Manifold {
