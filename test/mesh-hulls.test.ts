@@ -188,4 +188,10 @@ describe('mesh geoms as their hulls', () => {
     const q0 = model.bodies.flatMap((b) => b.q0);
     expectSameAcrossLanesAndThreads(model, (r) => ({ q: q0.map((x, k) => (k % 7 === 0 ? x + 0.003 * Math.sin(r + k) : x)) }), 11, 150);
   });
+
+  test('the mesh arm: bit-identical at every lane width and on two threads, robots started apart', () => {
+    const model = importFile(ARM).model;
+    const q0 = model.bodies.flatMap((b) => b.q0);
+    expectSameAcrossLanesAndThreads(model, (r) => ({ q: q0.map((x, k) => (k < 4 ? x + 0.05 * Math.sin(r + k) : x)) }), 11, 150);
+  });
 });
