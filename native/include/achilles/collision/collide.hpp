@@ -141,6 +141,7 @@ template <class T> struct KCollision {
         k.graph = std::make_shared<const std::vector<int>>(s.graph);
         k.geom.graph = k.graph->data();
       }
+      if (s.kind == ShapeKind::Convex) k.geom.rbound = convex_geom(k.geom).s.rbound;
       k.body = s.body;
       for (int e = 0; e < 9; ++e) k.R_BS[e] = T(s.R_BS[e]);
       for (int e = 0; e < 3; ++e) k.p_BS[e] = T(s.p_BS[e]);

@@ -60,7 +60,9 @@ template <class T> inline ConvexGeom convex_geom(const ShapeGeom<T>& g) {
   case ShapeKind::Convex: s.kind = convex::ConvexKind::Mesh, s.vert = g.vert, s.nvert = g.nvert, s.graph = g.graph; break;
   case ShapeKind::Plane: case ShapeKind::RoundedBox: break; // planes go to the analytic colliders; rounded boxes are refused
   }
-  s.rbound = convex::default_rbound(s);
+  // a mesh's rbound walks its whole hull: KCollision makes it once at load (g.rbound), the same
+  // function on the same numbers
+  s.rbound = g.rbound > 0 ? g.rbound : convex::default_rbound(s);
   return c;
 }
 

@@ -53,6 +53,7 @@ template <class T> struct ShapeGeom {
   const double* vert = nullptr;
   int nvert = 0;
   const int* graph = nullptr; // a convex shape's hull graph (MuJoCo's mesh_graph layout), or none
+  double rbound = 0;          // its MuJoCo rbound, made once at load (convex_pair.hpp convex_geom), or 0
 };
 
 template <class V> struct Manifold {
