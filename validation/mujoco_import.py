@@ -40,9 +40,8 @@ def compiled(path):
     return ref
 
 
-def hulls(m):
-    """Per mesh geom with a convex hull (geom order): its vertices, mesh_graph's vertex ids into mesh_vert."""
-    out = []
+def hull_geoms(m):
+    """Each mesh geom with a convex hull (geom order) and its hull's vertices: mesh_graph's vertex ids into mesh_vert."""
     for g in range(m.ngeom):
         mesh = int(m.geom_dataid[g])
         if m.geom_type[g] != mujoco.mjtGeom.mjGEOM_MESH or m.mesh_graphadr[mesh] < 0:
@@ -50,23 +49,20 @@ def hulls(m):
         adr = m.mesh_graphadr[mesh]
         nv = int(m.mesh_graph[adr])
         ids = m.mesh_graph[adr + 2 + nv: adr + 2 + 2 * nv]
-        out.append(m.mesh_vert[m.mesh_vertadr[mesh] + ids].astype(float).flatten().tolist())
-    return out
+        yield g, m.mesh_vert[m.mesh_vertadr[mesh] + ids].astype(float)
+
+
+def hulls(m):
+    """Per mesh geom with a convex hull (geom order): its vertices in the geom frame."""
+    return [v.flatten().tolist() for _, v in hull_geoms(m)]
 
 
 def placed_hulls(m):
-    """The same hulls placed in their bodies' frames: geom_pos + R(geom_quat) v, v from mesh_vert."""
+    """The same hulls placed in their bodies' frames: geom_pos + R(geom_quat) v."""
     out = []
-    for g in range(m.ngeom):
-        mesh = int(m.geom_dataid[g])
-        if m.geom_type[g] != mujoco.mjtGeom.mjGEOM_MESH or m.mesh_graphadr[mesh] < 0:
-            continue
-        adr = m.mesh_graphadr[mesh]
-        nv = int(m.mesh_graph[adr])
-        ids = m.mesh_graph[adr + 2 + nv: adr + 2 + 2 * nv]
+    for g, v in hull_geoms(m):
         R = np.zeros(9)
         mujoco.mju_quat2Mat(R, m.geom_quat[g])
-        v = m.mesh_vert[m.mesh_vertadr[mesh] + ids].astype(float)
         out.append((v @ R.reshape(3, 3).T + m.geom_pos[g]).flatten().tolist())
     return out
 
