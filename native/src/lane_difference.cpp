@@ -92,6 +92,7 @@ void shapes(Differ& d, const Model& a, const Model& b) {
     d.eq(s + "radius", x.radius, y.radius);
     d.arr(s + "size", x.size, y.size, 3);
     d.vec(s + "vertices", x.vert, y.vert);
+    d.vec(s + "hull graph", x.graph, y.graph);
     d.arr(s + "R_BS", x.R_BS, y.R_BS, 9);
     d.arr(s + "p_BS", x.p_BS, y.p_BS, 3);
     // per lane: friction, torsion and rolling (contact/lane_constraints.hpp)

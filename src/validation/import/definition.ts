@@ -49,6 +49,7 @@ export const importStage: ValidationStage<ImportReference> = {
       'convex-box-support-corner-sign',
       'import-mesh-hull-drops-vertex',
       'import-mesh-inertia-about-origin',
+      'import-mesh-hull-frame-dropped',
       'contact-torsion-axis',
       'contact-rolling-coefficient',
       'cone-middle-dm-factor',

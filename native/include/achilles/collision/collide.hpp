@@ -119,6 +119,7 @@ template <class T> struct KShape {
   T R_BS[9], p_BS[3];
   T inflate;           // margin + gap: the AABB grows by it
   std::shared_ptr<const std::vector<double>> vert; // convex: the hull vertices geom.vert points at (shared by copies)
+  std::shared_ptr<const std::vector<int>> graph;   // convex: the hull graph geom.graph points at
   double margin, gap;  // a pair's threshold sums the two shapes' in double (pair_threshold)
 };
 
@@ -144,6 +145,11 @@ template <class T> struct KCollision {
         k.geom.vert = k.vert->data();
         k.geom.nvert = static_cast<int>(s.vert.size() / 3);
       }
+      if (!s.graph.empty()) {
+        k.graph = std::make_shared<const std::vector<int>>(s.graph);
+        k.geom.graph = k.graph->data();
+      }
+      if (s.kind == ShapeKind::Convex) k.geom.rbound = convex_geom(k.geom).s.rbound;
       k.body = s.body;
       for (int e = 0; e < 9; ++e) k.R_BS[e] = T(s.R_BS[e]);
       for (int e = 0; e < 3; ++e) k.p_BS[e] = T(s.p_BS[e]);

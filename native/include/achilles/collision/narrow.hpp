@@ -53,6 +53,8 @@ template <class T> struct ShapeGeom {
   T size[3] = {T(0), T(0), T(0)};
   const double* vert = nullptr;
   int nvert = 0;
+  const int* graph = nullptr; // a convex shape's hull graph (MuJoCo's mesh_graph layout), or none
+  double rbound = 0;          // its MuJoCo rbound, made once at load (convex_pair.hpp convex_geom), or 0
 };
 
 /// A pair's contacts in MuJoCo's order, each with its own normal: the closed forms below give every
