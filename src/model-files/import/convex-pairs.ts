@@ -28,6 +28,11 @@ export function convexPairProblem(a: ShapeKind, b: ShapeKind, positiveMargin: bo
   return 'at zero margin MuJoCo clips its faces against each other (gjk.c multicontact), which the engine does not port yet';
 }
 
+/** convexPairProblem for two shapes of a model: MuJoCo hands its colliders the pair's margins and gaps summed. */
+export function shapePairProblem(a: ShapeDesc, b: ShapeDesc): string | null {
+  return convexPairProblem(a.kind, b.kind, a.margin + b.margin + a.gap + b.gap > 0);
+}
+
 const fmt = (x: number): string => String(Number(x.toPrecision(6)));
 
 /** The rounded box standing in for a cylinder (the same height and cross-section area) or an
@@ -48,11 +53,10 @@ function standIn(s: ShapeDesc): { h: Vec3; r: number; what: string } {
 export function keepOrStandIn(model: ModelDesc, notes: ImportNote[]): boolean {
   const shapes = model.shapes ?? [];
   if (!shapes.some((s) => s.kind === 'cylinder' || s.kind === 'ellipsoid')) return true;
-  const problem = (a: ShapeDesc, b: ShapeDesc): string | null => convexPairProblem(a.kind, b.kind, a.margin + b.margin + a.gap + b.gap > 0);
-  const bad = mujocoCandidatePairs(model).find(([a, b]) => problem(shapes[a], shapes[b]) !== null);
+  const bad = mujocoCandidatePairs(model).find(([a, b]) => shapePairProblem(shapes[a], shapes[b]) !== null);
   if (!bad) return true;
   const [a, b] = bad.map((i) => shapes[i]);
-  const why = `the pair '${a.name}' (${a.kind}) – '${b.name}' (${b.kind}) can touch, and ${problem(a, b)}`;
+  const why = `the pair '${a.name}' (${a.kind}) – '${b.name}' (${b.kind}) can touch, and ${shapePairProblem(a, b)}`;
   for (const s of shapes) {
     if (s.kind !== 'cylinder' && s.kind !== 'ellipsoid') continue;
     const { h, r, what } = standIn(s);

@@ -1,15 +1,15 @@
 // Mesh geoms as their convex hulls (the engine's `convex` kind, in MuJoCo's geom frame: the mesh's
 // centre of mass and principal axes), collided as MuJoCo collides a mesh, wherever every pair the
 // mesh can form (MuJoCo's candidate pairs: contype/conaffinity, the parent filter, excludes) is one
-// the engine collides as MuJoCo does (convex-pairs.ts convexPairProblem). A mesh with a pair it
+// the engine collides as MuJoCo does (convex-pairs.ts shapePairProblem). A mesh with a pair it
 // cannot is collided as the box bounding its hull in the same frame instead, with a note naming the
-// pair; as convexPairProblem admits more pairs, more meshes keep their hulls with no change here.
+// pair; as shapePairProblem admits more pairs, more meshes keep their hulls with no change here.
 // Decided before the cylinders and ellipsoids (keepOrStandIn), which then see the meshes' boxes.
 
 import { mujocoCandidatePairs } from '../../engine/candidate-pairs.js';
 import { quatRotate } from '../../engine/math.js';
 import type { ModelDesc, ShapeDesc, Vec3 } from '../../engine/model-desc.js';
-import { convexPairProblem } from './convex-pairs.js';
+import { shapePairProblem } from './convex-pairs.js';
 import type { ImportNote } from './ir.js';
 
 /** The box bounding a hull (half-extents, centre in the geom frame). */
@@ -45,7 +45,7 @@ export function keepHullsOrBoxes(model: ModelDesc, meshes: ReadonlySet<ShapeDesc
     if (!meshes.has(s) || s.kind !== 'convex') continue;
     const me = shapes.indexOf(s);
     const mine = pairs.filter(([a, b]) => a === me || b === me).map(([a, b]) => shapes[a === me ? b : a]);
-    const bad = mine.find((o) => convexPairProblem(s.kind, o.kind) !== null);
+    const bad = mine.find((o) => shapePairProblem(s, o) !== null);
     if (!bad) {
       const plane = mine.find((o) => o.kind === 'plane');
       if (plane)
@@ -57,7 +57,7 @@ export function keepHullsOrBoxes(model: ModelDesc, meshes: ReadonlySet<ShapeDesc
       continue;
     }
     const other = bad;
-    const why = convexPairProblem(s.kind, other.kind);
+    const why = shapePairProblem(s, other);
     const nvert = (s.vertices?.length ?? 0) / 3;
     const box = hullBox(s.vertices ?? []);
     s.kind = 'box';
