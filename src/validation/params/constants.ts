@@ -14,6 +14,9 @@ export interface GateScenario {
   ctrl: readonly number[];
 }
 
+/** The quadruped's constant control (both of its scenes): hips forward, knees back, so its motors act. */
+const QUADRUPED_CTRL: readonly number[] = [0.2, -0.1, 0.2, -0.1, 0.2, -0.1, 0.2, -0.1];
+
 /** Together they draw every kind of parameter: the quadruped (contacts on the ground, motors) all but
  *  gain (a motor has none), the ball on the plate (position servos) gains and a low control end. */
 export const GATE_SCENARIOS: readonly GateScenario[] = [
@@ -31,7 +34,7 @@ export const GATE_SCENARIOS: readonly GateScenario[] = [
       { name: 'gravity.z', dist: { kind: 'normal', mean: -9.81, std: 0.3 } },
       { name: 'gravity.x', dist: { kind: 'uniform', low: -0.5, high: 0.5 } },
     ],
-    ctrl: [0.2, -0.1, 0.2, -0.1, 0.2, -0.1, 0.2, -0.1],
+    ctrl: QUADRUPED_CTRL,
   },
   {
     scene: 'ball-on-plate',
@@ -73,7 +76,7 @@ export const LANE_SCENARIOS: readonly GateScenario[] = [
       { name: 'armature:front_right_thigh', dist: { kind: 'uniform', low: 0.001, high: 0.02 } },
       { name: 'friction:ground', dist: { kind: 'log_uniform', low: 0.2, high: 1.5 } },
     ],
-    ctrl: [0.2, -0.1, 0.2, -0.1, 0.2, -0.1, 0.2, -0.1],
+    ctrl: QUADRUPED_CTRL,
   },
   {
     scene: 'quadruped-elliptic',
@@ -82,7 +85,7 @@ export const LANE_SCENARIOS: readonly GateScenario[] = [
       { name: 'armature:back_left_shin', dist: { kind: 'uniform', low: 0.001, high: 0.02 } },
       { name: 'friction:ground', dist: { kind: 'log_uniform', low: 0.3, high: 1.5 } },
     ],
-    ctrl: [0.2, -0.1, 0.2, -0.1, 0.2, -0.1, 0.2, -0.1],
+    ctrl: QUADRUPED_CTRL,
   },
   {
     scene: 'ball-on-plate',
