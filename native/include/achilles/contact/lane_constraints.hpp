@@ -103,8 +103,7 @@ template <class V> inline PairLanes<V> pair_lanes(const KContactPair<ScalarOf<V>
   const bool spin_roll = P.condim > 3;
   alignas(64) T mu[W], spin[W], roll[W], diagA[W];
   for (int l = 0; l < W; ++l) {
-    // mj_assignFriction: the larger of the two geoms', at least mjMINMU
-    auto most = [&](int slot_a, int slot_b) { return std::fmax(kMinMu, std::fmax(CL.at(slot_a, l), CL.at(slot_b, l))); };
+    auto most = [&](int slot_a, int slot_b) { return pair_friction(CL.at(slot_a, l), CL.at(slot_b, l)); };
     const double m = most(S.friction(P.shape_a), S.friction(P.shape_b));
     mu[l] = T(m);
     if (spin_roll) {
@@ -114,7 +113,7 @@ template <class V> inline PairLanes<V> pair_lanes(const KContactPair<ScalarOf<V>
     double tran = 0;
     if (P.body_a >= 0) tran += CL.at(S.body(P.body_a, 0), l);
     if (P.body_b >= 0) tran += CL.at(S.body(P.body_b, 0), l);
-    diagA[l] = T(P.condim == 1 || P.elliptic ? tran : tran + m * m * tran);
+    diagA[l] = T(pair_diagA(tran, m, P.condim == 1 || P.elliptic));
   }
   if (!spin_roll) return {load<V>(mu), V(P.mu_spin), V(P.mu_roll), load<V>(diagA)};
   return {load<V>(mu), load<V>(spin), load<V>(roll), load<V>(diagA)};
@@ -131,7 +130,7 @@ template <class V> inline V limit_diagA(const KLimit<ScalarOf<V>>& L, const Cons
 template <class V> inline V friction_R(const KFriction<ScalarOf<V>>& F, const ConstraintLanes& CL) {
   if (!CL.rows) return V(F.R);
   const int slot = F.tendon >= 0 ? CL.slots.tendon(F.tendon) : CL.slots.dof(F.dof);
-  return lanewise<V>([&](int l) { return std::fmax(kMinVal, (1 - F.imp0) * CL.at(slot, l) / F.imp0); });
+  return lanewise<V>([&](int l) { return constant_imp_R(F.imp0, CL.at(slot, l)); });
 }
 
 /// An equality's diagA per lane: a joint coupling's the sum of its dofs' invweight0 (both parts);

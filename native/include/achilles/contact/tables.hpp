@@ -33,6 +33,18 @@ constexpr int kNewtonMaxDofs = 64;
 constexpr double kMinMu = 1e-5;    // mjMINMU: the smallest friction coefficient a contact gets
 constexpr double kMinImp = 1e-4, kMaxImp = 0.9999;
 
+/// A contact's friction coefficient from its two geoms' (mj_contactParam's max, raised to mjMINMU by
+/// mj_assignFriction so a friction-0 pair keeps a finite pyramid). One definition for the model's
+/// constants and each lane's (contact/lane_constraints.hpp).
+inline double pair_friction(double a, double b) { return std::fmax(kMinMu, std::fmax(a, b)); }
+
+/// A contact's diagA (mj_diagApprox) from its bodies' translational weight: the pyramid's first edge
+/// pair tran·(1 + μ²), or tran for condim 1 and the elliptic cone.
+inline double pair_diagA(double tran, double mu, bool frictionless_or_elliptic) { return frictionless_or_elliptic ? tran : tran + mu * mu * tran; }
+
+/// A soft row's R = max(mjMINVAL, (1 − imp)/imp · diagA) at a constant impedance (dry friction's).
+inline double constant_imp_R(double imp, double diagA) { return std::fmax(kMinVal, (1 - imp) * diagA / imp); }
+
 /// MuJoCo's solimp after getsolparam's clamps, with the sigmoid's two coefficients.
 template <class T> struct KImpedance {
   bool flat;     // dmin == dmax or width <= mjMINVAL: imp = (dmin + dmax)/2 everywhere
@@ -286,7 +298,7 @@ template <class T> struct KConstraints {
         f.B = T(r.B);
         f.imp = T(im);
         f.imp0 = im;
-        f.R = T(std::fmax(kMinVal, (1 - im) * m.dof_invweight0[j.voff + k] / im));
+        f.R = T(constant_imp_R(im, m.dof_invweight0[j.voff + k]));
         frictions.push_back(f);
         row_tree_a.push_back(tree_of_joint[i]), row_tree_b.push_back(-1);
         ++friction_rows;
@@ -320,7 +332,7 @@ template <class T> struct KConstraints {
       f.B = T(r.B);
       f.imp = T(im);
       f.imp0 = im;
-      f.R = T(std::fmax(kMinVal, (1 - im) * m.tendon_invweight0[i] / im));
+      f.R = T(constant_imp_R(im, m.tendon_invweight0[i]));
       frictions.push_back(f);
       const auto [ta, tb] = tendon_trees(t);
       row_tree_a.push_back(ta), row_tree_b.push_back(tb);
@@ -473,10 +485,10 @@ template <class T> struct KConstraints {
                          : b.kind == ShapeKind::Plane && a.kind == ShapeKind::Capsule ? sa : -1;
     // MuJoCo's mj_assignFriction (engine_core_constraint.c) raises each contact's friction to at least mjMINMU, so a
     // friction-0 pair keeps a finite pyramid (its edges' R = 2μ²R0/impratio would be 0)
-    const double mu = std::fmax(kMinMu, std::fmax(a.friction, b.friction));
+    const double mu = pair_friction(a.friction, b.friction);
     k.mu = T(mu);
-    k.mu_spin = T(std::fmax(kMinMu, std::fmax(a.torsion, b.torsion)));
-    k.mu_roll = T(std::fmax(kMinMu, std::fmax(a.rolling, b.rolling)));
+    k.mu_spin = T(pair_friction(a.torsion, b.torsion));
+    k.mu_roll = T(pair_friction(a.rolling, b.rolling));
     k.margin = T(a.margin + b.margin);
     double solref[2], solimp[5];
     if (a.solref[0] > 0 && b.solref[0] > 0)
@@ -491,7 +503,7 @@ template <class T> struct KConstraints {
     double tran = 0;
     if (a.body >= 0) tran += body_invweight0[2 * a.body];
     if (b.body >= 0) tran += body_invweight0[2 * b.body];
-    k.diagA = T(k.condim == 1 || k.elliptic ? tran : tran + mu * mu * tran);
+    k.diagA = T(pair_diagA(tran, mu, k.condim == 1 || k.elliptic));
     k.impratio = T(std::fmax(kMinVal, impratio));
     return k;
   }
