@@ -187,9 +187,45 @@ template <class V> inline void factor_tree(const KConstraints<ScalarOf<V>>& KC, 
   }
 }
 
+/// MuJoCo's dense mju_cholFactor of the lower triangle L (a pivot below mjMINVAL raised to it),
+/// over the block's envelope: row i's first column any lane holds nonzero, first(i). L keeps that
+/// envelope (Cholesky fills in only to the right of a row's first nonzero), so every product
+/// skipped below, L(i,k)·L(j,k) with k < max(first(i), first(j)), is an exact zero in every lane,
+/// and the entries left of first(i) stay the +0 they were copied as. Skipping them gives the dense
+/// loop's bits: a running sum s starts from an entry of H, never −0 (H starts as M + 0), an exact
+/// cancellation rounds to +0, and s − (±0) = s for any s ≠ −0. Islands of one lane that are apart
+/// (loose bodies, separate robots' trees) thus cost what their own blocks cost, not nv³/6.
+template <class V> inline void factor_dense_envelope(V* L, int nv) {
+  using T = ScalarOf<V>;
+  const V zero(T(0));
+  const V mindiag = V(T(kMinVal));
+  int first[kNewtonMaxDofs];
+  for (int i = 0; i < nv; ++i) {
+    const V* Li = L + i * nv;
+    int j = 0;
+    while (j < i && !vany(vnot(Li[j] == zero))) ++j;
+    first[i] = j;
+  }
+  for (int j = 0; j < nv; ++j) {
+    V* Lj = L + j * nv;
+    V d = Lj[j];
+    for (int k = first[j]; k < j; ++k) d -= Lj[k] * Lj[k];
+    const V piv = vsqrt(vmax(d, mindiag));
+    Lj[j] = piv;
+    const V inv = V(T(1)) / piv;
+    for (int i = j + 1; i < nv; ++i) {
+      if (first[i] > j) continue; // L(i,j) is +0: left of row i's envelope
+      V* Li = L + i * nv;
+      V s = Li[j];
+      for (int k = first[i] > first[j] ? first[i] : first[j]; k < j; ++k) s -= Li[k] * Lj[k];
+      Li[j] = s * inv;
+    }
+  }
+}
+
 /// The factor of H = M + Σ D_u·J_uᵀJ_u over the rows in their quadratic piece at the current jar, in
-/// newton_L: along the tree (factor_tree) or MuJoCo's dense mju_cholFactor (a pivot below mjMINVAL
-/// raised to it). H is formed at the first call and then updated by the rows that changed piece
+/// newton_L: along the tree (factor_tree) or MuJoCo's dense mju_cholFactor over the block's
+/// envelope (factor_dense_envelope). H is formed at the first call and then updated by the rows that changed piece
 /// (MuJoCo's HessianIncremental updates its factor by the same rank-one terms); L is kept when no row
 /// changed piece in any lane. H starts as M + 0 (so no
 /// entry is −0), which makes skipping a row whose D is 0 in every lane, or a dof its J cannot touch,
@@ -240,21 +276,7 @@ template <class V> inline void newton_factor(const KConstraints<ScalarOf<V>>& KC
     factor_tree(KC, L, nv);
     return;
   }
-  const V mindiag = V(T(kMinVal));
-  for (int j = 0; j < nv; ++j) {
-    V* Lj = L + j * nv;
-    V d = Lj[j];
-    for (int k = 0; k < j; ++k) d -= Lj[k] * Lj[k];
-    const V piv = vsqrt(vmax(d, mindiag));
-    Lj[j] = piv;
-    const V inv = V(T(1)) / piv;
-    for (int i = j + 1; i < nv; ++i) {
-      V* Li = L + i * nv;
-      V s = Li[j];
-      for (int k = 0; k < j; ++k) s -= Li[k] * Lj[k];
-      Li[j] = s * inv;
-    }
-  }
+  factor_dense_envelope(L, nv);
 }
 
 /// x = H⁻¹ g from newton_L: along the tree (factor_tree), or dense: L y = g, then Lᵀ x = y (x may not alias g).
