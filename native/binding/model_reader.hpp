@@ -180,6 +180,7 @@ void read_convex_size(const V& o, Shape& s, const std::string& where) {
         faces[i] = static_cast<int>(k);
       }
       s.graph = hull_graph(faces, nvert);
+      s.extrema = hull_extrema(s.graph, s.vert);
     }
   } else {
     numbers_at(o, "size", s.size, 3, where);

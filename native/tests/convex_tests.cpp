@@ -19,6 +19,7 @@
 #define ACH_ISA_NS isa_convex_test
 #include "achilles/collision/convex.hpp"
 #include "achilles/collision/convex/analytic.hpp"
+#include "achilles/collision/hull_graph.hpp"
 
 using namespace ach::convex;
 
@@ -192,6 +193,7 @@ struct FixtureGeom {
   double size[3], rbound, R[9], p[3];
   std::vector<double> vert;
   std::vector<int> graph;
+  std::vector<int> extrema; // MuJoCo's mesh_extrema, made from graph and vert as its compiler makes them
 };
 struct FixtureCase {
   FixtureGeom a, b;
@@ -223,6 +225,7 @@ static bool read_fixture(const char* path, std::vector<FixtureCase>& out) {
     f >> n;
     g.graph.resize(n);
     for (int& x : g.graph) f >> x;
+    g.extrema = ach::hull_extrema(g.graph, g.vert);
     for (double& x : g.R) f >> x;
     for (double& x : g.p) f >> x;
   };
@@ -256,6 +259,7 @@ template <class T> static int run_case(const FixtureCase& fc, ConvexContact<T>* 
     s.vert = v.data();
     s.nvert = int(v.size() / 3);
     s.graph = g.graph.empty() ? nullptr : g.graph.data();
+    s.extrema = g.extrema.empty() ? nullptr : g.extrema.data();
     s.rbound = T(g.rbound);
     for (int e = 0; e < 9; ++e) X.R[e] = T(g.R[e]);
     for (int k = 0; k < 3; ++k) X.p[k] = T(g.p[k]);

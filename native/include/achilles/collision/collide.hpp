@@ -120,6 +120,7 @@ template <class T> struct KShape {
   T inflate;           // margin + gap: the AABB grows by it
   std::shared_ptr<const std::vector<double>> vert; // convex: the hull vertices geom.vert points at (shared by copies)
   std::shared_ptr<const std::vector<int>> graph;   // convex: the hull graph geom.graph points at
+  std::shared_ptr<const std::vector<int>> extrema; // convex: the seeds geom.extrema points at
   double margin, gap;  // a pair's threshold sums the two shapes' in double (pair_threshold)
 };
 
@@ -148,6 +149,10 @@ template <class T> struct KCollision {
       if (!s.graph.empty()) {
         k.graph = std::make_shared<const std::vector<int>>(s.graph);
         k.geom.graph = k.graph->data();
+      }
+      if (!s.extrema.empty()) {
+        k.extrema = std::make_shared<const std::vector<int>>(s.extrema);
+        k.geom.extrema = k.extrema->data();
       }
       if (s.kind == ShapeKind::Convex) k.geom.rbound = convex_geom(k.geom).s.rbound;
       k.body = s.body;

@@ -72,7 +72,7 @@ template <class T> inline ConvexGeom convex_geom(const ShapeGeom<T>& g) {
   case ShapeKind::Box: s.kind = convex::ConvexKind::Box; for (int k = 0; k < 3; ++k) s.size[k] = double(g.h[k]); break;
   case ShapeKind::Cylinder: s.kind = convex::ConvexKind::Cylinder; for (int k = 0; k < 3; ++k) s.size[k] = double(g.size[k]); break;
   case ShapeKind::Ellipsoid: s.kind = convex::ConvexKind::Ellipsoid; for (int k = 0; k < 3; ++k) s.size[k] = double(g.size[k]); break;
-  case ShapeKind::Convex: s.kind = convex::ConvexKind::Mesh, s.vert = g.vert, s.nvert = g.nvert, s.graph = g.graph; break;
+  case ShapeKind::Convex: s.kind = convex::ConvexKind::Mesh, s.vert = g.vert, s.nvert = g.nvert, s.graph = g.graph, s.extrema = g.extrema; break;
   case ShapeKind::Plane: case ShapeKind::RoundedBox: break; // planes go to the analytic colliders; rounded boxes are refused
   }
   // a mesh's rbound walks its whole hull: KCollision makes it once at load (g.rbound), the same

@@ -12,6 +12,7 @@
 #pragma once
 
 #include <cstddef>
+#include <limits>
 #include <vector>
 
 namespace ach {
@@ -49,6 +50,33 @@ inline std::vector<int> hull_graph(const std::vector<int>& faces, int nvert) {
     graph.push_back(-1);
   }
   return graph;
+}
+
+/// MuJoCo's mesh_extrema (user_model.cc, 3.14) for a hull graph over vertices `vert` (x y z each):
+/// for each of the 27 directions (cx, cy, cz) ∈ {−1, 0, 1}³, in cx-major order, the local graph id of
+/// the first vertex with the largest cx·x + cy·y + cz·z, summed in float as MuJoCo sums its float
+/// vertices. The hill-climbing support (convex/support.hpp) starts from the seed of the direction's
+/// grid cell. Empty when there is no graph.
+inline std::vector<int> hull_extrema(const std::vector<int>& graph, const std::vector<double>& vert) {
+  std::vector<int> extrema;
+  if (graph.empty()) return extrema;
+  extrema.assign(27, 0);
+  float best[27];
+  for (float& b : best) b = std::numeric_limits<float>::lowest();
+  const int numvert = graph[0];
+  const int* vert_globalid = graph.data() + 2 + numvert;
+  for (int local = 0; local < numvert; ++local) {
+    const std::size_t g = static_cast<std::size_t>(vert_globalid[local]);
+    const float x = static_cast<float>(vert[3 * g]), y = static_cast<float>(vert[3 * g + 1]), z = static_cast<float>(vert[3 * g + 2]);
+    int k = 0;
+    for (int cx = -1; cx <= 1; ++cx)
+      for (int cy = -1; cy <= 1; ++cy)
+        for (int cz = -1; cz <= 1; ++cz, ++k) {
+          const float dot = x * static_cast<float>(cx) + y * static_cast<float>(cy) + z * static_cast<float>(cz);
+          if (dot > best[k]) best[k] = dot, extrema[static_cast<std::size_t>(k)] = local;
+        }
+  }
+  return extrema;
 }
 
 } // namespace ach

@@ -54,6 +54,7 @@ template <class T> struct ShapeGeom {
   const double* vert = nullptr;
   int nvert = 0;
   const int* graph = nullptr; // a convex shape's hull graph (MuJoCo's mesh_graph layout), or none
+  const int* extrema = nullptr; // with a graph: its 27 hill-climbing seeds (hull_graph.hpp hull_extrema)
   double rbound = 0;          // its MuJoCo rbound, made once at load (convex_pair.hpp convex_geom), or 0
 };
 

@@ -170,7 +170,7 @@ template <class T> void ccd_support_plane(T res[3], int& meshindex, const Convex
     normalize3(res);
     for (int i = 0; i < 3; ++i) res[i] *= s.size[i];
   } else {
-    const bool hill = s.graph && s.nvert >= 10;
+    const bool hill = s.graph && s.nvert >= kMeshHillClimbMin;
     int ibest = -1;
     T best = T(-1e10);
     if (!hill) {

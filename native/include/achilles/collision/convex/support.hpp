@@ -4,7 +4,12 @@
 // Each rotates d into the geom frame (Rᵀd), takes the local maximiser and maps it back (R x + p):
 //   sphere     r d                      capsule    r d_l + sign(d_lz) h e_z
 //   ellipsoid  (s ∘ s ∘ d_l)/|s ∘ d_l|   cylinder   r (d_lx, d_ly)/|(d_lx, d_ly)| + sign(d_lz) h e_z
-//   box        sign(d_l) ∘ s            mesh       the vertex of largest d_l·v (exhaustive search)
+//   box        sign(d_l) ∘ s            mesh       the vertex of largest d_l·v
+// A mesh with a hull graph and at least kMeshHillClimbMin vertices climbs the graph (MuJoCo's
+// mjc_hillclimbSupport): from the better of the last support vertex and the seed of d_l's cell in a
+// 3×3×3 grid (mesh_extrema), to a neighbour with a larger d_l·v until none is larger; on a convex hull
+// that local maximum is the global one, so only ties can pick another vertex than the exhaustive search
+// (mjc_meshSupport) of smaller meshes.
 // (sign(0) = +1 as MuJoCo's `>= 0`.) Two reduced supports serve the sphere/capsule shortcut: the
 // centre point and the capsule's segment. The CcdObject carries what MuJoCo's mjCCDObj carries
 // between calls: the last support vertex (boxes and meshes: repeated-vertex test in EPA; meshes:
@@ -26,6 +31,7 @@ template <class T> struct CcdObject {
   T p[3];
   T margin;         // the pair's margin: each geom is inflated by margin/2 in GJK/EPA
   int vertindex;    // last support vertex (box corner bits, mesh vertex), −1 before the first
+  int meshindex;    // hill climbing: the last support vertex's local graph id, −1 before the first
   SupportMode mode;
 
   void init(const ConvexShape<T>& s, const ConvexPose<T>& X, T pair_margin) {
@@ -34,6 +40,7 @@ template <class T> struct CcdObject {
     copy3(p, X.p);
     margin = pair_margin;
     vertindex = -1;
+    meshindex = -1;
     mode = SupportMode::Full;
   }
 };
@@ -41,6 +48,31 @@ template <class T> struct CcdObject {
 template <class T> inline void local_to_global(T res[3], const T R[9], const T l[3], const T p[3]) {
   mul_mat_vec3(res, R, l);
   res[0] += p[0], res[1] += p[1], res[2] += p[2];
+}
+
+/// A mesh's support along local direction l by climbing its hull graph (MuJoCo's mjc_hillclimbSupport).
+template <class T> void hillclimb_support(T res[3], CcdObject<T>& o, const T l[3]) {
+  const ConvexShape<T>& s = *o.shape;
+  const int numvert = s.graph[0];
+  const int* vert_edgeadr = s.graph + 2;
+  const int* vert_globalid = s.graph + 2 + numvert;
+  const int* edge_localid = s.graph + 2 + 2 * numvert;
+  const auto along = [&](int local) { return dot3(l, s.vert + 3 * vert_globalid[local]); };
+  const auto cell = [](T x) { return (x > T(0.4)) - (x < T(-0.4)) + 1; };
+  const int seed = s.extrema[cell(l[0]) * 9 + cell(l[1]) * 3 + cell(l[2])];
+  int imax = seed;
+  if (o.meshindex >= 0) imax = along(seed) > along(o.meshindex) ? seed : o.meshindex; // warm start
+  T best = along(imax);
+  for (int prev = -1; imax != prev;) {
+    prev = imax;
+    for (int i = vert_edgeadr[prev], sub; (sub = edge_localid[i]) >= 0; ++i) {
+      const T v = along(sub);
+      if (v > best) best = v, imax = sub;
+    }
+  }
+  o.meshindex = imax;
+  o.vertindex = vert_globalid[imax];
+  local_to_global(res, o.R, s.vert + 3 * o.vertindex, o.p);
 }
 
 /// The support point of the (un-inflated) geom along unit world direction d.
@@ -113,6 +145,10 @@ template <class T> void support_point(T res[3], CcdObject<T>& o, const T d[3]) {
   }
   case ConvexKind::Mesh: {
     mul_mat_t_vec3(l, R, d);
+    if (s.graph && s.extrema && s.nvert >= kMeshHillClimbMin) {
+      hillclimb_support(res, o, l);
+      return;
+    }
     // the previous support vertex is the incumbent: a tie keeps it (MuJoCo's warm start)
     T best = -Limits<float>::max_limit;
     int ibest = 0;

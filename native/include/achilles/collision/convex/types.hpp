@@ -28,12 +28,17 @@ inline const char* convex_kind_name(ConvexKind k) {
   return "?";
 }
 
+/// Meshes with fewer vertices are searched exhaustively, larger ones with a graph climb it
+/// (MuJoCo's mjMESH_HILLCLIMB_MIN).
+constexpr int kMeshHillClimbMin = 10;
+
 template <class T> struct ConvexShape {
   ConvexKind kind = ConvexKind::Sphere;
   T size[3] = {0, 0, 0};
   const T* vert = nullptr;  // mesh: nvert points (x, y, z) in the geom frame
   int nvert = 0;
   const int* graph = nullptr; // mesh: MuJoCo's hull graph (mesh_graph from mesh_graphadr), or none
+  const int* extrema = nullptr; // mesh with a graph: MuJoCo's mesh_extrema, 27 hill-climbing seeds
   T rbound = 0;             // MuJoCo's geom_rbound (bounding-sphere radius about the geom origin)
 };
 
