@@ -55,7 +55,7 @@ export const collisionStage: ValidationStage<CollisionStageReference> = {
         }
       }),
     );
-    result.collision = { pairs: ref.pairs.pairs.length, scatter: scatterPoints(ref.pairs, ours) };
+    result.collision = { pairs: ref.pairs.pairs.length, scatter: scatterPoints(ref.pairs, ours), refused: ref.pairs.refused };
   },
   rows(ref, ctx) {
     return [
