@@ -39,7 +39,7 @@ export const COLLISION_F64_BAR = 1e-12;
 /** Random pairs in the stage (issue: at least 2000; 150 per kind combination). */
 export const COLLISION_PAIRS = 2100;
 /** Random pairs per combination with a cylinder, ellipsoid or convex hull (18 the engine collides). */
-export const CONVEX_PAIRS_PER_COMBO = 40;
+export const CONVEX_PAIRS_PER_COMBO = 60;
 
 export interface EnginePairResult {
   count: number;
