@@ -175,8 +175,8 @@ function judge(model: string, precision: Precision, field: string, samples: read
  *  The engine runs MuJoCo's collider (GJK, EPA, multiccd) with MuJoCo's stopping rule, so its
  *  answer is as far from the exact one as MuJoCo's own is on the same pair, not round-off: EPA and
  *  GJK stop once the distance's bounds are CCD_TOLERANCE (m) apart, τ = CCD_TOLERANCE / size, or
- *  after CCD_ITERATIONS (then farther: measured up to 7.4 τ in distance on box+ellipsoid and 1.3e-4
- *  of the size in separation along the normal, where MuJoCo's answers are the same). So each field's
+ *  after CCD_ITERATIONS; measured farther than τ too (up to 30 τ in distance on cylinder+ellipsoid,
+ *  7.4 τ on box+ellipsoid), where MuJoCo's answers are the same. So each field's
  *  floor is the rule's share plus MuJoCo's own worst error in that field over the pairs of that kind
  *  combination (mj_collision's deepest contact against the exact answer). Per combination, not per
  *  pair: MuJoCo's mesh vertices are float32 and it climbs a mesh's hull graph where the engine
