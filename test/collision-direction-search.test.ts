@@ -6,7 +6,17 @@
 import { describe, expect, it } from 'vitest';
 import { directionSearchContact } from '../src/validation/collision/direction-search.js';
 import { exactContact } from '../src/validation/collision/exact.js';
-import { add, angle, norm, pointSignedDistance, scale, sub, type Pose, type ShapeGeom, type V3 } from '../src/validation/collision/geometry.js';
+import {
+  add,
+  angle,
+  norm,
+  pointSignedDistance,
+  scale,
+  sub,
+  type Pose,
+  type ShapeGeom,
+  type V3,
+} from '../src/validation/collision/geometry.js';
 import { hullPointDistance, randomHull } from '../src/validation/collision/hull-shapes.js';
 import { ellipsoidPoint } from '../src/validation/collision/smooth-shapes.js';
 import { Rng } from '../src/validation/rng.js';
@@ -75,7 +85,13 @@ describe('exact reference: the direction search', () => {
   // Pairs both methods answer: the polytope method (or a closed form) is the truth here.
   const rng = new Rng(7);
   const cases: [string, () => [ShapeGeom, ShapeGeom]][] = [
-    ['box–box', () => [box([rng.uniform(0.2, 1), rng.uniform(0.2, 1), rng.uniform(0.2, 1)]), box([rng.uniform(0.2, 1), rng.uniform(0.2, 1), rng.uniform(0.2, 1)])]],
+    [
+      'box–box',
+      () => [
+        box([rng.uniform(0.2, 1), rng.uniform(0.2, 1), rng.uniform(0.2, 1)]),
+        box([rng.uniform(0.2, 1), rng.uniform(0.2, 1), rng.uniform(0.2, 1)]),
+      ],
+    ],
     ['hull–hull', () => [randomHull(1, rng), randomHull(1, rng)]],
     ['hull–box', () => [randomHull(1, rng), box([rng.uniform(0.2, 1), rng.uniform(0.2, 1), rng.uniform(0.2, 1)])]],
     ['ellipsoid–sphere', () => [ellipsoid([rng.uniform(0.2, 1), rng.uniform(0.2, 1), rng.uniform(0.2, 1)]), sphere(rng.uniform(0.2, 1))]],
@@ -100,7 +116,7 @@ describe('exact reference: the direction search', () => {
 });
 
 describe('exact reference: the direction search on curved pairs', () => {
-  it('witnesses on both surfaces, B\'s = A\'s + n·dist (faces, sides and smooth points alike)', () => {
+  it("witnesses on both surfaces, B's = A's + n·dist (faces, sides and smooth points alike)", () => {
     const rng = new Rng(11);
     const shapes = () => [
       box([rng.uniform(0.2, 1), rng.uniform(0.2, 1), rng.uniform(0.2, 1)]),

@@ -6,7 +6,15 @@ import { describe, expect, it } from 'vitest';
 import { bugAddon, engineAddon, type NativeAddon } from '../src/engine/native.js';
 import { exactContact } from '../src/validation/collision/exact.js';
 import { add, scale } from '../src/validation/collision/geometry.js';
-import { comboRefused, convexKindCombos, convexPairs, kindCombos, randomPairs, sweptKindCombos, type ShapePairCase } from '../src/validation/collision/pairs.js';
+import {
+  comboRefused,
+  convexKindCombos,
+  convexPairs,
+  kindCombos,
+  randomPairs,
+  sweptKindCombos,
+  type ShapePairCase,
+} from '../src/validation/collision/pairs.js';
 import { batchCheckReference, batchCheckRows } from '../src/validation/collision/batch-check.js';
 import { filterRulesModel, mujocoCandidatePairs } from '../src/validation/collision/filter.js';
 import {
@@ -115,11 +123,11 @@ describe('collision stage: cylinders, ellipsoids and convex hulls', () => {
     const d = cp.map((p, i) => ce[i].dist / p.size);
     expect(Math.min(...d)).toBeGreaterThanOrEqual(-0.35 - 1e-6);
     expect(Math.max(...d)).toBeLessThanOrEqual(0.3 + 1e-6);
-    expect(convexKindCombos().filter(([a, b]) => comboRefused(a, b)).map(([a, b]) => `${a}+${b}`)).toEqual([
-      'rounded-box+cylinder',
-      'rounded-box+ellipsoid',
-      'rounded-box+convex',
-    ]);
+    expect(
+      convexKindCombos()
+        .filter(([a, b]) => comboRefused(a, b))
+        .map(([a, b]) => `${a}+${b}`),
+    ).toEqual(['rounded-box+cylinder', 'rounded-box+ellipsoid', 'rounded-box+convex']);
     for (const p of cp.filter((q) => q.a.kind === 'convex' || q.b.kind === 'convex')) {
       const h = p.a.kind === 'convex' ? p.a : p.b;
       expect(h.vertices!.length / 3).toBeGreaterThanOrEqual(4);

@@ -34,12 +34,40 @@ function supportFn(s: ShapeGeom, X: Pose): (d: V3) => number {
 function sphereDirections(levels: number): V3[] {
   const t = (1 + Math.sqrt(5)) / 2;
   let verts: V3[] = [
-    [-1, t, 0], [1, t, 0], [-1, -t, 0], [1, -t, 0], [0, -1, t], [0, 1, t],
-    [0, -1, -t], [0, 1, -t], [t, 0, -1], [t, 0, 1], [-t, 0, -1], [-t, 0, 1],
+    [-1, t, 0],
+    [1, t, 0],
+    [-1, -t, 0],
+    [1, -t, 0],
+    [0, -1, t],
+    [0, 1, t],
+    [0, -1, -t],
+    [0, 1, -t],
+    [t, 0, -1],
+    [t, 0, 1],
+    [-t, 0, -1],
+    [-t, 0, 1],
   ].map((v) => unit(v));
   let faces = [
-    [0, 11, 5], [0, 5, 1], [0, 1, 7], [0, 7, 10], [0, 10, 11], [1, 5, 9], [5, 11, 4], [11, 10, 2], [10, 7, 6], [7, 1, 8],
-    [3, 9, 4], [3, 4, 2], [3, 2, 6], [3, 6, 8], [3, 8, 9], [4, 9, 5], [2, 4, 11], [6, 2, 10], [8, 6, 7], [9, 8, 1],
+    [0, 11, 5],
+    [0, 5, 1],
+    [0, 1, 7],
+    [0, 7, 10],
+    [0, 10, 11],
+    [1, 5, 9],
+    [5, 11, 4],
+    [11, 10, 2],
+    [10, 7, 6],
+    [7, 1, 8],
+    [3, 9, 4],
+    [3, 4, 2],
+    [3, 2, 6],
+    [3, 6, 8],
+    [3, 8, 9],
+    [4, 9, 5],
+    [2, 4, 11],
+    [6, 2, 10],
+    [8, 6, 7],
+    [9, 8, 1],
   ];
   for (let l = 0; l < levels; l++) {
     const mid = new Map<string, number>();
@@ -55,7 +83,12 @@ function sphereDirections(levels: number): V3[] {
     };
     faces = faces.flatMap(([a, b, c]) => {
       const [ab, bc, ca] = [m(a, b), m(b, c), m(c, a)];
-      return [[a, ab, ca], [b, bc, ab], [c, ca, bc], [ab, bc, ca]];
+      return [
+        [a, ab, ca],
+        [b, bc, ab],
+        [c, ca, bc],
+        [ab, bc, ca],
+      ];
     });
   }
   verts = verts.map((v) => unit(v));
@@ -67,15 +100,17 @@ const SPACING = 0.16; // their largest neighbour angle (rad), about
 /** Maximises f over the 2-D plane by Nelder–Mead from x0 with initial step `step`; stops when the
  *  simplex is below `xtol` across or after `iters` steps. */
 function nelderMead(f: (x: number, y: number) => number, x0: [number, number], step: number, xtol: number, iters: number) {
-  let S: { x: [number, number]; v: number }[] = [
-    x0,
-    [x0[0] + step, x0[1]],
-    [x0[0], x0[1] + step],
-  ].map((x) => ({ x: x as [number, number], v: f(x[0], x[1]) }));
+  let S: { x: [number, number]; v: number }[] = [x0, [x0[0] + step, x0[1]], [x0[0], x0[1] + step]].map((x) => ({
+    x: x as [number, number],
+    v: f(x[0], x[1]),
+  }));
   const mk = (x: [number, number]) => ({ x, v: f(x[0], x[1]) });
   for (let k = 0; k < iters; k++) {
     S.sort((p, q) => q.v - p.v); // best first
-    const size = Math.max(Math.hypot(S[1].x[0] - S[0].x[0], S[1].x[1] - S[0].x[1]), Math.hypot(S[2].x[0] - S[0].x[0], S[2].x[1] - S[0].x[1]));
+    const size = Math.max(
+      Math.hypot(S[1].x[0] - S[0].x[0], S[1].x[1] - S[0].x[1]),
+      Math.hypot(S[2].x[0] - S[0].x[0], S[2].x[1] - S[0].x[1]),
+    );
     if (size < xtol) break;
     const c: [number, number] = [(S[0].x[0] + S[1].x[0]) / 2, (S[0].x[1] + S[1].x[1]) / 2];
     const along = (t: number): [number, number] => [c[0] + t * (S[2].x[0] - c[0]), c[1] + t * (S[2].x[1] - c[1])];
@@ -87,8 +122,7 @@ function nelderMead(f: (x: number, y: number) => number, x0: [number, number], s
     else {
       const inner = mk(along(r.v > S[2].v ? -0.5 : 0.5));
       if (inner.v > Math.max(r.v, S[2].v)) S[2] = inner;
-      else
-        S = [S[0], ...S.slice(1).map((p) => mk([(p.x[0] + S[0].x[0]) / 2, (p.x[1] + S[0].x[1]) / 2]))];
+      else S = [S[0], ...S.slice(1).map((p) => mk([(p.x[0] + S[0].x[0]) / 2, (p.x[1] + S[0].x[1]) / 2]))];
     }
   }
   S.sort((p, q) => q.v - p.v);
@@ -105,7 +139,8 @@ function refine(g: (u: V3) => number, u0: V3): { u: V3; v: number } {
     const a = Math.abs(u[0]) < 0.6 ? [1, 0, 0] : [0, 1, 0];
     const t1 = unit(cross(u, a));
     const t2 = cross(u, t1);
-    const at = (x: number, y: number): V3 => unit([u[0] + x * t1[0] + y * t2[0], u[1] + x * t1[1] + y * t2[1], u[2] + x * t1[2] + y * t2[2]]);
+    const at = (x: number, y: number): V3 =>
+      unit([u[0] + x * t1[0] + y * t2[0], u[1] + x * t1[1] + y * t2[1], u[2] + x * t1[2] + y * t2[2]]);
     const best = nelderMead((x, y) => g(at(x, y)), [0, 0], step, 1e-14, 600);
     const moved = Math.hypot(...best.x);
     if (!(best.v > v)) break;

@@ -18,7 +18,22 @@
 import { directionSearchContact } from './direction-search.js';
 import { convexHull } from './hull.js';
 import { minNormPoint } from './min-norm.js';
-import { add, coreVertices, dot, isPolytopeCore, mulMtV, mulMV, norm, planeNormal, rotation, scale, sub, type Pose, type ShapeGeom, type V3 } from './geometry.js';
+import {
+  add,
+  coreVertices,
+  dot,
+  isPolytopeCore,
+  mulMtV,
+  mulMV,
+  norm,
+  planeNormal,
+  rotation,
+  scale,
+  sub,
+  type Pose,
+  type ShapeGeom,
+  type V3,
+} from './geometry.js';
 import { cylinderPoint, ellipsoidPoint } from './smooth-shapes.js';
 import { supportPoint, supportValue } from './support.js';
 

@@ -207,7 +207,8 @@ export function mujocoOwnErrors(p: ShapePairCase, e: ExactContact, mj: MujocoPai
   if (!mj || !(mj.count > 0)) return own;
   let k = 0;
   mj.dists.forEach((d, j) => (d < mj.dists[k] ? (k = j) : undefined));
-  const w = (j: number) => [add(mj.points[j], scale(mj.normals[j], -mj.dists[j] / 2)), add(mj.points[j], scale(mj.normals[j], mj.dists[j] / 2))] as const;
+  const w = (j: number) =>
+    [add(mj.points[j], scale(mj.normals[j], -mj.dists[j] / 2)), add(mj.points[j], scale(mj.normals[j], mj.dists[j] / 2))] as const;
   own.dist = Math.abs(mj.dists[k] - e.dist) / p.size;
   own.separation = Math.max(0, e.dist - separation(p, mj.normals[k])) / p.size;
   own.angle = angle(mj.normals[k], e.normal);
@@ -275,7 +276,11 @@ export function collisionRows(ref: CollisionReference, precision: Precision, add
     // A convex-collider pair's own bar: the collider's stopping rule plus, in f32, the inputs' float32 floor.
     const own = (ccdFloor: number, f32Floor: number) =>
       ccd ? { floor: ccdFloor + (precision === 'f32' ? f32Floor : 0), factor: CCD_FACTOR, note: why } : undefined;
-    const tol = ccd ? CCD_FACTOR * (cb.dist + (precision === 'f32' ? fl.dist : 0)) : precision === 'f64' ? COLLISION_F64_BAR : F32_FACTOR * fl.dist;
+    const tol = ccd
+      ? CCD_FACTOR * (cb.dist + (precision === 'f32' ? fl.dist : 0))
+      : precision === 'f64'
+        ? COLLISION_F64_BAR
+        : F32_FACTOR * fl.dist;
     const count = g && Number.isInteger(g.count) ? g.count : -1;
     // Detection: expected iff the exact distance is below the margin (pairs within the bar of the
     // margin are a tie that neither answer can be faulted for).
@@ -292,7 +297,13 @@ export function collisionRows(ref: CollisionReference, precision: Precision, add
     const points = g.points.slice(0, count);
     let deepest = 0;
     dists.forEach((d, k) => (d < dists[deepest] ? (deepest = k) : undefined));
-    push(combo, 'dist', { state: i, error: Math.abs(dists[deepest] - e.dist) / p.size, floor: fl.dist, skip: '', own: own(cb.dist, fl.dist) });
+    push(combo, 'dist', {
+      state: i,
+      error: Math.abs(dists[deepest] - e.dist) / p.size,
+      floor: fl.dist,
+      skip: '',
+      own: own(cb.dist, fl.dist),
+    });
     // No point deeper than the exact distance; every reported point within the margin.
     const depth = Math.max(0, ...dists.map((d) => (d >= p.margin ? Infinity : Math.max(0, e.dist - d) / p.size)));
     push(combo, 'points.depth', { state: i, error: depth, floor: fl.dist, skip: '', own: own(cb.dist, fl.dist) });
@@ -339,10 +350,17 @@ export function collisionRows(ref: CollisionReference, precision: Precision, add
     });
     for (let k = 0; k < count; k++)
       if (k !== deepest)
-        push(combo, 'point.patch', { state: i, error: notOutside(k), floor: pointFloor(k), skip: '', own: own(cb.patch + turn(k), pointFloor(k)) });
+        push(combo, 'point.patch', {
+          state: i,
+          error: notOutside(k),
+          floor: pointFloor(k),
+          skip: '',
+          own: own(cb.patch + turn(k), pointFloor(k)),
+        });
   });
   // The combinations the engine refuses: one skipped row each, saying why.
-  for (const { combo, why } of ref.refused ?? []) push(combo, 'engine-refuses', { state: 0, error: 0, floor: 0, skip: `the engine refuses this pair: ${why}` });
+  for (const { combo, why } of ref.refused ?? [])
+    push(combo, 'engine-refuses', { state: 0, error: 0, floor: 0, skip: `the engine refuses this pair: ${why}` });
   const rows: CheckRow[] = [];
   for (const [combo, m] of fields)
     for (const [field, samples] of m) rows.push(...judge(combo, precision, field, samples, field === 'detection'));

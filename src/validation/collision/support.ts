@@ -5,7 +5,21 @@
 //   cylinder, ellipsoid: closed forms (smooth-shapes.ts) in the shape frame;
 //   plane (the half-space z ≤ 0 of its frame): bounded only along its own normal.
 
-import { add, coreVertices, dot, mulMtV, mulMV, norm, planeNormal, rotation, scale, sub, type Pose, type ShapeGeom, type V3 } from './geometry.js';
+import {
+  add,
+  coreVertices,
+  dot,
+  mulMtV,
+  mulMV,
+  norm,
+  planeNormal,
+  rotation,
+  scale,
+  sub,
+  type Pose,
+  type ShapeGeom,
+  type V3,
+} from './geometry.js';
 import { cylinderSupport, ellipsoidSupport } from './smooth-shapes.js';
 
 /** The shape's farthest point along world direction d (d ≠ 0; a plane has none). */
