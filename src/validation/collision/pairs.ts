@@ -1,5 +1,6 @@
 // Seeded random shape pairs for the collision stage: every kind combination (plane–plane
-// excluded), random sizes and poses, and a signed distance drawn uniformly from 0.35 overlapping
+// excluded; MuJoCo's cylinder, ellipsoid and convex hull with every kind the engine pairs them
+// with), random sizes and poses, and a signed distance drawn uniformly from 0.35 overlapping
 // to 0.3 apart in units of the pair's size, reached by sliding B along a random direction
 // (sd is convex along a line through A, so bisection finds the unique crossing).
 

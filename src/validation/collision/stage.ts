@@ -7,13 +7,17 @@
 //                   by (every other direction separates less: a wrong normal shows here)
 //   normal.angle    the angle to the exact normal, where the direction is unique
 //   point.deepest   the deepest point p: p − n·d/2 lies on A's surface, p + n·d/2 on B's
-//   point.patch     every other point of the manifold: p − n·d/2 not outside A, p + n·d/2 not
-//                   outside B (on the contact patch; beyond the deepest point a witness may lie
-//                   inside its shape: a tilted capsule's far end swept along n, a rounded corner)
+//   point.patch     every other point of the manifold: p − n_k·d/2 not outside A, p + n_k·d/2 not
+//                   outside B, n_k the point's own normal (on the contact patch; beyond the deepest
+//                   point a witness may lie inside its shape: a tilted capsule's far end swept
+//                   along n, a rounded corner)
+//   engine-refuses  one skipped row per kind combination the engine refuses, naming why
 // Errors are in units of the pair's size (angles in rad). Bars: f64 a documented constant;
 // f32 F32_FACTOR × the field's measured float32 floor: the exact reference's own change when every
-// input number (positions, quaternions, half-extents, radii) is multiplied by 1 + δ,
-// |δ| ≤ 2⁻²⁴, its answer stored in float32, the largest over F32_PERTURBATIONS draws per pair.
+// input number (positions, quaternions, half-extents, radii, sizes, hull vertices) is multiplied by
+// 1 + δ, |δ| ≤ 2⁻²⁴, its answer stored in float32, the largest over F32_PERTURBATIONS draws per pair.
+// The pairs MuJoCo's convex collider answers (GJK/EPA, multiccd) are held to their own bars instead:
+// its stopping rule plus MuJoCo's own error on their kind combination (ccdFloors).
 
 import type { Precision } from '../../engine/api.js';
 import { toNativeModel } from '../../engine/batch.js';
