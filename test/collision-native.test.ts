@@ -680,3 +680,38 @@ describe('narrow phase in f32: within float32 rounding of f64', () => {
     expect(worst).toBeGreaterThan(0); // f32 really ran in f32
   });
 });
+
+describe("collideShapePairs with MuJoCo's cylinder, ellipsoid and convex shapes", () => {
+  const cube: ShapeQuery = {
+    kind: 'convex',
+    halfExtents: [0.3, 0.3, 0.3],
+    radius: 0,
+    vertices: [-1, -1, -1, 1, -1, -1, -1, 1, -1, 1, 1, -1, -1, -1, 1, 1, -1, 1, -1, 1, 1, 1, 1, 1].map((x) => 0.3 * x),
+    faces: [0, 2, 1, 1, 2, 3, 4, 5, 6, 5, 7, 6, 0, 1, 4, 1, 5, 4, 2, 6, 3, 3, 6, 7, 0, 4, 2, 2, 4, 6, 1, 3, 5, 3, 7, 5],
+  };
+  const cylinder: ShapeQuery = { kind: 'cylinder', halfExtents: [0.3, 0.3, 0.5], radius: 0, size: [0.3, 0.5, 0] };
+  it('a cylinder tilted by θ above a plane: its rim point ρ sin θ + ℓ cos θ below the centre', () => {
+    const th = 0.4;
+    const c = one({
+      a: shape('plane'),
+      b: cylinder,
+      poseA: pose([0, 0, 0]),
+      poseB: pose([0, 0, 0.2], axisAngle([1, 0, 0], th)),
+      margin: 0.01,
+    });
+    expect(c.count).toBeGreaterThan(0);
+    close(Math.min(...c.dists), 0.2 - 0.3 * Math.sin(th) - 0.5 * Math.cos(th));
+    expect(c.normals.length).toBe(c.count);
+  });
+  it('a sphere above a cube given as a hull: the distance to its top face (GJK, to its tolerance)', () => {
+    const c = one({ a: cube, b: shape('sphere', [0, 0, 0], 0.1), poseA: pose([0, 0, 0]), poseB: pose([0.05, -0.02, 0.45]), margin: 0.1 });
+    expect(c.count).toBe(1);
+    close(c.dists[0], 0.05, 1e-6);
+    closeV(c.normal, [0, 0, 1], 1e-6);
+  });
+  it('refuses what the batch refuses: a rounded box with a cylinder', () => {
+    expect(() =>
+      one({ a: shape('rounded-box', [0.1, 0.1, 0.1], 0.05), b: cylinder, poseA: pose([0, 0, 0]), poseB: pose([0, 0, 1]), margin: 0.1 }),
+    ).toThrow(/rounded box/);
+  });
+});

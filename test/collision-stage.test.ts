@@ -6,7 +6,15 @@ import { describe, expect, it } from 'vitest';
 import { bugAddon, engineAddon, type NativeAddon } from '../src/engine/native.js';
 import { exactContact } from '../src/validation/collision/exact.js';
 import { add, scale } from '../src/validation/collision/geometry.js';
-import { kindCombos, randomPairs, type ShapePairCase } from '../src/validation/collision/pairs.js';
+import {
+  comboRefused,
+  convexKindCombos,
+  convexPairs,
+  kindCombos,
+  randomPairs,
+  sweptKindCombos,
+  type ShapePairCase,
+} from '../src/validation/collision/pairs.js';
 import { batchCheckReference, batchCheckRows } from '../src/validation/collision/batch-check.js';
 import { filterRulesModel, mujocoCandidatePairs } from '../src/validation/collision/filter.js';
 import {
@@ -56,7 +64,9 @@ const failed = (addon: NativeAddon) => {
 
 describe('collision stage', () => {
   it('pairs cover every kind combination, from 0.35 overlapping to 0.3 apart', () => {
-    expect(kindCombos().length).toBe(14);
+    expect(sweptKindCombos().length).toBe(14);
+    expect(convexKindCombos().length).toBe(21);
+    expect(kindCombos().length).toBe(35);
     const d = pairs.map((p, i) => exact[i].dist / p.size);
     expect(Math.min(...d)).toBeGreaterThanOrEqual(-0.35 - 1e-6);
     expect(Math.max(...d)).toBeLessThanOrEqual(0.3 + 1e-6);
@@ -100,6 +110,46 @@ describe('collision stage', () => {
       return { ...r, count: 2, points: [r.points[0], far], dists: [r.dists[0], r.dists[0] + 1e-3 * p.size] };
     };
     expect(failed(fake({ answer: offPatch }))).toContain('point.patch');
+  });
+});
+
+describe('collision stage: cylinders, ellipsoids and convex hulls', () => {
+  const cp = convexPairs(2, 4);
+  const ce = cp.map((p) => exactContact(p.a, p.poseA, p.b, p.poseB));
+  it('pairs of every combination the engine collides, from 0.35 overlapping to 0.3 apart; the refused ones named', () => {
+    const supported = convexKindCombos().filter(([a, b]) => !comboRefused(a, b));
+    expect(supported.length).toBe(18);
+    expect(new Set(cp.map((p) => p.combo))).toEqual(new Set(supported.map(([a, b]) => `${a}/${b}`)));
+    const d = cp.map((p, i) => ce[i].dist / p.size);
+    expect(Math.min(...d)).toBeGreaterThanOrEqual(-0.35 - 1e-6);
+    expect(Math.max(...d)).toBeLessThanOrEqual(0.3 + 1e-6);
+    expect(
+      convexKindCombos()
+        .filter(([a, b]) => comboRefused(a, b))
+        .map(([a, b]) => `${a}+${b}`),
+    ).toEqual(['rounded-box+cylinder', 'rounded-box+ellipsoid', 'rounded-box+convex']);
+    for (const p of cp.filter((q) => q.a.kind === 'convex' || q.b.kind === 'convex')) {
+      const h = p.a.kind === 'convex' ? p.a : p.b;
+      expect(h.vertices!.length / 3).toBeGreaterThanOrEqual(4);
+      expect(h.vertices!.length / 3).toBeLessThanOrEqual(40);
+    }
+  });
+
+  it('right answers pass; a flipped normal and a distance off by 10 ccd_tolerance are caught', () => {
+    const r: CollisionReference = {
+      pairs: cp,
+      exact: ce,
+      floors: cp.map((p, i) => pairFloors(p, ce[i], 4, i)),
+      mujoco: cp.map(() => undefined),
+      refused: [{ combo: 'rounded-box+convex', why: 'none of MuJoCo’s geoms' }],
+    };
+    const rows = collisionRows(r, 'f64', fake());
+    expect(rows.filter((x) => x.status === 'fail')).toEqual([]);
+    expect(rows.find((x) => x.field === 'engine-refuses')?.status).toBe('skip');
+    const flipped = collisionRows(r, 'f64', fake({ answer: (x) => ({ ...x, normal: scale(x.normal, -1) }) }));
+    expect(flipped.some((x) => x.status === 'fail' && x.field === 'normal.angle' && x.model.includes('ellipsoid'))).toBe(true);
+    const off = collisionRows(r, 'f64', fake({ answer: (x) => ({ ...x, dists: x.dists.map((d) => d + 1e-5) }) }));
+    expect(off.some((x) => x.status === 'fail' && x.field === 'dist' && x.model === 'box+ellipsoid')).toBe(true);
   });
 });
 

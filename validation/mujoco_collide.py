@@ -19,8 +19,10 @@ from a to b: MuJoCo orders a pair's geoms by type and its normal points geom[0] 
 mj_geomDistance(a, b, distmax) is reported beside them (MuJoCo's signed distance function).
 
 Kinds: sphere (size r), capsule (r, half-length along z), box (half-extents), plane (the
-half-space z <= 0 of its frame). A rounded box has no MuJoCo geom: the caller leaves those pairs
-out and says so.
+half-space z <= 0 of its frame), cylinder and ellipsoid ("size": MuJoCo's geom_size), convex (a
+mesh geom of the hull's "vertices", given in the body frame: MuJoCo re-centres a mesh on its own
+frame and moves the geom by the same offset, so the vertices stay where they are given). A rounded
+box has no MuJoCo geom: the caller leaves those pairs out and says so.
 """
 import json
 import os
@@ -41,7 +43,7 @@ def fmt(xs):
     return " ".join(repr(float(x)) for x in xs)
 
 
-def geom_xml(name, shape, pose=None):
+def geom_xml(name, shape, pose=None, assets=None):
     kind = shape["kind"]
     h = shape["halfExtents"]
     r = shape["radius"]
@@ -55,11 +57,18 @@ def geom_xml(name, shape, pose=None):
         return f'<geom {common} type="box" size="{fmt(h)}"/>'
     if kind == "plane":
         return f'<geom {common} type="plane" size="0 0 1"/>'
+    if kind == "cylinder":
+        return f'<geom {common} type="cylinder" size="{fmt(shape["size"][:2])}"/>'
+    if kind == "ellipsoid":
+        return f'<geom {common} type="ellipsoid" size="{fmt(shape["size"])}"/>'
+    if kind == "convex":
+        assets.append(f'<mesh name="m{name}" vertex="{fmt(shape["vertices"])}"/>')
+        return f'<geom {common} type="mesh" mesh="m{name}"/>'
     raise ValueError(f"{kind!r} has no MuJoCo geom (sphere, capsule, box, plane)")
 
 
 def build(pairs):
-    world, bodies, contacts = [], [], []
+    world, bodies, contacts, assets = [], [], [], []
     free = []  # (body index among free joints, pose) in qpos order
     for i, p in enumerate(pairs):
         for side in ("a", "b"):
@@ -67,10 +76,11 @@ def build(pairs):
             if shape["kind"] == "plane":
                 world.append(geom_xml(name, shape, pose))
             else:
-                bodies.append(f'<body name="b{i}{side}"><freejoint/>{geom_xml(name, shape)}</body>')
+                bodies.append(f'<body name="b{i}{side}"><freejoint/>{geom_xml(name, shape, assets=assets)}</body>')
                 free.append(pose)
         contacts.append(f'<pair geom1="g{i}a" geom2="g{i}b" margin="{float(p["margin"])!r}" gap="0"/>')
-    xml = ('<mujoco><size memory="256M"/><option gravity="0 0 0"/><worldbody>' + "".join(world) + "".join(bodies)
+    xml = ('<mujoco><size memory="256M"/><option gravity="0 0 0"/><asset>' + "".join(assets) + '</asset><worldbody>'
+           + "".join(world) + "".join(bodies)
            + "</worldbody><contact>" + "".join(contacts) + "</contact></mujoco>")
     return xml, free
 

@@ -118,7 +118,8 @@ Napi::Value MeasurePeak(const Napi::CallbackInfo& info) {
   }
 }
 
-/// collideShapePairs(pairs, {precision}) → [{count, normal, points, dists}] (see CONTRACT-collision).
+/// collideShapePairs(pairs, {precision}) → [{count, normal, points, dists, normals}] (see CONTRACT-collision);
+/// a cylinder or ellipsoid gives `size`, a convex shape `vertices` (and optional `faces`), as in a model.
 Napi::Value CollideShapePairs(const Napi::CallbackInfo& info) {
   Napi::Env env = info.Env();
   try {
@@ -146,11 +147,22 @@ Napi::Value CollideShapePairs(const Napi::CallbackInfo& info) {
         if (!o.Get(sides[s]).IsObject()) type_error(w + " must be an object");
         const Napi::Object g = o.Get(sides[s]).As<Napi::Object>();
         q.kind[s] = shape_kind(NapiValue(g.Get("kind")), w);
-        numbers_at(NapiValue(g), "halfExtents", q.half[s], 3, w);
-        q.radius[s] = number_at(NapiValue(g), "radius", w);
-        for (int k = 0; k < 3; ++k)
-          if (!(q.half[s][k] >= 0) || !std::isfinite(q.half[s][k])) type_error(w + ".halfExtents must be finite and >= 0");
-        if (!(q.radius[s] >= 0) || !std::isfinite(q.radius[s])) type_error(w + ".radius must be finite and >= 0");
+        if (is_convex_kind(q.kind[s])) {
+          // cylinder, ellipsoid: `size`; convex: `vertices` and optional `faces`, read as a model's shapes are
+          Shape shape;
+          shape.kind = q.kind[s];
+          read_convex_size(NapiValue(g), shape, w);
+          for (int k = 0; k < 3; ++k) q.half[s][k] = shape.half[k], q.size[s][k] = shape.size[k];
+          q.radius[s] = 0;
+          q.vert[s] = std::move(shape.vert);
+          q.graph[s] = std::move(shape.graph);
+        } else {
+          numbers_at(NapiValue(g), "halfExtents", q.half[s], 3, w);
+          q.radius[s] = number_at(NapiValue(g), "radius", w);
+          for (int k = 0; k < 3; ++k)
+            if (!(q.half[s][k] >= 0) || !std::isfinite(q.half[s][k])) type_error(w + ".halfExtents must be finite and >= 0");
+          if (!(q.radius[s] >= 0) || !std::isfinite(q.radius[s])) type_error(w + ".radius must be finite and >= 0");
+        }
         const std::string pw = where + "." + poses[s];
         if (!o.Get(poses[s]).IsObject()) type_error(pw + " must be an object {pos, quat}");
         const Napi::Object pose = o.Get(poses[s]).As<Napi::Object>();
@@ -172,15 +184,17 @@ Napi::Value CollideShapePairs(const Napi::CallbackInfo& info) {
       Napi::Array n = Napi::Array::New(env, 3);
       for (uint32_t k = 0; k < 3; ++k) n.Set(k, Napi::Number::New(env, r.normal[k]));
       o.Set("normal", n);
-      Napi::Array pts = Napi::Array::New(env, r.count), ds = Napi::Array::New(env, r.count);
+      Napi::Array pts = Napi::Array::New(env, r.count), ds = Napi::Array::New(env, r.count), ns = Napi::Array::New(env, r.count);
       for (int c = 0; c < r.count; ++c) {
-        Napi::Array p = Napi::Array::New(env, 3);
-        for (uint32_t k = 0; k < 3; ++k) p.Set(k, Napi::Number::New(env, r.pos[c][k]));
+        Napi::Array p = Napi::Array::New(env, 3), pn = Napi::Array::New(env, 3);
+        for (uint32_t k = 0; k < 3; ++k) p.Set(k, Napi::Number::New(env, r.pos[c][k])), pn.Set(k, Napi::Number::New(env, r.normals[c][k]));
         pts.Set(static_cast<uint32_t>(c), p);
+        ns.Set(static_cast<uint32_t>(c), pn);
         ds.Set(static_cast<uint32_t>(c), Napi::Number::New(env, r.dist[c]));
       }
       o.Set("points", pts);
       o.Set("dists", ds);
+      o.Set("normals", ns);
       out.Set(static_cast<uint32_t>(i), o);
     }
     return out;

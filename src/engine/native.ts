@@ -135,11 +135,16 @@ export interface ContactPoints {
   force: Float64Array;
 }
 
-/** One shape of a standalone narrow-phase query (world pose given separately). */
+/** One shape of a standalone narrow-phase query (world pose given separately): a sphere-swept box
+ *  or plane by halfExtents and radius; a cylinder or ellipsoid by `size` (MuJoCo's geom_size), a
+ *  convex shape by its hull's `vertices` and optional `faces` (as a model's shapes give them). */
 export interface ShapeQuery {
-  kind: 'sphere' | 'capsule' | 'box' | 'rounded-box' | 'plane';
+  kind: 'sphere' | 'capsule' | 'box' | 'rounded-box' | 'plane' | 'cylinder' | 'ellipsoid' | 'convex';
   halfExtents: [number, number, number];
   radius: number;
+  size?: [number, number, number];
+  vertices?: number[];
+  faces?: number[];
 }
 /** A pair for `collideShapePairs`: world poses (quat [w,x,y,z]); contacts with dist < margin. */
 export interface PairQuery {
@@ -155,6 +160,8 @@ export interface PairContacts {
   normal: [number, number, number];
   points: [number, number, number][];
   dists: number[];
+  /** Each point's own normal (multiccd's points carry their re-run's; the others repeat `normal`). */
+  normals: [number, number, number][];
 }
 
 export interface CpuInfo {

@@ -235,7 +235,7 @@ export async function writeReport(r: SuiteResult, dir: string, force = false): P
           color: 'source',
           xTitle: 'exact distance / size',
           yTitle: 'reported distance / size',
-          tooltip: ['combo', 'source'],
+          tooltip: ['combo', 'source', 'note'],
         }),
       );
       const err = data.map((d) => ({ ...d, error: Math.max(Math.abs(d.reported - d.exact), ERROR_FLOOR_SHOWN) }));
@@ -251,7 +251,7 @@ export async function writeReport(r: SuiteResult, dir: string, force = false): P
           xTitle: 'exact distance / size',
           yTitle: '|error| / size',
           logY: true,
-          tooltip: ['combo', 'source'],
+          tooltip: ['combo', 'source', 'note'],
         }),
       );
     }

@@ -52,7 +52,7 @@ export interface SuiteResult {
   closedForm: { model: string; precision: Precision; t: number[]; error: number[] }[];
   tauScale: Record<string, number>;
   /** The collision stage's distances (exact vs reported, ours and MuJoCo's), when it ran. */
-  collision?: { pairs: number; scatter: ScatterPoint[] };
+  collision?: { pairs: number; scatter: ScatterPoint[]; refused?: { combo: string; why: string }[] };
   /** The contact stages' measurements for the report (20-iteration errors, incline, dominoes), when they ran. */
   contact?: { states: ContactStateSummary[]; incline: InclineSummary[]; domino: DominoSummary[] };
   /** Full runs: bugs a stage that bug-targets.ts declares for them did not catch (the table is

@@ -34,6 +34,9 @@ export const collisionStage: ValidationStage<CollisionStageReference> = {
       'collision-manifold-clip',
       'collision-filtered-pair-kept',
       'collision-broad-phase-first-lane',
+      // the convex collider (GJK/EPA), on the stage's cylinder, ellipsoid and convex-hull pairs
+      'convex-epa-normal-sign',
+      'convex-box-support-corner-sign',
     ],
   },
   async reference(ctx) {
@@ -55,7 +58,7 @@ export const collisionStage: ValidationStage<CollisionStageReference> = {
         }
       }),
     );
-    result.collision = { pairs: ref.pairs.pairs.length, scatter: scatterPoints(ref.pairs, ours) };
+    result.collision = { pairs: ref.pairs.pairs.length, scatter: scatterPoints(ref.pairs, ours), refused: ref.pairs.refused };
   },
   rows(ref, ctx) {
     return [

@@ -9,11 +9,33 @@
 //   then sd(shapes) = sd(cores) − r_A − r_B, exactly, overlap included (sweeping by a ball adds r to
 //   each support function). Witness points come from the same convex combination on each side.
 // A plane (half-space z <= 0 of its frame) against a shape: the lowest core corner along its
-// normal, minus the radius.
+// normal, minus the radius (a cylinder's or ellipsoid's lowest point: its closed-form support point).
+// Convex hulls are polytope cores too (their vertices; radius 0). A sphere against a cylinder or an
+// ellipsoid: the centre's exact signed distance to it (smooth-shapes.ts) minus the radius, the
+// normal the outward one at the nearest point. Any other pair with a cylinder or an ellipsoid: the
+// direction search over g(u) = −h_A(u) − h_B(−u) (direction-search.ts).
 
+import { directionSearchContact } from './direction-search.js';
 import { convexHull } from './hull.js';
 import { minNormPoint } from './min-norm.js';
-import { add, coreVertices, dot, norm, planeNormal, scale, sub, type Pose, type ShapeGeom, type V3 } from './geometry.js';
+import {
+  add,
+  coreVertices,
+  dot,
+  isPolytopeCore,
+  mulMtV,
+  mulMV,
+  norm,
+  planeNormal,
+  rotation,
+  scale,
+  sub,
+  type Pose,
+  type ShapeGeom,
+  type V3,
+} from './geometry.js';
+import { cylinderPoint, ellipsoidPoint } from './smooth-shapes.js';
+import { supportPoint, supportValue } from './support.js';
 
 export interface ExactContact {
   /** Exact signed distance between the surfaces (negative: penetration depth). */
@@ -34,18 +56,17 @@ export interface ExactContact {
  *  The exact distance is the largest of these over n; any other n gives less. A plane side is
  *  unbounded except along its own normal. */
 export function separationAlong(a: ShapeGeom, Xa: Pose, b: ShapeGeom, Xb: Pose, n: readonly number[]): number {
-  const hi = (s: ShapeGeom, X: Pose, d: readonly number[]) => {
-    if (s.kind === 'plane') {
-      const np = planeNormal(X);
-      return Math.abs(dot(np, d) - 1) < 1e-12 ? dot(np, X.pos) : Infinity;
-    }
-    return Math.max(...coreVertices(s, X).map((v) => dot(v, d))) + s.radius;
-  };
-  return -hi(a, Xa, n) - hi(b, Xb, scale(n, -1));
+  return -supportValue(a, Xa, n) - supportValue(b, Xb, scale(n, -1));
 }
 
 function planeContact(plane: Pose, s: ShapeGeom, X: Pose): ExactContact {
   const n = planeNormal(plane);
+  if (!isPolytopeCore(s)) {
+    const pointB = supportPoint(s, X, scale(n, -1));
+    const dist = dot(n, sub(pointB, plane.pos));
+    const pointA = sub(pointB, scale(n, dist));
+    return { dist, normal: n, pointA, pointB, pos: scale(add(pointA, pointB), 0.5), gap: Infinity };
+  }
   const vs = coreVertices(s, X);
   const heights = vs.map((v) => dot(n, sub(v, plane.pos)));
   const low = Math.min(...heights);
@@ -63,6 +84,18 @@ function planeContact(plane: Pose, s: ShapeGeom, X: Pose): ExactContact {
 
 const shapeExtent = (s: ShapeGeom) => Math.max(...s.halfExtents) + s.radius;
 
+/** A sphere (centre c, radius r) as shape B against a cylinder or ellipsoid A: sd = sd_A(c) − r,
+ *  normal the outward one at A's nearest point q (c = q + n·sd_A(c)). */
+function sphereSmoothContact(a: ShapeGeom, Xa: Pose, c: V3, r: number): ExactContact {
+  const R = rotation(Xa.quat);
+  const local = mulMtV(R, sub(c, Xa.pos));
+  const near = a.kind === 'cylinder' ? cylinderPoint(a.size!, local) : ellipsoidPoint(a.size!, local);
+  const n = mulMV(R, near.n);
+  const pointA = add(Xa.pos, mulMV(R, near.q));
+  const pointB = sub(c, scale(n, r));
+  return { dist: near.sd - r, normal: n, pointA, pointB, pos: scale(add(pointA, pointB), 0.5), gap: Infinity };
+}
+
 const flip = (c: ExactContact): ExactContact => ({ ...c, normal: scale(c.normal, -1), pointA: c.pointB, pointB: c.pointA });
 
 /** The exact contact between shape a at Xa and shape b at Xb (not both planes). */
@@ -70,6 +103,16 @@ export function exactContact(a: ShapeGeom, Xa: Pose, b: ShapeGeom, Xb: Pose): Ex
   if (a.kind === 'plane' && b.kind === 'plane') throw new Error('plane–plane has no contact');
   if (a.kind === 'plane') return planeContact(Xa, b, Xb);
   if (b.kind === 'plane') return flip(planeContact(Xb, a, Xa));
+  if (!isPolytopeCore(a) || !isPolytopeCore(b)) {
+    if (b.kind === 'sphere' && !isPolytopeCore(a)) return sphereSmoothContact(a, Xa, Xb.pos, b.radius);
+    if (a.kind === 'sphere' && !isPolytopeCore(b)) return flip(sphereSmoothContact(b, Xb, Xa.pos, a.radius));
+    return directionSearchContact(a, Xa, b, Xb);
+  }
+  return polytopeContact(a, Xa, b, Xb);
+}
+
+/** Two polytope cores swept by balls (see the file comment). */
+function polytopeContact(a: ShapeGeom, Xa: Pose, b: ShapeGeom, Xb: Pose): ExactContact {
   const A = coreVertices(a, Xa);
   const B = coreVertices(b, Xb);
   // D = A − B without repeated points (a sphere's 8 corners coincide): pairs[k] = [i, l] of D[k].

@@ -3,6 +3,8 @@
 // a ball. Written for the validation only: nothing here is shared with the native engine.
 
 import type { ShapeKind } from '../../engine/model-desc.js';
+import { hullPointDistance } from './hull-shapes.js';
+import { cylinderPoint, ellipsoidPoint } from './smooth-shapes.js';
 
 export type V3 = [number, number, number];
 
@@ -30,12 +32,22 @@ export interface Pose {
   quat: [number, number, number, number];
 }
 
-/** The shape as the contract's collideShapePairs takes it (a sphere-swept box, or a plane). */
+/** The shape as the contract's collideShapePairs takes it: a sphere-swept box or a plane
+ *  (halfExtents, radius), or one of MuJoCo's cylinder, ellipsoid (`size`: MuJoCo's geom_size) and
+ *  convex (`vertices`: its hull's vertices, x y z each in the shape frame; `faces`: the hull's
+ *  triangles, three vertex indices each, outward counter-clockwise). For those three, halfExtents
+ *  is the box bounding them and radius 0 (as the engine's ShapeDesc has them). */
 export interface ShapeGeom {
   kind: ShapeKind;
   halfExtents: V3;
   radius: number;
+  size?: V3;
+  vertices?: number[];
+  faces?: number[];
 }
+
+/** Whether the shape is a convex polytope core swept by a ball (every kind but plane, cylinder and ellipsoid). */
+export const isPolytopeCore = (s: ShapeGeom): boolean => s.kind !== 'plane' && s.kind !== 'cylinder' && s.kind !== 'ellipsoid';
 
 /** Row-major rotation matrix of a quaternion (normalised first, so a perturbed one stays a rotation). */
 export function rotation(q: readonly number[]): number[] {
@@ -69,6 +81,12 @@ export const mulMtV = (R: readonly number[], v: readonly number[]): V3 => [
 export function coreVertices(s: ShapeGeom, X: Pose): V3[] {
   const R = rotation(X.quat);
   const out: V3[] = [];
+  if (s.kind === 'convex') {
+    const v = s.vertices ?? [];
+    for (let i = 0; i < v.length; i += 3) out.push(add(X.pos, mulMV(R, [v[i], v[i + 1], v[i + 2]])));
+    return out;
+  }
+  if (!isPolytopeCore(s)) throw new Error(`a ${s.kind} has no polytope core`);
   for (let k = 0; k < 8; k++) {
     const local: V3 = [
       k & 1 ? s.halfExtents[0] : -s.halfExtents[0],
@@ -87,14 +105,19 @@ export const planeNormal = (X: Pose): V3 => {
 };
 
 /** Exact signed distance from a world point to a shape's surface (negative inside):
- *  q = |p_S| − h, sd = ‖max(q, 0)‖ + min(max_i q_i, 0) − r; a plane's is its height above it. */
+ *  q = |p_S| − h, sd = ‖max(q, 0)‖ + min(max_i q_i, 0) − r; a plane's is its height above it;
+ *  cylinder, ellipsoid and convex: smooth-shapes.ts and hull-shapes.ts. */
 export function pointSignedDistance(s: ShapeGeom, X: Pose, p: readonly number[]): number {
   if (s.kind === 'plane') return dot(planeNormal(X), sub(p, X.pos));
   const local = mulMtV(rotation(X.quat), sub(p, X.pos));
+  if (s.kind === 'cylinder') return cylinderPoint(s.size!, local).sd;
+  if (s.kind === 'ellipsoid') return ellipsoidPoint(s.size!, local).sd;
+  if (s.kind === 'convex') return hullPointDistance(s, local);
   const q = [0, 1, 2].map((i) => Math.abs(local[i]) - s.halfExtents[i]);
   const outside = Math.hypot(Math.max(q[0], 0), Math.max(q[1], 0), Math.max(q[2], 0));
   return outside + Math.min(Math.max(q[0], q[1], q[2]), 0) - s.radius;
 }
 
-/** A shape's size: the largest half-extent plus the radius (a plane has none: 0). */
+/** A shape's size: the largest half-extent plus the radius (a plane has none: 0); for a cylinder,
+ *  ellipsoid and convex shape the largest half-extent of its bounding box (halfExtents). */
 export const shapeSize = (s: ShapeGeom): number => (s.kind === 'plane' ? 0 : Math.max(...s.halfExtents) + s.radius);

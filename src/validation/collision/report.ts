@@ -5,7 +5,9 @@ import { formatSig, markdownTable } from '../../reports/table.js';
 import type { SuiteResult } from '../suite.js';
 import { F32_FACTOR } from '../metrics.js';
 import { kindCombos } from './pairs.js';
-import { COLLISION_F64_BAR } from './stage.js';
+import { CCD_TOLERANCE, mujocoApproximation, pairCollider } from './colliders.js';
+import { CCD_FACTOR, COLLISION_F64_BAR, COLLISION_PAIRS, CONVEX_PAIRS_PER_COMBO } from './stage.js';
+import type { ShapeKind } from '../../engine/model-desc.js';
 
 /** Errors of exactly 0 are drawn at this value on the log-scale error chart. */
 export const ERROR_FLOOR_SHOWN = 1e-17;
@@ -34,13 +36,23 @@ export function collisionTable(r: SuiteResult): string[] {
       const off = errs.filter((e) => e > OFF).length;
       return `${formatSig(quantile(errs, 0.5), 2)} / ${formatSig(Math.max(0, ...errs), 2)}${off ? `, ${off} off` : ''}${missed ? `, ${missed} missed` : ''}`;
     });
-    return [combo, String(c.scatter.filter((d) => d.combo === combo && d.source === sources[0]).length), ...cells];
+    const [ka, kb] = combo.split('+') as [ShapeKind, ShapeKind];
+    const collider = pairCollider(ka, kb) === 'ccd' ? 'GJK/EPA' : 'closed form';
+    return [
+      combo,
+      String(c.scatter.filter((d) => d.combo === combo && d.source === sources[0]).length),
+      collider,
+      ...cells,
+      mujocoApproximation(ka, kb) || 'no (exact to round-off)',
+    ];
   });
+  const refused = (c.refused ?? []).map((r) => `${r.combo} (${r.why})`);
   return [
     '## Collision: distance error against the exact reference',
     '',
-    `${c.pairs} seeded random pairs over every kind combination, signed distances from 0.35 overlapping to 0.3 apart in units of the pair's size (the smaller shape's largest half-extent + radius), random poses; the exact reference is independent of the engine (cores as polytopes: Wolfe's minimum-norm point of the Minkowski difference when apart, its convex hull's nearest face when overlapping, minus both radii). Each cell: median / worst |reported − exact| / size over the pairs with a contact expected (the deepest point's distance), how many pairs are off by more than ${OFF} of the size, and how many reported no contact. MuJoCo runs mj_collision on the same pairs (explicit pairs with the same margin); a rounded box has no MuJoCo geom, so those pairs have no MuJoCo column (n/a). MuJoCo is reported, not judged; ours is judged (f64 bar ${COLLISION_F64_BAR} of the size; f32 bar ${F32_FACTOR} × the measured float32 floor; see collision.csv). Charts: collision-reported-vs-exact, collision-error-vs-exact.`,
+    `${c.pairs} seeded random pairs over every kind combination the engine collides (${COLLISION_PAIRS / 14} per combination of sphere, capsule, box, rounded box and plane; ${CONVEX_PAIRS_PER_COMBO} per combination with MuJoCo's cylinder, ellipsoid or a convex hull of 8–40 random points made by the engine's quickhull), signed distances from 0.35 overlapping to 0.3 apart in units of the pair's size (the smaller shape's largest half-extent + radius), random poses; the exact reference is independent of the engine (cores and convex hulls as polytopes: Wolfe's minimum-norm point of the Minkowski difference when apart, its convex hull's nearest face when overlapping, minus both radii; a plane's lowest point and a sphere against a cylinder or ellipsoid in closed form; every other pair with a cylinder or an ellipsoid by the largest separation g(u) = −h_A(u) − h_B(−u) over directions u, from exact support functions: sampled, then Nelder–Mead to round-off in the distance, ~3e-8 rad in the normal). Each cell: median / worst |reported − exact| / size over the pairs with a contact expected (the deepest point's distance), how many pairs are off by more than ${OFF} of the size, and how many reported no contact. MuJoCo runs mj_collision on the same pairs (explicit pairs with the same margin); a rounded box has no MuJoCo geom, so those pairs have no MuJoCo column (n/a). MuJoCo is reported, not judged (the last column says where its own answer is approximate); ours is judged: closed-form pairs to f64 bar ${COLLISION_F64_BAR} of the size and f32 bar ${F32_FACTOR} × the measured float32 floor; GJK/EPA pairs (the engine runs MuJoCo's convex collider with its stopping rule, so it is as approximate as MuJoCo) to ${CCD_FACTOR} × (what ccd_tolerance ${CCD_TOLERANCE} m leaves, τ = ${CCD_TOLERANCE} m / size in distance and 2√τ rad in the normal, + MuJoCo's own worst error in that field over the combination's pairs): stage.ts ccdFloors; collision.csv notes each row's. Charts: collision-reported-vs-exact, collision-error-vs-exact.`,
     '',
-    markdownTable(['kinds', 'pairs with a contact expected', ...sources], rows),
+    markdownTable(['kinds', 'pairs with a contact expected', 'collider', ...sources, 'MuJoCo approximate'], rows),
+    ...(refused.length ? ['', `Skipped by name, the engine refuses them: ${refused.join('; ')}.`] : []),
   ];
 }
