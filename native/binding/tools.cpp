@@ -156,6 +156,7 @@ Napi::Value CollideShapePairs(const Napi::CallbackInfo& info) {
           q.radius[s] = 0;
           q.vert[s] = std::move(shape.vert);
           q.graph[s] = std::move(shape.graph);
+          q.extrema[s] = std::move(shape.extrema);
         } else {
           numbers_at(NapiValue(g), "halfExtents", q.half[s], 3, w);
           q.radius[s] = number_at(NapiValue(g), "radius", w);

@@ -29,6 +29,7 @@ template <class T> void run(const std::vector<PairQuery>& qs, std::vector<PairCo
       for (int k = 0; k < 3; ++k) g[s].size[k] = T(q.size[s][k]);
       if (!q.vert[s].empty()) g[s].vert = q.vert[s].data(), g[s].nvert = static_cast<int>(q.vert[s].size() / 3);
       if (!q.graph[s].empty()) g[s].graph = q.graph[s].data();
+      if (!q.extrema[s].empty()) g[s].extrema = q.extrema[s].data();
       // a mesh's rbound as KCollision makes it at load
       if (q.kind[s] == ShapeKind::Convex) g[s].rbound = convex_geom(g[s]).s.rbound;
       for (int e = 0; e < 9; ++e) X[s].R.m[e] = T(q.R[s][e]);

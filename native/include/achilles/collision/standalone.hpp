@@ -19,6 +19,7 @@ struct PairQuery {
   double size[2][3] = {{0, 0, 0}, {0, 0, 0}};
   std::vector<double> vert[2];
   std::vector<int> graph[2];
+  std::vector<int> extrema[2]; // with a graph: its hill-climbing seeds (hull_graph.hpp hull_extrema)
   double R[2][9]; // world orientation, row-major
   double p[2][3];
   double margin; // detection threshold: contacts with dist < margin
