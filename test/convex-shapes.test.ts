@@ -83,6 +83,34 @@ describe('cylinders and ellipsoids', () => {
     );
   });
 
+  test('<flag multiccd="disable"/>: faceted pairs at zero margin are kept (MuJoCo gives them one GJK/EPA contact), and the flag travels to the engine, MJCF and .arow', () => {
+    const can = `    <body pos="0 0 1"><freejoint/><geom name="can" type="cylinder" size="0.1 0.1"/></body>\n`;
+    const block = `    <body pos="0 0 2"><freejoint/><geom name="block" type="box" size="0.1 0.1 0.1"/></body>`;
+    const f = mjcf(can + block);
+    writeFileSync(f, readFileSync(f, 'utf8').replace('<mujoco>', '<mujoco>\n  <option><flag multiccd="disable"/></option>'));
+    const imp = importFile(f);
+    expect(imp.model.shapes!.map((s) => s.kind)).toEqual(['cylinder', 'box', 'plane']);
+    expect(imp.model.world.multiccd).toBe(false);
+    expect(imp.notes.filter((n) => n.kind === 'approximated')).toEqual([]);
+    expect(
+      imp.notes.some(
+        (n) => n.kind === 'as-mujoco' && /flag multiccd="disable": every pair MuJoCo collides with mjc_Convex/.test(n.message),
+      ),
+    ).toBe(true);
+    expect(() => new Batch(imp.model, { copies: 1 })).not.toThrow();
+    expect(exportMjcf(imp.model)).toMatch(/<flag contact="disable" multiccd="disable"\/>/);
+    const arow = join(dir, 'multiccd-off.arow');
+    writeFileSync(arow, writeArow(imp.model, []));
+    expect(readFileSync(arow, 'utf8')).toMatch(/world: \{.*, multiccd: disable/);
+    expect(loadScene(arow).world.multiccd).toBe(false);
+    // the same model with multiccd on (an API user's) is refused at load, naming the flag
+    const on = structuredClone(imp.model);
+    delete on.world.multiccd;
+    expect(() => new Batch(on, { copies: 1 })).toThrow(
+      /shapes 'can' \(cylinder\) and 'block' \(box\) can touch, but at zero margin MuJoCo gives this pair up to 4 contacts/,
+    );
+  });
+
   test('GJK/EPA settings away from MuJoCo 3.14 defaults are refused at their line once a cylinder or ellipsoid is collided', () => {
     const f = mjcf('    <body pos="0 0 1"><freejoint/><geom type="ellipsoid" size="0.1 0.1 0.2"/></body>');
     writeFileSync(f, readFileSync(f, 'utf8').replace('<mujoco>', '<mujoco>\n  <option ccd_iterations="20"/>'));

@@ -6,7 +6,7 @@
 // every lane width and thread count; the fixture's rock dropped and rolling for 0.5 s against MuJoCo's
 // run, within MuJoCo's float32 spread. The import stage checks each hull placed in its body
 // (hull.placed), which catches import-mesh-hull-frame-dropped as this file's contacts do.
-import { mkdtempSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, test } from 'vitest';
@@ -121,6 +121,11 @@ describe('mesh geoms as their hulls', () => {
         /^mesh geom 'a' → the box bounding its convex hull \(6 vertices\) in MuJoCo's geom frame, half-extents \[.*\]: it can touch 'lid' \(box\), and at zero margin MuJoCo clips its faces against each other/,
       ),
     ]);
+    // with multiccd disabled MuJoCo gives mesh–box at zero margin one GJK/EPA contact, as the engine does: a keeps its hull
+    writeFileSync(f, readFileSync(f, 'utf8').replace('<mujoco>', '<mujoco><option><flag multiccd="disable"/></option>'));
+    const off = importFile(f);
+    expect(off.model.shapes!.find((s) => s.name === 'a')!.kind).toBe('convex');
+    expect(off.notes.filter((n) => /→ the box bounding/.test(n.message))).toEqual([]);
   });
 
   // Each pair's deepest contact (dist and point) against MuJoCo's at states where every mesh touches;

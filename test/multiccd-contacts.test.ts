@@ -6,11 +6,15 @@
 // The bar is the measured floor: MuJoCo's own change when the state moves by a float64 rounding (1e-16
 // relative, 8 draws per state), times 10, at least 1e-14 (the stage's states avoid contacts without a
 // unique witness point, where that floor is 1e-10). Planted contact-perturbed-normal-shared fails it.
+// The same under <flag multiccd="disable"/> (multiccdOffModel: the drum on the box at zero margin, a
+// faceted pair; the can with its margin): one GJK/EPA contact per pair; planted
+// contact-multiccd-flag-ignored (the can's re-runs back) fails it.
 import { describe, expect, it } from 'vitest';
 import { Batch } from '../src/engine/batch.js';
 import { bugAddon, engineAddon, type NativeAddon } from '../src/engine/native.js';
 import { contactXml } from '../src/validation/contact/mujoco.js';
-import { multiccdModel, multiccdStates } from '../src/validation/contact/models-multiccd.js';
+import { multiccdModel, multiccdOffModel, multiccdStates } from '../src/validation/contact/models-multiccd.js';
+import type { ModelDesc } from '../src/engine/model-desc.js';
 import { spawnAsync } from './helpers/spawn-async.js';
 
 const model = multiccdModel();
@@ -45,14 +49,14 @@ interface MjContact {
   normal: number[];
 }
 
-async function mujocoContacts(): Promise<{ contacts: MjContact[]; floor: number }[]> {
+async function mujocoContacts(model: ModelDesc): Promise<{ contacts: MjContact[]; floor: number }[]> {
   const r = await spawnAsync('python3', ['-c', SCRIPT], { input: JSON.stringify({ xml: contactXml(model), qs: STATES.map((s) => s.q) }) });
   expect(r.status, r.stderr).toBe(0);
   return JSON.parse(r.stdout);
 }
 
 /** Per state, the worst difference of the engine's points from MuJoCo's (Infinity where a pair's count differs). */
-function worstErrors(ref: { contacts: MjContact[] }[], addon: NativeAddon): number[] {
+function worstErrors(model: ModelDesc, ref: { contacts: MjContact[] }[], addon: NativeAddon): number[] {
   const b = new Batch(model, { copies: STATES.length, lanes: 1, precision: 'f64' }, addon);
   STATES.forEach((s, r) => b.setRobot(r, { q: s.q }));
   b.collide();
@@ -82,7 +86,7 @@ function worstErrors(ref: { contacts: MjContact[] }[], addon: NativeAddon): numb
 
 describe("multiccd's contacts against MuJoCo 3.14, point by point (f64)", () => {
   it('the same points in the same order, each dist, pos and normal within 10× MuJoCo’s own floor; the planted bug fails', async () => {
-    const ref = await mujocoContacts();
+    const ref = await mujocoContacts(model);
     // the states touch: the can's 5 multiccd points with normals of their own in every state
     for (const { contacts } of ref) {
       const can = contacts.filter((x) => x.a.startsWith('can') || x.b.startsWith('can'));
@@ -90,14 +94,40 @@ describe("multiccd's contacts against MuJoCo 3.14, point by point (f64)", () => 
       expect(Math.max(...can.map((x) => Math.hypot(...x.normal.map((v, e) => v - can[0].normal[e]))))).toBeGreaterThan(5e-4);
     }
     const bars = ref.map((x) => Math.max(1e-14, 10 * x.floor));
-    const errors = worstErrors(ref, engineAddon());
+    const errors = worstErrors(model, ref, engineAddon());
     console.log(`worst |Δ| per state (bar): ${errors.map((e, i) => `${e.toExponential(1)} (${bars[i].toExponential(1)})`).join(', ')}`);
     errors.forEach((e, i) => expect(e, `state ${i}`).toBeLessThanOrEqual(bars[i]));
     const bugs = bugAddon();
     try {
       bugs.setBug!('contact-perturbed-normal-shared');
-      const planted = worstErrors(ref, bugs);
+      const planted = worstErrors(model, ref, bugs);
       expect(planted.some((e, i) => e > bars[i])).toBe(true);
+    } finally {
+      bugs.setBug!('none');
+    }
+  });
+
+  it('multiccd="disable": faceted pairs at zero margin get MuJoCo’s one GJK/EPA contact, the same in the engine; the planted bug fails', async () => {
+    const off = multiccdOffModel();
+    const ref = await mujocoContacts(off);
+    // every pair one point; the drum on the table (cylinder–box at zero margin) touches in most states
+    for (const { contacts } of ref) {
+      const pairs = contacts.map((x) => [x.a, x.b].sort().join('|'));
+      expect(new Set(pairs).size).toBe(pairs.length);
+    }
+    const onTable = ref.filter(({ contacts }) => contacts.some((x) => [x.a, x.b].sort().join('|') === 'drum/cylinder|table')).length;
+    expect(onTable).toBeGreaterThanOrEqual(STATES.length / 2);
+    const bars = ref.map((x) => Math.max(1e-14, 10 * x.floor));
+    const errors = worstErrors(off, ref, engineAddon());
+    console.log(
+      `multiccd off: worst |Δ| per state (bar): ${errors.map((e, i) => `${e.toExponential(1)} (${bars[i].toExponential(1)})`).join(', ')}`,
+    );
+    errors.forEach((e, i) => expect(e, `state ${i}`).toBeLessThanOrEqual(bars[i]));
+    const bugs = bugAddon();
+    try {
+      bugs.setBug!('contact-multiccd-flag-ignored');
+      const planted = worstErrors(off, ref, bugs);
+      expect(planted.some((e) => e === Infinity)).toBe(true); // the re-runs' extra points
     } finally {
       bugs.setBug!('none');
     }

@@ -508,6 +508,9 @@ Model read_model(const V& m, const std::string& root = "model") {
   read_bodies(m, model, root);
   read_solver(m, model, root);
   read_shapes(m, model, root);
+  const V multiccd = m.get("multiccd");
+  if (!multiccd.is_undefined() && !multiccd.is_boolean()) type_error(root + ".multiccd must be a boolean");
+  model.multiccd = !multiccd.is_boolean() || multiccd.boolean();
   read_actuators(m, model, root);
   read_tendons(m, model, root);
   read_equalities(m, model, root);

@@ -199,6 +199,7 @@ std::string lane_difference(const Model& a, const Model& b) {
   d.eq("solver iterations", a.solver_iterations, b.solver_iterations);
   d.eq("impratio", a.impratio, b.impratio);
   d.eq("cone", a.cone_elliptic, b.cone_elliptic);
+  d.eq("multiccd", a.multiccd, b.multiccd);
   d.eq("solver tolerance", a.solver_tolerance, b.solver_tolerance);
   d.eq("solver newton", a.solver_newton, b.solver_newton);
   d.eq("solver pgs", a.solver_pgs, b.solver_pgs);

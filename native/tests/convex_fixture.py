@@ -13,7 +13,7 @@ mesh as MuJoCo stores it (mesh_vert in the geom frame, its hull graph), so the C
 exactly MuJoCo's inputs. Normals are turned to point from a to b.
 
 Format: whitespace-separated tokens; per case
-  case <kind_a> <kind_b> <collider> <margin>
+  case <kind_a> <kind_b> <collider> <margin> [nomulticcd]
   geom a: <size×3> <rbound> <nvert> <vert×3nvert> <ngraph> <graph×ngraph> <R×9> <p×3>
   geom b: the same
   <ncon> then per contact <dist> <normal×3> <pos×3>
@@ -59,7 +59,7 @@ def geom_xml(name, kind, size, mesh):
     return f'<geom name="{name}" type="{kind}" size="{" ".join(repr(float(x)) for x in size)}" margin="MARGIN"/>'
 
 
-def build(ka, kb, sa, sb, va, vb, margin, plane_pose):
+def build(ka, kb, sa, sb, va, vb, margin, plane_pose, multiccd=True):
     assets = ''.join(f'<mesh name="m{i}" vertex="{" ".join(map(repr, v.ravel().tolist()))}"/>' for i, v in ((0, va), (1, vb)) if v is not None)
     ga = geom_xml('a', ka, sa, 'm0')
     gb = geom_xml('b', kb, sb, 'm1')
@@ -70,7 +70,8 @@ def build(ka, kb, sa, sb, va, vb, margin, plane_pose):
     else:
         world = f'<body name="A"><freejoint/>{ga}</body><body name="B"><freejoint/>{gb}</body>'
     # the pair's margin is the sum of the geoms' (mj_assignMargin): half on each
-    xml = f'<mujoco><asset>{assets}</asset><worldbody>{world}</worldbody></mujoco>'.replace('MARGIN', repr(margin / 2))
+    option = '' if multiccd else '<option><flag multiccd="disable"/></option>'
+    xml = f'<mujoco>{option}<asset>{assets}</asset><worldbody>{world}</worldbody></mujoco>'.replace('MARGIN', repr(margin / 2))
     return mujoco.MjModel.from_xml_string(xml)
 
 
@@ -105,13 +106,13 @@ def geom_tokens(m, d, g):
     return t
 
 
-def one_case(ka, kb, rng, out, far):
+def one_case(ka, kb, rng, out, far, multiccd=True):
     margin = float([0.0, 0.0, 0.02, 0.05][rng.integers(4)])
     sa, sb = rand_size(ka, rng), rand_size(kb, rng)
     va = rand_mesh(rng, int(rng.choice([6, 8, 9, 14]))) if ka == 'mesh' else None
     vb = rand_mesh(rng, int(rng.choice([6, 8, 9, 14]))) if kb == 'mesh' else None
     plane_pose = (rng.normal(size=3) * 0.2, rand_quat(rng))
-    m = build(ka, kb, sa, sb, va, vb, margin, plane_pose)
+    m = build(ka, kb, sa, sb, va, vb, margin, plane_pose, multiccd)
     d = mujoco.MjData(m)
     ga, gb = m.geom('a').id, m.geom('b').id
     qa, qb = rand_quat(rng), rand_quat(rng)
@@ -133,6 +134,13 @@ def one_case(ka, kb, rng, out, far):
         if abs(s - target) < 1e-4 * scale:
             break
         t -= (s - target)
+    emit(m, d, ka, kb, margin, out)
+
+
+def emit(m, d, ka, kb, margin, out):
+    """MuJoCo's contacts of geoms a and b at their current poses, as one case (multiccd off: the
+    header line ends in `nomulticcd`)."""
+    ga, gb = m.geom('a').id, m.geom('b').id
     mujoco.mj_kinematics(m, d)
     mujoco.mj_collision(m, d)
     cons = []
@@ -141,10 +149,45 @@ def one_case(ka, kb, rng, out, far):
         cons.append([float(c.dist)] + (flip * c.frame[:3]).tolist() + c.pos.tolist())
     lo, hi = sorted((ka, kb), key=lambda k: ORDER[k])
     collider = ANALYTIC.get((lo, hi), 'Convex')
-    out.append(' '.join(['case', ka, kb, collider, repr(margin)]))
+    multiccd = not (m.opt.disableflags & mujoco.mjtDisableBit.mjDSBL_MULTICCD)
+    out.append(' '.join(['case', ka, kb, collider, repr(margin)] + ([] if multiccd else ['nomulticcd'])))
     out.append(' '.join(geom_tokens(m, d, ga)))
     out.append(' '.join(geom_tokens(m, d, gb)))
     out.append(str(len(cons)) + ''.join('\n' + ' '.join(map(repr, c)) for c in cons))
+
+
+BOX_MESH = np.array([[x, y, z] for x in (-0.2, 0.2) for y in (-0.15, 0.15) for z in (-0.1, 0.1)])
+
+
+def posed_cases(out):
+    """Faceted pairs at zero margin with multiccd disabled (MuJoCo 3.14 then gives the first GJK/EPA
+    contact only, no face clipping): a face resting on a face, an edge on a face, a tilted corner, for
+    box, cylinder and mesh (a box-shaped one) in every pairing."""
+    shapes = {'box': ([0.2, 0.15, 0.1], None), 'cylinder': ([0.18, 0.1], None), 'mesh': (None, BOX_MESH)}
+    poses = [  # b above a: (height, quat of b); face on face, edge on face, corner on face
+        (0.195, [1, 0, 0, 0]),
+        (0.2, [math.cos(math.pi / 8), math.sin(math.pi / 8), 0, 0]),
+        (0.22, [0.9, 0.3, 0.2, 0.1]),
+    ]
+    for ka, kb in [('box', 'cylinder'), ('cylinder', 'box'), ('box', 'mesh'), ('cylinder', 'cylinder'), ('cylinder', 'mesh'), ('mesh', 'mesh'), ('mesh', 'box')]:
+        (sa, va), (sb, vb) = shapes[ka], shapes[kb]
+        m = build(ka, kb, sa, sb, va, vb, 0.0, None, multiccd=False)
+        d = mujoco.MjData(m)
+        for h, q in poses:
+            q = np.array(q, dtype=float)
+            set_free(m, d, 'A', np.array([0.01, -0.02, 0.0]), np.array([1.0, 0, 0, 0]))
+            set_free(m, d, 'B', np.array([0.03, 0.01, h]), q / np.linalg.norm(q))
+            emit(m, d, ka, kb, 0.0, out)
+
+
+def random_nomulticcd(rng, out, per_pair):
+    """Random pairs of MuJoCo's mjc_Convex with multiccd disabled: the faceted ones at zero margin
+    (no face clipping then), the others at any margin (no perturbed re-runs)."""
+    pairs = [('box', 'cylinder'), ('box', 'mesh'), ('cylinder', 'cylinder'), ('cylinder', 'mesh'), ('mesh', 'mesh'), ('capsule', 'cylinder'), ('capsule', 'mesh')]
+    for ka, kb in pairs:
+        for i in range(per_pair):
+            a, b = (kb, ka) if i % 3 == 2 else (ka, kb)
+            one_case(a, b, rng, out, far=(i % 4 == 3), multiccd=False)
 
 
 def main():
@@ -159,6 +202,10 @@ def main():
             # a third of the non-plane pairs given in the reverse of MuJoCo's order
             a, b = (kb, ka) if (ka != 'plane' and ka != kb and i % 3 == 2) else (ka, kb)
             one_case(a, b, rng, out, far=(i % 4 == 3))
+    # <flag multiccd="disable"/>: after the default cases, from a generator of its own (the cases
+    # above stay as they were)
+    posed_cases(out)
+    random_nomulticcd(np.random.default_rng(20261203), out, per_pair)
     print('\n'.join(out))
 
 

@@ -199,6 +199,7 @@ struct FixtureCase {
   FixtureGeom a, b;
   std::string collider;
   double margin;
+  bool multiccd = true; // false: the model disables it (<flag multiccd="disable"/>: `nomulticcd` on the case line)
   std::vector<std::vector<double>> con; // dist, normal×3, pos×3
 };
 
@@ -237,6 +238,9 @@ static bool read_fixture(const char* path, std::vector<FixtureCase>& out) {
     if (tok != "case") return false;
     FixtureCase c;
     f >> c.a.kind >> c.b.kind >> c.collider >> c.margin;
+    std::string rest;
+    std::getline(f, rest);
+    c.multiccd = rest.find("nomulticcd") == std::string::npos;
     geom(c.a);
     geom(c.b);
     int n;
@@ -269,7 +273,8 @@ template <class T> static int run_case(const FixtureCase& fc, ConvexContact<T>* 
   mk(fc.a, va, sa, Xa);
   mk(fc.b, vb, sb, Xb);
   const T margin = T(fc.margin);
-  const CcdOptions<T> opt;
+  CcdOptions<T> opt;
+  opt.multiccd = fc.multiccd;
   if (fc.collider == "PlaneCylinder") return plane_cylinder(Xa, sb, Xb, margin, con);
   if (fc.collider == "PlaneConvex") return plane_convex(Xa, sb, Xb, margin, con);
   if (fc.collider == "SphereCylinder") {
@@ -292,7 +297,7 @@ struct Worst {
 template <class T> static void against_mujoco(const std::vector<FixtureCase>& cases, const char* prec, double bar_dist, double bar_normal, double bar_ported_dist,
                                               double bar_ported_normal, bool print) {
   Worst wp, wc;
-  int refused = 0, refused_agree = 0, multi = 0;
+  int refused = 0, refused_agree = 0, multi = 0, faceted_single = 0;
   std::vector<T> va, vb;
   ConvexContact<T> con[kMaxConvexContacts];
   char what[320];
@@ -308,7 +313,9 @@ template <class T> static void against_mujoco(const std::vector<FixtureCase>& ca
     if (fc.a.kind != "plane") scale = fc.a.rbound;
     scale = std::fmax(scale, fc.b.rbound);
     const bool ported = fc.collider == "Convex" || fc.collider == "PlaneCylinder" || fc.collider == "PlaneConvex" || fc.collider == "SphereCylinder";
-    if (fc.collider == "Convex" && convex_first_contact_only(kind_of(fc.a.kind), kind_of(fc.b.kind), fc.margin > 0, true)) {
+    const bool faceted = fc.collider == "Convex" && convex_first_contact_only(kind_of(fc.a.kind), kind_of(fc.b.kind), fc.margin > 0, true);
+    if (faceted && !fc.multiccd && !fc.con.empty()) ++faceted_single; // the first contact is all MuJoCo gives: compared below
+    if (fc.collider == "Convex" && convex_first_contact_only(kind_of(fc.a.kind), kind_of(fc.b.kind), fc.margin > 0, fc.multiccd)) {
       ++refused; // MuJoCo's face clipping, not ported: the integrator refuses these pairs
       if (n >= 1 && int(fc.con.size()) == n && vdist(con[0].normal, &fc.con[0][1]) < 1e-9) ++refused_agree;
       continue;
@@ -321,6 +328,13 @@ template <class T> static void against_mujoco(const std::vector<FixtureCase>& ca
       // 1e-3·rbound from the others) appear or not with float rounding
       const bool first_only = sizeof(T) == sizeof(float) && n >= 1 && nm >= 1;
       if (first_only && n != nm) ++w.count_mismatch;
+      // f32 (the collider in float; the engine runs it in double for f32 robots too: narrow_convex.hpp):
+      // a faceted pair posed face on face at zero margin (multiccd off) can lose its one contact in
+      // float's GJK/EPA (measured: 4 of 34, cases 292 301 356 366; f64 finds all 34 to round-off)
+      if (sizeof(T) == sizeof(float) && faceted && !fc.multiccd && n == 0 && nm == 1) {
+        ++w.count_mismatch;
+        continue;
+      }
       if (n != nm && !first_only) {
         ++w.count_mismatch;
         std::snprintf(what, sizeof what, "%s case %d %s–%s (%s, margin %g): %d contacts, MuJoCo %d", prec, idx, fc.a.kind.c_str(), fc.b.kind.c_str(), fc.collider.c_str(),
@@ -372,10 +386,14 @@ template <class T> static void against_mujoco(const std::vector<FixtureCase>& ca
     std::printf("%s, colliders we port (%d cases): worst |Δdist|/rbound %.3g, |Δnormal| %.3g, |Δpos|/rbound %.3g, count mismatches %d\n", prec, wp.cases, wp.dist, wp.normal,
                 wp.pos, wp.count_mismatch);
     std::printf("%s, faceted pairs at zero margin (MuJoCo's face clipping, not ported, flagged by convex_first_contact_only): %d cases, %d of them "
-                "agree anyway\n", prec, refused, refused_agree);
+                "agree anyway; with multiccd disabled (no face clipping: compared): %d\n", prec, refused, refused_agree, faceted_single);
     std::printf("%s, MuJoCo's closed forms (%d cases, deepest point): worst |Δdist|/rbound %.3g, |Δnormal| %.3g\n", prec, wc.cases, wc.dist, wc.normal);
   }
   check(wp.cases > 100 && wc.cases > 40, "the fixture covers every kind pair");
+  // multiccd="disable": the faceted pairs at zero margin (box–cylinder, box–mesh, cylinder–cylinder,
+  // cylinder–mesh, mesh–mesh, posed face on face, edge on face, tilted, and random) get MuJoCo's one
+  // GJK/EPA contact, compared above point by point
+  checkf(faceted_single >= 30, "faceted pairs at zero margin with multiccd disabled compared with MuJoCo (%g)", faceted_single);
   if (sizeof(T) == sizeof(double)) checkf(multi >= 5, "several multi-contact answers compared point by point (%g)", multi);
 }
 

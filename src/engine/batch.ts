@@ -95,6 +95,7 @@ export function toNativeModel(model: ModelDesc): object {
         }
       : {}),
     excludes: model.excludes ?? [],
+    ...(model.world.multiccd === false ? { multiccd: false } : {}),
     gravity: model.world.gravity,
     bodies: model.bodies.map((b) => {
       const { u, w } = b.joint === 'planar' ? planarFrame(b.axis) : { u: [1, 0, 0], w: [0, 1, 0] };

@@ -292,6 +292,10 @@ export interface WorldSettings {
   duration: number;
   /** Substeps per step (the step's dt is split evenly). */
   substeps: number;
+  /** MuJoCo's <flag multiccd> (absent or true: on, its default). false: every pair MuJoCo's mjc_Convex
+   *  collides (a cylinder, ellipsoid or mesh with anything but a plane) gets its first GJK/EPA contact
+   *  only: no perturbed re-runs, and no face clipping for two of box, cylinder and mesh at zero margin. */
+  multiccd?: boolean;
 }
 
 export interface ModelDesc {

@@ -55,6 +55,7 @@ enum class Bug : int {
   ParamsNeighbourLane,       // per-robot parameters: a robot's constants written into the next lane (each lane runs its neighbour's)
   ParamsConstraintLaneZero,  // per-robot parameters: every lane's frictions and inverse weights read from lane 0's robot
   ContactPerturbedNormalShared, // multiccd: a perturbed re-run's contact takes the first contact's normal instead of its own
+  ContactMulticcdFlagIgnored,   // multiccd="disable" not heard: the convex collider still adds the perturbed re-runs' points
   Count
 };
 
@@ -107,6 +108,7 @@ inline const char* bug_name(Bug b) {
   case Bug::ParamsNeighbourLane: return "params-neighbour-lane";
   case Bug::ParamsConstraintLaneZero: return "params-constraint-lane-zero";
   case Bug::ContactPerturbedNormalShared: return "contact-perturbed-normal-shared";
+  case Bug::ContactMulticcdFlagIgnored: return "contact-multiccd-flag-ignored";
   case Bug::Count: break;
   }
   return "?";

@@ -83,6 +83,9 @@ struct Model {
   std::vector<Shape> shapes;
   std::vector<std::pair<int, int>> excludes;
   bool has_pairs = false;
+  // MuJoCo's <flag multiccd> (mjDSBL_MULTICCD; on by default): off, every pair its mjc_Convex collides
+  // gets the first GJK/EPA contact only (no perturbed re-runs, no face clipping: convex.hpp)
+  bool multiccd = true;
   // Constraint solver (contact/ room): MuJoCo's option iterations (fixed here) and impratio, and the
   // inverse weights MuJoCo's mj_setConst derives at qpos0 (body_invweight0: translation, rotation per
   // joint's body; dof_invweight0 per dof), filled by finalize when anything constrains the model.

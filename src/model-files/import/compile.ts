@@ -284,7 +284,14 @@ export function compileIr(ir: IrModel, files: string[], notes: ImportNote[]): Co
   const model: ModelDesc = {
     name: ir.name,
     bodies,
-    world: { gravity: ir.option.gravity, dt: ir.option.timestep, integrator: ir.option.integrator, duration: 10, substeps: 1 },
+    world: {
+      gravity: ir.option.gravity,
+      dt: ir.option.timestep,
+      integrator: ir.option.integrator,
+      duration: 10,
+      substeps: 1,
+      ...(ir.multiccdDisabled ? { multiccd: false } : {}),
+    },
     files,
     shapes,
     solver: {

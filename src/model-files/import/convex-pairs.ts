@@ -1,9 +1,11 @@
 // MuJoCo's cylinders and ellipsoids: the engine collides them as MuJoCo does (its analytic colliders,
 // GJK/EPA and multiccd's perturbed contacts, native collision/convex_pair.hpp) unless the model holds
 // a pair that MuJoCo clips face against face (two of cylinder, box and mesh at zero margin: gjk.c
-// `multicontact`), which the engine does not port yet. Such a model gets the rounded-box stand-ins of
-// earlier versions for every cylinder and ellipsoid instead, with a note on each that names the pair;
-// a file that loaded before still loads, and says what it approximates.
+// `multicontact`, with multiccd on, its default), which the engine does not port yet. Such a model
+// gets the rounded-box stand-ins of earlier versions for every cylinder and ellipsoid instead, with a
+// note on each that names the pair; a file that loaded before still loads, and says what it
+// approximates. With <flag multiccd="disable"/> MuJoCo gives those pairs their first GJK/EPA contact
+// only (maxContacts 1), which the engine does: they are kept.
 
 import { mujocoCandidatePairs } from '../../engine/candidate-pairs.js';
 import type { ModelDesc, ShapeDesc, ShapeKind, Vec3 } from '../../engine/model-desc.js';
@@ -19,18 +21,18 @@ const FACETED: readonly ShapeKind[] = ['box', 'convex', 'cylinder'];
 
 /** Why the engine cannot collide kinds a and b as MuJoCo does, or null (convex_pair_unsupported's
  *  rule); `positiveMargin`: the two shapes' margins and gaps sum to more than 0 (MuJoCo's driver hands its
- *  colliders margin + gap, which its maxContacts reads). */
-export function convexPairProblem(a: ShapeKind, b: ShapeKind, positiveMargin: boolean): string | null {
+ *  colliders margin + gap, which its maxContacts reads); `multiccd`: the model's flag (WorldSettings). */
+export function convexPairProblem(a: ShapeKind, b: ShapeKind, positiveMargin: boolean, multiccd = true): string | null {
   if (!isConvexKind(a) && !isConvexKind(b)) return null;
   if (a === 'rounded-box' || b === 'rounded-box') return 'a rounded box is not one of MuJoCo’s geoms';
   if (a === 'plane' || b === 'plane') return null;
-  if (positiveMargin || !FACETED.includes(a) || !FACETED.includes(b)) return null;
-  return 'at zero margin MuJoCo clips its faces against each other (gjk.c multicontact), which the engine does not port yet';
+  if (!multiccd || positiveMargin || !FACETED.includes(a) || !FACETED.includes(b)) return null;
+  return 'at zero margin MuJoCo clips its faces against each other (gjk.c multicontact), which the engine does not port yet (<flag multiccd="disable"/> turns it off in MuJoCo too)';
 }
 
 /** convexPairProblem for two shapes of a model: MuJoCo hands its colliders the pair's margins and gaps summed. */
-export function shapePairProblem(a: ShapeDesc, b: ShapeDesc): string | null {
-  return convexPairProblem(a.kind, b.kind, a.margin + b.margin + a.gap + b.gap > 0);
+export function shapePairProblem(a: ShapeDesc, b: ShapeDesc, multiccd = true): string | null {
+  return convexPairProblem(a.kind, b.kind, a.margin + b.margin + a.gap + b.gap > 0, multiccd);
 }
 
 const fmt = (x: number): string => String(Number(x.toPrecision(6)));
@@ -53,10 +55,11 @@ function standIn(s: ShapeDesc): { h: Vec3; r: number; what: string } {
 export function keepOrStandIn(model: ModelDesc, notes: ImportNote[]): boolean {
   const shapes = model.shapes ?? [];
   if (!shapes.some((s) => s.kind === 'cylinder' || s.kind === 'ellipsoid')) return true;
-  const bad = mujocoCandidatePairs(model).find(([a, b]) => shapePairProblem(shapes[a], shapes[b]) !== null);
+  const multiccd = model.world.multiccd !== false;
+  const bad = mujocoCandidatePairs(model).find(([a, b]) => shapePairProblem(shapes[a], shapes[b], multiccd) !== null);
   if (!bad) return true;
   const [a, b] = bad.map((i) => shapes[i]);
-  const why = `the pair '${a.name}' (${a.kind}) – '${b.name}' (${b.kind}) can touch, and ${shapePairProblem(a, b)}`;
+  const why = `the pair '${a.name}' (${a.kind}) – '${b.name}' (${b.kind}) can touch, and ${shapePairProblem(a, b, multiccd)}`;
   for (const s of shapes) {
     if (s.kind !== 'cylinder' && s.kind !== 'ellipsoid') continue;
     const { h, r, what } = standIn(s);

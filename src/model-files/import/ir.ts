@@ -178,6 +178,8 @@ export interface IrModel {
   /** MJCF <flag>s that switch off a feature (contact, limit, ...), each with its attribute; applied
    *  to the model once it is read (mjcf/option-flags.ts applyDisableFlags). */
   disabled?: { flag: DisableFlag; source: SourceSpan }[];
+  /** <flag multiccd="disable"/>: where it was set (MuJoCo's mjc_Convex then gives one contact per pair). */
+  multiccdDisabled?: SourceSpan;
   /** <option> ccd_tolerance / ccd_iterations away from MuJoCo's defaults: refused once the model is
    *  known to use MuJoCo's GJK/EPA (a kept cylinder or ellipsoid), else skipped (compile.ts). */
   ccd?: { key: string; value: string; source: SourceSpan }[];

@@ -45,7 +45,8 @@ export function keepHullsOrBoxes(model: ModelDesc, meshes: ReadonlySet<ShapeDesc
     if (!meshes.has(s) || s.kind !== 'convex') continue;
     const me = shapes.indexOf(s);
     const mine = pairs.filter(([a, b]) => a === me || b === me).map(([a, b]) => shapes[a === me ? b : a]);
-    const bad = mine.find((o) => shapePairProblem(s, o) !== null);
+    const multiccd = model.world.multiccd !== false;
+    const bad = mine.find((o) => shapePairProblem(s, o, multiccd) !== null);
     if (!bad) {
       const plane = mine.find((o) => o.kind === 'plane');
       if (plane)
@@ -57,7 +58,7 @@ export function keepHullsOrBoxes(model: ModelDesc, meshes: ReadonlySet<ShapeDesc
       continue;
     }
     const other = bad;
-    const why = shapePairProblem(s, other);
+    const why = shapePairProblem(s, other, multiccd);
     const nvert = (s.vertices?.length ?? 0) / 3;
     const box = hullBox(s.vertices ?? []);
     s.kind = 'box';

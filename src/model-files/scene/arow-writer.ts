@@ -115,7 +115,7 @@ export function writeArow(model: ModelDesc, header: string[]): string {
     ? `, solver: { iterations: ${sv.iterations}, impratio: ${num(sv.impratio)}${sv.tolerance !== undefined ? `, tolerance: ${num(sv.tolerance)}` : ''}${sv.method !== undefined ? `, method: ${sv.method}` : ''}${sv.cone !== undefined ? `, cone: ${sv.cone}` : ''} }`
     : '';
   L.push(
-    `world: { gravity: ${vec(w.gravity)}, dt: ${num(w.dt)}, integrator: ${w.integrator}, duration: ${num(w.duration)}, substeps: ${w.substeps}${solver} }`,
+    `world: { gravity: ${vec(w.gravity)}, dt: ${num(w.dt)}, integrator: ${w.integrator}, duration: ${num(w.duration)}, substeps: ${w.substeps}${w.multiccd === false ? ', multiccd: disable' : ''}${solver} }`,
   );
   L.push('links:');
   const shapesOf = new Map<number, ShapeDesc[]>();

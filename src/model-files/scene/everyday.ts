@@ -58,7 +58,7 @@ export const TOP_KEYS = [
   'sensors',
   'randomize',
 ] as const;
-export const WORLD_KEYS = ['gravity', 'dt', 'integrator', 'duration', 'substeps', 'solver'] as const;
+export const WORLD_KEYS = ['gravity', 'dt', 'integrator', 'duration', 'substeps', 'solver', 'multiccd'] as const;
 export const LINK_KEYS = [
   'name',
   'parent',
@@ -149,6 +149,9 @@ function readWorld(ctx: Ctx, node: YNode): WorldSettings {
   if (du) w.duration = readLimited(ctx, du.value, 'world.duration', WORLD_LIMITS.duration);
   const ss = m.get('substeps');
   if (ss) w.substeps = readLimited(ctx, ss.value, 'world.substeps', WORLD_LIMITS.substeps);
+  // MuJoCo's <flag multiccd>, in its words (enable: its default)
+  const mc = m.get('multiccd');
+  if (mc && readEnum(ctx, mc.value, 'world.multiccd', ['enable', 'disable'] as const) === 'disable') w.multiccd = false;
   return w;
 }
 

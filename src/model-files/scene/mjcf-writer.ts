@@ -137,7 +137,8 @@ export function exportMjcf(model: ModelDesc, opts: MjcfOptions = {}): string {
     `  <option timestep="${num(w.dt / w.substeps)}" gravity="${nums(w.gravity)}" integrator="${integrator}" ` +
       `cone="${solver.cone ?? 'pyramidal'}" solver="${MJCF_SOLVER[solverRun(model).method]}" iterations="${solver.iterations}" tolerance="${num(solver.tolerance ?? 0)}" impratio="${num(solver.impratio)}">`,
   );
-  if (!opts.contacts) out.push('    <flag contact="disable"/>');
+  const flags = [...(opts.contacts ? [] : ['contact="disable"']), ...(w.multiccd === false ? ['multiccd="disable"'] : [])];
+  if (flags.length) out.push(`    <flag ${flags.join(' ')}/>`);
   out.push('  </option>');
   // Convex shapes as inline meshes (MuJoCo collides a mesh through its convex hull; it moves the
   // mesh frame to the hull's centroid and principal axes and composes the geom pose with that move,

@@ -40,6 +40,7 @@ export const contactStage: ValidationStage<ContactStateReference[]> = {
       'contact-rolling-coefficient',
       'pgs-shuffle-skipped',
       'contact-perturbed-normal-shared',
+      'contact-multiccd-flag-ignored',
     ],
   },
   reference(ctx) {

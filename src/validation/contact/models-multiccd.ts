@@ -5,7 +5,12 @@
 //                     a drum lying on it (cylinder–box along a line), both with a margin (at zero
 //                     margin MuJoCo clips two faceted geoms' faces instead, which the engine refuses),
 //                     and a rod leaning on the drum's rim (capsule–cylinder, zero margin)
-// and its random states: each body near its contact, tilted a little, moving.
+//   contact-multiccd-off  the same bodies under <flag multiccd="disable"/>, the drum and the rod at
+//                     zero margin: MuJoCo then gives every mjc_Convex pair its first GJK/EPA contact
+//                     only, so the drum on the table (a faceted pair at zero margin, which multiccd on
+//                     would clip face against face) is collided as MuJoCo does, one point, and the can
+//                     (keeping its margin: 5 points with multiccd on) gets one point too
+// and their random states: each body near its contact, tilted a little, moving.
 
 import type { ModelDesc, ShapeDesc } from '../../engine/model-desc.js';
 import { Rng } from '../rng.js';
@@ -42,6 +47,17 @@ export function multiccdModel(): ModelDesc {
     base('rod/capsule', 2, 'capsule', { halfExtents: [0, 0, rh], radius: rr, friction: 1.1 }),
   ];
   return { name: 'contact-multiccd', bodies, world: { ...WORLD }, files: [], shapes, solver: { iterations: 20, impratio: 1 } };
+}
+
+/** multiccdModel with multiccd disabled (the same bodies, states and sizes), every margin 0 but the can's. */
+export function multiccdOffModel(): ModelDesc {
+  const m = multiccdModel();
+  return {
+    ...m,
+    name: 'contact-multiccd-off',
+    world: { ...m.world, multiccd: false },
+    shapes: (m.shapes ?? []).map((s) => (s.name === 'can/cylinder' ? s : { ...s, margin: 0 })),
+  };
 }
 
 /** Random states: the can standing on the table (tilted by up to 0.03 rad) and the drum lying on it

@@ -37,7 +37,7 @@ import { F32_PERTURBATIONS, perturbedModels, perturbState, type TestState } from
 import type { CheckRow, Sample } from '../types.js';
 import { engineConstraints, type EngineConstraintAnswer, type RowBlock } from './engine.js';
 import { armModel, armStates, ballsModel, ballsStates, spinBallsModel } from './models.js';
-import { multiccdModel, multiccdStates } from './models-multiccd.js';
+import { multiccdModel, multiccdOffModel, multiccdStates } from './models-multiccd.js';
 import { mujocoConstraints, type ConstraintAnswer } from './mujoco.js';
 
 export const ROW_FIELDS = ['dist', 'J', 'aref', 'R'] as const;
@@ -144,6 +144,7 @@ export async function contactStateReferences(python: string, seed: number, state
     { model: spinBallsModel(), states: ballsStates(n, seedFor(seed, 'contact-spin-balls')) },
     { model: armModel(), states: armStates(n, seedFor(seed, 'contact-arm')) },
     { model: multiccdModel(), states: multiccdStates(n, seedFor(seed, 'contact-multiccd')) },
+    { model: multiccdOffModel(), states: multiccdStates(n, seedFor(seed, 'contact-multiccd-off')) },
   ];
   return Promise.all(
     cases.map(async ({ model, states: xs }) => {

@@ -155,6 +155,7 @@ template <class T> struct KCollision {
         k.geom.extrema = k.extrema->data();
       }
       if (s.kind == ShapeKind::Convex) k.geom.rbound = convex_geom(k.geom).s.rbound;
+      k.geom.multiccd = m.multiccd;
       k.body = s.body;
       for (int e = 0; e < 9; ++e) k.R_BS[e] = T(s.R_BS[e]);
       for (int e = 0; e < 3; ++e) k.p_BS[e] = T(s.p_BS[e]);
@@ -174,7 +175,7 @@ template <class T> struct KCollision {
       for (int b = 0; b < n; ++b) {
         if (b == a || (b < a && is_convex_kind(m.shapes[b].kind))) continue; // each pair once
         const double thr = m.shapes[a].margin + m.shapes[b].margin + m.shapes[a].gap + m.shapes[b].gap; // MuJoCo's collider margin
-        const char* why = convex_pair_unsupported(m.shapes[a].kind, m.shapes[b].kind, thr > 0);
+        const char* why = convex_pair_unsupported(m.shapes[a].kind, m.shapes[b].kind, thr > 0, m.multiccd);
         if (!why || !filter.admits(std::min(a, b), std::max(a, b), false)) continue;
         throw std::invalid_argument("shapes '" + m.shapes[a].name + "' (" + shape_kind_name(m.shapes[a].kind) + ") and '" + m.shapes[b].name + "' (" +
                                     shape_kind_name(m.shapes[b].kind) + ") can touch, but " + why +

@@ -24,7 +24,9 @@
 // cylinder geoms (gjk.c `multicontact`, up to 4 or 8 points, which can also move the first point
 // or turn its normal); there this call returns the first (EPA) contact only, and
 // convex_first_contact_only() says so: the integrator must refuse such a pair (or call its own
-// box–box) rather than take one point where MuJoCo has others.
+// box–box) rather than take one point where MuJoCo has others. With multiccd off
+// (opt.multiccd = false, MuJoCo's <flag multiccd="disable"/>) MuJoCo takes neither path: its
+// maxContacts is 1 and the re-runs are skipped, so every pair gets the first contact, as here.
 // Also: a mesh of 10 or more vertices with a hull graph is searched by hill climbing in MuJoCo;
 // here always exhaustively: the same support vertex but for ties between vertices.
 #pragma once

@@ -7,7 +7,9 @@
 // contacts, each with the normal of its own re-run: a Manifold carries a normal per point): a
 // cylinder or mesh with a capsule, and two of cylinder, box and mesh at a positive margin. Two of
 // those at zero margin get MuJoCo's face clipping (gjk.c `multicontact`), not ported:
-// convex_pair_unsupported says so, and the model is refused at load (collide.hpp KCollision).
+// convex_pair_unsupported says so, and the model is refused at load (collide.hpp KCollision), unless
+// the model disables multiccd (<flag multiccd="disable"/>): MuJoCo then gives every such pair its
+// first GJK/EPA contact only (maxContacts 1, no perturbed re-runs), which is what this runs.
 #pragma once
 
 #include "../isa_namespace.hpp"
@@ -44,12 +46,13 @@ inline convex::ConvexKind convex_kind_of(ShapeKind k) {
 /// Why the pair (a, b) cannot be collided as MuJoCo does, or nullptr when it can. `positive_margin`:
 /// the pair's margin + gap (both shapes' summed) is > 0: MuJoCo's driver hands its colliders margin +
 /// gap, which is what its maxContacts reads (and what convex_collide gets as its margin).
-inline const char* convex_pair_unsupported(ShapeKind a, ShapeKind b, bool positive_margin) {
+/// `multiccd`: the model's flag (Model::multiccd).
+inline const char* convex_pair_unsupported(ShapeKind a, ShapeKind b, bool positive_margin, bool multiccd) {
   if (!is_convex_kind(a) && !is_convex_kind(b)) return nullptr;
   if (a == ShapeKind::RoundedBox || b == ShapeKind::RoundedBox)
     return "a rounded box is not one of MuJoCo's geoms, so nothing says how it meets a cylinder, ellipsoid or mesh";
   if (a == ShapeKind::Plane || b == ShapeKind::Plane) return nullptr;
-  if (!convex::convex_first_contact_only(convex_kind_of(a), convex_kind_of(b), positive_margin, true)) return nullptr;
+  if (!convex::convex_first_contact_only(convex_kind_of(a), convex_kind_of(b), positive_margin, multiccd)) return nullptr;
   return "at zero margin MuJoCo gives this pair up to 4 contacts by clipping one face against the other (gjk.c "
          "multicontact), which the engine does not port yet (a positive margin on either shape makes it multiccd's "
          "perturbed contacts, which it does)";
@@ -81,9 +84,9 @@ template <class T> inline ConvexGeom convex_geom(const ShapeGeom<T>& g) {
   return c;
 }
 
-/// Contacts of a at pa and b at pb (one lane) within thr, normal from a to b.
+/// Contacts of a at pa and b at pb (one lane) within thr, normal from a to b; `multiccd`: the model's flag.
 inline void convex_pair_contacts(const ConvexGeom& a, const convex::ConvexPose<double>& pa, const ConvexGeom& b, const convex::ConvexPose<double>& pb,
-                                 double thr, ConvexContacts<double>& out) {
+                                 double thr, bool multiccd, ConvexContacts<double>& out) {
   using convex::ConvexContact;
   ConvexContact<double> con[convex::kMaxConvexContacts];
   int n = 0;
@@ -98,7 +101,9 @@ inline void convex_pair_contacts(const ConvexGeom& a, const convex::ConvexPose<d
     flip = b.kind == ShapeKind::Sphere;
     n = flip ? convex::sphere_cylinder(b.s, pb, a.s, pa, thr, con) : convex::sphere_cylinder(a.s, pa, b.s, pb, thr, con);
   } else {
-    n = convex::convex_collide(a.s, pa, b.s, pb, thr, convex::CcdOptions<double>{}, con);
+    convex::CcdOptions<double> opt;
+    opt.multiccd = multiccd || ACH_BUG(ContactMulticcdFlagIgnored); // planted: the model's multiccd="disable" is not heard
+    n = convex::convex_collide(a.s, pa, b.s, pb, thr, opt, con);
   }
   // At most kPairPoints contacts: plane–cylinder 4, plane–mesh 3, multiccd 5, the others 1 (a pair
   // refused at load, or admitted by a planted filter bug, could get more: the rest are dropped)

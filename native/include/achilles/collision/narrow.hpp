@@ -56,6 +56,7 @@ template <class T> struct ShapeGeom {
   const int* graph = nullptr; // a convex shape's hull graph (MuJoCo's mesh_graph layout), or none
   const int* extrema = nullptr; // with a graph: its 27 hill-climbing seeds (hull_graph.hpp hull_extrema)
   double rbound = 0;          // its MuJoCo rbound, made once at load (convex_pair.hpp convex_geom), or 0
+  bool multiccd = true;       // the model's flag multiccd (Model::multiccd), which the convex collider of the shape's pairs reads
 };
 
 /// A pair's contacts in MuJoCo's order, each with its own normal: the closed forms below give every

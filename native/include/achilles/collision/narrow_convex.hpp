@@ -37,7 +37,7 @@ inline void narrow_convex_pair(const ShapeGeom<ScalarOf<V>>& a, const Transform<
     pa.p[0] = vlane(Xa.p.x, l), pa.p[1] = vlane(Xa.p.y, l), pa.p[2] = vlane(Xa.p.z, l);
     pb.p[0] = vlane(Xb.p.x, l), pb.p[1] = vlane(Xb.p.y, l), pb.p[2] = vlane(Xb.p.z, l);
     ConvexContacts<double> c;
-    convex_pair_contacts(ga, pa, gb, pb, double(thr), c);
+    convex_pair_contacts(ga, pa, gb, pb, double(thr), a.multiccd && b.multiccd, c);
     for (int i = 0; i < kPairPoints; ++i) {
       const bool has = i < c.count;
       // a pair whose points share a normal (and a slot without a contact) reads the first point's, +z where there is none

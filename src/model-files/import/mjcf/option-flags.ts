@@ -109,6 +109,14 @@ export function readFlags(r: Reader, f: XmlElement, ir: IrModel, note: Note): vo
       ir.option.gravity = [0, 0, 0];
     } else if (k in DISABLES) {
       (ir.disabled ??= []).push({ flag: k as DisableFlag, source: r.span(a) });
+    } else if (k === 'multiccd') {
+      // v is 'disable' here (the default returned above): the engine's convex collider has the same switch
+      ir.multiccdDisabled = r.span(a);
+      note(
+        'as-mujoco',
+        a,
+        'flag multiccd="disable": every pair MuJoCo collides with mjc_Convex (a cylinder, ellipsoid or mesh with anything but a plane) gets its first GJK/EPA contact only (no perturbed re-runs, no face clipping), as MuJoCo runs it',
+      );
     } else if (FLAG_NO_MOTION[k]) {
       note('skipped', a, `flag ${k}="${v}" does not change the motion: ${FLAG_NO_MOTION[k]}`);
     } else {
