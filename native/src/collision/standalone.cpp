@@ -17,8 +17,9 @@ template <class T> void run(const std::vector<PairQuery>& qs, std::vector<PairCo
     const PairQuery& q = qs[i];
     if (q.kind[0] == ShapeKind::Plane && q.kind[1] == ShapeKind::Plane)
       throw std::invalid_argument("pairs[" + std::to_string(i) + "]: two planes never collide");
-    // the batch refuses these at load (collide.hpp KCollision); so does this call
-    if (const char* why = convex_pair_unsupported(q.kind[0], q.kind[1], q.margin > 0))
+    // the batch refuses these at load (collide.hpp KCollision); so does this call, which runs MuJoCo's
+    // default, multiccd on (ShapeGeom::multiccd's default)
+    if (const char* why = convex_pair_unsupported(q.kind[0], q.kind[1], q.margin > 0, /*multiccd=*/true))
       throw std::invalid_argument("pairs[" + std::to_string(i) + "] (" + shape_kind_name(q.kind[0]) + "–" + shape_kind_name(q.kind[1]) + "): " + why);
     ShapeGeom<T> g[2];
     Transform<T> X[2];
