@@ -8,6 +8,7 @@ import { compiledModel } from '../src/engine/compiled-model.js';
 import { engineAddon } from '../src/engine/native.js';
 import { exactJson, NotJsonNumberError } from '../src/reports/exact-json.js';
 import { loadScene } from '../src/model-files/scene/index.js';
+import { withNamedParameters } from '../src/params/named.js';
 import { cli, ROOT, SCENES, tempDir } from './helpers/cli.js';
 
 const DP = join(SCENES, 'double-pendulum.arow');
@@ -120,5 +121,24 @@ describe('achilles compile', () => {
     expect(r.code).toBe(1);
     expect(r.stdout).toBe('');
     expect(r.stderr).toMatch(new RegExp(`^${bad.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}:\\d+:\\d+: `));
+  });
+});
+
+describe('achilles compile --parameters: robots with their own parameters written in', () => {
+  it('an object gives one document, an array one per robot, each the model withNamedParameters makes', async () => {
+    const one = await cli('compile', DP, '--parameters', '{"mass_scale:upper": 1.5, "gravity.z": -9.7}');
+    expect(one.code, one.stderr).toBe(0);
+    const want = compiledModel(withNamedParameters(loadScene(DP), { 'mass_scale:upper': 1.5, 'gravity.z': -9.7 }), DP);
+    expect(sameExactly(JSON.parse(one.stdout), JSON.parse(exactJson(want)))).toBeNull();
+    const two = await cli('compile', DP, '--parameters', '[{"gravity.z": -9}, {"gravity.z": -10}]');
+    expect(two.code, two.stderr).toBe(0);
+    const docs = JSON.parse(two.stdout) as { world: { gravity: number[] } }[];
+    expect(docs.map((d) => d.world.gravity[2])).toEqual([-9, -10]);
+  });
+  it('refuses what is not an object of numbers, and a name the model lacks, saying which set', async () => {
+    const bad = async (json: string) => (await cli('compile', DP, '--parameters', json)).stderr;
+    expect(await bad('{mass')).toMatch(/--parameters: found text that is not JSON .*expected \{"NAME": number, \.\.\.\}/);
+    expect(await bad('[{"gravity.z": "x"}]')).toMatch(/--parameters\[0\] gravity\.z: found "x", expected a number/);
+    expect(await bad('[{"gravity.z": -9}, {"mass_scale:tail": 2}]')).toMatch(/--parameters\[1\] mass_scale:tail: found no link `tail`/);
   });
 });

@@ -1,7 +1,7 @@
 // MuJoCo's cylinders and ellipsoids as shapes (issue 27): imported as themselves (no stand-in), read
 // from scenes with their textbook mass, written back to .arow and MJCF, run bit-identically at every
-// lane width and thread count, and a pair the engine cannot collide as MuJoCo does refused at load,
-// naming both shapes. Their contacts against MuJoCo are the import stage's (validation/import,
+// lane width and thread count, multiccd's pairs kept, and a pair the engine cannot collide as MuJoCo
+// does (face clipping at zero margin) refused at load, naming both shapes. Their contacts against MuJoCo are the import stage's (validation/import,
 // fixture mjcf-contact-convex.xml: per-state rows and q̈, and a trajectory).
 import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -49,29 +49,37 @@ describe('cylinders and ellipsoids', () => {
     expect(imp.notes.filter((n) => n.kind === 'approximated')).toEqual([]);
   });
 
-  test('a pair MuJoCo gives contacts with normals of their own: the import stands in rounded boxes, saying why; the engine refuses it', () => {
-    const both =
-      `    <body pos="0 0 1"><freejoint/><geom name="can" type="cylinder" size="0.1 0.1"/>` +
-      `<geom name="egg" type="ellipsoid" size="0.1 0.1 0.2" pos="0 0 0.3"/></body>\n` +
-      `    <body pos="0 0 2"><freejoint/><geom name="rod" type="capsule" size="0.05 0.2"/></body>`;
-    const imp = importFile(mjcf(both));
+  test("multiccd's pairs are kept (cylinder–capsule; cylinder–box with a margin); faceted pairs at zero margin stand in, saying why, and the engine refuses them", () => {
+    const can = `    <body pos="0 0 1"><freejoint/><geom name="can" type="cylinder" size="0.1 0.1"/><geom name="egg" type="ellipsoid" size="0.1 0.1 0.2" pos="0 0 0.3"/></body>\n`;
+    const rod = `    <body pos="0 0 2"><freejoint/><geom name="rod" type="capsule" size="0.05 0.2"/></body>`;
+    const kept = importFile(mjcf(can + rod));
+    expect(kept.model.shapes!.map((s) => s.kind)).toEqual(['cylinder', 'ellipsoid', 'capsule', 'plane']);
+    expect(kept.notes.filter((n) => n.kind === 'approximated')).toEqual([]);
+    expect(() => new Batch(kept.model, { copies: 1 })).not.toThrow();
+    // a box beside the can: MuJoCo clips their faces at zero margin, so both convex shapes stand in
+    const block = (extra: string) => `    <body pos="0 0 2"><freejoint/><geom name="block" type="box" size="0.1 0.1 0.1"${extra}/></body>`;
+    const imp = importFile(mjcf(can + block('')));
     const kinds = Object.fromEntries(imp.model.shapes!.map((s) => [s.name, s.kind]));
-    expect(kinds).toEqual({ floor: 'plane', can: 'rounded-box', egg: 'rounded-box', rod: 'capsule' });
+    expect(kinds).toEqual({ floor: 'plane', can: 'rounded-box', egg: 'rounded-box', block: 'box' });
     const notes = imp.notes.filter((n) => n.kind === 'approximated').map((n) => n.message);
     expect(notes).toHaveLength(2);
     for (const n of notes)
       expect(n).toMatch(
-        / → rounded box, .*: the pair 'can' \(cylinder\) – 'rod' \(capsule\) can touch, and MuJoCo gives it several contacts/,
+        / → rounded box, .*: the pair 'can' \(cylinder\) – 'block' \(box\) can touch, and at zero margin MuJoCo clips its faces/,
       );
-    // kept apart by their bits, both stay MuJoCo's
-    const apart = importFile(mjcf(both.replace('size="0.05 0.2"/>', 'size="0.05 0.2" contype="2" conaffinity="2"/>')));
-    expect(apart.model.shapes!.map((s) => s.kind)).toEqual(['cylinder', 'ellipsoid', 'capsule', 'plane']);
-    expect(() => new Batch(apart.model, { copies: 1 })).not.toThrow();
-    // a model made otherwise (an API user's) that pairs them is refused at load, naming both shapes
-    const forced = structuredClone(apart.model);
-    for (const sh of forced.shapes!) ((sh.contype = 1), (sh.conaffinity = 1));
+    // with a margin on either shape MuJoCo runs multiccd instead: kept
+    const margin = importFile(mjcf(can + block(' margin="0.001"')));
+    expect(margin.model.shapes!.map((s) => s.kind)).toEqual(['cylinder', 'ellipsoid', 'box', 'plane']);
+    expect(() => new Batch(margin.model, { copies: 1 })).not.toThrow();
+    // a gap alone does it too (MuJoCo hands its colliders margin + gap)
+    const gap = importFile(mjcf(can + block(' gap="0.001"')));
+    expect(gap.model.shapes!.map((s) => s.kind)).toEqual(['cylinder', 'ellipsoid', 'box', 'plane']);
+    expect(() => new Batch(gap.model, { copies: 1 })).not.toThrow();
+    // a model made otherwise (an API user's) that pairs them at zero margin is refused at load, naming both shapes
+    const forced = structuredClone(margin.model);
+    for (const sh of forced.shapes!) sh.margin = 0;
     expect(() => new Batch(forced, { copies: 1 })).toThrow(
-      /shapes 'can' \(cylinder\) and 'rod' \(capsule\) can touch, but MuJoCo gives this pair up to 5 contacts with normals of their own .*: keep them apart with contype\/conaffinity or an exclude/,
+      /shapes 'can' \(cylinder\) and 'block' \(box\) can touch, but at zero margin MuJoCo gives this pair up to 4 contacts by clipping .*: keep them apart with contype\/conaffinity or an exclude/,
     );
   });
 
@@ -85,6 +93,13 @@ describe('cylinders and ellipsoids', () => {
     const model = importFile(FIXTURE).model;
     const q0 = model.bodies.flatMap((b) => b.q0);
     expectSameAcrossLanesAndThreads(model, (r) => ({ q: q0.map((x, k) => (k % 7 === 2 ? x + 0.002 * Math.sin(r + k) : x)) }), 11, 150);
+  });
+
+  test("multiccd's contacts (each with its own normal): bit-identical at every lane width and on two threads", () => {
+    const model = importFile(join(FIXTURE_DIR, 'mjcf-contact-multiccd.xml'), { keyframe: '0' }).model;
+    expect(model.shapes!.filter((s) => s.kind === 'cylinder')).toHaveLength(2);
+    const q0 = model.bodies.flatMap((b) => b.q0);
+    expectSameAcrossLanesAndThreads(model, (r) => ({ q: q0.map((x, k) => (k % 7 === 2 ? x + 0.0005 * Math.sin(r + k) : x)) }), 11, 150);
   });
 
   test('scenes: read with their textbook mass, written back to .arow and MJCF alike', async () => {

@@ -14,7 +14,7 @@ import { importFile } from '../src/model-files/import/index.js';
 import { SceneError } from '../src/model-files/scene/index.js';
 import type { IrModel } from '../src/model-files/import/ir.js';
 import { readMjcf } from '../src/model-files/import/mjcf/index.js';
-import { convexHull } from '../src/model-files/import/mesh/quickhull.js';
+import { convexHull } from '../src/engine/quickhull.js';
 import { readObj } from '../src/model-files/import/mesh/read-obj.js';
 import { readBinaryStl } from '../src/model-files/import/mesh/read-stl.js';
 import { Reader } from '../src/model-files/import/read-attrs.js';

@@ -243,7 +243,7 @@ describe('actuators through import and export', () => {
 });
 
 describe('import notes', () => {
-  test('a URDF mesh is listed once (the box that stands in for it)', () => {
+  test('a URDF mesh collides as its hull, with no note (nothing it can touch needs the box)', () => {
     const dir = tempDir('achilles-mesh-');
     writeFileSync(join(dir, 'part.stl'), readFileSync(join(ROOT, 'test', 'fixtures', 'import', 'part.stl')));
     const urdf = join(dir, 'r.urdf');
@@ -252,7 +252,8 @@ describe('import notes', () => {
       '<robot name="r"><link name="base"/><link name="l"><inertial><mass value="1"/><inertia ixx="1" iyy="1" izz="1"/></inertial>\n' +
         '<collision><geometry><mesh filename="part.stl"/></geometry></collision></link>\n<joint name="j" type="revolute"><parent link="base"/><child link="l"/><axis xyz="0 1 0"/></joint></robot>\n',
     );
-    const mesh = importFile(urdf).notes.filter((n) => /mesh/.test(n.message));
-    expect(mesh.map((n) => n.message)).toEqual([expect.stringMatching(/^mesh geom 'l\/geom0' → the box bounding its convex hull/)]);
+    const imp = importFile(urdf);
+    expect(imp.notes.filter((n) => /mesh/.test(n.message))).toEqual([]);
+    expect(imp.model.shapes!.map((s) => [s.name, s.kind])).toEqual([['l/geom0', 'convex']]);
   });
 });

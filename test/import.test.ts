@@ -87,18 +87,20 @@ describe('import', () => {
     expect(cp.excludes).toEqual([[0, 1]]);
   });
 
-  test("meshes collide as the box bounding their hull in MuJoCo's geom frame (STL and OBJ), with a note", () => {
+  test("meshes collide as their hulls in MuJoCo's geom frame (STL and OBJ), with no note", () => {
     const imp = importFile(join(FIXTURE_DIR, 'mjcf-mesh.xml'));
     const [stl, obj] = imp.model.shapes!;
-    expect(stl.kind).toBe('box');
-    // the boxes of the files (0.4 x 0.2 x 0.2, the OBJ scaled 1 2 1), turned to the meshes' principal
-    // axes, stand where the meshes do: centred on (0.1, 0.05, 0.1), and the OBJ's turned 90° about y
-    // and lowered 0.3 to (0.1, 0.1, -0.4)
+    expect([stl.kind, obj.kind]).toEqual(['convex', 'convex']);
+    // the files' boxes (0.4 x 0.2 x 0.2, the OBJ scaled 1 2 1) about the meshes' centres of mass, in
+    // their principal axes; the geoms stand where the meshes' centres do: (0.1, 0.05, 0.1), and the
+    // OBJ's turned 90° about y and lowered 0.3 to (0.1, 0.1, -0.4)
     expect([...stl.halfExtents].sort((a, b) => a - b)).toEqual([0.1, 0.1, 0.2].map((x) => expect.closeTo(x, 6)));
     expect([...obj.halfExtents].sort((a, b) => a - b)).toEqual([0.1, 0.2, 0.2].map((x) => expect.closeTo(x, 6)));
     expect(stl.pos).toEqual([0.1, 0.05, 0.1].map((x) => expect.closeTo(x, 6)));
     expect(obj.pos).toEqual([0.1, 0.1, -0.4].map((x) => expect.closeTo(x, 6)));
-    expect(imp.notes.filter((n) => n.kind === 'approximated' && /mesh/.test(n.message)).length).toBe(2);
+    expect(stl.vertices).toEqual(imp.hulls[0].vert);
+    expect(obj.vertices).toEqual(imp.hulls[1].vert);
+    expect(imp.notes.filter((n) => n.kind === 'approximated' && /mesh/.test(n.message))).toEqual([]);
     expect(imp.hulls.map((h) => h.vert.length / 3)).toEqual([8, 8]);
   });
 

@@ -1,15 +1,19 @@
 // Per-robot parameters in the engine's lanes (native/include/achilles/lane_values.hpp,
-// src/params/lanes.ts): robots whose models differ in gravity, damping or armature step together in
-// one batch, each robot bit for bit as its constants scene run alone, at every lane width and thread
-// count; a model that differs in anything else is refused naming the difference; the planted
-// params-neighbour-lane bug is caught.
+// native/include/achilles/contact/lane_constraints.hpp, src/params/lanes.ts): robots whose models
+// differ in gravity, masses, damping, armature, frictions or gains step together in one batch, each
+// robot bit for bit as its constants scene run alone, at every lane width and thread count, in models
+// with and without constraints (every kind of row: contacts on both cones, limits, dry friction,
+// equalities, PGS); a model that differs in anything else is refused naming the difference; the
+// planted params-neighbour-lane and params-constraint-lane-zero bugs are caught.
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { LANE_WIDTHS } from '../src/engine/api.js';
 import { Batch, laneDifference } from '../src/engine/batch.js';
+import { withSolver, type ModelDesc } from '../src/engine/model-desc.js';
 import { supportedLanes } from '../src/engine/lanes.js';
 import { bugAddon, engineAddon } from '../src/engine/native.js';
+import { importFile } from '../src/model-files/import/index.js';
 import { loadScene } from '../src/model-files/scene/index.js';
 import { withParameters } from '../src/params/apply.js';
 import { laneSharingProblem, setNamedParameters, setRobotModels } from '../src/params/lanes.js';
@@ -19,7 +23,7 @@ import { planSweep } from '../src/sweep/plan.js';
 import { runRobots } from '../src/sweep/run-robots.js';
 import { readSweepFile } from '../src/sweep/sweep-file.js';
 import { generalArm } from '../src/validation/general-actuators/models.js';
-import { tumblingBody } from '../src/validation/implicitfast/models.js';
+import { FIXTURES, tumblingBody } from '../src/validation/implicitfast/models.js';
 import { LANE_SCENARIOS } from '../src/validation/params/constants.js';
 import { LANE_CHECKED, LANE_ROBOTS, laneRows } from '../src/validation/params/lanes.js';
 import { batchTraces, gateDraws } from '../src/validation/params/trace.js';
@@ -56,7 +60,7 @@ describe('per-robot parameters in the lanes of one batch', () => {
     }
     // every per-lane kind is drawn, on hinges and on a ball joint, with and without constraints
     const kinds = new Set(LANE_SCENARIOS.flatMap((s) => s.parameters.map((p) => p.name.split(/[:.]/)[0])));
-    expect([...kinds].sort()).toEqual(['armature', 'com_offset', 'ctrl_range', 'damping', 'gain', 'gravity', 'mass_scale']);
+    expect([...kinds].sort()).toEqual(['armature', 'com_offset', 'ctrl_range', 'damping', 'friction', 'gain', 'gravity', 'mass_scale']);
   });
 
   it('the robots of a mixed batch do differ, and each runs the same at every lane width and thread count', () => {
@@ -124,6 +128,64 @@ describe('per-robot parameters in the lanes of one batch', () => {
     }
   });
 
+  it('frictions and inverse weights per lane in every kind of row (condim 4/6, equalities, tendon friction and limits, PGS), bit for bit', () => {
+    // condim 4 and 6: each robot's torsional and rolling coefficients (set as whole models: no parameter name draws them)
+    const condim = importFile(join(FIXTURES.tendon, '..', 'mjcf-condim.xml')).model;
+    const condimRobot = (r: number): ModelDesc => ({
+      ...condim,
+      shapes: condim.shapes!.map((sh) =>
+        sh.name.endsWith('_foot') || sh.name === 'floor'
+          ? { ...sh, torsionalFriction: 0.01 + 0.01 * r, rollingFriction: 0.001 + 0.002 * r, friction: 0.6 + 0.1 * r }
+          : sh,
+      ),
+    });
+    const cases: { name: string; model: ModelDesc; values?: (r: number) => Record<string, number>; robot?: (r: number) => ModelDesc }[] = [
+      { name: 'mjcf-condim', model: condim, robot: condimRobot },
+      {
+        // a connect inside a four-bar and to the world, a weld, a joint coupling: their R from body and dof invweight0
+        name: 'mjcf-equality',
+        model: importFile(join(FIXTURES.tendon, '..', 'mjcf-equality.xml')).model,
+        values: (r) => ({
+          'mass_scale:coupler': 0.8 + 0.1 * r,
+          'mass_scale:finger_left': 1.2 - 0.1 * r,
+          'mass_scale:block': 0.7 + 0.15 * r,
+          'mass_scale:ball': 1 + 0.1 * r,
+          'armature:crank': 0.001 + 0.002 * r,
+        }),
+      },
+      {
+        // a tendon's dry friction and limit: R from tendon_invweight0
+        name: 'mjcf-tendon-coupling',
+        model: importFile(FIXTURES.tendon).model,
+        values: (r) => ({ 'mass_scale:shoulder': 0.8 + 0.1 * r, 'mass_scale:elbow': 1.3 - 0.1 * r }),
+      },
+      {
+        // PGS: its stop scaled by each robot's meaninertia; contacts' μ and R, the knees' limits
+        name: 'quadruped on PGS',
+        model: withSolver(scene('quadruped'), 'pgs', 1e-8, 100),
+        values: (r) => ({
+          'mass_scale:torso': 0.8 + 0.1 * r,
+          'friction:ground': 0.4 + 0.15 * r,
+          'armature:front_left_thigh': 0.001 + 0.003 * r,
+        }),
+      },
+    ];
+    for (const c of cases) {
+      const models = Array.from({ length: 6 }, (_, r) => (c.robot ? c.robot(r) : withNamedParameters(c.model, c.values!(r))));
+      const ctrl = (c.model.actuators ?? []).map((_, a) => 0.3 - 0.1 * a);
+      for (const precision of ['f64', 'f32'] as const) {
+        const alone = models.map((m) => batchTraces(new Batch(m, { copies: 1, precision, lanes: 1 }), ctrl, [0])[0]);
+        expect(same(alone[0], alone[3]), `${c.name}: the robots differ`).toBe(false);
+        for (const w of widths(precision)) {
+          const batch = new Batch(models[0], { copies: 6, precision, lanes: w, threads: 2 });
+          setRobotModels(batch, models);
+          const got = batchTraces(batch, ctrl, [0, 1, 2, 3, 4, 5]);
+          got.forEach((t, r) => expect(same(t, alone[r]), `${c.name} ${precision} robot ${r} lanes ${w}`).toBe(true));
+        }
+      }
+    }
+  });
+
   it('the TypeScript API sets one robot by name; the others keep the batch model', () => {
     const model = scene('double-pendulum');
     const batch = new Batch(model, { copies: 3, precision: 'f64', lanes: 1 });
@@ -139,8 +201,8 @@ describe('per-robot parameters in the lanes of one batch', () => {
     const q = withNamedParameters(scene('quadruped'), { 'damping:back_left_shin': 0.3 });
     const named = (values: Record<string, number>) => withNamedParameters(q, values);
     expect(laneDifference(q, named({ 'gravity.x': 0.3, 'damping:back_left_shin': 0.1 }))).toBe('');
-    // the quadruped has contacts: a mass changes the inverse weights load makes from it
-    expect(laneDifference(q, named({ 'mass_scale:torso': 1.1 }))).toMatch(/^meaninertia \(derived at load/);
+    // the quadruped has contacts: its masses, armatures and frictions are per lane too (the inverse weights and μ)
+    expect(laneDifference(q, named({ 'mass_scale:torso': 1.1, 'friction:ground': 0.5, 'com_offset:torso.x': 0.02 }))).toBe('');
     const pendulum = scene('double-pendulum');
     expect(laneDifference(pendulum, withNamedParameters(pendulum, { 'mass_scale:upper': 1.3, 'com_offset:lower.y': 0.01 }))).toBe('');
     const massless = {
@@ -148,29 +210,28 @@ describe('per-robot parameters in the lanes of one batch', () => {
       bodies: pendulum.bodies.map((b, i) => (i === 0 ? { ...b, mass: 0, inertia: [0, 0, 0, 0, 0, 0] as typeof b.inertia } : b)),
     };
     expect(laneDifference(pendulum, massless)).toMatch(/^joint 'upper' mass: nonzero in the batch's model, 0 here/);
-    expect(laneDifference(q, named({ 'friction:ground': 0.5 }))).toMatch(
-      /^shape 'ground' friction: [\d.]+ in the batch's model, 0.5 here$/,
-    );
+    const margin = { ...q, shapes: q.shapes!.map((sh) => (sh.name === 'ground' ? { ...sh, margin: 0.01 } : sh)) };
+    expect(laneDifference(q, margin)).toMatch(/^shape 'ground' margin: 0 in the batch's model, 0.01 here$/);
     expect(laneDifference(q, named({ 'damping:back_left_shin': 0 }))).toMatch(
       /joint 'back_left_shin' damping: nonzero in the batch's model, 0 here \(a per-robot value must be zero in every robot or in none\)/,
     );
-    // the quadruped has contacts: an armature changes the inverse weights load makes from it
     expect(laneDifference(q, named({ 'armature:front_right_thigh': 0.01 }))).toMatch(/armature: 0 in the batch's model, nonzero here/);
     const a1 = named({ 'armature:front_right_thigh': 0.01 });
-    expect(laneDifference(a1, withNamedParameters(a1, { 'armature:front_right_thigh': 0.02 }))).toMatch(
-      /^meaninertia \(derived at load from the masses and armatures; not a per-lane value\): [\d.]+ in the batch's model, [\d.]+ here$/,
-    );
+    expect(laneDifference(a1, withNamedParameters(a1, { 'armature:front_right_thigh': 0.02 }))).toBe('');
     expect(laneDifference(q, scene('double-pendulum'))).toMatch(/^nq: /);
     const plate = scene('ball-on-plate');
     expect(laneDifference(plate, withNamedParameters(plate, { 'gain:tilt-x': 10, 'ctrl_range:tilt-y.high': 0.2 }))).toBe('');
     const noKv = { ...plate, actuators: plate.actuators!.map((a, i) => (i === 0 ? { ...a, kv: 0 } : a)) };
     expect(laneDifference(plate, noKv)).toMatch(/^actuator 'tilt-x' kv: nonzero in the batch's model, 0 here/);
     const batch = new Batch(q, { copies: 2, precision: 'f64', lanes: 1 });
-    expect(() => batch.setRobotModel(1, named({ 'friction:ground': 0.5 }))).toThrow(
-      /robot 1's model differs from the batch's in more than its per-robot parameters \(gravity, masses, .*\): shape 'ground' friction/,
+    expect(() => batch.setRobotModel(1, margin)).toThrow(
+      /robot 1's model differs from the batch's in more than its per-robot parameters \(gravity, masses, .*frictions.*\): shape 'ground' margin/,
     );
     expect(() => batch.setRobotModel(2, q)).toThrow(/robot 2 is out of range/);
-    expect(laneSharingProblem([q, named({ 'friction:ground': 0.5 })], ['friction'])).toMatch(/friction is not a per-lane parameter/);
+    expect(laneSharingProblem([q, named({ 'friction:ground': 0.5 })], ['friction'])).toBeUndefined();
+    expect(laneSharingProblem([q, named({ 'damping:back_left_shin': 0 })], ['damping'])).toMatch(
+      /^robot 1's model differs from robot 0's in more than its per-lane parameters: joint 'back_left_shin' damping/,
+    );
   });
 
   it('catches the planted params-neighbour-lane bug, at lane widths above 1 only', () => {
@@ -183,6 +244,18 @@ describe('per-robot parameters in the lanes of one batch', () => {
     expect(new Set(failed.map((r) => r.model))).toEqual(new Set(LANE_SCENARIOS.map((s) => s.scene)));
     bugs.setBug!('none');
     expect(laneRows('f64', bugs, 1).filter((r) => r.status === 'fail')).toEqual([]);
+  });
+});
+
+describe('the planted params-constraint-lane-zero bug', () => {
+  it("is caught by the gate's lanes rows, at lane widths above 1 only, in the scenarios with constraints", () => {
+    const bugs = bugAddon();
+    bugs.setBug!('params-constraint-lane-zero');
+    const failed = laneRows('f64', bugs, 1).filter((r) => r.status === 'fail');
+    expect(failed.length).toBeGreaterThan(0);
+    expect(failed.every((r) => !r.field.startsWith('q,v lanes 1 '))).toBe(true);
+    expect(new Set(failed.map((r) => r.model))).toEqual(new Set(['quadruped', 'quadruped-elliptic', 'ball-on-plate']));
+    bugs.setBug!('none');
   });
 });
 

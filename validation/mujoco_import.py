@@ -8,7 +8,8 @@ mujoco_ref.py, whose Ref class answers the per-state queries):
   response: {"version": "3.14.0", "results": [{...per model...}]}   or   {"error": "..."}
 
 Per model: body names, mass, CoM (body_ipos), inertia about the CoM in body axes (R(iquat)·diag·Rᵀ),
-the vertices of each mesh geom's convex hull (mesh_graph into mesh_vert, the geom frame),
+the vertices of each mesh geom's convex hull (mesh_graph into mesh_vert, the geom frame, and placed in
+the body frame by geom_pos and geom_quat),
 joint names and types, qpos0; per state the body poses (xpos, xmat) and the free-space joint
 accelerations (with MuJoCo's mass matrix and bias force there): passive forces (damping, stiffness),
 actuation (controls 0) and armature on, constraints (limits, frictionloss, contacts) off — the
@@ -39,9 +40,8 @@ def compiled(path):
     return ref
 
 
-def hulls(m):
-    """Per mesh geom with a convex hull (geom order): its vertices, mesh_graph's vertex ids into mesh_vert."""
-    out = []
+def hull_geoms(m):
+    """Each mesh geom with a convex hull (geom order) and its hull's vertices: mesh_graph's vertex ids into mesh_vert."""
     for g in range(m.ngeom):
         mesh = int(m.geom_dataid[g])
         if m.geom_type[g] != mujoco.mjtGeom.mjGEOM_MESH or m.mesh_graphadr[mesh] < 0:
@@ -49,7 +49,21 @@ def hulls(m):
         adr = m.mesh_graphadr[mesh]
         nv = int(m.mesh_graph[adr])
         ids = m.mesh_graph[adr + 2 + nv: adr + 2 + 2 * nv]
-        out.append(m.mesh_vert[m.mesh_vertadr[mesh] + ids].astype(float).flatten().tolist())
+        yield g, m.mesh_vert[m.mesh_vertadr[mesh] + ids].astype(float)
+
+
+def hulls(m):
+    """Per mesh geom with a convex hull (geom order): its vertices in the geom frame."""
+    return [v.flatten().tolist() for _, v in hull_geoms(m)]
+
+
+def placed_hulls(m):
+    """The same hulls placed in their bodies' frames: geom_pos + R(geom_quat) v."""
+    out = []
+    for g, v in hull_geoms(m):
+        R = np.zeros(9)
+        mujoco.mju_quat2Mat(R, m.geom_quat[g])
+        out.append((v @ R.reshape(3, 3).T + m.geom_pos[g]).flatten().tolist())
     return out
 
 
@@ -73,6 +87,7 @@ def answer(model):
         "qpos0": m.qpos0.tolist(),
         "timestep": float(m.opt.timestep),
         "hulls": hulls(m),
+        "placed_hulls": placed_hulls(m),
         "gravity": m.opt.gravity.tolist(),
         "states": [],
     }

@@ -25,6 +25,7 @@
 
 #include "achilles/batch.hpp"
 #include "achilles/bugs.hpp"
+#include "achilles/collision/hull_graph.hpp"
 #include "achilles/collision/shape.hpp"
 
 namespace ach::binding {
@@ -164,6 +165,21 @@ void read_convex_size(const V& o, Shape& s, const std::string& where) {
       const V x = v.at(i);
       if (!x.is_number() || !std::isfinite(x.number())) type_error(where + ".vertices[" + std::to_string(i) + "] must be a finite number");
       s.vert[i] = x.number();
+    }
+    // optional: the hull's triangles (indices into the vertices), from which its graph is made
+    const V f = o.get("faces");
+    if (!f.is_undefined()) {
+      const int nvert = static_cast<int>(s.vert.size() / 3);
+      if (!f.is_array() || f.length() < 12 || f.length() % 3 != 0) type_error(where + ".faces must be an array of vertex indices, three per triangle, at least 4 triangles");
+      std::vector<int> faces(f.length());
+      for (std::size_t i = 0; i < f.length(); ++i) {
+        const V x = f.at(i);
+        const double k = x.is_number() ? x.number() : -1;
+        if (!(k >= 0 && k < nvert && k == std::floor(k)))
+          type_error(where + ".faces[" + std::to_string(i) + "] must be a vertex index from 0 to " + std::to_string(nvert - 1));
+        faces[i] = static_cast<int>(k);
+      }
+      s.graph = hull_graph(faces, nvert);
     }
   } else {
     numbers_at(o, "size", s.size, 3, where);

@@ -148,7 +148,7 @@ void Batch::set_robot_model(int robot, const Model& model) {
   if (robot < 0 || robot >= opt_.copies) throw std::invalid_argument("robot " + std::to_string(robot) + " is out of range");
   const std::string d = lane_difference(model_, model);
   if (!d.empty())
-    throw std::invalid_argument("robot " + std::to_string(robot) + "'s model differs from the batch's in more than its per-robot parameters (gravity, masses, centres of mass and inertias, damping, armature, actuator gains and control ranges): " + d);
+    throw std::invalid_argument("robot " + std::to_string(robot) + "'s model differs from the batch's in more than its per-robot parameters (gravity, masses, centres of mass and inertias, damping, armature, frictions, actuator gains and control ranges): " + d);
   kernel_->set_robot_model(robot, model);
 }
 

@@ -92,11 +92,10 @@ void shapes(Differ& d, const Model& a, const Model& b) {
     d.eq(s + "radius", x.radius, y.radius);
     d.arr(s + "size", x.size, y.size, 3);
     d.vec(s + "vertices", x.vert, y.vert);
+    d.vec(s + "hull graph", x.graph, y.graph);
     d.arr(s + "R_BS", x.R_BS, y.R_BS, 9);
     d.arr(s + "p_BS", x.p_BS, y.p_BS, 3);
-    d.eq(s + "friction", x.friction, y.friction);
-    d.eq(s + "torsion", x.torsion, y.torsion);
-    d.eq(s + "rolling", x.rolling, y.rolling);
+    // per lane: friction, torsion and rolling (contact/lane_constraints.hpp)
     d.eq(s + "contype", x.contype, y.contype);
     d.eq(s + "conaffinity", x.conaffinity, y.conaffinity);
     d.eq(s + "margin", x.margin, y.margin);
@@ -206,13 +205,8 @@ std::string lane_difference(const Model& a, const Model& b) {
   tendons(d, a, b);
   equalities(d, a, b);
   actuators(d, a, b);
-  // What load derives at qpos0 from the masses and armatures (finalize_constraints), for models with
-  // constraints: not per lane, so an armature that differs in such a model is refused here.
-  const std::string derived = " (derived at load from the masses and armatures; not a per-lane value)";
-  d.eq("meaninertia" + derived, a.meaninertia, b.meaninertia);
-  d.vec("body_invweight0" + derived, a.body_invweight0, b.body_invweight0);
-  d.vec("dof_invweight0" + derived, a.dof_invweight0, b.dof_invweight0);
-  d.vec("tendon_invweight0" + derived, a.tendon_invweight0, b.tendon_invweight0);
+  // per lane too: what load derives at qpos0 from the masses and armatures (meaninertia and the
+  // inverse weights, contact/lane_constraints.hpp)
   return d.first;
 }
 

@@ -74,7 +74,7 @@ template <class T> static Transform<T> at(T x, T y, T z, T yaw = 0) {
 
 template <class T> static int count(const Manifold<T>& m) {
   int n = 0;
-  for (int i = 0; i < 4; ++i) n += m.on[i] ? 1 : 0;
+  for (int i = 0; i < kPairPoints; ++i) n += m.on[i] ? 1 : 0;
   return n;
 }
 
@@ -137,7 +137,7 @@ int main() {
     check(count(s) == 1 && std::fabs(s.dist[0] - 0.2 * std::sqrt(3.0)) < 1e-14, "separated boxes: closest-feature distance");
     // sphere at a point: normal fallback is finite and unit
     const Manifold<double> p = collide<double>(ShapeKind::Sphere, z0, 0.5, at<double>(0, 0, 0), ShapeKind::Sphere, z0, 0.5, at<double>(0, 0, 0), 0);
-    check(count(p) == 1 && std::fabs(p.dist[0] + 1) < 1e-15 && std::fabs(p.n.x * p.n.x + p.n.y * p.n.y + p.n.z * p.n.z - 1) < 1e-15,
+    check(count(p) == 1 && std::fabs(p.dist[0] + 1) < 1e-15 && std::fabs(p.n[0].x * p.n[0].x + p.n[0].y * p.n[0].y + p.n[0].z * p.n[0].z - 1) < 1e-15,
           "concentric spheres: dist −(rA + rB), a unit normal");
   }
 

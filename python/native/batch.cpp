@@ -58,6 +58,14 @@ class PyBatch {
   void constrain(bool record, const std::optional<std::vector<int>>& robots) {
     locked([&] { batch_->constrain(record, robots ? &*robots : nullptr); });
   }
+  /// set_robot_model(robot, model): robot `robot` runs with `model`'s per-robot parameters
+  /// (Batch::set_robot_model; a model that differs in more is refused naming the difference).
+  void set_robot_model(int robot, py::handle model, const std::string& root) {
+    if (robot < 0 || robot >= batch_->options().copies)
+      throw py::value_error("set_robot_model: robot must be an integer from 0 to " + std::to_string(batch_->options().copies - 1));
+    Model m = python_errors([&] { return model_from_py(model, root); });
+    locked([&] { batch_->set_robot_model(robot, m); });
+  }
   void observe() { locked([&] { batch_->observe(); }); }
   void collide() { locked([&] { batch_->collide(); }); }
   void sense() { locked([&] { batch_->sense(); }); }
@@ -135,6 +143,7 @@ void define_batch_class(py::module_& m) {
       .def("step", &PyBatch::step, py::arg("n") = 1)
       .def("forward", &PyBatch::forward)
       .def("constrain", &PyBatch::constrain, py::arg("record") = false, py::arg("robots") = py::none())
+      .def("set_robot_model", &PyBatch::set_robot_model, py::arg("robot"), py::arg("model"), py::arg("root") = "model")
       .def("observe", &PyBatch::observe)
       .def("collide", &PyBatch::collide)
       .def("sense", &PyBatch::sense)

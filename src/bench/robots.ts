@@ -87,27 +87,34 @@ export function robotsLabel(r: Robots): string {
   return r.kind === 'lockstep' ? 'lockstep' : `differ (spread ${r.spread}, ${r.ctrl} ctrl${r.laneParams ? ', per-lane parameters' : ''})`;
 }
 
-/** Each robot's model for --lane-params: gravity (z times 0.95..1.05, x and y ±0.2 m/s²), the
- *  damping and armature of each joint that has one and each servo's kp and kv (times 0.8..1.2) drawn per robot from the bench's
- *  fixed seed; everything else, and every zero, as the scene's, so that robot r differs from the same
- *  robots without --lane-params only in values the engine holds per lane. */
+/** Each robot's model for --lane-params: gravity (z times 0.95..1.05, x and y ±0.2 m/s²), each
+ *  body's mass and inertia together (times 0.8..1.2), the damping and armature of each joint that has
+ *  one, each shape's friction and each servo's kp and kv (times 0.8..1.2) drawn per robot from the
+ *  bench's fixed seed; everything else, and every zero, as the scene's, so that robot r differs from
+ *  the same robots without --lane-params only in values the engine holds per lane (a model with
+ *  contacts: each robot's own inverse weights and μ in its constraint rows too). */
 export function laneParamModels(model: ModelDesc, copies: number): ModelDesc[] {
   const streams = new RobotStreams(BENCH_CTRL_SEED + 1, copies);
   return Array.from({ length: copies }, (_, r) => {
     const u = () => streams.uniform(r);
     const g = model.world.gravity;
     const gravity: [number, number, number] = [g[0] + 0.4 * (u() - 0.5), g[1] + 0.4 * (u() - 0.5), g[2] * (0.95 + 0.1 * u())];
-    const bodies = model.bodies.map((b) => ({
-      ...b,
-      ...(b.damping ? { damping: b.damping * (0.8 + 0.4 * u()) } : {}),
-      ...(b.armature ? { armature: b.armature * (0.8 + 0.4 * u()) } : {}),
-    }));
+    const bodies = model.bodies.map((b) => {
+      const s = 0.8 + 0.4 * u();
+      return {
+        ...b,
+        ...(b.mass ? { mass: b.mass * s, inertia: b.inertia.map((x) => x * s) as typeof b.inertia } : {}),
+        ...(b.damping ? { damping: b.damping * (0.8 + 0.4 * u()) } : {}),
+        ...(b.armature ? { armature: b.armature * (0.8 + 0.4 * u()) } : {}),
+      };
+    });
+    const shapes = model.shapes?.map((sh) => ({ ...sh, friction: sh.friction * (0.8 + 0.4 * u()) }));
     const actuators = model.actuators?.map((a) => ({
       ...a,
       ...(a.kp ? { kp: a.kp * (0.8 + 0.4 * u()) } : {}),
       ...(a.kv ? { kv: a.kv * (0.8 + 0.4 * u()) } : {}),
     }));
-    return { ...model, world: { ...model.world, gravity }, bodies, ...(actuators ? { actuators } : {}) };
+    return { ...model, world: { ...model.world, gravity }, bodies, ...(shapes ? { shapes } : {}), ...(actuators ? { actuators } : {}) };
   });
 }
 

@@ -145,7 +145,7 @@ export const benchCommand: CommandSpec = {
       name: 'lane-params',
       kind: { type: 'boolean' },
       description:
-        'Differing robots also differ in their model: each its own gravity (z within 5 %, x and y within 0.2 m/s²) and damping and armature of the joints and kp and kv of the servos that have them (within 20 %), held per lane (the cost of per-robot parameters against the same robots without them). Not with --vs mujoco',
+        'Differing robots also differ in their model: each its own gravity (z within 5 %, x and y within 0.2 m/s²), body masses and inertias, shape frictions, and damping and armature of the joints and kp and kv of the servos that have them (within 20 %), held per lane (the cost of per-robot parameters against the same robots without them). Not with --vs mujoco',
     },
     {
       name: 'restart-every',

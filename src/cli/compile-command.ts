@@ -1,12 +1,15 @@
 // `achilles compile FILE`: a scene (.arow, MJCF or URDF, loaded as `achilles run` loads it) as one
 // JSON document with exact numbers: the model the native engine reads, its world settings and its
-// names. Other programs run the same engine from it (the Python package: python/).
+// names. Other programs run the same engine from it (the Python package: python/). With
+// --parameters, robots' own parameters (by the names a sweep's randomize.model uses) are written into
+// the model first: one document, or one per robot (a JSON array) for Batch.set_robot_model.
 
 import { compiledModel, COMPILED_MODEL_FORMAT } from '../engine/compiled-model.js';
 import { writeFileAtomic } from '../reports/atomic.js';
 import { exactJson } from '../reports/exact-json.js';
 import { checkOutputFile } from '../reports/output-dir.js';
 import { loadScene } from '../model-files/scene/index.js';
+import { withNamedParameters } from '../params/named.js';
 import type { CommandSpec } from '../util/command-spec.js';
 
 /** An --out file this command wrote (it may be replaced without --force). */
@@ -43,10 +46,18 @@ export const compileCommand: CommandSpec = {
       defaultText: "qpos0, as MuJoCo's mj_resetData",
       description: "Start an MJCF model from its keyframe NAME (or 0-based index), as MuJoCo's mj_resetDataKeyframe (qpos and qvel).",
     },
+    {
+      name: 'parameters',
+      arg: 'JSON',
+      kind: { type: 'string' },
+      description:
+        'Write per-robot parameters into the model, by the names a sweep\'s randomize.model uses: a JSON object {"mass_scale:torso": 1.2, "gravity.z": -9.7} gives one document; an array of such objects gives a JSON array of documents, one per object.',
+    },
   ],
   examples: [
     'achilles compile scenes/double-pendulum.arow',
     'achilles compile test/fixtures/import/mjcf-general-servos.xml --out servos.json',
+    'achilles compile scenes/quadruped.arow --parameters \'[{"friction:ground": 0.5}, {"friction:ground": 0.9}]\'',
   ],
   async run([file], opts) {
     const out = opts.out as string | undefined;
@@ -54,7 +65,12 @@ export const compileCommand: CommandSpec = {
     const config = opts.config as string | undefined;
     const keyframe = opts.keyframe as string | undefined;
     const model = loadScene(file, { ...(config === undefined ? {} : { config }), ...(keyframe === undefined ? {} : { keyframe }) });
-    const text = `${exactJson(compiledModel(model, file), 'model')}\n`;
+    const sets = opts.parameters === undefined ? undefined : parameterSets(opts.parameters as string);
+    const doc =
+      sets === undefined
+        ? compiledModel(model, file)
+        : parametrized(sets, (values) => compiledModel(withNamedParameters(model, values), file));
+    const text = `${exactJson(doc, 'model')}\n`;
     if (out === undefined) process.stdout.write(text);
     else {
       await writeFileAtomic(out, text);
@@ -63,3 +79,37 @@ export const compileCommand: CommandSpec = {
     return 0;
   },
 };
+
+type ParameterSet = Record<string, number>;
+
+/** --parameters: one object of named values, or an array of them (a clear error for anything else). */
+function parameterSets(text: string): ParameterSet | ParameterSet[] {
+  let value: unknown;
+  try {
+    value = JSON.parse(text);
+  } catch (e) {
+    throw new Error(
+      `--parameters: found text that is not JSON (${(e as Error).message}), expected {"NAME": number, ...} or an array of such objects`,
+    );
+  }
+  const check = (v: unknown, where: string): ParameterSet => {
+    if (typeof v !== 'object' || v === null || Array.isArray(v))
+      throw new Error(`--parameters${where}: found ${JSON.stringify(v)}, expected an object {"NAME": number, ...}`);
+    for (const [name, x] of Object.entries(v))
+      if (typeof x !== 'number') throw new Error(`--parameters${where} ${name}: found ${JSON.stringify(x)}, expected a number`);
+    return v as ParameterSet;
+  };
+  return Array.isArray(value) ? value.map((v, i) => check(v, `[${i}]`)) : check(value, '');
+}
+
+/** One document per set (an array for an array), each error naming its set. */
+function parametrized<D>(sets: ParameterSet | ParameterSet[], make: (values: ParameterSet) => D): D | D[] {
+  if (!Array.isArray(sets)) return make(sets);
+  return sets.map((values, i) => {
+    try {
+      return make(values);
+    } catch (e) {
+      throw new Error(`--parameters[${i}] ${(e as Error).message}`);
+    }
+  });
+}

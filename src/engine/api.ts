@@ -107,7 +107,7 @@ export interface BatchApi {
   /** Set one robot's state; fields left out are unchanged. */
   setRobot(r: number, s: { q?: ArrayLike<number>; v?: ArrayLike<number>; tau?: ArrayLike<number> }): void;
   /** Robot r runs with `model`'s per-robot parameters (gravity, masses, centres of mass, inertias,
-   *  joint damping and armature, actuator gains and control ranges), in its
+   *  joint damping and armature, shape frictions, actuator gains and control ranges), in its
    *  lane; `model` equals the batch's in everything else, or this throws naming the difference. */
   setRobotModel(r: number, model: ModelDesc): void;
 }

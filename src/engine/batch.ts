@@ -7,6 +7,7 @@ import { engineAddon, type ConstraintState, type ContactPoints, type NativeAddon
 import { laneProblem, registerLanes } from './lanes.js';
 import { WORLD_LIMITS } from './world-limits.js';
 import { ensureMemory } from './memory.js';
+import { hullFaces } from './hull-faces.js';
 
 /** A state turned NaN or infinite: where and when. */
 export class NonFiniteStateError extends Error implements NonFiniteInfo {
@@ -66,6 +67,7 @@ export function toNativeModel(model: ModelDesc): object {
       radius: s.radius,
       ...(s.size ? { size: s.size } : {}),
       ...(s.vertices ? { vertices: s.vertices } : {}),
+      ...(hullFaces(s) ? { faces: hullFaces(s) } : {}),
       pos: s.pos,
       quat: s.quat,
       // raised to MuJoCo's mjMINMU per contact in the native contact tables (contact/tables.hpp)

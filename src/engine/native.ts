@@ -49,7 +49,7 @@ export interface ConstraintRow {
   row?: number;
   /** friction: which of the joint's dofs. */
   dof?: number;
-  /** contact: point slot 0..3 of the pair. */
+  /** contact: point slot 0..4 of the pair (slot 4: multiccd's fifth contact). */
   point?: number;
   /** Pyramid edge 0..2(condim − 1) − 1: J_n ± μJ_t1, J_n ± μJ_t2, then J_n ± μ_spin·J_spin (condim 4) and J_n ± μ_roll·J_roll1, J_roll2 (condim 6); 0 for condim 1 and limits; under the elliptic cone the row 0..condim − 1: J_n, J_t1, J_t2, J_spin, J_roll1, J_roll2. */
   edge: number;
@@ -111,7 +111,7 @@ export interface NativeBatch {
   /** Sensors: qacc, body velocities and accelerations (bodyVel, bodyAcc) and poses (bodyPos, bodyRot) at the current state. */
   sense(): void;
   /** Robot `robot` runs with `model`'s per-robot parameters (gravity, masses, centres of mass,
-   *  inertias, joint damping and armature, actuator gains and control ranges, in
+   *  inertias, joint damping and armature, shape frictions, actuator gains and control ranges, in
    *  its lane); throws naming the first difference when `model` differs from the batch's in more. */
   setRobotModel(robot: number, model: object): void;
   field(name: NativeFieldName): Float32Array | Float64Array;
@@ -120,7 +120,7 @@ export interface NativeBatch {
 }
 
 /** One robot's active contact points (MuJoCo's d->contact), pair by pair in (a, b) order, point
- *  slots 0..3 within a pair: point k is between shapes shapeA[k] < shapeB[k] (model.shapes
+ *  slots 0..4 within a pair: point k is between shapes shapeA[k] < shapeB[k] (model.shapes
  *  indices); dist[k] signed (negative: penetration); pos[3k..] the world point midway between the
  *  surfaces; normal[3k..] the unit normal from shape a to shape b; force[3k..] the normal and the
  *  two friction forces in MuJoCo's contact frame (constrain(); 0 after collide() and for points

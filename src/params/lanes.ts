@@ -1,11 +1,11 @@
 // Robots with their own model parameters in one batch, one robot per SIMD lane. The engine holds
 // gravity, each body's mass, centre of mass and inertia, each joint's damping and armature and each
-// actuator's gains and control range per lane (native/include/achilles/lane_values.hpp), so robots
-// whose drawn models differ only in those share a batch: the batch is made with robot 0's model and
-// every other robot's model is set in its lane (Batch.setRobotModel). A friction, a mass_scale,
-// com_offset or armature in a model with constraints (the inverse weights load makes from them are not
-// per lane), or a damping, armature or velocity gain that is zero in some robots and not in others,
-// needs a batch per robot: laneSharingProblem says which, and why.
+// actuator's gains and control range per lane (native/include/achilles/lane_values.hpp), and each
+// shape's frictions and the inverse weights the constraints derive from masses and armatures
+// (native/include/achilles/contact/lane_constraints.hpp), so robots whose drawn models differ only in
+// those share a batch: the batch is made with robot 0's model and every other robot's model is set in
+// its lane (Batch.setRobotModel). A damping, armature or velocity gain that is zero in some robots and
+// not in others needs a batch per robot: laneSharingProblem says which, and why.
 
 import { laneDifference, type Batch } from '../engine/batch.js';
 import type { ModelDesc } from '../engine/model-desc.js';
@@ -15,7 +15,16 @@ import { withNamedParameters } from './named.js';
 import type { ParameterKind, ParameterValue } from './names.js';
 
 /** The kinds the engine holds per lane (a drawn kind outside these needs a batch per robot). */
-export const LANE_KINDS: readonly ParameterKind[] = ['gravity', 'mass_scale', 'com_offset', 'damping', 'armature', 'gain', 'ctrl_range'];
+export const LANE_KINDS: readonly ParameterKind[] = [
+  'gravity',
+  'mass_scale',
+  'com_offset',
+  'friction',
+  'damping',
+  'armature',
+  'gain',
+  'ctrl_range',
+];
 
 /** Why robots running `models` (robot i runs models[i]) cannot share one batch made with models[0]:
  *  the first robot whose model differs from robot 0's in more than its per-lane parameters; undefined

@@ -1,6 +1,6 @@
 // Contacts of the recorded robots, at every record of `achilles run`. The batch's constrain() runs
 // detection and the constraint solve at the recorded state exactly as the next step starts it, and
-// lists each robot's active points pair by pair in (shape a, shape b) order, point slots 0..3 within
+// lists each robot's active points pair by pair in (shape a, shape b) order, point slots 0..4 within
 // a pair, so the rows come out in the same order at every lane width, batch size and thread count.
 //   contacts.csv                  one row per active slot: time, robot, the two shapes, point,
 //                                 normal (from the first shape to the second), signed distance, and
@@ -119,7 +119,7 @@ export async function writeContactFiles(
         meta: {
           ...meta,
           contacts:
-            "one row per active contact point (point: its slot 0..3 in the pair shape_a, shape_b); normal from shape_a to shape_b; dist < 0: penetration; fn, ft1, ft2: the contact force (N) along the normal and the two tangents of MuJoCo's contact frame (0 while dist >= margin)",
+            "one row per active contact point (point: its slot 0..4 in the pair shape_a, shape_b); normal from shape_a to shape_b; dist < 0: penetration; fn, ft1, ft2: the contact force (N) along the normal and the two tangents of MuJoCo's contact frame (0 while dist >= margin)",
         },
       }),
     ),

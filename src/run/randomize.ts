@@ -1,8 +1,9 @@
 // A scene's `randomize:` block in `achilles run`: every robot starts from its own initial draws
 // (robot r's value of P is a hash of (the scene's seed, r, P): src/params/draws.ts), and each robot's
 // drawn model parameters are written into the model it runs. Robots whose drawn models differ only in
-// per-lane parameters (src/params/lanes.ts) share the run's batch, one per lane; other drawn kinds run only one robot (--copies 1): `achilles sweep` runs
-// each such robot alone.
+// per-lane parameters (src/params/lanes.ts: every kind, unless a damping, armature or velocity gain is
+// drawn zero for some robots and not others) share the run's batch, one per lane; otherwise the run
+// takes one robot (--copies 1): `achilles sweep` runs each such robot alone.
 
 import type { Batch } from '../engine/batch.js';
 import type { LaneWidth } from '../engine/api.js';
@@ -41,7 +42,7 @@ export function randomizedModels(
       r.at.node,
       'randomize.model',
       `per-robot model parameters (${r.model.map((d) => d.name).join(', ')}) with ${copies} robots: ${problem}`,
-      `one robot (--copies 1), which runs robot 0's drawn model, or only per-lane parameters (${LANE_KINDS.join(', ')})`,
+      `one robot (--copies 1), which runs robot 0's drawn model, or draws that keep each damping, armature and velocity gain zero in every robot or in none (per-lane parameters: ${LANE_KINDS.join(', ')})`,
       'robots share a batch only where their models differ in per-lane parameters: `achilles sweep` runs each robot with its own drawn model',
     );
   return { model: robots[0], robots };

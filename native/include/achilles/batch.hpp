@@ -75,8 +75,8 @@ class Batch {
   /// Every robot (and every padding lane) back to the model's initial state.
   void reset();
   /// Robot `robot` runs from now on with `model`'s per-robot parameters (gravity, masses, centres of
-  /// mass and inertias, damping, armature, actuator gains and control ranges:
-  /// lane_values.hpp), its lane of the batch's SoA constants; its state is kept. Throws
+  /// mass and inertias, damping, armature, actuator gains and control ranges: lane_values.hpp; the
+  /// shapes' frictions and the inverse weights: contact/lane_constraints.hpp), its lane of the batch's SoA constants; its state is kept. Throws
   /// std::invalid_argument naming the first difference when `model` differs from the batch's model
   /// in anything else (lane_difference.hpp).
   void set_robot_model(int robot, const Model& model);

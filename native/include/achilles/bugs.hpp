@@ -53,6 +53,8 @@ enum class Bug : int {
   ConeFrictionRImpratioIgnored, // elliptic cone: the friction rows' R made without impratio (R1 = R0)
   PgsShuffleSkipped,         // PGS: the rows visited in their order every sweep (MuJoCo shuffles the blocks each sweep)
   ParamsNeighbourLane,       // per-robot parameters: a robot's constants written into the next lane (each lane runs its neighbour's)
+  ParamsConstraintLaneZero,  // per-robot parameters: every lane's frictions and inverse weights read from lane 0's robot
+  ContactPerturbedNormalShared, // multiccd: a perturbed re-run's contact takes the first contact's normal instead of its own
   Count
 };
 
@@ -103,6 +105,8 @@ inline const char* bug_name(Bug b) {
   case Bug::ConeFrictionRImpratioIgnored: return "cone-friction-r-impratio-ignored";
   case Bug::PgsShuffleSkipped: return "pgs-shuffle-skipped";
   case Bug::ParamsNeighbourLane: return "params-neighbour-lane";
+  case Bug::ParamsConstraintLaneZero: return "params-constraint-lane-zero";
+  case Bug::ContactPerturbedNormalShared: return "contact-perturbed-normal-shared";
   case Bug::Count: break;
   }
   return "?";

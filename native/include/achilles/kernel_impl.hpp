@@ -58,6 +58,7 @@ template <class V> class KernelImpl final : public Kernel {
       if (opt.record) record_work_.emplace_back(M_);
     }
     h_ = T(opt.dt / opt.substeps);
+    if (KC_.enabled) constraint_slots_ = ConstraintLaneSlots(model), model_constraint_lanes_ = uniform_constraint_lanes(model);
   }
 
   int blocks() const override { return blocks_; }
@@ -75,6 +76,15 @@ template <class V> class KernelImpl final : public Kernel {
     // The planted bug: a robot's constants written into its neighbour's lane (lane l reads lane l − 1's robot's).
     if (ACH_BUG(ParamsNeighbourLane)) lane = (lane + 1) % W;
     write_lane(robot_lanes_.data() + block_rows * (robot / W), lane, model, opt_.dt / opt_.substeps, implicit_damping_);
+    if (!KC_.enabled) return;
+    // the frictions and inverse weights the constraint rows read (contact/lane_constraints.hpp)
+    const std::size_t constraint_rows = static_cast<std::size_t>(constraint_slots_.count()) * kLaneStride;
+    if (robot_constraint_lanes_.empty()) {
+      robot_constraint_lanes_.resize(constraint_rows * static_cast<std::size_t>(blocks_));
+      for (int b = 0; b < blocks_; ++b)
+        std::copy(model_constraint_lanes_.begin(), model_constraint_lanes_.end(), robot_constraint_lanes_.begin() + constraint_rows * b);
+    }
+    write_constraint_lane(robot_constraint_lanes_.data() + constraint_rows * (robot / W), lane, model);
   }
 
   void step_blocks(int worker, int b0, int b1, std::int64_t nsteps, std::int64_t steps_before, StepStats& stats, bool monitor) override {
@@ -204,8 +214,8 @@ template <class V> class KernelImpl final : public Kernel {
         const int sa = pair_a(sc.bp.pairs[p]), sb = pair_b(sc.bp.pairs[p]);
         Manifold<V> m;
         narrow_pair<V>(C_.shapes[sa].geom, sc.X_WS[sa], C_.shapes[sb].geom, sc.X_WS[sb], C_.pair_threshold(sa, sb), m);
-        MaskOf<V> on[4];
-        for (int i = 0; i < 4; ++i) on[i] = vand(sc.bp.overlap[p].on, m.on[i]);
+        MaskOf<V> on[kPairPoints];
+        for (int i = 0; i < kPairPoints; ++i) on[i] = vand(sc.bp.overlap[p].on, m.on[i]);
         io_.store_pair_contacts(bc, static_cast<int>(p), sa, sb, on, m, nullptr);
       }
     }
@@ -225,8 +235,8 @@ template <class V> class KernelImpl final : public Kernel {
       const ConstraintWork<V>& cw = sc.cw;
       BlockContacts& bc = io_.begin_contacts(b, cw.npairs);
       for (int p = 0; p < cw.npairs; ++p) {
-        V f[4][3];
-        for (int i = 0; i < 4; ++i) { // the stored contacts keep the force (a condim 4, 6 torque is in the constraint report)
+        V f[kPairPoints][3];
+        for (int i = 0; i < kPairPoints; ++i) { // the stored contacts keep the force (a condim 4, 6 torque is in the constraint report)
           V f6[6];
           decode_point_force(p, i, cw, f6);
           for (int k = 0; k < 3; ++k) f[i][k] = f6[k];
@@ -284,6 +294,8 @@ template <class V> class KernelImpl final : public Kernel {
     Mw_[worker]->lanes = rows;
     Mw_[worker]->per_lane = true;
     Fw_[worker]->lanes = rows;
+    if (!robot_constraint_lanes_.empty())
+      scratch_[worker].cw.lanes = {robot_constraint_lanes_.data() + static_cast<std::size_t>(b) * constraint_slots_.count() * kLaneStride, constraint_slots_};
   }
 
   int valid_lanes(int b) const {
@@ -413,6 +425,11 @@ template <class V> class KernelImpl final : public Kernel {
   std::vector<std::unique_ptr<KModel<T>>> Mw_; // per worker (bind)
   std::vector<std::unique_ptr<KForces<T>>> Fw_;
   LaneRows<T> robot_lanes_; // robots that differ: every block's rows, LaneSlots::count × kLaneStride each; empty otherwise
+  // robots that differ in a model with constraints: every block's constraint rows (contact/lane_constraints.hpp),
+  // ConstraintLaneSlots::count × kLaneStride each, in double; empty otherwise
+  LaneRows<double> robot_constraint_lanes_;
+  ConstraintLaneSlots constraint_slots_;
+  LaneRows<double> model_constraint_lanes_; // one block's, every lane at the batch's model (each lane's until its robot is set)
   std::vector<Arena> arenas_;
   std::vector<BlockScratch<V>> scratch_;
   std::vector<RecordWork<V>> record_work_; // per worker, with BatchOptions::record

@@ -10,13 +10,13 @@
 namespace ach {
 
 /// "" when `robot` differs from `base` (both finalized) only in gravity, in its bodies' masses,
-/// centres of mass and inertias, in the values of its joints' damping and armature and in its
+/// centres of mass and inertias, in the values of its joints' damping and armature, in its shapes'
+/// frictions (sliding, torsional, rolling), in what load derives from masses and armatures for the
+/// constraints (meaninertia and the inverse weights: contact/lane_constraints.hpp), and in its
 /// actuators' kp, kv, control range, gainprm and biasprm; mass, damping, armature, kv, gainprm₂ and
 /// biasprm₂ each zero where the base's is and nonzero where it is not (a zero drops its term for every
 /// lane, which the kernels decide per model). Otherwise the first difference, named: "shape 'ground'
-/// friction: 1 in the batch's model, 0.5 here". A mass, centre of mass or armature in a model with
-/// constraints shows up as a difference in the inverse weights load derives from them (meaninertia,
-/// body_invweight0, dof_invweight0), which are not per lane: such robots need batches of their own.
+/// margin: 0 in the batch's model, 0.01 here".
 std::string lane_difference(const Model& base, const Model& robot);
 
 } // namespace ach

@@ -28,7 +28,7 @@ template <class T> void run(const std::vector<PairQuery>& qs, std::vector<PairCo
     Manifold<T> m;
     narrow_pair<T>(g[0], X[0], g[1], X[1], T(q.margin), m);
     PairContacts& o = out[i];
-    o.normal[0] = m.n.x; o.normal[1] = m.n.y; o.normal[2] = m.n.z;
+    o.normal[0] = m.n[0].x; o.normal[1] = m.n[0].y; o.normal[2] = m.n[0].z; // the swept shapes' points share one normal
     for (int k = 0; k < 4; ++k)
       if (m.on[k]) {
         o.pos[o.count][0] = m.pos[k].x; o.pos[o.count][1] = m.pos[k].y; o.pos[o.count][2] = m.pos[k].z;

@@ -270,6 +270,33 @@ class Batch:
         self._check_robot(robot)
         return self._native.contacts(int(robot))
 
+    def set_robot_model(self, robot: int, model: str | os.PathLike | dict) -> None:
+        """Robot `robot` runs from now on with `model`'s per-robot parameters (gravity, masses, centres of
+        mass and inertias, joint damping and armature, shape frictions, actuator gains and control
+        ranges), in its own SIMD lane; its state is kept. `model`: a scene file or a dict from
+        compile_model. A model that differs from the batch's in anything else raises ValueError naming
+        the first difference (TypeScript's Batch.setRobotModel)."""
+        self._check_robot(robot)
+        doc = compile_model(model) if isinstance(model, (str, os.PathLike)) else model
+        check_compiled(doc)
+        self._native.set_robot_model(int(robot), doc["native"], "model['native']")
+
+    def set_robot_parameters(self, parameters: dict[int, dict[str, float]]) -> None:
+        """Each robot r of `parameters` runs with its values written into the batch's model, by the names
+        a sweep's randomize.model uses: ``{3: {"mass_scale:torso": 1.2, "friction:ground": 0.6}}``
+        (TypeScript's setNamedParameters). The models are compiled by one call of the achilles CLI from
+        the batch's scene file; a name the model lacks or a value that would make it invalid raises
+        ModelError naming it."""
+        robots = list(parameters)
+        for r in robots:
+            self._check_robot(r)
+        source = self.model.get("source")
+        if not isinstance(source, str):
+            raise ValueError("set_robot_parameters needs the batch's scene file (model['source']); use set_robot_model")
+        docs = compile_model(source, parameters=[dict(parameters[r]) for r in robots])
+        for r, doc in zip(robots, docs):
+            self.set_robot_model(r, doc)
+
     def _check_robot(self, r: Any) -> None:
         if isinstance(r, bool) or not isinstance(r, (int, np.integer)) or not 0 <= r < self.copies:
             raise ValueError(f"robot {r} is out of range 0..{self.copies - 1}")

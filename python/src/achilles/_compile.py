@@ -48,8 +48,8 @@ _cache: dict[str, tuple[list[str], tuple, str]] = {}
 _lock = threading.Lock()
 
 
-def _run_cli(path: str) -> str:
-    cmd = cli_command() + ["compile", path]
+def _run_cli(path: str, extra: list[str] | None = None) -> str:
+    cmd = cli_command() + ["compile", path] + (extra or [])
     try:
         r = subprocess.run(cmd, capture_output=True, text=True, check=False)
     except OSError as e:
@@ -63,7 +63,7 @@ def _run_cli(path: str) -> str:
     return r.stdout
 
 
-def compile_model(path: str | os.PathLike) -> dict[str, Any]:
+def compile_model(path: str | os.PathLike, parameters: dict | list[dict] | None = None) -> Any:
     """The compiled model of a scene file (.arow, MJCF or URDF) as a dict: ``format``, ``version``,
     ``source``, ``native`` (what the engine reads), ``world`` (dt, integrator, substeps, gravity,
     duration) and ``names`` (bodies, joints with their q/v offsets, actuators with ctrlrange, shapes).
@@ -71,8 +71,16 @@ def compile_model(path: str | os.PathLike) -> dict[str, Any]:
     Raises ModelError with the CLI's message (FILE:LINE:COL: ...) when the file does not load. Results
     are cached by path and the mtime and size of every file the model was read from (the scene and a
     config; an MJCF <include>d file is not among them). Each call returns a fresh dict.
+
+    parameters: per-robot values written into the model by the names a sweep's randomize.model uses
+    ({"mass_scale:torso": 1.2}): a dict gives one model, a list of dicts a list of models (one CLI
+    call; not cached).
     """
     path = os.fspath(path)
+    if parameters is not None:
+        if not isinstance(parameters, (dict, list)):
+            raise ValueError(f"parameters must be a dict or a list of dicts (got {type(parameters).__name__})")
+        return json.loads(_run_cli(path, ["--parameters", json.dumps(parameters)]))
     key = os.path.abspath(path)
     with _lock:
         hit = _cache.get(key)

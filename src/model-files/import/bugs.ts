@@ -22,6 +22,9 @@ export const IMPORT_BUGS = [
   'import-mesh-hull-drops-vertex',
   /** Mesh inertia taken about the mesh file's origin instead of the mesh's centre of mass. */
   'import-mesh-inertia-about-origin',
+  /** Mesh hull collided without the geom's rotation (the mesh's principal axes): the shape's quat
+   *  taken as the identity. */
+  'import-mesh-hull-frame-dropped',
 ] as const;
 export type ImportBug = (typeof IMPORT_BUGS)[number];
 

@@ -27,11 +27,14 @@ import {
   type ShapeDesc,
   type SourceSpan,
   type Vec3,
+  isConvexKind,
 } from '../../engine/model-desc.js';
 import { quatMul, quatRotate } from '../../engine/math.js';
 import { SceneError } from '../common/errors.js';
 import { axisAngleQuat } from './frames.js';
 import { CCD_DEFAULTS, keepOrStandIn } from './convex-pairs.js';
+import { importBug } from './bugs.js';
+import { keepHullsOrBoxes } from './mesh-hulls.js';
 import type { ImportNote, IrBody, IrEquality, IrGeom, IrJoint, IrModel } from './ir.js';
 
 /** Where each MuJoCo body (IR order, world excluded) landed: its last link, and the body frame's
@@ -297,20 +300,22 @@ export function compileIr(ir: IrModel, files: string[], notes: ImportNote[]): Co
   if (tendons.length) model.tendons = tendons;
   const equalities = (ir.equalities ?? []).map((e) => equalityDesc(e, ir, bodies, bodyMap, jointLink));
   if (equalities.length) model.equalities = equalities;
-  const kept = keepOrStandIn(model, notes);
-  const gjk = kept && shapes.some((sh) => sh.kind === 'cylinder' || sh.kind === 'ellipsoid');
+  keepHullsOrBoxes(model, new Set(shapes.filter((sh) => sh.kind === 'convex')), notes);
+  keepOrStandIn(model, notes);
+  // GJK/EPA runs for a cylinder, an ellipsoid or a mesh hull against anything but a plane
+  const gjk = shapes.some((sh) => isConvexKind(sh.kind));
   for (const c of ir.ccd ?? []) {
     if (gjk)
       throw new SceneError({
         ...c.source,
         subject: `option ${c.key}`,
         found: `"${c.value}"`,
-        expected: `${c.key}="${CCD_DEFAULTS[c.key]}" (MuJoCo's default: the engine's GJK/EPA, which this model's cylinders and ellipsoids use, runs with it only)`,
+        expected: `${c.key}="${CCD_DEFAULTS[c.key]}" (MuJoCo's default: the engine's GJK/EPA, which this model's cylinders, ellipsoids and mesh hulls use, runs with it only)`,
       });
     notes.push({
       kind: 'skipped',
       source: c.source,
-      message: `option ${c.key} is not used: the engine collides no cylinder or ellipsoid of this model (where it would run MuJoCo's GJK/EPA)`,
+      message: `option ${c.key} is not used: the engine collides no cylinder, ellipsoid or mesh hull of this model (where it would run MuJoCo's GJK/EPA)`,
     });
   }
   return { model, bodyMap };
@@ -450,7 +455,7 @@ function passive(link: BodyDesc, j: IrJoint, notes: ImportNote[]): void {
   }
 }
 
-/** The geom as a shape (MuJoCo's own kinds; a mesh as its bounding box, with a note). */
+/** The geom as a shape (MuJoCo's own kinds; a mesh as its hull, the `convex` kind). */
 function shapeOf(g: IrGeom, body: number, offset: Vec3, notes: ImportNote[]): ShapeDesc | undefined {
   if (g.contype === 0 && g.conaffinity === 0) {
     notes.push({
@@ -465,8 +470,7 @@ function shapeOf(g: IrGeom, body: number, offset: Vec3, notes: ImportNote[]): Sh
   let h: Vec3 = [0, 0, 0];
   let r = 0;
   let size: Vec3 | undefined;
-  // the shape's centre in the geom frame (a mesh's box may sit off the geom's origin)
-  let centre: Vec3 = [0, 0, 0];
+  let vertices: number[] | undefined;
   switch (g.type) {
     case 'sphere':
       kind = 'sphere';
@@ -502,25 +506,13 @@ function shapeOf(g: IrGeom, body: number, offset: Vec3, notes: ImportNote[]): Sh
       h = [s[0], s[1], s[2]];
       break;
     case 'mesh': {
-      // The engine collides a mesh as the box bounding its convex hull in MuJoCo's geom frame (the
-      // mesh's principal axes); the box's centre may sit off the geom's origin (the mesh's CoM).
+      // The hull in MuJoCo's geom frame (the mesh's centre of mass and principal axes, which the
+      // geom's pos and quat absorbed); mesh-hulls.ts turns it into its box where a pair needs that.
       const hull = g.hull;
       if (!hull) throw new Error(`mesh geom '${g.name}' reached the collision shapes without its hull`);
-      const lo: Vec3 = [Infinity, Infinity, Infinity];
-      const hi: Vec3 = [-Infinity, -Infinity, -Infinity];
-      for (let i = 0; i < hull.vert.length; i += 3)
-        for (let k = 0; k < 3; k++) {
-          lo[k] = Math.min(lo[k], hull.vert[i + k]);
-          hi[k] = Math.max(hi[k], hull.vert[i + k]);
-        }
-      kind = 'box';
-      h = [0, 1, 2].map((k) => (hi[k] - lo[k]) / 2) as Vec3;
-      centre = [0, 1, 2].map((k) => (hi[k] + lo[k]) / 2) as Vec3;
-      notes.push({
-        kind: 'approximated',
-        source: g.source,
-        message: `mesh geom '${g.name}' → the box bounding its convex hull (${hull.vert.length / 3} vertices) in MuJoCo's geom frame, half-extents [${h.map(fmt).join(', ')}]`,
-      });
+      kind = 'convex';
+      vertices = [...hull.vert];
+      for (let i = 0; i < vertices.length; i++) h[i % 3] = Math.max(h[i % 3], Math.abs(vertices[i]));
       break;
     }
   }
@@ -531,8 +523,10 @@ function shapeOf(g: IrGeom, body: number, offset: Vec3, notes: ImportNote[]): Sh
     halfExtents: h,
     radius: r,
     ...(size ? { size } : {}),
-    pos: add(add(g.pos, quatRotate(g.quat, centre)), offset),
-    quat: g.quat,
+    ...(vertices ? { vertices } : {}),
+    pos: add(g.pos, offset),
+    // (the planted bug: a mesh's hull placed without the geom's rotation, the mesh's principal axes)
+    quat: vertices && importBug('import-mesh-hull-frame-dropped') ? [1, 0, 0, 0] : g.quat,
     friction: g.friction,
     contype: g.contype,
     conaffinity: g.conaffinity,

@@ -1,9 +1,9 @@
-// MuJoCo's cylinders and ellipsoids: the engine collides them as MuJoCo does (its analytic colliders
-// and GJK/EPA, native collision/convex_pair.hpp) unless the model holds a pair that MuJoCo gives
-// several contacts with normals of their own (multiccd's perturbed points, or face clipping between
-// two polyhedra), which the engine's contacts cannot carry yet. Such a model gets the rounded-box
-// stand-ins of earlier versions for every cylinder and ellipsoid instead, with a note on each that
-// names the pair; a file that loaded before still loads, and says what it approximates.
+// MuJoCo's cylinders and ellipsoids: the engine collides them as MuJoCo does (its analytic colliders,
+// GJK/EPA and multiccd's perturbed contacts, native collision/convex_pair.hpp) unless the model holds
+// a pair that MuJoCo clips face against face (two of cylinder, box and mesh at zero margin: gjk.c
+// `multicontact`), which the engine does not port yet. Such a model gets the rounded-box stand-ins of
+// earlier versions for every cylinder and ellipsoid instead, with a note on each that names the pair;
+// a file that loaded before still loads, and says what it approximates.
 
 import { mujocoCandidatePairs } from '../../engine/candidate-pairs.js';
 import type { ModelDesc, ShapeDesc, ShapeKind, Vec3 } from '../../engine/model-desc.js';
@@ -14,13 +14,23 @@ import type { ImportNote } from './ir.js';
  *  convex collider runs with. */
 export const CCD_DEFAULTS: Record<string, number> = { ccd_tolerance: 1e-6, ccd_iterations: 35 };
 
-/** Why the engine cannot collide kinds a and b as MuJoCo does, or null (convex_pair_unsupported's rule). */
-export function convexPairProblem(a: ShapeKind, b: ShapeKind): string | null {
+/** MuJoCo's geoms that its maxContacts (engine_collision_convex.c, 3.14) clips face against face. */
+const FACETED: readonly ShapeKind[] = ['box', 'convex', 'cylinder'];
+
+/** Why the engine cannot collide kinds a and b as MuJoCo does, or null (convex_pair_unsupported's
+ *  rule); `positiveMargin`: the two shapes' margins and gaps sum to more than 0 (MuJoCo's driver hands its
+ *  colliders margin + gap, which its maxContacts reads). */
+export function convexPairProblem(a: ShapeKind, b: ShapeKind, positiveMargin: boolean): string | null {
   if (!isConvexKind(a) && !isConvexKind(b)) return null;
   if (a === 'rounded-box' || b === 'rounded-box') return 'a rounded box is not one of MuJoCo’s geoms';
   if (a === 'plane' || b === 'plane') return null;
-  if ([a, b].some((k) => k === 'sphere' || k === 'ellipsoid')) return null;
-  return "MuJoCo gives it several contacts with normals of their own, which the engine's contacts cannot carry yet";
+  if (positiveMargin || !FACETED.includes(a) || !FACETED.includes(b)) return null;
+  return 'at zero margin MuJoCo clips its faces against each other (gjk.c multicontact), which the engine does not port yet';
+}
+
+/** convexPairProblem for two shapes of a model: MuJoCo hands its colliders the pair's margins and gaps summed. */
+export function shapePairProblem(a: ShapeDesc, b: ShapeDesc): string | null {
+  return convexPairProblem(a.kind, b.kind, a.margin + b.margin + a.gap + b.gap > 0);
 }
 
 const fmt = (x: number): string => String(Number(x.toPrecision(6)));
@@ -43,10 +53,10 @@ function standIn(s: ShapeDesc): { h: Vec3; r: number; what: string } {
 export function keepOrStandIn(model: ModelDesc, notes: ImportNote[]): boolean {
   const shapes = model.shapes ?? [];
   if (!shapes.some((s) => s.kind === 'cylinder' || s.kind === 'ellipsoid')) return true;
-  const bad = mujocoCandidatePairs(model).find(([a, b]) => convexPairProblem(shapes[a].kind, shapes[b].kind) !== null);
+  const bad = mujocoCandidatePairs(model).find(([a, b]) => shapePairProblem(shapes[a], shapes[b]) !== null);
   if (!bad) return true;
   const [a, b] = bad.map((i) => shapes[i]);
-  const why = `the pair '${a.name}' (${a.kind}) – '${b.name}' (${b.kind}) can touch, and ${convexPairProblem(a.kind, b.kind)}`;
+  const why = `the pair '${a.name}' (${a.kind}) – '${b.name}' (${b.kind}) can touch, and ${shapePairProblem(a, b)}`;
   for (const s of shapes) {
     if (s.kind !== 'cylinder' && s.kind !== 'ellipsoid') continue;
     const { h, r, what } = standIn(s);

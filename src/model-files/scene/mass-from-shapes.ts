@@ -11,7 +11,7 @@
 import type { Quat, ShapeDesc, Vec3 } from '../../engine/model-desc.js';
 import { quatRotate, type Inertia6 } from '../../engine/math.js';
 import { inertiaAbout, volumeCom } from '../import/mesh/mass-properties.js';
-import { convexHull } from '../import/mesh/quickhull.js';
+import { convexHull } from '../../engine/quickhull.js';
 
 /** Volume and ∫x_k² dV (k = x, y, z) of a sphere-swept box about its centre, in its own axes. */
 export function sweptBoxMoments(h: Vec3, r: number): { volume: number; second: Vec3 } {

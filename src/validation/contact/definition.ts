@@ -39,6 +39,7 @@ export const contactStage: ValidationStage<ContactStateReference[]> = {
       'contact-torsion-axis',
       'contact-rolling-coefficient',
       'pgs-shuffle-skipped',
+      'contact-perturbed-normal-shared',
     ],
   },
   reference(ctx) {

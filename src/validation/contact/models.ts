@@ -15,9 +15,9 @@ import type { BodyDesc, ModelDesc, ShapeDesc, Vec3 } from '../../engine/model-de
 import { Rng } from '../rng.js';
 import type { TestState } from '../states.js';
 
-const WORLD = { gravity: [0, 0, -9.81] as Vec3, dt: 0.002, integrator: 'euler' as const, duration: 1, substeps: 1 };
+export const WORLD = { gravity: [0, 0, -9.81] as Vec3, dt: 0.002, integrator: 'euler' as const, duration: 1, substeps: 1 };
 
-function freeBody(name: string, mass: number, inertia: Vec3, q0: number[]): BodyDesc {
+export function freeBody(name: string, mass: number, inertia: Vec3, q0: number[]): BodyDesc {
   return {
     name,
     parent: -1,
@@ -34,7 +34,14 @@ function freeBody(name: string, mass: number, inertia: Vec3, q0: number[]): Body
   };
 }
 
-function shape(name: string, body: number, kind: ShapeDesc['kind'], radius: number, hz: number, extra: Partial<ShapeDesc> = {}): ShapeDesc {
+export function shape(
+  name: string,
+  body: number,
+  kind: ShapeDesc['kind'],
+  radius: number,
+  hz: number,
+  extra: Partial<ShapeDesc> = {},
+): ShapeDesc {
   return {
     name,
     body,

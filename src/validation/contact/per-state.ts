@@ -1,6 +1,7 @@
 // The `contact` stage: the engine's constraint rows and constrained accelerations against MuJoCo's
 // at seeded random states of models where both engines' detection agrees exactly (spheres,
-// capsules, planes; models.ts), row block by row block (matched by owner name and contact point):
+// capsules, planes: models.ts; multiccd's cylinder–box and capsule–cylinder contacts, each with its
+// own normal: models-multiccd.ts), row block by row block (matched by owner name and contact point):
 //   rows.structure   the same blocks with the same row types (exact: 0 or 1)
 //   rows.dist        efc_pos (distance, or joint distance to the range end)
 //   rows.J           the rows' Jacobians (a pyramid edge is J_n ± μ·J_t: the tangent frame shows here)
@@ -36,6 +37,7 @@ import { F32_PERTURBATIONS, perturbedModels, perturbState, type TestState } from
 import type { CheckRow, Sample } from '../types.js';
 import { engineConstraints, type EngineConstraintAnswer, type RowBlock } from './engine.js';
 import { armModel, armStates, ballsModel, ballsStates, spinBallsModel } from './models.js';
+import { multiccdModel, multiccdStates } from './models-multiccd.js';
 import { mujocoConstraints, type ConstraintAnswer } from './mujoco.js';
 
 export const ROW_FIELDS = ['dist', 'J', 'aref', 'R'] as const;
@@ -141,6 +143,7 @@ export async function contactStateReferences(python: string, seed: number, state
     { model: ballsModel(), states: ballsStates(n, seedFor(seed, 'contact-balls')) },
     { model: spinBallsModel(), states: ballsStates(n, seedFor(seed, 'contact-spin-balls')) },
     { model: armModel(), states: armStates(n, seedFor(seed, 'contact-arm')) },
+    { model: multiccdModel(), states: multiccdStates(n, seedFor(seed, 'contact-multiccd')) },
   ];
   return Promise.all(
     cases.map(async ({ model, states: xs }) => {

@@ -18,6 +18,7 @@
 // MuJoCo's qpos0 against MuJoCo's own compile of the file); the fixtures in TRAJECTORY_SECONDS also the trajectory.
 
 import { readFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
 import type { Precision } from '../../engine/api.js';
 import { Batch } from '../../engine/batch.js';
 import { coordinateLayout, withSolver, type ModelDesc } from '../../engine/model-desc.js';
@@ -31,6 +32,7 @@ import type { CheckRow, Sample } from '../types.js';
 import { contactStateRows, type ContactStateReference } from '../contact/per-state.js';
 import { contactXml, queryContact, type ConstraintAnswer, type ContactQuery, type RolloutAnswer } from '../contact/mujoco.js';
 import { engineRollout } from '../contact/rollout.js';
+import { meshContactStates } from './mesh-states.js';
 
 /** The fixture starting from its first keyframe when it has one (the fixtures' keys set up the motion
  *  the trajectory gate watches; a plain import starts from qpos0, as MuJoCo's mj_resetData). */
@@ -45,6 +47,7 @@ export const TRAJECTORY_SECONDS: Record<string, number> = {
   'import:mjcf-tendon-hipknee.xml': 0.5,
   'import:mjcf-contact-drop.xml': 0.5,
   'import:mjcf-contact-convex.xml': 0.5,
+  'import:mjcf-contact-multiccd.xml': 0.5,
   'import:mjcf-ball-limit.xml': 0.5,
   'import:mjcf-equality.xml': 0.3,
   'import:mjcf-qpos0.xml': 0.5,
@@ -103,18 +106,26 @@ function randomStates(model: ModelDesc, n: number, seed: number): TestState[] {
 export async function constrainedFixtureReference(
   python: string,
   seed: number,
-  f: { name: string; path: string },
+  f: { name: string; path: string; seconds?: number; meshStates?: boolean },
 ): Promise<ConstrainedFixtureRef | undefined> {
   const model = importAtKey(f.path);
   const tendons = (model.tendons?.length ?? 0) > 0;
   const ballLimits = model.bodies.some((b) => b.joint === 'ball' && b.range); // cone rows: the per-state gates too
   const equalities = (model.equalities?.length ?? 0) > 0; // equality rows, with what the import made at qpos0
-  const perState = tendons || ballLimits || equalities;
-  const seconds = TRAJECTORY_SECONDS[f.name];
+  // mesh hulls on a floor, on request (test/mesh-hulls.test.ts): their contacts, at states where they touch
+  const meshes = f.meshStates === true;
+  const perState = tendons || ballLimits || equalities || meshes;
+  const seconds = f.seconds ?? TRAJECTORY_SECONDS[f.name];
   if (!perState && seconds === undefined) return undefined;
-  const xml = readFileSync(f.path, 'utf8');
+  // MuJoCo reads the text, not the file: a mesh file named relative to the model's folder is named by its full path
+  const xml = readFileSync(f.path, 'utf8').replace(/\bfile="(?!\/)([^"]*)"/g, (_, name: string) => `file="${join(dirname(f.path), name)}"`);
   const iterations = model.solver?.iterations ?? 100;
-  const states = perState ? randomStates(model, CONSTRAINED_STATES, seedFor(seed, f.name, 'constrained')) : [];
+  const stateSeed = seedFor(seed, f.name, 'constrained');
+  const states = !perState
+    ? []
+    : meshes
+      ? meshContactStates(model, CONSTRAINED_STATES, stateSeed)
+      : randomStates(model, CONSTRAINED_STATES, stateSeed);
   const steps = seconds === undefined ? 0 : Math.round(seconds / model.world.dt);
   const s0: TestState = {
     q: model.bodies.flatMap((b) => b.q0),

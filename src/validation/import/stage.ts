@@ -17,6 +17,7 @@ import { importFile, type BodyMap } from '../../model-files/import/index.js';
 
 import type { Precision } from '../../engine/api.js';
 import { relErr } from '../metrics.js';
+import { quatRotate } from '../../engine/math.js';
 import { constrainedFixtureReference, constrainedRows, type ConstrainedFixtureRef } from './constrained.js';
 import { HULL_BAR_ULPS, hullUlps } from './hull-gate.js';
 import { runPythonJson } from '../mujoco-ref.js';
@@ -48,8 +49,9 @@ interface MujocoCompiled {
   nq: number;
   nv: number;
   qpos0: number[];
-  /** Each mesh geom's hull vertices (geom order), in its geom frame. */
+  /** Each mesh geom's hull vertices (geom order), in its geom frame, and placed in its body's frame. */
   hulls: number[][];
+  placed_hulls: number[][];
   states: { xpos: number[][]; xmat: number[][]; qacc: number[]; qM: number[][]; qfrc_bias: number[] }[];
 }
 
@@ -188,6 +190,12 @@ export function importRows(ref: ImportReference, addon: NativeAddon, precision: 
     if (imp.format === 'mjcf') {
       if (imp.hulls.length !== mj.hulls.length) push('hull', 0, Infinity, `${imp.hulls.length} mesh hulls vs MuJoCo ${mj.hulls.length}`);
       else imp.hulls.forEach((h, k) => push('hull', k, hullUlps(h.vert, mj.hulls[k]), `geom '${h.geom}' (float32 ulps)`, HULL_BAR_ULPS));
+      // the collision shape each hull became, placed in its body's frame (the shape's pos and quat)
+      if (imp.hulls.length === mj.hulls.length)
+        imp.hulls.forEach((h, k) => {
+          const ours = placedHull(model, bodyMap, h);
+          if (ours) push('hull.placed', k, hullUlps(ours, mj.placed_hulls[k]), `geom '${h.geom}' (float32 ulps)`, HULL_BAR_ULPS);
+        });
     }
     const ours = poses(model, bodyMap, f.states, addon);
     f.states.forEach((_, s) => {
@@ -224,6 +232,20 @@ function forceResidual(qacc: number[], ref: { qacc: number[]; qM: number[][]; qf
 }
 
 const sub = (a: readonly number[], b: readonly number[]): Vec3 => [a[0] - b[0], a[1] - b[1], a[2] - b[2]];
+
+/** The convex shape made of hull `h` (by its geom's name), its vertices in the body's frame (the link
+ *  frame moved back by the body's offset); undefined when the mesh collides as its box (noted). */
+function placedHull(model: ModelDesc, bodyMap: BodyMap[], h: { geom: string; body: number }): number[] | undefined {
+  const s = (model.shapes ?? []).find((x) => x.name === h.geom && x.kind === 'convex');
+  if (!s?.vertices) return undefined;
+  const offset = h.body > 0 ? bodyMap[h.body - 1].offset : [0, 0, 0];
+  const out: number[] = [];
+  for (let i = 0; i < s.vertices.length; i += 3) {
+    const v = quatRotate(s.quat, [s.vertices[i], s.vertices[i + 1], s.vertices[i + 2]]);
+    for (let k = 0; k < 3; k++) out.push(s.pos[k] - offset[k] + v[k]);
+  }
+  return out;
+}
 
 /** Body poses (MuJoCo's body frames: each link's frame moved by its offset) and q̈ at the states. */
 function poses(

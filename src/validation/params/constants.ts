@@ -14,6 +14,9 @@ export interface GateScenario {
   ctrl: readonly number[];
 }
 
+/** The quadruped's constant control (both of its scenes): hips forward, knees back, so its motors act. */
+const QUADRUPED_CTRL: readonly number[] = [0.2, -0.1, 0.2, -0.1, 0.2, -0.1, 0.2, -0.1];
+
 /** Together they draw every kind of parameter: the quadruped (contacts on the ground, motors) all but
  *  gain (a motor has none), the ball on the plate (position servos) gains and a low control end. */
 export const GATE_SCENARIOS: readonly GateScenario[] = [
@@ -31,7 +34,7 @@ export const GATE_SCENARIOS: readonly GateScenario[] = [
       { name: 'gravity.z', dist: { kind: 'normal', mean: -9.81, std: 0.3 } },
       { name: 'gravity.x', dist: { kind: 'uniform', low: -0.5, high: 0.5 } },
     ],
-    ctrl: [0.2, -0.1, 0.2, -0.1, 0.2, -0.1, 0.2, -0.1],
+    ctrl: QUADRUPED_CTRL,
   },
   {
     scene: 'ball-on-plate',
@@ -48,12 +51,16 @@ export const GATE_SCENARIOS: readonly GateScenario[] = [
 ];
 
 /** Scenarios whose every drawn kind is per lane (src/params/lanes.ts LANE_KINDS), so their robots
- *  run together in one batch, one per lane: the quadruped (contacts, Euler: damping implicit in the
- *  step's D) with gravity, damping and a motor's control range; the ball on the plate (position
- *  servos with rate limits) with gains, a low control end and damping; the double pendulum (Euler, no
+ *  run together in one batch, one per lane: the quadruped (contacts and joint limits, Euler: damping
+ *  implicit in the step's D) with gravity, damping, a motor's control range, masses, a centre of mass,
+ *  an armature and the ground's friction (the contact rows' μ and R, the limits' R: per lane from the
+ *  robot's frictions and inverse weights); the same quadruped on MuJoCo's elliptic cone with masses
+ *  and friction; the ball on the plate (position servos with rate limits) with gains, a low control
+ *  end, damping, the plate's mass and the ball's friction; the double pendulum (Euler, no
  *  constraints) with a mass, a centre of mass, armature and damping on one joint; the humanoid tree
  *  (RK4, ball joints: D's additions on a 3 × 3 block) with masses, a centre of mass, armature, damping
- *  and gravity. (Masses, centres of mass and armatures of models with constraints are not per lane.) */
+ *  and gravity. Every value is drawn away from zero where the batch's model has a term only when it
+ *  is nonzero (damping, armature). */
 export const LANE_SCENARIOS: readonly GateScenario[] = [
   {
     scene: 'quadruped',
@@ -63,8 +70,22 @@ export const LANE_SCENARIOS: readonly GateScenario[] = [
       { name: 'damping:back_left_shin', dist: { kind: 'uniform', low: 0.05, high: 0.8 } },
       { name: 'damping:front_right_thigh', dist: { kind: 'log_uniform', low: 0.01, high: 0.5 } },
       { name: 'ctrl_range:back_right_hip.high', dist: { kind: 'uniform', low: 0.05, high: 0.3 } },
+      { name: 'mass_scale:torso', dist: { kind: 'uniform', low: 0.7, high: 1.4 } },
+      { name: 'mass_scale:front_left_shin', dist: { kind: 'log_uniform', low: 0.5, high: 2 } },
+      { name: 'com_offset:torso.x', dist: { kind: 'normal', mean: 0, std: 0.03 } },
+      { name: 'armature:front_right_thigh', dist: { kind: 'uniform', low: 0.001, high: 0.02 } },
+      { name: 'friction:ground', dist: { kind: 'log_uniform', low: 0.2, high: 1.5 } },
     ],
-    ctrl: [0.2, -0.1, 0.2, -0.1, 0.2, -0.1, 0.2, -0.1],
+    ctrl: QUADRUPED_CTRL,
+  },
+  {
+    scene: 'quadruped-elliptic',
+    parameters: [
+      { name: 'mass_scale:torso', dist: { kind: 'uniform', low: 0.7, high: 1.4 } },
+      { name: 'armature:back_left_shin', dist: { kind: 'uniform', low: 0.001, high: 0.02 } },
+      { name: 'friction:ground', dist: { kind: 'log_uniform', low: 0.3, high: 1.5 } },
+    ],
+    ctrl: QUADRUPED_CTRL,
   },
   {
     scene: 'ball-on-plate',
@@ -73,6 +94,8 @@ export const LANE_SCENARIOS: readonly GateScenario[] = [
       { name: 'gain:tilt-y', dist: { kind: 'uniform', low: 20, high: 60 } },
       { name: 'ctrl_range:tilt-y.low', dist: { kind: 'uniform', low: -0.3, high: -0.05 } },
       { name: 'damping:roll', dist: { kind: 'uniform', low: 0.05, high: 0.5 } },
+      { name: 'mass_scale:plate', dist: { kind: 'uniform', low: 0.5, high: 1.5 } },
+      { name: 'friction:ball', dist: { kind: 'uniform', low: 0.3, high: 1 } },
     ],
     ctrl: [0.1, -0.2],
   },

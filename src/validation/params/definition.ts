@@ -2,7 +2,8 @@
 // bit-identical to the scene with its drawn values written in as constants, whether it runs in a batch
 // of its own or with other robots, one per lane (the machinery: stage.ts and lanes.ts beside this
 // file). Its planted bugs are TypeScript's (src/params/bugs.ts) and the engine's params-neighbour-lane
-// (a robot's per-lane constants written into the next lane), which the bug build's sweep runs it for.
+// (a robot's per-lane constants written into the next lane) and params-constraint-lane-zero (every
+// lane's frictions and inverse weights read from lane 0's robot), which the bug build's sweep runs it for.
 
 import { PRECISIONS } from '../../engine/api.js';
 import { PARAMETER_BUGS, setParameterBug, type ParameterBug } from '../../params/bugs.js';
@@ -19,7 +20,7 @@ export const paramsStage: ValidationStage<null> = {
   underModelSubset: false,
   bugBuild: true,
   catches: {
-    params: [...PARAMETER_BUGS, 'params-neighbour-lane'],
+    params: [...PARAMETER_BUGS, 'params-neighbour-lane', 'params-constraint-lane-zero'],
   },
   ownBugs: { names: PARAMETER_BUGS, set: (name) => setParameterBug(name as ParameterBug | 'none'), listedWhenNotRun: true },
   rows: (_ref, ctx) => paramsRows(ctx.precision, ctx.addon, ctx.seed),

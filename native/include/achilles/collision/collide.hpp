@@ -34,7 +34,7 @@ template <class V> inline CoreBox<V> core_box(const ShapeGeom<ScalarOf<V>>& g, c
   return c;
 }
 
-/// Contacts of shapes a and b at world poses Xa, Xb: normal from a to b, ≤ 4 points, each active
+/// Contacts of shapes a and b at world poses Xa, Xb: normals from a to b, ≤ kPairPoints points, each active
 /// when its signed distance is below `thr` (the pair's margin + gap).
 template <class V>
 inline void narrow_pair(ShapeGeom<ScalarOf<V>> a, const Transform<V>& Xa, ShapeGeom<ScalarOf<V>> b, const Transform<V>& Xb, ScalarOf<V> thr,
@@ -93,15 +93,23 @@ inline void narrow_pair(ShapeGeom<ScalarOf<V>> a, const Transform<V>& Xa, ShapeG
   } else {
     box_box(core_box(P, XP), P.h, core_box(Q, XQ), Q.h, zmax, c);
   }
-  // MuJoCo's contact: distance between the surfaces, position midway between them
-  m.n = c.n;
+  // MuJoCo's contact: distance between the surfaces, position midway between them; one normal for all
+  Vec3<V> n = c.n;
+  if (swap) n = -n;
+  if (ACH_BUG(CollisionNormalFlipped)) n = -n;
+  m.shared_normal = true;
   for (int i = 0; i < 4; ++i) {
+    m.n[i] = n;
     m.dist[i] = c.dc[i] - V(P.r + Q.r);
     m.on[i] = vand(c.has[i], m.dist[i] < V(thr));
     m.pos[i] = c.pa[i] + (V(P.r) + V(0.5) * m.dist[i]) * c.n;
   }
-  if (swap) m.n = -m.n;
-  if (ACH_BUG(CollisionNormalFlipped)) m.n = -m.n;
+  for (int i = 4; i < kPairPoints; ++i) {
+    m.n[i] = n;
+    m.dist[i] = V(T(0));
+    m.on[i] = mask_false<V>();
+    m.pos[i] = splat3<V>(0, 0, 0);
+  }
 }
 
 /// The collision tables in the kernel's scalar type.
@@ -111,6 +119,7 @@ template <class T> struct KShape {
   T R_BS[9], p_BS[3];
   T inflate;           // margin + gap: the AABB grows by it
   std::shared_ptr<const std::vector<double>> vert; // convex: the hull vertices geom.vert points at (shared by copies)
+  std::shared_ptr<const std::vector<int>> graph;   // convex: the hull graph geom.graph points at
   double margin, gap;  // a pair's threshold sums the two shapes' in double (pair_threshold)
 };
 
@@ -136,6 +145,11 @@ template <class T> struct KCollision {
         k.geom.vert = k.vert->data();
         k.geom.nvert = static_cast<int>(s.vert.size() / 3);
       }
+      if (!s.graph.empty()) {
+        k.graph = std::make_shared<const std::vector<int>>(s.graph);
+        k.geom.graph = k.graph->data();
+      }
+      if (s.kind == ShapeKind::Convex) k.geom.rbound = convex_geom(k.geom).s.rbound;
       k.body = s.body;
       for (int e = 0; e < 9; ++e) k.R_BS[e] = T(s.R_BS[e]);
       for (int e = 0; e < 3; ++e) k.p_BS[e] = T(s.p_BS[e]);
@@ -154,7 +168,8 @@ template <class T> struct KCollision {
       if (!is_convex_kind(m.shapes[a].kind)) continue;
       for (int b = 0; b < n; ++b) {
         if (b == a || (b < a && is_convex_kind(m.shapes[b].kind))) continue; // each pair once
-        const char* why = convex_pair_unsupported(m.shapes[a].kind, m.shapes[b].kind);
+        const double thr = m.shapes[a].margin + m.shapes[b].margin + m.shapes[a].gap + m.shapes[b].gap; // MuJoCo's collider margin
+        const char* why = convex_pair_unsupported(m.shapes[a].kind, m.shapes[b].kind, thr > 0);
         if (!why || !filter.admits(std::min(a, b), std::max(a, b), false)) continue;
         throw std::invalid_argument("shapes '" + m.shapes[a].name + "' (" + shape_kind_name(m.shapes[a].kind) + ") and '" + m.shapes[b].name + "' (" +
                                     shape_kind_name(m.shapes[b].kind) + ") can touch, but " + why +

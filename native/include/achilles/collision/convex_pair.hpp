@@ -2,11 +2,12 @@
 // table (engine_collision_driver.c) gives the pair: its analytic plane–cylinder, sphere–cylinder and
 // plane–convex (ellipsoid, mesh), else its GJK/EPA (convex.hpp), in scalar T.
 //
-// Supported: the pairs whose contacts share one normal, which is what a Manifold holds: every pair
-// with a plane, sphere–cylinder, and any pair with a sphere or an ellipsoid (GJK/EPA gives them one
-// contact). MuJoCo gives the other pairs more contacts, each with its own normal (multiccd's
-// perturbed re-runs, or its face clipping for two polyhedra), which a Manifold cannot carry yet:
-// convex_pair_unsupported says why, and the model is refused at load (collide.hpp KCollision).
+// Supported: every pair with a plane, sphere–cylinder, any pair with a sphere or an ellipsoid (GJK/EPA
+// gives them one contact), and the pairs where MuJoCo adds multiccd's perturbed points (up to 5
+// contacts, each with the normal of its own re-run: a Manifold carries a normal per point): a
+// cylinder or mesh with a capsule, and two of cylinder, box and mesh at a positive margin. Two of
+// those at zero margin get MuJoCo's face clipping (gjk.c `multicontact`), not ported:
+// convex_pair_unsupported says so, and the model is refused at load (collide.hpp KCollision).
 #pragma once
 
 #include "../isa_namespace.hpp"
@@ -20,24 +21,38 @@
 namespace ach {
 inline namespace ACH_ISA_NS {
 
-/// Up to 4 contacts of one pair in one lane, sharing `normal` (from a to b).
+/// Up to kPairPoints contacts of one pair in one lane, in MuJoCo's order, each with its normal (from a to b).
 template <class T> struct ConvexContacts {
   int count = 0;
-  T normal[3] = {T(0), T(0), T(1)};
-  T pos[4][3];
-  T dist[4];
+  T normal[kPairPoints][3];
+  T pos[kPairPoints][3];
+  T dist[kPairPoints];
 };
 
-/// Why the pair (a, b) cannot be collided as MuJoCo does, or nullptr when it can.
-inline const char* convex_pair_unsupported(ShapeKind a, ShapeKind b) {
+/// The collider's kind for a shape kind (pairs with a plane or a rounded box never get here).
+inline convex::ConvexKind convex_kind_of(ShapeKind k) {
+  switch (k) {
+  case ShapeKind::Sphere: return convex::ConvexKind::Sphere;
+  case ShapeKind::Capsule: return convex::ConvexKind::Capsule;
+  case ShapeKind::Box: return convex::ConvexKind::Box;
+  case ShapeKind::Cylinder: return convex::ConvexKind::Cylinder;
+  case ShapeKind::Ellipsoid: return convex::ConvexKind::Ellipsoid;
+  default: return convex::ConvexKind::Mesh;
+  }
+}
+
+/// Why the pair (a, b) cannot be collided as MuJoCo does, or nullptr when it can. `positive_margin`:
+/// the pair's margin + gap (both shapes' summed) is > 0: MuJoCo's driver hands its colliders margin +
+/// gap, which is what its maxContacts reads (and what convex_collide gets as its margin).
+inline const char* convex_pair_unsupported(ShapeKind a, ShapeKind b, bool positive_margin) {
   if (!is_convex_kind(a) && !is_convex_kind(b)) return nullptr;
   if (a == ShapeKind::RoundedBox || b == ShapeKind::RoundedBox)
     return "a rounded box is not one of MuJoCo's geoms, so nothing says how it meets a cylinder, ellipsoid or mesh";
   if (a == ShapeKind::Plane || b == ShapeKind::Plane) return nullptr;
-  for (ShapeKind k : {a, b})
-    if (k == ShapeKind::Sphere || k == ShapeKind::Ellipsoid) return nullptr;
-  return "MuJoCo gives this pair up to 5 contacts with normals of their own (multiccd, or face clipping for two "
-         "polyhedra), which the engine does not carry yet";
+  if (!convex::convex_first_contact_only(convex_kind_of(a), convex_kind_of(b), positive_margin, true)) return nullptr;
+  return "at zero margin MuJoCo gives this pair up to 4 contacts by clipping one face against the other (gjk.c "
+         "multicontact), which the engine does not port yet (a positive margin on either shape makes it multiccd's "
+         "perturbed contacts, which it does)";
 }
 
 /// A shape as the convex colliders read it, in double (they run in double for f32 robots too:
@@ -57,10 +72,12 @@ template <class T> inline ConvexGeom convex_geom(const ShapeGeom<T>& g) {
   case ShapeKind::Box: s.kind = convex::ConvexKind::Box; for (int k = 0; k < 3; ++k) s.size[k] = double(g.h[k]); break;
   case ShapeKind::Cylinder: s.kind = convex::ConvexKind::Cylinder; for (int k = 0; k < 3; ++k) s.size[k] = double(g.size[k]); break;
   case ShapeKind::Ellipsoid: s.kind = convex::ConvexKind::Ellipsoid; for (int k = 0; k < 3; ++k) s.size[k] = double(g.size[k]); break;
-  case ShapeKind::Convex: s.kind = convex::ConvexKind::Mesh, s.vert = g.vert, s.nvert = g.nvert; break;
+  case ShapeKind::Convex: s.kind = convex::ConvexKind::Mesh, s.vert = g.vert, s.nvert = g.nvert, s.graph = g.graph; break;
   case ShapeKind::Plane: case ShapeKind::RoundedBox: break; // planes go to the analytic colliders; rounded boxes are refused
   }
-  s.rbound = convex::default_rbound(s);
+  // a mesh's rbound walks its whole hull: KCollision makes it once at load (g.rbound), the same
+  // function on the same numbers
+  s.rbound = g.rbound > 0 ? g.rbound : convex::default_rbound(s);
   return c;
 }
 
@@ -83,16 +100,16 @@ inline void convex_pair_contacts(const ConvexGeom& a, const convex::ConvexPose<d
   } else {
     n = convex::convex_collide(a.s, pa, b.s, pb, thr, convex::CcdOptions<double>{}, con);
   }
-  // A supported pair gets at most 4 contacts sharing con[0]'s normal (plane–cylinder 4, plane–mesh 3,
-  // the others 1); only a pair refused at load (or admitted by a planted filter bug) could get more.
+  // At most kPairPoints contacts: plane–cylinder 4, plane–mesh 3, multiccd 5, the others 1 (a pair
+  // refused at load, or admitted by a planted filter bug, could get more: the rest are dropped)
   out.count = 0;
-  for (int i = 0; i < n && out.count < 4; ++i) {
+  for (int i = 0; i < n && out.count < kPairPoints; ++i) {
     if (!(con[i].dist < thr)) continue; // the driver keeps dist < margin (the colliders report dist <= margin)
     const int k = out.count++;
     out.dist[k] = con[i].dist;
     for (int e = 0; e < 3; ++e) out.pos[k][e] = con[i].pos[e];
-    if (k == 0)
-      for (int e = 0; e < 3; ++e) out.normal[e] = flip ? -con[i].normal[e] : con[i].normal[e];
+    const bool own = k == 0 || !ACH_BUG(ContactPerturbedNormalShared); // planted: a perturbed point takes the first one's normal
+    for (int e = 0; e < 3; ++e) out.normal[k][e] = flip ? -con[own ? i : 0].normal[e] : con[own ? i : 0].normal[e];
   }
 }
 

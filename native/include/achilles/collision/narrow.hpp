@@ -35,6 +35,7 @@
 #include <limits>
 
 #include "../bugs.hpp"
+#include "pair_points.hpp"
 #include "shape.hpp"
 #include "../vmath.hpp"
 
@@ -52,13 +53,20 @@ template <class T> struct ShapeGeom {
   T size[3] = {T(0), T(0), T(0)};
   const double* vert = nullptr;
   int nvert = 0;
+  const int* graph = nullptr; // a convex shape's hull graph (MuJoCo's mesh_graph layout), or none
+  double rbound = 0;          // its MuJoCo rbound, made once at load (convex_pair.hpp convex_geom), or 0
 };
 
+/// A pair's contacts in MuJoCo's order, each with its own normal: the closed forms below give every
+/// point the pair's one normal (and leave slot 4 off); multiccd's perturbed points (convex.hpp) carry
+/// the normal of their own re-run. `shared_normal`: every lane's points share n[0] (the rows then make
+/// one contact frame for the pair).
 template <class V> struct Manifold {
-  Vec3<V> n;         // unit, from shape a to shape b
-  Vec3<V> pos[4];    // midway between the surfaces
-  V dist[4];         // signed distance (negative: penetration)
-  MaskOf<V> on[4];   // slot holds a contact
+  Vec3<V> n[kPairPoints];   // unit, from shape a to shape b
+  Vec3<V> pos[kPairPoints]; // midway between the surfaces
+  V dist[kPairPoints];      // signed distance (negative: penetration)
+  MaskOf<V> on[kPairPoints]; // slot holds a contact
+  bool shared_normal;
 };
 
 template <class V> struct CoreContact {

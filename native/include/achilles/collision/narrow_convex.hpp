@@ -18,15 +18,16 @@
 namespace ach {
 inline namespace ACH_ISA_NS {
 
-/// Contacts of a and b (either of a kind is_convex_kind) at Xa, Xb: normal from a to b, ≤ 4 points,
-/// each active when its distance is below thr.
+/// Contacts of a and b (either of a kind is_convex_kind) at Xa, Xb: normals from a to b, ≤ kPairPoints
+/// points in MuJoCo's order, each active when its distance is below thr.
 template <class V>
 inline void narrow_convex_pair(const ShapeGeom<ScalarOf<V>>& a, const Transform<V>& Xa, const ShapeGeom<ScalarOf<V>>& b,
                                const Transform<V>& Xb, ScalarOf<V> thr, Manifold<V>& m) {
   using T = ScalarOf<V>;
   constexpr int W = lanes_of<V>;
-  alignas(64) T n[3][W], pos[4][3][W], dist[4][W], on[4][W];
+  alignas(64) T n[kPairPoints][3][W], pos[kPairPoints][3][W], dist[kPairPoints][W], on[kPairPoints][W];
   const ConvexGeom ga = convex_geom(a), gb = convex_geom(b);
+  const bool shared = pair_point_slots(a.kind, b.kind) < kPairPoints; // only multiccd's points have normals of their own
   for (int l = 0; l < W; ++l) {
     convex::ConvexPose<double> pa, pb;
     for (int e = 0; e < 9; ++e) {
@@ -37,16 +38,18 @@ inline void narrow_convex_pair(const ShapeGeom<ScalarOf<V>>& a, const Transform<
     pb.p[0] = vlane(Xb.p.x, l), pb.p[1] = vlane(Xb.p.y, l), pb.p[2] = vlane(Xb.p.z, l);
     ConvexContacts<double> c;
     convex_pair_contacts(ga, pa, gb, pb, double(thr), c);
-    for (int k = 0; k < 3; ++k) n[k][l] = c.count ? T(c.normal[k]) : T(k == 2);
-    for (int i = 0; i < 4; ++i) {
+    for (int i = 0; i < kPairPoints; ++i) {
       const bool has = i < c.count;
+      // a pair whose points share a normal (and a slot without a contact) reads the first point's, +z where there is none
+      for (int k = 0; k < 3; ++k) n[i][k][l] = has && !shared ? T(c.normal[i][k]) : c.count ? T(c.normal[0][k]) : T(k == 2);
       for (int k = 0; k < 3; ++k) pos[i][k][l] = has ? T(c.pos[i][k]) : T(0);
       dist[i][l] = has ? T(c.dist[i]) : T(0);
       on[i][l] = has && T(c.dist[i]) < thr ? T(1) : T(0);
     }
   }
-  m.n = {load<V>(n[0]), load<V>(n[1]), load<V>(n[2])};
-  for (int i = 0; i < 4; ++i) {
+  m.shared_normal = shared;
+  for (int i = 0; i < kPairPoints; ++i) {
+    m.n[i] = {load<V>(n[i][0]), load<V>(n[i][1]), load<V>(n[i][2])};
     m.pos[i] = {load<V>(pos[i][0]), load<V>(pos[i][1]), load<V>(pos[i][2])};
     m.dist[i] = load<V>(dist[i]);
     m.on[i] = load<V>(on[i]) > V(T(0));

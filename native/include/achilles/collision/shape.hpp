@@ -43,6 +43,7 @@ struct Shape {
   // cylinder (radius, half-length, 0) along z; ellipsoid: its three radii (MuJoCo's geom_size)
   double size[3] = {0, 0, 0};
   std::vector<double> vert;   // convex: the hull's vertices in the shape frame, x y z each
+  std::vector<int> graph;     // convex: its hull graph in MuJoCo's mesh_graph layout (hull_graph.hpp), or empty
   double R_BS[9] = {1, 0, 0, 0, 1, 0, 0, 0, 1}; // shape frame in body (or world) frame, row-major
   double p_BS[3] = {0, 0, 0};
   double friction = 1;

@@ -33,11 +33,11 @@ template <class V> inline V cone_Dm(const V& D0, const V& mu) {
 
 /// The rows' R of an elliptic point from R_0 (mj_makeImpedance): R_1 = R_0/impratio (planted: R_0),
 /// R_j+1 = R_1·μ_1²/μ_j+1²; mu_reg = μ_1·√(R_1/R_0). fric: μ_1 .. μ_dim−1 (t1, t2, spin, roll, roll).
-template <class V> inline void cone_R(const V& R0, ScalarOf<V> impratio, const ScalarOf<V>* fric, int dim, V* R, V& mu_reg) {
+template <class V> inline void cone_R(const V& R0, ScalarOf<V> impratio, const V* fric, int dim, V* R, V& mu_reg) {
   R[0] = R0;
   R[1] = ACH_BUG(ConeFrictionRImpratioIgnored) ? R0 : R0 / V(impratio);
-  mu_reg = V(fric[0]) * vsqrt(R[1] / R0);
-  for (int j = 1; j < dim - 1; ++j) R[j + 1] = R[1] * V(fric[0]) * V(fric[0]) / V(fric[j] * fric[j]);
+  mu_reg = fric[0] * vsqrt(R[1] / R0);
+  for (int j = 1; j < dim - 1; ++j) R[j + 1] = R[1] * fric[0] * fric[0] / (fric[j] * fric[j]);
 }
 
 /// The zones of (N, T): top N ≥ μT; bottom μN + T ≤ 0; middle between (T = 0 falls in top or bottom).

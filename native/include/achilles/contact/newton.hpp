@@ -45,7 +45,7 @@ template <class V> inline const int* row_dofs(const KConstraints<ScalarOf<V>>& K
     n = KC.row_dof_start[r + 1] - KC.row_dof_start[r];
     return KC.row_dofs.data() + KC.row_dof_start[r];
   }
-  const int p = cw.row_point[r - cw.first_contact] / 4;
+  const int p = cw.row_point[r - cw.first_contact] / kPairPoints;
   n = cw.pair_dof_start[p + 1] - cw.pair_dof_start[p];
   return cw.pair_dofs + cw.pair_dof_start[p];
 }
@@ -119,7 +119,7 @@ inline void newton_prepare(const KModel<ScalarOf<V>>& M, const KConstraints<Scal
   }
   for (int p = 0; p < cw.npts; ++p) {
     const int u = cw.pt_u[p], slot = cw.pt_slot[p], r = cw.used[u];
-    const KContactPair<T>& P = cw.pair[slot / 4];
+    const KContactPair<T>& P = cw.pair[slot / kPairPoints];
     const Motion<V>* Ja = P.body_a >= 0 ? Jb + static_cast<std::size_t>(P.body_a) * nv : nullptr;
     const Motion<V>* Jbb = P.body_b >= 0 ? Jb + static_cast<std::size_t>(P.body_b) * nv : nullptr;
     int ndofs;
@@ -217,7 +217,7 @@ template <class V> inline void newton_factor(const KConstraints<ScalarOf<V>>& KC
   for (int u = 0; u < cw.first_contact_used; ++u) add_rows<1>(KC, cw, u, nv);
   for (int p = 0; p < cw.npts; ++p) {
     const int u = cw.pt_u[p];
-    switch (cw.pair[cw.pt_slot[p] / 4].rows) {
+    switch (cw.pair[cw.pt_slot[p] / kPairPoints].rows) {
     case 1: add_rows<1>(KC, cw, u, nv); break;
     case 3: add_rows<3>(KC, cw, u, nv); break;
     case 4: add_rows<4>(KC, cw, u, nv); break;

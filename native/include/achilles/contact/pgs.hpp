@@ -222,7 +222,7 @@ template <class V> inline void pgs_lane(const KConstraints<ScalarOf<V>>& KC, Con
     else cw.pgs_f[u * L + l] = T(0);
   }
   T *b = cw.pgs_vec, *f = b + n, *ARinv = f + n, *floss = ARinv + n, *prev = floss + n, *mom = prev + n;
-  const T scale = T(1) / (T(KC.meaninertia) * T(nv > 1 ? nv : 1));
+  const T scale = pgs_scale(KC, cw.lanes, nv, l);
   // islands in the order of their first row; a row's island is its tree's label in this lane
   for (int first = 0; first < nrows; ++first) {
     const int u0 = rows[first];
@@ -245,14 +245,14 @@ template <class V> inline void pgs_lane(const KConstraints<ScalarOf<V>>& KC, Con
     // mjc_PlaneCapsule gives the capsule's +axis end first: the end further along MuJoCo's t1, the capsule
     // axis for both points (our t1 is MuJoCo's signed to our a → b order: −t1 where mj_swap)
     auto along_axis = [&](int slot) {
-      const Vec3<V>& pos = cw.mf[slot / 4].pos[slot % 4];
+      const Vec3<V>& pos = cw.mf[slot / kPairPoints].pos[slot % kPairPoints];
       const Vec3<V>& t1 = cw.frame[slot * 3 + 1];
       return vlane(pos.x, l) * vlane(t1.x, l) + vlane(pos.y, l) * vlane(t1.y, l) + vlane(pos.z, l) * vlane(t1.z, l);
     };
     auto before = [&](int u, int v) {
       const int su = point_of(u), sv = point_of(v);
-      const KContactPair<T>&P = cw.pair[su / 4], &Q = cw.pair[sv / 4];
-      if (su / 4 != sv / 4) return mujoco_contact_before(P, Q, nshapes);
+      const KContactPair<T>&P = cw.pair[su / kPairPoints], &Q = cw.pair[sv / kPairPoints];
+      if (su / kPairPoints != sv / kPairPoints) return mujoco_contact_before(P, Q, nshapes);
       if (P.capsule_on_plane < 0 || su == sv) return false;
       return P.mj_swap ? along_axis(su) < along_axis(sv) : along_axis(su) > along_axis(sv);
     };

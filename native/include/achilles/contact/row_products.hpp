@@ -62,7 +62,7 @@ inline void rows_times(const KConstraints<ScalarOf<V>>& KC, ConstraintWork<V>& c
   }
   for (int k = 0; k < cw.npts; ++k) {
     const int u = cw.pt_u[k], slot = cw.pt_slot[k];
-    const KContactPair<ScalarOf<V>>& P = cw.pair[slot / 4];
+    const KContactPair<ScalarOf<V>>& P = cw.pair[slot / kPairPoints];
     if (row_idle(cw, cw.used[u], idle)) {
       for (int e = 0; e < P.rows; ++e) out[u + e] = zero;
       continue;
@@ -84,10 +84,10 @@ inline void rows_transpose(const KModel<ScalarOf<V>>& M, const KConstraints<Scal
   // (the same additions in the same order as adding into cw.F point by point)
   const Force<V> none = zero_force<V>();
   for (int k = 0; k < cw.npts;) {
-    const int pair = cw.pt_slot[k] / 4;
+    const int pair = cw.pt_slot[k] / kPairPoints;
     const KContactPair<T>& P = cw.pair[pair];
     int end = k + 1;
-    while (end < cw.npts && cw.pt_slot[end] / 4 == pair) ++end;
+    while (end < cw.npts && cw.pt_slot[end] / kPairPoints == pair) ++end;
     if (row_idle(cw, cw.used[cw.pt_u[k]], idle)) { // a pair's rows share their trees
       k = end;
       continue;

@@ -117,7 +117,9 @@ inline void build_equality_rows(const KModel<ScalarOf<V>>& M, const KConstraints
         vel = v[e.dof1];
       }
       const V imp = impedance(e.imp, pos, zero);
-      const V R = vmax(V(T(kMinVal)), (one - imp) * V(e.diagA_tran) / imp);
+      V diagA, unused;
+      equality_diagA(e, cw.lanes, diagA, unused);
+      const V R = vmax(V(T(kMinVal)), (one - imp) * diagA / imp);
       soft_row(cw, r0, imp, R, V(e.K), V(e.B), pos, zero, vel);
       cw.used[cw.nused++] = r0;
       continue;
@@ -168,8 +170,10 @@ inline void build_equality_rows(const KModel<ScalarOf<V>>& M, const KConstraints
     V n2 = pos[0] * pos[0];
     for (int i = 1; i < e.rows; ++i) n2 += pos[i] * pos[i];
     const V imp = impedance(e.imp, vsqrt(n2), zero);
-    const V Rt = vmax(V(T(kMinVal)), (one - imp) * V(e.diagA_tran) / imp);
-    const V Rr = vmax(V(T(kMinVal)), (one - imp) * V(e.diagA_rot) / imp);
+    V diagA_tran, diagA_rot;
+    equality_diagA(e, cw.lanes, diagA_tran, diagA_rot);
+    const V Rt = vmax(V(T(kMinVal)), (one - imp) * diagA_tran / imp);
+    const V Rr = vmax(V(T(kMinVal)), (one - imp) * diagA_rot / imp);
     const V jd[6] = {jdv.x, jdv.y, jdv.z, jdr.x, jdr.y, jdr.z};
     for (int i = 0; i < e.rows; ++i) {
       const int r = r0 + i;
@@ -188,7 +192,7 @@ template <class V> inline void build_friction_rows(const KConstraints<ScalarOf<V
     cw.on[r] = mask_true<V>();
     cw.lim_sign[r] = T(1);
     const V vel = F.tendon < 0 ? v[F.dof] : tendon_dot(KC.tendons[F.tendon], v);
-    soft_row(cw, r, V(F.imp), V(F.R), V(T(0)), V(F.B), V(T(0)), V(T(0)), vel);
+    soft_row(cw, r, V(F.imp), friction_R<V>(F, cw.lanes), V(T(0)), V(F.B), V(T(0)), V(T(0)), vel);
     cw.used[cw.nused++] = r;
   }
 }
@@ -210,7 +214,7 @@ template <class V> inline void build_ball_limit_row(const KLimit<ScalarOf<V>>& L
   const Vec3<V>& Jr = cw.ball_J[2 * l];
   const V vel = Jr.x * v[L.dof] + Jr.y * v[L.dof + 1] + Jr.z * v[L.dof + 2];
   const V imp = impedance(L.imp, dist, V(L.margin));
-  const V R = vmax(V(T(kMinVal)), (T(1) - imp) * V(L.diagA) / imp);
+  const V R = vmax(V(T(kMinVal)), (T(1) - imp) * limit_diagA<V>(L, cw.lanes) / imp);
   soft_row(cw, r, imp, R, V(L.K), V(L.B), dist, V(L.margin), vel);
   cw.used[cw.nused++] = r;
 }
@@ -236,7 +240,7 @@ template <class V> inline void build_limit_rows(const KConstraints<ScalarOf<V>>&
       cw.on[r] = dist < V(L.margin);
       if (!vany(cw.on[r])) continue;
       const V imp = impedance(L.imp, dist, V(L.margin));
-      const V R = vmax(V(T(kMinVal)), (T(1) - imp) * V(L.diagA) / imp);
+      const V R = vmax(V(T(kMinVal)), (T(1) - imp) * limit_diagA<V>(L, cw.lanes) / imp);
       soft_row(cw, r, imp, R, V(L.K), V(L.B), dist, V(L.margin), sign * vv);
       cw.used[cw.nused++] = r;
     }
@@ -244,7 +248,7 @@ template <class V> inline void build_limit_rows(const KConstraints<ScalarOf<V>>&
 }
 
 /// The block's contact pairs: the broad phase's (collision/broad_phase.hpp), with their constants
-/// and row slots (4 points × P.rows each, in pair order after the friction and limit rows).
+/// and row slots (P.points points × P.rows each, in pair order after the friction and limit rows).
 template <class V>
 inline void list_contact_pairs(const KModel<ScalarOf<V>>& M, const KConstraints<ScalarOf<V>>& KC, const KCollision<ScalarOf<V>>& C,
                                const Transform<V>* X_WS, BroadPhaseWork<V>& bp, ConstraintWork<V>& cw) {
@@ -257,12 +261,12 @@ inline void list_contact_pairs(const KModel<ScalarOf<V>>& M, const KConstraints<
   for (int p = 0; p < cw.npairs; ++p) {
     const KContactPair<ScalarOf<V>>& P = cw.pair[p] = listed ? KC.listed_pairs[bp.listed[p]] : KC.contact_pair(pair_a(bp.pairs[p]), pair_b(bp.pairs[p]));
     cw.pair_row[p] = row;
-    for (int k = 0; k < 4 * P.rows; ++k) {
+    for (int k = 0; k < P.points * P.rows; ++k) {
       cw.row_tree_a[row + k] = P.tree_a;
       cw.row_tree_b[row + k] = P.tree_b;
-      cw.row_point[row + k - cw.first_contact] = p * 4 + k / P.rows;
+      cw.row_point[row + k - cw.first_contact] = p * kPairPoints + k / P.rows;
     }
-    row += 4 * P.rows;
+    row += P.points * P.rows;
     if (!KC.dense) continue;
     int* dofs = cw.pair_dofs + cw.pair_dof_start[p];
     int n;
@@ -291,40 +295,49 @@ inline void build_contact_rows(const KCollision<ScalarOf<V>>& C, const JointWork
     const int prow = cw.pair_row[p];
     Manifold<V>& m = cw.mf[p];
     narrow_pair<V>(sa.geom, X_WS[P.shape_a], sb.geom, X_WS[P.shape_b], C.pair_threshold(P.shape_a, P.shape_b), m);
-    for (int i = 0; i < 4; ++i) m.on[i] = vand(m.on[i], bp.overlap[p].on);
+    // a pair has rows for its first P.points slots only (a 4-slot pair's slot 4 is never on)
+    for (int i = 0; i < kPairPoints; ++i) m.on[i] = i < P.points ? vand(m.on[i], bp.overlap[p].on) : mask_false<V>();
     bool any_point = false;
-    MaskOf<V> pon[4];
-    for (int i = 0; i < 4; ++i) {
+    MaskOf<V> pon[kPairPoints];
+    for (int i = 0; i < kPairPoints; ++i) {
       pon[i] = vand(m.on[i], m.dist[i] < V(P.margin));
-      cw.point_on[p * 4 + i] = pon[i];
+      cw.point_on[p * kPairPoints + i] = pon[i];
       any_point = any_point || vany(pon[i]);
     }
-    for (int k = 0; k < 4 * P.rows; ++k) cw.on[prow + k] = mask_false<V>();
+    for (int k = 0; k < P.points * P.rows; ++k) cw.on[prow + k] = mask_false<V>();
+    // the pair's frictions and diagA, each lane its robot's (worked out only where the pair has points)
+    cw.pair_lanes[p] = pair_lanes<V>(P, any_point ? cw.lanes : ConstraintLanes{});
     if (!any_point) continue;
-    // MuJoCo's frame, from its normal (geom order by type), then signed to our a → b rows.
+    // MuJoCo's frame, from its normal (geom order by type), then signed to our a → b rows: one per
+    // pair where its points share the normal, else one per point (multiccd's, each its own normal)
     const T sgn = P.mj_swap ? T(-1) : T(1);
-    const Vec3<V> n_mj = V(sgn) * m.n;
     Vec3<V> axis{V(T(0)), V(T(0)), V(T(0))};
     if (P.capsule_on_plane >= 0) axis = col(X_WS[P.capsule_on_plane].R, 2);
     Vec3<V> t1, t2;
-    make_frame(n_mj, P.capsule_on_plane >= 0, axis, t1, t2);
-    t1 = V(sgn) * t1;
-    t2 = V(sgn) * t2;
+    const auto frame_of = [&](const Vec3<V>& n) {
+      make_frame(V(sgn) * n, P.capsule_on_plane >= 0, axis, t1, t2);
+      t1 = V(sgn) * t1;
+      t2 = V(sgn) * t2;
+    };
+    frame_of(m.n[0]);
     const Motion<V> zero = zero_motion<V>();
     const Motion<V>& va = P.body_a >= 0 ? W[P.body_a].vel : zero;
     const Motion<V>& vb = P.body_b >= 0 ? W[P.body_b].vel : zero;
-    const V mu(P.mu), z(T(0));
+    const PairLanes<V>& PL = cw.pair_lanes[p];
+    const V mu = PL.mu, z(T(0));
     // condim 1 has no friction directions; the elliptic cone's rows are the frame's own (μ enters its cost)
-    const Vec3<V> mt1 = P.rows == 1 ? Vec3<V>{z, z, z} : P.elliptic ? t1 : mu * t1, mt2 = P.rows == 1 ? Vec3<V>{z, z, z} : P.elliptic ? t2 : mu * t2;
-    const T fric[5] = {P.mu, P.mu, P.mu_spin, P.mu_roll, P.mu_roll}; // MuJoCo's contact friction
-    for (int i = 0; i < 4; ++i) {
-      cw.frame[(p * 4 + i) * 3 + 0] = m.n;
-      cw.frame[(p * 4 + i) * 3 + 1] = t1;
-      cw.frame[(p * 4 + i) * 3 + 2] = t2;
+    const V fric[5] = {PL.mu, PL.mu, PL.mu_spin, PL.mu_roll, PL.mu_roll}; // MuJoCo's contact friction
+    for (int i = 0; i < P.points; ++i) {
+      if (i > 0 && !m.shared_normal) frame_of(m.n[i]);
+      const Vec3<V>& n = m.n[i];
+      cw.frame[(p * kPairPoints + i) * 3 + 0] = n;
+      cw.frame[(p * kPairPoints + i) * 3 + 1] = t1;
+      cw.frame[(p * kPairPoints + i) * 3 + 2] = t2;
       if (!vany(pon[i])) continue;
+      const Vec3<V> mt1 = P.rows == 1 ? Vec3<V>{z, z, z} : P.elliptic ? t1 : mu * t1, mt2 = P.rows == 1 ? Vec3<V>{z, z, z} : P.elliptic ? t2 : mu * t2;
       const V dist = m.dist[i];
       const V imp = impedance(P.imp, dist, V(P.margin));
-      V R = vmax(V(T(kMinVal)), (T(1) - imp) * V(P.diagA) / imp);
+      V R = vmax(V(T(kMinVal)), (T(1) - imp) * PL.diagA / imp);
       V Rc[kMaxPointRows], mu_reg = mu;
       if (P.elliptic) cone_R(R, P.impratio, fric, P.rows, Rc, mu_reg);
       else if (P.rows > 1) {
@@ -333,15 +346,15 @@ inline void build_contact_rows(const KCollision<ScalarOf<V>>& C, const JointWork
         const V mu_reg = mu * vsqrt(R1 / R);
         R = T(2) * mu_reg * mu_reg * R;
       }
-      const int slot = p * 4 + i;
+      const int slot = p * kPairPoints + i;
       PointJ<V>& Ja = cw.pj_a[slot];
       PointJ<V>& Jb = cw.pj_b[slot];
-      if (P.body_a >= 0) point_jacobian(Ja, X_WB[P.body_a], m.pos[i], m.n, mt1, mt2, pon[i]);
-      if (P.body_b >= 0) point_jacobian(Jb, X_WB[P.body_b], m.pos[i], m.n, mt1, mt2, pon[i]);
+      if (P.body_a >= 0) point_jacobian(Ja, X_WB[P.body_a], m.pos[i], n, mt1, mt2, pon[i]);
+      if (P.body_b >= 0) point_jacobian(Jb, X_WB[P.body_b], m.pos[i], n, mt1, mt2, pon[i]);
       if (P.condim > 3) {
-        const V ms(P.elliptic ? T(1) : P.mu_spin), mr(P.elliptic ? T(1) : P.mu_roll);
-        if (P.body_a >= 0) point_rotation_axes(Ja, X_WB[P.body_a], m.n, t1, t2, P.condim, ms, mr, pon[i]);
-        if (P.body_b >= 0) point_rotation_axes(Jb, X_WB[P.body_b], m.n, t1, t2, P.condim, ms, mr, pon[i]);
+        const V ms = P.elliptic ? V(T(1)) : PL.mu_spin, mr = P.elliptic ? V(T(1)) : PL.mu_roll;
+        if (P.body_a >= 0) point_rotation_axes(Ja, X_WB[P.body_a], n, t1, t2, P.condim, ms, mr, pon[i]);
+        if (P.body_b >= 0) point_rotation_axes(Jb, X_WB[P.body_b], n, t1, t2, P.condim, ms, mr, pon[i]);
       }
       V vel[kMaxPointRows];
       point_rows(P, Ja, Jb, va, vb, vel);
@@ -350,7 +363,7 @@ inline void build_contact_rows(const KCollision<ScalarOf<V>>& C, const JointWork
         cw.on[r] = pon[i];
         if (P.elliptic && e > 0) { // friction directions: K = 0, pos = margin = 0 (mj_instantiateContact)
           soft_row(cw, r, imp, Rc[e], V(T(0)), V(P.B), z, z, vel[e]);
-          cw.cone_mu[r] = V(fric[e - 1]);
+          cw.cone_mu[r] = fric[e - 1];
         } else {
           soft_row(cw, r, imp, P.elliptic ? Rc[0] : R, V(P.K), V(P.B), dist, V(P.margin), vel[e]);
           cw.cone_mu[r] = mu_reg;

@@ -88,7 +88,7 @@ template <class V> inline void pack_rows(const KConstraints<ScalarOf<V>>& KC, Co
     cw.u_floss[u] = V(cw.floss[r]);
     cw.u_cone[u] = 0;
     if (r >= cw.first_contact) {
-      const int p = cw.row_point[r - cw.first_contact] / 4;
+      const int p = cw.row_point[r - cw.first_contact] / kPairPoints;
       const KContactPair<ScalarOf<V>>& P = cw.pair[p];
       if (P.elliptic) {
         cw.u_cone[u] = (r - cw.pair_row[p]) % P.rows == 0 ? P.rows : -1;

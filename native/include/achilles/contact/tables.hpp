@@ -20,6 +20,7 @@
 
 #include "../bugs.hpp"
 #include "../collision/pair_filter.hpp"
+#include "../collision/pair_points.hpp"
 #include "../model.hpp"
 
 namespace ach {
@@ -31,6 +32,18 @@ constexpr double kMinVal = 1e-15; // mjMINVAL
 constexpr int kNewtonMaxDofs = 64;
 constexpr double kMinMu = 1e-5;    // mjMINMU: the smallest friction coefficient a contact gets
 constexpr double kMinImp = 1e-4, kMaxImp = 0.9999;
+
+/// A contact's friction coefficient from its two geoms' (mj_contactParam's max, raised to mjMINMU by
+/// mj_assignFriction so a friction-0 pair keeps a finite pyramid). One definition for the model's
+/// constants and each lane's (contact/lane_constraints.hpp).
+inline double pair_friction(double a, double b) { return std::fmax(kMinMu, std::fmax(a, b)); }
+
+/// A contact's diagA (mj_diagApprox) from its bodies' translational weight: the pyramid's first edge
+/// pair tran·(1 + μ²), or tran for condim 1 and the elliptic cone.
+inline double pair_diagA(double tran, double mu, bool frictionless_or_elliptic) { return frictionless_or_elliptic ? tran : tran + mu * mu * tran; }
+
+/// A soft row's R = max(mjMINVAL, (1 − imp)/imp · diagA) at a constant impedance (dry friction's).
+inline double constant_imp_R(double imp, double diagA) { return std::fmax(kMinVal, (1 - imp) * diagA / imp); }
 
 /// MuJoCo's solimp after getsolparam's clamps, with the sigmoid's two coefficients.
 template <class T> struct KImpedance {
@@ -86,6 +99,7 @@ template <class T> struct KContactPair {
   int shape_a, shape_b;
   int tree_a, tree_b;   // the kinematic trees of the two bodies (−1: static)
   int condim;           // 1, 3, 4 or 6
+  int points;           // point slots (collision/pair_points.hpp pair_point_slots): 4, or kPairPoints with multiccd
   int rows;             // constraint rows per contact point: 1 (condim 1), the pyramid's 2(condim − 1) or the cone's condim
   bool elliptic;        // condim > 1 under the elliptic cone (rows J_n, J_t1, J_t2, J_spin, J_roll1, J_roll2)
   bool mj_swap;         // MuJoCo orders this pair's geoms b, a (normal and frame flip)
@@ -173,6 +187,7 @@ template <class T> struct KFriction {
   int tendon; // −1: a dof's friction; else the tendon's index (J = its moment, R from tendon_invweight0)
   int joint, dof;
   T floss, B, imp, R;
+  double imp0; // imp before rounding: R is made from it (per lane too: contact/lane_constraints.hpp)
 };
 
 /// One active equality constraint's constants (contact/equality_spec.hpp; rows in equality.hpp).
@@ -231,6 +246,7 @@ template <class T> struct KConstraints {
   double h = 0, impratio = 1;
   bool elliptic = false; // MuJoCo's cone="elliptic" (Model::cone_elliptic)
   int point_rows_max = 4; // the most rows a contact point can have (row slots are carved for it; at least condim 3's 4)
+  int pair_points_max = 4; // the most point slots a contact pair can have (pair_point_slots over the model's shape kinds)
   std::vector<double> body_invweight0;
   bool enabled = false;
 
@@ -281,7 +297,8 @@ template <class T> struct KConstraints {
         f.floss = T(j.frictionloss);
         f.B = T(r.B);
         f.imp = T(im);
-        f.R = T(std::fmax(kMinVal, (1 - im) * m.dof_invweight0[j.voff + k] / im));
+        f.imp0 = im;
+        f.R = T(constant_imp_R(im, m.dof_invweight0[j.voff + k]));
         frictions.push_back(f);
         row_tree_a.push_back(tree_of_joint[i]), row_tree_b.push_back(-1);
         ++friction_rows;
@@ -314,7 +331,8 @@ template <class T> struct KConstraints {
       f.floss = T(t.frictionloss);
       f.B = T(r.B);
       f.imp = T(im);
-      f.R = T(std::fmax(kMinVal, (1 - im) * m.tendon_invweight0[i] / im));
+      f.imp0 = im;
+      f.R = T(constant_imp_R(im, m.tendon_invweight0[i]));
       frictions.push_back(f);
       const auto [ta, tb] = tendon_trees(t);
       row_tree_a.push_back(ta), row_tree_b.push_back(tb);
@@ -339,6 +357,7 @@ template <class T> struct KConstraints {
       c.torsion = sh.torsion;
       c.rolling = sh.rolling;
       point_rows_max = std::max(point_rows_max, contact_point_rows(sh.condim, elliptic));
+      if (sh.kind == ShapeKind::Cylinder || sh.kind == ShapeKind::Convex) pair_points_max = kPairPoints;
       c.margin = sh.margin;
       for (int e = 0; e < 2; ++e) c.solref[e] = sh.solref[e];
       for (int e = 0; e < 5; ++e) c.solimp[e] = sh.solimp[e];
@@ -460,15 +479,16 @@ template <class T> struct KConstraints {
     k.condim = a.condim > b.condim ? a.condim : b.condim;
     k.elliptic = elliptic && k.condim > 1;
     k.rows = contact_point_rows(k.condim, elliptic);
+    k.points = pair_point_slots(a.kind, b.kind);
     k.mj_swap = mj_geom_rank(a.kind) > mj_geom_rank(b.kind);
     k.capsule_on_plane = a.kind == ShapeKind::Plane && b.kind == ShapeKind::Capsule ? sb
                          : b.kind == ShapeKind::Plane && a.kind == ShapeKind::Capsule ? sa : -1;
     // MuJoCo's mj_assignFriction (engine_core_constraint.c) raises each contact's friction to at least mjMINMU, so a
     // friction-0 pair keeps a finite pyramid (its edges' R = 2μ²R0/impratio would be 0)
-    const double mu = std::fmax(kMinMu, std::fmax(a.friction, b.friction));
+    const double mu = pair_friction(a.friction, b.friction);
     k.mu = T(mu);
-    k.mu_spin = T(std::fmax(kMinMu, std::fmax(a.torsion, b.torsion)));
-    k.mu_roll = T(std::fmax(kMinMu, std::fmax(a.rolling, b.rolling)));
+    k.mu_spin = T(pair_friction(a.torsion, b.torsion));
+    k.mu_roll = T(pair_friction(a.rolling, b.rolling));
     k.margin = T(a.margin + b.margin);
     double solref[2], solimp[5];
     if (a.solref[0] > 0 && b.solref[0] > 0)
@@ -483,7 +503,7 @@ template <class T> struct KConstraints {
     double tran = 0;
     if (a.body >= 0) tran += body_invweight0[2 * a.body];
     if (b.body >= 0) tran += body_invweight0[2 * b.body];
-    k.diagA = T(k.condim == 1 || k.elliptic ? tran : tran + mu * mu * tran);
+    k.diagA = T(pair_diagA(tran, mu, k.condim == 1 || k.elliptic));
     k.impratio = T(std::fmax(kMinVal, impratio));
     return k;
   }

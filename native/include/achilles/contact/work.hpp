@@ -16,6 +16,7 @@
 
 #include "../arena.hpp"
 #include "equality.hpp"
+#include "lane_constraints.hpp"
 #include "point_jacobian.hpp"
 #include "tables.hpp"
 #include "tree.hpp"
@@ -62,14 +63,18 @@ template <class V> struct ConstraintWork {
   // the contact pairs of this evaluation: the broad phase's, in (a, b) order (collision/broad_phase.hpp)
   int npairs = 0, pair_capacity = 0;
   KContactPair<ScalarOf<V>>* pair; // per pair: its constants (KConstraints::contact_pair)
-  int* pair_row;                   // per pair: its first row slot (4 points × rows each)
+  PairLanes<V>* pair_lanes;        // per pair: its frictions and diagA per lane (the robots' own: lanes)
+  // a block of robots that differ: its per-lane frictions and inverse weights (KernelImpl::bind);
+  // rows nullptr: every lane at the model's constants
+  ConstraintLanes lanes;
+  int* pair_row;                   // per pair: its first row slot (its points × rows each: KContactPair::points)
   int *pair_dof_start, *pair_dofs; // Newton: per pair the dofs its rows touch (pair_dofs[pair_dof_start[p] ..])
   // per row slot
   MaskOf<V>* on;
   V *dist, *vel, *aref, *R, *D, *imp;
   V* force;
   int *row_tree_a, *row_tree_b; // the trees a row touches (−1: none)
-  int* row_point;               // contact rows (from the first contact row): the point slot, pair·4 + point
+  int* row_point;               // contact rows (from the first contact row): the point slot, pair·kPairPoints + point
   // the solve's rows, packed in `used` order (equality rows first, neq_used of them, then friction rows up to nfric_used): what the
   // solver's loops read, contiguous; u_force goes back to the row slots' force when it is done
   int neq_used = 0, nfric_used = 0, first_contact_used = 0; // rows [first_contact_used, nused) are contact rows
@@ -88,7 +93,7 @@ template <class V> struct ConstraintWork {
   V *ls_cost0, *ls_djv2;          // line search: a row's cost at α = 0, and D·jv²
   V *ls_cone_a, *ls_cone_b;       // line search: with ls_cost0 and ls_djv2, an elliptic point's constants (cone.hpp ConeSlots)
   int *tree_row_start, *tree_neq, *tree_nfric, *tree_rows, *tree_fill; // per tree: its packed rows, in order (equality, friction, others)
-  PointJ<V> *pj_a, *pj_b; // per point slot (p·4 + i): its Jacobian on body a and body b
+  PointJ<V> *pj_a, *pj_b; // per point slot (p·kPairPoints + i): its Jacobian on body a and body b
   ScalarOf<V>* lim_sign; // limit rows: J = ±1 on the joint's dof (a tendon's: ±its moment)
   Vec3<V>* ball_J;       // per limit slot: a ball joint's cone row J on its 3 dofs (unused elsewhere)
   ScalarOf<V>* floss;    // friction rows: the frictionloss (0 on other rows)
@@ -96,8 +101,8 @@ template <class V> struct ConstraintWork {
   int nused = 0;
   // per pair / point (detection at the evaluated state; the frame is MuJoCo's, signed as our rows)
   Manifold<V>* mf;
-  Vec3<V>* frame; // (p·4 + i)·3 + {0: n, 1: t1, 2: t2}
-  MaskOf<V>* point_on; // force-active point (dist < margin), p·4 + i
+  Vec3<V>* frame; // (p·kPairPoints + i)·3 + {0: n, 1: t1, 2: t2}
+  MaskOf<V>* point_on; // force-active point (dist < margin), p·kPairPoints + i
   // solver vectors (nv)
   V *a0, *a, *Mrel, *qfrc, *grad, *Mgrad, *search, *gradold, *Mgradold, *Mv, *tmp, *tmp2;
   V* warm; // the warm start (this robot's previous qacc)
@@ -166,16 +171,16 @@ template <class V> struct ConstraintWork {
   /// The bytes of the row slots for `pairs` contact pairs (carve_rows), alignment included.
   static std::size_t rows_bytes(const KModel<ScalarOf<V>>& M, const KConstraints<ScalarOf<V>>& K, std::size_t pairs) {
     const std::size_t np = pairs ? pairs : 1, nv = M.nv ? M.nv : 1;
-    const std::size_t rows = K.equality_rows + K.friction_rows + K.limit_rows + 4 * K.point_rows_max * np;
+    const std::size_t rows = K.equality_rows + K.friction_rows + K.limit_rows + K.pair_points_max * K.point_rows_max * np;
     const std::size_t newton = K.dense ? rows * nv * sizeof(V) + 2 * rows * sizeof(MaskOf<V>) + (np + 1 + np * nv) * sizeof(int) : 0;
     const std::size_t W = lanes_of<V>;
     const std::size_t pgs = K.pgs ? rows * nv * sizeof(V) + rows * rows * (W + 1) * sizeof(ScalarOf<V>) +
                                         rows * (2 * W + kPgsVecs) * sizeof(ScalarOf<V>) + rows * W + 3 * rows * sizeof(int)
                                   : 0;
     return rows * (4 * sizeof(MaskOf<V>) + 20 * sizeof(V) + 7 * sizeof(int) + 2 * sizeof(ScalarOf<V>)) +
-           np * (sizeof(KContactPair<ScalarOf<V>>) + sizeof(int) + sizeof(Manifold<V>) + 12 * sizeof(Vec3<V>) + 4 * sizeof(MaskOf<V>) +
-                 4 * (2 * sizeof(PointJ<V>) + 2 * sizeof(int))) +
-           newton + pgs + 64 * 56; // each of carve_rows' takes aligns to 64 bytes (fewer than 56 takes)
+           np * (sizeof(KContactPair<ScalarOf<V>>) + sizeof(PairLanes<V>) + sizeof(int) + sizeof(Manifold<V>) + 3 * kPairPoints * sizeof(Vec3<V>) +
+                 kPairPoints * sizeof(MaskOf<V>) + kPairPoints * (2 * sizeof(PointJ<V>) + 2 * sizeof(int))) +
+           newton + pgs + 64 * 57; // each of carve_rows' takes aligns to 64 bytes (fewer than 57 takes)
   }
 
   template <class A> void carve(A& ar, const KModel<ScalarOf<V>>& M, const KConstraints<ScalarOf<V>>& K) {
@@ -240,8 +245,9 @@ template <class V> struct ConstraintWork {
   template <class A> void carve_rows(A& ar, const KModel<ScalarOf<V>>& M, const KConstraints<ScalarOf<V>>& K, int pairs) {
     pair_capacity = pairs;
     const std::size_t np = pairs ? pairs : 1, nv = M.nv ? M.nv : 1;
-    const std::size_t rows = first_contact + 4 * K.point_rows_max * np;
+    const std::size_t rows = first_contact + K.pair_points_max * K.point_rows_max * np;
     pair = ar.template take<KContactPair<ScalarOf<V>>>(np);
+    pair_lanes = ar.template take<PairLanes<V>>(np);
     pair_row = ar.template take<int>(np);
     on = ar.template take<MaskOf<V>>(rows);
     dist = ar.template take<V>(rows);
@@ -273,13 +279,13 @@ template <class V> struct ConstraintWork {
     row_tree_b = ar.template take<int>(rows);
     row_point = ar.template take<int>(rows);
     for (int r = 0; r < first_contact; ++r) row_tree_a[r] = K.row_tree_a[r], row_tree_b[r] = K.row_tree_b[r];
-    pj_a = ar.template take<PointJ<V>>(np * 4);
-    pj_b = ar.template take<PointJ<V>>(np * 4);
-    pt_u = ar.template take<int>(np * 4);
-    pt_slot = ar.template take<int>(np * 4);
+    pj_a = ar.template take<PointJ<V>>(np * kPairPoints);
+    pj_b = ar.template take<PointJ<V>>(np * kPairPoints);
+    pt_u = ar.template take<int>(np * kPairPoints);
+    pt_slot = ar.template take<int>(np * kPairPoints);
     mf = ar.template take<Manifold<V>>(np);
-    frame = ar.template take<Vec3<V>>(np * 12);
-    point_on = ar.template take<MaskOf<V>>(np * 4);
+    frame = ar.template take<Vec3<V>>(np * 3 * kPairPoints);
+    point_on = ar.template take<MaskOf<V>>(np * kPairPoints);
     if (K.pgs) {
       pgs_MinvJ = ar.template take<V>(rows * nv);
       pgs_AR = ar.template take<ScalarOf<V>>(rows * rows * lanes_of<V>);

@@ -86,8 +86,8 @@ template <class V> class BlockIO {
     bc.values.assign(static_cast<std::size_t>(npairs) * kContactPairValues * W, 0.0);
     return bc;
   }
-  /// Pair p of block b: shapes a < b, each point where `on` (its normal where any point is; the
-  /// rest read 0) and its force (f: per point normal, t1, t2; null: 0).
+  /// Pair p of block b: shapes a < b, each point where `on` (its normal and force; f: per point
+  /// normal, t1, t2, null: 0); the rest read 0.
   void store_pair_contacts(BlockContacts& bc, int p, int sa, int sb, const MaskOf<V>* on, const Manifold<V>& m, const V (*f)[3]) const {
     bc.shape_a[p] = sa;
     bc.shape_b[p] = sb;
@@ -98,21 +98,19 @@ template <class V> class BlockIO {
       for (int l = 0; l < W; ++l) x[k * W + l] = double(lanes[l]);
     };
     const V zero(T(0));
-    MaskOf<V> any = mask_false<V>();
-    for (int i = 0; i < 4; ++i) {
-      any = vor(any, on[i]);
-      const int o = 3 + i * kContactPointValues;
+    for (int i = 0; i < kPairPoints; ++i) {
+      const int o = i * kContactPointValues;
       put(o, vselect(on[i], V(T(1)), zero));
       put(o + 1, vselect(on[i], m.dist[i], zero));
       put(o + 2, vselect(on[i], m.pos[i].x, zero));
       put(o + 3, vselect(on[i], m.pos[i].y, zero));
       put(o + 4, vselect(on[i], m.pos[i].z, zero));
+      put(o + 5, vselect(on[i], m.n[i].x, zero));
+      put(o + 6, vselect(on[i], m.n[i].y, zero));
+      put(o + 7, vselect(on[i], m.n[i].z, zero));
       if (f)
-        for (int c = 0; c < 3; ++c) put(o + 5 + c, f[i][c]);
+        for (int c = 0; c < 3; ++c) put(o + 8 + c, f[i][c]);
     }
-    put(0, vselect(any, m.n.x, zero));
-    put(1, vselect(any, m.n.y, zero));
-    put(2, vselect(any, m.n.z, zero));
   }
 
   /// The double buffer: step s reads the control half s % 2 (written before it) and clears the

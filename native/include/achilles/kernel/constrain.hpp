@@ -45,9 +45,10 @@ inline void constrain(const KModel<ScalarOf<V>>& M, const KCollision<ScalarOf<V>
 template <class V> inline void decode_point_force(int p, int i, const ConstraintWork<V>& cw, V* f) {
   using T = ScalarOf<V>;
   const KContactPair<T>& P = cw.pair[p];
+  for (int k = 0; k < 6; ++k) f[k] = V(T(0));
+  if (i >= P.points) return; // a slot the pair has no rows for
   const int row = cw.pair_row[p] + i * P.rows;
-  const MaskOf<V> on = cw.point_on[p * 4 + i];
-  for (int k = 1; k < 6; ++k) f[k] = V(T(0));
+  const MaskOf<V> on = cw.point_on[p * kPairPoints + i];
   if (P.rows == 1 || P.elliptic) { // frictionless, or the elliptic cone's rows: the frame's forces already
     for (int k = 0; k < P.rows; ++k) f[k] = vselect(on, cw.force[row + k], V(T(0)));
     return;
@@ -56,8 +57,9 @@ template <class V> inline void decode_point_force(int p, int i, const Constraint
   V fn = e[0] + e[1] + e[2] + e[3];
   for (int k = 4; k < P.rows; ++k) fn += e[k];
   f[0] = vselect(on, fn, V(T(0)));
-  const T mu[5] = {P.mu, P.mu, P.mu_spin, P.mu_roll, P.mu_roll};
-  for (int k = 0; 2 * k < P.rows; ++k) f[1 + k] = vselect(on, (e[2 * k] - e[2 * k + 1]) * V(mu[k]), V(T(0)));
+  const PairLanes<V>& PL = cw.pair_lanes[p];
+  const V mu[5] = {PL.mu, PL.mu, PL.mu_spin, PL.mu_roll, PL.mu_roll};
+  for (int k = 0; 2 * k < P.rows; ++k) f[1 + k] = vselect(on, (e[2 * k] - e[2 * k + 1]) * mu[k], V(T(0)));
 }
 
 } // namespace ACH_ISA_NS

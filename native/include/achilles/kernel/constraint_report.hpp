@@ -70,8 +70,8 @@ inline void report_constraints(const KModel<ScalarOf<V>>& M, const KCollision<Sc
         int edge = 0;
         while (edge < c && cw.row_point[c - edge - 1] == slot) ++edge;
         row.kind = 1;
-        row.id = slot / 4; // the pair's index in out.contacts' pair numbering (this evaluation's pairs)
-        row.point = slot % 4;
+        row.id = slot / kPairPoints; // the pair's index in out.contacts' pair numbering (this evaluation's pairs)
+        row.point = slot % kPairPoints;
         row.edge = edge;
       }
       row.dist = double(vlane(cw.dist[r], lane));
@@ -84,8 +84,8 @@ inline void report_constraints(const KModel<ScalarOf<V>>& M, const KCollision<Sc
       out.rows.push_back(row);
     }
     for (int p = 0; p < cw.npairs; ++p)
-      for (int i = 0; i < 4; ++i) {
-        if (!vlane(cw.point_on[p * 4 + i], lane)) continue;
+      for (int i = 0; i < kPairPoints; ++i) {
+        if (!vlane(cw.point_on[p * kPairPoints + i], lane)) continue;
         ContactPointReport c;
         c.pair = p;
         c.shape_a = cw.pair[p].shape_a;
@@ -95,7 +95,7 @@ inline void report_constraints(const KModel<ScalarOf<V>>& M, const KCollision<Sc
         const Vec3<V>& pos = cw.mf[p].pos[i];
         c.pos[0] = double(vlane(pos.x, lane)), c.pos[1] = double(vlane(pos.y, lane)), c.pos[2] = double(vlane(pos.z, lane));
         for (int a = 0; a < 3; ++a) {
-          const Vec3<V>& f = cw.frame[(p * 4 + i) * 3 + a];
+          const Vec3<V>& f = cw.frame[(p * kPairPoints + i) * 3 + a];
           c.frame[a * 3 + 0] = double(vlane(f.x, lane)), c.frame[a * 3 + 1] = double(vlane(f.y, lane)), c.frame[a * 3 + 2] = double(vlane(f.z, lane));
         }
         V f[6];

@@ -87,11 +87,11 @@ inline void record_evaluation(const KModel<ScalarOf<V>>& M, const KForces<Scalar
   for (V& w : rw.wrench) w = zero;
   for (int p = 0; p < cw.npairs; ++p) {
     const KContactPair<T>& P = cw.pair[p];
-    for (int i = 0; i < 4; ++i) {
-      if (!vany(cw.point_on[p * 4 + i])) continue;
+    for (int i = 0; i < kPairPoints; ++i) {
+      if (!vany(cw.point_on[p * kPairPoints + i])) continue;
       V f[6];
       decode_point_force(p, i, cw, f); // zero in the lanes where the point is not active
-      const Vec3<V>* fr = cw.frame + (p * 4 + i) * 3;
+      const Vec3<V>* fr = cw.frame + (p * kPairPoints + i) * 3;
       const Vec3<V> Fw = f[0] * fr[0] + f[1] * fr[1] + f[2] * fr[2];
       const Vec3<V> Tw = f[3] * fr[0] + f[4] * fr[1] + f[5] * fr[2]; // condim 4, 6: the torsional and rolling torque
       const Vec3<V>& pos = cw.mf[p].pos[i];

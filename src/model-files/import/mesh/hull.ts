@@ -1,11 +1,11 @@
 // A mesh's convex hull as MuJoCo's compiler makes it (mjCMesh::MakeGraph): first its checks for
 // colocated, collinear and coplanar vertices (thresholds and messages as MuJoCo's), then the hull
-// (quickhull.ts in place of qhull).
+// (engine/quickhull.ts in place of qhull).
 
 import type { Vec3 } from '../../../engine/model-desc.js';
 import { importBug } from '../bugs.js';
 import { MeshError } from './mesh-error.js';
-import { convexHull, HullError, type Hull } from './quickhull.js';
+import { convexHull, HullError, type Hull } from '../../../engine/quickhull.js';
 
 const MJ_MINVAL = 1e-15;
 

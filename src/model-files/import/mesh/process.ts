@@ -10,7 +10,7 @@ import { eig3, normalize4, quat2mat } from './eig3.js';
 import { hullOf } from './hull.js';
 import { checkOrientation, inertiaAbout, surfaceCom, triangle, volumeCom } from './mass-properties.js';
 import { MeshError } from './mesh-error.js';
-import type { Hull } from './quickhull.js';
+import type { Hull } from '../../../engine/quickhull.js';
 
 export { MeshError } from './mesh-error.js';
 
