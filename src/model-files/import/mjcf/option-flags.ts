@@ -57,7 +57,7 @@ const FLAG_NO_MOTION: Record<string, string> = {
 const OPTION_OTHER: Record<string, [ImportNote['kind'], string]> = {
   ls_tolerance: [
     'approximated',
-    "the engine's line search stops at MuJoCo's default ls_tolerance 0.01 under the elliptic cone, and at its piece's exact minimum under the pyramid",
+    "the engine's line search stops at MuJoCo's default ls_tolerance 0.01 under the elliptic cone (in float32 no tighter than 16 times its slope's rounding), and at its piece's exact minimum under the pyramid",
   ],
   ls_iterations: ['approximated', "the engine's line search has its own iteration cap"],
   noslip_tolerance: ['skipped', 'the noslip solver is off (noslip_iterations 0)'],
