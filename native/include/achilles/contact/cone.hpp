@@ -128,16 +128,19 @@ template <class V> inline void cone_line_zones(const ConeLine<V>& c, const V& al
 }
 
 /// The point's slope and curvature at α (PrimalEval), added to g and h: in the bottom (quadratic)
-/// and middle zones; the top zone adds nothing.
+/// and middle zones; the top zone adds nothing. ga gets |the slope's term| (line_eval's rounding
+/// floor of the slope; unused, it compiles away).
 template <class V>
-inline void cone_line_slope(const ConeLine<V>& c, const V& alpha, const V& N, const V& Tn, const MaskOf<V>& bottom, const MaskOf<V>& middle, V& g, V& h) {
+inline void cone_line_slope(const ConeLine<V>& c, const V& alpha, const V& N, const V& Tn, const MaskOf<V>& bottom, const MaskOf<V>& middle, V& g, V& h, V& ga) {
   using T = ScalarOf<V>;
   const V zero(T(0));
   const V Ts = vselect(middle, Tn, V(T(1)));
   const V T1 = (c.UV + alpha * c.VV) / Ts;
   const V T2v = c.VV / Ts - (c.UV + alpha * c.VV) * T1 / (Ts * Ts);
   const V r = N - c.mu * Tn, r1 = c.V0 - c.mu * T1;
-  g += vselect(bottom, T(2) * alpha * c.q2 + c.q1, vselect(middle, c.Dm * r * r1, zero));
+  const V term = vselect(bottom, T(2) * alpha * c.q2 + c.q1, vselect(middle, c.Dm * r * r1, zero));
+  g += term;
+  ga += vabs(term);
   h += vselect(bottom, T(2) * c.q2, vselect(middle, c.Dm * (r1 * r1 - r * c.mu * T2v), zero));
 }
 
@@ -168,16 +171,16 @@ inline V cone_cost_change(const ConeLine<V>& c, const V& alpha, const V& N, cons
 }
 
 /// Adds the point's cost change cost(α) − cost(0) (ellipticCostDif; with kCost), slope and
-/// curvature at α (PrimalEval) to c, g, h, and to n 1 where its zone at α differs from that at
+/// curvature at α (PrimalEval) to c, g, h, |its slope term| to ga, and to n 1 where its zone at α differs from that at
 /// α_from or is the middle one (a Newton step there lands on no piece's minimum: the search goes on).
 template <bool kStart, bool kCost, class V>
-inline void cone_line_eval(const ConeLine<V>& c, const V& alpha, const V& alpha_from, V& cost, V& g, V& h, V& n) {
+inline void cone_line_eval(const ConeLine<V>& c, const V& alpha, const V& alpha_from, V& cost, V& g, V& h, V& ga, V& n) {
   using T = ScalarOf<V>;
   const V zero(T(0));
   V N, Tn;
   MaskOf<V> top, bottom, middle;
   cone_line_zones(c, alpha, N, Tn, top, bottom, middle);
-  cone_line_slope(c, alpha, N, Tn, bottom, middle, g, h);
+  cone_line_slope(c, alpha, N, Tn, bottom, middle, g, h, ga);
   if constexpr (kStart) return;
   V N0, T0;
   MaskOf<V> top0, bottom0, middle0;
@@ -211,7 +214,7 @@ template <class V> inline V zone_code(const MaskOf<V>& top, const MaskOf<V>& bot
 
 /// cone_line_eval for a point of dim >= 3 rows, its constants read from (kStart: written to) ConeSlots.
 template <bool kStart, bool kCost, class V>
-inline void cone_line_eval_kept(ConstraintWork<V>& cw, int u, int dim, const V& alpha, V& cost, V& g, V& h, V& n) {
+inline void cone_line_eval_kept(ConstraintWork<V>& cw, int u, int dim, const V& alpha, V& cost, V& g, V& h, V& ga, V& n) {
   using T = ScalarOf<V>;
   const ConeSlots<V> s(cw, u);
   ConeLine<V> c;
@@ -234,7 +237,7 @@ inline void cone_line_eval_kept(ConstraintWork<V>& cw, int u, int dim, const V& 
   V N, Tn;
   MaskOf<V> top, bottom, middle;
   cone_line_zones(c, alpha, N, Tn, top, bottom, middle);
-  cone_line_slope(c, alpha, N, Tn, bottom, middle, g, h);
+  cone_line_slope(c, alpha, N, Tn, bottom, middle, g, h, ga);
   if constexpr (kStart) return;
   const V z0 = s[kSlotZone0], zf = s[kSlotZoneFrom];
   if constexpr (kCost) {

@@ -209,7 +209,8 @@ template <class V> inline bool all_done(const KConstraints<ScalarOf<V>>& KC, con
 }
 
 /// The line search's quadratic along the search direction d: Mv = M·d, jv = J·d, and per island
-/// c1 = dᵀM(a − a₀), c2 = ½dᵀMd.
+/// c1 = dᵀM(a − a₀), c2 = ½dᵀMd; with elliptic cones and tolerance > 0, also the island's slope
+/// tolerance gtol = tolerance·ls_tolerance·‖d‖/scale (PrimalSearch; scale = 1/Σ diag(M), tolerance_start).
 template <class V>
 inline void search_products(const KModel<ScalarOf<V>>& M, const KConstraints<ScalarOf<V>>& KC, const JointWork<V>* W, ConstraintWork<V>& cw,
                             const unsigned char* idle, const unsigned char* idle_joints) {
@@ -217,12 +218,18 @@ inline void search_products(const KModel<ScalarOf<V>>& M, const KConstraints<Sca
   const int nt = KC.ntrees;
   mul_M(M, W, cw.tw, cw.search, cw.Mv, idle_joints); // leaves the search's body motions in tw.m
   rows_times(KC, cw, cw.tw.m, cw.search, cw.jv, idle);
-  V *c1 = cw.per_tree.c1, *c2 = cw.per_tree.c2;
+  V *c1 = cw.per_tree.c1, *c2 = cw.per_tree.c2, *gtol = cw.per_tree.gtol;
   tree_dot(KC, cw.search, cw.Mrel, c1);
   tree_dot(KC, cw.search, cw.Mv, c2);
-  V* const c12[] = {c1, c2};
-  island_sums(KC, cw, c12, 2);
+  const bool slope_tolerance = KC.elliptic && KC.tolerance > 0;
+  if (slope_tolerance) tree_dot(KC, cw.search, cw.search, gtol);
+  V* const sums[] = {c1, c2, gtol};
+  island_sums(KC, cw, sums, slope_tolerance ? 3 : 2);
   for (int t = 0; t < nt; ++t) c2[t] = T(0.5) * c2[t];
+  if (slope_tolerance) {
+    const V tol(T(KC.tolerance * kLsTolerance));
+    for (int t = 0; t < nt; ++t) gtol[t] = tol * vsqrt(gtol[t]) / cw.per_tree.scale[t];
+  }
 }
 
 /// The step to the line search's α (done islands take 0): a += α·d, M(a − a₀) += α·M·d, and each

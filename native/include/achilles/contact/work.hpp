@@ -36,17 +36,19 @@ template <class V> struct SolverTrees {
   V *best, *slope, *best_cost;     // the step with the smallest |slope| so far, that slope, its cost change
   V *crossed;                      // rows that changed piece between from and alpha
   V *rows_cost, *rows_d1, *rows_d2, *rows_crossed; // the tree's own row sums (kept while it is settled)
+  V *slope_floor, *rows_d1abs;     // f32 elliptic: the slope's rounding floor at alpha; the tree's Σ|row terms of f'|
   // the Hager–Zhang direction's sums (y = g − g_old): dᵀy, yᵀMy, yᵀMg, dᵀg, dᵀd, gᵀg
   V *dy, *ymy, *ymg, *dg, *dd, *gg;
   V* scale;                        // the tolerance's 1/Σ diag(M) over the island
+  V* gtol;                         // elliptic cones: MuJoCo's line-search slope tolerance (search_products)
   MaskOf<V> *has_hi, *descent, *settled, *newton_step; // line search state
   MaskOf<V>* done;                 // the island has converged (or its line search found no improvement)
   MaskOf<V>* in_island;            // a row touches the tree's island (set by find_islands)
-  static constexpr int kVecs = 24, kMasks = 6;
+  static constexpr int kVecs = 27, kMasks = 6;
 
   void carve(V* vecs, MaskOf<V>* masks, std::size_t nt) {
     V** v[] = {&c1, &c2, &cost, &d1, &d2, &alpha, &lo, &hi, &from, &best, &slope, &best_cost,
-               &crossed, &rows_cost, &rows_d1, &rows_d2, &rows_crossed, &dy, &ymy, &ymg, &dg, &dd, &gg, &scale};
+               &crossed, &rows_cost, &rows_d1, &rows_d2, &rows_crossed, &slope_floor, &rows_d1abs, &dy, &ymy, &ymg, &dg, &dd, &gg, &scale, &gtol};
     static_assert(sizeof(v) / sizeof(v[0]) == kVecs);
     for (int k = 0; k < kVecs; ++k) *v[k] = vecs + static_cast<std::size_t>(k) * nt;
     MaskOf<V>** m[] = {&has_hi, &descent, &settled, &newton_step, &done, &in_island};

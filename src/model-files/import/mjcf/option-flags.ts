@@ -55,7 +55,10 @@ const FLAG_NO_MOTION: Record<string, string> = {
 /** <option> attributes without a counterpart in the engine, and why they cannot change the motion
  *  (kind 'skipped') or how the engine differs (kind 'approximated'). */
 const OPTION_OTHER: Record<string, [ImportNote['kind'], string]> = {
-  ls_tolerance: ['approximated', "the engine's line search has its own stopping rule"],
+  ls_tolerance: [
+    'approximated',
+    "the engine's line search stops at MuJoCo's default ls_tolerance 0.01 under the elliptic cone (in float32 no tighter than 16 times its slope's rounding), and at its piece's exact minimum under the pyramid",
+  ],
   ls_iterations: ['approximated', "the engine's line search has its own iteration cap"],
   noslip_tolerance: ['skipped', 'the noslip solver is off (noslip_iterations 0)'],
   sdf_iterations: ['skipped', 'sdf geoms are refused'],
