@@ -20,14 +20,7 @@ import {
 import { hullPointDistance, randomHull } from '../src/validation/collision/hull-shapes.js';
 import { ellipsoidPoint } from '../src/validation/collision/smooth-shapes.js';
 import { Rng } from '../src/validation/rng.js';
-
-const I: Pose['quat'] = [1, 0, 0, 0];
-const at = (pos: V3, quat: Pose['quat'] = I): Pose => ({ pos, quat });
-const sphere = (r: number): ShapeGeom => ({ kind: 'sphere', halfExtents: [0, 0, 0], radius: r });
-const ellipsoid = (e: V3): ShapeGeom => ({ kind: 'ellipsoid', halfExtents: e, radius: 0, size: e });
-const cylinder = (r: number, l: number): ShapeGeom => ({ kind: 'cylinder', halfExtents: [r, r, l], radius: 0, size: [r, l, 0] });
-const box = (h: V3): ShapeGeom => ({ kind: 'box', halfExtents: h, radius: 0 });
-const plane: ShapeGeom = { kind: 'plane', halfExtents: [0, 0, 0], radius: 0 };
+import { at, box, cylinder, ellipsoid, plane, sphere } from './helpers/collision-shapes.js';
 
 describe('exact reference: closed forms', () => {
   it('sphere–ellipsoid on an axis, apart and overlapping: sd = x − e_x − r', () => {

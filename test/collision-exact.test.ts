@@ -15,18 +15,7 @@ import {
 } from '../src/validation/collision/geometry.js';
 import { minNormPoint } from '../src/validation/collision/min-norm.js';
 import { Rng } from '../src/validation/rng.js';
-
-const I: Pose['quat'] = [1, 0, 0, 0];
-const at = (pos: V3, quat: Pose['quat'] = I): Pose => ({ pos, quat });
-const axisAngle = (axis: V3, a: number): Pose['quat'] => {
-  const u = unit(axis);
-  return [Math.cos(a / 2), u[0] * Math.sin(a / 2), u[1] * Math.sin(a / 2), u[2] * Math.sin(a / 2)];
-};
-const sphere = (r: number): ShapeGeom => ({ kind: 'sphere', halfExtents: [0, 0, 0], radius: r });
-const capsule = (r: number, half: number): ShapeGeom => ({ kind: 'capsule', halfExtents: [0, 0, half], radius: r });
-const box = (h: V3): ShapeGeom => ({ kind: 'box', halfExtents: h, radius: 0 });
-const rbox = (h: V3, r: number): ShapeGeom => ({ kind: 'rounded-box', halfExtents: h, radius: r });
-const plane: ShapeGeom = { kind: 'plane', halfExtents: [0, 0, 0], radius: 0 };
+import { at, axisAngle, box, capsule, plane, rbox, sphere } from './helpers/collision-shapes.js';
 
 /** Every exact answer must be self-consistent: witnesses on both surfaces, B's = A's + n·dist,
  *  and the separation along its normal equal to its distance. */
