@@ -225,9 +225,9 @@ template <class V> inline void factor_dense_envelope(V* L, int nv) {
 
 /// The factor of H = M + Σ D_u·J_uᵀJ_u over the rows in their quadratic piece at the current jar, in
 /// newton_L: along the tree (factor_tree) or MuJoCo's dense mju_cholFactor over the block's
-/// envelope (factor_dense_envelope). H is formed at the first call and then updated by the rows that changed piece
-/// (MuJoCo's HessianIncremental updates its factor by the same rank-one terms); L is kept when no row
-/// changed piece in any lane. H starts as M + 0 (so no
+/// envelope (factor_dense_envelope). H is formed at the first call and then updated by the rows that
+/// changed piece (MuJoCo's HessianIncremental updates its factor by the same rank-one terms); L is
+/// kept when no row changed piece in any lane. H starts as M + 0 (so no
 /// entry is −0), which makes skipping a row whose D is 0 in every lane, or a dof its J cannot touch,
 /// give the same bits as adding its zeros: a lane's factor never depends on the other lanes of its block.
 template <class V> inline void newton_factor(const KConstraints<ScalarOf<V>>& KC, ConstraintWork<V>& cw, int nv, bool first) {

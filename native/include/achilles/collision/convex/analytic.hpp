@@ -172,30 +172,17 @@ template <class T> void ccd_support_plane(T res[3], int& meshindex, const Convex
   } else {
     const bool hill = s.graph && s.nvert >= kMeshHillClimbMin;
     int ibest = -1;
-    T best = T(-1e10);
     if (!hill) {
+      T best = T(-1e10);
       for (int i = 0; i < s.nvert; ++i) {
         const T v = dot3(l, s.vert + 3 * i);
         if (v > best) best = v, ibest = i;
       }
       meshindex = ibest;
     } else {
-      const int numvert = s.graph[0];
-      const int* vert_edgeadr = s.graph + 2;
-      const int* vert_globalid = s.graph + 2 + numvert;
-      const int* edge_localid = s.graph + 2 + 2 * numvert;
-      ibest = meshindex < 0 ? 0 : meshindex;
-      best = dot3(l, s.vert + 3 * vert_globalid[ibest]);
-      bool change = true;
-      while (change) {
-        change = false;
-        for (int i = vert_edgeadr[ibest], loc; (loc = edge_localid[i]) >= 0; ++i) {
-          const T v = dot3(l, s.vert + 3 * vert_globalid[loc]);
-          if (v > best) best = v, ibest = loc, change = true;
-        }
-      }
+      ibest = climb_hull_graph(s, l, meshindex < 0 ? 0 : meshindex); // from vertex 0 or the warm start
       meshindex = ibest;
-      ibest = vert_globalid[ibest];
+      ibest = s.graph[2 + s.graph[0] + ibest]; // vert_globalid
     }
     copy3(res, s.vert + 3 * ibest);
   }

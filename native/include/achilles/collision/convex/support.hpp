@@ -50,26 +50,36 @@ template <class T> inline void local_to_global(T res[3], const T R[9], const T l
   res[0] += p[0], res[1] += p[1], res[2] += p[2];
 }
 
-/// A mesh's support along local direction l by climbing its hull graph (MuJoCo's mjc_hillclimbSupport).
-template <class T> void hillclimb_support(T res[3], CcdObject<T>& o, const T l[3]) {
-  const ConvexShape<T>& s = *o.shape;
+/// The climb both of MuJoCo's graph searches share (mjc_hillclimbSupport, mjccd_support): from hull
+/// vertex `start` (a local graph id), a pass over the current vertex's neighbours moves to each one
+/// with a larger l·v than the best so far; passes repeat until one moves nowhere. Returns the local id.
+template <class T> int climb_hull_graph(const ConvexShape<T>& s, const T l[3], int start) {
   const int numvert = s.graph[0];
   const int* vert_edgeadr = s.graph + 2;
   const int* vert_globalid = s.graph + 2 + numvert;
   const int* edge_localid = s.graph + 2 + 2 * numvert;
-  const auto along = [&](int local) { return dot3(l, s.vert + 3 * vert_globalid[local]); };
-  const auto cell = [](T x) { return (x > T(0.4)) - (x < T(-0.4)) + 1; };
-  const int seed = s.extrema[cell(l[0]) * 9 + cell(l[1]) * 3 + cell(l[2])];
-  int imax = seed;
-  if (o.meshindex >= 0) imax = along(seed) > along(o.meshindex) ? seed : o.meshindex; // warm start
-  T best = along(imax);
+  int imax = start;
+  T best = dot3(l, s.vert + 3 * vert_globalid[imax]);
   for (int prev = -1; imax != prev;) {
     prev = imax;
     for (int i = vert_edgeadr[prev], sub; (sub = edge_localid[i]) >= 0; ++i) {
-      const T v = along(sub);
+      const T v = dot3(l, s.vert + 3 * vert_globalid[sub]);
       if (v > best) best = v, imax = sub;
     }
   }
+  return imax;
+}
+
+/// A mesh's support along local direction l by climbing its hull graph (MuJoCo's mjc_hillclimbSupport).
+template <class T> void hillclimb_support(T res[3], CcdObject<T>& o, const T l[3]) {
+  const ConvexShape<T>& s = *o.shape;
+  const int* vert_globalid = s.graph + 2 + s.graph[0];
+  const auto along = [&](int local) { return dot3(l, s.vert + 3 * vert_globalid[local]); };
+  const auto cell = [](T x) { return (x > T(0.4)) - (x < T(-0.4)) + 1; };
+  const int seed = s.extrema[cell(l[0]) * 9 + cell(l[1]) * 3 + cell(l[2])];
+  int start = seed;
+  if (o.meshindex >= 0) start = along(seed) > along(o.meshindex) ? seed : o.meshindex; // warm start
+  const int imax = climb_hull_graph(s, l, start);
   o.meshindex = imax;
   o.vertindex = vert_globalid[imax];
   local_to_global(res, o.R, s.vert + 3 * o.vertindex, o.p);
