@@ -72,7 +72,11 @@ inline void line_eval(const KConstraints<ScalarOf<V>>& KC, ConstraintWork<V>& cw
     }
     const V a = kStart ? zero : alpha[t], a_from = kStart ? zero : from[t];
     V c = zero, g = zero, h = zero, n = zero;
-    V ga = zero; // Σ|terms of g| (kFloor; otherwise unused and compiled away)
+    V ga = zero; // Σ|terms of g| (kFloor only)
+    const auto add_slope = [&](const V& term) { // g += a row's term of f′, and its size to the floor
+      g += term;
+      if constexpr (kFloor) ga += vabs(term);
+    };
     const int first = cw.tree_row_start[t], eq_end = first + cw.tree_neq[t], fric_end = eq_end + cw.tree_nfric[t], end = cw.tree_row_start[t + 1];
     for (int k = first; k < eq_end; ++k) { // equality rows: one quadratic piece, no kink to cross
       const int u = tree_rows[k];
@@ -81,17 +85,13 @@ inline void line_eval(const KConstraints<ScalarOf<V>>& KC, ConstraintWork<V>& cw
         if constexpr (kCost) ls_cost0[u] = T(0.5) * D * j0 * j0;
         const V djv2 = D * jv * jv;
         ls_djv2[u] = djv2;
-        const V term = D * j0 * jv;
-        g += term;
-        ga += vabs(term);
+        add_slope(D * j0 * jv);
         h += djv2;
         continue;
       }
       const V x = j0 + a * jv;
       if constexpr (kCost) c += T(0.5) * D * x * x - ls_cost0[u];
-      const V term = D * x * jv;
-      g += term;
-      ga += vabs(term);
+      add_slope(D * x * jv);
       h += ls_djv2[u];
     }
     for (int k = eq_end; k < fric_end; ++k) {
@@ -104,9 +104,7 @@ inline void line_eval(const KConstraints<ScalarOf<V>>& KC, ConstraintWork<V>& cw
         const V djv2 = D * jv * jv;
         ls_djv2[u] = djv2;
         const MaskOf<V> quad = vand(-Rf < j0, j0 < Rf), neg = j0 <= -Rf;
-        const V term = vselect(quad, D * j0 * jv, vselect(neg, -(f * jv), f * jv));
-        g += term;
-        ga += vabs(term);
+        add_slope(vselect(quad, D * j0 * jv, vselect(neg, -(f * jv), f * jv)));
         h += vselect(quad, djv2, zero);
         continue;
       }
@@ -114,9 +112,7 @@ inline void line_eval(const KConstraints<ScalarOf<V>>& KC, ConstraintWork<V>& cw
       if constexpr (kCost) c += friction_cost(x, f, Rf, D) - ls_cost0[u];
       const MaskOf<V> quad = vand(-Rf < x, x < Rf), neg = x <= -Rf;
       const MaskOf<V> quad_from = vand(-Rf < x_from, x_from < Rf), neg_from = x_from <= -Rf;
-      const V term = vselect(quad, D * x * jv, vselect(neg, -(f * jv), f * jv));
-      g += term;
-      ga += vabs(term);
+      add_slope(vselect(quad, D * x * jv, vselect(neg, -(f * jv), f * jv)));
       h += vselect(quad, ls_djv2[u], zero);
       n += vselect(vor(vxor(quad, quad_from), vxor(neg, neg_from)), one, zero);
     }
@@ -134,18 +130,14 @@ inline void line_eval(const KConstraints<ScalarOf<V>>& KC, ConstraintWork<V>& cw
         if constexpr (kCost) ls_cost0[u] = vselect(act, T(0.5) * D * j0 * j0, zero);
         const V djv2 = D * jv * jv;
         ls_djv2[u] = djv2;
-        const V term = vselect(act, D * j0 * jv, zero);
-        g += term;
-        ga += vabs(term);
+        add_slope(vselect(act, D * j0 * jv, zero));
         h += vselect(act, djv2, zero);
         continue;
       }
       const V x = j0 + a * jv, x_from = j0 + a_from * jv;
       const MaskOf<V> act = vand(u_on[u], x < zero), act_from = vand(u_on[u], x_from < zero);
       if constexpr (kCost) c += vselect(act, T(0.5) * D * x * x, zero) - ls_cost0[u];
-      const V term = vselect(act, D * x * jv, zero);
-      g += term;
-      ga += vabs(term);
+      add_slope(vselect(act, D * x * jv, zero));
       h += vselect(act, ls_djv2[u], zero);
       n += vselect(vxor(act, act_from), one, zero);
     }
