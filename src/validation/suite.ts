@@ -258,7 +258,8 @@ export interface GateSummary {
 }
 
 /** One line per gate (stage × model × precision). A gate's bugsCaught counts the planted bugs it
- *  failed on; the sweep runs f64 only, so f32 gates report the f64 gate's catches (same bars). */
+ *  failed on; the sweep runs f64 only, so f32 gates report the f64 gate's catches (same bars), or
+ *  their own where the f64 pass makes their rows. */
 export function summarize(r: SuiteResult): GateSummary[] {
   const gates = new Map<string, GateSummary>();
   for (const row of r.rows) {
@@ -293,8 +294,9 @@ export function summarize(r: SuiteResult): GateSummary[] {
     }
   }
   for (const g of gates.values()) {
-    const key = `${g.stage}/${g.model}/f64`;
-    g.bugsCaught = r.bugs.filter((b) => b.failed.includes(key)).length;
+    // an f32 gate whose rows the f64 pass makes (contact/line-search-stop.ts) is swept under its own key
+    const keys = [`${g.stage}/${g.model}/f64`, gateKey(g)];
+    g.bugsCaught = r.bugs.filter((b) => keys.some((k) => b.failed.includes(k))).length;
   }
   return [...gates.values()];
 }

@@ -56,6 +56,7 @@ enum class Bug : int {
   ParamsConstraintLaneZero,  // per-robot parameters: every lane's frictions and inverse weights read from lane 0's robot
   ContactPerturbedNormalShared, // multiccd: a perturbed re-run's contact takes the first contact's normal instead of its own
   ContactMulticcdFlagIgnored,   // multiccd="disable" not heard: the convex collider still adds the perturbed re-runs' points
+  LineSearchFloorSqrtEps,       // elliptic line search, float32: the slope's rounding floor taken with √ε for ε (its stop ~2900× too early)
   Count
 };
 
@@ -109,6 +110,7 @@ inline const char* bug_name(Bug b) {
   case Bug::ParamsConstraintLaneZero: return "params-constraint-lane-zero";
   case Bug::ContactPerturbedNormalShared: return "contact-perturbed-normal-shared";
   case Bug::ContactMulticcdFlagIgnored: return "contact-multiccd-flag-ignored";
+  case Bug::LineSearchFloorSqrtEps: return "line-search-floor-sqrt-eps";
   case Bug::Count: break;
   }
   return "?";

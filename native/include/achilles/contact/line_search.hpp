@@ -6,9 +6,11 @@
 
 #include "../isa_namespace.hpp"
 
+#include <cmath>
 #include <limits>
 #include <type_traits>
 
+#include "../bugs.hpp"
 #include "../vmath.hpp"
 #include "cone.hpp"
 #include "islands.hpp"
@@ -158,13 +160,15 @@ inline void line_eval(const KConstraints<ScalarOf<V>>& KC, ConstraintWork<V>& cw
   V* const sums[] = {cost, d1, d2, crossed, floor_sum};
   island_sums(KC, cw, sums, kFloor ? 5 : 4);
   const V *c1 = cw.per_tree.c1, *c2 = cw.per_tree.c2;
+  // the planted bug: the floor taken with √ε for ε (a stop ~2900× too early in float32)
+  [[maybe_unused]] const V rounding(ACH_BUG(LineSearchFloorSqrtEps) ? std::sqrt(std::numeric_limits<T>::epsilon()) : std::numeric_limits<T>::epsilon());
   for (int t = 0; t < nt; ++t) {
     const V a = alpha[t];
     cost[t] = a * c1[t] + a * a * c2[t] + cost[t];
     d1[t] = c1[t] + T(2) * a * c2[t] + d1[t];
     d2[t] = T(2) * c2[t] + d2[t];
     // f' = c1 + 2α·c2 + Σ rows: its rounding is at most about ε·(|c1| + |2α·c2| + Σ|row terms|)
-    if constexpr (kFloor) floor_sum[t] = V(std::numeric_limits<T>::epsilon()) * (vabs(c1[t]) + vabs(T(2) * a * c2[t]) + floor_sum[t]);
+    if constexpr (kFloor) floor_sum[t] = rounding * (vabs(c1[t]) + vabs(T(2) * a * c2[t]) + floor_sum[t]);
   }
 }
 
