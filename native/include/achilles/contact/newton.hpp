@@ -38,18 +38,6 @@ template <class V> inline MaskOf<V> quadratic(const ConstraintWork<V>& cw, int u
   return vand(cw.u_on[u], jar < V(T(0)));
 }
 
-/// The dofs row slot r's J can touch, ascending, and how many (n): a friction or limit row's from
-/// the tables, a contact row's from its pair (list_contact_pairs).
-template <class V> inline const int* row_dofs(const KConstraints<ScalarOf<V>>& KC, const ConstraintWork<V>& cw, int r, int& n) {
-  if (r < cw.first_contact) {
-    n = KC.row_dof_start[r + 1] - KC.row_dof_start[r];
-    return KC.row_dofs.data() + KC.row_dof_start[r];
-  }
-  const int p = cw.row_point[r - cw.first_contact] / kPairPoints;
-  n = cw.pair_dof_start[p + 1] - cw.pair_dof_start[p];
-  return cw.pair_dofs + cw.pair_dof_start[p];
-}
-
 /// Dense M (newton_M, lower triangle) and the used rows' J (newton_J, row u at u·nv, on the dofs of
 /// its row_dofs), once per solve. Body Jacobians first (newton_Jb, root to leaves: the parent's
 /// columns moved into the child's frame, then the joint's own S), then
@@ -223,6 +211,15 @@ template <class V> inline void factor_dense_envelope(V* L, int nv) {
   }
 }
 
+/// M's own factor in newton_L (as newton_factor's, with no rows): the start's M⁻¹ certificate.
+template <class V> inline void newton_factor_M(const KConstraints<ScalarOf<V>>& KC, ConstraintWork<V>& cw, int nv) {
+  V* L = cw.newton_L;
+  for (int i = 0; i < nv; ++i)
+    for (int j = 0; j <= i; ++j) L[i * nv + j] = cw.newton_M[i * nv + j];
+  if (KC.newton_tree) factor_tree(KC, L, nv);
+  else factor_dense_envelope(L, nv);
+}
+
 /// The factor of H = M + Σ D_u·J_uᵀJ_u over the rows in their quadratic piece at the current jar, in
 /// newton_L: along the tree (factor_tree) or MuJoCo's dense mju_cholFactor over the block's
 /// envelope (factor_dense_envelope). H is formed at the first call and then updated by the rows that
@@ -279,17 +276,22 @@ template <class V> inline void newton_factor(const KConstraints<ScalarOf<V>>& KC
   factor_dense_envelope(L, nv);
 }
 
+/// x = L⁻¹ D⁻¹ L⁻ᵀ g from factor_tree's L (MuJoCo's mj_solveM; x may not alias g).
+template <class V> inline void solve_factored_tree(const KConstraints<ScalarOf<V>>& KC, const V* L, int nv, const V* g, V* x) {
+  const int* parent = KC.dof_parent.data();
+  for (int k = 0; k < nv; ++k) x[k] = g[k];
+  for (int k = nv - 1; k >= 0; --k)
+    for (int i = parent[k]; i >= 0; i = parent[i]) x[i] -= L[k * nv + i] * x[k];
+  for (int k = 0; k < nv; ++k) x[k] = x[k] / L[k * nv + k];
+  for (int k = 0; k < nv; ++k)
+    for (int i = parent[k]; i >= 0; i = parent[i]) x[k] -= L[k * nv + i] * x[i];
+}
+
 /// x = H⁻¹ g from newton_L: along the tree (factor_tree), or dense: L y = g, then Lᵀ x = y (x may not alias g).
 template <class V> inline void newton_solve(const KConstraints<ScalarOf<V>>& KC, const ConstraintWork<V>& cw, int nv, const V* g, V* x) {
   const V* L = cw.newton_L;
-  if (KC.newton_tree) { // x = L⁻¹ D⁻¹ L⁻ᵀ g (mj_solveM)
-    const int* parent = KC.dof_parent.data();
-    for (int k = 0; k < nv; ++k) x[k] = g[k];
-    for (int k = nv - 1; k >= 0; --k)
-      for (int i = parent[k]; i >= 0; i = parent[i]) x[i] -= L[k * nv + i] * x[k];
-    for (int k = 0; k < nv; ++k) x[k] = x[k] / L[k * nv + k];
-    for (int k = 0; k < nv; ++k)
-      for (int i = parent[k]; i >= 0; i = parent[i]) x[k] -= L[k * nv + i] * x[i];
+  if (KC.newton_tree) {
+    solve_factored_tree(KC, L, nv, g, x);
     return;
   }
   for (int i = 0; i < nv; ++i) {
@@ -353,20 +355,22 @@ inline void solve_newton(const KModel<ScalarOf<V>>& M, const KConstraints<Scalar
   const V zero(T(0));
   find_islands(KC, cw);
   pack_rows(KC, cw);
+  newton_prepare(M, KC, W, cw); // M and J: every product of the solve is taken from them
   warm_start(M, KC, W, cw, use_warm);
   update_forces(cw);
-  update_gradient(M, KC, W, cw); // Mgrad = M⁻¹ grad: the certificate's
+  update_gradient(M, KC, W, cw, nullptr, nullptr, /*newton=*/true);
   MaskOf<V>* done = cw.per_tree.done;
   for (int t = 0; t < nt; ++t) done[t] = mask_false<V>();
   const bool tolerant = KC.tolerance > 0;
   if (tolerant) {
+    newton_factor_M(KC, cw, nv); // Mgrad = M⁻¹ grad: the certificate's
+    newton_solve(KC, cw, nv, cw.grad, cw.Mgrad);
     tolerance_start(M, KC, W, cw); // the duality gap ½·scale·gᵀM⁻¹g < tol ...
     newton_sums(KC, cw);
     for (int t = 0; t < nt; ++t) // ... and, for Newton, the gradient too
       done[t] = vand(done[t], gradient_small(cw.per_tree, t, V(T(KC.tolerance))));
   }
   if (!all_done(KC, cw)) {
-    newton_prepare(M, KC, W, cw);
     newton_factor(KC, cw, nv, true);
     newton_solve(KC, cw, nv, cw.grad, cw.Mgrad);
     if (tolerant) {

@@ -144,8 +144,23 @@ template <class T> inline bool mujoco_contact_before(const KContactPair<T>& P, c
   return false;
 }
 
-/// AR over the used rows (J from newton_prepare, zero off each row's dofs), b = J·a₀ − aref and
-/// the start force, per lane into pgs_AR, pgs_b, pgs_f; pgs_on marks the rows in each lane's problem.
+/// The dofs in `dofs` (nd of them) and all their ancestors, ascending, into out; returns how many.
+inline int ancestor_closure(const int* parent, int nv, const int* dofs, int nd, int* out) {
+  bool in[kNewtonMaxDofs] = {};
+  for (int a = 0; a < nd; ++a)
+    for (int i = dofs[a]; i >= 0 && !in[i]; i = parent[i]) in[i] = true;
+  int n = 0;
+  for (int k = 0; k < nv; ++k)
+    if (in[k]) out[n++] = k;
+  return n;
+}
+
+/// AR over the used rows, b = J·a₀ − aref and the start force, per lane into pgs_AR, pgs_b, pgs_f;
+/// pgs_on marks the rows in each lane's problem. With M = LᵀDL along the dof tree (factor_tree of
+/// newton_prepare's M, as MuJoCo's mj_factorM), M⁻¹ = L⁻¹D⁻¹L⁻ᵀ and
+///   AR_uv = J_u M⁻¹ J_vᵀ + R_u·[u = v] = Σ_k y_u(k)·y_v(k)/D(k) + …,   y_u = L⁻ᵀJ_uᵀ
+/// where y_u, found from the leaves up, lives on the dofs of row u and their ancestors (the chains of
+/// the bodies it touches), so row u's sums run over those alone.
 template <class V>
 inline void pgs_prepare(const KModel<ScalarOf<V>>& M, const KConstraints<ScalarOf<V>>& KC, const JointWork<V>* W, ConstraintWork<V>& cw,
                         bool use_warm) {
@@ -156,16 +171,31 @@ inline void pgs_prepare(const KModel<ScalarOf<V>>& M, const KConstraints<ScalarO
   V* J = cw.newton_J;
   for (int e = 0; e < n * nv; ++e) J[e] = zero; // newton_prepare writes each row's own dofs only
   newton_prepare(M, KC, W, cw);
-  for (int u = 0; u < n; ++u) solve_M(M, W, cw.tw, J + u * nv, cw.pgs_MinvJ + u * nv);
-  // AR's lower triangle from J_u·(M⁻¹J_vᵀ) over row u's dofs, mirrored (MuJoCo's AR is symmetric)
+  V* Lm = cw.newton_L;
+  for (int i = 0; i < nv; ++i)
+    for (int j = 0; j <= i; ++j) Lm[i * nv + j] = cw.newton_M[i * nv + j];
+  factor_tree(KC, Lm, nv);
+  const int* parent = KC.dof_parent.data();
+  V* Y = cw.pgs_MinvJ;
+  for (int e = 0; e < n * nv; ++e) Y[e] = zero;
+  V* yD = cw.tmp;
   for (int u = 0; u < n; ++u) {
     int nd;
     const int* dofs = row_dofs(KC, cw, cw.used[u], nd);
-    const V* Ju = J + u * nv;
+    int cl[kNewtonMaxDofs];
+    const int nc = ancestor_closure(parent, nv, dofs, nd, cl);
+    V* yu = Y + u * nv; // y_u = L⁻ᵀJ_uᵀ, from the leaves up
+    for (int a = 0; a < nd; ++a) yu[dofs[a]] = J[u * nv + dofs[a]];
+    for (int a = nc - 1; a >= 0; --a) {
+      const int k = cl[a];
+      for (int i = parent[k]; i >= 0; i = parent[i]) yu[i] -= Lm[k * nv + i] * yu[k];
+    }
+    // AR's row u up to the diagonal, mirrored (MuJoCo's AR is symmetric): (y_u/D)·y_v over u's dofs
+    for (int a = 0; a < nc; ++a) yD[cl[a]] = yu[cl[a]] / Lm[cl[a] * (nv + 1)];
     for (int v = 0; v <= u; ++v) {
-      const V* Mv = cw.pgs_MinvJ + v * nv;
+      const V* yv = Y + v * nv;
       V s = zero;
-      for (int a = 0; a < nd; ++a) s += Ju[dofs[a]] * Mv[dofs[a]];
+      for (int a = 0; a < nc; ++a) s += yD[cl[a]] * yv[cl[a]];
       if (v == u) s += cw.u_R[u];
       vstore(cw.pgs_AR + (u * n + v) * L, s);
       if (v != u) vstore(cw.pgs_AR + (v * n + u) * L, s);
@@ -288,7 +318,7 @@ inline void solve_pgs(const KModel<ScalarOf<V>>& M, const KConstraints<ScalarOf<
   for (int l = 0; l < L; ++l) pgs_lane(KC, cw, l, nv, iterations);
   for (int u = 0; u < cw.nused; ++u) cw.u_force[u] = load<V>(cw.pgs_f + u * L);
   rows_transpose(M, KC, W, cw, cw.u_force, cw.qfrc);
-  solve_M(M, W, cw.tw, cw.qfrc, cw.tmp);
+  solve_factored_tree(KC, cw.newton_L, nv, cw.qfrc, cw.tmp); // M⁻¹ from pgs_prepare's factor
   for (int k = 0; k < nv; ++k) cw.a[k] = cw.tmp[k] + cw.a0[k];
   for (int u = 0; u < cw.nused; ++u) cw.force[cw.used[u]] = cw.u_force[u];
 }

@@ -135,6 +135,75 @@ inline const unsigned char* mark_idle(const KModel<ScalarOf<V>>& M, const KConst
   return idle;
 }
 
+/// The dofs row slot r's J can touch, ascending, and how many (n): a friction or limit row's from
+/// the tables, a contact row's from its pair (list_contact_pairs).
+template <class V> inline const int* row_dofs(const KConstraints<ScalarOf<V>>& KC, const ConstraintWork<V>& cw, int r, int& n) {
+  if (r < cw.first_contact) {
+    n = KC.row_dof_start[r + 1] - KC.row_dof_start[r];
+    return KC.row_dofs.data() + KC.row_dof_start[r];
+  }
+  const int p = cw.row_point[r - cw.first_contact] / kPairPoints;
+  n = cw.pair_dof_start[p + 1] - cw.pair_dof_start[p];
+  return cw.pair_dofs + cw.pair_dof_start[p];
+}
+
+/// The Newton solve's products, from newton_prepare's dense M (lower triangle) and J (MuJoCo's
+/// mj_mulM and mj_mulJacVec / mj_mulJacTVec over its qM and efc_J), formed once per solve: cheaper
+/// than a pass over the tree for the few dofs Newton takes (nv ≤ kNewtonMaxDofs). Dofs of trees in
+/// `idle` (per tree, may be null) keep what out holds, and rows of idle trees get 0, as the tree
+/// products (mul_M, rows_times, rows_transpose) do.
+///   out = M·x: M(k, i) ≠ 0 only for i = k or i an ancestor of k (or k of i)
+template <class V> inline void dense_mul_M(const KConstraints<ScalarOf<V>>& KC, const ConstraintWork<V>& cw, int nv, const V* x, V* out,
+                                           const unsigned char* idle) {
+  const int* parent = KC.dof_parent.data();
+  const V* Mm = cw.newton_M;
+  for (int k = 0; k < nv; ++k)
+    if (!idle || !idle[KC.tree_of_dof[k]]) out[k] = Mm[k * (nv + 1)] * x[k];
+  for (int k = 0; k < nv; ++k) {
+    if (idle && idle[KC.tree_of_dof[k]]) continue;
+    for (int i = parent[k]; i >= 0; i = parent[i]) {
+      out[k] += Mm[k * nv + i] * x[i];
+      out[i] += Mm[k * nv + i] * x[k];
+    }
+  }
+}
+
+///   out[u] = J_u·x over the row's dofs
+template <class V> inline void dense_rows_times(const KConstraints<ScalarOf<V>>& KC, ConstraintWork<V>& cw, int nv, const V* x, V* out,
+                                                const unsigned char* idle) {
+  const V zero(ScalarOf<V>(0));
+  for (int u = 0; u < cw.nused; ++u) {
+    const int r = cw.used[u];
+    if (row_idle(cw, r, idle)) {
+      out[u] = zero;
+      continue;
+    }
+    int nd;
+    const int* dofs = row_dofs(KC, cw, r, nd);
+    const V* Ju = cw.newton_J + u * nv;
+    V s = zero;
+    for (int a = 0; a < nd; ++a) s += Ju[dofs[a]] * x[dofs[a]];
+    out[u] = s;
+  }
+}
+
+///   qfrc = Jᵀ·f (f packed by used row); a row that is not idle touches no idle tree (it would join
+///   that tree's island, done in every lane only if the row's other tree is too)
+template <class V> inline void dense_rows_transpose(const KConstraints<ScalarOf<V>>& KC, ConstraintWork<V>& cw, int nv, const V* f, V* qfrc,
+                                                    const unsigned char* idle) {
+  const V zero(ScalarOf<V>(0));
+  for (int k = 0; k < nv; ++k)
+    if (!idle || !idle[KC.tree_of_dof[k]]) qfrc[k] = zero;
+  for (int u = 0; u < cw.nused; ++u) {
+    const int r = cw.used[u];
+    if (row_idle(cw, r, idle)) continue;
+    int nd;
+    const int* dofs = row_dofs(KC, cw, r, nd);
+    const V* Ju = cw.newton_J + u * nv;
+    for (int a = 0; a < nd; ++a) qfrc[dofs[a]] += Ju[dofs[a]] * f[u];
+  }
+}
+
 /// The start (MuJoCo's warmstart()): qacc_smooth, or with `use_warm` the warm start where its
 /// cost is not higher; leaves a, Mrel = M(a − a₀) and jar = J·a − aref. Dofs of trees in no island
 /// keep qacc_smooth.
@@ -144,8 +213,13 @@ inline void warm_start(const KModel<ScalarOf<V>>& M, const KConstraints<ScalarOf
   const int nv = M.nv, nu = cw.nused;
   const V zero(T(0));
   const MaskOf<V>* in_island = cw.per_tree.in_island;
-  pass_body_motion(M, W, cw.a0, cw.tw.m);
-  rows_times(KC, cw, cw.tw.m, cw.a0, cw.jar);
+  const bool dense = KC.newton; // newton_prepare's M and J are formed (solve_newton)
+  auto J_times = [&](const V* x, V* out) {
+    if (dense) return dense_rows_times(KC, cw, nv, x, out, nullptr);
+    pass_body_motion(M, W, x, cw.tw.m);
+    rows_times(KC, cw, cw.tw.m, x, out);
+  };
+  J_times(cw.a0, cw.jar);
   for (int u = 0; u < nu; ++u) cw.jar[u] = cw.jar[u] - cw.u_aref[u];
   for (int k = 0; k < nv; ++k) {
     cw.a[k] = cw.a0[k];
@@ -154,11 +228,11 @@ inline void warm_start(const KModel<ScalarOf<V>>& M, const KConstraints<ScalarOf
   if (!use_warm) return;
   const V cost_smooth = update_forces(cw);
   for (int k = 0; k < nv; ++k) cw.tmp[k] = cw.warm[k] - cw.a0[k];
-  mul_M(M, W, cw.tw, cw.tmp, cw.tmp2); // M(warm − a₀)
+  if (dense) dense_mul_M(KC, cw, nv, cw.tmp, cw.tmp2, nullptr); // M(warm − a₀)
+  else mul_M(M, W, cw.tw, cw.tmp, cw.tmp2);
   const V gauss = T(0.5) * dotv(cw.tmp, cw.tmp2, nv);
   for (int u = 0; u < nu; ++u) cw.jv[u] = cw.jar[u]; // keep jar(a₀)
-  pass_body_motion(M, W, cw.warm, cw.tw.m);
-  rows_times(KC, cw, cw.tw.m, cw.warm, cw.jar);
+  J_times(cw.warm, cw.jar);
   for (int u = 0; u < nu; ++u) cw.jar[u] = cw.jar[u] - cw.u_aref[u];
   const V cost_warm = gauss + update_forces(cw);
   const MaskOf<V> warm = cost_warm <= cost_smooth;
@@ -176,7 +250,8 @@ inline void warm_start(const KModel<ScalarOf<V>>& M, const KConstraints<ScalarOf
 template <class V>
 inline void update_gradient(const KModel<ScalarOf<V>>& M, const KConstraints<ScalarOf<V>>& KC, const JointWork<V>* W, ConstraintWork<V>& cw,
                             const unsigned char* idle = nullptr, const unsigned char* idle_joints = nullptr, bool newton = false) {
-  rows_transpose(M, KC, W, cw, cw.u_force, cw.qfrc, idle);
+  if (KC.newton) dense_rows_transpose(KC, cw, M.nv, cw.u_force, cw.qfrc, idle);
+  else rows_transpose(M, KC, W, cw, cw.u_force, cw.qfrc, idle);
   for (int k = 0; k < M.nv; ++k) cw.grad[k] = cw.Mrel[k] - cw.qfrc[k];
   if (!newton) solve_M(M, W, cw.tw, cw.grad, cw.Mgrad, idle_joints); // Newton's H⁻¹ grad: newton.hpp
 }
@@ -190,7 +265,9 @@ inline void tolerance_start(const KModel<ScalarOf<V>>& M, const KConstraints<Sca
   const V tol(T(KC.tolerance));
   V *scale = cw.per_tree.scale;
   MaskOf<V>* done = cw.per_tree.done;
-  mass_diagonal(M, W, cw.Ic, cw.tmp);
+  if (KC.newton)
+    for (int k = 0; k < nv; ++k) cw.tmp[k] = cw.newton_M[k * (nv + 1)];
+  else mass_diagonal(M, W, cw.Ic, cw.tmp);
   for (int k = 0; k < nv; ++k) cw.tmp2[k] = V(T(1));
   tree_dot(KC, cw.tmp, cw.tmp2, scale);
   island_sum(KC, cw, scale);
@@ -216,8 +293,13 @@ inline void search_products(const KModel<ScalarOf<V>>& M, const KConstraints<Sca
                             const unsigned char* idle, const unsigned char* idle_joints) {
   using T = ScalarOf<V>;
   const int nt = KC.ntrees;
-  mul_M(M, W, cw.tw, cw.search, cw.Mv, idle_joints); // leaves the search's body motions in tw.m
-  rows_times(KC, cw, cw.tw.m, cw.search, cw.jv, idle);
+  if (KC.newton) {
+    dense_mul_M(KC, cw, M.nv, cw.search, cw.Mv, idle);
+    dense_rows_times(KC, cw, M.nv, cw.search, cw.jv, idle);
+  } else {
+    mul_M(M, W, cw.tw, cw.search, cw.Mv, idle_joints); // leaves the search's body motions in tw.m
+    rows_times(KC, cw, cw.tw.m, cw.search, cw.jv, idle);
+  }
   V *c1 = cw.per_tree.c1, *c2 = cw.per_tree.c2, *gtol = cw.per_tree.gtol;
   tree_dot(KC, cw.search, cw.Mrel, c1);
   tree_dot(KC, cw.search, cw.Mv, c2);

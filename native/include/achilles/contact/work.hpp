@@ -137,7 +137,7 @@ template <class V> struct ConstraintWork {
   V* newton_H = nullptr;            // H = M + JᵀDJ (lower triangle), updated by the rows that change piece
   Motion<V>* newton_Jb = nullptr;   // per joint × dof: the body motion a unit velocity of the dof gives (0 off its chain)
   // PGS (pgs.hpp; carved only when KConstraints::pgs), over the used rows u, v < nused:
-  V* pgs_MinvJ = nullptr;             // M⁻¹J_uᵀ (row u at u·nv)
+  V* pgs_MinvJ = nullptr;             // y_u = L⁻ᵀJ_uᵀ, M = LᵀDL along the dof tree (row u at u·nv; pgs_prepare)
   ScalarOf<V>* pgs_AR = nullptr;      // AR = J M⁻¹ Jᵀ + R per lane: (u·nused + v)·W + lane
   ScalarOf<V>*pgs_b = nullptr, *pgs_f = nullptr; // b = J·a₀ − aref and the force per lane: u·W + lane
   unsigned char* pgs_on = nullptr;    // the row is in the lane's problem (MuJoCo's efc rows): u·W + lane
