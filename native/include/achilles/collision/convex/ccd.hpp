@@ -11,15 +11,18 @@
 // beyond x2 along the normal).
 #pragma once
 
-#include "epa.hpp"
+#include "multicontact.hpp"
 
 namespace ach {
 inline namespace ACH_ISA_NS {
 namespace convex {
 
-/// mjc_ccd with max_contacts = 1 and dist_cutoff = 0 (no distance for separated geoms); returns
-/// d_ccd (negative: the inflated shapes overlap) with the witness points in st.
-template <class T> T ccd(const CcdOptions<T>& opt, CcdStatus<T>& st, CcdObject<T>& a, CcdObject<T>& b) {
+/// mjc_ccd with dist_cutoff = 0 (no distance for separated geoms); returns d_ccd (negative: the
+/// inflated shapes overlap) with the witness points in st. With `clip` (MuJoCo's max_contacts 4:
+/// a box or mesh against a mesh at zero margin) EPA's final face goes on to the face clipping,
+/// whose points (clip->n > 0) replace st's one pair; the answer is then their deepest.
+template <class T> T ccd(const CcdOptions<T>& opt, CcdStatus<T>& st, CcdObject<T>& a, CcdObject<T>& b, ClipContacts<T>* clip = nullptr) {
+  if (clip) clip->n = 0;
   copy3(st.x1, a.p);
   copy3(st.x2, b.p);
   st.gjk_iterations = 0;
@@ -74,11 +77,46 @@ template <class T> T ccd(const CcdOptions<T>& opt, CcdStatus<T>& st, CcdObject<T
     else if (st.nsimplex == 3) ret = polytope3(pt, st, a, b);
     else ret = polytope4(pt, st, a, b);
     if (ret == EpaStatus::Success) {
-      epa(st, pt, a, b);
+      const EpaFace<T>* face = epa(st, pt, a, b);
       st.epa_ran = true;
+      if (clip && face) {
+        const auto clippable = [](const ConvexShape<T>& s) { return s.kind == ConvexKind::Box || (s.kind == ConvexKind::Mesh && s.polygons && s.polygons->npoly > 0); };
+        if (clippable(*a.shape) && clippable(*b.shape)) multicontact(pt, *face, st.x1, st.x2, a, b, *clip);
+      }
     }
   }
+  if (clip && clip->n > 0) {
+    T min_dist = clip->dist[0];
+    for (int i = 1; i < clip->n; ++i) min_dist = std::fmin(min_dist, clip->dist[i]);
+    return min_dist;
+  }
   return st.dist;
+}
+
+/// mjc_penetration with max_contacts 4 (a box or mesh against a mesh at zero margin): the face
+/// clipping's points, or EPA's one contact where it clips nothing. `con` holds kMaxClipContacts.
+template <class T> int penetration_clipped(const CcdOptions<T>& opt, CcdObject<T>& a, CcdObject<T>& b, T margin, ConvexContact<T>* con) {
+  CcdStatus<T> st;
+  ClipContacts<T> clip;
+  if (!(ccd(opt, st, a, b, &clip) < 0) || st.nx < 1) return 0;
+  if (clip.n == 0) {
+    con[0].dist = margin + st.dist;
+    add3(con[0].pos, st.x1, st.x2);
+    scl3(con[0].pos, con[0].pos, T(0.5));
+    sub3(con[0].normal, st.x1, st.x2);
+    normalize3(con[0].normal);
+    return 1;
+  }
+  for (int i = 0; i < clip.n; ++i) {
+    const T* x1 = clip.x1 + 3 * i;
+    const T* x2 = clip.x2 + 3 * i;
+    con[i].dist = margin + clip.dist[i];
+    add3(con[i].pos, x1, x2);
+    scl3(con[i].pos, con[i].pos, T(0.5));
+    sub3(con[i].normal, x1, x2);
+    normalize3(con[i].normal);
+  }
+  return clip.n;
 }
 
 /// mjc_penetration: at most one contact from one ccd query.

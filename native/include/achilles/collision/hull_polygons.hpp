@@ -1,0 +1,190 @@
+// A convex hull's polygons as MuJoCo's compiler makes them (user_mesh.cc mjCMesh::MakePolygons,
+// MakePolygonNormals), for the face clipping (convex/multicontact.hpp):
+//  - each hull triangle's unit normal is turned into its azimuth atan2(n_y, n_x) and polar angle
+//    acos(n_z), each rounded to a multiple of 0.01 rad (|n_z| > 1 − 1e-7: (0, 0) or (0, π)), and
+//    triangles of one rounded pair are merged into one polygon: a triangle sharing an edge (in
+//    the opposite direction) with the polygon's boundary takes that edge out and adds its other
+//    edges; triangles that share no edge yet are kept as separate islands, joined when a later
+//    triangle connects them;
+//  - each island's boundary, walked from its first edge in the boundary list, is one polygon
+//    (fewer than 3 vertices: dropped), its normal the unit normal of its first three vertices;
+//  - each vertex's map lists the polygons through it, in polygon order.
+// The one thing not reproduced: MuJoCo lists the polygons in its hash map's iteration order
+// (std::unordered_map over the rounded angles); here they come in the order their first triangle
+// appears. The polygon order decides only which candidate face the clipping tries first when two
+// align, and the map is read in that order. Vertex order within a polygon is MuJoCo's for the
+// same triangles in the same order (its faces are qhull's; the importer's quickhull orders them
+// its own way, which can start a polygon at another vertex and so permute the clipped points).
+#pragma once
+
+#include <cmath>
+#include <cstddef>
+#include <utility>
+#include <vector>
+
+namespace ach {
+
+struct HullPolygonData {
+  std::vector<int> vertadr, vertnum, vert; // polygon i: vertnum[i] vertex ids at vert[vertadr[i]...]
+  std::vector<double> normal;              // 3 per polygon, unit, outward
+  std::vector<int> mapadr, mapnum, map;    // vertex v: mapnum[v] polygon ids at map[mapadr[v]...]
+  int npoly() const { return static_cast<int>(vertnum.size()); }
+};
+
+namespace hull_polygon_detail {
+
+/// One group of coplanar triangles: its boundary edges, each with the island it belongs to.
+struct Group {
+  std::pair<double, double> key;
+  std::vector<std::pair<int, int>> edges;
+  std::vector<int> island;
+  int nisland = 1;
+
+  void merge_islands(int& i1, int& i2) {
+    if (i2 < i1) std::swap(i1, i2);
+    for (int& k : island) {
+      if (k == i2) k = i1;
+      else if (k > i2) --k;
+    }
+  }
+
+  /// Takes out the boundary edge b→a if present (the triangle's a→b shared), joining islands.
+  bool take_edge(int a, int b, int& isl) {
+    for (std::size_t i = 0; i < edges.size(); ++i)
+      if (edges[i].first == b && edges[i].second == a) {
+        int other = island[i];
+        if (isl == -1) isl = other;
+        else if (other != isl) --nisland, merge_islands(isl, other);
+        edges.erase(edges.begin() + static_cast<std::ptrdiff_t>(i));
+        island.erase(island.begin() + static_cast<std::ptrdiff_t>(i));
+        return true;
+      }
+    return false;
+  }
+
+  void insert(int v1, int v2, int v3) {
+    int isl = -1;
+    // MuJoCo's first edge takes the island as found; the later two may join islands
+    bool shared1 = false;
+    for (std::size_t i = 0; i < edges.size(); ++i)
+      if (edges[i].first == v2 && edges[i].second == v1) {
+        shared1 = true;
+        isl = island[i];
+        edges.erase(edges.begin() + static_cast<std::ptrdiff_t>(i));
+        island.erase(island.begin() + static_cast<std::ptrdiff_t>(i));
+        break;
+      }
+    const bool shared2 = take_edge(v2, v3, isl);
+    const bool shared3 = take_edge(v3, v1, isl);
+    if (isl == -1) isl = nisland++;
+    if (!shared1) edges.push_back({v1, v2}), island.push_back(isl);
+    if (!shared2) edges.push_back({v2, v3}), island.push_back(isl);
+    if (!shared3) edges.push_back({v3, v1}), island.push_back(isl);
+  }
+
+  /// Each island's boundary walked from its first edge (MeshPolygon::Paths).
+  std::vector<std::vector<int>> paths() const {
+    if (edges.size() == 3) return {{edges[0].first, edges[1].first, edges[2].first}};
+    std::vector<std::vector<int>> out;
+    for (int i = 0; i < nisland; ++i) {
+      std::vector<int> path;
+      for (std::size_t j = 0; j < edges.size(); ++j)
+        if (island[j] == i) {
+          path.push_back(edges[j].first), path.push_back(edges[j].second);
+          break;
+        }
+      if (path.empty()) continue;
+      int next = path.back();
+      for (std::size_t l = 0; l < edges.size(); ++l) {
+        bool done = false;
+        for (std::size_t k = 1; k < edges.size(); ++k) // from 1, as MuJoCo's walk
+          if (island[k] == i && edges[k].first == next) {
+            next = edges[k].second;
+            if (next == path[0]) {
+              out.push_back(path);
+              done = true;
+            } else {
+              path.push_back(next);
+            }
+            break;
+          }
+        if (done) break;
+      }
+    }
+    return out;
+  }
+};
+
+/// MeshPolygonKey: the triangle's rounded (azimuth, polar) pair; false for a degenerate triangle.
+inline bool polygon_key(std::pair<double, double>& key, const double* a, const double* b, const double* c) {
+  constexpr double kAngleTol = 0.01, kPi = 3.14159265358979323846;
+  const double e1[3] = {b[0] - a[0], b[1] - a[1], b[2] - a[2]}, e2[3] = {c[0] - a[0], c[1] - a[1], c[2] - a[2]};
+  double n[3] = {e1[1] * e2[2] - e1[2] * e2[1], e1[2] * e2[0] - e1[0] * e2[2], e1[0] * e2[1] - e1[1] * e2[0]};
+  const double norm = std::sqrt(n[0] * n[0] + n[1] * n[1] + n[2] * n[2]);
+  if (norm < 1e-15) return false; // mjMINVAL
+  for (double& x : n) x = x / norm + 0.0; // +0.0: no negative zero into atan2
+  if (std::abs(n[2]) > 1.0 - 1e-7) {
+    key = {0.0, n[2] < 0 ? std::round(kPi / kAngleTol) : 0.0};
+    return true;
+  }
+  key = {std::round(std::atan2(n[1], n[0]) / kAngleTol), std::round(std::acos(n[2]) / kAngleTol)};
+  return true;
+}
+
+} // namespace hull_polygon_detail
+
+/// The polygons of the hull whose triangles are `faces` (indices into `vert`, x y z each, counter-
+/// clockwise from outside). `key_vert` (same vertices, same order) is the frame the triangles are
+/// grouped in: MuJoCo groups them in the frame the mesh was given in, before moving it to its
+/// principal axes, and a rounded angle can fall on either side of a cell boundary in another frame;
+/// empty: `vert`. The normals are `vert`'s. Empty when there are no faces.
+inline HullPolygonData hull_polygons(const std::vector<int>& faces, const std::vector<double>& vert, const std::vector<double>& key_vert = {}) {
+  const std::vector<double>& kv = key_vert.size() == vert.size() ? key_vert : vert;
+  using hull_polygon_detail::Group;
+  HullPolygonData out;
+  const int nvert = static_cast<int>(vert.size() / 3);
+  std::vector<Group> groups;
+  for (std::size_t f = 0; f + 2 < faces.size(); f += 3) {
+    const int v1 = faces[f], v2 = faces[f + 1], v3 = faces[f + 2];
+    std::pair<double, double> key;
+    if (!hull_polygon_detail::polygon_key(key, &kv[3 * static_cast<std::size_t>(v1)], &kv[3 * static_cast<std::size_t>(v2)], &kv[3 * static_cast<std::size_t>(v3)])) continue;
+    Group* g = nullptr;
+    for (Group& h : groups)
+      if (h.key == key) g = &h;
+    if (!g) {
+      groups.push_back(Group{key, {{v1, v2}, {v2, v3}, {v3, v1}}, {0, 0, 0}, 1});
+      continue;
+    }
+    g->insert(v1, v2, v3);
+  }
+  for (const Group& g : groups)
+    for (const std::vector<int>& path : g.paths()) {
+      if (path.size() < 3) continue;
+      out.vertadr.push_back(static_cast<int>(out.vert.size()));
+      out.vertnum.push_back(static_cast<int>(path.size()));
+      out.vert.insert(out.vert.end(), path.begin(), path.end());
+      // mjuu_makenormal of the first three vertices
+      const double* a = &vert[3 * static_cast<std::size_t>(path[0])];
+      const double* b = &vert[3 * static_cast<std::size_t>(path[1])];
+      const double* c = &vert[3 * static_cast<std::size_t>(path[2])];
+      const double e1[3] = {b[0] - a[0], b[1] - a[1], b[2] - a[2]}, e2[3] = {c[0] - a[0], c[1] - a[1], c[2] - a[2]};
+      double n[3] = {e1[1] * e2[2] - e1[2] * e2[1], e1[2] * e2[0] - e1[0] * e2[2], e1[0] * e2[1] - e1[1] * e2[0]};
+      const double norm = std::sqrt(n[0] * n[0] + n[1] * n[1] + n[2] * n[2]);
+      if (norm < 1e-14) n[0] = 1, n[1] = 0, n[2] = 0; // mjEPS
+      else n[0] /= norm, n[1] /= norm, n[2] /= norm;
+      out.normal.insert(out.normal.end(), n, n + 3);
+    }
+  out.mapadr.assign(static_cast<std::size_t>(nvert), 0);
+  out.mapnum.assign(static_cast<std::size_t>(nvert), 0);
+  std::vector<std::vector<int>> by_vertex(static_cast<std::size_t>(nvert));
+  for (int i = 0; i < out.npoly(); ++i)
+    for (int j = 0; j < out.vertnum[static_cast<std::size_t>(i)]; ++j) by_vertex[static_cast<std::size_t>(out.vert[static_cast<std::size_t>(out.vertadr[static_cast<std::size_t>(i)] + j)])].push_back(i);
+  for (int v = 0; v < nvert; ++v) {
+    out.mapadr[static_cast<std::size_t>(v)] = static_cast<int>(out.map.size());
+    out.mapnum[static_cast<std::size_t>(v)] = static_cast<int>(by_vertex[static_cast<std::size_t>(v)].size());
+    out.map.insert(out.map.end(), by_vertex[static_cast<std::size_t>(v)].begin(), by_vertex[static_cast<std::size_t>(v)].end());
+  }
+  return out;
+}
+
+} // namespace ach
