@@ -56,7 +56,7 @@ describe('cylinders and ellipsoids', () => {
     expect(kept.model.shapes!.map((s) => s.kind)).toEqual(['cylinder', 'ellipsoid', 'capsule', 'plane']);
     expect(kept.notes.filter((n) => n.kind === 'approximated')).toEqual([]);
     expect(() => new Batch(kept.model, { copies: 1 })).not.toThrow();
-    // a box beside the can: MuJoCo clips their faces at zero margin, so both convex shapes stand in
+    // a box beside the can: MuJoCo 3.14 clips the can's disc at zero margin (not ported), so both convex shapes stand in
     const block = (extra: string) => `    <body pos="0 0 2"><freejoint/><geom name="block" type="box" size="0.1 0.1 0.1"${extra}/></body>`;
     const imp = importFile(mjcf(can + block('')));
     const kinds = Object.fromEntries(imp.model.shapes!.map((s) => [s.name, s.kind]));
@@ -65,7 +65,7 @@ describe('cylinders and ellipsoids', () => {
     expect(notes).toHaveLength(2);
     for (const n of notes)
       expect(n).toMatch(
-        / → rounded box, .*: the pair 'can' \(cylinder\) – 'block' \(box\) can touch, and at zero margin MuJoCo clips its faces/,
+        / → rounded box, .*: the pair 'can' \(cylinder\) – 'block' \(box\) can touch, and at zero margin MuJoCo 3.14 clips a cylinder’s disc/,
       );
     // with a margin on either shape MuJoCo runs multiccd instead: kept
     const margin = importFile(mjcf(can + block(' margin="0.001"')));

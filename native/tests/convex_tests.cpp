@@ -273,26 +273,21 @@ static bool read_fixture(const char* path, std::vector<FixtureCase>& out, bool w
   return !out.empty();
 }
 
-/// A polygon list laid out as ConvexShape reads it (the map in polygon order, as MuJoCo's compiler fills it).
+/// MuJoCo's polygons laid out as ConvexShape reads them (the map filled as its compiler fills it).
 template <class T> struct PolygonStore {
-  std::vector<int> vertadr, vertnum, vert, mapadr, mapnum, map;
+  ach::HullPolygonData data;
   std::vector<T> normal;
   HullPolygons<T> view;
   const HullPolygons<T>* set(const std::vector<std::vector<int>>& poly, const std::vector<double>& nrm, int nvert) {
-    vertadr.clear(), vertnum.clear(), vert.clear(), map.clear();
-    std::vector<std::vector<int>> by_vertex(nvert);
-    for (int i = 0; i < int(poly.size()); ++i) {
-      vertadr.push_back(int(vert.size()));
-      vertnum.push_back(int(poly[i].size()));
-      for (int v : poly[i]) vert.push_back(v), by_vertex[v].push_back(i);
+    data = {};
+    for (const std::vector<int>& p : poly) {
+      data.vertadr.push_back(int(data.vert.size()));
+      data.vertnum.push_back(int(p.size()));
+      data.vert.insert(data.vert.end(), p.begin(), p.end());
     }
+    ach::fill_polygon_map(data, nvert);
     normal.assign(nrm.begin(), nrm.end());
-    mapadr.assign(nvert, 0), mapnum.assign(nvert, 0);
-    for (int v = 0; v < nvert; ++v) {
-      mapadr[v] = int(map.size()), mapnum[v] = int(by_vertex[v].size());
-      for (int i : by_vertex[v]) map.push_back(i);
-    }
-    view = {int(poly.size()), vertadr.data(), vertnum.data(), vert.data(), normal.data(), mapadr.data(), mapnum.data(), map.data()};
+    view = {data.npoly(), data.vertadr.data(), data.vertnum.data(), data.vert.data(), normal.data(), data.mapadr.data(), data.mapnum.data(), data.map.data()};
     return &view;
   }
 };
@@ -335,6 +330,12 @@ struct Worst {
   double dist = 0, normal = 0, pos = 0;
   int count_mismatch = 0, cases = 0;
 };
+
+/// One contact's errors against MuJoCo's (dist, normal, pos; dist and pos over `scale`), folded into w.
+template <class T> static void contact_errors(const ConvexContact<T>& c, const std::vector<double>& m, double scale, Worst& w, double& ed, double& en, double& ep) {
+  ed = std::fabs(double(c.dist) - m[0]) / scale, en = vdist(c.normal, &m[1]), ep = vdist(c.pos, &m[4]) / scale;
+  w.dist = std::fmax(w.dist, ed), w.normal = std::fmax(w.normal, en), w.pos = std::fmax(w.pos, ep);
+}
 
 /// Our contacts against MuJoCo's: contact by contact where MuJoCo runs the collider we ported
 /// (Convex and the analytic cylinder/plane ones); the deepest point only against MuJoCo's own
@@ -394,9 +395,8 @@ template <class T> static void against_mujoco(const std::vector<FixtureCase>& ca
       }
       if (!first_only && n > 1) ++multi;
       for (int i = 0; i < (first_only ? 1 : n); ++i) {
-        const std::vector<double>& m = fc.con[i];
-        const double ed = std::fabs(double(con[i].dist) - m[0]) / scale, en = vdist(con[i].normal, &m[1]), ep = vdist(con[i].pos, &m[4]) / scale;
-        w.dist = std::fmax(w.dist, ed), w.normal = std::fmax(w.normal, en), w.pos = std::fmax(w.pos, ep);
+        double ed, en, ep;
+        contact_errors(con[i], fc.con[i], scale, w, ed, en, ep);
         if (!(ed <= bar_ported_dist && en <= bar_ported_normal && ep <= bar_ported_dist)) {
           std::snprintf(what, sizeof what, "%s case %d %s–%s (%s, margin %g) contact %d: dist %.3g, normal %.3g, pos %.3g off MuJoCo's", prec, idx, fc.a.kind.c_str(),
                         fc.b.kind.c_str(), fc.collider.c_str(), fc.margin, i, ed, en, ep);
@@ -481,9 +481,8 @@ template <class T> static void clip_against_mujoco(const std::vector<FixtureCase
       continue;
     }
     for (int i = 0; i < n; ++i) {
-      const std::vector<double>& m = fc.con[i];
-      const double ed = std::fabs(double(con[i].dist) - m[0]) / scale, en = vdist(con[i].normal, &m[1]), ep = vdist(con[i].pos, &m[4]) / scale;
-      w.dist = std::fmax(w.dist, ed), w.normal = std::fmax(w.normal, en), w.pos = std::fmax(w.pos, ep);
+      double ed, en, ep;
+      contact_errors(con[i], fc.con[i], scale, w, ed, en, ep);
       if (sizeof(T) == sizeof(double) && !(ed <= bar && en <= bar && ep <= bar)) {
         std::snprintf(what, sizeof what, "%s clip case %d %s–%s contact %d: dist %.3g, normal %.3g, pos %.3g off MuJoCo's", prec, idx, fc.a.kind.c_str(), fc.b.kind.c_str(), i, ed,
                       en, ep);

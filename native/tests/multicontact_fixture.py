@@ -19,7 +19,8 @@ import sys
 import mujoco
 import numpy as np
 
-from convex_fixture import BOX_MESH, rand_mesh, rand_quat, set_free, signed_distance, geom_tokens, ORDER
+from convex_fixture import BOX_MESH, rand_mesh, rand_quat, set_free, signed_distance
+from convex_fixture import emit as convex_emit
 
 
 def prism(n, r, h):
@@ -55,17 +56,9 @@ def polygon_tokens(m, g, source):
 
 
 def emit(m, d, ka, kb, out, va, vb):
-    ga, gb = m.geom('a').id, m.geom('b').id
-    mujoco.mj_kinematics(m, d)
-    mujoco.mj_collision(m, d)
-    cons = []
-    for c in d.contact[:d.ncon]:
-        flip = -1.0 if c.geom[0] != ga else 1.0
-        cons.append([float(c.dist)] + (flip * c.frame[:3]).tolist() + c.pos.tolist())
-    out.append(' '.join(['case', ka, kb, 'Convex', '0.0']))
-    out.append(' '.join(geom_tokens(m, d, ga) + polygon_tokens(m, ga, va)))
-    out.append(' '.join(geom_tokens(m, d, gb) + polygon_tokens(m, gb, vb)))
-    out.append(str(len(cons)) + ''.join('\n' + ' '.join(map(repr, c)) for c in cons))
+    """convex_fixture's case at zero margin, each mesh followed by its polygons and given vertices."""
+    source = {m.geom('a').id: va, m.geom('b').id: vb}
+    convex_emit(m, d, ka, kb, 0.0, out, extra=lambda m, g: polygon_tokens(m, g, source[g]))
 
 
 def quat_axis(axis, angle):

@@ -41,6 +41,7 @@ export const contactStage: ValidationStage<ContactStateReference[]> = {
       'pgs-shuffle-skipped',
       'contact-perturbed-normal-shared',
       'contact-multiccd-flag-ignored',
+      'contact-clip-above-kept',
     ],
   },
   reference(ctx) {

@@ -1,7 +1,8 @@
 // The `contact` stage: the engine's constraint rows and constrained accelerations against MuJoCo's
 // at seeded random states of models where both engines' detection agrees exactly (spheres,
 // capsules, planes: models.ts; multiccd's cylinder–box and capsule–cylinder contacts, each with its
-// own normal: models-multiccd.ts), row block by row block (matched by owner name and contact point):
+// own normal: models-multiccd.ts; MuJoCo's face clipping of box–mesh and mesh–mesh at zero margin:
+// models-clip.ts), row block by row block (matched by owner name and contact point):
 //   rows.structure   the same blocks with the same row types (exact: 0 or 1)
 //   rows.dist        efc_pos (distance, or joint distance to the range end)
 //   rows.J           the rows' Jacobians (a pyramid edge is J_n ± μ·J_t: the tangent frame shows here)
@@ -37,6 +38,7 @@ import { F32_PERTURBATIONS, perturbedModels, perturbState, type TestState } from
 import type { CheckRow, Sample } from '../types.js';
 import { engineConstraints, type EngineConstraintAnswer, type RowBlock } from './engine.js';
 import { armModel, armStates, ballsModel, ballsStates, spinBallsModel } from './models.js';
+import { clipModel, clipStates } from './models-clip.js';
 import { multiccdModel, multiccdOffModel, multiccdStates } from './models-multiccd.js';
 import { mujocoConstraints, type ConstraintAnswer } from './mujoco.js';
 
@@ -145,6 +147,7 @@ export async function contactStateReferences(python: string, seed: number, state
     { model: armModel(), states: armStates(n, seedFor(seed, 'contact-arm')) },
     { model: multiccdModel(), states: multiccdStates(n, seedFor(seed, 'contact-multiccd')) },
     { model: multiccdOffModel(), states: multiccdStates(n, seedFor(seed, 'contact-multiccd-off')) },
+    { model: clipModel(), states: clipStates(n, seedFor(seed, 'contact-clip')) },
   ];
   return Promise.all(
     cases.map(async ({ model, states: xs }) => {

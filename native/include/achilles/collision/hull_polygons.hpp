@@ -24,6 +24,10 @@
 
 namespace ach {
 
+/// The most vertices of one polygon, and the most polygons through one vertex, the face clipping holds
+/// (fixed storage on the stack: convex/multicontact.hpp).
+inline constexpr int kMaxHullPolygonVerts = 256;
+
 struct HullPolygonData {
   std::vector<int> vertadr, vertnum, vert; // polygon i: vertnum[i] vertex ids at vert[vertadr[i]...]
   std::vector<double> normal;              // 3 per polygon, unit, outward
@@ -115,12 +119,18 @@ struct Group {
   }
 };
 
+/// (b − a) × (c − a) into n; returns its norm.
+inline double triangle_normal(double n[3], const double* a, const double* b, const double* c) {
+  const double e1[3] = {b[0] - a[0], b[1] - a[1], b[2] - a[2]}, e2[3] = {c[0] - a[0], c[1] - a[1], c[2] - a[2]};
+  n[0] = e1[1] * e2[2] - e1[2] * e2[1], n[1] = e1[2] * e2[0] - e1[0] * e2[2], n[2] = e1[0] * e2[1] - e1[1] * e2[0];
+  return std::sqrt(n[0] * n[0] + n[1] * n[1] + n[2] * n[2]);
+}
+
 /// MeshPolygonKey: the triangle's rounded (azimuth, polar) pair; false for a degenerate triangle.
 inline bool polygon_key(std::pair<double, double>& key, const double* a, const double* b, const double* c) {
   constexpr double kAngleTol = 0.01, kPi = 3.14159265358979323846;
-  const double e1[3] = {b[0] - a[0], b[1] - a[1], b[2] - a[2]}, e2[3] = {c[0] - a[0], c[1] - a[1], c[2] - a[2]};
-  double n[3] = {e1[1] * e2[2] - e1[2] * e2[1], e1[2] * e2[0] - e1[0] * e2[2], e1[0] * e2[1] - e1[1] * e2[0]};
-  const double norm = std::sqrt(n[0] * n[0] + n[1] * n[1] + n[2] * n[2]);
+  double n[3];
+  const double norm = triangle_normal(n, a, b, c);
   if (norm < 1e-15) return false; // mjMINVAL
   for (double& x : n) x = x / norm + 0.0; // +0.0: no negative zero into atan2
   if (std::abs(n[2]) > 1.0 - 1e-7) {
@@ -132,6 +142,22 @@ inline bool polygon_key(std::pair<double, double>& key, const double* a, const d
 }
 
 } // namespace hull_polygon_detail
+
+/// The vertices' polygon lists (mapadr, mapnum, map) of polygons vertadr/vertnum/vert over nvert
+/// vertices: each vertex's polygons in polygon order, as MuJoCo's compiler fills mesh_polymap.
+inline void fill_polygon_map(HullPolygonData& p, int nvert) {
+  std::vector<std::vector<int>> by_vertex(static_cast<std::size_t>(nvert));
+  for (int i = 0; i < p.npoly(); ++i)
+    for (int j = 0; j < p.vertnum[static_cast<std::size_t>(i)]; ++j) by_vertex[static_cast<std::size_t>(p.vert[static_cast<std::size_t>(p.vertadr[static_cast<std::size_t>(i)] + j)])].push_back(i);
+  p.mapadr.assign(static_cast<std::size_t>(nvert), 0);
+  p.mapnum.assign(static_cast<std::size_t>(nvert), 0);
+  p.map.clear();
+  for (std::size_t v = 0; v < by_vertex.size(); ++v) {
+    p.mapadr[v] = static_cast<int>(p.map.size());
+    p.mapnum[v] = static_cast<int>(by_vertex[v].size());
+    p.map.insert(p.map.end(), by_vertex[v].begin(), by_vertex[v].end());
+  }
+}
 
 /// The polygons of the hull whose triangles are `faces` (indices into `vert`, x y z each, counter-
 /// clockwise from outside). `key_vert` (same vertices, same order) is the frame the triangles are
@@ -164,27 +190,24 @@ inline HullPolygonData hull_polygons(const std::vector<int>& faces, const std::v
       out.vertnum.push_back(static_cast<int>(path.size()));
       out.vert.insert(out.vert.end(), path.begin(), path.end());
       // mjuu_makenormal of the first three vertices
-      const double* a = &vert[3 * static_cast<std::size_t>(path[0])];
-      const double* b = &vert[3 * static_cast<std::size_t>(path[1])];
-      const double* c = &vert[3 * static_cast<std::size_t>(path[2])];
-      const double e1[3] = {b[0] - a[0], b[1] - a[1], b[2] - a[2]}, e2[3] = {c[0] - a[0], c[1] - a[1], c[2] - a[2]};
-      double n[3] = {e1[1] * e2[2] - e1[2] * e2[1], e1[2] * e2[0] - e1[0] * e2[2], e1[0] * e2[1] - e1[1] * e2[0]};
-      const double norm = std::sqrt(n[0] * n[0] + n[1] * n[1] + n[2] * n[2]);
+      double n[3];
+      const std::size_t i0 = 3 * static_cast<std::size_t>(path[0]), i1 = 3 * static_cast<std::size_t>(path[1]), i2 = 3 * static_cast<std::size_t>(path[2]);
+      const double norm = hull_polygon_detail::triangle_normal(n, &vert[i0], &vert[i1], &vert[i2]);
       if (norm < 1e-14) n[0] = 1, n[1] = 0, n[2] = 0; // mjEPS
       else n[0] /= norm, n[1] /= norm, n[2] /= norm;
       out.normal.insert(out.normal.end(), n, n + 3);
     }
-  out.mapadr.assign(static_cast<std::size_t>(nvert), 0);
-  out.mapnum.assign(static_cast<std::size_t>(nvert), 0);
-  std::vector<std::vector<int>> by_vertex(static_cast<std::size_t>(nvert));
-  for (int i = 0; i < out.npoly(); ++i)
-    for (int j = 0; j < out.vertnum[static_cast<std::size_t>(i)]; ++j) by_vertex[static_cast<std::size_t>(out.vert[static_cast<std::size_t>(out.vertadr[static_cast<std::size_t>(i)] + j)])].push_back(i);
-  for (int v = 0; v < nvert; ++v) {
-    out.mapadr[static_cast<std::size_t>(v)] = static_cast<int>(out.map.size());
-    out.mapnum[static_cast<std::size_t>(v)] = static_cast<int>(by_vertex[static_cast<std::size_t>(v)].size());
-    out.map.insert(out.map.end(), by_vertex[static_cast<std::size_t>(v)].begin(), by_vertex[static_cast<std::size_t>(v)].end());
-  }
+  fill_polygon_map(out, nvert);
   return out;
+}
+
+/// True when every polygon and every vertex's polygon list fits kMaxHullPolygonVerts.
+inline bool polygons_fit_clipping(const HullPolygonData& p) {
+  for (int n : p.vertnum)
+    if (n > kMaxHullPolygonVerts) return false;
+  for (int n : p.mapnum)
+    if (n > kMaxHullPolygonVerts) return false;
+  return true;
 }
 
 } // namespace ach

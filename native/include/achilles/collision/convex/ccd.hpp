@@ -93,29 +93,25 @@ template <class T> T ccd(const CcdOptions<T>& opt, CcdStatus<T>& st, CcdObject<T
   return st.dist;
 }
 
+/// One contact from witness points x1 (on a) and x2 (on b) at ccd distance d: mjc_penetration's
+/// dist = margin + d, pos midway, normal (x1 − x2)/|x1 − x2|. `epa`: the points came from EPA.
+template <class T> void witness_contact(ConvexContact<T>& con, const T x1[3], const T x2[3], T d, T margin, bool epa) {
+  con.dist = margin + d;
+  add3(con.pos, x1, x2);
+  scl3(con.pos, con.pos, T(0.5));
+  if (epa && ACH_BUG(ConvexEpaNormalSign)) sub3(con.normal, x2, x1); // the planted bug: from b to a
+  else sub3(con.normal, x1, x2);
+  normalize3(con.normal);
+}
+
 /// mjc_penetration with max_contacts 4 (a box or mesh against a mesh at zero margin): the face
 /// clipping's points, or EPA's one contact where it clips nothing. `con` holds kMaxClipContacts.
 template <class T> int penetration_clipped(const CcdOptions<T>& opt, CcdObject<T>& a, CcdObject<T>& b, T margin, ConvexContact<T>* con) {
   CcdStatus<T> st;
   ClipContacts<T> clip;
   if (!(ccd(opt, st, a, b, &clip) < 0) || st.nx < 1) return 0;
-  if (clip.n == 0) {
-    con[0].dist = margin + st.dist;
-    add3(con[0].pos, st.x1, st.x2);
-    scl3(con[0].pos, con[0].pos, T(0.5));
-    sub3(con[0].normal, st.x1, st.x2);
-    normalize3(con[0].normal);
-    return 1;
-  }
-  for (int i = 0; i < clip.n; ++i) {
-    const T* x1 = clip.x1 + 3 * i;
-    const T* x2 = clip.x2 + 3 * i;
-    con[i].dist = margin + clip.dist[i];
-    add3(con[i].pos, x1, x2);
-    scl3(con[i].pos, con[i].pos, T(0.5));
-    sub3(con[i].normal, x1, x2);
-    normalize3(con[i].normal);
-  }
+  if (clip.n == 0) return witness_contact(con[0], st.x1, st.x2, st.dist, margin, st.epa_ran), 1;
+  for (int i = 0; i < clip.n; ++i) witness_contact(con[i], clip.x1 + 3 * i, clip.x2 + 3 * i, clip.dist[i], margin, false);
   return clip.n;
 }
 
@@ -123,12 +119,7 @@ template <class T> int penetration_clipped(const CcdOptions<T>& opt, CcdObject<T
 template <class T> int penetration(const CcdOptions<T>& opt, CcdObject<T>& a, CcdObject<T>& b, T margin, ConvexContact<T>& con) {
   CcdStatus<T> st;
   if (!(ccd(opt, st, a, b) < 0) || st.nx < 1) return 0;
-  con.dist = margin + st.dist;
-  add3(con.pos, st.x1, st.x2);
-  scl3(con.pos, con.pos, T(0.5));
-  if (st.epa_ran && ACH_BUG(ConvexEpaNormalSign)) sub3(con.normal, st.x2, st.x1); // the planted bug: from b to a
-  else sub3(con.normal, st.x1, st.x2);
-  normalize3(con.normal);
+  witness_contact(con, st.x1, st.x2, st.dist, margin, st.epa_ran);
   return 1;
 }
 

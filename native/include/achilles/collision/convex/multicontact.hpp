@@ -15,18 +15,19 @@
 // than 4 left are reduced to the quadrilateral of largest area (polygonQuad); an edge keeps its
 // two farthest points. Each point's depth is its own distance to the reference face's plane.
 // Fixed storage: a polygon of at most kMaxPolygonVerts vertices, a vertex in at most
-// kMaxMeshDegree polygons (larger meshes are refused at load: mesh_polygons_fit).
+// kMaxMeshDegree polygons (larger meshes are refused at load: hull_polygons.hpp polygons_fit_clipping).
 #pragma once
 
 #include "../../bugs.hpp"
+#include "../hull_polygons.hpp"
 #include "epa.hpp"
 
 namespace ach {
 inline namespace ACH_ISA_NS {
 namespace convex {
 
-inline constexpr int kMaxPolygonVerts = 64;
-inline constexpr int kMaxMeshDegree = 64;
+inline constexpr int kMaxPolygonVerts = kMaxHullPolygonVerts;
+inline constexpr int kMaxMeshDegree = kMaxHullPolygonVerts;
 inline constexpr int kMaxClipContacts = 4; // mjc_Convex's maxContacts for box–mesh and mesh–mesh
 
 /// mjFACE_TOL and mjEDGE_TOL (engine_collision_gjk.h; float's for float).
@@ -45,17 +46,6 @@ template <class T> struct ClipContacts {
   T x1[3 * kMaxClipContacts];
   T x2[3 * kMaxClipContacts];
 };
-
-/// True when the mesh's polygons fit the fixed storage (else the pair cannot be clipped here).
-template <class T> bool mesh_polygons_fit(const ConvexShape<T>& s) {
-  if (!s.polygons) return false;
-  const HullPolygons<T>& h = *s.polygons;
-  for (int i = 0; i < h.npoly; ++i)
-    if (h.vertnum[i] > kMaxPolygonVerts) return false;
-  for (int v = 0; v < s.nvert; ++v)
-    if (h.mapnum[v] > kMaxMeshDegree) return false;
-  return true;
-}
 
 namespace clip_detail {
 
@@ -141,7 +131,7 @@ template <class T> T witness(T w1[3], T w2[3], const T v[3], const T face_point[
 /// polygonClip: face2 (polygon or edge) clipped by face1's side planes (face1's normal n).
 template <class T> void clip_polygon(ClipContacts<T>& out, const T* face1, int nface1, const T* face2, int nface2, const T n[3], const T dir[3]) {
   if (nface1 < 3) return;
-  constexpr int kCap = 4 * kMaxPolygonVerts;
+  constexpr int kCap = 2 * kMaxPolygonVerts + 8; // a convex n-gon clipped by m planes keeps ≤ n + m vertices
   T buf_a[3 * kCap], buf_b[3 * kCap], pn[3 * kMaxPolygonVerts], pd[kMaxPolygonVerts];
   for (int i = 0; i < nface1; ++i) pd[i] = side_plane(pn + 3 * i, face1 + 3 * i, face1 + 3 * (i + 1 < nface1 ? i + 1 : 0), n);
   T* polygon = buf_a;
@@ -257,15 +247,9 @@ template <class T> int mesh_normals(T* res, int* resind, int dim, const CcdObjec
   return 0;
 }
 
-/// meshEdgeNormals: unit directions along the feature's edges (an edge: itself; a vertex: to the
-/// previous vertex of each polygon through it), with their far ends.
+/// meshEdgeNormals of a vertex: unit directions to the previous vertex of each polygon through it,
+/// with those ends.
 template <class T> int mesh_edge_normals(T* res, T* endverts, int dim, const CcdObject<T>& o, const T v[9], int v1i) {
-  if (dim == 2) {
-    copy3(endverts, v + 3);
-    sub3(res, v + 3, v);
-    normalize3(res);
-    return 1;
-  }
   if (dim == 1) {
     const HullPolygons<T>& h = *o.shape->polygons;
     const int num = h.mapnum[v1i];
@@ -353,14 +337,8 @@ template <class T> int box_normals(T res[9], int resind[3], int dim, const CcdOb
   return 0;
 }
 
-/// boxEdgeNormals: the feature's edge, or a corner's three edges to its neighbours.
+/// boxEdgeNormals of a corner: its three edges to its neighbours, with those ends.
 template <class T> int box_edge_normals(T res[9], T endverts[9], int dim, const CcdObject<T>& o, const T v[9], int v1i) {
-  if (dim == 2) {
-    copy3(endverts, v + 3);
-    sub3(res, v + 3, v);
-    normalize3(res);
-    return 1;
-  }
   if (dim == 1) {
     const T* s = o.shape->size;
     const T x = (v1i & 1) ? s[0] : -s[0], y = (v1i & 2) ? s[1] : -s[1], z = (v1i & 4) ? s[2] : -s[2];
@@ -430,7 +408,14 @@ template <class T> int face_normals(T* res, int* resind, int dim, const CcdObjec
   return mesh_normals(res, resind, dim, o, vi);
 }
 
+/// boxEdgeNormals / meshEdgeNormals: the feature's edge itself (v[0] → v[1]), or a vertex's edges.
 template <class T> int edge_normals(T* res, T* endverts, int dim, const CcdObject<T>& o, const T v[9], int v1i) {
+  if (dim == 2) {
+    copy3(endverts, v + 3);
+    sub3(res, v + 3, v);
+    normalize3(res);
+    return 1;
+  }
   if (o.shape->kind == ConvexKind::Box) return box_edge_normals(res, endverts, dim, o, v, v1i);
   return mesh_edge_normals(res, endverts, dim, o, v, v1i);
 }
