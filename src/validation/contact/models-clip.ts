@@ -16,9 +16,16 @@ import { freeBody, shape, WORLD } from './models.js';
 /** A box's 8 corners (x y z each) with half-extents h. */
 export const boxVertices = (h: Vec3): number[] => [-1, 1].flatMap((x) => [-1, 1].flatMap((y) => [-1, 1].flatMap((z) => [x * h[0], y * h[1], z * h[2]])));
 
-/** An n-gon prism of circumradius r and half-height h about z (its corners half a step off the axes). */
+/** An n-gon prism of half-height h about z, its corners at radii r·(1 + 0.2·sin(2.3k)) (irregular:
+ *  a regular polygon's largest quadrilaterals tie, and MuJoCo's pick among them flips with rounding). */
 export const prismVertices = (n: number, r: number, h: number): number[] =>
-  [-h, h].flatMap((z) => Array.from({ length: n }, (_, k) => [r * Math.cos((2 * Math.PI * (k + 0.5)) / n), r * Math.sin((2 * Math.PI * (k + 0.5)) / n), z]).flat());
+  [-h, h].flatMap((z) =>
+    Array.from({ length: n }, (_, k) => {
+      const a = (2 * Math.PI * (k + 0.5)) / n;
+      const rk = r * (1 + 0.2 * Math.sin(2.3 * k));
+      return [rk * Math.cos(a), rk * Math.sin(a), z];
+    }).flat(),
+  );
 
 /** The bases' tops (z) and the dynamic bodies' shapes, each with its base and its place on it. */
 export const CLIP = {
