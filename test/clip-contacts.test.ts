@@ -1,6 +1,6 @@
 // MuJoCo 3.14's face clipping through the engine, point by point (issue 27, "the robots people build,
-// part 2"): the contact stage's clipping model (src/validation/contact/models-clip.ts: box-shaped and
-// octagonal meshes on a box table and on a mesh slab, a box on the slab, all at zero margin) at its
+// part 2"): the contact stage's clipping model (src/validation/contact/models-clip.ts: box-shaped
+// meshes on a box table and on a mesh slab, a box on the slab, all at zero margin) at its
 // random states; Batch.collide()'s contact list against MuJoCo's d.contact pair by pair: the count,
 // and each MuJoCo point matched to the engine's nearest point of the same pair, its dist, pos and
 // normal compared. Matched, not in order: the clipped points come in the order of the incident
@@ -84,7 +84,7 @@ function worstErrors(m: ModelDesc, ref: { contacts: MjContact[]; floor: number }
 describe("MuJoCo's face clipping (box–mesh, mesh–mesh at zero margin) against MuJoCo 3.14, point by point (f64)", () => {
   it('the same points, each dist, pos and normal within its bar; the planted bug fails', async () => {
     const ref = await mujocoContacts(model, STATES.map((s) => s.q));
-    // the states touch: most pairs clipped to several points, some to 4
+    // the states touch: most pairs clipped to several points, many to 4
     const counts = ref.flatMap(({ contacts }) => {
       const per = new Map<string, number>();
       for (const x of contacts) per.set([x.a, x.b].sort().join('|'), (per.get([x.a, x.b].sort().join('|')) ?? 0) + 1);
