@@ -9,8 +9,8 @@
 // reports how many pairs come in MuJoCo's order as well. The bar: 10× MuJoCo's own change when the
 // state moves by 1e-16 relative (8 draws), and at least 2 float32 ulps of the pair's largest vertex
 // coordinate: MuJoCo stores a mesh's vertices in float32 (in its principal frame, rounded there),
-// the engine keeps them in double. Planted contact-clip-above-kept (the clipped points above the
-// reference face kept) fails it.
+// the engine keeps them in double. Planted contact-clip-side-skipped (the incident face not clipped by
+// the reference face's last side) fails it.
 import { describe, expect, it } from 'vitest';
 import { Batch } from '../src/engine/batch.js';
 import { bugAddon, engineAddon, type NativeAddon } from '../src/engine/native.js';
@@ -99,7 +99,7 @@ describe("MuJoCo's face clipping (box–mesh, mesh–mesh at zero margin) agains
     ratios.forEach((e, i) => expect(e, `state ${i}`).toBeLessThanOrEqual(1));
     const bugs = bugAddon();
     try {
-      bugs.setBug!('contact-clip-above-kept');
+      bugs.setBug!('contact-clip-side-skipped');
       const planted = worstErrors(model, ref, bugs);
       expect(planted.ratios.some((e) => e > 1)).toBe(true);
     } finally {

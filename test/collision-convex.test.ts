@@ -44,7 +44,7 @@ describe('convex collider (native/tests/convex_tests.cpp)', () => {
     expect(r.stderr).toBe('');
     expect(r.stdout).toBe(readFileSync(`${root}/${clipFixture}`, 'utf8'));
   });
-  for (const bug of ['convex-epa-normal-sign', 'convex-box-support-corner-sign', 'contact-clip-above-kept'])
+  for (const bug of ['convex-epa-normal-sign', 'convex-box-support-corner-sign', 'contact-clip-side-skipped'])
     it(`planted bug ${bug} fails the checks`, async () => {
       const r = await run('achilles_convex_tests_bugs', ['--quiet', '--bug', bug]);
       expect(r.out).toMatch(/\b\d+ passed, [1-9]\d* failed/);

@@ -576,7 +576,7 @@ int main(int argc, char** argv) {
       bool found = false;
       for (int b = int(ach::Bug::ConvexEpaNormalSign); b <= int(ach::Bug::ConvexBoxSupportCornerSign); ++b)
         if (!std::strcmp(name, ach::bug_name(ach::Bug(b)))) ach::g_bug = ach::Bug(b), found = true;
-      if (!std::strcmp(name, ach::bug_name(ach::Bug::ContactClipAboveKept))) ach::g_bug = ach::Bug::ContactClipAboveKept, found = true;
+      if (!std::strcmp(name, ach::bug_name(ach::Bug::ContactClipSideSkipped))) ach::g_bug = ach::Bug::ContactClipSideSkipped, found = true;
       if (!found && std::strcmp(name, "none")) {
         std::printf("unknown convex bug '%s'\n", name);
         return 2;

@@ -56,7 +56,7 @@ enum class Bug : int {
   ParamsConstraintLaneZero,  // per-robot parameters: every lane's frictions and inverse weights read from lane 0's robot
   ContactPerturbedNormalShared, // multiccd: a perturbed re-run's contact takes the first contact's normal instead of its own
   ContactMulticcdFlagIgnored,   // multiccd="disable" not heard: the convex collider still adds the perturbed re-runs' points
-  ContactClipAboveKept,         // face clipping: the clipped points above the reference face are kept (MuJoCo drops them)
+  ContactClipSideSkipped,       // face clipping: the incident polygon is not clipped by the reference face's last side (points beyond that edge kept)
   Count
 };
 
@@ -110,7 +110,7 @@ inline const char* bug_name(Bug b) {
   case Bug::ParamsConstraintLaneZero: return "params-constraint-lane-zero";
   case Bug::ContactPerturbedNormalShared: return "contact-perturbed-normal-shared";
   case Bug::ContactMulticcdFlagIgnored: return "contact-multiccd-flag-ignored";
-  case Bug::ContactClipAboveKept: return "contact-clip-above-kept";
+  case Bug::ContactClipSideSkipped: return "contact-clip-side-skipped";
   case Bug::Count: break;
   }
   return "?";

@@ -41,7 +41,7 @@ export const contactStage: ValidationStage<ContactStateReference[]> = {
       'pgs-shuffle-skipped',
       'contact-perturbed-normal-shared',
       'contact-multiccd-flag-ignored',
-      'contact-clip-above-kept',
+      'contact-clip-side-skipped',
     ],
   },
   reference(ctx) {

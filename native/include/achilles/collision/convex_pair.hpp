@@ -89,7 +89,7 @@ struct ConvexGeom {
 };
 
 template <class T> inline ConvexGeom convex_geom(const ShapeGeom<T>& g) {
-  ConvexGeom c{g.kind, {}};
+  ConvexGeom c{g.kind, {}, {}, false};
   convex::ConvexShape<double>& s = c.s;
   switch (g.kind) {
   case ShapeKind::Sphere: s.kind = convex::ConvexKind::Sphere, s.size[0] = double(g.r); break;

@@ -19,6 +19,7 @@
 
 #include <cmath>
 #include <cstddef>
+#include <map>
 #include <utility>
 #include <vector>
 
@@ -170,18 +171,18 @@ inline HullPolygonData hull_polygons(const std::vector<int>& faces, const std::v
   HullPolygonData out;
   const int nvert = static_cast<int>(vert.size() / 3);
   std::vector<Group> groups;
+  std::map<std::pair<double, double>, std::size_t> index; // a key's group
   for (std::size_t f = 0; f + 2 < faces.size(); f += 3) {
     const int v1 = faces[f], v2 = faces[f + 1], v3 = faces[f + 2];
     std::pair<double, double> key;
     if (!hull_polygon_detail::polygon_key(key, &kv[3 * static_cast<std::size_t>(v1)], &kv[3 * static_cast<std::size_t>(v2)], &kv[3 * static_cast<std::size_t>(v3)])) continue;
-    Group* g = nullptr;
-    for (Group& h : groups)
-      if (h.key == key) g = &h;
-    if (!g) {
+    const auto found = index.find(key);
+    if (found == index.end()) {
+      index.emplace(key, groups.size());
       groups.push_back(Group{key, {{v1, v2}, {v2, v3}, {v3, v1}}, {0, 0, 0}, 1});
       continue;
     }
-    g->insert(v1, v2, v3);
+    groups[found->second].insert(v1, v2, v3);
   }
   for (const Group& g : groups)
     for (const std::vector<int>& path : g.paths()) {

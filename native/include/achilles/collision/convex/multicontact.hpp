@@ -138,7 +138,8 @@ template <class T> void clip_polygon(ClipContacts<T>& out, const T* face1, int n
   T* clipped = buf_b;
   int npolygon = nface2, nclipped = 0;
   for (int i = 0; i < 3 * nface2; ++i) polygon[i] = face2[i];
-  for (int e = 0; e < nface1; ++e) {
+  const int nsides = ACH_BUG(ContactClipSideSkipped) ? nface1 - 1 : nface1; // the planted bug: the last side not clipped
+  for (int e = 0; e < nsides; ++e) {
     const T* fe = face1 + 3 * e;
     const T* ne = pn + 3 * e;
     for (int i = 0; i < npolygon && nclipped < kCap - 2; ++i) {
@@ -171,8 +172,7 @@ template <class T> void clip_polygon(ClipContacts<T>& out, const T* face1, int n
   for (int i = 0; i < m; ++i) {
     T d[3];
     sub3(d, polygon + 3 * i, face1);
-    const bool above = dot3(d, n) > 0;
-    if (!above || ACH_BUG(ContactClipAboveKept)) { // the planted bug: points above the face kept
+    if (!(dot3(d, n) > 0)) {
       if (npolygon != i) copy3(polygon + 3 * npolygon, polygon + 3 * i);
       ++npolygon;
     }
