@@ -16,11 +16,10 @@ import { Batch } from '../src/engine/batch.js';
 import { bugAddon, engineAddon, type NativeAddon } from '../src/engine/native.js';
 import { clipModel, clipStates } from '../src/validation/contact/models-clip.js';
 import type { ModelDesc } from '../src/engine/model-desc.js';
-import { mujocoContacts, type MjContact } from './helpers/mujoco-contacts.js';
+import { mujocoContacts, pairsOf, type MjContact } from './helpers/mujoco-contacts.js';
 
 const model = clipModel();
 const STATES = clipStates(16, 27);
-
 
 /** 2 float32 ulps of the largest vertex coordinate (or box half-extent) of a pair's shapes. */
 function floatFloor(m: ModelDesc, a: string, b: string): number {
@@ -45,11 +44,7 @@ function worstErrors(m: ModelDesc, ref: { contacts: MjContact[]; floor: number }
   const ratios = ref.map(({ contacts, floor }, r) => {
     const c = b.contacts(r);
     let worst = 0;
-    const pairs = new Set(contacts.map((x) => [x.a, x.b].sort().join('|')));
-    for (let k = 0; k < c.shapeA.length; k++) pairs.add([names[c.shapeA[k]], names[c.shapeB[k]]].sort().join('|'));
-    for (const key of pairs) {
-      const mine = contacts.filter((x) => [x.a, x.b].sort().join('|') === key);
-      const ours = Array.from(c.shapeA.keys()).filter((k) => [names[c.shapeA[k]], names[c.shapeB[k]]].sort().join('|') === key);
+    for (const { key, mine, ours } of pairsOf(contacts, c, names)) {
       if (mine.length !== ours.length) return Infinity;
       const [na, nb] = key.split('|');
       const bar = Math.max(1e-14, 10 * floor, floatFloor(m, na, nb));
@@ -60,14 +55,15 @@ function worstErrors(m: ModelDesc, ref: { contacts: MjContact[]; floor: number }
         let best = Infinity;
         for (const j of free) {
           const d = Math.hypot(...x.pos.map((p, e) => p - c.pos[3 * j + e]));
-          if (d < best) (best = d), (k = j);
+          if (d < best) ((best = d), (k = j));
         }
         free.delete(k);
         if (k !== ours[i]) ordered = false;
         // our normal points from shape a (the lower index) to b; MuJoCo's from its geom 1 to geom 2
         const sign = names[c.shapeA[k]] === x.a ? 1 : -1;
         let e = Math.abs(c.dist[k] - x.dist);
-        for (let q = 0; q < 3; q++) e = Math.max(e, Math.abs(c.pos[3 * k + q] - x.pos[q]), Math.abs(sign * c.normal[3 * k + q] - x.normal[q]));
+        for (let q = 0; q < 3; q++)
+          e = Math.max(e, Math.abs(c.pos[3 * k + q] - x.pos[q]), Math.abs(sign * c.normal[3 * k + q] - x.normal[q]));
         worstAbs = Math.max(worstAbs, e);
         worst = Math.max(worst, e / bar);
       });
@@ -83,7 +79,10 @@ function worstErrors(m: ModelDesc, ref: { contacts: MjContact[]; floor: number }
 
 describe("MuJoCo's face clipping (box–mesh, mesh–mesh at zero margin) against MuJoCo 3.14, point by point (f64)", () => {
   it('the same points, each dist, pos and normal within its bar; the planted bug fails', async () => {
-    const ref = await mujocoContacts(model, STATES.map((s) => s.q));
+    const ref = await mujocoContacts(
+      model,
+      STATES.map((s) => s.q),
+    );
     // the states touch: most pairs clipped to several points, many to 4
     const counts = ref.flatMap(({ contacts }) => {
       const per = new Map<string, number>();

@@ -14,11 +14,10 @@ import { Batch } from '../src/engine/batch.js';
 import { bugAddon, engineAddon, type NativeAddon } from '../src/engine/native.js';
 import { multiccdModel, multiccdOffModel, multiccdStates } from '../src/validation/contact/models-multiccd.js';
 import type { ModelDesc } from '../src/engine/model-desc.js';
-import { mujocoContacts, type MjContact } from './helpers/mujoco-contacts.js';
+import { mujocoContacts, pairsOf, type MjContact } from './helpers/mujoco-contacts.js';
 
 const model = multiccdModel();
 const STATES = multiccdStates(12, 27);
-
 
 /** Per state, the worst difference of the engine's points from MuJoCo's (Infinity where a pair's count differs). */
 function worstErrors(model: ModelDesc, ref: { contacts: MjContact[] }[], addon: NativeAddon): number[] {
@@ -29,11 +28,7 @@ function worstErrors(model: ModelDesc, ref: { contacts: MjContact[] }[], addon: 
   return ref.map(({ contacts }, r) => {
     const c = b.contacts(r);
     let worst = 0;
-    const pairs = new Set(contacts.map((x) => [x.a, x.b].sort().join('|')));
-    for (let k = 0; k < c.shapeA.length; k++) pairs.add([names[c.shapeA[k]], names[c.shapeB[k]]].sort().join('|'));
-    for (const key of pairs) {
-      const mine = contacts.filter((x) => [x.a, x.b].sort().join('|') === key);
-      const ours = Array.from(c.shapeA.keys()).filter((k) => [names[c.shapeA[k]], names[c.shapeB[k]]].sort().join('|') === key);
+    for (const { mine, ours } of pairsOf(contacts, c, names)) {
       if (mine.length !== ours.length) return Infinity;
       mine.forEach((x, i) => {
         const k = ours[i];
@@ -51,7 +46,10 @@ function worstErrors(model: ModelDesc, ref: { contacts: MjContact[] }[], addon: 
 
 describe("multiccd's contacts against MuJoCo 3.14, point by point (f64)", () => {
   it('the same points in the same order, each dist, pos and normal within 10× MuJoCo’s own floor; the planted bug fails', async () => {
-    const ref = await mujocoContacts(model, STATES.map((s) => s.q));
+    const ref = await mujocoContacts(
+      model,
+      STATES.map((s) => s.q),
+    );
     // the states touch: the can's 5 multiccd points with normals of their own in every state
     for (const { contacts } of ref) {
       const can = contacts.filter((x) => x.a.startsWith('can') || x.b.startsWith('can'));
@@ -74,7 +72,10 @@ describe("multiccd's contacts against MuJoCo 3.14, point by point (f64)", () => 
 
   it('multiccd="disable": faceted pairs at zero margin get MuJoCo’s one GJK/EPA contact, the same in the engine; the planted bug fails', async () => {
     const off = multiccdOffModel();
-    const ref = await mujocoContacts(off, STATES.map((s) => s.q));
+    const ref = await mujocoContacts(
+      off,
+      STATES.map((s) => s.q),
+    );
     // every pair one point; the drum on the table (cylinder–box at zero margin) touches in most states
     for (const { contacts } of ref) {
       const pairs = contacts.map((x) => [x.a, x.b].sort().join('|'));

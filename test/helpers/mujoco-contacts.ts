@@ -39,3 +39,26 @@ export async function mujocoContacts(model: ModelDesc, qs: number[][]): Promise<
   expect(r.status, r.stderr).toBe(0);
   return JSON.parse(r.stdout);
 }
+
+/** The engine's contacts of one robot (Batch.contacts) as the test reads them. */
+export interface EngineContacts {
+  shapeA: ArrayLike<number> & { keys(): IterableIterator<number> };
+  shapeB: ArrayLike<number>;
+}
+
+/** Per shape pair touching on either side (sorted names joined by `|`): MuJoCo's contacts of it and
+ *  the indices of the engine's, each in its engine's order. */
+export function pairsOf(
+  contacts: readonly MjContact[],
+  c: EngineContacts,
+  names: readonly string[],
+): { key: string; mine: MjContact[]; ours: number[] }[] {
+  const keyOf = (a: string, b: string) => [a, b].sort().join('|');
+  const pairs = new Set(contacts.map((x) => keyOf(x.a, x.b)));
+  for (let k = 0; k < c.shapeA.length; k++) pairs.add(keyOf(names[c.shapeA[k]], names[c.shapeB[k]]));
+  return [...pairs].map((key) => ({
+    key,
+    mine: contacts.filter((x) => keyOf(x.a, x.b) === key),
+    ours: Array.from(c.shapeA.keys()).filter((k) => keyOf(names[c.shapeA[k]], names[c.shapeB[k]]) === key),
+  }));
+}

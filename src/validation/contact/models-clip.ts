@@ -19,7 +19,8 @@ import type { TestState } from '../states.js';
 import { freeBody, shape, WORLD } from './models.js';
 
 /** A box's 8 corners (x y z each) with half-extents h. */
-export const boxVertices = (h: Vec3): number[] => [-1, 1].flatMap((x) => [-1, 1].flatMap((y) => [-1, 1].flatMap((z) => [x * h[0], y * h[1], z * h[2]])));
+export const boxVertices = (h: Vec3): number[] =>
+  [-1, 1].flatMap((x) => [-1, 1].flatMap((y) => [-1, 1].flatMap((z) => [x * h[0], y * h[1], z * h[2]])));
 
 /** The bases' tops (z) and the dynamic bodies' shapes, each with its base and its place on it. */
 export const CLIP = {
@@ -44,11 +45,19 @@ export function clipModel(): ModelDesc {
     shape('floor', -1, 'plane', 0, 0, { friction: 0.8 }),
     shape('table', -1, 'box', 0, 0, { halfExtents: [0.3, 0.25, CLIP.tableTop / 2], pos: [0, 0.1, CLIP.tableTop / 2], friction: 0.9 }),
     // the slab: a box-shaped mesh, static, at y ≈ 1
-    shape('slab', -1, 'convex', 0, 0, { vertices: boxVertices([0.25, 0.25, CLIP.slabTop / 2]), halfExtents: [0.25, 0.25, CLIP.slabTop / 2], pos: [0, 1, CLIP.slabTop / 2] }),
+    shape('slab', -1, 'convex', 0, 0, {
+      vertices: boxVertices([0.25, 0.25, CLIP.slabTop / 2]),
+      halfExtents: [0.25, 0.25, CLIP.slabTop / 2],
+      pos: [0, 1, CLIP.slabTop / 2],
+    }),
     ...CLIP.bodies.map((b, i) =>
       b.kind === 'box'
         ? shape(`${b.name}/box`, i, 'box', 0, 0, { halfExtents: [...b.half] as Vec3, friction: 0.7 })
-        : shape(`${b.name}/mesh`, i, 'convex', 0, 0, { vertices: bodyVertices(b), halfExtents: [0.05, 0.05, 0.05], friction: 0.7 + 0.05 * i }),
+        : shape(`${b.name}/mesh`, i, 'convex', 0, 0, {
+            vertices: bodyVertices(b),
+            halfExtents: [0.05, 0.05, 0.05],
+            friction: 0.7 + 0.05 * i,
+          }),
     ),
   ];
   return { name: 'contact-clip', bodies, world: { ...WORLD }, files: [], shapes, solver: { iterations: 20, impratio: 1 } };
@@ -78,7 +87,14 @@ export function clipStates(n: number, seed: number): TestState[] {
       const top = b.base === 'table' ? CLIP.tableTop : CLIP.slabTop;
       return [b.at[0] + rng.uniform(-0.01, 0.01), b.at[1] + rng.uniform(-0.01, 0.01), top - low + rng.uniform(-0.004, 0.001), ...quat];
     });
-    const v = CLIP.bodies.flatMap(() => [0.2 * rng.normal(), 0.2 * rng.normal(), 0.2 * rng.normal(), rng.normal(), rng.normal(), rng.normal()]);
+    const v = CLIP.bodies.flatMap(() => [
+      0.2 * rng.normal(),
+      0.2 * rng.normal(),
+      0.2 * rng.normal(),
+      rng.normal(),
+      rng.normal(),
+      rng.normal(),
+    ]);
     return { q, v, tau: v.map(() => 0) };
   });
 }

@@ -279,7 +279,8 @@ export function contactStateRows(
       if (field === 'qacc.pgs' && ref.floatMesh) {
         r.bar = Infinity;
         r.status = 'pass';
-        r.note = "reported, not judged: a pair's clipped points come in another order than MuJoCo's (its hull triangles are qhull's), and PGS sweeps the rows in order";
+        r.note =
+          "reported, not judged: a pair's clipped points come in another order than MuJoCo's (its hull triangles are qhull's), and PGS sweeps the rows in order";
       } else if (field === 'qacc.pgs' && precision === 'f32') {
         // PGS's 20 sweeps carry the float32 rounding of AR = J M⁻¹ Jᵀ + R and of each sweep, which the
         // input twins do not measure: judged in f64, where it pins the sweep
