@@ -16,7 +16,7 @@
 import type { ModelDesc, ShapeDesc, Vec3 } from '../../engine/model-desc.js';
 import { Rng } from '../rng.js';
 import type { TestState } from '../states.js';
-import { freeBody, shape, WORLD } from './models.js';
+import { freeBody, freeVelocity, shape, WORLD } from './models.js';
 
 /** A box's 8 corners (x y z each) with half-extents h. */
 export const boxVertices = (h: Vec3): number[] =>
@@ -87,14 +87,7 @@ export function clipStates(n: number, seed: number): TestState[] {
       const top = b.base === 'table' ? CLIP.tableTop : CLIP.slabTop;
       return [b.at[0] + rng.uniform(-0.01, 0.01), b.at[1] + rng.uniform(-0.01, 0.01), top - low + rng.uniform(-0.004, 0.001), ...quat];
     });
-    const v = CLIP.bodies.flatMap(() => [
-      0.2 * rng.normal(),
-      0.2 * rng.normal(),
-      0.2 * rng.normal(),
-      rng.normal(),
-      rng.normal(),
-      rng.normal(),
-    ]);
+    const v = CLIP.bodies.flatMap(() => freeVelocity(rng, 0.2));
     return { q, v, tau: v.map(() => 0) };
   });
 }
