@@ -1,16 +1,20 @@
 // The convex collider (native/include/achilles/collision/convex.hpp: MuJoCo's nativeccd GJK/EPA,
 // its multiccd, and the analytic cylinder/plane colliders) through its C++ test program:
 // closed forms in f32 and f64, and MuJoCo 3.14's own contacts on random pairs of every kind pair
-// (native/tests/fixtures/convex_mujoco.txt, from native/tests/convex_fixture.py). The collider is
+// (native/tests/fixtures/convex_mujoco.txt, from native/tests/convex_fixture.py), and its face
+// clipping of box–mesh and mesh–mesh at zero margin with MuJoCo's polygons, plus our polygons
+// against MuJoCo's (fixtures/multicontact_mujoco.txt, from multicontact_fixture.py). The collider is
 // not in the engine yet, so its planted bugs are switched on in the program's bug twin.
 import { describe, expect, it } from 'vitest';
 
 const fixture = 'native/tests/fixtures/convex_mujoco.txt';
+// MuJoCo 3.14's face clipping of box–mesh and mesh–mesh at zero margin, each mesh with MuJoCo's polygons
+const clipFixture = 'native/tests/fixtures/multicontact_mujoco.txt';
 
 async function run(binary: string, args: string[]) {
   const { spawnAsync } = await import('./helpers/spawn-async.js'); // awaited: the worker's loop keeps turning (issue 23)
   const { root } = await import('./helpers/engine.js');
-  const r = await spawnAsync(`${root}/build/native/${binary}`, [`${root}/${fixture}`, ...args]);
+  const r = await spawnAsync(`${root}/build/native/${binary}`, [`${root}/${fixture}`, '--clip', `${root}/${clipFixture}`, ...args]);
   return { ...r, out: r.stdout };
 }
 
@@ -32,7 +36,15 @@ describe('convex collider (native/tests/convex_tests.cpp)', () => {
     expect(r.stderr).toBe('');
     expect(r.stdout).toBe(readFileSync(`${root}/${fixture}`, 'utf8'));
   });
-  for (const bug of ['convex-epa-normal-sign', 'convex-box-support-corner-sign'])
+  it("the clipping fixture is MuJoCo's answer: multicontact_fixture.py writes it again byte for byte", async () => {
+    const { spawnAsync } = await import('./helpers/spawn-async.js');
+    const { root } = await import('./helpers/engine.js');
+    const { readFileSync } = await import('node:fs');
+    const r = await spawnAsync('python3', [`${root}/native/tests/multicontact_fixture.py`]);
+    expect(r.stderr).toBe('');
+    expect(r.stdout).toBe(readFileSync(`${root}/${clipFixture}`, 'utf8'));
+  });
+  for (const bug of ['convex-epa-normal-sign', 'convex-box-support-corner-sign', 'contact-clip-side-skipped'])
     it(`planted bug ${bug} fails the checks`, async () => {
       const r = await run('achilles_convex_tests_bugs', ['--quiet', '--bug', bug]);
       expect(r.out).toMatch(/\b\d+ passed, [1-9]\d* failed/);

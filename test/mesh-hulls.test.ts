@@ -10,6 +10,7 @@ import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, test } from 'vitest';
+import { Batch } from '../src/engine/batch.js';
 import { engineAddon, packageRoot } from '../src/engine/native.js';
 import { setImportBug } from '../src/model-files/import/bugs.js';
 import { importFile } from '../src/model-files/import/index.js';
@@ -103,25 +104,32 @@ describe('mesh geoms as their hulls', () => {
       `<mujoco><asset><mesh name="r" vertex="${rock}"/></asset><worldbody><geom name="floor" type="plane" size="0 0 1"/>\n` +
         `<body pos="0 0 0.1"><freejoint/><geom name="a" type="mesh" mesh="r"/></body>\n` +
         `<body pos="0 0 0.3"><freejoint/><geom name="b" type="mesh" mesh="r" contype="2" conaffinity="2"/><geom name="cap" type="capsule" size="0.02 0.05" pos="0 0 0.1" contype="2" conaffinity="2"/></body>\n` +
-        `<body pos="0 0 0.5"><freejoint/><geom name="lid" type="box" size="0.05 0.05 0.01"/></body></worldbody></mujoco>\n`,
+        `<body pos="0 0 0.5"><freejoint/><geom name="lid" type="cylinder" size="0.05 0.01"/></body></worldbody></mujoco>\n`,
     );
     const imp = importFile(f);
-    // a can touch the box 'lid' (mesh–box: contacts with normals of their own); b's bits keep it from
-    // everything but its own capsule (one body: never a pair)
+    // a can touch the cylinder 'lid' (mesh–cylinder at zero margin: 3.14 clips the disc, not ported);
+    // b's bits keep it from everything but its own capsule (one body: never a pair)
     expect(imp.model.shapes!.map((s) => [s.name, s.kind])).toEqual([
       ['a', 'box'],
       ['b', 'convex'],
       ['cap', 'capsule'],
-      ['lid', 'box'],
+      ['lid', 'rounded-box'],
       ['floor', 'plane'],
     ]);
-    const notes = imp.notes.filter((n) => n.kind === 'approximated').map((n) => n.message);
+    const notes = imp.notes.filter((n) => n.kind === 'approximated' && n.message.startsWith("mesh geom 'a'")).map((n) => n.message);
     expect(notes).toEqual([
       expect.stringMatching(
-        /^mesh geom 'a' → the box bounding its convex hull \(6 vertices\) in MuJoCo's geom frame, half-extents \[.*\]: it can touch 'lid' \(box\), and at zero margin MuJoCo clips its faces against each other/,
+        /^mesh geom 'a' → the box bounding its convex hull \(6 vertices\) in MuJoCo's geom frame, half-extents \[.*\]: it can touch 'lid' \(cylinder\), and at zero margin MuJoCo 3.14 clips a cylinder’s disc/,
       ),
     ]);
-    // with multiccd disabled MuJoCo gives mesh–box at zero margin one GJK/EPA contact, as the engine does: a keeps its hull
+    // a box lid instead: mesh–box at zero margin is MuJoCo's face clipping, which the engine runs: a keeps its hull
+    writeFileSync(f, readFileSync(f, 'utf8').replace('type="cylinder" size="0.05 0.01"', 'type="box" size="0.05 0.05 0.01"'));
+    const boxed = importFile(f);
+    expect(boxed.model.shapes!.find((s) => s.name === 'a')!.kind).toBe('convex');
+    expect(boxed.notes.filter((n) => /→ the box bounding/.test(n.message))).toEqual([]);
+    expect(() => new Batch(boxed.model, { copies: 1 })).not.toThrow();
+    // back to the cylinder, with multiccd disabled: MuJoCo gives mesh–cylinder at zero margin one GJK/EPA contact, as the engine does: a keeps its hull
+    writeFileSync(f, readFileSync(f, 'utf8').replace('type="box" size="0.05 0.05 0.01"', 'type="cylinder" size="0.05 0.01"'));
     writeFileSync(f, readFileSync(f, 'utf8').replace('<mujoco>', '<mujoco><option><flag multiccd="disable"/></option>'));
     const off = importFile(f);
     expect(off.model.shapes!.find((s) => s.name === 'a')!.kind).toBe('convex');

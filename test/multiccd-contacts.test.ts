@@ -12,48 +12,12 @@
 import { describe, expect, it } from 'vitest';
 import { Batch } from '../src/engine/batch.js';
 import { bugAddon, engineAddon, type NativeAddon } from '../src/engine/native.js';
-import { contactXml } from '../src/validation/contact/mujoco.js';
 import { multiccdModel, multiccdOffModel, multiccdStates } from '../src/validation/contact/models-multiccd.js';
 import type { ModelDesc } from '../src/engine/model-desc.js';
-import { spawnAsync } from './helpers/spawn-async.js';
+import { mujocoContacts, pairsOf, type MjContact } from './helpers/mujoco-contacts.js';
 
 const model = multiccdModel();
 const STATES = multiccdStates(12, 27);
-
-/** Per state, MuJoCo's contacts (geom names in its order, dist, pos, normal) and its floor: the largest
- *  change of any point's dist, pos or normal over 8 draws of the state moved by 1e-16 relative. */
-const SCRIPT = `
-import sys, json, mujoco, numpy as np
-inp = json.loads(sys.stdin.read()); m = mujoco.MjModel.from_xml_string(inp['xml']); d = mujoco.MjData(m)
-rng = np.random.default_rng(1)
-def contacts(q):
-    d.qpos[:] = q; d.qvel[:] = 0; mujoco.mj_forward(m, d)
-    return [dict(a=m.geom(int(c.geom[0])).name, b=m.geom(int(c.geom[1])).name, dist=float(c.dist), pos=c.pos.tolist(), normal=c.frame[:3].tolist()) for c in d.contact[:d.ncon]]
-out = []
-for q in inp['qs']:
-    q = np.array(q); ref = contacts(q); floor = 0.0
-    for _ in range(8):
-        got = contacts(q * (1 + 1e-16 * rng.standard_normal(q.shape)))
-        if len(got) != len(ref): floor = float('inf'); continue
-        for x, y in zip(ref, got):
-            floor = max(floor, abs(x['dist'] - y['dist']), *(abs(u - v) for k in ('pos', 'normal') for u, v in zip(x[k], y[k])))
-    out.append(dict(contacts=ref, floor=floor))
-print(json.dumps(out))
-`;
-
-interface MjContact {
-  a: string;
-  b: string;
-  dist: number;
-  pos: number[];
-  normal: number[];
-}
-
-async function mujocoContacts(model: ModelDesc): Promise<{ contacts: MjContact[]; floor: number }[]> {
-  const r = await spawnAsync('python3', ['-c', SCRIPT], { input: JSON.stringify({ xml: contactXml(model), qs: STATES.map((s) => s.q) }) });
-  expect(r.status, r.stderr).toBe(0);
-  return JSON.parse(r.stdout);
-}
 
 /** Per state, the worst difference of the engine's points from MuJoCo's (Infinity where a pair's count differs). */
 function worstErrors(model: ModelDesc, ref: { contacts: MjContact[] }[], addon: NativeAddon): number[] {
@@ -64,11 +28,7 @@ function worstErrors(model: ModelDesc, ref: { contacts: MjContact[] }[], addon: 
   return ref.map(({ contacts }, r) => {
     const c = b.contacts(r);
     let worst = 0;
-    const pairs = new Set(contacts.map((x) => [x.a, x.b].sort().join('|')));
-    for (let k = 0; k < c.shapeA.length; k++) pairs.add([names[c.shapeA[k]], names[c.shapeB[k]]].sort().join('|'));
-    for (const key of pairs) {
-      const mine = contacts.filter((x) => [x.a, x.b].sort().join('|') === key);
-      const ours = Array.from(c.shapeA.keys()).filter((k) => [names[c.shapeA[k]], names[c.shapeB[k]]].sort().join('|') === key);
+    for (const { mine, ours } of pairsOf(contacts, c, names)) {
       if (mine.length !== ours.length) return Infinity;
       mine.forEach((x, i) => {
         const k = ours[i];
@@ -86,7 +46,10 @@ function worstErrors(model: ModelDesc, ref: { contacts: MjContact[] }[], addon: 
 
 describe("multiccd's contacts against MuJoCo 3.14, point by point (f64)", () => {
   it('the same points in the same order, each dist, pos and normal within 10× MuJoCo’s own floor; the planted bug fails', async () => {
-    const ref = await mujocoContacts(model);
+    const ref = await mujocoContacts(
+      model,
+      STATES.map((s) => s.q),
+    );
     // the states touch: the can's 5 multiccd points with normals of their own in every state
     for (const { contacts } of ref) {
       const can = contacts.filter((x) => x.a.startsWith('can') || x.b.startsWith('can'));
@@ -109,7 +72,10 @@ describe("multiccd's contacts against MuJoCo 3.14, point by point (f64)", () => 
 
   it('multiccd="disable": faceted pairs at zero margin get MuJoCo’s one GJK/EPA contact, the same in the engine; the planted bug fails', async () => {
     const off = multiccdOffModel();
-    const ref = await mujocoContacts(off);
+    const ref = await mujocoContacts(
+      off,
+      STATES.map((s) => s.q),
+    );
     // every pair one point; the drum on the table (cylinder–box at zero margin) touches in most states
     for (const { contacts } of ref) {
       const pairs = contacts.map((x) => [x.a, x.b].sort().join('|'));

@@ -26,6 +26,7 @@
 #include "achilles/batch.hpp"
 #include "achilles/bugs.hpp"
 #include "achilles/collision/hull_graph.hpp"
+#include "achilles/collision/hull_polygons.hpp"
 #include "achilles/collision/shape.hpp"
 
 namespace ach::binding {
@@ -181,6 +182,10 @@ void read_convex_size(const V& o, Shape& s, const std::string& where) {
       }
       s.graph = hull_graph(faces, nvert);
       s.extrema = hull_extrema(s.graph, s.vert);
+      s.polygons = hull_polygons(faces, s.vert);
+      if (!polygons_fit_clipping(s.polygons))
+        type_error(where + ": a hull polygon of more than " + std::to_string(kMaxHullPolygonVerts) + " vertices, or a vertex on more than " +
+                   std::to_string(kMaxHullPolygonVerts) + " polygons, is more than the face clipping holds");
     }
   } else {
     numbers_at(o, "size", s.size, 3, where);

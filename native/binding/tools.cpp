@@ -157,6 +157,7 @@ Napi::Value CollideShapePairs(const Napi::CallbackInfo& info) {
           q.vert[s] = std::move(shape.vert);
           q.graph[s] = std::move(shape.graph);
           q.extrema[s] = std::move(shape.extrema);
+          q.polygons[s] = std::move(shape.polygons);
         } else {
           numbers_at(NapiValue(g), "halfExtents", q.half[s], 3, w);
           q.radius[s] = number_at(NapiValue(g), "radius", w);

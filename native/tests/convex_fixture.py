@@ -137,9 +137,9 @@ def one_case(ka, kb, rng, out, far, multiccd=True):
     emit(m, d, ka, kb, margin, out)
 
 
-def emit(m, d, ka, kb, margin, out):
+def emit(m, d, ka, kb, margin, out, extra=lambda m, g: []):
     """MuJoCo's contacts of geoms a and b at their current poses, as one case (multiccd off: the
-    header line ends in `nomulticcd`)."""
+    header line ends in `nomulticcd`); extra(m, g): more tokens on geom g's line."""
     ga, gb = m.geom('a').id, m.geom('b').id
     mujoco.mj_kinematics(m, d)
     mujoco.mj_collision(m, d)
@@ -151,8 +151,8 @@ def emit(m, d, ka, kb, margin, out):
     collider = ANALYTIC.get((lo, hi), 'Convex')
     multiccd = not (m.opt.disableflags & mujoco.mjtDisableBit.mjDSBL_MULTICCD)
     out.append(' '.join(['case', ka, kb, collider, repr(margin)] + ([] if multiccd else ['nomulticcd'])))
-    out.append(' '.join(geom_tokens(m, d, ga)))
-    out.append(' '.join(geom_tokens(m, d, gb)))
+    out.append(' '.join(geom_tokens(m, d, ga) + extra(m, ga)))
+    out.append(' '.join(geom_tokens(m, d, gb) + extra(m, gb)))
     out.append(str(len(cons)) + ''.join('\n' + ' '.join(map(repr, c)) for c in cons))
 
 

@@ -20,6 +20,7 @@
 #include "achilles/collision/convex.hpp"
 #include "achilles/collision/convex/analytic.hpp"
 #include "achilles/collision/hull_graph.hpp"
+#include "achilles/collision/hull_polygons.hpp"
 
 using namespace ach::convex;
 
@@ -194,6 +195,10 @@ struct FixtureGeom {
   std::vector<double> vert;
   std::vector<int> graph;
   std::vector<int> extrema; // MuJoCo's mesh_extrema, made from graph and vert as its compiler makes them
+  // MuJoCo's polygons (the clipping fixture only): polygon i's vertex ids, its normal; the map made from them
+  std::vector<std::vector<int>> poly;
+  std::vector<double> polynormal;
+  std::vector<double> source_vert; // the vertices as given, before MuJoCo moved the mesh to its principal axes
 };
 struct FixtureCase {
   FixtureGeom a, b;
@@ -212,7 +217,7 @@ static ConvexKind kind_of(const std::string& k) {
   return ConvexKind::Mesh;
 }
 
-static bool read_fixture(const char* path, std::vector<FixtureCase>& out) {
+static bool read_fixture(const char* path, std::vector<FixtureCase>& out, bool with_polygons = false) {
   std::ifstream f(path);
   if (!f) return false;
   std::string tok;
@@ -229,6 +234,20 @@ static bool read_fixture(const char* path, std::vector<FixtureCase>& out) {
     g.extrema = ach::hull_extrema(g.graph, g.vert);
     for (double& x : g.R) f >> x;
     for (double& x : g.p) f >> x;
+    if (with_polygons && g.kind == "mesh") {
+      f >> n;
+      g.poly.resize(n);
+      g.polynormal.resize(3 * n);
+      for (int i = 0; i < n; ++i) {
+        int nv;
+        f >> nv;
+        g.poly[i].resize(nv);
+        for (int& x : g.poly[i]) f >> x;
+        for (int k = 0; k < 3; ++k) f >> g.polynormal[3 * i + k];
+      }
+      g.source_vert.resize(g.vert.size());
+      for (double& x : g.source_vert) f >> x;
+    }
   };
   while (f >> tok) {
     if (tok[0] == '#') {
@@ -254,9 +273,29 @@ static bool read_fixture(const char* path, std::vector<FixtureCase>& out) {
   return !out.empty();
 }
 
+/// MuJoCo's polygons laid out as ConvexShape reads them (the map filled as its compiler fills it).
+template <class T> struct PolygonStore {
+  ach::HullPolygonData data;
+  std::vector<T> normal;
+  HullPolygons<T> view;
+  const HullPolygons<T>* set(const std::vector<std::vector<int>>& poly, const std::vector<double>& nrm, int nvert) {
+    data = {};
+    for (const std::vector<int>& p : poly) {
+      data.vertadr.push_back(int(data.vert.size()));
+      data.vertnum.push_back(int(p.size()));
+      data.vert.insert(data.vert.end(), p.begin(), p.end());
+    }
+    ach::fill_polygon_map(data, nvert);
+    normal.assign(nrm.begin(), nrm.end());
+    view = {data.npoly(), data.vertadr.data(), data.vertnum.data(), data.vert.data(), normal.data(), data.mapadr.data(), data.mapnum.data(), data.map.data()};
+    return &view;
+  }
+};
+
 /// Our answer for a fixture case, in T, through the collider MuJoCo used.
 template <class T> static int run_case(const FixtureCase& fc, ConvexContact<T>* con, std::vector<T>& va, std::vector<T>& vb) {
-  const auto mk = [](const FixtureGeom& g, std::vector<T>& v, ConvexShape<T>& s, ConvexPose<T>& X) {
+  static PolygonStore<T> pa, pb;
+  const auto mk = [](const FixtureGeom& g, std::vector<T>& v, ConvexShape<T>& s, ConvexPose<T>& X, PolygonStore<T>& ps) {
     if (g.kind != "plane") s.kind = kind_of(g.kind);
     for (int k = 0; k < 3; ++k) s.size[k] = T(g.size[k]);
     v.assign(g.vert.begin(), g.vert.end());
@@ -264,14 +303,15 @@ template <class T> static int run_case(const FixtureCase& fc, ConvexContact<T>* 
     s.nvert = int(v.size() / 3);
     s.graph = g.graph.empty() ? nullptr : g.graph.data();
     s.extrema = g.extrema.empty() ? nullptr : g.extrema.data();
+    s.polygons = g.poly.empty() ? nullptr : ps.set(g.poly, g.polynormal, s.nvert);
     s.rbound = T(g.rbound);
     for (int e = 0; e < 9; ++e) X.R[e] = T(g.R[e]);
     for (int k = 0; k < 3; ++k) X.p[k] = T(g.p[k]);
   };
   ConvexShape<T> sa, sb;
   ConvexPose<T> Xa, Xb;
-  mk(fc.a, va, sa, Xa);
-  mk(fc.b, vb, sb, Xb);
+  mk(fc.a, va, sa, Xa, pa);
+  mk(fc.b, vb, sb, Xb, pb);
   const T margin = T(fc.margin);
   CcdOptions<T> opt;
   opt.multiccd = fc.multiccd;
@@ -291,13 +331,19 @@ struct Worst {
   int count_mismatch = 0, cases = 0;
 };
 
+/// One contact's errors against MuJoCo's (dist, normal, pos; dist and pos over `scale`), folded into w.
+template <class T> static void contact_errors(const ConvexContact<T>& c, const std::vector<double>& m, double scale, Worst& w, double& ed, double& en, double& ep) {
+  ed = std::fabs(double(c.dist) - m[0]) / scale, en = vdist(c.normal, &m[1]), ep = vdist(c.pos, &m[4]) / scale;
+  w.dist = std::fmax(w.dist, ed), w.normal = std::fmax(w.normal, en), w.pos = std::fmax(w.pos, ep);
+}
+
 /// Our contacts against MuJoCo's: contact by contact where MuJoCo runs the collider we ported
 /// (Convex and the analytic cylinder/plane ones); the deepest point only against MuJoCo's own
 /// closed forms (SphereSphere … BoxBox: one GJK/EPA point against MuJoCo's manifold).
 template <class T> static void against_mujoco(const std::vector<FixtureCase>& cases, const char* prec, double bar_dist, double bar_normal, double bar_ported_dist,
                                               double bar_ported_normal, bool print) {
   Worst wp, wc;
-  int refused = 0, refused_agree = 0, multi = 0, faceted_single = 0;
+  int refused = 0, refused_agree = 0, multi = 0, faceted_single = 0, clipped = 0;
   std::vector<T> va, vb;
   ConvexContact<T> con[kMaxConvexContacts];
   char what[320];
@@ -313,8 +359,13 @@ template <class T> static void against_mujoco(const std::vector<FixtureCase>& ca
     if (fc.a.kind != "plane") scale = fc.a.rbound;
     scale = std::fmax(scale, fc.b.rbound);
     const bool ported = fc.collider == "Convex" || fc.collider == "PlaneCylinder" || fc.collider == "PlaneConvex" || fc.collider == "SphereCylinder";
-    const bool faceted = fc.collider == "Convex" && convex_first_contact_only(kind_of(fc.a.kind), kind_of(fc.b.kind), fc.margin > 0, true);
+    const ConvexKind ka = kind_of(fc.a.kind), kb = kind_of(fc.b.kind);
+    const bool faceted = fc.collider == "Convex" && (convex_first_contact_only(ka, kb, fc.margin > 0, true) || convex_clips_faces(ka, kb, fc.margin > 0, true));
     if (faceted && !fc.multiccd && !fc.con.empty()) ++faceted_single; // the first contact is all MuJoCo gives: compared below
+    if (fc.collider == "Convex" && convex_clips_faces(ka, kb, fc.margin > 0, fc.multiccd)) {
+      ++clipped; // MuJoCo's face clipping: this fixture's meshes carry no polygons; the clipping fixture (--clip) has them
+      continue;
+    }
     if (fc.collider == "Convex" && convex_first_contact_only(kind_of(fc.a.kind), kind_of(fc.b.kind), fc.margin > 0, fc.multiccd)) {
       ++refused; // MuJoCo's face clipping, not ported: the integrator refuses these pairs
       if (n >= 1 && int(fc.con.size()) == n && vdist(con[0].normal, &fc.con[0][1]) < 1e-9) ++refused_agree;
@@ -344,9 +395,8 @@ template <class T> static void against_mujoco(const std::vector<FixtureCase>& ca
       }
       if (!first_only && n > 1) ++multi;
       for (int i = 0; i < (first_only ? 1 : n); ++i) {
-        const std::vector<double>& m = fc.con[i];
-        const double ed = std::fabs(double(con[i].dist) - m[0]) / scale, en = vdist(con[i].normal, &m[1]), ep = vdist(con[i].pos, &m[4]) / scale;
-        w.dist = std::fmax(w.dist, ed), w.normal = std::fmax(w.normal, en), w.pos = std::fmax(w.pos, ep);
+        double ed, en, ep;
+        contact_errors(con[i], fc.con[i], scale, w, ed, en, ep);
         if (!(ed <= bar_ported_dist && en <= bar_ported_normal && ep <= bar_ported_dist)) {
           std::snprintf(what, sizeof what, "%s case %d %s–%s (%s, margin %g) contact %d: dist %.3g, normal %.3g, pos %.3g off MuJoCo's", prec, idx, fc.a.kind.c_str(),
                         fc.b.kind.c_str(), fc.collider.c_str(), fc.margin, i, ed, en, ep);
@@ -385,8 +435,9 @@ template <class T> static void against_mujoco(const std::vector<FixtureCase>& ca
   if (print) {
     std::printf("%s, colliders we port (%d cases): worst |Δdist|/rbound %.3g, |Δnormal| %.3g, |Δpos|/rbound %.3g, count mismatches %d\n", prec, wp.cases, wp.dist, wp.normal,
                 wp.pos, wp.count_mismatch);
-    std::printf("%s, faceted pairs at zero margin (MuJoCo's face clipping, not ported, flagged by convex_first_contact_only): %d cases, %d of them "
-                "agree anyway; with multiccd disabled (no face clipping: compared): %d\n", prec, refused, refused_agree, faceted_single);
+    std::printf("%s, faceted pairs at zero margin: box–mesh and mesh–mesh (MuJoCo's face clipping, compared with --clip's fixture) %d cases; with a cylinder (3.14's "
+                "clipping, not ported, flagged by convex_first_contact_only) %d cases, %d of them agree anyway; with multiccd disabled (no face clipping: compared): %d\n",
+                prec, clipped, refused, refused_agree, faceted_single);
     std::printf("%s, MuJoCo's closed forms (%d cases, deepest point): worst |Δdist|/rbound %.3g, |Δnormal| %.3g\n", prec, wc.cases, wc.dist, wc.normal);
   }
   check(wp.cases > 100 && wc.cases > 40, "the fixture covers every kind pair");
@@ -395,6 +446,107 @@ template <class T> static void against_mujoco(const std::vector<FixtureCase>& ca
   // GJK/EPA contact, compared above point by point
   checkf(faceted_single >= 30, "faceted pairs at zero margin with multiccd disabled compared with MuJoCo (%g)", faceted_single);
   if (sizeof(T) == sizeof(double)) checkf(multi >= 5, "several multi-contact answers compared point by point (%g)", multi);
+}
+
+/// The face clipping (fixtures/multicontact_mujoco.txt: box–mesh, mesh–box, mesh–mesh at zero margin,
+/// multiccd on) with MuJoCo's own polygons: f64 contact by contact in MuJoCo's order; f32 (the
+/// collider in float; the engine runs it in double) tallied. Then our polygons (hull_polygons of
+/// MuJoCo's hull triangles, from its graph) against MuJoCo's: the same polygons, each starting at
+/// the same vertex, normals to the bar.
+template <class T> static void clip_against_mujoco(const std::vector<FixtureCase>& cases, const char* prec, double bar, bool print) {
+  Worst w;
+  int multi = 0, quads = 0;
+  std::vector<T> va, vb;
+  ConvexContact<T> con[kMaxConvexContacts];
+  char what[320];
+  int idx = 0;
+  g_counting = true;
+  g_allocs = 0;
+  for (const FixtureCase& fc : cases) {
+    ++idx;
+    g_counting = false;
+    const int n = run_case<T>(fc, con, va, vb);
+    g_counting = true;
+    const double scale = std::fmax(fc.a.rbound, fc.b.rbound);
+    ++w.cases;
+    const int nm = int(fc.con.size());
+    if (nm > 1) ++multi;
+    if (nm == 4) ++quads;
+    if (n != nm) {
+      ++w.count_mismatch;
+      if (sizeof(T) == sizeof(double)) {
+        std::snprintf(what, sizeof what, "%s clip case %d %s–%s: %d contacts, MuJoCo %d", prec, idx, fc.a.kind.c_str(), fc.b.kind.c_str(), n, nm);
+        check(false, what);
+      }
+      continue;
+    }
+    for (int i = 0; i < n; ++i) {
+      double ed, en, ep;
+      contact_errors(con[i], fc.con[i], scale, w, ed, en, ep);
+      if (sizeof(T) == sizeof(double) && !(ed <= bar && en <= bar && ep <= bar)) {
+        std::snprintf(what, sizeof what, "%s clip case %d %s–%s contact %d: dist %.3g, normal %.3g, pos %.3g off MuJoCo's", prec, idx, fc.a.kind.c_str(), fc.b.kind.c_str(), i, ed,
+                      en, ep);
+        check(false, what);
+      }
+    }
+  }
+  g_counting = false;
+  checkf(g_allocs == 0, "the face clipping allocates nothing (%g allocations)", double(g_allocs));
+  if (print)
+    std::printf("%s, face clipping with MuJoCo's polygons (%d cases, %d with several points, %d with 4): worst |Δdist|/rbound %.3g, |Δnormal| %.3g, |Δpos|/rbound %.3g, "
+                "count mismatches %d\n", prec, w.cases, multi, quads, w.dist, w.normal, w.pos, w.count_mismatch);
+  if (sizeof(T) == sizeof(double)) {
+    checkf(multi >= 40 && quads >= 20, "the clipping fixture has multi-point answers (%g, %g with 4)", multi, quads);
+    checkf(w.count_mismatch == 0, "every clipped pair has MuJoCo's count (%g mismatches)", w.count_mismatch);
+  }
+}
+
+/// hull_polygons of MuJoCo's own hull triangles against MuJoCo's polygons (each mesh once).
+static void polygons_against_mujoco(const std::vector<FixtureCase>& cases, double bar_normal, bool print) {
+  int meshes = 0, same = 0, npoly = 0;
+  double worst = 0;
+  char what[320];
+  for (const FixtureCase& fc : cases)
+    for (const FixtureGeom* g : {&fc.a, &fc.b}) {
+      if (g->kind != "mesh" || g->graph.empty()) continue;
+      ++meshes;
+      const int nv = g->graph[0], nf = g->graph[1];
+      const int* faces = g->graph.data() + 2 + 3 * nv + 3 * nf; // face_globalid
+      const ach::HullPolygonData ours = ach::hull_polygons(std::vector<int>(faces, faces + 3 * nf), g->vert, g->source_vert);
+      bool ok = ours.npoly() == int(g->poly.size());
+      for (int i = 0; ok && i < ours.npoly(); ++i) {
+        // MuJoCo's polygon with our polygon's vertex sequence (its list order is its hash map's)
+        int match = -1;
+        for (int j = 0; j < int(g->poly.size()); ++j)
+          if (int(g->poly[j].size()) == ours.vertnum[i] && std::equal(g->poly[j].begin(), g->poly[j].end(), ours.vert.begin() + ours.vertadr[i])) match = j;
+        if (match < 0) {
+          ok = false;
+          break;
+        }
+        ++npoly;
+        // MuJoCo's normal comes from its double vertices, ours from the float ones it stores: each
+        // vertex off by ≤ 2⁻²⁴·|v|, so the normal of edges e1, e2 by ≤ δ(|e1| + |e2|)/|e1 × e2|, δ twice that
+        const double* v0 = &g->vert[3 * ours.vert[ours.vertadr[i]]];
+        const double* v1 = &g->vert[3 * ours.vert[ours.vertadr[i] + 1]];
+        const double* v2 = &g->vert[3 * ours.vert[ours.vertadr[i] + 2]];
+        double e1[3], e2[3], c[3], vmax = 0;
+        sub3(e1, v1, v0), sub3(e2, v2, v0), cross3(c, e1, e2);
+        for (const double* v : {v0, v1, v2})
+          for (int k = 0; k < 3; ++k) vmax = std::fmax(vmax, std::fabs(v[k]));
+        const double floor = 2 * std::ldexp(vmax, -24) * (norm3(e1) + norm3(e2)) / norm3(c);
+        worst = std::fmax(worst, vdist(&ours.normal[3 * i], &g->polynormal[3 * match]) / floor);
+      }
+      if (ok) ++same;
+      else if (same + 1 == meshes) { // the first difference, for the log
+        std::snprintf(what, sizeof what, "mesh of %d vertices: our polygons (%d) are not MuJoCo's (%d)", int(g->vert.size() / 3), ours.npoly(), int(g->poly.size()));
+        std::printf("note: %s\n", what);
+      }
+    }
+  if (print)
+    std::printf("polygons from MuJoCo's hull triangles: %d of %d meshes give MuJoCo's polygons vertex for vertex (%d polygons), worst |Δnormal| %.3g of its float floor\n", same,
+                meshes, npoly, worst);
+  checkf(same == meshes, "hull_polygons gives MuJoCo's polygons on every fixture mesh (%g differ)", meshes - same);
+  checkf(worst <= bar_normal, "polygon normals within the bar of MuJoCo's (%.3g of the float floor)", worst);
 }
 
 /// --case N: one fixture case's contacts, ours (f64) beside MuJoCo's.
@@ -414,6 +566,7 @@ template <class T> static void show_case(const std::vector<FixtureCase>& cases, 
 
 int main(int argc, char** argv) {
   const char* fixture = nullptr;
+  const char* clip_fixture = nullptr;
   bool quiet = false;
   int show = 0;
   for (int i = 1; i < argc; ++i) {
@@ -423,6 +576,7 @@ int main(int argc, char** argv) {
       bool found = false;
       for (int b = int(ach::Bug::ConvexEpaNormalSign); b <= int(ach::Bug::ConvexBoxSupportCornerSign); ++b)
         if (!std::strcmp(name, ach::bug_name(ach::Bug(b)))) ach::g_bug = ach::Bug(b), found = true;
+      if (!std::strcmp(name, ach::bug_name(ach::Bug::ContactClipSideSkipped))) ach::g_bug = ach::Bug::ContactClipSideSkipped, found = true;
       if (!found && std::strcmp(name, "none")) {
         std::printf("unknown convex bug '%s'\n", name);
         return 2;
@@ -431,6 +585,8 @@ int main(int argc, char** argv) {
       std::printf("--bug needs the bug build (achilles_convex_tests_bugs)\n");
       return 2;
 #endif
+    } else if (!std::strcmp(argv[i], "--clip") && i + 1 < argc) {
+      clip_fixture = argv[++i];
     } else if (!std::strcmp(argv[i], "--case") && i + 1 < argc) {
       show = std::atoi(argv[++i]);
     } else if (!std::strcmp(argv[i], "--quiet")) {
@@ -456,7 +612,7 @@ int main(int argc, char** argv) {
     std::printf("FAIL: cannot read the fixture %s\n", fixture);
     return 1;
   }
-  if (show) {
+  if (show && !clip_fixture) {
     show_case<double>(cases, show);
     show_case<float>(cases, show);
     return 0;
@@ -474,6 +630,20 @@ int main(int argc, char** argv) {
   against_mujoco<double>(cases, "f64", 1e-6, 1e-5, 1e-12, 1e-12, !quiet);
   against_mujoco<float>(cases, "f32", 1e-6, 1e-3, 1e-2, 1e-2, !quiet);
 
+  if (clip_fixture) {
+    std::vector<FixtureCase> clip_cases;
+    if (!read_fixture(clip_fixture, clip_cases, true)) {
+      std::printf("FAIL: cannot read the clipping fixture %s\n", clip_fixture);
+      return 1;
+    }
+    if (show) {
+      show_case<double>(clip_cases, show);
+      return 0;
+    }
+    clip_against_mujoco<double>(clip_cases, "f64", 1e-12, !quiet);
+    clip_against_mujoco<float>(clip_cases, "f32", 1e-2, !quiet);
+    polygons_against_mujoco(clip_cases, 1.0, !quiet);
+  }
   if (!quiet) std::printf("EPA polytope on the stack: %zu bytes (f64), %zu (f32)\n", sizeof(Polytope<double>), sizeof(Polytope<float>));
   std::printf("%d passed, %d failed\n", passed, failed);
   return failed == 0 ? 0 : 1;

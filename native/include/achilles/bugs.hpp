@@ -57,6 +57,7 @@ enum class Bug : int {
   ContactPerturbedNormalShared, // multiccd: a perturbed re-run's contact takes the first contact's normal instead of its own
   ContactMulticcdFlagIgnored,   // multiccd="disable" not heard: the convex collider still adds the perturbed re-runs' points
   LineSearchFloorSqrtEps,       // elliptic line search, float32: the slope's rounding floor taken with √ε for ε (its stop ~2900× too early)
+  ContactClipSideSkipped,       // face clipping: the incident polygon is not clipped by the reference face's last side (points beyond that edge kept)
   Count
 };
 
@@ -111,6 +112,7 @@ inline const char* bug_name(Bug b) {
   case Bug::ContactPerturbedNormalShared: return "contact-perturbed-normal-shared";
   case Bug::ContactMulticcdFlagIgnored: return "contact-multiccd-flag-ignored";
   case Bug::LineSearchFloorSqrtEps: return "line-search-floor-sqrt-eps";
+  case Bug::ContactClipSideSkipped: return "contact-clip-side-skipped";
   case Bug::Count: break;
   }
   return "?";

@@ -19,7 +19,9 @@ template <class T> void run(const std::vector<PairQuery>& qs, std::vector<PairCo
       throw std::invalid_argument("pairs[" + std::to_string(i) + "]: two planes never collide");
     // the batch refuses these at load (collide.hpp KCollision); so does this call, which runs MuJoCo's
     // default, multiccd on (ShapeGeom::multiccd's default)
-    if (const char* why = convex_pair_unsupported(q.kind[0], q.kind[1], q.margin > 0, /*multiccd=*/true))
+    const char* why = convex_pair_unsupported(q.kind[0], q.kind[1], q.margin > 0, /*multiccd=*/true);
+    if (!why) why = convex_pair_missing_polygons(q.kind[0], q.polygons[0].npoly() > 0, q.kind[1], q.polygons[1].npoly() > 0, q.margin > 0, true);
+    if (why)
       throw std::invalid_argument("pairs[" + std::to_string(i) + "] (" + shape_kind_name(q.kind[0]) + "–" + shape_kind_name(q.kind[1]) + "): " + why);
     ShapeGeom<T> g[2];
     Transform<T> X[2];
@@ -31,6 +33,7 @@ template <class T> void run(const std::vector<PairQuery>& qs, std::vector<PairCo
       if (!q.vert[s].empty()) g[s].vert = q.vert[s].data(), g[s].nvert = static_cast<int>(q.vert[s].size() / 3);
       if (!q.graph[s].empty()) g[s].graph = q.graph[s].data();
       if (!q.extrema[s].empty()) g[s].extrema = q.extrema[s].data();
+      if (q.polygons[s].npoly() > 0) g[s].polygons = &q.polygons[s];
       // a mesh's rbound as KCollision makes it at load
       if (q.kind[s] == ShapeKind::Convex) g[s].rbound = convex_geom(g[s]).s.rbound;
       for (int e = 0; e < 9; ++e) X[s].R.m[e] = T(q.R[s][e]);

@@ -1,7 +1,8 @@
 // MuJoCo's cylinders and ellipsoids: the engine collides them as MuJoCo does (its analytic colliders,
-// GJK/EPA and multiccd's perturbed contacts, native collision/convex_pair.hpp) unless the model holds
-// a pair that MuJoCo clips face against face (two of cylinder, box and mesh at zero margin: gjk.c
-// `multicontact`, with multiccd on, its default), which the engine does not port yet. Such a model
+// GJK/EPA, multiccd's perturbed contacts, and the face clipping of box–mesh and mesh–mesh at zero
+// margin: native collision/convex_pair.hpp, convex/multicontact.hpp) unless the model holds a pair
+// that MuJoCo 3.14 clips against a cylinder's disc (a cylinder with a box, mesh or cylinder at zero
+// margin, with multiccd on, its default), which the engine does not port. Such a model
 // gets the rounded-box stand-ins of earlier versions for every cylinder and ellipsoid instead, with a
 // note on each that names the pair; a file that loaded before still loads, and says what it
 // approximates. With <flag multiccd="disable"/> MuJoCo gives those pairs their first GJK/EPA contact
@@ -16,7 +17,8 @@ import type { ImportNote } from './ir.js';
  *  convex collider runs with. */
 export const CCD_DEFAULTS: Record<string, number> = { ccd_tolerance: 1e-6, ccd_iterations: 35 };
 
-/** MuJoCo's geoms that its maxContacts (engine_collision_convex.c, 3.14) clips face against face. */
+/** MuJoCo's geoms that its maxContacts (engine_collision_convex.c, 3.14) clips face against face; the
+ *  engine ports the clipping of box–mesh and mesh–mesh, not 3.14's of a cylinder's disc. */
 const FACETED: readonly ShapeKind[] = ['box', 'convex', 'cylinder'];
 
 /** Why the engine cannot collide kinds a and b as MuJoCo does, or null (convex_pair_unsupported's
@@ -27,7 +29,8 @@ export function convexPairProblem(a: ShapeKind, b: ShapeKind, positiveMargin: bo
   if (a === 'rounded-box' || b === 'rounded-box') return 'a rounded box is not one of MuJoCo’s geoms';
   if (a === 'plane' || b === 'plane') return null;
   if (!multiccd || positiveMargin || !FACETED.includes(a) || !FACETED.includes(b)) return null;
-  return 'at zero margin MuJoCo clips its faces against each other (gjk.c multicontact), which the engine does not port yet (<flag multiccd="disable"/> turns it off in MuJoCo too)';
+  if (a !== 'cylinder' && b !== 'cylinder') return null; // box–mesh, mesh–mesh: MuJoCo's face clipping, ported
+  return 'at zero margin MuJoCo 3.14 clips a cylinder’s disc against the other face, which the engine does not port (<flag multiccd="disable"/> turns it off in MuJoCo too)';
 }
 
 /** convexPairProblem for two shapes of a model: MuJoCo hands its colliders the pair's margins and gaps summed. */

@@ -49,6 +49,7 @@ export const contactStage: ValidationStage<ContactReference> = {
       'contact-perturbed-normal-shared',
       'contact-multiccd-flag-ignored',
       'line-search-floor-sqrt-eps',
+      'contact-clip-side-skipped',
     ],
   },
   async reference(ctx) {

@@ -15,7 +15,7 @@
 import type { ModelDesc, ShapeDesc } from '../../engine/model-desc.js';
 import { Rng } from '../rng.js';
 import type { TestState } from '../states.js';
-import { freeBody, shape, WORLD } from './models.js';
+import { freeBody, freeVelocity, shape, WORLD } from './models.js';
 
 /** The table's top (z), the can's and drum's radius and half-length, the rod's radius and half-length. */
 export const MULTICCD = { top: 0.1, can: [0.05, 0.04] as const, drum: [0.04, 0.08] as const, rod: [0.02, 0.1] as const };
@@ -115,14 +115,7 @@ export function multiccdStates(n: number, seed: number): TestState[] {
     const az = rng.uniform(-0.5, 0.5);
     const u = [Math.sin(lean) * Math.cos(az), Math.sin(lean) * Math.sin(az), Math.cos(lean)];
     const rod = [...end.map((x, k) => x + rh * u[k]), ...zTo(u)];
-    const v = Array.from({ length: 3 }, () => [
-      0.2 * rng.normal(),
-      0.2 * rng.normal(),
-      0.2 * rng.normal(),
-      rng.normal(),
-      rng.normal(),
-      rng.normal(),
-    ]).flat();
+    const v = Array.from({ length: 3 }, () => freeVelocity(rng, 0.2)).flat();
     return { q: [...can, ...drum, ...rod], v, tau: v.map(() => 0) };
   });
 }

@@ -17,6 +17,16 @@ import type { TestState } from '../states.js';
 
 export const WORLD = { gravity: [0, 0, -9.81] as Vec3, dt: 0.002, integrator: 'euler' as const, duration: 1, substeps: 1 };
 
+/** A free body's random velocity: linear ~ N(0, linear²) per axis, then angular ~ N(0, 1). */
+export const freeVelocity = (rng: Rng, linear: number): number[] => [
+  linear * rng.normal(),
+  linear * rng.normal(),
+  linear * rng.normal(),
+  rng.normal(),
+  rng.normal(),
+  rng.normal(),
+];
+
 export function freeBody(name: string, mass: number, inertia: Vec3, q0: number[]): BodyDesc {
   return {
     name,
@@ -118,14 +128,7 @@ export function ballsStates(n: number, seed: number): TestState[] {
     const qd = [Math.cos(tilt / 2), Math.sin(tilt / 2) * Math.cos(phi), Math.sin(tilt / 2) * Math.sin(phi), 0];
     const d: Vec3 = [0.9, 0, cr + ch * Math.cos(tilt) + near()];
     const q = [...a, ...rng.unitQuat(), ...b, ...rng.unitQuat(), ...c, ...rng.unitQuat(), ...d, ...qd];
-    const v = Array.from({ length: 4 }, () => [
-      0.3 * rng.normal(),
-      0.3 * rng.normal(),
-      0.3 * rng.normal(),
-      rng.normal(),
-      rng.normal(),
-      rng.normal(),
-    ]).flat();
+    const v = Array.from({ length: 4 }, () => freeVelocity(rng, 0.3)).flat();
     return { q, v, tau: v.map(() => 0) };
   });
 }

@@ -121,6 +121,7 @@ template <class T> struct KShape {
   std::shared_ptr<const std::vector<double>> vert; // convex: the hull vertices geom.vert points at (shared by copies)
   std::shared_ptr<const std::vector<int>> graph;   // convex: the hull graph geom.graph points at
   std::shared_ptr<const std::vector<int>> extrema; // convex: the seeds geom.extrema points at
+  std::shared_ptr<const HullPolygonData> polygons; // convex: the polygons geom.polygons points at
   double margin, gap;  // a pair's threshold sums the two shapes' in double (pair_threshold)
 };
 
@@ -154,6 +155,10 @@ template <class T> struct KCollision {
         k.extrema = std::make_shared<const std::vector<int>>(s.extrema);
         k.geom.extrema = k.extrema->data();
       }
+      if (s.polygons.npoly() > 0) {
+        k.polygons = std::make_shared<const HullPolygonData>(s.polygons);
+        k.geom.polygons = k.polygons.get();
+      }
       if (s.kind == ShapeKind::Convex) k.geom.rbound = convex_geom(k.geom).s.rbound;
       k.geom.multiccd = m.multiccd;
       k.body = s.body;
@@ -176,6 +181,8 @@ template <class T> struct KCollision {
         if (b == a || (b < a && is_convex_kind(m.shapes[b].kind))) continue; // each pair once
         const double thr = m.shapes[a].margin + m.shapes[b].margin + m.shapes[a].gap + m.shapes[b].gap; // MuJoCo's collider margin
         const char* why = convex_pair_unsupported(m.shapes[a].kind, m.shapes[b].kind, thr > 0, m.multiccd);
+        if (!why)
+          why = convex_pair_missing_polygons(m.shapes[a].kind, m.shapes[a].polygons.npoly() > 0, m.shapes[b].kind, m.shapes[b].polygons.npoly() > 0, thr > 0, m.multiccd);
         if (!why || !filter.admits(std::min(a, b), std::max(a, b), false)) continue;
         throw std::invalid_argument("shapes '" + m.shapes[a].name + "' (" + shape_kind_name(m.shapes[a].kind) + ") and '" + m.shapes[b].name + "' (" +
                                     shape_kind_name(m.shapes[b].kind) + ") can touch, but " + why +

@@ -20,9 +20,13 @@
 // geoms are tilted by ±1e-3 rad about the two tangent axes (a about the contact point, b the
 // opposite way) and the query rerun; a new point farther than 1e-3·min(rbound) from every kept one
 // is kept with the first point's dist. Up to 5 contacts.
-// NOT PORTED: MuJoCo's face-clipping multi-contact at zero margin between box, mesh and (3.14)
-// cylinder geoms (gjk.c `multicontact`, up to 4 or 8 points, which can also move the first point
-// or turn its normal); there this call returns the first (EPA) contact only, and
+// Face clipping (MuJoCo's gjk.c `multicontact`, maxContacts 4): a box or mesh against a mesh at
+// zero margin with multiccd on takes EPA's final face to MuJoCo's clipping of one face against
+// the other (convex/multicontact.hpp), up to 4 points, no perturbed re-runs; a mesh needs its
+// polygons (ConvexShape::polygons) for it, else such a pair keeps EPA's one contact (as MuJoCo
+// does for a mesh without polygons).
+// NOT PORTED: 3.14's clipping of cylinders (box or cylinder on a cylinder's disc), where the
+// stored MuJoCo source has none; there this call returns the first (EPA) contact only, and
 // convex_first_contact_only() says so: the integrator must refuse such a pair (or call its own
 // box–box) rather than take one point where MuJoCo has others. With multiccd off
 // (opt.multiccd = false, MuJoCo's <flag multiccd="disable"/>) MuJoCo takes neither path: its
@@ -37,16 +41,25 @@ namespace ach {
 inline namespace ACH_ISA_NS {
 namespace convex {
 
-/// True where MuJoCo takes its single-pass face-clipping path (gjk.c `multicontact`), which this
-/// port does not have: two geoms with flat faces (box, mesh and, in 3.14, cylinder) at zero
-/// margin. There MuJoCo may return more points, and may move or re-orient the first one (the
-/// fixture shows both), so such a pair must be refused, not approximated.
+/// True where MuJoCo clips a box or mesh against a mesh (gjk.c `multicontact`, maxContacts 4):
+/// zero margin, multiccd on, one of the two a mesh and neither a cylinder. Ported (multicontact.hpp).
+inline bool convex_clips_faces(ConvexKind a, ConvexKind b, bool positive_margin, bool multiccd) {
+  if (positive_margin || !multiccd) return false;
+  const auto polyhedral = [](ConvexKind k) { return k == ConvexKind::Box || k == ConvexKind::Mesh; };
+  return polyhedral(a) && polyhedral(b) && (a == ConvexKind::Mesh || b == ConvexKind::Mesh);
+}
+
+/// True where MuJoCo takes a single-pass multi-contact path this port does not have: box–box
+/// (mjc_BoxBox, 8 points, whatever multiccd says) and, in 3.14, a cylinder with a box, mesh or
+/// cylinder at zero margin (3.14 clips a cylinder's disc; the stored source does not). There
+/// MuJoCo may return more points, and may move or re-orient the first one, so such a pair must be
+/// refused, not approximated.
 inline bool convex_first_contact_only(ConvexKind a, ConvexKind b, bool positive_margin, bool multiccd) {
   if (positive_margin) return false;
   const auto faceted = [](ConvexKind k) { return k == ConvexKind::Box || k == ConvexKind::Mesh || k == ConvexKind::Cylinder; };
   if (!faceted(a) || !faceted(b)) return false;
   if (a == ConvexKind::Box && b == ConvexKind::Box) return true; // MuJoCo's maxContacts: 8 whatever multiccd says
-  return multiccd;
+  return multiccd && !convex_clips_faces(a, b, positive_margin, multiccd);
 }
 
 /// mju_makeFrame's tangent axes for a unit normal n: t1 ⟂ n from (0,1,0) (or (0,0,1)), t2 = n × t1.
@@ -100,6 +113,7 @@ template <class T> int convex_collide_ordered(const ConvexShape<T>& sa, const Co
   CcdObject<T> a, b;
   a.init(sa, Xa, margin);
   b.init(sb, Xb, margin);
+  if (!(margin > 0) && convex_clips_faces(sa.kind, sb.kind, false, opt.multiccd)) return penetration_clipped(opt, a, b, margin, con);
   int ncon = penetration(opt, a, b, margin, con[0]);
   const bool single_pass_many = !(margin > 0) && convex_first_contact_only(sa.kind, sb.kind, false, opt.multiccd);
   if (ncon != 1 || !opt.multiccd || single_pass_many) return ncon;

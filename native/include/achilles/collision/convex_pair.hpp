@@ -5,11 +5,14 @@
 // Supported: every pair with a plane, sphere–cylinder, any pair with a sphere or an ellipsoid (GJK/EPA
 // gives them one contact), and the pairs where MuJoCo adds multiccd's perturbed points (up to 5
 // contacts, each with the normal of its own re-run: a Manifold carries a normal per point): a
-// cylinder or mesh with a capsule, and two of cylinder, box and mesh at a positive margin. Two of
-// those at zero margin get MuJoCo's face clipping (gjk.c `multicontact`), not ported:
-// convex_pair_unsupported says so, and the model is refused at load (collide.hpp KCollision), unless
-// the model disables multiccd (<flag multiccd="disable"/>): MuJoCo then gives every such pair its
-// first GJK/EPA contact only (maxContacts 1, no perturbed re-runs), which is what this runs.
+// cylinder or mesh with a capsule, and two of cylinder, box and mesh at a positive margin; and
+// box–mesh and mesh–mesh at zero margin, MuJoCo's face clipping (gjk.c `multicontact`, up to 4
+// points: convex/multicontact.hpp), which needs the mesh's polygons (made from its faces). A
+// cylinder with a box, mesh or cylinder at zero margin gets 3.14's clipping of the cylinder's disc,
+// not ported: convex_pair_unsupported says so, and the model is refused at load (collide.hpp
+// KCollision), unless the model disables multiccd (<flag multiccd="disable"/>): MuJoCo then gives
+// every such pair its first GJK/EPA contact only (maxContacts 1, no perturbed re-runs), which is what
+// this runs.
 #pragma once
 
 #include "../isa_namespace.hpp"
@@ -53,9 +56,20 @@ inline const char* convex_pair_unsupported(ShapeKind a, ShapeKind b, bool positi
     return "a rounded box is not one of MuJoCo's geoms, so nothing says how it meets a cylinder, ellipsoid or mesh";
   if (a == ShapeKind::Plane || b == ShapeKind::Plane) return nullptr;
   if (!convex::convex_first_contact_only(convex_kind_of(a), convex_kind_of(b), positive_margin, multiccd)) return nullptr;
-  return "at zero margin MuJoCo gives this pair up to 4 contacts by clipping one face against the other (gjk.c "
-         "multicontact), which the engine does not port yet (a positive margin on either shape makes it multiccd's "
-         "perturbed contacts, which it does)";
+  return "at zero margin MuJoCo 3.14 gives a cylinder with a box, mesh or cylinder several contacts by clipping "
+         "the cylinder's disc against the other face, which the engine does not port (a positive margin on either shape "
+         "makes it multiccd's perturbed contacts, which it does)";
+}
+
+/// Why a pair of these two shapes cannot be clipped as MuJoCo clips it, or nullptr: MuJoCo's face
+/// clipping (box–mesh, mesh–mesh at zero margin) reads a mesh's polygons, made from its faces.
+inline const char* convex_pair_missing_polygons(ShapeKind a, bool a_has_polygons, ShapeKind b, bool b_has_polygons, bool positive_margin, bool multiccd) {
+  if (!is_convex_kind(a) && !is_convex_kind(b)) return nullptr;
+  if (a == ShapeKind::Plane || b == ShapeKind::Plane || a == ShapeKind::RoundedBox || b == ShapeKind::RoundedBox) return nullptr;
+  if (!convex::convex_clips_faces(convex_kind_of(a), convex_kind_of(b), positive_margin, multiccd)) return nullptr;
+  if ((a != ShapeKind::Convex || a_has_polygons) && (b != ShapeKind::Convex || b_has_polygons)) return nullptr;
+  return "at zero margin MuJoCo clips one face against the other (gjk.c multicontact), which reads the mesh's polygons, and a "
+         "convex shape given without its hull's faces has none";
 }
 
 /// A shape as the convex colliders read it, in double (they run in double for f32 robots too:
@@ -64,10 +78,18 @@ inline const char* convex_pair_unsupported(ShapeKind a, ShapeKind b, bool positi
 struct ConvexGeom {
   ShapeKind kind;
   convex::ConvexShape<double> s;
+  convex::HullPolygons<double> poly; // a mesh's polygons (s.polygons points here once the geom is in place: shape())
+  bool has_poly = false;
+  /// The collider's shape with its polygons (taken where the geom lives, not where it was made).
+  convex::ConvexShape<double> shape() const {
+    convex::ConvexShape<double> r = s;
+    r.polygons = has_poly ? &poly : nullptr;
+    return r;
+  }
 };
 
 template <class T> inline ConvexGeom convex_geom(const ShapeGeom<T>& g) {
-  ConvexGeom c{g.kind, {}};
+  ConvexGeom c{g.kind, {}, {}, false};
   convex::ConvexShape<double>& s = c.s;
   switch (g.kind) {
   case ShapeKind::Sphere: s.kind = convex::ConvexKind::Sphere, s.size[0] = double(g.r); break;
@@ -75,7 +97,14 @@ template <class T> inline ConvexGeom convex_geom(const ShapeGeom<T>& g) {
   case ShapeKind::Box: s.kind = convex::ConvexKind::Box; for (int k = 0; k < 3; ++k) s.size[k] = double(g.h[k]); break;
   case ShapeKind::Cylinder: s.kind = convex::ConvexKind::Cylinder; for (int k = 0; k < 3; ++k) s.size[k] = double(g.size[k]); break;
   case ShapeKind::Ellipsoid: s.kind = convex::ConvexKind::Ellipsoid; for (int k = 0; k < 3; ++k) s.size[k] = double(g.size[k]); break;
-  case ShapeKind::Convex: s.kind = convex::ConvexKind::Mesh, s.vert = g.vert, s.nvert = g.nvert, s.graph = g.graph, s.extrema = g.extrema; break;
+  case ShapeKind::Convex:
+    s.kind = convex::ConvexKind::Mesh, s.vert = g.vert, s.nvert = g.nvert, s.graph = g.graph, s.extrema = g.extrema;
+    if (g.polygons) {
+      const HullPolygonData& h = *g.polygons;
+      c.poly = {h.npoly(), h.vertadr.data(), h.vertnum.data(), h.vert.data(), h.normal.data(), h.mapadr.data(), h.mapnum.data(), h.map.data()};
+      c.has_poly = true;
+    }
+    break;
   case ShapeKind::Plane: case ShapeKind::RoundedBox: break; // planes go to the analytic colliders; rounded boxes are refused
   }
   // a mesh's rbound walks its whole hull: KCollision makes it once at load (g.rbound), the same
@@ -103,7 +132,8 @@ inline void convex_pair_contacts(const ConvexGeom& a, const convex::ConvexPose<d
   } else {
     convex::CcdOptions<double> opt;
     opt.multiccd = multiccd || ACH_BUG(ContactMulticcdFlagIgnored); // planted: the model's multiccd="disable" is not heard
-    n = convex::convex_collide(a.s, pa, b.s, pb, thr, opt, con);
+    const convex::ConvexShape<double> sa = a.shape(), sb = b.shape();
+    n = convex::convex_collide(sa, pa, sb, pb, thr, opt, con);
   }
   // At most kPairPoints contacts: plane–cylinder 4, plane–mesh 3, multiccd 5, the others 1 (a pair
   // refused at load, or admitted by a planted filter bug, could get more: the rest are dropped)

@@ -55,6 +55,7 @@ template <class T> struct ShapeGeom {
   int nvert = 0;
   const int* graph = nullptr; // a convex shape's hull graph (MuJoCo's mesh_graph layout), or none
   const int* extrema = nullptr; // with a graph: its 27 hill-climbing seeds (hull_graph.hpp hull_extrema)
+  const HullPolygonData* polygons = nullptr; // with faces: its polygons (hull_polygons.hpp), for the face clipping
   double rbound = 0;          // its MuJoCo rbound, made once at load (convex_pair.hpp convex_geom), or 0
   bool multiccd = true;       // the model's flag multiccd (Model::multiccd), which the convex collider of the shape's pairs reads
 };

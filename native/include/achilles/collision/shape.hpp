@@ -13,6 +13,8 @@
 #include <string>
 #include <vector>
 
+#include "hull_polygons.hpp"
+
 namespace ach {
 
 enum class ShapeKind : std::uint8_t { Sphere, Capsule, Box, RoundedBox, Plane, Cylinder, Ellipsoid, Convex };
@@ -45,6 +47,7 @@ struct Shape {
   std::vector<double> vert;   // convex: the hull's vertices in the shape frame, x y z each
   std::vector<int> graph;     // convex: its hull graph in MuJoCo's mesh_graph layout (hull_graph.hpp), or empty
   std::vector<int> extrema;   // convex with a graph: MuJoCo's 27 hill-climbing seeds (hull_extrema), or empty
+  HullPolygonData polygons;   // convex with faces: MuJoCo's merged coplanar faces (hull_polygons), for the face clipping
   double R_BS[9] = {1, 0, 0, 0, 1, 0, 0, 0, 1}; // shape frame in body (or world) frame, row-major
   double p_BS[3] = {0, 0, 0};
   double friction = 1;

@@ -11,15 +11,18 @@
 // beyond x2 along the normal).
 #pragma once
 
-#include "epa.hpp"
+#include "multicontact.hpp"
 
 namespace ach {
 inline namespace ACH_ISA_NS {
 namespace convex {
 
-/// mjc_ccd with max_contacts = 1 and dist_cutoff = 0 (no distance for separated geoms); returns
-/// d_ccd (negative: the inflated shapes overlap) with the witness points in st.
-template <class T> T ccd(const CcdOptions<T>& opt, CcdStatus<T>& st, CcdObject<T>& a, CcdObject<T>& b) {
+/// mjc_ccd with dist_cutoff = 0 (no distance for separated geoms); returns d_ccd (negative: the
+/// inflated shapes overlap) with the witness points in st. With `clip` (MuJoCo's max_contacts 4:
+/// a box or mesh against a mesh at zero margin) EPA's final face goes on to the face clipping,
+/// whose points (clip->n > 0) replace st's one pair; the answer is then their deepest.
+template <class T> T ccd(const CcdOptions<T>& opt, CcdStatus<T>& st, CcdObject<T>& a, CcdObject<T>& b, ClipContacts<T>* clip = nullptr) {
+  if (clip) clip->n = 0;
   copy3(st.x1, a.p);
   copy3(st.x2, b.p);
   st.gjk_iterations = 0;
@@ -74,23 +77,49 @@ template <class T> T ccd(const CcdOptions<T>& opt, CcdStatus<T>& st, CcdObject<T
     else if (st.nsimplex == 3) ret = polytope3(pt, st, a, b);
     else ret = polytope4(pt, st, a, b);
     if (ret == EpaStatus::Success) {
-      epa(st, pt, a, b);
+      const EpaFace<T>* face = epa(st, pt, a, b);
       st.epa_ran = true;
+      if (clip && face) {
+        const auto clippable = [](const ConvexShape<T>& s) { return s.kind == ConvexKind::Box || (s.kind == ConvexKind::Mesh && s.polygons && s.polygons->npoly > 0); };
+        if (clippable(*a.shape) && clippable(*b.shape)) multicontact(pt, *face, st.x1, st.x2, a, b, *clip);
+      }
     }
   }
+  if (clip && clip->n > 0) {
+    T min_dist = clip->dist[0];
+    for (int i = 1; i < clip->n; ++i) min_dist = std::fmin(min_dist, clip->dist[i]);
+    return min_dist;
+  }
   return st.dist;
+}
+
+/// One contact from witness points x1 (on a) and x2 (on b) at ccd distance d: mjc_penetration's
+/// dist = margin + d, pos midway, normal (x1 − x2)/|x1 − x2|. `epa`: the points came from EPA.
+template <class T> void witness_contact(ConvexContact<T>& con, const T x1[3], const T x2[3], T d, T margin, bool epa) {
+  con.dist = margin + d;
+  add3(con.pos, x1, x2);
+  scl3(con.pos, con.pos, T(0.5));
+  if (epa && ACH_BUG(ConvexEpaNormalSign)) sub3(con.normal, x2, x1); // the planted bug: from b to a
+  else sub3(con.normal, x1, x2);
+  normalize3(con.normal);
+}
+
+/// mjc_penetration with max_contacts 4 (a box or mesh against a mesh at zero margin): the face
+/// clipping's points, or EPA's one contact where it clips nothing. `con` holds kMaxClipContacts.
+template <class T> int penetration_clipped(const CcdOptions<T>& opt, CcdObject<T>& a, CcdObject<T>& b, T margin, ConvexContact<T>* con) {
+  CcdStatus<T> st;
+  ClipContacts<T> clip;
+  if (!(ccd(opt, st, a, b, &clip) < 0) || st.nx < 1) return 0;
+  if (clip.n == 0) return witness_contact(con[0], st.x1, st.x2, st.dist, margin, st.epa_ran), 1;
+  for (int i = 0; i < clip.n; ++i) witness_contact(con[i], clip.x1 + 3 * i, clip.x2 + 3 * i, clip.dist[i], margin, false);
+  return clip.n;
 }
 
 /// mjc_penetration: at most one contact from one ccd query.
 template <class T> int penetration(const CcdOptions<T>& opt, CcdObject<T>& a, CcdObject<T>& b, T margin, ConvexContact<T>& con) {
   CcdStatus<T> st;
   if (!(ccd(opt, st, a, b) < 0) || st.nx < 1) return 0;
-  con.dist = margin + st.dist;
-  add3(con.pos, st.x1, st.x2);
-  scl3(con.pos, con.pos, T(0.5));
-  if (st.epa_ran && ACH_BUG(ConvexEpaNormalSign)) sub3(con.normal, st.x2, st.x1); // the planted bug: from b to a
-  else sub3(con.normal, st.x1, st.x2);
-  normalize3(con.normal);
+  witness_contact(con, st.x1, st.x2, st.dist, margin, st.epa_ran);
   return 1;
 }
 

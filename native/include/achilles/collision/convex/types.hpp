@@ -32,6 +32,21 @@ inline const char* convex_kind_name(ConvexKind k) {
 /// (MuJoCo's mjMESH_HILLCLIMB_MIN).
 constexpr int kMeshHillClimbMin = 10;
 
+/// A mesh hull's polygons (MuJoCo's mesh_poly*: the hull's coplanar triangles merged, user_mesh.cc
+/// MakePolygons): polygon i has vertnum[i] vertex ids at vert[vertadr[i]...] (counter-clockwise
+/// seen from outside) and unit outward normal normal[3i..]; vertex v lies on mapnum[v] polygons
+/// listed at map[mapadr[v]...]. Read by the face clipping (multicontact.hpp).
+template <class T> struct HullPolygons {
+  int npoly = 0;
+  const int* vertadr = nullptr;
+  const int* vertnum = nullptr;
+  const int* vert = nullptr;
+  const T* normal = nullptr;
+  const int* mapadr = nullptr;
+  const int* mapnum = nullptr;
+  const int* map = nullptr;
+};
+
 template <class T> struct ConvexShape {
   ConvexKind kind = ConvexKind::Sphere;
   T size[3] = {0, 0, 0};
@@ -39,6 +54,7 @@ template <class T> struct ConvexShape {
   int nvert = 0;
   const int* graph = nullptr; // mesh: MuJoCo's hull graph (mesh_graph from mesh_graphadr), or none
   const int* extrema = nullptr; // mesh with a graph: MuJoCo's mesh_extrema, 27 hill-climbing seeds
+  const HullPolygons<T>* polygons = nullptr; // mesh: its polygons for the face clipping, or none
   T rbound = 0;             // MuJoCo's geom_rbound (bounding-sphere radius about the geom origin)
 };
 
