@@ -211,12 +211,14 @@ template <class V> inline void factor_dense_envelope(V* L, int nv) {
   }
 }
 
-/// M's own factor in newton_L (as newton_factor's, with no rows): the start's M⁻¹ certificate.
-template <class V> inline void newton_factor_M(const KConstraints<ScalarOf<V>>& KC, ConstraintWork<V>& cw, int nv) {
+/// M's own factor in newton_L (as newton_factor's, with no rows): along the dof tree (factor_tree,
+/// M's sparsity always allows it) or MuJoCo's dense Cholesky. Newton's start takes its M⁻¹
+/// certificate from it (tree as H's factor: KC.newton_tree), PGS its AR and answer (tree).
+template <class V> inline void newton_factor_M(const KConstraints<ScalarOf<V>>& KC, ConstraintWork<V>& cw, int nv, bool tree) {
   V* L = cw.newton_L;
   for (int i = 0; i < nv; ++i)
     for (int j = 0; j <= i; ++j) L[i * nv + j] = cw.newton_M[i * nv + j];
-  if (KC.newton_tree) factor_tree(KC, L, nv);
+  if (tree) factor_tree(KC, L, nv);
   else factor_dense_envelope(L, nv);
 }
 
@@ -358,12 +360,12 @@ inline void solve_newton(const KModel<ScalarOf<V>>& M, const KConstraints<Scalar
   newton_prepare(M, KC, W, cw); // M and J: every product of the solve is taken from them
   warm_start(M, KC, W, cw, use_warm);
   update_forces(cw);
-  update_gradient(M, KC, W, cw, nullptr, nullptr, /*newton=*/true);
+  update_gradient(M, KC, W, cw);
   MaskOf<V>* done = cw.per_tree.done;
   for (int t = 0; t < nt; ++t) done[t] = mask_false<V>();
   const bool tolerant = KC.tolerance > 0;
   if (tolerant) {
-    newton_factor_M(KC, cw, nv); // Mgrad = M⁻¹ grad: the certificate's
+    newton_factor_M(KC, cw, nv, KC.newton_tree); // Mgrad = M⁻¹ grad: the certificate's
     newton_solve(KC, cw, nv, cw.grad, cw.Mgrad);
     tolerance_start(M, KC, W, cw); // the duality gap ½·scale·gᵀM⁻¹g < tol ...
     newton_sums(KC, cw);
@@ -388,7 +390,7 @@ inline void solve_newton(const KModel<ScalarOf<V>>& M, const KConstraints<Scalar
     if (tolerant) line_search<true>(KC, cw);
     else line_search<false>(KC, cw);
     take_step(KC, cw, idle);
-    update_gradient(M, KC, W, cw, idle, idle_joints, /*newton=*/true);
+    update_gradient(M, KC, W, cw, idle, idle_joints);
     newton_factor(KC, cw, nv, false);
     newton_solve(KC, cw, nv, cw.grad, cw.Mgrad);
     for (int t = 0; t < nt; ++t) done[t] = vor(done[t], cw.per_tree.best[t] == zero);

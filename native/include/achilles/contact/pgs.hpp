@@ -171,10 +171,8 @@ inline void pgs_prepare(const KModel<ScalarOf<V>>& M, const KConstraints<ScalarO
   V* J = cw.newton_J;
   for (int e = 0; e < n * nv; ++e) J[e] = zero; // newton_prepare writes each row's own dofs only
   newton_prepare(M, KC, W, cw);
-  V* Lm = cw.newton_L;
-  for (int i = 0; i < nv; ++i)
-    for (int j = 0; j <= i; ++j) Lm[i * nv + j] = cw.newton_M[i * nv + j];
-  factor_tree(KC, Lm, nv);
+  newton_factor_M(KC, cw, nv, /*tree=*/true);
+  const V* Lm = cw.newton_L;
   const int* parent = KC.dof_parent.data();
   V* Y = cw.pgs_MinvJ;
   for (int e = 0; e < n * nv; ++e) Y[e] = zero;

@@ -246,14 +246,15 @@ inline void warm_start(const KModel<ScalarOf<V>>& M, const KConstraints<ScalarOf
 }
 
 /// The gradient at the current forces (mj_solPrimal's gradient update): qfrc = Jᵀf,
-/// grad = M(a − a₀) − qfrc, Mgrad = M⁻¹ grad. Idle trees (and their joints) keep theirs.
+/// grad = M(a − a₀) − qfrc, and for CG Mgrad = M⁻¹ grad (Newton's is H⁻¹ grad: newton.hpp).
+/// Idle trees (and their joints) keep theirs.
 template <class V>
 inline void update_gradient(const KModel<ScalarOf<V>>& M, const KConstraints<ScalarOf<V>>& KC, const JointWork<V>* W, ConstraintWork<V>& cw,
-                            const unsigned char* idle = nullptr, const unsigned char* idle_joints = nullptr, bool newton = false) {
+                            const unsigned char* idle = nullptr, const unsigned char* idle_joints = nullptr) {
   if (KC.newton) dense_rows_transpose(KC, cw, M.nv, cw.u_force, cw.qfrc, idle);
   else rows_transpose(M, KC, W, cw, cw.u_force, cw.qfrc, idle);
   for (int k = 0; k < M.nv; ++k) cw.grad[k] = cw.Mrel[k] - cw.qfrc[k];
-  if (!newton) solve_M(M, W, cw.tw, cw.grad, cw.Mgrad, idle_joints); // Newton's H⁻¹ grad: newton.hpp
+  if (!KC.newton) solve_M(M, W, cw.tw, cw.grad, cw.Mgrad, idle_joints);
 }
 
 /// MuJoCo's termination before the first step (3.11+), tolerance > 0: scale = 1/Σ diag(M) over the
