@@ -310,8 +310,11 @@ template <class T> static int run_case(const FixtureCase& fc, ConvexContact<T>* 
   };
   ConvexShape<T> sa, sb;
   ConvexPose<T> Xa, Xb;
+  const bool counting = g_counting; // the shapes' vectors are the test's allocations, not the collider's
+  g_counting = false;
   mk(fc.a, va, sa, Xa, pa);
   mk(fc.b, vb, sb, Xb, pb);
+  g_counting = counting;
   const T margin = T(fc.margin);
   CcdOptions<T> opt;
   opt.multiccd = fc.multiccd;
@@ -352,9 +355,7 @@ template <class T> static void against_mujoco(const std::vector<FixtureCase>& ca
   g_allocs = 0;
   for (const FixtureCase& fc : cases) {
     ++idx;
-    g_counting = false;
-    const int n = run_case<T>(fc, con, va, vb); // (the vectors' resize is the test's, not the collider's)
-    g_counting = true;
+    const int n = run_case<T>(fc, con, va, vb);
     double scale = 0;
     if (fc.a.kind != "plane") scale = fc.a.rbound;
     scale = std::fmax(scale, fc.b.rbound);
@@ -464,9 +465,7 @@ template <class T> static void clip_against_mujoco(const std::vector<FixtureCase
   g_allocs = 0;
   for (const FixtureCase& fc : cases) {
     ++idx;
-    g_counting = false;
     const int n = run_case<T>(fc, con, va, vb);
-    g_counting = true;
     const double scale = std::fmax(fc.a.rbound, fc.b.rbound);
     ++w.cases;
     const int nm = int(fc.con.size());
