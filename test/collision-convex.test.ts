@@ -28,22 +28,18 @@ describe('convex collider (native/tests/convex_tests.cpp)', () => {
     const r = await run('achilles_convex_tests_bugs', ['--quiet', '--bug', 'none']);
     expect(r.out).toMatch(/\b\d+ passed, 0 failed/);
   });
-  it("the fixture is MuJoCo's answer: convex_fixture.py writes it again byte for byte", async () => {
-    const { spawnAsync } = await import('./helpers/spawn-async.js');
-    const { root } = await import('./helpers/engine.js');
-    const { readFileSync } = await import('node:fs');
-    const r = await spawnAsync('python3', [`${root}/native/tests/convex_fixture.py`]);
-    expect(r.stderr).toBe('');
-    expect(r.stdout).toBe(readFileSync(`${root}/${fixture}`, 'utf8'));
-  });
-  it("the clipping fixture is MuJoCo's answer: multicontact_fixture.py writes it again byte for byte", async () => {
-    const { spawnAsync } = await import('./helpers/spawn-async.js');
-    const { root } = await import('./helpers/engine.js');
-    const { readFileSync } = await import('node:fs');
-    const r = await spawnAsync('python3', [`${root}/native/tests/multicontact_fixture.py`]);
-    expect(r.stderr).toBe('');
-    expect(r.stdout).toBe(readFileSync(`${root}/${clipFixture}`, 'utf8'));
-  });
+  for (const [what, script, file] of [
+    ['fixture', 'convex_fixture.py', fixture],
+    ['clipping fixture', 'multicontact_fixture.py', clipFixture],
+  ])
+    it(`the ${what} is MuJoCo's answer: ${script} writes it again byte for byte`, async () => {
+      const { spawnAsync } = await import('./helpers/spawn-async.js');
+      const { root } = await import('./helpers/engine.js');
+      const { readFileSync } = await import('node:fs');
+      const r = await spawnAsync('python3', [`${root}/native/tests/${script}`]);
+      expect(r.stderr).toBe('');
+      expect(r.stdout).toBe(readFileSync(`${root}/${file}`, 'utf8'));
+    });
   for (const bug of ['convex-epa-normal-sign', 'convex-box-support-corner-sign', 'contact-clip-side-skipped'])
     it(`planted bug ${bug} fails the checks`, async () => {
       const r = await run('achilles_convex_tests_bugs', ['--quiet', '--bug', bug]);
