@@ -187,8 +187,9 @@ template <class V> inline void dense_rows_times(const KConstraints<ScalarOf<V>>&
   }
 }
 
-///   qfrc = Jᵀ·f (f packed by used row); a row that is not idle touches no idle tree (it would join
-///   that tree's island, done in every lane only if the row's other tree is too)
+///   qfrc = Jᵀ·f (f packed by used row), idle trees' dofs left as they are. A contact row can join an
+///   idle tree to a busy one: on in a lane where the two trees are one island, done there, and off
+///   in a lane where the busy tree is still going; its force still reaches the busy tree's dofs.
 template <class V> inline void dense_rows_transpose(const KConstraints<ScalarOf<V>>& KC, ConstraintWork<V>& cw, int nv, const V* f, V* qfrc,
                                                     const unsigned char* idle) {
   const V zero(ScalarOf<V>(0));
@@ -200,7 +201,8 @@ template <class V> inline void dense_rows_transpose(const KConstraints<ScalarOf<
     int nd;
     const int* dofs = row_dofs(KC, cw, r, nd);
     const V* Ju = cw.newton_J + u * nv;
-    for (int a = 0; a < nd; ++a) qfrc[dofs[a]] += Ju[dofs[a]] * f[u];
+    for (int a = 0; a < nd; ++a)
+      if (!idle || !idle[KC.tree_of_dof[dofs[a]]]) qfrc[dofs[a]] += Ju[dofs[a]] * f[u];
   }
 }
 
