@@ -6,7 +6,7 @@
 //
 // a sweep visits each row (a pyramidal contact's edges are rows of their own) in an order shuffled
 // afresh each sweep (Fisher–Yates with PCG32, seeded 0/1 per island call), setting
-//   f_c ← proj(f_c − res_c / AR_cc),  res_c = b_c + AR_c·f
+//   f_c ← proj(f_c − res_c / AR_cc),  res_c = b_c + AR_c·f  (AR_c·f in mju_dot's order)
 // and keeping the old f_c when the cost would rise by more than 1e-10. Nesterov momentum before
 // each sweep: f ← proj(f + β(f − f_prev)), β = (k − 1)/(k + 2), with O'Donoghue–Candès restarts
 // (k = 0 when the sweep's correction opposes the extrapolation). A sweep's improvement (the cost
@@ -52,6 +52,29 @@ template <class T> struct PgsIsland {
   int* order;            // scratch, n
 };
 
+/// MuJoCo's dense dot product (mju_dot, engine_util_blas.c, the order of its AVX path too): four
+/// partial sums over i ≡ 0, 1, 2, 3 (mod 4), joined as (s₀ + s₂) + (s₁ + s₃), then the last n mod 4
+/// products summed left to right and added. Its order, so the residual rounds as MuJoCo's; and four
+/// independent chains of additions instead of one, which is what a sweep waits on.
+template <class T> inline T mju_dot(const T* a, const T* b, int n) {
+  T s0(0), s1(0), s2(0), s3(0);
+  int i = 0;
+  for (; i <= n - 4; i += 4) {
+    s0 += a[i] * b[i];
+    s1 += a[i + 1] * b[i + 1];
+    s2 += a[i + 2] * b[i + 2];
+    s3 += a[i + 3] * b[i + 3];
+  }
+  T res = (s0 + s2) + (s1 + s3);
+  switch (n - i) {
+  case 3: res += a[i] * b[i] + a[i + 1] * b[i + 1] + a[i + 2] * b[i + 2]; break;
+  case 2: res += a[i] * b[i] + a[i + 1] * b[i + 1]; break;
+  case 1: res += a[i] * b[i]; break;
+  default: break;
+  }
+  return res;
+}
+
 /// The force projected on row c's set: friction rows onto [−floss, floss], limits and contacts onto f ≥ 0.
 template <class T> inline T pgs_project(const PgsIsland<T>& I, int c, T f) {
   if (c < I.ne) return f;
@@ -96,9 +119,7 @@ template <class T> inline void pgs_island(const PgsIsland<T>& I, int maxiter, do
     T improvement(0);
     for (int s = 0; s < n; ++s) {
       const int c = I.order[s];
-      const T* Ac = I.A + c * n;
-      T res = I.b[c];
-      for (int j = 0; j < n; ++j) res += Ac[j] * f[j];
+      const T res = I.b[c] + mju_dot(I.A + c * n, f, n); // MuJoCo's residual()
       const T old = f[c];
       f[c] = pgs_project(I, c, f[c] - res * I.ARinv[c]);
       // costChange: ½δ²·AR_cc + δ·res, the old force kept when it rises past 1e-10
@@ -168,21 +189,20 @@ inline void pgs_prepare(const KModel<ScalarOf<V>>& M, const KConstraints<ScalarO
   constexpr int L = lanes_of<V>;
   const int nv = M.nv, n = cw.nused;
   const V zero(T(0));
-  V* J = cw.newton_J;
-  for (int e = 0; e < n * nv; ++e) J[e] = zero; // newton_prepare writes each row's own dofs only
+  const V* J = cw.newton_J; // row u on its row_dofs only (newton_prepare writes no others; none are read)
   newton_prepare(M, KC, W, cw);
   newton_factor_M(KC, cw, nv, /*tree=*/true);
   const V* Lm = cw.newton_L;
   const int* parent = KC.dof_parent.data();
   V* Y = cw.pgs_MinvJ;
-  for (int e = 0; e < n * nv; ++e) Y[e] = zero;
   V* yD = cw.tmp;
   for (int u = 0; u < n; ++u) {
     int nd;
     const int* dofs = row_dofs(KC, cw, cw.used[u], nd);
     int cl[kNewtonMaxDofs];
     const int nc = ancestor_closure(parent, nv, dofs, nd, cl);
-    V* yu = Y + u * nv; // y_u = L⁻ᵀJ_uᵀ, from the leaves up
+    V* yu = Y + u * nv; // y_u = L⁻ᵀJ_uᵀ, from the leaves up; 0 off u's dofs and ancestors, where later rows read it
+    for (int k = 0; k < nv; ++k) yu[k] = zero; // zeroed row by row as it is made: in cache, not one sweep of n·nv
     for (int a = 0; a < nd; ++a) yu[dofs[a]] = J[u * nv + dofs[a]];
     for (int a = nc - 1; a >= 0; --a) {
       const int k = cl[a];
