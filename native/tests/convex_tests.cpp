@@ -5,8 +5,11 @@
 //     written by convex_fixture.py): count, dist, normal and pos per contact, bars from the
 //     measured floors (below);
 //  3. nothing allocates.
-// Usage: achilles_convex_tests FIXTURE [--bug NAME] (NAME only in the bug twin,
+// --clip FILE: MuJoCo's face clipping (multicontact_fixture.py); --plane FILE: MuJoCo's plane–mesh
+// (plane_mesh_fixture.py), both with MuJoCo's polygons.
+// Usage: achilles_convex_tests FIXTURE [--clip FILE] [--plane FILE] [--bug NAME] (NAME only in the bug twin,
 // achilles_convex_tests_bugs). Prints "N passed, M failed"; non-zero exit on failure.
+#include <algorithm>
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
@@ -500,6 +503,68 @@ template <class T> static void clip_against_mujoco(const std::vector<FixtureCase
   }
 }
 
+/// MuJoCo 3.14's plane–mesh (fixtures/plane_mesh_mujoco.txt, plane_mesh_fixture.py: a mesh with
+/// MuJoCo's polygons over a plane at random poses, margins 0, 0.003 and 0.02): contact by contact in
+/// MuJoCo's order. f64 to the bar; where a tetrahedron gets fewer points from MuJoCo (measured: some
+/// poses of tetrahedra, docs/collision-validation.md), each of MuJoCo's points must be one of ours, in
+/// our order: tallied and printed. f32 (the collider in float; the engine runs it in double) tallied.
+template <class T> static void plane_against_mujoco(const std::vector<FixtureCase>& cases, const char* prec, double bar, bool print) {
+  Worst w;
+  int multi = 0, quads = 0, tet_fewer = 0, tets = 0;
+  std::vector<T> va, vb;
+  ConvexContact<T> con[kMaxConvexContacts];
+  char what[320];
+  int idx = 0;
+  g_counting = true;
+  g_allocs = 0;
+  for (const FixtureCase& fc : cases) {
+    ++idx;
+    const int n = run_case<T>(fc, con, va, vb);
+    const double scale = fc.b.rbound;
+    const bool tet = fc.b.vert.size() == 12;
+    tets += tet;
+    ++w.cases;
+    const int nm = int(fc.con.size());
+    if (nm > 1) ++multi;
+    if (nm == 4) ++quads;
+    if (n != nm) {
+      ++w.count_mismatch;
+      if (sizeof(T) != sizeof(double)) continue;
+      // a tetrahedron: MuJoCo's points a subsequence of ours
+      bool sub = tet && nm >= 1 && nm < n;
+      for (int i = 0, j = 0; sub && i < nm; ++i, ++j) {
+        while (j < n && vdist(con[j].pos, &fc.con[i][4]) > bar * scale) ++j;
+        sub = j < n && std::fabs(double(con[j].dist) - fc.con[i][0]) <= bar * scale && (i > 0 || j == 0);
+      }
+      if (sub) {
+        ++tet_fewer;
+        continue;
+      }
+      std::snprintf(what, sizeof what, "%s plane case %d (%d vertices, margin %g): %d contacts, MuJoCo %d", prec, idx, int(fc.b.vert.size() / 3), fc.margin, n, nm);
+      check(false, what);
+      continue;
+    }
+    for (int i = 0; i < n; ++i) {
+      double ed, en, ep;
+      contact_errors(con[i], fc.con[i], scale, w, ed, en, ep);
+      if (sizeof(T) == sizeof(double) && !(ed <= bar && en <= bar && ep <= bar)) {
+        std::snprintf(what, sizeof what, "%s plane case %d contact %d: dist %.3g, normal %.3g, pos %.3g off MuJoCo's", prec, idx, i, ed, en, ep);
+        check(false, what);
+      }
+    }
+  }
+  g_counting = false;
+  checkf(g_allocs == 0, "the plane–mesh collider allocates nothing (%g allocations)", double(g_allocs));
+  if (print)
+    std::printf("%s, plane–mesh with MuJoCo's polygons (%d cases, %d with several points, %d with 4): worst |Δdist|/rbound %.3g, |Δnormal| %.3g, |Δpos|/rbound %.3g, "
+                "count mismatches %d (%d on tetrahedra where MuJoCo gives a subset of ours; %d tetrahedron cases)\n",
+                prec, w.cases, multi, quads, w.dist, w.normal, w.pos, w.count_mismatch, tet_fewer, tets);
+  if (sizeof(T) == sizeof(double)) {
+    checkf(multi >= 100 && quads >= 30, "the plane–mesh fixture has multi-point answers (%g, %g with 4)", multi, quads);
+    checkf(w.count_mismatch == tet_fewer, "every plane–mesh case has MuJoCo's count but some tetrahedra (%g others)", w.count_mismatch - tet_fewer);
+  }
+}
+
 /// hull_polygons of MuJoCo's own hull triangles against MuJoCo's polygons (each mesh once).
 static void polygons_against_mujoco(const std::vector<FixtureCase>& cases, double bar_normal, bool print) {
   int meshes = 0, same = 0, npoly = 0;
@@ -566,6 +631,7 @@ template <class T> static void show_case(const std::vector<FixtureCase>& cases, 
 int main(int argc, char** argv) {
   const char* fixture = nullptr;
   const char* clip_fixture = nullptr;
+  const char* plane_fixture = nullptr;
   bool quiet = false;
   int show = 0;
   for (int i = 1; i < argc; ++i) {
@@ -575,7 +641,8 @@ int main(int argc, char** argv) {
       bool found = false;
       for (int b = int(ach::Bug::ConvexEpaNormalSign); b <= int(ach::Bug::ConvexBoxSupportCornerSign); ++b)
         if (!std::strcmp(name, ach::bug_name(ach::Bug(b)))) ach::g_bug = ach::Bug(b), found = true;
-      if (!std::strcmp(name, ach::bug_name(ach::Bug::ContactClipSideSkipped))) ach::g_bug = ach::Bug::ContactClipSideSkipped, found = true;
+      for (ach::Bug b : {ach::Bug::ContactClipSideSkipped, ach::Bug::ContactPlaneMeshLeastAligned})
+        if (!std::strcmp(name, ach::bug_name(b))) ach::g_bug = b, found = true;
       if (!found && std::strcmp(name, "none")) {
         std::printf("unknown convex bug '%s'\n", name);
         return 2;
@@ -586,6 +653,8 @@ int main(int argc, char** argv) {
 #endif
     } else if (!std::strcmp(argv[i], "--clip") && i + 1 < argc) {
       clip_fixture = argv[++i];
+    } else if (!std::strcmp(argv[i], "--plane") && i + 1 < argc) {
+      plane_fixture = argv[++i];
     } else if (!std::strcmp(argv[i], "--case") && i + 1 < argc) {
       show = std::atoi(argv[++i]);
     } else if (!std::strcmp(argv[i], "--quiet")) {
@@ -596,7 +665,7 @@ int main(int argc, char** argv) {
     }
   }
   if (!fixture) {
-    std::printf("usage: achilles_convex_tests FIXTURE [--bug NAME] [--quiet]\n");
+    std::printf("usage: achilles_convex_tests FIXTURE [--clip FIXTURE] [--plane FIXTURE] [--bug NAME] [--quiet] [--case N]\n");
     return 2;
   }
   // 1. closed forms (measured worst in brackets). f64 analytic to rounding [2.2e-16] → 1e-14;
@@ -642,6 +711,17 @@ int main(int argc, char** argv) {
     clip_against_mujoco<double>(clip_cases, "f64", 1e-12, !quiet);
     clip_against_mujoco<float>(clip_cases, "f32", 1e-2, !quiet);
     polygons_against_mujoco(clip_cases, 1.0, !quiet);
+  }
+  if (plane_fixture) {
+    std::vector<FixtureCase> plane_cases;
+    if (!read_fixture(plane_fixture, plane_cases, true)) {
+      std::printf("FAIL: cannot read the plane–mesh fixture %s\n", plane_fixture);
+      return 1;
+    }
+    // Bars (measured on the committed fixture): f64 MEASURED_F64 → 1e-12 as for the other ported colliders
+    plane_against_mujoco<double>(plane_cases, "f64", 1e-12, !quiet);
+    plane_against_mujoco<float>(plane_cases, "f32", 1e-2, !quiet);
+    polygons_against_mujoco(plane_cases, 1.0, !quiet);
   }
   if (!quiet) std::printf("EPA polytope on the stack: %zu bytes (f64), %zu (f32)\n", sizeof(Polytope<double>), sizeof(Polytope<float>));
   std::printf("%d passed, %d failed\n", passed, failed);

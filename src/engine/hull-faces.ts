@@ -1,10 +1,9 @@
 // A convex shape's hull triangles, handed to the engine with its vertices: the native side makes
 // MuJoCo's hull graph of them (native/include/achilles/collision/hull_graph.hpp), which MuJoCo's
-// plane–mesh collider reads (the support vertex's graph neighbours within the margin become its
-// extra contacts) and its hill-climbing support walks. MuJoCo makes that graph for every mesh that
-// can collide, so a convex shape without it would take its extra plane contacts from all vertices
-// instead (a different answer wherever a vertex that is no neighbour of the deepest one is also
-// within the margin).
+// hill-climbing support walks, and its polygons (hull_polygons.hpp: the merged coplanar faces),
+// which the face clipping and MuJoCo 3.14's plane–mesh collider read (the vertices of the polygon
+// under the deepest vertex within the margin become its extra contacts). A convex shape without
+// them has no polygons and keeps the older plane rule (graph-less: extra points from all vertices).
 
 import type { ShapeDesc } from './model-desc.js';
 import { convexHull, HullError } from './quickhull.js';

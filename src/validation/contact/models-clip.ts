@@ -2,7 +2,8 @@
 // at zero margin with multiccd on; up to 4 points, each at its own depth below the reference face):
 //   contact-clip  on a static table (a box): a block (a box-shaped mesh); on a static slab (a
 //                 box-shaped mesh): a lid (a box-shaped mesh, mesh–mesh) and a cube (a box geom,
-//                 box–mesh the other way round)
+//                 box–mesh the other way round); on the floor (a plane): a brick (a box-shaped mesh:
+//                 MuJoCo's plane–mesh, the deepest corner and the others of the face under it)
 // No face of more than 4 corners: where the clipping keeps more than 4 points, MuJoCo's polygonQuad
 // picks 4 by a greedy search whose answer depends on where the incident polygon starts, which
 // follows the order of the hull's triangles: qhull's in MuJoCo, the engine's quickhull's here (an
@@ -30,6 +31,7 @@ export const CLIP = {
     { name: 'block', base: 'table', at: [0.15, 0.1], kind: 'convex', vertices: boxVertices([0.05, 0.035, 0.025]) },
     { name: 'lid', base: 'slab', at: [0.12, -0.1 + 1], kind: 'convex', vertices: boxVertices([0.04, 0.03, 0.015]) },
     { name: 'cube', base: 'slab', at: [-0.12, -0.1 + 1], kind: 'box', half: [0.03, 0.03, 0.03] as Vec3 },
+    { name: 'brick', base: 'floor', at: [0.6, -0.5], kind: 'convex', vertices: boxVertices([0.045, 0.03, 0.02]) },
   ],
 } as const;
 
@@ -84,7 +86,7 @@ export function clipStates(n: number, seed: number): TestState[] {
       const v = bodyVertices(b);
       let low = Infinity;
       for (let i = 0; i < v.length; i += 3) low = Math.min(low, rotate(quat, v.slice(i, i + 3))[2]);
-      const top = b.base === 'table' ? CLIP.tableTop : CLIP.slabTop;
+      const top = b.base === 'table' ? CLIP.tableTop : b.base === 'slab' ? CLIP.slabTop : 0;
       return [b.at[0] + rng.uniform(-0.01, 0.01), b.at[1] + rng.uniform(-0.01, 0.01), top - low + rng.uniform(-0.004, 0.001), ...quat];
     });
     const v = CLIP.bodies.flatMap(() => freeVelocity(rng, 0.2));

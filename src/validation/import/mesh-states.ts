@@ -4,8 +4,9 @@
 // free body that carries none (a ball) placed against the mesh body before it, along a random
 // upward direction, between 2 mm inside and 1 mm outside its support point there. Uniform random
 // states (constrained.ts randomStates) would leave most bodies in the air; these touch in every
-// state, shallow as resting contacts are (a plane–mesh contact takes at most two graph neighbours
-// of the deepest vertex, hull-graph.hpp: the pairs the gate compares are the ones a run meets).
+// state, shallow as resting contacts are (a plane–mesh contact takes the deepest vertex and up to
+// three more of the hull face under it, analytic.hpp plane_convex: the pairs the gate compares are
+// the ones a run meets).
 
 import { coordinateLayout, type ModelDesc, type Quat, type Vec3 } from '../../engine/model-desc.js';
 import { quatRotate } from '../../engine/math.js';

@@ -125,7 +125,8 @@ inline void convex_pair_contacts(const ConvexGeom& a, const convex::ConvexPose<d
     const ConvexGeom& g = flip ? a : b;
     const convex::ConvexPose<double>& plane = flip ? pb : pa;
     const convex::ConvexPose<double>& X = flip ? pa : pb;
-    n = g.kind == ShapeKind::Cylinder ? convex::plane_cylinder(plane, g.s, X, thr, con) : convex::plane_convex(plane, g.s, X, thr, con);
+    const convex::ConvexShape<double> sg = g.shape(); // a mesh with its polygons (plane_convex's further points)
+    n = g.kind == ShapeKind::Cylinder ? convex::plane_cylinder(plane, sg, X, thr, con) : convex::plane_convex(plane, sg, X, thr, con);
   } else if ((a.kind == ShapeKind::Sphere && b.kind == ShapeKind::Cylinder) || (b.kind == ShapeKind::Sphere && a.kind == ShapeKind::Cylinder)) {
     flip = b.kind == ShapeKind::Sphere;
     n = flip ? convex::sphere_cylinder(b.s, pb, a.s, pa, thr, con) : convex::sphere_cylinder(a.s, pa, b.s, pb, thr, con);
@@ -135,7 +136,7 @@ inline void convex_pair_contacts(const ConvexGeom& a, const convex::ConvexPose<d
     const convex::ConvexShape<double> sa = a.shape(), sb = b.shape();
     n = convex::convex_collide(sa, pa, sb, pb, thr, opt, con);
   }
-  // At most kPairPoints contacts: plane–cylinder 4, plane–mesh 3, multiccd 5, the others 1 (a pair
+  // At most kPairPoints contacts: plane–cylinder 4, plane–mesh 4, multiccd 5, the others 1 (a pair
   // refused at load, or admitted by a planted filter bug, could get more: the rest are dropped)
   out.count = 0;
   for (int i = 0; i < n && out.count < kPairPoints; ++i) {

@@ -2,13 +2,14 @@
 // (engine_collision_primitive.c and engine_collision_convex.c, 3.14), scalar T, one lane:
 //   plane_cylinder   mjc_PlaneCylinder  (up to 4 contacts)
 //   sphere_cylinder  mjc_SphereCylinder (1)
-//   plane_convex     mjc_PlaneConvex for an ellipsoid (1) or a mesh (up to 3)
+//   plane_convex     mjc_PlaneConvex for an ellipsoid (1) or a mesh (up to 4)
 // The plane is geom a (MuJoCo's type order), its normal the third column of its rotation; the
 // sphere is geom a against the cylinder. Normals from a to b; pos midway between the surfaces.
 // A contact is reported when dist ≤ margin (MuJoCo's test here; the driver then keeps those
 // with dist < margin − gap).
 #pragma once
 
+#include "multicontact.hpp"
 #include "support.hpp"
 
 namespace ach {
@@ -159,10 +160,11 @@ template <class T> int sphere_cylinder(const ConvexShape<T>& sph, const ConvexPo
   return sphere_sphere_raw(con[0], margin, Xs.p, za, sph.size[0], vec, axis, T(0));
 }
 
-/// libccd's support (mjccd_support) for an ellipsoid or a mesh along d, margin 0: the point and,
-/// for a mesh, the index MuJoCo records (global vertex index from an exhaustive search; a local
-/// graph id from hill climbing on a mesh of 10 or more vertices with a graph).
-template <class T> void ccd_support_plane(T res[3], int& meshindex, const ConvexShape<T>& s, const ConvexPose<T>& X, const T d[3]) {
+/// The support (mjc_PlaneConvex's) of an ellipsoid or a mesh along d, margin 0: the point and, for a
+/// mesh, the index MuJoCo records (global vertex index from an exhaustive search; a local graph id from
+/// hill climbing on a mesh of 10 or more vertices with a graph) and, in `vertex`, the vertex's own
+/// (global) index.
+template <class T> void ccd_support_plane(T res[3], int& meshindex, const ConvexShape<T>& s, const ConvexPose<T>& X, const T d[3], int* vertex = nullptr) {
   T l[3];
   mul_mat_t_vec3(l, X.R, d);
   if (s.kind == ConvexKind::Ellipsoid) {
@@ -180,26 +182,42 @@ template <class T> void ccd_support_plane(T res[3], int& meshindex, const Convex
       }
       meshindex = ibest;
     } else {
-      ibest = climb_hull_graph(s, l, meshindex < 0 ? 0 : meshindex); // from vertex 0 or the warm start
+      // from the warm start, else the seed of l's cell (MuJoCo 3.14's mjc_hillclimbSupport; without
+      // seeds, vertex 0): on a face parallel to the plane the start decides which vertex is deepest,
+      // and 3.14's choice is the seed's (plane_mesh_fixture.py: a 16-gon face down)
+      int start = meshindex < 0 ? 0 : meshindex;
+      if (meshindex < 0 && s.extrema) {
+        const auto cell = [](T x) { return (x > T(0.4)) - (x < T(-0.4)) + 1; };
+        start = s.extrema[cell(l[0]) * 9 + cell(l[1]) * 3 + cell(l[2])];
+      }
+      ibest = climb_hull_graph(s, l, start);
       meshindex = ibest;
       ibest = s.graph[2 + s.graph[0] + ibest]; // vert_globalid
     }
+    if (vertex) *vertex = ibest;
     copy3(res, s.vert + 3 * ibest);
   }
   mul_mat_vec3(res, X.R, res);
   res[0] += X.p[0], res[1] += X.p[1], res[2] += X.p[2];
 }
 
-/// Plane–ellipsoid and plane–mesh: the deepest support point; for a mesh up to two more vertices
-/// within the margin, farther than 0.3·rbound from the first contact: from all vertices when the
-/// mesh has no graph, else from the graph neighbours of the index the support search recorded
-/// (read as a local graph id, as MuJoCo does).
+/// Plane–ellipsoid and plane–mesh: the deepest support point (MuJoCo 3.14 mjc_PlaneConvex). For a
+/// mesh with its polygons, up to three more: the polygon through that vertex whose normal is most
+/// aligned with −(plane normal) (the first such in the vertex's polygon list), its vertices in the
+/// polygon's order starting from the deepest (more than 4: the quadrilateral of largest area from
+/// polygonQuad's climb with the deepest vertex held as its first corner, on the mesh-frame
+/// vertices), each one within the margin of the plane. Measured against the 3.14 wheel
+/// (plane_mesh_fixture.py): equal on every probed pose but for some tetrahedra, where MuJoCo gives a
+/// subset of these points (docs/collision-validation.md). A mesh without polygons (a convex shape
+/// given without its hull's faces) keeps the older rule: up to two more vertices within the margin,
+/// farther than 0.3·rbound from the first contact, from all vertices when the mesh has no graph, else
+/// from the graph neighbours of the index the support search recorded.
 template <class T> int plane_convex(const ConvexPose<T>& plane, const ConvexShape<T>& s, const ConvexPose<T>& X, T margin, ConvexContact<T>* con) {
   T normal[3], dir[3], sup[3];
   column(normal, plane.R, 2);
   scl3(dir, normal, T(-1));
-  int meshindex = -1;
-  ccd_support_plane(sup, meshindex, s, X, dir);
+  int meshindex = -1, vbest = -1;
+  ccd_support_plane(sup, meshindex, s, X, dir, &vbest);
   T dif[3];
   sub3(dif, sup, plane.p);
   const T d0 = dot3(normal, dif);
@@ -207,11 +225,49 @@ template <class T> int plane_convex(const ConvexPose<T>& plane, const ConvexShap
   plane_contact(con[0], sup, normal, d0);
   int count = 1;
   if (s.kind != ConvexKind::Mesh) return count;
-
-  constexpr int max_plane_mesh = 3;
-  const T tol_plane_mesh = T(0.3);
   T locdir[3];
   mul_mat_t_vec3(locdir, X.R, dir);
+
+  if (s.polygons && vbest >= 0) {
+    const HullPolygons<T>& h = *s.polygons;
+    // the polygon through the deepest vertex most aligned with −normal (planted: the least aligned)
+    const bool least = ACH_BUG(ContactPlaneMeshLeastAligned);
+    int poly = -1;
+    T best = 0;
+    for (int k = 0; k < h.mapnum[vbest]; ++k) {
+      const int p = h.map[h.mapadr[vbest] + k];
+      const T a = dot3(h.normal + 3 * p, locdir);
+      if (poly < 0 || (least ? a < best : a > best)) poly = p, best = a;
+    }
+    if (poly < 0) return count;
+    const int adr = h.vertadr[poly], nv = h.vertnum[poly];
+    int start = 0;
+    while (start < nv && h.vert[adr + start] != vbest) ++start;
+    if (start == nv) return count;
+    int ids[4], nids = 0;
+    if (nv > 4) { // polygonQuad from the deepest vertex: 4 of the polygon's vertices
+      T loc[3 * kMaxPolygonVerts];
+      for (int j = 0; j < nv; ++j) copy3(loc + 3 * j, s.vert + 3 * h.vert[adr + (start + j) % nv]);
+      int quad[4];
+      clip_detail::largest_quad(quad, loc, nv, 1);
+      for (int j = 0; j < 4; ++j) ids[nids++] = h.vert[adr + (start + quad[j]) % nv];
+    } else {
+      for (int j = 0; j < nv; ++j) ids[nids++] = h.vert[adr + (start + j) % nv];
+    }
+    for (int j = 1; j < nids && count < 4; ++j) {
+      T pnt[3];
+      mul_mat_vec3(pnt, X.R, s.vert + 3 * ids[j]);
+      pnt[0] += X.p[0], pnt[1] += X.p[1], pnt[2] += X.p[2];
+      sub3(dif, pnt, plane.p);
+      const T d = dot3(normal, dif);
+      if (d <= margin) plane_contact(con[count++], pnt, normal, d);
+    }
+    return count;
+  }
+
+  // no polygons: the older rule
+  constexpr int max_plane_mesh = 3;
+  const T tol_plane_mesh = T(0.3);
   sub3(dif, X.p, plane.p);
   const T threshold = dot3(normal, dif) - margin;
   const auto add = [&](const T* v) {

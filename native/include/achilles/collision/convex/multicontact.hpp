@@ -68,12 +68,14 @@ template <class T> T quad_area(const T a[3], const T b[3], const T c[3], const T
 }
 
 /// polygonQuad: from each start a, grow d, then c, then b while the area grows; indices into the polygon.
-template <class T> void largest_quad(int res[4], const T* poly, int n) {
+/// `starts`: the first corners tried (0 … starts − 1; 1 holds corner 0 fixed, as the plane–mesh collider does).
+template <class T> void largest_quad(int res[4], const T* poly, int n, int starts = -1) {
+  if (starts < 0 || starts > n) starts = n;
   const auto nxt = [n](int i) { return i == n - 1 ? 0 : i + 1; };
   int a = 0, b = 1, c = 2, d = 3;
   res[0] = a, res[1] = b, res[2] = c, res[3] = d;
   T m = quad_area(poly + 3 * a, poly + 3 * b, poly + 3 * c, poly + 3 * d);
-  for (; a < n; ++a) {
+  for (; a < starts; ++a) {
     for (;;) {
       T m_next = quad_area(poly + 3 * a, poly + 3 * b, poly + 3 * c, poly + 3 * nxt(d));
       if (m_next <= m) break;
