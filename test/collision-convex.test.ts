@@ -3,18 +3,28 @@
 // closed forms in f32 and f64, and MuJoCo 3.14's own contacts on random pairs of every kind pair
 // (native/tests/fixtures/convex_mujoco.txt, from native/tests/convex_fixture.py), and its face
 // clipping of box–mesh and mesh–mesh at zero margin with MuJoCo's polygons, plus our polygons
-// against MuJoCo's (fixtures/multicontact_mujoco.txt, from multicontact_fixture.py). The collider is
-// not in the engine yet, so its planted bugs are switched on in the program's bug twin.
+// against MuJoCo's (fixtures/multicontact_mujoco.txt, from multicontact_fixture.py), and of a
+// cylinder with a box, a mesh or a cylinder (fixtures/cylinder_mujoco.txt, from cylinder_fixture.py).
+// The collider's planted bugs are switched on in the program's bug twin.
 import { describe, expect, it } from 'vitest';
 
 const fixture = 'native/tests/fixtures/convex_mujoco.txt';
 // MuJoCo 3.14's face clipping of box–mesh and mesh–mesh at zero margin, each mesh with MuJoCo's polygons
 const clipFixture = 'native/tests/fixtures/multicontact_mujoco.txt';
+// ... and of a cylinder (its caps as 16-gons, its side as a segment) with a box, a mesh or a cylinder
+const cylinderFixture = 'native/tests/fixtures/cylinder_mujoco.txt';
 
 async function run(binary: string, args: string[]) {
   const { spawnAsync } = await import('./helpers/spawn-async.js'); // awaited: the worker's loop keeps turning (issue 23)
   const { root } = await import('./helpers/engine.js');
-  const r = await spawnAsync(`${root}/build/native/${binary}`, [`${root}/${fixture}`, '--clip', `${root}/${clipFixture}`, ...args]);
+  const r = await spawnAsync(`${root}/build/native/${binary}`, [
+    `${root}/${fixture}`,
+    '--clip',
+    `${root}/${clipFixture}`,
+    '--clip',
+    `${root}/${cylinderFixture}`,
+    ...args,
+  ]);
   return { ...r, out: r.stdout };
 }
 
@@ -31,6 +41,7 @@ describe('convex collider (native/tests/convex_tests.cpp)', () => {
   for (const [what, script, file] of [
     ['fixture', 'convex_fixture.py', fixture],
     ['clipping fixture', 'multicontact_fixture.py', clipFixture],
+    ['cylinder clipping fixture', 'cylinder_fixture.py', cylinderFixture],
   ])
     it(`the ${what} is MuJoCo's answer: ${script} writes it again byte for byte`, async () => {
       const { spawnAsync } = await import('./helpers/spawn-async.js');
@@ -40,7 +51,7 @@ describe('convex collider (native/tests/convex_tests.cpp)', () => {
       expect(r.stderr).toBe('');
       expect(r.stdout).toBe(readFileSync(`${root}/${file}`, 'utf8'));
     });
-  for (const bug of ['convex-epa-normal-sign', 'convex-box-support-corner-sign', 'contact-clip-side-skipped'])
+  for (const bug of ['convex-epa-normal-sign', 'convex-box-support-corner-sign', 'contact-clip-side-skipped', 'contact-cylinder-cap-phase'])
     it(`planted bug ${bug} fails the checks`, async () => {
       const r = await run('achilles_convex_tests_bugs', ['--quiet', '--bug', bug]);
       expect(r.out).toMatch(/\b\d+ passed, [1-9]\d* failed/);

@@ -58,6 +58,7 @@ enum class Bug : int {
   ContactMulticcdFlagIgnored,   // multiccd="disable" not heard: the convex collider still adds the perturbed re-runs' points
   LineSearchFloorSqrtEps,       // elliptic line search, float32: the slope's rounding floor taken with √ε for ε (its stop ~2900× too early)
   ContactClipSideSkipped,       // face clipping: the incident polygon is not clipped by the reference face's last side (points beyond that edge kept)
+  ContactCylinderCapPhase,      // face clipping: a cylinder's cap 16-gon turned by half a step (vertices at 2π(k + ½)/16)
   Count
 };
 
@@ -113,6 +114,7 @@ inline const char* bug_name(Bug b) {
   case Bug::ContactMulticcdFlagIgnored: return "contact-multiccd-flag-ignored";
   case Bug::LineSearchFloorSqrtEps: return "line-search-floor-sqrt-eps";
   case Bug::ContactClipSideSkipped: return "contact-clip-side-skipped";
+  case Bug::ContactCylinderCapPhase: return "contact-cylinder-cap-phase";
   case Bug::Count: break;
   }
   return "?";
