@@ -50,6 +50,7 @@ export const contactStage: ValidationStage<ContactReference> = {
       'contact-multiccd-flag-ignored',
       'line-search-floor-sqrt-eps',
       'contact-clip-side-skipped',
+      'contact-cylinder-cap-phase',
     ],
   },
   async reference(ctx) {

@@ -42,7 +42,7 @@ export function cylinderClipModel(): ModelDesc {
   const bodies = [
     freeBody('log', 0.5, [0.0002, 0.0012, 0.0012], q0),
     freeBody('cube', 0.3, [0.0001, 0.0001, 0.00012], q0),
-    freeBody('plank', 0.4, [0.0001, 0.0008, 0.0009], q0),
+    freeBody('plank', 0.4, [0.00014, 0.001, 0.00105], q0),
   ];
   const half = C.top / 2;
   const shapes: ShapeDesc[] = [
