@@ -59,6 +59,7 @@ enum class Bug : int {
   LineSearchFloorSqrtEps,       // elliptic line search, float32: the slope's rounding floor taken with √ε for ε (its stop ~2900× too early)
   ContactClipSideSkipped,       // face clipping: the incident polygon is not clipped by the reference face's last side (points beyond that edge kept)
   ContactPlaneMeshLeastAligned, // plane–mesh: the further points from the polygon through the deepest vertex least aligned with the plane, not the most
+  ContactCylinderCapPhase,      // face clipping: a cylinder's cap 16-gon turned by half a step (vertices at 2π(k + ½)/16)
   Count
 };
 
@@ -115,6 +116,7 @@ inline const char* bug_name(Bug b) {
   case Bug::LineSearchFloorSqrtEps: return "line-search-floor-sqrt-eps";
   case Bug::ContactClipSideSkipped: return "contact-clip-side-skipped";
   case Bug::ContactPlaneMeshLeastAligned: return "contact-plane-mesh-least-aligned";
+  case Bug::ContactCylinderCapPhase: return "contact-cylinder-cap-phase";
   case Bug::Count: break;
   }
   return "?";

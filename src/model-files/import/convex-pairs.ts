@@ -1,12 +1,11 @@
 // MuJoCo's cylinders and ellipsoids: the engine collides them as MuJoCo does (its analytic colliders,
-// GJK/EPA, multiccd's perturbed contacts, and the face clipping of box–mesh and mesh–mesh at zero
-// margin: native collision/convex_pair.hpp, convex/multicontact.hpp) unless the model holds a pair
-// that MuJoCo 3.14 clips against a cylinder's disc (a cylinder with a box, mesh or cylinder at zero
-// margin, with multiccd on, its default), which the engine does not port. Such a model
-// gets the rounded-box stand-ins of earlier versions for every cylinder and ellipsoid instead, with a
-// note on each that names the pair; a file that loaded before still loads, and says what it
-// approximates. With <flag multiccd="disable"/> MuJoCo gives those pairs their first GJK/EPA contact
-// only (maxContacts 1), which the engine does: they are kept.
+// GJK/EPA, multiccd's perturbed contacts, and the face clipping of two of box, cylinder and mesh at
+// zero margin, a cylinder's caps as 16-gons and its side as a segment: native
+// collision/convex_pair.hpp, convex/multicontact.hpp, convex/cylinder_faces.hpp). With
+// <flag multiccd="disable"/> MuJoCo gives those pairs their first GJK/EPA contact only (maxContacts
+// 1), which the engine does too. The rounded-box stand-ins of earlier versions remain for a pair the
+// engine cannot collide as MuJoCo does (convexPairProblem: none among MuJoCo's own geoms today), with
+// a note on each that names the pair.
 
 import { mujocoCandidatePairs } from '../../engine/candidate-pairs.js';
 import type { ModelDesc, ShapeDesc, ShapeKind, Vec3 } from '../../engine/model-desc.js';
@@ -17,20 +16,17 @@ import type { ImportNote } from './ir.js';
  *  convex collider runs with. */
 export const CCD_DEFAULTS: Record<string, number> = { ccd_tolerance: 1e-6, ccd_iterations: 35 };
 
-/** MuJoCo's geoms that its maxContacts (engine_collision_convex.c, 3.14) clips face against face; the
- *  engine ports the clipping of box–mesh and mesh–mesh, not 3.14's of a cylinder's disc. */
-const FACETED: readonly ShapeKind[] = ['box', 'convex', 'cylinder'];
-
 /** Why the engine cannot collide kinds a and b as MuJoCo does, or null (convex_pair_unsupported's
- *  rule); `positiveMargin`: the two shapes' margins and gaps sum to more than 0 (MuJoCo's driver hands its
- *  colliders margin + gap, which its maxContacts reads); `multiccd`: the model's flag (WorldSettings). */
-export function convexPairProblem(a: ShapeKind, b: ShapeKind, positiveMargin: boolean, multiccd = true): string | null {
+ *  rule); `_positiveMargin`: the two shapes' margins and gaps sum to more than 0 (MuJoCo's driver hands its
+ *  colliders margin + gap, which its maxContacts reads); `_multiccd`: the model's flag (WorldSettings);
+ *  neither refuses a pair today. */
+export function convexPairProblem(a: ShapeKind, b: ShapeKind, _positiveMargin: boolean, _multiccd = true): string | null {
   if (!isConvexKind(a) && !isConvexKind(b)) return null;
   if (a === 'rounded-box' || b === 'rounded-box') return 'a rounded box is not one of MuJoCo’s geoms';
-  if (a === 'plane' || b === 'plane') return null;
-  if (!multiccd || positiveMargin || !FACETED.includes(a) || !FACETED.includes(b)) return null;
-  if (a !== 'cylinder' && b !== 'cylinder') return null; // box–mesh, mesh–mesh: MuJoCo's face clipping, ported
-  return 'at zero margin MuJoCo 3.14 clips a cylinder’s disc against the other face, which the engine does not port (<flag multiccd="disable"/> turns it off in MuJoCo too)';
+  // every other pair of MuJoCo's geoms is ported: its analytic colliders, GJK/EPA, multiccd's
+  // perturbed re-runs (a positive margin) and its face clipping (zero margin, multiccd on: two of box,
+  // cylinder and mesh, box–box being the engine's own box–box); the margin and flag only choose which
+  return null;
 }
 
 /** convexPairProblem for two shapes of a model: MuJoCo hands its colliders the pair's margins and gaps summed. */

@@ -2,8 +2,8 @@
 // centre of mass and principal axes), collided as MuJoCo collides a mesh, wherever every pair the
 // mesh can form (MuJoCo's candidate pairs: contype/conaffinity, the parent filter, excludes) is one
 // the engine collides as MuJoCo does (convex-pairs.ts shapePairProblem: since MuJoCo's face clipping
-// of box–mesh and mesh–mesh at zero margin is ported, only a cylinder at zero margin is left, whose
-// disc MuJoCo 3.14 clips). A mesh with a pair it cannot is collided as the box bounding its hull in
+// at zero margin is ported, a cylinder's included, no pair of MuJoCo's geoms is left). A mesh with a
+// pair it cannot is collided as the box bounding its hull in
 // the same frame instead, with a note naming the pair; as shapePairProblem admits more pairs, more
 // meshes keep their hulls with no change here.
 // Decided before the cylinders and ellipsoids (keepOrStandIn), which then see the meshes' boxes.

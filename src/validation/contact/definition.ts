@@ -51,6 +51,7 @@ export const contactStage: ValidationStage<ContactReference> = {
       'line-search-floor-sqrt-eps',
       'contact-clip-side-skipped',
       'contact-plane-mesh-least-aligned',
+      'contact-cylinder-cap-phase',
     ],
   },
   async reference(ctx) {

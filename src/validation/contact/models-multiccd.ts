@@ -3,7 +3,7 @@
 // with the normal of its own re-run): cylinders on a static box and a capsule on a cylinder.
 //   contact-multiccd  a can standing on a table (cylinder–box, its disc on the top face: rim points),
 //                     a drum lying on it (cylinder–box along a line), both with a margin (at zero
-//                     margin MuJoCo clips two faceted geoms' faces instead, which the engine refuses),
+//                     margin MuJoCo clips two faceted geoms' faces instead: models-cylinder.ts),
 //                     and a rod leaning on the drum's rim (capsule–cylinder, zero margin)
 //   contact-multiccd-off  the same bodies under <flag multiccd="disable"/>, the drum and the rod at
 //                     zero margin: MuJoCo then gives every mjc_Convex pair its first GJK/EPA contact

@@ -2,7 +2,8 @@
 // at seeded random states of models where both engines' detection agrees exactly (spheres,
 // capsules, planes: models.ts; multiccd's cylinder–box and capsule–cylinder contacts, each with its
 // own normal: models-multiccd.ts; MuJoCo's face clipping of box–mesh and mesh–mesh at zero margin:
-// models-clip.ts), row block by row block (matched by owner name and contact point):
+// models-clip.ts; and of a cylinder with a box: models-cylinder.ts), row block by row block (matched
+// by owner name and contact point):
 //   rows.structure   the same blocks with the same row types (exact: 0 or 1)
 //   rows.dist        efc_pos (distance, or joint distance to the range end)
 //   rows.J           the rows' Jacobians (a pyramid edge is J_n ± μ·J_t: the tangent frame shows here)
@@ -39,6 +40,7 @@ import type { CheckRow, Sample } from '../types.js';
 import { engineConstraints, type EngineConstraintAnswer, type RowBlock } from './engine.js';
 import { armModel, armStates, ballsModel, ballsStates, spinBallsModel } from './models.js';
 import { clipModel, clipStates } from './models-clip.js';
+import { cylinderClipModel, cylinderClipStates } from './models-cylinder.js';
 import { multiccdModel, multiccdOffModel, multiccdStates } from './models-multiccd.js';
 import { mujocoConstraints, type ConstraintAnswer } from './mujoco.js';
 
@@ -153,6 +155,7 @@ export async function contactStateReferences(python: string, seed: number, state
     { model: multiccdModel(), states: multiccdStates(n, seedFor(seed, 'contact-multiccd')) },
     { model: multiccdOffModel(), states: multiccdStates(n, seedFor(seed, 'contact-multiccd-off')) },
     { model: clipModel(), states: clipStates(n, seedFor(seed, 'contact-clip')), floatMesh: true },
+    { model: cylinderClipModel(), states: cylinderClipStates(n, seedFor(seed, 'contact-cylinder')) },
   ];
   return Promise.all(
     cases.map(async ({ model, states: xs, ...rest }) => {

@@ -16,21 +16,20 @@
 // (the tests use them), though MuJoCo has its own closed forms for them.
 //
 // Extra contacts (multiccd, on by default in MuJoCo 3.14): when one contact was found, neither
-// geom is a sphere or an ellipsoid, and the pair is not a polyhedral one at zero margin, both
+// geom is a sphere or an ellipsoid, and the pair is not one of the face-clipped ones below, both
 // geoms are tilted by ±1e-3 rad about the two tangent axes (a about the contact point, b the
 // opposite way) and the query rerun; a new point farther than 1e-3·min(rbound) from every kept one
 // is kept with the first point's dist. Up to 5 contacts.
-// Face clipping (MuJoCo's gjk.c `multicontact`, maxContacts 4): a box or mesh against a mesh at
-// zero margin with multiccd on takes EPA's final face to MuJoCo's clipping of one face against
-// the other (convex/multicontact.hpp), up to 4 points, no perturbed re-runs; a mesh needs its
+// Face clipping (MuJoCo's gjk.c `multicontact`, maxContacts 4): two of box, cylinder and mesh (not
+// box–box) at zero margin with multiccd on take EPA's final face to MuJoCo's clipping of one face
+// against the other (convex/multicontact.hpp; a cylinder's caps as 16-gons, its side as a segment
+// along the axis: convex/cylinder_faces.hpp), up to 4 points, no perturbed re-runs; a mesh needs its
 // polygons (ConvexShape::polygons) for it, else such a pair keeps EPA's one contact (as MuJoCo
-// does for a mesh without polygons).
-// NOT PORTED: 3.14's clipping of cylinders (box or cylinder on a cylinder's disc), where the
-// stored MuJoCo source has none; there this call returns the first (EPA) contact only, and
-// convex_first_contact_only() says so: the integrator must refuse such a pair (or call its own
-// box–box) rather than take one point where MuJoCo has others. With multiccd off
-// (opt.multiccd = false, MuJoCo's <flag multiccd="disable"/>) MuJoCo takes neither path: its
-// maxContacts is 1 and the re-runs are skipped, so every pair gets the first contact, as here.
+// does for a mesh without polygons). Box–box is MuJoCo's own mjc_BoxBox (up to 8 points), not
+// ported here: convex_first_contact_only() says so, and the integrator calls its own box–box.
+// With multiccd off (opt.multiccd = false, MuJoCo's <flag multiccd="disable"/>) MuJoCo takes
+// neither path: its maxContacts is 1 and the re-runs are skipped, so every pair gets the first
+// contact, as here.
 // Also: a mesh of 10 or more vertices with a hull graph is searched by hill climbing in MuJoCo;
 // here always exhaustively: the same support vertex but for ties between vertices.
 #pragma once
@@ -41,25 +40,22 @@ namespace ach {
 inline namespace ACH_ISA_NS {
 namespace convex {
 
-/// True where MuJoCo clips a box or mesh against a mesh (gjk.c `multicontact`, maxContacts 4):
-/// zero margin, multiccd on, one of the two a mesh and neither a cylinder. Ported (multicontact.hpp).
+/// True where MuJoCo clips one face against another (gjk.c `multicontact`, maxContacts 4): zero
+/// margin, multiccd on, two of box, cylinder and mesh but not two boxes (MuJoCo's mjc_BoxBox).
+/// Ported (multicontact.hpp, cylinder_faces.hpp).
 inline bool convex_clips_faces(ConvexKind a, ConvexKind b, bool positive_margin, bool multiccd) {
   if (positive_margin || !multiccd) return false;
-  const auto polyhedral = [](ConvexKind k) { return k == ConvexKind::Box || k == ConvexKind::Mesh; };
-  return polyhedral(a) && polyhedral(b) && (a == ConvexKind::Mesh || b == ConvexKind::Mesh);
+  const auto faceted = [](ConvexKind k) { return k == ConvexKind::Box || k == ConvexKind::Mesh || k == ConvexKind::Cylinder; };
+  return faceted(a) && faceted(b) && !(a == ConvexKind::Box && b == ConvexKind::Box);
 }
 
-/// True where MuJoCo takes a single-pass multi-contact path this port does not have: box–box
-/// (mjc_BoxBox, 8 points, whatever multiccd says) and, in 3.14, a cylinder with a box, mesh or
-/// cylinder at zero margin (3.14 clips a cylinder's disc; the stored source does not). There
-/// MuJoCo may return more points, and may move or re-orient the first one, so such a pair must be
-/// refused, not approximated.
+/// True where MuJoCo takes a single-pass multi-contact path this collider does not have: box–box
+/// at zero margin (mjc_BoxBox, up to 8 points, whatever multiccd says). There MuJoCo may return
+/// more points, so such a pair must be refused (or given the integrator's own box–box), not
+/// approximated.
 inline bool convex_first_contact_only(ConvexKind a, ConvexKind b, bool positive_margin, bool multiccd) {
   if (positive_margin) return false;
-  const auto faceted = [](ConvexKind k) { return k == ConvexKind::Box || k == ConvexKind::Mesh || k == ConvexKind::Cylinder; };
-  if (!faceted(a) || !faceted(b)) return false;
-  if (a == ConvexKind::Box && b == ConvexKind::Box) return true; // MuJoCo's maxContacts: 8 whatever multiccd says
-  return multiccd && !convex_clips_faces(a, b, positive_margin, multiccd);
+  return a == ConvexKind::Box && b == ConvexKind::Box; // MuJoCo's maxContacts: 8 whatever multiccd says
 }
 
 /// mju_makeFrame's tangent axes for a unit normal n: t1 ⟂ n from (0,1,0) (or (0,0,1)), t2 = n × t1.

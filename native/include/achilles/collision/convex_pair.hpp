@@ -5,14 +5,15 @@
 // Supported: every pair with a plane, sphere–cylinder, any pair with a sphere or an ellipsoid (GJK/EPA
 // gives them one contact), and the pairs where MuJoCo adds multiccd's perturbed points (up to 5
 // contacts, each with the normal of its own re-run: a Manifold carries a normal per point): a
-// cylinder or mesh with a capsule, and two of cylinder, box and mesh at a positive margin; and
-// box–mesh and mesh–mesh at zero margin, MuJoCo's face clipping (gjk.c `multicontact`, up to 4
-// points: convex/multicontact.hpp), which needs the mesh's polygons (made from its faces). A
-// cylinder with a box, mesh or cylinder at zero margin gets 3.14's clipping of the cylinder's disc,
-// not ported: convex_pair_unsupported says so, and the model is refused at load (collide.hpp
-// KCollision), unless the model disables multiccd (<flag multiccd="disable"/>): MuJoCo then gives
-// every such pair its first GJK/EPA contact only (maxContacts 1, no perturbed re-runs), which is what
-// this runs.
+// cylinder or mesh with a capsule, and two of cylinder, box and mesh at a positive margin; and two
+// of box, cylinder and mesh (not box–box) at zero margin, MuJoCo's face clipping (gjk.c
+// `multicontact`, up to 4 points: convex/multicontact.hpp; 3.14's cylinder features, its caps as
+// 16-gons and its side as a segment along the axis: convex/cylinder_faces.hpp), which needs a mesh's
+// polygons (made from its faces). Where the clipped polygon is a regular 16-gon (a cap lying wholly
+// on a larger face) MuJoCo's 4 points are one of several equal-area quads, picked by its rounding:
+// the engine may pick another (docs/collision-validation.md). With multiccd disabled (<flag
+// multiccd="disable"/>) MuJoCo gives every such pair its first GJK/EPA contact only (maxContacts 1,
+// no perturbed re-runs), which is what this runs.
 #pragma once
 
 #include "../isa_namespace.hpp"
@@ -56,9 +57,7 @@ inline const char* convex_pair_unsupported(ShapeKind a, ShapeKind b, bool positi
     return "a rounded box is not one of MuJoCo's geoms, so nothing says how it meets a cylinder, ellipsoid or mesh";
   if (a == ShapeKind::Plane || b == ShapeKind::Plane) return nullptr;
   if (!convex::convex_first_contact_only(convex_kind_of(a), convex_kind_of(b), positive_margin, multiccd)) return nullptr;
-  return "at zero margin MuJoCo 3.14 gives a cylinder with a box, mesh or cylinder several contacts by clipping "
-         "the cylinder's disc against the other face, which the engine does not port (a positive margin on either shape "
-         "makes it multiccd's perturbed contacts, which it does)";
+  return "at zero margin MuJoCo collides two boxes with its own box–box (up to 8 points), which the convex collider does not port";
 }
 
 /// Why a pair of these two shapes cannot be clipped as MuJoCo clips it, or nullptr: MuJoCo's face

@@ -19,10 +19,10 @@ namespace convex {
 
 /// mjc_ccd with dist_cutoff = 0 (no distance for separated geoms); returns d_ccd (negative: the
 /// inflated shapes overlap) with the witness points in st. With `clip` (MuJoCo's max_contacts 4:
-/// a box or mesh against a mesh at zero margin) EPA's final face goes on to the face clipping,
+/// two of box, cylinder and mesh but box–box, at zero margin) EPA's final face goes on to the face clipping,
 /// whose points (clip->n > 0) replace st's one pair; the answer is then their deepest.
 template <class T> T ccd(const CcdOptions<T>& opt, CcdStatus<T>& st, CcdObject<T>& a, CcdObject<T>& b, ClipContacts<T>* clip = nullptr) {
-  if (clip) clip->n = 0;
+  if (clip) clip->n = 0, clip->swapped = false;
   copy3(st.x1, a.p);
   copy3(st.x2, b.p);
   st.gjk_iterations = 0;
@@ -80,10 +80,14 @@ template <class T> T ccd(const CcdOptions<T>& opt, CcdStatus<T>& st, CcdObject<T
       const EpaFace<T>* face = epa(st, pt, a, b);
       st.epa_ran = true;
       if (clip && face) {
-        const auto clippable = [](const ConvexShape<T>& s) { return s.kind == ConvexKind::Box || (s.kind == ConvexKind::Mesh && s.polygons && s.polygons->npoly > 0); };
+        const auto clippable = [](const ConvexShape<T>& s) { return s.kind == ConvexKind::Box || s.kind == ConvexKind::Cylinder || (s.kind == ConvexKind::Mesh && s.polygons && s.polygons->npoly > 0); };
         if (clippable(*a.shape) && clippable(*b.shape)) multicontact(pt, *face, st.x1, st.x2, a, b, *clip);
       }
     }
+  }
+  if (clip && clip->swapped) { // MuJoCo's swap with nothing clipped: EPA's pair turned round
+    T tmp[3];
+    copy3(tmp, st.x1), copy3(st.x1, st.x2), copy3(st.x2, tmp);
   }
   if (clip && clip->n > 0) {
     T min_dist = clip->dist[0];
@@ -104,7 +108,7 @@ template <class T> void witness_contact(ConvexContact<T>& con, const T x1[3], co
   normalize3(con.normal);
 }
 
-/// mjc_penetration with max_contacts 4 (a box or mesh against a mesh at zero margin): the face
+/// mjc_penetration with max_contacts 4 (two of box, cylinder and mesh but box–box, at zero margin): the face
 /// clipping's points, or EPA's one contact where it clips nothing. `con` holds kMaxClipContacts.
 template <class T> int penetration_clipped(const CcdOptions<T>& opt, CcdObject<T>& a, CcdObject<T>& b, T margin, ConvexContact<T>* con) {
   CcdStatus<T> st;

@@ -1,6 +1,6 @@
-// MuJoCo's single-pass multi-contact for two polyhedral geoms (box, mesh) at zero margin
+// MuJoCo's single-pass multi-contact for two of box, cylinder and mesh at zero margin (not box–box)
 // (engine_collision_gjk.c `multicontact` and `polygonClip`, nativeccd with multiccd on, where
-// mjc_Convex's maxContacts is 4).
+// mjc_Convex's maxContacts is 4; a cylinder's features: cylinder_faces.hpp).
 //
 // From EPA's final face: its three polytope vertices name one shape vertex on each geom
 // (index1/index2: a box corner's bits, a mesh vertex). Repeated indices make the feature on each
@@ -20,6 +20,7 @@
 
 #include "../../bugs.hpp"
 #include "../hull_polygons.hpp"
+#include "cylinder_faces.hpp"
 #include "epa.hpp"
 
 namespace ach {
@@ -42,6 +43,10 @@ template <> struct ClipTol<float> {
 /// The clipped contacts: x1 on geom a, x2 on geom b, dist ≤ 0 each (MuJoCo's status.x1/x2/dist).
 template <class T> struct ClipContacts {
   int n = 0;
+  /// a's edge clipped by b's face to nothing: MuJoCo's swap of x1 and x2 (for the clipped points,
+  /// which it then has none of) turns EPA's one witness pair round instead, so its one contact's
+  /// normal points from b to a (measured on 3.14: a cylinder's cap against a side face)
+  bool swapped = false;
   T dist[kMaxClipContacts];
   T x1[3 * kMaxClipContacts];
   T x2[3 * kMaxClipContacts];
@@ -407,11 +412,14 @@ template <class T> int simplex_dim(int vi[3], T v[9]) {
 
 template <class T> int face_normals(T* res, int* resind, int dim, const CcdObject<T>& o, const int vi[3], const T dir[3]) {
   if (o.shape->kind == ConvexKind::Box) return box_normals(res, resind, dim, o, vi, dir);
+  if (o.shape->kind == ConvexKind::Cylinder) return cylinder_normals(res, resind, dim, o, vi);
   return mesh_normals(res, resind, dim, o, vi);
 }
 
-/// boxEdgeNormals / meshEdgeNormals: the feature's edge itself (v[0] → v[1]), or a vertex's edges.
+/// boxEdgeNormals / meshEdgeNormals: the feature's edge itself (v[0] → v[1]), or a vertex's edges;
+/// a cylinder's: its side's segment through v[0] (cylinder_faces.hpp).
 template <class T> int edge_normals(T* res, T* endverts, int dim, const CcdObject<T>& o, const T v[9], int v1i) {
+  if (o.shape->kind == ConvexKind::Cylinder) return cylinder_edge_normals(res, endverts, dim, o, v, v1i);
   if (dim == 2) {
     copy3(endverts, v + 3);
     sub3(res, v + 3, v);
@@ -424,17 +432,20 @@ template <class T> int edge_normals(T* res, T* endverts, int dim, const CcdObjec
 
 template <class T> int face_of(T* res, const CcdObject<T>& o, int idx) {
   if (o.shape->kind == ConvexKind::Box) return box_face(res, o, idx);
+  if (o.shape->kind == ConvexKind::Cylinder) return cylinder_face(res, o, idx);
   return mesh_face(res, o, idx);
 }
 
 } // namespace clip_detail
 
 /// MuJoCo's `multicontact` after EPA ended on `face` with witnesses x1 (on a), x2 (on b): fills out
-/// (n = 0 where MuJoCo keeps EPA's one contact). a and b are boxes or meshes with polygons.
+/// (n = 0 where MuJoCo keeps EPA's one contact, turned round where out.swapped). a and b are boxes,
+/// cylinders or meshes with polygons.
 template <class T> void multicontact(const Polytope<T>& pt, const EpaFace<T>& face, const T x1[3], const T x2[3], const CcdObject<T>& a, const CcdObject<T>& b,
                                      ClipContacts<T>& out) {
   using namespace clip_detail;
   out.n = 0;
+  out.swapped = false;
   constexpr int kDeg = kMaxMeshDegree > 3 ? kMaxMeshDegree : 3;
   int v1i[3], v2i[3];
   T v1[9], v2[9];
@@ -488,6 +499,7 @@ template <class T> void multicontact(const Polytope<T>& pt, const EpaFace<T>& fa
   if (edge1) { // a's edge clipped by b's face; the witnesses swapped back to (a, b)
     scl3(wit_dir, n2 + 3 * j, T(-1));
     clip_polygon(out, face2, nface2, face1, nface1, n2 + 3 * j, wit_dir);
+    out.swapped = out.n == 0;
     for (int k = 0; k < out.n; ++k) {
       T tmp[3];
       copy3(tmp, out.x1 + 3 * k);

@@ -13,7 +13,8 @@
 // (sign(0) = +1 as MuJoCo's `>= 0`.) Two reduced supports serve the sphere/capsule shortcut: the
 // centre point and the capsule's segment. The CcdObject carries what MuJoCo's mjCCDObj carries
 // between calls: the last support vertex (boxes and meshes: repeated-vertex test in EPA; meshes:
-// the warm start that decides ties).
+// the warm start that decides ties; a cylinder: the cap its point lies on, 1 at +h, 0 at −h, for the
+// face clipping's features).
 #pragma once
 
 #include "../../bugs.hpp"
@@ -140,6 +141,7 @@ template <class T> void support_point(T res[3], CcdObject<T>& o, const T d[3]) {
     const T scl = n2 >= Limits<T>::minval * Limits<T>::minval ? s.size[0] / std::sqrt(n2) : T(0);
     sup[0] = scl * l[0], sup[1] = scl * l[1];
     sup[2] = l[2] >= 0 ? s.size[1] : -s.size[1];
+    o.vertindex = l[2] >= 0 ? 1 : 0; // its cap, read by the face clipping (cylinder_faces.hpp)
     local_to_global(res, R, sup, p);
     return;
   }
