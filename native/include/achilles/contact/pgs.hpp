@@ -48,7 +48,7 @@ template <class T> struct PgsIsland {
   int n, ne, nf;
   const T *A, *b, *floss;
   T* f;
-  T *ARinv, *prev, *mom; // scratch, n each
+  T *ARinv, *Acc, *prev, *mom; // scratch, n each
   int* order;            // scratch, n
 };
 
@@ -89,6 +89,7 @@ template <class T> inline void pgs_island(const PgsIsland<T>& I, int maxiter, do
   T* f = I.f;
   for (int c = 0; c < n; ++c) {
     I.ARinv[c] = T(1) / I.A[c * n + c];
+    I.Acc[c] = T(1) / I.ARinv[c]; // costChange's AR_cc as solPGS sets it (1/ARinv, not AR_cc), once per solve
     I.prev[c] = f[c];
     I.order[c] = c;
   }
@@ -121,15 +122,14 @@ template <class T> inline void pgs_island(const PgsIsland<T>& I, int maxiter, do
       const int c = I.order[s];
       const T res = I.b[c] + mju_dot(I.A + c * n, f, n); // MuJoCo's residual()
       const T old = f[c];
-      f[c] = pgs_project(I, c, f[c] - res * I.ARinv[c]);
-      // costChange: ½δ²·AR_cc + δ·res, the old force kept when it rises past 1e-10
-      const T delta = f[c] - old;
-      T change = T(0.5) * delta * delta * (T(1) / I.ARinv[c]) + delta * res;
-      if (change > T(1e-10)) {
-        f[c] = old;
-        change = T(0);
-      }
-      improvement -= change;
+      const T fc = pgs_project(I, c, old - res * I.ARinv[c]);
+      // costChange: ½δ²·AR_cc + δ·res, the old force kept when it rises past 1e-10 (selects, not a
+      // branch: near convergence its outcome is a coin toss)
+      const T delta = fc - old;
+      const T change = T(0.5) * delta * delta * I.Acc[c] + delta * res;
+      const bool rises = change > T(1e-10);
+      f[c] = rises ? old : fc;
+      improvement -= rises ? T(0) : change;
     }
     improvement *= scale;
     bool restart = false;
@@ -165,6 +165,9 @@ template <class T> inline bool mujoco_contact_before(const KContactPair<T>& P, c
   return false;
 }
 
+/// The most rows pgs_prepare walks up the tree together.
+inline constexpr int kPgsWalkRows = 4;
+
 /// The dofs in `dofs` (nd of them) and all their ancestors, ascending, into out; returns how many.
 inline int ancestor_closure(const int* parent, int nv, const int* dofs, int nd, int* out) {
   bool in[kNewtonMaxDofs] = {};
@@ -196,28 +199,60 @@ inline void pgs_prepare(const KModel<ScalarOf<V>>& M, const KConstraints<ScalarO
   const int* parent = KC.dof_parent.data();
   V* Y = cw.pgs_MinvJ;
   V* yD = cw.tmp;
-  for (int u = 0; u < n; ++u) {
+  for (int u0 = 0; u0 < n;) {
     int nd;
-    const int* dofs = row_dofs(KC, cw, cw.used[u], nd);
+    const int* dofs = row_dofs(KC, cw, cw.used[u0], nd);
+    int g = 1; // rows u0 .. u0 + g − 1 on the same dofs (a contact pair's rows): one closure, their walks together
+    for (int nd2; g < kPgsWalkRows && u0 + g < n && row_dofs(KC, cw, cw.used[u0 + g], nd2) == dofs;) ++g;
     int cl[kNewtonMaxDofs];
     const int nc = ancestor_closure(parent, nv, dofs, nd, cl);
-    V* yu = Y + u * nv; // y_u = L⁻ᵀJ_uᵀ, from the leaves up; 0 off u's dofs and ancestors, where later rows read it
-    for (int k = 0; k < nv; ++k) yu[k] = zero; // zeroed row by row as it is made: in cache, not one sweep of n·nv
-    for (int a = 0; a < nd; ++a) yu[dofs[a]] = J[u * nv + dofs[a]];
+    // y_u = L⁻ᵀJ_uᵀ, from the leaves up; 0 off u's dofs and ancestors, where later rows read it
+    for (int r = 0; r < g; ++r) {
+      V* yu = Y + (u0 + r) * nv;
+      for (int k = 0; k < nv; ++k) yu[k] = zero; // zeroed row by row as it is made: in cache, not one sweep of n·nv
+      for (int a = 0; a < nd; ++a) yu[dofs[a]] = J[(u0 + r) * nv + dofs[a]];
+    }
     for (int a = nc - 1; a >= 0; --a) {
       const int k = cl[a];
-      for (int i = parent[k]; i >= 0; i = parent[i]) yu[i] -= Lm[k * nv + i] * yu[k];
+      for (int i = parent[k]; i >= 0; i = parent[i]) {
+        const V lki = Lm[k * nv + i];
+        for (int r = 0; r < g; ++r) { // g independent chains, each row's in its own order
+          V* yu = Y + (u0 + r) * nv;
+          yu[i] -= lki * yu[k];
+        }
+      }
     }
-    // AR's row u up to the diagonal, mirrored (MuJoCo's AR is symmetric): (y_u/D)·y_v over u's dofs
-    for (int a = 0; a < nc; ++a) yD[cl[a]] = yu[cl[a]] / Lm[cl[a] * (nv + 1)];
-    for (int v = 0; v <= u; ++v) {
-      const V* yv = Y + v * nv;
-      V s = zero;
-      for (int a = 0; a < nc; ++a) s += yD[cl[a]] * yv[cl[a]];
-      if (v == u) s += cw.u_R[u];
-      vstore(cw.pgs_AR + (u * n + v) * L, s);
-      if (v != u) vstore(cw.pgs_AR + (v * n + u) * L, s);
+    for (int u = u0; u < u0 + g; ++u) {
+      const V* yu = Y + u * nv;
+      // AR's row u up to the diagonal, mirrored (MuJoCo's AR is symmetric): (y_u/D)·y_v over u's dofs
+      for (int a = 0; a < nc; ++a) yD[cl[a]] = yu[cl[a]] / Lm[cl[a] * (nv + 1)];
+      auto put = [&](int v, V s) {
+        if (v == u) s += cw.u_R[u];
+        vstore(cw.pgs_AR + (u * n + v) * L, s);
+        if (v != u) vstore(cw.pgs_AR + (v * n + u) * L, s);
+      };
+      int v = 0;
+      for (; v + 3 <= u; v += 4) { // four rows v at once: four independent sums, each in the closure's order
+        const V *y0 = Y + v * nv, *y1 = y0 + nv, *y2 = y1 + nv, *y3 = y2 + nv;
+        V s0 = zero, s1 = zero, s2 = zero, s3 = zero;
+        for (int a = 0; a < nc; ++a) {
+          const int k = cl[a];
+          const V d = yD[k];
+          s0 += d * y0[k];
+          s1 += d * y1[k];
+          s2 += d * y2[k];
+          s3 += d * y3[k];
+        }
+        put(v, s0), put(v + 1, s1), put(v + 2, s2), put(v + 3, s3);
+      }
+      for (; v <= u; ++v) {
+        const V* yv = Y + v * nv;
+        V s = zero;
+        for (int a = 0; a < nc; ++a) s += yD[cl[a]] * yv[cl[a]];
+        put(v, s);
+      }
     }
+    u0 += g;
   }
   // b at a₀; the start: the primal forces at the warm start (update_forces), kept where
   // fᵀb + ½fᵀ·AR·f ≤ 0, else 0 (MuJoCo's warmstart for PGS)
@@ -269,14 +304,14 @@ template <class V> inline void pgs_lane(const KConstraints<ScalarOf<V>>& KC, Con
     if (cw.pgs_on[u * L + l]) rows[nrows++] = u;
     else cw.pgs_f[u * L + l] = T(0);
   }
-  T *b = cw.pgs_vec, *f = b + n, *ARinv = f + n, *floss = ARinv + n, *prev = floss + n, *mom = prev + n;
+  T *b = cw.pgs_vec, *f = b + n, *ARinv = f + n, *Acc = ARinv + n, *floss = Acc + n, *prev = floss + n, *mom = prev + n;
   const T scale = pgs_scale(KC, cw.lanes, nv, l);
   // islands in the order of their first row; a row's island is its tree's label in this lane
   for (int first = 0; first < nrows; ++first) {
     const int u0 = rows[first];
     if (u0 < 0) continue; // taken by an earlier island
     const int label = cw.label[cw.u_tree[u0] * L + l];
-    PgsIsland<T> I{0, 0, 0, cw.pgs_A, b, floss, f, ARinv, prev, mom, order};
+    PgsIsland<T> I{0, 0, 0, cw.pgs_A, b, floss, f, ARinv, Acc, prev, mom, order};
     for (int e = first; e < nrows; ++e) {
       const int u = rows[e];
       if (u < 0 || cw.label[cw.u_tree[u] * L + l] != label) continue;
@@ -332,6 +367,7 @@ inline void solve_pgs(const KModel<ScalarOf<V>>& M, const KConstraints<ScalarOf<
   const int nv = M.nv;
   find_islands(KC, cw);
   pack_rows(KC, cw);
+  cw.reserve_pgs(cw.nused);
   pgs_prepare(M, KC, W, cw, use_warm);
   for (int l = 0; l < L; ++l) pgs_lane(KC, cw, l, nv, iterations);
   for (int u = 0; u < cw.nused; ++u) cw.u_force[u] = load<V>(cw.pgs_f + u * L);

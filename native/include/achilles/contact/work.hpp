@@ -138,13 +138,13 @@ template <class V> struct ConstraintWork {
   Motion<V>* newton_Jb = nullptr;   // per joint × dof: the body motion a unit velocity of the dof gives (0 off its chain)
   // PGS (pgs.hpp; carved only when KConstraints::pgs), over the used rows u, v < nused:
   V* pgs_MinvJ = nullptr;             // y_u = L⁻ᵀJ_uᵀ, M = LᵀDL along the dof tree (row u at u·nv; pgs_prepare)
-  ScalarOf<V>* pgs_AR = nullptr;      // AR = J M⁻¹ Jᵀ + R per lane: (u·nused + v)·W + lane
+  ScalarOf<V>* pgs_AR = nullptr;      // AR = J M⁻¹ Jᵀ + R per lane: (u·nused + v)·W + lane (reserve_pgs)
   ScalarOf<V>*pgs_b = nullptr, *pgs_f = nullptr; // b = J·a₀ − aref and the force per lane: u·W + lane
   unsigned char* pgs_on = nullptr;    // the row is in the lane's problem (MuJoCo's efc rows): u·W + lane
-  ScalarOf<V>* pgs_A = nullptr;       // one island of one lane: its AR, dense (rows²)
+  ScalarOf<V>* pgs_A = nullptr;       // one island of one lane: its AR, dense (nused², reserve_pgs)
   ScalarOf<V>* pgs_vec = nullptr;     // one island of one lane: kPgsVecs vectors of its rows
   int* pgs_int = nullptr;             // one lane: its rows, an island's rows, the shuffled order
-  static constexpr int kPgsVecs = 6;  // b, f, 1/diag(AR), frictionloss, Nesterov's previous and extrapolated f
+  static constexpr int kPgsVecs = 7;  // b, f, 1/diag(AR), its inverse, frictionloss, Nesterov's previous and extrapolated f
   static constexpr int kTreeVecs = SolverTrees<V>::kVecs, kTreeMasks = SolverTrees<V>::kMasks;
   static constexpr int kIslandSums = 6; // island_sums' most arrays at once
   /// The contact pairs the row slots are first carved for (reserve_pairs carves more when a block meets more).
@@ -175,8 +175,7 @@ template <class V> struct ConstraintWork {
     const std::size_t rows = K.equality_rows + K.friction_rows + K.limit_rows + K.pair_points_max * K.point_rows_max * np;
     const std::size_t newton = K.dense ? rows * nv * sizeof(V) + 2 * rows * sizeof(MaskOf<V>) + (np + 1 + np * nv) * sizeof(int) : 0;
     const std::size_t W = lanes_of<V>;
-    const std::size_t pgs = K.pgs ? rows * nv * sizeof(V) + rows * rows * (W + 1) * sizeof(ScalarOf<V>) +
-                                        rows * (2 * W + kPgsVecs) * sizeof(ScalarOf<V>) + rows * W + 3 * rows * sizeof(int)
+    const std::size_t pgs = K.pgs ? rows * nv * sizeof(V) + rows * (2 * W + kPgsVecs) * sizeof(ScalarOf<V>) + rows * W + 3 * rows * sizeof(int)
                                   : 0;
     return rows * (4 * sizeof(MaskOf<V>) + 20 * sizeof(V) + 7 * sizeof(int) + 2 * sizeof(ScalarOf<V>)) +
            np * (sizeof(KContactPair<ScalarOf<V>>) + sizeof(PairLanes<V>) + sizeof(int) + sizeof(Manifold<V>) + 3 * kPairPoints * sizeof(Vec3<V>) +
@@ -240,8 +239,23 @@ template <class V> struct ConstraintWork {
     carve_rows(*row_arena, M, K, cap);
   }
 
+  /// PGS's AR for at least `n` used rows (n² per lane, and one island's n²): from a buffer of its
+  /// own, grown when a block uses more rows than it holds. Sized by the rows a block uses, not by
+  /// the rows its pair slots could hold: those are 16 per pair, and (16·pairs)²·W floats came to
+  /// 80 MB per worker on Gymnasium's humanoid, zeroed at its first contacts.
+  void reserve_pgs(int n) {
+    if (n <= pgs_capacity) return;
+    const std::size_t cap = n > 2 * pgs_capacity ? n : 2 * pgs_capacity, W = lanes_of<V>;
+    pgs_arena = std::make_unique<Arena>(cap * cap * (W + 1) * sizeof(ScalarOf<V>) + 2 * 64);
+    pgs_AR = pgs_arena->template take<ScalarOf<V>>(cap * cap * W);
+    pgs_A = pgs_arena->template take<ScalarOf<V>>(cap * cap);
+    pgs_capacity = static_cast<int>(cap);
+  }
+
  private:
   std::unique_ptr<Arena> row_arena; // the row slots once they outgrow the worker's arena
+  std::unique_ptr<Arena> pgs_arena; // PGS's AR (reserve_pgs)
+  int pgs_capacity = 0;
 
   template <class A> void carve_rows(A& ar, const KModel<ScalarOf<V>>& M, const KConstraints<ScalarOf<V>>& K, int pairs) {
     pair_capacity = pairs;
@@ -289,11 +303,9 @@ template <class V> struct ConstraintWork {
     point_on = ar.template take<MaskOf<V>>(np * kPairPoints);
     if (K.pgs) {
       pgs_MinvJ = ar.template take<V>(rows * nv);
-      pgs_AR = ar.template take<ScalarOf<V>>(rows * rows * lanes_of<V>);
       pgs_b = ar.template take<ScalarOf<V>>(rows * lanes_of<V>);
       pgs_f = ar.template take<ScalarOf<V>>(rows * lanes_of<V>);
       pgs_on = ar.template take<unsigned char>(rows * lanes_of<V>);
-      pgs_A = ar.template take<ScalarOf<V>>(rows * rows);
       pgs_vec = ar.template take<ScalarOf<V>>(rows * kPgsVecs);
       pgs_int = ar.template take<int>(3 * rows);
     }
