@@ -17,16 +17,19 @@ if (!path) {
   console.error('usage: node bench/step-time.mjs MODEL [f32|f64] [lanes] [copies]');
   process.exit(2);
 }
-const rounds = Number(process.env.ROUNDS ?? 4), steps = Number(process.env.STEPS ?? 400);
+const rounds = Number(process.env.ROUNDS ?? 4),
+  steps = Number(process.env.STEPS ?? 400);
 const rss0 = process.memoryUsage().rss;
 const batch = new Batch(loadScene(path), { copies: Number(copies), precision, lanes: Number(lanes) });
 let seed = 12345;
 const rnd = () => ((seed = (seed * 1664525 + 1013904223) >>> 0) / 4294967296) * 2 - 1;
-const wall = [], cpu = [];
+const wall = [],
+  cpu = [];
 let first = 0;
 for (let round = 0; round < rounds; ++round) {
   batch.reset();
-  const t0 = process.hrtime.bigint(), c0 = process.cpuUsage();
+  const t0 = process.hrtime.bigint(),
+    c0 = process.cpuUsage();
   for (let t = 0; t < steps; ++t) {
     if (t % 200 === 199) batch.reset();
     const ctrl = batch.ctrl;
@@ -39,5 +42,7 @@ for (let round = 0; round < rounds; ++round) {
   cpu.push((c.user + c.system) / 1e3 / steps);
 }
 const ms = (xs) => xs.map((x) => x.toFixed(3)).join(' ');
-console.log(`${path.split('/').pop()} ${precision} x${lanes}, ${copies} robots: ms/step by round ${ms(wall)} (cpu ${ms(cpu)});` +
-  ` first step ${first.toFixed(1)} ms; RSS ${(rss0 / 2 ** 20).toFixed(0)} -> ${(process.memoryUsage().rss / 2 ** 20).toFixed(0)} MB`);
+console.log(
+  `${path.split('/').pop()} ${precision} x${lanes}, ${copies} robots: ms/step by round ${ms(wall)} (cpu ${ms(cpu)});` +
+    ` first step ${first.toFixed(1)} ms; RSS ${(rss0 / 2 ** 20).toFixed(0)} -> ${(process.memoryUsage().rss / 2 ** 20).toFixed(0)} MB`,
+);
