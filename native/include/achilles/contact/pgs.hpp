@@ -123,8 +123,7 @@ template <class T> inline void pgs_island(const PgsIsland<T>& I, int maxiter, do
       const T res = I.b[c] + mju_dot(I.A + c * n, f, n); // MuJoCo's residual()
       const T old = f[c];
       const T fc = pgs_project(I, c, old - res * I.ARinv[c]);
-      // costChange: ½δ²·AR_cc + δ·res, the old force kept when it rises past 1e-10 (selects, not a
-      // branch: near convergence its outcome is a coin toss)
+      // costChange: ½δ²·AR_cc + δ·res, the old force kept when it rises past 1e-10
       const T delta = fc - old;
       const T change = T(0.5) * delta * delta * I.Acc[c] + delta * res;
       const bool rises = change > T(1e-10);
