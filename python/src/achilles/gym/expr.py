@@ -23,6 +23,7 @@ from __future__ import annotations
 
 import math
 import re
+from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any, Callable
 
@@ -319,7 +320,7 @@ def as_array(x: Any) -> np.ndarray:
 class Context:
     """The values a formula may read: per-env quantities (leading axis = env) and task parameters."""
 
-    def __init__(self, values: dict[str, np.ndarray], params: dict[str, Any], where: str, draw: Callable | None = None):
+    def __init__(self, values: Mapping[str, np.ndarray], params: dict[str, Any], where: str, draw: Callable | None = None):
         self.values = values
         self.params = params
         self.where = where

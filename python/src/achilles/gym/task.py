@@ -19,6 +19,8 @@ from __future__ import annotations
 import json
 import math
 import os
+from collections import ChainMap
+from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Callable
@@ -98,19 +100,20 @@ class Task:
         v = as_array(evaluate(node, ctx))
         return np.broadcast_to(v, (n, *v.shape[1:])) if v.shape[0] == 1 and n != 1 else v
 
-    def _ctx(self, values: dict[str, np.ndarray], where: str, draw: Callable | None = None) -> Context:
-        return Context({**CONSTANTS, **values}, self.params, f"{self.file}: {where}", draw)
+    def _ctx(self, values: Mapping[str, np.ndarray], where: str, draw: Callable | None = None) -> Context:
+        # a chain, not a merged dict: a recorded quantity is formed only when a formula reads it
+        return Context(ChainMap(values, CONSTANTS), self.params, f"{self.file}: {where}", draw)
 
-    def observe(self, values: dict[str, np.ndarray]) -> np.ndarray:
+    def observe(self, values: Mapping[str, np.ndarray]) -> np.ndarray:
         obs = self._eval(self.observation, self._ctx(values, "observation"), len(values["qpos"]))
         return np.asarray(obs, dtype=np.float64).reshape(obs.shape[0], -1)
 
-    def read_before(self, values: dict[str, np.ndarray]) -> dict[str, np.ndarray]:
+    def read_before(self, values: Mapping[str, np.ndarray]) -> dict[str, np.ndarray]:
         return {k: self._eval(n, self._ctx(values, f"before.{k}"), len(values["qpos"])) for k, n in self.before.items()}
 
-    def step_terms(self, values: dict[str, np.ndarray], before: dict[str, np.ndarray], observation: np.ndarray) -> dict[str, np.ndarray]:
+    def step_terms(self, values: Mapping[str, np.ndarray], before: dict[str, np.ndarray], observation: np.ndarray) -> dict[str, np.ndarray]:
         """Every `step` entry, in file order, for every env: reward, terminated, the info terms."""
-        scope = {**values, **before, "observation": observation}
+        scope = ChainMap({**before, "observation": observation}, values)
         out: dict[str, np.ndarray] = {}
         for k, n in self.step.items():
             v = self._eval(n, self._ctx(scope, f"step.{k}"), len(values["qpos"]))
@@ -118,13 +121,13 @@ class Task:
             out[k] = v
         return out
 
-    def reset_state(self, values: dict[str, np.ndarray], draw: Callable) -> tuple[np.ndarray, np.ndarray]:
+    def reset_state(self, values: Mapping[str, np.ndarray], draw: Callable) -> tuple[np.ndarray, np.ndarray]:
         n = len(values["qpos"])
         qpos = self._eval(self.reset["qpos"], self._ctx(values, "reset.qpos", draw), n)
         qvel = self._eval(self.reset["qvel"], self._ctx(values, "reset.qvel", draw), n)
         return qpos, qvel
 
-    def read_reset_info(self, values: dict[str, np.ndarray]) -> dict[str, np.ndarray]:
+    def read_reset_info(self, values: Mapping[str, np.ndarray]) -> dict[str, np.ndarray]:
         return {k: self._eval(n, self._ctx(values, f"reset_info.{k}"), len(values["qpos"])) for k, n in self.reset_info.items()}
 
 

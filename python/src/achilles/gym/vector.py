@@ -11,6 +11,8 @@ returning the reset observation with reward 0.
 from __future__ import annotations
 
 import os
+from collections import ChainMap
+from collections.abc import Mapping
 from typing import Any
 
 import numpy as np
@@ -78,10 +80,12 @@ class AchillesVectorEnv(_vector_env_base()):
         from gymnasium.vector.utils import batch_space
 
         from .. import Batch, compile_model  # the native package (achilles/__init__.py)
+        from .._memory import keep_freed_heap
 
         if not (isinstance(num_envs, int) and num_envs >= 1):
             raise ValueError(f"num_envs must be an integer >= 1, got {num_envs!r}")
         self.task = load_task(env_id, **kwargs)
+        keep_freed_heap()  # each step's arrays would otherwise fault their pages in again
         refused = why_refused(self.task)
         if refused:
             raise NotImplementedError(f"{env_id}: {refused}")
@@ -118,14 +122,16 @@ class AchillesVectorEnv(_vector_env_base()):
         self._last_action = np.zeros((num_envs, self.nu))
 
     # -- the engine's state in MuJoCo's layouts ------------------------------------------------
-    def _values(self, envs: np.ndarray, action: np.ndarray) -> dict[str, np.ndarray]:
+    def _values(self, envs: np.ndarray, action: np.ndarray) -> Mapping[str, Any]:
+        """What the task's formulas may read for `envs` (increasing): the state, and the recorded
+        quantities, each of those formed when first read."""
         b = self.batch
-        qpos = np.asarray(b.q[:, envs], dtype=np.float64).T
-        qvel = np.asarray(b.v[:, envs], dtype=np.float64).T
         n = len(envs)
-        recorded = self._layout.values(b.last_evaluation(), envs) if self._recorded else {}
-        return {
-            **recorded,
+        leading = n > 0 and int(envs[-1]) == n - 1  # envs 0..n-1: a slice, not a gather
+        q, v = (b.q[:, :n], b.v[:, :n]) if leading else (b.q[:, envs], b.v[:, envs])
+        qpos = np.array(q.T, dtype=np.float64, order="C")
+        qvel = np.array(v.T, dtype=np.float64, order="C")
+        state = {
             "qpos": qpos,
             "qvel": qvel,
             "action": action,
@@ -138,6 +144,7 @@ class AchillesVectorEnv(_vector_env_base()):
             "nv": self.nv,
             "nu": self.nu,
         }
+        return ChainMap(state, self._layout.values(b.last_evaluation(), envs)) if self._recorded else state
 
     def _write_state(self, envs: np.ndarray, qpos: np.ndarray, qvel: np.ndarray) -> None:
         b = self.batch
@@ -278,6 +285,17 @@ class AchillesVectorEnv(_vector_env_base()):
         self.batch = None
 
 
+def _mat_vec(R: np.ndarray, x: np.ndarray) -> np.ndarray:
+    """R·x for stacks of 3 × 3 matrices R (..., 3, 3) and vectors x (..., 3), broadcast: three
+    column products (numpy's einsum and matmul are several times slower at this size)."""
+    return R[..., 0] * x[..., 0:1] + R[..., 1] * x[..., 1:2] + R[..., 2] * x[..., 2:3]
+
+
+def _mat_mat(A: np.ndarray, B: np.ndarray) -> np.ndarray:
+    """A·B for stacks of 3 × 3 matrices, broadcast."""
+    return A[..., :, 0:1] * B[..., 0:1, :] + A[..., :, 1:2] * B[..., 1:2, :] + A[..., :, 2:3] * B[..., 2:3, :]
+
+
 class _MujocoLayout:
     """mjData's per-body and per-site fields from the engine's per-link record: MuJoCo's body i + 1
     is carried by link bodies[i].link at offset bodies[i].offset (same orientation); body 0, the
@@ -302,74 +320,138 @@ class _MujocoLayout:
         for i, b in enumerate(links):
             root.append(i if b["parent"] < 0 else root[b["parent"]])
         self.link_root = np.array(root, dtype=np.int64)
+        # each tree's mass (indexed by its root link), and whether any link of it has mass
+        self.tree_mass = np.zeros(len(links))
+        np.add.at(self.tree_mass, self.link_root, self.link_mass)
         # MuJoCo's body_mass: the world's 0, then each body's (its link's)
         self.body_mass = np.concatenate([[0.0], self.link_mass[self.links]])
 
-    def values(self, rec: dict[str, np.ndarray], envs: np.ndarray) -> dict[str, np.ndarray]:
-        """The needed ones of xpos (n, nbody, 3), site_xpos (n, nsite, 3), cfrc_ext (n, nbody, 6) and
-        qfrc_constraint (n, nv) for `envs`."""
-        n, nb, out = len(envs), len(self.links), {}
-        if "body_mass" in self.needed:
-            out["body_mass"] = np.broadcast_to(self.body_mass, (n, nb + 1))
-        if self.needed & {"xpos", "site_xpos", "xipos", "cinert", "cvel"}:
-            # every link's pose: (links·k, stride) → (n, links, k)
-            pos = np.asarray(rec["body_pos"][:, envs], dtype=np.float64).T.reshape(n, -1, 3)
-            rot = np.asarray(rec["body_rot"][:, envs], dtype=np.float64).T.reshape(n, -1, 3, 3)
-        if self.needed & {"xipos", "cinert", "cvel"}:
-            out.update(self._com_based(rec, envs, pos, rot))
-        if self.needed & {"xpos", "site_xpos"}:
-            R = rot[:, self.links]
-            xpos = np.zeros((n, nb + 1, 3))
-            xpos[:, 1:] = pos[:, self.links] + np.einsum("nbij,bj->nbi", R, self.offsets)
-            out["xpos"] = xpos
-            if "site_xpos" in self.needed:
-                xmat = np.broadcast_to(np.eye(3), (n, nb + 1, 3, 3)).copy()
-                xmat[:, 1:] = R
-                out["site_xpos"] = xpos[:, self.site_body] + np.einsum("nsij,sj->nsi", xmat[:, self.site_body], self.site_pos)
-        if "cfrc_ext" in self.needed:
-            cfrc = np.asarray(rec["cfrc_ext"][:, envs], dtype=np.float64).T.reshape(n, -1, 6)
-            cfrc_ext = np.zeros((n, nb + 1, 6))
-            cfrc_ext[:, 1:] = cfrc[:, self.links]
-            out["cfrc_ext"] = cfrc_ext
-        if "qfrc_constraint" in self.needed:
-            out["qfrc_constraint"] = np.asarray(rec["qfrc_constraint"][:, envs], dtype=np.float64).T
-        if "qfrc_actuator" in self.needed:
-            out["qfrc_actuator"] = np.asarray(rec["qfrc_actuator"][:, envs], dtype=np.float64).T
+    def values(self, rec: dict[str, np.ndarray], envs: np.ndarray) -> _Recorded:
+        """The needed ones of xpos, xipos (n, nbody, 3), site_xpos (n, nsite, 3), body_mass (n, nbody),
+        cinert (n, nbody, 10), cvel and cfrc_ext (n, nbody, 6), qfrc_constraint and qfrc_actuator
+        (n, nv) for `envs` (increasing), each computed when a formula first reads it."""
+        return _Recorded(self, rec, envs)
+
+
+class _Recorded(Mapping):
+    """One record's mjData fields for some envs, each formed on first read and kept: a step's `before`
+    reads only positions, and Humanoid's cinert and cvel cost more than the rest together."""
+
+    def __init__(self, layout: _MujocoLayout, rec: dict[str, np.ndarray], envs: np.ndarray):
+        self.layout, self.rec, self.envs = layout, rec, np.asarray(envs)
+        self.n = len(self.envs)
+        # envs 0..n-1 (increasing, so the last is n - 1): a slice, not a gather
+        self.leading = self.n > 0 and int(self.envs[-1]) == self.n - 1
+        self.cache: dict[str, Any] = {}
+
+    def __getitem__(self, name: str) -> np.ndarray:
+        if name not in self.layout.needed:
+            raise KeyError(name)
+        return self._once(name, getattr(self, f"_{name}"))
+
+    def __contains__(self, name: object) -> bool:
+        return name in self.layout.needed
+
+    def __iter__(self):
+        return iter(sorted(self.layout.needed))
+
+    def __len__(self) -> int:
+        return len(self.layout.needed)
+
+    def _once(self, key: str, make):
+        if key not in self.cache:
+            self.cache[key] = make()
+        return self.cache[key]
+
+    def _rows(self, field: str, k: int) -> np.ndarray:
+        """A record field for these envs as float64 (n, rows / k, k) (rows·stride → env-major)."""
+        x = self.rec[field]
+        x = x[:, : self.n] if self.leading else x[:, self.envs]
+        return np.array(x.T, dtype=np.float64, order="C").reshape(self.n, -1, k)
+
+    # every link's pose (n, links, 3 / 3 × 3), and that of each MuJoCo body's link
+    def _pos(self) -> np.ndarray:
+        return self._once("pos", lambda: self._rows("body_pos", 3))
+
+    def _rot(self) -> np.ndarray:
+        return self._once("rot", lambda: self._rows("body_rot", 9).reshape(self.n, -1, 3, 3))
+
+    def _body_rot(self) -> np.ndarray:
+        return self._once("body_rot", lambda: self._rot()[:, self.layout.links])
+
+    def _link_com(self) -> np.ndarray:
+        """Every link's centre of mass, world (n, links, 3)."""
+        return self._once("link_com", lambda: self._pos() + _mat_vec(self._rot(), self.layout.link_com))
+
+    def _subtree_com(self) -> np.ndarray:
+        """Per MuJoCo body: mj_comPos's subtree_com of its tree's root, Σ m·c / Σ m (the root's own
+        CoM where the tree is massless)."""
+
+        def make():
+            L, com = self.layout, self._link_com()
+            csum = np.zeros((self.n, len(L.link_mass), 3))
+            np.add.at(csum, (slice(None), L.link_root), L.link_mass[None, :, None] * com)
+            m = L.tree_mass
+            subtree = np.where(m[None, :, None] > 0, csum / np.where(m > 0, m, 1)[None, :, None], com)
+            return subtree[:, L.link_root[L.links]]
+
+        return self._once("subtree_com", make)
+
+    def _with_world(self, per_body: np.ndarray) -> np.ndarray:
+        """MuJoCo's (n, nbody, k): the world's row of zeros, then the bodies'."""
+        out = np.zeros((self.n, per_body.shape[1] + 1, *per_body.shape[2:]))
+        out[:, 1:] = per_body
         return out
 
-    def _com_based(self, rec: dict[str, np.ndarray], envs: np.ndarray, p: np.ndarray, R: np.ndarray) -> dict[str, np.ndarray]:
-        """xipos, and MuJoCo's com-based cinert (mj_comPos: the inertia about the subtree CoM c of the
-        body's tree, world axes, then m·(xipos − c) and m) and cvel (mj_comVel: [ω; velocity of the point
-        c moving with the body]), world row 0 all zero. p, R: every link's pose (n, links, 3 / 3 × 3)."""
-        n, nb = len(envs), len(self.links)
-        vel = np.asarray(rec["body_vel"][:, envs], dtype=np.float64).T.reshape(n, -1, 6)
-        com = p + np.einsum("nlij,lj->nli", R, self.link_com)  # every link's CoM, world
-        m = self.link_mass
-        nroots = len(m)
-        msum = np.zeros(nroots)
-        np.add.at(msum, self.link_root, m)
-        csum = np.zeros((n, nroots, 3))
-        np.add.at(csum, (slice(None), self.link_root), m[None, :, None] * com)
-        subtree = np.where(msum[None, :, None] > 0, csum / np.where(msum > 0, msum, 1)[None, :, None], com)
-        c = subtree[:, self.link_root][:, self.links]  # per MuJoCo body: its tree's subtree CoM
-        L = self.links
-        dif = com[:, L] - c
-        mb = m[L][None, :]
-        I = np.einsum("nbij,bjk,nblk->nbil", R[:, L], self.link_inertia[L], R[:, L])
-        d2 = np.einsum("nbi,nbi->nb", dif, dif)
-        I = I + mb[..., None, None] * (d2[..., None, None] * np.eye(3) - np.einsum("nbi,nbj->nbij", dif, dif))
-        cinert = np.zeros((n, nb + 1, 10))
-        cinert[:, 1:] = np.concatenate(
-            [I[..., [0, 1, 2, 0, 0, 1], [0, 1, 2, 1, 2, 2]], mb[..., None] * dif, np.broadcast_to(mb[..., None], (n, nb, 1))], axis=2
-        )
-        w = np.einsum("nbij,nbj->nbi", R[:, L], vel[:, L, :3])
-        v_origin = np.einsum("nbij,nbj->nbi", R[:, L], vel[:, L, 3:])
-        cvel = np.zeros((n, nb + 1, 6))
-        cvel[:, 1:, :3] = w
-        cvel[:, 1:, 3:] = v_origin + np.cross(w, c - p[:, L])
-        xipos = np.zeros((n, nb + 1, 3))
-        xipos[:, 1:] = com[:, L]
-        return {"xipos": xipos, "cinert": cinert, "cvel": cvel}
+    def _body_mass(self) -> np.ndarray:
+        return np.broadcast_to(self.layout.body_mass, (self.n, len(self.layout.body_mass)))
+
+    def _xpos(self) -> np.ndarray:
+        L = self.layout
+        return self._with_world(self._pos()[:, L.links] + _mat_vec(self._body_rot(), L.offsets))
+
+    def _site_xpos(self) -> np.ndarray:
+        L = self.layout
+        xmat = np.broadcast_to(np.eye(3), (self.n, len(L.links) + 1, 3, 3)).copy()
+        xmat[:, 1:] = self._body_rot()
+        return self._once("xpos", self._xpos)[:, L.site_body] + _mat_vec(xmat[:, L.site_body], L.site_pos)
+
+    def _xipos(self) -> np.ndarray:
+        return self._with_world(self._link_com()[:, self.layout.links])
+
+    def _cinert(self) -> np.ndarray:
+        """mj_comPos's cinert: the inertia about the subtree CoM c of the body's tree, world axes
+        (R·I·Rᵀ + m·(|d|²E − d·dᵀ), d = xipos − c), then m·d and m."""
+        L = self.layout
+        R = self._body_rot()
+        d = self._link_com()[:, L.links] - self._subtree_com()
+        m = L.link_mass[L.links][None, :, None]
+        I = _mat_mat(_mat_mat(R, L.link_inertia[L.links]), np.swapaxes(R, -1, -2))
+        rows, cols = [0, 1, 2, 0, 0, 1], [0, 1, 2, 1, 2, 2]
+        out = np.empty((self.n, len(L.links), 10))
+        out[..., :6] = I[..., rows, cols] - m * d[..., rows] * d[..., cols]
+        out[..., :3] += m * np.sum(d * d, axis=-1, keepdims=True)
+        out[..., 6:9] = m * d
+        out[..., 9] = m[..., 0]
+        return self._with_world(out)
+
+    def _cvel(self) -> np.ndarray:
+        """mj_comVel's cvel: [ω; the velocity of the point c moving with the body], world axes."""
+        L = self.layout
+        R = self._body_rot()
+        vel = self._rows("body_vel", 6)[:, L.links]
+        w = _mat_vec(R, vel[..., :3])
+        v = _mat_vec(R, vel[..., 3:]) + np.cross(w, self._subtree_com() - self._pos()[:, L.links])
+        return self._with_world(np.concatenate([w, v], axis=-1))
+
+    def _cfrc_ext(self) -> np.ndarray:
+        return self._with_world(self._rows("cfrc_ext", 6)[:, self.layout.links])
+
+    def _qfrc_constraint(self) -> np.ndarray:
+        return self._rows("qfrc_constraint", 1)[..., 0]
+
+    def _qfrc_actuator(self) -> np.ndarray:
+        return self._rows("qfrc_actuator", 1)[..., 0]
 
 
 def make_vec(env_id: str, num_envs: int, precision: str = "f32", threads: int = 1, **kwargs: Any) -> AchillesVectorEnv:
