@@ -36,6 +36,9 @@ inline constexpr std::pair<const char*, FieldId> kFieldNames[] = {
     {"recordBodyRot", FieldId::RecordBodyRot},   // BatchOptions::record
     {"qfrcActuator", FieldId::QfrcActuator},     // BatchOptions::record
     {"recordBodyVel", FieldId::RecordBodyVel},   // BatchOptions::record
+    {"recordXipos", FieldId::RecordXipos},       // BatchOptions::record
+    {"recordCinert", FieldId::RecordCinert},     // BatchOptions::record
+    {"recordCvel", FieldId::RecordCvel},         // BatchOptions::record
 };
 
 /// The field called `name`; false when there is none.

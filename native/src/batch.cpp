@@ -213,10 +213,16 @@ void Batch::constrain(bool record, const std::vector<int>* robots) {
   }
   std::sort(blocks.begin(), blocks.end());
   blocks.erase(std::unique(blocks.begin(), blocks.end()), blocks.end());
+  // the record is kept for these robots only: their blocks' other robots keep their last step's
+  if (kernel_->record_constrain) {
+    kernel_->record_lanes.assign(kernel_->blocks(), 0u);
+    for (int r : *robots) kernel_->record_lanes[r / opt_.lanes] |= 1u << (r % opt_.lanes);
+  }
   // items [i, e): one at a time with workers, all at once with a single thread
   pool_.run(static_cast<int>(blocks.size()), [&](int w, int i, int e) {
     for (; i < e; ++i) kernel_->constrain_blocks(w, blocks[i], blocks[i] + 1);
   });
+  kernel_->record_lanes.clear();
 }
 
 ConstraintReport Batch::constraint_report(int robot, int iterations, bool warm) {

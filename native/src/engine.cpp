@@ -77,7 +77,8 @@ Storage storage_layout(const Model& model, const BatchOptions& opt, std::size_t*
                                 na, model.actuators.size(), na /* Act, ActuatorForceNow, ActDotNow */,
                                 opt.record ? std::size_t(model.nv) : 0, opt.record ? nb * 6 : 0, /* QfrcConstraint, CfrcExt */
                                 opt.record ? nb * 3 : 0, opt.record ? nb * 9 : 0, /* RecordBodyPos, RecordBodyRot */
-                                opt.record ? std::size_t(model.nv) : 0, opt.record ? nb * 6 : 0 /* QfrcActuator, RecordBodyVel */};
+                                opt.record ? std::size_t(model.nv) : 0, opt.record ? nb * 6 : 0 /* QfrcActuator, RecordBodyVel */,
+                                opt.record ? nb * 3 : 0, opt.record ? nb * 10 : 0, opt.record ? nb * 6 : 0 /* RecordXipos, RecordCinert, RecordCvel */};
   static_assert(sizeof(counts) / sizeof(counts[0]) == static_cast<int>(FieldId::Count), "one count per field");
   std::size_t total = 0;
   for (int f = 0; f < static_cast<int>(FieldId::Count); ++f) {

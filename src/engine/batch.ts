@@ -3,7 +3,7 @@
 import type { BatchApi, BatchOptions, LaneWidth, NonFiniteInfo, Precision, Real } from './api.js';
 import { LANE_WIDTHS, PRECISIONS } from './api.js';
 import { INTEGRATORS, JOINT_NQ, JOINT_NV, planarFrame, type EqualityDesc, type IntegratorName, type ModelDesc } from './model-desc.js';
-import { engineAddon, type ConstraintState, type ContactPoints, type NativeAddon, type NativeBatch } from './native.js';
+import { engineAddon, type ConstraintState, type ContactPoints, type NativeAddon, type NativeBatch, type NativeFieldName } from './native.js';
 import { laneProblem, registerLanes } from './lanes.js';
 import { WORLD_LIMITS } from './world-limits.js';
 import { ensureMemory } from './memory.js';
@@ -293,11 +293,11 @@ export class Batch implements BatchApi {
    *  constrain() (as mj_forward). Views, [k * stride + r]: bodyPos (3 per body), bodyRot (9, row-major),
    *  cfrcExt (6 per body: [torque; force] of the contacts, world-oriented, about the subtree centre of
    *  mass of the body's tree, as mj_rnePostConstraint), qfrcConstraint (nv), bodyVel (6 per body: [ω; v]
-   *  in the body's axes, v its frame origin's), qfrcActuator (nv). */
-  lastEvaluation(): { bodyPos: Real; bodyRot: Real; bodyVel: Real; cfrcExt: Real; qfrcConstraint: Real; qfrcActuator: Real } {
+   *  in the body's axes, v its frame origin's), qfrcActuator (nv), and MuJoCo's com-based quantities of
+   *  each body: xipos (3: its centre of mass), cinert (10: mj_comPos's) and cvel (6: mj_comVel's). */
+  lastEvaluation(): Record<'bodyPos' | 'bodyRot' | 'bodyVel' | 'cfrcExt' | 'qfrcConstraint' | 'qfrcActuator' | 'xipos' | 'cinert' | 'cvel', Real> {
     if (!this.record) throw new Error('lastEvaluation() needs a batch made with record: true');
-    const f = (name: 'recordBodyPos' | 'recordBodyRot' | 'recordBodyVel' | 'cfrcExt' | 'qfrcConstraint' | 'qfrcActuator'): Real =>
-      this.native.field(name);
+    const f = (name: NativeFieldName): Real => this.native.field(name);
     return {
       bodyPos: f('recordBodyPos'),
       bodyRot: f('recordBodyRot'),
@@ -305,6 +305,9 @@ export class Batch implements BatchApi {
       cfrcExt: f('cfrcExt'),
       qfrcConstraint: f('qfrcConstraint'),
       qfrcActuator: f('qfrcActuator'),
+      xipos: f('recordXipos'),
+      cinert: f('recordCinert'),
+      cvel: f('recordCvel'),
     };
   }
 

@@ -36,7 +36,10 @@ export type NativeFieldName =
   | 'recordBodyPos'
   | 'recordBodyRot'
   | 'recordBodyVel'
-  | 'qfrcActuator';
+  | 'qfrcActuator'
+  | 'recordXipos'
+  | 'recordCinert'
+  | 'recordCvel';
 
 /** One constraint row of one robot at one state (MuJoCo's efc_* of that row). */
 export interface ConstraintRow {

@@ -23,22 +23,23 @@ export const RECORDED_QUANTITIES = [
 export interface RecordViews {
   bodyPos: ArrayLike<number>;
   bodyRot: ArrayLike<number>;
-  bodyVel: ArrayLike<number>;
   cfrcExt: ArrayLike<number>;
   qfrcConstraint: ArrayLike<number>;
   qfrcActuator: ArrayLike<number>;
+  xipos: ArrayLike<number>;
+  cinert: ArrayLike<number>;
+  cvel: ArrayLike<number>;
 }
 
 type V3 = [number, number, number];
 const mulR = (R: number[], x: readonly number[]): V3 =>
   [0, 1, 2].map((i) => R[i * 3] * x[0] + R[i * 3 + 1] * x[1] + R[i * 3 + 2] * x[2]) as V3;
-const cross = (a: V3, b: V3): V3 => [a[1] * b[2] - a[2] * b[1], a[2] * b[0] - a[0] * b[2], a[0] * b[1] - a[1] * b[0]];
 
 /** Robot r's xpos, xipos (nbody × 3), site_xpos (nsite × 3), body_mass (nbody), cinert (nbody × 10),
  *  cvel (nbody × 6), cfrc_ext (nbody × 6), qfrc_constraint and qfrc_actuator (nv). `links`: the
- *  model's bodies (the record's links: mass, CoM, inertia, parent). cinert is mj_comPos's: the inertia
- *  about the subtree CoM c of the body's tree in world axes, then m·(xipos − c) and m; cvel is
- *  mj_comVel's: [ω; the velocity of the point c moving with the body], world axes. */
+ *  model's bodies (the record's links: their masses). cinert (mj_comPos's: the inertia about the
+ *  subtree CoM of the body's tree in world axes, then m·(xipos − c) and m), cvel (mj_comVel's) and
+ *  xipos are the engine's (kernel/mujoco_record.hpp), taken from each body's link. */
 export function recordedValues(
   layout: MujocoLayout,
   links: readonly BodyDesc[],
@@ -48,28 +49,7 @@ export function recordedValues(
   r: number,
 ): Record<string, Val> {
   const at = (a: ArrayLike<number>, k: number): number => a[k * stride + r];
-  // every link's pose, CoM (world) and tree root; each tree's subtree CoM
-  const nl = links.length;
-  const P: V3[] = [];
-  const Rl: number[][] = [];
-  const com: V3[] = [];
-  const root: number[] = [];
-  for (let l = 0; l < nl; l++) {
-    const p: V3 = [0, 1, 2].map((i) => at(rec.bodyPos, l * 3 + i)) as V3;
-    const R = Array.from({ length: 9 }, (_, e) => at(rec.bodyRot, l * 9 + e));
-    const c = mulR(R, links[l].com);
-    P.push(p);
-    Rl.push(R);
-    com.push([p[0] + c[0], p[1] + c[1], p[2] + c[2]]);
-    root.push(links[l].parent < 0 ? l : root[links[l].parent]);
-  }
-  const msum = new Array<number>(nl).fill(0);
-  const csum: V3[] = Array.from({ length: nl }, () => [0, 0, 0]);
-  for (let l = 0; l < nl; l++) {
-    msum[root[l]] += links[l].mass;
-    for (let i = 0; i < 3; i++) csum[root[l]][i] += links[l].mass * com[l][i];
-  }
-  const subtree = (t: number): V3 => (msum[t] > 0 ? (csum[t].map((x) => x / msum[t]) as V3) : com[t]);
+  const row = (a: ArrayLike<number>, l: number, k: number): number[] => Array.from({ length: k }, (_, e) => at(a, l * k + e));
   const xpos: number[][] = [[0, 0, 0]];
   const xipos: number[][] = [[0, 0, 0]];
   const xmat: number[][] = [[1, 0, 0, 0, 1, 0, 0, 0, 1]];
@@ -79,35 +59,16 @@ export function recordedValues(
   const cvel: number[][] = [[0, 0, 0, 0, 0, 0]];
   for (const b of layout.bodies) {
     const l = b.link;
-    const R = Rl[l];
+    const p = row(rec.bodyPos, l, 3);
+    const R = row(rec.bodyRot, l, 9);
     const o = mulR(R, b.offset);
-    xpos.push([0, 1, 2].map((i) => P[l][i] + o[i]));
-    xipos.push([...com[l]]);
+    xpos.push([0, 1, 2].map((i) => p[i] + o[i]));
+    xipos.push(row(rec.xipos, l, 3));
     xmat.push(R);
-    cfrc.push(Array.from({ length: 6 }, (_, e) => at(rec.cfrcExt, l * 6 + e)));
-    const m = links[l].mass;
-    bodyMass.push(m);
-    // R·I·Rᵀ + m·(|d|²E − d dᵀ), d = xipos − c
-    const c = subtree(root[l]);
-    const d: V3 = [com[l][0] - c[0], com[l][1] - c[1], com[l][2] - c[2]];
-    const [xx, yy, zz, xy, xz, yz] = links[l].inertia;
-    const Ib = [xx, xy, xz, xy, yy, yz, xz, yz, zz];
-    const I = (i: number, j: number): number => {
-      let s = 0;
-      for (let a = 0; a < 3; a++) for (let k = 0; k < 3; k++) s += R[i * 3 + a] * Ib[a * 3 + k] * R[j * 3 + k];
-      return s + m * ((i === j ? d[0] * d[0] + d[1] * d[1] + d[2] * d[2] : 0) - d[i] * d[j]);
-    };
-    cinert.push([I(0, 0), I(1, 1), I(2, 2), I(0, 1), I(0, 2), I(1, 2), m * d[0], m * d[1], m * d[2], m]);
-    const w = mulR(
-      R,
-      [0, 1, 2].map((e) => at(rec.bodyVel, l * 6 + e)),
-    );
-    const v = mulR(
-      R,
-      [3, 4, 5].map((e) => at(rec.bodyVel, l * 6 + e)),
-    );
-    const arm = cross(w, [c[0] - P[l][0], c[1] - P[l][1], c[2] - P[l][2]]);
-    cvel.push([...w, v[0] + arm[0], v[1] + arm[1], v[2] + arm[2]]);
+    cfrc.push(row(rec.cfrcExt, l, 6));
+    bodyMass.push(links[l].mass);
+    cinert.push(row(rec.cinert, l, 10));
+    cvel.push(row(rec.cvel, l, 6));
   }
   const site = layout.sites.map((s) => {
     const p = xpos[s.body];

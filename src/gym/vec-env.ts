@@ -134,25 +134,17 @@ export class GymVecEnv {
     });
   }
 
-  /** MuJoCo's mj_forward for `envs` only: constrain() evaluates whole blocks of lanes, so the other
-   *  envs of those blocks get their recorded fields (those of their last step) back. cfrc_ext of
-   *  `envs`: 0 after a reset (mj_resetData zeroes it and mj_forward does not compute it), kept after
-   *  set_state. */
+  /** MuJoCo's mj_forward for `envs` only: constrain({ robots: envs }) records those envs alone, the
+   *  other envs of their blocks keeping the record of their last step. cfrc_ext of `envs`: 0 after a
+   *  reset (mj_resetData zeroes it and mj_forward does not compute it), kept after set_state. */
   private forwardEnvs(envs: number[], cfrcExtZero: boolean): void {
     if (!this.recorded || envs.length === 0) return;
     const b = this.batch;
     const rec = b.lastEvaluation();
-    const fields = [rec.bodyPos, rec.bodyRot, rec.bodyVel, rec.cfrcExt, rec.qfrcConstraint, rec.qfrcActuator];
-    const chosen = new Set(envs);
-    const others: number[] = [];
-    for (const block of new Set(envs.map((e) => Math.floor(e / b.lanes))))
-      for (let r = block * b.lanes; r < Math.min((block + 1) * b.lanes, this.numEnvs); r++) if (!chosen.has(r)) others.push(r);
     const column = (f: Real, r: number): number[] => Array.from({ length: f.length / b.stride }, (_, k) => f[k * b.stride + r]);
     const put = (f: Real, r: number, x: number[]): void => x.forEach((value, k) => (f[k * b.stride + r] = value));
-    const kept = others.map((r) => fields.map((f) => column(f, r)));
     const cfrc = envs.map((e) => column(rec.cfrcExt, e));
     b.constrain({ record: true, robots: envs });
-    others.forEach((r, i) => fields.forEach((f, j) => put(f, r, kept[i][j])));
     envs.forEach((e, i) => put(rec.cfrcExt, e, cfrcExtZero ? cfrc[i].map(() => 0) : cfrc[i]));
   }
 

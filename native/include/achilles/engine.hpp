@@ -10,6 +10,7 @@
 #include <cstdint>
 #include <memory>
 #include <string>
+#include <vector>
 
 #include "contact/report.hpp"
 #include "contact_store.hpp"
@@ -66,8 +67,9 @@ enum class FieldId { Q, V, Tau, Qacc, Kinetic, Potential, BodyPos, BodyRot, TauP
                      // BatchOptions::record, the last evaluation's: Jᵀ·f (nv), per body [torque; force] (6),
                      // pose (3 + 9; apart from BodyPos/BodyRot, which observe() and sense() write)
                      QfrcConstraint, CfrcExt, RecordBodyPos, RecordBodyRot,
-                     // ... and its actuator forces in joint space (nv), each body's velocity [ω; v] in its axes (6)
-                     QfrcActuator, RecordBodyVel,
+                     // ... and its actuator forces in joint space (nv), each body's velocity [ω; v] in its axes (6),
+                     // and mj_comPos's / mj_comVel's xipos (3), cinert (10) and cvel (6) of each body
+                     QfrcActuator, RecordBodyVel, RecordXipos, RecordCinert, RecordCvel,
                      Count };
 
 struct FieldView {
@@ -116,8 +118,11 @@ class Kernel {
   /// Steps taken so far (set by the batch before forward_blocks): forward uses the controls the
   /// last step read (its half (steps_done − 1) % 2, held), or before the first step half 0.
   std::int64_t steps_done = 0;
-  /// Set by the batch before constrain_blocks: keep BatchOptions::record's fields of this evaluation.
+  /// Set by the batch before constrain_blocks: keep BatchOptions::record's fields of this evaluation,
+  /// in block b's lanes whose bits record_lanes[b] sets (every lane where record_lanes is empty): the
+  /// other robots of a block keep the record of their last step (an autoreset's mj_forward).
   bool record_constrain = false;
+  std::vector<std::uint32_t> record_lanes;
 };
 
 /// The instruction set a pack of `lanes` values needs: one register of it holds the pack

@@ -231,7 +231,8 @@ template <class V> class KernelImpl final : public Kernel {
       bind(worker, b);
       acceleration_now(b, sc);
       if (!KC_.enabled) continue;
-      if (record_constrain) record_evaluation(Mb, Fb, sc, io_, b, record_work_[worker]); // MuJoCo's mj_forward fills the same fields
+      if (record_constrain) // MuJoCo's mj_forward fills the same fields
+        record_evaluation(Mb, Fb, sc, io_, b, record_work_[worker], record_lanes.empty() ? kAllLanes : record_lanes[b]);
       const ConstraintWork<V>& cw = sc.cw;
       BlockContacts& bc = io_.begin_contacts(b, cw.npairs);
       for (int p = 0; p < cw.npairs; ++p) {

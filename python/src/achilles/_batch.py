@@ -199,7 +199,9 @@ class Batch:
         body_pos (nbody * 3: xpos of every body's frame), body_rot (nbody * 9: xmat, row-major),
         body_vel (nbody * 6: [ω; v] in the body's axes, v its frame origin's), qfrc_actuator (nv),
         cfrc_ext (nbody * 6: [torque; force] of the contacts, world-oriented, about the subtree
-        centre of mass of the body's tree, as mj_rnePostConstraint), qfrc_constraint (nv)."""
+        centre of mass of the body's tree, as mj_rnePostConstraint), qfrc_constraint (nv), and
+        MuJoCo's com-based quantities of each body: xipos (nbody * 3: its centre of mass), cinert
+        (nbody * 10: mj_comPos's) and cvel (nbody * 6: mj_comVel's)."""
         if not self.record:
             raise ValueError("last_evaluation() needs a batch made with record=True")
         f = self._native.field
@@ -210,6 +212,9 @@ class Batch:
             "cfrc_ext": f("cfrcExt"),
             "qfrc_constraint": f("qfrcConstraint"),
             "qfrc_actuator": f("qfrcActuator"),
+            "xipos": f("recordXipos"),
+            "cinert": f("recordCinert"),
+            "cvel": f("recordCvel"),
         }
 
     def kinematics(self) -> tuple[np.ndarray, np.ndarray]:

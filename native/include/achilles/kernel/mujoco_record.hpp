@@ -8,14 +8,19 @@
 //   CfrcExt            each link's contact wrench [torque; force], world-oriented, about the centre
 //                      of mass of its tree's subtree             (mj_rnePostConstraint: cfrc_ext)
 //   QfrcActuator       Σ gear·force of the actuators, per dof      (mj_fwdActuation: qfrc_actuator)
-//   RecordBodyVel      each link's velocity [ω; v] in its own axes (v: its origin's), from which
-//                      Python and TypeScript form cvel          (mj_comVel: cvel)
+//   RecordBodyVel      each link's velocity [ω; v] in its own axes (v: its origin's)
+//   RecordXipos        each link's centre of mass x, world              (mj_kinematics: xipos)
+//   RecordCinert       each link's inertia about the centre of mass c of its tree's subtree, world
+//                      axes: [I_xx, I_yy, I_zz, I_xy, I_xz, I_yz, m·(x − c), m]     (mj_comPos: cinert)
+//   RecordCvel         each link's [ω; velocity of the point c moving with it], world axes
+//                                                                       (mj_comVel: cvel)
 // A MuJoCo body is the last link of its chain (src/model-files/import/compile.ts), so a body's
 // cfrc_ext is its last link's; the massless links before it carry no geoms, hence no contacts.
 #pragma once
 
 #include "../isa_namespace.hpp"
 
+#include <cstdint>
 #include <vector>
 
 #include "block_io.hpp"
@@ -51,22 +56,47 @@ template <class V> struct RecordWork {
   }
 };
 
+/// Every lane of a block (record_evaluation's `lanes`).
+inline constexpr std::uint32_t kAllLanes = ~std::uint32_t(0);
+
+/// Block b's record of this evaluation, into the lanes whose bits `lanes` sets (the others keep theirs).
 template <class V>
 inline void record_evaluation(const KModel<ScalarOf<V>>& M, const KForces<ScalarOf<V>>& F, const BlockScratch<V>& sc, const BlockIO<V>& io,
-                              int b, RecordWork<V>& rw) {
+                              int b, RecordWork<V>& rw, std::uint32_t lanes = kAllLanes) {
   using T = ScalarOf<V>;
+  constexpr int L = lanes_of<V>;
   const ConstraintWork<V>& cw = sc.cw;
   const int nb = static_cast<int>(M.joints.size());
   const V zero(T(0));
-  io.store_poses(b, sc, FieldId::RecordBodyPos, FieldId::RecordBodyRot);
-  for (int i = 0; i < nb; ++i) io.store_motion(FieldId::RecordBodyVel, i, b, sc.s.W[i].vel);
+  const bool every = (lanes | ~((std::uint32_t(2) << (L - 1)) - 1)) == kAllLanes;
+  auto put = [&](FieldId f, int row, const V& x) {
+    T* p = io.lane_ptr(f, row, b);
+    if (every) {
+      vstore(p, x);
+      return;
+    }
+    for (int l = 0; l < L; ++l)
+      if (lanes >> l & 1u) p[l] = vlane(x, l);
+  };
+  auto put_motion = [&](FieldId f, int i, const Motion<V>& m) {
+    const V e[6] = {m.w.x, m.w.y, m.w.z, m.v.x, m.v.y, m.v.z};
+    for (int c = 0; c < 6; ++c) put(f, i * 6 + c, e[c]);
+  };
+  for (int i = 0; i < nb; ++i) {
+    const Transform<V>& X = sc.X_WB[i];
+    put(FieldId::RecordBodyPos, i * 3 + 0, X.p.x);
+    put(FieldId::RecordBodyPos, i * 3 + 1, X.p.y);
+    put(FieldId::RecordBodyPos, i * 3 + 2, X.p.z);
+    for (int e = 0; e < 9; ++e) put(FieldId::RecordBodyRot, i * 9 + e, X.R.m[e]);
+    put_motion(FieldId::RecordBodyVel, i, sc.s.W[i].vel);
+  }
   // qfrc_actuator: each actuator's force through its transmission (a joint's dofs, by gear)
   for (int k = 0; k < M.nv; ++k) rw.qfrc_act[k] = zero;
   for (int a = 0; a < F.nu; ++a)
     for (int k = 0; k < F.act[a].nv; ++k) rw.qfrc_act[F.act[a].voff + k] = rw.qfrc_act[F.act[a].voff + k] + V(F.act[a].gear[k]) * sc.rec_force[a];
-  for (int k = 0; k < M.nv; ++k) vstore(io.lane_ptr(FieldId::QfrcActuator, k, b), rw.qfrc_act[k]);
+  for (int k = 0; k < M.nv; ++k) put(FieldId::QfrcActuator, k, rw.qfrc_act[k]);
   // qfrc_constraint: the solve's Jᵀ·f (an evaluation without active rows leaves none)
-  for (int k = 0; k < M.nv; ++k) vstore(io.lane_ptr(FieldId::QfrcConstraint, k, b), cw.nused > 0 ? cw.qfrc[k] : zero);
+  for (int k = 0; k < M.nv; ++k) put(FieldId::QfrcConstraint, k, cw.nused > 0 ? cw.qfrc[k] : zero);
 
   // mj_comPos's subtree_com of each root: Σ m·c / Σ m over its tree (the root's CoM if massless)
   // masses and centres of mass per lane (lane_values.hpp), the trees' masses summed in the same order
@@ -81,6 +111,27 @@ inline void record_evaluation(const KModel<ScalarOf<V>>& M, const KForces<Scalar
     if (M.joints[i].m != T(0)) rw.com[rw.root[i]] = rw.com[rw.root[i]] + mass(i) * com_W(i);
   for (int i = 0; i < nb; ++i)
     if (rw.root[i] == i) rw.com[i] = rw.tree_mass_positive[i] ? (V(T(1)) / rw.tree_mass[i]) * rw.com[i] : com_W(i);
+
+  // xipos, cinert and cvel, each about its tree's subtree CoM c (mj_comPos, mj_comVel)
+  for (int i = 0; i < nb; ++i) {
+    const Mat3<V>& R = sc.X_WB[i].R;
+    const Vec3<V> x = com_W(i), d = x - rw.com[rw.root[i]];
+    const RigidInertia<V> I = rigid_inertia<V>(M, i); // about the link's origin, its axes
+    const V m = I.m;
+    const Vec3<V> c{M.template lane<V>(LaneSlots::com(i, 0)), M.template lane<V>(LaneSlots::com(i, 1)), M.template lane<V>(LaneSlots::com(i, 2))};
+    // about the CoM: I_o − m·(|c|²E − c·cᵀ), then to world axes, then to c: + m·(|d|²E − d·dᵀ)
+    const Sym3<V> Ic{I.Io.xx - m * (c.y * c.y + c.z * c.z), I.Io.yy - m * (c.x * c.x + c.z * c.z), I.Io.zz - m * (c.x * c.x + c.y * c.y),
+                     I.Io.xy + m * c.x * c.y, I.Io.xz + m * c.x * c.z, I.Io.yz + m * c.y * c.z};
+    const Sym3<V> Iw = rotate(R, Ic);
+    const V cinert[10] = {Iw.xx + m * (d.y * d.y + d.z * d.z), Iw.yy + m * (d.x * d.x + d.z * d.z), Iw.zz + m * (d.x * d.x + d.y * d.y),
+                          Iw.xy - m * d.x * d.y, Iw.xz - m * d.x * d.z, Iw.yz - m * d.y * d.z, m * d.x, m * d.y, m * d.z, m};
+    for (int e = 0; e < 10; ++e) put(FieldId::RecordCinert, i * 10 + e, cinert[e]);
+    const V xs[3] = {x.x, x.y, x.z};
+    for (int e = 0; e < 3; ++e) put(FieldId::RecordXipos, i * 3 + e, xs[e]);
+    const Motion<V>& vel = sc.s.W[i].vel; // [ω; v of the origin], link axes
+    const Vec3<V> w = mul(R, vel.w);
+    put_motion(FieldId::RecordCvel, i, Motion<V>{w, mul(R, vel.v) + cross(w, rw.com[rw.root[i]] - sc.X_WB[i].p)});
+  }
 
   // cfrc_ext: each active contact point's force F = f_n·n + f_1·t1 + f_2·t2 (n from shape a to b)
   // pushes body b and pulls body a, moved to the subtree CoM c: torque (p − c) × F (mju_transformSpatial)
@@ -107,7 +158,7 @@ inline void record_evaluation(const KModel<ScalarOf<V>>& M, const KForces<Scalar
       }
     }
   }
-  for (int k = 0; k < nb * 6; ++k) vstore(io.lane_ptr(FieldId::CfrcExt, k, b), rw.wrench[k]);
+  for (int k = 0; k < nb * 6; ++k) put(FieldId::CfrcExt, k, rw.wrench[k]);
 }
 
 } // namespace ACH_ISA_NS

@@ -164,21 +164,13 @@ class AchillesVectorEnv(_vector_env_base()):
             target[:, envs] = self._target0[:, None]
 
     def _forward_envs(self, envs: np.ndarray, cfrc_ext_zero: bool) -> None:
-        """MuJoCo's mj_forward for `envs` only: constrain() evaluates whole blocks of lanes, so the
-        other envs of those blocks get their recorded fields (those of their last step) back."""
+        """MuJoCo's mj_forward for `envs` only: constrain(robots=envs) records those envs alone, the
+        other envs of their blocks keeping the record of their last step."""
         if not self._recorded or len(envs) == 0:
             return
         rec = self.batch.last_evaluation()
-        # only the blocks of lanes holding these envs are evaluated: their other envs are put back
-        lanes = self.batch.lanes
-        blocks = np.unique(np.asarray(envs) // lanes)
-        sharing = (blocks[:, None] * lanes + np.arange(lanes)).ravel()
-        others = np.setdiff1d(sharing[sharing < self.num_envs], envs)
-        kept = {k: np.array(v[:, others]) for k, v in rec.items()}
-        cfrc = np.array(rec["cfrc_ext"][:, envs])
+        cfrc = None if cfrc_ext_zero else np.array(rec["cfrc_ext"][:, envs])
         self.batch.constrain(record=True, robots=envs)
-        for k, v in kept.items():
-            rec[k][:, others] = v
         rec["cfrc_ext"][:, envs] = 0 if cfrc_ext_zero else cfrc
 
     def _reset_envs(self, envs: np.ndarray) -> tuple[np.ndarray, dict[str, np.ndarray]]:
@@ -291,11 +283,6 @@ def _mat_vec(R: np.ndarray, x: np.ndarray) -> np.ndarray:
     return R[..., 0] * x[..., 0:1] + R[..., 1] * x[..., 1:2] + R[..., 2] * x[..., 2:3]
 
 
-def _mat_mat(A: np.ndarray, B: np.ndarray) -> np.ndarray:
-    """A·B for stacks of 3 × 3 matrices, broadcast."""
-    return A[..., :, 0:1] * B[..., 0:1, :] + A[..., :, 1:2] * B[..., 1:2, :] + A[..., :, 2:3] * B[..., 2:3, :]
-
-
 class _MujocoLayout:
     """mjData's per-body and per-site fields from the engine's per-link record: MuJoCo's body i + 1
     is carried by link bodies[i].link at offset bodies[i].offset (same orientation); body 0, the
@@ -310,21 +297,9 @@ class _MujocoLayout:
         self.offsets = np.array([b["offset"] for b in layout["bodies"]], dtype=np.float64).reshape(-1, 3)
         self.site_body = np.array([s["body"] for s in layout["sites"]], dtype=np.int64)
         self.site_pos = np.array([s["pos"] for s in layout["sites"]], dtype=np.float64).reshape(-1, 3)
-        # every link's mass, CoM (its frame) and inertia about the CoM (its axes), and its tree's root
-        links = compiled["native"]["bodies"]
-        self.link_mass = np.array([b["mass"] for b in links], dtype=np.float64)
-        self.link_com = np.array([b["com"] for b in links], dtype=np.float64).reshape(-1, 3)
-        xx, yy, zz, xy, xz, yz = np.array([b["inertia"] for b in links], dtype=np.float64).reshape(-1, 6).T
-        self.link_inertia = np.stack([xx, xy, xz, xy, yy, yz, xz, yz, zz], axis=1).reshape(-1, 3, 3)
-        root = []
-        for i, b in enumerate(links):
-            root.append(i if b["parent"] < 0 else root[b["parent"]])
-        self.link_root = np.array(root, dtype=np.int64)
-        # each tree's mass (indexed by its root link), and whether any link of it has mass
-        self.tree_mass = np.zeros(len(links))
-        np.add.at(self.tree_mass, self.link_root, self.link_mass)
         # MuJoCo's body_mass: the world's 0, then each body's (its link's)
-        self.body_mass = np.concatenate([[0.0], self.link_mass[self.links]])
+        link_mass = np.array([b["mass"] for b in compiled["native"]["bodies"]], dtype=np.float64)
+        self.body_mass = np.concatenate([[0.0], link_mass[self.links]])
 
     def values(self, rec: dict[str, np.ndarray], envs: np.ndarray) -> _Recorded:
         """The needed ones of xpos, xipos (n, nbody, 3), site_xpos (n, nsite, 3), body_mass (n, nbody),
@@ -335,7 +310,7 @@ class _MujocoLayout:
 
 class _Recorded(Mapping):
     """One record's mjData fields for some envs, each formed on first read and kept: a step's `before`
-    reads only positions, and Humanoid's cinert and cvel cost more than the rest together."""
+    reads only positions."""
 
     def __init__(self, layout: _MujocoLayout, rec: dict[str, np.ndarray], envs: np.ndarray):
         self.layout, self.rec, self.envs = layout, rec, np.asarray(envs)
@@ -379,24 +354,6 @@ class _Recorded(Mapping):
     def _body_rot(self) -> np.ndarray:
         return self._once("body_rot", lambda: self._rot()[:, self.layout.links])
 
-    def _link_com(self) -> np.ndarray:
-        """Every link's centre of mass, world (n, links, 3)."""
-        return self._once("link_com", lambda: self._pos() + _mat_vec(self._rot(), self.layout.link_com))
-
-    def _subtree_com(self) -> np.ndarray:
-        """Per MuJoCo body: mj_comPos's subtree_com of its tree's root, Σ m·c / Σ m (the root's own
-        CoM where the tree is massless)."""
-
-        def make():
-            L, com = self.layout, self._link_com()
-            csum = np.zeros((self.n, len(L.link_mass), 3))
-            np.add.at(csum, (slice(None), L.link_root), L.link_mass[None, :, None] * com)
-            m = L.tree_mass
-            subtree = np.where(m[None, :, None] > 0, csum / np.where(m > 0, m, 1)[None, :, None], com)
-            return subtree[:, L.link_root[L.links]]
-
-        return self._once("subtree_com", make)
-
     def _with_world(self, per_body: np.ndarray) -> np.ndarray:
         """MuJoCo's (n, nbody, k): the world's row of zeros, then the bodies'."""
         out = np.zeros((self.n, per_body.shape[1] + 1, *per_body.shape[2:]))
@@ -417,32 +374,16 @@ class _Recorded(Mapping):
         return self._once("xpos", self._xpos)[:, L.site_body] + _mat_vec(xmat[:, L.site_body], L.site_pos)
 
     def _xipos(self) -> np.ndarray:
-        return self._with_world(self._link_com()[:, self.layout.links])
+        return self._with_world(self._rows("xipos", 3)[:, self.layout.links])
 
     def _cinert(self) -> np.ndarray:
-        """mj_comPos's cinert: the inertia about the subtree CoM c of the body's tree, world axes
-        (R·I·Rᵀ + m·(|d|²E − d·dᵀ), d = xipos − c), then m·d and m."""
-        L = self.layout
-        R = self._body_rot()
-        d = self._link_com()[:, L.links] - self._subtree_com()
-        m = L.link_mass[L.links][None, :, None]
-        I = _mat_mat(_mat_mat(R, L.link_inertia[L.links]), np.swapaxes(R, -1, -2))
-        rows, cols = [0, 1, 2, 0, 0, 1], [0, 1, 2, 1, 2, 2]
-        out = np.empty((self.n, len(L.links), 10))
-        out[..., :6] = I[..., rows, cols] - m * d[..., rows] * d[..., cols]
-        out[..., :3] += m * np.sum(d * d, axis=-1, keepdims=True)
-        out[..., 6:9] = m * d
-        out[..., 9] = m[..., 0]
-        return self._with_world(out)
+        """mj_comPos's cinert: the inertia about the subtree CoM c of the body's tree, world axes, then
+        m·(xipos − c) and m (the engine's, kernel/mujoco_record.hpp)."""
+        return self._with_world(self._rows("cinert", 10)[:, self.layout.links])
 
     def _cvel(self) -> np.ndarray:
         """mj_comVel's cvel: [ω; the velocity of the point c moving with the body], world axes."""
-        L = self.layout
-        R = self._body_rot()
-        vel = self._rows("body_vel", 6)[:, L.links]
-        w = _mat_vec(R, vel[..., :3])
-        v = _mat_vec(R, vel[..., 3:]) + np.cross(w, self._subtree_com() - self._pos()[:, L.links])
-        return self._with_world(np.concatenate([w, v], axis=-1))
+        return self._with_world(self._rows("cvel", 6)[:, self.layout.links])
 
     def _cfrc_ext(self) -> np.ndarray:
         return self._with_world(self._rows("cfrc_ext", 6)[:, self.layout.links])
