@@ -3,7 +3,14 @@
 import type { BatchApi, BatchOptions, LaneWidth, NonFiniteInfo, Precision, Real } from './api.js';
 import { LANE_WIDTHS, PRECISIONS } from './api.js';
 import { INTEGRATORS, JOINT_NQ, JOINT_NV, planarFrame, type EqualityDesc, type IntegratorName, type ModelDesc } from './model-desc.js';
-import { engineAddon, type ConstraintState, type ContactPoints, type NativeAddon, type NativeBatch, type NativeFieldName } from './native.js';
+import {
+  engineAddon,
+  type ConstraintState,
+  type ContactPoints,
+  type NativeAddon,
+  type NativeBatch,
+  type NativeFieldName,
+} from './native.js';
 import { laneProblem, registerLanes } from './lanes.js';
 import { WORLD_LIMITS } from './world-limits.js';
 import { ensureMemory } from './memory.js';
@@ -295,7 +302,10 @@ export class Batch implements BatchApi {
    *  mass of the body's tree, as mj_rnePostConstraint), qfrcConstraint (nv), bodyVel (6 per body: [ω; v]
    *  in the body's axes, v its frame origin's), qfrcActuator (nv), and MuJoCo's com-based quantities of
    *  each body: xipos (3: its centre of mass), cinert (10: mj_comPos's) and cvel (6: mj_comVel's). */
-  lastEvaluation(): Record<'bodyPos' | 'bodyRot' | 'bodyVel' | 'cfrcExt' | 'qfrcConstraint' | 'qfrcActuator' | 'xipos' | 'cinert' | 'cvel', Real> {
+  lastEvaluation(): Record<
+    'bodyPos' | 'bodyRot' | 'bodyVel' | 'cfrcExt' | 'qfrcConstraint' | 'qfrcActuator' | 'xipos' | 'cinert' | 'cvel',
+    Real
+  > {
     if (!this.record) throw new Error('lastEvaluation() needs a batch made with record: true');
     const f = (name: NativeFieldName): Real => this.native.field(name);
     return {
