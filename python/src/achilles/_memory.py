@@ -46,7 +46,7 @@ def keep_freed_heap(trim_threshold: int = 64 << 20, mmap_threshold: int = 32 << 
     once, for the rest of the process. A vector env makes and drops arrays of 0.1 to 1 MB on every
     step (observations, recorded fields and their temporaries); with glibc's defaults the heap's top
     is trimmed after each step and every page of the next step's arrays faults back in, which
-    measured a third of Ant-v5's step time (256 envs). At most `trim_threshold` bytes stay resident
+    measured about 40% of Ant-v5's env step (256 envs). At most `trim_threshold` bytes stay resident
     unused. Left alone where the user tuned malloc through its environment variables, or where
     the C library is not glibc. Returns whether it changed anything."""
     global _heap_kept
