@@ -115,13 +115,14 @@ inline void record_evaluation(const KModel<ScalarOf<V>>& M, const KForces<Scalar
   // xipos, cinert and cvel, each about its tree's subtree CoM c (mj_comPos, mj_comVel)
   for (int i = 0; i < nb; ++i) {
     const Mat3<V>& R = sc.X_WB[i].R;
-    const Vec3<V> x = com_W(i), d = x - rw.com[rw.root[i]];
-    const RigidInertia<V> I = rigid_inertia<V>(M, i); // about the link's origin, its axes
+    const Vec3<V> x = com_W(i), d = x - rw.com[rw.root[i]]; // d: from the subtree CoM to the link's
+    const RigidInertia<V> I = rigid_inertia<V>(M, i);       // about the link's origin, its axes
     const V m = I.m;
-    const Vec3<V> c{M.template lane<V>(LaneSlots::com(i, 0)), M.template lane<V>(LaneSlots::com(i, 1)), M.template lane<V>(LaneSlots::com(i, 2))};
-    // about the CoM: I_o − m·(|c|²E − c·cᵀ), then to world axes, then to c: + m·(|d|²E − d·dᵀ)
-    const Sym3<V> Ic{I.Io.xx - m * (c.y * c.y + c.z * c.z), I.Io.yy - m * (c.x * c.x + c.z * c.z), I.Io.zz - m * (c.x * c.x + c.y * c.y),
-                     I.Io.xy + m * c.x * c.y, I.Io.xz + m * c.x * c.z, I.Io.yz + m * c.y * c.z};
+    const Vec3<V> p{M.template lane<V>(LaneSlots::com(i, 0)), M.template lane<V>(LaneSlots::com(i, 1)), M.template lane<V>(LaneSlots::com(i, 2))};
+    // about the link's CoM (at p in its axes): I_o − m·(|p|²E − p·pᵀ); then world axes; then about
+    // the subtree CoM: + m·(|d|²E − d·dᵀ)
+    const Sym3<V> Ic{I.Io.xx - m * (p.y * p.y + p.z * p.z), I.Io.yy - m * (p.x * p.x + p.z * p.z), I.Io.zz - m * (p.x * p.x + p.y * p.y),
+                     I.Io.xy + m * p.x * p.y, I.Io.xz + m * p.x * p.z, I.Io.yz + m * p.y * p.z};
     const Sym3<V> Iw = rotate(R, Ic);
     const V cinert[10] = {Iw.xx + m * (d.y * d.y + d.z * d.z), Iw.yy + m * (d.x * d.x + d.z * d.z), Iw.zz + m * (d.x * d.x + d.y * d.y),
                           Iw.xy - m * d.x * d.y, Iw.xz - m * d.x * d.z, Iw.yz - m * d.y * d.z, m * d.x, m * d.y, m * d.z, m};
