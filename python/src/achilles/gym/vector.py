@@ -127,10 +127,7 @@ class AchillesVectorEnv(_vector_env_base()):
         quantities, each of those formed when first read."""
         b = self.batch
         n = len(envs)
-        leading = n > 0 and int(envs[-1]) == n - 1  # envs 0..n-1: a slice, not a gather
-        q, v = (b.q[:, :n], b.v[:, :n]) if leading else (b.q[:, envs], b.v[:, envs])
-        qpos = np.array(q.T, dtype=np.float64, order="C")
-        qvel = np.array(v.T, dtype=np.float64, order="C")
+        qpos, qvel = _env_major(b.q, envs), _env_major(b.v, envs)
         state = {
             "qpos": qpos,
             "qvel": qvel,
@@ -277,6 +274,14 @@ class AchillesVectorEnv(_vector_env_base()):
         self.batch = None
 
 
+def _env_major(x: np.ndarray, envs: np.ndarray) -> np.ndarray:
+    """Columns `envs` (increasing) of an (rows, stride) engine array as float64 (len(envs), rows):
+    a slice, not a gather, where they are 0 .. n − 1 (the last one is then n − 1)."""
+    n = len(envs)
+    cols = x[:, :n] if n > 0 and int(envs[-1]) == n - 1 else x[:, envs]
+    return np.array(cols.T, dtype=np.float64, order="C")
+
+
 def _mat_vec(R: np.ndarray, x: np.ndarray) -> np.ndarray:
     """R·x for stacks of 3 × 3 matrices R (..., 3, 3) and vectors x (..., 3), broadcast: three
     column products (numpy's einsum and matmul are several times slower at this size)."""
@@ -315,8 +320,6 @@ class _Recorded(Mapping):
     def __init__(self, layout: _MujocoLayout, rec: dict[str, np.ndarray], envs: np.ndarray):
         self.layout, self.rec, self.envs = layout, rec, np.asarray(envs)
         self.n = len(self.envs)
-        # envs 0..n-1 (increasing, so the last is n - 1): a slice, not a gather
-        self.leading = self.n > 0 and int(self.envs[-1]) == self.n - 1
         self.cache: dict[str, Any] = {}
 
     def __getitem__(self, name: str) -> np.ndarray:
@@ -340,9 +343,7 @@ class _Recorded(Mapping):
 
     def _rows(self, field: str, k: int) -> np.ndarray:
         """A record field for these envs as float64 (n, rows / k, k) (rows·stride → env-major)."""
-        x = self.rec[field]
-        x = x[:, : self.n] if self.leading else x[:, self.envs]
-        return np.array(x.T, dtype=np.float64, order="C").reshape(self.n, -1, k)
+        return _env_major(self.rec[field], self.envs).reshape(self.n, -1, k)
 
     # every link's pose (n, links, 3 / 3 × 3), and that of each MuJoCo body's link
     def _pos(self) -> np.ndarray:
