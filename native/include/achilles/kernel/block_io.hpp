@@ -15,6 +15,9 @@
 namespace ach {
 inline namespace ACH_ISA_NS {
 
+/// Every lane of a block (BlockIO's stores' `lanes`).
+inline constexpr std::uint32_t kAllLanes = ~std::uint32_t(0);
+
 template <class V> class BlockIO {
   using T = ScalarOf<V>;
   static constexpr int W = lanes_of<V>;
@@ -61,21 +64,37 @@ template <class V> class BlockIO {
     if (F_.na) store_field(FieldId::Act, b, sc.s.act, F_.na);
   }
 
-  /// Every body's world pose X_WB (after pass_pose) into BodyPos and BodyRot (or the given fields).
-  void store_poses(int b, const BlockScratch<V>& sc, FieldId pos = FieldId::BodyPos, FieldId rot = FieldId::BodyRot) const {
+  /// x into component `component` of field f in block b: the lanes whose bits `lanes` sets (the
+  /// others keep what they hold), one vector store when that is every lane.
+  void store_lanes(FieldId f, int component, int b, const V& x, std::uint32_t lanes = kAllLanes) const {
+    T* p = lane_ptr(f, component, b);
+    constexpr std::uint32_t every = (std::uint32_t(2) << (W - 1)) - 1; // bits 0 .. W − 1
+    if ((lanes & every) == every) {
+      vstore(p, x);
+      return;
+    }
+    for (int l = 0; l < W; ++l)
+      if (lanes >> l & 1u) p[l] = vlane(x, l);
+  }
+
+  /// Every body's world pose X_WB (after pass_pose) into BodyPos and BodyRot (or the given fields),
+  /// in the lanes `lanes` sets.
+  void store_poses(int b, const BlockScratch<V>& sc, FieldId pos = FieldId::BodyPos, FieldId rot = FieldId::BodyRot,
+                   std::uint32_t lanes = kAllLanes) const {
     for (std::size_t i = 0; i < M_.joints.size(); ++i) {
       const Transform<V>& X = sc.X_WB[i];
-      vstore(lane_ptr(pos, i * 3 + 0, b), X.p.x);
-      vstore(lane_ptr(pos, i * 3 + 1, b), X.p.y);
-      vstore(lane_ptr(pos, i * 3 + 2, b), X.p.z);
-      for (int e = 0; e < 9; ++e) vstore(lane_ptr(rot, i * 9 + e, b), X.R.m[e]);
+      const int k = static_cast<int>(i);
+      store_lanes(pos, k * 3 + 0, b, X.p.x, lanes);
+      store_lanes(pos, k * 3 + 1, b, X.p.y, lanes);
+      store_lanes(pos, k * 3 + 2, b, X.p.z, lanes);
+      for (int e = 0; e < 9; ++e) store_lanes(rot, k * 9 + e, b, X.R.m[e], lanes);
     }
   }
 
-  /// Body i's spatial motion [ω; v] (6 components) into field f.
-  void store_motion(FieldId f, int i, int b, const Motion<V>& m) const {
+  /// Body i's spatial motion [ω; v] (6 components) into field f, in the lanes `lanes` sets.
+  void store_motion(FieldId f, int i, int b, const Motion<V>& m, std::uint32_t lanes = kAllLanes) const {
     const V e[6] = {m.w.x, m.w.y, m.w.z, m.v.x, m.v.y, m.v.z};
-    for (int c = 0; c < 6; ++c) vstore(lane_ptr(f, i * 6 + c, b), e[c]);
+    for (int c = 0; c < 6; ++c) store_lanes(f, i * 6 + c, b, e[c], lanes);
   }
 
   /// Block b's contacts start afresh with `npairs` pairs (the contact store, contact_store.hpp).

@@ -36,6 +36,7 @@ template <class V> struct RecordWork {
   std::vector<V> tree_mass;   // per root: its tree's mass, per lane (each robot's masses)
   std::vector<bool> tree_mass_positive; // per root: whether its tree has mass (the same in every robot)
   std::vector<Vec3<V>> com;   // per root: Σ m·c, then the subtree centre of mass
+  std::vector<Vec3<V>> xipos; // per link: its centre of mass, world
   std::vector<V> wrench, qfrc_act;
 
   explicit RecordWork(const KModel<T>& M) {
@@ -51,45 +52,23 @@ template <class V> struct RecordWork {
     tree_mass_positive.resize(nb);
     for (int i = 0; i < nb; ++i) tree_mass_positive[i] = mass[i] > T(0);
     com.resize(nb);
+    xipos.resize(nb);
     wrench.resize(static_cast<std::size_t>(nb) * 6);
     qfrc_act.resize(M.nv);
   }
 };
-
-/// Every lane of a block (record_evaluation's `lanes`).
-inline constexpr std::uint32_t kAllLanes = ~std::uint32_t(0);
 
 /// Block b's record of this evaluation, into the lanes whose bits `lanes` sets (the others keep theirs).
 template <class V>
 inline void record_evaluation(const KModel<ScalarOf<V>>& M, const KForces<ScalarOf<V>>& F, const BlockScratch<V>& sc, const BlockIO<V>& io,
                               int b, RecordWork<V>& rw, std::uint32_t lanes = kAllLanes) {
   using T = ScalarOf<V>;
-  constexpr int L = lanes_of<V>;
   const ConstraintWork<V>& cw = sc.cw;
   const int nb = static_cast<int>(M.joints.size());
   const V zero(T(0));
-  const bool every = (lanes | ~((std::uint32_t(2) << (L - 1)) - 1)) == kAllLanes;
-  auto put = [&](FieldId f, int row, const V& x) {
-    T* p = io.lane_ptr(f, row, b);
-    if (every) {
-      vstore(p, x);
-      return;
-    }
-    for (int l = 0; l < L; ++l)
-      if (lanes >> l & 1u) p[l] = vlane(x, l);
-  };
-  auto put_motion = [&](FieldId f, int i, const Motion<V>& m) {
-    const V e[6] = {m.w.x, m.w.y, m.w.z, m.v.x, m.v.y, m.v.z};
-    for (int c = 0; c < 6; ++c) put(f, i * 6 + c, e[c]);
-  };
-  for (int i = 0; i < nb; ++i) {
-    const Transform<V>& X = sc.X_WB[i];
-    put(FieldId::RecordBodyPos, i * 3 + 0, X.p.x);
-    put(FieldId::RecordBodyPos, i * 3 + 1, X.p.y);
-    put(FieldId::RecordBodyPos, i * 3 + 2, X.p.z);
-    for (int e = 0; e < 9; ++e) put(FieldId::RecordBodyRot, i * 9 + e, X.R.m[e]);
-    put_motion(FieldId::RecordBodyVel, i, sc.s.W[i].vel);
-  }
+  auto put = [&](FieldId f, int row, const V& x) { io.store_lanes(f, row, b, x, lanes); };
+  io.store_poses(b, sc, FieldId::RecordBodyPos, FieldId::RecordBodyRot, lanes);
+  for (int i = 0; i < nb; ++i) io.store_motion(FieldId::RecordBodyVel, i, b, sc.s.W[i].vel, lanes);
   // qfrc_actuator: each actuator's force through its transmission (a joint's dofs, by gear)
   for (int k = 0; k < M.nv; ++k) rw.qfrc_act[k] = zero;
   for (int a = 0; a < F.nu; ++a)
@@ -101,24 +80,24 @@ inline void record_evaluation(const KModel<ScalarOf<V>>& M, const KForces<Scalar
   // mj_comPos's subtree_com of each root: Σ m·c / Σ m over its tree (the root's CoM if massless)
   // masses and centres of mass per lane (lane_values.hpp), the trees' masses summed in the same order
   auto mass = [&](int i) { return M.template lane<V>(LaneSlots::mass(i)); };
-  auto com_W = [&](int i) {
-    const Vec3<V> c{M.template lane<V>(LaneSlots::com(i, 0)), M.template lane<V>(LaneSlots::com(i, 1)), M.template lane<V>(LaneSlots::com(i, 2))};
-    return sc.X_WB[i].p + mul(sc.X_WB[i].R, c);
+  auto com_B = [&](int i) { // the link's CoM in its own frame
+    return Vec3<V>{M.template lane<V>(LaneSlots::com(i, 0)), M.template lane<V>(LaneSlots::com(i, 1)), M.template lane<V>(LaneSlots::com(i, 2))};
   };
+  for (int i = 0; i < nb; ++i) rw.xipos[i] = sc.X_WB[i].p + mul(sc.X_WB[i].R, com_B(i)); // xipos, world
   for (int i = 0; i < nb; ++i) rw.com[i] = Vec3<V>{zero, zero, zero}, rw.tree_mass[i] = zero;
   for (int i = 0; i < nb; ++i) rw.tree_mass[rw.root[i]] += mass(i);
   for (int i = 0; i < nb; ++i)
-    if (M.joints[i].m != T(0)) rw.com[rw.root[i]] = rw.com[rw.root[i]] + mass(i) * com_W(i);
+    if (M.joints[i].m != T(0)) rw.com[rw.root[i]] = rw.com[rw.root[i]] + mass(i) * rw.xipos[i];
   for (int i = 0; i < nb; ++i)
-    if (rw.root[i] == i) rw.com[i] = rw.tree_mass_positive[i] ? (V(T(1)) / rw.tree_mass[i]) * rw.com[i] : com_W(i);
+    if (rw.root[i] == i) rw.com[i] = rw.tree_mass_positive[i] ? (V(T(1)) / rw.tree_mass[i]) * rw.com[i] : rw.xipos[i];
 
   // xipos, cinert and cvel, each about its tree's subtree CoM c (mj_comPos, mj_comVel)
   for (int i = 0; i < nb; ++i) {
     const Mat3<V>& R = sc.X_WB[i].R;
-    const Vec3<V> x = com_W(i), d = x - rw.com[rw.root[i]]; // d: from the subtree CoM to the link's
+    const Vec3<V> x = rw.xipos[i], d = x - rw.com[rw.root[i]]; // d: from the subtree CoM to the link's
     const RigidInertia<V> I = rigid_inertia<V>(M, i);       // about the link's origin, its axes
     const V m = I.m;
-    const Vec3<V> p{M.template lane<V>(LaneSlots::com(i, 0)), M.template lane<V>(LaneSlots::com(i, 1)), M.template lane<V>(LaneSlots::com(i, 2))};
+    const Vec3<V> p = com_B(i);
     // about the link's CoM (at p in its axes): I_o − m·(|p|²E − p·pᵀ); then world axes; then about
     // the subtree CoM: + m·(|d|²E − d·dᵀ)
     const Sym3<V> Ic{I.Io.xx - m * (p.y * p.y + p.z * p.z), I.Io.yy - m * (p.x * p.x + p.z * p.z), I.Io.zz - m * (p.x * p.x + p.y * p.y),
@@ -131,7 +110,7 @@ inline void record_evaluation(const KModel<ScalarOf<V>>& M, const KForces<Scalar
     for (int e = 0; e < 3; ++e) put(FieldId::RecordXipos, i * 3 + e, xs[e]);
     const Motion<V>& vel = sc.s.W[i].vel; // [ω; v of the origin], link axes
     const Vec3<V> w = mul(R, vel.w);
-    put_motion(FieldId::RecordCvel, i, Motion<V>{w, mul(R, vel.v) + cross(w, rw.com[rw.root[i]] - sc.X_WB[i].p)});
+    io.store_motion(FieldId::RecordCvel, i, b, Motion<V>{w, mul(R, vel.v) + cross(w, rw.com[rw.root[i]] - sc.X_WB[i].p)}, lanes);
   }
 
   // cfrc_ext: each active contact point's force F = f_n·n + f_1·t1 + f_2·t2 (n from shape a to b)
