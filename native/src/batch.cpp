@@ -202,6 +202,7 @@ void Batch::collide() {
 void Batch::constrain(bool record, const std::vector<int>* robots) {
   kernel_->steps_done = steps_;
   kernel_->record_constrain = record && opt_.record;
+  kernel_->record_lanes.clear(); // every lane, unless `robots` names some (a call that threw left none behind)
   if (!robots) {
     pool_.run(kernel_->blocks(), [&](int w, int b, int e) { kernel_->constrain_blocks(w, b, e); });
     return;
@@ -222,7 +223,6 @@ void Batch::constrain(bool record, const std::vector<int>* robots) {
   pool_.run(static_cast<int>(blocks.size()), [&](int w, int i, int e) {
     for (; i < e; ++i) kernel_->constrain_blocks(w, blocks[i], blocks[i] + 1);
   });
-  kernel_->record_lanes.clear();
 }
 
 ConstraintReport Batch::constraint_report(int robot, int iterations, bool warm) {
