@@ -1,11 +1,11 @@
 """MuJoCo 3.14's plane–mesh contacts (mjc_PlaneConvex for a mesh): the reference for plane_convex in
 native/include/achilles/collision/convex/analytic.hpp, read by native/tests/convex_tests.cpp (--plane).
 
-    python3 native/tests/plane_mesh_fixture.py > native/tests/fixtures/plane_mesh_mujoco.txt
+    python3 native/tests/plane_mesh_fixture.py [POSES=8] [TETRAHEDRA=12] > native/tests/fixtures/plane_mesh_mujoco.txt
 
 A mesh on a free body over a plane placed at random: random hulls of 5 to 30 vertices, a box-shaped
 mesh, n-gon prisms (polygons of more than 4 vertices), flat rocks, a rock with merged faces, and
-tetrahedra (generic and flat); the pair's margin 0, 0.003 or 0.02 (half on each geom). Half the
+tetrahedra (generic and flat; then TETRAHEDRA more from a stream of their own); the pair's margin 0, 0.003 or 0.02 (half on each geom). Half the
 poses put one of the hull's polygons face down on the plane, tilted by 0 to 0.05 rad and spun about
 the normal; the others are random orientations. The deepest vertex is placed from 5% of rbound below
 the plane up to the margin. The format is multicontact_fixture.py's (convex_fixture.py's, the mesh
@@ -49,40 +49,53 @@ def meshes(rng):
 def main():
     assert mujoco.__version__.startswith('3.14'), mujoco.__version__
     per = int(sys.argv[1]) if len(sys.argv) > 1 else 8
+    tetrahedra = int(sys.argv[2]) if len(sys.argv) > 2 else 12
     rng = np.random.default_rng(20261206)
     out = [f'# MuJoCo {mujoco.__version__}: python3 native/tests/plane_mesh_fixture.py']
     for v in meshes(rng):
-        for margin in (0.0, 0.003, 0.02):
-            plane_pos, plane_quat = rng.normal(size=3) * 0.2, rand_quat(rng)
-            m = build(v, margin, plane_pos, plane_quat)
-            d = mujoco.MjData(m)
-            mujoco.mj_kinematics(m, d)
-            ga, gb = m.geom('a').id, m.geom('b').id
-            n = d.geom_xmat[ga].reshape(3, 3)[:, 2].copy()
-            mid = m.geom_dataid[gb]
-            vert = m.mesh_vert[m.mesh_vertadr[mid]:m.mesh_vertadr[mid] + m.mesh_vertnum[mid]].astype(float)
-            padr, pnum = m.mesh_polyadr[mid], m.mesh_polynum[mid]
-            for i in range(per):
-                if i % 2:
-                    q = rand_quat(rng)
-                else:  # polygon p face down (the geom's frame is the body's turned by geom_quat), tilted, spun
-                    pn = np.zeros(3)
-                    mujoco.mju_rotVecQuat(pn, m.mesh_polynormal[padr + rng.integers(pnum)], m.geom_quat[gb])
-                    axis = np.cross(pn, -n)
-                    s, c = np.linalg.norm(axis), pn @ -n
-                    q = quat_axis(axis, math.atan2(s, c)) if s > 1e-12 else (np.array([1.0, 0, 0, 0]) if c > 0 else quat_axis(np.cross(pn, [1, 0, 0]) if abs(pn[0]) < 0.9 else np.cross(pn, [0, 1, 0]), math.pi))
-                    tilt = rng.normal(size=3)
-                    q = quat_mul(quat_axis(tilt, [0, 1e-4, 1e-3, 0.01, 0.05][rng.integers(5)]), q)
-                    q = quat_mul(quat_axis(n, 2 * math.pi * rng.random()), q)
-                set_free(m, d, 'B', np.zeros(3), q)
-                mujoco.mj_kinematics(m, d)
-                low = min(((d.geom_xmat[gb].reshape(3, 3) @ vert.T).T + d.geom_xpos[gb]) @ n)
-                target = margin - 0.05 * m.geom_rbound[gb] * rng.random() ** 2 if i % 4 else margin * rng.random()
-                base = plane_pos + rng.normal(size=3) * 0.05
-                base -= ((base - plane_pos) @ n) * n
-                set_free(m, d, 'B', base + (target - low) * n, q)
-                emit_plane(m, d, out, v, margin)
+        poses(v, rng, per, out)
+    # tetrahedra apart (their own stream, so the cases above stay as they were): a face of a
+    # tetrahedron can rise above the mesh frame's origin, which 3.14's second test on a point is about
+    rng = np.random.default_rng(20261204)
+    for k in range(tetrahedra):
+        v = rng.normal(size=(4, 3)) * 0.1
+        v[:, 2] *= 0.1 if k % 2 else 1.0
+        poses(v, rng, per, out)
     print('\n'.join(out))
+
+
+def poses(v, rng, per, out):
+    """`per` poses of mesh v over a plane placed at random, at each of the three margins."""
+    for margin in (0.0, 0.003, 0.02):
+        plane_pos, plane_quat = rng.normal(size=3) * 0.2, rand_quat(rng)
+        m = build(v, margin, plane_pos, plane_quat)
+        d = mujoco.MjData(m)
+        mujoco.mj_kinematics(m, d)
+        ga, gb = m.geom('a').id, m.geom('b').id
+        n = d.geom_xmat[ga].reshape(3, 3)[:, 2].copy()
+        mid = m.geom_dataid[gb]
+        vert = m.mesh_vert[m.mesh_vertadr[mid]:m.mesh_vertadr[mid] + m.mesh_vertnum[mid]].astype(float)
+        padr, pnum = m.mesh_polyadr[mid], m.mesh_polynum[mid]
+        for i in range(per):
+            if i % 2:
+                q = rand_quat(rng)
+            else:  # polygon p face down (the geom's frame is the body's turned by geom_quat), tilted, spun
+                pn = np.zeros(3)
+                mujoco.mju_rotVecQuat(pn, m.mesh_polynormal[padr + rng.integers(pnum)], m.geom_quat[gb])
+                axis = np.cross(pn, -n)
+                s, c = np.linalg.norm(axis), pn @ -n
+                q = quat_axis(axis, math.atan2(s, c)) if s > 1e-12 else (np.array([1.0, 0, 0, 0]) if c > 0 else quat_axis(np.cross(pn, [1, 0, 0]) if abs(pn[0]) < 0.9 else np.cross(pn, [0, 1, 0]), math.pi))
+                tilt = rng.normal(size=3)
+                q = quat_mul(quat_axis(tilt, [0, 1e-4, 1e-3, 0.01, 0.05][rng.integers(5)]), q)
+                q = quat_mul(quat_axis(n, 2 * math.pi * rng.random()), q)
+            set_free(m, d, 'B', np.zeros(3), q)
+            mujoco.mj_kinematics(m, d)
+            low = min(((d.geom_xmat[gb].reshape(3, 3) @ vert.T).T + d.geom_xpos[gb]) @ n)
+            target = margin - 0.05 * m.geom_rbound[gb] * rng.random() ** 2 if i % 4 else margin * rng.random()
+            base = plane_pos + rng.normal(size=3) * 0.05
+            base -= ((base - plane_pos) @ n) * n
+            set_free(m, d, 'B', base + (target - low) * n, q)
+            emit_plane(m, d, out, v, margin)
 
 
 def emit_plane(m, d, out, v, margin):

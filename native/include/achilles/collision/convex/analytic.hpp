@@ -206,9 +206,10 @@ template <class T> void ccd_support_plane(T res[3], int& meshindex, const Convex
 /// aligned with −(plane normal) (the first such in the vertex's polygon list), its vertices in the
 /// polygon's order starting from the deepest (more than 4: the quadrilateral of largest area from
 /// polygonQuad's climb with the deepest vertex held as its first corner, on the mesh-frame
-/// vertices), each one within the margin of the plane. Measured against the 3.14 wheel
-/// (plane_mesh_fixture.py): equal on every probed pose but for some tetrahedra, where MuJoCo gives a
-/// subset of these points (docs/collision-validation.md). A mesh without polygons (a convex shape
+/// vertices), each one within the margin of the plane and not above the mesh frame's origin along
+/// the plane's normal (the second test matters where a face can rise above the origin: tetrahedra).
+/// Read from the 3.14 wheel's machine code (docs/collision-validation.md) and checked on it
+/// (plane_mesh_fixture.py). A mesh without polygons (a convex shape
 /// given without its hull's faces) keeps the older rule: up to two more vertices within the margin,
 /// farther than 0.3·rbound from the first contact, from all vertices when the mesh has no graph, else
 /// from the graph neighbours of the index the support search recorded.
@@ -260,7 +261,11 @@ template <class T> int plane_convex(const ConvexPose<T>& plane, const ConvexShap
       pnt[0] += X.p[0], pnt[1] += X.p[1], pnt[2] += X.p[2];
       sub3(dif, pnt, plane.p);
       const T d = dot3(normal, dif);
-      if (d <= margin) plane_contact(con[count++], pnt, normal, d);
+      if (d > margin) continue;
+      T up[3]; // above the mesh frame's origin along the normal: not a contact (3.14's second test)
+      sub3(up, pnt, X.p);
+      if (dot3(normal, up) > T(0)) continue;
+      plane_contact(con[count++], pnt, normal, d);
     }
     return count;
   }
