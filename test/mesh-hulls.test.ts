@@ -153,9 +153,9 @@ describe('mesh geoms as their hulls', () => {
   // Every contact of every pair (count, dist and point) against MuJoCo's at states where every mesh
   // touches: on the plane MuJoCo 3.14's deepest vertex and the further vertices of the hull polygon
   // under it (analytic.hpp plane_convex), elsewhere its GJK/EPA, multiccd and face clipping.
-  // Bars: float32 ulps of the hulls' size, since MuJoCo keeps mesh vertices in float32 in a frame
-  // that differs from ours by ~1e-5 rad on small meshes (its eig3 stop), so a vertex's world position
-  // differs by up to about one float32 rounding: f64 2 ulps, f32 8 ulps (the engine's own float32
+  // Bars: float32 ulps of the hulls' size, since MuJoCo keeps mesh vertices in float32 in its mesh
+  // frame, which ours equals to round-off (eig3.ts), so a vertex's world position can differ by about
+  // one float32 rounding: f64 2 ulps, f32 8 ulps (the engine's own float32
   // arithmetic on top). The planted contact-plane-mesh-least-aligned (the polygon through the deepest
   // vertex least aligned with the plane) fails it, as does the hull placed without its frame.
   for (const [what, path, seed] of [

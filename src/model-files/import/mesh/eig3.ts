@@ -1,10 +1,18 @@
-// MuJoCo's mjuu_eig3 (user_util.cc): the eigen-decomposition of a symmetric 3x3 matrix by Jacobi
-// rotations kept as one quaternion, eigenvalues sorted in decreasing order by quarter turns. The
+// MuJoCo 3.14's mjuu_eig3 (user_util.cc): the eigen-decomposition of a symmetric 3x3 matrix by
+// Jacobi rotations kept as one quaternion, eigenvalues sorted in decreasing order by quarter turns. The
 // compiler rotates a mesh to these axes, so the same iteration gives the same frame (and sign).
+//
+// 3.14 differs from the 3.12 source we hold (its absolute 1e-12 stop, its `c > 1 − 1e-12` stop, the
+// rotation from cos θ): read from the 3.14 wheel's machine code (`mjuu_eig3(double*, double*, double*,
+// const double*, double)` in libmujoco.so.3.14.0, and its callers), it takes a tolerance, stops
+// relative to the matrix's largest entry, has no cosine stop, and forms the rotation's half angle from
+// tan θ. mjCMesh::Process passes MESH_EIG_TOL; the body compiler 4e-15. With the absolute stop a mesh
+// of a few millimetres (its inertia ~1e-9) was never turned to its axes: radians from MuJoCo's frame.
 
 import type { Quat, Vec3 } from '../../../engine/model-desc.js';
 
-const EIG_EPS = 1e-12;
+/** The tolerance mjCMesh::Process gives mjuu_eig3 (3.14). */
+export const MESH_EIG_TOL = 1e-7;
 
 /** MuJoCo's mjuu_quat2mat: row-major R(q) (the identity exactly for the unit quaternion). */
 export function quat2mat(q: readonly number[]): number[] {
@@ -51,8 +59,13 @@ const mulmat = (a: number[], b: number[]): number[] => {
 };
 const transpose = (a: number[]): number[] => [a[0], a[3], a[6], a[1], a[4], a[7], a[2], a[5], a[8]];
 
-/** Eigenvalues (decreasing) and the quaternion whose rotation's columns are the eigenvectors. */
-export function eig3(mat: readonly number[]): { eigval: Vec3; quat: Quat } {
+/** Eigenvalues (decreasing) and the quaternion whose rotation's columns are the eigenvectors. The
+ *  iteration stops when the largest off-diagonal entry is at most max(4e-15, tol) times the largest
+ *  |entry| of `mat`; eigenvalues within max(1e-12, tol) of it are not swapped. */
+export function eig3(mat: readonly number[], tol: number): { eigval: Vec3; quat: Quat } {
+  let scale = 0;
+  for (const x of mat) scale = Math.max(Math.abs(x), scale);
+  const stop = Math.max(4e-15, tol) * scale;
   let quat: Quat = [1, 0, 0, 0];
   const eigval: Vec3 = [0, 0, 0];
   for (let iter = 0; iter < 500; iter++) {
@@ -67,22 +80,22 @@ export function eig3(mat: readonly number[]): { eigval: Vec3; quat: Quat } {
     if (Math.abs(D[1]) > Math.abs(D[2]) && Math.abs(D[1]) > Math.abs(D[5])) [rk, ck, rotk] = [0, 1, 2];
     else if (Math.abs(D[2]) > Math.abs(D[5])) [rk, ck, rotk] = [0, 2, 1];
     else [rk, ck, rotk] = [1, 2, 0];
-    if (Math.abs(D[3 * rk + ck]) < EIG_EPS) break;
-    // 2x2 symmetric Schur decomposition: tan of the rotation angle t, cosine c
+    if (Math.abs(D[3 * rk + ck]) <= stop) break;
+    // 2x2 symmetric Schur decomposition: t = tan θ; the rotation by θ/2 about axis rotk from
+    // h = tan(θ/2) = t / (1 + √(1 + t²)): cos(θ/2) = 1/√(1 + h²), sin(θ/2) = h·cos(θ/2)
     const tau = (D[4 * ck] - D[4 * rk]) / (2 * D[3 * rk + ck]);
-    const t = tau >= 0 ? 1 / (tau + Math.sqrt(1 + tau * tau)) : -1 / (-tau + Math.sqrt(1 + tau * tau));
-    const c = 1 / Math.sqrt(1 + t * t);
-    if (c > 1 - EIG_EPS) break;
-    const rot = [0, 0, 0, 0];
-    rot[rotk + 1] = tau >= 0 ? -Math.sqrt(0.5 - 0.5 * c) : Math.sqrt(0.5 - 0.5 * c);
-    if (rotk === 1) rot[rotk + 1] = -rot[rotk + 1];
-    rot[0] = Math.sqrt(1 - rot[rotk + 1] * rot[rotk + 1]);
-    quat = mulquat(quat, normalize4(rot));
+    const t = tau >= 0 ? 1 / (tau + Math.sqrt(1 + tau * tau)) : -1 / (Math.sqrt(1 + tau * tau) - tau);
+    const h = t / (1 + Math.sqrt(1 + t * t));
+    const c = 1 / Math.sqrt(1 + h * h);
+    const rot = [c, 0, 0, 0];
+    rot[rotk + 1] = (rotk === 1 ? h : -h) * c;
+    quat = normalize4(mulquat(quat, rot));
   }
   // bubble sort into decreasing order (pairs 0-1, 1-2, 0-1), each swap a quarter turn
+  const tie = Math.max(1e-12, tol) * scale;
   for (let j = 0; j < 3; j++) {
     const j1 = j % 2;
-    if (eigval[j1] + EIG_EPS < eigval[j1 + 1]) {
+    if (eigval[j1] + tie < eigval[j1 + 1]) {
       [eigval[j1], eigval[j1 + 1]] = [eigval[j1 + 1], eigval[j1]];
       const rot = [0.707106781186548, 0, 0, 0];
       rot[((j1 + 2) % 3) + 1] = rot[0];

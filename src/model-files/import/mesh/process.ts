@@ -6,7 +6,7 @@
 
 import type { Quat, Vec3 } from '../../../engine/model-desc.js';
 import { importBug } from '../bugs.js';
-import { eig3, normalize4, quat2mat } from './eig3.js';
+import { eig3, MESH_EIG_TOL, normalize4, quat2mat } from './eig3.js';
 import { hullOf } from './hull.js';
 import { checkOrientation, inertiaAbout, surfaceCom, triangle, volumeCom } from './mass-properties.js';
 import { MeshError } from './mesh-error.js';
@@ -102,7 +102,7 @@ export function processMesh(m: MeshSpec): ProcessedMesh {
   const about: Vec3 = importBug('import-mesh-inertia-about-origin') ? [0, 0, 0] : com;
   const { inert, total } = inertiaAbout(v, f, about, m.inertia);
   const full = [inert[0], inert[3], inert[4], inert[3], inert[1], inert[5], inert[4], inert[5], inert[2]];
-  const { eigval, quat } = eig3(full);
+  const { eigval, quat } = eig3(full, MESH_EIG_TOL);
   if (eigval[2] <= 0) throw new MeshError('a mesh inertia eigenvalue <= 0', 'a mesh with volume');
   const [a, b, c] = eigval;
   const bad = (x: number, y: number, z: number): boolean => x + y < z * (1 - 1e-6) - 1e-9;
