@@ -39,11 +39,15 @@ def meshes(rng):
         out.append(v)
     v = rand_mesh(rng, 40)
     out.append(np.unique(np.round(v * 20) / 20, axis=0))  # merged coplanar faces
-    for flat in (1.0, 1.0, 0.1, 0.1):
-        v = rng.normal(size=(4, 3)) * 0.1
-        v[:, 2] *= flat
-        out.append(v)
+    out += [tetrahedron(rng, flat) for flat in (1.0, 1.0, 0.1, 0.1)]
     return out
+
+
+def tetrahedron(rng, flat):
+    """Four normal points of 0.1 spread, z scaled by `flat` (0.1: a flat one)."""
+    v = rng.normal(size=(4, 3)) * 0.1
+    v[:, 2] *= flat
+    return v
 
 
 def main():
@@ -58,9 +62,7 @@ def main():
     # tetrahedron can rise above the mesh frame's origin, which 3.14's second test on a point is about
     rng = np.random.default_rng(20261204)
     for k in range(tetrahedra):
-        v = rng.normal(size=(4, 3)) * 0.1
-        v[:, 2] *= 0.1 if k % 2 else 1.0
-        poses(v, rng, per, out)
+        poses(tetrahedron(rng, 0.1 if k % 2 else 1.0), rng, per, out)
     print('\n'.join(out))
 
 

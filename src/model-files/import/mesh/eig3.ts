@@ -61,7 +61,7 @@ const transpose = (a: number[]): number[] => [a[0], a[3], a[6], a[1], a[4], a[7]
 
 /** Eigenvalues (decreasing) and the quaternion whose rotation's columns are the eigenvectors. The
  *  iteration stops when the largest off-diagonal entry is at most max(4e-15, tol) times the largest
- *  |entry| of `mat`; eigenvalues within max(1e-12, tol) of it are not swapped. */
+ *  |entry| of `mat`; eigenvalues closer than max(1e-12, tol) times that entry are not swapped. */
 export function eig3(mat: readonly number[], tol: number): { eigval: Vec3; quat: Quat } {
   let scale = 0;
   for (const x of mat) scale = Math.max(Math.abs(x), scale);
@@ -89,7 +89,7 @@ export function eig3(mat: readonly number[], tol: number): { eigval: Vec3; quat:
     const c = 1 / Math.sqrt(1 + h * h);
     const rot = [c, 0, 0, 0];
     rot[rotk + 1] = (rotk === 1 ? h : -h) * c;
-    quat = normalize4(mulquat(quat, rot));
+    quat = normalize4(mulquat(quat, rot)); // 3.14 normalizes the product twice (mulquat, then normvec)
   }
   // bubble sort into decreasing order (pairs 0-1, 1-2, 0-1), each swap a quarter turn
   const tie = Math.max(1e-12, tol) * scale;
