@@ -133,11 +133,11 @@ describe('bad requests become errors with a message', () => {
         }),
     ).toThrow(/q0 has 2 numbers, expected 1/);
   });
-  it('native C++ checks pass (SIMD maths, arena overflow, island sums bit for bit, mask exclusive or)', async () => {
+  it('native C++ checks pass (SIMD maths, arena overflow, island sums bit for bit, mask exclusive or, PGS sweep orders)', async () => {
     const { execFileAsync } = await import('./helpers/spawn-async.js'); // awaited: the worker's loop keeps turning (issue 23)
     const { root } = await import('./helpers/engine.js');
     const out = await execFileAsync(`${root}/build/native/achilles_native_tests`);
-    expect(out).toMatch(/\b8 passed, 0 failed/);
+    expect(out).toMatch(/\b9 passed, 0 failed/);
   });
 });
 

@@ -42,6 +42,78 @@ inline std::uint32_t pcg32_next(std::uint64_t& state, std::uint64_t inc) {
   return (xorshifted >> rot) | (xorshifted << ((0u - rot) & 31u));
 }
 
+/// One sweep's shuffle of solPGS (Fisher–Yates from the last row down, on the previous sweep's order).
+inline void pgs_shuffle(int* order, int n, std::uint64_t& state, std::uint64_t inc) {
+  for (int i = n - 1; i > 0; --i) {
+    const int j = static_cast<int>(pcg32_next(state, inc) % static_cast<std::uint32_t>(i + 1));
+    const int t = order[i];
+    order[i] = order[j];
+    order[j] = t;
+  }
+}
+
+/// solPGS's row orders, tabled: its PCG32 stream restarts at every island call (state 0, increment
+/// 1, one draw discarded), so the order of sweep `it` depends on the island's row count n and on it
+/// alone. Built once, for n ≤ kRows and the first kSweeps sweeps (a sweep's shuffle is a chain of
+/// 64-bit products and divisions that the sweep's own updates would otherwise wait beside); a
+/// longer solve goes on from the last tabled order and the stream's state after it (state_after).
+struct PgsOrders {
+  static constexpr int kRows = 32, kSweeps = 64;
+  std::uint8_t orders[(kRows * (kRows + 1) / 2 + 1) * kSweeps] = {}; // n's sweeps from start(n)
+  std::uint64_t state_after[kRows + 1] = {};
+  static constexpr int start(int n) { return n * (n - 1) / 2 * kSweeps; }
+  const std::uint8_t* order(int n, int it) const { return orders + start(n) + it * n; }
+  PgsOrders() {
+    for (int n = 1; n <= kRows; ++n) {
+      int order[kRows];
+      for (int c = 0; c < n; ++c) order[c] = c;
+      std::uint64_t state = 0;
+      pcg32_next(state, 1);
+      for (int it = 0; it < kSweeps; ++it) {
+        pgs_shuffle(order, n, state, 1);
+        for (int c = 0; c < n; ++c) orders[start(n) + it * n + c] = static_cast<std::uint8_t>(order[c]);
+      }
+      state_after[n] = state;
+    }
+  }
+};
+
+inline const PgsOrders& pgs_orders() {
+  static const PgsOrders table; // thread-safe initialization
+  return table;
+}
+
+/// The row order of each sweep of one island call of n rows: PgsOrders' while they last (when
+/// `tabled`), then the stream continued, in `scratch` (n ints); rows in order when not `shuffled`.
+class PgsSweepOrder {
+public:
+  PgsSweepOrder(int n, int* scratch, bool shuffled, bool tabled = true)
+      : n_(n), order_(scratch), shuffled_(shuffled), tabled_(tabled && shuffled && n <= PgsOrders::kRows) {
+    if (tabled_) {
+      state_ = pgs_orders().state_after[n];
+      const std::uint8_t* last = pgs_orders().order(n, PgsOrders::kSweeps - 1);
+      for (int c = 0; c < n; ++c) order_[c] = last[c];
+    } else {
+      for (int c = 0; c < n; ++c) order_[c] = c;
+      pcg32_next(state_, 1);
+    }
+  }
+  /// Sets the order of sweep `it` (called for it = 0, 1, 2, ... in turn).
+  void sweep(int it) {
+    row_ = tabled_ && it < PgsOrders::kSweeps ? pgs_orders().order(n_, it) : nullptr;
+    if (!row_ && shuffled_) pgs_shuffle(order_, n_, state_, 1);
+  }
+  /// The row visited s-th in this sweep.
+  int operator[](int s) const { return row_ ? row_[s] : order_[s]; }
+
+private:
+  int n_;
+  int* order_;
+  bool shuffled_, tabled_;
+  std::uint64_t state_ = 0;
+  const std::uint8_t* row_ = nullptr;
+};
+
 /// One island's rows in `used` order (equality rows, ne of them, then friction rows, nf, then limit
 /// and contact rows) with their AR (n × n), b and frictionloss: solPGS's sweeps from the force in f.
 template <class T> struct PgsIsland {
@@ -91,11 +163,8 @@ template <class T> inline void pgs_island(const PgsIsland<T>& I, int maxiter, do
     I.ARinv[c] = T(1) / I.A[c * n + c];
     I.Acc[c] = T(1) / I.ARinv[c]; // costChange's AR_cc as solPGS sets it (1/ARinv, not AR_cc), once per solve
     I.prev[c] = f[c];
-    I.order[c] = c;
   }
-  std::uint64_t state = 0;
-  const std::uint64_t inc = 1;
-  pcg32_next(state, inc);
+  PgsSweepOrder order(n, I.order, !ACH_BUG(PgsShuffleSkipped)); // the planted bug: rows visited in order every sweep
   int k = 0; // Nesterov's counter, 0 after a restart
   for (int it = 0; it < maxiter; ++it) {
     const T beta = it > 0 ? T(k - 1) / T(k + 2) : T(0);
@@ -110,16 +179,10 @@ template <class T> inline void pgs_island(const PgsIsland<T>& I, int maxiter, do
       for (int c = 0; c < n; ++c) I.prev[c] = f[c];
     }
     for (int c = 0; c < n; ++c) I.mom[c] = f[c];
-    if (!ACH_BUG(PgsShuffleSkipped)) // the planted bug: rows visited in order every sweep
-      for (int i = n - 1; i > 0; --i) {
-        const int j = static_cast<int>(pcg32_next(state, inc) % static_cast<std::uint32_t>(i + 1));
-        const int t = I.order[i];
-        I.order[i] = I.order[j];
-        I.order[j] = t;
-      }
+    order.sweep(it);
     T improvement(0);
     for (int s = 0; s < n; ++s) {
-      const int c = I.order[s];
+      const int c = order[s];
       const T res = I.b[c] + mju_dot(I.A + c * n, f, n); // MuJoCo's residual()
       const T old = f[c];
       const T fc = pgs_project(I, c, old - res * I.ARinv[c]);
@@ -198,6 +261,9 @@ inline void pgs_prepare(const KModel<ScalarOf<V>>& M, const KConstraints<ScalarO
   const int* parent = KC.dof_parent.data();
   V* Y = cw.pgs_MinvJ;
   V* yD = cw.tmp;
+  // a row in a lane's problem: equality and friction rows always, others where on (a row that is
+  // off in a lane takes no part there, whatever its J holds)
+  auto in_lane = [&](int u) { return u < cw.nfric_used ? mask_true<V>() : cw.u_on[u]; };
   for (int u0 = 0; u0 < n;) {
     int nd;
     const int* dofs = row_dofs(KC, cw, cw.used[u0], nd);
@@ -222,6 +288,10 @@ inline void pgs_prepare(const KModel<ScalarOf<V>>& M, const KConstraints<ScalarO
       }
     }
     for (int u = u0; u < u0 + g; ++u) {
+      // AR(u, v) is read only in lanes whose problem has both rows (pgs_lane, and the start's cost
+      // below, which masks the others out): a row pair that no lane has together is left unwritten
+      const MaskOf<V> in_u = in_lane(u);
+      if (!vany(in_u)) continue;
       const V* yu = Y + u * nv;
       // AR's row u up to the diagonal, mirrored (MuJoCo's AR is symmetric): (y_u/D)·y_v over u's dofs
       for (int a = 0; a < nc; ++a) yD[cl[a]] = yu[cl[a]] / Lm[cl[a] * (nv + 1)];
@@ -232,6 +302,7 @@ inline void pgs_prepare(const KModel<ScalarOf<V>>& M, const KConstraints<ScalarO
       };
       int v = 0;
       for (; v + 3 <= u; v += 4) { // four rows v at once: four independent sums, each in the closure's order
+        if (!vany(vand(in_u, vor(vor(in_lane(v), in_lane(v + 1)), vor(in_lane(v + 2), in_lane(v + 3)))))) continue;
         const V *y0 = Y + v * nv, *y1 = y0 + nv, *y2 = y1 + nv, *y3 = y2 + nv;
         V s0 = zero, s1 = zero, s2 = zero, s3 = zero;
         for (int a = 0; a < nc; ++a) {
@@ -245,6 +316,7 @@ inline void pgs_prepare(const KModel<ScalarOf<V>>& M, const KConstraints<ScalarO
         put(v, s0), put(v + 1, s1), put(v + 2, s2), put(v + 3, s3);
       }
       for (; v <= u; ++v) {
+        if (!vany(vand(in_u, in_lane(v)))) continue;
         const V* yv = Y + v * nv;
         V s = zero;
         for (int a = 0; a < nc; ++a) s += yD[cl[a]] * yv[cl[a]];
@@ -268,9 +340,6 @@ inline void pgs_prepare(const KModel<ScalarOf<V>>& M, const KConstraints<ScalarO
     cw.jar[u] = w - cw.u_aref[u];
     vstore(cw.pgs_b + u * L, b[u]);
   }
-  // a row in a lane's problem: equality and friction rows always, others where on (a row that is
-  // off in a lane takes no part there, whatever its J holds)
-  auto in_lane = [&](int u) { return u < cw.nfric_used ? mask_true<V>() : cw.u_on[u]; };
   if (use_warm) {
     update_forces(cw);
     V cost = zero;
