@@ -1,7 +1,8 @@
 // C++ checks of what JavaScript cannot reach: the polynomial sin/cos against the C library, the
 // arena's overflow check, the three paths of the solver's island sums against a lane-by-lane sum, and
 // the coordinate-axis placement path of the ABA's transforms against the full matrix and vector, the
-// mask exclusive or, and PGS's tabled sweep orders against its random stream. Prints "N passed, N failed" and exits non-zero on any failure.
+// mask exclusive or, and PGS's tabled sweep orders against its random stream. Prints "N passed, N
+// failed" and exits non-zero on any failure.
 #include <cmath>
 #include <cstdio>
 #include <cstring>

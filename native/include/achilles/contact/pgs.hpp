@@ -63,19 +63,7 @@ struct PgsOrders {
   std::uint64_t state_after[kRows + 1] = {};
   static constexpr int start(int n) { return n * (n - 1) / 2 * kSweeps; }
   const std::uint8_t* order(int n, int it) const { return orders + start(n) + it * n; }
-  PgsOrders() {
-    for (int n = 1; n <= kRows; ++n) {
-      int order[kRows];
-      for (int c = 0; c < n; ++c) order[c] = c;
-      std::uint64_t state = 0;
-      pcg32_next(state, 1);
-      for (int it = 0; it < kSweeps; ++it) {
-        pgs_shuffle(order, n, state, 1);
-        for (int c = 0; c < n; ++c) orders[start(n) + it * n + c] = static_cast<std::uint8_t>(order[c]);
-      }
-      state_after[n] = state;
-    }
-  }
+  PgsOrders(); // drawn by PgsSweepOrder (below)
 };
 
 inline const PgsOrders& pgs_orders() {
@@ -105,6 +93,8 @@ public:
   }
   /// The row visited s-th in this sweep.
   int operator[](int s) const { return row_ ? row_[s] : order_[s]; }
+  /// The stream's state after the sweeps drawn so far.
+  std::uint64_t state() const { return state_; }
 
 private:
   int n_;
@@ -113,6 +103,18 @@ private:
   std::uint64_t state_ = 0;
   const std::uint8_t* row_ = nullptr;
 };
+
+inline PgsOrders::PgsOrders() {
+  for (int n = 1; n <= kRows; ++n) {
+    int scratch[kRows];
+    PgsSweepOrder drawn(n, scratch, /*shuffled=*/true, /*tabled=*/false);
+    for (int it = 0; it < kSweeps; ++it) {
+      drawn.sweep(it);
+      for (int s = 0; s < n; ++s) orders[start(n) + it * n + s] = static_cast<std::uint8_t>(drawn[s]);
+    }
+    state_after[n] = drawn.state();
+  }
+}
 
 /// One island's rows in `used` order (equality rows, ne of them, then friction rows, nf, then limit
 /// and contact rows) with their AR (n × n), b and frictionloss: solPGS's sweeps from the force in f.
