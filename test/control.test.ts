@@ -274,6 +274,40 @@ describe('between steps', () => {
   });
 });
 
+describe('held controls', () => {
+  // A frame skip: what Gymnasium's do_simulation asks of mj_step (nstep = frame_skip, d->ctrl kept)
+  const held = (path: string, k: number) => {
+    const make = () => new Batch(loadScene(path), { copies: 6, precision: 'f32', lanes: 4 });
+    const single = make(),
+      once = make();
+    const controls = (b: Batch, call: number) => {
+      for (let i = 0; i < b.ctrl.length; ++i) b.ctrl[i] = Math.sin(1.7 * i + 0.9 * call);
+    };
+    for (let call = 0; call < 3; ++call) {
+      for (let s = 0; s < k; ++s) {
+        controls(single, call);
+        single.step(1);
+      }
+      controls(once, call);
+      once.step(k, { holdControls: true });
+    }
+    return { single, once };
+  };
+  for (const path of [servoArm, join(root, 'scenes', 'quadruped.arow')])
+    for (const k of [1, 2, 3, 4])
+      it(`step(${k}, { holdControls }) leaves ${path.split('/').pop()} as ${k} single steps with the controls written before each`, () => {
+        const { single, once } = held(path, k);
+        expect(once.steps).toBe(single.steps);
+        for (const f of ['q', 'v', 'qacc', 'ctrlTarget', 'act'] as const) expect(Array.from(once[f])).toEqual(Array.from(single[f]));
+        // the robots' entries of both halves (a stride's padding past the blocks is never read or cleared)
+        const robots = (b: Batch) => b.controlHalves().map((h) => Array.from(h).filter((_, i) => i % b.stride < b.copies));
+        expect(robots(once)).toEqual(robots(single));
+        once.forward(); // the controls the last step read, as after single steps
+        single.forward();
+        expect(Array.from(once.qacc)).toEqual(Array.from(single.qacc));
+      });
+});
+
 describe('achilles run with actuators', () => {
   it('writes force:<actuator> trace columns and the actuator-forces chart', async () => {
     const { cli, tempDir } = await import('./helpers/cli.js');

@@ -43,7 +43,7 @@ class BatchWrap : public Napi::ObjectWrap<BatchWrap> {
     if (!(n >= 0) || n != std::floor(n) || n > 9e15) throw Napi::RangeError::New(env, "step count must be a non-negative integer");
     StepStats s;
     try {
-      s = batch_->step(static_cast<std::int64_t>(n), info.Length() > 1 && info[1].ToBoolean().Value());
+      s = batch_->step(static_cast<std::int64_t>(n), info.Length() > 1 && info[1].ToBoolean().Value(), info.Length() > 2 && info[2].ToBoolean().Value());
     } catch (const std::exception& e) {
       throw Napi::Error::New(env, e.what());
     }

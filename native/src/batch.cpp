@@ -152,7 +152,7 @@ void Batch::set_robot_model(int robot, const Model& model) {
   kernel_->set_robot_model(robot, model);
 }
 
-StepStats Batch::step(std::int64_t nsteps, bool monitor) {
+StepStats Batch::step(std::int64_t nsteps, bool monitor, bool hold) {
   std::vector<StepStats>& per = per_worker_;
   std::vector<std::exception_ptr>& errors = worker_errors_;
   for (auto& s : per) s = StepStats{};
@@ -164,7 +164,7 @@ StepStats Batch::step(std::int64_t nsteps, bool monitor) {
     const int b = timed ? block_order_[i] : i;
     const auto start = timed ? std::chrono::steady_clock::now() : std::chrono::steady_clock::time_point{};
     try {
-      kernel_->step_blocks(w, b, timed ? b + 1 : e, nsteps, steps_, per[w], monitor);
+      kernel_->step_blocks(w, b, timed ? b + 1 : e, nsteps, steps_, per[w], monitor, hold);
     } catch (...) {
       if (!errors[w] || b < error_block[w]) errors[w] = std::current_exception(), error_block[w] = b; // the first block's, whoever ran it
     }

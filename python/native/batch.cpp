@@ -46,10 +46,10 @@ class PyBatch {
     });
   }
 
-  /// step(n) → (robot_steps, None or (step, robot, joint name)) for the first non-finite state.
-  py::tuple step(std::int64_t n) {
+  /// step(n, hold) → (robot_steps, None or (step, robot, joint name)) for the first non-finite state.
+  py::tuple step(std::int64_t n, bool hold) {
     if (n < 0 || n > static_cast<std::int64_t>(9e15)) throw py::value_error("step count must be a non-negative integer");
-    const StepStats s = locked([&] { return batch_->step(n); });
+    const StepStats s = locked([&] { return batch_->step(n, false, hold); });
     py::object nf = py::none();
     if (s.nonfinite) nf = py::make_tuple(s.step, s.robot, batch_->model().joints[s.joint].name);
     return py::make_tuple(s.robot_steps, nf);
@@ -140,7 +140,7 @@ class PyBatch {
 void define_batch_class(py::module_& m) {
   py::class_<PyBatch>(m, "NativeBatch")
       .def(py::init<py::handle, py::handle, const std::string&>(), py::arg("model"), py::arg("options"), py::arg("root") = "model")
-      .def("step", &PyBatch::step, py::arg("n") = 1)
+      .def("step", &PyBatch::step, py::arg("n") = 1, py::arg("hold") = false)
       .def("forward", &PyBatch::forward)
       .def("constrain", &PyBatch::constrain, py::arg("record") = false, py::arg("robots") = py::none())
       .def("set_robot_model", &PyBatch::set_robot_model, py::arg("robot"), py::arg("model"), py::arg("root") = "model")

@@ -8,6 +8,7 @@ import threading
 import time
 
 import numpy as np
+import pytest
 
 import achilles
 from conftest import same_bits
@@ -47,6 +48,29 @@ def test_ctrl_alternates_halves_as_typescript(compiled: dict) -> None:
     assert b.ctrl is h0 and not h0[:, :n].any()
     b.reset()
     assert b.ctrl is h0 and b.steps == 0 and b.time == 0
+
+
+@pytest.mark.parametrize("k", [1, 2, 3, 4])
+def test_held_controls_are_single_steps_with_the_controls_written_before_each(compiled: dict, k: int) -> None:
+    """step(k, hold_controls=True), the gym envs' frame skip, leaves the batch as k single steps would."""
+
+    def make() -> achilles.Batch:
+        return achilles.Batch(compiled["quadruped"], 6, precision="f32", lanes=4)
+
+    single, once = make(), make()
+    n = single.copies
+    for call in range(3):
+        u = np.sin(1.7 * np.arange(single.nu * n).reshape(single.nu, n) + 0.9 * call)
+        for _ in range(k):
+            single.ctrl[:, :n] = u
+            single.step(1)
+        once.ctrl[:, :n] = u
+        once.step(k, hold_controls=True)
+    assert once.steps == single.steps
+    for name in ("q", "v", "qacc", "ctrl_target", "act"):
+        assert same_bits(getattr(once, name)[:, :n], getattr(single, name)[:, :n]), name
+    for a, b in zip(once.control_halves(), single.control_halves()):
+        assert same_bits(a[:, :n], b[:, :n]), "the halves as single steps leave them"
 
 
 def test_views_survive_the_batch(compiled: dict) -> None:

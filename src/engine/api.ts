@@ -62,8 +62,9 @@ export interface BatchApi {
   readonly v: Real;
   readonly tau: Real;
   readonly qacc: Real;
-  /** Advance every robot k steps. Throws NonFiniteStateError on a NaN/inf state. */
-  step(k?: number): void;
+  /** Advance every robot k steps. Throws NonFiniteStateError on a NaN/inf state. `holdControls`:
+   *  the controls written before the call act over all k steps (a frame skip). */
+  step(k?: number, opts?: { holdControls?: boolean }): void;
   /**
    * qacc at the current state as the next step starts from it, like MuJoCo's mj_forward: forward
    * dynamics, then, when the model has constraints (contacts, joint or tendon limits, dry friction),

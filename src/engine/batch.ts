@@ -348,14 +348,17 @@ export class Batch implements BatchApi {
     return this.stepCount * this.dt;
   }
 
-  step(k = 1): void {
-    const r = this.stepRaw(k);
+  /** Advance k steps. `holdControls`: the controls written before the call act over all k steps (a
+   *  frame skip, MuJoCo's mj_step with nstep = k), the batch left as k single steps with those
+   *  controls written before each would leave it; otherwise they act over the first step only. */
+  step(k = 1, opts: { holdControls?: boolean } = {}): void {
+    const r = this.stepRaw(k, opts);
     if (r.nonFinite) throw new NonFiniteStateError(r.nonFinite, r.nonFinite.step * this.dt);
   }
 
   /** Step without throwing: how many robot-steps stayed finite, and the first non-finite state. */
-  stepRaw(k = 1): { robotSteps: number; nonFinite: NonFiniteInfo | null } {
-    const r = this.native.step(k);
+  stepRaw(k = 1, opts: { holdControls?: boolean } = {}): { robotSteps: number; nonFinite: NonFiniteInfo | null } {
+    const r = this.native.step(k, false, opts.holdControls === true);
     this.stepCount += k;
     return r;
   }

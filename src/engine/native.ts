@@ -93,7 +93,8 @@ export interface ConstraintState {
 
 export interface NativeBatch {
   /** monitor: also track each robot's largest |E − energyRef| (driftMax) and peak kinetic energy over every step. */
-  step(k: number, monitor?: boolean): NativeStepResult;
+  /** `hold`: the controls written before the call act over all k steps (Batch::step). */
+  step(k: number, monitor?: boolean, hold?: boolean): NativeStepResult;
   forward(): void;
   observe(): void;
   /** Shape poses, broad and narrow phase at the current state: the contacts `contacts()` reads. */

@@ -58,8 +58,11 @@ class Batch {
   const Storage& storage() const { return storage_; }
   std::int64_t steps() const { return steps_; }
 
-  /// Advance nsteps; returns what happened (non-finite states stop their block).
-  StepStats step(std::int64_t nsteps, bool monitor = false);
+  /// Advance nsteps; returns what happened (non-finite states stop their block). With `hold`, the
+  /// controls written before the call act over all nsteps steps (a frame skip: MuJoCo's mj_step
+  /// nstep times with d->ctrl kept), the halves left as that many single steps with those controls
+  /// written before each would leave them.
+  StepStats step(std::int64_t nsteps, bool monitor = false, bool hold = false);
   void forward();
   void observe();
   /// Contacts of every robot at the current state (storage().contacts, without forces).

@@ -96,7 +96,8 @@ class Kernel {
   /// With `monitor`, every step also updates each lane's largest |E − EnergyRef| (DriftMax) and
   /// largest kinetic energy (KineticPeak), so a run's energy drift covers every step, not only the
   /// recorded ones, without a call per step.
-  virtual void step_blocks(int worker, int b0, int b1, std::int64_t nsteps, std::int64_t steps_before, StepStats& stats, bool monitor) = 0;
+  virtual void step_blocks(int worker, int b0, int b1, std::int64_t nsteps, std::int64_t steps_before, StepStats& stats, bool monitor,
+                           bool hold) = 0;
   /// qacc at the current state.
   virtual void forward_blocks(int worker, int b0, int b1) = 0;
   /// Body poses and energies at the current state.

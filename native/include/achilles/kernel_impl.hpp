@@ -87,7 +87,8 @@ template <class V> class KernelImpl final : public Kernel {
     write_constraint_lane(robot_constraint_lanes_.data() + constraint_rows * (robot / W), lane, model);
   }
 
-  void step_blocks(int worker, int b0, int b1, std::int64_t nsteps, std::int64_t steps_before, StepStats& stats, bool monitor) override {
+  void step_blocks(int worker, int b0, int b1, std::int64_t nsteps, std::int64_t steps_before, StepStats& stats, bool monitor,
+                   bool hold) override {
     BlockScratch<V>& sc = scratch_[worker];
     BlockState<V>& s = sc.s;
     const KModel<T>& Mb = *sc.model; // the worker's model: its per-lane rows are the block's (bind)
@@ -104,7 +105,7 @@ template <class V> class KernelImpl final : public Kernel {
       }
       std::int64_t done = 0;
       for (; done < nsteps; ++done) {
-        if (Fb.nu) io_.begin_step(b, steps_before + done, sc);
+        if (Fb.nu) io_.begin_step(b, hold ? steps_before : steps_before + done, sc); // held: every step reads the call's first half
         step_once(sc);
         if (opt_.record && done + 1 == nsteps) record_evaluation(Mb, Fb, sc, io_, b, record_work_[worker]); // the call's last evaluation
         if (Fb.nu && ACH_BUG(EffortLate)) io_.clear_ctrl_half(b, static_cast<int>((steps_before + done + 1) % 2));
@@ -132,6 +133,7 @@ template <class V> class KernelImpl final : public Kernel {
           break;
         }
       }
+      if (Fb.nu && hold && nsteps % 2 == 0) io_.hand_over_held(b, steps_before); // the halves as nsteps single steps leave them
       stats.robot_steps += done * valid;
       io_.store_block(b, sc);
       if (monitor) {

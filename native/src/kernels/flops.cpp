@@ -16,7 +16,7 @@ FlopReport count_flops(const Model& model, BatchOptions opt) {
   StepStats stats;
   g_flops = FlopCounts{};
   for (FlopCounts& p : g_flops_by_pass) p = FlopCounts{};
-  kernel.step_blocks(0, 0, 1, 1, 0, stats, false);
+  kernel.step_blocks(0, 0, 1, 1, 0, stats, false, false);
   const auto tally = [](const FlopCounts& c) { return FlopTally{c.add, c.mul, c.div, c.sqrt, c.cmp}; };
   FlopReport r{tally(g_flops), {}};
   for (int p = 0; p < static_cast<int>(FlopPass::Count); ++p) r.by_pass.emplace_back(kFlopPassNames[p], tally(g_flops_by_pass[p]));

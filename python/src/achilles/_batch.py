@@ -232,13 +232,16 @@ class Batch:
         return self._steps * self.dt
 
     # ---- stepping -------------------------------------------------------------------------------
-    def step(self, n: int = 1) -> None:
+    def step(self, n: int = 1, hold_controls: bool = False) -> None:
         """Advance every robot n steps (without the GIL: other Python threads run meanwhile). Raises
-        NonFiniteError (step, robot, joint) if a state becomes NaN or infinite."""
+        NonFiniteError (step, robot, joint) if a state becomes NaN or infinite. With hold_controls, the
+        controls written before the call act over all n steps (a frame skip, as MuJoCo's mj_step with
+        nstep = n), and the batch is left as n single steps with those controls written before each
+        would leave it; without, they act over the first step only (see `ctrl`)."""
         if isinstance(n, bool) or not isinstance(n, (int, np.integer)) or n < 0:
             raise ValueError(f"step count must be a non-negative integer (got {n!r})")
         n = int(n)
-        _, nonfinite = self._native.step(n)
+        _, nonfinite = self._native.step(n, bool(hold_controls))
         self._steps += n
         if nonfinite is not None:
             step, robot, joint = nonfinite

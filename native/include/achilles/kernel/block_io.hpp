@@ -144,6 +144,17 @@ template <class V> class BlockIO {
     }
     step_controls(*sc.s.F, sc.s.u, sc.target, sc.s.u); // the worker's forces: its control ranges are the block's
   }
+  /// After a held call of an even number of steps from step s: the controls it held (half s % 2)
+  /// moved to the other half, as the last of that many single steps would have read them there
+  /// (and cleared this one): what forward, constrain and sense read after it, and what the
+  /// controller writes next (half s % 2 again) starts from 0.
+  void hand_over_held(int b, std::int64_t s) const {
+    const int half = static_cast<int>(s % 2);
+    for (int a = 0; a < F_.nu; ++a) {
+      vstore(lane_ptr(FieldId::Ctrl, (1 - half) * F_.nu + a, b), load<V>(lane_ptr(FieldId::Ctrl, half * F_.nu + a, b)));
+      vstore(lane_ptr(FieldId::Ctrl, half * F_.nu + a, b), V(T(0)));
+    }
+  }
   void clear_ctrl_half(int b, int half) const {
     for (int a = 0; a < F_.nu; ++a) vstore(lane_ptr(FieldId::Ctrl, half * F_.nu + a, b), V(T(0)));
   }

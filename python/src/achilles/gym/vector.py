@@ -235,11 +235,9 @@ class AchillesVectorEnv(_vector_env_base()):
         all_envs = np.arange(self.num_envs)
         before = self.task.read_before(self._values(all_envs, actions))
         b = self.batch
-        ctrl64 = np.asarray(actions, dtype=np.float64)
-        for _ in range(self.task.frame_skip):
-            c = b.ctrl
-            c[:, : self.num_envs] = ctrl64.T
-            b.step(1)
+        # do_simulation: the action as ctrl over frame_skip steps, one call (the record is kept once, at its end)
+        b.ctrl[:, : self.num_envs] = np.asarray(actions, dtype=np.float64).T
+        b.step(self.task.frame_skip, hold_controls=True)
         self._last_action = actions
         # The envs that were due a reset: Gymnasium's next-step autoreset resets them instead.
         reset_obs, reset_info = self._reset_envs(resetting)
