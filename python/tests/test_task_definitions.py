@@ -80,10 +80,49 @@ def test_every_task_has_a_file():
     assert set(TASKS) <= set(task_ids())
 
 
+# the names mujoco_values gives per env: what compile_formulas may not fix as parameters or constants
+PER_ENV = frozenset(
+    {"qpos", "qvel", "ctrl", "action", "qfrc_actuator", "qfrc_constraint", "xpos", "xipos", "cinert", "cvel", "cfrc_ext",
+     "site_xpos", "body_mass", "init_qpos", "init_qvel", "state_vector", "dt", "nq", "nv", "nu"}
+)
+
+
+def loaded(env_id: str, compiled: bool, **kwargs):
+    task = load_task(env_id, **kwargs)
+    if compiled:
+        task.compile_formulas(PER_ENV)
+    return task
+
+
+@pytest.mark.parametrize("compiled", [False, True], ids=["evaluated", "compiled"])
 @pytest.mark.parametrize("env_id", TASKS)
-def test_definition_matches_gymnasium(env_id):
-    task = load_task(env_id)
-    assert mismatches(task, env_id, steps=150) == []
+def test_definition_matches_gymnasium(env_id, compiled):
+    assert mismatches(loaded(env_id, compiled), env_id, steps=150) == []
+
+
+@pytest.mark.parametrize("env_id", TASKS)
+def test_compiled_formulas_give_the_evaluated_bits(env_id):
+    """compile_formulas (parts of parameters and constants worked out once) changes no bit of any term."""
+    plain, fast = loaded(env_id, False), loaded(env_id, True)
+    env = gymnasium.make(env_id).unwrapped
+    env.reset(seed=5)
+    rng = np.random.default_rng(5)
+    for s in range(40):
+        action = rng.uniform(env.action_space.low, env.action_space.high).astype(np.float32)
+        before = [t.read_before(mujoco_values(env, action)) for t in (plain, fast)]
+        _, _, terminated, _, _ = env.step(action)
+        vals = mujoco_values(env, action)
+        outs = []
+        for t, b in zip((plain, fast), before):
+            obs = t.observe(vals)
+            outs.append({"observation": obs, **t.step_terms(vals, b, obs), **t.read_reset_info(vals), **{f"before.{k}": v for k, v in b.items()}})
+        assert outs[0].keys() == outs[1].keys()
+        for k in outs[0]:
+            a, b = np.asarray(outs[0][k]), np.asarray(outs[1][k])
+            assert a.dtype == b.dtype and a.shape == b.shape and a.tobytes() == b.tobytes(), f"step {s}: {k}"
+        if terminated:
+            env.reset(seed=s)
+    env.close()
 
 
 @pytest.mark.parametrize(
@@ -116,6 +155,7 @@ def test_a_mutated_definition_is_caught(env_id, field, old, new, tmp_path, monke
     (tmp_path / f"{env_id}.json").write_text(json.dumps(raw))
     monkeypatch.setenv("ACHILLES_TASK_DIR", str(tmp_path))
     assert mismatches(load_task(env_id), env_id, steps=150) != []
+    assert mismatches(loaded(env_id, compiled=True), env_id, steps=150) != []
 
 
 def test_keyword_arguments_as_gymnasium_takes_them():

@@ -290,7 +290,7 @@ _BINARY = {
 }
 
 
-def _lift(x: Any) -> Any:
+def lift_param(x: Any) -> Any:
     """A task parameter as a value. A number stays a Python scalar: numpy treats it as weak (NEP 50), so
     `ctrl_cost_weight * sum(square(action))` over float32 actions is float32 arithmetic, as it is in
     Gymnasium's own env; a list becomes a (1, n) array that broadcasts over the envs."""
@@ -327,10 +327,12 @@ class Context:
         self._draw = draw
 
     def lookup(self, name: str, col: int) -> np.ndarray:
-        if name in self.values:
+        try:
             return self.values[name]
+        except KeyError:
+            pass
         if name in self.params:
-            return _lift(self.params[name])
+            return lift_param(self.params[name])
         known = sorted([*self.values, *self.params])
         raise ExprError(f"{self.where}: column {col}: unknown name {name!r} (known here: {', '.join(known)})")
 
@@ -348,21 +350,44 @@ def _index_value(ctx: Context, node: Node) -> Any:
 
 
 def _integer(ctx: Context, node: Node) -> int:
-    v = as_array(evaluate(node, ctx))
+    return _as_index(evaluate(node, ctx), ctx.where, node.col)
+
+
+def _as_index(value: Any, where: str, col: int) -> int:
+    v = as_array(value)
     if v.shape[0] != 1 or v.size != 1:
-        raise ExprError(f"{ctx.where}: column {node.col}: an index must be one number for every env")
+        raise ExprError(f"{where}: column {col}: an index must be one number for every env")
     x = v.reshape(-1)[0]
     if isinstance(x, (np.bool_, bool)):
         return int(x)
     if float(x) != math.floor(float(x)):
-        raise ExprError(f"{ctx.where}: column {node.col}: an index must be an integer, found {float(x)}")
+        raise ExprError(f"{where}: column {col}: an index must be an integer, found {float(x)}")
     return int(x)
+
+
+def _indexed(base: Any, idx: tuple, where: str, col: int) -> np.ndarray:
+    """base[idx] on the per-env axes."""
+    x = as_array(base)
+    if len(idx) > x.ndim - 1:
+        raise ExprError(f"{where}: column {col}: {len(idx)} indices into a value with {x.ndim - 1} axes per env")
+    return x[(slice(None), *idx)]
+
+
+def _call_error(node: Node) -> str | None:
+    """What is wrong with a call's function name or argument count (None: nothing)."""
+    if node.value not in FUNCTIONS:
+        return f"unknown function {node.value!r} (known: {', '.join(sorted(FUNCTIONS))})"
+    lo, hi, _ = FUNCTIONS[node.value]
+    if not lo <= len(node.args) <= hi:
+        want = str(lo) if lo == hi else f"{lo} to {hi}"
+        return f"{node.value}() takes {want} arguments, got {len(node.args)}"
+    return None
 
 
 def evaluate(node: Node, ctx: Context) -> np.ndarray:
     k = node.kind
     if k == "num":
-        return node.value  # a weak scalar (see _lift)
+        return node.value  # a weak scalar (see lift_param)
     if k == "str":
         return node.value
     if k == "name":
@@ -374,17 +399,100 @@ def evaluate(node: Node, ctx: Context) -> np.ndarray:
         a, b = _env_aligned(evaluate(node.args[0], ctx), evaluate(node.args[1], ctx))
         return _BINARY[node.value](a, b)
     if k == "index":
-        base = as_array(evaluate(node.args[0], ctx))
-        idx = tuple(_index_value(ctx, a) for a in node.args[1:])
-        if len(idx) > base.ndim - 1:
-            raise ExprError(f"{ctx.where}: column {node.col}: {len(idx)} indices into a value with {base.ndim - 1} axes per env")
-        return base[(slice(None), *idx)]
+        return _indexed(evaluate(node.args[0], ctx), tuple(_index_value(ctx, a) for a in node.args[1:]), ctx.where, node.col)
     if k == "call":
-        if node.value not in FUNCTIONS:
-            raise ExprError(f"{ctx.where}: column {node.col}: unknown function {node.value!r} (known: {', '.join(sorted(FUNCTIONS))})")
-        lo, hi, fn = FUNCTIONS[node.value]
-        if not lo <= len(node.args) <= hi:
-            want = str(lo) if lo == hi else f"{lo} to {hi}"
-            raise ExprError(f"{ctx.where}: column {node.col}: {node.value}() takes {want} arguments, got {len(node.args)}")
-        return fn(ctx, *(evaluate(a, ctx) for a in node.args))
+        wrong = _call_error(node)
+        if wrong:
+            raise ExprError(f"{ctx.where}: column {node.col}: {wrong}")
+        return FUNCTIONS[node.value][2](ctx, *(evaluate(a, ctx) for a in node.args))
     raise ExprError(f"{ctx.where}: column {node.col}: a slice is allowed only inside [ ]")
+
+
+# ---- compiled formulas ------------------------------------------------------------------------------
+# A formula is evaluated every step for every env; walking its tree costs more than its numpy work on
+# small models. compile_formula turns the tree into closures once, and works out when it is compiled
+# every part that reads only numbers, task parameters and constants (`where(include_cinert_in_observation,
+# cinert[1:], empty)` picks its branch then): the same numpy calls on the same inputs as `evaluate`, so
+# the same values, bit for bit. A part that raises is left to raise when evaluated, with the formula's
+# place (ctx.where); so is every random draw, as the context parts are worked out in has no draws.
+
+Compiled = Callable[[Context], Any]
+_NO_CONTEXT = Context({}, {}, "")  # constant parts read nothing from it; a draw from it raises
+
+
+def compile_formula(node: Node, fixed: Callable[[str], tuple[bool, Any]]) -> Compiled:
+    """`node` as a function of the context. `fixed(name)` is (True, value) for a name whose value the
+    context is known to give whatever it holds (a parameter or constant no per-env quantity shadows),
+    else (False, None)."""
+    return _compile(node, fixed)[0]
+
+
+def _folded(fn: Compiled, parts: list[tuple[Compiled, bool]]) -> tuple[Compiled, bool]:
+    """fn, or its value as a constant when every part is constant (and evaluating it raises nothing)."""
+    if not all(c for _, c in parts):
+        return fn, False
+    try:
+        v = fn(_NO_CONTEXT)
+    except Exception:  # left to raise at evaluation, where the error can name its formula
+        return fn, False
+    return (lambda ctx: v), True
+
+
+def _compile(node: Node, fixed: Callable[[str], tuple[bool, Any]]) -> tuple[Compiled, bool]:
+    k = node.kind
+    if k in ("num", "str"):
+        v = node.value
+        return (lambda ctx: v), True
+    if k == "name":
+        name, col = node.value, node.col
+        known, v = fixed(name)
+        if known:
+            return (lambda ctx: v), True
+        return (lambda ctx: ctx.lookup(name, col)), False
+    if k == "unary":
+        x = _compile(node.args[0], fixed)
+        f = x[0]
+        fn = (lambda ctx: np.logical_not(f(ctx))) if node.value == "not" else (lambda ctx: np.negative(f(ctx)))
+        return _folded(fn, [x])
+    if k == "binary":
+        a, b = _compile(node.args[0], fixed), _compile(node.args[1], fixed)
+        op, fa, fb = _BINARY[node.value], a[0], b[0]
+        return _folded(lambda ctx: op(*_env_aligned(fa(ctx), fb(ctx))), [a, b])
+    if k == "index":
+        base = _compile(node.args[0], fixed)
+        idx = [_compile_index(a, fixed) for a in node.args[1:]]
+        fbase, fidx, col = base[0], [f for f, _ in idx], node.col
+        return _folded(lambda ctx: _indexed(fbase(ctx), tuple(f(ctx) for f in fidx), ctx.where, col), [base, *idx])
+    if k == "call":
+        wrong = _call_error(node)
+        if wrong:
+            return _raising(wrong, node.col), False
+        fn = FUNCTIONS[node.value][2]
+        args = [_compile(a, fixed) for a in node.args]
+        fargs = [f for f, _ in args]
+        return _folded(lambda ctx: fn(ctx, *(f(ctx) for f in fargs)), args)
+    return _raising("a slice is allowed only inside [ ]", node.col), False
+
+
+def _compile_index(node: Node, fixed: Callable[[str], tuple[bool, Any]]) -> tuple[Compiled, bool]:
+    """One index: an integer, or a slice of integers (as _index_value)."""
+    if node.kind == "slice":
+        bounds = [None if a is None else _compile_integer(a, fixed) for a in node.args]
+        fs = [None if b is None else b[0] for b in bounds]
+        return _folded(
+            lambda ctx: slice(*(None if f is None else f(ctx) for f in fs)), [b for b in bounds if b is not None]
+        )
+    return _compile_integer(node, fixed)
+
+
+def _compile_integer(node: Node, fixed: Callable[[str], tuple[bool, Any]]) -> tuple[Compiled, bool]:
+    x = _compile(node, fixed)
+    f, col = x[0], node.col
+    return _folded(lambda ctx: _as_index(f(ctx), ctx.where, col), [x])
+
+
+def _raising(message: str, col: int) -> Compiled:
+    def fail(ctx: Context) -> Any:
+        raise ExprError(f"{ctx.where}: column {col}: {message}")
+
+    return fail

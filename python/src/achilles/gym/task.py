@@ -21,13 +21,13 @@ import math
 import os
 from collections import ChainMap
 from collections.abc import Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Callable
 
 import numpy as np
 
-from .expr import Context, ExprError, Node, as_array, evaluate, parse
+from .expr import Compiled, Context, ExprError, Node, lift_param, as_array, compile_formula, evaluate, parse
 
 # Keyword arguments of Gymnasium's MujocoEnv that only concern rendering: accepted and ignored, as a
 # headless simulator has nothing to render (Gymnasium's own env would also accept them).
@@ -93,11 +93,34 @@ class Task:
     info: list[str]
     reset: dict[str, Node]
     reset_info: dict[str, Node]
+    compiled: dict[int, Compiled] = field(default_factory=dict, repr=False)  # by id(formula): compile_formulas
+
+    def formulas(self) -> list[Node]:
+        return [self.observation, *self.before.values(), *self.step.values(), *self.reset.values(), *self.reset_info.values()]
+
+    def compile_formulas(self, per_env: frozenset[str]) -> None:
+        """Every formula as closures (expr.compile_formula), evaluated as before, bit for bit. `per_env`:
+        the names the caller's values give per env (its quantities); with this task's own before and
+        step terms and `observation`, they shadow a constant or parameter of the same name, as
+        Context.lookup reads them first. Any other name of a constant or parameter is fixed now."""
+        shadowed = frozenset(per_env) | set(self.before) | set(self.step) | {"observation"}
+
+        def fixed(name: str) -> tuple[bool, Any]:
+            if name in shadowed:
+                return False, None
+            if name in CONSTANTS:
+                return True, CONSTANTS[name]
+            if name in self.params:
+                return True, lift_param(self.params[name])
+            return False, None
+
+        self.compiled = {id(f): compile_formula(f, fixed) for f in self.formulas()}
 
     # -- evaluation over N envs at once ------------------------------------------------------
     def _eval(self, node: Node, ctx: Context, n: int) -> np.ndarray:
         """A formula's value for each of the n envs (a value shared by all of them repeated)."""
-        v = as_array(evaluate(node, ctx))
+        run = self.compiled.get(id(node))
+        v = as_array(run(ctx) if run else evaluate(node, ctx))
         return np.broadcast_to(v, (n, *v.shape[1:])) if v.shape[0] == 1 and n != 1 else v
 
     def _ctx(self, values: Mapping[str, np.ndarray], where: str, draw: Callable | None = None) -> Context:

@@ -48,8 +48,7 @@ def gymnasium_model_path(xml_file: str) -> str:
 
 def quantities_read(task: Task) -> set[str]:
     """The names the task's formulas read that are neither its parameters nor its own terms."""
-    formulas = [task.observation, *task.before.values(), *task.step.values(), *task.reset.values(), *task.reset_info.values()]
-    read = set().union(*(names_in(f) for f in formulas))
+    read = set().union(*(names_in(f) for f in task.formulas()))
     return read - set(task.params) - set(task.before) - set(task.step) - CONSTANT_NAMES
 
 
@@ -85,6 +84,7 @@ class AchillesVectorEnv(_vector_env_base()):
         if not (isinstance(num_envs, int) and num_envs >= 1):
             raise ValueError(f"num_envs must be an integer >= 1, got {num_envs!r}")
         self.task = load_task(env_id, **kwargs)
+        self.task.compile_formulas(COMPUTED)  # what _values gives per env
         keep_freed_heap()  # each step's arrays would otherwise fault their pages in again
         refused = why_refused(self.task)
         if refused:
