@@ -125,6 +125,7 @@ class Batch:
         self._ctrl_target = self._native.field("ctrlTarget")
         self._act = self._native.field("act")
         self._qacc_warm = self._native.field("qaccWarm")
+        self._record_views: dict[str, np.ndarray] | None = None
 
     # ---- state (views of the engine's memory) -------------------------------------------------
     @property
@@ -204,6 +205,11 @@ class Batch:
         (nbody * 10: mj_comPos's) and cvel (nbody * 6: mj_comVel's)."""
         if not self.record:
             raise ValueError("last_evaluation() needs a batch made with record=True")
+        if self._record_views is None:  # the record's memory is the batch's for its life: made once
+            self._record_views = self._record_fields()
+        return dict(self._record_views)
+
+    def _record_fields(self) -> dict[str, np.ndarray]:
         f = self._native.field
         return {
             "body_pos": f("recordBodyPos"),
