@@ -234,11 +234,10 @@ export class GymVecEnv {
     for (let e = 0; e < n; e++) (this.autoreset[e] ? resetting : stepping).push(e);
     const before = act.map((a, e) => readBefore(this.task, this.values(e, a)));
     const b = this.batch;
-    for (let k = 0; k < this.task.frameSkip; k++) {
-      const c = b.ctrl;
-      for (let e = 0; e < n; e++) for (let a = 0; a < nu; a++) c[a * b.stride + e] = act[e][a];
-      b.step(1);
-    }
+    // do_simulation: the action as ctrl over frame_skip steps, one call (the record is kept once, at its end)
+    const c = b.ctrl;
+    for (let e = 0; e < n; e++) for (let a = 0; a < nu; a++) c[a * b.stride + e] = act[e][a];
+    b.step(this.task.frameSkip, { holdControls: true });
     this.lastAction = act;
     // The envs that were due a reset: Gymnasium's next-step autoreset resets them instead.
     const reset = this.resetEnvs(resetting);

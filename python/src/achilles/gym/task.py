@@ -27,7 +27,7 @@ from typing import Any, Callable
 
 import numpy as np
 
-from .expr import Compiled, Context, ExprError, Node, lift_param, as_array, compile_formula, evaluate, parse
+from .expr import Compiled, Context, ExprError, Node, as_array, compile_formula, evaluate, lift_param, parse
 
 # Keyword arguments of Gymnasium's MujocoEnv that only concern rendering: accepted and ignored, as a
 # headless simulator has nothing to render (Gymnasium's own env would also accept them).
