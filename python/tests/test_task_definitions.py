@@ -24,18 +24,25 @@ TASKS = ["InvertedPendulum-v5", "InvertedDoublePendulum-v5", "Hopper-v5", "HalfC
 TOL = 1e-12
 
 
+# Each per-env name a task's formulas may read, as read off Gymnasium's MujocoEnv: (env, action) -> value.
+MUJOCO_FIELDS = {
+    **{k: (lambda f: lambda env, action: getattr(env.data, f))(k) for k in (
+        "qpos", "qvel", "ctrl", "qfrc_actuator", "qfrc_constraint", "xpos", "xipos", "cinert", "cvel", "cfrc_ext", "site_xpos")},
+    "action": lambda env, action: action,
+    "body_mass": lambda env, action: env.model.body_mass,
+    "init_qpos": lambda env, action: env.init_qpos,
+    "init_qvel": lambda env, action: env.init_qvel,
+    "state_vector": lambda env, action: env.state_vector(),
+    "dt": lambda env, action: np.float64(env.dt),
+    **{k: (lambda f: lambda env, action: np.float64(getattr(env.model, f)))(k) for k in ("nq", "nv", "nu")},
+}
+# the names given per env: what compile_formulas may not fix as parameters or constants
+PER_ENV = frozenset(MUJOCO_FIELDS)
+
+
 def mujoco_values(env, action) -> dict[str, np.ndarray]:
-    """One env's quantities (task.py's list) read off Gymnasium's MujocoEnv, with a leading env axis of 1."""
-    m, d = env.model, env.data
-    v = {
-        "qpos": d.qpos, "qvel": d.qvel, "ctrl": d.ctrl, "action": np.asarray(action),
-        "qfrc_actuator": d.qfrc_actuator, "qfrc_constraint": d.qfrc_constraint,
-        "xpos": d.xpos, "xipos": d.xipos, "cinert": d.cinert, "cvel": d.cvel, "cfrc_ext": d.cfrc_ext,
-        "site_xpos": d.site_xpos, "body_mass": m.body_mass, "init_qpos": env.init_qpos, "init_qvel": env.init_qvel,
-        "state_vector": env.state_vector(),
-        "dt": np.float64(env.dt), "nq": np.float64(m.nq), "nv": np.float64(m.nv), "nu": np.float64(m.nu),
-    }
-    return {k: np.asarray(x).copy()[None, ...] for k, x in v.items()}
+    """One env's MUJOCO_FIELDS read off Gymnasium's MujocoEnv, with a leading env axis of 1."""
+    return {k: np.asarray(get(env, action)).copy()[None, ...] for k, get in MUJOCO_FIELDS.items()}
 
 
 def close(a, b) -> bool:
@@ -43,9 +50,21 @@ def close(a, b) -> bool:
     return a.shape == b.shape and bool(np.all(np.abs(a - b) <= TOL * np.maximum(1, np.abs(b))))
 
 
+def random_run(env, steps: int, seed: int):
+    """Gymnasium's env (reset) along a seeded random-action run: per step, its mujoco_values before and
+    after the step and what env.step returned; a terminated episode is reset (seeded) once yielded."""
+    rng = np.random.default_rng(seed)
+    for s in range(steps):
+        action = rng.uniform(env.action_space.low, env.action_space.high).astype(np.float32)
+        values_before = mujoco_values(env, action)
+        result = env.step(action)
+        yield s, values_before, mujoco_values(env, action), result
+        if result[2]:
+            env.reset(seed=seed + s + 1)
+
+
 def mismatches(task, env_id: str, steps: int, seed: int = 3) -> list[str]:
     env = gymnasium.make(env_id).unwrapped
-    rng = np.random.default_rng(seed)
     obs, info = env.reset(seed=seed)
     bad: list[str] = []
     vals = mujoco_values(env, np.zeros(env.model.nu))
@@ -54,13 +73,9 @@ def mismatches(task, env_id: str, steps: int, seed: int = 3) -> list[str]:
     for k, x in task.read_reset_info(vals).items():
         if not close(x[0], info[k]):
             bad.append(f"reset info {k}")
-    for s in range(steps):
-        action = rng.uniform(env.action_space.low, env.action_space.high).astype(np.float32)
-        before = task.read_before(mujoco_values(env, action))
-        obs, reward, terminated, truncated, info = env.step(action)
-        vals = mujoco_values(env, action)
+    for s, values_before, vals, (obs, reward, terminated, _, info) in random_run(env, steps, seed):
         ours_obs = task.observe(vals)
-        terms = task.step_terms(vals, before, ours_obs)
+        terms = task.step_terms(vals, task.read_before(values_before), ours_obs)
         if not close(ours_obs[0], obs):
             bad.append(f"step {s}: observation")
         if not close(terms["reward"][0], reward):
@@ -70,21 +85,12 @@ def mismatches(task, env_id: str, steps: int, seed: int = 3) -> list[str]:
         for k in task.info:
             if not close(terms[k][0], info[k]):
                 bad.append(f"step {s}: info {k}")
-        if terminated:
-            env.reset(seed=seed + s + 1)
     env.close()
     return bad
 
 
 def test_every_task_has_a_file():
     assert set(TASKS) <= set(task_ids())
-
-
-# the names mujoco_values gives per env: what compile_formulas may not fix as parameters or constants
-PER_ENV = frozenset(
-    {"qpos", "qvel", "ctrl", "action", "qfrc_actuator", "qfrc_constraint", "xpos", "xipos", "cinert", "cvel", "cfrc_ext",
-     "site_xpos", "body_mass", "init_qpos", "init_qvel", "state_vector", "dt", "nq", "nv", "nu"}
-)
 
 
 def loaded(env_id: str, compiled: bool, **kwargs):
@@ -106,22 +112,16 @@ def test_compiled_formulas_give_the_evaluated_bits(env_id):
     plain, fast = loaded(env_id, False), loaded(env_id, True)
     env = gymnasium.make(env_id).unwrapped
     env.reset(seed=5)
-    rng = np.random.default_rng(5)
-    for s in range(40):
-        action = rng.uniform(env.action_space.low, env.action_space.high).astype(np.float32)
-        before = [t.read_before(mujoco_values(env, action)) for t in (plain, fast)]
-        _, _, terminated, _, _ = env.step(action)
-        vals = mujoco_values(env, action)
+    for s, values_before, vals, _ in random_run(env, 40, seed=5):
         outs = []
-        for t, b in zip((plain, fast), before):
+        for t in (plain, fast):
+            before = t.read_before(values_before)
             obs = t.observe(vals)
-            outs.append({"observation": obs, **t.step_terms(vals, b, obs), **t.read_reset_info(vals), **{f"before.{k}": v for k, v in b.items()}})
+            outs.append({"observation": obs, **t.step_terms(vals, before, obs), **t.read_reset_info(vals), **{f"before.{k}": v for k, v in before.items()}})
         assert outs[0].keys() == outs[1].keys()
         for k in outs[0]:
             a, b = np.asarray(outs[0][k]), np.asarray(outs[1][k])
             assert a.dtype == b.dtype and a.shape == b.shape and a.tobytes() == b.tobytes(), f"step {s}: {k}"
-        if terminated:
-            env.reset(seed=s)
     env.close()
 
 

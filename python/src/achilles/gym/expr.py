@@ -342,11 +342,11 @@ class Context:
         return self._draw(kind, lo, hi, size)
 
 
-def _index_value(ctx: Context, node: Node) -> Any:
+def _index_of(node: Node, integer: Callable[[Node], int]) -> int | slice:
+    """One index: integer(node), or a slice of integer(bound) (None where a bound is left out)."""
     if node.kind == "slice":
-        lo, hi = (None if a is None else _integer(ctx, a) for a in node.args)
-        return slice(lo, hi)
-    return _integer(ctx, node)
+        return slice(*(None if a is None else integer(a) for a in node.args))
+    return integer(node)
 
 
 def _integer(ctx: Context, node: Node) -> int:
@@ -399,7 +399,7 @@ def evaluate(node: Node, ctx: Context) -> np.ndarray:
         a, b = _env_aligned(evaluate(node.args[0], ctx), evaluate(node.args[1], ctx))
         return _BINARY[node.value](a, b)
     if k == "index":
-        return _indexed(evaluate(node.args[0], ctx), tuple(_index_value(ctx, a) for a in node.args[1:]), ctx.where, node.col)
+        return _indexed(evaluate(node.args[0], ctx), tuple(_index_of(a, lambda n: _integer(ctx, n)) for a in node.args[1:]), ctx.where, node.col)
     if k == "call":
         wrong = _call_error(node)
         if wrong:
@@ -475,14 +475,9 @@ def _compile(node: Node, fixed: Callable[[str], tuple[bool, Any]]) -> tuple[Comp
 
 
 def _compile_index(node: Node, fixed: Callable[[str], tuple[bool, Any]]) -> tuple[Compiled, bool]:
-    """One index: an integer, or a slice of integers (as _index_value)."""
-    if node.kind == "slice":
-        bounds = [None if a is None else _compile_integer(a, fixed) for a in node.args]
-        fs = [None if b is None else b[0] for b in bounds]
-        return _folded(
-            lambda ctx: slice(*(None if f is None else f(ctx) for f in fs)), [b for b in bounds if b is not None]
-        )
-    return _compile_integer(node, fixed)
+    """One index, as evaluate's (_index_of), each integer in it compiled."""
+    integers = {id(a): _compile_integer(a, fixed) for a in (node.args if node.kind == "slice" else [node]) if a is not None}
+    return _folded(lambda ctx: _index_of(node, lambda a: integers[id(a)][0](ctx)), list(integers.values()))
 
 
 def _compile_integer(node: Node, fixed: Callable[[str], tuple[bool, Any]]) -> tuple[Compiled, bool]:
