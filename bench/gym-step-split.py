@@ -1,6 +1,6 @@
-"""Where an env step of achilles.gym.make_vec goes: the engine (Batch.step, frame_skip calls) and the
-rest (observations, rewards, autoresets: Python), per vector step, in a process of its own (the
-quick A/B instrument behind bench/RESULTS.md's Python-layer entries; achilles.gym.bench is the one
+"""Where an env step of achilles.gym.make_vec goes: the engine (Batch.step, one held call per frame
+skip; the resets' Batch.constrain) and the rest (observations, rewards, autoresets: Python), per
+vector step, in a process of its own (the quick A/B instrument behind bench/RESULTS.md's Python-layer entries; achilles.gym.bench is the one
 for ratios against Gymnasium).
 
     python3 bench/gym-step-split.py ENV_ID [num_envs=256] [precision=f32]
@@ -28,28 +28,35 @@ def main() -> None:
     rng = np.random.default_rng(1)
     lo, hi = env.single_action_space.low, env.single_action_space.high
     actions = [rng.uniform(lo, hi, (n, len(lo))).astype(np.float32) for _ in range(20)]
-    batch_step = env.batch.step
-    engine = [0.0]
+    # the engine's calls, timed where the env makes them: the frame skip's Batch.step and the resets' constrain
+    engine = {"step": 0.0, "constrain": 0.0}
 
-    def timed(k: int = 1) -> None:
-        t = time.perf_counter()
-        batch_step(k)
-        engine[0] += time.perf_counter() - t
+    def timed(name: str):
+        call = getattr(env.batch, name)
 
-    env.batch.step = timed
+        def run(*args, **kwargs):
+            t = time.perf_counter()
+            out = call(*args, **kwargs)
+            engine[name] += time.perf_counter() - t
+            return out
+
+        setattr(env.batch, name, run)
+
+    timed("step")
+    timed("constrain")
     for i in range(warmup):
         env.step(actions[i % 20])
-    engine[0] = 0.0
+    engine.update(step=0.0, constrain=0.0)
     t0 = time.perf_counter()
     for i in range(steps):
         env.step(actions[i % 20])
     total = time.perf_counter() - t0
     ms = 1e3 / steps
+    rest = total - engine["step"] - engine["constrain"]
     print(
-        f"{env_id} {precision}, {n} envs: {n * steps / total:.0f} env-steps/s; per env step {total * ms:.2f} ms,"
-        f" engine {engine[0] * ms:.2f} ms, the rest {(total - engine[0]) * ms:.2f} ms"
+        f"{env_id} {precision}, {n} envs: {n * steps / total:.0f} env-steps/s; per env step {total * ms:.2f} ms: engine step"
+        f" {engine['step'] * ms:.2f} ms, resets' constrain {engine['constrain'] * ms:.2f} ms, the rest (Python) {rest * ms:.2f} ms"
     )
-
 
 if __name__ == "__main__":
     main()
