@@ -1,7 +1,7 @@
 """Where an env step of achilles.gym.make_vec goes: the engine (Batch.step, one held call per frame
 skip; the resets' Batch.constrain) and the rest (observations, rewards, autoresets: Python), per
-vector step, in a process of its own (the quick A/B instrument behind bench/RESULTS.md's Python-layer entries; achilles.gym.bench is the one
-for ratios against Gymnasium).
+vector step, in a process of its own (the quick A/B instrument behind bench/RESULTS.md's Python-layer
+entries; achilles.gym.bench is the one for ratios against Gymnasium).
 
     python3 bench/gym-step-split.py ENV_ID [num_envs=256] [precision=f32]
     env: STEPS (60), WARMUP (20); PYTHONPATH=<overlay> to time another build of the package
@@ -42,21 +42,22 @@ def main() -> None:
 
         setattr(env.batch, name, run)
 
-    timed("step")
-    timed("constrain")
+    for name in engine:
+        timed(name)
     for i in range(warmup):
         env.step(actions[i % 20])
-    engine.update(step=0.0, constrain=0.0)
+    engine.update(dict.fromkeys(engine, 0.0))
     t0 = time.perf_counter()
     for i in range(steps):
         env.step(actions[i % 20])
     total = time.perf_counter() - t0
     ms = 1e3 / steps
-    rest = total - engine["step"] - engine["constrain"]
+    rest = total - sum(engine.values())
     print(
         f"{env_id} {precision}, {n} envs: {n * steps / total:.0f} env-steps/s; per env step {total * ms:.2f} ms: engine step"
         f" {engine['step'] * ms:.2f} ms, resets' constrain {engine['constrain'] * ms:.2f} ms, the rest (Python) {rest * ms:.2f} ms"
     )
+
 
 if __name__ == "__main__":
     main()

@@ -91,7 +91,11 @@ static int pgs_pack(Pack& P) {
   return P.maxiter;
 }
 int main(int argc, char** argv) {
-  std::FILE* in = std::fopen(argv[1], "rb");
+  std::FILE* in = argc > 1 ? std::fopen(argv[1], "rb") : nullptr;
+  if (!in) {
+    std::fprintf(stderr, "usage: pgs-packs DUMP [oracle]  (DUMP: the ACH_PGS_DUMP file of an f32 run; see this file's header)\n");
+    return 2;
+  }
   const int blocks = 16, evals_per_step = 4; // 256 robots in 16 lanes; RK4
   std::vector<Isl> all;
   for (;;) {
