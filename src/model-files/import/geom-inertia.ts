@@ -111,3 +111,12 @@ export function offCentre(m: number, d: Vec3): Inertia6 {
   const dd = d[0] * d[0] + d[1] * d[1] + d[2] * d[2];
   return [m * (dd - d[0] * d[0]), m * (dd - d[1] * d[1]), m * (dd - d[2] * d[2]), -m * d[0] * d[1], -m * d[0] * d[2], -m * d[1] * d[2]];
 }
+
+/** Whether what the engine derives from a body's mass at load overflows: the mass, its centre, its
+ *  inertia about the centre, and its inertia about the body origin, I + m(|c|²·1 − c cᵀ) (the
+ *  native core's parallel-axis step). MuJoCo computes on with infinities, silently; the native core
+ *  would refuse the model without a place, so the readers refuse it at the attribute that made it. */
+export function inertiaOverflows(b: { mass: number; ipos: Vec3; inertia: Inertia6 }): boolean {
+  const about = offCentre(b.mass, b.ipos);
+  return ![b.mass, ...b.ipos, ...b.inertia, ...about, ...b.inertia.map((x, k) => x + about[k])].every(Number.isFinite);
+}

@@ -11,7 +11,7 @@ import { existsSync } from 'node:fs';
 import { DEFAULT_ROLLING_FRICTION, DEFAULT_TORSIONAL_FRICTION, type Quat, type Vec3 } from '../../engine/model-desc.js';
 import { inertiaProblem, quatMul, quatRotate, rotateInertia, type Inertia6 } from '../../engine/math.js';
 import { urdfRpyQuat, zaxisQuat } from './frames.js';
-import { inertiaFromGeoms, inferGeomMass, offCentre } from './geom-inertia.js';
+import { inertiaFromGeoms, inertiaOverflows, inferGeomMass, offCentre } from './geom-inertia.js';
 import type { ImportNote, IrBody, IrGeom, IrJoint, IrModel } from './ir.js';
 import { readMeshFile } from './mesh/load.js';
 import { applyMesh } from './mesh/geom.js';
@@ -178,9 +178,16 @@ export function readUrdf(r: Reader, root: XmlElement, notes: ImportNote[]): IrMo
       if (dyn && body.joints.length) {
         const d = dyn.attrs.get('damping');
         const f = dyn.attrs.get('friction');
+        // MuJoCo takes negative ones as written; the engine cannot run them
+        const nonNegative = (a: XmlAttr, what: string): number => {
+          const x = r.num(a, `${ts} ${what}`);
+          if (!(x >= 0))
+            r.fail(a, `${ts} ${what}`, a.value.trim(), 'a number >= 0 (MuJoCo takes a negative one as written; the engine cannot run it)');
+          return x;
+        };
         for (const jj of body.joints) {
-          if (d) jj.damping = r.num(d, `${ts} damping`);
-          if (f) jj.frictionloss = r.num(f, `${ts} friction`);
+          if (d) jj.damping = nonNegative(d, 'damping');
+          if (f) jj.frictionloss = nonNegative(f, 'friction');
         }
       }
       const lim = child(j, 'limit');
@@ -236,6 +243,18 @@ export function readUrdf(r: Reader, root: XmlElement, notes: ImportNote[]): IrMo
         const bad = inertiaProblem(comp);
         if (bad) r.fail(iEl, `${subject} inertia`, bad, 'a physical inertia (positive definite, A + B >= C)');
       }
+      if (inertiaOverflows(body)) {
+        const xyz = child(inert, 'origin')?.attrs.get('xyz');
+        const far = body.inertia.every(Number.isFinite) && xyz;
+        r.fail(
+          far ? xyz : iEl,
+          `${subject} inertial`,
+          far
+            ? `a centre of mass whose parallel-axis inertia m·|xyz|² overflows`
+            : 'an inertia that overflows once turned by the origin rpy',
+          'a mass, origin and inertia whose inertia about the link origin stays finite (the engine forms it at load)',
+        );
+      }
     }
     // Collision geometry (visual geometry is discarded, as MuJoCo's discardvisual default for URDF).
     let k = 0;
@@ -251,6 +270,13 @@ export function readUrdf(r: Reader, root: XmlElement, notes: ImportNote[]): IrMo
     }
     if (!explicit) {
       const gi = inertiaFromGeoms(body.geoms);
+      if (gi && inertiaOverflows(gi))
+        r.fail(
+          l.el.children.find((c) => c.name === 'collision') ?? l.el,
+          `${subject} collision`,
+          `collision geometry whose mass at 1000 kg/m³ (${gi.mass}) and inertia overflow`,
+          'collision geometry whose mass and inertia stay finite, or an <inertial>',
+        );
       if (gi) {
         body.mass = gi.mass;
         body.ipos = gi.ipos;
@@ -439,7 +465,9 @@ function collisionGeom(
         });
         applyMesh(g, mesh, true);
       } catch (e) {
-        if (e instanceof MeshError) r.fail(f, 'mesh filename', e.found, e.expected);
+        // a scale that overflows the vertices is reported at scale=
+        const at = e instanceof MeshError && e.attr === 'scale' ? scaleA : undefined;
+        if (e instanceof MeshError) r.fail(at ?? f, at ? 'mesh scale' : 'mesh filename', e.found, e.expected);
         throw e;
       }
       // compile.ts notes the box once for every mesh geom, MJCF's and URDF's alike

@@ -54,6 +54,7 @@ const MJ_MINVAL = 1e-15;
 export function processMesh(m: MeshSpec): ProcessedMesh {
   const nv = m.vert.length / 3;
   if (nv < 4) throw new MeshError(`${nv} vertices`, 'at least 4 vertices (MuJoCo: "at least 4 vertices required")');
+  checkRefquat(m.refquat);
   const loaded = m.vert.slice();
   let hull: Hull | undefined;
   const makeHull = (): Hull => (hull ??= hullOf(loaded));
@@ -73,6 +74,7 @@ export function processMesh(m: MeshSpec): ProcessedMesh {
     for (let i = 0; i < face.length; i += 3) [face[i + 1], face[i + 2]] = [face[i + 2], face[i + 1]];
   }
   const v = transformed(loaded, m);
+  checkTransformed(loaded, v, m);
   const facecen: Vec3 = [0, 0, 0];
   let area = 0;
   for (let i = 0; i < face.length; i += 3) {
@@ -127,11 +129,66 @@ export function processMesh(m: MeshSpec): ProcessedMesh {
       out[i + k] = Math.fround(c);
     }
   }
+  if (![...com, ...boxsz, ...extent, total].every(Number.isFinite))
+    throw new MeshError(
+      `a volume ${total}, centre [${com.join(', ')}] and inertia box [${boxsz.join(', ')}] that overflow`,
+      'a scale whose mesh keeps a finite volume and inertia',
+      transformAttr(m),
+    );
   return { vert: out, face, pos: com, quat, extent, volume: total, boxsz, hull: makeHull };
 }
 
+/** The largest float32: MuJoCo keeps a mesh's vertices as float32 (mesh_vert), where a larger one
+ *  is infinite. */
+const FLOAT32_MAX = 3.4028234663852886e38;
+
+/** MuJoCo normalises refquat with mjuu_normvec, which leaves a quaternion whose squared norm is below
+ *  mjEPS = 1e-14 as it is (and one whose squared norm overflows becomes 0): its rotation then
+ *  collapses every vertex to the origin, and MuJoCo 3.14 refuses refquat="0 0 0 0" as "mesh surface
+ *  area is too small". The import refuses it too, saying what it is, at the attribute. */
+function checkRefquat(q: Quat): void {
+  const sq = q[0] * q[0] + q[1] * q[1] + q[2] * q[2] + q[3] * q[3];
+  if (sq >= 1e-14 && Number.isFinite(sq)) return;
+  throw new MeshError(
+    !Number.isFinite(sq)
+      ? `a quaternion [${q.join(', ')}] whose squared norm overflows`
+      : sq === 0
+        ? `a zero quaternion [${q.join(', ')}]`
+        : `a quaternion [${q.join(', ')}] of squared norm ${sq}, below 1e-14`,
+    'a rotation: a quaternion of squared norm from 1e-14 up (MuJoCo turns this one into a rotation that collapses the mesh: "mesh surface area is too small")',
+    'refquat',
+  );
+}
+
+/** The vertices once moved, turned and scaled, each within float32 as MuJoCo keeps them: a larger one
+ *  is refused at the transform that made it (refpos, else scale), or at the vertices themselves. */
+function checkTransformed(loaded: readonly number[], v: readonly number[], m: MeshSpec): void {
+  const fits = (x: number): boolean => Math.abs(x) <= FLOAT32_MAX;
+  if (v.every(fits)) return;
+  const k = v.findIndex((x) => !fits(x));
+  if (!loaded.every(fits))
+    throw new MeshError(
+      `a vertex coordinate ${loaded.find((x) => !fits(x))}`,
+      'coordinates within float32 (±3.4e38), as MuJoCo keeps them',
+      'vertex',
+    );
+  const attr = transformAttr(m, loaded);
+  throw new MeshError(
+    `vertex ${Math.floor(k / 3)} at ${v[k]} once ${attr === 'refpos' ? 'moved by refpos' : 'scaled'}`,
+    `a ${attr} that keeps every vertex within float32 (±3.4e38), as MuJoCo keeps them`,
+    attr,
+  );
+}
+
+/** The transform attribute to blame for an overflow: refpos when moving the vertices by it alone
+ *  already overflows, else scale. */
+function transformAttr(m: MeshSpec, loaded: readonly number[] = m.vert): 'refpos' | 'scale' {
+  const moved = transformed(loaded, { ...m, scale: [1, 1, 1] });
+  return moved.every((x) => Math.abs(x) <= FLOAT32_MAX) ? 'scale' : 'refpos';
+}
+
 /** MuJoCo's ApplyTransformations: v ← R(refquat)ᵀ (v − refpos), then scaled per axis. */
-function transformed(loaded: number[], m: MeshSpec): number[] {
+function transformed(loaded: readonly number[], m: MeshSpec): number[] {
   const v = loaded.slice();
   const R = quat2mat(normalize4(m.refquat));
   for (let i = 0; i < v.length; i += 3) {

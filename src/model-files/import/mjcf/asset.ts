@@ -119,7 +119,9 @@ function readMesh(ctx: MjcfContext, c: XmlElement): void {
   try {
     mesh = processMesh({ vert, face, scale, refpos, refquat, inertia });
   } catch (e) {
-    if (e instanceof MeshError) r.fail(at, subject, e.found, e.expected);
+    // an error of one transform attribute (scale, refpos, refquat) is reported at it
+    const own = e instanceof MeshError && e.attr ? (e.attr === 'scale' ? get('scale') : c.attrs.get(e.attr)) : undefined;
+    if (e instanceof MeshError) r.fail(own ?? at, own ? `${subject} ${e.attr}` : subject, e.found, e.expected);
     throw e;
   }
   // MuJoCo makes the hull for convex inertia (made above) or for a colliding geom (geom.ts, later):

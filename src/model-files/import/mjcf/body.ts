@@ -12,7 +12,7 @@ import { describeEl, type Reader } from '../read-attrs.js';
 import type { XmlElement } from '../xml.js';
 import { sections, vec3, type MjcfContext } from './context.js';
 import { checkClass, classOf } from './defaults.js';
-import { framePlacement, placeGeom, placeJoint, placePose, type Placement, type Pose } from './frame.js';
+import { checkPlaced, framePlacement, placeGeom, placeJoint, placePose, type Placement, type Pose } from './frame.js';
 import { readGeom } from './geom.js';
 import { setBodyInertia } from './inertial.js';
 import { readJoint } from './joint.js';
@@ -69,6 +69,7 @@ function readBody(ctx: MjcfContext, el: XmlElement, parent: number, placement: P
     source: r.span(el),
   };
   placePose(placement.frame, body);
+  checkPlaced(ctx, el, body.pos);
   const bi = ir.bodies.length;
   ir.bodies.push(body);
   // The body's own elements: no frame between them and it yet; the replicas' suffix goes on.
@@ -129,6 +130,7 @@ function readBodyChildren(ctx: MjcfContext, el: XmlElement, body: IrBody | undef
           noteReplicatedName(ctx, 'joint', given, placement);
         }
         placeJoint(placement.frame, j);
+        checkPlaced(ctx, c, j.pos);
         body.joints.push(j);
         break;
       }
@@ -137,6 +139,7 @@ function readBodyChildren(ctx: MjcfContext, el: XmlElement, body: IrBody | undef
         if (g) {
           if (c.attrs.get('name')) g.name += placement.suffix;
           placeGeom(placement.frame, g);
+          checkPlaced(ctx, c, g.pos);
           content.geoms.push(g);
         }
         break;
@@ -154,6 +157,7 @@ function readBodyChildren(ctx: MjcfContext, el: XmlElement, body: IrBody | undef
         const name = given === undefined ? '' : given + placement.suffix;
         const site = readSite(ctx, c, classOf(ctx, c, placement.childclass), name);
         placePose(placement.frame, site);
+        checkPlaced(ctx, c, site.pos);
         content.sites.push(site);
         if (given !== undefined) noteReplicatedName(ctx, 'site', given, placement);
         if (!ctx.equalitySites.has(name) || name === '')

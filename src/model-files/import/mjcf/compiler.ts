@@ -120,11 +120,14 @@ export function readCompiler(ctx: MjcfContext, c: XmlElement): void {
   }
 }
 
-/** An orientation angle (euler, axisangle) in radians, from compiler angle. */
+/** An orientation angle (euler, axisangle) in radians, from compiler angle: x / 180 · π, in MuJoCo's
+ *  order (user_objects.cc ResolveOrientation), which never overflows (x · π first would make 1e308
+ *  infinite, where MuJoCo turns it into a finite angle). */
 export const angle = (compiler: Compiler, x: number): number =>
-  compiler.degree && !importBug('import-degrees-as-radians') ? (x * Math.PI) / 180 : x;
-/** A hinge's range, ref or springref in radians, from compiler angle. */
-export const angleRange = (compiler: Compiler, x: number): number => (compiler.degree ? (x * Math.PI) / 180 : x);
+  compiler.degree && !importBug('import-degrees-as-radians') ? (x / 180) * Math.PI : x;
+/** A hinge's range, ref or springref in radians, from compiler angle: x · (π / 180), MuJoCo's
+ *  `*= mjPI/180.0` (user_objects.cc mjCJoint::Compile), finite for every finite x. */
+export const angleRange = (compiler: Compiler, x: number): number => (compiler.degree ? x * (Math.PI / 180) : x);
 
 /** MuJoCo's mj_setTotalmass, run by the compiler after every body's mass is known: each body's mass
  *  and inertia times newmass / (sum of the body masses), both divisions kept off zero by mjMINVAL. */

@@ -16,6 +16,8 @@ export interface GeomMassSpec {
   density: number;
   group: number;
   el: XmlElement;
+  /** The geom's attributes as its class gives them (to report a mass that overflows at its source). */
+  get: (n: string) => XmlAttr | undefined;
 }
 
 export interface MjcfContext {
@@ -95,3 +97,13 @@ export const vec3 = (ctx: MjcfContext, a: XmlAttr | undefined, subject: string, 
   a ? (ctx.r.nums(a, subject, 3) as Vec3) : [...dflt];
 export const numOr = (ctx: MjcfContext, a: XmlAttr | undefined, subject: string, dflt: number): number =>
   a ? ctx.r.num(a, subject) : dflt;
+
+/** A number the engine needs >= 0 (damping, armature, frictionloss, margin, friction, gains): MuJoCo's
+ *  compiler takes a negative one as written, the native core refuses the model at load without a
+ *  place, so it is refused here, at its attribute. */
+export function nonNegativeOr(ctx: MjcfContext, a: XmlAttr | undefined, subject: string, dflt: number): number {
+  const x = numOr(ctx, a, subject, dflt);
+  if (a && !(x >= 0))
+    ctx.r.fail(a, subject, a.value.trim(), 'a number >= 0 (MuJoCo takes a negative one as written; the engine cannot run it)');
+  return x;
+}

@@ -56,7 +56,23 @@ export function framePlacement(ctx: MjcfContext, el: XmlElement, outer: Placemen
     pos: vec3(ctx, el.attrs.get('pos'), `${subject} pos`, [0, 0, 0]),
     quat: orientation(ctx, (n) => el.attrs.get(n), subject, el),
   };
-  return { ...outer, frame: compose(outer.frame, pose), childclass: cc?.value ?? outer.childclass };
+  const frame = compose(outer.frame, pose);
+  checkPlaced(ctx, el, frame.pos);
+  return { ...outer, frame, childclass: cc?.value ?? outer.childclass };
+}
+
+/** Refuses an element whose position, once the enclosing <frame>s and <replicate> copies are added
+ *  to it, overflows (MuJoCo places it at infinity, silently; the native core would refuse the
+ *  model without a place): reported at the element's own pos (or fromto). */
+export function checkPlaced(ctx: MjcfContext, el: XmlElement, pos: readonly number[]): void {
+  if (pos.every(Number.isFinite)) return;
+  const key = ['pos', 'fromto'].find((k) => el.attrs.has(k));
+  ctx.r.fail(
+    key ? el.attrs.get(key)! : el,
+    `${describeEl(el)} ${key ?? 'position'}`,
+    `a position that overflows to [${pos.join(', ')}] once the enclosing <frame> and <replicate> placements are added`,
+    'positions whose sum stays finite',
+  );
 }
 
 /** A geom (or body) pose read in a frame, moved into the body's coordinates. */

@@ -206,6 +206,9 @@ export function ownKind(
   const plain = g.dyntype === 'none' && g.gaintype === 'fixed' && !g.actearly && !g.actrange;
   if (!plain) return undefined;
   const [kp] = g.gainprm;
+  // MuJoCo takes a negative kp (position) or kv (velocity) as written (gainprm₀ < 0); the engine's
+  // own servos need gains >= 0, its general form runs MuJoCo's gainprm and biasprm as they are
+  if (!(kp >= 0)) return undefined;
   const [b0, b1, b2] = g.biasprm;
   if (tag === 'motor' && g.biastype === 'none' && kp === 1) return { kind: 'motor', kp: 0, kv: 0 };
   if (tag === 'position' && g.biastype === 'affine' && b0 === 0 && b1 === -kp && b2 <= 0)

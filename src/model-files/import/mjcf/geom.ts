@@ -13,7 +13,7 @@ import type { IrGeom, IrGeomType } from '../ir.js';
 import { readSolimp, readSolref } from './sol-params.js';
 import type { XmlAttr, XmlElement } from '../xml.js';
 import type { Reader } from '../read-attrs.js';
-import { numOr, vec3, type MjcfContext } from './context.js';
+import { nonNegativeOr, numOr, vec3, type MjcfContext } from './context.js';
 import { attrOf } from './defaults.js';
 import { orientation } from './orientation.js';
 import { checkUnread } from './unread.js';
@@ -33,8 +33,8 @@ export function readGeom(ctx: MjcfContext, el: XmlElement, cls: string, owner: s
     r.fail(typeA!, `${subject} type`, type, 'sphere, capsule, box, cylinder, ellipsoid, plane or mesh');
   for (const f of ['fluidshape'])
     if (get(f) && get(f)!.value !== 'none') r.fail(get(f)!, subject, 'fluid forces (fluidshape)', 'no fluid model (not supported)');
-  const contype = numOr(ctx, get('contype'), `${subject} contype`, 1);
-  const conaffinity = numOr(ctx, get('conaffinity'), `${subject} conaffinity`, 1);
+  const contype = filterBits(ctx, get('contype'), `${subject} contype`);
+  const conaffinity = filterBits(ctx, get('conaffinity'), `${subject} conaffinity`);
   if (compiler.discardvisual && contype === 0 && conaffinity === 0) {
     note('skipped', el, `${subject}: visual geom discarded (compiler discardvisual)`);
     return undefined;
@@ -61,6 +61,8 @@ export function readGeom(ctx: MjcfContext, el: XmlElement, cls: string, owner: s
     const v: Vec3 = [f[0] - f[3], f[1] - f[4], f[2] - f[5]];
     const len = Math.hypot(...v);
     if (!(len / 2 >= 1e-14)) r.fail(fromto, `${subject} fromto`, 'two coincident points', 'distinct end points');
+    if (!Number.isFinite(len))
+      r.fail(fromto, `${subject} fromto`, 'end points whose distance overflows', 'end points less than 1.7e308 apart');
     size[1] = importBug('import-fromto-length') ? len : len / 2;
     if (type === 'box' || type === 'ellipsoid') {
       size[2] = size[1];
@@ -103,7 +105,13 @@ export function readGeom(ctx: MjcfContext, el: XmlElement, cls: string, owner: s
   // default class's friction, itself over the built-in 1 0.005 0.0001), so the missing ones stay the class's
   const friction = [1, DEFAULT_TORSIONAL_FRICTION, DEFAULT_ROLLING_FRICTION];
   const classFr = ctx.defaults.get(cls)?.get('geom')?.get('friction');
-  for (const a of [classFr, el.attrs.get('friction')]) if (a) r.nums(a, `${subject} friction`, [1, 3]).forEach((x, i) => (friction[i] = x));
+  for (const a of [classFr, el.attrs.get('friction')])
+    if (a)
+      r.nums(a, `${subject} friction`, [1, 3]).forEach((x, i) => {
+        // MuJoCo takes a negative friction as written; the engine cannot run it
+        if (!(x >= 0)) r.fail(a, `${subject} friction`, quote(a.value), 'sliding, torsional and rolling frictions >= 0');
+        friction[i] = x;
+      });
   const g: IrGeom = {
     name,
     type: type as IrGeomType,
@@ -116,8 +124,8 @@ export function readGeom(ctx: MjcfContext, el: XmlElement, cls: string, owner: s
     torsionalFriction: friction[1],
     rollingFriction: friction[2],
     condim: condim as Condim,
-    margin: numOr(ctx, get('margin'), `${subject} margin`, 0),
-    gap: numOr(ctx, get('gap'), `${subject} gap`, 0),
+    margin: nonNegativeOr(ctx, get('margin'), `${subject} margin`, 0),
+    gap: nonNegativeOr(ctx, get('gap'), `${subject} gap`, 0),
     mass: 0,
     inertia: [0, 0, 0],
     source: r.span(el),
@@ -139,8 +147,19 @@ export function readGeom(ctx: MjcfContext, el: XmlElement, cls: string, owner: s
     density: numOr(ctx, get('density'), `${subject} density`, 1000),
     group,
     el,
+    get,
   });
   return g;
 }
 
 const quote3 = (v: readonly number[]): string => `[${v.join(', ')}]`;
+
+/** contype or conaffinity (default 1): MuJoCo reads an int ("bad format" for a fraction, "number is
+ *  too large" beyond 32 bits) and tests its bits, so a negative one is its two's-complement bits
+ *  (-1: every bit); the engine takes the 32 bits as an unsigned number. */
+function filterBits(ctx: MjcfContext, a: XmlAttr | undefined, subject: string): number {
+  const x = numOr(ctx, a, subject, 1);
+  if (a && !(Number.isInteger(x) && x >= -(2 ** 31) && x < 2 ** 31))
+    ctx.r.fail(a, subject, quote(a.value), 'an integer from -2147483648 to 2147483647 (MuJoCo reads a 32-bit int, whose bits it tests)');
+  return x >>> 0;
+}

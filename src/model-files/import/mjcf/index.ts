@@ -12,6 +12,8 @@
 // elements that name bodies and joints (tendons, equality constraints, actuators, contact excludes,
 // keyframes).
 
+import { NEWTON_MAX_DOFS } from '../../../engine/model-desc.js';
+import { inertiaOverflows } from '../geom-inertia.js';
 import type { ImportNote, IrModel } from '../ir.js';
 import type { Reader } from '../read-attrs.js';
 import type { XmlElement } from '../xml.js';
@@ -59,7 +61,8 @@ export function readMjcf(r: Reader, root: XmlElement, notes: ImportNote[]): IrMo
   readAssets(ctx);
   readWorldbodies(ctx);
   refuseReplicatedReferences(ctx);
-  if (ctx.compiler.settotalmass > 0) setTotalMass(ctx.ir.bodies, ctx.compiler.settotalmass);
+  if (ctx.compiler.settotalmass > 0) applyTotalMass(ctx);
+  refusePgsBeyondItsDofs(ctx);
   readTendons(ctx);
   readEqualities(ctx);
   readActuators(ctx);
@@ -89,4 +92,40 @@ function judgeTopLevel(ctx: MjcfContext): void {
       );
     }
   }
+}
+
+/** compiler settotalmass, refused at its attribute where the scaled masses or inertias overflow. */
+function applyTotalMass(ctx: MjcfContext): void {
+  setTotalMass(ctx.ir.bodies, ctx.compiler.settotalmass);
+  const over = ctx.ir.bodies.find(inertiaOverflows);
+  if (!over) return;
+  const at = sections(ctx, 'compiler')
+    .map((c) => c.attrs.get('settotalmass'))
+    .filter((a) => a !== undefined)
+    .pop()!;
+  ctx.r.fail(
+    at,
+    'compiler settotalmass',
+    `${at.value.trim()}, which makes body '${over.name}''s mass ${over.mass} and inertia [${over.inertia.join(', ')}] overflow`,
+    'a total mass whose bodies keep finite masses and inertias',
+  );
+}
+
+/** The native core's PGS forms dense rows up to NEWTON_MAX_DOFS dofs (MuJoCo's PGS has no bound):
+ *  a larger model with solver="PGS" is refused at that attribute. */
+function refusePgsBeyondItsDofs(ctx: MjcfContext): void {
+  if (ctx.ir.option.solver !== 'pgs') return;
+  const DOFS = { hinge: 1, slide: 1, ball: 3, free: 6 };
+  const nv = ctx.ir.bodies.reduce((n, b) => n + b.joints.reduce((k, j) => k + DOFS[j.type], 0), 0);
+  if (nv <= NEWTON_MAX_DOFS) return;
+  const at = sections(ctx, 'option')
+    .map((o) => o.attrs.get('solver'))
+    .filter((a) => a !== undefined)
+    .pop()!;
+  ctx.r.fail(
+    at,
+    'option solver',
+    `"PGS" for a model of ${nv} dofs`,
+    `solver="CG" or "Newton", or a model of at most ${NEWTON_MAX_DOFS} dofs (the engine's PGS forms dense rows, J M⁻¹ Jᵀ per lane, up to ${NEWTON_MAX_DOFS} dofs)`,
+  );
 }

@@ -4,12 +4,12 @@
 
 import { inertiaProblem, rotateInertia, type Inertia6 } from '../../../engine/math.js';
 import { importBug } from '../bugs.js';
-import { inertiaFromGeoms, inferGeomMass } from '../geom-inertia.js';
+import { geomVolume, inertiaFromGeoms, inertiaOverflows, inferGeomMass } from '../geom-inertia.js';
 import type { IrBody, IrGeom } from '../ir.js';
 import type { XmlElement } from '../xml.js';
 import type { Reader } from '../read-attrs.js';
 import { vec3, type MjcfContext } from './context.js';
-import { placeInertial, type Pose } from './frame.js';
+import { checkPlaced, placeInertial, type Pose } from './frame.js';
 import { orientation } from './orientation.js';
 
 /** Sets `b`'s mass, ipos and inertia from `inertial` (placed by the <frame>s around it, `frame`)
@@ -20,6 +20,7 @@ export function setBodyInertia(ctx: MjcfContext, b: IrBody, geoms: IrGeom[], ine
   if (inertial && !fromGeoms) {
     readInertial(ctx, inertial, b);
     placeInertial(frame, b);
+    checkPlaced(ctx, inertial, b.ipos);
   } else if (fromGeoms) {
     // MuJoCo infers the geoms' masses only for a body whose inertia comes from them.
     for (const g of geoms) {
@@ -34,7 +35,38 @@ export function setBodyInertia(ctx: MjcfContext, b: IrBody, geoms: IrGeom[], ine
       b.ipos = gi.ipos;
       b.inertia = gi.inertia;
     }
+    checkGeomMasses(ctx, b, geoms);
   }
+}
+
+/** A body whose inertia from geoms overflows: refused at the geom that makes it, its mass, size or
+ *  density (its own mass and inertia), else its position (how far from the others it sits). */
+function checkGeomMasses(ctx: MjcfContext, b: IrBody, geoms: IrGeom[]): void {
+  if (!inertiaOverflows(b)) return;
+  const r: Reader = ctx.r;
+  const subject = `body '${b.name}'`;
+  for (const g of geoms) {
+    if ([g.mass, ...g.inertia].every(Number.isFinite)) continue;
+    const spec = ctx.massSpec.get(g)!;
+    const vol = g.meshInertia ? g.meshInertia.volume : geomVolume(g.type, g.size);
+    // a finite mass with an infinite inertia, or an infinite volume: the size; else the density
+    const sizeKey = ['size', 'fromto', 'mesh'].find((k) => spec.get(k)) ?? 'size';
+    const key = Number.isFinite(g.mass) || !Number.isFinite(vol) ? sizeKey : 'density';
+    r.fail(
+      spec.get(key) ?? spec.el,
+      `geom '${g.name}' ${key}`,
+      `a geom whose mass ${g.mass} and inertia [${g.inertia.join(', ')}] overflow`,
+      'a size and density (or mass) whose mass and inertia stay finite',
+    );
+  }
+  const far = geoms.reduce((x, g) => (Math.hypot(...g.pos) > Math.hypot(...x.pos) ? g : x));
+  const pos = ctx.massSpec.get(far)?.get('pos');
+  r.fail(
+    pos ?? b.source,
+    `${subject} inertia`,
+    `geoms whose masses and distances make the body's mass ${b.mass}, centre of mass [${b.ipos.join(', ')}] and inertia overflow`,
+    'masses and geom positions whose inertia about the body origin stays finite',
+  );
 }
 
 function readInertial(ctx: MjcfContext, el: XmlElement, b: IrBody): void {
@@ -63,6 +95,20 @@ function readInertial(ctx: MjcfContext, el: XmlElement, b: IrBody): void {
     const bad = inertiaProblem(I);
     if (bad) r.fail(full ?? diag ?? el, `${subject} inertia`, bad, 'a physical inertia (positive definite, A + B >= C)');
   }
+  if (!I.every(Number.isFinite))
+    r.fail(
+      (full ?? diag)!,
+      `${subject} inertia`,
+      `an inertia that overflows to [${I.join(', ')}] in the body axes`,
+      'an inertia whose terms stay finite',
+    );
+  if (inertiaOverflows({ mass, ipos, inertia: I }))
+    r.fail(
+      el.attrs.get('pos')!,
+      `${subject} pos`,
+      `a centre of mass whose parallel-axis inertia m·|pos|² = ${mass} · ${Math.hypot(...ipos) ** 2} overflows`,
+      'a centre of mass and mass whose inertia about the body origin stays finite (the engine forms it at load)',
+    );
   b.mass = mass;
   b.ipos = ipos;
   b.inertia = I;

@@ -7,7 +7,7 @@ import { readSolimp, readSolref } from './sol-params.js';
 import type { XmlAttr, XmlElement } from '../xml.js';
 import type { Reader } from '../read-attrs.js';
 import { angleRange } from './compiler.js';
-import { numOr, vec3, type MjcfContext } from './context.js';
+import { nonNegativeOr, numOr, vec3, type MjcfContext } from './context.js';
 import { attrOf } from './defaults.js';
 import { checkUnread } from './unread.js';
 
@@ -34,11 +34,11 @@ export function readJoint(ctx: MjcfContext, el: XmlElement, cls: string, body: s
     pos: vec3(ctx, get('pos'), `${subject} pos`, [0, 0, 0]),
     axis: an > 0 ? [axisRaw[0] / an, axisRaw[1] / an, axisRaw[2] / an] : [0, 0, 1],
     ref: conv(numOr(ctx, get('ref'), `${subject} ref`, 0)),
-    damping: numOr(ctx, get('damping'), `${subject} damping`, 0),
-    stiffness: numOr(ctx, get('stiffness'), `${subject} stiffness`, 0),
+    damping: nonNegativeOr(ctx, get('damping'), `${subject} damping`, 0),
+    stiffness: nonNegativeOr(ctx, get('stiffness'), `${subject} stiffness`, 0),
     springref: conv(numOr(ctx, get('springref'), `${subject} springref`, 0)),
-    armature: numOr(ctx, get('armature'), `${subject} armature`, 0),
-    frictionloss: numOr(ctx, get('frictionloss'), `${subject} frictionloss`, 0),
+    armature: nonNegativeOr(ctx, get('armature'), `${subject} armature`, 0),
+    frictionloss: nonNegativeOr(ctx, get('frictionloss'), `${subject} frictionloss`, 0),
     source: r.span(el),
   };
   const rangeA = get('range');
@@ -71,7 +71,7 @@ export function readJoint(ctx: MjcfContext, el: XmlElement, cls: string, body: s
     j.limit = {
       solref: sr ? readSolref(r, sr, `${subject} solreflimit`, note) : [...DEFAULT_SOLREF],
       solimp: si ? readSolimp(r, si, `${subject} solimplimit`, note) : [...DEFAULT_SOLIMP],
-      margin: numOr(ctx, get('margin'), `${subject} margin`, 0),
+      margin: nonNegativeOr(ctx, get('margin'), `${subject} margin`, 0),
     };
   }
   return j;

@@ -8,6 +8,9 @@ import type { Reader } from '../read-attrs.js';
 import type { MjcfContext } from './context.js';
 import { otherOption, readFlags } from './option-flags.js';
 
+/** The most solver iterations the native core takes (model_reader.hpp read_solver, invweight.cpp). */
+const MAX_SOLVER_ITERATIONS = 100_000;
+
 export function readOption(ctx: MjcfContext, o: XmlElement): void {
   const r: Reader = ctx.r;
   const { ir, note } = ctx;
@@ -47,12 +50,21 @@ export function readOption(ctx: MjcfContext, o: XmlElement): void {
         ir.option.tolerance = v;
         break;
       }
-      case 'iterations':
-        ir.option.iterations = r.num(a, 'option iterations');
+      case 'iterations': {
+        // MuJoCo reads an int and takes any; the engine's solver runs 0 to 100000 iterations
+        const n = r.num(a, 'option iterations');
+        if (!(Number.isInteger(n) && n >= 0 && n <= MAX_SOLVER_ITERATIONS))
+          r.fail(a, 'option iterations', quote(a.value), `a whole number of iterations from 0 to ${MAX_SOLVER_ITERATIONS}`);
+        ir.option.iterations = n;
         break;
-      case 'impratio':
-        ir.option.impratio = r.num(a, 'option impratio');
+      }
+      case 'impratio': {
+        // MuJoCo takes any; the engine divides the friction rows' regularisation by it
+        const x = r.num(a, 'option impratio');
+        if (!(x > 0)) r.fail(a, 'option impratio', quote(a.value), 'an impratio > 0 (the ratio of frictional to normal impedance)');
+        ir.option.impratio = x;
         break;
+      }
       case 'density':
       case 'viscosity':
         if (r.num(a, `option ${k}`) !== 0) r.fail(a, `option ${k}`, quote(a.value), `${k}="0" (fluid forces are not supported)`);

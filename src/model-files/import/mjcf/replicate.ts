@@ -44,7 +44,8 @@ export function replicaPlacements(ctx: MjcfContext, el: XmlElement, outer: Place
       `${count}${outer.copies > 1 ? ` copies inside ${outer.copies} copies` : ''}`,
       `at most ${MAX_REPLICAS} copies of an element in all`,
     );
-  const offset = vec3(ctx, el.attrs.get('offset'), '<replicate> offset', [0, 0, 0]);
+  const offsetA = el.attrs.get('offset');
+  const offset = vec3(ctx, offsetA, '<replicate> offset', [0, 0, 0]);
   const eulerA = el.attrs.get('euler');
   const euler = eulerA ? r.nums(eulerA, '<replicate> euler', 3) : [0, 0, 0];
   const sep = el.attrs.get('sep')?.value ?? '';
@@ -56,10 +57,16 @@ export function replicaPlacements(ctx: MjcfContext, el: XmlElement, outer: Place
   let pos = [0, 0, 0];
   for (let i = 0; i < count; i++) {
     // MuJoCo resolves each copy's rotation from euler·i afresh ("to increase precision")
-    const quat = eulerQuat(
-      euler.map((e) => angle(ctx.compiler, i * e)),
-      ctx.compiler.eulerseq,
-    );
+    const turn = euler.map((e) => angle(ctx.compiler, i * e));
+    const quat = eulerQuat(turn, ctx.compiler.eulerseq);
+    // euler·i overflows for a large enough euler (MuJoCo then places the copy at NaN, silently)
+    if (!quat.every(Number.isFinite))
+      r.fail(
+        eulerA!,
+        '<replicate> euler',
+        `copy ${i}'s rotation euler·${i} = [${euler.map((e) => i * e).join(', ')}]`,
+        'angles whose multiples up to count − 1 stay finite',
+      );
     const pose: Pose = { pos: [pos[0], pos[1], pos[2]], quat };
     copies.push({
       frame: compose(outer.frame, pose),
@@ -71,6 +78,14 @@ export function replicaPlacements(ctx: MjcfContext, el: XmlElement, outer: Place
     });
     const step = quatRotate(quat, offset as [number, number, number]);
     pos = [pos[0] + step[0], pos[1] + step[1], pos[2] + step[2]];
+    // the offsets add up copy by copy (MuJoCo then places the later copies at infinity, silently)
+    if (i + 1 < count && !pos.every(Number.isFinite))
+      r.fail(
+        offsetA!,
+        '<replicate> offset',
+        `copy ${i + 1} at [${pos.join(', ')}] (${i + 1} offsets added up)`,
+        'offsets whose sum over the copies stays finite',
+      );
   }
   return copies;
 }

@@ -9,7 +9,7 @@ import type { IrJoint, IrTendon } from '../ir.js';
 import { readSolimp, readSolref } from './sol-params.js';
 import type { XmlAttr, XmlElement } from '../xml.js';
 import type { Reader } from '../read-attrs.js';
-import { numOr, sections, type MjcfContext } from './context.js';
+import { nonNegativeOr, numOr, sections, type MjcfContext } from './context.js';
 import { attrOf, classOf } from './defaults.js';
 
 /** Every <tendon> section; read after the bodies, so that each tendon's joints are known. */
@@ -102,7 +102,7 @@ function readFixedTendon(ctx: MjcfContext, c: XmlElement, k: number, jointTypes:
     tendon.limit = {
       solref: sr ? readSolref(r, sr, `${subject} solreflimit`, note) : [...DEFAULT_SOLREF],
       solimp: si ? readSolimp(r, si, `${subject} solimplimit`, note) : [...DEFAULT_SOLIMP],
-      margin: numOr(ctx, get('margin'), `${subject} margin`, 0),
+      margin: nonNegativeOr(ctx, get('margin'), `${subject} margin`, 0),
     };
   }
   for (const j of c.children) {
