@@ -49,6 +49,7 @@ export type {
 export { RlEnv, type RlEnvOptions, type Observation } from './control/rl.js';
 export { resolveController, loadControllerModule, type ControllerChoice } from './control/load.js';
 export { ControlLoop, type Controller, type ControlIO } from './control/controller.js';
+export { NonFiniteControlError, ControllerError } from './control/errors.js';
 
 // Sensors.
 export { withNamedParameters } from './params/named.js';

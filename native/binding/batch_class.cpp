@@ -58,7 +58,19 @@ class BatchWrap : public Napi::ObjectWrap<BatchWrap> {
     } else {
       out.Set("nonFinite", env.Null());
     }
+    out.Set("nonFiniteControl", bad_control(env, s.bad_control));
     return out;
+  }
+  /// null, or the bad control that stopped a step() call before its first step: the step it would
+  /// have taken (0-based), the robot, the actuator's name and the value written.
+  Napi::Value bad_control(Napi::Env env, const BadControl& bad) const {
+    if (!bad) return env.Null();
+    Napi::Object o = Napi::Object::New(env);
+    o.Set("step", Napi::Number::New(env, static_cast<double>(batch_->steps())));
+    o.Set("robot", Napi::Number::New(env, bad.robot));
+    o.Set("actuator", Napi::String::New(env, batch_->model().actuators[bad.actuator].name));
+    o.Set("value", Napi::Number::New(env, bad.value));
+    return o;
   }
   Napi::Value Forward(const Napi::CallbackInfo& info) {
     batch_->forward();

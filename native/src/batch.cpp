@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <chrono>
+#include <cmath>
 #include <exception>
 #include <stdexcept>
 #include <string>
@@ -31,6 +32,46 @@ template <class F> bool spin_until(F done) {
     }
     if (std::chrono::steady_clock::now() >= until) return done();
   }
+}
+
+// MuJoCo's mju_isBad (engine_util_misc.c), which mj_fwdActuation applies to every control: NaN, or a
+// magnitude above mjMAXVAL = 1e10 (±inf included). MuJoCo 3.14 checks the control after its clamp to
+// ctrlrange, so there a limited actuator takes ±inf or 1e12 as its bound, and on a bad one it steps
+// with every control of the robot at 0; Batch::step checks the controls as written and refuses to step
+// instead (the clamp would turn a NaN into a bound and hide it).
+constexpr double kMaxControl = 1e10;
+
+template <class T> bool bad_control_value(T u) { return !(std::abs(static_cast<double>(u)) <= kMaxControl); }
+
+/// The first bad control (lowest robot, then lowest actuator) of robots [0, copies) in one control
+/// half: rows of `stride` lanes, one per actuator. A branch-free pass per row, which the compiler
+/// vectorizes; only a row with a bad value is searched again for its robot.
+template <class T> BadControl first_bad_control(const T* half, std::size_t nu, std::size_t stride, int copies) {
+  BadControl bad;
+  for (std::size_t a = 0; a < nu; ++a) {
+    const T* row = half + a * stride;
+    bool any = false;
+    for (int r = 0; r < copies; ++r) any |= bad_control_value(row[r]);
+    if (!any) continue;
+    for (int r = 0; r < copies && (!bad || r < bad.robot); ++r) {
+      if (bad_control_value(row[r])) {
+        bad = BadControl{r, static_cast<int>(a), static_cast<double>(row[r])};
+        break;
+      }
+    }
+  }
+  return bad;
+}
+
+/// The first bad control the next step() call would read. Only the half `steps` % 2 holds what the
+/// caller wrote: a call's first step clears the other half before its second step reads it, and a
+/// call holding its controls reads this half at every step. So one pass over robots × actuators per
+/// call covers every control a call reads (padding lanes past `copies` are not robots: not checked).
+BadControl first_bad_control(const Storage& st, std::size_t nu, int copies, std::int64_t steps) {
+  if (nu == 0) return {};
+  const std::size_t stride = static_cast<std::size_t>(st.stride), offset = static_cast<std::size_t>(steps % 2) * nu * stride;
+  if (st.elem == 4) return first_bad_control(static_cast<const float*>(st.ptr(FieldId::Ctrl)) + offset, nu, stride, copies);
+  return first_bad_control(static_cast<const double*>(st.ptr(FieldId::Ctrl)) + offset, nu, stride, copies);
 }
 
 } // namespace
@@ -153,6 +194,11 @@ void Batch::set_robot_model(int robot, const Model& model) {
 }
 
 StepStats Batch::step(std::int64_t nsteps, bool monitor, bool hold) {
+  if (nsteps > 0) {
+    StepStats refused;
+    refused.bad_control = first_bad_control(storage_, model_.actuators.size(), opt_.copies, steps_);
+    if (refused.bad_control) return refused;
+  }
   std::vector<StepStats>& per = per_worker_;
   std::vector<std::exception_ptr>& errors = worker_errors_;
   for (auto& s : per) s = StepStats{};

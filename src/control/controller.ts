@@ -8,7 +8,7 @@
 
 import type { Real } from '../engine/api.js';
 import type { Batch } from '../engine/batch.js';
-import { ControllerError, NonFiniteControlError } from './errors.js';
+import { ControllerError, NonFiniteControlError, isBadControl } from './errors.js';
 
 /** Sensor readings as the sensors branch provides them (src/sensors/readings.ts `SensorReadings`):
  *  channel c of robot r at data[c * stride + r]; updated in place, same object every step. */
@@ -113,7 +113,7 @@ export class ControlLoop {
   }
 
   /** Call the controller when due, then hand its held controls to the next step. Throws
-   *  ControllerError when the controller throws, NonFiniteControlError when it wrote NaN/±Infinity.
+   *  ControllerError when the controller throws, NonFiniteControlError when it wrote NaN, ±Infinity or |u| > 1e10.
    *  Returns a promise when the controller's update did (the caller awaits it before stepping). */
   beforeStep(): void | Promise<void> {
     const b = this.batch;
@@ -167,13 +167,14 @@ export class ControlLoop {
     return undefined;
   }
 
-  /** Every robot's controls (not the padding lanes past `copies`) are finite numbers. */
+  /** Every robot's controls (not the padding lanes past `copies`) are good (isBadControl: finite,
+   *  |u| <= 1e10), the rule the native step applies again to what it reads. */
   private checkFinite(): void {
     const { ctrl, copies, stride, nu, actuators } = this.io;
     for (let a = 0; a < nu; a++) {
       for (let r = 0; r < copies; r++) {
         const u = ctrl[a * stride + r];
-        if (!Number.isFinite(u))
+        if (isBadControl(u))
           throw new NonFiniteControlError(this.name, actuators[a] ?? `#${a}`, r, u, { step: this.batch.steps, time: this.batch.time });
       }
     }

@@ -62,8 +62,9 @@ export interface BatchApi {
   readonly v: Real;
   readonly tau: Real;
   readonly qacc: Real;
-  /** Advance every robot k steps. Throws NonFiniteStateError on a NaN/inf state. `holdControls`:
-   *  the controls written before the call act over all k steps (a frame skip). */
+  /** Advance every robot k steps. Throws NonFiniteStateError on a NaN/inf state, and
+   *  NonFiniteControlError (nothing stepped) on a control that is NaN, ±Infinity or |u| > 1e10.
+   *  `holdControls`: the controls written before the call act over all k steps (a frame skip). */
   step(k?: number, opts?: { holdControls?: boolean }): void;
   /**
    * qacc at the current state as the next step starts from it, like MuJoCo's mj_forward: forward

@@ -10,11 +10,13 @@ import {
   type NativeAddon,
   type NativeBatch,
   type NativeFieldName,
+  type NativeStepResult,
 } from './native.js';
 import { laneProblem, registerLanes } from './lanes.js';
 import { WORLD_LIMITS } from './world-limits.js';
 import { ensureMemory } from './memory.js';
 import { hullFaces } from './hull-faces.js';
+import { NonFiniteControlError } from '../control/errors.js';
 
 /** A state turned NaN or infinite: where and when. */
 export class NonFiniteStateError extends Error implements NonFiniteInfo {
@@ -350,15 +352,26 @@ export class Batch implements BatchApi {
 
   /** Advance k steps. `holdControls`: the controls written before the call act over all k steps (a
    *  frame skip, MuJoCo's mj_step with nstep = k), the batch left as k single steps with those
-   *  controls written before each would leave it; otherwise they act over the first step only. */
+   *  controls written before each would leave it; otherwise they act over the first step only.
+   *  Throws NonFiniteControlError, nothing stepped, when a robot's control is NaN, ±Infinity or
+   *  |u| > 1e10 (the ctrlrange clamp would hide a NaN), NonFiniteStateError when a state turns
+   *  non-finite. */
   step(k = 1, opts: { holdControls?: boolean } = {}): void {
     const r = this.stepRaw(k, opts);
     if (r.nonFinite) throw new NonFiniteStateError(r.nonFinite, r.nonFinite.step * this.dt);
   }
 
-  /** Step without throwing: how many robot-steps stayed finite, and the first non-finite state. */
+  /** Step without throwing on a non-finite state: how many robot-steps stayed finite, and the first
+   *  non-finite state. A bad control still throws NonFiniteControlError (nothing stepped): it is the
+   *  caller's input, not an outcome of the motion. */
   stepRaw(k = 1, opts: { holdControls?: boolean } = {}): { robotSteps: number; nonFinite: NonFiniteInfo | null } {
-    const r = this.native.step(k, false, opts.holdControls === true);
+    return this.advanced(this.native.step(k, false, opts.holdControls === true), k);
+  }
+
+  /** Count the k steps a native call took, or throw the bad control that stopped it before any. */
+  private advanced(r: NativeStepResult, k: number): NativeStepResult {
+    const bad = r.nonFiniteControl;
+    if (bad) throw new NonFiniteControlError(undefined, bad.actuator, bad.robot, bad.value, { step: bad.step, time: bad.step * this.dt });
     this.stepCount += k;
     return r;
   }
@@ -381,9 +394,7 @@ export class Batch implements BatchApi {
 
   /** Like stepRaw, and every step also updates the tracked energy maxima (monitorEnergyFromHere). */
   stepMonitored(k = 1): { robotSteps: number; nonFinite: NonFiniteInfo | null } {
-    const r = this.native.step(k, true);
-    this.stepCount += k;
-    return r;
+    return this.advanced(this.native.step(k, true), k);
   }
 
   /** Each robot's largest |E − E(ref)| and largest kinetic energy over the monitored steps (views, no copy). */

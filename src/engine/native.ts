@@ -8,6 +8,9 @@ import { packageRoot } from '../util/package-root.js';
 export interface NativeStepResult {
   robotSteps: number;
   nonFinite: { step: number; robot: number; joint: string } | null;
+  /** A bad control (NaN, |u| > 1e10) the call found before its first step, which it then did not take
+   *  (nothing advanced): the step it would have taken (0-based), the robot, the actuator's name, the value. */
+  nonFiniteControl: { step: number; robot: number; actuator: string; value: number } | null;
 }
 
 export type NativeFieldName =

@@ -25,6 +25,7 @@ import { computedQuantities, envValues, missingQuantities, readsRecorded, type E
 import type { Val } from './expr.js';
 import { gymnasiumModelPath } from './gymnasium-assets.js';
 import { loadTask, observe, readBefore, readResetInfo, resetState, stepTerms, type Task } from './task.js';
+import { MAX_CONTROL, isBadControl } from '../control/errors.js';
 
 export interface GymVecEnvOptions {
   precision?: Precision;
@@ -35,7 +36,10 @@ export interface GymVecEnvOptions {
 }
 
 /** Per env e: obs[e * obsDim + k], reward[e], terminated[e], truncated[e] (0/1); info as Gymnasium's
- *  vector envs give it: info[name][e], and info['_' + name][e] = 1 where env e has that entry. */
+ *  vector envs give it: info[name][e], and info['_' + name][e] = 1 where env e has that entry.
+ *  info.bad_ctrl[e] (only in a step where some env had one): how many of env e's controls MuJoCo
+ *  called bad (NaN, or |u| > 1e10 after the clamp to ctrlrange); such an env stepped with all its
+ *  controls at 0, as MuJoCo does (mjWARN_BADCTRL), and the step emits one BadControlWarning. */
 export interface StepResult {
   obs: Float64Array;
   reward: Float64Array;
@@ -70,6 +74,9 @@ export class GymVecEnv {
   private readonly constants: EnvConstants;
   private readonly recorded: boolean;
   private readonly target0: Float64Array;
+  /** MuJoCo's clamp of each control (ctrllimited): ±∞ where the model gives no ctrlrange. */
+  private readonly ctrlLo: Float64Array;
+  private readonly ctrlHi: Float64Array;
   private seeds: number[];
   private draws: number[];
   private readonly autoreset: Uint8Array;
@@ -110,6 +117,8 @@ export class GymVecEnv {
     };
     this.target0 = Float64Array.from({ length: b.nu }, (_, a) => b.ctrlTarget[a * b.stride]);
     const ranges = model.actuators ?? [];
+    this.ctrlLo = Float64Array.from(ranges, (a) => a.ctrlrange?.[0] ?? -Infinity);
+    this.ctrlHi = Float64Array.from(ranges, (a) => a.ctrlrange?.[1] ?? Infinity);
     this.actionLow = Float32Array.from(ranges, (a) => a.ctrlrange?.[0] ?? -Infinity);
     this.actionHigh = Float32Array.from(ranges, (a) => a.ctrlrange?.[1] ?? Infinity);
     this.seeds = Array.from({ length: numEnvs }, (_, e) => e);
@@ -236,7 +245,10 @@ export class GymVecEnv {
     const b = this.batch;
     // do_simulation: the action as ctrl over frame_skip steps, one call (the record is kept once, at its end)
     const c = b.ctrl;
-    for (let e = 0; e < n; e++) for (let a = 0; a < nu; a++) c[a * b.stride + e] = act[e][a];
+    const badCounts = new Float64Array(n);
+    for (let e = 0; e < n; e++) {
+      badCounts[e] = this.writeMujocoControls(e, act[e], c);
+    }
     b.step(this.task.frameSkip, { holdControls: true });
     this.lastAction = act;
     // The envs that were due a reset: Gymnasium's next-step autoreset resets them instead.
@@ -266,7 +278,42 @@ export class GymVecEnv {
       info,
     );
     for (let e = 0; e < n; e++) this.autoreset[e] = terminated[e] | truncated[e];
+    this.reportBadControls(badCounts, info);
     return { obs, reward, terminated, truncated, info };
+  }
+
+  /** Env e's action into the controls `c`, as MuJoCo's mj_fwdActuation acts on it; returns how many of
+   *  its controls MuJoCo calls bad. MuJoCo clamps a copy of ctrl to ctrlrange, finds a control bad by
+   *  mju_isBad (NaN, or |u| > 1e10; 3.14 rejects a finite one too), and then acts on all of the env's
+   *  controls as 0 (mjWARN_BADCTRL). So a bad env's controls are written as 0 (MuJoCo's own when 0 is
+   *  in every ctrlrange, as in all of Gymnasium's v5 models), and a control only its clamp makes good
+   *  (±Infinity, 1e12 on a limited actuator) as its clamped value, which the batch would clamp it to
+   *  (the batch refuses it as written); every other control as given. */
+  private writeMujocoControls(e: number, action: Float32Array, c: Real): number {
+    const b = this.batch;
+    let bad = 0;
+    for (let a = 0; a < this.nu; a++) {
+      const u = action[a];
+      const clamped = Math.min(Math.max(u, this.ctrlLo[a]), this.ctrlHi[a]); // NaN stays NaN
+      if (isBadControl(clamped)) bad++;
+      c[a * b.stride + e] = isBadControl(u) ? clamped : u;
+    }
+    if (bad > 0) for (let a = 0; a < this.nu; a++) c[a * b.stride + e] = 0;
+    return bad;
+  }
+
+  /** info.bad_ctrl (and its mask) and one warning naming the envs, in a step where some env had a bad control. */
+  private reportBadControls(counts: Float64Array, info: StepResult['info']): void {
+    const envs = Array.from(counts.keys()).filter((e) => counts[e] > 0);
+    if (envs.length === 0) return;
+    info.bad_ctrl = counts;
+    info._bad_ctrl = Uint8Array.from(counts, (k) => (k > 0 ? 1 : 0));
+    process.emitWarning(
+      `the actions of envs [${envs.join(', ')}] hold a control MuJoCo calls bad (NaN, or |u| > 1e10 after the clamp` +
+        ' to ctrlrange): as MuJoCo does (mjWARN_BADCTRL), each of those envs stepped with all its controls at 0;' +
+        ' info.bad_ctrl counts them per env',
+      'BadControlWarning',
+    );
   }
 
   /** Env e at (qpos, qvel) in MuJoCo's order, as Gymnasium's MujocoEnv.set_state (then mj_forward); a

@@ -61,7 +61,8 @@ class Batch {
   /// Advance nsteps; returns what happened (non-finite states stop their block). With `hold`, the
   /// controls written before the call act over all nsteps steps (a frame skip: MuJoCo's mj_step
   /// nstep times with d->ctrl kept), the halves left as that many single steps with those controls
-  /// written before each would leave them.
+  /// written before each would leave them. A robot's control that MuJoCo calls bad (NaN, |u| > 1e10)
+  /// stops the call before its first step: nothing is advanced and StepStats::bad_control names it.
   StepStats step(std::int64_t nsteps, bool monitor = false, bool hold = false);
   void forward();
   void observe();

@@ -78,6 +78,15 @@ struct FieldView {
   std::size_t count; // elements
 };
 
+/// A control the next step would read that MuJoCo calls bad (mju_isBad: NaN, or a magnitude above
+/// mjMAXVAL = 1e10, ±inf included): the lowest robot with one, and its lowest such actuator.
+struct BadControl {
+  int robot = -1; // -1: every control is good
+  int actuator = -1;
+  double value = 0; // as written (in the batch's precision)
+  explicit operator bool() const { return robot >= 0; }
+};
+
 /// What a call to step() did.
 struct StepStats {
   std::int64_t robot_steps = 0; // robot-steps that produced a finite state
@@ -85,6 +94,9 @@ struct StepStats {
   std::int64_t step = 0; // 1-based step (since the batch began) that first produced a non-finite state
   int robot = -1;
   int joint = -1;
+  /// Set: the call refused to step (nothing advanced, step counter included), since a control of the
+  /// step it would have taken first (0-based: Batch::steps()) is bad.
+  BadControl bad_control;
 };
 
 class Kernel {
