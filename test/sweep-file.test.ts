@@ -108,6 +108,14 @@ describe('sweep files', () => {
     );
   });
 
+  test('a name that is not one line (a newline would end the comment lines it is written into) is refused at its line', () => {
+    const file = join(dir, 'name.yaml');
+    writeFileSync(file, `sweep: "drop\\ntouch PWNED; exit 0 #"\nscene: ${QUADRUPED}\nrobots: 4\n`);
+    expect(() => readSweepFile(file)).toThrow(
+      /name\.yaml:1:8: sweep: found a name holding a newline \(\\n\) at character 5, expected a name on one line/,
+    );
+  });
+
   test('keys, metrics and traces', () => {
     expect(errorOf('robot: 3\n')).toMatch(/sweep\.yaml:4:1: sweep file: found unknown key `robot`.*did you mean `robots`\?/);
     expect(errorOf('keep: { metrics: [fell] }\n')).toMatch(/sweep\.yaml:4:18: keep\.metrics: found `fell` without `fall_height`/);
@@ -145,6 +153,17 @@ describe('sweep files', () => {
     expect(() => emitJob('k8s', { ...o, out: '../out' }, { robots: 8, shards: 2, image: 'i', pvc: 'c' })).toThrow(
       /--out \.\.\/out must be a path inside the claim/,
     );
+    // What no line of the job can carry, and what it can (test/sweep-emit-hostile.test.ts runs the script through bash).
+    expect(() => emitJob('slurm', { ...o, out: 'out\nrm -rf ~' }, { robots: 8, shards: 2 })).toThrow(
+      /^--out "out\\nrm -rf ~" holds a newline/,
+    );
+    expect(() => emitJob('k8s', o, { robots: 8, shards: 2, image: 'i', pvc: 'My_Claim' })).toThrow(
+      /^--pvc: "My_Claim" is not a persistent volume claim name/,
+    );
+    expect(emitJob('slurm', { ...o, sweepName: 'a\nb' }, { robots: 8, shards: 2 })).toMatch(/^# The sweep a\\nb as a Slurm array job/m);
+    // A sweep accepted past its size limits (--yes) is run by each task with --yes too.
+    expect(emitJob('slurm', { ...o, yes: true }, { robots: 8, shards: 2 })).toMatch(/^exec .* --shards 2 --threads 1 --yes$/m);
+    expect(emitJob('k8s', { ...o, yes: true }, { robots: 8, shards: 2, image: 'i', pvc: 'c' })).toMatch(/^\s+- --yes$/m);
     expect(jobName('My Sweep!')).toBe('achilles-sweep-my-sweep');
     expect(shellWord("it's here")).toBe(`'it'\\''s here'`);
     expect(shellWord('/plain/path-1.yaml')).toBe('/plain/path-1.yaml');

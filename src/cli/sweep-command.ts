@@ -115,6 +115,12 @@ export const sweepCommand: CommandSpec = {
       kind: { type: 'boolean' },
       description: 'Write into an --out directory that holds files achilles did not write (they are left as they are).',
     },
+    {
+      name: 'yes',
+      kind: { type: 'boolean' },
+      description:
+        'Run (or emit) a sweep past the size limits: more than 1e10 robot-steps, 10 GiB written, or 4 GiB while a shard runs (docs/sweep-format.md, "Size"). Without it such a sweep is refused with its estimate.',
+    },
   ],
   examples: [
     `achilles sweep ${EXAMPLE}`,
@@ -142,6 +148,7 @@ export const sweepCommand: CommandSpec = {
       emit,
       image: opts.image as string | undefined,
       pvc: opts.pvc as string | undefined,
+      yes: opts.yes === true,
     });
   },
 };

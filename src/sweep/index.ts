@@ -25,6 +25,7 @@ import { UsageError } from '../util/usage-error.js';
 import { summaryLines } from './charts.js';
 import { resultColumns, traceColumns } from './columns.js';
 import { emitJob } from './emit.js';
+import { checkSweepSize, estimateSweep } from './estimate.js';
 import { mergeSweep, SweepMergeError } from './merge.js';
 import { planSweep, type SweepPlan } from './plan.js';
 import type { SceneRandomization } from '../model-files/scene/randomize-read.js';
@@ -48,6 +49,8 @@ export interface SweepFlags {
   emit?: 'slurm' | 'k8s';
   image?: string;
   pvc?: string;
+  /** Run or emit it even past the size limits (estimate.ts). */
+  yes?: boolean;
 }
 
 const say = (line: string): void => void process.stderr.write(`achilles sweep: ${line}\n`);
@@ -60,16 +63,7 @@ export async function runSweepCommand(file: string, flags: SweepFlags): Promise<
   const plan = planSweep(sweep, model, scene);
   const out = flags.out ?? join('reports', 'sweep', safeName(sweep.name));
   const threads = flags.threads ?? 1;
-  if (flags.emit) {
-    process.stdout.write(
-      emitJob(
-        flags.emit,
-        { sweepFile: file, sweepName: sweep.name, out, threads },
-        { ...flags, robots: sweep.robots, fileShards: sweep.shards },
-      ),
-    );
-    return 0;
-  }
+  if (flags.emit) return emitSweep(flags.emit, plan, file, out, flags);
   if (flags.lanes) {
     const problem = laneProblem(engineAddon().cpuInfo(), plan.precision, flags.lanes);
     if (problem) throw new UsageError(`--lanes: ${problem}`, 'sweep');
@@ -83,6 +77,14 @@ export async function runSweepCommand(file: string, flags: SweepFlags): Promise<
       `${count} shards for ${sweep.robots} robots: some shards would hold no robot; use at most ${sweep.robots}`,
       'sweep',
     );
+  // Before anything is written: the size of what runs here (one shard, or every shard and the merge).
+  const scope = {
+    count,
+    batch: flags.batch ?? sweep.batch,
+    ...(choice ? { only: choice } : {}),
+    ...(flags.lanes ? { lanes: flags.lanes } : {}),
+  };
+  checkSweepSize(estimateSweep(plan, scope), { yes: flags.yes === true, emit: false });
   checkOutputDir(out, { command: 'sweep', force: flags.force, managed: SHARDS_DIR });
   const sceneSha = fileSha256(sweep.scene);
   const shards: Shard[] = choice ? [choice] : Array.from({ length: count }, (_, index) => ({ index, count }));
@@ -105,6 +107,23 @@ export async function runSweepCommand(file: string, flags: SweepFlags): Promise<
     return 0;
   }
   return mergeSweepCommand(out, { shards: count, force: flags.force });
+}
+
+/** Prints the job for a cluster, once it is checked: what it needs (emitJob), and the size of the
+ *  whole sweep, every shard and the merge (its tasks run with --yes when the user gave it). */
+function emitSweep(kind: 'slurm' | 'k8s', plan: SweepPlan, file: string, out: string, flags: SweepFlags): number {
+  const sweep = plan.sweep;
+  const yes = flags.yes === true;
+  const job = emitJob(
+    kind,
+    { sweepFile: file, sweepName: sweep.name, out, threads: flags.threads ?? 1, yes },
+    { ...flags, robots: sweep.robots, fileShards: sweep.shards },
+  );
+  // emitJob has refused a sweep without a shard count.
+  const count = (flags.shards ?? sweep.shards)!;
+  checkSweepSize(estimateSweep(plan, { count, batch: flags.batch ?? sweep.batch }), { yes, emit: true });
+  process.stdout.write(job);
+  return 0;
 }
 
 async function runShards(

@@ -57,6 +57,7 @@ import {
   type DeclaredModelDraw,
   type InitialDraw,
 } from '../model-files/scene/randomize-read.js';
+import { controlCharacter } from './one-line.js';
 
 export const METRICS = ['fell', 'height', 'energy', 'contacts'] as const;
 export type MetricName = (typeof METRICS)[number];
@@ -173,6 +174,23 @@ function readKeep(ctx: Ctx, node: YNode): Keep {
   return keep;
 }
 
+/** The sweep's name: one line without control characters, since it is written into comment lines of
+ *  the jobs --emit writes and of the CSV headers, where a newline would end the comment and what
+ *  follows it would run as a command (or be read as data). */
+function readName(ctx: Ctx, node: YNode): string {
+  const name = readString(ctx, node, 'sweep');
+  const c = controlCharacter(name);
+  if (c)
+    ctx.fail(
+      node,
+      'sweep',
+      `a name holding ${c.what} at character ${c.at}`,
+      'a name on one line, without control characters',
+      'the name is written into the comment lines of the jobs --emit writes and of the CSV headers',
+    );
+  return name;
+}
+
 /** Reads and checks a sweep file (everything that does not need the scene). */
 export function readSweepFile(file: string): SweepFile {
   const pf = parseYamlFile(file);
@@ -187,7 +205,7 @@ export function readSweepFile(file: string): SweepFile {
   const top = entries(ctx, root, 'sweep file');
   checkKeys(ctx, root, top, 'sweep file', SWEEP_KEYS, ['sweep', 'scene', 'robots']);
   const get = (k: (typeof SWEEP_KEYS)[number]): YNode => top.get(k)?.value;
-  const name = readString(ctx, get('sweep'), 'sweep');
+  const name = readName(ctx, get('sweep'));
   const scene = resolve(dirname(file), readString(ctx, get('scene'), 'scene'));
   if (!statSync(scene, { throwIfNoEntry: false })?.isFile())
     ctx.fail(get('scene'), 'scene', `${scene}, which is not a file`, 'a scene file (.arow, MJCF or URDF), relative to the sweep file');
