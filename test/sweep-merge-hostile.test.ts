@@ -10,7 +10,7 @@ import { execFileSync, spawn } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { cpSync, existsSync, mkdirSync, readdirSync, readFileSync, rmSync, symlinkSync, truncateSync, writeFileSync } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
-import { beforeAll, describe, expect, test } from 'vitest';
+import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { inChild } from './helpers/in-child.js';
 import { ROOT, SCENES, tempDir } from './helpers/cli.js';
 import type * as Seq from './helpers/work/cli-sequence.js';
@@ -43,6 +43,9 @@ beforeAll(async () => {
   ]);
   r.forEach((x, i) => expect(x.code, `command ${i}: ${x.stderr}`).toBe(0));
 }, 60_000);
+
+// The copies hold a 1 GiB file (a hole, but a copy of it by a tool that fills holes would not be) and FIFOs.
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
 /** A copy of the three finished shards, to spoil: its path and its shard 1's folder. */
 function copyOfShards(name: string): { out: string; shard: string } {
