@@ -3,10 +3,11 @@
 // Gymnasium's InvertedPendulum-v5, which balances it, and the same graph with zero gains, which lets
 // it fall; the model is Gymnasium's own file from the installed package.
 import { spawnSync } from 'node:child_process';
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { ONNXRUNTIME_NODE_VERSION } from '../src/gym/policy.js';
 import { cli, ROOT, tempDir } from './helpers/cli.js';
 
 const FIX = join(ROOT, 'test', 'fixtures', 'policy');
@@ -121,6 +122,42 @@ describe.skipIf(!ready)('run --policy --task', () => {
     const [theirs, contact] = ref.stdout.trim().split(' ').map(Number);
     expect(Math.abs(ours - theirs)).toBeLessThanOrEqual(1e-6 * Math.max(1, Math.abs(theirs)));
     if (task === 'Ant-v5') expect(contact).toBeGreaterThan(1); // the contact cost took part
+  });
+});
+
+describe('run --policy: what is wrong with the file, or with the runtime', () => {
+  const policyRun = (policy: string) =>
+    cli('run', join(ROOT, 'scenes', 'quadruped.arow'), '--policy', policy, '--task', 'InvertedPendulum-v5', '--out', join(tempDir(), 'o'));
+
+  it('a directory or a FIFO named .onnx is said to be one, not "no such file"', async () => {
+    const dir = tempDir();
+    mkdirSync(join(dir, 'folder.onnx'));
+    const folder = await policyRun(join(dir, 'folder.onnx'));
+    expect(folder.code).not.toBe(0);
+    expect(folder.stderr).toMatch(/--policy .*folder\.onnx: is a directory, expected an ONNX model file/);
+    if (process.platform !== 'win32') {
+      expect(spawnSync('mkfifo', [join(dir, 'pipe.onnx')]).status).toBe(0);
+      const fifo = await policyRun(join(dir, 'pipe.onnx'));
+      expect(fifo.stderr).toMatch(/--policy .*pipe\.onnx: is not a regular file \(a FIFO\), expected an ONNX model file/);
+    }
+    expect((await policyRun(join(dir, 'absent.onnx'))).stderr).toMatch(/absent\.onnx: no such file/);
+  });
+
+  it.skipIf(assets === '')('without onnxruntime-node: the command that installs it, the one CI runs', () => {
+    const ci = /onnxruntime-node@(\S+)/.exec(readFileSync(join(ROOT, '.ci', 'run'), 'utf8'));
+    expect(ci?.[1]).toBe(ONNXRUNTIME_NODE_VERSION);
+    const entry = `import(${JSON.stringify(join(ROOT, 'src/cli/main.ts'))}).then((m) => m.main(['node', 'achilles', ...process.argv.slice(1)])).then((c) => { process.exitCode = c; })`;
+    const args = ['run', PENDULUM, '--policy', join(FIX, 'linear-policy.onnx'), '--task', 'InvertedPendulum-v5', '--duration', '0.01'];
+    const run = spawnSync(
+      process.execPath,
+      ['--import', 'tsx', '--import', './test/helpers/hide-package.mjs', '-e', entry, '--', ...args, '--out', join(tempDir(), 'o')],
+      { cwd: ROOT, encoding: 'utf8', env: { ...process.env, ACHILLES_HIDE_PACKAGE: 'onnxruntime-node' } },
+    );
+    expect(run.status).not.toBe(0);
+    expect(run.stderr).toContain('onnxruntime-node, which is not installed here');
+    expect(run.stderr).toContain(
+      `install it where achilles finds it with: ONNXRUNTIME_NODE_INSTALL=skip npm install --prefix ${ROOT} --no-save --ignore-scripts onnxruntime-node@${ONNXRUNTIME_NODE_VERSION}`,
+    );
   });
 });
 

@@ -5,12 +5,14 @@
 // steps, as Gymnasium's do_simulation does. It also scores each robot as the task does: the return
 // (sum of rewards) and the env step at which the task first says `terminated`.
 
+import { sep } from 'node:path';
 import type { Controller, ControlIO } from '../control/controller.js';
 import type { Batch } from '../engine/batch.js';
 import type { BodyDesc, ModelDesc, MujocoLayout } from '../engine/model-desc.js';
 import type { Val } from './expr.js';
 import { computedQuantities, envValues, missingQuantities, readsRecorded } from './env-values.js';
 import { observe, readBefore, stepTerms, type Task } from './task.js';
+import { packageRoot } from '../util/package-root.js';
 
 interface OrtTensor {
   data: Float32Array;
@@ -26,6 +28,9 @@ interface Ort {
   Tensor: new (type: 'float32', data: Float32Array, dims: number[]) => unknown;
 }
 
+/** The onnxruntime-node release the tests and CI run policies with (.ci/run installs the same). */
+export const ONNXRUNTIME_NODE_VERSION = '1.30.0';
+
 /** onnxruntime-node, loaded only when a run asks for a policy (an optional dependency). */
 async function onnxRuntime(): Promise<Ort> {
   try {
@@ -34,10 +39,22 @@ async function onnxRuntime(): Promise<Ort> {
     return mod.default ?? mod;
   } catch (e) {
     throw new Error(
-      `--policy runs ONNX models with onnxruntime-node, which is not installed here (${(e as Error).message.split('\n')[0]}): ` +
-        'ONNXRUNTIME_NODE_INSTALL=skip npm install onnxruntime-node (the variable skips its CUDA download; the CPU runtime is in the package)',
+      `--policy runs ONNX models with onnxruntime-node, which is not installed here (${(e as Error).message.split('\n')[0]}); ` +
+        `install it where achilles finds it with: ${onnxRuntimeInstallCommand()}`,
     );
   }
+}
+
+/** The command that installs onnxruntime-node where this achilles resolves it, as .ci/run does: its
+ *  CPU runtime ships in the npm package, and --ignore-scripts (with ONNXRUNTIME_NODE_INSTALL=skip)
+ *  keeps its install script from fetching the CUDA provider; --no-save leaves package.json alone (it
+ *  is an optional dependency, not a dependency of the package). */
+export function onnxRuntimeInstallCommand(root: string = packageRoot): string {
+  // Node resolves a package from the folder that holds the node_modules achilles sits in, if any
+  const at = root.lastIndexOf(`${sep}node_modules${sep}`);
+  const dir = at >= 0 ? root.slice(0, at) || sep : root;
+  const quoted = /^[\w./@:+-]+$/.test(dir) ? dir : `'${dir.replace(/'/g, `'\\''`)}'`;
+  return `ONNXRUNTIME_NODE_INSTALL=skip npm install --prefix ${quoted} --no-save --ignore-scripts onnxruntime-node@${ONNXRUNTIME_NODE_VERSION}`;
 }
 
 export interface PolicyScore {

@@ -1,7 +1,7 @@
 // `achilles run MODEL --policy FILE.onnx --task ENV`: the flags checked and the task loaded before
 // anything is built; the policy controller itself is src/gym/policy.ts.
 
-import { existsSync, statSync } from 'node:fs';
+import { statSync, type Stats } from 'node:fs';
 import type { ModelDesc } from '../engine/model-desc.js';
 import { loadTask, taskIds, type Task } from '../gym/task.js';
 import { UsageError } from '../util/usage-error.js';
@@ -23,11 +23,36 @@ export function planPolicy(model: ModelDesc, flags: RunFlags): PolicyPlan | unde
   if (flags.controller !== undefined || flags.allowController)
     throw new UsageError('--policy is the controller: leave out --controller and --allow-controller', 'run');
   if (!flags.policy.endsWith('.onnx')) throw new UsageError(`--policy ${flags.policy}: expected an ONNX model (.onnx)`, 'run');
-  if (!existsSync(flags.policy) || !statSync(flags.policy).isFile()) throw new UsageError(`--policy ${flags.policy}: no such file`, 'run');
+  const notAFile = fileProblem(flags.policy);
+  if (notAFile) throw new UsageError(`--policy ${flags.policy}: ${notAFile}, expected an ONNX model file`, 'run');
   if (!taskIds().includes(flags.task))
     throw new UsageError(`--task ${flags.task}: unknown task (the tasks are ${taskIds().join(', ')})`, 'run');
   if (!model.actuators?.length) throw new UsageError(`--policy: the model declares no actuators, so a policy could drive nothing`, 'run');
   return { file: flags.policy, task: loadTask(flags.task) };
+}
+
+/** What `path` is when it is not a regular file (stat, never opened: a FIFO would block), else
+ *  undefined. */
+export function fileProblem(path: string): string | undefined {
+  let st: Stats;
+  try {
+    st = statSync(path);
+  } catch (e) {
+    const code = (e as NodeJS.ErrnoException).code;
+    return code === 'ENOENT' || code === 'ENOTDIR' ? 'no such file' : `cannot be read (${code ?? (e as Error).message})`;
+  }
+  if (st.isFile()) return undefined;
+  if (st.isDirectory()) return 'is a directory';
+  const kind = st.isFIFO()
+    ? 'a FIFO'
+    : st.isSocket()
+      ? 'a socket'
+      : st.isCharacterDevice()
+        ? 'a character device'
+        : st.isBlockDevice()
+          ? 'a block device'
+          : 'not a file';
+  return `is not a regular file (${kind})`;
 }
 
 /** The run's flags with the task's episode as the default duration (max_episode_steps env steps). */
