@@ -143,3 +143,54 @@ describe("a scene's randomize: block", () => {
     );
   });
 });
+
+// Issue 56: a value that overflows is refused where it is given, naming the parameter (and the
+// --parameters flag, or the sweep entry's FILE:LINE:COL), never written out as 1e999 or left to the
+// engine to refuse as "singular model" with no place.
+describe('parameters whose derived model overflows', () => {
+  const dir = tempDir('achilles-params-overflow-');
+  const quadrupedFile = join(SCENES, 'quadruped.arow');
+  const compile = (parameters: string) =>
+    cli('compile', quadrupedFile, '--parameters', parameters, '--out', join(dir, 'm.json'), '--force');
+
+  it('compile --parameters: a mass scale or centre of mass whose mass properties overflow names the parameter and the flag', async () => {
+    const huge = await compile('{"mass_scale:torso": 1e308}');
+    expect(huge.code).not.toBe(0);
+    expect(huge.stderr).toMatch(/--parameters mass_scale:torso: found 1e\+308, expected .*link torso gets a mass of Infinity/);
+    const far = await compile('{"com_offset:torso.x": 1e200}');
+    expect(far.stderr).toMatch(/--parameters com_offset:torso\.x: found 1e\+200, .*parallel-axis inertia m·\|c\|² = .* of Infinity/);
+    // finite, but beyond what the engine's load check can judge: its refusal, named by the parameter
+    const large = await compile('[{"mass_scale:torso": 2}, {"mass_scale:torso": 1e300}]');
+    expect(large.stderr).toMatch(
+      /--parameters\[1\] mass_scale:torso: found 1e\+300, expected a value the engine can run: with it, the engine refuses the model \(joint 'torso': singular model/,
+    );
+    expect((await compile('{"mass_scale:torso": 2}')).code).toBe(0);
+  });
+
+  it("a sweep's draw that can overflow is refused at its entry, by the distribution and its reach", () => {
+    const sweep = (model: string) => {
+      const f = join(dir, 'sweep.yaml');
+      writeFileSync(f, `sweep: t\nscene: ${quadrupedFile}\nrobots: 2\nseed: 4\nrandomize:\n  model:\n${model}`);
+      return () => planSweep(readSweepFile(f), loadScene(quadrupedFile));
+    };
+    expect(sweep('    com_offset:torso.x: { uniform: [1e307, 1e308] }\n')).toThrow(
+      /sweep\.yaml:7:5: randomize\.model\.com_offset:torso\.x: found uniform\(1e\+307, 1e\+308\), which can draw 1e\+308, expected .*parallel-axis inertia/,
+    );
+    // a normal draw lies within mean ± 8.57 std: its farthest value is what is checked
+    expect(sweep('    mass_scale:torso: { uniform: [1, 2] }\n    com_offset:torso.y: { normal: [0, 1e99] }\n')).toThrow(
+      /sweep\.yaml:8:5: randomize\.model\.com_offset:torso\.y: found normal\(0, 1e\+99\), which can draw -?8\.57\d*e\+99, expected a value the engine can run/,
+    );
+    expect(sweep('    com_offset:torso.y: { normal: [0, 1e308] }\n')).toThrow(
+      /sweep\.yaml:7:39: randomize\.model\.com_offset:torso\.y\.normal std: found 1e\+308, expected a standard deviation whose draws stay finite/,
+    );
+    expect(sweep('    com_offset:torso.x: { normal: [0, 0.02] }\n')().modelDraws).toHaveLength(1);
+  });
+
+  it('withParameters itself refuses a value whose mass properties overflow, naming it', () => {
+    const m = quadruped();
+    const torso = m.bodies.findIndex((b) => b.name === 'torso');
+    expect(() => withParameters(m, [{ target: { kind: 'mass_scale', body: torso }, value: 1e308, name: 'mass_scale:torso' }])).toThrow(
+      /^mass_scale:torso: found 1e\+308, which gives link torso a mass of Infinity/,
+    );
+  });
+});

@@ -102,14 +102,14 @@ function parameterSets(text: string): ParameterSet | ParameterSet[] {
   return Array.isArray(value) ? value.map((v, i) => check(v, `[${i}]`)) : check(value, '');
 }
 
-/** One document per set (an array for an array), each error naming its set. */
+/** One document per set (an array for an array), each error naming the flag and its set. */
 function parametrized<D>(sets: ParameterSet | ParameterSet[], make: (values: ParameterSet) => D): D | D[] {
-  if (!Array.isArray(sets)) return make(sets);
-  return sets.map((values, i) => {
+  const named = (values: ParameterSet, where: string): D => {
     try {
       return make(values);
     } catch (e) {
-      throw new Error(`--parameters[${i}] ${(e as Error).message}`);
+      throw new Error(`--parameters${where} ${(e as Error).message}`);
     }
-  });
+  };
+  return Array.isArray(sets) ? sets.map((values, i) => named(values, `[${i}]`)) : named(sets, '');
 }

@@ -113,6 +113,23 @@ export function inertiaProblem(I: Inertia6): string | undefined {
 
 const fmt = (x: number): string => String(Number(x.toPrecision(6)));
 
+/** What the native core derives from a link's mass at load that overflows a double, named; undefined
+ *  when all is finite: the mass, its centre c, its inertia about c, the first moment m·c and the
+ *  inertia about the link origin, I + m(|c|²·1 − c cᵀ) (Model::finalize's parallel-axis step).
+ *  A model whose link overflows is refused by the native core without a place, so every reader and
+ *  the per-robot parameters check it where the numbers come from. */
+export function massOverflow(mass: number, com: readonly number[], inertia: readonly number[]): string | undefined {
+  const cc = dot3(com, com);
+  const about = [mass * (cc - com[0] * com[0]), mass * (cc - com[1] * com[1]), mass * (cc - com[2] * com[2])];
+  if (!Number.isFinite(mass)) return `a mass of ${mass}`;
+  if (!com.every(Number.isFinite)) return `a centre of mass at [${com.join(', ')}]`;
+  if (!inertia.every(Number.isFinite)) return `an inertia of [${inertia.join(', ')}]`;
+  if (!com.every((x) => Number.isFinite(mass * x)) || !Number.isFinite(mass * cc) || !about.every(Number.isFinite))
+    return `a parallel-axis inertia m·|c|² = ${mass} · ${cc} (mass times the squared distance of its centre of mass) of ${mass * cc}`;
+  if (!inertia.slice(0, 3).every((x, k) => Number.isFinite(x + about[k]))) return 'an inertia about its origin that overflows';
+  return undefined;
+}
+
 /** Inertia about the joint origin → about the CoM c: I_com = I_o − m(|c|²·1 − c cᵀ). */
 export function inertiaJointToCom(Io: Inertia6, m: number, c: Vec3): Inertia6 {
   const cc = dot3(c, c);

@@ -5,6 +5,7 @@
 
 import type { ModelDesc } from '../engine/model-desc.js';
 import { withParameters } from './apply.js';
+import { extremesProblem } from './extremes.js';
 import { checkRange, parseParameterName, resolveParameter, type ParameterValue } from './names.js';
 
 export function withNamedParameters(model: ModelDesc, values: Readonly<Record<string, number>>): ModelDesc {
@@ -15,13 +16,20 @@ export function withNamedParameters(model: ModelDesc, values: Readonly<Record<st
     if ('found' in target)
       throw new Error(`${name}: found ${target.found}, expected ${target.expected}${target.hint ? ` (${target.hint})` : ''}`);
     if (!Number.isFinite(value)) throw new Error(`${name}: found ${value}, expected a finite number`);
-    return { target, value };
+    return { target, value, name };
   });
   // A fixed value is a distribution of one point: the same checks as a drawn range.
   const asDraw = (v: ParameterValue) => ({ target: v.target, dist: { kind: 'uniform' as const, low: v.value, high: v.value } });
+  const names = Object.keys(values);
   for (const v of resolved) {
     const problem = checkRange(v.target, asDraw(v).dist, model, resolved.filter((o) => o !== v).map(asDraw));
-    if (problem) throw new Error(`${Object.keys(values)[resolved.indexOf(v)]}: found ${v.value}, expected ${problem.expected}`);
+    if (problem) throw new Error(`${names[resolved.indexOf(v)]}: found ${v.value}, expected ${problem.expected}`);
   }
+  // what the values derive (a mass that overflows, a model the engine refuses), named by the value
+  const over = extremesProblem(
+    model,
+    resolved.map((v, i) => ({ name: names[i], ...asDraw(v) })),
+  );
+  if (over) throw new Error(`${names[over.index]}: found ${over.found}, expected ${over.expected}`);
   return withParameters(model, resolved);
 }

@@ -35,6 +35,8 @@ export type ParameterTarget =
 export interface ParameterValue {
   target: ParameterTarget;
   value: number;
+  /** As written (`mass_scale:torso`), to name it in an error. */
+  name?: string;
 }
 
 /** A name's parts before the model is known: `com_offset:torso.x` is (com_offset, torso, x). */

@@ -22,5 +22,5 @@ export function robotParameters(draws: readonly ModelDraw[], seed: number, robot
   let source = robot;
   if (parameterBug('params-neighbour-robot')) source = robot + 1;
   if (parameterBug('params-draw-lane-width')) source = (source ^ (lanes - 1)) >>> 0;
-  return draws.map((d) => ({ target: d.target, value: draw(d.dist, d.seed ?? seed, source, d.key) }));
+  return draws.map((d) => ({ target: d.target, value: draw(d.dist, d.seed ?? seed, source, d.key), name: d.name }));
 }

@@ -3,7 +3,7 @@
 // mjCBody::InertiaFromGeom; solid "volume" inertia only; a mesh geom from its processed mesh).
 
 import type { Vec3 } from '../../engine/model-desc.js';
-import { rotateInertia, type Inertia6 } from '../../engine/math.js';
+import { massOverflow, rotateInertia, type Inertia6 } from '../../engine/math.js';
 import type { IrGeom, IrGeomType } from './ir.js';
 
 /** MuJoCo's mjEPS: geoms of smaller mass do not count. */
@@ -117,6 +117,5 @@ export function offCentre(m: number, d: Vec3): Inertia6 {
  *  native core's parallel-axis step). MuJoCo computes on with infinities, silently; the native core
  *  would refuse the model without a place, so the readers refuse it at the attribute that made it. */
 export function inertiaOverflows(b: { mass: number; ipos: Vec3; inertia: Inertia6 }): boolean {
-  const about = offCentre(b.mass, b.ipos);
-  return ![b.mass, ...b.ipos, ...b.inertia, ...about, ...b.inertia.map((x, k) => x + about[k])].every(Number.isFinite);
+  return massOverflow(b.mass, b.ipos, b.inertia) !== undefined;
 }

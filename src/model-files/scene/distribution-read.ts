@@ -4,6 +4,7 @@
 import { isMap, isSeq } from 'yaml';
 import { describe, entries, readEnum, readNumber, type Ctx, type YNode } from './yaml-read.js';
 import { DISTRIBUTIONS, type Distribution } from '../../params/draws.js';
+import { NORMAL_REACH } from '../../params/extremes.js';
 
 export function readDistribution(ctx: Ctx, node: YNode, subject: string): Distribution {
   const expected = `one of { uniform: [low, high] }, { normal: [mean, std] }, { log_uniform: [low, high] }`;
@@ -19,6 +20,14 @@ export function readDistribution(ctx: Ctx, node: YNode, subject: string): Distri
   const b = readNumber(ctx, n1, `${sub}[1]`);
   if (kind === 'normal') {
     if (!(b > 0)) ctx.fail(n1, `${sub} std`, `${b}`, 'a standard deviation > 0');
+    // the farthest draws, mean ± NORMAL_REACH·std, must be numbers (a std near 1e308 draws infinities)
+    if (!Number.isFinite(a - NORMAL_REACH * b) || !Number.isFinite(a + NORMAL_REACH * b))
+      ctx.fail(
+        n1,
+        `${sub} std`,
+        `${b}`,
+        `a standard deviation whose draws stay finite (a draw lies within mean ± ${NORMAL_REACH.toFixed(2)}·std)`,
+      );
     return { kind, mean: a, std: b };
   }
   if (kind === 'log_uniform' && !(a > 0)) ctx.fail(n0, `${sub} low`, `${a}`, 'a number > 0 (a log-uniform range lies above 0)');

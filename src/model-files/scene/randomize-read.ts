@@ -8,6 +8,7 @@ import { coordinateNames } from '../../engine/batch.js';
 import { coordinateLayout } from '../../engine/model-desc.js';
 import { didYouMean } from '../common/errors.js';
 import { parameterKey, type Distribution } from '../../params/draws.js';
+import { extremesProblem } from '../../params/extremes.js';
 import { checkRange, parseParameterName, resolveParameter, type ParameterName, type ParameterTarget } from '../../params/names.js';
 import type { ModelDesc } from '../../engine/model-desc.js';
 import { readDistribution } from './distribution-read.js';
@@ -85,6 +86,15 @@ export function planModelDraws(declared: readonly DeclaredModelDraw[], model: Mo
       resolved.filter((o) => o.d !== d).map((o) => ({ target: o.target, dist: o.d.dist })),
     );
     if (problem) d.at.ctx.fail(d.at.node, d.at.subject, problem.found, problem.expected, problem.hint);
+  }
+  // what the draws derive at their extremes (a mass that overflows, a model the engine refuses)
+  const over = extremesProblem(
+    model,
+    resolved.map(({ d, target }) => ({ name: d.name, target, dist: d.dist })),
+  );
+  if (over) {
+    const { d } = resolved[over.index];
+    d.at.ctx.fail(d.at.node, d.at.subject, over.found, over.expected);
   }
   return resolved.map(({ d, target }) => ({ name: d.name, key: parameterKey(d.name), dist: d.dist, target }));
 }
