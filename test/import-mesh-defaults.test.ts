@@ -71,3 +71,62 @@ describe('mesh defaults', () => {
     }
   });
 });
+
+// Issue 56: a transform that collapses or overflows the mesh is refused at its attribute, saying what
+// it is (refquat="0 0 0 0" said "a surface area below 1e-15", scale="1e308 1 1" "joints but no mass").
+describe('mesh transforms that collapse or overflow the mesh', () => {
+  /** The SceneError importing xml(defaults, mesh) gives, with where its attribute `attr` is. */
+  const refused = (mesh: string, attr: string, defaults = ''): { e: SceneError; at: number[] } => {
+    const text = xml(defaults, mesh);
+    const lines = text.split('\n');
+    const line = lines.findIndex((l) => l.includes(attr));
+    try {
+      importFile(write(text));
+    } catch (e) {
+      expect(e, mesh).toBeInstanceOf(SceneError);
+      return { e: e as SceneError, at: [line + 1, lines[line].indexOf(attr) + 1] };
+    }
+    throw new Error(`${mesh}: imported`);
+  };
+  const QUATS = ['0 0 0 0', '1e-20 0 0 0', '1e308 1e308 0 0'];
+
+  test('a refquat of squared norm below 1e-14 (or that overflows) is refused at refquat, as MuJoCo refuses it', () => {
+    for (const q of QUATS) {
+      const { e, at } = refused(`<mesh name="m" vertex="${TETRA}" refquat="${q}"/>`, 'refquat=');
+      expect([e.line, e.column], q).toEqual(at);
+      expect(e.message, q).toMatch(/mesh "m" refquat: found a (zero )?quaternion .*expected a rotation/);
+    }
+    // MuJoCo 3.14 refuses the same three (mjuu_normvec leaves them unnormalised: the mesh collapses)
+    const files = QUATS.map((q) => write(xml('', `<mesh name="m" vertex="${TETRA}" refquat="${q}"/>`)));
+    const r = spawnSync(
+      process.env.ACHILLES_PYTHON || 'python3',
+      [
+        '-c',
+        'import sys, mujoco\nfor f in sys.argv[1:]:\n  try:\n    mujoco.MjModel.from_xml_path(f); print("ok")\n  except Exception as e: print(str(e).splitlines()[0])',
+        ...files,
+      ],
+      { encoding: 'utf8' },
+    );
+    expect(r.status, r.stderr).toBe(0);
+    expect(r.stdout.trim().split('\n')).toEqual(Array(3).fill('Error: mesh surface area is too small: m'));
+  });
+
+  test('a scale or refpos that takes a vertex past float32 (as MuJoCo keeps vertices) is refused at that attribute', () => {
+    const scale = refused(`<mesh name="m" vertex="${TETRA}" scale="1e308 1 1"/>`, 'scale=');
+    expect([scale.e.line, scale.e.column]).toEqual(scale.at);
+    expect(scale.e.message).toMatch(
+      /mesh "m" scale: found vertex 1 at 1e\+308 once scaled, expected a scale that keeps every vertex within float32/,
+    );
+    const refpos = refused(`<mesh name="m" vertex="${TETRA}" refpos="1e200 0 0"/>`, 'refpos=');
+    expect([refpos.e.line, refpos.e.column]).toEqual(refpos.at);
+    expect(refpos.e.message).toMatch(/mesh "m" refpos: found vertex 0 at -1e\+200 once moved by refpos/);
+    // a class's default scale is reported where the class sets it
+    const byClass = refused(
+      `<mesh name="m" class="huge" vertex="${TETRA}"/>`,
+      'scale=',
+      '<default class="huge"><mesh scale="1e300 1 1"/></default>',
+    );
+    expect([byClass.e.line, byClass.e.column]).toEqual(byClass.at);
+    expect(byClass.e.message).toMatch(/mesh "m" scale: found vertex 1 at 1e\+300 once scaled/);
+  });
+});
