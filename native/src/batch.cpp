@@ -37,11 +37,12 @@ template <class F> bool spin_until(F done) {
 // MuJoCo's mju_isBad (engine_util_misc.c), which mj_fwdActuation applies to every control: NaN, or a
 // magnitude above mjMAXVAL = 1e10 (±inf included). MuJoCo 3.14 checks the control after its clamp to
 // ctrlrange, so there a limited actuator takes ±inf or 1e12 as its bound, and on a bad one it steps
-// with every control of the robot at 0; Batch::step checks the controls as written and refuses to step
-// instead (the clamp would turn a NaN into a bound and hide it).
+// with every control at 0; Batch::step checks the controls as written and refuses to step instead (the
+// clamp would turn a NaN into a bound and hide it). The Gym envs do as MuJoCo does, before the batch.
 constexpr double kMaxControl = 1e10;
 
-template <class T> bool bad_control_value(T u) { return !(std::abs(static_cast<double>(u)) <= kMaxControl); }
+// Compared in T: 1e10 is exact in float (9765625 · 2^10), so a float compares as its double would.
+template <class T> bool bad_control_value(T u) { return !(std::abs(u) <= T(kMaxControl)); }
 
 /// The first bad control (lowest robot, then lowest actuator) of robots [0, copies) in one control
 /// half: rows of `stride` lanes, one per actuator. A branch-free pass per row, which the compiler
@@ -50,8 +51,8 @@ template <class T> BadControl first_bad_control(const T* half, std::size_t nu, s
   BadControl bad;
   for (std::size_t a = 0; a < nu; ++a) {
     const T* row = half + a * stride;
-    bool any = false;
-    for (int r = 0; r < copies; ++r) any |= bad_control_value(row[r]);
+    int any = 0; // an int OR the compiler vectorizes (a bool's |= it does not)
+    for (int r = 0; r < copies; ++r) any |= bad_control_value(row[r]) ? 1 : 0;
     if (!any) continue;
     for (int r = 0; r < copies && (!bad || r < bad.robot); ++r) {
       if (bad_control_value(row[r])) {
@@ -67,6 +68,8 @@ template <class T> BadControl first_bad_control(const T* half, std::size_t nu, s
 /// caller wrote: a call's first step clears the other half before its second step reads it, and a
 /// call holding its controls reads this half at every step. So one pass over robots × actuators per
 /// call covers every control a call reads (padding lanes past `copies` are not robots: not checked).
+/// Controls change only between calls: a controller writes before each (ControlLoop.beforeStep, an
+/// RL loop); a Python thread writing ctrl during a call (which releases the GIL) races with the step.
 BadControl first_bad_control(const Storage& st, std::size_t nu, int copies, std::int64_t steps) {
   if (nu == 0) return {};
   const std::size_t stride = static_cast<std::size_t>(st.stride), offset = static_cast<std::size_t>(steps % 2) * nu * stride;
