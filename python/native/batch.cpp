@@ -46,13 +46,20 @@ class PyBatch {
     });
   }
 
-  /// step(n, hold) → (robot_steps, None or (step, robot, joint name)) for the first non-finite state.
+  /// step(n, hold) → (robot_steps, None or (step, robot, joint name) for the first non-finite state,
+  /// None or (step, robot, actuator name, value) for a bad control that stopped the call before its
+  /// first step: the step it would have taken, 0-based; nothing advanced).
   py::tuple step(std::int64_t n, bool hold) {
     if (n < 0 || n > static_cast<std::int64_t>(9e15)) throw py::value_error("step count must be a non-negative integer");
     const StepStats s = locked([&] { return batch_->step(n, false, hold); });
     py::object nf = py::none();
     if (s.nonfinite) nf = py::make_tuple(s.step, s.robot, batch_->model().joints[s.joint].name);
-    return py::make_tuple(s.robot_steps, nf);
+    py::object bad = py::none();
+    if (s.bad_control) {
+      const BadControl& c = s.bad_control;
+      bad = py::make_tuple(batch_->steps(), c.robot, batch_->model().actuators[c.actuator].name, c.value);
+    }
+    return py::make_tuple(s.robot_steps, nf, bad);
   }
   void forward() { locked([&] { batch_->forward(); }); }
   void constrain(bool record, const std::optional<std::vector<int>>& robots) {

@@ -8,6 +8,7 @@ import os
 import re
 import subprocess
 
+import numpy as np
 import pytest
 
 import achilles
@@ -128,3 +129,84 @@ def test_non_finite_state_names_step_robot_and_joint(compiled: dict) -> None:
 def test_hostile_values_raise_never_crash(change, compiled: dict) -> None:
     with pytest.raises(ValueError):
         achilles.Batch(spoiled(compiled["quadruped"], change), 2)
+
+
+# ---- issue 56: bad controls and env indices ------------------------------------------------------
+
+
+def _state(b: achilles.Batch) -> list:
+    return [np.array(x) for x in (b.q, b.v, b.qacc, b.actuator_force, b.ctrl_target, b.act, b.qacc_warm)]
+
+
+@pytest.mark.parametrize("bad", [float("nan"), float("inf"), float("-inf"), 1e11])
+@pytest.mark.parametrize("precision", ["f32", "f64"])
+def test_bad_control_stops_step_before_it_names_robot_actuator_and_step(bad: float, precision: str, compiled: dict) -> None:
+    """Batch.ctrl[...] = nan used to be clamped to the range's low end and stepped silently."""
+    b = achilles.Batch(compiled["quadruped"], 5, precision=precision)
+    b.step(2)
+    b.ctrl[1, 3] = bad  # actuator 1 (front_left_knee) of robot 3
+    before = _state(b)
+    with pytest.raises(achilles.NonFiniteControlError) as e:
+        b.step(1)
+    name = compiled["quadruped"]["names"]["actuators"][1]["name"]
+    assert (e.value.robot, e.value.actuator, e.value.step) == (3, name, 2)
+    assert str(e.value).startswith(f"robot 3's control of actuator '{name}' is ")
+    assert f"at step 2 (t = {2 * b.dt:.6f} s); nothing was stepped" in str(e.value)
+    assert isinstance(e.value, ValueError)
+    assert b.steps == 2 and all(np.array_equal(x, y, equal_nan=True) for x, y in zip(before, _state(b)))  # nothing advanced
+    with pytest.raises(achilles.NonFiniteControlError):
+        b.step(4, hold_controls=True)
+    b.ctrl[1, 3] = 0.5
+    b.step(1)
+    assert b.steps == 3
+
+
+def test_every_robots_nan_control_is_refused_from_the_lowest_robot(compiled: dict) -> None:
+    """The hostile campaign's `Batch.ctrl[:] = nan`: every robot, padding lanes included."""
+    b = achilles.Batch(compiled["quadruped"], 3, precision="f32", lanes=4)
+    b.ctrl[:] = np.nan
+    with pytest.raises(achilles.NonFiniteControlError) as e:
+        b.step(1)
+    assert (e.value.robot, e.value.step) == (0, 0) and e.value.actuator == compiled["quadruped"]["names"]["actuators"][0]["name"]
+    assert np.isnan(e.value.value)
+
+
+def test_a_control_of_1e10_is_good(compiled: dict) -> None:
+    """MuJoCo's mju_isBad calls a magnitude above mjMAXVAL = 1e10 bad, not 1e10 itself."""
+    b = achilles.Batch(compiled["quadruped"], 2, precision="f64", lanes=1)
+    b.ctrl[0, 1] = -1e10
+    b.step(1)
+    assert b.steps == 1
+
+
+def _gym_env(num_envs: int):
+    pytest.importorskip("gymnasium")
+    pytest.importorskip("mujoco")
+    from achilles.gym import make_vec
+
+    return make_vec("InvertedPendulum-v5", num_envs=num_envs, precision="f64")
+
+
+def test_set_state_index_out_of_range_says_the_range() -> None:
+    env = _gym_env(2)
+    env.reset(seed=0)
+    qpos, qvel = np.zeros(env.nq), np.zeros(env.nv)
+    for i in (-1, 2, 5):
+        with pytest.raises(IndexError, match=re.escape(f"set_state: env {i} is out of range 0..1 (2 envs)")):
+            env.set_state(i, qpos, qvel)
+    with pytest.raises(TypeError, match="the env index must be an integer from 0 to 1"):
+        env.set_state(1.0, qpos, qvel)
+    env.set_state(np.int64(1), qpos, qvel)  # numpy integers are indices too
+
+
+def test_a_closed_env_says_it_is_closed() -> None:
+    env = _gym_env(2)
+    from gymnasium.error import ClosedEnvironmentError
+
+    env.reset(seed=0)
+    env.close()
+    env.close()  # Gymnasium's close is idempotent
+    qpos, qvel = np.zeros(env.nq), np.zeros(env.nv)
+    for call in (lambda: env.step(np.zeros((2, env.nu))), lambda: env.reset(), lambda: env.set_state(0, qpos, qvel)):
+        with pytest.raises(ClosedEnvironmentError, match=r"after a call to `close\(\)`: the env is closed"):
+            call()

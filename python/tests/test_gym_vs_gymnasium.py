@@ -7,6 +7,8 @@ reward and termination must agree within 1e-6 (the issue's bar; measured agreeme
 
 from __future__ import annotations
 
+import warnings
+
 import numpy as np
 import pytest
 
@@ -191,3 +193,46 @@ def test_info_keeps_stepped_and_reset_envs_side_by_side():
     assert info["_x_position"].all()
     assert np.array_equal(info["_x_velocity"], ~due)
     assert np.array_equal(info["x_position"], np.asarray(env.batch.q[0, :3], dtype=np.float64))
+
+
+def test_a_bad_action_steps_as_gymnasium_on_mujoco():
+    """Issue 56: a NaN in an action. MuJoCo (3.14) finds it after its clamp to ctrlrange (mju_isBad),
+    raises mjWARN_BADCTRL and acts on every control of the env as 0; a +inf is clamped to the range's
+    top first, so it is good. Ours: the same next observation within 1e-6 (f64), info["bad_ctrl"]
+    counts the bad controls per env, and one BadControlWarning names the envs."""
+    import mujoco
+
+    from achilles.gym import BadControlWarning
+
+    ref = gymnasium.make("Hopper-v5").unwrapped
+    ref.reset(seed=5)
+    rng = np.random.default_rng(5)
+    for _ in range(20):  # away from the reset state: moving, in contact
+        ref.step(rng.uniform(ref.action_space.low, ref.action_space.high).astype(np.float32))
+    ours = make_vec("Hopper-v5", num_envs=3, precision="f64")
+    ours.reset(seed=5)
+    for bad_action, bad_count in (([np.nan, 0.3, -0.2], 1), ([0.1, np.inf, -np.inf], 0), ([np.nan, np.nan, np.nan], 3)):
+        qpos, qvel = ref.data.qpos.copy(), ref.data.qvel.copy()
+        ref.set_state(qpos, qvel)
+        ours.set_state(0, qpos, qvel)
+        ours.batch.qacc_warm[:, 0] = ref.data.qacc_warmstart
+        warned_before = ref.data.warning[mujoco.mjtWarning.mjWARN_BADCTRL].number
+        action = np.array(bad_action, dtype=np.float32)
+        actions = np.stack([action, np.full(3, 0.1, np.float32), np.zeros(3, np.float32)])
+        with warnings.catch_warnings(record=True) as caught:
+            warnings.simplefilter("always")
+            obs, reward, _, _, info = ours.step(actions)
+        robs, rrew, _, _, _ = ref.step(action)
+        warned = ref.data.warning[mujoco.mjtWarning.mjWARN_BADCTRL].number - warned_before
+        assert (warned > 0) == (bad_count > 0), "the case is MuJoCo's bad control, or not"
+        worst = float(np.max(np.abs(obs[0] - robs) / np.maximum(1, np.abs(robs))))
+        print(f"Hopper-v5 action {bad_action}: worst relative obs {worst:.2e}, MuJoCo's BADCTRL warnings {warned}")
+        assert worst <= BAR
+        assert np.isnan(reward[0]) == np.isnan(rrew)  # the control cost reads the action, as Gymnasium's
+        ours_warned = [w for w in caught if issubclass(w.category, BadControlWarning)]
+        if bad_count:
+            assert info["bad_ctrl"].tolist() == [bad_count, 0, 0] and info["_bad_ctrl"].tolist() == [True, False, False]
+            assert len(ours_warned) == 1 and "the actions of envs [0] hold a control MuJoCo calls bad" in str(ours_warned[0].message)
+        else:
+            assert "bad_ctrl" not in info and not ours_warned
+    ours.close()

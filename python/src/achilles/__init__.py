@@ -8,8 +8,8 @@ engine), with models compiled by the achilles CLI.
     print(b.time, b.q[:, 0])  # robot 0's coordinates
 """
 
-from ._batch import Batch, NonFiniteError
+from ._batch import Batch, NonFiniteControlError, NonFiniteError
 from ._compile import ModelError, compile_model
 from ._native import cpu_info
 
-__all__ = ["Batch", "ModelError", "NonFiniteError", "compile_model", "cpu_info"]
+__all__ = ["Batch", "ModelError", "NonFiniteControlError", "NonFiniteError", "compile_model", "cpu_info"]

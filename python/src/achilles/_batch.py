@@ -38,6 +38,44 @@ class NonFiniteError(FloatingPointError):
         self.joint = joint
 
 
+MAX_CONTROL = 1e10  # MuJoCo's mjMAXVAL: its mju_isBad calls NaN and any magnitude above it bad
+
+
+def is_bad_control(u: float) -> bool:
+    """The one rule for a control in every door (TypeScript's isBadControl, the native step, the Gym
+    envs): NaN or a magnitude above 1e10, ±inf included (MuJoCo's mju_isBad, which mj_fwdActuation
+    applies; MuJoCo 3.14 also rejects a finite |u| > 1e10)."""
+    return not abs(u) <= MAX_CONTROL
+
+
+class NonFiniteControlError(ValueError):
+    """step() found a bad control (NaN, ±inf or |u| > 1e10) of a robot before its first step, and took
+    no step: the robot, the actuator's name, the step it would have taken and the value (TypeScript's
+    NonFiniteControlError). Checked before the engine clamps controls to their ctrlrange, which would
+    turn a NaN into a bound and hide it."""
+
+    def __init__(self, step: int, robot: int, actuator: str, value: float, time: float):
+        super().__init__(
+            f"robot {robot}'s control of actuator '{actuator}' is {_js_number(value)} at step {step} (t = {time:.6f} s);"
+            f" nothing was stepped (a control must be a finite number of magnitude at most 1e10, MuJoCo's"
+            " mjMAXVAL; check what it was computed from, e.g. a sensor reading or a division)"
+        )
+        self.step = step
+        self.robot = robot
+        self.actuator = actuator
+        self.value = value
+        self.time = time
+
+
+def _js_number(x: float) -> str:
+    """NaN, Infinity, -Infinity as TypeScript's message writes them; other numbers as Python's repr."""
+    if math.isnan(x):
+        return "NaN"
+    if math.isinf(x):
+        return "Infinity" if x > 0 else "-Infinity"
+    return repr(x)
+
+
 def _choose(what: str, value: Any, allowed: tuple) -> Any:
     if isinstance(value, bool) or value not in allowed:
         raise ValueError(f"{what} must be one of {', '.join(str(a) for a in allowed)} (got {value})")
@@ -240,14 +278,19 @@ class Batch:
     # ---- stepping -------------------------------------------------------------------------------
     def step(self, n: int = 1, hold_controls: bool = False) -> None:
         """Advance every robot n steps (without the GIL: other Python threads run meanwhile). Raises
-        NonFiniteError (step, robot, joint) if a state becomes NaN or infinite. With hold_controls, the
+        NonFiniteControlError (step, robot, actuator), having stepped nothing, if a robot's control is
+        NaN, ±inf or of magnitude above 1e10, and NonFiniteError (step, robot, joint) if a state becomes
+        NaN or infinite. With hold_controls, the
         controls written before the call act over all n steps (a frame skip, as MuJoCo's mj_step with
         nstep = n), and the batch is left as n single steps with those controls written before each
         would leave it; without, they act over the first step only (see `ctrl`)."""
         if isinstance(n, bool) or not isinstance(n, (int, np.integer)) or n < 0:
             raise ValueError(f"step count must be a non-negative integer (got {n!r})")
         n = int(n)
-        _, nonfinite = self._native.step(n, bool(hold_controls))
+        _, nonfinite, bad_control = self._native.step(n, bool(hold_controls))
+        if bad_control is not None:  # the native step refused before its first step: nothing advanced
+            step, robot, actuator, value = bad_control
+            raise NonFiniteControlError(step, robot, actuator, value, step * self.dt)
         self._steps += n
         if nonfinite is not None:
             step, robot, joint = nonfinite

@@ -11,12 +11,14 @@ returning the reset observation with reward 0.
 from __future__ import annotations
 
 import os
+import warnings
 from collections import ChainMap
 from collections.abc import Mapping
 from typing import Any
 
 import numpy as np
 
+from .._batch import MAX_CONTROL
 from .expr import names_in
 from .task import CONSTANTS, Task, load_task
 
@@ -64,6 +66,10 @@ def why_refused(task: Task) -> str | None:
     return None
 
 
+class BadControlWarning(RuntimeWarning):
+    """An action held a control MuJoCo calls bad (mjWARN_BADCTRL): its env stepped with every control at 0."""
+
+
 def _vector_env_base():
     import gymnasium
 
@@ -108,6 +114,12 @@ class AchillesVectorEnv(_vector_env_base()):
         self._target0 = np.array(target[:, 0]) if target is not None and target.size else np.zeros(0)
 
         ranges = np.array([a["ctrlrange"] for a in self.compiled["names"]["actuators"]], dtype=np.float64).reshape(-1, 2)
+        # MuJoCo's clamp of each control (ctrllimited): none where the model gives no ctrlrange
+        self._ctrl_lo = np.array([-np.inf if a["ctrlrange"] is None else a["ctrlrange"][0] for a in self.compiled["names"]["actuators"]])
+        self._ctrl_hi = np.array([np.inf if a["ctrlrange"] is None else a["ctrlrange"][1] for a in self.compiled["names"]["actuators"]])
+        # Whether a good control stays good clamped: each finite bound is itself good (|bound| <= 1e10)
+        bounds = np.concatenate([self._ctrl_lo, self._ctrl_hi])
+        self._clamp_keeps_good = bool(np.all(np.isinf(bounds) | (np.abs(bounds) <= MAX_CONTROL)))
         self.single_action_space = gymnasium.spaces.Box(ranges[:, 0].astype(np.float32), ranges[:, 1].astype(np.float32), dtype=np.float32)
         obs_dim = self.task.observe(self._values(np.arange(1), np.zeros((1, self.nu)))).shape[1]
         self.single_observation_space = gymnasium.spaces.Box(-np.inf, np.inf, shape=(obs_dim,), dtype=np.float64)
@@ -195,6 +207,7 @@ class AchillesVectorEnv(_vector_env_base()):
 
     # -- gymnasium.vector.VectorEnv -------------------------------------------------------------
     def reset(self, *, seed: int | list[int] | None = None, options: dict | None = None):
+        self._check_open()
         if seed is not None:
             seeds = seed if isinstance(seed, (list, tuple)) else [seed + i for i in range(self.num_envs)]
             if len(seeds) != self.num_envs:
@@ -226,7 +239,45 @@ class AchillesVectorEnv(_vector_env_base()):
             out[k], out[f"_{k}"] = full, mask
         return out
 
+    def _mujoco_controls(self, actions: np.ndarray) -> tuple[np.ndarray, np.ndarray | None]:
+        """What MuJoCo's mj_fwdActuation acts on for each env's action, as controls the batch accepts,
+        and per env how many of its controls MuJoCo calls bad. MuJoCo clamps a copy of ctrl to
+        ctrlrange, then finds a control bad by mju_isBad (NaN, or |u| > 1e10; 3.14 rejects a finite one
+        too), and then acts on all of that env's controls as 0 (mjWARN_BADCTRL; d->ctrl keeps what was
+        written). So a bad env's controls are written as 0 (MuJoCo's own when 0 is in every ctrlrange,
+        as in all of Gymnasium's v5 models), and a control that only its clamp makes good (±inf, 1e12 on
+        a limited actuator) as its clamped value, which the batch would clamp it to; every other
+        control is written as given. Counts: None when every control is good as given (the usual case,
+        one pass: the largest magnitude, NaN where there is one)."""
+        ctrl = np.asarray(actions, dtype=np.float64)
+        if ctrl.size == 0 or (self._clamp_keeps_good and np.abs(ctrl).max() <= MAX_CONTROL):
+            return ctrl, None
+        clamped = np.clip(ctrl, self._ctrl_lo, self._ctrl_hi)
+        counts = (~(np.abs(clamped) <= MAX_CONTROL)).sum(axis=1)  # NaN included
+        written = np.where(np.abs(ctrl) <= MAX_CONTROL, ctrl, clamped)
+        written[counts > 0] = 0.0
+        return written, counts
+
+    def _report_bad_controls(self, counts: np.ndarray | None, info: dict[str, np.ndarray]) -> None:
+        """info["bad_ctrl"][e]: how many of env e's controls MuJoCo called bad this step (mask
+        info["_bad_ctrl"]), present only in a step where some env had one; and one BadControlWarning."""
+        if counts is None:
+            return
+        envs = np.flatnonzero(counts)
+        if len(envs) == 0:
+            return
+        info["bad_ctrl"] = counts.astype(np.int64)
+        info["_bad_ctrl"] = counts > 0
+        warnings.warn(
+            f"the actions of envs {envs.tolist()} hold a control MuJoCo calls bad (NaN, or |u| > 1e10 after the clamp"
+            " to ctrlrange): as MuJoCo does (mjWARN_BADCTRL), each of those envs stepped with all its controls at 0;"
+            " info['bad_ctrl'] counts them per env",
+            BadControlWarning,
+            stacklevel=3,
+        )
+
     def step(self, actions):
+        self._check_open()
         actions = np.asarray(actions)
         if actions.shape != (self.num_envs, self.nu):
             raise ValueError(f"actions must have shape ({self.num_envs}, {self.nu}), got {actions.shape}")
@@ -236,7 +287,8 @@ class AchillesVectorEnv(_vector_env_base()):
         before = self.task.read_before(self._values(all_envs, actions))
         b = self.batch
         # do_simulation: the action as ctrl over frame_skip steps, one call (the record is kept once, at its end)
-        b.ctrl[:, : self.num_envs] = np.asarray(actions, dtype=np.float64).T
+        ctrl, bad_counts = self._mujoco_controls(actions)
+        b.ctrl[:, : self.num_envs] = ctrl.T
         b.step(self.task.frame_skip, hold_controls=True)
         self._last_action = actions
         # The envs that were due a reset: Gymnasium's next-step autoreset resets them instead.
@@ -256,11 +308,18 @@ class AchillesVectorEnv(_vector_env_base()):
             truncated[resetting] = False
             self._info(reset_info, resetting, into=info)
         self._autoreset = terminated | truncated
+        self._report_bad_controls(bad_counts, info)
         return obs, reward, terminated, truncated, info
 
     def set_state(self, i: int, qpos, qvel) -> None:
         """Env i at (qpos, qvel) in MuJoCo's order, as Gymnasium's MujocoEnv.set_state; a pending
-        autoreset of env i is cleared."""
+        autoreset of env i is cleared. i: 0 .. num_envs − 1 (no negative indices: -1 would be a
+        silent choice of the last env)."""
+        self._check_open()
+        if isinstance(i, bool) or not isinstance(i, (int, np.integer)):
+            raise TypeError(f"set_state: the env index must be an integer from 0 to {self.num_envs - 1}, got {i!r}")
+        if not 0 <= i < self.num_envs:
+            raise IndexError(f"set_state: env {i} is out of range 0..{self.num_envs - 1} ({self.num_envs} envs)")
         qpos, qvel = np.asarray(qpos, dtype=np.float64), np.asarray(qvel, dtype=np.float64)
         if qpos.shape != (self.nq,) or qvel.shape != (self.nv,):
             raise ValueError(f"set_state: qpos must have shape ({self.nq},) and qvel ({self.nv},)")
@@ -270,6 +329,13 @@ class AchillesVectorEnv(_vector_env_base()):
 
     def close_extras(self, **kwargs):
         self.batch = None
+
+    def _check_open(self) -> None:
+        """Gymnasium's convention for a closed vector env (AsyncVectorEnv._assert_is_running)."""
+        if self.closed:
+            from gymnasium.error import ClosedEnvironmentError
+
+            raise ClosedEnvironmentError(f"Trying to operate on `{type(self).__name__}`, after a call to `close()`: the env is closed")
 
 
 def _env_major(x: np.ndarray, envs: np.ndarray) -> np.ndarray:
