@@ -16,7 +16,7 @@ import { laneProblem, registerLanes } from './lanes.js';
 import { WORLD_LIMITS } from './world-limits.js';
 import { ensureMemory } from './memory.js';
 import { hullFaces } from './hull-faces.js';
-import { NonFiniteControlError } from '../control/errors.js';
+import { NonFiniteControlError } from './control-errors.js';
 
 /** A state turned NaN or infinite: where and when. */
 export class NonFiniteStateError extends Error implements NonFiniteInfo {
