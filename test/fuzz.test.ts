@@ -8,7 +8,9 @@
 //   npm run fuzz                    2,000 cases (ACHILLES_FUZZ_CASES, ACHILLES_FUZZ_SEED to change);
 //                                   each finding is kept in reports/fuzz/ to reproduce it with
 //                                   `node test/fuzz/child.mjs reports/fuzz/FILE`
-import { copyFileSync, mkdirSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
+// The newer surfaces (MJCF include/frame/replicate and meshes, sweep files, --parameters, --emit jobs)
+// are fuzzed by test/fuzz-surfaces.test.ts, the Python API by python/tests/test_fuzz_api.py.
+import { copyFileSync, cpSync, mkdirSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
 import { basename, join } from 'node:path';
 import { expect, test } from 'vitest';
 import { CANARY, MUTATIONS, mutate, rng, type Foreign, type Mutation } from './fuzz/mutate.js';
@@ -84,6 +86,8 @@ test(
     const dir = tempDir();
     writeFileSync(join(dir, 'arm.arow'), RAW_ARM); // the include the raw base finds when only it is mutated
     for (const mesh of readdirSync(FIXTURES).filter((f) => /\.(obj|stl)$/.test(f))) copyFileSync(join(FIXTURES, mesh), join(dir, mesh));
+    // the files mjcf-include.xml includes, so its mutations reach them
+    cpSync(join(FIXTURES, 'mjcf-include'), join(dir, 'mjcf-include'), { recursive: true });
     // files no error may print (an include or --config may name them)
     const foreign: Foreign = { text: join(dir, 'secret.txt'), yaml: join(dir, 'secret.yaml'), up: `../${basename(dir)}/secret.txt` };
     writeFileSync(foreign.text, `${CANARY} this line must never appear in a message\nsecond ${CANARY}\n`);
