@@ -12,12 +12,12 @@
 // for what it is.
 
 import { createHash } from 'node:crypto';
-import { closeSync, constants, fstatSync, lstatSync, openSync, readdirSync, readlinkSync, readSync, type Stats } from 'node:fs';
+import { closeSync, constants, fstatSync, lstatSync, openSync, readdirSync, readlinkSync, readSync } from 'node:fs';
 import { hostname } from 'node:os';
 import { join } from 'node:path';
 import { openOutput } from '../reports/output-dir.js';
 import { csvHeader, sidecarJson, type MetaValue } from '../reports/csv.js';
-import { MAX_SCENE_BYTES } from '../model-files/common/text-file.js';
+import { MAX_SCENE_BYTES, kindOf } from '../model-files/common/text-file.js';
 import { achillesVersion } from '../util/version.js';
 import { parseShardName, shardName, type Shard } from './shards.js';
 
@@ -79,15 +79,6 @@ const UNREADABLE: Record<string, string> = {
 function unreadable(e: NodeJS.ErrnoException): FileProblem {
   const words = (e.code && UNREADABLE[e.code]) ?? 'a file that cannot be read';
   return { problem: `${words} (${e.code ?? e.message})`, ...(e.code === 'ENOENT' ? { absent: true } : {}) };
-}
-
-function kindOf(st: Stats): string {
-  if (st.isDirectory()) return 'a directory';
-  if (st.isFIFO()) return 'a FIFO (named pipe)';
-  if (st.isCharacterDevice()) return 'a character device';
-  if (st.isBlockDevice()) return 'a block device';
-  if (st.isSocket()) return 'a socket';
-  return 'a special file';
 }
 
 /** " (a symbolic link to /dev/zero)" when `file` is a link, else "". */

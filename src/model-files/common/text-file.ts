@@ -137,7 +137,8 @@ function unreadable(e: NodeJS.ErrnoException): FileProblem {
   return { found: words ? `${words} (${e.code})` : `an unreadable file (${e.code ?? e.message})`, expected: 'a readable YAML file' };
 }
 
-function kindOf(st: Stats): string {
+/** What a path that is not a regular file is, in words ("a FIFO (named pipe)"). */
+export function kindOf(st: Stats): string {
   if (st.isDirectory()) return 'a directory';
   if (st.isFIFO()) return 'a FIFO (named pipe)';
   if (st.isCharacterDevice()) return 'a character device';

@@ -94,15 +94,21 @@ function judgeTopLevel(ctx: MjcfContext): void {
   }
 }
 
+/** The attribute that decided a setting: the last of the `section` elements that set it (MuJoCo reads
+ *  them in order, so the last one wins). */
+function lastAttr(ctx: MjcfContext, section: string, name: string) {
+  return sections(ctx, section)
+    .map((s) => s.attrs.get(name))
+    .filter((a) => a !== undefined)
+    .pop()!;
+}
+
 /** compiler settotalmass, refused at its attribute where the scaled masses or inertias overflow. */
 function applyTotalMass(ctx: MjcfContext): void {
   setTotalMass(ctx.ir.bodies, ctx.compiler.settotalmass);
   const over = ctx.ir.bodies.find(inertiaOverflows);
   if (!over) return;
-  const at = sections(ctx, 'compiler')
-    .map((c) => c.attrs.get('settotalmass'))
-    .filter((a) => a !== undefined)
-    .pop()!;
+  const at = lastAttr(ctx, 'compiler', 'settotalmass');
   ctx.r.fail(
     at,
     'compiler settotalmass',
@@ -118,10 +124,7 @@ function refusePgsBeyondItsDofs(ctx: MjcfContext): void {
   const DOFS = { hinge: 1, slide: 1, ball: 3, free: 6 };
   const nv = ctx.ir.bodies.reduce((n, b) => n + b.joints.reduce((k, j) => k + DOFS[j.type], 0), 0);
   if (nv <= NEWTON_MAX_DOFS) return;
-  const at = sections(ctx, 'option')
-    .map((o) => o.attrs.get('solver'))
-    .filter((a) => a !== undefined)
-    .pop()!;
+  const at = lastAttr(ctx, 'option', 'solver');
   ctx.r.fail(
     at,
     'option solver',
