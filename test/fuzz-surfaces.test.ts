@@ -18,7 +18,7 @@
 //   npm test                 a seeded sample per surface (every mutation class at least once)
 //   npm run fuzz             ACHILLES_FUZZ_CASES cases per surface (2,000 by default; ACHILLES_FUZZ_SEED
 //                            to change the seeds); each finding is kept in reports/fuzz/ with a repro.sh
-import { cpSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { cpSync, existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { basename, dirname, join, resolve } from 'node:path';
 import { describe, expect, test } from 'vitest';
 import { CANARY, type Foreign } from './fuzz/mutate.js';
@@ -84,6 +84,16 @@ function knownDefect(surface: string, seed: number, what: string, skipped: strin
   return known !== undefined;
 }
 
+/** Each class in turn, by the seed itself (so a seed is one case whatever seed a run starts from). */
+const byTurn = <T>(classes: readonly T[], seed: number): T => classes[(((seed - 1) % classes.length) + classes.length) % classes.length];
+
+/** The message is placed in one of `files` (a path may hold a newline: it is matched whole), or at
+ *  FILE:LINE:COL on its first line. */
+const placedIn =
+  (files: string[]) =>
+  (m: string): boolean =>
+    AT_FILE.test(m) || files.some((f) => m.startsWith(f) && /^:\d+:\d+: /.test(m.slice(f.length)));
+
 /** The files no output may print, in `dir`. */
 function plantForeign(dir: string): Foreign {
   const foreign: Foreign = { text: join(dir, 'secret.txt'), yaml: join(dir, 'secret.yaml'), up: `../${basename(dir)}/secret.txt` };
@@ -147,39 +157,47 @@ const line = (f: Finding): string =>
 
 test(`fuzz mjcf: ${count('mjcf')} hostile includes, frames, replicates and meshes (seed ${seed0})`, { timeout: TIMEOUT }, async () => {
   const dir = tempDir('achilles-fuzz-mjcf-');
-  for (const a of mjcfAssets(FIXTURES)) cpSync(join(FIXTURES, a), join(dir, a), { recursive: true });
-  const foreign = plantForeign(dir);
+  // each case in its own folder beside the planted files (so `../secret.txt` reaches one), with the
+  // fixtures' assets; generated when it runs (a mesh case may be tens of MB) and removed once clean
+  const foreign = { ...plantForeign(dir), up: '../secret.txt' };
   const src = mjcfSources(FIXTURES);
   const skipped: string[] = [];
-  const plan = Array.from({ length: count('mjcf') }, (_, i) => {
-    const seed = seed0 + i;
-    const c = mutateMjcf(seed, MJCF_MUTATIONS[i % MJCF_MUTATIONS.length], src, foreign);
-    const known = knownDefect('mjcf', seed, `${c.kind}: ${c.what}`, skipped);
-    if (!known) for (const [name, bytes] of c.files) writeFileSync(join(dir, name), bytes);
-    return { seed, c, known };
-  }).filter((p) => !p.known);
-  const verdicts = await pool(plan, 2, async ({ c }): Promise<Verdict> => {
-    const r = await runCase(join(dir, c.model));
+  const verdicts: Verdict[] = [];
+  const seeds = Array.from({ length: count('mjcf') }, (_, i) => ({ seed: seed0 + i, kind: byTurn(MJCF_MUTATIONS, seed0 + i) }));
+  const ran = await pool(seeds, 2, async ({ seed, kind }): Promise<Finding | 'clean' | 'known'> => {
+    const c = mutateMjcf(seed, kind, src, foreign);
+    if (knownDefect('mjcf', seed, `${c.kind}: ${c.what}`, skipped)) return 'known';
+    const caseDir = join(dir, `case-${seed}`);
+    for (const a of mjcfAssets(FIXTURES)) cpSync(join(FIXTURES, a), join(caseDir, a), { recursive: true });
+    for (const [name, bytes] of c.files) writeFileSync(join(caseDir, name), bytes);
+    const r = await runCase(join(caseDir, c.model));
     // an import error is placed in the file it is about
     const message = r.detail.replace(/^\(engine\) /, '');
-    if (r.outcome === 'clean-error' && !AT_FILE.test(message)) return { outcome: 'unplaced', detail: r.detail };
-    return { outcome: r.outcome, detail: r.detail };
-  });
-  const findings: Finding[] = plan
-    .map((p, i) => ({
+    const verdict: Verdict =
+      r.outcome === 'clean-error' && !AT_FILE.test(message)
+        ? { outcome: 'unplaced', detail: r.detail }
+        : { outcome: r.outcome, detail: r.detail };
+    verdicts.push(verdict);
+    if (verdict.outcome === 'clean-error' || verdict.outcome === 'clean-run') {
+      rmSync(caseDir, { recursive: true, force: true });
+      return 'clean';
+    }
+    const model = join(caseDir, c.model);
+    return {
       surface: 'mjcf',
-      seed: p.seed,
-      kind: p.c.kind,
-      what: p.c.what,
-      verdict: verdicts[i],
-      dir,
-      repro: `node test/fuzz/child.mjs ${q(join(dir, p.c.model))}   # or: node bin/achilles.js compile FILE`,
-    }))
-    .filter((f) => f.verdict.outcome !== 'clean-error' && f.verdict.outcome !== 'clean-run');
+      seed,
+      kind: c.kind,
+      what: c.what,
+      verdict,
+      dir: caseDir,
+      repro: `node test/fuzz/child.mjs ${q(model)}   # or: node bin/achilles.js compile ${q(model)}`,
+    };
+  });
+  const findings = ran.filter((f): f is Finding => typeof f !== 'string');
   const counts = report('mjcf', verdicts, findings, skipped);
   expect(findings.map(line)).toEqual([]);
   expect(counts['clean-error'] ?? 0).toBeGreaterThan(0);
-  if (plan.length >= 10) expect(counts['clean-run'] ?? 0).toBeGreaterThan(0);
+  if (verdicts.length >= 10) expect(counts['clean-run'] ?? 0).toBeGreaterThan(0);
 });
 
 // ---- sweep files ---------------------------------------------------------------------------------------
@@ -196,7 +214,7 @@ test(`fuzz sweep: ${count('sweep')} hostile sweep files run by achilles sweep (s
   const skipped: string[] = [];
   const plan = Array.from({ length: count('sweep') }, (_, i) => {
     const seed = seed0 + i;
-    const kind = SWEEP_MUTATIONS[i % SWEEP_MUTATIONS.length];
+    const kind = byTurn(SWEEP_MUTATIONS, seed);
     const base = SWEEPS[seed % SWEEPS.length];
     const caseDir = join(dir, `case-${seed}`);
     mkdirSync(caseDir);
@@ -213,7 +231,7 @@ test(`fuzz sweep: ${count('sweep')} hostile sweep files run by achilles sweep (s
     const modeFile = join(p.caseDir, 'mode.json');
     const run = await runCli({ argv: [SWEEP_CHILD, p.file, out, modeFile], cwd: p.caseDir });
     const mode = existsSync(modeFile) ? (JSON.parse(readFileSync(modeFile, 'utf8')) as { run: boolean; robots?: number }) : { run: true };
-    const v = classify(run, (m) => AT_FILE.test(m), 'sweep', p.pathChars);
+    const v = classify(run, placedIn([p.file]), 'sweep', p.pathChars);
     if (v.outcome !== 'clean-error' && v.outcome !== 'clean-run') return v;
     const problems = mode.run
       ? sweepOutputProblems(p.caseDir, out, run.code, mode.robots)
@@ -231,6 +249,7 @@ test(`fuzz sweep: ${count('sweep')} hostile sweep files run by achilles sweep (s
       repro: `node bin/achilles.js sweep ${q(p.file)} --out ${q(join(p.caseDir, 'out'))}`,
     }))
     .filter((f) => f.verdict.outcome !== 'clean-error' && f.verdict.outcome !== 'clean-run');
+  for (const p of plan) if (!findings.some((f) => f.seed === p.seed)) rmSync(p.caseDir, { recursive: true, force: true });
   const counts = report('sweep', verdicts, findings, skipped);
   expect(findings.map(line)).toEqual([]);
   expect(counts['clean-error'] ?? 0).toBeGreaterThan(0);
@@ -244,7 +263,7 @@ test(`fuzz params: ${count('params')} hostile --parameters for achilles compile 
   const skipped: string[] = [];
   const plan = Array.from({ length: count('params') }, (_, i) => {
     const seed = seed0 + i;
-    const { model, names } = PARAMETER_MODELS[i % PARAMETER_MODELS.length];
+    const { model, names } = byTurn(PARAMETER_MODELS, seed);
     const m = mutateParameters(seed, names);
     const caseDir = join(dir, `case-${seed}`);
     mkdirSync(caseDir);
@@ -285,6 +304,7 @@ test(`fuzz params: ${count('params')} hostile --parameters for achilles compile 
       repro: `node bin/achilles.js compile ${p.model} --parameters "$(cat ${q(join(p.caseDir, 'parameters.json'))})"${p.out ? ` --out ${q(p.out)}` : ''}`,
     }))
     .filter((f) => f.verdict.outcome !== 'clean-error' && f.verdict.outcome !== 'clean-run');
+  for (const p of plan) if (!findings.some((f) => f.seed === p.seed)) rmSync(p.caseDir, { recursive: true, force: true });
   const counts = report('params', verdicts, findings, skipped);
   expect(findings.map(line)).toEqual([]);
   expect(counts['clean-error'] ?? 0).toBeGreaterThan(0);
@@ -306,7 +326,13 @@ function parameterNames(json: string): string[] {
  *  it; after a failure --out is not there, or holds what it held (`held`); no temp file is left. */
 function outputVerdict(v: Verdict, run: CliRun, caseDir: string, out: string | undefined, held: string | undefined): Verdict {
   const problems = debris(caseDir).map((f) => `left behind: ${f}`);
-  if (out !== undefined) problems.push(...debris(dirname(out)).map((f) => `left behind: ${f}`));
+  // beside --out, only its own temp files (other cases write in their folders meanwhile)
+  if (out !== undefined && existsSync(dirname(out)))
+    problems.push(
+      ...readdirSync(dirname(out))
+        .filter((f) => f.startsWith(`.${basename(out)}.`) && f.endsWith('.tmp'))
+        .map((f) => `left behind: ${f}`),
+    );
   const json = (text: string, where: string): void => {
     try {
       JSON.parse(text);
@@ -340,7 +366,7 @@ test(
     const drop = SWEEPS[0].text;
     const plan = Array.from({ length: count('emit') }, (_, i) => {
       const seed = seed0 + i;
-      const c = mutateEmit(seed, i % 2 === 0 ? 'slurm' : 'k8s');
+      const c = mutateEmit(seed, byTurn(['slurm', 'k8s'] as const, seed));
       const caseDir = join(dir, `case-${seed}`);
       const cwd = join(caseDir, c.cwdDir);
       const rel = join(c.fileDir, c.fileName);
@@ -361,7 +387,7 @@ test(
         ...(c.yes ? ['--yes'] : []),
       ];
       const run = await runCli({ argv: [CLI, 'sweep', p.arg, '--emit', c.kind, ...flags], cwd: p.cwd });
-      const v = classify(run, (m) => AT_FILE.test(m), 'sweep');
+      const v = classify(run, placedIn([p.arg, p.file]), 'sweep');
       if (v.outcome !== 'clean-error' && v.outcome !== 'clean-run') return v;
       if (run.code === 2 && !EMIT_FLAG.test(errorMessage(run.stderr)) && !/larger than achilles emits/.test(run.stderr))
         return { outcome: 'unplaced', detail: `a usage error naming no flag: ${errorMessage(run.stderr).slice(0, 300)}` };
@@ -416,6 +442,7 @@ test(
           .join('')}${p.c.yes ? ' --yes' : ''})`,
       }))
       .filter((f) => f.verdict.outcome !== 'clean-error' && f.verdict.outcome !== 'clean-run');
+    for (const p of plan) if (!findings.some((f) => f.seed === p.seed)) rmSync(p.caseDir, { recursive: true, force: true });
     const counts = report('emit', verdicts, findings, []);
     expect(findings.map(line)).toEqual([]);
     expect(counts['clean-error'] ?? 0).toBeGreaterThan(0);
@@ -470,6 +497,14 @@ describe('every check of the harness sees what it is there to see', () => {
     ['clean-run', { code: 0, stdout: 'ok\n' }],
   ])('classify calls it %s: %j', (outcome, r) => {
     expect(classify(run(r), atFile, 'sweep').outcome).toBe(outcome);
+  });
+
+  test('an error is placed at FILE:LINE:COL, the file matched whole when its path holds a newline', () => {
+    const file = '/tmp/d&\n%YAML/s.yaml';
+    expect(placedIn([file])(`${file}:2:8: sweep: found a name holding U+0085`)).toBe(true);
+    expect(placedIn([file])('achilles: /tmp/d&\n%YAML/s.yaml: no such file')).toBe(false);
+    expect(placedIn([])('f.yaml:3:7: robots: found -1')).toBe(true);
+    expect(placedIn([])('achilles: f.yaml: cannot read')).toBe(false);
   });
 
   test('a sweep output directory half-written, or left with staging debris, is seen', () => {

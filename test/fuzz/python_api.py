@@ -314,7 +314,7 @@ def op_set_robot_model(r: random.Random, ctx: Ctx) -> str:
 
 def op_set_robot_parameters(r: random.Random, ctx: Ctx) -> str:
     b = achilles.Batch(MODELS["quadruped"], 2)
-    name = r.choice(["mass_scale:torso", "friction:ground", "gravity.z", "damping:front_left_shin", "nope", "", "x" * 200_000, "__proto__"])
+    name = r.choice(["mass_scale:torso", "friction:ground", "gravity.z", "damping:front_left_shin", "nope", "", "x" * 200_000, "x" * 100_000, "__proto__"])
     value = r.choice(HOSTILE_NUMBERS + ["x", None, [], 1.0])
     robot = r.choice([0, 1, 2, -1, "0", 1.5])
     b.set_robot_parameters({robot: {name: value}})

@@ -116,7 +116,7 @@ export function classify(run: CliRun, placed: (message: string) => boolean, comm
   if (run.signal || run.code === null || ![0, 1, 2].includes(run.code) || DYING.test(run.stderr))
     return v('crash', `exit ${run.code ?? run.signal}: ${tail(run.stderr)}`);
   const internal = INTERNAL.exec(run.stderr);
-  if (internal) return v('crash', `internal error ${tail(run.stderr.slice(internal.index))}`);
+  if (internal) return v('crash', `internal error ${run.stderr.slice(internal.index).split('\n').slice(0, 3).join(' | ').slice(0, 400)}`);
   if (LEAK.test(run.stdout) || LEAK.test(run.stderr))
     return v('leak', `the output prints another file: ${(LEAK.exec(run.stderr) ? run.stderr : run.stdout).slice(0, 300)}`);
   if (run.code === 0) return v('clean-run', '');
