@@ -259,6 +259,7 @@ export function mutateSweep(
     self,
     'x'.repeat(5000),
     '../../../../../../etc/shadow',
+    `${foreign.text}/x.arow`,
   ]);
   const shown = scene.length > 60 ? `${scene.slice(0, 60)}… (${scene.length} characters)` : scene;
   return { text: setTop(text, 'scene', JSON.stringify(scene)), what: `scene: ${shown}`, scene, latin1: false };

@@ -120,7 +120,7 @@ def small_batch(r: random.Random, ctx: Ctx, **kw) -> achilles.Batch:
 def op_batch_options(r: random.Random, ctx: Ctx) -> str:
     kw = {}
     for key, pool in {
-        "copies": [0, -1, 1, 2, 2**24, 2**24 + 1, 2**31, 2**63, 1.5, "2", None, True, np.int64(3), np.uint8(3), np.float64(2)],
+        "copies": [0, -1, 1, 2, 2**24 + 1, 2**31, 2**63, 1.5, "2", None, True, np.int64(3), np.uint8(3), np.float64(2)],
         "precision": ["f32", "f64", "f16", None, 1, "F64"],
         "lanes": [None, 1, 4, 8, 16, 3, 0, -1, "8", 8.0, True, 2**63],
         "threads": [1, 2, 256, 257, 0, -1, 1.5, None, 2**63],
