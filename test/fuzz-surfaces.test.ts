@@ -39,6 +39,9 @@ import {
 } from './fuzz/run-cli.js';
 import { k8sProblems, slurmProblems } from './fuzz/job-checks.js';
 import { ROOT, SCENES, tempDir } from './helpers/cli.js';
+// The directive must say the job's name as one word: sbatchDirectives reads it as sbatch does (it blanks
+// hetjob/packjob), so a name that sbatch would split fails the comparison.
+import { jobName } from '../src/sweep/emit.js';
 
 /** Cases per surface in `npm test`; ACHILLES_FUZZ_CASES gives every surface that many. */
 const SAMPLE = { mjcf: 20, sweep: 12, params: 16, emit: 24 };
@@ -449,12 +452,6 @@ test(
     expect(counts['clean-run'] ?? 0).toBeGreaterThan(0);
   },
 );
-
-/** src/sweep/emit.ts's jobName, restated: what the directive must say. */
-function jobName(sweep: string): string {
-  const n = `achilles-sweep-${sweep.toLowerCase().replace(/[^a-z0-9-]+/g, '-')}`.replace(/-+/g, '-').replace(/-$/, '');
-  return n.slice(0, 63).replace(/-$/, '');
-}
 
 // ---- the checks themselves can fail ---------------------------------------------------------------------
 

@@ -18,6 +18,7 @@ import { readSweepFile } from '../src/sweep/sweep-file.js';
 import { loadScene } from '../src/model-files/scene/index.js';
 import { sweepCommand } from '../src/cli/sweep-command.js';
 import { cli, ROOT, SCENES, tempDir } from './helpers/cli.js';
+import { sbatchDirectives } from './fuzz/job-checks.js';
 
 const dir = tempDir('achilles-sweep-hostile-');
 const QUADRUPED = join(SCENES, 'quadruped.arow');
@@ -30,56 +31,6 @@ const NASTY = `a b'c"d$(touch PWNED)\`touch PWNED\`;e#f\\g*h&|>i`;
 /** Every file under `d`, recursively (relative paths). */
 function filesUnder(d: string): string[] {
   return readdirSync(d, { recursive: true, encoding: 'utf8' }).filter((f) => statSync(join(d, f)).isFile());
-}
-
-/**
- * sbatch's reading of a script's directives (src/sbatch/opt.c: _get_argument and the loop over
- * lines): the #SBATCH lines up to the first line that is neither blank nor a comment; in each, words
- * split at unquoted whitespace, quotes ' and " group, a backslash makes the next character literal,
- * an unquoted # ends the line, and the words packjob and hetjob are blanked.
- */
-function sbatchDirectives(script: string): string[] {
-  const args: string[] = [];
-  for (const line of script.split('\n').slice(1)) {
-    if (line.trim() === '') continue;
-    if (!line.startsWith('#')) break;
-    if (!line.startsWith('#SBATCH')) continue;
-    let rest = line.slice('#SBATCH'.length).replace(/packjob|hetjob/gi, (w) => ' '.repeat(w.length));
-    for (;;) {
-      const r = sbatchArgument(rest);
-      if (!r) break;
-      args.push(r.arg);
-      rest = rest.slice(r.used);
-    }
-  }
-  return args;
-}
-
-function sbatchArgument(line: string): { arg: string; used: number } | undefined {
-  let i = 0;
-  while (i < line.length && /\s/.test(line[i])) i++;
-  if (i === line.length) return undefined;
-  let arg = '';
-  let quote = '';
-  let escape = false;
-  for (; i < line.length && (quote !== '' || !/\s/.test(line[i])); i++) {
-    const c = line[i];
-    if (escape) escape = false;
-    else if (c === '\\') {
-      escape = true;
-      continue;
-    } else if (quote !== '') {
-      if (c === quote) {
-        quote = '';
-        continue;
-      }
-    } else if (c === '"' || c === "'") {
-      quote = c;
-      continue;
-    } else if (c === '#') return arg === '' ? undefined : { arg, used: line.length };
-    arg += c;
-  }
-  return { arg, used: i };
 }
 
 /** Sources `script` in bash, in `cwd`, with `exec` a function that writes its arguments (NUL-separated)

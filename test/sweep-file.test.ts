@@ -165,6 +165,7 @@ describe('sweep files', () => {
     expect(emitJob('slurm', { ...o, yes: true }, { robots: 8, shards: 2 })).toMatch(/^exec .* --shards 2 --threads 1 --yes$/m);
     expect(emitJob('k8s', { ...o, yes: true }, { robots: 8, shards: 2, image: 'i', pvc: 'c' })).toMatch(/^\s+- --yes$/m);
     expect(jobName('My Sweep!')).toBe('achilles-sweep-my-sweep');
+    expect(jobName('x hetjob -pdebug PackJob')).toBe('achilles-sweep-x-het-job-pdebug-pack-job'); // sbatch blanks hetjob/packjob
     expect(shellWord("it's here")).toBe(`'it'\\''s here'`);
     expect(shellWord('/plain/path-1.yaml')).toBe('/plain/path-1.yaml');
   });

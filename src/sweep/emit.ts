@@ -59,7 +59,11 @@ function refuseControl(what: string, s: string, why: string): void {
 
 /** Kubernetes and Slurm names: lowercase letters, digits and dashes. */
 export function jobName(sweep: string): string {
-  const n = `achilles-sweep-${sweep.toLowerCase().replace(/[^a-z0-9-]+/g, '-')}`.replace(/-+/g, '-').replace(/-$/, '');
+  const n = `achilles-sweep-${sweep.toLowerCase().replace(/[^a-z0-9-]+/g, '-')}`
+    // sbatch blanks these words in an #SBATCH line, which would split the name into options
+    .replace(/hetjob|packjob/g, (w) => `${w.slice(0, -3)}-job`)
+    .replace(/-+/g, '-')
+    .replace(/-$/, '');
   return n.slice(0, 63).replace(/-$/, '');
 }
 
