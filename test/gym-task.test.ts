@@ -114,5 +114,8 @@ describe('the formula language', () => {
     expect(t.frameSkip).toBe(2);
     expect(() => loadTask('Hopper-v5', { ctrl_cost: 1 })).toThrow(/unexpected keyword argument 'ctrl_cost'.*ctrl_cost_weight/);
     expect(() => loadTask('Hopper-v9')).toThrow(/unknown task 'Hopper-v9'/);
+    // an id is never a path: another JSON file beside the package is not a task
+    expect(() => loadTask('../../package')).toThrow(/unknown task '\.\.\/\.\.\/package'/);
+    expect(() => loadTask('x'.repeat(5000))).toThrow(/unknown task 'x{77}\.\.\.'/);
   });
 });

@@ -219,6 +219,24 @@ print(json.dumps(out))`,
   });
 });
 
+test('an OBJ face of 100,000 corners is split, not spread onto the call stack (fuzz finding, issue 56)', () => {
+  const n = 100_000;
+  const v = Array.from({ length: n }, (_, k) => `v ${Math.cos((2 * Math.PI * k) / n)} ${Math.sin((2 * Math.PI * k) / n)} 0`);
+  const text = `${v.join('\n')}\nf ${Array.from({ length: n }, (_, k) => k + 1).join(' ')}\n`;
+  // its corners 6e-5 rad apart are too nearly collinear to be convex in the splitter's float test:
+  // refused at its line, as a polygon, where a RangeError came out of the reader before
+  expect(() => readObj(text, 'disc.obj')).toThrow(/^disc\.obj:100001:1: OBJ face: found a non-convex polygon of 100000 vertices/);
+  // a quad's worth of corners repeated: split and written into its slots
+  const square = `v 0 0 0\nv 1 0 0\nv 1 1 0\nv 0 1 0\nf ${Array.from({ length: n }, (_, k) => (k % 4) + 1).join(' ')}\n`;
+  let split: number[] | undefined;
+  try {
+    split = readObj(square, 'square.obj').face;
+  } catch (e) {
+    expect(e).not.toBeInstanceOf(RangeError);
+  }
+  if (split) expect(split.every((i) => i >= 0 && i < 4)).toBe(true);
+});
+
 describe("the quickhull against MuJoCo's qhull", () => {
   test('the same hull vertices on clouds with coplanar, collinear and interior points', () => {
     let seed = 7;

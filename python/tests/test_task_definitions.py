@@ -165,3 +165,8 @@ def test_keyword_arguments_as_gymnasium_takes_them():
         load_task("Hopper-v5", ctrl_cost=1)
     with pytest.raises(ValueError, match="unknown task 'Hopper-v9'"):
         load_task("Hopper-v9")
+    # an id is never a path: another JSON file beside the package is not a task, a long one not an OSError
+    with pytest.raises(ValueError, match=r"unknown task '\.\./\.\./package'"):
+        load_task("../../package")
+    with pytest.raises(ValueError, match=r"unknown task 'x{76}\.\.\."):
+        load_task("x" * 5000)

@@ -3,7 +3,7 @@
 // arguments), observation, the step's terms in file order (reward and terminated among them), info,
 // reset distribution and reset info. Evaluated here for one env at a time (src/gym/expr.ts).
 
-import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { packageRoot } from '../util/package-root.js';
 import { evaluate, ExprError, parseExpr, type Node, type Scope, type Val } from './expr.js';
@@ -61,8 +61,12 @@ function paramValue(v: unknown): Val {
 
 /** The task `id` with the env's keyword arguments applied (an unknown one is an error, as in Gymnasium). */
 export function loadTask(id: string, kwargs: Record<string, unknown> = {}): Task {
+  // looked up among the task files, never joined into a path ('../../package' would read another file)
+  if (!taskIds().includes(id)) {
+    const shown = id.length <= 80 ? id : `${id.slice(0, 77)}...`;
+    throw new Error(`unknown task '${shown}': the tasks are ${taskIds().join(', ')}`);
+  }
   const file = join(taskDir(), `${id}.json`);
-  if (!existsSync(file)) throw new Error(`unknown task '${id}': the tasks are ${taskIds().join(', ')}`);
   const raw = JSON.parse(readFileSync(file, 'utf8'));
   const params: Record<string, Val> = Object.fromEntries(Object.entries(raw.params).map(([k, v]) => [k, paramValue(v)]));
   let model: string = raw.model;

@@ -157,9 +157,12 @@ class Task:
 def load_task(env_id: str, **kwargs: Any) -> Task:
     """The task `env_id` with Gymnasium's keyword arguments applied (an unknown one is an error, as
     Gymnasium's env raises one): its parameters, `xml_file` and `frame_skip`."""
+    # An id is looked up among the task files, never joined into a path: '../../package' would read
+    # another JSON file, and a 5,000-character id would raise the OS's ENAMETOOLONG.
+    if not isinstance(env_id, str) or env_id not in task_ids():
+        shown = repr(env_id) if len(repr(env_id)) <= 80 else f"{repr(env_id)[:77]}..."
+        raise ValueError(f"unknown task {shown}: the tasks are {', '.join(task_ids())}")
     path = task_dir() / f"{env_id}.json"
-    if not path.is_file():
-        raise ValueError(f"unknown task {env_id!r}: the tasks are {', '.join(task_ids())}")
     with open(path) as f:
         raw = json.load(f)
     file = str(path)

@@ -93,9 +93,12 @@ export function readObj(text: string, file: string): ObjData {
       }
       if (face.length / 3 + corners.length - 2 > OBJ_MAX_TRIANGLES)
         fail(1, 'OBJ', `more than ${OBJ_MAX_TRIANGLES} triangles`, `at most ${OBJ_MAX_TRIANGLES} triangles`);
-      if (corners.length === 3) face.push(...corners);
-      else pendingPolygons.push({ line, corners, at: face.length });
-      if (corners.length > 3) face.push(...new Array<number>(3 * (corners.length - 2)).fill(-1));
+      // one value at a time: a spread of a 100,000-corner face's slots overflows the call stack
+      if (corners.length === 3) face.push(corners[0], corners[1], corners[2]);
+      else {
+        pendingPolygons.push({ line, corners, at: face.length });
+        for (let k = 3 * (corners.length - 2); k > 0; k--) face.push(-1);
+      }
     }
   }
   // polygons are split once every vertex is known (a face may come before its vertices)
@@ -104,7 +107,7 @@ export function readObj(text: string, file: string): ObjData {
     const tris =
       splitPolygon(vert, p.corners) ??
       fail(1, 'OBJ face', `a non-convex polygon of ${p.corners.length} vertices`, 'triangles, quads or convex polygons');
-    face.splice(p.at, tris.length, ...tris);
+    for (let k = 0; k < tris.length; k++) face[p.at + k] = tris[k]; // into its slots (no spread: a long polygon)
   }
   // MuJoCo makes line elements (l) degenerate faces, a mesh without surface; without any face
   // element, it takes the convex hull's faces
