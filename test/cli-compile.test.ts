@@ -141,4 +141,17 @@ describe('achilles compile --parameters: robots with their own parameters writte
     expect(await bad('[{"gravity.z": "x"}]')).toMatch(/--parameters\[0\] gravity\.z: found "x", expected a number/);
     expect(await bad('[{"gravity.z": -9}, {"mass_scale:tail": 2}]')).toMatch(/--parameters\[1\] mass_scale:tail: found no link `tail`/);
   });
+  it('names a hostile value briefly: a 100,000-character name or string cut, a deep or long array by its size (fuzz findings)', async () => {
+    const bad = async (json: string) => (await cli('compile', DP, '--parameters', json)).stderr;
+    const x = 'x'.repeat(100_000);
+    for (const json of [`{"${x}": 1}`, `{"mass_scale:${x}": 1}`, `{"friction:${x}": 1}`, `{"a": "${x}"}`]) {
+      const err = await bad(json);
+      expect(err).toMatch(/x… \(1000\d\d characters\)/);
+      expect(err.length).toBeLessThan(1000);
+    }
+    expect(await bad(`${'['.repeat(60_000)}${']'.repeat(60_000)}`)).toMatch(
+      /^achilles: --parameters\[0\]: found an array of 1 item, expected an object/,
+    );
+    expect(await bad(`[[${'1,'.repeat(50_000)}1]]`)).toMatch(/--parameters\[0\]: found an array of 50001 items, expected an object/);
+  });
 });

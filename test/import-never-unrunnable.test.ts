@@ -64,4 +64,15 @@ describe('import refuses what run would refuse', () => {
     expect(r.stderr).toContain(`${f}:4:7: link j1: found singular model`);
     expect(existsSync(out)).toBe(false);
   });
+  test('a chain of 100,000 replicated links is judged without recursing past the stack (fuzz finding, issue 56)', async () => {
+    const { readFileSync } = await import('node:fs');
+    const { ROOT } = await import('./helpers/cli.js');
+    const xml = readFileSync(join(ROOT, 'test', 'fixtures', 'import', 'mjcf-replicate.xml'), 'utf8');
+    expect(xml).toContain('<replicate count="2" euler="0 0 90">');
+    const f = write('chain.xml', xml.replace('<replicate count="2" euler="0 0 90">', '<replicate count="100000" euler="0 0 90">'));
+    const r = await cli('compile', f);
+    expect(r.stderr).not.toMatch(/call stack/);
+    expect(r.stderr).toMatch(/found singular model/);
+    expect(r.code).toBe(1);
+  });
 });

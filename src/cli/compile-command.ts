@@ -11,6 +11,7 @@ import { checkOutputFile } from '../reports/output-dir.js';
 import { loadScene } from '../model-files/scene/index.js';
 import { withNamedParameters } from '../params/named.js';
 import type { CommandSpec } from '../util/command-spec.js';
+import { brief, briefJson } from '../util/brief.js';
 
 /** An --out file this command wrote (it may be replaced without --force). */
 const looksOurs = (head: string): boolean => new RegExp(`^\\s*\\{\\s*"format"\\s*:\\s*"${COMPILED_MODEL_FORMAT}"`).test(head);
@@ -94,9 +95,9 @@ function parameterSets(text: string): ParameterSet | ParameterSet[] {
   }
   const check = (v: unknown, where: string): ParameterSet => {
     if (typeof v !== 'object' || v === null || Array.isArray(v))
-      throw new Error(`--parameters${where}: found ${JSON.stringify(v)}, expected an object {"NAME": number, ...}`);
+      throw new Error(`--parameters${where}: found ${briefJson(v)}, expected an object {"NAME": number, ...}`);
     for (const [name, x] of Object.entries(v))
-      if (typeof x !== 'number') throw new Error(`--parameters${where} ${name}: found ${JSON.stringify(x)}, expected a number`);
+      if (typeof x !== 'number') throw new Error(`--parameters${where} ${brief(name)}: found ${briefJson(x)}, expected a number`);
     return v as ParameterSet;
   };
   return Array.isArray(value) ? value.map((v, i) => check(v, `[${i}]`)) : check(value, '');

@@ -18,6 +18,7 @@
 
 import type { Distribution } from './draws.js';
 import type { ModelDesc } from '../engine/model-desc.js';
+import { brief } from '../util/brief.js';
 
 export const PARAMETER_KINDS = ['mass_scale', 'com_offset', 'friction', 'damping', 'armature', 'gain', 'ctrl_range', 'gravity'] as const;
 export type ParameterKind = (typeof PARAMETER_KINDS)[number];
@@ -75,7 +76,7 @@ export function parseParameterName(name: string): ParameterName | NameProblem {
   return { kind, subject: m[2] };
 }
 
-const bad = (name: string, expected: string): NameProblem => ({ found: `the parameter \`${name}\``, expected });
+const bad = (name: string, expected: string): NameProblem => ({ found: `the parameter \`${brief(name)}\``, expected });
 
 /** The names the subject of `kind` may take in `model` (for "one of" and "did you mean"). */
 export function subjectsOf(kind: ParameterKind, model: ModelDesc): string[] {
@@ -94,7 +95,7 @@ export function resolveParameter(p: ParameterName, model: ModelDesc): ParameterT
   if (p.kind === 'gravity') return { kind: 'gravity', axis };
   const candidates = subjectsOf(p.kind, model);
   const missing = (what: string): NameProblem => ({
-    found: `no ${what} \`${p.subject}\` in ${model.name}`,
+    found: `no ${what} \`${brief(p.subject)}\` in ${model.name}`,
     expected: `one of ${listed(candidates)}`,
   });
   if (p.kind === 'friction') {

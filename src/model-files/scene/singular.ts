@@ -94,7 +94,19 @@ const LOAD_CHECK_RANGE = 1e150;
 /** Why a link whose numbers are astronomically large reads as singular: the load check's arithmetic
  *  overflows before it can judge the inertia (undefined for ordinary numbers). */
 function overflowHint(model: ModelDesc, link: number): string | undefined {
-  const inSubtree = (i: number): boolean => i === link || (i >= 0 && inSubtree(model.bodies[i].parent));
+  // walked up iteratively and remembered: a chain of 100,000 links must not recurse, nor be walked per link
+  const known = new Map<number, boolean>([[link, true]]);
+  const inSubtree = (i: number): boolean => {
+    const path: number[] = [];
+    let j = i;
+    while (j >= 0 && !known.has(j) && path.length <= model.bodies.length) {
+      path.push(j);
+      j = model.bodies[j].parent;
+    }
+    const answer = j >= 0 && known.get(j) === true;
+    for (const k of path) known.set(k, answer);
+    return answer;
+  };
   let largest = 0;
   model.bodies.forEach((b, i) => {
     if (!inSubtree(i)) return;
