@@ -30,6 +30,27 @@ function errorOf(body: string): string {
 }
 
 describe('sweep files', () => {
+  test('a count no loop reaches, and a scene under a file, are refused at their line (fuzz findings, issue 56)', () => {
+    expect(errorOf('keep:\n  traces: { robots: [0], every: 1e308 }\n')).toMatch(
+      /sweep\.yaml:5:33: keep\.traces\.every: found 1e\+308, expected an integer from 1 to 2\^53 - 1/,
+    );
+    const plain = join(dir, 'plain.txt');
+    writeFileSync(plain, 'hi');
+    for (const scene of [`${plain}/x.arow`, `/${'x'.repeat(5000)}.arow`]) {
+      const file = join(dir, 'under-a-file.yaml');
+      writeFileSync(file, `sweep: t\nscene: ${scene}\nrobots: 4\n`);
+      const err = (() => {
+        try {
+          readSweepFile(file);
+        } catch (e) {
+          return (e as Error).message;
+        }
+        throw new Error('no error');
+      })();
+      expect(err).toMatch(/under-a-file\.yaml:2:8: scene: found .*, which is not a file/);
+      expect(err.length).toBeLessThan(1000);
+    }
+  });
   test('the bundled example reads and plans', () => {
     const s = readSweepFile(join(SCENES, 'sweeps', 'quadruped-drop.yaml'));
     const plan = planSweep(s, loadScene(s.scene));

@@ -58,6 +58,7 @@ import {
   type InitialDraw,
 } from '../model-files/scene/randomize-read.js';
 import { controlCharacter } from './one-line.js';
+import { brief } from '../util/brief.js';
 
 export const METRICS = ['fell', 'height', 'energy', 'contacts'] as const;
 export type MetricName = (typeof METRICS)[number];
@@ -207,8 +208,13 @@ export function readSweepFile(file: string): SweepFile {
   const get = (k: (typeof SWEEP_KEYS)[number]): YNode => top.get(k)?.value;
   const name = readName(ctx, get('sweep'));
   const scene = resolve(dirname(file), readString(ctx, get('scene'), 'scene'));
-  if (!statSync(scene, { throwIfNoEntry: false })?.isFile())
-    ctx.fail(get('scene'), 'scene', `${scene}, which is not a file`, 'a scene file (.arow, MJCF or URDF), relative to the sweep file');
+  if (!isFile(scene))
+    ctx.fail(
+      get('scene'),
+      'scene',
+      `${brief(scene)}, which is not a file`,
+      'a scene file (.arow, MJCF or URDF), relative to the sweep file',
+    );
   const robots = readInt(ctx, get('robots'), 'robots', 1);
   if (robots > MAX_ROBOTS) ctx.fail(get('robots'), 'robots', `${robots}`, `at most ${MAX_ROBOTS}`);
   const seedNode = get('seed');
@@ -258,4 +264,13 @@ export function readSweepFile(file: string): SweepFile {
     if (initial) out.initial = readInitialDraws(ctx, initial.value, 'randomize.initial');
   }
   return out;
+}
+
+/** A regular file at `path` (a path under a file, ENOTDIR, or too long, ENAMETOOLONG, is none). */
+function isFile(path: string): boolean {
+  try {
+    return statSync(path, { throwIfNoEntry: false })?.isFile() ?? false;
+  } catch {
+    return false;
+  }
 }

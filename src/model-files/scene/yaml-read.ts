@@ -186,6 +186,9 @@ export function readPositive(ctx: Ctx, node: YNode, subject: string): number {
 export function readInt(ctx: Ctx, node: YNode, subject: string, min: number): number {
   const v = readNumber(ctx, node, subject);
   if (!Number.isInteger(v) || v < min) ctx.fail(node, subject, `${v}`, `an integer >= ${min}`);
+  // 1e308 is an integer to JavaScript, but a count, index or step that large is no count: it prints
+  // as 1e+308 and no loop reaches it
+  if (!Number.isSafeInteger(v)) ctx.fail(node, subject, `${v}`, `an integer from ${min} to 2^53 - 1 (9007199254740991)`);
   return v;
 }
 
