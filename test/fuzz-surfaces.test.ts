@@ -24,7 +24,7 @@ import { describe, expect, test } from 'vitest';
 import { CANARY, type Foreign } from './fuzz/mutate.js';
 import { MJCF_MUTATIONS, mjcfAssets, mjcfSources, mutateMjcf } from './fuzz/mutate-mjcf.js';
 import { mutateEmit, mutateParameters, mutateSweep, PARAMETER_MODELS, SWEEP_MUTATIONS, type EmitCase } from './fuzz/mutate-cli.js';
-import { runCase } from './fuzz/run-case.js';
+import { pool, runCase } from './fuzz/run-case.js';
 import {
   AT_FILE,
   classify,
@@ -88,20 +88,6 @@ function plantForeign(dir: string): Foreign {
   writeFileSync(foreign.text, `${CANARY} this line must never appear in a message\nsecond ${CANARY}\n`);
   writeFileSync(foreign.yaml, `${CANARY}: 1\npassword: ${CANARY}\n`);
   return foreign;
-}
-
-async function pool<T, R>(items: readonly T[], width: number, f: (x: T) => Promise<R>): Promise<R[]> {
-  const out: R[] = new Array(items.length);
-  let next = 0;
-  await Promise.all(
-    Array.from({ length: width }, async () => {
-      while (next < items.length) {
-        const i = next++;
-        out[i] = await f(items[i]);
-      }
-    }),
-  );
-  return out;
 }
 
 interface Finding {

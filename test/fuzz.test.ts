@@ -14,7 +14,7 @@ import { copyFileSync, cpSync, mkdirSync, readFileSync, readdirSync, writeFileSy
 import { basename, join } from 'node:path';
 import { expect, test } from 'vitest';
 import { CANARY, MUTATIONS, mutate, rng, type Foreign, type Mutation } from './fuzz/mutate.js';
-import { runCase, type CaseResult, type Outcome } from './fuzz/run-case.js';
+import { pool, runCase, type CaseResult, type Outcome } from './fuzz/run-case.js';
 import { ROOT, SCENES } from './helpers/cli.js';
 import { tempDir } from './helpers/scene.js';
 
@@ -63,20 +63,6 @@ function configFor(seed: number, dir: string, foreign: Foreign): string {
   const f = join(dir, `config-${seed}.yaml`);
   writeFileSync(f, pick === 3 ? `integrator: ${'r'.repeat(100_000)}\n` : 'dt: 1e-9\nduration: 1e-9\n');
   return f;
-}
-
-async function pool<T, R>(items: readonly T[], width: number, f: (x: T) => Promise<R>): Promise<R[]> {
-  const out: R[] = new Array(items.length);
-  let next = 0;
-  await Promise.all(
-    Array.from({ length: width }, async () => {
-      while (next < items.length) {
-        const i = next++;
-        out[i] = await f(items[i]);
-      }
-    }),
-  );
-  return out;
 }
 
 test(

@@ -64,3 +64,18 @@ export function runCase(file: string, child_ = CHILD, hangMs = HANG_MS, config?:
     });
   });
 }
+
+/** `f` over `items`, at most `width` at a time (the cases' child processes), results in order. */
+export async function pool<T, R>(items: readonly T[], width: number, f: (x: T) => Promise<R>): Promise<R[]> {
+  const out: R[] = new Array(items.length);
+  let next = 0;
+  await Promise.all(
+    Array.from({ length: width }, async () => {
+      while (next < items.length) {
+        const i = next++;
+        out[i] = await f(items[i]);
+      }
+    }),
+  );
+  return out;
+}
