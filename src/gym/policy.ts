@@ -13,6 +13,7 @@ import type { Val } from './expr.js';
 import { computedQuantities, envValues, missingQuantities, readsRecorded } from './env-values.js';
 import { observe, readBefore, stepTerms, type Task } from './task.js';
 import { packageRoot } from '../util/package-root.js';
+import { shellWord } from '../util/shell-word.js';
 
 interface OrtTensor {
   data: Float32Array;
@@ -53,8 +54,7 @@ export function onnxRuntimeInstallCommand(root: string = packageRoot): string {
   // Node resolves a package from the folder that holds the node_modules achilles sits in, if any
   const at = root.lastIndexOf(`${sep}node_modules${sep}`);
   const dir = at >= 0 ? root.slice(0, at) || sep : root;
-  const quoted = /^[\w./@:+-]+$/.test(dir) ? dir : `'${dir.replace(/'/g, `'\\''`)}'`;
-  return `ONNXRUNTIME_NODE_INSTALL=skip npm install --prefix ${quoted} --no-save --ignore-scripts onnxruntime-node@${ONNXRUNTIME_NODE_VERSION}`;
+  return `ONNXRUNTIME_NODE_INSTALL=skip npm install --prefix ${shellWord(dir)} --no-save --ignore-scripts onnxruntime-node@${ONNXRUNTIME_NODE_VERSION}`;
 }
 
 export interface PolicyScore {

@@ -16,6 +16,7 @@ import { achillesVersion } from '../util/version.js';
 import { packageRoot } from '../util/package-root.js';
 import { UsageError } from '../util/usage-error.js';
 import { commentText, controlCharacter } from './one-line.js';
+import { PLAIN_WORD, shellWord } from '../util/shell-word.js';
 
 export interface EmitOptions {
   sweepFile: string;
@@ -32,13 +33,7 @@ export interface EmitOptions {
   cwd?: string;
 }
 
-/** Characters a bash word, or an #SBATCH argument, may hold unquoted. */
-const PLAIN_WORD = /^[A-Za-z0-9_@%+=:,./-]+$/;
-
-/** A word for bash, single-quoted when it needs to be (a single quote inside written as '\''). */
-export function shellWord(s: string): string {
-  return PLAIN_WORD.test(s) ? s : `'${s.replace(/'/g, `'\\''`)}'`;
-}
+export { shellWord };
 
 /** An argument of an `#SBATCH` line, as sbatch reads it (src/sbatch/opt.c, _get_argument): quotes
  *  group characters, spaces included; a backslash makes the next character literal (inside quotes
