@@ -77,7 +77,7 @@ describe('scene size', () => {
       const prev = process.env.CI;
       delete process.env.CI;
       try {
-        expect(loadSceneForRun(f, undefined, 'run', stream).bodies.length).toBe(SCENE_LINKS.large);
+        expect(loadSceneForRun(f, { command: 'run', stream }).bodies.length).toBe(SCENE_LINKS.large);
       } finally {
         if (prev !== undefined) process.env.CI = prev;
       }
@@ -95,7 +95,7 @@ describe('scene size', () => {
     const prev = process.env.CI;
     delete process.env.CI;
     try {
-      expect(() => loadSceneForRun(f, undefined, 'run', { isTTY: true, write: (c: string) => ((out += c), true) })).toThrow(
+      expect(() => loadSceneForRun(f, { command: 'run', stream: { isTTY: true, write: (c: string) => ((out += c), true) } })).toThrow(
         /big-bad\.arow:\d+:\d+: YAML syntax/,
       );
     } finally {
@@ -106,9 +106,9 @@ describe('scene size', () => {
 
   test('a small scene says nothing', () => {
     let out = '';
-    loadSceneForRun(write(dir, 'small.arow', scene('dt: 0.01')), undefined, 'run', {
-      isTTY: true,
-      write: (c: string) => ((out += c), true),
+    loadSceneForRun(write(dir, 'small.arow', scene('dt: 0.01')), {
+      command: 'run',
+      stream: { isTTY: true, write: (c: string) => ((out += c), true) },
     });
     expect(out).toBe('');
   });

@@ -89,6 +89,17 @@ def test_bad_file_gives_the_cli_message(tmp_path) -> None:
         achilles.Batch(str(tmp_path / "no-such.arow"), 2)
 
 
+def test_a_model_that_replicates_past_the_limit_needs_yes(tmp_path) -> None:
+    """A <replicate> making more than 10,000 bodies is refused at its count with the estimate; yes=True
+    passes the CLI's --yes and reads it (src/model-files/import/mjcf/model-size.ts)."""
+    big = tmp_path / "big.xml"
+    pair = '<body><freejoint/><geom size="0.1"/><body pos="0 0 1"><joint/><geom size="0.1"/></body></body>'
+    big.write_text(f'<mujoco>\n  <worldbody>\n    <replicate count="5001">{pair}</replicate>\n  </worldbody>\n</mujoco>\n')
+    with pytest.raises(achilles.ModelError, match=r'big\.xml:3:16: <replicate> count: found "5001", which makes 10,002 bodies.*yes=True'):
+        achilles.compile_model(big)
+    assert len(achilles.compile_model(big, yes=True)["names"]["bodies"]) >= 10_002
+
+
 def test_compiled_models_are_cached_by_path_and_mtime(tmp_path, monkeypatch) -> None:
     scene = tmp_path / "dp.arow"
     scene.write_text(open(DOUBLE_PENDULUM).read())

@@ -27,6 +27,8 @@ export interface BenchConfig {
   robots: RobotsRequest;
   json: boolean;
   out: string;
+  /** Read MJCF models that replicate past their size limit (--yes). */
+  allowLarge: boolean;
 }
 
 export const DEFAULT_SCENES = ['arm7.arow', 'double-pendulum.arow'].map((f) => join(packageRoot, 'scenes', f));
@@ -122,6 +124,7 @@ export function resolveConfig(o: ParsedOptions): BenchConfig {
     restartEvery: o['restart-every'] === undefined ? DEFAULT_RESTART_EVERY : positiveInts('restart-every', [o['restart-every']], 1e9)[0],
     robots,
     json: o.json === true,
+    allowLarge: o.yes === true,
     out: typeof o.out === 'string' ? o.out : 'reports/bench',
   };
 }

@@ -146,7 +146,7 @@ export async function runBench(cfg: BenchConfig, hooks: RunHooks = {}): Promise<
   let mj: MujocoNative | null = null;
   if (cfg.vsMujoco) mj = loadMujocoNative(); // throws MUJOCO_INSTALL_HINT when absent
   const machine: BenchReport['machine'] = machineInfo(mj ? mj.info() : null);
-  const models = cfg.scenes.map((file) => ({ file, model: loadScene(file) }));
+  const models = cfg.scenes.map((file) => ({ file, model: loadScene(file, { allowLarge: cfg.allowLarge }) }));
 
   const flops = new Map<string, FlopCount>();
   let peaks: PeakMeasure[] = [];

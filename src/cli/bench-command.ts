@@ -1,6 +1,7 @@
 // `achilles bench`: throughput of the engine, measured honestly, optionally against native MuJoCo.
 // The work lives in src/bench/*; this file is the flag table and the output plumbing.
 
+import { largeModelOption } from './large-model-option.js';
 import { INTEGRATORS } from '../engine/model-desc.js';
 import { LANE_WIDTHS, PRECISIONS } from '../engine/api.js';
 import { resolveConfig, DEFAULT_COPIES, DEFAULT_REP_SECONDS, DEFAULT_RESTART_EVERY } from '../bench/config.js';
@@ -161,6 +162,7 @@ export const benchCommand: CommandSpec = {
       kind: { type: 'boolean' },
       description: 'Write into an --out directory that holds files achilles did not write (they are left as they are)',
     },
+    largeModelOption,
   ],
   examples: [
     'achilles bench --vs mujoco',

@@ -8,6 +8,7 @@ import { compiledModel, COMPILED_MODEL_FORMAT } from '../engine/compiled-model.j
 import { writeFileAtomic } from '../reports/atomic.js';
 import { exactJson } from '../reports/exact-json.js';
 import { checkOutputFile } from '../reports/output-dir.js';
+import { largeModelOption } from './large-model-option.js';
 import { loadScene } from '../model-files/scene/index.js';
 import { withNamedParameters } from '../params/named.js';
 import type { CommandSpec } from '../util/command-spec.js';
@@ -54,6 +55,7 @@ export const compileCommand: CommandSpec = {
       description:
         'Write per-robot parameters into the model, by the names a sweep\'s randomize.model uses: a JSON object {"mass_scale:torso": 1.2, "gravity.z": -9.7} gives one document; an array of such objects gives a JSON array of documents, one per object.',
     },
+    largeModelOption,
   ],
   examples: [
     'achilles compile scenes/double-pendulum.arow',
@@ -65,7 +67,11 @@ export const compileCommand: CommandSpec = {
     if (out !== undefined) checkOutputFile(out, { command: 'compile', force: opts.force === true, looksOurs });
     const config = opts.config as string | undefined;
     const keyframe = opts.keyframe as string | undefined;
-    const model = loadScene(file, { ...(config === undefined ? {} : { config }), ...(keyframe === undefined ? {} : { keyframe }) });
+    const model = loadScene(file, {
+      ...(config === undefined ? {} : { config }),
+      ...(keyframe === undefined ? {} : { keyframe }),
+      allowLarge: opts.yes === true,
+    });
     const sets = opts.parameters === undefined ? undefined : parameterSets(opts.parameters as string);
     const doc =
       sets === undefined

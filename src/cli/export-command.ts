@@ -3,6 +3,7 @@
 
 import { writeFileAtomic } from '../reports/atomic.js';
 import { checkOutputFile } from '../reports/output-dir.js';
+import { largeModelOption } from './large-model-option.js';
 import { exportMjcf, loadScene } from '../model-files/scene/index.js';
 import { MjcfExportError } from '../model-files/scene/mjcf-writer.js';
 import type { CommandSpec } from '../util/command-spec.js';
@@ -57,6 +58,7 @@ export const exportCommand: CommandSpec = {
       description:
         "For an MJCF model given as the scene: write its keyframe NAME (or 0-based index) as the keyframe `initial` (qpos and qvel, as MuJoCo's mj_resetDataKeyframe).",
     },
+    largeModelOption,
   ],
   examples: [
     'achilles export scenes/double-pendulum.arow --mjcf > double-pendulum.xml',
@@ -70,7 +72,11 @@ export const exportCommand: CommandSpec = {
     if (out !== undefined) checkOutputFile(out, { command: 'export', force: opts.force === true, looksOurs });
     const config = opts.config as string | undefined;
     const keyframe = opts.keyframe as string | undefined;
-    const model = loadScene(scene, { ...(config === undefined ? {} : { config }), ...(keyframe === undefined ? {} : { keyframe }) });
+    const model = loadScene(scene, {
+      ...(config === undefined ? {} : { config }),
+      ...(keyframe === undefined ? {} : { keyframe }),
+      allowLarge: opts.yes === true,
+    });
     let xml: string;
     const notes: string[] = [];
     try {

@@ -4,6 +4,7 @@
 
 import { writeFileAtomic } from '../reports/atomic.js';
 import { checkOutputFile } from '../reports/output-dir.js';
+import { largeModelOption } from './large-model-option.js';
 import { formatNote, importFile, sniffFormat } from '../model-files/import/index.js';
 import { notAModelError } from '../model-files/import/xml.js';
 import { checkEffectiveInertia } from '../model-files/scene/singular.js';
@@ -36,6 +37,7 @@ export const importCommand: CommandSpec = {
       description:
         "Write the MJCF model's keyframe NAME (or 0-based index) as the scene's initial state (qpos and qvel, as MuJoCo's mj_resetDataKeyframe).",
     },
+    largeModelOption,
   ],
   examples: [
     'achilles import test/fixtures/import/urdf-arm.urdf -o arm.arow',
@@ -51,7 +53,7 @@ export const importCommand: CommandSpec = {
       checkOutputFile(out, { command: 'import', force: opts.force === true, looksOurs: (head) => head.startsWith('# Imported from ') });
     const t0 = performance.now();
     const keyframe = opts.keyframe as string | undefined;
-    const imp = importFile(file, keyframe === undefined ? {} : { keyframe });
+    const imp = importFile(file, { ...(keyframe === undefined ? {} : { keyframe }), allowLarge: opts.yes === true });
     checkEffectiveInertia(imp.model); // never write a scene that `achilles run` refuses as singular
     const ms = performance.now() - t0;
     const missing = unwritten(imp.model, imp.keyframes, imp.keyframe);

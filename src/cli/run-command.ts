@@ -1,6 +1,7 @@
 // `achilles run`: the flag table. The work lives in src/run/ and is imported only when the
 // command runs, so `--help` and `docs` don't pay for loading the engine and the chart renderer.
 
+import { largeModelOption } from './large-model-option.js';
 import { LANE_WIDTHS, PRECISIONS, type LaneWidth, type Precision } from '../engine/api.js';
 import { INTEGRATORS, type IntegratorName } from '../engine/model-desc.js';
 import { WORLD_LIMITS } from '../engine/world-limits.js';
@@ -172,6 +173,7 @@ export const runCommand: CommandSpec = {
       description:
         "Seed of the scene's sensor noise: robot r draws from its own stream of (seed, r), so a run is reproducible from it whatever --copies, --lanes or --threads.",
     },
+    largeModelOption,
   ],
   examples: [
     'achilles run scenes/double-pendulum.arow',
@@ -207,6 +209,7 @@ export const runCommand: CommandSpec = {
       keyframe: opts.keyframe as string | undefined,
       policy: opts.policy as string | undefined,
       task: opts.task as string | undefined,
+      yes: opts.yes === true,
     });
   },
 };

@@ -1,6 +1,7 @@
 // `achilles sweep` and `achilles sweep merge`: the flag tables. The work lives in src/sweep/ and is
 // imported only when the command runs.
 
+import { MODEL_LIMITS } from '../model-files/import/mjcf/model-size.js';
 import { LANE_WIDTHS, type LaneWidth } from '../engine/api.js';
 import type { CommandSpec } from '../util/command-spec.js';
 import { UsageError } from '../util/usage-error.js';
@@ -118,8 +119,7 @@ export const sweepCommand: CommandSpec = {
     {
       name: 'yes',
       kind: { type: 'boolean' },
-      description:
-        'Run (or emit) a sweep past the size limits: more than 1e10 robot-steps, 10 GiB written, or 4 GiB while a shard runs (docs/sweep-format.md, "Size"). Without it such a sweep is refused with its estimate.',
+      description: `Run (or emit) a sweep past the size limits: more than 1e10 robot-steps, 10 GiB written, or 4 GiB while a shard runs (docs/sweep-format.md, "Size"), or on an MJCF scene whose <replicate>s make more than ${MODEL_LIMITS.bodies.toLocaleString('en-US')} bodies. Without it such a sweep is refused with its estimate.`,
     },
   ],
   examples: [

@@ -12,6 +12,7 @@ import { formatSig, textTable } from '../reports/table.js';
 import type { CommandSpec } from '../util/command-spec.js';
 import { existsSync, statSync } from 'node:fs';
 import { basename } from 'node:path';
+import { largeModelOption } from './large-model-option.js';
 import { loadScene } from '../model-files/scene/index.js';
 import { importFixtures } from '../validation/import/stage.js';
 
@@ -59,6 +60,7 @@ export const validateCommand: CommandSpec = {
       default: false,
     },
     { name: 'json', kind: { type: 'boolean' }, description: 'Print the gate summary as JSON on stdout', default: false },
+    largeModelOption,
   ],
   examples: ['achilles validate', 'achilles validate --stage forward --model arm7 --model double-pendulum --json'],
   async run(_args, opts) {
@@ -67,7 +69,7 @@ export const validateCommand: CommandSpec = {
     // Files (an .arow scene, MJCF or URDF, recognised by content) join the suite as extra models.
     const isFile = (m: string): boolean => existsSync(m) && statSync(m).isFile();
     const extra = (given ?? []).filter(isFile).map((f) => {
-      const model = loadScene(f);
+      const model = loadScene(f, { allowLarge: opts.yes === true });
       // The MuJoCo references are built from the model's MJCF export, which has no geom for a rounded
       // box (an imported cylinder or ellipsoid); the dynamics stages run without contacts, so such
       // shapes are left out, and said so.

@@ -72,7 +72,13 @@ export function delayedProgress(
 export async function runScene(scene: string, flags: RunFlags): Promise<number> {
   const start = performance.now();
   let randomization: SceneRandomization | undefined;
-  const sceneModel = loadSceneForRun(scene, flags.config, 'run', process.stderr, flags.keyframe, (r) => (randomization = r));
+  const sceneModel = loadSceneForRun(scene, {
+    command: 'run',
+    ...(flags.config === undefined ? {} : { config: flags.config }),
+    ...(flags.keyframe === undefined ? {} : { keyframe: flags.keyframe }),
+    randomize: (r) => (randomization = r),
+    allowLarge: flags.yes === true,
+  });
   const addon = engineAddon();
   const policyPlan = planPolicy(sceneModel, flags);
   const s = resolveSettings(scene, sceneModel, withEpisodeDuration(flags, sceneModel, policyPlan), addon.cpuInfo());

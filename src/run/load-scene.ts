@@ -13,14 +13,20 @@ import { importFile, sniffFormat } from '../model-files/import/index.js';
 /** Files above this many bytes announce the (silent, uninterruptible) YAML parse on a terminal. */
 const ANNOUNCE_BYTES = 256 * 1024;
 
-export function loadSceneForRun(
-  scene: string,
-  config: string | undefined,
-  command: string,
-  stream: ProgressStream = process.stderr,
-  keyframe?: string,
-  randomize?: (r: SceneRandomization) => void,
-): ModelDesc {
+export interface LoadForRunOptions {
+  /** The command, for the progress line ("achilles run: parsing ..."). */
+  command: string;
+  config?: string;
+  stream?: ProgressStream;
+  keyframe?: string;
+  randomize?: (r: SceneRandomization) => void;
+  /** Read an MJCF model that replicates past its size limit (--yes; import/mjcf/model-size.ts). */
+  allowLarge?: boolean;
+}
+
+export function loadSceneForRun(scene: string, opts: LoadForRunOptions): ModelDesc {
+  const { config, command, keyframe, randomize, allowLarge } = opts;
+  const stream = opts.stream ?? process.stderr;
   const t0 = performance.now();
   let bytes = 0;
   try {
@@ -39,6 +45,7 @@ export function loadSceneForRun(
       ...(config === undefined ? {} : { config }),
       ...(keyframe === undefined ? {} : { keyframe }),
       ...(randomize === undefined ? {} : { randomize }),
+      ...(allowLarge ? { allowLarge } : {}),
       onLink(done, total) {
         if (total < SCENE_LINKS.large) return;
         if (!bar) {
@@ -55,9 +62,10 @@ export function loadSceneForRun(
   const format = sniffFormat(scene);
   if (format) {
     // An imported model says what the import approximated or the engine does not apply yet.
-    const notes = importFile(scene, keyframe === undefined ? {} : { keyframe }).notes.filter(
-      (x) => x.kind !== 'skipped' && x.kind !== 'as-mujoco',
-    ).length;
+    const notes = importFile(scene, {
+      ...(keyframe === undefined ? {} : { keyframe }),
+      ...(allowLarge ? { allowLarge } : {}),
+    }).notes.filter((x) => x.kind !== 'skipped' && x.kind !== 'as-mujoco').length;
     if (notes)
       stream.write(
         `achilles ${command}: ${scene} imported from ${format.toUpperCase()}: ${notes} approximation(s) or field(s) not applied yet; \`achilles import ${scene}\` lists each at its source line\n`,

@@ -38,6 +38,8 @@ export interface RunFlags {
   /** A trained policy (.onnx) and the Gymnasium task it acts in (src/gym/policy.ts). */
   policy?: string;
   task?: string;
+  /** Read an MJCF model that replicates past its size limit (import/mjcf/model-size.ts). */
+  yes?: boolean;
 }
 
 export interface RunSettings {

@@ -59,7 +59,7 @@ export async function runSweepCommand(file: string, flags: SweepFlags): Promise<
   const sweep = readSweepFile(file);
   // The whole sweep is checked against its scene before anything runs or is emitted.
   let scene: SceneRandomization | undefined;
-  const model = loadSceneForRun(sweep.scene, undefined, 'sweep', process.stderr, undefined, (r) => (scene = r));
+  const model = loadSceneForRun(sweep.scene, { command: 'sweep', randomize: (r) => (scene = r), allowLarge: flags.yes === true });
   const plan = planSweep(sweep, model, scene);
   const out = flags.out ?? join('reports', 'sweep', safeName(sweep.name));
   const threads = flags.threads ?? 1;

@@ -24,7 +24,7 @@ try {
   mode.robots = sweep.robots;
   let scene;
   const quiet = { write: () => true, isTTY: false };
-  const model = loadSceneForRun(sweep.scene, undefined, 'sweep', quiet, undefined, (r) => (scene = r));
+  const model = loadSceneForRun(sweep.scene, { command: 'sweep', stream: quiet, randomize: (r) => (scene = r) });
   const plan = planSweep(sweep, model, scene);
   const count = sweep.shards ?? Math.ceil(sweep.robots / sweep.batch);
   const e = estimateSweep(plan, { count: Math.min(count, sweep.robots), batch: sweep.batch });

@@ -63,7 +63,7 @@ def _run_cli(path: str, extra: list[str] | None = None) -> str:
     return r.stdout
 
 
-def compile_model(path: str | os.PathLike, parameters: dict | list[dict] | None = None) -> Any:
+def compile_model(path: str | os.PathLike, parameters: dict | list[dict] | None = None, *, yes: bool = False) -> Any:
     """The compiled model of a scene file (.arow, MJCF or URDF) as a dict: ``format``, ``version``,
     ``source``, ``native`` (what the engine reads), ``world`` (dt, integrator, substeps, gravity,
     duration) and ``names`` (bodies, joints with their q/v offsets, actuators with ctrlrange, shapes).
@@ -75,12 +75,18 @@ def compile_model(path: str | os.PathLike, parameters: dict | list[dict] | None 
     parameters: per-robot values written into the model by the names a sweep's randomize.model uses
     ({"mass_scale:torso": 1.2}): a dict gives one model, a list of dicts a list of models (one CLI
     call; not cached).
+
+    yes: read an MJCF model whose <replicate>s make more bodies than the CLI's limit (``--yes``);
+    without it such a model raises ModelError with the estimate, at the <replicate>.
     """
     path = os.fspath(path)
+    large = ["--yes"] if yes else []
     if parameters is not None:
         if not isinstance(parameters, (dict, list)):
             raise ValueError(f"parameters must be a dict or a list of dicts (got {type(parameters).__name__})")
-        return json.loads(_run_cli(path, ["--parameters", json.dumps(parameters)]))
+        return json.loads(_run_cli(path, ["--parameters", json.dumps(parameters)] + large))
+    if yes:
+        return json.loads(_run_cli(path, large))  # not cached: the cache holds models read within the limit
     key = os.path.abspath(path)
     with _lock:
         hit = _cache.get(key)

@@ -60,6 +60,8 @@ export function sniffFormat(path: string): ImportFormat | undefined {
 export interface ImportOptions {
   /** Start from this MJCF keyframe (its name, or its 0-based index) instead of qpos0 (keyframe.ts). */
   keyframe?: string;
+  /** Read an MJCF model that replicates past MODEL_LIMITS (mjcf/model-size.ts): the user's --yes. */
+  allowLarge?: boolean;
 }
 
 /** Imports an MJCF or URDF file. Every problem is a SceneError at FILE:LINE:COL. */
@@ -72,7 +74,7 @@ export function importFile(path: string, opts: ImportOptions = {}): Imported {
   let ir;
   if (root.name === 'mujoco') {
     format = 'mjcf';
-    ir = readMjcf(r, root, notes);
+    ir = readMjcf(r, root, notes, opts.allowLarge === true);
   } else if (root.name === 'robot') {
     format = 'urdf';
     ir = readUrdf(r, root, notes);

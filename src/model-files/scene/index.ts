@@ -26,6 +26,8 @@ export interface LoadSceneOptions {
   /** Called with an everyday scene's `randomize:` block (src/model-files/scene/randomize-read.ts) by
    *  the commands that honour it (run, sweep); without it a scene with one is refused at the block. */
   randomize?: (r: SceneRandomization) => void;
+  /** Read an MJCF model that replicates past its size limit (the user's --yes; import/mjcf/model-size.ts). */
+  allowLarge?: boolean;
 }
 
 /** The top-level keys that tell the dialects apart. */
@@ -36,7 +38,10 @@ export function loadScene(path: string, opts: LoadSceneOptions = {}): ModelDesc 
   const file = path; // as given, so messages read like the user's own command line
   // MJCF and URDF (recognised by content): imported as MuJoCo compiles them (src/model-files/import/).
   if (sniffFormat(file)) {
-    const model = importFile(file, opts.keyframe === undefined ? {} : { keyframe: opts.keyframe }).model;
+    const model = importFile(file, {
+      ...(opts.keyframe === undefined ? {} : { keyframe: opts.keyframe }),
+      ...(opts.allowLarge ? { allowLarge: true } : {}),
+    }).model;
     if (opts.config) Object.assign(model.world, loadSimConfig(opts.config));
     checkEffectiveInertia(model);
     if (opts.config) model.files.push(opts.config);

@@ -30,6 +30,7 @@ import { readKeyframes } from './keyframe.js';
 import { readOption } from './option.js';
 import { applyDisableFlags } from './option-flags.js';
 import { checkMjcfSchema } from './schema-check.js';
+import { checkReplicatedSize } from './model-size.js';
 import { refuseReplicatedReferences } from './replicate.js';
 import { readTendons } from './tendon.js';
 
@@ -50,9 +51,11 @@ const REFUSED: Record<string, string> = {
 /** Top-level elements read below. */
 const READ = ['compiler', 'option', 'default', 'asset', 'worldbody', 'tendon', 'equality', 'actuator', 'contact', 'keyframe'];
 
-export function readMjcf(r: Reader, root: XmlElement, notes: ImportNote[]): IrModel {
+/** `allowLarge`: read a model that replicates past MODEL_LIMITS (the user's --yes; model-size.ts). */
+export function readMjcf(r: Reader, root: XmlElement, notes: ImportNote[], allowLarge = false): IrModel {
   expandIncludes(r, root); // MuJoCo assembles the included files into one tree first (IncludeXML)
   checkMjcfSchema(r, root); // then refuses unknown elements and attributes before reading any
+  checkReplicatedSize(r, root, allowLarge); // and a model that would replicate past its size, before any copy
   const ctx = newContext(r, root, notes);
   judgeTopLevel(ctx);
   for (const c of sections(ctx, 'compiler')) readCompiler(ctx, c);
