@@ -41,6 +41,7 @@ import { k8sProblems, slurmProblems } from './fuzz/job-checks.js';
 import { ROOT, SCENES, tempDir } from './helpers/cli.js';
 // The directive must say the job's name as one word: sbatchDirectives reads it as sbatch does (it blanks
 // hetjob/packjob), so a name that sbatch would split fails the comparison.
+import { printable } from '../src/model-files/common/errors.js';
 import { jobName } from '../src/sweep/emit.js';
 
 /** Cases per surface in `npm test`; ACHILLES_FUZZ_CASES gives every surface that many. */
@@ -69,12 +70,12 @@ function knownDefect(surface: string, seed: number, what: string, skipped: strin
 /** Each class in turn, by the seed itself (so a seed is one case whatever seed a run starts from). */
 const byTurn = <T>(classes: readonly T[], seed: number): T => classes[(((seed - 1) % classes.length) + classes.length) % classes.length];
 
-/** The message is placed in one of `files` (a path may hold a newline: it is matched whole), or at
+/** The message is placed in one of `files` (a path with a newline is printed escaped: printable()), or at
  *  FILE:LINE:COL on its first line. */
 const placedIn =
   (files: string[]) =>
   (m: string): boolean =>
-    AT_FILE.test(m) || files.some((f) => m.startsWith(f) && /^:\d+:\d+: /.test(m.slice(f.length)));
+    AT_FILE.test(m) || files.map(printable).some((f) => m.startsWith(f) && /^:\d+:\d+: /.test(m.slice(f.length)));
 
 /** The files no output may print, in `dir`. */
 function plantForeign(dir: string): Foreign {
@@ -461,9 +462,10 @@ describe('every check of the harness sees what it is there to see', () => {
     expect(classify(run(r), atFile, 'sweep').outcome).toBe(outcome);
   });
 
-  test('an error is placed at FILE:LINE:COL, the file matched whole when its path holds a newline', () => {
+  test('an error is placed at FILE:LINE:COL, the file matched whole (escaped) when its path holds a newline', () => {
     const file = '/tmp/d&\n%YAML/s.yaml';
-    expect(placedIn([file])(`${file}:2:8: sweep: found a name holding U+0085`)).toBe(true);
+    expect(placedIn([file])('/tmp/d&\\n%YAML/s.yaml:2:8: sweep: found a name holding U+0085')).toBe(true);
+    expect(placedIn([file])(`${file}:2:8: sweep: found a name holding U+0085`)).toBe(false);
     expect(placedIn([file])('achilles: /tmp/d&\n%YAML/s.yaml: no such file')).toBe(false);
     expect(placedIn([])('f.yaml:3:7: robots: found -1')).toBe(true);
     expect(placedIn([])('achilles: f.yaml: cannot read')).toBe(false);

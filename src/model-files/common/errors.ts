@@ -30,7 +30,7 @@ export class SceneError extends Error {
     const expected = boundedText(init.expected);
     const hintText = init.hint === undefined ? undefined : boundedText(init.hint);
     const hint = hintText ? ` (${hintText})` : '';
-    super(`${init.file}:${init.line}:${init.column}: ${subject}: found ${found}, expected ${expected}${hint}`);
+    super(`${printable(init.file)}:${init.line}:${init.column}: ${subject}: found ${found}, expected ${expected}${hint}`);
     this.name = 'SceneError';
     this.file = init.file;
     this.line = init.line;
@@ -95,12 +95,19 @@ export function didYouMean(word: string, candidates: readonly string[]): string 
   return c === undefined ? undefined : `did you mean \`${c}\`?`;
 }
 
+/** `t` with its control characters escaped (\\n, \\t, \\x1b): a path or value with a newline or a
+ *  terminal escape in it must not break the message's one line or drive the user's terminal. */
+export function printable(t: string): string {
+  // eslint-disable-next-line no-control-regex
+  return t.replace(/[\x00-\x1f\x7f]/g, (c) =>
+    c === '\n' ? '\\n' : c === '\t' ? '\\t' : `\\x${c.charCodeAt(0).toString(16).padStart(2, '0')}`,
+  );
+}
+
 /** A user's text inside a message: control characters escaped, long text cut to `max` characters
  *  (a 90 KB string or key must not become a 90 KB message). */
 export function quote(s: string, max = 60, mark = '"'): string {
-  // eslint-disable-next-line no-control-regex
-  const esc = (t: string): string =>
-    t.replace(/[\x00-\x1f\x7f]/g, (c) => (c === '\n' ? '\\n' : c === '\t' ? '\\t' : `\\x${c.charCodeAt(0).toString(16).padStart(2, '0')}`));
+  const esc = printable;
   const chars = [...s];
   const cut = chars.length > max ? `${esc(chars.slice(0, max).join(''))}…` : esc(s);
   const more = chars.length > max ? ` (${chars.length} characters)` : '';

@@ -13,6 +13,7 @@ import type {
   Vec3,
 } from '../../engine/model-desc.js';
 import type { Inertia6 } from '../../engine/math.js';
+import { printable } from '../common/errors.js';
 
 export type IrJointType = 'hinge' | 'slide' | 'ball' | 'free';
 
@@ -224,4 +225,4 @@ export interface ImportNote {
 
 /** One line per note; a message longer than 400 characters (a huge name in it) is cut there. */
 export const formatNote = (n: ImportNote): string =>
-  `${n.source.file}:${n.source.line}:${n.source.column}: ${n.kind}: ${[...n.message].length > 400 ? `${[...n.message].slice(0, 400).join('')}… (${[...n.message].length} characters)` : n.message}`;
+  `${printable(n.source.file)}:${n.source.line}:${n.source.column}: ${n.kind}: ${[...n.message].length > 400 ? `${[...n.message].slice(0, 400).join('')}… (${[...n.message].length} characters)` : n.message}`;

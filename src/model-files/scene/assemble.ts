@@ -3,7 +3,7 @@
 // A scene may hold several trees: every link with the world as parent is a root.
 
 import type { BodyDesc, ModelDesc, WorldSettings } from '../../engine/model-desc.js';
-import { didYouMean } from '../common/errors.js';
+import { didYouMean, printable } from '../common/errors.js';
 import { findCycle, stableTopoOrder } from './topo.js';
 import type { Ctx, YNode } from './yaml-read.js';
 
@@ -25,7 +25,7 @@ export function assemble(name: string, drafts: Draft[], world: WorldSettings, fi
     const prev = index.get(d.body.name);
     if (prev !== undefined) {
       const p = drafts[prev];
-      const at = p.body.source ? `${p.body.source.file}:${p.body.source.line}:${p.body.source.column}` : 'earlier';
+      const at = p.body.source ? `${printable(p.body.source.file)}:${p.body.source.line}:${p.body.source.column}` : 'earlier';
       d.ctx.fail(d.nameNode, d.subject, `the name \`${d.body.name}\` again (first used at ${at})`, 'a unique name');
     }
     index.set(d.body.name, i);

@@ -16,7 +16,7 @@ import {
   type Vec3,
 } from '../../engine/model-desc.js';
 import { readCondim, readPhysicalContact, readSolimp, readSolref, physicalSolref, type PhysicalContact } from './contact-settings.js';
-import { didYouMean } from '../common/errors.js';
+import { didYouMean, printable } from '../common/errors.js';
 import { norm3 } from '../../engine/math.js';
 import { readOrientation } from './orientation.js';
 import { checkKeys, describe, entries, readEnum, readNumber, readString, readVec, type Ctx, type Entry, type YNode } from './yaml-read.js';
@@ -385,7 +385,9 @@ export function resolveShapes(drafts: ShapeDraft[], bodies: BodyDesc[]): ShapeDe
     const name = given ?? `${owner}/${d.shape.kind}${k}`;
     const prev = seen.get(name);
     if (prev) {
-      const at = prev.shape.source ? `${prev.shape.source.file}:${prev.shape.source.line}:${prev.shape.source.column}` : 'earlier';
+      const at = prev.shape.source
+        ? `${printable(prev.shape.source.file)}:${prev.shape.source.line}:${prev.shape.source.column}`
+        : 'earlier';
       d.ctx.fail(d.node, d.subject, `the shape name \`${name}\` again (first used at ${at})`, 'shape names unique in the scene');
     }
     seen.set(name, d);

@@ -21,7 +21,7 @@
 
 import { existsSync, realpathSync } from 'node:fs';
 import { dirname, isAbsolute, join, relative, resolve } from 'node:path';
-import { quote } from '../../common/errors.js';
+import { quote, printable } from '../../common/errors.js';
 import type { Reader } from '../read-attrs.js';
 import { readXmlText } from '../xml-file.js';
 import { MAX_XML_DEPTH, parseXml, type XmlElement } from '../xml.js';
@@ -129,7 +129,7 @@ function readIncluded(s: IncludeState, inc: XmlElement, chain: string[], depth: 
       docRoot,
       `<${docRoot.name}>`,
       'a top-level element with no child elements',
-      `at least one element to include in place of ${r.span(inc).file}:${inc.line}:${inc.column} (MuJoCo: "Empty include file")`,
+      `at least one element to include in place of ${printable(r.span(inc).file)}:${inc.line}:${inc.column} (MuJoCo: "Empty include file")`,
     );
   refuseTooDeep(r, docRoot, depth);
   return { path: real, docRoot };

@@ -16,7 +16,7 @@
 // - an <inertial> of the enclosing body inside a replicate (MuJoCo drops it silently), and a
 //   <freejoint> there (MuJoCo's schema: "the replicate expansion rejects them").
 
-import { quote } from '../../common/errors.js';
+import { quote, printable } from '../../common/errors.js';
 import { quatRotate } from '../../../engine/math.js';
 import { eulerQuat } from '../frames.js';
 import type { Reader } from '../read-attrs.js';
@@ -112,7 +112,7 @@ export function refuseReplicatedReferences(ctx: MjcfContext): void {
       r.fail(
         a,
         what,
-        `${kind} ${quote(a.value)}, which is inside the <replicate> at ${r.span(from).file}:${from.line}:${from.column} (MuJoCo copies and renames the referring element once per copy; not supported)`,
+        `${kind} ${quote(a.value)}, which is inside the <replicate> at ${printable(r.span(from).file)}:${from.line}:${from.column} (MuJoCo copies and renames the referring element once per copy; not supported)`,
         `the name of one copy (${kind} ${quote(a.value)} with its suffix), or the element written out per copy`,
       );
   };
@@ -133,7 +133,7 @@ export function refuseReplicatedReferences(ctx: MjcfContext): void {
       r.fail(
         k,
         '<key>',
-        `a keyframe in a model with a <replicate> (at ${r.span(rep).file}:${rep.line}:${rep.column})`,
+        `a keyframe in a model with a <replicate> (at ${printable(r.span(rep).file)}:${rep.line}:${rep.column})`,
         'no keyframes with replicate (MuJoCo copies each key once per replica, key "k" becoming k0, k1, ..., k; not supported)',
       );
 }
