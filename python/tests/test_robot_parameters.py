@@ -52,3 +52,16 @@ def test_set_robot_model_refuses_another_robot() -> None:
         b.set_robot_model(2, QUADRUPED)
     with pytest.raises(achilles.ModelError, match=r"mass_scale:tail"):
         b.set_robot_parameters({1: {"mass_scale:tail": 1.1}})
+
+
+def test_a_200k_character_parameter_name_gets_the_cli_message() -> None:
+    """The parameters reach the CLI through stdin (`compile --parameters -`): a name past a command
+    line's 128 KiB per argument is refused by the CLI as an unknown name, cut short, not by the OS
+    (E2BIG) with advice to install Node."""
+    b = achilles.Batch(QUADRUPED, 2, "f64", lanes=1)
+    name = "mass_scale:" + "x" * 200_000
+    with pytest.raises(achilles.ModelError) as e:
+        b.set_robot_parameters({1: {name: 1.1}})
+    msg = str(e.value)
+    assert "Node" not in msg and "E2BIG" not in msg and "Argument list too long" not in msg, msg
+    assert "--parameters" in msg and len(msg) < 2000, msg[:300]

@@ -4,6 +4,7 @@
 // --parameters, robots' own parameters (by the names a sweep's randomize.model uses) are written into
 // the model first: one document, or one per robot (a JSON array) for Batch.set_robot_model.
 
+import { readFileSync } from 'node:fs';
 import { compiledModel, COMPILED_MODEL_FORMAT } from '../engine/compiled-model.js';
 import { writeFileAtomic } from '../reports/atomic.js';
 import { exactJson } from '../reports/exact-json.js';
@@ -53,7 +54,7 @@ export const compileCommand: CommandSpec = {
       arg: 'JSON',
       kind: { type: 'string' },
       description:
-        'Write per-robot parameters into the model, by the names a sweep\'s randomize.model uses: a JSON object {"mass_scale:torso": 1.2, "gravity.z": -9.7} gives one document; an array of such objects gives a JSON array of documents, one per object.',
+        'Write per-robot parameters into the model, by the names a sweep\'s randomize.model uses: a JSON object {"mass_scale:torso": 1.2, "gravity.z": -9.7} gives one document; an array of such objects gives a JSON array of documents, one per object. `-` reads the JSON from stdin (no command-line length limit: the Python package passes it so).',
     },
     largeModelOption,
   ],
@@ -72,7 +73,7 @@ export const compileCommand: CommandSpec = {
       ...(keyframe === undefined ? {} : { keyframe }),
       allowLarge: opts.yes === true,
     });
-    const sets = opts.parameters === undefined ? undefined : parameterSets(opts.parameters as string);
+    const sets = opts.parameters === undefined ? undefined : parameterSets(opts.parameters === '-' ? readStdin() : (opts.parameters as string));
     const doc =
       sets === undefined
         ? compiledModel(model, file)
@@ -90,6 +91,15 @@ export const compileCommand: CommandSpec = {
 type ParameterSet = Record<string, number>;
 
 /** --parameters: one object of named values, or an array of them (a clear error for anything else). */
+/** `--parameters -`: the JSON from stdin, whole (a pipe is read to its end). */
+function readStdin(): string {
+  try {
+    return readFileSync(0, 'utf8');
+  } catch (e) {
+    throw new Error(`--parameters -: cannot read stdin (${(e as NodeJS.ErrnoException).code ?? (e as Error).message})`);
+  }
+}
+
 function parameterSets(text: string): ParameterSet | ParameterSet[] {
   let value: unknown;
   try {

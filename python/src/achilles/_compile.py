@@ -4,6 +4,7 @@ JSON with exact numbers, so the Python package runs the very model the Node engi
 
 from __future__ import annotations
 
+import errno
 import json
 import os
 import subprocess
@@ -48,16 +49,18 @@ _cache: dict[str, tuple[list[str], tuple, str]] = {}
 _lock = threading.Lock()
 
 
-def _run_cli(path: str, extra: list[str] | None = None) -> str:
+def _run_cli(path: str, extra: list[str] | None = None, stdin: str | None = None) -> str:
     cmd = cli_command() + ["compile", path] + (extra or [])
     try:
-        r = subprocess.run(cmd, capture_output=True, text=True, check=False)
+        r = subprocess.run(cmd, capture_output=True, text=True, check=False, input=stdin)
     except OSError as e:
-        raise ModelError(
-            f"cannot run the achilles CLI ({' '.join(cmd[:2])}): {e}; install Node.js >= 20 and build the "
-            "repository (npm ci), or set ACHILLES_NODE_CLI to its bin/achilles.js",
-            path,
-        ) from None
+        # Only a CLI that is not there (or not runnable) is cured by installing it.
+        cure = (
+            "; install Node.js >= 20 and build the repository (npm ci), or set ACHILLES_NODE_CLI to its bin/achilles.js"
+            if e.errno in (errno.ENOENT, errno.EACCES, errno.ENOEXEC)
+            else ""
+        )
+        raise ModelError(f"cannot run the achilles CLI ({' '.join(cmd[:2])}): {e}{cure}", path) from None
     if r.returncode != 0:
         raise ModelError(r.stderr.strip() or f"achilles compile {path} failed (exit {r.returncode})", path, r.returncode)
     return r.stdout
@@ -84,7 +87,8 @@ def compile_model(path: str | os.PathLike, parameters: dict | list[dict] | None 
     if parameters is not None:
         if not isinstance(parameters, (dict, list)):
             raise ValueError(f"parameters must be a dict or a list of dicts (got {type(parameters).__name__})")
-        return json.loads(_run_cli(path, ["--parameters", json.dumps(parameters)] + large))
+        # through stdin: a command line holds at most 128 KiB per argument (E2BIG past it)
+        return json.loads(_run_cli(path, ["--parameters", "-"] + large, stdin=json.dumps(parameters)))
     if yes:
         return json.loads(_run_cli(path, large))  # not cached: the cache holds models read within the limit
     key = os.path.abspath(path)
