@@ -138,7 +138,7 @@ describe('run --policy: what is wrong with the file, or with the runtime', () =>
     if (process.platform !== 'win32') {
       expect(spawnSync('mkfifo', [join(dir, 'pipe.onnx')]).status).toBe(0);
       const fifo = await policyRun(join(dir, 'pipe.onnx'));
-      expect(fifo.stderr).toMatch(/--policy .*pipe\.onnx: is not a regular file \(a FIFO\), expected an ONNX model file/);
+      expect(fifo.stderr).toMatch(/--policy .*pipe\.onnx: is a FIFO \(named pipe\), not a regular file, expected an ONNX model file/);
     }
     expect((await policyRun(join(dir, 'absent.onnx'))).stderr).toMatch(/absent\.onnx: no such file/);
   });

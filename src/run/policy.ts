@@ -1,6 +1,7 @@
 // `achilles run MODEL --policy FILE.onnx --task ENV`: the flags checked and the task loaded before
 // anything is built; the policy controller itself is src/gym/policy.ts.
 
+import { kindOf, unreadableText } from '../util/file-words.js';
 import { statSync, type Stats } from 'node:fs';
 import type { ModelDesc } from '../engine/model-desc.js';
 import { loadTask, taskIds, type Task } from '../gym/task.js';
@@ -39,20 +40,11 @@ export function fileProblem(path: string): string | undefined {
     st = statSync(path);
   } catch (e) {
     const code = (e as NodeJS.ErrnoException).code;
-    return code === 'ENOENT' || code === 'ENOTDIR' ? 'no such file' : `cannot be read (${code ?? (e as Error).message})`;
+    return code === 'ENOENT' || code === 'ENOTDIR' ? 'no such file' : `cannot be read: ${unreadableText(e as NodeJS.ErrnoException)}`;
   }
   if (st.isFile()) return undefined;
   if (st.isDirectory()) return 'is a directory';
-  const kind = st.isFIFO()
-    ? 'a FIFO'
-    : st.isSocket()
-      ? 'a socket'
-      : st.isCharacterDevice()
-        ? 'a character device'
-        : st.isBlockDevice()
-          ? 'a block device'
-          : 'not a file';
-  return `is not a regular file (${kind})`;
+  return `is ${kindOf(st)}, not a regular file`;
 }
 
 /** The run's flags with the task's episode as the default duration (max_episode_steps env steps). */

@@ -17,7 +17,8 @@ import { hostname } from 'node:os';
 import { join } from 'node:path';
 import { openOutput } from '../reports/output-dir.js';
 import { csvHeader, sidecarJson, type MetaValue } from '../reports/csv.js';
-import { MAX_SCENE_BYTES, kindOf } from '../model-files/common/text-file.js';
+import { MAX_SCENE_BYTES } from '../model-files/common/text-file.js';
+import { kindOf, unreadableText } from '../util/file-words.js';
 import { achillesVersion } from '../util/version.js';
 import { parseShardName, shardName, type Shard } from './shards.js';
 
@@ -64,21 +65,8 @@ export interface OpenFile {
   size: number;
 }
 
-/** Why a file cannot be opened, in words (the code stays in parentheses, for searching). */
-const UNREADABLE: Record<string, string> = {
-  ENOENT: 'no such file',
-  EACCES: 'permission denied',
-  EPERM: 'permission denied',
-  ENOTDIR: 'no such file (a part of the path is a file, not a directory)',
-  ELOOP: 'a path that loops through symbolic links',
-  ENXIO: 'a socket or device that cannot be opened as a file',
-  EMFILE: 'too many files open to open another',
-  EIO: 'a file the disk could not read (input/output error)',
-};
-
 function unreadable(e: NodeJS.ErrnoException): FileProblem {
-  const words = (e.code && UNREADABLE[e.code]) ?? 'a file that cannot be read';
-  return { problem: `${words} (${e.code ?? e.message})`, ...(e.code === 'ENOENT' ? { absent: true } : {}) };
+  return { problem: unreadableText(e), ...(e.code === 'ENOENT' ? { absent: true } : {}) };
 }
 
 /** " (a symbolic link to /dev/zero)" when `file` is a link, else "". */

@@ -4,7 +4,8 @@
 // named (MJCF/URDF), since that is the most likely wrong file to hand us. Problems never echo
 // the file's bytes: at most one byte's hex code.
 
-import { closeSync, constants, fstatSync, openSync, readSync, type Stats } from 'node:fs';
+import { closeSync, constants, fstatSync, openSync, readSync } from 'node:fs';
+import { kindOf, unreadableWords } from '../../util/file-words.js';
 import { findXmlRoot, otherRootProblem, type XmlRoot } from './xml-root.js';
 
 /** Largest file read, in bytes: an everyday scene spends about 110 bytes a link, so this holds
@@ -118,33 +119,9 @@ function tooLarge(size: string): FileProblem {
   };
 }
 
-/** Why a file cannot be read, in words (the code stays in parentheses, for searching). */
-const UNREADABLE: Record<string, string> = {
-  ENOENT: 'no such file',
-  EACCES: 'permission denied (a file you may not read)',
-  EPERM: 'permission denied (a file you may not read)',
-  EISDIR: 'a directory, not a file',
-  ENOTDIR: 'no such file (a part of the path is a file, not a directory)',
-  ENAMETOOLONG: 'a path too long to open',
-  ELOOP: 'a path that loops through symbolic links',
-  EMFILE: 'too many files open to open another',
-  EIO: 'a file the disk could not read (input/output error)',
-  ENXIO: 'a device or socket that cannot be opened as a file',
-};
-
 function unreadable(e: NodeJS.ErrnoException): FileProblem {
-  const words = e.code ? UNREADABLE[e.code] : undefined;
+  const words = unreadableWords(e.code);
   return { found: words ? `${words} (${e.code})` : `an unreadable file (${e.code ?? e.message})`, expected: 'a readable YAML file' };
-}
-
-/** What a path that is not a regular file is, in words ("a FIFO (named pipe)"). */
-export function kindOf(st: Stats): string {
-  if (st.isDirectory()) return 'a directory';
-  if (st.isFIFO()) return 'a FIFO (named pipe)';
-  if (st.isCharacterDevice()) return 'a character device';
-  if (st.isBlockDevice()) return 'a block device';
-  if (st.isSocket()) return 'a socket';
-  return 'a special file';
 }
 
 function mib(bytes: number): string {

@@ -2,6 +2,7 @@
 // only after its size is checked: a file over MESH_FILE_MAX_BYTES is refused before it is loaded.
 
 import { readFileSync, statSync } from 'node:fs';
+import { kindOf, unreadableWords } from '../../../util/file-words.js';
 import { readObj } from './read-obj.js';
 import { isBinaryStl, readAsciiStl, readBinaryStl, type MeshData } from './read-stl.js';
 
@@ -25,11 +26,12 @@ export function readMeshFile(path: string): MeshFile | { problem: string } {
   let bytes: Buffer;
   try {
     const st = statSync(path);
-    if (!st.isFile()) return { problem: 'not a regular file' };
+    if (!st.isFile()) return { problem: `${kindOf(st)}, not a regular file` };
     if (st.size > MESH_FILE_MAX_BYTES) return { problem: `${st.size} bytes, over the ${MESH_FILE_MAX_BYTES}-byte limit for a mesh file` };
     bytes = readFileSync(path);
   } catch (e) {
-    return { problem: (e as NodeJS.ErrnoException).code === 'ENOENT' ? 'no such file' : String((e as Error).message) };
+    const code = (e as NodeJS.ErrnoException).code;
+    return { problem: unreadableWords(code) ?? `a file that cannot be read (${code ?? (e as Error).message})` };
   }
   if (ext === 'obj') return { ...readObj(bytes.toString('utf8'), path), format: 'OBJ' };
   // binary unless the sizes disagree and the file reads as text ("solid ...")
