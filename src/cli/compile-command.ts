@@ -73,7 +73,8 @@ export const compileCommand: CommandSpec = {
       ...(keyframe === undefined ? {} : { keyframe }),
       allowLarge: opts.yes === true,
     });
-    const sets = opts.parameters === undefined ? undefined : parameterSets(opts.parameters === '-' ? readStdin() : (opts.parameters as string));
+    const sets =
+      opts.parameters === undefined ? undefined : parameterSets(opts.parameters === '-' ? readStdin() : (opts.parameters as string));
     const doc =
       sets === undefined
         ? compiledModel(model, file)
