@@ -108,6 +108,14 @@ describe('reading', () => {
     check('s4.arow', scene(HINGE, '', ', solver: { iteration: 5 }'), 'iteration:', 'unknown key `iteration`', 'did you mean `iterations`');
     check('s5.arow', scene(HINGE, '', ', solver: { cone: round }'), 'round', 'cone', 'pyramidal', 'elliptic');
     check('s6.arow', scene(HINGE, '', ', solver: { method: pgs, cone: elliptic }'), 'elliptic', 'cone', 'pyramidal with method pgs');
+    // the engine's PGS stops at NEWTON_MAX_DOFS: said at the method, not by the native core unplaced
+    const free = (i: number) => `  - { name: f${i}, parent: world, joint: { type: free }, mass: 1, inertia: [0.1, 0.1, 0.1] }\n`;
+    const text = scene(HINGE, '', ', solver: { method: pgs }').replace(
+      'shapes:\n',
+      Array.from({ length: 11 }, (_, i) => free(i)).join('') + 'shapes:\n',
+    );
+    check('s7.arow', text, 'pgs', 'world.solver.method', 'pgs for a model of 67 dofs', 'cg or newton, or a model of at most 64 dofs');
+    expect(load('s8.arow', scene(HINGE, '', ', solver: { method: pgs }')).solver?.method).toBe('pgs');
   });
 
   test('physical stiffness needs a mass: refused on static shapes', () => {

@@ -38,6 +38,7 @@ import {
   FRICTION_CONES,
   SOLVER_METHODS,
   type SolverSettings,
+  NEWTON_MAX_DOFS,
 } from '../../engine/model-desc.js';
 import { checkKeys, entries, readEnum, readNumber, readVec, type Ctx, type Entry, type YNode } from './yaml-read.js';
 
@@ -154,7 +155,8 @@ export function readLimit(ctx: Ctx, node: YNode, subject: string): { solref?: So
 }
 
 /** `solver: {iterations, impratio, tolerance, method, cone}` (world settings). */
-export function readSolver(ctx: Ctx, e: Entry, subject: string): SolverSettings {
+/** `nv`: the model's dofs, for the limit of the engine's PGS (NEWTON_MAX_DOFS). */
+export function readSolver(ctx: Ctx, e: Entry, subject: string, nv: number): SolverSettings {
   const m = entries(ctx, e.value, subject);
   checkKeys(ctx, e.value, m, subject, ['iterations', 'impratio', 'tolerance', 'method', 'cone']);
   const s: SolverSettings = { ...DEFAULT_SOLVER };
@@ -185,6 +187,14 @@ export function readSolver(ctx: Ctx, e: Entry, subject: string): SolverSettings 
   }
   const me = m.get('method');
   if (me) s.method = readEnum(ctx, me.value, `${subject}.method`, SOLVER_METHODS);
+  // MuJoCo's PGS has no bound; the engine's forms dense rows (J M⁻¹ Jᵀ per lane) up to NEWTON_MAX_DOFS
+  if (me && s.method === 'pgs' && nv > NEWTON_MAX_DOFS)
+    ctx.fail(
+      me.value,
+      `${subject}.method`,
+      `pgs for a model of ${nv} dofs`,
+      `cg or newton, or a model of at most ${NEWTON_MAX_DOFS} dofs (the engine's PGS forms dense rows, J M⁻¹ Jᵀ per lane, up to ${NEWTON_MAX_DOFS} dofs)`,
+    );
   const co = m.get('cone');
   if (co) s.cone = readEnum(ctx, co.value, `${subject}.cone`, FRICTION_CONES);
   if (co && s.cone === 'elliptic' && s.method === 'pgs')

@@ -13,6 +13,7 @@ import {
   type Vec3,
   type WorldSettings,
   type ModelDesc,
+  coordinateLayout,
 } from '../../engine/model-desc.js';
 import { WORLD_LIMITS } from '../../engine/world-limits.js';
 import { assemble, type Draft } from './assemble.js';
@@ -108,7 +109,7 @@ export function loadEveryday(
   if (shapeDrafts.length > 0) model.shapes = resolveShapes(shapeDrafts, model.bodies);
   const ex = top.get('exclude');
   if (ex) model.excludes = readExcludes(ctx, ex.value, model.bodies);
-  if (solverE) model.solver = readSolver(ctx, solverE, 'world.solver');
+  if (solverE) model.solver = readSolver(ctx, solverE, 'world.solver', coordinateLayout(model.bodies).nv);
   const tendons = top.get('tendons'); // src/model-files/scene/tendons.ts
   if (tendons) model.tendons = readTendons(ctx, tendons.value, model.bodies);
   const equality = top.get('equality'); // src/model-files/scene/equality.ts
