@@ -103,14 +103,8 @@ export function violations(all: readonly ImportEdge[], layers = LAYERS): string[
   return out;
 }
 
-/** Cycles between rooms (each as 'a → b → … → a'), found on the room graph whatever the layers say. */
-export function roomCycles(all: readonly ImportEdge[]): string[] {
-  const next = new Map<string, Set<string>>();
-  for (const e of all) {
-    const a = roomOf(e.file);
-    const b = roomOf(e.target);
-    if (a !== b) (next.get(a) ?? next.set(a, new Set()).get(a)!).add(b);
-  }
+/** The cycles of a graph (each as 'a → b → … → a'), depth first from each node in sorted order. */
+function cyclesOf(next: ReadonlyMap<string, ReadonlySet<string>>): string[] {
   const cycles: string[] = [];
   const state = new Map<string, 'open' | 'done'>();
   const path: string[] = [];
@@ -127,6 +121,24 @@ export function roomCycles(all: readonly ImportEdge[]): string[] {
   for (const r of [...next.keys()].sort()) if (!state.has(r)) visit(r);
   return cycles;
 }
+
+/** The graph of `all` with each end mapped by `node`, edges within one node left out. */
+function graphOf(all: readonly ImportEdge[], node: (file: string) => string): Map<string, Set<string>> {
+  const next = new Map<string, Set<string>>();
+  for (const e of all) {
+    const a = node(e.file);
+    const b = node(e.target);
+    if (a !== b) (next.get(a) ?? next.set(a, new Set()).get(a)!).add(b);
+  }
+  return next;
+}
+
+/** Cycles between rooms (each as 'a → b → … → a'), found on the room graph whatever the layers say. */
+export const roomCycles = (all: readonly ImportEdge[]): string[] => cyclesOf(graphOf(all, roomOf));
+
+/** Cycles between files, type-only imports included (a module and its helper that import each
+ *  other are one module in two files: the shared part belongs in a third). */
+export const fileCycles = (all: readonly ImportEdge[]): string[] => cyclesOf(graphOf(all, (f) => f.replace(/\.js$/, '.ts')));
 
 describe('TypeScript layers', () => {
   const all = edges();
@@ -158,6 +170,11 @@ describe('TypeScript layers', () => {
     ]);
     expect(roomCycles([up, down])).toEqual(['control → engine → control']);
     expect(roomCycles([down])).toEqual([]);
+    const a = { file: 'validation/a.ts', line: 1, target: 'validation/b.js' };
+    const b = { file: 'validation/b.ts', line: 2, target: 'validation/c.js' };
+    const c = { file: 'validation/c.ts', line: 3, target: 'validation/a.js' };
+    expect(fileCycles([a, b, c])).toEqual(['validation/a.ts → validation/b.ts → validation/c.ts → validation/a.ts']);
+    expect(fileCycles([a, b])).toEqual([]);
   });
 
   it('every room of src/ has a layer', () => {
@@ -189,5 +206,9 @@ describe('TypeScript layers', () => {
 
   it('no two rooms import each other, directly or round a loop', () => {
     expect(roomCycles(all)).toEqual([]);
+  });
+
+  it('no two files import each other, directly or round a loop (type imports too)', () => {
+    expect(fileCycles(all)).toEqual([]);
   });
 });

@@ -5,7 +5,6 @@ import {
   cross,
   dot,
   norm,
-  pointSignedDistance,
   rotation,
   sub,
   unit,
@@ -13,6 +12,7 @@ import {
   type ShapeGeom,
   type V3,
 } from '../src/validation/collision/geometry.js';
+import { pointSignedDistance } from '../src/validation/collision/signed-distance.js';
 import { minNormPoint } from '../src/validation/collision/min-norm.js';
 import { Rng } from '../src/validation/rng.js';
 import { at, axisAngle, box, capsule, plane, rbox, sphere } from './helpers/collision-shapes.js';

@@ -5,65 +5,15 @@
 import { PRECISIONS, type Precision } from '../engine/api.js';
 import type { IntegratorName } from '../engine/model-desc.js';
 import { bugAddon, engineAddon, type NativeAddon } from '../engine/native.js';
-import type { EnergyOutcome } from './energy.js';
-import { suiteModels, withoutConstraints, type NamedModel } from './models.js';
+import { suiteModels, withoutConstraints } from './models.js';
 import { STAGES, type CheckRow, type StageName } from './types.js';
-import type { ScatterPoint } from './collision/stage.js';
-import type { ContactStateSummary } from './contact/per-state.js';
-import type { InclineSummary } from './contact/exact.js';
-import type { DominoSummary } from './contact/trajectory.js';
-import { StageClock, type StageTiming } from './clock.js';
+import { StageClock } from './clock.js';
 import { tableMismatches, targetedBy } from './bug-targets.js';
 import { VALIDATION_STAGES } from './registry.js';
 import { stageRuns, type GateContext, type ReferenceContext, type ValidationStage } from './validation-stage.js';
 
-export interface SuiteOptions {
-  stages: ReadonlySet<StageName>;
-  /** Model names to include (default all). */
-  models?: ReadonlySet<string>;
-  states: number;
-  bugStates: number;
-  seed: number;
-  python: string;
-  /** Run the planted-bug sweep (default true). */
-  bugs: boolean;
-  log?: (line: string) => void;
-  /** Models given as files (`validate --model robot.urdf`), validated beside the suite's own. */
-  extra?: NamedModel[];
-}
-
-export interface BugOutcome {
-  name: string;
-  /** Gates ("stage/model/precision") the bug made fail. */
-  failed: string[];
-  /** Whether this run is judged on the bug (always true for the full suite, which must catch every
-   *  bug): a subset is judged on a bug it caught, or on one that a stage it ran targets
-   *  (bug-targets.ts) and that changed a value it compares. A subset runs no stage that can catch
-   *  the other bugs, or its models hide them (a hinge sign on a model without hinges). */
-  reached: boolean;
-  /** Whether one of the run's stages targets the bug (bug-targets.ts). */
-  targeted: boolean;
-}
-
-export interface SuiteResult {
-  rows: CheckRow[];
-  bugs: BugOutcome[];
-  energy: Partial<Record<Precision, EnergyOutcome['series']>>;
-  closedForm: { model: string; precision: Precision; t: number[]; error: number[] }[];
-  tauScale: Record<string, number>;
-  /** The collision stage's distances (exact vs reported, ours and MuJoCo's), when it ran. */
-  collision?: { pairs: number; scatter: ScatterPoint[]; refused?: { combo: string; why: string }[] };
-  /** The contact stages' measurements for the report (20-iteration errors, incline, dominoes), when they ran. */
-  contact?: { states: ContactStateSummary[]; incline: InclineSummary[]; domino: DominoSummary[] };
-  /** Full runs: bugs a stage that bug-targets.ts declares for them did not catch (the table is
-   *  out of date: a subset of that stage would fail). */
-  bugTableStale?: string[];
-  seconds: number;
-  /** Seconds per phase (references, engine, planted bugs) and group of stages, largest first. */
-  timings: StageTiming[];
-  options: SuiteOptions;
-  mujocoVersion?: string;
-}
+import type { BugOutcome, SuiteOptions, SuiteResult } from './suite-result.js';
+export type { BugOutcome, SuiteOptions, SuiteResult } from './suite-result.js';
 
 export const gateKey = (r: Pick<CheckRow, 'stage' | 'model' | 'precision'>) => `${r.stage}/${r.model}/${r.precision}`;
 

@@ -7,7 +7,7 @@
 import type { Precision } from '../engine/api.js';
 import type { NativeAddon } from '../engine/native.js';
 import type { NamedModel } from './models.js';
-import type { SuiteResult } from './suite.js';
+import type { SuiteResult } from './suite-result.js';
 import type { CheckRow, StageName } from './types.js';
 
 /** What a stage's reference may draw on. */

@@ -11,7 +11,7 @@
 // all of which a restarted simplex settles on). Witness points: see directionSearchContact. The accuracy this reaches is measured against
 // closed forms and the polytope method (test/collision-direction-search.test.ts, docs).
 
-import type { ExactContact } from './exact.js';
+import type { ExactContact } from './exact-contact.js';
 import { add, coreVertices, cross, dot, isPolytopeCore, norm, scale, sub, unit, type Pose, type ShapeGeom, type V3 } from './geometry.js';
 import { minNormPoint } from './min-norm.js';
 import { supportFace, supportPoint } from './support.js';

@@ -16,6 +16,8 @@
 // direction search over g(u) = −h_A(u) − h_B(−u) (direction-search.ts).
 
 import { directionSearchContact } from './direction-search.js';
+import type { ExactContact } from './exact-contact.js';
+export type { ExactContact } from './exact-contact.js';
 import { convexHull } from './hull.js';
 import { minNormPoint } from './min-norm.js';
 import {
@@ -36,21 +38,6 @@ import {
 } from './geometry.js';
 import { cylinderPoint, ellipsoidPoint } from './smooth-shapes.js';
 import { supportPoint, supportValue } from './support.js';
-
-export interface ExactContact {
-  /** Exact signed distance between the surfaces (negative: penetration depth). */
-  dist: number;
-  /** Unit normal from A to B: the direction of least separation. */
-  normal: V3;
-  /** Witness points on A's and B's surfaces (B's = A's + normal · dist) and their midpoint. */
-  pointA: V3;
-  pointB: V3;
-  pos: V3;
-  /** How far the second-best direction's separation lies below the best (≥ 0); a gap of ~0 means
-   *  the direction of least separation is not unique (face-face ties when penetrating).
-   *  Infinity when separated or against a plane (then it is always unique). */
-  gap: number;
-}
 
 /** Separation of the two shapes along unit n (from A to B): min over B of n·b − max over A of n·a − r_A − r_B.
  *  The exact distance is the largest of these over n; any other n gives less. A plane side is

@@ -3,8 +3,6 @@
 // a ball. Written for the validation only: nothing here is shared with the native engine.
 
 import type { ShapeKind } from '../../engine/model-desc.js';
-import { hullPointDistance } from './hull-shapes.js';
-import { cylinderPoint, ellipsoidPoint } from './smooth-shapes.js';
 
 export type V3 = [number, number, number];
 
@@ -103,20 +101,6 @@ export const planeNormal = (X: Pose): V3 => {
   const R = rotation(X.quat);
   return [R[2], R[5], R[8]];
 };
-
-/** Exact signed distance from a world point to a shape's surface (negative inside):
- *  q = |p_S| − h, sd = ‖max(q, 0)‖ + min(max_i q_i, 0) − r; a plane's is its height above it;
- *  cylinder, ellipsoid and convex: smooth-shapes.ts and hull-shapes.ts. */
-export function pointSignedDistance(s: ShapeGeom, X: Pose, p: readonly number[]): number {
-  if (s.kind === 'plane') return dot(planeNormal(X), sub(p, X.pos));
-  const local = mulMtV(rotation(X.quat), sub(p, X.pos));
-  if (s.kind === 'cylinder') return cylinderPoint(s.size!, local).sd;
-  if (s.kind === 'ellipsoid') return ellipsoidPoint(s.size!, local).sd;
-  if (s.kind === 'convex') return hullPointDistance(s, local);
-  const q = [0, 1, 2].map((i) => Math.abs(local[i]) - s.halfExtents[i]);
-  const outside = Math.hypot(Math.max(q[0], 0), Math.max(q[1], 0), Math.max(q[2], 0));
-  return outside + Math.min(Math.max(q[0], q[1], q[2]), 0) - s.radius;
-}
 
 /** A shape's size: the largest half-extent plus the radius (a plane has none: 0); for a cylinder,
  *  ellipsoid and convex shape the largest half-extent of its bounding box (halfExtents). */

@@ -2,7 +2,7 @@
 // each precision beside MuJoCo's own error against the same exact answer.
 
 import { formatSig, markdownTable } from '../../reports/table.js';
-import type { SuiteResult } from '../suite.js';
+import type { SuiteResult } from '../suite-result.js';
 import { F32_FACTOR } from '../metrics.js';
 import { kindCombos } from './pairs.js';
 import { CCD_TOLERANCE, mujocoApproximation, pairCollider } from './colliders.js';

@@ -3,7 +3,7 @@
 // contact-trajectory/ use this folder's models, formulas and MuJoCo runs too).
 
 import { PRECISIONS } from '../../engine/api.js';
-import type { SuiteResult } from '../suite.js';
+import type { SuiteResult } from '../suite-result.js';
 import type { CheckRow } from '../types.js';
 import type { ValidationStage } from '../validation-stage.js';
 import { lineSearchStopReference, lineSearchStopRows, type LineSearchStopReference } from './line-search-stop.js';

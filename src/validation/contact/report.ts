@@ -7,7 +7,7 @@ import { lineChart, scatter } from '../../reports/charts.js';
 import type { OutputSink } from '../../reports/atomic.js';
 import { writeChart } from '../../reports/render.js';
 import { formatSig, markdownTable } from '../../reports/table.js';
-import type { SuiteResult } from '../suite.js';
+import type { SuiteResult } from '../suite-result.js';
 import { DOMINO_REST_BAR, DOMINO_REST_ITERATIONS, DOMINO_TIP_BAR, DOMINO_TIP_DEG, DOMINO_TWINS } from './trajectory.js';
 
 const median = (xs: readonly number[]) => {

@@ -4,7 +4,9 @@
 
 import type { Vec3 } from '../../../engine/model-desc.js';
 import { MeshError } from './mesh-error.js';
-import type { MeshInertia } from './process.js';
+
+/** A mesh's inertia= (MuJoCo's mjtMeshInertia): from its convex hull's volume, its own volume, MuJoCo's legacy rule, or its surface as a shell. */
+export type MeshInertia = 'convex' | 'exact' | 'legacy' | 'shell';
 
 const MJ_MINVAL = 1e-15;
 

@@ -8,13 +8,12 @@ import type { Quat, Vec3 } from '../../../engine/model-desc.js';
 import { importBug } from '../bugs.js';
 import { eig3, MESH_EIG_TOL, normalize4, quat2mat } from './eig3.js';
 import { hullOf } from './hull.js';
-import { checkOrientation, inertiaAbout, surfaceCom, triangle, volumeCom } from './mass-properties.js';
+import { checkOrientation, inertiaAbout, surfaceCom, triangle, volumeCom, type MeshInertia } from './mass-properties.js';
+export type { MeshInertia } from './mass-properties.js';
 import { MeshError } from './mesh-error.js';
 import type { Hull } from '../../../engine/quickhull.js';
 
 export { MeshError } from './mesh-error.js';
-
-export type MeshInertia = 'convex' | 'exact' | 'legacy' | 'shell';
 
 /** A mesh as read (vertices as float32 values, faces as vertex indices; none: the hull's). */
 export interface MeshSpec {

@@ -9,34 +9,7 @@ import type { IrBody } from '../ir.js';
 import type { XmlElement } from '../xml.js';
 import type { Reader } from '../read-attrs.js';
 import type { MjcfContext } from './context.js';
-
-export interface Compiler {
-  degree: boolean;
-  eulerseq: string;
-  meshdir: string;
-  autolimits: boolean;
-  inertiafromgeom: 'true' | 'false' | 'auto';
-  discardvisual: boolean;
-  /** Geom groups whose geoms make up a body's inertia (MuJoCo's default: all six, 0 to 5). */
-  inertiagrouprange: [number, number];
-  /** When > 0: every body's mass and inertia scaled so that they sum to it (mj_setTotalmass). */
-  settotalmass: number;
-  /** Mesh file names lose their folders (then resolved against meshdir, as MuJoCo does). */
-  strippath: boolean;
-}
-
-/** MuJoCo's compiler defaults. */
-export const defaultCompiler = (): Compiler => ({
-  degree: true,
-  eulerseq: 'xyz',
-  meshdir: '',
-  autolimits: true,
-  inertiafromgeom: 'auto',
-  discardvisual: false,
-  inertiagrouprange: [0, 5],
-  settotalmass: 0,
-  strippath: false,
-});
+import type { Compiler } from './compiler-settings.js';
 
 /** Compiler settings that cannot change the compiled model, with why (checked against MuJoCo's
  *  compile of test/fixtures/import/mjcf-settotalmass.xml by test/import-compiler.test.ts). */

@@ -7,8 +7,10 @@ import type { ImportNote, IrGeom, IrModel } from '../ir.js';
 import type { ProcessedMesh } from '../mesh/process.js';
 import type { Reader } from '../read-attrs.js';
 import type { Pos, XmlAttr, XmlElement } from '../xml.js';
-import { defaultCompiler, type Compiler } from './compiler.js';
-import type { Defaults } from './defaults.js';
+import { defaultCompiler, type Compiler } from './compiler-settings.js';
+
+/** The default classes (defaults.ts reads them): class → element → attribute. */
+export type Defaults = Map<string, Map<string, Map<string, XmlAttr>>>;
 
 /** What a geom says about its mass, kept until its body knows whether its inertia comes from geoms. */
 export interface GeomMassSpec {

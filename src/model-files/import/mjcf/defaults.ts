@@ -8,9 +8,6 @@ import { describeEl, type Reader } from '../read-attrs.js';
 import type { XmlAttr, XmlElement } from '../xml.js';
 import { sections, type MjcfContext } from './context.js';
 
-/** class → element → attribute */
-export type Defaults = Map<string, Map<string, Map<string, XmlAttr>>>;
-
 /** Every top-level <default> (and the classes nested in it); `main` exists afterwards, empty if not given. */
 export function readDefaults(ctx: MjcfContext): void {
   for (const d of sections(ctx, 'default')) readDefault(ctx, d, undefined, true);
