@@ -6,17 +6,8 @@
 import { describe, expect, it } from 'vitest';
 import { directionSearchContact } from '../src/validation/collision/direction-search.js';
 import { exactContact } from '../src/validation/collision/exact.js';
-import {
-  add,
-  angle,
-  norm,
-  pointSignedDistance,
-  scale,
-  sub,
-  type Pose,
-  type ShapeGeom,
-  type V3,
-} from '../src/validation/collision/geometry.js';
+import { add, angle, norm, scale, sub, type Pose, type ShapeGeom, type V3 } from '../src/validation/collision/geometry.js';
+import { pointSignedDistance } from '../src/validation/collision/signed-distance.js';
 import { hullPointDistance, randomHull } from '../src/validation/collision/hull-shapes.js';
 import { ellipsoidPoint } from '../src/validation/collision/smooth-shapes.js';
 import { Rng } from '../src/validation/rng.js';
