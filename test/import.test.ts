@@ -9,7 +9,7 @@ import { describe, expect, test } from 'vitest';
 import { IMPORT_BUGS } from '../src/model-files/import/bugs.js';
 import { writeArow } from '../src/model-files/scene/arow-writer.js';
 import { formatNote, importFile, sniffFormat } from '../src/model-files/import/index.js';
-import { resolveMesh } from '../src/model-files/import/urdf.js';
+import { resolveMesh } from '../src/model-files/import/urdf/index.js';
 import { loadScene } from '../src/model-files/scene/index.js';
 import { FIXTURE_DIR, importFixtures, importReference } from '../src/validation/import/stage.js';
 import { inChild } from './helpers/in-child.js';

@@ -10,7 +10,7 @@ import type { ImportNote } from './ir.js';
 import { applyKey, chooseKey, unusedKeysNote } from './keyframe.js';
 import { readMjcf } from './mjcf/index.js';
 import { Reader } from './read-attrs.js';
-import { readUrdf } from './urdf.js';
+import { readUrdf } from './urdf/index.js';
 import { parseXml, xmlRootName } from './xml.js';
 import { readXmlText } from './xml-file.js';
 
