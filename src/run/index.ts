@@ -21,10 +21,10 @@ import { NonFiniteRecordError } from './finite-check.js';
 import { Interrupt } from './interrupt.js';
 import { runMetadata } from './metadata.js';
 import { writeRunFiles } from './outputs.js';
-import { resolveSettings, type RunFlags } from './settings.js';
+import { resolveSettings, type RunFlags, type RunSettings } from './settings.js';
 import { simulate } from './simulate.js';
 import { applySpread } from './spread.js';
-import { applyInitialDraws, applyRobotModels, randomizationLine, randomizedModels } from './randomize.js';
+import { applyInitialDraws, applyRobotModels, randomizationLine, randomizedModels, type RandomizedModels } from './randomize.js';
 import type { SceneRandomization } from '../model-files/scene/randomize-read.js';
 import { solverLine, summarize, summaryText } from './summary.js';
 import { runReplaySampler, writeRunReplay } from './replay.js';
@@ -37,7 +37,7 @@ import { controllerRun, isBundled, loadRunController, planRunController } from '
 import { writeChart } from '../reports/render.js';
 import type { VlSpec } from '../reports/charts.js';
 import { SensorBank, sensorChannels as sensorChannelNames } from '../sensors/bank.js';
-import type { SensorDesc } from '../engine/model-desc.js';
+import type { ModelDesc, SensorDesc } from '../engine/model-desc.js';
 
 const sensorChannelCount = (s: SensorDesc): number => sensorChannelNames(s).length;
 
@@ -69,8 +69,19 @@ export function delayedProgress(
   };
 }
 
-export async function runScene(scene: string, flags: RunFlags): Promise<number> {
-  const start = performance.now();
+/** What a run is, settled before anything is built or written: the model (randomized per robot),
+ *  the settings, and the controller (a scene's module runs only when asked, and the notice comes
+ *  before its code runs: src/run/controller.ts; a policy replaces it). */
+interface RunPlan {
+  s: RunSettings;
+  model: ModelDesc;
+  randomized: RandomizedModels;
+  randomization: SceneRandomization | undefined;
+  controllerPlan: ControllerPlan;
+  controller: Controller | undefined;
+}
+
+async function planRun(scene: string, flags: RunFlags): Promise<RunPlan> {
   let randomization: SceneRandomization | undefined;
   const sceneModel = loadSceneForRun(scene, {
     command: 'run',
@@ -85,8 +96,6 @@ export async function runScene(scene: string, flags: RunFlags): Promise<number> 
   const randomized = randomizedModels(sceneModel, randomization, s.copies, s.lanes, addon);
   const model = randomized.model;
   process.stderr.write(randomizationLine(randomization, s.lanes));
-  // Before anything is built or written: a scene's controller module runs only when asked, and
-  // the notice comes before its code runs (src/run/controller.ts). A policy replaces it.
   const controllerPlan: ControllerPlan = policyPlan ? { kind: 'none' } : planRunController(scene, model, flags);
   const controller: Controller | undefined = policyPlan
     ? await PolicyController.load(policyPlan.file, policyPlan.task, model, s.dt, s.copies)
@@ -96,9 +105,12 @@ export async function runScene(scene: string, flags: RunFlags): Promise<number> 
         (line) => process.stderr.write(line),
         !flags.allowController && isBundled(scene, model),
       );
+  return { s, model, randomized, randomization, controllerPlan, controller };
+}
 
-  // Checked and staged before any stepping: a bad --out is reported now, not after the run.
-  // The batch and the records (kept in memory, then written as CSV and charts) must fit.
+/** The batch and the records (kept in memory, then written as CSV and charts) must fit: checked
+ *  before any stepping. */
+function checkRunMemory({ s, model }: RunPlan): void {
   const records = Math.ceil(s.steps / s.recordEvery) + 1; // the first state, every recordEvery steps, the last
   const sensorChannels = (model.sensors ?? []).reduce((n, x) => n + sensorChannelCount(x), 0);
   const values = records * s.robots.length * (3 + 2 * model.bodies.length * 7 + 4 + sensorChannels + (model.actuators?.length ?? 0));
@@ -107,6 +119,63 @@ export async function runScene(scene: string, flags: RunFlags): Promise<number> 
     `this run (${s.copies} robot${s.copies === 1 ? '' : 's'}, ${records} records of ${s.robots.length})`,
     'use fewer --copies, record fewer --robots, or record less often (--record)',
   );
+}
+
+/** The batch the plan runs, each robot's model and initial draws applied, with its sensors and the
+ *  loop that calls the controller (said on stderr). */
+function buildBatch(plan: RunPlan): { batch: Batch; sensors: SensorBank | null; control: ControlLoop | undefined } {
+  const { s, model, controller, controllerPlan } = plan;
+  const batch = new Batch(
+    model,
+    {
+      copies: s.copies,
+      precision: s.precision,
+      lanes: s.lanes,
+      integrator: s.integrator,
+      dt: s.dt,
+      substeps: s.substeps,
+      midpointIterations: MIDPOINT_ITERATIONS,
+      threads: s.threads,
+      record: controller instanceof PolicyController && controller.needsRecord,
+    },
+    engineAddon(),
+  );
+  applySpread(batch, s.spread);
+  applyRobotModels(batch, plan.randomized);
+  applyInitialDraws(batch, plan.randomization);
+  if (controller instanceof PolicyController) controller.attach(batch);
+  const sensors = s.sensors ? new SensorBank(batch, model.sensors ?? [], { seed: s.seed }) : null;
+  // simulate() reads the sensors (at step 0, then after every step, before the controller's turn),
+  // so the loop gets their readings without updating them itself.
+  const control = controller
+    ? new ControlLoop(batch, controller, sensors ? { readings: sensors.readings, update: () => undefined } : undefined)
+    : undefined;
+  if (control) {
+    const what =
+      controller instanceof PolicyController
+        ? controller.name
+        : controllerPlan.kind === 'module'
+          ? controllerPlan.path
+          : `the scene's PD controller (${model.controller?.kind === 'pd' ? model.controller.terms.length : 0} terms)`;
+    process.stderr.write(`achilles run: controller ${what}, called every ${control.period} step${control.period === 1 ? '' : 's'}\n`);
+  }
+  return { batch, sensors, control };
+}
+
+/** A run that stops on a value it cannot go on from (non-finite state, record or control, or a
+ *  controller that threw): said on stderr, nothing written. Anything else is not the run's to report. */
+const stopsTheRun = (e: unknown): e is Error =>
+  e instanceof NonFiniteStateError ||
+  e instanceof NonFiniteRecordError ||
+  e instanceof NonFiniteControlError ||
+  e instanceof ControllerError;
+
+export async function runScene(scene: string, flags: RunFlags): Promise<number> {
+  const start = performance.now();
+  const plan = await planRun(scene, flags);
+  const { s, model, controller, controllerPlan } = plan;
+  // Checked and staged before any stepping: a bad --out is reported now, not after the run.
+  checkRunMemory(plan);
   const set = await openOutput(s.outDir, { command: 'run', force: flags.force });
   const interrupt = new Interrupt((sig) => {
     // Second Ctrl-C: the user wants out now, even mid-step or mid-render.
@@ -116,40 +185,7 @@ export async function runScene(scene: string, flags: RunFlags): Promise<number> 
   });
   const progress = delayedProgress(s.steps, s.copies);
   try {
-    const batch = new Batch(
-      model,
-      {
-        copies: s.copies,
-        precision: s.precision,
-        lanes: s.lanes,
-        integrator: s.integrator,
-        dt: s.dt,
-        substeps: s.substeps,
-        midpointIterations: MIDPOINT_ITERATIONS,
-        threads: s.threads,
-        record: controller instanceof PolicyController && controller.needsRecord,
-      },
-      addon,
-    );
-    applySpread(batch, s.spread);
-    applyRobotModels(batch, randomized);
-    applyInitialDraws(batch, randomization);
-    if (controller instanceof PolicyController) controller.attach(batch);
-    const sensors = s.sensors ? new SensorBank(batch, model.sensors ?? [], { seed: s.seed }) : null;
-    // simulate() reads the sensors (at step 0, then after every step, before the controller's turn),
-    // so the loop gets their readings without updating them itself.
-    const control = controller
-      ? new ControlLoop(batch, controller, sensors ? { readings: sensors.readings, update: () => undefined } : undefined)
-      : undefined;
-    if (control) {
-      const what =
-        controller instanceof PolicyController
-          ? controller.name
-          : controllerPlan.kind === 'module'
-            ? controllerPlan.path
-            : `the scene's PD controller (${model.controller?.kind === 'pd' ? model.controller.terms.length : 0} terms)`;
-      process.stderr.write(`achilles run: controller ${what}, called every ${control.period} step${control.period === 1 ? '' : 's'}\n`);
-    }
+    const { batch, sensors, control } = buildBatch(plan);
     const loadSeconds = (performance.now() - start) / 1000;
     process.stderr.write(
       `achilles run: ${model.name}, ${s.copies} robot${s.copies === 1 ? '' : 's'} x ${s.steps} step${s.steps === 1 ? '' : 's'} (${Number((s.steps * s.dt).toPrecision(12))} s); Ctrl-C stops without writing anything\n`,
@@ -171,13 +207,7 @@ export async function runScene(scene: string, flags: RunFlags): Promise<number> 
         frames: replay,
       });
     } catch (e) {
-      if (!(
-        e instanceof NonFiniteStateError ||
-        e instanceof NonFiniteRecordError ||
-        e instanceof NonFiniteControlError ||
-        e instanceof ControllerError
-      ))
-        throw e;
+      if (!stopsTheRun(e)) throw e;
       progress.finish();
       set.abortSync();
       process.stderr.write(`achilles run: ${e.message}\nachilles run: no output files were written (${s.outDir} is unchanged)\n`);
