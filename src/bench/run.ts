@@ -12,7 +12,7 @@ import type { LaneWidth, Precision } from '../engine/api.js';
 import type { IntegratorName, ModelDesc } from '../engine/model-desc.js';
 import { loadScene } from '../model-files/scene/index.js';
 import { createProgress, type Progress } from '../reports/progress.js';
-import { AchillesCollisionRunner, AchillesRunner, type CollisionMeasure } from './achilles-runner.js';
+import { AchillesCollisionRunner, AchillesRunner, type AchillesCell, type CollisionMeasure } from './achilles-runner.js';
 import type { BenchConfig } from './config.js';
 import { countFlops, describeFlopsByPass, describePeaks, measurePeaks, peakFor, type FlopCount, type PeakMeasure } from './flops.js';
 import { machineInfo, type MachineInfo } from './machine.js';
@@ -141,48 +141,202 @@ function sceneName(model: ModelDesc, file: string): string {
   return model.name || basename(file).replace(/\.arow$/, '');
 }
 
+/** A member of a group, before its timing. */
+const member = (runner: Runner, result: Member['result'], extra?: Member['extra']): Member => ({
+  runner,
+  ...(extra ? { extra } : {}),
+  result,
+  steps: 0,
+  rates: [],
+  nonFinite: 0,
+});
+
+const MJ_MODES: MujocoMode[] = ['per-robot', 'merged'];
+/** A cell's robots variant, as its results carry it, and MuJoCo's starts and controls (cellRobots). */
+type RobotsTag = ReturnType<typeof cellRobots>['tag'];
+type MujocoRobots = ReturnType<typeof cellRobots>['mujocoRobots'];
+const COLLISION_MEASURES: CollisionMeasure[] = ['detect', 'step+detect'];
+/** Scenes with shapes also get MuJoCo's step with contacts on, with each of its solvers. */
+const MJ_CONTACT_SOLVERS: MujocoContactSolver[] = ['newton', 'cg20'];
+
+/** What building a group's members needs. */
+interface GroupContext {
+  cfg: BenchConfig;
+  mj: MujocoNative | null;
+  machine: BenchReport['machine'];
+  progress: Progress;
+  /** Adds a note once. */
+  note: (n: string) => void;
+}
+
+/** Flops per robot-step of each scene and integrator (noted), and the measured peaks they are a
+ *  fraction of (on the machine: --flops). */
+function flopsAndPeaks(
+  cfg: BenchConfig,
+  models: { model: ModelDesc }[],
+  notes: string[],
+  machine: BenchReport['machine'],
+): Map<string, FlopCount> {
+  const flops = new Map<string, FlopCount>();
+  for (const { model } of models)
+    for (const integ of cfg.integrators) {
+      const f = countFlops(model, integ);
+      flops.set(`${model.name}/${integ}`, f);
+      notes.push(`${model.name}/${integ}: ${f.total} flops per robot-step: ${describeFlopsByPass(f)}`);
+    }
+  const cpu = engineAddon().cpuInfo();
+  const cells = cfg.precisions.flatMap((precision) => cfg.lanes.map((lanes) => ({ precision, lanes })));
+  const peaks = measurePeaks(cells.filter((c) => laneProblem(cpu, c.precision, c.lanes) === null));
+  machine.peakNote = describePeaks(peaks);
+  machine.peaks = peaks;
+  return flops;
+}
+
+/** Achilles' cells of one copies count and robots variant: each precision × lanes × threads, and
+ *  for a scene with shapes its detection cells beside each. A cell the CPU cannot run is skipped
+ *  and said once. */
+function achillesMembers(
+  g: GroupContext,
+  base: Omit<AchillesCell, 'precision' | 'lanes' | 'threads'>,
+  scene: string,
+  tag: RobotsTag,
+): Member[] {
+  const { cfg, progress } = g;
+  const members: Member[] = [];
+  const shapes = hasShapes(base.model);
+  for (const precision of cfg.precisions)
+    for (const lanes of cfg.lanes)
+      for (const threads of cfg.threads) {
+        const opts = { ...base, precision, lanes: lanes as LaneWidth, threads };
+        let runner: AchillesRunner;
+        try {
+          runner = new AchillesRunner(opts);
+        } catch (e) {
+          // e.g. f64 at 8 lanes needs AVX-512 on an AVX2-only CPU: skip that cell, say so once.
+          const msg = (e as Error).message;
+          if (!/lacks/.test(msg)) throw e;
+          g.note(`${precision} lanes ${lanes} skipped: ${msg}`);
+          progress.tick(cfg.reps * (shapes ? 1 + COLLISION_MEASURES.length : 1));
+          continue;
+        }
+        const cell = (isa: string) => ({
+          engine: 'achilles' as const,
+          scene,
+          integrator: base.integrator,
+          precision,
+          lanes,
+          isa,
+          copies: base.copies,
+          threads,
+        });
+        members.push(member(runner, { ...cell(runner.isa), ...tag }));
+        if (shapes)
+          for (const measure of COLLISION_MEASURES) {
+            const cr = new AchillesCollisionRunner(opts, measure);
+            members.push(member(cr, { ...cell(cr.isa), measure, ...tag }));
+          }
+      }
+  return members;
+}
+
+/** MuJoCo's cells of one copies count and robots variant: per-robot and merged steps, and for a
+ *  scene with shapes its detection (per robot) and its step with contacts on, per solver. */
+function mujocoMembers(
+  g: GroupContext,
+  mj: MujocoNative,
+  model: ModelDesc,
+  scene: string,
+  integrator: IntegratorName,
+  copies: number,
+  robots: MujocoRobots,
+  tag: RobotsTag,
+): Member[] {
+  const { cfg } = g;
+  const members: Member[] = [];
+  const cell = { scene, integrator, precision: 'f64' as const, lanes: 1, isa: `MuJoCo ${g.machine.mujoco}`, copies, threads: 1 };
+  if (hasShapes(model)) {
+    let cr: MujocoCollisionRunner | null = null;
+    try {
+      cr = new MujocoCollisionRunner(mj, model, integrator, copies, cfg.restartEvery, robots);
+    } catch (e) {
+      // A rounded box has no MuJoCo geom: no MuJoCo detection cell, said once.
+      g.note(`${scene}: no MuJoCo detection cell: ${(e as Error).message}`);
+      g.progress.tick(cfg.reps);
+    }
+    if (cr) {
+      const runner = cr;
+      members.push(
+        member(runner, { engine: 'mujoco-per-robot', ...cell, measure: 'detect', ...tag }, () => ({
+          contactsPerCall: runner.contactsPerCall,
+        })),
+      );
+    }
+    for (const solver of MJ_CONTACT_SOLVERS) {
+      const runner = new MujocoRunner(mj, model, integrator, 'per-robot', copies, cfg.restartEvery, solver, robots);
+      members.push(member(runner, { engine: solver === 'newton' ? 'mujoco-newton' : 'mujoco-cg20', ...cell, ...tag }));
+    }
+  }
+  for (const mode of MJ_MODES) {
+    const runner = new MujocoRunner(mj, model, integrator, mode, copies, cfg.restartEvery, undefined, robots);
+    members.push(
+      member(runner, {
+        engine: mode === 'merged' ? 'mujoco-merged' : 'mujoco-per-robot',
+        ...cell,
+        ...tag,
+        ...(mode === 'merged' ? { robotsPerModel: runner.robotsPerModel } : {}),
+      }),
+    );
+  }
+  return members;
+}
+
+/** Times one group: each member calibrated (warm-up included) to a repetition of about
+ *  cfg.repSeconds, then the repetitions round-robin over the members. */
+async function timeGroup(members: Member[], cfg: BenchConfig, progress: Progress): Promise<void> {
+  const warmSeconds = Math.min(0.25, cfg.repSeconds / 2);
+  for (const m of members) {
+    m.steps = wholeSegments(
+      calibrate(m.runner, cfg.repSeconds, warmSeconds, (n) => checkFinite(m, n)),
+      cfg.restartEvery,
+    );
+  }
+  for (let rep = 0; rep < cfg.reps; rep++) {
+    for (const m of members) {
+      const t = m.runner.run(m.steps);
+      m.rates.push(t.robotSteps / t.seconds);
+      m.nonFinite += t.nonFinite;
+      checkFinite(m, t.nonFinite);
+      progress.tick();
+      // Let the event loop breathe (signals, progress redraw) between reps.
+      await new Promise((r) => setImmediate(r));
+    }
+  }
+}
+
 export async function runBench(cfg: BenchConfig, hooks: RunHooks = {}): Promise<BenchReport> {
   const notes: string[] = [];
+  const note = (n: string): void => void (notes.includes(n) || notes.push(n));
   let mj: MujocoNative | null = null;
   if (cfg.vsMujoco) mj = loadMujocoNative(); // throws MUJOCO_INSTALL_HINT when absent
   const machine: BenchReport['machine'] = machineInfo(mj ? mj.info() : null);
   const models = cfg.scenes.map((file) => ({ file, model: loadScene(file, { allowLarge: cfg.allowLarge }) }));
-
-  const flops = new Map<string, FlopCount>();
-  let peaks: PeakMeasure[] = [];
-  if (cfg.flops) {
-    for (const { model } of models)
-      for (const integ of cfg.integrators) {
-        const f = countFlops(model, integ);
-        flops.set(`${model.name}/${integ}`, f);
-        notes.push(`${model.name}/${integ}: ${f.total} flops per robot-step: ${describeFlopsByPass(f)}`);
-      }
-    const cpu = engineAddon().cpuInfo();
-    const cells = cfg.precisions.flatMap((precision) => cfg.lanes.map((lanes) => ({ precision, lanes })));
-    peaks = measurePeaks(cells.filter((c) => laneProblem(cpu, c.precision, c.lanes) === null));
-    machine.peakNote = describePeaks(peaks);
-    machine.peaks = peaks;
-  }
+  const flops = cfg.flops ? flopsAndPeaks(cfg, models, notes, machine) : new Map<string, FlopCount>();
 
   const perGroup = cfg.precisions.length * cfg.lanes.length * cfg.threads.length;
-  const mjModes: MujocoMode[] = ['per-robot', 'merged'];
-  const collisionMeasures: CollisionMeasure[] = ['detect', 'step+detect'];
-  // Scenes with shapes also get MuJoCo's step with contacts on, with each of its solvers.
-  const mjContactSolvers: MujocoContactSolver[] = ['newton', 'cg20'];
   // Scenes with shapes get detection cells: Achilles detect and step+detect per step cell, MuJoCo detect.
   const variantsOf = new Map(models.map(({ model }) => [model, robotsFor(model, cfg.robots, (n) => notes.push(n))]));
   const repsOf = (model: ModelDesc) =>
     variantsOf.get(model)!.length *
     cfg.integrators.length *
     cfg.copies.length *
-    (perGroup * (hasShapes(model) ? 1 + collisionMeasures.length : 1) +
-      (mj ? mjModes.length + (hasShapes(model) ? 1 + mjContactSolvers.length : 0) : 0)) *
+    (perGroup * (hasShapes(model) ? 1 + COLLISION_MEASURES.length : 1) +
+      (mj ? MJ_MODES.length + (hasShapes(model) ? 1 + MJ_CONTACT_SOLVERS.length : 0) : 0)) *
     cfg.reps;
   const progress = (hooks.progress ?? ((total) => createProgress({ total, label: 'bench', unit: 'reps' })))(
     models.reduce((n, { model }) => n + repsOf(model), 0),
   );
+  const g: GroupContext = { cfg, mj, machine, progress, note };
   const results: BenchResult[] = [];
-  const warmSeconds = Math.min(0.25, cfg.repSeconds / 2);
 
   try {
     for (const { file, model } of models) {
@@ -199,167 +353,40 @@ export async function runBench(cfg: BenchConfig, hooks: RunHooks = {}): Promise<
         for (const copies of cfg.copies)
           for (const robots of variantsOf.get(model)!) {
             // The starts and controls of this variant, built once and given to every cell (both engines).
-            const { achillesRobots, mujocoRobots, tag } = cellRobots(model, copies, robots, cfg.restartEvery, (n) => {
-              if (!notes.includes(n)) notes.push(n);
-            });
-            for (const precision of cfg.precisions)
-              for (const lanes of cfg.lanes)
-                for (const threads of cfg.threads) {
-                  let runner: AchillesRunner;
-                  try {
-                    runner = new AchillesRunner({
-                      model,
-                      precision,
-                      lanes: lanes as LaneWidth,
-                      copies,
-                      integrator,
-                      threads,
-                      restartEvery: cfg.restartEvery,
-                      ...achillesRobots,
-                    });
-                  } catch (e) {
-                    // e.g. f64 at 8 lanes needs AVX-512 on an AVX2-only CPU: skip that cell, say so once.
-                    const msg = (e as Error).message;
-                    if (!/lacks/.test(msg)) throw e;
-                    const note = `${precision} lanes ${lanes} skipped: ${msg}`;
-                    if (!notes.includes(note)) notes.push(note);
-                    progress.tick(cfg.reps * (hasShapes(model) ? 1 + collisionMeasures.length : 1));
-                    continue;
-                  }
-                  members.push({
-                    runner,
-                    result: { engine: 'achilles', scene, integrator, precision, lanes, isa: runner.isa, copies, threads, ...tag },
-                    steps: 0,
-                    rates: [],
-                    nonFinite: 0,
-                  });
-                  if (hasShapes(model)) {
-                    for (const measure of collisionMeasures) {
-                      const cr = new AchillesCollisionRunner(
-                        {
-                          model,
-                          precision,
-                          lanes: lanes as LaneWidth,
-                          copies,
-                          integrator,
-                          threads,
-                          restartEvery: cfg.restartEvery,
-                          ...achillesRobots,
-                        },
-                        measure,
-                      );
-                      members.push({
-                        runner: cr,
-                        result: { engine: 'achilles', scene, integrator, precision, lanes, isa: cr.isa, copies, threads, measure, ...tag },
-                        steps: 0,
-                        rates: [],
-                        nonFinite: 0,
-                      });
-                    }
-                  }
-                }
-            if (withMj && mj && hasShapes(model)) {
-              let cr: MujocoCollisionRunner | null = null;
-              try {
-                cr = new MujocoCollisionRunner(mj, model, integrator, copies, cfg.restartEvery, mujocoRobots);
-              } catch (e) {
-                // A rounded box has no MuJoCo geom: no MuJoCo detection cell, said once.
-                const note = `${scene}: no MuJoCo detection cell: ${(e as Error).message}`;
-                if (!notes.includes(note)) notes.push(note);
-                progress.tick(cfg.reps);
-              }
-              if (cr) {
-                const runner = cr;
-                members.push({
-                  runner,
-                  extra: () => ({ contactsPerCall: runner.contactsPerCall }),
-                  result: {
-                    engine: 'mujoco-per-robot',
-                    scene,
-                    integrator,
-                    precision: 'f64',
-                    lanes: 1,
-                    isa: `MuJoCo ${machine.mujoco}`,
-                    copies,
-                    threads: 1,
-                    measure: 'detect',
-                    ...tag,
-                  },
-                  steps: 0,
-                  rates: [],
-                  nonFinite: 0,
-                });
-              }
-            }
-            if (withMj && mj && hasShapes(model)) {
-              for (const solver of mjContactSolvers) {
-                const runner = new MujocoRunner(mj, model, integrator, 'per-robot', copies, cfg.restartEvery, solver, mujocoRobots);
-                members.push({
-                  runner,
-                  result: {
-                    engine: solver === 'newton' ? 'mujoco-newton' : 'mujoco-cg20',
-                    scene,
-                    integrator,
-                    precision: 'f64',
-                    lanes: 1,
-                    isa: `MuJoCo ${machine.mujoco}`,
-                    copies,
-                    threads: 1,
-                    ...tag,
-                  },
-                  steps: 0,
-                  rates: [],
-                  nonFinite: 0,
-                });
-              }
-            }
-            if (withMj && mj) {
-              for (const mode of mjModes) {
-                const runner = new MujocoRunner(mj, model, integrator, mode, copies, cfg.restartEvery, undefined, mujocoRobots);
-                members.push({
-                  runner,
-                  result: {
-                    engine: mode === 'merged' ? 'mujoco-merged' : 'mujoco-per-robot',
-                    scene,
-                    integrator,
-                    precision: 'f64',
-                    lanes: 1,
-                    isa: `MuJoCo ${machine.mujoco}`,
-                    copies,
-                    threads: 1,
-                    ...tag,
-                    ...(mode === 'merged' ? { robotsPerModel: runner.robotsPerModel } : {}),
-                  },
-                  steps: 0,
-                  rates: [],
-                  nonFinite: 0,
-                });
-              }
-            }
+            const { achillesRobots, mujocoRobots, tag } = cellRobots(model, copies, robots, cfg.restartEvery, note);
+            const base = { model, copies, integrator, restartEvery: cfg.restartEvery, ...achillesRobots };
+            members.push(...achillesMembers(g, base, scene, tag));
+            if (withMj && mj) members.push(...mujocoMembers(g, mj, model, scene, integrator, copies, mujocoRobots, tag));
           }
-        for (const m of members) {
-          m.steps = wholeSegments(
-            calibrate(m.runner, cfg.repSeconds, warmSeconds, (n) => checkFinite(m, n)),
-            cfg.restartEvery,
-          );
-        }
-        for (let rep = 0; rep < cfg.reps; rep++) {
-          for (const m of members) {
-            const t = m.runner.run(m.steps);
-            m.rates.push(t.robotSteps / t.seconds);
-            m.nonFinite += t.nonFinite;
-            checkFinite(m, t.nonFinite);
-            progress.tick();
-            // Let the event loop breathe (signals, progress redraw) between reps.
-            await new Promise((r) => setImmediate(r));
-          }
-        }
+        await timeGroup(members, cfg, progress);
         results.push(...members.map((m) => finish(m, machine, flops)));
       }
     }
   } finally {
     progress.finish();
   }
+  notes.push(...closingNotes(models, variantsOf, results));
+  return {
+    machine,
+    config: {
+      restartEvery: cfg.restartEvery,
+      repSeconds: cfg.repSeconds,
+      reps: cfg.reps,
+      dtByScene: Object.fromEntries(models.map(({ file, model }) => [sceneName(model, file), model.world.dt])),
+    },
+    results,
+    notes,
+  };
+}
+
+/** What the robots of the 'differ' variant were, and the contact scenes whose MuJoCo ran with
+ *  contacts off only; compare() fills the ratios first. */
+function closingNotes(
+  models: { file: string; model: ModelDesc }[],
+  variantsOf: Map<ModelDesc, Robots[]>,
+  results: BenchResult[],
+): string[] {
+  const notes: string[] = [];
   const variants = [
     ...new Set(
       models.flatMap(({ model }) =>
@@ -384,17 +411,7 @@ export async function runBench(cfg: BenchConfig, hooks: RunHooks = {}): Promise<
         `${scene}: MuJoCo was timed with contacts off only; that ratio is shown as 'vs MuJoCo (contacts off)', not as the headline (different physics)`,
       );
   }
-  return {
-    machine,
-    config: {
-      restartEvery: cfg.restartEvery,
-      repSeconds: cfg.repSeconds,
-      reps: cfg.reps,
-      dtByScene: Object.fromEntries(models.map(({ file, model }) => [sceneName(model, file), model.world.dt])),
-    },
-    results,
-    notes,
-  };
+  return notes;
 }
 
 /** A cell whose motion diverged times garbage: an error naming the cell, never "0 robot-steps/s". */
