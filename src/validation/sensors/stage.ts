@@ -211,37 +211,67 @@ export function atRestRows(precision: Precision, addon: NativeAddon, o: SensorSt
   return rows;
 }
 
-export function pendulumRows(precision: Precision, addon: NativeAddon, o: SensorStageOptions): CheckRow[] {
+/** What the pendulum run records for the checks: the rod's true tip, the camera's newly shown
+ *  frames, the encoder's rounding, the ideal IMU against the closed form, and the noise samples. */
+interface PendulumRecord {
+  robots: number;
+  dt: number;
+  /** The camera's configured delay, in steps. */
+  delay: number;
+  /** p_W of the rod's tip, [(k·robots + r)·3 + axis] for step k. */
+  tip: Float64Array;
+  /** Each frame the camera newly shows (step, robot, reported position). */
+  events: { k: number; r: number; x: number; y: number; z: number }[];
+  /** The steps at which robot 0's camera shows a new frame. */
+  eventSteps: number[];
+  /** Largest |reading − (1+s)·q| of the scaled encoder, readings off its quantum grid, Σ reading·q, Σ q². */
+  worstQuant: number;
+  offGrid: number;
+  qr: number;
+  qq: number;
+  /** Largest |ideal IMU − closed form|, and the largest closed-form value. */
+  imuWorst: number;
+  imuScale: number;
+  /** Noisy minus noise-free IMU readings. */
+  gyro: SeriesSums;
+  accel: SeriesSums;
+}
+
+/** Runs the pendulums (robot r released from −0.6 − 1.2·r/robots rad) and records every step. */
+function recordPendulum(precision: Precision, addon: NativeAddon, o: SensorStageOptions): PendulumRecord {
   const model = pendulumModel();
   const robots = o.pendulumRobots ?? 64;
   const steps = o.steps ?? 10000;
   const batch = makeBatch(model, robots, precision, addon);
   for (let r = 0; r < robots; r++) batch.setRobot(r, { q: [-0.6 - (1.2 * r) / robots] });
   const bank = new SensorBank(batch, model.sensors!, { seed: o.seed });
-  const delay = bank.cameraDelaySteps(PENDULUM.camera.name);
-  const dt = batch.dt;
   const views = batch.sense(); // the same arrays every bank.update() refreshes
   const S = batch.stride;
-  const tip = new Float64Array((steps + 1) * robots * 3);
+  const rec: PendulumRecord = {
+    robots,
+    dt: batch.dt,
+    delay: bank.cameraDelaySteps(PENDULUM.camera.name),
+    tip: new Float64Array((steps + 1) * robots * 3),
+    events: [],
+    eventSteps: [],
+    worstQuant: 0,
+    offGrid: 0,
+    qr: 0,
+    qq: 0,
+    imuWorst: 0,
+    imuScale: 0,
+    gyro: new SeriesSums(robots),
+    accel: new SeriesSums(robots),
+  };
   const cam = bank.readings.sensor(PENDULUM.camera.name);
   const scaled = bank.readings.channel(PENDULUM.scaled.name);
   const imu = bank.readings.sensor(PENDULUM.imu.name);
   const ideal = bank.readings.sensor('imu-ideal');
   const prev = new Float64Array(robots * 3).fill(NaN);
-  const events: { k: number; r: number; x: number; y: number; z: number }[] = [];
-  const eventSteps: number[] = [];
-  const gyro = new SeriesSums(robots);
-  const accel = new SeriesSums(robots);
   const e = new Float64Array(robots);
-  let worstQuant = 0;
   // The noise-free IMU against the rod's closed form at every step: gyro (θ̇, 0, 0); accelerometer
   // (0, −θ̇² + g sin θ, θ̈ + g cos θ) with θ̈ = −(3/2) g cos θ (uniform 1 m rod about its end).
-  let imuWorst = 0;
-  let imuScale = 0;
   const g = 9.81;
-  let offGrid = 0;
-  let qr = 0;
-  let qq = 0;
   bank.update();
   for (let k = 0; k <= steps; k++) {
     if (k > 0) {
@@ -251,15 +281,15 @@ export function pendulumRows(precision: Precision, addon: NativeAddon, o: Sensor
     for (let r = 0; r < robots; r++) {
       // p_W of the tip: p_WB + R_WB · (0, 1, 0)
       const b = (k * robots + r) * 3;
-      tip[b] = views.pos[r] + views.rot[1 * S + r];
-      tip[b + 1] = views.pos[S + r] + views.rot[4 * S + r];
-      tip[b + 2] = views.pos[2 * S + r] + views.rot[7 * S + r];
+      rec.tip[b] = views.pos[r] + views.rot[1 * S + r];
+      rec.tip[b + 1] = views.pos[S + r] + views.rot[4 * S + r];
+      rec.tip[b + 2] = views.pos[2 * S + r] + views.rot[7 * S + r];
       const x = cam[r],
         y = cam[S + r],
         z = cam[2 * S + r];
       if (cam[3 * S + r] >= 0 && (x !== prev[3 * r] || y !== prev[3 * r + 1] || z !== prev[3 * r + 2])) {
-        events.push({ k, r, x, y, z });
-        if (r === 0) eventSteps.push(k);
+        rec.events.push({ k, r, x, y, z });
+        if (r === 0) rec.eventSteps.push(k);
       }
       prev[3 * r] = x;
       prev[3 * r + 1] = y;
@@ -267,29 +297,34 @@ export function pendulumRows(precision: Precision, addon: NativeAddon, o: Sensor
       // scale factor and quantization: reading = round((1 + s) q / quantum) · quantum
       const q = batch.q[r];
       const reading = scaled[r];
-      worstQuant = Math.max(worstQuant, Math.abs(reading - (1 + PENDULUM.scaled.scale) * q));
+      rec.worstQuant = Math.max(rec.worstQuant, Math.abs(reading - (1 + PENDULUM.scaled.scale) * q));
       const units = reading / PENDULUM.scaled.quantum;
-      if (Math.abs(units - Math.round(units)) > 1e-6) offGrid++;
-      qr += reading * q;
-      qq += q * q;
+      if (Math.abs(units - Math.round(units)) > 1e-6) rec.offGrid++;
+      rec.qr += reading * q;
+      rec.qq += q * q;
     }
     for (let r = 0; r < robots; r++) {
       const th = batch.q[r],
         w = batch.v[r];
       const want = [w, 0, 0, 0, -w * w + g * Math.sin(th), -1.5 * g * Math.cos(th) + g * Math.cos(th)];
       for (let c = 0; c < 6; c++) {
-        imuWorst = Math.max(imuWorst, Math.abs(ideal[c * S + r] - want[c]));
-        imuScale = Math.max(imuScale, Math.abs(want[c]));
+        rec.imuWorst = Math.max(rec.imuWorst, Math.abs(ideal[c * S + r] - want[c]));
+        rec.imuScale = Math.max(rec.imuScale, Math.abs(want[c]));
       }
     }
     for (let c = 0; c < 3; c++) {
       for (let r = 0; r < robots; r++) e[r] = imu[c * S + r] - ideal[c * S + r];
-      gyro.add(e, robots);
+      rec.gyro.add(e, robots);
       for (let r = 0; r < robots; r++) e[r] = imu[(c + 3) * S + r] - ideal[(c + 3) * S + r];
-      accel.add(e, robots);
+      rec.accel.add(e, robots);
     }
   }
-  const name = model.name;
+  return rec;
+}
+
+/** The camera: its latency (the lag that best matches the true tip), frame schedule, rate and noise. */
+function cameraRows(name: string, precision: Precision, rec: PendulumRecord): CheckRow[] {
+  const { robots, dt, delay, tip, events, eventSteps } = rec;
   const rows: CheckRow[] = [];
   // Latency: the lag (steps) minimizing the mean squared distance of each newly shown frame to the true tip.
   const maxLag = 2 * delay + 10;
@@ -360,10 +395,14 @@ export function pendulumRows(precision: Precision, addon: NativeAddon, o: Sensor
       `at the measured lag; 1/√(2N), N = ${nCam} coordinates`,
     ),
   );
-  // Scale factor and quantization (noise-free encoder).
-  const sHat = qr / qq - 1;
-  const seScale = PENDULUM.scaled.quantum / Math.sqrt(12) / Math.sqrt(qq);
-  rows.push(
+  return rows;
+}
+
+/** The noise-free scaled encoder: its scale factor, and its rounding to the quantum grid. */
+function encoderRows(name: string, precision: Precision, rec: PendulumRecord): CheckRow[] {
+  const sHat = rec.qr / rec.qq - 1;
+  const seScale = PENDULUM.scaled.quantum / Math.sqrt(12) / Math.sqrt(rec.qq);
+  return [
     judged(
       name,
       precision,
@@ -374,57 +413,60 @@ export function pendulumRows(precision: Precision, addon: NativeAddon, o: Sensor
       true,
       'least-squares slope of reading on q, minus 1; quantization acts as noise of σ = quantum/√12, SE = σ/√Σq²',
     ),
-  );
-  rows.push(
     exact(
       name,
       precision,
       'encoder rounding beyond half a quantum',
-      Math.max(0, worstQuant / PENDULUM.scaled.quantum - 0.5),
+      Math.max(0, rec.worstQuant / PENDULUM.scaled.quantum - 0.5),
       1e-9,
-      `largest |reading − (1+s)·q| = ${(worstQuant / PENDULUM.scaled.quantum).toPrecision(6)} quanta; rounding to the nearest quantum keeps it at most 1/2 (bar: float64 round-off of the quotient)`,
+      `largest |reading − (1+s)·q| = ${(rec.worstQuant / PENDULUM.scaled.quantum).toPrecision(6)} quanta; rounding to the nearest quantum keeps it at most 1/2 (bar: float64 round-off of the quotient)`,
     ),
-  );
-  rows.push(exact(name, precision, 'encoder readings off the quantum grid', offGrid, 0, 'every reading an integer number of quanta'));
-  // IMU against the closed form: the chain from (θ, θ̇) to the reading is a few dozen roundings of the
-  // engine's precision, so the bar is 32 units of its round-off of the largest reading.
+    exact(name, precision, 'encoder readings off the quantum grid', rec.offGrid, 0, 'every reading an integer number of quanta'),
+  ];
+}
+
+/** The IMU: the noise-free one against the closed form, and the noise of the noisy one. */
+function imuRows(name: string, precision: Precision, rec: PendulumRecord): CheckRow[] {
+  // The chain from (θ, θ̇) to the reading is a few dozen roundings of the engine's precision, so the
+  // bar is 32 units of its round-off of the largest reading.
   const unit = precision === 'f32' ? 2 ** -24 : 2 ** -53;
-  rows.push(
+  return [
     exact(
       name,
       precision,
       'IMU vs closed form (relative)',
-      imuWorst / imuScale,
+      rec.imuWorst / rec.imuScale,
       32 * unit,
-      `largest |reading − closed form| / largest reading (${imuScale.toPrecision(4)}): gyro θ̇; accelerometer −θ̇² + g sin θ along the rod, θ̈ + g cos θ across it`,
+      `largest |reading − closed form| / largest reading (${rec.imuScale.toPrecision(4)}): gyro θ̇; accelerometer −θ̇² + g sin θ along the rod, θ̈ + g cos θ across it`,
     ),
-  );
-  // IMU noise.
-  rows.push(
     judged(
       name,
       precision,
       'IMU gyro noise σ',
-      gyro.rms,
+      rec.gyro.rms,
       PENDULUM.imu.gyroNoise,
-      seSigmaWhite(gyro.n),
+      seSigmaWhite(rec.gyro.n),
       true,
-      `noisy minus noise-free IMU at the same point; 1/√(2N), N = ${gyro.n}`,
+      `noisy minus noise-free IMU at the same point; 1/√(2N), N = ${rec.gyro.n}`,
     ),
-  );
-  rows.push(
     judged(
       name,
       precision,
       'IMU accelerometer noise σ',
-      accel.rms,
+      rec.accel.rms,
       PENDULUM.imu.accelNoise,
-      seSigmaWhite(accel.n),
+      seSigmaWhite(rec.accel.n),
       true,
-      `noisy minus noise-free IMU at the same point; 1/√(2N), N = ${accel.n}`,
+      `noisy minus noise-free IMU at the same point; 1/√(2N), N = ${rec.accel.n}`,
     ),
-  );
-  return rows;
+  ];
+}
+
+/** The swinging pendulums: camera, scaled encoder and IMU, each against what the rod truly did. */
+export function pendulumRows(precision: Precision, addon: NativeAddon, o: SensorStageOptions): CheckRow[] {
+  const rec = recordPendulum(precision, addon, o);
+  const name = pendulumModel().name;
+  return [...cameraRows(name, precision, rec), ...encoderRows(name, precision, rec), ...imuRows(name, precision, rec)];
 }
 
 export function sensorRows(precision: Precision, addon: NativeAddon, o: SensorStageOptions): CheckRow[] {
