@@ -504,6 +504,61 @@ void read_bodies(const V& m, Model& model, const std::string& root) {
   }
 }
 
+/// MuJoCo's fluid forces (optional): {density, viscosity, wind: [3], bodies: [{body, box?: {quat, size},
+/// ellipsoids?: [{pos, quat, semiaxes, coef: [blunt, slender, angular, kutta, magnus], virtualMass,
+/// virtualInertia}]}]} (checked by finalize: passive/fluid_spec.hpp).
+template <class V>
+void read_fluid(const V& m, Model& model, const std::string& root) {
+  const V f = m.get("fluid");
+  if (f.is_undefined() || f.is_null()) return;
+  const std::string where = root + ".fluid";
+  if (!f.is_object()) type_error(where + " must be an object {density, viscosity, wind, bodies}");
+  FluidSpec& fl = model.fluid;
+  fl.density = number_at(f, "density", where);
+  fl.viscosity = number_at(f, "viscosity", where);
+  numbers_at(f, "wind", fl.wind, 3, where);
+  const V arr = f.get("bodies");
+  if (!arr.is_array()) type_error(where + ".bodies must be an array");
+  for (std::size_t i = 0; i < arr.length(); ++i) {
+    const std::string bw = where + ".bodies[" + std::to_string(i) + "]";
+    const V o = object_at(arr, i, bw);
+    FluidBody b;
+    const double body = number_at(o, "body", bw);
+    if (body != std::floor(body)) type_error(bw + ".body must be a body index");
+    b.body = static_cast<int>(body);
+    const V box = o.get("box");
+    b.box = !box.is_undefined() && !box.is_null();
+    if (b.box) {
+      const std::string xw = bw + ".box";
+      if (!box.is_object()) type_error(xw + " must be an object {quat, size}");
+      double q[4];
+      numbers_at(box, "quat", q, 4, xw);
+      quat_to_rotation(q, b.R);
+      numbers_at(box, "size", b.size, 3, xw);
+    } else {
+      const V es = o.get("ellipsoids");
+      if (!es.is_array()) type_error(bw + " needs box or ellipsoids (an array)");
+      for (std::size_t k = 0; k < es.length(); ++k) {
+        const std::string ew = bw + ".ellipsoids[" + std::to_string(k) + "]";
+        const V e = object_at(es, k, ew);
+        FluidEllipsoid g;
+        numbers_at(e, "pos", g.pos, 3, ew);
+        double q[4];
+        numbers_at(e, "quat", q, 4, ew);
+        quat_to_rotation(q, g.R);
+        numbers_at(e, "semiaxes", g.semiaxes, 3, ew);
+        double c[5];
+        numbers_at(e, "coef", c, 5, ew);
+        g.blunt_drag = c[0], g.slender_drag = c[1], g.ang_drag = c[2], g.kutta_lift = c[3], g.magnus_lift = c[4];
+        numbers_at(e, "virtualMass", g.virtual_mass, 3, ew);
+        numbers_at(e, "virtualInertia", g.virtual_inertia, 3, ew);
+        b.ellipsoids.push_back(g);
+      }
+    }
+    fl.bodies.push_back(std::move(b));
+  }
+}
+
 /// The native model from the object batch.ts builds (`toNativeModel`). `root` names the object in
 /// errors ("model": the Node addon's messages; the Python package passes where the object sits).
 template <class V>
@@ -519,6 +574,7 @@ Model read_model(const V& m, const std::string& root = "model") {
   read_actuators(m, model, root);
   read_tendons(m, model, root);
   read_equalities(m, model, root);
+  read_fluid(m, model, root);
   model.finalize();
   return model;
 }

@@ -130,6 +130,10 @@ std::unique_ptr<Kernel> make_kernel(const Model& model, const BatchOptions& opt,
   if (opt.substeps < 1) throw std::invalid_argument("substeps must be >= 1");
   if (opt.midpoint_iterations < 1) throw std::invalid_argument("midpoint iterations must be >= 1");
   if (!(opt.dt > 0) || !(opt.dt < 1e3)) throw std::invalid_argument("dt must be a positive number of seconds");
+  // MuJoCo's implicitfast adds the fluid forces' velocity derivatives to qDeriv (mjd_passive_vel), which implicit.hpp does not form
+  if (model.fluid.on() && opt.integrator == Integrator::ImplicitFast)
+    throw std::invalid_argument("the model has fluid forces (density or viscosity), whose velocity derivatives MuJoCo's implicitfast adds to "
+                                "qDeriv and the engine does not: choose integrator euler or rk4");
   if (opt.record) {
     // cfrc_ext also sums connect and weld constraint forces (mj_rnePostConstraint), not recorded here
     if (!model.constrained())

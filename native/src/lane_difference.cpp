@@ -186,6 +186,37 @@ void actuators(Differ& d, const Model& a, const Model& b) {
 
 } // namespace
 
+/// The fluid settings (passive/fluid_spec.hpp): the box's centre is the link's centre of mass (per lane); the rest
+/// is the model's.
+void fluid(Differ& d, const Model& a, const Model& b) {
+  const FluidSpec &x = a.fluid, &y = b.fluid;
+  d.eq("fluid density", x.density, y.density);
+  d.eq("fluid viscosity", x.viscosity, y.viscosity);
+  d.arr("fluid wind", x.wind, y.wind, 3);
+  d.eq("fluid body count", x.bodies.size(), y.bodies.size());
+  for (std::size_t i = 0; i < x.bodies.size() && !d.found(); ++i) {
+    const FluidBody &p = x.bodies[i], &q = y.bodies[i];
+    const std::string w = "fluid body " + std::to_string(i) + " ";
+    d.eq(w + "link", p.body, q.body);
+    d.eq(w + "box", p.box, q.box);
+    d.arr(w + "inertial frame", p.R, q.R, 9);
+    d.arr(w + "box sides", p.size, q.size, 3);
+    d.eq(w + "ellipsoid count", p.ellipsoids.size(), q.ellipsoids.size());
+    for (std::size_t k = 0; k < p.ellipsoids.size() && !d.found(); ++k) {
+      const FluidEllipsoid &e = p.ellipsoids[k], &f = q.ellipsoids[k];
+      const std::string g = w + "ellipsoid " + std::to_string(k) + " ";
+      d.arr(g + "pos", e.pos, f.pos, 3);
+      d.arr(g + "frame", e.R, f.R, 9);
+      d.arr(g + "semi-axes", e.semiaxes, f.semiaxes, 3);
+      const double c[5] = {e.blunt_drag, e.slender_drag, e.ang_drag, e.kutta_lift, e.magnus_lift};
+      const double c2[5] = {f.blunt_drag, f.slender_drag, f.ang_drag, f.kutta_lift, f.magnus_lift};
+      d.arr(g + "fluidcoef", c, c2, 5);
+      d.arr(g + "virtual mass", e.virtual_mass, f.virtual_mass, 3);
+      d.arr(g + "virtual inertia", e.virtual_inertia, f.virtual_inertia, 3);
+    }
+  }
+}
+
 std::string lane_difference(const Model& a, const Model& b) {
   Differ d;
   d.eq("nq", a.nq, b.nq);
@@ -206,6 +237,7 @@ std::string lane_difference(const Model& a, const Model& b) {
   tendons(d, a, b);
   equalities(d, a, b);
   actuators(d, a, b);
+  fluid(d, a, b);
   // per lane too: what load derives at qpos0 from the masses and armatures (meaninertia and the
   // inverse weights, contact/lane_constraints.hpp)
   return d.first;

@@ -296,10 +296,35 @@ void Model::finalize() {
     throw std::invalid_argument("initial state has a non-finite number");
   if (joints.empty()) throw std::invalid_argument("a model needs at least one joint");
   check_effective_inertia();
+  check_fluid();
   finalize_collision(*this);
   finalize_constraints(*this);
   finalize_actuators(*this);
   resolve_dampratios(*this);
+}
+
+/// The fluid settings (passive/fluid_spec.hpp): finite, density and viscosity >= 0, each body a link
+/// with a box of finite sides or at least one ellipsoid of positive semi-axes.
+void Model::check_fluid() const {
+  const FluidSpec& f = fluid;
+  auto bad = [](const std::string& what) { throw std::invalid_argument("fluid: " + what); };
+  if (!(f.density >= 0) || !std::isfinite(f.density) || !(f.viscosity >= 0) || !std::isfinite(f.viscosity))
+    bad("density and viscosity must be finite and >= 0");
+  if (!finite_all(f.wind, 3)) bad("wind must be finite");
+  for (const FluidBody& b : f.bodies) {
+    if (b.body < 0 || b.body >= static_cast<int>(joints.size())) bad("body index " + std::to_string(b.body) + " out of range");
+    const std::string at = "body '" + joints[b.body].name + "': ";
+    if (!finite_all(b.R, 9)) bad(at + "non-finite inertial frame");
+    if (b.box && !(finite_all(b.size, 3) && b.size[0] >= 0 && b.size[1] >= 0 && b.size[2] >= 0)) bad(at + "box sides must be finite and >= 0");
+    if (!b.box && b.ellipsoids.empty()) bad(at + "neither a box nor ellipsoids");
+    for (const FluidEllipsoid& e : b.ellipsoids) {
+      const double c[5] = {e.blunt_drag, e.slender_drag, e.ang_drag, e.kutta_lift, e.magnus_lift};
+      if (!finite_all(e.pos, 3) || !finite_all(e.R, 9) || !finite_all(c, 5) || !finite_all(e.virtual_mass, 3) || !finite_all(e.virtual_inertia, 3))
+        bad(at + "a non-finite ellipsoid constant");
+      if (!(e.semiaxes[0] > 0 && e.semiaxes[1] > 0 && e.semiaxes[2] > 0 && finite_all(e.semiaxes, 3)))
+        bad(at + "ellipsoid semi-axes must be finite and > 0");
+    }
+  }
 }
 
 } // namespace ach

@@ -105,6 +105,10 @@ export function toNativeModel(model: ModelDesc): object {
       : {}),
     excludes: model.excludes ?? [],
     ...(model.world.multiccd === false ? { multiccd: false } : {}),
+    // MuJoCo's fluid forces (passive/fluid.hpp)
+    ...(model.fluid
+      ? { fluid: { density: model.fluid.density, viscosity: model.fluid.viscosity, wind: model.fluid.wind, bodies: model.fluid.bodies } }
+      : {}),
     gravity: model.world.gravity,
     bodies: model.bodies.map((b) => {
       const { u, w } = b.joint === 'planar' ? planarFrame(b.axis) : { u: [1, 0, 0], w: [0, 1, 0] };

@@ -499,3 +499,45 @@ export interface ModelDesc {
   /** Present for imported models (MJCF, URDF). */
   mujoco?: MujocoLayout;
 }
+
+// ---- MuJoCo's fluid forces (engine_passive.c mj_fluid; native/include/achilles/passive/fluid.hpp) ----
+
+/** One geom of MuJoCo's ellipsoid fluid model (fluidshape="ellipsoid"), in its link's frame. */
+export interface FluidEllipsoidDesc {
+  /** X_BG: the geom's frame in the link frame. */
+  pos: Vec3;
+  quat: Quat;
+  /** MuJoCo's mju_geomSemiAxes of the geom's size (sphere r r r; capsule r r r+h; cylinder r r h; else the size). */
+  semiaxes: Vec3;
+  /** MuJoCo's fluidcoef: blunt drag, slender drag, angular drag, Kutta lift, Magnus lift. */
+  coef: [number, number, number, number, number];
+  /** The added mass and inertia per unit fluid density (mjCGeom::SetFluidCoefs), geom axes. */
+  virtualMass: Vec3;
+  virtualInertia: Vec3;
+}
+
+/** One MuJoCo body with mass in the fluid: the inertia-box model (`box`) or the ellipsoid model. */
+export interface FluidBodyDesc {
+  /** The link that carries the body (index into `bodies`). */
+  body: number;
+  /** The inertia box: centred at the link's centre of mass, turned by MuJoCo's body_iquat (in the
+   *  link frame), sides sqrt(max(1e-15, I_j + I_k − I_i) / m · 6) from body_mass and body_inertia. */
+  box?: { quat: Quat; size: Vec3 };
+  /** The body's geoms with fluidshape="ellipsoid" (then the box model is off for the body). */
+  ellipsoids?: FluidEllipsoidDesc[];
+}
+
+/** MuJoCo's option density, viscosity and wind and the bodies they act on (absent: no fluid). */
+export interface FluidDesc {
+  density: number;
+  viscosity: number;
+  wind: Vec3;
+  bodies: FluidBodyDesc[];
+  /** Where the source file sets them (its <option>), for notes. */
+  source?: SourceSpan;
+}
+
+export interface ModelDesc {
+  /** MuJoCo's fluid forces (absent: none). */
+  fluid?: FluidDesc;
+}

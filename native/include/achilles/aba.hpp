@@ -13,6 +13,7 @@
 
 #include "joints.hpp"
 #include "passes.hpp"
+#include "passive/fluid.hpp"
 
 namespace ach {
 inline namespace ACH_ISA_NS {
@@ -376,11 +377,12 @@ template <class V> inline void pass_aba_forward(const KModel<ScalarOf<V>>& M, Jo
   }
 }
 
-/// Forward dynamics: q̈ = FD(q, q̇, τ) (stepping: with the step's D addition, and X's, see pass_aba_backward).
+/// Forward dynamics: q̈ = FD(q, q̇, τ + qfrc_fluid) (stepping: with the step's D addition, and X's, see pass_aba_backward).
 template <class V>
 inline void forward_dynamics(const KModel<ScalarOf<V>>& M, JointWork<V>* W, const V* q, const V* qd, const V* tau, V* qdd, bool stepping = false,
                              const StepExtra<V>* X = nullptr) {
   pass_velocity(M, W, q, qd);
+  if (M.fluid.on) pass_fluid<V>(M, W); // MuJoCo's qfrc_fluid, as external forces on the links
   pass_aba_backward(M, W, tau, stepping, X);
   pass_aba_forward(M, W, qdd);
 }

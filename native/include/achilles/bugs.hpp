@@ -60,6 +60,9 @@ enum class Bug : int {
   ContactClipSideSkipped,       // face clipping: the incident polygon is not clipped by the reference face's last side (points beyond that edge kept)
   ContactPlaneMeshLeastAligned, // plane–mesh: the further points from the polygon through the deepest vertex least aligned with the plane, not the most
   ContactCylinderCapPhase,      // face clipping: a cylinder's cap 16-gon turned by half a step (vertices at 2π(k + ½)/16)
+  FluidAddedMassDropped,        // fluid, ellipsoid model: the added-mass forces and torques left out
+  FluidKuttaLiftSign,           // fluid, ellipsoid model: the Kutta lift with its sign flipped
+  FluidBoxWindIgnored,          // fluid, inertia-box model: the body's velocity taken relative to still air (wind ignored)
   Count
 };
 
@@ -117,6 +120,9 @@ inline const char* bug_name(Bug b) {
   case Bug::ContactClipSideSkipped: return "contact-clip-side-skipped";
   case Bug::ContactPlaneMeshLeastAligned: return "contact-plane-mesh-least-aligned";
   case Bug::ContactCylinderCapPhase: return "contact-cylinder-cap-phase";
+  case Bug::FluidAddedMassDropped: return "fluid-added-mass-dropped";
+  case Bug::FluidKuttaLiftSign: return "fluid-kutta-lift-sign";
+  case Bug::FluidBoxWindIgnored: return "fluid-box-wind-ignored";
   case Bug::Count: break;
   }
   return "?";

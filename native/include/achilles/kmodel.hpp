@@ -8,6 +8,7 @@
 #include "bugs.hpp"
 #include "lane_values.hpp"
 #include "model.hpp"
+#include "passive/fluid.hpp"
 
 namespace ach {
 inline namespace ACH_ISA_NS {
@@ -55,6 +56,9 @@ template <class T> struct KModel {
 
   template <class V> ACH_INLINE V lane(int slot) const { return lane_value<V>(lanes, slot); }
 
+  // MuJoCo's fluid forces (passive/fluid.hpp), which every forward-dynamics evaluation applies
+  KFluid<T> fluid;
+
   KModel(const KModel& o) { *this = o; }
   KModel& operator=(const KModel& o) {
     joints = o.joints;
@@ -64,10 +68,12 @@ template <class T> struct KModel {
     lanes = o.lanes == o.own_lanes.data() ? own_lanes.data() : o.lanes; // a copy reads its own rows
     per_lane = o.per_lane;
     damped_step = o.damped_step;
+    fluid = o.fluid;
     return *this;
   }
 
-  explicit KModel(const Model& model) : nq(model.nq), nv(model.nv), max_nv(model.max_nv), own_lanes(uniform_lanes<T>(model, 0, false)) {
+  explicit KModel(const Model& model)
+      : nq(model.nq), nv(model.nv), max_nv(model.max_nv), own_lanes(uniform_lanes<T>(model, 0, false)), fluid(model.fluid) {
     lanes = own_lanes.data();
     for (int k = 0; k < 3; ++k) gravity[k] = T(model.gravity[k]);
     joints.reserve(model.joints.size());
@@ -120,8 +126,10 @@ template <class T> struct KModel {
     }
   }
 
-  /// No gravity, in every lane: load's computations at rest (inverse weights, dampratio).
+  /// No gravity and no fluid, in every lane: load's computations at rest (inverse weights, dampratio),
+  /// which take M⁻¹ columns from the ABA (a wind would push a body at rest).
   void without_gravity() {
+    fluid = KFluid<T>();
     for (int k = 0; k < 3; ++k) {
       gravity[k] = 0;
       for (int l = 0; l < kLaneStride; ++l) own_lanes[static_cast<std::size_t>(LaneSlots::gravity(k)) * kLaneStride + l] = 0;

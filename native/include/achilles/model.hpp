@@ -14,6 +14,7 @@
 #include "contact/equality_spec.hpp"
 #include "contact/limit_spec.hpp"
 #include "contact/tendon.hpp"
+#include "passive/fluid_spec.hpp"
 
 namespace ach {
 
@@ -115,6 +116,8 @@ struct Model {
   std::vector<Equality> equalities;
   // Actuators (actuators/actuator.hpp), each driving one joint.
   std::vector<Actuator> actuators;
+  // MuJoCo's fluid forces (passive/fluid_spec.hpp; off unless density or viscosity is nonzero).
+  FluidSpec fluid;
 
   /// Fill offsets, derived inertias and axis kinds, and check every invariant the kernels rely
   /// on. Throws std::invalid_argument with a message naming the joint.
@@ -124,6 +127,8 @@ struct Model {
   /// inertia: checked at q0 as the ABA's D = Sᵀ·IA·S, scaled by the locked-subtree Sᵀ·Ic·S, whose
   /// Cholesky pivots must all exceed kSingularShare (see model.cpp). Throws naming the joint.
   void check_effective_inertia() const;
+  /// The fluid settings are finite and in range (throws naming what is wrong).
+  void check_fluid() const;
   static const double kSingularShare;
 };
 

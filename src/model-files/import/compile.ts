@@ -34,6 +34,7 @@ import { SceneError } from '../common/errors.js';
 import { axisAngleQuat } from './frames.js';
 import { CCD_DEFAULTS, keepOrStandIn } from './convex-pairs.js';
 import { importBug } from './bugs.js';
+import { fluidDesc } from './fluid.js';
 import { keepHullsOrBoxes } from './mesh-hulls.js';
 import type { ImportNote, IrBody, IrEquality, IrGeom, IrJoint, IrModel } from './ir.js';
 
@@ -307,6 +308,8 @@ export function compileIr(ir: IrModel, files: string[], notes: ImportNote[]): Co
   if (tendons.length) model.tendons = tendons;
   const equalities = (ir.equalities ?? []).map((e) => equalityDesc(e, ir, bodies, bodyMap, jointLink));
   if (equalities.length) model.equalities = equalities;
+  const fluid = fluidDesc(ir, bodyMap);
+  if (fluid) model.fluid = fluid;
   keepHullsOrBoxes(model, new Set(shapes.filter((sh) => sh.kind === 'convex')), notes);
   keepOrStandIn(model, notes);
   // GJK/EPA runs for a cylinder, an ellipsoid or a mesh hull against anything but a plane

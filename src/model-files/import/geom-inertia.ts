@@ -2,7 +2,8 @@
 // exactly as MuJoCo's compiler computes them (user_objects.cc mjCGeom::GetVolume, SetInertia,
 // mjCBody::InertiaFromGeom; solid "volume" inertia only; a mesh geom from its processed mesh).
 
-import type { Vec3 } from '../../engine/model-desc.js';
+import type { Quat, Vec3 } from '../../engine/model-desc.js';
+import { eig3 } from './mesh/eig3.js';
 import { massOverflow, rotateInertia, type Inertia6 } from '../../engine/math.js';
 import type { IrGeom, IrGeomType } from './ir.js';
 
@@ -81,13 +82,31 @@ export function inferGeomMass(g: IrGeom, mass: number | undefined, density: numb
   g.inertia = geomPrincipalInertia(g.type, g.meshInertia ? g.meshInertia.boxsz : g.size, g.mass);
 }
 
-/** The body's mass, CoM and inertia (about the CoM, body axes) from its geoms, as InertiaFromGeom. */
-export function inertiaFromGeoms(geoms: readonly IrGeom[]): { mass: number; ipos: Vec3; inertia: Inertia6 } | undefined {
+/** MuJoCo's mjuu_fullInertia: the principal frame (body_iquat) and moments of a full inertia, by
+ *  mjuu_eig3 at the body compiler's tolerance. */
+export function principalOf(I: Inertia6): { quat: Quat; inertia: Vec3 } {
+  const { eigval, quat } = eig3([I[0], I[3], I[4], I[3], I[1], I[5], I[4], I[5], I[2]], BODY_EIG_TOL);
+  return { quat, inertia: [...eigval] };
+}
+
+/** The tolerance the body compiler gives mjuu_eig3 (3.14; mesh/eig3.ts). */
+const BODY_EIG_TOL = 4e-15;
+
+/** The body's mass, CoM and inertia (about the CoM, body axes) from its geoms, as InertiaFromGeom,
+ *  with MuJoCo's principal frame and moments (one geom: its own frame; more: mjuu_eig3 of the sum). */
+export function inertiaFromGeoms(
+  geoms: readonly IrGeom[],
+): { mass: number; ipos: Vec3; inertia: Inertia6; principal: { quat: Quat; inertia: Vec3 } } | undefined {
   const sel = geoms.filter((g) => g.mass > MJ_EPS);
   if (sel.length === 0) return undefined;
   if (sel.length === 1) {
     const g = sel[0];
-    return { mass: g.mass, ipos: [...g.pos], inertia: rotateInertia([g.inertia[0], g.inertia[1], g.inertia[2], 0, 0, 0], g.quat) };
+    return {
+      mass: g.mass,
+      ipos: [...g.pos],
+      inertia: rotateInertia([g.inertia[0], g.inertia[1], g.inertia[2], 0, 0, 0], g.quat),
+      principal: { quat: [...g.quat], inertia: [...g.inertia] },
+    };
   }
   let mass = 0;
   const com: Vec3 = [0, 0, 0];
@@ -103,7 +122,7 @@ export function inertiaFromGeoms(geoms: readonly IrGeom[]): { mass: number; ipos
     const off = offCentre(g.mass, d);
     for (let k = 0; k < 6; k++) tot[k] += I[k] + off[k];
   }
-  return { mass, ipos, inertia: tot };
+  return { mass, ipos, inertia: tot, principal: principalOf(tot) };
 }
 
 /** The inertia of a point mass m at d about the origin: m(|d|²·1 − d dᵀ). */

@@ -68,6 +68,9 @@ export interface IrGeom {
   /** A colliding mesh geom: its convex hull (MuJoCo's mesh_graph) in the geom frame: x y z per
    *  vertex, three vertex indices per triangle (counter-clockwise seen from outside). */
   hull?: { vert: number[]; face: number[] };
+  /** fluidshape="ellipsoid": MuJoCo's fluidcoef (blunt drag, slender drag, angular drag, Kutta lift,
+   *  Magnus lift); absent: fluidshape none. */
+  fluid?: [number, number, number, number, number];
   /** A mesh geom: its mesh's volume (area when inertia="shell") and the half-sizes of the box of
    *  equal inertia (MuJoCo's boxsz), from which its mass and inertia follow. */
   meshInertia?: { volume: number; boxsz: Vec3 };
@@ -86,6 +89,10 @@ export interface IrBody {
   ipos: Vec3;
   /** Inertia about the CoM in body axes [Ixx, Iyy, Izz, Ixy, Ixz, Iyz]. */
   inertia: Inertia6;
+  /** MuJoCo's body_iquat (in the body frame) and body_inertia (the principal moments) as its compiler
+   *  makes them (the inertial's quat, a single geom's frame, or mjuu_eig3 of the sum): the inertia
+   *  box of the fluid model is turned by it. Absent: the principal axes of `inertia` (fluid.ts). */
+  principal?: { quat: Quat; inertia: Vec3 };
   geoms: IrGeom[];
   /** Its sites (<site>, in file order; unnamed ones named ''): absent when it has none. */
   sites?: IrSite[];
@@ -176,6 +183,9 @@ export interface IrModel {
     solver: SolverMethod;
     tolerance: number;
   };
+  /** MuJoCo's fluid: option density (kg/m³), viscosity (Pa·s) and wind (m/s, world), absent when no
+   *  <option> names them (compiled into ModelDesc.fluid by fluid.ts when density or viscosity is nonzero). */
+  fluid?: { density: number; viscosity: number; wind: Vec3; source: SourceSpan };
   /** MJCF <flag>s that switch off a feature (contact, limit, ...), each with its attribute; applied
    *  to the model once it is read (mjcf/option-flags.ts applyDisableFlags). */
   disabled?: { flag: DisableFlag; source: SourceSpan }[];

@@ -28,7 +28,7 @@ export interface KeyframeRef {
 }
 
 /** What the everyday dialect cannot carry or changes, each at its source line: joint frictionloss,
- *  the keyframes other than the written initial state, an actuator order other than link order. */
+ *  fluid forces, the keyframes other than the written initial state, an actuator order other than link order. */
 export function unwritten(model: ModelDesc, keyframes: readonly KeyframeRef[] = [], chosen?: number): ImportNote[] {
   const out: ImportNote[] = [];
   const at = (s: SourceSpan | undefined): SourceSpan => s ?? { file: model.files[0] ?? model.name, line: 1, column: 1 };
@@ -40,6 +40,12 @@ export function unwritten(model: ModelDesc, keyframes: readonly KeyframeRef[] = 
         message: `link '${b.name}': frictionloss ${b.frictionloss} is not written to the .arow (the dialect has no joint frictionloss yet; \`achilles run\` on the source file keeps it)`,
       });
   }
+  if (model.fluid)
+    out.push({
+      kind: 'dropped',
+      source: at(model.fluid.source),
+      message: `fluid forces (density ${model.fluid.density}, viscosity ${model.fluid.viscosity}, wind ${vec(model.fluid.wind)}; ${model.fluid.bodies.length} bodies) are not written to the .arow (the dialect has no fluid yet; \`achilles run\` on the source file keeps them)`,
+    });
   keyframes.forEach((k, i) => {
     if (i === chosen) return;
     const id = k.name || String(i);

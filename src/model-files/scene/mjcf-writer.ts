@@ -8,6 +8,8 @@
 // ours, in our order); fixed tendons as <tendon><fixed> with their limit, friction, spring and damper. Initial state goes in keyframe "initial"; the
 // constant generalized forces in <custom><numeric name="achilles_tau"> (set them as
 // data.qfrc_applied: MJCF has no static generalized force). One MuJoCo step = one engine substep.
+// Fluid forces as MuJoCo's option density, viscosity and wind, each body's inertia box by its
+// inertial's frame and each ellipsoid as a massless, non-colliding geom with fluidshape="ellipsoid".
 //
 // Collision shapes become geoms (sphere, capsule, box, plane; static shapes under <worldbody>),
 // excludes become <contact><exclude>. Contacts are disabled unless `contacts: true` (the
@@ -26,6 +28,7 @@ import {
   type GeneralActuatorDesc,
   type IntegratorName,
   type BodyDesc,
+  type FluidBodyDesc,
   type ModelDesc,
   type ShapeDesc,
   type Vec3,
@@ -125,6 +128,11 @@ export function exportMjcf(model: ModelDesc, opts: MjcfOptions = {}): string {
   }
   if (equalities.length > 0 && copies > 1) throw new MjcfExportError('equality constraints are written for one copy only (--copies 1)');
 
+  // MuJoCo's fluid forces: each fluid body's model (fluidXml); every other body an ellipsoid of
+  // negligible size, since MuJoCo would give a written massless link (MJ_MASSLESS) an inertia box
+  const fluid = model.fluid;
+  const fluidOf = new Map((fluid?.bodies ?? []).map((f) => [f.body, f]));
+
   const out: string[] = [];
   out.push(`<mujoco model="${esc(model.name)}">`);
   out.push('  <compiler angle="radian" inertiafromgeom="false" autolimits="true"/>');
@@ -135,7 +143,9 @@ export function exportMjcf(model: ModelDesc, opts: MjcfOptions = {}): string {
   const MJCF_SOLVER = { cg: 'CG', newton: 'Newton', pgs: 'PGS' } as const;
   out.push(
     `  <option timestep="${num(w.dt / w.substeps)}" gravity="${nums(w.gravity)}" integrator="${integrator}" ` +
-      `cone="${solver.cone ?? 'pyramidal'}" solver="${MJCF_SOLVER[solverRun(model).method]}" iterations="${solver.iterations}" tolerance="${num(solver.tolerance ?? 0)}" impratio="${num(solver.impratio)}">`,
+      `cone="${solver.cone ?? 'pyramidal'}" solver="${MJCF_SOLVER[solverRun(model).method]}" iterations="${solver.iterations}" tolerance="${num(solver.tolerance ?? 0)}" impratio="${num(solver.impratio)}"` +
+      (fluid ? ` density="${num(fluid.density)}" viscosity="${num(fluid.viscosity)}" wind="${nums(fluid.wind)}"` : '') +
+      '>',
   );
   const flags = [...(opts.contacts ? [] : ['contact="disable"']), ...(w.multiccd === false ? ['multiccd="disable"'] : [])];
   if (flags.length) out.push(`    <flag ${flags.join(' ')}/>`);
@@ -159,7 +169,9 @@ export function exportMjcf(model: ModelDesc, opts: MjcfOptions = {}): string {
       const pad = '  '.repeat(depth);
       const f = mjBodyFrame(b);
       out.push(`${pad}<body name="${esc(b.name + sfx)}" pos="${nums(f.pos)}" quat="${nums(f.quat)}">`);
-      if (b.mass > 0) out.push(`${pad}  <inertial pos="${nums(b.com)}" mass="${num(b.mass)}" fullinertia="${nums(b.inertia)}"/>`);
+      const fb = fluidOf.get(i);
+      if (fb?.box && b.mass > 0) out.push(`${pad}  ${boxInertialXml(b, fb.box.quat)}`);
+      else if (b.mass > 0) out.push(`${pad}  <inertial pos="${nums(b.com)}" mass="${num(b.mass)}" fullinertia="${nums(b.inertia)}"/>`);
       else
         out.push(
           `${pad}  <inertial pos="0 0 0" mass="${num(MJ_MASSLESS)}" diaginertia="${nums([MJ_MASSLESS, MJ_MASSLESS, MJ_MASSLESS])}"/>`,
@@ -171,6 +183,7 @@ export function exportMjcf(model: ModelDesc, opts: MjcfOptions = {}): string {
         );
       }
       for (const sh of shapesOf[i]) for (const g of geomXml(sh, sfx)) out.push(`${pad}  ${g}`);
+      if (fluid) for (const g of fluidXml(fb)) out.push(`${pad}  ${g}`);
       for (const s of sitesOf[i]) out.push(`${pad}  ${s}`);
       for (const c of children[i]) emit(c, depth + 1);
       out.push(`${pad}</body>`);
@@ -358,6 +371,38 @@ function jointXml(b: BodyDesc, sfx: string): string[] {
     case 'fixed':
       return [];
   }
+}
+
+/** A fluid body's inertial with MuJoCo's principal frame written as given (body_iquat, which the box
+ *  model turns by; a fullinertia would be re-diagonalised, its frame free where moments are equal):
+ *  the moments are diag(Rᵀ I R), R = R(quat). */
+function boxInertialXml(b: BodyDesc, quat: readonly [number, number, number, number]): string {
+  const [xx, yy, zz, xy, xz, yz] = b.inertia;
+  const I = [
+    [xx, xy, xz],
+    [xy, yy, yz],
+    [xz, yz, zz],
+  ];
+  const axis = (k: number): Vec3 => quatRotate([quat[0], quat[1], quat[2], quat[3]], [k === 0 ? 1 : 0, k === 1 ? 1 : 0, k === 2 ? 1 : 0]);
+  const moment = (k: number): number => {
+    const a = axis(k);
+    let m = 0;
+    for (let r = 0; r < 3; r++) for (let c = 0; c < 3; c++) m += a[r] * I[r][c] * a[c];
+    return m;
+  };
+  return `<inertial pos="${nums(b.com)}" quat="${nums(quat)}" mass="${num(b.mass)}" diaginertia="${nums([moment(0), moment(1), moment(2)])}"/>`;
+}
+
+/** The geoms that carry a body's fluid model: its ellipsoids (fluidshape="ellipsoid", colliding with
+ *  nothing, massless), or for a body the fluid leaves alone an ellipsoid of semi-axes 1e-15 whose
+ *  forces are 1e-15 of a unit body's (its drag ~ μ·1e-15·v, its added mass ~ 1e-45). */
+function fluidXml(fb: FluidBodyDesc | undefined): string[] {
+  const off = 'contype="0" conaffinity="0" mass="0" fluidshape="ellipsoid"';
+  if (!fb) return [`<geom type="sphere" size="1e-15" ${off} fluidcoef="0 0 0 0 0"/>`];
+  return (fb.ellipsoids ?? []).map(
+    (e) =>
+      `<geom type="ellipsoid" size="${nums(e.semiaxes)}" pos="${nums(e.pos)}" quat="${nums(e.quat)}" ${off} fluidcoef="${nums(e.coef)}"/>`,
+  );
 }
 
 /** A shape's geoms. Margin and gap mean the same in both engines (MuJoCo >= 3.9, measured on 3.14:

@@ -3,6 +3,7 @@
 // and the compiler's last step that the import follows, mj_setTotalmass.
 
 import type { Inertia6 } from '../../../engine/math.js';
+import type { Vec3 } from '../../../engine/model-desc.js';
 import { quote } from '../../common/errors.js';
 import { importBug } from '../bugs.js';
 import type { IrBody } from '../ir.js';
@@ -111,5 +112,6 @@ export function setTotalMass(bodies: IrBody[], newmass: number): void {
   for (const b of bodies) {
     b.mass *= scale;
     b.inertia = b.inertia.map((x) => x * scale) as Inertia6;
+    if (b.principal) b.principal = { quat: b.principal.quat, inertia: b.principal.inertia.map((x) => x * scale) as Vec3 };
   }
 }

@@ -1,7 +1,7 @@
 // <geom>, as MuJoCo's mjXReader::OneGeom: shape, size (or fromto), frame, contact parameters, and
 // the mass or density its body's inertia may come from (kept in ctx.massSpec for inertial.ts). A
-// mesh geom takes MuJoCo's frame from its mesh (mesh/geom.ts) and its hull; hfield, sdf and fluid
-// forces are refused.
+// mesh geom takes MuJoCo's frame from its mesh (mesh/geom.ts) and its hull; its fluid model
+// (fluidshape, fluidcoef); hfield and sdf are refused.
 
 import { DEFAULT_ROLLING_FRICTION, DEFAULT_TORSIONAL_FRICTION, type Condim, type Quat, type Vec3 } from '../../../engine/model-desc.js';
 import { quote } from '../../common/errors.js';
@@ -31,8 +31,6 @@ export function readGeom(ctx: MjcfContext, el: XmlElement, cls: string, owner: s
     : 'sphere';
   if (type === 'hfield' || type === 'sdf')
     r.fail(typeA!, `${subject} type`, type, 'sphere, capsule, box, cylinder, ellipsoid, plane or mesh');
-  for (const f of ['fluidshape'])
-    if (get(f) && get(f)!.value !== 'none') r.fail(get(f)!, subject, 'fluid forces (fluidshape)', 'no fluid model (not supported)');
   const contype = filterBits(ctx, get('contype'), `${subject} contype`);
   const conaffinity = filterBits(ctx, get('conaffinity'), `${subject} conaffinity`);
   if (compiler.discardvisual && contype === 0 && conaffinity === 0) {
@@ -138,6 +136,8 @@ export function readGeom(ctx: MjcfContext, el: XmlElement, cls: string, owner: s
   if (si) g.solimp = readSolimp(r, si, `${subject} solimp`, note);
   const rgba = get('rgba');
   if (rgba) g.rgba = r.nums(rgba, `${subject} rgba`, 4) as [number, number, number, number];
+  const fluid = readFluidShape(ctx, get, cls, el, subject);
+  if (fluid) g.fluid = fluid;
   const massA = get('mass');
   const groupA = get('group');
   const group = groupA ? r.num(groupA, `${subject} group`) : 0;
@@ -162,4 +162,25 @@ function filterBits(ctx: MjcfContext, a: XmlAttr | undefined, subject: string): 
   if (a && !(Number.isInteger(x) && x >= -(2 ** 31) && x < 2 ** 31))
     ctx.r.fail(a, subject, quote(a.value), 'an integer from -2147483648 to 2147483647 (MuJoCo reads a 32-bit int, whose bits it tests)');
   return x >>> 0;
+}
+
+/** MuJoCo's default fluidcoef: blunt drag, slender drag, angular drag, Kutta lift, Magnus lift. */
+export const DEFAULT_FLUIDCOEF: [number, number, number, number, number] = [0.5, 0.25, 1.5, 1, 1];
+
+/** fluidshape="ellipsoid": its fluidcoef, 1 to 5 numbers over the class's over MuJoCo's defaults (as
+ *  MuJoCo reads a short array into the class's); fluidshape none: undefined. */
+function readFluidShape(
+  ctx: MjcfContext,
+  get: (n: string) => XmlAttr | undefined,
+  cls: string,
+  el: XmlElement,
+  subject: string,
+): [number, number, number, number, number] | undefined {
+  const r: Reader = ctx.r;
+  const shape = get('fluidshape');
+  if (!shape || r.choice(shape, `${subject} fluidshape`, ['none', 'ellipsoid'] as const) === 'none') return undefined;
+  const coef: [number, number, number, number, number] = [...DEFAULT_FLUIDCOEF];
+  const classCoef = ctx.defaults.get(cls)?.get('geom')?.get('fluidcoef');
+  for (const a of [classCoef, el.attrs.get('fluidcoef')]) if (a) r.nums(a, `${subject} fluidcoef`, [1, 5]).forEach((x, i) => (coef[i] = x));
+  return coef;
 }

@@ -1,9 +1,9 @@
 // MJCF (MuJoCo XML) → the import IR, following MuJoCo's compiler for everything that changes the
 // dynamics: the body tree and every orientation form, inertials and inertia from geoms, joints,
 // geoms, default classes and childclass, compiler and option settings, actuators and the first
-// keyframe, fixed tendons, equality constraints (connect, weld, joint); the meta-elements <include> (include.ts), <frame> and <replicate>
+// keyframe, fixed tendons, equality constraints (connect, weld, joint), fluid forces (option density, viscosity, wind; geom fluidshape, fluidcoef); the meta-elements <include> (include.ts), <frame> and <replicate>
 // (frame.ts, replicate.ts). Elements that do not change the dynamics are skipped with a note; anything
-// else that would (spatial tendons, tendon and flex equality constraints, fluid forces, flex, ...) is
+// else that would (spatial tendons, tendon and flex equality constraints, flex, ...) is
 // refused at its line.
 //
 // One reader per element, as MuJoCo's xml_native_reader.cc has one method per element, all sharing

@@ -4,7 +4,8 @@
 
 import { inertiaProblem, rotateInertia, type Inertia6 } from '../../../engine/math.js';
 import { importBug } from '../bugs.js';
-import { geomVolume, inertiaFromGeoms, inertiaOverflows, inferGeomMass } from '../geom-inertia.js';
+import { geomVolume, inertiaFromGeoms, inertiaOverflows, inferGeomMass, principalOf } from '../geom-inertia.js';
+import { mulquat, normalize4 } from '../mesh/eig3.js';
 import type { IrBody, IrGeom } from '../ir.js';
 import type { XmlElement } from '../xml.js';
 import type { Reader } from '../read-attrs.js';
@@ -20,6 +21,7 @@ export function setBodyInertia(ctx: MjcfContext, b: IrBody, geoms: IrGeom[], ine
   if (inertial && !fromGeoms) {
     readInertial(ctx, inertial, b);
     placeInertial(frame, b);
+    if (frame && b.principal) b.principal = { quat: mulquat(frame.quat, b.principal.quat), inertia: b.principal.inertia };
     checkPlaced(ctx, inertial, b.ipos);
   } else if (fromGeoms) {
     // MuJoCo infers the geoms' masses only for a body whose inertia comes from them.
@@ -34,6 +36,7 @@ export function setBodyInertia(ctx: MjcfContext, b: IrBody, geoms: IrGeom[], ine
       b.mass = gi.mass;
       b.ipos = gi.ipos;
       b.inertia = gi.inertia;
+      b.principal = gi.principal;
     }
     checkGeomMasses(ctx, b, geoms);
   }
@@ -81,15 +84,18 @@ function readInertial(ctx: MjcfContext, el: XmlElement, b: IrBody): void {
   const diag = el.attrs.get('diaginertia');
   const full = el.attrs.get('fullinertia');
   let I: Inertia6;
+  let principal: IrBody['principal'];
   if (diag && full) r.fail(full, subject, 'both diaginertia and fullinertia', 'one of them');
   if (full) {
     if (['quat', 'axisangle', 'euler', 'xyaxes', 'zaxis'].some((f) => el.attrs.get(f)))
       r.fail(full, subject, 'fullinertia with an orientation', 'fullinertia alone (it is given in the body axes)');
     I = r.nums(full, `${subject} fullinertia`, 6) as Inertia6;
+    principal = principalOf(I);
   } else if (diag) {
     const d = r.nums(diag, `${subject} diaginertia`, 3);
     const q = orientation(ctx, (n) => el.attrs.get(n), subject, el);
     I = importBug('import-inertial-quat-ignored') ? [d[0], d[1], d[2], 0, 0, 0] : rotateInertia([d[0], d[1], d[2], 0, 0, 0], q);
+    principal = { quat: normalize4(q), inertia: [d[0], d[1], d[2]] };
   } else r.fail(el, subject, 'no inertia', 'diaginertia="Ixx Iyy Izz" or fullinertia="Ixx Iyy Izz Ixy Ixz Iyz"');
   if (mass > 0) {
     const bad = inertiaProblem(I);
@@ -112,4 +118,5 @@ function readInertial(ctx: MjcfContext, el: XmlElement, b: IrBody): void {
   b.mass = mass;
   b.ipos = ipos;
   b.inertia = I;
+  b.principal = principal;
 }

@@ -149,7 +149,8 @@ export function applyDisableFlags(ir: IrModel, notes: ImportNote[]): void {
       flag === f || (flag === 'constraint' && (f === 'equality' || f === 'contact' || f === 'limit' || f === 'frictionloss'));
     if (off('equality')) delete ir.equalities;
     for (const b of ir.bodies) {
-      if (off('contact')) b.geoms = [];
+      // the geoms of the fluid's ellipsoid model stay, colliding with nothing (contact off leaves mj_passive)
+      if (off('contact')) b.geoms = b.geoms.filter((g) => g.fluid).map((g) => ({ ...g, contype: 0, conaffinity: 0 }));
       for (const j of b.joints) {
         if (off('limit')) {
           delete j.range;

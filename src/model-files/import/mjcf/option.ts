@@ -1,5 +1,6 @@
-// <option> and its <flag>, as MuJoCo's mjXReader::Option: the time step, gravity, integrator and
-// solver settings the engine follows; the rest is judged one by one in option-flags.ts.
+// <option> and its <flag>, as MuJoCo's mjXReader::Option: the time step, gravity, integrator,
+// solver settings and fluid (density, viscosity, wind) the engine follows; the rest is judged one by
+// one in option-flags.ts.
 
 import type { Vec3 } from '../../../engine/model-desc.js';
 import { quote } from '../../common/errors.js';
@@ -66,12 +67,16 @@ export function readOption(ctx: MjcfContext, o: XmlElement): void {
         break;
       }
       case 'density':
-      case 'viscosity':
-        if (r.num(a, `option ${k}`) !== 0) r.fail(a, `option ${k}`, quote(a.value), `${k}="0" (fluid forces are not supported)`);
+      case 'viscosity': {
+        // MuJoCo takes any number (a negative density flips the ellipsoid model's drag and is
+        // ignored by the inertia box's); the engine takes the physical ones
+        const x = r.num(a, `option ${k}`);
+        if (!(x >= 0)) r.fail(a, `option ${k}`, quote(a.value), `a ${k} >= 0 (${k === 'density' ? 'kg/m³' : 'Pa·s'})`);
+        fluidOf(ctx, o)[k] = x;
         break;
+      }
       case 'wind':
-        if (r.nums(a, 'option wind', 3).some((x) => x !== 0))
-          r.fail(a, 'option wind', quote(a.value), 'no wind (fluid forces are not supported)');
+        fluidOf(ctx, o).wind = r.nums(a, 'option wind', 3) as Vec3;
         break;
       default:
         otherOption(r, k, a, note, ctx.ir);
@@ -87,4 +92,20 @@ export function readOption(ctx: MjcfContext, o: XmlElement): void {
   if (ir.option.solver === 'pgs' && cone?.value === 'elliptic')
     r.fail(cone, 'option cone', quote(cone.value), 'cone="pyramidal" with solver="PGS" (PGS with the elliptic cone is not implemented)');
   if (!o.attrs.has('tolerance')) note('as-mujoco', o, "solver tolerance 1e-8 (MuJoCo's default)");
+  const fl = ir.fluid;
+  const integ = o.attrs.get('integrator');
+  if (fl && (fl.density !== 0 || fl.viscosity !== 0) && integ && ir.option.integrator === 'implicitfast')
+    r.fail(
+      integ,
+      'option integrator',
+      `${quote(integ.value)} with fluid forces (density or viscosity)`,
+      "integrator Euler or RK4 (MuJoCo's implicit integrators add the fluid forces' velocity derivatives to qDeriv, which the engine does not implement)",
+    );
+}
+
+/** The model's fluid settings, made at MuJoCo's defaults (no density, viscosity or wind) the first
+ *  time an <option> names one. */
+function fluidOf(ctx: MjcfContext, o: XmlElement): NonNullable<MjcfContext['ir']['fluid']> {
+  ctx.ir.fluid ??= { density: 0, viscosity: 0, wind: [0, 0, 0], source: ctx.r.span(o) };
+  return ctx.ir.fluid;
 }
