@@ -19,6 +19,9 @@ const SUPPORTED = [
   'Walker2d-v5',
   'Ant-v5',
   'Humanoid-v5',
+  'HumanoidStandup-v5',
+  'Reacher-v5',
+  'Pusher-v5',
 ];
 const BAR = 1e-6;
 const STEPS = 300;

@@ -20,7 +20,7 @@ mujoco = pytest.importorskip("mujoco")
 from achilles.gym import task as taskmod  # noqa: E402
 from achilles.gym.task import load_task, task_ids  # noqa: E402
 
-TASKS = ["InvertedPendulum-v5", "InvertedDoublePendulum-v5", "Hopper-v5", "HalfCheetah-v5", "Walker2d-v5", "Ant-v5", "Humanoid-v5"]
+TASKS = ["InvertedPendulum-v5", "InvertedDoublePendulum-v5", "Hopper-v5", "HalfCheetah-v5", "Walker2d-v5", "Ant-v5", "Humanoid-v5", "HumanoidStandup-v5", "Reacher-v5", "Pusher-v5"]
 TOL = 1e-12
 
 
@@ -34,6 +34,7 @@ MUJOCO_FIELDS = {
     "init_qvel": lambda env, action: env.init_qvel,
     "state_vector": lambda env, action: env.state_vector(),
     "dt": lambda env, action: np.float64(env.dt),
+    "timestep": lambda env, action: np.float64(env.model.opt.timestep),
     **{k: (lambda f: lambda env, action: np.float64(getattr(env.model, f)))(k) for k in ("nq", "nv", "nu")},
 }
 # the names given per env: what compile_formulas may not fix as parameters or constants
@@ -43,6 +44,11 @@ PER_ENV = frozenset(MUJOCO_FIELDS)
 def mujoco_values(env, action) -> dict[str, np.ndarray]:
     """One env's MUJOCO_FIELDS read off Gymnasium's MujocoEnv, with a leading env axis of 1."""
     return {k: np.asarray(get(env, action)).copy()[None, ...] for k, get in MUJOCO_FIELDS.items()}
+
+
+def bodies(env) -> list[str]:
+    """The model's body names in MuJoCo's order (what body('name') reads; the vector env sets them)."""
+    return [mujoco.mj_id2name(env.model, mujoco.mjtObj.mjOBJ_BODY, b) for b in range(env.model.nbody)]
 
 
 def close(a, b) -> bool:
@@ -65,6 +71,7 @@ def random_run(env, steps: int, seed: int):
 
 def mismatches(task, env_id: str, steps: int, seed: int = 3) -> list[str]:
     env = gymnasium.make(env_id).unwrapped
+    task.bodies = bodies(env)
     obs, info = env.reset(seed=seed)
     bad: list[str] = []
     vals = mujoco_values(env, np.zeros(env.model.nu))
@@ -111,6 +118,7 @@ def test_compiled_formulas_give_the_evaluated_bits(env_id):
     """compile_formulas (parts of parameters and constants worked out once) changes no bit of any term."""
     plain, fast = loaded(env_id, False), loaded(env_id, True)
     env = gymnasium.make(env_id).unwrapped
+    plain.bodies = fast.bodies = bodies(env)
     env.reset(seed=5)
     for s, values_before, vals, _ in random_run(env, 40, seed=5):
         outs = []
