@@ -2,7 +2,8 @@
 """Gymnasium's own MuJoCo envs along seeded random-action runs, recorded for the task-definition
 tests (test/gym-task.test.ts): per step the quantities a task file may read (in MuJoCo's names and
 layouts, read off mjData after Gymnasium's step) before and after, the action, and what Gymnasium
-returned (observation, reward, terminated, info); and the model's body names.
+returned (observation, reward, terminated, info); the model's body names; and seeded resets
+with the unit draws of their streams.
 
   request (stdin):  {"tasks": ["Hopper-v5", ...], "steps": 30, "seed": 3}
   response:         {"gymnasium": "1.x.y", "mujoco": "3.x", "runs": {id: {"reset": {...}, "steps": [...]}}}  or  {"error": "..."}
@@ -52,8 +53,18 @@ def record(env_id, steps, seed):
                              "terminated": bool(terminated), "info": {k: plain(v) for k, v in info.items()}})
         if terminated:
             env.reset(seed=seed + s + 1)
+    run["resets"] = [reset_draws(env, s) for s in range(8)]
     env.close()
     return run
+
+
+def reset_draws(env, seed):
+    """The state Gymnasium's reset(seed) puts the env in, and the first unit draws of its stream
+    (numpy's default_rng(seed).random(): its uniform(lo, hi) is lo + (hi - lo) * u), so an evaluator
+    fed those draws in its own order must land on the same state."""
+    env.reset(seed=seed)
+    unit = np.random.default_rng(seed).random(256)
+    return {"seed": seed, "unit": unit.tolist(), "qpos": env.data.qpos.tolist(), "qvel": env.data.qvel.tolist()}
 
 
 def main():
