@@ -109,6 +109,40 @@ describe.skipIf(missing !== null)(`makeVec against Gymnasium ${missing ?? ''}`, 
     }
   });
 
+  it("Reacher's goal and Pusher's cylinder are rejection-sampled per env, as Gymnasium's reset_model draws them", () => {
+    // 64 envs: were a rejected candidate kept, some goal would lie outside the disc (each does with
+    // probability 21%, so all 64 inside by chance: 3e-7)
+    const n = 64;
+    const state = (env: ReturnType<typeof makeVec>, e: number) => {
+      const b = env.batch;
+      const col = (x: ArrayLike<number>, m: number) => Array.from({ length: m }, (_, k) => x[k * b.stride + e]);
+      return { qpos: col(b.q, b.nq), qvel: col(b.v, b.nv) };
+    };
+    const reacher = makeVec('Reacher-v5', n, { precision: 'f64' });
+    reacher.reset({ seed: 3 });
+    for (let e = 0; e < n; e++) {
+      const { qpos, qvel } = state(reacher, e);
+      expect(Math.hypot(qpos[2], qpos[3]), `env ${e} goal`).toBeLessThan(0.2);
+      for (const k of [0, 1]) expect(Math.abs(qpos[k])).toBeLessThanOrEqual(0.1);
+      expect(qvel.slice(2)).toEqual([0, 0]);
+      for (const k of [0, 1]) expect(Math.abs(qvel[k])).toBeLessThanOrEqual(0.005);
+    }
+    const pusher = makeVec('Pusher-v5', n, { precision: 'f64' });
+    pusher.reset({ seed: 3 });
+    const init = pusher.batch.nq;
+    for (let e = 0; e < n; e++) {
+      const { qpos, qvel } = state(pusher, e);
+      const [x, y] = qpos.slice(init - 4, init - 2);
+      expect(Math.hypot(x, y), `env ${e} cylinder`).toBeGreaterThan(0.17);
+      expect(x).toBeGreaterThanOrEqual(-0.3);
+      expect(x).toBeLessThanOrEqual(0);
+      expect(Math.abs(y)).toBeLessThanOrEqual(0.2);
+      expect(qpos.slice(0, init - 4)).toEqual(Array(init - 4).fill(0)); // the arm at init_qpos
+      expect(qpos.slice(init - 2)).toEqual([0, 0]); // the goal
+      expect(qvel.slice(-4)).toEqual([0, 0, 0, 0]);
+    }
+  });
+
   it('next-step autoreset: a terminated env returns its last observation, then restarts with reward 0', () => {
     const env = makeVec('InvertedPendulum-v5', 4, { precision: 'f64' });
     env.reset({ seed: 0 });
@@ -165,28 +199,31 @@ describe.skipIf(missing !== null)(`makeVec against Gymnasium ${missing ?? ''}`, 
     expect(r0 - r1).toBeCloseTo(1 + 0.999 * Math.fround(0.75), 6);
   });
 
-  it.each(['Hopper-v5', 'Ant-v5', 'Humanoid-v5'])('%s: seeded runs are bit-identical across lane widths and threads (f32)', (id) => {
-    const run = (threads: number, lanes: 1 | 8 | 16): Float64Array[] => {
-      const env = makeVec(id, 20, { precision: 'f32', threads, lanes });
-      const out = [env.reset({ seed: 11 }).obs];
-      for (let s = 0; s < 50; s++) {
-        const r = env.step(Float32Array.from({ length: 20 * env.nu }, (_, k) => Math.sin(1.7 * k + s)));
-        out.push(r.obs, r.reward);
+  it.each(['Hopper-v5', 'Ant-v5', 'Humanoid-v5', 'Pusher-v5'])(
+    '%s: seeded runs are bit-identical across lane widths and threads (f32)',
+    (id) => {
+      const run = (threads: number, lanes: 1 | 8 | 16): Float64Array[] => {
+        const env = makeVec(id, 20, { precision: 'f32', threads, lanes });
+        const out = [env.reset({ seed: 11 }).obs];
+        for (let s = 0; s < 50; s++) {
+          const r = env.step(Float32Array.from({ length: 20 * env.nu }, (_, k) => Math.sin(1.7 * k + s)));
+          out.push(r.obs, r.reward);
+        }
+        return out;
+      };
+      const lanes = supportedLanes(engineAddon().cpuInfo(), 'f32');
+      const first = run(1, 1);
+      for (const [threads, width] of [
+        [2, 1],
+        [1, 8],
+        [2, 16],
+      ] as const) {
+        if (!lanes.includes(width)) continue; // a width this CPU lacks
+        const other = run(threads, width);
+        other.forEach((a, i) =>
+          expect(Buffer.from(a.buffer).equals(Buffer.from(first[i].buffer)), `threads ${threads} lanes ${width} array ${i}`).toBe(true),
+        );
       }
-      return out;
-    };
-    const lanes = supportedLanes(engineAddon().cpuInfo(), 'f32');
-    const first = run(1, 1);
-    for (const [threads, width] of [
-      [2, 1],
-      [1, 8],
-      [2, 16],
-    ] as const) {
-      if (!lanes.includes(width)) continue; // a width this CPU lacks
-      const other = run(threads, width);
-      other.forEach((a, i) =>
-        expect(Buffer.from(a.buffer).equals(Buffer.from(first[i].buffer)), `threads ${threads} lanes ${width} array ${i}`).toBe(true),
-      );
-    }
-  });
+    },
+  );
 });

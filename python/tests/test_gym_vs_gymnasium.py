@@ -63,7 +63,7 @@ def test_step_for_step_with_gymnasium_f64(env_id):
     assert worst["obs"] <= BAR and worst["reward"] <= BAR
 
 
-@pytest.mark.parametrize("env_id", ["InvertedDoublePendulum-v5", "Hopper-v5", "HalfCheetah-v5", "Ant-v5", "Humanoid-v5"])
+@pytest.mark.parametrize("env_id", ["InvertedDoublePendulum-v5", "Hopper-v5", "HalfCheetah-v5", "Ant-v5", "Humanoid-v5", "HumanoidStandup-v5", "Reacher-v5", "Pusher-v5"])
 def test_f32_agreement_is_measured(env_id):
     worst, _ = run_against_gymnasium(env_id, steps=100, precision="f32")
     print(f"{env_id} f32: worst relative obs {worst['obs']:.2e}, reward {worst['reward']:.2e}")
@@ -126,7 +126,7 @@ def test_next_step_autoreset_as_gymnasium():
 
 
 # Ant-v5: the recorded fields (cfrc_ext, xpos) and the autoresets' mj_forward of some blocks only
-@pytest.mark.parametrize("env_id", ["Hopper-v5", "Ant-v5", "Humanoid-v5"])
+@pytest.mark.parametrize("env_id", ["Hopper-v5", "Ant-v5", "Humanoid-v5", "Pusher-v5"])
 def test_seeded_runs_are_bit_identical_across_threads_and_lanes(env_id):
     def run(threads, lanes):
         env = make_vec(env_id, num_envs=20, precision="f32", threads=threads, lanes=lanes)
