@@ -35,6 +35,7 @@ type GymStep = {
   obs: number[];
   reward: number;
   terminated: boolean;
+  info: Record<string, number>;
 };
 
 async function gymnasiumRuns(): Promise<Record<string, GymStep[]> | string> {
@@ -61,6 +62,7 @@ describe.skipIf(missing !== null)(`makeVec against Gymnasium ${missing ?? ''}`, 
       env.reset({ seed: 5 });
       let worstObs = 0;
       let worstReward = 0;
+      let worstInfo = 0;
       let terminations = 0;
       const actions = new Float32Array(3 * env.nu);
       steps.forEach((g, s) => {
@@ -75,13 +77,19 @@ describe.skipIf(missing !== null)(`makeVec against Gymnasium ${missing ?? ''}`, 
         g.obs.forEach((x, k) => (worstObs = Math.max(worstObs, rel(out.obs[k], x))));
         worstReward = Math.max(worstReward, rel(out.reward[0], g.reward));
         expect(out.terminated[0] === 1, `step ${s}: terminated`).toBe(g.terminated);
+        // every info entry the task gives, each Gymnasium's too (not given: Humanoid's tendon arrays, README)
+        for (const k of env.task.info) {
+          expect(out.info[`_${k}`][0], `step ${s}: info ${k} for env 0`).toBe(1);
+          worstInfo = Math.max(worstInfo, rel(out.info[k][0], g.info[k]));
+        }
         if (g.terminated) terminations++;
       });
       console.log(
-        `${id} f64: worst relative obs ${worstObs.toExponential(2)}, reward ${worstReward.toExponential(2)}, ${terminations} terminations`,
+        `${id} f64: worst relative obs ${worstObs.toExponential(2)}, reward ${worstReward.toExponential(2)}, info ${worstInfo.toExponential(2)}, ${terminations} terminations`,
       );
       expect(worstObs).toBeLessThanOrEqual(BAR);
       expect(worstReward).toBeLessThanOrEqual(BAR);
+      expect(worstInfo).toBeLessThanOrEqual(BAR);
     });
   }
 

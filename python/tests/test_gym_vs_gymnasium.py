@@ -30,7 +30,7 @@ def run_against_gymnasium(env_id: str, steps: int, precision: str = "f64", seed:
     ours.reset(seed=seed)
     ref.reset(seed=seed)
     rng = np.random.default_rng(seed)
-    worst = {"obs": 0.0, "reward": 0.0}
+    worst = {"obs": 0.0, "reward": 0.0, "info": 0.0}
     terminations = 0
     for s in range(steps):
         action = rng.uniform(ref.action_space.low, ref.action_space.high).astype(np.float32)
@@ -49,6 +49,12 @@ def run_against_gymnasium(env_id: str, steps: int, precision: str = "f64", seed:
         worst["obs"] = max(worst["obs"], float(np.max(np.abs(obs[0] - robs) / np.maximum(1, np.abs(robs)))))
         worst["reward"] = max(worst["reward"], abs(float(reward[0]) - float(rrew)) / max(1.0, abs(float(rrew))))
         assert bool(terminated[0]) == bool(rterm), f"{env_id} step {s}: terminated {terminated[0]} vs Gymnasium {rterm}"
+        # every info entry the task gives (each Gymnasium's too; not given: Humanoid's tendon_length
+        # and tendon_velocity, README), for the stepped env 0
+        for k in ours.task.info:
+            assert info[f"_{k}"][0], f"{env_id} step {s}: info {k} not given for env 0"
+            theirs = float(rinfo[k])
+            worst["info"] = max(worst["info"], abs(float(info[k][0]) - theirs) / max(1.0, abs(theirs)))
         if rterm:
             terminations += 1
             ref.reset(seed=seed + s + 1)
@@ -59,8 +65,8 @@ def run_against_gymnasium(env_id: str, steps: int, precision: str = "f64", seed:
 @pytest.mark.parametrize("env_id", SUPPORTED)
 def test_step_for_step_with_gymnasium_f64(env_id):
     worst, terminations = run_against_gymnasium(env_id, steps=300)
-    print(f"{env_id} f64: worst relative obs {worst['obs']:.2e}, reward {worst['reward']:.2e}, {terminations} terminations")
-    assert worst["obs"] <= BAR and worst["reward"] <= BAR
+    print(f"{env_id} f64: worst relative obs {worst['obs']:.2e}, reward {worst['reward']:.2e}, info {worst['info']:.2e}, {terminations} terminations")
+    assert worst["obs"] <= BAR and worst["reward"] <= BAR and worst["info"] <= BAR
 
 
 @pytest.mark.parametrize("env_id", ["InvertedDoublePendulum-v5", "Hopper-v5", "HalfCheetah-v5", "Ant-v5", "Humanoid-v5", "HumanoidStandup-v5", "Reacher-v5", "Pusher-v5"])
