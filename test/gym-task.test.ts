@@ -3,15 +3,28 @@
 // seeded random-action runs): the definitions the Python package uses are the ones TypeScript reads.
 // (python/tests/test_task_definitions.py checks the Python evaluator the same way.)
 import { spawnSync } from 'node:child_process';
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { evaluate, ExprError, parseExpr, pairwiseSum } from '../src/gym/expr.js';
-import { loadTask, observe, readBefore, readResetInfo, stepTerms, taskIds } from '../src/gym/task.js';
+import { evaluate, ExprError, parseExpr, pairwiseSum, type Val } from '../src/gym/expr.js';
+import { loadTask, MAX_REDRAWS, observe, readBefore, readResetInfo, resetState, stepTerms, taskIds } from '../src/gym/task.js';
 
-const TASKS = ['InvertedPendulum-v5', 'InvertedDoublePendulum-v5', 'Hopper-v5', 'HalfCheetah-v5', 'Walker2d-v5', 'Ant-v5', 'Humanoid-v5'];
+const TASKS = [
+  'InvertedPendulum-v5',
+  'InvertedDoublePendulum-v5',
+  'Hopper-v5',
+  'HalfCheetah-v5',
+  'Walker2d-v5',
+  'Ant-v5',
+  'Humanoid-v5',
+  'HumanoidStandup-v5',
+  'Reacher-v5',
+  'Pusher-v5',
+];
 const python = process.env.ACHILLES_PYTHON || 'python3';
 
 type Rec = { values: Record<string, never>; obs: number[]; info: Record<string, number | boolean> };
+type Run = { bodies: string[]; reset: Rec; steps: StepRec[]; resets: { seed: number; unit: number[]; qpos: number[]; qvel: number[] }[] };
 type StepRec = {
   before: Record<string, never>;
   after: Record<string, never>;
@@ -21,7 +34,7 @@ type StepRec = {
   info: Record<string, number>;
 };
 
-function record(): { runs: Record<string, { reset: Rec; steps: StepRec[] }> } | { error: string } {
+function record(): { runs: Record<string, Run> } | { error: string } {
   const r = spawnSync(python, [join(import.meta.dirname, '..', 'validation', 'gymnasium_record.py')], {
     input: JSON.stringify({ tasks: TASKS, steps: 40, seed: 3 }),
     encoding: 'utf8',
@@ -50,8 +63,9 @@ describe.skipIf(missing !== null)(`task files against Gymnasium ${missing ?? ''}
   });
   for (const id of TASKS) {
     it(`${id}: observation, reward, termination and info as Gymnasium computes them`, () => {
-      const run = (rec as { runs: Record<string, { reset: Rec; steps: StepRec[] }> }).runs[id];
+      const run = (rec as { runs: Record<string, Run> }).runs[id];
       const t = loadTask(id);
+      t.bodies = run.bodies; // Gymnasium's model's, as the vector env binds its own
       const o0 = observe(t, run.reset.values);
       expect(o0.length).toBe(run.reset.obs.length);
       o0.forEach((x, i) => expect(near(x, run.reset.obs[i]), `reset obs[${i}]`).toBe(true));
@@ -70,8 +84,37 @@ describe.skipIf(missing !== null)(`task files against Gymnasium ${missing ?? ''}
       });
     });
   }
+  // The fewest draws a reset takes (no candidate rejected): Reacher's nq + 2 + nv, Pusher's 2 + nv.
+  const REJECTION_SAMPLED: Record<string, number> = { 'Reacher-v5': 10, 'Pusher-v5': 13 };
+  // Tasks whose resets draw uniform numbers only: numpy's normal draws are not a unit number each
+  const uniformOnly = TASKS.filter((id) => !JSON.stringify(loadTask(id).reset).includes('"value":"normal"'));
+  for (const id of uniformOnly) {
+    it(`${id}: fed Gymnasium's own stream, the reset entries land on its reset state (the same draws, in its order)`, () => {
+      const run = (rec as { runs: Record<string, Run> }).runs[id];
+      const t = loadTask(id);
+      t.bodies = run.bodies;
+      const used: number[] = [];
+      for (const r of run.resets) {
+        let i = 0;
+        // numpy's uniform(lo, hi): lo + (hi - lo) * u, u the stream's next unit number
+        const draw = (kind: string, lo: number, hi: number, n: number): number[] => {
+          expect(kind).toBe('uniform');
+          return Array.from({ length: n }, () => lo + (hi - lo) * r.unit[i++]);
+        };
+        const { qpos, qvel } = resetState(t, run.reset.values, draw);
+        expect(qpos, `seed ${r.seed} qpos`).toEqual(r.qpos);
+        expect(qvel, `seed ${r.seed} qvel`).toEqual(r.qvel);
+        used.push(i);
+      }
+      if (id in REJECTION_SAMPLED) {
+        // some candidate was rejected: the redraw is exercised
+        expect(Math.min(...used)).toBe(REJECTION_SAMPLED[id]);
+        expect(Math.max(...used)).toBeGreaterThan(REJECTION_SAMPLED[id]);
+      }
+    });
+  }
   it('a mutated formula is caught (the comparison can fail)', () => {
-    const run = (rec as { runs: Record<string, { reset: Rec; steps: StepRec[] }> }).runs['Hopper-v5'];
+    const run = (rec as { runs: Record<string, Run> }).runs['Hopper-v5'];
     const t = loadTask('Hopper-v5');
     t.observation = parseExpr('concat(qpos[1:], clip(qvel, -1, 1))', 'mutant');
     const bad = run.steps.some((s) => observe(t, s.after).some((x, i) => !near(x, s.obs[i])));
@@ -95,6 +138,33 @@ describe('the formula language', () => {
     expect(ev('q[skip:]', { q: [1, 2, 3] }, { skip: true })).toEqual([2, 3]);
     expect(ev('2 ** 3 - -1')).toBe(9);
     expect(pairwiseSum(Array.from({ length: 300 }, (_, i) => 0.1 * i))).toBeCloseTo(4485, 9);
+  });
+  it('gives the shared corpus the values the Python evaluator gives it (test/fixtures/gym/formula-corpus.json)', () => {
+    type Case = { src: string; values?: Record<string, Val>; params?: Record<string, Val>; bodies?: string[]; value?: Val; error?: string };
+    const corpus: { cases: Case[] } = JSON.parse(readFileSync(join(import.meta.dirname, 'fixtures', 'gym', 'formula-corpus.json'), 'utf8'));
+    for (const c of corpus.cases) {
+      const s = { values: c.values ?? {}, params: c.params ?? {}, where: 't.json: f', ...(c.bodies ? { bodies: c.bodies } : {}) };
+      const run = () => evaluate(parseExpr(c.src, 't.json: f'), s);
+      if (c.error !== undefined) expect(run, c.src).toThrow(c.error);
+      else expect(run(), c.src).toEqual(c.value);
+    }
+  });
+  it('rejection-sampled reset entries: redrawn until their condition holds, bounded, and well-formed', () => {
+    const t = loadTask('Reacher-v5');
+    t.bodies = ['world', 'body0', 'body1', 'fingertip', 'target'];
+    const values = { init_qpos: [0, 0, 0, 0], init_qvel: [0, 0, 0, 0], nq: 4, nv: 4, qpos: [0, 0, 0, 0] };
+    // a stream whose goal candidates (the 5th and 6th numbers on) are twice outside the disc, then inside
+    const unit = [0.5, 0.5, 0.5, 0.5, 1, 1, 0, 0.99, 0.75, 0.5, 0.5, 0.5, 0.5, 0.5];
+    let i = 0;
+    const { qpos, qvel } = resetState(t, values, (_k, lo, hi, n) => Array.from({ length: n }, () => lo + (hi - lo) * unit[i++]));
+    expect(qpos).toEqual([0, 0, 0.75 * 0.4 - 0.2, 0.5 * 0.4 - 0.2]);
+    expect(qvel).toEqual([0, 0, 0, 0]);
+    expect(i).toBe(14);
+    // a condition that never holds stops after MAX_REDRAWS draws, naming the entry
+    t.reset = t.reset.map((e) => (e.until ? { ...e, until: parseExpr('false', 'never') } : e));
+    expect(() => resetState(t, values, (_k, _lo, _hi, n) => new Array(n).fill(0))).toThrow(
+      `reset.goal.until: still false after ${MAX_REDRAWS} draws`,
+    );
   });
   it('errors name the file, the field and the column', () => {
     const cases: [string, RegExp][] = [

@@ -19,6 +19,9 @@ const SUPPORTED = [
   'Walker2d-v5',
   'Ant-v5',
   'Humanoid-v5',
+  'HumanoidStandup-v5',
+  'Reacher-v5',
+  'Pusher-v5',
 ];
 const BAR = 1e-6;
 const STEPS = 300;
@@ -32,6 +35,7 @@ type GymStep = {
   obs: number[];
   reward: number;
   terminated: boolean;
+  info: Record<string, number>;
 };
 
 async function gymnasiumRuns(): Promise<Record<string, GymStep[]> | string> {
@@ -58,6 +62,7 @@ describe.skipIf(missing !== null)(`makeVec against Gymnasium ${missing ?? ''}`, 
       env.reset({ seed: 5 });
       let worstObs = 0;
       let worstReward = 0;
+      let worstInfo = 0;
       let terminations = 0;
       const actions = new Float32Array(3 * env.nu);
       steps.forEach((g, s) => {
@@ -72,13 +77,19 @@ describe.skipIf(missing !== null)(`makeVec against Gymnasium ${missing ?? ''}`, 
         g.obs.forEach((x, k) => (worstObs = Math.max(worstObs, rel(out.obs[k], x))));
         worstReward = Math.max(worstReward, rel(out.reward[0], g.reward));
         expect(out.terminated[0] === 1, `step ${s}: terminated`).toBe(g.terminated);
+        // every info entry the task gives, each Gymnasium's too (not given: Humanoid's tendon arrays, README)
+        for (const k of env.task.info) {
+          expect(out.info[`_${k}`][0], `step ${s}: info ${k} for env 0`).toBe(1);
+          worstInfo = Math.max(worstInfo, rel(out.info[k][0], g.info[k]));
+        }
         if (g.terminated) terminations++;
       });
       console.log(
-        `${id} f64: worst relative obs ${worstObs.toExponential(2)}, reward ${worstReward.toExponential(2)}, ${terminations} terminations`,
+        `${id} f64: worst relative obs ${worstObs.toExponential(2)}, reward ${worstReward.toExponential(2)}, info ${worstInfo.toExponential(2)}, ${terminations} terminations`,
       );
       expect(worstObs).toBeLessThanOrEqual(BAR);
       expect(worstReward).toBeLessThanOrEqual(BAR);
+      expect(worstInfo).toBeLessThanOrEqual(BAR);
     });
   }
 
@@ -103,6 +114,40 @@ describe.skipIf(missing !== null)(`makeVec against Gymnasium ${missing ?? ''}`, 
       ref[id].forEach((o, e) =>
         o.forEach((x, k) => expect(rel(ours[id][e * dim + k], x), `${id} env ${e} obs[${k}]`).toBeLessThanOrEqual(BAR)),
       );
+    }
+  });
+
+  it("Reacher's goal and Pusher's cylinder are rejection-sampled per env, as Gymnasium's reset_model draws them", () => {
+    // 64 envs: were a rejected candidate kept, some goal would lie outside the disc (each does with
+    // probability 21%, so all 64 inside by chance: 3e-7)
+    const n = 64;
+    const state = (env: ReturnType<typeof makeVec>, e: number) => {
+      const b = env.batch;
+      const col = (x: ArrayLike<number>, m: number) => Array.from({ length: m }, (_, k) => x[k * b.stride + e]);
+      return { qpos: col(b.q, b.nq), qvel: col(b.v, b.nv) };
+    };
+    const reacher = makeVec('Reacher-v5', n, { precision: 'f64' });
+    reacher.reset({ seed: 3 });
+    for (let e = 0; e < n; e++) {
+      const { qpos, qvel } = state(reacher, e);
+      expect(Math.hypot(qpos[2], qpos[3]), `env ${e} goal`).toBeLessThan(0.2);
+      for (const k of [0, 1]) expect(Math.abs(qpos[k])).toBeLessThanOrEqual(0.1);
+      expect(qvel.slice(2)).toEqual([0, 0]);
+      for (const k of [0, 1]) expect(Math.abs(qvel[k])).toBeLessThanOrEqual(0.005);
+    }
+    const pusher = makeVec('Pusher-v5', n, { precision: 'f64' });
+    pusher.reset({ seed: 3 });
+    const init = pusher.batch.nq;
+    for (let e = 0; e < n; e++) {
+      const { qpos, qvel } = state(pusher, e);
+      const [x, y] = qpos.slice(init - 4, init - 2);
+      expect(Math.hypot(x, y), `env ${e} cylinder`).toBeGreaterThan(0.17);
+      expect(x).toBeGreaterThanOrEqual(-0.3);
+      expect(x).toBeLessThanOrEqual(0);
+      expect(Math.abs(y)).toBeLessThanOrEqual(0.2);
+      expect(qpos.slice(0, init - 4)).toEqual(Array(init - 4).fill(0)); // the arm at init_qpos
+      expect(qpos.slice(init - 2)).toEqual([0, 0]); // the goal
+      expect(qvel.slice(-4)).toEqual([0, 0, 0, 0]);
     }
   });
 
@@ -162,28 +207,31 @@ describe.skipIf(missing !== null)(`makeVec against Gymnasium ${missing ?? ''}`, 
     expect(r0 - r1).toBeCloseTo(1 + 0.999 * Math.fround(0.75), 6);
   });
 
-  it.each(['Hopper-v5', 'Ant-v5', 'Humanoid-v5'])('%s: seeded runs are bit-identical across lane widths and threads (f32)', (id) => {
-    const run = (threads: number, lanes: 1 | 8 | 16): Float64Array[] => {
-      const env = makeVec(id, 20, { precision: 'f32', threads, lanes });
-      const out = [env.reset({ seed: 11 }).obs];
-      for (let s = 0; s < 50; s++) {
-        const r = env.step(Float32Array.from({ length: 20 * env.nu }, (_, k) => Math.sin(1.7 * k + s)));
-        out.push(r.obs, r.reward);
+  it.each(['Hopper-v5', 'Ant-v5', 'Humanoid-v5', 'Pusher-v5'])(
+    '%s: seeded runs are bit-identical across lane widths and threads (f32)',
+    (id) => {
+      const run = (threads: number, lanes: 1 | 8 | 16): Float64Array[] => {
+        const env = makeVec(id, 20, { precision: 'f32', threads, lanes });
+        const out = [env.reset({ seed: 11 }).obs];
+        for (let s = 0; s < 50; s++) {
+          const r = env.step(Float32Array.from({ length: 20 * env.nu }, (_, k) => Math.sin(1.7 * k + s)));
+          out.push(r.obs, r.reward);
+        }
+        return out;
+      };
+      const lanes = supportedLanes(engineAddon().cpuInfo(), 'f32');
+      const first = run(1, 1);
+      for (const [threads, width] of [
+        [2, 1],
+        [1, 8],
+        [2, 16],
+      ] as const) {
+        if (!lanes.includes(width)) continue; // a width this CPU lacks
+        const other = run(threads, width);
+        other.forEach((a, i) =>
+          expect(Buffer.from(a.buffer).equals(Buffer.from(first[i].buffer)), `threads ${threads} lanes ${width} array ${i}`).toBe(true),
+        );
       }
-      return out;
-    };
-    const lanes = supportedLanes(engineAddon().cpuInfo(), 'f32');
-    const first = run(1, 1);
-    for (const [threads, width] of [
-      [2, 1],
-      [1, 8],
-      [2, 16],
-    ] as const) {
-      if (!lanes.includes(width)) continue; // a width this CPU lacks
-      const other = run(threads, width);
-      other.forEach((a, i) =>
-        expect(Buffer.from(a.buffer).equals(Buffer.from(first[i].buffer)), `threads ${threads} lanes ${width} array ${i}`).toBe(true),
-      );
-    }
-  });
+    },
+  );
 });

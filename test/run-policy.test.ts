@@ -104,6 +104,9 @@ describe.skipIf(!ready)('run --policy --task', () => {
   it.each([
     ['InvertedDoublePendulum-v5', 'inverted_double_pendulum.xml', 9, 1, 0.3, 1.0],
     ['Ant-v5', 'ant.xml', 105, 8, 0.2, 2.0],
+    // body('fingertip') and body('target'): the model's body names reach the policy's task
+    ['Reacher-v5', 'reacher.xml', 10, 2, 0.3, 1.0],
+    ['HumanoidStandup-v5', 'humanoidstandup.xml', 348, 17, 0.2, 0.3],
   ])("%s: the return equals Gymnasium's under the same constant actions", async (task, xml, obsDim, nu, action, duration) => {
     const dir = tempDir();
     const policy = join(dir, 'constant.onnx');

@@ -2,7 +2,8 @@
 """Gymnasium's own MuJoCo envs along seeded random-action runs, recorded for the task-definition
 tests (test/gym-task.test.ts): per step the quantities a task file may read (in MuJoCo's names and
 layouts, read off mjData after Gymnasium's step) before and after, the action, and what Gymnasium
-returned (observation, reward, terminated, info).
+returned (observation, reward, terminated, info); the model's body names; and seeded resets
+with the unit draws of their streams.
 
   request (stdin):  {"tasks": ["Hopper-v5", ...], "steps": 30, "seed": 3}
   response:         {"gymnasium": "1.x.y", "mujoco": "3.x", "runs": {id: {"reset": {...}, "steps": [...]}}}  or  {"error": "..."}
@@ -29,7 +30,7 @@ def values(env, action):
         "state_vector": env.state_vector(),
     }
     out = {k: np.asarray(x, dtype=np.float64).tolist() for k, x in v.items()}
-    out.update({"dt": float(env.dt), "nq": int(m.nq), "nv": int(m.nv), "nu": int(m.nu)})
+    out.update({"dt": float(env.dt), "timestep": float(m.opt.timestep), "nq": int(m.nq), "nv": int(m.nv), "nu": int(m.nu)})
     return out
 
 
@@ -41,7 +42,9 @@ def record(env_id, steps, seed):
     env = gymnasium.make(env_id).unwrapped
     rng = np.random.default_rng(seed)
     obs, info = env.reset(seed=seed)
-    run = {"reset": {"values": values(env, np.zeros(env.model.nu)), "obs": obs.tolist(), "info": {k: plain(v) for k, v in info.items()}}, "steps": []}
+    # the model's body names in MuJoCo's order, which a task's body('name') reads
+    bodies = [mujoco.mj_id2name(env.model, mujoco.mjtObj.mjOBJ_BODY, b) for b in range(env.model.nbody)]
+    run = {"bodies": bodies, "reset": {"values": values(env, np.zeros(env.model.nu)), "obs": obs.tolist(), "info": {k: plain(v) for k, v in info.items()}}, "steps": []}
     for s in range(steps):
         action = rng.uniform(env.action_space.low, env.action_space.high).astype(np.float32)
         before = values(env, action)
@@ -50,8 +53,18 @@ def record(env_id, steps, seed):
                              "terminated": bool(terminated), "info": {k: plain(v) for k, v in info.items()}})
         if terminated:
             env.reset(seed=seed + s + 1)
+    run["resets"] = [reset_draws(env, s) for s in range(8)]
     env.close()
     return run
+
+
+def reset_draws(env, seed):
+    """The state Gymnasium's reset(seed) puts the env in, and the first unit draws of its stream
+    (numpy's default_rng(seed).random(): its uniform(lo, hi) is lo + (hi - lo) * u), so an evaluator
+    fed those draws in its own order must land on the same state."""
+    env.reset(seed=seed)
+    unit = np.random.default_rng(seed).random(256)
+    return {"seed": seed, "unit": unit.tolist(), "qpos": env.data.qpos.tolist(), "qvel": env.data.qvel.tolist()}
 
 
 def main():

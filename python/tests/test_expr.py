@@ -90,3 +90,29 @@ def test_compiled_draws_happen_at_each_evaluation_and_bad_parts_raise_there():
     bad = compiled("qpos[half]", {"qpos": np.zeros((2, 3))}, {"half": 0.5})
     with pytest.raises(ExprError, match=r"t\.json: f: column 6: an index must be an integer, found 0.5"):
         bad(Context({"qpos": np.zeros((2, 3))}, {"half": 0.5}, "t.json: f"))
+
+
+def _corpus():
+    import json
+    from pathlib import Path
+
+    path = Path(__file__).resolve().parents[2] / "test" / "fixtures" / "gym" / "formula-corpus.json"
+    return json.loads(path.read_text())["cases"]
+
+
+@pytest.mark.parametrize("case", _corpus(), ids=lambda c: c["src"])
+def test_shared_corpus_as_typescript_evaluates_it(case, how):
+    """The formulas of test/fixtures/gym/formula-corpus.json, which test/gym-task.test.ts evaluates in
+    TypeScript: the same value exactly, or the same error."""
+    values = {k: np.asarray(v, dtype=np.float64)[None] for k, v in case.get("values", {}).items()}
+    params = case.get("params", {})
+    ctx = Context(values, params, "t.json: f", bodies=case.get("bodies"))
+    run = (lambda: evaluate(parse(case["src"], "t.json: f"), ctx)) if how == "evaluated" else (lambda: compiled(case["src"], values, params)(ctx))
+    if "error" in case:
+        with pytest.raises(ExprError) as e:
+            run()
+        assert case["error"] in str(e.value)
+        return
+    got = np.asarray(run())
+    got = got[0] if got.ndim >= 1 and got.shape[0] == 1 else got
+    assert got.tolist() == case["value"]

@@ -20,7 +20,7 @@ if not hasattr(achilles, "Batch"):
 
 from achilles.gym import make_vec  # noqa: E402
 
-SUPPORTED = ["InvertedPendulum-v5", "InvertedDoublePendulum-v5", "Hopper-v5", "HalfCheetah-v5", "Walker2d-v5", "Ant-v5", "Humanoid-v5"]
+SUPPORTED = ["InvertedPendulum-v5", "InvertedDoublePendulum-v5", "Hopper-v5", "HalfCheetah-v5", "Walker2d-v5", "Ant-v5", "Humanoid-v5", "HumanoidStandup-v5", "Reacher-v5", "Pusher-v5"]
 BAR = 1e-6
 
 
@@ -30,7 +30,7 @@ def run_against_gymnasium(env_id: str, steps: int, precision: str = "f64", seed:
     ours.reset(seed=seed)
     ref.reset(seed=seed)
     rng = np.random.default_rng(seed)
-    worst = {"obs": 0.0, "reward": 0.0}
+    worst = {"obs": 0.0, "reward": 0.0, "info": 0.0}
     terminations = 0
     for s in range(steps):
         action = rng.uniform(ref.action_space.low, ref.action_space.high).astype(np.float32)
@@ -49,6 +49,12 @@ def run_against_gymnasium(env_id: str, steps: int, precision: str = "f64", seed:
         worst["obs"] = max(worst["obs"], float(np.max(np.abs(obs[0] - robs) / np.maximum(1, np.abs(robs)))))
         worst["reward"] = max(worst["reward"], abs(float(reward[0]) - float(rrew)) / max(1.0, abs(float(rrew))))
         assert bool(terminated[0]) == bool(rterm), f"{env_id} step {s}: terminated {terminated[0]} vs Gymnasium {rterm}"
+        # every info entry the task gives (each Gymnasium's too; not given: Humanoid's tendon_length
+        # and tendon_velocity, README), for the stepped env 0
+        for k in ours.task.info:
+            assert info[f"_{k}"][0], f"{env_id} step {s}: info {k} not given for env 0"
+            theirs = float(rinfo[k])
+            worst["info"] = max(worst["info"], abs(float(info[k][0]) - theirs) / max(1.0, abs(theirs)))
         if rterm:
             terminations += 1
             ref.reset(seed=seed + s + 1)
@@ -59,15 +65,41 @@ def run_against_gymnasium(env_id: str, steps: int, precision: str = "f64", seed:
 @pytest.mark.parametrize("env_id", SUPPORTED)
 def test_step_for_step_with_gymnasium_f64(env_id):
     worst, terminations = run_against_gymnasium(env_id, steps=300)
-    print(f"{env_id} f64: worst relative obs {worst['obs']:.2e}, reward {worst['reward']:.2e}, {terminations} terminations")
-    assert worst["obs"] <= BAR and worst["reward"] <= BAR
+    print(f"{env_id} f64: worst relative obs {worst['obs']:.2e}, reward {worst['reward']:.2e}, info {worst['info']:.2e}, {terminations} terminations")
+    assert worst["obs"] <= BAR and worst["reward"] <= BAR and worst["info"] <= BAR
 
 
-@pytest.mark.parametrize("env_id", ["InvertedDoublePendulum-v5", "Hopper-v5", "HalfCheetah-v5", "Ant-v5", "Humanoid-v5"])
+@pytest.mark.parametrize("env_id", ["InvertedDoublePendulum-v5", "Hopper-v5", "HalfCheetah-v5", "Ant-v5", "Humanoid-v5", "HumanoidStandup-v5", "Reacher-v5", "Pusher-v5"])
 def test_f32_agreement_is_measured(env_id):
     worst, _ = run_against_gymnasium(env_id, steps=100, precision="f32")
     print(f"{env_id} f32: worst relative obs {worst['obs']:.2e}, reward {worst['reward']:.2e}")
     assert worst["obs"] < 1e-2  # f32 round-off over one env step, not a bar on the physics
+
+
+@pytest.mark.parametrize("env_id", SUPPORTED)
+def test_seeded_resets_are_gymnasiums(env_id):
+    """Env i seeded with s draws from numpy's default_rng(s + i), as Gymnasium's env seeded with s + i
+    does, and the task's reset entries draw in its reset_model's order (Reacher's goal and Pusher's
+    cylinder rejection-sampled, one env's redraws from its own stream): so the reset states are
+    Gymnasium's own, and so are their observations and reset info (f64). Across several seeds,
+    whose rejected draws differ per env."""
+    n = 4
+    ours = make_vec(env_id, num_envs=n, precision="f64")
+    worst = 0.0
+    for seed in (0, 17):
+        obs, info = ours.reset(seed=seed)
+        for i in range(n):
+            ref = gymnasium.make(env_id).unwrapped
+            robs, rinfo = ref.reset(seed=seed + i)
+            assert np.array_equal(np.asarray(ours.batch.q[:, i], dtype=np.float64), ref.data.qpos), f"seed {seed} env {i}: qpos"
+            assert np.array_equal(np.asarray(ours.batch.v[:, i], dtype=np.float64), ref.data.qvel), f"seed {seed} env {i}: qvel"
+            worst = max(worst, float(np.max(np.abs(obs[i] - robs) / np.maximum(1, np.abs(robs)))))
+            for k, v in rinfo.items():
+                if k in info:  # tendon_length and tendon_velocity are not computed (README)
+                    assert abs(info[k][i] - v) <= BAR, f"seed {seed} env {i}: info {k}"
+    print(f"{env_id}: reset states equal to Gymnasium's; worst relative reset obs {worst:.2e}")
+    assert worst <= BAR
+    ours.close()
 
 
 def test_tasks_reading_what_the_engine_lacks_are_refused_by_name():
@@ -100,7 +132,7 @@ def test_next_step_autoreset_as_gymnasium():
 
 
 # Ant-v5: the recorded fields (cfrc_ext, xpos) and the autoresets' mj_forward of some blocks only
-@pytest.mark.parametrize("env_id", ["Hopper-v5", "Ant-v5", "Humanoid-v5"])
+@pytest.mark.parametrize("env_id", ["Hopper-v5", "Ant-v5", "Humanoid-v5", "Pusher-v5"])
 def test_seeded_runs_are_bit_identical_across_threads_and_lanes(env_id):
     def run(threads, lanes):
         env = make_vec(env_id, num_envs=20, precision="f32", threads=threads, lanes=lanes)

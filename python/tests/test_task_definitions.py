@@ -20,7 +20,7 @@ mujoco = pytest.importorskip("mujoco")
 from achilles.gym import task as taskmod  # noqa: E402
 from achilles.gym.task import load_task, task_ids  # noqa: E402
 
-TASKS = ["InvertedPendulum-v5", "InvertedDoublePendulum-v5", "Hopper-v5", "HalfCheetah-v5", "Walker2d-v5", "Ant-v5", "Humanoid-v5"]
+TASKS = ["InvertedPendulum-v5", "InvertedDoublePendulum-v5", "Hopper-v5", "HalfCheetah-v5", "Walker2d-v5", "Ant-v5", "Humanoid-v5", "HumanoidStandup-v5", "Reacher-v5", "Pusher-v5"]
 TOL = 1e-12
 
 
@@ -34,6 +34,7 @@ MUJOCO_FIELDS = {
     "init_qvel": lambda env, action: env.init_qvel,
     "state_vector": lambda env, action: env.state_vector(),
     "dt": lambda env, action: np.float64(env.dt),
+    "timestep": lambda env, action: np.float64(env.model.opt.timestep),
     **{k: (lambda f: lambda env, action: np.float64(getattr(env.model, f)))(k) for k in ("nq", "nv", "nu")},
 }
 # the names given per env: what compile_formulas may not fix as parameters or constants
@@ -43,6 +44,11 @@ PER_ENV = frozenset(MUJOCO_FIELDS)
 def mujoco_values(env, action) -> dict[str, np.ndarray]:
     """One env's MUJOCO_FIELDS read off Gymnasium's MujocoEnv, with a leading env axis of 1."""
     return {k: np.asarray(get(env, action)).copy()[None, ...] for k, get in MUJOCO_FIELDS.items()}
+
+
+def bodies(env) -> list[str]:
+    """The model's body names in MuJoCo's order (what body('name') reads; the vector env sets them)."""
+    return [mujoco.mj_id2name(env.model, mujoco.mjtObj.mjOBJ_BODY, b) for b in range(env.model.nbody)]
 
 
 def close(a, b) -> bool:
@@ -65,6 +71,7 @@ def random_run(env, steps: int, seed: int):
 
 def mismatches(task, env_id: str, steps: int, seed: int = 3) -> list[str]:
     env = gymnasium.make(env_id).unwrapped
+    task.bodies = bodies(env)
     obs, info = env.reset(seed=seed)
     bad: list[str] = []
     vals = mujoco_values(env, np.zeros(env.model.nu))
@@ -106,11 +113,45 @@ def test_definition_matches_gymnasium(env_id, compiled):
     assert mismatches(loaded(env_id, compiled), env_id, steps=150) == []
 
 
+# The fewest draws a reset takes (no candidate rejected): Reacher's nq + 2 + nv, Pusher's 2 + nv.
+REJECTION_SAMPLED = {"Reacher-v5": 10, "Pusher-v5": 13}
+
+
+@pytest.mark.parametrize("env_id", TASKS)
+def test_reset_draws_in_gymnasiums_order(env_id):
+    """Drawing from Gymnasium's own stream (default_rng(seed)), the reset entries land on the very
+    state Gymnasium's reset(seed) does: the same draws in the same order, Reacher's goal and Pusher's
+    cylinder redrawn as its loops redraw them. test/gym-task.test.ts feeds the TypeScript evaluator
+    the same streams' numbers (tasks drawing uniform numbers only)."""
+    task = load_task(env_id)
+    env = gymnasium.make(env_id).unwrapped
+    task.bodies = bodies(env)
+    used = []
+    for seed in range(8):
+        env.reset(seed=seed)
+        g, taken = np.random.default_rng(seed), [0]
+
+        def draw(kind, lo, hi, size, rows=None):
+            assert rows is None or rows.all()
+            taken[0] += size
+            if kind == "normal":
+                return g.standard_normal(size)[None]
+            return g.uniform(np.asarray(lo).ravel()[0], np.asarray(hi).ravel()[0], size)[None]
+
+        qpos, qvel = task.reset_state(mujoco_values(env, np.zeros(env.model.nu)), draw)
+        assert np.array_equal(qpos[0], env.data.qpos) and np.array_equal(qvel[0], env.data.qvel), f"seed {seed}"
+        used.append(taken[0])
+    if env_id in REJECTION_SAMPLED:  # some candidate was rejected: the redraw is exercised
+        assert min(used) == REJECTION_SAMPLED[env_id] and max(used) > min(used), used
+    env.close()
+
+
 @pytest.mark.parametrize("env_id", TASKS)
 def test_compiled_formulas_give_the_evaluated_bits(env_id):
     """compile_formulas (parts of parameters and constants worked out once) changes no bit of any term."""
     plain, fast = loaded(env_id, False), loaded(env_id, True)
     env = gymnasium.make(env_id).unwrapped
+    plain.bodies = fast.bodies = bodies(env)
     env.reset(seed=5)
     for s, values_before, vals, _ in random_run(env, 40, seed=5):
         outs = []
@@ -170,3 +211,33 @@ def test_keyword_arguments_as_gymnasium_takes_them():
         load_task("../../package")
     with pytest.raises(ValueError, match=r"unknown task 'x{76}\.\.\."):
         load_task("x" * 5000)
+
+
+def test_rejection_sampled_entries_redraw_only_the_rejected_envs():
+    """Two envs: env 0's first goal candidate is inside the disc, env 1's twice outside. Env 1 alone
+    draws again (from its own stream, rows masks the others), and the qvel draws follow each env's
+    accepted goal, as Gymnasium's reset_model draws them; a condition that never holds stops after
+    MAX_REDRAWS draws, naming the entry. test/gym-task.test.ts runs the TypeScript evaluator on the
+    same stream."""
+    task = load_task("Reacher-v5")
+    task.bodies = ["world", "body0", "body1", "fingertip", "target"]
+    streams = [[0.5] * 4 + [0.75, 0.5] + [0.5] * 4, [0.5] * 4 + [1, 1, 0, 0.99, 0.75, 0.5] + [0.5] * 4]
+    taken = [0, 0]
+
+    def draw(kind, lo, hi, size, rows=None):
+        out = np.zeros((2, size))
+        for e in range(2):
+            if rows is None or rows[e]:
+                out[e] = [lo + (hi - lo) * streams[e][taken[e] + k] for k in range(size)]
+                taken[e] += size
+        return out
+
+    zero = np.zeros((2, 4))
+    values = {"init_qpos": zero, "init_qvel": zero, "qpos": zero, "nq": 4, "nv": 4}
+    qpos, qvel = task.reset_state(values, draw)
+    goal = [0.75 * 0.4 - 0.2, 0.5 * 0.4 - 0.2]
+    assert qpos.tolist() == [[0, 0, *goal]] * 2 and qvel.tolist() == [[0, 0, 0, 0]] * 2
+    assert taken == [10, 14]
+    task.reset_until = {k: taskmod.parse("false", "never") for k in task.reset_until}
+    with pytest.raises(taskmod.ExprError, match=f"reset.goal.until: still false after {taskmod.MAX_REDRAWS} draws for envs \\[0, 1\\]"):
+        task.reset_state(values, lambda kind, lo, hi, size, rows=None: np.zeros((2, size)))

@@ -147,7 +147,7 @@ export const runCommand: CommandSpec = {
       arg: 'ENV',
       kind: { type: 'string' },
       description:
-        'With --policy: the Gymnasium task (tasks/gymnasium/ENV.json: InvertedPendulum-v5, Hopper-v5, ...) whose observation the policy reads and whose reward and termination the run reports; the duration defaults to its episode (1000 env steps).',
+        'With --policy: the Gymnasium task (tasks/gymnasium/ENV.json: InvertedPendulum-v5, Hopper-v5, ...) whose observation the policy reads and whose reward and termination the run reports; the duration defaults to its episode (max_episode_steps env steps: 1000; 50 for Reacher-v5, 100 for Pusher-v5).',
     },
     {
       name: 'fps',

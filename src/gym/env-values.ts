@@ -6,10 +6,23 @@ import type { Real } from '../engine/api.js';
 import type { BodyDesc, ModelDesc, MujocoLayout } from '../engine/model-desc.js';
 import { namesIn, type Val } from './expr.js';
 import { RECORDED_QUANTITIES, recordedValues, type RecordViews } from './mujoco-layout.js';
-import { CONSTANT_NAMES, type Task } from './task.js';
+import { CONSTANT_NAMES, resetFormulas, type Task } from './task.js';
 
 /** Quantities of the task files computed from the state (as the Python env does). */
-export const STATE_QUANTITIES = ['qpos', 'qvel', 'ctrl', 'action', 'init_qpos', 'init_qvel', 'state_vector', 'dt', 'nq', 'nv', 'nu'];
+export const STATE_QUANTITIES = [
+  'qpos',
+  'qvel',
+  'ctrl',
+  'action',
+  'init_qpos',
+  'init_qvel',
+  'state_vector',
+  'dt',
+  'timestep',
+  'nq',
+  'nv',
+  'nu',
+];
 
 const DEFINED = [...CONSTANT_NAMES, 'observation'];
 
@@ -19,11 +32,12 @@ function quantitiesRead(t: Task): string[] {
     t.observation,
     ...t.before.map(([, n]) => n),
     ...t.step.map(([, n]) => n),
-    t.reset.qpos,
-    t.reset.qvel,
+    ...resetFormulas(t),
     ...t.resetInfo.map(([, n]) => n),
   ];
-  const own = new Set([...Object.keys(t.params), ...t.before.map(([k]) => k), ...t.step.map(([k]) => k), ...DEFINED]);
+  // a reset entry's name (Reacher's goal) is the task's own, unless it is the state it resets
+  const ownReset = t.reset.map((e) => e.name).filter((k) => k !== 'qpos' && k !== 'qvel');
+  const own = new Set([...Object.keys(t.params), ...t.before.map(([k]) => k), ...t.step.map(([k]) => k), ...ownReset, ...DEFINED]);
   return [...new Set(formulas.flatMap((f) => [...namesIn(f)]))].filter((n) => !own.has(n));
 }
 
@@ -60,6 +74,8 @@ export interface EnvConstants {
   initQvel: number[];
   /** The env step's duration: the batch's dt × the task's frame skip. */
   dt: number;
+  /** The model's timestep (MuJoCo's opt.timestep: HumanoidStandup's uph_cost divides by it, not by dt). */
+  timestep: number;
   /** A record: true batch's post-step fields, with MuJoCo's body layout (tasks that read them). */
   recorded?: { layout: MujocoLayout; links: readonly BodyDesc[]; rec: RecordViews };
 }
@@ -80,6 +96,7 @@ export function envValues(views: EnvViews, c: EnvConstants, r: number, action: F
     init_qvel: c.initQvel,
     state_vector: [...qpos, ...qvel],
     dt: c.dt,
+    timestep: c.timestep,
     nq: views.nq,
     nv: views.nv,
     nu: views.nu,

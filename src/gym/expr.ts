@@ -294,6 +294,8 @@ export interface Scope {
   params: Record<string, Val>;
   /** Random draws, allowed in reset formulas only. */
   draw?: (kind: 'uniform' | 'normal', lo: number, hi: number, size: number) => number[];
+  /** The model's body names in MuJoCo's order, the world first (what body() reads). */
+  bodies?: readonly string[];
   where: string;
 }
 
@@ -322,7 +324,18 @@ const FUNCTIONS: Record<string, Fn> = {
   concat: { min: 1, max: 64, f: (_, xs) => xs.flatMap(flat) },
   uniform: { min: 3, max: 3, f: (s, [lo, hi, n]) => draw(s, 'uniform', num(lo), num(hi), num(n)) },
   normal: { min: 1, max: 1, f: (s, [n]) => draw(s, 'normal', 0, 1, num(n)) },
+  body: { min: 1, max: 1, f: (s, [name]) => bodyIndex(s, name) },
 };
+
+/** MuJoCo's index of the body named `name` (0: the world), as Gymnasium's get_body_com(name) finds
+ *  it: a task names bodies, so it reads the same body of a model given by xml_file. */
+function bodyIndex(s: Scope, name: Val): number {
+  if (typeof name !== 'string') throw new ExprError(`${s.where}: body() takes a body's name in quotes, e.g. body('torso')`);
+  if (!s.bodies) throw new ExprError(`${s.where}: body('${name}'): no model's body names are known here`);
+  const i = s.bodies.indexOf(name);
+  if (i < 0) throw new ExprError(`${s.where}: body('${name}'): the model has no such body (bodies: ${s.bodies.join(', ')})`);
+  return i;
+}
 
 /** numpy's where(c, a, b): elementwise, each argument broadcasting; a scalar c picks a or b whole. */
 function choose(c: Val, a: Val, b: Val): Val {

@@ -95,7 +95,10 @@ export class PolicyController implements Controller {
     this.initState = { qpos: model.bodies.flatMap((b) => b.q0), qvel: model.bodies.flatMap((b) => b.v0) };
     this.needsRecord = readsRecorded(task);
     this.links = model.bodies;
-    if (model.mujoco) this.layout = model.mujoco;
+    if (model.mujoco) {
+      this.layout = model.mujoco;
+      task.bodies = ['world', ...model.mujoco.bodies.map((b) => b.name)]; // what body('name') reads
+    }
   }
 
   /** The run's batch, once its robots are placed (a record: true batch where needsRecord). Gymnasium's
@@ -131,7 +134,7 @@ export class PolicyController implements Controller {
       this.batch && this.layout ? { recorded: { layout: this.layout, links: this.links, rec: this.batch.lastEvaluation() } } : {};
     return envValues(
       io,
-      { initQpos: this.initState.qpos, initQvel: this.initState.qvel, dt: this.dt * this.task.frameSkip, ...recorded },
+      { initQpos: this.initState.qpos, initQvel: this.initState.qvel, dt: this.dt * this.task.frameSkip, timestep: this.dt, ...recorded },
       r,
       action,
     );

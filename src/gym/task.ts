@@ -2,6 +2,16 @@
 // rules as python/achilles/gym/task.py): model, frame skip, parameters (the env's keyword
 // arguments), observation, the step's terms in file order (reward and terminated among them), info,
 // reset distribution and reset info. Evaluated here for one env at a time (src/gym/expr.ts).
+//
+// Reset entries are evaluated in file order, each seeing those above it; qpos and qvel (required)
+// are the state the env is reset to. An entry may be rejection-sampled, as Gymnasium's reset_model
+// draws Reacher's goal and Pusher's cylinder:
+//
+//   "goal": {"draw": "uniform(-0.2, 0.2, 2)", "until": "sqrt(sum(square(goal))) < 0.2"}
+//
+// draws `draw` again while `until` (reading the candidate under the entry's name) is false, at most
+// MAX_REDRAWS times: an env's draws come in Gymnasium's order, a rejected candidate's before its
+// replacement's (the Python evaluator's order: python/src/achilles/gym/task.py).
 
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -32,6 +42,10 @@ export const RENDER_KWARGS = [
   'visual_options',
 ];
 
+/** A bound on a rejection-sampled reset entry's draws: Gymnasium's loops have none, but an `until`
+ *  that (almost) never holds would hang the env; Reacher's and Pusher's accept 79% and 88%. */
+export const MAX_REDRAWS = 10_000;
+
 const CONSTANTS: Record<string, Val> = { true: true, false: false, inf: Infinity, empty: [] };
 /** The names every formula may read besides quantities, parameters and earlier terms. */
 export const CONSTANT_NAMES = Object.keys(CONSTANTS);
@@ -47,8 +61,36 @@ export interface Task {
   before: [string, Node][];
   step: [string, Node][];
   info: string[];
-  reset: { qpos: Node; qvel: Node };
+  /** In file order; `until`: a rejection-sampled entry's condition (null: drawn once). */
+  reset: ResetEntry[];
   resetInfo: [string, Node][];
+  /** The model's body names in MuJoCo's order, the world first (body()): set by the env. */
+  bodies?: readonly string[];
+}
+
+export interface ResetEntry {
+  name: string;
+  draw: Node;
+  until: Node | null;
+}
+
+/** Every formula of a reset entry. */
+export const resetFormulas = (t: Task): Node[] => t.reset.flatMap((e) => (e.until ? [e.draw, e.until] : [e.draw]));
+
+/** The reset entries of a task file: a formula, or {"draw": formula, "until": formula}. */
+function resetEntries(raw: Record<string, unknown>, file: string): ResetEntry[] {
+  const out = Object.entries(raw).map(([name, v]): ResetEntry => {
+    if (typeof v !== 'object' || v === null) return { name, draw: parseExpr(v, `${file}: reset.${name}`), until: null };
+    const keys = Object.keys(v).sort();
+    if (keys.join() !== 'draw,until')
+      throw new ExprError(
+        `${file}: reset.${name}: a rejection-sampled entry has exactly the keys 'draw' and 'until', found [${keys.map((k) => `'${k}'`).join(', ')}]`,
+      );
+    const e = v as { draw: unknown; until: unknown };
+    return { name, draw: parseExpr(e.draw, `${file}: reset.${name}.draw`), until: parseExpr(e.until, `${file}: reset.${name}.until`) };
+  });
+  for (const need of ['qpos', 'qvel']) if (!out.some((e) => e.name === need)) throw new ExprError(`${file}: reset has no '${need}' entry`);
+  return out;
 }
 
 /** JSON has no infinity: the task files write "inf" / "-inf". */
@@ -99,7 +141,7 @@ export function loadTask(id: string, kwargs: Record<string, unknown> = {}): Task
     before: entries(raw.before, 'before'),
     step,
     info: raw.info,
-    reset: { qpos: parseExpr(raw.reset.qpos, `${file}: reset.qpos`), qvel: parseExpr(raw.reset.qvel, `${file}: reset.qvel`) },
+    reset: resetEntries(raw.reset, file),
     resetInfo: entries(raw.reset_info, 'reset_info'),
   };
 }
@@ -109,6 +151,7 @@ const scope = (t: Task, values: Record<string, Val>, where: string, draw?: Scope
   params: t.params,
   where: `${t.file}: ${where}`,
   ...(draw ? { draw } : {}),
+  ...(t.bodies ? { bodies: t.bodies } : {}),
 });
 
 /** One env's observation (flat). */
@@ -133,10 +176,30 @@ export function stepTerms(t: Task, values: Record<string, Val>, before: Record<s
   return out;
 }
 
+/** Every reset entry in file order (a rejection-sampled one drawn until its `until` holds); the
+ *  state they give. */
 export function resetState(t: Task, values: Record<string, Val>, draw: NonNullable<Scope['draw']>): { qpos: number[]; qvel: number[] } {
-  const qpos = evaluate(t.reset.qpos, scope(t, values, 'reset.qpos', draw));
-  const qvel = evaluate(t.reset.qvel, scope(t, values, 'reset.qvel', draw));
-  return { qpos: (qpos as Val[]).map(Number), qvel: (qvel as Val[]).map(Number) };
+  const s = scope(t, values, '', draw);
+  for (const e of t.reset) {
+    s.where = `${t.file}: reset.${e.name}`;
+    let v = evaluate(e.draw, s);
+    if (e.until) v = redrawn(t, e, v, s);
+    s.values[e.name] = v;
+  }
+  return { qpos: (s.values.qpos as Val[]).map(Number), qvel: (s.values.qvel as Val[]).map(Number) };
+}
+
+/** Entry e drawn again until its `until` holds for the candidate `v`. */
+function redrawn(t: Task, e: ResetEntry, v: Val, s: Scope): Val {
+  const until = e.until!;
+  for (let draws = 1; ; draws++) {
+    const check: Scope = { ...s, values: { ...s.values, [e.name]: v }, where: `${t.file}: reset.${e.name}.until` };
+    delete check.draw; // the condition draws nothing
+    if (evaluate(until, check)) return v;
+    if (draws === MAX_REDRAWS) break;
+    v = evaluate(e.draw, s);
+  }
+  throw new ExprError(`${t.file}: reset.${e.name}.until: still false after ${MAX_REDRAWS} draws`);
 }
 
 export function readResetInfo(t: Task, values: Record<string, Val>): Record<string, Val> {

@@ -88,6 +88,8 @@ export class GymVecEnv {
     this.task = loadTask(envId, opts.kwargs ?? {});
     const path = gymnasiumModelPath(this.task.model);
     const { model } = importFile(path);
+    // MuJoCo's body names (the world first), which body('name') reads, as get_body_com does
+    if (model.mujoco) this.task.bodies = ['world', ...model.mujoco.bodies.map((b) => b.name)];
     const refused = whyRefused(this.task, model);
     if (refused) throw new Error(`${envId}: ${refused}`);
     // Record mjData's post-step fields only where the task reads them (it costs a little per step).
@@ -113,6 +115,7 @@ export class GymVecEnv {
       initQpos: Array.from({ length: b.nq }, (_, k) => b.q[k * b.stride]),
       initQvel: Array.from({ length: b.nv }, (_, k) => b.v[k * b.stride]),
       dt: this.dt,
+      timestep: b.dt,
       ...(this.recorded && model.mujoco ? { recorded: { layout: model.mujoco, links: model.bodies, rec: b.lastEvaluation() } } : {}),
     };
     this.target0 = Float64Array.from({ length: b.nu }, (_, a) => b.ctrlTarget[a * b.stride]);

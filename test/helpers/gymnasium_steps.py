@@ -1,6 +1,7 @@
 """Gymnasium's own env along a seeded random-action run, for test/gym-vec-env.test.ts: per step the
 state it starts from (qpos, qvel, and qacc_warmstart: the constraint solver's warm start, which an
-unconverged solver such as Humanoid's PGS depends on), the action, and what the env returns. After a termination the env
+unconverged solver such as Humanoid's PGS depends on), the action, and what the env returns (its info:
+the entries that are numbers). After a termination the env
 is reset with the next seed. Reads {"tasks": [...], "steps": N, "seed": S} on stdin; writes JSON.
 With {"reset_states": {task: [[qpos, qvel], ...]}} instead: Gymnasium's observation of a freshly reset
 env put in each of those states (set_state after reset: cfrc_ext stays as mj_resetData left it)."""
@@ -34,7 +35,7 @@ for env_id in req["tasks"]:
         action = rng.uniform(env.action_space.low, env.action_space.high).astype(np.float32)
         qpos, qvel, warm = env.data.qpos.copy(), env.data.qvel.copy(), env.data.qacc_warmstart.copy()
         env.set_state(qpos, qvel)  # as ours: its mj_forward refreshes what the reward reads before the step
-        obs, reward, terminated, _, _ = env.step(action)
+        obs, reward, terminated, _, info = env.step(action)
         steps.append(
             {
                 "qpos": qpos.tolist(),
@@ -44,6 +45,8 @@ for env_id in req["tasks"]:
                 "obs": obs.tolist(),
                 "reward": float(reward),
                 "terminated": bool(terminated),
+                # the numbers among its info (Humanoid's tendon_length and tendon_velocity are arrays)
+                "info": {k: float(v) for k, v in info.items() if np.ndim(v) == 0},
             }
         )
         if terminated:

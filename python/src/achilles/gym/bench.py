@@ -32,7 +32,18 @@ from typing import Any, Callable
 
 import numpy as np
 
-TASKS = ("InvertedPendulum-v5", "InvertedDoublePendulum-v5", "Hopper-v5", "HalfCheetah-v5", "Walker2d-v5", "Ant-v5", "Humanoid-v5")
+TASKS = (
+    "InvertedPendulum-v5",
+    "InvertedDoublePendulum-v5",
+    "Hopper-v5",
+    "HalfCheetah-v5",
+    "Walker2d-v5",
+    "Ant-v5",
+    "Humanoid-v5",
+    "HumanoidStandup-v5",
+    "Reacher-v5",
+    "Pusher-v5",
+)
 VL_SCHEMA = "https://vega.github.io/schema/vega-lite/v5.json"
 
 

@@ -255,6 +255,12 @@ def _normal(ctx: "Context", size: np.ndarray) -> np.ndarray:
     return ctx.draw("normal", None, None, int(as_array(size)[0]))
 
 
+def _body(ctx: "Context", name: Any) -> int:
+    """MuJoCo's index of the body named `name` (0: the world), as Gymnasium's get_body_com(name) finds
+    it: a task names bodies, so it reads the same body of a model given by xml_file."""
+    return ctx.body(name)
+
+
 FUNCTIONS: dict[str, tuple[int, int, Callable]] = {
     # name: (fewest arguments, most arguments, implementation(ctx, *values))
     "sum": (1, 1, _reduce(np.sum)),
@@ -271,6 +277,7 @@ FUNCTIONS: dict[str, tuple[int, int, Callable]] = {
     "concat": (1, 64, _concat),
     "uniform": (3, 3, _uniform),
     "normal": (1, 1, _normal),
+    "body": (1, 1, _body),
 }
 
 _BINARY = {
@@ -320,11 +327,19 @@ def as_array(x: Any) -> np.ndarray:
 class Context:
     """The values a formula may read: per-env quantities (leading axis = env) and task parameters."""
 
-    def __init__(self, values: Mapping[str, np.ndarray], params: dict[str, Any], where: str, draw: Callable | None = None):
+    def __init__(
+        self,
+        values: Mapping[str, np.ndarray],
+        params: dict[str, Any],
+        where: str,
+        draw: Callable | None = None,
+        bodies: list[str] | None = None,
+    ):
         self.values = values
         self.params = params
         self.where = where
         self._draw = draw
+        self.bodies = bodies  # the model's body names in MuJoCo's order, the world first (body())
 
     def lookup(self, name: str, col: int) -> np.ndarray:
         try:
@@ -335,6 +350,15 @@ class Context:
             return lift_param(self.params[name])
         known = sorted([*self.values, *self.params])
         raise ExprError(f"{self.where}: column {col}: unknown name {name!r} (known here: {', '.join(known)})")
+
+    def body(self, name: Any) -> int:
+        if not isinstance(name, str):
+            raise ExprError(f"{self.where}: body() takes a body's name in quotes, e.g. body('torso')")
+        if self.bodies is None:
+            raise ExprError(f"{self.where}: body({name!r}): no model's body names are known here")
+        if name not in self.bodies:
+            raise ExprError(f"{self.where}: body({name!r}): the model has no such body (bodies: {', '.join(self.bodies)})")
+        return self.bodies.index(name)
 
     def draw(self, kind: str, lo, hi, size: int) -> np.ndarray:
         if self._draw is None:

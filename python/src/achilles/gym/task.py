@@ -8,10 +8,22 @@ Gymnasium's `do_simulation`: mj_step, then mj_rnePostConstraint):
   qpos (nq) qvel (nv) ctrl (nu, the action as set) action (nu, as given) qfrc_actuator (nv)
   qfrc_constraint (nv) xpos xipos (nbody × 3) cinert (nbody × 10) cvel cfrc_ext (nbody × 6)
   site_xpos (nsite × 3) body_mass (nbody) init_qpos (nq) init_qvel (nv) state_vector (nq + nv)
-  dt (timestep × frame_skip) nq nv nu, and the constants true, false, inf, empty.
+  dt (timestep × frame_skip) timestep (the model's) nq nv nu, and the constants true, false, inf, empty.
 
 `before` formulas are read before the step; `step` entries are evaluated in file order, each
 seeing the ones above it (and `observation`); `reward` and `terminated` are required among them.
+`body('name')` is MuJoCo's index of a body (Gymnasium's get_body_com(name) is xpos[body(name)]).
+
+`reset` entries are evaluated in file order too, each seeing the ones above it; `qpos` and `qvel`
+(required) are the state the env is reset to. An entry may be rejection-sampled, as Gymnasium's
+reset_model draws Reacher's goal and Pusher's cylinder:
+
+  "goal": {"draw": "uniform(-0.2, 0.2, 2)", "until": "sqrt(sum(square(goal))) < 0.2"}
+
+draws `draw`, then, for each env whose `until` (reading the candidate under the entry's name) is
+false, draws it again from that env's own stream, until every env's holds (at most MAX_REDRAWS
+draws per env). So an env's draws come in Gymnasium's order: the entries' in file order, a rejected
+candidate's before its replacement's.
 """
 
 from __future__ import annotations
@@ -41,6 +53,11 @@ CONSTANTS = {
     "inf": np.asarray([math.inf]),
     "empty": np.zeros((1, 0)),
 }
+
+
+# A bound on a rejection-sampled reset entry's draws per env: Gymnasium's loops have none, but an
+# `until` that (almost) never holds would hang the env; Reacher's and Pusher's accept 79% and 88%.
+MAX_REDRAWS = 10_000
 
 
 def task_dir() -> Path:
@@ -91,19 +108,28 @@ class Task:
     before: dict[str, Node]
     step: dict[str, Node]
     info: list[str]
-    reset: dict[str, Node]
+    reset: dict[str, Node]  # in file order; a rejection-sampled entry's draw formula
     reset_info: dict[str, Node]
+    reset_until: dict[str, Node] = field(default_factory=dict)  # the `until` of rejection-sampled reset entries
+    bodies: list[str] | None = None  # the model's body names, MuJoCo's order (body()); set by the env
     compiled: dict[int, Compiled] = field(default_factory=dict, repr=False)  # by id(formula): compile_formulas
 
     def formulas(self) -> list[Node]:
-        return [self.observation, *self.before.values(), *self.step.values(), *self.reset.values(), *self.reset_info.values()]
+        return [
+            self.observation,
+            *self.before.values(),
+            *self.step.values(),
+            *self.reset.values(),
+            *self.reset_until.values(),
+            *self.reset_info.values(),
+        ]
 
     def compile_formulas(self, per_env: frozenset[str]) -> None:
         """Every formula as closures (expr.compile_formula), evaluated as before, bit for bit. `per_env`:
         the names the caller's values give per env (its quantities); with this task's own before and
         step terms and `observation`, they shadow a constant or parameter of the same name, as
         Context.lookup reads them first. Any other name of a constant or parameter is fixed now."""
-        shadowed = frozenset(per_env) | set(self.before) | set(self.step) | {"observation"}
+        shadowed = frozenset(per_env) | set(self.before) | set(self.step) | set(self.reset) | {"observation"}
 
         def fixed(name: str) -> tuple[bool, Any]:
             if name in shadowed:
@@ -125,7 +151,7 @@ class Task:
 
     def _ctx(self, values: Mapping[str, np.ndarray], where: str, draw: Callable | None = None) -> Context:
         # a chain, not a merged dict: a recorded quantity is formed only when a formula reads it
-        return Context(ChainMap(values, CONSTANTS), self.params, f"{self.file}: {where}", draw)
+        return Context(ChainMap(values, CONSTANTS), self.params, f"{self.file}: {where}", draw, self.bodies)
 
     def observe(self, values: Mapping[str, np.ndarray]) -> np.ndarray:
         obs = self._eval(self.observation, self._ctx(values, "observation"), len(values["qpos"]))
@@ -145,13 +171,54 @@ class Task:
         return out
 
     def reset_state(self, values: Mapping[str, np.ndarray], draw: Callable) -> tuple[np.ndarray, np.ndarray]:
+        """Every reset entry in file order; the (qpos, qvel) they give. `draw(kind, lo, hi, size, rows)`:
+        an (n, size) array whose rows where `rows` (a mask; None: all) holds are drawn, each from its
+        env's stream, the others 0 (a rejection-sampled entry's redraw draws for some envs only)."""
         n = len(values["qpos"])
-        qpos = self._eval(self.reset["qpos"], self._ctx(values, "reset.qpos", draw), n)
-        qvel = self._eval(self.reset["qvel"], self._ctx(values, "reset.qvel", draw), n)
-        return qpos, qvel
+        scope = ChainMap({}, values)
+        for k, node in self.reset.items():
+            v = self._eval(node, self._ctx(scope, f"reset.{k}", draw), n)
+            until = self.reset_until.get(k)
+            if until is not None:
+                v = self._redraw(k, node, until, np.array(v), scope, draw, n)
+            scope[k] = v
+        return scope["qpos"], scope["qvel"]
+
+    def _redraw(self, k: str, node: Node, until: Node, v: np.ndarray, scope: ChainMap, draw: Callable, n: int) -> np.ndarray:
+        """Entry k drawn again for the envs whose `until` is false, until it holds for all of them."""
+        pending = np.ones(n, dtype=bool)
+        for draws in range(1, MAX_REDRAWS + 1):
+            ok = self._eval(until, self._ctx(ChainMap({k: v}, scope), f"reset.{k}.until"), n)
+            pending &= ~np.asarray(ok, dtype=bool).reshape(n)
+            if not pending.any():
+                return v
+            if draws == MAX_REDRAWS:
+                break
+            rows = pending.copy()
+            redrawn = self._eval(node, self._ctx(scope, f"reset.{k}", lambda kind, lo, hi, size: draw(kind, lo, hi, size, rows)), n)
+            v[rows] = redrawn[rows]
+        raise ExprError(f"{self.file}: reset.{k}.until: still false after {MAX_REDRAWS} draws for envs {np.flatnonzero(pending).tolist()}")
 
     def read_reset_info(self, values: Mapping[str, np.ndarray]) -> dict[str, np.ndarray]:
         return {k: self._eval(n, self._ctx(values, f"reset_info.{k}"), len(values["qpos"])) for k, n in self.reset_info.items()}
+
+
+def _reset_entries(raw: dict[str, Any], file: str) -> tuple[dict[str, Node], dict[str, Node]]:
+    """The reset entries in file order (a formula, or {"draw": formula, "until": formula}) and the
+    `until` of the rejection-sampled ones."""
+    reset, until = {}, {}
+    for k, v in raw.items():
+        if isinstance(v, dict):
+            if set(v) != {"draw", "until"}:
+                raise ExprError(f"{file}: reset.{k}: a rejection-sampled entry has exactly the keys 'draw' and 'until', found {sorted(v)}")
+            reset[k] = parse(v["draw"], f"{file}: reset.{k}.draw")
+            until[k] = parse(v["until"], f"{file}: reset.{k}.until")
+        else:
+            reset[k] = parse(v, f"{file}: reset.{k}")
+    for required in ("qpos", "qvel"):
+        if required not in reset:
+            raise ExprError(f"{file}: reset has no {required!r} entry")
+    return reset, until
 
 
 def load_task(env_id: str, **kwargs: Any) -> Task:
@@ -190,6 +257,7 @@ def load_task(env_id: str, **kwargs: Any) -> Task:
     for name in raw["info"]:
         if name not in step:
             raise ExprError(f"{file}: info names {name!r}, which no step entry defines")
+    reset, reset_until = _reset_entries(raw["reset"], file)
     return Task(
         id=raw["id"],
         file=file,
@@ -201,6 +269,7 @@ def load_task(env_id: str, **kwargs: Any) -> Task:
         before={k: parse(v, f"{file}: before.{k}") for k, v in raw["before"].items()},
         step=step,
         info=list(raw["info"]),
-        reset={k: parse(raw["reset"][k], f"{file}: reset.{k}") for k in ("qpos", "qvel")},
+        reset=reset,
+        reset_until=reset_until,
         reset_info={k: parse(v, f"{file}: reset_info.{k}") for k, v in raw["reset_info"].items()},
     )

@@ -24,7 +24,7 @@ from .task import CONSTANTS, Task, load_task
 
 # Quantities of task.py's list that this env computes from the engine's state today. A task that
 # reads any other is refused by name rather than approximated.
-STATE = frozenset({"qpos", "qvel", "ctrl", "action", "init_qpos", "init_qvel", "state_vector", "dt", "nq", "nv", "nu"})
+STATE = frozenset({"qpos", "qvel", "ctrl", "action", "init_qpos", "init_qvel", "state_vector", "dt", "timestep", "nq", "nv", "nu"})
 # mjData's fields after mj_step + mj_rnePostConstraint, as Gymnasium's MujocoEnv reads them: those of
 # the step's last evaluation (the batch records them: Batch(record=True), last_evaluation()).
 RECORDED = frozenset({"xpos", "xipos", "site_xpos", "body_mass", "cinert", "cvel", "cfrc_ext", "qfrc_constraint", "qfrc_actuator"})
@@ -51,7 +51,9 @@ def gymnasium_model_path(xml_file: str) -> str:
 def quantities_read(task: Task) -> set[str]:
     """The names the task's formulas read that are neither its parameters nor its own terms."""
     read = set().union(*(names_in(f) for f in task.formulas()))
-    return read - set(task.params) - set(task.before) - set(task.step) - CONSTANT_NAMES
+    # a reset entry's name (Reacher's goal) is the task's own, unless it is the state it resets
+    own_reset = set(task.reset) - {"qpos", "qvel"}
+    return read - set(task.params) - set(task.before) - set(task.step) - own_reset - CONSTANT_NAMES
 
 
 def unsupported_quantities(task: Task) -> list[str]:
@@ -97,6 +99,9 @@ class AchillesVectorEnv(_vector_env_base()):
             raise NotImplementedError(f"{env_id}: {refused}")
         self.model_path = gymnasium_model_path(self.task.model)
         self.compiled = compile_model(self.model_path)
+        layout = self.compiled.get("mujoco")
+        # MuJoCo's body names (the world first), which body('name') reads, as get_body_com does
+        self.task.bodies = ["world", *(b["name"] for b in layout["bodies"])] if layout else None
         # Record mjData's post-step fields only where the task reads them (it costs a little per step).
         self._recorded = bool(quantities_read(self.task) & RECORDED)
         self.batch = Batch(self.compiled, copies=num_envs, precision=precision, lanes=lanes, threads=threads, record=self._recorded)
@@ -149,6 +154,7 @@ class AchillesVectorEnv(_vector_env_base()):
             "init_qvel": np.broadcast_to(self.init_qvel, (n, self.nv)),
             "state_vector": np.concatenate([qpos, qvel], axis=1),
             "dt": np.float64(self.dt),
+            "timestep": np.float64(b.dt),  # MuJoCo's opt.timestep (HumanoidStandup's uph_cost divides by it)
             "nq": self.nq,
             "nv": self.nv,
             "nu": self.nu,
@@ -187,12 +193,15 @@ class AchillesVectorEnv(_vector_env_base()):
         if len(envs) == 0:
             return np.zeros((0, self.single_observation_space.shape[0])), {}
 
-        def draw(kind, lo, hi, size):
-            rows = []
-            for e in envs:
-                g = self._rngs[e]
-                rows.append(g.uniform(np.asarray(lo).ravel()[0], np.asarray(hi).ravel()[0], size) if kind == "uniform" else g.standard_normal(size))
-            return np.stack(rows)
+        def draw(kind, lo, hi, size, rows=None):
+            # rows (a mask over envs; None: all): the envs that draw, each from its own stream (a
+            # rejection-sampled reset entry redraws for some only); the others' rows are 0
+            out = np.zeros((len(envs), size))
+            for i, e in enumerate(envs):
+                if rows is None or rows[i]:
+                    g = self._rngs[e]
+                    out[i] = g.uniform(np.asarray(lo).ravel()[0], np.asarray(hi).ravel()[0], size) if kind == "uniform" else g.standard_normal(size)
+            return out
 
         qpos, qvel = self.task.reset_state(self._values(envs, np.zeros((len(envs), self.nu))), draw)
         self._write_state(envs, qpos, qvel)
@@ -296,8 +305,9 @@ class AchillesVectorEnv(_vector_env_base()):
         vals = self._values(all_envs, actions)
         obs = self.task.observe(vals)
         terms = self.task.step_terms(vals, before, obs)
-        reward = np.asarray(terms["reward"], dtype=np.float64).reshape(self.num_envs)
-        terminated = np.asarray(terms["terminated"], dtype=bool).reshape(self.num_envs)
+        # copies: a term every env shares (Reacher's terminated: false) is a read-only broadcast
+        reward = np.array(np.broadcast_to(terms["reward"], (self.num_envs,)), dtype=np.float64)
+        terminated = np.array(np.broadcast_to(terms["terminated"], (self.num_envs,)), dtype=bool)
         self._episode_steps[stepping] += 1
         truncated = self._episode_steps >= self.task.max_episode_steps
         info = self._info({k: terms[k][stepping] for k in self.task.info}, stepping)
