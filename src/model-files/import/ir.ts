@@ -165,6 +165,29 @@ export interface IrTendon {
   source: SourceSpan;
 }
 
+/** A model with nothing in it yet and MuJoCo's default <option> (mjModel's opt as mj_defaultOption
+ *  sets it: the MJCF reader then reads the file's options over it; a URDF has none). */
+export function emptyIrModel(name: string, format: IrModel['format']): IrModel {
+  return {
+    name,
+    format,
+    bodies: [],
+    worldGeoms: [],
+    option: {
+      timestep: 0.002,
+      gravity: [0, 0, -9.81],
+      integrator: 'euler',
+      iterations: 100,
+      impratio: 1,
+      cone: 'pyramidal',
+      solver: 'newton',
+      tolerance: 1e-8,
+    },
+    actuators: [],
+    excludes: [],
+  };
+}
+
 export interface IrModel {
   name: string;
   format: 'mjcf' | 'urdf';

@@ -3,7 +3,7 @@
 // classes, the meshes, and the model being built. One context per file; the readers take it first.
 
 import type { Vec3 } from '../../../engine/model-desc.js';
-import type { ImportNote, IrGeom, IrModel } from '../ir.js';
+import { emptyIrModel, type ImportNote, type IrGeom, type IrModel } from '../ir.js';
 import type { ProcessedMesh } from '../mesh/process.js';
 import type { Reader } from '../read-attrs.js';
 import type { Pos, XmlAttr, XmlElement } from '../xml.js';
@@ -71,24 +71,7 @@ export function newContext(r: Reader, root: XmlElement, notes: ImportNote[]): Mj
     defaults: new Map(),
     meshes: new Map(),
     massSpec: new Map(),
-    ir: {
-      name: root.attrs.get('model')?.value ?? 'mjcf-model',
-      format: 'mjcf',
-      bodies: [],
-      worldGeoms: [],
-      option: {
-        timestep: 0.002,
-        gravity: [0, 0, -9.81],
-        integrator: 'euler',
-        iterations: 100,
-        impratio: 1,
-        cone: 'pyramidal',
-        solver: 'newton',
-        tolerance: 1e-8,
-      },
-      actuators: [],
-      excludes: [],
-    },
+    ir: emptyIrModel(root.attrs.get('model')?.value ?? 'mjcf-model', 'mjcf'),
   };
 }
 

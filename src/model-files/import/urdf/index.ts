@@ -9,7 +9,7 @@
 // One file per element, as the MJCF reader: links.ts (the tree), joint.ts, inertial.ts,
 // collision.ts, fuse.ts (fusestatic); context.ts holds what they share.
 
-import type { ImportNote, IrModel } from '../ir.js';
+import { emptyIrModel, type ImportNote, type IrModel } from '../ir.js';
 import type { Reader } from '../read-attrs.js';
 import type { XmlElement } from '../xml.js';
 import { readCollisions } from './collision.js';
@@ -50,25 +50,8 @@ export function readUrdf(r: Reader, root: XmlElement, notes: ImportNote[]): IrMo
     if (!explicit) inertiaFromCollision(u, body, l.el, subject);
     bodies.push(body);
   }
-  const ir: IrModel = {
-    name: root.attrs.get('name')?.value ?? 'urdf-robot',
-    format: 'urdf',
-    bodies: [],
-    worldGeoms: [],
-    // MuJoCo's defaults: a URDF has no <option>
-    option: {
-      timestep: 0.002,
-      gravity: [0, 0, -9.81],
-      integrator: 'euler',
-      iterations: 100,
-      impratio: 1,
-      cone: 'pyramidal',
-      solver: 'newton',
-      tolerance: 1e-8,
-    },
-    actuators: [],
-    excludes: [],
-  };
+  // MuJoCo's default options: a URDF has no <option>
+  const ir = emptyIrModel(root.attrs.get('name')?.value ?? 'urdf-robot', 'urdf');
   fuseStatic(u, bodies, links, ir);
   return ir;
 }
