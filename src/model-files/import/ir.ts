@@ -174,6 +174,9 @@ export interface IrModel {
     /** MuJoCo's solver and tolerance (defaults Newton, 1e-8). */
     solver: SolverMethod;
     tolerance: number;
+    /** MuJoCo's noslip post-solve: its sweeps (default 0: none) and tolerance (default 1e-6). */
+    noslipIterations: number;
+    noslipTolerance: number;
   };
   /** MJCF <flag>s that switch off a feature (contact, limit, ...), each with its attribute; applied
    *  to the model once it is read (mjcf/option-flags.ts applyDisableFlags). */

@@ -306,6 +306,8 @@ export function readUrdf(r: Reader, root: XmlElement, notes: ImportNote[]): IrMo
       cone: 'pyramidal',
       solver: 'newton',
       tolerance: 1e-8,
+      noslipIterations: 0,
+      noslipTolerance: 1e-6,
     },
     actuators: [],
     excludes: [],

@@ -83,6 +83,8 @@ export function newContext(r: Reader, root: XmlElement, notes: ImportNote[]): Mj
         cone: 'pyramidal',
         solver: 'newton',
         tolerance: 1e-8,
+        noslipIterations: 0,
+        noslipTolerance: 1e-6,
       },
       actuators: [],
       excludes: [],
