@@ -55,6 +55,7 @@ export const importStage: ValidationStage<ImportReference> = {
       'cone-middle-dm-factor',
       'cone-friction-r-impratio-ignored',
       'contact-perturbed-normal-shared',
+      'noslip-skips-friction-rows',
     ],
   },
   ownBugs: { names: IMPORT_BUGS, set: (name) => setImportBug(name as ImportBug | 'none'), listedWhenNotRun: false },
