@@ -56,7 +56,9 @@ describe('settings that would change the motion are refused at their line', () =
     ['flag eulerdamp="disable"', model('<option><flag eulerdamp="disable"/></option>'), 2, /flag eulerdamp/],
     ['flag override="enable"', model('<option><flag override="enable"/></option>'), 2, /flag override/],
     ['a flag value that is not enable/disable', model('<option><flag limit="off"/></option>'), 2, /one of enable, disable/],
-    ['noslip_iterations', model('<option noslip_iterations="5"/>'), 2, /noslip_iterations="0"/],
+    ['noslip_iterations < 0', model('<option noslip_iterations="-1"/>'), 2, /option noslip_iterations: .*whole number of noslip sweeps/],
+    ['noslip_tolerance NaN', model('<option noslip_tolerance="nan"/>'), 2, /option noslip_tolerance/],
+    ['noslip_tolerance < 0', model('<option noslip_tolerance="-1e-6"/>'), 2, /finite noslip tolerance >= 0/],
     ['actuatorgroupdisable', model('<option actuatorgroupdisable="1"/>'), 2, /no disabled actuator groups/],
     ['coordinate global', model('<compiler coordinate="global"/>'), 2, /global coordinates no longer supported/],
     [

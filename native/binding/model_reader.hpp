@@ -444,6 +444,13 @@ void read_solver(const V& m, Model& model, const std::string& root) {
   model.solver_iterations = static_cast<int>(it);
   optional_number(so, "impratio", model.impratio, where);
   optional_number(so, "tolerance", model.solver_tolerance, where);
+  // MuJoCo's noslip post-solve: a count of sweeps (0: none) and its tolerance (finite, >= 0)
+  double ns = model.noslip_iterations;
+  if (optional_number(so, "noslipIterations", ns, where) && (ns != std::floor(ns) || ns < 0 || ns > 100000))
+    type_error(where + ".noslipIterations must be an integer from 0 to 100000 (got " + std::to_string(ns) + ")");
+  model.noslip_iterations = static_cast<int>(ns);
+  if (optional_number(so, "noslipTolerance", model.noslip_tolerance, where) && !(model.noslip_tolerance >= 0 && std::isfinite(model.noslip_tolerance)))
+    type_error(where + ".noslipTolerance must be a finite number >= 0");
   const V method = so.get("method");
   if (!method.is_undefined()) {
     const std::string name = method.is_string() ? method.string() : std::string();

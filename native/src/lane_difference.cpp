@@ -234,6 +234,8 @@ std::string lane_difference(const Model& a, const Model& b) {
   d.eq("solver tolerance", a.solver_tolerance, b.solver_tolerance);
   d.eq("solver newton", a.solver_newton, b.solver_newton);
   d.eq("solver pgs", a.solver_pgs, b.solver_pgs);
+  d.eq("noslip iterations", a.noslip_iterations, b.noslip_iterations);
+  d.eq("noslip tolerance", a.noslip_tolerance, b.noslip_tolerance);
   tendons(d, a, b);
   equalities(d, a, b);
   actuators(d, a, b);

@@ -100,6 +100,8 @@ export function toNativeModel(model: ModelDesc): object {
             ...(model.solver.tolerance !== undefined ? { tolerance: model.solver.tolerance } : {}),
             ...(model.solver.method !== undefined ? { method: model.solver.method } : {}),
             ...(model.solver.cone !== undefined ? { cone: model.solver.cone } : {}),
+            ...(model.solver.noslipIterations !== undefined ? { noslipIterations: model.solver.noslipIterations } : {}),
+            ...(model.solver.noslipTolerance !== undefined ? { noslipTolerance: model.solver.noslipTolerance } : {}),
           },
         }
       : {}),

@@ -196,6 +196,12 @@ export interface SolverSettings {
   method?: SolverMethod;
   /** MuJoCo's `cone` option (absent: 'pyramidal'). */
   cone?: FrictionCone;
+  /** MuJoCo's `noslip_iterations` (absent or 0: none): after the solver, at most this many PGS sweeps
+   *  over the friction rows without their regularisation (native contact/noslip.hpp), each island
+   *  stopping once its scaled improvement is below `noslipTolerance`; at most NEWTON_MAX_DOFS dofs. */
+  noslipIterations?: number;
+  /** MuJoCo's `noslip_tolerance` (absent: its default 1e-6). */
+  noslipTolerance?: number;
 }
 
 /** The model with its solver's method and tolerance replaced (other settings kept; `iterations`

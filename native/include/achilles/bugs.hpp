@@ -63,6 +63,7 @@ enum class Bug : int {
   FluidAddedMassDropped,        // fluid, ellipsoid model: the added-mass forces and torques left out
   FluidKuttaLiftSign,           // fluid, ellipsoid model: the Kutta lift with its sign flipped
   FluidBoxWindIgnored,          // fluid, inertia-box model: the body's velocity taken relative to still air (wind ignored)
+  NoslipSkipsFrictionRows,      // noslip: the contacts' friction rows left as the solver had them (only dry friction swept)
   Count
 };
 
@@ -123,6 +124,7 @@ inline const char* bug_name(Bug b) {
   case Bug::FluidAddedMassDropped: return "fluid-added-mass-dropped";
   case Bug::FluidKuttaLiftSign: return "fluid-kutta-lift-sign";
   case Bug::FluidBoxWindIgnored: return "fluid-box-wind-ignored";
+  case Bug::NoslipSkipsFrictionRows: return "noslip-skips-friction-rows";
   case Bug::Count: break;
   }
   return "?";

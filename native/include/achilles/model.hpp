@@ -104,6 +104,11 @@ struct Model {
   // meaninertia is MuJoCo's stat.meaninertia, the mean of diag(M) at qpos0 (filled by finalize).
   bool solver_pgs = false;
   double meaninertia = 1;
+  // MuJoCo's option noslip_iterations and noslip_tolerance (contact/noslip.hpp): after the solver,
+  // at most that many PGS sweeps over the friction rows without their regularisation (0: none;
+  // forms the rows' dense J and AR as PGS does, so at most kNewtonMaxDofs dofs)
+  int noslip_iterations = 0;
+  double noslip_tolerance = 1e-6;
   std::vector<double> body_invweight0;
   std::vector<double> dof_invweight0;
   /// True when the model has contact pairs, joint or tendon limits, frictionloss or active equality constraints: the step runs detection and the solver.

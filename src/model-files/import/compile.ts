@@ -301,6 +301,9 @@ export function compileIr(ir: IrModel, files: string[], notes: ImportNote[]): Co
       tolerance: ir.option.tolerance,
       method: ir.option.solver,
       ...(ir.option.cone === 'elliptic' ? { cone: 'elliptic' as const } : {}),
+      ...(ir.option.noslipIterations > 0
+        ? { noslipIterations: ir.option.noslipIterations, noslipTolerance: ir.option.noslipTolerance }
+        : {}),
     },
   };
   if (actuators.length) model.actuators = actuators;

@@ -182,6 +182,8 @@ export function emptyIrModel(name: string, format: IrModel['format']): IrModel {
       cone: 'pyramidal',
       solver: 'newton',
       tolerance: 1e-8,
+      noslipIterations: 0,
+      noslipTolerance: 1e-6,
     },
     actuators: [],
     excludes: [],
@@ -205,6 +207,9 @@ export interface IrModel {
     /** MuJoCo's solver and tolerance (defaults Newton, 1e-8). */
     solver: SolverMethod;
     tolerance: number;
+    /** MuJoCo's noslip post-solve: its sweeps (default 0: none) and tolerance (default 1e-6). */
+    noslipIterations: number;
+    noslipTolerance: number;
   };
   /** MuJoCo's fluid: option density (kg/m³), viscosity (Pa·s) and wind (m/s, world), absent when no
    *  <option> names them (compiled into ModelDesc.fluid by fluid.ts when density or viscosity is nonzero). */

@@ -118,7 +118,7 @@ export function writeArow(model: ModelDesc, header: string[]): string {
   L.push(`scene: ${str(model.name)}`);
   const sv = model.solver;
   const solver = sv
-    ? `, solver: { iterations: ${sv.iterations}, impratio: ${num(sv.impratio)}${sv.tolerance !== undefined ? `, tolerance: ${num(sv.tolerance)}` : ''}${sv.method !== undefined ? `, method: ${sv.method}` : ''}${sv.cone !== undefined ? `, cone: ${sv.cone}` : ''} }`
+    ? `, solver: { iterations: ${sv.iterations}, impratio: ${num(sv.impratio)}${sv.tolerance !== undefined ? `, tolerance: ${num(sv.tolerance)}` : ''}${sv.method !== undefined ? `, method: ${sv.method}` : ''}${sv.cone !== undefined ? `, cone: ${sv.cone}` : ''}${sv.noslipIterations !== undefined ? `, noslipIterations: ${sv.noslipIterations}` : ''}${sv.noslipTolerance !== undefined ? `, noslipTolerance: ${num(sv.noslipTolerance)}` : ''} }`
     : '';
   L.push(
     `world: { gravity: ${vec(w.gravity)}, dt: ${num(w.dt)}, integrator: ${w.integrator}, duration: ${num(w.duration)}, substeps: ${w.substeps}${w.multiccd === false ? ', multiccd: disable' : ''}${solver} }`,

@@ -9,7 +9,8 @@
 //   condim   1 (frictionless), 3 (sliding friction through the solver's cone), 4 (and torsional), 6 (and rolling)
 //   solver   { iterations: integer 1..1000, impratio > 0, tolerance in [0, 1) (optional; 0 = every iteration),
 //              method: cg | newton | pgs (optional; cg), cone: pyramidal | elliptic (optional; pyramidal;
-//              pgs takes pyramidal only) }
+//              pgs takes pyramidal only), noslipIterations: integer 0..1000 (optional; 0: MuJoCo's noslip
+//              post-solve off), noslipTolerance: finite >= 0 (optional; 1e-6) }
 //
 // Physical contact stiffness and damping. A shape may give `contact: {stiffness: k N/m, damping:
 // c N·s/m}` instead of a solref. MuJoCo's contact acts on accelerations, so the mapping needs a mass:
@@ -154,11 +155,11 @@ export function readLimit(ctx: Ctx, node: YNode, subject: string): { solref?: So
   return out;
 }
 
-/** `solver: {iterations, impratio, tolerance, method, cone}` (world settings). */
-/** `nv`: the model's dofs, for the limit of the engine's PGS (NEWTON_MAX_DOFS). */
+/** `solver: {iterations, impratio, tolerance, method, cone, noslipIterations, noslipTolerance}` (world
+ *  settings); `nv`: the model's dofs, for the limit of the engine's PGS (NEWTON_MAX_DOFS). */
 export function readSolver(ctx: Ctx, e: Entry, subject: string, nv: number): SolverSettings {
   const m = entries(ctx, e.value, subject);
-  checkKeys(ctx, e.value, m, subject, ['iterations', 'impratio', 'tolerance', 'method', 'cone']);
+  checkKeys(ctx, e.value, m, subject, ['iterations', 'impratio', 'tolerance', 'method', 'cone', 'noslipIterations', 'noslipTolerance']);
   const s: SolverSettings = { ...DEFAULT_SOLVER };
   const it = m.get('iterations');
   if (it) {
@@ -197,6 +198,25 @@ export function readSolver(ctx: Ctx, e: Entry, subject: string, nv: number): Sol
     );
   const co = m.get('cone');
   if (co) s.cone = readEnum(ctx, co.value, `${subject}.cone`, FRICTION_CONES);
+  const ni = m.get('noslipIterations');
+  if (ni) {
+    const v = readNumber(ctx, ni.value, `${subject}.noslipIterations`);
+    if (!Number.isInteger(v) || v < 0 || v > SOLVER_ITERATIONS_MAX)
+      ctx.fail(
+        ni.value,
+        `${subject}.noslipIterations`,
+        `${v}`,
+        `an integer from 0 to ${SOLVER_ITERATIONS_MAX} (MuJoCo's noslip_iterations: sweeps over the friction rows after the solver; 0: none)`,
+      );
+    s.noslipIterations = v;
+  }
+  const nt = m.get('noslipTolerance');
+  if (nt) {
+    const v = readNumber(ctx, nt.value, `${subject}.noslipTolerance`);
+    if (!(v >= 0 && Number.isFinite(v)))
+      ctx.fail(nt.value, `${subject}.noslipTolerance`, `${v}`, "a finite tolerance >= 0 (MuJoCo's noslip_tolerance, default 1e-6)");
+    s.noslipTolerance = v;
+  }
   if (co && s.cone === 'elliptic' && s.method === 'pgs')
     ctx.fail(co.value, `${subject}.cone`, 'elliptic', 'pyramidal with method pgs (PGS with the elliptic cone is not implemented)');
   return s;

@@ -145,7 +145,7 @@ export function exportMjcf(model: ModelDesc, opts: MjcfOptions = {}): string {
     `  <option timestep="${num(w.dt / w.substeps)}" gravity="${nums(w.gravity)}" integrator="${integrator}" ` +
       `cone="${solver.cone ?? 'pyramidal'}" solver="${MJCF_SOLVER[solverRun(model).method]}" iterations="${solver.iterations}" tolerance="${num(solver.tolerance ?? 0)}" impratio="${num(solver.impratio)}"` +
       (fluid ? ` density="${num(fluid.density)}" viscosity="${num(fluid.viscosity)}" wind="${nums(fluid.wind)}"` : '') +
-      '>',
+      `${solver.noslipIterations ? ` noslip_iterations="${solver.noslipIterations}" noslip_tolerance="${num(solver.noslipTolerance ?? 1e-6)}"` : ''}>`,
   );
   const flags = [...(opts.contacts ? [] : ['contact="disable"']), ...(w.multiccd === false ? ['multiccd="disable"'] : [])];
   if (flags.length) out.push(`    <flag ${flags.join(' ')}/>`);

@@ -13,7 +13,7 @@
 //                    F32_FACTOR × MuJoCo's own change when the model and start are perturbed by a float32
 //                    half-ulp and its state stored in float32 every step (our export of the perturbed
 //                    twins, F32_PERTURBATIONS of them).
-// Fixtures with tendons, ball-joint cone limits or equality constraints get the per-state gates (the
+// Fixtures with tendons, ball-joint cone limits, equality constraints or noslip (pyramidal) get the per-state gates (the
 // equality rows matched by the constraint's name: the anchors and relative poses the importer made at
 // MuJoCo's qpos0 against MuJoCo's own compile of the file); the fixtures in TRAJECTORY_SECONDS also the trajectory.
 
@@ -33,6 +33,7 @@ import { contactStateRows, type ContactStateReference } from '../contact/per-sta
 import { contactXml, queryContact, type ConstraintAnswer, type ContactQuery, type RolloutAnswer } from '../contact/mujoco.js';
 import { engineRollout } from '../contact/rollout.js';
 import { meshContactStates } from './mesh-states.js';
+import { restingStates } from './resting-states.js';
 
 /** The fixture starting from its first keyframe when it has one (the fixtures' keys set up the motion
  *  the trajectory gate watches; a plain import starts from qpos0, as MuJoCo's mj_resetData). */
@@ -55,6 +56,8 @@ export const TRAJECTORY_SECONDS: Record<string, number> = {
   'import:mjcf-elliptic.xml': 0.5,
   'import:mjcf-fluid.xml': 0.5,
   'import:mjcf-fluid-euler.xml': 0.5,
+  'import:mjcf-noslip.xml': 0.5,
+  'import:mjcf-noslip-elliptic.xml': 0.5,
 };
 /** Random states of the per-state gates (the f32 bars pool each field's floor over them). */
 export const CONSTRAINED_STATES = 24;
@@ -116,7 +119,10 @@ export async function constrainedFixtureReference(
   const equalities = (model.equalities?.length ?? 0) > 0; // equality rows, with what the import made at qpos0
   // mesh hulls on a floor, on request (test/mesh-hulls.test.ts): their contacts, at states where they touch
   const meshes = f.meshStates === true;
-  const perState = tendons || ballLimits || equalities || meshes;
+  // noslip after the solver (the pyramid: the per-state gates also run PGS, which takes no elliptic
+  // cone), at states where the bodies rest on each other (resting-states.ts)
+  const noslip = (model.solver?.noslipIterations ?? 0) > 0 && model.solver?.cone !== 'elliptic';
+  const perState = tendons || ballLimits || equalities || meshes || noslip;
   const seconds = f.seconds ?? TRAJECTORY_SECONDS[f.name];
   if (!perState && seconds === undefined) return undefined;
   // MuJoCo reads the text, not the file: a mesh file named relative to the model's folder is named by its full path
@@ -127,7 +133,9 @@ export async function constrainedFixtureReference(
     ? []
     : meshes
       ? meshContactStates(model, CONSTRAINED_STATES, stateSeed)
-      : randomStates(model, CONSTRAINED_STATES, stateSeed);
+      : noslip
+        ? restingStates(model, CONSTRAINED_STATES, stateSeed)
+        : randomStates(model, CONSTRAINED_STATES, stateSeed);
   const steps = seconds === undefined ? 0 : Math.round(seconds / model.world.dt);
   const s0: TestState = {
     q: model.bodies.flatMap((b) => b.q0),
@@ -192,8 +200,11 @@ export function constrainedRows(ref: ConstrainedFixtureRef, precision: Precision
     // j_floor of contact rows) does not count the engine's own float32 arithmetic on the bodies'
     // rotations that an equality row's J is made of (measured on mjcf-equality.xml: 5.96e-7 against a
     // bar of 1.97e-7, the same gap for which the equality stage runs f64 only); dist, aref, R and the
-    // constrained q̈ are judged
-    const skipJ = precision === 'f32' && (model.equalities?.length ?? 0) > 0;
+    // constrained q̈ are judged. Nor on the noslip fixtures' resting states, for the same reason: the box
+    // turned 12 degrees to rest on the tilted plane puts its corners' float32 rotation into the box–plane
+    // rows' J (measured on mjcf-noslip.xml: 8.6e-7 at 3 of 24 states against a bar of 6.7e-7; f64 J 1e-15)
+    const noslipStates = (model.solver?.noslipIterations ?? 0) > 0;
+    const skipJ = precision === 'f32' && ((model.equalities?.length ?? 0) > 0 || noslipStates);
     // (q̈ renamed: the compile gates' free-space `qacc` is another field)
     rows.push(
       ...c.rows

@@ -58,6 +58,7 @@ export const importStage: ValidationStage<ImportReference> = {
       'fluid-added-mass-dropped',
       'fluid-kutta-lift-sign',
       'fluid-box-wind-ignored',
+      'noslip-skips-friction-rows',
     ],
   },
   ownBugs: { names: IMPORT_BUGS, set: (name) => setImportBug(name as ImportBug | 'none'), listedWhenNotRun: false },

@@ -229,7 +229,7 @@ template <class T> inline bool mujoco_contact_before(const KContactPair<T>& P, c
   return false;
 }
 
-/// The most rows pgs_prepare walks up the tree together.
+/// The most rows dual_prepare walks up the tree together.
 inline constexpr int kPgsWalkRows = 4;
 
 /// The dofs in `dofs` (nd of them) and all their ancestors, ascending, into out; returns how many.
@@ -243,15 +243,14 @@ inline int ancestor_closure(const int* parent, int nv, const int* dofs, int nd, 
   return n;
 }
 
-/// AR over the used rows, b = J·a₀ − aref and the start force, per lane into pgs_AR, pgs_b, pgs_f;
-/// pgs_on marks the rows in each lane's problem. With M = LᵀDL along the dof tree (factor_tree of
+/// The dual problem of the dual solvers (PGS, noslip): AR over the used rows and b = J·a₀ − aref,
+/// per lane into pgs_AR and pgs_b; pgs_on marks the rows in each lane's problem. With M = LᵀDL along the dof tree (factor_tree of
 /// newton_prepare's M, as MuJoCo's mj_factorM), M⁻¹ = L⁻¹D⁻¹L⁻ᵀ and
 ///   AR_uv = J_u M⁻¹ J_vᵀ + R_u·[u = v] = Σ_k y_u(k)·y_v(k)/D(k) + …,   y_u = L⁻ᵀJ_uᵀ
 /// where y_u, found from the leaves up, lives on the dofs of row u and their ancestors (the chains of
 /// the bodies it touches), so row u's sums run over those alone.
 template <class V>
-inline void pgs_prepare(const KModel<ScalarOf<V>>& M, const KConstraints<ScalarOf<V>>& KC, const JointWork<V>* W, ConstraintWork<V>& cw,
-                        bool use_warm) {
+inline void dual_prepare(const KModel<ScalarOf<V>>& M, const KConstraints<ScalarOf<V>>& KC, const JointWork<V>* W, ConstraintWork<V>& cw) {
   using T = ScalarOf<V>;
   constexpr int L = lanes_of<V>;
   const int nv = M.nv, n = cw.nused;
@@ -327,22 +326,41 @@ inline void pgs_prepare(const KModel<ScalarOf<V>>& M, const KConstraints<ScalarO
     }
     u0 += g;
   }
-  // b at a₀; the start: the primal forces at the warm start (update_forces), kept where
-  // fᵀb + ½fᵀ·AR·f ≤ 0, else 0 (MuJoCo's warmstart for PGS)
+  // b at a₀ (into cw.jv too, where pgs_start reads it)
   V* b = cw.jv;
   for (int u = 0; u < n; ++u) {
     int nd;
     const int* dofs = row_dofs(KC, cw, cw.used[u], nd);
-    V s = zero, w = zero;
-    for (int a = 0; a < nd; ++a) {
-      s += J[u * nv + dofs[a]] * cw.a0[dofs[a]];
-      w += J[u * nv + dofs[a]] * cw.warm[dofs[a]];
-    }
+    V s = zero;
+    for (int a = 0; a < nd; ++a) s += J[u * nv + dofs[a]] * cw.a0[dofs[a]];
     b[u] = s - cw.u_aref[u];
-    cw.jar[u] = w - cw.u_aref[u];
     vstore(cw.pgs_b + u * L, b[u]);
   }
+  bool on[L];
+  for (int u = 0; u < n; ++u) {
+    mask_bools(cw.u_on[u], on);
+    for (int l = 0; l < L; ++l) cw.pgs_on[u * L + l] = u < cw.nfric_used || on[l]; // equality and friction rows are always in
+  }
+}
+
+/// PGS's start force per lane into pgs_f (after dual_prepare): the primal forces at the warm start
+/// (update_forces), kept where fᵀb + ½fᵀ·AR·f ≤ 0, else 0 (MuJoCo's warmstart for PGS).
+template <class V> inline void pgs_start(const KModel<ScalarOf<V>>& M, const KConstraints<ScalarOf<V>>& KC, ConstraintWork<V>& cw, bool use_warm) {
+  using T = ScalarOf<V>;
+  constexpr int L = lanes_of<V>;
+  const int nv = M.nv, n = cw.nused;
+  const V zero(T(0));
+  const V* J = cw.newton_J;
+  const V* b = cw.jv;
+  auto in_lane = [&](int u) { return u < cw.nfric_used ? mask_true<V>() : cw.u_on[u]; };
   if (use_warm) {
+    for (int u = 0; u < n; ++u) {
+      int nd;
+      const int* dofs = row_dofs(KC, cw, cw.used[u], nd);
+      V w = zero;
+      for (int a = 0; a < nd; ++a) w += J[u * nv + dofs[a]] * cw.warm[dofs[a]];
+      cw.jar[u] = w - cw.u_aref[u];
+    }
     update_forces(cw);
     V cost = zero;
     for (int u = 0; u < n; ++u) {
@@ -355,42 +373,46 @@ inline void pgs_prepare(const KModel<ScalarOf<V>>& M, const KConstraints<ScalarO
   } else {
     for (int u = 0; u < n; ++u) vstore(cw.pgs_f + u * L, zero);
   }
-  bool on[L];
-  for (int u = 0; u < n; ++u) {
-    mask_bools(cw.u_on[u], on);
-    for (int l = 0; l < L; ++l) cw.pgs_on[u * L + l] = u < cw.nfric_used || on[l]; // equality and friction rows are always in
-  }
 }
 
-/// Lane l's islands, each solved by pgs_island from pgs_f (its forces written back; rows not in
-/// the lane's problem get 0).
-template <class V> inline void pgs_lane(const KConstraints<ScalarOf<V>>& KC, ConstraintWork<V>& cw, int l, int nv, int iterations) {
+/// One island of one lane as the dual solvers see it (pgs_lane, noslip.hpp): its rows (used indices,
+/// in MuJoCo's efc order), their dense AR (n × n, in cw.pgs_A) and per row b, frictionloss, R and the
+/// force (in cw.pgs_vec; the force is written back to pgs_f after `solve`).
+template <class T> struct DualIsland {
+  const int* rows;
+  int n, ne, nf;
+  const T *A, *b, *floss, *R;
+  T* f;
+  T* scratch; // kPgsVecs − 4 more vectors, each of nused
+};
+
+/// Lane l's islands (MuJoCo's, from find_islands' labels), each handed to solve(DualIsland) with its
+/// forces from pgs_f and written back after; rows not in the lane's problem get 0.
+template <class V, class Solve> inline void for_each_island(const KConstraints<ScalarOf<V>>& KC, ConstraintWork<V>& cw, int l, Solve&& solve) {
   using T = ScalarOf<V>;
   constexpr int L = lanes_of<V>;
   const int n = cw.nused;
-  int *rows = cw.pgs_int, *island = rows + n, *order = island + n;
+  int *rows = cw.pgs_int, *island = rows + n;
   int nrows = 0;
   for (int u = 0; u < n; ++u) {
     if (cw.pgs_on[u * L + l]) rows[nrows++] = u;
     else cw.pgs_f[u * L + l] = T(0);
   }
-  T *b = cw.pgs_vec, *f = b + n, *ARinv = f + n, *Acc = ARinv + n, *floss = Acc + n, *prev = floss + n, *mom = prev + n;
-  const T scale = pgs_scale(KC, cw.lanes, nv, l);
+  T *b = cw.pgs_vec, *f = b + n, *floss = f + n, *R = floss + n, *scratch = R + n;
   // islands in the order of their first row; a row's island is its tree's label in this lane
   for (int first = 0; first < nrows; ++first) {
     const int u0 = rows[first];
     if (u0 < 0) continue; // taken by an earlier island
     const int label = cw.label[cw.u_tree[u0] * L + l];
-    PgsIsland<T> I{0, 0, 0, cw.pgs_A, b, floss, f, ARinv, Acc, prev, mom, order};
+    int m = 0, ne = 0, nf = 0;
     for (int e = first; e < nrows; ++e) {
       const int u = rows[e];
       if (u < 0 || cw.label[cw.u_tree[u] * L + l] != label) continue;
-      island[I.n++] = u;
+      island[m++] = u;
       rows[e] = -1;
-      if (u < cw.neq_used) ++I.ne;
-      else if (u < cw.nfric_used) ++I.nf;
+      if (u < cw.neq_used) ++ne;
+      else if (u < cw.nfric_used) ++nf;
     }
-    const int m = I.n;
     // the contact rows in MuJoCo's contact order (insertion sort: stable, keeping a point's edges in
     // order, and allocation-free), the other rows' order being MuJoCo's already
     const int nshapes = static_cast<int>(KC.shapes.size());
@@ -406,7 +428,9 @@ template <class V> inline void pgs_lane(const KConstraints<ScalarOf<V>>& KC, Con
       const int su = point_of(u), sv = point_of(v);
       const KContactPair<T>&P = cw.pair[su / kPairPoints], &Q = cw.pair[sv / kPairPoints];
       if (su / kPairPoints != sv / kPairPoints) return mujoco_contact_before(P, Q, nshapes);
-      if (P.capsule_on_plane < 0 || su == sv) return false;
+      if (su == sv) return false;
+      if (P.box_on_plane >= 0) return vlane(cw.mj_corner[su], l) < vlane(cw.mj_corner[sv], l);
+      if (P.capsule_on_plane < 0) return false;
       return P.mj_swap ? along_axis(su) < along_axis(sv) : along_axis(su) > along_axis(sv);
     };
     int c0 = 0;
@@ -422,11 +446,39 @@ template <class V> inline void pgs_lane(const KConstraints<ScalarOf<V>>& KC, Con
       b[i] = cw.pgs_b[u * L + l];
       f[i] = cw.pgs_f[u * L + l];
       floss[i] = cw.floss[cw.used[u]];
+      R[i] = vlane(cw.u_R[u], l);
       for (int j = 0; j < m; ++j) cw.pgs_A[i * m + j] = cw.pgs_AR[(u * n + island[j]) * L + l];
     }
-    pgs_island(I, iterations, KC.tolerance, scale);
+    solve(DualIsland<T>{island, m, ne, nf, cw.pgs_A, b, floss, R, f, scratch});
     for (int i = 0; i < m; ++i) cw.pgs_f[island[i] * L + l] = f[i];
   }
+}
+
+/// Lane l's islands, each solved by pgs_island from pgs_f (its forces written back; rows not in
+/// the lane's problem get 0).
+template <class V> inline void pgs_lane(const KConstraints<ScalarOf<V>>& KC, ConstraintWork<V>& cw, int l, int nv, int iterations) {
+  using T = ScalarOf<V>;
+  const T scale = pgs_scale(KC, cw.lanes, nv, l);
+  int* order = cw.pgs_int + 2 * cw.nused;
+  for_each_island(KC, cw, l, [&](const DualIsland<T>& D) {
+    const int n = cw.nused; // the scratch vectors' stride
+    T *ARinv = D.scratch, *Acc = ARinv + n, *prev = Acc + n, *mom = prev + n;
+    PgsIsland<T> I{D.n, D.ne, D.nf, D.A, D.b, D.floss, D.f, ARinv, Acc, prev, mom, order};
+    pgs_island(I, iterations, KC.tolerance, scale);
+  });
+}
+
+/// mj_dualFinish after a dual solve: the forces from pgs_f, qfrc = Jᵀf and a = a₀ + M⁻¹qfrc (M⁻¹
+/// from dual_prepare's factor), the forces back to their row slots.
+template <class V>
+inline void dual_finish(const KModel<ScalarOf<V>>& M, const KConstraints<ScalarOf<V>>& KC, const JointWork<V>* W, ConstraintWork<V>& cw) {
+  constexpr int L = lanes_of<V>;
+  const int nv = M.nv;
+  for (int u = 0; u < cw.nused; ++u) cw.u_force[u] = load<V>(cw.pgs_f + u * L);
+  rows_transpose(M, KC, W, cw, cw.u_force, cw.qfrc);
+  solve_factored_tree(KC, cw.newton_L, nv, cw.qfrc, cw.tmp);
+  for (int k = 0; k < nv; ++k) cw.a[k] = cw.tmp[k] + cw.a0[k];
+  for (int u = 0; u < cw.nused; ++u) cw.force[cw.used[u]] = cw.u_force[u];
 }
 
 /// The constrained accelerations of one block by PGS (the contract of solve_cg): a = a₀ + M⁻¹Jᵀf.
@@ -434,17 +486,13 @@ template <class V>
 inline void solve_pgs(const KModel<ScalarOf<V>>& M, const KConstraints<ScalarOf<V>>& KC, const JointWork<V>* W, ConstraintWork<V>& cw,
                       int iterations, bool use_warm) {
   constexpr int L = lanes_of<V>;
-  const int nv = M.nv;
   find_islands(KC, cw);
   pack_rows(KC, cw);
   cw.reserve_pgs(cw.nused);
-  pgs_prepare(M, KC, W, cw, use_warm);
-  for (int l = 0; l < L; ++l) pgs_lane(KC, cw, l, nv, iterations);
-  for (int u = 0; u < cw.nused; ++u) cw.u_force[u] = load<V>(cw.pgs_f + u * L);
-  rows_transpose(M, KC, W, cw, cw.u_force, cw.qfrc);
-  solve_factored_tree(KC, cw.newton_L, nv, cw.qfrc, cw.tmp); // M⁻¹ from pgs_prepare's factor
-  for (int k = 0; k < nv; ++k) cw.a[k] = cw.tmp[k] + cw.a0[k];
-  for (int u = 0; u < cw.nused; ++u) cw.force[cw.used[u]] = cw.u_force[u];
+  dual_prepare(M, KC, W, cw);
+  pgs_start(M, KC, cw, use_warm);
+  for (int l = 0; l < L; ++l) pgs_lane(KC, cw, l, M.nv, iterations);
+  dual_finish(M, KC, W, cw);
 }
 
 } // namespace ACH_ISA_NS

@@ -320,6 +320,17 @@ inline void build_contact_rows(const KCollision<ScalarOf<V>>& C, const JointWork
       t2 = V(sgn) * t2;
     };
     frame_of(m.n[0]);
+    // the dual solvers visit a plane–box pair's points in MuJoCo's order: mjc_PlaneBox's corner index
+    // i = [x > 0] + 2[y > 0] + 4[z > 0] in the box's frame (a point lies at its corner, less dist/2 along n)
+    if (P.box_on_plane >= 0 && cw.mj_corner) {
+      const Transform<V>& XB = X_WS[P.box_on_plane];
+      for (int i = 0; i < P.points; ++i) {
+        const Vec3<V> d = m.pos[i] - XB.p;
+        V rank(T(0));
+        for (int k = 0; k < 3; ++k) rank += vselect(dot(d, col(XB.R, k)) > V(T(0)), V(T(1 << k)), V(T(0)));
+        cw.mj_corner[p * kPairPoints + i] = rank;
+      }
+    }
     const Motion<V> zero = zero_motion<V>();
     const Motion<V>& va = P.body_a >= 0 ? W[P.body_a].vel : zero;
     const Motion<V>& vb = P.body_b >= 0 ? W[P.body_b].vel : zero;

@@ -104,6 +104,7 @@ template <class T> struct KContactPair {
   bool elliptic;        // condim > 1 under the elliptic cone (rows J_n, J_t1, J_t2, J_spin, J_roll1, J_roll2)
   bool mj_swap;         // MuJoCo orders this pair's geoms b, a (normal and frame flip)
   int capsule_on_plane; // −1, or the capsule shape whose axis MuJoCo takes as the first tangent
+  int box_on_plane;     // −1, or the box shape of a plane–box pair (mjc_PlaneBox lists its corners in index order)
   T mu;                 // max of the two sliding frictions (MuJoCo's contact friction[0] = friction[1])
   T mu_spin, mu_roll;   // max of the two torsional and rolling frictions (friction[2], friction[3] = friction[4])
   T margin;             // includemargin = margin_a + margin_b
@@ -233,7 +234,10 @@ template <class T> struct KConstraints {
   double tolerance = 0;
   bool newton = false; // MuJoCo's Newton solver (contact/newton.hpp): asked for, and nv <= kNewtonMaxDofs
   bool pgs = false;    // MuJoCo's PGS (contact/pgs.hpp; finalize_constraints refuses it past kNewtonMaxDofs)
-  bool dense = false;  // Newton or PGS: the used rows' dense J is formed (newton_prepare), so rows list their dofs
+  int noslip_iterations = 0;    // MuJoCo's noslip post-solve (noslip.hpp): its most sweeps, 0 for none
+  double noslip_tolerance = 0;  // and its tolerance on the scaled improvement
+  bool dual = false;   // PGS or noslip: the dual problem's AR = J M⁻¹ Jᵀ + R is formed per lane (pgs.hpp dual_prepare)
+  bool dense = false;  // Newton or a dual solve: the used rows' dense J is formed (newton_prepare), so rows list their dofs
   double meaninertia = 1; // PGS's improvement scale 1/(meaninertia·nv)
   int limit_rows = 0;   // 2 per limited joint, then 2 per limited tendon
   // Islands (MuJoCo's default since 3.3.6): kinematic trees with dofs, joined per lane by the rows
@@ -252,7 +256,8 @@ template <class T> struct KConstraints {
 
   KConstraints(const Model& m, double h)
       : iterations(m.solver_iterations), tolerance(m.solver_tolerance), newton(m.solver_newton && m.nv <= kNewtonMaxDofs),
-        pgs(m.solver_pgs), dense(newton || pgs), meaninertia(m.meaninertia), h(h), impratio(m.impratio), elliptic(m.cone_elliptic),
+        pgs(m.solver_pgs), noslip_iterations(m.noslip_iterations), noslip_tolerance(m.noslip_tolerance), dual(pgs || noslip_iterations > 0),
+        dense(newton || dual), meaninertia(m.meaninertia), h(h), impratio(m.impratio), elliptic(m.cone_elliptic),
         body_invweight0(m.body_invweight0) {
     enabled = m.constrained();
     if (!enabled) return;
@@ -483,6 +488,7 @@ template <class T> struct KConstraints {
     k.mj_swap = mj_geom_rank(a.kind) > mj_geom_rank(b.kind);
     k.capsule_on_plane = a.kind == ShapeKind::Plane && b.kind == ShapeKind::Capsule ? sb
                          : b.kind == ShapeKind::Plane && a.kind == ShapeKind::Capsule ? sa : -1;
+    k.box_on_plane = a.kind == ShapeKind::Plane && b.kind == ShapeKind::Box ? sb : b.kind == ShapeKind::Plane && a.kind == ShapeKind::Box ? sa : -1;
     // MuJoCo's mj_assignFriction (engine_core_constraint.c) raises each contact's friction to at least mjMINMU, so a
     // friction-0 pair keeps a finite pyramid (its edges' R = 2μ²R0/impratio would be 0)
     const double mu = pair_friction(a.friction, b.friction);

@@ -136,7 +136,7 @@ template <class V> struct ConstraintWork {
   MaskOf<V>* newton_dq = nullptr;   // per used row: the lanes where it changed piece at this update
   V* newton_H = nullptr;            // H = M + JᵀDJ (lower triangle), updated by the rows that change piece
   Motion<V>* newton_Jb = nullptr;   // per joint × dof: the body motion a unit velocity of the dof gives (0 off its chain)
-  // PGS (pgs.hpp; carved only when KConstraints::pgs), over the used rows u, v < nused:
+  // PGS and noslip (pgs.hpp, noslip.hpp; carved only when KConstraints::dual), over the used rows u, v < nused:
   V* pgs_MinvJ = nullptr;             // y_u = L⁻ᵀJ_uᵀ, M = LᵀDL along the dof tree (row u at u·nv; pgs_prepare)
   ScalarOf<V>* pgs_AR = nullptr;      // AR = J M⁻¹ Jᵀ + R per lane: (u·nused + v)·W + lane (reserve_pgs)
   ScalarOf<V>*pgs_b = nullptr, *pgs_f = nullptr; // b = J·a₀ − aref and the force per lane: u·W + lane
@@ -144,7 +144,8 @@ template <class V> struct ConstraintWork {
   ScalarOf<V>* pgs_A = nullptr;       // one island of one lane: its AR, dense (nused², reserve_pgs)
   ScalarOf<V>* pgs_vec = nullptr;     // one island of one lane: kPgsVecs vectors of its rows
   int* pgs_int = nullptr;             // one lane: its rows, an island's rows, the shuffled order
-  static constexpr int kPgsVecs = 7;  // b, f, 1/diag(AR), its inverse, frictionloss, Nesterov's previous and extrapolated f
+  V* mj_corner = nullptr;             // per point slot of a plane–box pair: the box corner's index in mjc_PlaneBox (its order there)
+  static constexpr int kPgsVecs = 8;  // b, f, frictionloss, R, then PGS's 1/diag(AR), its inverse, Nesterov's previous and extrapolated f (noslip: its own four)
   static constexpr int kTreeVecs = SolverTrees<V>::kVecs, kTreeMasks = SolverTrees<V>::kMasks;
   static constexpr int kIslandSums = 6; // island_sums' most arrays at once
   /// The contact pairs the row slots are first carved for (reserve_pairs carves more when a block meets more).
@@ -175,7 +176,8 @@ template <class V> struct ConstraintWork {
     const std::size_t rows = K.equality_rows + K.friction_rows + K.limit_rows + K.pair_points_max * K.point_rows_max * np;
     const std::size_t newton = K.dense ? rows * nv * sizeof(V) + 2 * rows * sizeof(MaskOf<V>) + (np + 1 + np * nv) * sizeof(int) : 0;
     const std::size_t W = lanes_of<V>;
-    const std::size_t pgs = K.pgs ? rows * nv * sizeof(V) + rows * (2 * W + kPgsVecs) * sizeof(ScalarOf<V>) + rows * W + 3 * rows * sizeof(int)
+    const std::size_t pgs = K.dual ? rows * nv * sizeof(V) + rows * (2 * W + kPgsVecs) * sizeof(ScalarOf<V>) + rows * W + 3 * rows * sizeof(int) +
+                                         np * kPairPoints * sizeof(V)
                                   : 0;
     return rows * (4 * sizeof(MaskOf<V>) + 20 * sizeof(V) + 7 * sizeof(int) + 2 * sizeof(ScalarOf<V>)) +
            np * (sizeof(KContactPair<ScalarOf<V>>) + sizeof(PairLanes<V>) + sizeof(int) + sizeof(Manifold<V>) + 3 * kPairPoints * sizeof(Vec3<V>) +
@@ -301,13 +303,14 @@ template <class V> struct ConstraintWork {
     mf = ar.template take<Manifold<V>>(np);
     frame = ar.template take<Vec3<V>>(np * 3 * kPairPoints);
     point_on = ar.template take<MaskOf<V>>(np * kPairPoints);
-    if (K.pgs) {
+    if (K.dual) {
       pgs_MinvJ = ar.template take<V>(rows * nv);
       pgs_b = ar.template take<ScalarOf<V>>(rows * lanes_of<V>);
       pgs_f = ar.template take<ScalarOf<V>>(rows * lanes_of<V>);
       pgs_on = ar.template take<unsigned char>(rows * lanes_of<V>);
       pgs_vec = ar.template take<ScalarOf<V>>(rows * kPgsVecs);
       pgs_int = ar.template take<int>(3 * rows);
+      mj_corner = ar.template take<V>(np * kPairPoints);
     }
     if (K.dense) {
       newton_J = ar.template take<V>(rows * nv);

@@ -1,12 +1,13 @@
 // The constraint stages of one acceleration evaluation, after forward dynamics left qacc_smooth:
 // MuJoCo's mj_collision (poses, broad and narrow phase), mj_makeConstraint (the rows, in MuJoCo's
-// order: equality, dry friction, limits, contacts) and mj_fwdConstraint (the CG, Newton or PGS solve).
+// order: equality, dry friction, limits, contacts) and mj_fwdConstraint (the CG, Newton or PGS solve,
+// then the noslip post-solve when the model asks for it).
 #pragma once
 
 #include "../isa_namespace.hpp"
 
 #include "../collision/collide.hpp"
-#include "../contact/pgs.hpp"
+#include "../contact/noslip.hpp"
 #include "block_scratch.hpp"
 
 namespace ach {
@@ -35,6 +36,7 @@ inline void constrain(const KModel<ScalarOf<V>>& M, const KCollision<ScalarOf<V>
   for (int k = 0; k < M.nv; ++k) cw.a0[k] = a[k];
   if (KC.pgs) solve_pgs(M, KC, sc.s.W, cw, iterations, warm);
   else solve_constraints(M, KC, sc.s.W, cw, iterations, warm);
+  if (KC.noslip_iterations > 0) solve_noslip(M, KC, sc.s.W, cw); // MuJoCo's noslip, then mj_dualFinish
   for (int k = 0; k < M.nv; ++k) a[k] = cw.a[k];
 }
 

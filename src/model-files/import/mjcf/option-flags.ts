@@ -60,7 +60,6 @@ const OPTION_OTHER: Record<string, [ImportNote['kind'], string]> = {
     "the engine's line search stops at MuJoCo's default ls_tolerance 0.01 under the elliptic cone (in float32 no tighter than 16 times its slope's rounding), and at its piece's exact minimum under the pyramid",
   ],
   ls_iterations: ['approximated', "the engine's line search has its own iteration cap"],
-  noslip_tolerance: ['skipped', 'the noslip solver is off (noslip_iterations 0)'],
   sdf_iterations: ['skipped', 'sdf geoms are refused'],
   sdf_initpoints: ['skipped', 'sdf geoms are refused'],
   sleep_tolerance: ['skipped', 'sleeping is off (flag sleep)'],
@@ -77,16 +76,6 @@ export function otherOption(r: Reader, k: string, a: XmlAttr, note: Note, ir: Ir
   // The engine's GJK/EPA runs at MuJoCo 3.14's defaults only: judged once the shapes are known (compile.ts)
   if (k in CCD_DEFAULTS) {
     if (r.num(a, `option ${k}`) !== CCD_DEFAULTS[k]) (ir.ccd ??= []).push({ key: k, value: a.value, source: r.span(a) });
-    return;
-  }
-  if (k === 'noslip_iterations') {
-    if (r.num(a, 'option noslip_iterations') !== 0)
-      r.fail(
-        a,
-        'option noslip_iterations',
-        quote(a.value),
-        'noslip_iterations="0" (the noslip post-solve changes the motion; the engine has none)',
-      );
     return;
   }
   if (k === 'actuatorgroupdisable') {

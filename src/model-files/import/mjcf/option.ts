@@ -59,6 +59,21 @@ export function readOption(ctx: MjcfContext, o: XmlElement): void {
         ir.option.iterations = n;
         break;
       }
+      case 'noslip_iterations': {
+        // MuJoCo reads an int and takes any (≤ 0: no noslip); a negative count is refused here as a mistake
+        const n = r.num(a, 'option noslip_iterations');
+        if (!(Number.isInteger(n) && n >= 0 && n <= MAX_SOLVER_ITERATIONS))
+          r.fail(a, 'option noslip_iterations', quote(a.value), `a whole number of noslip sweeps from 0 to ${MAX_SOLVER_ITERATIONS}`);
+        ir.option.noslipIterations = n;
+        break;
+      }
+      case 'noslip_tolerance': {
+        // MuJoCo takes any, NaN included (then no sweep's improvement is below it); refused here
+        const v = r.num(a, 'option noslip_tolerance');
+        if (!(v >= 0 && Number.isFinite(v))) r.fail(a, 'option noslip_tolerance', quote(a.value), 'a finite noslip tolerance >= 0');
+        ir.option.noslipTolerance = v;
+        break;
+      }
       case 'impratio': {
         // MuJoCo takes any; the engine divides the friction rows' regularisation by it
         const x = r.num(a, 'option impratio');
