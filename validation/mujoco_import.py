@@ -11,7 +11,7 @@ Per model: body names, mass, CoM (body_ipos), inertia about the CoM in body axes
 the vertices of each mesh geom's convex hull (mesh_graph into mesh_vert, the geom frame, and placed in
 the body frame by geom_pos and geom_quat),
 joint names and types, qpos0; per state the body poses (xpos, xmat) and the free-space joint
-accelerations (with MuJoCo's mass matrix and bias force there): passive forces (damping, stiffness),
+accelerations (with MuJoCo's mass matrix and bias force there): passive forces (damping, stiffness, fluid),
 actuation (controls 0) and armature on, constraints (limits, frictionloss, contacts) off — the
 constraint rows are compared by the contact stages.
 """

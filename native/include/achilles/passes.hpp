@@ -52,6 +52,10 @@ constexpr PassInfo kPassVelocity{"kinematics+velocity (root→leaves)", F_q | F_
 constexpr PassInfo kPassAbaBackward{"articulated inertia (leaves→root)", F_tau | F_placement | F_bias_acc | F_art_inertia | F_art_bias,
                                     F_art_inertia | F_art_bias | F_dof};
 constexpr PassInfo kPassAbaForward{"accelerations (root→leaves)", F_placement | F_bias_acc | F_dof, F_qacc | F_body_acc};
+// MuJoCo's fluid forces (passive/fluid.hpp), where the model has them: each body's wrench from its
+// velocity (and the wind in its axes, from the placements), subtracted from its bias pA before the
+// backward sweep folds it.
+constexpr PassInfo kPassFluid{"fluid forces (each body's pA −= its fluid wrench)", F_placement | F_velocity | F_art_bias, F_art_bias};
 // Outputs that are not needed to step: world poses and energy.
 constexpr PassInfo kPassPose{"world poses (root→leaves)", F_placement, F_pose};
 constexpr PassInfo kPassEnergy{"energy", F_velocity | F_pose, F_energy};
@@ -89,14 +93,14 @@ constexpr PassInfo kPassAbaBackwardImplicit{"articulated inertia (leaves→root)
                                             F_efforts | F_qderiv | F_placement | F_bias_acc | F_art_inertia | F_art_bias,
                                             F_art_inertia | F_art_bias | F_dof};
 
-constexpr PassInfo kForwardDynamics[] = {kPassVelocity, kPassAbaBackward, kPassAbaForward};
-constexpr PassInfo kForwardDynamicsActuated[] = {kPassJointForces, kPassVelocity, kPassAbaBackwardEfforts, kPassAbaForward};
-constexpr PassInfo kActuatedStep[] = {kPassJointForces, kPassVelocity, kPassAbaBackwardEfforts, kPassAbaForward, kPassActivations};
+constexpr PassInfo kForwardDynamics[] = {kPassVelocity, kPassFluid, kPassAbaBackward, kPassAbaForward};
+constexpr PassInfo kForwardDynamicsActuated[] = {kPassJointForces, kPassVelocity, kPassFluid, kPassAbaBackwardEfforts, kPassAbaForward};
+constexpr PassInfo kActuatedStep[] = {kPassJointForces, kPassVelocity, kPassFluid, kPassAbaBackwardEfforts, kPassAbaForward, kPassActivations};
 constexpr PassInfo kImplicitFastStep[] = {kPassJointForces, kPassImplicitTerms, kPassVelocity, kPassAbaBackwardImplicit, kPassAbaForward,
                                           kPassActivations};
 constexpr PassInfo kObservation[] = {kPassVelocity, kPassPose, kPassEnergy};
 constexpr PassInfo kCollision[] = {kPassPlacement, kPassPose, kPassShapePoses, kPassBroadPhase, kPassNarrowPhase};
-constexpr PassInfo kConstrainedDynamics[] = {kPassVelocity, kPassAbaBackward, kPassAbaForward, kPassPose, kPassShapePoses,
+constexpr PassInfo kConstrainedDynamics[] = {kPassVelocity, kPassFluid, kPassAbaBackward, kPassAbaForward, kPassPose, kPassShapePoses,
                                              kPassBroadPhase, kPassNarrowPhase, kPassTendons, kPassConstraintRows, kPassConstraintSolve};
 
 /// Which pass the arithmetic being done belongs to, so `bench --flops` can break a step's count down

@@ -34,7 +34,7 @@ export function fluidDesc(ir: IrModel, bodyMap: readonly BodyMap[]): FluidDesc |
   ir.bodies.forEach((b, i) => {
     if (!(b.mass >= MJ_MINVAL)) return;
     const { link, offset } = bodyMap[i];
-    const shaped = b.geoms.filter((g) => g.fluid);
+    const shaped = [...b.geoms, ...(b.fluidOnly ?? [])].filter((g) => g.fluid);
     if (shaped.length > 0) {
       bodies.push({ body: link, ellipsoids: shaped.map((g) => ellipsoidOf(g, offset)) });
       return;

@@ -94,6 +94,9 @@ export interface IrBody {
    *  box of the fluid model is turned by it. Absent: the principal axes of `inertia` (fluid.ts). */
   principal?: { quat: Quat; inertia: Vec3 };
   geoms: IrGeom[];
+  /** Geoms of the fluid's ellipsoid model that are no longer collision geoms (flag contact="disable"
+   *  left the body none): read by fluid.ts alone. */
+  fluidOnly?: IrGeom[];
   /** Its sites (<site>, in file order; unnamed ones named ''): absent when it has none. */
   sites?: IrSite[];
   source: SourceSpan;

@@ -1,10 +1,9 @@
 // The import stage: each fixture under test/fixtures/import/ imported by Achilles against MuJoCo
 // compiling the same file (validation/mujoco_import.py): body masses, centres of mass and inertias,
 // the vertex sets of mesh hulls (MJCF), body poses at the initial configuration and at random states, and joint accelerations at random
-// states in free space (compared in force space, see forceResidual), all in f64 to IMPORT_BAR relative. Compared is what the engine on main
-// honours: MuJoCo's constraints (limits, frictionloss, contacts), passive forces (damping,
-// stiffness), actuation and armature are switched off in the reference, and listed in the stage
-// notes as not compared. Fixtures with fixed tendons (and those with a trajectory gate) are compared
+// states in free space (compared in force space, see forceResidual), all in f64 to IMPORT_BAR relative: MuJoCo's
+// constraints (limits, frictionloss, contacts) are switched off in the reference; its passive forces
+// (damping, stiffness, fluid), actuation (controls 0) and armature are on (validation/mujoco_import.py). Fixtures with fixed tendons (and those with a trajectory gate) are compared
 // with constraints ON as well, per state and over a short run, in f64 and f32 (constrained.ts).
 // The planted importer bugs (src/model-files/import/bugs.ts) must each fail a gate here.
 

@@ -20,10 +20,11 @@
 //   Magnus (mj_viscousForces):  f += C_M ρ V (ω × v),  V = 4/3 π s₀ s₁ s₂
 //   Kutta: n = (s₁²s₂² v₀, s₂²s₀² v₁, s₀²s₁² v₂);  A_proj = π sqrt(Σ s_j⁴s_k⁴ v_i² / Σ s_j²s_k² v_i²);
 //          cos α = Σ s_j²s_k² v_i² / (|v| Σ s_j⁴s_k⁴ v_i²);  f += ((n × v) C_K ρ cos α A_proj) × v
+//          (both 0 below |v| = mjMINVAL, as MuJoCo 3.14; see fluid_ellipsoid_local)
 //   drag: f −= (μ 3π D + ρ |v| (A_proj C_blunt + C_slender (A_max − A_proj))) v,   D = 2/3 Σ s
 //         τ −= (μ π D³ + ρ |m_v|) ω,  m_v,i = ω_i (C_ang I_i + C_slender (I_max − I_i))
 //   with A_max = π d_max d_mid, I_max = 8/15 π d_mid d_max⁴, I_i = 8/15 π s_i max(s_j, s_k)⁴
-//   (mji_ellipsoid_max_moment); denominators kept off zero by mjMINVAL as MuJoCo does.
+//   (mji_ellipsoid_max_moment).
 #pragma once
 
 #include "../isa_namespace.hpp"
@@ -167,17 +168,23 @@ template <class V> ACH_INLINE Force<V> fluid_ellipsoid_local(const KFluidEllipso
     f.f = cross(p, w);
   }
   const Vec3<V> magnus = V(e.magnus) * cross(w, v);
-  const Vec3<V> v2 = hadamard(v, v);
-  const V proj_denom = V(e.a4[0]) * v2.x + V(e.a4[1]) * v2.y + V(e.a4[2]) * v2.z;
-  const V proj_num = V(e.a2[0]) * v2.x + V(e.a2[1]) * v2.y + V(e.a2[2]) * v2.z;
-  const V minval = V(T(kFluidMinVal));
-  const V A_proj = T(3.141592653589793) * vsqrt(proj_denom / vmax(minval, proj_num));
-  const Vec3<V> norm = hadamard(fluid_vec<V>(e.a2), v);
+  // The projection terms are scale-free in v, so they are formed from its direction u = v/|v|, and only
+  // where |v| > mjMINVAL (MuJoCo 3.14: its Kutta lift and projected area take no mjMINVAL floor on
+  // Σ s⁴v² or Σ s²v², which the 3.12 source had, and vanish below that speed; a float32 Σ s⁴v² would
+  // underflow long before): A_proj = π sqrt(Σ s⁴u² / Σ s²u²), and the Kutta force
+  // (n × v) C_K ρ cos α A_proj × v = C_K ρ A_proj (Σ s²u² / Σ s⁴u²) |v|² ((s²∘u × u) × u).
   const V speed = vsqrt(dot(v, v));
-  const V cos_alpha = proj_num / vmax(minval, speed * proj_denom);
-  const V circ = V(e.kutta) * cos_alpha * A_proj;
-  const Vec3<V> kutta_circ = circ * cross(norm, v);
-  Vec3<V> kutta = cross(kutta_circ, v);
+  const V one(T(1)), zero_v(T(0));
+  const MaskOf<V> moving = speed > V(T(kFluidMinVal));
+  const Vec3<V> u = (one / vselect(moving, speed, one)) * v;
+  const Vec3<V> u2 = hadamard(u, u);
+  const V proj_denom = V(e.a4[0]) * u2.x + V(e.a4[1]) * u2.y + V(e.a4[2]) * u2.z;
+  const V proj_num = V(e.a2[0]) * u2.x + V(e.a2[1]) * u2.y + V(e.a2[2]) * u2.z;
+  const MaskOf<V> shaped = vand(moving, vand(proj_num > zero_v, proj_denom > zero_v));
+  const V A_proj = vselect(shaped, T(3.141592653589793) * vsqrt(proj_denom / vselect(shaped, proj_num, one)), zero_v);
+  const Vec3<V> norm = hadamard(fluid_vec<V>(e.a2), u);
+  const V lift = vselect(shaped, V(e.kutta) * A_proj * (proj_num / vselect(shaped, proj_denom, one)) * (speed * speed), zero_v);
+  Vec3<V> kutta = lift * cross(cross(norm, u), u);
   if (ACH_BUG(FluidKuttaLiftSign)) kutta = -kutta;
   const Vec3<V> mom_visc = hadamard(w, fluid_vec<V>(e.mom));
   const V drag_lin = V(e.visc_force) + V(e.density) * speed * (A_proj * V(e.blunt) + V(e.slender) * (V(e.A_max) - A_proj));

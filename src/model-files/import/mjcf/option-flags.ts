@@ -138,8 +138,12 @@ export function applyDisableFlags(ir: IrModel, notes: ImportNote[]): void {
       flag === f || (flag === 'constraint' && (f === 'equality' || f === 'contact' || f === 'limit' || f === 'frictionloss'));
     if (off('equality')) delete ir.equalities;
     for (const b of ir.bodies) {
-      // the geoms of the fluid's ellipsoid model stay, colliding with nothing (contact off leaves mj_passive)
-      if (off('contact')) b.geoms = b.geoms.filter((g) => g.fluid).map((g) => ({ ...g, contype: 0, conaffinity: 0 }));
+      // the geoms of the fluid's ellipsoid model stay for the fluid alone (contact off leaves mj_passive)
+      if (off('contact')) {
+        const fluid = [...(b.fluidOnly ?? []), ...b.geoms.filter((g) => g.fluid)];
+        if (fluid.length) b.fluidOnly = fluid;
+        b.geoms = [];
+      }
       for (const j of b.joints) {
         if (off('limit')) {
           delete j.range;
