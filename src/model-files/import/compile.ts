@@ -38,13 +38,8 @@ import { fluidDesc } from './fluid.js';
 import { keepHullsOrBoxes } from './mesh-hulls.js';
 import type { ImportNote, IrBody, IrEquality, IrGeom, IrJoint, IrModel } from './ir.js';
 
-/** Where each MuJoCo body (IR order, world excluded) landed: its last link, and the body frame's
- *  origin in that link's frame (X_LB = Trans(offset)). */
-export interface BodyMap {
-  name: string;
-  link: number;
-  offset: Vec3;
-}
+import type { BodyMap } from './ir.js';
+export type { BodyMap } from './ir.js';
 
 export interface Compiled {
   model: ModelDesc;

@@ -16,7 +16,7 @@
 
 import type { FluidBodyDesc, FluidDesc, FluidEllipsoidDesc, Vec3 } from '../../engine/model-desc.js';
 import { principalOf } from './geom-inertia.js';
-import type { BodyMap } from './compile.js';
+import type { BodyMap } from './ir.js';
 import type { IrGeom, IrModel } from './ir.js';
 
 /** MuJoCo's mjMINVAL and mjEPS. */

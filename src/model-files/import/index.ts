@@ -5,7 +5,8 @@
 import { closeSync, constants, fstatSync, openSync, readSync } from 'node:fs';
 import type { ModelDesc, SourceSpan } from '../../engine/model-desc.js';
 import { SceneError } from '../common/errors.js';
-import { compileIr, type BodyMap } from './compile.js';
+import { compileIr } from './compile.js';
+import type { BodyMap } from './ir.js';
 import type { ImportNote } from './ir.js';
 import { applyKey, chooseKey, unusedKeysNote } from './keyframe.js';
 import { readMjcf } from './mjcf/index.js';
@@ -15,7 +16,7 @@ import { parseXml, xmlRootName } from './xml.js';
 import { readXmlText } from './xml-file.js';
 
 export { formatNote, type ImportNote } from './ir.js';
-export type { BodyMap } from './compile.js';
+export type { BodyMap } from './ir.js';
 
 export type ImportFormat = 'mjcf' | 'urdf';
 

@@ -168,6 +168,14 @@ export interface IrTendon {
   source: SourceSpan;
 }
 
+/** Where each MuJoCo body (IR order, world excluded) landed (compile.ts): its last link, and the body frame's
+ *  origin in that link's frame (X_LB = Trans(offset)). */
+export interface BodyMap {
+  name: string;
+  link: number;
+  offset: Vec3;
+}
+
 /** A model with nothing in it yet and MuJoCo's default <option> (mjModel's opt as mj_defaultOption
  *  sets it: the MJCF reader then reads the file's options over it; a URDF has none). */
 export function emptyIrModel(name: string, format: IrModel['format']): IrModel {
