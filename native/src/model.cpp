@@ -298,6 +298,7 @@ void Model::finalize() {
   check_effective_inertia();
   finalize_collision(*this);
   finalize_constraints(*this);
+  resolve_springdampers(*this);
   finalize_actuators(*this);
   resolve_dampratios(*this);
 }

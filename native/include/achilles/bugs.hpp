@@ -60,6 +60,7 @@ enum class Bug : int {
   ContactClipSideSkipped,       // face clipping: the incident polygon is not clipped by the reference face's last side (points beyond that edge kept)
   ContactPlaneMeshLeastAligned, // plane–mesh: the further points from the polygon through the deepest vertex least aligned with the plane, not the most
   ContactCylinderCapPhase,      // face clipping: a cylinder's cap 16-gon turned by half a step (vertices at 2π(k + ½)/16)
+  ActuatorTendonMomentSign,     // tendon transmission: the force enters the tendon's last dof with the moment's sign flipped
   Count
 };
 
@@ -117,6 +118,7 @@ inline const char* bug_name(Bug b) {
   case Bug::ContactClipSideSkipped: return "contact-clip-side-skipped";
   case Bug::ContactPlaneMeshLeastAligned: return "contact-plane-mesh-least-aligned";
   case Bug::ContactCylinderCapPhase: return "contact-cylinder-cap-phase";
+  case Bug::ActuatorTendonMomentSign: return "actuator-tendon-moment-sign";
   case Bug::Count: break;
   }
   return "?";

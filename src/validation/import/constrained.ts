@@ -53,6 +53,7 @@ export const TRAJECTORY_SECONDS: Record<string, number> = {
   'import:mjcf-qpos0.xml': 0.5,
   'import:mjcf-condim.xml': 0.5,
   'import:mjcf-elliptic.xml': 0.5,
+  'import:mjcf-springdamper.xml': 0.5,
 };
 /** Random states of the per-state gates (the f32 bars pool each field's floor over them). */
 export const CONSTRAINED_STATES = 24;
