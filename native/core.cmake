@@ -18,7 +18,7 @@ set(ACH_COMMON_FLAGS -O3 -ffp-contract=off -fno-fast-math -fno-math-errno -fvisi
 
 # Generic sources first: on duplicate inline definitions the linker keeps the first, so shared
 # helpers come from baseline code, never from an AVX-512 translation unit.
-set(ACH_CORE_SOURCES src/model.cpp src/engine.cpp src/batch.cpp src/lane_difference.cpp src/collision/filter.cpp src/collision/standalone.cpp src/contact/invweight.cpp src/actuators/actuators.cpp src/actuators/dampratio.cpp)
+set(ACH_CORE_SOURCES src/model.cpp src/engine.cpp src/batch.cpp src/lane_difference.cpp src/collision/filter.cpp src/collision/standalone.cpp src/contact/invweight.cpp src/actuators/actuators.cpp src/actuators/dampratio.cpp src/actuators/springdamper.cpp)
 set(ACH_KERNEL_SOURCES src/kernels/flops.cpp src/kernels/kernel_scalar.cpp src/kernels/kernel_sse2.cpp src/kernels/kernel_avx2.cpp src/kernels/kernel_avx512.cpp)
 list(TRANSFORM ACH_CORE_SOURCES PREPEND ${ACH_NATIVE_DIR}/)
 list(TRANSFORM ACH_KERNEL_SOURCES PREPEND ${ACH_NATIVE_DIR}/)

@@ -70,11 +70,12 @@ describe('fixed tendons: import', () => {
     expect(errorOf(three, 'three.xml').message).toMatch(
       /three\.xml:3:9: tendon 't': found joints in 3 separate kinematic trees, expected joints of at most two trees/,
     );
+    // an actuator along a tendon is read (test/import-actuator-tendon.test.ts); through a site it is refused
     const act = errorOf(
-      ARM('<tendon><fixed name="t"><joint joint="a"/></fixed></tendon><actuator><motor tendon="t"/></actuator>'),
+      ARM('<tendon><fixed name="t"><joint joint="a"/></fixed></tendon><actuator><motor site="s"/></actuator>'),
       'act.xml',
     );
-    expect(act.message).toMatch(/act\.xml:4:\d+: .*transmission through tendon.*not supported yet/);
+    expect(act.message).toMatch(/act\.xml:4:\d+: .*transmission through site.*not supported yet/);
   });
 
   test('.arow: `achilles import` writes the tendons, and the scene loads back to the same tendons; its errors point at the node', () => {

@@ -1,6 +1,6 @@
 // Attributes MuJoCo allows that the importer does not follow (issue 23): at MuJoCo's default they
 // change nothing and import; at any other value they are refused at their line, instead of the
-// model running without them (a joint's springdamper, a geom's priority, an actuator's delay, ...).
+// model running without them (a geom's priority, an actuator's delay, ...).
 
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -32,7 +32,6 @@ describe('attributes the importer does not follow', () => {
   });
 
   test.each([
-    ['joint springdamper', model('springdamper="0.1 1"', ''), 4, /joint 'j' springdamper/],
     ['joint solreffriction', model('solreffriction="0.05 1" frictionloss="1"', ''), 4, /solreffriction/],
     ['joint actuatorfrclimited', model('actuatorfrclimited="true" actuatorfrcrange="-1 1"', ''), 4, /actuatorfrclimited/],
     ['joint actuatorgravcomp', model('actuatorgravcomp="true"', ''), 4, /actuatorgravcomp/],

@@ -160,6 +160,11 @@ describe('import', () => {
     for (const { path } of importFixtures()) {
       const m = importFile(path).model;
       const f = join(dir, 'back.arow');
+      // an actuator on a tendon has no place in the dialect yet: the writer refuses it at its line
+      if ((m.actuators ?? []).some((a) => a.tendon !== undefined)) {
+        expect(() => writeArow(m, ['test']), path).toThrow(/cannot write yet/);
+        continue;
+      }
       writeFileSync(f, writeArow(m, ['test']));
       const back = loadScene(f);
       expect(back.bodies.length).toBe(m.bodies.length);
@@ -167,7 +172,7 @@ describe('import', () => {
         const c = back.bodies[i];
         for (const k of ['name', 'parent', 'joint', 'pos', 'quat', 'axis', 'mass', 'q0', 'v0'] as const)
           close(c[k], b[k], `${path} ${b.name}.${k}`);
-        for (const k of ['range', 'limit', 'damping', 'stiffness', 'springref', 'armature'] as const)
+        for (const k of ['range', 'limit', 'damping', 'stiffness', 'springref', 'armature', 'springdamper'] as const)
           expect(c[k] || undefined, `${path} ${b.name}.${k}`).toEqual(b[k] || undefined);
         if (b.mass > 0) for (const k of ['com', 'inertia'] as const) close(c[k], b[k], `${path} ${b.name}.${k}`);
       });
@@ -236,5 +241,5 @@ describe('import stage against MuJoCo', () => {
         bug,
       ).toBe(true),
     );
-  }, 180_000);
+  }, 300_000); // 33 fixtures, their MuJoCo references and one import per planted importer bug
 });

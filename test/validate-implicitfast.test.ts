@@ -19,6 +19,7 @@ describe('implicitfast stage vs MuJoCo', () => {
       'mjcf-general-servos',
       'mjcf-contact-drop',
       'mjcf-tendon-coupling',
+      'mjcf-actuator-tendon-chain',
     ]);
     for (const p of ['f32', 'f64'] as const) {
       const rows = implicitRows(ref, p, engineAddon());

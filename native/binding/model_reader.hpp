@@ -316,8 +316,16 @@ void read_actuators(const V& m, Model& model, const std::string& root) {
     const V o = object_at(arr, i, where);
     Actuator a;
     a.name = name_or_index(o, i);
-    a.joint = static_cast<int>(number_at(o, "body", where));
-    if (a.joint < 0 || a.joint >= static_cast<int>(model.joints.size())) type_error(where + ".body is out of range");
+    // the transmission: `body` (the joint it drives) or `tendon` (the fixed tendon it pulls; checked by finalize)
+    const V ten = o.get("tendon");
+    const bool on_tendon = !ten.is_undefined() && !ten.is_null();
+    if (on_tendon) {
+      a.tendon = static_cast<int>(number_at(o, "tendon", where));
+      if (a.tendon < 0) type_error(where + ".tendon must be >= 0");
+    } else {
+      a.joint = static_cast<int>(number_at(o, "body", where));
+      if (a.joint < 0 || a.joint >= static_cast<int>(model.joints.size())) type_error(where + ".body is out of range");
+    }
     const V kind = o.get("kind");
     const std::string k = kind.is_string() ? kind.string() : "";
     if (k == "motor") a.kind = ActuatorKind::Motor;
@@ -326,8 +334,8 @@ void read_actuators(const V& m, Model& model, const std::string& root) {
     else if (k == "general") a.kind = ActuatorKind::General;
     else type_error(where + ".kind is '" + k + "'; expected motor, position, velocity or general");
     if (a.kind == ActuatorKind::General) read_general(o, a, where);
-    const int nv = joint_nv(model.joints[a.joint].type);
-    const bool raw = ACH_BUG(GearNotProjected) && o.get("direction").is_array();
+    const int nv = on_tendon ? 1 : joint_nv(model.joints[a.joint].type);
+    const bool raw = !on_tendon && ACH_BUG(GearNotProjected) && o.get("direction").is_array();
     numbers_at(o, raw ? "direction" : "gear", a.gear, raw ? 6 : nv, where);
     if (raw)
       for (int e = nv; e < 6; ++e) a.gear[e] = 0;
@@ -506,6 +514,8 @@ void read_bodies(const V& m, Model& model, const std::string& root) {
     j.stiffness = optional_number_or(b, "stiffness", 0, where);
     j.springref = optional_number_or(b, "springref", 0, where);
     j.armature = optional_number_or(b, "armature", 0, where);
+    const V sd = b.get("springdamper"); // MuJoCo's [timeconst, dampratio]: finalize makes stiffness and damping
+    if (!sd.is_undefined() && !sd.is_null()) numbers_at(b, "springdamper", j.springdamper, 2, where);
     j.ref = optional_number_or(b, "ref", 0, where);
     model.joints.push_back(std::move(j));
   }

@@ -145,7 +145,15 @@ std::vector<double> initial_ctrl_targets(const Model& m) {
   std::vector<double> t(m.actuators.size(), 0.0);
   for (std::size_t a = 0; a < t.size(); ++a) {
     const Actuator& A = m.actuators[a];
-    if (A.kind == ActuatorKind::Position) t[a] = A.gear[0] * m.q0[m.joints[A.joint].qoff];
+    if (A.kind != ActuatorKind::Position) continue;
+    if (A.tendon >= 0) { // its length at q0: L·g₀
+      const Tendon& T = m.tendons[A.tendon];
+      double L = 0;
+      for (std::size_t e = 0; e < T.joints.size(); ++e) L += T.coefs[e] * m.q0[m.joints[T.joints[e]].qoff];
+      t[a] = L * A.gear[0];
+    } else {
+      t[a] = A.gear[0] * m.q0[m.joints[A.joint].qoff];
+    }
   }
   return t;
 }

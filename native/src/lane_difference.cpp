@@ -71,7 +71,9 @@ void joints(Differ& d, const Model& a, const Model& b) {
     d.zero_pattern(j + "mass", x.mass, y.mass);
     d.limit(j + "limit", x.limit, y.limit);
     d.eq(j + "frictionloss", x.frictionloss, y.frictionloss);
+    // (a springdamper's stiffness follows the robot's inertia: robots of different masses differ in it, refused here)
     d.eq(j + "stiffness", x.stiffness, y.stiffness);
+    d.arr(j + "springdamper", x.springdamper, y.springdamper, 2);
     d.eq(j + "springref", x.springref, y.springref);
     d.eq(j + "ref", x.ref, y.ref);
     // per lane: damping and armature (their zeros are not)
@@ -161,6 +163,7 @@ void actuators(Differ& d, const Model& a, const Model& b) {
     const std::string s = "actuator '" + x.name + "' ";
     d.eq("actuator " + std::to_string(i) + " name", x.name, y.name);
     d.eq(s + "joint", x.joint, y.joint);
+    d.eq(s + "tendon", x.tendon, y.tendon);
     d.eq(s + "kind", x.kind, y.kind);
     d.arr(s + "gear", x.gear, y.gear, 6);
     // per lane: kp, kv, the control range, gainprm and biasprm (the zeros of those the kernels test are not)

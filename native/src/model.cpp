@@ -299,6 +299,7 @@ void Model::finalize() {
   check_fluid();
   finalize_collision(*this);
   finalize_constraints(*this);
+  resolve_springdampers(*this);
   finalize_actuators(*this);
   resolve_dampratios(*this);
 }

@@ -25,6 +25,10 @@ export function pdController(model: ModelDesc, terms: readonly PdTermSpec[], rat
   const ts: Term[] = terms.map((t) => {
     const a = acts[t.actuator];
     if (!a) throw new Error(`PD term: actuator ${t.actuator} does not exist (the model has ${acts.length})`);
+    if (a.tendon !== undefined)
+      throw new Error(
+        `PD term on ${a.name}: it pulls a tendon; a PD law here reads one joint's coordinate (drive the tendon with a position servo instead)`,
+      );
     const j = model.bodies[a.body].joint;
     if (a.kind === 'motor' && j !== 'revolute' && j !== 'prismatic')
       throw new Error(`PD term on ${a.name}: a PD law needs a one-coordinate joint (revolute or prismatic), not ${j}`);

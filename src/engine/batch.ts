@@ -138,6 +138,7 @@ export function toNativeModel(model: ModelDesc): object {
         stiffness: b.stiffness ?? 0,
         springref: b.springref ?? 0,
         armature: b.armature ?? 0,
+        ...(b.springdamper ? { springdamper: b.springdamper } : {}),
         // MuJoCo's qpos0 of a hinge or slide (the inverse weights are made there)
         ...(b.ref ? { ref: b.ref } : {}),
       };
@@ -159,7 +160,7 @@ export function toNativeModel(model: ModelDesc): object {
     // actuators (actuators branch)
     actuators: (model.actuators ?? []).map((a) => ({
       name: a.name,
-      body: a.body,
+      ...(a.tendon !== undefined ? { tendon: a.tendon } : { body: a.body }),
       kind: a.kind,
       gear: a.gear,
       direction: a.direction,

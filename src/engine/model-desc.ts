@@ -77,6 +77,10 @@ export interface BodyDesc {
   stiffness?: number;
   springref?: number;
   armature?: number;
+  /** MuJoCo's `springdamper` = [timeconst, dampratio], both > 0 (revolute/prismatic only): the engine
+   *  sets stiffness = m/(timeconst²·dampratio²) and damping = 2·m/timeconst, m = 1/dof_invweight0 (the
+   *  joint's inertia at qpos0), replacing `stiffness` and `damping` (MuJoCo's AutoSpringDamper). */
+  springdamper?: [number, number];
   /** MuJoCo's joint `ref` (revolute/prismatic only; default 0): the joint's reference position, its
    *  entry of MuJoCo's qpos0, where the constants MuJoCo's mj_setConst makes are made (the
    *  constraint rows' inverse weights, body_invweight0 / dof_invweight0 / tendon_invweight0, and the
@@ -228,8 +232,12 @@ export function solverRun(model: Pick<ModelDesc, 'bodies' | 'solver'>): { method
  *  position: kp·(ctrl − gear·q) − kv·(gear·q̇); velocity: kv·(ctrl − gear·q̇); then clamped to forcerange. */
 export interface ActuatorDesc {
   name: string;
-  /** Index into `ModelDesc.bodies` of the joint it drives. */
+  /** Index into `ModelDesc.bodies` of the joint it drives; −1 when it pulls a tendon. */
   body: number;
+  /** MuJoCo's tendon transmission: index into `ModelDesc.tendons` of the fixed tendon it pulls (then
+   *  `body` is −1 and `gear` one number): length ℓ = gear·L, moment gear·coef on each of the tendon's
+   *  dofs, velocity ℓ̇ = moment·q̇, and the force enters τ as momentᵀ·force (MuJoCo's mj_transmission). */
+  tendon?: number;
   kind: 'motor' | 'position' | 'velocity' | 'general';
   /** kind 'general' only: MuJoCo's general actuator (kp and kv are 0). */
   general?: GeneralActuatorDesc;

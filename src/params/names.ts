@@ -134,6 +134,14 @@ export function resolveParameter(p: ParameterName, model: ModelDesc): ParameterT
   );
   if (body < 0) return missing(p.kind === 'damping' || p.kind === 'armature' ? 'joint' : 'link');
   if (p.kind === 'com_offset') return { kind: 'com_offset', body, axis };
+  // a springdamper makes the joint's damping from its inertia (the engine, at every robot's qpos0): a
+  // drawn damping would be replaced, so it is refused rather than ignored
+  if (p.kind === 'damping' && model.bodies[body].springdamper)
+    return {
+      found: `joint \`${p.subject}\`, whose damping its springdamper sets`,
+      expected: 'a joint with a damping of its own',
+      hint: "draw the joint's mass (mass_scale) instead: its springdamper's damping follows its inertia",
+    };
   return { kind: p.kind, body };
 }
 

@@ -64,6 +64,7 @@ enum class Bug : int {
   FluidKuttaLiftSign,           // fluid, ellipsoid model: the Kutta lift with its sign flipped
   FluidBoxWindIgnored,          // fluid, inertia-box model: the body's velocity taken relative to still air (wind ignored)
   NoslipSkipsFrictionRows,      // noslip: the contacts' friction rows left as the solver had them (only dry friction swept)
+  ActuatorTendonMomentSign,     // tendon transmission: the force enters the tendon's last dof with the moment's sign flipped
   Count
 };
 
@@ -125,6 +126,7 @@ inline const char* bug_name(Bug b) {
   case Bug::FluidKuttaLiftSign: return "fluid-kutta-lift-sign";
   case Bug::FluidBoxWindIgnored: return "fluid-box-wind-ignored";
   case Bug::NoslipSkipsFrictionRows: return "noslip-skips-friction-rows";
+  case Bug::ActuatorTendonMomentSign: return "actuator-tendon-moment-sign";
   case Bug::Count: break;
   }
   return "?";

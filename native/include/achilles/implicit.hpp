@@ -12,6 +12,8 @@
 //                          input = ctrl, or act (its next value with actearly); skipped in a lane
 //                          where forcerange clamps the force: force <= lo or force >= hi)
 //   fixed tendon t         −damping_t·c_t c_tᵀ (c_t the tendon's coefficients)  (mjd_passive_vel)
+//   actuator a on tendon t d_a·m_a m_aᵀ, m_a = gear₀·c_t its moment, d_a = biasprm₂ + gainprm₂·input as above
+//                          (mjd_actuator_vel: momentᵀ·d·moment; per lane, 0 where forcerange clamps)
 //
 // and a standalone free body (a root free joint with nothing of mass or motion below it) solves its
 // own 6×6 block with the derivative of its bias force added back (mjd_freeMhat: A = M − h·qDeriv
@@ -25,10 +27,16 @@
 //   x = x₀ − Y·S⁻¹·Cᵀx₀,   x₀ = A⁻¹f,  Y = A⁻¹C,  S = diag(1/(h·b_t)) + CᵀY
 //
 // (A⁻¹ from the same ABA's factors, contact/tree.hpp solve_M; S is SPD, solved without pivoting).
+// The tendon actuators' terms D_a·m_a m_aᵀ, D_a = −h·d_a, join as rows of the same system in the form
+// that allows D_a = 0 (a lane where forcerange clamps): z_a = D_a·m_aᵀx, so their rows read
+// D_a·m_aᵀY·z + z_a = D_a·m_aᵀx₀ (identity on the diagonal), and x = x₀ − Y·z over all columns. With
+// D_a >= 0 every leading minor is positive (I + D·(a PSD Schur complement)), so no pivoting is needed.
 #pragma once
 
 #include "isa_namespace.hpp"
 
+#include <stdexcept>
+#include <string>
 #include <vector>
 
 #include "aba.hpp"
@@ -46,6 +54,30 @@ template <class T> struct KFreeBody {
   T mass, com[3], I[6];
 };
 
+/// Whether joints i and j lie on one path from the root (one is the other's ancestor, or they are
+/// one). MuJoCo stores qDeriv with M's sparsity, which holds only such pairs: a rank-one term
+/// m mᵀ across dofs of two branches loses its cross terms there (addJTBJSparse writes none).
+inline bool joints_on_one_path(const Model& m, int i, int j) {
+  for (int k = i; k >= 0; k = m.joints[k].parent)
+    if (k == j) return true;
+  for (int k = j; k >= 0; k = m.joints[k].parent)
+    if (k == i) return true;
+  return false;
+}
+
+/// A velocity-dependent actuator on a tendon under implicitfast: the engine adds its term as the whole
+/// rank-one m mᵀ, which is MuJoCo's only when every pair of the tendon's joints lies on one path.
+inline void check_tendon_actuator_implicit(const Model& m, const Actuator& a) {
+  const Tendon& t = m.tendons[a.tendon];
+  for (std::size_t x = 0; x < t.joints.size(); ++x)
+    for (std::size_t y = x + 1; y < t.joints.size(); ++y)
+      if (!joints_on_one_path(m, t.joints[x], t.joints[y]))
+        throw std::invalid_argument("actuator '" + a.name + "': a velocity-dependent actuator on tendon '" + t.name + "' under implicitfast, whose joints '" +
+                                    m.joints[t.joints[x]].name + "' and '" + m.joints[t.joints[y]].name +
+                                    "' lie on different branches of the tree: MuJoCo's qDeriv (M's sparsity) drops their cross term, which the engine does not "
+                                    "(use Euler or RK4, or a tendon whose joints lie on one chain)");
+}
+
 /// What implicitfast reads of the model (constants, built once).
 template <class T> struct KImplicit {
   bool on = false;    // the integrator is implicitfast
@@ -53,7 +85,10 @@ template <class T> struct KImplicit {
   std::vector<KFreeBody<T>> free;
   std::vector<int> free_slot; // per joint: index into `free`, or −1
   std::vector<int> tendons;   // indices into KForces::tendons of the damped tendons
-  bool actuators = false;     // some actuator's force depends on the velocity
+  std::vector<int> tendon_actuators; // indices into KForces::act of the tendon actuators whose force depends on the velocity
+  bool actuators = false;     // some joint actuator's force depends on the velocity
+  /// The Woodbury columns: the damped tendons', then the tendon actuators'.
+  std::size_t columns() const { return tendons.size() + tendon_actuators.size(); }
 
   KImplicit(const Model& model, const KForces<T>& F, bool implicitfast) : on(implicitfast) {
     const int n = static_cast<int>(model.joints.size());
@@ -80,14 +115,21 @@ template <class T> struct KImplicit {
     }
     for (std::size_t t = 0; t < F.tendons.size(); ++t)
       if (F.tendons[t].damping != 0) tendons.push_back(static_cast<int>(t));
-    for (const auto& A : F.act) {
-      if (A.kind == ActuatorKind::Position || A.kind == ActuatorKind::Velocity) actuators = actuators || A.kv != 0;
+    for (std::size_t a = 0; a < F.act.size(); ++a) {
+      const auto& A = F.act[a];
+      bool velocity = false;
+      if (A.kind == ActuatorKind::Position || A.kind == ActuatorKind::Velocity) velocity = A.kv != 0;
       if (A.kind == ActuatorKind::General)
-        actuators = actuators || (A.gen.bias == BiasType::Affine && A.gen.biasprm[2] != 0) || (A.gen.gain == GainType::Affine && A.gen.gainprm[2] != 0);
+        velocity = (A.gen.bias == BiasType::Affine && A.gen.biasprm[2] != 0) || (A.gen.gain == GainType::Affine && A.gen.gainprm[2] != 0);
+      if (velocity && A.on_tendon) {
+        check_tendon_actuator_implicit(model, model.actuators[a]);
+        tendon_actuators.push_back(static_cast<int>(a));
+      }
+      else actuators = actuators || velocity;
     }
     bool damping = false;
     for (const Joint& j : model.joints) damping = damping || j.damping != 0;
-    solve = damping || actuators || !free.empty() || !tendons.empty();
+    solve = damping || actuators || !free.empty() || columns() != 0;
   }
 };
 
@@ -101,15 +143,16 @@ template <class V> struct ImplicitWork {
   V* S;       // k × k
   V* c;       // nv
   V* z;       // k
+  V* dact;    // per tendon actuator: D_a = −h·d_a
   StepExtra<V> extra;
 
   static std::size_t bytes_needed(const KModel<ScalarOf<V>>& M, const KImplicit<ScalarOf<V>>& I) {
     if (!I.on) return 0;
-    const std::size_t n = M.joints.size(), nv = M.nv + 1, k = I.tendons.size() + 1;
-    return (nv + 36 * (I.free.size() + 1) + nv * k + k * k + nv + k) * sizeof(V) + n * (sizeof(Motion<V>) + sizeof(Force<V>)) + 8 * 64;
+    const std::size_t n = M.joints.size(), nv = M.nv + 1, k = I.columns() + 1;
+    return (nv + 36 * (I.free.size() + 1) + nv * k + k * k + nv + 2 * k) * sizeof(V) + n * (sizeof(Motion<V>) + sizeof(Force<V>)) + 9 * 64;
   }
   template <class Arena> void carve(Arena& arena, const KModel<ScalarOf<V>>& M, const KImplicit<ScalarOf<V>>& I) {
-    const std::size_t n = M.joints.size() ? M.joints.size() : 1, nv = M.nv ? M.nv : 1, k = I.tendons.size() ? I.tendons.size() : 1;
+    const std::size_t n = M.joints.size() ? M.joints.size() : 1, nv = M.nv ? M.nv : 1, k = I.columns() ? I.columns() : 1;
     diag = arena.template take<V>(nv);
     free = arena.template take<V>(36 * (I.free.size() ? I.free.size() : 1));
     tw.m = arena.template take<Motion<V>>(n);
@@ -118,6 +161,7 @@ template <class V> struct ImplicitWork {
     S = arena.template take<V>(k * k);
     c = arena.template take<V>(nv);
     z = arena.template take<V>(k);
+    dact = arena.template take<V>(k);
     extra = {diag, free, I.free_slot.data()};
   }
 };
@@ -193,30 +237,56 @@ inline void implicit_terms(const KImplicit<ScalarOf<V>>& I, const KForces<Scalar
   if (I.actuators && !ACH_BUG(ImplicitDerivativeDropped))
     for (int a = 0; a < F.nu; ++a) {
       const auto& A = F.act[a];
-      if (A.kind == ActuatorKind::Motor) continue;
+      if (A.kind == ActuatorKind::Motor || A.on_tendon) continue;
       const V d = actuator_velocity_derivative(A, F.lanes, u[a], act, act_dot, force[a]);
       const V g(A.gear[0]);
       w.diag[A.voff] -= h * ((g * d) * g);
     }
+  // the tendon actuators' rank-one weights D_a = −h·d_a (implicit_tendons)
+  for (std::size_t i = 0; i < I.tendon_actuators.size(); ++i) {
+    const int a = I.tendon_actuators[i];
+    const V d = ACH_BUG(ImplicitDerivativeDropped) ? zero : actuator_velocity_derivative(F.act[a], F.lanes, u[a], act, act_dot, force[a]);
+    w.dact[i] = -(h * d);
+  }
   for (std::size_t b = 0; b < I.free.size(); ++b) free_bias_derivative(I.free[b], F.lanes, q, qd, h, w.free + 36 * b);
 }
 
-/// x ← (A + Σ_t h·b_t c_t c_tᵀ)⁻¹ f from x = A⁻¹ f, A the matrix of the ABA just run (its factors in W).
+/// x ← (A + Σ_t h·b_t c_t c_tᵀ + Σ_a D_a m_a m_aᵀ)⁻¹ f from x = A⁻¹ f, A the matrix of the ABA just run
+/// (its factors in W): the damped tendons' columns, then the tendon actuators'.
 template <class V>
 inline void implicit_tendons(const KModel<ScalarOf<V>>& M, const KImplicit<ScalarOf<V>>& I, const KForces<ScalarOf<V>>& F, const JointWork<V>* W,
                              ImplicitWork<V>& w, const V& h, V* x) {
   using T = ScalarOf<V>;
-  const int k = static_cast<int>(I.tendons.size()), nv = M.nv;
+  const int kt = static_cast<int>(I.tendons.size()), k = static_cast<int>(I.columns()), nv = M.nv;
   if (k == 0) return;
   const V zero(T(0));
   // Y_t = A⁻¹ c_t;  S = diag(1/(h·b_t)) + CᵀY;  z = Cᵀx
-  for (int t = 0; t < k; ++t) {
+  for (int t = 0; t < kt; ++t) {
     const auto& P = F.tendons[I.tendons[t]];
     for (int e = 0; e < nv; ++e) w.c[e] = zero;
     for (std::size_t e = 0; e < P.dof.size(); ++e) w.c[P.dof[e]] += V(P.coef[e]);
     solve_M(M, W, w.tw, w.c, w.Y + t * nv);
   }
-  for (int r = 0; r < k; ++r) {
+  for (int t = kt; t < k; ++t) {
+    const auto& A = F.act[I.tendon_actuators[t - kt]];
+    for (int e = 0; e < nv; ++e) w.c[e] = zero;
+    for (std::size_t e = 0; e < A.trn_dof.size(); ++e) w.c[A.trn_dof[e]] += V(A.trn_moment[e]);
+    solve_M(M, W, w.tw, w.c, w.Y + t * nv);
+  }
+  // the actuators' rows: D_a·m_aᵀY·z + z_a = D_a·m_aᵀx₀
+  for (int r = kt; r < k; ++r) {
+    const auto& A = F.act[I.tendon_actuators[r - kt]];
+    const V D = w.dact[r - kt];
+    const auto mdot = [&](const V* y) {
+      V s = V(A.trn_moment[0]) * y[A.trn_dof[0]];
+      for (std::size_t e = 1; e < A.trn_dof.size(); ++e) s += V(A.trn_moment[e]) * y[A.trn_dof[e]];
+      return s;
+    };
+    for (int c = 0; c < k; ++c) w.S[r * k + c] = D * mdot(w.Y + c * nv);
+    w.S[r * k + r] += T(1);
+    w.z[r] = D * mdot(x);
+  }
+  for (int r = 0; r < kt; ++r) {
     const auto& P = F.tendons[I.tendons[r]];
     const auto cdot = [&](const V* y) {
       V s = V(P.coef[0]) * y[P.dof[0]];
@@ -227,7 +297,7 @@ inline void implicit_tendons(const KModel<ScalarOf<V>>& M, const KImplicit<Scala
     w.S[r * k + r] += T(1) / (h * V(P.damping));
     w.z[r] = cdot(x);
   }
-  // z ← S⁻¹ z (Gaussian elimination, no pivoting: S is SPD)
+  // z ← S⁻¹ z (Gaussian elimination, no pivoting: the tendons' block is SPD, the actuators' rows see above)
   for (int p = 0; p < k; ++p) {
     const V inv = T(1) / w.S[p * k + p];
     for (int r = p + 1; r < k; ++r) {

@@ -67,6 +67,10 @@ struct Joint {
   double frictionloss = 0;
   // Passive joint forces (actuators/actuator.hpp): per dof, MuJoCo's definitions.
   double damping = 0, stiffness = 0, springref = 0, armature = 0;
+  // MuJoCo's springdamper = [timeconst, dampratio] (revolute and prismatic joints): both > 0, or both 0
+  // (none). Given, finalize replaces stiffness and damping by the values they make at qpos0
+  // (actuators/springdamper.cpp, MuJoCo's mjCModel::AutoSpringDamper).
+  double springdamper[2] = {0, 0};
   // MuJoCo's reference position (qpos0) of a revolute or prismatic joint: the constants mj_setConst
   // makes at qpos0 (the inverse weights, equality anchors) are made with the joint at ref (0: q = 0).
   double ref = 0;

@@ -4,13 +4,15 @@
 //   position-like: gainprm₀ = −biasprm₁ (kp = gainprm₀), and biasprm₂ > 0 (a dampratio ζ; a kv is
 //   stored as biasprm₂ = −kv <= 0 and left alone)
 //   reflected inertia  m = Σ_dofs M0_kk / g_k²  over the transmission's dofs with g_k² > mjMINVAL
+//   (g_k: the gear on a joint's dofs; through a fixed tendon, the moment gear₀·coef_k on each of its dofs)
 //   biasprm₂ ← −ζ·2·√(kp·m)
 //
 // M0 is the joint-space inertia (armature included) at qpos0: hinges and slides at their ref
 // (Joint::ref, 0 unless given), as MuJoCo's qpos0 (our MJCF export writes each joint's ref, and the
 // initial state as a keyframe, never as qpos0). Its diagonal is
 // read from M⁻¹'s columns (the ABA's accelerations of unit forces at rest, without gravity),
-// inverted: M0 to round-off, as MuJoCo's own CRB gives it.
+// inverted: M0 to round-off, as MuJoCo's own CRB gives it. M⁻¹ itself (inverse_mass_at_qpos0) also
+// serves the joints' springdamper (springdamper.cpp), made from dof_invweight0 = diag(M⁻¹).
 #define ACH_ISA_NS isa_dampratio
 #include <cmath>
 #include <stdexcept>
@@ -51,8 +53,12 @@ std::vector<double> inverse_diagonal(std::vector<double> A, int n) {
   return diag;
 }
 
-/// diag(M) at qpos0 (hinges and slides at 0, balls at the identity).
-std::vector<double> mass_diagonal_at_qpos0(const Model& m) {
+/// diag(M) at qpos0: M = (M⁻¹)⁻¹.
+std::vector<double> mass_diagonal_at_qpos0(const Model& m) { return inverse_diagonal(inverse_mass_at_qpos0(m), m.nv); }
+
+} // namespace
+
+std::vector<double> inverse_mass_at_qpos0(const Model& m) {
   using namespace isa_dampratio;
   KModel<double> K(m);
   K.without_gravity();
@@ -73,10 +79,8 @@ std::vector<double> mass_diagonal_at_qpos0(const Model& m) {
     forward_dynamics(K, sc.s.W, q.data(), zero.data(), e.data(), sc.s.qacc);
     for (int r = 0; r < nv; ++r) Minv[static_cast<std::size_t>(r) * nv + c] = sc.s.qacc[r];
   }
-  return inverse_diagonal(std::move(Minv), nv);
+  return Minv;
 }
-
-} // namespace
 
 void resolve_dampratios(Model& m) {
   bool any = false;
@@ -85,12 +89,19 @@ void resolve_dampratios(Model& m) {
   const std::vector<double> M0 = mass_diagonal_at_qpos0(m);
   for (Actuator& a : m.actuators) {
     if (!wants_dampratio(a)) continue;
-    const Joint& j = m.joints[a.joint];
+    // the transmission: gear on the joint's dofs, or gear₀·coef on the tendon's (MuJoCo's actuator_moment at qpos0)
     double mass = 0;
-    for (int k = 0; k < j.nv; ++k) {
-      const double trn = std::fabs(a.gear[k]);
+    const auto add = [&](double moment, int dof) {
+      const double trn = std::fabs(moment);
       const double trn2 = trn * trn;
-      if (trn2 > kDampMinVal) mass += M0[j.voff + k] / trn2;
+      if (trn2 > kDampMinVal) mass += M0[dof] / trn2;
+    };
+    if (a.tendon >= 0) {
+      const Tendon& t = m.tendons[a.tendon];
+      for (std::size_t e = 0; e < t.joints.size(); ++e) add(a.gear[0] * t.coefs[e], m.joints[t.joints[e]].voff);
+    } else {
+      const Joint& j = m.joints[a.joint];
+      for (int k = 0; k < j.nv; ++k) add(a.gear[k], j.voff + k);
     }
     const double kp = a.gainprm[0];
     a.biasprm[2] = -(a.biasprm[2] * 2 * std::sqrt(kp * mass));

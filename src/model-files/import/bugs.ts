@@ -25,6 +25,8 @@ export const IMPORT_BUGS = [
   /** Mesh hull collided without the geom's rotation (the mesh's principal axes): the shape's quat
    *  taken as the identity. */
   'import-mesh-hull-frame-dropped',
+  /** MJCF joint springdamper: the damping ratio dropped (read as 1), so the stiffness is m/timeconst². */
+  'import-springdamper-ratio',
 ] as const;
 export type ImportBug = (typeof IMPORT_BUGS)[number];
 

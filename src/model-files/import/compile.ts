@@ -36,7 +36,7 @@ import { CCD_DEFAULTS, keepOrStandIn } from './convex-pairs.js';
 import { importBug } from './bugs.js';
 import { fluidDesc } from './fluid.js';
 import { keepHullsOrBoxes } from './mesh-hulls.js';
-import type { ImportNote, IrBody, IrEquality, IrGeom, IrJoint, IrModel } from './ir.js';
+import type { ImportNote, IrActuator, IrBody, IrEquality, IrGeom, IrJoint, IrModel, IrTendon } from './ir.js';
 
 import type { BodyMap } from './ir.js';
 export type { BodyMap } from './ir.js';
@@ -182,7 +182,8 @@ export function compileIr(ir: IrModel, files: string[], notes: ImportNote[]): Co
     shapeNames.add(n);
   }
   const actuators: ActuatorDesc[] = ir.actuators.map((a) => {
-    const link = jointLink.get(a.joint);
+    if (a.tendon !== undefined) return tendonActuator(a, ir.tendons ?? []);
+    const link = jointLink.get(a.joint!);
     if (link === undefined)
       throw new SceneError({
         ...a.source,
@@ -447,10 +448,15 @@ function passive(link: BodyDesc, j: IrJoint, notes: ImportNote[]): void {
         message: `joint '${j.name}': the range of a ${j.type} joint is not supported; the joint is unlimited`,
       });
   }
-  if (j.damping) link.damping = j.damping;
+  // a springdamper replaces the stiffness and damping (the engine makes them at qpos0, as MuJoCo's compiler)
+  if (j.springdamper) {
+    link.springdamper = j.springdamper;
+    link.springref = j.springref;
+  }
+  if (j.damping && !j.springdamper) link.damping = j.damping;
   if (j.armature) link.armature = j.armature;
   if (j.frictionloss) link.frictionloss = j.frictionloss;
-  if (j.stiffness) {
+  if (j.stiffness && !j.springdamper) {
     if (j.type === 'hinge' || j.type === 'slide') {
       link.stiffness = j.stiffness;
       link.springref = j.springref;
@@ -554,3 +560,21 @@ function shapeOf(g: IrGeom, body: number, offset: Vec3, notes: ImportNote[]): Sh
 
 const fmt = (x: number): string => String(Number(x.toPrecision(6)));
 export type { SourceSpan };
+
+/** An actuator pulling a fixed tendon (MuJoCo's mjTRN_TENDON): the tendon by its index, which is its
+ *  place among the model's tendons (compiled in the same order). */
+function tendonActuator(a: IrActuator, tendons: readonly IrTendon[]): ActuatorDesc {
+  const tendon = tendons.findIndex((t) => t.name === a.tendon);
+  if (tendon < 0)
+    throw new SceneError({
+      ...a.source,
+      subject: `actuator '${a.name}'`,
+      found: `tendon '${a.tendon}', which the model does not have`,
+      expected: 'the name of a fixed tendon',
+    });
+  const d: ActuatorDesc = { name: a.name, body: -1, tendon, kind: a.kind, gear: [a.gear], kp: a.kp, kv: a.kv, source: a.source };
+  if (a.ctrlrange) d.ctrlrange = a.ctrlrange;
+  if (a.forcerange) d.forcerange = a.forcerange;
+  if (a.general) d.general = a.general;
+  return d;
+}

@@ -32,6 +32,8 @@ export interface IrJoint {
   stiffness: number;
   springref: number;
   armature: number;
+  /** MuJoCo's springdamper [timeconst, dampratio] (both > 0; absent: none). */
+  springdamper?: [number, number];
   frictionloss: number;
   source: SourceSpan;
 }
@@ -145,7 +147,9 @@ export interface IrActuator {
   kind: 'motor' | 'position' | 'velocity' | 'general';
   /** kind 'general': MuJoCo's general actuator (mjcf/general-actuator.ts). */
   general?: GeneralActuatorDesc;
-  joint: string;
+  /** Its transmission: the joint it drives, or the fixed tendon it pulls (exactly one). */
+  joint?: string;
+  tendon?: string;
   gear: number;
   kp: number;
   kv: number;

@@ -3,6 +3,8 @@
 //
 //   joint: { type: revolute, axis: [0, 0, 1], damping: 0.5, stiffness: 2, springref: 0.1, armature: 0.01,
 //            actuators: [{ name: elbow, kind: position, kp: 50, kv: 2, ctrlrange: [-1, 1], rate_limit: 3 }] }
+//   springdamper: [timeconst, dampratio] (MuJoCo's, revolute/prismatic): the stiffness and damping made
+//   from the joint's inertia at qpos0, in place of `stiffness` and `damping`
 //   (kind: general takes MuJoCo's general actuator keys instead of kp/kv: general-actuator.ts)
 //   controller: ctrl.ts                       # a module next to the scene, or the built-in PD:
 //   controller: { pd: [{ actuator: elbow, kp: 100, kd: 5, target: { sine: { amplitude: 0.5, frequency: 1 } } }], rate: 100 }
@@ -21,7 +23,7 @@ import { didYouMean, SceneError } from '../common/errors.js';
 import { GENERAL_KEYS, readGeneral } from './general-actuator.js';
 import { checkKeys, entries, readEnum, readNumber, readString, readVec, type Ctx, type YNode } from './yaml-read.js';
 
-export const JOINT_FORCE_KEYS = ['damping', 'stiffness', 'springref', 'armature', 'ref', 'actuators'] as const;
+export const JOINT_FORCE_KEYS = ['damping', 'stiffness', 'springref', 'armature', 'springdamper', 'ref', 'actuators'] as const;
 const ACTUATOR_KEYS = [
   'name',
   'kind',
@@ -81,8 +83,8 @@ export function readJointForces(
   link: string,
   joint: JointType,
   axis: Vec3,
-): { passive: Pick<BodyDesc, 'damping' | 'stiffness' | 'springref' | 'armature' | 'ref'>; actuators: ActuatorDraft[] } {
-  const passive: Pick<BodyDesc, 'damping' | 'stiffness' | 'springref' | 'armature' | 'ref'> = {};
+): { passive: Pick<BodyDesc, 'damping' | 'stiffness' | 'springref' | 'armature' | 'springdamper' | 'ref'>; actuators: ActuatorDraft[] } {
+  const passive: Pick<BodyDesc, 'damping' | 'stiffness' | 'springref' | 'armature' | 'springdamper' | 'ref'> = {};
   if (node === undefined) return { passive, actuators: [] };
   const m = entries(ctx, node, subject);
   const oneDof = joint === 'revolute' || joint === 'prismatic';
@@ -94,6 +96,15 @@ export function readJointForces(
     if ((k === 'stiffness' || k === 'springref') && !oneDof)
       ctx.fail(e.keyNode, `${subject}.${k}`, `\`${k}\` on a ${joint} joint`, 'springs on revolute and prismatic joints only');
     passive[k] = k === 'springref' ? readNumber(ctx, e.value, `${subject}.${k}`) : nonNegative(ctx, e.value, `${subject}.${k}`);
+  }
+  // MuJoCo's springdamper [timeconst, dampratio]: the engine makes stiffness and damping from it at qpos0
+  const sdE = m.get('springdamper');
+  if (sdE) {
+    const where = `${subject}.springdamper`;
+    if (!oneDof) ctx.fail(sdE.keyNode, where, `\`springdamper\` on a ${joint} joint`, 'springs on revolute and prismatic joints only');
+    const sd = readVec(ctx, sdE.value, where, 2);
+    if (!(sd[0] > 0 && sd[1] > 0)) ctx.fail(sdE.value, where, `[${sd.join(', ')}]`, '[timeconst, dampratio], both > 0');
+    passive.springdamper = [sd[0], sd[1]];
   }
   // MuJoCo's joint ref (qpos0 of a hinge or slide: where the constraint rows' inverse weights are made)
   const rE = m.get('ref');

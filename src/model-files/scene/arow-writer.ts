@@ -13,6 +13,7 @@ import {
   type SourceSpan,
 } from '../../engine/model-desc.js';
 import { projectGear } from './actuation.js';
+import { SceneError } from '../common/errors.js';
 import { norm3 } from '../../engine/math.js';
 import type { ImportNote } from '../import/ir.js';
 import { jointRefs, polycoefAbout } from './equality.js';
@@ -66,6 +67,7 @@ export function unwritten(model: ModelDesc, keyframes: readonly KeyframeRef[] = 
       });
   });
   for (const a of acts) {
+    if (a.tendon !== undefined) continue; // refused by writeArow
     const g = arowGear(model.bodies[a.body], a.gear[0]);
     if (g.exact === false)
       out.push({
@@ -113,6 +115,15 @@ function nextDown(x: number): number {
 }
 
 export function writeArow(model: ModelDesc, header: string[]): string {
+  // the dialect lists actuators on their joints: one pulling a tendon has no place in it yet
+  const onTendon = (model.actuators ?? []).find((a) => a.tendon !== undefined);
+  if (onTendon)
+    throw new SceneError({
+      ...(onTendon.source ?? { file: model.files[0] ?? model.name, line: 1, column: 1 }),
+      subject: `actuator '${onTendon.name}'`,
+      found: `a transmission through tendon '${model.tendons![onTendon.tendon!].name}', which the .arow dialect cannot write yet`,
+      expected: 'actuators on joints (run the MJCF file itself: `achilles run` reads it directly)',
+    });
   const L: string[] = header.map((h) => `# ${h}`);
   const w = model.world;
   L.push(`scene: ${str(model.name)}`);
@@ -206,6 +217,7 @@ function jointYaml(b: BodyDesc, acts: readonly ActuatorDesc[]): string {
     if (b.limit) parts.push(`limit: { solref: ${vec(b.limit.solref)}, solimp: ${vec(b.limit.solimp)}, margin: ${num(b.limit.margin)} }`);
   }
   for (const k of ['damping', 'stiffness', 'springref', 'armature', 'ref'] as const) if (b[k]) parts.push(`${k}: ${num(b[k]!)}`);
+  if (b.springdamper) parts.push(`springdamper: ${vec(b.springdamper)}`);
   if (acts.length) parts.push(`actuators: [${acts.map((a) => actuatorYaml(b, a)).join(', ')}]`);
   return `{ ${parts.join(', ')} }`;
 }

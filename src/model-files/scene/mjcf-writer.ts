@@ -275,17 +275,19 @@ export function exportMjcf(model: ModelDesc, opts: MjcfOptions = {}): string {
   return out.join('\n') + '\n';
 }
 
-/** An actuator on its joint, as MuJoCo reads it: force = gear·(motor: ctrl; position: kp·(ctrl − ℓ) − kv·ℓ̇;
+/** An actuator on its joint or fixed tendon, as MuJoCo reads it: force = gear·(motor: ctrl; position: kp·(ctrl − ℓ) − kv·ℓ̇;
  *  velocity: kv·(ctrl − ℓ̇)), ℓ = gear·q, with ctrlrange and forcerange as clamps (limited only when given).
  *  The gear is ours, already projected onto the joint's dofs: MuJoCo's gear on a hinge or slide, its
  *  torque on a ball, [force; torque] on a free joint (the same dof order as ours). */
 function actuatorXml(model: ModelDesc, a: ActuatorDesc, sfx: string): string {
-  const b = model.bodies[a.body];
-  if (b.joint === 'planar')
+  // a tendon transmission: MuJoCo's tendon="" with gear[0] (length gear·L, moment gear·coef)
+  const tendon = a.tendon !== undefined ? model.tendons![a.tendon] : undefined;
+  const target = tendon ? ` tendon="${esc(tendon.name + sfx)}"` : ` joint="${esc(model.bodies[a.body].name + sfx)}"`;
+  if (!tendon && model.bodies[a.body].joint === 'planar')
     throw new MjcfExportError(
-      `actuator '${a.name}' drives planar joint '${b.name}', which MJCF writes as three joints: one MuJoCo actuator cannot drive them`,
+      `actuator '${a.name}' drives planar joint '${model.bodies[a.body].name}', which MJCF writes as three joints: one MuJoCo actuator cannot drive them`,
     );
-  let attrs = ` name="${esc(a.name + sfx)}" joint="${esc(b.name + sfx)}" gear="${nums(a.gear)}"`;
+  let attrs = ` name="${esc(a.name + sfx)}"${target} gear="${nums(a.gear)}"`;
   if (a.kind === 'position') attrs += ` kp="${num(a.kp)}" kv="${num(a.kv)}"`;
   if (a.kind === 'velocity') attrs += ` kv="${num(a.kv)}"`;
   if (a.kind === 'general' && a.general) attrs += generalAttrs(a.general);
@@ -319,6 +321,8 @@ function passiveXml(b: BodyDesc): string {
   if (b.armature) a.push(` armature="${num(b.armature)}"`);
   if (b.frictionloss) a.push(` frictionloss="${num(b.frictionloss)}"`);
   if (b.stiffness) a.push(` stiffness="${num(b.stiffness)}" springref="${num(b.springref ?? 0)}"`);
+  // MuJoCo makes the stiffness and damping from it at its own qpos0, as the engine does
+  if (b.springdamper) a.push(` springdamper="${nums(b.springdamper)}"${b.stiffness ? '' : ` springref="${num(b.springref ?? 0)}"`}`);
   return a.join('');
 }
 

@@ -26,6 +26,7 @@ export const generalActuatorsStage: ValidationStage<GeneralReference> = {
       'damping-explicit-in-euler',
       'actuator-filter-time-constant-off-by-one-step',
       'actuator-affine-bias-sign',
+      'actuator-tendon-moment-sign',
     ],
   },
   reference(ctx) {

@@ -2,7 +2,9 @@
 // (validation/mujoco_general.py), on two models: the five-joint arm of models.ts (one actuator per
 // dyntype, gaintype and biastype the engine follows; MuJoCo runs its MJCF export), and the fixture
 // test/fixtures/import/mjcf-general-servos.xml (position servos with timeconst and dampratio, an
-// intvelocity and <general> actuators; imported by Achilles, compiled by MuJoCo from the same file).
+// intvelocity and <general> actuators; imported by Achilles, compiled by MuJoCo from the same file), and
+// the fixture test/fixtures/import/mjcf-actuator-tendon.xml (every actuator kind pulling fixed tendons:
+// MuJoCo's tendon transmission, gears other than 1, a dampratio made from the tendon's reflected inertia).
 //
 // Per state (f64): at random (q, q̇, act, ctrl), controls beyond ctrlrange and activations beyond
 //   actrange included, mj_forward's actuator_force, act_dot and qacc against the engine's
@@ -54,6 +56,8 @@ interface StateRef {
 
 /** The fixture of an arm with MuJoCo's general position servos. */
 export const SERVO_FIXTURE = join(packageRoot, 'test', 'fixtures', 'import', 'mjcf-general-servos.xml');
+/** The fixture of a gripper whose actuators pull fixed tendons. */
+export const TENDON_FIXTURE = join(packageRoot, 'test', 'fixtures', 'import', 'mjcf-actuator-tendon.xml');
 
 export interface GeneralModelRef {
   name: string;
@@ -77,11 +81,15 @@ function controls(nu: number, steps: number, h: number): number[][] {
   );
 }
 
-export async function generalReference(python: string, seed: number): Promise<GeneralReference> {
-  const models = await Promise.all([
-    modelReference(python, seed, 'general-arm', generalArm(), { xml: exportMjcf(generalArm()) }),
-    modelReference(python, seed, 'mjcf-general-servos', importFile(SERVO_FIXTURE).model, { path: SERVO_FIXTURE }),
-  ]);
+/** MuJoCo's answers for the stage's models (`only`: those named). */
+export async function generalReference(python: string, seed: number, only?: ReadonlySet<string>): Promise<GeneralReference> {
+  const sources: [string, () => ModelDesc, object][] = [
+    ['general-arm', generalArm, { xml: exportMjcf(generalArm()) }],
+    ['mjcf-general-servos', () => importFile(SERVO_FIXTURE).model, { path: SERVO_FIXTURE }],
+    ['mjcf-actuator-tendon', () => importFile(TENDON_FIXTURE).model, { path: TENDON_FIXTURE }],
+  ];
+  const chosen = sources.filter(([name]) => !only || only.has(name));
+  const models = await Promise.all(chosen.map(([name, model, source]) => modelReference(python, seed, name, model(), source)));
   return { models };
 }
 

@@ -14,6 +14,8 @@
 //                        constrained path of the same block), a damped hinge, a joint limit
 //   mjcf-tendon-coupling the tendon fixture: a damped fixed tendon (a rank-one term across two dofs),
 //                        its limit and dry friction
+//   mjcf-actuator-tendon-chain  servos and general actuators pulling fixed tendons across one chain (each
+//                        velocity term a per-lane rank-one term across the tendon's dofs)
 
 import { join } from 'node:path';
 import type { ActuatorDesc, ModelDesc } from '../../engine/model-desc.js';
@@ -24,6 +26,7 @@ export const FIXTURES = {
   servos: join(packageRoot, 'test', 'fixtures', 'import', 'mjcf-general-servos.xml'),
   contact: join(packageRoot, 'test', 'fixtures', 'import', 'mjcf-contact-drop.xml'),
   tendon: join(packageRoot, 'test', 'fixtures', 'import', 'mjcf-tendon-coupling.xml'),
+  actuatorTendon: join(packageRoot, 'test', 'fixtures', 'import', 'mjcf-actuator-tendon-chain.xml'),
 };
 
 export function servoChain(): ModelDesc {

@@ -123,11 +123,19 @@ function sources(): Source[] {
       v0: [2, -1],
       alongRun: true,
     },
+    {
+      name: 'mjcf-actuator-tendon-chain',
+      model: importFile(FIXTURES.actuatorTendon).model,
+      request: { path: FIXTURES.actuatorTendon },
+      alongRun: false,
+    },
   ];
 }
 
-export async function implicitReference(python: string, seed: number): Promise<ImplicitReference> {
-  return { models: await Promise.all(sources().map((s) => modelReference(python, seed, s))) };
+/** MuJoCo's answers for the stage's models (`only`: those named). */
+export async function implicitReference(python: string, seed: number, only?: ReadonlySet<string>): Promise<ImplicitReference> {
+  const chosen = sources().filter((s) => !only || only.has(s.name));
+  return { models: await Promise.all(chosen.map((s) => modelReference(python, seed, s))) };
 }
 
 async function modelReference(python: string, seed: number, src: Source): Promise<ImplicitModelRef> {

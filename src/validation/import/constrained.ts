@@ -58,6 +58,7 @@ export const TRAJECTORY_SECONDS: Record<string, number> = {
   'import:mjcf-fluid-euler.xml': 0.5,
   'import:mjcf-noslip.xml': 0.5,
   'import:mjcf-noslip-elliptic.xml': 0.5,
+  'import:mjcf-springdamper.xml': 0.5,
 };
 /** Random states of the per-state gates (the f32 bars pool each field's floor over them). */
 export const CONSTRAINED_STATES = 24;

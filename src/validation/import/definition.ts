@@ -45,6 +45,8 @@ export const importStage: ValidationStage<ImportReference> = {
       'import-urdf-rpy-order',
       'import-default-not-inherited',
       'import-tendon-coef-sign',
+      'import-springdamper-ratio',
+      'actuator-tendon-moment-sign',
       'convex-epa-normal-sign',
       'convex-box-support-corner-sign',
       'import-mesh-hull-drops-vertex',

@@ -7,6 +7,8 @@
 //     force  = motor: u;  position: kp·u − kp·ℓ − kv·ℓ̇;  velocity: kv·u − kv·ℓ̇   (MuJoCo's gain·u + bias)
 //     u is the control clamped to ctrlrange (servos: after the rate limit), force clamped to forcerange;
 //     τ[J's dofs] += g·force
+//   actuator a on fixed tendon t (MuJoCo's mjTRN_TENDON, mj_transmission), L = Σ coef_k·q_k:
+//     length ℓ = L·g₀,  moment m_k = g₀·coef_k on each of t's dofs,  velocity ℓ̇ = Σ m_k·q̇_k,  τ[dof_k] += m_k·force
 //   general (MuJoCo's mj_fwdActuation, engine_forward.c; general.hpp has the formulas): an activation
 //     state act (dyntype integrator, filter, filterexact), force = gain·input + bias with input = u
 //     (dyntype none) or act (its next value with actearly), gain = gainprm₀ [+ gainprm₁·ℓ + gainprm₂·ℓ̇],
@@ -15,6 +17,7 @@
 
 #include <cstdint>
 #include <string>
+#include <vector>
 
 namespace ach {
 
@@ -28,6 +31,9 @@ enum class BiasType : std::uint8_t { None, Affine };
 struct Actuator {
   std::string name;
   int joint = -1;
+  /// MuJoCo's tendon transmission: the fixed tendon it pulls (index into Model::tendons; joint is −1,
+  /// gear[0] its only gear); −1: a joint transmission.
+  int tendon = -1;
   ActuatorKind kind = ActuatorKind::Motor;
   double gear[6] = {0, 0, 0, 0, 0, 0}; // first nv entries used
   double kp = 0, kv = 0;
@@ -57,5 +63,14 @@ void finalize_actuators(Model& model);
 /// MuJoCo's mj_setConst dampratio conversion (actuators/dampratio.cpp): every position-like general
 /// actuator's biasprm₂ > 0 becomes −biasprm₂·2·√(kp·Σ dof_M0/gear²), M0 the mass matrix at qpos0.
 void resolve_dampratios(Model& model);
+
+/// M⁻¹ at MuJoCo's qpos0 (hinges and slides at their ref, balls at the identity; armature included),
+/// dense nv × nv row-major, from the ABA's accelerations of unit forces at rest without gravity
+/// (actuators/dampratio.cpp).
+std::vector<double> inverse_mass_at_qpos0(const Model& model);
+
+/// MuJoCo's mjCModel::AutoSpringDamper (actuators/springdamper.cpp): a joint's springdamper
+/// [timeconst τ, dampratio ζ] becomes stiffness m/(τ²·ζ²) and damping 2·m/τ, m = 1/dof_invweight0.
+void resolve_springdampers(Model& model);
 
 } // namespace ach

@@ -36,6 +36,11 @@ template <class T> struct KActuator {
   T ctrl_lo, ctrl_hi, force_lo, force_hi;
   T rate_dt; // the target's largest move per step (0: unlimited)
   KGeneral<T> gen; // kind General: MuJoCo's general actuator
+  // A tendon transmission (on_tendon; qoff, voff, nv unused): per entry of the tendon, its joint's
+  // coordinate and dof, its coefficient and the moment gear₀·coef (MuJoCo's actuator_moment).
+  bool on_tendon = false;
+  std::vector<int> trn_qadr, trn_dof;
+  std::vector<T> trn_coef, trn_moment;
   // kp, kv, the control range and the general actuator's gainprm and biasprm are read per lane, from
   // rows slot.. (lane_values.hpp); the scalars above are the batch's model's.
   int slot;
@@ -105,11 +110,22 @@ template <class T> struct KForces {
       forces = true;
     }
     for (const Actuator& a : model.actuators) {
-      const Joint& j = model.joints[a.joint];
       KActuator<T> k{};
-      k.qoff = j.qoff;
-      k.voff = j.voff;
-      k.nv = j.nv;
+      if (a.tendon >= 0) {
+        const Tendon& t = model.tendons[a.tendon];
+        k.on_tendon = true;
+        for (std::size_t e = 0; e < t.joints.size(); ++e) {
+          k.trn_qadr.push_back(model.joints[t.joints[e]].qoff);
+          k.trn_dof.push_back(model.joints[t.joints[e]].voff);
+          k.trn_coef.push_back(T(t.coefs[e]));
+          k.trn_moment.push_back(T(a.gear[0] * t.coefs[e])); // in double, as MuJoCo's mju_scl(ten_J, gear)
+        }
+      } else {
+        const Joint& j = model.joints[a.joint];
+        k.qoff = j.qoff;
+        k.voff = j.voff;
+        k.nv = j.nv;
+      }
       k.kind = a.kind;
       for (int e = 0; e < 6; ++e) k.gear[e] = T(a.gear[e]);
       k.kp = T(a.kp);
@@ -135,6 +151,20 @@ template <class V> inline V tendon_stretch(const KTendonPassive<ScalarOf<V>>& P,
   V L = V(P.coef[0]) * q[P.qadr[0]];
   for (std::size_t k = 1; k < P.qadr.size(); ++k) L += V(P.coef[k]) * q[P.qadr[k]];
   return vselect(L > V(P.upper), L - V(P.upper), vselect(L < V(P.lower), L - V(P.lower), V(T(0))));
+}
+
+/// An actuator's length through its tendon: MuJoCo's ten_length·gear₀, L = Σ coef_k·q_k in the tendon's order.
+template <class V> inline V actuator_tendon_length(const KActuator<ScalarOf<V>>& A, const V* q) {
+  V L = V(A.trn_coef[0]) * q[A.trn_qadr[0]];
+  for (std::size_t k = 1; k < A.trn_qadr.size(); ++k) L += V(A.trn_coef[k]) * q[A.trn_qadr[k]];
+  return L * V(A.gear[0]);
+}
+
+/// An actuator's velocity through its tendon: MuJoCo's actuator_velocity = moment·q̇.
+template <class V> inline V actuator_tendon_velocity(const KActuator<ScalarOf<V>>& A, const V* qd) {
+  V v = V(A.trn_moment[0]) * qd[A.trn_dof[0]];
+  for (std::size_t k = 1; k < A.trn_dof.size(); ++k) v += V(A.trn_moment[k]) * qd[A.trn_dof[k]];
+  return v;
 }
 
 /// The controls a step uses: clamped to ctrlrange, then (servos with a rate limit) the target
@@ -190,27 +220,39 @@ inline const V* joint_efforts(const KForces<ScalarOf<V>>& F, int nv, const V* q,
   }
   for (int a = 0; a < F.nu; ++a) {
     const auto& A = F.act[a];
-    const V* qdj = qd + A.voff;
     V force;
     if (A.kind == ActuatorKind::Motor) {
       force = u[a];
-    } else if (A.kind == ActuatorKind::General) {
-      const int i = A.gen.act_adr;
-      V state = u[a], rate = u[a]; // read only with dynamics
-      if (i >= 0) {
-        state = act[i];
-        rate = act_dot[i] = activation_rate(A.gen, u[a], act[i]);
-      }
-      force = general_force(A.gen, F.lanes, A.slot, u[a], state, rate, V(A.gear[0]) * q[A.qoff], V(A.gear[0]) * qdj[0]);
     } else {
-      V vel = V(A.gear[0]) * qdj[0]; // servos drive one-dof joints (checked at load)
-      const V kp = lane_value<V>(F.lanes, A.slot + LaneSlots::Kp), kv = lane_value<V>(F.lanes, A.slot + LaneSlots::Kv);
-      if (A.kind == ActuatorKind::Position) force = kp * u[a] - kp * (V(A.gear[0]) * q[A.qoff]) - kv * vel;
-      else force = kv * u[a] - kv * vel;
+      // ℓ and ℓ̇: g·q and g·q̇ on a one-dof joint (servos and general actuators: checked at load), or the tendon's
+      const V len = A.on_tendon ? actuator_tendon_length(A, q) : V(A.gear[0]) * q[A.qoff];
+      const V vel = A.on_tendon ? actuator_tendon_velocity(A, qd) : V(A.gear[0]) * qd[A.voff];
+      if (A.kind == ActuatorKind::General) {
+        const int i = A.gen.act_adr;
+        V state = u[a], rate = u[a]; // read only with dynamics
+        if (i >= 0) {
+          state = act[i];
+          rate = act_dot[i] = activation_rate(A.gen, u[a], act[i]);
+        }
+        force = general_force(A.gen, F.lanes, A.slot, u[a], state, rate, len, vel);
+      } else {
+        const V kp = lane_value<V>(F.lanes, A.slot + LaneSlots::Kp), kv = lane_value<V>(F.lanes, A.slot + LaneSlots::Kv);
+        if (A.kind == ActuatorKind::Position) force = kp * u[a] - kp * len - kv * vel;
+        else force = kv * u[a] - kv * vel;
+      }
     }
     if (A.clamp_force) force = vclamp(force, V(A.force_lo), V(A.force_hi));
     if (force_out) force_out[a] = force;
-    for (int k = 0; k < A.nv; ++k) tau_eff[A.voff + k] += V(A.gear[k]) * force;
+    if (A.on_tendon) {
+      // qfrc_actuator = momentᵀ·force (the planted bug: the last dof's moment with the wrong sign)
+      const std::size_t n = A.trn_dof.size();
+      for (std::size_t k = 0; k < n; ++k) {
+        const V m(ACH_BUG(ActuatorTendonMomentSign) && k + 1 == n ? -A.trn_moment[k] : A.trn_moment[k]);
+        tau_eff[A.trn_dof[k]] += m * force;
+      }
+    } else {
+      for (int k = 0; k < A.nv; ++k) tau_eff[A.voff + k] += V(A.gear[k]) * force;
+    }
   }
   return tau_eff;
 }

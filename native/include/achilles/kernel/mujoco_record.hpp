@@ -69,10 +69,13 @@ inline void record_evaluation(const KModel<ScalarOf<V>>& M, const KForces<Scalar
   auto put = [&](FieldId f, int row, const V& x) { io.store_lanes(f, row, b, x, lanes); };
   io.store_poses(b, sc, FieldId::RecordBodyPos, FieldId::RecordBodyRot, lanes);
   for (int i = 0; i < nb; ++i) io.store_motion(FieldId::RecordBodyVel, i, b, sc.s.W[i].vel, lanes);
-  // qfrc_actuator: each actuator's force through its transmission (a joint's dofs, by gear)
+  // qfrc_actuator: each actuator's force through its transmission (a joint's dofs, by gear; a tendon's, by its moment)
   for (int k = 0; k < M.nv; ++k) rw.qfrc_act[k] = zero;
-  for (int a = 0; a < F.nu; ++a)
-    for (int k = 0; k < F.act[a].nv; ++k) rw.qfrc_act[F.act[a].voff + k] = rw.qfrc_act[F.act[a].voff + k] + V(F.act[a].gear[k]) * sc.rec_force[a];
+  for (int a = 0; a < F.nu; ++a) {
+    const auto& A = F.act[a];
+    for (int k = 0; k < A.nv; ++k) rw.qfrc_act[A.voff + k] = rw.qfrc_act[A.voff + k] + V(A.gear[k]) * sc.rec_force[a];
+    for (std::size_t k = 0; k < A.trn_dof.size(); ++k) rw.qfrc_act[A.trn_dof[k]] = rw.qfrc_act[A.trn_dof[k]] + V(A.trn_moment[k]) * sc.rec_force[a];
+  }
   for (int k = 0; k < M.nv; ++k) put(FieldId::QfrcActuator, k, rw.qfrc_act[k]);
   // qfrc_constraint: the solve's Jᵀ·f (an evaluation without active rows leaves none)
   for (int k = 0; k < M.nv; ++k) put(FieldId::QfrcConstraint, k, cw.nused > 0 ? cw.qfrc[k] : zero);

@@ -3,8 +3,9 @@
 // ctrlrange and forcerange with their limited flags). A motor, a velocity servo and a position
 // servo without dynamics or damping ratio keep the engine's own kinds (the same force to rounding);
 // anything else (<general>, <intvelocity>, a position servo with timeconst or dampratio, or one a
-// class default gave dynamics) becomes the general form. Other actuator kinds and transmissions
-// (tendon, site, body, slider-crank) are refused.
+// class default gave dynamics) becomes the general form. The transmission is a joint or a fixed tendon
+// (MuJoCo's mjTRN_JOINT, mjTRN_TENDON); other actuator kinds and transmissions (site, body,
+// slider-crank) are refused.
 
 import type { IrActuator } from '../ir.js';
 import type { XmlAttr, XmlElement } from '../xml.js';
@@ -36,16 +37,25 @@ function readActuator(ctx: MjcfContext, c: XmlElement, k: number): IrActuator {
   const spec = actuatorSpec(ctx, c, cls, subject);
   const get = (n: string): XmlAttr | undefined => spec.attrs.get(n);
   checkUnread(r, 'actuator', get, subject);
-  for (const t of ['tendon', 'site', 'body', 'jointinparent', 'cranksite'])
+  for (const t of ['site', 'body', 'jointinparent', 'cranksite'])
     if (get(t))
       r.fail(
         get(t)!,
         subject,
         `a transmission through ${t}`,
-        'joint="NAME" (joint transmission only; an actuator along a tendon is not supported yet)',
+        'joint="NAME" or tendon="NAME" (joint and fixed-tendon transmissions only; site, body and slider-crank are not supported yet)',
       );
   const joint = get('joint');
-  if (!joint) r.fail(c, subject, 'no joint', 'joint="NAME"');
+  const tendon = get('tendon');
+  if (!joint && !tendon) r.fail(c, subject, 'no transmission', 'joint="NAME" or tendon="NAME"');
+  // MuJoCo's reader keeps the last transmission it reads (the tendon) and drops the joint without a word
+  if (joint && tendon)
+    r.fail(
+      tendon,
+      subject,
+      'both a joint and a tendon',
+      'one transmission: joint="NAME" or tendon="NAME" (MuJoCo would drop the joint silently)',
+    );
   const gearA = get('gear');
   const gear = gearA ? r.nums(gearA, `${subject} gear`, [1, 6]) : [1];
   if (gear.slice(1).some((x) => x !== 0))
@@ -55,16 +65,47 @@ function readActuator(ctx: MjcfContext, c: XmlElement, k: number): IrActuator {
   const act: IrActuator = {
     name,
     kind: own ? own.kind : 'general',
-    joint: joint.value,
+    ...(joint ? { joint: joint.value } : { tendon: tendon!.value }),
     gear: gear[0],
     kp: own ? own.kp : 0,
     kv: own ? own.kv : 0,
     source: r.span(c),
   };
   if (!own) act.general = general;
+  if (tendon) refuseImplicitOnTendon(ctx, tendon, subject, act);
   const cr = limitedRange(ctx, c, get, subject, 'ctrlrange', 'ctrllimited');
   if (cr) act.ctrlrange = cr;
   const fr = limitedRange(ctx, c, get, subject, 'forcerange', 'forcelimited');
   if (fr) act.forcerange = fr;
   return act;
+}
+
+/** implicitfast adds each actuator's ∂force/∂ℓ̇ to qDeriv (MuJoCo's mjd_actuator_vel: momentᵀ·(∂f/∂ℓ̇)·moment,
+ *  a rank-one term across a tendon's dofs), which MuJoCo stores with M's sparsity: only pairs of dofs on
+ *  one path from the root. The engine adds the whole rank-one term, MuJoCo's exactly when the tendon's
+ *  joints all lie on one path; a velocity-dependent actuator on a tendon across two branches (two
+ *  fingers) under implicitfast is refused at its line (Euler and RK4 run it). */
+function refuseImplicitOnTendon(ctx: MjcfContext, at: XmlAttr, subject: string, a: IrActuator): void {
+  if (ctx.ir.option.integrator !== 'implicitfast') return;
+  const g = a.general;
+  const velocityDependent =
+    a.kv !== 0 || (g !== undefined && ((g.biastype === 'affine' && g.biasprm[2] !== 0) || (g.gaintype === 'affine' && g.gainprm[2] !== 0)));
+  if (!velocityDependent) return;
+  const tendon = (ctx.ir.tendons ?? []).find((t) => t.name === a.tendon);
+  if (!tendon) return; // an unknown tendon: compile.ts names it
+  const bodyOf = (joint: string): number => ctx.ir.bodies.findIndex((b) => b.joints.some((j) => j.name === joint));
+  const above = (b: number, c: number): boolean => {
+    for (let k = c; k >= 0; k = ctx.ir.bodies[k].parent) if (k === b) return true;
+    return false;
+  };
+  const bodies = tendon.joints.map((j) => bodyOf(j.joint));
+  for (let x = 0; x < bodies.length; x++)
+    for (let y = x + 1; y < bodies.length; y++)
+      if (bodies[x] >= 0 && bodies[y] >= 0 && !above(bodies[x], bodies[y]) && !above(bodies[y], bodies[x]))
+        ctx.r.fail(
+          at,
+          subject,
+          `a velocity-dependent actuator (kv, dampratio or a velocity term in its gain or bias) with integrator implicitfast on tendon '${tendon.name}', whose joints '${tendon.joints[x].joint}' and '${tendon.joints[y].joint}' lie on different branches of the tree`,
+          "Euler or RK4, or a tendon whose joints lie on one chain (MuJoCo's qDeriv, stored with M's sparsity, drops the cross term between two branches; the engine's does not)",
+        );
 }

@@ -10,6 +10,7 @@ import { angleRange } from './compiler.js';
 import { nonNegativeOr, numOr, vec3, type MjcfContext } from './context.js';
 import { attrOf } from './defaults.js';
 import { checkUnread } from './unread.js';
+import { importBug } from '../bugs.js';
 
 /** Joint `k` of body `body` (an unnamed one is named after the body: `body`, `body_joint1`, ...). */
 export function readJoint(ctx: MjcfContext, el: XmlElement, cls: string, body: string, k: number): IrJoint {
@@ -41,6 +42,8 @@ export function readJoint(ctx: MjcfContext, el: XmlElement, cls: string, body: s
     frictionloss: nonNegativeOr(ctx, get('frictionloss'), `${subject} frictionloss`, 0),
     source: r.span(el),
   };
+  const sd = readSpringdamper(r, get('springdamper'), subject, type);
+  if (sd) j.springdamper = sd;
   const rangeA = get('range');
   const limA = get('limited');
   const limited = limA ? r.choice(limA, `${subject} limited`, ['true', 'false', 'auto'] as const) : 'auto';
@@ -75,4 +78,30 @@ export function readJoint(ctx: MjcfContext, el: XmlElement, cls: string, body: s
     };
   }
   return j;
+}
+
+/** MuJoCo's springdamper = [timeconst, dampratio]: "0 0" (the default) is none; otherwise both must be
+ *  > 0 (MuJoCo's compiler: "when defined, springdamper values must be positive"). The engine makes the
+ *  stiffness and damping from it at qpos0 as MuJoCo's compiler does (native springdamper.cpp), and its
+ *  joint stiffness is on hinges and slides only, so a ball or free joint's springdamper is refused. */
+function readSpringdamper(r: Reader, a: XmlAttr | undefined, subject: string, type: IrJoint['type']): [number, number] | undefined {
+  if (!a) return undefined;
+  const [timeconst, dampratio] = r.nums(a, `${subject} springdamper`, 2);
+  if (timeconst === 0 && dampratio === 0) return undefined;
+  if (!(timeconst > 0 && dampratio > 0))
+    r.fail(
+      a,
+      `${subject} springdamper`,
+      `[${timeconst}, ${dampratio}]`,
+      'timeconst > 0 and dampratio > 0, or "0 0" for none (as MuJoCo requires)',
+    );
+  if (type !== 'hinge' && type !== 'slide')
+    r.fail(
+      a,
+      `${subject} springdamper`,
+      `a springdamper on a ${type} joint`,
+      "a hinge or slide (the engine's joint stiffness applies to hinge and slide joints only)",
+    );
+  // the planted bug: the damping ratio dropped
+  return [timeconst, importBug('import-springdamper-ratio') ? 1 : dampratio];
 }

@@ -1,7 +1,7 @@
 // Attributes MuJoCo's schema allows on the elements the importer reads, but that the importer does
 // not follow: each is accepted only at a value where it changes nothing (MuJoCo's default, or a
 // value that matters only to something refused elsewhere), and refused at its line otherwise, so
-// a model never runs without a setting its file asks for (<joint springdamper>, <geom priority>,
+// a model never runs without a setting its file asks for (<geom priority>,
 // an actuator's delay, ...). Attributes with no effect on the motion at all (group, user, material,
 // lengthrange, ...) are not listed.
 
@@ -14,7 +14,6 @@ type Kind = 'joint' | 'freejoint' | 'geom' | 'actuator';
 /** Per attribute: whether a value changes nothing here, and what the attribute does. */
 const UNREAD: Record<Kind, Record<string, [(v: string, nums: () => number[]) => boolean, string]>> = {
   joint: {
-    springdamper: [(_, n) => n().every((x) => x === 0), 'it sets the joint stiffness and damping from a time constant and damping ratio'],
     solreffriction: [
       (_, n) => sameNums(n(), [0.02, 1]),
       "it sets the joint's dry-friction rows' solref (the engine uses MuJoCo's default)",
