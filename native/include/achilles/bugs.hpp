@@ -60,6 +60,8 @@ enum class Bug : int {
   ContactClipSideSkipped,       // face clipping: the incident polygon is not clipped by the reference face's last side (points beyond that edge kept)
   ContactPlaneMeshLeastAligned, // plane–mesh: the further points from the polygon through the deepest vertex least aligned with the plane, not the most
   ContactCylinderCapPhase,      // face clipping: a cylinder's cap 16-gon turned by half a step (vertices at 2π(k + ½)/16)
+  ContactPriorityIgnored,       // mj_contactParam: a pair's condim, frictions, solref and solimp mixed even when the geoms' priorities differ
+  ContactGapRowKept,            // margin and gap: a contact inside the gap (margin <= dist < margin + gap) makes constraint rows
   Count
 };
 
@@ -117,6 +119,8 @@ inline const char* bug_name(Bug b) {
   case Bug::ContactClipSideSkipped: return "contact-clip-side-skipped";
   case Bug::ContactPlaneMeshLeastAligned: return "contact-plane-mesh-least-aligned";
   case Bug::ContactCylinderCapPhase: return "contact-cylinder-cap-phase";
+  case Bug::ContactPriorityIgnored: return "contact-priority-ignored";
+  case Bug::ContactGapRowKept: return "contact-gap-row-kept";
   case Bug::Count: break;
   }
   return "?";

@@ -399,6 +399,8 @@ function collisionGeom(
     condim: 3,
     margin: 0,
     gap: 0,
+    priority: 0,
+    solmix: 1,
     mass: 0,
     inertia: [0, 0, 0],
     source: r.span(c),

@@ -40,6 +40,18 @@ export function unwritten(model: ModelDesc, keyframes: readonly KeyframeRef[] = 
         message: `link '${b.name}': frictionloss ${b.frictionloss} is not written to the .arow (the dialect has no joint frictionloss yet; \`achilles run\` on the source file keeps it)`,
       });
   }
+  for (const s of model.shapes ?? []) {
+    for (const [key, value] of [
+      ['priority', s.priority],
+      ['solmix', s.solmix],
+    ] as const)
+      if (value !== undefined)
+        out.push({
+          kind: 'dropped',
+          source: at(s.source),
+          message: `shape '${s.name}': ${key} ${value} is not written to the .arow (the dialect has no contact ${key}; \`achilles run\` on the source file keeps it)`,
+        });
+  }
   keyframes.forEach((k, i) => {
     if (i === chosen) return;
     const id = k.name || String(i);
