@@ -15,7 +15,9 @@
 //                    twins, F32_PERTURBATIONS of them).
 // Fixtures with tendons, ball-joint cone limits or equality constraints get the per-state gates (the
 // equality rows matched by the constraint's name: the anchors and relative poses the importer made at
-// MuJoCo's qpos0 against MuJoCo's own compile of the file); the fixtures in TRAJECTORY_SECONDS also the trajectory.
+// MuJoCo's qpos0 against MuJoCo's own compile of the file); so do fixtures whose geoms set priority or
+// solmix, at states about their keyframe (key-states.ts: the contact pairs' mixed parameters in every
+// row, contacts moving in and out of their margins); the fixtures in TRAJECTORY_SECONDS also the trajectory.
 
 import { readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
@@ -32,6 +34,7 @@ import type { CheckRow, Sample } from '../types.js';
 import { contactStateRows, type ContactStateReference } from '../contact/per-state.js';
 import { contactXml, queryContact, type ConstraintAnswer, type ContactQuery, type RolloutAnswer } from '../contact/mujoco.js';
 import { engineRollout } from '../contact/rollout.js';
+import { keyContactStates } from './key-states.js';
 import { meshContactStates } from './mesh-states.js';
 
 /** The fixture starting from its first keyframe when it has one (the fixtures' keys set up the motion
@@ -53,6 +56,7 @@ export const TRAJECTORY_SECONDS: Record<string, number> = {
   'import:mjcf-qpos0.xml': 0.5,
   'import:mjcf-condim.xml': 0.5,
   'import:mjcf-elliptic.xml': 0.5,
+  'import:mjcf-contact-priority.xml': 0.5,
 };
 /** Random states of the per-state gates (the f32 bars pool each field's floor over them). */
 export const CONSTRAINED_STATES = 24;
@@ -114,7 +118,9 @@ export async function constrainedFixtureReference(
   const equalities = (model.equalities?.length ?? 0) > 0; // equality rows, with what the import made at qpos0
   // mesh hulls on a floor, on request (test/mesh-hulls.test.ts): their contacts, at states where they touch
   const meshes = f.meshStates === true;
-  const perState = tendons || ballLimits || equalities || meshes;
+  // contact pairs that take one geom's parameters or mix them by solmix: at states about the keyframe
+  const mixes = (model.shapes ?? []).some((s) => s.priority !== undefined || s.solmix !== undefined);
+  const perState = tendons || ballLimits || equalities || meshes || mixes;
   const seconds = f.seconds ?? TRAJECTORY_SECONDS[f.name];
   if (!perState && seconds === undefined) return undefined;
   // MuJoCo reads the text, not the file: a mesh file named relative to the model's folder is named by its full path
@@ -125,7 +131,9 @@ export async function constrainedFixtureReference(
     ? []
     : meshes
       ? meshContactStates(model, CONSTRAINED_STATES, stateSeed)
-      : randomStates(model, CONSTRAINED_STATES, stateSeed);
+      : mixes
+        ? keyContactStates(model, CONSTRAINED_STATES, stateSeed)
+        : randomStates(model, CONSTRAINED_STATES, stateSeed);
   const steps = seconds === undefined ? 0 : Math.round(seconds / model.world.dt);
   const s0: TestState = {
     q: model.bodies.flatMap((b) => b.q0),

@@ -55,6 +55,8 @@ export const importStage: ValidationStage<ImportReference> = {
       'cone-middle-dm-factor',
       'cone-friction-r-impratio-ignored',
       'contact-perturbed-normal-shared',
+      'contact-priority-ignored',
+      'contact-gap-row-kept',
     ],
   },
   ownBugs: { names: IMPORT_BUGS, set: (name) => setImportBug(name as ImportBug | 'none'), listedWhenNotRun: false },
