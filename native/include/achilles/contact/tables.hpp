@@ -209,7 +209,6 @@ template <class T> struct KEquality {
   T diagA_tran, diagA_rot; // joint: diagA_tran = dof_invweight0 of joint 1 (+ joint 2)
 };
 
-
 /// Constraint rows per contact point of condim 1, 3, 4 or 6: the frictionless row, the pyramid's
 /// pair of edges J_n ± μ_k·J_k per friction direction k, or the elliptic cone's J_n then one row per
 /// friction direction (MuJoCo's mj_instantiateContact).
