@@ -1,6 +1,6 @@
 // Attributes MuJoCo allows that the importer does not follow (issue 23): at MuJoCo's default they
 // change nothing and import; at any other value they are refused at their line, instead of the
-// model running without them (a geom's priority, an actuator's delay, ...).
+// model running without them (a geom's adhesion, an actuator's delay, ...).
 
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -36,8 +36,7 @@ describe('attributes the importer does not follow', () => {
     ['joint actuatorfrclimited', model('actuatorfrclimited="true" actuatorfrcrange="-1 1"', ''), 4, /actuatorfrclimited/],
     ['joint actuatorgravcomp', model('actuatorgravcomp="true"', ''), 4, /actuatorgravcomp/],
     ['freejoint align', model('align="true"', '', '', true), 4, /align/],
-    ['geom priority', model('', 'priority="1"'), 5, /priority/],
-    ['geom solmix', model('', 'solmix="0.5"'), 5, /solmix/],
+    ['geom adhesion', model('', 'adhesion="1"'), 5, /adhesion/],
     ['geom shellinertia', model('', 'shellinertia="true"'), 5, /shellinertia/],
     ['actuator damping', model('', '', 'damping="2"'), 9, /damping/],
     ['actuator armature', model('', '', 'armature="0.1"'), 9, /armature/],

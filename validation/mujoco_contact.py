@@ -218,7 +218,8 @@ class ContactRef(Ref):
         contacts = {
             "dist": c.dist.tolist(), "pos": c.pos.tolist(), "frame": c.frame.tolist(), "geom": c.geom.tolist(),
             "dim": c.dim.tolist(), "mu": c.mu.tolist(), "includemargin": c.includemargin.tolist(),
-            "efc_address": c.efc_address.tolist(),
+            "efc_address": c.efc_address.tolist(), "exclude": c.exclude.tolist(), "friction": c.friction.tolist(),
+            "solref": c.solref.tolist(), "solimp": c.solimp.tolist(),
         }
         newton = {"qacc": d.qacc.tolist(), "niter": int(d.solver_niter[0]), "force": d.efc_force[:n].tolist()}
         j_floor = self.j_floor(int(query.get("seed", 0)), int(query.get("draws", 4))) if query.get("j_floor") else None

@@ -234,6 +234,12 @@ void read_shapes(const V& m, Model& model, const std::string& root) {
       if (optional_number(o, "condim", condim, where) && condim != 1 && condim != 3 && condim != 4 && condim != 6)
         type_error(where + ".condim must be 1, 3, 4 or 6 (got " + std::to_string(condim) + ")");
       s.condim = static_cast<int>(condim);
+      // MuJoCo's priority and solmix (optional: 0 and 1)
+      double priority = 0;
+      if (optional_number(o, "priority", priority, where) && !(priority == std::trunc(priority) && std::fabs(priority) <= 2147483647.0))
+        type_error(where + ".priority must be a whole number (got " + std::to_string(priority) + ")");
+      s.priority = static_cast<int>(priority);
+      optional_number(o, "solmix", s.solmix, where);
       model.shapes.push_back(std::move(s));
     }
   }

@@ -105,6 +105,8 @@ void shapes(Differ& d, const Model& a, const Model& b) {
     d.arr(s + "solref", x.solref, y.solref, 2);
     d.arr(s + "solimp", x.solimp, y.solimp, 5);
     d.eq(s + "condim", x.condim, y.condim);
+    d.eq(s + "priority", x.priority, y.priority);
+    d.eq(s + "solmix", x.solmix, y.solmix);
   }
   d.eq("contact exclude count", a.excludes.size(), b.excludes.size());
   for (std::size_t i = 0; i < a.excludes.size() && !d.found(); ++i) {

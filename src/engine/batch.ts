@@ -91,6 +91,8 @@ export function toNativeModel(model: ModelDesc): object {
       ...(s.solref ? { solref: s.solref } : {}),
       ...(s.solimp ? { solimp: s.solimp } : {}),
       ...(s.condim !== undefined ? { condim: s.condim } : {}),
+      ...(s.priority !== undefined ? { priority: s.priority } : {}),
+      ...(s.solmix !== undefined ? { solmix: s.solmix } : {}),
     })),
     ...(model.solver
       ? {

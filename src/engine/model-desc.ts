@@ -141,12 +141,20 @@ export interface ShapeDesc {
   margin: number;
   gap: number;
   /** MuJoCo's `solref` and `solimp` (defaults [0.02, 1] and [0.9, 0.95, 0.001, 0.5, 2]); a pair
-   *  averages the two shapes' (MuJoCo's solmix with equal weights). */
+   *  mixes the two shapes' by their solmix weights (MuJoCo's mj_contactParam; native contact/contact_param.hpp). */
   solref?: Solref;
   solimp?: Solimp;
   /** MuJoCo's `condim`: 1 frictionless, 3 sliding friction (default 3), 4 and torsional friction, 6 and
    *  rolling friction (pyramidal cone: 2(condim − 1) rows per point; elliptic: condim); a pair takes the max. */
   condim?: Condim;
+  /** MuJoCo's geom `priority` (an integer, default 0): a pair of shapes of different priorities takes
+   *  the higher one's condim, frictions, solref and solimp whole (no max, no mix); margin and gap are
+   *  summed all the same. */
+  priority?: number;
+  /** MuJoCo's geom `solmix` (>= 0, default 1): at equal priorities the pair's solref and solimp are
+   *  mix·own + (1 − mix)·other's with mix = solmix/(solmix + other's solmix) (0.5 when both are below
+   *  1e-15, all or nothing when one is). */
+  solmix?: number;
   /** Display colour (RGB 0..1), for the viewer. */
   color?: Vec3;
   source?: SourceSpan;

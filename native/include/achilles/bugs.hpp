@@ -65,6 +65,8 @@ enum class Bug : int {
   FluidBoxWindIgnored,          // fluid, inertia-box model: the body's velocity taken relative to still air (wind ignored)
   NoslipSkipsFrictionRows,      // noslip: the contacts' friction rows left as the solver had them (only dry friction swept)
   ActuatorTendonMomentSign,     // tendon transmission: the force enters the tendon's last dof with the moment's sign flipped
+  ContactPriorityIgnored,       // mj_contactParam: a pair's condim, frictions, solref and solimp mixed even when the geoms' priorities differ
+  ContactGapRowKept,            // margin and gap: a contact inside the gap (margin <= dist < margin + gap) makes constraint rows
   Count
 };
 
@@ -127,6 +129,8 @@ inline const char* bug_name(Bug b) {
   case Bug::FluidBoxWindIgnored: return "fluid-box-wind-ignored";
   case Bug::NoslipSkipsFrictionRows: return "noslip-skips-friction-rows";
   case Bug::ActuatorTendonMomentSign: return "actuator-tendon-moment-sign";
+  case Bug::ContactPriorityIgnored: return "contact-priority-ignored";
+  case Bug::ContactGapRowKept: return "contact-gap-row-kept";
   case Bug::Count: break;
   }
   return "?";

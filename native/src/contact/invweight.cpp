@@ -140,6 +140,7 @@ void finalize_constraints(Model& m) {
     if (!(s.friction >= 0) || !std::isfinite(s.friction)) throw std::invalid_argument(who + ": friction must be finite and >= 0");
     if (!(s.torsion >= 0) || !std::isfinite(s.torsion)) throw std::invalid_argument(who + ": torsional friction must be finite and >= 0");
     if (!(s.rolling >= 0) || !std::isfinite(s.rolling)) throw std::invalid_argument(who + ": rolling friction must be finite and >= 0");
+    if (!(s.solmix >= 0) || !std::isfinite(s.solmix)) throw std::invalid_argument(who + ": solmix must be finite and >= 0");
   }
   for (const Joint& j : m.joints)
     if (!(j.frictionloss >= 0) || !std::isfinite(j.frictionloss))

@@ -554,6 +554,9 @@ function shapeOf(g: IrGeom, body: number, offset: Vec3, notes: ImportNote[]): Sh
   if (g.rollingFriction !== DEFAULT_ROLLING_FRICTION) sh.rollingFriction = g.rollingFriction;
   if (g.solref) sh.solref = g.solref;
   if (g.solimp) sh.solimp = g.solimp;
+  // priority and solmix when not MuJoCo's defaults (a model without them stays as it was)
+  if (g.priority !== 0) sh.priority = g.priority;
+  if (g.solmix !== 1) sh.solmix = g.solmix;
   if (g.rgba) sh.color = [g.rgba[0], g.rgba[1], g.rgba[2]];
   return sh;
 }

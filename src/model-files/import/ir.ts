@@ -62,6 +62,10 @@ export interface IrGeom {
   condim: Condim;
   margin: number;
   gap: number;
+  /** MuJoCo's priority and solmix (defaults 0 and 1): whose contact parameters a pair takes, and how
+   *  two of equal priority mix their solref and solimp. */
+  priority: number;
+  solmix: number;
   /** The geom's own mass (MuJoCo's inference from mass/density), 0 when not inferred. */
   mass: number;
   /** Principal inertia in the geom frame (diagonal). */

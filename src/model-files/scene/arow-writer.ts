@@ -47,6 +47,18 @@ export function unwritten(model: ModelDesc, keyframes: readonly KeyframeRef[] = 
       source: at(model.fluid.source),
       message: `fluid forces (density ${model.fluid.density}, viscosity ${model.fluid.viscosity}, wind ${vec(model.fluid.wind)}; ${model.fluid.bodies.length} bodies) are not written to the .arow (the dialect has no fluid yet; \`achilles run\` on the source file keeps them)`,
     });
+  for (const s of model.shapes ?? []) {
+    for (const [key, value] of [
+      ['priority', s.priority],
+      ['solmix', s.solmix],
+    ] as const)
+      if (value !== undefined)
+        out.push({
+          kind: 'dropped',
+          source: at(s.source),
+          message: `shape '${s.name}': ${key} ${value} is not written to the .arow (the dialect has no contact ${key}; \`achilles run\` on the source file keeps it)`,
+        });
+  }
   keyframes.forEach((k, i) => {
     if (i === chosen) return;
     const id = k.name || String(i);

@@ -413,14 +413,17 @@ function fluidXml(fb: FluidBodyDesc | undefined): string[] {
  *  a pair is detected when dist < margin + gap and acts when dist < margin, both summed over the pair's
  *  two geoms), so they are written as they are. Friction's torsional and rolling parts are the shape's
  *  (MuJoCo's defaults when it has none). solref, solimp and condim are written always (ours or MuJoCo's defaults, the same), so
- *  the pair rules (condim max, friction max, solref/solimp mixed with solmix 1, a direct solref by the
- *  element-wise min) are MuJoCo's own. contype and conaffinity are written as MuJoCo's 32-bit int
+ *  the pair rules (the higher priority's parameters; at equal priorities condim max, friction max,
+ *  solref/solimp mixed by solmix, a direct solref by the element-wise min) are MuJoCo's own; priority
+ *  and solmix are written when the shape has them. contype and conaffinity are written as MuJoCo's 32-bit int
  *  reads them back (`| 0`: the bit 2^31 as a negative number, which MuJoCo would call too large). */
 function geomXml(sh: ShapeDesc, sfx: string): string[] {
   const common =
     `friction="${num(sh.friction)} ${num(sh.torsionalFriction ?? DEFAULT_TORSIONAL_FRICTION)} ${num(sh.rollingFriction ?? DEFAULT_ROLLING_FRICTION)}" contype="${sh.contype | 0}" conaffinity="${sh.conaffinity | 0}" ` +
     `margin="${num(sh.margin)}" gap="${num(sh.gap)}" ` +
     `solref="${nums(sh.solref ?? DEFAULT_SOLREF)}" solimp="${nums(sh.solimp ?? DEFAULT_SOLIMP)}" condim="${sh.condim ?? 3}"` +
+    (sh.priority !== undefined ? ` priority="${sh.priority}"` : '') +
+    (sh.solmix !== undefined ? ` solmix="${num(sh.solmix)}"` : '') +
     (sh.color ? ` rgba="${nums(sh.color)} 1"` : '');
   const pose = (pos: readonly number[]): string => `pos="${nums(pos)}" quat="${nums(sh.quat)}"`;
   const name = esc(sh.name + sfx);

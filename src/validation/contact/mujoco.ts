@@ -47,6 +47,12 @@ export interface ConstraintAnswer {
     mu: number[];
     includemargin: number[];
     efc_address: number[];
+    /** 1 for a contact inside its gap (dist >= includemargin): listed, no rows (mj_setContact). */
+    exclude: number[];
+    /** The pair's parameters (mj_contactParam): friction (5), solref, solimp. */
+    friction: number[][];
+    solref: number[][];
+    solimp: number[][];
   };
 }
 

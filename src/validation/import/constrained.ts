@@ -15,7 +15,9 @@
 //                    twins, F32_PERTURBATIONS of them).
 // Fixtures with tendons, ball-joint cone limits, equality constraints or noslip (pyramidal) get the per-state gates (the
 // equality rows matched by the constraint's name: the anchors and relative poses the importer made at
-// MuJoCo's qpos0 against MuJoCo's own compile of the file); the fixtures in TRAJECTORY_SECONDS also the trajectory.
+// MuJoCo's qpos0 against MuJoCo's own compile of the file); so do fixtures whose geoms set priority or
+// solmix, at states about their keyframe (key-states.ts: the contact pairs' mixed parameters in every
+// row, contacts moving in and out of their margins); the fixtures in TRAJECTORY_SECONDS also the trajectory.
 
 import { readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
@@ -32,6 +34,7 @@ import type { CheckRow, Sample } from '../types.js';
 import { contactStateRows, type ContactStateReference } from '../contact/per-state.js';
 import { contactXml, queryContact, type ConstraintAnswer, type ContactQuery, type RolloutAnswer } from '../contact/mujoco.js';
 import { engineRollout } from '../contact/rollout.js';
+import { keyContactStates } from './key-states.js';
 import { meshContactStates } from './mesh-states.js';
 import { restingStates } from './resting-states.js';
 
@@ -59,6 +62,7 @@ export const TRAJECTORY_SECONDS: Record<string, number> = {
   'import:mjcf-noslip.xml': 0.5,
   'import:mjcf-noslip-elliptic.xml': 0.5,
   'import:mjcf-springdamper.xml': 0.5,
+  'import:mjcf-contact-priority.xml': 0.5,
 };
 /** Random states of the per-state gates (the f32 bars pool each field's floor over them). */
 export const CONSTRAINED_STATES = 24;
@@ -123,7 +127,9 @@ export async function constrainedFixtureReference(
   // noslip after the solver (the pyramid: the per-state gates also run PGS, which takes no elliptic
   // cone), at states where the bodies rest on each other (resting-states.ts)
   const noslip = (model.solver?.noslipIterations ?? 0) > 0 && model.solver?.cone !== 'elliptic';
-  const perState = tendons || ballLimits || equalities || meshes || noslip;
+  // contact pairs that take one geom's parameters or mix them by solmix: at states about the keyframe
+  const mixes = (model.shapes ?? []).some((s) => s.priority !== undefined || s.solmix !== undefined);
+  const perState = tendons || ballLimits || equalities || meshes || noslip || mixes;
   const seconds = f.seconds ?? TRAJECTORY_SECONDS[f.name];
   if (!perState && seconds === undefined) return undefined;
   // MuJoCo reads the text, not the file: a mesh file named relative to the model's folder is named by its full path
@@ -136,7 +142,9 @@ export async function constrainedFixtureReference(
       ? meshContactStates(model, CONSTRAINED_STATES, stateSeed)
       : noslip
         ? restingStates(model, CONSTRAINED_STATES, stateSeed)
-        : randomStates(model, CONSTRAINED_STATES, stateSeed);
+        : mixes
+          ? keyContactStates(model, CONSTRAINED_STATES, stateSeed)
+          : randomStates(model, CONSTRAINED_STATES, stateSeed);
   const steps = seconds === undefined ? 0 : Math.round(seconds / model.world.dt);
   const s0: TestState = {
     q: model.bodies.flatMap((b) => b.q0),

@@ -61,6 +61,8 @@ export const importStage: ValidationStage<ImportReference> = {
       'fluid-kutta-lift-sign',
       'fluid-box-wind-ignored',
       'noslip-skips-friction-rows',
+      'contact-priority-ignored',
+      'contact-gap-row-kept',
     ],
   },
   ownBugs: { names: IMPORT_BUGS, set: (name) => setImportBug(name as ImportBug | 'none'), listedWhenNotRun: false },

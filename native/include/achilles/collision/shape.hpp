@@ -58,6 +58,10 @@ struct Shape {
   double solref[2] = {0.02, 1};
   double solimp[5] = {0.9, 0.95, 0.001, 0.5, 2};
   int condim = 3;
+  // MuJoCo's priority and solmix: whose contact parameters a pair takes, and the weight of this
+  // shape's solref and solimp in a pair of equal priorities (contact/contact_param.hpp)
+  int priority = 0;
+  double solmix = 1;
 };
 
 /// A cylinder's, ellipsoid's or convex shape's `half`: a box about the shape origin bounding it (the

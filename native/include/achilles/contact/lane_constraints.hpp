@@ -101,9 +101,10 @@ template <class V> inline PairLanes<V> pair_lanes(const KContactPair<ScalarOf<V>
   const ConstraintLaneSlots& S = CL.slots;
   // the torsional and rolling coefficients are read by condim 4 and 6 only
   const bool spin_roll = P.condim > 3;
-  alignas(64) T mu[W], spin[W], roll[W], diagA[W];
+  alignas(64) T mu[W], spin[W] = {}, roll[W] = {}, diagA[W]; // spin, roll: filled for condim > 3 only
   for (int l = 0; l < W; ++l) {
-    auto most = [&](int slot_a, int slot_b) { return pair_friction(CL.at(slot_a, l), CL.at(slot_b, l)); };
+    // the higher-priority shape's, or the max of both (P.side: mj_contactParam, contact_param.hpp)
+    auto most = [&](int slot_a, int slot_b) { return pair_friction(P.side, CL.at(slot_a, l), CL.at(slot_b, l)); };
     const double m = most(S.friction(P.shape_a), S.friction(P.shape_b));
     mu[l] = T(m);
     if (spin_roll) {

@@ -300,7 +300,9 @@ inline void build_contact_rows(const KCollision<ScalarOf<V>>& C, const JointWork
     bool any_point = false;
     MaskOf<V> pon[kPairPoints];
     for (int i = 0; i < kPairPoints; ++i) {
-      pon[i] = vand(m.on[i], m.dist[i] < V(P.margin));
+      // detected (dist < margin + gap) but inside the gap (dist >= includemargin = margin): MuJoCo lists
+      // it with exclude set and makes no row (mj_setContact, mj_instantiateContact)
+      pon[i] = ACH_BUG(ContactGapRowKept) ? m.on[i] : vand(m.on[i], m.dist[i] < V(P.margin));
       cw.point_on[p * kPairPoints + i] = pon[i];
       any_point = any_point || vany(pon[i]);
     }

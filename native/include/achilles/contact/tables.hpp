@@ -22,6 +22,7 @@
 #include "../collision/pair_filter.hpp"
 #include "../collision/pair_points.hpp"
 #include "../model.hpp"
+#include "contact_param.hpp"
 
 namespace ach {
 inline namespace ACH_ISA_NS {
@@ -33,10 +34,11 @@ constexpr int kNewtonMaxDofs = 64;
 constexpr double kMinMu = 1e-5;    // mjMINMU: the smallest friction coefficient a contact gets
 constexpr double kMinImp = 1e-4, kMaxImp = 0.9999;
 
-/// A contact's friction coefficient from its two geoms' (mj_contactParam's max, raised to mjMINMU by
-/// mj_assignFriction so a friction-0 pair keeps a finite pyramid). One definition for the model's
+/// A contact's friction coefficient from its two geoms' (mj_contactParam's: the higher-priority geom's,
+/// or the max at equal priorities, `side` as contact_param.hpp priority_side), raised to mjMINMU by
+/// mj_assignFriction so a friction-0 pair keeps a finite pyramid. One definition for the model's
 /// constants and each lane's (contact/lane_constraints.hpp).
-inline double pair_friction(double a, double b) { return std::fmax(kMinMu, std::fmax(a, b)); }
+inline double pair_friction(int side, double a, double b) { return std::fmax(kMinMu, side_friction(side, a, b)); }
 
 /// A contact's diagA (mj_diagApprox) from its bodies' translational weight: the pyramid's first edge
 /// pair tran·(1 + μ²), or tran for condim 1 and the elliptic cone.
@@ -93,20 +95,21 @@ inline SoftRef make_softref(const double* solref_in, const double* solimp, doubl
   return r;
 }
 
-/// One candidate pair's contact constants (MuJoCo's mj_contactParam with equal solmix).
+/// One candidate pair's contact constants (MuJoCo's mj_contactParam, contact_param.hpp).
 template <class T> struct KContactPair {
   int body_a, body_b;   // joint (= body) indices, −1 for the world
   int shape_a, shape_b;
   int tree_a, tree_b;   // the kinematic trees of the two bodies (−1: static)
   int condim;           // 1, 3, 4 or 6
+  int side;             // whose frictions: +1 shape a's, −1 shape b's (higher priority), 0 the max of both
   int points;           // point slots (collision/pair_points.hpp pair_point_slots): 4, or kPairPoints with multiccd
   int rows;             // constraint rows per contact point: 1 (condim 1), the pyramid's 2(condim − 1) or the cone's condim
   bool elliptic;        // condim > 1 under the elliptic cone (rows J_n, J_t1, J_t2, J_spin, J_roll1, J_roll2)
   bool mj_swap;         // MuJoCo orders this pair's geoms b, a (normal and frame flip)
   int capsule_on_plane; // −1, or the capsule shape whose axis MuJoCo takes as the first tangent
   int box_on_plane;     // −1, or the box shape of a plane–box pair (mjc_PlaneBox lists its corners in index order)
-  T mu;                 // max of the two sliding frictions (MuJoCo's contact friction[0] = friction[1])
-  T mu_spin, mu_roll;   // max of the two torsional and rolling frictions (friction[2], friction[3] = friction[4])
+  T mu;                 // the pair's sliding friction (MuJoCo's contact friction[0] = friction[1])
+  T mu_spin, mu_roll;   // its torsional and rolling frictions (friction[2], friction[3] = friction[4])
   T margin;             // includemargin = margin_a + margin_b
   T K, B;
   KImpedance<T> imp;
@@ -205,14 +208,6 @@ template <class T> struct KEquality {
   T K, B;
   KImpedance<T> imp;
   T diagA_tran, diagA_rot; // joint: diagA_tran = dof_invweight0 of joint 1 (+ joint 2)
-};
-
-/// What a contact pair's constants are made of, per shape (KConstraints::contact_pair).
-struct ContactShape {
-  int body;
-  ShapeKind kind;
-  int condim;
-  double friction, torsion, rolling, margin, solref[2], solimp[5];
 };
 
 /// Constraint rows per contact point of condim 1, 3, 4 or 6: the frictionless row, the pyramid's
@@ -358,6 +353,8 @@ template <class T> struct KConstraints {
       c.body = sh.body;
       c.kind = sh.kind;
       c.condim = sh.condim;
+      c.priority = sh.priority;
+      c.solmix = sh.solmix;
       c.friction = sh.friction;
       c.torsion = sh.torsion;
       c.rolling = sh.rolling;
@@ -469,11 +466,15 @@ template <class T> struct KConstraints {
     }
   }
 
-  /// Shapes a < b's contact constants (MuJoCo's mj_contactParam with equal solmix, the pair's
+  /// Shapes a < b's contact constants (MuJoCo's mj_contactParam: contact_param.hpp; the pair's
   /// mj_makeImpedance and mj_diagApprox terms), made when the broad phase finds the pair.
   KContactPair<T> contact_pair(int sa, int sb) const {
     const ContactShape& a = shapes[sa];
     const ContactShape& b = shapes[sb];
+    // in MuJoCo's geom order (its pair swapped so type1 <= type2): the solmix weights' rounding follows it
+    const bool mj_swap = mj_geom_rank(a.kind) > mj_geom_rank(b.kind);
+    MixedSoft soft = mj_swap ? mix_contact_param(b, a) : mix_contact_param(a, b);
+    if (mj_swap) soft.side = -soft.side;
     KContactPair<T> k{};
     k.body_a = a.body;
     k.body_b = b.body;
@@ -481,27 +482,24 @@ template <class T> struct KConstraints {
     k.shape_b = sb;
     k.tree_a = a.body < 0 ? -1 : tree_of_joint[a.body];
     k.tree_b = b.body < 0 ? -1 : tree_of_joint[b.body];
-    k.condim = a.condim > b.condim ? a.condim : b.condim;
+    k.condim = soft.condim;
+    k.side = soft.side;
     k.elliptic = elliptic && k.condim > 1;
     k.rows = contact_point_rows(k.condim, elliptic);
     k.points = pair_point_slots(a.kind, b.kind);
-    k.mj_swap = mj_geom_rank(a.kind) > mj_geom_rank(b.kind);
+    k.mj_swap = mj_swap;
     k.capsule_on_plane = a.kind == ShapeKind::Plane && b.kind == ShapeKind::Capsule ? sb
                          : b.kind == ShapeKind::Plane && a.kind == ShapeKind::Capsule ? sa : -1;
     k.box_on_plane = a.kind == ShapeKind::Plane && b.kind == ShapeKind::Box ? sb : b.kind == ShapeKind::Plane && a.kind == ShapeKind::Box ? sa : -1;
     // MuJoCo's mj_assignFriction (engine_core_constraint.c) raises each contact's friction to at least mjMINMU, so a
     // friction-0 pair keeps a finite pyramid (its edges' R = 2μ²R0/impratio would be 0)
-    const double mu = pair_friction(a.friction, b.friction);
+    const double mu = pair_friction(k.side, a.friction, b.friction);
     k.mu = T(mu);
-    k.mu_spin = T(pair_friction(a.torsion, b.torsion));
-    k.mu_roll = T(pair_friction(a.rolling, b.rolling));
-    k.margin = T(a.margin + b.margin);
-    double solref[2], solimp[5];
-    if (a.solref[0] > 0 && b.solref[0] > 0)
-      for (int e = 0; e < 2; ++e) solref[e] = 0.5 * a.solref[e] + 0.5 * b.solref[e];
-    else
-      for (int e = 0; e < 2; ++e) solref[e] = std::fmin(a.solref[e], b.solref[e]);
-    for (int e = 0; e < 5; ++e) solimp[e] = 0.5 * a.solimp[e] + 0.5 * b.solimp[e];
+    k.mu_spin = T(pair_friction(k.side, a.torsion, b.torsion));
+    k.mu_roll = T(pair_friction(k.side, a.rolling, b.rolling));
+    k.margin = T(a.margin + b.margin); // getMargin: summed, whatever the priorities
+    const double* solref = soft.solref;
+    const double* solimp = soft.solimp;
     const SoftRef r = make_softref(solref, solimp, h);
     k.K = T(r.K);
     k.B = T(r.B);

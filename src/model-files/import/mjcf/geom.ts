@@ -124,6 +124,8 @@ export function readGeom(ctx: MjcfContext, el: XmlElement, cls: string, owner: s
     condim: condim as Condim,
     margin: nonNegativeOr(ctx, get('margin'), `${subject} margin`, 0),
     gap: nonNegativeOr(ctx, get('gap'), `${subject} gap`, 0),
+    priority: priorityOf(ctx, get('priority'), `${subject} priority`),
+    solmix: solmixOf(ctx, get('solmix'), `${subject} solmix`),
     mass: 0,
     inertia: [0, 0, 0],
     source: r.span(el),
@@ -153,6 +155,25 @@ export function readGeom(ctx: MjcfContext, el: XmlElement, cls: string, owner: s
 }
 
 const quote3 = (v: readonly number[]): string => `[${v.join(', ')}]`;
+
+/** priority (default 0): MuJoCo reads an int ("bad format" for a fraction); a pair of geoms of
+ *  different priorities takes the higher one's contact parameters (native contact/contact_param.hpp). */
+function priorityOf(ctx: MjcfContext, a: XmlAttr | undefined, subject: string): number {
+  const p = numOr(ctx, a, subject, 0);
+  if (a && !(Number.isInteger(p) && Math.abs(p) <= 2 ** 31 - 1))
+    ctx.r.fail(a, subject, a.value.trim(), 'an integer priority (a 32-bit int, as MuJoCo reads it)');
+  return p;
+}
+
+/** solmix (default 1): the weight of this geom's solref and solimp in a pair of equal priorities.
+ *  MuJoCo takes any number (a negative or NaN one weighs as 0, an infinite one makes NaN): the
+ *  engine takes a finite one >= 0. */
+function solmixOf(ctx: MjcfContext, a: XmlAttr | undefined, subject: string): number {
+  const s = numOr(ctx, a, subject, 1);
+  if (a && !(s >= 0 && Number.isFinite(s)))
+    ctx.r.fail(a, subject, a.value.trim(), 'a finite solmix >= 0 (MuJoCo weighs a negative one as 0: write 0)');
+  return s;
+}
 
 /** contype or conaffinity (default 1): MuJoCo reads an int ("bad format" for a fraction, "number is
  *  too large" beyond 32 bits) and tests its bits, so a negative one is its two's-complement bits

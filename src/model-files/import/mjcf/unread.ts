@@ -1,7 +1,7 @@
 // Attributes MuJoCo's schema allows on the elements the importer reads, but that the importer does
 // not follow: each is accepted only at a value where it changes nothing (MuJoCo's default, or a
 // value that matters only to something refused elsewhere), and refused at its line otherwise, so
-// a model never runs without a setting its file asks for (<geom priority>,
+// a model never runs without a setting its file asks for (<geom adhesion>,
 // an actuator's delay, ...). Attributes with no effect on the motion at all (group, user, material,
 // lengthrange, ...) are not listed.
 
@@ -30,8 +30,6 @@ const UNREAD: Record<Kind, Record<string, [(v: string, nums: () => number[]) => 
     align: [(v) => v === 'false' || v === 'auto', 'it aligns the free body with its inertia axes (alignfree)'],
   },
   geom: {
-    priority: [(_, n) => sameNums(n(), [0]), 'it decides whose contact parameters a pair takes'],
-    solmix: [(_, n) => sameNums(n(), [1]), "it weights the two geoms' solref and solimp in a pair"],
     shellinertia: [(v) => v === 'false', 'it computes the inertia of a hollow shell instead of a solid'],
     surfacevel: [(_, n) => n().every((x) => x === 0), 'it makes the surface move (a conveyor)'],
     adhesion: [(_, n) => sameNums(n(), [0]), 'it adds adhesion to contacts'],

@@ -53,6 +53,8 @@ function collisionGeom(u: UrdfContext, c: XmlElement, name: string, o: { pos: Ve
     condim: 3,
     margin: 0,
     gap: 0,
+    priority: 0,
+    solmix: 1,
     mass: 0,
     inertia: [0, 0, 0],
     source: r.span(c),
