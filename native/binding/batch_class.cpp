@@ -15,14 +15,14 @@ namespace {
 class BatchWrap : public Napi::ObjectWrap<BatchWrap> {
  public:
   static Napi::Function Define(Napi::Env env) {
-    return DefineClass(env, "NativeBatch",
-                       {InstanceMethod("step", &BatchWrap::Step), InstanceMethod("forward", &BatchWrap::Forward),
-                        InstanceMethod("observe", &BatchWrap::Observe), InstanceMethod("collide", &BatchWrap::Collide),
-                        InstanceMethod("reset", &BatchWrap::Reset), InstanceMethod("constrain", &BatchWrap::Constrain),
-                        InstanceMethod("constraints", &BatchWrap::Constraints),
-                        InstanceMethod("sense", &BatchWrap::Sense), InstanceMethod("setRobotModel", &BatchWrap::SetRobotModel),
-                        InstanceMethod("field", &BatchWrap::Field), InstanceMethod("info", &BatchWrap::Info),
-                        InstanceMethod("contacts", &BatchWrap::Contacts), InstanceMethod("candidatePairs", &BatchWrap::CandidatePairs)});
+    return DefineClass(
+        env, "NativeBatch",
+        {InstanceMethod("step", &BatchWrap::Step), InstanceMethod("forward", &BatchWrap::Forward), InstanceMethod("observe", &BatchWrap::Observe),
+         InstanceMethod("collide", &BatchWrap::Collide), InstanceMethod("reset", &BatchWrap::Reset),
+         InstanceMethod("constrain", &BatchWrap::Constrain), InstanceMethod("constraints", &BatchWrap::Constraints),
+         InstanceMethod("sense", &BatchWrap::Sense), InstanceMethod("setRobotModel", &BatchWrap::SetRobotModel),
+         InstanceMethod("field", &BatchWrap::Field), InstanceMethod("info", &BatchWrap::Info), InstanceMethod("contacts", &BatchWrap::Contacts),
+         InstanceMethod("candidatePairs", &BatchWrap::CandidatePairs)});
   }
 
   BatchWrap(const Napi::CallbackInfo& info) : Napi::ObjectWrap<BatchWrap>(info) {
@@ -43,7 +43,8 @@ class BatchWrap : public Napi::ObjectWrap<BatchWrap> {
     if (!(n >= 0) || n != std::floor(n) || n > 9e15) throw Napi::RangeError::New(env, "step count must be a non-negative integer");
     StepStats s;
     try {
-      s = batch_->step(static_cast<std::int64_t>(n), info.Length() > 1 && info[1].ToBoolean().Value(), info.Length() > 2 && info[2].ToBoolean().Value());
+      s = batch_->step(static_cast<std::int64_t>(n), info.Length() > 1 && info[1].ToBoolean().Value(),
+                       info.Length() > 2 && info[2].ToBoolean().Value());
     } catch (const std::exception& e) {
       throw Napi::Error::New(env, e.what());
     }
@@ -116,7 +117,8 @@ class BatchWrap : public Napi::ObjectWrap<BatchWrap> {
     if (info.Length() < 3 || !info[0].IsNumber() || !info[1].IsNumber() || !info[2].IsBoolean())
       throw Napi::TypeError::New(env, "constraints(robot, iterations, warm): expected two integers and a boolean");
     const double robot = info[0].As<Napi::Number>().DoubleValue(), iters = info[1].As<Napi::Number>().DoubleValue();
-    if (robot != std::floor(robot) || iters != std::floor(iters)) throw Napi::TypeError::New(env, "constraints: robot and iterations must be integers");
+    if (robot != std::floor(robot) || iters != std::floor(iters))
+      throw Napi::TypeError::New(env, "constraints: robot and iterations must be integers");
     ConstraintReport r;
     try {
       r = batch_->constraint_report(static_cast<int>(robot), static_cast<int>(iters), info[2].As<Napi::Boolean>().Value());
@@ -207,8 +209,8 @@ class BatchWrap : public Napi::ObjectWrap<BatchWrap> {
     const Storage& st = batch_->storage();
     auto* keep = new std::shared_ptr<Buffer>(st.buffer);
     const std::size_t count = st.count[static_cast<int>(f)];
-    Napi::ArrayBuffer ab = Napi::ArrayBuffer::New(env, st.ptr(f), count * st.elem,
-                                                  [](Napi::Env, void*, std::shared_ptr<Buffer>* hold) { delete hold; }, keep);
+    Napi::ArrayBuffer ab = Napi::ArrayBuffer::New(
+        env, st.ptr(f), count * st.elem, [](Napi::Env, void*, std::shared_ptr<Buffer>* hold) { delete hold; }, keep);
     if (st.elem == 4) return Napi::Float32Array::New(env, count, ab, 0);
     return Napi::Float64Array::New(env, count, ab, 0);
   }

@@ -66,8 +66,10 @@ void numbers_at(const V& o, const char* key, double* out, std::size_t n, const s
 template <class V>
 void append_numbers(const V& o, const char* key, std::vector<double>& out, std::size_t n, const std::string& where) {
   std::vector<double> tmp(n);
-  if (n > 0) numbers_at(o, key, tmp.data(), n, where);
-  else if (o.get(key).is_array() && o.get(key).length() != 0) type_error(where + "." + key + " must be empty");
+  if (n > 0)
+    numbers_at(o, key, tmp.data(), n, where);
+  else if (o.get(key).is_array() && o.get(key).length() != 0)
+    type_error(where + "." + key + " must be empty");
   out.insert(out.end(), tmp.begin(), tmp.end());
 }
 
@@ -100,9 +102,15 @@ inline void quat_to_rotation(const double* q, double* R) {
   const double n = std::sqrt(q[0] * q[0] + q[1] * q[1] + q[2] * q[2] + q[3] * q[3]);
   if (!(n > 0) || !std::isfinite(n)) type_error("quaternion must be non-zero and finite");
   const double w = q[0] / n, x = q[1] / n, y = q[2] / n, z = q[3] / n;
-  R[0] = 1 - 2 * (y * y + z * z); R[1] = 2 * (x * y - w * z); R[2] = 2 * (x * z + w * y);
-  R[3] = 2 * (x * y + w * z); R[4] = 1 - 2 * (x * x + z * z); R[5] = 2 * (y * z - w * x);
-  R[6] = 2 * (x * z - w * y); R[7] = 2 * (y * z + w * x); R[8] = 1 - 2 * (x * x + y * y);
+  R[0] = 1 - 2 * (y * y + z * z);
+  R[1] = 2 * (x * y - w * z);
+  R[2] = 2 * (x * z + w * y);
+  R[3] = 2 * (x * y + w * z);
+  R[4] = 1 - 2 * (x * x + z * z);
+  R[5] = 2 * (y * z - w * x);
+  R[6] = 2 * (x * z - w * y);
+  R[7] = 2 * (y * z + w * x);
+  R[8] = 1 - 2 * (x * x + y * y);
   if (q[0] == 1 && q[1] == 0 && q[2] == 0 && q[3] == 0) { // exact identity, so kernels can skip it
     for (int k = 0; k < 9; ++k) R[k] = (k % 4 == 0) ? 1.0 : 0.0;
   }
@@ -159,8 +167,7 @@ template <class V>
 void read_convex_size(const V& o, Shape& s, const std::string& where) {
   if (s.kind == ShapeKind::Convex) {
     const V v = o.get("vertices");
-    if (!v.is_array() || v.length() < 12 || v.length() % 3 != 0)
-      type_error(where + ".vertices must be an array of x y z numbers, at least 4 points");
+    if (!v.is_array() || v.length() < 12 || v.length() % 3 != 0) type_error(where + ".vertices must be an array of x y z numbers, at least 4 points");
     s.vert.resize(v.length());
     for (std::size_t i = 0; i < v.length(); ++i) {
       const V x = v.at(i);
@@ -171,7 +178,8 @@ void read_convex_size(const V& o, Shape& s, const std::string& where) {
     const V f = o.get("faces");
     if (!f.is_undefined()) {
       const int nvert = static_cast<int>(s.vert.size() / 3);
-      if (!f.is_array() || f.length() < 12 || f.length() % 3 != 0) type_error(where + ".faces must be an array of vertex indices, three per triangle, at least 4 triangles");
+      if (!f.is_array() || f.length() < 12 || f.length() % 3 != 0)
+        type_error(where + ".faces must be an array of vertex indices, three per triangle, at least 4 triangles");
       std::vector<int> faces(f.length());
       for (std::size_t i = 0; i < f.length(); ++i) {
         const V x = f.at(i);
@@ -210,7 +218,8 @@ void read_shapes(const V& m, Model& model, const std::string& root) {
       s.name = name_or_index(o, i);
       s.body = static_cast<int>(number_at(o, "body", where));
       s.kind = shape_kind(o.get("kind"), where);
-      if (is_convex_kind(s.kind)) read_convex_size(o, s, where);
+      if (is_convex_kind(s.kind))
+        read_convex_size(o, s, where);
       else {
         numbers_at(o, "halfExtents", s.half, 3, where);
         s.radius = number_at(o, "radius", where);
@@ -334,11 +343,16 @@ void read_actuators(const V& m, Model& model, const std::string& root) {
     }
     const V kind = o.get("kind");
     const std::string k = kind.is_string() ? kind.string() : "";
-    if (k == "motor") a.kind = ActuatorKind::Motor;
-    else if (k == "position") a.kind = ActuatorKind::Position;
-    else if (k == "velocity") a.kind = ActuatorKind::Velocity;
-    else if (k == "general") a.kind = ActuatorKind::General;
-    else type_error(where + ".kind is '" + k + "'; expected motor, position, velocity or general");
+    if (k == "motor")
+      a.kind = ActuatorKind::Motor;
+    else if (k == "position")
+      a.kind = ActuatorKind::Position;
+    else if (k == "velocity")
+      a.kind = ActuatorKind::Velocity;
+    else if (k == "general")
+      a.kind = ActuatorKind::General;
+    else
+      type_error(where + ".kind is '" + k + "'; expected motor, position, velocity or general");
     if (a.kind == ActuatorKind::General) read_general(o, a, where);
     const int nv = on_tendon ? 1 : joint_nv(model.joints[a.joint].type);
     const bool raw = !on_tendon && ACH_BUG(GearNotProjected) && o.get("direction").is_array();
@@ -463,7 +477,8 @@ void read_solver(const V& m, Model& model, const std::string& root) {
   if (optional_number(so, "noslipIterations", ns, where) && (ns != std::floor(ns) || ns < 0 || ns > 100000))
     type_error(where + ".noslipIterations must be an integer from 0 to 100000 (got " + std::to_string(ns) + ")");
   model.noslip_iterations = static_cast<int>(ns);
-  if (optional_number(so, "noslipTolerance", model.noslip_tolerance, where) && !(model.noslip_tolerance >= 0 && std::isfinite(model.noslip_tolerance)))
+  if (optional_number(so, "noslipTolerance", model.noslip_tolerance, where) &&
+      !(model.noslip_tolerance >= 0 && std::isfinite(model.noslip_tolerance)))
     type_error(where + ".noslipTolerance must be a finite number >= 0");
   const V method = so.get("method");
   if (!method.is_undefined()) {
@@ -617,12 +632,18 @@ BatchOptions read_options(const V& o) {
   opt.lanes = static_cast<int>(number_at(o, "lanes", "options"));
   opt.copies = static_cast<int>(number_at(o, "copies", "options"));
   const std::string integ = str("integrator");
-  if (integ == "euler") opt.integrator = Integrator::Euler;
-  else if (integ == "verlet") opt.integrator = Integrator::Verlet;
-  else if (integ == "midpoint") opt.integrator = Integrator::Midpoint;
-  else if (integ == "rk4") opt.integrator = Integrator::Rk4;
-  else if (integ == "implicitfast") opt.integrator = Integrator::ImplicitFast;
-  else type_error("integrator must be euler, verlet, midpoint, rk4 or implicitfast (got '" + integ + "')");
+  if (integ == "euler")
+    opt.integrator = Integrator::Euler;
+  else if (integ == "verlet")
+    opt.integrator = Integrator::Verlet;
+  else if (integ == "midpoint")
+    opt.integrator = Integrator::Midpoint;
+  else if (integ == "rk4")
+    opt.integrator = Integrator::Rk4;
+  else if (integ == "implicitfast")
+    opt.integrator = Integrator::ImplicitFast;
+  else
+    type_error("integrator must be euler, verlet, midpoint, rk4 or implicitfast (got '" + integ + "')");
   opt.dt = number_at(o, "dt", "options");
   opt.substeps = static_cast<int>(number_at(o, "substeps", "options"));
   opt.midpoint_iterations = static_cast<int>(number_at(o, "midpointIterations", "options"));

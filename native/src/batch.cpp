@@ -23,7 +23,8 @@ inline void cpu_relax() {
 }
 
 /// Spin until done() or kSpin has passed; true when done() held.
-template <class F> bool spin_until(F done) {
+template <class F>
+bool spin_until(F done) {
   const auto until = std::chrono::steady_clock::now() + kSpin;
   for (;;) {
     for (int i = 0; i < 64; ++i) {
@@ -42,12 +43,16 @@ template <class F> bool spin_until(F done) {
 constexpr double kMaxControl = 1e10;
 
 // Compared in T: 1e10 is exact in float (9765625 · 2^10), so a float compares as its double would.
-template <class T> bool bad_control_value(T u) { return !(std::abs(u) <= T(kMaxControl)); }
+template <class T>
+bool bad_control_value(T u) {
+  return !(std::abs(u) <= T(kMaxControl));
+}
 
 /// The first bad control (lowest robot, then lowest actuator) of robots [0, copies) in one control
 /// half: rows of `stride` lanes, one per actuator. A branch-free pass per row, which the compiler
 /// vectorizes; only a row with a bad value is searched again for its robot.
-template <class T> BadControl first_bad_control(const T* half, std::size_t nu, std::size_t stride, int copies) {
+template <class T>
+BadControl first_bad_control(const T* half, std::size_t nu, std::size_t stride, int copies) {
   BadControl bad;
   for (std::size_t a = 0; a < nu; ++a) {
     const T* row = half + a * stride;
@@ -159,14 +164,22 @@ std::vector<double> initial_ctrl_targets(const Model& m) {
 }
 
 Batch::Batch(Model model, const BatchOptions& opt)
-    : model_(std::move(model)), opt_(opt), storage_(make_storage(model_, opt_)), kernel_(make_kernel(model_, opt_, storage_)),
-      pool_(opt.threads), per_worker_(opt.threads), worker_errors_(opt.threads), worker_error_block_(opt.threads, 0),
-      block_order_(kernel_->blocks()), block_cost_ns_(kernel_->blocks(), 0) {
+    : model_(std::move(model)),
+      opt_(opt),
+      storage_(make_storage(model_, opt_)),
+      kernel_(make_kernel(model_, opt_, storage_)),
+      pool_(opt.threads),
+      per_worker_(opt.threads),
+      worker_errors_(opt.threads),
+      worker_error_block_(opt.threads, 0),
+      block_order_(kernel_->blocks()),
+      block_cost_ns_(kernel_->blocks(), 0) {
   for (std::size_t b = 0; b < block_order_.size(); ++b) block_order_[b] = static_cast<int>(b);
   reset();
 }
 
-template <class T> static void fill_initial(const Model& m, const Storage& s) {
+template <class T>
+static void fill_initial(const Model& m, const Storage& s) {
   auto fill = [&](FieldId f, const std::vector<double>& values) {
     T* p = static_cast<T*>(s.ptr(f));
     for (std::size_t k = 0; k < values.size(); ++k) std::fill(p + k * s.stride, p + (k + 1) * s.stride, T(values[k]));
@@ -187,8 +200,10 @@ template <class T> static void fill_initial(const Model& m, const Storage& s) {
 }
 
 void fill_initial_state(const Model& model, const Storage& storage) {
-  if (storage.elem == 4) fill_initial<float>(model, storage);
-  else fill_initial<double>(model, storage);
+  if (storage.elem == 4)
+    fill_initial<float>(model, storage);
+  else
+    fill_initial<double>(model, storage);
 }
 
 void Batch::reset() {
@@ -200,7 +215,10 @@ void Batch::set_robot_model(int robot, const Model& model) {
   if (robot < 0 || robot >= opt_.copies) throw std::invalid_argument("robot " + std::to_string(robot) + " is out of range");
   const std::string d = lane_difference(model_, model);
   if (!d.empty())
-    throw std::invalid_argument("robot " + std::to_string(robot) + "'s model differs from the batch's in more than its per-robot parameters (gravity, masses, centres of mass and inertias, damping, armature, frictions, actuator gains and control ranges): " + d);
+    throw std::invalid_argument("robot " + std::to_string(robot) +
+                                "'s model differs from the batch's in more than its per-robot parameters (gravity, masses, centres of mass and "
+                                "inertias, damping, armature, frictions, actuator gains and control ranges): " +
+                                d);
   kernel_->set_robot_model(robot, model);
 }
 
@@ -227,8 +245,7 @@ StepStats Batch::step(std::int64_t nsteps, bool monitor, bool hold) {
     }
     if (timed) block_cost_ns_[b] = std::chrono::duration_cast<std::chrono::nanoseconds>(std::chrono::steady_clock::now() - start).count();
   });
-  if (timed)
-    std::stable_sort(block_order_.begin(), block_order_.end(), [&](int a, int b) { return block_cost_ns_[a] > block_cost_ns_[b]; });
+  if (timed) std::stable_sort(block_order_.begin(), block_order_.end(), [&](int a, int b) { return block_cost_ns_[a] > block_cost_ns_[b]; });
   int first = -1;
   for (std::size_t w = 0; w < errors.size(); ++w)
     if (errors[w] && (first < 0 || error_block[w] < error_block[first])) first = static_cast<int>(w);

@@ -22,31 +22,45 @@ Buffer::~Buffer() { std::free(data_); }
 Isa isa_for(Precision precision, int lanes) {
   const bool f32 = precision == Precision::F32;
   switch (lanes) {
-  case 1: return Isa::Scalar;
-  case 4: return f32 ? Isa::Sse2 : Isa::Avx2;
-  case 8: return f32 ? Isa::Avx2 : Isa::Avx512;
-  case 16: return Isa::Avx512;
-  default: throw std::invalid_argument("lanes must be 1, 4, 8 or 16 (got " + std::to_string(lanes) + ")");
+    case 1:
+      return Isa::Scalar;
+    case 4:
+      return f32 ? Isa::Sse2 : Isa::Avx2;
+    case 8:
+      return f32 ? Isa::Avx2 : Isa::Avx512;
+    case 16:
+      return Isa::Avx512;
+    default:
+      throw std::invalid_argument("lanes must be 1, 4, 8 or 16 (got " + std::to_string(lanes) + ")");
   }
 }
 
 bool cpu_supports(Isa isa) {
   __builtin_cpu_init();
   switch (isa) {
-  case Isa::Scalar: return true;
-  case Isa::Sse2: return __builtin_cpu_supports("sse2");
-  case Isa::Avx2: return __builtin_cpu_supports("avx2");
-  case Isa::Avx512: return __builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512dq") && __builtin_cpu_supports("avx512bw") && __builtin_cpu_supports("avx512vl");
+    case Isa::Scalar:
+      return true;
+    case Isa::Sse2:
+      return __builtin_cpu_supports("sse2");
+    case Isa::Avx2:
+      return __builtin_cpu_supports("avx2");
+    case Isa::Avx512:
+      return __builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512dq") && __builtin_cpu_supports("avx512bw") &&
+             __builtin_cpu_supports("avx512vl");
   }
   return false;
 }
 
 const char* isa_name(Isa isa) {
   switch (isa) {
-  case Isa::Scalar: return "scalar";
-  case Isa::Sse2: return "SSE2";
-  case Isa::Avx2: return "AVX2";
-  case Isa::Avx512: return "AVX-512";
+    case Isa::Scalar:
+      return "scalar";
+    case Isa::Sse2:
+      return "SSE2";
+    case Isa::Avx2:
+      return "AVX2";
+    case Isa::Avx512:
+      return "AVX-512";
   }
   return "?";
 }
@@ -69,16 +83,36 @@ Storage storage_layout(const Model& model, const BatchOptions& opt, std::size_t*
   const std::size_t nb = model.joints.size();
   std::size_t na = 0;
   for (const Actuator& a : model.actuators) na += a.stateful() ? 1 : 0;
-  const std::size_t counts[] = {std::size_t(model.nq), std::size_t(model.nv), std::size_t(model.nv), std::size_t(model.nv), 1, 1,
-                                nb * 3, nb * 9, std::size_t(model.nv), 1, 1, 1,
+  const std::size_t counts[] = {std::size_t(model.nq),
+                                std::size_t(model.nv),
+                                std::size_t(model.nv),
+                                std::size_t(model.nv),
+                                1,
+                                1,
+                                nb * 3,
+                                nb * 9,
+                                std::size_t(model.nv),
+                                1,
+                                1,
+                                1,
                                 model.constrained() ? std::size_t(model.nv) : 0,
-                                2 * model.actuators.size(), model.actuators.size(), model.actuators.size(),
-                                nb * 6, nb * 6 /* sensors: BodyVel, BodyAcc */,
-                                na, model.actuators.size(), na /* Act, ActuatorForceNow, ActDotNow */,
-                                opt.record ? std::size_t(model.nv) : 0, opt.record ? nb * 6 : 0, /* QfrcConstraint, CfrcExt */
-                                opt.record ? nb * 3 : 0, opt.record ? nb * 9 : 0, /* RecordBodyPos, RecordBodyRot */
-                                opt.record ? std::size_t(model.nv) : 0, opt.record ? nb * 6 : 0 /* QfrcActuator, RecordBodyVel */,
-                                opt.record ? nb * 3 : 0, opt.record ? nb * 10 : 0, opt.record ? nb * 6 : 0 /* RecordXipos, RecordCinert, RecordCvel */};
+                                2 * model.actuators.size(),
+                                model.actuators.size(),
+                                model.actuators.size(),
+                                nb * 6,
+                                nb * 6 /* sensors: BodyVel, BodyAcc */,
+                                na,
+                                model.actuators.size(),
+                                na /* Act, ActuatorForceNow, ActDotNow */,
+                                opt.record ? std::size_t(model.nv) : 0,
+                                opt.record ? nb * 6 : 0, /* QfrcConstraint, CfrcExt */
+                                opt.record ? nb * 3 : 0,
+                                opt.record ? nb * 9 : 0, /* RecordBodyPos, RecordBodyRot */
+                                opt.record ? std::size_t(model.nv) : 0,
+                                opt.record ? nb * 6 : 0 /* QfrcActuator, RecordBodyVel */,
+                                opt.record ? nb * 3 : 0,
+                                opt.record ? nb * 10 : 0,
+                                opt.record ? nb * 6 : 0 /* RecordXipos, RecordCinert, RecordCvel */};
   static_assert(sizeof(counts) / sizeof(counts[0]) == static_cast<int>(FieldId::Count), "one count per field");
   std::size_t total = 0;
   for (int f = 0; f < static_cast<int>(FieldId::Count); ++f) {
@@ -117,9 +151,8 @@ static Isa supported_isa(Precision precision, int lanes) {
     for (int w : {4, 8, 16})
       if (cpu_supports(isa_for(precision, w))) runs += ", " + std::to_string(w);
     const std::string prec = precision == Precision::F32 ? "f32" : "f64";
-    throw std::invalid_argument("lanes " + std::to_string(lanes) + " in " + prec + " needs " + isa_name(isa) +
-                                ", which this CPU lacks (it has " + (have.empty() ? std::string("none") : have) +
-                                "); it runs " + prec + " at lanes " + runs);
+    throw std::invalid_argument("lanes " + std::to_string(lanes) + " in " + prec + " needs " + isa_name(isa) + ", which this CPU lacks (it has " +
+                                (have.empty() ? std::string("none") : have) + "); it runs " + prec + " at lanes " + runs);
   }
   return isa;
 }
@@ -132,21 +165,26 @@ std::unique_ptr<Kernel> make_kernel(const Model& model, const BatchOptions& opt,
   if (!(opt.dt > 0) || !(opt.dt < 1e3)) throw std::invalid_argument("dt must be a positive number of seconds");
   // MuJoCo's implicitfast adds the fluid forces' velocity derivatives to qDeriv (mjd_passive_vel), which implicit.hpp does not form
   if (model.fluid.on() && opt.integrator == Integrator::ImplicitFast)
-    throw std::invalid_argument("the model has fluid forces (density or viscosity), whose velocity derivatives MuJoCo's implicitfast adds to "
-                                "qDeriv and the engine does not: choose integrator euler or rk4");
+    throw std::invalid_argument(
+        "the model has fluid forces (density or viscosity), whose velocity derivatives MuJoCo's implicitfast adds to "
+        "qDeriv and the engine does not: choose integrator euler or rk4");
   if (opt.record) {
     // cfrc_ext also sums connect and weld constraint forces (mj_rnePostConstraint), not recorded here
     if (!model.constrained())
-      throw std::invalid_argument("record: the model has no constraints (contacts, limits, equalities); its last evaluation has no constraint forces to keep");
+      throw std::invalid_argument(
+          "record: the model has no constraints (contacts, limits, equalities); its last evaluation has no constraint forces to keep");
     for (const Equality& e : model.equalities)
-      if (e.type != EqualityType::Joint)
-        throw std::invalid_argument("record: cfrc_ext with connect or weld equality constraints is not implemented");
+      if (e.type != EqualityType::Joint) throw std::invalid_argument("record: cfrc_ext with connect or weld equality constraints is not implemented");
   }
   switch (isa) {
-  case Isa::Scalar: return make_kernel_scalar(model, opt, storage);
-  case Isa::Sse2: return make_kernel_sse2(model, opt, storage);
-  case Isa::Avx2: return make_kernel_avx2(model, opt, storage);
-  case Isa::Avx512: return make_kernel_avx512(model, opt, storage);
+    case Isa::Scalar:
+      return make_kernel_scalar(model, opt, storage);
+    case Isa::Sse2:
+      return make_kernel_sse2(model, opt, storage);
+    case Isa::Avx2:
+      return make_kernel_avx2(model, opt, storage);
+    case Isa::Avx512:
+      return make_kernel_avx512(model, opt, storage);
   }
   throw std::invalid_argument("unknown instruction set");
 }
@@ -182,10 +220,14 @@ PeakMeasure measure_peak(Precision precision, int lanes, double seconds) {
   if (!(seconds > 0) || seconds > 60) throw std::invalid_argument("peak measurement seconds must be in (0, 60]");
   auto run = [&](long iters, int reps) {
     switch (isa) {
-    case Isa::Scalar: return peak_flops_scalar(precision, lanes, iters, reps);
-    case Isa::Sse2: return peak_flops_sse2(precision, lanes, iters, reps);
-    case Isa::Avx2: return peak_flops_avx2(precision, lanes, iters, reps);
-    case Isa::Avx512: return peak_flops_avx512(precision, lanes, iters, reps);
+      case Isa::Scalar:
+        return peak_flops_scalar(precision, lanes, iters, reps);
+      case Isa::Sse2:
+        return peak_flops_sse2(precision, lanes, iters, reps);
+      case Isa::Avx2:
+        return peak_flops_avx2(precision, lanes, iters, reps);
+      case Isa::Avx512:
+        return peak_flops_avx512(precision, lanes, iters, reps);
     }
     throw std::invalid_argument("unknown instruction set");
   };

@@ -16,20 +16,26 @@ class Differ {
   std::string first;
   bool found() const { return !first.empty(); }
 
-  template <class X> void eq(const std::string& what, const X& a, const X& b) {
+  template <class X>
+  void eq(const std::string& what, const X& a, const X& b) {
     if (found() || a == b) return;
     std::ostringstream o;
     o.precision(17);
     o << what << ": ";
-    if constexpr (std::is_enum_v<X>) o << static_cast<int>(a) << " in the batch's model, " << static_cast<int>(b) << " here";
-    else if constexpr (std::is_same_v<X, std::string>) o << "'" << a << "' in the batch's model, '" << b << "' here";
-    else o << a << " in the batch's model, " << b << " here";
+    if constexpr (std::is_enum_v<X>)
+      o << static_cast<int>(a) << " in the batch's model, " << static_cast<int>(b) << " here";
+    else if constexpr (std::is_same_v<X, std::string>)
+      o << "'" << a << "' in the batch's model, '" << b << "' here";
+    else
+      o << a << " in the batch's model, " << b << " here";
     first = o.str();
   }
-  template <class X> void arr(const std::string& what, const X* a, const X* b, int n) {
+  template <class X>
+  void arr(const std::string& what, const X* a, const X* b, int n) {
     for (int k = 0; k < n && !found(); ++k) eq(what + "[" + std::to_string(k) + "]", a[k], b[k]);
   }
-  template <class X> void vec(const std::string& what, const std::vector<X>& a, const std::vector<X>& b) {
+  template <class X>
+  void vec(const std::string& what, const std::vector<X>& a, const std::vector<X>& b) {
     eq(what + " count", a.size(), b.size());
     if (!found()) arr(what, a.data(), b.data(), static_cast<int>(a.size()));
   }

@@ -9,9 +9,7 @@ namespace ach {
 
 namespace {
 
-[[noreturn]] void fail(const Joint& j, const std::string& what) {
-  throw std::invalid_argument("joint '" + j.name + "': " + what);
-}
+[[noreturn]] void fail(const Joint& j, const std::string& what) { throw std::invalid_argument("joint '" + j.name + "': " + what); }
 
 bool finite_all(const double* x, int n) {
   for (int k = 0; k < n; ++k)
@@ -29,9 +27,8 @@ using Mat3 = std::array<double, 9>;
 Mat3 quat_to_R(double w, double x, double y, double z) {
   const double n = std::sqrt(w * w + x * x + y * y + z * z);
   w /= n, x /= n, y /= n, z /= n;
-  return {1 - 2 * (y * y + z * z), 2 * (x * y - w * z),     2 * (x * z + w * y),
-          2 * (x * y + w * z),     1 - 2 * (x * x + z * z), 2 * (y * z - w * x),
-          2 * (x * z - w * y),     2 * (y * z + w * x),     1 - 2 * (x * x + y * y)};
+  return {1 - 2 * (y * y + z * z), 2 * (x * y - w * z), 2 * (x * z + w * y), 2 * (x * y + w * z),    1 - 2 * (x * x + z * z),
+          2 * (y * z - w * x),     2 * (x * z - w * y), 2 * (y * z + w * x), 1 - 2 * (x * x + y * y)};
 }
 Mat3 axis_angle_R(const double* a, double th) {
   const double s = std::sin(th / 2), c = std::cos(th / 2);
@@ -59,18 +56,25 @@ void placement_at_q0(const Joint& j, const double* q, Mat3& R, double* p) {
   Mat3 R_J = {1, 0, 0, 0, 1, 0, 0, 0, 1};
   double p_J[3] = {0, 0, 0};
   switch (j.type) {
-  case JointType::Revolute: R_J = axis_angle_R(j.axis, q[0]); break;
-  case JointType::Prismatic: for (int k = 0; k < 3; ++k) p_J[k] = q[0] * j.axis[k]; break;
-  case JointType::Ball: R_J = quat_to_R(q[0], q[1], q[2], q[3]); break;
-  case JointType::Free:
-    for (int k = 0; k < 3; ++k) p_J[k] = q[k];
-    R_J = quat_to_R(q[3], q[4], q[5], q[6]);
-    break;
-  case JointType::Planar:
-    for (int k = 0; k < 3; ++k) p_J[k] = q[0] * j.u[k] + q[1] * j.w[k];
-    R_J = axis_angle_R(j.axis, q[2]);
-    break;
-  case JointType::Fixed: break;
+    case JointType::Revolute:
+      R_J = axis_angle_R(j.axis, q[0]);
+      break;
+    case JointType::Prismatic:
+      for (int k = 0; k < 3; ++k) p_J[k] = q[0] * j.axis[k];
+      break;
+    case JointType::Ball:
+      R_J = quat_to_R(q[0], q[1], q[2], q[3]);
+      break;
+    case JointType::Free:
+      for (int k = 0; k < 3; ++k) p_J[k] = q[k];
+      R_J = quat_to_R(q[3], q[4], q[5], q[6]);
+      break;
+    case JointType::Planar:
+      for (int k = 0; k < 3; ++k) p_J[k] = q[0] * j.u[k] + q[1] * j.w[k];
+      R_J = axis_angle_R(j.axis, q[2]);
+      break;
+    case JointType::Fixed:
+      break;
   }
   R = mul3(R_PJ, R_J);
   for (int r = 0; r < 3; ++r) p[r] = j.p_PJ[r] + R_PJ[r * 3] * p_J[0] + R_PJ[r * 3 + 1] * p_J[1] + R_PJ[r * 3 + 2] * p_J[2];
@@ -99,14 +103,23 @@ int subspace_basis(const Joint& j, double S[6][6]) {
   for (int k = 0; k < 6; ++k)
     for (int r = 0; r < 6; ++r) S[k][r] = 0;
   switch (j.type) {
-  case JointType::Revolute: for (int r = 0; r < 3; ++r) S[0][r] = j.axis[r]; return 1;
-  case JointType::Prismatic: for (int r = 0; r < 3; ++r) S[0][r + 3] = j.axis[r]; return 1;
-  case JointType::Ball: for (int k = 0; k < 3; ++k) S[k][k] = 1; return 3;
-  case JointType::Free: for (int k = 0; k < 6; ++k) S[k][k] = 1; return 6;
-  case JointType::Planar:
-    for (int r = 0; r < 3; ++r) S[0][r + 3] = j.u[r], S[1][r + 3] = j.w[r], S[2][r] = j.axis[r];
-    return 3;
-  case JointType::Fixed: return 0;
+    case JointType::Revolute:
+      for (int r = 0; r < 3; ++r) S[0][r] = j.axis[r];
+      return 1;
+    case JointType::Prismatic:
+      for (int r = 0; r < 3; ++r) S[0][r + 3] = j.axis[r];
+      return 1;
+    case JointType::Ball:
+      for (int k = 0; k < 3; ++k) S[k][k] = 1;
+      return 3;
+    case JointType::Free:
+      for (int k = 0; k < 6; ++k) S[k][k] = 1;
+      return 6;
+    case JointType::Planar:
+      for (int r = 0; r < 3; ++r) S[0][r + 3] = j.u[r], S[1][r + 3] = j.w[r], S[2][r] = j.axis[r];
+      return 3;
+    case JointType::Fixed:
+      return 0;
   }
   return 0;
 }
@@ -182,8 +195,9 @@ void Model::check_effective_inertia() const {
             if (!(s > kSingularShare)) {
               std::ostringstream msg;
               msg << "singular model: the effective inertia of its joint (the ABA's D = S^T IA S at the initial "
-                     "configuration) keeps only " << (s > 0 ? s : 0.0) << " of the locked-subtree inertia along direction " << c
-                  << ", below the bar " << kSingularShare << " (a massless link needs the links below it to resist every motion of its joint: "
+                     "configuration) keeps only "
+                  << (s > 0 ? s : 0.0) << " of the locked-subtree inertia along direction " << c << ", below the bar " << kSingularShare
+                  << " (a massless link needs the links below it to resist every motion of its joint: "
                      "e.g. two hinges at one point on non-parallel axes with the mass off both axes)";
               fail(j, msg.str());
             }
@@ -258,8 +272,8 @@ void Model::finalize() {
     nv += j.nv;
     if (j.nv > max_nv) max_nv = j.nv;
 
-    if (!finite_all(j.R_PJ, 9) || !finite_all(j.p_PJ, 3) || !finite_all(j.axis, 3) || !finite_all(j.com, 3) ||
-        !finite_all(j.I_com, 6) || !std::isfinite(j.mass))
+    if (!finite_all(j.R_PJ, 9) || !finite_all(j.p_PJ, 3) || !finite_all(j.axis, 3) || !finite_all(j.com, 3) || !finite_all(j.I_com, 6) ||
+        !std::isfinite(j.mass))
       fail(j, "non-finite number in its placement or inertia");
     if (!(j.mass >= 0)) fail(j, "mass must be >= 0 (0: a massless link, checked below)");
     if (j.type == JointType::Revolute || j.type == JointType::Prismatic || j.type == JointType::Planar) {
@@ -268,8 +282,8 @@ void Model::finalize() {
     }
     if (j.type == JointType::Free) {
       const double* R = j.R_PJ;
-      const bool identity = R[0] == 1 && R[4] == 1 && R[8] == 1 && R[1] == 0 && R[2] == 0 && R[3] == 0 && R[5] == 0 &&
-                            R[6] == 0 && R[7] == 0 && j.p_PJ[0] == 0 && j.p_PJ[1] == 0 && j.p_PJ[2] == 0;
+      const bool identity = R[0] == 1 && R[4] == 1 && R[8] == 1 && R[1] == 0 && R[2] == 0 && R[3] == 0 && R[5] == 0 && R[6] == 0 && R[7] == 0 &&
+                            j.p_PJ[0] == 0 && j.p_PJ[1] == 0 && j.p_PJ[2] == 0;
       if (j.parent != -1 || !identity) fail(j, "a free joint must be a root with an identity placement");
     }
     j.axis_kind = (j.type == JointType::Revolute || j.type == JointType::Prismatic) ? classify_axis(j) : AxisKind::General;
@@ -288,8 +302,8 @@ void Model::finalize() {
   }
   if (static_cast<int>(q0.size()) != nq || static_cast<int>(v0.size()) != nv || static_cast<int>(tau0.size()) != nv) {
     std::ostringstream s;
-    s << "initial state has " << q0.size() << " coordinates, " << v0.size() << " velocities and " << tau0.size()
-      << " torques; the joints need " << nq << ", " << nv << " and " << nv;
+    s << "initial state has " << q0.size() << " coordinates, " << v0.size() << " velocities and " << tau0.size() << " torques; the joints need " << nq
+      << ", " << nv << " and " << nv;
     throw std::invalid_argument(s.str());
   }
   if (!finite_all(q0.data(), nq) || !finite_all(v0.data(), nv) || !finite_all(tau0.data(), nv))

@@ -15,7 +15,8 @@
 
 static int passed = 0, failed = 0;
 static void check(bool ok, const char* what) {
-  if (ok) ++passed;
+  if (ok)
+    ++passed;
   else {
     ++failed;
     std::printf("FAIL: %s\n", what);
@@ -29,7 +30,9 @@ static Shape make_shape(const char* name, int body, ShapeKind kind, double hx, d
   s.name = name;
   s.body = body;
   s.kind = kind;
-  s.half[0] = hx; s.half[1] = hy; s.half[2] = hz;
+  s.half[0] = hx;
+  s.half[1] = hy;
+  s.half[2] = hz;
   s.radius = r;
   s.p_BS[2] = z;
   return s;
@@ -40,11 +43,19 @@ static Model scene() {
   Model m;
   m.gravity[2] = -9.81;
   Joint box;
-  box.name = "box"; box.type = JointType::Free; box.mass = 1;
+  box.name = "box";
+  box.type = JointType::Free;
+  box.mass = 1;
   box.I_com[0] = box.I_com[1] = box.I_com[2] = 0.01;
   Joint arm;
-  arm.name = "arm"; arm.type = JointType::Revolute; arm.mass = 1; arm.axis[0] = 0; arm.axis[1] = 1; arm.axis[2] = 0;
-  arm.p_PJ[2] = 0.6; arm.I_com[0] = arm.I_com[1] = arm.I_com[2] = 0.01;
+  arm.name = "arm";
+  arm.type = JointType::Revolute;
+  arm.mass = 1;
+  arm.axis[0] = 0;
+  arm.axis[1] = 1;
+  arm.axis[2] = 0;
+  arm.p_PJ[2] = 0.6;
+  arm.I_com[0] = arm.I_com[1] = arm.I_com[2] = 0.01;
   m.joints = {box, arm};
   m.q0 = {0, 0, 0.19, 1, 0, 0, 0, 0.4};
   m.v0 = std::vector<double>(7, 0.0);
@@ -55,15 +66,17 @@ static Model scene() {
   return m;
 }
 
-template <class T> static Manifold<T> collide(ShapeKind ka, const T* ha, T ra, const Transform<T>& Xa, ShapeKind kb, const T* hb, T rb,
-                                              const Transform<T>& Xb, T margin) {
+template <class T>
+static Manifold<T> collide(ShapeKind ka, const T* ha, T ra, const Transform<T>& Xa, ShapeKind kb, const T* hb, T rb, const Transform<T>& Xb,
+                           T margin) {
   ShapeGeom<T> a{ka, {ha[0], ha[1], ha[2]}, ra}, b{kb, {hb[0], hb[1], hb[2]}, rb};
   Manifold<T> m;
   narrow_pair<T>(a, Xa, b, Xb, margin, m);
   return m;
 }
 
-template <class T> static Transform<T> at(T x, T y, T z, T yaw = 0) {
+template <class T>
+static Transform<T> at(T x, T y, T z, T yaw = 0) {
   Transform<T> X;
   const T c = std::cos(yaw), s = std::sin(yaw);
   const T R[9] = {c, -s, 0, s, c, 0, 0, 0, 1};
@@ -72,7 +85,8 @@ template <class T> static Transform<T> at(T x, T y, T z, T yaw = 0) {
   return X;
 }
 
-template <class T> static int count(const Manifold<T>& m) {
+template <class T>
+static int count(const Manifold<T>& m) {
   int n = 0;
   for (int i = 0; i < kPairPoints; ++i) n += m.on[i] ? 1 : 0;
   return n;
@@ -98,8 +112,8 @@ int main() {
         for (int k = 0; k < 5; ++k) batch.collide();
         g_counting = false;
         char what[128];
-        std::snprintf(what, sizeof what, "collide() allocates nothing (%s, lanes %d, threads %d; got %ld)", prec == Precision::F32 ? "f32" : "f64", lanes,
-                      threads, g_allocs);
+        std::snprintf(what, sizeof what, "collide() allocates nothing (%s, lanes %d, threads %d; got %ld)", prec == Precision::F32 ? "f32" : "f64",
+                      lanes, threads, g_allocs);
         check(g_allocs == 0, what);
         // the rounded box rests 0.01 deep on the ground: 4 corners of its core, dist −0.01 (f32: to rounding)
         const double tol = prec == Precision::F32 ? 1e-6 : 1e-14;
@@ -145,7 +159,10 @@ int main() {
   {
     double worst = 0;
     unsigned seed = 12345;
-    auto rnd = [&] { seed = seed * 1103515245u + 12345u; return (seed >> 8) / double(1u << 24); };
+    auto rnd = [&] {
+      seed = seed * 1103515245u + 12345u;
+      return (seed >> 8) / double(1u << 24);
+    };
     for (int t = 0; t < 500; ++t) {
       const double ha[3] = {0.2 + rnd(), 0.2 + rnd(), 0.2 + rnd()};
       const double hb[3] = {t % 2 ? 0.0 : 0.2 + rnd(), t % 2 ? 0.0 : 0.2 + rnd(), 0.2 + rnd()};
@@ -155,7 +172,8 @@ int main() {
       const double rb = t % 2 ? 0.1 : 0.0;
       const Manifold<double> d = collide<double>(ShapeKind::Box, ha, 0, at<double>(0, 0, 0), kb, hb, rb, at<double>(x, y, z, yaw), 10);
       const float haf[3] = {float(ha[0]), float(ha[1]), float(ha[2])}, hbf[3] = {float(hb[0]), float(hb[1]), float(hb[2])};
-      const Manifold<float> f = collide<float>(ShapeKind::Box, haf, 0, at<float>(0, 0, 0), kb, hbf, float(rb), at<float>(float(x), float(y), float(z), float(yaw)), 10);
+      const Manifold<float> f =
+          collide<float>(ShapeKind::Box, haf, 0, at<float>(0, 0, 0), kb, hbf, float(rb), at<float>(float(x), float(y), float(z), float(yaw)), 10);
       worst = std::fmax(worst, std::fabs(double(f.dist[0]) - d.dist[0]) / (ha[0] + ha[1] + ha[2] + hb[0] + hb[1] + hb[2]));
     }
     std::printf("f32 vs f64 pair distance, worst over 500 box pairs: %.3g of the summed half-extents\n", worst);

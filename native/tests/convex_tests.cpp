@@ -32,7 +32,8 @@ using namespace ach::convex;
 static int passed = 0, failed = 0;
 static bool print_closed = true;
 static void check(bool ok, const char* what) {
-  if (ok) ++passed;
+  if (ok)
+    ++passed;
   else {
     ++failed;
     std::printf("FAIL: %s\n", what);
@@ -46,7 +47,8 @@ static void checkf(bool ok, const char* fmt, double a, double b = 0) {
 
 // ---- poses ---------------------------------------------------------------------------------
 
-template <class T> static ConvexPose<T> pose(double x, double y, double z, double ax = 0, double ay = 0, double az = 1, double ang = 0) {
+template <class T>
+static ConvexPose<T> pose(double x, double y, double z, double ax = 0, double ay = 0, double az = 1, double ang = 0) {
   const double n = std::sqrt(ax * ax + ay * ay + az * az);
   ax /= n, ay /= n, az /= n;
   const double c = std::cos(ang), s = std::sin(ang), t = 1 - c;
@@ -58,7 +60,8 @@ template <class T> static ConvexPose<T> pose(double x, double y, double z, doubl
   return X;
 }
 
-template <class T> static ConvexShape<T> shape(ConvexKind k, double s0, double s1 = 0, double s2 = 0) {
+template <class T>
+static ConvexShape<T> shape(ConvexKind k, double s0, double s1 = 0, double s2 = 0) {
   ConvexShape<T> s;
   s.kind = k;
   s.size[0] = T(s0), s.size[1] = T(s1), s.size[2] = T(s2);
@@ -66,13 +69,15 @@ template <class T> static ConvexShape<T> shape(ConvexKind k, double s0, double s
   return s;
 }
 
-template <class T> static double vdist(const T a[3], const double b[3]) {
+template <class T>
+static double vdist(const T a[3], const double b[3]) {
   return std::sqrt((a[0] - b[0]) * (a[0] - b[0]) + (a[1] - b[1]) * (a[1] - b[1]) + (a[2] - b[2]) * (a[2] - b[2]));
 }
 
 // ---- 1. closed forms ------------------------------------------------------------------------
 
-template <class T> static void closed_forms(const char* prec, double tol_exact, double tol_ccd, double tol_ccd_normal) {
+template <class T>
+static void closed_forms(const char* prec, double tol_exact, double tol_ccd, double tol_ccd_normal) {
   CcdOptions<T> opt;
   ConvexContact<T> c[kMaxConvexContacts];
   char what[256];
@@ -81,12 +86,14 @@ template <class T> static void closed_forms(const char* prec, double tol_exact, 
     const double tol_n = tol == tol_ccd ? tol_ccd_normal : 10 * tol;
     if (n >= 1) {
       const double ed = std::fabs(c[0].dist - dist), en = vdist(c[0].normal, normal);
-      if (tol == tol_ccd) worst_ccd = std::fmax(worst_ccd, ed), worst_ccd_normal = std::fmax(worst_ccd_normal, en);
-      else worst_exact = std::fmax(worst_exact, std::fmax(ed, en));
+      if (tol == tol_ccd)
+        worst_ccd = std::fmax(worst_ccd, ed), worst_ccd_normal = std::fmax(worst_ccd_normal, en);
+      else
+        worst_exact = std::fmax(worst_exact, std::fmax(ed, en));
     }
     bool ok = n >= 1 && std::fabs(c[0].dist - dist) <= tol && vdist(c[0].normal, normal) <= tol_n && (!pos || vdist(c[0].pos, pos) <= tol_n);
-    std::snprintf(what, sizeof what, "%s %s: n %d, dist %.17g (want %.17g), normal (%.9g %.9g %.9g)", prec, name, n, n ? double(c[0].dist) : 0.0, dist,
-                  n ? double(c[0].normal[0]) : 0.0, n ? double(c[0].normal[1]) : 0.0, n ? double(c[0].normal[2]) : 0.0);
+    std::snprintf(what, sizeof what, "%s %s: n %d, dist %.17g (want %.17g), normal (%.9g %.9g %.9g)", prec, name, n, n ? double(c[0].dist) : 0.0,
+                  dist, n ? double(c[0].normal[0]) : 0.0, n ? double(c[0].normal[1]) : 0.0, n ? double(c[0].normal[2]) : 0.0);
     check(ok, what);
   };
   // sphere–sphere, overlapping and within the margin (GJK on the centres)
@@ -151,7 +158,8 @@ template <class T> static void closed_forms(const char* prec, double tol_exact, 
     check(k == 1, "tilted cylinder on a plane: only the lowest rim point");
     k = plane_cylinder<T>(pose<T>(0, 0, 0), cyl, pose<T>(0, 0, h - 0.02), T(0), c);
     bool ok = k == 3;
-    for (int i = 0; i < k; ++i) ok = ok && std::fabs(c[i].dist + 0.02) <= tol_exact && std::fabs(std::hypot(double(c[i].pos[0]), double(c[i].pos[1])) - r) <= 10 * tol_exact;
+    for (int i = 0; i < k; ++i)
+      ok = ok && std::fabs(c[i].dist + 0.02) <= tol_exact && std::fabs(std::hypot(double(c[i].pos[0]), double(c[i].pos[1])) - r) <= 10 * tol_exact;
     check(ok, "upright cylinder on a plane: 3 rim points at −0.02");
     check(plane_cylinder<T>(pose<T>(0, 0, 0), cyl, pose<T>(0, 0, h + 0.03), T(0.02), c) == 0, "cylinder above a plane beyond the margin: none");
     // through GJK/EPA against a box below (margin 0: the first contact)
@@ -180,7 +188,8 @@ template <class T> static void closed_forms(const char* prec, double tol_exact, 
     const double u = std::sqrt(0.5), pr[3] = {ax[0] * (0.3 + 0.15 * u), 0.2 + 0.15 * u, ax[2] * (0.3 + 0.15 * u)};
     const double nr[3] = {-ax[0] * u, -u, -ax[2] * u};
     check(sphere_cylinder<T>(s, pose<T>(pr[0], pr[1], pr[2]), cyl, Xc, T(0), c) == 0, "sphere–cylinder rim 0.05 apart, margin 0: none");
-    check(convex_collide<T>(s, pose<T>(pr[0], pr[1], pr[2]), cyl, Xc, T(0.04), opt, c) == 0, "sphere–cylinder rim 0.05 apart, margin 0.04 (GJK): none");
+    check(convex_collide<T>(s, pose<T>(pr[0], pr[1], pr[2]), cyl, Xc, T(0.04), opt, c) == 0,
+          "sphere–cylinder rim 0.05 apart, margin 0.04 (GJK): none");
     k = sphere_cylinder<T>(s, pose<T>(pr[0], pr[1], pr[2]), cyl, Xc, T(0.1), c);
     expect1(k, 0.05, nr, nullptr, tol_exact, "sphere–cylinder rim within the margin (analytic)");
     k = convex_collide<T>(s, pose<T>(pr[0], pr[1], pr[2]), cyl, Xc, T(0.1), opt, c);
@@ -207,8 +216,8 @@ struct FixtureCase {
   FixtureGeom a, b;
   std::string collider;
   double margin;
-  bool multiccd = true; // false: the model disables it (<flag multiccd="disable"/>: `nomulticcd` on the case line)
-  double floor = 0;      // MuJoCo's own largest change under a 1e-16 perturbation (`floor X` on the case line; cylinder fixture)
+  bool multiccd = true;                 // false: the model disables it (<flag multiccd="disable"/>: `nomulticcd` on the case line)
+  double floor = 0;                     // MuJoCo's own largest change under a 1e-16 perturbation (`floor X` on the case line; cylinder fixture)
   std::vector<std::vector<double>> con; // dist, normal×3, pos×3
 };
 
@@ -279,7 +288,8 @@ static bool read_fixture(const char* path, std::vector<FixtureCase>& out, bool w
 }
 
 /// MuJoCo's polygons laid out as ConvexShape reads them (the map filled as its compiler fills it).
-template <class T> struct PolygonStore {
+template <class T>
+struct PolygonStore {
   ach::HullPolygonData data;
   std::vector<T> normal;
   HullPolygons<T> view;
@@ -292,13 +302,15 @@ template <class T> struct PolygonStore {
     }
     ach::fill_polygon_map(data, nvert);
     normal.assign(nrm.begin(), nrm.end());
-    view = {data.npoly(), data.vertadr.data(), data.vertnum.data(), data.vert.data(), normal.data(), data.mapadr.data(), data.mapnum.data(), data.map.data()};
+    view = {data.npoly(),  data.vertadr.data(), data.vertnum.data(), data.vert.data(),
+            normal.data(), data.mapadr.data(),  data.mapnum.data(),  data.map.data()};
     return &view;
   }
 };
 
 /// Our answer for a fixture case, in T, through the collider MuJoCo used.
-template <class T> static int run_case(const FixtureCase& fc, ConvexContact<T>* con, std::vector<T>& va, std::vector<T>& vb) {
+template <class T>
+static int run_case(const FixtureCase& fc, ConvexContact<T>* con, std::vector<T>& va, std::vector<T>& vb) {
   static PolygonStore<T> pa, pb;
   const auto mk = [](const FixtureGeom& g, std::vector<T>& v, ConvexShape<T>& s, ConvexPose<T>& X, PolygonStore<T>& ps) {
     if (g.kind != "plane") s.kind = kind_of(g.kind);
@@ -340,7 +352,8 @@ struct Worst {
 };
 
 /// One contact's errors against MuJoCo's (dist, normal, pos; dist and pos over `scale`), folded into w.
-template <class T> static void contact_errors(const ConvexContact<T>& c, const std::vector<double>& m, double scale, Worst& w, double& ed, double& en, double& ep) {
+template <class T>
+static void contact_errors(const ConvexContact<T>& c, const std::vector<double>& m, double scale, Worst& w, double& ed, double& en, double& ep) {
   ed = std::fabs(double(c.dist) - m[0]) / scale, en = vdist(c.normal, &m[1]), ep = vdist(c.pos, &m[4]) / scale;
   w.dist = std::fmax(w.dist, ed), w.normal = std::fmax(w.normal, en), w.pos = std::fmax(w.pos, ep);
 }
@@ -348,8 +361,9 @@ template <class T> static void contact_errors(const ConvexContact<T>& c, const s
 /// Our contacts against MuJoCo's: contact by contact where MuJoCo runs the collider we ported
 /// (Convex and the analytic cylinder/plane ones); the deepest point only against MuJoCo's own
 /// closed forms (SphereSphere … BoxBox: one GJK/EPA point against MuJoCo's manifold).
-template <class T> static void against_mujoco(const std::vector<FixtureCase>& cases, const char* prec, double bar_dist, double bar_normal, double bar_ported_dist,
-                                              double bar_ported_normal, bool print) {
+template <class T>
+static void against_mujoco(const std::vector<FixtureCase>& cases, const char* prec, double bar_dist, double bar_normal, double bar_ported_dist,
+                           double bar_ported_normal, bool print) {
   Worst wp, wc;
   int refused = 0, refused_agree = 0, multi = 0, faceted_single = 0, clipped = 0;
   std::vector<T> va, vb;
@@ -366,7 +380,8 @@ template <class T> static void against_mujoco(const std::vector<FixtureCase>& ca
     scale = std::fmax(scale, fc.b.rbound);
     const bool ported = fc.collider == "Convex" || fc.collider == "PlaneCylinder" || fc.collider == "PlaneConvex" || fc.collider == "SphereCylinder";
     const ConvexKind ka = kind_of(fc.a.kind), kb = kind_of(fc.b.kind);
-    const bool faceted = fc.collider == "Convex" && (convex_first_contact_only(ka, kb, fc.margin > 0, true) || convex_clips_faces(ka, kb, fc.margin > 0, true));
+    const bool faceted =
+        fc.collider == "Convex" && (convex_first_contact_only(ka, kb, fc.margin > 0, true) || convex_clips_faces(ka, kb, fc.margin > 0, true));
     if (faceted && !fc.multiccd && !fc.con.empty()) ++faceted_single; // the first contact is all MuJoCo gives: compared below
     if (fc.collider == "Convex" && convex_clips_faces(ka, kb, fc.margin > 0, fc.multiccd)) {
       ++clipped; // MuJoCo's face clipping: this fixture's meshes carry no polygons; the clipping fixtures (--clip) have them
@@ -394,8 +409,8 @@ template <class T> static void against_mujoco(const std::vector<FixtureCase>& ca
       }
       if (n != nm && !first_only) {
         ++w.count_mismatch;
-        std::snprintf(what, sizeof what, "%s case %d %s–%s (%s, margin %g): %d contacts, MuJoCo %d", prec, idx, fc.a.kind.c_str(), fc.b.kind.c_str(), fc.collider.c_str(),
-                      fc.margin, n, nm);
+        std::snprintf(what, sizeof what, "%s case %d %s–%s (%s, margin %g): %d contacts, MuJoCo %d", prec, idx, fc.a.kind.c_str(), fc.b.kind.c_str(),
+                      fc.collider.c_str(), fc.margin, n, nm);
         check(false, what);
         continue;
       }
@@ -404,8 +419,8 @@ template <class T> static void against_mujoco(const std::vector<FixtureCase>& ca
         double ed, en, ep;
         contact_errors(con[i], fc.con[i], scale, w, ed, en, ep);
         if (!(ed <= bar_ported_dist && en <= bar_ported_normal && ep <= bar_ported_dist)) {
-          std::snprintf(what, sizeof what, "%s case %d %s–%s (%s, margin %g) contact %d: dist %.3g, normal %.3g, pos %.3g off MuJoCo's", prec, idx, fc.a.kind.c_str(),
-                        fc.b.kind.c_str(), fc.collider.c_str(), fc.margin, i, ed, en, ep);
+          std::snprintf(what, sizeof what, "%s case %d %s–%s (%s, margin %g) contact %d: dist %.3g, normal %.3g, pos %.3g off MuJoCo's", prec, idx,
+                        fc.a.kind.c_str(), fc.b.kind.c_str(), fc.collider.c_str(), fc.margin, i, ed, en, ep);
           check(false, what);
         }
       }
@@ -418,7 +433,8 @@ template <class T> static void against_mujoco(const std::vector<FixtureCase>& ca
       if ((n == 0) != (nm == 0) && edge) continue;
       if ((n == 0) != (nm == 0)) {
         ++w.count_mismatch;
-        std::snprintf(what, sizeof what, "%s case %d %s–%s (MuJoCo's %s): %d contacts, MuJoCo %d", prec, idx, fc.a.kind.c_str(), fc.b.kind.c_str(), fc.collider.c_str(), n, nm);
+        std::snprintf(what, sizeof what, "%s case %d %s–%s (MuJoCo's %s): %d contacts, MuJoCo %d", prec, idx, fc.a.kind.c_str(), fc.b.kind.c_str(),
+                      fc.collider.c_str(), n, nm);
         check(false, what);
         continue;
       }
@@ -430,8 +446,8 @@ template <class T> static void against_mujoco(const std::vector<FixtureCase>& ca
       const double ed = std::fabs(double(con[0].dist) - m[0]) / scale, en = vdist(con[0].normal, &m[1]);
       w.dist = std::fmax(w.dist, ed), w.normal = std::fmax(w.normal, en);
       if (!(ed <= bar_dist && en <= bar_normal)) {
-        std::snprintf(what, sizeof what, "%s case %d %s–%s (MuJoCo's %s, margin %g): deepest dist %.3g, normal %.3g off", prec, idx, fc.a.kind.c_str(), fc.b.kind.c_str(),
-                      fc.collider.c_str(), fc.margin, ed, en);
+        std::snprintf(what, sizeof what, "%s case %d %s–%s (MuJoCo's %s, margin %g): deepest dist %.3g, normal %.3g off", prec, idx,
+                      fc.a.kind.c_str(), fc.b.kind.c_str(), fc.collider.c_str(), fc.margin, ed, en);
         check(false, what);
       }
     }
@@ -439,12 +455,15 @@ template <class T> static void against_mujoco(const std::vector<FixtureCase>& ca
   g_counting = false;
   checkf(g_allocs == 0, "the collider allocates nothing (%g allocations)", double(g_allocs));
   if (print) {
-    std::printf("%s, colliders we port (%d cases): worst |Δdist|/rbound %.3g, |Δnormal| %.3g, |Δpos|/rbound %.3g, count mismatches %d\n", prec, wp.cases, wp.dist, wp.normal,
-                wp.pos, wp.count_mismatch);
-    std::printf("%s, faceted pairs at zero margin: two of box, cylinder and mesh (MuJoCo's face clipping, compared with --clip's fixtures) %d cases; box–box "
-                "(mjc_BoxBox, not this collider's: convex_first_contact_only) %d cases, %d of them agree anyway; with multiccd disabled (no face clipping: compared): %d\n",
-                prec, clipped, refused, refused_agree, faceted_single);
-    std::printf("%s, MuJoCo's closed forms (%d cases, deepest point): worst |Δdist|/rbound %.3g, |Δnormal| %.3g\n", prec, wc.cases, wc.dist, wc.normal);
+    std::printf("%s, colliders we port (%d cases): worst |Δdist|/rbound %.3g, |Δnormal| %.3g, |Δpos|/rbound %.3g, count mismatches %d\n", prec,
+                wp.cases, wp.dist, wp.normal, wp.pos, wp.count_mismatch);
+    std::printf(
+        "%s, faceted pairs at zero margin: two of box, cylinder and mesh (MuJoCo's face clipping, compared with --clip's fixtures) %d cases; box–box "
+        "(mjc_BoxBox, not this collider's: convex_first_contact_only) %d cases, %d of them agree anyway; with multiccd disabled (no face clipping: "
+        "compared): %d\n",
+        prec, clipped, refused, refused_agree, faceted_single);
+    std::printf("%s, MuJoCo's closed forms (%d cases, deepest point): worst |Δdist|/rbound %.3g, |Δnormal| %.3g\n", prec, wc.cases, wc.dist,
+                wc.normal);
   }
   check(wp.cases > 100 && wc.cases > 40, "the fixture covers every kind pair");
   // multiccd="disable": the faceted pairs at zero margin (box–cylinder, box–mesh, cylinder–cylinder,
@@ -460,7 +479,8 @@ template <class T> static void against_mujoco(const std::vector<FixtureCase>& ca
 /// MuJoCo's hull triangles, from its graph) against MuJoCo's: the same polygons, each starting at
 /// the same vertex, normals to the bar.
 /// The quadrilateral of 4 contact positions' area (polygonQuad's measure).
-template <class T> static double quad_area_of(const ConvexContact<T>* c) {
+template <class T>
+static double quad_area_of(const ConvexContact<T>* c) {
   double ac[3], bd[3], e[3];
   for (int k = 0; k < 3; ++k) ac[k] = double(c[2].pos[k]) - double(c[0].pos[k]), bd[k] = double(c[3].pos[k]) - double(c[1].pos[k]);
   cross3(e, ac, bd);
@@ -476,7 +496,8 @@ template <class T> static double quad_area_of(const ConvexContact<T>* c) {
 /// arithmetic, a regular 16-gon's, which rounding breaks: MuJoCo's rounding is not this port's), and
 /// at most `max_reversed` single contacts whose normal is MuJoCo's turned round (measured: 1 case,
 /// docs/collision-validation.md); f32 (the collider in float; the engine runs it in double) tallied.
-template <class T> static void clip_against_mujoco(const std::vector<FixtureCase>& cases, const char* prec, double bar, int max_reversed, bool print) {
+template <class T>
+static void clip_against_mujoco(const std::vector<FixtureCase>& cases, const char* prec, double bar, int max_reversed, bool print) {
   Worst w;
   int multi = 0, quads = 0, exact = 0, unstable = 0, ties = 0, reversed = 0;
   std::vector<T> va, vb;
@@ -544,16 +565,18 @@ template <class T> static void clip_against_mujoco(const std::vector<FixtureCase
         continue;
       }
     }
-    std::snprintf(what, sizeof what, "%s clip case %d %s–%s: dist %.3g, normal %.3g, pos %.3g off MuJoCo's (its own floor %.3g)", prec, idx, fc.a.kind.c_str(),
-                  fc.b.kind.c_str(), worst_d, worst_n, worst_p, fc.floor);
+    std::snprintf(what, sizeof what, "%s clip case %d %s–%s: dist %.3g, normal %.3g, pos %.3g off MuJoCo's (its own floor %.3g)", prec, idx,
+                  fc.a.kind.c_str(), fc.b.kind.c_str(), worst_d, worst_n, worst_p, fc.floor);
     check(false, what);
   }
   g_counting = false;
   checkf(g_allocs == 0, "the face clipping allocates nothing (%g allocations)", double(g_allocs));
   if (print)
-    std::printf("%s, face clipping with MuJoCo's polygons (%d cases, %d with several points, %d with 4): %d to the bar (worst |Δdist|/rbound %.3g, |Δnormal| %.3g, "
-                "|Δpos|/rbound %.3g), %d within 10x MuJoCo's own 1e-16 floor, %d an equal-area quad, %d normal turned round; count mismatches %d\n",
-                prec, w.cases, multi, quads, exact, w.dist, w.normal, w.pos, unstable, ties, reversed, w.count_mismatch);
+    std::printf(
+        "%s, face clipping with MuJoCo's polygons (%d cases, %d with several points, %d with 4): %d to the bar (worst |Δdist|/rbound %.3g, |Δnormal| "
+        "%.3g, "
+        "|Δpos|/rbound %.3g), %d within 10x MuJoCo's own 1e-16 floor, %d an equal-area quad, %d normal turned round; count mismatches %d\n",
+        prec, w.cases, multi, quads, exact, w.dist, w.normal, w.pos, unstable, ties, reversed, w.count_mismatch);
   if (sizeof(T) == sizeof(double)) {
     checkf(multi >= 40 && quads >= 20, "the clipping fixture has multi-point answers (%g, %g with 4)", multi, quads);
     checkf(w.count_mismatch == 0, "every clipped pair has MuJoCo's count (%g mismatches)", w.count_mismatch);
@@ -567,7 +590,8 @@ template <class T> static void clip_against_mujoco(const std::vector<FixtureCase
 /// MuJoCo's order. f64: MuJoCo's count on every case, each contact to the bar (tetrahedra too: their
 /// faces can rise above the mesh frame's origin, which 3.14 tests). f32 (the collider in float; the
 /// engine runs it in double) tallied: ties in float change counts.
-template <class T> static void plane_against_mujoco(const std::vector<FixtureCase>& cases, const char* prec, double bar, bool print) {
+template <class T>
+static void plane_against_mujoco(const std::vector<FixtureCase>& cases, const char* prec, double bar, bool print) {
   Worst w;
   int multi = 0, quads = 0, tets = 0;
   std::vector<T> va, vb;
@@ -589,7 +613,8 @@ template <class T> static void plane_against_mujoco(const std::vector<FixtureCas
     if (n != nm) {
       ++w.count_mismatch;
       if (sizeof(T) != sizeof(double)) continue;
-      std::snprintf(what, sizeof what, "%s plane case %d (%d vertices, margin %g): %d contacts, MuJoCo %d", prec, idx, int(fc.b.vert.size() / 3), fc.margin, n, nm);
+      std::snprintf(what, sizeof what, "%s plane case %d (%d vertices, margin %g): %d contacts, MuJoCo %d", prec, idx, int(fc.b.vert.size() / 3),
+                    fc.margin, n, nm);
       check(false, what);
       continue;
     }
@@ -605,9 +630,11 @@ template <class T> static void plane_against_mujoco(const std::vector<FixtureCas
   g_counting = false;
   checkf(g_allocs == 0, "the plane–mesh collider allocates nothing (%g allocations)", double(g_allocs));
   if (print)
-    std::printf("%s, plane–mesh with MuJoCo's polygons (%d cases, %d with several points, %d with 4): worst |Δdist|/rbound %.3g, |Δnormal| %.3g, |Δpos|/rbound %.3g, "
-                "count mismatches %d (%d tetrahedron cases)\n",
-                prec, w.cases, multi, quads, w.dist, w.normal, w.pos, w.count_mismatch, tets);
+    std::printf(
+        "%s, plane–mesh with MuJoCo's polygons (%d cases, %d with several points, %d with 4): worst |Δdist|/rbound %.3g, |Δnormal| %.3g, "
+        "|Δpos|/rbound %.3g, "
+        "count mismatches %d (%d tetrahedron cases)\n",
+        prec, w.cases, multi, quads, w.dist, w.normal, w.pos, w.count_mismatch, tets);
   if (sizeof(T) == sizeof(double)) {
     checkf(multi >= 100 && quads >= 30, "the plane–mesh fixture has multi-point answers (%g, %g with 4)", multi, quads);
     checkf(w.count_mismatch == 0, "every plane–mesh case has MuJoCo's count (%g do not)", w.count_mismatch);
@@ -632,7 +659,8 @@ static void polygons_against_mujoco(const std::vector<FixtureCase>& cases, doubl
         // MuJoCo's polygon with our polygon's vertex sequence (its list order is its hash map's)
         int match = -1;
         for (int j = 0; j < int(g->poly.size()); ++j)
-          if (int(g->poly[j].size()) == ours.vertnum[i] && std::equal(g->poly[j].begin(), g->poly[j].end(), ours.vert.begin() + ours.vertadr[i])) match = j;
+          if (int(g->poly[j].size()) == ours.vertnum[i] && std::equal(g->poly[j].begin(), g->poly[j].end(), ours.vert.begin() + ours.vertadr[i]))
+            match = j;
         if (match < 0) {
           ok = false;
           break;
@@ -650,21 +678,26 @@ static void polygons_against_mujoco(const std::vector<FixtureCase>& cases, doubl
         const double floor = 2 * std::ldexp(vmax, -24) * (norm3(e1) + norm3(e2)) / norm3(c);
         worst = std::fmax(worst, vdist(&ours.normal[3 * i], &g->polynormal[3 * match]) / floor);
       }
-      if (ok) ++same;
+      if (ok)
+        ++same;
       else if (same + 1 == meshes) { // the first difference, for the log
-        std::snprintf(what, sizeof what, "mesh of %d vertices: our polygons (%d) are not MuJoCo's (%d)", int(g->vert.size() / 3), ours.npoly(), int(g->poly.size()));
+        std::snprintf(what, sizeof what, "mesh of %d vertices: our polygons (%d) are not MuJoCo's (%d)", int(g->vert.size() / 3), ours.npoly(),
+                      int(g->poly.size()));
         std::printf("note: %s\n", what);
       }
     }
   if (print)
-    std::printf("polygons from MuJoCo's hull triangles: %d of %d meshes give MuJoCo's polygons vertex for vertex (%d polygons), worst |Δnormal| %.3g of its float floor\n", same,
-                meshes, npoly, worst);
+    std::printf(
+        "polygons from MuJoCo's hull triangles: %d of %d meshes give MuJoCo's polygons vertex for vertex (%d polygons), worst |Δnormal| %.3g of its "
+        "float floor\n",
+        same, meshes, npoly, worst);
   checkf(same == meshes, "hull_polygons gives MuJoCo's polygons on every fixture mesh (%g differ)", meshes - same);
   checkf(worst <= bar_normal, "polygon normals within the bar of MuJoCo's (%.3g of the float floor)", worst);
 }
 
 /// --case N: one fixture case's contacts, ours (f64) beside MuJoCo's.
-template <class T> static void show_case(const std::vector<FixtureCase>& cases, int n) {
+template <class T>
+static void show_case(const std::vector<FixtureCase>& cases, int n) {
   if (n < 1 || n > int(cases.size())) return;
   const FixtureCase& fc = cases[n - 1];
   std::vector<T> va, vb;
@@ -672,8 +705,8 @@ template <class T> static void show_case(const std::vector<FixtureCase>& cases, 
   const int k = run_case<T>(fc, con, va, vb);
   std::printf("case %d %s–%s (%s, margin %g)\n", n, fc.a.kind.c_str(), fc.b.kind.c_str(), fc.collider.c_str(), fc.margin);
   for (int i = 0; i < k; ++i)
-    std::printf("  ours   %.17g  n (%.17g %.17g %.17g)  pos (%.17g %.17g %.17g)\n", double(con[i].dist), con[i].normal[0], con[i].normal[1], con[i].normal[2], con[i].pos[0], con[i].pos[1],
-                con[i].pos[2]);
+    std::printf("  ours   %.17g  n (%.17g %.17g %.17g)  pos (%.17g %.17g %.17g)\n", double(con[i].dist), con[i].normal[0], con[i].normal[1],
+                con[i].normal[2], con[i].pos[0], con[i].pos[1], con[i].pos[2]);
   for (const auto& m : fc.con)
     std::printf("  mujoco %.17g  n (%.17g %.17g %.17g)  pos (%.17g %.17g %.17g)\n", m[0], m[1], m[2], m[3], m[4], m[5], m[6]);
 }
@@ -764,7 +797,8 @@ int main(int argc, char** argv) {
     if (!quiet) std::printf("%s:\n", clip_fixture);
     // the box–mesh fixture: every case to the bar; the cylinder fixture (`floor` on its case lines):
     // one single contact with MuJoCo's normal turned round (measured, case 483)
-    const bool cylinders = std::any_of(clip_cases.begin(), clip_cases.end(), [](const FixtureCase& c) { return c.a.kind == "cylinder" || c.b.kind == "cylinder"; });
+    const bool cylinders =
+        std::any_of(clip_cases.begin(), clip_cases.end(), [](const FixtureCase& c) { return c.a.kind == "cylinder" || c.b.kind == "cylinder"; });
     clip_against_mujoco<double>(clip_cases, "f64", 1e-12, cylinders ? 1 : 0, !quiet);
     clip_against_mujoco<float>(clip_cases, "f32", 1e-2, 0, !quiet);
     polygons_against_mujoco(clip_cases, 1.0, !quiet);

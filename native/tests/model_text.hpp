@@ -22,9 +22,15 @@ namespace ach_test {
 inline void quat_to_R(const double* q, double* R) {
   const double n = std::sqrt(q[0] * q[0] + q[1] * q[1] + q[2] * q[2] + q[3] * q[3]);
   const double w = q[0] / n, x = q[1] / n, y = q[2] / n, z = q[3] / n;
-  R[0] = 1 - 2 * (y * y + z * z); R[1] = 2 * (x * y - w * z); R[2] = 2 * (x * z + w * y);
-  R[3] = 2 * (x * y + w * z); R[4] = 1 - 2 * (x * x + z * z); R[5] = 2 * (y * z - w * x);
-  R[6] = 2 * (x * z - w * y); R[7] = 2 * (y * z + w * x); R[8] = 1 - 2 * (x * x + y * y);
+  R[0] = 1 - 2 * (y * y + z * z);
+  R[1] = 2 * (x * y - w * z);
+  R[2] = 2 * (x * z + w * y);
+  R[3] = 2 * (x * y + w * z);
+  R[4] = 1 - 2 * (x * x + z * z);
+  R[5] = 2 * (y * z - w * x);
+  R[6] = 2 * (x * z - w * y);
+  R[7] = 2 * (y * z + w * x);
+  R[8] = 1 - 2 * (x * x + y * y);
   if (q[0] == 1 && q[1] == 0 && q[2] == 0 && q[3] == 0)
     for (int k = 0; k < 9; ++k) R[k] = (k % 4 == 0) ? 1.0 : 0.0;
 }
@@ -79,7 +85,8 @@ inline ach::Model read_model(const std::string& path) {
   expect("achilles-model");
   int version;
   in >> version;
-  if (version != 4) throw std::runtime_error(path + ": text model version " + std::to_string(version) + ", expected 4 (rewrite it with test/helpers/dump-models.ts)");
+  if (version != 4)
+    throw std::runtime_error(path + ": text model version " + std::to_string(version) + ", expected 4 (rewrite it with test/helpers/dump-models.ts)");
   expect("gravity");
   get(m.gravity, 3);
   expect("bodies");
@@ -100,8 +107,12 @@ inline ach::Model read_model(const std::string& path) {
     get(j.com, 3);
     get(j.I_com, 6);
     using JT = ach::JointType;
-    j.type = type == "revolute" ? JT::Revolute : type == "prismatic" ? JT::Prismatic : type == "ball" ? JT::Ball : type == "free" ? JT::Free
-           : type == "planar" ? JT::Planar : JT::Fixed;
+    j.type = type == "revolute"    ? JT::Revolute
+             : type == "prismatic" ? JT::Prismatic
+             : type == "ball"      ? JT::Ball
+             : type == "free"      ? JT::Free
+             : type == "planar"    ? JT::Planar
+                                   : JT::Fixed;
     list(m.q0);
     list(m.v0);
     list(m.tau0);
@@ -140,8 +151,8 @@ inline ach::Model read_model(const std::string& path) {
     s.vert.resize(3 * static_cast<std::size_t>(nvert));
     if (nvert) get(s.vert.data(), static_cast<int>(s.vert.size()));
     using SK = ach::ShapeKind;
-    const std::pair<const char*, SK> kinds[] = {{"sphere", SK::Sphere},     {"capsule", SK::Capsule},   {"box", SK::Box},
-                                                {"rounded-box", SK::RoundedBox}, {"plane", SK::Plane},   {"cylinder", SK::Cylinder},
+    const std::pair<const char*, SK> kinds[] = {{"sphere", SK::Sphere},          {"capsule", SK::Capsule}, {"box", SK::Box},
+                                                {"rounded-box", SK::RoundedBox}, {"plane", SK::Plane},     {"cylinder", SK::Cylinder},
                                                 {"ellipsoid", SK::Ellipsoid},    {"convex", SK::Convex}};
     bool known = false;
     for (const auto& [name, k] : kinds)

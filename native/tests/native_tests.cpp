@@ -17,14 +17,16 @@
 
 static int passed = 0, failed = 0;
 static void check(bool ok, const char* what) {
-  if (ok) ++passed;
+  if (ok)
+    ++passed;
   else {
     ++failed;
     std::printf("FAIL: %s\n", what);
   }
 }
 
-template <class T> static double worst_ulps(double lo, double hi, int n) {
+template <class T>
+static double worst_ulps(double lo, double hi, int n) {
   double worst = 0;
   for (int i = 0; i <= n; ++i) {
     const T x = T(lo + (hi - lo) * i / n);
@@ -50,7 +52,10 @@ static bool island_sums_agree(std::uint32_t seed, bool lone) {
   constexpr int W = 4, nt = 12;
   const int nrows = lone ? 12 : 20;
   std::uint32_t st = seed;
-  auto rnd = [&](std::uint32_t n) { st = st * 1664525u + 1013904223u; return (st >> 8) % n; };
+  auto rnd = [&](std::uint32_t n) {
+    st = st * 1664525u + 1013904223u;
+    return (st >> 8) % n;
+  };
   ach::Model empty;
   ach::isa_test::KConstraints<float> KC(empty, 0.002);
   KC.ntrees = nt;
@@ -114,10 +119,14 @@ static bool island_sums_agree(std::uint32_t seed, bool lone) {
 /// an origin on one axis or a full offset; with_placement) against the full matrix coord_rotation(k,
 /// s, c) and vector: every product of the ABA's transforms must give equal values (== : only the
 /// sign of an exact zero may differ) on random inputs.
-template <class T> static bool axis_rotations_agree(std::uint32_t seed) {
+template <class T>
+static bool axis_rotations_agree(std::uint32_t seed) {
   namespace K = ach::isa_test;
   std::uint32_t st = seed;
-  auto rnd = [&]() { st = st * 1664525u + 1013904223u; return T(int(st >> 8) % 20001 - 10000) / T(997); };
+  auto rnd = [&]() {
+    st = st * 1664525u + 1013904223u;
+    return T(int(st >> 8) % 20001 - 10000) / T(997);
+  };
   auto vec = [&]() { return K::Vec3<T>{rnd(), rnd(), rnd()}; };
   K::ABInertia<T> I{{rnd(), rnd(), rnd(), rnd(), rnd(), rnd()}, {}, {rnd(), rnd(), rnd(), rnd(), rnd(), rnd()}};
   for (T& b : I.B.m) b = rnd();
@@ -133,27 +142,28 @@ template <class T> static bool axis_rotations_agree(std::uint32_t seed) {
   K::KJoint<T> J{};
   bool ok = true;
   for (int k = 0; k < 3; ++k)
-  for (int o = -1; o < 3; ++o) {
-    T s, c;
-    K::sincos(rnd(), s, c);
-    K::Vec3<T> p = vec();
-    if (o >= 0) p = {o == 0 ? p.x : T(0), o == 1 ? p.y : T(0), o == 2 ? p.z : T(0)};
-    const K::Transform<T> X{K::coord_rotation(k, s, c), p};
-    K::KJoint<T> general = J, axis = J;
-    general.rot_axis = general.offset_axis = -1;
-    axis.rot_axis = k;
-    axis.offset_axis = o;
-    const K::Motion<T> m1 = K::motion_to_child(general, X, m), m2 = K::motion_to_child(axis, X, m);
-    const K::Force<T> f1 = K::force_to_parent(general, X, f), f2 = K::force_to_parent(axis, X, f);
-    ok = ok && same3(m1.w, m2.w) && same3(m1.v, m2.v) && same3(f1.n, f2.n) && same3(f1.f, f2.f);
-    ok = ok && same_ia(K::inertia_to_parent(general, X, I), K::inertia_to_parent(axis, X, I));
-  }
+    for (int o = -1; o < 3; ++o) {
+      T s, c;
+      K::sincos(rnd(), s, c);
+      K::Vec3<T> p = vec();
+      if (o >= 0) p = {o == 0 ? p.x : T(0), o == 1 ? p.y : T(0), o == 2 ? p.z : T(0)};
+      const K::Transform<T> X{K::coord_rotation(k, s, c), p};
+      K::KJoint<T> general = J, axis = J;
+      general.rot_axis = general.offset_axis = -1;
+      axis.rot_axis = k;
+      axis.offset_axis = o;
+      const K::Motion<T> m1 = K::motion_to_child(general, X, m), m2 = K::motion_to_child(axis, X, m);
+      const K::Force<T> f1 = K::force_to_parent(general, X, f), f2 = K::force_to_parent(axis, X, f);
+      ok = ok && same3(m1.w, m2.w) && same3(m1.v, m2.v) && same3(f1.n, f2.n) && same3(f1.f, f2.f);
+      ok = ok && same_ia(K::inertia_to_parent(general, X, I), K::inertia_to_parent(axis, X, I));
+    }
   return ok;
 }
 
 /// vxor is exclusive or on every lane, for each pattern of two masks (xsimd 8.1's own batch_bool
 /// `^` and `!=` are not, on AVX-512 and SSE2).
-template <class V> static bool vxor_is_exclusive_or() {
+template <class V>
+static bool vxor_is_exclusive_or() {
   using T = ach::isa_test::ScalarOf<V>;
   constexpr int W = ach::isa_test::lanes_of<V>;
   alignas(64) T a[W], b[W], got[W];
@@ -221,9 +231,13 @@ int main() {
 
   bool rotations = true;
   for (std::uint32_t seed = 1; seed <= 200; ++seed) rotations = rotations && axis_rotations_agree<float>(seed) && axis_rotations_agree<double>(seed);
-  check(rotations, "coordinate-axis placements: X⁻¹·m, X*·f and X* I X⁻¹ equal the full matrix and vector's, turning about x, y and z with the origin on x, y, z or anywhere (200 random f32 and f64 draws)");
+  check(rotations,
+        "coordinate-axis placements: X⁻¹·m, X*·f and X* I X⁻¹ equal the full matrix and vector's, turning about x, y and z with the origin on x, y, "
+        "z or anywhere (200 random f32 and f64 draws)");
 
-  check(pgs_orders_agree(), "PGS sweep orders: the table (and the stream continued past it) equal the PCG32 stream drawn sweep by sweep, islands of 1 to 40 rows, 100 sweeps");
+  check(pgs_orders_agree(),
+        "PGS sweep orders: the table (and the stream continued past it) equal the PCG32 stream drawn sweep by sweep, islands of 1 to 40 rows, 100 "
+        "sweeps");
 
   std::printf("%d passed, %d failed\n", passed, failed);
   return failed == 0 ? 0 : 1;

@@ -48,10 +48,16 @@ int main(int argc, char** argv) {
               if (model.constrained())
                 for (const ach::ConstraintRowReport& r : batch.constraint_report(0, model.solver_iterations, true).rows) ++rows[r.kind];
             }
-            std::printf("%s: %s lanes %d %s: %zu candidate pairs, %lld active contact points over %d collides; robot 0's rows on: %lld limit, %lld contact, %lld friction, %lld tendon-limit, %lld tendon-friction, %lld equality\n",
-                        argv[i], prec == ach::Precision::F32 ? "f32" : "f64", lanes, integ == ach::Integrator::Euler ? "euler" : integ == ach::Integrator::Rk4 ? "rk4" : "implicitfast", ach::candidate_pairs(model).size(),
-                        static_cast<long long>(contacts), kRounds, static_cast<long long>(rows[0]), static_cast<long long>(rows[1]), static_cast<long long>(rows[2]),
-                        static_cast<long long>(rows[3]), static_cast<long long>(rows[4]), static_cast<long long>(rows[5]));
+            std::printf(
+                "%s: %s lanes %d %s: %zu candidate pairs, %lld active contact points over %d collides; robot 0's rows on: %lld limit, %lld contact, "
+                "%lld friction, %lld tendon-limit, %lld tendon-friction, %lld equality\n",
+                argv[i], prec == ach::Precision::F32 ? "f32" : "f64", lanes,
+                integ == ach::Integrator::Euler ? "euler"
+                : integ == ach::Integrator::Rk4 ? "rk4"
+                                                : "implicitfast",
+                ach::candidate_pairs(model).size(), static_cast<long long>(contacts), kRounds, static_cast<long long>(rows[0]),
+                static_cast<long long>(rows[1]), static_cast<long long>(rows[2]), static_cast<long long>(rows[3]), static_cast<long long>(rows[4]),
+                static_cast<long long>(rows[5]));
             ++runs;
           }
         }

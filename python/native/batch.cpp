@@ -61,7 +61,9 @@ class PyBatch {
     }
     return py::make_tuple(s.robot_steps, nf, bad);
   }
-  void forward() { locked([&] { batch_->forward(); }); }
+  void forward() {
+    locked([&] { batch_->forward(); });
+  }
   void constrain(bool record, const std::optional<std::vector<int>>& robots) {
     locked([&] { batch_->constrain(record, robots ? &*robots : nullptr); });
   }
@@ -73,10 +75,18 @@ class PyBatch {
     Model m = python_errors([&] { return model_from_py(model, root); });
     locked([&] { batch_->set_robot_model(robot, m); });
   }
-  void observe() { locked([&] { batch_->observe(); }); }
-  void collide() { locked([&] { batch_->collide(); }); }
-  void sense() { locked([&] { batch_->sense(); }); }
-  void reset() { locked([&] { batch_->reset(); }); }
+  void observe() {
+    locked([&] { batch_->observe(); });
+  }
+  void collide() {
+    locked([&] { batch_->collide(); });
+  }
+  void sense() {
+    locked([&] { batch_->sense(); });
+  }
+  void reset() {
+    locked([&] { batch_->reset(); });
+  }
 
   /// A numpy array over one field's storage, shape (count / stride, stride): component k of robot
   /// r at [k, r], as TypeScript's field[k * stride + r]. Its base holds a share of the storage, so

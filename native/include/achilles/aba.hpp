@@ -22,7 +22,8 @@ inline namespace ACH_ISA_NS {
 /// robot's, from the block's rows (KModel::lanes). Identical robots: broadcast from the joint's own
 /// constants, the same values (10 per body, read in every sweep: their rows would cost a cache line
 /// each, which measured 3–5 % of the quadruped's step).
-template <class V> ACH_INLINE RigidInertia<V> rigid_inertia(const KModel<ScalarOf<V>>& M, int i) {
+template <class V>
+ACH_INLINE RigidInertia<V> rigid_inertia(const KModel<ScalarOf<V>>& M, int i) {
   if (!M.per_lane) {
     const KJoint<ScalarOf<V>>& J = M.joints[i];
     return {V(J.m), const_vec<V>(J.h), Sym3<V>{V(J.I_o[0]), V(J.I_o[1]), V(J.I_o[2]), V(J.I_o[3]), V(J.I_o[4]), V(J.I_o[5])}};
@@ -34,7 +35,8 @@ template <class V> ACH_INLINE RigidInertia<V> rigid_inertia(const KModel<ScalarO
 }
 
 /// Per-joint working set of one block, in the scratch arena.
-template <class V> struct JointWork {
+template <class V>
+struct JointWork {
   Transform<V> X;  // X_PB
   Motion<V> vel;   // v_B
   Motion<V> c;     // velocity-product acceleration
@@ -49,35 +51,75 @@ template <class V> struct JointWork {
 
 // ---- one coordinate axis: S = e_K --------------------------------------------------------------
 
-template <int K, class V> ACH_INLINE V comp(const Motion<V>& m) {
-  if constexpr (K == 0) return m.w.x; else if constexpr (K == 1) return m.w.y; else if constexpr (K == 2) return m.w.z;
-  else if constexpr (K == 3) return m.v.x; else if constexpr (K == 4) return m.v.y; else return m.v.z;
+template <int K, class V>
+ACH_INLINE V comp(const Motion<V>& m) {
+  if constexpr (K == 0)
+    return m.w.x;
+  else if constexpr (K == 1)
+    return m.w.y;
+  else if constexpr (K == 2)
+    return m.w.z;
+  else if constexpr (K == 3)
+    return m.v.x;
+  else if constexpr (K == 4)
+    return m.v.y;
+  else
+    return m.v.z;
 }
-template <int K, class V> ACH_INLINE V comp(const Force<V>& f) {
-  if constexpr (K == 0) return f.n.x; else if constexpr (K == 1) return f.n.y; else if constexpr (K == 2) return f.n.z;
-  else if constexpr (K == 3) return f.f.x; else if constexpr (K == 4) return f.f.y; else return f.f.z;
+template <int K, class V>
+ACH_INLINE V comp(const Force<V>& f) {
+  if constexpr (K == 0)
+    return f.n.x;
+  else if constexpr (K == 1)
+    return f.n.y;
+  else if constexpr (K == 2)
+    return f.n.z;
+  else if constexpr (K == 3)
+    return f.f.x;
+  else if constexpr (K == 4)
+    return f.f.y;
+  else
+    return f.f.z;
 }
-template <int K, class V> ACH_INLINE void add_comp(Motion<V>& m, const V& s) {
-  if constexpr (K == 0) m.w.x += s; else if constexpr (K == 1) m.w.y += s; else if constexpr (K == 2) m.w.z += s;
-  else if constexpr (K == 3) m.v.x += s; else if constexpr (K == 4) m.v.y += s; else m.v.z += s;
+template <int K, class V>
+ACH_INLINE void add_comp(Motion<V>& m, const V& s) {
+  if constexpr (K == 0)
+    m.w.x += s;
+  else if constexpr (K == 1)
+    m.w.y += s;
+  else if constexpr (K == 2)
+    m.w.z += s;
+  else if constexpr (K == 3)
+    m.v.x += s;
+  else if constexpr (K == 4)
+    m.v.y += s;
+  else
+    m.v.z += s;
 }
 /// a × (s·e_k) for a 3-vector a and coordinate axis k.
-template <int k, class V> ACH_INLINE Vec3<V> cross_axis(const Vec3<V>& a, const V& s) {
+template <int k, class V>
+ACH_INLINE Vec3<V> cross_axis(const Vec3<V>& a, const V& s) {
   const V z(ScalarOf<V>(0));
-  if constexpr (k == 0) return {z, a.z * s, -(a.y * s)};
-  else if constexpr (k == 1) return {-(a.z * s), z, a.x * s};
-  else return {a.y * s, -(a.x * s), z};
+  if constexpr (k == 0)
+    return {z, a.z * s, -(a.y * s)};
+  else if constexpr (k == 1)
+    return {-(a.z * s), z, a.x * s};
+  else
+    return {a.y * s, -(a.x * s), z};
 }
 /// m × (s·e_K).
-template <int K, class V> ACH_INLINE Motion<V> cross_motion_axis(const Motion<V>& m, const V& s) {
-  if constexpr (K < 3) return {cross_axis<K>(m.w, s), cross_axis<K>(m.v, s)};
+template <int K, class V>
+ACH_INLINE Motion<V> cross_motion_axis(const Motion<V>& m, const V& s) {
+  if constexpr (K < 3)
+    return {cross_axis<K>(m.w, s), cross_axis<K>(m.v, s)};
   else {
     const V z(ScalarOf<V>(0));
     return {{z, z, z}, cross_axis<K - 3>(m.w, s)};
   }
 }
 /// IA·e_K.
-template <int K, class V> ACH_INLINE Force<V> ia_column(const ABInertia<V>& I) {
+template <int K, class V>
+ACH_INLINE Force<V> ia_column(const ABInertia<V>& I) {
   if constexpr (K < 3) {
     const Sym3<V>& A = I.A;
     const V a0 = K == 0 ? A.xx : (K == 1 ? A.xy : A.xz);
@@ -95,14 +137,19 @@ template <int K, class V> ACH_INLINE Force<V> ia_column(const ABInertia<V>& I) {
 }
 
 /// Σ_k M(r, k)·a_k in ascending k without k = skip, where a_skip is an exact zero (the full sum's value).
-template <int skip, class V, class Mr> ACH_INLINE V row_dot_skip(const Mr& M, int r, const Vec3<V>& a) {
-  if constexpr (skip == 0) return M(r, 1) * a.y + M(r, 2) * a.z;
-  else if constexpr (skip == 1) return M(r, 0) * a.x + M(r, 2) * a.z;
-  else return M(r, 0) * a.x + M(r, 1) * a.y;
+template <int skip, class V, class Mr>
+ACH_INLINE V row_dot_skip(const Mr& M, int r, const Vec3<V>& a) {
+  if constexpr (skip == 0)
+    return M(r, 1) * a.y + M(r, 2) * a.z;
+  else if constexpr (skip == 1)
+    return M(r, 0) * a.x + M(r, 2) * a.z;
+  else
+    return M(r, 0) * a.x + M(r, 1) * a.y;
 }
 /// IA·c for the velocity-product acceleration of a joint along coordinate axis K, c = v × (q̇·e_K):
 /// its component K (for a slide, its whole angular part too) is an exact zero, left out of the sums.
-template <int K, class V> ACH_INLINE Force<V> mul_axis_bias(const ABInertia<V>& I, const Motion<V>& c) {
+template <int K, class V>
+ACH_INLINE Force<V> mul_axis_bias(const ABInertia<V>& I, const Motion<V>& c) {
   const Sym3<V>&A = I.A, &C = I.C;
   auto sym = [](const Sym3<V>& S) {
     return [&S](int r, int k) -> const V& {
@@ -127,22 +174,41 @@ template <int K, class V> ACH_INLINE Force<V> mul_axis_bias(const ABInertia<V>& 
 }
 
 /// I −= a·bᵀ (upper triangles of the symmetric blocks; callers keep the total symmetric).
-template <class V> ACH_INLINE void subtract_outer(ABInertia<V>& I, const Force<V>& a, const Force<V>& b) {
-  I.A.xx -= a.n.x * b.n.x; I.A.yy -= a.n.y * b.n.y; I.A.zz -= a.n.z * b.n.z;
-  I.A.xy -= a.n.x * b.n.y; I.A.xz -= a.n.x * b.n.z; I.A.yz -= a.n.y * b.n.z;
+template <class V>
+ACH_INLINE void subtract_outer(ABInertia<V>& I, const Force<V>& a, const Force<V>& b) {
+  I.A.xx -= a.n.x * b.n.x;
+  I.A.yy -= a.n.y * b.n.y;
+  I.A.zz -= a.n.z * b.n.z;
+  I.A.xy -= a.n.x * b.n.y;
+  I.A.xz -= a.n.x * b.n.z;
+  I.A.yz -= a.n.y * b.n.z;
   const V an[3] = {a.n.x, a.n.y, a.n.z}, bf[3] = {b.f.x, b.f.y, b.f.z};
   for (int r = 0; r < 3; ++r)
     for (int c = 0; c < 3; ++c) I.B.m[r * 3 + c] -= an[r] * bf[c];
-  I.C.xx -= a.f.x * b.f.x; I.C.yy -= a.f.y * b.f.y; I.C.zz -= a.f.z * b.f.z;
-  I.C.xy -= a.f.x * b.f.y; I.C.xz -= a.f.x * b.f.z; I.C.yz -= a.f.y * b.f.z;
+  I.C.xx -= a.f.x * b.f.x;
+  I.C.yy -= a.f.y * b.f.y;
+  I.C.zz -= a.f.z * b.f.z;
+  I.C.xy -= a.f.x * b.f.y;
+  I.C.xz -= a.f.x * b.f.z;
+  I.C.yz -= a.f.y * b.f.z;
 }
-template <class V> ACH_INLINE Force<V> scale(const V& s, const Force<V>& f) { return {s * f.n, s * f.f}; }
-template <class V> ACH_INLINE Motion<V> scale(const V& s, const Motion<V>& m) { return {s * m.w, s * m.v}; }
-template <class V> ACH_INLINE V dot(const Force<V>& f, const Motion<V>& m) { return dot(m, f); }
+template <class V>
+ACH_INLINE Force<V> scale(const V& s, const Force<V>& f) {
+  return {s * f.n, s * f.f};
+}
+template <class V>
+ACH_INLINE Motion<V> scale(const V& s, const Motion<V>& m) {
+  return {s * m.w, s * m.v};
+}
+template <class V>
+ACH_INLINE V dot(const Force<V>& f, const Motion<V>& m) {
+  return dot(m, f);
+}
 
 /// D⁻¹ for a small symmetric positive-definite D (n <= 6), by Gauss–Jordan without pivoting
 /// (D = Sᵀ IA S is SPD for a physical model, so the diagonal pivots stay positive).
-template <class V> ACH_INLINE void invert_spd(int n, const V* D, V* Dinv) {
+template <class V>
+ACH_INLINE void invert_spd(int n, const V* D, V* Dinv) {
   using T = ScalarOf<V>;
   V a[36], b[36];
   for (int k = 0; k < n * n; ++k) {
@@ -168,21 +234,35 @@ template <class V> ACH_INLINE void invert_spd(int n, const V* D, V* Dinv) {
 }
 
 /// Call f.operator()<K>() with the coordinate axis K (0..5) known at compile time.
-template <class F> ACH_INLINE void on_unit_axis(int k, F& f) {
+template <class F>
+ACH_INLINE void on_unit_axis(int k, F& f) {
   switch (k) {
-  case 0: f.template operator()<0>(); break;
-  case 1: f.template operator()<1>(); break;
-  case 2: f.template operator()<2>(); break;
-  case 3: f.template operator()<3>(); break;
-  case 4: f.template operator()<4>(); break;
-  default: f.template operator()<5>(); break;
+    case 0:
+      f.template operator()<0>();
+      break;
+    case 1:
+      f.template operator()<1>();
+      break;
+    case 2:
+      f.template operator()<2>();
+      break;
+    case 3:
+      f.template operator()<3>();
+      break;
+    case 4:
+      f.template operator()<4>();
+      break;
+    default:
+      f.template operator()<5>();
+      break;
   }
 }
 
 // ---- the three sweeps ------------------------------------------------------------------------
 
 /// Root → leaves: placements, velocities, bias accelerations; IA and pA start as the rigid bodies'.
-template <class V> inline void pass_velocity(const KModel<ScalarOf<V>>& M, JointWork<V>* W, const V* q, const V* qd) {
+template <class V>
+inline void pass_velocity(const KModel<ScalarOf<V>>& M, JointWork<V>* W, const V* q, const V* qd) {
   const FlopScope<V> flops(FlopPass::Velocity);
   using T = ScalarOf<V>;
   const int n = static_cast<int>(M.joints.size());
@@ -240,7 +320,8 @@ template <class V> inline void pass_velocity(const KModel<ScalarOf<V>>& M, Joint
 /// Per-lane additions to the ABA's D beyond the model's constants (implicitfast's −h·qDeriv, implicit.hpp):
 /// `diag` per dof, added to D's diagonal; `free` a full nv × nv block (row-major) per joint with
 /// `free_slot[joint] >= 0` (a standalone free body's, not symmetric), added to its D as well.
-template <class V> struct StepExtra {
+template <class V>
+struct StepExtra {
   const V* diag;
   const V* free;
   const int* free_slot;
@@ -339,13 +420,15 @@ inline void pass_aba_backward(const KModel<ScalarOf<V>>& M, JointWork<V>* W, con
 }
 
 /// Root → leaves: accelerations.
-template <class V> inline void pass_aba_forward(const KModel<ScalarOf<V>>& M, JointWork<V>* W, V* qdd) {
+template <class V>
+inline void pass_aba_forward(const KModel<ScalarOf<V>>& M, JointWork<V>* W, V* qdd) {
   const FlopScope<V> flops(FlopPass::AbaForward);
   using T = ScalarOf<V>;
   const V z(T(0));
   // a_world = −g, each lane its robot's gravity (the planted bug: +g); a negation, exactly the
   // −1·g of a broadcast constant
-  const V gx = M.template lane<V>(LaneSlots::gravity(0)), gy = M.template lane<V>(LaneSlots::gravity(1)), gz = M.template lane<V>(LaneSlots::gravity(2));
+  const V gx = M.template lane<V>(LaneSlots::gravity(0)), gy = M.template lane<V>(LaneSlots::gravity(1)),
+          gz = M.template lane<V>(LaneSlots::gravity(2));
   const Motion<V> a_world = ACH_BUG(GravitySign) ? Motion<V>{{z, z, z}, {gx, gy, gz}} : Motion<V>{{z, z, z}, {-gx, -gy, -gz}};
   const int n = static_cast<int>(M.joints.size());
   for (int i = 0; i < n; ++i) {
@@ -388,7 +471,8 @@ inline void forward_dynamics(const KModel<ScalarOf<V>>& M, JointWork<V>* W, cons
 }
 
 /// Root → leaves: X_WB of every body (after pass_velocity).
-template <class V> inline void pass_pose(const KModel<ScalarOf<V>>& M, const JointWork<V>* W, Transform<V>* X_WB) {
+template <class V>
+inline void pass_pose(const KModel<ScalarOf<V>>& M, const JointWork<V>* W, Transform<V>* X_WB) {
   const int n = static_cast<int>(M.joints.size());
   for (int i = 0; i < n; ++i) {
     const int p = M.joints[i].parent;

@@ -14,13 +14,13 @@ namespace ach {
 class Arena {
  public:
   explicit Arena(std::size_t bytes) : buffer_(std::make_shared<Buffer>(bytes)), cap_(bytes) {}
-  template <class X> X* take(std::size_t n) {
+  template <class X>
+  X* take(std::size_t n) {
     const std::size_t align = 64;
     used_ = (used_ + align - 1) / align * align;
     const std::size_t bytes = n * sizeof(X);
     if (used_ + bytes > cap_)
-      throw std::length_error("scratch arena overflow: needs " + std::to_string(used_ + bytes) + " bytes, has " +
-                              std::to_string(cap_));
+      throw std::length_error("scratch arena overflow: needs " + std::to_string(used_ + bytes) + " bytes, has " + std::to_string(cap_));
     X* p = reinterpret_cast<X*>(static_cast<char*>(buffer_->data()) + used_);
     used_ += bytes;
     return p;

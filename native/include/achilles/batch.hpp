@@ -41,9 +41,9 @@ class WorkerPool {
   std::condition_variable cv_, done_cv_;
   const std::function<void(int, int, int)>* job_ = nullptr;
   int items_ = 0;
-  std::atomic<int> next_{0};                // the next item to take
+  std::atomic<int> next_{0};                 // the next item to take
   std::atomic<std::uint64_t> generation_{0}; // one per run(); published after job_ and items_
-  std::atomic<int> pending_{0};             // workers still on the current generation
+  std::atomic<int> pending_{0};              // workers still on the current generation
   std::atomic<bool> stop_{false};
 };
 
@@ -91,9 +91,9 @@ class Batch {
   Storage storage_;
   std::unique_ptr<Kernel> kernel_;
   WorkerPool pool_;
-  std::vector<StepStats> per_worker_;               // reused by every step() call
-  std::vector<std::exception_ptr> worker_errors_;   // likewise
-  std::vector<int> worker_error_block_;             // the block each worker's error came from
+  std::vector<StepStats> per_worker_;             // reused by every step() call
+  std::vector<std::exception_ptr> worker_errors_; // likewise
+  std::vector<int> worker_error_block_;           // the block each worker's error came from
   // With workers, step() hands out blocks dearest first, by each block's time in the previous call
   // (longest processing time first): robots that differ make blocks cost different amounts, and a
   // dear block taken last leaves the other workers idle at the call's end. Only the order in which

@@ -21,7 +21,7 @@ struct BlockContacts {
 
 /// One robot's active contact points.
 struct ContactList {
-  std::vector<int> shape_a, shape_b, point; // the pair's shapes (a < b) and the point slot 0 .. kPairPoints − 1
+  std::vector<int> shape_a, shape_b, point;     // the pair's shapes (a < b) and the point slot 0 .. kPairPoints − 1
   std::vector<double> dist, pos, normal, force; // per point: 1, 3, 3 (from shape a to b), 3 (normal, t1, t2)
 };
 

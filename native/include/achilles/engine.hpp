@@ -59,18 +59,44 @@ class Buffer {
 // step's start. Act (na): the activation states of the general actuators with dynamics (MuJoCo's
 // act, zero at reset); ActuatorForceNow (nu) and ActDotNow (na): actuator_force and act_dot at the
 // current state, written by forward().
-enum class FieldId { Q, V, Tau, Qacc, Kinetic, Potential, BodyPos, BodyRot, TauPrev,
-                     EnergyRef, DriftMax, KineticPeak, QaccWarm, Ctrl, CtrlTarget, ActuatorForce,
-                     // sensors (filled by sense()): per body 6 components each, [ω; v] and [α; a] in body axes
-                     BodyVel, BodyAcc,
-                     Act, ActuatorForceNow, ActDotNow,
-                     // BatchOptions::record, the last evaluation's: Jᵀ·f (nv), per body [torque; force] (6),
-                     // pose (3 + 9; apart from BodyPos/BodyRot, which observe() and sense() write)
-                     QfrcConstraint, CfrcExt, RecordBodyPos, RecordBodyRot,
-                     // ... and its actuator forces in joint space (nv), each body's velocity [ω; v] in its axes (6),
-                     // and mj_comPos's / mj_comVel's xipos (3), cinert (10) and cvel (6) of each body
-                     QfrcActuator, RecordBodyVel, RecordXipos, RecordCinert, RecordCvel,
-                     Count };
+enum class FieldId {
+  Q,
+  V,
+  Tau,
+  Qacc,
+  Kinetic,
+  Potential,
+  BodyPos,
+  BodyRot,
+  TauPrev,
+  EnergyRef,
+  DriftMax,
+  KineticPeak,
+  QaccWarm,
+  Ctrl,
+  CtrlTarget,
+  ActuatorForce,
+  // sensors (filled by sense()): per body 6 components each, [ω; v] and [α; a] in body axes
+  BodyVel,
+  BodyAcc,
+  Act,
+  ActuatorForceNow,
+  ActDotNow,
+  // BatchOptions::record, the last evaluation's: Jᵀ·f (nv), per body [torque; force] (6),
+  // pose (3 + 9; apart from BodyPos/BodyRot, which observe() and sense() write)
+  QfrcConstraint,
+  CfrcExt,
+  RecordBodyPos,
+  RecordBodyRot,
+  // ... and its actuator forces in joint space (nv), each body's velocity [ω; v] in its axes (6),
+  // and mj_comPos's / mj_comVel's xipos (3), cinert (10) and cvel (6) of each body
+  QfrcActuator,
+  RecordBodyVel,
+  RecordXipos,
+  RecordCinert,
+  RecordCvel,
+  Count
+};
 
 struct FieldView {
   std::shared_ptr<Buffer> buffer;
@@ -108,8 +134,7 @@ class Kernel {
   /// With `monitor`, every step also updates each lane's largest |E − EnergyRef| (DriftMax) and
   /// largest kinetic energy (KineticPeak), so a run's energy drift covers every step, not only the
   /// recorded ones, without a call per step.
-  virtual void step_blocks(int worker, int b0, int b1, std::int64_t nsteps, std::int64_t steps_before, StepStats& stats, bool monitor,
-                           bool hold) = 0;
+  virtual void step_blocks(int worker, int b0, int b1, std::int64_t nsteps, std::int64_t steps_before, StepStats& stats, bool monitor, bool hold) = 0;
   /// qacc at the current state.
   virtual void forward_blocks(int worker, int b0, int b1) = 0;
   /// Body poses and energies at the current state.

@@ -49,7 +49,8 @@ namespace ach {
 inline namespace ACH_ISA_NS {
 
 /// A standalone free body: its joint, mass, CoM and inertia about the CoM (body axes: xx yy zz xy xz yz).
-template <class T> struct KFreeBody {
+template <class T>
+struct KFreeBody {
   int joint, qoff, voff;
   T mass, com[3], I[6];
 };
@@ -72,21 +73,23 @@ inline void check_tendon_actuator_implicit(const Model& m, const Actuator& a) {
   for (std::size_t x = 0; x < t.joints.size(); ++x)
     for (std::size_t y = x + 1; y < t.joints.size(); ++y)
       if (!joints_on_one_path(m, t.joints[x], t.joints[y]))
-        throw std::invalid_argument("actuator '" + a.name + "': a velocity-dependent actuator on tendon '" + t.name + "' under implicitfast, whose joints '" +
-                                    m.joints[t.joints[x]].name + "' and '" + m.joints[t.joints[y]].name +
-                                    "' lie on different branches of the tree: MuJoCo's qDeriv (M's sparsity) drops their cross term, which the engine does not "
-                                    "(use Euler or RK4, or a tendon whose joints lie on one chain)");
+        throw std::invalid_argument(
+            "actuator '" + a.name + "': a velocity-dependent actuator on tendon '" + t.name + "' under implicitfast, whose joints '" +
+            m.joints[t.joints[x]].name + "' and '" + m.joints[t.joints[y]].name +
+            "' lie on different branches of the tree: MuJoCo's qDeriv (M's sparsity) drops their cross term, which the engine does not "
+            "(use Euler or RK4, or a tendon whose joints lie on one chain)");
 }
 
 /// What implicitfast reads of the model (constants, built once).
-template <class T> struct KImplicit {
+template <class T>
+struct KImplicit {
   bool on = false;    // the integrator is implicitfast
   bool solve = false; // M − h·qDeriv (or a free body's block) can differ from M: the step solves with it
   std::vector<KFreeBody<T>> free;
-  std::vector<int> free_slot; // per joint: index into `free`, or −1
-  std::vector<int> tendons;   // indices into KForces::tendons of the damped tendons
+  std::vector<int> free_slot;        // per joint: index into `free`, or −1
+  std::vector<int> tendons;          // indices into KForces::tendons of the damped tendons
   std::vector<int> tendon_actuators; // indices into KForces::act of the tendon actuators whose force depends on the velocity
-  bool actuators = false;     // some joint actuator's force depends on the velocity
+  bool actuators = false;            // some joint actuator's force depends on the velocity
   /// The Woodbury columns: the damped tendons', then the tendon actuators'.
   std::size_t columns() const { return tendons.size() + tendon_actuators.size(); }
 
@@ -124,8 +127,8 @@ template <class T> struct KImplicit {
       if (velocity && A.on_tendon) {
         check_tendon_actuator_implicit(model, model.actuators[a]);
         tendon_actuators.push_back(static_cast<int>(a));
-      }
-      else actuators = actuators || velocity;
+      } else
+        actuators = actuators || velocity;
     }
     bool damping = false;
     for (const Joint& j : model.joints) damping = damping || j.damping != 0;
@@ -135,15 +138,16 @@ template <class T> struct KImplicit {
 
 /// One block's implicitfast scratch: D's per-lane additions, the tree products' temporaries and
 /// Woodbury's Y (nv per damped tendon), S and vectors.
-template <class V> struct ImplicitWork {
-  V* diag;    // nv
-  V* free;    // 36 per free body
+template <class V>
+struct ImplicitWork {
+  V* diag; // nv
+  V* free; // 36 per free body
   TreeWork<V> tw;
-  V* Y;       // nv × k
-  V* S;       // k × k
-  V* c;       // nv
-  V* z;       // k
-  V* dact;    // per tendon actuator: D_a = −h·d_a
+  V* Y;    // nv × k
+  V* S;    // k × k
+  V* c;    // nv
+  V* z;    // k
+  V* dact; // per tendon actuator: D_a = −h·d_a
   StepExtra<V> extra;
 
   static std::size_t bytes_needed(const KModel<ScalarOf<V>>& M, const KImplicit<ScalarOf<V>>& I) {
@@ -151,7 +155,8 @@ template <class V> struct ImplicitWork {
     const std::size_t n = M.joints.size(), nv = M.nv + 1, k = I.columns() + 1;
     return (nv + 36 * (I.free.size() + 1) + nv * k + k * k + nv + 2 * k) * sizeof(V) + n * (sizeof(Motion<V>) + sizeof(Force<V>)) + 9 * 64;
   }
-  template <class Arena> void carve(Arena& arena, const KModel<ScalarOf<V>>& M, const KImplicit<ScalarOf<V>>& I) {
+  template <class Arena>
+  void carve(Arena& arena, const KModel<ScalarOf<V>>& M, const KImplicit<ScalarOf<V>>& I) {
     const std::size_t n = M.joints.size() ? M.joints.size() : 1, nv = M.nv ? M.nv : 1, k = I.columns() ? I.columns() : 1;
     diag = arena.template take<V>(nv);
     free = arena.template take<V>(36 * (I.free.size() ? I.free.size() : 1));
@@ -169,7 +174,8 @@ template <class V> struct ImplicitWork {
 /// ∂qfrc_actuator/∂q̇ of actuator A on its (one) dof, before the gear²: MuJoCo's bias_vel +
 /// gain_vel·input, 0 where the force is clamped by forcerange.
 template <class V>
-inline V actuator_velocity_derivative(const KActuator<ScalarOf<V>>& A, const ScalarOf<V>* lanes, const V& u, const V* act, const V* act_dot, const V& force) {
+inline V actuator_velocity_derivative(const KActuator<ScalarOf<V>>& A, const ScalarOf<V>* lanes, const V& u, const V* act, const V* act_dot,
+                                      const V& force) {
   using T = ScalarOf<V>;
   const V zero(T(0));
   V d = zero;
@@ -207,7 +213,7 @@ inline void free_bias_derivative(const KFreeBody<ScalarOf<V>>& B, const ScalarOf
   const V ws[3] = {w[1] * s[2] - w[2] * s[1], w[2] * s[0] - w[0] * s[2], w[0] * s[1] - w[1] * s[0]};
   const V Iw[3] = {I[0] * w[0] + I[1] * w[1] + I[2] * w[2], I[3] * w[0] + I[4] * w[1] + I[5] * w[2], I[6] * w[0] + I[7] * w[1] + I[8] * w[2]};
   const V wds = w[0] * s[0] + w[1] * s[1] + w[2] * s[2];
-  const V K[9] = {s[0] * w[0] - wds, s[0] * w[1] - ws[2], s[0] * w[2] + ws[1], s[1] * w[0] + ws[2], s[1] * w[1] - wds,
+  const V K[9] = {s[0] * w[0] - wds,   s[0] * w[1] - ws[2], s[0] * w[2] + ws[1], s[1] * w[0] + ws[2], s[1] * w[1] - wds,
                   s[1] * w[2] - ws[0], s[2] * w[0] - ws[1], s[2] * w[1] + ws[0], s[2] * w[2] - wds};
   for (int k = 0; k < 36; ++k) A[k] = zero;
   const V hm = -(h * m);

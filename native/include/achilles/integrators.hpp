@@ -35,11 +35,12 @@ namespace ach {
 inline namespace ACH_ISA_NS {
 
 /// The block-local arrays the integrators work in (views into the scratch arena).
-template <class V> struct BlockState {
-  V *q, *v, *tau;     // inputs, then outputs (q', v')
-  V *qacc;            // a(q, v) at the step's start
-  V *qs, *vs, *a;     // a stage state and its acceleration
-  V *qsum, *asum;     // weighted sums of stage velocities / accelerations (rk4), vm (midpoint)
+template <class V>
+struct BlockState {
+  V *q, *v, *tau; // inputs, then outputs (q', v')
+  V* qacc;        // a(q, v) at the step's start
+  V *qs, *vs, *a; // a stage state and its acceleration
+  V *qsum, *asum; // weighted sums of stage velocities / accelerations (rk4), vm (midpoint)
   JointWork<V>* W;
   // Joint forces (actuators/forces.hpp): the step's controls u, τ_eff of the evaluation at hand,
   // and each actuator's force at the step's start.
@@ -52,18 +53,21 @@ template <class V> struct BlockState {
 };
 
 /// act ← mj_nextActivation(act, rate) for every activation.
-template <class V> inline void advance_activations(BlockState<V>& s, const V* rate) {
+template <class V>
+inline void advance_activations(BlockState<V>& s, const V* rate) {
   for (const auto& A : s.F->act)
     if (A.gen.act_adr >= 0) s.act[A.gen.act_adr] = next_activation(A.gen, s.act[A.gen.act_adr], rate[A.gen.act_adr]);
 }
 
 /// τ + passive + actuator forces at (q, q̇), for one dynamics evaluation (MuJoCo evaluates them
 /// at every stage); `first`: the step's start, whose actuator forces are recorded.
-template <class V> inline const V* efforts(const KModel<ScalarOf<V>>& M, BlockState<V>& s, const V* q, const V* v, bool first = false) {
+template <class V>
+inline const V* efforts(const KModel<ScalarOf<V>>& M, BlockState<V>& s, const V* q, const V* v, bool first = false) {
   return joint_efforts(*s.F, M.nv, q, v, s.tau, s.u, s.act_now, s.act_dot, s.tau_eff, first ? s.force : nullptr);
 }
 
-template <class V> inline void integrate_positions(const KModel<ScalarOf<V>>& M, V* q_out, const V* q_in, const V* v, const V& h) {
+template <class V>
+inline void integrate_positions(const KModel<ScalarOf<V>>& M, V* q_out, const V* q_in, const V* v, const V& h) {
   const FlopScope<V> flops(FlopPass::Positions);
   for (const auto& J : M.joints) integrate_joint<V>(J, q_out + J.qoff, q_in + J.qoff, v + J.voff, h);
 }
@@ -72,7 +76,8 @@ template <class V> inline void integrate_positions(const KModel<ScalarOf<V>>& M,
 /// `first`: the step's start (its actuator forces are recorded); `stepping`: semi-implicit Euler's
 /// evaluation, whose damping is implicit (the ABA adds h·damping to the joints' D). With `I`
 /// (implicitfast, implicit.hpp), the stepping evaluation solves (M − h·qDeriv)·q̈ = f instead.
-template <class V> struct SmoothAcc {
+template <class V>
+struct SmoothAcc {
   const KModel<ScalarOf<V>>& M;
   BlockState<V>& s;
   const KImplicit<ScalarOf<V>>* I = nullptr;
@@ -90,14 +95,16 @@ template <class V> struct SmoothAcc {
   }
 };
 
-template <class V, class Acc> inline void step_euler(const KModel<ScalarOf<V>>& M, BlockState<V>& s, const V& h, V* a0, const Acc& acc) {
+template <class V, class Acc>
+inline void step_euler(const KModel<ScalarOf<V>>& M, BlockState<V>& s, const V& h, V* a0, const Acc& acc) {
   acc(s.q, s.v, a0, true, true);
   if (s.F->na) advance_activations(s, s.act_dot);
   for (int k = 0; k < M.nv; ++k) s.v[k] += h * a0[k];
   integrate_positions(M, s.q, s.q, s.v, h);
 }
 
-template <class V, class Acc> inline void step_verlet(const KModel<ScalarOf<V>>& M, BlockState<V>& s, const V& h, V* a0, const Acc& acc) {
+template <class V, class Acc>
+inline void step_verlet(const KModel<ScalarOf<V>>& M, BlockState<V>& s, const V& h, V* a0, const Acc& acc) {
   using T = ScalarOf<V>;
   const V hh = T(0.5) * h;
   acc(s.q, s.v, a0, true);
@@ -124,7 +131,8 @@ inline void step_midpoint(const KModel<ScalarOf<V>>& M, BlockState<V>& s, const 
   for (int k = 0; k < M.nv; ++k) s.v[k] = T(2) * vm[k] - s.v[k];
 }
 
-template <class V, class Acc> inline void step_rk4(const KModel<ScalarOf<V>>& M, BlockState<V>& s, const V& h, V* a0, const Acc& acc) {
+template <class V, class Acc>
+inline void step_rk4(const KModel<ScalarOf<V>>& M, BlockState<V>& s, const V& h, V* a0, const Acc& acc) {
   using T = ScalarOf<V>;
   // Butcher tableau: A sub-diagonal (1/2, 1/2, 1), weights B.
   const T A[3] = {T(0.5), T(0.5), T(1)};

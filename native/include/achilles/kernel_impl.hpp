@@ -35,18 +35,26 @@
 namespace ach {
 inline namespace ACH_ISA_NS {
 
-template <class V> class KernelImpl final : public Kernel {
+template <class V>
+class KernelImpl final : public Kernel {
   using T = ScalarOf<V>;
   static constexpr int W = lanes_of<V>;
 
  public:
   KernelImpl(const Model& model, const BatchOptions& opt, const Storage& storage)
-      : M_(model), C_(model), KC_(model, opt.dt / opt.substeps), F_(model, opt.dt, opt.dt / opt.substeps),
-        KI_(model, F_, opt.integrator == Integrator::ImplicitFast), opt_(opt), st_(storage), io_(M_, KC_, F_, st_),
+      : M_(model),
+        C_(model),
+        KC_(model, opt.dt / opt.substeps),
+        F_(model, opt.dt, opt.dt / opt.substeps),
+        KI_(model, F_, opt.integrator == Integrator::ImplicitFast),
+        opt_(opt),
+        st_(storage),
+        io_(M_, KC_, F_, st_),
         blocks_((opt.copies + W - 1) / W) {
     if (F_.na && opt.integrator != Integrator::Euler && opt.integrator != Integrator::Rk4 && opt.integrator != Integrator::ImplicitFast)
-      throw std::invalid_argument(std::string("the model's actuators have activation states (dyntype integrator, filter or filterexact), which ") +
-                                  "MuJoCo advances with its euler, rk4 and implicitfast integrators only: choose integrator euler, rk4 or implicitfast");
+      throw std::invalid_argument(
+          std::string("the model's actuators have activation states (dyntype integrator, filter or filterexact), which ") +
+          "MuJoCo advances with its euler, rk4 and implicitfast integrators only: choose integrator euler, rk4 or implicitfast");
     implicit_damping_ = opt.integrator == Integrator::Euler || opt.integrator == Integrator::ImplicitFast;
     M_.set_step(model, opt.dt / opt.substeps, implicit_damping_);
     for (int t = 0; t < opt.threads; ++t) {
@@ -87,8 +95,7 @@ template <class V> class KernelImpl final : public Kernel {
     write_constraint_lane(robot_constraint_lanes_.data() + constraint_rows * (robot / W), lane, model);
   }
 
-  void step_blocks(int worker, int b0, int b1, std::int64_t nsteps, std::int64_t steps_before, StepStats& stats, bool monitor,
-                   bool hold) override {
+  void step_blocks(int worker, int b0, int b1, std::int64_t nsteps, std::int64_t steps_before, StepStats& stats, bool monitor, bool hold) override {
     BlockScratch<V>& sc = scratch_[worker];
     BlockState<V>& s = sc.s;
     const KModel<T>& Mb = *sc.model; // the worker's model: its per-lane rows are the block's (bind)
@@ -293,12 +300,14 @@ template <class V> class KernelImpl final : public Kernel {
   /// they keep their own, the model's values in every lane).
   void bind(int worker, int b) {
     if (robot_lanes_.empty()) return;
-    const T* rows = robot_lanes_.data() + static_cast<std::size_t>(b) * LaneSlots::count(M_.joints.size(), static_cast<std::size_t>(F_.nu)) * kLaneStride;
+    const T* rows =
+        robot_lanes_.data() + static_cast<std::size_t>(b) * LaneSlots::count(M_.joints.size(), static_cast<std::size_t>(F_.nu)) * kLaneStride;
     Mw_[worker]->lanes = rows;
     Mw_[worker]->per_lane = true;
     Fw_[worker]->lanes = rows;
     if (!robot_constraint_lanes_.empty())
-      scratch_[worker].cw.lanes = {robot_constraint_lanes_.data() + static_cast<std::size_t>(b) * constraint_slots_.count() * kLaneStride, constraint_slots_};
+      scratch_[worker].cw.lanes = {robot_constraint_lanes_.data() + static_cast<std::size_t>(b) * constraint_slots_.count() * kLaneStride,
+                                   constraint_slots_};
   }
 
   int valid_lanes(int b) const {
@@ -362,8 +371,10 @@ template <class V> class KernelImpl final : public Kernel {
     for (int sub = 0; sub < opt_.substeps; ++sub) {
       V* a = sub == 0 ? s.qacc : sc.a_sub;
       if (!KC_.enabled) {
-        if (opt_.integrator == Integrator::ImplicitFast) substep(Mb, s, a, SmoothAcc<V>{Mb, s, &KI_, &sc.iw, V(h_)});
-        else substep(Mb, s, a, SmoothAcc<V>{Mb, s});
+        if (opt_.integrator == Integrator::ImplicitFast)
+          substep(Mb, s, a, SmoothAcc<V>{Mb, s, &KI_, &sc.iw, V(h_)});
+        else
+          substep(Mb, s, a, SmoothAcc<V>{Mb, s});
         continue;
       }
       if (ACH_BUG(WarmStartOtherLane)) // the planted bug: lane i warm-starts from lane i + 1's qacc
@@ -383,13 +394,24 @@ template <class V> class KernelImpl final : public Kernel {
       for (int k = 0; k < Mb.nv; ++k) s.tau[k] = sc.tau_prev[k];
   }
 
-  template <class Acc> void substep(const KModel<T>& Mb, BlockState<V>& s, V* a, const Acc& acc) {
+  template <class Acc>
+  void substep(const KModel<T>& Mb, BlockState<V>& s, V* a, const Acc& acc) {
     switch (opt_.integrator) {
-    case Integrator::Euler: step_euler(Mb, s, V(h_), a, acc); break;
-    case Integrator::Verlet: step_verlet(Mb, s, V(h_), a, acc); break;
-    case Integrator::Midpoint: step_midpoint(Mb, s, V(h_), a, opt_.midpoint_iterations, acc); break;
-    case Integrator::Rk4: step_rk4(Mb, s, V(h_), a, acc); break;
-    case Integrator::ImplicitFast: step_euler(Mb, s, V(h_), a, acc); break; // its evaluation solves with M − h·qDeriv
+      case Integrator::Euler:
+        step_euler(Mb, s, V(h_), a, acc);
+        break;
+      case Integrator::Verlet:
+        step_verlet(Mb, s, V(h_), a, acc);
+        break;
+      case Integrator::Midpoint:
+        step_midpoint(Mb, s, V(h_), a, opt_.midpoint_iterations, acc);
+        break;
+      case Integrator::Rk4:
+        step_rk4(Mb, s, V(h_), a, acc);
+        break;
+      case Integrator::ImplicitFast:
+        step_euler(Mb, s, V(h_), a, acc);
+        break; // its evaluation solves with M − h·qDeriv
     }
   }
 
@@ -424,7 +446,7 @@ template <class V> class KernelImpl final : public Kernel {
   BlockIO<V> io_; // reads M_, KC_, F_, st_ (declared before it)
   int blocks_;
   T h_;
-  bool implicit_damping_ = false; // the step's damping is implicit (KModel::set_step)
+  bool implicit_damping_ = false;              // the step's damping is implicit (KModel::set_step)
   std::vector<std::unique_ptr<KModel<T>>> Mw_; // per worker (bind)
   std::vector<std::unique_ptr<KForces<T>>> Fw_;
   LaneRows<T> robot_lanes_; // robots that differ: every block's rows, LaneSlots::count × kLaneStride each; empty otherwise
@@ -438,7 +460,8 @@ template <class V> class KernelImpl final : public Kernel {
   std::vector<RecordWork<V>> record_work_; // per worker, with BatchOptions::record
 };
 
-template <class V> std::unique_ptr<Kernel> make_kernel_for(const Model& model, const BatchOptions& opt, const Storage& st) {
+template <class V>
+std::unique_ptr<Kernel> make_kernel_for(const Model& model, const BatchOptions& opt, const Storage& st) {
   return std::make_unique<KernelImpl<V>>(model, opt, st);
 }
 

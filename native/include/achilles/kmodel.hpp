@@ -13,7 +13,8 @@
 namespace ach {
 inline namespace ACH_ISA_NS {
 
-template <class T> struct KJoint {
+template <class T>
+struct KJoint {
   JointType type;
   AxisKind axis_kind;
   int unit_axis; // 0..5 when S is one coordinate axis (hinge/slide along x, y or z), else −1
@@ -42,7 +43,8 @@ template <class T> struct KJoint {
   bool has_child, first_child;
 };
 
-template <class T> struct KModel {
+template <class T>
+struct KModel {
   std::vector<KJoint<T>> joints;
   int nq = 0, nv = 0, max_nv = 0;
   T gravity[3] = {0, 0, 0}; // the batch's model's; the kernels read gravity per lane (lanes)
@@ -54,7 +56,10 @@ template <class T> struct KModel {
   // lane the joints' own constants, which the hottest reads then broadcast instead (rigid_inertia).
   bool per_lane = false;
 
-  template <class V> ACH_INLINE V lane(int slot) const { return lane_value<V>(lanes, slot); }
+  template <class V>
+  ACH_INLINE V lane(int slot) const {
+    return lane_value<V>(lanes, slot);
+  }
 
   // MuJoCo's fluid forces (passive/fluid.hpp), which every forward-dynamics evaluation applies
   KFluid<T> fluid;

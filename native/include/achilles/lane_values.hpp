@@ -60,10 +60,12 @@ struct LaneSlots {
 };
 
 /// Allocates 64-byte aligned memory, so a row of 16 floats (or its first 8 doubles) is one cache line.
-template <class T> struct AlignedAlloc {
+template <class T>
+struct AlignedAlloc {
   using value_type = T;
   AlignedAlloc() = default;
-  template <class U> AlignedAlloc(const AlignedAlloc<U>&) {}
+  template <class U>
+  AlignedAlloc(const AlignedAlloc<U>&) {}
   T* allocate(std::size_t n) {
     const std::size_t bytes = (n * sizeof(T) + 63) / 64 * 64;
     void* p = std::aligned_alloc(64, bytes ? bytes : 64);
@@ -71,15 +73,23 @@ template <class T> struct AlignedAlloc {
     return static_cast<T*>(p);
   }
   void deallocate(T* p, std::size_t) { std::free(p); }
-  template <class U> bool operator==(const AlignedAlloc<U>&) const { return true; }
-  template <class U> bool operator!=(const AlignedAlloc<U>&) const { return false; }
+  template <class U>
+  bool operator==(const AlignedAlloc<U>&) const {
+    return true;
+  }
+  template <class U>
+  bool operator!=(const AlignedAlloc<U>&) const {
+    return false;
+  }
 };
-template <class T> using LaneRows = std::vector<T, AlignedAlloc<T>>;
+template <class T>
+using LaneRows = std::vector<T, AlignedAlloc<T>>;
 
 /// Robot `m`'s constants written into lane `lane` of one block's rows (`block`: LaneSlots::count rows).
 /// `h`, `implicit_damping`: the step's size and whether its damping is implicit (KModel::set_step),
 /// which d_step is made from exactly as set_step makes the single model's.
-template <class T> inline void write_lane(T* block, int lane, const Model& m, double h, bool implicit_damping) {
+template <class T>
+inline void write_lane(T* block, int lane, const Model& m, double h, bool implicit_damping) {
   auto row = [&](int slot) -> T& { return block[static_cast<std::size_t>(slot) * kLaneStride + lane]; };
   for (int k = 0; k < 3; ++k) row(LaneSlots::gravity(k)) = T(m.gravity[k]);
   // The planted bug: damping left explicit where MuJoCo's Euler treats it implicitly.
@@ -118,14 +128,16 @@ template <class T> inline void write_lane(T* block, int lane, const Model& m, do
 }
 
 /// Every lane of one block's rows at model `m`'s values (a batch of identical robots).
-template <class T> inline LaneRows<T> uniform_lanes(const Model& m, double h, bool implicit_damping) {
+template <class T>
+inline LaneRows<T> uniform_lanes(const Model& m, double h, bool implicit_damping) {
   LaneRows<T> rows(static_cast<std::size_t>(LaneSlots::count(m)) * kLaneStride);
   for (int l = 0; l < kLaneStride; ++l) write_lane(rows.data(), l, m, h, implicit_damping);
   return rows;
 }
 
 /// The pack of one row: each lane its robot's value of the constant.
-template <class V> ACH_INLINE V lane_value(const ScalarOf<V>* lanes, int slot) {
+template <class V>
+ACH_INLINE V lane_value(const ScalarOf<V>* lanes, int slot) {
   return load<V>(lanes + static_cast<std::size_t>(slot) * kLaneStride);
 }
 

@@ -26,21 +26,33 @@ enum class AxisKind : std::uint8_t { C0, C1, C2, C3, C4, C5, General };
 
 inline int joint_nq(JointType t) {
   switch (t) {
-  case JointType::Revolute: case JointType::Prismatic: return 1;
-  case JointType::Ball: return 4;
-  case JointType::Free: return 7;
-  case JointType::Planar: return 3;
-  case JointType::Fixed: return 0;
+    case JointType::Revolute:
+    case JointType::Prismatic:
+      return 1;
+    case JointType::Ball:
+      return 4;
+    case JointType::Free:
+      return 7;
+    case JointType::Planar:
+      return 3;
+    case JointType::Fixed:
+      return 0;
   }
   return 0;
 }
 inline int joint_nv(JointType t) {
   switch (t) {
-  case JointType::Revolute: case JointType::Prismatic: return 1;
-  case JointType::Ball: return 3;
-  case JointType::Free: return 6;
-  case JointType::Planar: return 3;
-  case JointType::Fixed: return 0;
+    case JointType::Revolute:
+    case JointType::Prismatic:
+      return 1;
+    case JointType::Ball:
+      return 3;
+    case JointType::Free:
+      return 6;
+    case JointType::Planar:
+      return 3;
+    case JointType::Fixed:
+      return 0;
   }
   return 0;
 }
@@ -53,7 +65,7 @@ struct Joint {
   int nq = 0, nv = 0, qoff = 0, voff = 0;
   double R_PJ[9] = {1, 0, 0, 0, 1, 0, 0, 0, 1}; // joint frame in parent frame (row-major)
   double p_PJ[3] = {0, 0, 0};
-  double axis[3] = {0, 0, 1}; // hinge/slide axis or plane normal, in J
+  double axis[3] = {0, 0, 1};                // hinge/slide axis or plane normal, in J
   double u[3] = {1, 0, 0}, w[3] = {0, 1, 0}; // planar in-plane axes
   double mass = 0;
   double com[3] = {0, 0, 0};

@@ -17,7 +17,8 @@ namespace ach {
 inline namespace ACH_ISA_NS {
 
 /// Flops per second of the add+mul loop on V: the best of `reps` timed runs of `iters` iterations.
-template <class V> inline double measure_peak_flops(long iters, int reps) {
+template <class V>
+inline double measure_peak_flops(long iters, int reps) {
   using T = ScalarOf<V>;
   constexpr int C = 6; // chains per operation: 12 + 2 constants fit the 16 registers of AVX2
   V a[C], m[C];

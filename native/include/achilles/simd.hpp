@@ -46,14 +46,17 @@ inline namespace ACH_ISA_NS {
 
 // ---- scalar packs (lanes 1) ---------------------------------------------------------------
 
-template <class V> struct PackTraits;
+template <class V>
+struct PackTraits;
 
-template <> struct PackTraits<float> {
+template <>
+struct PackTraits<float> {
   using Scalar = float;
   using Mask = bool;
   static constexpr int lanes = 1;
 };
-template <> struct PackTraits<double> {
+template <>
+struct PackTraits<double> {
   using Scalar = double;
   using Mask = bool;
   static constexpr int lanes = 1;
@@ -80,11 +83,13 @@ ACH_INLINE bool vnot(bool a) { return !a; }
 
 // ---- SIMD packs: K registers of one instruction set -----------------------------------------
 
-template <class B, int K> struct WideMask {
+template <class B, int K>
+struct WideMask {
   typename B::batch_bool_type r[K];
 };
 
-template <class B, int K> struct Wide {
+template <class B, int K>
+struct Wide {
   using Scalar = typename B::value_type;
   static constexpr int lanes = int(B::size) * K;
   B r[K];
@@ -93,22 +98,34 @@ template <class B, int K> struct Wide {
   Wide(Scalar s) { // broadcast
     for (int k = 0; k < K; ++k) r[k] = B(s);
   }
-  Wide& operator+=(const Wide& o) { for (int k = 0; k < K; ++k) r[k] = r[k] + o.r[k]; return *this; }
-  Wide& operator-=(const Wide& o) { for (int k = 0; k < K; ++k) r[k] = r[k] - o.r[k]; return *this; }
-  Wide& operator*=(const Wide& o) { for (int k = 0; k < K; ++k) r[k] = r[k] * o.r[k]; return *this; }
+  Wide& operator+=(const Wide& o) {
+    for (int k = 0; k < K; ++k) r[k] = r[k] + o.r[k];
+    return *this;
+  }
+  Wide& operator-=(const Wide& o) {
+    for (int k = 0; k < K; ++k) r[k] = r[k] - o.r[k];
+    return *this;
+  }
+  Wide& operator*=(const Wide& o) {
+    for (int k = 0; k < K; ++k) r[k] = r[k] * o.r[k];
+    return *this;
+  }
 };
 
-#define ACH_WIDE_BINOP(OP)                                                                      \
-  template <class B, int K> ACH_INLINE Wide<B, K> operator OP(const Wide<B, K>& a, const Wide<B, K>& b) { \
-    Wide<B, K> o;                                                                               \
-    for (int k = 0; k < K; ++k) o.r[k] = a.r[k] OP b.r[k];                                       \
-    return o;                                                                                   \
-  }                                                                                             \
-  template <class B, int K> ACH_INLINE Wide<B, K> operator OP(const Wide<B, K>& a, typename B::value_type b) { \
-    return a OP Wide<B, K>(b);                                                                  \
-  }                                                                                             \
-  template <class B, int K> ACH_INLINE Wide<B, K> operator OP(typename B::value_type a, const Wide<B, K>& b) { \
-    return Wide<B, K>(a) OP b;                                                                  \
+#define ACH_WIDE_BINOP(OP)                                                           \
+  template <class B, int K>                                                          \
+  ACH_INLINE Wide<B, K> operator OP(const Wide<B, K>& a, const Wide<B, K>& b) {      \
+    Wide<B, K> o;                                                                    \
+    for (int k = 0; k < K; ++k) o.r[k] = a.r[k] OP b.r[k];                           \
+    return o;                                                                        \
+  }                                                                                  \
+  template <class B, int K>                                                          \
+  ACH_INLINE Wide<B, K> operator OP(const Wide<B, K>& a, typename B::value_type b) { \
+    return a OP Wide<B, K>(b);                                                       \
+  }                                                                                  \
+  template <class B, int K>                                                          \
+  ACH_INLINE Wide<B, K> operator OP(typename B::value_type a, const Wide<B, K>& b) { \
+    return Wide<B, K>(a) OP b;                                                       \
   }
 ACH_WIDE_BINOP(+)
 ACH_WIDE_BINOP(-)
@@ -116,14 +133,16 @@ ACH_WIDE_BINOP(*)
 ACH_WIDE_BINOP(/)
 #undef ACH_WIDE_BINOP
 
-#define ACH_WIDE_CMP(OP)                                                                        \
-  template <class B, int K> ACH_INLINE WideMask<B, K> operator OP(const Wide<B, K>& a, const Wide<B, K>& b) { \
-    WideMask<B, K> o;                                                                           \
-    for (int k = 0; k < K; ++k) o.r[k] = a.r[k] OP b.r[k];                                       \
-    return o;                                                                                   \
-  }                                                                                             \
-  template <class B, int K> ACH_INLINE WideMask<B, K> operator OP(const Wide<B, K>& a, typename B::value_type b) { \
-    return a OP Wide<B, K>(b);                                                                  \
+#define ACH_WIDE_CMP(OP)                                                                 \
+  template <class B, int K>                                                              \
+  ACH_INLINE WideMask<B, K> operator OP(const Wide<B, K>& a, const Wide<B, K>& b) {      \
+    WideMask<B, K> o;                                                                    \
+    for (int k = 0; k < K; ++k) o.r[k] = a.r[k] OP b.r[k];                               \
+    return o;                                                                            \
+  }                                                                                      \
+  template <class B, int K>                                                              \
+  ACH_INLINE WideMask<B, K> operator OP(const Wide<B, K>& a, typename B::value_type b) { \
+    return a OP Wide<B, K>(b);                                                           \
   }
 ACH_WIDE_CMP(<)
 ACH_WIDE_CMP(>)
@@ -133,63 +152,75 @@ ACH_WIDE_CMP(==)
 ACH_WIDE_CMP(!=)
 #undef ACH_WIDE_CMP
 
-template <class B, int K> ACH_INLINE Wide<B, K> operator-(const Wide<B, K>& a) {
+template <class B, int K>
+ACH_INLINE Wide<B, K> operator-(const Wide<B, K>& a) {
   Wide<B, K> o;
   for (int k = 0; k < K; ++k) o.r[k] = -a.r[k];
   return o;
 }
 
-template <class B, int K> struct PackTraits<Wide<B, K>> {
+template <class B, int K>
+struct PackTraits<Wide<B, K>> {
   using Scalar = typename B::value_type;
   using Mask = WideMask<B, K>;
   static constexpr int lanes = Wide<B, K>::lanes;
 };
 
-template <class B, int K> ACH_INLINE Wide<B, K> vload(const typename B::value_type* p, Wide<B, K>*) {
+template <class B, int K>
+ACH_INLINE Wide<B, K> vload(const typename B::value_type* p, Wide<B, K>*) {
   Wide<B, K> o;
   for (int k = 0; k < K; ++k) o.r[k] = B::load_unaligned(p + k * B::size);
   return o;
 }
-template <class B, int K> ACH_INLINE void vstore(typename B::value_type* p, const Wide<B, K>& x) {
+template <class B, int K>
+ACH_INLINE void vstore(typename B::value_type* p, const Wide<B, K>& x) {
   for (int k = 0; k < K; ++k) x.r[k].store_unaligned(p + k * B::size);
 }
-template <class B, int K> ACH_INLINE Wide<B, K> vsqrt(const Wide<B, K>& a) {
+template <class B, int K>
+ACH_INLINE Wide<B, K> vsqrt(const Wide<B, K>& a) {
   Wide<B, K> o;
   for (int k = 0; k < K; ++k) o.r[k] = xsimd::sqrt(a.r[k]);
   return o;
 }
-template <class B, int K> ACH_INLINE Wide<B, K> vabs(const Wide<B, K>& a) {
+template <class B, int K>
+ACH_INLINE Wide<B, K> vabs(const Wide<B, K>& a) {
   Wide<B, K> o;
   for (int k = 0; k < K; ++k) o.r[k] = xsimd::abs(a.r[k]);
   return o;
 }
-template <class B, int K> ACH_INLINE Wide<B, K> vselect(const WideMask<B, K>& m, const Wide<B, K>& a, const Wide<B, K>& b) {
+template <class B, int K>
+ACH_INLINE Wide<B, K> vselect(const WideMask<B, K>& m, const Wide<B, K>& a, const Wide<B, K>& b) {
   Wide<B, K> o;
   for (int k = 0; k < K; ++k) o.r[k] = xsimd::select(m.r[k], a.r[k], b.r[k]);
   return o;
 }
-template <class B, int K> ACH_INLINE bool vany(const WideMask<B, K>& m) {
+template <class B, int K>
+ACH_INLINE bool vany(const WideMask<B, K>& m) {
   bool any = false;
   for (int k = 0; k < K; ++k) any = any || xsimd::any(m.r[k]);
   return any;
 }
-template <class B, int K> ACH_INLINE WideMask<B, K> vor(const WideMask<B, K>& a, const WideMask<B, K>& b) {
+template <class B, int K>
+ACH_INLINE WideMask<B, K> vor(const WideMask<B, K>& a, const WideMask<B, K>& b) {
   WideMask<B, K> o;
   for (int k = 0; k < K; ++k) o.r[k] = a.r[k] | b.r[k];
   return o;
 }
-template <class B, int K> ACH_INLINE WideMask<B, K> vnot(const WideMask<B, K>& a) {
+template <class B, int K>
+ACH_INLINE WideMask<B, K> vnot(const WideMask<B, K>& a) {
   WideMask<B, K> o;
   for (int k = 0; k < K; ++k) o.r[k] = !a.r[k];
   return o;
 }
 // One lane, for the rare paths (reporting which robot went non-finite).
-template <class B, int K> inline typename B::value_type vlane(const Wide<B, K>& x, int lane) {
+template <class B, int K>
+inline typename B::value_type vlane(const Wide<B, K>& x, int lane) {
   alignas(64) typename B::value_type buf[Wide<B, K>::lanes];
   vstore(buf, x);
   return buf[lane];
 }
-template <class B, int K> inline bool vlane(const WideMask<B, K>& m, int lane) {
+template <class B, int K>
+inline bool vlane(const WideMask<B, K>& m, int lane) {
   const int k = lane / int(B::size);
   alignas(64) bool buf[B::size];
   m.r[k].store_unaligned(buf);
@@ -198,16 +229,23 @@ template <class B, int K> inline bool vlane(const WideMask<B, K>& m, int lane) {
 
 #endif // ACHILLES_SIMD
 
-template <class V> using ScalarOf = typename PackTraits<V>::Scalar;
-template <class V> using MaskOf = typename PackTraits<V>::Mask;
-template <class V> constexpr int lanes_of = PackTraits<V>::lanes;
+template <class V>
+using ScalarOf = typename PackTraits<V>::Scalar;
+template <class V>
+using MaskOf = typename PackTraits<V>::Mask;
+template <class V>
+constexpr int lanes_of = PackTraits<V>::lanes;
 
-template <class V> ACH_INLINE V load(const ScalarOf<V>* p) { return vload(p, static_cast<V*>(nullptr)); }
+template <class V>
+ACH_INLINE V load(const ScalarOf<V>* p) {
+  return vload(p, static_cast<V*>(nullptr));
+}
 
 // Non-finite test: x − x is 0 for finite x and NaN otherwise, and NaN is the one value not equal
 // to itself. Written as !(d == d), never d != d: xsimd's != is an *ordered* compare on AVX and
 // AVX-512 (false when either side is NaN), so d != d would never see a NaN there.
-template <class V> ACH_INLINE MaskOf<V> nonfinite(const V& x) {
+template <class V>
+ACH_INLINE MaskOf<V> nonfinite(const V& x) {
   const V d = x - x;
   return vnot(d == d);
 }

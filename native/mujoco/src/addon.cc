@@ -55,8 +55,12 @@ void guarded(Fn&& fn) {
 }
 
 // ---- RAII owners ----------------------------------------------------------------------------
-struct ModelDeleter { void operator()(mjModel* m) const { mj_deleteModel(m); } };
-struct DataDeleter { void operator()(mjData* d) const { mj_deleteData(d); } };
+struct ModelDeleter {
+  void operator()(mjModel* m) const { mj_deleteModel(m); }
+};
+struct DataDeleter {
+  void operator()(mjData* d) const { mj_deleteData(d); }
+};
 using ModelPtr = std::unique_ptr<mjModel, ModelDeleter>;
 using DataPtr = std::unique_ptr<mjData, DataDeleter>;
 
@@ -95,9 +99,12 @@ std::vector<double> numbers(const Napi::Object& o, const char* key) {
   }
   // Plain arrays and other typed arrays: element by element (Get converts any numeric type).
   uint32_t n = 0;
-  if (v.IsArray()) n = v.As<Napi::Array>().Length();
-  else if (v.IsTypedArray()) n = static_cast<uint32_t>(v.As<Napi::TypedArray>().ElementLength());
-  else throw std::runtime_error(std::string(key) + " must be an array of numbers");
+  if (v.IsArray())
+    n = v.As<Napi::Array>().Length();
+  else if (v.IsTypedArray())
+    n = static_cast<uint32_t>(v.As<Napi::TypedArray>().ElementLength());
+  else
+    throw std::runtime_error(std::string(key) + " must be an array of numbers");
   auto arr = v.As<Napi::Object>();
   out.resize(n);
   for (uint32_t i = 0; i < n; ++i) {
@@ -122,8 +129,7 @@ int64_t integer(const Napi::Object& o, const char* key, int64_t dflt, int64_t mi
 
 // Expands a per-robot vector to the merged model (robots laid out one after another, as
 // exportMjcf({copies}) does), or accepts a vector already of the full length.
-std::vector<double> expand(const std::vector<double>& v, int n, int robots, const double* dflt,
-                           const char* name) {
+std::vector<double> expand(const std::vector<double>& v, int n, int robots, const double* dflt, const char* name) {
   std::vector<double> out(n, 0.0);
   if (v.empty()) {
     if (dflt) std::copy(dflt, dflt + n, out.begin());
@@ -134,15 +140,13 @@ std::vector<double> expand(const std::vector<double>& v, int n, int robots, cons
     for (int r = 0; r < robots; ++r) std::copy(v.begin(), v.end(), out.begin() + r * v.size());
     return out;
   }
-  throw std::runtime_error(std::string(name) + " has length " + std::to_string(v.size()) +
-                           ", model needs " + std::to_string(n));
+  throw std::runtime_error(std::string(name) + " has length " + std::to_string(v.size()) + ", model needs " + std::to_string(n));
 }
 
 // Each mjData's start: `v` holds either one start for every data (per robot, tiled in merged mode,
 // or the whole model's) or one per data, ndata × n (robot r of the bench starts where robot r of
 // Achilles does: per-robot mode, data k is robot k; merged, data k holds robots k·rpm …).
-std::vector<double> starts(const std::vector<double>& v, int n, int robots, int ndata, const double* dflt,
-                           const char* name) {
+std::vector<double> starts(const std::vector<double>& v, int n, int robots, int ndata, const double* dflt, const char* name) {
   if (ndata > 1 && static_cast<int64_t>(v.size()) == static_cast<int64_t>(n) * ndata) return v;
   std::vector<double> one = expand(v, n, robots, dflt, name);
   std::vector<double> out(static_cast<size_t>(n) * ndata);
@@ -189,8 +193,8 @@ using Clock = std::chrono::steady_clock;
 // A bad control (NaN, Inf or huge: MuJoCo zeroes every control of that data and warns) counts too:
 // that robot-step did not run the controls it was given.
 int badCount(const mjData* d) {
-  return d->warning[mjWARN_BADQPOS].number + d->warning[mjWARN_BADQVEL].number +
-         d->warning[mjWARN_BADQACC].number + d->warning[mjWARN_BADCTRL].number;
+  return d->warning[mjWARN_BADQPOS].number + d->warning[mjWARN_BADQVEL].number + d->warning[mjWARN_BADQACC].number +
+         d->warning[mjWARN_BADCTRL].number;
 }
 
 bool finiteState(const mjModel* m, const mjData* d) {
@@ -281,21 +285,18 @@ Napi::Value TimeSteps(const Napi::CallbackInfo& info) {
     if (!o.Get("xml").IsString()) throw std::runtime_error("xml must be a string");
     const std::string xml = o.Get("xml").As<Napi::String>().Utf8Value();
     const std::string mode = o.Get("mode").IsString() ? o.Get("mode").As<Napi::String>().Utf8Value() : "";
-    if (mode != "per-robot" && mode != "merged")
-      throw std::runtime_error("mode must be 'per-robot' or 'merged'");
+    if (mode != "per-robot" && mode != "merged") throw std::runtime_error("mode must be 'per-robot' or 'merged'");
     const int64_t copies = integer(o, "copies", -1, 1);
     const int64_t steps = integer(o, "steps", -1, 1);
     const int64_t restartEvery = integer(o, "restartEvery", steps, 1);
     // merged: the xml holds robotsPerModel robots (default: all copies in one mjData).
     const int64_t robotsPerModel = mode == "merged" ? integer(o, "robotsPerModel", copies, 1) : 1;
-    if (copies % robotsPerModel != 0)
-      throw std::runtime_error("copies must be a multiple of robotsPerModel");
-    std::string order = "blocked";  // measured faster than interleaved on the 7-link arm
+    if (copies % robotsPerModel != 0) throw std::runtime_error("copies must be a multiple of robotsPerModel");
+    std::string order = "blocked"; // measured faster than interleaved on the 7-link arm
     if (o.Get("order").IsString()) order = o.Get("order").As<Napi::String>().Utf8Value();
-    if (order != "blocked" && order != "interleaved")
-      throw std::runtime_error("order must be 'blocked' or 'interleaved'");
+    if (order != "blocked" && order != "interleaved") throw std::runtime_error("order must be 'blocked' or 'interleaved'");
 
-    ModelPtr model = compileXml(xml);  // compile is outside the timing
+    ModelPtr model = compileXml(xml); // compile is outside the timing
     const mjModel* m = model.get();
     const int rpm = static_cast<int>(robotsPerModel);
     const int ndata = static_cast<int>(copies / robotsPerModel);
@@ -310,8 +311,7 @@ Napi::Value TimeSteps(const Napi::CallbackInfo& info) {
       data.push_back(owned.back().get());
     }
 
-    Run r{m, data.data(), ndata, rpm, steps, restartEvery, qpos0.data(), qvel0.data(),
-          order == "interleaved", ctrl};
+    Run r{m, data.data(), ndata, rpm, steps, restartEvery, qpos0.data(), qvel0.data(), order == "interleaved", ctrl};
     guarded([&] { runLoop(r); });
 
     auto out = Napi::Object::New(env);
@@ -339,7 +339,7 @@ struct CollisionRun {
   mjData** data;
   int ndata;
   int64_t steps, restartEvery;
-  const double* qpos0;  // ndata starts, as Run's
+  const double* qpos0; // ndata starts, as Run's
   const double* qvel0;
   Controls ctrl;
   double seconds = 0;
@@ -427,9 +427,12 @@ Napi::Value StepTrace(const Napi::CallbackInfo& info) {
     mjModel* m = model.get();
     if (o.Get("integrator").IsString()) {
       const std::string integ = o.Get("integrator").As<Napi::String>().Utf8Value();
-      if (integ == "euler") m->opt.integrator = mjINT_EULER;
-      else if (integ == "rk4") m->opt.integrator = mjINT_RK4;
-      else throw std::runtime_error("integrator must be 'euler' or 'rk4' (MuJoCo's own)");
+      if (integ == "euler")
+        m->opt.integrator = mjINT_EULER;
+      else if (integ == "rk4")
+        m->opt.integrator = mjINT_RK4;
+      else
+        throw std::runtime_error("integrator must be 'euler' or 'rk4' (MuJoCo's own)");
     }
     if (o.Get("timestep").IsNumber()) m->opt.timestep = o.Get("timestep").As<Napi::Number>().DoubleValue();
     const int64_t steps = integer(o, "steps", -1, 0);
@@ -488,6 +491,6 @@ Napi::Object Init(Napi::Env env, Napi::Object exports) {
   return exports;
 }
 
-}  // namespace
+} // namespace
 
 NODE_API_MODULE(achilles_mujoco, Init)

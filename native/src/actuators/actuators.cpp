@@ -8,9 +8,7 @@
 namespace ach {
 
 namespace {
-[[noreturn]] void fail_actuator(const Actuator& a, const std::string& what) {
-  throw std::invalid_argument("actuator '" + a.name + "': " + what);
-}
+[[noreturn]] void fail_actuator(const Actuator& a, const std::string& what) { throw std::invalid_argument("actuator '" + a.name + "': " + what); }
 bool finite(double x) { return std::isfinite(x); }
 
 /// A general actuator: MuJoCo's parameters, finite; a length ℓ = g·q needs one coordinate (a joint's,
@@ -35,8 +33,7 @@ void finalize_actuators(Model& model) {
     const bool one_dof = j.type == JointType::Revolute || j.type == JointType::Prismatic;
     if (!one_dof && (j.stiffness != 0 || j.springref != 0))
       throw std::invalid_argument(where + "stiffness and springref apply to revolute and prismatic joints only");
-    if (j.nv == 0 && (j.damping != 0 || j.armature != 0))
-      throw std::invalid_argument(where + "a fixed joint takes no damping or armature");
+    if (j.nv == 0 && (j.damping != 0 || j.armature != 0)) throw std::invalid_argument(where + "a fixed joint takes no damping or armature");
   }
   const int n = static_cast<int>(model.joints.size()), nt = static_cast<int>(model.tendons.size());
   for (const Actuator& a : model.actuators) {
@@ -60,8 +57,10 @@ void finalize_actuators(Model& model) {
         fail_actuator(a, "servos drive revolute and prismatic joints only (a servo's length g·q needs one coordinate)");
     }
     if (!finite(a.kp) || !finite(a.kv) || a.kp < 0 || a.kv < 0) fail_actuator(a, "kp and kv must be finite and >= 0");
-    if (a.ctrl_limited && !(a.ctrl_lo <= a.ctrl_hi && finite(a.ctrl_lo) && finite(a.ctrl_hi))) fail_actuator(a, "ctrlrange must be [lo, hi] with lo <= hi");
-    if (a.force_limited && !(a.force_lo <= a.force_hi && finite(a.force_lo) && finite(a.force_hi))) fail_actuator(a, "forcerange must be [lo, hi] with lo <= hi");
+    if (a.ctrl_limited && !(a.ctrl_lo <= a.ctrl_hi && finite(a.ctrl_lo) && finite(a.ctrl_hi)))
+      fail_actuator(a, "ctrlrange must be [lo, hi] with lo <= hi");
+    if (a.force_limited && !(a.force_lo <= a.force_hi && finite(a.force_lo) && finite(a.force_hi)))
+      fail_actuator(a, "forcerange must be [lo, hi] with lo <= hi");
     if (!finite(a.rate) || a.rate < 0) fail_actuator(a, "the rate limit must be finite and >= 0 (0: none)");
     if (a.rate != 0 && (a.kind == ActuatorKind::Motor || a.kind == ActuatorKind::General))
       fail_actuator(a, "a rate limit applies to servos (position, velocity) only");

@@ -12,9 +12,7 @@ namespace ach {
 
 namespace {
 
-[[noreturn]] void fail(const Shape& s, const std::string& what) {
-  throw std::invalid_argument("shape '" + s.name + "': " + what);
-}
+[[noreturn]] void fail(const Shape& s, const std::string& what) { throw std::invalid_argument("shape '" + s.name + "': " + what); }
 
 bool finite_nonneg(double x) { return std::isfinite(x) && x >= 0; }
 
@@ -39,7 +37,8 @@ void finalize_collision(Model& m) {
   }
   for (const auto& e : m.excludes)
     if (e.first < -1 || e.first >= nbody || e.second < -1 || e.second >= nbody)
-      throw std::invalid_argument("exclude pair (" + std::to_string(e.first) + ", " + std::to_string(e.second) + ") names a link that does not exist");
+      throw std::invalid_argument("exclude pair (" + std::to_string(e.first) + ", " + std::to_string(e.second) +
+                                  ") names a link that does not exist");
 
   const PairFilter filter(m);
   const int n = static_cast<int>(m.shapes.size());

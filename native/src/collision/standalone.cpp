@@ -11,7 +11,8 @@ namespace ach {
 
 namespace {
 
-template <class T> void run(const std::vector<PairQuery>& qs, std::vector<PairContacts>& out) {
+template <class T>
+void run(const std::vector<PairQuery>& qs, std::vector<PairContacts>& out) {
   out.assign(qs.size(), PairContacts{});
   for (std::size_t i = 0; i < qs.size(); ++i) {
     const PairQuery& q = qs[i];
@@ -42,11 +43,17 @@ template <class T> void run(const std::vector<PairQuery>& qs, std::vector<PairCo
     Manifold<T> m;
     narrow_pair<T>(g[0], X[0], g[1], X[1], T(q.margin), m);
     PairContacts& o = out[i];
-    o.normal[0] = m.n[0].x; o.normal[1] = m.n[0].y; o.normal[2] = m.n[0].z; // the first point's (shared by the swept shapes' points)
+    o.normal[0] = m.n[0].x;
+    o.normal[1] = m.n[0].y;
+    o.normal[2] = m.n[0].z; // the first point's (shared by the swept shapes' points)
     for (int k = 0; k < kPairPoints; ++k)
       if (m.on[k]) {
-        o.pos[o.count][0] = m.pos[k].x; o.pos[o.count][1] = m.pos[k].y; o.pos[o.count][2] = m.pos[k].z;
-        o.normals[o.count][0] = m.n[k].x; o.normals[o.count][1] = m.n[k].y; o.normals[o.count][2] = m.n[k].z;
+        o.pos[o.count][0] = m.pos[k].x;
+        o.pos[o.count][1] = m.pos[k].y;
+        o.pos[o.count][2] = m.pos[k].z;
+        o.normals[o.count][0] = m.n[k].x;
+        o.normals[o.count][1] = m.n[k].y;
+        o.normals[o.count][2] = m.n[k].z;
         o.dist[o.count] = m.dist[k];
         ++o.count;
       }
@@ -56,8 +63,10 @@ template <class T> void run(const std::vector<PairQuery>& qs, std::vector<PairCo
 } // namespace
 
 void collide_shape_pairs(const std::vector<PairQuery>& queries, Precision precision, std::vector<PairContacts>& out) {
-  if (precision == Precision::F32) run<float>(queries, out);
-  else run<double>(queries, out);
+  if (precision == Precision::F32)
+    run<float>(queries, out);
+  else
+    run<double>(queries, out);
 }
 
 } // namespace ach

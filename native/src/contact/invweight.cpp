@@ -60,11 +60,13 @@ void check_tendons(const Model& m) {
   for (std::size_t i = 0; i < m.joints.size(); ++i) root[i] = m.joints[i].parent < 0 ? static_cast<int>(i) : root[m.joints[i].parent];
   for (const Tendon& t : m.tendons) {
     const std::string who = "tendon '" + t.name + "'";
-    if (t.joints.empty() || t.joints.size() != t.coefs.size()) throw std::invalid_argument(who + ": needs one coefficient per joint, and at least one joint");
+    if (t.joints.empty() || t.joints.size() != t.coefs.size())
+      throw std::invalid_argument(who + ": needs one coefficient per joint, and at least one joint");
     std::vector<int> trees;
     for (std::size_t k = 0; k < t.joints.size(); ++k) {
       const int j = t.joints[k];
-      if (j < 0 || j >= static_cast<int>(m.joints.size())) throw std::invalid_argument(who + ": joint index " + std::to_string(j) + " is out of range");
+      if (j < 0 || j >= static_cast<int>(m.joints.size()))
+        throw std::invalid_argument(who + ": joint index " + std::to_string(j) + " is out of range");
       const Joint& J = m.joints[j];
       if (J.type != JointType::Revolute && J.type != JointType::Prismatic)
         throw std::invalid_argument(who + ": joint '" + J.name + "' is not revolute or prismatic (a fixed tendon couples scalar joint coordinates)");
@@ -73,7 +75,8 @@ void check_tendons(const Model& m) {
       for (int r : trees) seen = seen || r == root[j];
       if (!seen) trees.push_back(root[j]);
     }
-    if (trees.size() > 2) throw std::invalid_argument(who + ": couples joints of " + std::to_string(trees.size()) + " separate kinematic trees (at most 2 supported)");
+    if (trees.size() > 2)
+      throw std::invalid_argument(who + ": couples joints of " + std::to_string(trees.size()) + " separate kinematic trees (at most 2 supported)");
     if (!(t.frictionloss >= 0) || !std::isfinite(t.frictionloss)) throw std::invalid_argument(who + ": frictionloss must be finite and >= 0");
     if (!(t.stiffness >= 0) || !std::isfinite(t.stiffness)) throw std::invalid_argument(who + ": stiffness must be finite and >= 0");
     if (!(t.damping >= 0) || !std::isfinite(t.damping)) throw std::invalid_argument(who + ": damping must be finite and >= 0");
@@ -105,7 +108,8 @@ void check_equalities(const Model& m) {
         if (j < 0 || j >= n) throw std::invalid_argument(who + ": joint index " + std::to_string(j) + " is out of range");
         const JointType t = m.joints[j].type;
         if (t != JointType::Revolute && t != JointType::Prismatic)
-          throw std::invalid_argument(who + ": joint '" + m.joints[j].name + "' is not revolute or prismatic (a joint equality couples scalar joints)");
+          throw std::invalid_argument(who + ": joint '" + m.joints[j].name +
+                                      "' is not revolute or prismatic (a joint equality couples scalar joints)");
       }
       finite(e.polycoef, 5, "polycoef");
       if (!std::isfinite(e.ref1) || !std::isfinite(e.ref2)) throw std::invalid_argument(who + ": joint references must be finite");
@@ -157,7 +161,8 @@ void finalize_constraints(Model& m) {
     check_limit(j.limit, who);
   }
   if (m.solver_pgs && m.nv > isa_invweight::kNewtonMaxDofs)
-    throw std::invalid_argument("solver PGS: the model has " + std::to_string(m.nv) + " dofs; PGS forms the rows' dense J and AR = J M⁻¹ Jᵀ per lane, up to " +
+    throw std::invalid_argument("solver PGS: the model has " + std::to_string(m.nv) +
+                                " dofs; PGS forms the rows' dense J and AR = J M⁻¹ Jᵀ per lane, up to " +
                                 std::to_string(isa_invweight::kNewtonMaxDofs) + " dofs (use CG or Newton)");
   if (m.noslip_iterations > 0 && m.nv > isa_invweight::kNewtonMaxDofs)
     throw std::invalid_argument("option noslip_iterations: the model has " + std::to_string(m.nv) +

@@ -8,7 +8,8 @@ namespace ach {
 namespace {
 
 /// Call f.operator()<V>() with the pack type V of this instruction set for (precision, lanes).
-template <class F> auto with_pack(Precision precision, int lanes, F&& f) {
+template <class F>
+auto with_pack(Precision precision, int lanes, F&& f) {
   if (precision == Precision::F32 && lanes == 8) return f.template operator()<Wide<xsimd::batch<float, xsimd::avx2>, 1>>();
   if (precision == Precision::F64 && lanes == 4) return f.template operator()<Wide<xsimd::batch<double, xsimd::avx2>, 1>>();
   throw std::invalid_argument("no avx2 kernel for this precision and lane width");

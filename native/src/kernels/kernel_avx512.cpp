@@ -8,7 +8,8 @@ namespace ach {
 namespace {
 
 /// Call f.operator()<V>() with the pack type V of this instruction set for (precision, lanes).
-template <class F> auto with_pack(Precision precision, int lanes, F&& f) {
+template <class F>
+auto with_pack(Precision precision, int lanes, F&& f) {
   if (precision == Precision::F32 && lanes == 16) return f.template operator()<Wide<xsimd::batch<float, xsimd::avx512f>, 1>>();
   if (precision == Precision::F64 && lanes == 8) return f.template operator()<Wide<xsimd::batch<double, xsimd::avx512f>, 1>>();
   if (precision == Precision::F64 && lanes == 16) return f.template operator()<Wide<xsimd::batch<double, xsimd::avx512f>, 2>>();

@@ -8,7 +8,8 @@ namespace ach {
 namespace {
 
 /// Call f.operator()<V>() with the pack type V of this instruction set for (precision, lanes).
-template <class F> auto with_pack(Precision precision, int lanes, F&& f) {
+template <class F>
+auto with_pack(Precision precision, int lanes, F&& f) {
   if (precision == Precision::F32 && lanes == 1) return f.template operator()<float>();
   if (precision == Precision::F64 && lanes == 1) return f.template operator()<double>();
   throw std::invalid_argument("no scalar kernel for this precision and lane width");

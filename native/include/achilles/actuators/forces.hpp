@@ -27,14 +27,15 @@
 namespace ach {
 inline namespace ACH_ISA_NS {
 
-template <class T> struct KActuator {
+template <class T>
+struct KActuator {
   int qoff, voff, nv;
   ActuatorKind kind;
   T gear[6];
   T kp, kv;
   bool clamp_ctrl, clamp_force;
   T ctrl_lo, ctrl_hi, force_lo, force_hi;
-  T rate_dt; // the target's largest move per step (0: unlimited)
+  T rate_dt;       // the target's largest move per step (0: unlimited)
   KGeneral<T> gen; // kind General: MuJoCo's general actuator
   // A tendon transmission (on_tendon; qoff, voff, nv unused): per entry of the tendon, its joint's
   // coordinate and dof, its coefficient and the moment gear₀·coef (MuJoCo's actuator_moment).
@@ -46,7 +47,8 @@ template <class T> struct KActuator {
   int slot;
 };
 
-template <class T> struct KPassive {
+template <class T>
+struct KPassive {
   int qoff, voff, nv;
   // damping and armature are read per lane (KForces::lanes, rows damping_slot and armature_slot);
   // these scalars are the batch's model's, and whether they are 0 is the same for every robot
@@ -56,13 +58,15 @@ template <class T> struct KPassive {
 };
 
 /// A fixed tendon with a spring or a damper (contact/tendon.hpp).
-template <class T> struct KTendonPassive {
+template <class T>
+struct KTendonPassive {
   std::vector<int> qadr, dof;
   std::vector<T> coef;
   T stiffness, damping, lower, upper;
 };
 
-template <class T> struct KForces {
+template <class T>
+struct KForces {
   std::vector<KActuator<T>> act;
   std::vector<KTendonPassive<T>> tendons;
   std::vector<KPassive<T>> passive; // joints with any damping, stiffness or armature
@@ -83,15 +87,14 @@ template <class T> struct KForces {
   }
 
   /// dt: the step (the servos' rate limits); h: the integrator's step (dt / substeps; act's dynamics).
-  KForces(const Model& model, double dt, double h = 0)
-      : nu(static_cast<int>(model.actuators.size())), own_lanes(uniform_lanes<T>(model, 0, false)) {
+  KForces(const Model& model, double dt, double h = 0) : nu(static_cast<int>(model.actuators.size())), own_lanes(uniform_lanes<T>(model, 0, false)) {
     lanes = own_lanes.data();
     for (std::size_t i = 0; i < model.joints.size(); ++i) {
       const Joint& j = model.joints[i];
       if (j.damping == 0 && j.stiffness == 0 && j.armature == 0) continue;
       const int n = static_cast<int>(i);
-      passive.push_back({j.qoff, j.voff, j.nv, T(j.damping), T(j.stiffness), T(j.springref), T(j.armature), LaneSlots::damping(n),
-                         LaneSlots::armature(n)});
+      passive.push_back(
+          {j.qoff, j.voff, j.nv, T(j.damping), T(j.stiffness), T(j.springref), T(j.armature), LaneSlots::damping(n), LaneSlots::armature(n)});
       if (j.damping != 0 || j.stiffness != 0) forces = true;
     }
     for (const Tendon& t : model.tendons) {
@@ -146,7 +149,8 @@ template <class T> struct KForces {
 };
 
 /// A tendon's length L and its spring's stretch x outside the dead band [lower, upper] (0 inside).
-template <class V> inline V tendon_stretch(const KTendonPassive<ScalarOf<V>>& P, const V* q) {
+template <class V>
+inline V tendon_stretch(const KTendonPassive<ScalarOf<V>>& P, const V* q) {
   using T = ScalarOf<V>;
   V L = V(P.coef[0]) * q[P.qadr[0]];
   for (std::size_t k = 1; k < P.qadr.size(); ++k) L += V(P.coef[k]) * q[P.qadr[k]];
@@ -154,14 +158,16 @@ template <class V> inline V tendon_stretch(const KTendonPassive<ScalarOf<V>>& P,
 }
 
 /// An actuator's length through its tendon: MuJoCo's ten_length·gear₀, L = Σ coef_k·q_k in the tendon's order.
-template <class V> inline V actuator_tendon_length(const KActuator<ScalarOf<V>>& A, const V* q) {
+template <class V>
+inline V actuator_tendon_length(const KActuator<ScalarOf<V>>& A, const V* q) {
   V L = V(A.trn_coef[0]) * q[A.trn_qadr[0]];
   for (std::size_t k = 1; k < A.trn_qadr.size(); ++k) L += V(A.trn_coef[k]) * q[A.trn_qadr[k]];
   return L * V(A.gear[0]);
 }
 
 /// An actuator's velocity through its tendon: MuJoCo's actuator_velocity = moment·q̇.
-template <class V> inline V actuator_tendon_velocity(const KActuator<ScalarOf<V>>& A, const V* qd) {
+template <class V>
+inline V actuator_tendon_velocity(const KActuator<ScalarOf<V>>& A, const V* qd) {
   V v = V(A.trn_moment[0]) * qd[A.trn_dof[0]];
   for (std::size_t k = 1; k < A.trn_dof.size(); ++k) v += V(A.trn_moment[k]) * qd[A.trn_dof[k]];
   return v;
@@ -169,7 +175,8 @@ template <class V> inline V actuator_tendon_velocity(const KActuator<ScalarOf<V>
 
 /// The controls a step uses: clamped to ctrlrange, then (servos with a rate limit) the target
 /// moved toward them by at most rate·dt from where it was. `target` is per-actuator state.
-template <class V> inline void step_controls(const KForces<ScalarOf<V>>& F, const V* ctrl, V* target, V* u) {
+template <class V>
+inline void step_controls(const KForces<ScalarOf<V>>& F, const V* ctrl, V* target, V* u) {
   for (int a = 0; a < F.nu; ++a) {
     const auto& A = F.act[a];
     V c = ctrl[a];
@@ -184,7 +191,8 @@ template <class V> inline void step_controls(const KForces<ScalarOf<V>>& F, cons
 
 /// The controls acting now, between steps (forward(), observation): those of the step just
 /// taken, held — clamped, and a rate-limited servo at its current target (it does not move again).
-template <class V> inline void held_controls(const KForces<ScalarOf<V>>& F, const V* ctrl, const V* target, V* u) {
+template <class V>
+inline void held_controls(const KForces<ScalarOf<V>>& F, const V* ctrl, const V* target, V* u) {
   for (int a = 0; a < F.nu; ++a) {
     const auto& A = F.act[a];
     V c = ctrl[a];
@@ -197,8 +205,8 @@ template <class V> inline void held_controls(const KForces<ScalarOf<V>>& F, cons
 /// forces. act_dot: each activation's rate at this state (written). force_out (optional): each
 /// actuator's scalar force (MuJoCo's actuator_force).
 template <class V>
-inline const V* joint_efforts(const KForces<ScalarOf<V>>& F, int nv, const V* q, const V* qd, const V* tau, const V* u, const V* act,
-                              V* act_dot, V* tau_eff, V* force_out) {
+inline const V* joint_efforts(const KForces<ScalarOf<V>>& F, int nv, const V* q, const V* qd, const V* tau, const V* u, const V* act, V* act_dot,
+                              V* tau_eff, V* force_out) {
   if (!F.forces) return tau;
   for (int k = 0; k < nv; ++k) tau_eff[k] = tau[k];
   for (const auto& P : F.passive) {
@@ -237,8 +245,10 @@ inline const V* joint_efforts(const KForces<ScalarOf<V>>& F, int nv, const V* q,
         force = general_force(A.gen, F.lanes, A.slot, u[a], state, rate, len, vel);
       } else {
         const V kp = lane_value<V>(F.lanes, A.slot + LaneSlots::Kp), kv = lane_value<V>(F.lanes, A.slot + LaneSlots::Kv);
-        if (A.kind == ActuatorKind::Position) force = kp * u[a] - kp * len - kv * vel;
-        else force = kv * u[a] - kv * vel;
+        if (A.kind == ActuatorKind::Position)
+          force = kp * u[a] - kp * len - kv * vel;
+        else
+          force = kv * u[a] - kv * vel;
       }
     }
     if (A.clamp_force) force = vclamp(force, V(A.force_lo), V(A.force_hi));
@@ -259,7 +269,8 @@ inline const V* joint_efforts(const KForces<ScalarOf<V>>& F, int nv, const V* q,
 
 /// The passive terms of the energy, as MuJoCo's: ½·k·(q − q_ref)² and ½·k_t·x_t² of the tendons (potential)
 /// and ½·armature·q̇² (kinetic).
-template <class V> inline void passive_energy(const KForces<ScalarOf<V>>& F, const V* q, const V* qd, V& kinetic, V& potential) {
+template <class V>
+inline void passive_energy(const KForces<ScalarOf<V>>& F, const V* q, const V* qd, V& kinetic, V& potential) {
   using T = ScalarOf<V>;
   for (const auto& P : F.passive) {
     if (P.stiffness != 0) {

@@ -33,14 +33,15 @@ constexpr double kMjMinVal = 1e-15; // MuJoCo's mjMINVAL
 /// One general actuator's parameters as the kernel reads them (T: the batch's precision). gainprm
 /// and biasprm are read per lane (rows LaneSlots::Gain and Bias of its actuator); these are the batch's
 /// model's, whose zeros the kernels test (the same in every robot: lane_difference.cpp).
-template <class T> struct KGeneral {
+template <class T>
+struct KGeneral {
   DynType dyn = DynType::None;
   GainType gain = GainType::Fixed;
   BiasType bias = BiasType::None;
   T gainprm[3] = {}, biasprm[3] = {};
-  T tau = 1;          // max(mjMINVAL, dynprm₀)
-  T h = 0;            // the integrator's time step (a substep)
-  T exact_decay = 0;  // 1 − e^(−h/τ), computed in double as MuJoCo does
+  T tau = 1;         // max(mjMINVAL, dynprm₀)
+  T h = 0;           // the integrator's time step (a substep)
+  T exact_decay = 0; // 1 − e^(−h/τ), computed in double as MuJoCo does
   bool act_limited = false, act_early = false;
   T act_lo = 0, act_hi = 0;
   int act_adr = -1; // index into the act state (−1: no dynamics)
@@ -60,7 +61,8 @@ template <class T> struct KGeneral {
 };
 
 /// act_dot of a stateful actuator at control u and activation act.
-template <class V> inline V activation_rate(const KGeneral<ScalarOf<V>>& G, const V& u, const V& act) {
+template <class V>
+inline V activation_rate(const KGeneral<ScalarOf<V>>& G, const V& u, const V& act) {
   using T = ScalarOf<V>;
   if (G.dyn == DynType::Integrator) return u;
   // the planted bug: the filter's time constant one step too long
@@ -69,7 +71,8 @@ template <class V> inline V activation_rate(const KGeneral<ScalarOf<V>>& G, cons
 }
 
 /// MuJoCo's mj_nextActivation: act one step of h on from act at rate act_dot, clamped to actrange.
-template <class V> inline V next_activation(const KGeneral<ScalarOf<V>>& G, const V& act, const V& act_dot) {
+template <class V>
+inline V next_activation(const KGeneral<ScalarOf<V>>& G, const V& act, const V& act_dot) {
   V next = G.dyn == DynType::FilterExact ? act + (act_dot * V(G.tau)) * V(G.exact_decay) : act + act_dot * V(G.h);
   if (G.act_limited) next = vclamp(next, V(G.act_lo), V(G.act_hi));
   return next;
@@ -79,8 +82,8 @@ template <class V> inline V next_activation(const KGeneral<ScalarOf<V>>& G, cons
 /// this actuator's activation and its rate (read only with dynamics). `lanes`, `first`: the per-lane
 /// rows and the actuator's first row (lane_values.hpp).
 template <class V>
-inline V general_force(const KGeneral<ScalarOf<V>>& G, const ScalarOf<V>* lanes, int first, const V& u, const V& act, const V& act_dot, const V& length,
-                       const V& velocity) {
+inline V general_force(const KGeneral<ScalarOf<V>>& G, const ScalarOf<V>* lanes, int first, const V& u, const V& act, const V& act_dot,
+                       const V& length, const V& velocity) {
   using T = ScalarOf<V>;
   auto gainprm = [&](int k) { return lane_value<V>(lanes, first + LaneSlots::Gain + k); };
   auto biasprm = [&](int k) { return lane_value<V>(lanes, first + LaneSlots::Bias + k); };

@@ -26,15 +26,16 @@ inline int pair_a(std::uint64_t key) { return static_cast<int>(key >> 32); }
 inline int pair_b(std::uint64_t key) { return static_cast<int>(key & 0xffffffffu); }
 
 /// One worker's broad-phase scratch (sized by the shapes at load; `pairs` grows to the most found).
-template <class V> struct BroadPhaseWork {
-  std::vector<double> lo, hi;     // per shape and axis (s·3 + w): the union of its lanes' boxes
-  std::vector<int> order;         // the bounded shapes, sorted by lo along the sweep axis
+template <class V>
+struct BroadPhaseWork {
+  std::vector<double> lo, hi;       // per shape and axis (s·3 + w): the union of its lanes' boxes
+  std::vector<int> order;           // the bounded shapes, sorted by lo along the sweep axis
   std::vector<std::uint64_t> pairs; // found pairs, a·2³² + b (a < b)
   std::vector<int> listed;          // a listing model's: each found pair's place in KCollision::listed_pairs
   struct Lanes {
     MaskOf<V> on;
   };
-  std::vector<Lanes> overlap;       // each found pair's lanes whose boxes overlap (aabb_overlap; wrapped: no vector<bool>)
+  std::vector<Lanes> overlap; // each found pair's lanes whose boxes overlap (aabb_overlap; wrapped: no vector<bool>)
   explicit BroadPhaseWork(std::size_t nshapes = 0) : lo(nshapes * 3), hi(nshapes * 3) {
     order.reserve(nshapes);
     pairs.reserve(4 * nshapes); // so a worker meeting a new block seldom allocates (collide() in steady state: never)
@@ -46,7 +47,8 @@ template <class V> struct BroadPhaseWork {
 /// The union over lanes of each bounded shape's box (non-finite lanes left out: their own test fails
 /// anyway), widened by a relative 1e-5 so that rounding never loses a pair a lane's test keeps.
 /// Returns the bounded shapes with a finite box in bw.order.
-template <class V> inline void shape_boxes(const KCollision<ScalarOf<V>>& C, const Transform<V>* X_WS, BroadPhaseWork<V>& bw) {
+template <class V>
+inline void shape_boxes(const KCollision<ScalarOf<V>>& C, const Transform<V>* X_WS, BroadPhaseWork<V>& bw) {
   using T = ScalarOf<V>;
   constexpr int W = lanes_of<V>;
   bw.order.clear();
@@ -82,7 +84,8 @@ template <class V> inline void shape_boxes(const KCollision<ScalarOf<V>>& C, con
 /// The block's overlapping admitted pairs, in (a, b) order, into bw.pairs, with the lanes where
 /// each overlaps (bw.overlap; and, for a model that lists its pairs, each one's place in the list,
 /// bw.listed).
-template <class V> inline void broad_phase(const KCollision<ScalarOf<V>>& C, const Transform<V>* X_WS, BroadPhaseWork<V>& bw) {
+template <class V>
+inline void broad_phase(const KCollision<ScalarOf<V>>& C, const Transform<V>* X_WS, BroadPhaseWork<V>& bw) {
   bw.pairs.clear();
   bw.listed.clear();
   bw.overlap.clear();

@@ -20,13 +20,15 @@ inline namespace ACH_ISA_NS {
 
 /// Core of a shape, decided by its extents (its kind only names the everyday case):
 /// 0 plane, 1 point (sphere), 2 segment along z (capsule), 3 box.
-template <class T> inline int core_rank(const ShapeGeom<T>& g) {
+template <class T>
+inline int core_rank(const ShapeGeom<T>& g) {
   if (g.kind == ShapeKind::Plane) return 0;
   if (g.h[0] == 0 && g.h[1] == 0) return g.h[2] == 0 ? 1 : 2;
   return 3;
 }
 
-template <class V> inline CoreBox<V> core_box(const ShapeGeom<ScalarOf<V>>& g, const Transform<V>& X) {
+template <class V>
+inline CoreBox<V> core_box(const ShapeGeom<ScalarOf<V>>& g, const Transform<V>& X) {
   CoreBox<V> c;
   c.R = X.R;
   c.p = X.p;
@@ -113,19 +115,21 @@ inline void narrow_pair(ShapeGeom<ScalarOf<V>> a, const Transform<V>& Xa, ShapeG
 }
 
 /// The collision tables in the kernel's scalar type.
-template <class T> struct KShape {
+template <class T>
+struct KShape {
   ShapeGeom<T> geom;
   int body;
   T R_BS[9], p_BS[3];
-  T inflate;           // margin + gap: the AABB grows by it
+  T inflate;                                       // margin + gap: the AABB grows by it
   std::shared_ptr<const std::vector<double>> vert; // convex: the hull vertices geom.vert points at (shared by copies)
   std::shared_ptr<const std::vector<int>> graph;   // convex: the hull graph geom.graph points at
   std::shared_ptr<const std::vector<int>> extrema; // convex: the seeds geom.extrema points at
   std::shared_ptr<const HullPolygonData> polygons; // convex: the polygons geom.polygons points at
-  double margin, gap;  // a pair's threshold sums the two shapes' in double (pair_threshold)
+  double margin, gap;                              // a pair's threshold sums the two shapes' in double (pair_threshold)
 };
 
-template <class T> struct KCollision {
+template <class T>
+struct KCollision {
   std::vector<KShape<T>> shapes;
   std::vector<int> planes; // the plane shapes (unbounded: the broad phase pairs them with every shape)
   PairFilter filter;
@@ -178,11 +182,12 @@ template <class T> struct KCollision {
     for (int a = 0; a < n; ++a) {
       if (!is_convex_kind(m.shapes[a].kind)) continue;
       for (int b = 0; b < n; ++b) {
-        if (b == a || (b < a && is_convex_kind(m.shapes[b].kind))) continue; // each pair once
+        if (b == a || (b < a && is_convex_kind(m.shapes[b].kind))) continue;                            // each pair once
         const double thr = m.shapes[a].margin + m.shapes[b].margin + m.shapes[a].gap + m.shapes[b].gap; // MuJoCo's collider margin
         const char* why = convex_pair_unsupported(m.shapes[a].kind, m.shapes[b].kind, thr > 0, m.multiccd);
         if (!why)
-          why = convex_pair_missing_polygons(m.shapes[a].kind, m.shapes[a].polygons.npoly() > 0, m.shapes[b].kind, m.shapes[b].polygons.npoly() > 0, thr > 0, m.multiccd);
+          why = convex_pair_missing_polygons(m.shapes[a].kind, m.shapes[a].polygons.npoly() > 0, m.shapes[b].kind, m.shapes[b].polygons.npoly() > 0,
+                                             thr > 0, m.multiccd);
         if (!why || !filter.admits(std::min(a, b), std::max(a, b), false)) continue;
         throw std::invalid_argument("shapes '" + m.shapes[a].name + "' (" + shape_kind_name(m.shapes[a].kind) + ") and '" + m.shapes[b].name + "' (" +
                                     shape_kind_name(m.shapes[b].kind) + ") can touch, but " + why +
@@ -196,7 +201,8 @@ template <class T> struct KCollision {
 };
 
 /// World pose of every shape: X_WS = X_WB · X_BS (static shapes: X_BS is already world).
-template <class V> inline void pass_shape_poses(const KCollision<ScalarOf<V>>& C, const Transform<V>* X_WB, Transform<V>* X_WS) {
+template <class V>
+inline void pass_shape_poses(const KCollision<ScalarOf<V>>& C, const Transform<V>* X_WB, Transform<V>* X_WS) {
   for (std::size_t s = 0; s < C.shapes.size(); ++s) {
     const KShape<ScalarOf<V>>& k = C.shapes[s];
     Transform<V> X_BS;
@@ -208,8 +214,8 @@ template <class V> inline void pass_shape_poses(const KCollision<ScalarOf<V>>& C
 
 /// Broad phase: do the world AABBs (inflated by margin + gap) of a pair's shapes overlap? Planes
 /// are unbounded and overlap everything.
-template <class V> inline MaskOf<V> aabb_overlap(const KShape<ScalarOf<V>>& a, const Transform<V>& Xa, const KShape<ScalarOf<V>>& b,
-                                                 const Transform<V>& Xb) {
+template <class V>
+inline MaskOf<V> aabb_overlap(const KShape<ScalarOf<V>>& a, const Transform<V>& Xa, const KShape<ScalarOf<V>>& b, const Transform<V>& Xb) {
   if (a.geom.kind == ShapeKind::Plane || b.geom.kind == ShapeKind::Plane) return mask_true<V>();
   MaskOf<V> all = mask_true<V>();
   const V ca[3] = {Xa.p.x, Xa.p.y, Xa.p.z}, cb[3] = {Xb.p.x, Xb.p.y, Xb.p.z};

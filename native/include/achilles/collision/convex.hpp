@@ -59,13 +59,16 @@ inline bool convex_first_contact_only(ConvexKind a, ConvexKind b, bool positive_
 }
 
 /// mju_makeFrame's tangent axes for a unit normal n: t1 ⟂ n from (0,1,0) (or (0,0,1)), t2 = n × t1.
-template <class T> void make_tangents(T t1[3], T t2[3], const T normal[3]) {
+template <class T>
+void make_tangents(T t1[3], T t2[3], const T normal[3]) {
   T n[3];
   copy3(n, normal);
   normalize3(n);
   t1[0] = 0, t1[1] = 0, t1[2] = 0;
-  if (n[1] < T(0.5) && n[1] > T(-0.5)) t1[1] = 1;
-  else t1[2] = 1;
+  if (n[1] < T(0.5) && n[1] > T(-0.5))
+    t1[1] = 1;
+  else
+    t1[2] = 1;
   T tmp[3];
   scl3(tmp, n, dot3(n, t1));
   t1[0] -= tmp[0], t1[1] -= tmp[1], t1[2] -= tmp[2];
@@ -74,7 +77,8 @@ template <class T> void make_tangents(T t1[3], T t2[3], const T normal[3]) {
 }
 
 /// R ← rot R, p ← p − (rot (o − p) − (o − p)): the frame turned by rot about the point o.
-template <class T> void rotate_frame(T R[9], T p[3], const T o[3], const T rot[9]) {
+template <class T>
+void rotate_frame(T R[9], T p[3], const T o[3], const T rot[9]) {
   T m[9];
   for (int i = 0; i < 3; ++i)
     for (int j = 0; j < 3; ++j) m[3 * i + j] = rot[3 * i] * R[j] + rot[3 * i + 1] * R[3 + j] + rot[3 * i + 2] * R[6 + j];
@@ -87,7 +91,8 @@ template <class T> void rotate_frame(T R[9], T p[3], const T o[3], const T rot[9
 }
 
 /// mju_axisAngle2Quat then mju_quat2Mat (unit axis).
-template <class T> void axis_angle_matrix(T R[9], const T axis[3], T angle) {
+template <class T>
+void axis_angle_matrix(T R[9], const T axis[3], T angle) {
   const T s = std::sin(angle * T(0.5));
   const T q[4] = {std::cos(angle * T(0.5)), axis[0] * s, axis[1] * s, axis[2] * s};
   const T q00 = q[0] * q[0], q01 = q[0] * q[1], q02 = q[0] * q[2], q03 = q[0] * q[3];
@@ -104,8 +109,9 @@ template <class T> void axis_angle_matrix(T R[9], const T axis[3], T angle) {
 }
 
 /// The pair in MuJoCo's order (kind(a) ≤ kind(b)).
-template <class T> int convex_collide_ordered(const ConvexShape<T>& sa, const ConvexPose<T>& Xa, const ConvexShape<T>& sb, const ConvexPose<T>& Xb, T margin,
-                                             const CcdOptions<T>& opt, ConvexContact<T>* con) {
+template <class T>
+int convex_collide_ordered(const ConvexShape<T>& sa, const ConvexPose<T>& Xa, const ConvexShape<T>& sb, const ConvexPose<T>& Xb, T margin,
+                           const CcdOptions<T>& opt, ConvexContact<T>* con) {
   CcdObject<T> a, b;
   a.init(sa, Xa, margin);
   b.init(sb, Xb, margin);
@@ -113,7 +119,8 @@ template <class T> int convex_collide_ordered(const ConvexShape<T>& sa, const Co
   int ncon = penetration(opt, a, b, margin, con[0]);
   const bool single_pass_many = !(margin > 0) && convex_first_contact_only(sa.kind, sb.kind, false, opt.multiccd);
   if (ncon != 1 || !opt.multiccd || single_pass_many) return ncon;
-  if (sa.kind == ConvexKind::Sphere || sa.kind == ConvexKind::Ellipsoid || sb.kind == ConvexKind::Sphere || sb.kind == ConvexKind::Ellipsoid) return ncon;
+  if (sa.kind == ConvexKind::Sphere || sa.kind == ConvexKind::Ellipsoid || sb.kind == ConvexKind::Sphere || sb.kind == ConvexKind::Ellipsoid)
+    return ncon;
 
   const T relative_tolerance = T(1e-3), angle = T(1e-3);
   T axes[2][3];
@@ -146,8 +153,9 @@ template <class T> int convex_collide_ordered(const ConvexShape<T>& sa, const Co
 }
 
 /// Contacts of geoms a and b (any order), normals from a to b. `out` holds kMaxConvexContacts.
-template <class T> int convex_collide(const ConvexShape<T>& sa, const ConvexPose<T>& Xa, const ConvexShape<T>& sb, const ConvexPose<T>& Xb, T margin,
-                                     const CcdOptions<T>& opt, ConvexContact<T>* out) {
+template <class T>
+int convex_collide(const ConvexShape<T>& sa, const ConvexPose<T>& Xa, const ConvexShape<T>& sb, const ConvexPose<T>& Xb, T margin,
+                   const CcdOptions<T>& opt, ConvexContact<T>* out) {
   if (static_cast<int>(sa.kind) <= static_cast<int>(sb.kind)) return convex_collide_ordered(sa, Xa, sb, Xb, margin, opt, out);
   const int n = convex_collide_ordered(sb, Xb, sa, Xa, margin, opt, out);
   for (int i = 0; i < n; ++i) scl3(out[i].normal, out[i].normal, T(-1));

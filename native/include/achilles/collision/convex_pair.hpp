@@ -28,7 +28,8 @@ namespace ach {
 inline namespace ACH_ISA_NS {
 
 /// Up to kPairPoints contacts of one pair in one lane, in MuJoCo's order, each with its normal (from a to b).
-template <class T> struct ConvexContacts {
+template <class T>
+struct ConvexContacts {
   int count = 0;
   T normal[kPairPoints][3];
   T pos[kPairPoints][3];
@@ -38,12 +39,18 @@ template <class T> struct ConvexContacts {
 /// The collider's kind for a shape kind (pairs with a plane or a rounded box never get here).
 inline convex::ConvexKind convex_kind_of(ShapeKind k) {
   switch (k) {
-  case ShapeKind::Sphere: return convex::ConvexKind::Sphere;
-  case ShapeKind::Capsule: return convex::ConvexKind::Capsule;
-  case ShapeKind::Box: return convex::ConvexKind::Box;
-  case ShapeKind::Cylinder: return convex::ConvexKind::Cylinder;
-  case ShapeKind::Ellipsoid: return convex::ConvexKind::Ellipsoid;
-  default: return convex::ConvexKind::Mesh;
+    case ShapeKind::Sphere:
+      return convex::ConvexKind::Sphere;
+    case ShapeKind::Capsule:
+      return convex::ConvexKind::Capsule;
+    case ShapeKind::Box:
+      return convex::ConvexKind::Box;
+    case ShapeKind::Cylinder:
+      return convex::ConvexKind::Cylinder;
+    case ShapeKind::Ellipsoid:
+      return convex::ConvexKind::Ellipsoid;
+    default:
+      return convex::ConvexKind::Mesh;
   }
 }
 
@@ -62,7 +69,8 @@ inline const char* convex_pair_unsupported(ShapeKind a, ShapeKind b, bool positi
 
 /// Why a pair of these two shapes cannot be clipped as MuJoCo clips it, or nullptr: MuJoCo's face
 /// clipping (box–mesh, mesh–mesh at zero margin) reads a mesh's polygons, made from its faces.
-inline const char* convex_pair_missing_polygons(ShapeKind a, bool a_has_polygons, ShapeKind b, bool b_has_polygons, bool positive_margin, bool multiccd) {
+inline const char* convex_pair_missing_polygons(ShapeKind a, bool a_has_polygons, ShapeKind b, bool b_has_polygons, bool positive_margin,
+                                                bool multiccd) {
   if (!is_convex_kind(a) && !is_convex_kind(b)) return nullptr;
   if (a == ShapeKind::Plane || b == ShapeKind::Plane || a == ShapeKind::RoundedBox || b == ShapeKind::RoundedBox) return nullptr;
   if (!convex::convex_clips_faces(convex_kind_of(a), convex_kind_of(b), positive_margin, multiccd)) return nullptr;
@@ -87,24 +95,40 @@ struct ConvexGeom {
   }
 };
 
-template <class T> inline ConvexGeom convex_geom(const ShapeGeom<T>& g) {
+template <class T>
+inline ConvexGeom convex_geom(const ShapeGeom<T>& g) {
   ConvexGeom c{g.kind, {}, {}, false};
   convex::ConvexShape<double>& s = c.s;
   switch (g.kind) {
-  case ShapeKind::Sphere: s.kind = convex::ConvexKind::Sphere, s.size[0] = double(g.r); break;
-  case ShapeKind::Capsule: s.kind = convex::ConvexKind::Capsule, s.size[0] = double(g.r), s.size[1] = double(g.h[2]); break;
-  case ShapeKind::Box: s.kind = convex::ConvexKind::Box; for (int k = 0; k < 3; ++k) s.size[k] = double(g.h[k]); break;
-  case ShapeKind::Cylinder: s.kind = convex::ConvexKind::Cylinder; for (int k = 0; k < 3; ++k) s.size[k] = double(g.size[k]); break;
-  case ShapeKind::Ellipsoid: s.kind = convex::ConvexKind::Ellipsoid; for (int k = 0; k < 3; ++k) s.size[k] = double(g.size[k]); break;
-  case ShapeKind::Convex:
-    s.kind = convex::ConvexKind::Mesh, s.vert = g.vert, s.nvert = g.nvert, s.graph = g.graph, s.extrema = g.extrema;
-    if (g.polygons) {
-      const HullPolygonData& h = *g.polygons;
-      c.poly = {h.npoly(), h.vertadr.data(), h.vertnum.data(), h.vert.data(), h.normal.data(), h.mapadr.data(), h.mapnum.data(), h.map.data()};
-      c.has_poly = true;
-    }
-    break;
-  case ShapeKind::Plane: case ShapeKind::RoundedBox: break; // planes go to the analytic colliders; rounded boxes are refused
+    case ShapeKind::Sphere:
+      s.kind = convex::ConvexKind::Sphere, s.size[0] = double(g.r);
+      break;
+    case ShapeKind::Capsule:
+      s.kind = convex::ConvexKind::Capsule, s.size[0] = double(g.r), s.size[1] = double(g.h[2]);
+      break;
+    case ShapeKind::Box:
+      s.kind = convex::ConvexKind::Box;
+      for (int k = 0; k < 3; ++k) s.size[k] = double(g.h[k]);
+      break;
+    case ShapeKind::Cylinder:
+      s.kind = convex::ConvexKind::Cylinder;
+      for (int k = 0; k < 3; ++k) s.size[k] = double(g.size[k]);
+      break;
+    case ShapeKind::Ellipsoid:
+      s.kind = convex::ConvexKind::Ellipsoid;
+      for (int k = 0; k < 3; ++k) s.size[k] = double(g.size[k]);
+      break;
+    case ShapeKind::Convex:
+      s.kind = convex::ConvexKind::Mesh, s.vert = g.vert, s.nvert = g.nvert, s.graph = g.graph, s.extrema = g.extrema;
+      if (g.polygons) {
+        const HullPolygonData& h = *g.polygons;
+        c.poly = {h.npoly(), h.vertadr.data(), h.vertnum.data(), h.vert.data(), h.normal.data(), h.mapadr.data(), h.mapnum.data(), h.map.data()};
+        c.has_poly = true;
+      }
+      break;
+    case ShapeKind::Plane:
+    case ShapeKind::RoundedBox:
+      break; // planes go to the analytic colliders; rounded boxes are refused
   }
   // a mesh's rbound walks its whole hull: KCollision makes it once at load (g.rbound), the same
   // function on the same numbers

@@ -48,8 +48,10 @@ struct Group {
   void merge_islands(int& i1, int& i2) {
     if (i2 < i1) std::swap(i1, i2);
     for (int& k : island) {
-      if (k == i2) k = i1;
-      else if (k > i2) --k;
+      if (k == i2)
+        k = i1;
+      else if (k > i2)
+        --k;
     }
   }
 
@@ -58,8 +60,10 @@ struct Group {
     for (std::size_t i = 0; i < edges.size(); ++i)
       if (edges[i].first == b && edges[i].second == a) {
         int other = island[i];
-        if (isl == -1) isl = other;
-        else if (other != isl) --nisland, merge_islands(isl, other);
+        if (isl == -1)
+          isl = other;
+        else if (other != isl)
+          --nisland, merge_islands(isl, other);
         edges.erase(edges.begin() + static_cast<std::ptrdiff_t>(i));
         island.erase(island.begin() + static_cast<std::ptrdiff_t>(i));
         return true;
@@ -132,7 +136,7 @@ inline bool polygon_key(std::pair<double, double>& key, const double* a, const d
   constexpr double kAngleTol = 0.01, kPi = 3.14159265358979323846;
   double n[3];
   const double norm = triangle_normal(n, a, b, c);
-  if (norm < 1e-15) return false; // mjMINVAL
+  if (norm < 1e-15) return false;         // mjMINVAL
   for (double& x : n) x = x / norm + 0.0; // +0.0: no negative zero into atan2
   if (std::abs(n[2]) > 1.0 - 1e-7) {
     key = {0.0, n[2] < 0 ? std::round(kPi / kAngleTol) : 0.0};
@@ -149,7 +153,8 @@ inline bool polygon_key(std::pair<double, double>& key, const double* a, const d
 inline void fill_polygon_map(HullPolygonData& p, int nvert) {
   std::vector<std::vector<int>> by_vertex(static_cast<std::size_t>(nvert));
   for (int i = 0; i < p.npoly(); ++i)
-    for (int j = 0; j < p.vertnum[static_cast<std::size_t>(i)]; ++j) by_vertex[static_cast<std::size_t>(p.vert[static_cast<std::size_t>(p.vertadr[static_cast<std::size_t>(i)] + j)])].push_back(i);
+    for (int j = 0; j < p.vertnum[static_cast<std::size_t>(i)]; ++j)
+      by_vertex[static_cast<std::size_t>(p.vert[static_cast<std::size_t>(p.vertadr[static_cast<std::size_t>(i)] + j)])].push_back(i);
   p.mapadr.assign(static_cast<std::size_t>(nvert), 0);
   p.mapnum.assign(static_cast<std::size_t>(nvert), 0);
   p.map.clear();
@@ -175,7 +180,9 @@ inline HullPolygonData hull_polygons(const std::vector<int>& faces, const std::v
   for (std::size_t f = 0; f + 2 < faces.size(); f += 3) {
     const int v1 = faces[f], v2 = faces[f + 1], v3 = faces[f + 2];
     std::pair<double, double> key;
-    if (!hull_polygon_detail::polygon_key(key, &kv[3 * static_cast<std::size_t>(v1)], &kv[3 * static_cast<std::size_t>(v2)], &kv[3 * static_cast<std::size_t>(v3)])) continue;
+    if (!hull_polygon_detail::polygon_key(key, &kv[3 * static_cast<std::size_t>(v1)], &kv[3 * static_cast<std::size_t>(v2)],
+                                          &kv[3 * static_cast<std::size_t>(v3)]))
+      continue;
     const auto found = index.find(key);
     if (found == index.end()) {
       index.emplace(key, groups.size());
@@ -192,10 +199,13 @@ inline HullPolygonData hull_polygons(const std::vector<int>& faces, const std::v
       out.vert.insert(out.vert.end(), path.begin(), path.end());
       // mjuu_makenormal of the first three vertices
       double n[3];
-      const std::size_t i0 = 3 * static_cast<std::size_t>(path[0]), i1 = 3 * static_cast<std::size_t>(path[1]), i2 = 3 * static_cast<std::size_t>(path[2]);
+      const std::size_t i0 = 3 * static_cast<std::size_t>(path[0]), i1 = 3 * static_cast<std::size_t>(path[1]),
+                        i2 = 3 * static_cast<std::size_t>(path[2]);
       const double norm = hull_polygon_detail::triangle_normal(n, &vert[i0], &vert[i1], &vert[i2]);
-      if (norm < 1e-14) n[0] = 1, n[1] = 0, n[2] = 0; // mjEPS
-      else n[0] /= norm, n[1] /= norm, n[2] /= norm;
+      if (norm < 1e-14)
+        n[0] = 1, n[1] = 0, n[2] = 0; // mjEPS
+      else
+        n[0] /= norm, n[1] /= norm, n[2] /= norm;
       out.normal.insert(out.normal.end(), n, n + 3);
     }
   fill_polygon_map(out, nvert);

@@ -43,7 +43,8 @@ namespace ach {
 inline namespace ACH_ISA_NS {
 
 /// A shape as the narrow phase reads it: kind and sizes in the kernel's scalar type.
-template <class T> struct ShapeGeom {
+template <class T>
+struct ShapeGeom {
   ShapeKind kind;
   T h[3];
   T r;
@@ -53,43 +54,48 @@ template <class T> struct ShapeGeom {
   T size[3] = {T(0), T(0), T(0)};
   const double* vert = nullptr;
   int nvert = 0;
-  const int* graph = nullptr; // a convex shape's hull graph (MuJoCo's mesh_graph layout), or none
-  const int* extrema = nullptr; // with a graph: its 27 hill-climbing seeds (hull_graph.hpp hull_extrema)
+  const int* graph = nullptr;                // a convex shape's hull graph (MuJoCo's mesh_graph layout), or none
+  const int* extrema = nullptr;              // with a graph: its 27 hill-climbing seeds (hull_graph.hpp hull_extrema)
   const HullPolygonData* polygons = nullptr; // with faces: its polygons (hull_polygons.hpp), for the face clipping
-  double rbound = 0;          // its MuJoCo rbound, made once at load (convex_pair.hpp convex_geom), or 0
-  bool multiccd = true;       // the model's flag multiccd (Model::multiccd), which the convex collider of the shape's pairs reads
+  double rbound = 0;                         // its MuJoCo rbound, made once at load (convex_pair.hpp convex_geom), or 0
+  bool multiccd = true;                      // the model's flag multiccd (Model::multiccd), which the convex collider of the shape's pairs reads
 };
 
 /// A pair's contacts in MuJoCo's order, each with its own normal: the closed forms below give every
 /// point the pair's one normal (and leave slot 4 off); multiccd's perturbed points (convex.hpp) carry
 /// the normal of their own re-run. `shared_normal`: every lane's points share n[0] (the rows then make
 /// one contact frame for the pair).
-template <class V> struct Manifold {
-  Vec3<V> n[kPairPoints];   // unit, from shape a to shape b
-  Vec3<V> pos[kPairPoints]; // midway between the surfaces
-  V dist[kPairPoints];      // signed distance (negative: penetration)
+template <class V>
+struct Manifold {
+  Vec3<V> n[kPairPoints];    // unit, from shape a to shape b
+  Vec3<V> pos[kPairPoints];  // midway between the surfaces
+  V dist[kPairPoints];       // signed distance (negative: penetration)
   MaskOf<V> on[kPairPoints]; // slot holds a contact
   bool shared_normal;
 };
 
-template <class V> struct CoreContact {
+template <class V>
+struct CoreContact {
   Vec3<V> n;
   Vec3<V> pa[4];
   V dc[4];
   MaskOf<V> has[4];
 };
 
-template <class V> struct CoreBox {
+template <class V>
+struct CoreBox {
   Mat3<V> R;
   Vec3<V> p;
   V h[3];
 };
 
-template <class T> struct Tol {
+template <class T>
+struct Tol {
   static constexpr T eps = std::numeric_limits<T>::epsilon();
 };
 
-template <class V> inline void clear(CoreContact<V>& c) {
+template <class V>
+inline void clear(CoreContact<V>& c) {
   c.n = splat3<V>(0, 0, 1);
   for (int i = 0; i < 4; ++i) {
     c.pa[i] = splat3<V>(0, 0, 0);
@@ -99,7 +105,8 @@ template <class V> inline void clear(CoreContact<V>& c) {
 }
 
 /// n = d/|d|, or `fallback` where d is zero.
-template <class V> inline Vec3<V> normalize_or(const Vec3<V>& d, const Vec3<V>& fallback, V& len) {
+template <class V>
+inline Vec3<V> normalize_or(const Vec3<V>& d, const Vec3<V>& fallback, V& len) {
   const V l2 = dot(d, d);
   len = vsqrt(l2);
   const MaskOf<V> ok = l2 > V(0);
@@ -108,7 +115,8 @@ template <class V> inline Vec3<V> normalize_or(const Vec3<V>& d, const Vec3<V>& 
 }
 
 /// A unit vector perpendicular to d (d ≠ 0), for the normals of coincident cores.
-template <class V> inline Vec3<V> any_perpendicular(const Vec3<V>& d) {
+template <class V>
+inline Vec3<V> any_perpendicular(const Vec3<V>& d) {
   const Vec3<V> c1 = cross(d, splat3<V>(1, 0, 0)), c2 = cross(d, splat3<V>(0, 1, 0));
   const Vec3<V> c = sel3(dot(c1, c1) > dot(c2, c2), c1, c2);
   V len;
@@ -119,7 +127,8 @@ template <class V> inline Vec3<V> any_perpendicular(const Vec3<V>& d) {
 
 /// Closest points of segments p1 + s·d1 and p2 + t·d2, s, t ∈ [0, 1] (Ericson §5.1.9, degenerate
 /// segments included).
-template <class V> inline void segment_segment(const Vec3<V>& p1, const Vec3<V>& d1, const Vec3<V>& p2, const Vec3<V>& d2, V& s, V& t) {
+template <class V>
+inline void segment_segment(const Vec3<V>& p1, const Vec3<V>& d1, const Vec3<V>& p2, const Vec3<V>& d2, V& s, V& t) {
   const Vec3<V> r = p1 - p2;
   const V a = dot(d1, d1), e = dot(d2, d2), f = dot(d2, r), c = dot(d1, r), b = dot(d1, d2);
   const MaskOf<V> aPos = a > V(0), ePos = e > V(0);
@@ -140,7 +149,8 @@ template <class V> inline void segment_segment(const Vec3<V>& p1, const Vec3<V>&
 
 /// Closest point of box (R, p, h) to the world point P, the signed distance (negative inside)
 /// and the outward normal at the closest surface point (local axis of least penetration inside).
-template <class V> inline void point_box(const CoreBox<V>& B, const Vec3<V>& P, Vec3<V>& surf, Vec3<V>& n, V& sd) {
+template <class V>
+inline void point_box(const CoreBox<V>& B, const Vec3<V>& P, Vec3<V>& surf, Vec3<V>& n, V& sd) {
   const Vec3<V> q = mulT(B.R, P - B.p);
   const V qa[3] = {q.x, q.y, q.z};
   V c[3], d[3];
@@ -175,7 +185,8 @@ template <class V> inline void point_box(const CoreBox<V>& B, const Vec3<V>& P, 
 }
 
 /// Closest point of box (R, p, h) to P (P itself when inside).
-template <class V> inline Vec3<V> clamp_to_box(const CoreBox<V>& B, const Vec3<V>& P) {
+template <class V>
+inline Vec3<V> clamp_to_box(const CoreBox<V>& B, const Vec3<V>& P) {
   const Vec3<V> q = mulT(B.R, P - B.p);
   return B.p + mul(B.R, Vec3<V>{vclamp(q.x, -B.h[0], B.h[0]), vclamp(q.y, -B.h[1], B.h[1]), vclamp(q.z, -B.h[2], B.h[2])});
 }
@@ -198,11 +209,15 @@ inline void reduce4(const V* x, const V* y, const V* z, const Vec3<V>* pa, const
   for (int e = 0; e < nlive; ++e) {
     const int k = live[e];
     const MaskOf<V> better = vand(valid[k], vor(vnot(found), z[k] < bz));
-    bx = vselect(better, x[k], bx); by = vselect(better, y[k], by); bz = vselect(better, z[k], bz);
+    bx = vselect(better, x[k], bx);
+    by = vselect(better, y[k], by);
+    bz = vselect(better, z[k], bz);
     bp = sel3(better, pa[k], bp);
     found = vor(found, valid[k]);
   }
-  out.has[0] = found; out.pa[0] = bp; out.dc[0] = bz;
+  out.has[0] = found;
+  out.pa[0] = bp;
+  out.dc[0] = bz;
   const V x0 = bx, y0 = by;
   // farthest from point 0
   V best = V(tol * tol);
@@ -215,11 +230,15 @@ inline void reduce4(const V* x, const V* y, const V* z, const Vec3<V>* pa, const
     const V sc = dx * dx + dy * dy;
     const MaskOf<V> better = vand(valid[k], sc > best);
     best = vselect(better, sc, best);
-    x1 = vselect(better, x[k], x1); y1 = vselect(better, y[k], y1); z1 = vselect(better, z[k], z1);
+    x1 = vselect(better, x[k], x1);
+    y1 = vselect(better, y[k], y1);
+    z1 = vselect(better, z[k], z1);
     p1 = sel3(better, pa[k], p1);
     f1 = vor(f1, better);
   }
-  out.has[1] = vand(found, f1); out.pa[1] = p1; out.dc[1] = z1;
+  out.has[1] = vand(found, f1);
+  out.pa[1] = p1;
+  out.dc[1] = z1;
   // farthest from the line 0–1, then farthest on the other side
   const V ex = x1 - x0, ey = y1 - y0;
   const V len01 = vsqrt(ex * ex + ey * ey);
@@ -237,7 +256,9 @@ inline void reduce4(const V* x, const V* y, const V* z, const Vec3<V>* pa, const
     p2 = sel3(better, pa[k], p2);
     f2 = vor(f2, better);
   }
-  out.has[2] = vand(out.has[1], f2); out.pa[2] = p2; out.dc[2] = z2;
+  out.has[2] = vand(out.has[1], f2);
+  out.pa[2] = p2;
+  out.dc[2] = z2;
   const V side = vsign(signed2);
   V best3 = areaTol, z3 = V(0);
   MaskOf<V> f3 = mask_false<V>();
@@ -251,13 +272,16 @@ inline void reduce4(const V* x, const V* y, const V* z, const Vec3<V>* pa, const
     p3 = sel3(better, pa[k], p3);
     f3 = vor(f3, better);
   }
-  out.has[3] = vand(out.has[2], f3); out.pa[3] = p3; out.dc[3] = z3;
+  out.has[3] = vand(out.has[2], f3);
+  out.pa[3] = p3;
+  out.dc[3] = z3;
 }
 
 // ---- core pairs ---------------------------------------------------------------------------
 
 /// Distinct corners of a box core (a zero extent collapses its two signs into one).
-template <class V> inline int box_corners(const CoreBox<V>& B, const ScalarOf<V>* h, Vec3<V>* out) {
+template <class V>
+inline int box_corners(const CoreBox<V>& B, const ScalarOf<V>* h, Vec3<V>* out) {
   int n = 0;
   const int sx = h[0] > 0 ? 2 : 1, sy = h[1] > 0 ? 2 : 1, sz = h[2] > 0 ? 2 : 1;
   const Vec3<V> ax = col(B.R, 0), ay = col(B.R, 1), az = col(B.R, 2);
@@ -280,7 +304,9 @@ inline void plane_corners(const Transform<V>& XP, const Vec3<V>* corners, int n,
   for (int k = 0; k < K; ++k) {
     if (k < n) {
       const Vec3<V> d = corners[k] - XP.p;
-      x[k] = dot(d, u); y[k] = dot(d, v); z[k] = dot(d, nP);
+      x[k] = dot(d, u);
+      y[k] = dot(d, v);
+      z[k] = dot(d, nP);
       pa[k] = corners[k] - z[k] * nP;
       valid[k] = z[k] < V(zmax);
     } else {
@@ -294,16 +320,20 @@ inline void plane_corners(const Transform<V>& XP, const Vec3<V>* corners, int n,
 }
 
 /// Two points: one contact (a on core A).
-template <class V> inline void point_point(const Vec3<V>& a, const Vec3<V>& b, const Vec3<V>& fallback, CoreContact<V>& out) {
+template <class V>
+inline void point_point(const Vec3<V>& a, const Vec3<V>& b, const Vec3<V>& fallback, CoreContact<V>& out) {
   V len;
   out.n = normalize_or(b - a, fallback, len);
-  out.pa[0] = a; out.dc[0] = len; out.has[0] = mask_true<V>();
+  out.pa[0] = a;
+  out.dc[0] = len;
+  out.has[0] = mask_true<V>();
 }
 
 /// Segment a0 + s·da (core A) against segment b0 + t·db (core B); a second point at the far end of
 /// the overlap when the segments are parallel to within 1e-3 rad.
-template <class V> inline void segment_pair(const Vec3<V>& a0, const Vec3<V>& da, const Vec3<V>& b0, const Vec3<V>& db, ScalarOf<V> zmax,
-                                            ScalarOf<V> tol, CoreContact<V>& out) {
+template <class V>
+inline void segment_pair(const Vec3<V>& a0, const Vec3<V>& da, const Vec3<V>& b0, const Vec3<V>& db, ScalarOf<V> zmax, ScalarOf<V> tol,
+                         CoreContact<V>& out) {
   V s, t;
   segment_segment(a0, da, b0, db, s, t);
   const Vec3<V> pa = a0 + s * da, pb = b0 + t * db;
@@ -315,7 +345,9 @@ template <class V> inline void segment_pair(const Vec3<V>& a0, const Vec3<V>& da
   const Vec3<V> fb = vsign(dot(fb0, centres)) * fb0;
   V len;
   out.n = normalize_or(pb - pa, fb, len);
-  out.pa[0] = pa; out.dc[0] = len; out.has[0] = mask_true<V>();
+  out.pa[0] = pa;
+  out.dc[0] = len;
+  out.has[0] = mask_true<V>();
   // parallel: the other end of the overlap of B's projection on A
   const V aa = dot(da, da), bb = dot(db, db);
   const MaskOf<V> parallel = vand(vand(aa > V(0), bb > V(0)), dot(cr, cr) <= V(1e-6) * aa * bb);
@@ -331,13 +363,14 @@ template <class V> inline void segment_pair(const Vec3<V>& a0, const Vec3<V>& da
   const V t2 = vclamp(dot(q - b0, db) / vselect(bb > V(0), bb, V(1)), V(0), V(1));
   const Vec3<V> q2 = b0 + t2 * db;
   const V dc2 = dot(q2 - q, out.n);
-  out.pa[1] = q; out.dc[1] = dc2;
+  out.pa[1] = q;
+  out.dc[1] = dc2;
   out.has[1] = vand(vand(parallel, hi > lo), vand(vabs(s2 - s) * vsqrt(aa) > V(tol), dc2 < V(zmax)));
 }
 
 /// Box core A against box core B (either may have zero extents: a segment is a box (0, 0, l)).
-template <class V> inline void box_box(const CoreBox<V>& A, const ScalarOf<V>* ha, const CoreBox<V>& B, const ScalarOf<V>* hb, ScalarOf<V> zmax,
-                                       CoreContact<V>& out) {
+template <class V>
+inline void box_box(const CoreBox<V>& A, const ScalarOf<V>* ha, const CoreBox<V>& B, const ScalarOf<V>* hb, ScalarOf<V> zmax, CoreContact<V>& out) {
   using T = ScalarOf<V>;
   const T S = ha[0] + ha[1] + ha[2] + hb[0] + hb[1] + hb[2] + T(1e-30);
   const T tieTol = T(64) * Tol<T>::eps * S;
@@ -353,7 +386,10 @@ template <class V> inline void box_box(const CoreBox<V>& A, const ScalarOf<V>* h
       AC[i][j] = vabs(C[i][j]);
     }
   V ta[3], tb[3];
-  for (int i = 0; i < 3; ++i) { ta[i] = dot(t, a[i]); tb[i] = dot(t, b[i]); }
+  for (int i = 0; i < 3; ++i) {
+    ta[i] = dot(t, a[i]);
+    tb[i] = dot(t, b[i]);
+  }
 
   // Separating axes in a fixed order: real faces, real edge pairs, then the degenerate ones
   // (zero-area faces, zero-length edges) which can only tie a real axis. kind: 0..2 face of A,
@@ -362,15 +398,30 @@ template <class V> inline void box_box(const CoreBox<V>& A, const ScalarOf<V>* h
   bool real[15];
   auto faceReal = [](const T* h, int i) { return h[(i + 1) % 3] > 0 && h[(i + 2) % 3] > 0; };
   for (int pass = 0; pass < 2; ++pass) {
-    for (int i = 0; i < 3; ++i) if (faceReal(ha, i) == (pass == 0)) { real[no] = pass == 0; order[no++] = i; }
-    for (int j = 0; j < 3; ++j) if (faceReal(hb, j) == (pass == 0)) { real[no] = pass == 0; order[no++] = 3 + j; }
     for (int i = 0; i < 3; ++i)
-      for (int j = 0; j < 3; ++j) if ((ha[i] > 0 && hb[j] > 0) == (pass == 0)) { real[no] = pass == 0; order[no++] = 6 + 3 * i + j; }
+      if (faceReal(ha, i) == (pass == 0)) {
+        real[no] = pass == 0;
+        order[no++] = i;
+      }
+    for (int j = 0; j < 3; ++j)
+      if (faceReal(hb, j) == (pass == 0)) {
+        real[no] = pass == 0;
+        order[no++] = 3 + j;
+      }
+    for (int i = 0; i < 3; ++i)
+      for (int j = 0; j < 3; ++j)
+        if ((ha[i] > 0 && hb[j] > 0) == (pass == 0)) {
+          real[no] = pass == 0;
+          order[no++] = 6 + 3 * i + j;
+        }
   }
   V best = V(-std::numeric_limits<T>::infinity());
   Vec3<V> nBest = splat3<V>(0, 0, 1);
   MaskOf<V> isFaceA[3], isFaceB[3], isEdge[9];
-  for (int k = 0; k < 3; ++k) { isFaceA[k] = mask_false<V>(); isFaceB[k] = mask_false<V>(); }
+  for (int k = 0; k < 3; ++k) {
+    isFaceA[k] = mask_false<V>();
+    isFaceB[k] = mask_false<V>();
+  }
   for (int k = 0; k < 9; ++k) isEdge[k] = mask_false<V>();
   for (int o = 0; o < 15; ++o) {
     const int kind = order[o];
@@ -425,7 +476,10 @@ template <class V> inline void box_box(const CoreBox<V>& A, const ScalarOf<V>* h
       eA = eA + gA * a[k];
       eB = eB + gB * b[k];
       MaskOf<V> selA = mask_false<V>(), selB = mask_false<V>();
-      for (int j = 0; j < 3; ++j) { selA = vor(selA, isEdge[3 * k + j]); selB = vor(selB, isEdge[3 * j + k]); }
+      for (int j = 0; j < 3; ++j) {
+        selA = vor(selA, isEdge[3 * k + j]);
+        selB = vor(selB, isEdge[3 * j + k]);
+      }
       dA = sel3(selA, (V(-2) * gA) * a[k], dA);
       dB = sel3(selB, (V(-2) * gB) * b[k], dB);
     }
@@ -503,7 +557,9 @@ template <class V> inline void box_box(const CoreBox<V>& A, const ScalarOf<V>* h
   clear(out);
   out.n = n;
   // point type: the closest features
-  out.pa[0] = pointA; out.dc[0] = exact; out.has[0] = pointType;
+  out.pa[0] = pointA;
+  out.dc[0] = exact;
+  out.has[0] = pointType;
 
   // edge–edge: the closest points of the two supporting edges
   out.pa[0] = sel3(edgeType, eA + sE * dA, out.pa[0]);
@@ -514,10 +570,16 @@ template <class V> inline void box_box(const CoreBox<V>& A, const ScalarOf<V>* h
   if (vany(faceType)) {
     // reference box (A where faceA, else B) and incident box, per lane
     CoreBox<V> Rf, In;
-    for (int e = 0; e < 9; ++e) { Rf.R.m[e] = vselect(faceA, A.R.m[e], B.R.m[e]); In.R.m[e] = vselect(faceA, B.R.m[e], A.R.m[e]); }
+    for (int e = 0; e < 9; ++e) {
+      Rf.R.m[e] = vselect(faceA, A.R.m[e], B.R.m[e]);
+      In.R.m[e] = vselect(faceA, B.R.m[e], A.R.m[e]);
+    }
     Rf.p = sel3(faceA, A.p, B.p);
     In.p = sel3(faceA, B.p, A.p);
-    for (int k = 0; k < 3; ++k) { Rf.h[k] = vselect(faceA, A.h[k], B.h[k]); In.h[k] = vselect(faceA, B.h[k], A.h[k]); }
+    for (int k = 0; k < 3; ++k) {
+      Rf.h[k] = vselect(faceA, A.h[k], B.h[k]);
+      In.h[k] = vselect(faceA, B.h[k], A.h[k]);
+    }
     const Vec3<V> nR = sel3(faceA, n, -n); // out of the reference face, toward the incident box
     MaskOf<V> ax[3];
     for (int k = 0; k < 3; ++k) ax[k] = vor(isFaceA[k], isFaceB[k]);
@@ -547,7 +609,9 @@ template <class V> inline void box_box(const CoreBox<V>& A, const ScalarOf<V>* h
     MaskOf<V> valid[K];
     auto put = [&](int k, const Vec3<V>& P, const MaskOf<V>& ok) {
       const Vec3<V> d = P - cR;
-      x[k] = dot(d, u); y[k] = dot(d, v); z[k] = dot(d, nR);
+      x[k] = dot(d, u);
+      y[k] = dot(d, v);
+      z[k] = dot(d, nR);
       const Vec3<V> onRef = cR + x[k] * u + y[k] * v;
       pa[k] = sel3(faceA, onRef, P);
       valid[k] = vand(ok, z[k] < V(zmax));

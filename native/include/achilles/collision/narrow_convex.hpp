@@ -21,8 +21,8 @@ inline namespace ACH_ISA_NS {
 /// Contacts of a and b (either of a kind is_convex_kind) at Xa, Xb: normals from a to b, ≤ kPairPoints
 /// points in MuJoCo's order, each active when its distance is below thr.
 template <class V>
-inline void narrow_convex_pair(const ShapeGeom<ScalarOf<V>>& a, const Transform<V>& Xa, const ShapeGeom<ScalarOf<V>>& b,
-                               const Transform<V>& Xb, ScalarOf<V> thr, Manifold<V>& m) {
+inline void narrow_convex_pair(const ShapeGeom<ScalarOf<V>>& a, const Transform<V>& Xa, const ShapeGeom<ScalarOf<V>>& b, const Transform<V>& Xb,
+                               ScalarOf<V> thr, Manifold<V>& m) {
   using T = ScalarOf<V>;
   constexpr int W = lanes_of<V>;
   alignas(64) T n[kPairPoints][3][W], pos[kPairPoints][3][W], dist[kPairPoints][W], on[kPairPoints][W];

@@ -67,7 +67,6 @@ class PairFilter {
   std::vector<std::pair<int, int>> excluded_; // body pairs, the smaller first, sorted
 };
 
-
 /// Every admitted pair of shapes, a < b, in (a, b) order: the order of the contact rows. Quadratic
 /// in the shapes: for listings and small scenes, never for stepping.
 inline std::vector<ShapePair> candidate_pairs(const Model& m) {

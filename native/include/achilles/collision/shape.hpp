@@ -24,14 +24,22 @@ inline bool is_convex_kind(ShapeKind k) { return k == ShapeKind::Cylinder || k =
 
 inline const char* shape_kind_name(ShapeKind k) {
   switch (k) {
-  case ShapeKind::Sphere: return "sphere";
-  case ShapeKind::Capsule: return "capsule";
-  case ShapeKind::Box: return "box";
-  case ShapeKind::RoundedBox: return "rounded-box";
-  case ShapeKind::Plane: return "plane";
-  case ShapeKind::Cylinder: return "cylinder";
-  case ShapeKind::Ellipsoid: return "ellipsoid";
-  case ShapeKind::Convex: return "convex";
+    case ShapeKind::Sphere:
+      return "sphere";
+    case ShapeKind::Capsule:
+      return "capsule";
+    case ShapeKind::Box:
+      return "box";
+    case ShapeKind::RoundedBox:
+      return "rounded-box";
+    case ShapeKind::Plane:
+      return "plane";
+    case ShapeKind::Cylinder:
+      return "cylinder";
+    case ShapeKind::Ellipsoid:
+      return "ellipsoid";
+    case ShapeKind::Convex:
+      return "convex";
   }
   return "?";
 }
@@ -44,10 +52,10 @@ struct Shape {
   double radius = 0;          // sweep radius
   // cylinder (radius, half-length, 0) along z; ellipsoid: its three radii (MuJoCo's geom_size)
   double size[3] = {0, 0, 0};
-  std::vector<double> vert;   // convex: the hull's vertices in the shape frame, x y z each
-  std::vector<int> graph;     // convex: its hull graph in MuJoCo's mesh_graph layout (hull_graph.hpp), or empty
-  std::vector<int> extrema;   // convex with a graph: MuJoCo's 27 hill-climbing seeds (hull_extrema), or empty
-  HullPolygonData polygons;   // convex with faces: MuJoCo's merged coplanar faces (hull_polygons), for the face clipping
+  std::vector<double> vert;                     // convex: the hull's vertices in the shape frame, x y z each
+  std::vector<int> graph;                       // convex: its hull graph in MuJoCo's mesh_graph layout (hull_graph.hpp), or empty
+  std::vector<int> extrema;                     // convex with a graph: MuJoCo's 27 hill-climbing seeds (hull_extrema), or empty
+  HullPolygonData polygons;                     // convex with faces: MuJoCo's merged coplanar faces (hull_polygons), for the face clipping
   double R_BS[9] = {1, 0, 0, 0, 1, 0, 0, 0, 1}; // shape frame in body (or world) frame, row-major
   double p_BS[3] = {0, 0, 0};
   double friction = 1;

@@ -21,7 +21,7 @@ struct PairQuery {
   std::vector<int> graph[2];
   std::vector<int> extrema[2]; // with a graph: its hill-climbing seeds (hull_graph.hpp hull_extrema)
   HullPolygonData polygons[2]; // with faces: its polygons (hull_polygons.hpp)
-  double R[2][9]; // world orientation, row-major
+  double R[2][9];              // world orientation, row-major
   double p[2][3];
   double margin; // detection threshold: contacts with dist < margin
 };

@@ -19,7 +19,8 @@ namespace ach {
 inline namespace ACH_ISA_NS {
 
 /// atan(t) for t ≥ 0 (finite or +inf): reduced to |u| ≤ tan(π/8) by π/2 − atan(1/t) and π/4 + atan((t−1)/(t+1)).
-template <class V> inline V atan_nonneg(const V& t) {
+template <class V>
+inline V atan_nonneg(const V& t) {
   using T = ScalarOf<V>;
   const T pi_2 = T(1.5707963267948966192), pi_4 = T(0.78539816339744830962);
   const MaskOf<V> big = t > V(T(2.4142135623730950488)), mid = vand(vnot(big), t > V(T(0.41421356237309504880)));
@@ -35,7 +36,8 @@ template <class V> inline V atan_nonneg(const V& t) {
 }
 
 /// atan2(y, x) for y ≥ 0 (MuJoCo calls it with y = |xyz| ≥ 0).
-template <class V> inline V atan2_ynonneg(const V& y, const V& x) {
+template <class V>
+inline V atan2_ynonneg(const V& y, const V& x) {
   using T = ScalarOf<V>;
   const T pi = T(3.14159265358979323846), pi_2 = T(1.5707963267948966192);
   const MaskOf<V> zero = x == V(T(0)), neg = x < V(T(0));
@@ -45,7 +47,8 @@ template <class V> inline V atan2_ynonneg(const V& y, const V& x) {
 }
 
 /// mju_normalize3/4: unchanged when |norm − 1| ≤ mjMINVAL, the default (1,0,0[,0]) below mjMINVAL.
-template <class V> inline V mj_normalize(V* a, int n) {
+template <class V>
+inline V mj_normalize(V* a, int n) {
   using T = ScalarOf<V>;
   V ss = a[0] * a[0];
   for (int i = 1; i < n; ++i) ss = ss + a[i] * a[i];
@@ -57,7 +60,8 @@ template <class V> inline V mj_normalize(V* a, int n) {
 }
 
 /// The ball joint's rotation angle and the direction u (J = −u) from its quaternion q[0..3].
-template <class V> inline V ball_angle(const V* q, Vec3<V>& u) {
+template <class V>
+inline V ball_angle(const V* q, Vec3<V>& u) {
   using T = ScalarOf<V>;
   V quat[4] = {q[0], q[1], q[2], q[3]};
   mj_normalize(quat, 4);

@@ -25,7 +25,8 @@ namespace ach {
 inline namespace ACH_ISA_NS {
 
 /// The middle zone's Dm = D_0/(μ²(1 + μ²)) (planted: without the (1 + μ²)).
-template <class V> inline V cone_Dm(const V& D0, const V& mu) {
+template <class V>
+inline V cone_Dm(const V& D0, const V& mu) {
   using T = ScalarOf<V>;
   const V mu2 = mu * mu;
   return ACH_BUG(ConeMiddleDmFactor) ? D0 / mu2 : D0 / (mu2 * (T(1) + mu2));
@@ -33,7 +34,8 @@ template <class V> inline V cone_Dm(const V& D0, const V& mu) {
 
 /// The rows' R of an elliptic point from R_0 (mj_makeImpedance): R_1 = R_0/impratio (planted: R_0),
 /// R_j+1 = R_1·μ_1²/μ_j+1²; mu_reg = μ_1·√(R_1/R_0). fric: μ_1 .. μ_dim−1 (t1, t2, spin, roll, roll).
-template <class V> inline void cone_R(const V& R0, ScalarOf<V> impratio, const V* fric, int dim, V* R, V& mu_reg) {
+template <class V>
+inline void cone_R(const V& R0, ScalarOf<V> impratio, const V* fric, int dim, V* R, V& mu_reg) {
   R[0] = R0;
   R[1] = ACH_BUG(ConeFrictionRImpratioIgnored) ? R0 : R0 / V(impratio);
   mu_reg = fric[0] * vsqrt(R[1] / R0);
@@ -41,7 +43,8 @@ template <class V> inline void cone_R(const V& R0, ScalarOf<V> impratio, const V
 }
 
 /// The zones of (N, T): top N ≥ μT; bottom μN + T ≤ 0; middle between (T = 0 falls in top or bottom).
-template <class V> inline void cone_zones(const V& N, const V& T, const V& mu, MaskOf<V>& top, MaskOf<V>& bottom, MaskOf<V>& middle) {
+template <class V>
+inline void cone_zones(const V& N, const V& T, const V& mu, MaskOf<V>& top, MaskOf<V>& bottom, MaskOf<V>& middle) {
   top = N >= mu * T;
   bottom = vand(vnot(top), mu * N + T <= V(ScalarOf<V>(0)));
   middle = vnot(vor(top, bottom));
@@ -50,7 +53,8 @@ template <class V> inline void cone_zones(const V& N, const V& T, const V& mu, M
 /// Forces, zones (u_cone_bottom, u_cone_middle on every row of the point) and cost of the point at
 /// rows u .. u + dim, from jar (mj_constraintUpdate_impl's elliptic branch). Lanes where the point is
 /// off (J = 0, aref = 0: jar = 0, the top zone) get force 0.
-template <class V> inline V update_cone(ConstraintWork<V>& cw, int u, int dim) {
+template <class V>
+inline V update_cone(ConstraintWork<V>& cw, int u, int dim) {
   using T = ScalarOf<V>;
   const V zero(T(0));
   const V* jar = cw.jar + u;
@@ -74,8 +78,7 @@ template <class V> inline V update_cone(ConstraintWork<V>& cw, int u, int dim) {
   const V Tsafe = vselect(middle, Tn, V(T(1)));
   const V f0 = -(Dm * NmT * mu);
   cw.u_force[u] = vselect(bottom, -(cw.u_D[u] * jar[0]), vselect(middle, f0, zero));
-  for (int j = 1; j < dim; ++j)
-    cw.u_force[u + j] = vselect(bottom, -(cw.u_D[u + j] * jar[j]), vselect(middle, -f0 / Tsafe * U[j] * fr[j], zero));
+  for (int j = 1; j < dim; ++j) cw.u_force[u + j] = vselect(bottom, -(cw.u_D[u + j] * jar[j]), vselect(middle, -f0 / Tsafe * U[j] * fr[j], zero));
   for (int j = 0; j < dim; ++j) {
     cw.u_cone_bottom[u + j] = bottom;
     cw.u_cone_middle[u + j] = middle;
@@ -85,12 +88,14 @@ template <class V> inline V update_cone(ConstraintWork<V>& cw, int u, int dim) {
 
 /// The point's line quantities (PrimalPrepare): q0 = ½Σ D jar², q1 = Σ D jar·jv, q2 = ½Σ D jv²,
 /// U_0, V_0, UU, UV, VV, Dm and μ.
-template <class V> struct ConeLine {
+template <class V>
+struct ConeLine {
   V q0, q1, q2, U0, V0, UU, UV, VV, Dm, mu;
   MaskOf<V> on;
 };
 
-template <class V> inline ConeLine<V> cone_line(const ConstraintWork<V>& cw, int u, int dim) {
+template <class V>
+inline ConeLine<V> cone_line(const ConstraintWork<V>& cw, int u, int dim) {
   using T = ScalarOf<V>;
   const V zero(T(0));
   ConeLine<V> c;
@@ -118,7 +123,8 @@ template <class V> inline ConeLine<V> cone_line(const ConstraintWork<V>& cw, int
 }
 
 /// The zones at step α: N(α), T(α) and the masks (off lanes: top).
-template <class V> inline void cone_line_zones(const ConeLine<V>& c, const V& alpha, V& N, V& Tn, MaskOf<V>& top, MaskOf<V>& bottom, MaskOf<V>& middle) {
+template <class V>
+inline void cone_line_zones(const ConeLine<V>& c, const V& alpha, V& N, V& Tn, MaskOf<V>& top, MaskOf<V>& bottom, MaskOf<V>& middle) {
   N = c.U0 + alpha * c.V0;
   Tn = vsqrt(vmax(V(ScalarOf<V>(0)), c.UU + alpha * (ScalarOf<V>(2) * c.UV + alpha * c.VV)));
   cone_zones(N, Tn, c.mu, top, bottom, middle);
@@ -131,7 +137,8 @@ template <class V> inline void cone_line_zones(const ConeLine<V>& c, const V& al
 /// and middle zones; the top zone adds nothing. ga gets |the slope's term| (line_eval's rounding
 /// floor of the slope; unused, it compiles away).
 template <class V>
-inline void cone_line_slope(const ConeLine<V>& c, const V& alpha, const V& N, const V& Tn, const MaskOf<V>& bottom, const MaskOf<V>& middle, V& g, V& h, V& ga) {
+inline void cone_line_slope(const ConeLine<V>& c, const V& alpha, const V& N, const V& Tn, const MaskOf<V>& bottom, const MaskOf<V>& middle, V& g,
+                            V& h, V& ga) {
   using T = ScalarOf<V>;
   const V zero(T(0));
   const V Ts = vselect(middle, Tn, V(T(1)));
@@ -198,7 +205,8 @@ inline void cone_line_eval(const ConeLine<V>& c, const V& alpha, const V& alpha_
 /// evaluation's α_from), in the point's row slots of four per-row arrays (4·dim >= 12 slots). Each
 /// evaluation then forms no sums and one set of zones instead of three; every value is the one
 /// cone_line_eval computes afresh, so the search's results are the same bits.
-template <class V> struct ConeSlots {
+template <class V>
+struct ConeSlots {
   V* a[4];
   int u;
   ConeSlots(ConstraintWork<V>& cw, int u) : a{cw.ls_cost0, cw.ls_djv2, cw.ls_cone_a, cw.ls_cone_b}, u(u) {}
@@ -207,7 +215,8 @@ template <class V> struct ConeSlots {
 enum ConeSlot { kSlotQ0, kSlotQ1, kSlotQ2, kSlotU0, kSlotV0, kSlotUU, kSlotUV, kSlotVV, kSlotDm, kSlotT0, kSlotZone0, kSlotZoneFrom };
 
 /// A zone as a number (top 1, bottom 2, middle 0: cone_zones' three masks partition the lanes).
-template <class V> inline V zone_code(const MaskOf<V>& top, const MaskOf<V>& bottom) {
+template <class V>
+inline V zone_code(const MaskOf<V>& top, const MaskOf<V>& bottom) {
   using T = ScalarOf<V>;
   return vselect(top, V(T(1)), vselect(bottom, V(T(2)), V(T(0))));
 }
@@ -253,7 +262,8 @@ inline void cone_line_eval_kept(ConstraintWork<V>& cw, int u, int dim, const V& 
 
 /// H += J_pᵀ·H_c·J_p for the point at rows u .. u + dim in the lanes of its middle zone (HessianCone),
 /// J_p the point's rows of newton_J (row u at u·nv), over the dofs its rows touch (n of them).
-template <class V> inline void add_cone_hessian(ConstraintWork<V>& cw, int u, int dim, const int* dofs, int n, int nv) {
+template <class V>
+inline void add_cone_hessian(ConstraintWork<V>& cw, int u, int dim, const int* dofs, int n, int nv) {
   using T = ScalarOf<V>;
   const V zero(T(0));
   const MaskOf<V> middle = cw.u_cone_middle[u];

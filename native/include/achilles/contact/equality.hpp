@@ -33,29 +33,34 @@ namespace ach {
 inline namespace ACH_ISA_NS {
 
 /// One equality constraint's Jacobian at the evaluated state (see the file comment).
-template <class V> struct EqualityJ {
+template <class V>
+struct EqualityJ {
   Mat3<V> R1, R2; // the bodies' world rotations (identity for the world)
   Mat3<V> G1, G2; // weld: G·R1, G·R2
   V c;            // joint: the coefficient on joint 2's dof, −P'(d)
 };
 
-template <class V> inline Mat3<V> identity3() {
+template <class V>
+inline Mat3<V> identity3() {
   using T = ScalarOf<V>;
   const V o(T(1)), z(T(0));
   return {{o, z, z, z, o, z, z, z, o}};
 }
-template <class V> inline Mat3<V> const_mat3(const ScalarOf<V>* m) {
+template <class V>
+inline Mat3<V> const_mat3(const ScalarOf<V>* m) {
   Mat3<V> R;
   for (int k = 0; k < 9; ++k) R.m[k] = V(m[k]);
   return R;
 }
-template <class V> inline Mat3<V> transpose3(const Mat3<V>& A) {
+template <class V>
+inline Mat3<V> transpose3(const Mat3<V>& A) {
   return {{A.m[0], A.m[3], A.m[6], A.m[1], A.m[4], A.m[7], A.m[2], A.m[5], A.m[8]}};
 }
 
 /// The unit quaternion (w, v) of rotation matrix R with w >= 0 (Shepperd's method: the largest of
 /// w², x², y², z² is taken from the diagonal, the others from the off-diagonal sums; chosen lane-wise).
-template <class V> inline void rotation_quat(const Mat3<V>& R, V& w, Vec3<V>& v) {
+template <class V>
+inline void rotation_quat(const Mat3<V>& R, V& w, Vec3<V>& v) {
   using T = ScalarOf<V>;
   const V* m = R.m;
   const V zero(T(0)), one(T(1)), half(T(0.5)), tiny = V(T(kMinVal));
@@ -100,7 +105,8 @@ inline void equality_times(const KEquality<ScalarOf<V>>& e, const EqualityJ<V>& 
 }
 
 /// Body wrenches (F, body frames) of equality e's row forces f[0 .. e.rows) (connect, weld).
-template <class V> inline void equality_wrenches(const KEquality<ScalarOf<V>>& e, const EqualityJ<V>& J, const V* f, Force<V>* F) {
+template <class V>
+inline void equality_wrenches(const KEquality<ScalarOf<V>>& e, const EqualityJ<V>& J, const V* f, Force<V>* F) {
   const Vec3<V> ft{f[0], f[1], f[2]};
   const bool weld = e.type == EqualityType::Weld;
   if (e.body1 >= 0) {
@@ -118,7 +124,8 @@ template <class V> inline void equality_wrenches(const KEquality<ScalarOf<V>>& e
 }
 
 /// A body point's acceleration at q̈ = 0 in world axes (J̇·v of the point): R (a.v + a.w × p + ω × (v + ω × p)).
-template <class V> inline Vec3<V> point_bias_acc(const Mat3<V>& R, const Motion<V>& vel, const Motion<V>& a, const Vec3<V>& p) {
+template <class V>
+inline Vec3<V> point_bias_acc(const Mat3<V>& R, const Motion<V>& vel, const Motion<V>& a, const Vec3<V>& p) {
   return mul(R, a.v + cross(a.w, p) + cross(vel.w, vel.v + cross(vel.w, p)));
 }
 

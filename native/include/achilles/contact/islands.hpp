@@ -13,20 +13,26 @@ inline namespace ACH_ISA_NS {
 
 inline void mask_bools(bool m, bool* out) { out[0] = m; }
 #if ACHILLES_SIMD
-template <class B, int K> inline void mask_bools(const WideMask<B, K>& m, bool* out) {
+template <class B, int K>
+inline void mask_bools(const WideMask<B, K>& m, bool* out) {
   for (int k = 0; k < K; ++k) m.r[k].store_unaligned(out + k * B::size);
 }
 #endif
 
 /// The tree a row's scalars are summed into (both of its trees share one island).
-template <class V> inline int row_tree(const ConstraintWork<V>& cw, int r) { return cw.row_tree_b[r] >= 0 ? cw.row_tree_b[r] : cw.row_tree_a[r]; }
+template <class V>
+inline int row_tree(const ConstraintWork<V>& cw, int r) {
+  return cw.row_tree_b[r] >= 0 ? cw.row_tree_b[r] : cw.row_tree_a[r];
+}
 
-template <class V> inline void list_island_members(const KConstraints<ScalarOf<V>>& KC, ConstraintWork<V>& cw);
+template <class V>
+inline void list_island_members(const KConstraints<ScalarOf<V>>& KC, ConstraintWork<V>& cw);
 
 /// Per lane: union the trees of every row that is on; cw.label[t·W + l] = the island's lowest tree,
 /// or −1 when no row touches the tree's island. cw.per_tree.in_island[t]: the lanes where tree t
 /// is in an island.
-template <class V> inline void find_islands(const KConstraints<ScalarOf<V>>& KC, ConstraintWork<V>& cw) {
+template <class V>
+inline void find_islands(const KConstraints<ScalarOf<V>>& KC, ConstraintWork<V>& cw) {
   using T = ScalarOf<V>;
   constexpr int W = lanes_of<V>;
   const int nt = KC.ntrees;
@@ -54,8 +60,10 @@ template <class V> inline void find_islands(const KConstraints<ScalarOf<V>>& KC,
       if (tb >= 0) touched[tb * W + l] = 1;
       if (ta >= 0 && tb >= 0) {
         const int ra = find(ta, l), rb = find(tb, l);
-        if (ra < rb) parent[rb * W + l] = ra;
-        else if (rb < ra) parent[ra * W + l] = rb;
+        if (ra < rb)
+          parent[rb * W + l] = ra;
+        else if (rb < ra)
+          parent[ra * W + l] = rb;
       }
     }
   }
@@ -79,7 +87,8 @@ template <class V> inline void find_islands(const KConstraints<ScalarOf<V>>& KC,
 /// For island_sum's wide path: per tree t, the trees s (ascending) that share t's island in some
 /// lane, with the mask of those lanes. Left unlisted (cw.members_listed = false) when they would
 /// not fit the slots carved for them; island_sum then sums lane by lane.
-template <class V> inline void list_island_members(const KConstraints<ScalarOf<V>>& KC, ConstraintWork<V>& cw) {
+template <class V>
+inline void list_island_members(const KConstraints<ScalarOf<V>>& KC, ConstraintWork<V>& cw) {
   using T = ScalarOf<V>;
   constexpr int W = lanes_of<V>;
   const int nt = KC.ntrees;
@@ -110,7 +119,8 @@ template <class V> inline void list_island_members(const KConstraints<ScalarOf<V
 /// Up to ConstraintWork::kIslandSums arrays at once: vals[k][t] ← the sum of vals[k] over tree t's
 /// island (per lane; trees outside islands keep theirs). Every path adds an island's trees in ascending order
 /// from +0, so all give the same bits, and summing several arrays together changes none of them.
-template <class V> inline void island_sums(const KConstraints<ScalarOf<V>>& KC, ConstraintWork<V>& cw, V* const* vals, int n) {
+template <class V>
+inline void island_sums(const KConstraints<ScalarOf<V>>& KC, ConstraintWork<V>& cw, V* const* vals, int n) {
   using T = ScalarOf<V>;
   constexpr int W = lanes_of<V>;
   const int nt = KC.ntrees;
@@ -120,7 +130,7 @@ template <class V> inline void island_sums(const KConstraints<ScalarOf<V>>& KC, 
       for (int t = 0; t < nt; ++t) vals[k][t] = vselect(cw.per_tree.in_island[t], zero + vals[k][t], vals[k][t]);
     return;
   }
-  if (cw.members_listed) { // lanes where s is not in t's island add +0, which changes no sum
+  if (cw.members_listed) {  // lanes where s is not in t's island add +0, which changes no sum
     V* sum = cw.island_tmp; // n × nt
     for (int t = 0; t < nt; ++t) {
       V acc[ConstraintWork<V>::kIslandSums];
@@ -154,13 +164,15 @@ template <class V> inline void island_sums(const KConstraints<ScalarOf<V>>& KC, 
 }
 
 /// vals[t] ← the sum of vals over tree t's island (island_sums of one array).
-template <class V> inline void island_sum(const KConstraints<ScalarOf<V>>& KC, ConstraintWork<V>& cw, V* vals) {
+template <class V>
+inline void island_sum(const KConstraints<ScalarOf<V>>& KC, ConstraintWork<V>& cw, V* vals) {
   V* const one[1] = {vals};
   island_sums(KC, cw, one, 1);
 }
 
 /// out[t] = Σ_{dofs k of tree t} a_k b_k, in ascending k (in a register: no store per term).
-template <class V> inline void tree_dot(const KConstraints<ScalarOf<V>>& KC, const V* a, const V* b, V* out) {
+template <class V>
+inline void tree_dot(const KConstraints<ScalarOf<V>>& KC, const V* a, const V* b, V* out) {
   for (int t = 0; t < KC.ntrees; ++t) {
     V s(ScalarOf<V>(0));
     for (int e = KC.tree_dof_start[t]; e < KC.tree_dof_start[t + 1]; ++e) s += a[KC.tree_dofs[e]] * b[KC.tree_dofs[e]];

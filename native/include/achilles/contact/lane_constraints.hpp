@@ -32,7 +32,10 @@ struct ConstraintLaneSlots {
   int shapes = 0, bodies = 0, dofs = 0, tendons = 0;
   ConstraintLaneSlots() = default;
   explicit ConstraintLaneSlots(const Model& m)
-      : shapes(static_cast<int>(m.shapes.size())), bodies(static_cast<int>(m.joints.size())), dofs(m.nv), tendons(static_cast<int>(m.tendons.size())) {}
+      : shapes(static_cast<int>(m.shapes.size())),
+        bodies(static_cast<int>(m.joints.size())),
+        dofs(m.nv),
+        tendons(static_cast<int>(m.tendons.size())) {}
   int friction(int s) const { return 3 * s; }
   int torsion(int s) const { return 3 * s + 1; }
   int rolling(int s) const { return 3 * s + 2; }
@@ -78,7 +81,8 @@ struct ConstraintLanes {
 };
 
 /// The pack whose lane l is f(l), worked out in double and rounded once to the kernel's scalar.
-template <class V, class F> inline V lanewise(F&& f) {
+template <class V, class F>
+inline V lanewise(F&& f) {
   using T = ScalarOf<V>;
   constexpr int W = lanes_of<V>;
   alignas(64) T x[W];
@@ -87,14 +91,16 @@ template <class V, class F> inline V lanewise(F&& f) {
 }
 
 /// A contact pair's constants that a robot's frictions and inverse weights change, per lane.
-template <class V> struct PairLanes {
+template <class V>
+struct PairLanes {
   V mu, mu_spin, mu_roll; // MuJoCo's contact friction: sliding, torsional, rolling
   V diagA;
 };
 
 /// The pair's per-lane constants: KConstraints::contact_pair's formulas, per lane from CL's rows
 /// (one pass over the lanes: the pair's rows are made only where it has points, build_contact_rows).
-template <class V> inline PairLanes<V> pair_lanes(const KContactPair<ScalarOf<V>>& P, const ConstraintLanes& CL) {
+template <class V>
+inline PairLanes<V> pair_lanes(const KContactPair<ScalarOf<V>>& P, const ConstraintLanes& CL) {
   using T = ScalarOf<V>;
   constexpr int W = lanes_of<V>;
   if (!CL.rows) return {V(P.mu), V(P.mu_spin), V(P.mu_roll), V(P.diagA)};
@@ -121,14 +127,16 @@ template <class V> inline PairLanes<V> pair_lanes(const KContactPair<ScalarOf<V>
 }
 
 /// A limit's diagA per lane: its dof's invweight0 (a tendon's: the tendon's).
-template <class V> inline V limit_diagA(const KLimit<ScalarOf<V>>& L, const ConstraintLanes& CL) {
+template <class V>
+inline V limit_diagA(const KLimit<ScalarOf<V>>& L, const ConstraintLanes& CL) {
   if (!CL.rows) return V(L.diagA);
   const int slot = L.tendon >= 0 ? CL.slots.tendon(L.tendon) : CL.slots.dof(L.dof);
   return lanewise<V>([&](int l) { return CL.at(slot, l); });
 }
 
 /// A dry-friction row's R per lane: (1 − imp)/imp · invweight0 of its dof (a tendon's: the tendon's).
-template <class V> inline V friction_R(const KFriction<ScalarOf<V>>& F, const ConstraintLanes& CL) {
+template <class V>
+inline V friction_R(const KFriction<ScalarOf<V>>& F, const ConstraintLanes& CL) {
   if (!CL.rows) return V(F.R);
   const int slot = F.tendon >= 0 ? CL.slots.tendon(F.tendon) : CL.slots.dof(F.dof);
   return lanewise<V>([&](int l) { return constant_imp_R(F.imp0, CL.at(slot, l)); });
@@ -136,7 +144,8 @@ template <class V> inline V friction_R(const KFriction<ScalarOf<V>>& F, const Co
 
 /// An equality's diagA per lane: a joint coupling's the sum of its dofs' invweight0 (both parts);
 /// a connect or weld's the sum of its bodies' translational (tran) and rotational (rot) ones.
-template <class V> inline void equality_diagA(const KEquality<ScalarOf<V>>& e, const ConstraintLanes& CL, V& tran, V& rot) {
+template <class V>
+inline void equality_diagA(const KEquality<ScalarOf<V>>& e, const ConstraintLanes& CL, V& tran, V& rot) {
   if (!CL.rows) {
     tran = V(e.diagA_tran), rot = V(e.diagA_rot);
     return;
@@ -160,7 +169,8 @@ template <class V> inline void equality_diagA(const KEquality<ScalarOf<V>>& e, c
 }
 
 /// PGS's improvement scale 1/(meaninertia·nv) in lane l (the model's when robots do not differ).
-template <class T> inline T pgs_scale(const KConstraints<T>& KC, const ConstraintLanes& CL, int nv, int l) {
+template <class T>
+inline T pgs_scale(const KConstraints<T>& KC, const ConstraintLanes& CL, int nv, int l) {
   const double meaninertia = CL.rows ? CL.at(CL.slots.meaninertia(), l) : KC.meaninertia;
   return T(1) / (T(meaninertia) * T(nv > 1 ? nv : 1));
 }

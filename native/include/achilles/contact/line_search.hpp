@@ -36,7 +36,8 @@ constexpr double kSlopeFloorFactor = 16.0;
 constexpr double kFarEndFraction = 1.0 / 16;
 
 /// MuJoCo's Huber cost of a dry-friction row at jar = x (quadratic within ±R·f, linear beyond).
-template <class V> inline V friction_cost(const V& x, const V& f, const V& Rf, const V& D) {
+template <class V>
+inline V friction_cost(const V& x, const V& f, const V& Rf, const V& D) {
   using T = ScalarOf<V>;
   const MaskOf<V> neg = x <= -Rf, pos = x >= Rf;
   return vselect(neg, f * (T(-0.5) * Rf - x), vselect(pos, f * (T(-0.5) * Rf + x), T(0.5) * D * x * x));
@@ -74,7 +75,7 @@ inline void line_eval(const KConstraints<ScalarOf<V>>& KC, ConstraintWork<V>& cw
     }
     const V a = kStart ? zero : alpha[t], a_from = kStart ? zero : from[t];
     V c = zero, g = zero, h = zero, n = zero;
-    V ga = zero; // Σ|terms of g| (kFloor only)
+    V ga = zero;                                // Σ|terms of g| (kFloor only)
     const auto add_slope = [&](const V& term) { // g += a row's term of f′, and its size to the floor
       g += term;
       if constexpr (kFloor) ga += vabs(term);
@@ -121,8 +122,10 @@ inline void line_eval(const KConstraints<ScalarOf<V>>& KC, ConstraintWork<V>& cw
     for (int k = fric_end; k < end; ++k) {
       const int u = tree_rows[k];
       if (const int dim = cw.u_cone[u]; dim > 0) { // an elliptic point: its dim rows follow in tree_rows
-        if (dim >= 3) cone_line_eval_kept<kStart, kCost>(cw, u, dim, a, c, g, h, ga, n);
-        else cone_line_eval<kStart, kCost>(cone_line(cw, u, dim), a, a_from, c, g, h, ga, n);
+        if (dim >= 3)
+          cone_line_eval_kept<kStart, kCost>(cw, u, dim, a, c, g, h, ga, n);
+        else
+          cone_line_eval<kStart, kCost>(cone_line(cw, u, dim), a, a_from, c, g, h, ga, n);
         k += dim - 1;
         continue;
       }
@@ -161,7 +164,8 @@ inline void line_eval(const KConstraints<ScalarOf<V>>& KC, ConstraintWork<V>& cw
   island_sums(KC, cw, sums, kFloor ? 5 : 4);
   const V *c1 = cw.per_tree.c1, *c2 = cw.per_tree.c2;
   // the planted bug: the floor taken with √ε for ε (a stop ~2900× too early in float32)
-  [[maybe_unused]] const V rounding(ACH_BUG(LineSearchFloorSqrtEps) ? std::sqrt(std::numeric_limits<T>::epsilon()) : std::numeric_limits<T>::epsilon());
+  [[maybe_unused]] const V rounding(ACH_BUG(LineSearchFloorSqrtEps) ? std::sqrt(std::numeric_limits<T>::epsilon())
+                                                                    : std::numeric_limits<T>::epsilon());
   for (int t = 0; t < nt; ++t) {
     const V a = alpha[t];
     cost[t] = a * c1[t] + a * a * c2[t] + cost[t];
@@ -198,7 +202,8 @@ inline void line_eval(const KConstraints<ScalarOf<V>>& KC, ConstraintWork<V>& cw
 /// (guard and floor). The pyramid keeps its rules (its bits are unchanged).
 /// c1, c2 (island sums of dᵀM(a − a₀) and ½dᵀMd) are in per_tree.c1, per_tree.c2; the step lands in per_tree.best,
 /// and with `kCost` its cost change in per_tree.best_cost.
-template <bool kCost, bool kFloor, class V> inline void line_search_run(const KConstraints<ScalarOf<V>>& KC, ConstraintWork<V>& cw) {
+template <bool kCost, bool kFloor, class V>
+inline void line_search_run(const KConstraints<ScalarOf<V>>& KC, ConstraintWork<V>& cw) {
   using T = ScalarOf<V>;
   const int nt = KC.ntrees;
   const V zero(T(0));
@@ -207,7 +212,7 @@ template <bool kCost, bool kFloor, class V> inline void line_search_run(const KC
   const V* crossed = cw.per_tree.crossed;
   const V* cost = cw.per_tree.cost;
   V *d1 = cw.per_tree.d1, *d2 = cw.per_tree.d2;
-  MaskOf<V> *has_hi = cw.per_tree.has_hi, *descent = cw.per_tree.descent, *settled = cw.per_tree.settled;
+  MaskOf<V>*has_hi = cw.per_tree.has_hi, *descent = cw.per_tree.descent, *settled = cw.per_tree.settled;
   MaskOf<V>* newton_step = cw.per_tree.newton_step;
   const V eps(T(8) * std::numeric_limits<T>::epsilon());
   const bool mujoco_stop = KC.elliptic && kCost && KC.tolerance > 0;
@@ -276,7 +281,8 @@ template <bool kCost, bool kFloor, class V> inline void line_search_run(const KC
 }
 
 /// The line search (line_search_run); in float32 with MuJoCo's stop, also on the slope's rounding floor.
-template <bool kCost, class V> inline void line_search(const KConstraints<ScalarOf<V>>& KC, ConstraintWork<V>& cw) {
+template <bool kCost, class V>
+inline void line_search(const KConstraints<ScalarOf<V>>& KC, ConstraintWork<V>& cw) {
   using T = ScalarOf<V>;
   if constexpr (kCost && std::is_same_v<T, float>) {
     if (KC.elliptic && KC.tolerance > 0) return line_search_run<kCost, true>(KC, cw);

@@ -25,7 +25,8 @@ inline namespace ACH_ISA_NS {
 
 /// Whether row u lies in its quadratic piece at jar (MuJoCo's mjCNSTRSTATE_QUADRATIC): a friction row
 /// within ±R·f, a limit or contact row on and violated (as update_force).
-template <class V> inline MaskOf<V> quadratic(const ConstraintWork<V>& cw, int u) {
+template <class V>
+inline MaskOf<V> quadratic(const ConstraintWork<V>& cw, int u) {
   using T = ScalarOf<V>;
   const V jar = cw.jar[u];
   if (u < cw.neq_used) return mask_true<V>(); // equality rows: always quadratic
@@ -33,7 +34,7 @@ template <class V> inline MaskOf<V> quadratic(const ConstraintWork<V>& cw, int u
     const V Rf = cw.u_R[u] * cw.u_floss[u];
     return vand(-Rf < jar, jar < Rf);
   }
-  if (cw.u_cone[u] != 0) return cw.u_cone_bottom[u]; // an elliptic point's rows: its bottom zone (cone.hpp)
+  if (cw.u_cone[u] != 0) return cw.u_cone_bottom[u];         // an elliptic point's rows: its bottom zone (cone.hpp)
   if (ACH_BUG(NewtonHessianInactiveRows)) return cw.u_on[u]; // the planted bug: satisfied rows counted too
   return vand(cw.u_on[u], jar < V(T(0)));
 }
@@ -125,7 +126,8 @@ inline void newton_prepare(const KModel<ScalarOf<V>>& M, const KConstraints<Scal
 /// w = +D where a row entered its quadratic piece at this update (newton_dq; every row at the first),
 /// −D where it left, 0 elsewhere: each entry is loaded and stored once per point, its terms summed in
 /// edge order. A point with w = 0 in every lane is skipped (adding its zeros gives the same bits).
-template <int kRows, class V> inline void add_rows(const KConstraints<ScalarOf<V>>& KC, ConstraintWork<V>& cw, int u, int nv) {
+template <int kRows, class V>
+inline void add_rows(const KConstraints<ScalarOf<V>>& KC, ConstraintWork<V>& cw, int u, int nv) {
   using T = ScalarOf<V>;
   const V zero(T(0));
   V D[kRows];
@@ -159,7 +161,8 @@ template <int kRows, class V> inline void add_rows(const KConstraints<ScalarOf<V
 /// between a dof and its ancestors, and so is L): D on the diagonal, L below it (unit diagonal).
 /// From the leaves up: L(k,i) = H(k,i)/D(k) for each ancestor i of k, then H(i,j) −= L(k,i)·H(k,j)
 /// for the ancestors j of i (j = i included).
-template <class V> inline void factor_tree(const KConstraints<ScalarOf<V>>& KC, V* L, int nv) {
+template <class V>
+inline void factor_tree(const KConstraints<ScalarOf<V>>& KC, V* L, int nv) {
   using T = ScalarOf<V>;
   const int* parent = KC.dof_parent.data();
   for (int k = nv - 1; k >= 0; --k) {
@@ -183,7 +186,8 @@ template <class V> inline void factor_tree(const KConstraints<ScalarOf<V>>& KC, 
 /// loop's bits: a running sum s starts from an entry of H, never −0 (H starts as M + 0), an exact
 /// cancellation rounds to +0, and s − (±0) = s for any s ≠ −0. Islands of one lane that are apart
 /// (loose bodies, separate robots' trees) thus cost what their own blocks cost, not nv³/6.
-template <class V> inline void factor_dense_envelope(V* L, int nv) {
+template <class V>
+inline void factor_dense_envelope(V* L, int nv) {
   using T = ScalarOf<V>;
   const V zero(T(0));
   const V mindiag = V(T(kMinVal));
@@ -214,12 +218,15 @@ template <class V> inline void factor_dense_envelope(V* L, int nv) {
 /// M's own factor in newton_L (as newton_factor's, with no rows): along the dof tree (factor_tree,
 /// M's sparsity always allows it) or MuJoCo's dense Cholesky. Newton's start takes its M⁻¹
 /// certificate from it (tree as H's factor: KC.newton_tree), PGS its AR and answer (tree).
-template <class V> inline void newton_factor_M(const KConstraints<ScalarOf<V>>& KC, ConstraintWork<V>& cw, int nv, bool tree) {
+template <class V>
+inline void newton_factor_M(const KConstraints<ScalarOf<V>>& KC, ConstraintWork<V>& cw, int nv, bool tree) {
   V* L = cw.newton_L;
   for (int i = 0; i < nv; ++i)
     for (int j = 0; j <= i; ++j) L[i * nv + j] = cw.newton_M[i * nv + j];
-  if (tree) factor_tree(KC, L, nv);
-  else factor_dense_envelope(L, nv);
+  if (tree)
+    factor_tree(KC, L, nv);
+  else
+    factor_dense_envelope(L, nv);
 }
 
 /// The factor of H = M + Σ D_u·J_uᵀJ_u over the rows in their quadratic piece at the current jar, in
@@ -229,7 +236,8 @@ template <class V> inline void newton_factor_M(const KConstraints<ScalarOf<V>>& 
 /// kept when no row changed piece in any lane. H starts as M + 0 (so no
 /// entry is −0), which makes skipping a row whose D is 0 in every lane, or a dof its J cannot touch,
 /// give the same bits as adding its zeros: a lane's factor never depends on the other lanes of its block.
-template <class V> inline void newton_factor(const KConstraints<ScalarOf<V>>& KC, ConstraintWork<V>& cw, int nv, bool first) {
+template <class V>
+inline void newton_factor(const KConstraints<ScalarOf<V>>& KC, ConstraintWork<V>& cw, int nv, bool first) {
   using T = ScalarOf<V>;
   const V zero(T(0));
   // elliptic cones: the middle zone's Hessian changes with jar, so H is formed afresh every time
@@ -253,11 +261,21 @@ template <class V> inline void newton_factor(const KConstraints<ScalarOf<V>>& KC
   for (int p = 0; p < cw.npts; ++p) {
     const int u = cw.pt_u[p];
     switch (cw.pair[cw.pt_slot[p] / kPairPoints].rows) {
-    case 1: add_rows<1>(KC, cw, u, nv); break;
-    case 3: add_rows<3>(KC, cw, u, nv); break;
-    case 4: add_rows<4>(KC, cw, u, nv); break;
-    case 6: add_rows<6>(KC, cw, u, nv); break;
-    default: add_rows<10>(KC, cw, u, nv); break;
+      case 1:
+        add_rows<1>(KC, cw, u, nv);
+        break;
+      case 3:
+        add_rows<3>(KC, cw, u, nv);
+        break;
+      case 4:
+        add_rows<4>(KC, cw, u, nv);
+        break;
+      case 6:
+        add_rows<6>(KC, cw, u, nv);
+        break;
+      default:
+        add_rows<10>(KC, cw, u, nv);
+        break;
     }
   }
   if (KC.elliptic)
@@ -279,7 +297,8 @@ template <class V> inline void newton_factor(const KConstraints<ScalarOf<V>>& KC
 }
 
 /// x = L⁻¹ D⁻¹ L⁻ᵀ g from factor_tree's L (MuJoCo's mj_solveM; x may not alias g).
-template <class V> inline void solve_factored_tree(const KConstraints<ScalarOf<V>>& KC, const V* L, int nv, const V* g, V* x) {
+template <class V>
+inline void solve_factored_tree(const KConstraints<ScalarOf<V>>& KC, const V* L, int nv, const V* g, V* x) {
   const int* parent = KC.dof_parent.data();
   for (int k = 0; k < nv; ++k) x[k] = g[k];
   for (int k = nv - 1; k >= 0; --k)
@@ -290,7 +309,8 @@ template <class V> inline void solve_factored_tree(const KConstraints<ScalarOf<V
 }
 
 /// x = H⁻¹ g from newton_L: along the tree (factor_tree), or dense: L y = g, then Lᵀ x = y (x may not alias g).
-template <class V> inline void newton_solve(const KConstraints<ScalarOf<V>>& KC, const ConstraintWork<V>& cw, int nv, const V* g, V* x) {
+template <class V>
+inline void newton_solve(const KConstraints<ScalarOf<V>>& KC, const ConstraintWork<V>& cw, int nv, const V* g, V* x) {
   const V* L = cw.newton_L;
   if (KC.newton_tree) {
     solve_factored_tree(KC, L, nv, g, x);
@@ -309,7 +329,8 @@ template <class V> inline void newton_solve(const KConstraints<ScalarOf<V>>& KC,
 }
 
 /// Per island: gᵀg (per_tree.gg) and gᵀH⁻¹g (per_tree.c1, free at the end of an iteration).
-template <class V> inline void newton_sums(const KConstraints<ScalarOf<V>>& KC, ConstraintWork<V>& cw) {
+template <class V>
+inline void newton_sums(const KConstraints<ScalarOf<V>>& KC, ConstraintWork<V>& cw) {
   SolverTrees<V>& pt = cw.per_tree;
   tree_dot(KC, cw.grad, cw.grad, pt.gg);
   tree_dot(KC, cw.grad, cw.Mgrad, pt.c1);
@@ -320,7 +341,8 @@ template <class V> inline void newton_sums(const KConstraints<ScalarOf<V>>& KC, 
 /// The gradient and Newton-decrement criteria (tolerance > 0), from newton_sums: with `both`, an
 /// island is done when both hold (the start, after the M⁻¹ certificate); else when either does
 /// (with tolerance_test's improvement, after a step).
-template <class V> inline void newton_tolerance(const KConstraints<ScalarOf<V>>& KC, ConstraintWork<V>& cw, bool both) {
+template <class V>
+inline void newton_tolerance(const KConstraints<ScalarOf<V>>& KC, ConstraintWork<V>& cw, bool both) {
   using T = ScalarOf<V>;
   const V tol(T(KC.tolerance)), zero(T(0));
   SolverTrees<V>& pt = cw.per_tree;
@@ -332,7 +354,8 @@ template <class V> inline void newton_tolerance(const KConstraints<ScalarOf<V>>&
 }
 
 /// search = −Mgrad on islands still going, 0 on done ones (idle trees keep their 0).
-template <class V> inline void newton_direction(const KConstraints<ScalarOf<V>>& KC, ConstraintWork<V>& cw, const unsigned char* idle) {
+template <class V>
+inline void newton_direction(const KConstraints<ScalarOf<V>>& KC, ConstraintWork<V>& cw, const unsigned char* idle) {
   using T = ScalarOf<V>;
   const V zero(T(0));
   for (int t = 0; t < KC.ntrees; ++t) {
@@ -387,8 +410,10 @@ inline void solve_newton(const KModel<ScalarOf<V>>& M, const KConstraints<Scalar
     const unsigned char* idle = mark_idle(M, KC, cw, done);
     const unsigned char* idle_joints = idle ? cw.joint_idle : nullptr;
     search_products(M, KC, W, cw, idle, idle_joints);
-    if (tolerant) line_search<true>(KC, cw);
-    else line_search<false>(KC, cw);
+    if (tolerant)
+      line_search<true>(KC, cw);
+    else
+      line_search<false>(KC, cw);
     take_step(KC, cw, idle);
     update_gradient(M, KC, W, cw, idle, idle_joints);
     newton_factor(KC, cw, nv, false);
@@ -408,8 +433,10 @@ inline void solve_newton(const KModel<ScalarOf<V>>& M, const KConstraints<Scalar
 template <class V>
 inline void solve_constraints(const KModel<ScalarOf<V>>& M, const KConstraints<ScalarOf<V>>& KC, const JointWork<V>* W, ConstraintWork<V>& cw,
                               int iterations, bool use_warm) {
-  if (KC.newton) solve_newton(M, KC, W, cw, iterations, use_warm);
-  else solve_cg(M, KC, W, cw, iterations, use_warm);
+  if (KC.newton)
+    solve_newton(M, KC, W, cw, iterations, use_warm);
+  else
+    solve_cg(M, KC, W, cw, iterations, use_warm);
 }
 
 } // namespace ACH_ISA_NS

@@ -35,7 +35,8 @@ inline namespace ACH_ISA_NS {
 /// by Newton's method on the multiplier λ of (A + λ)x = −b in the scaled variables x_i/d_i (at most
 /// 20 steps; a singular A + λ gives 0). Returns whether the bound is active (λ ≠ 0). The 2- and
 /// 3-dimensional cases invert A + λ by cofactors as MuJoCo's do; the general one by Cholesky.
-template <class T> inline bool mju_qcqp(T* res, const T* Ain, const T* bin, const T* d, T r, int n) {
+template <class T>
+inline bool mju_qcqp(T* res, const T* Ain, const T* bin, const T* d, T r, int n) {
   T A[25], b[5], v[5] = {};
   for (int i = 0; i < n; ++i) {
     b[i] = bin[i] * d[i];
@@ -142,7 +143,8 @@ template <class T> inline bool mju_qcqp(T* res, const T* Ain, const T* bin, cons
 
 /// MuJoCo's costChange: ½δᵀA_cδ + δ·res for the block's step δ = f − old; a rise past 1e-10 puts the
 /// old force back and counts 0.
-template <class T> inline T noslip_cost_change(const T* Ac, T* f, const T* old, const T* res, int n) {
+template <class T>
+inline T noslip_cost_change(const T* Ac, T* f, const T* old, const T* res, int n) {
   T change;
   if (n == 1) {
     const T delta = f[0] - old[0];
@@ -165,14 +167,16 @@ template <class T> inline T noslip_cost_change(const T* Ac, T* f, const T* old, 
 /// point at its first row (`first_rows`: 2(condim − 1) for a pyramid, condim for an elliptic point,
 /// 0 elsewhere: a frictionless point, a point's later rows, a limit) and whether the point is
 /// elliptic; μ of an elliptic point's friction rows.
-template <class T> struct NoslipRows {
+template <class T>
+struct NoslipRows {
   const int* first_rows;
   const unsigned char* elliptic;
   const T* mu;
 };
 
 /// solNoSlip on one island of one lane: at most `maxiter` sweeps from the forces in D.f.
-template <class T> inline void noslip_island(const DualIsland<T>& D, const NoslipRows<T>& C, int maxiter, double tolerance, T scale) {
+template <class T>
+inline void noslip_island(const DualIsland<T>& D, const NoslipRows<T>& C, int maxiter, double tolerance, T scale) {
   const int n = D.n, nfric_end = D.ne + D.nf;
   T* f = D.f;
   T* ARinv = D.scratch;
@@ -225,9 +229,12 @@ template <class T> inline void noslip_island(const DualIsland<T>& D, const Nosli
             f[j] = f[j + 1] = mid;
           } else {
             const T y = -K0 / K1;
-            if (y < -mid) f[j] = T(0), f[j + 1] = T(2) * mid;
-            else if (y > mid) f[j] = T(2) * mid, f[j + 1] = T(0);
-            else f[j] = mid + y, f[j + 1] = mid - y;
+            if (y < -mid)
+              f[j] = T(0), f[j + 1] = T(2) * mid;
+            else if (y > mid)
+              f[j] = T(2) * mid, f[j + 1] = T(0);
+            else
+              f[j] = mid + y, f[j + 1] = mid - y;
           }
           improvement -= noslip_cost_change(Ac, f + j, old, res, 2);
         }

@@ -74,7 +74,7 @@ inline const PgsOrders& pgs_orders() {
 /// The row order of each sweep of one island call of n rows: PgsOrders' while they last (when
 /// `tabled`), then the stream continued, in `scratch` (n ints); rows in order when not `shuffled`.
 class PgsSweepOrder {
-public:
+ public:
   PgsSweepOrder(int n, int* scratch, bool shuffled, bool tabled = true)
       : n_(n), order_(scratch), shuffled_(shuffled), tabled_(tabled && shuffled && n <= PgsOrders::kRows) {
     if (tabled_) {
@@ -96,7 +96,7 @@ public:
   /// The stream's state after the sweeps drawn so far.
   std::uint64_t state() const { return state_; }
 
-private:
+ private:
   int n_;
   int* order_;
   bool shuffled_, tabled_;
@@ -118,19 +118,21 @@ inline PgsOrders::PgsOrders() {
 
 /// One island's rows in `used` order (equality rows, ne of them, then friction rows, nf, then limit
 /// and contact rows) with their AR (n × n), b and frictionloss: solPGS's sweeps from the force in f.
-template <class T> struct PgsIsland {
+template <class T>
+struct PgsIsland {
   int n, ne, nf;
   const T *A, *b, *floss;
   T* f;
   T *ARinv, *Acc, *prev, *mom; // scratch, n each
-  int* order;            // scratch, n
+  int* order;                  // scratch, n
 };
 
 /// MuJoCo's dense dot product (mju_dot, engine_util_blas.c, the order of its AVX path too): four
 /// partial sums over i ≡ 0, 1, 2, 3 (mod 4), joined as (s₀ + s₂) + (s₁ + s₃), then the last n mod 4
 /// products summed left to right and added. Its order, so the residual rounds as MuJoCo's; and four
 /// independent chains of additions instead of one, which is what a sweep waits on.
-template <class T> inline T mju_dot(const T* a, const T* b, int n) {
+template <class T>
+inline T mju_dot(const T* a, const T* b, int n) {
   T s0(0), s1(0), s2(0), s3(0);
   int i = 0;
   for (; i <= n - 4; i += 4) {
@@ -141,16 +143,24 @@ template <class T> inline T mju_dot(const T* a, const T* b, int n) {
   }
   T res = (s0 + s2) + (s1 + s3);
   switch (n - i) {
-  case 3: res += a[i] * b[i] + a[i + 1] * b[i + 1] + a[i + 2] * b[i + 2]; break;
-  case 2: res += a[i] * b[i] + a[i + 1] * b[i + 1]; break;
-  case 1: res += a[i] * b[i]; break;
-  default: break;
+    case 3:
+      res += a[i] * b[i] + a[i + 1] * b[i + 1] + a[i + 2] * b[i + 2];
+      break;
+    case 2:
+      res += a[i] * b[i] + a[i + 1] * b[i + 1];
+      break;
+    case 1:
+      res += a[i] * b[i];
+      break;
+    default:
+      break;
   }
   return res;
 }
 
 /// The force projected on row c's set: friction rows onto [−floss, floss], limits and contacts onto f ≥ 0.
-template <class T> inline T pgs_project(const PgsIsland<T>& I, int c, T f) {
+template <class T>
+inline T pgs_project(const PgsIsland<T>& I, int c, T f) {
   if (c < I.ne) return f;
   if (c < I.ne + I.nf) return f < -I.floss[c] ? -I.floss[c] : (f > I.floss[c] ? I.floss[c] : f);
   return f < T(0) ? T(0) : f;
@@ -158,7 +168,8 @@ template <class T> inline T pgs_project(const PgsIsland<T>& I, int c, T f) {
 
 /// solPGS on one island of one lane: at most `maxiter` sweeps, stopping after a sweep whose scaled
 /// improvement is below `tolerance`.
-template <class T> inline void pgs_island(const PgsIsland<T>& I, int maxiter, double tolerance, T scale) {
+template <class T>
+inline void pgs_island(const PgsIsland<T>& I, int maxiter, double tolerance, T scale) {
   const int n = I.n;
   T* f = I.f;
   for (int c = 0; c < n; ++c) {
@@ -167,7 +178,7 @@ template <class T> inline void pgs_island(const PgsIsland<T>& I, int maxiter, do
     I.prev[c] = f[c];
   }
   PgsSweepOrder order(n, I.order, !ACH_BUG(PgsShuffleSkipped)); // the planted bug: rows visited in order every sweep
-  int k = 0; // Nesterov's counter, 0 after a restart
+  int k = 0;                                                    // Nesterov's counter, 0 after a restart
   for (int it = 0; it < maxiter; ++it) {
     const T beta = it > 0 ? T(k - 1) / T(k + 2) : T(0);
     if (beta > T(0)) {
@@ -212,7 +223,8 @@ template <class T> inline void pgs_island(const PgsIsland<T>& I, int maxiter, do
 /// the lower body's geoms, then the higher's, in geom order. Links number MuJoCo's bodies in order and
 /// shapes keep its geoms' order within a body, the world's shapes listed after the bodies' (import
 /// compile.ts): a world shape's rank is its index, a body shape's its index + nshapes.
-template <class T> inline bool mujoco_contact_before(const KContactPair<T>& P, const KContactPair<T>& Q, int nshapes) {
+template <class T>
+inline bool mujoco_contact_before(const KContactPair<T>& P, const KContactPair<T>& Q, int nshapes) {
   auto key = [nshapes](const KContactPair<T>& X, int* k) {
     const bool a_low = X.body_a <= X.body_b;
     const int lo_shape = a_low ? X.shape_a : X.shape_b, hi_shape = a_low ? X.shape_b : X.shape_a;
@@ -345,7 +357,8 @@ inline void dual_prepare(const KModel<ScalarOf<V>>& M, const KConstraints<Scalar
 
 /// PGS's start force per lane into pgs_f (after dual_prepare): the primal forces at the warm start
 /// (update_forces), kept where fᵀb + ½fᵀ·AR·f ≤ 0, else 0 (MuJoCo's warmstart for PGS).
-template <class V> inline void pgs_start(const KModel<ScalarOf<V>>& M, const KConstraints<ScalarOf<V>>& KC, ConstraintWork<V>& cw, bool use_warm) {
+template <class V>
+inline void pgs_start(const KModel<ScalarOf<V>>& M, const KConstraints<ScalarOf<V>>& KC, ConstraintWork<V>& cw, bool use_warm) {
   using T = ScalarOf<V>;
   constexpr int L = lanes_of<V>;
   const int nv = M.nv, n = cw.nused;
@@ -378,7 +391,8 @@ template <class V> inline void pgs_start(const KModel<ScalarOf<V>>& M, const KCo
 /// One island of one lane as the dual solvers see it (pgs_lane, noslip.hpp): its rows (used indices,
 /// in MuJoCo's efc order), their dense AR (n × n, in cw.pgs_A) and per row b, frictionloss, R and the
 /// force (in cw.pgs_vec; the force is written back to pgs_f after `solve`).
-template <class T> struct DualIsland {
+template <class T>
+struct DualIsland {
   const int* rows;
   int n, ne, nf;
   const T *A, *b, *floss, *R;
@@ -388,15 +402,18 @@ template <class T> struct DualIsland {
 
 /// Lane l's islands (MuJoCo's, from find_islands' labels), each handed to solve(DualIsland) with its
 /// forces from pgs_f and written back after; rows not in the lane's problem get 0.
-template <class V, class Solve> inline void for_each_island(const KConstraints<ScalarOf<V>>& KC, ConstraintWork<V>& cw, int l, Solve&& solve) {
+template <class V, class Solve>
+inline void for_each_island(const KConstraints<ScalarOf<V>>& KC, ConstraintWork<V>& cw, int l, Solve&& solve) {
   using T = ScalarOf<V>;
   constexpr int L = lanes_of<V>;
   const int n = cw.nused;
   int *rows = cw.pgs_int, *island = rows + n;
   int nrows = 0;
   for (int u = 0; u < n; ++u) {
-    if (cw.pgs_on[u * L + l]) rows[nrows++] = u;
-    else cw.pgs_f[u * L + l] = T(0);
+    if (cw.pgs_on[u * L + l])
+      rows[nrows++] = u;
+    else
+      cw.pgs_f[u * L + l] = T(0);
   }
   T *b = cw.pgs_vec, *f = b + n, *floss = f + n, *R = floss + n, *scratch = R + n;
   // islands in the order of their first row; a row's island is its tree's label in this lane
@@ -410,8 +427,10 @@ template <class V, class Solve> inline void for_each_island(const KConstraints<S
       if (u < 0 || cw.label[cw.u_tree[u] * L + l] != label) continue;
       island[m++] = u;
       rows[e] = -1;
-      if (u < cw.neq_used) ++ne;
-      else if (u < cw.nfric_used) ++nf;
+      if (u < cw.neq_used)
+        ++ne;
+      else if (u < cw.nfric_used)
+        ++nf;
     }
     // the contact rows in MuJoCo's contact order (insertion sort: stable, keeping a point's edges in
     // order, and allocation-free), the other rows' order being MuJoCo's already
@@ -456,7 +475,8 @@ template <class V, class Solve> inline void for_each_island(const KConstraints<S
 
 /// Lane l's islands, each solved by pgs_island from pgs_f (its forces written back; rows not in
 /// the lane's problem get 0).
-template <class V> inline void pgs_lane(const KConstraints<ScalarOf<V>>& KC, ConstraintWork<V>& cw, int l, int nv, int iterations) {
+template <class V>
+inline void pgs_lane(const KConstraints<ScalarOf<V>>& KC, ConstraintWork<V>& cw, int l, int nv, int iterations) {
   using T = ScalarOf<V>;
   const T scale = pgs_scale(KC, cw.lanes, nv, l);
   int* order = cw.pgs_int + 2 * cw.nused;
@@ -483,8 +503,8 @@ inline void dual_finish(const KModel<ScalarOf<V>>& M, const KConstraints<ScalarO
 
 /// The constrained accelerations of one block by PGS (the contract of solve_cg): a = a₀ + M⁻¹Jᵀf.
 template <class V>
-inline void solve_pgs(const KModel<ScalarOf<V>>& M, const KConstraints<ScalarOf<V>>& KC, const JointWork<V>* W, ConstraintWork<V>& cw,
-                      int iterations, bool use_warm) {
+inline void solve_pgs(const KModel<ScalarOf<V>>& M, const KConstraints<ScalarOf<V>>& KC, const JointWork<V>* W, ConstraintWork<V>& cw, int iterations,
+                      bool use_warm) {
   constexpr int L = lanes_of<V>;
   find_islands(KC, cw);
   pack_rows(KC, cw);

@@ -26,7 +26,8 @@
 namespace ach {
 inline namespace ACH_ISA_NS {
 
-template <class V> struct PointJ {
+template <class V>
+struct PointJ {
   Vec3<V> r, n, t1, t2; // body frame: the point, the normal, μ·t1, μ·t2
   Vec3<V> wn, w1, w2;   // body frame: μ_spin·n (condim 4, 6), μ_roll·t1, μ_roll·t2 (condim 6); never read below
 };
@@ -60,7 +61,8 @@ inline void point_jacobian(PointJ<V>& J, const Transform<V>& X_WB, const Vec3<V>
 }
 
 /// The point's speeds along (n, μt1, μt2) under body motion m.
-template <class V> inline Vec3<V> point_speeds(const PointJ<V>& J, const Motion<V>& m) {
+template <class V>
+inline Vec3<V> point_speeds(const PointJ<V>& J, const Motion<V>& m) {
   const Vec3<V> v = m.v + cross(m.w, J.r);
   return {dot(J.n, v), dot(J.t1, v), dot(J.t2, v)};
 }

@@ -11,7 +11,8 @@ namespace ach {
 inline namespace ACH_ISA_NS {
 
 /// Whether row slot r touches only trees in `idle` (none when idle is null).
-template <class V> inline bool row_idle(const ConstraintWork<V>& cw, int r, const unsigned char* idle) {
+template <class V>
+inline bool row_idle(const ConstraintWork<V>& cw, int r, const unsigned char* idle) {
   if (!idle) return false;
   const int ta = cw.row_tree_a[r], tb = cw.row_tree_b[r];
   return (ta >= 0 || tb >= 0) && (ta < 0 || idle[ta]) && (tb < 0 || idle[tb]);

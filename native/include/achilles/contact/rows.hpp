@@ -29,7 +29,8 @@ inline namespace ACH_ISA_NS {
 
 /// MuJoCo's mju_normalize3: a / |a|, or (1, 0, 0) when |a| < mjMINVAL (as for a capsule standing
 /// on a plane, whose axis made orthogonal to the normal is 0).
-template <class V> inline Vec3<V> normalize3(const Vec3<V>& a) {
+template <class V>
+inline Vec3<V> normalize3(const Vec3<V>& a) {
   using T = ScalarOf<V>;
   const V norm = vsqrt(dot(a, a));
   const MaskOf<V> tiny = norm < V(T(kMinVal));
@@ -38,13 +39,14 @@ template <class V> inline Vec3<V> normalize3(const Vec3<V>& a) {
 }
 
 /// mju_makeFrame: t1 from the collider's tangent (has_tangent) or the default axis, t2 = n × t1.
-template <class V> inline void make_frame(const Vec3<V>& n, bool has_tangent, const Vec3<V>& tangent, Vec3<V>& t1, Vec3<V>& t2) {
+template <class V>
+inline void make_frame(const Vec3<V>& n, bool has_tangent, const Vec3<V>& tangent, Vec3<V>& t1, Vec3<V>& t2) {
   using T = ScalarOf<V>;
   Vec3<V> y;
   if (has_tangent) {
     y = tangent;
   } else {
-    const MaskOf<V> mid = vand(n.y < V(T(0.5)), n.y > V(T(-0.5)));
+    const MaskOf<V> mid = vand(n.y<V(T(0.5)), n.y> V(T(-0.5)));
     y = {V(T(0)), vselect(mid, V(T(1)), V(T(0))), vselect(mid, V(T(0)), V(T(1)))};
   }
   const V s = dot(n, y);
@@ -185,7 +187,8 @@ inline void build_equality_rows(const KModel<ScalarOf<V>>& M, const KConstraints
 }
 
 /// Dry-friction rows: always on (MuJoCo's mj_instantiateFriction), aref = −B·v_dof (a tendon's: −B·L̇).
-template <class V> inline void build_friction_rows(const KConstraints<ScalarOf<V>>& KC, const V* v, ConstraintWork<V>& cw) {
+template <class V>
+inline void build_friction_rows(const KConstraints<ScalarOf<V>>& KC, const V* v, ConstraintWork<V>& cw) {
   using T = ScalarOf<V>;
   for (int r = cw.neq_rows; r < cw.first_limit; ++r) {
     const KFriction<T>& F = KC.frictions[r - cw.neq_rows];
@@ -198,7 +201,8 @@ template <class V> inline void build_friction_rows(const KConstraints<ScalarOf<V
 }
 
 /// A ball joint's cone row (slot 2l; the slot 2l + 1 stays off): dist = hi − angle, J = −u.
-template <class V> inline void build_ball_limit_row(const KLimit<ScalarOf<V>>& L, int l, const V* q, const V* v, ConstraintWork<V>& cw) {
+template <class V>
+inline void build_ball_limit_row(const KLimit<ScalarOf<V>>& L, int l, const V* q, const V* v, ConstraintWork<V>& cw) {
   using T = ScalarOf<V>;
   const int r = cw.first_limit + l * 2;
   cw.on[r + 1] = mask_false<V>();
@@ -220,7 +224,8 @@ template <class V> inline void build_ball_limit_row(const KLimit<ScalarOf<V>>& L
 }
 
 /// Limit rows (joints, then tendons) from the joint positions q and velocities v.
-template <class V> inline void build_limit_rows(const KConstraints<ScalarOf<V>>& KC, const V* q, const V* v, ConstraintWork<V>& cw) {
+template <class V>
+inline void build_limit_rows(const KConstraints<ScalarOf<V>>& KC, const V* q, const V* v, ConstraintWork<V>& cw) {
   using T = ScalarOf<V>;
   for (std::size_t l = 0; l < KC.limits.size(); ++l) {
     const KLimit<T>& L = KC.limits[l];
@@ -259,7 +264,8 @@ inline void list_contact_pairs(const KModel<ScalarOf<V>>& M, const KConstraints<
   if (KC.dense) cw.pair_dof_start[0] = 0;
   const bool listed = C.listed; // bp.listed holds each pair's place in the list
   for (int p = 0; p < cw.npairs; ++p) {
-    const KContactPair<ScalarOf<V>>& P = cw.pair[p] = listed ? KC.listed_pairs[bp.listed[p]] : KC.contact_pair(pair_a(bp.pairs[p]), pair_b(bp.pairs[p]));
+    const KContactPair<ScalarOf<V>>& P = cw.pair[p] =
+        listed ? KC.listed_pairs[bp.listed[p]] : KC.contact_pair(pair_a(bp.pairs[p]), pair_b(bp.pairs[p]));
     cw.pair_row[p] = row;
     for (int k = 0; k < P.points * P.rows; ++k) {
       cw.row_tree_a[row + k] = P.tree_a;
@@ -347,12 +353,18 @@ inline void build_contact_rows(const KCollision<ScalarOf<V>>& C, const JointWork
       cw.frame[(p * kPairPoints + i) * 3 + 1] = t1;
       cw.frame[(p * kPairPoints + i) * 3 + 2] = t2;
       if (!vany(pon[i])) continue;
-      const Vec3<V> mt1 = P.rows == 1 ? Vec3<V>{z, z, z} : P.elliptic ? t1 : mu * t1, mt2 = P.rows == 1 ? Vec3<V>{z, z, z} : P.elliptic ? t2 : mu * t2;
+      const Vec3<V> mt1 = P.rows == 1  ? Vec3<V>{z, z, z}
+                          : P.elliptic ? t1
+                                       : mu * t1,
+                    mt2 = P.rows == 1  ? Vec3<V>{z, z, z}
+                          : P.elliptic ? t2
+                                       : mu * t2;
       const V dist = m.dist[i];
       const V imp = impedance(P.imp, dist, V(P.margin));
       V R = vmax(V(T(kMinVal)), (T(1) - imp) * PL.diagA / imp);
       V Rc[kMaxPointRows], mu_reg = mu;
-      if (P.elliptic) cone_R(R, P.impratio, fric, P.rows, Rc, mu_reg);
+      if (P.elliptic)
+        cone_R(R, P.impratio, fric, P.rows, Rc, mu_reg);
       else if (P.rows > 1) {
         // R1 = R0/impratio, μ' = μ·√(R1/R0), R_py = 2μ'²R0 for every edge (mj_makeImpedance)
         const V R1 = ACH_BUG(ContactImpratioIgnored) ? R : R / V(P.impratio); // planted: impratio ignored

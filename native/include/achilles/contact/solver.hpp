@@ -26,7 +26,8 @@ inline namespace ACH_ISA_NS {
 /// Row u's force at its jar (mj_constraintUpdate_impl), returning its cost: a friction row's
 /// f = −D·jar clamped to ±frictionloss (Huber cost); a limit's or contact's f = −D·jar where on and
 /// violated, else 0.
-template <class V> inline V update_force(ConstraintWork<V>& cw, int u) {
+template <class V>
+inline V update_force(ConstraintWork<V>& cw, int u) {
   using T = ScalarOf<V>;
   const V jar = cw.jar[u];
   if (u < cw.neq_used) { // equality: two-sided, always quadratic
@@ -46,19 +47,23 @@ template <class V> inline V update_force(ConstraintWork<V>& cw, int u) {
 }
 
 /// Every row's force at jar (an elliptic point's rows together, cone.hpp); returns the constraint cost.
-template <class V> inline V update_forces(ConstraintWork<V>& cw) {
+template <class V>
+inline V update_forces(ConstraintWork<V>& cw) {
   V cost(ScalarOf<V>(0));
   for (int u = 0; u < cw.nused; ++u) {
     const int dim = cw.u_cone[u];
-    if (dim == 0) cost += update_force(cw, u);
-    else if (dim > 0) cost += update_cone(cw, u, dim);
+    if (dim == 0)
+      cost += update_force(cw, u);
+    else if (dim > 0)
+      cost += update_cone(cw, u, dim);
   }
   return cost;
 }
 
 /// Packs the used rows' solver inputs in `used` order (ConstraintWork's u_ arrays), and lists
 /// each tree's rows in that order (equality rows, then friction rows, as they come in `used`).
-template <class V> inline void pack_rows(const KConstraints<ScalarOf<V>>& KC, ConstraintWork<V>& cw) {
+template <class V>
+inline void pack_rows(const KConstraints<ScalarOf<V>>& KC, ConstraintWork<V>& cw) {
   const int nt = KC.ntrees;
   cw.neq_used = cw.nfric_used = cw.first_contact_used = cw.npts = 0;
   for (int t = 0; t <= nt; ++t) cw.tree_row_start[t] = 0;
@@ -102,7 +107,8 @@ template <class V> inline void pack_rows(const KConstraints<ScalarOf<V>>& KC, Co
   for (int u = 0; u < cw.nused; ++u) cw.tree_rows[fill[cw.u_tree[u]]++] = u;
 }
 
-template <class V> inline V dotv(const V* a, const V* b, int n) {
+template <class V>
+inline V dotv(const V* a, const V* b, int n) {
   V s(ScalarOf<V>(0));
   for (int k = 0; k < n; ++k) s += a[k] * b[k];
   return s;
@@ -115,7 +121,8 @@ template <class V> inline V dotv(const V* a, const V* b, int n) {
 /// computing it (MuJoCo's CG stops a finished island outright). A tendon row joining an idle tree
 /// to a busy one adds straight into both trees' qfrc, so both stay busy.
 template <class V>
-inline const unsigned char* mark_idle(const KModel<ScalarOf<V>>& M, const KConstraints<ScalarOf<V>>& KC, ConstraintWork<V>& cw, const MaskOf<V>* done) {
+inline const unsigned char* mark_idle(const KModel<ScalarOf<V>>& M, const KConstraints<ScalarOf<V>>& KC, ConstraintWork<V>& cw,
+                                      const MaskOf<V>* done) {
   const int nt = KC.ntrees;
   unsigned char* idle = cw.tree_idle;
   bool any = false;
@@ -137,7 +144,8 @@ inline const unsigned char* mark_idle(const KModel<ScalarOf<V>>& M, const KConst
 
 /// The dofs row slot r's J can touch, ascending, and how many (n): a friction or limit row's from
 /// the tables, a contact row's from its pair (list_contact_pairs).
-template <class V> inline const int* row_dofs(const KConstraints<ScalarOf<V>>& KC, const ConstraintWork<V>& cw, int r, int& n) {
+template <class V>
+inline const int* row_dofs(const KConstraints<ScalarOf<V>>& KC, const ConstraintWork<V>& cw, int r, int& n) {
   if (r < cw.first_contact) {
     n = KC.row_dof_start[r + 1] - KC.row_dof_start[r];
     return KC.row_dofs.data() + KC.row_dof_start[r];
@@ -153,8 +161,8 @@ template <class V> inline const int* row_dofs(const KConstraints<ScalarOf<V>>& K
 /// `idle` (per tree, may be null) keep what out holds, and rows of idle trees get 0, as the tree
 /// products (mul_M, rows_times, rows_transpose) do.
 ///   out = M·x: M(k, i) ≠ 0 only for i = k or i an ancestor of k (or k of i)
-template <class V> inline void dense_mul_M(const KConstraints<ScalarOf<V>>& KC, const ConstraintWork<V>& cw, int nv, const V* x, V* out,
-                                           const unsigned char* idle) {
+template <class V>
+inline void dense_mul_M(const KConstraints<ScalarOf<V>>& KC, const ConstraintWork<V>& cw, int nv, const V* x, V* out, const unsigned char* idle) {
   const int* parent = KC.dof_parent.data();
   const V* Mm = cw.newton_M;
   for (int k = 0; k < nv; ++k)
@@ -169,8 +177,8 @@ template <class V> inline void dense_mul_M(const KConstraints<ScalarOf<V>>& KC, 
 }
 
 ///   out[u] = J_u·x over the row's dofs
-template <class V> inline void dense_rows_times(const KConstraints<ScalarOf<V>>& KC, ConstraintWork<V>& cw, int nv, const V* x, V* out,
-                                                const unsigned char* idle) {
+template <class V>
+inline void dense_rows_times(const KConstraints<ScalarOf<V>>& KC, ConstraintWork<V>& cw, int nv, const V* x, V* out, const unsigned char* idle) {
   const V zero(ScalarOf<V>(0));
   for (int u = 0; u < cw.nused; ++u) {
     const int r = cw.used[u];
@@ -190,8 +198,8 @@ template <class V> inline void dense_rows_times(const KConstraints<ScalarOf<V>>&
 ///   qfrc = Jᵀ·f (f packed by used row), idle trees' dofs left as they are. A contact row can join an
 ///   idle tree to a busy one: on in a lane where the two trees are one island, done there, and off
 ///   in a lane where the busy tree is still going; its force still reaches the busy tree's dofs.
-template <class V> inline void dense_rows_transpose(const KConstraints<ScalarOf<V>>& KC, ConstraintWork<V>& cw, int nv, const V* f, V* qfrc,
-                                                    const unsigned char* idle) {
+template <class V>
+inline void dense_rows_transpose(const KConstraints<ScalarOf<V>>& KC, ConstraintWork<V>& cw, int nv, const V* f, V* qfrc, const unsigned char* idle) {
   const V zero(ScalarOf<V>(0));
   for (int k = 0; k < nv; ++k)
     if (!idle || !idle[KC.tree_of_dof[k]]) qfrc[k] = zero;
@@ -210,7 +218,8 @@ template <class V> inline void dense_rows_transpose(const KConstraints<ScalarOf<
 /// cost is not higher; leaves a, Mrel = M(a − a₀) and jar = J·a − aref. Dofs of trees in no island
 /// keep qacc_smooth.
 template <class V>
-inline void warm_start(const KModel<ScalarOf<V>>& M, const KConstraints<ScalarOf<V>>& KC, const JointWork<V>* W, ConstraintWork<V>& cw, bool use_warm) {
+inline void warm_start(const KModel<ScalarOf<V>>& M, const KConstraints<ScalarOf<V>>& KC, const JointWork<V>* W, ConstraintWork<V>& cw,
+                       bool use_warm) {
   using T = ScalarOf<V>;
   const int nv = M.nv, nu = cw.nused;
   const V zero(T(0));
@@ -230,8 +239,10 @@ inline void warm_start(const KModel<ScalarOf<V>>& M, const KConstraints<ScalarOf
   if (!use_warm) return;
   const V cost_smooth = update_forces(cw);
   for (int k = 0; k < nv; ++k) cw.tmp[k] = cw.warm[k] - cw.a0[k];
-  if (dense) dense_mul_M(KC, cw, nv, cw.tmp, cw.tmp2, nullptr); // M(warm − a₀)
-  else mul_M(M, W, cw.tw, cw.tmp, cw.tmp2);
+  if (dense)
+    dense_mul_M(KC, cw, nv, cw.tmp, cw.tmp2, nullptr); // M(warm − a₀)
+  else
+    mul_M(M, W, cw.tw, cw.tmp, cw.tmp2);
   const V gauss = T(0.5) * dotv(cw.tmp, cw.tmp2, nv);
   for (int u = 0; u < nu; ++u) cw.jv[u] = cw.jar[u]; // keep jar(a₀)
   J_times(cw.warm, cw.jar);
@@ -253,8 +264,10 @@ inline void warm_start(const KModel<ScalarOf<V>>& M, const KConstraints<ScalarOf
 template <class V>
 inline void update_gradient(const KModel<ScalarOf<V>>& M, const KConstraints<ScalarOf<V>>& KC, const JointWork<V>* W, ConstraintWork<V>& cw,
                             const unsigned char* idle = nullptr, const unsigned char* idle_joints = nullptr) {
-  if (KC.newton) dense_rows_transpose(KC, cw, M.nv, cw.u_force, cw.qfrc, idle);
-  else rows_transpose(M, KC, W, cw, cw.u_force, cw.qfrc, idle);
+  if (KC.newton)
+    dense_rows_transpose(KC, cw, M.nv, cw.u_force, cw.qfrc, idle);
+  else
+    rows_transpose(M, KC, W, cw, cw.u_force, cw.qfrc, idle);
   for (int k = 0; k < M.nv; ++k) cw.grad[k] = cw.Mrel[k] - cw.qfrc[k];
   if (!KC.newton) solve_M(M, W, cw.tw, cw.grad, cw.Mgrad, idle_joints);
 }
@@ -266,11 +279,12 @@ inline void tolerance_start(const KModel<ScalarOf<V>>& M, const KConstraints<Sca
   using T = ScalarOf<V>;
   const int nv = M.nv, nt = KC.ntrees;
   const V tol(T(KC.tolerance));
-  V *scale = cw.per_tree.scale;
+  V* scale = cw.per_tree.scale;
   MaskOf<V>* done = cw.per_tree.done;
   if (KC.newton)
     for (int k = 0; k < nv; ++k) cw.tmp[k] = cw.newton_M[k * (nv + 1)];
-  else mass_diagonal(M, W, cw.Ic, cw.tmp);
+  else
+    mass_diagonal(M, W, cw.Ic, cw.tmp);
   for (int k = 0; k < nv; ++k) cw.tmp2[k] = V(T(1));
   tree_dot(KC, cw.tmp, cw.tmp2, scale);
   island_sum(KC, cw, scale);
@@ -282,7 +296,8 @@ inline void tolerance_start(const KModel<ScalarOf<V>>& M, const KConstraints<Sca
 }
 
 /// Whether every island of every lane is done: the remaining iterations would change nothing.
-template <class V> inline bool all_done(const KConstraints<ScalarOf<V>>& KC, const ConstraintWork<V>& cw) {
+template <class V>
+inline bool all_done(const KConstraints<ScalarOf<V>>& KC, const ConstraintWork<V>& cw) {
   bool all = true;
   for (int t = 0; t < KC.ntrees && all; ++t) all = !vany(vnot(cw.per_tree.done[t]));
   return all;
@@ -320,7 +335,8 @@ inline void search_products(const KModel<ScalarOf<V>>& M, const KConstraints<Sca
 /// The step to the line search's α (done islands take 0): a += α·d, M(a − a₀) += α·M·d, and each
 /// busy row's jar += α·J·d and its force (mj_solPrimal's constraint update). The gradient moves to
 /// gradold, Mgradold for the Hager–Zhang direction.
-template <class V> inline void take_step(const KConstraints<ScalarOf<V>>& KC, ConstraintWork<V>& cw, const unsigned char* idle) {
+template <class V>
+inline void take_step(const KConstraints<ScalarOf<V>>& KC, ConstraintWork<V>& cw, const unsigned char* idle) {
   using T = ScalarOf<V>;
   const int nt = KC.ntrees, nu = cw.nused;
   const V zero(T(0));
@@ -355,7 +371,8 @@ template <class V> inline void take_step(const KConstraints<ScalarOf<V>>& KC, Co
 
 /// Per island, the Hager–Zhang sums over its dofs with y = g − g_old: dᵀy, yᵀMy, yᵀMg, dᵀg, dᵀd and
 /// gᵀg (the last also the termination's gradient norm).
-template <class V> inline void direction_sums(const KConstraints<ScalarOf<V>>& KC, ConstraintWork<V>& cw, const unsigned char* idle) {
+template <class V>
+inline void direction_sums(const KConstraints<ScalarOf<V>>& KC, ConstraintWork<V>& cw, const unsigned char* idle) {
   using T = ScalarOf<V>;
   const int nt = KC.ntrees;
   const V zero(T(0));
@@ -383,11 +400,15 @@ template <class V> inline void direction_sums(const KConstraints<ScalarOf<V>>& K
 }
 
 /// MuJoCo's gradient test for island t: scale·‖g‖ < tol (per_tree.gg holds the island's gᵀg).
-template <class V> inline MaskOf<V> gradient_small(const SolverTrees<V>& pt, int t, const V& tol) { return pt.scale[t] * vsqrt(pt.gg[t]) < tol; }
+template <class V>
+inline MaskOf<V> gradient_small(const SolverTrees<V>& pt, int t, const V& tol) {
+  return pt.scale[t] * vsqrt(pt.gg[t]) < tol;
+}
 
 /// MuJoCo's termination after a step (tolerance > 0): an island is done once
 /// 0 < scale·improvement < tol or scale·‖g‖ < tol.
-template <class V> inline void tolerance_test(const KConstraints<ScalarOf<V>>& KC, ConstraintWork<V>& cw) {
+template <class V>
+inline void tolerance_test(const KConstraints<ScalarOf<V>>& KC, ConstraintWork<V>& cw) {
   using T = ScalarOf<V>;
   const V tol(T(KC.tolerance));
   SolverTrees<V>& pt = cw.per_tree;
@@ -400,7 +421,8 @@ template <class V> inline void tolerance_test(const KConstraints<ScalarOf<V>>& K
 /// The next search direction per island (Hager–Zhang, from direction_sums):
 /// β = (yᵀMg − 2(yᵀMy/dᵀy)·dᵀg)/dᵀy floored at −1/(‖d‖·min(0.01, ‖g‖)), 0 when dᵀy < mjMINVAL;
 /// d = β·d − M⁻¹g, and 0 on done islands.
-template <class V> inline void hager_zhang_direction(const KConstraints<ScalarOf<V>>& KC, ConstraintWork<V>& cw, const unsigned char* idle) {
+template <class V>
+inline void hager_zhang_direction(const KConstraints<ScalarOf<V>>& KC, ConstraintWork<V>& cw, const unsigned char* idle) {
   using T = ScalarOf<V>;
   const int nt = KC.ntrees;
   const V zero(T(0));
@@ -434,8 +456,8 @@ template <class V> inline void hager_zhang_direction(const KConstraints<ScalarOf
 /// iteration the line search's products, the line search, the step, the gradient, and the direction.
 /// Done islands stay exactly as they are, so the block stops when all lanes are done.
 template <class V>
-inline void solve_cg(const KModel<ScalarOf<V>>& M, const KConstraints<ScalarOf<V>>& KC, const JointWork<V>* W, ConstraintWork<V>& cw,
-                     int iterations, bool use_warm) {
+inline void solve_cg(const KModel<ScalarOf<V>>& M, const KConstraints<ScalarOf<V>>& KC, const JointWork<V>* W, ConstraintWork<V>& cw, int iterations,
+                     bool use_warm) {
   using T = ScalarOf<V>;
   const int nv = M.nv, nt = KC.ntrees;
   const V zero(T(0));
@@ -455,8 +477,10 @@ inline void solve_cg(const KModel<ScalarOf<V>>& M, const KConstraints<ScalarOf<V
     const unsigned char* idle = mark_idle(M, KC, cw, done);
     const unsigned char* idle_joints = idle ? cw.joint_idle : nullptr;
     search_products(M, KC, W, cw, idle, idle_joints);
-    if (tolerant) line_search<true>(KC, cw);
-    else line_search<false>(KC, cw); // the cost is read only by the tolerance's test
+    if (tolerant)
+      line_search<true>(KC, cw);
+    else
+      line_search<false>(KC, cw); // the cost is read only by the tolerance's test
     take_step(KC, cw, idle);
     update_gradient(M, KC, W, cw, idle, idle_joints);
     for (int t = 0; t < nt; ++t) done[t] = vor(done[t], cw.per_tree.best[t] == zero);

@@ -31,7 +31,7 @@ constexpr double kMinVal = 1e-15; // mjMINVAL
 /// The most dofs the Newton solver takes: its Hessian is dense (nv² per lane, factored in O(nv³));
 /// a model with more runs CG, which reaches the same optimum (the TS layer says so to the user).
 constexpr int kNewtonMaxDofs = 64;
-constexpr double kMinMu = 1e-5;    // mjMINMU: the smallest friction coefficient a contact gets
+constexpr double kMinMu = 1e-5; // mjMINMU: the smallest friction coefficient a contact gets
 constexpr double kMinImp = 1e-4, kMaxImp = 0.9999;
 
 /// A contact's friction coefficient from its two geoms' (mj_contactParam's: the higher-priority geom's,
@@ -48,12 +48,13 @@ inline double pair_diagA(double tran, double mu, bool frictionless_or_elliptic) 
 inline double constant_imp_R(double imp, double diagA) { return std::fmax(kMinVal, (1 - imp) * diagA / imp); }
 
 /// MuJoCo's solimp after getsolparam's clamps, with the sigmoid's two coefficients.
-template <class T> struct KImpedance {
-  bool flat;     // dmin == dmax or width <= mjMINVAL: imp = (dmin + dmax)/2 everywhere
+template <class T>
+struct KImpedance {
+  bool flat; // dmin == dmax or width <= mjMINVAL: imp = (dmin + dmax)/2 everywhere
   T flat_value;
   T dmin, dmax, span, width, mid;
-  int power;     // a whole number >= 1 (checked at load)
-  T a, b;        // 1/mid^(p−1), 1/(1−mid)^(p−1)
+  int power; // a whole number >= 1 (checked at load)
+  T a, b;    // 1/mid^(p−1), 1/(1−mid)^(p−1)
 };
 
 /// K and B of one solref (MuJoCo's KBIP[0], KBIP[1]).
@@ -63,7 +64,8 @@ struct SoftRef {
 
 inline double mj_power(double a, int p) { return p == 1 ? a : p == 2 ? a * a : std::pow(a, p); }
 
-template <class T> inline KImpedance<T> make_impedance(const double* solimp_in) {
+template <class T>
+inline KImpedance<T> make_impedance(const double* solimp_in) {
   double s[5] = {solimp_in[0], solimp_in[1], solimp_in[2], solimp_in[3], solimp_in[4]};
   s[0] = std::fmin(kMaxImp, std::fmax(kMinImp, s[0]));
   s[1] = std::fmin(kMaxImp, std::fmax(kMinImp, s[1]));
@@ -96,8 +98,9 @@ inline SoftRef make_softref(const double* solref_in, const double* solimp, doubl
 }
 
 /// One candidate pair's contact constants (MuJoCo's mj_contactParam, contact_param.hpp).
-template <class T> struct KContactPair {
-  int body_a, body_b;   // joint (= body) indices, −1 for the world
+template <class T>
+struct KContactPair {
+  int body_a, body_b; // joint (= body) indices, −1 for the world
   int shape_a, shape_b;
   int tree_a, tree_b;   // the kinematic trees of the two bodies (−1: static)
   int condim;           // 1, 3, 4 or 6
@@ -113,33 +116,38 @@ template <class T> struct KContactPair {
   T margin;             // includemargin = margin_a + margin_b
   T K, B;
   KImpedance<T> imp;
-  T diagA;              // tran·(1 + μ²) (pyramid: its first edge pair's, from which every edge's R is made) or tran (frictionless, elliptic)
+  T diagA; // tran·(1 + μ²) (pyramid: its first edge pair's, from which every edge's R is made) or tran (frictionless, elliptic)
   T impratio;
 };
 
 /// One fixed tendon's terms (contact/tendon.hpp): L = Σ coef_k·q[qadr_k], J·x = Σ coef_k·x[dof_k].
-template <class T> struct KTendon {
+template <class T>
+struct KTendon {
   std::vector<int> qadr, dof;
   std::vector<T> coef;
 };
 
 /// J·x of a tendon (its length when x = q read at qadr, its velocity when x = q̇).
-template <class V> inline V tendon_dot(const KTendon<ScalarOf<V>>& t, const V* x) {
+template <class V>
+inline V tendon_dot(const KTendon<ScalarOf<V>>& t, const V* x) {
   V s = V(t.coef[0]) * x[t.dof[0]];
   for (std::size_t k = 1; k < t.dof.size(); ++k) s += V(t.coef[k]) * x[t.dof[k]];
   return s;
 }
-template <class V> inline V tendon_length(const KTendon<ScalarOf<V>>& t, const V* q) {
+template <class V>
+inline V tendon_length(const KTendon<ScalarOf<V>>& t, const V* q) {
   V s = V(t.coef[0]) * q[t.qadr[0]];
   for (std::size_t k = 1; k < t.qadr.size(); ++k) s += V(t.coef[k]) * q[t.qadr[k]];
   return s;
 }
 /// qfrc += Jᵀ·f of a tendon.
-template <class V> inline void tendon_add(const KTendon<ScalarOf<V>>& t, const V& f, V* qfrc) {
+template <class V>
+inline void tendon_add(const KTendon<ScalarOf<V>>& t, const V& f, V* qfrc) {
   for (std::size_t k = 0; k < t.dof.size(); ++k) qfrc[t.dof[k]] += V(t.coef[k]) * f;
 }
 
-template <class T> inline KTendon<T> make_ktendon(const Model& m, const Tendon& t) {
+template <class T>
+inline KTendon<T> make_ktendon(const Model& m, const Tendon& t) {
   KTendon<T> k;
   for (std::size_t i = 0; i < t.joints.size(); ++i) {
     const Joint& j = m.joints[t.joints[i]];
@@ -151,7 +159,8 @@ template <class T> inline KTendon<T> make_ktendon(const Model& m, const Tendon& 
 }
 
 /// One limited joint's (tendon < 0) or tendon's constants (both sides share them).
-template <class T> struct KLimit {
+template <class T>
+struct KLimit {
   int tendon; // −1: a joint limit (joint, dof, qadr); else the tendon's index (J = its moment)
   int joint, dof, qadr;
   bool ball; // a ball joint's cone: one row (side 0), dist = hi − angle, J = −u on its 3 dofs (contact/ball_limit.hpp)
@@ -161,7 +170,8 @@ template <class T> struct KLimit {
 };
 
 /// A KLimit's constants from its spec at timestep h: range, margin, K and B (solref), impedance (solimp), diagA.
-template <class T> inline void set_limit_constants(KLimit<T>& l, const LimitSpec& s, double h, double diagA) {
+template <class T>
+inline void set_limit_constants(KLimit<T>& l, const LimitSpec& s, double h, double diagA) {
   l.lo = T(s.range[0]);
   l.hi = T(s.range[1]);
   l.margin = T(s.margin);
@@ -174,20 +184,29 @@ template <class T> inline void set_limit_constants(KLimit<T>& l, const LimitSpec
 
 inline int mj_geom_rank(ShapeKind k) {
   switch (k) {
-  case ShapeKind::Plane: return 0;
-  case ShapeKind::Sphere: return 2;
-  case ShapeKind::Capsule: return 3;
-  case ShapeKind::Ellipsoid: return 4;
-  case ShapeKind::Cylinder: return 5;
-  case ShapeKind::Box: case ShapeKind::RoundedBox: return 6;
-  case ShapeKind::Convex: return 7; // mjGEOM_MESH
+    case ShapeKind::Plane:
+      return 0;
+    case ShapeKind::Sphere:
+      return 2;
+    case ShapeKind::Capsule:
+      return 3;
+    case ShapeKind::Ellipsoid:
+      return 4;
+    case ShapeKind::Cylinder:
+      return 5;
+    case ShapeKind::Box:
+    case ShapeKind::RoundedBox:
+      return 6;
+    case ShapeKind::Convex:
+      return 7; // mjGEOM_MESH
   }
   return 6;
 }
 
 /// One dof's dry friction row (MuJoCo's mjCNSTR_FRICTION_DOF): J = e_dof, dist = margin = 0, K = 0,
 /// so aref = −B·v; imp = getimpedance at 0 (dmin); R from dof_invweight0; force clamped to ±frictionloss.
-template <class T> struct KFriction {
+template <class T>
+struct KFriction {
   int tendon; // −1: a dof's friction; else the tendon's index (J = its moment, R from tendon_invweight0)
   int joint, dof;
   T floss, B, imp, R;
@@ -195,7 +214,8 @@ template <class T> struct KFriction {
 };
 
 /// One active equality constraint's constants (contact/equality_spec.hpp; rows in equality.hpp).
-template <class T> struct KEquality {
+template <class T>
+struct KEquality {
   EqualityType type;
   int index;        // in Model::equalities (MuJoCo's efc_id)
   int row;          // its first row slot
@@ -216,43 +236,53 @@ template <class T> struct KEquality {
 inline int contact_point_rows(int condim, bool elliptic = false) { return condim == 1 ? 1 : elliptic ? condim : 2 * (condim - 1); }
 constexpr int kMaxPointRows = 10; // condim 6
 
-template <class T> struct KConstraints {
+template <class T>
+struct KConstraints {
   std::vector<ContactShape> shapes; // per shape: what its contact pairs' constants are made of
   std::vector<KLimit<T>> limits;
   std::vector<KFriction<T>> frictions;
-  std::vector<KTendon<T>> tendons; // every tendon of the model (limit and friction rows refer to them)
+  std::vector<KTendon<T>> tendons;      // every tendon of the model (limit and friction rows refer to them)
   std::vector<KEquality<T>> equalities; // the active equality constraints, in model order (their rows come first)
-  int equality_rows = 0;   // 3 per connect, 6 per weld, 1 per joint coupling
-  bool equality_bodies = false; // a connect or weld: rows build J̇·v from the bodies' bias accelerations
+  int equality_rows = 0;                // 3 per connect, 6 per weld, 1 per joint coupling
+  bool equality_bodies = false;         // a connect or weld: rows build J̇·v from the bodies' bias accelerations
   int friction_rows = 0; // 1 per dof with frictionloss > 0, then 1 per tendon with frictionloss > 0 (first in the row order, as MuJoCo)
   int iterations = 20;
   double tolerance = 0;
-  bool newton = false; // MuJoCo's Newton solver (contact/newton.hpp): asked for, and nv <= kNewtonMaxDofs
-  bool pgs = false;    // MuJoCo's PGS (contact/pgs.hpp; finalize_constraints refuses it past kNewtonMaxDofs)
-  int noslip_iterations = 0;    // MuJoCo's noslip post-solve (noslip.hpp): its most sweeps, 0 for none
-  double noslip_tolerance = 0;  // and its tolerance on the scaled improvement
-  bool dual = false;   // PGS or noslip: the dual problem's AR = J M⁻¹ Jᵀ + R is formed per lane (pgs.hpp dual_prepare)
-  bool dense = false;  // Newton or a dual solve: the used rows' dense J is formed (newton_prepare), so rows list their dofs
-  double meaninertia = 1; // PGS's improvement scale 1/(meaninertia·nv)
-  int limit_rows = 0;   // 2 per limited joint, then 2 per limited tendon
+  bool newton = false;         // MuJoCo's Newton solver (contact/newton.hpp): asked for, and nv <= kNewtonMaxDofs
+  bool pgs = false;            // MuJoCo's PGS (contact/pgs.hpp; finalize_constraints refuses it past kNewtonMaxDofs)
+  int noslip_iterations = 0;   // MuJoCo's noslip post-solve (noslip.hpp): its most sweeps, 0 for none
+  double noslip_tolerance = 0; // and its tolerance on the scaled improvement
+  bool dual = false;           // PGS or noslip: the dual problem's AR = J M⁻¹ Jᵀ + R is formed per lane (pgs.hpp dual_prepare)
+  bool dense = false;          // Newton or a dual solve: the used rows' dense J is formed (newton_prepare), so rows list their dofs
+  double meaninertia = 1;      // PGS's improvement scale 1/(meaninertia·nv)
+  int limit_rows = 0;          // 2 per limited joint, then 2 per limited tendon
   // Islands (MuJoCo's default since 3.3.6): kinematic trees with dofs, joined per lane by the rows
   // that are on; the solver's scalars (line search, β) are per island.
   int ntrees = 0;
-  std::vector<int> tree_of_dof;         // nv
+  std::vector<int> tree_of_dof;               // nv
   std::vector<int> tree_dof_start, tree_dofs; // per tree its dofs, ascending (tree_dofs[tree_dof_start[t] ..])
-  std::vector<int> tree_of_joint;       // per joint (−1: a static subtree)
-  std::vector<int> row_tree_a, row_tree_b; // per friction and limit row slot: the trees it touches (−1: none)
+  std::vector<int> tree_of_joint;             // per joint (−1: a static subtree)
+  std::vector<int> row_tree_a, row_tree_b;    // per friction and limit row slot: the trees it touches (−1: none)
   double h = 0, impratio = 1;
-  bool elliptic = false; // MuJoCo's cone="elliptic" (Model::cone_elliptic)
-  int point_rows_max = 4; // the most rows a contact point can have (row slots are carved for it; at least condim 3's 4)
+  bool elliptic = false;   // MuJoCo's cone="elliptic" (Model::cone_elliptic)
+  int point_rows_max = 4;  // the most rows a contact point can have (row slots are carved for it; at least condim 3's 4)
   int pair_points_max = 4; // the most point slots a contact pair can have (pair_point_slots over the model's shape kinds)
   std::vector<double> body_invweight0;
   bool enabled = false;
 
   KConstraints(const Model& m, double h)
-      : iterations(m.solver_iterations), tolerance(m.solver_tolerance), newton(m.solver_newton && m.nv <= kNewtonMaxDofs),
-        pgs(m.solver_pgs), noslip_iterations(m.noslip_iterations), noslip_tolerance(m.noslip_tolerance), dual(pgs || noslip_iterations > 0),
-        dense(newton || dual), meaninertia(m.meaninertia), h(h), impratio(m.impratio), elliptic(m.cone_elliptic),
+      : iterations(m.solver_iterations),
+        tolerance(m.solver_tolerance),
+        newton(m.solver_newton && m.nv <= kNewtonMaxDofs),
+        pgs(m.solver_pgs),
+        noslip_iterations(m.noslip_iterations),
+        noslip_tolerance(m.noslip_tolerance),
+        dual(pgs || noslip_iterations > 0),
+        dense(newton || dual),
+        meaninertia(m.meaninertia),
+        h(h),
+        impratio(m.impratio),
+        elliptic(m.cone_elliptic),
         body_invweight0(m.body_invweight0) {
     enabled = m.constrained();
     if (!enabled) return;
@@ -311,8 +341,10 @@ template <class T> struct KConstraints {
       for (int j : t.joints) {
         const int tr = tree_of_joint[j];
         if (tr < 0 || tr == ta || tr == tb) continue;
-        if (ta < 0) ta = tr;
-        else tb = tr;
+        if (ta < 0)
+          ta = tr;
+        else
+          tb = tr;
       }
       return std::pair<int, int>{ta, tb};
     };
@@ -488,8 +520,9 @@ template <class T> struct KConstraints {
     k.rows = contact_point_rows(k.condim, elliptic);
     k.points = pair_point_slots(a.kind, b.kind);
     k.mj_swap = mj_swap;
-    k.capsule_on_plane = a.kind == ShapeKind::Plane && b.kind == ShapeKind::Capsule ? sb
-                         : b.kind == ShapeKind::Plane && a.kind == ShapeKind::Capsule ? sa : -1;
+    k.capsule_on_plane = a.kind == ShapeKind::Plane && b.kind == ShapeKind::Capsule   ? sb
+                         : b.kind == ShapeKind::Plane && a.kind == ShapeKind::Capsule ? sa
+                                                                                      : -1;
     k.box_on_plane = a.kind == ShapeKind::Plane && b.kind == ShapeKind::Box ? sb : b.kind == ShapeKind::Plane && a.kind == ShapeKind::Box ? sa : -1;
     // MuJoCo's mj_assignFriction (engine_core_constraint.c) raises each contact's friction to at least mjMINMU, so a
     // friction-0 pair keeps a finite pyramid (its edges' R = 2μ²R0/impratio would be 0)
@@ -539,7 +572,7 @@ template <class T> struct KConstraints {
   std::vector<int> dof_parent;
   bool newton_tree = false;
 
-private:
+ private:
   void list_row_dofs(const Model& m) {
     std::vector<int> d;
     auto chain = [&](int body) {
@@ -591,12 +624,15 @@ private:
       add(e.rows);
     }
     for (const KFriction<T>& f : frictions) {
-      if (f.tendon < 0) d.push_back(f.dof);
-      else d = tendons[f.tendon].dof;
+      if (f.tendon < 0)
+        d.push_back(f.dof);
+      else
+        d = tendons[f.tendon].dof;
       add(1);
     }
     for (const KLimit<T>& l : limits) {
-      if (l.tendon >= 0) d = tendons[l.tendon].dof;
+      if (l.tendon >= 0)
+        d = tendons[l.tendon].dof;
       else
         for (int k = 0; k < (l.ball ? 3 : 1); ++k) d.push_back(l.dof + k);
       add(2);
@@ -625,7 +661,8 @@ private:
 };
 
 /// imp(pos − margin) of MuJoCo's getimpedance, lane-wise.
-template <class V> inline V impedance(const KImpedance<ScalarOf<V>>& k, const V& pos, const V& margin) {
+template <class V>
+inline V impedance(const KImpedance<ScalarOf<V>>& k, const V& pos, const V& margin) {
   using T = ScalarOf<V>;
   if (k.flat) return V(k.flat_value);
   const V x = vabs((pos - margin) / V(k.width));

@@ -21,8 +21,8 @@ namespace ach {
 
 struct Tendon {
   std::string name;
-  std::vector<int> joints;    // joint indices (revolute or prismatic), in the source's order
-  std::vector<double> coefs;  // one per joint
+  std::vector<int> joints;   // joint indices (revolute or prismatic), in the source's order
+  std::vector<double> coefs; // one per joint
   LimitSpec limit;
   double frictionloss = 0;
   double stiffness = 0, damping = 0;

@@ -19,16 +19,19 @@ namespace ach {
 inline namespace ACH_ISA_NS {
 
 /// Per-joint temporaries of the products (separate from JointWork so the step's ABA stays intact).
-template <class V> struct TreeWork {
+template <class V>
+struct TreeWork {
   Motion<V>* m; // body motions
   Force<V>* f;  // body forces
 };
 
-template <class V> inline Motion<V> zero_motion() {
+template <class V>
+inline Motion<V> zero_motion() {
   const V z(ScalarOf<V>(0));
   return {{z, z, z}, {z, z, z}};
 }
-template <class V> inline Force<V> zero_force() {
+template <class V>
+inline Force<V> zero_force() {
   const V z(ScalarOf<V>(0));
   return {{z, z, z}, {z, z, z}};
 }
@@ -37,7 +40,8 @@ template <class V> inline Force<V> zero_force() {
 // same nonzero terms in the same order as the general loops, leaving out only terms x·0.
 
 /// m += S·x for joint J.
-template <class V> inline void add_subspace(const KJoint<ScalarOf<V>>& J, const JointWork<V>& w, const V* x, Motion<V>& m) {
+template <class V>
+inline void add_subspace(const KJoint<ScalarOf<V>>& J, const JointWork<V>& w, const V* x, Motion<V>& m) {
   if (J.unit_axis >= 0) {
     auto unit = [&]<int K>() { add_comp<K>(m, x[0]); };
     on_unit_axis(J.unit_axis, unit);
@@ -49,7 +53,8 @@ template <class V> inline void add_subspace(const KJoint<ScalarOf<V>>& J, const 
   }
 }
 /// τ = Sᵀ·f for joint J.
-template <class V> inline void subspace_transpose(const KJoint<ScalarOf<V>>& J, const JointWork<V>& w, const Force<V>& f, V* tau) {
+template <class V>
+inline void subspace_transpose(const KJoint<ScalarOf<V>>& J, const JointWork<V>& w, const Force<V>& f, V* tau) {
   if (J.unit_axis >= 0) {
     auto unit = [&]<int K>() { tau[0] = comp<K>(f); };
     on_unit_axis(J.unit_axis, unit);
@@ -167,7 +172,8 @@ inline void solve_M(const KModel<ScalarOf<V>>& M, const JointWork<V>* W, TreeWor
 }
 
 /// diag(M) by the composite-rigid-body recursion: Ic = I + Σ_children X* Ic X;  M_kk = S_kᵀ Ic S_k.
-template <class V> inline void mass_diagonal(const KModel<ScalarOf<V>>& M, const JointWork<V>* W, ABInertia<V>* Ic, V* diag) {
+template <class V>
+inline void mass_diagonal(const KModel<ScalarOf<V>>& M, const JointWork<V>* W, ABInertia<V>* Ic, V* diag) {
   const int n = static_cast<int>(M.joints.size());
   for (int i = 0; i < n; ++i) Ic[i] = to_articulated(rigid_inertia<V>(M, i));
   for (int i = n - 1; i >= 0; --i) {

@@ -28,27 +28,29 @@ inline namespace ACH_ISA_NS {
 /// The solver's per-tree scratch, one value (or lane mask) per tree: after island_sum every tree of
 /// an island holds the island's value, so each island gets its own step and β (MuJoCo's per-island
 /// CG). Carved as one block of kVecs arrays and one of kMasks, in the order listed.
-template <class V> struct SolverTrees {
+template <class V>
+struct SolverTrees {
   // the line search along the search direction d (solver.hpp line_search, line_eval)
-  V *c1, *c2;                      // island sums of dᵀM(a − a₀) and ½dᵀMd (c1 also: the initial gradient gap, then β)
-  V *cost, *d1, *d2;               // cost change from α = 0, slope and curvature at alpha
-  V *alpha, *lo, *hi, *from;       // the evaluated step, the bracket, the step evaluated before
-  V *best, *slope, *best_cost;     // the step with the smallest |slope| so far, that slope, its cost change
-  V *crossed;                      // rows that changed piece between from and alpha
+  V *c1, *c2;                                      // island sums of dᵀM(a − a₀) and ½dᵀMd (c1 also: the initial gradient gap, then β)
+  V *cost, *d1, *d2;                               // cost change from α = 0, slope and curvature at alpha
+  V *alpha, *lo, *hi, *from;                       // the evaluated step, the bracket, the step evaluated before
+  V *best, *slope, *best_cost;                     // the step with the smallest |slope| so far, that slope, its cost change
+  V* crossed;                                      // rows that changed piece between from and alpha
   V *rows_cost, *rows_d1, *rows_d2, *rows_crossed; // the tree's own row sums (kept while it is settled)
-  V *slope_floor, *rows_d1abs;     // f32 elliptic: the slope's rounding floor at alpha; the tree's Σ|row terms of f'|
+  V *slope_floor, *rows_d1abs;                     // f32 elliptic: the slope's rounding floor at alpha; the tree's Σ|row terms of f'|
   // the Hager–Zhang direction's sums (y = g − g_old): dᵀy, yᵀMy, yᵀMg, dᵀg, dᵀd, gᵀg
   V *dy, *ymy, *ymg, *dg, *dd, *gg;
-  V* scale;                        // the tolerance's 1/Σ diag(M) over the island
-  V* gtol;                         // elliptic cones: MuJoCo's line-search slope tolerance (search_products)
-  MaskOf<V> *has_hi, *descent, *settled, *newton_step; // line search state
-  MaskOf<V>* done;                 // the island has converged (or its line search found no improvement)
-  MaskOf<V>* in_island;            // a row touches the tree's island (set by find_islands)
+  V* scale;                                           // the tolerance's 1/Σ diag(M) over the island
+  V* gtol;                                            // elliptic cones: MuJoCo's line-search slope tolerance (search_products)
+  MaskOf<V>*has_hi, *descent, *settled, *newton_step; // line search state
+  MaskOf<V>* done;                                    // the island has converged (or its line search found no improvement)
+  MaskOf<V>* in_island;                               // a row touches the tree's island (set by find_islands)
   static constexpr int kVecs = 27, kMasks = 6;
 
   void carve(V* vecs, MaskOf<V>* masks, std::size_t nt) {
-    V** v[] = {&c1, &c2, &cost, &d1, &d2, &alpha, &lo, &hi, &from, &best, &slope, &best_cost,
-               &crossed, &rows_cost, &rows_d1, &rows_d2, &rows_crossed, &slope_floor, &rows_d1abs, &dy, &ymy, &ymg, &dg, &dd, &gg, &scale, &gtol};
+    V** v[] = {&c1,         &c2,    &cost,      &d1,      &d2,        &alpha,   &lo,      &hi,           &from,
+               &best,       &slope, &best_cost, &crossed, &rows_cost, &rows_d1, &rows_d2, &rows_crossed, &slope_floor,
+               &rows_d1abs, &dy,    &ymy,       &ymg,     &dg,        &dd,      &gg,      &scale,        &gtol};
     static_assert(sizeof(v) / sizeof(v[0]) == kVecs);
     for (int k = 0; k < kVecs; ++k) *v[k] = vecs + static_cast<std::size_t>(k) * nt;
     MaskOf<V>** m[] = {&has_hi, &descent, &settled, &newton_step, &done, &in_island};
@@ -57,7 +59,8 @@ template <class V> struct SolverTrees {
   }
 };
 
-template <class V> struct ConstraintWork {
+template <class V>
+struct ConstraintWork {
   int nrows = 0, nfric_rows = 0, nlimit_rows = 0, first_contact = 0; // nrows: the slots in use at this evaluation
   int neq_rows = 0, first_limit = 0; // equality rows [0, neq_rows), friction rows [neq_rows, first_limit), then limits
   EqualityJ<V>* eqj = nullptr;       // per active equality: its Jacobian at this evaluation (equality.hpp)
@@ -79,56 +82,56 @@ template <class V> struct ConstraintWork {
   // the solve's rows, packed in `used` order (equality rows first, neq_used of them, then friction rows up to nfric_used): what the
   // solver's loops read, contiguous; u_force goes back to the row slots' force when it is done
   int neq_used = 0, nfric_used = 0, first_contact_used = 0; // rows [first_contact_used, nused) are contact rows
-  int* u_tree;                    // the tree a row's scalars are summed into (row_tree)
-  int npts = 0;                   // contact points with a used row: their first row and point slot
+  int* u_tree;                                              // the tree a row's scalars are summed into (row_tree)
+  int npts = 0;                                             // contact points with a used row: their first row and point slot
   int *pt_u, *pt_slot;
   MaskOf<V>* u_on;
   V *u_D, *u_R, *u_aref, *u_floss, *u_force;
-  V *jar, *jv;                    // J·a − aref and J·search, packed
+  V *jar, *jv; // J·a − aref and J·search, packed
   // elliptic cone points (contact/cone.hpp): per row slot and packed, μ of the normal row (per lane)
   // and μ_j of friction row j; per packed row, the point's dim at its first row (−1 on its others,
   // 0 off the cone) and its zone (bottom: quadratic, middle: the cone) at the last force update
   V *cone_mu, *u_cone_mu;
   int* u_cone;
-  MaskOf<V> *u_cone_bottom, *u_cone_middle;
-  V *ls_cost0, *ls_djv2;          // line search: a row's cost at α = 0, and D·jv²
-  V *ls_cone_a, *ls_cone_b;       // line search: with ls_cost0 and ls_djv2, an elliptic point's constants (cone.hpp ConeSlots)
+  MaskOf<V>*u_cone_bottom, *u_cone_middle;
+  V *ls_cost0, *ls_djv2;    // line search: a row's cost at α = 0, and D·jv²
+  V *ls_cone_a, *ls_cone_b; // line search: with ls_cost0 and ls_djv2, an elliptic point's constants (cone.hpp ConeSlots)
   int *tree_row_start, *tree_neq, *tree_nfric, *tree_rows, *tree_fill; // per tree: its packed rows, in order (equality, friction, others)
-  PointJ<V> *pj_a, *pj_b; // per point slot (p·kPairPoints + i): its Jacobian on body a and body b
-  ScalarOf<V>* lim_sign; // limit rows: J = ±1 on the joint's dof (a tendon's: ±its moment)
-  Vec3<V>* ball_J;       // per limit slot: a ball joint's cone row J on its 3 dofs (unused elsewhere)
-  ScalarOf<V>* floss;    // friction rows: the frictionloss (0 on other rows)
+  PointJ<V>*pj_a, *pj_b;                                               // per point slot (p·kPairPoints + i): its Jacobian on body a and body b
+  ScalarOf<V>* lim_sign;                                               // limit rows: J = ±1 on the joint's dof (a tendon's: ±its moment)
+  Vec3<V>* ball_J;                                                     // per limit slot: a ball joint's cone row J on its 3 dofs (unused elsewhere)
+  ScalarOf<V>* floss;                                                  // friction rows: the frictionloss (0 on other rows)
   int* used;
   int nused = 0;
   // per pair / point (detection at the evaluated state; the frame is MuJoCo's, signed as our rows)
   Manifold<V>* mf;
-  Vec3<V>* frame; // (p·kPairPoints + i)·3 + {0: n, 1: t1, 2: t2}
+  Vec3<V>* frame;      // (p·kPairPoints + i)·3 + {0: n, 1: t1, 2: t2}
   MaskOf<V>* point_on; // force-active point (dist < margin), p·kPairPoints + i
   // solver vectors (nv)
   V *a0, *a, *Mrel, *qfrc, *grad, *Mgrad, *search, *gradold, *Mgradold, *Mv, *tmp, *tmp2;
   V* warm; // the warm start (this robot's previous qacc)
   TreeWork<V> tw;
-  Force<V>* F; // per joint: wrench accumulator for Jᵀ
+  Force<V>* F;      // per joint: wrench accumulator for Jᵀ
   ABInertia<V>* Ic; // per joint: composite inertia (diag(M) for the tolerance's scale)
   // islands: per tree and lane the island label (the lowest tree of the island, −1: no row), and
   // per-tree scalars of the solver (equal across the trees of one island after island_sum)
-  int* label;      // ntrees × W
+  int* label;                // ntrees × W
   bool lone_islands = false; // every island of every lane is a single tree (island sums are identities)
-  int* uf;         // ntrees (union–find scratch, one lane at a time)
-  unsigned char* has_row; // ntrees × (W + 1): per tree and lane "a row touches it", then per root
-  ScalarOf<V>* red; // ntrees × W
-  ScalarOf<V>* acc; // ntrees
+  int* uf;                   // ntrees (union–find scratch, one lane at a time)
+  unsigned char* has_row;    // ntrees × (W + 1): per tree and lane "a row touches it", then per root
+  ScalarOf<V>* red;          // ntrees × W
+  ScalarOf<V>* acc;          // ntrees
   // island_sum's wide path: per tree, the trees sharing its island in some lane and those lanes
   bool members_listed = false;
   int member_capacity = 0;
-  int* member_start;       // ntrees + 1
-  int* member_tree;        // member_capacity
-  MaskOf<V>* member_mask;  // member_capacity
-  ScalarOf<V>* acc_lanes;  // W
-  V* island_tmp;           // kIslandSums × ntrees
+  int* member_start;      // ntrees + 1
+  int* member_tree;       // member_capacity
+  MaskOf<V>* member_mask; // member_capacity
+  ScalarOf<V>* acc_lanes; // W
+  V* island_tmp;          // kIslandSums × ntrees
   // trees done in every lane of the block (and their joints): the CG loop leaves them alone
   unsigned char *tree_idle, *joint_idle; // ntrees, joints
-  SolverTrees<V> per_tree; // the solver's per-tree scalars and masks
+  SolverTrees<V> per_tree;               // the solver's per-tree scalars and masks
   // the Newton solver's dense matrices (newton.hpp; carved only when KConstraints::newton):
   // M (nv × nv), the used rows' J (row u at u·nv), the Hessian's Cholesky factor L (lower, nv × nv)
   V *newton_M = nullptr, *newton_J = nullptr, *newton_L = nullptr;
@@ -137,15 +140,16 @@ template <class V> struct ConstraintWork {
   V* newton_H = nullptr;            // H = M + JᵀDJ (lower triangle), updated by the rows that change piece
   Motion<V>* newton_Jb = nullptr;   // per joint × dof: the body motion a unit velocity of the dof gives (0 off its chain)
   // PGS and noslip (pgs.hpp, noslip.hpp; carved only when KConstraints::dual), over the used rows u, v < nused:
-  V* pgs_MinvJ = nullptr;             // y_u = L⁻ᵀJ_uᵀ, M = LᵀDL along the dof tree (row u at u·nv; pgs_prepare)
-  ScalarOf<V>* pgs_AR = nullptr;      // AR = J M⁻¹ Jᵀ + R per lane: (u·nused + v)·W + lane (reserve_pgs)
+  V* pgs_MinvJ = nullptr;                        // y_u = L⁻ᵀJ_uᵀ, M = LᵀDL along the dof tree (row u at u·nv; pgs_prepare)
+  ScalarOf<V>* pgs_AR = nullptr;                 // AR = J M⁻¹ Jᵀ + R per lane: (u·nused + v)·W + lane (reserve_pgs)
   ScalarOf<V>*pgs_b = nullptr, *pgs_f = nullptr; // b = J·a₀ − aref and the force per lane: u·W + lane
-  unsigned char* pgs_on = nullptr;    // the row is in the lane's problem (MuJoCo's efc rows): u·W + lane
-  ScalarOf<V>* pgs_A = nullptr;       // one island of one lane: its AR, dense (nused², reserve_pgs)
-  ScalarOf<V>* pgs_vec = nullptr;     // one island of one lane: kPgsVecs vectors of its rows
-  int* pgs_int = nullptr;             // one lane: its rows, an island's rows, the shuffled order
-  V* mj_corner = nullptr;             // per point slot of a plane–box pair: the box corner's index in mjc_PlaneBox (its order there)
-  static constexpr int kPgsVecs = 8;  // b, f, frictionloss, R, then PGS's 1/diag(AR), its inverse, Nesterov's previous and extrapolated f (noslip: its own four)
+  unsigned char* pgs_on = nullptr;               // the row is in the lane's problem (MuJoCo's efc rows): u·W + lane
+  ScalarOf<V>* pgs_A = nullptr;                  // one island of one lane: its AR, dense (nused², reserve_pgs)
+  ScalarOf<V>* pgs_vec = nullptr;                // one island of one lane: kPgsVecs vectors of its rows
+  int* pgs_int = nullptr;                        // one lane: its rows, an island's rows, the shuffled order
+  V* mj_corner = nullptr;                        // per point slot of a plane–box pair: the box corner's index in mjc_PlaneBox (its order there)
+  static constexpr int kPgsVecs =
+      8; // b, f, frictionloss, R, then PGS's 1/diag(AR), its inverse, Nesterov's previous and extrapolated f (noslip: its own four)
   static constexpr int kTreeVecs = SolverTrees<V>::kVecs, kTreeMasks = SolverTrees<V>::kMasks;
   static constexpr int kIslandSums = 6; // island_sums' most arrays at once
   /// The contact pairs the row slots are first carved for (reserve_pairs carves more when a block meets more).
@@ -178,14 +182,15 @@ template <class V> struct ConstraintWork {
     const std::size_t W = lanes_of<V>;
     const std::size_t pgs = K.dual ? rows * nv * sizeof(V) + rows * (2 * W + kPgsVecs) * sizeof(ScalarOf<V>) + rows * W + 3 * rows * sizeof(int) +
                                          np * kPairPoints * sizeof(V)
-                                  : 0;
+                                   : 0;
     return rows * (4 * sizeof(MaskOf<V>) + 20 * sizeof(V) + 7 * sizeof(int) + 2 * sizeof(ScalarOf<V>)) +
            np * (sizeof(KContactPair<ScalarOf<V>>) + sizeof(PairLanes<V>) + sizeof(int) + sizeof(Manifold<V>) + 3 * kPairPoints * sizeof(Vec3<V>) +
                  kPairPoints * sizeof(MaskOf<V>) + kPairPoints * (2 * sizeof(PointJ<V>) + 2 * sizeof(int))) +
            newton + pgs + 64 * 57; // each of carve_rows' takes aligns to 64 bytes (fewer than 57 takes)
   }
 
-  template <class A> void carve(A& ar, const KModel<ScalarOf<V>>& M, const KConstraints<ScalarOf<V>>& K) {
+  template <class A>
+  void carve(A& ar, const KModel<ScalarOf<V>>& M, const KConstraints<ScalarOf<V>>& K) {
     neq_rows = K.equality_rows;
     nfric_rows = K.friction_rows;
     nlimit_rows = K.limit_rows;
@@ -259,7 +264,8 @@ template <class V> struct ConstraintWork {
   std::unique_ptr<Arena> pgs_arena; // PGS's AR (reserve_pgs)
   int pgs_capacity = 0;
 
-  template <class A> void carve_rows(A& ar, const KModel<ScalarOf<V>>& M, const KConstraints<ScalarOf<V>>& K, int pairs) {
+  template <class A>
+  void carve_rows(A& ar, const KModel<ScalarOf<V>>& M, const KConstraints<ScalarOf<V>>& K, int pairs) {
     pair_capacity = pairs;
     const std::size_t np = pairs ? pairs : 1, nv = M.nv ? M.nv : 1;
     const std::size_t rows = first_contact + K.pair_points_max * K.point_rows_max * np;

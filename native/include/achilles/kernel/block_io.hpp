@@ -18,7 +18,8 @@ inline namespace ACH_ISA_NS {
 /// Every lane of a block (BlockIO's stores' `lanes`).
 inline constexpr std::uint32_t kAllLanes = ~std::uint32_t(0);
 
-template <class V> class BlockIO {
+template <class V>
+class BlockIO {
   using T = ScalarOf<V>;
   static constexpr int W = lanes_of<V>;
 

@@ -15,18 +15,19 @@
 namespace ach {
 inline namespace ACH_ISA_NS {
 
-template <class V> struct BlockScratch {
+template <class V>
+struct BlockScratch {
   BlockState<V> s;
   const KModel<ScalarOf<V>>* model; // the worker's constants (their per-lane rows follow its block), as s.F its forces
-  V* a_sub;    // accelerations of substeps after the first
-  V* tau_prev; // the previous step's torque (read only by a planted bug)
-  V* target;   // each servo's rate-limited target (actuators)
-  V* rec_force; // each actuator's force at the latest evaluation (BatchOptions::record)
+  V* a_sub;                         // accelerations of substeps after the first
+  V* tau_prev;                      // the previous step's torque (read only by a planted bug)
+  V* target;                        // each servo's rate-limited target (actuators)
+  V* rec_force;                     // each actuator's force at the latest evaluation (BatchOptions::record)
   Transform<V>* X_WB;
-  Transform<V>* X_WS; // world pose of every collision shape
+  Transform<V>* X_WS;   // world pose of every collision shape
   ConstraintWork<V> cw; // rows and solver vectors (constrained models only)
-  BroadPhaseWork<V> bp;  // the broad phase's boxes and pairs
-  ImplicitWork<V> iw{};  // implicitfast's per-lane additions to D (implicit.hpp; carved only with it)
+  BroadPhaseWork<V> bp; // the broad phase's boxes and pairs
+  ImplicitWork<V> iw{}; // implicitfast's per-lane additions to D (implicit.hpp; carved only with it)
 
   static std::size_t bytes_needed(const KModel<ScalarOf<V>>& M, std::size_t nshapes, std::size_t nu, const KConstraints<ScalarOf<V>>* K = nullptr,
                                   const KImplicit<ScalarOf<V>>* I = nullptr) {
@@ -39,14 +40,13 @@ template <class V> struct BlockScratch {
       dof += k * (sizeof(Motion<V>) + sizeof(Force<V>) + (k + 1) * sizeof(V));
     }
     const std::size_t vecs = 2 * (nq + 1) + 9 * (nv + 1);
-    return n * (sizeof(JointWork<V>) + sizeof(Transform<V>)) + dof + vecs * sizeof(V) + (4 * n + 16) * 64 +
-           (nv + 1 + 4 * (nu + 1)) * sizeof(V) + 5 * 64 + 4 * ((nu + 1) * sizeof(V) + 64) /* activations (na <= nu) */ +
-           (nshapes ? nshapes : 1) * sizeof(Transform<V>) + 64 + (K ? ConstraintWork<V>::bytes_needed(M, *K) : 0) +
-           (I ? ImplicitWork<V>::bytes_needed(M, *I) : 0);
+    return n * (sizeof(JointWork<V>) + sizeof(Transform<V>)) + dof + vecs * sizeof(V) + (4 * n + 16) * 64 + (nv + 1 + 4 * (nu + 1)) * sizeof(V) +
+           5 * 64 + 4 * ((nu + 1) * sizeof(V) + 64) /* activations (na <= nu) */ + (nshapes ? nshapes : 1) * sizeof(Transform<V>) + 64 +
+           (K ? ConstraintWork<V>::bytes_needed(M, *K) : 0) + (I ? ImplicitWork<V>::bytes_needed(M, *I) : 0);
   }
 
-  BlockScratch(Arena& arena, const KModel<ScalarOf<V>>& M, const KForces<ScalarOf<V>>& F, std::size_t nshapes, const KConstraints<ScalarOf<V>>* K = nullptr,
-               const KImplicit<ScalarOf<V>>* I = nullptr)
+  BlockScratch(Arena& arena, const KModel<ScalarOf<V>>& M, const KForces<ScalarOf<V>>& F, std::size_t nshapes,
+               const KConstraints<ScalarOf<V>>* K = nullptr, const KImplicit<ScalarOf<V>>* I = nullptr)
       : model(&M), bp(nshapes) {
     const std::size_t n = M.joints.size();
     s.W = arena.take<JointWork<V>>(n);

@@ -34,8 +34,10 @@ inline void constrain(const KModel<ScalarOf<V>>& M, const KCollision<ScalarOf<V>
   if (cw.nused == 0) return;
   // mj_fwdConstraint
   for (int k = 0; k < M.nv; ++k) cw.a0[k] = a[k];
-  if (KC.pgs) solve_pgs(M, KC, sc.s.W, cw, iterations, warm);
-  else solve_constraints(M, KC, sc.s.W, cw, iterations, warm);
+  if (KC.pgs)
+    solve_pgs(M, KC, sc.s.W, cw, iterations, warm);
+  else
+    solve_constraints(M, KC, sc.s.W, cw, iterations, warm);
   if (KC.noslip_iterations > 0) solve_noslip(M, KC, sc.s.W, cw); // MuJoCo's noslip, then mj_dualFinish
   for (int k = 0; k < M.nv; ++k) a[k] = cw.a[k];
 }
@@ -44,7 +46,8 @@ inline void constrain(const KModel<ScalarOf<V>>& M, const KCollision<ScalarOf<V>
 /// rows as they are; the pyramid's decoded (mju_decodePyramid): normal Σ f_e, then
 /// per friction direction k (t1, t2, spin, roll t1, roll t2 up to condim − 1) (f_2k − f_2k+1)·μ_k;
 /// the directions the condim lacks get 0.
-template <class V> inline void decode_point_force(int p, int i, const ConstraintWork<V>& cw, V* f) {
+template <class V>
+inline void decode_point_force(int p, int i, const ConstraintWork<V>& cw, V* f) {
   using T = ScalarOf<V>;
   const KContactPair<T>& P = cw.pair[p];
   for (int k = 0; k < 6; ++k) f[k] = V(T(0));

@@ -30,13 +30,14 @@ inline namespace ACH_ISA_NS {
 
 /// What record_evaluation works in: made once per worker with the kernel, so that nothing is
 /// allocated while stepping. The trees' roots and masses are the model's constants.
-template <class V> struct RecordWork {
+template <class V>
+struct RecordWork {
   using T = ScalarOf<V>;
-  std::vector<int> root;      // each link's tree root (parents come before their children)
-  std::vector<V> tree_mass;   // per root: its tree's mass, per lane (each robot's masses)
+  std::vector<int> root;                // each link's tree root (parents come before their children)
+  std::vector<V> tree_mass;             // per root: its tree's mass, per lane (each robot's masses)
   std::vector<bool> tree_mass_positive; // per root: whether its tree has mass (the same in every robot)
-  std::vector<Vec3<V>> com;   // per root: Σ m·c, then the subtree centre of mass
-  std::vector<Vec3<V>> xipos; // per link: its centre of mass, world
+  std::vector<Vec3<V>> com;             // per root: Σ m·c, then the subtree centre of mass
+  std::vector<Vec3<V>> xipos;           // per link: its centre of mass, world
   std::vector<V> wrench, qfrc_act;
 
   explicit RecordWork(const KModel<T>& M) {
@@ -60,8 +61,8 @@ template <class V> struct RecordWork {
 
 /// Block b's record of this evaluation, into the lanes whose bits `lanes` sets (the others keep theirs).
 template <class V>
-inline void record_evaluation(const KModel<ScalarOf<V>>& M, const KForces<ScalarOf<V>>& F, const BlockScratch<V>& sc, const BlockIO<V>& io,
-                              int b, RecordWork<V>& rw, std::uint32_t lanes = kAllLanes) {
+inline void record_evaluation(const KModel<ScalarOf<V>>& M, const KForces<ScalarOf<V>>& F, const BlockScratch<V>& sc, const BlockIO<V>& io, int b,
+                              RecordWork<V>& rw, std::uint32_t lanes = kAllLanes) {
   using T = ScalarOf<V>;
   const ConstraintWork<V>& cw = sc.cw;
   const int nb = static_cast<int>(M.joints.size());
@@ -98,16 +99,28 @@ inline void record_evaluation(const KModel<ScalarOf<V>>& M, const KForces<Scalar
   for (int i = 0; i < nb; ++i) {
     const Mat3<V>& R = sc.X_WB[i].R;
     const Vec3<V> x = rw.xipos[i], d = x - rw.com[rw.root[i]]; // d: from the subtree CoM to the link's
-    const RigidInertia<V> I = rigid_inertia<V>(M, i);       // about the link's origin, its axes
+    const RigidInertia<V> I = rigid_inertia<V>(M, i);          // about the link's origin, its axes
     const V m = I.m;
     const Vec3<V> p = com_B(i);
     // about the link's CoM (at p in its axes): I_o − m·(|p|²E − p·pᵀ); then world axes; then about
     // the subtree CoM: + m·(|d|²E − d·dᵀ)
-    const Sym3<V> Ic{I.Io.xx - m * (p.y * p.y + p.z * p.z), I.Io.yy - m * (p.x * p.x + p.z * p.z), I.Io.zz - m * (p.x * p.x + p.y * p.y),
-                     I.Io.xy + m * p.x * p.y, I.Io.xz + m * p.x * p.z, I.Io.yz + m * p.y * p.z};
+    const Sym3<V> Ic{I.Io.xx - m * (p.y * p.y + p.z * p.z),
+                     I.Io.yy - m * (p.x * p.x + p.z * p.z),
+                     I.Io.zz - m * (p.x * p.x + p.y * p.y),
+                     I.Io.xy + m * p.x * p.y,
+                     I.Io.xz + m * p.x * p.z,
+                     I.Io.yz + m * p.y * p.z};
     const Sym3<V> Iw = rotate(R, Ic);
-    const V cinert[10] = {Iw.xx + m * (d.y * d.y + d.z * d.z), Iw.yy + m * (d.x * d.x + d.z * d.z), Iw.zz + m * (d.x * d.x + d.y * d.y),
-                          Iw.xy - m * d.x * d.y, Iw.xz - m * d.x * d.z, Iw.yz - m * d.y * d.z, m * d.x, m * d.y, m * d.z, m};
+    const V cinert[10] = {Iw.xx + m * (d.y * d.y + d.z * d.z),
+                          Iw.yy + m * (d.x * d.x + d.z * d.z),
+                          Iw.zz + m * (d.x * d.x + d.y * d.y),
+                          Iw.xy - m * d.x * d.y,
+                          Iw.xz - m * d.x * d.z,
+                          Iw.yz - m * d.y * d.z,
+                          m * d.x,
+                          m * d.y,
+                          m * d.z,
+                          m};
     for (int e = 0; e < 10; ++e) put(FieldId::RecordCinert, i * 10 + e, cinert[e]);
     const V xs[3] = {x.x, x.y, x.z};
     for (int e = 0; e < 3; ++e) put(FieldId::RecordXipos, i * 3 + e, xs[e]);

@@ -46,31 +46,34 @@ inline namespace ACH_ISA_NS {
 constexpr double kFluidMinVal = 1e-15;
 
 /// One ellipsoid-model geom, its constants rounded once to T (products formed in double).
-template <class T> struct KFluidEllipsoid {
+template <class T>
+struct KFluidEllipsoid {
   T pos[3], R[9];
   T s[3];
-  T a4[3];                 // (s_j s_k)⁴ for i = 0, 1, 2 (j, k the other two)
-  T a2[3];                 // (s_j s_k)²
-  T magnus;                // C_M ρ V
-  T kutta;                 // C_K ρ
-  T visc_force, visc_torque; // μ 3π D, μ π D³
-  T blunt, slender, A_max; // C_blunt, C_slender, A_max
-  T mom[3];                // C_ang I_i + C_slender (I_max − I_i)
-  T density;               // ρ
+  T a4[3];                           // (s_j s_k)⁴ for i = 0, 1, 2 (j, k the other two)
+  T a2[3];                           // (s_j s_k)²
+  T magnus;                          // C_M ρ V
+  T kutta;                           // C_K ρ
+  T visc_force, visc_torque;         // μ 3π D, μ π D³
+  T blunt, slender, A_max;           // C_blunt, C_slender, A_max
+  T mom[3];                          // C_ang I_i + C_slender (I_max − I_i)
+  T density;                         // ρ
   T added_mass[3], added_inertia[3]; // ρ m_a, ρ I_a
 };
 
-template <class T> struct KFluidBody {
+template <class T>
+struct KFluidBody {
   int body;
   bool box;
-  T R[9];             // R_BI
+  T R[9];               // R_BI
   T visc_ang, visc_lin; // −π d³ μ, −3π d μ (0 without viscosity)
-  T drag_lin[3];      // ½ ρ b_j b_k (0 without density)
-  T drag_ang[3];      // ρ b_i (b_j⁴ + b_k⁴) / 64
+  T drag_lin[3];        // ½ ρ b_j b_k (0 without density)
+  T drag_ang[3];        // ρ b_i (b_j⁴ + b_k⁴) / 64
   std::vector<KFluidEllipsoid<T>> ellipsoids;
 };
 
-template <class T> struct KFluid {
+template <class T>
+struct KFluid {
   bool on = false;
   bool wind = false; // a nonzero wind: the pass needs each body's world rotation
   T wind_W[3] = {0, 0, 0};
@@ -136,16 +139,24 @@ template <class T> struct KFluid {
   }
 };
 
-template <class V> ACH_INLINE Vec3<V> fluid_vec(const ScalarOf<V>* a) { return {V(a[0]), V(a[1]), V(a[2])}; }
-template <class V> ACH_INLINE Mat3<V> fluid_mat(const ScalarOf<V>* m) {
+template <class V>
+ACH_INLINE Vec3<V> fluid_vec(const ScalarOf<V>* a) {
+  return {V(a[0]), V(a[1]), V(a[2])};
+}
+template <class V>
+ACH_INLINE Mat3<V> fluid_mat(const ScalarOf<V>* m) {
   Mat3<V> R;
   for (int k = 0; k < 9; ++k) R.m[k] = V(m[k]);
   return R;
 }
-template <class V> ACH_INLINE Vec3<V> hadamard(const Vec3<V>& a, const Vec3<V>& b) { return {a.x * b.x, a.y * b.y, a.z * b.z}; }
+template <class V>
+ACH_INLINE Vec3<V> hadamard(const Vec3<V>& a, const Vec3<V>& b) {
+  return {a.x * b.x, a.y * b.y, a.z * b.z};
+}
 
 /// The inertia-box model's local wrench [τ; f] from the local velocity [ω; v] (mj_inertiaBoxFluidModel).
-template <class V> ACH_INLINE Force<V> fluid_box_local(const KFluidBody<ScalarOf<V>>& b, const Vec3<V>& w, const Vec3<V>& v) {
+template <class V>
+ACH_INLINE Force<V> fluid_box_local(const KFluidBody<ScalarOf<V>>& b, const Vec3<V>& w, const Vec3<V>& v) {
   Force<V> f{V(b.visc_ang) * w, V(b.visc_lin) * v};
   f.f.x -= V(b.drag_lin[0]) * vabs(v.x) * v.x;
   f.f.y -= V(b.drag_lin[1]) * vabs(v.y) * v.y;
@@ -158,7 +169,8 @@ template <class V> ACH_INLINE Force<V> fluid_box_local(const KFluidBody<ScalarOf
 
 /// The ellipsoid model's local wrench [τ; f] of one geom from its local velocity [ω; v]
 /// (mj_addedMassForces without q̈, then mj_viscousForces).
-template <class V> ACH_INLINE Force<V> fluid_ellipsoid_local(const KFluidEllipsoid<ScalarOf<V>>& e, const Vec3<V>& w, const Vec3<V>& v) {
+template <class V>
+ACH_INLINE Force<V> fluid_ellipsoid_local(const KFluidEllipsoid<ScalarOf<V>>& e, const Vec3<V>& w, const Vec3<V>& v) {
   using T = ScalarOf<V>;
   const V zero(T(0));
   Force<V> f{{zero, zero, zero}, {zero, zero, zero}};
@@ -195,11 +207,15 @@ template <class V> ACH_INLINE Force<V> fluid_ellipsoid_local(const KFluidEllipso
 }
 
 /// [τ; f] applied at point p (B coordinates) of a body, as the spatial force about B's origin.
-template <class V> ACH_INLINE Force<V> fluid_at(const Vec3<V>& p, const Force<V>& f) { return {f.n + cross(p, f.f), f.f}; }
+template <class V>
+ACH_INLINE Force<V> fluid_at(const Vec3<V>& p, const Force<V>& f) {
+  return {f.n + cross(p, f.f), f.f};
+}
 
 /// The fluid wrench of each fluid body, subtracted from its link's ABA bias: pA −= f_fluid (after
 /// pass_velocity, before the backward sweep). `M` the kernel's model (KModel), `W` its JointWork.
-template <class V, class KM, class Work> inline void pass_fluid(const KM& M, Work* W) {
+template <class V, class KM, class Work>
+inline void pass_fluid(const KM& M, Work* W) {
   using T = ScalarOf<V>;
   const KFluid<T>& F = M.fluid;
   for (const KFluidBody<T>& b : F.bodies) {

@@ -15,11 +15,13 @@ namespace ach {
 inline namespace ACH_ISA_NS {
 
 /// Root → leaves: a_B of every body into W[i].acc, from q̈ (reads X, c and, off the unit-axis path, S of pass_velocity).
-template <class V> inline void pass_body_acceleration(const KModel<ScalarOf<V>>& M, JointWork<V>* W, const V* qdd) {
+template <class V>
+inline void pass_body_acceleration(const KModel<ScalarOf<V>>& M, JointWork<V>* W, const V* qdd) {
   using T = ScalarOf<V>;
   const V z(T(0));
-  const Motion<V> a_world{{z, z, z},
-                          {-M.template lane<V>(LaneSlots::gravity(0)), -M.template lane<V>(LaneSlots::gravity(1)), -M.template lane<V>(LaneSlots::gravity(2))}};
+  const Motion<V> a_world{
+      {z, z, z},
+      {-M.template lane<V>(LaneSlots::gravity(0)), -M.template lane<V>(LaneSlots::gravity(1)), -M.template lane<V>(LaneSlots::gravity(2))}};
   const int n = static_cast<int>(M.joints.size());
   for (int i = 0; i < n; ++i) {
     const KJoint<T>& J = M.joints[i];

@@ -17,7 +17,8 @@ inline namespace ACH_ISA_NS {
 namespace convex {
 
 /// mjraw_SphereSphere: centres c1, c2 with radii r1, r2 (z axes za, zb break a tie of centres).
-template <class T> int sphere_sphere_raw(ConvexContact<T>& con, T margin, const T c1[3], const T za[3], T r1, const T c2[3], const T zb[3], T r2) {
+template <class T>
+int sphere_sphere_raw(ConvexContact<T>& con, T margin, const T c1[3], const T za[3], T r1, const T c2[3], const T zb[3], T r2) {
   const T dif[3] = {c1[0] - c2[0], c1[1] - c2[1], c1[2] - c2[2]};
   const T cdist2 = dot3(dif, dif);
   const T min_dist = margin + r1 + r2;
@@ -35,7 +36,8 @@ template <class T> int sphere_sphere_raw(ConvexContact<T>& con, T margin, const 
 }
 
 /// mjraw_PlaneSphere: plane at p1 with normal n, sphere at c of radius r.
-template <class T> int plane_sphere_raw(ConvexContact<T>& con, T margin, const T p1[3], const T n[3], const T c[3], T r) {
+template <class T>
+int plane_sphere_raw(ConvexContact<T>& con, T margin, const T p1[3], const T n[3], const T c[3], T r) {
   copy3(con.normal, n);
   T tmp[3] = {c[0] - p1[0], c[1] - p1[1], c[2] - p1[2]};
   const T cdist = dot3(tmp, con.normal);
@@ -46,10 +48,14 @@ template <class T> int plane_sphere_raw(ConvexContact<T>& con, T margin, const T
   return 1;
 }
 
-template <class T> inline void column(T v[3], const T R[9], int j) { v[0] = R[j], v[1] = R[3 + j], v[2] = R[6 + j]; }
+template <class T>
+inline void column(T v[3], const T R[9], int j) {
+  v[0] = R[j], v[1] = R[3 + j], v[2] = R[6 + j];
+}
 
 /// The plane's contact at point q (on the geom) with distance d: pos = q − (d/2) n.
-template <class T> inline void plane_contact(ConvexContact<T>& con, const T q[3], const T n[3], T d) {
+template <class T>
+inline void plane_contact(ConvexContact<T>& con, const T q[3], const T n[3], T d) {
   con.dist = d;
   copy3(con.pos, q);
   con.pos[0] += n[0] * (-d * T(0.5)), con.pos[1] += n[1] * (-d * T(0.5)), con.pos[2] += n[2] * (-d * T(0.5));
@@ -58,7 +64,8 @@ template <class T> inline void plane_contact(ConvexContact<T>& con, const T q[3]
 
 /// Plane–cylinder: the rim point nearest the plane at both caps; if the near cap's centre side
 /// is within the margin too, two more rim points of that cap at ±120° (a triangle of support).
-template <class T> int plane_cylinder(const ConvexPose<T>& plane, const ConvexShape<T>& cyl, const ConvexPose<T>& X, T margin, ConvexContact<T>* con) {
+template <class T>
+int plane_cylinder(const ConvexPose<T>& plane, const ConvexShape<T>& cyl, const ConvexPose<T>& X, T margin, ConvexContact<T>* con) {
   T normal[3], axis[3];
   column(normal, plane.R, 2);
   column(axis, X.R, 2);
@@ -105,8 +112,10 @@ template <class T> int plane_cylinder(const ConvexPose<T>& plane, const ConvexSh
     scl3(vec1, vec1, r * std::sqrt(T(3)) / 2);
     const T d = dist0 + prjaxis + prjvec1;
     for (int sgn = 0; sgn < 2; ++sgn) {
-      if (sgn == 0) add3(q, X.p, vec1);
-      else sub3(q, X.p, vec1);
+      if (sgn == 0)
+        add3(q, X.p, vec1);
+      else
+        sub3(q, X.p, vec1);
       q[0] += axis[0], q[1] += axis[1], q[2] += axis[2];
       q[0] += vec[0] * T(-0.5), q[1] += vec[1] * T(-0.5), q[2] += vec[2] * T(-0.5);
       plane_contact(con[cnt++], q, normal, d);
@@ -118,8 +127,9 @@ template <class T> int plane_cylinder(const ConvexPose<T>& plane, const ConvexSh
 /// Sphere–cylinder: against the side (sphere–sphere with the axis point), a cap (plane–sphere),
 /// or the rim (sphere–sphere with a point); a centre inside the cylinder takes the nearer of side
 /// and cap.
-template <class T> int sphere_cylinder(const ConvexShape<T>& sph, const ConvexPose<T>& Xs, const ConvexShape<T>& cyl, const ConvexPose<T>& Xc, T margin,
-                                      ConvexContact<T>* con) {
+template <class T>
+int sphere_cylinder(const ConvexShape<T>& sph, const ConvexPose<T>& Xs, const ConvexShape<T>& cyl, const ConvexPose<T>& Xc, T margin,
+                    ConvexContact<T>* con) {
   const T radius = cyl.size[0], height = cyl.size[1];
   T axis[3], za[3];
   column(axis, Xc.R, 2);
@@ -135,8 +145,10 @@ template <class T> int sphere_cylinder(const ConvexShape<T>& sph, const ConvexPo
   bool cap = p_proj2 < radius * radius;
   if (side && cap) { // centre inside: the shallower way out
     const T dist_cap = height - std::fabs(x), dist_radius = radius - std::sqrt(p_proj2);
-    if (dist_cap < dist_radius) side = false;
-    else cap = false;
+    if (dist_cap < dist_radius)
+      side = false;
+    else
+      cap = false;
   }
   if (side) {
     a_proj[0] += Xc.p[0], a_proj[1] += Xc.p[1], a_proj[2] += Xc.p[2];
@@ -146,8 +158,10 @@ template <class T> int sphere_cylinder(const ConvexShape<T>& sph, const ConvexPo
     T pos_cap[3], n_cap[3];
     const T s = x > 0 ? height : -height;
     pos_cap[0] = Xc.p[0] + axis[0] * s, pos_cap[1] = Xc.p[1] + axis[1] * s, pos_cap[2] = Xc.p[2] + axis[2] * s;
-    if (x > 0) copy3(n_cap, axis);
-    else scl3(n_cap, axis, T(-1)); // MuJoCo's flipped frame: third column −axis
+    if (x > 0)
+      copy3(n_cap, axis);
+    else
+      scl3(n_cap, axis, T(-1)); // MuJoCo's flipped frame: third column −axis
     const int n = plane_sphere_raw(con[0], margin, pos_cap, n_cap, Xs.p, sph.size[0]);
     if (n) scl3(con[0].normal, con[0].normal, T(-1)); // from the sphere to the cylinder
     return n;
@@ -164,7 +178,8 @@ template <class T> int sphere_cylinder(const ConvexShape<T>& sph, const ConvexPo
 /// mesh, the index MuJoCo records (global vertex index from an exhaustive search; a local graph id from
 /// hill climbing on a mesh of 10 or more vertices with a graph) and, in `vertex`, the vertex's own
 /// (global) index.
-template <class T> void ccd_support_plane(T res[3], int& meshindex, const ConvexShape<T>& s, const ConvexPose<T>& X, const T d[3], int* vertex = nullptr) {
+template <class T>
+void ccd_support_plane(T res[3], int& meshindex, const ConvexShape<T>& s, const ConvexPose<T>& X, const T d[3], int* vertex = nullptr) {
   T l[3];
   mul_mat_t_vec3(l, X.R, d);
   if (s.kind == ConvexKind::Ellipsoid) {
@@ -213,7 +228,8 @@ template <class T> void ccd_support_plane(T res[3], int& meshindex, const Convex
 /// given without its hull's faces) keeps the older rule: up to two more vertices within the margin,
 /// farther than 0.3·rbound from the first contact, from all vertices when the mesh has no graph, else
 /// from the graph neighbours of the index the support search recorded.
-template <class T> int plane_convex(const ConvexPose<T>& plane, const ConvexShape<T>& s, const ConvexPose<T>& X, T margin, ConvexContact<T>* con) {
+template <class T>
+int plane_convex(const ConvexPose<T>& plane, const ConvexShape<T>& s, const ConvexPose<T>& X, T margin, ConvexContact<T>* con) {
   T normal[3], dir[3], sup[3];
   column(normal, plane.R, 2);
   scl3(dir, normal, T(-1));

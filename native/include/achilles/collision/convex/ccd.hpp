@@ -21,7 +21,8 @@ namespace convex {
 /// inflated shapes overlap) with the witness points in st. With `clip` (MuJoCo's max_contacts 4:
 /// two of box, cylinder and mesh but box–box, at zero margin) EPA's final face goes on to the face clipping,
 /// whose points (clip->n > 0) replace st's one pair; the answer is then their deepest.
-template <class T> T ccd(const CcdOptions<T>& opt, CcdStatus<T>& st, CcdObject<T>& a, CcdObject<T>& b, ClipContacts<T>* clip = nullptr) {
+template <class T>
+T ccd(const CcdOptions<T>& opt, CcdStatus<T>& st, CcdObject<T>& a, CcdObject<T>& b, ClipContacts<T>* clip = nullptr) {
   if (clip) clip->n = 0, clip->swapped = false;
   copy3(st.x1, a.p);
   copy3(st.x2, b.p);
@@ -73,14 +74,19 @@ template <class T> T ccd(const CcdOptions<T>& opt, CcdStatus<T>& st, CcdObject<T
     Polytope<T> pt;
     pt.maxfaces = 6 * opt.iterations;
     EpaStatus ret;
-    if (st.nsimplex == 2) ret = polytope2(pt, st, a, b);
-    else if (st.nsimplex == 3) ret = polytope3(pt, st, a, b);
-    else ret = polytope4(pt, st, a, b);
+    if (st.nsimplex == 2)
+      ret = polytope2(pt, st, a, b);
+    else if (st.nsimplex == 3)
+      ret = polytope3(pt, st, a, b);
+    else
+      ret = polytope4(pt, st, a, b);
     if (ret == EpaStatus::Success) {
       const EpaFace<T>* face = epa(st, pt, a, b);
       st.epa_ran = true;
       if (clip && face) {
-        const auto clippable = [](const ConvexShape<T>& s) { return s.kind == ConvexKind::Box || s.kind == ConvexKind::Cylinder || (s.kind == ConvexKind::Mesh && s.polygons && s.polygons->npoly > 0); };
+        const auto clippable = [](const ConvexShape<T>& s) {
+          return s.kind == ConvexKind::Box || s.kind == ConvexKind::Cylinder || (s.kind == ConvexKind::Mesh && s.polygons && s.polygons->npoly > 0);
+        };
         if (clippable(*a.shape) && clippable(*b.shape)) multicontact(pt, *face, st.x1, st.x2, a, b, *clip);
       }
     }
@@ -99,18 +105,22 @@ template <class T> T ccd(const CcdOptions<T>& opt, CcdStatus<T>& st, CcdObject<T
 
 /// One contact from witness points x1 (on a) and x2 (on b) at ccd distance d: mjc_penetration's
 /// dist = margin + d, pos midway, normal (x1 − x2)/|x1 − x2|. `epa`: the points came from EPA.
-template <class T> void witness_contact(ConvexContact<T>& con, const T x1[3], const T x2[3], T d, T margin, bool epa) {
+template <class T>
+void witness_contact(ConvexContact<T>& con, const T x1[3], const T x2[3], T d, T margin, bool epa) {
   con.dist = margin + d;
   add3(con.pos, x1, x2);
   scl3(con.pos, con.pos, T(0.5));
-  if (epa && ACH_BUG(ConvexEpaNormalSign)) sub3(con.normal, x2, x1); // the planted bug: from b to a
-  else sub3(con.normal, x1, x2);
+  if (epa && ACH_BUG(ConvexEpaNormalSign))
+    sub3(con.normal, x2, x1); // the planted bug: from b to a
+  else
+    sub3(con.normal, x1, x2);
   normalize3(con.normal);
 }
 
 /// mjc_penetration with max_contacts 4 (two of box, cylinder and mesh but box–box, at zero margin): the face
 /// clipping's points, or EPA's one contact where it clips nothing. `con` holds kMaxClipContacts.
-template <class T> int penetration_clipped(const CcdOptions<T>& opt, CcdObject<T>& a, CcdObject<T>& b, T margin, ConvexContact<T>* con) {
+template <class T>
+int penetration_clipped(const CcdOptions<T>& opt, CcdObject<T>& a, CcdObject<T>& b, T margin, ConvexContact<T>* con) {
   CcdStatus<T> st;
   ClipContacts<T> clip;
   if (!(ccd(opt, st, a, b, &clip) < 0) || st.nx < 1) return 0;
@@ -120,7 +130,8 @@ template <class T> int penetration_clipped(const CcdOptions<T>& opt, CcdObject<T
 }
 
 /// mjc_penetration: at most one contact from one ccd query.
-template <class T> int penetration(const CcdOptions<T>& opt, CcdObject<T>& a, CcdObject<T>& b, T margin, ConvexContact<T>& con) {
+template <class T>
+int penetration(const CcdOptions<T>& opt, CcdObject<T>& a, CcdObject<T>& b, T margin, ConvexContact<T>& con) {
   CcdStatus<T> st;
   if (!(ccd(opt, st, a, b) < 0) || st.nx < 1) return 0;
   witness_contact(con, st.x1, st.x2, st.dist, margin, st.epa_ran);

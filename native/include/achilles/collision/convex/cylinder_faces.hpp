@@ -70,7 +70,8 @@ inline constexpr double kCylSin[kCylinderPolygonVerts] = {
 };
 
 /// Face normals of a cylinder feature: a cap's one outward normal (dim 1), else none.
-template <class T> int cylinder_normals(T* res, int* resind, int dim, const CcdObject<T>& o, const int vi[3]) {
+template <class T>
+int cylinder_normals(T* res, int* resind, int dim, const CcdObject<T>& o, const int vi[3]) {
   if (dim != 1) return 0;
   const T s = vi[0] ? T(1) : T(-1);
   res[0] = o.R[2] * s, res[1] = o.R[5] * s, res[2] = o.R[8] * s;
@@ -80,7 +81,8 @@ template <class T> int cylinder_normals(T* res, int* resind, int dim, const CcdO
 
 /// The side's segment from support point v (on cap cap) along the axis to the other cap: its unit
 /// direction and that end.
-template <class T> int cylinder_edge_normals(T* res, T* endverts, int dim, const CcdObject<T>& o, const T v[3], int cap) {
+template <class T>
+int cylinder_edge_normals(T* res, T* endverts, int dim, const CcdObject<T>& o, const T v[3], int cap) {
   if (dim != 1 && dim != 2) return 0;
   const T* R = o.R;
   const T len = cap ? -2 * o.shape->size[1] : 2 * o.shape->size[1];
@@ -90,12 +92,14 @@ template <class T> int cylinder_edge_normals(T* res, T* endverts, int dim, const
 }
 
 /// Cap idx as a 16-gon in the world, clockwise seen from outside the cap.
-template <class T> int cylinder_face(T* res, const CcdObject<T>& o, int idx) {
+template <class T>
+int cylinder_face(T* res, const CcdObject<T>& o, int idx) {
   const T r = o.shape->size[0], h = idx ? o.shape->size[1] : -o.shape->size[1];
   const T* R = o.R;
   const T* p = o.p;
   // the planted bug: the polygon turned by half a step (its vertices at 2π(k + ½)/16)
-  const T turn = ACH_BUG(ContactCylinderCapPhase) ? T(0.19509032201612825) : T(0), keep = ACH_BUG(ContactCylinderCapPhase) ? T(0.98078528040323043) : T(1);
+  const T turn = ACH_BUG(ContactCylinderCapPhase) ? T(0.19509032201612825) : T(0),
+          keep = ACH_BUG(ContactCylinderCapPhase) ? T(0.98078528040323043) : T(1);
   for (int i = 0; i < kCylinderPolygonVerts; ++i) {
     const int k = idx ? (kCylinderPolygonVerts - i) % kCylinderPolygonVerts : i;
     T c = T(kCylCos[k]), s = T(kCylSin[k]);

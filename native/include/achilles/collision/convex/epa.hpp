@@ -16,9 +16,21 @@ namespace ach {
 inline namespace ACH_ISA_NS {
 namespace convex {
 
-enum class EpaStatus : int { Success = 0, P2InvalidFaces, P2NonConvex, P2OriginOnFace, P3BadNormal, P3InvalidV4, P3InvalidV5, P3MissingOrigin, P3OriginOnFace, P4MissingOrigin };
+enum class EpaStatus : int {
+  Success = 0,
+  P2InvalidFaces,
+  P2NonConvex,
+  P2OriginOnFace,
+  P3BadNormal,
+  P3InvalidV4,
+  P3InvalidV5,
+  P3MissingOrigin,
+  P3OriginOnFace,
+  P4MissingOrigin
+};
 
-template <class T> struct EpaFace {
+template <class T>
+struct EpaFace {
   int verts[3]; // polytope vertex indices
   int adj[3];   // adjacent faces across edges [v0 v1], [v1 v2], [v2 v0]
   T v[3];       // the origin's projection on the face (an outward normal)
@@ -26,7 +38,8 @@ template <class T> struct EpaFace {
   int index;    // slot in the map; −1 not in it, −2 deleted
 };
 
-template <class T> struct Polytope {
+template <class T>
+struct Polytope {
   static constexpr int kMaxVerts = 5 + kMaxCcdIterations;
   static constexpr int kMaxFaces = 6 * kMaxCcdIterations;
   static constexpr int kMaxHorizon = kMaxFaces; // MuJoCo keeps 24; more only where it would overrun
@@ -44,13 +57,15 @@ template <class T> struct Polytope {
   const T* w = nullptr;
 };
 
-template <class T> inline int insert_vertex(Polytope<T>& pt, const MinkowskiVertex<T>& v) {
+template <class T>
+inline int insert_vertex(Polytope<T>& pt, const MinkowskiVertex<T>& v) {
   pt.verts[pt.nverts] = v;
   return pt.nverts++;
 }
 
 /// Adds the support vertex along d (unit after division by dnorm; +x when d vanishes).
-template <class T> int epa_support(Polytope<T>& pt, CcdObject<T>& a, CcdObject<T>& b, const T d[3], T dnorm) {
+template <class T>
+int epa_support(Polytope<T>& pt, CcdObject<T>& a, CcdObject<T>& b, const T d[3], T dnorm) {
   T dir[3] = {1, 0, 0}, dir_neg[3] = {-1, 0, 0};
   if (dnorm > Limits<T>::minval) {
     dir[0] = d[0] / dnorm, dir[1] = d[1] / dnorm, dir[2] = d[2] / dnorm;
@@ -62,7 +77,8 @@ template <class T> int epa_support(Polytope<T>& pt, CcdObject<T>& a, CcdObject<T
 }
 
 /// Attach face (v1, v2, v3); returns its squared distance to the origin (0: degenerate).
-template <class T> T attach_face(Polytope<T>& pt, int v1, int v2, int v3, int adj1, int adj2, int adj3) {
+template <class T>
+T attach_face(Polytope<T>& pt, int v1, int v2, int v3, int adj1, int adj2, int adj3) {
   EpaFace<T>& f = pt.faces[pt.nfaces++];
   f.verts[0] = v1, f.verts[1] = v2, f.verts[2] = v3;
   f.adj[0] = adj1, f.adj[1] = adj2, f.adj[2] = adj3;
@@ -76,7 +92,8 @@ template <class T> T attach_face(Polytope<T>& pt, int v1, int v2, int v3, int ad
   return f.dist2;
 }
 
-template <class T> inline void replace_simplex3(Polytope<T>& pt, CcdStatus<T>& st, int v1, int v2, int v3) {
+template <class T>
+inline void replace_simplex3(Polytope<T>& pt, CcdStatus<T>& st, int v1, int v2, int v3) {
   st.nsimplex = 3;
   const MinkowskiVertex<T> a = pt.verts[v1], b = pt.verts[v2], c = pt.verts[v3];
   st.simplex[0] = a, st.simplex[1] = b, st.simplex[2] = c;
@@ -84,7 +101,8 @@ template <class T> inline void replace_simplex3(Polytope<T>& pt, CcdStatus<T>& s
 }
 
 /// The origin and p3 on the same side of plane p0 p1 p2.
-template <class T> bool same_side(const T p0[3], const T p1[3], const T p2[3], const T p3[3]) {
+template <class T>
+bool same_side(const T p0[3], const T p1[3], const T p2[3], const T p3[3]) {
   T d1[3], d2[3], d3[3], d4[3], n[3];
   sub3(d1, p1, p0);
   sub3(d2, p2, p0);
@@ -96,12 +114,14 @@ template <class T> bool same_side(const T p0[3], const T p1[3], const T p2[3], c
   return (dot1 > 0 && dot2 > 0) || (dot1 < 0 && dot2 < 0);
 }
 
-template <class T> bool test_tetra(const T p0[3], const T p1[3], const T p2[3], const T p3[3]) {
+template <class T>
+bool test_tetra(const T p0[3], const T p1[3], const T p2[3], const T p3[3]) {
   return same_side(p0, p1, p2, p3) && same_side(p1, p2, p3, p0) && same_side(p2, p3, p0, p1) && same_side(p3, p0, p1, p2);
 }
 
 /// Rotation by 120° about axis.
-template <class T> void rotmat120(T R[9], const T axis[3]) {
+template <class T>
+void rotmat120(T R[9], const T axis[3]) {
   const T n = norm3(axis);
   const T u1 = axis[0] / n, u2 = axis[1] / n, u3 = axis[2] / n;
   const T sn = T(0.86602540378), cs = T(-0.5);
@@ -117,7 +137,8 @@ template <class T> void rotmat120(T R[9], const T axis[3]) {
 }
 
 /// Nonzero when the ray v1 → v2 crosses triangle v3 v4 v5.
-template <class T> int ray_triangle(const T v1[3], const T v2[3], const T v3[3], const T v4[3], const T v5[3]) {
+template <class T>
+int ray_triangle(const T v1[3], const T v2[3], const T v3[3], const T v4[3], const T v5[3]) {
   T d12[3], d13[3], d14[3], d15[3];
   sub3(d12, v2, v1);
   sub3(d13, v3, v1);
@@ -130,23 +151,28 @@ template <class T> int ray_triangle(const T v1[3], const T v2[3], const T v3[3],
 }
 
 /// Affine coordinates of p in triangle v1 v2 v3 (in the plane of its largest projection).
-template <class T> void tri_affine_coord(T lambda[3], const T v1[3], const T v2[3], const T v3[3], const T p[3]) {
+template <class T>
+void tri_affine_coord(T lambda[3], const T v1[3], const T v2[3], const T v3[3], const T p[3]) {
   const T m14 = v2[1] * v3[2] - v2[2] * v3[1] - v1[1] * v3[2] + v1[2] * v3[1] + v1[1] * v2[2] - v1[2] * v2[1];
   const T m24 = v2[0] * v3[2] - v2[2] * v3[0] - v1[0] * v3[2] + v1[2] * v3[0] + v1[0] * v2[2] - v1[2] * v2[0];
   const T m34 = v2[0] * v3[1] - v2[1] * v3[0] - v1[0] * v3[1] + v1[1] * v3[0] + v1[0] * v2[1] - v1[1] * v2[0];
   const T mu1 = std::fabs(m14), mu2 = std::fabs(m24), mu3 = std::fabs(m34);
   T m_max;
   int x, y;
-  if (mu1 >= mu2 && mu1 >= mu3) m_max = m14, x = 1, y = 2;
-  else if (mu2 >= mu3) m_max = m24, x = 0, y = 2;
-  else m_max = m34, x = 0, y = 1;
+  if (mu1 >= mu2 && mu1 >= mu3)
+    m_max = m14, x = 1, y = 2;
+  else if (mu2 >= mu3)
+    m_max = m24, x = 0, y = 2;
+  else
+    m_max = m34, x = 0, y = 1;
   const T c31 = p[x] * v2[y] + p[y] * v3[x] + v2[x] * v3[y] - p[x] * v3[y] - p[y] * v2[x] - v3[x] * v2[y];
   const T c32 = p[x] * v3[y] + p[y] * v1[x] + v3[x] * v1[y] - p[x] * v1[y] - p[y] * v3[x] - v1[x] * v3[y];
   const T c33 = p[x] * v1[y] + p[y] * v2[x] + v1[x] * v2[y] - p[x] * v2[y] - p[y] * v1[x] - v2[x] * v1[y];
   lambda[0] = c31 / m_max, lambda[1] = c32 / m_max, lambda[2] = c33 / m_max;
 }
 
-template <class T> bool tri_point_intersect(const T v1[3], const T v2[3], const T v3[3], const T p[3]) {
+template <class T>
+bool tri_point_intersect(const T v1[3], const T v2[3], const T v3[3], const T p[3]) {
   T l[3];
   tri_affine_coord(l, v1, v2, v3, p);
   if (l[0] < 0 || l[1] < 0 || l[2] < 0) return false;
@@ -156,7 +182,8 @@ template <class T> bool tri_point_intersect(const T v1[3], const T v2[3], const 
   return norm3(diff) < Limits<T>::minval;
 }
 
-template <class T> inline void map_initial_faces(Polytope<T>& pt, int n) {
+template <class T>
+inline void map_initial_faces(Polytope<T>& pt, int n) {
   for (int i = 0; i < n; ++i) {
     pt.map[i] = pt.faces + i;
     pt.faces[i].index = i;
@@ -165,7 +192,8 @@ template <class T> inline void map_initial_faces(Polytope<T>& pt, int n) {
 }
 
 /// Hexahedron from a triangle: the two support points along ± its normal.
-template <class T> EpaStatus polytope3(Polytope<T>& pt, CcdStatus<T>& st, CcdObject<T>& a, CcdObject<T>& b) {
+template <class T>
+EpaStatus polytope3(Polytope<T>& pt, CcdStatus<T>& st, CcdObject<T>& a, CcdObject<T>& b) {
   const T* v1 = st.simplex[0].vert;
   const T* v2 = st.simplex[1].vert;
   const T* v3 = st.simplex[2].vert;
@@ -201,7 +229,8 @@ template <class T> EpaStatus polytope3(Polytope<T>& pt, CcdStatus<T>& st, CcdObj
 }
 
 /// Hexahedron from a segment: three support points 120° apart around it.
-template <class T> EpaStatus polytope2(Polytope<T>& pt, CcdStatus<T>& st, CcdObject<T>& a, CcdObject<T>& b) {
+template <class T>
+EpaStatus polytope2(Polytope<T>& pt, CcdStatus<T>& st, CcdObject<T>& a, CcdObject<T>& b) {
   const T* v1 = st.simplex[0].vert;
   const T* v2 = st.simplex[1].vert;
   add3(pt.center, v1, v2);
@@ -232,13 +261,15 @@ template <class T> EpaStatus polytope2(Polytope<T>& pt, CcdStatus<T>& st, CcdObj
   if (attach_face(pt, v2i, v4i, v3i, 5, 0, 4) < md) return replace_simplex3(pt, st, v2i, v4i, v3i), polytope3(pt, st, a, b);
   if (attach_face(pt, v2i, v3i, v5i, 3, 1, 5) < md) return replace_simplex3(pt, st, v2i, v3i, v5i), polytope3(pt, st, a, b);
   if (attach_face(pt, v2i, v5i, v4i, 4, 2, 3) < md) return replace_simplex3(pt, st, v2i, v5i, v4i), polytope3(pt, st, a, b);
-  if (!ray_triangle(pt.verts[v1i].vert, pt.verts[v2i].vert, pt.verts[v3i].vert, pt.verts[v4i].vert, pt.verts[v5i].vert)) return EpaStatus::P2NonConvex;
+  if (!ray_triangle(pt.verts[v1i].vert, pt.verts[v2i].vert, pt.verts[v3i].vert, pt.verts[v4i].vert, pt.verts[v5i].vert))
+    return EpaStatus::P2NonConvex;
   map_initial_faces(pt, 6);
   return EpaStatus::Success;
 }
 
 /// GJK's tetrahedron as the first polytope.
-template <class T> EpaStatus polytope4(Polytope<T>& pt, CcdStatus<T>& st, CcdObject<T>& a, CcdObject<T>& b) {
+template <class T>
+EpaStatus polytope4(Polytope<T>& pt, CcdStatus<T>& st, CcdObject<T>& a, CcdObject<T>& b) {
   const int v1 = insert_vertex(pt, st.simplex[0]);
   const int v2 = insert_vertex(pt, st.simplex[1]);
   const int v3 = insert_vertex(pt, st.simplex[2]);
@@ -257,7 +288,8 @@ template <class T> EpaStatus polytope4(Polytope<T>& pt, CcdStatus<T>& st, CcdObj
   return EpaStatus::Success;
 }
 
-template <class T> inline void delete_face(Polytope<T>& pt, EpaFace<T>& f) {
+template <class T>
+inline void delete_face(Polytope<T>& pt, EpaFace<T>& f) {
   if (f.index >= 0) {
     pt.map[f.index] = pt.map[--pt.nmap];
     pt.map[f.index]->index = f.index;
@@ -265,20 +297,23 @@ template <class T> inline void delete_face(Polytope<T>& pt, EpaFace<T>& f) {
   f.index = -2;
 }
 
-template <class T> inline void add_edge(Polytope<T>& pt, int index, int edge) {
+template <class T>
+inline void add_edge(Polytope<T>& pt, int index, int edge) {
   if (pt.nedges >= Polytope<T>::kMaxHorizon) return; // cannot occur within 6N faces
   pt.horizon_edge[pt.nedges] = edge;
   pt.horizon_index[pt.nedges++] = index;
 }
 
-template <class T> inline int edge_of(const EpaFace<T>& f, int vertex) {
+template <class T>
+inline int edge_of(const EpaFace<T>& f, int vertex) {
   if (f.verts[0] == vertex) return 0;
   if (f.verts[1] == vertex) return 1;
   return 2;
 }
 
 /// Deletes the faces w sees, depth first from face across edge e; true when face is visible.
-template <class T> bool horizon_rec(Polytope<T>& pt, EpaFace<T>& f, int e) {
+template <class T>
+bool horizon_rec(Polytope<T>& pt, EpaFace<T>& f, int e) {
   if (dot3(f.v, pt.w) - f.dist2 > Limits<T>::minval) {
     const int verts[3] = {f.verts[0], f.verts[1], f.verts[2]};
     delete_face(pt, f);
@@ -295,7 +330,8 @@ template <class T> bool horizon_rec(Polytope<T>& pt, EpaFace<T>& f, int e) {
   return false;
 }
 
-template <class T> void horizon(Polytope<T>& pt, EpaFace<T>& f) {
+template <class T>
+void horizon(Polytope<T>& pt, EpaFace<T>& f) {
   delete_face(pt, f);
   const int verts[3] = {f.verts[0], f.verts[1], f.verts[2]};
   EpaFace<T>* adj = &pt.faces[f.adj[0]];
@@ -310,7 +346,8 @@ template <class T> void horizon(Polytope<T>& pt, EpaFace<T>& f) {
 }
 
 /// Witness points of a face (barycentric coordinates of the origin's projection); returns −depth.
-template <class T> T epa_witness(const Polytope<T>& pt, const EpaFace<T>& f, T x1[3], T x2[3]) {
+template <class T>
+T epa_witness(const Polytope<T>& pt, const EpaFace<T>& f, T x1[3], T x2[3]) {
   const MinkowskiVertex<T>& v1 = pt.verts[f.verts[0]];
   const MinkowskiVertex<T>& v2 = pt.verts[f.verts[1]];
   const MinkowskiVertex<T>& v3 = pt.verts[f.verts[2]];
@@ -322,7 +359,8 @@ template <class T> T epa_witness(const Polytope<T>& pt, const EpaFace<T>& f, T x
 }
 
 /// Expands the polytope; sets st.dist (−depth), st.x1, st.x2, st.nx. Returns the final face.
-template <class T> const EpaFace<T>* epa(CcdStatus<T>& st, Polytope<T>& pt, CcdObject<T>& a, CcdObject<T>& b) {
+template <class T>
+const EpaFace<T>* epa(CcdStatus<T>& st, Polytope<T>& pt, CcdObject<T>& a, CcdObject<T>& b) {
   T upper = Limits<T>::max_limit, upper2 = Limits<T>::max_limit, lower2;
   EpaFace<T>* face = nullptr;
   EpaFace<T>* pface = nullptr;

@@ -17,7 +17,8 @@ inline namespace ACH_ISA_NS {
 namespace convex {
 
 /// A vertex of the simplex/polytope: v = v1 − v2 with its two source points.
-template <class T> struct MinkowskiVertex {
+template <class T>
+struct MinkowskiVertex {
   T vert[3];
   T vert1[3];
   T vert2[3];
@@ -26,7 +27,8 @@ template <class T> struct MinkowskiVertex {
 };
 
 /// mjCCDStatus's fields that GJK, EPA and the caller share.
-template <class T> struct CcdStatus {
+template <class T>
+struct CcdStatus {
   bool separated;
   T dist;  // the one witness pair's distance (MuJoCo's status.dist[0])
   T x1[3]; // witness point on geom 1
@@ -43,7 +45,8 @@ template <class T> struct CcdStatus {
 };
 
 /// Both shapes polyhedral with no margin (boxes, meshes): GJK and EPA end in finitely many steps.
-template <class T> inline bool discrete_geoms(const CcdObject<T>& a, const CcdObject<T>& b) {
+template <class T>
+inline bool discrete_geoms(const CcdObject<T>& a, const CcdObject<T>& b) {
   if (a.margin != 0 || b.margin != 0) return false;
   const auto poly = [](const CcdObject<T>& o) {
     return o.mode == SupportMode::Full && (o.shape->kind == ConvexKind::Box || o.shape->kind == ConvexKind::Mesh);
@@ -52,7 +55,8 @@ template <class T> inline bool discrete_geoms(const CcdObject<T>& a, const CcdOb
 }
 
 /// s_{A−B}(dir) = s_A(dir) − s_B(−dir), each inflated by margin/2 (dir unit).
-template <class T> inline void minkowski_support(MinkowskiVertex<T>& v, CcdObject<T>& a, CcdObject<T>& b, const T dir[3], const T dir_neg[3]) {
+template <class T>
+inline void minkowski_support(MinkowskiVertex<T>& v, CcdObject<T>& a, CcdObject<T>& b, const T dir[3], const T dir_neg[3]) {
   support_point(v.vert1, a, dir);
   if (a.margin > 0) {
     const T m = T(0.5) * a.margin;
@@ -68,25 +72,30 @@ template <class T> inline void minkowski_support(MinkowskiVertex<T>& v, CcdObjec
   v.index2 = b.vertindex;
 }
 
-template <class T> inline void lincomb(T r[3], const T* c, int n, const T* v1, const T* v2, const T* v3, const T* v4) {
+template <class T>
+inline void lincomb(T r[3], const T* c, int n, const T* v1, const T* v2, const T* v3, const T* v4) {
   switch (n) {
-  case 1: r[0] = c[0] * v1[0], r[1] = c[0] * v1[1], r[2] = c[0] * v1[2]; break;
-  case 2:
-    for (int i = 0; i < 3; ++i) r[i] = c[0] * v1[i] + c[1] * v2[i];
-    break;
-  case 3:
-    for (int i = 0; i < 3; ++i) r[i] = c[0] * v1[i] + c[1] * v2[i] + c[2] * v3[i];
-    break;
-  case 4:
-    for (int i = 0; i < 3; ++i) r[i] = c[0] * v1[i] + c[1] * v2[i] + c[2] * v3[i] + c[3] * v4[i];
-    break;
-  default: r[0] = r[1] = r[2] = 0;
+    case 1:
+      r[0] = c[0] * v1[0], r[1] = c[0] * v1[1], r[2] = c[0] * v1[2];
+      break;
+    case 2:
+      for (int i = 0; i < 3; ++i) r[i] = c[0] * v1[i] + c[1] * v2[i];
+      break;
+    case 3:
+      for (int i = 0; i < 3; ++i) r[i] = c[0] * v1[i] + c[1] * v2[i] + c[2] * v3[i];
+      break;
+    case 4:
+      for (int i = 0; i < 3; ++i) r[i] = c[0] * v1[i] + c[1] * v2[i] + c[2] * v3[i] + c[3] * v4[i];
+      break;
+    default:
+      r[0] = r[1] = r[2] = 0;
   }
 }
 
 /// The origin projected on the plane of v1 v2 v3 (three tries at the normal, as MuJoCo);
 /// returns true when the triangle is degenerate (zero normal).
-template <class T> bool project_origin_plane(T res[3], const T v1[3], const T v2[3], const T v3[3]) {
+template <class T>
+bool project_origin_plane(T res[3], const T v1[3], const T v2[3], const T v3[3]) {
   T d21[3], d31[3], d32[3], n[3];
   sub3(d21, v2, v1);
   sub3(d31, v3, v1);
@@ -112,10 +121,14 @@ template <class T> bool project_origin_plane(T res[3], const T v1[3], const T v2
 }
 
 /// 1 both positive, −1 both negative, 0 otherwise
-template <class T> inline int same_sign2(T a, T b) { return (a > 0 && b > 0) ? 1 : (a < 0 && b < 0) ? -1 : 0; }
+template <class T>
+inline int same_sign2(T a, T b) {
+  return (a > 0 && b > 0) ? 1 : (a < 0 && b < 0) ? -1 : 0;
+}
 
 /// Closest point of segment s1 s2 to the origin (barycentric).
-template <class T> void s1d(T lambda[2], const T s1[3], const T s2[3]) {
+template <class T>
+void s1d(T lambda[2], const T s1[3], const T s2[3]) {
   T po[3], diff[3];
   sub3(diff, s2, s1);
   const T scl = -(dot3(s2, diff) / dot3(diff, diff));
@@ -135,7 +148,8 @@ template <class T> void s1d(T lambda[2], const T s1[3], const T s2[3]) {
 
 /// Closest point of triangle s1 s2 s3 to the origin: signed areas in the plane of the largest
 /// projection; outside, the best of the three edges.
-template <class T> void s2d(T lambda[3], const T s1[3], const T s2[3], const T s3[3]) {
+template <class T>
+void s2d(T lambda[3], const T s1[3], const T s2[3], const T s3[3]) {
   T po[3];
   if (project_origin_plane(po, s1, s2, s3)) {
     s1d(lambda, s1, s2);
@@ -148,9 +162,12 @@ template <class T> void s2d(T lambda[3], const T s1[3], const T s2[3], const T s
   const T mu1 = std::fabs(m14), mu2 = std::fabs(m24), mu3 = std::fabs(m34);
   int x, y;
   T m_max;
-  if (mu1 >= mu2 && mu1 >= mu3) m_max = m14, x = 1, y = 2;
-  else if (mu2 >= mu3) m_max = m24, x = 0, y = 2;
-  else m_max = m34, x = 0, y = 1;
+  if (mu1 >= mu2 && mu1 >= mu3)
+    m_max = m14, x = 1, y = 2;
+  else if (mu2 >= mu3)
+    m_max = m24, x = 0, y = 2;
+  else
+    m_max = m34, x = 0, y = 1;
   const T a[2] = {s1[x], s1[y]}, b[2] = {s2[x], s2[y]}, c[2] = {s3[x], s3[y]}, p[2] = {po[x], po[y]};
   const T c31 = p[0] * b[1] + p[1] * c[0] + b[0] * c[1] - p[0] * c[1] - p[1] * b[0] - c[0] * b[1];
   const T c32 = p[0] * c[1] + p[1] * a[0] + c[0] * a[1] - p[0] * a[1] - p[1] * c[0] - a[0] * c[1];
@@ -186,7 +203,8 @@ template <class T> void s2d(T lambda[3], const T s1[3], const T s2[3], const T s
 
 /// Closest point of tetrahedron s1..s4 to the origin: cofactors of [s; 1] give the barycentric
 /// coordinates when the origin is inside; otherwise the best face.
-template <class T> void s3d(T lambda[4], const T s1[3], const T s2[3], const T s3[3], const T s4[3]) {
+template <class T>
+void s3d(T lambda[4], const T s1[3], const T s2[3], const T s3[3], const T s4[3]) {
   const T c41 = -det3(s2, s3, s4), c42 = det3(s1, s3, s4), c43 = -det3(s1, s2, s4), c44 = det3(s1, s2, s3);
   const T m_det = c41 + c42 + c43 + c44;
   const int k1 = same_sign2(m_det, c41), k2 = same_sign2(m_det, c42), k3 = same_sign2(m_det, c43), k4 = same_sign2(m_det, c44);
@@ -225,19 +243,28 @@ template <class T> void s3d(T lambda[4], const T s1[3], const T s2[3], const T s
   }
 }
 
-template <class T> inline void subdistance(T lambda[4], int n, const MinkowskiVertex<T> s[4]) {
+template <class T>
+inline void subdistance(T lambda[4], int n, const MinkowskiVertex<T> s[4]) {
   lambda[0] = lambda[1] = lambda[2] = lambda[3] = 0;
   switch (n) {
-  case 4: s3d(lambda, s[0].vert, s[1].vert, s[2].vert, s[3].vert); break;
-  case 3: s2d(lambda, s[0].vert, s[1].vert, s[2].vert); break;
-  case 2: s1d(lambda, s[0].vert, s[1].vert); break;
-  default: lambda[0] = 1;
+    case 4:
+      s3d(lambda, s[0].vert, s[1].vert, s[2].vert, s[3].vert);
+      break;
+    case 3:
+      s2d(lambda, s[0].vert, s[1].vert, s[2].vert);
+      break;
+    case 2:
+      s1d(lambda, s[0].vert, s[1].vert);
+      break;
+    default:
+      lambda[0] = 1;
   }
 }
 
 /// Signed distance of the origin's plane through v1 v2 v3, normal (v3 − v1) × (v2 − v1);
 /// max_limit when the normal cannot be recovered.
-template <class T> inline T face_signed_distance(T normal[3], const MinkowskiVertex<T>& v1, const MinkowskiVertex<T>& v2, const MinkowskiVertex<T>& v3) {
+template <class T>
+inline T face_signed_distance(T normal[3], const MinkowskiVertex<T>& v1, const MinkowskiVertex<T>& v2, const MinkowskiVertex<T>& v3) {
   T d1[3], d2[3];
   sub3(d1, v3.vert, v1.vert);
   sub3(d2, v2.vert, v1.vert);
@@ -251,7 +278,8 @@ template <class T> inline T face_signed_distance(T normal[3], const MinkowskiVer
 }
 
 /// Tetrahedron walk toward the origin (MuJoCo's gjkIntersect): 1 contact, 0 none, −1 undecided.
-template <class T> int gjk_intersect(CcdStatus<T>& st, CcdObject<T>& a, CcdObject<T>& b) {
+template <class T>
+int gjk_intersect(CcdStatus<T>& st, CcdObject<T>& a, CcdObject<T>& b) {
   MinkowskiVertex<T> simplex[4] = {st.simplex[0], st.simplex[1], st.simplex[2], st.simplex[3]};
   int s[4] = {0, 1, 2, 3};
   int k = st.gjk_iterations;
@@ -294,7 +322,8 @@ template <class T> int gjk_intersect(CcdStatus<T>& st, CcdObject<T>& a, CcdObjec
 }
 
 /// The support point along −x_k/|x_k|.
-template <class T> inline void gjk_support(MinkowskiVertex<T>& v, CcdObject<T>& a, CcdObject<T>& b, const T x_k[3], T x_norm) {
+template <class T>
+inline void gjk_support(MinkowskiVertex<T>& v, CcdObject<T>& a, CcdObject<T>& b, const T x_k[3], T x_norm) {
   T dir[3], dir_neg[3];
   scl3(dir_neg, x_k, 1 / x_norm);
   scl3(dir, dir_neg, T(-1));
@@ -302,7 +331,8 @@ template <class T> inline void gjk_support(MinkowskiVertex<T>& v, CcdObject<T>& 
 }
 
 /// GJK from the initial guess x1 − x2 in st; leaves the simplex, witness points and distance.
-template <class T> void gjk(CcdStatus<T>& st, CcdObject<T>& a, CcdObject<T>& b) {
+template <class T>
+void gjk(CcdStatus<T>& st, CcdObject<T>& a, CcdObject<T>& b) {
   const bool get_dist = st.dist_cutoff > 0;
   bool backup = !get_dist;
   MinkowskiVertex<T>* simplex = st.simplex;

@@ -32,16 +32,20 @@ inline constexpr int kMaxMeshDegree = kMaxHullPolygonVerts;
 inline constexpr int kMaxClipContacts = 4; // mjc_Convex's maxContacts for box–mesh and mesh–mesh
 
 /// mjFACE_TOL and mjEDGE_TOL (engine_collision_gjk.h; float's for float).
-template <class T> struct ClipTol;
-template <> struct ClipTol<double> {
+template <class T>
+struct ClipTol;
+template <>
+struct ClipTol<double> {
   static constexpr double face = 0.996, edge = 0.0888;
 };
-template <> struct ClipTol<float> {
+template <>
+struct ClipTol<float> {
   static constexpr float face = 0.996f, edge = 0.0888f;
 };
 
 /// The clipped contacts: x1 on geom a, x2 on geom b, dist ≤ 0 each (MuJoCo's status.x1/x2/dist).
-template <class T> struct ClipContacts {
+template <class T>
+struct ClipContacts {
   int n = 0;
   /// a's edge clipped by b's face to nothing: MuJoCo's swap of x1 and x2 (for the clipped points,
   /// which it then has none of) turns EPA's one witness pair round instead, so its one contact's
@@ -54,7 +58,8 @@ template <class T> struct ClipContacts {
 
 namespace clip_detail {
 
-template <class T> inline void global_point(T res[3], const T R[9], const T* p, T l1, T l2, T l3) {
+template <class T>
+inline void global_point(T res[3], const T R[9], const T* p, T l1, T l2, T l3) {
   res[0] = R[0] * l1 + R[1] * l2 + R[2] * l3;
   res[1] = R[3] * l1 + R[4] * l2 + R[5] * l3;
   res[2] = R[6] * l1 + R[7] * l2 + R[8] * l3;
@@ -64,7 +69,8 @@ template <class T> inline void global_point(T res[3], const T R[9], const T* p, 
 /// The quadrilateral a b c d's area, half the norm of its diagonals' cross product. MuJoCo 3.14's
 /// (the stored source's area4, ½|(d−a)×(b−d) + (c−b)×(a−c)|, picks another quad on a regular
 /// octagon: measured, 3.14 picks the one this formula's greedy search picks).
-template <class T> T quad_area(const T a[3], const T b[3], const T c[3], const T d[3]) {
+template <class T>
+T quad_area(const T a[3], const T b[3], const T c[3], const T d[3]) {
   const T ac[3] = {c[0] - a[0], c[1] - a[1], c[2] - a[2]};
   const T bd[3] = {d[0] - b[0], d[1] - b[1], d[2] - b[2]};
   T e[3];
@@ -74,7 +80,8 @@ template <class T> T quad_area(const T a[3], const T b[3], const T c[3], const T
 
 /// polygonQuad: from each start a, grow d, then c, then b while the area grows; indices into the polygon.
 /// `starts`: the first corners tried (0 … starts − 1; 1 holds corner 0 fixed, as the plane–mesh collider does).
-template <class T> void largest_quad(int res[4], const T* poly, int n, int starts = -1) {
+template <class T>
+void largest_quad(int res[4], const T* poly, int n, int starts = -1) {
   if (starts < 0 || starts > n) starts = n;
   const auto nxt = [n](int i) { return i == n - 1 ? 0 : i + 1; };
   int a = 0, b = 1, c = 2, d = 3;
@@ -110,7 +117,8 @@ template <class T> void largest_quad(int res[4], const T* poly, int n, int start
 }
 
 /// The plane through edge v1 v2 containing the face normal n: its unit normal and offset.
-template <class T> T side_plane(T res[3], const T v1[3], const T v2[3], const T n[3]) {
+template <class T>
+T side_plane(T res[3], const T v1[3], const T v2[3], const T n[3]) {
   T v3[3], e1[3], e2[3];
   add3(v3, v1, n);
   sub3(e1, v2, v1);
@@ -120,13 +128,15 @@ template <class T> T side_plane(T res[3], const T v1[3], const T v2[3], const T 
   return dot3(res, v1);
 }
 
-template <class T> inline bool inside_plane(const T a[3], const T n[3], const T p[3]) {
+template <class T>
+inline bool inside_plane(const T a[3], const T n[3], const T p[3]) {
   const T d[3] = {p[0] - a[0], p[1] - a[1], p[2] - a[2]};
   return dot3(d, n) > -Limits<T>::minval;
 }
 
 /// witnessOnFace: w2 the clipped point, w1 moved by its depth along dir; returns the depth.
-template <class T> T witness(T w1[3], T w2[3], const T v[3], const T face_point[3], const T n[3], const T dir[3]) {
+template <class T>
+T witness(T w1[3], T w2[3], const T v[3], const T face_point[3], const T n[3], const T dir[3]) {
   const T d[3] = {v[0] - face_point[0], v[1] - face_point[1], v[2] - face_point[2]};
   const T dist = dot3(d, n);
   const T s = -std::fabs(dist);
@@ -136,7 +146,8 @@ template <class T> T witness(T w1[3], T w2[3], const T v[3], const T face_point[
 }
 
 /// polygonClip: face2 (polygon or edge) clipped by face1's side planes (face1's normal n).
-template <class T> void clip_polygon(ClipContacts<T>& out, const T* face1, int nface1, const T* face2, int nface2, const T n[3], const T dir[3]) {
+template <class T>
+void clip_polygon(ClipContacts<T>& out, const T* face1, int nface1, const T* face2, int nface2, const T n[3], const T dir[3]) {
   if (nface1 < 3) return;
   constexpr int kCap = 2 * kMaxPolygonVerts + 8; // a convex n-gon clipped by m planes keeps ≤ n + m vertices
   T buf_a[3 * kCap], buf_b[3 * kCap], pn[3 * kMaxPolygonVerts], pd[kMaxPolygonVerts];
@@ -224,7 +235,8 @@ inline int common_ints(int res[2], const int* arr1, const int* arr2, int n, int 
 }
 
 /// meshNormals: the polygons through the feature's vertices (a face: one; an edge: up to two; a vertex: all).
-template <class T> int mesh_normals(T* res, int* resind, int dim, const CcdObject<T>& o, const int vi[3]) {
+template <class T>
+int mesh_normals(T* res, int* resind, int dim, const CcdObject<T>& o, const int vi[3]) {
   const HullPolygons<T>& h = *o.shape->polygons;
   const auto put = [&](int slot, int poly) {
     const T* nrm = h.normal + 3 * poly;
@@ -256,7 +268,8 @@ template <class T> int mesh_normals(T* res, int* resind, int dim, const CcdObjec
 
 /// meshEdgeNormals of a vertex: unit directions to the previous vertex of each polygon through it,
 /// with those ends.
-template <class T> int mesh_edge_normals(T* res, T* endverts, int dim, const CcdObject<T>& o, const T v[9], int v1i) {
+template <class T>
+int mesh_edge_normals(T* res, T* endverts, int dim, const CcdObject<T>& o, const T v[9], int v1i) {
   if (dim == 1) {
     const HullPolygons<T>& h = *o.shape->polygons;
     const int num = h.mapnum[v1i];
@@ -278,7 +291,8 @@ template <class T> int mesh_edge_normals(T* res, T* endverts, int dim, const Ccd
 }
 
 /// boxNormals2: the box face whose normal is within kFaceTol of n.
-template <class T> int box_normal_near(T res[3], int resind[3], const T R[9], const T n[3]) {
+template <class T>
+int box_normal_near(T res[3], int resind[3], const T R[9], const T n[3]) {
   static constexpr T normals[18] = {1, 0, 0, -1, 0, 0, 0, 1, 0, 0, -1, 0, 0, 0, 1, 0, 0, -1};
   T l[3];
   l[0] = R[0] * n[0] + R[3] * n[1] + R[6] * n[2];
@@ -295,7 +309,8 @@ template <class T> int box_normal_near(T res[3], int resind[3], const T R[9], co
 }
 
 /// boxNormals: the box faces through the feature's corners (corner bits: x 1, y 2, z 4).
-template <class T> int box_normals(T res[9], int resind[3], int dim, const CcdObject<T>& o, const int vi[3], const T dir[3]) {
+template <class T>
+int box_normals(T res[9], int resind[3], int dim, const CcdObject<T>& o, const int vi[3], const T dir[3]) {
   const T* R = o.R;
   const int v1 = vi[0], v2 = vi[1], v3 = vi[2];
   // +1 where every corner has the bit, −1 where none has it, 0 otherwise
@@ -345,7 +360,8 @@ template <class T> int box_normals(T res[9], int resind[3], int dim, const CcdOb
 }
 
 /// boxEdgeNormals of a corner: its three edges to its neighbours, with those ends.
-template <class T> int box_edge_normals(T res[9], T endverts[9], int dim, const CcdObject<T>& o, const T v[9], int v1i) {
+template <class T>
+int box_edge_normals(T res[9], T endverts[9], int dim, const CcdObject<T>& o, const T v[9], int v1i) {
   if (dim == 1) {
     const T* s = o.shape->size;
     const T x = (v1i & 1) ? s[0] : -s[0], y = (v1i & 2) ? s[1] : -s[1], z = (v1i & 4) ? s[2] : -s[2];
@@ -361,10 +377,11 @@ template <class T> int box_edge_normals(T res[9], T endverts[9], int dim, const 
 }
 
 /// boxFace: face idx's 4 corners in MuJoCo's order (right, left, top, bottom, front, back).
-template <class T> int box_face(T res[12], const CcdObject<T>& o, int idx) {
-  static constexpr signed char corners[6][12] = {
-      {1, 1, 1, 1, 1, -1, 1, -1, -1, 1, -1, 1},      {-1, 1, -1, -1, 1, 1, -1, -1, 1, -1, -1, -1}, {-1, 1, -1, 1, 1, -1, 1, 1, 1, -1, 1, 1},
-      {-1, -1, 1, 1, -1, 1, 1, -1, -1, -1, -1, -1}, {-1, 1, 1, 1, 1, 1, 1, -1, 1, -1, -1, 1},     {1, 1, -1, -1, 1, -1, -1, -1, -1, 1, -1, -1}};
+template <class T>
+int box_face(T res[12], const CcdObject<T>& o, int idx) {
+  static constexpr signed char corners[6][12] = {{1, 1, 1, 1, 1, -1, 1, -1, -1, 1, -1, 1}, {-1, 1, -1, -1, 1, 1, -1, -1, 1, -1, -1, -1},
+                                                 {-1, 1, -1, 1, 1, -1, 1, 1, 1, -1, 1, 1}, {-1, -1, 1, 1, -1, 1, 1, -1, -1, -1, -1, -1},
+                                                 {-1, 1, 1, 1, 1, 1, 1, -1, 1, -1, -1, 1}, {1, 1, -1, -1, 1, -1, -1, -1, -1, 1, -1, -1}};
   if (idx < 0 || idx > 5) return 0;
   const T* s = o.shape->size;
   for (int i = 0; i < 4; ++i) {
@@ -375,7 +392,8 @@ template <class T> int box_face(T res[12], const CcdObject<T>& o, int idx) {
 }
 
 /// meshFace: polygon idx in the world, its vertices in reverse order.
-template <class T> int mesh_face(T* res, const CcdObject<T>& o, int idx) {
+template <class T>
+int mesh_face(T* res, const CcdObject<T>& o, int idx) {
   const HullPolygons<T>& h = *o.shape->polygons;
   const int adr = h.vertadr[idx], nv = h.vertnum[idx];
   for (int i = nv - 1, j = 0; i >= 0; --i, ++j) {
@@ -385,14 +403,16 @@ template <class T> int mesh_face(T* res, const CcdObject<T>& o, int idx) {
   return nv;
 }
 
-template <class T> bool aligned_faces(int res[2], const T* v, int nv, const T* w, int nw) {
+template <class T>
+bool aligned_faces(int res[2], const T* v, int nv, const T* w, int nw) {
   for (int i = 0; i < nv; ++i)
     for (int j = 0; j < nw; ++j)
       if (dot3(v + 3 * i, w + 3 * j) < -ClipTol<T>::face) return res[0] = i, res[1] = j, true;
   return false;
 }
 
-template <class T> bool aligned_face_edge(int res[2], const T* edge, int nedge, const T* face, int nface) {
+template <class T>
+bool aligned_face_edge(int res[2], const T* edge, int nedge, const T* face, int nface) {
   for (int i = 0; i < nface; ++i)
     for (int j = 0; j < nedge; ++j)
       if (std::fabs(dot3(edge + 3 * j, face + 3 * i)) < ClipTol<T>::edge) return res[0] = j, res[1] = i, true;
@@ -400,7 +420,8 @@ template <class T> bool aligned_face_edge(int res[2], const T* edge, int nedge, 
 }
 
 /// simplexDim: 1, 2 or 3 distinct indices; an edge's second vertex moved to slot 1.
-template <class T> int simplex_dim(int vi[3], T v[9]) {
+template <class T>
+int simplex_dim(int vi[3], T v[9]) {
   if (vi[0] == vi[1]) {
     if (vi[0] == vi[2]) return 1;
     vi[1] = vi[2];
@@ -410,7 +431,8 @@ template <class T> int simplex_dim(int vi[3], T v[9]) {
   return (vi[2] == vi[0] || vi[2] == vi[1]) ? 2 : 3;
 }
 
-template <class T> int face_normals(T* res, int* resind, int dim, const CcdObject<T>& o, const int vi[3], const T dir[3]) {
+template <class T>
+int face_normals(T* res, int* resind, int dim, const CcdObject<T>& o, const int vi[3], const T dir[3]) {
   if (o.shape->kind == ConvexKind::Box) return box_normals(res, resind, dim, o, vi, dir);
   if (o.shape->kind == ConvexKind::Cylinder) return cylinder_normals(res, resind, dim, o, vi);
   return mesh_normals(res, resind, dim, o, vi);
@@ -418,7 +440,8 @@ template <class T> int face_normals(T* res, int* resind, int dim, const CcdObjec
 
 /// boxEdgeNormals / meshEdgeNormals: the feature's edge itself (v[0] → v[1]), or a vertex's edges;
 /// a cylinder's: its side's segment through v[0] (cylinder_faces.hpp).
-template <class T> int edge_normals(T* res, T* endverts, int dim, const CcdObject<T>& o, const T v[9], int v1i) {
+template <class T>
+int edge_normals(T* res, T* endverts, int dim, const CcdObject<T>& o, const T v[9], int v1i) {
   if (o.shape->kind == ConvexKind::Cylinder) return cylinder_edge_normals(res, endverts, dim, o, v, v1i);
   if (dim == 2) {
     copy3(endverts, v + 3);
@@ -430,7 +453,8 @@ template <class T> int edge_normals(T* res, T* endverts, int dim, const CcdObjec
   return mesh_edge_normals(res, endverts, dim, o, v, v1i);
 }
 
-template <class T> int face_of(T* res, const CcdObject<T>& o, int idx) {
+template <class T>
+int face_of(T* res, const CcdObject<T>& o, int idx) {
   if (o.shape->kind == ConvexKind::Box) return box_face(res, o, idx);
   if (o.shape->kind == ConvexKind::Cylinder) return cylinder_face(res, o, idx);
   return mesh_face(res, o, idx);
@@ -441,8 +465,9 @@ template <class T> int face_of(T* res, const CcdObject<T>& o, int idx) {
 /// MuJoCo's `multicontact` after EPA ended on `face` with witnesses x1 (on a), x2 (on b): fills out
 /// (n = 0 where MuJoCo keeps EPA's one contact, turned round where out.swapped). a and b are boxes,
 /// cylinders or meshes with polygons.
-template <class T> void multicontact(const Polytope<T>& pt, const EpaFace<T>& face, const T x1[3], const T x2[3], const CcdObject<T>& a, const CcdObject<T>& b,
-                                     ClipContacts<T>& out) {
+template <class T>
+void multicontact(const Polytope<T>& pt, const EpaFace<T>& face, const T x1[3], const T x2[3], const CcdObject<T>& a, const CcdObject<T>& b,
+                  ClipContacts<T>& out) {
   using namespace clip_detail;
   out.n = 0;
   out.swapped = false;

@@ -26,13 +26,14 @@ namespace convex {
 
 enum class SupportMode : int { Full, Point, Line };
 
-template <class T> struct CcdObject {
+template <class T>
+struct CcdObject {
   const ConvexShape<T>* shape;
   T R[9];
   T p[3];
-  T margin;         // the pair's margin: each geom is inflated by margin/2 in GJK/EPA
-  int vertindex;    // last support vertex (box corner bits, mesh vertex), −1 before the first
-  int meshindex;    // hill climbing: the last support vertex's local graph id, −1 before the first
+  T margin;      // the pair's margin: each geom is inflated by margin/2 in GJK/EPA
+  int vertindex; // last support vertex (box corner bits, mesh vertex), −1 before the first
+  int meshindex; // hill climbing: the last support vertex's local graph id, −1 before the first
   SupportMode mode;
 
   void init(const ConvexShape<T>& s, const ConvexPose<T>& X, T pair_margin) {
@@ -46,7 +47,8 @@ template <class T> struct CcdObject {
   }
 };
 
-template <class T> inline void local_to_global(T res[3], const T R[9], const T l[3], const T p[3]) {
+template <class T>
+inline void local_to_global(T res[3], const T R[9], const T l[3], const T p[3]) {
   mul_mat_vec3(res, R, l);
   res[0] += p[0], res[1] += p[1], res[2] += p[2];
 }
@@ -54,7 +56,8 @@ template <class T> inline void local_to_global(T res[3], const T R[9], const T l
 /// The climb both of MuJoCo's graph searches share (mjc_hillclimbSupport, mjccd_support): from hull
 /// vertex `start` (a local graph id), a pass over the current vertex's neighbours moves to each one
 /// with a larger l·v than the best so far; passes repeat until one moves nowhere. Returns the local id.
-template <class T> int climb_hull_graph(const ConvexShape<T>& s, const T l[3], int start) {
+template <class T>
+int climb_hull_graph(const ConvexShape<T>& s, const T l[3], int start) {
   const int numvert = s.graph[0];
   const int* vert_edgeadr = s.graph + 2;
   const int* vert_globalid = s.graph + 2 + numvert;
@@ -72,7 +75,8 @@ template <class T> int climb_hull_graph(const ConvexShape<T>& s, const T l[3], i
 }
 
 /// A mesh's support along local direction l by climbing its hull graph (MuJoCo's mjc_hillclimbSupport).
-template <class T> void hillclimb_support(T res[3], CcdObject<T>& o, const T l[3]) {
+template <class T>
+void hillclimb_support(T res[3], CcdObject<T>& o, const T l[3]) {
   const ConvexShape<T>& s = *o.shape;
   const int* vert_globalid = s.graph + 2 + s.graph[0];
   const auto along = [&](int local) { return dot3(l, s.vert + 3 * vert_globalid[local]); };
@@ -87,7 +91,8 @@ template <class T> void hillclimb_support(T res[3], CcdObject<T>& o, const T l[3
 }
 
 /// The support point of the (un-inflated) geom along unit world direction d.
-template <class T> void support_point(T res[3], CcdObject<T>& o, const T d[3]) {
+template <class T>
+void support_point(T res[3], CcdObject<T>& o, const T d[3]) {
   const ConvexShape<T>& s = *o.shape;
   const T* R = o.R;
   const T* p = o.p;
@@ -105,77 +110,77 @@ template <class T> void support_point(T res[3], CcdObject<T>& o, const T d[3]) {
   }
   T l[3], sup[3];
   switch (s.kind) {
-  case ConvexKind::Sphere: {
-    const T r = s.size[0];
-    res[0] = r * d[0] + p[0];
-    res[1] = r * d[1] + p[1];
-    res[2] = r * d[2] + p[2];
-    return;
-  }
-  case ConvexKind::Capsule: {
-    mul_mat_t_vec3(l, R, d);
-    const T r = s.size[0];
-    sup[0] = l[0] * r, sup[1] = l[1] * r, sup[2] = l[2] * r;
-    sup[2] += l[2] >= 0 ? s.size[1] : -s.size[1];
-    local_to_global(res, R, sup, p);
-    return;
-  }
-  case ConvexKind::Ellipsoid: {
-    mul_mat_t_vec3(l, R, d);
-    sup[0] = l[0] * s.size[0], sup[1] = l[1] * s.size[1], sup[2] = l[2] * s.size[2];
-    const T n2 = sup[0] * sup[0] + sup[1] * sup[1] + sup[2] * sup[2];
-    if (n2 < Limits<T>::minval * Limits<T>::minval) { // too small to normalise: the x-axis tip
-      res[0] = R[0] * s.size[0] + p[0];
-      res[1] = R[3] * s.size[0] + p[1];
-      res[2] = R[6] * s.size[0] + p[2];
+    case ConvexKind::Sphere: {
+      const T r = s.size[0];
+      res[0] = r * d[0] + p[0];
+      res[1] = r * d[1] + p[1];
+      res[2] = r * d[2] + p[2];
       return;
     }
-    const T inv = 1 / std::sqrt(n2);
-    sup[0] *= inv * s.size[0], sup[1] *= inv * s.size[1], sup[2] *= inv * s.size[2];
-    local_to_global(res, R, sup, p);
-    return;
-  }
-  case ConvexKind::Cylinder: {
-    mul_mat_t_vec3(l, R, d);
-    const T n2 = l[0] * l[0] + l[1] * l[1];
-    const T scl = n2 >= Limits<T>::minval * Limits<T>::minval ? s.size[0] / std::sqrt(n2) : T(0);
-    sup[0] = scl * l[0], sup[1] = scl * l[1];
-    sup[2] = l[2] >= 0 ? s.size[1] : -s.size[1];
-    o.vertindex = l[2] >= 0 ? 1 : 0; // its cap, read by the face clipping (cylinder_faces.hpp)
-    local_to_global(res, R, sup, p);
-    return;
-  }
-  case ConvexKind::Box: {
-    mul_mat_t_vec3(l, R, d);
-    sup[0] = l[0] >= 0 ? s.size[0] : -s.size[0];
-    sup[1] = l[1] >= 0 ? s.size[1] : -s.size[1];
-    sup[2] = l[2] >= 0 ? s.size[2] : -s.size[2];
-    if (ACH_BUG(ConvexBoxSupportCornerSign)) sup[2] = s.size[2]; // the planted bug: z's sign dropped
-    o.vertindex = (sup[0] > 0 ? 1 : 0) | (sup[1] > 0 ? 2 : 0) | (sup[2] > 0 ? 4 : 0);
-    local_to_global(res, R, sup, p);
-    return;
-  }
-  case ConvexKind::Mesh: {
-    mul_mat_t_vec3(l, R, d);
-    if (s.graph && s.extrema && s.nvert >= kMeshHillClimbMin) {
-      hillclimb_support(res, o, l);
+    case ConvexKind::Capsule: {
+      mul_mat_t_vec3(l, R, d);
+      const T r = s.size[0];
+      sup[0] = l[0] * r, sup[1] = l[1] * r, sup[2] = l[2] * r;
+      sup[2] += l[2] >= 0 ? s.size[1] : -s.size[1];
+      local_to_global(res, R, sup, p);
       return;
     }
-    // the previous support vertex is the incumbent: a tie keeps it (MuJoCo's warm start)
-    T best = -Limits<float>::max_limit;
-    int ibest = 0;
-    if (o.vertindex >= 0) {
-      ibest = o.vertindex;
-      best = dot3(l, s.vert + 3 * ibest);
+    case ConvexKind::Ellipsoid: {
+      mul_mat_t_vec3(l, R, d);
+      sup[0] = l[0] * s.size[0], sup[1] = l[1] * s.size[1], sup[2] = l[2] * s.size[2];
+      const T n2 = sup[0] * sup[0] + sup[1] * sup[1] + sup[2] * sup[2];
+      if (n2 < Limits<T>::minval * Limits<T>::minval) { // too small to normalise: the x-axis tip
+        res[0] = R[0] * s.size[0] + p[0];
+        res[1] = R[3] * s.size[0] + p[1];
+        res[2] = R[6] * s.size[0] + p[2];
+        return;
+      }
+      const T inv = 1 / std::sqrt(n2);
+      sup[0] *= inv * s.size[0], sup[1] *= inv * s.size[1], sup[2] *= inv * s.size[2];
+      local_to_global(res, R, sup, p);
+      return;
     }
-    for (int i = 0; i < s.nvert; ++i) {
-      const T v = dot3(l, s.vert + 3 * i);
-      if (v > best) best = v, ibest = i;
+    case ConvexKind::Cylinder: {
+      mul_mat_t_vec3(l, R, d);
+      const T n2 = l[0] * l[0] + l[1] * l[1];
+      const T scl = n2 >= Limits<T>::minval * Limits<T>::minval ? s.size[0] / std::sqrt(n2) : T(0);
+      sup[0] = scl * l[0], sup[1] = scl * l[1];
+      sup[2] = l[2] >= 0 ? s.size[1] : -s.size[1];
+      o.vertindex = l[2] >= 0 ? 1 : 0; // its cap, read by the face clipping (cylinder_faces.hpp)
+      local_to_global(res, R, sup, p);
+      return;
     }
-    o.vertindex = ibest;
-    local_to_global(res, R, s.vert + 3 * ibest, p);
-    return;
-  }
+    case ConvexKind::Box: {
+      mul_mat_t_vec3(l, R, d);
+      sup[0] = l[0] >= 0 ? s.size[0] : -s.size[0];
+      sup[1] = l[1] >= 0 ? s.size[1] : -s.size[1];
+      sup[2] = l[2] >= 0 ? s.size[2] : -s.size[2];
+      if (ACH_BUG(ConvexBoxSupportCornerSign)) sup[2] = s.size[2]; // the planted bug: z's sign dropped
+      o.vertindex = (sup[0] > 0 ? 1 : 0) | (sup[1] > 0 ? 2 : 0) | (sup[2] > 0 ? 4 : 0);
+      local_to_global(res, R, sup, p);
+      return;
+    }
+    case ConvexKind::Mesh: {
+      mul_mat_t_vec3(l, R, d);
+      if (s.graph && s.extrema && s.nvert >= kMeshHillClimbMin) {
+        hillclimb_support(res, o, l);
+        return;
+      }
+      // the previous support vertex is the incumbent: a tie keeps it (MuJoCo's warm start)
+      T best = -Limits<float>::max_limit;
+      int ibest = 0;
+      if (o.vertindex >= 0) {
+        ibest = o.vertindex;
+        best = dot3(l, s.vert + 3 * ibest);
+      }
+      for (int i = 0; i < s.nvert; ++i) {
+        const T v = dot3(l, s.vert + 3 * i);
+        if (v > best) best = v, ibest = i;
+      }
+      o.vertindex = ibest;
+      local_to_global(res, R, s.vert + 3 * ibest, p);
+      return;
+    }
   }
 }
 
