@@ -47,7 +47,7 @@ type Case =
 
 interface NativeCheck {
   file: NativeFile;
-  /** The longest string literal of the native check's line, as the source spells it. */
+  /** The longest string literal of the native check's statement, as the source spells it. */
   native: string;
   cases: Case[];
 }
@@ -240,7 +240,7 @@ const CHECKS: NativeCheck[] = [
   },
   {
     file: 'native/binding/model_reader.hpp',
-    native: ' vertices, or a vertex on more than ',
+    native: ' polygons, is more than the face clipping holds',
     cases: [
       // MuJoCo takes any hull; the engine's face clipping holds polygons of 256 vertices: placed at the geom
       {
@@ -548,7 +548,7 @@ const CHECKS: NativeCheck[] = [
   },
   {
     file: 'native/src/contact/invweight.cpp',
-    native: ': solref [',
+    native: '] mixes the standard (timeconst, dampratio > 0) and direct (−stiffness, −damping) forms',
     cases: [
       // MuJoCo replaces a mixed solref by its default ("mixed solref format"): so does the import
       {
@@ -926,6 +926,108 @@ const CHECKS: NativeCheck[] = [
       },
     ],
   },
+  // issue 52's additions: noslip, fluid, priority/solmix, tendon transmissions
+  {
+    file: 'native/binding/model_reader.hpp',
+    native: '.priority must be a whole number (got ',
+    cases: [{ mjcf: mjcf({ geom: ' priority="1.5"' }), at: 'priority="1.5"' }],
+  },
+  {
+    file: 'native/binding/model_reader.hpp',
+    native: '.tendon must be >= 0',
+    cases: [{ mjcf: actuator('<motor tendon="nope"/>'), at: '<motor' }],
+  },
+  {
+    file: 'native/binding/model_reader.hpp',
+    native: '.noslipIterations must be an integer from 0 to 100000 (got ',
+    cases: [{ mjcf: option('noslip_iterations="-1"'), at: 'noslip_iterations="-1"' }],
+  },
+  {
+    file: 'native/binding/model_reader.hpp',
+    native: '.noslipTolerance must be a finite number >= 0',
+    cases: [{ mjcf: option('noslip_tolerance="-1"'), at: 'noslip_tolerance="-1"' }],
+  },
+  {
+    file: 'native/binding/model_reader.hpp',
+    native: ' must be an object {density, viscosity, wind, bodies}',
+    cases: [{ structural: "ModelDesc.fluid is written whole by the importer's fluid.ts from the option it read" }],
+  },
+  {
+    file: 'native/binding/model_reader.hpp',
+    native: '.body must be a body index',
+    cases: [{ structural: "the fluid's bodies are the importer's own body indices (fluid.ts, from the body map)" }],
+  },
+  {
+    file: 'native/binding/model_reader.hpp',
+    native: ' must be an object {quat, size}',
+    cases: [{ structural: "each fluid body's inertia box is written whole by fluid.ts from the body's inertia" }],
+  },
+  {
+    file: 'native/binding/model_reader.hpp',
+    native: ' needs box or ellipsoids (an array)',
+    cases: [{ structural: 'fluid.ts writes each body with its inertia box or the ellipsoids of its fluidshape geoms' }],
+  },
+  {
+    file: 'native/src/model.cpp',
+    native: 'fluid: ',
+    cases: [
+      { mjcf: option('density="-1"'), at: 'density="-1"' },
+      { mjcf: option('viscosity="-1"'), at: 'viscosity="-1"' },
+    ],
+  },
+  {
+    file: 'native/src/contact/invweight.cpp',
+    native: ': solmix must be finite and >= 0',
+    cases: [{ mjcf: mjcf({ geom: ' solmix="-1"' }), at: 'solmix="-1"' }],
+  },
+  {
+    file: 'native/src/contact/invweight.cpp',
+    native: " dofs; the noslip post-solve forms the rows' dense J and AR = J M⁻¹ Jᵀ per lane, up to ",
+    cases: [
+      {
+        mjcf: mjcf({
+          head: '  <option noslip_iterations="2"/>',
+          world: Array.from({ length: 11 }, (_, i) => `    <body name="f${i}"><freejoint/><geom size="0.1"/></body>`).join('\n'),
+        }),
+        at: 'noslip_iterations="2"',
+        says: /a model of 66 dofs/,
+      },
+    ],
+  },
+  {
+    file: 'native/src/actuators/actuators.cpp',
+    native: 'a transmission through a joint or a tendon, not both',
+    cases: [
+      {
+        mjcf: mjcf({
+          tail: '  <tendon>\n    <fixed name="t">\n      <joint joint="j" coef="1"/>\n    </fixed>\n  </tendon>\n  <actuator>\n    <motor joint="j" tendon="t"/>\n  </actuator>',
+        }),
+        at: 'tendon="t"/>',
+      },
+    ],
+  },
+  {
+    file: 'native/src/actuators/actuators.cpp',
+    native: "' has no joints: nothing to pull",
+    cases: [
+      {
+        mjcf: mjcf({ tail: '  <tendon>\n    <fixed name="t"/>\n  </tendon>\n  <actuator>\n    <motor tendon="t"/>\n  </actuator>' }),
+        at: '<fixed',
+      },
+    ],
+  },
+  {
+    file: 'native/src/actuators/actuators.cpp',
+    native: 'a tendon transmission takes one finite gear (gear[0])',
+    cases: [
+      {
+        mjcf: mjcf({
+          tail: '  <tendon>\n    <fixed name="t">\n      <joint joint="j" coef="1"/>\n    </fixed>\n  </tendon>\n  <actuator>\n    <motor tendon="t" gear="nan"/>\n  </actuator>',
+        }),
+        at: 'gear="nan"',
+      },
+    ],
+  },
 ];
 
 /** Checks whose text is built by a stream (no literal on the throwing line), walked by hand. */
@@ -961,13 +1063,22 @@ const HELPERS = ["joint '", "shape '", "actuator '"];
 
 // ---- the walk ----------------------------------------------------------------------------------------
 
-/** Each native check of `file`: the longest string literal of each line that throws. */
+/** Each native check of `file`: the longest string literal of each statement that throws (the
+ *  call and the lines it continues on, as clang-format wraps it, up to its closing parenthesis). */
 function nativeChecks(file: NativeFile): string[] {
   const CALL = /\b(type_error|fail_actuator|fail|invalid_argument)\(/;
   const out = new Set<string>();
-  for (const line of readFileSync(join(ROOT, file), 'utf8').split('\n')) {
+  const lines = readFileSync(join(ROOT, file), 'utf8').split('\n');
+  const depth = (t: string): number => {
+    const code = t.replace(/"((?:[^"\\]|\\.)*)"/g, '""').replace(/'(?:[^'\\]|\\.)'/g, "''");
+    return (code.match(/\(/g)?.length ?? 0) - (code.match(/\)/g)?.length ?? 0);
+  };
+  for (let i = 0; i < lines.length; i++) {
+    const line = lines[i];
     if (!CALL.test(line) || /void (type_error|fail|fail_actuator)\(/.test(line)) continue;
-    const literals = [...line.matchAll(/"((?:[^"\\]|\\.)*)"/g)].map((m) => m[1]).sort((a, b) => b.length - a.length);
+    let statement = line.slice(line.search(CALL));
+    for (let j = i + 1; depth(statement) > 0 && j < lines.length; j++) statement += ` ${lines[j].trim()}`;
+    const literals = [...statement.matchAll(/"((?:[^"\\]|\\.)*)"/g)].map((m) => m[1]).sort((a, b) => b.length - a.length);
     if (literals.length && !HELPERS.includes(literals[0])) out.add(literals[0]);
   }
   return [...out];

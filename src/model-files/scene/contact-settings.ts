@@ -208,6 +208,14 @@ export function readSolver(ctx: Ctx, e: Entry, subject: string, nv: number): Sol
         `${v}`,
         `an integer from 0 to ${SOLVER_ITERATIONS_MAX} (MuJoCo's noslip_iterations: sweeps over the friction rows after the solver; 0: none)`,
       );
+    // as PGS, the engine's noslip forms dense rows up to NEWTON_MAX_DOFS
+    if (v > 0 && nv > NEWTON_MAX_DOFS)
+      ctx.fail(
+        ni.value,
+        `${subject}.noslipIterations`,
+        `${v} for a model of ${nv} dofs`,
+        `0, or a model of at most ${NEWTON_MAX_DOFS} dofs (the engine's noslip post-solve forms dense rows, J M⁻¹ Jᵀ per lane, up to ${NEWTON_MAX_DOFS} dofs)`,
+      );
     s.noslipIterations = v;
   }
   const nt = m.get('noslipTolerance');

@@ -120,18 +120,29 @@ function applyTotalMass(ctx: MjcfContext): void {
   );
 }
 
-/** The native core's PGS forms dense rows up to NEWTON_MAX_DOFS dofs (MuJoCo's PGS has no bound):
- *  a larger model with solver="PGS" is refused at that attribute. */
+/** The native core's PGS and noslip form dense rows up to NEWTON_MAX_DOFS dofs (MuJoCo's have no
+ *  bound): a larger model with solver="PGS", or with noslip_iterations > 0, is refused at that attribute. */
 function refusePgsBeyondItsDofs(ctx: MjcfContext): void {
-  if (ctx.ir.option.solver !== 'pgs') return;
+  const pgs = ctx.ir.option.solver === 'pgs';
+  const noslip = (ctx.ir.option.noslipIterations ?? 0) > 0;
+  if (!pgs && !noslip) return;
   const DOFS = { hinge: 1, slide: 1, ball: 3, free: 6 };
   const nv = ctx.ir.bodies.reduce((n, b) => n + b.joints.reduce((k, j) => k + DOFS[j.type], 0), 0);
   if (nv <= NEWTON_MAX_DOFS) return;
-  const at = lastAttr(ctx, 'option', 'solver');
+  if (pgs) {
+    const at = lastAttr(ctx, 'option', 'solver');
+    ctx.r.fail(
+      at,
+      'option solver',
+      `"PGS" for a model of ${nv} dofs`,
+      `solver="CG" or "Newton", or a model of at most ${NEWTON_MAX_DOFS} dofs (the engine's PGS forms dense rows, J M⁻¹ Jᵀ per lane, up to ${NEWTON_MAX_DOFS} dofs)`,
+    );
+  }
+  const at = lastAttr(ctx, 'option', 'noslip_iterations');
   ctx.r.fail(
     at,
-    'option solver',
-    `"PGS" for a model of ${nv} dofs`,
-    `solver="CG" or "Newton", or a model of at most ${NEWTON_MAX_DOFS} dofs (the engine's PGS forms dense rows, J M⁻¹ Jᵀ per lane, up to ${NEWTON_MAX_DOFS} dofs)`,
+    'option noslip_iterations',
+    `${at.value.trim()} for a model of ${nv} dofs`,
+    `noslip_iterations="0", or a model of at most ${NEWTON_MAX_DOFS} dofs (the engine's noslip post-solve forms dense rows, J M⁻¹ Jᵀ per lane, up to ${NEWTON_MAX_DOFS} dofs)`,
   );
 }
