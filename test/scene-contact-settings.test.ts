@@ -116,6 +116,19 @@ describe('reading', () => {
     );
     check('s7.arow', text, 'pgs', 'world.solver.method', 'pgs for a model of 67 dofs', 'cg or newton, or a model of at most 64 dofs');
     expect(load('s8.arow', scene(HINGE, '', ', solver: { method: pgs }')).solver?.method).toBe('pgs');
+    // so does its noslip post-solve
+    const noslip = scene(HINGE, '', ', solver: { noslipIterations: 2 }').replace(
+      'shapes:\n',
+      Array.from({ length: 11 }, (_, i) => free(i)).join('') + 'shapes:\n',
+    );
+    check(
+      's9.arow',
+      noslip,
+      'noslipIterations',
+      'world.solver.noslipIterations',
+      '2 for a model of 67 dofs',
+      '0, or a model of at most 64 dofs',
+    );
   });
 
   test('physical stiffness needs a mass: refused on static shapes', () => {
