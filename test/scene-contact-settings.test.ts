@@ -121,14 +121,7 @@ describe('reading', () => {
       'shapes:\n',
       Array.from({ length: 11 }, (_, i) => free(i)).join('') + 'shapes:\n',
     );
-    check(
-      's9.arow',
-      noslip,
-      'noslipIterations',
-      'world.solver.noslipIterations',
-      '2 for a model of 67 dofs',
-      '0, or a model of at most 64 dofs',
-    );
+    check('s9.arow', noslip, '2 } }', 'world.solver.noslipIterations', '2 for a model of 67 dofs', '0, or a model of at most 64 dofs');
   });
 
   test('physical stiffness needs a mass: refused on static shapes', () => {
