@@ -2,7 +2,7 @@
 // the addon, into the same fields the binding fills), for the C++-only test tools. Version 2 adds
 // joint limits, frictionloss and passive forces, shape softness, solver settings, tendons and
 // actuators; version 3 the solver method, general actuators and equality constraints; version 4
-// each joint's ref (MuJoCo's qpos0 of a hinge or slide). Throws
+// each joint's ref (MuJoCo's qpos0 of a hinge or slide); version 5 an actuator's tendon. Throws
 // std::runtime_error on anything unexpected.
 #pragma once
 
@@ -85,8 +85,8 @@ inline ach::Model read_model(const std::string& path) {
   expect("achilles-model");
   int version;
   in >> version;
-  if (version != 4)
-    throw std::runtime_error(path + ": text model version " + std::to_string(version) + ", expected 4 (rewrite it with test/helpers/dump-models.ts)");
+  if (version != 5)
+    throw std::runtime_error(path + ": text model version " + std::to_string(version) + ", expected 5 (rewrite it with test/helpers/dump-models.ts)");
   expect("gravity");
   get(m.gravity, 3);
   expect("bodies");
@@ -209,7 +209,7 @@ inline ach::Model read_model(const std::string& path) {
     ach::Actuator a;
     std::string kind;
     int ngear;
-    in >> a.name >> a.joint >> kind >> ngear;
+    in >> a.name >> a.joint >> a.tendon >> kind >> ngear;
     if (ngear < 0 || ngear > 6) throw std::runtime_error(path + ": an actuator's gear has " + std::to_string(ngear) + " entries");
     get(a.gear, ngear);
     get(&a.kp, 1);

@@ -3,7 +3,7 @@
 // the bundled scenes and import fixtures without a JSON parser. Version 2 carries everything the
 // constraint solver, the passive forces, the tendons and the actuators read; version 3 adds the
 // solver method, general actuators' MuJoCo parameters and the equality constraints; version 4 each
-// joint's ref (MuJoCo's qpos0 of a hinge or slide).
+// joint's ref (MuJoCo's qpos0 of a hinge or slide); version 5 an actuator's tendon (−1: it drives a joint).
 import type { ModelDesc } from '../../src/engine/model-desc.js';
 import { toNativeModel } from '../../src/engine/batch.js';
 
@@ -68,7 +68,9 @@ interface NativeTendon {
 }
 interface NativeActuator {
   name: string;
-  body: number;
+  /** The joint's body, or absent when the actuator pulls a tendon. */
+  body?: number;
+  tendon?: number;
   kind: string;
   gear: number[];
   kp?: number;
@@ -154,7 +156,7 @@ function equalityText(e: NativeEquality): string {
 
 export function modelText(model: ModelDesc): string {
   const m = toNativeModel(model) as NativeModel;
-  const out = ['achilles-model 4', `gravity ${nums(m.gravity)}`, `bodies ${m.bodies.length}`];
+  const out = ['achilles-model 5', `gravity ${nums(m.gravity)}`, `bodies ${m.bodies.length}`];
   for (const b of m.bodies) {
     out.push(
       [
@@ -234,7 +236,8 @@ export function modelText(model: ModelDesc): string {
     out.push(
       [
         word(a.name),
-        a.body,
+        a.body ?? -1,
+        a.tendon ?? -1,
         a.kind,
         a.gear.length,
         nums(a.gear),
