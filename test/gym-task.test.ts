@@ -8,19 +8,9 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { evaluate, ExprError, parseExpr, pairwiseSum, type Val } from '../src/gym/expr.js';
 import { loadTask, MAX_REDRAWS, observe, readBefore, readResetInfo, resetState, stepTerms, taskIds } from '../src/gym/task.js';
+import { GYM_TASKS } from './helpers/gym-tasks.js';
 
-const TASKS = [
-  'InvertedPendulum-v5',
-  'InvertedDoublePendulum-v5',
-  'Hopper-v5',
-  'HalfCheetah-v5',
-  'Walker2d-v5',
-  'Ant-v5',
-  'Humanoid-v5',
-  'HumanoidStandup-v5',
-  'Reacher-v5',
-  'Pusher-v5',
-];
+const TASKS = GYM_TASKS;
 const python = process.env.ACHILLES_PYTHON || 'python3';
 
 type Rec = { values: Record<string, never>; obs: number[]; info: Record<string, number | boolean> };

@@ -10,19 +10,9 @@ import { engineAddon } from '../src/engine/native.js';
 import { supportedLanes } from '../src/engine/lanes.js';
 import { makeVec } from '../src/gym/vec-env.js';
 import { spawnAsync } from './helpers/spawn-async.js';
+import { GYM_TASKS } from './helpers/gym-tasks.js';
 
-const SUPPORTED = [
-  'InvertedPendulum-v5',
-  'InvertedDoublePendulum-v5',
-  'Hopper-v5',
-  'HalfCheetah-v5',
-  'Walker2d-v5',
-  'Ant-v5',
-  'Humanoid-v5',
-  'HumanoidStandup-v5',
-  'Reacher-v5',
-  'Pusher-v5',
-];
+const SUPPORTED = GYM_TASKS;
 const BAR = 1e-6;
 const STEPS = 300;
 const python = process.env.ACHILLES_PYTHON || 'python3';
