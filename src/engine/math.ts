@@ -5,6 +5,8 @@ import type { Quat, Vec3 } from './model-desc.js';
 export type Inertia6 = [number, number, number, number, number, number];
 
 export const norm3 = (v: readonly number[]): number => Math.hypot(v[0], v[1], v[2]);
+export const add3 = (a: readonly number[], b: readonly number[]): Vec3 => [a[0] + b[0], a[1] + b[1], a[2] + b[2]];
+export const sub3 = (a: readonly number[], b: readonly number[]): Vec3 => [a[0] - b[0], a[1] - b[1], a[2] - b[2]];
 export const dot3 = (a: readonly number[], b: readonly number[]): number => a[0] * b[0] + a[1] * b[1] + a[2] * b[2];
 
 export function quatMul(a: Quat, b: Quat): Quat {
