@@ -97,6 +97,33 @@ function readShape(ctx: Ctx, node: YNode, m: Map<string, Entry>, subject0: strin
   if (!m.has('type'))
     ctx.fail(node, subject, 'no `type` key', `a required \`type\`: one of ${SHAPE_KINDS.map((k) => `\`${k}\``).join(', ')}`);
   const kind = readEnum<ShapeKind>(ctx, m.get('type')?.value, `${subject}.type`, SHAPE_KINDS);
+  checkShapeKeys(ctx, m, subject, kind, topLevel);
+  const r = shapeKeyReaders(ctx, node, m, subject, kind);
+  if (m.has('quat') && m.has('rpy')) ctx.fail(m.get('rpy')?.keyNode, subject, 'both `quat` and `rpy`', 'at most one of them');
+  const pose = {
+    pos: m.has('pos') ? (readVec(ctx, m.get('pos')?.value, `${subject}.pos`, 3) as Vec3) : ([0, 0, 0] as Vec3),
+    quat: readOrientation(ctx, m, subject) ?? ([1, 0, 0, 0] as Quat),
+  };
+  const g = readGeometry(ctx, node, m, subject, kind, link, r, pose);
+  const f = readSurface(ctx, m, subject, r);
+  // (the keys in the order the trace and the compiled document have always written them)
+  const { halfExtents, radius, pos, quat } = g;
+  const { friction, contype, conaffinity, margin, gap } = f;
+  const shape: ShapeDraft['shape'] = { kind, halfExtents, radius, pos, quat, friction, contype, conaffinity, margin, gap };
+  if (g.size) shape.size = g.size;
+  if (g.vertices) shape.vertices = g.vertices;
+  if (name !== undefined) shape.name = name;
+  if (f.torsionalFriction !== undefined) shape.torsionalFriction = f.torsionalFriction;
+  if (f.rollingFriction !== undefined) shape.rollingFriction = f.rollingFriction;
+  if (f.color) shape.color = f.color;
+  const physical = readShapeContact(ctx, m, subject, link, shape);
+  const { line, column } = ctx.pos(node);
+  shape.source = { file: ctx.file, line, column };
+  return { shape, link, ctx, subject, node, linkNode: m.get('link')?.value ?? node, ...(physical ? { physical } : {}) };
+}
+
+/** Every key is one a shape of this kind takes; a size key of another kind says whose it is. */
+function checkShapeKeys(ctx: Ctx, m: Map<string, Entry>, subject: string, kind: ShapeKind, topLevel: boolean): void {
   const allowed = [...SHAPE_COMMON_KEYS, ...SHAPE_SIZE_KEYS[kind], ...(topLevel ? ['link'] : [])];
   for (const e of m.values()) {
     if (allowed.includes(e.key)) continue;
@@ -106,82 +133,63 @@ function readShape(ctx: Ctx, node: YNode, m: Map<string, Entry>, subject0: strin
       : didYouMean(e.key, allowed);
     ctx.fail(e.keyNode, subject, `unknown key \`${e.key}\` for a ${kind}`, `one of ${allowed.map((a) => `\`${a}\``).join(', ')}`, hint);
   }
+}
 
-  const nonNeg = (key: string): number => {
-    const e = m.get(key) as Entry;
-    const v = readNumber(ctx, e.value, `${subject}.${key}`);
-    if (!(v >= 0)) ctx.fail(e.value, `${subject}.${key}`, `${v}`, 'a number >= 0');
-    return v;
-  };
-  const positive = (key: string): number => {
-    const e = m.get(key);
-    if (!e) ctx.fail(node, subject, `no \`${key}\` key`, `a required \`${key}\` for a ${kind}`);
-    const v = readNumber(ctx, e.value, `${subject}.${key}`);
-    if (!(v > 0)) ctx.fail(e.value, `${subject}.${key}`, `${v}`, 'a number > 0');
-    return v;
-  };
-  const vecNonNeg = (key: string, scale: number): Vec3 => {
-    const e = m.get(key) as Entry;
-    const v = readVec(ctx, e.value, `${subject}.${key}`, 3);
-    if (v.some((x) => !(x >= 0)))
-      ctx.fail(e.value, `${subject}.${key}`, `[${v.join(', ')}]`, `${key === 'size' ? 'edge lengths' : 'half-extents'} >= 0`);
-    return [v[0] * scale, v[1] * scale, v[2] * scale];
-  };
+/** The checked readers of a shape's number keys. */
+interface ShapeKeyReaders {
+  nonNeg(key: string): number;
+  positive(key: string): number;
+  vecNonNeg(key: string, scale: number): Vec3;
+}
 
-  let pos: Vec3 = [0, 0, 0];
-  if (m.has('quat') && m.has('rpy')) ctx.fail(m.get('rpy')?.keyNode, subject, 'both `quat` and `rpy`', 'at most one of them');
-  if (m.has('pos')) pos = readVec(ctx, m.get('pos')?.value, `${subject}.pos`, 3) as Vec3;
-  let quat: Quat = readOrientation(ctx, m, subject) ?? [1, 0, 0, 0];
+function shapeKeyReaders(ctx: Ctx, node: YNode, m: Map<string, Entry>, subject: string, kind: ShapeKind): ShapeKeyReaders {
+  return {
+    nonNeg(key) {
+      const e = m.get(key) as Entry;
+      const v = readNumber(ctx, e.value, `${subject}.${key}`);
+      if (!(v >= 0)) ctx.fail(e.value, `${subject}.${key}`, `${v}`, 'a number >= 0');
+      return v;
+    },
+    positive(key) {
+      const e = m.get(key);
+      if (!e) ctx.fail(node, subject, `no \`${key}\` key`, `a required \`${key}\` for a ${kind}`);
+      const v = readNumber(ctx, e.value, `${subject}.${key}`);
+      if (!(v > 0)) ctx.fail(e.value, `${subject}.${key}`, `${v}`, 'a number > 0');
+      return v;
+    },
+    vecNonNeg(key, scale) {
+      const e = m.get(key) as Entry;
+      const v = readVec(ctx, e.value, `${subject}.${key}`, 3);
+      if (v.some((x) => !(x >= 0)))
+        ctx.fail(e.value, `${subject}.${key}`, `[${v.join(', ')}]`, `${key === 'size' ? 'edge lengths' : 'half-extents'} >= 0`);
+      return [v[0] * scale, v[1] * scale, v[2] * scale];
+    },
+  };
+}
 
-  let halfExtents: Vec3 = [0, 0, 0];
-  let radius = 0;
-  let size: Vec3 | undefined;
-  let vertices: number[] | undefined;
+type Geometry = Pick<ShapeDesc, 'halfExtents' | 'radius' | 'pos' | 'quat' | 'size' | 'vertices'>;
+
+/** The shape's size (core half-extents and radius, or MuJoCo's size / hull vertices) and its pose
+ *  (a capsule given `from`/`to` places itself). */
+function readGeometry(
+  ctx: Ctx,
+  node: YNode,
+  m: Map<string, Entry>,
+  subject: string,
+  kind: ShapeKind,
+  link: string | null,
+  r: ShapeKeyReaders,
+  pose: { pos: Vec3; quat: Quat },
+): Geometry {
+  const g: Geometry = { halfExtents: [0, 0, 0], radius: 0, ...pose };
   switch (kind) {
     case 'sphere':
-      radius = positive('radius');
+      g.radius = r.positive('radius');
       break;
-    case 'capsule': {
-      radius = positive('radius');
-      const ft = m.has('from') || m.has('to');
-      if (ft && m.has('length'))
-        ctx.fail(
-          m.get('length')?.keyNode,
-          subject,
-          'both `length` and `from`/`to`',
-          'either `length` (along the shape z axis) or `from` + `to`',
-        );
-      if (ft) {
-        for (const k of ['from', 'to'])
-          if (!m.has(k))
-            ctx.fail(node, subject, `no \`${k}\` key`, 'both `from` and `to` (the end points of the capsule axis, in the link frame)');
-        for (const k of ['pos', 'quat', 'rpy'])
-          if (m.has(k))
-            ctx.fail(
-              m.get(k)?.keyNode,
-              subject,
-              `\`${k}\` together with \`from\`/\`to\``,
-              'no pose keys: `from` and `to` place the capsule',
-            );
-        const a = readVec(ctx, m.get('from')?.value, `${subject}.from`, 3);
-        const b = readVec(ctx, m.get('to')?.value, `${subject}.to`, 3);
-        const d: Vec3 = [b[0] - a[0], b[1] - a[1], b[2] - a[2]];
-        const len = norm3(d);
-        if (!(len > 0))
-          ctx.fail(
-            m.get('to')?.value,
-            `${subject}.to`,
-            `the same point as \`from\` [${a.join(', ')}]`,
-            'a capsule axis of nonzero length (use a sphere for a point)',
-          );
-        pos = [(a[0] + b[0]) / 2, (a[1] + b[1]) / 2, (a[2] + b[2]) / 2];
-        quat = quatFromZ([d[0] / len, d[1] / len, d[2] / len]);
-        halfExtents = [0, 0, len / 2];
-      } else {
-        halfExtents = [0, 0, positive('length') / 2];
-      }
+    case 'capsule':
+      g.radius = r.positive('radius');
+      Object.assign(g, readCapsuleAxis(ctx, node, m, subject, r));
       break;
-    }
     case 'box':
       if (m.has('size') === m.has('half_extents'))
         ctx.fail(
@@ -190,8 +198,8 @@ function readShape(ctx: Ctx, node: YNode, m: Map<string, Entry>, subject0: strin
           m.has('size') ? 'both `size` and `half_extents`' : 'neither `size` nor `half_extents`',
           'exactly one: `size` (edge lengths) or `half_extents`',
         );
-      halfExtents = m.has('size') ? vecNonNeg('size', 0.5) : vecNonNeg('half_extents', 1);
-      if (!halfExtents.every((h) => h > 0))
+      g.halfExtents = m.has('size') ? r.vecNonNeg('size', 0.5) : r.vecNonNeg('half_extents', 1);
+      if (!g.halfExtents.every((h) => h > 0))
         ctx.fail(
           m.get(m.has('size') ? 'size' : 'half_extents')?.value,
           subject,
@@ -203,37 +211,38 @@ function readShape(ctx: Ctx, node: YNode, m: Map<string, Entry>, subject0: strin
       if (!m.has('half_extents'))
         ctx.fail(node, subject, 'no `half_extents` key', 'a required `half_extents` (the core box, before rounding)');
       if (!m.has('radius')) ctx.fail(node, subject, 'no `radius` key', 'a required `radius` (how far the core box is swept)');
-      halfExtents = vecNonNeg('half_extents', 1);
-      radius = nonNeg('radius');
-      if (!(radius > 0 || halfExtents.every((h) => h > 0)))
+      g.halfExtents = r.vecNonNeg('half_extents', 1);
+      g.radius = r.nonNeg('radius');
+      if (!(g.radius > 0 || g.halfExtents.every((h) => h > 0)))
         ctx.fail(
           m.get('radius')?.value,
           `${subject}.radius`,
-          `radius 0 with a flat core [${halfExtents.join(', ')}]`,
+          `radius 0 with a flat core [${g.halfExtents.join(', ')}]`,
           'a solid: radius > 0, or every half-extent > 0',
         );
       break;
     case 'cylinder': {
-      radius = positive('radius');
-      const half = positive('length') / 2;
-      size = [radius, half, 0];
-      halfExtents = [radius, radius, half];
-      radius = 0;
+      const radius = r.positive('radius');
+      const half = r.positive('length') / 2;
+      g.size = [radius, half, 0];
+      g.halfExtents = [radius, radius, half];
       break;
     }
     case 'ellipsoid': {
       if (!m.has('radii'))
         ctx.fail(node, subject, 'no `radii` key', 'a required `radii`: [a, b, c], the semi-axes along the shape x, y, z');
-      const r = readVec(ctx, m.get('radii')?.value, `${subject}.radii`, 3) as Vec3;
-      if (!r.every((x) => x > 0)) ctx.fail(m.get('radii')?.value, `${subject}.radii`, `[${r.join(', ')}]`, 'three semi-axes > 0');
-      size = r;
-      halfExtents = [...r];
+      const radii = readVec(ctx, m.get('radii')?.value, `${subject}.radii`, 3) as Vec3;
+      if (!radii.every((x) => x > 0)) ctx.fail(m.get('radii')?.value, `${subject}.radii`, `[${radii.join(', ')}]`, 'three semi-axes > 0');
+      g.size = radii;
+      g.halfExtents = [...radii];
       break;
     }
-    case 'convex':
-      vertices = readConvexVertices(ctx, m, node, subject);
-      for (let i = 0; i < vertices.length; i++) halfExtents[i % 3] = Math.max(halfExtents[i % 3], Math.abs(vertices[i]));
+    case 'convex': {
+      const vertices = readConvexVertices(ctx, m, node, subject);
+      for (let i = 0; i < vertices.length; i++) g.halfExtents[i % 3] = Math.max(g.halfExtents[i % 3], Math.abs(vertices[i]));
+      g.vertices = vertices;
       break;
+    }
     case 'plane':
       if (link !== null)
         ctx.fail(
@@ -244,8 +253,59 @@ function readShape(ctx: Ctx, node: YNode, m: Map<string, Entry>, subject0: strin
         );
       break;
   }
+  return g;
+}
 
-  // friction: the sliding coefficient, or MuJoCo's three [sliding, torsional, rolling]
+/** A capsule's axis: `length` along the shape's z, or `from` + `to` (its end points in the link
+ *  frame, which then give its pos and quat). */
+function readCapsuleAxis(
+  ctx: Ctx,
+  node: YNode,
+  m: Map<string, Entry>,
+  subject: string,
+  r: ShapeKeyReaders,
+): Pick<ShapeDesc, 'halfExtents'> & Partial<Pick<ShapeDesc, 'pos' | 'quat'>> {
+  const ft = m.has('from') || m.has('to');
+  if (ft && m.has('length'))
+    ctx.fail(
+      m.get('length')?.keyNode,
+      subject,
+      'both `length` and `from`/`to`',
+      'either `length` (along the shape z axis) or `from` + `to`',
+    );
+  if (!ft) return { halfExtents: [0, 0, r.positive('length') / 2] };
+  for (const k of ['from', 'to'])
+    if (!m.has(k))
+      ctx.fail(node, subject, `no \`${k}\` key`, 'both `from` and `to` (the end points of the capsule axis, in the link frame)');
+  for (const k of ['pos', 'quat', 'rpy'])
+    if (m.has(k))
+      ctx.fail(m.get(k)?.keyNode, subject, `\`${k}\` together with \`from\`/\`to\``, 'no pose keys: `from` and `to` place the capsule');
+  const a = readVec(ctx, m.get('from')?.value, `${subject}.from`, 3);
+  const b = readVec(ctx, m.get('to')?.value, `${subject}.to`, 3);
+  const d: Vec3 = [b[0] - a[0], b[1] - a[1], b[2] - a[2]];
+  const len = norm3(d);
+  if (!(len > 0))
+    ctx.fail(
+      m.get('to')?.value,
+      `${subject}.to`,
+      `the same point as \`from\` [${a.join(', ')}]`,
+      'a capsule axis of nonzero length (use a sphere for a point)',
+    );
+  return {
+    pos: [(a[0] + b[0]) / 2, (a[1] + b[1]) / 2, (a[2] + b[2]) / 2],
+    quat: quatFromZ([d[0] / len, d[1] / len, d[2] / len]),
+    halfExtents: [0, 0, len / 2],
+  };
+}
+
+type Surface = Pick<
+  ShapeDesc,
+  'friction' | 'contype' | 'conaffinity' | 'margin' | 'gap' | 'torsionalFriction' | 'rollingFriction' | 'color'
+>;
+
+/** Friction (the sliding coefficient, or MuJoCo's three [sliding, torsional, rolling]), collision
+ *  masks, margin and gap, and color. */
+function readSurface(ctx: Ctx, m: Map<string, Entry>, subject: string, r: ShapeKeyReaders): Surface {
   let friction = 1;
   let spinRoll: number[] | undefined;
   if (m.has('friction')) {
@@ -256,7 +316,7 @@ function readShape(ctx: Ctx, node: YNode, m: Map<string, Entry>, subject0: strin
         ctx.fail(e.value, `${subject}.friction`, `[${f.join(', ')}]`, 'three numbers >= 0 (sliding, torsional, rolling)');
       friction = f[0];
       spinRoll = f.slice(1);
-    } else friction = nonNeg('friction');
+    } else friction = r.nonNeg('friction');
   }
   const mask = (key: string): number => {
     if (!m.has(key)) return 1;
@@ -268,21 +328,30 @@ function readShape(ctx: Ctx, node: YNode, m: Map<string, Entry>, subject0: strin
   };
   const contype = mask('contype');
   const conaffinity = mask('conaffinity');
-  const margin = m.has('margin') ? nonNeg('margin') : 0;
-  const gap = m.has('gap') ? nonNeg('gap') : 0;
-  const shape: ShapeDraft['shape'] = { kind, halfExtents, radius, pos, quat, friction, contype, conaffinity, margin, gap };
-  if (size) shape.size = size;
-  if (vertices) shape.vertices = vertices;
-  if (name !== undefined) shape.name = name;
+  const margin = m.has('margin') ? r.nonNeg('margin') : 0;
+  const gap = m.has('gap') ? r.nonNeg('gap') : 0;
+  const surface: Surface = { friction, contype, conaffinity, margin, gap };
   // kept when not MuJoCo's defaults (absent means the default, as written back by arow-writer)
-  if (spinRoll && spinRoll[0] !== DEFAULT_TORSIONAL_FRICTION) shape.torsionalFriction = spinRoll[0];
-  if (spinRoll && spinRoll[1] !== DEFAULT_ROLLING_FRICTION) shape.rollingFriction = spinRoll[1];
+  if (spinRoll && spinRoll[0] !== DEFAULT_TORSIONAL_FRICTION) surface.torsionalFriction = spinRoll[0];
+  if (spinRoll && spinRoll[1] !== DEFAULT_ROLLING_FRICTION) surface.rollingFriction = spinRoll[1];
   if (m.has('color')) {
     const cE = m.get('color') as Entry;
     const c = readVec(ctx, cE.value, `${subject}.color`, 3) as Vec3;
     if (c.some((x) => x < 0 || x > 1)) ctx.fail(cE.value, `${subject}.color`, `[${c.join(', ')}]`, 'RGB components in 0..1');
-    shape.color = c;
+    surface.color = c;
   }
+  return surface;
+}
+
+/** solref, solimp and condim into the shape; `contact: {stiffness, damping}` returned, to become a
+ *  direct solref once the link's mass is known. */
+function readShapeContact(
+  ctx: Ctx,
+  m: Map<string, Entry>,
+  subject: string,
+  link: string | null,
+  shape: ShapeDraft['shape'],
+): PhysicalContact | undefined {
   if (m.has('solref') && m.has('contact'))
     ctx.fail(
       m.get('contact')?.keyNode,
@@ -293,21 +362,16 @@ function readShape(ctx: Ctx, node: YNode, m: Map<string, Entry>, subject0: strin
   if (m.has('solref')) shape.solref = readSolref(ctx, m.get('solref')?.value, `${subject}.solref`);
   if (m.has('solimp')) shape.solimp = readSolimp(ctx, m.get('solimp')?.value, `${subject}.solimp`);
   if (m.has('condim')) shape.condim = readCondim(ctx, m.get('condim')?.value, `${subject}.condim`);
-  let physical: PhysicalContact | undefined;
-  if (m.has('contact')) {
-    const cE = m.get('contact') as Entry;
-    if (link === null)
-      ctx.fail(
-        cE.keyNode,
-        subject,
-        "`contact: {stiffness, damping}` on a static (world) shape, which has no mass to turn N/m into MuJoCo's units",
-        'a `solref` on static shapes (the direct form [−k/m, −c/m] for a body of mass m)',
-      );
-    physical = readPhysicalContact(ctx, cE.value, `${subject}.contact`);
-  }
-  const { line, column } = ctx.pos(node);
-  shape.source = { file: ctx.file, line, column };
-  return { shape, link, ctx, subject, node, linkNode: m.get('link')?.value ?? node, ...(physical ? { physical } : {}) };
+  if (!m.has('contact')) return undefined;
+  const cE = m.get('contact') as Entry;
+  if (link === null)
+    ctx.fail(
+      cE.keyNode,
+      subject,
+      "`contact: {stiffness, damping}` on a static (world) shape, which has no mass to turn N/m into MuJoCo's units",
+      'a `solref` on static shapes (the direct form [−k/m, −c/m] for a body of mass m)',
+    );
+  return readPhysicalContact(ctx, cE.value, `${subject}.contact`);
 }
 
 /** Most points a convex shape may list (its support function visits every one). */
