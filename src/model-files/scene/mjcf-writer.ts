@@ -77,12 +77,50 @@ export function exportMjcf(model: ModelDesc, opts: MjcfOptions = {}): string {
   const copies = opts.copies ?? 1;
   if (!Number.isInteger(copies) || copies < 1) throw new RangeError(`copies must be an integer >= 1, got ${copies}`);
   const integrator = opts.integrator ?? MJ_INTEGRATOR[model.world.integrator] ?? 'Euler';
-  const w = model.world;
+  const tree = depthFirstTree(model);
+  const shapes = model.shapes ?? [];
+  const rounded = shapes.find((sh) => sh.kind === 'rounded-box');
+  if (rounded && !opts.approximateRounded) {
+    throw new MjcfExportError(
+      `shape '${rounded.name}' is a rounded box, which MuJoCo has no geom for; pass --approximate-rounded to write it as the union of boxes and capsules that is the same solid (MuJoCo then reports contacts per piece)`,
+    );
+  }
+  const sites = equalitySites(model, copies);
+  const out: string[] = [];
+  out.push(`<mujoco model="${esc(model.name)}">`);
+  out.push('  <compiler angle="radian" inertiafromgeom="false" autolimits="true"/>');
+  out.push(...optionXml(model, integrator, opts));
+  // Convex shapes as inline meshes (MuJoCo collides a mesh through its convex hull; it moves the
+  // mesh frame to the hull's centroid and principal axes and composes the geom pose with that move,
+  // so the geom stays where the vertices put it).
+  const meshes = shapes.filter((sh) => sh.kind === 'convex');
+  if (meshes.length > 0) {
+    out.push('  <asset>');
+    for (const sh of meshes) out.push(`    <mesh name="${esc(meshName(sh))}" vertex="${nums(sh.vertices ?? [])}"/>`);
+    out.push('  </asset>');
+  }
+  out.push(...worldbodyXml(model, tree, sites, copies));
+  out.push(...contactXml(model, copies), ...tendonXml(model, copies), ...equalityXml(model));
+  const actuators = model.actuators ?? [];
+  if (actuators.length > 0) {
+    out.push('  <actuator>');
+    for (let k = 0; k < copies; k++) for (const a of actuators) out.push(`    ${actuatorXml(model, a, copies === 1 ? '' : `_${k}`)}`);
+    out.push('  </actuator>');
+    for (const a of actuators)
+      if (a.rateLimit !== undefined)
+        opts.notes?.push(`actuator '${a.name}': rate_limit ${a.rateLimit} is not written (MuJoCo's actuators have no rate limit)`);
+  }
+  out.push(...initialStateXml(model, copies));
+  out.push('</mujoco>');
+  return out.join('\n') + '\n';
+}
+
+/** Each body's children, and the roots; MuJoCo numbers qpos body by body in depth-first order, so
+ *  that must be the engine's body order. */
+function depthFirstTree(model: ModelDesc): { children: number[][]; roots: number[] } {
   const children: number[][] = model.bodies.map(() => []);
   const roots: number[] = [];
   model.bodies.forEach((b, i) => (b.parent < 0 ? roots : children[b.parent]).push(i));
-
-  // MuJoCo numbers qpos body by body in depth-first order: it must be the engine's body order.
   const dfs: number[] = [];
   const visit = (i: number): void => {
     dfs.push(i);
@@ -93,20 +131,12 @@ export function exportMjcf(model: ModelDesc, opts: MjcfOptions = {}): string {
     throw new MjcfExportError(
       `the bodies are not in depth-first order (${dfs.map((i) => model.bodies[i].name).join(', ')}), so MuJoCo's qpos layout would differ from the engine's`,
     );
+  return { children, roots };
+}
 
-  const shapes = model.shapes ?? [];
-  const shapesOf: ShapeDesc[][] = model.bodies.map(() => []);
-  const statics: ShapeDesc[] = [];
-  for (const sh of shapes) (sh.body < 0 ? statics : shapesOf[sh.body]).push(sh);
-  const rounded = shapes.find((sh) => sh.kind === 'rounded-box');
-  if (rounded && !opts.approximateRounded) {
-    throw new MjcfExportError(
-      `shape '${rounded.name}' is a rounded box, which MuJoCo has no geom for; pass --approximate-rounded to write it as the union of boxes and capsules that is the same solid (MuJoCo then reports contacts per piece)`,
-    );
-  }
-
-  // Equality constraints (issue 26): a site-semantic constraint (connect with anchor2, weld with
-  // quat2) gets two sites, one on each body (the world's in <worldbody>), named after it.
+/** Equality constraints (issue 26): a site-semantic constraint (connect with anchor2, weld with
+ *  quat2) gets two sites, one on each body (the world's in <worldbody>), named after it. */
+function equalitySites(model: ModelDesc, copies: number): { sitesOf: string[][]; worldSites: string[] } {
   const equalities = model.equalities ?? [];
   const sitesOf: string[][] = model.bodies.map(() => []);
   const worldSites: string[] = [];
@@ -127,18 +157,17 @@ export function exportMjcf(model: ModelDesc, opts: MjcfOptions = {}): string {
       (b < 0 ? worldSites : sitesOf[b]).push(siteXml(`${e.name}_site${k}`, p, q));
   }
   if (equalities.length > 0 && copies > 1) throw new MjcfExportError('equality constraints are written for one copy only (--copies 1)');
+  return { sitesOf, worldSites };
+}
 
-  // MuJoCo's fluid forces: each fluid body's model (fluidXml); every other body an ellipsoid of
-  // negligible size, since MuJoCo would give a written massless link (MJ_MASSLESS) an inertia box
+/** The option block: the engine's solver, the model's cone (absent: pyramidal), the model's method
+ *  (CG unless it asks for Newton and runs it: solverRun), iteration count and tolerance (absent: 0, so
+ *  MuJoCo never stops early, as the engine), impratio; fluid and noslip settings; the flags. The
+ *  validation reference overrides the solver per query. */
+function optionXml(model: ModelDesc, integrator: MjIntegrator, opts: MjcfOptions): string[] {
+  const w = model.world;
   const fluid = model.fluid;
-  const fluidOf = new Map((fluid?.bodies ?? []).map((f) => [f.body, f]));
-
   const out: string[] = [];
-  out.push(`<mujoco model="${esc(model.name)}">`);
-  out.push('  <compiler angle="radian" inertiafromgeom="false" autolimits="true"/>');
-  // The engine's solver: the model's cone (absent: pyramidal), the model's method (CG unless it asks for Newton and runs
-  // it: solverRun), iteration count and tolerance (absent: 0, so MuJoCo never stops early, as the
-  // engine), impratio. The validation reference overrides the solver per query.
   const solver = model.solver ?? DEFAULT_SOLVER;
   const MJCF_SOLVER = { cg: 'CG', newton: 'Newton', pgs: 'PGS' } as const;
   out.push(
@@ -150,15 +179,25 @@ export function exportMjcf(model: ModelDesc, opts: MjcfOptions = {}): string {
   const flags = [...(opts.contacts ? [] : ['contact="disable"']), ...(w.multiccd === false ? ['multiccd="disable"'] : [])];
   if (flags.length) out.push(`    <flag ${flags.join(' ')}/>`);
   out.push('  </option>');
-  // Convex shapes as inline meshes (MuJoCo collides a mesh through its convex hull; it moves the
-  // mesh frame to the hull's centroid and principal axes and composes the geom pose with that move,
-  // so the geom stays where the vertices put it).
-  const meshes = (model.shapes ?? []).filter((sh) => sh.kind === 'convex');
-  if (meshes.length > 0) {
-    out.push('  <asset>');
-    for (const sh of meshes) out.push(`    <mesh name="${esc(meshName(sh))}" vertex="${nums(sh.vertices ?? [])}"/>`);
-    out.push('  </asset>');
-  }
+  return out;
+}
+
+/** <worldbody>: the static shapes and sites, then each copy's bodies with their inertials, joints,
+ *  geoms, fluid geoms and sites. MuJoCo's fluid forces: each fluid body's model (fluidXml); every
+ *  other body an ellipsoid of negligible size, since MuJoCo would give a written massless link
+ *  (MJ_MASSLESS) an inertia box. */
+function worldbodyXml(
+  model: ModelDesc,
+  { children, roots }: { children: number[][]; roots: number[] },
+  { sitesOf, worldSites }: { sitesOf: string[][]; worldSites: string[] },
+  copies: number,
+): string[] {
+  const fluid = model.fluid;
+  const fluidOf = new Map((fluid?.bodies ?? []).map((f) => [f.body, f]));
+  const shapesOf: ShapeDesc[][] = model.bodies.map(() => []);
+  const statics: ShapeDesc[] = [];
+  for (const sh of model.shapes ?? []) (sh.body < 0 ? statics : shapesOf[sh.body]).push(sh);
+  const out: string[] = [];
   out.push('  <worldbody>');
   for (const sh of statics) for (const g of geomXml(sh, '')) out.push(`    ${g}`);
   for (const s of worldSites) out.push(`    ${s}`);
@@ -191,6 +230,11 @@ export function exportMjcf(model: ModelDesc, opts: MjcfOptions = {}): string {
     for (const r of roots) emit(r, 2);
   }
   out.push('  </worldbody>');
+  return out;
+}
+
+function contactXml(model: ModelDesc, copies: number): string[] {
+  const out: string[] = [];
   const excludes = model.excludes ?? [];
   if (excludes.length > 0) {
     out.push('  <contact>');
@@ -201,7 +245,12 @@ export function exportMjcf(model: ModelDesc, opts: MjcfOptions = {}): string {
     }
     out.push('  </contact>');
   }
-  // Fixed tendons (issue 12): each joint's coefficient, limit, friction, spring and damper as MuJoCo's.
+  return out;
+}
+
+/** Fixed tendons (issue 12): each joint's coefficient, limit, friction, spring and damper as MuJoCo's. */
+function tendonXml(model: ModelDesc, copies: number): string[] {
+  const out: string[] = [];
   const tendons = model.tendons ?? [];
   if (tendons.length > 0) {
     out.push('  <tendon>');
@@ -224,6 +273,12 @@ export function exportMjcf(model: ModelDesc, opts: MjcfOptions = {}): string {
     }
     out.push('  </tendon>');
   }
+  return out;
+}
+
+function equalityXml(model: ModelDesc): string[] {
+  const equalities = model.equalities ?? [];
+  const out: string[] = [];
   if (equalities.length > 0) {
     out.push('  <equality>');
     const bn = (i: number | undefined): string => (i === undefined || i < 0 ? 'world' : esc(model.bodies[i].name));
@@ -246,15 +301,12 @@ export function exportMjcf(model: ModelDesc, opts: MjcfOptions = {}): string {
     }
     out.push('  </equality>');
   }
-  const actuators = model.actuators ?? [];
-  if (actuators.length > 0) {
-    out.push('  <actuator>');
-    for (let k = 0; k < copies; k++) for (const a of actuators) out.push(`    ${actuatorXml(model, a, copies === 1 ? '' : `_${k}`)}`);
-    out.push('  </actuator>');
-    for (const a of actuators)
-      if (a.rateLimit !== undefined)
-        opts.notes?.push(`actuator '${a.name}': rate_limit ${a.rateLimit} is not written (MuJoCo's actuators have no rate limit)`);
-  }
+  return out;
+}
+
+/** The constant generalized forces (<custom>) and the initial state (keyframe "initial"). */
+function initialStateXml(model: ModelDesc, copies: number): string[] {
+  const out: string[] = [];
   const rep = (f: (b: BodyDesc) => number[]): string => nums(Array.from({ length: copies }, () => model.bodies.flatMap(f)).flat());
   // Only when some torque is non-zero: MuJoCo caps a numeric's length, and a zero torque
   // needs no record (qfrc_applied starts at zero).
@@ -271,8 +323,7 @@ export function exportMjcf(model: ModelDesc, opts: MjcfOptions = {}): string {
     out.push(`    <key name="initial" qpos="${qpos}" qvel="${qvel}"/>`);
     out.push('  </keyframe>');
   }
-  out.push('</mujoco>');
-  return out.join('\n') + '\n';
+  return out;
 }
 
 /** An actuator on its joint or fixed tendon, as MuJoCo reads it: force = gear·(motor: ctrl; position: kp·(ctrl − ℓ) − kv·ℓ̇;
