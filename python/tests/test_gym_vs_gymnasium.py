@@ -20,7 +20,7 @@ if not hasattr(achilles, "Batch"):
 
 from achilles.gym import make_vec  # noqa: E402
 
-SUPPORTED = ["InvertedPendulum-v5", "InvertedDoublePendulum-v5", "Hopper-v5", "HalfCheetah-v5", "Walker2d-v5", "Ant-v5", "Humanoid-v5", "HumanoidStandup-v5", "Reacher-v5", "Pusher-v5"]
+SUPPORTED = ["InvertedPendulum-v5", "InvertedDoublePendulum-v5", "Hopper-v5", "HalfCheetah-v5", "Walker2d-v5", "Ant-v5", "Humanoid-v5", "HumanoidStandup-v5", "Reacher-v5", "Pusher-v5", "Swimmer-v5"]
 BAR = 1e-6
 
 
@@ -69,7 +69,7 @@ def test_step_for_step_with_gymnasium_f64(env_id):
     assert worst["obs"] <= BAR and worst["reward"] <= BAR and worst["info"] <= BAR
 
 
-@pytest.mark.parametrize("env_id", ["InvertedDoublePendulum-v5", "Hopper-v5", "HalfCheetah-v5", "Ant-v5", "Humanoid-v5", "HumanoidStandup-v5", "Reacher-v5", "Pusher-v5"])
+@pytest.mark.parametrize("env_id", ["InvertedDoublePendulum-v5", "Hopper-v5", "HalfCheetah-v5", "Ant-v5", "Humanoid-v5", "HumanoidStandup-v5", "Reacher-v5", "Pusher-v5", "Swimmer-v5"])
 def test_f32_agreement_is_measured(env_id):
     worst, _ = run_against_gymnasium(env_id, steps=100, precision="f32")
     print(f"{env_id} f32: worst relative obs {worst['obs']:.2e}, reward {worst['reward']:.2e}")
@@ -156,13 +156,14 @@ def test_seeded_runs_are_bit_identical_across_threads_and_lanes(env_id):
         assert np.array_equal(a, b), f"threads {threads}, lanes {lanes}"
 
 
-@pytest.mark.parametrize("env_id", ["InvertedDoublePendulum-v5", "Ant-v5"])
-def test_post_step_fields_are_the_last_evaluations_across_steps(env_id):
+@pytest.mark.parametrize("env_id, steps", [("InvertedDoublePendulum-v5", 60), ("Ant-v5", 60), ("Swimmer-v5", 1000)])
+def test_post_step_fields_are_the_last_evaluations_across_steps(env_id, steps):
     """Without set_state between steps, Gymnasium's reward reads xpos (Ant's x_velocity) and its
     observation site_xpos, cfrc_ext and qfrc_constraint as the previous mj_step left them: those of
     its last evaluation (RK4's fourth stage), not of the state it ended in. Ours must hold the same
-    across consecutive steps (f64, 60 env steps from the same reset state; the motion is chaotic
-    later, so the run is short)."""
+    across consecutive steps (f64, from the same reset state; the motion of the first two is chaotic
+    later, so their run is short). Swimmer-v5 (RK4 with fluid forces, no contact) runs a whole
+    episode of 1000 env steps on its own."""
     ref = gymnasium.make(env_id).unwrapped
     ref.reset(seed=3)
     ours = make_vec(env_id, num_envs=1, precision="f64")
@@ -170,7 +171,7 @@ def test_post_step_fields_are_the_last_evaluations_across_steps(env_id):
     ours.set_state(0, ref.data.qpos.copy(), ref.data.qvel.copy())
     rng = np.random.default_rng(4)
     worst_obs = worst_reward = contact = 0.0
-    for s in range(60):
+    for s in range(steps):
         action = rng.uniform(ref.action_space.low, ref.action_space.high).astype(np.float32)
         obs, reward, terminated, _, _ = ours.step(action[None])
         robs, rrew, rterm, _, _ = ref.step(action)

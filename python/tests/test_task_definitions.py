@@ -20,7 +20,7 @@ mujoco = pytest.importorskip("mujoco")
 from achilles.gym import task as taskmod  # noqa: E402
 from achilles.gym.task import load_task, task_ids  # noqa: E402
 
-TASKS = ["InvertedPendulum-v5", "InvertedDoublePendulum-v5", "Hopper-v5", "HalfCheetah-v5", "Walker2d-v5", "Ant-v5", "Humanoid-v5", "HumanoidStandup-v5", "Reacher-v5", "Pusher-v5"]
+TASKS = ["InvertedPendulum-v5", "InvertedDoublePendulum-v5", "Hopper-v5", "HalfCheetah-v5", "Walker2d-v5", "Ant-v5", "Humanoid-v5", "HumanoidStandup-v5", "Reacher-v5", "Pusher-v5", "Swimmer-v5"]
 TOL = 1e-12
 
 
@@ -181,6 +181,7 @@ def test_compiled_formulas_give_the_evaluated_bits(env_id):
         ("Ant-v5", "step.contact_cost", "contact_force_range[1]", "2 * contact_force_range[1]"),
         ("Humanoid-v5", "observation", "cvel[1:]", "cvel[:-1]"),
         ("Walker2d-v5", "before.x_position_before", "qpos[0]", "qpos[1]"),
+        ("Swimmer-v5", "step.xy_velocity", "/ dt", "/ timestep"),
     ],
 )
 def test_a_mutated_definition_is_caught(env_id, field, old, new, tmp_path, monkeypatch):
