@@ -7,7 +7,9 @@ reward and termination must agree within 1e-6 (the issue's bar; measured agreeme
 
 from __future__ import annotations
 
+import json
 import warnings
+from pathlib import Path
 
 import numpy as np
 import pytest
@@ -24,9 +26,9 @@ SUPPORTED = ["InvertedPendulum-v5", "InvertedDoublePendulum-v5", "Hopper-v5", "H
 BAR = 1e-6
 
 
-def run_against_gymnasium(env_id: str, steps: int, precision: str = "f64", seed: int = 5):
-    ref = gymnasium.make(env_id).unwrapped
-    ours = make_vec(env_id, num_envs=3, precision=precision)
+def run_against_gymnasium(env_id: str, steps: int, precision: str = "f64", seed: int = 5, **kwargs):
+    ref = gymnasium.make(env_id, **kwargs).unwrapped
+    ours = make_vec(env_id, num_envs=3, precision=precision, **kwargs)
     ours.reset(seed=seed)
     ref.reset(seed=seed)
     rng = np.random.default_rng(seed)
@@ -74,6 +76,43 @@ def test_f32_agreement_is_measured(env_id):
     worst, _ = run_against_gymnasium(env_id, steps=100, precision="f32")
     print(f"{env_id} f32: worst relative obs {worst['obs']:.2e}, reward {worst['reward']:.2e}")
     assert worst["obs"] < 1e-2  # f32 round-off over one env step, not a bar on the physics
+
+
+# Every keyword argument of every task away from its default (frame_skip, observation switches, ranges,
+# weights, reset noise): test/fixtures/gym/other-kwargs.json, which the task-definition tests read too.
+OTHER_KWARGS = json.loads((Path(__file__).resolve().parents[2] / "test" / "fixtures" / "gym" / "other-kwargs.json").read_text())["kwargs"]
+
+
+@pytest.mark.parametrize("env_id", SUPPORTED)
+def test_other_keyword_arguments_step_as_gymnasium(env_id):
+    kwargs = {k: tuple(v) if isinstance(v, list) else v for k, v in OTHER_KWARGS[env_id].items()}
+    worst, terminations = run_against_gymnasium(env_id, steps=100, **kwargs)
+    print(f"{env_id} f64, other keyword arguments: worst relative obs {worst['obs']:.2e}, reward {worst['reward']:.2e}, info {worst['info']:.2e}, {terminations} terminations")
+    assert worst["obs"] <= BAR and worst["reward"] <= BAR and worst["info"] <= BAR
+
+
+def test_xml_file_is_read_as_gymnasium_reads_it(tmp_path):
+    """xml_file: another model (Swimmer's in a thicker fluid, with stronger motors), by absolute path, for
+    both envs; ours steps it as Gymnasium's, and it is not the default model's motion."""
+    import gymnasium.envs.mujoco as gm
+
+    src = Path(gm.__file__).parent / "assets" / "swimmer.xml"
+    text = src.read_text()
+    for old, new in (('density="4000"', 'density="6000"'), ('viscosity="0.1"', 'viscosity="0.3"'), ('gear="150.0"', 'gear="200.0"')):
+        assert old in text
+        text = text.replace(old, new)
+    path = tmp_path / "thick_swimmer.xml"
+    path.write_text(text)
+    worst, _ = run_against_gymnasium("Swimmer-v5", steps=100, xml_file=str(path))
+    print(f"Swimmer-v5 with xml_file={path.name}: worst relative obs {worst['obs']:.2e}, reward {worst['reward']:.2e}")
+    assert worst["obs"] <= BAR and worst["reward"] <= BAR
+    plain, thick = make_vec("Swimmer-v5", 1, precision="f64"), make_vec("Swimmer-v5", 1, precision="f64", xml_file=str(path))
+    a = np.full((1, 2), 0.5, dtype=np.float32)
+    plain.reset(seed=0)
+    thick.reset(seed=0)
+    assert not np.allclose(plain.step(a)[0], thick.step(a)[0])
+    plain.close()
+    thick.close()
 
 
 @pytest.mark.parametrize("env_id", SUPPORTED)
