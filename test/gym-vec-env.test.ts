@@ -215,7 +215,7 @@ describe.skipIf(missing !== null)(`makeVec against Gymnasium ${missing ?? ''}`, 
     expect(r0 - r1).toBeCloseTo(1 + 0.999 * Math.fround(0.75), 6);
   });
 
-  it.each(['Hopper-v5', 'Ant-v5', 'Humanoid-v5', 'Pusher-v5'])(
+  it.each(['Hopper-v5', 'Ant-v5', 'Humanoid-v5', 'Pusher-v5', 'Swimmer-v5'])(
     '%s: seeded runs are bit-identical across lane widths and threads (f32)',
     (id) => {
       const run = (threads: number, lanes: 1 | 8 | 16): Float64Array[] => {

@@ -171,7 +171,7 @@ def test_next_step_autoreset_as_gymnasium():
 
 
 # Ant-v5: the recorded fields (cfrc_ext, xpos) and the autoresets' mj_forward of some blocks only
-@pytest.mark.parametrize("env_id", ["Hopper-v5", "Ant-v5", "Humanoid-v5", "Pusher-v5"])
+@pytest.mark.parametrize("env_id", ["Hopper-v5", "Ant-v5", "Humanoid-v5", "Pusher-v5", "Swimmer-v5"])
 def test_seeded_runs_are_bit_identical_across_threads_and_lanes(env_id):
     def run(threads, lanes):
         env = make_vec(env_id, num_envs=20, precision="f32", threads=threads, lanes=lanes)
