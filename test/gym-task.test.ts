@@ -24,9 +24,14 @@ type StepRec = {
   info: Record<string, number>;
 };
 
-function record(): { runs: Record<string, Run> } | { error: string } {
+// Every keyword argument of every task away from its default (python/tests/test_task_definitions.py reads it too)
+const OTHER_KWARGS: Record<string, Record<string, unknown>> = JSON.parse(
+  readFileSync(join(import.meta.dirname, 'fixtures', 'gym', 'other-kwargs.json'), 'utf8'),
+).kwargs;
+
+function record(kwargs: Record<string, Record<string, unknown>> = {}): { runs: Record<string, Run> } | { error: string } {
   const r = spawnSync(python, [join(import.meta.dirname, '..', 'validation', 'gymnasium_record.py')], {
-    input: JSON.stringify({ tasks: TASKS, steps: 40, seed: 3 }),
+    input: JSON.stringify({ tasks: TASKS, steps: 40, seed: 3, kwargs }),
     encoding: 'utf8',
     maxBuffer: 1 << 30,
   });
@@ -35,6 +40,7 @@ function record(): { runs: Record<string, Run> } | { error: string } {
 }
 
 const rec = record();
+const recOther = record(OTHER_KWARGS);
 // CI installs gymnasium (.ci/run); elsewhere a machine without it skips these, saying why.
 const missing = 'error' in rec ? rec.error : null;
 if (missing && process.env.CI) throw new Error(`gymnasium recording failed: ${missing}`);
@@ -51,51 +57,66 @@ describe.skipIf(missing !== null)(`task files against Gymnasium ${missing ?? ''}
   it('every Gymnasium task has a file', () => {
     expect(taskIds()).toEqual(expect.arrayContaining(TASKS));
   });
+  // The task `id` (with keyword arguments `kwargs`) against Gymnasium's run of the same env
+  const agrees = (id: string, run: Run, kwargs: Record<string, unknown> = {}): void => {
+    const t = loadTask(id, kwargs);
+    t.bodies = run.bodies; // Gymnasium's model's, as the vector env binds its own
+    const o0 = observe(t, run.reset.values);
+    expect(o0.length).toBe(run.reset.obs.length);
+    o0.forEach((x, i) => expect(near(x, run.reset.obs[i]), `reset obs[${i}]`).toBe(true));
+    for (const [k, v] of Object.entries(readResetInfo(t, run.reset.values)))
+      expect(near(Number(v), Number(run.reset.info[k])), `reset info ${k}`).toBe(true);
+    // Gymnasium's actions are float32 (its action space's dtype): so are ours
+    const f32 = (v: Record<string, never>) => ({ ...v, action: Float32Array.from(v.action as number[]) });
+    run.steps.forEach((s, n) => {
+      const after = f32(s.after);
+      const obs = observe(t, after);
+      const terms = stepTerms(t, after, readBefore(t, f32(s.before)), obs);
+      obs.forEach((x, i) => expect(near(x, s.obs[i]), `step ${n} obs[${i}]`).toBe(true));
+      expect(near(Number(terms.reward), s.reward, REWARD_TOL), `step ${n} reward ${terms.reward} vs ${s.reward}`).toBe(true);
+      expect(Boolean(terms.terminated), `step ${n} terminated`).toBe(s.terminated);
+      for (const k of t.info) expect(near(Number(terms[k]), Number(s.info[k]), REWARD_TOL), `step ${n} info ${k}`).toBe(true);
+    });
+  };
   for (const id of TASKS) {
     it(`${id}: observation, reward, termination and info as Gymnasium computes them`, () => {
-      const run = (rec as { runs: Record<string, Run> }).runs[id];
-      const t = loadTask(id);
-      t.bodies = run.bodies; // Gymnasium's model's, as the vector env binds its own
-      const o0 = observe(t, run.reset.values);
-      expect(o0.length).toBe(run.reset.obs.length);
-      o0.forEach((x, i) => expect(near(x, run.reset.obs[i]), `reset obs[${i}]`).toBe(true));
-      for (const [k, v] of Object.entries(readResetInfo(t, run.reset.values)))
-        expect(near(Number(v), Number(run.reset.info[k])), `reset info ${k}`).toBe(true);
-      // Gymnasium's actions are float32 (its action space's dtype): so are ours
-      const f32 = (v: Record<string, never>) => ({ ...v, action: Float32Array.from(v.action as number[]) });
-      run.steps.forEach((s, n) => {
-        const after = f32(s.after);
-        const obs = observe(t, after);
-        const terms = stepTerms(t, after, readBefore(t, f32(s.before)), obs);
-        obs.forEach((x, i) => expect(near(x, s.obs[i]), `step ${n} obs[${i}]`).toBe(true));
-        expect(near(Number(terms.reward), s.reward, REWARD_TOL), `step ${n} reward ${terms.reward} vs ${s.reward}`).toBe(true);
-        expect(Boolean(terms.terminated), `step ${n} terminated`).toBe(s.terminated);
-        for (const k of t.info) expect(near(Number(terms[k]), Number(s.info[k]), REWARD_TOL), `step ${n} info ${k}`).toBe(true);
-      });
+      agrees(id, (rec as { runs: Record<string, Run> }).runs[id]);
+    });
+    it(`${id}: with every keyword argument away from its default, as Gymnasium's env applies them`, () => {
+      expect('error' in recOther ? recOther.error : '').toBe('');
+      const kwargs = OTHER_KWARGS[id];
+      expect(loadTask(id, kwargs).frameSkip).toBe(kwargs.frame_skip);
+      const run = (recOther as { runs: Record<string, Run> }).runs[id];
+      agrees(id, run, kwargs);
+      if (uniformOnly.includes(id)) resetsAgree(id, run, kwargs);
     });
   }
   // The fewest draws a reset takes (no candidate rejected): Reacher's nq + 2 + nv, Pusher's 2 + nv.
   const REJECTION_SAMPLED: Record<string, number> = { 'Reacher-v5': 10, 'Pusher-v5': 13 };
   // Tasks whose resets draw uniform numbers only: numpy's normal draws are not a unit number each
   const uniformOnly = TASKS.filter((id) => !JSON.stringify(loadTask(id).reset).includes('"value":"normal"'));
+  // Fed the draws of Gymnasium's reset streams, the task's reset entries land on its reset states; the draws each took
+  const resetsAgree = (id: string, run: Run, kwargs: Record<string, unknown> = {}): number[] => {
+    const t = loadTask(id, kwargs);
+    t.bodies = run.bodies;
+    const used: number[] = [];
+    for (const r of run.resets) {
+      let i = 0;
+      // numpy's uniform(lo, hi): lo + (hi - lo) * u, u the stream's next unit number
+      const draw = (kind: string, lo: number, hi: number, n: number): number[] => {
+        expect(kind).toBe('uniform');
+        return Array.from({ length: n }, () => lo + (hi - lo) * r.unit[i++]);
+      };
+      const { qpos, qvel } = resetState(t, run.reset.values, draw);
+      expect(qpos, `seed ${r.seed} qpos`).toEqual(r.qpos);
+      expect(qvel, `seed ${r.seed} qvel`).toEqual(r.qvel);
+      used.push(i);
+    }
+    return used;
+  };
   for (const id of uniformOnly) {
     it(`${id}: fed Gymnasium's own stream, the reset entries land on its reset state (the same draws, in its order)`, () => {
-      const run = (rec as { runs: Record<string, Run> }).runs[id];
-      const t = loadTask(id);
-      t.bodies = run.bodies;
-      const used: number[] = [];
-      for (const r of run.resets) {
-        let i = 0;
-        // numpy's uniform(lo, hi): lo + (hi - lo) * u, u the stream's next unit number
-        const draw = (kind: string, lo: number, hi: number, n: number): number[] => {
-          expect(kind).toBe('uniform');
-          return Array.from({ length: n }, () => lo + (hi - lo) * r.unit[i++]);
-        };
-        const { qpos, qvel } = resetState(t, run.reset.values, draw);
-        expect(qpos, `seed ${r.seed} qpos`).toEqual(r.qpos);
-        expect(qvel, `seed ${r.seed} qvel`).toEqual(r.qvel);
-        used.push(i);
-      }
+      const used = resetsAgree(id, (rec as { runs: Record<string, Run> }).runs[id]);
       if (id in REJECTION_SAMPLED) {
         // some candidate was rejected: the redraw is exercised
         expect(Math.min(...used)).toBe(REJECTION_SAMPLED[id]);

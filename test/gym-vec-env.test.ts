@@ -4,6 +4,7 @@
 // within 1e-6 (issue 28's bar, as python/tests/test_gym_vs_gymnasium.py holds the Python env to).
 // Also: next-step autoresets, info as Gymnasium's vector envs merge it, refusals by name, and seeded
 // runs bit-identical across lane widths and threads.
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { engineAddon } from '../src/engine/native.js';
@@ -28,9 +29,18 @@ type GymStep = {
   info: Record<string, number>;
 };
 
-async function gymnasiumRuns(): Promise<Record<string, GymStep[]> | string> {
+// Every keyword argument of every task away from its default (test/gym-task.test.ts and the Python tests read it too)
+const OTHER_KWARGS: Record<string, Record<string, unknown>> = JSON.parse(
+  readFileSync(join(import.meta.dirname, 'fixtures', 'gym', 'other-kwargs.json'), 'utf8'),
+).kwargs;
+const OTHER_STEPS = 100;
+
+async function gymnasiumRuns(
+  kwargs: Record<string, Record<string, unknown>> = {},
+  steps = STEPS,
+): Promise<Record<string, GymStep[]> | string> {
   const r = await spawnAsync(python, [join(import.meta.dirname, 'helpers', 'gymnasium_steps.py')], {
-    input: JSON.stringify({ tasks: SUPPORTED, steps: STEPS, seed: 5 }),
+    input: JSON.stringify({ tasks: SUPPORTED, steps, seed: 5, kwargs }),
     timeout: 300_000,
   });
   if (r.status !== 0) return r.stderr || `exit ${r.status}`;
@@ -38,6 +48,7 @@ async function gymnasiumRuns(): Promise<Record<string, GymStep[]> | string> {
 }
 
 const runs = await gymnasiumRuns();
+const otherRuns = await gymnasiumRuns(OTHER_KWARGS, OTHER_STEPS);
 const missing = typeof runs === 'string' ? runs.split('\n').filter(Boolean).slice(-1)[0] : null;
 // CI installs gymnasium (.ci/run); elsewhere a machine without it skips these, saying why.
 if (missing && process.env.CI) throw new Error(`gymnasium reference failed: ${missing}`);
@@ -45,41 +56,48 @@ if (missing && process.env.CI) throw new Error(`gymnasium reference failed: ${mi
 const rel = (a: number, b: number): number => Math.abs(a - b) / Math.max(1, Math.abs(b));
 
 describe.skipIf(missing !== null)(`makeVec against Gymnasium ${missing ?? ''}`, () => {
+  // makeVec(id) with keyword arguments `kwargs`, put in each of Gymnasium's states in turn, against its steps
+  const stepForStep = (id: string, steps: GymStep[], kwargs: Record<string, unknown> = {}): void => {
+    const env = makeVec(id, 3, { precision: 'f64', kwargs });
+    env.reset({ seed: 5 });
+    let worstObs = 0;
+    let worstReward = 0;
+    let worstInfo = 0;
+    let terminations = 0;
+    const actions = new Float32Array(3 * env.nu);
+    steps.forEach((g, s) => {
+      env.setState(0, g.qpos, g.qvel);
+      // MuJoCo's warm start too (mjSTATE_WARMSTART): Gymnasium's reset zeroes it where our env 0 goes on,
+      // and PGS (Humanoid) stops short of the optimum, so its answer depends on where it starts
+      g.qacc_warmstart.forEach((x, k) => (env.batch.qaccWarm[k * env.batch.stride] = x));
+      actions.set(g.action, 0);
+      for (let k = env.nu; k < actions.length; k++) actions[k] = Math.sin(s + k); // the other envs do their own thing
+      const out = env.step(actions);
+      expect(out.obs.length).toBe(3 * g.obs.length);
+      g.obs.forEach((x, k) => (worstObs = Math.max(worstObs, rel(out.obs[k], x))));
+      worstReward = Math.max(worstReward, rel(out.reward[0], g.reward));
+      expect(out.terminated[0] === 1, `step ${s}: terminated`).toBe(g.terminated);
+      // every info entry the task gives, each Gymnasium's too (not given: Humanoid's tendon arrays, README)
+      for (const k of env.task.info) {
+        expect(out.info[`_${k}`][0], `step ${s}: info ${k} for env 0`).toBe(1);
+        worstInfo = Math.max(worstInfo, rel(out.info[k][0], g.info[k]));
+      }
+      if (g.terminated) terminations++;
+    });
+    console.log(
+      `${id} f64${Object.keys(kwargs).length ? ', other keyword arguments' : ''}: worst relative obs ${worstObs.toExponential(2)}, reward ${worstReward.toExponential(2)}, info ${worstInfo.toExponential(2)}, ${terminations} terminations`,
+    );
+    expect(worstObs).toBeLessThanOrEqual(BAR);
+    expect(worstReward).toBeLessThanOrEqual(BAR);
+    expect(worstInfo).toBeLessThanOrEqual(BAR);
+  };
   for (const id of SUPPORTED) {
     it(`${id}: observation, reward and termination as Gymnasium's, step for step (f64)`, () => {
-      const steps = (runs as Record<string, GymStep[]>)[id];
-      const env = makeVec(id, 3, { precision: 'f64' });
-      env.reset({ seed: 5 });
-      let worstObs = 0;
-      let worstReward = 0;
-      let worstInfo = 0;
-      let terminations = 0;
-      const actions = new Float32Array(3 * env.nu);
-      steps.forEach((g, s) => {
-        env.setState(0, g.qpos, g.qvel);
-        // MuJoCo's warm start too (mjSTATE_WARMSTART): Gymnasium's reset zeroes it where our env 0 goes on,
-        // and PGS (Humanoid) stops short of the optimum, so its answer depends on where it starts
-        g.qacc_warmstart.forEach((x, k) => (env.batch.qaccWarm[k * env.batch.stride] = x));
-        actions.set(g.action, 0);
-        for (let k = env.nu; k < actions.length; k++) actions[k] = Math.sin(s + k); // the other envs do their own thing
-        const out = env.step(actions);
-        expect(out.obs.length).toBe(3 * g.obs.length);
-        g.obs.forEach((x, k) => (worstObs = Math.max(worstObs, rel(out.obs[k], x))));
-        worstReward = Math.max(worstReward, rel(out.reward[0], g.reward));
-        expect(out.terminated[0] === 1, `step ${s}: terminated`).toBe(g.terminated);
-        // every info entry the task gives, each Gymnasium's too (not given: Humanoid's tendon arrays, README)
-        for (const k of env.task.info) {
-          expect(out.info[`_${k}`][0], `step ${s}: info ${k} for env 0`).toBe(1);
-          worstInfo = Math.max(worstInfo, rel(out.info[k][0], g.info[k]));
-        }
-        if (g.terminated) terminations++;
-      });
-      console.log(
-        `${id} f64: worst relative obs ${worstObs.toExponential(2)}, reward ${worstReward.toExponential(2)}, info ${worstInfo.toExponential(2)}, ${terminations} terminations`,
-      );
-      expect(worstObs).toBeLessThanOrEqual(BAR);
-      expect(worstReward).toBeLessThanOrEqual(BAR);
-      expect(worstInfo).toBeLessThanOrEqual(BAR);
+      stepForStep(id, (runs as Record<string, GymStep[]>)[id]);
+    });
+    it(`${id}: the same with every keyword argument away from its default (frame skip, observation switches, ...)`, () => {
+      expect(typeof otherRuns === 'string' ? otherRuns : '').toBe('');
+      stepForStep(id, (otherRuns as Record<string, GymStep[]>)[id], OTHER_KWARGS[id]);
     });
   }
 
@@ -197,7 +215,7 @@ describe.skipIf(missing !== null)(`makeVec against Gymnasium ${missing ?? ''}`, 
     expect(r0 - r1).toBeCloseTo(1 + 0.999 * Math.fround(0.75), 6);
   });
 
-  it.each(['Hopper-v5', 'Ant-v5', 'Humanoid-v5', 'Pusher-v5'])(
+  it.each(['Hopper-v5', 'Ant-v5', 'Humanoid-v5', 'Pusher-v5', 'Swimmer-v5'])(
     '%s: seeded runs are bit-identical across lane widths and threads (f32)',
     (id) => {
       const run = (threads: number, lanes: 1 | 8 | 16): Float64Array[] => {

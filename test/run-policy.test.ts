@@ -107,6 +107,8 @@ describe.skipIf(!ready)('run --policy --task', () => {
     // body('fingertip') and body('target'): the model's body names reach the policy's task
     ['Reacher-v5', 'reacher.xml', 10, 2, 0.3, 1.0],
     ['HumanoidStandup-v5', 'humanoidstandup.xml', 348, 17, 0.2, 0.3],
+    // RK4 with fluid forces (option density, viscosity): 100 env steps of a curling, drifting swimmer
+    ['Swimmer-v5', 'swimmer.xml', 8, 2, 0.5, 4.0],
   ])("%s: the return equals Gymnasium's under the same constant actions", async (task, xml, obsDim, nu, action, duration) => {
     const dir = tempDir();
     const policy = join(dir, 'constant.onnx');

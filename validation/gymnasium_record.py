@@ -5,7 +5,8 @@ layouts, read off mjData after Gymnasium's step) before and after, the action, a
 returned (observation, reward, terminated, info); the model's body names; and seeded resets
 with the unit draws of their streams.
 
-  request (stdin):  {"tasks": ["Hopper-v5", ...], "steps": 30, "seed": 3}
+  request (stdin):  {"tasks": ["Hopper-v5", ...], "steps": 30, "seed": 3, "kwargs": {"Hopper-v5": {...}}}
+                    (kwargs optional: an env's keyword arguments for gymnasium.make, a list as a tuple)
   response:         {"gymnasium": "1.x.y", "mujoco": "3.x", "runs": {id: {"reset": {...}, "steps": [...]}}}  or  {"error": "..."}
 """
 import json
@@ -38,8 +39,8 @@ def plain(x):
     return np.asarray(x, dtype=np.float64).tolist() if not isinstance(x, (bool, np.bool_)) else bool(x)
 
 
-def record(env_id, steps, seed):
-    env = gymnasium.make(env_id).unwrapped
+def record(env_id, steps, seed, kwargs):
+    env = gymnasium.make(env_id, **{k: tuple(v) if isinstance(v, list) else v for k, v in kwargs.items()}).unwrapped
     rng = np.random.default_rng(seed)
     obs, info = env.reset(seed=seed)
     # the model's body names in MuJoCo's order, which a task's body('name') reads
@@ -70,7 +71,8 @@ def reset_draws(env, seed):
 def main():
     try:
         req = json.load(sys.stdin)
-        runs = {t: record(t, int(req.get("steps", 30)), int(req.get("seed", 3))) for t in req["tasks"]}
+        kwargs = req.get("kwargs", {})
+        runs = {t: record(t, int(req.get("steps", 30)), int(req.get("seed", 3)), kwargs.get(t, {})) for t in req["tasks"]}
         sys.stdout.write(json.dumps({"gymnasium": gymnasium.__version__, "mujoco": mujoco.__version__, "runs": runs}))
     except Exception as e:  # the caller shows it
         sys.stdout.write(json.dumps({"error": f"{type(e).__name__}: {e}"}))

@@ -7,7 +7,9 @@ reward and termination must agree within 1e-6 (the issue's bar; measured agreeme
 
 from __future__ import annotations
 
+import json
 import warnings
+from pathlib import Path
 
 import numpy as np
 import pytest
@@ -20,13 +22,13 @@ if not hasattr(achilles, "Batch"):
 
 from achilles.gym import make_vec  # noqa: E402
 
-SUPPORTED = ["InvertedPendulum-v5", "InvertedDoublePendulum-v5", "Hopper-v5", "HalfCheetah-v5", "Walker2d-v5", "Ant-v5", "Humanoid-v5", "HumanoidStandup-v5", "Reacher-v5", "Pusher-v5"]
+SUPPORTED = ["InvertedPendulum-v5", "InvertedDoublePendulum-v5", "Hopper-v5", "HalfCheetah-v5", "Walker2d-v5", "Ant-v5", "Humanoid-v5", "HumanoidStandup-v5", "Reacher-v5", "Pusher-v5", "Swimmer-v5"]
 BAR = 1e-6
 
 
-def run_against_gymnasium(env_id: str, steps: int, precision: str = "f64", seed: int = 5):
-    ref = gymnasium.make(env_id).unwrapped
-    ours = make_vec(env_id, num_envs=3, precision=precision)
+def run_against_gymnasium(env_id: str, steps: int, precision: str = "f64", seed: int = 5, **kwargs):
+    ref = gymnasium.make(env_id, **kwargs).unwrapped
+    ours = make_vec(env_id, num_envs=3, precision=precision, **kwargs)
     ours.reset(seed=seed)
     ref.reset(seed=seed)
     rng = np.random.default_rng(seed)
@@ -69,11 +71,48 @@ def test_step_for_step_with_gymnasium_f64(env_id):
     assert worst["obs"] <= BAR and worst["reward"] <= BAR and worst["info"] <= BAR
 
 
-@pytest.mark.parametrize("env_id", ["InvertedDoublePendulum-v5", "Hopper-v5", "HalfCheetah-v5", "Ant-v5", "Humanoid-v5", "HumanoidStandup-v5", "Reacher-v5", "Pusher-v5"])
+@pytest.mark.parametrize("env_id", ["InvertedDoublePendulum-v5", "Hopper-v5", "HalfCheetah-v5", "Ant-v5", "Humanoid-v5", "HumanoidStandup-v5", "Reacher-v5", "Pusher-v5", "Swimmer-v5"])
 def test_f32_agreement_is_measured(env_id):
     worst, _ = run_against_gymnasium(env_id, steps=100, precision="f32")
     print(f"{env_id} f32: worst relative obs {worst['obs']:.2e}, reward {worst['reward']:.2e}")
     assert worst["obs"] < 1e-2  # f32 round-off over one env step, not a bar on the physics
+
+
+# Every keyword argument of every task away from its default (frame_skip, observation switches, ranges,
+# weights, reset noise): test/fixtures/gym/other-kwargs.json, which the task-definition tests read too.
+OTHER_KWARGS = json.loads((Path(__file__).resolve().parents[2] / "test" / "fixtures" / "gym" / "other-kwargs.json").read_text())["kwargs"]
+
+
+@pytest.mark.parametrize("env_id", SUPPORTED)
+def test_other_keyword_arguments_step_as_gymnasium(env_id):
+    kwargs = {k: tuple(v) if isinstance(v, list) else v for k, v in OTHER_KWARGS[env_id].items()}
+    worst, terminations = run_against_gymnasium(env_id, steps=100, **kwargs)
+    print(f"{env_id} f64, other keyword arguments: worst relative obs {worst['obs']:.2e}, reward {worst['reward']:.2e}, info {worst['info']:.2e}, {terminations} terminations")
+    assert worst["obs"] <= BAR and worst["reward"] <= BAR and worst["info"] <= BAR
+
+
+def test_xml_file_is_read_as_gymnasium_reads_it(tmp_path):
+    """xml_file: another model (Swimmer's in a thicker fluid, with stronger motors), by absolute path, for
+    both envs; ours steps it as Gymnasium's, and it is not the default model's motion."""
+    import gymnasium.envs.mujoco as gm
+
+    src = Path(gm.__file__).parent / "assets" / "swimmer.xml"
+    text = src.read_text()
+    for old, new in (('density="4000"', 'density="6000"'), ('viscosity="0.1"', 'viscosity="0.3"'), ('gear="150.0"', 'gear="200.0"')):
+        assert old in text
+        text = text.replace(old, new)
+    path = tmp_path / "thick_swimmer.xml"
+    path.write_text(text)
+    worst, _ = run_against_gymnasium("Swimmer-v5", steps=100, xml_file=str(path))
+    print(f"Swimmer-v5 with xml_file={path.name}: worst relative obs {worst['obs']:.2e}, reward {worst['reward']:.2e}")
+    assert worst["obs"] <= BAR and worst["reward"] <= BAR
+    plain, thick = make_vec("Swimmer-v5", 1, precision="f64"), make_vec("Swimmer-v5", 1, precision="f64", xml_file=str(path))
+    a = np.full((1, 2), 0.5, dtype=np.float32)
+    plain.reset(seed=0)
+    thick.reset(seed=0)
+    assert not np.allclose(plain.step(a)[0], thick.step(a)[0])
+    plain.close()
+    thick.close()
 
 
 @pytest.mark.parametrize("env_id", SUPPORTED)
@@ -132,7 +171,7 @@ def test_next_step_autoreset_as_gymnasium():
 
 
 # Ant-v5: the recorded fields (cfrc_ext, xpos) and the autoresets' mj_forward of some blocks only
-@pytest.mark.parametrize("env_id", ["Hopper-v5", "Ant-v5", "Humanoid-v5", "Pusher-v5"])
+@pytest.mark.parametrize("env_id", ["Hopper-v5", "Ant-v5", "Humanoid-v5", "Pusher-v5", "Swimmer-v5"])
 def test_seeded_runs_are_bit_identical_across_threads_and_lanes(env_id):
     def run(threads, lanes):
         env = make_vec(env_id, num_envs=20, precision="f32", threads=threads, lanes=lanes)
@@ -156,13 +195,14 @@ def test_seeded_runs_are_bit_identical_across_threads_and_lanes(env_id):
         assert np.array_equal(a, b), f"threads {threads}, lanes {lanes}"
 
 
-@pytest.mark.parametrize("env_id", ["InvertedDoublePendulum-v5", "Ant-v5"])
-def test_post_step_fields_are_the_last_evaluations_across_steps(env_id):
+@pytest.mark.parametrize("env_id, steps", [("InvertedDoublePendulum-v5", 60), ("Ant-v5", 60), ("Swimmer-v5", 1000)])
+def test_post_step_fields_are_the_last_evaluations_across_steps(env_id, steps):
     """Without set_state between steps, Gymnasium's reward reads xpos (Ant's x_velocity) and its
     observation site_xpos, cfrc_ext and qfrc_constraint as the previous mj_step left them: those of
     its last evaluation (RK4's fourth stage), not of the state it ended in. Ours must hold the same
-    across consecutive steps (f64, 60 env steps from the same reset state; the motion is chaotic
-    later, so the run is short)."""
+    across consecutive steps (f64, from the same reset state; the motion of the first two is chaotic
+    later, so their run is short). Swimmer-v5 (RK4 with fluid forces, no contact) runs a whole
+    episode of 1000 env steps on its own."""
     ref = gymnasium.make(env_id).unwrapped
     ref.reset(seed=3)
     ours = make_vec(env_id, num_envs=1, precision="f64")
@@ -170,7 +210,7 @@ def test_post_step_fields_are_the_last_evaluations_across_steps(env_id):
     ours.set_state(0, ref.data.qpos.copy(), ref.data.qvel.copy())
     rng = np.random.default_rng(4)
     worst_obs = worst_reward = contact = 0.0
-    for s in range(60):
+    for s in range(steps):
         action = rng.uniform(ref.action_space.low, ref.action_space.high).astype(np.float32)
         obs, reward, terminated, _, _ = ours.step(action[None])
         robs, rrew, rterm, _, _ = ref.step(action)

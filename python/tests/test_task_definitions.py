@@ -9,7 +9,9 @@ engine's agreement with MuJoCo is checked separately. Mutated formulas must fail
 from __future__ import annotations
 
 import copy
+import inspect
 import json
+from pathlib import Path
 
 import numpy as np
 import pytest
@@ -20,7 +22,7 @@ mujoco = pytest.importorskip("mujoco")
 from achilles.gym import task as taskmod  # noqa: E402
 from achilles.gym.task import load_task, task_ids  # noqa: E402
 
-TASKS = ["InvertedPendulum-v5", "InvertedDoublePendulum-v5", "Hopper-v5", "HalfCheetah-v5", "Walker2d-v5", "Ant-v5", "Humanoid-v5", "HumanoidStandup-v5", "Reacher-v5", "Pusher-v5"]
+TASKS = ["InvertedPendulum-v5", "InvertedDoublePendulum-v5", "Hopper-v5", "HalfCheetah-v5", "Walker2d-v5", "Ant-v5", "Humanoid-v5", "HumanoidStandup-v5", "Reacher-v5", "Pusher-v5", "Swimmer-v5"]
 TOL = 1e-12
 
 
@@ -69,8 +71,8 @@ def random_run(env, steps: int, seed: int):
             env.reset(seed=seed + s + 1)
 
 
-def mismatches(task, env_id: str, steps: int, seed: int = 3) -> list[str]:
-    env = gymnasium.make(env_id).unwrapped
+def mismatches(task, env_id: str, steps: int, seed: int = 3, **kwargs) -> list[str]:
+    env = gymnasium.make(env_id, **kwargs).unwrapped
     task.bodies = bodies(env)
     obs, info = env.reset(seed=seed)
     bad: list[str] = []
@@ -181,6 +183,7 @@ def test_compiled_formulas_give_the_evaluated_bits(env_id):
         ("Ant-v5", "step.contact_cost", "contact_force_range[1]", "2 * contact_force_range[1]"),
         ("Humanoid-v5", "observation", "cvel[1:]", "cvel[:-1]"),
         ("Walker2d-v5", "before.x_position_before", "qpos[0]", "qpos[1]"),
+        ("Swimmer-v5", "step.xy_velocity", "/ dt", "/ timestep"),
     ],
 )
 def test_a_mutated_definition_is_caught(env_id, field, old, new, tmp_path, monkeypatch):
@@ -241,3 +244,74 @@ def test_rejection_sampled_entries_redraw_only_the_rejected_envs():
     task.reset_until = {k: taskmod.parse("false", "never") for k in task.reset_until}
     with pytest.raises(taskmod.ExprError, match=f"reset.goal.until: still false after {taskmod.MAX_REDRAWS} draws for envs \\[0, 1\\]"):
         task.reset_state(values, lambda kind, lo, hi, size, rows=None: np.zeros((2, size)))
+
+
+# Every keyword argument of every task set away from its default (test/fixtures/gym/other-kwargs.json,
+# which test/gym-task.test.ts reads too).
+OTHER_KWARGS = json.loads((Path(__file__).resolve().parents[2] / "test" / "fixtures" / "gym" / "other-kwargs.json").read_text())["kwargs"]
+# Info entries of Gymnasium's envs that the tasks do not give (README): Humanoid's and HumanoidStandup's
+# tendon arrays, read after mj_step at RK4's fourth stage, which the batch's record does not hold.
+NOT_GIVEN = {"tendon_length", "tendon_velocity"}
+
+
+@pytest.mark.parametrize("env_id", TASKS)
+def test_keyword_arguments_and_info_are_gymnasiums(env_id):
+    """The task takes every keyword argument Gymnasium's env class takes (its parameters, xml_file,
+    frame_skip, the rendering ones), with Gymnasium's defaults, and no other; its step and reset info
+    name every entry Gymnasium's env returns (NOT_GIVEN aside), and no other."""
+    from achilles.gym.task import RENDER_KWARGS
+
+    env = gymnasium.make(env_id).unwrapped
+    accepted = {k: p.default for k, p in inspect.signature(type(env).__init__).parameters.items() if k not in ("self", "kwargs")}
+    base = {k for k in inspect.signature(gymnasium.envs.mujoco.MujocoEnv.__init__).parameters if k not in ("self", "kwargs")}
+    task = load_task(env_id)
+    ours = {**task.params, "xml_file": task.model, "frame_skip": task.frame_skip}
+    # the rendering keyword arguments: MujocoEnv's (less the model and spaces, which a task sets itself)
+    assert base - {"model_path", "frame_skip", "observation_space"} <= RENDER_KWARGS
+    assert set(accepted) - RENDER_KWARGS == set(ours), f"Gymnasium takes {sorted(accepted)}"
+    for k, v in ours.items():
+        default = accepted[k]
+        assert np.array_equal(np.asarray(v, dtype=np.float64 if not isinstance(v, str) else object), np.asarray(default, dtype=np.float64 if not isinstance(default, str) else object)), (
+            f"{k}: ours {v!r}, Gymnasium's {default!r}"
+        )
+    assert task.max_episode_steps == gymnasium.spec(env_id).max_episode_steps
+    _, reset_info = env.reset(seed=0)
+    _, _, _, _, info = env.step(env.action_space.sample())
+    assert set(task.info) == set(info) - NOT_GIVEN
+    assert set(task.reset_info) == set(reset_info) - NOT_GIVEN
+    env.close()
+
+
+def test_other_keyword_arguments_set_every_parameter():
+    assert set(OTHER_KWARGS) == set(TASKS)
+    for env_id, kwargs in OTHER_KWARGS.items():
+        task = load_task(env_id)
+        assert set(kwargs) == {*task.params, "frame_skip"}, env_id
+        for k, v in kwargs.items():
+            assert v != (task.frame_skip if k == "frame_skip" else taskmod._param_value(task.params[k])), f"{env_id}: {k} is its default"
+
+
+@pytest.mark.parametrize("env_id", TASKS)
+def test_other_keyword_arguments_as_gymnasium_applies_them(env_id):
+    """With every keyword argument away from its default, the task still gives Gymnasium's observation,
+    reward, termination and info (evaluated and compiled), and its reset lands on Gymnasium's state."""
+    kwargs = {k: tuple(v) if isinstance(v, list) else v for k, v in OTHER_KWARGS[env_id].items()}
+    for compiled in (False, True):
+        task = loaded(env_id, compiled, **kwargs)
+        assert task.frame_skip == kwargs["frame_skip"]
+        assert mismatches(task, env_id, steps=100, **kwargs) == []
+    task = load_task(env_id, **kwargs)
+    env = gymnasium.make(env_id, **kwargs).unwrapped
+    task.bodies = bodies(env)
+    for seed in range(3):
+        env.reset(seed=seed)
+        g = np.random.default_rng(seed)
+
+        def draw(kind, lo, hi, size, rows=None):
+            if kind == "normal":
+                return g.standard_normal(size)[None]
+            return g.uniform(np.asarray(lo).ravel()[0], np.asarray(hi).ravel()[0], size)[None]
+
+        qpos, qvel = task.reset_state(mujoco_values(env, np.zeros(env.model.nu)), draw)
+        assert np.array_equal(qpos[0], env.data.qpos) and np.array_equal(qvel[0], env.data.qvel), f"seed {seed}"
+    env.close()

@@ -11,4 +11,5 @@ export const GYM_TASKS = [
   'HumanoidStandup-v5',
   'Reacher-v5',
   'Pusher-v5',
+  'Swimmer-v5',
 ];

@@ -2,7 +2,8 @@
 state it starts from (qpos, qvel, and qacc_warmstart: the constraint solver's warm start, which an
 unconverged solver such as Humanoid's PGS depends on), the action, and what the env returns (its info:
 the entries that are numbers). After a termination the env
-is reset with the next seed. Reads {"tasks": [...], "steps": N, "seed": S} on stdin; writes JSON.
+is reset with the next seed. Reads {"tasks": [...], "steps": N, "seed": S} on stdin (and optionally
+"kwargs": {task: {...}}, each env's keyword arguments for gymnasium.make, a list as a tuple); writes JSON.
 With {"reset_states": {task: [[qpos, qvel], ...]}} instead: Gymnasium's observation of a freshly reset
 env put in each of those states (set_state after reset: cfrc_ext stays as mj_resetData left it)."""
 
@@ -26,7 +27,8 @@ if "reset_states" in req:
     sys.exit(0)
 runs = {}
 for env_id in req["tasks"]:
-    env = gymnasium.make(env_id).unwrapped
+    kwargs = {k: tuple(v) if isinstance(v, list) else v for k, v in req.get("kwargs", {}).get(env_id, {}).items()}
+    env = gymnasium.make(env_id, **kwargs).unwrapped
     seed = req["seed"]
     env.reset(seed=seed)
     rng = np.random.default_rng(seed)

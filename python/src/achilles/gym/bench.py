@@ -43,6 +43,7 @@ TASKS = (
     "HumanoidStandup-v5",
     "Reacher-v5",
     "Pusher-v5",
+    "Swimmer-v5",
 )
 VL_SCHEMA = "https://vega.github.io/schema/vega-lite/v5.json"
 
