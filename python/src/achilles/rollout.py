@@ -75,7 +75,7 @@ class BadRolloutInputError(ValueError):
 
     def __init__(self, rollout: int, step: int, what: str, value: float):
         super().__init__(
-            f"rollout {rollout}: {what} is {value!r} at step {step}; nothing was rolled out and the outputs"
+            f"rollout {rollout}, step {step}: {what} is {value!r}; nothing was rolled out and the outputs"
             " are untouched (each value must be finite and of magnitude at most 1e10, MuJoCo's mjMAXVAL)"
         )
         self.rollout = rollout
@@ -395,9 +395,13 @@ def _state_label(m, k: int) -> str:
     for part, size, joint_of in (("qpos", m.nq, m.jnt_qposadr), ("qvel", m.nv, m.jnt_dofadr)):
         if k < size:
             j = int(np.searchsorted(joint_of, k, side="right")) - 1
-            return f"{part}[{k}] (joint '{m.joint(j).name}')"
+            return f"{part}[{k}], {_named('joint', m.joint(j).name, j)}"
         k -= size
     return f"act[{k}]"
+
+
+def _named(kind: str, name: str, index: int) -> str:
+    return f"{kind} '{name}'" if name else f"{kind} {index}"
 
 
 def _control_label(m, control_spec: int, k: int) -> str:
@@ -407,7 +411,7 @@ def _control_label(m, control_spec: int, k: int) -> str:
         n = size(m)
         if k < n:
             if bit == _S.mjSTATE_CTRL:
-                return f"ctrl[{k}] (actuator '{m.actuator(k).name}')"
+                return f"ctrl[{k}], {_named('actuator', m.actuator(k).name, k)}"
             return f"{ours or bit.name}[{k}]"
         k -= n
     return f"control entry {k}"
@@ -425,7 +429,7 @@ def _check_values(m, state0, warmstart0, control, control_spec) -> None:
     bad = _first_bad(state0)
     if bad is not None:
         r, k = bad
-        raise BadRolloutInputError(int(r), 0, f"initial_state[{r}, {k}], {_state_label(m, int(k))},", float(state0[r, k]))
+        raise BadRolloutInputError(int(r), 0, f"initial_state[{r}, {k}] ({_state_label(m, int(k))})", float(state0[r, k]))
     if warmstart0 is not None:
         bad = _first_bad(warmstart0)
         if bad is not None:
@@ -435,7 +439,7 @@ def _check_values(m, state0, warmstart0, control, control_spec) -> None:
         bad = _first_bad(control)
         if bad is not None:
             r, t, k = bad
-            what = f"control[{r}, {t}, {k}], {_control_label(m, control_spec, int(k))},"
+            what = f"control[{r}, {t}, {k}] ({_control_label(m, control_spec, int(k))})"
             raise BadRolloutInputError(int(r), int(t), what, float(control[r, t, k]))
 
 
