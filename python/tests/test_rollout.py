@@ -339,3 +339,35 @@ def test_persistent_pool_keeps_one_batch(engine_models) -> None:
         assert a.tobytes() == b.tobytes(), "a kept batch must start each call afresh"
     finally:
         ach_rollout.shutdown_persistent_pool()
+
+
+def load_example():
+    import importlib.util
+    from pathlib import Path
+
+    path = Path(__file__).resolve().parents[2] / "examples" / "mpc_random_shooting.py"
+    spec = importlib.util.spec_from_file_location("mpc_random_shooting", path)
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module, path
+
+
+def test_mpc_example_chooses_what_mujoco_chooses(engine_models) -> None:
+    """examples/mpc_random_shooting.py, short: with achilles.rollout (f64) it applies the same controls
+    as with mujoco.rollout, so the ant ends in the same state; and the script runs."""
+    example, path = load_example()
+    m = engine_models(asset("ant"))
+    try:
+        ours = example.mpc(ach_rollout.rollout, m, steps=4, samples=16, horizon=6, precision="f64")
+    finally:
+        ach_rollout.shutdown_persistent_pool()
+    theirs = example.mpc(mj_rollout.rollout, m, steps=4, samples=16, horizon=6)
+    mj_rollout.shutdown_persistent_pool()
+    assert np.abs(np.array(ours["qpos"]) - theirs["qpos"]).max() <= BAR
+    import json
+    import subprocess
+    import sys
+
+    r = subprocess.run([sys.executable, str(path), "--steps", "2", "--samples", "8", "--horizon", "4"], capture_output=True, text=True, timeout=300)
+    assert r.returncode == 0, r.stderr
+    assert np.isfinite(json.loads(r.stdout)["x_progress"])
