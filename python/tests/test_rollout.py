@@ -188,7 +188,7 @@ def test_broadcasting_threads_and_outputs_in_place(engine_models) -> None:
     assert one.tobytes() == out.tobytes(), "1 and 3 threads should give the same bits"
 
 
-@pytest.mark.parametrize("case", ["control None: data.ctrl held", "control_spec 0: ctrl at 0", "qfrc_applied"])
+@pytest.mark.parametrize("case", ["control None: data.ctrl held", "control_spec 0: ctrl at 0", "qfrc_applied", "ctrl past ctrlrange"])
 def test_control_specs(engine_models, case: str) -> None:
     m = engine_models(asset("hopper"))
     s0, _ = settled_state(m)
@@ -201,6 +201,8 @@ def test_control_specs(engine_models, case: str) -> None:
     elif case.startswith("control_spec 0"):
         d_ours.ctrl[:] = d_ref.ctrl[:] = [0.3, -0.5, 0.8]  # not used: the spec has no ctrl
         kwargs["control_spec"] = 0
+    elif case == "ctrl past ctrlrange":  # clamped to it, as MuJoCo clamps
+        control = 3 * controls(m, rng, 3, 12)
     else:
         kwargs["control_spec"] = mujoco.mjtState.mjSTATE_CTRL.value | mujoco.mjtState.mjSTATE_QFRC_APPLIED.value
         control = np.concatenate([controls(m, rng, 3, 12), rng.uniform(-20, 20, (3, 12, m.nv))], axis=2)
@@ -297,6 +299,16 @@ def test_a_bad_value_is_refused_by_rollout_and_step(engine_models, where, value,
         ach_rollout.rollout(m, mujoco.MjData(m), s0, u, initial_warmstart=warm, state=state)
     assert isinstance(e.value, ValueError) and (e.value.rollout, e.value.step) == (rollout, step)
     assert np.all(state == 123.0), "nothing may be written to the caller's outputs"
+
+
+def test_a_diverging_rollout_is_named(engine_models) -> None:
+    """A state that turns non-finite while stepping (MuJoCo: mjWARN_BADQACC, that rollout reset)."""
+    m = engine_models(asset("ant"))
+    s0 = np.tile(settled_state(m)[0], (3, 1))
+    s0[1, 1 + m.nq + 8] = 1e9  # a good value (|x| <= 1e10) that the step cannot integrate
+    with pytest.raises(ach_rollout.RolloutDivergedError, match=r"rollout 1 diverged at step 0") as e:
+        ach_rollout.rollout(m, mujoco.MjData(m), s0, controls(m, np.random.default_rng(8), 3, 5))
+    assert (e.value.rollout, e.value.step) == (1, 0)
 
 
 def test_sensors_are_refused_by_name_and_no_sensors_give_an_empty_array() -> None:
