@@ -164,8 +164,12 @@ class Rollout:
         _check_values(m0, state0, warmstart0, control, control_spec)
         controls = _controls(m0, data, control, control_spec)
         timesteps = {float(m.opt.timestep) for m in models}
-        if len(timesteps) > 1:
-            raise NotImplementedError(f"the models' timesteps differ ({sorted(timesteps)}): the rollouts of one call share one")
+        integrators = {int(m.opt.integrator) for m in models}
+        if len(timesteps) > 1 or len(integrators) > 1:
+            raise NotImplementedError(
+                f"the models' timesteps ({sorted(timesteps)}) or integrators ({sorted(integrators)}) differ:"
+                " the rollouts of one call step together, with one"
+            )
 
         threads = max(1, self.nthread)
         numbers, docs = _versions.versions(models, _compiled)
@@ -470,11 +474,13 @@ def _controls(m, data: list, control, control_spec: int) -> Controls:
 
 
 def _check_sizes(lanes: Lanes, m) -> None:
+    """The engine's model is the MjModel's: the same sizes and timestep (a put_model that disagrees is
+    a bug to name, not to run)."""
     b = lanes.batch
-    if (b.nq, b.nv, b.nu, b.na) != (m.nq, m.nv, m.nu, m.na):
+    if (b.nq, b.nv, b.nu, b.na, b.dt) != (m.nq, m.nv, m.nu, m.na, float(m.opt.timestep)):
         raise ValueError(
-            f"the engine's model has nq, nv, nu, na = {b.nq}, {b.nv}, {b.nu}, {b.na} where the MjModel has"
-            f" {m.nq}, {m.nv}, {m.nu}, {m.na}"
+            f"the engine's model has nq, nv, nu, na, timestep = {b.nq}, {b.nv}, {b.nu}, {b.na}, {b.dt} where the"
+            f" MjModel has {m.nq}, {m.nv}, {m.nu}, {m.na}, {m.opt.timestep}"
         )
 
 
