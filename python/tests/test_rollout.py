@@ -383,3 +383,20 @@ def test_mpc_example_chooses_what_mujoco_chooses(engine_models) -> None:
     r = subprocess.run([sys.executable, str(path), "--steps", "2", "--samples", "8", "--horizon", "4"], capture_output=True, text=True, timeout=300)
     assert r.returncode == 0, r.stderr
     assert np.isfinite(json.loads(r.stdout)["x_progress"])
+
+
+def test_the_rollout_class_keeps_its_batch(engine_models) -> None:
+    """Rollout(nthread=2) as MuJoCo's: a context manager whose pool (here: its batch) serves every call."""
+    m = engine_models(asset("hopper"))
+    s0 = perturbed_states(m, np.random.default_rng(9), 6)
+    u = controls(m, np.random.default_rng(10), 6, 8)
+    data = [mujoco.MjData(m) for _ in range(2)]
+    with mj_rollout.Rollout(nthread=2) as theirs:
+        ref, _ = theirs.rollout(m, data, s0, u)
+    with ach_rollout.Rollout(nthread=2) as ours:
+        a, _ = ours.rollout(m, data, s0, u)
+        b, _ = ours.rollout(m, data, s0, u)
+        assert len(ours.rollout_._kept) == 1
+    assert a.tobytes() == b.tobytes() and np.abs(a - ref).max() <= BAR * np.abs(ref).max()
+    with pytest.raises(RuntimeError, match="rollout requested after thread pool shutdown"):
+        ours.rollout(m, data, s0, u)
