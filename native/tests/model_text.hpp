@@ -35,19 +35,61 @@ inline void quat_to_R(const double* q, double* R) {
     for (int k = 0; k < 9; ++k) R[k] = (k % 4 == 0) ? 1.0 : 0.0;
 }
 
-inline ach::Model read_model(const std::string& path) {
-  std::ifstream in(path);
-  if (!in) throw std::runtime_error("cannot open " + path);
-  auto expect = [&](const char* word) {
+/// The text model's reader: words and numbers in order, each mismatch an error naming the file.
+class ModelText {
+ public:
+  explicit ModelText(const std::string& path) : path_(path), in(path) {
+    if (!in) throw std::runtime_error("cannot open " + path);
+  }
+
+  ach::Model read() {
+    ach::Model m;
+    expect("achilles-model");
+    int version;
+    in >> version;
+    if (version != 5)
+      throw std::runtime_error(path_ + ": text model version " + std::to_string(version) +
+                               ", expected 5 (rewrite it with test/helpers/dump-models.ts)");
+    expect("gravity");
+    get(m.gravity, 3);
+    for (int i = 0, n = section("bodies"); i < n; ++i) m.joints.push_back(body(m));
+    for (int i = 0, n = section("shapes"); i < n; ++i) m.shapes.push_back(shape());
+    for (int i = 0, n = section("excludes"); i < n; ++i) {
+      int a, b;
+      in >> a >> b;
+      m.excludes.emplace_back(a, b);
+    }
+    expect("solver");
+    solver(m);
+    for (int i = 0, n = section("tendons"); i < n; ++i) m.tendons.push_back(tendon());
+    for (int i = 0, n = section("actuators"); i < n; ++i) m.actuators.push_back(actuator());
+    for (int i = 0, n = section("equalities"); i < n; ++i) m.equalities.push_back(equality());
+    if (!in) throw std::runtime_error(path_ + ": truncated");
+    m.finalize();
+    return m;
+  }
+
+ private:
+  std::string path_;
+  std::ifstream in;
+
+  void expect(const char* word) {
     std::string w;
     in >> w;
-    if (w != word) throw std::runtime_error(path + ": expected '" + word + "', found '" + w + "'");
-  };
-  auto get = [&](double* x, int n) {
+    if (w != word) throw std::runtime_error(path_ + ": expected '" + word + "', found '" + w + "'");
+  }
+  /// `word n`: a section's heading and its count
+  int section(const char* word) {
+    expect(word);
+    int n;
+    in >> n;
+    return n;
+  }
+  void get(double* x, int n) {
     for (int k = 0; k < n; ++k)
-      if (!(in >> x[k])) throw std::runtime_error(path + ": bad number");
-  };
-  auto list = [&](std::vector<double>& v) {
+      if (!(in >> x[k])) throw std::runtime_error(path_ + ": bad number");
+  }
+  void list(std::vector<double>& v) {
     int n;
     in >> n;
     for (int k = 0; k < n; ++k) {
@@ -55,9 +97,9 @@ inline ach::Model read_model(const std::string& path) {
       get(&x, 1);
       v.push_back(x);
     }
-  };
-  // one of the words, as its index
-  auto choice = [&](std::initializer_list<const char*> words) {
+  }
+  /// one of the words, as its index
+  int choice(std::initializer_list<const char*> words) {
     std::string w;
     in >> w;
     int i = 0;
@@ -65,34 +107,32 @@ inline ach::Model read_model(const std::string& path) {
       if (w == c) return i;
       ++i;
     }
-    throw std::runtime_error(path + ": unexpected word '" + w + "'");
-  };
-  ach::Model m;
-  // `flag lo hi`: an optional range
-  auto range = [&](bool& on, double* lohi) {
+    throw std::runtime_error(path_ + ": unexpected word '" + w + "'");
+  }
+  /// `flag lo hi`: an optional range
+  void range(bool& on, double* lohi) {
     int flag;
     in >> flag;
     get(lohi, 2);
     on = flag != 0;
-  };
-  // a one-sided limit's settings (joints and tendons): range, solref, solimp, margin
-  auto limit = [&](ach::LimitSpec& l) {
+  }
+  /// `flag x…`: an optional vector
+  bool optional(double* x, int n) {
+    int flag;
+    in >> flag;
+    get(x, n);
+    return flag != 0;
+  }
+  /// a one-sided limit's settings (joints and tendons): range, solref, solimp, margin
+  void limit(ach::LimitSpec& l) {
     range(l.limited, l.range);
     get(l.solref, 2);
     get(l.solimp, 5);
     get(&l.margin, 1);
-  };
-  expect("achilles-model");
-  int version;
-  in >> version;
-  if (version != 5)
-    throw std::runtime_error(path + ": text model version " + std::to_string(version) + ", expected 5 (rewrite it with test/helpers/dump-models.ts)");
-  expect("gravity");
-  get(m.gravity, 3);
-  expect("bodies");
-  int nb;
-  in >> nb;
-  for (int i = 0; i < nb; ++i) {
+  }
+
+  /// a body: its joint, inertia, initial state and passive settings
+  ach::Joint body(ach::Model& m) {
     ach::Joint j;
     std::string type;
     double quat[4];
@@ -123,12 +163,10 @@ inline ach::Model read_model(const std::string& path) {
     get(&j.springref, 1);
     get(&j.armature, 1);
     get(&j.ref, 1);
-    m.joints.push_back(j);
+    return j;
   }
-  expect("shapes");
-  int ns;
-  in >> ns;
-  for (int i = 0; i < ns; ++i) {
+
+  ach::Shape shape() {
     ach::Shape s;
     std::string kind;
     double quat[4];
@@ -157,37 +195,27 @@ inline ach::Model read_model(const std::string& path) {
     bool known = false;
     for (const auto& [name, k] : kinds)
       if (kind == name) s.kind = k, known = true;
-    if (!known) throw std::runtime_error(path + ": shape kind '" + kind + "'");
+    if (!known) throw std::runtime_error(path_ + ": shape kind '" + kind + "'");
     if (ach::is_convex_kind(s.kind)) ach::bound_convex_shape(s);
-    m.shapes.push_back(s);
+    return s;
   }
-  expect("excludes");
-  int ne;
-  in >> ne;
-  for (int i = 0; i < ne; ++i) {
-    int a, b;
-    in >> a >> b;
-    m.excludes.emplace_back(a, b);
-  }
-  expect("solver");
-  in >> m.solver_iterations;
-  get(&m.impratio, 1);
-  get(&m.solver_tolerance, 1);
-  {
+
+  void solver(ach::Model& m) {
+    in >> m.solver_iterations;
+    get(&m.impratio, 1);
+    get(&m.solver_tolerance, 1);
     std::string method;
     in >> method;
-    if (method != "cg" && method != "newton" && method != "pgs") throw std::runtime_error(path + ": solver method '" + method + "'");
+    if (method != "cg" && method != "newton" && method != "pgs") throw std::runtime_error(path_ + ": solver method '" + method + "'");
     m.solver_newton = method == "newton";
     m.solver_pgs = method == "pgs";
     std::string cone;
     in >> cone;
-    if (cone != "pyramidal" && cone != "elliptic") throw std::runtime_error(path + ": solver cone '" + cone + "'");
+    if (cone != "pyramidal" && cone != "elliptic") throw std::runtime_error(path_ + ": solver cone '" + cone + "'");
     m.cone_elliptic = cone == "elliptic";
   }
-  expect("tendons");
-  int nt;
-  in >> nt;
-  for (int i = 0; i < nt; ++i) {
+
+  ach::Tendon tendon() {
     ach::Tendon t;
     int n;
     in >> t.name >> n;
@@ -200,17 +228,15 @@ inline ach::Model read_model(const std::string& path) {
     get(&t.stiffness, 1);
     get(&t.damping, 1);
     get(t.springlength, 2);
-    m.tendons.push_back(t);
+    return t;
   }
-  expect("actuators");
-  int na;
-  in >> na;
-  for (int i = 0; i < na; ++i) {
+
+  ach::Actuator actuator() {
     ach::Actuator a;
     std::string kind;
     int ngear;
     in >> a.name >> a.joint >> a.tendon >> kind >> ngear;
-    if (ngear < 0 || ngear > 6) throw std::runtime_error(path + ": an actuator's gear has " + std::to_string(ngear) + " entries");
+    if (ngear < 0 || ngear > 6) throw std::runtime_error(path_ + ": an actuator's gear has " + std::to_string(ngear) + " entries");
     get(a.gear, ngear);
     get(&a.kp, 1);
     get(&a.kv, 1);
@@ -222,7 +248,7 @@ inline ach::Model read_model(const std::string& path) {
     get(&a.rate, 1);
     using AK = ach::ActuatorKind;
     if (kind != "motor" && kind != "position" && kind != "velocity" && kind != "general")
-      throw std::runtime_error(path + ": actuator kind '" + kind + "'");
+      throw std::runtime_error(path_ + ": actuator kind '" + kind + "'");
     a.kind = kind == "motor" ? AK::Motor : kind == "position" ? AK::Position : kind == "velocity" ? AK::Velocity : AK::General;
     if (a.kind == AK::General) { // as model_from_js.cpp general_from_js
       a.dyntype = static_cast<ach::DynType>(choice({"none", "integrator", "filter", "filterexact"}));
@@ -237,12 +263,11 @@ inline ach::Model read_model(const std::string& path) {
       in >> early;
       a.act_early = early != 0;
     }
-    m.actuators.push_back(a);
+    return a;
   }
-  expect("equalities");
-  int neq;
-  in >> neq;
-  for (int i = 0; i < neq; ++i) { // as model_from_js.cpp equalities_from_js
+
+  /// as model_from_js.cpp equalities_from_js
+  ach::Equality equality() {
     ach::Equality e;
     in >> e.name;
     e.type = static_cast<ach::EqualityType>(choice({"connect", "weld", "joint"}));
@@ -258,13 +283,6 @@ inline ach::Model read_model(const std::string& path) {
       get(&e.ref2, 1);
     } else {
       in >> e.body1 >> e.body2;
-      // `flag x…`: an optional vector
-      auto optional = [&](double* x, int n) {
-        int flag;
-        in >> flag;
-        get(x, n);
-        return flag != 0;
-      };
       double p1[3], p2[3], q1[4], q2[4];
       const bool has1 = optional(p1, 3), has2 = optional(p2, 3);
       if (has1) std::copy(p1, p1 + 3, e.p1);
@@ -274,11 +292,10 @@ inline ach::Model read_model(const std::string& path) {
       if (optional(q2, 4)) quat_to_R(q2, e.Q2);
       get(&e.torquescale, 1);
     }
-    m.equalities.push_back(std::move(e));
+    return e;
   }
-  if (!in) throw std::runtime_error(path + ": truncated");
-  m.finalize();
-  return m;
-}
+};
+
+inline ach::Model read_model(const std::string& path) { return ModelText(path).read(); }
 
 } // namespace ach_test

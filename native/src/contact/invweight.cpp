@@ -128,9 +128,9 @@ void check_equalities(const Model& m) {
   }
 }
 
-} // namespace
-
-void finalize_constraints(Model& m) {
+/// The model-wide constraint settings: the solver's, each shape's contact parameters, each joint's
+/// friction, reference and limit, and what the dense per-lane solvers cannot take.
+void check_settings(const Model& m) {
   if (m.solver_iterations < 0 || m.solver_iterations > 100000)
     throw std::invalid_argument("solver iterations must be an integer from 0 to 100000 (got " + std::to_string(m.solver_iterations) + ")");
   if (!(m.impratio > 0) || !std::isfinite(m.impratio)) throw std::invalid_argument("solver impratio must be a positive number");
@@ -170,33 +170,40 @@ void finalize_constraints(Model& m) {
                                 std::to_string(isa_invweight::kNewtonMaxDofs) + " dofs (use noslip_iterations 0)");
   if (m.solver_pgs && m.cone_elliptic) // contact/pgs.hpp projects onto the pyramid's edges only
     throw std::invalid_argument("solver PGS: the elliptic cone is not implemented for PGS (use the pyramidal cone, or CG or Newton)");
-  check_tendons(m);
-  check_equalities(m);
-  m.body_invweight0.assign(2 * m.joints.size(), 0.0);
-  m.tendon_invweight0.assign(m.tendons.size(), 0.0);
-  m.dof_invweight0.assign(m.nv, 0.0);
-  if (!m.constrained() || m.nv == 0) return;
+}
 
-  using namespace isa_invweight;
-  KModel<double> K(m);
-  K.without_gravity();
-  const int nv = m.nv, n = static_cast<int>(m.joints.size());
-  const KForces<double> F(m, 0.0); // (merge: the scratch now carries the actuators' arrays; unused here)
-  Arena arena(BlockScratch<double>::bytes_needed(K, 0, F.nu));
-  BlockScratch<double> sc(arena, K, F, 0);
-  std::vector<double> q(m.q0), zero(nv, 0.0), e(nv, 0.0);
-  for (const Joint& j : m.joints) {
-    if (j.type == JointType::Revolute || j.type == JointType::Prismatic) q[j.qoff] = j.ref;
-    if (j.type == JointType::Planar)
-      for (int k = 0; k < j.nq; ++k) q[j.qoff + k] = 0;
-    if (j.type == JointType::Ball) q[j.qoff] = 1, q[j.qoff + 1] = q[j.qoff + 2] = q[j.qoff + 3] = 0;
+using namespace isa_invweight;
+
+/// M⁻¹ at qpos0, by kinematic tree (each root's subtree): M, and so M⁻¹, is block-diagonal over
+/// them, and a body's Jacobian is 0 off its own tree. One pass serves column s of every tree at once
+/// (a unit force on each tree's s-th dof: trees do not touch in the ABA), so the work is the largest
+/// tree's dofs × the bodies, and the memory Σ (tree dofs)², not nv².
+struct TreeInverse {
+  std::vector<int> tree_of_joint, tree_of_dof, slot_of_dof;
+  std::vector<std::vector<int>> tree_dofs; // each tree's dofs, ascending
+  std::vector<std::vector<double>> Minv;   // per tree its block of M⁻¹ (row-major over the tree's dofs)
+  std::size_t widest = 0;
+
+  /// (M⁻¹)_ab: 0 across trees
+  double operator()(int a, int b) const {
+    const int t = tree_of_dof[a];
+    if (t != tree_of_dof[b]) return 0.0;
+    return Minv[t][static_cast<std::size_t>(slot_of_dof[a]) * tree_dofs[t].size() + slot_of_dof[b]];
   }
-  // The kinematic trees (each root's subtree): M, and so M⁻¹, is block-diagonal over them, and a
-  // body's Jacobian is 0 off its own tree. One pass serves column s of every tree at once (a unit
-  // force on each tree's s-th dof: trees do not touch in the ABA), so the work is the largest
-  // tree's dofs × the bodies, and the memory Σ (tree dofs)², not nv².
-  std::vector<int> root(n), dofs_of_root(n, 0), tree_of_root(n, -1), tree_of_joint(n, -1), tree_of_dof(nv, -1), slot_of_dof(nv, -1);
-  std::vector<std::vector<int>> tree_dofs;
+  /// e = 1 on the s-th dof of every tree that has one
+  void unit_forces(std::size_t s, std::vector<double>& e) const {
+    e.assign(e.size(), 0.0);
+    for (const auto& d : tree_dofs)
+      if (s < d.size()) e[d[s]] = 1;
+  }
+};
+
+TreeInverse inverse_mass_by_tree(const Model& m, KModel<double>& K, BlockScratch<double>& sc, const std::vector<double>& q,
+                                 const std::vector<double>& zero, std::vector<double>& e) {
+  const int nv = m.nv, n = static_cast<int>(m.joints.size());
+  TreeInverse minv;
+  minv.tree_of_joint.assign(n, -1), minv.tree_of_dof.assign(nv, -1), minv.slot_of_dof.assign(nv, -1);
+  std::vector<int> root(n), dofs_of_root(n, 0), tree_of_root(n, -1);
   for (int i = 0; i < n; ++i) {
     root[i] = m.joints[i].parent < 0 ? i : root[m.joints[i].parent];
     dofs_of_root[root[i]] += m.joints[i].nv;
@@ -204,62 +211,59 @@ void finalize_constraints(Model& m) {
   for (int i = 0; i < n; ++i) {
     const int r = root[i];
     if (dofs_of_root[r] == 0) continue; // a static subtree
-    if (tree_of_root[r] < 0) tree_of_root[r] = static_cast<int>(tree_dofs.size()), tree_dofs.emplace_back();
-    tree_of_joint[i] = tree_of_root[r];
-    for (int k = 0; k < m.joints[i].nv; ++k) tree_of_dof[m.joints[i].voff + k] = tree_of_joint[i];
+    if (tree_of_root[r] < 0) tree_of_root[r] = static_cast<int>(minv.tree_dofs.size()), minv.tree_dofs.emplace_back();
+    minv.tree_of_joint[i] = tree_of_root[r];
+    for (int k = 0; k < m.joints[i].nv; ++k) minv.tree_of_dof[m.joints[i].voff + k] = minv.tree_of_joint[i];
   }
   for (int k = 0; k < nv; ++k) {
-    std::vector<int>& d = tree_dofs[tree_of_dof[k]];
-    slot_of_dof[k] = static_cast<int>(d.size());
-    d.push_back(k); // ascending
+    std::vector<int>& d = minv.tree_dofs[minv.tree_of_dof[k]];
+    minv.slot_of_dof[k] = static_cast<int>(d.size());
+    d.push_back(k);
   }
-  std::size_t widest = 0;
-  for (const auto& d : tree_dofs) widest = std::max(widest, d.size());
-  // per tree its block of M⁻¹ (row-major over the tree's dofs); M⁻¹ is 0 across trees
-  std::vector<std::vector<double>> Minv(tree_dofs.size());
-  for (std::size_t t = 0; t < tree_dofs.size(); ++t) Minv[t].assign(tree_dofs[t].size() * tree_dofs[t].size(), 0.0);
-  auto minv = [&](int a, int b) {
-    const int t = tree_of_dof[a];
-    if (t != tree_of_dof[b]) return 0.0;
-    return Minv[t][static_cast<std::size_t>(slot_of_dof[a]) * tree_dofs[t].size() + slot_of_dof[b]];
-  };
-  auto unit_forces = [&](std::size_t s) { // 1 on the s-th dof of every tree that has one
-    e.assign(nv, 0.0);
-    for (const auto& d : tree_dofs)
-      if (s < d.size()) e[d[s]] = 1;
-  };
+  for (const auto& d : minv.tree_dofs) minv.widest = std::max(minv.widest, d.size());
+  minv.Minv.resize(minv.tree_dofs.size());
+  for (std::size_t t = 0; t < minv.tree_dofs.size(); ++t) minv.Minv[t].assign(minv.tree_dofs[t].size() * minv.tree_dofs[t].size(), 0.0);
   // columns of M⁻¹: the accelerations of unit forces, at rest and without gravity
-  for (std::size_t s = 0; s < widest; ++s) {
-    unit_forces(s);
+  for (std::size_t s = 0; s < minv.widest; ++s) {
+    minv.unit_forces(s, e);
     forward_dynamics(K, sc.s.W, q.data(), zero.data(), e.data(), sc.s.qacc);
-    for (std::size_t t = 0; t < tree_dofs.size(); ++t) {
-      const std::vector<int>& d = tree_dofs[t];
+    for (std::size_t t = 0; t < minv.tree_dofs.size(); ++t) {
+      const std::vector<int>& d = minv.tree_dofs[t];
       if (s >= d.size()) continue;
-      for (std::size_t r = 0; r < d.size(); ++r) Minv[t][r * d.size() + s] = sc.s.qacc[d[r]];
+      for (std::size_t r = 0; r < d.size(); ++r) minv.Minv[t][r * d.size() + s] = sc.s.qacc[d[r]];
     }
   }
-  // MuJoCo's stat.meaninertia (mj_setConst): the mean of diag(M) at qpos0, armature included (PGS's scale)
-  {
-    std::vector<ABInertia<double>> Ic(n);
-    std::vector<double> diag(nv, 0.0);
-    mass_diagonal(K, sc.s.W, Ic.data(), diag.data());
-    double sum = 0;
-    for (const Joint& j : m.joints)
-      for (int k = 0; k < j.nv; ++k) sum += diag[j.voff + k] + j.armature;
-    m.meaninertia = sum / nv;
-  }
+  return minv;
+}
+
+/// MuJoCo's stat.meaninertia (mj_setConst): the mean of diag(M) at qpos0, armature included (PGS's scale)
+double mean_inertia(const Model& m, KModel<double>& K, BlockScratch<double>& sc) {
+  const int nv = m.nv, n = static_cast<int>(m.joints.size());
+  std::vector<ABInertia<double>> Ic(n);
+  std::vector<double> diag(nv, 0.0);
+  mass_diagonal(K, sc.s.W, Ic.data(), diag.data());
+  double sum = 0;
+  for (const Joint& j : m.joints)
+    for (int k = 0; k < j.nv; ++k) sum += diag[j.voff + k] + j.armature;
+  return sum / nv;
+}
+
+/// body_invweight0: the mean diagonal of J M⁻¹ Jᵀ for the body's Jacobian at its centre of mass
+/// (translation rows, then rotation rows)
+void body_invweights(Model& m, KModel<double>& K, BlockScratch<double>& sc, const TreeInverse& minv, std::vector<double>& e) {
+  const int n = static_cast<int>(m.joints.size());
   pass_pose(K, sc.s.W, sc.X_WB);
   // J of every body's centre of mass (world frame) on its tree's dofs: row-major 6 × (tree dofs)
   std::vector<Motion<double>> mot(n);
   std::vector<std::vector<double>> J(n);
   for (int i = 0; i < n; ++i)
-    if (tree_of_joint[i] >= 0) J[i].assign(6 * tree_dofs[tree_of_joint[i]].size(), 0.0);
-  for (std::size_t s = 0; s < widest; ++s) {
-    unit_forces(s);
+    if (minv.tree_of_joint[i] >= 0) J[i].assign(6 * minv.tree_dofs[minv.tree_of_joint[i]].size(), 0.0);
+  for (std::size_t s = 0; s < minv.widest; ++s) {
+    minv.unit_forces(s, e);
     pass_body_motion(K, sc.s.W, e.data(), mot.data());
     for (int i = 0; i < n; ++i) {
-      if (tree_of_joint[i] < 0) continue;
-      const std::size_t d = tree_dofs[tree_of_joint[i]].size();
+      if (minv.tree_of_joint[i] < 0) continue;
+      const std::size_t d = minv.tree_dofs[minv.tree_of_joint[i]].size();
       if (s >= d) continue;
       const Mat3<double>& R = sc.X_WB[i].R;
       const Vec3<double> c_B{m.joints[i].com[0], m.joints[i].com[1], m.joints[i].com[2]};
@@ -270,8 +274,8 @@ void finalize_constraints(Model& m) {
     }
   }
   for (int i = 0; i < n; ++i) {
-    if (tree_of_joint[i] < 0) continue; // a static body: J = 0
-    const std::vector<int>& dofs = tree_dofs[tree_of_joint[i]];
+    if (minv.tree_of_joint[i] < 0) continue; // a static body: J = 0
+    const std::vector<int>& dofs = minv.tree_dofs[minv.tree_of_joint[i]];
     const std::size_t d = dofs.size();
     double diag[6];
     for (int r = 0; r < 6; ++r) {
@@ -288,6 +292,10 @@ void finalize_constraints(Model& m) {
     m.body_invweight0[2 * i] = (diag[0] + diag[1] + diag[2]) / 3;
     m.body_invweight0[2 * i + 1] = (diag[3] + diag[4] + diag[5]) / 3;
   }
+}
+
+void tendon_invweights(Model& m, const TreeInverse& minv) {
+  const int nv = m.nv;
   // tendon_invweight0 = J M⁻¹ Jᵀ (mj_setConst), J the tendon's (constant) moment
   for (std::size_t t = 0; t < m.tendons.size(); ++t) {
     const Tendon& T = m.tendons[t];
@@ -304,6 +312,10 @@ void finalize_constraints(Model& m) {
     }
     m.tendon_invweight0[t] = s;
   }
+}
+
+/// dof_invweight0: the diagonal of M⁻¹, averaged over a ball's 3 dofs and a free joint's translations and rotations
+void dof_invweights(Model& m, const TreeInverse& minv) {
   auto Md = [&](int k) { return minv(k, k); };
   for (const Joint& j : m.joints) {
     const int o = j.voff;
@@ -317,10 +329,13 @@ void finalize_constraints(Model& m) {
       for (int k = 0; k < j.nv; ++k) m.dof_invweight0[o + k] = Md(o + k);
     }
   }
-  // the anchors MuJoCo's mj_setConst makes at qpos0 (body semantic): connect p2 = X2⁻¹·X1·p1; weld
-  // p1 = X1⁻¹·X2·p2 and Q1 = R1ᵀR2, so that each constraint holds exactly at qpos0. qpos0 is the
-  // exported model's: hinges and slides at their ref, free joints at the identity pose too (MJCF
-  // export writes them so); a pass of its own, so the inverse weights above keep their bits.
+}
+
+/// The anchors MuJoCo's mj_setConst makes at qpos0 (body semantic): connect p2 = X2⁻¹·X1·p1; weld
+/// p1 = X1⁻¹·X2·p2 and Q1 = R1ᵀR2, so that each constraint holds exactly at qpos0. qpos0 is the
+/// exported model's: hinges and slides at their ref, free joints at the identity pose too (MJCF
+/// export writes them so); a pass of its own, so the inverse weights keep their bits.
+void equality_anchors_at_qpos0(Model& m, KModel<double>& K, BlockScratch<double>& sc, std::vector<double>& q, std::vector<double>& zero) {
   bool need = false;
   for (const Equality& e : m.equalities) need = need || (e.at_qpos0 && e.type != EqualityType::Joint);
   if (!need) return;
@@ -349,6 +364,38 @@ void finalize_constraints(Model& m) {
     }
     e.at_qpos0 = false;
   }
+}
+
+} // namespace
+
+void finalize_constraints(Model& m) {
+  check_settings(m);
+  check_tendons(m);
+  check_equalities(m);
+  m.body_invweight0.assign(2 * m.joints.size(), 0.0);
+  m.tendon_invweight0.assign(m.tendons.size(), 0.0);
+  m.dof_invweight0.assign(m.nv, 0.0);
+  if (!m.constrained() || m.nv == 0) return;
+
+  KModel<double> K(m);
+  K.without_gravity();
+  const int nv = m.nv;
+  const KForces<double> F(m, 0.0); // (merge: the scratch now carries the actuators' arrays; unused here)
+  Arena arena(BlockScratch<double>::bytes_needed(K, 0, F.nu));
+  BlockScratch<double> sc(arena, K, F, 0);
+  std::vector<double> q(m.q0), zero(nv, 0.0), e(nv, 0.0);
+  for (const Joint& j : m.joints) {
+    if (j.type == JointType::Revolute || j.type == JointType::Prismatic) q[j.qoff] = j.ref;
+    if (j.type == JointType::Planar)
+      for (int k = 0; k < j.nq; ++k) q[j.qoff + k] = 0;
+    if (j.type == JointType::Ball) q[j.qoff] = 1, q[j.qoff + 1] = q[j.qoff + 2] = q[j.qoff + 3] = 0;
+  }
+  const TreeInverse minv = inverse_mass_by_tree(m, K, sc, q, zero, e);
+  m.meaninertia = mean_inertia(m, K, sc);
+  body_invweights(m, K, sc, minv, e);
+  tendon_invweights(m, minv);
+  dof_invweights(m, minv);
+  equality_anchors_at_qpos0(m, K, sc, q, zero);
 }
 
 } // namespace ach
