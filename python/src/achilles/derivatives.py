@@ -27,7 +27,6 @@ import mujoco
 import numpy as np
 
 from . import rollout as _rollout
-from ._batch import MAX_CONTROL
 from ._fd_lanes import Sizes, control_sides, jacobians, lane_inputs
 from ._rollout_lanes import Controls, Lanes, LanesCache, RolloutDivergedError
 from ._lanes import PRECISIONS
@@ -228,7 +227,7 @@ def _check_values(m, states, controls, warm, qfrc_applied=None) -> None:
         bad = _rollout._first_bad(x)
         if bad is not None:
             r, k = (int(i) for i in bad)
-            raise ValueError(f"{name}[{r}, {k}] ({label(k)}) is {float(x[r, k])!r}: each value must be finite and of magnitude at most {MAX_CONTROL:g}")
+            raise ValueError(f"{name}[{r}, {k}] ({label(k)}) is {float(x[r, k])!r}: each value must be finite and of magnitude at most 1e10 (MuJoCo's mjMAXVAL)")
     if qfrc_applied is not None and _rollout._first_bad(qfrc_applied) is not None:
         raise ValueError("d.qfrc_applied holds a NaN, an infinity or a magnitude above 1e10")
 
