@@ -240,3 +240,29 @@ def test_tangent_arithmetic_is_mujocos() -> None:
     for r in range(n):
         mujoco.mj_differentiatePos(m, ref[r], h[r], want[r], q2[r])
     assert np.allclose(got, ref, rtol=1e-14, atol=0)
+
+
+def test_ilqr_example_plans_as_with_mujoco(engine_model) -> None:
+    """examples/mpc_derivatives.py, short: LQR's plan then one iLQR step lowers the cost, and with our
+    Jacobians it makes the plan MuJoCo's make (the same costs and controls); the script runs."""
+    import importlib.util
+    import json
+    import subprocess
+    import sys
+    from pathlib import Path
+
+    path = Path(__file__).resolve().parents[2] / "examples" / "mpc_derivatives.py"
+    spec = importlib.util.spec_from_file_location("mpc_derivatives", path)
+    example = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(example)
+    m = engine_model("inverted_pendulum", "implicitfast")
+    ours = example.ilqr(m, "achilles", iterations=1, horizon=40)
+    theirs = example.ilqr(m, "mujoco", iterations=1, horizon=40)
+    print(f"\niLQR costs: ours {ours['costs']}, with MuJoCo's Jacobians {theirs['costs']}")
+    assert ours["costs"][1] < ours["costs"][0]
+    assert np.allclose(ours["costs"], theirs["costs"], rtol=1e-7, atol=0)
+    assert np.abs(np.array(ours["controls"]) - theirs["controls"]).max() < 1e-6
+    r = subprocess.run([sys.executable, str(path), "--iterations", "1", "--horizon", "20"], capture_output=True, text=True, timeout=300)
+    assert r.returncode == 0, r.stderr
+    costs = json.loads(r.stdout.strip().splitlines()[-1])["costs"]
+    assert costs[1] <= costs[0]
