@@ -83,7 +83,7 @@ def states_controls(m, seed: int = 5):
     return s, u, d.qacc_warmstart.copy()
 
 
-def mujoco_fd(m, s, u, warm, centered: bool):
+def mujoco_fd(m, s, u, warm, centered: bool, eps: float = EPS):
     """mujoco.mjd_transitionFD at each state (its mjData: the state, ctrl and warm start)."""
     ndx = 2 * m.nv + m.na
     A, B = np.zeros((len(s), ndx, ndx)), np.zeros((len(s), ndx, m.nu))
@@ -91,7 +91,7 @@ def mujoco_fd(m, s, u, warm, centered: bool):
     for i in range(len(s)):
         mujoco.mj_setState(m, d, s[i], FULL)
         d.ctrl[:], d.qacc_warmstart[:] = u[i], warm
-        mujoco.mjd_transitionFD(m, d, EPS, centered, A[i], B[i], None, None)
+        mujoco.mjd_transitionFD(m, d, eps, centered, A[i], B[i], None, None)
     return A, B
 
 
@@ -266,3 +266,17 @@ def test_ilqr_example_plans_as_with_mujoco(engine_model) -> None:
     assert r.returncode == 0, r.stderr
     costs = json.loads(r.stdout.strip().splitlines()[-1])["costs"]
     assert costs[1] <= costs[0]
+
+
+def test_f32_needs_a_larger_eps_and_then_follows_mujoco(engine_model) -> None:
+    """precision='f32': the engine's single precision (7 digits) cannot resolve eps = 1e-6; centered with
+    eps = 1e-3 it follows MuJoCo's f64 differences of the same eps within 1e-3 of the largest entry."""
+    m = engine_model("ant", "implicitfast")
+    s, u, warm = states_controls(m)
+    A_ref, B_ref = mujoco_fd(m, s, u, warm, True, eps=1e-3)
+    A, B = derivatives.transition_fd(m, s, u, eps=1e-3, centered=True, warmstart=warm, precision="f32")
+    dA, dB = (float(np.abs(x - y).max() / np.abs(y).max()) for x, y in ((A, A_ref), (B, B_ref)))
+    print(f"\nant f32, eps 1e-3, centered: |ours - MuJoCo| / largest entry: A {dA:.2g}, B {dB:.2g}")
+    assert dA < 1e-3 and dB < 1e-3
+    A6, _ = derivatives.transition_fd(m, s, u, centered=True, warmstart=warm, precision="f32")
+    assert np.abs(A6 - A_ref).max() / np.abs(A_ref).max() > 1e-2, "eps = 1e-6 is below f32's resolution"
