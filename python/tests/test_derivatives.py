@@ -41,9 +41,10 @@ def engine_model(monkeypatch, tmp_path):
     table: dict[int, dict] = {}
 
     def load(name: str, integrator: str):
-        text = open(os.path.join(ASSETS, f"{name}.xml")).read()
+        source = name if name.endswith(".xml") else os.path.join(ASSETS, f"{name}.xml")
+        text = open(source).read()
         assert 'integrator="RK4"' in text
-        path = tmp_path / f"{name}-{integrator}.xml"
+        path = tmp_path / f"{os.path.basename(source)[:-4]}-{integrator}.xml"
         path.write_text(text.replace('integrator="RK4"', f'integrator="{INTEGRATORS[integrator]}"'))
         m = mujoco.MjModel.from_xml_path(str(path))
         table[id(m)] = achilles.compile_model(str(path))
@@ -280,3 +281,36 @@ def test_f32_needs_a_larger_eps_and_then_follows_mujoco(engine_model) -> None:
     assert dA < 1e-3 and dB < 1e-3
     A6, _ = derivatives.transition_fd(m, s, u, centered=True, warmstart=warm, precision="f32")
     assert np.abs(A6 - A_ref).max() / np.abs(A_ref).max() > 1e-2, "eps = 1e-6 is below f32's resolution"
+
+
+SERVOS = os.path.join(os.path.dirname(__file__), "..", "..", "test", "fixtures", "import", "mjcf-general-servos.xml")
+
+
+@pytest.mark.parametrize("integrator", ["euler", "implicitfast"])
+def test_activations_and_servos(engine_model, integrator: str) -> None:
+    """The general-servos arm (5 activations: filters, filterexact, an integrator with actrange, actearly;
+    affine gains and biases): Euler equals MuJoCo, act columns included. Under implicitfast its wrist_trim
+    actuator's gain has a velocity term, so MuJoCo's B column (stepped with the nominal's factor of
+    M - h qDeriv) is not the step's: refused, naming the actuator."""
+    m = engine_model(SERVOS, integrator)
+    assert m.na == 5
+    rng = np.random.default_rng(4)
+    d = mujoco.MjData(m)
+    for _ in range(50):
+        d.ctrl[:] = rng.uniform(-1, 1, m.nu)
+        mujoco.mj_step(m, d)
+    d.qvel[:] += rng.uniform(-0.5, 0.5, m.nv)
+    ndx = 2 * m.nv + m.na
+    if integrator == "implicitfast":
+        with pytest.raises(NotImplementedError, match="actuator 'wrist_trim'.s gain depends on velocity"):
+            achilles.mjd_transitionFD(m, d, EPS, False, np.zeros((ndx, ndx)), None, None, None)
+        return
+    for centered in (False, True):
+        A, B = np.zeros((ndx, ndx)), np.zeros((ndx, m.nu))
+        mujoco.mjd_transitionFD(m, d, EPS, centered, A, B, None, None)
+        a, b = np.zeros((ndx, ndx)), np.zeros((ndx, m.nu))
+        achilles.mjd_transitionFD(m, d, EPS, centered, a, b, None, None)
+        dA, dB = np.abs(a - A).max() / np.abs(A).max(), np.abs(b - B).max() / np.abs(B).max()
+        print(f"\ngeneral servos, Euler, {'centered' if centered else 'forward'}: |ours - MuJoCo| / largest: A {dA:.2g}, B {dB:.2g}")
+        assert dA < 1e-5 and dB < 1e-5
+        assert np.abs(A[:, 2 * m.nv :]).max() > 0.1, "the activation columns are exercised"

@@ -176,6 +176,29 @@ def _refuse(m) -> None:
         name = mujoco.mjtIntegrator(int(m.opt.integrator)).name
         raise NotImplementedError(f"the integrator {name}: the Achilles engine steps Euler and implicitfast here (not implicit's full velocity derivative)")
     _rollout._refuse_unsupported(m, _S.mjSTATE_CTRL.value, False)
+    if int(m.opt.integrator) == int(mujoco.mjtIntegrator.mjINT_IMPLICITFAST):
+        _refuse_control_dependent_damping(m)
+
+
+def _refuse_control_dependent_damping(m) -> None:
+    """implicitfast steps v' = v + h (M - h qDeriv)^-1 f with qDeriv = d(qfrc_smooth)/dv, whose actuator
+    part is gain_v * (ctrl or act) + bias_v: it depends on the control (activation) where an actuator's
+    gain has a velocity term. mjd_stepFD steps the control and activation perturbations with
+    mj_stepSkip(mjSTAGE_VEL), which keeps the nominal's factor of M - h qDeriv; the engine's full step
+    refactors it at the perturbed control, a different number (by 2% of B on the general-servos arm).
+    Refused rather than differing from MuJoCo: Euler, whose factor holds no actuator term, is exact."""
+    fixed, affine = int(mujoco.mjtGain.mjGAIN_FIXED), int(mujoco.mjtGain.mjGAIN_AFFINE)
+    for i in range(m.nu):
+        kind = int(m.actuator_gaintype[i])
+        if kind == fixed or (kind == affine and m.actuator_gainprm[i, 2] == 0):
+            continue
+        name = _rollout._named("actuator", m.actuator(i).name, i)
+        raise NotImplementedError(
+            f"{name}'s gain depends on velocity (gaintype {mujoco.mjtGain(kind).name}, gainprm[2] ="
+            f" {m.actuator_gainprm[i, 2]:g}) under implicitfast: MuJoCo differences its control and activation"
+            " with the nominal step's factor of M - h qDeriv (mj_stepSkip), which the Achilles engine cannot"
+            " keep; use Euler, where the two agree"
+        )
 
 
 def _refuse_data(m, d) -> None:
