@@ -314,3 +314,22 @@ def test_activations_and_servos(engine_model, integrator: str) -> None:
         print(f"\ngeneral servos, Euler, {'centered' if centered else 'forward'}: |ours - MuJoCo| / largest: A {dA:.2g}, B {dB:.2g}")
         assert dA < 1e-5 and dB < 1e-5
         assert np.abs(A[:, 2 * m.nv :]).max() > 0.1, "the activation columns are exercised"
+
+
+def test_drop_in_takes_qfrc_applied_from_mjdata(engine_model) -> None:
+    """mjd_transitionFD steps d as it is: its qfrc_applied acts in every perturbed step too."""
+    m = engine_model("hopper", "euler")
+    s, u, warm = states_controls(m)
+    d = mujoco.MjData(m)
+    mujoco.mj_setState(m, d, s[3], FULL)
+    d.ctrl[:], d.qacc_warmstart[:] = u[3], warm
+    d.qfrc_applied[:] = np.linspace(-20, 20, m.nv)
+    ndx = 2 * m.nv + m.na
+    A, B, a, b = np.zeros((ndx, ndx)), np.zeros((ndx, m.nu)), np.zeros((ndx, ndx)), np.zeros((ndx, m.nu))
+    mujoco.mjd_transitionFD(m, d, EPS, False, A, B, None, None)
+    achilles.mjd_transitionFD(m, d, EPS, False, a, b, None, None)
+    a0 = np.zeros((ndx, ndx))
+    d.qfrc_applied[:] = 0
+    mujoco.mjd_transitionFD(m, d, EPS, False, a0, None, None, None)
+    assert np.abs(A - a0).max() > 1e-3, "the applied forces should change A here"
+    assert np.abs(a - A).max() <= 1e-5 * np.abs(A).max() and np.abs(b - B).max() <= 1e-5 * np.abs(B).max()
