@@ -16,7 +16,11 @@ MuJoCo's own (the same differences of the same steps), not an approximation of t
 Refused as MuJoCo refuses (mujoco.FatalError, its message): the RK4 integrator; delays (nhistory).
 Refused because the engine lacks it (NotImplementedError): the implicit integrator (implicitfast and
 Euler run), sensors (C, D of a model with sensors), plugin state, and in mjd_transitionFD's mjData
-a non-zero xfrc_applied, mocap bodies or an eq_active that differs from the model's.
+a non-zero xfrc_applied, mocap bodies or an eq_active that differs from the model's; under implicitfast,
+an actuator whose gain has a velocity term (see _refuse_control_dependent_damping). Different on purpose:
+a NaN, ±inf or |x| > 1e10 in a state, control or warm start raises ValueError naming it, and a step that
+diverges raises TransitionDivergedError (state and perturbation), where MuJoCo warns and resets.
+mjd_inverseFD is absent: the engine has no inverse dynamics (mj_inverse).
 """
 
 from __future__ import annotations
