@@ -333,3 +333,19 @@ def test_drop_in_takes_qfrc_applied_from_mjdata(engine_model) -> None:
     mujoco.mjd_transitionFD(m, d, EPS, False, a0, None, None, None)
     assert np.abs(A - a0).max() > 1e-3, "the applied forces should change A here"
     assert np.abs(a - A).max() <= 1e-5 * np.abs(A).max() and np.abs(b - B).max() <= 1e-5 * np.abs(B).max()
+
+
+def test_a_diverging_lane_names_its_state_and_perturbation(engine_model, monkeypatch) -> None:
+    """The engine reports the lane; the error names the state and what its lane perturbs."""
+    from achilles._rollout_lanes import Lanes, RolloutDivergedError
+
+    m = engine_model("hopper", "euler")
+    s, u, warm = states_controls(m)
+    L = 1 + 2 * m.nv + m.na + m.nu
+
+    def diverge(self, *args, **kwargs):
+        raise RolloutDivergedError(2 * L + 1 + m.nv + 4, 0, "thigh_joint")
+
+    monkeypatch.setattr(Lanes, "run", diverge)
+    with pytest.raises(derivatives.TransitionDivergedError, match=r"state 2: the step with qvel\[4\] \+ eps diverged .*'thigh_joint'"):
+        derivatives.transition_fd(m, s, u)
