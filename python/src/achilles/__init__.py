@@ -12,4 +12,13 @@ from ._batch import Batch, NonFiniteControlError, NonFiniteError
 from ._compile import ModelError, compile_model
 from ._native import cpu_info
 
-__all__ = ["Batch", "ModelError", "NonFiniteControlError", "NonFiniteError", "compile_model", "cpu_info"]
+__all__ = ["Batch", "ModelError", "NonFiniteControlError", "NonFiniteError", "compile_model", "cpu_info", "mjd_transitionFD"]
+
+
+def __getattr__(name: str):
+    """MuJoCo's drop-ins, imported on first use (they need the mujoco package, the engine does not)."""
+    if name == "mjd_transitionFD":
+        import importlib
+
+        return importlib.import_module(".derivatives", __name__).mjd_transitionFD
+    raise AttributeError(f"module 'achilles' has no attribute {name!r}")
