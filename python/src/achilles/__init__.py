@@ -12,4 +12,12 @@ from ._batch import Batch, NonFiniteControlError, NonFiniteError
 from ._compile import ModelError, compile_model
 from ._native import cpu_info
 
-__all__ = ["Batch", "ModelError", "NonFiniteControlError", "NonFiniteError", "compile_model", "cpu_info"]
+
+def put_model(m, keyframe=None, *, name=None):
+    """The compiled model of a ``mujoco.MjModel`` (no XML, no Node): the document ``compile_model``
+    returns for the same model read from MJCF (see _put_model.py). Imports mujoco on first use."""
+    from ._put_model import put_model as _put
+
+    return _put(m, keyframe, name=name)
+
+__all__ = ["Batch", "ModelError", "NonFiniteControlError", "NonFiniteError", "compile_model", "cpu_info", "put_model"]
