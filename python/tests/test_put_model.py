@@ -1,0 +1,400 @@
+"""achilles.put_model(mujoco.MjModel) against achilles.compile_model(path) (the TypeScript importer),
+field for field, on every MJCF fixture, every Gymnasium v5 MuJoCo asset and every bundled scene
+exported to MJCF; the same refusals; stepping the two documents; and qacc against MuJoCo's mj_forward
+where the two documents say one thing two ways (a damping ratio resolved by MuJoCo's compiler here,
+by the engine there).
+
+Names, integers, kinds and strings must be equal. Floats: each number list (a vector, a quaternion,
+an inertia) is compared relative to its largest entry, |a_i − b_i| <= BAR · max_j(|a_j|, |b_j|),
+within the bar of its field (below). The differences are f64 round-off between MuJoCo's compiler
+and ours: the inertia is MuJoCo's mjuu_eig3 principal moments and axes turned back (R·diag(I)·Rᵀ)
+where our importer keeps the summed tensor; quaternions from euler/axisangle/fromto are composed in
+another order; a mesh's frame is MuJoCo's eigen-decomposition against ours."""
+
+from __future__ import annotations
+
+import copy
+import glob
+import math
+import os
+import re
+import subprocess
+
+import numpy as np
+import pytest
+
+mujoco = pytest.importorskip("mujoco")
+achilles = pytest.importorskip("achilles")
+if not hasattr(achilles, "Batch"):
+    pytest.skip("the native package is not built (python3 -m pip install ./python)", allow_module_level=True)
+
+from conftest import REPO  # noqa: E402
+
+from achilles._compile import cli_command  # noqa: E402
+
+FIXTURES = sorted(glob.glob(str(REPO / "test" / "fixtures" / "import" / "*.xml")))
+MESH_ARM = str(REPO / "scenes" / "mesh-arm" / "mesh-arm.xml")
+try:
+    import gymnasium
+
+    GYM_DIR = os.path.join(os.path.dirname(gymnasium.__file__), "envs", "mujoco", "assets")
+    GYM = sorted(glob.glob(os.path.join(GYM_DIR, "*.xml")))
+except ImportError:  # pragma: no cover - gymnasium is installed where these tests run
+    GYM_DIR, GYM = "", []
+SCENES = sorted(glob.glob(str(REPO / "scenes" / "*.arow")))
+
+# The bar per field (relative to the largest entry of its list), about 3x or more above the largest
+# difference measured over all the models above (in the comment, with the model; fields not listed
+# were equal to the bit in every model and have bar 0).
+BAR = {
+    # 1.72e-14 (mjcf-fluid.xml: MuJoCo's eig3 principal moments and axes turned back, R·diag(I)·Rᵀ)
+    "native.bodies[].inertia[]": 1e-13,
+    # 1.33e-15 (mjcf-include.xml: a mesh's principal axes, MuJoCo's eigen-decomposition against ours)
+    "native.shapes[].quat[]": 5e-15,
+    # 4.56e-16 (mjcf-qpos0.xml: mj_setConst's body2 anchor at qpos0 against compile.ts's)
+    "native.equalities[].anchor2[]": 2e-15,
+    # 1.85e-16 (mjcf-replicate.xml, mjcf-mesh-inertia.xml, inverted_pendulum.xml: frames composed,
+    # fromto mid-points and half-lengths, a mesh's centre of mass)
+    "native.shapes[].pos[]": 1e-15,
+    "native.bodies[].com[]": 1e-15,
+    "native.shapes[].halfExtents[]": 1e-15,
+    # 1.76e-16 (mjcf-frame.xml: positions through rotated <frame>s)
+    "native.bodies[].pos[]": 1e-15,
+    # 1.67e-16 (mesh-arm.xml, mjcf-orientations.xml, mjcf-fluid.xml, mjcf-equality.xml: euler, axisangle,
+    # xyaxes and zaxis made quaternions in another order of operations)
+    "native.bodies[].q0[]": 1e-15,
+    "native.bodies[].quat[]": 1e-15,
+    "native.fluid.bodies[].ellipsoids[].quat[]": 1e-15,
+    "native.fluid.bodies[].box.quat[]": 1e-15,
+    "native.equalities[].quat1[]": 1e-15,
+    "mujoco.sites[].quat[]": 1e-15,
+    # 1.42e-16 (mjcf-ball-limit.xml: a mass summed from geoms in another order)
+    "native.bodies[].mass": 1e-15,
+    # 1.06e-16, 8.33e-17, 2.08e-17 (mjcf-equality.xml, mjcf-replicate.xml, mjcf-sites.xml)
+    "native.equalities[].anchor1[]": 1e-15,
+    "mujoco.bodies[].offset[]": 1e-15,
+    "mujoco.sites[].pos[]": 1e-15,
+}
+MJ_MINIMP, MJ_MAXIMP = 1e-4, 0.9999  # MuJoCo's solimp clamp (the engine's too: contact/tables.hpp)
+DEFAULT_SOLREF = [0.02, 1.0]
+DEFAULT_SOLIMP = [0.9, 0.95, 0.001, 0.5, 2.0]
+
+
+def _env():
+    return dict(os.environ)
+
+
+@pytest.fixture(scope="module")
+def exported(tmp_path_factory):
+    """Each bundled .arow scene exported to MJCF (achilles export --mjcf), in a temporary folder."""
+    out = tmp_path_factory.mktemp("exported")
+    files = []
+    for scene in SCENES:
+        dest = out / (os.path.basename(scene)[: -len(".arow")] + ".xml")
+        r = subprocess.run(cli_command() + ["export", scene, "--mjcf", "--out", str(dest)], capture_output=True, text=True, check=False)
+        assert r.returncode == 0, r.stderr
+        files.append(str(dest))
+    return files
+
+
+# ---- the comparison ----------------------------------------------------------------------------
+
+
+def _field(path: str) -> str:
+    return re.sub(r"\[\d+\]", "[]", path)
+
+
+def _compare(a, b, path: str, worst: dict, mism: list) -> None:
+    """a (put_model) against b (compile_model): `mism` gets every difference that is not float round-off
+    within its bar; `worst` the largest relative difference per field."""
+    if isinstance(a, dict) and isinstance(b, dict):
+        for k in sorted(set(a) | set(b)):
+            if k not in a or k not in b:
+                mism.append(f"{path}.{k}: only in {'put_model' if k in a else 'compile_model'}")
+            else:
+                _compare(a[k], b[k], f"{path}.{k}", worst, mism)
+        return
+    if isinstance(a, list) and isinstance(b, list):
+        if len(a) != len(b):
+            mism.append(f"{path}: {len(a)} entries against {len(b)}")
+            return
+        if a and all(_is_num(x) for x in a + b):
+            scale = max(max(abs(x) for x in a), max(abs(x) for x in b), 1e-300)
+            for i, (x, y) in enumerate(zip(a, b)):
+                _num(x, y, f"{path}[{i}]", scale, worst, mism)
+            return
+        for i, (x, y) in enumerate(zip(a, b)):
+            _compare(x, y, f"{path}[{i}]", worst, mism)
+        return
+    if _is_num(a) and _is_num(b):
+        _num(a, b, path, max(abs(a), abs(b), 1e-300), worst, mism)
+    elif a != b or type(a) is not type(b):
+        mism.append(f"{path}: {a!r} against {b!r}")
+
+
+def _is_num(x) -> bool:
+    return isinstance(x, (int, float)) and not isinstance(x, bool)
+
+
+def _num(x, y, path, scale, worst, mism) -> None:
+    if x == y:
+        return
+    f = _field(path)
+    rel = abs(x - y) / scale
+    worst[f] = max(worst.get(f, 0.0), rel)
+    if not rel <= BAR.get(f, 0.0):
+        mism.append(f"{path}: {x!r} against {y!r} (relative {rel:.3g}, bar {BAR.get(f, 0.0):.3g})")
+
+
+def _faces_as_polygons(vert: list, faces: list) -> set:
+    """A hull's triangles as its polygons: per plane (outward normal and offset, rounded), the set of
+    vertices on it; the triangulation of a face of more than three vertices is qhull's in MuJoCo and
+    our quickhull's in the importer, the same polygons either way."""
+    V = np.asarray(vert).reshape(-1, 3)
+    out: dict = {}
+    for k in range(0, len(faces), 3):
+        i, j, l = faces[k : k + 3]
+        n = np.cross(V[j] - V[i], V[l] - V[i])
+        n = n / np.linalg.norm(n)
+        key = tuple(np.round(np.r_[n, n @ V[i]], 9) + 0.0)
+        out.setdefault(key, set()).update((i, j, l))
+    return {(k, frozenset(v)) for k, v in out.items()}
+
+
+def _normalize(put: dict, comp: dict, m) -> None:
+    """The few things the two documents say in different words (each documented where it is done)."""
+    for doc in (put, comp):
+        for s in doc["native"]["shapes"]:
+            # absent: MuJoCo's default (the importer gives them only where the MJCF does)
+            s.setdefault("solref", list(DEFAULT_SOLREF))
+            s.setdefault("solimp", list(DEFAULT_SOLIMP))
+        for holder in [s for s in doc["native"]["shapes"]] + [b["limit"] for b in doc["native"]["bodies"] if "limit" in b]:
+            # MuJoCo's compiler stores solimp's dmin, dmax clamped to [mjMINIMP, mjMAXIMP]; both MuJoCo's
+            # step and the engine clamp there, so an MJCF 0 and MuJoCo's 1e-4 are the same model
+            holder["solimp"] = [min(max(x, MJ_MINIMP), MJ_MAXIMP) if i < 2 else x for i, x in enumerate(holder["solimp"])]
+    # faces: the same polygons (above)
+    for a, b in zip(put["native"]["shapes"], comp["native"]["shapes"]):
+        if "faces" in a and "faces" in b and a.get("vertices") == b.get("vertices"):
+            if _faces_as_polygons(a["vertices"], a["faces"]) == _faces_as_polygons(b["vertices"], b["faces"]):
+                b["faces"] = a["faces"]
+    # A springdamper is resolved by MuJoCo's compiler into jnt_stiffness and dof_damping at qpos0, by the
+    # engine when it loads the importer's document: put_model's are MuJoCo's numbers (checked here); the
+    # motion is checked against mj_forward by test_resolved_at_qpos0_moves_as_mujoco.
+    for pb, cb in zip(put["native"]["bodies"], comp["native"]["bodies"]):
+        if "springdamper" in cb:
+            cb["stiffness"], cb["damping"], cb["springref"] = pb["stiffness"], pb["damping"], pb["springref"]
+            del cb["springdamper"]
+    # A position servo's dampratio (biasprm[2] > 0 with gainprm[0] = −biasprm[1]) is likewise −kv made by
+    # MuJoCo's mj_setConst in the MjModel; the importer keeps the ratio for the engine to resolve.
+    for a, (pa, ca) in enumerate(zip(put["native"]["actuators"], comp["native"]["actuators"])):
+        g = ca.get("general")
+        if g and g["biastype"] == "affine" and g["gainprm"][0] == -g["biasprm"][1] and g["biasprm"][2] > 0:
+            g["biasprm"][2] = float(m.actuator_biasprm[a, 2])
+            from achilles._put_constraints import _own_kind
+
+            own = _own_kind(g)
+            if own:  # now a plain servo, as put_model reads it
+                ca["kind"], ca["kp"], ca["kv"] = own
+                del ca["general"]
+    # The model name: MuJoCo names a model without one "MuJoCo Model", the importer after the file
+    if put["name"] == "MuJoCo Model":
+        put["name"] = comp["name"]
+
+
+def _pair(path: str):
+    comp = achilles.compile_model(path)
+    m = mujoco.MjModel.from_xml_path(path)
+    return achilles.put_model(m), comp, m
+
+
+def _check(path: str) -> dict:
+    put, comp, m = _pair(path)
+    _normalize(put, comp, m)
+    worst: dict = {}
+    mism: list = []
+    for key in ("name", "native", "world", "names", "mujoco"):
+        _compare(put[key], comp[key], key, worst, mism)
+    assert not mism, f"{os.path.basename(path)}: put_model differs from compile_model:\n  " + "\n  ".join(mism[:25])
+    return worst
+
+
+def _compiles(path: str) -> bool:
+    try:
+        achilles.compile_model(path)
+        return True
+    except achilles.ModelError:
+        return False
+
+
+ALL = [pytest.param(f, id=os.path.basename(f)) for f in FIXTURES + [MESH_ARM]] + [pytest.param(f, id="gym-" + os.path.basename(f)) for f in GYM]
+
+
+@pytest.mark.parametrize("path", ALL)
+def test_put_model_equals_compile_model(path):
+    if not _compiles(path):
+        pytest.skip("achilles compile refuses it (test_refused_alike)")
+    _check(path)
+
+
+def test_exported_scenes_equal(exported):
+    for path in exported:
+        _check(path)
+
+
+def test_every_fixture_and_asset_is_compared():
+    """None of the fixtures or Gymnasium assets drops out of the comparison unseen: each compiles
+    with both, or is refused by both."""
+    assert len(FIXTURES) >= 30 and len(GYM) >= 10
+    for path in FIXTURES + GYM:
+        if _compiles(path):
+            achilles.put_model(mujoco.MjModel.from_xml_path(path))
+
+
+# ---- refusals ----------------------------------------------------------------------------------
+
+BODY = '<body name="b"><joint name="j" type="hinge"/><geom name="g" size="0.1"/>{}</body>'
+REFUSED = [
+    # (MJCF that MuJoCo compiles, what put_model's ValueError says)
+    ('<worldbody><site name="w" pos="1 0 0"/><body name="b"><joint name="j"/><geom size=".1"/><site name="s"/></body></worldbody>'
+     '<tendon><spatial name="x"><site site="s"/><site site="w"/></spatial></tendon>', "tendon 'x' (wrap_type[0] = mjWRAP_SITE): spatial tendons are not followed"),
+    ('<worldbody><body name="b"><joint name="j"/><geom size=".1"/><site name="s"/></body></worldbody>'
+     '<actuator><motor name="a" site="s"/></actuator>', "trntype = mjTRN_SITE"),
+    ('<worldbody><body name="b"><freejoint name="f"/><geom size=".1"/></body></worldbody><actuator><motor name="a" joint="f"/></actuator>', "mjJNT_FREE"),
+    ('<worldbody><body name="b"><joint name="j"/><geom name="g1" size=".1"/></body><geom name="g2" type="plane" size="1 1 1"/></worldbody>'
+     '<contact><pair geom1="g1" geom2="g2"/></contact>', "mjModel.npair = 1"),
+    ('<worldbody><body name="b" mocap="true"><geom size=".1"/></body><body name="c"><joint/><geom size=".1"/></body></worldbody>', "mjModel.nmocap = 1"),
+    ('<worldbody><body name="b" gravcomp="1"><joint/><geom size=".1"/></body></worldbody>', "gravcomp = 1"),
+    ('<asset><hfield name="h" nrow="2" ncol="2" size="1 1 1 1"/></asset><worldbody><geom type="hfield" hfield="h"/><body><joint/><geom size=".1"/></body></worldbody>', "mjGEOM_HFIELD"),
+    ('<worldbody><body name="b"><joint name="j"/><geom size=".1"/></body><body name="c"><joint name="k"/><geom size=".1"/></body></worldbody>'
+     '<tendon><fixed name="t"><joint joint="j" coef="1"/></fixed></tendon><equality><tendon tendon1="t"/></equality>', "mjEQ_TENDON"),
+    ('<option><flag warmstart="disable"/></option><worldbody><body><joint/><geom size=".1"/></body></worldbody>', "mjDSBL_WARMSTART"),
+    ('<option><flag override="enable"/></option><worldbody><body><joint/><geom size=".1"/></body></worldbody>', "mjENBL_OVERRIDE"),
+    ('<worldbody><body><joint name="j"/><geom size=".1"/></body></worldbody><actuator><muscle joint="j" name="m" lengthrange="0.5 1.5"/></actuator>', "mjDYN_MUSCLE"),
+    ('<worldbody><body name="b"><joint name="j"/><geom size=".1"/></body></worldbody><actuator><motor name="a" joint="j" delay="0.01" nsample="2"/></actuator>', "delay"),
+    ('<worldbody><body name="b"><joint name="j" frictionloss="1" solreffriction="0.05 1"/><geom size=".1"/></body></worldbody>', "dof_solref"),
+    ('<worldbody><body name="b"><joint name="j"/><geom size=".1" adhesion="1"/></body></worldbody>', "adhesion"),
+    ('<deformable><flex name="f" dim="1" body="world world" vertex="0 0 0 1 0 0" element="0 1"/></deformable><worldbody><body><joint/><geom size=".1"/></body></worldbody>', "mjModel.nflex = 1: flexes are not simulated by achilles"),
+]
+
+
+@pytest.mark.parametrize("xml,message", REFUSED, ids=[r[1][:40] for r in REFUSED])
+def test_refused_alike(tmp_path, xml, message):
+    """What the importer refuses, put_model refuses too, by MuJoCo's field (MuJoCo compiles each)."""
+    text = f'<mujoco model="refused">{xml}</mujoco>'
+    path = tmp_path / "m.xml"
+    path.write_text(text)
+    try:
+        m = mujoco.MjModel.from_xml_path(str(path))
+    except ValueError as e:
+        pytest.skip(f"MuJoCo refuses it too: {e}")
+    with pytest.raises(achilles.ModelError):
+        achilles.compile_model(str(path))
+    with pytest.raises(ValueError, match=re.escape(message)):
+        achilles.put_model(m)
+
+
+def test_what_the_importer_drops_with_a_note_is_refused():
+    """The importer drops a ball joint's stiffness with a 'dropped' note (achilles import lists it);
+    put_model has no notes to give, so it refuses it rather than drop it unsaid."""
+    m = mujoco.MjModel.from_xml_string('<mujoco><worldbody><body name="b"><joint name="j" type="ball" stiffness="2"/><geom size=".1"/></body></worldbody></mujoco>')
+    with pytest.raises(ValueError, match=re.escape("joint 'j' (type mjJNT_BALL) stiffness = 2.0: stiffness is followed on hinge and slide joints only")):
+        achilles.put_model(m)
+
+
+def test_not_a_model():
+    with pytest.raises(ValueError, match="mujoco.MjModel"):
+        achilles.put_model("hopper.xml")
+
+
+# ---- stepping ----------------------------------------------------------------------------------
+
+
+def _run(doc: dict, steps: int = 200) -> tuple[np.ndarray, np.ndarray]:
+    b = achilles.Batch(model=doc, copies=4, precision="f64")
+    rng = np.random.default_rng(1)
+    for _ in range(steps):
+        if b.ctrl.shape[0]:
+            b.ctrl[:] = rng.uniform(-1, 1, b.ctrl.shape)
+        b.step(1)
+    return b.q.copy(), b.v.copy()
+
+
+def _with_their_roundoff(put: dict, comp: dict) -> dict:
+    """put_model's document with each float that differs from compile_model's (within its bar: checked
+    by test_put_model_equals_compile_model) replaced by compile_model's; integers, kinds and the hull's
+    triangles stay put_model's."""
+    out = copy.deepcopy(put)
+
+    def walk(p, c):
+        items = p.items() if isinstance(p, dict) else enumerate(p)
+        for k, v in list(items):
+            if isinstance(v, (dict, list)):
+                walk(v, c[k])
+            elif isinstance(v, float) and v != c[k]:
+                p[k] = c[k]
+
+    walk(out["native"], comp["native"])
+    return out
+
+
+STEPPED = [("hopper.xml", True), ("ant.xml", True), ("humanoid.xml", False), ("mesh-arm", False)]
+
+
+@pytest.mark.parametrize("name,bitwise", STEPPED, ids=[s[0] for s in STEPPED])
+def test_steps_as_compile_model(name, bitwise):
+    """Hopper and ant: the documents are equal to the bit, and so are 200 steps (random controls, 4
+    robots, f64). Humanoid and mesh-arm: MuJoCo's compiled inertia (eig3 turned back) and mesh frames
+    differ from ours by round-off (≤ 6.7e-16 relative, test above), and the steps by as little (measured
+    1.1e-13 and 1.4e-12 in v after 200 steps); with those floats taken from compile_model's document,
+    the steps are equal to the bit (MuJoCo's hull triangles kept), so nothing else differs."""
+    path = MESH_ARM if name == "mesh-arm" else os.path.join(GYM_DIR, name)
+    if not os.path.exists(path):
+        pytest.skip(f"{path} is not installed")
+    put, comp, _ = _pair(path)
+    q0, v0 = _run(comp)
+    q1, v1 = _run(put)
+    if bitwise:
+        assert q0.tobytes() == q1.tobytes() and v0.tobytes() == v1.tobytes()
+    else:
+        np.testing.assert_allclose(q1, q0, rtol=0, atol=1e-12)
+        np.testing.assert_allclose(v1, v0, rtol=0, atol=1e-10)
+    q2, v2 = _run(_with_their_roundoff(put, comp))
+    assert q0.tobytes() == q2.tobytes() and v0.tobytes() == v2.tobytes()
+
+
+# ---- what MuJoCo resolved against what the engine resolves -----------------------------------------
+
+RESOLVED = ["mjcf-springdamper.xml", "mjcf-qpos0.xml", "mjcf-actuator-tendon.xml", "mjcf-actuator-tendon-chain.xml", "mjcf-general-servos.xml"]
+
+
+@pytest.mark.parametrize("name", RESOLVED)
+def test_resolved_at_qpos0_moves_as_mujoco(name):
+    """A springdamper and a servo's dampratio: MuJoCo's compiler resolves them into the MjModel (what
+    put_model reads), the engine resolves the importer's document at load. Both documents give MuJoCo's
+    qacc (mj_forward) at random states with random controls, to f64 round-off."""
+    path = str(REPO / "test" / "fixtures" / "import" / name)
+    put, comp, m = _pair(path)
+    d = mujoco.MjData(m)
+    rng = np.random.default_rng(3)
+    batches = [achilles.Batch(model=doc, copies=1, precision="f64") for doc in (put, comp)]
+    worst = [0.0, 0.0]
+    for _ in range(5):
+        mujoco.mj_resetData(m, d)
+        d.qpos[:] = m.qpos0
+        for j in range(m.njnt):  # hinges and slides moved (quaternions stay unit)
+            if m.jnt_type[j] in (mujoco.mjtJoint.mjJNT_HINGE, mujoco.mjtJoint.mjJNT_SLIDE):
+                d.qpos[m.jnt_qposadr[j]] += rng.normal(0, 0.2)
+        d.qvel[:] = rng.normal(0, 0.5, m.nv)
+        d.ctrl[:] = rng.uniform(-1, 1, m.nu)
+        mujoco.mj_forward(m, d)
+        scale = max(1.0, float(np.abs(d.qacc).max()))
+        for k, b in enumerate(batches):
+            b.q[:, 0] = d.qpos
+            b.v[:, 0] = d.qvel
+            if m.na:
+                b.act[:, 0] = d.act
+            b.ctrl[:, 0] = d.ctrl
+            b.forward()
+            worst[k] = max(worst[k], float(np.abs(b.qacc[:, 0] - d.qacc).max()) / scale)
+    # measured: ≤ 1e-13 relative for both documents
+    assert worst[0] <= 1e-10 and worst[1] <= 1e-10, f"qacc against mj_forward, relative: put_model {worst[0]:.3g}, compile_model {worst[1]:.3g}"
