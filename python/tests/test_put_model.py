@@ -172,6 +172,10 @@ def _normalize(put: dict, comp: dict, m) -> None:
             # MuJoCo's compiler stores solimp's dmin, dmax clamped to [mjMINIMP, mjMAXIMP]; both MuJoCo's
             # step and the engine clamp there, so an MJCF 0 and MuJoCo's 1e-4 are the same model
             holder["solimp"] = [min(max(x, MJ_MINIMP), MJ_MAXIMP) if i < 2 else x for i, x in enumerate(holder["solimp"])]
+    # contact excludes: MuJoCo's exclude_signature keeps each pair in body order, the importer in the
+    # file's; the engine's filter takes each pair unordered (collision/pair_filter.hpp sorts them)
+    for doc in (put, comp):
+        doc["native"]["excludes"] = [sorted(e) for e in doc["native"]["excludes"]]
     # faces: the same polygons (above)
     for a, b in zip(put["native"]["shapes"], comp["native"]["shapes"]):
         if "faces" in a and "faces" in b and a.get("vertices") == b.get("vertices"):
