@@ -38,6 +38,19 @@ def _own_kind(g: dict):
     return None
 
 
+def _tag(g: dict, own) -> str:
+    """The MJCF tag whose shortcut makes these parameters, for an unnamed actuator's name (`{tag}{k}`, as
+    mjcf/actuator.ts names it): the servo kinds, intvelocity (a position servo's gain and bias with an
+    integrator's dynamics), else general."""
+    if own:
+        return own[0]
+    b0, b1, b2 = g["biasprm"]
+    kp = g["gainprm"][0]
+    if g["dyntype"] == "integrator" and g["gaintype"] == "fixed" and g["biastype"] == "affine" and b0 == 0 and b1 == -kp:
+        return "intvelocity"
+    return "general"
+
+
 def build_actuators(m, joint_link: dict, links: list[dict]) -> list[dict]:
     out = []
     for a in range(m.nu):
@@ -56,7 +69,7 @@ def build_actuators(m, joint_link: dict, links: list[dict]) -> list[dict]:
         own = _own_kind(g)
         kind = own[0] if own else "general"
         name = mujoco.mj_id2name(m, mujoco.mjtObj.mjOBJ_ACTUATOR, a)
-        d: dict = {"name": name if name is not None else f"{kind}{a}"}
+        d: dict = {"name": name if name is not None else f"{_tag(g, own)}{a}"}
         if int(m.actuator_trntype[a]) == mujoco.mjtTrn.mjTRN_TENDON:
             d["tendon"] = int(m.actuator_trnid[a, 0])
         else:

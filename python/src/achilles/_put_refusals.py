@@ -56,6 +56,11 @@ def refuse_model(m) -> None:
             raise ValueError(f"mjModel.{count} = {n}: {why}")
     if m.nbody <= 1:
         raise ValueError("mjModel.nbody = 1: the model has no bodies (at least one body besides the world)")
+    for k in range(m.nkey):
+        if m.na and np.any(m.key_act[k] != 0):
+            raise ValueError(
+                f"keyframe {k} act = {m.key_act[k].tolist()}: a run starts every activation at 0 (as mj_resetData); a key cannot set them"
+            )
     _refuse_options(m)
     _refuse_bodies(m)
     _refuse_joints(m)
