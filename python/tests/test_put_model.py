@@ -297,6 +297,21 @@ def test_refused_alike(tmp_path, xml, message):
         achilles.put_model(m)
 
 
+def test_limited_hull_refused_alike(tmp_path):
+    """<mesh maxhullvert>: MuJoCo keeps a hull of fewer vertices, which the importer refuses; put_model
+    finds mesh vertices outside mesh_graph's faces and refuses it too."""
+    text = open(MESH_ARM).read()
+    text = text.replace('<compiler angle="radian"/>', f'<compiler angle="radian" meshdir="{os.path.dirname(MESH_ARM)}"/>')
+    text = text.replace('<mesh name="hand" file="hand.obj"/>', '<mesh name="hand" file="hand.obj" maxhullvert="8"/>')
+    assert 'maxhullvert="8"' in text and "meshdir" in text
+    path = tmp_path / "limited-hull.xml"
+    path.write_text(text)
+    with pytest.raises(achilles.ModelError, match="maxhullvert"):
+        achilles.compile_model(str(path))
+    with pytest.raises(ValueError, match=re.escape("mesh 'hand' (mesh_graph): its convex hull leaves mesh vertices outside")):
+        achilles.put_model(mujoco.MjModel.from_xml_path(str(path)))
+
+
 def test_what_the_importer_drops_with_a_note_is_refused():
     """The importer drops a ball joint's stiffness with a 'dropped' note (achilles import lists it);
     put_model has no notes to give, so it refuses it rather than drop it unsaid."""

@@ -51,7 +51,29 @@ def mesh_hull(m, mesh: int) -> tuple[list[float], list[int]]:
     vert: list[float] = []
     for gid in order:
         vert.extend(float(x) for x in m.mesh_vert[vbase + gid])
+    _refuse_partial_hull(m, mesh, face_global)
     return vert, [local[g] for g in face_global]
+
+
+def _refuse_partial_hull(m, mesh: int, face_global: list[int]) -> None:
+    """A hull limited to fewer vertices (<mesh maxhullvert>) leaves mesh vertices outside its faces; the
+    importer refuses maxhullvert (mjcf/asset.ts), so this does too: every vertex of mesh_vert must lie
+    on or inside every face plane n·x <= n·a (to 1e-9 of the mesh's size; float32 vertices)."""
+    import numpy as np
+
+    V = np.asarray(m.mesh_vert[m.mesh_vertadr[mesh] : m.mesh_vertadr[mesh] + m.mesh_vertnum[mesh]], dtype=float)
+    F = np.asarray(face_global).reshape(-1, 3)
+    a, b, c = V[F[:, 0]], V[F[:, 1]], V[F[:, 2]]
+    n = np.cross(b - a, c - a)
+    n /= np.maximum(np.linalg.norm(n, axis=1, keepdims=True), 1e-300)
+    out = (V @ n.T - np.sum(n * a, axis=1)).max()
+    size = float(np.abs(V).max())
+    if out > 1e-6 * size:
+        name = mujoco.mj_id2name(m, mujoco.mjtObj.mjOBJ_MESH, mesh) or str(mesh)
+        raise ValueError(
+            f"mesh '{name}' (mesh_graph): its convex hull leaves mesh vertices outside by up to {out:.3g} (maxhullvert): "
+            "a hull limited to fewer vertices is not supported"
+        )
 
 
 def build_shapes(m, gnames: list[str], body_map: list[dict], contact_off: bool) -> list[dict]:
