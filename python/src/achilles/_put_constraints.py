@@ -15,7 +15,12 @@ import mujoco
 
 from ._put_math import add, floats
 
-DYN = {int(mujoco.mjtDyn.mjDYN_NONE): "none", int(mujoco.mjtDyn.mjDYN_INTEGRATOR): "integrator", int(mujoco.mjtDyn.mjDYN_FILTER): "filter", int(mujoco.mjtDyn.mjDYN_FILTEREXACT): "filterexact"}
+DYN = {
+    int(mujoco.mjtDyn.mjDYN_NONE): "none",
+    int(mujoco.mjtDyn.mjDYN_INTEGRATOR): "integrator",
+    int(mujoco.mjtDyn.mjDYN_FILTER): "filter",
+    int(mujoco.mjtDyn.mjDYN_FILTEREXACT): "filterexact",
+}
 GAIN = {int(mujoco.mjtGain.mjGAIN_FIXED): "fixed", int(mujoco.mjtGain.mjGAIN_AFFINE): "affine"}
 BIAS = {int(mujoco.mjtBias.mjBIAS_NONE): "none", int(mujoco.mjtBias.mjBIAS_AFFINE): "affine"}
 

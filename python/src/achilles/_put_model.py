@@ -14,7 +14,7 @@ from __future__ import annotations
 import mujoco
 
 from ._compile import FORMAT, VERSION
-from ._put_bodies import NDOF, body_names, build_links, joint_names
+from ._put_bodies import body_names, build_links, joint_names
 from ._put_constraints import build_actuators, build_equalities, build_tendons
 from ._put_math import floats
 from ._put_refusals import refuse_model
@@ -30,7 +30,15 @@ INTEGRATOR = {
 }
 SOLVER = {int(mujoco.mjtSolver.mjSOL_PGS): "pgs", int(mujoco.mjtSolver.mjSOL_CG): "cg", int(mujoco.mjtSolver.mjSOL_NEWTON): "newton"}
 # the disable bits applied to the model (mjcf/option-flags.ts DISABLES); constraint implies four
-DISABLE_FLAGS = {"CONSTRAINT": "constraint", "EQUALITY": "equality", "CONTACT": "contact", "LIMIT": "limit", "FRICTIONLOSS": "frictionloss", "SPRING": "spring", "DAMPER": "damper"}
+DISABLE_FLAGS = {
+    "CONSTRAINT": "constraint",
+    "EQUALITY": "equality",
+    "CONTACT": "contact",
+    "LIMIT": "limit",
+    "FRICTIONLOSS": "frictionloss",
+    "SPRING": "spring",
+    "DAMPER": "damper",
+}
 
 
 def _disabled(m) -> set[str]:
@@ -99,7 +107,8 @@ def put_model(m, keyframe: str | int | None = None, *, name: str | None = None) 
         voff += nv
     sites = []
     for s in range(m.nsite):
-        sites.append({"name": mujoco.mj_id2name(m, mujoco.mjtObj.mjOBJ_SITE, s) or "", "body": int(m.site_bodyid[s]), "pos": floats(m.site_pos[s]), "quat": floats(m.site_quat[s])})
+        name = mujoco.mj_id2name(m, mujoco.mjtObj.mjOBJ_SITE, s) or ""
+        sites.append({"name": name, "body": int(m.site_bodyid[s]), "pos": floats(m.site_pos[s]), "quat": floats(m.site_quat[s])})
     return {
         "format": FORMAT,
         "version": VERSION,

@@ -86,7 +86,8 @@ def _refuse_options(m) -> None:
             raise ValueError(f"mjModel.opt.enableflags has {name}: the engine has no {short.lower()}=\"enable\" (it changes the motion)")
     if o.disableactuator:
         raise ValueError(f"mjModel.opt.disableactuator = {o.disableactuator}: no disabled actuator groups (the engine drives every actuator)")
-    if int(o.integrator) not in (mujoco.mjtIntegrator.mjINT_EULER, mujoco.mjtIntegrator.mjINT_RK4, mujoco.mjtIntegrator.mjINT_IMPLICIT, mujoco.mjtIntegrator.mjINT_IMPLICITFAST):
+    I = mujoco.mjtIntegrator
+    if int(o.integrator) not in (I.mjINT_EULER, I.mjINT_RK4, I.mjINT_IMPLICIT, I.mjINT_IMPLICITFAST):
         raise ValueError(f"mjModel.opt.integrator = {_enum(mujoco.mjtIntegrator, o.integrator, 'mjINT_')}: not an integrator the engine runs")
     implicit = int(o.integrator) in (mujoco.mjtIntegrator.mjINT_IMPLICIT, mujoco.mjtIntegrator.mjINT_IMPLICITFAST)
     if implicit and (o.density != 0 or o.viscosity != 0):
