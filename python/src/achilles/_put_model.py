@@ -107,8 +107,8 @@ def put_model(m, keyframe: str | int | None = None, *, name: str | None = None) 
         voff += nv
     sites = []
     for s in range(m.nsite):
-        name = mujoco.mj_id2name(m, mujoco.mjtObj.mjOBJ_SITE, s) or ""
-        sites.append({"name": name, "body": int(m.site_bodyid[s]), "pos": floats(m.site_pos[s]), "quat": floats(m.site_quat[s])})
+        site = mujoco.mj_id2name(m, mujoco.mjtObj.mjOBJ_SITE, s) or ""
+        sites.append({"name": site, "body": int(m.site_bodyid[s]), "pos": floats(m.site_pos[s]), "quat": floats(m.site_quat[s])})
     return {
         "format": FORMAT,
         "version": VERSION,
