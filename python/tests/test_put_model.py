@@ -253,6 +253,22 @@ def test_exported_scenes_equal(exported):
         _check(path)
 
 
+def test_a_dropped_armature_is_caught(monkeypatch):
+    """The planted check: put_model made to drop the joints' armature fails the comparison (and the
+    stepping would too: shown by hand, 28 of the tests fail so)."""
+    import achilles._put_bodies as bodies
+
+    passive = bodies._passive
+
+    def dropping(m, j, kind, link, disabled):
+        passive(m, j, kind, link, disabled)
+        link["armature"] = 0.0
+
+    monkeypatch.setattr(bodies, "_passive", dropping)
+    with pytest.raises(AssertionError, match=r"native.bodies\[0\].armature: 0.0 against 0.01"):
+        _check(str(REPO / "test" / "fixtures" / "import" / "mjcf-joint-params.xml"))
+
+
 def test_every_fixture_and_asset_is_compared():
     """The comparison sees the fixtures and the Gymnasium assets (none lost to a wrong glob)."""
     assert len(FIXTURES) >= 30 and len(GYM) >= 10
