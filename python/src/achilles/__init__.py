@@ -12,7 +12,24 @@ from ._batch import Batch, NonFiniteControlError, NonFiniteError
 from ._compile import ModelError, compile_model
 from ._native import cpu_info
 
-__all__ = ["Batch", "ModelError", "NonFiniteControlError", "NonFiniteError", "compile_model", "cpu_info", "mjd_transitionFD"]
+__all__ = [
+    "Batch",
+    "ModelError",
+    "NonFiniteControlError",
+    "NonFiniteError",
+    "compile_model",
+    "cpu_info",
+    "mjd_transitionFD",
+    "put_model",
+]
+
+
+def put_model(m, keyframe=None, *, name=None):
+    """The compiled model of a ``mujoco.MjModel`` (no XML, no Node): the document ``compile_model``
+    returns for the same model read from MJCF (see _put_model.py). Imports mujoco on first use."""
+    from ._put_model import put_model as _put
+
+    return _put(m, keyframe, name=name)
 
 
 def __getattr__(name: str):
