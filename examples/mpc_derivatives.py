@@ -23,7 +23,6 @@ from __future__ import annotations
 import argparse
 import json
 import os
-import tempfile
 import time
 
 import mujoco
@@ -33,20 +32,11 @@ FULL = mujoco.mjtState.mjSTATE_FULLPHYSICS.value
 
 
 def load_pendulum() -> mujoco.MjModel:
-    """InvertedPendulum's model with implicitfast (an edited copy of Gymnasium's XML)."""
+    """InvertedPendulum's model with implicitfast."""
     import gymnasium.envs.mujoco as gm
 
-    text = open(os.path.join(os.path.dirname(gm.__file__), "assets", "inverted_pendulum.xml")).read()
-    path = os.path.join(tempfile.mkdtemp(), "inverted_pendulum.xml")
-    with open(path, "w") as f:
-        f.write(text.replace('integrator="RK4"', 'integrator="implicitfast"'))
-    m = mujoco.MjModel.from_xml_path(path)
-    import achilles
-    from achilles import rollout
-
-    if not hasattr(achilles, "put_model"):  # until achilles.put_model is merged: the CLI's model of the same file
-        doc = achilles.compile_model(path)
-        rollout._compiled = lambda model: doc
+    m = mujoco.MjModel.from_xml_path(os.path.join(os.path.dirname(gm.__file__), "assets", "inverted_pendulum.xml"))
+    m.opt.integrator = mujoco.mjtIntegrator.mjINT_IMPLICITFAST
     return m
 
 

@@ -26,14 +26,7 @@ def load_ant() -> mujoco.MjModel:
     import gymnasium.envs.mujoco as gm
 
     path = os.path.join(os.path.dirname(gm.__file__), "assets", "ant.xml")
-    m = mujoco.MjModel.from_xml_path(path)
-    import achilles
-    from achilles import rollout
-
-    if not hasattr(achilles, "put_model"):  # until achilles.put_model is merged: the CLI's model of the same file
-        doc = achilles.compile_model(path)
-        rollout._compiled = lambda model: doc
-    return m
+    return mujoco.MjModel.from_xml_path(path)
 
 
 def mpc(rollout, m: mujoco.MjModel, steps: int, samples: int, horizon: int, seed: int = 0, **kwargs) -> dict:

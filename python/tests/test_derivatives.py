@@ -30,27 +30,22 @@ from achilles._rollout_lanes import LanesCache  # noqa: E402
 ASSETS = os.path.join(os.path.dirname(gym_mujoco.__file__), "assets")
 FULL = mujoco.mjtState.mjSTATE_FULLPHYSICS.value
 NSTATES, SETTLE, EPS = 6, 100, 1e-6
-INTEGRATORS = {"euler": "Euler", "implicitfast": "implicitfast"}
+
+
+MJ_INTEGRATOR = {"euler": mujoco.mjtIntegrator.mjINT_EULER, "implicitfast": mujoco.mjtIntegrator.mjINT_IMPLICITFAST}
 
 
 @pytest.fixture
-def engine_model(monkeypatch, tmp_path):
-    """An MjModel of a Gymnasium asset with the given integrator, and the engine's document compiled by
-    the CLI from the same XML: until achilles.put_model is merged, rollout's one door (_compiled) is
-    mapped to it. Delete this shim after the merge (load the MjModel and set m.opt.integrator)."""
-    table: dict[int, dict] = {}
+def engine_model(monkeypatch):
+    """An MjModel of a Gymnasium asset (or a file) with the given integrator set on the model, which
+    reaches the engine through achilles.put_model; fresh caches of model versions and lanes per test."""
 
     def load(name: str, integrator: str):
         source = name if name.endswith(".xml") else os.path.join(ASSETS, f"{name}.xml")
-        text = open(source).read()
-        assert 'integrator="RK4"' in text
-        path = tmp_path / f"{os.path.basename(source)[:-4]}-{integrator}.xml"
-        path.write_text(text.replace('integrator="RK4"', f'integrator="{INTEGRATORS[integrator]}"'))
-        m = mujoco.MjModel.from_xml_path(str(path))
-        table[id(m)] = achilles.compile_model(str(path))
+        m = mujoco.MjModel.from_xml_path(source)
+        m.opt.integrator = MJ_INTEGRATOR[integrator]
         return m
 
-    monkeypatch.setattr(ach_rollout, "_compiled", lambda m: table[id(m)])
     monkeypatch.setattr(ach_rollout, "_versions", ModelVersions())
     monkeypatch.setattr(derivatives, "_lanes", LanesCache())  # version numbers restart with _versions
     return load

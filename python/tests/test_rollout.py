@@ -39,26 +39,19 @@ def asset(name: str) -> str:
 
 @pytest.fixture
 def engine_models(monkeypatch):
-    """MjModels with the engine's documents compiled by the CLI from the same file (and per-robot
-    parameters): until achilles.put_model is merged, rollout's one door (_compiled) is mapped to them.
-    Delete this shim after the merge: the tests then run put_model itself."""
-    table: dict[int, dict] = {}
+    """MjModels read from a file (a list of them edited by per-robot values, when given): rollout
+    takes each to the engine through achilles.put_model; a fresh cache of model versions per test."""
 
     def load(path: str, parameters: list[dict] | None = None, edit=None):
         if parameters is None:
-            m = mujoco.MjModel.from_xml_path(path)
-            table[id(m)] = achilles.compile_model(path)
-            return m
-        docs = achilles.compile_model(path, parameters=parameters)
+            return mujoco.MjModel.from_xml_path(path)
         models = []
-        for values, doc in zip(parameters, docs):
+        for values in parameters:
             m = mujoco.MjModel.from_xml_path(path)
             edit(m, values)
-            table[id(m)] = doc
             models.append(m)
         return models
 
-    monkeypatch.setattr(ach_rollout, "_compiled", lambda m: table[id(m)])
     monkeypatch.setattr(ach_rollout, "_versions", ModelVersions())
     return load
 
