@@ -49,7 +49,7 @@ def test_malformed_document_names_the_key(compiled: dict) -> None:
         achilles.Batch(doc, 2)
     with pytest.raises(ValueError, match=re.escape("model['format'] must be 'achilles-compiled-model'")):
         achilles.Batch(compiled["double-pendulum"]["native"], 2)
-    with pytest.raises(ValueError, match="model must be a path or a dict"):
+    with pytest.raises(ValueError, match="model must be a path, a dict from compile_model or put_model, or a mujoco.MjModel"):
         achilles.Batch(42, 2)
 
 

@@ -19,6 +19,7 @@ from . import _native
 from ._compile import check_compiled, compile_model
 from ._lanes import LANE_WIDTHS, PRECISIONS, lane_problem, register_lanes
 from ._memory import ensure_memory
+from ._model_door import compiled_of
 
 INTEGRATORS = ("euler", "verlet", "midpoint", "rk4", "implicitfast")
 SUBSTEPS_MAX = 1_000_000  # src/engine/world-limits.ts
@@ -91,14 +92,15 @@ def _positive_integer(what: str, value: Any, maximum: int = 10**9) -> int:
 class Batch:
     """``Batch(model, copies, precision='f32', lanes=None, threads=1, integrator=None, dt=None, record=False)``
 
-    model: a scene file (.arow, MJCF, URDF; compiled by the achilles CLI) or a dict from compile_model.
+    model: a scene file (.arow, MJCF, URDF; compile_model), a dict from compile_model or put_model, or a
+    mujoco.MjModel (put_model).
     lanes: default the widest that fits one register of this CPU (as the TypeScript Batch). integrator and
     dt: default the model's. record: keep what MuJoCo's mjData holds after mj_step (last_evaluation()).
     """
 
     def __init__(
         self,
-        model: str | os.PathLike | dict,
+        model: str | os.PathLike | dict | Any,
         copies: int,
         precision: str = "f32",
         lanes: int | None = None,
@@ -107,7 +109,7 @@ class Batch:
         dt: float | None = None,
         record: bool = False,
     ):
-        doc = compile_model(model) if isinstance(model, (str, os.PathLike)) else model
+        doc = compiled_of(model)
         check_compiled(doc)
         world = doc["world"]
         self.model = doc
@@ -330,11 +332,11 @@ class Batch:
     def set_robot_model(self, robot: int, model: str | os.PathLike | dict) -> None:
         """Robot `robot` runs from now on with `model`'s per-robot parameters (gravity, masses, centres of
         mass and inertias, joint damping and armature, shape frictions, actuator gains and control
-        ranges), in its own SIMD lane; its state is kept. `model`: a scene file or a dict from
-        compile_model. A model that differs from the batch's in anything else raises ValueError naming
+        ranges), in its own SIMD lane; its state is kept. `model`: a scene file, a dict from
+        compile_model or put_model, or a mujoco.MjModel. A model that differs from the batch's in anything else raises ValueError naming
         the first difference (TypeScript's Batch.setRobotModel)."""
         self._check_robot(robot)
-        doc = compile_model(model) if isinstance(model, (str, os.PathLike)) else model
+        doc = compiled_of(model)
         check_compiled(doc)
         self._native.set_robot_model(int(robot), doc["native"], "model['native']")
 

@@ -109,7 +109,7 @@ def compile_model(path: str | os.PathLike, parameters: dict | list[dict] | None 
 def check_compiled(doc: Any) -> None:
     """Refuse what is not a compiled model this package reads (a ValueError naming the key)."""
     if not isinstance(doc, dict):
-        raise ValueError(f"model must be a path or a dict from compile_model (got {type(doc).__name__})")
+        raise ValueError(f"model must be a path, a dict from compile_model or put_model, or a mujoco.MjModel (got {type(doc).__name__})")
     if doc.get("format") != FORMAT:
         raise ValueError(f"model['format'] must be '{FORMAT}' (got {doc.get('format')!r})")
     if doc.get("version") != VERSION:

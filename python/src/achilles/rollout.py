@@ -33,6 +33,7 @@ from numpy import typing as npt
 
 from ._batch import MAX_CONTROL
 from ._lanes import PRECISIONS
+from ._model_door import compiled_of
 from ._model_versions import ModelVersions
 from ._rollout_lanes import Controls, Lanes, LanesCache, RolloutDivergedError
 
@@ -54,19 +55,9 @@ _versions = ModelVersions()  # every MjModel's compiled document, per model vers
 
 
 def _compiled(model: Any) -> dict:
-    """The engine's compiled document of a model: a dict from compile_model as it is, an MjModel
-    through achilles.put_model (the one door from MuJoCo's models into the engine)."""
-    if isinstance(model, dict):
-        return model
-    import achilles
-
-    put_model = getattr(achilles, "put_model", None)
-    if put_model is None:
-        raise NotImplementedError(
-            "achilles.put_model (MjModel -> the engine's model) is not in this build of the package;"
-            " until it is, rollout runs no MjModel"
-        )
-    return put_model(model)
+    """The engine's compiled document of a model: a dict from compile_model or put_model as it is, an
+    MjModel through achilles.put_model (the package's one door, _model_door.py)."""
+    return compiled_of(model)
 
 
 class BadRolloutInputError(ValueError):

@@ -81,12 +81,23 @@ def _vector_env_base():
 class AchillesVectorEnv(_vector_env_base()):
     """`num_envs` copies of a Gymnasium MuJoCo task in one Achilles batch."""
 
-    def __init__(self, env_id: str, num_envs: int, precision: str = "f32", threads: int = 1, lanes: int | None = None, **kwargs: Any):
+    def __init__(
+        self,
+        env_id: str,
+        num_envs: int,
+        precision: str = "f32",
+        threads: int = 1,
+        lanes: int | None = None,
+        model: Any = None,
+        **kwargs: Any,
+    ):
         import gymnasium
         from gymnasium.vector import AutoresetMode
         from gymnasium.vector.utils import batch_space
 
-        from .. import Batch, compile_model  # the native package (achilles/__init__.py)
+        from .. import Batch  # the native package (achilles/__init__.py)
+        from .._compile import check_compiled
+        from .._model_door import compiled_of
         from .._memory import keep_freed_heap
 
         if not (isinstance(num_envs, int) and num_envs >= 1):
@@ -97,8 +108,13 @@ class AchillesVectorEnv(_vector_env_base()):
         refused = why_refused(self.task)
         if refused:
             raise NotImplementedError(f"{env_id}: {refused}")
-        self.model_path = gymnasium_model_path(self.task.model)
-        self.compiled = compile_model(self.model_path)
+        if model is not None and "xml_file" in kwargs:
+            raise ValueError(f"{env_id}: give the model either as model= or as xml_file=, not both")
+        # the task's model file (Gymnasium's xml_file rule), or the model given: a path, a document from
+        # compile_model or put_model, or a mujoco.MjModel
+        self.model_path = gymnasium_model_path(self.task.model) if model is None else None
+        self.compiled = compiled_of(self.model_path if model is None else model)
+        check_compiled(self.compiled)
         layout = self.compiled.get("mujoco")
         # MuJoCo's body names (the world first), which body('name') reads, as get_body_com does
         self.task.bodies = ["world", *(b["name"] for b in layout["bodies"])] if layout else None
@@ -470,7 +486,8 @@ class _Recorded(Mapping):
         return self._rows("qfrc_actuator", 1)[..., 0]
 
 
-def make_vec(env_id: str, num_envs: int, precision: str = "f32", threads: int = 1, **kwargs: Any) -> AchillesVectorEnv:
+def make_vec(env_id: str, num_envs: int, precision: str = "f32", threads: int = 1, model: Any = None, **kwargs: Any) -> AchillesVectorEnv:
     """`num_envs` envs of Gymnasium's `env_id` (InvertedPendulum-v5, Hopper-v5, ...) stepped by Achilles,
-    with Gymnasium's keyword arguments for that env."""
-    return AchillesVectorEnv(env_id, num_envs, precision=precision, threads=threads, **kwargs)
+    with Gymnasium's keyword arguments for that env. model: the robot instead of the task's file (or
+    xml_file): a mujoco.MjModel, a document from achilles.put_model or compile_model, or a path."""
+    return AchillesVectorEnv(env_id, num_envs, precision=precision, threads=threads, model=model, **kwargs)
