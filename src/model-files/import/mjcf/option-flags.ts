@@ -5,7 +5,7 @@
 // no change at all.
 
 import type { DisableFlag, ImportNote, IrModel } from '../ir.js';
-import { quote } from '../../common/errors.js';
+import { printable, quote, SceneError } from '../../common/errors.js';
 import { CCD_DEFAULTS } from '../convex-pairs.js';
 import type { Reader } from '../read-attrs.js';
 import type { XmlAttr, XmlElement } from '../xml.js';
@@ -150,6 +150,15 @@ export function applyDisableFlags(ir: IrModel, notes: ImportNote[]): void {
           delete j.limit;
         }
         if (off('frictionloss')) j.frictionloss = 0;
+        // MuJoCo resolves a springdamper into both stiffness and damping at compile time and its step then
+        // drops the disabled one; the engine resolves it when the model is made, into both
+        if (j.springdamper && (off('spring') || off('damper')))
+          throw new SceneError({
+            ...source,
+            subject: `flag ${flag}`,
+            found: `"disable" with the springdamper of joint '${j.name}' (at ${printable(j.source.file)}:${j.source.line}:${j.source.column})`,
+            expected: `a model without one of them: the engine resolves a springdamper into both stiffness and damping and cannot drop one (remove the flag, or give the joint stiffness and damping)`,
+          });
         if (off('spring')) j.stiffness = 0;
         if (off('damper')) j.damping = 0;
       }
