@@ -167,6 +167,13 @@ def test_mujoco_refusals_are_model_errors(without_node, tmp_path) -> None:
         achilles.compile_model(bad, parameters={"gravity.z": -9.7})
 
 
+def test_mjcf_without_the_cli_or_put_model_says_what_is_missing(without_node, monkeypatch) -> None:
+    monkeypatch.setitem(sys.modules, "achilles._put_model", None)  # its import fails, as before it was merged
+    monkeypatch.setattr(_compile, "_cache", {})
+    with pytest.raises(achilles.ModelError, match="this achilles package has no put_model to compile MJCF through MuJoCo; install Node.js"):
+        achilles.compile_model(gymnasium_asset("hopper.xml"))
+
+
 def test_mjcf_without_the_cli_is_compiled_by_mujoco_and_put_model(without_node, put_model, monkeypatch) -> None:
     import mujoco
 

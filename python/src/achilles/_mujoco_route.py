@@ -62,7 +62,12 @@ def compile_with_mujoco(path: str) -> str:
         model = mujoco.MjModel.from_xml_path(path)
     except ValueError as e:  # MuJoCo's compiler error: its message names the element and line
         raise ModelError(f"{path}: MuJoCo: {' '.join(str(e).split())}", path) from None  # one line, as the CLI's
-    from ._put_model import put_model  # lazily: the MjModel -> document translation
+    try:
+        from ._put_model import put_model  # lazily: the MjModel -> document translation
+    except ImportError as e:
+        if e.name != f"{__package__}._put_model":
+            raise
+        raise ModelError(f"{path}: this achilles package has no put_model to compile MJCF through MuJoCo; {GET_THE_CLI}", path) from None
 
     doc = dict(put_model(model))
     doc["source"] = path  # an MjModel does not know its file; the CLI's document names it
