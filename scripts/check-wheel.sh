@@ -7,8 +7,10 @@
 #      (`achilles compile` documents and node_reference.mjs runs of them);
 #   3. `python3 -m venv`, then the wheel, numpy, mujoco, gymnasium[mujoco] and pytest from pip (the configured
 #      index), with every compiler and cmake shadowed by a stub that records its call: none may run;
-#   4. python/tests/test_wheel_install.py in that venv, from a scratch directory, with PATH holding only
-#      the venv's bin (no node) and no ACHILLES_* variables pointing into the checkout.
+#   4. the tests that must pass without Node, in that venv, from a scratch directory, with PATH holding
+#      only the venv's bin (no node) and no ACHILLES_* variables pointing into the checkout:
+#      python/tests/test_wheel_install.py, and the task files against Gymnasium's own mjData
+#      (test_task_definitions.py) with their formula language (test_expr.py).
 # Usage: bash scripts/check-wheel.sh [WHEEL]   (without WHEEL it builds one: pip wheel ./python, which
 # compiles the core; CI passes the one it built for the pytest run). Needs the built CLI (npm ci).
 set -euo pipefail
@@ -82,5 +84,6 @@ cd "$work"
 env -u ACHILLES_NODE_CLI -u ACHILLES_TASK_DIR -u PYTHONPATH -u PYTHONHOME PATH="$venv/bin" \
   ACHILLES_WHEEL_CHECK_DIR="$refs" ACHILLES_SHIM_NODE="$node_bin" \
   "$venv/bin/python" -m pytest -q -rs -p no:cacheprovider "$root/python/tests/test_wheel_install.py" \
+  "$root/python/tests/test_task_definitions.py" "$root/python/tests/test_expr.py" \
   || fail "the Node-less tests failed in the venv"
 say "done in $(( $(date +%s) - t0 ))s"

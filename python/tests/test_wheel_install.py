@@ -1,5 +1,6 @@
 """What an installed wheel does without Node, a compiler or the checkout: the tests scripts/check-wheel.sh
-runs in a fresh venv that holds only the wheel, numpy, mujoco, gymnasium and pytest, with node off PATH
+runs (with test_task_definitions.py and test_expr.py) in a fresh venv that holds only the wheel, numpy,
+mujoco, gymnasium and pytest, with node off PATH
 (ACHILLES_WHEEL_CHECK_DIR: its folder of references the Node engine wrote before). Where Node is there
 (the ordinary pytest run) the `without_node` fixture takes it off PATH, so they test the same route.
 
