@@ -175,6 +175,19 @@ def test_mjcf_without_the_cli_or_put_model_says_what_is_missing(without_node, mo
         achilles.compile_model(gymnasium_asset("hopper.xml"))
 
 
+def test_put_models_refusals_are_model_errors_naming_the_file(without_node, monkeypatch) -> None:
+    def refuse(m):
+        raise ValueError("mjModel.nflex = 2: flexes are not simulated by achilles")
+
+    fake = types.ModuleType("achilles._put_model")
+    fake.put_model = refuse
+    monkeypatch.setitem(sys.modules, "achilles._put_model", fake)
+    monkeypatch.setattr(_compile, "_cache", {})
+    path = gymnasium_asset("hopper.xml")
+    with pytest.raises(achilles.ModelError, match=rf"^{re.escape(path)}: mjModel.nflex = 2: flexes are not simulated by achilles$"):
+        achilles.compile_model(path)
+
+
 def test_mjcf_without_the_cli_is_compiled_by_mujoco_and_put_model(without_node, put_model, monkeypatch) -> None:
     import mujoco
 

@@ -69,7 +69,10 @@ def compile_with_mujoco(path: str) -> str:
             raise
         raise ModelError(f"{path}: this achilles package has no put_model to compile MJCF through MuJoCo; {GET_THE_CLI}", path) from None
 
-    doc = dict(put_model(model))
+    try:
+        doc = dict(put_model(model))
+    except ValueError as e:  # what the engine does not follow, named by MuJoCo's field and value
+        raise ModelError(f"{path}: {e}", path) from None
     doc["source"] = path  # an MjModel does not know its file; the CLI's document names it
     doc["files"] = [path]
     return json.dumps(doc, default=_plain)
