@@ -1,5 +1,5 @@
 """Achilles from Python: the batched SIMD robot simulator's native core (the very sources of the Node
-engine), with models compiled by the achilles CLI.
+engine), with models compiled by the achilles CLI, or without Node by MuJoCo (MJCF; compile_model).
 
     import achilles
     b = achilles.Batch("scenes/double-pendulum.arow", copies=8, precision="f64", dt=0.001)

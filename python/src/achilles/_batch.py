@@ -92,8 +92,8 @@ def _positive_integer(what: str, value: Any, maximum: int = 10**9) -> int:
 class Batch:
     """``Batch(model, copies, precision='f32', lanes=None, threads=1, integrator=None, dt=None, record=False)``
 
-    model: a scene file (.arow, MJCF, URDF; compile_model), a dict from compile_model or put_model, or a
-    mujoco.MjModel (put_model).
+    model: a scene file (.arow, MJCF, URDF; compile_model: the achilles CLI, or MuJoCo for MJCF without
+    Node), a dict from compile_model or put_model, or a mujoco.MjModel (put_model).
     lanes: default the widest that fits one register of this CPU (as the TypeScript Batch). integrator and
     dt: default the model's. record: keep what MuJoCo's mjData holds after mj_step (last_evaluation()).
     """

@@ -61,24 +61,27 @@ MAX_REDRAWS = 10_000
 
 
 def task_dir() -> Path:
-    """Where the task files are: ACHILLES_TASK_DIR, else tasks/gymnasium of the repository the package
-    was built from (the same files the TypeScript side reads), else of the source tree this file is in."""
+    """Where the task files are: ACHILLES_TASK_DIR, else the package's own copy (achilles/tasks/gymnasium,
+    copied in from the repository's tasks/gymnasium when the package was built: python/CMakeLists.txt),
+    else tasks/gymnasium of the repository the package was built from, else of the source tree this
+    file is in (the package run from a checkout). So an installed package reads the files it was
+    built with, even where the checkout has changed or is gone; ACHILLES_TASK_DIR reads others."""
     env = os.environ.get("ACHILLES_TASK_DIR")
     if env:
         return Path(env)
-    roots = []
+    here = Path(__file__).resolve()
+    candidates = [here.parents[1] / "tasks" / "gymnasium"]  # achilles/gym/task.py -> achilles/tasks/gymnasium
     try:
         from .._repo import REPO_ROOT  # written at build time (python/CMakeLists.txt)
 
-        roots.append(Path(REPO_ROOT))
+        candidates.append(Path(REPO_ROOT) / "tasks" / "gymnasium")
     except ImportError:
         pass
-    roots.append(Path(__file__).resolve().parents[4])  # python/src/achilles/gym/task.py in a checkout
-    for root in roots:
-        cand = root / "tasks" / "gymnasium"
+    candidates.append(here.parents[4] / "tasks" / "gymnasium")  # python/src/achilles/gym/task.py in a checkout
+    for cand in candidates:
         if cand.is_dir():
             return cand
-    raise FileNotFoundError(f"no tasks/gymnasium under {', '.join(map(str, roots))} (set ACHILLES_TASK_DIR)")
+    raise FileNotFoundError(f"no task files in {', '.join(map(str, candidates))} (set ACHILLES_TASK_DIR)")
 
 
 def task_ids() -> list[str]:
