@@ -10,8 +10,8 @@
 #   4. the tests that must pass without Node, in that venv, from a scratch directory, with PATH holding
 #      only the venv's bin (no node) and no ACHILLES_* variables pointing into the checkout:
 #      python/tests/test_wheel_install.py, and the task files against Gymnasium's own mjData
-#      (test_task_definitions.py) with their formula language (test_expr.py), and, once the wheel has
-#      put_model, Gymnasium's envs against Gymnasium's own (test_gym_vs_gymnasium.py).
+#      (test_task_definitions.py) with their formula language (test_expr.py), Gymnasium's envs against
+#      Gymnasium's own (test_gym_vs_gymnasium.py), rollout and the FD Jacobians against MuJoCo's.
 # Usage: bash scripts/check-wheel.sh [WHEEL]   (without WHEEL it builds one: pip wheel ./python, which
 # compiles the core; CI passes the one it built for the pytest run). Needs the built CLI (npm ci).
 set -euo pipefail
@@ -78,16 +78,18 @@ PATH="$stubs:$PATH" CXX="$stubs/g++" CC="$stubs/gcc" "$venv/bin/python" -m pip i
 [ ! -e "$work/calls.log" ] || { cat "$work/calls.log"; fail "the install called a compiler or cmake"; }
 say "venv filled in $(( $(date +%s) - t1 ))s, no compiler called"
 
-# 4. The Node-less tests: PATH is the venv's bin alone. With achilles.put_model in the wheel (branch
-# putmodel) Gymnasium's envs run from MuJoCo's compile of their models, and are compared with
-# Gymnasium's own step for step (test_gym_vs_gymnasium.py, about 11 s).
-nodeless=("$root/python/tests/test_wheel_install.py" "$root/python/tests/test_task_definitions.py" "$root/python/tests/test_expr.py")
-if grep -qx 'achilles/_put_model.py' "$work/files.txt"; then nodeless+=("$root/python/tests/test_gym_vs_gymnasium.py"); fi
-# (ACHILLES_SHIM_NODE: the node python/tests/put_model_shim.py runs the CLI with, until put_model is merged.)
+# 4. The Node-less tests: PATH is the venv's bin alone. Gymnasium's envs run from MuJoCo's compile of
+# their models (achilles.put_model) and are compared with Gymnasium's own step for step
+# (test_gym_vs_gymnasium.py, about 11 s); rollout and the FD Jacobians against MuJoCo's own
+# (test_rollout.py, test_derivatives.py), and every model door (test_model_door.py).
+nodeless=("$root/python/tests/test_wheel_install.py" "$root/python/tests/test_task_definitions.py" "$root/python/tests/test_expr.py"
+  "$root/python/tests/test_gym_vs_gymnasium.py" "$root/python/tests/test_rollout.py" "$root/python/tests/test_derivatives.py"
+  "$root/python/tests/test_model_door.py")
+grep -qx 'achilles/_put_model.py' "$work/files.txt" || fail "the wheel has no achilles/_put_model.py"
 PATH="$venv/bin" command -v node >/dev/null && fail "node is still on the venv's PATH"
 cd "$work"
 env -u ACHILLES_NODE_CLI -u ACHILLES_TASK_DIR -u PYTHONPATH -u PYTHONHOME PATH="$venv/bin" \
-  ACHILLES_WHEEL_CHECK_DIR="$refs" ACHILLES_SHIM_NODE="$node_bin" \
+  ACHILLES_WHEEL_CHECK_DIR="$refs" \
   "$venv/bin/python" -m pytest -q -rs -p no:cacheprovider "${nodeless[@]}" \
   || fail "the Node-less tests failed in the venv"
 say "done in $(( $(date +%s) - t0 ))s"

@@ -4,9 +4,7 @@ mujoco, gymnasium and pytest, with node off PATH
 (ACHILLES_WHEEL_CHECK_DIR: its folder of references the Node engine wrote before). Where Node is there
 (the ordinary pytest run) the `without_node` fixture takes it off PATH, so they test the same route.
 
-MJCF without the CLI goes through MuJoCo and achilles._put_model; until branch putmodel is merged the
-`put_model` fixture stands in for it with put_model_shim.py (which still runs the CLI, by a node
-outside PATH)."""
+MJCF without the CLI goes through MuJoCo and achilles._put_model."""
 
 from __future__ import annotations
 
@@ -49,19 +47,12 @@ def without_node(monkeypatch, tmp_path):
     assert _compile.find_cli() is None
 
 
-try:
-    import achilles._put_model as PUT_MODEL
-except ImportError:  # until branch putmodel is merged: delete this fallback with put_model_shim.py
-    import put_model_shim as PUT_MODEL  # imported here, before a test takes node off PATH
+import achilles._put_model as PUT_MODEL  # noqa: E402
 
 
 @pytest.fixture
-def put_model(monkeypatch):
+def put_model():
     """The module compile_model's MuJoCo route imports put_model from (a spy may wrap it)."""
-    if PUT_MODEL.__name__ != "achilles._put_model":
-        if not PUT_MODEL.NODE:
-            pytest.skip("put_model is not merged yet and its shim has no node to run the CLI with")
-        monkeypatch.setitem(sys.modules, "achilles._put_model", PUT_MODEL)
     return PUT_MODEL
 
 
