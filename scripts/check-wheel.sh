@@ -84,7 +84,7 @@ say "venv filled in $(( $(date +%s) - t1 ))s, no compiler called"
 # (test_rollout.py, test_derivatives.py), and every model door (test_model_door.py).
 nodeless=("$root/python/tests/test_wheel_install.py" "$root/python/tests/test_task_definitions.py" "$root/python/tests/test_expr.py"
   "$root/python/tests/test_gym_vs_gymnasium.py" "$root/python/tests/test_rollout.py" "$root/python/tests/test_derivatives.py"
-  "$root/python/tests/test_model_door.py")
+  "$root/python/tests/test_model_door.py" "$root/python/tests/test_readme_example.py")
 grep -qx 'achilles/_put_model.py' "$work/files.txt" || fail "the wheel has no achilles/_put_model.py"
 PATH="$venv/bin" command -v node >/dev/null && fail "node is still on the venv's PATH"
 cd "$work"
