@@ -182,12 +182,12 @@ def chart(rows: list[dict[str, Any]], machine: str, door: str) -> dict[str, Any]
     from achilles._bench import VL_SCHEMA
 
     data = [
-        {**r, "cell": f"{r['side']} {r['precision']}", "states_per_s_min": r["nstates"] / r["seconds_max"],
+        {**r, "cell": f"{r['side']} {r['precision']} (eps {r['eps']:.0e})", "states_per_s_min": r["nstates"] / r["seconds_max"],
          "states_per_s_max": r["nstates"] / r["seconds_min"]}
         for r in rows
     ]  # fmt: skip
     n = rows[0]
-    y = {"field": "cell", "type": "nominal", "title": None, "sort": None}
+    y = {"field": "cell", "type": "nominal", "title": None, "sort": None, "axis": {"labelLimit": 400}}
     return {
         "$schema": VL_SCHEMA,
         "title": {
@@ -205,7 +205,7 @@ def chart(rows: list[dict[str, Any]], machine: str, door: str) -> dict[str, Any]
                     "encoding": {
                         "y": y,
                         "x": {"field": "states_per_s", "type": "quantitative", "title": "states differentiated per second (median)"},
-                        "color": {"field": "side", "type": "nominal", "title": None},
+                        "color": {"field": "side", "type": "nominal", "title": None, "legend": {"labelLimit": 400}},
                         "tooltip": [{"field": c} for c in COLUMNS],
                     },
                 },

@@ -128,7 +128,7 @@ def chart(rows: list[dict[str, Any]], machine: str, door: str) -> dict[str, Any]
         for r in rows
     ]  # fmt: skip
     n = rows[0]
-    y = {"field": "cell", "type": "nominal", "title": None, "sort": None}
+    y = {"field": "cell", "type": "nominal", "title": None, "sort": None, "axis": {"labelLimit": 400}}
     return {
         "$schema": VL_SCHEMA,
         "title": {
@@ -146,7 +146,7 @@ def chart(rows: list[dict[str, Any]], machine: str, door: str) -> dict[str, Any]
                     "encoding": {
                         "y": y,
                         "x": {"field": "steps_per_s", "type": "quantitative", "title": "rollout steps per second (median)"},
-                        "color": {"field": "side", "type": "nominal", "title": None},
+                        "color": {"field": "side", "type": "nominal", "title": None, "legend": {"labelLimit": 400}},
                         "tooltip": [{"field": c} for c in COLUMNS],
                     },
                 },

@@ -113,6 +113,7 @@ def test_derivatives_bench(tmp_path, monkeypatch):
     texts = svg_texts(rendered(out / "python-derivatives.vl.json"))
     assert spec["title"]["text"] in texts
     assert "achilles transition_fd f32 (eps 1e-03)" in texts
+    assert {"mujoco.mjd_transitionFD loop", "achilles transition_fd"} <= set(texts)  # the legend, whole
 
 
 def test_bad_flags_are_refused():
