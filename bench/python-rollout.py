@@ -1,45 +1,55 @@
-"""achilles.rollout against mujoco.rollout: NBATCH rollouts of Gymnasium's ant x NSTEP steps, THREADS
-threads each side (MuJoCo: that many MjData in its pool; ours: the batch's threads), f32 and f64.
+"""achilles.rollout beside mujoco.rollout: NBATCH rollouts of Gymnasium's ant x NSTEP steps, at each of
+THREADS threads on both sides, in one run.
 
-    python3 bench/python-rollout.py [--nbatch 256] [--nstep 100] [--threads 2] [--repeats 5] [--csv OUT.csv]
+    PYTHONPATH=<overlay> python3 bench/python-rollout.py [--nbatch 256] [--nstep 100] [--threads 1,2]
+        [--reps 5] [--warmup 1] [--out DIR]
 
-Each rollout starts from the ant resting on the floor (MuJoCo's state 100 steps after reset),
-perturbed, with uniform random controls; both sides keep their pool between calls
-(persistent_pool=True), and each is called once before the timed calls. Per side: the median
-seconds of one rollout() call, rollout steps per second, and MuJoCo's time over ours. The worst
-|ours - MuJoCo| of the states is printed too (f64: round-off; f32: single precision).
+Cells, per thread count T (T = 1: the calling thread on both sides, nthread=0 as MuJoCo's default):
+- mujoco.rollout: `mujoco.rollout.Rollout(nthread=T)` with T MjData, float64;
+- achilles.rollout f32 and f64: `achilles.rollout.Rollout(nthread=T)`, the same arguments plus precision
+  (the engine's arithmetic; the outputs are float64 either way).
+Each side keeps its Rollout (MuJoCo: its thread pool; ours: the batch) across calls, as
+persistent_pool=True does, and each cell is called `--warmup` times before the timed calls. The timed
+calls are interleaved (achilles._bench.interleaved): every repetition calls every cell once.
+
+The robots differ: each rollout starts from the ant resting on the floor (MuJoCo's state 100 steps after
+reset) with its own perturbation of qpos and qvel, and runs its own uniform random controls.
+
+Per cell: median seconds of one rollout() call with min and max, rollout steps per second, MuJoCo's
+median over ours at the same thread count, and the worst |ours - MuJoCo| over the states of every step
+(f64: round-off growing through contacts; f32: single precision). Outputs in --out: python-rollout.csv
+(the machine on its first line) and python-rollout.vl.json (a Vega-Lite chart), each written atomically.
 
 MjModel -> engine: achilles.put_model where the package has it; otherwise the engine's model is
-compiled by the CLI from the same file (the same model: test_rollout.py's shim).
+compiled by the CLI from the same XML (the 'CLI fallback', as test_rollout.py's shim). Every output
+says which.
 """
 
 from __future__ import annotations
 
 import argparse
-import csv
+import json
 import os
-import statistics
 import sys
-import time
+from typing import Any
 
 import numpy as np
 
+NAME = "python-rollout"
+COLUMNS = [
+    "model", "side", "precision", "threads", "nbatch", "nstep", "seconds", "seconds_min", "seconds_max",
+    "spread", "steps_per_s", "vs_mujoco", "max_abs_diff", "reps", "warmup", "mjmodel_door",
+]  # fmt: skip
 
-def ant_model():
-    import achilles
+
+def ant_xml() -> str:
     import gymnasium.envs.mujoco as gm
-    import mujoco
-    from achilles import rollout as ach_rollout
 
-    path = os.path.join(os.path.dirname(gm.__file__), "assets", "ant.xml")
-    m = mujoco.MjModel.from_xml_path(path)
-    if not hasattr(achilles, "put_model"):
-        doc = achilles.compile_model(path)
-        ach_rollout._compiled = lambda model: doc
-    return m
+    return os.path.join(os.path.dirname(gm.__file__), "assets", "ant.xml")
 
 
-def inputs(m, nbatch: int, nstep: int, seed: int = 0):
+def inputs(m, nbatch: int, nstep: int, seed: int = 0) -> tuple[np.ndarray, np.ndarray]:
+    """Robots that differ: the resting ant, each with its own qpos/qvel perturbation and controls."""
     import mujoco
 
     full = mujoco.mjtState.mjSTATE_FULLPHYSICS.value
@@ -57,54 +67,127 @@ def inputs(m, nbatch: int, nstep: int, seed: int = 0):
     return s0, u
 
 
-def timed(call, repeats: int) -> tuple[float, np.ndarray]:
-    out = call()  # warm: the pool, the batch, the model's conversion
-    times = []
-    for _ in range(repeats):
-        t = time.perf_counter()
-        out = call()
-        times.append(time.perf_counter() - t)
-    return statistics.median(times), out
-
-
-def main(argv: list[str]) -> None:
-    p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    p.add_argument("--nbatch", type=int, default=256)
-    p.add_argument("--nstep", type=int, default=100)
-    p.add_argument("--threads", type=int, default=2)
-    p.add_argument("--repeats", type=int, default=5)
-    p.add_argument("--csv", help="also write the table here")
-    a = p.parse_args(argv)
-
+def run(nbatch: int, nstep: int, threads: list[int], reps: int, warmup: int, progress=print) -> tuple[list[dict[str, Any]], str]:
     import mujoco
     import mujoco.rollout as mj_rollout
 
+    from achilles import _bench
     from achilles import rollout as ach_rollout
 
-    m = ant_model()
-    s0, u = inputs(m, a.nbatch, a.nstep)
-    data = [mujoco.MjData(m) for _ in range(a.threads)]
-    rows = []
-    base, ref = timed(lambda: mj_rollout.rollout(m, data, s0, u, persistent_pool=True)[0], a.repeats)
-    mj_rollout.shutdown_persistent_pool()
-    rows.append(("mujoco.rollout", "f64", base, 0.0))
-    for precision in ("f32", "f64"):
-        sec, got = timed(lambda: ach_rollout.rollout(m, data, s0, u, persistent_pool=True, precision=precision)[0], a.repeats)
-        rows.append(("achilles.rollout", precision, sec, float(np.abs(got - ref).max())))
-    ach_rollout.shutdown_persistent_pool()
+    path = ant_xml()
+    m = mujoco.MjModel.from_xml_path(path)
+    door = _bench.through_door(m, path)
+    s0, u = inputs(m, nbatch, nstep)
+    nstate = mujoco.mj_stateSize(m, mujoco.mjtState.mjSTATE_FULLPHYSICS.value)
 
-    steps = a.nbatch * a.nstep
-    header = ["side", "precision", "threads", "nbatch", "nstep", "seconds", "steps_per_s", "speedup", "max_abs_diff"]
-    table = [[side, prec, a.threads, a.nbatch, a.nstep, f"{sec:.4f}", f"{steps / sec:.0f}", f"{base / sec:.2f}", f"{diff:.3g}"]
-             for side, prec, sec, diff in rows]
-    widths = [max(len(str(r[i])) for r in [header] + table) for i in range(len(header))]
-    print(f"ant: {a.nbatch} rollouts x {a.nstep} steps, {a.threads} threads each side (median of {a.repeats})")
-    for r in [header] + table:
-        print("  ".join(str(c).rjust(w) for c, w in zip(r, widths)))
-    if a.csv:
-        with open(a.csv, "w", newline="") as f:
-            csv.writer(f).writerows([header] + table)
+    labels, calls, outs, pools = [], [], [], []
+    for t in threads:
+        data = [mujoco.MjData(m) for _ in range(t)]
+        nthread = t if t > 1 else 0
+        for side, precision, pool in (
+            ("mujoco.rollout", "f64", mj_rollout.Rollout(nthread=nthread)),
+            ("achilles.rollout", "f32", ach_rollout.Rollout(nthread=nthread)),
+            ("achilles.rollout", "f64", ach_rollout.Rollout(nthread=nthread)),
+        ):
+            out = np.empty((nbatch, nstep, nstate))
+            extra = {} if side == "mujoco.rollout" else {"precision": precision}
+
+            def call(pool=pool, data=data, out=out, extra=extra):
+                pool.rollout(m, data, s0, u, state=out, **extra)
+
+            labels.append({"side": side, "precision": precision, "threads": t})
+            calls.append(call)
+            outs.append(out)
+            pools.append(pool)
+    try:
+        times = _bench.interleaved(calls, reps, warmup, progress)
+    finally:
+        for pool in pools:
+            pool.close()
+
+    rows = []
+    for label, out, ts in zip(labels, outs, times):
+        rows.append({"model": "ant", **label, "nbatch": nbatch, "nstep": nstep, **_bench.summary(ts), "reps": reps, "warmup": warmup, "mjmodel_door": door, "_out": out})
+    for r in rows:
+        ref = next(x for x in rows if x["side"] == "mujoco.rollout" and x["threads"] == r["threads"])
+        r["steps_per_s"] = nbatch * nstep / r["seconds"]
+        r["vs_mujoco"] = "" if r is ref else ref["seconds"] / r["seconds"]
+        r["max_abs_diff"] = "" if r is ref else float(np.abs(r["_out"] - ref["_out"]).max())
+    for r in rows:
+        del r["_out"]
+    return rows, door
+
+
+def chart(rows: list[dict[str, Any]], machine: str, door: str) -> dict[str, Any]:
+    """Rollout steps per second per cell (median bar, min-max rule), one panel per thread count."""
+    from achilles._bench import VL_SCHEMA
+
+    data = [
+        {**r, "cell": f"{r['side']} {r['precision']}", "steps_per_s_min": r["nbatch"] * r["nstep"] / r["seconds_max"],
+         "steps_per_s_max": r["nbatch"] * r["nstep"] / r["seconds_min"]}
+        for r in rows
+    ]  # fmt: skip
+    n = rows[0]
+    y = {"field": "cell", "type": "nominal", "title": None, "sort": None, "axis": {"labelLimit": 400}}
+    return {
+        "$schema": VL_SCHEMA,
+        "title": {
+            "text": f"achilles.rollout beside mujoco.rollout: ant, {n['nbatch']} rollouts x {n['nstep']} steps",
+            "subtitle": [machine, f"MjModel -> engine: {door}; median of {n['reps']} interleaved repetitions, rule: min-max"],
+        },
+        "data": {"values": data},
+        "facet": {"row": {"field": "threads", "type": "ordinal", "title": "threads (each side)"}},
+        "spec": {
+            "width": 480,
+            "height": {"step": 22},
+            "layer": [
+                {
+                    "mark": "bar",
+                    "encoding": {
+                        "y": y,
+                        "x": {"field": "steps_per_s", "type": "quantitative", "title": "rollout steps per second (median)"},
+                        "color": {"field": "side", "type": "nominal", "title": None, "legend": {"labelLimit": 400}},
+                        "tooltip": [{"field": c} for c in COLUMNS],
+                    },
+                },
+                {"mark": "rule", "encoding": {"y": y, "x": {"field": "steps_per_s_min", "type": "quantitative"}, "x2": {"field": "steps_per_s_max"}}},
+            ],
+        },
+    }
+
+
+def main(argv: list[str] | None = None) -> int:
+    ap = argparse.ArgumentParser(prog="bench/python-rollout.py", description=__doc__.split("\n\n")[0])
+    ap.add_argument("--nbatch", type=int, default=256)
+    ap.add_argument("--nstep", type=int, default=100)
+    ap.add_argument("--threads", default="1,2", help="comma-separated thread counts, the same on both sides")
+    ap.add_argument("--reps", type=int, default=5)
+    ap.add_argument("--warmup", type=int, default=1, help="untimed calls per cell before the repetitions")
+    ap.add_argument("--out", default="python-rollout", help="output directory")
+    a = ap.parse_args(argv)
+    threads = [int(t) for t in a.threads.split(",") if t]
+    if not threads or min(threads) < 1 or min(a.nbatch, a.nstep, a.reps) < 1 or a.warmup < 0:
+        raise SystemExit("python-rollout: --nbatch, --nstep, --reps and --threads must be positive integers, --warmup >= 0")
+
+    import mujoco
+
+    from achilles import _bench
+
+    machine = _bench.machine(MuJoCo=mujoco.__version__)
+    rows, door = run(a.nbatch, a.nstep, threads, a.reps, a.warmup, progress=lambda s: print(s, file=sys.stderr))
+    os.makedirs(a.out, exist_ok=True)
+    _bench.write_atomic(os.path.join(a.out, f"{NAME}.csv"), _bench.to_csv(rows, COLUMNS, f"{machine}; MjModel -> engine: {door}"))
+    _bench.write_atomic(os.path.join(a.out, f"{NAME}.vl.json"), json.dumps(chart(rows, machine, door), indent=1) + "\n")
+    print(f"ant: {a.nbatch} rollouts x {a.nstep} steps; median of {a.reps} interleaved repetitions after {a.warmup} warm-up")
+    for r in rows:
+        ratio = f"{r['vs_mujoco']:.2f}x mujoco.rollout, max |diff| {r['max_abs_diff']:.3g}" if r["vs_mujoco"] != "" else ""
+        print(
+            f"{r['side']:<17} {r['precision']} {r['threads']}t {r['seconds'] * 1e3:9.1f} ms"
+            f" ({r['seconds_min'] * 1e3:.1f}-{r['seconds_max'] * 1e3:.1f}) {r['steps_per_s']:>12,.0f} steps/s  {ratio}"
+        )
+    print(f"machine: {machine}\nMjModel -> engine: {door}\nwrote {a.out}/{NAME}.csv, {a.out}/{NAME}.vl.json")
+    return 0
 
 
 if __name__ == "__main__":
-    main(sys.argv[1:])
+    raise SystemExit(main())

@@ -19,18 +19,18 @@ handed to every cell. Outputs: a CSV and a Vega-Lite chart (gym-bench.csv, gym-b
 from __future__ import annotations
 
 import argparse
-import csv
-import io
 import json
 import multiprocessing as mp
 import os
-import platform
 import statistics
 import sys
 import time
 from typing import Any, Callable
 
 import numpy as np
+
+from .._bench import VL_SCHEMA, machine as machine_line, write_atomic
+from .._bench import to_csv as _to_csv
 
 TASKS = (
     "InvertedPendulum-v5",
@@ -45,7 +45,6 @@ TASKS = (
     "Pusher-v5",
     "Swimmer-v5",
 )
-VL_SCHEMA = "https://vega.github.io/schema/vega-lite/v5.json"
 
 
 def _actions(space_low: np.ndarray, space_high: np.ndarray, steps: int, num_envs: int, seed: int) -> np.ndarray:
@@ -208,12 +207,7 @@ COLUMNS = ["env", "engine", "precision", "threads", "num_envs", "env_steps_per_s
 
 
 def to_csv(rows: list[dict[str, Any]]) -> str:
-    out = io.StringIO()
-    w = csv.DictWriter(out, fieldnames=COLUMNS, lineterminator="\n")
-    w.writeheader()
-    for r in rows:
-        w.writerow({k: (f"{r[k]:.6g}" if isinstance(r[k], float) else r[k]) for k in COLUMNS})
-    return out.getvalue()
+    return _to_csv(rows, COLUMNS)
 
 
 def chart(rows: list[dict[str, Any]], machine: str) -> dict[str, Any]:
@@ -239,31 +233,11 @@ def chart(rows: list[dict[str, Any]], machine: str) -> dict[str, Any]:
 
 
 def _machine() -> str:
-    """The CPU's name (Linux: /proc/cpuinfo), its widest SIMD width, the logical CPUs, and the versions."""
+    """The CPU's name, its widest SIMD width, the logical CPUs, and the versions (achilles._bench)."""
     import gymnasium
     import mujoco
 
-    from .. import cpu_info
-
-    name = platform.processor() or platform.machine()
-    try:
-        with open("/proc/cpuinfo") as f:
-            name = next((line.split(":", 1)[1].strip() for line in f if line.startswith("model name")), name)
-    except OSError:
-        pass
-    cpu = cpu_info()
-    isa = "AVX-512" if cpu.get("avx512") else "AVX2" if cpu.get("avx2") else "SSE2"
-    return (
-        f"{name} ({isa}), {os.cpu_count()} logical CPUs; Python {platform.python_version()}, "
-        f"Gymnasium {gymnasium.__version__}, MuJoCo {mujoco.__version__}"
-    )
-
-
-def _write_atomic(path: str, text: str) -> None:
-    tmp = f"{path}.tmp-{os.getpid()}"
-    with open(tmp, "w") as f:
-        f.write(text)
-    os.replace(tmp, path)
+    return machine_line(Gymnasium=gymnasium.__version__, MuJoCo=mujoco.__version__)
 
 
 def _list(value: str, cast, allowed=None, what="") -> list:
@@ -294,8 +268,8 @@ def main(argv: list[str] | None = None) -> int:
     machine = _machine()
     rows = run(envs, a.num_envs, threads, precisions, a.reps, a.steps, a.seed, progress=lambda s: print(s, file=sys.stderr))
     os.makedirs(a.out, exist_ok=True)
-    _write_atomic(os.path.join(a.out, "gym-bench.csv"), f"# {machine}\n" + to_csv(rows))
-    _write_atomic(os.path.join(a.out, "gym-bench.vl.json"), json.dumps(chart(rows, machine), indent=1) + "\n")
+    write_atomic(os.path.join(a.out, "gym-bench.csv"), f"# {machine}\n" + to_csv(rows))
+    write_atomic(os.path.join(a.out, "gym-bench.vl.json"), json.dumps(chart(rows, machine), indent=1) + "\n")
     for r in rows:
         ratio = f"{r['vs_gymnasium']:.2f}x {r['baseline']}" if r["vs_gymnasium"] != "" else ""
         print(f"{r['env']:<22} {r['engine']:<30} {r['precision']} {r['threads']}t {r['env_steps_per_s']:>12,.0f} env-steps/s  spread {r['spread']:.1%}  {ratio}")
