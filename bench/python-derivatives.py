@@ -28,9 +28,7 @@ Known limit: MuJoCo's FD skips the position stage for the velocity and control p
 them on the ant); each of our lanes runs a whole step, so the engine's step per lane caps the ratio near
 5.7x on one thread (the derivatives engineer's measurement, issue 53).
 
-MjModel -> engine: achilles.put_model where the package has it; otherwise the engine's model is
-compiled by the CLI from the same XML (the 'CLI fallback', as test_derivatives.py's shim). Every output
-says which.
+MjModel -> engine: achilles.put_model (the MjModel's own fields; every output says so).
 """
 
 from __future__ import annotations
@@ -55,7 +53,7 @@ COLUMNS = [
 
 
 def ant_xml(integrator: str) -> str:
-    """Gymnasium's ant.xml with the integrator replaced, in a temporary file (the CLI fallback compiles it)."""
+    """Gymnasium's ant.xml with the integrator replaced, in a temporary file."""
     import gymnasium.envs.mujoco as gm
 
     with open(os.path.join(os.path.dirname(gm.__file__), "assets", "ant.xml")) as f:

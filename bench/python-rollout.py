@@ -20,9 +20,7 @@ median over ours at the same thread count, and the worst |ours - MuJoCo| over th
 (f64: round-off growing through contacts; f32: single precision). Outputs in --out: python-rollout.csv
 (the machine on its first line) and python-rollout.vl.json (a Vega-Lite chart), each written atomically.
 
-MjModel -> engine: achilles.put_model where the package has it; otherwise the engine's model is
-compiled by the CLI from the same XML (the 'CLI fallback', as test_rollout.py's shim). Every output
-says which.
+MjModel -> engine: achilles.put_model (the MjModel's own fields; every output says so).
 """
 
 from __future__ import annotations

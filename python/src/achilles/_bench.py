@@ -93,23 +93,11 @@ def to_csv(rows: list[dict[str, Any]], columns: Sequence[str], comment: str = ""
 
 
 def mjmodel_door() -> str:
-    """How an MjModel reaches the engine in this build: achilles.put_model, or (until that branch is
-    merged) the CLI fallback, where the engine's model is compile_model of the same XML file."""
-    import achilles
-
-    return "achilles.put_model" if hasattr(achilles, "put_model") else "CLI fallback (compile_model of the same XML)"
+    """How an MjModel reaches the engine (written beside every figure): achilles.put_model."""
+    return "achilles.put_model"
 
 
 def through_door(mj_model: Any, xml_path: str) -> str:
-    """Let rollout and derivatives run `mj_model`: through put_model where the package has it, else by
-    mapping their one door (rollout._compiled) to the CLI's compilation of the same file, as
-    test_rollout.py's shim does. Returns mjmodel_door()'s label."""
-    door = mjmodel_door()
-    if door != "achilles.put_model":
-        from . import compile_model
-        from . import rollout as ach_rollout
-
-        doc = compile_model(xml_path)
-        door_before = ach_rollout._compiled  # any other model still goes through it (and is refused there)
-        ach_rollout._compiled = lambda model: doc if model is mj_model else door_before(model)
-    return door
+    """The label of the door rollout and derivatives take `mj_model` through (put_model: the MjModel's
+    own fields, not `xml_path` read again)."""
+    return mjmodel_door()
