@@ -44,11 +44,11 @@ describe('small things', () => {
     }
   });
 
-  test('the API defaults to f32, the CLI to f64, and the README says so', () => {
+  test('the API defaults to f32, the CLI to f64, and docs/typescript.md says so', () => {
     expect(new Batch(loadScene(DP), { copies: 1 }).precision).toBe('f32');
     expect(runCommand.options.find((o) => o.name === 'precision')?.default).toBe('f64');
-    const readme = readFileSync(join(ROOT, 'README.md'), 'utf8');
-    expect(readme).toMatch(/`precision` defaults to `'f32'` in the API[^.]*, while `achilles run` defaults to `f64`/);
+    const page = readFileSync(join(ROOT, 'docs', 'typescript.md'), 'utf8');
+    expect(page).toMatch(/`precision` defaults to `'f32'` in the API[^.]*, while `achilles run` defaults to `f64`/);
     expect(readFileSync(join(ROOT, 'src/engine/api.ts'), 'utf8')).toMatch(/Default 'f32'[\s\S]*defaults to f64/);
   });
 });

@@ -117,14 +117,14 @@ describe('help and docs come from the command table', () => {
     expect(isMissing(new SyntaxError('Unexpected token'), url)).toBe(false);
   });
 
-  test('`achilles docs` prints the reference and README.md holds exactly it', async () => {
+  test('`achilles docs` prints the reference and docs/cli.md holds exactly it', async () => {
     const r = await cli('docs');
     expect(r.code).toBe(0);
     expect(r.stdout).toBe(referenceMarkdown(await loadCommands()));
     for (const name of (await loadCommands()).map((s) => s.name)) expect(r.stdout).toContain(`### \`achilles ${name}\``);
-    const readme = readFileSync(join(ROOT, 'README.md'), 'utf8');
-    // On failure: run `npm run docs` to regenerate README's reference.
-    expect(extractReference(readme)).toBe(r.stdout);
+    const reference = readFileSync(join(ROOT, 'docs', 'cli.md'), 'utf8');
+    // On failure: run `npm run docs` to regenerate docs/cli.md.
+    expect(extractReference(reference)).toBe(r.stdout);
   });
 
   test('docs --write replaces only the text between the markers', async () => {
@@ -162,10 +162,10 @@ describe('export --mjcf', () => {
   });
 });
 
-describe('the README', () => {
-  test('its TypeScript API example runs and prints one line per robot', async () => {
-    const readme = readFileSync(join(ROOT, 'README.md'), 'utf8');
-    const block = /## TypeScript API[\s\S]*?```ts\n([\s\S]*?)```/.exec(readme)?.[1];
+describe('the README and the docs', () => {
+  test('the TypeScript API example (docs/typescript.md) runs and prints one line per robot', async () => {
+    const page = readFileSync(join(ROOT, 'docs', 'typescript.md'), 'utf8');
+    const block = /## TypeScript API[\s\S]*?```ts\n([\s\S]*?)```/.exec(page)?.[1];
     expect(block).toBeDefined();
     const dir = tempDir();
     const file = join(dir, 'example.ts');

@@ -3,7 +3,7 @@
 // output paths land in that directory. Shortened only where the example is long: run durations,
 // bench budgets (and bench's default copy list, whose 4096-robot MuJoCo model alone takes seconds to
 // compile), validate's state counts. The full `achilles validate` is CI's own step (.ci/run).
-import { copyFileSync, existsSync, mkdtempSync, readFileSync, symlinkSync } from 'node:fs';
+import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readFileSync, symlinkSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, test } from 'vitest';
@@ -11,9 +11,11 @@ import { loadCommands } from '../src/cli/main.js';
 import { ROOT } from './helpers/cli.js';
 import { spawnAsync } from './helpers/spawn-async.js';
 
-const readme = readFileSync(join(ROOT, 'README.md'), 'utf8');
+/** The README and the pages its reference moved to (docs/). */
+const USER_PAGES = ['README.md', ...['overview', 'cli', 'typescript', 'python', 'sweeps', 'outputs', 'testing'].map((p) => `docs/${p}.md`)];
+const readme = USER_PAGES.map((f) => readFileSync(join(ROOT, f), 'utf8')).join('\n');
 
-/** `achilles ...` lines of the README's sh blocks (and the `npx achilles ...` that ends the set-up line). */
+/** `achilles ...` lines of the README's and docs' sh blocks (and the `npx achilles ...` that ends the set-up line). */
 function readmeExamples(): string[] {
   const blocks = [...readme.matchAll(/```sh\n([\s\S]*?)```/g)].map((m) => m[1]);
   return blocks
@@ -41,7 +43,7 @@ const helpExamples = specs.flatMap((s) => s.examples);
 const all = [...new Set([...helpExamples, ...readmeExamples()])];
 
 describe('every documented example runs as shown', () => {
-  test('the README shows the --help examples and the set-up run', () => {
+  test('the README and docs show the --help examples and the set-up run', () => {
     const shown = readmeExamples();
     for (const e of helpExamples) expect(shown).toContain(e);
     expect(shown.some((e) => e.startsWith('achilles run scenes/'))).toBe(true);
@@ -53,7 +55,8 @@ describe('every documented example runs as shown', () => {
       const dir = mkdtempSync(join(tmpdir(), 'achilles-example-'));
       symlinkSync(join(ROOT, 'scenes'), join(dir, 'scenes'));
       symlinkSync(join(ROOT, 'test'), join(dir, 'test')); // the import fixtures the import examples read
-      copyFileSync(join(ROOT, 'README.md'), join(dir, 'README.md')); // `docs --write README.md`
+      mkdirSync(join(dir, 'docs'));
+      copyFileSync(join(ROOT, 'docs', 'cli.md'), join(dir, 'docs', 'cli.md')); // `docs --write docs/cli.md`
       const line = cmd!.replace(/(^|&& )achilles /g, `$1"${process.execPath}" "${join(ROOT, 'bin', 'achilles.js')}" `);
       // Awaited, not spawnSync: some examples run for many seconds, and the worker's event loop must keep turning (issue 23).
       const r = await spawnAsync('bash', ['-c', `set -o pipefail; ${line}`], { cwd: dir, env: { ...process.env, CI: '1' } });

@@ -77,7 +77,7 @@ describe.skipIf(missing !== null)(`makeVec against Gymnasium ${missing ?? ''}`, 
       g.obs.forEach((x, k) => (worstObs = Math.max(worstObs, rel(out.obs[k], x))));
       worstReward = Math.max(worstReward, rel(out.reward[0], g.reward));
       expect(out.terminated[0] === 1, `step ${s}: terminated`).toBe(g.terminated);
-      // every info entry the task gives, each Gymnasium's too (not given: Humanoid's tendon arrays, README)
+      // every info entry the task gives, each Gymnasium's too (not given: Humanoid's tendon arrays, docs/python.md)
       for (const k of env.task.info) {
         expect(out.info[`_${k}`][0], `step ${s}: info ${k} for env 0`).toBe(1);
         worstInfo = Math.max(worstInfo, rel(out.info[k][0], g.info[k]));

@@ -1,4 +1,4 @@
-// The README's table of what `achilles run` writes names every file a run can write (issue 23: it
+// The table of what `achilles run` writes (docs/outputs.md) names every file a run can write (issue 23: it
 // lacked contacts, actuator forces, sensors and the controller's charts). The ball on a plate has all
 // of them: shapes that touch, servos, a camera, and a controller module with a report(); --html adds
 // the replay. Each file of that run must be named in the table's first column (a `.svg` by its
@@ -8,11 +8,11 @@ import { join } from 'node:path';
 import { expect, test } from 'vitest';
 import { cli, ROOT, SCENES, tempDir } from './helpers/cli.js';
 
-/** The backticked names in the first column of the README's "Outputs of `achilles run`" table. */
+/** The backticked names in the first column of docs/outputs.md's "Outputs of `achilles run`" table. */
 function tableNames(): Set<string> {
-  const readme = readFileSync(join(ROOT, 'README.md'), 'utf8');
+  const readme = readFileSync(join(ROOT, 'docs', 'outputs.md'), 'utf8');
   const start = readme.indexOf('## Outputs of `achilles run`');
-  expect(start, 'README has an "Outputs of `achilles run`" section').toBeGreaterThanOrEqual(0);
+  expect(start, 'docs/outputs.md has an "Outputs of `achilles run`" section').toBeGreaterThanOrEqual(0);
   const rows = readme
     .slice(start)
     .split('\n')
@@ -26,7 +26,7 @@ function tableNames(): Set<string> {
   return names;
 }
 
-test('every file of a run with contacts, actuators, sensors, a controller report and --html is in the README outputs table', async () => {
+test('every file of a run with contacts, actuators, sensors, a controller report and --html is in the outputs table (docs/outputs.md)', async () => {
   const out = join(tempDir(), 'out');
   const r = await cli(
     'run',

@@ -52,7 +52,7 @@ def run_against_gymnasium(env_id: str, steps: int, precision: str = "f64", seed:
         worst["reward"] = max(worst["reward"], abs(float(reward[0]) - float(rrew)) / max(1.0, abs(float(rrew))))
         assert bool(terminated[0]) == bool(rterm), f"{env_id} step {s}: terminated {terminated[0]} vs Gymnasium {rterm}"
         # every info entry the task gives (each Gymnasium's too; not given: Humanoid's tendon_length
-        # and tendon_velocity, README), for the stepped env 0
+        # and tendon_velocity, docs/python.md), for the stepped env 0
         for k in ours.task.info:
             assert info[f"_{k}"][0], f"{env_id} step {s}: info {k} not given for env 0"
             theirs = float(rinfo[k])
@@ -134,7 +134,7 @@ def test_seeded_resets_are_gymnasiums(env_id):
             assert np.array_equal(np.asarray(ours.batch.v[:, i], dtype=np.float64), ref.data.qvel), f"seed {seed} env {i}: qvel"
             worst = max(worst, float(np.max(np.abs(obs[i] - robs) / np.maximum(1, np.abs(robs)))))
             for k, v in rinfo.items():
-                if k in info:  # tendon_length and tendon_velocity are not computed (README)
+                if k in info:  # tendon_length and tendon_velocity are not computed (docs/python.md)
                     assert abs(info[k][i] - v) <= BAR, f"seed {seed} env {i}: info {k}"
     print(f"{env_id}: reset states equal to Gymnasium's; worst relative reset obs {worst:.2e}")
     assert worst <= BAR

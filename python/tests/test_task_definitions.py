@@ -249,7 +249,7 @@ def test_rejection_sampled_entries_redraw_only_the_rejected_envs():
 # Every keyword argument of every task set away from its default (test/fixtures/gym/other-kwargs.json,
 # which test/gym-task.test.ts reads too).
 OTHER_KWARGS = json.loads((Path(__file__).resolve().parents[2] / "test" / "fixtures" / "gym" / "other-kwargs.json").read_text())["kwargs"]
-# Info entries of Gymnasium's envs that the tasks do not give (README): Humanoid's and HumanoidStandup's
+# Info entries of Gymnasium's envs that the tasks do not give (docs/python.md): Humanoid's and HumanoidStandup's
 # tendon arrays, read after mj_step at RK4's fourth stage, which the batch's record does not hold.
 NOT_GIVEN = {"tendon_length", "tendon_velocity"}
 

@@ -228,7 +228,7 @@ def test_a_compiled_document_steps_as_in_node(case: int) -> None:
 @pytest.mark.parametrize("env_id", ["InvertedPendulum-v5", "Hopper-v5"])
 def test_make_vec_runs_the_packaged_task_as_gymnasium(env_id: str, without_node, put_model) -> None:
     """The packaged task file and MuJoCo's route give Gymnasium's env: reset bit for bit, and steps
-    from Gymnasium's states within the README's bar."""
+    from Gymnasium's states within docs/python.md's bar."""
     import gymnasium
 
     from test_gym_vs_gymnasium import BAR, run_against_gymnasium

@@ -1,6 +1,6 @@
 // `achilles docs`: the flag reference in Markdown, generated from the same CommandSpec table
-// that drives parsing and --help, so the README's reference cannot drift from the real CLI
-// (a test compares the README against this output).
+// that drives parsing and --help, so the reference (docs/cli.md) cannot drift from the real CLI
+// (a test compares docs/cli.md against this output).
 
 import { readFile } from 'node:fs/promises';
 import { writeFileAtomic } from '../reports/atomic.js';
@@ -59,7 +59,7 @@ export function referenceMarkdown(specs: readonly CommandSpec[]): string {
 }
 
 /** `text` with the part between the reference markers replaced by `reference`. */
-export function spliceReference(text: string, reference: string, file = 'README.md'): string {
+export function spliceReference(text: string, reference: string, file = 'docs/cli.md'): string {
   const a = text.indexOf(REFERENCE_START);
   const b = text.indexOf(REFERENCE_END);
   if (a < 0 || b < a) throw new Error(`${file} has no ${REFERENCE_START} ... ${REFERENCE_END} section`);
@@ -78,7 +78,7 @@ export function extractReference(text: string): string | null {
 export function makeDocsCommand(all: () => readonly CommandSpec[]): CommandSpec {
   return {
     name: 'docs',
-    summary: 'Print the command-line reference in Markdown (the README reference is generated from it).',
+    summary: 'Print the command-line reference in Markdown (docs/cli.md is generated from it).',
     positionals: [],
     options: [
       {
@@ -88,7 +88,7 @@ export function makeDocsCommand(all: () => readonly CommandSpec[]): CommandSpec 
         description: 'Instead of printing, replace the reference between the cli-reference start and end markers in FILE (atomically).',
       },
     ],
-    examples: ['achilles docs > cli-reference.md', 'achilles docs --write README.md'],
+    examples: ['achilles docs > cli-reference.md', 'achilles docs --write docs/cli.md'],
     async run(_args, opts) {
       const reference = referenceMarkdown(all());
       const file = opts.write as string | undefined;

@@ -1,7 +1,7 @@
-// One declarative table per command drives parsing, `--help` and the README's flag reference.
+// One declarative table per command drives parsing, `--help` and the flag reference (docs/cli.md).
 //
 // Each command module exports a CommandSpec; `main.ts` turns the list into commander commands,
-// and `achilles docs` / the README reference are generated from the same objects.
+// and `achilles docs` / docs/cli.md are generated from the same objects.
 
 export type OptionKind =
   | { type: 'string' }
