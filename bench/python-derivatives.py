@@ -177,7 +177,7 @@ def run(nstates: int, threads: list[int], integrator: str, eps: float, eps_f32: 
 
 def chart(rows: list[dict[str, Any]], machine: str, door: str) -> dict[str, Any]:
     """States per second per cell (median bar, min-max rule), one panel per thread count."""
-    from achilles._bench import VL_SCHEMA
+    from achilles._bench import rate_chart
 
     data = [
         {**r, "cell": f"{r['side']} {r['precision']} (eps {r['eps']:.0e})", "states_per_s_min": r["nstates"] / r["seconds_max"],
@@ -185,32 +185,14 @@ def chart(rows: list[dict[str, Any]], machine: str, door: str) -> dict[str, Any]
         for r in rows
     ]  # fmt: skip
     n = rows[0]
-    y = {"field": "cell", "type": "nominal", "title": None, "sort": None, "axis": {"labelLimit": 400}}
-    return {
-        "$schema": VL_SCHEMA,
-        "title": {
-            "text": f"transition_fd beside mjd_transitionFD: ant ({n['integrator']}), {n['nstates']} states, forward differences",
-            "subtitle": [machine, f"MjModel -> engine: {door}; median of {n['reps']} interleaved repetitions, rule: min-max"],
-        },
-        "data": {"values": data},
-        "facet": {"row": {"field": "threads", "type": "ordinal", "title": "threads (each side)"}},
-        "spec": {
-            "width": 480,
-            "height": {"step": 22},
-            "layer": [
-                {
-                    "mark": "bar",
-                    "encoding": {
-                        "y": y,
-                        "x": {"field": "states_per_s", "type": "quantitative", "title": "states differentiated per second (median)"},
-                        "color": {"field": "side", "type": "nominal", "title": None, "legend": {"labelLimit": 400}},
-                        "tooltip": [{"field": c} for c in COLUMNS],
-                    },
-                },
-                {"mark": "rule", "encoding": {"y": y, "x": {"field": "states_per_s_min", "type": "quantitative"}, "x2": {"field": "states_per_s_max"}}},
-            ],
-        },
-    }
+    return rate_chart(
+        data,
+        title=f"transition_fd beside mjd_transitionFD: ant ({n['integrator']}), {n['nstates']} states, forward differences",
+        subtitle=[machine, f"MjModel -> engine: {door}; median of {n['reps']} interleaved repetitions, rule: min-max"],
+        rate="states_per_s",
+        rate_title="states differentiated per second (median)",
+        columns=COLUMNS,
+    )
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -118,7 +118,7 @@ def run(nbatch: int, nstep: int, threads: list[int], reps: int, warmup: int, pro
 
 def chart(rows: list[dict[str, Any]], machine: str, door: str) -> dict[str, Any]:
     """Rollout steps per second per cell (median bar, min-max rule), one panel per thread count."""
-    from achilles._bench import VL_SCHEMA
+    from achilles._bench import rate_chart
 
     data = [
         {**r, "cell": f"{r['side']} {r['precision']}", "steps_per_s_min": r["nbatch"] * r["nstep"] / r["seconds_max"],
@@ -126,32 +126,14 @@ def chart(rows: list[dict[str, Any]], machine: str, door: str) -> dict[str, Any]
         for r in rows
     ]  # fmt: skip
     n = rows[0]
-    y = {"field": "cell", "type": "nominal", "title": None, "sort": None, "axis": {"labelLimit": 400}}
-    return {
-        "$schema": VL_SCHEMA,
-        "title": {
-            "text": f"achilles.rollout beside mujoco.rollout: ant, {n['nbatch']} rollouts x {n['nstep']} steps",
-            "subtitle": [machine, f"MjModel -> engine: {door}; median of {n['reps']} interleaved repetitions, rule: min-max"],
-        },
-        "data": {"values": data},
-        "facet": {"row": {"field": "threads", "type": "ordinal", "title": "threads (each side)"}},
-        "spec": {
-            "width": 480,
-            "height": {"step": 22},
-            "layer": [
-                {
-                    "mark": "bar",
-                    "encoding": {
-                        "y": y,
-                        "x": {"field": "steps_per_s", "type": "quantitative", "title": "rollout steps per second (median)"},
-                        "color": {"field": "side", "type": "nominal", "title": None, "legend": {"labelLimit": 400}},
-                        "tooltip": [{"field": c} for c in COLUMNS],
-                    },
-                },
-                {"mark": "rule", "encoding": {"y": y, "x": {"field": "steps_per_s_min", "type": "quantitative"}, "x2": {"field": "steps_per_s_max"}}},
-            ],
-        },
-    }
+    return rate_chart(
+        data,
+        title=f"achilles.rollout beside mujoco.rollout: ant, {n['nbatch']} rollouts x {n['nstep']} steps",
+        subtitle=[machine, f"MjModel -> engine: {door}; median of {n['reps']} interleaved repetitions, rule: min-max"],
+        rate="steps_per_s",
+        rate_title="rollout steps per second (median)",
+        columns=COLUMNS,
+    )
 
 
 def main(argv: list[str] | None = None) -> int:

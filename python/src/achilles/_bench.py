@@ -101,3 +101,31 @@ def through_door(mj_model: Any, xml_path: str) -> str:
     """The label of the door rollout and derivatives take `mj_model` through (put_model: the MjModel's
     own fields, not `xml_path` read again)."""
     return mjmodel_door()
+
+
+def rate_chart(data: list[dict[str, Any]], *, title: str, subtitle: list[str], rate: str, rate_title: str, columns: list[str]) -> dict[str, Any]:
+    """A Vega-Lite chart of one rate per cell: a bar at the median (field `rate`), a rule from
+    `rate`_min to `rate`_max, one panel per thread count; each datum names its `cell` and `side`."""
+    y = {"field": "cell", "type": "nominal", "title": None, "sort": None, "axis": {"labelLimit": 400}}
+    return {
+        "$schema": VL_SCHEMA,
+        "title": {"text": title, "subtitle": subtitle},
+        "data": {"values": data},
+        "facet": {"row": {"field": "threads", "type": "ordinal", "title": "threads (each side)"}},
+        "spec": {
+            "width": 480,
+            "height": {"step": 22},
+            "layer": [
+                {
+                    "mark": "bar",
+                    "encoding": {
+                        "y": y,
+                        "x": {"field": rate, "type": "quantitative", "title": rate_title},
+                        "color": {"field": "side", "type": "nominal", "title": None, "legend": {"labelLimit": 400}},
+                        "tooltip": [{"field": c} for c in columns],
+                    },
+                },
+                {"mark": "rule", "encoding": {"y": y, "x": {"field": f"{rate}_min", "type": "quantitative"}, "x2": {"field": f"{rate}_max"}}},
+            ],
+        },
+    }
