@@ -35,6 +35,7 @@ import { axisAngleQuat } from './frames.js';
 import { CCD_DEFAULTS, keepOrStandIn } from './convex-pairs.js';
 import { importBug } from './bugs.js';
 import { fluidDesc } from './fluid.js';
+import { compileSensors } from './sensors.js';
 import { keepHullsOrBoxes } from './mesh-hulls.js';
 import type { ImportNote, IrActuator, IrBody, IrEquality, IrGeom, IrJoint, IrModel, IrTendon } from './ir.js';
 
@@ -305,6 +306,9 @@ export function compileIr(ir: IrModel, files: string[], notes: ImportNote[]): Co
   if (actuators.length) model.actuators = actuators;
   if (excludes.length) model.excludes = excludes;
   if (tendons.length) model.tendons = tendons;
+  const sensors = compileSensors(ir, bodies, bodyMap, jointLink, actuators, tendons);
+  if (sensors.length) model.mjcfSensors = sensors;
+  if (sensors.length && ir.sensorsDisabled) model.mjcfSensorsDisabled = true;
   const equalities = (ir.equalities ?? []).map((e) => equalityDesc(e, ir, bodies, bodyMap, jointLink));
   if (equalities.length) model.equalities = equalities;
   const fluid = fluidDesc(ir, bodyMap);
