@@ -17,6 +17,7 @@ import { WORLD_LIMITS } from './world-limits.js';
 import { ensureMemory } from './memory.js';
 import { hullFaces } from './hull-faces.js';
 import { NonFiniteControlError } from './control-errors.js';
+import { mjcfSensorData, sensorDataSize, type SensorInputs } from './mjcf-sensors.js';
 
 /** A state turned NaN or infinite: where and when. */
 export class NonFiniteStateError extends Error implements NonFiniteInfo {
@@ -496,6 +497,35 @@ export class Batch implements BatchApi {
     return this.sensed;
   }
   private sensed: { vel: Real; acc: Real; pos: Real; rot: Real } | undefined;
+
+  /** What MuJoCo's sensors of an imported MJCF model read at the current state (./mjcf-sensors.ts):
+   *  sense()'s link poses and velocities (the constraint solve included, the next step unchanged),
+   *  each link's centre of mass x + R·com, q, v and the actuator forces of that evaluation. */
+  sensorInputs(): SensorInputs {
+    const { vel, pos, rot } = this.sense();
+    const S = this.stride;
+    const xipos = new Float64Array(this.nbody * 3 * S);
+    this.model.bodies.forEach((b, l) => {
+      for (let r = 0; r < this.copies; r++)
+        for (let i = 0; i < 3; i++) {
+          const R = (e: number): number => rot[(l * 9 + 3 * i + e) * S + r];
+          xipos[(l * 3 + i) * S + r] = pos[(l * 3 + i) * S + r] + R(0) * b.com[0] + R(1) * b.com[1] + R(2) * b.com[2];
+        }
+    });
+    return { stride: S, q: this.q, v: this.v, bodyPos: pos, bodyRot: rot, bodyVel: vel, xipos, actuatorForce: this.actuatorsNow().force };
+  }
+
+  /** MuJoCo's sensordata of an imported MJCF model at the current state, as mj_forward leaves it:
+   *  robot r's values at [r * nsensordata + k], in MuJoCo's order (ModelDesc.mjcfSensors: each
+   *  sensor's name, type, adr and dim). Empty for a model without MJCF sensors. */
+  sensordata(): Float64Array {
+    const n = sensorDataSize(this.model);
+    const out = new Float64Array(this.copies * n);
+    if (n === 0) return out;
+    const inputs = this.sensorInputs();
+    for (let r = 0; r < this.copies; r++) mjcfSensorData(this.model, inputs, r, out.subarray(r * n, (r + 1) * n));
+    return out;
+  }
 
   reset(): void {
     this.native.reset();

@@ -1,0 +1,209 @@
+// MuJoCo's sensordata of an imported MJCF model (engine_sensor.c: mj_sensorPos, mj_sensorVel and the
+// actuatorfrc of mj_sensorAcc), from the engine's evaluation of one state (Batch.sensorInputs: the
+// native sense(), which runs what mj_forward runs): its link poses and velocities, q, v and the
+// actuator forces. Each object a sensor reads is a frame (p, Q) fixed in a link L (model-desc.ts
+// SensorFrameDesc), so with the link's pose (x_L, R_L) and velocity [ω; v] in its own axes:
+//
+//   xpos = x_L + R_L·p          xmat = R_L·R(Q)          xquat = Q_L ⊗ Q
+//   ω_W = R_L·ω                 v_W = R_L·(v + ω × p)    (mj_objectVelocity at the object's origin)
+//   gyro = R(Q)ᵀ·ω              velocimeter = R(Q)ᵀ·(v + ω × p)      (the site's own axes)
+//
+// With a reference frame (x_r, R_r, ω_r, v_r): framepos R_rᵀ(x − x_r), an axis R_rᵀ·a, framequat
+// Q_r⁻¹ ⊗ Q, frameangvel R_rᵀ(ω − ω_r), framelinvel R_rᵀ(v − v_r + (x − x_r) × ω_r).
+//
+// Q_L is composed along the tree as MuJoCo's mj_kinematics composes xquat (parent ⊗ body quat ⊗ each
+// joint's rotation, normalised), not read back from R_L: a quaternion's sign is MuJoCo's only so.
+// subtreecom = Σ m·xipos / Σ m over the body's subtree. A 'real' sensor with cutoff c > 0 is clamped
+// to [−c, c] (apply_cutoff). Noise is metadata: MuJoCo 3.14 adds none.
+
+import type { Real } from './api.js';
+import { coordinateLayout, type BodyDesc, type ModelDesc, type MjcfSensorDesc, type Quat, type SensorFrameDesc } from './model-desc.js';
+import { quatMul } from './math.js';
+
+/** Planted bugs of the evaluation (the mjcf-sensors validation stage must catch each). */
+export type MjcfSensorBug = 'gyro-world-frame' | 'framequat-unnormalised' | 'cutoff-ignored' | 'subtreecom-own-body';
+
+/** What one state's evaluation gives the sensors: views [k * stride + r] as the batch lays them out. */
+export interface SensorInputs {
+  stride: number;
+  q: ArrayLike<number>;
+  v: ArrayLike<number>;
+  /** Per link: world position (3), R_WL row-major (9), velocity [ω; v] in the link's axes (6), centre of mass (3). */
+  bodyPos: ArrayLike<number>;
+  bodyRot: ArrayLike<number>;
+  bodyVel: ArrayLike<number>;
+  xipos: ArrayLike<number>;
+  /** Each actuator's actuator_force at the state. */
+  actuatorForce: ArrayLike<number>;
+}
+
+type V3 = [number, number, number];
+const cross = (a: V3, b: V3): V3 => [a[1] * b[2] - a[2] * b[1], a[2] * b[0] - a[0] * b[2], a[0] * b[1] - a[1] * b[0]];
+const add3 = (a: V3, b: V3): V3 => [a[0] + b[0], a[1] + b[1], a[2] + b[2]];
+const sub3 = (a: V3, b: V3): V3 => [a[0] - b[0], a[1] - b[1], a[2] - b[2]];
+/** R·x and Rᵀ·x, R row-major. */
+const mul = (R: readonly number[], x: V3): V3 => [0, 1, 2].map((i) => R[3 * i] * x[0] + R[3 * i + 1] * x[1] + R[3 * i + 2] * x[2]) as V3;
+const mulT = (R: readonly number[], x: V3): V3 => [0, 1, 2].map((i) => R[i] * x[0] + R[3 + i] * x[1] + R[6 + i] * x[2]) as V3;
+const matMul = (A: readonly number[], B: readonly number[]): number[] =>
+  Array.from({ length: 9 }, (_, k) => {
+    const r = Math.floor(k / 3);
+    const c = k % 3;
+    return A[3 * r] * B[c] + A[3 * r + 1] * B[3 + c] + A[3 * r + 2] * B[6 + c];
+  });
+/** mju_quat2Mat of a unit quaternion. */
+function quatToMat(q: Quat): number[] {
+  const [w, x, y, z] = q;
+  return [
+    w * w + x * x - y * y - z * z,
+    2 * (x * y - w * z),
+    2 * (x * z + w * y),
+    2 * (x * y + w * z),
+    w * w - x * x + y * y - z * z,
+    2 * (y * z - w * x),
+    2 * (x * z - w * y),
+    2 * (y * z + w * x),
+    w * w - x * x - y * y + z * z,
+  ];
+}
+const normalize4 = (q: Quat): Quat => {
+  const n = Math.hypot(q[0], q[1], q[2], q[3]);
+  return [q[0] / n, q[1] / n, q[2] / n, q[3] / n];
+};
+const IDENTITY9 = [1, 0, 0, 0, 1, 0, 0, 0, 1];
+
+/** Each link's world orientation as MuJoCo's xquat of robot r: parent ⊗ the link's fixed quat ⊗ the
+ *  joint's rotation (hinge: [cos(q/2), sin(q/2)·axis]; ball, free: the normalised qpos quaternion). */
+export function linkQuats(bodies: BodyDesc[], q: ArrayLike<number>, stride: number, r: number, bug?: MjcfSensorBug): Quat[] {
+  const { qOffset } = coordinateLayout(bodies);
+  const at = (k: number): number => q[k * stride + r];
+  const out: Quat[] = [];
+  bodies.forEach((b, i) => {
+    let Q: Quat = b.parent < 0 ? b.quat : quatMul(out[b.parent], b.quat);
+    const o = qOffset[i];
+    if (b.joint === 'revolute') {
+      const h = at(o) / 2;
+      const s = Math.sin(h);
+      Q = quatMul(Q, [Math.cos(h), s * b.axis[0], s * b.axis[1], s * b.axis[2]]);
+    } else if (b.joint === 'ball' || b.joint === 'free') {
+      const k = b.joint === 'free' ? o + 3 : o;
+      const j: Quat = [at(k), at(k + 1), at(k + 2), at(k + 3)];
+      // the planted bug: the joint's quaternion used as stored, not normalised
+      Q = quatMul(Q, bug === 'framequat-unnormalised' ? j : normalize4(j));
+    }
+    out.push(bug === 'framequat-unnormalised' ? Q : normalize4(Q));
+  });
+  return out;
+}
+
+/** Robot r's sensordata (nsensordata values, MuJoCo's order) into out[0 ..). */
+export function mjcfSensorData(model: ModelDesc, inp: SensorInputs, r: number, out: Float64Array, bug?: MjcfSensorBug): void {
+  const sensors = model.mjcfSensors ?? [];
+  if (sensors.length === 0) return;
+  if (model.mjcfSensorsDisabled) {
+    out.fill(0, 0, sensorDataSize(model)); // mjDSBL_SENSOR: MuJoCo computes none
+    return;
+  }
+  const S = inp.stride;
+  const row = (a: ArrayLike<number>, l: number, k: number): number[] => Array.from({ length: k }, (_, e) => a[(l * k + e) * S + r]);
+  const quats = linkQuats(model.bodies, inp.q, S, r, bug);
+  /** The frame's world pose, orientation and velocity [ω; v] (world axes, at its origin). */
+  const frame = (f: SensorFrameDesc) => {
+    const local = quatToMat(f.quat);
+    if (f.link < 0)
+      return { x: [...f.pos] as V3, R: local, Q: f.quat, w: [0, 0, 0] as V3, v: [0, 0, 0] as V3, wL: [0, 0, 0] as V3, vL: [0, 0, 0] as V3 };
+    const RL = row(inp.bodyRot, f.link, 9);
+    const vel = row(inp.bodyVel, f.link, 6);
+    const wL = vel.slice(0, 3) as V3;
+    const vL = add3(vel.slice(3, 6) as V3, cross(wL, f.pos)); // the origin's velocity, link axes
+    return {
+      x: add3(row(inp.bodyPos, f.link, 3) as V3, mul(RL, f.pos)),
+      R: matMul(RL, local),
+      Q: quatMul(quats[f.link], f.quat),
+      w: mul(RL, wL),
+      v: mul(RL, vL),
+      wL,
+      vL,
+    };
+  };
+  for (const s of sensors) {
+    const put = (vals: readonly number[]): void => vals.forEach((x, k) => (out[s.adr + k] = x));
+    switch (s.type) {
+      case 'jointpos':
+      case 'actuatorpos':
+        put([s.terms!.reduce((sum, t) => sum + t.coef * inp.q[t.index * S + r], 0)]);
+        break;
+      case 'jointvel':
+      case 'actuatorvel':
+        put([s.terms!.reduce((sum, t) => sum + t.coef * inp.v[t.index * S + r], 0)]);
+        break;
+      case 'actuatorfrc':
+        put([inp.actuatorForce[s.actuator! * S + r]]);
+        break;
+      case 'subtreecom': {
+        // the planted bug: the body's own centre of mass, its descendants left out
+        const links = bug === 'subtreecom-own-body' ? s.links!.slice(0, 1) : s.links!;
+        let m = 0;
+        let c: V3 = [0, 0, 0];
+        for (const l of links) {
+          const ml = model.bodies[l].mass;
+          const x = row(inp.xipos, l, 3);
+          m += ml;
+          c = [c[0] + ml * x[0], c[1] + ml * x[1], c[2] + ml * x[2]];
+        }
+        put([c[0] / m, c[1] / m, c[2] / m]);
+        break;
+      }
+      case 'gyro':
+      case 'velocimeter': {
+        const o = frame(s.obj!);
+        const local = quatToMat(s.obj!.quat);
+        if (s.type === 'gyro') put(bug === 'gyro-world-frame' ? o.w : mulT(local, o.wL));
+        else put(mulT(local, o.vL));
+        break;
+      }
+      default:
+        put(frameSensor(s, frame(s.obj!), s.ref ? frame(s.ref) : undefined));
+    }
+    if (s.cutoff > 0 && s.datatype === 'real' && bug !== 'cutoff-ignored')
+      for (let k = 0; k < s.dim; k++) out[s.adr + k] = Math.min(s.cutoff, Math.max(-s.cutoff, out[s.adr + k]));
+  }
+}
+
+interface Frame {
+  x: V3;
+  R: number[];
+  Q: Quat;
+  w: V3;
+  v: V3;
+}
+
+/** framepos, framequat, frame?axis, framelinvel, frameangvel of object o, in the world or in ref's frame. */
+function frameSensor(s: MjcfSensorDesc, o: Frame, ref: Frame | undefined): number[] {
+  const Rr = ref?.R ?? IDENTITY9;
+  switch (s.type) {
+    case 'framepos':
+      return ref ? mulT(Rr, sub3(o.x, ref.x)) : o.x;
+    case 'framequat':
+      return ref ? quatMul([ref.Q[0], -ref.Q[1], -ref.Q[2], -ref.Q[3]], o.Q) : o.Q;
+    case 'framexaxis':
+    case 'frameyaxis':
+    case 'framezaxis': {
+      const c = s.type === 'framexaxis' ? 0 : s.type === 'frameyaxis' ? 1 : 2;
+      const axis: V3 = [o.R[c], o.R[3 + c], o.R[6 + c]];
+      return ref ? mulT(Rr, axis) : axis;
+    }
+    case 'frameangvel':
+      return ref ? mulT(Rr, sub3(o.w, ref.w)) : o.w;
+    case 'framelinvel':
+      return ref ? mulT(Rr, add3(sub3(o.v, ref.v), cross(sub3(o.x, ref.x), ref.w))) : o.v;
+  }
+  throw new Error(`mjcf-sensors: no evaluation for sensor type ${s.type}`);
+}
+
+/** nsensordata: the values of all the model's sensors. */
+export function sensorDataSize(model: ModelDesc): number {
+  const s = model.mjcfSensors ?? [];
+  return s.length ? s[s.length - 1].adr + s[s.length - 1].dim : 0;
+}
+
+export type { MjcfSensorDesc };
