@@ -1,0 +1,121 @@
+// MuJoCo's sensors from MJCF (issue 52): jointpos .. velocimeter are imported with MuJoCo's adr and
+// dim, computed from the engine's evaluation of a state (engine/mjcf-sensors.ts) and compared with
+// MuJoCo's sensordata after mj_forward at the same states, on the fixture with every supported
+// sensor and on Gymnasium's ant and humanoid with sensors added (the mjcf-sensors stage's gates);
+// each planted bug of the evaluation fails them; everything else is refused at its line.
+
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { beforeAll, describe, expect, test } from 'vitest';
+import { engineAddon } from '../src/engine/native.js';
+import { importFile } from '../src/model-files/import/index.js';
+import { SceneError } from '../src/model-files/scene/index.js';
+import { MJCF_SENSOR_BUGS } from '../src/validation/mjcf-sensors/bugs.js';
+import {
+  engineSensorData,
+  mjcfSensorsReference,
+  mjcfSensorsRows,
+  SENSOR_BARS,
+  type MjcfSensorsReference,
+} from '../src/validation/mjcf-sensors/stage.js';
+
+const PYTHON = process.env.ACHILLES_PYTHON || 'python3';
+
+describe("MJCF sensors against MuJoCo's sensordata", () => {
+  let ref: MjcfSensorsReference;
+  beforeAll(async () => {
+    ref = await mjcfSensorsReference(PYTHON, 5, 6);
+  }, 120_000);
+
+  test('the fixtures cover every supported type', () => {
+    expect(ref.map((f) => f.name)).toEqual([
+      'mjcf-sensors:mjcf-sensors-ant.xml',
+      'mjcf-sensors:mjcf-sensors-humanoid.xml',
+      'mjcf-sensors:mjcf-sensors.xml',
+    ]);
+    const types = new Set(ref.flatMap((f) => f.mj.sensors.map((s) => s.type)));
+    expect([...types].sort()).toEqual(
+      [
+        'jointpos',
+        'jointvel',
+        'actuatorpos',
+        'actuatorvel',
+        'actuatorfrc',
+        'framepos',
+        'framequat',
+        'framexaxis',
+        'frameyaxis',
+        'framezaxis',
+        'framelinvel',
+        'frameangvel',
+        'subtreecom',
+        'gyro',
+        'velocimeter',
+      ].sort(),
+    );
+  });
+
+  test.each(['f64', 'f32'] as const)('every sensor of every state within the %s bar', (precision) => {
+    const rows = mjcfSensorsRows(ref, precision, engineAddon());
+    expect(rows.length).toBeGreaterThan(30);
+    expect(rows.filter((r) => r.status !== 'pass').map((r) => `${r.model} ${r.field} ${r.error} ${r.note}`)).toEqual([]);
+    // the comparison is not vacuous: the fixtures' sensors read values far from zero
+    expect(Math.max(...ref.flatMap((f) => f.mj.sensordata.flat().map(Math.abs)))).toBeGreaterThan(1);
+    expect(SENSOR_BARS[precision]).toBeLessThanOrEqual(precision === 'f64' ? 1e-9 : 5e-6);
+  });
+
+  test.each(MJCF_SENSOR_BUGS)('the planted bug %s fails the gates', (bug) => {
+    const failed = mjcfSensorsRows(ref, 'f64', engineAddon(), bug).filter((r) => r.status === 'fail');
+    expect(failed.length).toBeGreaterThan(0);
+  });
+
+  test('bit-identical whatever robots share the batch (each state alone, and all together)', () => {
+    const f = ref[2];
+    const together = engineSensorData(f.model, f.states, 'f64', engineAddon());
+    f.states.forEach((s, r) => expect(engineSensorData(f.model, [s], 'f64', engineAddon())[0]).toEqual(together[r]));
+  });
+
+  test('flag sensor="disable" leaves sensordata zero, as MuJoCo does', () => {
+    const m = importFile(join(__dirname, 'fixtures', 'import', 'mjcf-inert-settings.xml')).model;
+    expect(m.mjcfSensorsDisabled).toBe(true);
+    const q = m.bodies.flatMap((b) => b.q0).map((x) => x + 0.3);
+    const nv = m.bodies.reduce((s, b) => s + b.v0.length, 0);
+    const data = engineSensorData(
+      m,
+      [{ qpos: q, qvel: new Array(nv).fill(1), ctrl: new Array(m.actuators?.length ?? 0).fill(0) }],
+      'f64',
+      engineAddon(),
+    );
+    expect(data[0]).toEqual([0, 0, 0, 0]);
+  });
+});
+
+describe('what the importer does not compute is refused at its line', () => {
+  const dir = mkdtempSync(join(tmpdir(), 'mjcf-sensors-'));
+  const model = (sensors: string): string =>
+    `<mujoco>\n<worldbody>\n<body name="b">\n<joint name="h" type="hinge"/>\n<joint name="ball" type="ball"/>\n<geom size=".1"/>\n<site name="s"/>\n</body>\n</worldbody>\n<sensor>\n${sensors}\n</sensor>\n</mujoco>`;
+  test.each([
+    ['touch (needs the contact forces)', '<touch site="s"/>', 11, 1, /touch sensor/],
+    ['accelerometer', '<accelerometer site="s"/>', 11, 1, /accelerometer sensor/],
+    ['an attribute not followed', '<jointpos joint="h" user="1"/>', 11, 21, /attribute user/],
+    ['a cutoff on a quaternion', '<framequat objtype="site" objname="s" cutoff="1"/>', 11, 39, /cutoff on a framequat/],
+    ['a negative noise', '<gyro site="s" noise="-1"/>', 11, 16, /noise -1/],
+    ['refname without reftype', '<framepos objtype="site" objname="s" refname="s"/>', 11, 38, /reftype or refname alone/],
+    ['a ball joint', '<jointpos joint="ball"/>', 11, 11, /a ball joint/],
+    ['an unknown site', '<gyro site="nowhere"/>', 11, 7, /site 'nowhere'/],
+    ['an unknown objtype', '<framepos objtype="camera" objname="c"/>', 11, 11, /camera/],
+  ])('%s', (_, sensor, line, column, what) => {
+    const f = join(dir, `${line}-${Math.random().toString(36).slice(2)}.xml`);
+    writeFileSync(f, model(sensor));
+    let e: unknown;
+    try {
+      importFile(f);
+    } catch (err) {
+      e = err;
+    }
+    expect(e).toBeInstanceOf(SceneError);
+    expect([(e as SceneError).line, (e as SceneError).column]).toEqual([line, column]);
+    expect((e as SceneError).message).toMatch(what);
+  });
+});
