@@ -21,7 +21,8 @@ import { coordinateLayout, type BodyDesc, type ModelDesc, type MjcfSensorDesc, t
 import { quatMul } from './math.js';
 
 /** Planted bugs of the evaluation (the mjcf-sensors validation stage must catch each). */
-export type MjcfSensorBug = 'gyro-world-frame' | 'framequat-unnormalised' | 'cutoff-ignored' | 'subtreecom-own-body';
+export type MjcfSensorBug =
+  'mjcf-sensor-gyro-world-frame' | 'mjcf-sensor-framequat-unnormalised' | 'mjcf-sensor-cutoff-ignored' | 'mjcf-sensor-subtreecom-own-body';
 
 /** What one state's evaluation gives the sensors: views [k * stride + r] as the batch lays them out. */
 export interface SensorInputs {
@@ -88,9 +89,9 @@ export function linkQuats(bodies: BodyDesc[], q: ArrayLike<number>, stride: numb
       const k = b.joint === 'free' ? o + 3 : o;
       const j: Quat = [at(k), at(k + 1), at(k + 2), at(k + 3)];
       // the planted bug: the joint's quaternion used as stored, not normalised
-      Q = quatMul(Q, bug === 'framequat-unnormalised' ? j : normalize4(j));
+      Q = quatMul(Q, bug === 'mjcf-sensor-framequat-unnormalised' ? j : normalize4(j));
     }
-    out.push(bug === 'framequat-unnormalised' ? Q : normalize4(Q));
+    out.push(bug === 'mjcf-sensor-framequat-unnormalised' ? Q : normalize4(Q));
   });
   return out;
 }
@@ -141,7 +142,7 @@ export function mjcfSensorData(model: ModelDesc, inp: SensorInputs, r: number, o
         break;
       case 'subtreecom': {
         // the planted bug: the body's own centre of mass, its descendants left out
-        const links = bug === 'subtreecom-own-body' ? s.links!.slice(0, 1) : s.links!;
+        const links = bug === 'mjcf-sensor-subtreecom-own-body' ? s.links!.slice(0, 1) : s.links!;
         let m = 0;
         let c: V3 = [0, 0, 0];
         for (const l of links) {
@@ -157,14 +158,14 @@ export function mjcfSensorData(model: ModelDesc, inp: SensorInputs, r: number, o
       case 'velocimeter': {
         const o = frame(s.obj!);
         const local = quatToMat(s.obj!.quat);
-        if (s.type === 'gyro') put(bug === 'gyro-world-frame' ? o.w : mulT(local, o.wL));
+        if (s.type === 'gyro') put(bug === 'mjcf-sensor-gyro-world-frame' ? o.w : mulT(local, o.wL));
         else put(mulT(local, o.vL));
         break;
       }
       default:
         put(frameSensor(s, frame(s.obj!), s.ref ? frame(s.ref) : undefined));
     }
-    if (s.cutoff > 0 && s.datatype === 'real' && bug !== 'cutoff-ignored')
+    if (s.cutoff > 0 && s.datatype === 'real' && bug !== 'mjcf-sensor-cutoff-ignored')
       for (let k = 0; k < s.dim; k++) out[s.adr + k] = Math.min(s.cutoff, Math.max(-s.cutoff, out[s.adr + k]));
   }
 }

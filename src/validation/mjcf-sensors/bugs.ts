@@ -4,10 +4,10 @@
 import type { MjcfSensorBug } from '../../engine/mjcf-sensors.js';
 
 export const MJCF_SENSOR_BUGS: readonly MjcfSensorBug[] = [
-  'gyro-world-frame',
-  'framequat-unnormalised',
-  'cutoff-ignored',
-  'subtreecom-own-body',
+  'mjcf-sensor-gyro-world-frame',
+  'mjcf-sensor-framequat-unnormalised',
+  'mjcf-sensor-cutoff-ignored',
+  'mjcf-sensor-subtreecom-own-body',
 ];
 
 let current: MjcfSensorBug | undefined;
