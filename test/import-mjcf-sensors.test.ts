@@ -13,6 +13,7 @@ import { importFile } from '../src/model-files/import/index.js';
 import { SceneError } from '../src/model-files/scene/index.js';
 import { MJCF_SENSOR_BUGS } from '../src/validation/mjcf-sensors/bugs.js';
 import {
+  ACC_SENSOR_BAR_F32,
   engineSensorData,
   mjcfSensorsReference,
   mjcfSensorsRows,
@@ -52,6 +53,9 @@ describe("MJCF sensors against MuJoCo's sensordata", () => {
         'subtreecom',
         'gyro',
         'velocimeter',
+        'accelerometer',
+        'force',
+        'torque',
       ].sort(),
     );
   });
@@ -63,6 +67,7 @@ describe("MJCF sensors against MuJoCo's sensordata", () => {
     // the comparison is not vacuous: the fixtures' sensors read values far from zero
     expect(Math.max(...ref.flatMap((f) => f.mj.sensordata.flat().map(Math.abs)))).toBeGreaterThan(1);
     expect(SENSOR_BARS[precision]).toBeLessThanOrEqual(precision === 'f64' ? 1e-9 : 5e-6);
+    expect(ACC_SENSOR_BAR_F32).toBeLessThanOrEqual(5e-4);
   });
 
   test.each(MJCF_SENSOR_BUGS)('the planted bug %s fails the gates', (bug) => {
@@ -94,17 +99,18 @@ describe("MJCF sensors against MuJoCo's sensordata", () => {
 describe('what the importer does not compute is refused at its line', () => {
   const dir = mkdtempSync(join(tmpdir(), 'mjcf-sensors-'));
   const model = (sensors: string): string =>
-    `<mujoco>\n<worldbody>\n<body name="b">\n<joint name="h" type="hinge"/>\n<joint name="ball" type="ball"/>\n<geom size=".1"/>\n<site name="s"/>\n</body>\n</worldbody>\n<sensor>\n${sensors}\n</sensor>\n</mujoco>`;
+    `<mujoco>\n<worldbody>\n<body name="b">\n<joint name="h" type="hinge"/>\n<joint name="ball" type="ball"/>\n<geom size=".1"/>\n<site name="s"/>\n</body>\n<site name="w"/>\n</worldbody>\n<sensor>\n${sensors}\n</sensor>\n</mujoco>`;
   test.each([
-    ['touch (needs the contact forces)', '<touch site="s"/>', 11, 1, /touch sensor/],
-    ['accelerometer', '<accelerometer site="s"/>', 11, 1, /accelerometer sensor/],
-    ['an attribute not followed', '<jointpos joint="h" user="1"/>', 11, 21, /attribute user/],
-    ['a cutoff on a quaternion', '<framequat objtype="site" objname="s" cutoff="1"/>', 11, 39, /cutoff on a framequat/],
-    ['a negative noise', '<gyro site="s" noise="-1"/>', 11, 16, /noise -1/],
-    ['refname without reftype', '<framepos objtype="site" objname="s" refname="s"/>', 11, 38, /reftype or refname alone/],
-    ['a ball joint', '<jointpos joint="ball"/>', 11, 11, /a ball joint/],
-    ['an unknown site', '<gyro site="nowhere"/>', 11, 7, /site 'nowhere'/],
-    ['an unknown objtype', '<framepos objtype="camera" objname="c"/>', 11, 11, /camera/],
+    ['touch (needs the contact forces)', '<touch site="s"/>', 12, 1, /touch sensor/],
+    ['a rangefinder', '<rangefinder site="s"/>', 12, 1, /rangefinder sensor/],
+    ['a force sensor on a world site', '<force site="w"/>', 12, 8, /site of the world body/],
+    ['an attribute not followed', '<jointpos joint="h" user="1"/>', 12, 21, /attribute user/],
+    ['a cutoff on a quaternion', '<framequat objtype="site" objname="s" cutoff="1"/>', 12, 39, /cutoff on a framequat/],
+    ['a negative noise', '<gyro site="s" noise="-1"/>', 12, 16, /noise -1/],
+    ['refname without reftype', '<framepos objtype="site" objname="s" refname="s"/>', 12, 38, /reftype or refname alone/],
+    ['a ball joint', '<jointpos joint="ball"/>', 12, 11, /a ball joint/],
+    ['an unknown site', '<gyro site="nowhere"/>', 12, 7, /site 'nowhere'/],
+    ['an unknown objtype', '<framepos objtype="camera" objname="c"/>', 12, 11, /camera/],
   ])('%s', (_, sensor, line, column, what) => {
     const f = join(dir, `${line}-${Math.random().toString(36).slice(2)}.xml`);
     writeFileSync(f, model(sensor));

@@ -17,7 +17,7 @@ import { WORLD_LIMITS } from './world-limits.js';
 import { ensureMemory } from './memory.js';
 import { hullFaces } from './hull-faces.js';
 import { NonFiniteControlError } from './control-errors.js';
-import { mjcfSensorData, sensorDataSize, type SensorInputs } from './mjcf-sensors.js';
+import { mjcfSensorData, needsContactWrenches, sensorDataSize, type SensorInputs } from './mjcf-sensors.js';
 
 /** A state turned NaN or infinite: where and when. */
 export class NonFiniteStateError extends Error implements NonFiniteInfo {
@@ -502,7 +502,14 @@ export class Batch implements BatchApi {
    *  sense()'s link poses and velocities (the constraint solve included, the next step unchanged),
    *  each link's centre of mass x + R·com, q, v and the actuator forces of that evaluation. */
   sensorInputs(): SensorInputs {
-    const { vel, pos, rot } = this.sense();
+    const { vel, acc, pos, rot } = this.sense();
+    let cfrcExt: Real | undefined;
+    if (needsContactWrenches(this.model)) {
+      if (!this.record)
+        throw new Error('force and torque sensors need a batch made with record: true (the contact wrenches of mj_rnePostConstraint)');
+      this.constrain({ record: true }); // after sense(): the same warm start, so the same solve
+      cfrcExt = this.lastEvaluation().cfrcExt;
+    }
     const S = this.stride;
     const xipos = new Float64Array(this.nbody * 3 * S);
     this.model.bodies.forEach((b, l) => {
@@ -512,7 +519,8 @@ export class Batch implements BatchApi {
           xipos[(l * 3 + i) * S + r] = pos[(l * 3 + i) * S + r] + R(0) * b.com[0] + R(1) * b.com[1] + R(2) * b.com[2];
         }
     });
-    return { stride: S, q: this.q, v: this.v, bodyPos: pos, bodyRot: rot, bodyVel: vel, xipos, actuatorForce: this.actuatorsNow().force };
+    const actuatorForce = this.actuatorsNow().force;
+    return { stride: S, q: this.q, v: this.v, bodyPos: pos, bodyRot: rot, bodyVel: vel, bodyAcc: acc, xipos, actuatorForce, cfrcExt };
   }
 
   /** MuJoCo's sensordata of an imported MJCF model at the current state, as mj_forward leaves it:

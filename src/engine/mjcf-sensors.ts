@@ -22,7 +22,11 @@ import { quatMul } from './math.js';
 
 /** Planted bugs of the evaluation (the mjcf-sensors validation stage must catch each). */
 export type MjcfSensorBug =
-  'mjcf-sensor-gyro-world-frame' | 'mjcf-sensor-framequat-unnormalised' | 'mjcf-sensor-cutoff-ignored' | 'mjcf-sensor-subtreecom-own-body';
+  | 'mjcf-sensor-gyro-world-frame'
+  | 'mjcf-sensor-framequat-unnormalised'
+  | 'mjcf-sensor-cutoff-ignored'
+  | 'mjcf-sensor-subtreecom-own-body'
+  | 'mjcf-sensor-accelerometer-no-coriolis';
 
 /** What one state's evaluation gives the sensors: views [k * stride + r] as the batch lays them out. */
 export interface SensorInputs {
@@ -36,6 +40,12 @@ export interface SensorInputs {
   xipos: ArrayLike<number>;
   /** Each actuator's actuator_force at the state. */
   actuatorForce: ArrayLike<number>;
+  /** Per link: spatial acceleration [α; a] in the link's axes, gravity entered as −g at the base
+   *  (MuJoCo's cacc convention); accelerometer, force and torque read it. */
+  bodyAcc?: ArrayLike<number>;
+  /** Per link: the contact wrench [torque; force], world axes, about the centre of mass of its tree
+   *  (MuJoCo's cfrc_ext of mj_rnePostConstraint); force and torque read it. */
+  cfrcExt?: ArrayLike<number>;
 }
 
 type V3 = [number, number, number];
@@ -162,12 +172,104 @@ export function mjcfSensorData(model: ModelDesc, inp: SensorInputs, r: number, o
         else put(mulT(local, o.vL));
         break;
       }
+      case 'accelerometer': {
+        // mj_objectAcceleration at the site, its axes: the spatial acceleration moved to the site,
+        // plus ω × v (the classical acceleration); a body welded to the world reads 0
+        const f = s.obj!;
+        if (welded(model.bodies, f.link)) {
+          put([0, 0, 0]);
+          break;
+        }
+        const acc = row(inp.bodyAcc!, f.link, 6);
+        const vel = row(inp.bodyVel, f.link, 6);
+        const w = vel.slice(0, 3) as V3;
+        const vp = add3(vel.slice(3, 6) as V3, cross(w, f.pos));
+        const spatial = add3(acc.slice(3, 6) as V3, cross(acc.slice(0, 3) as V3, f.pos));
+        // the planted bug: the spatial acceleration read as the classical one (ω × v dropped)
+        const ap = bug === 'mjcf-sensor-accelerometer-no-coriolis' ? spatial : add3(spatial, cross(w, vp));
+        put(mulT(quatToMat(f.quat), ap));
+        break;
+      }
+      case 'force':
+      case 'torque': {
+        const [torque, force] = interactionAtSite(model, s, inp, row);
+        put(s.type === 'force' ? force : torque);
+        break;
+      }
       default:
         put(frameSensor(s, frame(s.obj!), s.ref ? frame(s.ref) : undefined));
     }
     if (s.cutoff > 0 && s.datatype === 'real' && bug !== 'mjcf-sensor-cutoff-ignored')
       for (let k = 0; k < s.dim; k++) out[s.adr + k] = Math.min(s.cutoff, Math.max(-s.cutoff, out[s.adr + k]));
   }
+}
+
+/** Whether link l (−1: the world) has no degree of freedom between it and the world (MuJoCo's
+ *  body_dofnum of its weld body is 0). */
+function welded(bodies: BodyDesc[], l: number): boolean {
+  for (; l >= 0; l = bodies[l].parent) if (bodies[l].joint !== 'fixed') return false;
+  return true;
+}
+
+/** MuJoCo's cfrc_int of the site's body moved to the site, in its axes ([torque, force]): the
+ *  subtree's inertial forces f = I·a + v ×* I·v (each link about its origin, its axes: F = m(a + α×c),
+ *  τ = I_c·α + c × F + ω × L + v × p with p = m(v + ω×c), L = I_c·ω + c × p, and F += ω × p) less
+ *  their contact wrenches (mj_rnePostConstraint), all moved to the site point. */
+function interactionAtSite(
+  model: ModelDesc,
+  s: MjcfSensorDesc,
+  inp: SensorInputs,
+  row: (a: ArrayLike<number>, l: number, k: number) => number[],
+): [V3, V3] {
+  const f = s.obj!;
+  const RL = row(inp.bodyRot, f.link, 9);
+  const ps = add3(row(inp.bodyPos, f.link, 3) as V3, mul(RL, f.pos)); // the site, world
+  let F: V3 = [0, 0, 0];
+  let T: V3 = [0, 0, 0];
+  for (const l of s.links!) {
+    const b = model.bodies[l];
+    if (b.mass === 0) continue;
+    const m = b.mass;
+    const c = b.com as V3;
+    const [ixx, iyy, izz, ixy, ixz, iyz] = b.inertia;
+    const Ic = (x: V3): V3 => [
+      ixx * x[0] + ixy * x[1] + ixz * x[2],
+      ixy * x[0] + iyy * x[1] + iyz * x[2],
+      ixz * x[0] + iyz * x[1] + izz * x[2],
+    ];
+    const acc = row(inp.bodyAcc!, l, 6);
+    const vel = row(inp.bodyVel, l, 6);
+    const al = acc.slice(0, 3) as V3;
+    const w = vel.slice(0, 3) as V3;
+    const v = vel.slice(3, 6) as V3;
+    const Fi = ((x: V3): V3 => [m * x[0], m * x[1], m * x[2]])(add3(acc.slice(3, 6) as V3, cross(al, c)));
+    const p = ((x: V3): V3 => [m * x[0], m * x[1], m * x[2]])(add3(v, cross(w, c)));
+    const L = add3(Ic(w), cross(c, p));
+    const tau = add3(add3(add3(Ic(al), cross(c, Fi)), cross(w, L)), cross(v, p));
+    const force = add3(Fi, cross(w, p));
+    const R = row(inp.bodyRot, l, 9);
+    const Fw = mul(R, force);
+    F = add3(F, Fw);
+    T = add3(T, add3(mul(R, tau), cross(sub3(row(inp.bodyPos, l, 3) as V3, ps), Fw)));
+  }
+  // the contact wrenches, about the tree's subtree centre of mass c
+  let mt = 0;
+  let ct: V3 = [0, 0, 0];
+  for (const l of s.treeLinks!) {
+    const ml = model.bodies[l].mass;
+    const x = row(inp.xipos, l, 3);
+    mt += ml;
+    ct = [ct[0] + ml * x[0], ct[1] + ml * x[1], ct[2] + ml * x[2]];
+  }
+  ct = [ct[0] / mt, ct[1] / mt, ct[2] / mt];
+  for (const l of s.links!) {
+    const e = row(inp.cfrcExt!, l, 6);
+    const Fe = e.slice(3, 6) as V3;
+    F = sub3(F, Fe);
+    T = sub3(T, add3(e.slice(0, 3) as V3, cross(sub3(ct, ps), Fe)));
+  }
+  const Rs = matMul(RL, quatToMat(f.quat));
+  return [mulT(Rs, T), mulT(Rs, F)];
 }
 
 interface Frame {
@@ -199,6 +301,11 @@ function frameSensor(s: MjcfSensorDesc, o: Frame, ref: Frame | undefined): numbe
       return ref ? mulT(Rr, add3(sub3(o.v, ref.v), cross(sub3(o.x, ref.x), ref.w))) : o.v;
   }
   throw new Error(`mjcf-sensors: no evaluation for sensor type ${s.type}`);
+}
+
+/** Whether the model has force or torque sensors (they need the contact wrenches: a record batch). */
+export function needsContactWrenches(model: ModelDesc): boolean {
+  return (model.mjcfSensors ?? []).some((s) => s.type === 'force' || s.type === 'torque');
 }
 
 /** nsensordata: the values of all the model's sensors. */

@@ -594,8 +594,10 @@ export interface MjcfSensorDesc {
   /** Frame sensors, gyro, velocimeter: the object's frame; frame sensors may have a reference frame. */
   obj?: SensorFrameDesc;
   ref?: SensorFrameDesc;
-  /** subtreecom: the links whose masses make the subtree (the body and its descendants). */
+  /** subtreecom, force, torque: the links whose masses make the subtree (the body and its descendants). */
   links?: number[];
+  /** force, torque: the links of the body's whole tree (whose centre of mass the contact wrenches are about). */
+  treeLinks?: number[];
   source?: SourceSpan;
 }
 

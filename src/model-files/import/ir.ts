@@ -260,7 +260,7 @@ export interface IrModel {
 }
 
 /** The MuJoCo sensor types the importer follows (engine_sensor.c's position and velocity stages,
- *  and actuatorfrc of the acceleration stage). */
+ *  and actuatorfrc, accelerometer, force and torque of the acceleration stage). */
 export const SENSOR_TYPES = [
   'jointpos',
   'jointvel',
@@ -277,6 +277,9 @@ export const SENSOR_TYPES = [
   'subtreecom',
   'gyro',
   'velocimeter',
+  'accelerometer',
+  'force',
+  'torque',
 ] as const;
 export type SensorType = (typeof SENSOR_TYPES)[number];
 /** The objects a frame sensor (or its reference frame) may name: mjOBJ_BODY (its inertial frame),

@@ -138,8 +138,37 @@ export function compileSensors(
       }
       case 'gyro':
       case 'velocimeter':
+      case 'accelerometer':
         d.obj = frameOf(s, 'site', s.objname);
         break;
+      case 'force':
+      case 'torque': {
+        // cfrc_int of the site's body: the subtree's inertial forces less its contact wrenches, which
+        // the engine keeps about the subtree centre of mass of the body's tree (hence the tree's links)
+        d.obj = frameOf(s, 'site', s.objname);
+        const body = ir.bodies.findIndex((b) => b.sites?.some((x) => x.name === s.objname));
+        const refuse = (found: string, expected: string): never => {
+          throw new SceneError({ ...s.objSource, subject: `sensor '${s.name}'`, found, expected });
+        };
+        if (body < 0) refuse('a site of the world body', 'a site on a moving body (the world has no interaction force)');
+        if ((ir.equalities ?? []).some((e) => e.type === 'connect' || e.type === 'weld'))
+          refuse(
+            `a ${s.type} sensor in a model with connect or weld constraints`,
+            "a model without them (their forces enter MuJoCo's cfrc_ext; the engine's contact wrenches do not carry them yet)",
+          );
+        let root = body;
+        while (ir.bodies[root].parent >= 0) root = ir.bodies[root].parent;
+        const under = (b: number, top: number): boolean => b === top || (b >= 0 && under(ir.bodies[b].parent, top));
+        d.links = ir.bodies
+          .map((_, b) => b)
+          .filter((b) => under(b, body))
+          .map((b) => bodyMap[b].link);
+        d.treeLinks = ir.bodies
+          .map((_, b) => b)
+          .filter((b) => under(b, root))
+          .map((b) => bodyMap[b].link);
+        break;
+      }
       default:
         d.obj = frameOf(s, s.objtype as SensorObjType, s.objname);
         if (s.ref) d.ref = frameOf({ ...s, objSource: s.ref.source }, s.ref.type, s.ref.name);

@@ -8,6 +8,7 @@ export const MJCF_SENSOR_BUGS: readonly MjcfSensorBug[] = [
   'mjcf-sensor-framequat-unnormalised',
   'mjcf-sensor-cutoff-ignored',
   'mjcf-sensor-subtreecom-own-body',
+  'mjcf-sensor-accelerometer-no-coriolis',
 ];
 
 let current: MjcfSensorBug | undefined;

@@ -27,6 +27,9 @@ function objectAttr(type: SensorType): 'joint' | 'actuator' | 'body' | 'site' | 
       return 'body';
     case 'gyro':
     case 'velocimeter':
+    case 'accelerometer':
+    case 'force':
+    case 'torque':
       return 'site';
     default:
       return null;
@@ -41,7 +44,7 @@ export function readSensors(ctx: MjcfContext): void {
           c,
           `<sensor><${c.name}>`,
           `a ${c.name} sensor, which the importer does not compute`,
-          `one of ${SENSOR_TYPES.join(', ')} (accelerometer, force, torque and touch need mj_rnePostConstraint's cacc and are not supported yet)`,
+          `one of ${SENSOR_TYPES.join(', ')} (touch, which sums the normal forces of the contacts in the site's zone, is not supported yet)`,
         );
       (ctx.ir.sensors ??= []).push(readSensor(ctx, c, c.name as SensorType));
     }
