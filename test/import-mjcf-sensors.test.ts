@@ -8,7 +8,10 @@ import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, test } from 'vitest';
+import { Batch } from '../src/engine/batch.js';
+import { sensorDataSize } from '../src/engine/mjcf-sensors.js';
 import { engineAddon } from '../src/engine/native.js';
+import { RlEnv } from '../src/control/rl.js';
 import { importFile } from '../src/model-files/import/index.js';
 import { SceneError } from '../src/model-files/scene/index.js';
 import { MJCF_SENSOR_BUGS } from '../src/validation/mjcf-sensors/bugs.js';
@@ -123,5 +126,25 @@ describe('what the importer does not compute is refused at its line', () => {
     expect(e).toBeInstanceOf(SceneError);
     expect([(e as SceneError).line, (e as SceneError).column]).toEqual([line, column]);
     expect((e as SceneError).message).toMatch(what);
+  });
+});
+
+describe('the MuJoCo sensors reach the runs: sensor channels of the trace, controllers and RlEnv', () => {
+  test("the bank's channels are sensordata in MuJoCo's order, read after every step", () => {
+    const model = importFile(join(__dirname, 'fixtures', 'import', 'sensors', 'mjcf-sensors.xml')).model;
+    const env = new RlEnv(model, { copies: 3, precision: 'f64' });
+    const ch = env.obs.sensors.channels;
+    expect(ch.slice(0, 3)).toEqual(['jp_shoulder', 'jp_knee', 'jv_elbow']);
+    expect(ch).toContain('fq_torso.3');
+    expect(ch.length).toBe(sensorDataSize(model));
+    const b = new Batch(model, { copies: 3, precision: 'f64', record: true }, engineAddon());
+    for (let k = 0; k < 5; k++) {
+      env.step();
+      b.step(1);
+    }
+    const want = b.sensordata();
+    const got = env.obs.sensors.data;
+    for (let r = 0; r < 3; r++) for (let k = 0; k < ch.length; k++) expect(got[k * env.stride + r]).toBe(want[r * ch.length + k]);
+    expect(Math.abs(env.obs.sensors.sensor('gyro_imu')[0])).toBeGreaterThan(0); // it moved: not vacuous
   });
 });
