@@ -17,7 +17,7 @@ import { WORLD_LIMITS } from './world-limits.js';
 import { ensureMemory } from './memory.js';
 import { hullFaces } from './hull-faces.js';
 import { NonFiniteControlError } from './control-errors.js';
-import { mjcfSensorData, needsContactWrenches, sensorDataSize, type SensorInputs } from './mjcf-sensors.js';
+import { mjcfSensorData, needsContacts, needsContactWrenches, sensorDataSize, type SensorInputs } from './mjcf-sensors.js';
 
 /** A state turned NaN or infinite: where and when. */
 export class NonFiniteStateError extends Error implements NonFiniteInfo {
@@ -509,7 +509,8 @@ export class Batch implements BatchApi {
         throw new Error('force and torque sensors need a batch made with record: true (the contact wrenches of mj_rnePostConstraint)');
       this.constrain({ record: true }); // after sense(): the same warm start, so the same solve
       cfrcExt = this.lastEvaluation().cfrcExt;
-    }
+    } else if (needsContacts(this.model)) this.constrain(); // the contact points with their forces, the same solve
+    const contacts = needsContacts(this.model) ? (r: number) => this.contacts(r) : undefined;
     const S = this.stride;
     const xipos = new Float64Array(this.nbody * 3 * S);
     this.model.bodies.forEach((b, l) => {
@@ -520,7 +521,19 @@ export class Batch implements BatchApi {
         }
     });
     const actuatorForce = this.actuatorsNow().force;
-    return { stride: S, q: this.q, v: this.v, bodyPos: pos, bodyRot: rot, bodyVel: vel, bodyAcc: acc, xipos, actuatorForce, cfrcExt };
+    return {
+      stride: S,
+      q: this.q,
+      v: this.v,
+      bodyPos: pos,
+      bodyRot: rot,
+      bodyVel: vel,
+      bodyAcc: acc,
+      xipos,
+      actuatorForce,
+      cfrcExt,
+      contacts,
+    };
   }
 
   /** MuJoCo's sensordata of an imported MJCF model at the current state, as mj_forward leaves it:

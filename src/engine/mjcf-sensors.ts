@@ -19,6 +19,7 @@
 import type { Real } from './api.js';
 import { coordinateLayout, type BodyDesc, type ModelDesc, type MjcfSensorDesc, type Quat, type SensorFrameDesc } from './model-desc.js';
 import { quatMul } from './math.js';
+import type { ContactPoints } from './native.js';
 
 /** Planted bugs of the evaluation (the mjcf-sensors validation stage must catch each). */
 export type MjcfSensorBug =
@@ -26,7 +27,8 @@ export type MjcfSensorBug =
   | 'mjcf-sensor-framequat-unnormalised'
   | 'mjcf-sensor-cutoff-ignored'
   | 'mjcf-sensor-subtreecom-own-body'
-  | 'mjcf-sensor-accelerometer-no-coriolis';
+  | 'mjcf-sensor-accelerometer-no-coriolis'
+  | 'mjcf-sensor-touch-zone-ignored';
 
 /** What one state's evaluation gives the sensors: views [k * stride + r] as the batch lays them out. */
 export interface SensorInputs {
@@ -46,6 +48,8 @@ export interface SensorInputs {
   /** Per link: the contact wrench [torque; force], world axes, about the centre of mass of its tree
    *  (MuJoCo's cfrc_ext of mj_rnePostConstraint); force and torque read it. */
   cfrcExt?: ArrayLike<number>;
+  /** Robot r's contact points with their forces at the state (Batch.contacts after the solve); touch reads them. */
+  contacts?: (r: number) => ContactPoints;
 }
 
 type V3 = [number, number, number];
@@ -190,6 +194,28 @@ export function mjcfSensorData(model: ModelDesc, inp: SensorInputs, r: number, o
         put(mulT(quatToMat(f.quat), ap));
         break;
       }
+      case 'touch': {
+        // the normal forces of the site body's contacts whose ray (the normal force's direction, flipped
+        // when the body is the contact's second) meets the site's zone (mju_rayGeom ≥ 0)
+        const f = s.obj!;
+        const site = frame(f);
+        const c = inp.contacts!(r);
+        let sum = 0;
+        for (let k = 0; k < c.shapeA.length; k++) {
+          const la = model.shapes![c.shapeA[k]].body;
+          const lb = model.shapes![c.shapeB[k]].body;
+          if (la !== f.link && lb !== f.link) continue;
+          const fn = c.force[3 * k];
+          if (!(fn > 0)) continue;
+          const sign = lb === f.link ? -1 : 1;
+          const ray: V3 = [sign * c.normal[3 * k], sign * c.normal[3 * k + 1], sign * c.normal[3 * k + 2]];
+          const p = mulT(site.R, sub3([c.pos[3 * k], c.pos[3 * k + 1], c.pos[3 * k + 2]], site.x));
+          // the planted bug: every contact of the body counted, whatever the zone
+          if (bug === 'mjcf-sensor-touch-zone-ignored' || rayMeetsZone(s.zone!, p, mulT(site.R, ray))) sum += fn;
+        }
+        put([sum]);
+        break;
+      }
       case 'force':
       case 'torque': {
         const [torque, force] = interactionAtSite(model, s, inp, row);
@@ -199,8 +225,58 @@ export function mjcfSensorData(model: ModelDesc, inp: SensorInputs, r: number, o
       default:
         put(frameSensor(s, frame(s.obj!), s.ref ? frame(s.ref) : undefined));
     }
-    if (s.cutoff > 0 && s.datatype === 'real' && bug !== 'mjcf-sensor-cutoff-ignored')
-      for (let k = 0; k < s.dim; k++) out[s.adr + k] = Math.min(s.cutoff, Math.max(-s.cutoff, out[s.adr + k]));
+    if (s.cutoff > 0 && bug !== 'mjcf-sensor-cutoff-ignored') {
+      if (s.datatype === 'real') for (let k = 0; k < s.dim; k++) out[s.adr + k] = Math.min(s.cutoff, Math.max(-s.cutoff, out[s.adr + k]));
+      else if (s.datatype === 'positive') for (let k = 0; k < s.dim; k++) out[s.adr + k] = Math.min(s.cutoff, out[s.adr + k]);
+    }
+  }
+}
+
+/** The interval [t0, t1] of t where the line p + t·d lies in the unit ball |x| ≤ 1 (a sphere or
+ *  ellipsoid in scaled coordinates), or null when the line misses it. */
+function unitSphereSpan(p: V3, d: V3): [number, number] | null {
+  const a = d[0] * d[0] + d[1] * d[1] + d[2] * d[2];
+  const b = p[0] * d[0] + p[1] * d[1] + p[2] * d[2];
+  const c = p[0] * p[0] + p[1] * p[1] + p[2] * p[2] - 1;
+  const disc = b * b - a * c;
+  if (disc < 0 || a === 0) return null;
+  const q = Math.sqrt(disc);
+  return [(-b - q) / a, (-b + q) / a];
+}
+
+/** Whether the ray from p along d (both in the zone's frame) meets the zone: MuJoCo's
+ *  mju_rayGeom(...) ≥ 0, which a point inside the zone always meets. Each shape is convex (a capsule
+ *  the union of its cylinder and end spheres), so the ray meets it when the span of t where the line
+ *  is inside reaches t ≥ 0. */
+function rayMeetsZone(zone: NonNullable<MjcfSensorDesc['zone']>, p: V3, d: V3): boolean {
+  const [s0, s1, s2] = zone.size;
+  const forward = (span: [number, number] | null): boolean => span !== null && span[1] >= 0 && span[0] <= span[1];
+  /** The slab |x_k| ≤ h along axis k, intersected with span. */
+  const slab = (span: [number, number] | null, k: number, h: number): [number, number] | null => {
+    if (!span) return null;
+    if (d[k] === 0) return Math.abs(p[k]) <= h ? span : null;
+    const a = (-h - p[k]) / d[k];
+    const b = (h - p[k]) / d[k];
+    return [Math.max(span[0], Math.min(a, b)), Math.min(span[1], Math.max(a, b))];
+  };
+  const scaled = (r: V3, c: V3 = [0, 0, 0]): [number, number] | null =>
+    unitSphereSpan([(p[0] - c[0]) / r[0], (p[1] - c[1]) / r[1], (p[2] - c[2]) / r[2]], [d[0] / r[0], d[1] / r[1], d[2] / r[2]]);
+  /** Inside the infinite cylinder x² + y² ≤ r² (all t when the ray runs along z inside it). */
+  const tube = (r: number): [number, number] | null => {
+    if (d[0] === 0 && d[1] === 0) return p[0] * p[0] + p[1] * p[1] <= r * r ? [-Infinity, Infinity] : null;
+    return unitSphereSpan([p[0] / r, p[1] / r, 0], [d[0] / r, d[1] / r, 0]);
+  };
+  switch (zone.type) {
+    case 'sphere':
+      return forward(scaled([s0, s0, s0]));
+    case 'ellipsoid':
+      return forward(scaled([s0, s1, s2]));
+    case 'box':
+      return forward(slab(slab(slab([-Infinity, Infinity], 0, s0), 1, s1), 2, s2));
+    case 'cylinder':
+      return forward(slab(tube(s0), 2, s1));
+    case 'capsule':
+      return forward(slab(tube(s0), 2, s1)) || forward(scaled([s0, s0, s0], [0, 0, s1])) || forward(scaled([s0, s0, s0], [0, 0, -s1]));
   }
 }
 
@@ -306,6 +382,11 @@ function frameSensor(s: MjcfSensorDesc, o: Frame, ref: Frame | undefined): numbe
 /** Whether the model has force or torque sensors (they need the contact wrenches: a record batch). */
 export function needsContactWrenches(model: ModelDesc): boolean {
   return (model.mjcfSensors ?? []).some((s) => s.type === 'force' || s.type === 'torque');
+}
+
+/** Whether the model has touch sensors (they read the contact points and their forces). */
+export function needsContacts(model: ModelDesc): boolean {
+  return (model.mjcfSensors ?? []).some((s) => s.type === 'touch');
 }
 
 /** nsensordata: the values of all the model's sensors. */

@@ -576,14 +576,14 @@ export interface SensorFrameDesc {
 
 /** One MuJoCo sensor: its values are sensordata[adr .. adr + dim) (MuJoCo's sensor_adr, sensor_dim,
  *  in MuJoCo's order). `datatype`: MuJoCo's sensor_datatype (a cutoff clamps a 'real' sensor to
- *  [−cutoff, cutoff]; 'axis' and 'quaternion' sensors take none). `noise`: MuJoCo's sensor_noise,
+ *  [−cutoff, cutoff], a 'positive' one to at most cutoff; 'axis' and 'quaternion' sensors take none). `noise`: MuJoCo's sensor_noise,
  *  metadata only (MuJoCo 3.14's mj_forward adds no noise; neither does the engine). */
 export interface MjcfSensorDesc {
   name: string;
   type: string;
   adr: number;
   dim: number;
-  datatype: 'real' | 'axis' | 'quaternion';
+  datatype: 'real' | 'positive' | 'axis' | 'quaternion';
   cutoff: number;
   noise: number;
   /** jointpos, actuatorpos: Σ coef·qpos[index]; jointvel, actuatorvel: Σ coef·qvel[index]
@@ -596,6 +596,8 @@ export interface MjcfSensorDesc {
   ref?: SensorFrameDesc;
   /** subtreecom, force, torque: the links whose masses make the subtree (the body and its descendants). */
   links?: number[];
+  /** touch: the site's zone (MuJoCo's site_type and site_size). */
+  zone?: { type: 'sphere' | 'capsule' | 'cylinder' | 'ellipsoid' | 'box'; size: Vec3 };
   /** force, torque: the links of the body's whole tree (whose centre of mass the contact wrenches are about). */
   treeLinks?: number[];
   source?: SourceSpan;

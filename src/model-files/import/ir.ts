@@ -113,6 +113,9 @@ export interface IrSite {
   name: string;
   pos: Vec3;
   quat: Quat;
+  /** Its shape and size as MuJoCo compiles them (a touch sensor's zone; defaults sphere, 0.005 each). */
+  type: 'sphere' | 'capsule' | 'cylinder' | 'ellipsoid' | 'box';
+  size: Vec3;
   source: SourceSpan;
 }
 
@@ -260,7 +263,7 @@ export interface IrModel {
 }
 
 /** The MuJoCo sensor types the importer follows (engine_sensor.c's position and velocity stages,
- *  and actuatorfrc, accelerometer, force and torque of the acceleration stage). */
+ *  and actuatorfrc, accelerometer, force, torque and touch of the acceleration stage). */
 export const SENSOR_TYPES = [
   'jointpos',
   'jointvel',
@@ -280,6 +283,7 @@ export const SENSOR_TYPES = [
   'accelerometer',
   'force',
   'torque',
+  'touch',
 ] as const;
 export type SensorType = (typeof SENSOR_TYPES)[number];
 /** The objects a frame sensor (or its reference frame) may name: mjOBJ_BODY (its inertial frame),

@@ -22,6 +22,8 @@ function shapeOf(type: SensorType): { dim: number; datatype: MjcfSensorDesc['dat
       return { dim: 1, datatype: 'real' };
     case 'framequat':
       return { dim: 4, datatype: 'quaternion' };
+    case 'touch':
+      return { dim: 1, datatype: 'positive' };
     case 'framexaxis':
     case 'frameyaxis':
     case 'framezaxis':
@@ -141,6 +143,13 @@ export function compileSensors(
       case 'accelerometer':
         d.obj = frameOf(s, 'site', s.objname);
         break;
+      case 'touch': {
+        // the site's zone: its shape and size (mju_rayGeom of the contact rays)
+        d.obj = frameOf(s, 'site', s.objname);
+        const site = [...ir.bodies.flatMap((b) => b.sites ?? []), ...(ir.worldSites ?? [])].find((x) => x.name === s.objname)!;
+        d.zone = { type: site.type, size: site.size };
+        break;
+      }
       case 'force':
       case 'torque': {
         // cfrc_int of the site's body: the subtree's inertial forces less its contact wrenches, which

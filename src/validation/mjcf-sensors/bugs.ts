@@ -9,6 +9,7 @@ export const MJCF_SENSOR_BUGS: readonly MjcfSensorBug[] = [
   'mjcf-sensor-cutoff-ignored',
   'mjcf-sensor-subtreecom-own-body',
   'mjcf-sensor-accelerometer-no-coriolis',
+  'mjcf-sensor-touch-zone-ignored',
 ];
 
 let current: MjcfSensorBug | undefined;

@@ -8,7 +8,7 @@ import { MJCF_SENSOR_BUGS, setMjcfSensorBug, mjcfSensorBug } from './bugs.js';
 import { mjcfSensorsReference, mjcfSensorsRows, type MjcfSensorsReference } from './stage.js';
 
 /** States per fixture (the first at qpos0): a wrong frame or sign shows at any state. */
-const SENSOR_STATES = 8;
+const SENSOR_STATES = 16;
 
 export const mjcfSensorsStage: ValidationStage<MjcfSensorsReference> = {
   name: 'mjcf-sensors',

@@ -30,6 +30,7 @@ function objectAttr(type: SensorType): 'joint' | 'actuator' | 'body' | 'site' | 
     case 'accelerometer':
     case 'force':
     case 'torque':
+    case 'touch':
       return 'site';
     default:
       return null;
@@ -44,7 +45,7 @@ export function readSensors(ctx: MjcfContext): void {
           c,
           `<sensor><${c.name}>`,
           `a ${c.name} sensor, which the importer does not compute`,
-          `one of ${SENSOR_TYPES.join(', ')} (touch, which sums the normal forces of the contacts in the site's zone, is not supported yet)`,
+          `one of ${SENSOR_TYPES.join(', ')}`,
         );
       (ctx.ir.sensors ??= []).push(readSensor(ctx, c, c.name as SensorType));
     }
