@@ -11,6 +11,8 @@ import { beforeAll, describe, expect, test } from 'vitest';
 import { Batch } from '../src/engine/batch.js';
 import { sensorDataSize } from '../src/engine/mjcf-sensors.js';
 import { engineAddon } from '../src/engine/native.js';
+import type { LaneWidth } from '../src/engine/api.js';
+import { laneCells } from './helpers/lanes.js';
 import { RlEnv } from '../src/control/rl.js';
 import { importFile } from '../src/model-files/import/index.js';
 import { SceneError } from '../src/model-files/scene/index.js';
@@ -87,6 +89,27 @@ describe("MJCF sensors against MuJoCo's sensordata", () => {
     const f = ref[2];
     const together = engineSensorData(f.model, f.states, 'f64', engineAddon());
     f.states.forEach((s, r) => expect(engineSensorData(f.model, [s], 'f64', engineAddon())[0]).toEqual(together[r]));
+  });
+
+  test.each(laneCells())('bit-identical across lane widths and threads: $precision × $lanes lanes', (c) => {
+    if (c.skip) return;
+    const f = ref[2];
+    const run = (lanes: number, threads: number): number[][] => {
+      const b = new Batch(
+        f.model,
+        { copies: f.states.length, precision: c.precision, lanes: lanes as LaneWidth, threads, record: true },
+        engineAddon(),
+      );
+      f.states.forEach((s, r) => b.setRobot(r, { q: s.qpos, v: s.qvel, tau: s.qvel.map(() => 0) }));
+      f.states.forEach((s, r) => s.ctrl.forEach((x, a) => (b.ctrl[a * b.stride + r] = x)));
+      b.step(3); // a few steps, then the sensors at the state reached
+      const n = sensorDataSize(f.model);
+      const all = b.sensordata();
+      return f.states.map((_, r) => Array.from(all.subarray(r * n, (r + 1) * n)));
+    };
+    const base = run(1, 1);
+    expect(run(c.lanes, 1)).toEqual(base);
+    expect(run(c.lanes, 2)).toEqual(base);
   });
 
   test('flag sensor="disable" leaves sensordata zero, as MuJoCo does', () => {
