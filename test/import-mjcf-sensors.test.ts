@@ -176,3 +176,29 @@ describe('the MuJoCo sensors reach the runs: sensor channels of the trace, contr
     expect(Math.abs(env.obs.sensors.sensor('gyro_imu')[0])).toBeGreaterThan(0); // it moved: not vacuous
   });
 });
+
+describe('robots that differ in their masses', () => {
+  test('each robot reads subtreecom (and every other sensor) as a batch of its own model would', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'mjcf-sensors-mass-'));
+    const file = (m: number): string => {
+      const f = join(dir, `m${m}.xml`);
+      writeFileSync(
+        f,
+        `<mujoco><worldbody><body name="a"><joint name="h" axis="0 1 0"/><geom type="capsule" fromto="0 0 0 .3 0 0" size=".05" mass="1"/>
+<body name="b" pos=".3 0 0"><joint name="k" axis="0 1 0"/><geom type="capsule" fromto="0 0 0 .3 0 0" size=".05" mass="${m}"/><site name="s" pos=".3 0 0"/></body></body></worldbody>
+<sensor><subtreecom body="a"/><framepos objtype="body" objname="b"/><gyro site="s"/></sensor></mujoco>`,
+      );
+      return f;
+    };
+    const light = importFile(file(1)).model;
+    const heavy = importFile(file(3)).model;
+    const mixed = new Batch(light, { copies: 2, precision: 'f64' }, engineAddon());
+    mixed.setRobotModel(1, heavy);
+    const alone = new Batch(heavy, { copies: 1, precision: 'f64' }, engineAddon());
+    for (const b of [mixed, alone]) for (let r = 0; r < b.copies; r++) b.setRobot(r, { q: [0.4, -0.7], v: [1, 2] });
+    const n = sensorDataSize(light);
+    const got = mixed.sensordata();
+    expect(Array.from(got.subarray(n, 2 * n))).toEqual(Array.from(alone.sensordata()));
+    expect(got[0]).not.toBe(got[n]); // the two robots' subtree centres differ
+  });
+});

@@ -2,7 +2,16 @@
 
 import type { BatchApi, BatchOptions, LaneWidth, NonFiniteInfo, Precision, Real } from './api.js';
 import { LANE_WIDTHS, PRECISIONS } from './api.js';
-import { INTEGRATORS, JOINT_NQ, JOINT_NV, planarFrame, type EqualityDesc, type IntegratorName, type ModelDesc } from './model-desc.js';
+import {
+  INTEGRATORS,
+  JOINT_NQ,
+  JOINT_NV,
+  planarFrame,
+  type BodyDesc,
+  type EqualityDesc,
+  type IntegratorName,
+  type ModelDesc,
+} from './model-desc.js';
 import {
   engineAddon,
   type ConstraintState,
@@ -513,9 +522,10 @@ export class Batch implements BatchApi {
     const contacts = needsContacts(this.model) ? (r: number) => this.contacts(r) : undefined;
     const S = this.stride;
     const xipos = new Float64Array(this.nbody * 3 * S);
-    this.model.bodies.forEach((b, l) => {
+    this.model.bodies.forEach((_, l) => {
       for (let r = 0; r < this.copies; r++)
         for (let i = 0; i < 3; i++) {
+          const b = this.robotBodies?.[r]?.[l] ?? this.model.bodies[l];
           const R = (e: number): number => rot[(l * 9 + 3 * i + e) * S + r];
           xipos[(l * 3 + i) * S + r] = pos[(l * 3 + i) * S + r] + R(0) * b.com[0] + R(1) * b.com[1] + R(2) * b.com[2];
         }
@@ -544,7 +554,7 @@ export class Batch implements BatchApi {
     const out = new Float64Array(this.copies * n);
     if (n === 0) return out;
     const inputs = this.sensorInputs();
-    for (let r = 0; r < this.copies; r++) mjcfSensorData(this.model, inputs, r, out.subarray(r * n, (r + 1) * n));
+    for (let r = 0; r < this.copies; r++) mjcfSensorData(this.robotModel(r), inputs, r, out.subarray(r * n, (r + 1) * n));
     return out;
   }
 
@@ -583,7 +593,16 @@ export class Batch implements BatchApi {
   setRobotModel(r: number, model: ModelDesc): void {
     this.checkRobot(r);
     this.native.setRobotModel(r, toNativeModel(model));
+    (this.robotBodies ??= [])[r] = model.bodies;
   }
+
+  /** Robot r's model as the sensors read it: the batch's, with the bodies (masses, centres of mass,
+   *  inertias) setRobotModel gave it. */
+  robotModel(r: number): ModelDesc {
+    const bodies = this.robotBodies?.[r];
+    return bodies ? { ...this.model, bodies } : this.model;
+  }
+  private robotBodies: BodyDesc[][] | undefined;
 
   private checkRobot(r: number): void {
     if (!Number.isInteger(r) || r < 0 || r >= this.copies) throw new Error(`robot ${r} is out of range 0..${this.copies - 1}`);

@@ -43,6 +43,8 @@ export interface SensedBatch {
   sense(): BodyMotion;
   /** What an imported model's MuJoCo sensors read (engine/mjcf-sensors.ts); needed when it has them. */
   sensorInputs?(): SensorInputs;
+  /** Robot r's model (its own masses and inertias where the robots differ). */
+  robotModel?(r: number): ModelDesc;
 }
 
 /** Channel names of an imported model's MuJoCo sensors (ModelDesc.mjcfSensors), in sensordata's order:
@@ -209,7 +211,7 @@ export class SensorBank {
     const one = new Float64Array(this.mjcfCount);
     const out = this.readings.data;
     for (let r = 0; r < b.copies; r++) {
-      mjcfSensorData(b.model, inputs, r, one);
+      mjcfSensorData(b.robotModel ? b.robotModel(r) : b.model, inputs, r, one);
       for (let k = 0; k < this.mjcfCount; k++) out[(this.mjcfFirst + k) * b.stride + r] = one[k];
     }
   }
