@@ -85,7 +85,7 @@ function judgeTopLevel(ctx: MjcfContext): void {
         c,
         `<${c.name}>`,
         REFUSED[c.name],
-        'what the importer supports: worldbody (with frame and replicate), default, compiler, option, asset (meshes), tendon (fixed), equality (connect, weld, joint), actuator (motor, position, velocity), contact (exclude), keyframe, include',
+        'what the importer supports: worldbody (with frame and replicate), default, compiler, option, asset (meshes), tendon (fixed), equality (connect, weld, joint), actuator (motor, position, velocity), contact (exclude), sensor (position, velocity, acceleration and touch sensors), keyframe, include',
       );
     else if (!READ.includes(c.name)) {
       ctx.r.fail(
