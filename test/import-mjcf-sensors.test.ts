@@ -9,14 +9,14 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, test } from 'vitest';
 import { Batch } from '../src/engine/batch.js';
-import { sensorDataSize } from '../src/engine/mjcf-sensors.js';
-import { engineAddon } from '../src/engine/native.js';
+import { mjcfSensorData, needsContactWrenches, sensorDataSize } from '../src/engine/mjcf-sensors.js';
+import { bugAddon, engineAddon } from '../src/engine/native.js';
 import type { LaneWidth } from '../src/engine/api.js';
 import { laneCells } from './helpers/lanes.js';
 import { RlEnv } from '../src/control/rl.js';
 import { importFile } from '../src/model-files/import/index.js';
 import { SceneError } from '../src/model-files/scene/index.js';
-import { MJCF_SENSOR_BUGS } from '../src/validation/mjcf-sensors/bugs.js';
+import { MJCF_SENSOR_BUGS, MJCF_SENSOR_NATIVE_BUGS } from '../src/validation/mjcf-sensors/bugs.js';
 import {
   ACC_SENSOR_BAR_F32,
   engineSensorData,
@@ -80,9 +80,38 @@ describe("MJCF sensors against MuJoCo's sensordata", () => {
     expect(ACC_SENSOR_BAR_F32).toBeLessThanOrEqual(5e-4);
   });
 
-  test.each(MJCF_SENSOR_BUGS)('the planted bug %s fails the gates', (bug) => {
+  test.each(MJCF_SENSOR_BUGS)('the planted host bug %s fails the gates', (bug) => {
     const failed = mjcfSensorsRows(ref, 'f64', engineAddon(), bug).filter((r) => r.status === 'fail');
     expect(failed.length).toBeGreaterThan(0);
+  });
+
+  test.each(MJCF_SENSOR_NATIVE_BUGS)("the engine's planted bug %s fails the gates", (bug) => {
+    const addon = bugAddon();
+    addon.setBug!(bug);
+    try {
+      const failed = mjcfSensorsRows(ref, 'f64', addon).filter((r) => r.status === 'fail');
+      expect(failed.length).toBeGreaterThan(0);
+    } finally {
+      addon.setBug!('none');
+    }
+  });
+
+  test("the engine's sensor pass and the host's evaluation of the same sensors agree to round-off", () => {
+    for (const f of ref) {
+      const b = new Batch(f.model, { copies: f.states.length, precision: 'f64', record: needsContactWrenches(f.model) }, engineAddon());
+      f.states.forEach((s, r) => b.setRobot(r, { q: s.qpos, v: s.qvel, tau: s.qvel.map(() => 0) }));
+      f.states.forEach((s, r) => s.ctrl.forEach((x, a) => (b.ctrl[a * b.stride + r] = x)));
+      const inputs = b.sensorInputs();
+      const n = sensorDataSize(f.model);
+      for (let r = 0; r < f.states.length; r++) {
+        const native = new Float64Array(n);
+        const host = new Float64Array(n);
+        mjcfSensorData(f.model, inputs, r, native);
+        mjcfSensorData(f.model, { ...inputs, native: undefined }, r, host);
+        for (let k = 0; k < n; k++)
+          expect(Math.abs(native[k] - host[k]), `${f.name} [${k}] robot ${r}`).toBeLessThanOrEqual(1e-12 * (1 + Math.abs(host[k])));
+      }
+    }
   });
 
   test('bit-identical whatever robots share the batch (each state alone, and all together)', () => {

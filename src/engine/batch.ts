@@ -124,6 +124,24 @@ export function toNativeModel(model: ModelDesc): object {
       ? { fluid: { density: model.fluid.density, viscosity: model.fluid.viscosity, wind: model.fluid.wind, bodies: model.fluid.bodies } }
       : {}),
     gravity: model.world.gravity,
+    // an MJCF model's sensors (native sensors/mjcf_sensors.hpp evaluates them in sense())
+    ...(model.mjcfSensors?.length
+      ? {
+          mjcfSensors: model.mjcfSensors.map((s) => ({
+            type: s.type,
+            adr: s.adr,
+            dim: s.dim,
+            datatype: s.datatype,
+            cutoff: s.cutoff,
+            ...(s.terms ? { terms: s.terms } : {}),
+            ...(s.actuator !== undefined ? { actuator: s.actuator } : {}),
+            ...(s.obj ? { obj: s.obj } : {}),
+            ...(s.ref ? { ref: s.ref } : {}),
+            ...(s.links ? { links: s.links } : {}),
+          })),
+          ...(model.mjcfSensorsDisabled ? { mjcfSensorsDisabled: true } : {}),
+        }
+      : {}),
     bodies: model.bodies.map((b) => {
       const { u, w } = b.joint === 'planar' ? planarFrame(b.axis) : { u: [1, 0, 0], w: [0, 1, 0] };
       return {
@@ -543,6 +561,7 @@ export class Batch implements BatchApi {
       actuatorForce,
       cfrcExt,
       contacts,
+      native: this.native.field('mjcfSensorData'),
     };
   }
 

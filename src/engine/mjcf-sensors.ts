@@ -1,6 +1,10 @@
 // MuJoCo's sensordata of an imported MJCF model (engine_sensor.c: mj_sensorPos, mj_sensorVel and the
-// actuatorfrc of mj_sensorAcc), from the engine's evaluation of one state (Batch.sensorInputs: the
-// native sense(), which runs what mj_forward runs): its link poses and velocities, q, v and the
+// acceleration stage). The engine evaluates every sensor but force, torque and touch itself, in SIMD
+// over a block's lanes (native sensors/mjcf_sensors.hpp, in sense(): SensorInputs.native); this module
+// takes those values, computes force, torque and touch from the contact solve, and keeps the whole
+// evaluation in double as the twin the native pass is checked against (and Python's _sensors.py).
+// The maths, from the engine's evaluation of one state (Batch.sensorInputs: the native sense(), which
+// runs what mj_forward runs): its link poses and velocities, q, v and the
 // actuator forces. Each object a sensor reads is a frame (p, Q) fixed in a link L (model-desc.ts
 // SensorFrameDesc), so with the link's pose (x_L, R_L) and velocity [ω; v] in its own axes:
 //
@@ -21,14 +25,9 @@ import { coordinateLayout, type BodyDesc, type ModelDesc, type MjcfSensorDesc, t
 import { quatMul } from './math.js';
 import type { ContactPoints } from './native.js';
 
-/** Planted bugs of the evaluation (the mjcf-sensors validation stage must catch each). */
-export type MjcfSensorBug =
-  | 'mjcf-sensor-gyro-world-frame'
-  | 'mjcf-sensor-framequat-unnormalised'
-  | 'mjcf-sensor-cutoff-ignored'
-  | 'mjcf-sensor-subtreecom-own-body'
-  | 'mjcf-sensor-accelerometer-no-coriolis'
-  | 'mjcf-sensor-touch-zone-ignored';
+/** The planted bug of the host's evaluation (the mjcf-sensors stage must catch it; the engine's own
+ *  sensors have theirs in native/include/achilles/bugs.hpp, Mjcf*). */
+export type MjcfSensorBug = 'mjcf-sensor-touch-zone-ignored';
 
 /** What one state's evaluation gives the sensors: views [k * stride + r] as the batch lays them out. */
 export interface SensorInputs {
@@ -50,7 +49,13 @@ export interface SensorInputs {
   cfrcExt?: ArrayLike<number>;
   /** Robot r's contact points with their forces at the state (Batch.contacts after the solve); touch reads them. */
   contacts?: (r: number) => ContactPoints;
+  /** The engine's own sensordata of the state (sense(): native sensors/mjcf_sensors.hpp, [k * stride + r]),
+   *  every sensor but force, torque and touch, which read the contact solve's data and are computed here. */
+  native?: ArrayLike<number>;
 }
+
+/** The sensors the engine evaluates itself (the rest read the contact solve's data: computed here). */
+export const NATIVE_SENSOR = (type: string): boolean => type !== 'force' && type !== 'torque' && type !== 'touch';
 
 type V3 = [number, number, number];
 const cross = (a: V3, b: V3): V3 => [a[1] * b[2] - a[2] * b[1], a[2] * b[0] - a[0] * b[2], a[0] * b[1] - a[1] * b[0]];
@@ -88,7 +93,7 @@ const IDENTITY9 = [1, 0, 0, 0, 1, 0, 0, 0, 1];
 
 /** Each link's world orientation as MuJoCo's xquat of robot r: parent ⊗ the link's fixed quat ⊗ the
  *  joint's rotation (hinge: [cos(q/2), sin(q/2)·axis]; ball, free: the normalised qpos quaternion). */
-export function linkQuats(bodies: BodyDesc[], q: ArrayLike<number>, stride: number, r: number, bug?: MjcfSensorBug): Quat[] {
+export function linkQuats(bodies: BodyDesc[], q: ArrayLike<number>, stride: number, r: number): Quat[] {
   const { qOffset } = coordinateLayout(bodies);
   const at = (k: number): number => q[k * stride + r];
   const out: Quat[] = [];
@@ -102,10 +107,9 @@ export function linkQuats(bodies: BodyDesc[], q: ArrayLike<number>, stride: numb
     } else if (b.joint === 'ball' || b.joint === 'free') {
       const k = b.joint === 'free' ? o + 3 : o;
       const j: Quat = [at(k), at(k + 1), at(k + 2), at(k + 3)];
-      // the planted bug: the joint's quaternion used as stored, not normalised
-      Q = quatMul(Q, bug === 'mjcf-sensor-framequat-unnormalised' ? j : normalize4(j));
+      Q = quatMul(Q, normalize4(j));
     }
-    out.push(bug === 'mjcf-sensor-framequat-unnormalised' ? Q : normalize4(Q));
+    out.push(normalize4(Q));
   });
   return out;
 }
@@ -120,7 +124,7 @@ export function mjcfSensorData(model: ModelDesc, inp: SensorInputs, r: number, o
   }
   const S = inp.stride;
   const row = (a: ArrayLike<number>, l: number, k: number): number[] => Array.from({ length: k }, (_, e) => a[(l * k + e) * S + r]);
-  const quats = linkQuats(model.bodies, inp.q, S, r, bug);
+  const quats = linkQuats(model.bodies, inp.q, S, r);
   /** The frame's world pose, orientation and velocity [ω; v] (world axes, at its origin). */
   const frame = (f: SensorFrameDesc) => {
     const local = quatToMat(f.quat);
@@ -141,6 +145,10 @@ export function mjcfSensorData(model: ModelDesc, inp: SensorInputs, r: number, o
     };
   };
   for (const s of sensors) {
+    if (inp.native && NATIVE_SENSOR(s.type)) {
+      for (let k = 0; k < s.dim; k++) out[s.adr + k] = inp.native[(s.adr + k) * S + r];
+      continue; // the engine's value (cutoff applied there)
+    }
     const put = (vals: readonly number[]): void => vals.forEach((x, k) => (out[s.adr + k] = x));
     switch (s.type) {
       case 'jointpos':
@@ -155,8 +163,7 @@ export function mjcfSensorData(model: ModelDesc, inp: SensorInputs, r: number, o
         put([inp.actuatorForce[s.actuator! * S + r]]);
         break;
       case 'subtreecom': {
-        // the planted bug: the body's own centre of mass, its descendants left out
-        const links = bug === 'mjcf-sensor-subtreecom-own-body' ? s.links!.slice(0, 1) : s.links!;
+        const links = s.links!;
         let m = 0;
         let c: V3 = [0, 0, 0];
         for (const l of links) {
@@ -172,7 +179,7 @@ export function mjcfSensorData(model: ModelDesc, inp: SensorInputs, r: number, o
       case 'velocimeter': {
         const o = frame(s.obj!);
         const local = quatToMat(s.obj!.quat);
-        if (s.type === 'gyro') put(bug === 'mjcf-sensor-gyro-world-frame' ? o.w : mulT(local, o.wL));
+        if (s.type === 'gyro') put(mulT(local, o.wL));
         else put(mulT(local, o.vL));
         break;
       }
@@ -189,8 +196,7 @@ export function mjcfSensorData(model: ModelDesc, inp: SensorInputs, r: number, o
         const w = vel.slice(0, 3) as V3;
         const vp = add3(vel.slice(3, 6) as V3, cross(w, f.pos));
         const spatial = add3(acc.slice(3, 6) as V3, cross(acc.slice(0, 3) as V3, f.pos));
-        // the planted bug: the spatial acceleration read as the classical one (ω × v dropped)
-        const ap = bug === 'mjcf-sensor-accelerometer-no-coriolis' ? spatial : add3(spatial, cross(w, vp));
+        const ap = add3(spatial, cross(w, vp));
         put(mulT(quatToMat(f.quat), ap));
         break;
       }
@@ -225,7 +231,7 @@ export function mjcfSensorData(model: ModelDesc, inp: SensorInputs, r: number, o
       default:
         put(frameSensor(s, frame(s.obj!), s.ref ? frame(s.ref) : undefined));
     }
-    if (s.cutoff > 0 && bug !== 'mjcf-sensor-cutoff-ignored') {
+    if (s.cutoff > 0) {
       if (s.datatype === 'real') for (let k = 0; k < s.dim; k++) out[s.adr + k] = Math.min(s.cutoff, Math.max(-s.cutoff, out[s.adr + k]));
       else if (s.datatype === 'positive') for (let k = 0; k < s.dim; k++) out[s.adr + k] = Math.min(s.cutoff, out[s.adr + k]);
     }

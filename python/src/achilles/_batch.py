@@ -354,6 +354,10 @@ class Batch:
                 xipos[3 * l + i] = pos[3 * l + i] + rot[9 * l + 3 * i] * c[0] + rot[9 * l + 3 * i + 1] * c[1] + rot[9 * l + 3 * i + 2] * c[2]
         inp["xipos"] = xipos
         inp["q"], inp["v"] = np.asarray(inp["q"], dtype=np.float64), np.asarray(inp["v"], dtype=np.float64)
+        try:  # the engine's own sensor pass (an extension built without it has no such field)
+            inp["native"] = np.asarray(f("mjcfSensorData"), dtype=np.float64)
+        except (KeyError, ValueError, RuntimeError):
+            pass
         return _sensors.sensordata(self.model, inp, self.copies)
 
     def contacts(self, robot: int) -> dict[str, np.ndarray]:

@@ -11,6 +11,11 @@ from __future__ import annotations
 import numpy as np
 
 
+# read the contact solve's data: evaluated here; the engine evaluates the others itself (when the
+# extension is built with its MJCF sensor pass: the field mjcfSensorData)
+HOST_SENSORS = frozenset({"force", "torque", "touch"})
+
+
 def _cross(a, b):
     return np.stack([a[1] * b[2] - a[2] * b[1], a[2] * b[0] - a[0] * b[2], a[0] * b[1] - a[1] * b[0]])
 
@@ -155,9 +160,13 @@ def sensordata(doc: dict, inp: dict, copies: int) -> np.ndarray:
                 "w": _mul(RL, wL), "v": _mul(RL, vL), "wL": wL, "vL": vL}
 
     q, v = inp["q"], inp["v"]
+    native = inp.get("native")
     for s in sensors:
         t = s["type"]
         a, dim = s["adr"], s["dim"]
+        if native is not None and t not in HOST_SENSORS:
+            out[a:a + dim] = native[a:a + dim]  # the engine's own value (sense(): sensors/mjcf_sensors.hpp)
+            continue
         if t in ("jointpos", "actuatorpos"):
             val = sum(term["coef"] * q[term["index"]] for term in s["terms"])[None]
         elif t in ("jointvel", "actuatorvel"):
