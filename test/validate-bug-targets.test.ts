@@ -5,12 +5,13 @@ import { bugAddon } from '../src/engine/native.js';
 import { IMPORT_BUGS } from '../src/model-files/import/bugs.js';
 import { PARAMETER_BUGS } from '../src/params/bugs.js';
 import { SENSOR_BUGS } from '../src/sensors/planted-bugs.js';
+import { MJCF_SENSOR_BUGS } from '../src/validation/mjcf-sensors/bugs.js';
 import { BUG_TARGETS, bugTargets, tableMismatches, targetedBy } from '../src/validation/bug-targets.js';
 import { STAGES, type StageName } from '../src/validation/types.js';
 
 describe('planted bugs and the stages that target them', () => {
-  it('the table lists exactly the planted bugs (native, sensors, importer, parameters), each with real stages', () => {
-    const planted = [...bugAddon().plantedBugs!(), ...SENSOR_BUGS, ...IMPORT_BUGS, ...PARAMETER_BUGS];
+  it('the table lists exactly the planted bugs (native, sensors, MJCF sensors, importer, parameters), each with real stages', () => {
+    const planted = [...bugAddon().plantedBugs!(), ...SENSOR_BUGS, ...MJCF_SENSOR_BUGS, ...IMPORT_BUGS, ...PARAMETER_BUGS];
     expect(Object.keys(BUG_TARGETS).sort()).toEqual([...planted].sort());
     for (const [bug, stages] of Object.entries(BUG_TARGETS)) {
       expect(stages.length, bug).toBeGreaterThan(0);

@@ -39,6 +39,7 @@ inline constexpr std::pair<const char*, FieldId> kFieldNames[] = {
     {"recordXipos", FieldId::RecordXipos},       // BatchOptions::record
     {"recordCinert", FieldId::RecordCinert},     // BatchOptions::record
     {"recordCvel", FieldId::RecordCvel},         // BatchOptions::record
+    {"mjcfSensorData", FieldId::MjcfSensorData}, // sense(): an MJCF model's sensordata
 };
 
 /// The field called `name`; false when there is none.

@@ -513,6 +513,8 @@ void read_bodies(const V& m, Model& model, const std::string& root) {
     numbers_at(b, "pos", j.p_PJ, 3, where);
     numbers_at(b, "quat", quat, 4, where);
     quat_to_rotation(quat, j.R_PJ);
+    const double qn = std::sqrt(quat[0] * quat[0] + quat[1] * quat[1] + quat[2] * quat[2] + quat[3] * quat[3]);
+    for (int k = 0; k < 4; ++k) j.quat_PJ[k] = quat[k] / qn;
     numbers_at(b, "axis", j.axis, 3, where);
     numbers_at(b, "u", j.u, 3, where);
     numbers_at(b, "w", j.w, 3, where);
@@ -597,6 +599,94 @@ void read_fluid(const V& m, Model& model, const std::string& root) {
   }
 }
 
+/// An MJCF sensor's frame {link, pos, quat}.
+template <class V>
+MjcfSensorFrame read_sensor_frame(const V& o, const std::string& where) {
+  if (!o.is_object()) type_error(where + " must be an object {link, pos, quat}");
+  MjcfSensorFrame f;
+  f.link = static_cast<int>(number_at(o, "link", where));
+  numbers_at(o, "pos", f.pos, 3, where);
+  numbers_at(o, "quat", f.quat, 4, where);
+  return f;
+}
+
+/// MuJoCo's sensors of an imported MJCF model (optional): mjcfSensors [{type, adr, dim, datatype,
+/// cutoff, terms?: [{index, coef}], actuator?, obj?, ref?, links?}], mjcfSensorsDisabled?.
+template <class V>
+void read_mjcf_sensors(const V& m, Model& model, const std::string& root) {
+  const V arr = m.get("mjcfSensors");
+  if (arr.is_undefined()) return;
+  if (!arr.is_array()) type_error(root + ".mjcfSensors must be an array");
+  static const std::pair<const char*, MjcfSensorType> kTypes[] = {{"jointpos", MjcfSensorType::JointPos},
+                                                                  {"jointvel", MjcfSensorType::JointVel},
+                                                                  {"actuatorpos", MjcfSensorType::ActuatorPos},
+                                                                  {"actuatorvel", MjcfSensorType::ActuatorVel},
+                                                                  {"actuatorfrc", MjcfSensorType::ActuatorFrc},
+                                                                  {"framepos", MjcfSensorType::FramePos},
+                                                                  {"framequat", MjcfSensorType::FrameQuat},
+                                                                  {"framexaxis", MjcfSensorType::FrameXAxis},
+                                                                  {"frameyaxis", MjcfSensorType::FrameYAxis},
+                                                                  {"framezaxis", MjcfSensorType::FrameZAxis},
+                                                                  {"framelinvel", MjcfSensorType::FrameLinVel},
+                                                                  {"frameangvel", MjcfSensorType::FrameAngVel},
+                                                                  {"subtreecom", MjcfSensorType::SubtreeCom},
+                                                                  {"gyro", MjcfSensorType::Gyro},
+                                                                  {"velocimeter", MjcfSensorType::Velocimeter},
+                                                                  {"accelerometer", MjcfSensorType::Accelerometer},
+                                                                  {"force", MjcfSensorType::Force},
+                                                                  {"torque", MjcfSensorType::Torque},
+                                                                  {"touch", MjcfSensorType::Touch}};
+  const int nlinks = static_cast<int>(model.joints.size());
+  for (std::size_t i = 0; i < arr.length(); ++i) {
+    const std::string where = root + ".mjcfSensors[" + std::to_string(i) + "]";
+    const V o = object_at(arr, i, where);
+    MjcfSensor s;
+    const V t = o.get("type");
+    if (!t.is_string()) type_error(where + ".type must be a string");
+    bool known = false;
+    for (const auto& [name, type] : kTypes)
+      if (t.string() == name) s.type = type, known = true;
+    if (!known) type_error(where + ".type: an MJCF sensor type the engine does not evaluate ('" + t.string() + "')");
+    const V dt = o.get("datatype");
+    const std::string d = dt.is_string() ? dt.string() : "";
+    s.datatype = d == "positive"     ? MjcfSensorData::Positive
+                 : d == "axis"       ? MjcfSensorData::Axis
+                 : d == "quaternion" ? MjcfSensorData::Quaternion
+                                     : MjcfSensorData::Real;
+    s.adr = static_cast<int>(number_at(o, "adr", where));
+    s.dim = static_cast<int>(number_at(o, "dim", where));
+    s.cutoff = number_at(o, "cutoff", where);
+    if (s.adr != model.nsensordata || s.dim < 1 || s.dim > 4) type_error(where + ": adr and dim must follow the previous sensor's (dim 1 to 4)");
+    model.nsensordata += s.dim;
+    const V terms = o.get("terms");
+    if (terms.is_array())
+      for (std::size_t k = 0; k < terms.length(); ++k) {
+        const std::string tw = where + ".terms[" + std::to_string(k) + "]";
+        const V e = object_at(terms, k, tw);
+        s.term_index.push_back(static_cast<int>(number_at(e, "index", tw)));
+        s.term_coef.push_back(number_at(e, "coef", tw));
+      }
+    const V act = o.get("actuator");
+    if (!act.is_undefined()) s.actuator = static_cast<int>(number_at(o, "actuator", where));
+    const V obj = o.get("obj");
+    if (!obj.is_undefined()) s.obj = read_sensor_frame(obj, where + ".obj");
+    const V ref = o.get("ref");
+    if (!ref.is_undefined()) s.ref = read_sensor_frame(ref, where + ".ref"), s.has_ref = true;
+    const V links = o.get("links");
+    if (links.is_array())
+      for (std::size_t k = 0; k < links.length(); ++k) {
+        const V e = links.at(k);
+        if (!e.is_number() || e.number() < 0 || e.number() >= nlinks) type_error(where + ".links must be link indices");
+        s.links.push_back(static_cast<int>(e.number()));
+      }
+    for (int l : {s.obj.link, s.ref.link})
+      if (l < -1 || l >= nlinks) type_error(where + ": a frame's link out of range");
+    model.mjcf_sensors.push_back(std::move(s));
+  }
+  const V off = m.get("mjcfSensorsDisabled");
+  model.mjcf_sensors_disabled = off.is_boolean() && off.boolean();
+}
+
 /// The native model from the object batch.ts builds (`toNativeModel`). `root` names the object in
 /// errors ("model": the Node addon's messages; the Python package passes where the object sits).
 template <class V>
@@ -613,7 +703,16 @@ Model read_model(const V& m, const std::string& root = "model") {
   read_tendons(m, model, root);
   read_equalities(m, model, root);
   read_fluid(m, model, root);
+  read_mjcf_sensors(m, model, root);
   model.finalize();
+  for (std::size_t i = 0; i < model.mjcf_sensors.size(); ++i) { // indices into q, v and the actuators, once finalize made nq and nv
+    const MjcfSensor& s = model.mjcf_sensors[i];
+    const bool on_q = s.type == MjcfSensorType::JointPos || s.type == MjcfSensorType::ActuatorPos;
+    for (int k : s.term_index)
+      if (k < 0 || k >= (on_q ? model.nq : model.nv)) type_error(root + ".mjcfSensors[" + std::to_string(i) + "].terms: an index out of range");
+    if (s.type == MjcfSensorType::ActuatorFrc && (s.actuator < 0 || s.actuator >= static_cast<int>(model.actuators.size())))
+      type_error(root + ".mjcfSensors[" + std::to_string(i) + "].actuator out of range");
+  }
   return model;
 }
 

@@ -112,7 +112,8 @@ Storage storage_layout(const Model& model, const BatchOptions& opt, std::size_t*
                                 opt.record ? nb * 6 : 0 /* QfrcActuator, RecordBodyVel */,
                                 opt.record ? nb * 3 : 0,
                                 opt.record ? nb * 10 : 0,
-                                opt.record ? nb * 6 : 0 /* RecordXipos, RecordCinert, RecordCvel */};
+                                opt.record ? nb * 6 : 0 /* RecordXipos, RecordCinert, RecordCvel */,
+                                std::size_t(model.nsensordata) /* MjcfSensorData */};
   static_assert(sizeof(counts) / sizeof(counts[0]) == static_cast<int>(FieldId::Count), "one count per field");
   std::size_t total = 0;
   for (int f = 0; f < static_cast<int>(FieldId::Count); ++f) {

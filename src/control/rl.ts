@@ -16,6 +16,7 @@ import { Batch } from '../engine/batch.js';
 import type { ModelDesc } from '../engine/model-desc.js';
 import type { NativeAddon } from '../engine/native.js';
 import { engineAddon } from '../engine/native.js';
+import { needsContactWrenches } from '../engine/mjcf-sensors.js';
 import { SensorBank } from '../sensors/bank.js';
 import { emptyReadings, type SensorReadingsLike } from './controller.js';
 
@@ -45,9 +46,9 @@ export class RlEnv {
 
   constructor(model: ModelDesc, opts: RlEnvOptions, addon: NativeAddon = engineAddon()) {
     const { seed = 0, ...batchOptions } = opts;
-    this.batch = new Batch(model, batchOptions, addon);
+    this.batch = new Batch(model, { ...batchOptions, record: batchOptions.record || needsContactWrenches(model) }, addon);
     const b = this.batch;
-    this.sensors = model.sensors?.length ? new SensorBank(b, model.sensors, { seed }) : null;
+    this.sensors = model.sensors?.length || model.mjcfSensors?.length ? new SensorBank(b, model.sensors ?? [], { seed }) : null;
     this.sensors?.update(); // step 0
     this.obs = { q: b.q, v: b.v, actuatorForce: b.actuatorForce, sensors: this.sensors?.readings ?? emptyReadings(b.stride) };
     this.q0 = model.bodies.flatMap((x) => x.q0);

@@ -2,7 +2,16 @@
 
 import type { BatchApi, BatchOptions, LaneWidth, NonFiniteInfo, Precision, Real } from './api.js';
 import { LANE_WIDTHS, PRECISIONS } from './api.js';
-import { INTEGRATORS, JOINT_NQ, JOINT_NV, planarFrame, type EqualityDesc, type IntegratorName, type ModelDesc } from './model-desc.js';
+import {
+  INTEGRATORS,
+  JOINT_NQ,
+  JOINT_NV,
+  planarFrame,
+  type BodyDesc,
+  type EqualityDesc,
+  type IntegratorName,
+  type ModelDesc,
+} from './model-desc.js';
 import {
   engineAddon,
   type ConstraintState,
@@ -17,6 +26,7 @@ import { WORLD_LIMITS } from './world-limits.js';
 import { ensureMemory } from './memory.js';
 import { hullFaces } from './hull-faces.js';
 import { NonFiniteControlError } from './control-errors.js';
+import { mjcfSensorData, needsContacts, needsContactWrenches, sensorDataSize, type SensorInputs } from './mjcf-sensors.js';
 
 /** A state turned NaN or infinite: where and when. */
 export class NonFiniteStateError extends Error implements NonFiniteInfo {
@@ -114,6 +124,24 @@ export function toNativeModel(model: ModelDesc): object {
       ? { fluid: { density: model.fluid.density, viscosity: model.fluid.viscosity, wind: model.fluid.wind, bodies: model.fluid.bodies } }
       : {}),
     gravity: model.world.gravity,
+    // an MJCF model's sensors (native sensors/mjcf_sensors.hpp evaluates them in sense())
+    ...(model.mjcfSensors?.length
+      ? {
+          mjcfSensors: model.mjcfSensors.map((s) => ({
+            type: s.type,
+            adr: s.adr,
+            dim: s.dim,
+            datatype: s.datatype,
+            cutoff: s.cutoff,
+            ...(s.terms ? { terms: s.terms } : {}),
+            ...(s.actuator !== undefined ? { actuator: s.actuator } : {}),
+            ...(s.obj ? { obj: s.obj } : {}),
+            ...(s.ref ? { ref: s.ref } : {}),
+            ...(s.links ? { links: s.links } : {}),
+          })),
+          ...(model.mjcfSensorsDisabled ? { mjcfSensorsDisabled: true } : {}),
+        }
+      : {}),
     bodies: model.bodies.map((b) => {
       const { u, w } = b.joint === 'planar' ? planarFrame(b.axis) : { u: [1, 0, 0], w: [0, 1, 0] };
       return {
@@ -497,6 +525,58 @@ export class Batch implements BatchApi {
   }
   private sensed: { vel: Real; acc: Real; pos: Real; rot: Real } | undefined;
 
+  /** What MuJoCo's sensors of an imported MJCF model read at the current state (./mjcf-sensors.ts):
+   *  sense()'s link poses and velocities (the constraint solve included, the next step unchanged),
+   *  each link's centre of mass x + R·com, q, v and the actuator forces of that evaluation. */
+  sensorInputs(): SensorInputs {
+    const { vel, acc, pos, rot } = this.sense();
+    let cfrcExt: Real | undefined;
+    if (needsContactWrenches(this.model)) {
+      if (!this.record)
+        throw new Error('force and torque sensors need a batch made with record: true (the contact wrenches of mj_rnePostConstraint)');
+      this.constrain({ record: true }); // after sense(): the same warm start, so the same solve
+      cfrcExt = this.lastEvaluation().cfrcExt;
+    } else if (needsContacts(this.model)) this.constrain(); // the contact points with their forces, the same solve
+    const contacts = needsContacts(this.model) ? (r: number) => this.contacts(r) : undefined;
+    const S = this.stride;
+    const xipos = new Float64Array(this.nbody * 3 * S);
+    this.model.bodies.forEach((_, l) => {
+      for (let r = 0; r < this.copies; r++)
+        for (let i = 0; i < 3; i++) {
+          const b = this.robotBodies?.[r]?.[l] ?? this.model.bodies[l];
+          const R = (e: number): number => rot[(l * 9 + 3 * i + e) * S + r];
+          xipos[(l * 3 + i) * S + r] = pos[(l * 3 + i) * S + r] + R(0) * b.com[0] + R(1) * b.com[1] + R(2) * b.com[2];
+        }
+    });
+    const actuatorForce = this.actuatorsNow().force;
+    return {
+      stride: S,
+      q: this.q,
+      v: this.v,
+      bodyPos: pos,
+      bodyRot: rot,
+      bodyVel: vel,
+      bodyAcc: acc,
+      xipos,
+      actuatorForce,
+      cfrcExt,
+      contacts,
+      native: this.native.field('mjcfSensorData'),
+    };
+  }
+
+  /** MuJoCo's sensordata of an imported MJCF model at the current state, as mj_forward leaves it:
+   *  robot r's values at [r * nsensordata + k], in MuJoCo's order (ModelDesc.mjcfSensors: each
+   *  sensor's name, type, adr and dim). Empty for a model without MJCF sensors. */
+  sensordata(): Float64Array {
+    const n = sensorDataSize(this.model);
+    const out = new Float64Array(this.copies * n);
+    if (n === 0) return out;
+    const inputs = this.sensorInputs();
+    for (let r = 0; r < this.copies; r++) mjcfSensorData(this.robotModel(r), inputs, r, out.subarray(r * n, (r + 1) * n));
+    return out;
+  }
+
   reset(): void {
     this.native.reset();
     this.stepCount = 0;
@@ -532,7 +612,16 @@ export class Batch implements BatchApi {
   setRobotModel(r: number, model: ModelDesc): void {
     this.checkRobot(r);
     this.native.setRobotModel(r, toNativeModel(model));
+    (this.robotBodies ??= [])[r] = model.bodies;
   }
+
+  /** Robot r's model as the sensors read it: the batch's, with the bodies (masses, centres of mass,
+   *  inertias) setRobotModel gave it. */
+  robotModel(r: number): ModelDesc {
+    const bodies = this.robotBodies?.[r];
+    return bodies ? { ...this.model, bodies } : this.model;
+  }
+  private robotBodies: BodyDesc[][] | undefined;
 
   private checkRobot(r: number): void {
     if (!Number.isInteger(r) || r < 0 || r >= this.copies) throw new Error(`robot ${r} is out of range 0..${this.copies - 1}`);

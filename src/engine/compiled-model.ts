@@ -3,7 +3,7 @@
 // the world settings a batch defaults to, and the names and offsets that label its arrays.
 
 import { toNativeModel } from './batch.js';
-import { coordinateLayout, JOINT_NQ, JOINT_NV, type ModelDesc, type MujocoLayout } from './model-desc.js';
+import { coordinateLayout, JOINT_NQ, JOINT_NV, type MjcfSensorDesc, type ModelDesc, type MujocoLayout } from './model-desc.js';
 
 export const COMPILED_MODEL_FORMAT = 'achilles-compiled-model';
 /** Raised when a reader of version 1 could misread the document. */
@@ -27,9 +27,16 @@ export interface CompiledModel {
     /** Per actuator, in ctrl order; ctrlrange null where the control is not clamped. */
     actuators: { name: string; ctrlrange: [number, number] | null }[];
     shapes: string[];
+    /** An imported model's MuJoCo sensors in sensordata's order: each one's values are
+     *  sensordata[adr .. adr + dim) (MuJoCo's sensor_adr, sensor_dim). */
+    sensors?: { name: string; type: string; adr: number; dim: number; cutoff: number; noise: number }[];
   };
   /** Imported models (MJCF, URDF): MuJoCo's bodies and sites, where they are in the engine's links. */
   mujoco?: MujocoLayout;
+  /** An imported model's MuJoCo sensors as the engine evaluates them (engine/mjcf-sensors.ts; the Python
+   *  package's _sensors.py), and whether <flag sensor="disable"> switched them off. */
+  mjcfSensors?: MjcfSensorDesc[];
+  mjcfSensorsDisabled?: boolean;
 }
 
 export function compiledModel(model: ModelDesc, source: string): CompiledModel {
@@ -55,7 +62,21 @@ export function compiledModel(model: ModelDesc, source: string): CompiledModel {
       })),
       actuators: (model.actuators ?? []).map((a) => ({ name: a.name, ctrlrange: a.ctrlrange ?? null })),
       shapes: (model.shapes ?? []).map((s) => s.name),
+      ...(model.mjcfSensors?.length
+        ? {
+            sensors: model.mjcfSensors.map((s) => ({
+              name: s.name,
+              type: s.type,
+              adr: s.adr,
+              dim: s.dim,
+              cutoff: s.cutoff,
+              noise: s.noise,
+            })),
+          }
+        : {}),
     },
     ...(model.mujoco ? { mujoco: model.mujoco } : {}),
+    ...(model.mjcfSensors?.length ? { mjcfSensors: model.mjcfSensors.map(({ source: _, ...s }) => s) } : {}),
+    ...(model.mjcfSensorsDisabled ? { mjcfSensorsDisabled: true } : {}),
   };
 }

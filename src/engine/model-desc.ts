@@ -563,3 +563,49 @@ export interface ModelDesc {
   /** MuJoCo's fluid forces (absent: none). */
   fluid?: FluidDesc;
 }
+
+// ---- MuJoCo's sensors of an imported MJCF model (engine_sensor.c; evaluated by ./mjcf-sensors.ts) ----
+
+/** A frame a MuJoCo sensor reads: its origin `pos` and orientation `quat` in the frame of engine link
+ *  `link` (−1: the world), the link whose pose carries the MuJoCo body. */
+export interface SensorFrameDesc {
+  link: number;
+  pos: Vec3;
+  quat: Quat;
+}
+
+/** One MuJoCo sensor: its values are sensordata[adr .. adr + dim) (MuJoCo's sensor_adr, sensor_dim,
+ *  in MuJoCo's order). `datatype`: MuJoCo's sensor_datatype (a cutoff clamps a 'real' sensor to
+ *  [−cutoff, cutoff], a 'positive' one to at most cutoff; 'axis' and 'quaternion' sensors take none). `noise`: MuJoCo's sensor_noise,
+ *  metadata only (MuJoCo 3.14's mj_forward adds no noise; neither does the engine). */
+export interface MjcfSensorDesc {
+  name: string;
+  type: string;
+  adr: number;
+  dim: number;
+  datatype: 'real' | 'positive' | 'axis' | 'quaternion';
+  cutoff: number;
+  noise: number;
+  /** jointpos, actuatorpos: Σ coef·qpos[index]; jointvel, actuatorvel: Σ coef·qvel[index]
+   *  (MuJoCo's actuator_length = gear·qpos, gear·Σ coef·qpos of a fixed tendon; the velocity likewise). */
+  terms?: { index: number; coef: number }[];
+  /** actuatorfrc: the actuator (index into `actuators`); its actuator_force. */
+  actuator?: number;
+  /** Frame sensors, gyro, velocimeter: the object's frame; frame sensors may have a reference frame. */
+  obj?: SensorFrameDesc;
+  ref?: SensorFrameDesc;
+  /** subtreecom, force, torque: the links whose masses make the subtree (the body and its descendants). */
+  links?: number[];
+  /** touch: the site's zone (MuJoCo's site_type and site_size). */
+  zone?: { type: 'sphere' | 'capsule' | 'cylinder' | 'ellipsoid' | 'box'; size: Vec3 };
+  /** force, torque: the links of the body's whole tree (whose centre of mass the contact wrenches are about). */
+  treeLinks?: number[];
+  source?: SourceSpan;
+}
+
+export interface ModelDesc {
+  /** MuJoCo's sensors of an imported MJCF model, in MuJoCo's order (absent: none). */
+  mjcfSensors?: MjcfSensorDesc[];
+  /** MJCF <flag sensor="disable">: sensordata stays zero (MuJoCo's mjDSBL_SENSOR). */
+  mjcfSensorsDisabled?: boolean;
+}

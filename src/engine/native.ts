@@ -42,7 +42,8 @@ export type NativeFieldName =
   | 'qfrcActuator'
   | 'recordXipos'
   | 'recordCinert'
-  | 'recordCvel';
+  | 'recordCvel'
+  | 'mjcfSensorData'; // sense(): an MJCF model's sensordata (native/include/achilles/sensors/mjcf_sensors.hpp)
 
 /** One constraint row of one robot at one state (MuJoCo's efc_* of that row). */
 export interface ConstraintRow {

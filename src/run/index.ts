@@ -13,6 +13,7 @@
 
 import { Batch, batchBytes, NonFiniteStateError } from '../engine/batch.js';
 import { engineAddon } from '../engine/native.js';
+import { needsContactWrenches, sensorDataSize } from '../engine/mjcf-sensors.js';
 import { openOutput } from '../reports/output-dir.js';
 import { ensureMemory } from '../engine/memory.js';
 import { createProgress, type Progress } from '../reports/progress.js';
@@ -112,7 +113,7 @@ async function planRun(scene: string, flags: RunFlags): Promise<RunPlan> {
  *  before any stepping. */
 function checkRunMemory({ s, model }: RunPlan): void {
   const records = Math.ceil(s.steps / s.recordEvery) + 1; // the first state, every recordEvery steps, the last
-  const sensorChannels = (model.sensors ?? []).reduce((n, x) => n + sensorChannelCount(x), 0);
+  const sensorChannels = (model.sensors ?? []).reduce((n, x) => n + sensorChannelCount(x), 0) + sensorDataSize(model);
   const values = records * s.robots.length * (3 + 2 * model.bodies.length * 7 + 4 + sensorChannels + (model.actuators?.length ?? 0));
   ensureMemory(
     batchBytes(model, s.copies, s.precision, s.lanes) + values * BYTES_PER_RECORDED_VALUE,
@@ -136,7 +137,8 @@ function buildBatch(plan: RunPlan): { batch: Batch; sensors: SensorBank | null; 
       substeps: s.substeps,
       midpointIterations: MIDPOINT_ITERATIONS,
       threads: s.threads,
-      record: controller instanceof PolicyController && controller.needsRecord,
+      // force and torque sensors read the contact wrenches a record batch keeps
+      record: (controller instanceof PolicyController && controller.needsRecord) || needsContactWrenches(model),
     },
     engineAddon(),
   );

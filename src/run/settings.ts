@@ -129,6 +129,6 @@ export function resolveSettings(
     outDir: flags.out ?? join('reports', 'run', `${safeName(model.name)}-${integrator}-${precision}`),
     spread: flags.spread ?? 0,
     seed: flags.seed ?? 0,
-    sensors: (model.sensors?.length ?? 0) > 0,
+    sensors: (model.sensors?.length ?? 0) > 0 || (model.mjcfSensors?.length ?? 0) > 0,
   };
 }

@@ -9,7 +9,8 @@
 // encoder draws its white noise, then its drift increment; an IMU 3 gyro then 3 accelerometer draws;
 // a camera 3 draws when it captures a frame.
 
-import type { CameraSensorDesc, EncoderSensorDesc, ImuSensorDesc, ModelDesc, SensorDesc } from '../engine/model-desc.js';
+import type { CameraSensorDesc, EncoderSensorDesc, ImuSensorDesc, MjcfSensorDesc, ModelDesc, SensorDesc } from '../engine/model-desc.js';
+import { mjcfSensorData, sensorDataSize, type SensorInputs } from '../engine/mjcf-sensors.js';
 import { coordinateLayout } from '../engine/model-desc.js';
 import type { Real } from '../engine/api.js';
 import { lowPassPole } from './filter.js';
@@ -40,6 +41,18 @@ export interface SensedBatch {
   readonly steps: number;
   readonly q: Real;
   sense(): BodyMotion;
+  /** What an imported model's MuJoCo sensors read (engine/mjcf-sensors.ts); needed when it has them. */
+  sensorInputs?(): SensorInputs;
+  /** Robot r's model (its own masses and inertias where the robots differ). */
+  robotModel?(r: number): ModelDesc;
+}
+
+/** Channel names of an imported model's MuJoCo sensors (ModelDesc.mjcfSensors), in sensordata's order:
+ *  a scalar sensor is its name, a vector one NAME.0 .. NAME.(dim − 1); an unnamed sensor is named
+ *  TYPE + its index, as MuJoCo's tools show it. */
+export function mjcfSensorChannels(s: MjcfSensorDesc, index: number): string[] {
+  const name = s.name || `${s.type}${index}`;
+  return s.dim === 1 ? [name] : Array.from({ length: s.dim }, (_, k) => `${name}.${k}`);
 }
 
 export interface SensorOptions {
@@ -93,6 +106,9 @@ export class SensorBank {
   private readonly imus: { desc: ImuSensorDesc; channel: number }[] = [];
   private readonly cameras: CameraState[] = [];
   private readonly needsMotion: boolean;
+  /** The MuJoCo sensors' first channel and their count (nsensordata). */
+  private readonly mjcfFirst: number;
+  private readonly mjcfCount: number;
   private lastStep = -1;
 
   constructor(
@@ -147,6 +163,14 @@ export class SensorBank {
         });
       }
     }
+    // an imported model's MuJoCo sensors: noise-free, as MuJoCo's sensordata (their noise is metadata)
+    this.mjcfFirst = channels.length;
+    (batch.model.mjcfSensors ?? []).forEach((s, i) => {
+      const names = mjcfSensorChannels(s, i);
+      layout.push({ name: s.name || `${s.type}${i}`, first: channels.length, dim: names.length });
+      channels.push(...names);
+    });
+    this.mjcfCount = sensorDataSize(batch.model);
     this.needsMotion = this.imus.length > 0 || this.cameras.length > 0;
     this.readings = new SensorReadings(channels, batch.stride, layout);
   }
@@ -175,6 +199,20 @@ export class SensorBank {
     if (motion) {
       for (const i of this.imus) this.readImu(i, motion);
       for (const c of this.cameras) this.readCamera(c, motion, k);
+    }
+    if (this.mjcfCount > 0) this.readMjcf();
+  }
+
+  /** sensordata of every robot at the current state (as mj_forward computes it), into its channels. */
+  private readMjcf(): void {
+    const b = this.batch;
+    if (!b.sensorInputs) throw new Error('the MuJoCo sensors need a batch that evaluates them (sensorInputs)');
+    const inputs = b.sensorInputs();
+    const one = new Float64Array(this.mjcfCount);
+    const out = this.readings.data;
+    for (let r = 0; r < b.copies; r++) {
+      mjcfSensorData(b.robotModel ? b.robotModel(r) : b.model, inputs, r, one);
+      for (let k = 0; k < this.mjcfCount; k++) out[(this.mjcfFirst + k) * b.stride + r] = one[k];
     }
   }
 

@@ -18,6 +18,7 @@ import { contactTrajectoryStage } from './contact-trajectory/definition.js';
 import { equalityStage } from './equality/definition.js';
 import { sensorsStage } from './sensors/definition.js';
 import { importStage } from './import/definition.js';
+import { mjcfSensorsStage } from './mjcf-sensors/definition.js';
 import { exactStage } from './exact/definition.js';
 import { paramsStage } from './params/definition.js';
 
@@ -35,6 +36,7 @@ export const VALIDATION_STAGES: readonly ValidationStage[] = [
   equalityStage,
   sensorsStage,
   importStage,
+  mjcfSensorsStage,
   exactStage,
   paramsStage,
 ];

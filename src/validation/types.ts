@@ -22,6 +22,7 @@ export const STAGES = [
   'implicitfast',
   'sensors',
   'import',
+  'mjcf-sensors',
   'params',
 ] as const;
 export type StageName = (typeof STAGES)[number];

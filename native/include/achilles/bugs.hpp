@@ -67,6 +67,11 @@ enum class Bug : int {
   ActuatorTendonMomentSign,     // tendon transmission: the force enters the tendon's last dof with the moment's sign flipped
   ContactPriorityIgnored,       // mj_contactParam: a pair's condim, frictions, solref and solimp mixed even when the geoms' priorities differ
   ContactGapRowKept,            // margin and gap: a contact inside the gap (margin <= dist < margin + gap) makes constraint rows
+  MjcfGyroWorldFrame,           // MJCF sensors: gyro reads ω in the world frame, not the site's
+  MjcfFramequatUnnormalised,   // MJCF sensors: xquat composed from the ball and free joints' qpos quaternions as stored (not normalised)
+  MjcfCutoffIgnored,           // MJCF sensors: a real sensor's cutoff not applied
+  MjcfSubtreecomOwnBody,       // MJCF sensors: subtreecom of the body's own mass only (its descendants left out)
+  MjcfAccelerometerNoCoriolis, // MJCF sensors: the accelerometer reads the spatial acceleration (ω × v left out)
   Count
 };
 
@@ -190,6 +195,16 @@ inline const char* bug_name(Bug b) {
       return "contact-priority-ignored";
     case Bug::ContactGapRowKept:
       return "contact-gap-row-kept";
+    case Bug::MjcfGyroWorldFrame:
+      return "mjcf-sensor-gyro-world-frame";
+    case Bug::MjcfFramequatUnnormalised:
+      return "mjcf-sensor-framequat-unnormalised";
+    case Bug::MjcfCutoffIgnored:
+      return "mjcf-sensor-cutoff-ignored";
+    case Bug::MjcfSubtreecomOwnBody:
+      return "mjcf-sensor-subtreecom-own-body";
+    case Bug::MjcfAccelerometerNoCoriolis:
+      return "mjcf-sensor-accelerometer-no-coriolis";
     case Bug::Count:
       break;
   }

@@ -95,6 +95,8 @@ enum class FieldId {
   RecordXipos,
   RecordCinert,
   RecordCvel,
+  // sense(): MuJoCo's sensordata of an imported MJCF model (nsensordata; sensors/mjcf_sensors.hpp)
+  MjcfSensorData,
   Count
 };
 

@@ -30,6 +30,7 @@
 #include "kernel/constraint_report.hpp"
 #include "kernel/mujoco_record.hpp"
 #include "sensors/body_motion.hpp"
+#include "sensors/mjcf_sensors.hpp"
 #include "vmath.hpp"
 
 namespace ach {
@@ -47,6 +48,7 @@ class KernelImpl final : public Kernel {
         KC_(model, opt.dt / opt.substeps),
         F_(model, opt.dt, opt.dt / opt.substeps),
         KI_(model, F_, opt.integrator == Integrator::ImplicitFast),
+        MS_(model),
         opt_(opt),
         st_(storage),
         io_(M_, KC_, F_, st_),
@@ -64,6 +66,7 @@ class KernelImpl final : public Kernel {
       arenas_.emplace_back(BlockScratch<V>::bytes_needed(M_, C_.shapes.size(), F_.nu, &KC_, &KI_));
       scratch_.emplace_back(arenas_.back(), *Mw_.back(), *Fw_.back(), C_.shapes.size(), &KC_, &KI_);
       if (opt.record) record_work_.emplace_back(M_);
+      sensor_work_.emplace_back(MS_.nsensordata, static_cast<int>(MS_.links.size()));
     }
     h_ = T(opt.dt / opt.substeps);
     if (KC_.enabled) constraint_slots_ = ConstraintLaneSlots(model), model_constraint_lanes_ = uniform_constraint_lanes(model);
@@ -204,6 +207,11 @@ class KernelImpl final : public Kernel {
         io_.store_motion(FieldId::BodyAcc, i, b, s.W[i].acc);
       }
       io_.store_poses(b, sc);
+      if (!MS_.empty()) { // an MJCF model's sensordata from this evaluation (the host adds force, torque and touch)
+        MjcfSensorWork<V>& sw = sensor_work_[worker];
+        pass_mjcf_sensors(MS_, Mb, s.W, sc.X_WB, s.q, s.v, s.force, sw);
+        io_.store_field(FieldId::MjcfSensorData, b, sw.out.data(), MS_.nsensordata);
+      }
     }
   }
 
@@ -440,7 +448,8 @@ class KernelImpl final : public Kernel {
   KCollision<T> C_;
   KConstraints<T> KC_;
   KForces<T> F_;
-  KImplicit<T> KI_; // implicitfast's constants (reads F_, declared before it)
+  KImplicit<T> KI_;    // implicitfast's constants (reads F_, declared before it)
+  KMjcfSensors<T> MS_; // an MJCF model's sensors (sensors/mjcf_sensors.hpp)
   BatchOptions opt_;
   Storage st_;
   BlockIO<V> io_; // reads M_, KC_, F_, st_ (declared before it)
@@ -457,7 +466,8 @@ class KernelImpl final : public Kernel {
   LaneRows<double> model_constraint_lanes_; // one block's, every lane at the batch's model (each lane's until its robot is set)
   std::vector<Arena> arenas_;
   std::vector<BlockScratch<V>> scratch_;
-  std::vector<RecordWork<V>> record_work_; // per worker, with BatchOptions::record
+  std::vector<RecordWork<V>> record_work_;     // per worker, with BatchOptions::record
+  std::vector<MjcfSensorWork<V>> sensor_work_; // per worker
 };
 
 template <class V>

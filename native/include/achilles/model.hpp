@@ -14,6 +14,7 @@
 #include "contact/equality_spec.hpp"
 #include "contact/limit_spec.hpp"
 #include "contact/tendon.hpp"
+#include "sensors/mjcf_sensor_spec.hpp"
 #include "passive/fluid_spec.hpp"
 
 namespace ach {
@@ -64,6 +65,7 @@ struct Joint {
   int parent = -1; // -1: the world
   int nq = 0, nv = 0, qoff = 0, voff = 0;
   double R_PJ[9] = {1, 0, 0, 0, 1, 0, 0, 0, 1}; // joint frame in parent frame (row-major)
+  double quat_PJ[4] = {1, 0, 0, 0};             // the same rotation as a unit quaternion (MJCF sensors' xquat)
   double p_PJ[3] = {0, 0, 0};
   double axis[3] = {0, 0, 1};                // hinge/slide axis or plane normal, in J
   double u[3] = {1, 0, 0}, w[3] = {0, 1, 0}; // planar in-plane axes
@@ -139,6 +141,11 @@ struct Model {
   std::vector<Actuator> actuators;
   // MuJoCo's fluid forces (passive/fluid_spec.hpp; off unless density or viscosity is nonzero).
   FluidSpec fluid;
+  // An imported model's MuJoCo sensors (sensors/mjcf_sensors.hpp), in sensordata's order; their
+  // values fill nsensordata rows (sensordata stays 0 with <flag sensor="disable">).
+  std::vector<MjcfSensor> mjcf_sensors;
+  int nsensordata = 0;
+  bool mjcf_sensors_disabled = false;
 
   /// Fill offsets, derived inertias and axis kinds, and check every invariant the kernels rely
   /// on. Throws std::invalid_argument with a message naming the joint.

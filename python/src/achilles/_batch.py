@@ -15,7 +15,7 @@ from typing import Any
 
 import numpy as np
 
-from . import _native
+from . import _native, _sensors
 from ._compile import check_compiled, compile_model
 from ._lanes import LANE_WIDTHS, PRECISIONS, lane_problem, register_lanes
 from ._memory import ensure_memory
@@ -322,6 +322,45 @@ class Batch:
         """Every robot back at the model's initial state, and the step counter at 0."""
         self._native.reset()
         self._steps = 0
+
+    @property
+    def sensordata(self) -> np.ndarray:
+        """MuJoCo's sensordata of an imported MJCF model at the current state, as mj_forward leaves it:
+        (nsensordata, stride), robot r in column r, sensor i at rows adr .. adr + dim (the compiled
+        model's names['sensors']: name, type, adr, dim, cutoff, noise; noise is MuJoCo's metadata, not
+        added). Computed on access from the engine's evaluation of the state (sense(); the contact
+        solve too where touch, force or torque sensors read it: the next step is unchanged); force and
+        torque sensors need a batch made with record=True. Empty (0 rows) without MJCF sensors."""
+        sensors = self.model.get("mjcfSensors") or []
+        if not sensors:
+            return np.zeros((0, self._native.field("q").shape[1]))
+        f = self._native.field
+        self._native.sense()
+        inp = {"q": f("q"), "v": f("v"), "body_pos": f("bodyPos"), "body_rot": f("bodyRot"), "body_vel": f("bodyVel"),
+               "body_acc": f("bodyAcc")}
+        types = {x["type"] for x in sensors}
+        if types & {"force", "torque"}:
+            if not self.record:
+                raise ValueError("force and torque sensors need a batch made with record=True (the contact wrenches of mj_rnePostConstraint)")
+            self._native.constrain(True, None)  # after sense(): the same warm start, so the same solve
+            inp["cfrc_ext"] = f("cfrcExt")
+        elif "touch" in types:
+            self._native.constrain(False, None)
+        inp["contacts"] = self._native.contacts
+        inp["actuator_force"] = f("actuatorForceNow")
+        pos, rot = np.asarray(inp["body_pos"], dtype=np.float64), np.asarray(inp["body_rot"], dtype=np.float64)
+        xipos = np.empty_like(pos)
+        for l, b in enumerate(self.model["native"]["bodies"]):
+            c = b["com"]
+            for i in range(3):
+                xipos[3 * l + i] = pos[3 * l + i] + rot[9 * l + 3 * i] * c[0] + rot[9 * l + 3 * i + 1] * c[1] + rot[9 * l + 3 * i + 2] * c[2]
+        inp["xipos"] = xipos
+        inp["q"], inp["v"] = np.asarray(inp["q"], dtype=np.float64), np.asarray(inp["v"], dtype=np.float64)
+        try:  # the engine's own sensor pass (an extension built without it has no such field)
+            inp["native"] = np.asarray(f("mjcfSensorData"), dtype=np.float64)
+        except (KeyError, ValueError, RuntimeError):
+            pass
+        return _sensors.sensordata(self.model, inp, self.copies)
 
     def contacts(self, robot: int) -> dict[str, np.ndarray]:
         """Robot `robot`'s active contact points from the last collide(), constrain() or forward(),

@@ -20,6 +20,7 @@ import { equalityDesc } from './compile-equality.js';
 import { chainExcludes, linksOf, type Links } from './compile-links.js';
 import { tendonsOf } from './compile-tendons.js';
 import { fluidDesc } from './fluid.js';
+import { compileSensors } from './sensors.js';
 import { keepHullsOrBoxes } from './mesh-hulls.js';
 import type { ImportNote, IrModel } from './ir.js';
 
@@ -64,6 +65,9 @@ export function compileIr(ir: IrModel, files: string[], notes: ImportNote[]): Co
   if (actuators.length) model.actuators = actuators;
   if (excludes.length) model.excludes = excludes;
   if (tendons.length) model.tendons = tendons;
+  const sensors = compileSensors(ir, bodies, bodyMap, jointLink, actuators, tendons);
+  if (sensors.length) model.mjcfSensors = sensors;
+  if (sensors.length && ir.sensorsDisabled) model.mjcfSensorsDisabled = true;
   const equalities = (ir.equalities ?? []).map((e) => equalityDesc(e, ir, bodies, bodyMap, jointLink));
   if (equalities.length) model.equalities = equalities;
   const fluid = fluidDesc(ir, bodyMap);

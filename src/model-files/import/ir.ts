@@ -113,6 +113,9 @@ export interface IrSite {
   name: string;
   pos: Vec3;
   quat: Quat;
+  /** Its shape and size as MuJoCo compiles them (a touch sensor's zone; defaults sphere, 0.005 each). */
+  type: 'sphere' | 'capsule' | 'cylinder' | 'ellipsoid' | 'box';
+  size: Vec3;
   source: SourceSpan;
 }
 
@@ -248,11 +251,59 @@ export interface IrModel {
   equalities?: IrEquality[];
   /** Sites of the world body that an equality constraint names. */
   worldSites?: IrSite[];
+  /** MJCF <sensor>s in file order (absent: none); mjcf/sensor.ts reads them, sensors.ts compiles them. */
+  sensors?: IrSensor[];
+  /** <flag sensor="disable">: where it was set (MuJoCo computes no sensordata). */
+  sensorsDisabled?: SourceSpan;
   /** Body-name pairs whose geoms never collide (MJCF contact/exclude). */
   excludes: { body1: string; body2: string; source: SourceSpan }[];
   /** The MJCF <keyframe><key> elements in order (absent: none). The model starts from qpos0 unless
    *  one is chosen (src/model-files/import/keyframe.ts). */
   keys?: IrKey[];
+}
+
+/** The MuJoCo sensor types the importer follows (engine_sensor.c's position and velocity stages,
+ *  and actuatorfrc, accelerometer, force, torque and touch of the acceleration stage). */
+export const SENSOR_TYPES = [
+  'jointpos',
+  'jointvel',
+  'actuatorpos',
+  'actuatorvel',
+  'actuatorfrc',
+  'framepos',
+  'framequat',
+  'framexaxis',
+  'frameyaxis',
+  'framezaxis',
+  'framelinvel',
+  'frameangvel',
+  'subtreecom',
+  'gyro',
+  'velocimeter',
+  'accelerometer',
+  'force',
+  'torque',
+  'touch',
+] as const;
+export type SensorType = (typeof SENSOR_TYPES)[number];
+/** The objects a frame sensor (or its reference frame) may name: mjOBJ_BODY (its inertial frame),
+ *  mjOBJ_XBODY (its own frame), mjOBJ_GEOM, mjOBJ_SITE. */
+export type SensorObjType = 'body' | 'xbody' | 'geom' | 'site';
+
+/** One MJCF sensor as written: the object it reads by name (a joint, actuator, body or site; a frame
+ *  sensor's objtype and objname, with an optional reference frame), its cutoff and noise (MuJoCo
+ *  keeps noise as metadata: mj_forward adds none). */
+export interface IrSensor {
+  type: SensorType;
+  name: string;
+  objtype: SensorObjType | 'joint' | 'actuator';
+  objname: string;
+  ref?: { type: SensorObjType; name: string; source: SourceSpan };
+  cutoff: number;
+  noise: number;
+  source: SourceSpan;
+  /** Where the object's name is written (errors about the name point there). */
+  objSource: SourceSpan;
 }
 
 /** One MJCF <key> as written: MuJoCo's layout (qpos by joint, qvel by dof, ctrl by actuator); missing

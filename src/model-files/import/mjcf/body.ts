@@ -164,7 +164,7 @@ function readBodyChildren(ctx: MjcfContext, el: XmlElement, body: IrBody | undef
           ctx.note(
             'skipped',
             c,
-            '<site> does not change the dynamics: a site only marks a point (its position is kept, for the tasks that read site_xpos; sensors and spatial tendons on sites are not imported)',
+            '<site> does not change the dynamics: a site only marks a point (its position is kept, for the tasks that read site_xpos and the sensors that read it; spatial tendons on sites are not imported)',
           );
         break;
       }

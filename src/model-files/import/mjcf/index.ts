@@ -22,6 +22,7 @@ import { readAssets } from './asset.js';
 import { readWorldbodies } from './body.js';
 import { readCompiler, setTotalMass } from './compiler.js';
 import { readContacts } from './contact.js';
+import { readSensors } from './sensor.js';
 import { newContext, sections, type MjcfContext } from './context.js';
 import { readDefaults } from './defaults.js';
 import { readEqualities } from './equality.js';
@@ -41,7 +42,6 @@ const INERT: Record<string, string> = {
   statistic: "it sets the viewer's extent and MuJoCo's solver tolerance scale (meaninertia), not the model's dynamics",
   size: "it sizes MuJoCo's memory and user arrays",
   custom: 'it holds user data that no simulation step reads',
-  sensor: 'sensors read the state without changing it (they are not imported)',
 };
 /** Elements refused: they change the dynamics and are not supported. */
 const REFUSED: Record<string, string> = {
@@ -49,7 +49,7 @@ const REFUSED: Record<string, string> = {
   extension: 'plugins',
 };
 /** Top-level elements read below. */
-const READ = ['compiler', 'option', 'default', 'asset', 'worldbody', 'tendon', 'equality', 'actuator', 'contact', 'keyframe'];
+const READ = ['compiler', 'option', 'default', 'asset', 'worldbody', 'tendon', 'equality', 'actuator', 'contact', 'sensor', 'keyframe'];
 
 /** `allowLarge`: read a model that replicates past MODEL_LIMITS (the user's --yes; model-size.ts). */
 export function readMjcf(r: Reader, root: XmlElement, notes: ImportNote[], allowLarge = false): IrModel {
@@ -70,6 +70,7 @@ export function readMjcf(r: Reader, root: XmlElement, notes: ImportNote[], allow
   readEqualities(ctx);
   readActuators(ctx);
   readContacts(ctx);
+  readSensors(ctx);
   readKeyframes(ctx);
   applyDisableFlags(ctx.ir, notes);
   return ctx.ir;
@@ -84,7 +85,7 @@ function judgeTopLevel(ctx: MjcfContext): void {
         c,
         `<${c.name}>`,
         REFUSED[c.name],
-        'what the importer supports: worldbody (with frame and replicate), default, compiler, option, asset (meshes), tendon (fixed), equality (connect, weld, joint), actuator (motor, position, velocity), contact (exclude), keyframe, include',
+        'what the importer supports: worldbody (with frame and replicate), default, compiler, option, asset (meshes), tendon (fixed), equality (connect, weld, joint), actuator (motor, position, velocity), contact (exclude), sensor (position, velocity, acceleration and touch sensors), keyframe, include',
       );
     else if (!READ.includes(c.name)) {
       ctx.r.fail(

@@ -44,7 +44,7 @@ const FLAG_DEFAULT: Record<string, 'enable' | 'disable'> = {
 
 /** Flags whose setting cannot change the motion, with why. */
 const FLAG_NO_MOTION: Record<string, string> = {
-  sensor: 'sensors are not imported',
+  sensor: 'MuJoCo then computes no sensordata (it stays zero, as mj_resetData leaves it); the engine likewise',
   energy: 'energy is computed for reporting only',
   fwdinv: 'it compares forward and inverse dynamics for reporting only',
   invdiscrete: 'it changes inverse dynamics only',
@@ -110,6 +110,7 @@ export function readFlags(r: Reader, f: XmlElement, ir: IrModel, note: Note): vo
         'flag multiccd="disable": every pair MuJoCo collides with mjc_Convex (a cylinder, ellipsoid or mesh with anything but a plane) gets its first GJK/EPA contact only (no perturbed re-runs, no face clipping), as MuJoCo runs it',
       );
     } else if (FLAG_NO_MOTION[k]) {
+      if (k === 'sensor') ir.sensorsDisabled = r.span(a);
       note('skipped', a, `flag ${k}="${v}" does not change the motion: ${FLAG_NO_MOTION[k]}`);
     } else {
       r.fail(a, `flag ${k}`, `"${v}", which changes the motion`, `${k}="${dflt}" (MuJoCo's default; the engine has no ${k}="${v}")`);
