@@ -67,6 +67,7 @@ enum class Bug : int {
   ActuatorTendonMomentSign,     // tendon transmission: the force enters the tendon's last dof with the moment's sign flipped
   ContactPriorityIgnored,       // mj_contactParam: a pair's condim, frictions, solref and solimp mixed even when the geoms' priorities differ
   ContactGapRowKept,            // margin and gap: a contact inside the gap (margin <= dist < margin + gap) makes constraint rows
+  AdhesionPushes,               // body transmission (adhesion): the moment +mean(J_n) instead of −, pushing the body off what it touches
   Count
 };
 
@@ -190,6 +191,8 @@ inline const char* bug_name(Bug b) {
       return "contact-priority-ignored";
     case Bug::ContactGapRowKept:
       return "contact-gap-row-kept";
+    case Bug::AdhesionPushes:
+      return "adhesion-pushes";
     case Bug::Count:
       break;
   }
