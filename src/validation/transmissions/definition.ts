@@ -13,8 +13,11 @@ export const transmissionsStage: ValidationStage<TransmissionsReference> = {
   precisions: PRECISIONS,
   underModelSubset: false,
   bugBuild: true,
-  // what this gate caught in its own run (`achilles validate --stage transmissions`, default seed)
-  catches: { transmissions: ['adhesion-pushes'] },
+  // its planted bug, and contact-gap-row-kept (a pad's point inside its gap given rows): what this gate
+  // caught in its own run (`achilles validate --stage transmissions`, default seed) that concerns it. Its
+  // states and runs also catch 13 dynamics, collision and contact bugs other stages declare (hinge-sign,
+  // gravity-sign, collision-normal-flipped, contact-r-dropped, ...), left off to keep their tables as they are.
+  catches: { transmissions: ['contact-gap-row-kept', 'adhesion-pushes'] },
   reference(ctx) {
     ctx.log('reference: adhesion fixture (MuJoCo states and runs)');
     return transmissionsReference(ctx.python, ctx.seed);
