@@ -939,6 +939,14 @@ const CHECKS: NativeCheck[] = [
   },
   {
     file: 'native/binding/model_reader.hpp',
+    native: '.bodyTransmission is out of range',
+    cases: [
+      { mjcf: actuator('<adhesion body="nope" gain="1" ctrlrange="0 1"/>'), at: '<adhesion' },
+      { mjcf: actuator('<adhesion body="world" gain="1" ctrlrange="0 1"/>'), at: '<adhesion' },
+    ],
+  },
+  {
+    file: 'native/binding/model_reader.hpp',
     native: '.noslipIterations must be an integer from 0 to 100000 (got ',
     cases: [{ mjcf: option('noslip_iterations="-1"'), at: 'noslip_iterations="-1"' }],
   },
@@ -1004,6 +1012,19 @@ const CHECKS: NativeCheck[] = [
         }),
         at: 'tendon="t"/>',
       },
+    ],
+  },
+  {
+    file: 'native/src/actuators/actuators.cpp',
+    native: 'a transmission through a body alone (not with a joint or a tendon)',
+    cases: [{ mjcf: actuator('<general joint="j" body="b"/>'), at: 'body="b"' }],
+  },
+  {
+    file: 'native/src/actuators/actuators.cpp',
+    native: 'a body transmission (adhesion) takes a general actuator with dyntype none, gaintype fixed and biastype none',
+    cases: [
+      { mjcf: actuator('<general body="b" dyntype="filter"/>'), at: 'body="b"' },
+      { mjcf: actuator('<position body="b" kp="1"/>'), at: 'body="b"' },
     ],
   },
   {

@@ -334,7 +334,12 @@ void read_actuators(const V& m, Model& model, const std::string& root) {
     // the transmission: `body` (the joint it drives) or `tendon` (the fixed tendon it pulls; checked by finalize)
     const V ten = o.get("tendon");
     const bool on_tendon = !ten.is_undefined() && !ten.is_null();
-    if (on_tendon) {
+    const V trn_body = o.get("bodyTransmission");
+    const bool on_body = !trn_body.is_undefined() && !trn_body.is_null();
+    if (on_body) {
+      a.trn_body = static_cast<int>(number_at(o, "bodyTransmission", where));
+      if (a.trn_body < 0 || a.trn_body >= static_cast<int>(model.joints.size())) type_error(where + ".bodyTransmission is out of range");
+    } else if (on_tendon) {
       a.tendon = static_cast<int>(number_at(o, "tendon", where));
       if (a.tendon < 0) type_error(where + ".tendon must be >= 0");
     } else {
@@ -354,8 +359,8 @@ void read_actuators(const V& m, Model& model, const std::string& root) {
     else
       type_error(where + ".kind is '" + k + "'; expected motor, position, velocity or general");
     if (a.kind == ActuatorKind::General) read_general(o, a, where);
-    const int nv = on_tendon ? 1 : joint_nv(model.joints[a.joint].type);
-    const bool raw = !on_tendon && ACH_BUG(GearNotProjected) && o.get("direction").is_array();
+    const int nv = on_tendon || on_body ? 1 : joint_nv(model.joints[a.joint].type);
+    const bool raw = !on_tendon && !on_body && ACH_BUG(GearNotProjected) && o.get("direction").is_array();
     numbers_at(o, raw ? "direction" : "gear", a.gear, raw ? 6 : nv, where);
     if (raw)
       for (int e = nv; e < 6; ++e) a.gear[e] = 0;

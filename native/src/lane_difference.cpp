@@ -172,6 +172,7 @@ void actuators(Differ& d, const Model& a, const Model& b) {
     d.eq("actuator " + std::to_string(i) + " name", x.name, y.name);
     d.eq(s + "joint", x.joint, y.joint);
     d.eq(s + "tendon", x.tendon, y.tendon);
+    d.eq(s + "body transmission", x.trn_body, y.trn_body);
     d.eq(s + "kind", x.kind, y.kind);
     d.arr(s + "gear", x.gear, y.gear, 6);
     // per lane: kp, kv, the control range, gainprm and biasprm (the zeros of those the kernels test are not)

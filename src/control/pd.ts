@@ -29,6 +29,8 @@ export function pdController(model: ModelDesc, terms: readonly PdTermSpec[], rat
       throw new Error(
         `PD term on ${a.name}: it pulls a tendon; a PD law here reads one joint's coordinate (drive the tendon with a position servo instead)`,
       );
+    if (a.bodyTransmission !== undefined)
+      throw new Error(`PD term on ${a.name}: it pulls a body onto its contacts (an adhesion); a PD law reads one joint's coordinate`);
     const j = model.bodies[a.body].joint;
     if (a.kind === 'motor' && j !== 'revolute' && j !== 'prismatic')
       throw new Error(`PD term on ${a.name}: a PD law needs a one-coordinate joint (revolute or prismatic), not ${j}`);

@@ -190,7 +190,11 @@ export function toNativeModel(model: ModelDesc): object {
     // actuators (actuators branch)
     actuators: (model.actuators ?? []).map((a) => ({
       name: a.name,
-      ...(a.tendon !== undefined ? { tendon: a.tendon } : { body: a.body }),
+      ...(a.tendon !== undefined
+        ? { tendon: a.tendon }
+        : a.bodyTransmission !== undefined
+          ? { bodyTransmission: a.bodyTransmission }
+          : { body: a.body }),
       kind: a.kind,
       gear: a.gear,
       direction: a.direction,

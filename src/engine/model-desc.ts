@@ -246,6 +246,12 @@ export interface ActuatorDesc {
    *  `body` is −1 and `gear` one number): length ℓ = gear·L, moment gear·coef on each of the tendon's
    *  dofs, velocity ℓ̇ = moment·q̇, and the force enters τ as momentᵀ·force (MuJoCo's mj_transmission). */
   tendon?: number;
+  /** MuJoCo's body transmission (mjTRN_BODY, an `<adhesion>`): index into `ModelDesc.bodies` of the body
+   *  whose contacts it pulls on (then `body` is −1 and `gear` unread, as MuJoCo's). Its moment is minus the
+   *  mean of the normal Jacobians n·(J_b(p) − J_a(p)) over the contacts of the body's shapes detected at this
+   *  state (within margin + gap), so a force ≥ 0 pulls the body onto what it touches; length 0. Kind
+   *  'general' with dyntype none, gain fixed and bias none (the force gainprm₀·u, clamped). */
+  bodyTransmission?: number;
   kind: 'motor' | 'position' | 'velocity' | 'general';
   /** kind 'general' only: MuJoCo's general actuator (kp and kv are 0). */
   general?: GeneralActuatorDesc;

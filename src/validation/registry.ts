@@ -12,6 +12,7 @@ import { collisionStage } from './collision/definition.js';
 import { actuatorsStage } from './actuators/definition.js';
 import { generalActuatorsStage } from './general-actuators/definition.js';
 import { implicitfastStage } from './implicitfast/definition.js';
+import { transmissionsStage } from './transmissions/definition.js';
 import { contactStage } from './contact/definition.js';
 import { contactExactStage } from './contact-exact/definition.js';
 import { contactTrajectoryStage } from './contact-trajectory/definition.js';
@@ -30,6 +31,7 @@ export const VALIDATION_STAGES: readonly ValidationStage[] = [
   actuatorsStage,
   generalActuatorsStage,
   implicitfastStage,
+  transmissionsStage,
   contactStage,
   contactExactStage,
   contactTrajectoryStage,

@@ -20,6 +20,7 @@ export const STAGES = [
   'passive',
   'general-actuators',
   'implicitfast',
+  'transmissions',
   'sensors',
   'import',
   'mjcf-sensors',

@@ -72,6 +72,7 @@ enum class Bug : int {
   MjcfCutoffIgnored,           // MJCF sensors: a real sensor's cutoff not applied
   MjcfSubtreecomOwnBody,       // MJCF sensors: subtreecom of the body's own mass only (its descendants left out)
   MjcfAccelerometerNoCoriolis, // MJCF sensors: the accelerometer reads the spatial acceleration (ω × v left out)
+  AdhesionPushes,               // body transmission (adhesion): the moment +mean(J_n) instead of −, pushing the body off what it touches
   Count
 };
 
@@ -205,6 +206,8 @@ inline const char* bug_name(Bug b) {
       return "mjcf-sensor-subtreecom-own-body";
     case Bug::MjcfAccelerometerNoCoriolis:
       return "mjcf-sensor-accelerometer-no-coriolis";
+    case Bug::AdhesionPushes:
+      return "adhesion-pushes";
     case Bug::Count:
       break;
   }

@@ -352,6 +352,7 @@ class KernelImpl final : public Kernel {
     for (int k = 0; k < Mb.nv; ++k) {
       cw.tmp2[k] = out[k]; // the constrained q̈ of M
       cw.tmp[k] = cw.nused > 0 ? f[k] + cw.qfrc[k] : f[k];
+      if (sc.adhesion) cw.tmp[k] += sc.qfrc_adhesion[k]; // the adhesion actuators' part of qfrc_actuator
     }
     if (opt_.integrator != Integrator::ImplicitFast) {
       forward_dynamics(Mb, s.W, q, v, cw.tmp, out, true);

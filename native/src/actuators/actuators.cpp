@@ -37,8 +37,14 @@ void finalize_actuators(Model& model) {
   }
   const int n = static_cast<int>(model.joints.size()), nt = static_cast<int>(model.tendons.size());
   for (const Actuator& a : model.actuators) {
-    const Joint* jp = nullptr; // the joint it drives (null: a tendon transmission)
-    if (a.tendon >= 0) {
+    const Joint* jp = nullptr; // the joint it drives (null: a tendon or body transmission)
+    if (a.trn_body >= 0) {
+      if (a.trn_body >= n) fail_actuator(a, "body index " + std::to_string(a.trn_body) + " is out of range");
+      if (a.joint != -1 || a.tendon != -1) fail_actuator(a, "a transmission through a body alone (not with a joint or a tendon)");
+      // the moment changes with the contacts and ℓ̇ = moment·q̇ with it: only a force gainprm₀·u reads neither
+      if (a.kind != ActuatorKind::General || a.dyntype != DynType::None || a.gaintype != GainType::Fixed || a.biastype != BiasType::None)
+        fail_actuator(a, "a body transmission (adhesion) takes a general actuator with dyntype none, gaintype fixed and biastype none");
+    } else if (a.tendon >= 0) {
       if (a.tendon >= nt) fail_actuator(a, "tendon index " + std::to_string(a.tendon) + " is out of range");
       if (a.joint != -1) fail_actuator(a, "a transmission through a joint or a tendon, not both");
       const Tendon& t = model.tendons[a.tendon];

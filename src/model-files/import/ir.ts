@@ -157,6 +157,8 @@ export interface IrActuator {
   /** Its transmission: the joint it drives, or the fixed tendon it pulls (exactly one). */
   joint?: string;
   tendon?: string;
+  /** MuJoCo's body transmission (an <adhesion>): the body whose contacts it pulls on. */
+  body?: string;
   gear: number;
   kp: number;
   kv: number;

@@ -79,7 +79,7 @@ export function unwritten(model: ModelDesc, keyframes: readonly KeyframeRef[] = 
       });
   });
   for (const a of acts) {
-    if (a.tendon !== undefined) continue; // refused by writeArow
+    if (a.tendon !== undefined || a.bodyTransmission !== undefined) continue; // refused by writeArow
     const g = arowGear(model.bodies[a.body], a.gear[0]);
     if (g.exact === false)
       out.push({
@@ -134,6 +134,14 @@ export function writeArow(model: ModelDesc, header: string[]): string {
       ...(onTendon.source ?? { file: model.files[0] ?? model.name, line: 1, column: 1 }),
       subject: `actuator '${onTendon.name}'`,
       found: `a transmission through tendon '${model.tendons![onTendon.tendon!].name}', which the .arow dialect cannot write yet`,
+      expected: 'actuators on joints (run the MJCF file itself: `achilles run` reads it directly)',
+    });
+  const onBody = (model.actuators ?? []).find((a) => a.bodyTransmission !== undefined);
+  if (onBody)
+    throw new SceneError({
+      ...(onBody.source ?? { file: model.files[0] ?? model.name, line: 1, column: 1 }),
+      subject: `actuator '${onBody.name}'`,
+      found: `a transmission through body '${model.bodies[onBody.bodyTransmission!].name}' (an adhesion), which the .arow dialect cannot write yet`,
       expected: 'actuators on joints (run the MJCF file itself: `achilles run` reads it directly)',
     });
   const L: string[] = header.map((h) => `# ${h}`);

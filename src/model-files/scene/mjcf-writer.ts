@@ -333,6 +333,14 @@ function initialStateXml(model: ModelDesc, copies: number): string[] {
 function actuatorXml(model: ModelDesc, a: ActuatorDesc, sfx: string): string {
   // a tendon transmission: MuJoCo's tendon="" with gear[0] (length gear·L, moment gear·coef)
   const tendon = a.tendon !== undefined ? model.tendons![a.tendon] : undefined;
+  // a body transmission (an adhesion): <general body=""> with the same gain, bias and ranges (MuJoCo reads no gear there)
+  const onBody = a.bodyTransmission !== undefined ? model.bodies[a.bodyTransmission] : undefined;
+  if (onBody) {
+    let attrs = ` name="${esc(a.name + sfx)}" body="${esc(onBody.name + sfx)}"${a.general ? generalAttrs(a.general) : ''}`;
+    attrs += a.ctrlrange ? ` ctrllimited="true" ctrlrange="${nums(a.ctrlrange)}"` : ' ctrllimited="false"';
+    attrs += a.forcerange ? ` forcelimited="true" forcerange="${nums(a.forcerange)}"` : ' forcelimited="false"';
+    return `<general${attrs}/>`;
+  }
   const target = tendon ? ` tendon="${esc(tendon.name + sfx)}"` : ` joint="${esc(model.bodies[a.body].name + sfx)}"`;
   if (!tendon && model.bodies[a.body].joint === 'planar')
     throw new MjcfExportError(

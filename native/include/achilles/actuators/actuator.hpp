@@ -13,6 +13,10 @@
 //     state act (dyntype integrator, filter, filterexact), force = gain·input + bias with input = u
 //     (dyntype none) or act (its next value with actearly), gain = gainprm₀ [+ gainprm₁·ℓ + gainprm₂·ℓ̇],
 //     bias = 0 or biasprm₀ + biasprm₁·ℓ + biasprm₂·ℓ̇; revolute and prismatic joints only
+//   actuator a on body B's contacts (MuJoCo's mjTRN_BODY, an adhesion; actuators/adhesion.hpp): general,
+//     dyntype none, gain fixed, bias none (force = gainprm₀·u, clamped), ℓ = 0; its moment is minus the
+//     mean over the N contacts of B's shapes detected at this state of their normal Jacobians,
+//     moment = −(1/N)·Σ_c n_c·(J_b(p_c) − J_a(p_c)), so τ += momentᵀ·force pulls B onto what it touches
 #pragma once
 
 #include <cstdint>
@@ -34,6 +38,9 @@ struct Actuator {
   /// MuJoCo's tendon transmission: the fixed tendon it pulls (index into Model::tendons; joint is −1,
   /// gear[0] its only gear); −1: a joint transmission.
   int tendon = -1;
+  /// MuJoCo's body transmission (an adhesion): the body (index into Model::joints, the link carrying its
+  /// shapes) whose contacts it pulls on; joint and tendon are −1 and the gear is unread. −1: none.
+  int trn_body = -1;
   ActuatorKind kind = ActuatorKind::Motor;
   double gear[6] = {0, 0, 0, 0, 0, 0}; // first nv entries used
   double kp = 0, kv = 0;

@@ -42,6 +42,10 @@ struct KActuator {
   bool on_tendon = false;
   std::vector<int> trn_qadr, trn_dof;
   std::vector<T> trn_coef, trn_moment;
+  // A body transmission (an adhesion, MuJoCo's mjTRN_BODY; qoff, voff, nv unused): the body whose
+  // contacts it pulls on. Its moment depends on the contacts: applied after detection (adhesion.hpp).
+  bool on_body = false;
+  int trn_body = -1;
   // kp, kv, the control range and the general actuator's gainprm and biasprm are read per lane, from
   // rows slot.. (lane_values.hpp); the scalars above are the batch's model's.
   int slot;
@@ -114,7 +118,10 @@ struct KForces {
     }
     for (const Actuator& a : model.actuators) {
       KActuator<T> k{};
-      if (a.tendon >= 0) {
+      if (a.trn_body >= 0) {
+        k.on_body = true;
+        k.trn_body = a.trn_body;
+      } else if (a.tendon >= 0) {
         const Tendon& t = model.tendons[a.tendon];
         k.on_tendon = true;
         for (std::size_t e = 0; e < t.joints.size(); ++e) {
@@ -233,8 +240,9 @@ inline const V* joint_efforts(const KForces<ScalarOf<V>>& F, int nv, const V* q,
       force = u[a];
     } else {
       // ℓ and ℓ̇: g·q and g·q̇ on a one-dof joint (servos and general actuators: checked at load), or the tendon's
-      const V len = A.on_tendon ? actuator_tendon_length(A, q) : V(A.gear[0]) * q[A.qoff];
-      const V vel = A.on_tendon ? actuator_tendon_velocity(A, qd) : V(A.gear[0]) * qd[A.voff];
+      // a body transmission has ℓ = 0 and a force that reads no ℓ̇ (checked at load)
+      const V len = A.on_body ? V(ScalarOf<V>(0)) : A.on_tendon ? actuator_tendon_length(A, q) : V(A.gear[0]) * q[A.qoff];
+      const V vel = A.on_body ? V(ScalarOf<V>(0)) : A.on_tendon ? actuator_tendon_velocity(A, qd) : V(A.gear[0]) * qd[A.voff];
       if (A.kind == ActuatorKind::General) {
         const int i = A.gen.act_adr;
         V state = u[a], rate = u[a]; // read only with dynamics
@@ -253,6 +261,7 @@ inline const V* joint_efforts(const KForces<ScalarOf<V>>& F, int nv, const V* q,
     }
     if (A.clamp_force) force = vclamp(force, V(A.force_lo), V(A.force_hi));
     if (force_out) force_out[a] = force;
+    if (A.on_body) continue; // its moment needs this state's contacts: adhesion.hpp adds it after detection
     if (A.on_tendon) {
       // qfrc_actuator = momentᵀ·force (the planted bug: the last dof's moment with the wrong sign)
       const std::size_t n = A.trn_dof.size();

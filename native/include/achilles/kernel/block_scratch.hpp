@@ -23,6 +23,8 @@ struct BlockScratch {
   V* tau_prev;                      // the previous step's torque (read only by a planted bug)
   V* target;                        // each servo's rate-limited target (actuators)
   V* rec_force;                     // each actuator's force at the latest evaluation (BatchOptions::record)
+  V* qfrc_adhesion;                 // τ of the body-transmission actuators at the latest evaluation (actuators/adhesion.hpp)
+  bool adhesion = false;            // the model has body-transmission actuators
   Transform<V>* X_WB;
   Transform<V>* X_WS;   // world pose of every collision shape
   ConstraintWork<V> cw; // rows and solver vectors (constrained models only)
@@ -42,7 +44,8 @@ struct BlockScratch {
     const std::size_t vecs = 2 * (nq + 1) + 9 * (nv + 1);
     return n * (sizeof(JointWork<V>) + sizeof(Transform<V>)) + dof + vecs * sizeof(V) + (4 * n + 16) * 64 + (nv + 1 + 4 * (nu + 1)) * sizeof(V) +
            5 * 64 + 4 * ((nu + 1) * sizeof(V) + 64) /* activations (na <= nu) */ + (nshapes ? nshapes : 1) * sizeof(Transform<V>) + 64 +
-           (K ? ConstraintWork<V>::bytes_needed(M, *K) : 0) + (I ? ImplicitWork<V>::bytes_needed(M, *I) : 0);
+           (nv + 1) * sizeof(V) + 64 /* qfrc_adhesion */ + (K ? ConstraintWork<V>::bytes_needed(M, *K) : 0) +
+           (I ? ImplicitWork<V>::bytes_needed(M, *I) : 0);
   }
 
   BlockScratch(Arena& arena, const KModel<ScalarOf<V>>& M, const KForces<ScalarOf<V>>& F, std::size_t nshapes,
@@ -77,6 +80,9 @@ struct BlockScratch {
     s.force = arena.take<V>(nu);
     target = arena.take<V>(nu);
     rec_force = arena.take<V>(nu);
+    qfrc_adhesion = arena.take<V>(nv);
+    for (const auto& A : F.act) adhesion = adhesion || A.on_body;
+    for (std::size_t k = 0; k < nv; ++k) qfrc_adhesion[k] = V(ScalarOf<V>(0));
     const std::size_t na = F.na ? F.na : 1;
     s.act = arena.take<V>(na);
     s.act_dot = arena.take<V>(na);

@@ -1,11 +1,13 @@
 // The constraint stages of one acceleration evaluation, after forward dynamics left qacc_smooth:
-// MuJoCo's mj_collision (poses, broad and narrow phase), mj_makeConstraint (the rows, in MuJoCo's
+// MuJoCo's mj_collision (poses, broad and narrow phase), the adhesion actuators' forces on the contacts
+// (mj_transmission's mjTRN_BODY, added to qacc_smooth), mj_makeConstraint (the rows, in MuJoCo's
 // order: equality, dry friction, limits, contacts) and mj_fwdConstraint (the CG, Newton or PGS solve,
 // then the noslip post-solve when the model asks for it).
 #pragma once
 
 #include "../isa_namespace.hpp"
 
+#include "../actuators/adhesion.hpp"
 #include "../collision/collide.hpp"
 #include "../contact/noslip.hpp"
 #include "block_scratch.hpp"
@@ -31,6 +33,8 @@ inline void constrain(const KModel<ScalarOf<V>>& M, const KCollision<ScalarOf<V>
   build_friction_rows(KC, v, cw);
   build_limit_rows(KC, q, v, cw);
   build_contact_rows(C, sc.s.W, sc.X_WB, sc.X_WS, sc.bp, cw);
+  // mj_transmission's body transmissions read these contacts; their forces join qacc_smooth (adhesion.hpp)
+  if (sc.adhesion) apply_adhesion(M, *sc.s.F, sc.s.W, sc.X_WB, cw, sc.s.u, sc.qfrc_adhesion, a);
   if (cw.nused == 0) return;
   // mj_fwdConstraint
   for (int k = 0; k < M.nv; ++k) cw.a0[k] = a[k];

@@ -42,6 +42,10 @@ inline void report_constraints(const KModel<ScalarOf<V>>& M, const KCollision<Sc
       out.tendon_velocity.push_back(double(vlane(tendon_dot(t, s.v), lane)));
     }
     constrain(M, C, KC, sc, s.q, s.v, s.qacc, iterations, warm);
+    if (sc.adhesion) { // MuJoCo's qacc_smooth holds the adhesion actuators' forces, made from the contacts
+      solve_M(M, s.W, cw.tw, sc.qfrc_adhesion, cw.tmp);
+      for (int k = 0; k < nv; ++k) out.qacc_smooth[k] += double(vlane(cw.tmp[k], lane));
+    }
     if (cw.nused > 0)
       for (int k = 0; k < nv; ++k) out.qfrc_constraint[k] = double(vlane(cw.qfrc[k], lane));
     for (int u = 0; u < cw.nused; ++u) {

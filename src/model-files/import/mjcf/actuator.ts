@@ -3,10 +3,12 @@
 // ctrlrange and forcerange with their limited flags). A motor, a velocity servo and a position
 // servo without dynamics or damping ratio keep the engine's own kinds (the same force to rounding);
 // anything else (<general>, <intvelocity>, a position servo with timeconst or dampratio, or one a
-// class default gave dynamics) becomes the general form. The transmission is a joint or a fixed tendon
-// (MuJoCo's mjTRN_JOINT, mjTRN_TENDON); other actuator kinds and transmissions (site, body,
-// slider-crank) are refused.
+// class default gave dynamics) becomes the general form. The transmission is a joint, a fixed tendon
+// or a body (MuJoCo's mjTRN_JOINT, mjTRN_TENDON, mjTRN_BODY: <adhesion body>, or any tag with body= whose
+// force reads neither length nor velocity: dyntype none, gain fixed, bias none); other actuator kinds and
+// transmissions (site, slider-crank) are refused.
 
+import type { GeneralActuatorDesc } from '../../../engine/model-desc.js';
 import type { IrActuator } from '../ir.js';
 import type { XmlAttr, XmlElement } from '../xml.js';
 import type { Reader } from '../read-attrs.js';
@@ -20,7 +22,12 @@ export function readActuators(ctx: MjcfContext): void {
   for (const a of sections(ctx, 'actuator')) {
     for (const c of a.children) {
       if (!ACTUATOR_TAGS.includes(c.name))
-        ctx.r.fail(c, `<${c.name}>`, `a ${c.name} actuator`, 'motor, position, velocity, intvelocity or general (on a joint)');
+        ctx.r.fail(
+          c,
+          `<${c.name}>`,
+          `a ${c.name} actuator`,
+          'motor, position, velocity, intvelocity, general (on a joint or tendon) or adhesion (on a body)',
+        );
       ctx.ir.actuators.push(readActuator(ctx, c, ctx.ir.actuators.length));
     }
   }
@@ -37,17 +44,18 @@ function readActuator(ctx: MjcfContext, c: XmlElement, k: number): IrActuator {
   const spec = actuatorSpec(ctx, c, cls, subject);
   const get = (n: string): XmlAttr | undefined => spec.attrs.get(n);
   checkUnread(r, 'actuator', get, subject);
-  for (const t of ['site', 'body', 'jointinparent', 'cranksite'])
+  for (const t of ['site', 'jointinparent', 'cranksite'])
     if (get(t))
       r.fail(
         get(t)!,
         subject,
         `a transmission through ${t}`,
-        'joint="NAME" or tendon="NAME" (joint and fixed-tendon transmissions only; site, body and slider-crank are not supported yet)',
+        'joint="NAME", tendon="NAME" or body="NAME" (joint, fixed-tendon and body transmissions only; site and slider-crank are not supported yet)',
       );
   const joint = get('joint');
   const tendon = get('tendon');
-  if (!joint && !tendon) r.fail(c, subject, 'no transmission', 'joint="NAME" or tendon="NAME"');
+  const body = get('body');
+  if (!joint && !tendon && !body) r.fail(c, subject, 'no transmission', 'joint="NAME", tendon="NAME" or body="NAME"');
   // MuJoCo's reader keeps the last transmission it reads (the tendon) and drops the joint without a word
   if (joint && tendon)
     r.fail(
@@ -56,16 +64,24 @@ function readActuator(ctx: MjcfContext, c: XmlElement, k: number): IrActuator {
       'both a joint and a tendon',
       'one transmission: joint="NAME" or tendon="NAME" (MuJoCo would drop the joint silently)',
     );
+  if (body && (joint || tendon))
+    r.fail(
+      body,
+      subject,
+      'a body besides a joint or tendon',
+      'one transmission: joint="NAME", tendon="NAME" or body="NAME" (MuJoCo would keep one silently)',
+    );
   const gearA = get('gear');
   const gear = gearA ? r.nums(gearA, `${subject} gear`, [1, 6]) : [1];
   if (gear.slice(1).some((x) => x !== 0))
     note('dropped', gearA!, `${subject}: gear components 2..6 apply to ball/free joints only; gear ${gear[0]} kept`);
   const general = toGeneral(ctx, c, spec, subject);
-  const own = ownKind(c.name, general);
+  if (body) refuseBodyForceTerms(ctx, body, subject, general);
+  const own = body ? undefined : ownKind(c.name, general);
   const act: IrActuator = {
     name,
     kind: own ? own.kind : 'general',
-    ...(joint ? { joint: joint.value } : { tendon: tendon!.value }),
+    ...(joint ? { joint: joint.value } : tendon ? { tendon: tendon.value } : { body: body!.value }),
     gear: gear[0],
     kp: own ? own.kp : 0,
     kv: own ? own.kv : 0,
@@ -78,6 +94,19 @@ function readActuator(ctx: MjcfContext, c: XmlElement, k: number): IrActuator {
   const fr = limitedRange(ctx, c, get, subject, 'forcerange', 'forcelimited');
   if (fr) act.forcerange = fr;
   return act;
+}
+
+/** A body transmission's length is 0 and its velocity momentᵀ·q̇ changes with the contacts (MuJoCo's
+ *  mj_transmission, mjTRN_BODY): the engine applies it to forces that read neither, gainprm₀·u without
+ *  dynamics (an <adhesion>: gain fixed, bias none, and no dyntype from its class). */
+function refuseBodyForceTerms(ctx: MjcfContext, at: XmlAttr, subject: string, g: GeneralActuatorDesc): void {
+  if (g.dyntype === 'none' && g.gaintype === 'fixed' && g.biastype === 'none') return;
+  ctx.r.fail(
+    at,
+    subject,
+    `a body transmission with dyntype ${g.dyntype}, gaintype ${g.gaintype}, biastype ${g.biastype}`,
+    'dyntype none, gaintype fixed and biastype none on a body transmission (an <adhesion>: the force gain·ctrl)',
+  );
 }
 
 /** implicitfast adds each actuator's ∂force/∂ℓ̇ to qDeriv (MuJoCo's mjd_actuator_vel: momentᵀ·(∂f/∂ℓ̇)·moment,

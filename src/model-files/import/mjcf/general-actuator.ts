@@ -14,6 +14,9 @@
 //   <intvelocity>  as position, then dyntype integrator
 //   <velocity>     mjs_setToVelocity: kv (default: gainprm₀) → gainprm₀ = kv, biasprm = (0, 0, −kv);
 //                  dyntype none, gain fixed, bias affine
+//   <adhesion>     mjs_setToAdhesion: gain (default: gainprm₀) → gainprm₀ = gain, ctrllimited true; gain
+//                  fixed, bias none (dyntype kept); "adhesion gain cannot be negative", "adhesion
+//                  control range cannot be negative"
 // Every other attribute (gear, ranges and their limited flags, the ones unread.ts judges) is kept
 // as the last element to set it, as ReadAttrTable stores it. Types the engine cannot follow (muscle,
 // user, dcmotor, pid, ...) are refused at the attribute that set them, and a class whose defaults
@@ -25,13 +28,14 @@ import { sections, type MjcfContext } from './context.js';
 import { limitedRange } from './actuator-range.js';
 
 /** The actuator tags the importer reads (elements and defaults alike). */
-export const ACTUATOR_TAGS = ['motor', 'position', 'velocity', 'intvelocity', 'general'];
+export const ACTUATOR_TAGS = ['motor', 'position', 'velocity', 'intvelocity', 'general', 'adhesion'];
 /** Every actuator tag MuJoCo's <default> accepts (Default: OneActuator). */
-const DEFAULT_ACTUATOR_TAGS = [...ACTUATOR_TAGS, 'damper', 'orientation', 'pid', 'cylinder', 'muscle', 'adhesion', 'dcmotor'];
+const DEFAULT_ACTUATOR_TAGS = [...ACTUATOR_TAGS, 'damper', 'orientation', 'pid', 'cylinder', 'muscle', 'dcmotor'];
 /** Attributes a tag's shortcut reads (not stored as they are). */
 const SHORTCUT = new Set([
   'kp',
   'kv',
+  'gain',
   'dampratio',
   'timeconst',
   'dyntype',
@@ -133,6 +137,18 @@ function apply(ctx: MjcfContext, s: ActuatorSpec, el: XmlElement, subject: strin
       s.gainprm[0] = kv;
       s.biasprm = [0, 0, -kv];
       set('none', 'fixed', 'affine');
+      break;
+    }
+    case 'adhesion': {
+      const gain = num('gain') ?? s.gainprm[0];
+      s.gainprm[0] = gain;
+      // MuJoCo's shortcut makes the control limited, whatever ctrllimited the element or class says
+      s.attrs.set('ctrllimited', { line: el.line, column: el.column, file: el.file, value: 'true' });
+      set(undefined, 'fixed', 'none');
+      if (gain < 0) r.fail(a('gain') ?? el, `${subject} gain`, `${gain}`, 'a gain >= 0 (MuJoCo: "adhesion gain cannot be negative")');
+      const cr = s.attrs.get('ctrlrange');
+      if (cr && r.nums(cr, `${subject} ctrlrange`, 2).some((x) => x < 0))
+        r.fail(cr, `${subject} ctrlrange`, `"${cr.value}"`, 'a range >= 0 (MuJoCo: "adhesion control range cannot be negative")');
       break;
     }
   }
