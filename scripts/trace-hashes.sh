@@ -12,20 +12,23 @@
 # (scenes/ copied whole, so relative files resolve) with world.solver.method (.arow, its other solver
 # settings kept) or <option solver=...> (MJCF) replaced; a combination the engine refuses (PGS with
 # an elliptic cone or past its dofs) prints its refusal's first line instead of a hash. The hash is
-# sha256 over the run's trace CSV files (run.json is left out: it holds timings).
+# sha256 over the run's trace CSV files without their '#' header (it holds the date and the scene's
+# path; run.json is left out: it holds timings).
 # A validate stage's hash is over its --json gate summary with timing fields removed.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 root=$PWD
 duration=${DURATION:-0.5}
 stages=()
+traces=1
 while [ $# -gt 0 ]; do
   case "$1" in
+    --no-traces) traces=0; shift ;;
     --validate)
       shift
       while [ $# -gt 0 ] && [ "${1#--}" = "$1" ]; do stages+=("$1"); shift; done
       ;;
-    *) echo "usage: scripts/trace-hashes.sh [--validate STAGE...]   (env DURATION, default 0.5)" >&2; exit 2 ;;
+    *) echo "usage: scripts/trace-hashes.sh [--no-traces] [--validate STAGE...]   (env DURATION, default 0.5)" >&2; exit 2 ;;
   esac
 done
 work=$(mktemp -d)
@@ -34,7 +37,7 @@ cp -r scenes "$work/scenes"
 
 # The scene's copy with solver method $2 (cg | newton | pgs) in $3.
 with_method() {
-  local src=$1 method=$2 out=$3
+  local src=$1 method=$2 out=$3 mj=none
   case "$src" in
     *.arow)
       if grep -q '^world:.*solver: *{[^}]*method:' "$src"; then
@@ -46,16 +49,15 @@ with_method() {
       fi
       ;;
     *.xml)
-      local mj
       case "$method" in cg) mj=CG ;; newton) mj=Newton ;; pgs) mj=PGS ;; esac
       sed -E "s/<option /<option solver=\"$mj\" /" "$src" > "$out"
       ;;
   esac
-  cmp -s "$src" "$out" && { echo "trace-hashes: could not set the solver of $src" >&2; exit 1; }
-  return 0
+  grep -Eq "method: $method[ ,}]|solver=\"$mj\"" "$out" || { echo "trace-hashes: could not set the solver of $src" >&2; exit 1; }
 }
 
 scenes=(scenes/*.arow scenes/mesh-arm/mesh-arm.xml)
+[ "$traces" = 1 ] || scenes=()
 for scene in "${scenes[@]}"; do
   name=${scene#scenes/}
   dir=$(dirname "$work/$scene")
@@ -70,7 +72,7 @@ for scene in "${scenes[@]}"; do
       rm -rf "$out"
       if log=$(node bin/achilles.js run "$copy" --precision "$precision" --lanes "$lanes" --copies "$lanes" --robots "$robots" \
         --spread 0.01 --duration "$duration" --allow-controller --out "$out" 2>&1); then
-        hash=$(cd "$out" && find . -name '*.csv' | LC_ALL=C sort | xargs sha256sum | sha256sum | cut -c1-16)
+        hash=$(cd "$out" && for f in $(find . -name '*.csv' | LC_ALL=C sort); do echo "$f"; grep -v '^#' "$f"; done | sha256sum | cut -c1-16)
       else
         hash="refused: $(printf '%s\n' "$log" | grep -v '^\s*$' | head -1 | sed "s#$work/##g")"
       fi
@@ -81,13 +83,16 @@ for scene in "${scenes[@]}"; do
 done
 
 for stage in "${stages[@]}"; do
-  json=$(node bin/achilles.js validate --stage "$stage" --json --out "$work/validate-$stage" 2>/dev/null || true)
+  if ! json=$(node bin/achilles.js validate --stage "$stage" --json --out "$work/validate-$stage" 2>"$work/validate.err"); then
+    echo "validate $stage failed: $(grep -v '^\s*$' "$work/validate.err" | head -1)"
+    continue
+  fi
   hash=$(printf '%s' "$json" | node -e '
     let s = ""; process.stdin.on("data", (d) => (s += d)).on("end", () => {
       const drop = (k) => /time|seconds|elapsed|duration|ms$|date|dir|path|out/i.test(k);
       const clean = (v) => Array.isArray(v) ? v.map(clean) : v && typeof v === "object"
         ? Object.fromEntries(Object.entries(v).filter(([k]) => !drop(k)).map(([k, x]) => [k, clean(x)])) : v;
-      try { process.stdout.write(JSON.stringify(clean(JSON.parse(s)))); } catch { process.stdout.write("not json: " + s); }
+      try { process.stdout.write(JSON.stringify(clean(JSON.parse(s)))); } catch { process.stdout.write("not json: " + s); process.exitCode = 1; }
     });' | sha256sum | cut -c1-16)
   echo "validate $stage $hash"
 done
