@@ -113,7 +113,8 @@ struct Model {
   bool cone_elliptic = false;
   double solver_tolerance = 0; // MuJoCo's option tolerance; 0: always `solver_iterations` iterations
   // MuJoCo's option solver: Newton (contact/newton.hpp, a dense Hessian, for models of at most
-  // kNewtonMaxDofs dofs) or CG (contact/solver.hpp). KConstraints::newton says which one runs.
+  // kNewtonMaxDofs dofs) or CG (contact/cg.hpp). KConstraints::method says which one runs
+  // (contact/tables.hpp solver_method, the one place it is chosen).
   bool solver_newton = false;
   // MuJoCo's PGS (contact/pgs.hpp, the dual problem per lane; at most kNewtonMaxDofs dofs), which
   // stops when its improvement, scaled by 1/(meaninertia·nv), falls below the tolerance:
