@@ -31,7 +31,7 @@ constexpr double kMinVal = 1e-15; // mjMINVAL
 /// The most dofs the Newton solver takes: its Hessian is dense (nv² per lane, factored in O(nv³));
 /// a model with more runs CG, which reaches the same optimum (the TS layer says so to the user).
 constexpr int kNewtonMaxDofs = 64;
-/// The constraint solvers (MuJoCo's mjtSolver): contact/solve.hpp runs the one a model's
+/// The constraint solvers (MuJoCo's mjtSolver): constraint/solver/solve.hpp runs the one a model's
 /// KConstraints::method names.
 enum class SolverMethod { cg, newton, pgs };
 

@@ -7,8 +7,8 @@
 #include "../isa_namespace.hpp"
 
 #include "../collision/collide.hpp"
-#include "../contact/noslip.hpp"
-#include "../contact/solve.hpp"
+#include "../constraint/solver/noslip.hpp"
+#include "../constraint/solver/solve.hpp"
 #include "block_scratch.hpp"
 
 namespace ach {
@@ -35,7 +35,7 @@ inline void constrain(const KModel<ScalarOf<V>>& M, const KCollision<ScalarOf<V>
   if (cw.nused == 0) return;
   // mj_fwdConstraint
   for (int k = 0; k < M.nv; ++k) cw.a0[k] = a[k];
-  solve_constraints(M, KC, sc.s.W, cw, iterations, warm);        // CG, Newton or PGS (contact/solve.hpp)
+  solve_constraints(M, KC, sc.s.W, cw, iterations, warm);        // CG, Newton or PGS (constraint/solver/solve.hpp)
   if (KC.noslip_iterations > 0) solve_noslip(M, KC, sc.s.W, cw); // MuJoCo's noslip, then mj_dualFinish
   for (int k = 0; k < M.nv; ++k) a[k] = cw.a[k];
 }

@@ -15,9 +15,9 @@
 // step sizes of the line search apply unchanged.
 #pragma once
 
-#include "../isa_namespace.hpp"
+#include "../../isa_namespace.hpp"
 
-#include "../bugs.hpp"
+#include "../../bugs.hpp"
 #include "primal.hpp"
 
 namespace ach {

@@ -24,9 +24,9 @@
 
 #include <cstdint>
 
-#include "../isa_namespace.hpp"
+#include "../../isa_namespace.hpp"
 
-#include "../bugs.hpp"
+#include "../../bugs.hpp"
 #include "newton.hpp"
 
 namespace ach {

@@ -10,7 +10,7 @@
 // M⁻¹ and M· are passes over the tree (tree.hpp), as every product of the CG solve.
 #pragma once
 
-#include "../isa_namespace.hpp"
+#include "../../isa_namespace.hpp"
 
 #include "primal.hpp"
 

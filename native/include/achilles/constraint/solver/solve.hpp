@@ -6,7 +6,7 @@
 //   PGS     pgs.hpp    solve_pgs, on the dual problem
 #pragma once
 
-#include "../isa_namespace.hpp"
+#include "../../isa_namespace.hpp"
 
 #include "cg.hpp"
 #include "newton.hpp"

@@ -23,9 +23,9 @@
 // a lane's answer is the same whatever lanes share its block.
 #pragma once
 
-#include "../isa_namespace.hpp"
+#include "../../isa_namespace.hpp"
 
-#include "../bugs.hpp"
+#include "../../bugs.hpp"
 #include "pgs.hpp"
 
 namespace ach {

@@ -16,13 +16,13 @@
 // improvement (α = 0: MuJoCo stops there) keeps its answer, its search direction zeroed.
 #pragma once
 
-#include "../isa_namespace.hpp"
+#include "../../isa_namespace.hpp"
 
-#include "../vmath.hpp"
-#include "islands.hpp"
+#include "../../vmath.hpp"
+#include "../../contact/islands.hpp"
 #include "line_search.hpp"
-#include "row_products.hpp"
-#include "rows.hpp"
+#include "../../contact/row_products.hpp"
+#include "../../contact/rows.hpp"
 
 namespace ach {
 inline namespace ACH_ISA_NS {
