@@ -1,4 +1,4 @@
-// MuJoCo's PGS (native contact/pgs.hpp) against MuJoCo 3.14 per state: Gymnasium's Humanoid-v5 model
+// MuJoCo's PGS (native constraint/solver/pgs.hpp) against MuJoCo 3.14 per state: Gymnasium's Humanoid-v5 model
 // (solver="PGS" iterations="50", condim-1 and condim-3 contacts, joint limits), stepped by MuJoCo with
 // random controls; at each recorded state both engines run mj_forward's solve from the same
 // qacc_warmstart, and the rows' forces (matched by J) and qacc must agree. PGS's 50 sweeps stop short

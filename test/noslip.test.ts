@@ -1,4 +1,4 @@
-// MuJoCo's noslip post-solve (option noslip_iterations, native contact/noslip.hpp) against MuJoCo 3.14 per
+// MuJoCo's noslip post-solve (option noslip_iterations, native constraint/solver/noslip.hpp) against MuJoCo 3.14 per
 // state: the constrained q̈ and every row's force after each solver (Newton, CG, PGS) under the pyramid and
 // after Newton and CG under the elliptic cone, on the import fixtures mjcf-noslip.xml and
 // mjcf-noslip-elliptic.xml at states where their bodies rest on the tilted plane and on each other (sliding

@@ -20,7 +20,7 @@
 // frictionloss and the force the engine's sweeps gave. step-time's Batch.step(1) runs the blocks one
 // after the other, each through one step of RK4 (4 evaluations), so evaluation e belongs to step
 // e / (4 · blocks) and RK4 stage e mod 4: the islands one stage-major evaluation would see together.
-#include "achilles/contact/pgs.hpp"
+#include "achilles/constraint/solver/pgs.hpp"
 #include <chrono>
 #include <cstring>
 #include <map>

@@ -203,13 +203,13 @@ export interface SolverSettings {
    *  M + JᵀDJ factored per lane, for models of at most NEWTON_MAX_DOFS dofs (a larger model runs CG,
    *  which reaches the same optimum; `solverNote` says so); converges in a few iterations where CG
    *  needs tens, so give it a tolerance (MuJoCo's default 1e-8). 'pgs': MuJoCo's projected
-   *  Gauss–Seidel on the dual (native contact/pgs.hpp: shuffled sweeps, Nesterov momentum), whose
+   *  Gauss–Seidel on the dual (native constraint/solver/pgs.hpp: shuffled sweeps, Nesterov momentum), whose
    *  answer after a few iterations is not the optimum CG and Newton reach; at most NEWTON_MAX_DOFS dofs. */
   method?: SolverMethod;
   /** MuJoCo's `cone` option (absent: 'pyramidal'). */
   cone?: FrictionCone;
   /** MuJoCo's `noslip_iterations` (absent or 0: none): after the solver, at most this many PGS sweeps
-   *  over the friction rows without their regularisation (native contact/noslip.hpp), each island
+   *  over the friction rows without their regularisation (native constraint/solver/noslip.hpp), each island
    *  stopping once its scaled improvement is below `noslipTolerance`; at most NEWTON_MAX_DOFS dofs. */
   noslipIterations?: number;
   /** MuJoCo's `noslip_tolerance` (absent: its default 1e-6). */

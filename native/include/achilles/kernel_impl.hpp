@@ -21,7 +21,7 @@
 #include <vector>
 
 #include "collision/collide.hpp"
-#include "contact/newton.hpp"
+#include "constraint/solver/newton.hpp"
 #include "engine.hpp"
 #include "integrators.hpp"
 #include "kernel/block_io.hpp"

@@ -114,15 +114,16 @@ struct Model {
   // cone (condim rows per point: normal, then the friction directions; contact/cone.hpp)
   bool cone_elliptic = false;
   double solver_tolerance = 0; // MuJoCo's option tolerance; 0: always `solver_iterations` iterations
-  // MuJoCo's option solver: Newton (contact/newton.hpp, a dense Hessian, for models of at most
-  // kNewtonMaxDofs dofs) or CG (contact/solver.hpp). KConstraints::newton says which one runs.
+  // MuJoCo's option solver: Newton (constraint/solver/newton.hpp, a dense Hessian, for models of at most
+  // kNewtonMaxDofs dofs) or CG (constraint/solver/cg.hpp). KConstraints::method says which one runs
+  // (contact/tables.hpp solver_method, the one place it is chosen).
   bool solver_newton = false;
-  // MuJoCo's PGS (contact/pgs.hpp, the dual problem per lane; at most kNewtonMaxDofs dofs), which
+  // MuJoCo's PGS (constraint/solver/pgs.hpp, the dual problem per lane; at most kNewtonMaxDofs dofs), which
   // stops when its improvement, scaled by 1/(meaninertia·nv), falls below the tolerance:
   // meaninertia is MuJoCo's stat.meaninertia, the mean of diag(M) at qpos0 (filled by finalize).
   bool solver_pgs = false;
   double meaninertia = 1;
-  // MuJoCo's option noslip_iterations and noslip_tolerance (contact/noslip.hpp): after the solver,
+  // MuJoCo's option noslip_iterations and noslip_tolerance (constraint/solver/noslip.hpp): after the solver,
   // at most that many PGS sweeps over the friction rows without their regularisation (0: none;
   // forms the rows' dense J and AR as PGS does, so at most kNewtonMaxDofs dofs)
   int noslip_iterations = 0;

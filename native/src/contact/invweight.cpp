@@ -168,7 +168,7 @@ void check_settings(const Model& m) {
     throw std::invalid_argument("option noslip_iterations: the model has " + std::to_string(m.nv) +
                                 " dofs; the noslip post-solve forms the rows' dense J and AR = J M⁻¹ Jᵀ per lane, up to " +
                                 std::to_string(isa_invweight::kNewtonMaxDofs) + " dofs (use noslip_iterations 0)");
-  if (m.solver_pgs && m.cone_elliptic) // contact/pgs.hpp projects onto the pyramid's edges only
+  if (m.solver_pgs && m.cone_elliptic) // constraint/solver/pgs.hpp projects onto the pyramid's edges only
     throw std::invalid_argument("solver PGS: the elliptic cone is not implemented for PGS (use the pyramidal cone, or CG or Newton)");
 }
 

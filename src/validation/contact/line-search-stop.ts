@@ -1,4 +1,4 @@
-// The contact stage's check of the elliptic line search's float32 stop (contact/line_search.hpp): in
+// The contact stage's check of the elliptic line search's float32 stop (constraint/solver/line_search.hpp): in
 // float32 an island's search also settles once |f′(α)| < kSlopeFloorFactor × the slope's rounding floor
 // ε·(|c1| + |2α·c2| + Σ|row terms of f′|), since MuJoCo's gtol lies below float32 rounding there. A
 // converged answer cannot show that stop (a sloppier search only slows the solve), so the check runs the

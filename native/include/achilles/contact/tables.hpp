@@ -31,6 +31,19 @@ constexpr double kMinVal = 1e-15; // mjMINVAL
 /// The most dofs the Newton solver takes: its Hessian is dense (nv² per lane, factored in O(nv³));
 /// a model with more runs CG, which reaches the same optimum (the TS layer says so to the user).
 constexpr int kNewtonMaxDofs = 64;
+/// The constraint solvers (MuJoCo's mjtSolver): constraint/solver/solve.hpp runs the one a model's
+/// KConstraints::method names.
+enum class SolverMethod { cg, newton, pgs };
+
+/// The solver a model runs, chosen here only: the one its option asks for, except that Newton on a
+/// model of more than kNewtonMaxDofs dofs runs CG (src/engine/model-desc.ts solverRun tells the user
+/// so). PGS past kNewtonMaxDofs is refused at load (finalize_constraints).
+inline SolverMethod solver_method(const Model& m) {
+  if (m.solver_pgs) return SolverMethod::pgs;
+  if (m.solver_newton && m.nv <= kNewtonMaxDofs) return SolverMethod::newton;
+  return SolverMethod::cg;
+}
+
 constexpr double kMinMu = 1e-5; // mjMINMU: the smallest friction coefficient a contact gets
 constexpr double kMinImp = 1e-4, kMaxImp = 0.9999;
 
@@ -248,14 +261,13 @@ struct KConstraints {
   int friction_rows = 0; // 1 per dof with frictionloss > 0, then 1 per tendon with frictionloss > 0 (first in the row order, as MuJoCo)
   int iterations = 20;
   double tolerance = 0;
-  bool newton = false;         // MuJoCo's Newton solver (contact/newton.hpp): asked for, and nv <= kNewtonMaxDofs
-  bool pgs = false;            // MuJoCo's PGS (contact/pgs.hpp; finalize_constraints refuses it past kNewtonMaxDofs)
-  int noslip_iterations = 0;   // MuJoCo's noslip post-solve (noslip.hpp): its most sweeps, 0 for none
-  double noslip_tolerance = 0; // and its tolerance on the scaled improvement
-  bool dual = false;           // PGS or noslip: the dual problem's AR = J M⁻¹ Jᵀ + R is formed per lane (pgs.hpp dual_prepare)
-  bool dense = false;          // Newton or a dual solve: the used rows' dense J is formed (newton_prepare), so rows list their dofs
-  double meaninertia = 1;      // PGS's improvement scale 1/(meaninertia·nv)
-  int limit_rows = 0;          // 2 per limited joint, then 2 per limited tendon
+  SolverMethod method = SolverMethod::cg; // the solver that runs (solver_method)
+  int noslip_iterations = 0;              // MuJoCo's noslip post-solve (noslip.hpp): its most sweeps, 0 for none
+  double noslip_tolerance = 0;            // and its tolerance on the scaled improvement
+  bool dual = false;                      // PGS or noslip: the dual problem's AR = J M⁻¹ Jᵀ + R is formed per lane (pgs.hpp dual_prepare)
+  bool dense = false;                     // Newton or a dual solve: the used rows' dense J is formed (newton_prepare), so rows list their dofs
+  double meaninertia = 1;                 // PGS's improvement scale 1/(meaninertia·nv)
+  int limit_rows = 0;                     // 2 per limited joint, then 2 per limited tendon
   // Islands (MuJoCo's default since 3.3.6): kinematic trees with dofs, joined per lane by the rows
   // that are on; the solver's scalars (line search, β) are per island.
   int ntrees = 0;
@@ -273,12 +285,11 @@ struct KConstraints {
   KConstraints(const Model& m, double h)
       : iterations(m.solver_iterations),
         tolerance(m.solver_tolerance),
-        newton(m.solver_newton && m.nv <= kNewtonMaxDofs),
-        pgs(m.solver_pgs),
+        method(solver_method(m)),
         noslip_iterations(m.noslip_iterations),
         noslip_tolerance(m.noslip_tolerance),
-        dual(pgs || noslip_iterations > 0),
-        dense(newton || dual),
+        dual(method == SolverMethod::pgs || noslip_iterations > 0),
+        dense(method == SolverMethod::newton || dual),
         meaninertia(m.meaninertia),
         h(h),
         impratio(m.impratio),

@@ -30,7 +30,7 @@ inline namespace ACH_ISA_NS {
 /// CG). Carved as one block of kVecs arrays and one of kMasks, in the order listed.
 template <class V>
 struct SolverTrees {
-  // the line search along the search direction d (solver.hpp line_search, line_eval)
+  // the line search along the search direction d (line_search.hpp line_search, line_eval)
   V *c1, *c2;                                      // island sums of dᵀM(a − a₀) and ½dᵀMd (c1 also: the initial gradient gap, then β)
   V *cost, *d1, *d2;                               // cost change from α = 0, slope and curvature at alpha
   V *alpha, *lo, *hi, *from;                       // the evaluated step, the bracket, the step evaluated before
@@ -132,7 +132,7 @@ struct ConstraintWork {
   // trees done in every lane of the block (and their joints): the CG loop leaves them alone
   unsigned char *tree_idle, *joint_idle; // ntrees, joints
   SolverTrees<V> per_tree;               // the solver's per-tree scalars and masks
-  // the Newton solver's dense matrices (newton.hpp; carved only when KConstraints::newton):
+  // the Newton solver's dense matrices (newton.hpp; carved only when KConstraints::dense):
   // M (nv × nv), the used rows' J (row u at u·nv), the Hessian's Cholesky factor L (lower, nv × nv)
   V *newton_M = nullptr, *newton_J = nullptr, *newton_L = nullptr;
   MaskOf<V>* newton_quad = nullptr; // per used row: in its quadratic piece when H was last updated

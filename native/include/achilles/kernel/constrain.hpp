@@ -9,7 +9,8 @@
 
 #include "../actuators/adhesion.hpp"
 #include "../collision/collide.hpp"
-#include "../contact/noslip.hpp"
+#include "../constraint/solver/noslip.hpp"
+#include "../constraint/solver/solve.hpp"
 #include "block_scratch.hpp"
 
 namespace ach {
@@ -38,10 +39,7 @@ inline void constrain(const KModel<ScalarOf<V>>& M, const KCollision<ScalarOf<V>
   if (cw.nused == 0) return;
   // mj_fwdConstraint
   for (int k = 0; k < M.nv; ++k) cw.a0[k] = a[k];
-  if (KC.pgs)
-    solve_pgs(M, KC, sc.s.W, cw, iterations, warm);
-  else
-    solve_constraints(M, KC, sc.s.W, cw, iterations, warm);
+  solve_constraints(M, KC, sc.s.W, cw, iterations, warm);        // CG, Newton or PGS (constraint/solver/solve.hpp)
   if (KC.noslip_iterations > 0) solve_noslip(M, KC, sc.s.W, cw); // MuJoCo's noslip, then mj_dualFinish
   for (int k = 0; k < M.nv; ++k) a[k] = cw.a[k];
 }

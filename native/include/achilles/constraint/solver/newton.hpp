@@ -1,12 +1,12 @@
 // MuJoCo's Newton solver (engine_solver.c mj_solPrimal with flg_Newton = 1) for one block of lanes:
-// the primal problem of solver.hpp, searched along the Newton direction
+// the primal problem of primal.hpp (its driver solve_primal), searched along the Newton direction
 //
 //   H = M + Σ_{rows in their quadratic piece} D_i J_iᵀ J_i        (MakeHessian / FactorizeHessian)
 //         + Σ_{elliptic points in the cone's middle zone} J_pᵀ H_c J_p   (HessianCone, cone.hpp)
 //   Mgrad = H⁻¹ grad,  search = −Mgrad                             (PrimalUpdateMgrad)
 //   done when  0 < scale·improvement < tol,  scale·‖grad‖ < tol,  or  ½·scale·gradᵀH⁻¹grad < tol
 //
-// with the same exact line search, step and per-island bookkeeping as the CG solve. Each lane
+// with the same exact line search, step and per-island bookkeeping as the CG solve (cg.hpp). Each lane
 // factors its own dense H (nv ≤ kNewtonMaxDofs): M and the used rows' J are formed once per solve
 // (they do not change while it iterates), H is re-formed and factored after every step (MuJoCo
 // updates its factor by rank-one changes as rows change piece; the same matrix up to rounding).
@@ -15,10 +15,10 @@
 // step sizes of the line search apply unchanged.
 #pragma once
 
-#include "../isa_namespace.hpp"
+#include "../../isa_namespace.hpp"
 
-#include "../bugs.hpp"
-#include "solver.hpp"
+#include "../../bugs.hpp"
+#include "primal.hpp"
 
 namespace ach {
 inline namespace ACH_ISA_NS {
@@ -368,76 +368,67 @@ inline void newton_direction(const KConstraints<ScalarOf<V>>& KC, ConstraintWork
   }
 }
 
-/// The constrained accelerations of one block by Newton's method (the contract of solve_cg).
-/// Stages as mj_solPrimal: start, gradient, the M⁻¹ certificate; then the Hessian, its direction and
-/// the decrement test; per iteration the line search's products, the line search, the step, the
-/// gradient, the Hessian at the new row states, and the direction.
-template <class V>
-inline void solve_newton(const KModel<ScalarOf<V>>& M, const KConstraints<ScalarOf<V>>& KC, const JointWork<V>* W, ConstraintWork<V>& cw,
-                         int iterations, bool use_warm) {
-  using T = ScalarOf<V>;
-  const int nv = M.nv, nt = KC.ntrees;
-  const V zero(T(0));
-  find_islands(KC, cw);
-  pack_rows(KC, cw);
-  newton_prepare(M, KC, W, cw); // M and J: every product of the solve is taken from them
-  warm_start(M, KC, W, cw, use_warm);
-  update_forces(cw);
-  update_gradient(M, KC, W, cw);
-  MaskOf<V>* done = cw.per_tree.done;
-  for (int t = 0; t < nt; ++t) done[t] = mask_false<V>();
-  const bool tolerant = KC.tolerance > 0;
-  if (tolerant) {
-    newton_factor_M(KC, cw, nv, KC.newton_tree); // Mgrad = M⁻¹ grad: the certificate's
-    newton_solve(KC, cw, nv, cw.grad, cw.Mgrad);
-    tolerance_start(M, KC, W, cw); // the duality gap ½·scale·gᵀM⁻¹g < tol ...
-    newton_sums(KC, cw);
-    for (int t = 0; t < nt; ++t) // ... and, for Newton, the gradient too
-      done[t] = vand(done[t], gradient_small(cw.per_tree, t, V(T(KC.tolerance))));
+/// Newton's direction, as solve_primal's `Direction` (the stages of mj_solPrimal with flg_Newton).
+struct Newton {
+  /// newton_prepare: M and J, from which every product of the solve is taken.
+  template <class V>
+  static void prepare(const KModel<ScalarOf<V>>& M, const KConstraints<ScalarOf<V>>& KC, const JointWork<V>* W, ConstraintWork<V>& cw) {
+    newton_prepare(M, KC, W, cw);
   }
-  if (!all_done(KC, cw)) {
-    newton_factor(KC, cw, nv, true);
-    newton_solve(KC, cw, nv, cw.grad, cw.Mgrad);
+
+  /// With tolerance > 0 the certificate first: Mgrad = M⁻¹ grad, the duality gap
+  /// ½·scale·gᵀM⁻¹g < tol and, for Newton, the gradient too. Islands not done then: the Hessian
+  /// (MakeHessian, FactorizeHessian), Mgrad = H⁻¹ grad and the decrement test; search = −Mgrad.
+  template <class V>
+  static void start(const KModel<ScalarOf<V>>& M, const KConstraints<ScalarOf<V>>& KC, const JointWork<V>* W, ConstraintWork<V>& cw, bool tolerant) {
+    using T = ScalarOf<V>;
+    const int nv = M.nv, nt = KC.ntrees;
+    MaskOf<V>* done = cw.per_tree.done;
     if (tolerant) {
+      newton_factor_M(KC, cw, nv, KC.newton_tree); // Mgrad = M⁻¹ grad: the certificate's
+      newton_solve(KC, cw, nv, cw.grad, cw.Mgrad);
+      tolerance_start(M, KC, W, cw); // the duality gap ½·scale·gᵀM⁻¹g < tol ...
       newton_sums(KC, cw);
-      newton_tolerance(KC, cw, true);
+      for (int t = 0; t < nt; ++t) // ... and, for Newton, the gradient too
+        done[t] = vand(done[t], gradient_small(cw.per_tree, t, V(T(KC.tolerance))));
     }
+    if (!all_done(KC, cw)) {
+      newton_factor(KC, cw, nv, true);
+      newton_solve(KC, cw, nv, cw.grad, cw.Mgrad);
+      if (tolerant) {
+        newton_sums(KC, cw);
+        newton_tolerance(KC, cw, true);
+      }
+    }
+    newton_direction(KC, cw, nullptr);
   }
-  newton_direction(KC, cw, nullptr);
-  for (int k = 0; k < nv; ++k) cw.Mv[k] = zero; // idle trees' M·search (their search is 0)
-  for (int it = 0; it < iterations; ++it) {
-    if (all_done(KC, cw)) break;
-    const unsigned char* idle = mark_idle(M, KC, cw, done);
-    const unsigned char* idle_joints = idle ? cw.joint_idle : nullptr;
-    search_products(M, KC, W, cw, idle, idle_joints);
-    if (tolerant)
-      line_search<true>(KC, cw);
-    else
-      line_search<false>(KC, cw);
-    take_step(KC, cw, idle);
-    update_gradient(M, KC, W, cw, idle, idle_joints);
-    newton_factor(KC, cw, nv, false);
-    newton_solve(KC, cw, nv, cw.grad, cw.Mgrad);
-    for (int t = 0; t < nt; ++t) done[t] = vor(done[t], cw.per_tree.best[t] == zero);
-    if (tolerant) {
-      newton_sums(KC, cw);
-      tolerance_test(KC, cw);
-      newton_tolerance(KC, cw, false);
-    }
+
+  /// MuJoCo's HessianIncremental and PrimalUpdateMgrad for Newton: H at the new row states
+  /// (newton_factor), Mgrad = H⁻¹ grad.
+  template <class V>
+  static void update_Mgrad(const KModel<ScalarOf<V>>& M, const KConstraints<ScalarOf<V>>& KC, const JointWork<V>*, ConstraintWork<V>& cw,
+                           const unsigned char*, const unsigned char*) {
+    newton_factor(KC, cw, M.nv, false);
+    newton_solve(KC, cw, M.nv, cw.grad, cw.Mgrad);
+  }
+
+  /// gᵀg and gᵀH⁻¹g, read by the tests only (tolerance > 0).
+  template <class V>
+  static void island_sums(const KConstraints<ScalarOf<V>>& KC, ConstraintWork<V>& cw, bool tolerant, const unsigned char*) {
+    if (tolerant) newton_sums(KC, cw);
+  }
+
+  /// MuJoCo's "flg_Newton && decrement < tol", with the gradient test again (newton_tolerance).
+  template <class V>
+  static void decrement_test(const KConstraints<ScalarOf<V>>& KC, ConstraintWork<V>& cw) {
+    newton_tolerance(KC, cw, false);
+  }
+
+  template <class V>
+  static void update_search(const KConstraints<ScalarOf<V>>& KC, ConstraintWork<V>& cw, const unsigned char* idle) {
     newton_direction(KC, cw, idle);
   }
-  for (int u = 0; u < cw.nused; ++u) cw.force[cw.used[u]] = cw.u_force[u];
-}
-
-/// mj_fwdConstraint's solve: the model's solver (Newton when KConstraints::newton, else CG).
-template <class V>
-inline void solve_constraints(const KModel<ScalarOf<V>>& M, const KConstraints<ScalarOf<V>>& KC, const JointWork<V>* W, ConstraintWork<V>& cw,
-                              int iterations, bool use_warm) {
-  if (KC.newton)
-    solve_newton(M, KC, W, cw, iterations, use_warm);
-  else
-    solve_cg(M, KC, W, cw, iterations, use_warm);
-}
+};
 
 } // namespace ACH_ISA_NS
 } // namespace ach

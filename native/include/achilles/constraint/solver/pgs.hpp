@@ -24,9 +24,9 @@
 
 #include <cstdint>
 
-#include "../isa_namespace.hpp"
+#include "../../isa_namespace.hpp"
 
-#include "../bugs.hpp"
+#include "../../bugs.hpp"
 #include "newton.hpp"
 
 namespace ach {
@@ -501,7 +501,7 @@ inline void dual_finish(const KModel<ScalarOf<V>>& M, const KConstraints<ScalarO
   for (int u = 0; u < cw.nused; ++u) cw.force[cw.used[u]] = cw.u_force[u];
 }
 
-/// The constrained accelerations of one block by PGS (the contract of solve_cg): a = a₀ + M⁻¹Jᵀf.
+/// The constrained accelerations of one block by PGS (the contract of solve_constraints): a = a₀ + M⁻¹Jᵀf.
 template <class V>
 inline void solve_pgs(const KModel<ScalarOf<V>>& M, const KConstraints<ScalarOf<V>>& KC, const JointWork<V>* W, ConstraintWork<V>& cw, int iterations,
                       bool use_warm) {

@@ -4,16 +4,16 @@
 // line_search brackets and Newton-steps to its minimum.
 #pragma once
 
-#include "../isa_namespace.hpp"
+#include "../../isa_namespace.hpp"
 
 #include <cmath>
 #include <limits>
 #include <type_traits>
 
-#include "../bugs.hpp"
-#include "../vmath.hpp"
-#include "cone.hpp"
-#include "islands.hpp"
+#include "../../bugs.hpp"
+#include "../../vmath.hpp"
+#include "../../contact/cone.hpp"
+#include "../../contact/islands.hpp"
 
 namespace ach {
 inline namespace ACH_ISA_NS {

@@ -1,6 +1,6 @@
 // MuJoCo's noslip post-solve (engine_solver.c solNoSlip, run by mj_fwdConstraint after any solver
 // when option noslip_iterations > 0, per island as the solver, then mj_dualFinish): projected
-// Gauss–Seidel on the dual problem of solver.hpp/pgs.hpp, over the friction rows only, with the
+// Gauss–Seidel on the dual problem of primal.hpp/pgs.hpp, over the friction rows only, with the
 // friction rows' regularisation taken out:
 //
 //   A = AR − diag(R) = J M⁻¹ Jᵀ,   res_i = b_i + AR_i·f − R_i f_i = b_i + A_i·f   (residual, flg_subR)
@@ -23,9 +23,9 @@
 // a lane's answer is the same whatever lanes share its block.
 #pragma once
 
-#include "../isa_namespace.hpp"
+#include "../../isa_namespace.hpp"
 
-#include "../bugs.hpp"
+#include "../../bugs.hpp"
 #include "pgs.hpp"
 
 namespace ach {
@@ -275,7 +275,7 @@ inline void solve_noslip(const KModel<ScalarOf<V>>& M, const KConstraints<Scalar
   using T = ScalarOf<V>;
   constexpr int L = lanes_of<V>;
   const int n = cw.nused;
-  if (!KC.pgs) {
+  if (KC.method != SolverMethod::pgs) {
     cw.reserve_pgs(n);
     dual_prepare(M, KC, W, cw);
     for (int u = 0; u < n; ++u) {

@@ -1,24 +1,28 @@
-// MuJoCo's primal problem, solved by preconditioned conjugate gradient in acceleration space
-// (engine_solver.c mj_solPrimal with flg_Newton = 0), for one block of lanes:
+// MuJoCo's primal problem (engine_solver.c mj_solPrimal, one driver for CG and Newton), for one
+// block of lanes:
 //
 //   minimize  ½(a − a₀)ᵀM(a − a₀) + Σ_i ½ D_i (J_i a − aref_i)²   over rows on with J_i a − aref_i < 0
 //             (an elliptic cone's point: its three-zone cost over its rows together, cone.hpp)
 //
-//   grad = M(a − a₀) − Jᵀf,  f_i = −D_i (J_i a − aref_i) on active rows;  Mgrad = M⁻¹ grad
+//   grad = M(a − a₀) − Jᵀf,  f_i = −D_i (J_i a − aref_i) on active rows;  Mgrad = M⁻¹ grad (CG) or H⁻¹ grad (Newton)
 //   search₀ = −Mgrad;  exact line search on the piecewise quadratic (1-D Newton, bracketed);
-//   Hager–Zhang: β = (yᵀMg − 2(yᵀMy/dᵀy)·dᵀg)/dᵀy, floored at −1/(‖d‖·min(0.01, ‖g‖)), 0 if dᵀy < 1e-15
+//   then the next search direction: Hager–Zhang's conjugate one (cg.hpp) or −H⁻¹ grad (newton.hpp)
 //
+// solve_primal is the driver; its iteration is MuJoCo Warp's _solver_iteration, a few named calls:
+// search_products (PrimalPrepare), line_search (PrimalSearch), take_step (the move and
+// PrimalUpdateConstraint), update_gradient (PrimalUpdateGrad), the direction's update_Mgrad
+// (PrimalUpdateMgrad; Newton's Hessian first), test_convergence and the direction's update_search.
 // Every lane runs the same fixed number of iterations; a lane whose line search finds no
 // improvement (α = 0: MuJoCo stops there) keeps its answer, its search direction zeroed.
 #pragma once
 
-#include "../isa_namespace.hpp"
+#include "../../isa_namespace.hpp"
 
-#include "../vmath.hpp"
-#include "islands.hpp"
+#include "../../vmath.hpp"
+#include "../../contact/islands.hpp"
 #include "line_search.hpp"
-#include "row_products.hpp"
-#include "rows.hpp"
+#include "../../contact/row_products.hpp"
+#include "../../contact/rows.hpp"
 
 namespace ach {
 inline namespace ACH_ISA_NS {
@@ -142,6 +146,13 @@ inline const unsigned char* mark_idle(const KModel<ScalarOf<V>>& M, const KConst
   return idle;
 }
 
+/// Whether the primal solve takes its products (M·x, J·x, Jᵀf, diag M) from newton_prepare's dense
+/// M and J (Newton: formed once per solve) or from passes over the tree (CG).
+template <class T>
+inline bool dense_products(const KConstraints<T>& KC) {
+  return KC.method == SolverMethod::newton;
+}
+
 /// The dofs row slot r's J can touch, ascending, and how many (n): a friction or limit row's from
 /// the tables, a contact row's from its pair (list_contact_pairs).
 template <class V>
@@ -224,7 +235,7 @@ inline void warm_start(const KModel<ScalarOf<V>>& M, const KConstraints<ScalarOf
   const int nv = M.nv, nu = cw.nused;
   const V zero(T(0));
   const MaskOf<V>* in_island = cw.per_tree.in_island;
-  const bool dense = KC.newton; // newton_prepare's M and J are formed (solve_newton)
+  const bool dense = dense_products(KC);
   auto J_times = [&](const V* x, V* out) {
     if (dense) return dense_rows_times(KC, cw, nv, x, out, nullptr);
     pass_body_motion(M, W, x, cw.tw.m);
@@ -258,18 +269,17 @@ inline void warm_start(const KModel<ScalarOf<V>>& M, const KConstraints<ScalarOf
   for (int u = 0; u < nu; ++u) cw.jar[u] = vselect(warm, cw.jar[u], cw.jv[u]);
 }
 
-/// The gradient at the current forces (mj_solPrimal's gradient update): qfrc = Jᵀf,
-/// grad = M(a − a₀) − qfrc, and for CG Mgrad = M⁻¹ grad (Newton's is H⁻¹ grad: newton.hpp).
-/// Idle trees (and their joints) keep theirs.
+/// The gradient at the current forces (MuJoCo's PrimalUpdateGrad): qfrc = Jᵀf,
+/// grad = M(a − a₀) − qfrc. Mgrad is the direction's (update_Mgrad: M⁻¹ grad for CG, H⁻¹ grad for
+/// Newton). Idle trees keep theirs.
 template <class V>
 inline void update_gradient(const KModel<ScalarOf<V>>& M, const KConstraints<ScalarOf<V>>& KC, const JointWork<V>* W, ConstraintWork<V>& cw,
-                            const unsigned char* idle = nullptr, const unsigned char* idle_joints = nullptr) {
-  if (KC.newton)
+                            const unsigned char* idle = nullptr) {
+  if (dense_products(KC))
     dense_rows_transpose(KC, cw, M.nv, cw.u_force, cw.qfrc, idle);
   else
     rows_transpose(M, KC, W, cw, cw.u_force, cw.qfrc, idle);
   for (int k = 0; k < M.nv; ++k) cw.grad[k] = cw.Mrel[k] - cw.qfrc[k];
-  if (!KC.newton) solve_M(M, W, cw.tw, cw.grad, cw.Mgrad, idle_joints);
 }
 
 /// MuJoCo's termination before the first step (3.11+), tolerance > 0: scale = 1/Σ diag(M) over the
@@ -281,7 +291,7 @@ inline void tolerance_start(const KModel<ScalarOf<V>>& M, const KConstraints<Sca
   const V tol(T(KC.tolerance));
   V* scale = cw.per_tree.scale;
   MaskOf<V>* done = cw.per_tree.done;
-  if (KC.newton)
+  if (dense_products(KC))
     for (int k = 0; k < nv; ++k) cw.tmp[k] = cw.newton_M[k * (nv + 1)];
   else
     mass_diagonal(M, W, cw.Ic, cw.tmp);
@@ -311,7 +321,7 @@ inline void search_products(const KModel<ScalarOf<V>>& M, const KConstraints<Sca
                             const unsigned char* idle, const unsigned char* idle_joints) {
   using T = ScalarOf<V>;
   const int nt = KC.ntrees;
-  if (KC.newton) {
+  if (dense_products(KC)) {
     dense_mul_M(KC, cw, M.nv, cw.search, cw.Mv, idle);
     dense_rows_times(KC, cw, M.nv, cw.search, cw.jv, idle);
   } else {
@@ -369,36 +379,6 @@ inline void take_step(const KConstraints<ScalarOf<V>>& KC, ConstraintWork<V>& cw
       if (cw.u_cone[u] > 0 && !row_idle(cw, cw.used[u], idle)) update_cone(cw, u, cw.u_cone[u]);
 }
 
-/// Per island, the Hager–Zhang sums over its dofs with y = g − g_old: dᵀy, yᵀMy, yᵀMg, dᵀg, dᵀd and
-/// gᵀg (the last also the termination's gradient norm).
-template <class V>
-inline void direction_sums(const KConstraints<ScalarOf<V>>& KC, ConstraintWork<V>& cw, const unsigned char* idle) {
-  using T = ScalarOf<V>;
-  const int nt = KC.ntrees;
-  const V zero(T(0));
-  SolverTrees<V>& pt = cw.per_tree;
-  const V *search = cw.search, *grad = cw.grad, *Mgrad = cw.Mgrad, *gradold = cw.gradold, *Mgradold = cw.Mgradold;
-  for (int t = 0; t < nt; ++t) {
-    V dy = zero, ymy = zero, ymg = zero, dg = zero, dd = zero, gg = zero;
-    if (!(idle && idle[t]))
-      for (int e = KC.tree_dof_start[t]; e < KC.tree_dof_start[t + 1]; ++e) {
-        const int k = KC.tree_dofs[e];
-        const V y = grad[k] - gradold[k];
-        const V My = Mgrad[k] - Mgradold[k];
-        dy += search[k] * y;
-        ymy += y * My;
-        ymg += y * Mgrad[k];
-        dg += search[k] * grad[k];
-        dd += search[k] * search[k];
-        gg += grad[k] * grad[k];
-      }
-    pt.dy[t] = dy, pt.ymy[t] = ymy, pt.ymg[t] = ymg;
-    pt.dg[t] = dg, pt.dd[t] = dd, pt.gg[t] = gg;
-  }
-  V* const hz[] = {pt.dy, pt.ymy, pt.ymg, pt.dg, pt.dd, pt.gg};
-  island_sums(KC, cw, hz, 6);
-}
-
 /// MuJoCo's gradient test for island t: scale·‖g‖ < tol (per_tree.gg holds the island's gᵀg).
 template <class V>
 inline MaskOf<V> gradient_small(const SolverTrees<V>& pt, int t, const V& tol) {
@@ -418,75 +398,69 @@ inline void tolerance_test(const KConstraints<ScalarOf<V>>& KC, ConstraintWork<V
   }
 }
 
-/// The next search direction per island (Hager–Zhang, from direction_sums):
-/// β = (yᵀMg − 2(yᵀMy/dᵀy)·dᵀg)/dᵀy floored at −1/(‖d‖·min(0.01, ‖g‖)), 0 when dᵀy < mjMINVAL;
-/// d = β·d − M⁻¹g, and 0 on done islands.
+/// The line search along cw.search (line_search.hpp), with the cost MuJoCo's termination reads
+/// only when the tolerance is on.
 template <class V>
-inline void hager_zhang_direction(const KConstraints<ScalarOf<V>>& KC, ConstraintWork<V>& cw, const unsigned char* idle) {
-  using T = ScalarOf<V>;
-  const int nt = KC.ntrees;
-  const V zero(T(0));
-  SolverTrees<V>& pt = cw.per_tree;
-  V* beta = pt.c1; // c1 is not needed again this iteration
-  for (int t = 0; t < nt; ++t) {
-    const V d_dot_y = pt.dy[t];
-    const MaskOf<V> restart = d_dot_y < V(T(kMinVal));
-    const V dy = vselect(restart, V(T(1)), d_dot_y);
-    const V beta_hz = (pt.ymg[t] - T(2) * (pt.ymy[t] / dy) * pt.dg[t]) / dy;
-    const V eta_k = V(T(-1)) / vmax(V(T(kMinVal)), vsqrt(pt.dd[t]) * vmin(V(T(0.01)), vsqrt(pt.gg[t])));
-    beta[t] = vselect(restart, zero, vmax(eta_k, beta_hz));
-  }
-  V* search = cw.search;
-  const V* Mgrad = cw.Mgrad;
-  for (int t = 0; t < nt; ++t) {
-    if (idle && idle[t]) continue; // its search is already 0
-    const V b = beta[t];
-    const MaskOf<V> stop = pt.done[t];
-    for (int e = KC.tree_dof_start[t]; e < KC.tree_dof_start[t + 1]; ++e) {
-      const int k = KC.tree_dofs[e];
-      search[k] = vselect(stop, zero, b * search[k] - Mgrad[k]);
-    }
-  }
+inline void primal_search(const KConstraints<ScalarOf<V>>& KC, ConstraintWork<V>& cw, bool tolerant) {
+  if (tolerant)
+    line_search<true>(KC, cw);
+  else
+    line_search<false>(KC, cw);
 }
 
-/// The constrained accelerations of one block by CG: cw.a0 holds qacc_smooth, rows are built; with
-/// `use_warm`, cw.warm competes with qacc_smooth as MuJoCo's warmstart(); dofs of trees in no island
-/// keep qacc_smooth. Writes cw.a, cw.force (by row slot), cw.qfrc.
-/// The stages are mj_solPrimal's (and MuJoCo Warp's _solver_iteration): start, gradient, then per
-/// iteration the line search's products, the line search, the step, the gradient, and the direction.
-/// Done islands stay exactly as they are, so the block stops when all lanes are done.
+/// MuJoCo's "no improvement: done": an island whose line search found α = 0 stops.
 template <class V>
-inline void solve_cg(const KModel<ScalarOf<V>>& M, const KConstraints<ScalarOf<V>>& KC, const JointWork<V>* W, ConstraintWork<V>& cw, int iterations,
-                     bool use_warm) {
+inline void stop_without_improvement(const KConstraints<ScalarOf<V>>& KC, ConstraintWork<V>& cw) {
+  const V zero(ScalarOf<V>(0));
+  for (int t = 0; t < KC.ntrees; ++t) cw.per_tree.done[t] = vor(cw.per_tree.done[t], cw.per_tree.best[t] == zero);
+}
+
+/// MuJoCo's termination after a step: the direction's island sums (which its update_search reads
+/// too), then with tolerance > 0 the improvement and gradient tests (tolerance_test) and Newton's
+/// decrement test.
+template <class Direction, class V>
+inline void test_convergence(const KConstraints<ScalarOf<V>>& KC, ConstraintWork<V>& cw, bool tolerant, const unsigned char* idle) {
+  Direction::island_sums(KC, cw, tolerant, idle);
+  if (!tolerant) return;
+  tolerance_test(KC, cw);
+  Direction::decrement_test(KC, cw);
+}
+
+/// The constrained accelerations of one block by the primal solver `Direction` (ConjugateGradient,
+/// cg.hpp, or Newton, newton.hpp; MuJoCo's mj_solPrimal with flg_Newton): cw.a0 holds
+/// qacc_smooth, rows are built; with `use_warm`, cw.warm competes with qacc_smooth as MuJoCo's
+/// warmstart(); dofs of trees in no island keep qacc_smooth. Writes cw.a, cw.force (by row slot),
+/// cw.qfrc. The direction supplies what differs: prepare (Newton's dense M and J), start (Mgrad,
+/// the start's certificate and the first search), update_Mgrad, island_sums, decrement_test and
+/// update_search. Done islands stay exactly as they are, so the block stops when all lanes are done.
+template <class Direction, class V>
+inline void solve_primal(const KModel<ScalarOf<V>>& M, const KConstraints<ScalarOf<V>>& KC, const JointWork<V>* W, ConstraintWork<V>& cw,
+                         int iterations, bool use_warm) {
   using T = ScalarOf<V>;
   const int nv = M.nv, nt = KC.ntrees;
-  const V zero(T(0));
   find_islands(KC, cw);
   pack_rows(KC, cw);
+  Direction::prepare(M, KC, W, cw);
   warm_start(M, KC, W, cw, use_warm);
   update_forces(cw);
   update_gradient(M, KC, W, cw);
-  for (int k = 0; k < nv; ++k) cw.search[k] = -cw.Mgrad[k];
   MaskOf<V>* done = cw.per_tree.done;
   for (int t = 0; t < nt; ++t) done[t] = mask_false<V>();
   const bool tolerant = KC.tolerance > 0;
-  if (tolerant) tolerance_start(M, KC, W, cw);
-  for (int k = 0; k < nv; ++k) cw.Mv[k] = zero; // idle trees' M·search (their search is 0)
+  Direction::start(M, KC, W, cw, tolerant);
+  for (int k = 0; k < nv; ++k) cw.Mv[k] = V(T(0)); // idle trees' M·search (their search is 0)
   for (int it = 0; it < iterations; ++it) {
     if (all_done(KC, cw)) break;
     const unsigned char* idle = mark_idle(M, KC, cw, done);
     const unsigned char* idle_joints = idle ? cw.joint_idle : nullptr;
     search_products(M, KC, W, cw, idle, idle_joints);
-    if (tolerant)
-      line_search<true>(KC, cw);
-    else
-      line_search<false>(KC, cw); // the cost is read only by the tolerance's test
+    primal_search(KC, cw, tolerant);
     take_step(KC, cw, idle);
-    update_gradient(M, KC, W, cw, idle, idle_joints);
-    for (int t = 0; t < nt; ++t) done[t] = vor(done[t], cw.per_tree.best[t] == zero);
-    direction_sums(KC, cw, idle);
-    if (tolerant) tolerance_test(KC, cw);
-    hager_zhang_direction(KC, cw, idle);
+    update_gradient(M, KC, W, cw, idle);
+    Direction::update_Mgrad(M, KC, W, cw, idle, idle_joints);
+    stop_without_improvement(KC, cw);
+    test_convergence<Direction>(KC, cw, tolerant, idle);
+    Direction::update_search(KC, cw, idle);
   }
   for (int u = 0; u < cw.nused; ++u) cw.force[cw.used[u]] = cw.u_force[u];
 }
