@@ -1049,6 +1049,25 @@ const CHECKS: NativeCheck[] = [
       },
     ],
   },
+  // model_reader.hpp: an MJCF model's sensors (mjcfSensors), compiled by import/sensors.ts from the <sensor>
+  // block the reader checked at its lines (an unknown type, object or attribute is refused there)
+  { file: 'native/binding/model_reader.hpp', native: '.mjcfSensors must be an array', cases: [{ structural: STRUCTURAL }] },
+  { file: 'native/binding/model_reader.hpp', native: '.type must be a string', cases: [{ structural: STRUCTURAL }] },
+  {
+    file: 'native/binding/model_reader.hpp',
+    native: ".type: an MJCF sensor type the engine does not evaluate ('",
+    cases: [{ structural: 'the compiler writes only the sensor types the MJCF reader reads (any other is refused at its element)' }],
+  },
+  {
+    file: 'native/binding/model_reader.hpp',
+    native: ": adr and dim must follow the previous sensor's (dim 1 to 4)",
+    cases: [{ structural: "the compiler lays the sensors out in MuJoCo's order, each at the previous one's adr + dim" }],
+  },
+  { file: 'native/binding/model_reader.hpp', native: ' must be an object {link, pos, quat}', cases: [{ structural: STRUCTURAL }] },
+  { file: 'native/binding/model_reader.hpp', native: '.links must be link indices', cases: [{ structural: INDEX }] },
+  { file: 'native/binding/model_reader.hpp', native: ": a frame's link out of range", cases: [{ structural: INDEX }] },
+  { file: 'native/binding/model_reader.hpp', native: '].terms: an index out of range', cases: [{ structural: INDEX }] },
+  { file: 'native/binding/model_reader.hpp', native: '].actuator out of range', cases: [{ structural: INDEX }] },
 ];
 
 /** Checks whose text is built by a stream (no literal on the throwing line), walked by hand. */
