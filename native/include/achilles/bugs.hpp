@@ -72,7 +72,7 @@ enum class Bug : int {
   MjcfCutoffIgnored,           // MJCF sensors: a real sensor's cutoff not applied
   MjcfSubtreecomOwnBody,       // MJCF sensors: subtreecom of the body's own mass only (its descendants left out)
   MjcfAccelerometerNoCoriolis, // MJCF sensors: the accelerometer reads the spatial acceleration (ω × v left out)
-  AdhesionPushes,               // body transmission (adhesion): the moment +mean(J_n) instead of −, pushing the body off what it touches
+  AdhesionPushes,              // body transmission (adhesion): the moment +mean(J_n) instead of −, pushing the body off what it touches
   Count
 };
 
