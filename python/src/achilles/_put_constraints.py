@@ -56,7 +56,7 @@ def _tag(g: dict, own) -> str:
     return "general"
 
 
-def build_actuators(m, joint_link: dict, links: list[dict]) -> list[dict]:
+def build_actuators(m, joint_link: dict, links: list[dict], body_map: list[dict]) -> list[dict]:
     out = []
     for a in range(m.nu):
         g = {
@@ -71,15 +71,20 @@ def build_actuators(m, joint_link: dict, links: list[dict]) -> list[dict]:
             g["actearly"] = True
         if m.actuator_actlimited[a] and g["dyntype"] != "none":
             g["actrange"] = floats(m.actuator_actrange[a])  # without dynamics there is no act to clamp
-        own = _own_kind(g)
+        trn = int(m.actuator_trntype[a])
+        on_body = trn == mujoco.mjtTrn.mjTRN_BODY
+        own = None if on_body else _own_kind(g)  # a body transmission stays general, as the importer keeps it
         kind = own[0] if own else "general"
         name = mujoco.mj_id2name(m, mujoco.mjtObj.mjOBJ_ACTUATOR, a)
-        d: dict = {"name": name if name is not None else f"{_tag(g, own)}{a}"}
-        if int(m.actuator_trntype[a]) == mujoco.mjtTrn.mjTRN_TENDON:
+        d: dict = {"name": name if name is not None else f"{'adhesion' if on_body else _tag(g, own)}{a}"}
+        if trn == mujoco.mjtTrn.mjTRN_TENDON:
             d["tendon"] = int(m.actuator_trnid[a, 0])
+        elif on_body:  # the adhesion's body, as its last link; MuJoCo reads no gear there
+            d["bodyTransmission"] = body_map[int(m.actuator_trnid[a, 0]) - 1]["link"]
         else:
             d["body"] = joint_link[int(m.actuator_trnid[a, 0])]
-        d.update(kind=kind, gear=[float(m.actuator_gear[a, 0])], kp=own[1] if own else 0.0, kv=own[2] if own else 0.0)
+        gear = 1.0 if on_body else float(m.actuator_gear[a, 0])
+        d.update(kind=kind, gear=[gear], kp=own[1] if own else 0.0, kv=own[2] if own else 0.0)
         if m.actuator_ctrllimited[a]:
             d["ctrlrange"] = floats(m.actuator_ctrlrange[a])
         if m.actuator_forcelimited[a]:

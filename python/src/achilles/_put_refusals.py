@@ -191,8 +191,10 @@ def _refuse_actuators(m) -> None:
     for a in range(m.nu):
         who = f"actuator '{name_of(m, mujoco.mjtObj.mjOBJ_ACTUATOR, a)}'"
         trn = int(m.actuator_trntype[a])
-        if trn not in (T.mjTRN_JOINT, T.mjTRN_TENDON):
-            raise ValueError(f"{who} trntype = {_enum(T, trn, 'mjTRN_')}: joint and fixed-tendon transmissions only (site, body, slider-crank and joint-in-parent are not supported)")
+        if trn not in (T.mjTRN_JOINT, T.mjTRN_TENDON, T.mjTRN_BODY):
+            raise ValueError(f"{who} trntype = {_enum(T, trn, 'mjTRN_')}: joint, fixed-tendon and body transmissions only (site, slider-crank and joint-in-parent are not supported)")
+        if trn == T.mjTRN_BODY:
+            _refuse_body_transmission(m, a, who)
         if trn == T.mjTRN_JOINT:
             jt = int(m.jnt_type[m.actuator_trnid[a, 0]])
             if jt not in (mujoco.mjtJoint.mjJNT_HINGE, mujoco.mjtJoint.mjJNT_SLIDE):
@@ -211,6 +213,26 @@ def _refuse_actuators(m) -> None:
                 raise ValueError(f"{who} {field} = {np.asarray(v).tolist()}: {what} is not supported")
         if int(m.actuator_actnum[a]) > 1:
             raise ValueError(f"{who} actnum = {m.actuator_actnum[a]}: one activation state at most")
+
+
+def _refuse_body_transmission(m, a: int, who: str) -> None:
+    """mjcf/actuator.ts and compile-actuators.ts: an adhesion's force is gainprm[0]·ctrl (dyn none, gain
+    fixed, bias none) on a moving body that has a geom that can collide (else it would never act)."""
+    b = int(m.actuator_trnid[a, 0])
+    if b == 0:
+        raise ValueError(f"{who} trntype = mjTRN_BODY, trnid = 0 (the world): a moving body with a geom that collides")
+    geoms = range(int(m.body_geomadr[b]), int(m.body_geomadr[b]) + int(m.body_geomnum[b]))
+    if not any(m.geom_contype[g] != 0 or m.geom_conaffinity[g] != 0 for g in geoms):
+        raise ValueError(
+            f"{who} trntype = mjTRN_BODY, body '{name_of(m, mujoco.mjtObj.mjOBJ_BODY, b)}' has no geom with contype or conaffinity > 0:"
+            " an adhesion acts through its body's contacts (here it would never act)"
+        )
+    kinds = (_enum(mujoco.mjtDyn, m.actuator_dyntype[a], "mj"), _enum(mujoco.mjtGain, m.actuator_gaintype[a], "mj"), _enum(mujoco.mjtBias, m.actuator_biastype[a], "mj"))
+    if kinds != ("mjDYN_NONE", "mjGAIN_FIXED", "mjBIAS_NONE"):
+        raise ValueError(
+            f"{who} trntype = mjTRN_BODY with dyntype, gaintype, biastype = {', '.join(kinds)}: a body transmission takes"
+            " mjDYN_NONE, mjGAIN_FIXED and mjBIAS_NONE only (an <adhesion>: the force gain·ctrl)"
+        )
 
 
 def _refuse_equalities(m) -> None:
