@@ -15,6 +15,7 @@ import type { LaneWidth } from '../src/engine/api.js';
 import { laneCells } from './helpers/lanes.js';
 import { RlEnv } from '../src/control/rl.js';
 import { importFile } from '../src/model-files/import/index.js';
+import { SENSOR_TYPES } from '../src/model-files/import/ir.js';
 import { SceneError } from '../src/model-files/scene/index.js';
 import { MJCF_SENSOR_BUGS, MJCF_SENSOR_NATIVE_BUGS } from '../src/validation/mjcf-sensors/bugs.js';
 import {
@@ -41,29 +42,7 @@ describe("MJCF sensors against MuJoCo's sensordata", () => {
       'mjcf-sensors:mjcf-sensors.xml',
     ]);
     const types = new Set(ref.flatMap((f) => f.mj.sensors.map((s) => s.type)));
-    expect([...types].sort()).toEqual(
-      [
-        'jointpos',
-        'jointvel',
-        'actuatorpos',
-        'actuatorvel',
-        'actuatorfrc',
-        'framepos',
-        'framequat',
-        'framexaxis',
-        'frameyaxis',
-        'framezaxis',
-        'framelinvel',
-        'frameangvel',
-        'subtreecom',
-        'gyro',
-        'velocimeter',
-        'accelerometer',
-        'force',
-        'torque',
-        'touch',
-      ].sort(),
-    );
+    expect([...types].sort()).toEqual([...SENSOR_TYPES].sort());
   });
 
   test.each(['f64', 'f32'] as const)('every sensor of every state within the %s bar', (precision) => {
