@@ -1,6 +1,7 @@
 """MuJoCo's sensordata of imported MJCF models as a Batch view (Batch.sensordata, (nsensordata,
 stride)) and the sensors' names in the compiled model (names['sensors']), against MuJoCo's own at the
-same states (mj_forward): the fixtures of the mjcf-sensors validation stage, every supported type."""
+same states (mj_forward): the fixtures of the mjcf-sensors validation stage, every supported type, each
+read from the MJCF file (compile_model) and from MuJoCo's compiled MjModel (put_model)."""
 
 from __future__ import annotations
 
@@ -33,12 +34,13 @@ def _states(m, n, rng):
     return qpos, rng.uniform(-2, 2, (n, m.nv)), rng.uniform(-1, 1, (n, m.nu))
 
 
+@pytest.mark.parametrize("route", ["compile_model", "put_model"])
 @pytest.mark.parametrize("name", ["mjcf-sensors.xml", "mjcf-sensors-ant.xml", "mjcf-sensors-humanoid.xml"])
-def test_sensordata_equals_mujocos_at_the_same_states(name):
+def test_sensordata_equals_mujocos_at_the_same_states(name, route):
     path = str(FIXTURES / name)
     m = mujoco.MjModel.from_xml_path(path)
     d = mujoco.MjData(m)
-    doc = achilles.compile_model(path)
+    doc = achilles.compile_model(path) if route == "compile_model" else achilles.put_model(m)
     names = doc["names"]["sensors"]
     assert [s["name"] for s in names] == [m.sensor(i).name for i in range(m.nsensor)]
     assert [s["adr"] for s in names] == m.sensor_adr.tolist() and [s["dim"] for s in names] == m.sensor_dim.tolist()

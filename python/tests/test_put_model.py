@@ -32,7 +32,10 @@ from conftest import REPO  # noqa: E402
 
 from achilles._compile import find_cli  # noqa: E402
 
-FIXTURES = sorted(glob.glob(str(REPO / "test" / "fixtures" / "import" / "*.xml")))
+# the importer's fixtures, with the MuJoCo sensor fixtures (import/sensors/: every sensor type followed)
+FIXTURES = sorted(glob.glob(str(REPO / "test" / "fixtures" / "import" / "*.xml"))) + sorted(
+    glob.glob(str(REPO / "test" / "fixtures" / "import" / "sensors" / "*.xml"))
+)
 MESH_ARM = str(REPO / "scenes" / "mesh-arm" / "mesh-arm.xml")
 try:
     import gymnasium
@@ -68,6 +71,11 @@ BAR = {
     "native.fluid.bodies[].box.quat[]": 1e-15,
     "native.equalities[].quat1[]": 1e-15,
     "mujoco.sites[].quat[]": 1e-15,
+    # 1.20e-16 (mjcf-sensors.xml: a sensor's site or geom quat, the same round-off as the sites' above)
+    "native.mjcfSensors[].obj.quat[]": 1e-15,
+    "native.mjcfSensors[].ref.quat[]": 1e-15,
+    "mjcfSensors[].obj.quat[]": 1e-15,
+    "mjcfSensors[].ref.quat[]": 1e-15,
     # 1.42e-16 (mjcf-ball-limit.xml: a mass summed from geoms in another order)
     "native.bodies[].mass": 1e-15,
     # 1.06e-16, 8.33e-17, 2.08e-17 (mjcf-equality.xml, mjcf-replicate.xml, mjcf-sites.xml)
@@ -166,13 +174,6 @@ def _faces_as_polygons(vert: list, faces: list) -> set:
 
 def _normalize(put: dict, comp: dict, m) -> None:
     """The few things the two documents say in different words (each documented where it is done)."""
-    # MuJoCo's sensors: the importer compiles an MJCF <sensor> block for the engine's sensordata; put_model
-    # does not carry an MjModel's sensors yet (docs/python.md: its Batch.sensordata is empty, and rollout
-    # refuses a model with sensordata), so the comparison leaves them out, and put_model must give none.
-    assert "mjcfSensors" not in put["native"] and "sensors" not in put["names"]
-    comp["native"].pop("mjcfSensors", None)
-    comp["native"].pop("mjcfSensorsDisabled", None)
-    comp["names"].pop("sensors", None)
     for doc in (put, comp):
         for s in doc["native"]["shapes"]:
             # absent: MuJoCo's default (the importer gives them only where the MJCF does)
@@ -226,8 +227,8 @@ def _check(path: str) -> dict:
     _normalize(put, comp, m)
     worst: dict = {}
     mism: list = []
-    for key in ("name", "native", "world", "names", "mujoco"):
-        _compare(put[key], comp[key], key, worst, mism)
+    for key in ("name", "native", "world", "names", "mujoco", "mjcfSensors", "mjcfSensorsDisabled"):
+        _compare(put.get(key), comp.get(key), key, worst, mism)
     assert not mism, f"{os.path.basename(path)}: put_model differs from compile_model:\n  " + "\n  ".join(mism[:25])
     return worst
 
@@ -325,6 +326,42 @@ def test_refused_alike(tmp_path, xml, message):
         achilles.compile_model(str(path))
     with pytest.raises(ValueError, match=re.escape(message)):
         achilles.put_model(m)
+
+
+# MuJoCo's sensors the importer refuses (mjcf/sensor.ts, sensors.ts), each compiled by MuJoCo
+SENSOR_WORLD = (
+    '<worldbody><site name="w" pos="1 0 0"/><body name="b"><joint name="j"/><geom size=".1"/><site name="s"/></body>'
+    '<body name="e"><freejoint/><geom size=".1"/></body><body name="z" pos="0 2 0"/></worldbody>'
+)
+SENSOR_REFUSED = [
+    ('<sensor><rangefinder name="x" site="s"/></sensor>', "sensor 'x' (sensor_type = mjSENS_RANGEFINDER): the engine does not compute it"),
+    ('<sensor><clock name="x"/></sensor>', "sensor 'x' (sensor_type = mjSENS_CLOCK)"),
+    ('<sensor><force name="x" site="w"/></sensor>', "sensor 'x' (force): site_bodyid = 0, a site of the world body"),
+    ('<equality><connect body1="e" anchor="0 0 0"/></equality><sensor><torque name="x" site="s"/></sensor>', "sensor 'x' (torque) in a model with connect or weld constraints"),
+    ('<sensor><subtreecom name="x" body="z"/></sensor>', "sensor 'x' (subtreecom): body 3's subtree has no mass"),
+    ('<sensor><jointpos name="x" joint="j" user="1 2"/></sensor>', "sensor 'x' (jointpos): sensor_user = [1.0, 2.0]"),
+    ('<sensor><jointpos name="x" joint="j" delay="0.01" nsample="3"/></sensor>', "sensor 'x' (jointpos): sensor_delay = 0.01"),
+]
+
+
+@pytest.mark.parametrize("xml,message", SENSOR_REFUSED, ids=[r[1][:40] for r in SENSOR_REFUSED])
+def test_sensor_refused_alike(tmp_path, xml, message):
+    """A sensor the importer refuses at its line, put_model refuses by MuJoCo's sensor_* field."""
+    test_refused_alike(tmp_path, SENSOR_WORLD + xml, message)
+
+
+def test_disabled_sensors_as_compile_model(tmp_path):
+    """<flag sensor="disable">: both documents say mjcfSensorsDisabled (sensordata stays 0, mjDSBL_SENSOR).
+    (Without the massless body z: its body_ipos, which moves nothing, is MuJoCo's body pos, the importer's 0.)"""
+    path = tmp_path / "disabled.xml"
+    world = SENSOR_WORLD.replace('<body name="z" pos="0 2 0"/>', "")
+    path.write_text(
+        f'<mujoco model="disabled"><option><flag sensor="disable"/></option>{world}'
+        '<sensor><jointpos name="x" joint="j"/><framepos name="p" objtype="site" objname="s"/></sensor></mujoco>'
+    )
+    _check(str(path))
+    put, _, _ = _pair(str(path))
+    assert put["mjcfSensorsDisabled"] and put["native"]["mjcfSensorsDisabled"]
 
 
 def test_limited_hull_refused_alike(tmp_path):

@@ -5,7 +5,9 @@ MuJoCo's state after 100 steps from reset, resting on the floor, perturbed 16 wa
 random controls: the states must agree within 1e-9 of the state's scale, or 10x MuJoCo's own
 warm-start floor (MuJoCo rolled out from the same states with and without initial_warmstart) where
 that is larger; both are measured and printed (pytest -s). A list of 8 ants that differ in masses and
-friction equals MuJoCo rolling each out alone; bad shapes give MuJoCo's own errors (type and text);
+friction equals MuJoCo rolling each out alone; the ant with sensors of every kind the engine
+computes gives mujoco.rollout's sensordata within 1e-9 of each sensor's scale; bad shapes give
+MuJoCo's own errors (type and text);
 a NaN gives BadRolloutInputError naming the rollout and step, with the outputs untouched.
 """
 
@@ -304,13 +306,123 @@ def test_a_diverging_rollout_is_named(engine_models) -> None:
     assert (e.value.rollout, e.value.step) == (1, 0)
 
 
-def test_sensors_are_refused_by_name_and_no_sensors_give_an_empty_array() -> None:
+SENSOR_ANT = os.path.join(os.path.dirname(__file__), "..", "..", "test", "fixtures", "import", "sensors", "mjcf-sensors-ant.xml")
+
+
+def sensor_errors(m, got: np.ndarray, ref: np.ndarray) -> dict[str, float]:
+    """Per sensor: max |ours - MuJoCo| over rollouts and steps, relative to the sensor's scale
+    (max |MuJoCo's value|, at least 1)."""
+    out = {}
+    for i in range(m.nsensor):
+        a, n = int(m.sensor_adr[i]), int(m.sensor_dim[i])
+        scale = max(1.0, float(np.abs(ref[..., a : a + n]).max()))
+        out[m.sensor(i).name] = float(np.abs(got[..., a : a + n] - ref[..., a : a + n]).max()) / scale
+    return out
+
+
+def test_sensordata_equals_mujoco_rollout(engine_models) -> None:
+    """The Gymnasium ant with sensors of every kind the engine computes (joint, frame, subtree, IMU,
+    force, torque, touch): sensordata as mujoco.rollout records it (row t: mj_step's mj_forward, the
+    state step t starts from under step t's controls) within 1e-9 of each sensor's scale; the rows
+    one step later are far from it (an off-by-one would fail); the states as without sensors."""
+    m = engine_models(SENSOR_ANT)
+    rng = np.random.default_rng(5)
+    s0 = perturbed_states(m, rng, NBATCH)
+    assert all(contacts_at(m, s) > 0 for s in s0), "every rollout should start in contact (touch, force, torque read it)"
+    u = controls(m, rng, NBATCH, NSTEP)
+    ref, ref_sensors = mj_rollout.rollout(m, mujoco.MjData(m), s0, u)
+    got, sensordata = ach_rollout.rollout(m, mujoco.MjData(m), s0, u)
+    assert sensordata.shape == ref_sensors.shape == (NBATCH, NSTEP, m.nsensordata)
+    worst = sensor_errors(m, sensordata, ref_sensors)
+    name = max(worst, key=worst.get)
+    shifted = sensor_errors(m, sensordata[:, 1:], ref_sensors[:, :-1])
+    print(f"\nant with {m.nsensor} sensors: worst |ours - MuJoCo| / scale {worst[name]:.3g} ({name}); one step off: "
+          f"{min(shifted.values()):.3g} to {max(shifted.values()):.3g}")
+    assert max(worst.values()) <= BAR, worst
+    assert np.abs(got - ref).max() <= BAR * np.abs(ref).max()
+    assert max(shifted.values()) > 1e3 * BAR
+    # row 0 is mj_forward's at the initial state, under the first controls (MuJoCo's own convention)
+    d = mujoco.MjData(m)
+    mujoco.mj_setState(m, d, s0[3], FULL)
+    d.ctrl[:] = u[3, 0]
+    mujoco.mj_forward(m, d)
+    np.testing.assert_array_equal(ref_sensors[3, 0], d.sensordata)
+    # reading the sensors leaves the steps as they are: the states without sensordata, to the bit
+    alone = ach_rollout.rollout([m] * NBATCH, [mujoco.MjData(m)], s0, u, skip_checks=True, nstep=NSTEP, state=np.empty_like(got))[0]
+    assert np.array_equal(alone, got)
+
+
+def test_sensordata_in_f32_and_on_two_threads(engine_models) -> None:
+    """The sensor ant's sensordata on 2 threads is the 1 thread's to the bit; in f32 it follows MuJoCo
+    within 1e-3 of each sensor's scale (measured 1.3e-5, a touch sensor)."""
+    m = engine_models(SENSOR_ANT)
+    rng = np.random.default_rng(5)
+    s0, u = perturbed_states(m, rng, NBATCH), controls(m, rng, NBATCH, NSTEP)
+    ref = mj_rollout.rollout(m, mujoco.MjData(m), s0, u)[1]
+    one = ach_rollout.rollout(m, mujoco.MjData(m), s0, u)[1]
+    with ach_rollout.Rollout(nthread=2) as pool:
+        two = pool.rollout(m, [mujoco.MjData(m) for _ in range(2)], s0, u)[1]
+    assert np.array_equal(one, two)
+    f32 = sensor_errors(m, ach_rollout.rollout(m, mujoco.MjData(m), s0, u, precision="f32")[1], ref)
+    print(f"\nsensor ant f32: worst |ours - MuJoCo| / scale {max(f32.values()):.3g}")
+    assert max(f32.values()) < 1e-3, f32
+
+
+def test_sensordata_of_held_controls_and_no_sensors(engine_models) -> None:
+    """control=None (the data's ctrl at every step) and a sensor added by MjSpec: MuJoCo's sensordata;
+    a model without sensors gives the empty (nbatch, nstep, 0) array."""
     spec = mujoco.MjSpec.from_file(asset("hopper"))
-    spec.add_sensor(name="torso_speed", type=mujoco.mjtSensor.mjSENS_JOINTVEL, objtype=mujoco.mjtObj.mjOBJ_JOINT, objname="thigh_joint")
+    spec.add_sensor(name="thigh_speed", type=mujoco.mjtSensor.mjSENS_JOINTVEL, objtype=mujoco.mjtObj.mjOBJ_JOINT, objname="thigh_joint")
+    spec.actuators[2].name = "foot"
+    spec.add_sensor(name="foot_force", type=mujoco.mjtSensor.mjSENS_ACTUATORFRC, objtype=mujoco.mjtObj.mjOBJ_ACTUATOR, objname="foot")
     m = spec.compile()
-    s0 = np.zeros((2, mujoco.mj_stateSize(m, FULL)))
-    s0[:, 1 : 1 + m.nq] = m.qpos0
-    with pytest.raises(NotImplementedError, match=r"sensordata: the model has 1 sensors \(torso_speed\)"):
+    s0 = perturbed_states(m, np.random.default_rng(2), 4)
+    data = mujoco.MjData(m)
+    data.ctrl[:] = [0.3, -0.5, 0.8]
+    ref = mj_rollout.rollout(m, data, s0, None, nstep=NSTEP)[1]
+    got = ach_rollout.rollout(m, data, s0, None, nstep=NSTEP)[1]
+    worst = sensor_errors(m, got, ref)
+    assert max(worst.values()) <= BAR, worst
+    plain = mujoco.MjModel.from_xml_path(asset("hopper"))
+    assert ach_rollout.rollout(plain, mujoco.MjData(plain), s0, None, nstep=3)[1].shape == (4, 3, 0)
+
+
+def test_sensordata_of_models_that_differ_in_values() -> None:
+    """4 sensor ants that differ in masses and friction (a list of models): without the force and
+    torque sensors, each rollout's sensordata is MuJoCo's rolling its own model out alone; with them
+    (the host weighs the first model's masses) refused by name."""
+
+    def ants(keep_wrenches: bool) -> list:
+        models = []
+        for r in range(4):
+            spec = mujoco.MjSpec.from_file(SENSOR_ANT)
+            for sensor in list(spec.sensors):
+                if not keep_wrenches and sensor.type in (mujoco.mjtSensor.mjSENS_FORCE, mujoco.mjtSensor.mjSENS_TORQUE):
+                    spec.delete(sensor)
+            m = spec.compile()
+            scale_ant(m, ant_values(r))
+            models.append(m)
+        return models
+
+    models = ants(keep_wrenches=False)
+    s0 = np.tile(settled_state(models[0])[0], (4, 1))
+    u = controls(models[0], np.random.default_rng(11), 4, 10)
+    alone = np.stack([mj_rollout.rollout(models[r], mujoco.MjData(models[r]), s0[r : r + 1], u[r : r + 1])[1][0] for r in range(4)])
+    got = ach_rollout.rollout(models, [mujoco.MjData(models[0])], s0, u)[1]
+    worst = sensor_errors(models[0], got, alone)
+    assert max(worst.values()) <= BAR, worst
+    with pytest.raises(NotImplementedError, match="model 1's bodies differ from model 0's, and its force and torque sensors"):
+        ach_rollout.rollout(ants(keep_wrenches=True), [mujoco.MjData(models[0])], s0, u)
+
+
+def test_disabled_sensors_are_refused() -> None:
+    """mjDSBL_SENSOR: MuJoCo's rollout copies out whatever the threads' mjData held; refused by name."""
+    spec = mujoco.MjSpec.from_file(asset("hopper"))
+    spec.add_sensor(name="thigh_speed", type=mujoco.mjtSensor.mjSENS_JOINTVEL, objtype=mujoco.mjtObj.mjOBJ_JOINT, objname="thigh_joint")
+    spec.option.disableflags |= mujoco.mjtDisableBit.mjDSBL_SENSOR
+    m = spec.compile()
+    s0 = perturbed_states(m, np.random.default_rng(2), 2)
+    with pytest.raises(NotImplementedError, match="sensordata: the model's sensors are disabled"):
         ach_rollout.rollout(m, mujoco.MjData(m), s0, np.zeros((2, 3, m.nu)))
 
 

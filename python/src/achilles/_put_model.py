@@ -6,8 +6,10 @@ same model read from MJCF (src/model-files/import/compile.ts, the MJCF importer'
 
 Everything MuJoCo compiled that the engine does not follow is refused with a ValueError naming
 MuJoCo's field and value (_put_refusals.py), as the MJCF importer refuses its element; what cannot
-change the motion (sites other than their layout, cameras, lights, sensors, visual, skins, user
-data) is skipped, as the importer skips it."""
+change the motion (sites other than their layout, cameras, lights, visual, skins, user data) is
+skipped, as the importer skips it. MuJoCo's sensors become the document's mjcfSensors as the importer
+compiles an MJCF <sensor> block (_put_sensors.py), so Batch.sensordata and achilles.rollout give
+MuJoCo's sensordata."""
 
 from __future__ import annotations
 
@@ -18,6 +20,7 @@ from ._put_bodies import body_names, build_links, joint_names
 from ._put_constraints import build_actuators, build_equalities, build_tendons
 from ._put_math import floats
 from ._put_refusals import refuse_model
+from ._put_sensors import build_sensors, native_sensors, sensor_names
 from ._put_shapes import build_fluid, build_shapes, geom_names
 
 INTEGRATOR = {
@@ -77,6 +80,8 @@ def put_model(m, keyframe: str | int | None = None, *, name: str | None = None) 
     tendons = build_tendons(m, joint_link, links, disabled)
     equalities = build_equalities(m, links, body_map, joint_link, disabled)
     excludes = _excludes(m, links, body_map)
+    sensors = build_sensors(m, links, body_map, joint_link, actuators, tendons)
+    sensors_disabled = bool(sensors) and bool(m.opt.disableflags & mujoco.mjtDisableBit.mjDSBL_SENSOR)
     if keyframe is not None:
         _apply_keyframe(m, keyframe, links)
     o = m.opt
@@ -94,6 +99,7 @@ def put_model(m, keyframe: str | int | None = None, *, name: str | None = None) 
     if fluid is not None:
         native["fluid"] = fluid
     native["gravity"] = gravity
+    native.update(native_sensors(sensors, sensors_disabled))
     for b in links:
         b["u"], b["w"] = [1, 0, 0], [0, 1, 0]
     native.update(bodies=links, tendons=tendons, equalities=equalities, actuators=actuators)
@@ -109,7 +115,7 @@ def put_model(m, keyframe: str | int | None = None, *, name: str | None = None) 
     for s in range(m.nsite):
         site = mujoco.mj_id2name(m, mujoco.mjtObj.mjOBJ_SITE, s) or ""
         sites.append({"name": site, "body": int(m.site_bodyid[s]), "pos": floats(m.site_pos[s]), "quat": floats(m.site_quat[s])})
-    return {
+    doc = {
         "format": FORMAT,
         "version": VERSION,
         "source": "<mujoco.MjModel>",
@@ -125,6 +131,12 @@ def put_model(m, keyframe: str | int | None = None, *, name: str | None = None) 
         },
         "mujoco": {"bodies": body_map, "sites": sites},
     }
+    if sensors:  # compiled-model.ts: names.sensors and the full sensors only where there are some
+        doc["names"]["sensors"] = sensor_names(sensors)
+        doc["mjcfSensors"] = sensors
+        if sensors_disabled:
+            doc["mjcfSensorsDisabled"] = True
+    return doc
 
 
 def _excludes(m, links: list[dict], body_map: list[dict]) -> list[list[int]]:

@@ -1,7 +1,8 @@
 """What put_model refuses: every compiled MjModel feature the engine does not follow, as the MJCF
 importer refuses its element or attribute (src/model-files/import/mjcf/*.ts `fail(` calls), by
-MuJoCo's field and value. Features that cannot change the motion (sites, cameras, lights, sensors,
-visual, skins, user data, text/tuple/numeric) are skipped, as the importer skips them."""
+MuJoCo's field and value (the sensors: _put_sensors.py). Features that cannot change the motion
+(sites, cameras, lights, visual, skins, user data, text/tuple/numeric) are skipped, as the importer
+skips them."""
 
 from __future__ import annotations
 

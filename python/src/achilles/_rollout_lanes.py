@@ -4,7 +4,9 @@ rollout in its SIMD lane, all of them stepped by one engine call per step.
 MuJoCo's rollout (python/mujoco/rollout.cc, _unsafe_rollout) runs rollout r as: mj_setState(m[r],
 d, initial_state[r], mjSTATE_FULLPHYSICS); qacc_warmstart = initial_warmstart[r], or 0 without one;
 then for each step t: the controls of (r, t) set by mj_setState(control_spec), mj_step, and the new
-FULLPHYSICS state [time, qpos, qvel, act] copied out. Here robot r of the batch is rollout r: its
+FULLPHYSICS state [time, qpos, qvel, act] copied out, with the sensordata that mj_step's mj_forward
+computed: the sensors of the state the step started from, under the step's controls (mj_forward's
+sensordata of state t, not of the state copied out). Here robot r of the batch is rollout r: its
 q, v, act and qacc_warm columns are written from the same arrays (an imported MJCF model's q is
 MuJoCo's qpos in MuJoCo's order, v its qvel; gym/vector.py relies on the same), every robot steps
 at once, and time is MuJoCo's own sum: t_{k+1} = t_k + timestep, rounded as mj_advance rounds it.
@@ -49,9 +51,10 @@ class Lanes:
     """One batch whose robot r carries rollout r's model (a list of models that differ in values: each
     robot's own, by Batch.set_robot_model)."""
 
-    def __init__(self, docs: list[dict], same_as_first: list[bool], precision: str, threads: int):
+    def __init__(self, docs: list[dict], same_as_first: list[bool], precision: str, threads: int, record: bool = False):
+        """record: a batch that keeps the contact wrenches (cfrc_ext) force and torque sensors read."""
         self.nbatch = len(docs)
-        self.batch = Batch(docs[0], copies=self.nbatch, precision=precision, threads=threads)
+        self.batch = Batch(docs[0], copies=self.nbatch, precision=precision, threads=threads, record=record)
         for r, same in enumerate(same_as_first):
             if not same:
                 self.batch.set_robot_model(r, docs[r])
@@ -61,8 +64,12 @@ class Lanes:
         self.ctrl_target0 = np.array(b.ctrl_target)
 
     def run(self, nstep: int, time0: np.ndarray, qpos0: np.ndarray, qvel0: np.ndarray, act0: np.ndarray,
-            warmstart: np.ndarray | None, controls: Controls, timestep: float, state: np.ndarray | None) -> None:
-        """Every rollout for nstep steps; state (nbatch, nstep, 1 + nq + nv + na) gets each step's."""
+            warmstart: np.ndarray | None, controls: Controls, timestep: float, state: np.ndarray | None,
+            sensordata: np.ndarray | None = None) -> None:
+        """Every rollout for nstep steps; state (nbatch, nstep, 1 + nq + nv + na) gets each step's new
+        state, sensordata (nbatch, nstep, nsensordata) the sensors of the state each step starts from
+        (Batch.sensordata with the step's controls written: mj_step's mj_forward; reading it leaves the
+        step unchanged)."""
         b, n = self.batch, self.nbatch
         nq, nv, na = b.nq, b.nv, b.na
         b.q[:, :n] = qpos0.T
@@ -85,6 +92,8 @@ class Lanes:
                 ctrl[:, :n] = controls.ctrl[:, t, :].T
             if controls.qfrc_applied is not None and controls.qfrc_applied.ndim == 3:
                 b.tau[:, :n] = controls.qfrc_applied[:, t, :].T
+            if sensordata is not None:
+                sensordata[:, t, :] = self._sensors_under(ctrl)[:, :n].T
             try:
                 b.step(1)
             except NonFiniteError as e:
@@ -97,6 +106,23 @@ class Lanes:
                 out[:, 1 + nq : 1 + nq + nv] = b.v[:, :n].T
                 if na:
                     out[:, 1 + nq + nv :] = b.act[:, :n].T
+
+    def _sensors_under(self, ctrl: np.ndarray) -> np.ndarray:
+        """Batch.sensordata under the controls just written for the next step (mj_forward's, with
+        mjData's ctrl). Between steps the batch evaluates under the controls the last step read (the
+        other half, held: _batch.py ctrl), so the new ones are put there for the evaluation and the
+        half is restored after it: the step reads and clears as it would have."""
+        b = self.batch
+        if ctrl.size == 0:
+            return b.sensordata
+        halves = b.control_halves()
+        held = halves[1] if ctrl is halves[0] else halves[0]
+        kept = held.copy()
+        held[...] = ctrl
+        try:
+            return b.sensordata
+        finally:
+            held[...] = kept
 
     @staticmethod
     def _write_held(field: np.ndarray, values: np.ndarray | None, n: int) -> None:

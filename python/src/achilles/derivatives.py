@@ -109,7 +109,7 @@ def mjd_transitionFD(m: mujoco.MjModel, d: mujoco.MjData, eps: float, flg_center
     _refuse(m)
     if (C is not None or D is not None) and ns > 0:
         raise NotImplementedError(
-            f"C, D: the model has {m.nsensor} sensors and the Achilles engine computes no MuJoCo sensors yet (pass C=D=None)"
+            f"C, D: the model has {m.nsensor} sensors, whose derivatives the Achilles engine does not give yet (pass C=D=None)"
         )
     _refuse_data(m, d)
     eps = _checked_eps(eps)

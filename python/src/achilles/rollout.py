@@ -17,8 +17,11 @@ Where it differs from MuJoCo, on purpose:
     outputs (MuJoCo warns, resets that rollout's mjData and repeats the reset state);
   * a state that diverges while stepping raises RolloutDivergedError (rollout and step);
   * data is not written: MuJoCo leaves each thread's mjData at the last step of its last rollout;
-  * what the engine does not compute is refused with NotImplementedError: sensors (sensordata of a
-    model with nsensordata > 0), xfrc_applied, eq_active and mocap controls, history and plugin state.
+  * what the engine does not compute is refused with NotImplementedError: xfrc_applied, eq_active and
+    mocap controls, history and plugin state (and put_model refuses the sensors it does not compute).
+
+sensordata is MuJoCo's: row t of a rollout holds what mj_step's mj_forward computed at the state step
+t started from (the initial state for t = 0), under step t's controls, as mujoco.rollout records it.
 """
 
 from __future__ import annotations
@@ -165,7 +168,12 @@ class Rollout:
         threads = max(1, self.nthread)
         numbers, docs = _versions.versions(models, _compiled)
         key = (tuple(numbers), precision, threads)
-        lanes = self.rollout_.get(key, lambda: Lanes(docs, [n == numbers[0] for n in numbers], precision, threads))
+        if sensor_out is not None and m0.nsensordata > 0:
+            _refuse_sensors_that_differ(docs, numbers)
+        # force and torque sensors read the contact wrenches of a record=True batch (mj_rnePostConstraint)
+        record = sensor_out is not None and any(s["type"] in ("force", "torque") for s in docs[0].get("mjcfSensors") or [])
+        key = key + (record,)
+        lanes = self.rollout_.get(key, lambda: Lanes(docs, [n == numbers[0] for n in numbers], precision, threads, record))
         _check_sizes(lanes, m0)
         nq, nv = m0.nq, m0.nv
         out = None if state_out is None else state_out.reshape(nbatch, nstep, nstate)
@@ -179,8 +187,8 @@ class Rollout:
             controls,
             timesteps.pop(),
             out,
+            None if sensor_out is None or m0.nsensordata == 0 else sensor_out.reshape(nbatch, nstep, m0.nsensordata),
         )
-        # sensor_out: the model has no sensors (else refused above): (nbatch, nstep, 0), nothing to write
 
 
 persistent_rollout = None
@@ -368,11 +376,11 @@ def _sized(array, name: str, nbatch: int, nstep: int, dim: int):
 # ---- what the engine runs -----------------------------------------------------------------------
 def _refuse_unsupported(m, control_spec: int, sensors_wanted: bool) -> None:
     """What the Achilles engine does not compute, refused by name rather than approximated."""
-    if sensors_wanted and m.nsensordata > 0:
-        names = [mujoco.mj_id2name(m, mujoco.mjtObj.mjOBJ_SENSOR, i) or f"sensor {i}" for i in range(m.nsensor)]
+    if sensors_wanted and m.nsensordata > 0 and m.opt.disableflags & mujoco.mjtDisableBit.mjDSBL_SENSOR:
         raise NotImplementedError(
-            f"sensordata: the model has {m.nsensor} sensors ({', '.join(names)}), and the Achilles engine computes no"
-            " MuJoCo sensors yet (pass skip_checks=True with sensordata=None to roll out the states only)"
+            "sensordata: the model's sensors are disabled (opt.disableflags has mjDSBL_SENSOR): MuJoCo's rollout then"
+            " copies out whatever each thread's mjData.sensordata held, which the engine has no copy of (pass"
+            " sensordata=None with skip_checks=True to roll out the states only)"
         )
     for bit, size, ours in _CONTROL_PARTS:
         if control_spec & bit.value and ours is None and size(m) > 0:
@@ -380,6 +388,27 @@ def _refuse_unsupported(m, control_spec: int, sensors_wanted: bool) -> None:
     if m.nhistory > 0 or m.npluginstate > 0:
         what = "delay history (nhistory)" if m.nhistory > 0 else "plugin state (npluginstate)"
         raise NotImplementedError(f"the model has {what}, which the Achilles engine does not simulate")
+
+
+def _refuse_sensors_that_differ(docs: list[dict], numbers: list) -> None:
+    """A list of models that differ in values: each robot's model runs in its lane, but the sensors'
+    frames, and the masses and centres of mass the host's force and torque sensors weigh, are the
+    first model's (Batch.sensordata): refused where they would differ."""
+    first = docs[0]
+    wrench = any(s["type"] in ("force", "torque") for s in first.get("mjcfSensors") or [])
+    for r, doc in enumerate(docs):
+        if numbers[r] == numbers[0]:
+            continue
+        if doc.get("mjcfSensors") != first.get("mjcfSensors"):
+            raise NotImplementedError(
+                f"sensordata: model {r}'s sensors (their frames: a site, geom or inertial frame moved) differ from model 0's;"
+                " the rollouts of one call read one model's sensors (pass sensordata=None with skip_checks=True, or one model)"
+            )
+        if wrench and doc["native"]["bodies"] != first["native"]["bodies"]:
+            raise NotImplementedError(
+                f"sensordata: model {r}'s bodies differ from model 0's, and its force and torque sensors weigh model 0's masses"
+                " and centres of mass (computed on the host from one model); drop those sensors, or roll the models out apart"
+            )
 
 
 def _state_label(m, k: int) -> str:
@@ -473,5 +502,9 @@ def _check_sizes(lanes: Lanes, m) -> None:
             f"the engine's model has nq, nv, nu, na, timestep = {b.nq}, {b.nv}, {b.nu}, {b.na}, {b.dt} where the"
             f" MjModel has {m.nq}, {m.nv}, {m.nu}, {m.na}, {m.opt.timestep}"
         )
+    sensors = lanes.batch.model.get("mjcfSensors") or []
+    nsensordata = sensors[-1]["adr"] + sensors[-1]["dim"] if sensors else 0
+    if nsensordata != m.nsensordata:
+        raise ValueError(f"the engine's model has {nsensordata} sensordata values where the MjModel has nsensordata = {m.nsensordata}")
 
 
