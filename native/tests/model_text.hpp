@@ -2,7 +2,8 @@
 // the addon, into the same fields the binding fills), for the C++-only test tools. Version 2 adds
 // joint limits, frictionloss and passive forces, shape softness, solver settings, tendons and
 // actuators; version 3 the solver method, general actuators and equality constraints; version 4
-// each joint's ref (MuJoCo's qpos0 of a hinge or slide); version 5 an actuator's tendon. Throws
+// each joint's ref (MuJoCo's qpos0 of a hinge or slide); version 5 an actuator's tendon; version 6 an actuator's
+// body transmission (an adhesion's link). Throws
 // std::runtime_error on anything unexpected.
 #pragma once
 
@@ -47,9 +48,9 @@ class ModelText {
     expect("achilles-model");
     int version;
     in >> version;
-    if (version != 5)
+    if (version != 6)
       throw std::runtime_error(path_ + ": text model version " + std::to_string(version) +
-                               ", expected 5 (rewrite it with test/helpers/dump-models.ts)");
+                               ", expected 6 (rewrite it with test/helpers/dump-models.ts)");
     expect("gravity");
     get(m.gravity, 3);
     for (int i = 0, n = section("bodies"); i < n; ++i) m.joints.push_back(body(m));
@@ -235,7 +236,7 @@ class ModelText {
     ach::Actuator a;
     std::string kind;
     int ngear;
-    in >> a.name >> a.joint >> a.tendon >> kind >> ngear;
+    in >> a.name >> a.joint >> a.tendon >> a.trn_body >> kind >> ngear;
     if (ngear < 0 || ngear > 6) throw std::runtime_error(path_ + ": an actuator's gear has " + std::to_string(ngear) + " entries");
     get(a.gear, ngear);
     get(&a.kp, 1);

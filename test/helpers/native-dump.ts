@@ -3,7 +3,8 @@
 // the bundled scenes and import fixtures without a JSON parser. Version 2 carries everything the
 // constraint solver, the passive forces, the tendons and the actuators read; version 3 adds the
 // solver method, general actuators' MuJoCo parameters and the equality constraints; version 4 each
-// joint's ref (MuJoCo's qpos0 of a hinge or slide); version 5 an actuator's tendon (−1: it drives a joint).
+// joint's ref (MuJoCo's qpos0 of a hinge or slide); version 5 an actuator's tendon (−1: it drives a joint);
+// version 6 an actuator's body transmission (an adhesion's link; −1: none).
 import type { ModelDesc } from '../../src/engine/model-desc.js';
 import { toNativeModel } from '../../src/engine/batch.js';
 
@@ -71,6 +72,8 @@ interface NativeActuator {
   /** The joint's body, or absent when the actuator pulls a tendon. */
   body?: number;
   tendon?: number;
+  /** The link an adhesion pulls onto its contacts (MuJoCo's body transmission). */
+  bodyTransmission?: number;
   kind: string;
   gear: number[];
   kp?: number;
@@ -156,7 +159,7 @@ function equalityText(e: NativeEquality): string {
 
 export function modelText(model: ModelDesc): string {
   const m = toNativeModel(model) as NativeModel;
-  const out = ['achilles-model 5', `gravity ${nums(m.gravity)}`, `bodies ${m.bodies.length}`];
+  const out = ['achilles-model 6', `gravity ${nums(m.gravity)}`, `bodies ${m.bodies.length}`];
   for (const b of m.bodies) {
     out.push(
       [
@@ -238,6 +241,7 @@ export function modelText(model: ModelDesc): string {
         word(a.name),
         a.body ?? -1,
         a.tendon ?? -1,
+        a.bodyTransmission ?? -1,
         a.kind,
         a.gear.length,
         nums(a.gear),
