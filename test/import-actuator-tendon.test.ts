@@ -21,6 +21,7 @@ import { generalReference, generalRows, TENDON_FIXTURE } from '../src/validation
 import { implicitReference, implicitRows } from '../src/validation/implicitfast/stage.js';
 import type { CheckRow } from '../src/validation/types.js';
 import { expectSameAcrossLanesAndThreads } from './helpers/lanes.js';
+import { sceneError } from './helpers/scene-error.js';
 
 const PYTHON = process.env.ACHILLES_PYTHON || 'python3';
 const NAME = 'mjcf-actuator-tendon';
@@ -37,14 +38,8 @@ const importXml = (xml: string) => {
   writeFileSync(f, xml);
   return importFile(f);
 };
-const refusal = (xml: string): SceneError => {
-  try {
-    importXml(xml);
-  } catch (e) {
-    return e as SceneError;
-  }
-  throw new Error('imported');
-};
+/** The SceneError importing `xml` throws (test/helpers/scene-error.ts). */
+const refusal = (xml: string): SceneError => sceneError(() => importXml(xml));
 
 describe('actuators on fixed tendons', () => {
   test('the import: each actuator names its tendon (body −1), with its gear, class defaults and ranges', () => {

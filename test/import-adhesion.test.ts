@@ -21,6 +21,7 @@ import { writeArow } from '../src/model-files/scene/arow-writer.js';
 import { ADHESION_FIXTURE, transmissionsReference, transmissionsRows } from '../src/validation/transmissions/stage.js';
 import type { CheckRow } from '../src/validation/types.js';
 import { cpu } from './helpers/lanes.js';
+import { sceneError } from './helpers/scene-error.js';
 
 const PYTHON = process.env.ACHILLES_PYTHON || 'python3';
 const dir = mkdtempSync(join(tmpdir(), 'achilles-adhesion-'));
@@ -36,14 +37,8 @@ const importXml = (xml: string) => {
   writeFileSync(f, xml);
   return importFile(f);
 };
-const refusal = (xml: string): SceneError => {
-  try {
-    importXml(xml);
-  } catch (e) {
-    return e as SceneError;
-  }
-  throw new Error('imported');
-};
+/** The SceneError importing `xml` throws (test/helpers/scene-error.ts). */
+const refusal = (xml: string): SceneError => sceneError(() => importXml(xml));
 
 describe('adhesion actuators (body transmission)', () => {
   test('the import: each adhesion pulls its body (the link with its geoms), gain, ranges and class defaults as MuJoCo', () => {
